@@ -1,0 +1,155 @@
+/**
+ * The Store port: the domain operations every adapter (Redis, later an embedded one) provides with the same
+ * guarantees. No adapter types leak through it. All times are ms since the epoch, from the adapter's clock.
+ */
+import type {
+  Draft,
+  MessageRef,
+  Platform,
+  Question,
+  QuestionSpec,
+  QuestionStatus,
+  Responder,
+  Selection,
+} from '../core/question.js';
+
+/** Which questions to list. Omitted fields do not filter. */
+export interface ListFilter {
+  readonly status?: readonly QuestionStatus[];
+  readonly blocking?: boolean;
+}
+
+/** The person a draft belongs to. */
+export interface PersonRef {
+  readonly platform: Platform;
+  readonly userId: string;
+}
+
+/** Outcome of an answer attempt. Only `won` changed anything. */
+export type AnswerResult =
+  | { readonly kind: 'won'; readonly question: Question }
+  | { readonly kind: 'already-answered'; readonly question: Question }
+  | { readonly kind: 'not-pending'; readonly question: Question }
+  | { readonly kind: 'unknown' };
+
+/** Outcome of a cancel (agent) or dismiss (person). Only `done` changed anything. */
+export type CloseResult =
+  | { readonly kind: 'done'; readonly question: Question }
+  | { readonly kind: 'already-answered'; readonly question: Question }
+  | { readonly kind: 'not-pending'; readonly question: Question }
+  | { readonly kind: 'unknown' };
+
+/** Outcome of saving a draft: drafts are kept only while the question is pending. */
+export type DraftResult =
+  | { readonly kind: 'saved'; readonly draft: Draft }
+  | { readonly kind: 'not-pending'; readonly question: Question }
+  | { readonly kind: 'unknown' };
+
+/** Questions claimed for one delivery note, leased to one claimant until confirmed or the lease runs out. */
+export interface Claim {
+  readonly claimId: string;
+  /** Oldest outcome first. Empty when nothing waits (or everything waiting is leased to another claim). */
+  readonly questions: readonly Question[];
+  /** Outcomes still waiting that this claim does not carry (not counting other claims' leases). */
+  readonly remaining: number;
+}
+
+export interface ClaimOptions {
+  /** Characters the claimed entries may take, measured with `deliveryEntryLength` from core. */
+  readonly budget: number;
+  /** How long the claim holds its questions before they come back for another claim. */
+  readonly leaseMs: number;
+}
+
+/** What happened, for the bridge and for waiters. Carries ids and statuses only, never text. */
+export const EVENT_TYPES = ['parked', 'answered', 'cancelled', 'dismissed', 'expired', 'delivered'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface StoreEvent {
+  /** Opaque, unique per event; used to acknowledge it. */
+  readonly eventId: string;
+  readonly type: EventType;
+  readonly project: string;
+  readonly questionId: number;
+  readonly at: number;
+}
+
+export interface ReadEventsOptions {
+  readonly count?: number;
+  /** Wait up to this long for new events when none are ready; 0 returns at once. */
+  readonly blockMs?: number;
+}
+
+/**
+ * A consumer group over every project's events: each event goes to one consumer of the group, stays pending
+ * until acknowledged, and is reclaimed by another consumer when its consumer stays silent (at-least-once).
+ */
+export interface EventConsumer {
+  /** New events for this consumer, oldest first. */
+  read(options?: ReadEventsOptions): Promise<StoreEvent[]>;
+  /** Take over events another consumer read but did not acknowledge for at least `minIdleMs`. */
+  reclaim(minIdleMs: number, count?: number): Promise<StoreEvent[]>;
+  /** Mark events done; they are never handed out again. */
+  ack(events: readonly StoreEvent[]): Promise<void>;
+  /** Stop reading; events read and not acknowledged go to another consumer after their idle time. */
+  close(): Promise<void>;
+}
+
+export interface WaitOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface Store {
+  /** Store a validated question as `pending` with the project's next id. */
+  park(project: string, spec: QuestionSpec): Promise<Question>;
+  get(project: string, id: number): Promise<Question | undefined>;
+  /** One project's questions, blocking first, then by id. */
+  list(project: string, filter?: ListFilter): Promise<Question[]>;
+  /** Several projects' questions (a channel's inbox), blocking first, then oldest first. */
+  listAcross(projects: readonly string[], filter?: ListFilter): Promise<Question[]>;
+
+  saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult>;
+  getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined>;
+
+  /**
+   * Answer atomically; the first answer wins. The selection must be ready (`checkAnswer` in core): an unready or
+   * invalid one throws `InvalidAnswerError` and changes nothing.
+   */
+  answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult>;
+  /** The agent withdraws a pending question. */
+  cancel(project: string, id: number): Promise<CloseResult>;
+  /** The person removes a pending question without answering. */
+  dismiss(project: string, id: number, by: Responder): Promise<CloseResult>;
+
+  /**
+   * Lease the outcomes waiting for the agent (answered, dismissed, expired; oldest first) that fit in the budget.
+   * The first waiting outcome is always taken, so a claim never starves. Two claims never share a question.
+   */
+  claimUndelivered(project: string, options: ClaimOptions): Promise<Claim>;
+  /**
+   * Mark a claim's questions delivered. Returns the ids it confirmed; a question whose lease ran out and was taken
+   * by another claim is not confirmed here.
+   */
+  confirmClaim(project: string, claimId: string): Promise<number[]>;
+  /** Give a claim's questions back at once (the claimant could not use them). */
+  releaseClaim(project: string, claimId: string): Promise<void>;
+
+  /** Expire every pending question whose `expiresAt` has passed, in every project. Returns how many. */
+  expireDue(): Promise<number>;
+  /** Drop questions delivered (or cancelled) more than the retention period ago. Returns how many. */
+  purgeExpired(): Promise<number>;
+
+  /** Remember where a copy of the question was posted. False when the question is unknown. */
+  recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
+
+  /** A consumer in a named group over all projects' events; the group is created if missing. */
+  consumer(group: string, consumerName: string): Promise<EventConsumer>;
+  /**
+   * Wait, without polling, until the question is no longer pending or the time runs out or the signal aborts.
+   * Resolves with the question as it then is (possibly still pending), or undefined when it is unknown.
+   */
+  waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,174 @@
+/**
+ * Reading the projects' event streams through a Redis consumer group. Each project has its own stream (in its
+ * own hash slot); a consumer reads all of them with one XREADGROUP, and learns about new projects each time it
+ * reads. Event ids are `<tag>/<stream entry id>`, so an acknowledgement finds its stream.
+ */
+import type { RedisClientType } from '@redis/client';
+import { EVENT_TYPES, type EventConsumer, type EventType, type ReadEventsOptions, type StoreEvent } from '../port.js';
+import type { ProjectKeys } from './keys.js';
+
+type Client = RedisClientType;
+
+/** A stream entry as read, with the raw entry id beside the store event. */
+export interface RawEvent extends StoreEvent {
+  readonly entryId: string;
+  readonly streamKey: string;
+}
+
+function isEventType(value: string | undefined): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value ?? '');
+}
+
+/** Tag of a project stream key `<prefix>:{<tag>}:events`. */
+function tagOf(streamKey: string): string {
+  return streamKey.slice(streamKey.indexOf('{') + 1, streamKey.indexOf('}'));
+}
+
+type Entries = [string, string[] | null][];
+
+/**
+ * Parse an XREAD / XREADGROUP reply: null, {key: [[id, [field, value, …]], …]} (as node-redis maps it), or the
+ * raw RESP2 [[key, entries], …].
+ */
+export function parseStreamReply(reply: unknown, projectOf: (streamKey: string) => string | undefined): RawEvent[] {
+  if (reply === null || typeof reply !== 'object') return [];
+  const streams = Array.isArray(reply)
+    ? (reply as [string, Entries][])
+    : Object.entries(reply as Record<string, Entries>);
+  const events: RawEvent[] = [];
+  for (const [streamKey, entries] of streams) {
+    for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
+  }
+  return events;
+}
+
+function parseEntry(
+  streamKey: string,
+  entryId: string,
+  flat: readonly string[] | null,
+  projectOf: (streamKey: string) => string | undefined,
+): RawEvent[] {
+  const fields: Record<string, string> = {};
+  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields[String(flat[i])] = String(flat[i + 1]);
+  const project = fields.project ?? projectOf(streamKey);
+  const type = fields.type;
+  const questionId = Number(fields.id);
+  if (!isEventType(type) || project === undefined || !Number.isInteger(questionId)) {
+    // An entry we cannot read (trimmed, or written by a newer version): hand it out with type unknown-skipped.
+    return [];
+  }
+  return [
+    {
+      eventId: `${tagOf(streamKey)}/${entryId}`,
+      entryId,
+      streamKey,
+      type,
+      project,
+      questionId,
+      at: Number(fields.at),
+    },
+  ];
+}
+
+export interface RedisEventConsumerOptions {
+  readonly client: Client;
+  /** A connection of its own: a blocking read holds its connection. */
+  readonly blocking: Client;
+  readonly group: string;
+  readonly consumer: string;
+  /** Every project's keys, read again on each call so new projects are picked up. */
+  readonly streams: () => Promise<ProjectKeys[]>;
+  readonly onClose: () => void;
+}
+
+export class RedisEventConsumer implements EventConsumer {
+  readonly #o: RedisEventConsumerOptions;
+  readonly #grouped = new Set<string>();
+  readonly #streamByTag = new Map<string, string>();
+
+  constructor(options: RedisEventConsumerOptions) {
+    this.#o = options;
+  }
+
+  /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
+  async #streams(): Promise<string[]> {
+    const keys = await this.#o.streams();
+    for (const project of keys) {
+      if (this.#grouped.has(project.events)) continue;
+      try {
+        await this.#o.client.sendCommand(['XGROUP', 'CREATE', project.events, this.#o.group, '0', 'MKSTREAM']);
+      } catch (error) {
+        if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error;
+      }
+      this.#grouped.add(project.events);
+      this.#streamByTag.set(project.tag, project.events);
+    }
+    return [...this.#grouped];
+  }
+
+  async read(options: ReadEventsOptions = {}): Promise<StoreEvent[]> {
+    const streams = await this.#streams();
+    const blockMs = options.blockMs ?? 0;
+    if (streams.length === 0) {
+      if (blockMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(blockMs, 250)));
+      return [];
+    }
+    const command = ['XREADGROUP', 'GROUP', this.#o.group, this.#o.consumer, 'COUNT', String(options.count ?? 100)];
+    if (blockMs > 0) command.push('BLOCK', String(blockMs));
+    command.push('STREAMS', ...streams, ...streams.map(() => '>'));
+    const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
+    return parseStreamReply(await connection.sendCommand(command), () => undefined).map(strip);
+  }
+
+  async reclaim(minIdleMs: number, count = 100): Promise<StoreEvent[]> {
+    const claimed: StoreEvent[] = [];
+    for (const stream of await this.#streams()) {
+      let cursor = '0-0';
+      do {
+        const reply = (await this.#o.client.sendCommand([
+          'XAUTOCLAIM',
+          stream,
+          this.#o.group,
+          this.#o.consumer,
+          String(minIdleMs),
+          cursor,
+          'COUNT',
+          String(count),
+        ])) as [string, Entries];
+        cursor = reply[0];
+        for (const [entryId, flat] of reply[1] ?? []) {
+          claimed.push(...parseEntry(stream, entryId, flat, () => undefined).map(strip));
+        }
+      } while (cursor !== '0-0' && claimed.length < count);
+    }
+    return claimed;
+  }
+
+  async ack(events: readonly StoreEvent[]): Promise<void> {
+    const byStream = new Map<string, string[]>();
+    for (const event of events) {
+      const slash = event.eventId.indexOf('/');
+      const stream = this.#streamByTag.get(event.eventId.slice(0, slash));
+      if (!stream) continue;
+      byStream.set(stream, [...(byStream.get(stream) ?? []), event.eventId.slice(slash + 1)]);
+    }
+    for (const [stream, ids] of byStream) {
+      await this.#o.client.sendCommand(['XACK', stream, this.#o.group, ...ids]);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#o.blocking.isOpen) this.#o.blocking.destroy();
+    this.#o.onClose();
+  }
+}
+
+function strip(event: RawEvent): StoreEvent {
+  return {
+    eventId: event.eventId,
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at,
+  };
+}

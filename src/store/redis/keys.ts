@@ -1,0 +1,74 @@
+/**
+ * Every Redis key the store uses is built here.
+ *
+ * Slot scheme (Redis Cluster): all keys of one project share the hash tag `{<tag>}`, where `<tag>` is a digest of
+ * the project name, so every script, which only ever touches one project, runs in one hash slot. Scripts that
+ * iterate over questions (claim, confirm, release, purge) derive per-question keys from the project's `base`
+ * (passed as an argument) the same way `questionKey` does here; by construction those keys carry the same tag.
+ * The one key outside any project, `projects` (tag → project name), is only touched by single-key commands.
+ *
+ *   <prefix>:projects                 hash    tag → project name (every project that ever parked)
+ *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out)
+ *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
+ *   <prefix>:{tag}:d:<id>             hash    drafts of one question: "<platform>:<userId>" → JSON
+ *   <prefix>:{tag}:s:<status>         zset    ids in that status (score = id)
+ *   <prefix>:{tag}:outbox             zset    outcomes waiting for the agent (score = when they became ready)
+ *   <prefix>:{tag}:expiry             zset    pending ids with an expiry (score = expiresAt)
+ *   <prefix>:{tag}:done               zset    delivered / cancelled ids (score = when), for retention
+ *   <prefix>:{tag}:events             stream  transitions: type, project, id, at
+ *   <prefix>:{tag}:claim:<claimId>    set     ids leased to one delivery claim (expires with its lease)
+ */
+import { createHash } from 'node:crypto';
+import type { QuestionStatus } from '../../core/question.js';
+
+/** A project's tag: 16 url-safe characters of its SHA-256, so any project name makes a valid, short hash tag. */
+export function projectTag(project: string): string {
+  return createHash('sha256').update(project).digest('base64url').slice(0, 16);
+}
+
+export class ProjectKeys {
+  /** Prefix of every key of this project, e.g. `al:{Zx1…}:`. Scripts build per-question keys from it. */
+  readonly base: string;
+  readonly tag: string;
+
+  constructor(
+    prefix: string,
+    readonly project: string,
+  ) {
+    this.tag = projectTag(project);
+    this.base = `${prefix}:{${this.tag}}:`;
+  }
+
+  get meta(): string {
+    return `${this.base}meta`;
+  }
+  question(id: number): string {
+    return `${this.base}q:${id}`;
+  }
+  drafts(id: number): string {
+    return `${this.base}d:${id}`;
+  }
+  status(status: QuestionStatus): string {
+    return `${this.base}s:${status}`;
+  }
+  get outbox(): string {
+    return `${this.base}outbox`;
+  }
+  get expiry(): string {
+    return `${this.base}expiry`;
+  }
+  get done(): string {
+    return `${this.base}done`;
+  }
+  get events(): string {
+    return `${this.base}events`;
+  }
+  claim(claimId: string): string {
+    return `${this.base}claim:${claimId}`;
+  }
+}
+
+/** Keys outside any project. */
+export function globalKeys(prefix: string): { readonly projects: string } {
+  return { projects: `${prefix}:projects` };
+}

@@ -1,0 +1,589 @@
+/**
+ * The Store port on Redis (node-redis). Every state change that touches more than one key is one Lua script
+ * (see scripts.ts and lua/); this file maps domain calls to scripts and script codes to domain results.
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient, type RedisClientType } from '@redis/client';
+import { checkAnswer } from '../../core/answer.js';
+import { deliveryEntryLength } from '../../core/delivery-note.js';
+import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
+import { NOTES_MAX } from '../../core/limits.js';
+import type {
+  Draft,
+  MessageRef,
+  Question,
+  QuestionSpec,
+  QuestionStatus,
+  Responder,
+  Selection,
+} from '../../core/question.js';
+import { QUESTION_STATUSES } from '../../core/question.js';
+import { CorruptRecordError } from '../corrupt-record-error.js';
+import type {
+  AnswerResult,
+  Claim,
+  ClaimOptions,
+  CloseResult,
+  DraftResult,
+  EventConsumer,
+  ListFilter,
+  PersonRef,
+  Store,
+  WaitOptions,
+} from '../port.js';
+import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { parseStreamReply, RedisEventConsumer } from './events.js';
+import { globalKeys, ProjectKeys } from './keys.js';
+import { hashFromFlat, messageField, questionFromHash, RECORD_VERSION } from './record.js';
+import { ExpireCode, PARK_TAG_COLLISION, type Script, scripts, TransitionCode } from './scripts.js';
+
+export interface RedisStoreOptions {
+  /** `redis://` or `rediss://` URL. */
+  readonly url: string;
+  /** Namespace of every key (default `al`). Tests use their own so they never meet anyone's data. */
+  readonly prefix?: string;
+  /** The clock, ms since the epoch (default `Date.now`). Scripts take time as an argument, never from Redis. */
+  readonly now?: () => number;
+  /** Give up connecting after this long (default 2000 ms). */
+  readonly connectTimeoutMs?: number;
+  /** How long delivered and cancelled questions are kept (default 30 days). */
+  readonly retentionMs?: number;
+  /** Approximate cap of each project's event stream (default 10,000 entries). */
+  readonly eventStreamMaxLen?: number;
+  /** Told about records that cannot be read back; listings skip them instead of failing whole. */
+  readonly onCorruptRecord?: (error: CorruptRecordError) => void;
+}
+
+export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+type Client = RedisClientType;
+
+/** Errors that mean "the server is not there", as opposed to a bug or a script error. */
+function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const names = ['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError'];
+  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE'].includes(code);
+}
+
+/** Rethrow connection failures as `StoreUnavailableError`; anything else unchanged. */
+export function toStoreError(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
+}
+
+/** Connect a node-redis client that fails fast while the server is away instead of queueing commands forever. */
+export async function connectClient(url: string, connectTimeoutMs: number): Promise<Client> {
+  let connected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: connectTimeoutMs,
+      // Before the first connection: give up at once (the caller reports the store unreachable).
+      // After it: keep reconnecting with back-off, so a long-running process recovers when Redis is back.
+      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause),
+    },
+  }) as Client;
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    client.destroy();
+    throw new StoreUnavailableError({ cause: error });
+  }
+  connected = true;
+  return client;
+}
+
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const client = await connectClient(options.url, options.connectTimeoutMs ?? 2000);
+  return new RedisStore(client, options);
+}
+
+export class RedisStore implements Store {
+  readonly #client: Client;
+  readonly #options: RedisStoreOptions;
+  readonly #prefix: string;
+  readonly #now: () => number;
+  readonly #maxLen: string;
+  readonly #knownProjects = new Set<string>();
+  readonly #consumers = new Set<RedisEventConsumer>();
+  readonly #waiters = new Set<Client>();
+
+  constructor(client: Client, options: RedisStoreOptions) {
+    this.#client = client;
+    this.#options = options;
+    this.#prefix = options.prefix ?? 'al';
+    this.#now = options.now ?? Date.now;
+    this.#maxLen = String(options.eventStreamMaxLen ?? 10_000);
+  }
+
+  #keys(project: string): ProjectKeys {
+    return new ProjectKeys(this.#prefix, project);
+  }
+
+  async #run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  async #eval(script: Script, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys`);
+    const tail = [String(keys.length), ...keys, ...args.map(String)];
+    try {
+      return await this.#client.sendCommand(['EVALSHA', script.sha, ...tail]);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
+        return this.#client.sendCommand(['EVAL', script.source, ...tail]);
+      }
+      throw error;
+    }
+  }
+
+  async #registerProject(keys: ProjectKeys): Promise<void> {
+    if (this.#knownProjects.has(keys.tag)) return;
+    await this.#client.sendCommand(['HSETNX', globalKeys(this.#prefix).projects, keys.tag, keys.project]);
+    this.#knownProjects.add(keys.tag);
+  }
+
+  /** Every project that ever parked: tag → project name. */
+  async projects(): Promise<Map<string, string>> {
+    const reply = await this.#client.sendCommand(['HGETALL', globalKeys(this.#prefix).projects]);
+    return new Map(Object.entries(hashFromFlat(reply)));
+  }
+
+  #read(reply: unknown, where: string): Question {
+    return questionFromHash(hashFromFlat(reply), where);
+  }
+
+  async #hash(key: string): Promise<Record<string, string> | undefined> {
+    const hash = hashFromFlat(await this.#client.sendCommand(['HGETALL', key]));
+    return Object.keys(hash).length === 0 ? undefined : hash;
+  }
+
+  park(project: string, spec: QuestionSpec): Promise<Question> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      await this.#registerProject(keys);
+      const now = this.#now();
+      const expiresAt = spec.expiresInSeconds === undefined ? undefined : now + spec.expiresInSeconds * 1000;
+      const id = Number(
+        await this.#eval(
+          scripts.park,
+          [keys.meta, keys.status('pending'), keys.expiry, keys.events],
+          [keys.base, project, JSON.stringify(spec), now, expiresAt ?? '', RECORD_VERSION, this.#maxLen],
+        ),
+      );
+      if (id === PARK_TAG_COLLISION) {
+        throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
+      }
+      return {
+        ...spec,
+        project,
+        id,
+        status: 'pending',
+        createdAt: now,
+        ...(expiresAt ? { expiresAt } : {}),
+        messages: [],
+      };
+    });
+  }
+
+  get(project: string, id: number): Promise<Question | undefined> {
+    return this.#run(async () => {
+      const hash = await this.#hash(this.#keys(project).question(id));
+      return hash && questionFromHash(hash, `${project}#${id}`);
+    });
+  }
+
+  async #readMany(project: string, ids: readonly string[]): Promise<Question[]> {
+    const keys = this.#keys(project);
+    const hashes = await Promise.all(ids.map((id) => this.#hash(keys.question(Number(id)))));
+    const questions: Question[] = [];
+    hashes.forEach((hash, index) => {
+      if (!hash) return;
+      try {
+        questions.push(questionFromHash(hash, `${project}#${ids[index]}`));
+      } catch (error) {
+        if (!(error instanceof CorruptRecordError)) throw error;
+        this.#options.onCorruptRecord?.(error);
+      }
+    });
+    return questions;
+  }
+
+  async #list(project: string, filter: ListFilter): Promise<Question[]> {
+    const keys = this.#keys(project);
+    const statuses: readonly QuestionStatus[] = filter.status ?? QUESTION_STATUSES;
+    const idLists = await Promise.all(
+      statuses.map(
+        (status) => this.#client.sendCommand(['ZRANGE', keys.status(status), '0', '-1']) as Promise<string[]>,
+      ),
+    );
+    const questions = await this.#readMany(project, idLists.flat());
+    return questions.filter((q) => filter.blocking === undefined || q.isBlocking === filter.blocking);
+  }
+
+  list(project: string, filter: ListFilter = {}): Promise<Question[]> {
+    return this.#run(async () => (await this.#list(project, filter)).sort(byBlockingThenId));
+  }
+
+  listAcross(projects: readonly string[], filter: ListFilter = {}): Promise<Question[]> {
+    return this.#run(async () => {
+      const lists = await Promise.all([...new Set(projects)].map((project) => this.#list(project, filter)));
+      return lists.flat().sort(byBlockingThenAge);
+    });
+  }
+
+  saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult> {
+    return this.#run(async () => {
+      const question = await this.get(project, id);
+      if (!question) return { kind: 'unknown' };
+      const draft = toDraft(question, selection, this.#now());
+      const keys = this.#keys(project);
+      const reply = (await this.#eval(
+        scripts.draft,
+        [keys.question(id), keys.drafts(id)],
+        [personField(person), JSON.stringify(draft)],
+      )) as unknown[];
+      const code = Number(reply[0]);
+      if (code === TransitionCode.done) return { kind: 'saved', draft };
+      if (code === TransitionCode.unknown) return { kind: 'unknown' };
+      return { kind: 'not-pending', question: this.#read(reply[1], `${project}#${id}`) };
+    });
+  }
+
+  getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined> {
+    return this.#run(async () => {
+      const text = (await this.#client.sendCommand(['HGET', this.#keys(project).drafts(id), personField(person)])) as
+        | string
+        | null;
+      return text === null ? undefined : parseDraft(text, `${project}#${id}`);
+    });
+  }
+
+  answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult> {
+    return this.#run(async () => {
+      const question = await this.get(project, id);
+      if (!question) return { kind: 'unknown' };
+      const checked = checkAnswer(question, selection);
+      if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+      const now = this.#now();
+      const answer = { ...checked.selection, by, at: now };
+      const size = deliveryEntryLength({ ...question, status: 'answered', answer });
+      const keys = this.#keys(project);
+      const reply = (await this.#eval(
+        scripts.answer,
+        [
+          keys.question(id),
+          keys.drafts(id),
+          keys.status('pending'),
+          keys.status('answered'),
+          keys.outbox,
+          keys.expiry,
+          keys.events,
+        ],
+        [JSON.stringify(answer), now, size, this.#maxLen],
+      )) as unknown[];
+      return this.#transitionResult(project, id, reply, (q) => ({ kind: 'won', question: q }));
+    });
+  }
+
+  async #transitionResult<R extends AnswerResult | CloseResult>(
+    project: string,
+    id: number,
+    reply: unknown[],
+    onDone: (question: Question) => R,
+  ): Promise<R | { kind: 'already-answered' | 'not-pending'; question: Question } | { kind: 'unknown' }> {
+    const code = Number(reply[0]);
+    const where = `${project}#${id}`;
+    switch (code) {
+      case TransitionCode.done:
+        return onDone(this.#read(reply[1], where));
+      case TransitionCode.alreadyAnswered:
+        return { kind: 'already-answered', question: this.#read(reply[1], where) };
+      case TransitionCode.notPending:
+        return { kind: 'not-pending', question: this.#read(reply[1], where) };
+      case TransitionCode.dueToExpire: {
+        await this.#expireOne(project, id);
+        const question = await this.get(project, id);
+        return question ? { kind: 'not-pending', question } : { kind: 'unknown' };
+      }
+      default:
+        return { kind: 'unknown' };
+    }
+  }
+
+  #close(project: string, id: number, target: 'cancelled' | 'dismissed', by?: Responder): Promise<CloseResult> {
+    return this.#run(async () => {
+      const now = this.#now();
+      const closure = { at: now, ...(by ? { by } : {}) };
+      let size = 0;
+      if (target === 'dismissed') {
+        const question = await this.get(project, id);
+        if (!question) return { kind: 'unknown' };
+        size = deliveryEntryLength({ ...question, status: 'dismissed', closure });
+      }
+      const keys = this.#keys(project);
+      const reply = (await this.#eval(
+        scripts.close,
+        [
+          keys.question(id),
+          keys.drafts(id),
+          keys.status('pending'),
+          keys.status(target),
+          keys.outbox,
+          keys.expiry,
+          keys.done,
+          keys.events,
+        ],
+        [target, JSON.stringify(closure), now, size, this.#maxLen],
+      )) as unknown[];
+      return this.#transitionResult(project, id, reply, (q) => ({ kind: 'done', question: q }));
+    });
+  }
+
+  cancel(project: string, id: number): Promise<CloseResult> {
+    return this.#close(project, id, 'cancelled');
+  }
+
+  dismiss(project: string, id: number, by: Responder): Promise<CloseResult> {
+    return this.#close(project, id, 'dismissed', by);
+  }
+
+  async #expireOne(project: string, id: number): Promise<boolean> {
+    const question = await this.get(project, id);
+    const now = this.#now();
+    const closure = { at: now };
+    const size = question ? deliveryEntryLength({ ...question, status: 'expired', closure }) : 0;
+    const keys = this.#keys(project);
+    const code = Number(
+      await this.#eval(
+        scripts.expire,
+        [
+          keys.question(id),
+          keys.drafts(id),
+          keys.status('pending'),
+          keys.status('expired'),
+          keys.outbox,
+          keys.expiry,
+          keys.events,
+        ],
+        [id, JSON.stringify(closure), now, size, this.#maxLen],
+      ),
+    );
+    return code === ExpireCode.expired;
+  }
+
+  expireDue(): Promise<number> {
+    return this.#run(async () => {
+      let expired = 0;
+      for (const project of (await this.projects()).values()) {
+        const due = (await this.#client.sendCommand([
+          'ZRANGEBYSCORE',
+          this.#keys(project).expiry,
+          '-inf',
+          String(this.#now()),
+        ])) as string[];
+        for (const id of due) if (await this.#expireOne(project, Number(id))) expired++;
+      }
+      return expired;
+    });
+  }
+
+  purgeExpired(): Promise<number> {
+    return this.#run(async () => {
+      const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS);
+      let dropped = 0;
+      for (const project of (await this.projects()).values()) {
+        const keys = this.#keys(project);
+        for (;;) {
+          const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+          dropped += n;
+          if (n < 500) break;
+        }
+      }
+      return dropped;
+    });
+  }
+
+  claimUndelivered(project: string, options: ClaimOptions): Promise<Claim> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const claimId = randomUUID();
+      const now = this.#now();
+      const reply = (await this.#eval(
+        scripts.claim,
+        [keys.outbox, keys.claim(claimId)],
+        [keys.base, now, options.budget, claimId, now + options.leaseMs, options.leaseMs * 2 + 60_000],
+      )) as unknown[];
+      const [remaining, ...ids] = reply.map(String);
+      if (ids.length === 0) return { claimId, questions: [], remaining: Number(remaining) };
+      try {
+        const questions = await this.#readMany(project, ids);
+        return { claimId, questions, remaining: Number(remaining) };
+      } catch (error) {
+        await this.releaseClaim(project, claimId).catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  confirmClaim(project: string, claimId: string): Promise<number[]> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const reply = (await this.#eval(
+        scripts.confirm,
+        [keys.claim(claimId), keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
+        [keys.base, this.#now(), claimId, this.#maxLen],
+      )) as unknown[];
+      return reply.map(Number).sort((a, b) => a - b);
+    });
+  }
+
+  releaseClaim(project: string, claimId: string): Promise<void> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      await this.#eval(scripts.release, [keys.claim(claimId)], [keys.base, claimId]);
+    });
+  }
+
+  recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {
+    return this.#run(async () => {
+      const reply = await this.#eval(
+        scripts.recordMessage,
+        [this.#keys(project).question(id)],
+        [messageField(ref.platform, ref.channel), ref.messageId],
+      );
+      return Number(reply) === 1;
+    });
+  }
+
+  consumer(group: string, consumerName: string): Promise<EventConsumer> {
+    return this.#run(async () => {
+      const connection = this.#client.duplicate() as Client;
+      connection.on('error', () => undefined);
+      await connection.connect();
+      const consumer = new RedisEventConsumer({
+        client: this.#client,
+        blocking: connection,
+        group,
+        consumer: consumerName,
+        streams: async () => {
+          const projects = await this.projects();
+          return [...projects.values()].map((project) => this.#keys(project));
+        },
+        onClose: () => this.#consumers.delete(consumer),
+      });
+      this.#consumers.add(consumer);
+      return consumer;
+    });
+  }
+
+  waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const deadline = this.#now() + options.timeoutMs;
+      const last = (await this.#client.sendCommand(['XREVRANGE', keys.events, '+', '-', 'COUNT', '1'])) as string[][];
+      let cursor = last[0]?.[0] ?? '0-0';
+      let question = await this.get(project, id);
+      if (question?.status !== 'pending' || options.signal?.aborted) return question;
+
+      const connection = this.#client.duplicate() as Client;
+      connection.on('error', () => undefined);
+      await connection.connect();
+      this.#waiters.add(connection);
+      const abort = () => connection.destroy();
+      options.signal?.addEventListener('abort', abort, { once: true });
+      try {
+        for (;;) {
+          const left = deadline - this.#now();
+          if (left <= 0 || options.signal?.aborted) break;
+          let reply: unknown;
+          try {
+            reply = await connection.sendCommand(['XREAD', 'BLOCK', String(left), 'STREAMS', keys.events, cursor]);
+          } catch (error) {
+            if (options.signal?.aborted) break;
+            throw error;
+          }
+          const events = parseStreamReply(reply, () => project);
+          const mine = events.some((event) => event.questionId === id);
+          const newest = events.at(-1);
+          if (newest) cursor = newest.entryId;
+          if (mine) {
+            question = await this.get(project, id);
+            if (question?.status !== 'pending') return question;
+          }
+        }
+        return await this.get(project, id);
+      } finally {
+        options.signal?.removeEventListener('abort', abort);
+        this.#waiters.delete(connection);
+        if (connection.isOpen) connection.destroy();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const consumer of this.#consumers) await consumer.close();
+    for (const waiter of this.#waiters) waiter.destroy();
+    if (this.#client.isOpen) this.#client.destroy();
+  }
+}
+
+function personField(person: PersonRef): string {
+  return `${person.platform}:${person.userId}`;
+}
+
+/** A draft may be unready (nothing picked yet, Other without notes) but must only name the question's options. */
+function toDraft(question: Question, selection: Selection, now: number): Draft {
+  const labels = new Set(question.options.map((o) => o.label));
+  const unknown = selection.choices.find((choice) => !labels.has(choice));
+  if (unknown !== undefined) {
+    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+  }
+  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
+    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+  }
+  const notes = selection.notes?.trim();
+  if (notes && notes.length > NOTES_MAX) {
+    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  return {
+    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
+    other: selection.other,
+    ...(notes ? { notes } : {}),
+    updatedAt: now,
+  };
+}
+
+function parseDraft(text: string, where: string): Draft {
+  try {
+    const value = JSON.parse(text) as Partial<Draft>;
+    if (
+      Array.isArray(value.choices) &&
+      value.choices.every((c) => typeof c === 'string') &&
+      typeof value.other === 'boolean' &&
+      typeof value.updatedAt === 'number' &&
+      (value.notes === undefined || typeof value.notes === 'string')
+    ) {
+      return value as Draft;
+    }
+  } catch (error) {
+    throw new CorruptRecordError(where, 'draft: expected JSON', { cause: error });
+  }
+  throw new CorruptRecordError(where, 'draft: expected {choices: string[], other: boolean, notes?, updatedAt}');
+}
+
+function byBlockingThenId(a: Question, b: Question): number {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
+}
+
+function byBlockingThenAge(a: Question, b: Question): number {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
+}

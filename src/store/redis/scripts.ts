@@ -1,0 +1,48 @@
+/**
+ * The store's Lua scripts, loaded from `lua/*.lua` (named `name-N.lua`, N = number of KEYS, each with a header
+ * contract). Run with EVALSHA; a server that does not know the script yet (first use, restart, failover) gets it
+ * with EVAL, which also caches it there.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+export interface Script {
+  readonly name: string;
+  readonly numberOfKeys: number;
+  readonly source: string;
+  readonly sha: string;
+}
+
+function load(file: string): Script {
+  const source = readFileSync(new URL(`./lua/${file}.lua`, import.meta.url), 'utf8');
+  const numberOfKeys = Number(file.slice(file.lastIndexOf('-') + 1));
+  return { name: file, numberOfKeys, source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+export const scripts = {
+  park: load('park-4'),
+  answer: load('answer-7'),
+  close: load('close-8'),
+  expire: load('expire-7'),
+  draft: load('draft-2'),
+  recordMessage: load('record-message-1'),
+  claim: load('claim-2'),
+  confirm: load('confirm-6'),
+  release: load('release-1'),
+  purge: load('purge-1'),
+} as const;
+
+/** Return codes shared by answer-7, close-8 and draft-2 (see their headers). */
+export const TransitionCode = {
+  unknown: 0,
+  done: 1,
+  alreadyAnswered: 2,
+  notPending: 3,
+  dueToExpire: 4,
+} as const;
+
+/** Return codes of expire-7. */
+export const ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 } as const;
+
+/** Return code of park-4 when the project's key tag belongs to another project. */
+export const PARK_TAG_COLLISION = -1;
