@@ -3,7 +3,8 @@
  * schema version `v`; every version ever written still reads. Values are validated when read back: a record that
  * does not parse raises `CorruptRecordError` naming the record and the field, never its text.
  *
- * Version history:
+ * Version history (`v` is the version that created the record and wrote its `spec`; `answer` is written later by
+ * whichever version answered, so it is read by its shape):
  *   1  spec.options were plain strings; spec had no multiSelect; answer was {choice, notes?, platform, userId,
  *      userName, at} with choice null meaning Other.
  *   2  options are {label, description?}; multiSelect; answer is a Selection {choices, other, notes?} + by + at.
@@ -98,6 +99,14 @@ function parseJson<T>(schema: z.ZodType<T>, text: string, field: string, record:
   return parsed.data;
 }
 
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function describe(field: string, error: z.ZodError): string {
   const issue = error.issues[0];
   const path = [field, ...(issue?.path ?? [])].join('.');
@@ -123,20 +132,22 @@ export function questionFromHash(hash: Readonly<Record<string, string>>, where: 
         })()
       : parseJson(specSchemaV2, base.spec, 'spec', record);
 
+  // The answer is written after the record was created, by whichever version answered: read it by its shape.
   let answer: Answer | undefined;
   if (base.answer !== undefined) {
-    if (base.v === '1') {
-      const old = parseJson(answerSchemaV1, base.answer, 'answer', record);
-      answer = withoutUndefined({
-        choices: old.choice === null ? [] : [old.choice],
-        other: old.choice === null,
-        notes: old.notes,
-        by: { platform: old.platform, userId: old.userId, displayName: old.userName },
-        at: old.at,
-      }) as Answer;
-    } else {
-      answer = withoutUndefined(parseJson(answerSchemaV2, base.answer, 'answer', record)) as Answer;
-    }
+    const current = answerSchemaV2.safeParse(safeJson(base.answer));
+    answer = current.success
+      ? (withoutUndefined(current.data) as Answer)
+      : (() => {
+          const old = parseJson(answerSchemaV1, base.answer, 'answer', record);
+          return withoutUndefined({
+            choices: old.choice === null ? [] : [old.choice],
+            other: old.choice === null,
+            notes: old.notes,
+            by: { platform: old.platform, userId: old.userId, displayName: old.userName },
+            at: old.at,
+          }) as Answer;
+        })();
   }
   const closure: Closure | undefined =
     base.closure === undefined

@@ -1,0 +1,512 @@
+/**
+ * The `ask_later` tool input: its schema (the model's only manual), its rules, and the refusal the model reads
+ * when a call breaks one.
+ *
+ * Contract: {@link parseAskInput} accepts exactly the calls that follow every rule of BRIEF "The question" and
+ * returns them normalised; anything else is refused with reasons that name the field, what was expected and what
+ * came, so the model can fix its call. Limits are refused, never truncated. It never throws.
+ *
+ * {@link askInputSchema} carries every rule itself (no transforms, so it converts to JSON Schema for MCP), and its
+ * issue messages read after the field's path; {@link parseAskInput} adds the path and normalises.
+ */
+import { z } from 'zod';
+import {
+  CONTEXT_MAX,
+  EXPIRES_MAX_SECONDS,
+  EXPIRES_MIN_SECONDS,
+  IMPACT_MAX,
+  OPTION_DESCRIPTION_MAX,
+  OPTION_LABEL_MAX,
+  OPTIONS_MAX,
+  OPTIONS_MIN,
+  QUESTION_MAX,
+  TICKET_MAX,
+  WAIT_MAX_SECONDS,
+} from './limits.js';
+import { OTHER_LABEL, type QuestionOption, type QuestionSpec } from './question.js';
+
+/** A parked question as the tool received it, validated and normalised. */
+export type AskInput = QuestionSpec & { readonly waitSeconds?: number };
+
+export type AskInputResult = { ok: true; value: AskInput } | { ok: false; reasons: string[] };
+
+/** The most characters of a value a refusal echoes back. */
+const ECHO_MAX = 40;
+
+/** The most reasons one refusal lists; a call that breaks more gets the first ones and a count. */
+const REASONS_MAX = 20;
+
+const FIELDS = [
+  'context',
+  'question',
+  'impact',
+  'isBlocking',
+  'options',
+  'recommended',
+  'multiSelect',
+  'ticket',
+  'expiresInSeconds',
+  'waitSeconds',
+] as const;
+
+const REQUIRED_FIELDS = ['context', 'question', 'impact', 'isBlocking', 'options'] as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Describing what came, safely: refusals never echo more than ECHO_MAX characters and never throw.
+
+function quote(text: string): string {
+  if (text.length <= ECHO_MAX) return JSON.stringify(text);
+  return `${JSON.stringify(`${text.slice(0, ECHO_MAX)}…`)} (${text.length} characters)`;
+}
+
+function describeValue(value: unknown): string {
+  try {
+    if (value === null) return 'null';
+    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? 'item' : 'items'}`;
+    switch (typeof value) {
+      case 'undefined':
+        return 'nothing';
+      case 'string':
+        return `the string ${quote(value)}`;
+      case 'number':
+        return Object.is(value, -0) ? '-0' : String(value);
+      case 'bigint':
+        return 'a bigint';
+      case 'boolean':
+        return String(value);
+      case 'object':
+        return 'an object';
+      default:
+        return `a ${typeof value}`;
+    }
+  } catch {
+    return 'a value that could not be read';
+  }
+}
+
+function lengthOf(value: unknown): string {
+  return typeof value === 'string' || Array.isArray(value) ? String(value.length) : describeValue(value);
+}
+
+function listFields(names: readonly string[]): string {
+  return names.map((name) => `\`${name}\``).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text rules. Positions are 1-based indexes into the string as sent.
+
+const LINE_BREAKS = new Set(['\n', '\r', '\u0085', '\u2028', '\u2029']);
+
+function isControl(code: number): boolean {
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+}
+
+function codePointName(code: number): string {
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return code === 0x09 ? `a tab (${hex})` : `the control character ${hex}`;
+}
+
+/** The first reason a one-line text breaks its rules, or undefined. */
+function oneLineProblem(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charAt(i);
+    const code = text.charCodeAt(i);
+    if (LINE_BREAKS.has(char)) return `must be one line: it contains a line break at character ${i + 1}`;
+    if (isControl(code))
+      return `must be one line of plain text: it contains ${codePointName(code)} at character ${i + 1}`;
+    const surrogate = surrogateProblem(text, i);
+    if (surrogate === 'pair') i++;
+    else if (surrogate !== undefined) return surrogate;
+  }
+  return undefined;
+}
+
+/** The first reason a Markdown text breaks its rules, or undefined. `\r\n` is a line break (normalised later). */
+function markdownProblem(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || code === 0x09) continue;
+    if (code === 0x0d) {
+      if (text.charCodeAt(i + 1) === 0x0a) continue;
+      return `must use \\n for line breaks: it contains a carriage return (U+000D) without a line feed at character ${i + 1}`;
+    }
+    if (isControl(code)) {
+      return `must not contain control characters other than tab and line break: it contains ${codePointName(code)} at character ${i + 1}`;
+    }
+    const surrogate = surrogateProblem(text, i);
+    if (surrogate === 'pair') i++;
+    else if (surrogate !== undefined) return surrogate;
+  }
+  return undefined;
+}
+
+/** 'pair' when a valid surrogate pair starts at `i`; a reason when a lone surrogate sits there. */
+function surrogateProblem(text: string, i: number): 'pair' | string | undefined {
+  const code = text.charCodeAt(i);
+  if (code < 0xd800 || code > 0xdfff) return undefined;
+  const next = text.charCodeAt(i + 1);
+  if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) return 'pair';
+  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code.toString(16).toUpperCase()} at character ${i + 1}`;
+}
+
+const isOther = (label: string): boolean => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Field schemas. Messages are written to follow the field's path ("`question` must be one line: …").
+
+function typeError(expected: string, required: boolean): (issue: { input?: unknown }) => string {
+  return (issue) =>
+    required && issue.input === undefined
+      ? `is required: ${expected}`
+      : `must be ${expected}, got ${describeValue(issue.input)}`;
+}
+
+function tooLong(max: number): (issue: { input?: unknown }) => string {
+  return (issue) => `must be at most ${max} characters, got ${lengthOf(issue.input)}`;
+}
+
+/** A one-line text; `required` texts must say something, optional ones may be empty (and are then dropped). */
+function oneLineText(max: number, required: boolean, forbidOther = false) {
+  const base = z.string({ error: typeError(`a one-line string of at most ${max} characters`, required) });
+  return (required ? base.min(1, { error: 'must not be empty' }) : base)
+    .max(max, { error: tooLong(max) })
+    .superRefine((text, ctx) => {
+      const problem = oneLineProblem(text);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      else if (required && text.length > 0 && text.trim() === '')
+        ctx.addIssue({ code: 'custom', message: 'must not be only whitespace' });
+      if (forbidOther && isOther(text)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must not be ${JSON.stringify(OTHER_LABEL)}: every question already offers ${OTHER_LABEL} (with notes) to the person, so leave it out`,
+        });
+      }
+    });
+}
+
+function markdownText(max: number) {
+  return z
+    .string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) })
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: tooLong(max) })
+    .superRefine((text, ctx) => {
+      const problem = markdownProblem(text);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      else if (text.length > 0 && text.trim() === '')
+        ctx.addIssue({ code: 'custom', message: 'must not be only whitespace' });
+    });
+}
+
+function integerIn(min: number, max: number, required: boolean) {
+  const error = typeError(`an integer from ${min} to ${max}`, required);
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+
+const optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
+
+const optionObjectSchema = z.strictObject(
+  {
+    label: optionLabelSchema.describe(
+      `What the person picks and what you get back: one line, at most ${OPTION_LABEL_MAX} characters.`,
+    ),
+    description: oneLineText(OPTION_DESCRIPTION_MAX, false)
+      .optional()
+      .describe(
+        `Optional: one line under the label saying what this answer means or leads to, at most ${OPTION_DESCRIPTION_MAX} characters.`,
+      ),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `has ${keyList(issue.keys, () => undefined)}: an option is a string or {label, description}`
+        : `must be a one-line string or an object {label, description?}, got ${describeValue(issue.input)}`,
+  },
+);
+
+const optionSchema = z.union(
+  [
+    optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
+    optionObjectSchema,
+  ],
+  {
+    error: (issue) => `must be a one-line string or an object {label, description?}, got ${describeValue(issue.input)}`,
+  },
+);
+
+/** Labels as the person will see them, from whatever options parsed as far as labels go. */
+function labelsOf(options: unknown): { label: string; index: number }[] {
+  if (!Array.isArray(options)) return [];
+  const labels: { label: string; index: number }[] = [];
+  options.forEach((option: unknown, index) => {
+    const label =
+      typeof option === 'string'
+        ? option
+        : typeof option === 'object' && option !== null && 'label' in option
+          ? (option as { label: unknown }).label
+          : undefined;
+    if (typeof label === 'string' && label.length <= OPTION_LABEL_MAX) labels.push({ label: label.trim(), index });
+  });
+  return labels;
+}
+
+function duplicateLabelProblem(options: unknown): string | undefined {
+  const seen = new Map<string, number>();
+  for (const { label, index } of labelsOf(options)) {
+    const key = label.toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined && label !== '') {
+      return `must have different labels (ignoring case): \`options[${index}]\` repeats ${quote(label)} from \`options[${first}]\``;
+    }
+    seen.set(key, index);
+  }
+  return undefined;
+}
+
+function recommendedProblem(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const { recommended, options } = input as { recommended?: unknown; options?: unknown };
+  if (typeof recommended !== 'string') return undefined;
+  const labels = labelsOf(options).map(({ label }) => label);
+  if (labels.length === 0 || labels.includes(recommended.trim())) return undefined;
+  const near = labels.find((label) => label.toLowerCase() === recommended.trim().toLowerCase());
+  const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`;
+  return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(', ')}; got ${quote(recommended)}${hint}`;
+}
+
+/** The closest known field to a misspelt one, when it is close enough to be a typo. */
+function suggestField(key: string): string | undefined {
+  if (key.length > ECHO_MAX) return undefined;
+  let best: { field: string; distance: number } | undefined;
+  for (const field of FIELDS) {
+    const distance = editDistance(key.toLowerCase(), field.toLowerCase());
+    if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === undefined || distance < best.distance)) {
+      best = { field, distance };
+    }
+  }
+  return best?.field;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** "unknown field `isBlocked` (did you mean `isBlocking`?)", naming at most 5 keys. */
+function keyList(keys: readonly string[], suggest: (key: string) => string | undefined): string {
+  const shown = keys.slice(0, 5).map((key) => {
+    const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote(key);
+    const suggestion = suggest(key);
+    return suggestion === undefined ? name : `${name} (did you mean \`${suggestion}\`?)`;
+  });
+  const more = keys.length > shown.length ? ` and ${keys.length - shown.length} more` : '';
+  return `unknown ${keys.length === 1 ? 'field' : 'fields'} ${shown.join(', ')}${more}`;
+}
+
+function unknownFieldsMessage(keys: readonly string[]): string {
+  const optional = FIELDS.filter((field) => !(REQUIRED_FIELDS as readonly string[]).includes(field));
+  return `contain ${keyList(keys, suggestField)}. The fields are ${listFields(REQUIRED_FIELDS)} (required) and ${listFields(optional)} (optional)`;
+}
+
+/**
+ * The `ask_later` input schema, for the MCP SDK and for {@link parseAskInput}. Every rule is in it; its
+ * descriptions are what the model reads about each field.
+ */
+export const askInputSchema = z
+  .strictObject(
+    {
+      context: markdownText(CONTEXT_MAX).describe(
+        `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, ` +
+          `what you found, what the choice is between. The person reads it in Slack or Discord without your ` +
+          `session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters.`,
+      ),
+      question: oneLineText(QUESTION_MAX, true).describe(
+        `Required. The question itself: one line (no line breaks, tabs or control characters), at most ` +
+          `${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`,
+      ),
+      impact: markdownText(IMPACT_MAX).describe(
+        `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each ` +
+          `option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters.`,
+      ),
+      isBlocking: z
+        .boolean({ error: typeError('a JSON boolean (true or false, not a string)', true) })
+        .describe(
+          'Required boolean. true: part of your work cannot go on without the answer (do not go ahead on what ' +
+            'depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt.',
+        ),
+      options: z
+        .array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) })
+        .min(OPTIONS_MIN, {
+          error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
+        })
+        .max(OPTIONS_MAX, {
+          error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
+        })
+        .check(
+          z.refine((options: unknown) => duplicateLabelProblem(options) === undefined, {
+            when: () => true,
+            error: (issue) => duplicateLabelProblem(issue.input) ?? 'must have different labels',
+          }),
+        )
+        .describe(
+          `Required. ${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at ` +
+            `most ${OPTION_LABEL_MAX} characters) or {label, description} with an optional one-line description of ` +
+            `at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case). Do not add ` +
+            `"${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`,
+        ),
+      recommended: z
+        .string({ error: typeError("a string copied from one of the options' labels", false) })
+        .optional()
+        .describe(
+          'Optional. The label of the option you recommend, copied exactly from `options`. It is starred and ' +
+            'preselected, so the person can send it with one click.',
+        ),
+      multiSelect: z
+        .boolean({ error: typeError('a JSON boolean (true or false, not a string)', false) })
+        .optional()
+        .describe('Optional, default false. true lets the person pick several options.'),
+      ticket: oneLineText(TICKET_MAX, false)
+        .optional()
+        .describe(
+          `Optional. A one-line reference shown with the question, such as "#3528" or "PROJ-12"; at most ` +
+            `${TICKET_MAX} characters. No tracker is read.`,
+        ),
+      expiresInSeconds: integerIn(EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, false)
+        .optional()
+        .describe(
+          `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it ` +
+            `expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to ` +
+            'keep the question until it is answered.',
+        ),
+      waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false)
+        .optional()
+        .describe(
+          `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer ` +
+            `from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer ` +
+            'then comes with a later prompt.',
+        ),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? unknownFieldsMessage(issue.keys)
+          : `must be an object with the fields ${listFields(REQUIRED_FIELDS)} (and optionally more), got ${describeValue(issue.input)}`,
+    },
+  )
+  .check(
+    z.refine((input: unknown) => recommendedProblem(input) === undefined, {
+      when: () => true,
+      path: ['recommended'],
+      error: (issue) => recommendedProblem(issue.input) ?? "must be one of the options' labels",
+    }),
+  );
+
+// ---------------------------------------------------------------------------------------------------------------
+// Issues → reasons.
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of path) {
+    text += typeof key === 'number' ? `[${key}]` : text === '' ? String(key) : `.${String(key)}`;
+  }
+  return text;
+}
+
+interface Reason {
+  readonly path: readonly PropertyKey[];
+  readonly text: string;
+}
+
+function reasonsFrom(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[]): Reason[] {
+  const reasons: Reason[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union') {
+      // Report the branch the value was meant for: the one it has the right type for.
+      const branch = issue.errors.find(
+        (errors) => !errors.some((e) => e.path.length === 0 && e.code === 'invalid_type'),
+      );
+      if (branch !== undefined) {
+        reasons.push(...reasonsFrom(branch, input, path));
+        continue;
+      }
+    }
+    const subject = path.length === 0 ? 'The arguments' : `\`${formatPath(path)}\``;
+    reasons.push({ path, text: `${subject} ${issue.message}` });
+  }
+  return reasons;
+}
+
+/** Root problems first, then fields in schema order, each field's own problem before its entries'. */
+function order(reason: Reason): [number, number] {
+  const [field] = reason.path;
+  const rank = field === undefined ? -1 : (FIELDS as readonly PropertyKey[]).indexOf(field);
+  return [rank, reason.path.length];
+}
+
+function normaliseMarkdown(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
+}
+
+function normaliseOption(option: string | { label: string; description?: string | undefined }): QuestionOption {
+  if (typeof option === 'string') return { label: option.trim() };
+  const description = option.description?.trim();
+  return description ? { label: option.label.trim(), description } : { label: option.label.trim() };
+}
+
+/**
+ * Validate and normalise one `ask_later` call's arguments. Never throws, whatever `raw` is.
+ *
+ * Normalised: texts trimmed (Markdown keeps its inner layout, `\r\n` becomes `\n`), string options become
+ * `{label}`, `multiSelect` defaults to false, empty optional texts (`ticket`, descriptions) are dropped.
+ */
+export function parseAskInput(raw: unknown): AskInputResult {
+  try {
+    const result = askInputSchema.safeParse(raw);
+    if (!result.success) {
+      const sorted = reasonsFrom(result.error.issues, raw, [])
+        .map((reason, index) => ({ reason, index, key: order(reason) }))
+        .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.index - b.index);
+      const reasons = [...new Set(sorted.map(({ reason }) => reason.text))];
+      if (reasons.length > REASONS_MAX) {
+        const more = reasons.length - REASONS_MAX;
+        return { ok: false, reasons: [...reasons.slice(0, REASONS_MAX), `…and ${more} more problems`] };
+      }
+      return { ok: false, reasons: reasons.length > 0 ? reasons : ['The arguments break the input schema'] };
+    }
+    const input = result.data;
+    const ticket = input.ticket?.trim();
+    const value: AskInput = {
+      context: normaliseMarkdown(input.context),
+      question: input.question.trim(),
+      impact: normaliseMarkdown(input.impact),
+      isBlocking: input.isBlocking,
+      options: input.options.map(normaliseOption),
+      ...(input.recommended === undefined ? {} : { recommended: input.recommended.trim() }),
+      multiSelect: input.multiSelect ?? false,
+      ...(ticket ? { ticket } : {}),
+      ...(input.expiresInSeconds === undefined ? {} : { expiresInSeconds: input.expiresInSeconds }),
+      ...(input.waitSeconds === undefined ? {} : { waitSeconds: input.waitSeconds }),
+    };
+    return { ok: true, value };
+  } catch {
+    // A getter or proxy that throws while being read: still a refusal, never an exception.
+    return { ok: false, reasons: ['The arguments could not be read: send plain JSON data'] };
+  }
+}
+
+/** The one text the model reads when its call is refused. */
+export function formatRefusal(reasons: readonly string[]): string {
+  const lines = reasons.length > 0 ? reasons : ['The arguments break the input schema'];
+  return `ask_later refused the question; nothing was stored. Fix these and call again:\n${lines.map((reason) => `- ${reason}`).join('\n')}`;
+}

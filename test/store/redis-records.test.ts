@@ -1,0 +1,153 @@
+import { createClient, type RedisClientType } from '@redis/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CorruptRecordError } from '../../src/store/corrupt-record-error.js';
+import { ProjectKeys } from '../../src/store/redis/keys.js';
+import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
+import { person, spec, testClock, uniquePrefix, uniqueProject } from '../support/store.js';
+
+const prefix = uniquePrefix();
+const clock = testClock();
+const corrupt: CorruptRecordError[] = [];
+let store: RedisStore;
+let raw: RedisClientType;
+
+beforeAll(async () => {
+  store = await openRedisStore({
+    url: inject('redisUrl'),
+    prefix,
+    now: clock.now,
+    onCorruptRecord: (e) => corrupt.push(e),
+  });
+  raw = createClient({ url: inject('redisUrl') }) as RedisClientType;
+  await raw.connect();
+});
+afterAll(async () => {
+  await store.close();
+  raw.destroy();
+});
+
+describe('records written by older versions', () => {
+  it('GIVEN a hand-written version 1 record THEN it reads as today’s question, and can still be answered', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec()); // registers the project and takes id 1
+    await raw.hSet(keys.question(2), {
+      v: '1',
+      project,
+      id: '2',
+      status: 'answered',
+      createdAt: '1700000000000',
+      spec: JSON.stringify({
+        context: 'Old context',
+        question: 'Old question?',
+        impact: 'Old impact',
+        isBlocking: true,
+        options: ['Yes', 'No'],
+        recommended: 'Yes',
+      }),
+      answer: JSON.stringify({
+        choice: null,
+        notes: 'neither',
+        platform: 'slack',
+        userId: 'U1',
+        userName: 'Ada',
+        at: 1700000001000,
+      }),
+    });
+    await raw.hSet(keys.question(3), {
+      v: '1',
+      project,
+      id: '3',
+      status: 'pending',
+      createdAt: '1700000000000',
+      spec: JSON.stringify({ context: 'c', question: 'q?', impact: 'i', isBlocking: false, options: ['A'] }),
+    });
+    await raw.zAdd(keys.status('pending'), { score: 3, value: '3' });
+    expect(await store.get(project, 2)).toEqual({
+      context: 'Old context',
+      question: 'Old question?',
+      impact: 'Old impact',
+      isBlocking: true,
+      options: [{ label: 'Yes' }, { label: 'No' }],
+      recommended: 'Yes',
+      multiSelect: false,
+      project,
+      id: 2,
+      status: 'answered',
+      createdAt: 1700000000000,
+      answer: {
+        choices: [],
+        other: true,
+        notes: 'neither',
+        by: { platform: 'slack', userId: 'U1', displayName: 'Ada' },
+        at: 1700000001000,
+      },
+      messages: [],
+    });
+    const result = await store.answer(project, 3, { choices: ['A'], other: false }, person());
+    expect(result.kind).toBe('won');
+    expect((await store.get(project, 3))?.answer?.choices).toEqual(['A']);
+  });
+});
+
+describe('records that do not read', () => {
+  it('GIVEN a record with a bad field THEN get names the record and field (not its text); list skips and reports it', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec());
+    await store.park(project, spec({ question: 'Secret plan?' }));
+    await raw.hSet(keys.question(2), 'status', 'lost');
+    const error = await store.get(project, 2).catch((e) => e);
+    expect(error).toBeInstanceOf(CorruptRecordError);
+    expect(error.message).toContain(`${project}#2`);
+    expect(error.message).toContain('status');
+    expect(error.message).not.toContain('Secret plan');
+    corrupt.length = 0;
+    expect((await store.list(project)).map((q) => q.id)).toEqual([1]);
+    expect(corrupt.map((e) => e.record)).toEqual([`${project}#2`]);
+    expect(await raw.hGet(keys.question(2), 'spec')).toContain('Secret plan');
+  });
+
+  it('GIVEN a spec that is not JSON THEN the error says so', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec());
+    await raw.hSet(keys.question(1), 'spec', '{not json');
+    await expect(store.get(project, 1)).rejects.toThrow(/`spec`: expected JSON/);
+  });
+
+  it('GIVEN a stored draft that is not a draft THEN getDraft says what was expected', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec());
+    await raw.hSet(keys.drafts(1), 'slack:U1', JSON.stringify({ choices: 'A' }));
+    await expect(store.getDraft(project, 1, { platform: 'slack', userId: 'U1' })).rejects.toThrow(/expected \{choices/);
+  });
+});
+
+describe('script codes reached only when the data is off', () => {
+  it('GIVEN a key tag owned by another project (a digest collision) THEN park refuses and stores nothing', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await raw.hSet(keys.meta, 'project', 'some other project');
+    await expect(store.park(project, spec())).rejects.toThrow(/belongs to another project/);
+    expect(await raw.exists(keys.question(1))).toBe(0);
+  });
+
+  it('GIVEN stale expiry entries (unknown, no longer pending, not yet due) THEN expireDue drops or keeps them, expiring nothing', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec({ expiresInSeconds: 3600 })); // 1: not due by its record
+    await store.park(project, spec());
+    await store.answer(project, 2, { choices: ['SQLite'], other: false }, person()); // 2: not pending
+    const past = String(clock.now() - 1);
+    await raw.zAdd(keys.expiry, [
+      { score: Number(past), value: '1' },
+      { score: Number(past), value: '2' },
+      { score: Number(past), value: '9' }, // 9: unknown
+    ]);
+    expect(await store.expireDue()).toBe(0);
+    expect(await raw.zRange(keys.expiry, 0, -1)).toEqual(['1']);
+    expect((await store.get(project, 1))?.status).toBe('pending');
+  });
+});
