@@ -1,22 +1,20 @@
 #!/usr/bin/env node
 /**
  * `ask-later <command>`: each command lazy-imports only what it runs, so the per-prompt hook stays cheap.
- * Commands arrive with their issues (mcp, hook, serve, doctor); this entry lists what this build has.
+ * This entry lists the commands this build has; hook, serve and doctor arrive with their issues.
  */
 import { readFileSync } from 'node:fs';
 
-const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {};
+const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {
+  mcp: {
+    summary: 'the MCP server over stdio (started by Claude Code or any MCP client)',
+    run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),
+  },
+};
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
-  return [
-    'Usage: ask-later <command>',
-    '',
-    lines.length > 0 ? 'Commands:' : 'This build has no commands yet: it ships the domain and the store only.',
-    ...lines,
-    '',
-    'Options: --help, --version',
-  ].join('\n');
+  return ['Usage: ask-later <command>', '', 'Commands:', ...lines, '', 'Options: --help, --version'].join('\n');
 }
 
 function version(): string {

@@ -134,6 +134,11 @@ export interface Store {
   confirmClaim(project: string, claimId: string): Promise<number[]>;
   /** Give a claim's questions back at once (the claimant could not use them). */
   releaseClaim(project: string, claimId: string): Promise<void>;
+  /**
+   * Mark one outcome delivered because the agent received it directly (a tool result), so no prompt carries it
+   * again. `leased`: a delivery claim holds it right now and will report it; `not-waiting`: nothing to deliver.
+   */
+  markDelivered(project: string, id: number): Promise<'delivered' | 'leased' | 'not-waiting'>;
 
   /** Expire every pending question whose `expiresAt` has passed, in every project. Returns how many. */
   expireDue(): Promise<number>;

@@ -389,6 +389,21 @@ describe('delivery claims', () => {
     expect(confirmed.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('GIVEN an answer the agent received directly THEN it is delivered and no claim carries it again', async () => {
+    const project = uniqueProject();
+    await answered(project, 2);
+    await store.park(project, spec());
+    expect(await store.markDelivered(project, 1)).toBe('delivered');
+    expect((await store.get(project, 1))?.status).toBe('delivered');
+    expect(await store.markDelivered(project, 1)).toBe('not-waiting');
+    expect(await store.markDelivered(project, 3)).toBe('not-waiting');
+    expect(await store.markDelivered(project, 9)).toBe('not-waiting');
+    const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
+    expect(claim.questions.map((q) => q.id)).toEqual([2]);
+    expect(await store.markDelivered(project, 2)).toBe('leased');
+    expect(await store.confirmClaim(project, claim.claimId)).toEqual([2]);
+  });
+
   it('GIVEN another project waiting THEN a claim never carries its answers', async () => {
     const mine = uniqueProject('mine');
     const theirs = uniqueProject('theirs');

@@ -35,7 +35,7 @@ import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { hashFromFlat, messageField, questionFromHash, RECORD_VERSION } from './record.js';
-import { ExpireCode, PARK_TAG_COLLISION, type Script, scripts, TransitionCode } from './scripts.js';
+import { DeliverCode, ExpireCode, PARK_TAG_COLLISION, type Script, scripts, TransitionCode } from './scripts.js';
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -450,6 +450,21 @@ export class RedisStore implements Store {
     return this.#run(async () => {
       const keys = this.#keys(project);
       await this.#eval(scripts.release, [keys.claim(claimId)], [keys.base, claimId]);
+    });
+  }
+
+  markDelivered(project: string, id: number): Promise<'delivered' | 'leased' | 'not-waiting'> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const code = Number(
+        await this.#eval(
+          scripts.deliver,
+          [keys.question(id), keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
+          [id, this.#now(), this.#maxLen],
+        ),
+      );
+      if (code === DeliverCode.delivered) return 'delivered';
+      return code === DeliverCode.leased ? 'leased' : 'not-waiting';
     });
   }
 

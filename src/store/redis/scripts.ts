@@ -29,6 +29,7 @@ export const scripts = {
   claim: load('claim-2'),
   confirm: load('confirm-6'),
   release: load('release-1'),
+  deliver: load('deliver-6'),
   purge: load('purge-1'),
 } as const;
 
@@ -43,6 +44,9 @@ export const TransitionCode = {
 
 /** Return codes of expire-7. */
 export const ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 } as const;
+
+/** Return codes of deliver-6. */
+export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;
 
 /** Return code of park-4 when the project's key tag belongs to another project. */
 export const PARK_TAG_COLLISION = -1;

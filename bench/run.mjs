@@ -1,0 +1,287 @@
+/**
+ * `npm run bench`: throughput of the Redis store's hot paths (park, answer, claim + confirm) against a private
+ * redis-server, each beside `redis-benchmark -t set` on the same server as a ratio. Aim: every ratio ≥ 0.25.
+ *
+ *   BENCH_QUICK=1       small counts (smoke test; the whole run takes a few seconds)
+ *   BENCH_REDIS_URL     use this server instead of starting one (never the one on port 6379); keys under a fresh
+ *                       random prefix are removed at the end
+ *
+ * Each phase keeps a fixed number of operations in flight on one store connection, like redis-benchmark's 50
+ * clients. Exit code 0 when the run completed, whether or not an aim was met; non-zero on errors.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { openRedisStore } from '../dist/store/redis/redis-store.js';
+import { startBenchRedis } from './redis.mjs';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const AIM = 0.25;
+const CONCURRENCY = 50;
+const PROJECTS = 100;
+const COUNTS = QUICK
+  ? { baselineRequests: 20_000, parks: 2_000, answers: 2_000, claims: 1_000, warmup: 200 }
+  : { baselineRequests: 100_000, parks: 20_000, answers: 20_000, claims: 20_000, warmup: 2_000 };
+const CLAIM_OPTIONS = { budget: 8000, leaseMs: 30_000 };
+
+/** The sample question of test/support/store.ts. */
+const SPEC = {
+  context: 'We are migrating the **billing** service.',
+  question: 'Which database should billing use?',
+  impact: 'Decides the migration scripts.',
+  isBlocking: false,
+  options: [{ label: 'Postgres', description: 'What the team knows' }, { label: 'SQLite' }],
+  recommended: 'Postgres',
+  multiSelect: false,
+};
+const SELECTION = { choices: ['Postgres'], other: false };
+const PERSON = { platform: 'slack', userId: 'U1', displayName: 'Person U1' };
+
+/** Run `work(0..count-1)` with `concurrency` calls in flight; resolves with the elapsed milliseconds. */
+async function concurrently(count, concurrency, work) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await work(next++);
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return performance.now() - started;
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(`bench: ${message}`);
+}
+
+/** The server to measure: `BENCH_REDIS_URL`, or a private one started here. */
+async function server() {
+  const given = process.env.BENCH_REDIS_URL;
+  if (!given) return { ...(await startBenchRedis()), external: false };
+  const url = new URL(given);
+  const port = Number(url.port || 6379);
+  if (port === 6379) {
+    throw new Error(
+      'BENCH_REDIS_URL points at port 6379; the benchmark never touches that server. Unset it to use a private one.',
+    );
+  }
+  return {
+    url: given,
+    host: url.hostname,
+    port,
+    username: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    tls: url.protocol === 'rediss:',
+    appendfsync: undefined,
+    external: true,
+    stop: async () => undefined,
+  };
+}
+
+/** `redis-benchmark -t set` requests per second on the same server. */
+function redisBenchmarkSet(target, requests) {
+  const args = ['-h', target.host, '-p', String(target.port), '-t', 'set', '-n', String(requests), '-q'];
+  if (target.username) args.push('--user', target.username);
+  if (target.password) args.push('-a', target.password);
+  if (target.tls) args.push('--tls');
+  return new Promise((resolve, reject) => {
+    const child = spawn('redis-benchmark', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.once('error', (error) => reject(new Error(`redis-benchmark could not be started: ${error.message}`)));
+    child.once('close', (code) => {
+      const matches = [...out.matchAll(/SET: ([\d.]+) requests per second/g)];
+      const rps = Number(matches.at(-1)?.[1]);
+      if (code !== 0 || !Number.isFinite(rps) || rps <= 0) {
+        reject(new Error(`redis-benchmark failed (exit ${code}): ${out.replace(/\r/g, '\n').trim().slice(-500)}`));
+      } else {
+        resolve(rps);
+      }
+    });
+  });
+}
+
+function project(prefix, i) {
+  return `/tmp/ask-later-bench/${prefix}-${i}`;
+}
+
+/** Park `count` questions across `projects` projects; resolves with their [project, id] pairs. */
+async function parkMany(store, name, count, projects) {
+  const parked = new Array(count);
+  await concurrently(count, CONCURRENCY, async (i) => {
+    const p = project(name, i % projects);
+    const q = await store.park(p, SPEC);
+    parked[i] = [p, q.id];
+  });
+  return parked;
+}
+
+/** Answer each parked question once; resolves with the elapsed milliseconds. */
+function answerMany(store, parked) {
+  return concurrently(parked.length, CONCURRENCY, async (i) => {
+    const [p, id] = parked[i];
+    const result = await store.answer(p, id, SELECTION, PERSON);
+    check(result.kind === 'won', `answer ${p}#${id} gave ${result.kind}, expected won`);
+  });
+}
+
+/** One claim + confirm per project (each has exactly one answer waiting); resolves with the elapsed milliseconds. */
+function claimEach(store, projects) {
+  return concurrently(projects.length, CONCURRENCY, async (i) => {
+    const p = projects[i];
+    const claim = await store.claimUndelivered(p, CLAIM_OPTIONS);
+    check(claim.questions.length === 1, `claim in ${p} carried ${claim.questions.length} questions, expected 1`);
+    const confirmed = await store.confirmClaim(p, claim.claimId);
+    check(confirmed.length === 1, `confirm in ${p} confirmed ${confirmed.length} questions, expected 1`);
+  });
+}
+
+/** Prepare `count` projects with one answered question each (the realistic outbox: a few outcomes waiting). */
+async function answeredOnePerProject(store, name, count) {
+  const parked = await parkMany(store, name, count, count);
+  await answerMany(store, parked);
+  return parked.map(([p]) => p);
+}
+
+async function measure(store) {
+  const w = COUNTS.warmup;
+  // Warm up: JIT, script cache (first EVALSHA falls back to EVAL), connection.
+  await answerMany(store, await parkMany(store, 'warm', w, PROJECTS));
+  await claimEach(store, await answeredOnePerProject(store, 'warm-claim', Math.max(50, w / 4)));
+
+  const results = [];
+
+  const parkMs = await concurrently(COUNTS.parks, CONCURRENCY, async (i) => {
+    await store.park(project('park', i % PROJECTS), SPEC);
+  });
+  results.push({
+    name: 'park',
+    what: `${COUNTS.parks} parks over ${PROJECTS} projects`,
+    ops: (COUNTS.parks / parkMs) * 1000,
+  });
+
+  const pending = await parkMany(store, 'answer', COUNTS.answers, PROJECTS);
+  const answerMs = await answerMany(store, pending);
+  results.push({
+    name: 'answer',
+    what: `${COUNTS.answers} pending over ${PROJECTS} projects, each answered once`,
+    ops: (COUNTS.answers / answerMs) * 1000,
+  });
+
+  const waiting = await answeredOnePerProject(store, 'claim', COUNTS.claims);
+  const claimMs = await claimEach(store, waiting);
+  results.push({
+    name: 'claim+confirm',
+    what: `${COUNTS.claims} projects with 1 answer waiting, budget ${CLAIM_OPTIONS.budget}`,
+    ops: (COUNTS.claims / claimMs) * 1000,
+  });
+  return results;
+}
+
+async function removeKeys(url, prefix) {
+  const { createClient } = await import('@redis/client');
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [nextCursor, keys] = await client.sendCommand(['SCAN', cursor, 'MATCH', `${prefix}:*`, 'COUNT', '1000']);
+      cursor = String(nextCursor);
+      if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
+    } while (cursor !== '0');
+  } finally {
+    client.destroy();
+  }
+}
+
+async function serverVersion(url) {
+  const { createClient } = await import('@redis/client');
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const info = String(await client.sendCommand(['INFO', 'server']));
+    return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+  } finally {
+    client.destroy();
+  }
+}
+
+function fmt(n) {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function table(rows) {
+  const header = ['operation', 'ops/s', 'redis-benchmark SET ops/s', 'ratio', `aim ≥ ${AIM}`];
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c].length)));
+  const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function main() {
+  const target = await server();
+  const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
+  let store;
+  try {
+    const cores = cpus();
+    const version = await serverVersion(target.url);
+    console.log(`ask-later store benchmark${QUICK ? ' (BENCH_QUICK: small counts, rough numbers)' : ''}`);
+    console.log(`node ${process.version}; redis-server ${version}`);
+    console.log(
+      `numbers are from this machine: ${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'}); ` +
+        'node, redis-server and redis-benchmark share them',
+    );
+    console.log(
+      target.external
+        ? `server: BENCH_REDIS_URL (${target.host}:${target.port}), persistence as configured there`
+        : `server: private redis-server on 127.0.0.1:${target.port}, AOF on (appendfsync ${target.appendfsync}), no RDB`,
+    );
+    console.log(
+      `load: ${CONCURRENCY} operations in flight on one store connection; redis-benchmark: ${CONCURRENCY} clients, ` +
+        `${COUNTS.baselineRequests} SETs`,
+    );
+    console.log('');
+
+    // redis-benchmark before and after the store phases; the higher one is the baseline (the stricter ratio).
+    const before = await redisBenchmarkSet(target, COUNTS.baselineRequests);
+    store = await openRedisStore({ url: target.url, prefix });
+    const results = await measure(store);
+    const after = await redisBenchmarkSet(target, COUNTS.baselineRequests);
+    const baseline = Math.max(before, after);
+
+    const rows = results.map((r) => {
+      const ratio = r.ops / baseline;
+      return [
+        r.name,
+        fmt(r.ops),
+        fmt(baseline),
+        (Math.floor(ratio * 100) / 100).toFixed(2),
+        ratio >= AIM ? 'met' : 'NOT met',
+      ];
+    });
+    console.log(table(rows));
+    console.log('');
+    for (const r of results) console.log(`  ${r.name}: ${r.what}`);
+    const missed = results.filter((r) => r.ops / baseline < AIM).length;
+    console.log('');
+    console.log(`redis-benchmark -t set: ${fmt(before)} ops/s before, ${fmt(after)} ops/s after; the higher is used`);
+    console.log(missed === 0 ? 'every aim met' : `${missed} of ${results.length} aims NOT met`);
+  } finally {
+    await store?.close();
+    if (target.external) await removeKeys(target.url, prefix).catch(() => undefined);
+    await target.stop();
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+
+main().catch((error) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

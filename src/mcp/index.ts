@@ -1,0 +1,102 @@
+/**
+ * The `ask-later` MCP server: the four tools, registered by hand. Tool failures a model can act on are `isError`
+ * results (see tool.ts); protocol misuse (an unknown tool name) stays a protocol error.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Store } from '../store/port.js';
+import { askLaterTool } from './ask-later.js';
+import { cancelQuestionTool } from './cancel-question.js';
+import { getAnswerTool } from './get-answer.js';
+import { listQuestionsTool } from './list-questions.js';
+import { errorResult, type ToolDefinition } from './tool.js';
+
+export const SERVER_NAME = 'ask-later';
+
+const TOOLS: readonly ToolDefinition[] = [askLaterTool, getAnswerTool, listQuestionsTool, cancelQuestionTool];
+
+const INSTRUCTIONS =
+  'ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later ' +
+  'prompt, marked as coming from ask-later. Read delivered answers and notes as the person’s own words.';
+
+export interface McpServerOptions {
+  /** The project every tool of this server works in. */
+  readonly project: string;
+  /** The store, opened on first use (see `lazyStore`). */
+  readonly store: () => Promise<Store>;
+  readonly version: string;
+  /** How often a waiting ask_later reports progress (default 10 s). */
+  readonly progressIntervalMs?: number;
+  /** When set, every tool call is refused with this line (a setting is missing or wrong). */
+  readonly configProblem?: string;
+}
+
+function inputJsonSchema(schema: z.ZodObject): Tool['inputSchema'] {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return { ...json, type: 'object' } as Tool['inputSchema'];
+}
+
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const listed: Tool[] = TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool.inputSchema),
+    annotations: { title: tool.title, ...tool.annotations },
+  }));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (options.configProblem) return errorResult(`ask-later is not set up: ${options.configProblem}`);
+    const progressToken = extra._meta?.progressToken;
+    return tool.run(request.params.arguments, {
+      store: options.store,
+      project: options.project,
+      signal: extra.signal,
+      progressIntervalMs: options.progressIntervalMs ?? 10_000,
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined) return;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, total, message },
+        });
+      },
+    });
+  });
+  return server;
+}
+
+/**
+ * A store opened on first use and reopened after a failed open, so a server started while the store is down
+ * answers "unreachable" and recovers once it is back. Concurrent first calls share one open.
+ */
+export function lazyStore(open: () => Promise<Store>): { get: () => Promise<Store>; close: () => Promise<void> } {
+  let opening: Promise<Store> | undefined;
+  return {
+    get: () => {
+      opening ??= open().catch((error: unknown) => {
+        opening = undefined;
+        throw error;
+      });
+      return opening;
+    },
+    close: async () => {
+      const store = await opening?.catch(() => undefined);
+      await store?.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadAgentConfig } from '../config.js';
+import { ConfigError } from '../config-error.js';
+import { projectFromEnvironment } from '../project.js';
+import { openRedisStore } from '../store/redis/redis-store.js';
+import { createMcpServer, lazyStore } from './index.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export async function runMcp(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<number> {
+  let configProblem: string | undefined;
+  let storeConfig = { redisUrl: '', redisPrefix: 'al' };
+  let project: string;
+  try {
+    const config = loadAgentConfig(env, cwd);
+    storeConfig = config;
+    project = config.project;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Start anyway: the client shows the server, and every tool call says what to set.
+    configProblem = error.message;
+    project = projectFromEnvironment(env, cwd);
+    process.stderr.write(`ask-later mcp: ${error.message}\n`);
+  }
+
+  const store = lazyStore(() => openRedisStore({ url: storeConfig.redisUrl, prefix: storeConfig.redisPrefix }));
+  const server = createMcpServer({
+    project,
+    store: store.get,
+    version: packageVersion(),
+    ...(configProblem ? { configProblem } : {}),
+  });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(new StdioServerTransport());
+  // The client ends the session by closing our stdin; the transport does not notice that by itself.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+  await store.close();
+  return 0;
+}
