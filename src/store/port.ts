@@ -128,12 +128,12 @@ export interface Store {
    */
   claimUndelivered(project: string, options: ClaimOptions): Promise<Claim>;
   /**
-   * Mark a claim's questions delivered. Returns the ids it confirmed; a question whose lease ran out and was taken
-   * by another claim is not confirmed here.
+   * Mark a claim's questions delivered (all of them, or those in `ids`, the ones the note carried). Returns the ids
+   * it confirmed; a question whose lease ran out and was taken by another claim is not confirmed here.
    */
-  confirmClaim(project: string, claimId: string): Promise<number[]>;
-  /** Give a claim's questions back at once (the claimant could not use them). */
-  releaseClaim(project: string, claimId: string): Promise<void>;
+  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]>;
+  /** Give a claim's questions (all, or those in `ids`) back at once, for the next claim. */
+  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void>;
   /**
    * Mark one outcome delivered because the agent received it directly (a tool result), so no prompt carries it
    * again. `leased`: a delivery claim holds it right now and will report it; `not-waiting`: nothing to deliver.

@@ -321,7 +321,7 @@ describe('delivery claims', () => {
       [3, 'expired'],
     ]);
     expect(claim.remaining).toBe(0);
-    expect(await store.confirmClaim(project, claim.claimId)).toEqual([1, 2, 3]);
+    expect(await store.confirmClaim(project, claim)).toEqual([1, 2, 3]);
     const after = await store.list(project);
     expect(after.map((q) => [q.id, q.status, q.deliveredAt !== undefined])).toEqual([
       [1, 'delivered', true],
@@ -354,8 +354,8 @@ describe('delivery claims', () => {
     clock.advance(5_001);
     const retry = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 });
     expect(retry.questions.map((q) => q.id)).toEqual([1, 2]);
-    expect(await store.confirmClaim(project, retry.claimId)).toEqual([1, 2]);
-    expect(await store.confirmClaim(project, lost.claimId)).toEqual([]);
+    expect(await store.confirmClaim(project, retry)).toEqual([1, 2]);
+    expect(await store.confirmClaim(project, lost)).toEqual([]);
     expect((await store.list(project, { status: ['delivered'] })).map((q) => q.id)).toEqual([1, 2]);
   });
 
@@ -364,17 +364,27 @@ describe('delivery claims', () => {
     await answered(project, 1);
     const slow = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
     clock.advance(2_000);
-    expect(await store.confirmClaim(project, slow.claimId)).toEqual([1]);
+    expect(await store.confirmClaim(project, slow)).toEqual([1]);
   });
 
   it('GIVEN a released claim THEN its answers are at once claimable again', async () => {
     const project = uniqueProject();
     await answered(project, 2);
     const first = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
-    await store.releaseClaim(project, first.claimId);
+    await store.releaseClaim(project, first);
     const second = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
     expect(second.questions.map((q) => q.id)).toEqual([1, 2]);
-    expect(await store.confirmClaim(project, first.claimId)).toEqual([]);
+    expect(await store.confirmClaim(project, first)).toEqual([]);
+  });
+
+  it('GIVEN a note that carried only part of a claim THEN those are confirmed and the rest released for the next', async () => {
+    const project = uniqueProject();
+    await answered(project, 3);
+    const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
+    expect(await store.confirmClaim(project, claim, [1, 2, 99])).toEqual([1, 2]);
+    await store.releaseClaim(project, claim, [3]);
+    const next = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
+    expect(next.questions.map((q) => q.id)).toEqual([3]);
   });
 
   it('GIVEN 20 parallel claims over 10 answers THEN every answer is in exactly one claim', async () => {
@@ -385,7 +395,7 @@ describe('delivery claims', () => {
     );
     const ids = claims.flatMap((c) => c.questions.map((q) => q.id));
     expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const confirmed = (await Promise.all(claims.map((c) => store.confirmClaim(project, c.claimId)))).flat();
+    const confirmed = (await Promise.all(claims.map((c) => store.confirmClaim(project, c)))).flat();
     expect(confirmed.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
@@ -401,7 +411,7 @@ describe('delivery claims', () => {
     const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
     expect(claim.questions.map((q) => q.id)).toEqual([2]);
     expect(await store.markDelivered(project, 2)).toBe('leased');
-    expect(await store.confirmClaim(project, claim.claimId)).toEqual([2]);
+    expect(await store.confirmClaim(project, claim)).toEqual([2]);
   });
 
   it('GIVEN another project waiting THEN a claim never carries its answers', async () => {
@@ -419,7 +429,7 @@ describe('retention', () => {
     await store.park(project, spec()); // 2 answered, delivered
     await store.answer(project, 2, pick('SQLite'), person());
     const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
-    await store.confirmClaim(project, claim.claimId);
+    await store.confirmClaim(project, claim);
     await store.park(project, spec()); // 3 cancelled
     await store.cancel(project, 3);
     await store.park(project, spec()); // 4 answered, not delivered
@@ -468,7 +478,7 @@ describe('events', () => {
       await local.cancel(project, 2);
       await local.dismiss(project, 3, person());
       const claim = await local.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
-      await local.confirmClaim(project, claim.claimId);
+      await local.confirmClaim(project, claim);
       const events = await consumer.read({ count: 100 });
       expect(events.map((e) => [e.type, e.questionId])).toEqual([
         ['parked', 1],

@@ -16,7 +16,9 @@
  *   <prefix>:{tag}:expiry             zset    pending ids with an expiry (score = expiresAt)
  *   <prefix>:{tag}:done               zset    delivered / cancelled ids (score = when), for retention
  *   <prefix>:{tag}:events             stream  transitions: type, project, id, at
- *   <prefix>:{tag}:claim:<claimId>    set     ids leased to one delivery claim (expires with its lease)
+ *
+ * Delivery claims have no key of their own: a lease is two fields of the question (claim, claimUntil), and the
+ * claimant keeps the ids it was handed.
  */
 import { createHash } from 'node:crypto';
 import type { QuestionStatus } from '../../core/question.js';
@@ -62,9 +64,6 @@ export class ProjectKeys {
   }
   get events(): string {
     return `${this.base}events`;
-  }
-  claim(claimId: string): string {
-    return `${this.base}claim:${claimId}`;
   }
 }
 

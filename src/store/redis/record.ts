@@ -10,7 +10,16 @@
  *   2  options are {label, description?}; multiSelect; answer is a Selection {choices, other, notes?} + by + at.
  */
 import { z } from 'zod';
-import { type Answer, type Closure, PLATFORMS, QUESTION_STATUSES, type Question } from '../../core/question.js';
+import {
+  type Answer,
+  type Closure,
+  type MessageRef,
+  PLATFORMS,
+  type Platform,
+  QUESTION_STATUSES,
+  type Question,
+  type QuestionOption,
+} from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 
 export const RECORD_VERSION = 2;
@@ -128,7 +137,7 @@ export function questionFromHash(hash: Readonly<Record<string, string>>, where: 
     base.v === '1'
       ? (() => {
           const old = parseJson(specSchemaV1, base.spec, 'spec', record);
-          return { ...old, options: old.options.map((label) => ({ label })), multiSelect: false };
+          return { ...old, options: old.options.map((label): QuestionOption => ({ label })), multiSelect: false };
         })()
       : parseJson(specSchemaV2, base.spec, 'spec', record);
 
@@ -154,30 +163,54 @@ export function questionFromHash(hash: Readonly<Record<string, string>>, where: 
       ? undefined
       : (withoutUndefined(parseJson(closureSchema, base.closure, 'closure', record)) as Closure);
 
-  const messages = Object.entries(hash)
-    .filter(([field]) => field.startsWith(MESSAGE_FIELD_PREFIX))
-    .map(([field, messageId]) => {
-      const rest = field.slice(MESSAGE_FIELD_PREFIX.length);
-      const colon = rest.indexOf(':');
-      const platform = z.enum(PLATFORMS).safeParse(rest.slice(0, colon));
-      if (colon < 0 || !platform.success)
-        throw new CorruptRecordError(record, `\`${field}\`: expected msg:<platform>:<channel>`);
-      return { platform: platform.data, channel: rest.slice(colon + 1), messageId };
-    });
+  const messages = messagesFromHash(hash, record);
 
-  return withoutUndefined({
-    ...withoutUndefined(spec),
-    options: spec.options.map((option) => withoutUndefined(option)),
+  // Built field by field (no spreads): this runs for every question read, and optional fields stay absent.
+  const question: Writable<Question> = {
+    context: spec.context,
+    question: spec.question,
+    impact: spec.impact,
+    isBlocking: spec.isBlocking,
+    options: spec.options.map((o) =>
+      o.description === undefined ? { label: o.label } : { label: o.label, description: o.description },
+    ),
+    multiSelect: spec.multiSelect,
     project: base.project,
     id: base.id,
     status: base.status,
     createdAt: base.createdAt,
-    expiresAt: base.expiresAt,
-    answer,
-    closure,
-    deliveredAt: base.deliveredAt,
     messages,
-  }) as Question;
+  };
+  if (spec.recommended !== undefined) question.recommended = spec.recommended;
+  if (spec.ticket !== undefined) question.ticket = spec.ticket;
+  if (spec.expiresInSeconds !== undefined) question.expiresInSeconds = spec.expiresInSeconds;
+  if (base.expiresAt !== undefined) question.expiresAt = base.expiresAt;
+  if (answer !== undefined) question.answer = answer;
+  if (closure !== undefined) question.closure = closure;
+  if (base.deliveredAt !== undefined) question.deliveredAt = base.deliveredAt;
+  return question;
+}
+
+/** The message references of a record: its `msg:<platform>:<channel>` fields. */
+export function messagesFromHash(hash: Readonly<Record<string, string>>, record: string): MessageRef[] {
+  const messages: MessageRef[] = [];
+  for (const field in hash) {
+    if (!field.startsWith(MESSAGE_FIELD_PREFIX)) continue;
+    const rest = field.slice(MESSAGE_FIELD_PREFIX.length);
+    const colon = rest.indexOf(':');
+    const platform = rest.slice(0, colon);
+    if (colon < 0 || !isPlatform(platform)) {
+      throw new CorruptRecordError(record, `\`${field}\`: expected msg:<platform>:<channel>`);
+    }
+    messages.push({ platform, channel: rest.slice(colon + 1), messageId: hash[field] ?? '' });
+  }
+  return messages;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+function isPlatform(value: string): value is Platform {
+  return (PLATFORMS as readonly string[]).includes(value);
 }
 
 /** An HGETALL reply as an object: flat [field, value, …] from scripts, or already an object from the client. */

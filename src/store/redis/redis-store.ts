@@ -34,7 +34,7 @@ import type {
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
-import { hashFromFlat, messageField, questionFromHash, RECORD_VERSION } from './record.js';
+import { hashFromFlat, messageField, messagesFromHash, questionFromHash, RECORD_VERSION } from './record.js';
 import { DeliverCode, ExpireCode, PARK_TAG_COLLISION, type Script, scripts, TransitionCode } from './scripts.js';
 
 export interface RedisStoreOptions {
@@ -55,6 +55,11 @@ export interface RedisStoreOptions {
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Questions kept in the in-process spec cache. */
+const CACHE_MAX = 10_000;
+/** Projects whose keys are kept (a few strings each). */
+const KEYS_CACHE_MAX = 100_000;
 
 type Client = RedisClientType;
 
@@ -79,6 +84,9 @@ export async function connectClient(url: string, connectTimeoutMs: number): Prom
   const client = createClient({
     url,
     disableOfflineQueue: true,
+    // node-redis's default command time-out only guards commands waiting to be written, and creates an AbortSignal
+    // per command (a third of the store's throughput); with no offline queue nothing waits while disconnected.
+    commandOptions: { timeout: 0 },
     socket: {
       connectTimeout: connectTimeoutMs,
       // Before the first connection: give up at once (the caller reports the store unreachable).
@@ -120,8 +128,39 @@ export class RedisStore implements Store {
     this.#maxLen = String(options.eventStreamMaxLen ?? 10_000);
   }
 
+  readonly #keyCache = new Map<string, ProjectKeys>(); // small entries: KEYS_CACHE_MAX
+  /**
+   * Questions as last read or parked, by `project\0id`, used only for what never changes after parking (the
+   * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
+   * answers has usually read the question already (the bridge rendered it). States always come from Redis.
+   */
+  readonly #specCache = new Map<string, Question>();
+
   #keys(project: string): ProjectKeys {
-    return new ProjectKeys(this.#prefix, project);
+    let keys = this.#keyCache.get(project);
+    if (!keys) {
+      if (this.#keyCache.size >= KEYS_CACHE_MAX) this.#keyCache.clear();
+      keys = new ProjectKeys(this.#prefix, project);
+      this.#keyCache.set(project, keys);
+    }
+    return keys;
+  }
+
+  #remember(question: Question): Question {
+    const key = `${question.project}\0${question.id}`;
+    if (!this.#specCache.has(key)) {
+      if (this.#specCache.size >= CACHE_MAX) {
+        const oldest = this.#specCache.keys().next();
+        if (!oldest.done) this.#specCache.delete(oldest.value);
+      }
+      this.#specCache.set(key, question);
+    }
+    return question;
+  }
+
+  /** The question's unchanging parts: from the cache, else read (and remembered). */
+  async #spec(project: string, id: number): Promise<Question | undefined> {
+    return this.#specCache.get(`${project}\0${id}`) ?? (await this.get(project, id));
   }
 
   async #run<T>(work: () => Promise<T>): Promise<T> {
@@ -158,7 +197,7 @@ export class RedisStore implements Store {
   }
 
   #read(reply: unknown, where: string): Question {
-    return questionFromHash(hashFromFlat(reply), where);
+    return this.#remember(questionFromHash(hashFromFlat(reply), where));
   }
 
   async #hash(key: string): Promise<Record<string, string> | undefined> {
@@ -197,7 +236,7 @@ export class RedisStore implements Store {
   get(project: string, id: number): Promise<Question | undefined> {
     return this.#run(async () => {
       const hash = await this.#hash(this.#keys(project).question(id));
-      return hash && questionFromHash(hash, `${project}#${id}`);
+      return hash && this.#remember(questionFromHash(hash, `${project}#${id}`));
     });
   }
 
@@ -208,7 +247,7 @@ export class RedisStore implements Store {
     hashes.forEach((hash, index) => {
       if (!hash) return;
       try {
-        questions.push(questionFromHash(hash, `${project}#${ids[index]}`));
+        questions.push(this.#remember(questionFromHash(hash, `${project}#${ids[index]}`)));
       } catch (error) {
         if (!(error instanceof CorruptRecordError)) throw error;
         this.#options.onCorruptRecord?.(error);
@@ -242,7 +281,7 @@ export class RedisStore implements Store {
 
   saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult> {
     return this.#run(async () => {
-      const question = await this.get(project, id);
+      const question = await this.#spec(project, id);
       if (!question) return { kind: 'unknown' };
       const draft = toDraft(question, selection, this.#now());
       const keys = this.#keys(project);
@@ -269,7 +308,7 @@ export class RedisStore implements Store {
 
   answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult> {
     return this.#run(async () => {
-      const question = await this.get(project, id);
+      const question = await this.#spec(project, id);
       if (!question) return { kind: 'unknown' };
       const checked = checkAnswer(question, selection);
       if (!checked.ok) throw new InvalidAnswerError(checked.reason);
@@ -290,6 +329,11 @@ export class RedisStore implements Store {
         ],
         [JSON.stringify(answer), now, size, this.#maxLen],
       )) as unknown[];
+      if (Number(reply[0]) === TransitionCode.done) {
+        // Won: the script sends back only the message references; the rest is what was just written.
+        const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
+        return { kind: 'won', question: { ...question, status: 'answered', answer, messages } };
+      }
       return this.#transitionResult(project, id, reply, (q) => ({ kind: 'won', question: q }));
     });
   }
@@ -325,7 +369,7 @@ export class RedisStore implements Store {
       const closure = { at: now, ...(by ? { by } : {}) };
       let size = 0;
       if (target === 'dismissed') {
-        const question = await this.get(project, id);
+        const question = await this.#spec(project, id);
         if (!question) return { kind: 'unknown' };
         size = deliveryEntryLength({ ...question, status: 'dismissed', closure });
       }
@@ -357,7 +401,7 @@ export class RedisStore implements Store {
   }
 
   async #expireOne(project: string, id: number): Promise<boolean> {
-    const question = await this.get(project, id);
+    const question = await this.#spec(project, id);
     const now = this.#now();
     const closure = { at: now };
     const size = question ? deliveryEntryLength({ ...question, status: 'expired', closure }) : 0;
@@ -419,37 +463,38 @@ export class RedisStore implements Store {
       const now = this.#now();
       const reply = (await this.#eval(
         scripts.claim,
-        [keys.outbox, keys.claim(claimId)],
-        [keys.base, now, options.budget, claimId, now + options.leaseMs, options.leaseMs * 2 + 60_000],
+        [keys.outbox],
+        [keys.base, now, options.budget, claimId, now + options.leaseMs],
       )) as unknown[];
-      const [remaining, ...ids] = reply.map(String);
-      if (ids.length === 0) return { claimId, questions: [], remaining: Number(remaining) };
+      const questions: Question[] = [];
       try {
-        const questions = await this.#readMany(project, ids);
-        return { claimId, questions, remaining: Number(remaining) };
+        for (let i = 1; i + 1 < reply.length; i += 2)
+          questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
       } catch (error) {
-        await this.releaseClaim(project, claimId).catch(() => undefined);
+        const ids = reply.filter((_, i) => i % 2 === 1).map(String);
+        await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => undefined);
         throw error;
       }
+      return { claimId, questions, remaining: Number(reply[0]) };
     });
   }
 
-  confirmClaim(project: string, claimId: string): Promise<number[]> {
+  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]> {
     return this.#run(async () => {
       const keys = this.#keys(project);
       const reply = (await this.#eval(
         scripts.confirm,
-        [keys.claim(claimId), keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
-        [keys.base, this.#now(), claimId, this.#maxLen],
+        [keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
+        [keys.base, this.#now(), claim.claimId, this.#maxLen, ...claimedIds(claim, ids)],
       )) as unknown[];
       return reply.map(Number).sort((a, b) => a - b);
     });
   }
 
-  releaseClaim(project: string, claimId: string): Promise<void> {
+  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void> {
     return this.#run(async () => {
       const keys = this.#keys(project);
-      await this.#eval(scripts.release, [keys.claim(claimId)], [keys.base, claimId]);
+      await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
     });
   }
 
@@ -549,6 +594,12 @@ export class RedisStore implements Store {
     for (const waiter of this.#waiters) waiter.destroy();
     if (this.#client.isOpen) this.#client.destroy();
   }
+}
+
+/** The ids of a claim to confirm or release: all it carried, or the given ones among them. */
+function claimedIds(claim: Claim, only?: readonly number[]): number[] {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
 }
 
 function personField(person: PersonRef): string {

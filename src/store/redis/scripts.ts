@@ -26,9 +26,9 @@ export const scripts = {
   expire: load('expire-7'),
   draft: load('draft-2'),
   recordMessage: load('record-message-1'),
-  claim: load('claim-2'),
-  confirm: load('confirm-6'),
-  release: load('release-1'),
+  claim: load('claim-1'),
+  confirm: load('confirm-5'),
+  release: load('release-0'),
   deliver: load('deliver-6'),
   purge: load('purge-1'),
 } as const;

@@ -15,7 +15,8 @@
 
   Returns {code, record...}: 1 won; 2 already answered (answered or delivered); 3 no longer pending (cancelled,
   dismissed, expired); 4 pending but past its expiry (nothing written: the caller expires it); 0 unknown.
-  The record (HGETALL, flat) follows codes 1, 2 and 3.
+  The record (HGETALL, flat) follows codes 2 and 3, for the caller to say who answered or what became of it;
+  code 1 returns only the message references ({1, field, value, …}): the caller knows the rest.
   Events: answered (code 1)
 ]]
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -37,4 +38,12 @@ redis.call('ZADD', KEYS[4], id, id)
 redis.call('ZADD', KEYS[5], ARGV[2], id)
 redis.call('ZREM', KEYS[6], id)
 redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'type', 'answered', 'project', project, 'id', id, 'at', ARGV[2])
-return {1, redis.call('HGETALL', KEYS[1])}
+local reply = {1}
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  if string.sub(fields[i], 1, 4) == 'msg:' then
+    reply[#reply + 1] = fields[i]
+    reply[#reply + 1] = fields[i + 1]
+  end
+end
+return reply
