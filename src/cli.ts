@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
  * `ask-later <command>`: each command lazy-imports only what it runs, so the per-prompt hook stays cheap.
- * This entry lists the commands this build has; hook, serve and doctor arrive with their issues.
+ * This entry lists the commands this build has; serve and doctor arrive with their issues.
  */
 import { readFileSync } from 'node:fs';
 
 const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {
+  hook: {
+    summary: "Claude Code's UserPromptSubmit hook: adds the answers waiting for this project to the prompt",
+    run: async () => (await import('./hook/run.js')).runHook(process, process.env, process.cwd()),
+  },
   mcp: {
     summary: 'the MCP server over stdio (started by Claude Code or any MCP client)',
     run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),

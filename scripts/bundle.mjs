@@ -1,0 +1,1 @@
+// Placeholder: the plugin bundles (plugin/dist) are built here once the plugin lands.
