@@ -116,6 +116,21 @@ describe('records that do not read', () => {
     await expect(store.get(project, 1)).rejects.toThrow(/`spec`: expected JSON/);
   });
 
+  it('GIVEN an option without a label or an answer by an unknown platform THEN the error names the path', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec());
+    await store.park(project, spec());
+    await raw.hSet(keys.question(1), 'spec', JSON.stringify({ ...spec(), options: [{ description: 'no label' }] }));
+    await expect(store.get(project, 1)).rejects.toThrow(/`spec\.options\.0\.label`: expected a string, got nothing/);
+    await store.answer(project, 2, { choices: ['SQLite'], other: false }, person());
+    const answer = JSON.parse((await raw.hGet(keys.question(2), 'answer')) ?? '{}');
+    await raw.hSet(keys.question(2), 'answer', JSON.stringify({ ...answer, by: { ...answer.by, platform: 'irc' } }));
+    await expect(store.get(project, 2)).rejects.toThrow(
+      /`answer\.by\.platform`: expected one of slack, discord, web, got "irc"/,
+    );
+  });
+
   it('GIVEN a stored draft that is not a draft THEN getDraft says what was expected', async () => {
     const project = uniqueProject();
     const keys = new ProjectKeys(prefix, project);

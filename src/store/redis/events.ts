@@ -3,11 +3,11 @@
  * own hash slot); a consumer reads all of them with one XREADGROUP, and learns about new projects each time it
  * reads. Event ids are `<tag>/<stream entry id>`, so an acknowledgement finds its stream.
  */
-import type { RedisClientType } from '@redis/client';
 import { EVENT_TYPES, type EventConsumer, type EventType, type ReadEventsOptions, type StoreEvent } from '../port.js';
+import type { RedisConnection } from './connection.js';
 import type { ProjectKeys } from './keys.js';
 
-type Client = RedisClientType;
+type Client = RedisConnection;
 
 /** A stream entry as read, with the raw entry id beside the store event. */
 export interface RawEvent extends StoreEvent {
@@ -158,7 +158,7 @@ export class RedisEventConsumer implements EventConsumer {
   }
 
   async close(): Promise<void> {
-    if (this.#o.blocking.isOpen) this.#o.blocking.destroy();
+    this.#o.blocking.close();
     this.#o.onClose();
   }
 }

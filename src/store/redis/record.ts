@@ -1,7 +1,8 @@
 /**
- * The stored shape of a question (one Redis hash) and its conversion to and from the domain. Records carry a
- * schema version `v`; every version ever written still reads. Values are validated when read back: a record that
- * does not parse raises `CorruptRecordError` naming the record and the field, never its text.
+ * The stored shape of a question (one Redis hash) and its conversion to the domain. Records carry a schema version
+ * `v`; every version ever written still reads. Values are validated when read back, by hand rather than with zod:
+ * this runs in the per-prompt hook, where loading zod alone costs more than the hook may take. A record that does
+ * not read raises `CorruptRecordError` naming the record and the field, never its text.
  *
  * Version history (`v` is the version that created the record and wrote its `spec`; `answer` is written later by
  * whichever version answered, so it is read by its shape):
@@ -9,7 +10,6 @@
  *      userName, at} with choice null meaning Other.
  *   2  options are {label, description?}; multiSelect; answer is a Selection {choices, other, notes?} + by + at.
  */
-import { z } from 'zod';
 import {
   type Answer,
   type Closure,
@@ -19,75 +19,12 @@ import {
   QUESTION_STATUSES,
   type Question,
   type QuestionOption,
+  type QuestionStatus,
+  type Responder,
 } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 
 export const RECORD_VERSION = 2;
-
-const responderSchema = z.object({
-  platform: z.enum(PLATFORMS),
-  userId: z.string(),
-  displayName: z.string(),
-});
-
-const optionSchema = z.object({ label: z.string(), description: z.string().optional() });
-
-const specSchemaV2 = z.object({
-  context: z.string(),
-  question: z.string(),
-  impact: z.string(),
-  isBlocking: z.boolean(),
-  options: z.array(optionSchema).min(1),
-  recommended: z.string().optional(),
-  multiSelect: z.boolean(),
-  ticket: z.string().optional(),
-  expiresInSeconds: z.number().optional(),
-});
-
-const specSchemaV1 = z.object({
-  context: z.string(),
-  question: z.string(),
-  impact: z.string(),
-  isBlocking: z.boolean(),
-  options: z.array(z.string()).min(1),
-  recommended: z.string().optional(),
-  ticket: z.string().optional(),
-  expiresInSeconds: z.number().optional(),
-});
-
-const answerSchemaV2 = z.object({
-  choices: z.array(z.string()),
-  other: z.boolean(),
-  notes: z.string().optional(),
-  by: responderSchema,
-  at: z.number(),
-});
-
-const answerSchemaV1 = z.object({
-  choice: z.string().nullable(),
-  notes: z.string().optional(),
-  platform: z.enum(PLATFORMS),
-  userId: z.string(),
-  userName: z.string(),
-  at: z.number(),
-});
-
-const closureSchema = z.object({ at: z.number(), by: responderSchema.optional() });
-
-const intString = z.string().regex(/^\d+$/, 'expected a whole number').transform(Number);
-
-const baseSchema = z.object({
-  v: z.enum(['1', '2']),
-  project: z.string(),
-  id: intString,
-  status: z.enum(QUESTION_STATUSES),
-  createdAt: intString,
-  expiresAt: intString.optional(),
-  deliveredAt: intString.optional(),
-  spec: z.string(),
-  answer: z.string().optional(),
-  closure: z.string().optional(),
-});
 
 /** Hash fields that name a message copy: `msg:<platform>:<channel>` → message id. */
 export const MESSAGE_FIELD_PREFIX = 'msg:';
@@ -96,99 +33,162 @@ export function messageField(platform: string, channel: string): string {
   return `${MESSAGE_FIELD_PREFIX}${platform}:${channel}`;
 }
 
-function parseJson<T>(schema: z.ZodType<T>, text: string, field: string, record: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CorruptRecordError(record, `\`${field}\`: expected JSON`, { cause: error });
+type Json = Record<string, unknown>;
+
+/** Reads fields of one record, throwing `CorruptRecordError` that names the record and the path. */
+class Reader {
+  constructor(readonly record: string) {}
+
+  fail(path: string, expected: string, got: unknown): never {
+    throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe(got)}`);
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new CorruptRecordError(record, describe(field, parsed.error), { cause: parsed.error });
-  return parsed.data;
-}
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+  json(text: string, path: string): Json {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new CorruptRecordError(this.record, `\`${path}\`: expected JSON`, { cause: error });
+    }
+    return this.object(value, path);
+  }
+
+  object(value: unknown, path: string): Json {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) this.fail(path, 'an object', value);
+    return value as Json;
+  }
+
+  string(object: Json, key: string, path: string): string {
+    const value = object[key];
+    if (typeof value !== 'string') this.fail(`${path}.${key}`, 'a string', value);
+    return value;
+  }
+
+  optionalString(object: Json, key: string, path: string): string | undefined {
+    return object[key] === undefined ? undefined : this.string(object, key, path);
+  }
+
+  boolean(object: Json, key: string, path: string): boolean {
+    const value = object[key];
+    if (typeof value !== 'boolean') this.fail(`${path}.${key}`, 'true or false', value);
+    return value;
+  }
+
+  number(object: Json, key: string, path: string): number {
+    const value = object[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(`${path}.${key}`, 'a number', value);
+    return value;
+  }
+
+  optionalNumber(object: Json, key: string, path: string): number | undefined {
+    return object[key] === undefined ? undefined : this.number(object, key, path);
+  }
+
+  strings(object: Json, key: string, path: string): string[] {
+    const value = object[key];
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+      this.fail(`${path}.${key}`, 'a list of strings', value);
+    }
+    return value as string[];
+  }
+
+  oneOf<T extends string>(value: unknown, allowed: readonly T[], path: string): T {
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+      this.fail(path, `one of ${allowed.join(', ')}`, value);
+    }
+    return value as T;
+  }
+
+  wholeNumber(hash: Readonly<Record<string, string>>, key: string): number {
+    const value = hash[key];
+    if (value === undefined || !/^\d+$/.test(value)) this.fail(key, 'a whole number', value);
+    return Number(value);
+  }
+
+  responder(value: unknown, path: string): Responder {
+    const object = this.object(value, path);
+    return {
+      platform: this.oneOf(object.platform, PLATFORMS, `${path}.platform`),
+      userId: this.string(object, 'userId', path),
+      displayName: this.string(object, 'displayName', path),
+    };
   }
 }
 
-function describe(field: string, error: z.ZodError): string {
-  const issue = error.issues[0];
-  const path = [field, ...(issue?.path ?? [])].join('.');
-  return `\`${path}\`: ${issue?.message ?? 'invalid'}`;
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+interface Spec {
+  context: string;
+  question: string;
+  impact: string;
+  isBlocking: boolean;
+  options: QuestionOption[];
+  recommended?: string | undefined;
+  multiSelect: boolean;
+  ticket?: string | undefined;
+  expiresInSeconds?: number | undefined;
 }
 
-/** Build the domain question from a record's fields (HGETALL). */
-export function questionFromHash(hash: Readonly<Record<string, string>>, where: string): Question {
-  const parsed = baseSchema.safeParse(hash);
-  if (!parsed.success) throw new CorruptRecordError(where, describe('record', parsed.error), { cause: parsed.error });
-  const base = parsed.data;
-  const record = `${base.project}#${base.id}`;
-
-  const spec =
-    base.v === '1'
-      ? (() => {
-          const old = parseJson(specSchemaV1, base.spec, 'spec', record);
-          return { ...old, options: old.options.map((label): QuestionOption => ({ label })), multiSelect: false };
-        })()
-      : parseJson(specSchemaV2, base.spec, 'spec', record);
-
-  // The answer is written after the record was created, by whichever version answered: read it by its shape.
-  let answer: Answer | undefined;
-  if (base.answer !== undefined) {
-    const current = answerSchemaV2.safeParse(safeJson(base.answer));
-    answer = current.success
-      ? (withoutUndefined(current.data) as Answer)
-      : (() => {
-          const old = parseJson(answerSchemaV1, base.answer, 'answer', record);
-          return withoutUndefined({
-            choices: old.choice === null ? [] : [old.choice],
-            other: old.choice === null,
-            notes: old.notes,
-            by: { platform: old.platform, userId: old.userId, displayName: old.userName },
-            at: old.at,
-          }) as Answer;
-        })();
-  }
-  const closure: Closure | undefined =
-    base.closure === undefined
-      ? undefined
-      : (withoutUndefined(parseJson(closureSchema, base.closure, 'closure', record)) as Closure);
-
-  const messages = messagesFromHash(hash, record);
-
-  // Built field by field (no spreads): this runs for every question read, and optional fields stay absent.
-  const question: Writable<Question> = {
-    context: spec.context,
-    question: spec.question,
-    impact: spec.impact,
-    isBlocking: spec.isBlocking,
-    options: spec.options.map((o) =>
-      o.description === undefined ? { label: o.label } : { label: o.label, description: o.description },
-    ),
-    multiSelect: spec.multiSelect,
-    project: base.project,
-    id: base.id,
-    status: base.status,
-    createdAt: base.createdAt,
-    messages,
+function readSpec(read: Reader, text: string, version: '1' | '2'): Spec {
+  const spec = read.json(text, 'spec');
+  const rawOptions = spec.options;
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail('spec.options', 'a non-empty list', rawOptions);
+  const options = rawOptions.map((option, index): QuestionOption => {
+    const path = `spec.options.${index}`;
+    if (version === '1') {
+      if (typeof option !== 'string') read.fail(path, 'a string', option);
+      return { label: option };
+    }
+    const object = read.object(option, path);
+    const label = read.string(object, 'label', path);
+    const description = read.optionalString(object, 'description', path);
+    return description === undefined ? { label } : { label, description };
+  });
+  return {
+    context: read.string(spec, 'context', 'spec'),
+    question: read.string(spec, 'question', 'spec'),
+    impact: read.string(spec, 'impact', 'spec'),
+    isBlocking: read.boolean(spec, 'isBlocking', 'spec'),
+    options,
+    recommended: read.optionalString(spec, 'recommended', 'spec'),
+    multiSelect: version === '1' ? false : read.boolean(spec, 'multiSelect', 'spec'),
+    ticket: read.optionalString(spec, 'ticket', 'spec'),
+    expiresInSeconds: read.optionalNumber(spec, 'expiresInSeconds', 'spec'),
   };
-  if (spec.recommended !== undefined) question.recommended = spec.recommended;
-  if (spec.ticket !== undefined) question.ticket = spec.ticket;
-  if (spec.expiresInSeconds !== undefined) question.expiresInSeconds = spec.expiresInSeconds;
-  if (base.expiresAt !== undefined) question.expiresAt = base.expiresAt;
-  if (answer !== undefined) question.answer = answer;
-  if (closure !== undefined) question.closure = closure;
-  if (base.deliveredAt !== undefined) question.deliveredAt = base.deliveredAt;
-  return question;
+}
+
+function readAnswer(read: Reader, text: string): Answer {
+  const answer = read.json(text, 'answer');
+  const notes = read.optionalString(answer, 'notes', 'answer');
+  if ('choices' in answer) {
+    const choices = read.strings(answer, 'choices', 'answer');
+    const other = read.boolean(answer, 'other', 'answer');
+    const by = read.responder(answer.by, 'answer.by');
+    const at = read.number(answer, 'at', 'answer');
+    return notes === undefined ? { choices, other, by, at } : { choices, other, notes, by, at };
+  }
+  // Version 1: {choice, notes?, platform, userId, userName, at}, choice null meaning Other.
+  const choice = answer.choice === null ? null : read.string(answer, 'choice', 'answer');
+  const by: Responder = {
+    platform: read.oneOf(answer.platform, PLATFORMS, 'answer.platform'),
+    userId: read.string(answer, 'userId', 'answer'),
+    displayName: read.string(answer, 'userName', 'answer'),
+  };
+  const at = read.number(answer, 'at', 'answer');
+  const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
+  return notes === undefined ? base : { ...base, notes };
+}
+
+function readClosure(read: Reader, text: string): Closure {
+  const closure = read.json(text, 'closure');
+  const at = read.number(closure, 'at', 'closure');
+  return closure.by === undefined ? { at } : { at, by: read.responder(closure.by, 'closure.by') };
 }
 
 /** The message references of a record: its `msg:<platform>:<channel>` fields. */
@@ -211,6 +211,44 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 function isPlatform(value: string): value is Platform {
   return (PLATFORMS as readonly string[]).includes(value);
+}
+
+/** Build the domain question from a record's fields (HGETALL). `where` names it until its own fields are read. */
+export function questionFromHash(hash: Readonly<Record<string, string>>, where: string): Question {
+  const early: Reader = new Reader(where);
+  const version = early.oneOf(hash.v, ['1', '2'] as const, 'v');
+  const project = hash.project;
+  if (project === undefined) early.fail('project', 'a string', project);
+  const id = early.wholeNumber(hash, 'id');
+  const read: Reader = new Reader(`${project}#${id}`);
+  const status: QuestionStatus = read.oneOf(hash.status, QUESTION_STATUSES, 'status');
+  const createdAt = read.wholeNumber(hash, 'createdAt');
+  const specText = hash.spec;
+  if (specText === undefined) read.fail('spec', 'a string', specText);
+  const spec = readSpec(read, specText, version);
+
+  // Built field by field (no spreads): this runs for every question read, and optional fields stay absent.
+  const question: Writable<Question> = {
+    context: spec.context,
+    question: spec.question,
+    impact: spec.impact,
+    isBlocking: spec.isBlocking,
+    options: spec.options,
+    multiSelect: spec.multiSelect,
+    project,
+    id,
+    status,
+    createdAt,
+    messages: messagesFromHash(hash, read.record),
+  };
+  if (spec.recommended !== undefined) question.recommended = spec.recommended;
+  if (spec.ticket !== undefined) question.ticket = spec.ticket;
+  if (spec.expiresInSeconds !== undefined) question.expiresInSeconds = spec.expiresInSeconds;
+  if (hash.expiresAt !== undefined) question.expiresAt = read.wholeNumber(hash, 'expiresAt');
+  if (hash.answer !== undefined) question.answer = readAnswer(read, hash.answer);
+  if (hash.closure !== undefined) question.closure = readClosure(read, hash.closure);
+  if (hash.deliveredAt !== undefined) question.deliveredAt = read.wholeNumber(hash, 'deliveredAt');
+  return question;
 }
 
 /** An HGETALL reply as an object: flat [field, value, …] from scripts, or already an object from the client. */

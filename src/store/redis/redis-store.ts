@@ -3,7 +3,6 @@
  * (see scripts.ts and lua/); this file maps domain calls to scripts and script codes to domain results.
  */
 import { randomUUID } from 'node:crypto';
-import { createClient, type RedisClientType } from '@redis/client';
 import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
@@ -32,6 +31,7 @@ import type {
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import type { RedisConnection } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { hashFromFlat, messageField, messagesFromHash, questionFromHash, RECORD_VERSION } from './record.js';
@@ -52,6 +52,8 @@ export interface RedisStoreOptions {
   readonly eventStreamMaxLen?: number;
   /** Told about records that cannot be read back; listings skip them instead of failing whole. */
   readonly onCorruptRecord?: (error: CorruptRecordError) => void;
+  /** Which client to connect with (see `openRedisStore`). */
+  readonly connection?: 'node-redis' | 'minimal';
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -61,15 +63,16 @@ const CACHE_MAX = 10_000;
 /** Projects whose keys are kept (a few strings each). */
 const KEYS_CACHE_MAX = 100_000;
 
-type Client = RedisClientType;
-
 /** Errors that mean "the server is not there", as opposed to a bug or a script error. */
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const names = ['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError'];
   if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE'].includes(code);
+  return (
+    typeof code === 'string' &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code)
+  );
 }
 
 /** Rethrow connection failures as `StoreUnavailableError`; anything else unchanged. */
@@ -78,49 +81,35 @@ export function toStoreError(error: unknown): unknown {
   return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
 }
 
-/** Connect a node-redis client that fails fast while the server is away instead of queueing commands forever. */
-export async function connectClient(url: string, connectTimeoutMs: number): Promise<Client> {
-  let connected = false;
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    // node-redis's default command time-out only guards commands waiting to be written, and creates an AbortSignal
-    // per command (a third of the store's throughput); with no offline queue nothing waits while disconnected.
-    commandOptions: { timeout: 0 },
-    socket: {
-      connectTimeout: connectTimeoutMs,
-      // Before the first connection: give up at once (the caller reports the store unreachable).
-      // After it: keep reconnecting with back-off, so a long-running process recovers when Redis is back.
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause),
-    },
-  }) as Client;
-  client.on('error', () => undefined);
+/**
+ * Open the store. `connection: 'node-redis'` (default) suits long-running processes (it reconnects);
+ * `'minimal'` is a bare RESP client that loads in a millisecond, for the per-prompt hook. Either is imported only
+ * when chosen. Fails with `StoreUnavailableError` when the server cannot be reached.
+ */
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const timeout = options.connectTimeoutMs ?? 2000;
   try {
-    await client.connect();
+    const connection =
+      options.connection === 'minimal'
+        ? await (await import('./resp-connection.js')).connectResp(options.url, { connectTimeoutMs: timeout })
+        : await (await import('./node-redis-connection.js')).connectNodeRedis(options.url, timeout);
+    return new RedisStore(connection, options);
   } catch (error) {
-    client.destroy();
     throw new StoreUnavailableError({ cause: error });
   }
-  connected = true;
-  return client;
-}
-
-export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
-  const client = await connectClient(options.url, options.connectTimeoutMs ?? 2000);
-  return new RedisStore(client, options);
 }
 
 export class RedisStore implements Store {
-  readonly #client: Client;
+  readonly #client: RedisConnection;
   readonly #options: RedisStoreOptions;
   readonly #prefix: string;
   readonly #now: () => number;
   readonly #maxLen: string;
   readonly #knownProjects = new Set<string>();
   readonly #consumers = new Set<RedisEventConsumer>();
-  readonly #waiters = new Set<Client>();
+  readonly #waiters = new Set<RedisConnection>();
 
-  constructor(client: Client, options: RedisStoreOptions) {
+  constructor(client: RedisConnection, options: RedisStoreOptions) {
     this.#client = client;
     this.#options = options;
     this.#prefix = options.prefix ?? 'al';
@@ -526,9 +515,7 @@ export class RedisStore implements Store {
 
   consumer(group: string, consumerName: string): Promise<EventConsumer> {
     return this.#run(async () => {
-      const connection = this.#client.duplicate() as Client;
-      connection.on('error', () => undefined);
-      await connection.connect();
+      const connection = await this.#client.duplicate();
       const consumer = new RedisEventConsumer({
         client: this.#client,
         blocking: connection,
@@ -554,11 +541,9 @@ export class RedisStore implements Store {
       let question = await this.get(project, id);
       if (question?.status !== 'pending' || options.signal?.aborted) return question;
 
-      const connection = this.#client.duplicate() as Client;
-      connection.on('error', () => undefined);
-      await connection.connect();
+      const connection = await this.#client.duplicate();
       this.#waiters.add(connection);
-      const abort = () => connection.destroy();
+      const abort = () => connection.close();
       options.signal?.addEventListener('abort', abort, { once: true });
       try {
         for (;;) {
@@ -584,15 +569,15 @@ export class RedisStore implements Store {
       } finally {
         options.signal?.removeEventListener('abort', abort);
         this.#waiters.delete(connection);
-        if (connection.isOpen) connection.destroy();
+        connection.close();
       }
     });
   }
 
   async close(): Promise<void> {
     for (const consumer of this.#consumers) await consumer.close();
-    for (const waiter of this.#waiters) waiter.destroy();
-    if (this.#client.isOpen) this.#client.destroy();
+    for (const waiter of this.#waiters) waiter.close();
+    this.#client.close();
   }
 }
 

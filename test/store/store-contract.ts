@@ -1,0 +1,613 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryEntryLength } from '../../src/core/delivery-note.js';
+import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
+import type { StoreEvent } from '../../src/store/port.js';
+import type { RedisStore, RedisStoreOptions } from '../../src/store/redis/redis-store.js';
+import { openTestStore, person, spec, testClock, uniqueProject } from '../support/store.js';
+
+/**
+ * The store contract, run against both connections the Redis adapter can use: node-redis (long-running processes)
+ * and the minimal RESP client (the hook).
+ */
+export function storeContract(connection: NonNullable<RedisStoreOptions['connection']>): void {
+  const clock = testClock();
+  let store: RedisStore;
+
+  beforeAll(async () => {
+    store = await openTestStore({ connection, now: clock.now });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  const pick = (label: string, notes?: string) => ({ choices: [label], other: false, ...(notes ? { notes } : {}) });
+
+  describe('park and read', () => {
+    it('GIVEN a new project THEN ids start at 1, the question reads back whole and pending', async () => {
+      const project = uniqueProject();
+      const first = await store.park(project, spec({ ticket: 'PROJ-12' }));
+      const second = await store.park(project, spec());
+      expect([first.id, second.id]).toEqual([1, 2]);
+      const read = await store.get(project, 1);
+      expect(read).toEqual({
+        ...spec({ ticket: 'PROJ-12' }),
+        project,
+        id: 1,
+        status: 'pending',
+        createdAt: clock.now(),
+        messages: [],
+      });
+    });
+
+    it('GIVEN 50 parallel parks in one project THEN 50 distinct ids 1..50', async () => {
+      const project = uniqueProject();
+      const parked = await Promise.all(Array.from({ length: 50 }, () => store.park(project, spec())));
+      expect(parked.map((q) => q.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+
+    it('GIVEN two projects THEN ids are per project and neither sees the other', async () => {
+      const a = uniqueProject('a');
+      const b = uniqueProject('b');
+      await store.park(a, spec({ question: 'Question of A?' }));
+      expect(await store.get(b, 1)).toBeUndefined();
+      expect((await store.park(b, spec())).id).toBe(1);
+      expect((await store.list(b)).map((q) => q.question)).not.toContain('Question of A?');
+    });
+
+    it('GIVEN ids cancelled THEN ids are never reused', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.cancel(project, 1);
+      expect((await store.park(project, spec())).id).toBe(2);
+    });
+
+    it('GIVEN an expiry THEN expiresAt is set from the clock', async () => {
+      const project = uniqueProject();
+      const q = await store.park(project, spec({ expiresInSeconds: 120 }));
+      expect(q.expiresAt).toBe(clock.now() + 120_000);
+      expect((await store.get(project, q.id))?.expiresAt).toBe(clock.now() + 120_000);
+    });
+  });
+
+  describe('list', () => {
+    it('GIVEN mixed questions THEN blocking first, then by id, filterable by status and blocking', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ isBlocking: false }));
+      await store.park(project, spec({ isBlocking: true }));
+      await store.park(project, spec({ isBlocking: false }));
+      await store.park(project, spec({ isBlocking: true }));
+      await store.answer(project, 3, pick('SQLite'), person());
+      expect((await store.list(project)).map((q) => q.id)).toEqual([2, 4, 1, 3]);
+      expect((await store.list(project, { status: ['pending'] })).map((q) => q.id)).toEqual([2, 4, 1]);
+      expect((await store.list(project, { blocking: false })).map((q) => q.id)).toEqual([1, 3]);
+      expect((await store.list(project, { status: ['answered'], blocking: false })).map((q) => q.id)).toEqual([3]);
+    });
+
+    it('GIVEN several projects THEN listAcross merges them, blocking first then oldest, and only those projects', async () => {
+      const a = uniqueProject('a');
+      const b = uniqueProject('b');
+      const c = uniqueProject('c');
+      await store.park(a, spec({ question: 'a1?' }));
+      clock.advance(1);
+      await store.park(b, spec({ question: 'b1?', isBlocking: true }));
+      clock.advance(1);
+      await store.park(a, spec({ question: 'a2?', isBlocking: true }));
+      await store.park(c, spec({ question: 'c1?', isBlocking: true }));
+      const listed = await store.listAcross([a, b], { status: ['pending'] });
+      expect(listed.map((q) => q.question)).toEqual(['b1?', 'a2?', 'a1?']);
+    });
+  });
+
+  describe('drafts', () => {
+    it('GIVEN drafts by two people THEN each reads back their own; saving again replaces it', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const alice = { platform: 'slack' as const, userId: 'UA' };
+      const bob = { platform: 'discord' as const, userId: '42' };
+      expect(await store.saveDraft(project, 1, alice, { choices: ['SQLite'], other: false })).toMatchObject({
+        kind: 'saved',
+      });
+      await store.saveDraft(project, 1, bob, { choices: [], other: true });
+      await store.saveDraft(project, 1, alice, { choices: ['Postgres'], other: false, notes: '  keep it boring ' });
+      expect(await store.getDraft(project, 1, alice)).toEqual({
+        choices: ['Postgres'],
+        other: false,
+        notes: 'keep it boring',
+        updatedAt: clock.now(),
+      });
+      expect(await store.getDraft(project, 1, bob)).toMatchObject({ choices: [], other: true });
+      expect(await store.getDraft(project, 1, { platform: 'slack', userId: 'nobody' })).toBeUndefined();
+    });
+
+    it('GIVEN a draft naming a label the question lacks THEN InvalidAnswerError and nothing saved', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const who = { platform: 'slack' as const, userId: 'U' };
+      await expect(store.saveDraft(project, 1, who, { choices: ['MongoDB'], other: false })).rejects.toBeInstanceOf(
+        InvalidAnswerError,
+      );
+      expect(await store.getDraft(project, 1, who)).toBeUndefined();
+    });
+
+    it('GIVEN an unknown or answered question THEN the draft is refused with why, and the answer drops drafts', async () => {
+      const project = uniqueProject();
+      const who = { platform: 'slack' as const, userId: 'U' };
+      expect(await store.saveDraft(project, 9, who, pick('SQLite'))).toEqual({ kind: 'unknown' });
+      await store.park(project, spec());
+      await store.saveDraft(project, 1, who, pick('SQLite'));
+      await store.answer(project, 1, pick('Postgres'), person());
+      expect(await store.getDraft(project, 1, who)).toBeUndefined();
+      const late = await store.saveDraft(project, 1, who, pick('SQLite'));
+      expect(late.kind).toBe('not-pending');
+    });
+  });
+
+  describe('answer', () => {
+    it('GIVEN a pending question THEN the answer wins and is kept with who and when', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const result = await store.answer(project, 1, pick('SQLite', 'small data'), person('U7'));
+      expect(result.kind).toBe('won');
+      const stored = await store.get(project, 1);
+      expect(stored?.status).toBe('answered');
+      expect(stored?.answer).toEqual({
+        choices: ['SQLite'],
+        other: false,
+        notes: 'small data',
+        by: person('U7'),
+        at: clock.now(),
+      });
+    });
+
+    it('GIVEN an answered question THEN a later answer is told who answered, and nothing changes', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.answer(project, 1, pick('SQLite'), person('first', 'discord'));
+      const late = await store.answer(project, 1, pick('Postgres'), person('second'));
+      expect(late.kind).toBe('already-answered');
+      if (late.kind !== 'already-answered') throw new Error('unreachable');
+      expect(late.question.answer?.by).toEqual(person('first', 'discord'));
+      expect((await store.get(project, 1))?.answer?.choices).toEqual(['SQLite']);
+    });
+
+    it('GIVEN 100 parallel answers to one question THEN exactly one wins and 99 are told who', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          store.answer(project, 1, pick(i % 2 ? 'SQLite' : 'Postgres'), person(`U${i}`)),
+        ),
+      );
+      const winners = results.filter((r) => r.kind === 'won');
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]?.kind === 'won' ? winners[0].question.answer?.by : undefined;
+      const losers = results.filter((r) => r.kind === 'already-answered');
+      expect(losers).toHaveLength(99);
+      for (const loser of losers)
+        if (loser.kind === 'already-answered') expect(loser.question.answer?.by).toEqual(winner);
+    });
+
+    it('GIVEN Other without notes, or two picks on a single-select THEN InvalidAnswerError and still pending', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await expect(store.answer(project, 1, { choices: [], other: true }, person())).rejects.toBeInstanceOf(
+        InvalidAnswerError,
+      );
+      await expect(
+        store.answer(project, 1, { choices: ['SQLite', 'Postgres'], other: false }, person()),
+      ).rejects.toBeInstanceOf(InvalidAnswerError);
+      expect((await store.get(project, 1))?.status).toBe('pending');
+    });
+
+    it('GIVEN a multi-select question THEN several options and Other with notes are kept', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ multiSelect: true }));
+      const result = await store.answer(
+        project,
+        1,
+        { choices: ['SQLite', 'Postgres'], other: true, notes: 'and Redis' },
+        person(),
+      );
+      expect(result.kind).toBe('won');
+      expect((await store.get(project, 1))?.answer).toMatchObject({
+        choices: ['Postgres', 'SQLite'],
+        other: true,
+        notes: 'and Redis',
+      });
+    });
+
+    it('GIVEN an unknown id THEN unknown', async () => {
+      expect(await store.answer(uniqueProject(), 3, pick('SQLite'), person())).toEqual({ kind: 'unknown' });
+    });
+
+    it('GIVEN a cancelled question THEN the answer is told it is no longer pending (cancelled)', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.cancel(project, 1);
+      const result = await store.answer(project, 1, pick('SQLite'), person());
+      expect(result.kind === 'not-pending' && result.question.status).toBe('cancelled');
+    });
+
+    it('GIVEN a question past its expiry that no timer expired yet THEN the answer expires it and is told so', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ expiresInSeconds: 60 }));
+      clock.advance(60_000);
+      const result = await store.answer(project, 1, pick('SQLite'), person());
+      expect(result.kind === 'not-pending' && result.question.status).toBe('expired');
+      expect((await store.get(project, 1))?.status).toBe('expired');
+    });
+  });
+
+  describe('cancel and dismiss', () => {
+    it('GIVEN a pending question THEN the agent cancels it once; a second cancel is told it is cancelled', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const done = await store.cancel(project, 1);
+      expect(done.kind === 'done' && done.question.status).toBe('cancelled');
+      expect((await store.get(project, 1))?.closure).toEqual({ at: clock.now() });
+      const again = await store.cancel(project, 1);
+      expect(again.kind === 'not-pending' && again.question.status).toBe('cancelled');
+      expect(await store.cancel(project, 2)).toEqual({ kind: 'unknown' });
+    });
+
+    it('GIVEN an answered question THEN cancel and dismiss are told it is answered, and by whom', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.answer(project, 1, pick('SQLite'), person('UA'));
+      const cancel = await store.cancel(project, 1);
+      const dismiss = await store.dismiss(project, 1, person('UB'));
+      expect(cancel.kind === 'already-answered' && cancel.question.answer?.by.userId).toBe('UA');
+      expect(dismiss.kind === 'already-answered' && dismiss.question.answer?.by.userId).toBe('UA');
+    });
+
+    it('GIVEN a pending question THEN the person dismisses it, who is kept, and a later answer is refused', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const done = await store.dismiss(project, 1, person('UD'));
+      expect(done.kind === 'done' && done.question.closure?.by).toEqual(person('UD'));
+      const late = await store.answer(project, 1, pick('SQLite'), person());
+      expect(late.kind === 'not-pending' && late.question.status).toBe('dismissed');
+      expect(await store.dismiss(uniqueProject(), 1, person())).toEqual({ kind: 'unknown' });
+    });
+
+    it('GIVEN a question past its expiry THEN cancel expires it instead', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ expiresInSeconds: 60 }));
+      clock.advance(61_000);
+      const result = await store.cancel(project, 1);
+      expect(result.kind === 'not-pending' && result.question.status).toBe('expired');
+    });
+  });
+
+  describe('expiry', () => {
+    it('GIVEN due and not-due questions THEN expireDue expires only the due pending ones, once', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ expiresInSeconds: 60 }));
+      await store.park(project, spec({ expiresInSeconds: 600 }));
+      await store.park(project, spec({ expiresInSeconds: 60 }));
+      await store.park(project, spec());
+      await store.answer(project, 3, pick('SQLite'), person());
+      clock.advance(60_000);
+      expect(await store.expireDue()).toBeGreaterThanOrEqual(1);
+      expect((await store.list(project)).map((q) => [q.id, q.status])).toEqual([
+        [1, 'expired'],
+        [2, 'pending'],
+        [3, 'answered'],
+        [4, 'pending'],
+      ]);
+      expect((await store.get(project, 1))?.closure).toEqual({ at: clock.now() });
+      expect(await store.expireDue()).toBe(0);
+    });
+  });
+
+  describe('delivery claims', () => {
+    async function answered(project: string, count: number, notes = 'n') {
+      for (let i = 0; i < count; i++) {
+        const q = await store.park(project, spec());
+        await store.answer(project, q.id, pick('SQLite', notes), person());
+        clock.advance(1);
+      }
+    }
+
+    it('GIVEN answers, a dismissal and an expiry THEN one claim carries them oldest first; confirm delivers', async () => {
+      const project = uniqueProject();
+      await answered(project, 1);
+      await store.park(project, spec());
+      await store.dismiss(project, 2, person());
+      clock.advance(1);
+      await store.park(project, spec({ expiresInSeconds: 60 }));
+      await store.park(project, spec());
+      clock.advance(60_000);
+      await store.expireDue();
+      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
+      expect(claim.questions.map((q) => [q.id, q.status])).toEqual([
+        [1, 'answered'],
+        [2, 'dismissed'],
+        [3, 'expired'],
+      ]);
+      expect(claim.remaining).toBe(0);
+      expect(await store.confirmClaim(project, claim)).toEqual([1, 2, 3]);
+      const after = await store.list(project);
+      expect(after.map((q) => [q.id, q.status, q.deliveredAt !== undefined])).toEqual([
+        [1, 'delivered', true],
+        [2, 'dismissed', true],
+        [3, 'expired', true],
+        [4, 'pending', false],
+      ]);
+      expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 })).questions).toEqual([]);
+    });
+
+    it('GIVEN a budget THEN a claim takes whole entries in order while they fit, and counts the rest', async () => {
+      const project = uniqueProject();
+      await answered(project, 5);
+      const one = await store.get(project, 1);
+      const size = one ? deliveryEntryLength(one) : 0;
+      const claim = await store.claimUndelivered(project, { budget: size * 3, leaseMs: 30_000 });
+      expect(claim.questions.map((q) => q.id)).toEqual([1, 2, 3]);
+      expect(claim.remaining).toBe(2);
+      const tiny = await store.claimUndelivered(project, { budget: 1, leaseMs: 30_000 });
+      expect(tiny.questions.map((q) => q.id)).toEqual([4]);
+      expect(tiny.remaining).toBe(1);
+    });
+
+    it('GIVEN a claim left unconfirmed THEN its answers come back after the lease and are delivered once', async () => {
+      const project = uniqueProject();
+      await answered(project, 2);
+      const lost = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 });
+      expect(lost.questions).toHaveLength(2);
+      expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 })).questions).toEqual([]);
+      clock.advance(5_001);
+      const retry = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 });
+      expect(retry.questions.map((q) => q.id)).toEqual([1, 2]);
+      expect(await store.confirmClaim(project, retry)).toEqual([1, 2]);
+      expect(await store.confirmClaim(project, lost)).toEqual([]);
+      expect((await store.list(project, { status: ['delivered'] })).map((q) => q.id)).toEqual([1, 2]);
+    });
+
+    it('GIVEN a claim whose lease ran out but nobody took over THEN its confirm still delivers', async () => {
+      const project = uniqueProject();
+      await answered(project, 1);
+      const slow = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
+      clock.advance(2_000);
+      expect(await store.confirmClaim(project, slow)).toEqual([1]);
+    });
+
+    it('GIVEN a released claim THEN its answers are at once claimable again', async () => {
+      const project = uniqueProject();
+      await answered(project, 2);
+      const first = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
+      await store.releaseClaim(project, first);
+      const second = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
+      expect(second.questions.map((q) => q.id)).toEqual([1, 2]);
+      expect(await store.confirmClaim(project, first)).toEqual([]);
+    });
+
+    it('GIVEN a note that carried only part of a claim THEN those are confirmed and the rest released for the next', async () => {
+      const project = uniqueProject();
+      await answered(project, 3);
+      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
+      expect(await store.confirmClaim(project, claim, [1, 2, 99])).toEqual([1, 2]);
+      await store.releaseClaim(project, claim, [3]);
+      const next = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
+      expect(next.questions.map((q) => q.id)).toEqual([3]);
+    });
+
+    it('GIVEN 20 parallel claims over 10 answers THEN every answer is in exactly one claim', async () => {
+      const project = uniqueProject();
+      await answered(project, 10);
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, () => store.claimUndelivered(project, { budget: 600, leaseMs: 30_000 })),
+      );
+      const ids = claims.flatMap((c) => c.questions.map((q) => q.id));
+      expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const confirmed = (await Promise.all(claims.map((c) => store.confirmClaim(project, c)))).flat();
+      expect(confirmed.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    });
+
+    it('GIVEN an answer the agent received directly THEN it is delivered and no claim carries it again', async () => {
+      const project = uniqueProject();
+      await answered(project, 2);
+      await store.park(project, spec());
+      expect(await store.markDelivered(project, 1)).toBe('delivered');
+      expect((await store.get(project, 1))?.status).toBe('delivered');
+      expect(await store.markDelivered(project, 1)).toBe('not-waiting');
+      expect(await store.markDelivered(project, 3)).toBe('not-waiting');
+      expect(await store.markDelivered(project, 9)).toBe('not-waiting');
+      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
+      expect(claim.questions.map((q) => q.id)).toEqual([2]);
+      expect(await store.markDelivered(project, 2)).toBe('leased');
+      expect(await store.confirmClaim(project, claim)).toEqual([2]);
+    });
+
+    it('GIVEN another project waiting THEN a claim never carries its answers', async () => {
+      const mine = uniqueProject('mine');
+      const theirs = uniqueProject('theirs');
+      await answered(theirs, 2);
+      expect((await store.claimUndelivered(mine, { budget: 10_000, leaseMs: 1_000 })).questions).toEqual([]);
+    });
+  });
+
+  describe('retention', () => {
+    it('GIVEN questions delivered or cancelled over 30 days ago THEN they are purged; pending and undelivered stay', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec()); // 1 pending
+      await store.park(project, spec()); // 2 answered, delivered
+      await store.answer(project, 2, pick('SQLite'), person());
+      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
+      await store.confirmClaim(project, claim);
+      await store.park(project, spec()); // 3 cancelled
+      await store.cancel(project, 3);
+      await store.park(project, spec()); // 4 answered, not delivered
+      await store.answer(project, 4, pick('SQLite'), person());
+      await store.park(project, spec()); // 5 dismissed, not reported
+      await store.dismiss(project, 5, person());
+      clock.advance(29 * 24 * 3600_000);
+      expect(await store.purgeExpired()).toBe(0);
+      clock.advance(2 * 24 * 3600_000);
+      expect(await store.purgeExpired()).toBeGreaterThanOrEqual(2);
+      expect((await store.list(project)).map((q) => q.id)).toEqual([1, 4, 5]);
+      expect(await store.get(project, 2)).toBeUndefined();
+    });
+  });
+
+  describe('message references', () => {
+    it('GIVEN copies posted on two platforms THEN both are kept; an unknown question records nothing', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      expect(await store.recordMessage(project, 1, { platform: 'slack', channel: 'C1', messageId: '1700.01' })).toBe(
+        true,
+      );
+      expect(await store.recordMessage(project, 1, { platform: 'discord', channel: '99', messageId: '123' })).toBe(
+        true,
+      );
+      expect((await store.get(project, 1))?.messages).toEqual(
+        expect.arrayContaining([
+          { platform: 'slack', channel: 'C1', messageId: '1700.01' },
+          { platform: 'discord', channel: '99', messageId: '123' },
+        ]),
+      );
+      expect(await store.recordMessage(project, 2, { platform: 'slack', channel: 'C1', messageId: 'x' })).toBe(false);
+      expect(await store.get(project, 2)).toBeUndefined();
+    });
+  });
+
+  describe('events', () => {
+    it('GIVEN every transition THEN a consumer group sees each event once, in order, and acked ones never return', async () => {
+      const local = await openTestStore({ connection, now: clock.now });
+      try {
+        const project = uniqueProject();
+        const consumer = await local.consumer('bridge', 'one');
+        expect(await consumer.read()).toEqual([]);
+        await local.park(project, spec());
+        await local.park(project, spec());
+        await local.park(project, spec());
+        await local.answer(project, 1, pick('SQLite'), person());
+        await local.cancel(project, 2);
+        await local.dismiss(project, 3, person());
+        const claim = await local.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
+        await local.confirmClaim(project, claim);
+        const events = await consumer.read({ count: 100 });
+        expect(events.map((e) => [e.type, e.questionId])).toEqual([
+          ['parked', 1],
+          ['parked', 2],
+          ['parked', 3],
+          ['answered', 1],
+          ['cancelled', 2],
+          ['dismissed', 3],
+          ['delivered', 1],
+          ['delivered', 3],
+        ]);
+        expect(events.every((e) => e.project === project)).toBe(true);
+        await consumer.ack(events);
+        expect(await consumer.read()).toEqual([]);
+        expect(await consumer.reclaim(0)).toEqual([]);
+        await consumer.close();
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('GIVEN a consumer that read and died THEN another reclaims its unacknowledged events', async () => {
+      const local = await openTestStore({ connection, now: clock.now });
+      try {
+        const project = uniqueProject();
+        const dead = await local.consumer('bridge', 'dead');
+        const alive = await local.consumer('bridge', 'alive');
+        await dead.read();
+        await local.park(project, spec());
+        await local.park(project, spec());
+        const taken = await dead.read();
+        expect(taken).toHaveLength(2);
+        await dead.close();
+        expect(await alive.read()).toEqual([]);
+        const reclaimed = await alive.reclaim(0);
+        expect(reclaimed.map((e) => e.questionId)).toEqual([1, 2]);
+        await alive.ack(reclaimed);
+        expect(await alive.reclaim(0)).toEqual([]);
+        await alive.close();
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('GIVEN a consumer blocking before a project exists THEN it picks up the new project on its next read', async () => {
+      const local = await openTestStore({ connection, now: clock.now });
+      try {
+        const consumer = await local.consumer('bridge', 'c');
+        expect(await consumer.read({ blockMs: 50 })).toEqual([]);
+        const project = uniqueProject();
+        await local.park(project, spec());
+        const pending = consumer.read({ blockMs: 5_000 });
+        const events: StoreEvent[] = await pending;
+        expect(events.map((e) => e.type)).toEqual(['parked']);
+        await consumer.close();
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('GIVEN a blocking read THEN an event in a known project wakes it', async () => {
+      const local = await openTestStore({ connection, now: clock.now });
+      try {
+        const project = uniqueProject();
+        await local.park(project, spec());
+        const consumer = await local.consumer('bridge', 'c');
+        await consumer.ack(await consumer.read());
+        const woken = consumer.read({ blockMs: 10_000 });
+        await local.answer(project, 1, pick('SQLite'), person());
+        expect((await woken).map((e) => e.type)).toEqual(['answered']);
+        await consumer.close();
+      } finally {
+        await local.close();
+      }
+    });
+  });
+
+  describe('waiting without polling', () => {
+    it('GIVEN a wait THEN it returns the answered question as soon as the answer lands', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.park(project, spec());
+      const waiting = store.waitWhilePending(project, 1, { timeoutMs: 20_000 });
+      await new Promise((r) => setTimeout(r, 50));
+      await store.answer(project, 2, pick('SQLite'), person()); // another question: the wait goes on
+      await store.answer(project, 1, pick('Postgres'), person());
+      const result = await waiting;
+      expect(result?.status).toBe('answered');
+      expect(result?.answer?.choices).toEqual(['Postgres']);
+    });
+
+    it('GIVEN nobody answers THEN the wait ends at its time-out with the question still pending', async () => {
+      const local = await openTestStore({ connection }); // real clock: the wait's deadline is real time
+      try {
+        const project = uniqueProject();
+        await local.park(project, spec());
+        expect((await local.waitWhilePending(project, 1, { timeoutMs: 200 }))?.status).toBe('pending');
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('GIVEN an abort THEN the wait ends at once with the question as it is', async () => {
+      const local = await openTestStore({ connection });
+      try {
+        const project = uniqueProject();
+        await local.park(project, spec());
+        const controller = new AbortController();
+        const waiting = local.waitWhilePending(project, 1, { timeoutMs: 60_000, signal: controller.signal });
+        setTimeout(() => controller.abort(), 50);
+        expect((await waiting)?.status).toBe('pending');
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('GIVEN a question already answered or unknown THEN the wait returns at once', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.cancel(project, 1);
+      expect((await store.waitWhilePending(project, 1, { timeoutMs: 60_000 }))?.status).toBe('cancelled');
+      expect(await store.waitWhilePending(project, 7, { timeoutMs: 60_000 })).toBeUndefined();
+    });
+  });
+}
