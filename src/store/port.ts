@@ -145,6 +145,11 @@ export interface Store {
   /** Drop questions delivered (or cancelled) more than the retention period ago. Returns how many. */
   purgeExpired(): Promise<number>;
 
+  /** Every project that ever parked a question. */
+  knownProjects(): Promise<string[]>;
+  /** The project a question reference's tag (`core/question-ref.ts`) belongs to, if any parked here. */
+  projectByTag(tag: string): Promise<string | undefined>;
+
   /** Remember where a copy of the question was posted. False when the question is unknown. */
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryEntryLength } from '../../src/core/delivery-note.js';
 import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
+import { projectTag } from '../../src/core/question-ref.js';
 import type { StoreEvent } from '../../src/store/port.js';
 import type { RedisStore, RedisStoreOptions } from '../../src/store/redis/redis-store.js';
 import { openTestStore, person, spec, testClock, uniqueProject } from '../support/store.js';
@@ -52,6 +53,14 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
       expect(await store.get(b, 1)).toBeUndefined();
       expect((await store.park(b, spec())).id).toBe(1);
       expect((await store.list(b)).map((q) => q.question)).not.toContain('Question of A?');
+    });
+
+    it('GIVEN parked projects THEN they are known, and a question reference tag leads back to its project', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      expect(await store.knownProjects()).toContain(project);
+      expect(await store.projectByTag(projectTag(project))).toBe(project);
+      expect(await store.projectByTag('AAAAAAAAAAAAAAAA')).toBeUndefined();
     });
 
     it('GIVEN ids cancelled THEN ids are never reused', async () => {

@@ -20,13 +20,10 @@
  * Delivery claims have no key of their own: a lease is two fields of the question (claim, claimUntil), and the
  * claimant keeps the ids it was handed.
  */
-import { createHash } from 'node:crypto';
 import type { QuestionStatus } from '../../core/question.js';
+import { projectTag } from '../../core/question-ref.js';
 
-/** A project's tag: 16 url-safe characters of its SHA-256, so any project name makes a valid, short hash tag. */
-export function projectTag(project: string): string {
-  return createHash('sha256').update(project).digest('base64url').slice(0, 16);
-}
+export { projectTag };
 
 export class ProjectKeys {
   /** Prefix of every key of this project, e.g. `al:{Zx1…}:`. Scripts build per-question keys from it. */

@@ -179,6 +179,17 @@ export class RedisStore implements Store {
     this.#knownProjects.add(keys.tag);
   }
 
+  knownProjects(): Promise<string[]> {
+    return this.#run(async () => [...(await this.projects()).values()]);
+  }
+
+  projectByTag(tag: string): Promise<string | undefined> {
+    return this.#run(async () => {
+      const reply = await this.#client.sendCommand(['HGET', globalKeys(this.#prefix).projects, tag]);
+      return typeof reply === 'string' ? reply : undefined;
+    });
+  }
+
   /** Every project that ever parked: tag → project name. */
   async projects(): Promise<Map<string, string>> {
     const reply = await this.#client.sendCommand(['HGETALL', globalKeys(this.#prefix).projects]);
