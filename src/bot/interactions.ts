@@ -1,0 +1,303 @@
+/**
+ * What a person can do from chat, once for every platform: keep a draft, send an answer, remove a question,
+ * list and batch-send from the inbox. Platform handlers translate payloads into these calls and the outcomes into
+ * replies. Every refusal leaves the store unchanged and comes with a text to show the person in place.
+ */
+import { answerReadiness, describeSelection, type Readiness } from '../core/answer.js';
+import { InvalidAnswerError } from '../core/invalid-answer-error.js';
+import { DISPLAY_NAME_MAX } from '../core/limits.js';
+import { type Draft, OTHER_LABEL, type Platform, type Question, type Responder } from '../core/question.js';
+import { parseQuestionRef } from '../core/question-ref.js';
+import type { Store } from '../store/port.js';
+
+/** The person acting, as the platform identifies them. `roles` are Discord role ids (empty elsewhere). */
+export interface Actor extends Responder {
+  readonly roles?: readonly string[];
+}
+
+/** The actor as the store keeps them: platform, id, and a display name within the limit. */
+export function responderOf(actor: Actor): Responder {
+  const displayName = actor.displayName.trim().slice(0, DISPLAY_NAME_MAX) || actor.userId;
+  return { platform: actor.platform, userId: actor.userId, displayName };
+}
+
+/** Who may answer: by default everyone in the routed channel; narrowed by allow-lists. */
+export interface AccessPolicy {
+  mayAnswer(actor: Actor, project: string): boolean;
+}
+
+export interface AllowLists {
+  /** User ids per platform; absent or empty means everyone. */
+  readonly users?: Partial<Record<Platform, readonly string[]>>;
+  /** Discord role ids; a Discord user with any of them is allowed too. */
+  readonly discordRoles?: readonly string[];
+}
+
+export function allowListPolicy(lists: AllowLists): AccessPolicy {
+  return {
+    mayAnswer(actor) {
+      const users = lists.users?.[actor.platform] ?? [];
+      const roles = actor.platform === 'discord' ? (lists.discordRoles ?? []) : [];
+      if (users.length === 0 && roles.length === 0) return true;
+      return users.includes(actor.userId) || (actor.roles ?? []).some((role) => roles.includes(role));
+    },
+  };
+}
+
+/** Channels each platform routes a project to (the bridge's routing, seen from the person's side). */
+export type Routing = (platform: Platform, project: string) => readonly string[];
+
+/** Where an interaction happened: a channel, or a place without one (Slack's Home tab). */
+export interface Place {
+  readonly channel?: string;
+}
+
+export type Refusal =
+  | 'unknown'
+  | 'not-allowed'
+  | 'other-channel'
+  | 'not-ready'
+  | 'already-answered'
+  | 'closed'
+  | 'invalid';
+
+export type Outcome =
+  | { readonly ok: true; readonly question: Question; readonly text: string }
+  | { readonly ok: false; readonly refusal: Refusal; readonly text: string; readonly question?: Question };
+
+export interface DraftOutcomeOk {
+  readonly ok: true;
+  readonly question: Question;
+  readonly draft: Draft;
+  readonly readiness: Readiness;
+}
+
+export type DraftOutcome = DraftOutcomeOk | (Outcome & { readonly ok: false });
+
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord', web: 'the web inbox' };
+
+function time(at: number): string {
+  return new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+/** The in-place text for a question that is no longer pending, naming who answered and where. */
+export function notPendingText(question: Question): string {
+  const answer = question.answer;
+  if (answer) {
+    return `#${question.id} was already answered by ${answer.by.displayName} on ${PLATFORM_NAMES[answer.by.platform]} at ${time(answer.at)}: ${describeSelection(question, answer)}.`;
+  }
+  switch (question.status) {
+    case 'cancelled':
+      return `#${question.id} was withdrawn by the agent.`;
+    case 'dismissed': {
+      const by = question.closure?.by;
+      return by
+        ? `#${question.id} was dismissed by ${by.displayName} on ${PLATFORM_NAMES[by.platform]}.`
+        : `#${question.id} was dismissed.`;
+    }
+    case 'expired':
+      return `#${question.id} expired unanswered.`;
+    default:
+      return `#${question.id} is ${question.status}.`;
+  }
+}
+
+const REFUSAL_TEXT = {
+  unknown: 'This question no longer exists.',
+  notAllowed: 'You are not allowed to answer questions here.',
+  otherChannel: 'This question belongs to a project that is not routed to this channel.',
+  pickOne: 'Pick an answer first.',
+  needsNote: `${OTHER_LABEL} needs a note: add notes first.`,
+} as const;
+
+export interface InteractionServiceOptions {
+  readonly store: Store;
+  readonly access: AccessPolicy;
+  readonly routing: Routing;
+}
+
+/** A draft-less selection as a platform reports it (Slack sends the select's state with each click). */
+export interface Pick {
+  readonly choices: readonly string[];
+  readonly other: boolean;
+}
+
+export class InteractionService {
+  readonly #o: InteractionServiceOptions;
+
+  constructor(options: InteractionServiceOptions) {
+    this.#o = options;
+  }
+
+  /** Resolve a payload's question reference and check that this actor may act on it here. */
+  async #locate(
+    ref: unknown,
+    actor: Actor,
+    place: Place,
+  ): Promise<{ ok: true; question: Question } | (Outcome & { ok: false })> {
+    const parsed = parseQuestionRef(ref);
+    const project = parsed ? await this.#o.store.projectByTag(parsed.tag) : undefined;
+    const question = project && parsed ? await this.#o.store.get(project, parsed.id) : undefined;
+    if (!question) return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
+    const channels = this.#o.routing(actor.platform, question.project);
+    if (channels.length === 0 || (place.channel !== undefined && !channels.includes(place.channel))) {
+      return { ok: false, refusal: 'other-channel', text: REFUSAL_TEXT.otherChannel };
+    }
+    if (!this.#o.access.mayAnswer(actor, question.project)) {
+      return { ok: false, refusal: 'not-allowed', text: REFUSAL_TEXT.notAllowed };
+    }
+    return { ok: true, question };
+  }
+
+  /** The actor's draft for a question, or the recommendation preselected when they have none. */
+  async draftOf(question: Question, actor: Actor): Promise<Draft | undefined> {
+    return this.#o.store.getDraft(question.project, question.id, personOf(actor));
+  }
+
+  /**
+   * Update the actor's draft: `pick` replaces the choices, `notes` the notes (each kept when not given).
+   * Not ready is fine for a draft; only labels of the question are.
+   */
+  async saveDraft(
+    ref: unknown,
+    actor: Actor,
+    place: Place,
+    change: { readonly pick?: Pick; readonly notes?: string },
+  ): Promise<DraftOutcome> {
+    const located = await this.#locate(ref, actor, place);
+    if (!located.ok) return located;
+    const { question } = located;
+    const current = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
+    const base = current ?? defaultSelection(question);
+    const notes = change.notes ?? current?.notes;
+    const selection = {
+      choices: change.pick?.choices ?? base.choices,
+      other: change.pick?.other ?? base.other,
+      ...(notes !== undefined && notes.trim() !== '' ? { notes } : {}),
+    };
+    try {
+      const saved = await this.#o.store.saveDraft(question.project, question.id, personOf(actor), selection);
+      if (saved.kind === 'unknown') return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
+      if (saved.kind === 'not-pending') return this.#notPending(saved.question);
+      return { ok: true, question, draft: saved.draft, readiness: answerReadiness(question, saved.draft) };
+    } catch (error) {
+      if (error instanceof InvalidAnswerError) return { ok: false, refusal: 'invalid', text: error.message };
+      throw error;
+    }
+  }
+
+  #notPending(question: Question): Outcome & { ok: false } {
+    return {
+      ok: false,
+      refusal: question.answer ? 'already-answered' : 'closed',
+      text: notPendingText(question),
+      question,
+    };
+  }
+
+  /**
+   * Send the actor's answer: `pick` (what the platform shows selected right now) or else their draft, or else the
+   * recommendation; notes from their draft. The first answer wins; a later one is told who answered and where.
+   */
+  async send(ref: unknown, actor: Actor, place: Place, pick?: Pick): Promise<Outcome> {
+    const located = await this.#locate(ref, actor, place);
+    if (!located.ok) return located;
+    const { question } = located;
+    if (question.status !== 'pending') return this.#notPending(question);
+    const draft = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
+    const base = pick ?? draft ?? defaultSelection(question);
+    const selection = {
+      choices: base.choices,
+      other: base.other,
+      ...(draft?.notes !== undefined ? { notes: draft.notes } : {}),
+    };
+    const readiness = answerReadiness(question, selection);
+    if (readiness !== 'ready') {
+      return {
+        ok: false,
+        refusal: 'not-ready',
+        text: readiness === 'needs-note' ? REFUSAL_TEXT.needsNote : REFUSAL_TEXT.pickOne,
+        question,
+      };
+    }
+    try {
+      const result = await this.#o.store.answer(question.project, question.id, selection, responderOf(actor));
+      switch (result.kind) {
+        case 'won':
+          return {
+            ok: true,
+            question: result.question,
+            text: `Sent: ${describeSelection(question, selection)} (#${question.id}).`,
+          };
+        case 'unknown':
+          return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
+        default:
+          return this.#notPending(result.question);
+      }
+    } catch (error) {
+      if (error instanceof InvalidAnswerError) return { ok: false, refusal: 'invalid', text: error.message, question };
+      throw error;
+    }
+  }
+
+  /** Remove (dismiss) a pending question without answering; the agent is told. */
+  async remove(ref: unknown, actor: Actor, place: Place): Promise<Outcome> {
+    const located = await this.#locate(ref, actor, place);
+    if (!located.ok) return located;
+    const result = await this.#o.store.dismiss(located.question.project, located.question.id, responderOf(actor));
+    switch (result.kind) {
+      case 'done':
+        return { ok: true, question: result.question, text: `Removed #${result.question.id}; the agent will be told.` };
+      case 'unknown':
+        return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
+      default:
+        return this.#notPending(result.question);
+    }
+  }
+
+  /**
+   * The inbox of a place: pending questions of every project routed there (on this platform), blocking first,
+   * each with the actor's draft.
+   */
+  async inbox(actor: Actor, place: Place): Promise<{ question: Question; draft?: Draft }[]> {
+    const projects = (await this.#o.store.knownProjects()).filter((project) => {
+      const channels = this.#o.routing(actor.platform, project);
+      return channels.length > 0 && (place.channel === undefined || channels.includes(place.channel));
+    });
+    const questions = await this.#o.store.listAcross(projects, { status: ['pending'] });
+    return Promise.all(
+      questions.map(async (question) => {
+        const draft = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
+        return draft ? { question, draft } : { question };
+      }),
+    );
+  }
+
+  /**
+   * Send every ready draft among `refs` (the questions shown in the inbox's current filter). Unready ones are
+   * left alone; each outcome is reported.
+   */
+  async sendReady(refs: readonly string[], actor: Actor, place: Place): Promise<{ ref: string; outcome: Outcome }[]> {
+    const results: { ref: string; outcome: Outcome }[] = [];
+    for (const ref of refs) {
+      const located = await this.#locate(ref, actor, place);
+      if (!located.ok) {
+        results.push({ ref, outcome: located });
+        continue;
+      }
+      const draft = await this.#o.store.getDraft(located.question.project, located.question.id, personOf(actor));
+      if (!draft || answerReadiness(located.question, draft) !== 'ready') continue;
+      results.push({ ref, outcome: await this.send(ref, actor, place, draft) });
+    }
+    return results;
+  }
+}
+
+function personOf(actor: Actor): { platform: Platform; userId: string } {
+  return { platform: actor.platform, userId: actor.userId };
+}
+
+/** What a question shows selected before anyone picks: its recommendation, if any. */
+export function defaultSelection(question: Question): Pick {
+  return { choices: question.recommended ? [question.recommended] : [], other: false };
+}

@@ -1,0 +1,23 @@
+/**
+ * A chat platform as the bridge sees it: where a project's questions go, how to post one, how to redraw a copy.
+ * Platform folders (bot/slack, bot/discord) implement it; nothing here knows a platform's API.
+ */
+import type { MessageRef, Platform, Question } from '../core/question.js';
+
+export interface PostOptions {
+  /**
+   * This question may already have been posted to the channel by a bridge that died before recording it (the
+   * event is being handled again). The surface should look for that copy first, as far as the platform allows.
+   */
+  readonly maybePostedBefore: boolean;
+}
+
+export interface Surface {
+  readonly platform: Platform;
+  /** Channels of this platform the project's questions go to; empty when the project is not routed here. */
+  channelsFor(project: string): readonly string[];
+  /** Post the question as it is now; returns where. Throws on failure (the bridge retries). */
+  post(question: Question, channel: string, options: PostOptions): Promise<MessageRef>;
+  /** Redraw one posted copy to show the question as it is now. Throws on failure (the bridge retries). */
+  update(question: Question, ref: MessageRef): Promise<void>;
+}

@@ -1,0 +1,36 @@
+/** A Surface that records what the bridge asked of it, and can be told to fail. Our own port, not a mock. */
+import type { Surface } from '../../src/bot/surface.js';
+import type { MessageRef, Platform, Question } from '../../src/core/question.js';
+
+export class RecordingSurface implements Surface {
+  readonly posts: { question: Question; channel: string; maybePostedBefore: boolean }[] = [];
+  readonly updates: { question: Question; ref: MessageRef }[] = [];
+  failNext = 0;
+  #counter = 0;
+
+  constructor(
+    readonly platform: Platform,
+    readonly routes: (project: string) => readonly string[],
+  ) {}
+
+  channelsFor(project: string): readonly string[] {
+    return this.routes(project);
+  }
+
+  async post(question: Question, channel: string, options: { maybePostedBefore: boolean }): Promise<MessageRef> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('platform unavailable');
+    }
+    this.posts.push({ question, channel, maybePostedBefore: options.maybePostedBefore });
+    return { platform: this.platform, channel, messageId: `m${++this.#counter}` };
+  }
+
+  async update(question: Question, ref: MessageRef): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('platform unavailable');
+    }
+    this.updates.push({ question, ref });
+  }
+}
