@@ -77,7 +77,7 @@ export type DraftOutcome = DraftOutcomeOk | (Outcome & { readonly ok: false });
 const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord', web: 'the web inbox' };
 
 function time(at: number): string {
-  return new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return `${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
 
 /** The in-place text for a question that is no longer pending, naming who answered and where. */

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bridge } from '../../src/bot/bridge.js';
-import type { RedisStore } from '../../src/store/redis/redis-store.js';
 import { openTestStore, person, spec, uniqueProject } from '../support/store.js';
 import { RecordingSurface } from './recording-surface.js';
 

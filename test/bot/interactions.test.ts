@@ -24,9 +24,10 @@ function service(allow: Parameters<typeof allowListPolicy>[0] = {}) {
   });
 }
 
-async function parked(overrides = {}) {
+async function parked(overrides: Parameters<typeof spec>[0] = {}, withoutRecommendation = false) {
   const project = uniqueProject();
-  const q = await store.park(project, spec(overrides));
+  const { recommended: _dropped, ...plain } = spec(overrides);
+  const q = await store.park(project, withoutRecommendation ? plain : spec(overrides));
   return { project, ref: formatQuestionRef(project, q.id) };
 }
 
@@ -68,7 +69,7 @@ describe('send', () => {
   });
 
   it('GIVEN Other without notes or nothing picked THEN refused as not ready, nothing stored', async () => {
-    const { project, ref } = await parked({ recommended: undefined });
+    const { project, ref } = await parked({}, true);
     const svc = service();
     expect(await svc.send(ref, ada, here)).toMatchObject({
       ok: false,
@@ -152,7 +153,8 @@ describe('inbox', () => {
       const a = uniqueProject('a');
       const b = uniqueProject('b');
       await isolated.park(a, spec({ isBlocking: false }));
-      await isolated.park(b, spec({ isBlocking: true, recommended: undefined }));
+      const { recommended: _r, ...unrecommended } = spec({ isBlocking: true });
+      await isolated.park(b, unrecommended);
       await isolated.park(a, spec());
       await isolated.cancel(a, 2);
       const svc = new InteractionService({ store: isolated, access: allowListPolicy({}), routing: () => ['C-team'] });
