@@ -1,0 +1,137 @@
+/**
+ * Text shared by the Slack renderers: mrkdwn escaping, the header line, dates, the ready mark and the notes
+ * preview. Pure.
+ */
+import type { Readiness } from '../../core/answer.js';
+import type { Platform, Question } from '../../core/question.js';
+import { SLACK_LIMITS } from './limits.js';
+
+/**
+ * Escapes the three characters Slack's mrkdwn gives meaning to (`&`, `<`, `>`), so agent or person text can never
+ * form a link, a mention (`<!channel>`) or an entity. Formatting characters (`*`, `_`, `~`) have no escape in mrkdwn
+ * and are left alone.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * `text` cut to at most `max` UTF-16 units with an ellipsis, never inside a surrogate pair. For previews and
+ * display names only: stored text (questions, notes) is never cut (the question limits make it fit).
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * `text` escaped for mrkdwn and cut so the *escaped* text is at most `max` UTF-16 units (an ellipsis included),
+ * never inside an entity or a surrogate pair. For previews, names and paths, whose budget must hold however many
+ * `&`, `<`, `>` they contain.
+ */
+export function escapeMrkdwnWithin(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  if (escaped.length <= max) return escaped;
+  let out = '';
+  for (const char of text) {
+    const next = escapeMrkdwn(char);
+    if (out.length + next.length > max - 1) break;
+    out += next;
+  }
+  return `${out}…`;
+}
+
+/** Line breaks and tabs as single spaces, for one-line previews. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
+export function projectName(project: string): string {
+  const segments = project.split(/[\\/]/).filter((segment) => segment !== '');
+  return segments.at(-1) ?? project;
+}
+
+/** A Slack date token: the viewer's own time zone, with the ISO time as the fallback text. */
+export function slackDate(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return `<!date^${seconds}^{date_short_pretty} at {time}|${new Date(ms).toISOString()}>`;
+}
+
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
+  slack: 'Slack',
+  discord: 'Discord',
+  web: 'the web inbox',
+};
+
+/** Where an answer came from, as it reads after "on": `Slack`, `Discord`, `the web inbox`. */
+export function platformName(platform: Platform): string {
+  return PLATFORM_NAMES[platform];
+}
+
+/** 🔴 BLOCKING / 🟢 can wait. */
+export function blockingMark(isBlocking: boolean): string {
+  return isBlocking ? '🔴 BLOCKING' : '🟢 can wait';
+}
+
+/**
+ * How much of a project's full path (escaped) the renderers show: project names are unbounded, and the last
+ * segment is what reads.
+ */
+export const PROJECT_PATH_SHOWN_MAX = 150;
+
+/**
+ * The plain-text header: `🔴 BLOCKING · #7 · shop · PROJ-12`, within Slack's 150-character header. The ticket
+ * (≤ 64) and id always fit; only the project's last segment is shortened when it would not (its full path is
+ * shown elsewhere).
+ */
+export function headerLine(question: Pick<Question, 'isBlocking' | 'id' | 'project' | 'ticket'>): string {
+  const head = `${blockingMark(question.isBlocking)} · #${question.id} · `;
+  const tail = question.ticket === undefined ? '' : ` · ${question.ticket}`;
+  const room = SLACK_LIMITS.headerText - head.length - tail.length;
+  return `${head}${truncate(projectName(question.project), Math.max(room, 1))}${tail}`;
+}
+
+/** The compact one-line header in mrkdwn: `🔴 *BLOCKING* · #7 · shop · PROJ-12`, escaped. */
+export function headerMrkdwn(question: Pick<Question, 'isBlocking' | 'id' | 'project' | 'ticket'>): string {
+  const mark = question.isBlocking ? '🔴 *BLOCKING*' : '🟢 can wait';
+  const project = escapeMrkdwnWithin(projectName(question.project), PROJECT_PATH_SHOWN_MAX);
+  const ticket = question.ticket === undefined ? '' : ` · ${escapeMrkdwn(question.ticket)}`;
+  return `${mark} · #${question.id} · ${project}${ticket}`;
+}
+
+/** The question as bold mrkdwn. */
+export function questionMrkdwn(question: Pick<Question, 'question'>): string {
+  return `*${escapeMrkdwn(question.question)}*`;
+}
+
+const READY_MARKS: Readonly<Record<Readiness, string>> = {
+  ready: '✅ ready',
+  'pick-one': '👉 pick one',
+  'needs-note': '✍️ needs a note',
+};
+
+/** The ready mark: ✅ ready / 👉 pick one / ✍️ needs a note. */
+export function readyMark(readiness: Readiness): string {
+  return READY_MARKS[readiness];
+}
+
+/** How many characters (escaped) of the notes a preview shows, on one line; the stored notes are never cut. */
+export const NOTES_PREVIEW_MAX = 120;
+
+/** How many characters (escaped) of a person's display name the renderers show. */
+export const DISPLAY_NAME_SHOWN_MAX = 80;
+
+/** A display name for mrkdwn: one line, escaped, within {@link DISPLAY_NAME_SHOWN_MAX}. */
+export function displayNameMrkdwn(name: string): string {
+  return escapeMrkdwnWithin(oneLine(name), DISPLAY_NAME_SHOWN_MAX);
+}
+
+/** `Notes by Ada: …` (or `Notes: …` without a name), one line, escaped and cut to {@link NOTES_PREVIEW_MAX}. */
+export function notesPreview(notes: string, by?: string): string {
+  const who = by === undefined || by.trim() === '' ? 'Notes' : `Notes by ${displayNameMrkdwn(by)}`;
+  return `${who}: ${escapeMrkdwnWithin(oneLine(notes), NOTES_PREVIEW_MAX)}`;
+}

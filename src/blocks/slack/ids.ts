@@ -1,0 +1,223 @@
+/**
+ * The contract between the Slack renderers and the Bolt handlers: every action id, view callback id and block id
+ * the renderers put in a payload, how a question is referenced in it, and the helpers that read those back.
+ *
+ * How a question is referenced: by its ref, `formatQuestionRef(project, id)` (`<16-char tag>.<id>`, see
+ * `core/question-ref.ts`), never by project name or text.
+ * - Buttons (`al_notes`, `al_send`, `al_remove`, `al_inbox_notes`) carry the ref as their `value`.
+ * - Selects (`al_pick`, `al_inbox_pick`) carry the option's value (see below); the ref is in their block's
+ *   `block_id`: `al_q:<ref>:<revision>`. In a message the revision is the caller's message revision; in the inbox
+ *   it is the draft's `updatedAt` (0 without a draft). A fresh block_id on every change makes Slack redraw the
+ *   select from `initial_option` instead of keeping what the viewer last saw (FACTS.md).
+ *   {@link refFromAction} reads either form, so one helper serves every action.
+ * - The notes modal carries the ref as its `private_metadata`; its fields are {@link NOTES_BLOCK_IDS}.
+ * - The inbox carries its state `{filter, page}` as JSON in `private_metadata` (modal and Home tab).
+ *
+ * Option values in selects: the option's index in `question.options` (`"0"` … `"5"`) or `"other"` for `Other`,
+ * never the label (labels may be up to 73 characters and change meaning if reordered; values stay ≤ 75).
+ *
+ * Every `parse…`/`…From…` helper takes an unknown payload fragment and returns undefined for anything it does not
+ * recognise: payloads are input from the edge, and a bad one is refused by the handler, never thrown.
+ */
+
+import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { parseQuestionRef } from '../../core/question-ref.js';
+
+/** Every action id (`action_id` of an interactive element). */
+export const ACTION_IDS = Object.freeze({
+  /** Question message: the select over the options + Other (`static_select` or `multi_static_select`). */
+  pick: 'al_pick',
+  /** Question message: "Add notes" button, opens the notes modal. `value` = ref. */
+  notes: 'al_notes',
+  /** Question message: "Send" button, sends the viewer's selection. `value` = ref. */
+  send: 'al_send',
+  /** Question message: "Remove" button (behind a confirm dialog), dismisses the question. `value` = ref. */
+  remove: 'al_remove',
+  /** Inbox: the filter select; option values are {@link INBOX_FILTERS}. */
+  inboxFilter: 'al_inbox_filter',
+  /** Inbox: one question's select; its block_id carries the ref. */
+  inboxPick: 'al_inbox_pick',
+  /** Inbox: one question's "Add notes" button. `value` = ref. */
+  inboxNotes: 'al_inbox_notes',
+  /** Inbox: "Send N answers" button. `value` = the current filter. */
+  inboxSendAll: 'al_inbox_send_all',
+  /** Inbox: "Previous" / "Next" buttons. `value` = the page to show (0-based, as a decimal string). */
+  inboxPage: 'al_inbox_page',
+  /**
+   * Notes modal: the select in the picker input block. The block dispatches on change (`dispatch_action`), so a
+   * handler can store the draft and `views.update` the modal (the notes become required when Other is picked).
+   */
+  notesPick: 'al_notes_pick',
+  /** Notes modal: the multiline notes input. */
+  notesText: 'al_notes_text',
+} as const);
+
+export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
+
+/** Every view `callback_id`. */
+export const CALLBACK_IDS = Object.freeze({
+  /** The notes modal; `private_metadata` = the ref. */
+  notes: 'al_notes',
+  /** The `/questions` inbox, as a modal and as the Home tab; `private_metadata` = {@link formatInboxState}. */
+  inbox: 'al_inbox',
+} as const);
+
+export type CallbackId = (typeof CALLBACK_IDS)[keyof typeof CALLBACK_IDS];
+
+/**
+ * The notes modal's input blocks: read `view.state.values[NOTES_BLOCK_IDS.pick][ACTION_IDS.notesPick]` and
+ * `view.state.values[NOTES_BLOCK_IDS.notes][ACTION_IDS.notesText].value` on `view_submission`; answer errors
+ * with `response_action: 'errors'` keyed by these block ids.
+ */
+export const NOTES_BLOCK_IDS = Object.freeze({
+  pick: 'al_notes_pick',
+  notes: 'al_notes_text',
+} as const);
+
+/** Fixed block ids of the inbox (the question blocks use {@link questionBlockId}). */
+export const INBOX_BLOCK_IDS = Object.freeze({
+  filter: 'al_inbox_filter',
+  sendAll: 'al_inbox_send_all',
+  previousPage: 'al_inbox_page_previous',
+  nextPage: 'al_inbox_page_next',
+} as const);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Question refs in block ids and values
+
+const QUESTION_BLOCK_PREFIX = 'al_q';
+
+/** `al_q:<ref>:<revision>`: the block id of the block holding a question's select. */
+export function questionBlockId(ref: string, revision: number): string {
+  return `${QUESTION_BLOCK_PREFIX}:${ref}:${Math.max(0, Math.trunc(revision))}`;
+}
+
+/** The ref and revision in a block id made by {@link questionBlockId}, or undefined. */
+export function parseQuestionBlockId(blockId: unknown): { ref: string; revision: number } | undefined {
+  if (typeof blockId !== 'string' || blockId.length > 255) return undefined;
+  const match = /^al_q:([^:]+):(\d{1,16})$/.exec(blockId);
+  const ref = match?.[1];
+  const revision = match?.[2];
+  if (ref === undefined || revision === undefined || parseQuestionRef(ref) === undefined) return undefined;
+  return { ref, revision: Number(revision) };
+}
+
+/** `value` when it is a question ref, else undefined. For the buttons' `value` and the notes modal's metadata. */
+export function parseRefValue(value: unknown): string | undefined {
+  return parseQuestionRef(value) === undefined ? undefined : (value as string);
+}
+
+/**
+ * The question an action is about: from the action's `value` when it is a ref (buttons), else from its `block_id`
+ * (selects). `action` is one entry of a `block_actions` payload's `actions`.
+ */
+export function refFromAction(action: unknown): string | undefined {
+  if (action === null || typeof action !== 'object') return undefined;
+  const { value, block_id: blockId } = action as { value?: unknown; block_id?: unknown };
+  return parseRefValue(value) ?? parseQuestionBlockId(blockId)?.ref;
+}
+
+/** The ref in the notes modal's `private_metadata`, or undefined. */
+export function refFromNotesMetadata(privateMetadata: unknown): string | undefined {
+  return parseRefValue(privateMetadata);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Option values <-> labels
+
+/** The select value of `Other`. */
+export const OTHER_OPTION_VALUE = 'other';
+
+/** The select value of the option at `index` in `question.options`. */
+export function optionValue(index: number): string {
+  return String(index);
+}
+
+/** The label a select value stands for (an option's label, or `Other`), or undefined for an unknown value. */
+export function labelForOptionValue(question: Pick<QuestionSpec, 'options'>, value: unknown): string | undefined {
+  if (value === OTHER_OPTION_VALUE) return OTHER_LABEL;
+  if (typeof value !== 'string' || !/^(0|[1-9]\d?)$/.test(value)) return undefined;
+  return question.options[Number(value)]?.label;
+}
+
+/** The select value of a label (an option's label, or `Other`), or undefined when the question has no such label. */
+export function valueForLabel(question: Pick<QuestionSpec, 'options'>, label: string): string | undefined {
+  if (label === OTHER_LABEL) return OTHER_OPTION_VALUE;
+  const index = question.options.findIndex((option) => option.label === label);
+  return index === -1 ? undefined : optionValue(index);
+}
+
+/**
+ * The picks in a select's state: `selected_option` (one `{value}`), `selected_options` (an array of them), or
+ * null/absent (nothing picked). Returns the choices (labels in the options' order) and whether `Other` is picked,
+ * or undefined when the state is malformed or names a value the question does not have. Notes are not part of a
+ * select's state.
+ */
+export function selectionFromSelectState(
+  question: Pick<QuestionSpec, 'options'>,
+  state: unknown,
+): Pick<Selection, 'choices' | 'other'> | undefined {
+  if (state === null || typeof state !== 'object') return undefined;
+  const { selected_option: one, selected_options: many } = state as {
+    selected_option?: unknown;
+    selected_options?: unknown;
+  };
+  const picked: unknown[] = Array.isArray(many) ? many : one === undefined || one === null ? [] : [one];
+  const labels = new Set<string>();
+  for (const entry of picked) {
+    const value = entry !== null && typeof entry === 'object' ? (entry as { value?: unknown }).value : undefined;
+    const label = labelForOptionValue(question, value);
+    if (label === undefined) return undefined;
+    labels.add(label);
+  }
+  return {
+    choices: question.options.map((option) => option.label).filter((label) => labels.has(label)),
+    other: labels.has(OTHER_LABEL),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inbox state
+
+/** The inbox filters, which are also the filter select's option values and the "Send N answers" button's value. */
+export const INBOX_FILTERS = ['all', 'blocking', 'non-blocking'] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+
+/** What the inbox shows: the filter and the page (0-based). */
+export interface InboxState {
+  readonly filter: InboxFilter;
+  readonly page: number;
+}
+
+/** A filter name, or undefined. */
+export function parseInboxFilter(value: unknown): InboxFilter | undefined {
+  return INBOX_FILTERS.find((filter) => filter === value);
+}
+
+/** A page number (the `al_inbox_page` button's value, 0-based), or undefined. */
+export function parseInboxPage(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value !== 'string' || !/^(0|[1-9]\d{0,5})$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** The inbox's `private_metadata`: `{"filter":"all","page":0}`. */
+export function formatInboxState(state: InboxState): string {
+  return JSON.stringify({ filter: state.filter, page: state.page });
+}
+
+/** The state in an inbox view's `private_metadata`, or undefined (an empty or foreign one included). */
+export function parseInboxState(privateMetadata: unknown): InboxState | undefined {
+  if (typeof privateMetadata !== 'string' || privateMetadata.length > 3000) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(privateMetadata);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object') return undefined;
+  const { filter, page } = parsed as { filter?: unknown; page?: unknown };
+  const validFilter = parseInboxFilter(filter);
+  const validPage = parseInboxPage(page);
+  return validFilter === undefined || validPage === undefined ? undefined : { filter: validFilter, page: validPage };
+}

@@ -1,0 +1,103 @@
+/**
+ * The answer picker every surface shares (question message, inbox, notes modal): a select over the options plus
+ * `Other`, with what the viewer would send preselected. Pure.
+ */
+import { answerReadiness, type Readiness } from '../../core/answer.js';
+import { RECOMMENDED_MARK } from '../../core/limits.js';
+import { type Draft, OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
+import type { SelectElement, SelectOption } from './types.js';
+
+/**
+ * The selection a picker shows, and so what Send sends: the draft when there is one (even an empty one: the draft
+ * is what the person last chose), else the recommended option, else nothing. The Bolt handlers use the same rule
+ * for a question the viewer has not touched, so "✅ ready" on screen and what is sent never differ.
+ */
+export function shownSelection(question: Pick<QuestionSpec, 'recommended'>, draft?: Selection): Selection {
+  if (draft !== undefined) return draft;
+  return question.recommended === undefined
+    ? { choices: [], other: false }
+    : { choices: [question.recommended], other: false };
+}
+
+/** The ready mark of what the picker shows (see {@link shownSelection}). */
+export function shownReadiness(
+  question: Pick<QuestionSpec, 'options' | 'multiSelect' | 'recommended'>,
+  draft?: Draft,
+): Readiness {
+  return answerReadiness(question, shownSelection(question, draft));
+}
+
+/** How a picker shows its options. */
+export interface PickerStyle {
+  /**
+   * Whether each option carries its description (default true). The question message lists the options with their
+   * descriptions above the picker, so it leaves them out of the menu: the same text twice would only spend the
+   * message's total-text budget (see `SLACK_LIMITS.messageBlockText`).
+   */
+  readonly descriptions?: boolean;
+}
+
+/**
+ * The select's options: each option (recommended one prefixed with `RECOMMENDED_MARK`, ≤ 75 by the question
+ * limits), with its description unless `style` says not, value = its index; then `Other`, value `other`.
+ */
+export function pickerOptions(
+  question: Pick<QuestionSpec, 'options' | 'recommended'>,
+  style: PickerStyle = {},
+): SelectOption[] {
+  const descriptions = style.descriptions ?? true;
+  const options = question.options.map((option, index): SelectOption => {
+    const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
+    const text = { type: 'plain_text', text: `${mark}${option.label}` } as const;
+    return !descriptions || option.description === undefined || option.description === ''
+      ? { text, value: optionValue(index) }
+      : { text, value: optionValue(index), description: { type: 'plain_text', text: option.description } };
+  });
+  const other = { type: 'plain_text', text: OTHER_LABEL } as const;
+  return [
+    ...options,
+    descriptions
+      ? {
+          text: other,
+          value: OTHER_OPTION_VALUE,
+          description: { type: 'plain_text', text: 'None of these: say what in the notes' },
+        }
+      : { text: other, value: OTHER_OPTION_VALUE },
+  ];
+}
+
+/**
+ * The select for `question` with `selection` preselected: a `static_select` (first pick preselected) or, for a
+ * multi-select question, a `multi_static_select`. Initial options are the very objects of `options`, so they equal
+ * one of them exactly, as Slack requires.
+ */
+export function pickerElement(
+  question: Pick<QuestionSpec, 'options' | 'recommended' | 'multiSelect'>,
+  selection: Selection,
+  actionId: string,
+  style: PickerStyle = {},
+): SelectElement {
+  const options = pickerOptions(question, style);
+  const labels = question.options.map((option) => option.label);
+  const initial = options.filter((_option, index) =>
+    index < labels.length ? selection.choices.includes(labels[index] ?? '') : selection.other,
+  );
+  if (question.multiSelect) {
+    return {
+      type: 'multi_static_select',
+      action_id: actionId,
+      placeholder: { type: 'plain_text', text: 'Pick answers' },
+      options,
+      ...(initial.length === 0 ? {} : { initial_options: initial }),
+    };
+  }
+  const first = initial[0];
+  return {
+    type: 'static_select',
+    action_id: actionId,
+    placeholder: { type: 'plain_text', text: 'Pick an answer' },
+    options,
+    ...(first === undefined ? {} : { initial_option: first }),
+  };
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatInboxState,
+  labelForOptionValue,
+  OTHER_OPTION_VALUE,
+  optionValue,
+  parseInboxFilter,
+  parseInboxPage,
+  parseInboxState,
+  parseQuestionBlockId,
+  parseRefValue,
+  questionBlockId,
+  refFromAction,
+  refFromNotesMetadata,
+  selectionFromSelectState,
+  valueForLabel,
+} from '../../../src/blocks/slack/ids.js';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { makeQuestion } from './fixtures.js';
+
+const ref = formatQuestionRef('/home/ada/src/shop', 7);
+const question = makeQuestion({
+  options: [{ label: 'Use Postgres' }, { label: 'Use Redis' }, { label: 'Use SQLite' }],
+});
+
+const GARBAGE: unknown[] = [undefined, null, 42, '', {}, [], 'al_q', 'al_q:nope:1', `al_q:${ref}`, `al_q:${ref}:x`];
+
+describe('question refs in payloads', () => {
+  it('GIVEN a ref and revision THEN the block id carries both and reads back', () => {
+    const blockId = questionBlockId(ref, 3);
+    expect(blockId).toBe(`al_q:${ref}:3`);
+    expect(blockId.length).toBeLessThanOrEqual(255);
+    expect(parseQuestionBlockId(blockId)).toEqual({ ref, revision: 3 });
+    expect(parseQuestionBlockId(questionBlockId(ref, 1_760_000_000_123))).toEqual({ ref, revision: 1_760_000_000_123 });
+  });
+
+  it.each(GARBAGE)('GIVEN the block id %j THEN no ref is read, and nothing throws', (blockId) => {
+    expect(parseQuestionBlockId(blockId)).toBeUndefined();
+    expect(refFromAction({ block_id: blockId })).toBeUndefined();
+  });
+
+  it.each([undefined, null, 7, '', 'shop.7', `${ref} `])('GIVEN the value %j THEN it is not a ref', (value) => {
+    expect(parseRefValue(value)).toBeUndefined();
+    expect(refFromNotesMetadata(value)).toBeUndefined();
+  });
+
+  const ACTIONS: [string, unknown, string | undefined][] = [
+    ['a button with the ref as value', { action_id: 'al_send', block_id: 'whatever', value: ref }, ref],
+    [
+      'a select with the ref in its block id',
+      { action_id: 'al_pick', block_id: questionBlockId(ref, 2), selected_option: { value: '0' } },
+      ref,
+    ],
+    ['a button with a bad value in a question block', { value: 'nope', block_id: questionBlockId(ref, 2) }, ref],
+    ['an action without either', { action_id: 'al_send' }, undefined],
+    ['not an object', 'al_send', undefined],
+    ['null', null, undefined],
+  ];
+  it.each(ACTIONS)('GIVEN %s THEN refFromAction reads the ref (or nothing)', (_name, action, expected) => {
+    expect(refFromAction(action)).toBe(expected);
+  });
+});
+
+describe('option values', () => {
+  it('GIVEN each option and Other THEN value and label map both ways', () => {
+    question.options.forEach((option, index) => {
+      expect(optionValue(index)).toBe(String(index));
+      expect(valueForLabel(question, option.label)).toBe(String(index));
+      expect(labelForOptionValue(question, String(index))).toBe(option.label);
+    });
+    expect(valueForLabel(question, 'Other')).toBe(OTHER_OPTION_VALUE);
+    expect(labelForOptionValue(question, OTHER_OPTION_VALUE)).toBe('Other');
+  });
+
+  it.each([
+    undefined,
+    null,
+    0,
+    '3',
+    '01',
+    '-1',
+    '1.0',
+    'Use Redis',
+    'Other',
+    '',
+  ])('GIVEN the value %j THEN it names no label', (value) => {
+    expect(labelForOptionValue(question, value)).toBeUndefined();
+  });
+
+  it('GIVEN an unknown label THEN it has no value', () => {
+    expect(valueForLabel(question, 'Use Mongo')).toBeUndefined();
+  });
+
+  const STATES: [string, unknown, ReturnType<typeof selectionFromSelectState>][] = [
+    ['one option', { selected_option: { value: '1' } }, { choices: ['Use Redis'], other: false }],
+    ['Other', { selected_option: { value: 'other' } }, { choices: [], other: true }],
+    ['nothing (null)', { selected_option: null }, { choices: [], other: false }],
+    [
+      'several, out of order, with Other',
+      { selected_options: [{ value: '2' }, { value: 'other' }, { value: '0' }] },
+      { choices: ['Use Postgres', 'Use SQLite'], other: true },
+    ],
+    ['an empty multi-select', { selected_options: [] }, { choices: [], other: false }],
+    ['an unknown value', { selected_option: { value: '9' } }, undefined],
+    ['a malformed entry', { selected_options: ['0'] }, undefined],
+    ['not an object', 'x', undefined],
+  ];
+  it.each(STATES)('GIVEN a select state with %s THEN the selection is read', (_name, state, expected) => {
+    expect(selectionFromSelectState(question, state)).toEqual(expected);
+  });
+});
+
+describe('inbox state', () => {
+  it('GIVEN a state THEN private_metadata holds it as JSON and reads back', () => {
+    const text = formatInboxState({ filter: 'non-blocking', page: 2 });
+    expect(text).toBe('{"filter":"non-blocking","page":2}');
+    expect(parseInboxState(text)).toEqual({ filter: 'non-blocking', page: 2 });
+  });
+
+  it.each([
+    undefined,
+    '',
+    'not json',
+    'null',
+    '[]',
+    '{"filter":"x","page":0}',
+    '{"filter":"all","page":-1}',
+  ])('GIVEN the metadata %j THEN no state is read', (metadata) => {
+    expect(parseInboxState(metadata)).toBeUndefined();
+  });
+
+  it('GIVEN filter and page values THEN only valid ones are read', () => {
+    expect(parseInboxFilter('blocking')).toBe('blocking');
+    expect(parseInboxFilter('Blocking')).toBeUndefined();
+    expect(parseInboxPage('3')).toBe(3);
+    expect(parseInboxPage(0)).toBe(0);
+    expect(parseInboxPage('-1')).toBeUndefined();
+    expect(parseInboxPage('03')).toBeUndefined();
+    expect(parseInboxPage(1.5)).toBeUndefined();
+  });
+});

@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest';
+import { type InboxFilter, parseInboxState, parseQuestionBlockId } from '../../../src/blocks/slack/ids.js';
+import {
+  INBOX_PAGE_SIZE,
+  type InboxItem,
+  inboxCounts,
+  inboxPageCount,
+  readyCount,
+  renderInbox,
+} from '../../../src/blocks/slack/inbox.js';
+import { assertSlackView, SLACK_LIMITS } from '../../../src/blocks/slack/limits.js';
+import type { ActionsBlock, SlackView } from '../../../src/blocks/slack/types.js';
+import type { Draft } from '../../../src/core/question.js';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { CREATED_AT, extremeQuestion, makeQuestion, mrkdwnTexts, sized } from './fixtures.js';
+
+function draft(choices: string[], other = false, notes?: string): Draft {
+  return notes === undefined ? { choices, other, updatedAt: 42 } : { choices, other, notes, updatedAt: 42 };
+}
+
+/** The refs of the questions a view shows, in order. */
+function shownRefs(view: SlackView): string[] {
+  return view.blocks.flatMap((block) => {
+    const parsed = block.type === 'actions' ? parseQuestionBlockId(block.block_id) : undefined;
+    return parsed === undefined ? [] : [parsed.ref];
+  });
+}
+
+function actionIds(view: SlackView): string[] {
+  return view.blocks.flatMap((block) =>
+    block.type === 'actions' || (block.type === 'section' && block.accessory)
+      ? (block.type === 'actions' ? block.elements : block.accessory ? [block.accessory] : []).map(
+          (element) => element.action_id,
+        )
+      : [],
+  );
+}
+
+function sendButtonText(view: SlackView): string | undefined {
+  for (const block of view.blocks) {
+    if (
+      block.type === 'section' &&
+      block.accessory?.type === 'button' &&
+      block.accessory.action_id === 'al_inbox_send_all'
+    ) {
+      return block.accessory.text.text;
+    }
+  }
+  return undefined;
+}
+
+function filterLabels(view: SlackView): string[] {
+  const block = view.blocks.find((candidate): candidate is ActionsBlock => candidate.block_id === 'al_inbox_filter');
+  const select = block?.elements[0];
+  return select?.type === 'static_select' ? select.options.map((option) => option.text.text) : [];
+}
+
+const ref = (id: number) => formatQuestionRef('/home/ada/src/shop', id);
+
+describe('renderInbox: empty', () => {
+  it.each(['modal', 'home'] as const)('GIVEN no questions THEN the %s says so in a friendly line', (surface) => {
+    const view = renderInbox([], { filter: 'all', page: 0 }, surface);
+    expect(view.type).toBe(surface);
+    expect(view.blocks).toHaveLength(2);
+    expect(mrkdwnTexts(view.blocks)).toEqual([
+      '🎉 Nothing waiting. When an agent parks a question for this channel, it shows up here.',
+    ]);
+    expect(() => assertSlackView(view)).not.toThrow();
+  });
+});
+
+describe('renderInbox: three questions', () => {
+  const items: InboxItem[] = [
+    // Oldest, non-blocking, its recommendation preselected (no draft): ready.
+    { question: makeQuestion({ id: 1, isBlocking: false, createdAt: CREATED_AT }) },
+    // Blocking, newer, a draft with Other and no notes: needs a note.
+    { question: makeQuestion({ id: 3, createdAt: CREATED_AT + 2000 }), draft: draft([], true) },
+    // Blocking, older, a ready draft with notes.
+    { question: makeQuestion({ id: 2, createdAt: CREATED_AT + 1000 }), draft: draft(['Use Redis'], false, 'small') },
+  ];
+
+  it('GIVEN three questions THEN blocking come first, then oldest, each with its picker and Add notes', () => {
+    const view = renderInbox(items, { filter: 'all', page: 0 }, 'modal');
+    expect(shownRefs(view)).toEqual([ref(2), ref(3), ref(1)]);
+    expect(actionIds(view)).toEqual([
+      'al_inbox_filter',
+      'al_inbox_send_all',
+      'al_inbox_pick',
+      'al_inbox_notes',
+      'al_inbox_pick',
+      'al_inbox_notes',
+      'al_inbox_pick',
+      'al_inbox_notes',
+    ]);
+    expect(mrkdwnTexts(view.blocks)).toContain(
+      '🔴 *BLOCKING* · #2 · shop · SHOP-12\n*Which store should sessions use?*\n✅ ready · Notes: small',
+    );
+    expect(mrkdwnTexts(view.blocks)).toContain(
+      '🔴 *BLOCKING* · #3 · shop · SHOP-12\n*Which store should sessions use?*\n✍️ needs a note',
+    );
+    expect(mrkdwnTexts(view.blocks)).toContain(
+      '🟢 can wait · #1 · shop · SHOP-12\n*Which store should sessions use?*\n✅ ready',
+    );
+  });
+
+  it('GIVEN drafts THEN each picker preselects the draft, else the recommendation, and its block id follows the draft', () => {
+    const view = renderInbox(items, { filter: 'all', page: 0 }, 'home');
+    const pickers = view.blocks.filter((block): block is ActionsBlock => block.type === 'actions').slice(1);
+    expect(pickers.map((block) => block.block_id)).toEqual([
+      `al_q:${ref(2)}:42`,
+      `al_q:${ref(3)}:42`,
+      `al_q:${ref(1)}:0`,
+    ]);
+    expect(pickers.map((block) => block.elements[0])).toMatchObject([
+      { initial_option: { value: '1' } },
+      { initial_option: { value: 'other' } },
+      { initial_option: { value: '0', text: { text: '★ Use Postgres' } } },
+    ]);
+  });
+
+  const FILTERS: [InboxFilter, number, string | undefined, string[]][] = [
+    ['all', 2, 'Send 2 answers', [ref(2), ref(3), ref(1)]],
+    ['blocking', 1, 'Send 1 answer', [ref(2), ref(3)]],
+    ['non-blocking', 1, 'Send 1 answer', [ref(1)]],
+  ];
+  it.each(
+    FILTERS,
+  )('GIVEN the %s filter THEN %i ready answers are counted and only its questions shown', (filter, ready, button, refs) => {
+    const view = renderInbox(items, { filter, page: 0 }, 'modal');
+    expect(readyCount(items, filter)).toBe(ready);
+    expect(sendButtonText(view)).toBe(button);
+    expect(shownRefs(view)).toEqual(refs);
+    expect(filterLabels(view)).toEqual(['All (3)', 'Blocking (2)', 'Non-blocking (1)']);
+    expect(parseInboxState(view.private_metadata)).toEqual({ filter, page: 0 });
+  });
+
+  it('GIVEN no ready answer in the filter THEN there is no send button, and the inbox says nothing is ready', () => {
+    const notReady: InboxItem[] = items.map((item) => ({ ...item, draft: draft([], true) }));
+    const view = renderInbox(notReady, { filter: 'all', page: 0 }, 'modal');
+    expect(readyCount(notReady, 'all')).toBe(0);
+    expect(sendButtonText(view)).toBeUndefined();
+    expect(mrkdwnTexts(view.blocks)).toContain(
+      'Nothing ready to send: pick an answer (Other needs a note) to send it.',
+    );
+  });
+
+  it('GIVEN a filter with no questions THEN it says so and keeps the filter', () => {
+    const blockingOnly = items.filter((item) => item.question.isBlocking);
+    const view = renderInbox(blockingOnly, { filter: 'non-blocking', page: 0 }, 'modal');
+    expect(mrkdwnTexts(view.blocks)).toContain('Nothing non-blocking waiting.');
+    expect(filterLabels(view)).toEqual(['All (2)', 'Blocking (2)', 'Non-blocking (0)']);
+  });
+
+  it('GIVEN a question no longer pending THEN it is left out of the list and the counts', () => {
+    const answered: InboxItem = { question: makeQuestion({ id: 4, status: 'answered' }) };
+    expect(inboxCounts([...items, answered])).toEqual({ all: 3, blocking: 2, 'non-blocking': 1 });
+    expect(shownRefs(renderInbox([...items, answered], { filter: 'all', page: 0 }, 'modal'))).not.toContain(ref(4));
+  });
+
+  it('GIVEN the modal THEN it is al_inbox with its state as metadata; the Home tab carries the same state', () => {
+    const modal = renderInbox(items, { filter: 'blocking', page: 0 }, 'modal');
+    expect(modal).toMatchObject({
+      type: 'modal',
+      callback_id: 'al_inbox',
+      title: { type: 'plain_text', text: 'Questions' },
+      close: { type: 'plain_text', text: 'Close' },
+      private_metadata: '{"filter":"blocking","page":0}',
+    });
+    expect(renderInbox(items, { filter: 'blocking', page: 0 }, 'home')).toMatchObject({
+      type: 'home',
+      private_metadata: '{"filter":"blocking","page":0}',
+    });
+  });
+});
+
+describe('renderInbox: sixty questions', () => {
+  // Ids 1..60; even ids blocking; every third has a ready draft, every fifth a draft with Other and no notes,
+  // the rest no draft (and no recommendation when the id ends in 7, so they need a pick).
+  const items: InboxItem[] = Array.from({ length: 60 }, (_, index) => {
+    const id = index + 1;
+    const base = makeQuestion({ id, isBlocking: id % 2 === 0, createdAt: CREATED_AT + id });
+    const { recommended: _recommended, ...unrecommended } = base;
+    const question = id % 10 === 7 ? unrecommended : base;
+    if (id % 3 === 0) return { question, draft: draft(['Use Redis']) };
+    if (id % 5 === 0) return { question, draft: draft([], true) };
+    return { question };
+  });
+  const expectedReady = (filter: InboxFilter) =>
+    items.filter(
+      ({ question, draft: shown }) =>
+        (filter === 'all' || question.isBlocking === (filter === 'blocking')) &&
+        (shown === undefined ? question.recommended !== undefined : !shown.other || shown.notes !== undefined),
+    ).length;
+
+  it('GIVEN sixty questions THEN a page holds what fits 100 blocks', () => {
+    expect(INBOX_PAGE_SIZE).toBe(31);
+    expect(inboxPageCount(items, 'all')).toBe(2);
+    expect(inboxPageCount(items, 'blocking')).toBe(1);
+    expect(inboxCounts(items)).toEqual({ all: 60, blocking: 30, 'non-blocking': 30 });
+  });
+
+  it.each([
+    'all',
+    'blocking',
+    'non-blocking',
+  ] as const)('GIVEN the %s filter THEN every page fits, every question shows once, and Send counts the whole filter', (filter) => {
+    const pages = inboxPageCount(items, filter);
+    const seen: string[] = [];
+    for (let page = 0; page < pages; page += 1) {
+      const view = renderInbox(items, { filter, page }, 'modal');
+      expect(view.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.viewBlocks);
+      expect(() => assertSlackView(view)).not.toThrow();
+      seen.push(...shownRefs(view));
+      expect(sendButtonText(view)).toBe(`Send ${expectedReady(filter)} answers`);
+      expect(readyCount(items, filter)).toBe(expectedReady(filter));
+    }
+    const inFilter = items.filter(
+      ({ question }) => filter === 'all' || question.isBlocking === (filter === 'blocking'),
+    );
+    expect([...seen].sort()).toEqual(inFilter.map(({ question }) => ref(question.id)).sort());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('GIVEN several pages THEN the first has Next, the last has Previous, each with the page as value', () => {
+    const first = renderInbox(items, { filter: 'all', page: 0 }, 'home');
+    const last = renderInbox(items, { filter: 'all', page: 1 }, 'home');
+    const pageButtons = (view: SlackView) =>
+      view.blocks.flatMap((block) =>
+        block.type === 'actions'
+          ? block.elements.flatMap((element) =>
+              element.action_id === 'al_inbox_page' && element.type === 'button'
+                ? [[element.text.text, element.value]]
+                : [],
+            )
+          : [],
+      );
+    expect(pageButtons(first)).toEqual([['Next →', '1']]);
+    expect(pageButtons(last)).toEqual([['← Previous', '0']]);
+    expect(mrkdwnTexts(first.blocks)).toContain('Page 1 of 2 · questions 1–31 of 60');
+    expect(mrkdwnTexts(last.blocks)).toContain('Page 2 of 2 · questions 32–60 of 60');
+    // Blocking first: page 1 starts with the oldest blocking question.
+    expect(shownRefs(first)[0]).toBe(ref(2));
+  });
+
+  it('GIVEN a page past the end THEN the last page is shown and recorded', () => {
+    const view = renderInbox(items, { filter: 'all', page: 9 }, 'modal');
+    expect(parseInboxState(view.private_metadata)).toEqual({ filter: 'all', page: 1 });
+  });
+
+  it('GIVEN a filter that fits one page THEN there are no paging controls', () => {
+    const view = renderInbox(items, { filter: 'blocking', page: 0 }, 'modal');
+    expect(actionIds(view)).not.toContain('al_inbox_page');
+  });
+
+  it('GIVEN a full page of extreme questions with long notes THEN the view fits Slack limits', () => {
+    const extreme: InboxItem[] = Array.from({ length: 70 }, (_, index) => ({
+      question: extremeQuestion('&', { id: index + 1 }),
+      draft: draft([], true, sized('<&', 3000)),
+    }));
+    for (const filter of ['all', 'blocking'] as const) {
+      for (let page = 0; page < inboxPageCount(extreme, filter); page += 1) {
+        expect(() => assertSlackView(renderInbox(extreme, { filter, page }, 'home'))).not.toThrow();
+      }
+    }
+  });
+});
