@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
+import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureWake } from './wake.mjs';
 
@@ -328,6 +329,25 @@ async function main() {
       `  answer call started → tool result at the client: p50 ${ms(wake.p50)}, p99 ${ms(wake.p99)}, max ${ms(wake.max)}`,
     );
     console.log(`  aim p99 ≤ 50 ms: ${wake.p99 <= 50 ? 'met' : 'NOT met'}`);
+
+    console.log('');
+    console.log('cost of the UserPromptSubmit hook (wall time per process, medians, interleaved with node -e 0):');
+    const hookEntries = [undefined, [process.execPath, new URL('../plugin/dist/hook.mjs', import.meta.url).pathname]];
+    for (const command of hookEntries) {
+      const hook = await measureHook({
+        url: target.url,
+        prefix,
+        store,
+        runs: QUICK ? 5 : 20,
+        ...(command ? { command } : {}),
+      });
+      const verdict = (ok) => (ok ? 'met' : 'NOT met');
+      console.log(`  ${hook.command} (${hook.runs} runs each): node -e 0 ${ms(hook.baselineMs)}`);
+      console.log(
+        `    nothing to deliver ${ms(hook.emptyMs)} = ${hook.emptyRatio.toFixed(2)}× (aim ≤ ${hook.aims.empty}×: ${verdict(hook.met.empty)}); ` +
+          `10 answers ${ms(hook.deliverMs)} = ${hook.deliverRatio.toFixed(2)}× (aim ≤ ${hook.aims.deliver}×: ${verdict(hook.met.deliver)})`,
+      );
+    }
   } finally {
     await store?.close();
     if (target.external) await removeKeys(target.url, prefix).catch(() => undefined);

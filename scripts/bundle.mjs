@@ -1,1 +1,120 @@
-// Placeholder: the plugin bundles (plugin/dist) are built here once the plugin lands.
+// Builds the Claude Code plugin's bundles into plugin/dist (or the directory given as the first argument):
+//   ask-later.mjs  the whole CLI (`mcp`, `hook`, …) with every dependency inlined: one file, no node_modules
+//   hook.mjs       the UserPromptSubmit hook alone (it runs before every prompt, so it loads only what it needs)
+//   lua/*.lua      the store's scripts, read at run time next to the bundle (src/store/redis/scripts.ts)
+//   package.json   name and version only, for `--version` and the MCP server's version (see the note below)
+// The bundles are committed (a person installs the plugin with no build step), so the output is deterministic:
+// same sources and lock file -> same bytes, no absolute paths, no timestamps. test/plugin/bundle.test.ts rebuilds
+// into a temporary directory and compares with what git holds.
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = resolve(root, process.argv[2] ?? 'plugin/dist');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+// cli.ts and mcp/run.ts read the version from the repository's package.json, found relative to their own module
+// (`new URL('../package.json', import.meta.url)`, `'../../package.json'`). Inside a bundle every module is the
+// bundle, and an installed plugin has no repository around it, so each such URL is pointed at the package.json
+// this script writes next to the bundle. A build that finds none to rewrite in a file that reads package.json
+// fails, so a change in src is noticed here rather than in a person's Claude Code.
+const packageJsonUrl = /new URL\((['"])(?:\.\.\/)+package\.json\1,\s*import\.meta\.url\)/g;
+const versionNextToBundle = {
+  name: 'package-json-next-to-bundle',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('package.json')) return undefined;
+      const rewritten = source.replace(packageJsonUrl, "new URL('./package.json', import.meta.url)");
+      if (rewritten === source && /readFileSync\([^)]*package\.json/.test(source)) {
+        return { errors: [{ text: `reads package.json in a way scripts/bundle.mjs does not rewrite` }] };
+      }
+      return { contents: rewritten, loader: 'ts' };
+    });
+  },
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  splitting: false,
+  charset: 'utf8',
+  legalComments: 'eof',
+  logLevel: 'warning',
+  // @redis/client is CommonJS and requires Node's built-ins; an ES module has no `require` of its own.
+  banner: {
+    js: "import { createRequire as __askLaterCreateRequire } from 'node:module';\nconst require = __askLaterCreateRequire(import.meta.url);",
+  },
+  plugins: [versionNextToBundle],
+};
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+// The plugin runs `mcp` and `hook`; the Slack and Discord bridge (`serve`) runs elsewhere (a server, docker), so its
+// code stays out of the plugin's bundle.
+const withoutServe = {
+  name: 'plugin-without-serve',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /[\\/]serve[\\/]run\.js$/ }, () => ({ path: 'serve', namespace: 'plugin-stub' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'plugin-stub' }, () => ({
+      contents:
+        "export async function runServe() { process.stderr.write('ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\\n'); return 2; }",
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  ...common,
+  plugins: [...common.plugins, withoutServe],
+  entryPoints: ['src/cli.ts'],
+  outfile: join(outDir, 'ask-later.mjs'),
+});
+
+// The hook connects with the minimal RESP client only; node-redis (1.2 MB) would be parsed on every prompt for
+// nothing, so the hook's bundle gets a stand-in that says so if it were ever reached.
+const withoutNodeRedis = {
+  name: 'hook-without-node-redis',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /node-redis-connection\.js$/ }, () => ({
+      path: 'node-redis-connection',
+      namespace: 'hook-stub',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, () => ({
+      contents:
+        "export async function connectNodeRedis() { throw new Error('the hook bundle connects with the minimal client only'); }",
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  ...common,
+  banner: {},
+  plugins: [...common.plugins, withoutNodeRedis],
+  stdin: {
+    contents:
+      "import { runHook } from './src/hook/run.ts';\nprocess.exitCode = await runHook(process, process.env, process.cwd());\n",
+    resolveDir: root,
+    sourcefile: 'hook-entry.ts',
+    loader: 'ts',
+  },
+  outfile: join(outDir, 'hook.mjs'),
+});
+
+mkdirSync(join(outDir, 'lua'));
+for (const file of readdirSync(join(root, 'src/store/redis/lua')).sort()) {
+  if (file.endsWith('.lua')) cpSync(join(root, 'src/store/redis/lua', file), join(outDir, 'lua', file));
+}
+
+writeFileSync(
+  join(outDir, 'package.json'),
+  `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: 'module' }, null, 2)}\n`,
+);

@@ -14,6 +14,10 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     summary: 'the MCP server over stdio (started by Claude Code or any MCP client)',
     run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),
   },
+  serve: {
+    summary: 'the long-running bridge to Slack: posts questions, takes answers (HTTP or Socket Mode)',
+    run: async () => (await import('./serve/run.js')).runServe(process.env),
+  },
 };
 
 function usage(): string {

@@ -53,3 +53,104 @@ export function loadStoreConfig(env: Env): StoreConfig {
 export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
   return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
 }
+
+/** Slack, when `SLACK_BOT_TOKEN` is set. */
+export interface SlackConfig {
+  readonly botToken: string;
+  /** Socket Mode when set (`xapp-…`); otherwise HTTP with `signingSecret`. */
+  readonly appToken?: string;
+  readonly signingSecret?: string;
+  /** The channel every project's questions go to (a routing table comes later). */
+  readonly channel: string;
+  /** Web API base URL, ending with `/` (proxies, GovSlack, tests). */
+  readonly apiUrl?: string;
+  /** Slack user ids allowed to answer; empty: everyone in the channel. */
+  readonly allowedUsers: readonly string[];
+}
+
+export interface ServeConfig extends StoreConfig {
+  /** HTTP port for Slack's requests (`PORT`, default 3000). */
+  readonly port: number;
+  readonly slack?: SlackConfig;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, got ${describeUrl(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, got ${describeUrl(value)}`);
+  }
+  return value.endsWith('/') ? value : `${value}/`;
+}
+
+function loadSlackConfig(env: Env): SlackConfig | undefined {
+  const botToken = env.SLACK_BOT_TOKEN?.trim();
+  if (!botToken) {
+    const stray = ['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_CHANNEL'].find((name) => env[name]?.trim());
+    if (stray) throw new ConfigError(`${stray} is set but SLACK_BOT_TOKEN is not: set the bot token (xoxb-…) too`);
+    return undefined;
+  }
+  if (!botToken.startsWith('xoxb-')) {
+    throw new ConfigError('SLACK_BOT_TOKEN must be a bot token starting with xoxb-, got one that does not');
+  }
+  const appToken = env.SLACK_APP_TOKEN?.trim() || undefined;
+  if (appToken && !appToken.startsWith('xapp-')) {
+    throw new ConfigError('SLACK_APP_TOKEN must be an app-level token starting with xapp-, got one that does not');
+  }
+  const signingSecret = env.SLACK_SIGNING_SECRET?.trim() || undefined;
+  if (!appToken && !signingSecret) {
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET is not set: HTTP mode needs it to check requests (or set SLACK_APP_TOKEN for Socket Mode)',
+    );
+  }
+  const channel = env.SLACK_CHANNEL?.trim();
+  if (!channel) throw new ConfigError('SLACK_CHANNEL is not set: name the channel id questions go to (C…)');
+  if (!/^[CG][A-Z0-9]{2,}$/.test(channel)) {
+    throw new ConfigError(
+      `SLACK_CHANNEL must be a channel id such as C0123ABCD (not a #name), got ${JSON.stringify(channel.slice(0, 30))}`,
+    );
+  }
+  const allowedUsers = list(env.SLACK_ALLOWED_USERS);
+  const bad = allowedUsers.find((id) => !/^[UW][A-Z0-9]{2,}$/.test(id));
+  if (bad)
+    throw new ConfigError(
+      `SLACK_ALLOWED_USERS must list user ids such as U0123ABCD, got ${JSON.stringify(bad.slice(0, 30))}`,
+    );
+  const apiUrl = env.SLACK_API_URL?.trim() ? httpUrl('SLACK_API_URL', env.SLACK_API_URL.trim()) : undefined;
+  return Object.freeze({
+    botToken,
+    channel,
+    allowedUsers,
+    ...(appToken ? { appToken } : {}),
+    ...(signingSecret ? { signingSecret } : {}),
+    ...(apiUrl ? { apiUrl } : {}),
+  });
+}
+
+/** Settings of `ask-later serve`: the store, the port, and each chat surface that is configured. */
+export function loadServeConfig(env: Env): ServeConfig {
+  const store = loadStoreConfig(env);
+  const rawPort = env.PORT?.trim() || '3000';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
+    throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
+  }
+  const slack = loadSlackConfig(env);
+  if (!slack) {
+    throw new ConfigError(
+      'Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack',
+    );
+  }
+  return Object.freeze({ ...store, port, slack });
+}

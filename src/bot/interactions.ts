@@ -274,8 +274,8 @@ export class InteractionService {
   }
 
   /**
-   * Send every ready draft among `refs` (the questions shown in the inbox's current filter). Unready ones are
-   * left alone; each outcome is reported.
+   * Send every question among `refs` (those in the inbox's current filter) whose shown selection is ready: the
+   * actor's draft, else the recommendation. Unready ones are left alone; each outcome is reported.
    */
   async sendReady(refs: readonly string[], actor: Actor, place: Place): Promise<{ ref: string; outcome: Outcome }[]> {
     const results: { ref: string; outcome: Outcome }[] = [];
@@ -285,9 +285,11 @@ export class InteractionService {
         results.push({ ref, outcome: located });
         continue;
       }
+      // What the inbox shows for it: the actor's draft, else the recommendation preselected.
       const draft = await this.#o.store.getDraft(located.question.project, located.question.id, personOf(actor));
-      if (!draft || answerReadiness(located.question, draft) !== 'ready') continue;
-      results.push({ ref, outcome: await this.send(ref, actor, place, draft) });
+      const shown = draft ?? defaultSelection(located.question);
+      if (answerReadiness(located.question, shown) !== 'ready') continue;
+      results.push({ ref, outcome: await this.send(ref, actor, place, shown) });
     }
     return results;
   }

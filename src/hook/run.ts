@@ -1,8 +1,147 @@
-/** `ask-later hook`: placeholder until the hook lands (it prints nothing, so prompts go on unchanged). */
-export async function runHook(
-  _io: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
-  _env: Readonly<Record<string, string | undefined>>,
-  _cwd: string,
-): Promise<number> {
+/**
+ * `ask-later hook`: Claude Code's `UserPromptSubmit` hook (BRIEF "Delivery (the hook)"). It adds the outcomes
+ * waiting for this project (answers, dismissals, expiries) to the prompt the person typed, exactly once.
+ *
+ * It never blocks or delays the prompt: whatever goes wrong (no store, bad settings, unexpected stdin, a bug), it
+ * writes nothing to stdout, one line starting `ask-later hook:` to stderr, and exits 0, all within a hard deadline
+ * ({@link DEADLINE_MS}). It never prints question, answer or note text, nor any setting's value.
+ *
+ * It is paid on every prompt, so this file loads only the stdin check and the config; the store client and the
+ * note renderer (`deliver.ts`) are imported only for prompts that carry answers.
+ */
+import { resolve } from 'node:path';
+import { loadAgentConfig } from '../config.js';
+import { ConfigError } from '../config-error.js';
+import { CorruptRecordError } from '../store/corrupt-record-error.js';
+import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import { Deadline } from './deadline.js';
+import { DeadlineError } from './deadline-error.js';
+import { HookIoError } from './hook-io-error.js';
+import { carriesAnswers, parsePromptSubmit, readStdin } from './input.js';
+import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
+
+/**
+ * The whole run, counted from the process start, ends by then: Claude Code waits for the hook before sending the
+ * prompt, and the contract is "within 2 s at the most" with the store down. Node's own start is inside it.
+ */
+export const DEADLINE_MS = 1500;
+/** The least time a run gets when it starts late (a caller in a long-lived process, a slow start). */
+const MIN_RUN_MS = 500;
+/** Connecting to the store may take this long: well under the deadline, so a refused or silent store is reported. */
+const CONNECT_TIMEOUT_MS = 700;
+
+/** How long a run that missed its deadline may take to wind down before the process exits regardless. */
+const EXIT_GRACE_MS = 100;
+
+type Io = { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+
+/** Run the hook once. Always resolves 0: a hook that fails must not block the prompt. */
+export async function runHook(io: Io, env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<number> {
+  // A closed stdout or stderr (EPIPE) must not crash the process; write callbacks report it where it matters.
+  io.stdout.on('error', ignore);
+  io.stderr.on('error', ignore);
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  try {
+    await run(io, env, cwd, deadline);
+  } catch (error) {
+    io.stderr.write(`ask-later hook: ${explain(error)}\n`);
+  } finally {
+    deadline.clear();
+    stopReading(io.stdin);
+  }
+  if (deadline.expired) exitSoonIfStuck();
   return 0;
 }
+
+/**
+ * After the deadline, the abandoned step may hold a socket nobody can close yet: the connect time-out does not cover
+ * the connection's handshake (AUTH, SELECT), so a server that accepts and never answers keeps `openRedisStore`
+ * pending with no store to close. Exit anyway, shortly, if the process is still alive then (the timer is unref'd,
+ * so a process with nothing left running ends before it fires).
+ */
+function exitSoonIfStuck(): void {
+  setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+}
+
+async function run(io: Io, env: Readonly<Record<string, string | undefined>>, cwd: string, deadline: Deadline) {
+  const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), 'stdin did not end'));
+  stopReading(io.stdin);
+  if (!carriesAnswers(input)) return;
+
+  // The project comes from the session's directory when Claude Code names it (the hook may run elsewhere).
+  const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
+  const { deliverWaitingOutcomes } = await deadline.race(import('./deliver.js'), 'the hook did not load');
+  await deliverWaitingOutcomes({
+    config,
+    deadline,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    write: (output) =>
+      new Promise<void>((done, fail) => {
+        io.stdout.write(output, (error) => {
+          if (error) fail(new HookIoError('stdout could not be written (closed by Claude Code?)'));
+          else done();
+        });
+      }),
+  });
+}
+
+/** The stderr line after `ask-later hook: `: what is wrong, and what becomes of the answers. Never a secret or text. */
+function explain(error: unknown): string {
+  const waiting = 'answers wait for the next prompt';
+  if (error instanceof UnconfirmedDeliveryError) {
+    return `${error.message} (${describe(error.cause)}); they may come again with a prompt after 5 s`;
+  }
+  return `${describe(error)}; ${waiting}`;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof DeadlineError) {
+    return error.message;
+  }
+  if (error instanceof StoreUnavailableError) {
+    const why = connectionDetail(error.cause);
+    return `the inbox (Redis at REDIS_URL) is unreachable${why === undefined ? '' : ` (${why})`}`;
+  }
+  if (error instanceof CorruptRecordError) {
+    return `stored question ${error.record} is unreadable`;
+  }
+  const reply = redisErrorCode(error);
+  if (reply !== undefined) return `Redis refused a command (${reply})`;
+  if (!(error instanceof Error)) return `unexpected ${typeof error}`;
+  // The class and a system error code (ENOENT, …) say enough; the message could carry a path or a text.
+  const code = (error as { code?: unknown }).code;
+  const detail = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';
+  return `unexpected ${error.constructor.name || error.name}${detail}`;
+}
+
+/** A connection failure's code (ECONNREFUSED, a Redis error code such as WRONGPASS, a time-out), never its text. */
+function connectionDetail(cause: unknown, depth = 0): string | undefined {
+  if (!(cause instanceof Error) || depth > 3) return undefined;
+  // node-redis wraps the socket's error when its reconnect strategy gives up.
+  const inner = (cause as { originalError?: unknown }).originalError;
+  if (inner !== undefined) return connectionDetail(inner, depth + 1);
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
+  if (isNamed(cause, /^ConnectionTimeoutError$/)) return 'connection timed out';
+  return redisErrorCode(cause) ?? (cause.name || undefined);
+}
+
+/** The leading upper-case word of a Redis error reply (`WRONGPASS`, `NOPERM`, `LOADING`); the rest may say more. */
+function redisErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error) || !isNamed(error, /^(ErrorReply|SimpleError|BlobError)$/)) return undefined;
+  return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
+}
+
+/** Error classes of both connections: the minimal client sets `name`, node-redis only has its class names. */
+function isNamed(error: Error, name: RegExp): boolean {
+  return name.test(error.name) || name.test(error.constructor.name);
+}
+
+/** Stop reading stdin so it does not keep the process alive (Claude Code closes it; a terminal would not). */
+function stopReading(stdin: NodeJS.ReadableStream): void {
+  stdin.pause();
+  const destroy = (stdin as { destroy?: () => void }).destroy;
+  if (typeof destroy === 'function') destroy.call(stdin);
+}
+
+function ignore(): void {}

@@ -147,7 +147,7 @@ describe('remove', () => {
 });
 
 describe('inbox', () => {
-  it('GIVEN questions in routed projects THEN the inbox lists the pending ones with the actor’s drafts, and Send N sends only the ready', async () => {
+  it('GIVEN questions in routed projects THEN the inbox lists the pending ones with the actor’s drafts, and Send N sends only what shows ready', async () => {
     const isolated = await openTestStore();
     try {
       const a = uniqueProject('a');
@@ -157,6 +157,7 @@ describe('inbox', () => {
       await isolated.park(b, unrecommended);
       await isolated.park(a, spec());
       await isolated.cancel(a, 2);
+      await isolated.park(a, spec({ isBlocking: false })); // #3: no draft, the recommendation shows ready
       const svc = new InteractionService({ store: isolated, access: allowListPolicy({}), routing: () => ['C-team'] });
       const refA = formatQuestionRef(a, 1);
       const refB = formatQuestionRef(b, 1);
@@ -166,11 +167,17 @@ describe('inbox', () => {
       expect(inbox.map((i) => [i.question.project, i.question.id, i.draft?.choices])).toEqual([
         [b, 1, []],
         [a, 1, ['SQLite']],
+        [a, 3, undefined],
       ]);
       expect(await svc.inbox(ada, { channel: 'C-elsewhere' })).toEqual([]);
-      const results = await svc.sendReady([refA, refB], ada, here);
-      expect(results.map((r) => [r.ref, r.outcome.ok])).toEqual([[refA, true]]);
+      const refA3 = formatQuestionRef(a, 3);
+      const results = await svc.sendReady([refA, refB, refA3], ada, here);
+      expect(results.map((r) => [r.ref, r.outcome.ok])).toEqual([
+        [refA, true],
+        [refA3, true],
+      ]);
       expect((await isolated.get(a, 1))?.answer?.choices).toEqual(['SQLite']);
+      expect((await isolated.get(a, 3))?.answer?.choices).toEqual(['Postgres']);
       expect((await isolated.get(b, 1))?.status).toBe('pending');
     } finally {
       await isolated.close();

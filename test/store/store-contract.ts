@@ -346,6 +346,14 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
       expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 })).questions).toEqual([]);
     });
 
+    it('GIVEN outcomes of the same millisecond THEN a claim carries them in id order (#2 before #10)', async () => {
+      const project = uniqueProject();
+      for (let i = 0; i < 12; i++) await store.park(project, spec());
+      for (let id = 1; id <= 12; id++) await store.answer(project, id, pick('SQLite'), person());
+      const claim = await store.claimUndelivered(project, { budget: 100_000, leaseMs: 30_000 });
+      expect(claim.questions.map((q) => q.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    });
+
     it('GIVEN a budget THEN a claim takes whole entries in order while they fit, and counts the rest', async () => {
       const project = uniqueProject();
       await answered(project, 5);

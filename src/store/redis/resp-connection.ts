@@ -4,7 +4,6 @@
  * a lost connection fails every pending and later command (the caller reports the store unreachable).
  */
 import { connect as connectTcp, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
 import type { RedisConnection } from './connection.js';
 
 export interface RespOptions {
@@ -148,39 +147,49 @@ class RespConnection implements RedisConnection {
   }
 }
 
-/** Connect, authenticate and select the database the URL names; rejects within `connectTimeoutMs`. */
+/**
+ * Connect, authenticate and select the database the URL names. Rejects within `connectTimeoutMs`, handshake
+ * included: a server that accepts and never answers is as unreachable as one that refuses.
+ */
 export async function connectResp(url: string, options: RespOptions): Promise<RedisConnection> {
   const parsed = new URL(url);
   const tls = parsed.protocol === 'rediss:';
   const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
   const port = Number(parsed.port || 6379);
-  const socket = await new Promise<Socket>((resolve, reject) => {
-    const socket = tls ? connectTls({ host, port, servername: host }) : connectTcp({ host, port });
-    const timer = setTimeout(() => {
+  // TLS is loaded only for rediss:// (it costs the hook a millisecond or two otherwise).
+  const socket = tls
+    ? (await import('node:tls')).connect({ host, port, servername: host })
+    : connectTcp({ host, port });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
       socket.destroy();
       reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
     }, options.connectTimeoutMs);
-    socket.once(tls ? 'secureConnect' : 'connect', () => {
-      clearTimeout(timer);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
   });
-  socket.setNoDelay(true);
-  const connection = new RespConnection(socket, url, options);
-  const password = decodeURIComponent(parsed.password);
-  const username = decodeURIComponent(parsed.username);
-  try {
+  const handshake = async (): Promise<RedisConnection> => {
+    await new Promise<void>((resolve, reject) => {
+      socket.once(tls ? 'secureConnect' : 'connect', () => {
+        socket.removeAllListeners('error');
+        resolve();
+      });
+      socket.once('error', reject);
+    });
+    socket.setNoDelay(true);
+    const connection = new RespConnection(socket, url, options);
+    const password = decodeURIComponent(parsed.password);
+    const username = decodeURIComponent(parsed.username);
     if (password) await connection.sendCommand(username ? ['AUTH', username, password] : ['AUTH', password]);
     const db = parsed.pathname.replace(/^\//, '');
     if (db && db !== '0') await connection.sendCommand(['SELECT', db]);
+    return connection;
+  };
+  try {
+    return await Promise.race([handshake(), timeout]);
   } catch (error) {
-    connection.close();
+    socket.destroy();
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  return connection;
 }

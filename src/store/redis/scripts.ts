@@ -13,10 +13,29 @@ export interface Script {
   readonly sha: string;
 }
 
+/**
+ * A script read and hashed on first use only: the hook runs three of them, and reading and hashing all of them on
+ * every prompt would cost it milliseconds.
+ */
 function load(file: string): Script {
-  const source = readFileSync(new URL(`./lua/${file}.lua`, import.meta.url), 'utf8');
-  const numberOfKeys = Number(file.slice(file.lastIndexOf('-') + 1));
-  return { name: file, numberOfKeys, source, sha: createHash('sha1').update(source).digest('hex') };
+  let loaded: { source: string; sha: string } | undefined;
+  const get = () => {
+    if (!loaded) {
+      const source = readFileSync(new URL(`./lua/${file}.lua`, import.meta.url), 'utf8');
+      loaded = { source, sha: createHash('sha1').update(source).digest('hex') };
+    }
+    return loaded;
+  };
+  return {
+    name: file,
+    numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1)),
+    get source() {
+      return get().source;
+    },
+    get sha() {
+      return get().sha;
+    },
+  };
 }
 
 export const scripts = {

@@ -21,7 +21,16 @@ local used = 0
 local full = false
 local remaining = 0
 local reply = {0}
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+-- Oldest first; outcomes of the same millisecond by id (a zset orders equal scores as strings: "10" < "9").
+local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local waiting = {}
+for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
+table.sort(waiting, function(a, b)
+  if a.at ~= b.at then return a.at < b.at end
+  return tonumber(a.id) < tonumber(b.id)
+end)
+for _, entry in ipairs(waiting) do
+  local id = entry.id
   local key = ARGV[1] .. 'q:' .. id
   local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'size')
   if not f[1] then

@@ -1,0 +1,1885 @@
+var __defProp = Object.defineProperty;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __esm = (fn, res) => function __init() {
+  return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+
+// src/store/corrupt-record-error.ts
+var CorruptRecordError;
+var init_corrupt_record_error = __esm({
+  "src/store/corrupt-record-error.ts"() {
+    "use strict";
+    CorruptRecordError = class extends Error {
+      constructor(record, problem, options) {
+        super(`Stored question ${record} is unreadable: ${problem}`, options);
+        this.record = record;
+        this.problem = problem;
+      }
+      record;
+      problem;
+      name = "CorruptRecordError";
+    };
+  }
+});
+
+// src/store/store-unavailable-error.ts
+var StoreUnavailableError;
+var init_store_unavailable_error = __esm({
+  "src/store/store-unavailable-error.ts"() {
+    "use strict";
+    StoreUnavailableError = class extends Error {
+      name = "StoreUnavailableError";
+      constructor(options) {
+        super("The ask-later inbox (its store) is unreachable", options);
+      }
+    };
+  }
+});
+
+// src/hook/unconfirmed-delivery-error.ts
+var UnconfirmedDeliveryError;
+var init_unconfirmed_delivery_error = __esm({
+  "src/hook/unconfirmed-delivery-error.ts"() {
+    "use strict";
+    UnconfirmedDeliveryError = class extends Error {
+      name = "UnconfirmedDeliveryError";
+    };
+  }
+});
+
+// src/core/limits.ts
+var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, LIMITS;
+var init_limits = __esm({
+  "src/core/limits.ts"() {
+    "use strict";
+    QUESTION_MAX = 250;
+    OPTION_LABEL_MAX = 73;
+    OPTION_DESCRIPTION_MAX = 75;
+    OPTIONS_MIN = 1;
+    OPTIONS_MAX = 6;
+    CONTEXT_MAX = 3e3;
+    IMPACT_MAX = 1e3;
+    TICKET_MAX = 64;
+    NOTES_MAX = 3e3;
+    DISPLAY_NAME_MAX = 80;
+    EXPIRES_MIN_SECONDS = 60;
+    EXPIRES_MAX_SECONDS = 30 * 24 * 60 * 60;
+    WAIT_MAX_SECONDS = 600;
+    LIMITS = Object.freeze({
+      QUESTION_MAX,
+      OPTION_LABEL_MAX,
+      OPTION_DESCRIPTION_MAX,
+      OPTIONS_MIN,
+      OPTIONS_MAX,
+      CONTEXT_MAX,
+      IMPACT_MAX,
+      TICKET_MAX,
+      NOTES_MAX,
+      DISPLAY_NAME_MAX,
+      EXPIRES_MIN_SECONDS,
+      EXPIRES_MAX_SECONDS,
+      WAIT_MAX_SECONDS
+    });
+  }
+});
+
+// src/core/question.ts
+var QUESTION_STATUSES, PLATFORMS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    OTHER_LABEL = "Other";
+  }
+});
+
+// src/core/answer.ts
+function answerReadiness(question, selection) {
+  const picks = selection.choices.length + (selection.other ? 1 : 0);
+  if (picks === 0 || !question.multiSelect && picks > 1) {
+    return "pick-one";
+  }
+  if (selection.other && isBlank(selection.notes)) {
+    return "needs-note";
+  }
+  return "ready";
+}
+function checkAnswer(question, selection) {
+  const labels = question.options.map((option) => option.label);
+  const seen = /* @__PURE__ */ new Set();
+  for (const choice of selection.choices) {
+    if (!labels.includes(choice)) {
+      return refuse(`Expected each choice to be one of the options ${quoteAll(labels)}, got ${quote(choice)}`);
+    }
+    if (seen.has(choice)) {
+      return refuse(`Expected each choice once, got ${quote(choice)} more than once`);
+    }
+    seen.add(choice);
+  }
+  const picks = [...selection.choices.map(quote), ...selection.other ? [OTHER_LABEL] : []];
+  if (!question.multiSelect && picks.length > 1) {
+    return refuse(
+      `Expected one pick (an option or ${OTHER_LABEL}) on a single-select question, got ${picks.length}: ${picks.join(", ")}`
+    );
+  }
+  const notes = selection.notes?.trim() ?? "";
+  if (notes.length > NOTES_MAX) {
+    return refuse(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  switch (answerReadiness(question, selection)) {
+    case "pick-one":
+      return refuse(`Expected a choice (one of ${quoteAll(labels)}) or ${OTHER_LABEL} with notes, got nothing`);
+    case "needs-note":
+      return refuse(`Expected notes with ${OTHER_LABEL} saying what the answer is, got none`);
+    case "ready":
+      break;
+  }
+  const normalised = {
+    choices: labels.filter((label) => seen.has(label)),
+    other: selection.other,
+    ...notes === "" ? {} : { notes }
+  };
+  return { ok: true, selection: normalised };
+}
+function describeSelection(question, selection) {
+  const order = new Map(question.options.map((option, index) => [option.label, index]));
+  const rank = (label) => order.get(label) ?? order.size;
+  const choices = [...selection.choices].sort((a, b) => rank(a) - rank(b));
+  const parts = selection.other ? [...choices, OTHER_LABEL] : choices;
+  return parts.length === 0 ? "nothing picked" : parts.join(", ");
+}
+function isBlank(text) {
+  return text === void 0 || text.trim() === "";
+}
+function refuse(reason) {
+  return { ok: false, reason };
+}
+function quote(text) {
+  return JSON.stringify(text);
+}
+function quoteAll(labels) {
+  return labels.map(quote).join(", ");
+}
+var init_answer = __esm({
+  "src/core/answer.ts"() {
+    "use strict";
+    init_limits();
+    init_question();
+  }
+});
+
+// src/core/delivery-note.ts
+function deliveryEntriesBudget(budget = DELIVERY_NOTE_BUDGET) {
+  const longestFooter = SEPARATOR.length + footer(Number.MAX_SAFE_INTEGER).length;
+  return Math.max(0, budget - HEADER.length - longestFooter);
+}
+function renderDeliveryEntry(q) {
+  const answer = q.answer;
+  if ((q.status === "answered" || q.status === "delivered") && answer !== void 0) {
+    const notes = answer.notes?.trim() ?? "";
+    return [
+      `### #${q.id} answered`,
+      ...questionLines(q),
+      `Answer: ${oneLine(describeSelection(q, answer))}`,
+      ...notes === "" ? [] : ["Notes:", ...quoteLines(notes)],
+      `By ${who(answer.by)} at ${isoTime(answer.at)}`
+    ].join("\n");
+  }
+  if (q.status === "dismissed") {
+    const by = q.closure?.by === void 0 ? "" : ` by ${who(q.closure.by)}`;
+    return [`### #${q.id} dismissed unanswered${by}${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+  }
+  if (q.status === "expired") {
+    return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+  }
+  return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
+}
+function deliveryEntryLength(q) {
+  return SEPARATOR.length + renderDeliveryEntry(q).length;
+}
+function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET) {
+  if (questions.length === 0) {
+    return { text: "", includedIds: [], omittedIds: [] };
+  }
+  const entriesBudget = deliveryEntriesBudget(budget);
+  const parts = [HEADER];
+  const includedIds = [];
+  const omittedIds = [];
+  let used = 0;
+  for (const q of questions) {
+    const entry = renderDeliveryEntry(q);
+    const length = SEPARATOR.length + entry.length;
+    if (includedIds.length === 0 || omittedIds.length === 0 && used + length <= entriesBudget) {
+      parts.push(entry);
+      includedIds.push(q.id);
+      used += length;
+    } else {
+      omittedIds.push(q.id);
+    }
+  }
+  const waiting = omittedIds.length + Math.max(0, remaining);
+  if (waiting > 0) {
+    parts.push(footer(waiting));
+  }
+  return { text: parts.join(SEPARATOR), includedIds, omittedIds };
+}
+function footer(waiting) {
+  return waiting === 1 ? "1 more answer waits; it comes with the next prompt." : `${waiting} more answers wait; they come with the next prompt.`;
+}
+function questionLines(q) {
+  return [...q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`], `Question: ${oneLine(q.question)}`];
+}
+function who(by) {
+  const name = oneLine(by.displayName);
+  const where = `on ${PLATFORM_NAMES[by.platform]} (user ${oneLine(by.userId)})`;
+  return name === "" ? where : `${name} ${where}`;
+}
+function closedAt(q) {
+  return q.closure === void 0 ? "" : ` at ${isoTime(q.closure.at)}`;
+}
+function isoTime(at) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? "an unknown time" : date.toISOString();
+}
+function oneLine(text) {
+  return text.replace(LINE_BREAKS_AND_CONTROLS, " ").trim();
+}
+function quoteLines(notes) {
+  return notes.split(LINE_BREAK).map((line) => {
+    const clean = line.replace(CONTROL, (c) => c === "	" ? c : " ").trimEnd();
+    return clean === "" ? ">" : `> ${clean}`;
+  });
+}
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var init_delivery_note = __esm({
+  "src/core/delivery-note.ts"() {
+    "use strict";
+    init_answer();
+    DELIVERY_NOTE_BUDGET = 9e3;
+    HEADER = [
+      "## ask-later: outcomes of the questions you parked",
+      "",
+      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
+    ].join("\n");
+    SEPARATOR = "\n\n";
+    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
+    UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
+    LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
+    LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
+    CONTROL = new RegExp("\\p{Cc}", "gu");
+  }
+});
+
+// src/core/invalid-answer-error.ts
+var InvalidAnswerError;
+var init_invalid_answer_error = __esm({
+  "src/core/invalid-answer-error.ts"() {
+    "use strict";
+    InvalidAnswerError = class extends Error {
+      name = "InvalidAnswerError";
+    };
+  }
+});
+
+// src/store/port.ts
+var EVENT_TYPES;
+var init_port = __esm({
+  "src/store/port.ts"() {
+    "use strict";
+    EVENT_TYPES = ["parked", "answered", "cancelled", "dismissed", "expired", "delivered"];
+  }
+});
+
+// src/store/redis/events.ts
+function isEventType(value) {
+  return EVENT_TYPES.includes(value ?? "");
+}
+function tagOf(streamKey) {
+  return streamKey.slice(streamKey.indexOf("{") + 1, streamKey.indexOf("}"));
+}
+function parseStreamReply(reply, projectOf) {
+  if (reply === null || typeof reply !== "object") return [];
+  const streams = Array.isArray(reply) ? reply : Object.entries(reply);
+  const events = [];
+  for (const [streamKey, entries] of streams) {
+    for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
+  }
+  return events;
+}
+function parseEntry(streamKey, entryId, flat, projectOf) {
+  const fields = {};
+  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields[String(flat[i])] = String(flat[i + 1]);
+  const project = fields.project ?? projectOf(streamKey);
+  const type = fields.type;
+  const questionId = Number(fields.id);
+  if (!isEventType(type) || project === void 0 || !Number.isInteger(questionId)) {
+    return [];
+  }
+  return [
+    {
+      eventId: `${tagOf(streamKey)}/${entryId}`,
+      entryId,
+      streamKey,
+      type,
+      project,
+      questionId,
+      at: Number(fields.at)
+    }
+  ];
+}
+function strip(event) {
+  return {
+    eventId: event.eventId,
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at
+  };
+}
+var RedisEventConsumer;
+var init_events = __esm({
+  "src/store/redis/events.ts"() {
+    "use strict";
+    init_port();
+    RedisEventConsumer = class {
+      #o;
+      #grouped = /* @__PURE__ */ new Set();
+      #streamByTag = /* @__PURE__ */ new Map();
+      constructor(options) {
+        this.#o = options;
+      }
+      /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
+      async #streams() {
+        const keys = await this.#o.streams();
+        for (const project of keys) {
+          if (this.#grouped.has(project.events)) continue;
+          try {
+            await this.#o.client.sendCommand(["XGROUP", "CREATE", project.events, this.#o.group, "0", "MKSTREAM"]);
+          } catch (error) {
+            if (!(error instanceof Error && error.message.startsWith("BUSYGROUP"))) throw error;
+          }
+          this.#grouped.add(project.events);
+          this.#streamByTag.set(project.tag, project.events);
+        }
+        return [...this.#grouped];
+      }
+      async read(options = {}) {
+        const streams = await this.#streams();
+        const blockMs = options.blockMs ?? 0;
+        if (streams.length === 0) {
+          if (blockMs > 0) await new Promise((resolve3) => setTimeout(resolve3, Math.min(blockMs, 250)));
+          return [];
+        }
+        const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
+        if (blockMs > 0) command.push("BLOCK", String(blockMs));
+        command.push("STREAMS", ...streams, ...streams.map(() => ">"));
+        const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
+        return parseStreamReply(await connection.sendCommand(command), () => void 0).map(strip);
+      }
+      async reclaim(minIdleMs, count = 100) {
+        const claimed = [];
+        for (const stream of await this.#streams()) {
+          let cursor = "0-0";
+          do {
+            const reply = await this.#o.client.sendCommand([
+              "XAUTOCLAIM",
+              stream,
+              this.#o.group,
+              this.#o.consumer,
+              String(minIdleMs),
+              cursor,
+              "COUNT",
+              String(count)
+            ]);
+            cursor = reply[0];
+            for (const [entryId, flat] of reply[1] ?? []) {
+              claimed.push(...parseEntry(stream, entryId, flat, () => void 0).map(strip));
+            }
+          } while (cursor !== "0-0" && claimed.length < count);
+        }
+        return claimed;
+      }
+      async ack(events) {
+        const byStream = /* @__PURE__ */ new Map();
+        for (const event of events) {
+          const slash = event.eventId.indexOf("/");
+          const stream = this.#streamByTag.get(event.eventId.slice(0, slash));
+          if (!stream) continue;
+          byStream.set(stream, [...byStream.get(stream) ?? [], event.eventId.slice(slash + 1)]);
+        }
+        for (const [stream, ids] of byStream) {
+          await this.#o.client.sendCommand(["XACK", stream, this.#o.group, ...ids]);
+        }
+      }
+      async close() {
+        this.#o.blocking.close();
+        this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/core/question-ref.ts
+import { createHash } from "node:crypto";
+function projectTag(project) {
+  return createHash("sha256").update(project).digest("base64url").slice(0, 16);
+}
+var init_question_ref = __esm({
+  "src/core/question-ref.ts"() {
+    "use strict";
+  }
+});
+
+// src/store/redis/keys.ts
+function globalKeys(prefix) {
+  return { projects: `${prefix}:projects` };
+}
+var ProjectKeys;
+var init_keys = __esm({
+  "src/store/redis/keys.ts"() {
+    "use strict";
+    init_question_ref();
+    ProjectKeys = class {
+      constructor(prefix, project) {
+        this.project = project;
+        this.tag = projectTag(project);
+        this.base = `${prefix}:{${this.tag}}:`;
+      }
+      project;
+      /** Prefix of every key of this project, e.g. `al:{Zx1…}:`. Scripts build per-question keys from it. */
+      base;
+      tag;
+      get meta() {
+        return `${this.base}meta`;
+      }
+      question(id) {
+        return `${this.base}q:${id}`;
+      }
+      drafts(id) {
+        return `${this.base}d:${id}`;
+      }
+      status(status) {
+        return `${this.base}s:${status}`;
+      }
+      get outbox() {
+        return `${this.base}outbox`;
+      }
+      get expiry() {
+        return `${this.base}expiry`;
+      }
+      get done() {
+        return `${this.base}done`;
+      }
+      get events() {
+        return `${this.base}events`;
+      }
+    };
+  }
+});
+
+// src/store/redis/record.ts
+function messageField(platform, channel) {
+  return `${MESSAGE_FIELD_PREFIX}${platform}:${channel}`;
+}
+function describe2(value) {
+  if (value === void 0) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
+  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+}
+function readSpec(read, text, version) {
+  const spec = read.json(text, "spec");
+  const rawOptions = spec.options;
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail("spec.options", "a non-empty list", rawOptions);
+  const options = rawOptions.map((option, index) => {
+    const path = `spec.options.${index}`;
+    if (version === "1") {
+      if (typeof option !== "string") read.fail(path, "a string", option);
+      return { label: option };
+    }
+    const object = read.object(option, path);
+    const label = read.string(object, "label", path);
+    const description = read.optionalString(object, "description", path);
+    return description === void 0 ? { label } : { label, description };
+  });
+  return {
+    context: read.string(spec, "context", "spec"),
+    question: read.string(spec, "question", "spec"),
+    impact: read.string(spec, "impact", "spec"),
+    isBlocking: read.boolean(spec, "isBlocking", "spec"),
+    options,
+    recommended: read.optionalString(spec, "recommended", "spec"),
+    multiSelect: version === "1" ? false : read.boolean(spec, "multiSelect", "spec"),
+    ticket: read.optionalString(spec, "ticket", "spec"),
+    expiresInSeconds: read.optionalNumber(spec, "expiresInSeconds", "spec")
+  };
+}
+function readAnswer(read, text) {
+  const answer = read.json(text, "answer");
+  const notes = read.optionalString(answer, "notes", "answer");
+  if ("choices" in answer) {
+    const choices = read.strings(answer, "choices", "answer");
+    const other = read.boolean(answer, "other", "answer");
+    const by2 = read.responder(answer.by, "answer.by");
+    const at2 = read.number(answer, "at", "answer");
+    return notes === void 0 ? { choices, other, by: by2, at: at2 } : { choices, other, notes, by: by2, at: at2 };
+  }
+  const choice = answer.choice === null ? null : read.string(answer, "choice", "answer");
+  const by = {
+    platform: read.oneOf(answer.platform, PLATFORMS, "answer.platform"),
+    userId: read.string(answer, "userId", "answer"),
+    displayName: read.string(answer, "userName", "answer")
+  };
+  const at = read.number(answer, "at", "answer");
+  const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
+  return notes === void 0 ? base : { ...base, notes };
+}
+function readClosure(read, text) {
+  const closure = read.json(text, "closure");
+  const at = read.number(closure, "at", "closure");
+  return closure.by === void 0 ? { at } : { at, by: read.responder(closure.by, "closure.by") };
+}
+function messagesFromHash(hash, record) {
+  const messages = [];
+  for (const field in hash) {
+    if (!field.startsWith(MESSAGE_FIELD_PREFIX)) continue;
+    const rest = field.slice(MESSAGE_FIELD_PREFIX.length);
+    const colon = rest.indexOf(":");
+    const platform = rest.slice(0, colon);
+    if (colon < 0 || !isPlatform(platform)) {
+      throw new CorruptRecordError(record, `\`${field}\`: expected msg:<platform>:<channel>`);
+    }
+    messages.push({ platform, channel: rest.slice(colon + 1), messageId: hash[field] ?? "" });
+  }
+  return messages;
+}
+function isPlatform(value) {
+  return PLATFORMS.includes(value);
+}
+function questionFromHash(hash, where) {
+  const early = new Reader(where);
+  const version = early.oneOf(hash.v, ["1", "2"], "v");
+  const project = hash.project;
+  if (project === void 0) early.fail("project", "a string", project);
+  const id = early.wholeNumber(hash, "id");
+  const read = new Reader(`${project}#${id}`);
+  const status = read.oneOf(hash.status, QUESTION_STATUSES, "status");
+  const createdAt = read.wholeNumber(hash, "createdAt");
+  const specText = hash.spec;
+  if (specText === void 0) read.fail("spec", "a string", specText);
+  const spec = readSpec(read, specText, version);
+  const question = {
+    context: spec.context,
+    question: spec.question,
+    impact: spec.impact,
+    isBlocking: spec.isBlocking,
+    options: spec.options,
+    multiSelect: spec.multiSelect,
+    project,
+    id,
+    status,
+    createdAt,
+    messages: messagesFromHash(hash, read.record)
+  };
+  if (spec.recommended !== void 0) question.recommended = spec.recommended;
+  if (spec.ticket !== void 0) question.ticket = spec.ticket;
+  if (spec.expiresInSeconds !== void 0) question.expiresInSeconds = spec.expiresInSeconds;
+  if (hash.expiresAt !== void 0) question.expiresAt = read.wholeNumber(hash, "expiresAt");
+  if (hash.answer !== void 0) question.answer = readAnswer(read, hash.answer);
+  if (hash.closure !== void 0) question.closure = readClosure(read, hash.closure);
+  if (hash.deliveredAt !== void 0) question.deliveredAt = read.wholeNumber(hash, "deliveredAt");
+  return question;
+}
+function hashFromFlat(reply) {
+  if (!Array.isArray(reply)) return { ...reply };
+  const hash = {};
+  for (let i = 0; i + 1 < reply.length; i += 2) hash[String(reply[i])] = String(reply[i + 1]);
+  return hash;
+}
+var RECORD_VERSION, MESSAGE_FIELD_PREFIX, Reader;
+var init_record = __esm({
+  "src/store/redis/record.ts"() {
+    "use strict";
+    init_question();
+    init_corrupt_record_error();
+    RECORD_VERSION = 2;
+    MESSAGE_FIELD_PREFIX = "msg:";
+    Reader = class {
+      constructor(record) {
+        this.record = record;
+      }
+      record;
+      fail(path, expected, got) {
+        throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe2(got)}`);
+      }
+      json(text, path) {
+        let value;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          throw new CorruptRecordError(this.record, `\`${path}\`: expected JSON`, { cause: error });
+        }
+        return this.object(value, path);
+      }
+      object(value, path) {
+        if (value === null || typeof value !== "object" || Array.isArray(value)) this.fail(path, "an object", value);
+        return value;
+      }
+      string(object, key, path) {
+        const value = object[key];
+        if (typeof value !== "string") this.fail(`${path}.${key}`, "a string", value);
+        return value;
+      }
+      optionalString(object, key, path) {
+        return object[key] === void 0 ? void 0 : this.string(object, key, path);
+      }
+      boolean(object, key, path) {
+        const value = object[key];
+        if (typeof value !== "boolean") this.fail(`${path}.${key}`, "true or false", value);
+        return value;
+      }
+      number(object, key, path) {
+        const value = object[key];
+        if (typeof value !== "number" || !Number.isFinite(value)) this.fail(`${path}.${key}`, "a number", value);
+        return value;
+      }
+      optionalNumber(object, key, path) {
+        return object[key] === void 0 ? void 0 : this.number(object, key, path);
+      }
+      strings(object, key, path) {
+        const value = object[key];
+        if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+          this.fail(`${path}.${key}`, "a list of strings", value);
+        }
+        return value;
+      }
+      oneOf(value, allowed, path) {
+        if (typeof value !== "string" || !allowed.includes(value)) {
+          this.fail(path, `one of ${allowed.join(", ")}`, value);
+        }
+        return value;
+      }
+      wholeNumber(hash, key) {
+        const value = hash[key];
+        if (value === void 0 || !/^\d+$/.test(value)) this.fail(key, "a whole number", value);
+        return Number(value);
+      }
+      responder(value, path) {
+        const object = this.object(value, path);
+        return {
+          platform: this.oneOf(object.platform, PLATFORMS, `${path}.platform`),
+          userId: this.string(object, "userId", path),
+          displayName: this.string(object, "displayName", path)
+        };
+      }
+    };
+  }
+});
+
+// src/store/redis/scripts.ts
+import { createHash as createHash2 } from "node:crypto";
+import { readFileSync } from "node:fs";
+function load(file) {
+  let loaded;
+  const get = () => {
+    if (!loaded) {
+      const source = readFileSync(new URL(`./lua/${file}.lua`, import.meta.url), "utf8");
+      loaded = { source, sha: createHash2("sha1").update(source).digest("hex") };
+    }
+    return loaded;
+  };
+  return {
+    name: file,
+    numberOfKeys: Number(file.slice(file.lastIndexOf("-") + 1)),
+    get source() {
+      return get().source;
+    },
+    get sha() {
+      return get().sha;
+    }
+  };
+}
+var scripts, TransitionCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
+var init_scripts = __esm({
+  "src/store/redis/scripts.ts"() {
+    "use strict";
+    scripts = {
+      park: load("park-4"),
+      answer: load("answer-7"),
+      close: load("close-8"),
+      expire: load("expire-7"),
+      draft: load("draft-2"),
+      recordMessage: load("record-message-1"),
+      claim: load("claim-1"),
+      confirm: load("confirm-5"),
+      release: load("release-0"),
+      deliver: load("deliver-6"),
+      purge: load("purge-1")
+    };
+    TransitionCode = {
+      unknown: 0,
+      done: 1,
+      alreadyAnswered: 2,
+      notPending: 3,
+      dueToExpire: 4
+    };
+    ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
+    DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
+    PARK_TAG_COLLISION = -1;
+  }
+});
+
+// src/store/redis/resp-connection.ts
+var resp_connection_exports = {};
+__export(resp_connection_exports, {
+  RedisErrorReply: () => RedisErrorReply,
+  connectResp: () => connectResp
+});
+import { connect as connectTcp } from "node:net";
+function parseReply(buffer, offset) {
+  const lineEnd = buffer.indexOf("\r\n", offset);
+  if (lineEnd < 0) return INCOMPLETE;
+  const type = String.fromCharCode(buffer[offset] ?? 0);
+  const line = buffer.toString("utf8", offset + 1, lineEnd);
+  const next = lineEnd + 2;
+  switch (type) {
+    case "+":
+      return { value: line, next };
+    case "-":
+      return { value: new RedisErrorReply(line), next };
+    case ":":
+      return { value: Number(line), next };
+    case "$": {
+      const length = Number(line);
+      if (length < 0) return { value: null, next };
+      if (buffer.length < next + length + 2) return INCOMPLETE;
+      return { value: buffer.toString("utf8", next, next + length), next: next + length + 2 };
+    }
+    case "*": {
+      const count = Number(line);
+      if (count < 0) return { value: null, next };
+      const items = [];
+      let cursor = next;
+      for (let i = 0; i < count; i++) {
+        const item = parseReply(buffer, cursor);
+        if (item === INCOMPLETE) return INCOMPLETE;
+        items.push(item.value);
+        cursor = item.next;
+      }
+      return { value: items, next: cursor };
+    }
+    default:
+      throw new ConnectionLost(`unexpected RESP type byte ${JSON.stringify(type)}`);
+  }
+}
+function encode(args) {
+  const parts = [`*${args.length}\r
+`];
+  for (const arg of args) {
+    const bytes = Buffer.from(arg, "utf8");
+    parts.push(`$${bytes.length}\r
+`, bytes, "\r\n");
+  }
+  return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
+}
+function firstError(reply) {
+  if (reply instanceof RedisErrorReply) return reply;
+  return void 0;
+}
+async function connectResp(url, options) {
+  const parsed = new URL(url);
+  const tls = parsed.protocol === "rediss:";
+  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+  const port = Number(parsed.port || 6379);
+  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : connectTcp({ host, port });
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      socket.destroy();
+      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
+    }, options.connectTimeoutMs);
+  });
+  const handshake = async () => {
+    await new Promise((resolve3, reject) => {
+      socket.once(tls ? "secureConnect" : "connect", () => {
+        socket.removeAllListeners("error");
+        resolve3();
+      });
+      socket.once("error", reject);
+    });
+    socket.setNoDelay(true);
+    const connection = new RespConnection(socket, url, options);
+    const password = decodeURIComponent(parsed.password);
+    const username = decodeURIComponent(parsed.username);
+    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
+    const db = parsed.pathname.replace(/^\//, "");
+    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
+    return connection;
+  };
+  try {
+    return await Promise.race([handshake(), timeout]);
+  } catch (error) {
+    socket.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+var RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
+var init_resp_connection = __esm({
+  "src/store/redis/resp-connection.ts"() {
+    "use strict";
+    RedisErrorReply = class extends Error {
+      name = "ErrorReply";
+    };
+    ConnectionLost = class extends Error {
+      name = "SocketClosedUnexpectedlyError";
+    };
+    ConnectTimeout = class extends Error {
+      name = "ConnectionTimeoutError";
+    };
+    INCOMPLETE = /* @__PURE__ */ Symbol("incomplete");
+    RespConnection = class {
+      constructor(socket, url, options) {
+        this.socket = socket;
+        this.url = url;
+        this.options = options;
+        socket.on("data", (chunk) => this.#receive(chunk));
+        socket.on("error", (error) => this.#fail(error));
+        socket.on("close", () => this.#fail(new ConnectionLost("connection closed")));
+      }
+      socket;
+      url;
+      options;
+      #buffer = Buffer.alloc(0);
+      #pending = [];
+      #open = true;
+      get isOpen() {
+        return this.#open;
+      }
+      #receive(chunk) {
+        this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+        let offset = 0;
+        try {
+          for (; ; ) {
+            const parsed = parseReply(this.#buffer, offset);
+            if (parsed === INCOMPLETE) break;
+            offset = parsed.next;
+            const waiter = this.#pending.shift();
+            const error = firstError(parsed.value);
+            if (error) waiter?.reject(error);
+            else waiter?.resolve(parsed.value);
+          }
+        } catch (error) {
+          this.#fail(error);
+          this.socket.destroy();
+          return;
+        }
+        this.#buffer = offset === this.#buffer.length ? Buffer.alloc(0) : this.#buffer.subarray(offset);
+      }
+      #fail(error) {
+        this.#open = false;
+        const pending = this.#pending;
+        this.#pending = [];
+        for (const waiter of pending) waiter.reject(error);
+      }
+      sendCommand(args) {
+        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
+        return new Promise((resolve3, reject) => {
+          this.#pending.push({ resolve: resolve3, reject });
+          this.socket.write(encode(args));
+        });
+      }
+      duplicate() {
+        return connectResp(this.url, this.options);
+      }
+      close() {
+        this.#open = false;
+        this.socket.destroy();
+      }
+    };
+  }
+});
+
+// hook-stub:node-redis-connection
+var node_redis_connection_exports = {};
+__export(node_redis_connection_exports, {
+  connectNodeRedis: () => connectNodeRedis
+});
+async function connectNodeRedis() {
+  throw new Error("the hook bundle connects with the minimal client only");
+}
+var init_node_redis_connection = __esm({
+  "hook-stub:node-redis-connection"() {
+  }
+});
+
+// src/store/redis/redis-store.ts
+import { randomUUID } from "node:crypto";
+function isConnectionError(error) {
+  if (!(error instanceof Error)) return false;
+  const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
+  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
+  const code = error.code;
+  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
+}
+function toStoreError(error) {
+  if (error instanceof StoreUnavailableError) return error;
+  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
+}
+async function openRedisStore(options) {
+  const timeout = options.connectTimeoutMs ?? 2e3;
+  try {
+    const connection = options.connection === "minimal" ? await (await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports))).connectResp(options.url, { connectTimeoutMs: timeout }) : await (await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports))).connectNodeRedis(options.url, timeout);
+    return new RedisStore(connection, options);
+  } catch (error) {
+    throw new StoreUnavailableError({ cause: error });
+  }
+}
+function claimedIds(claim, only) {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+function personField(person) {
+  return `${person.platform}:${person.userId}`;
+}
+function toDraft(question, selection, now) {
+  const labels = new Set(question.options.map((o) => o.label));
+  const unknown = selection.choices.find((choice) => !labels.has(choice));
+  if (unknown !== void 0) {
+    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+  }
+  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
+    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+  }
+  const notes = selection.notes?.trim();
+  if (notes && notes.length > NOTES_MAX) {
+    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  return {
+    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
+    other: selection.other,
+    ...notes ? { notes } : {},
+    updatedAt: now
+  };
+}
+function parseDraft(text, where) {
+  try {
+    const value = JSON.parse(text);
+    if (Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
+      return value;
+    }
+  } catch (error) {
+    throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
+  }
+  throw new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+}
+function byBlockingThenId(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
+}
+function byBlockingThenAge(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
+}
+var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var init_redis_store = __esm({
+  "src/store/redis/redis-store.ts"() {
+    "use strict";
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_limits();
+    init_question();
+    init_corrupt_record_error();
+    init_store_unavailable_error();
+    init_events();
+    init_keys();
+    init_record();
+    init_scripts();
+    RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
+    CACHE_MAX = 1e4;
+    KEYS_CACHE_MAX = 1e5;
+    RedisStore = class {
+      #client;
+      #options;
+      #prefix;
+      #now;
+      #maxLen;
+      #knownProjects = /* @__PURE__ */ new Set();
+      #consumers = /* @__PURE__ */ new Set();
+      #waiters = /* @__PURE__ */ new Set();
+      constructor(client, options) {
+        this.#client = client;
+        this.#options = options;
+        this.#prefix = options.prefix ?? "al";
+        this.#now = options.now ?? Date.now;
+        this.#maxLen = String(options.eventStreamMaxLen ?? 1e4);
+      }
+      #keyCache = /* @__PURE__ */ new Map();
+      // small entries: KEYS_CACHE_MAX
+      /**
+       * Questions as last read or parked, by `project\0id`, used only for what never changes after parking (the
+       * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
+       * answers has usually read the question already (the bridge rendered it). States always come from Redis.
+       */
+      #specCache = /* @__PURE__ */ new Map();
+      #keys(project) {
+        let keys = this.#keyCache.get(project);
+        if (!keys) {
+          if (this.#keyCache.size >= KEYS_CACHE_MAX) this.#keyCache.clear();
+          keys = new ProjectKeys(this.#prefix, project);
+          this.#keyCache.set(project, keys);
+        }
+        return keys;
+      }
+      #remember(question) {
+        const key = `${question.project}\0${question.id}`;
+        if (!this.#specCache.has(key)) {
+          if (this.#specCache.size >= CACHE_MAX) {
+            const oldest = this.#specCache.keys().next();
+            if (!oldest.done) this.#specCache.delete(oldest.value);
+          }
+          this.#specCache.set(key, question);
+        }
+        return question;
+      }
+      /** The question's unchanging parts: from the cache, else read (and remembered). */
+      async #spec(project, id) {
+        return this.#specCache.get(`${project}\0${id}`) ?? await this.get(project, id);
+      }
+      async #run(work) {
+        try {
+          return await work();
+        } catch (error) {
+          throw toStoreError(error);
+        }
+      }
+      async #eval(script, keys, args) {
+        if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys`);
+        const tail = [String(keys.length), ...keys, ...args.map(String)];
+        try {
+          return await this.#client.sendCommand(["EVALSHA", script.sha, ...tail]);
+        } catch (error) {
+          if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
+            return this.#client.sendCommand(["EVAL", script.source, ...tail]);
+          }
+          throw error;
+        }
+      }
+      async #registerProject(keys) {
+        if (this.#knownProjects.has(keys.tag)) return;
+        await this.#client.sendCommand(["HSETNX", globalKeys(this.#prefix).projects, keys.tag, keys.project]);
+        this.#knownProjects.add(keys.tag);
+      }
+      knownProjects() {
+        return this.#run(async () => [...(await this.projects()).values()]);
+      }
+      projectByTag(tag) {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["HGET", globalKeys(this.#prefix).projects, tag]);
+          return typeof reply === "string" ? reply : void 0;
+        });
+      }
+      /** Every project that ever parked: tag → project name. */
+      async projects() {
+        const reply = await this.#client.sendCommand(["HGETALL", globalKeys(this.#prefix).projects]);
+        return new Map(Object.entries(hashFromFlat(reply)));
+      }
+      #read(reply, where) {
+        return this.#remember(questionFromHash(hashFromFlat(reply), where));
+      }
+      async #hash(key) {
+        const hash = hashFromFlat(await this.#client.sendCommand(["HGETALL", key]));
+        return Object.keys(hash).length === 0 ? void 0 : hash;
+      }
+      park(project, spec) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          await this.#registerProject(keys);
+          const now = this.#now();
+          const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+          const id = Number(
+            await this.#eval(
+              scripts.park,
+              [keys.meta, keys.status("pending"), keys.expiry, keys.events],
+              [keys.base, project, JSON.stringify(spec), now, expiresAt ?? "", RECORD_VERSION, this.#maxLen]
+            )
+          );
+          if (id === PARK_TAG_COLLISION) {
+            throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
+          }
+          return {
+            ...spec,
+            project,
+            id,
+            status: "pending",
+            createdAt: now,
+            ...expiresAt ? { expiresAt } : {},
+            messages: []
+          };
+        });
+      }
+      get(project, id) {
+        return this.#run(async () => {
+          const hash = await this.#hash(this.#keys(project).question(id));
+          return hash && this.#remember(questionFromHash(hash, `${project}#${id}`));
+        });
+      }
+      async #readMany(project, ids) {
+        const keys = this.#keys(project);
+        const hashes = await Promise.all(ids.map((id) => this.#hash(keys.question(Number(id)))));
+        const questions = [];
+        hashes.forEach((hash, index) => {
+          if (!hash) return;
+          try {
+            questions.push(this.#remember(questionFromHash(hash, `${project}#${ids[index]}`)));
+          } catch (error) {
+            if (!(error instanceof CorruptRecordError)) throw error;
+            this.#options.onCorruptRecord?.(error);
+          }
+        });
+        return questions;
+      }
+      async #list(project, filter) {
+        const keys = this.#keys(project);
+        const statuses = filter.status ?? QUESTION_STATUSES;
+        const idLists = await Promise.all(
+          statuses.map(
+            (status) => this.#client.sendCommand(["ZRANGE", keys.status(status), "0", "-1"])
+          )
+        );
+        const questions = await this.#readMany(project, idLists.flat());
+        return questions.filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#run(async () => (await this.#list(project, filter)).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#run(async () => {
+          const lists = await Promise.all([...new Set(projects)].map((project) => this.#list(project, filter)));
+          return lists.flat().sort(byBlockingThenAge);
+        });
+      }
+      saveDraft(project, id, person, selection) {
+        return this.#run(async () => {
+          const question = await this.#spec(project, id);
+          if (!question) return { kind: "unknown" };
+          const draft = toDraft(question, selection, this.#now());
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.draft,
+            [keys.question(id), keys.drafts(id)],
+            [personField(person), JSON.stringify(draft)]
+          );
+          const code = Number(reply[0]);
+          if (code === TransitionCode.done) return { kind: "saved", draft };
+          if (code === TransitionCode.unknown) return { kind: "unknown" };
+          return { kind: "not-pending", question: this.#read(reply[1], `${project}#${id}`) };
+        });
+      }
+      getDraft(project, id, person) {
+        return this.#run(async () => {
+          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personField(person)]);
+          return text === null ? void 0 : parseDraft(text, `${project}#${id}`);
+        });
+      }
+      answer(project, id, selection, by) {
+        return this.#run(async () => {
+          const question = await this.#spec(project, id);
+          if (!question) return { kind: "unknown" };
+          const checked = checkAnswer(question, selection);
+          if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+          const now = this.#now();
+          const answer = { ...checked.selection, by, at: now };
+          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.answer,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status("answered"),
+              keys.outbox,
+              keys.expiry,
+              keys.events
+            ],
+            [JSON.stringify(answer), now, size, this.#maxLen]
+          );
+          if (Number(reply[0]) === TransitionCode.done) {
+            const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
+            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+          }
+          return this.#transitionResult(project, id, reply, (q) => ({ kind: "won", question: q }));
+        });
+      }
+      async #transitionResult(project, id, reply, onDone) {
+        const code = Number(reply[0]);
+        const where = `${project}#${id}`;
+        switch (code) {
+          case TransitionCode.done:
+            return onDone(this.#read(reply[1], where));
+          case TransitionCode.alreadyAnswered:
+            return { kind: "already-answered", question: this.#read(reply[1], where) };
+          case TransitionCode.notPending:
+            return { kind: "not-pending", question: this.#read(reply[1], where) };
+          case TransitionCode.dueToExpire: {
+            await this.#expireOne(project, id);
+            const question = await this.get(project, id);
+            return question ? { kind: "not-pending", question } : { kind: "unknown" };
+          }
+          default:
+            return { kind: "unknown" };
+        }
+      }
+      #close(project, id, target, by) {
+        return this.#run(async () => {
+          const now = this.#now();
+          const closure = { at: now, ...by ? { by } : {} };
+          let size = 0;
+          if (target === "dismissed") {
+            const question = await this.#spec(project, id);
+            if (!question) return { kind: "unknown" };
+            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+          }
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.close,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status(target),
+              keys.outbox,
+              keys.expiry,
+              keys.done,
+              keys.events
+            ],
+            [target, JSON.stringify(closure), now, size, this.#maxLen]
+          );
+          return this.#transitionResult(project, id, reply, (q) => ({ kind: "done", question: q }));
+        });
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      async #expireOne(project, id) {
+        const question = await this.#spec(project, id);
+        const now = this.#now();
+        const closure = { at: now };
+        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const keys = this.#keys(project);
+        const code = Number(
+          await this.#eval(
+            scripts.expire,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status("expired"),
+              keys.outbox,
+              keys.expiry,
+              keys.events
+            ],
+            [id, JSON.stringify(closure), now, size, this.#maxLen]
+          )
+        );
+        return code === ExpireCode.expired;
+      }
+      expireDue() {
+        return this.#run(async () => {
+          let expired = 0;
+          for (const project of (await this.projects()).values()) {
+            const due = await this.#client.sendCommand([
+              "ZRANGEBYSCORE",
+              this.#keys(project).expiry,
+              "-inf",
+              String(this.#now())
+            ]);
+            for (const id of due) if (await this.#expireOne(project, Number(id))) expired++;
+          }
+          return expired;
+        });
+      }
+      purgeExpired() {
+        return this.#run(async () => {
+          const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS);
+          let dropped = 0;
+          for (const project of (await this.projects()).values()) {
+            const keys = this.#keys(project);
+            for (; ; ) {
+              const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+              dropped += n;
+              if (n < 500) break;
+            }
+          }
+          return dropped;
+        });
+      }
+      claimUndelivered(project, options) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const claimId = randomUUID();
+          const now = this.#now();
+          const reply = await this.#eval(
+            scripts.claim,
+            [keys.outbox],
+            [keys.base, now, options.budget, claimId, now + options.leaseMs]
+          );
+          const questions = [];
+          try {
+            for (let i = 1; i + 1 < reply.length; i += 2)
+              questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+          } catch (error) {
+            const ids = reply.filter((_, i) => i % 2 === 1).map(String);
+            await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => void 0);
+            throw error;
+          }
+          return { claimId, questions, remaining: Number(reply[0]) };
+        });
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.confirm,
+            [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
+            [keys.base, this.#now(), claim.claimId, this.#maxLen, ...claimedIds(claim, ids)]
+          );
+          return reply.map(Number).sort((a, b) => a - b);
+        });
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
+        });
+      }
+      markDelivered(project, id) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const code = Number(
+            await this.#eval(
+              scripts.deliver,
+              [keys.question(id), keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
+              [id, this.#now(), this.#maxLen]
+            )
+          );
+          if (code === DeliverCode.delivered) return "delivered";
+          return code === DeliverCode.leased ? "leased" : "not-waiting";
+        });
+      }
+      recordMessage(project, id, ref) {
+        return this.#run(async () => {
+          const reply = await this.#eval(
+            scripts.recordMessage,
+            [this.#keys(project).question(id)],
+            [messageField(ref.platform, ref.channel), ref.messageId]
+          );
+          return Number(reply) === 1;
+        });
+      }
+      consumer(group, consumerName) {
+        return this.#run(async () => {
+          const connection = await this.#client.duplicate();
+          const consumer = new RedisEventConsumer({
+            client: this.#client,
+            blocking: connection,
+            group,
+            consumer: consumerName,
+            streams: async () => {
+              const projects = await this.projects();
+              return [...projects.values()].map((project) => this.#keys(project));
+            },
+            onClose: () => this.#consumers.delete(consumer)
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      waitWhilePending(project, id, options) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const deadline = this.#now() + options.timeoutMs;
+          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
+          let cursor = last[0]?.[0] ?? "0-0";
+          let question = await this.get(project, id);
+          if (question?.status !== "pending" || options.signal?.aborted) return question;
+          const connection = await this.#client.duplicate();
+          this.#waiters.add(connection);
+          const abort = () => connection.close();
+          options.signal?.addEventListener("abort", abort, { once: true });
+          try {
+            for (; ; ) {
+              const left = deadline - this.#now();
+              if (left <= 0 || options.signal?.aborted) break;
+              let reply;
+              try {
+                reply = await connection.sendCommand(["XREAD", "BLOCK", String(left), "STREAMS", keys.events, cursor]);
+              } catch (error) {
+                if (options.signal?.aborted) break;
+                throw error;
+              }
+              const events = parseStreamReply(reply, () => project);
+              const mine = events.some((event) => event.questionId === id);
+              const newest = events.at(-1);
+              if (newest) cursor = newest.entryId;
+              if (mine) {
+                question = await this.get(project, id);
+                if (question?.status !== "pending") return question;
+              }
+            }
+            return await this.get(project, id);
+          } finally {
+            options.signal?.removeEventListener("abort", abort);
+            this.#waiters.delete(connection);
+            connection.close();
+          }
+        });
+      }
+      async close() {
+        for (const consumer of this.#consumers) await consumer.close();
+        for (const waiter of this.#waiters) waiter.close();
+        this.#client.close();
+      }
+    };
+  }
+});
+
+// src/hook/deliver.ts
+var deliver_exports = {};
+__export(deliver_exports, {
+  LEASE_MS: () => LEASE_MS,
+  deliverWaitingOutcomes: () => deliverWaitingOutcomes,
+  hookOutput: () => hookOutput
+});
+function hookOutput(additionalContext) {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } });
+}
+async function deliverWaitingOutcomes(options) {
+  const { config, deadline } = options;
+  const opening = openRedisStore({
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    connectTimeoutMs: options.connectTimeoutMs,
+    // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
+    connection: "minimal"
+  });
+  deadline.onExpire(() => {
+    opening.then((store2) => store2.close()).catch(() => void 0);
+  });
+  const store = await deadline.race(opening, "the inbox did not answer");
+  deadline.onExpire(() => {
+    store.close().catch(() => void 0);
+  });
+  try {
+    await deliver(store, options);
+  } finally {
+    await store.close();
+  }
+}
+async function deliver(store, { config, deadline, write }) {
+  const project = config.project;
+  const claim = await deadline.race(
+    store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
+    "the inbox did not answer"
+  );
+  if (claim.questions.length === 0) return;
+  let note;
+  try {
+    note = renderDeliveryNote(claim.questions, claim.remaining);
+    await deadline.race(write(hookOutput(note.text)), "the note could not be written");
+  } catch (error) {
+    await giveBack(store, project, claim, deadline);
+    throw error;
+  }
+  deadline.extend(CONFIRM_GRACE_MS);
+  try {
+    await deadline.race(
+      Promise.all([
+        store.confirmClaim(project, claim, note.includedIds),
+        note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds)
+      ]),
+      "the inbox did not confirm the delivery"
+    );
+  } catch (error) {
+    throw new UnconfirmedDeliveryError("the answers were added to this prompt but not marked delivered", {
+      cause: error
+    });
+  }
+}
+async function giveBack(store, project, claim, deadline) {
+  if (deadline.expired) return;
+  await deadline.race(store.releaseClaim(project, claim), "release").catch(() => void 0);
+}
+var LEASE_MS, CONFIRM_GRACE_MS;
+var init_deliver = __esm({
+  "src/hook/deliver.ts"() {
+    "use strict";
+    init_delivery_note();
+    init_redis_store();
+    init_unconfirmed_delivery_error();
+    LEASE_MS = 5e3;
+    CONFIRM_GRACE_MS = 300;
+  }
+});
+
+// src/hook/run.ts
+import { resolve as resolve2 } from "node:path";
+
+// src/config-error.ts
+var ConfigError = class extends Error {
+  name = "ConfigError";
+};
+
+// src/project.ts
+import { realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+// src/core/project.ts
+function resolveProject(input, gitTopLevel) {
+  const explicit = input.askLaterProject?.trim();
+  if (explicit) {
+    return explicit;
+  }
+  const given = input.claudeProjectDir;
+  const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
+  return gitTopLevel(dir) ?? dir;
+}
+
+// src/project.ts
+function findGitTopLevel(dir) {
+  let current = canonicalPath(dir);
+  for (; ; ) {
+    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
+    if (entry?.isDirectory() || entry?.isFile()) {
+      return current;
+    }
+    const parent = dirname(current);
+    if (parent === current) {
+      return void 0;
+    }
+    current = parent;
+  }
+}
+function projectFromEnvironment(env, cwd) {
+  const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
+  return resolveProject(
+    {
+      askLaterProject: env.ASK_LATER_PROJECT,
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath(resolve(cwd, claudeProjectDir)),
+      cwd: canonicalPath(cwd)
+    },
+    findGitTopLevel
+  );
+}
+function canonicalPath(path) {
+  const absolute = resolve(path);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+// src/config.ts
+function describeUrl(value) {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  return scheme ? `a ${scheme}: URL` : "something that is not a URL";
+}
+function loadStoreConfig(env) {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) {
+    throw new ConfigError("REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)");
+  }
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || "al";
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(
+      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
+    );
+  }
+  return Object.freeze({ redisUrl: raw, redisPrefix: prefix });
+}
+function loadAgentConfig(env, cwd) {
+  return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
+}
+
+// src/hook/run.ts
+init_corrupt_record_error();
+init_store_unavailable_error();
+
+// src/hook/deadline-error.ts
+var DeadlineError = class extends Error {
+  name = "DeadlineError";
+};
+
+// src/hook/deadline.ts
+var Deadline = class {
+  #ms;
+  #timer;
+  #endsAt;
+  #cleanups = [];
+  #rejects = /* @__PURE__ */ new Set();
+  #expired = false;
+  #step = "the hook";
+  constructor(ms) {
+    this.#ms = ms;
+    this.#endsAt = performance.now() + ms;
+    this.#timer = setTimeout(() => this.#expire(), ms);
+  }
+  /** True once the timer has fired: nothing may be written to stdout any more. */
+  get expired() {
+    return this.#expired;
+  }
+  /** `work`, or a `DeadlineError` naming `step` if the deadline comes first (or has already passed). */
+  race(work, step) {
+    if (this.#expired) {
+      work.catch(() => void 0);
+      return Promise.reject(this.#error(step));
+    }
+    return new Promise((resolve3, reject) => {
+      const onExpire = (error) => reject(error);
+      this.#step = step;
+      this.#rejects.add(onExpire);
+      work.then(
+        (value) => {
+          this.#rejects.delete(onExpire);
+          resolve3(value);
+        },
+        (error) => {
+          this.#rejects.delete(onExpire);
+          reject(error);
+        }
+      );
+    });
+  }
+  /** Run `cleanup` when the deadline fires (at once if it already has). */
+  onExpire(cleanup) {
+    if (this.#expired) cleanup();
+    else this.#cleanups.push(cleanup);
+  }
+  /**
+   * Make sure at least `ms` remain (never shortens it). Used once the note is written: confirming it is what keeps
+   * the answers from coming again, so it gets a short grace rather than being cut off by the deadline.
+   */
+  extend(ms) {
+    if (this.#expired) return;
+    const left = this.#endsAt - performance.now();
+    if (left >= ms) return;
+    clearTimeout(this.#timer);
+    this.#endsAt = performance.now() + ms;
+    this.#timer = setTimeout(() => this.#expire(), ms);
+  }
+  /** Stop the timer: the run is over. */
+  clear() {
+    clearTimeout(this.#timer);
+  }
+  #expire() {
+    this.#expired = true;
+    const error = this.#error(this.#step);
+    for (const reject of this.#rejects) reject(error);
+    this.#rejects.clear();
+    for (const cleanup of this.#cleanups.splice(0)) {
+      try {
+        cleanup();
+      } catch {
+      }
+    }
+  }
+  #error(step) {
+    return new DeadlineError(`${step} within ${(this.#ms / 1e3).toFixed(1)} s`);
+  }
+};
+
+// src/hook/hook-io-error.ts
+var HookIoError = class extends Error {
+  name = "HookIoError";
+};
+
+// src/hook/input.ts
+var STDIN_MAX_BYTES = 1024 * 1024;
+function readStdin(stdin) {
+  return new Promise((resolve3, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      stdin.removeListener("data", onData);
+      stdin.removeListener("end", onEnd);
+      stdin.removeListener("error", onError);
+    };
+    const onData = (chunk) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += buffer.length;
+      if (size > STDIN_MAX_BYTES) {
+        cleanup();
+        reject(new HookIoError(`stdin is larger than ${STDIN_MAX_BYTES / 1024 / 1024} MiB`));
+        return;
+      }
+      chunks.push(buffer);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve3(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new HookIoError("stdin could not be read"));
+    };
+    stdin.on("data", onData);
+    stdin.once("end", onEnd);
+    stdin.once("error", onError);
+  });
+}
+function parsePromptSubmit(text) {
+  if (text.trim() === "") {
+    throw new HookIoError("stdin is empty, expected the UserPromptSubmit JSON");
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HookIoError("stdin is not JSON, expected the UserPromptSubmit JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new HookIoError(
+      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe(value)}`}, expected an object`
+    );
+  }
+  const fields = value;
+  const event = fields.hook_event_name;
+  if (event !== void 0 && event !== "UserPromptSubmit") {
+    const named = typeof event === "string" && /^[A-Za-z]{1,40}$/.test(event) ? ` ${event}` : " another event";
+    throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
+  }
+  if (typeof fields.prompt !== "string") {
+    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe(fields.prompt)})`);
+  }
+  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
+  return {
+    prompt: fields.prompt,
+    ...fields.source === void 0 ? {} : { source: fields.source },
+    ...cwd === void 0 ? {} : { cwd }
+  };
+}
+var PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
+function carriesAnswers(input) {
+  if (input.source !== void 0 && !PERSON_SOURCES.has(input.source)) return false;
+  return !input.prompt.trimStart().startsWith("<task-notification>");
+}
+function describe(value) {
+  if (value === null) return "null";
+  if (value === void 0) return "nothing";
+  return `a ${typeof value}`;
+}
+
+// src/hook/run.ts
+init_unconfirmed_delivery_error();
+var DEADLINE_MS = 1500;
+var MIN_RUN_MS = 500;
+var CONNECT_TIMEOUT_MS = 700;
+var EXIT_GRACE_MS = 100;
+async function runHook(io, env, cwd) {
+  io.stdout.on("error", ignore);
+  io.stderr.on("error", ignore);
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  try {
+    await run(io, env, cwd, deadline);
+  } catch (error) {
+    io.stderr.write(`ask-later hook: ${explain(error)}
+`);
+  } finally {
+    deadline.clear();
+    stopReading(io.stdin);
+  }
+  if (deadline.expired) exitSoonIfStuck();
+  return 0;
+}
+function exitSoonIfStuck() {
+  setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+}
+async function run(io, env, cwd, deadline) {
+  const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
+  stopReading(io.stdin);
+  if (!carriesAnswers(input)) return;
+  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve2(cwd, input.cwd));
+  const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
+  await deliverWaitingOutcomes2({
+    config,
+    deadline,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    write: (output) => new Promise((done, fail) => {
+      io.stdout.write(output, (error) => {
+        if (error) fail(new HookIoError("stdout could not be written (closed by Claude Code?)"));
+        else done();
+      });
+    })
+  });
+}
+function explain(error) {
+  const waiting = "answers wait for the next prompt";
+  if (error instanceof UnconfirmedDeliveryError) {
+    return `${error.message} (${describe3(error.cause)}); they may come again with a prompt after 5 s`;
+  }
+  return `${describe3(error)}; ${waiting}`;
+}
+function describe3(error) {
+  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof DeadlineError) {
+    return error.message;
+  }
+  if (error instanceof StoreUnavailableError) {
+    const why = connectionDetail(error.cause);
+    return `the inbox (Redis at REDIS_URL) is unreachable${why === void 0 ? "" : ` (${why})`}`;
+  }
+  if (error instanceof CorruptRecordError) {
+    return `stored question ${error.record} is unreadable`;
+  }
+  const reply = redisErrorCode(error);
+  if (reply !== void 0) return `Redis refused a command (${reply})`;
+  if (!(error instanceof Error)) return `unexpected ${typeof error}`;
+  const code = error.code;
+  const detail = typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : "";
+  return `unexpected ${error.constructor.name || error.name}${detail}`;
+}
+function connectionDetail(cause, depth = 0) {
+  if (!(cause instanceof Error) || depth > 3) return void 0;
+  const inner = cause.originalError;
+  if (inner !== void 0) return connectionDetail(inner, depth + 1);
+  const code = cause.code;
+  if (typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
+  if (isNamed(cause, /^ConnectionTimeoutError$/)) return "connection timed out";
+  return redisErrorCode(cause) ?? (cause.name || void 0);
+}
+function redisErrorCode(error) {
+  if (!(error instanceof Error) || !isNamed(error, /^(ErrorReply|SimpleError|BlobError)$/)) return void 0;
+  return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
+}
+function isNamed(error, name) {
+  return name.test(error.name) || name.test(error.constructor.name);
+}
+function stopReading(stdin) {
+  stdin.pause();
+  const destroy = stdin.destroy;
+  if (typeof destroy === "function") destroy.call(stdin);
+}
+function ignore() {
+}
+
+// hook-entry.ts
+process.exitCode = await runHook(process, process.env, process.cwd());

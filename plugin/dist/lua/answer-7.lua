@@ -1,0 +1,49 @@
+--[[
+  Answer a pending question. The first answer wins: the status check and the write are one step.
+
+  KEYS[1] question  hash
+  KEYS[2] drafts    hash   dropped with the answer
+  KEYS[3] pending   zset
+  KEYS[4] answered  zset
+  KEYS[5] outbox    zset   outcomes waiting for the agent
+  KEYS[6] expiry    zset
+  KEYS[7] events    stream
+  ARGV[1] answer    JSON
+  ARGV[2] now       ms
+  ARGV[3] size      characters its delivery entry takes
+  ARGV[4] maxlen    approximate cap of the event stream
+
+  Returns {code, record...}: 1 won; 2 already answered (answered or delivered); 3 no longer pending (cancelled,
+  dismissed, expired); 4 pending but past its expiry (nothing written: the caller expires it); 0 unknown.
+  The record (HGETALL, flat) follows codes 2 and 3, for the caller to say who answered or what became of it;
+  code 1 returns only the message references ({1, field, value, …}): the caller knows the rest.
+  Events: answered (code 1)
+]]
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return {0} end
+if status ~= 'pending' then
+  local code = 3
+  if status == 'answered' or status == 'delivered' then code = 2 end
+  return {code, redis.call('HGETALL', KEYS[1])}
+end
+local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
+if expiresAt and tonumber(expiresAt) <= tonumber(ARGV[2]) then return {4} end
+
+local id = redis.call('HGET', KEYS[1], 'id')
+local project = redis.call('HGET', KEYS[1], 'project')
+redis.call('HSET', KEYS[1], 'status', 'answered', 'answer', ARGV[1], 'size', ARGV[3])
+redis.call('DEL', KEYS[2])
+redis.call('ZREM', KEYS[3], id)
+redis.call('ZADD', KEYS[4], id, id)
+redis.call('ZADD', KEYS[5], ARGV[2], id)
+redis.call('ZREM', KEYS[6], id)
+redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'type', 'answered', 'project', project, 'id', id, 'at', ARGV[2])
+local reply = {1}
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  if string.sub(fields[i], 1, 4) == 'msg:' then
+    reply[#reply + 1] = fields[i]
+    reply[#reply + 1] = fields[i + 1]
+  end
+end
+return reply

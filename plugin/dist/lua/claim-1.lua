@@ -1,0 +1,52 @@
+--[[
+  Lease the outcomes waiting for the agent, oldest first, while they fit in the budget. The first free one is
+  always taken, so a claim never starves; after the first that does not fit, the rest are counted, not taken,
+  so the agent gets outcomes in order. Outcomes leased to another live claim are skipped and not counted.
+  The claim lives on the questions themselves (fields claim, claimUntil); the claimant keeps the ids.
+
+  KEYS[1] outbox    zset   id -> when the outcome became ready
+  ARGV[1] base        the project's key prefix; a question key is base .. 'q:' .. id
+  ARGV[2] now         ms
+  ARGV[3] budget      characters the claimed entries may take (each record's 'size')
+  ARGV[4] claimId
+  ARGV[5] leaseUntil  ms; after it the outcomes may be claimed again
+
+  Returns {remaining, id, record, id, record, …}: how many free outcomes this claim left waiting, then each
+  claimed id with its record (HGETALL, flat), oldest first.
+  Events: none (a claim is not a transition; confirm-5 emits 'delivered')
+]]
+local now = tonumber(ARGV[2])
+local budget = tonumber(ARGV[3])
+local used = 0
+local full = false
+local remaining = 0
+local reply = {0}
+-- Oldest first; outcomes of the same millisecond by id (a zset orders equal scores as strings: "10" < "9").
+local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local waiting = {}
+for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
+table.sort(waiting, function(a, b)
+  if a.at ~= b.at then return a.at < b.at end
+  return tonumber(a.id) < tonumber(b.id)
+end)
+for _, entry in ipairs(waiting) do
+  local id = entry.id
+  local key = ARGV[1] .. 'q:' .. id
+  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'size')
+  if not f[1] then
+    redis.call('ZREM', KEYS[1], id)
+  elseif not (f[2] and f[3] and tonumber(f[3]) > now) then
+    local size = tonumber(f[4]) or 0
+    if not full and (#reply == 1 or used + size <= budget) then
+      used = used + size
+      redis.call('HSET', key, 'claim', ARGV[4], 'claimUntil', ARGV[5])
+      reply[#reply + 1] = id
+      reply[#reply + 1] = redis.call('HGETALL', key)
+    else
+      full = true
+      remaining = remaining + 1
+    end
+  end
+end
+reply[1] = remaining
+return reply

@@ -1,0 +1,33 @@
+--[[
+  Park a question: give it the project's next id (starts at 1, never reused) and store it as pending.
+
+  KEYS[1] meta     hash   project (owner of the key tag), seq
+  KEYS[2] pending  zset   ids in status pending
+  KEYS[3] expiry   zset   id -> expiresAt
+  KEYS[4] events   stream
+  ARGV[1] base        the project's key prefix; the question key is base .. 'q:' .. id
+  ARGV[2] project
+  ARGV[3] spec        JSON of the validated question
+  ARGV[4] now         ms
+  ARGV[5] expiresAt   ms, or '' for none
+  ARGV[6] version     record schema version
+  ARGV[7] maxlen      approximate cap of the event stream
+
+  Returns: the new id (> 0); -1 when the key tag already belongs to another project (digest collision).
+  Events: parked
+]]
+local owner = redis.call('HGET', KEYS[1], 'project')
+if owner and owner ~= ARGV[2] then return -1 end
+if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
+
+local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local key = ARGV[1] .. 'q:' .. id
+redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
+  'status', 'pending', 'createdAt', ARGV[4])
+if ARGV[5] ~= '' then
+  redis.call('HSET', key, 'expiresAt', ARGV[5])
+  redis.call('ZADD', KEYS[3], ARGV[5], id)
+end
+redis.call('ZADD', KEYS[2], id, id)
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'type', 'parked', 'project', ARGV[2], 'id', id, 'at', ARGV[4])
+return id

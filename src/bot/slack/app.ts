@@ -1,0 +1,206 @@
+/**
+ * The Bolt app: the transport. Socket Mode when an app token is configured, else HTTP on the configured port
+ * (`POST /slack/events` for events, interactivity and slash commands, signature-checked by Bolt; `GET /healthz`).
+ *
+ * Every listener acks first (Slack wants it within 3 s; a modal must open on a trigger that lives 3 s), then hands
+ * the raw payload to `SlackHandlers`. Nothing is thrown out of a listener: failures go to one sink that logs the
+ * error's name and codes and the payload's ids, never text; Bolt's own `app.error` ends in the same sink.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type CustomRoute, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import { CALLBACK_IDS, NOTES_BLOCK_IDS } from '../../blocks/slack/ids.js';
+import type { SlackConfig } from '../../config.js';
+import type { Store } from '../../store/port.js';
+import type { InteractionService } from '../interactions.js';
+import type { Logger } from '../logger.js';
+import { slackLogger } from './bolt-logger.js';
+import { payloadIds, SlackHandlers, type ViewAck } from './handlers.js';
+import { type RetryOptions, slackErrorFields, webClientOptions } from './web.js';
+
+export interface SlackAppOptions {
+  readonly config: SlackConfig;
+  /** HTTP port: Slack's requests (HTTP mode) or just `/healthz` (Socket Mode). 0 picks a free one. */
+  readonly port: number;
+  readonly interactions: InteractionService;
+  readonly store: Store;
+  readonly logger: Logger;
+  /** Web API retries (default `SERVE_RETRY_CONFIG`); tests use small ones. */
+  readonly retryConfig?: RetryOptions;
+  /** Skip Bolt's `auth.test` when both are known. */
+  readonly botId?: string;
+  readonly botUserId?: string;
+  /** Answers `GET /healthz`: true while serving (default: always). */
+  readonly healthy?: () => boolean;
+  /** Posts an ephemeral reply to a `response_url` (default `fetch`). */
+  readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
+}
+
+export interface SlackApp {
+  readonly app: App;
+  readonly mode: 'http' | 'socket';
+  /** Verify the token (Bolt's `auth.test`: a bad token fails here, not at the first click) and start receiving. */
+  start(): Promise<void>;
+  /** The bound HTTP port, once started. */
+  readonly port: number | undefined;
+  /** Stop receiving (the HTTP server closes; the socket disconnects). */
+  stop(): Promise<void>;
+}
+
+/** How long a notes submission may take before it is acked with "try again" (Slack's limit is 3 s). */
+const SUBMIT_DEADLINE_MS = 2500;
+
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  const { config, logger: log } = options;
+  const boltLog = slackLogger(log);
+  const clientOptions = webClientOptions({
+    ...(config.apiUrl !== undefined ? { apiUrl: config.apiUrl } : {}),
+    ...(options.retryConfig !== undefined ? { retryConfig: options.retryConfig } : {}),
+  });
+  const healthz = (_req: IncomingMessage, res: ServerResponse) => {
+    const ok = options.healthy?.() ?? true;
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: ok ? 'ok' : 'stopping' }));
+  };
+  const healthRoute: CustomRoute = { path: '/healthz', method: ['GET'], handler: healthz };
+
+  const socket = config.appToken !== undefined;
+  let receiver: Receiver;
+  let healthServer: Server | undefined;
+  if (config.appToken !== undefined) {
+    receiver = new SocketModeReceiver({
+      appToken: config.appToken,
+      logger: boltLog,
+      installerOptions: { clientOptions },
+    });
+    healthServer = createServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/healthz') return healthz(req, res);
+      res.writeHead(404).end();
+    });
+  } else {
+    if (config.signingSecret === undefined) throw new Error('HTTP mode needs the signing secret');
+    receiver = new HTTPReceiver({
+      signingSecret: config.signingSecret,
+      endpoints: '/slack/events',
+      customRoutes: [healthRoute],
+      logger: boltLog,
+      // Unanswered requests get Bolt's 404 a little after Slack gave up anyway.
+      unhandledRequestTimeoutMillis: 3001,
+    });
+  }
+
+  const app = new App({
+    token: config.botToken,
+    receiver,
+    logger: boltLog,
+    clientOptions: { ...clientOptions, logger: boltLog },
+    // `start` runs `init`: its auth.test (skipped when both bot ids are given) fails there, where it can be told.
+    deferInitialization: true,
+    ...(options.botId !== undefined && options.botUserId !== undefined
+      ? { botId: options.botId, botUserId: options.botUserId, tokenVerificationEnabled: false }
+      : {}),
+  });
+
+  /** The one sink: error name and codes, the payload's ids. */
+  const sink = (error: unknown, where: string, payload?: unknown) => {
+    log.error({ where, ...slackErrorFields(error), ...payloadIds(payload) }, 'slack: interaction failed');
+  };
+  app.error(async (error) => sink(error, 'bolt'));
+
+  const handlers = new SlackHandlers({
+    interactions: options.interactions,
+    store: options.store,
+    client: app.client,
+    logger: log,
+    ...(options.respond !== undefined ? { respond: options.respond } : {}),
+  });
+  const timed = async (where: string, payload: unknown, work: () => Promise<void>) => {
+    const started = Date.now();
+    try {
+      await work();
+      log.info({ where, ...payloadIds(payload), ms: Date.now() - started }, 'slack: interaction handled');
+    } catch (error) {
+      sink(error, where, payload);
+    }
+  };
+
+  // Every block action (ours are all `al_…`; anything else is acked and dropped with a warning).
+  app.action(/.*/, async ({ ack, body }) => {
+    await ack();
+    await timed('block_actions', body, () => handlers.blockActions(body));
+  });
+
+  app.view({ callback_id: CALLBACK_IDS.notes, type: 'view_submission' }, async ({ ack, body }) => {
+    const started = Date.now();
+    let result: { ack: ViewAck; after?: () => Promise<void> };
+    try {
+      result = await deadline(handlers.submitNotes(body), SUBMIT_DEADLINE_MS);
+    } catch (error) {
+      sink(error, 'view_submission', body);
+      await ack({
+        response_action: 'errors',
+        errors: { [NOTES_BLOCK_IDS.notes]: 'Could not save your notes just now: try again.' },
+      });
+      return;
+    }
+    await ack(result.ack);
+    log.info({ where: 'view_submission', ...payloadIds(body), ms: Date.now() - started }, 'slack: notes acked');
+    if (result.after) await timed('view_submission.after', body, result.after);
+  });
+  // Other views (the inbox modal, notices) have no submit button; ack anything else that arrives. (Bolt runs every
+  // matching listener, so this one must not match the notes modal.)
+  app.view(/^(?!al_notes$)/, async ({ ack, body }) => {
+    await ack();
+    log.warn({ where: 'view', ...payloadIds(body) }, 'slack: unexpected view payload dropped');
+  });
+
+  app.command('/questions', async ({ ack, body }) => {
+    await ack();
+    await timed('/questions', body, () => handlers.questionsCommand(body));
+  });
+
+  app.event('app_home_opened', async ({ event }) => {
+    await timed('app_home_opened', event, () => handlers.homeOpened(event));
+  });
+
+  let port: number | undefined;
+  return {
+    app,
+    mode: socket ? 'socket' : 'http',
+    get port() {
+      return port;
+    },
+    async start() {
+      await app.init();
+      if (healthServer) {
+        const server = healthServer;
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(options.port, () => resolve());
+        });
+        port = (server.address() as AddressInfo).port;
+        await app.start();
+      } else {
+        const server = (await app.start(options.port)) as Server;
+        port = (server.address() as AddressInfo).port;
+      }
+    },
+    async stop() {
+      await app.stop();
+      if (healthServer?.listening) {
+        const server = healthServer;
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  };
+}
+
+/** `work`, or a rejection once `ms` have passed (the work itself goes on; its result is then ignored). */
+function deadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('deadline passed'), { code: 'deadline' })), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,101 @@
+/**
+ * The Claude Code plugin and the marketplace that lists it, as Claude Code itself reads them: `claude plugin
+ * validate --strict` with the real binary, and the wiring between the manifests and the bundles they start.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeBinary } from '../e2e/claude-binary.js';
+
+const repoRoot = realpathSync(new URL('../..', import.meta.url).pathname);
+const pluginDir = join(repoRoot, 'plugin');
+
+/** Claude Code's own placeholder for the installed plugin's directory, written literally in the manifests. */
+const PLUGIN_ROOT = '$' + '{CLAUDE_PLUGIN_ROOT}';
+
+function readJson<T>(...path: string[]): T {
+  return JSON.parse(readFileSync(join(...path), 'utf8')) as T;
+}
+
+let claude: string;
+let home: string;
+
+beforeAll(async () => {
+  claude = await claudeBinary();
+  home = mkdtempSync(join(tmpdir(), 'ask-later-validate-home-'));
+}, 900_000);
+
+afterAll(() => {
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+function validate(target: string): { status: number | null; output: string } {
+  const run = spawnSync(claude, ['plugin', 'validate', '--strict', target], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      DISABLE_TELEMETRY: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
+}
+
+describe('the Claude Code plugin', () => {
+  it('GIVEN the plugin directory THEN `claude plugin validate --strict` passes and finds the server, hook and skill', () => {
+    const { status, output } = validate(pluginDir);
+    expect(status, output).toBe(0);
+    expect(output).toMatch(/hooks: UserPromptSubmit/);
+    expect(output).toMatch(/mcpServers: ask-later/);
+    expect(output).toMatch(/skills: ask-later:ask-later/);
+  });
+
+  it('GIVEN the repository root THEN its marketplace validates with --strict', () => {
+    const { status, output } = validate(repoRoot);
+    expect(status, output).toBe(0);
+    expect(output).toMatch(/marketplace/i);
+  });
+
+  it('GIVEN the manifests THEN they name ask-later at the package version and start the bundles that exist', () => {
+    const pkg = readJson<{ version: string }>(repoRoot, 'package.json');
+    const plugin = readJson<{ name: string; version: string }>(pluginDir, '.claude-plugin', 'plugin.json');
+    expect(plugin).toMatchObject({ name: 'ask-later', version: pkg.version });
+
+    const marketplace = readJson<{ plugins: { name: string; source: string }[] }>(
+      repoRoot,
+      '.claude-plugin',
+      'marketplace.json',
+    );
+    expect(marketplace.plugins).toEqual([expect.objectContaining({ name: 'ask-later', source: './plugin' })]);
+
+    const mcp = readJson<{ mcpServers: Record<string, { command: string; args: string[] }> }>(pluginDir, '.mcp.json');
+    expect(mcp.mcpServers['ask-later']).toEqual({
+      command: 'node',
+      args: [`${PLUGIN_ROOT}/dist/ask-later.mjs`, 'mcp'],
+    });
+
+    const hooks = readJson<{
+      hooks: { UserPromptSubmit: { hooks: { type: string; command: string; timeout: number }[] }[] };
+    }>(pluginDir, 'hooks', 'hooks.json');
+    const [hook] = hooks.hooks.UserPromptSubmit.flatMap((entry) => entry.hooks);
+    expect(hook?.command).toBe(`node "${PLUGIN_ROOT}/dist/hook.mjs"`);
+    // Well under Claude Code's 30 s default: the hook gives up on its own much sooner; this is the backstop.
+    expect(hook?.timeout).toBeLessThanOrEqual(10);
+
+    for (const file of ['dist/ask-later.mjs', 'dist/hook.mjs', 'dist/package.json', 'dist/lua/park-4.lua']) {
+      expect(existsSync(join(pluginDir, file)), `plugin/${file}`).toBe(true);
+    }
+  });
+
+  it('GIVEN the skill THEN its frontmatter names it and says when to use it', () => {
+    const skill = readFileSync(join(pluginDir, 'skills', 'ask-later', 'SKILL.md'), 'utf8');
+    const frontmatter = /^---\n([\s\S]*?)\n---\n/.exec(skill)?.[1] ?? '';
+    expect(frontmatter).toMatch(/^name: ask-later$/m);
+    expect(frontmatter).toMatch(/^description: .*ask_later.*$/m);
+  });
+});
