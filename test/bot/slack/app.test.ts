@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { ACTION_IDS, NOTES_BLOCK_IDS } from '../../../src/blocks/slack/ids.js';
 import { assertSlackMessage } from '../../../src/blocks/slack/limits.js';
 import type { SlackMessage } from '../../../src/blocks/slack/types.js';
-import { person, spec, uniqueProject } from '../../support/store.js';
+import { hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
+import { person, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
 import {
   buttonAction,
   CHANNEL,
@@ -48,7 +49,8 @@ function blocksText(blocks: unknown): string {
 
 describe('Slack end to end', () => {
   it('GIVEN a parked question WHEN a person picks, adds notes and sends THEN the store holds the answer, the message shows it, then shows it delivered', async () => {
-    const h = await harness();
+    const prefix = uniquePrefix();
+    const h = await harness({ prefix });
     const { question, message } = await parkAndPost(h);
     const post = postOf(h.slack, question);
     expect(post?.body.channel).toBe(CHANNEL);
@@ -113,10 +115,14 @@ describe('Slack end to end', () => {
     );
     expect(h.responder.to('UANA')).toEqual([]);
 
-    // The hook's drain: claim + confirm → the message shows "delivered".
-    const claim = await h.store.claimUndelivered(question.project, { budget: 9000, leaseMs: 5000 });
-    expect(claim.questions.map((q) => q.id)).toEqual([question.id]);
-    await h.store.confirmClaim(question.project, claim);
+    // The next prompt: the real hook (built CLI) drains it → the message shows "delivered".
+    const drained = await runHookCli(
+      hookEnv({ REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix, ASK_LATER_PROJECT: question.project }),
+      payload(),
+    );
+    expect(drained.code).toBe(0);
+    expect(noteOf(drained.stdout)).toContain('> Small data set.');
+    expect((await h.store.get(question.project, question.id))?.status).toBe('delivered');
     await h.slack.waitFor(
       (c) =>
         c.method === 'chat.update' &&
