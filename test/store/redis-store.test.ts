@@ -1,5 +1,8 @@
 import { describe } from 'vitest';
+import { openTestStore } from '../support/store.js';
 import { storeContract } from './store-contract.js';
 
-describe('Redis store over node-redis', () => storeContract('node-redis'));
-describe('Redis store over the minimal RESP client', () => storeContract('minimal'));
+describe('Redis store over node-redis', () =>
+  storeContract((options) => openTestStore({ connection: 'node-redis', ...options })));
+describe('Redis store over the minimal RESP client', () =>
+  storeContract((options) => openTestStore({ connection: 'minimal', ...options })));

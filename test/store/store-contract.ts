@@ -2,20 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryEntryLength } from '../../src/core/delivery-note.js';
 import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
-import type { StoreEvent } from '../../src/store/port.js';
-import type { RedisStore, RedisStoreOptions } from '../../src/store/redis/redis-store.js';
-import { openTestStore, person, spec, testClock, uniqueProject } from '../support/store.js';
+import type { Store, StoreEvent } from '../../src/store/port.js';
+import { person, spec, testClock, uniqueProject } from '../support/store.js';
+
+/** What the contract asks of an adapter's test factory: a store of its own, on the given clock when one is given. */
+export interface ContractStoreOptions {
+  readonly now?: () => number;
+}
 
 /**
- * The store contract, run against both connections the Redis adapter can use: node-redis (long-running processes)
- * and the minimal RESP client (the hook).
+ * The store contract, the same for every adapter: each run passes a factory that opens a fresh store of its own
+ * (Redis: over node-redis and over the minimal RESP client, each with its own key prefix; SQLite: a new file).
  */
-export function storeContract(connection: NonNullable<RedisStoreOptions['connection']>): void {
+export function storeContract(openStore: (options: ContractStoreOptions) => Promise<Store>): void {
   const clock = testClock();
-  let store: RedisStore;
+  let store: Store;
 
   beforeAll(async () => {
-    store = await openTestStore({ connection, now: clock.now });
+    store = await openStore({ now: clock.now });
   });
   afterAll(async () => {
     await store.close();
@@ -490,7 +494,7 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
 
   describe('events', () => {
     it('GIVEN every transition THEN a consumer group sees each event once, in order, and acked ones never return', async () => {
-      const local = await openTestStore({ connection, now: clock.now });
+      const local = await openStore({ now: clock.now });
       try {
         const project = uniqueProject();
         const consumer = await local.consumer('bridge', 'one');
@@ -525,7 +529,7 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
     });
 
     it('GIVEN a consumer that read and died THEN another reclaims its unacknowledged events', async () => {
-      const local = await openTestStore({ connection, now: clock.now });
+      const local = await openStore({ now: clock.now });
       try {
         const project = uniqueProject();
         const dead = await local.consumer('bridge', 'dead');
@@ -548,7 +552,7 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
     });
 
     it('GIVEN a consumer blocking before a project exists THEN it picks up the new project on its next read', async () => {
-      const local = await openTestStore({ connection, now: clock.now });
+      const local = await openStore({ now: clock.now });
       try {
         const consumer = await local.consumer('bridge', 'c');
         expect(await consumer.read({ blockMs: 50 })).toEqual([]);
@@ -564,7 +568,7 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
     });
 
     it('GIVEN a blocking read THEN an event in a known project wakes it', async () => {
-      const local = await openTestStore({ connection, now: clock.now });
+      const local = await openStore({ now: clock.now });
       try {
         const project = uniqueProject();
         await local.park(project, spec());
@@ -595,7 +599,7 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
     });
 
     it('GIVEN nobody answers THEN the wait ends at its time-out with the question still pending', async () => {
-      const local = await openTestStore({ connection }); // real clock: the wait's deadline is real time
+      const local = await openStore({}); // real clock: the wait's deadline is real time
       try {
         const project = uniqueProject();
         await local.park(project, spec());
@@ -606,7 +610,7 @@ export function storeContract(connection: NonNullable<RedisStoreOptions['connect
     });
 
     it('GIVEN an abort THEN the wait ends at once with the question as it is', async () => {
-      const local = await openTestStore({ connection });
+      const local = await openStore({});
       try {
         const project = uniqueProject();
         await local.park(project, spec());

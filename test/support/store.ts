@@ -1,8 +1,15 @@
-/** Opens the Redis store for a test: its own key prefix, a clock the test moves, unique project names. */
+/**
+ * Opens stores for tests: Redis with its own key prefix, SQLite in a file of its own in a temporary directory; a
+ * clock the test moves; unique project names.
+ */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { QuestionSpec, Responder } from '../../src/core/question.js';
 import { openRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/store/redis/redis-store.js';
+import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 
 export interface TestClock {
   now: () => number;
@@ -29,6 +36,28 @@ export function uniquePrefix(): string {
 
 export async function openTestStore(options: Partial<RedisStoreOptions> = {}): Promise<RedisStore> {
   return openRedisStore({ url: inject('redisUrl'), prefix: uniquePrefix(), ...options });
+}
+
+/** A fresh temporary directory for SQLite files; the caller removes it (or lets the OS). */
+export function sqliteTestDir(): string {
+  return mkdtempSync(join(tmpdir(), 'ask-later-sqlite-'));
+}
+
+/**
+ * Opens a SQLite store in a file of its own (in a new temporary directory unless `path` is given). Closing the
+ * store removes the directory it created.
+ */
+export async function openSqliteTestStore(options: Partial<SqliteStoreOptions> = {}): Promise<SqliteStore> {
+  const dir = options.path === undefined ? sqliteTestDir() : undefined;
+  const store = await openSqliteStore({ path: dir ? join(dir, 'inbox.db') : '', ...options });
+  if (dir) {
+    const close = store.close.bind(store);
+    store.close = async () => {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  return store;
 }
 
 export function spec(overrides: Partial<QuestionSpec> = {}): QuestionSpec {

@@ -1,0 +1,318 @@
+/**
+ * The `/questions` inbox on Discord: the pending questions routed to a channel, as an ephemeral reply that every
+ * inbox interaction redraws in place (`interaction.update`). Pure.
+ *
+ * Discord gives a message 5 action rows, so the inbox answers one question at a time:
+ * - embed 1: the page's questions, blocking first then oldest, each `🔴 **#7** · shop · SHOP-12 · ✅ ready` and the
+ *   question on the next line (cut to {@link LIST_QUESTION_MAX}; the channel message has it in full);
+ * - embed 2, when one is selected: its header, question, options (the recommended one starred), the person's
+ *   current answer, notes preview and ready mark;
+ * - row 1: filter select, `All (n)` / `Blocking (n)` / `Non-blocking (n)`;
+ * - row 2: a select over this page's questions (≤ {@link INBOX_PAGE_SIZE}) to choose the one to answer;
+ * - row 3, when one is selected: its answer select, the draft (else the recommendation) preselected;
+ * - row 4: Add notes (when one is selected), Send N answers (disabled at 0), Previous / Next (more than one page).
+ *
+ * The viewer's drafts are their own (drafts are kept per person), and the reply is ephemeral, so the pickers show
+ * them. "Send N answers" counts every ready question of the filter on every page, as each row's mark says.
+ */
+
+import { describeSelection } from '../../core/answer.js';
+import { RECOMMENDED_MARK } from '../../core/limits.js';
+import type { Draft, Question } from '../../core/question.js';
+import { formatQuestionRef } from '../../core/question-ref.js';
+import {
+  blockingMark,
+  headerLine,
+  neutraliseMentions,
+  notesPreview,
+  oneLine,
+  PROJECT_NAME_SHOWN_MAX,
+  projectName,
+  questionColor,
+  readyMark,
+  truncate,
+} from './format.js';
+import { formatCustomId, type InboxFilter, type InboxState } from './ids.js';
+import { assertDiscordMessage, DISCORD_LIMITS } from './limits.js';
+import { pickerSelect, shownReadiness, shownSelection } from './picker.js';
+import {
+  type ActionRow,
+  BUTTON_STYLES,
+  type Button,
+  COMPONENT_TYPES,
+  type DiscordMessage,
+  type Embed,
+  noMentions,
+  type SelectOption,
+} from './types.js';
+
+/** One question with the viewer's draft for it, if any. */
+export interface InboxItem {
+  readonly question: Question;
+  readonly draft?: Draft;
+}
+
+/** What the inbox shows: the filter, the page (0-based) and the question being answered (its ref), if any. */
+export interface InboxView extends InboxState {
+  /** `formatQuestionRef(project, id)` of the question chosen in the question select; ignored when not in `filter`. */
+  readonly selected?: string;
+}
+
+/**
+ * Questions per page: 10. Each list entry is at most ~330 characters (header ≤ ~170, question ≤ 150), so a page's
+ * list stays under the 4096 of an embed description and, with the selected question's embed (~1,500), under the
+ * 6000 of a message; the question select could take 25.
+ */
+export const INBOX_PAGE_SIZE = 10;
+
+/** How much of each question the list shows. */
+export const LIST_QUESTION_MAX = 150;
+
+const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
+  all: 'All',
+  blocking: 'Blocking',
+  'non-blocking': 'Non-blocking',
+};
+
+function inFilter(question: Question, filter: InboxFilter): boolean {
+  if (question.status !== 'pending') return false;
+  return filter === 'all' || question.isBlocking === (filter === 'blocking');
+}
+
+/**
+ * The pending items of `filter`, blocking first, then oldest first. Items no longer pending (answered elsewhere
+ * between the read and the render) are left out.
+ */
+export function inboxQuestions(items: readonly InboxItem[], filter: InboxFilter): InboxItem[] {
+  return items
+    .filter((item) => inFilter(item.question, filter))
+    .sort(
+      (a, b) =>
+        Number(b.question.isBlocking) - Number(a.question.isBlocking) ||
+        a.question.createdAt - b.question.createdAt ||
+        a.question.id - b.question.id,
+    );
+}
+
+/** How many pending questions each filter shows. */
+export function inboxCounts(items: readonly InboxItem[]): Record<InboxFilter, number> {
+  return {
+    all: inboxQuestions(items, 'all').length,
+    blocking: inboxQuestions(items, 'blocking').length,
+    'non-blocking': inboxQuestions(items, 'non-blocking').length,
+  };
+}
+
+/**
+ * How many answers "Send N answers" sends for `filter` (every page of it): the pending questions whose shown
+ * selection is ready — the viewer's draft, else the preselected recommendation (see `shownSelection`), exactly
+ * what each entry's ready mark says. The same meaning as the Slack inbox's `readyCount`.
+ */
+export function readyCount(items: readonly InboxItem[], filter: InboxFilter): number {
+  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
+}
+
+/** How many pages `filter` needs (at least 1). */
+export function inboxPageCount(items: readonly InboxItem[], filter: InboxFilter): number {
+  return Math.max(1, Math.ceil(inboxQuestions(items, filter).length / INBOX_PAGE_SIZE));
+}
+
+/**
+ * The inbox for `items` (the pending questions routed to the channel, with the viewer's drafts) in `view` (a page
+ * past the end shows the last page), checked against Discord's limits. The caller replies with
+ * `flags: MessageFlags.Ephemeral` (the first time) or `interaction.update` (from an inbox component).
+ */
+export function renderInbox(items: readonly InboxItem[], view: InboxView): DiscordMessage {
+  const counts = inboxCounts(items);
+  if (counts.all === 0) {
+    const message: DiscordMessage = {
+      embeds: [
+        {
+          title: '📥 Questions waiting',
+          description: '🎉 Nothing waiting. When an agent parks a question for this channel, it shows up here.',
+        },
+      ],
+      components: [],
+      allowed_mentions: noMentions(),
+    };
+    assertDiscordMessage(message);
+    return message;
+  }
+
+  const pages = inboxPageCount(items, view.filter);
+  const page = Math.min(Math.max(0, Math.trunc(view.page)), pages - 1);
+  const state: InboxState = { filter: view.filter, page };
+  const questions = inboxQuestions(items, view.filter);
+  const shown = questions.slice(page * INBOX_PAGE_SIZE, (page + 1) * INBOX_PAGE_SIZE);
+  const selected = questions.find((item) => refOf(item.question) === view.selected);
+
+  const embeds: Embed[] = [listEmbed(questions, shown, state, pages, readyCount(items, view.filter), selected)];
+  if (selected !== undefined) embeds.push(selectedEmbed(selected));
+
+  const components: ActionRow[] = [filterRow(counts, view.filter)];
+  if (shown.length > 0) components.push(questionRow(shown, state, selected));
+  if (selected !== undefined) {
+    const ref = refOf(selected.question);
+    components.push({
+      type: COMPONENT_TYPES.actionRow,
+      components: [
+        pickerSelect(
+          selected.question,
+          shownSelection(selected.question, selected.draft),
+          formatCustomId({ kind: 'inbox-pick', ref, inbox: state }),
+        ),
+      ],
+    });
+  }
+  components.push(buttonRow(items, state, pages, selected));
+
+  const message: DiscordMessage = { embeds, components, allowed_mentions: noMentions() };
+  assertDiscordMessage(message);
+  return message;
+}
+
+function refOf(question: Question): string {
+  return formatQuestionRef(question.project, question.id);
+}
+
+function entry(item: InboxItem, isSelected: boolean): string {
+  const { question, draft } = item;
+  const mark = question.isBlocking ? '🔴' : '🟢';
+  const project = truncate(oneLine(projectName(question.project)), PROJECT_NAME_SHOWN_MAX);
+  const ticket = question.ticket === undefined ? '' : ` · ${question.ticket}`;
+  const pointer = isSelected ? '▶️ ' : '';
+  const head = `${pointer}${mark} **#${question.id}** · ${project}${ticket} · ${readyMark(shownReadiness(question, draft))}`;
+  return `${neutraliseMentions(head)}\n${neutraliseMentions(truncate(oneLine(question.question), LIST_QUESTION_MAX))}`;
+}
+
+function listEmbed(
+  questions: readonly InboxItem[],
+  shown: readonly InboxItem[],
+  state: InboxState,
+  pages: number,
+  ready: number,
+  selected: InboxItem | undefined,
+): Embed {
+  const label = FILTER_LABELS[state.filter];
+  const description =
+    shown.length === 0
+      ? `Nothing ${label.toLowerCase()} waiting.`
+      : shown.map((item) => entry(item, item === selected)).join('\n\n');
+  const first = state.page * INBOX_PAGE_SIZE + 1;
+  const footer = [
+    pages > 1 ? `Page ${state.page + 1} of ${pages} · ${first}–${first + shown.length - 1} of ${questions.length}` : '',
+    `${ready} ready to send`,
+    shown.length > 0 && selected === undefined ? 'choose a question below to answer it' : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
+  return {
+    title: `📥 Questions waiting — ${label} (${questions.length})`,
+    description,
+    footer: { text: footer },
+  };
+}
+
+function selectedEmbed({ question, draft }: InboxItem): Embed {
+  const options = question.options.map((option) => {
+    const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
+    return `• ${mark}**${option.label}**${option.description ? ` — ${option.description}` : ''}`;
+  });
+  const selection = shownSelection(question, draft);
+  const status = [`Your answer: **${describeSelection(question, selection)}**`];
+  if (draft?.notes !== undefined && draft.notes.trim() !== '') status.push(`Notes: ${notesPreview(draft.notes)}`);
+  status.push(readyMark(shownReadiness(question, draft)));
+  return {
+    author: { name: headerLine(question) },
+    title: neutraliseMentions(question.question),
+    description: neutraliseMentions([...options, '', ...status].join('\n')),
+    color: questionColor(question),
+  };
+}
+
+function filterRow(counts: Record<InboxFilter, number>, filter: InboxFilter): ActionRow {
+  const options = (Object.keys(FILTER_LABELS) as InboxFilter[]).map(
+    (name): SelectOption => ({
+      label: `${FILTER_LABELS[name]} (${counts[name]})`,
+      value: name,
+      ...(name === filter ? { default: true } : {}),
+    }),
+  );
+  return {
+    type: COMPONENT_TYPES.actionRow,
+    components: [
+      {
+        type: COMPONENT_TYPES.stringSelect,
+        custom_id: formatCustomId({ kind: 'inbox-filter' }),
+        placeholder: 'Show',
+        options,
+      },
+    ],
+  };
+}
+
+function questionRow(shown: readonly InboxItem[], state: InboxState, selected: InboxItem | undefined): ActionRow {
+  const options = shown.map((item): SelectOption => {
+    const { question } = item;
+    const ticket = question.ticket === undefined ? '' : ` · ${question.ticket}`;
+    const about = `${blockingMark(question.isBlocking)} · ${projectName(question.project)}${ticket}`;
+    return {
+      label: truncate(oneLine(`#${question.id} · ${question.question}`), DISCORD_LIMITS.optionLabel),
+      value: refOf(question),
+      description: truncate(
+        oneLine(`${about} · ${readyMark(shownReadiness(question, item.draft))}`),
+        DISCORD_LIMITS.optionDescription,
+      ),
+      ...(item === selected ? { default: true } : {}),
+    };
+  });
+  return {
+    type: COMPONENT_TYPES.actionRow,
+    components: [
+      {
+        type: COMPONENT_TYPES.stringSelect,
+        custom_id: formatCustomId({ kind: 'inbox-question', inbox: state }),
+        placeholder: 'Choose a question to answer',
+        options,
+      },
+    ],
+  };
+}
+
+function buttonRow(
+  items: readonly InboxItem[],
+  state: InboxState,
+  pages: number,
+  selected: InboxItem | undefined,
+): ActionRow {
+  const buttons: Button[] = [];
+  if (selected !== undefined) {
+    buttons.push({
+      type: COMPONENT_TYPES.button,
+      style: BUTTON_STYLES.secondary,
+      label: 'Add notes',
+      custom_id: formatCustomId({ kind: 'inbox-notes', ref: refOf(selected.question), inbox: state }),
+    });
+  }
+  const ready = readyCount(items, state.filter);
+  buttons.push({
+    type: COMPONENT_TYPES.button,
+    style: BUTTON_STYLES.success,
+    label: ready === 1 ? 'Send 1 answer' : `Send ${ready} answers`,
+    custom_id: formatCustomId({ kind: 'inbox-send', inbox: state }),
+    ...(ready === 0 ? { disabled: true } : {}),
+  });
+  if (pages > 1) {
+    const pageButton = (label: string, target: number, disabled: boolean): Button => ({
+      type: COMPONENT_TYPES.button,
+      style: BUTTON_STYLES.secondary,
+      label,
+      custom_id: formatCustomId({ kind: 'inbox-page', inbox: { filter: state.filter, page: target } }),
+      ...(disabled ? { disabled: true } : {}),
+    });
+    // Previous at the first page and Next at the last are disabled; their targets still differ, so the ids stay unique.
+    buttons.push(pageButton('← Previous', Math.max(0, state.page - 1), state.page === 0));
+    buttons.push(pageButton('Next →', Math.min(pages - 1, state.page + 1), state.page === pages - 1));
+  }
+  return { type: COMPONENT_TYPES.actionRow, components: buttons };
+}

@@ -1,0 +1,83 @@
+/**
+ * The answer picker every Discord surface shares (question message, inbox, notes modal): a string select over the
+ * options plus `Other`, with a selection preselected (`default: true`). Pure.
+ */
+import { answerReadiness, type Readiness } from '../../core/answer.js';
+import { RECOMMENDED_MARK } from '../../core/limits.js';
+import { type Draft, OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
+import { COMPONENT_TYPES, type SelectOption, type StringSelect } from './types.js';
+
+/**
+ * The selection a picker shows, and so what Send sends: the draft when there is one (even an empty one: the draft
+ * is what the person last chose), else the recommended option, else nothing. The same rule as the Slack picker
+ * (`blocks/slack/picker.ts`), so "✅ ready" on screen and what is sent never differ on either platform.
+ */
+export function shownSelection(question: Pick<QuestionSpec, 'recommended'>, draft?: Selection): Selection {
+  if (draft !== undefined) return draft;
+  return question.recommended === undefined
+    ? { choices: [], other: false }
+    : { choices: [question.recommended], other: false };
+}
+
+/** The ready mark of what the picker shows (see {@link shownSelection}). */
+export function shownReadiness(
+  question: Pick<QuestionSpec, 'options' | 'multiSelect' | 'recommended'>,
+  draft?: Draft,
+): Readiness {
+  return answerReadiness(question, shownSelection(question, draft));
+}
+
+/** What `Other` says in a select. */
+export const OTHER_DESCRIPTION = 'None of these: say what in the notes';
+
+/**
+ * The select's options: each option (the recommended one prefixed with `RECOMMENDED_MARK`; ≤ 75 characters by the
+ * question limits, Discord allows 100) with its description, value = its index; then `Other`, value `other`. The
+ * options in `selection` are `default: true`; on a single-select question only the first of them (Discord refuses
+ * more defaults than `max_values`).
+ */
+export function pickerOptions(
+  question: Pick<QuestionSpec, 'options' | 'recommended' | 'multiSelect'>,
+  selection: Pick<Selection, 'choices' | 'other'>,
+): SelectOption[] {
+  const entries: SelectOption[] = question.options.map((option, index) => {
+    const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
+    const label = `${mark}${option.label}`;
+    const value = optionValue(index);
+    return option.description === undefined || option.description === ''
+      ? { label, value }
+      : { label, value, description: option.description };
+  });
+  entries.push({ label: OTHER_LABEL, value: OTHER_OPTION_VALUE, description: OTHER_DESCRIPTION });
+  const picked = (index: number): boolean => {
+    const option = question.options[index];
+    return option === undefined ? selection.other : selection.choices.includes(option.label);
+  };
+  let defaults = 0;
+  return entries.map((entry, index) => {
+    if (!picked(index) || (!question.multiSelect && defaults >= 1)) return entry;
+    defaults += 1;
+    return { ...entry, default: true };
+  });
+}
+
+/**
+ * The string select for `question` with `selection` preselected: one pick, or for a multi-select question any
+ * number up to every option plus `Other`. At least one pick either way (Discord sends nothing for an empty pick).
+ */
+export function pickerSelect(
+  question: Pick<QuestionSpec, 'options' | 'recommended' | 'multiSelect'>,
+  selection: Pick<Selection, 'choices' | 'other'>,
+  customId: string,
+): StringSelect {
+  const options = pickerOptions(question, selection);
+  return {
+    type: COMPONENT_TYPES.stringSelect,
+    custom_id: customId,
+    placeholder: question.multiSelect ? 'Pick answers' : 'Pick an answer',
+    options,
+    min_values: 1,
+    max_values: question.multiSelect ? options.length : 1,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The embedded store's tables, and the migrations that bring any older file up to date. The file's schema version
+ * is SQLite's `PRAGMA user_version`; migration N takes a file from version N to N + 1, in one `BEGIN IMMEDIATE`
+ * transaction, so processes opening the same file at once migrate it once. (The schema version is the layout of
+ * the tables; a question's *record* version, `questions.v`, is the shape of its spec and answer: see record.ts.)
+ *
+ *   projects        project (name), tag (projectTag: question references, unique), seq (last id given out)
+ *   questions       one row per question: the record (v, spec, answer, closure as JSON; status; times) plus
+ *                   delivery state: ready_at (waiting for the agent since; NULL when not waiting), claim and
+ *                   claim_until (a delivery claim's lease), delivered_at, done_at (retention clock: delivered,
+ *                   reported or cancelled), size (characters its delivery entry takes)
+ *   messages        where copies of a question were posted: (project, question_id, platform, channel) → message_id
+ *   drafts          one person's unsent selection: (project, question_id, person "<platform>:<userId>") → JSON
+ *   events          every transition: autoincrement id (the order), type, project, question_id, at; never text
+ *   event_groups    consumer groups: name → last_id, the newest event handed to any of its consumers
+ *   event_pending   events handed out and not acknowledged: (group_name, event_id) → consumer, delivered_at,
+ *                   deliveries; `reclaim` moves idle ones to another consumer
+ */
+import type { Database } from 'better-sqlite3';
+import { NewerSchemaError } from './newer-schema-error.js';
+
+/** The newest schema version this code writes and reads. */
+export const SCHEMA_VERSION = 1;
+
+const MIGRATIONS: readonly string[] = [
+  // 0 → 1: the first layout.
+  `
+  CREATE TABLE projects (
+    project TEXT PRIMARY KEY,
+    tag     TEXT NOT NULL UNIQUE,
+    seq     INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+
+  CREATE TABLE questions (
+    project      TEXT NOT NULL,
+    id           INTEGER NOT NULL,
+    v            INTEGER NOT NULL,
+    status       TEXT NOT NULL,
+    spec         TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    answer       TEXT,
+    closure      TEXT,
+    size         INTEGER,
+    ready_at     INTEGER,
+    claim        TEXT,
+    claim_until  INTEGER,
+    delivered_at INTEGER,
+    done_at      INTEGER,
+    PRIMARY KEY (project, id)
+  ) STRICT;
+  CREATE INDEX questions_by_status ON questions (project, status);
+  CREATE INDEX questions_outbox ON questions (project, ready_at, id) WHERE ready_at IS NOT NULL;
+  CREATE INDEX questions_expiry ON questions (expires_at) WHERE status = 'pending' AND expires_at IS NOT NULL;
+  CREATE INDEX questions_done ON questions (done_at) WHERE done_at IS NOT NULL;
+
+  CREATE TABLE messages (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    platform    TEXT NOT NULL,
+    channel     TEXT NOT NULL,
+    message_id  TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, platform, channel)
+  ) STRICT;
+
+  CREATE TABLE drafts (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    person      TEXT NOT NULL,
+    draft       TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, person)
+  ) STRICT;
+
+  CREATE TABLE events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX events_by_time ON events (at);
+
+  CREATE TABLE event_groups (
+    name    TEXT PRIMARY KEY,
+    last_id INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE event_pending (
+    group_name   TEXT NOT NULL,
+    event_id     INTEGER NOT NULL,
+    consumer     TEXT NOT NULL,
+    delivered_at INTEGER NOT NULL,
+    deliveries   INTEGER NOT NULL,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
+  CREATE INDEX event_pending_by_age ON event_pending (group_name, delivered_at);
+  `,
+];
+
+function userVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Bring the file to {@link SCHEMA_VERSION}. A no-op read when it is there already (every open after the first). */
+export function migrate(db: Database): void {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const found = userVersion(db); // again, under the write lock: another process may have migrated meanwhile
+    if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
+    for (let version = found; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version] ?? '');
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}

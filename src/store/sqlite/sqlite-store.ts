@@ -1,0 +1,574 @@
+/**
+ * The Store port on one SQLite file (better-sqlite3, WAL): the embedded store for one machine, used when
+ * `REDIS_URL` is not set. The MCP server, the hook and `serve` are separate processes sharing the file, so every
+ * guarantee holds across processes: each state change is one `BEGIN IMMEDIATE` transaction that reads the state it
+ * decides on under the write lock (first answer wins, cancel and dismiss only from pending, a claim's lease), and
+ * its event is written in the same transaction. Tables and migrations: schema.ts; records: record.ts; consumer
+ * groups: events.ts; the write lock, busy waiting and change watch: connection.ts.
+ *
+ * better-sqlite3 is synchronous: a call blocks its process for the length of its transaction (well under a
+ * millisecond), or up to `busyTimeoutMs` while another process holds the write lock.
+ */
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { checkAnswer } from '../../core/answer.js';
+import { deliveryEntryLength } from '../../core/delivery-note.js';
+import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
+import type {
+  Answer,
+  Closure,
+  Draft,
+  MessageRef,
+  Question,
+  QuestionSpec,
+  Responder,
+  Selection,
+} from '../../core/question.js';
+import { projectTag } from '../../core/question-ref.js';
+import { CorruptRecordError } from '../corrupt-record-error.js';
+import type {
+  AnswerResult,
+  Claim,
+  ClaimOptions,
+  CloseResult,
+  DraftResult,
+  EventConsumer,
+  EventType,
+  ListFilter,
+  PersonRef,
+  Store,
+  WaitOptions,
+} from '../port.js';
+import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { SqliteConnection, toStoreError } from './connection.js';
+import { SqliteEventConsumer } from './events.js';
+import {
+  byBlockingThenAge,
+  byBlockingThenId,
+  parseDraft,
+  personKey,
+  QUESTION_COLUMNS,
+  type QuestionRow,
+  questionFromRow,
+  RECORD_VERSION,
+  toDraft,
+} from './record.js';
+import { migrate } from './schema.js';
+
+export interface SqliteStoreOptions {
+  /** The database file; created on first use, with its directories (see `defaultDatabasePath` in path.ts). */
+  readonly path: string;
+  /** The clock, ms since the epoch (default `Date.now`): expiry, leases, retention and event idle times. */
+  readonly now?: () => number;
+  /** How long delivered and cancelled questions (and events) are kept (default 30 days). */
+  readonly retentionMs?: number;
+  /** Told about records that cannot be read back; listings skip them instead of failing whole. */
+  readonly onCorruptRecord?: (error: CorruptRecordError) => void;
+  /**
+   * How long a call waits for another process's write transaction before it fails with `StoreUnavailableError`
+   * (default 2000 ms). The wait blocks the process (better-sqlite3 is synchronous): the hook passes less than
+   * its deadline.
+   */
+  readonly busyTimeoutMs?: number;
+  /** How often a blocking event read or a wait looks for other processes' commits (default 25 ms). */
+  readonly pollIntervalMs?: number;
+}
+
+export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Open (and create or migrate) the file. Fails with `StoreUnavailableError` when it cannot be created, opened,
+ * locked within `busyTimeoutMs`, or was written by a newer ask-later (the cause says which).
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  let db: Database.Database | undefined;
+  try {
+    if (options.path !== ':memory:') {
+      // The file holds question texts and answers: only its owner reads it. SQLite gives the -wal and -shm files
+      // the main file's mode, so creating it first (empty is a valid database) is enough.
+      mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+      closeSync(openSync(options.path, 'a', 0o600));
+    }
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 2000 });
+    // WAL: readers never wait for the writer. NORMAL: a commit survives a crash of the process (not of the
+    // machine's power), as Redis with AOF every second; it spares the hook an fsync per transaction.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    migrate(db);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // already unusable
+    }
+    const mapped = toStoreError(error);
+    throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
+  }
+}
+
+interface Row extends QuestionRow {
+  readonly size?: number | null;
+  readonly claim?: string | null;
+  readonly claim_until?: number | null;
+}
+
+const SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
+
+export class SqliteStore implements Store {
+  readonly #c: SqliteConnection;
+  readonly #options: SqliteStoreOptions;
+  readonly #now: () => number;
+  readonly #consumers = new Set<EventConsumer>();
+
+  constructor(connection: SqliteConnection, options: SqliteStoreOptions) {
+    this.#c = connection;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+  async #run<T>(work: () => T): Promise<T> {
+    try {
+      return work();
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  #event(type: EventType, project: string, id: number, at: number): void {
+    this.#c
+      .statement('INSERT INTO events (type, project, question_id, at) VALUES (?, ?, ?, ?)')
+      .run(type, project, id, at);
+  }
+
+  #dropDrafts(project: string, id: number): void {
+    this.#c.statement('DELETE FROM drafts WHERE project = ? AND question_id = ?').run(project, id);
+  }
+
+  /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
+  #get(project: string, id: number): Question | undefined {
+    const row = this.#c.statement(SELECT_ONE).get(project, id) as Row | undefined;
+    return row && questionFromRow(row);
+  }
+
+  /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
+  #readMany(rows: readonly Row[]): Question[] {
+    const questions: Question[] = [];
+    for (const row of rows) {
+      try {
+        questions.push(questionFromRow(row));
+      } catch (error) {
+        if (!(error instanceof CorruptRecordError)) throw error;
+        this.#options.onCorruptRecord?.(error);
+      }
+    }
+    return questions;
+  }
+
+  park(project: string, spec: QuestionSpec): Promise<Question> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const tag = projectTag(project);
+        const owner = this.#c.statement('SELECT project FROM projects WHERE tag = ?').get(tag) as
+          | { project: string }
+          | undefined;
+        if (owner && owner.project !== project) {
+          throw new Error(`Project key tag ${tag} already belongs to another project; set ASK_LATER_PROJECT`);
+        }
+        if (!owner) this.#c.statement('INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)').run(project, tag);
+        const { seq: id } = this.#c
+          .statement('UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq')
+          .get(project) as { seq: number };
+        const now = this.#now();
+        const expiresAt = spec.expiresInSeconds === undefined ? undefined : now + spec.expiresInSeconds * 1000;
+        this.#c
+          .statement(
+            `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
+             VALUES (?, ?, ?, 'pending', ?, ?, ?)`,
+          )
+          .run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+        this.#event('parked', project, id, now);
+        const question: Question = {
+          ...spec,
+          project,
+          id,
+          status: 'pending',
+          createdAt: now,
+          ...(expiresAt === undefined ? {} : { expiresAt }),
+          messages: [],
+        };
+        return question;
+      }),
+    );
+  }
+
+  get(project: string, id: number): Promise<Question | undefined> {
+    return this.#run(() => this.#get(project, id));
+  }
+
+  #list(project: string, filter: ListFilter): Question[] {
+    const statuses = filter.status === undefined ? null : JSON.stringify(filter.status);
+    const rows = this.#c
+      .statement(
+        `SELECT ${QUESTION_COLUMNS} FROM questions q
+         WHERE q.project = @project AND (@statuses IS NULL OR q.status IN (SELECT value FROM json_each(@statuses)))`,
+      )
+      .all({ project, statuses }) as Row[];
+    return this.#readMany(rows).filter((q) => filter.blocking === undefined || q.isBlocking === filter.blocking);
+  }
+
+  list(project: string, filter: ListFilter = {}): Promise<Question[]> {
+    return this.#run(() => this.#list(project, filter).sort(byBlockingThenId));
+  }
+
+  listAcross(projects: readonly string[], filter: ListFilter = {}): Promise<Question[]> {
+    return this.#run(() =>
+      [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge),
+    );
+  }
+
+  saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult> {
+    return this.#run(() =>
+      this.#c.write((): DraftResult => {
+        const question = this.#get(project, id);
+        if (!question) return { kind: 'unknown' };
+        const draft = toDraft(question, selection, this.#now());
+        if (question.status !== 'pending') return { kind: 'not-pending', question };
+        this.#c
+          .statement('INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)')
+          .run(project, id, personKey(person), JSON.stringify(draft));
+        return { kind: 'saved', draft };
+      }),
+    );
+  }
+
+  getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined> {
+    return this.#run(() => {
+      const row = this.#c
+        .statement('SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?')
+        .get(project, id, personKey(person)) as { draft: string } | undefined;
+      return row && parseDraft(row.draft, `${project}#${id}`);
+    });
+  }
+
+  /**
+   * Expire a pending question in the running transaction (its expiry passed): it waits in the outbox to be
+   * reported to the agent, like an answer.
+   */
+  #expire(question: Question, now: number): Question {
+    const closure: Closure = { at: now };
+    const expired: Question = { ...question, status: 'expired', closure };
+    this.#c
+      .statement(
+        `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
+         WHERE project = ? AND id = ? AND status = 'pending'`,
+      )
+      .run(JSON.stringify(closure), deliveryEntryLength(expired), now, question.project, question.id);
+    this.#dropDrafts(question.project, question.id);
+    this.#event('expired', question.project, question.id, now);
+    return expired;
+  }
+
+  /** Why a question cannot leave `pending` now, or undefined when it can. Expires it when its time has passed. */
+  #notPending(question: Question, now: number): AnswerResult | CloseResult | undefined {
+    if (question.status === 'answered' || question.status === 'delivered') {
+      return { kind: 'already-answered', question };
+    }
+    if (question.status !== 'pending') return { kind: 'not-pending', question };
+    if (question.expiresAt !== undefined && question.expiresAt <= now) {
+      return { kind: 'not-pending', question: this.#expire(question, now) };
+    }
+    return undefined;
+  }
+
+  answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult> {
+    return this.#run(() =>
+      this.#c.write((): AnswerResult => {
+        const question = this.#get(project, id);
+        if (!question) return { kind: 'unknown' };
+        const checked = checkAnswer(question, selection);
+        if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+        const now = this.#now();
+        const refused = this.#notPending(question, now);
+        if (refused) return refused as AnswerResult;
+        const answer: Answer = { ...checked.selection, by, at: now };
+        const answered: Question = { ...question, status: 'answered', answer };
+        this.#c
+          .statement(
+            `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
+             WHERE project = ? AND id = ?`,
+          )
+          .run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+        this.#dropDrafts(project, id);
+        this.#event('answered', project, id, now);
+        return { kind: 'won', question: answered };
+      }),
+    );
+  }
+
+  #close(project: string, id: number, target: 'cancelled' | 'dismissed', by?: Responder): Promise<CloseResult> {
+    return this.#run(() =>
+      this.#c.write((): CloseResult => {
+        const question = this.#get(project, id);
+        if (!question) return { kind: 'unknown' };
+        const now = this.#now();
+        const refused = this.#notPending(question, now);
+        if (refused) return refused as CloseResult;
+        const closure: Closure = by ? { at: now, by } : { at: now };
+        const closed: Question = { ...question, status: target, closure };
+        // A dismissal waits in the outbox to be reported to the agent; a cancellation does not (the agent knows)
+        // and starts its retention clock at once.
+        const dismissed = target === 'dismissed';
+        this.#c
+          .statement(
+            `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
+             WHERE project = ? AND id = ?`,
+          )
+          .run(
+            target,
+            JSON.stringify(closure),
+            dismissed ? deliveryEntryLength(closed) : null,
+            dismissed ? now : null,
+            dismissed ? null : now,
+            project,
+            id,
+          );
+        this.#dropDrafts(project, id);
+        this.#event(target, project, id, now);
+        return { kind: 'done', question: closed };
+      }),
+    );
+  }
+
+  cancel(project: string, id: number): Promise<CloseResult> {
+    return this.#close(project, id, 'cancelled');
+  }
+
+  dismiss(project: string, id: number, by: Responder): Promise<CloseResult> {
+    return this.#close(project, id, 'dismissed', by);
+  }
+
+  expireDue(): Promise<number> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const now = this.#now();
+        const rows = this.#c
+          .statement(
+            `SELECT ${QUESTION_COLUMNS} FROM questions q
+             WHERE q.status = 'pending' AND q.expires_at IS NOT NULL AND q.expires_at <= ?`,
+          )
+          .all(now) as Row[];
+        const due = this.#readMany(rows);
+        for (const question of due) this.#expire(question, now);
+        return due.length;
+      }),
+    );
+  }
+
+  purgeExpired(): Promise<number> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS);
+        // Only finished questions: delivered, cancelled, or dismissed/expired and reported. Nothing pending or
+        // waiting for the agent has a done_at, and the status check says so again.
+        const finished = this.#c
+          .statement(
+            `SELECT project, id FROM questions
+             WHERE done_at IS NOT NULL AND done_at <= ?
+               AND (status IN ('delivered', 'cancelled')
+                    OR (status IN ('dismissed', 'expired') AND delivered_at IS NOT NULL))`,
+          )
+          .all(cutoff) as { project: string; id: number }[];
+        const dropQuestion = this.#c.statement('DELETE FROM questions WHERE project = ? AND id = ?');
+        const dropMessages = this.#c.statement('DELETE FROM messages WHERE project = ? AND question_id = ?');
+        for (const { project, id } of finished) {
+          dropQuestion.run(project, id);
+          dropMessages.run(project, id);
+          this.#dropDrafts(project, id);
+        }
+        // Events age out with the questions they tell about (ids are never reused: AUTOINCREMENT).
+        this.#c.statement('DELETE FROM events WHERE at <= ?').run(cutoff);
+        this.#c.statement('DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)').run();
+        return finished.length;
+      }),
+    );
+  }
+
+  claimUndelivered(project: string, options: ClaimOptions): Promise<Claim> {
+    return this.#run(() =>
+      this.#c.write((): Claim => {
+        const claimId = randomUUID();
+        const now = this.#now();
+        // Oldest outcome first; outcomes of the same millisecond by id.
+        const waiting = this.#c
+          .statement(
+            `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
+             WHERE q.project = ? AND q.ready_at IS NOT NULL ORDER BY q.ready_at, q.id`,
+          )
+          .all(project) as Row[];
+        const lease = this.#c.statement('UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?');
+        const questions: Question[] = [];
+        let used = 0;
+        let full = false;
+        let remaining = 0;
+        for (const row of waiting) {
+          // Leased to another live claim: neither taken nor counted.
+          if (row.claim != null && row.claim_until != null && row.claim_until > now) continue;
+          const size = row.size ?? 0;
+          // The first free outcome is always taken, so a claim never starves; after the first that does not fit,
+          // the rest are counted, not taken, so the agent gets outcomes in order.
+          if (!full && (questions.length === 0 || used + size <= options.budget)) {
+            used += size;
+            // A record that does not read throws here and the transaction rolls back: nothing stays leased.
+            questions.push(questionFromRow(row));
+            lease.run(claimId, now + options.leaseMs, project, row.id);
+          } else {
+            full = true;
+            remaining++;
+          }
+        }
+        return { claimId, questions, remaining };
+      }),
+    );
+  }
+
+  /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
+  #deliver(project: string, id: number, status: string, now: number): void {
+    this.#c
+      .statement(
+        `UPDATE questions SET status = ?, delivered_at = ?, done_at = ?, ready_at = NULL, claim = NULL,
+           claim_until = NULL
+         WHERE project = ? AND id = ?`,
+      )
+      .run(status === 'answered' ? 'delivered' : status, now, now, project, id);
+    this.#event('delivered', project, id, now);
+  }
+
+  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const now = this.#now();
+        const read = this.#c.statement('SELECT status, claim FROM questions WHERE project = ? AND id = ?');
+        const confirmed: number[] = [];
+        for (const id of claimedIds(claim, ids)) {
+          const row = read.get(project, id) as { status: string; claim: string | null } | undefined;
+          // Still leased to this claim (even past its lease, if nobody took over): the note carried it.
+          if (row?.claim !== claim.claimId) continue;
+          this.#deliver(project, id, row.status, now);
+          confirmed.push(id);
+        }
+        return confirmed.sort((a, b) => a - b);
+      }),
+    );
+  }
+
+  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const release = this.#c.statement(
+          'UPDATE questions SET claim = NULL, claim_until = NULL WHERE project = ? AND id = ? AND claim = ?',
+        );
+        for (const id of claimedIds(claim, ids)) release.run(project, id, claim.claimId);
+      }),
+    );
+  }
+
+  markDelivered(project: string, id: number): Promise<'delivered' | 'leased' | 'not-waiting'> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const now = this.#now();
+        const row = this.#c
+          .statement('SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?')
+          .get(project, id) as
+          | { status: string; ready_at: number | null; claim: string | null; claim_until: number | null }
+          | undefined;
+        if (!row || row.ready_at === null) return 'not-waiting';
+        if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return 'leased';
+        this.#deliver(project, id, row.status, now);
+        return 'delivered';
+      }),
+    );
+  }
+
+  knownProjects(): Promise<string[]> {
+    return this.#run(() =>
+      (this.#c.statement('SELECT project FROM projects ORDER BY rowid').all() as { project: string }[]).map(
+        (row) => row.project,
+      ),
+    );
+  }
+
+  projectByTag(tag: string): Promise<string | undefined> {
+    return this.#run(() => {
+      const row = this.#c.statement('SELECT project FROM projects WHERE tag = ?').get(tag) as
+        | { project: string }
+        | undefined;
+      return row?.project;
+    });
+  }
+
+  recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const exists = this.#c.statement('SELECT 1 FROM questions WHERE project = ? AND id = ?').get(project, id);
+        if (exists === undefined) return false;
+        this.#c
+          .statement(
+            `INSERT OR REPLACE INTO messages (project, question_id, platform, channel, message_id)
+             VALUES (?, ?, ?, ?, ?)`,
+          )
+          .run(project, id, ref.platform, ref.channel, ref.messageId);
+        return true;
+      }),
+    );
+  }
+
+  consumer(group: string, consumerName: string): Promise<EventConsumer> {
+    return this.#run(() => {
+      SqliteEventConsumer.ensureGroup(this.#c, group);
+      const consumer: EventConsumer = new SqliteEventConsumer({
+        connection: this.#c,
+        group,
+        consumer: consumerName,
+        now: this.#now,
+        onClose: () => this.#consumers.delete(consumer),
+      });
+      this.#consumers.add(consumer);
+      return consumer;
+    });
+  }
+
+  /**
+   * Returns the moment a commit of this process settles the question; a commit of another process is seen within
+   * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
+   * is real time, not the store's clock.
+   */
+  async waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined> {
+    const deadline = Date.now() + options.timeoutMs;
+    try {
+      for (;;) {
+        const mark = this.#c.watch.mark();
+        const question = this.#get(project, id);
+        const left = deadline - Date.now();
+        if (question?.status !== 'pending' || left <= 0 || options.signal?.aborted) return question;
+        await this.#c.watch.wait(mark, left, options.signal);
+      }
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const consumer of [...this.#consumers]) await consumer.close();
+    this.#c.close();
+  }
+}
+
+/** The ids of a claim to confirm or release: all it carried, or the given ones among them. */
+function claimedIds(claim: Claim, only?: readonly number[]): number[] {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}

@@ -1,0 +1,44 @@
+/**
+ * The rendered JSON against the installed discord.js 14.28 and discord-api-types types (type-only imports: nothing
+ * under src/blocks imports either). `npm test` typechecks this file, so a shape that drifts from what discord.js or
+ * the REST API takes fails the build, not the bot at run time.
+ */
+
+import type {
+  BaseMessageOptions,
+  InteractionReplyOptions,
+  InteractionUpdateOptions,
+  MessageEditOptions,
+} from 'discord.js';
+import type {
+  APIModalInteractionResponseCallbackData,
+  RESTPatchAPIChannelMessageJSONBody,
+  RESTPostAPIChannelMessageJSONBody,
+} from 'discord-api-types/v10';
+import { describe, expect, it } from 'vitest';
+import { renderInbox } from '../../../src/blocks/discord/inbox.js';
+import { renderNotesModal } from '../../../src/blocks/discord/notes-modal.js';
+import { renderQuestionMessage } from '../../../src/blocks/discord/question-message.js';
+import { toDiscordJsOptions } from '../../../src/blocks/discord/types.js';
+import { makeQuestion } from './fixtures.js';
+
+describe('the rendered JSON and the Discord libraries', () => {
+  it('GIVEN a rendered message and modal THEN discord.js and the REST API types take them as they are', () => {
+    const message = renderQuestionMessage(makeQuestion());
+    const inbox = renderInbox([{ question: makeQuestion() }], { filter: 'all', page: 0 });
+    const modal = renderNotesModal(makeQuestion());
+
+    const send: BaseMessageOptions = toDiscordJsOptions(message);
+    const edit: MessageEditOptions = toDiscordJsOptions(message);
+    const reply: InteractionReplyOptions = { ...toDiscordJsOptions(inbox), flags: 64 };
+    const update: InteractionUpdateOptions = toDiscordJsOptions(inbox);
+    const create: RESTPostAPIChannelMessageJSONBody = message;
+    const patch: RESTPatchAPIChannelMessageJSONBody = message;
+    const showModal: APIModalInteractionResponseCallbackData = modal;
+
+    expect([send, edit, reply, update, create, patch, showModal].every((payload) => typeof payload === 'object')).toBe(
+      true,
+    );
+    expect(send).toMatchObject({ allowedMentions: { parse: [] } });
+  });
+});

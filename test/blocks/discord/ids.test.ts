@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CUSTOM_ID_MAX,
+  type DiscordCustomId,
+  formatCustomId,
+  labelForOptionValue,
+  OTHER_OPTION_VALUE,
+  optionValue,
+  parseCustomId,
+  selectionFromValues,
+  valueForLabel,
+} from '../../../src/blocks/discord/ids.js';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { makeQuestion } from './fixtures.js';
+
+const ref = formatQuestionRef('/home/ada/src/shop', 7);
+const longRef = formatQuestionRef('/home/ada/src/shop', 999_999_999);
+
+const IDS: [string, DiscordCustomId][] = [
+  [`al:pick:${ref}`, { kind: 'pick', ref }],
+  [`al:notes:${ref}`, { kind: 'notes', ref }],
+  [`al:send:${ref}`, { kind: 'send', ref }],
+  [`al:remove:${ref}`, { kind: 'remove', ref }],
+  [`al:remove-yes:${ref}`, { kind: 'remove-yes', ref }],
+  [`al:remove-no:${ref}`, { kind: 'remove-no', ref }],
+  [`al:notes-modal:${ref}`, { kind: 'notes-modal', ref }],
+  [`al:notes-modal:${ref}:non-blocking:3`, { kind: 'notes-modal', ref, inbox: { filter: 'non-blocking', page: 3 } }],
+  ['al:inbox-filter', { kind: 'inbox-filter' }],
+  ['al:inbox-question:all:0', { kind: 'inbox-question', inbox: { filter: 'all', page: 0 } }],
+  [`al:inbox-pick:${ref}:blocking:2`, { kind: 'inbox-pick', ref, inbox: { filter: 'blocking', page: 2 } }],
+  [`al:inbox-notes:${ref}:all:0`, { kind: 'inbox-notes', ref, inbox: { filter: 'all', page: 0 } }],
+  ['al:inbox-send:non-blocking:0', { kind: 'inbox-send', inbox: { filter: 'non-blocking', page: 0 } }],
+  ['al:inbox-page:all:999999', { kind: 'inbox-page', inbox: { filter: 'all', page: 999_999 } }],
+];
+
+describe('custom ids', () => {
+  it.each(IDS)('GIVEN %s THEN it is formatted that way, fits 100 characters and parses back', (text, id) => {
+    expect(formatCustomId(id)).toBe(text);
+    expect(text.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
+    expect(parseCustomId(text)).toEqual(id);
+  });
+
+  it('GIVEN the longest ref, filter and page THEN every id stays within 100 characters', () => {
+    const inbox = { filter: 'non-blocking', page: 999_999 } as const;
+    for (const id of [
+      formatCustomId({ kind: 'inbox-pick', ref: longRef, inbox }),
+      formatCustomId({ kind: 'notes-modal', ref: longRef, inbox }),
+      formatCustomId({ kind: 'remove-yes', ref: longRef }),
+    ]) {
+      expect(id.length).toBeLessThanOrEqual(CUSTOM_ID_MAX);
+      expect(parseCustomId(id)).toBeDefined();
+    }
+  });
+
+  it('GIVEN a page out of range THEN the formatted id clamps it', () => {
+    expect(formatCustomId({ kind: 'inbox-page', inbox: { filter: 'all', page: -3 } })).toBe('al:inbox-page:all:0');
+    expect(formatCustomId({ kind: 'inbox-page', inbox: { filter: 'all', page: 5e9 } })).toBe(
+      'al:inbox-page:all:999999',
+    );
+  });
+
+  const GARBAGE: unknown[] = [
+    undefined,
+    null,
+    42,
+    {},
+    [],
+    '',
+    'al',
+    'al:',
+    'al:pick',
+    'al:pick:',
+    `al:pick:${ref}:extra`,
+    'al:pick:shop.7',
+    `xx:pick:${ref}`,
+    `al:unknown:${ref}`,
+    `AL:pick:${ref}`,
+    'al:inbox-filter:all',
+    'al:inbox-send:all',
+    'al:inbox-send:everything:0',
+    'al:inbox-send:all:-1',
+    'al:inbox-send:all:01',
+    'al:inbox-send:all:1.5',
+    'al:inbox-send:all:1234567',
+    `al:inbox-pick:${ref}`,
+    `al:inbox-pick:${ref}:all`,
+    'al:inbox-pick:nope:all:0',
+    `al:notes-modal:${ref}:all`,
+    `al:notes-modal:${ref}:all:0:1`,
+    `al:send:${ref}${'x'.repeat(100)}`,
+  ];
+  it.each(GARBAGE)('GIVEN %j THEN parseCustomId says undefined and does not throw', (value) => {
+    expect(parseCustomId(value)).toBeUndefined();
+  });
+});
+
+describe('select values', () => {
+  const question = makeQuestion({
+    options: [{ label: 'Use Postgres' }, { label: 'Use Redis' }, { label: 'Use SQLite' }],
+  });
+
+  it('GIVEN each option and Other THEN value and label map both ways', () => {
+    question.options.forEach((option, index) => {
+      expect(optionValue(index)).toBe(String(index));
+      expect(valueForLabel(question, option.label)).toBe(String(index));
+      expect(labelForOptionValue(question, String(index))).toBe(option.label);
+    });
+    expect(valueForLabel(question, 'Other')).toBe(OTHER_OPTION_VALUE);
+    expect(labelForOptionValue(question, 'other')).toBe('Other');
+  });
+
+  it.each([
+    undefined,
+    null,
+    3,
+    '3',
+    '-1',
+    '01',
+    ' 0',
+    'Use Redis',
+    'Other',
+  ])('GIVEN the value %j THEN it stands for no label', (value) => {
+    expect(labelForOptionValue(question, value)).toBeUndefined();
+  });
+
+  it('GIVEN an unknown label THEN it has no value', () => {
+    expect(valueForLabel(question, 'Use Mongo')).toBeUndefined();
+  });
+
+  const VALUES: [string, unknown, ReturnType<typeof selectionFromValues>][] = [
+    ['nothing', [], { choices: [], other: false }],
+    ['one option', ['1'], { choices: ['Use Redis'], other: false }],
+    ['options out of order, and Other', ['2', 'other', '0'], { choices: ['Use Postgres', 'Use SQLite'], other: true }],
+    ['a repeated value', ['1', '1'], { choices: ['Use Redis'], other: false }],
+    ['an unknown value', ['0', '9'], undefined],
+    ['a number', [0], undefined],
+    ['not an array', '0', undefined],
+    ['null', null, undefined],
+  ];
+  it.each(
+    VALUES,
+  )('GIVEN values with %s THEN selectionFromValues reads them (or refuses)', (_name, values, expected) => {
+    expect(selectionFromValues(question, values)).toEqual(expected);
+  });
+});

@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { parseCustomId } from '../../../src/blocks/discord/ids.js';
+import {
+  INBOX_PAGE_SIZE,
+  type InboxItem,
+  inboxCounts,
+  inboxQuestions,
+  readyCount,
+  renderInbox,
+} from '../../../src/blocks/discord/inbox.js';
+import { DISCORD_LIMITS, embedTextLength } from '../../../src/blocks/discord/limits.js';
+import { shownSelection } from '../../../src/blocks/discord/picker.js';
+import type { Button, DiscordMessage, StringSelect } from '../../../src/blocks/discord/types.js';
+import type { Draft, Question } from '../../../src/core/question.js';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { CREATED_AT, extremeQuestion, makeQuestion } from './fixtures.js';
+
+const draft = (overrides: Partial<Draft>): Draft => ({
+  choices: [],
+  other: false,
+  updatedAt: CREATED_AT,
+  ...overrides,
+});
+const refOf = (question: Question): string => formatQuestionRef(question.project, question.id);
+
+/**
+ * Three questions: #1 blocking with the recommendation (ready), #2 can wait with Other and no notes (needs a
+ * note), #3 blocking without a recommendation (pick one), asked in the order 2, 1, 3.
+ */
+function three(): InboxItem[] {
+  const { recommended: _, ...noRecommendation } = makeQuestion({ id: 3, createdAt: CREATED_AT + 3 });
+  return [
+    { question: makeQuestion({ id: 1, createdAt: CREATED_AT + 2 }) },
+    { question: makeQuestion({ id: 2, isBlocking: false, createdAt: CREATED_AT + 1 }), draft: draft({ other: true }) },
+    { question: noRecommendation as Question },
+  ];
+}
+
+/** 80 extreme questions, alternately blocking, every third with an empty draft (pick one). */
+function eighty(): InboxItem[] {
+  return Array.from({ length: 80 }, (_, index) => {
+    const question = extremeQuestion({ id: index + 1, isBlocking: index % 2 === 0, createdAt: CREATED_AT + index });
+    return index % 3 === 0 ? { question, draft: draft({}) } : { question };
+  });
+}
+
+function selects(message: DiscordMessage): StringSelect[] {
+  return message.components.flatMap((row) => row.components.filter((c): c is StringSelect => c.type === 3));
+}
+function buttons(message: DiscordMessage): Button[] {
+  return message.components.flatMap((row) => row.components.filter((c): c is Button => c.type === 2));
+}
+function button(message: DiscordMessage, label: RegExp): Button | undefined {
+  return buttons(message).find((b) => label.test(b.label));
+}
+
+function expectWithinLimits(message: DiscordMessage): void {
+  expect(message.components.length).toBeLessThanOrEqual(DISCORD_LIMITS.actionRows);
+  for (const select of selects(message))
+    expect(select.options.length).toBeLessThanOrEqual(DISCORD_LIMITS.selectOptions);
+  expect(embedTextLength(message.embeds)).toBeLessThanOrEqual(DISCORD_LIMITS.embedTotal);
+  expect(message.allowed_mentions).toEqual({ parse: [] });
+}
+
+describe('renderInbox', () => {
+  it('GIVEN no questions THEN it says nothing is waiting, with no controls', () => {
+    const message = renderInbox([], { filter: 'all', page: 0 });
+    expect(message.embeds[0]?.description).toContain('Nothing waiting');
+    expect(message.components).toEqual([]);
+  });
+
+  it('GIVEN 3 questions THEN the list is blocking first then oldest, each with its ready mark', () => {
+    const message = renderInbox(three(), { filter: 'all', page: 0 });
+    expect(message.embeds).toHaveLength(1);
+    const entries = message.embeds[0]?.description?.split('\n\n') ?? [];
+    expect(entries.map((entry) => entry.split('\n')[0])).toEqual([
+      '🔴 **#1** · shop · SHOP-12 · ✅ ready — press Send',
+      '🔴 **#3** · shop · SHOP-12 · 👉 pick one',
+      '🟢 **#2** · shop · SHOP-12 · ✍️ needs a note (Other)',
+    ]);
+    expect(message.embeds[0]?.title).toBe('📥 Questions waiting — All (3)');
+    expectWithinLimits(message);
+  });
+
+  const FILTERS: ['all' | 'blocking' | 'non-blocking', string[], number][] = [
+    ['all', ['All (3)', 'Blocking (2)', 'Non-blocking (1)'], 1],
+    ['blocking', ['All (3)', 'Blocking (2)', 'Non-blocking (1)'], 1],
+    ['non-blocking', ['All (3)', 'Blocking (2)', 'Non-blocking (1)'], 0],
+  ];
+  it.each(
+    FILTERS,
+  )('GIVEN 3 questions and the filter %s THEN counts, default and Send N are right', (filter, labels, ready) => {
+    const message = renderInbox(three(), { filter, page: 0 });
+    const [filterSelect, questionSelect] = selects(message);
+    expect(parseCustomId(filterSelect?.custom_id)).toEqual({ kind: 'inbox-filter' });
+    expect(filterSelect?.options.map((option) => option.label)).toEqual(labels);
+    expect(filterSelect?.options.filter((option) => option.default).map((option) => option.value)).toEqual([filter]);
+    expect(questionSelect?.options).toHaveLength(inboxCounts(three())[filter]);
+    expect(readyCount(three(), filter)).toBe(ready);
+    const send = button(message, /^Send/);
+    expect(send?.label).toBe(ready === 1 ? 'Send 1 answer' : `Send ${ready} answers`);
+    expect(send?.disabled === true).toBe(ready === 0);
+    expect(parseCustomId(send?.custom_id)).toEqual({ kind: 'inbox-send', inbox: { filter, page: 0 } });
+    expectWithinLimits(message);
+  });
+
+  it('GIVEN 3 questions and none selected THEN there is no answer picker and no Add notes', () => {
+    const message = renderInbox(three(), { filter: 'all', page: 0 });
+    expect(message.components).toHaveLength(3);
+    expect(button(message, /Add notes/)).toBeUndefined();
+    expect(button(message, /Previous|Next/)).toBeUndefined();
+  });
+
+  it('GIVEN a selected question THEN its answer picker shows the draft and Add notes carries its ref and the state', () => {
+    const items = three();
+    const second = items[1];
+    if (second === undefined) throw new Error('fixture');
+    const ref = refOf(second.question);
+    const message = renderInbox(items, { filter: 'all', page: 0, selected: ref });
+    expect(message.components).toHaveLength(4);
+    const [, questionSelect, picker] = selects(message);
+    expect(questionSelect?.options.filter((option) => option.default).map((option) => option.value)).toEqual([ref]);
+    expect(parseCustomId(picker?.custom_id)).toEqual({ kind: 'inbox-pick', ref, inbox: { filter: 'all', page: 0 } });
+    expect(picker?.options.filter((option) => option.default).map((option) => option.value)).toEqual(['other']);
+    expect(parseCustomId(button(message, /Add notes/)?.custom_id)).toEqual({
+      kind: 'inbox-notes',
+      ref,
+      inbox: { filter: 'all', page: 0 },
+    });
+    expect(message.embeds).toHaveLength(2);
+    expect(message.embeds[1]?.description).toContain('Your answer: **Other**');
+    expect(message.embeds[1]?.description).toContain('✍️ needs a note (Other)');
+  });
+
+  it('GIVEN a selected question outside the filter THEN it is ignored', () => {
+    const items = three();
+    const canWait = items[1]?.question;
+    if (canWait === undefined) throw new Error('fixture');
+    const message = renderInbox(items, { filter: 'blocking', page: 0, selected: refOf(canWait) });
+    expect(message.embeds).toHaveLength(1);
+    expect(button(message, /Add notes/)).toBeUndefined();
+  });
+
+  it('GIVEN 80 extreme questions THEN every page fits: 10 per page, rows ≤ 5, selects ≤ 25, embeds ≤ 6000', () => {
+    const items = eighty();
+    const pages = Math.ceil(80 / INBOX_PAGE_SIZE);
+    for (let page = 0; page < pages; page++) {
+      const first = inboxQuestions(items, 'all')[page * INBOX_PAGE_SIZE];
+      if (first === undefined) throw new Error('fixture');
+      for (const selected of [undefined, refOf(first.question)]) {
+        const message = renderInbox(items, { filter: 'all', page, ...(selected === undefined ? {} : { selected }) });
+        expectWithinLimits(message);
+        expect(message.components).toHaveLength(selected === undefined ? 3 : 4);
+        expect(selects(message)[1]?.options).toHaveLength(INBOX_PAGE_SIZE);
+        expect(message.embeds[0]?.footer?.text).toContain(`Page ${page + 1} of ${pages}`);
+      }
+    }
+  });
+
+  it('GIVEN 80 questions THEN Send N counts every ready one of the filter, on every page', () => {
+    const items = eighty();
+    const notReady = items.filter((_, index) => index % 3 === 0);
+    expect(readyCount(items, 'all')).toBe(80 - notReady.length);
+    const blocking = items.filter((item) => item.question.isBlocking);
+    expect(readyCount(items, 'blocking')).toBe(blocking.filter((item) => item.draft === undefined).length);
+    const message = renderInbox(items, { filter: 'all', page: 3 });
+    expect(button(message, /^Send/)?.label).toBe(`Send ${80 - notReady.length} answers`);
+  });
+
+  const PAGING: [number, number, boolean, boolean][] = [
+    [0, 0, true, false],
+    [3, 3, false, false],
+    [7, 7, false, true],
+    [99, 7, false, true],
+  ];
+  it.each(
+    PAGING,
+  )('GIVEN 80 questions on page %i THEN page %i shows, Previous disabled=%s, Next disabled=%s', (asked, shown, prevOff, nextOff) => {
+    const message = renderInbox(eighty(), { filter: 'all', page: asked });
+    const previous = button(message, /Previous/);
+    const next = button(message, /Next/);
+    expect(previous?.disabled === true).toBe(prevOff);
+    expect(next?.disabled === true).toBe(nextOff);
+    expect(parseCustomId(next?.custom_id)).toEqual({
+      kind: 'inbox-page',
+      inbox: { filter: 'all', page: Math.min(7, shown + 1) },
+    });
+    expect(parseCustomId(previous?.custom_id)).toEqual({
+      kind: 'inbox-page',
+      inbox: { filter: 'all', page: Math.max(0, shown - 1) },
+    });
+    expect(message.embeds[0]?.footer?.text).toContain(`Page ${shown + 1} of 8`);
+  });
+
+  it('GIVEN questions no longer pending THEN they are left out', () => {
+    const items: InboxItem[] = [...three(), { question: makeQuestion({ id: 9, status: 'answered' }) }];
+    expect(inboxCounts(items)).toEqual({ all: 3, blocking: 2, 'non-blocking': 1 });
+  });
+
+  it('GIVEN a draft THEN the shown selection is the draft, else the recommendation', () => {
+    const question = makeQuestion();
+    expect(shownSelection(question)).toEqual({ choices: ['Use Postgres'], other: false });
+    expect(shownSelection(question, draft({}))).toEqual(draft({}));
+  });
+});
