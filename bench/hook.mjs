@@ -74,7 +74,7 @@ function check(condition, message) {
 
 /**
  * Measure the hook. `store` is an open store on `url` with key prefix `prefix` (used to set up answers);
- * `command` is the hook to time (default: `node dist/cli.js hook`; e.g. `[process.execPath, 'plugin/dist/hook.mjs']`).
+ * `command` is the hook to time (default: `node dist/cli.js hook`; e.g. `[process.execPath, 'plugin/dist/hook.cjs']`).
  * Resolves with medians in ms and the ratios to `node -e 0`.
  */
 export async function measureHook({ url, prefix, store, command = [process.execPath, CLI, 'hook'], runs = 20 }) {

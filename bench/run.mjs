@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
-import { measureHook } from './hook.mjs';
+import { measureHook } from './hook.cjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureSlackPost } from './slack.mjs';
 import { measureWake } from './wake.mjs';
@@ -349,7 +349,7 @@ async function main() {
 
     console.log('');
     console.log('cost of the UserPromptSubmit hook (wall time per process, medians, interleaved with node -e 0):');
-    const hookEntries = [undefined, [process.execPath, new URL('../plugin/dist/hook.mjs', import.meta.url).pathname]];
+    const hookEntries = [undefined, [process.execPath, new URL('../plugin/dist/hook.cjs', import.meta.url).pathname]];
     for (const command of hookEntries) {
       const hook = await measureHook({
         url: target.url,

@@ -1,6 +1,6 @@
 // Builds the Claude Code plugin's bundles into plugin/dist (or the directory given as the first argument):
 //   ask-later.mjs  the whole CLI (`mcp`, `hook`, …) with every dependency inlined: one file, no node_modules
-//   hook.mjs       the UserPromptSubmit hook alone (it runs before every prompt, so it loads only what it needs)
+//   hook.cjs       the UserPromptSubmit hook alone (it runs before every prompt, so it loads only what it needs)
 //   lua/*.lua      the store's scripts, read at run time next to the bundle (src/store/redis/scripts.ts)
 //   package.json   name and version only, for `--version` and the MCP server's version (see the note below)
 // The bundles are committed (a person installs the plugin with no build step), so the output is deterministic:
@@ -95,18 +95,23 @@ const withoutNodeRedis = {
   },
 };
 
+// CommonJS: Node starts a CommonJS entry a few milliseconds sooner than an ES module, and the hook pays its start
+// on every prompt. The sources use `import.meta.url` (to find the Lua scripts next to the bundle); here it is the
+// bundle's own file URL.
 await build({
   ...common,
-  banner: {},
+  format: 'cjs',
+  banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__askLaterUrl' },
   plugins: [...common.plugins, withoutNodeRedis],
   stdin: {
     contents:
-      "import { runHook } from './src/hook/run.ts';\nprocess.exitCode = await runHook(process, process.env, process.cwd());\n",
+      "import { runHook } from './src/hook/run.ts';\nrunHook(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
     resolveDir: root,
     sourcefile: 'hook-entry.ts',
     loader: 'ts',
   },
-  outfile: join(outDir, 'hook.mjs'),
+  outfile: join(outDir, 'hook.cjs'),
 });
 
 mkdirSync(join(outDir, 'lua'));

@@ -189,7 +189,7 @@ async function pluginSetup(): Promise<Setup> {
 function manualSetup(): Setup {
   const dist = join(repoRoot, 'plugin', 'dist');
   const mcpConfig = { mcpServers: { 'ask-later': { command: 'node', args: [join(dist, 'ask-later.mjs'), 'mcp'] } } };
-  const hook = { type: 'command', command: `node "${join(dist, 'hook.mjs')}"`, timeout: 10 };
+  const hook = { type: 'command', command: `node "${join(dist, 'hook.cjs')}"`, timeout: 10 };
   const settings = { hooks: { UserPromptSubmit: [{ hooks: [hook] }] } };
   return {
     tool: 'mcp__ask-later__ask_later',

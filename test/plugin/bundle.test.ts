@@ -65,7 +65,7 @@ afterAll(async () => {
 describe('the plugin bundles', () => {
   it('GIVEN the sources in git THEN plugin/dist in git is exactly what scripts/bundle.mjs builds from them', () => {
     const fresh = filesUnder(built);
-    expect(fresh).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.mjs', 'package.json', 'lua/park-4.lua']));
+    expect(fresh).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.cjs', 'package.json', 'lua/park-4.lua']));
     expect(filesInGit(), `the files under plugin/dist in git differ from a fresh build: ${REBUILD}`).toEqual(fresh);
     const stale = fresh.filter((file) => !contentInGit(file).equals(readFileSync(join(built, file))));
     expect(stale, `stale in git: ${REBUILD}`).toEqual([]);
@@ -121,7 +121,7 @@ describe('the plugin bundles', () => {
     }
   });
 
-  it('GIVEN an answer waiting THEN hook.mjs outside the repository adds it to the prompt as additionalContext', async () => {
+  it('GIVEN an answer waiting THEN hook.cjs outside the repository adds it to the prompt as additionalContext', async () => {
     const project = tempDir('hook');
     execFileSync('git', ['init', '-q', project]);
     const spec = {
@@ -148,7 +148,7 @@ describe('the plugin bundles', () => {
       hook_event_name: 'UserPromptSubmit',
       prompt: 'Carry on.',
     };
-    const run = spawnSync(process.execPath, [join(built, 'hook.mjs')], {
+    const run = spawnSync(process.execPath, [join(built, 'hook.cjs')], {
       cwd: project,
       input: JSON.stringify(input),
       encoding: 'utf8',

@@ -83,11 +83,11 @@ describe('the Claude Code plugin', () => {
       hooks: { UserPromptSubmit: { hooks: { type: string; command: string; timeout: number }[] }[] };
     }>(pluginDir, 'hooks', 'hooks.json');
     const [hook] = hooks.hooks.UserPromptSubmit.flatMap((entry) => entry.hooks);
-    expect(hook?.command).toBe(`node "${PLUGIN_ROOT}/dist/hook.mjs"`);
+    expect(hook?.command).toBe(`node "${PLUGIN_ROOT}/dist/hook.cjs"`);
     // Well under Claude Code's 30 s default: the hook gives up on its own much sooner; this is the backstop.
     expect(hook?.timeout).toBeLessThanOrEqual(10);
 
-    for (const file of ['dist/ask-later.mjs', 'dist/hook.mjs', 'dist/package.json', 'dist/lua/park-4.lua']) {
+    for (const file of ['dist/ask-later.mjs', 'dist/hook.cjs', 'dist/package.json', 'dist/lua/park-4.lua']) {
       expect(existsSync(join(pluginDir, file)), `plugin/${file}`).toBe(true);
     }
   });

@@ -1,5 +1,10 @@
+const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;
+var __create = Object.create;
 var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
 var __esm = (fn, res) => function __init() {
   return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
 };
@@ -7,6 +12,22 @@ var __export = (target, all) => {
   for (var name in all)
     __defProp(target, name, { get: all[name], enumerable: true });
 };
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
 
 // src/store/corrupt-record-error.ts
 var CorruptRecordError;
@@ -425,13 +446,14 @@ var init_events = __esm({
 });
 
 // src/core/question-ref.ts
-import { createHash } from "node:crypto";
 function projectTag(project) {
-  return createHash("sha256").update(project).digest("base64url").slice(0, 16);
+  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
 }
+var import_node_crypto;
 var init_question_ref = __esm({
   "src/core/question-ref.ts"() {
     "use strict";
+    import_node_crypto = require("node:crypto");
   }
 });
 
@@ -683,14 +705,12 @@ var init_record = __esm({
 });
 
 // src/store/redis/scripts.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readFileSync } from "node:fs";
 function load(file) {
   let loaded;
   const get = () => {
     if (!loaded) {
-      const source = readFileSync(new URL(`./lua/${file}.lua`, import.meta.url), "utf8");
-      loaded = { source, sha: createHash2("sha1").update(source).digest("hex") };
+      const source = (0, import_node_fs2.readFileSync)(new URL(`./lua/${file}.lua`, __askLaterUrl), "utf8");
+      loaded = { source, sha: (0, import_node_crypto2.createHash)("sha1").update(source).digest("hex") };
     }
     return loaded;
   };
@@ -705,10 +725,12 @@ function load(file) {
     }
   };
 }
-var scripts, TransitionCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
+var import_node_crypto2, import_node_fs2, scripts, TransitionCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
+    import_node_crypto2 = require("node:crypto");
+    import_node_fs2 = require("node:fs");
     scripts = {
       park: load("park-4"),
       answer: load("answer-7"),
@@ -741,7 +763,6 @@ __export(resp_connection_exports, {
   RedisErrorReply: () => RedisErrorReply,
   connectResp: () => connectResp
 });
-import { connect as connectTcp } from "node:net";
 function parseReply(buffer, offset) {
   const lineEnd = buffer.indexOf("\r\n", offset);
   if (lineEnd < 0) return INCOMPLETE;
@@ -797,7 +818,7 @@ async function connectResp(url, options) {
   const tls = parsed.protocol === "rediss:";
   const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
   const port = Number(parsed.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : connectTcp({ host, port });
+  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : (0, import_node_net.connect)({ host, port });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -831,10 +852,11 @@ async function connectResp(url, options) {
     clearTimeout(timer);
   }
 }
-var RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
+var import_node_net, RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
 var init_resp_connection = __esm({
   "src/store/redis/resp-connection.ts"() {
     "use strict";
+    import_node_net = require("node:net");
     RedisErrorReply = class extends Error {
       name = "ErrorReply";
     };
@@ -921,7 +943,6 @@ var init_node_redis_connection = __esm({
 });
 
 // src/store/redis/redis-store.ts
-import { randomUUID } from "node:crypto";
 function isConnectionError(error) {
   if (!(error instanceof Error)) return false;
   const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
@@ -986,10 +1007,11 @@ function byBlockingThenId(a, b) {
 function byBlockingThenAge(a, b) {
   return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
 }
-var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var import_node_crypto3, RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
+    import_node_crypto3 = require("node:crypto");
     init_answer();
     init_delivery_note();
     init_invalid_answer_error();
@@ -1327,7 +1349,7 @@ var init_redis_store = __esm({
       claimUndelivered(project, options) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          const claimId = randomUUID();
+          const claimId = (0, import_node_crypto3.randomUUID)();
           const now = this.#now();
           const reply = await this.#eval(
             scripts.claim,
@@ -1533,7 +1555,7 @@ var init_deliver = __esm({
 });
 
 // src/hook/run.ts
-import { resolve as resolve2 } from "node:path";
+var import_node_path2 = require("node:path");
 
 // src/config-error.ts
 var ConfigError = class extends Error {
@@ -1541,8 +1563,8 @@ var ConfigError = class extends Error {
 };
 
 // src/project.ts
-import { realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+var import_node_fs = require("node:fs");
+var import_node_path = require("node:path");
 
 // src/core/project.ts
 function resolveProject(input, gitTopLevel) {
@@ -1559,11 +1581,11 @@ function resolveProject(input, gitTopLevel) {
 function findGitTopLevel(dir) {
   let current = canonicalPath(dir);
   for (; ; ) {
-    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
+    const entry = (0, import_node_fs.statSync)((0, import_node_path.join)(current, ".git"), { throwIfNoEntry: false });
     if (entry?.isDirectory() || entry?.isFile()) {
       return current;
     }
-    const parent = dirname(current);
+    const parent = (0, import_node_path.dirname)(current);
     if (parent === current) {
       return void 0;
     }
@@ -1575,16 +1597,16 @@ function projectFromEnvironment(env, cwd) {
   return resolveProject(
     {
       askLaterProject: env.ASK_LATER_PROJECT,
-      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath(resolve(cwd, claudeProjectDir)),
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path.resolve)(cwd, claudeProjectDir)),
       cwd: canonicalPath(cwd)
     },
     findGitTopLevel
   );
 }
 function canonicalPath(path) {
-  const absolute = resolve(path);
+  const absolute = (0, import_node_path.resolve)(path);
   try {
-    return realpathSync.native(absolute);
+    return import_node_fs.realpathSync.native(absolute);
   } catch {
     return absolute;
   }
@@ -1818,7 +1840,7 @@ async function run(io, env, cwd, deadline) {
   const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
   stopReading(io.stdin);
   if (!carriesAnswers(input)) return;
-  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve2(cwd, input.cwd));
+  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path2.resolve)(cwd, input.cwd));
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
     config,
@@ -1882,4 +1904,6 @@ function ignore() {
 }
 
 // hook-entry.ts
-process.exitCode = await runHook(process, process.env, process.cwd());
+runHook(process, process.env, process.cwd()).then((code) => {
+  process.exitCode = code;
+});
