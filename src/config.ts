@@ -68,10 +68,28 @@ export interface SlackConfig {
   readonly allowedUsers: readonly string[];
 }
 
+/** Discord, when `DISCORD_TOKEN` is set. Every id is a snowflake (17–20 digits). */
+export interface DiscordConfig {
+  /** The bot token (Developer Portal → the application → Bot). */
+  readonly token: string;
+  /** The channel id every project's questions go to (a routing table comes later). */
+  readonly channel: string;
+  /** Register `/questions` in this guild (instant); absent: as a global command (can take up to an hour). */
+  readonly guildId?: string;
+  /** REST base without a version, no trailing slash (`https://discord.com/api`; proxies, tests). */
+  readonly apiUrl?: string;
+  /** Discord user ids allowed to answer; with `allowedRoles` both empty: everyone in the channel. */
+  readonly allowedUsers: readonly string[];
+  /** Discord role ids whose members may answer. */
+  readonly allowedRoles: readonly string[];
+}
+
 export interface ServeConfig extends StoreConfig {
-  /** HTTP port for Slack's requests (`PORT`, default 3000). */
+  /** HTTP port for Slack's requests and `GET /healthz` (`PORT`, default 3000). */
   readonly port: number;
+  /** At least one of `slack` and `discord` is set. */
   readonly slack?: SlackConfig;
+  readonly discord?: DiscordConfig;
 }
 
 function list(value: string | undefined): string[] {
@@ -138,6 +156,76 @@ function loadSlackConfig(env: Env): SlackConfig | undefined {
   });
 }
 
+/** What `serve` says when neither platform is configured. */
+export const NOTHING_TO_SERVE =
+  'Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack, or DISCORD_TOKEN and DISCORD_CHANNEL to answer from Discord';
+
+/** A Discord id: a snowflake, 17–20 digits. */
+const SNOWFLAKE = /^\d{17,20}$/;
+
+function quoted(value: string): string {
+  return JSON.stringify(value.slice(0, 30));
+}
+
+function snowflakes(name: string, what: string, value: string | undefined): string[] {
+  const ids = list(value);
+  const bad = ids.find((id) => !SNOWFLAKE.test(id));
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must list ${what} ids (17–20 digits each, comma-separated), got ${quoted(bad)}`);
+  }
+  return ids;
+}
+
+function loadDiscordConfig(env: Env): DiscordConfig | undefined {
+  const token = env.DISCORD_TOKEN?.trim();
+  if (!token) {
+    const stray = ['DISCORD_CHANNEL', 'DISCORD_GUILD_ID', 'DISCORD_ALLOWED_USERS', 'DISCORD_ALLOWED_ROLES'].find(
+      (name) => env[name]?.trim(),
+    );
+    if (stray) throw new ConfigError(`${stray} is set but DISCORD_TOKEN is not: set the bot token too`);
+    return undefined;
+  }
+  // A bot token is three base64url parts joined by dots; never quote it back.
+  if (!/^[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{10,}$/.test(token)) {
+    throw new ConfigError(
+      "DISCORD_TOKEN must be the bot token from the Developer Portal's Bot page (three dot-separated parts, no 'Bot ' prefix), got one that is not",
+    );
+  }
+  const channel = env.DISCORD_CHANNEL?.trim();
+  if (!channel) {
+    throw new ConfigError(
+      'DISCORD_CHANNEL is not set: name the channel id questions go to (17–20 digits: Developer Mode → Copy Channel ID)',
+    );
+  }
+  if (!SNOWFLAKE.test(channel)) {
+    throw new ConfigError(`DISCORD_CHANNEL must be a channel id of 17–20 digits (not a #name), got ${quoted(channel)}`);
+  }
+  const guildId = env.DISCORD_GUILD_ID?.trim() || undefined;
+  if (guildId !== undefined && !SNOWFLAKE.test(guildId)) {
+    throw new ConfigError(`DISCORD_GUILD_ID must be a server (guild) id of 17–20 digits, got ${quoted(guildId)}`);
+  }
+  const allowedUsers = snowflakes('DISCORD_ALLOWED_USERS', 'user', env.DISCORD_ALLOWED_USERS);
+  const allowedRoles = snowflakes('DISCORD_ALLOWED_ROLES', 'role', env.DISCORD_ALLOWED_ROLES);
+  const rawApi = env.DISCORD_API_URL?.trim();
+  let apiUrl: string | undefined;
+  if (rawApi) {
+    apiUrl = httpUrl('DISCORD_API_URL', rawApi).replace(/\/+$/, '');
+    if (/\/v\d+$/.test(apiUrl)) {
+      throw new ConfigError(
+        `DISCORD_API_URL must be the API base without a version (https://discord.com/api), got one ending in ${/\/v\d+$/.exec(apiUrl)?.[0]}`,
+      );
+    }
+  }
+  return Object.freeze({
+    token,
+    channel,
+    allowedUsers,
+    allowedRoles,
+    ...(guildId !== undefined ? { guildId } : {}),
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+  });
+}
+
 /** Settings of `ask-later serve`: the store, the port, and each chat surface that is configured. */
 export function loadServeConfig(env: Env): ServeConfig {
   const store = loadStoreConfig(env);
@@ -147,10 +235,7 @@ export function loadServeConfig(env: Env): ServeConfig {
     throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
   }
   const slack = loadSlackConfig(env);
-  if (!slack) {
-    throw new ConfigError(
-      'Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack',
-    );
-  }
-  return Object.freeze({ ...store, port, slack });
+  const discord = loadDiscordConfig(env);
+  if (!slack && !discord) throw new ConfigError(NOTHING_TO_SERVE);
+  return Object.freeze({ ...store, port, ...(slack ? { slack } : {}), ...(discord ? { discord } : {}) });
 }

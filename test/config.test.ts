@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadAgentConfig, loadStoreConfig } from '../src/config.js';
+import { loadAgentConfig, loadServeConfig, loadStoreConfig, NOTHING_TO_SERVE } from '../src/config.js';
 import { ConfigError } from '../src/config-error.js';
 
 describe('store settings', () => {
@@ -39,5 +39,104 @@ describe('store settings', () => {
     expect(loadAgentConfig({ REDIS_URL: 'redis://h', ASK_LATER_PROJECT: ' team/api ' }, '/tmp').project).toBe(
       'team/api',
     );
+  });
+});
+
+const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfAkEd.abcdefghijklmnopqrstuvwxyz0123456789';
+const CHANNEL = '123456789012345678';
+const discord = (extra: Record<string, string>) => ({
+  REDIS_URL: 'redis://h',
+  DISCORD_TOKEN: TOKEN,
+  DISCORD_CHANNEL: CHANNEL,
+  ...extra,
+});
+
+function configError(env: Record<string, string>): Error {
+  try {
+    loadServeConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as Error;
+  }
+  throw new Error('no ConfigError');
+}
+
+describe('Discord settings', () => {
+  it.each([
+    [
+      { REDIS_URL: 'redis://h', DISCORD_CHANNEL: CHANNEL },
+      'DISCORD_CHANNEL is set but DISCORD_TOKEN is not: set the bot token too',
+    ],
+    [
+      discord({ DISCORD_TOKEN: 'Bot hunter2' }),
+      "DISCORD_TOKEN must be the bot token from the Developer Portal's Bot page (three dot-separated parts, no 'Bot ' prefix), got one that is not",
+    ],
+    [
+      discord({ DISCORD_CHANNEL: '' }),
+      'DISCORD_CHANNEL is not set: name the channel id questions go to (17–20 digits: Developer Mode → Copy Channel ID)',
+    ],
+    [
+      discord({ DISCORD_CHANNEL: '#questions' }),
+      'DISCORD_CHANNEL must be a channel id of 17–20 digits (not a #name), got "#questions"',
+    ],
+    [
+      discord({ DISCORD_CHANNEL: '1234' }),
+      'DISCORD_CHANNEL must be a channel id of 17–20 digits (not a #name), got "1234"',
+    ],
+    [
+      discord({ DISCORD_GUILD_ID: 'my-server' }),
+      'DISCORD_GUILD_ID must be a server (guild) id of 17–20 digits, got "my-server"',
+    ],
+    [
+      discord({ DISCORD_ALLOWED_USERS: `${CHANNEL}, alice` }),
+      'DISCORD_ALLOWED_USERS must list user ids (17–20 digits each, comma-separated), got "alice"',
+    ],
+    [
+      discord({ DISCORD_ALLOWED_ROLES: '@admins' }),
+      'DISCORD_ALLOWED_ROLES must list role ids (17–20 digits each, comma-separated), got "@admins"',
+    ],
+    [discord({ DISCORD_API_URL: 'ftp://proxy' }), 'DISCORD_API_URL must be an http:// or https:// URL, got a ftp: URL'],
+    [
+      discord({ DISCORD_API_URL: 'https://discord.com/api/v10/' }),
+      'DISCORD_API_URL must be the API base without a version (https://discord.com/api), got one ending in /v10',
+    ],
+    [{ REDIS_URL: 'redis://h' }, NOTHING_TO_SERVE],
+  ])('GIVEN %j THEN one line naming the variable and what it needs', (env, line) => {
+    const error = configError(env);
+    expect(error.message).toBe(line);
+    expect(error.message).not.toContain('\n');
+    expect(error.message).not.toContain('hunter2');
+    expect(error.message).not.toContain(TOKEN);
+  });
+
+  it('GIVEN good Discord settings THEN a frozen config with ids, lists and the API base', () => {
+    const config = loadServeConfig(
+      discord({
+        DISCORD_GUILD_ID: '223456789012345678',
+        DISCORD_ALLOWED_USERS: '323456789012345678, 423456789012345678',
+        DISCORD_ALLOWED_ROLES: '52345678901234567',
+        DISCORD_API_URL: 'http://127.0.0.1:9/api/',
+      }),
+    );
+    expect(config.slack).toBeUndefined();
+    expect(config.discord).toEqual({
+      token: TOKEN,
+      channel: CHANNEL,
+      guildId: '223456789012345678',
+      allowedUsers: ['323456789012345678', '423456789012345678'],
+      allowedRoles: ['52345678901234567'],
+      apiUrl: 'http://127.0.0.1:9/api',
+    });
+    expect(Object.isFrozen(config.discord)).toBe(true);
+  });
+
+  it('GIVEN Slack and Discord settings THEN both are served', () => {
+    const config = loadServeConfig(
+      discord({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_CHANNEL: 'C123', SLACK_SIGNING_SECRET: 's' }),
+    );
+    expect(config.slack?.channel).toBe('C123');
+    expect(config.discord?.channel).toBe(CHANNEL);
+    expect(NOTHING_TO_SERVE).toContain('SLACK_BOT_TOKEN');
+    expect(NOTHING_TO_SERVE).toContain('DISCORD_TOKEN and DISCORD_CHANNEL');
   });
 });

@@ -1,23 +1,31 @@
 /**
- * `ask-later serve`: the long-running bridge to Slack. It follows the store's events and keeps every Slack message
- * true (Bridge + SlackSurface), answers interactions (the Bolt app), and expires due questions and purges old ones
- * on a timer. Several replicas can run against one Redis: the bridge's consumer group hands each event to one of
- * them, and a post that may have happened before is looked up by its metadata first.
+ * `ask-later serve`: the long-running bridge to Slack, Discord or both. It follows the store's events and keeps
+ * every chat message true (Bridge + one Surface per platform), answers interactions (the Bolt app, the discord.js
+ * gateway client), and expires due questions and purges old ones on a timer. A project routed to both platforms is
+ * posted on both; the first answer on either wins in the store, and the answered event redraws every copy.
+ * Several replicas can run against one Redis: the bridge's consumer group hands each event to one of them, and a
+ * post that may have happened before is looked up first (Slack metadata; Discord nonce and recent history).
  *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
  * start) go to stderr, one line each. SIGTERM / SIGINT: stop taking interactions and events, finish the one in
  * hand, close the store, exit 0.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { Bridge } from '../bot/bridge.js';
-import { allowListPolicy, InteractionService } from '../bot/interactions.js';
+import { createDiscordApp, type DiscordApp, isTokenRefused } from '../bot/discord/app.js';
+import { createDiscordRest, discordStatus } from '../bot/discord/rest.js';
+import { DiscordSurface } from '../bot/discord/surface.js';
+import { allowListPolicy, InteractionService, type Routing } from '../bot/interactions.js';
 import { errorFields, type Logger } from '../bot/logger.js';
 import { createSlackApp, type SlackApp } from '../bot/slack/app.js';
 import { SlackSurface } from '../bot/slack/surface.js';
 import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
-import { loadServeConfig, type ServeConfig } from '../config.js';
+import type { Surface } from '../bot/surface.js';
+import { loadServeConfig, NOTHING_TO_SERVE, type ServeConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
 import type { Store } from '../store/port.js';
 import { openRedisStore } from '../store/redis/redis-store.js';
@@ -41,20 +49,29 @@ export interface ServeDeps {
   readonly botUserId?: string;
   /** Posts an ephemeral reply to a `response_url` (default `fetch`). */
   readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
+  /** Discord tuning (tests): deferral threshold, gateway start time-out, REST retries. */
+  readonly discord?: {
+    readonly deferAfterMs?: number;
+    readonly startTimeoutMs?: number;
+    readonly restRetries?: number;
+  };
 }
 
 export interface ServeHandle {
-  /** The bound HTTP port (Slack's requests in HTTP mode; `/healthz` in both). */
+  /** The bound HTTP port (Slack's requests in HTTP mode; `/healthz` always). */
   readonly port: number | undefined;
-  readonly mode: 'http' | 'socket';
+  /** How Slack is served; `none` when only Discord is configured. */
+  readonly mode: 'http' | 'socket' | 'none';
+  /** Whether the Discord gateway client runs. */
+  readonly discord: boolean;
   /** Stop taking interactions and events, finish what is in hand, close the store (if opened here). */
   stop(): Promise<void>;
 }
 
-/** Start serving in-process. Throws `ServeStartError` (one line) when the store or Slack cannot be reached. */
+/** Start serving in-process. Throws `ServeStartError` (one line) when the store, Slack or Discord cannot be reached. */
 export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Promise<ServeHandle> {
-  const slack = config.slack;
-  if (!slack) throw new ServeStartError('Nothing to serve: set SLACK_BOT_TOKEN and SLACK_CHANNEL');
+  const { slack, discord } = config;
+  if (!slack && !discord) throw new ServeStartError(NOTHING_TO_SERVE);
   const log = deps.logger ?? pino({ base: { pid: process.pid } });
 
   let store: Store;
@@ -64,52 +81,116 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     throw new ServeStartError(`cannot reach Redis at REDIS_URL (${describeError(error)})`, { cause: error });
   }
   const ownStore = deps.store === undefined;
-  const routing = (platform: string) => (platform === 'slack' ? [slack.channel] : []);
+  const routing: Routing = (platform) => {
+    if (platform === 'slack') return slack ? [slack.channel] : [];
+    if (platform === 'discord') return discord ? [discord.channel] : [];
+    return [];
+  };
   const interactions = new InteractionService({
     store,
-    access: allowListPolicy({ users: { slack: slack.allowedUsers } }),
+    access: allowListPolicy({
+      users: { slack: slack?.allowedUsers ?? [], discord: discord?.allowedUsers ?? [] },
+      discordRoles: discord?.allowedRoles ?? [],
+    }),
     routing,
   });
   let serving = true;
-  const app: SlackApp = createSlackApp({
-    config: slack,
-    port: config.port,
-    interactions,
-    store,
-    logger: log,
-    healthy: () => serving,
-    ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
-    ...(deps.botId !== undefined ? { botId: deps.botId } : {}),
-    ...(deps.botUserId !== undefined ? { botUserId: deps.botUserId } : {}),
-    ...(deps.respond !== undefined ? { respond: deps.respond } : {}),
-  });
-  const surface = new SlackSurface({
-    client: createWebClient({
-      token: slack.botToken,
-      ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
+  const surfaces: Surface[] = [];
+
+  let app: SlackApp | undefined;
+  if (slack) {
+    app = createSlackApp({
+      config: slack,
+      port: config.port,
+      interactions,
+      store,
+      logger: log,
+      healthy: () => serving,
       ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
-    }),
-    channel: slack.channel,
-    logger: log,
-  });
+      ...(deps.botId !== undefined ? { botId: deps.botId } : {}),
+      ...(deps.botUserId !== undefined ? { botUserId: deps.botUserId } : {}),
+      ...(deps.respond !== undefined ? { respond: deps.respond } : {}),
+    });
+    surfaces.push(
+      new SlackSurface({
+        client: createWebClient({
+          token: slack.botToken,
+          ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
+          ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
+        }),
+        channel: slack.channel,
+        logger: log,
+      }),
+    );
+  }
+
+  let gateway: DiscordApp | undefined;
+  if (discord) {
+    gateway = createDiscordApp({
+      config: discord,
+      interactions,
+      store,
+      logger: log,
+      ...(deps.discord?.deferAfterMs !== undefined ? { deferAfterMs: deps.discord.deferAfterMs } : {}),
+      ...(deps.discord?.startTimeoutMs !== undefined ? { startTimeoutMs: deps.discord.startTimeoutMs } : {}),
+      ...(deps.discord?.restRetries !== undefined ? { restRetries: deps.discord.restRetries } : {}),
+    });
+    const started = gateway;
+    surfaces.push(
+      new DiscordSurface({
+        rest: createDiscordRest({
+          token: discord.token,
+          ...(discord.apiUrl !== undefined ? { apiUrl: discord.apiUrl } : {}),
+          ...(deps.discord?.restRetries !== undefined ? { retries: deps.discord.restRetries } : {}),
+        }),
+        channel: discord.channel,
+        botUserId: () => started.botUserId(),
+        logger: log,
+      }),
+    );
+  }
+
   const bridge = new Bridge({
     store,
-    surfaces: [surface],
+    surfaces,
     consumerName: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     logger: log,
     ...deps.bridge,
   });
 
-  try {
-    await app.start();
-  } catch (error) {
+  // Without Slack's HTTP server, /healthz gets a server of its own.
+  let health: Server | undefined;
+  const stopStarted = async () => {
+    await app?.stop().catch(() => undefined);
+    await gateway?.stop().catch(() => undefined);
+    await closeServer(health);
     if (ownStore) await store.close().catch(() => undefined);
+  };
+  try {
+    if (app) await app.start();
+  } catch (error) {
+    await stopStarted();
     const code = slackErrorCode(error);
     const what =
       code === 'invalid_auth' || code === 'not_authed' || code === 'account_inactive' || code === 'token_revoked'
         ? `Slack refused SLACK_BOT_TOKEN (${code}): use the app's bot token (xoxb-…)`
         : `cannot start the Slack app (${code ?? describeError(error)})`;
     throw new ServeStartError(what, { cause: error });
+  }
+  try {
+    if (gateway) await gateway.start();
+  } catch (error) {
+    await stopStarted();
+    const what = isTokenRefused(error)
+      ? "Discord refused DISCORD_TOKEN (401): use the bot token from the Developer Portal's Bot page"
+      : `cannot start the Discord client (${discordStatus(error) ?? describeError(error)})`;
+    throw new ServeStartError(what, { cause: error });
+  }
+  try {
+    if (!app) health = await healthServer(config.port, () => serving);
+  } catch (error) {
+    await stopStarted();
+    throw new ServeStartError(`cannot listen on PORT ${config.port} (${describeError(error)})`, { cause: error });
   }
   await bridge.start();
 
@@ -129,26 +210,57 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
         }, sweepMs)
       : undefined;
   sweep?.unref();
-  log.info({ mode: app.mode, port: app.port, channel: slack.channel }, 'serve: ready');
+  const port = () => app?.port ?? (health?.address() as AddressInfo | null)?.port;
+  log.info(
+    { mode: app?.mode ?? 'none', port: port(), slackChannel: slack?.channel, discordChannel: discord?.channel },
+    'serve: ready',
+  );
 
   let stopping: Promise<void> | undefined;
   return {
     get port() {
-      return app.port;
+      return port();
     },
-    mode: app.mode,
+    mode: app?.mode ?? 'none',
+    discord: gateway !== undefined,
     stop() {
       stopping ??= (async () => {
         serving = false;
         clearInterval(sweep);
-        await app.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed'));
+        await app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed'));
+        await gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed'));
         await bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed'));
+        await closeServer(health);
         if (ownStore) await store.close().catch(() => undefined);
         log.info({}, 'serve: stopped');
       })();
       return stopping;
     },
   };
+}
+
+/** `GET /healthz` alone (Discord-only serving): 200 while serving, 503 once stopping. */
+async function healthServer(port: number, healthy: () => boolean): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url !== '/healthz') {
+      res.writeHead(404).end();
+      return;
+    }
+    const ok = healthy();
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: ok ? 'ok' : 'stopping' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+  return server;
+}
+
+async function closeServer(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** What failed, without a URL, token or payload: the error's name and code. */
@@ -162,6 +274,19 @@ export interface ServeIo {
   readonly stderr: { write(text: string): unknown };
   /** Where SIGTERM / SIGINT arrive (default `process`). */
   readonly signals?: { once(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown };
+}
+
+/** The human "ready" line: what is served where. */
+function readyLine(handle: ServeHandle): string {
+  const discord = handle.discord ? '; Discord gateway connected' : '';
+  switch (handle.mode) {
+    case 'socket':
+      return `ready (Slack Socket Mode; GET /healthz on port ${handle.port}${discord})`;
+    case 'http':
+      return `ready (HTTP on port ${handle.port}: POST /slack/events, GET /healthz${discord})`;
+    case 'none':
+      return `ready (Discord gateway connected; GET /healthz on port ${handle.port})`;
+  }
 }
 
 /**
@@ -185,11 +310,7 @@ export async function runServe(env: Env, io: ServeIo = { stderr: process.stderr 
     io.stderr.write(`ask-later serve: ${error.message}\n`);
     return 1;
   }
-  io.stderr.write(
-    handle.mode === 'socket'
-      ? `ask-later serve: ready (Slack Socket Mode; GET /healthz on port ${handle.port})\n`
-      : `ask-later serve: ready (HTTP on port ${handle.port}: POST /slack/events, GET /healthz)\n`,
-  );
+  io.stderr.write(`ask-later serve: ${readyLine(handle)}\n`);
   const signals = io.signals ?? process;
   await new Promise<void>((resolve) => {
     signals.once('SIGTERM', resolve);

@@ -1,0 +1,491 @@
+/**
+ * What each Discord interaction does, apart from the transport: `app.ts` hands every interaction here. Custom ids
+ * and values are read with the guards of blocks' `ids.ts` and `payload.ts`; the person's part goes through
+ * `InteractionService` (access, routing, first answer wins); the answers are ephemeral (to the person who clicked
+ * only) or redraw the ephemeral inbox in place. The shared question message is never touched here: the bridge
+ * redraws it when the store's event arrives.
+ *
+ * Discord wants a first response within 3 s and a modal as that first response. Each handler computes its answer;
+ * {@link DiscordHandlers.respond} sends it as the first response when it is ready in time, else defers (ephemeral
+ * "thinking", or a silent update) and sends it as the edit of that response.
+ *
+ * | custom id / command          | does                                                                  |
+ * | ---------------------------- | --------------------------------------------------------------------- |
+ * | `al:pick:<ref>`              | keep the pick as the person's draft; ephemeral receipt with the mark   |
+ * | `al:notes:<ref>`             | the notes modal (first response)                                      |
+ * | `al:notes-modal:<ref>[:…]`   | save notes (+ choice); refuse Other without a note; receipt or inbox   |
+ * | `al:send:<ref>`              | send the person's draft, else the recommendation                      |
+ * | `al:remove:<ref>`            | ephemeral confirmation; `remove-yes` dismisses, `remove-no` keeps       |
+ * | `/questions`, `al:inbox-…`   | the ephemeral inbox: filter, choose, pick, notes, send the ready ones  |
+ */
+import {
+  type APIModalInteractionResponseCallbackData,
+  type BaseInteraction,
+  type BaseMessageOptions,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  MessageFlags,
+  type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
+import {
+  type DiscordCustomId,
+  type InboxState,
+  NOTES_MODAL_FIELDS,
+  parseCustomId,
+  parseInboxFilter,
+  selectionFromValues,
+} from '../../blocks/discord/ids.js';
+import { inboxQuestions, renderInbox } from '../../blocks/discord/inbox.js';
+import { renderNotesModal } from '../../blocks/discord/notes-modal.js';
+import { renderDraftReceipt, renderRemoveConfirmation } from '../../blocks/discord/question-message.js';
+import { type DiscordMessage, type DiscordModal, toDiscordJsOptions } from '../../blocks/discord/types.js';
+import { answerReadiness } from '../../core/answer.js';
+import type { Question } from '../../core/question.js';
+import { formatQuestionRef, parseQuestionRef } from '../../core/question-ref.js';
+import type { Store } from '../../store/port.js';
+import type { Actor, InteractionService, Place } from '../interactions.js';
+import type { Logger } from '../logger.js';
+import { actorOf, interactionIds, obj, selectValues } from './payload.js';
+import { discordErrorFields } from './rest.js';
+
+/** The slash command that opens the inbox. */
+export const QUESTIONS_COMMAND = 'questions';
+
+export interface DiscordHandlersOptions {
+  readonly interactions: InteractionService;
+  readonly store: Store;
+  readonly logger: Logger;
+  /**
+   * Work still running after this long is deferred (default 1500 ms), so the first response always lands within
+   * Discord's 3 s; the answer then arrives as an edit of the deferred response. 0: always defer first.
+   */
+  readonly deferAfterMs?: number;
+}
+
+/** What a handler answers an interaction with. */
+export type Answer =
+  /** An ephemeral reply to the person. */
+  | { readonly kind: 'reply'; readonly message: DiscordMessage }
+  /** Redraw the (ephemeral) message the component is on; `notice`: an ephemeral line after it. */
+  | { readonly kind: 'update'; readonly message: DiscordMessage; readonly notice?: string }
+  /** Open a modal: only as the first response. */
+  | { readonly kind: 'modal'; readonly modal: DiscordModal }
+  /** Nothing to say: the interaction was not ours (logged). */
+  | { readonly kind: 'drop' };
+
+/** Interactions a handler can answer in place (replies, updates, modals). */
+type Answerable =
+  | ChatInputCommandInteraction
+  | ButtonInteraction
+  | StringSelectMenuInteraction
+  | ModalSubmitInteraction;
+
+const TRY_AGAIN = 'Something went wrong on our side: try again in a moment.';
+const MODAL_LATE = 'That took too long for Discord to open the notes form: click "Add notes" again.';
+const NEEDS_NOTE = 'Other needs a note: say what the answer is, then save again.';
+
+/** Discord's limit on `content`. */
+const CONTENT_MAX = 2000;
+
+/** A plain ephemeral text as a message body (no mentions: the text can quote people). */
+export function textMessage(text: string): DiscordMessage {
+  const content = text.length > CONTENT_MAX ? `${text.slice(0, CONTENT_MAX - 1)}…` : text;
+  return { content, embeds: [], components: [], allowed_mentions: { parse: [] } };
+}
+
+function reply(text: string): Answer {
+  return { kind: 'reply', message: textMessage(text) };
+}
+
+export class DiscordHandlers {
+  readonly #o: DiscordHandlersOptions;
+  readonly #log: Logger;
+
+  constructor(options: DiscordHandlersOptions) {
+    this.#o = options;
+    this.#log = options.logger;
+  }
+
+  /** Any interaction the gateway delivered. Never throws: failures are logged (ids and codes) and told in place. */
+  async handle(interaction: Interaction): Promise<void> {
+    const started = Date.now();
+    if (interaction.isChatInputCommand()) {
+      if (interaction.commandName !== QUESTIONS_COMMAND) return this.#drop(interaction, 'unknown command');
+      return this.respond(interaction, 'reply', started, undefined, () => this.#questions(interaction));
+    }
+    if (!interaction.isButton() && !interaction.isStringSelectMenu() && !interaction.isModalSubmit()) {
+      return this.#drop(interaction, 'unhandled interaction type');
+    }
+    const id = parseCustomId(interaction.customId);
+    if (!id) return this.#drop(interaction, 'not one of our custom ids');
+    // Inbox redraws defer as a silent update; the rest as an ephemeral "thinking" reply.
+    const late = id.kind.startsWith('inbox-') && id.kind !== 'inbox-notes' ? 'update' : 'reply';
+    return this.respond(interaction, late, started, id.kind, () => this.#route(interaction, id));
+  }
+
+  #route(interaction: Answerable, id: DiscordCustomId): Promise<Answer> {
+    const actor = actorOf(interaction);
+    if (!actor) return Promise.resolve(this.#dropped(interaction, 'no readable user'));
+    const place: Place = { channel: interaction.channelId ?? '' };
+    switch (id.kind) {
+      case 'pick':
+        return interaction.isStringSelectMenu()
+          ? this.#pick(interaction, id.ref, actor, place)
+          : Promise.resolve(this.#dropped(interaction, 'pick that is not a select'));
+      case 'notes':
+        return this.#openNotes(id.ref, actor, place, undefined);
+      case 'send':
+        return this.#send(id.ref, actor, place);
+      case 'remove':
+        return this.#confirmRemove(id.ref, actor, place);
+      case 'remove-yes':
+        return this.#remove(id.ref, actor, place);
+      case 'remove-no':
+        return this.#keep(id.ref);
+      case 'notes-modal':
+        return interaction.isModalSubmit()
+          ? this.#submitNotes(interaction, id.ref, id.inbox, actor, place)
+          : Promise.resolve(this.#dropped(interaction, 'notes-modal id outside a modal'));
+      case 'inbox-filter': {
+        const filter = interaction.isStringSelectMenu() ? parseInboxFilter(interaction.values[0]) : undefined;
+        if (filter === undefined) return Promise.resolve(this.#dropped(interaction, 'unknown filter'));
+        return this.#inbox(actor, place, { filter, page: 0 });
+      }
+      case 'inbox-question': {
+        const ref = interaction.isStringSelectMenu() ? interaction.values[0] : undefined;
+        if (parseQuestionRef(ref) === undefined) return Promise.resolve(this.#dropped(interaction, 'bad question ref'));
+        return this.#inbox(actor, place, id.inbox, ref);
+      }
+      case 'inbox-pick':
+        return interaction.isStringSelectMenu()
+          ? this.#inboxPick(interaction, id.ref, id.inbox, actor, place)
+          : Promise.resolve(this.#dropped(interaction, 'pick that is not a select'));
+      case 'inbox-notes':
+        return this.#openNotes(id.ref, actor, place, id.inbox);
+      case 'inbox-send':
+        return this.#inboxSend(actor, place, id.inbox);
+      case 'inbox-page':
+        return this.#inbox(actor, place, id.inbox);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // The question message
+
+  /** The message's select: Discord sends only this select's values, so the pick is kept as the person's draft. */
+  async #pick(interaction: StringSelectMenuInteraction, ref: string, actor: Actor, place: Place): Promise<Answer> {
+    const question = await this.#question(ref);
+    const pick = question ? selectionFromValues(question, selectValues(interaction.values)) : undefined;
+    if (question && !pick) return this.#dropped(interaction, 'unreadable select values');
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, pick ? { pick } : {});
+    if (!outcome.ok) return this.#refusal('pick', actor, outcome.refusal, outcome.text);
+    return { kind: 'reply', message: renderDraftReceipt(outcome.question, outcome.draft) };
+  }
+
+  /**
+   * "Add notes" (on the message or in the inbox): the modal, prefilled with the person's draft. Saving the draft
+   * unchanged is the service's access and routing check; a refusal is said instead of opening the modal.
+   */
+  async #openNotes(ref: string, actor: Actor, place: Place, inbox: InboxState | undefined): Promise<Answer> {
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, {});
+    if (!outcome.ok) return this.#refusal('notes', actor, outcome.refusal, outcome.text);
+    const modal = renderNotesModal(outcome.question, outcome.draft, inbox ? { inbox } : {});
+    return { kind: 'modal', modal };
+  }
+
+  /**
+   * The notes modal submitted: save notes and the choice shown in it. Other without a note is refused (the draft
+   * keeps the pick, so Send says the same). From the inbox, the inbox is redrawn; from a message, a receipt.
+   */
+  async #submitNotes(
+    interaction: ModalSubmitInteraction,
+    ref: string,
+    inbox: InboxState | undefined,
+    actor: Actor,
+    place: Place,
+  ): Promise<Answer> {
+    const fields = modalFields(interaction);
+    const question = await this.#question(ref);
+    const pick =
+      question && fields.choice !== undefined ? selectionFromValues(question, selectValues(fields.choice)) : undefined;
+    if (question && fields.choice !== undefined && !pick) return this.#dropped(interaction, 'unreadable modal select');
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, {
+      notes: fields.notes ?? '',
+      ...(pick ? { pick } : {}),
+    });
+    if (!outcome.ok) return this.#refusal('notes-modal', actor, outcome.refusal, outcome.text);
+    if (answerReadiness(outcome.question, outcome.draft) === 'needs-note') {
+      return this.#refusal('notes-modal', actor, 'needs-note', NEEDS_NOTE);
+    }
+    if (inbox && interaction.isFromMessage()) return this.#inbox(actor, place, inbox, ref);
+    return { kind: 'reply', message: renderDraftReceipt(outcome.question, outcome.draft) };
+  }
+
+  /** "Send": the person's draft, else the recommendation. Told in place either way, the refusal naming who won. */
+  async #send(ref: string, actor: Actor, place: Place): Promise<Answer> {
+    const outcome = await this.#o.interactions.send(ref, actor, place);
+    if (!outcome.ok) return this.#refusal('send', actor, outcome.refusal, outcome.text);
+    this.#log.info({ action: 'send', user: actor.userId, questionId: outcome.question.id }, 'discord: answer sent');
+    return reply(outcome.text);
+  }
+
+  /** "Remove": asks first (ephemeral), if the person may act on the question at all. */
+  async #confirmRemove(ref: string, actor: Actor, place: Place): Promise<Answer> {
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, {});
+    if (!outcome.ok) return this.#refusal('remove', actor, outcome.refusal, outcome.text);
+    return { kind: 'reply', message: renderRemoveConfirmation(outcome.question) };
+  }
+
+  /** The confirmation's "Remove": dismiss; the confirmation turns into what happened. */
+  async #remove(ref: string, actor: Actor, place: Place): Promise<Answer> {
+    const outcome = await this.#o.interactions.remove(ref, actor, place);
+    if (!outcome.ok) this.#refused('remove-yes', actor, outcome.refusal);
+    return { kind: 'update', message: textMessage(outcome.text) };
+  }
+
+  async #keep(ref: string): Promise<Answer> {
+    const parsed = parseQuestionRef(ref);
+    return { kind: 'update', message: textMessage(`Kept #${parsed?.id ?? '?'}: nothing was removed.`) };
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // The inbox: /questions, an ephemeral reply redrawn in place
+
+  async #questions(interaction: ChatInputCommandInteraction): Promise<Answer> {
+    const actor = actorOf(interaction);
+    if (!actor) return this.#dropped(interaction, 'no readable user');
+    const items = await this.#o.interactions.inbox(actor, { channel: interaction.channelId });
+    return { kind: 'reply', message: renderInbox(items, { filter: 'all', page: 0 }) };
+  }
+
+  /** The inbox drawn afresh for `state` (and the question `selected`, whose picker and notes show). */
+  async #inbox(actor: Actor, place: Place, state: InboxState, selected?: string, notice?: string): Promise<Answer> {
+    const items = await this.#o.interactions.inbox(actor, place);
+    const message = renderInbox(items, { ...state, ...(selected !== undefined ? { selected } : {}) });
+    return { kind: 'update', message, ...(notice !== undefined ? { notice } : {}) };
+  }
+
+  async #inboxPick(
+    interaction: StringSelectMenuInteraction,
+    ref: string,
+    state: InboxState,
+    actor: Actor,
+    place: Place,
+  ): Promise<Answer> {
+    const question = await this.#question(ref);
+    const pick = question ? selectionFromValues(question, selectValues(interaction.values)) : undefined;
+    if (question && !pick) return this.#dropped(interaction, 'unreadable select values');
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, pick ? { pick } : {});
+    if (!outcome.ok) this.#refused('inbox-pick', actor, outcome.refusal);
+    return this.#inbox(actor, place, state, ref, outcome.ok ? undefined : outcome.text);
+  }
+
+  /**
+   * "Send N answers": every question of the filter (all its pages, as the button's count says) whose shown
+   * selection is ready — the person's draft, else the preselected recommendation — sent as shown. Read afresh at
+   * the click, so a question answered elsewhere meanwhile is simply no longer there.
+   */
+  async #inboxSend(actor: Actor, place: Place, state: InboxState): Promise<Answer> {
+    const items = await this.#o.interactions.inbox(actor, place);
+    const refs = inboxQuestions(items, state.filter).map((i) => formatQuestionRef(i.question.project, i.question.id));
+    const results = await this.#o.interactions.sendReady(refs, actor, place);
+    const sent: number[] = [];
+    const refused: string[] = [];
+    for (const { outcome } of results) {
+      if (outcome.ok) sent.push(outcome.question.id);
+      else {
+        this.#refused('inbox-send', actor, outcome.refusal);
+        refused.push(outcome.text);
+      }
+    }
+    this.#log.info(
+      { action: 'inbox-send', user: actor.userId, sent: sent.length, refused: refused.length },
+      'discord: inbox sent',
+    );
+    const head =
+      sent.length === 0
+        ? 'Nothing sent: no answer in this view is ready.'
+        : `Sent ${sent.length === 1 ? '1 answer' : `${sent.length} answers`}: ${sent.map((id) => `#${id}`).join(', ')}.`;
+    return this.#inbox(actor, place, state, undefined, [head, ...refused].join(' '));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Answering in time
+
+  /**
+   * Run `work` and answer with what it returns: as the first response when it is ready within `deferAfterMs`;
+   * otherwise defer first (`late`: an ephemeral "thinking" reply, or a silent update of the message the component
+   * is on) and send it as the edit. A failure is logged (ids and codes) and told in place as "try again".
+   */
+  async respond(
+    interaction: Answerable,
+    late: 'reply' | 'update',
+    started: number,
+    verb: string | undefined,
+    work: () => Promise<Answer>,
+  ): Promise<void> {
+    const running = work().then(
+      (answer) => ({ ok: true as const, answer }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const deferAfterMs = this.#o.deferAfterMs ?? 1500;
+    let timer: NodeJS.Timeout | undefined;
+    const early =
+      deferAfterMs <= 0
+        ? undefined
+        : await Promise.race([
+            running,
+            new Promise<undefined>((resolve) => {
+              timer = setTimeout(() => resolve(undefined), deferAfterMs);
+            }),
+          ]);
+    clearTimeout(timer);
+    try {
+      if (early !== undefined) {
+        if (!early.ok) this.#sink(early.error, interaction, verb);
+        await this.#first(interaction, early.ok ? early.answer : reply(TRY_AGAIN));
+      } else {
+        const deferredAs = late === 'update' && canUpdate(interaction) ? 'update' : 'reply';
+        if (deferredAs === 'update' && !interaction.isChatInputCommand()) await interaction.deferUpdate();
+        else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+        const result = await running;
+        if (!result.ok) this.#sink(result.error, interaction, verb);
+        await this.#afterDefer(interaction, deferredAs, result.ok ? result.answer : reply(TRY_AGAIN));
+      }
+      this.#log.info(
+        { ...interactionIds(interaction, verb), ms: Date.now() - started, deferred: early === undefined },
+        'discord: interaction answered',
+      );
+    } catch (error) {
+      // The answer itself failed (the token expired, Discord down): nothing more can be said to the person.
+      this.#sink(error, interaction, verb);
+    }
+  }
+
+  async #first(interaction: Answerable, answer: Answer): Promise<void> {
+    switch (answer.kind) {
+      case 'drop':
+        // Discord shows "This interaction failed" to an interaction left unanswered; a silent ack is kinder.
+        if (canUpdate(interaction) && !interaction.isChatInputCommand()) await interaction.deferUpdate();
+        return;
+      case 'modal':
+        if (interaction.isModalSubmit()) throw new Error('a modal cannot answer a modal submit');
+        await interaction.showModal(answer.modal as unknown as APIModalInteractionResponseCallbackData);
+        return;
+      case 'reply':
+        await interaction.reply({ ...asOptions(answer.message), flags: MessageFlags.Ephemeral });
+        return;
+      case 'update':
+        if (interaction.isMessageComponent()) {
+          await interaction.update(asOptions(answer.message));
+        } else if (interaction.isModalSubmit() && interaction.isFromMessage()) {
+          await interaction.update(asOptions(answer.message));
+        } else {
+          await interaction.reply({ ...asOptions(answer.message), flags: MessageFlags.Ephemeral });
+        }
+        if (answer.notice !== undefined) await this.#notice(interaction, answer.notice);
+        return;
+    }
+  }
+
+  async #afterDefer(interaction: Answerable, deferredAs: 'reply' | 'update', answer: Answer): Promise<void> {
+    switch (answer.kind) {
+      case 'drop':
+        if (deferredAs === 'reply') await interaction.deleteReply();
+        return;
+      case 'modal':
+        // A modal must be the first response; this one came too late for that.
+        await this.#edit(interaction, deferredAs, textMessage(MODAL_LATE));
+        return;
+      case 'reply':
+      case 'update':
+        await this.#edit(interaction, deferredAs, answer.message, answer.kind);
+        if (answer.kind === 'update' && answer.notice !== undefined) await this.#notice(interaction, answer.notice);
+        return;
+    }
+  }
+
+  /**
+   * Send `message` after a deferral: an edit of the deferred response when the kinds agree (a deferred reply takes
+   * a reply, a deferred update an update); a reply after a deferred update goes as an ephemeral follow-up.
+   */
+  async #edit(
+    interaction: Answerable,
+    deferredAs: 'reply' | 'update',
+    message: DiscordMessage,
+    kind: 'reply' | 'update' = 'reply',
+  ): Promise<void> {
+    if (deferredAs === 'update' && kind === 'reply') {
+      await interaction.followUp({ ...asOptions(message), flags: MessageFlags.Ephemeral });
+      return;
+    }
+    await interaction.editReply(asOptions(message));
+  }
+
+  async #notice(interaction: Answerable, text: string): Promise<void> {
+    await interaction.followUp({ ...asOptions(textMessage(text)), flags: MessageFlags.Ephemeral });
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // helpers
+
+  async #question(ref: string): Promise<Question | undefined> {
+    const parsed = parseQuestionRef(ref);
+    if (!parsed) return undefined;
+    const project = await this.#o.store.projectByTag(parsed.tag);
+    return project === undefined ? undefined : this.#o.store.get(project, parsed.id);
+  }
+
+  #refusal(action: string, actor: Actor, refusal: string, text: string): Answer {
+    this.#refused(action, actor, refusal);
+    return reply(text);
+  }
+
+  #refused(action: string, actor: Actor, refusal: string): void {
+    this.#log.info({ action, user: actor.userId, refusal }, 'discord: interaction refused');
+  }
+
+  #dropped(interaction: BaseInteraction, reason: string): Answer {
+    this.#log.warn(interactionIds(interaction), `discord: interaction dropped (${reason})`);
+    return { kind: 'drop' };
+  }
+
+  async #drop(interaction: Interaction, reason: string): Promise<void> {
+    this.#dropped(interaction, reason);
+    if (interaction.isMessageComponent())
+      await interaction.deferUpdate().catch((e: unknown) => this.#sink(e, interaction));
+  }
+
+  /** The one sink: the error's kind and codes, the interaction's ids. */
+  #sink(error: unknown, interaction: BaseInteraction, verb?: string): void {
+    this.#log.error(
+      { ...interactionIds(interaction, verb), ...discordErrorFields(error) },
+      'discord: interaction failed',
+    );
+  }
+}
+
+/**
+ * blocks' message as discord.js options. The renderers build Discord's own JSON (checked against its limits when
+ * rendered) with readonly types; discord.js types the same JSON as mutable, hence the cast.
+ */
+function asOptions(message: DiscordMessage): BaseMessageOptions {
+  return toDiscordJsOptions(message) as unknown as BaseMessageOptions;
+}
+
+/** Whether the interaction came from a message it may redraw (a component, or a modal opened from one). */
+function canUpdate(interaction: Answerable): boolean {
+  return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
+}
+
+/** The notes modal's fields as submitted: the choice select's values and the notes text, read with guards. */
+function modalFields(interaction: ModalSubmitInteraction): { choice?: unknown; notes?: string } {
+  const choice = obj(interaction.fields.fields.get(NOTES_MODAL_FIELDS.choice));
+  const notes = obj(interaction.fields.fields.get(NOTES_MODAL_FIELDS.notes))?.value;
+  return {
+    ...(choice !== undefined ? { choice: choice.values } : {}),
+    ...(typeof notes === 'string' ? { notes } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION_IDS } from '../../../src/blocks/slack/ids.js';
+import { spec, uniqueProject } from '../../support/store.js';
+import { buttonAction, messageAction, postedMessage } from '../slack/harness.js';
+import { type DiscordHarness, ids, member, refOf, startDiscordHarness, textOf, until } from './harness.js';
+
+const open: DiscordHarness[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.stop();
+});
+
+describe('Slack and Discord together', () => {
+  it('GIVEN a project routed to both THEN one question is posted on both; 50 Sends at once across both keep one answer, both messages show it, and every loser is told who answered and where', async () => {
+    const h = await startDiscordHarness({ withSlack: true });
+    open.push(h);
+    const slack = h.slack;
+    const responder = h.responder;
+    if (!slack || !responder) throw new Error('harness without Slack');
+    expect(h.serve.mode).toBe('http');
+    expect(h.serve.discord).toBe(true);
+
+    const project = uniqueProject();
+    const question = await h.store.park(project, spec());
+    await until(async () => (await h.store.get(project, question.id))?.messages.length === 2, 'posted on both');
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(h.discord.creates()).toHaveLength(1);
+    const refs = (await h.store.get(project, question.id))?.messages ?? [];
+    expect(refs.map((m) => m.platform).sort()).toEqual(['discord', 'slack']);
+    const discordMessageId = refs.find((m) => m.platform === 'discord')?.messageId ?? '';
+    const slackMessage = postedMessage(slack, question);
+    if (!slackMessage) throw new Error('not posted on Slack');
+
+    const slackUsers = Array.from({ length: 25 }, (_, i) => `UP${String(i).padStart(2, '0')}`);
+    const discordUsers = Array.from({ length: 25 }, (_, i) => `40000000000000000${String(i).padStart(2, '0')}`);
+    const discordMessage = h.discord.messagePayload(discordMessageId);
+    const interactionIds: string[] = [];
+    const slackPosts: Promise<{ status: number }>[] = [];
+    for (let i = 0; i < 25; i++) {
+      slackPosts.push(
+        h.slackInteract(
+          messageAction(
+            {
+              user: slackUsers[i] ?? '',
+              responder,
+              message: { channel: slackMessage.channel, ts: slackMessage.ts, blocks: slackMessage.blocks },
+            },
+            buttonAction(ACTION_IDS.send, refOf(question)),
+          ),
+        ),
+      );
+      const userId = discordUsers[i] ?? '';
+      interactionIds.push(h.discord.click(member(userId, { nick: `D${i}` }), ids(question).send, discordMessage));
+    }
+    expect((await Promise.all(slackPosts)).map((r) => r.status)).toEqual(Array(25).fill(200));
+
+    // Exactly one answer, by one of the 50.
+    await until(async () => (await h.store.get(project, question.id))?.status === 'answered', 'answered');
+    const answered = await h.store.get(project, question.id);
+    const winner = answered?.answer?.by;
+    if (!winner) throw new Error('no answer');
+    expect([...slackUsers, ...discordUsers]).toContain(winner.userId);
+    const where = winner.platform === 'slack' ? 'Slack' : 'Discord';
+
+    // Every Discord person is told: the winner "Sent", the others who answered and where.
+    const discordTexts = await Promise.all(
+      interactionIds.map(async (id) => String((await h.discord.waitForResponse(id)).data?.content)),
+    );
+    // Every Slack loser is told in place; the Slack winner (if any) gets no reply.
+    const slackLosers = slackUsers.filter((u) => u !== winner.userId);
+    await until(() => slackLosers.every((u) => responder.to(u).length === 1), 'every Slack loser is told');
+    const loserTexts = [
+      ...discordTexts.filter((t) => !t.startsWith('Sent:')),
+      ...slackLosers.map((u) => responder.to(u)[0] ?? ''),
+    ];
+    expect(loserTexts).toHaveLength(49);
+    for (const text of loserTexts) expect(text).toContain(`already answered by ${winner.displayName} on ${where}`);
+    expect(discordTexts.filter((t) => t.startsWith('Sent:'))).toHaveLength(winner.platform === 'discord' ? 1 : 0);
+
+    // Both messages show the answer.
+    await slack.waitFor(
+      (c) =>
+        c.method === 'chat.update' && c.body.ts === slackMessage.ts && textOf(c.body.blocks).includes('Answered by'),
+    );
+    await h.discord.until(
+      () => h.discord.edits(discordMessageId).find((c) => textOf(c.body).includes('Answered by')),
+      'the Discord answered edit',
+    );
+    expect(h.discord.messages.get(discordMessageId)?.components).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDiscordRest } from '../../../src/bot/discord/rest.js';
+import { DiscordSurface, questionNonce } from '../../../src/bot/discord/surface.js';
+import { FakeDiscord } from '../../fakes/discord.js';
+import { openTestStore, spec, uniqueProject } from '../../support/store.js';
+import { type DiscordHarness, RecordingLogger, startDiscordHarness, until } from './harness.js';
+
+const open: { stop: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const thing of open.splice(0).reverse()) await thing.stop();
+});
+
+async function fakeAndSurface() {
+  const discord = await new FakeDiscord().start();
+  open.push(discord);
+  const store = await openTestStore();
+  open.push({ stop: () => store.close() });
+  const logger = new RecordingLogger();
+  const surface = new DiscordSurface({
+    rest: createDiscordRest({ token: discord.token, apiUrl: discord.apiUrl, retries: 0 }),
+    channel: discord.channelId,
+    botUserId: () => discord.botUserId,
+    logger,
+  });
+  return { discord, store, surface, logger };
+}
+
+describe('DiscordSurface', () => {
+  it('GIVEN the same question created twice (a retry after a crash) THEN both creates carry the same nonce and Discord keeps one message', async () => {
+    const { discord, store, surface } = await fakeAndSurface();
+    const question = await store.park(uniqueProject(), spec());
+    const a = await surface.post(question, discord.channelId, { maybePostedBefore: false });
+    const b = await surface.post(question, discord.channelId, { maybePostedBefore: false });
+    const creates = discord.creates();
+    expect(creates).toHaveLength(2);
+    const nonces = creates.map((c) => (c.body as Record<string, unknown>).nonce);
+    expect(nonces).toEqual([questionNonce(question), questionNonce(question)]);
+    expect(creates.every((c) => (c.body as Record<string, unknown>).enforce_nonce === true)).toBe(true);
+    expect(questionNonce(question).length).toBeLessThanOrEqual(25);
+    expect(b).toEqual(a);
+    expect(discord.messages.size).toBe(1);
+
+    // Another question (or the same id in another project) gets another nonce.
+    const other = await store.park(question.project, spec());
+    expect(questionNonce(other)).not.toBe(questionNonce(question));
+  });
+
+  it('GIVEN a post that may have happened before THEN the earlier message is found in the channel history and not posted again', async () => {
+    const { discord, store, surface } = await fakeAndSurface();
+    const question = await store.park(uniqueProject(), spec());
+    const first = await surface.post(question, discord.channelId, { maybePostedBefore: false });
+    const again = await surface.post(question, discord.channelId, { maybePostedBefore: true });
+    expect(again).toEqual(first);
+    expect(discord.creates()).toHaveLength(1);
+    expect(discord.callsOf('GET', /^\/channels\/\d+\/messages$/)).toHaveLength(1);
+  });
+
+  it('GIVEN a deleted message THEN the redraw is logged and not retried', async () => {
+    const { discord, store, surface, logger } = await fakeAndSurface();
+    const question = await store.park(uniqueProject(), spec());
+    const ref = await surface.post(question, discord.channelId, { maybePostedBefore: false });
+    discord.messages.delete(ref.messageId);
+    await expect(surface.update(question, ref)).resolves.toBeUndefined();
+    expect(logger.lines.some((l) => l.message.includes('gone') && l.fields.code === 10008)).toBe(true);
+  });
+
+  it('GIVEN a 500 on redraw THEN the update throws (the bridge retries)', async () => {
+    const { discord, store, surface } = await fakeAndSurface();
+    const question = await store.park(uniqueProject(), spec());
+    const ref = await surface.post(question, discord.channelId, { maybePostedBefore: false });
+    discord.fail('PATCH /channels/:id/messages/:id', { status: 500 });
+    await expect(surface.update(question, ref)).rejects.toThrow();
+  });
+});
+
+describe('Discord posting across a crash', () => {
+  it('GIVEN the answer to a create is lost (the bridge cannot know it posted) THEN the retry finds the first message: one message, recorded', async () => {
+    const harnesses: DiscordHarness[] = [];
+    const discord = await new FakeDiscord().start();
+    discord.fail('POST /channels/:id/messages', { status: 'lost' });
+    const h = await startDiscordHarness({ fake: {}, existing: discord });
+    harnesses.push(h);
+    open.push(h);
+    const project = uniqueProject();
+    const question = await h.store.park(project, spec());
+    await until(async () => ((await h.store.get(project, question.id))?.messages.length ?? 0) === 1, 'recorded');
+    expect(h.discord.messages.size).toBe(1);
+    const [only] = [...h.discord.messages.keys()];
+    expect((await h.store.get(project, question.id))?.messages[0]?.messageId).toBe(only);
+    const nonces = h.discord.creates().map((c) => (c.body as Record<string, unknown>).nonce);
+    expect(new Set(nonces).size).toBe(1);
+  });
+});
