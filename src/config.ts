@@ -20,6 +20,30 @@ export interface AgentConfig extends StoreConfig {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * Every environment variable ask-later reads, for checks that other files (docker-compose.yml, docs) name only
+ * real settings. Keep it in step with the loaders below; `test/config.test.ts` checks that each one is read here.
+ */
+export const CONFIG_VARIABLES = [
+  'REDIS_URL',
+  'ASK_LATER_REDIS_PREFIX',
+  'ASK_LATER_PROJECT',
+  'CLAUDE_PROJECT_DIR',
+  'PORT',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_CHANNEL',
+  'SLACK_API_URL',
+  'SLACK_ALLOWED_USERS',
+  'DISCORD_TOKEN',
+  'DISCORD_CHANNEL',
+  'DISCORD_GUILD_ID',
+  'DISCORD_API_URL',
+  'DISCORD_ALLOWED_USERS',
+  'DISCORD_ALLOWED_ROLES',
+] as const;
+
 function describeUrl(value: string): string {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : 'something that is not a URL';

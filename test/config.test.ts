@@ -1,5 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadAgentConfig, loadServeConfig, loadStoreConfig, NOTHING_TO_SERVE } from '../src/config.js';
+import {
+  CONFIG_VARIABLES,
+  loadAgentConfig,
+  loadServeConfig,
+  loadStoreConfig,
+  NOTHING_TO_SERVE,
+} from '../src/config.js';
 import { ConfigError } from '../src/config-error.js';
 
 describe('store settings', () => {
@@ -138,5 +145,16 @@ describe('Discord settings', () => {
     expect(config.discord?.channel).toBe(CHANNEL);
     expect(NOTHING_TO_SERVE).toContain('SLACK_BOT_TOKEN');
     expect(NOTHING_TO_SERVE).toContain('DISCORD_TOKEN and DISCORD_CHANNEL');
+  });
+});
+
+describe('the list of settings', () => {
+  it('GIVEN CONFIG_VARIABLES THEN each is read by the config or project module, and each read is listed', () => {
+    const sources = ['src/config.ts', 'src/project.ts'].map((file) => readFileSync(file, 'utf8')).join('\n');
+    const read = new Set([...sources.matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1]));
+    for (const list of sources.matchAll(/\[((?:'[A-Z_]+',?\s*)+)\]\.find/g)) {
+      for (const name of list[1]?.matchAll(/'([A-Z_]+)'/g) ?? []) read.add(name[1]);
+    }
+    expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 });
