@@ -1,0 +1,125 @@
+/**
+ * The web inbox's stylesheet, served as a static asset (`WEB_ROUTES.style`) so the page's Content-Security-Policy
+ * can forbid inline styles. Light and dark follow the system.
+ */
+export const INBOX_STYLESHEET = `
+:root {
+  color-scheme: light dark;
+  --bg: #f5f6f8; --card: #ffffff; --text: #1d2129; --muted: #5f6b7a; --line: #dfe3e8;
+  --accent: #2563eb; --accent-text: #ffffff; --red: #d92d20; --red-bg: #fdecea; --green: #16803c; --green-bg: #e7f6ec;
+  --amber: #b54708; --amber-bg: #fef4e6; --chip: #eef1f5; --code: #f0f2f5;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #14171c; --card: #1d2128; --text: #e6e9ee; --muted: #9aa4b2; --line: #2e343d;
+    --accent: #4f8cff; --accent-text: #ffffff; --red: #ff6b5e; --red-bg: #3a1d1b; --green: #4cc27a; --green-bg: #17321f;
+    --amber: #f5a524; --amber-bg: #3a2a12; --chip: #272c35; --code: #262b33;
+  }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+button, input, select, textarea { font: inherit; color: inherit; }
+.top { display: flex; align-items: center; justify-content: space-between; gap: 1rem;
+  max-width: 60rem; margin: 0 auto; padding: 1.25rem 1rem 0.5rem; }
+.brand { display: flex; align-items: center; gap: 0.75rem; }
+.logo { color: var(--accent); flex: none; }
+.login .logo { display: block; margin-bottom: 0.5rem; }
+h1 { margin: 0; font-size: 1.35rem; letter-spacing: -0.01em; }
+.sub { margin: 0; color: var(--muted); font-size: 0.9rem; }
+.live { font-size: 0.8rem; color: var(--muted); border: 1px solid var(--line); border-radius: 999px; padding: 0.15rem 0.6rem; white-space: nowrap; }
+.live[data-live="live"] { color: var(--green); border-color: var(--green); }
+.live[data-live="live"]::before { content: "● "; }
+.live[data-live="down"] { color: var(--amber); border-color: var(--amber); }
+main { max-width: 60rem; margin: 0 auto; padding: 0 1rem 3rem; }
+.flash { max-width: 58rem; margin: 0.5rem auto; padding: 0.55rem 0.9rem; border-radius: 8px; background: var(--chip); }
+.flash-ok { background: var(--green-bg); color: var(--green); }
+.flash-warn { background: var(--amber-bg); color: var(--amber); }
+.toolbar { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem;
+  padding: 0.75rem 0; background: var(--bg); border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
+.filters { display: inline-flex; background: var(--chip); border-radius: 8px; padding: 3px; }
+.filter { text-decoration: none; color: var(--muted); padding: 0.3rem 0.8rem; border-radius: 6px; font-weight: 500; }
+.filter:hover { color: var(--text); }
+.filter.is-current { background: var(--card); color: var(--text); box-shadow: 0 1px 2px rgba(0,0,0,.12); }
+.count { display: inline-block; min-width: 1.4em; text-align: center; font-size: 0.8rem; padding: 0 0.35em;
+  border-radius: 999px; background: var(--line); color: var(--text); }
+.project-filter label { color: var(--muted); font-size: 0.9rem; }
+.project-filter select { margin-left: 0.35rem; padding: 0.3rem 0.5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--card); max-width: 16rem; }
+.spacer { flex: 1; }
+button { cursor: pointer; border: 1px solid var(--line); background: var(--card); border-radius: 7px; padding: 0.4rem 0.95rem; font-weight: 500; }
+button:hover:not(:disabled) { border-color: var(--muted); }
+button:disabled { cursor: default; opacity: 0.55; }
+button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-text); }
+button.danger { background: var(--red); border-color: var(--red); color: #fff; }
+.list { display: flex; flex-direction: column; gap: 1rem; }
+.list-title { margin: 1.75rem 0 0; font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); }
+.empty { text-align: center; color: var(--muted); padding: 2.5rem 1rem; background: var(--card); border: 1px dashed var(--line); border-radius: 12px; margin: 0; }
+.card { background: var(--card); border: 1px solid var(--line); border-left: 4px solid var(--green); border-radius: 12px;
+  padding: 1rem 1.25rem; box-shadow: 0 1px 2px rgba(0,0,0,.04); }
+.card.is-blocking { border-left-color: var(--red); }
+.card.is-closed { border-left-color: var(--line); }
+.card.is-closed .question { color: var(--muted); }
+.card-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.6rem; font-size: 0.85rem; color: var(--muted); }
+.badge { font-weight: 700; font-size: 0.72rem; letter-spacing: 0.05em; padding: 0.12rem 0.5rem; border-radius: 5px; }
+.badge-blocking { background: var(--red-bg); color: var(--red); }
+.badge-waiting { background: var(--green-bg); color: var(--green); font-weight: 600; letter-spacing: 0; font-size: 0.78rem; }
+.project { font-weight: 600; color: var(--text); }
+.ticket { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--chip); padding: 0 0.4rem; border-radius: 4px; }
+.qid { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.state { margin-left: auto; font-size: 0.75rem; font-weight: 600; padding: 0.1rem 0.55rem; border-radius: 999px; background: var(--chip); }
+.state-pending { display: none; }
+.state-answered { background: var(--amber-bg); color: var(--amber); }
+.state-delivered { background: var(--green-bg); color: var(--green); }
+.question { font-size: 1.1rem; margin: 0.45rem 0 0.35rem; line-height: 1.35; overflow-wrap: anywhere; }
+.text h3 { margin: 0.6rem 0 0.1rem; font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); }
+.md { overflow-wrap: anywhere; }
+.md > :first-child { margin-top: 0; }
+.md > :last-child { margin-bottom: 0; }
+.md p, .md ul, .md ol, .md pre, .md blockquote, .md table { margin: 0.3rem 0; }
+.md h1, .md h2, .md h3, .md h4, .md h5, .md h6 { font-size: 1em; margin: 0.5rem 0 0.2rem; }
+.md code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.88em; background: var(--code); padding: 0.05rem 0.3rem; border-radius: 4px; }
+.md pre { background: var(--code); padding: 0.6rem 0.8rem; border-radius: 8px; overflow-x: auto; }
+.md pre code { background: none; padding: 0; }
+.md blockquote { border-left: 3px solid var(--line); padding-left: 0.75rem; color: var(--muted); }
+.md a { color: var(--accent); }
+.picker { border: 0; padding: 0; margin: 0.85rem 0 0; display: grid; gap: 0.35rem; }
+.picker legend { font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin-bottom: 0.3rem; padding: 0; }
+.option { display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.45rem 0.7rem; border: 1px solid var(--line); border-radius: 8px; cursor: pointer; }
+.option:hover { border-color: var(--muted); }
+.option:has(input:checked) { border-color: var(--accent); background: color-mix(in srgb, var(--accent) 8%, var(--card)); }
+.option input { margin: 0.25rem 0 0; accent-color: var(--accent); }
+.option-text { display: flex; flex-direction: column; }
+.option-label { font-weight: 500; }
+.is-recommended .option-label { font-weight: 600; }
+.option-desc { font-size: 0.85rem; color: var(--muted); }
+.notes { display: block; margin-top: 0.75rem; }
+.notes-label { display: block; font-size: 0.75rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin-bottom: 0.25rem; }
+.notes textarea { width: 100%; resize: vertical; min-height: 2.6rem; padding: 0.45rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; background: var(--card); }
+.notes textarea:focus, select:focus { outline: 2px solid var(--accent); outline-offset: -1px; }
+.card-actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.6rem; margin-top: 0.75rem; }
+.ready { font-size: 0.85rem; font-weight: 600; display: inline-flex; align-items: center; gap: 0.4rem; }
+.ready::before { content: ""; width: 0.6rem; height: 0.6rem; border-radius: 50%; background: currentColor; }
+.ready-pick-one::before { background: transparent; border: 2px solid currentColor; width: 0.45rem; height: 0.45rem; }
+.ready-ready { color: var(--green); }
+.ready-pick-one { color: var(--muted); }
+.ready-needs-note { color: var(--amber); }
+.remove { position: relative; }
+.remove summary { list-style: none; cursor: pointer; color: var(--muted); font-size: 0.9rem; padding: 0.4rem 0.5rem; border-radius: 7px; }
+.remove summary::-webkit-details-marker { display: none; }
+.remove summary:hover { color: var(--red); }
+.remove[open] summary { color: var(--red); }
+.confirm { position: absolute; right: 0; bottom: calc(100% + 0.4rem); z-index: 3; width: 19rem; display: flex; flex-direction: column; gap: 0.6rem;
+  background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 0.8rem; box-shadow: 0 8px 24px rgba(0,0,0,.15); font-size: 0.9rem; }
+.confirm button { align-self: flex-end; }
+.outcome { margin-top: 0.5rem; }
+.outcome p { margin: 0.2rem 0; }
+.answer-notes { margin: 0.35rem 0; padding: 0.35rem 0.75rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
+.delivery { color: var(--muted); font-size: 0.9rem; }
+.delivery.is-delivered { color: var(--green); font-weight: 500; }
+.who strong { font-weight: 600; }
+.more { margin-top: 0.4rem; font-size: 0.9rem; }
+.more summary { cursor: pointer; color: var(--muted); }
+.login { max-width: 26rem; margin: 4rem auto; background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.5rem; }
+.login form { display: flex; flex-direction: column; gap: 0.75rem; }
+.login input { width: 100%; padding: 0.45rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; background: var(--card); margin-top: 0.25rem; }
+`;

@@ -1,0 +1,527 @@
+/**
+ * The web inbox's HTTP side: the page, the inbox fragment, server-sent events, and the JSON actions (draft, send,
+ * send ready, remove), every one of them through the same `InteractionService` as Slack and Discord, so the first
+ * answer wins across every surface. `createWebInbox` gives a request handler that `serve` mounts next to its other
+ * routes; `startWebInbox` runs it on a server of its own.
+ *
+ * Protection, since the page answers for the person:
+ * - bound to loopback (no token): every request must name a loopback host (`127.0.0.1`, `localhost`, `[::1]`), so
+ *   a site that rebinds its DNS name to 127.0.0.1 cannot read the page or act through it;
+ * - with a token (`ASK_LATER_WEB_TOKEN`, required to bind elsewhere): every request needs the session cookie the
+ *   sign-in form sets, or `Authorization: Bearer <token>`; otherwise 401 (the page shows the sign-in form);
+ * - every POST must be JSON (a cross-site form cannot send it; a cross-site `fetch` of it needs a CORS preflight,
+ *   which is never granted), and its `Origin` and `Sec-Fetch-Site`, when sent, must say same origin;
+ * - pages carry a Content-Security-Policy allowing only this origin's script and stylesheet.
+ *
+ * Logs carry routes, statuses, refs and timings only; never question, answer or note text, never the token.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { userInfo } from 'node:os';
+import { z } from 'zod';
+import type { WebInboxItem } from '../../blocks/web/card.js';
+import { INBOX_CLIENT_SCRIPT } from '../../blocks/web/client.js';
+import { answersCount } from '../../blocks/web/format.js';
+import { renderInboxFragment, renderInboxPage, renderLoginPage, type WebInboxView } from '../../blocks/web/page.js';
+import { type InboxState, parseInboxState, WEB_ROUTES } from '../../blocks/web/routes.js';
+import { INBOX_STYLESHEET } from '../../blocks/web/style.js';
+import { NOTES_MAX, OPTIONS_MAX } from '../../core/limits.js';
+import { QUESTION_STATUSES, type Question } from '../../core/question.js';
+import { parseQuestionRef } from '../../core/question-ref.js';
+import type { Store } from '../../store/port.js';
+import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
+import type { Actor, Pick as AnswerPick, InteractionService, Outcome } from '../interactions.js';
+import { errorFields, type Logger, silentLogger } from '../logger.js';
+import { WEB_CHANNEL, type WebSurface } from './surface.js';
+
+export interface WebInboxOptions {
+  /** The one service every surface answers through. Its routing must give platform `web` `[WEB_CHANNEL]`. */
+  readonly interactions: InteractionService;
+  readonly store: Store;
+  /** The bridge's web surface: its change notices reach the open pages. */
+  readonly surface: WebSurface;
+  /**
+   * When set (required when bound beyond loopback), every request needs it: the sign-in form's session cookie or
+   * `Authorization: Bearer <token>`. When not set, only loopback host names are served.
+   */
+  readonly token?: string;
+  readonly logger?: Logger;
+  /** The name answers are sent under (default the OS user name, else `you`). */
+  readonly displayName?: string;
+  /** How long answered, delivered, withdrawn, dismissed and expired questions stay on the page (default 24 h). */
+  readonly recentMs?: number;
+  /** Most closed questions the page shows (default 50). */
+  readonly recentMax?: number;
+  /** Heartbeat comment interval on event streams (default 15 s), so proxies and browsers keep them open. */
+  readonly heartbeatMs?: number;
+  /** IANA time zone for the times shown (default the process's). */
+  readonly timeZone?: string;
+  /** The clock that decides what is recent (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+export interface WebInbox {
+  /**
+   * Answer the request if it is one of the inbox's routes (`WEB_ROUTES`) and return true; return false, touching
+   * nothing, for any other path (the caller answers it).
+   */
+  handle(request: IncomingMessage, response: ServerResponse): boolean;
+  /** End every open event stream (call before closing the HTTP server, which would otherwise wait for them). */
+  close(): void;
+  /** The actor the page answers as. */
+  readonly actor: Actor;
+}
+
+const BODY_MAX = 64 * 1024;
+const SESSION_COOKIE = 'ask_later_session';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CLOSED_STATUSES = QUESTION_STATUSES.filter((status) => status !== 'pending');
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+} as const;
+
+const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } as const;
+
+const pickSchema = z.object({
+  choices: z
+    .array(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(OPTIONS_MAX - 1),
+    )
+    .max(OPTIONS_MAX),
+  other: z.boolean(),
+});
+const refSchema = z.string().max(40);
+const draftSchema = z.object({
+  ref: refSchema,
+  pick: pickSchema.optional(),
+  notes: z.string().max(NOTES_MAX, `Notes can be at most ${NOTES_MAX} characters.`).optional(),
+});
+const sendSchema = z.object({ ref: refSchema, pick: pickSchema.optional() });
+const sendReadySchema = z.object({ refs: z.array(refSchema).max(500) });
+const removeSchema = z.object({ ref: refSchema });
+
+/** The OS user's name, else `you`: who the page answers as. */
+export function localDisplayName(): string {
+  try {
+    const name = userInfo().username.trim();
+    return name === '' ? 'you' : name;
+  } catch {
+    return 'you';
+  }
+}
+
+/** A refusal the person can act on, answered as `{ ok: false, text }`. */
+class RequestRefused extends Error {
+  override readonly name = 'RequestRefused';
+  readonly status: number;
+  constructor(status: number, text: string) {
+    super(text);
+    this.status = status;
+  }
+}
+
+export function createWebInbox(options: WebInboxOptions): WebInbox {
+  const log = options.logger ?? silentLogger;
+  const actor: Actor = { platform: 'web', userId: 'local', displayName: options.displayName ?? localDisplayName() };
+  const place = { channel: WEB_CHANNEL };
+  const now = options.now ?? Date.now;
+  const token = options.token === undefined || options.token === '' ? undefined : options.token;
+  const session = token === undefined ? undefined : sessionValue(token);
+  const streams = new Set<ServerResponse>();
+  const routes = new Set<string>(Object.values(WEB_ROUTES));
+  const timeZone = options.timeZone;
+
+  async function load(state: InboxState): Promise<WebInboxView> {
+    const store = options.store;
+    const projects = await store.knownProjects();
+    const [pending, closed] = await Promise.all([
+      store.listAcross(projects, { status: ['pending'] }),
+      store.listAcross(projects, { status: CLOSED_STATUSES }),
+    ]);
+    const since = now() - (options.recentMs ?? DAY_MS);
+    const recent = closed
+      .filter((question) => lastChange(question) >= since)
+      .sort((a, b) => lastChange(b) - lastChange(a))
+      .slice(0, options.recentMax ?? 50);
+    const items: WebInboxItem[] = await Promise.all(
+      pending.map(async (question) => {
+        const draft = await options.interactions.draftOf(question, actor);
+        return draft === undefined ? { question } : { question, draft };
+      }),
+    );
+    for (const question of recent) items.push({ question });
+    return { items, state, ...(timeZone === undefined ? {} : { timeZone }) };
+  }
+
+  /** The picked option indexes as the labels the service takes; refused (400) when an index is not an option. */
+  async function labelsOf(ref: string, pick: z.infer<typeof pickSchema>): Promise<AnswerPick> {
+    const parsed = parseQuestionRef(ref);
+    const project = parsed ? await options.store.projectByTag(parsed.tag) : undefined;
+    const question = parsed && project ? await options.store.get(project, parsed.id) : undefined;
+    // An unknown question is the service's to report; its pick does not matter.
+    if (!question) return { choices: [], other: pick.other };
+    const choices = pick.choices.map((index) => question.options[index]?.label);
+    if (choices.some((label) => label === undefined)) {
+      throw new RequestRefused(400, 'That option is not one of the question’s options; reload the page.');
+    }
+    return { choices: choices as string[], other: pick.other };
+  }
+
+  async function act(path: string, body: unknown): Promise<{ ok: boolean; text: string; [key: string]: unknown }> {
+    switch (path) {
+      case WEB_ROUTES.draft: {
+        const input = parse(draftSchema, body);
+        const pick = input.pick === undefined ? undefined : await labelsOf(input.ref, input.pick);
+        const outcome = await options.interactions.saveDraft(input.ref, actor, place, {
+          ...(pick === undefined ? {} : { pick }),
+          ...(input.notes === undefined ? {} : { notes: input.notes }),
+        });
+        if (outcome.ok) {
+          options.surface.notify(input.ref);
+          return { ok: true, text: '', readiness: outcome.readiness };
+        }
+        return { ok: false, text: outcome.text, refusal: outcome.refusal };
+      }
+      case WEB_ROUTES.send: {
+        const input = parse(sendSchema, body);
+        const pick = input.pick === undefined ? undefined : await labelsOf(input.ref, input.pick);
+        const outcome = await options.interactions.send(input.ref, actor, place, pick);
+        options.surface.notify(input.ref);
+        return outcomeBody(outcome);
+      }
+      case WEB_ROUTES.remove: {
+        const input = parse(removeSchema, body);
+        const outcome = await options.interactions.remove(input.ref, actor, place);
+        options.surface.notify(input.ref);
+        return outcomeBody(outcome);
+      }
+      case WEB_ROUTES.sendReady: {
+        const input = parse(sendReadySchema, body);
+        const results = await options.interactions.sendReady([...new Set(input.refs)], actor, place);
+        for (const { ref } of results) options.surface.notify(ref);
+        const sent = results.filter((result) => result.outcome.ok).length;
+        const refused = results.filter((result) => !result.outcome.ok).map((result) => result.outcome.text);
+        const head = sent === 0 ? 'Nothing was sent.' : `Sent ${answersCount(sent)}.`;
+        return {
+          ok: refused.length === 0 && sent > 0,
+          text: [head, ...refused].join(' '),
+          sent,
+          results: results.map(({ ref, outcome }) => ({ ref, ok: outcome.ok, text: outcome.text })),
+        };
+      }
+      default:
+        throw new RequestRefused(404, 'No such action.');
+    }
+  }
+
+  function openStream(request: IncomingMessage, response: ServerResponse): void {
+    response.writeHead(200, {
+      ...COMMON_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.write('retry: 3000\n: connected\n\n');
+    streams.add(response);
+    const unsubscribe = options.surface.subscribe((ref) => {
+      // Refs are `<16 url-safe chars>.<digits>`: nothing in them can break an event's framing.
+      response.write(`data: ${ref}\n\n`);
+    });
+    const heartbeat = setInterval(() => response.write(': ping\n\n'), options.heartbeatMs ?? 15_000);
+    heartbeat.unref();
+    const end = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(response);
+    };
+    request.once('close', end);
+    response.once('close', end);
+  }
+
+  async function serve(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    const method = request.method ?? 'GET';
+    const path = url.pathname;
+
+    if (token === undefined && !isLoopbackHost(request.headers.host)) {
+      return sendText(response, 403, 'This inbox only answers on loopback (127.0.0.1, localhost, [::1]).');
+    }
+    // Static assets hold no data: served without a session, so the sign-in page is styled too.
+    if (path === WEB_ROUTES.style || path === WEB_ROUTES.script) {
+      if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(response, 'GET, HEAD');
+      const [type, body] =
+        path === WEB_ROUTES.style
+          ? ['text/css; charset=utf-8', INBOX_STYLESHEET]
+          : ['text/javascript; charset=utf-8', INBOX_CLIENT_SCRIPT];
+      response.writeHead(200, { ...COMMON_HEADERS, 'content-type': type, 'cache-control': 'no-cache' });
+      response.end(method === 'HEAD' ? undefined : body);
+      return;
+    }
+    if (path === WEB_ROUTES.login) return login(request, response, method);
+
+    if (!signedIn(request)) {
+      if (path === WEB_ROUTES.page && method === 'GET') {
+        response.writeHead(401, { ...COMMON_HEADERS, ...HTML_HEADERS });
+        response.end(renderLoginPage({ failed: false }));
+        return;
+      }
+      return sendJson(response, 401, { ok: false, text: 'Sign in first.' });
+    }
+
+    if (path === WEB_ROUTES.page || path === WEB_ROUTES.inbox) {
+      if (method !== 'GET') return methodNotAllowed(response, 'GET');
+      const view = await load(parseInboxState(url.searchParams));
+      response.writeHead(200, { ...COMMON_HEADERS, ...HTML_HEADERS });
+      response.end(
+        path === WEB_ROUTES.page
+          ? renderInboxPage(view, { viewer: actor.displayName })
+          : renderInboxFragment(view).toString(),
+      );
+      return;
+    }
+    if (path === WEB_ROUTES.events) {
+      if (method !== 'GET') return methodNotAllowed(response, 'GET');
+      return openStream(request, response);
+    }
+    // The JSON actions.
+    if (method !== 'POST') return methodNotAllowed(response, 'POST');
+    checkSameOrigin(request);
+    if (!isJson(request.headers['content-type'])) {
+      throw new RequestRefused(415, 'Send JSON (Content-Type: application/json).');
+    }
+    const body = await readJson(request);
+    const started = Date.now();
+    const result = await act(path, body);
+    log.info({ route: path, ok: result.ok, ms: Date.now() - started }, 'web inbox: action');
+    return sendJson(response, 200, result);
+  }
+
+  function signedIn(request: IncomingMessage): boolean {
+    if (token === undefined || session === undefined) return true;
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer !== undefined && sameSecret(bearer, token)) return true;
+    const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
+    return cookie !== undefined && sameSecret(cookie, session);
+  }
+
+  async function login(request: IncomingMessage, response: ServerResponse, method: string): Promise<void> {
+    if (token === undefined || session === undefined) {
+      response.writeHead(303, { ...COMMON_HEADERS, location: WEB_ROUTES.page });
+      response.end();
+      return;
+    }
+    if (method === 'GET') {
+      response.writeHead(200, { ...COMMON_HEADERS, ...HTML_HEADERS });
+      response.end(renderLoginPage({ failed: false }));
+      return;
+    }
+    if (method !== 'POST') return methodNotAllowed(response, 'GET, POST');
+    checkSameOrigin(request);
+    const given = new URLSearchParams(await readBody(request)).get('token') ?? '';
+    if (!sameSecret(given, token)) {
+      log.warn({ route: WEB_ROUTES.login }, 'web inbox: sign-in refused');
+      response.writeHead(401, { ...COMMON_HEADERS, ...HTML_HEADERS });
+      response.end(renderLoginPage({ failed: true }));
+      return;
+    }
+    response.writeHead(303, {
+      ...COMMON_HEADERS,
+      location: WEB_ROUTES.page,
+      'set-cookie': `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict`,
+    });
+    response.end();
+  }
+
+  return {
+    actor,
+    handle(request, response) {
+      let url: URL;
+      try {
+        url = new URL(request.url ?? '/', 'http://inbox.invalid');
+      } catch {
+        return false;
+      }
+      if (!routes.has(url.pathname)) return false;
+      serve(request, response, url).catch((error: unknown) => {
+        if (error instanceof RequestRefused) {
+          if (!response.headersSent) sendJson(response, error.status, { ok: false, text: error.message });
+          else response.end();
+          return;
+        }
+        const unavailable = error instanceof StoreUnavailableError;
+        log.warn({ route: url.pathname, ...errorFields(error) }, 'web inbox: request failed');
+        if (response.headersSent) {
+          response.end();
+          return;
+        }
+        const status = unavailable ? 503 : 500;
+        const text = unavailable
+          ? 'The ask-later store is unreachable; try again in a moment.'
+          : 'Something went wrong in the inbox; try again.';
+        if (url.pathname === WEB_ROUTES.page) sendText(response, status, text);
+        else sendJson(response, status, { ok: false, text });
+      });
+      return true;
+    },
+    close() {
+      for (const stream of streams) stream.end();
+      streams.clear();
+    },
+  };
+}
+
+/** When a closed question last changed, for what counts as recent. */
+function lastChange(question: Question): number {
+  return question.deliveredAt ?? question.answer?.at ?? question.closure?.at ?? question.createdAt;
+}
+
+function outcomeBody(outcome: Outcome): { ok: boolean; text: string; [key: string]: unknown } {
+  return outcome.ok ? { ok: true, text: outcome.text } : { ok: false, text: outcome.text, refusal: outcome.refusal };
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const custom = result.error.issues.find((issue) => issue.code === 'too_big' && issue.path[0] === 'notes');
+  throw new RequestRefused(400, custom?.message ?? 'That request is not one the inbox understands; reload the page.');
+}
+
+/** The session cookie's value: derived from the token, so the cookie never holds the token itself. */
+function sessionValue(token: string): string {
+  return createHmac('sha256', token).update('ask-later web inbox session').digest('base64url');
+}
+
+/** Constant-time comparison of two secrets of any length. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+/** The host name of a `Host` header (`[::1]:7420` → `[::1]`), lower-cased. */
+function hostName(host: string): string {
+  const bracketed = /^(\[[^\]]*\])(?::\d+)?$/.exec(host);
+  if (bracketed?.[1]) return bracketed[1].toLowerCase();
+  return host.replace(/:\d+$/, '').toLowerCase();
+}
+
+/** Whether the `Host` header names this machine's loopback (the only names a loopback-bound inbox answers to). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined || host === '') return false;
+  const name = hostName(host);
+  return name === 'localhost' || name === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(name);
+}
+
+/** Refuse a request another site's page made: its `Origin` must be this host, `Sec-Fetch-Site` same-origin. */
+function checkSameOrigin(request: IncomingMessage): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    throw new RequestRefused(403, 'Only the inbox page itself can do that.');
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  const host = request.headers.host ?? '';
+  if (origin !== `http://${host}` && origin !== `https://${host}`) {
+    throw new RequestRefused(403, 'Only the inbox page itself can do that.');
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_MAX) throw new RequestRefused(413, 'That request is too large.');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const text = await readBody(request);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RequestRefused(400, 'That request is not JSON.');
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, {
+    ...COMMON_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  });
+  response.end(JSON.stringify(body));
+}
+
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+  response.end(text);
+}
+
+function methodNotAllowed(response: ServerResponse, allow: string): void {
+  response.writeHead(405, { ...COMMON_HEADERS, allow, 'content-type': 'text/plain; charset=utf-8' });
+  response.end('Method not allowed.');
+}
+
+export interface StartedWebInbox {
+  readonly port: number;
+  /** `http://host:port` as bound. */
+  readonly url: string;
+  readonly inbox: WebInbox;
+  /** End the event streams and close the server. */
+  stop(): Promise<void>;
+}
+
+/** Run the web inbox on a server of its own (tests, or a `serve` without other routes); 404 for other paths. */
+export async function startWebInbox(
+  options: WebInboxOptions & { readonly host?: string; readonly port?: number },
+): Promise<StartedWebInbox> {
+  const inbox = createWebInbox(options);
+  const server: Server = createServer((request, response) => {
+    if (!inbox.handle(request, response)) sendText(response, 404, 'Not found.');
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    inbox,
+    stop: async () => {
+      inbox.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,298 @@
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { renderCard, type WebInboxItem } from '../../../src/blocks/web/card.js';
+import { INBOX_CLIENT_SCRIPT } from '../../../src/blocks/web/client.js';
+import { escapeHtml, html } from '../../../src/blocks/web/html.js';
+import { renderMarkdown } from '../../../src/blocks/web/markdown.js';
+import {
+  inboxCounts,
+  readyCount,
+  renderInboxFragment,
+  renderInboxPage,
+  renderLoginPage,
+  waitingShown,
+} from '../../../src/blocks/web/page.js';
+import { inboxQuery, parseInboxState } from '../../../src/blocks/web/routes.js';
+import type { Question } from '../../../src/core/question.js';
+import { projectTag } from '../../../src/core/question-ref.js';
+import { person, spec } from '../../support/store.js';
+
+const AT = Date.UTC(2027, 0, 15, 10, 20);
+
+/** Overrides where `undefined` removes a field (e.g. `recommended: undefined`: a question without one). */
+type Overrides = { [K in keyof Question]?: Question[K] | undefined };
+
+function question(overrides: Overrides = {}): Question {
+  const merged: Record<string, unknown> = {
+    ...spec(),
+    project: '/home/me/src/shop',
+    id: 1,
+    status: 'pending',
+    createdAt: AT,
+    messages: [],
+    ...overrides,
+  };
+  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+  return merged as unknown as Question;
+}
+
+const card = (item: WebInboxItem) => renderCard(item, { timeZone: 'UTC' }).toString();
+
+describe('escaping', () => {
+  it('GIVEN the five HTML characters THEN each becomes its entity', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+    expect(html`<p title="${'"><b>'}">${'<i>'}${['<s>', 1]}${undefined}${false}</p>`.toString()).toBe(
+      '<p title="&quot;&gt;&lt;b&gt;">&lt;i&gt;&lt;s&gt;1</p>',
+    );
+  });
+
+  it('GIVEN <script> and <img onerror> in every text of a question THEN the card carries none of them as markup', () => {
+    const evil = '<script>alert(1)</script><img src=x onerror=alert(1)>';
+    const rendered = card({
+      question: question({
+        question: `Ship ${evil}?`,
+        context: `Context ${evil}`,
+        impact: `Impact ${evil}`,
+        options: [{ label: `A ${evil}`.slice(0, 73), description: 'd <img src=x onerror=alert(2)>' }, { label: 'B' }],
+        recommended: undefined,
+        ticket: '<b onmouseover=alert(3)>T-1</b>',
+        project: '/tmp/"><script>alert(4)</script>',
+      }),
+      draft: { choices: [], other: true, notes: `</textarea>${evil}`, updatedAt: AT },
+    });
+    expect(rendered).not.toMatch(/<script|<img|<b[ >]|<\/textarea>[^<]*<script/i);
+    expect(rendered).toContain('Ship &lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;?');
+    expect(rendered).toContain('&lt;/textarea&gt;&lt;script&gt;');
+    expect(rendered).toContain('title="/tmp/&quot;&gt;&lt;script&gt;alert(4)&lt;/script&gt;"');
+    expect(rendered).toContain('<span class="ticket">&lt;b onmouseover=alert(3)&gt;T-1&lt;/b&gt;</span>');
+  });
+
+  it('GIVEN a person’s display name and notes with markup on an answered card THEN they are text', () => {
+    const rendered = card({
+      question: question({
+        status: 'answered',
+        answer: {
+          choices: ['Postgres'],
+          other: false,
+          notes: '<img src=x onerror=alert(1)>',
+          by: { platform: 'slack', userId: 'U1', displayName: '<script>x</script>' },
+          at: AT,
+        },
+      }),
+    });
+    expect(rendered).not.toMatch(/<script|<img/);
+    expect(rendered).toContain('Answered by <strong>&lt;script&gt;x&lt;/script&gt;</strong> on Slack');
+    expect(rendered).toContain('<blockquote class="answer-notes">&lt;img src=x onerror=alert(1)&gt;</blockquote>');
+  });
+});
+
+describe('Markdown', () => {
+  it.each([
+    ['[x](javascript:alert(1))', '[x](javascript:alert(1))'],
+    ['[x](JaVaScRiPt:alert(1))', '[x](JaVaScRiPt:alert(1))'],
+    ['[x](data:text/html,<script>alert(1)</script>)', '[x](data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;)'],
+    ['[x](/relative)', '[x](/relative)'],
+    ['<javascript:alert(1)>', '&lt;javascript:alert(1)&gt;'],
+  ])('GIVEN the link %s THEN it stays text', (source, shown) => {
+    const out = renderMarkdown(source).toString();
+    expect(out).not.toContain('<a');
+    expect(out).toContain(shown);
+  });
+
+  it('GIVEN http(s) and mailto links THEN they open in a new tab with noopener noreferrer', () => {
+    const out = renderMarkdown('[rfc](https://example.com/rfc) and [me](mailto:me@example.com)').toString();
+    expect(out).toContain('<a href="https://example.com/rfc" target="_blank" rel="noopener noreferrer">rfc</a>');
+    expect(out).toContain('<a href="mailto:me@example.com" target="_blank" rel="noopener noreferrer">me</a>');
+  });
+
+  it('GIVEN raw HTML and an image THEN neither becomes markup; Markdown itself renders', () => {
+    const out = renderMarkdown(
+      '**bold** `code` <script>alert(1)</script> <img src=x onerror=alert(1)> ![pixel](https://e.com/p.png)\n\n- a\n- b',
+    ).toString();
+    expect(out).toContain('<strong>bold</strong>');
+    expect(out).toContain('<code>code</code>');
+    expect(out).toContain('<ul>');
+    expect(out).not.toMatch(/<script|<img/);
+  });
+});
+
+describe('cards', () => {
+  it('GIVEN a pending question without a draft THEN the recommendation is starred and checked, ready, Send enabled', () => {
+    const rendered = card({ question: question({ ticket: 'PROJ-12', isBlocking: true }) });
+    expect(rendered).toContain('<span class="badge badge-blocking">BLOCKING</span>');
+    expect(rendered).toContain('<span class="project" title="/home/me/src/shop">shop</span>');
+    expect(rendered).toContain('<span class="ticket">PROJ-12</span><span class="qid">#1</span>');
+    expect(rendered).toContain('<time datetime="2027-01-15T10:20:00.000Z">15 Jan, 10:20</time>');
+    expect(rendered).toMatch(
+      /<label class="option is-recommended"><input type="radio" name="pick-[^"]+" value="0" checked><span class="option-text"><span class="option-label">★ Postgres<\/span><span class="option-desc">What the team knows<\/span>/,
+    );
+    expect(rendered).toContain('value="other"><span class="option-text"><span class="option-label">Other</span>');
+    expect(rendered).toContain('data-readiness="ready"');
+    expect(rendered).toContain('<span class="ready ready-ready">ready</span>');
+    expect(rendered).toContain('<button type="button" class="primary" data-action="send">Send</button>');
+    expect(rendered).toContain('Remove #1 without answering? The agent will be told it was dismissed.');
+  });
+
+  it.each([
+    ['nothing picked', { choices: [], other: false }, 'pick-one', 'pick one'],
+    ['Other without a note', { choices: [], other: true }, 'needs-note', 'needs a note'],
+    ['Other with a note', { choices: [], other: true, notes: 'DynamoDB' }, 'ready', 'ready'],
+    ['a non-recommended option', { choices: ['SQLite'], other: false }, 'ready', 'ready'],
+  ])('GIVEN a draft with %s THEN the mark says %s', (_, selection, readiness, mark) => {
+    const rendered = card({ question: question(), draft: { ...selection, updatedAt: AT } });
+    expect(rendered).toContain(`data-readiness="${readiness}"`);
+    expect(rendered).toContain(`<span class="ready ready-${readiness}">${mark}</span>`);
+    expect(rendered.includes('data-action="send" disabled')).toBe(readiness !== 'ready');
+  });
+
+  it('GIVEN a multi-select question THEN the picker has checkboxes and says pick any', () => {
+    const rendered = card({
+      question: question({ multiSelect: true }),
+      draft: { choices: ['Postgres', 'SQLite'], other: false, updatedAt: AT },
+    });
+    expect(rendered).toContain('<legend>Pick any</legend>');
+    expect(rendered.match(/type="checkbox"[^>]*checked/g)).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      'answered',
+      {
+        status: 'answered',
+        answer: { choices: ['SQLite'], other: false, notes: 'small', by: person('U1', 'discord'), at: AT },
+      },
+      ['Answered by <strong>Person U1</strong> on Discord', 'Answer: <strong>SQLite</strong>', 'next prompt'],
+    ],
+    [
+      'delivered',
+      {
+        status: 'delivered',
+        answer: { choices: ['SQLite'], other: false, by: { ...person('local', 'web'), displayName: 'me' }, at: AT },
+        deliveredAt: AT + 60_000,
+      },
+      ['in the web inbox', 'Delivered to the agent · <time datetime="2027-01-15T10:21:00.000Z">'],
+    ],
+    ['withdrawn', { status: 'cancelled', closure: { at: AT } }, ['Withdrawn by the agent']],
+    [
+      'dismissed',
+      { status: 'dismissed', closure: { at: AT, by: person('U2') }, deliveredAt: AT },
+      ['Dismissed by <strong>Person U2</strong> on Slack', 'The agent was told'],
+    ],
+    ['expired', { status: 'expired', closure: { at: AT } }, ['Expired unanswered']],
+  ] as const)('GIVEN a %s question THEN the card shows the state and no controls', (state, overrides, texts) => {
+    const rendered = card({ question: question(overrides as Overrides) });
+    expect(rendered).toContain(`<span class="state state-${overrides.status}">${state}</span>`);
+    for (const text of texts) expect(rendered).toContain(text);
+    expect(rendered).not.toMatch(/<input|<textarea|data-action/);
+    expect(rendered).toContain('<summary>Context and impact</summary>');
+  });
+});
+
+describe('the inbox', () => {
+  const shop = '/home/me/src/shop';
+  const docs = '/home/me/src/docs';
+  const items: WebInboxItem[] = [
+    { question: question({ id: 1, createdAt: AT }) },
+    { question: question({ id: 2, createdAt: AT + 1, isBlocking: true }) },
+    {
+      question: question({ id: 3, createdAt: AT + 2, recommended: undefined }),
+    },
+    {
+      question: question({ id: 1, project: docs, createdAt: AT + 3 }),
+      draft: { choices: [], other: true, updatedAt: AT },
+    },
+    {
+      question: question({
+        id: 4,
+        status: 'delivered',
+        answer: { choices: ['SQLite'], other: false, by: person(), at: AT },
+        deliveredAt: AT + 5,
+      }),
+    },
+  ];
+
+  it('GIVEN waiting questions THEN blocking first, then oldest; counts per filter; closed ones apart', () => {
+    expect(waitingShown(items, { filter: 'all' }).map((i) => `${i.question.project}#${i.question.id}`)).toEqual([
+      `${shop}#2`,
+      `${shop}#1`,
+      `${shop}#3`,
+      `${docs}#1`,
+    ]);
+    expect(inboxCounts(items)).toEqual({ all: 4, blocking: 1, 'non-blocking': 3 });
+    expect(inboxCounts(items, projectTag(docs))).toEqual({ all: 1, blocking: 0, 'non-blocking': 1 });
+    const fragment = renderInboxFragment({ items, state: { filter: 'all' }, timeZone: 'UTC' }).toString();
+    expect(fragment).toContain('All <span class="count">4</span>');
+    expect(fragment).toContain('Blocking <span class="count">1</span>');
+    expect(fragment).toContain('Non-blocking <span class="count">3</span>');
+    const closed = fragment.slice(fragment.indexOf('id="closed"'));
+    expect(closed).toContain('data-status="delivered"');
+    expect(fragment.indexOf('data-status="delivered"')).toBeGreaterThan(fragment.indexOf('id="closed"'));
+  });
+
+  it('GIVEN drafts and recommendations THEN "Send N answers" counts what shows ready in the current filter', () => {
+    // shop#1 and shop#2 show their recommendation; shop#3 has none; docs#1 is Other without a note.
+    expect(readyCount(items, { filter: 'all' })).toBe(2);
+    expect(readyCount(items, { filter: 'blocking' })).toBe(1);
+    expect(readyCount(items, { filter: 'all', project: projectTag(docs) })).toBe(0);
+    expect(renderInboxFragment({ items, state: { filter: 'all' } }).toString()).toContain('>Send 2 answers</button>');
+    expect(renderInboxFragment({ items, state: { filter: 'blocking' } }).toString()).toContain(
+      '>Send 1 answer</button>',
+    );
+    expect(renderInboxFragment({ items, state: { filter: 'all', project: projectTag(docs) } }).toString()).toMatch(
+      /disabled[^>]*>Nothing ready to send<\/button>/,
+    );
+  });
+
+  it('GIVEN a filter and a project THEN the links keep the project, the select marks it, and the list narrows', () => {
+    const tag = projectTag(docs);
+    const fragment = renderInboxFragment({ items, state: { filter: 'blocking', project: tag } }).toString();
+    expect(fragment).toContain(`href="?project=${tag}" data-filter="all"`);
+    expect(fragment).toContain(`href="?filter=non-blocking&amp;project=${tag}"`);
+    expect(fragment).toContain(`<option value="${tag}" selected title="${docs}">docs (1)</option>`);
+    expect(fragment).toContain('<option value="">All projects (4)</option>');
+    expect(fragment).toContain('Nothing blocking waiting.');
+  });
+
+  it('GIVEN nothing at all THEN the page says so', () => {
+    const page = renderInboxPage({ items: [], state: { filter: 'all' } }, { viewer: 'ada' });
+    expect(page).toContain('Nothing waiting. When an agent parks a question, it shows up here.');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('<script src="/assets/inbox.js" defer></script>');
+    expect(page).toContain('answering as <strong>ada</strong>');
+  });
+
+  it('GIVEN a viewer name with markup THEN the page shell escapes it', () => {
+    const page = renderInboxPage({ items, state: { filter: 'all' } }, { viewer: '<img src=x onerror=alert(1)>' });
+    expect(page).toContain('answering as <strong>&lt;img src=x onerror=alert(1)&gt;</strong>');
+    expect(page).toContain('<title>(4) ask-later inbox</title>');
+  });
+
+  it('GIVEN the sign-in page THEN it posts the token to /login and says when it was wrong', () => {
+    expect(renderLoginPage({ failed: false })).toContain('<form method="post" action="/login">');
+    expect(renderLoginPage({ failed: true })).toContain('That token is not the one the inbox was started with.');
+  });
+});
+
+describe('the URL state and the client script', () => {
+  it.each([
+    ['', { filter: 'all' }],
+    ['?filter=blocking', { filter: 'blocking' }],
+    ['?filter=nonsense&project=short', { filter: 'all' }],
+    ['?filter=non-blocking&project=AAAAAAAAAAAAAAAA', { filter: 'non-blocking', project: 'AAAAAAAAAAAAAAAA' }],
+  ])('GIVEN the query %s THEN the state reads back and round-trips', (query, state) => {
+    const parsed = parseInboxState(new URLSearchParams(query));
+    expect(parsed).toEqual(state);
+    expect(parseInboxState(new URLSearchParams(inboxQuery(parsed)))).toEqual(parsed);
+  });
+
+  it('GIVEN the client script THEN it parses, knows the routes, and never writes markup from data', () => {
+    expect(() => new Script(INBOX_CLIENT_SCRIPT)).not.toThrow();
+    expect(INBOX_CLIENT_SCRIPT).toContain('"sendReady":"/api/send-ready"');
+    // The one innerHTML is the swap of the server-rendered fragment; messages go through textContent.
+    expect(INBOX_CLIENT_SCRIPT.match(/innerHTML/g)).toEqual(['innerHTML']);
+    expect(INBOX_CLIENT_SCRIPT).toContain('template.innerHTML = markup;');
+    expect(INBOX_CLIENT_SCRIPT).not.toMatch(/insertAdjacentHTML|outerHTML|document\.write|eval\(/);
+  });
+});

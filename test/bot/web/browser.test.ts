@@ -1,0 +1,325 @@
+/**
+ * The web inbox in real headless Chromium: questions parked through the real MCP server appear live, answers go
+ * through the one InteractionService, the real built hook (`npm run build` first) delivers them, and the page
+ * follows every step without reloading (a marker set on `window` after the first load must survive).
+ */
+
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { answeredIds, hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
+import { connectClient, isError, textOf } from '../../support/mcp.js';
+import { uniqueProject } from '../../support/store.js';
+import { CHROMIUM, hasChromium, launchChromium, startWebStack, until, type WebStack } from './support.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!hasChromium()) {
+    throw new Error(`the browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium)`);
+  }
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const open: { stop: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const thing of open.splice(0).reverse()) await thing.stop();
+});
+
+async function stack(options: Parameters<typeof startWebStack>[0] = {}): Promise<WebStack> {
+  const started = await startWebStack(options);
+  open.push(started);
+  return started;
+}
+
+async function openPage(s: WebStack): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+  open.push({ stop: () => context.close() });
+  context.setDefaultTimeout(8000);
+  const page = await context.newPage();
+  await page.goto(s.web.url);
+  await page.locator('#live[data-live="live"]').waitFor();
+  // Set once; a reload would lose it.
+  await page.evaluate(() => {
+    (globalThis as unknown as { __loadedMarker: string }).__loadedMarker = 'first-load';
+  });
+  return page;
+}
+
+async function notReloaded(page: Page): Promise<void> {
+  expect(await page.evaluate(() => (globalThis as unknown as { __loadedMarker?: string }).__loadedMarker)).toBe(
+    'first-load',
+  );
+}
+
+async function park(s: WebStack, project: string, question: Record<string, unknown>): Promise<number> {
+  const client = await connectClient({ project, store: async () => s.store, version: 'test' });
+  try {
+    const result = await client.callTool({ name: 'ask_later', arguments: question });
+    expect(isError(result), textOf(result)).toBe(false);
+    const id = /#(\d+)/.exec(textOf(result))?.[1];
+    return Number(id);
+  } finally {
+    await client.close();
+  }
+}
+
+/** An element as the in-page code below uses it. */
+type InPage = { click(): void };
+
+const card = (page: Page, project: string, id: number) =>
+  page.locator(`article.card[data-ref="${formatQuestionRef(project, id)}"]`);
+const cardIn = (page: Page, ref: string, state: string) => page.locator(`article.card[data-ref="${ref}"]${state}`);
+
+describe('the web inbox in Chromium', () => {
+  it('GIVEN 3 questions parked through MCP THEN they appear live, blocking first; Send 1 answer sends only the ready one, the hook delivers it once, and the card shows delivered', async () => {
+    const s = await stack();
+    const page = await openPage(s);
+    await expect(page.locator('#pending .empty').textContent()).resolves.toContain('Nothing waiting');
+
+    const billing = uniqueProject('billing');
+    const infra = uniqueProject('infra');
+    const logFormat = await park(s, billing, {
+      context: 'The new **audit log** needs a format.',
+      question: 'Which log format should the audit log use?',
+      impact: 'Decides the parser we ship.',
+      isBlocking: false,
+      options: [{ label: 'JSON lines', description: 'One object per line' }, 'logfmt'],
+      recommended: 'JSON lines',
+      ticket: 'AUD-7',
+    });
+    const database = await park(s, billing, {
+      context: 'Billing moves off the monolith.\n\n- 2 GB of data\n- one writer',
+      question: 'Which database should billing use?',
+      impact: 'Decides the migration scripts and `docker-compose.yml`.',
+      isBlocking: true,
+      options: [
+        { label: 'Postgres', description: 'What the team knows' },
+        { label: 'SQLite', description: 'One file' },
+      ],
+      recommended: 'Postgres',
+      ticket: 'BILL-12',
+    });
+    const regions = await park(s, infra, {
+      context: 'The CDN can serve from several regions.',
+      question: 'Which regions should the CDN serve from?',
+      impact: 'Decides the monthly bill.',
+      isBlocking: false,
+      options: ['eu-west', 'us-east', 'ap-south'],
+      multiSelect: true,
+    });
+
+    // Live: all three show up without a reload, blocking first, counts right.
+    await page.locator('#pending article.card').nth(2).waitFor();
+    const order = await page
+      .locator('#pending article.card')
+      .evaluateAll((cards) => cards.map((c) => [c.getAttribute('data-ref'), c.getAttribute('data-blocking')]));
+    expect(order).toEqual([
+      [formatQuestionRef(billing, database), 'true'],
+      [formatQuestionRef(billing, logFormat), 'false'],
+      [formatQuestionRef(infra, regions), 'false'],
+    ]);
+    const counts = await page.locator('.filters .filter').evaluateAll((links) => links.map((l) => l.textContent));
+    expect(counts).toEqual(['All 3', 'Blocking 1', 'Non-blocking 2']);
+    await expect(card(page, billing, database).locator('.badge').textContent()).resolves.toBe('BLOCKING');
+    await expect(card(page, billing, logFormat).locator('.badge').textContent()).resolves.toBe('can wait');
+    // The recommendation is starred and preselected; the multi-select question has checkboxes and nothing picked.
+    await expect(card(page, billing, database).locator('.is-recommended .option-label').textContent()).resolves.toBe(
+      '★ Postgres',
+    );
+    expect(await card(page, billing, database).locator('input[value="0"]').isChecked()).toBe(true);
+    expect(await card(page, infra, regions).locator('.picker input[type="checkbox"]').count()).toBe(4);
+    await expect(card(page, infra, regions).getAttribute('data-readiness')).resolves.toBe('pick-one');
+    await notReloaded(page);
+
+    // A non-recommended option with a note: ready. Other without a note: not ready.
+    await card(page, billing, database).locator('input[value="1"]').check();
+    await card(page, billing, database).locator('textarea').fill('Small data; one file is enough.');
+    await card(page, billing, logFormat).locator('input[value="other"]').check();
+    await cardIn(page, formatQuestionRef(billing, logFormat), '[data-readiness="needs-note"]').waitFor();
+    await page.locator('button.send-ready', { hasText: 'Send 1 answer' }).waitFor();
+    await expect(card(page, billing, database).getAttribute('data-readiness')).resolves.toBe('ready');
+    await expect(card(page, billing, logFormat).locator('.ready').textContent()).resolves.toBe('needs a note');
+    await expect(card(page, infra, regions).locator('.ready').textContent()).resolves.toBe('pick one');
+
+    await page.locator('button.send-ready').click();
+    await cardIn(page, formatQuestionRef(billing, database), '[data-status="answered"]').waitFor();
+    await expect(page.locator('#flash').textContent()).resolves.toBe('Sent 1 answer.');
+    const answered = await s.store.get(billing, database);
+    expect(answered?.answer).toMatchObject({
+      choices: ['SQLite'],
+      other: false,
+      notes: 'Small data; one file is enough.',
+      by: { platform: 'web', userId: 'local', displayName: 'Ada' },
+    });
+    expect((await s.store.get(billing, logFormat))?.status).toBe('pending');
+    expect((await s.store.get(infra, regions))?.status).toBe('pending');
+    await expect(page.locator('#pending article.card').count()).resolves.toBe(2);
+    await expect(page.title()).resolves.toBe('(2) ask-later inbox');
+    await expect(card(page, billing, database).locator('.outcome').textContent()).resolves.toContain(
+      'Answered by Ada in the web inbox',
+    );
+
+    // The real hook delivers it with the next prompt, once.
+    const env = hookEnv({
+      REDIS_URL: inject('redisUrl'),
+      ASK_LATER_REDIS_PREFIX: s.prefix,
+      ASK_LATER_PROJECT: billing,
+    });
+    const first = await runHookCli(env, payload());
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const note = noteOf(first.stdout);
+    expect(answeredIds(note)).toEqual([database]);
+    expect(note).toContain('SQLite');
+    expect(note).toContain('Small data; one file is enough.');
+    const second = await runHookCli(env, payload({ prompt_id: 'prompt-2' }));
+    expect(second).toMatchObject({ code: 0, stdout: '', stderr: '' });
+
+    // The page follows: delivered, without a reload.
+    const delivered = cardIn(page, formatQuestionRef(billing, database), '[data-status="delivered"]');
+    await delivered.waitFor();
+    await expect(delivered.locator('.state').textContent()).resolves.toBe('delivered');
+    await expect(delivered.locator('.delivery').textContent()).resolves.toContain('Delivered to the agent');
+    await notReloaded(page);
+  });
+
+  it('GIVEN question text with <script> and <img onerror> THEN the page shows it as text and runs nothing', async () => {
+    const s = await stack();
+    const page = await openPage(s);
+    const project = uniqueProject('xss');
+    const evil = 'Ship <script>window.__pwned = 1</script> or <img src=x onerror="window.__pwned = 2">?';
+    const id = await park(s, project, {
+      context:
+        'Context <script>window.__pwned = 3</script> and [a link](javascript:window.__pwned=4) and <img src=x onerror="window.__pwned = 5">',
+      question: evil,
+      impact: '<iframe src="javascript:window.__pwned=6"></iframe> **bold** stays Markdown',
+      isBlocking: true,
+      options: ['<img src=x onerror="window.__pwned = 7">', '"><script>window.__pwned = 8</script>'],
+      ticket: '<b onmouseover="window.__pwned=9">T-1</b>',
+    });
+    const shown = card(page, project, id);
+    await shown.waitFor();
+    await expect(shown.locator('.question').textContent()).resolves.toBe(evil);
+    await expect(shown.locator('.ticket').textContent()).resolves.toBe('<b onmouseover="window.__pwned=9">T-1</b>');
+    await expect(shown.locator('.option-label').first().textContent()).resolves.toBe(
+      '<img src=x onerror="window.__pwned = 7">',
+    );
+    expect(await page.locator('#inbox script, #inbox img, #inbox iframe, #inbox b').count()).toBe(0);
+    expect(await shown.locator('a').count()).toBe(0);
+    await expect(shown.locator('.text strong').textContent()).resolves.toBe('bold');
+    // Pick one to send: the click reaches nothing but our own handler.
+    await shown.locator('input[value="1"]').check();
+    await shown.locator('button[data-action="send"]:not([disabled])').click();
+    await cardIn(page, formatQuestionRef(project, id), '[data-status="answered"]').waitFor();
+    await expect(page.locator('#flash').textContent()).resolves.toBe(
+      `Sent: "><script>window.__pwned = 8</script> (#${id}).`,
+    );
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await notReloaded(page);
+  });
+
+  it('GIVEN the same question answered in the page and on Slack at the same moment THEN one answer is kept and the page and the Slack message both show it', async () => {
+    const s = await stack({ slack: true });
+    const slack = s.slack;
+    if (!slack) throw new Error('no fake Slack');
+    const page = await openPage(s);
+    const project = uniqueProject('race');
+    const id = await park(s, project, {
+      context: 'Two people watch this one.',
+      question: 'Which queue should the mailer use?',
+      impact: 'Decides the worker setup.',
+      isBlocking: false,
+      options: ['Redis streams', 'SQS'],
+      recommended: 'Redis streams',
+    });
+    const ref = formatQuestionRef(project, id);
+    await card(page, project, id).waitFor();
+    await until(async () => (await s.store.get(project, id))?.messages.length === 2, 'posted to web and Slack');
+
+    // Both at once. The page's click is found and dispatched in one step inside the page (a Playwright click waits
+    // for the button to be stable, and by then the other answer may have redrawn the card without it).
+    const [clicked, slackOutcome] = await Promise.all([
+      page.evaluate((cardRef) => {
+        // This runs in the page (the test's tsconfig has no DOM types).
+        const { document } = globalThis as unknown as { document: { querySelector(s: string): InPage | null } };
+        const button = document.querySelector(`article.card[data-ref="${cardRef}"] button[data-action="send"]`);
+        button?.click();
+        return button !== null;
+      }, ref),
+      s.interactions.send(
+        ref,
+        { platform: 'slack', userId: 'UBOB', displayName: 'Bob' },
+        { channel: 'CTEAM' },
+        { choices: ['SQS'], other: false },
+      ),
+    ]);
+    expect(clicked).toBe(true);
+
+    await cardIn(page, ref, '[data-status="answered"]').waitFor();
+    await page.locator('#flash:not([hidden])').waitFor();
+    const stored = await s.store.get(project, id);
+    const winner = stored?.answer?.by.displayName;
+    expect(winner === 'Ada' || winner === 'Bob').toBe(true);
+    expect(stored?.answer?.choices).toEqual(winner === 'Ada' ? ['Redis streams'] : ['SQS']);
+    // Exactly one of the two attempts won; the other was told who answered.
+    expect(slackOutcome.ok).toBe(winner === 'Bob');
+    const pageSaid = await page.locator('#flash').textContent();
+    if (winner === 'Bob') {
+      expect(pageSaid).toMatch(new RegExp(`^#${id} was already answered by Bob on Slack at .+: SQS\\.$`));
+    } else {
+      expect(pageSaid).toBe(`Sent: Redis streams (#${id}).`);
+      expect(slackOutcome.text).toMatch(
+        new RegExp(`^#${id} was already answered by Ada on the web inbox at .+: Redis streams\\.$`),
+      );
+    }
+    // Both surfaces show the one answer.
+    const place = winner === 'Ada' ? 'in the web inbox' : 'on Slack';
+    await expect(card(page, project, id).locator('.outcome').textContent()).resolves.toContain(
+      `Answered by ${winner} ${place}`,
+    );
+    const update = await slack.waitFor(
+      (call) => call.method === 'chat.update' && JSON.stringify(call.body.blocks).includes('Answered by'),
+    );
+    expect(JSON.stringify(update.body.blocks)).toContain(`Answered by ${winner}`);
+    await notReloaded(page);
+  });
+  it('GIVEN filters and Remove THEN the filters swap the list in place, and Remove asks first, then dismisses', async () => {
+    const s = await stack();
+    const page = await openPage(s);
+    const shop = uniqueProject('shop');
+    const docs = uniqueProject('docs');
+    const base = { context: 'c', impact: 'i', options: ['Yes', 'No'], recommended: 'Yes' };
+    await park(s, shop, { ...base, question: 'Drop the legacy cart?', isBlocking: true });
+    await park(s, shop, { ...base, question: 'Rename the checkout button?', isBlocking: false });
+    const docsId = await park(s, docs, { ...base, question: 'Move the docs to MkDocs?', isBlocking: false });
+    await page.locator('#pending article.card').nth(2).waitFor();
+
+    await page.locator('a.filter[data-filter="blocking"]').click();
+    await page.locator('a.filter.is-current[data-filter="blocking"]').waitFor();
+    expect(await page.locator('#pending article.card').count()).toBe(1);
+    expect(new URL(page.url()).search).toBe('?filter=blocking');
+    await expect(page.locator('button.send-ready').textContent()).resolves.toBe('Send 1 answer');
+
+    await page.locator('select[data-project-filter]').selectOption(formatQuestionRef(docs, docsId).split('.')[0] ?? '');
+    await page.locator('#pending .empty', { hasText: 'Nothing blocking waiting.' }).waitFor();
+    await page.locator('a.filter[data-filter="all"]').click();
+    await page.locator('a.filter.is-current[data-filter="all"]').waitFor();
+    const counts = await page.locator('.filters .filter').evaluateAll((links) => links.map((l) => l.textContent));
+    expect(counts).toEqual(['All 1', 'Blocking 0', 'Non-blocking 1']);
+    await notReloaded(page);
+
+    const docsCard = card(page, docs, docsId);
+    await expect(docsCard.locator('.confirm').isVisible()).resolves.toBe(false);
+    await docsCard.locator('details.remove summary').click();
+    await expect(docsCard.locator('.confirm').textContent()).resolves.toContain(
+      `Remove #${docsId} without answering? The agent will be told it was dismissed.`,
+    );
+    await docsCard.locator('button[data-action="remove"]').click();
+    await cardIn(page, formatQuestionRef(docs, docsId), '[data-status="dismissed"]').waitFor();
+    await expect(docsCard.locator('.outcome').textContent()).resolves.toContain('Dismissed by Ada in the web inbox');
+    expect((await s.store.get(docs, docsId))?.status).toBe('dismissed');
+    await notReloaded(page);
+  });
+});

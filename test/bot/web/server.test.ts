@@ -1,0 +1,410 @@
+/**
+ * The web inbox's HTTP side against the test Redis: routes, the JSON actions through the InteractionService,
+ * server-sent events, the loopback host check, same-origin checks, and the token.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
+import { createWebInbox, isLoopbackHost, startWebInbox } from '../../../src/bot/web/server.js';
+import { WEB_CHANNEL } from '../../../src/bot/web/surface.js';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
+import { spec, uniqueProject } from '../../support/store.js';
+import { RecordingLogger } from '../slack/harness.js';
+import { type StackOptions, startWebStack, until, type WebStack } from './support.js';
+
+const open: { stop: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const thing of open.splice(0).reverse()) await thing.stop();
+});
+
+async function stack(options: StackOptions = {}): Promise<WebStack> {
+  const started = await startWebStack({ bridge: false, ...options });
+  open.push(started);
+  return started;
+}
+
+interface Reply {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+}
+
+/** One HTTP request with full control of the headers (fetch would not let a test set `Host`). */
+function send(
+  s: WebStack,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: s.web.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: `127.0.0.1:${s.web.port}`, ...options.headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function postJson(s: WebStack, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  return send(s, path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${s.web.port}`, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+async function parked(s: WebStack, overrides: Parameters<typeof spec>[0] = {}, project = uniqueProject('web')) {
+  const question = await s.store.park(project, spec(overrides));
+  return { project, id: question.id, ref: formatQuestionRef(project, question.id) };
+}
+
+describe('pages', () => {
+  it('GIVEN pending questions THEN GET / renders them with a strict CSP, and /inbox renders the filtered fragment', async () => {
+    const s = await stack();
+    await parked(s, { question: 'Which cache <b>layer</b>?', isBlocking: true });
+    await parked(s, { question: 'Which queue?' });
+    const page = await send(s, '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.text).toContain('Which cache &lt;b&gt;layer&lt;/b&gt;?');
+    expect(page.text).toContain('answering as <strong>Ada</strong>');
+
+    const fragment = await send(s, '/inbox?filter=blocking');
+    expect(fragment.status).toBe(200);
+    expect(fragment.text).not.toContain('<html');
+    expect(fragment.text).toContain('Which cache');
+    expect(fragment.text).not.toContain('Which queue?');
+  });
+
+  it('GIVEN the assets THEN the script and stylesheet are served with their types', async () => {
+    const s = await stack();
+    const script = await send(s, '/assets/inbox.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.text).toContain('EventSource');
+    expect((await send(s, '/assets/inbox.css')).headers['content-type']).toBe('text/css; charset=utf-8');
+  });
+
+  it('GIVEN a path that is not the inbox’s THEN handle returns false and leaves the response alone', async () => {
+    const s = await stack();
+    expect((await send(s, '/healthz')).status).toBe(404); // startWebInbox's own fallback
+    const inbox = createWebInbox({ interactions: s.interactions, store: s.store, surface: s.surface });
+    const untouched = { writeHead: () => expect.fail('written'), end: () => expect.fail('ended') };
+    for (const url of ['/healthz', '/slack/events', '/api/other', '/inbox/x']) {
+      expect(inbox.handle({ url, method: 'GET', headers: {} } as never, untouched as never)).toBe(false);
+    }
+  });
+
+  it('GIVEN the store unreachable THEN the page says so with 503, and actions answer 503 JSON', async () => {
+    const s = await stack();
+    const down = new Proxy(s.store, {
+      get(target, name, receiver) {
+        if (name === 'knownProjects' || name === 'projectByTag') {
+          return () => Promise.reject(new StoreUnavailableError());
+        }
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const interactions = new InteractionService({
+      store: down,
+      access: allowListPolicy({}),
+      routing: () => [WEB_CHANNEL],
+    });
+    const web = await startWebInbox({ interactions, store: down, surface: s.surface });
+    open.push(web);
+    const page = await fetch(`${web.url}/`);
+    expect(page.status).toBe(503);
+    expect(await page.text()).toBe('The ask-later store is unreachable; try again in a moment.');
+    const action = await fetch(`${web.url}/api/remove`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ref: 'AAAAAAAAAAAAAAAA.1' }),
+    });
+    expect(action.status).toBe(503);
+    expect(await action.json()).toEqual({
+      ok: false,
+      text: 'The ask-later store is unreachable; try again in a moment.',
+    });
+  });
+
+  it('GIVEN the wrong method THEN 405 with Allow', async () => {
+    const s = await stack();
+    const reply = await send(s, '/api/send');
+    expect(reply.status).toBe(405);
+    expect(reply.headers.allow).toBe('POST');
+    expect((await send(s, '/', { method: 'POST' })).status).toBe(405);
+  });
+
+  it('GIVEN closed questions THEN recent ones show with their state and old ones are left out', async () => {
+    let now = Date.now();
+    const s = await stack({ now: () => now, recentMs: 60_000 });
+    const { project, id } = await parked(s, { question: 'Old enough?' });
+    await s.store.cancel(project, id);
+    expect((await send(s, '/inbox')).text).toContain('data-status="cancelled"');
+    now += 120_000;
+    expect((await send(s, '/inbox')).text).not.toContain('Old enough?');
+  });
+});
+
+describe('actions', () => {
+  it('GIVEN a pick and notes THEN the draft is kept; Send answers; a second Send is told who answered', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    const picked = await postJson(s, '/api/draft', { ref, pick: { choices: [], other: true } });
+    expect(JSON.parse(picked.text)).toEqual({ ok: true, text: '', readiness: 'needs-note' });
+    const noted = await postJson(s, '/api/draft', { ref, notes: 'DynamoDB, it is there already' });
+    expect(JSON.parse(noted.text)).toMatchObject({ ok: true, readiness: 'ready' });
+    expect((await send(s, '/inbox')).text).toContain('DynamoDB, it is there already</textarea>');
+
+    const sent = await postJson(s, '/api/send', { ref, pick: { choices: [1], other: false } });
+    expect(JSON.parse(sent.text)).toEqual({ ok: true, text: `Sent: SQLite (#${id}).` });
+    expect((await s.store.get(project, id))?.answer).toMatchObject({
+      choices: ['SQLite'],
+      notes: 'DynamoDB, it is there already',
+      by: { platform: 'web', userId: 'local', displayName: 'Ada' },
+    });
+    const again = JSON.parse((await postJson(s, '/api/send', { ref })).text);
+    expect(again).toMatchObject({ ok: false, refusal: 'already-answered' });
+    expect(again.text).toMatch(new RegExp(`^#${id} was already answered by Ada on the web inbox at .+: SQLite\\.$`));
+  });
+
+  it('GIVEN ready and unready questions THEN send-ready sends only what shows ready', async () => {
+    const s = await stack();
+    const project = uniqueProject('batch');
+    const recommended = await parked(s, {}, project);
+    const other = await parked(s, {}, project);
+    const { recommended: _none, ...plain } = spec();
+    const bare = await s.store.park(project, plain);
+    await postJson(s, '/api/draft', { ref: other.ref, pick: { choices: [], other: true } });
+    const reply = JSON.parse(
+      (
+        await postJson(s, '/api/send-ready', {
+          refs: [recommended.ref, other.ref, formatQuestionRef(project, bare.id)],
+        })
+      ).text,
+    );
+    expect(reply).toMatchObject({ ok: true, text: 'Sent 1 answer.', sent: 1 });
+    expect((await s.store.get(project, recommended.id))?.status).toBe('answered');
+    expect((await s.store.get(project, other.id))?.status).toBe('pending');
+    expect((await s.store.get(project, bare.id))?.status).toBe('pending');
+    expect(JSON.parse((await postJson(s, '/api/send-ready', { refs: [other.ref] })).text)).toMatchObject({
+      ok: false,
+      text: 'Nothing was sent.',
+      sent: 0,
+    });
+  });
+
+  it('GIVEN Remove THEN the question is dismissed by the web person', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    expect(JSON.parse((await postJson(s, '/api/remove', { ref })).text)).toEqual({
+      ok: true,
+      text: `Removed #${id}; the agent will be told.`,
+    });
+    expect((await s.store.get(project, id))?.closure?.by).toEqual({
+      platform: 'web',
+      userId: 'local',
+      displayName: 'Ada',
+    });
+  });
+
+  it.each([
+    ['an option index past the options', { ref: 'x', pick: { choices: [9], other: false } }, 400],
+    ['a pick of the wrong shape', { ref: 'x', pick: { choices: ['Postgres'], other: false } }, 400],
+    ['notes over the limit', { ref: 'x', notes: 'n'.repeat(3001) }, 400],
+  ])('GIVEN %s THEN 400 with a reason and nothing changes', async (_, body, status) => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    const reply = await postJson(s, '/api/draft', { ...body, ref });
+    expect(reply.status).toBe(status);
+    expect(JSON.parse(reply.text)).toMatchObject({ ok: false });
+    expect(await s.store.getDraft(project, id, { platform: 'web', userId: 'local' })).toBeUndefined();
+  });
+
+  it('GIVEN notes over the limit THEN the reason says the limit', async () => {
+    const s = await stack();
+    const { ref } = await parked(s);
+    const reply = await postJson(s, '/api/draft', { ref, notes: 'n'.repeat(3001) });
+    expect(JSON.parse(reply.text).text).toBe('Notes can be at most 3000 characters.');
+  });
+
+  it('GIVEN an unknown ref THEN the service’s refusal comes back', async () => {
+    const s = await stack();
+    const reply = JSON.parse((await postJson(s, '/api/send', { ref: 'AAAAAAAAAAAAAAAA.1' })).text);
+    expect(reply).toEqual({ ok: false, refusal: 'unknown', text: 'This question no longer exists.' });
+  });
+
+  it('GIVEN actions THEN the log has routes and outcomes but no question, answer or note text', async () => {
+    const logger = new RecordingLogger();
+    const s = await stack({ logger });
+    const { ref } = await parked(s, { question: 'Secret plan question?' });
+    await postJson(s, '/api/draft', { ref, notes: 'secret note text' });
+    await postJson(s, '/api/send', { ref });
+    expect(logger.lines.length).toBeGreaterThan(0);
+    expect(logger.text()).not.toMatch(/Secret plan|secret note|Postgres/);
+  });
+});
+
+describe('protection', () => {
+  it.each([
+    ['a cross-site Origin', { origin: 'https://evil.example' }],
+    ['a null Origin', { origin: 'null' }],
+    ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }],
+  ])('GIVEN a POST with %s THEN 403 and nothing changes', async (_, headers) => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    const reply = await postJson(s, '/api/send', { ref }, headers);
+    expect(reply.status).toBe(403);
+    expect(JSON.parse(reply.text)).toEqual({ ok: false, text: 'Only the inbox page itself can do that.' });
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+  });
+
+  it('GIVEN a POST that is not JSON (what a cross-site form can send) THEN 415 and nothing changes', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    const reply = await send(s, '/api/send', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ ref }),
+    });
+    expect(reply.status).toBe(415);
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+  });
+
+  it('GIVEN a POST without Origin from a non-browser client THEN it is accepted (it is JSON and same host)', async () => {
+    const s = await stack();
+    const { ref } = await parked(s);
+    const reply = await send(s, '/api/send', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ref }),
+    });
+    expect(JSON.parse(reply.text)).toMatchObject({ ok: true });
+  });
+
+  it('GIVEN a Host that is not loopback (DNS rebinding) THEN every route answers 403; loopback names are served', async () => {
+    const s = await stack();
+    await parked(s, { question: 'Private?' });
+    for (const path of ['/', '/inbox', '/events', '/assets/inbox.js']) {
+      const reply = await send(s, path, { headers: { host: `evil.example:${s.web.port}` } });
+      expect(reply.status, path).toBe(403);
+      expect(reply.text).not.toContain('Private?');
+    }
+    for (const host of [`localhost:${s.web.port}`, `127.0.0.1:${s.web.port}`, `[::1]:${s.web.port}`]) {
+      expect((await send(s, '/inbox', { headers: { host } })).status, host).toBe(200);
+    }
+    expect(isLoopbackHost('127.0.0.1.evil.example')).toBe(false);
+    expect(isLoopbackHost('localhost.evil.example:80')).toBe(false);
+    expect(isLoopbackHost(undefined)).toBe(false);
+  });
+});
+
+describe('the token', () => {
+  const TOKEN = 'correct horse battery staple';
+
+  it('GIVEN a token THEN nothing is served without it; the sign-in form sets a session cookie that works', async () => {
+    const s = await stack({ token: TOKEN });
+    await parked(s, { question: 'Behind the token?' });
+    const anonymous = await send(s, '/');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).toContain('<form method="post" action="/login">');
+    expect(anonymous.text).not.toContain('Behind the token?');
+    for (const path of ['/inbox', '/events']) expect((await send(s, path)).status, path).toBe(401);
+    expect((await postJson(s, '/api/send', { ref: 'AAAAAAAAAAAAAAAA.1' })).status).toBe(401);
+    // The assets hold no data; the sign-in page needs its stylesheet.
+    expect((await send(s, '/assets/inbox.css')).status).toBe(200);
+
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const wrong = await send(s, '/login', { method: 'POST', headers: form, body: 'token=guess' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const right = await send(s, '/login', {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ token: TOKEN }).toString(),
+    });
+    expect(right.status).toBe(303);
+    expect(right.headers.location).toBe('/');
+    const cookie = right.headers['set-cookie']?.[0] ?? '';
+    expect(cookie).toMatch(/^ask_later_session=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).not.toContain(encodeURIComponent(TOKEN).slice(0, 8));
+    expect(cookie).not.toContain('horse');
+
+    const session = cookie.split(';')[0] ?? '';
+    const signedIn = await send(s, '/', { headers: { cookie: session } });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.text).toContain('Behind the token?');
+    expect((await send(s, '/inbox', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await send(s, '/inbox', { headers: { cookie: 'ask_later_session=forged' } })).status).toBe(401);
+  });
+
+  it('GIVEN a token THEN any Host is served (the inbox is bound beyond loopback), still only with the token', async () => {
+    const s = await stack({ token: TOKEN });
+    const elsewhere = { host: `inbox.lan:${s.web.port}` };
+    expect((await send(s, '/inbox', { headers: elsewhere })).status).toBe(401);
+    expect((await send(s, '/inbox', { headers: { ...elsewhere, authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+});
+
+describe('server-sent events', () => {
+  /** Open /events and collect what arrives. */
+  function listen(s: WebStack): Promise<{ text: () => string; close: () => void; headers: IncomingHttpHeaders }> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const req = httpRequest(
+        { host: '127.0.0.1', port: s.web.port, path: '/events', headers: { host: `127.0.0.1:${s.web.port}` } },
+        (res) => {
+          res.setEncoding('utf8').on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('error', () => undefined);
+          resolve({ text: () => text, close: () => req.destroy(), headers: res.headers });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('GIVEN an open stream and the bridge THEN a parked question and its answer each send its ref', async () => {
+    const s = await stack({ bridge: true });
+    const stream = await listen(s);
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    await until(() => stream.text().includes(': connected'), 'the stream opens');
+    const { project, id, ref } = await parked(s);
+    await until(() => stream.text().includes(`data: ${ref}\n\n`), 'the park reaches the stream');
+    const before = stream.text().length;
+    await s.interactions.send(ref, { platform: 'slack', userId: 'U1', displayName: 'Bob' }, { channel: 'CTEAM' });
+    await until(() => stream.text().slice(before).includes(`data: ${ref}\n\n`), 'the answer reaches the stream');
+    expect((await s.store.get(project, id))?.status).toBe('answered');
+    stream.close();
+    await until(() => s.surface.listenerCount === 0, 'the closed stream is forgotten');
+  });
+
+  it('GIVEN a quiet stream THEN heartbeats keep it open; stopping the inbox ends it', async () => {
+    const s = await stack({ heartbeatMs: 30 });
+    const stream = await listen(s);
+    await until(() => (stream.text().match(/: ping\n\n/g) ?? []).length >= 2, 'two heartbeats');
+    expect(s.surface.listenerCount).toBe(1);
+    s.web.inbox.close();
+    await until(() => s.surface.listenerCount === 0, 'the stream is ended');
+  });
+});

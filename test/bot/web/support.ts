@@ -1,0 +1,114 @@
+/**
+ * The web inbox as `serve` runs it, in-process: the test Redis (a key prefix of its own), the one
+ * InteractionService (web routed to `local`, Slack to `CTEAM`), the bridge following the store's events with the
+ * web surface (and, when asked, a Slack surface against the fake Slack Web API), and the inbox on a port of its own.
+ * Plus real headless Chromium (playwright-core with Debian's /usr/bin/chromium) for the page.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { Bridge } from '../../../src/bot/bridge.js';
+import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
+import { SlackSurface } from '../../../src/bot/slack/surface.js';
+import { createWebClient } from '../../../src/bot/slack/web.js';
+import type { Surface } from '../../../src/bot/surface.js';
+import { type StartedWebInbox, startWebInbox, type WebInboxOptions } from '../../../src/bot/web/server.js';
+import { WEB_CHANNEL, WebSurface } from '../../../src/bot/web/surface.js';
+import type { RedisStore } from '../../../src/store/redis/redis-store.js';
+import { FakeSlackApi } from '../../fakes/slack-api.js';
+import { openTestStore, uniquePrefix } from '../../support/store.js';
+
+export const SLACK_CHANNEL = 'CTEAM';
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface WebStack {
+  readonly prefix: string;
+  readonly store: RedisStore;
+  readonly interactions: InteractionService;
+  readonly surface: WebSurface;
+  readonly web: StartedWebInbox;
+  /** Present when started with `slack: true`. */
+  readonly slack?: FakeSlackApi;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions extends Partial<Omit<WebInboxOptions, 'interactions' | 'store' | 'surface'>> {
+  /** Also run a Slack surface against the fake Slack Web API (the bridge posts and redraws there too). */
+  readonly slack?: boolean;
+  /** Run the bridge (default true). */
+  readonly bridge?: boolean;
+  readonly host?: string;
+}
+
+export async function startWebStack(options: StackOptions = {}): Promise<WebStack> {
+  const prefix = uniquePrefix();
+  const store = await openTestStore({ prefix });
+  const interactions = new InteractionService({
+    store,
+    access: allowListPolicy({}),
+    routing: (platform) => (platform === 'web' ? [WEB_CHANNEL] : platform === 'slack' ? [SLACK_CHANNEL] : []),
+  });
+  const surface = new WebSurface();
+  const surfaces: Surface[] = [surface];
+  const slack = options.slack ? await new FakeSlackApi().start() : undefined;
+  if (slack) {
+    const client = createWebClient({ token: 'xoxb-test', apiUrl: slack.url, retryConfig: { retries: 0 } });
+    surfaces.push(new SlackSurface({ client, channel: SLACK_CHANNEL }));
+  }
+  const bridge =
+    options.bridge === false
+      ? undefined
+      : new Bridge({ store, surfaces, consumerName: `web-test-${prefix}`, blockMs: 50, retryBaseMs: 10 });
+  await bridge?.start();
+  const { slack: _slack, bridge: _bridge, ...inboxOptions } = options;
+  const web = await startWebInbox({
+    displayName: 'Ada',
+    timeZone: 'UTC',
+    ...inboxOptions,
+    interactions,
+    store,
+    surface,
+  });
+  return {
+    prefix,
+    store,
+    interactions,
+    surface,
+    web,
+    ...(slack ? { slack } : {}),
+    stop: async () => {
+      await web.stop();
+      await bridge?.stop();
+      await slack?.stop();
+      await store.close();
+    },
+  };
+}
+
+/** Whether Debian's chromium is installed (the browser tests need it; `.ci/run` installs it). */
+export function hasChromium(): boolean {
+  return existsSync(CHROMIUM);
+}
+
+/** Headless Chromium as FACTS.md says: Debian's binary, never a downloaded one. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
