@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
  * `ask-later <command>`: each command lazy-imports only what it runs, so the per-prompt hook stays cheap.
- * This entry lists the commands this build has; serve and doctor arrive with their issues.
  */
 import { readFileSync } from 'node:fs';
 
 const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {
+  doctor: {
+    summary: 'checks the config, Redis, Slack, Discord and the Claude Code install, and says what to fix',
+    run: async () => (await import('./doctor/run.js')).runDoctor(process.env),
+  },
   hook: {
     summary: "Claude Code's UserPromptSubmit hook: adds the answers waiting for this project to the prompt",
     run: async () => (await import('./hook/run.js')).runHook(process, process.env, process.cwd()),

@@ -3,80 +3,20 @@
  * the parts they need from here. Problems are one line each, naming the variable, what it needs and what came
  * (never a secret: URLs are described by their scheme only).
  */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { ConfigError } from './config-error.js';
-import { projectFromEnvironment } from './project.js';
 
-export interface StoreConfig {
-  /** `redis://` or `rediss://` URL of the store. */
-  readonly redisUrl: string;
-  /** Namespace of every key (`ASK_LATER_REDIS_PREFIX`, default `al`): several inboxes can share one Redis. */
-  readonly redisPrefix: string;
-}
+export {
+  type AgentConfig,
+  CONFIG_VARIABLES,
+  type Env,
+  loadAgentConfig,
+  loadStoreConfig,
+  type StoreConfig,
+} from './agent-config.js';
 
-export interface AgentConfig extends StoreConfig {
-  /** The project every question of this process belongs to (BRIEF "The project"). */
-  readonly project: string;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/**
- * Every environment variable ask-later reads, for checks that other files (docker-compose.yml, docs) name only
- * real settings. Keep it in step with the loaders below; `test/config.test.ts` checks that each one is read here.
- */
-export const CONFIG_VARIABLES = [
-  'REDIS_URL',
-  'ASK_LATER_REDIS_PREFIX',
-  'ASK_LATER_PROJECT',
-  'CLAUDE_PROJECT_DIR',
-  'PORT',
-  'SLACK_BOT_TOKEN',
-  'SLACK_APP_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'SLACK_CHANNEL',
-  'SLACK_API_URL',
-  'SLACK_ALLOWED_USERS',
-  'DISCORD_TOKEN',
-  'DISCORD_CHANNEL',
-  'DISCORD_GUILD_ID',
-  'DISCORD_API_URL',
-  'DISCORD_ALLOWED_USERS',
-  'DISCORD_ALLOWED_ROLES',
-] as const;
-
-function describeUrl(value: string): string {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-  return scheme ? `a ${scheme}: URL` : 'something that is not a URL';
-}
-
-/** The store settings: `REDIS_URL`, `ASK_LATER_REDIS_PREFIX`. */
-export function loadStoreConfig(env: Env): StoreConfig {
-  const raw = env.REDIS_URL?.trim();
-  if (!raw) {
-    throw new ConfigError('REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)');
-  }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
-  }
-  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || 'al';
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
-    throw new ConfigError(
-      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`,
-    );
-  }
-  return Object.freeze({ redisUrl: raw, redisPrefix: prefix });
-}
-
-/** Settings of the agent-side commands (MCP server, hook): the store and the project. */
-export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
-  return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
-}
+import { describeUrl, type Env, loadStoreConfig, type StoreConfig } from './agent-config.js';
 
 /** Slack, when `SLACK_BOT_TOKEN` is set. */
 export interface SlackConfig {
@@ -84,8 +24,11 @@ export interface SlackConfig {
   /** Socket Mode when set (`xapp-…`); otherwise HTTP with `signingSecret`. */
   readonly appToken?: string;
   readonly signingSecret?: string;
-  /** The channel every project's questions go to (a routing table comes later). */
-  readonly channel: string;
+  /**
+   * `SLACK_CHANNEL`: where the questions of projects no route matches go. Absent when the routing file routes
+   * projects to Slack and everything else stays off Slack.
+   */
+  readonly channel?: string;
   /** Web API base URL, ending with `/` (proxies, GovSlack, tests). */
   readonly apiUrl?: string;
   /** Slack user ids allowed to answer; empty: everyone in the channel. */
@@ -96,8 +39,11 @@ export interface SlackConfig {
 export interface DiscordConfig {
   /** The bot token (Developer Portal → the application → Bot). */
   readonly token: string;
-  /** The channel id every project's questions go to (a routing table comes later). */
-  readonly channel: string;
+  /**
+   * `DISCORD_CHANNEL`: where the questions of projects no route matches go. Absent when the routing file routes
+   * projects to Discord and everything else stays off Discord.
+   */
+  readonly channel?: string;
   /** Register `/questions` in this guild (instant); absent: as a global command (can take up to an hour). */
   readonly guildId?: string;
   /** REST base without a version, no trailing slash (`https://discord.com/api`; proxies, tests). */
@@ -108,12 +54,33 @@ export interface DiscordConfig {
   readonly allowedRoles: readonly string[];
 }
 
+/** Who may answer the questions of a route's projects, per platform (each list narrows; see `src/routing.ts`). */
+export interface RouteAllowConfig {
+  readonly slackUsers?: readonly string[];
+  readonly discordUsers?: readonly string[];
+  readonly discordRoles?: readonly string[];
+}
+
+/** One entry of the routing file: the projects it matches and where their questions go. */
+export interface RouteConfig {
+  /** A project name, or a glob: `*` matches within a path segment, `**` across any depth. */
+  readonly project: string;
+  /** Slack channel id (`C…`/`G…`). A platform the route does not name gets none of its projects. */
+  readonly slack?: string;
+  /** Discord channel id (17–20 digits). */
+  readonly discord?: string;
+  readonly allow?: RouteAllowConfig;
+}
+
 export interface ServeConfig extends StoreConfig {
   /** HTTP port for Slack's requests and `GET /healthz` (`PORT`, default 3000). */
   readonly port: number;
   /** At least one of `slack` and `discord` is set. */
   readonly slack?: SlackConfig;
   readonly discord?: DiscordConfig;
+  /** The routing file's routes (`ASK_LATER_CONFIG`), in order: the first that matches a project wins. None: every
+   * project goes to `SLACK_CHANNEL` / `DISCORD_CHANNEL`. */
+  readonly routes?: readonly RouteConfig[];
 }
 
 function list(value: string | undefined): string[] {
@@ -136,11 +103,17 @@ function httpUrl(name: string, value: string): string {
   return value.endsWith('/') ? value : `${value}/`;
 }
 
-function loadSlackConfig(env: Env): SlackConfig | undefined {
+function loadSlackConfig(env: Env, routes: readonly RouteConfig[]): SlackConfig | undefined {
   const botToken = env.SLACK_BOT_TOKEN?.trim();
   if (!botToken) {
     const stray = ['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_CHANNEL'].find((name) => env[name]?.trim());
     if (stray) throw new ConfigError(`${stray} is set but SLACK_BOT_TOKEN is not: set the bot token (xoxb-…) too`);
+    const routed = routes.findIndex((route) => route.slack !== undefined);
+    if (routed >= 0) {
+      throw new ConfigError(
+        `ASK_LATER_CONFIG routes[${routed}].slack names a Slack channel but SLACK_BOT_TOKEN is not set: set the bot token (xoxb-…) too`,
+      );
+    }
     return undefined;
   }
   if (!botToken.startsWith('xoxb-')) {
@@ -156,15 +129,19 @@ function loadSlackConfig(env: Env): SlackConfig | undefined {
       'SLACK_SIGNING_SECRET is not set: HTTP mode needs it to check requests (or set SLACK_APP_TOKEN for Socket Mode)',
     );
   }
-  const channel = env.SLACK_CHANNEL?.trim();
-  if (!channel) throw new ConfigError('SLACK_CHANNEL is not set: name the channel id questions go to (C…)');
-  if (!/^[CG][A-Z0-9]{2,}$/.test(channel)) {
+  const channel = env.SLACK_CHANNEL?.trim() || undefined;
+  if (channel === undefined && !routes.some((route) => route.slack !== undefined)) {
+    throw new ConfigError(
+      'SLACK_CHANNEL is not set: name the channel id questions go to (C…), or route projects to Slack channels in ASK_LATER_CONFIG',
+    );
+  }
+  if (channel !== undefined && !SLACK_CHANNEL_ID.test(channel)) {
     throw new ConfigError(
       `SLACK_CHANNEL must be a channel id such as C0123ABCD (not a #name), got ${JSON.stringify(channel.slice(0, 30))}`,
     );
   }
   const allowedUsers = list(env.SLACK_ALLOWED_USERS);
-  const bad = allowedUsers.find((id) => !/^[UW][A-Z0-9]{2,}$/.test(id));
+  const bad = allowedUsers.find((id) => !SLACK_USER_ID.test(id));
   if (bad)
     throw new ConfigError(
       `SLACK_ALLOWED_USERS must list user ids such as U0123ABCD, got ${JSON.stringify(bad.slice(0, 30))}`,
@@ -172,7 +149,7 @@ function loadSlackConfig(env: Env): SlackConfig | undefined {
   const apiUrl = env.SLACK_API_URL?.trim() ? httpUrl('SLACK_API_URL', env.SLACK_API_URL.trim()) : undefined;
   return Object.freeze({
     botToken,
-    channel,
+    ...(channel !== undefined ? { channel } : {}),
     allowedUsers,
     ...(appToken ? { appToken } : {}),
     ...(signingSecret ? { signingSecret } : {}),
@@ -186,6 +163,10 @@ export const NOTHING_TO_SERVE =
 
 /** A Discord id: a snowflake, 17–20 digits. */
 const SNOWFLAKE = /^\d{17,20}$/;
+/** A Slack channel id: public `C…`, private (older) `G…`. */
+const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
+/** A Slack user id: `U…`, Enterprise Grid `W…`. */
+const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 function quoted(value: string): string {
   return JSON.stringify(value.slice(0, 30));
@@ -200,13 +181,19 @@ function snowflakes(name: string, what: string, value: string | undefined): stri
   return ids;
 }
 
-function loadDiscordConfig(env: Env): DiscordConfig | undefined {
+function loadDiscordConfig(env: Env, routes: readonly RouteConfig[]): DiscordConfig | undefined {
   const token = env.DISCORD_TOKEN?.trim();
   if (!token) {
     const stray = ['DISCORD_CHANNEL', 'DISCORD_GUILD_ID', 'DISCORD_ALLOWED_USERS', 'DISCORD_ALLOWED_ROLES'].find(
       (name) => env[name]?.trim(),
     );
     if (stray) throw new ConfigError(`${stray} is set but DISCORD_TOKEN is not: set the bot token too`);
+    const routed = routes.findIndex((route) => route.discord !== undefined);
+    if (routed >= 0) {
+      throw new ConfigError(
+        `ASK_LATER_CONFIG routes[${routed}].discord names a Discord channel but DISCORD_TOKEN is not set: set the bot token too`,
+      );
+    }
     return undefined;
   }
   // A bot token is three base64url parts joined by dots; never quote it back.
@@ -215,13 +202,13 @@ function loadDiscordConfig(env: Env): DiscordConfig | undefined {
       "DISCORD_TOKEN must be the bot token from the Developer Portal's Bot page (three dot-separated parts, no 'Bot ' prefix), got one that is not",
     );
   }
-  const channel = env.DISCORD_CHANNEL?.trim();
-  if (!channel) {
+  const channel = env.DISCORD_CHANNEL?.trim() || undefined;
+  if (channel === undefined && !routes.some((route) => route.discord !== undefined)) {
     throw new ConfigError(
-      'DISCORD_CHANNEL is not set: name the channel id questions go to (17–20 digits: Developer Mode → Copy Channel ID)',
+      'DISCORD_CHANNEL is not set: name the channel id questions go to (17–20 digits: Developer Mode → Copy Channel ID), or route projects to Discord channels in ASK_LATER_CONFIG',
     );
   }
-  if (!SNOWFLAKE.test(channel)) {
+  if (channel !== undefined && !SNOWFLAKE.test(channel)) {
     throw new ConfigError(`DISCORD_CHANNEL must be a channel id of 17–20 digits (not a #name), got ${quoted(channel)}`);
   }
   const guildId = env.DISCORD_GUILD_ID?.trim() || undefined;
@@ -242,7 +229,7 @@ function loadDiscordConfig(env: Env): DiscordConfig | undefined {
   }
   return Object.freeze({
     token,
-    channel,
+    ...(channel !== undefined ? { channel } : {}),
     allowedUsers,
     allowedRoles,
     ...(guildId !== undefined ? { guildId } : {}),
@@ -250,16 +237,192 @@ function loadDiscordConfig(env: Env): DiscordConfig | undefined {
   });
 }
 
-/** Settings of `ask-later serve`: the store, the port, and each chat surface that is configured. */
-export function loadServeConfig(env: Env): ServeConfig {
+/** Reads the routing file (default: `readFileSync` as UTF-8); tests hand in their own. */
+export type ReadConfigFile = (path: string) => string;
+
+/**
+ * Settings of `ask-later serve`: the store, the port, the routing file (`ASK_LATER_CONFIG`), and each chat surface
+ * that is configured.
+ */
+export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): ServeConfig {
   const store = loadStoreConfig(env);
   const rawPort = env.PORT?.trim() || '3000';
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) {
     throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
   }
-  const slack = loadSlackConfig(env);
-  const discord = loadDiscordConfig(env);
+  const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || undefined, readFile);
+  const slack = loadSlackConfig(env, routes);
+  const discord = loadDiscordConfig(env, routes);
   if (!slack && !discord) throw new ConfigError(NOTHING_TO_SERVE);
-  return Object.freeze({ ...store, port, ...(slack ? { slack } : {}), ...(discord ? { discord } : {}) });
+  return Object.freeze({ ...store, port, routes, ...(slack ? { slack } : {}), ...(discord ? { discord } : {}) });
+}
+
+function readUtf8(path: string): string {
+  return readFileSync(path, 'utf8');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The routing file
+
+const ROUTES_MAX = 1000;
+const ALLOW_MAX = 1000;
+
+const slackUserIds = z
+  .array(z.string().regex(SLACK_USER_ID, 'expected a Slack user id such as U0123ABCD'))
+  .max(ALLOW_MAX);
+const snowflakeIds = (what: string) =>
+  z.array(z.string().regex(SNOWFLAKE, `expected a Discord ${what} id of 17–20 digits`)).max(ALLOW_MAX);
+
+const routeSchema = z
+  .strictObject(
+    {
+      project: z
+        .string('expected a project name or pattern such as "/srv/repos/api" or "/srv/repos/team-*/**"')
+        .trim()
+        .min(1, 'expected a project name or pattern such as "/srv/repos/api" or "/srv/repos/team-*/**"')
+        .max(4096, 'expected a project pattern of at most 4096 characters'),
+      slack: z.string('expected a channel id such as C0123ABCD').regex(SLACK_CHANNEL_ID, {
+        message: 'expected a channel id such as C0123ABCD',
+      }),
+      discord: z
+        .string('expected a channel id of 17–20 digits')
+        .regex(SNOWFLAKE, { message: 'expected a channel id of 17–20 digits' }),
+      allow: z
+        .strictObject(
+          {
+            slackUsers: slackUserIds,
+            discordUsers: snowflakeIds('user'),
+            discordRoles: snowflakeIds('role'),
+          },
+          'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...]}',
+        )
+        .partial(),
+    },
+    'expected a route {"project": "...", "slack": "C…", "discord": "1234…"}',
+  )
+  .partial({ slack: true, discord: true, allow: true })
+  .refine((route) => route.slack !== undefined || route.discord !== undefined, {
+    message: 'expected "slack" or "discord" (or both): a route must send its projects somewhere',
+  });
+
+const routingFileSchema = z.strictObject(
+  {
+    routes: z.array(routeSchema, 'expected a list of routes').max(ROUTES_MAX, `expected at most ${ROUTES_MAX} routes`),
+  },
+  'expected an object {"routes": [...]}',
+);
+
+/** A value as a config line may quote it: short, one line, never a whole object. */
+function got(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (typeof value === 'number') return `the number ${value} (write ids and names in quotes)`;
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return 'an object';
+}
+
+function keyPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) text += typeof part === 'number' ? `[${part}]` : `${text === '' ? '' : '.'}${String(part)}`;
+  return text;
+}
+
+/** The routing file named by `ASK_LATER_CONFIG` (JSON), validated; no file: no routes. */
+function loadRoutes(path: string | undefined, readFile: ReadConfigFile): RouteConfig[] {
+  if (path === undefined) return [];
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : typeof code === 'string'
+              ? code
+              : 'unreadable';
+    throw new ConfigError(`ASK_LATER_CONFIG names ${JSON.stringify(path)}, which cannot be read (${why})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    // Node's messages quote the file's text; only the position or the offending character is kept.
+    const message = error instanceof Error ? error.message : '';
+    const position = /position (\d+)/.exec(message)?.[1];
+    const token = /^Unexpected token '(.)'/.exec(message)?.[1];
+    const where =
+      position !== undefined
+        ? `at ${lineColumn(text, Number(position))}`
+        : token !== undefined
+          ? `unexpected ${JSON.stringify(token)}`
+          : /end of JSON/i.test(message)
+            ? 'it ends too early'
+            : 'malformed';
+    const yaml = /\.ya?ml$/i.test(path) ? '; write it as JSON, YAML is not read' : '';
+    throw new ConfigError(`ASK_LATER_CONFIG names ${JSON.stringify(path)}, which is not valid JSON (${where}${yaml})`);
+  }
+  const parsed = routingFileSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue === undefined) throw new ConfigError('ASK_LATER_CONFIG: the routing file is not valid');
+    const at = keyPath(issue.path);
+    const where = `ASK_LATER_CONFIG ${at === '' ? '(the file)' : at}`;
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((key) => JSON.stringify(key.slice(0, 30))).join(', ');
+      throw new ConfigError(`${where}: unknown key ${keys} (expected ${knownKeys(issue.path)})`);
+    }
+    throw new ConfigError(`${where}: ${issue.message}, got ${got(issue.input)}`);
+  }
+  return parsed.data.routes.map((route, index) => freezeRoute(route, index));
+}
+
+function knownKeys(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return 'routes';
+  if (path.at(-1) === 'allow') return 'slackUsers, discordUsers, discordRoles';
+  return 'project, slack, discord, allow';
+}
+
+function lineColumn(text: string, position: number): string {
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}
+
+/** A route as the rest of the program sees it; allow-lists for a platform the route does not name are refused. */
+function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteConfig {
+  const allow = route.allow;
+  if (allow?.slackUsers !== undefined && route.slack === undefined) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].allow.slackUsers: the route names no Slack channel, got a Slack allow-list`,
+    );
+  }
+  if ((allow?.discordUsers !== undefined || allow?.discordRoles !== undefined) && route.discord === undefined) {
+    const key = allow?.discordUsers !== undefined ? 'discordUsers' : 'discordRoles';
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].allow.${key}: the route names no Discord channel, got a Discord allow-list`,
+    );
+  }
+  return Object.freeze({
+    project: route.project,
+    ...(route.slack !== undefined ? { slack: route.slack } : {}),
+    ...(route.discord !== undefined ? { discord: route.discord } : {}),
+    ...(allow !== undefined
+      ? {
+          allow: Object.freeze({
+            ...(allow.slackUsers !== undefined ? { slackUsers: Object.freeze([...allow.slackUsers]) } : {}),
+            ...(allow.discordUsers !== undefined ? { discordUsers: Object.freeze([...allow.discordUsers]) } : {}),
+            ...(allow.discordRoles !== undefined ? { discordRoles: Object.freeze([...allow.discordRoles]) } : {}),
+          }),
+        }
+      : {}),
+  });
 }

@@ -80,7 +80,7 @@ describe('Discord settings', () => {
     ],
     [
       discord({ DISCORD_CHANNEL: '' }),
-      'DISCORD_CHANNEL is not set: name the channel id questions go to (17–20 digits: Developer Mode → Copy Channel ID)',
+      'DISCORD_CHANNEL is not set: name the channel id questions go to (17–20 digits: Developer Mode → Copy Channel ID), or route projects to Discord channels in ASK_LATER_CONFIG',
     ],
     [
       discord({ DISCORD_CHANNEL: '#questions' }),
@@ -150,11 +150,180 @@ describe('Discord settings', () => {
 
 describe('the list of settings', () => {
   it('GIVEN CONFIG_VARIABLES THEN each is read by the config or project module, and each read is listed', () => {
-    const sources = ['src/config.ts', 'src/project.ts'].map((file) => readFileSync(file, 'utf8')).join('\n');
+    const sources = ['src/agent-config.ts', 'src/config.ts', 'src/project.ts']
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
     const read = new Set([...sources.matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1]));
     for (const list of sources.matchAll(/\[((?:'[A-Z_]+',?\s*)+)\]\.find/g)) {
       for (const name of list[1]?.matchAll(/'([A-Z_]+)'/g) ?? []) read.add(name[1]);
     }
     expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+});
+
+describe('the routing file (ASK_LATER_CONFIG)', () => {
+  const SLACK = { REDIS_URL: 'redis://h', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+  const BOTH = { ...SLACK, DISCORD_TOKEN: TOKEN };
+  const file = (content: unknown) => (path: string) => {
+    expect(path).toBe('/etc/ask-later/routes.json');
+    return typeof content === 'string' ? content : JSON.stringify(content);
+  };
+  const withFile = (env: Record<string, string>) => ({ ...env, ASK_LATER_CONFIG: '/etc/ask-later/routes.json' });
+  function routingError(env: Record<string, string>, content: unknown): string {
+    try {
+      loadServeConfig(withFile(env), file(content));
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('no ConfigError');
+  }
+
+  it.each([
+    [
+      'a #name for a Slack channel',
+      SLACK,
+      {
+        routes: [
+          { project: 'a', slack: 'C1AAA' },
+          { project: 'b', slack: 'C1AAB' },
+          { project: 'c', slack: '#general' },
+        ],
+      },
+      'ASK_LATER_CONFIG routes[2].slack: expected a channel id such as C0123ABCD, got "#general"',
+    ],
+    [
+      'a short Discord channel',
+      BOTH,
+      { routes: [{ project: 'a', discord: '1234' }] },
+      'ASK_LATER_CONFIG routes[0].discord: expected a channel id of 17–20 digits, got "1234"',
+    ],
+    [
+      'a number for a Discord channel',
+      BOTH,
+      // As someone writes it in the file: an id without quotes, which JSON reads as a rounded number.
+      '{"routes": [{"project": "a", "discord": 123456789012345678}]}',
+      'ASK_LATER_CONFIG routes[0].discord: expected a channel id of 17–20 digits, got the number 123456789012345680 (write ids and names in quotes)',
+    ],
+    [
+      'a route without a channel',
+      SLACK,
+      { routes: [{ project: 'a' }] },
+      'ASK_LATER_CONFIG routes[0]: expected "slack" or "discord" (or both): a route must send its projects somewhere, got an object',
+    ],
+    [
+      'an empty project',
+      SLACK,
+      { routes: [{ project: ' ', slack: 'C1AAA' }] },
+      'ASK_LATER_CONFIG routes[0].project: expected a project name or pattern such as "/srv/repos/api" or "/srv/repos/team-*/**", got ""',
+    ],
+    [
+      'a missing project',
+      SLACK,
+      { routes: [{ slack: 'C1AAA' }] },
+      'ASK_LATER_CONFIG routes[0].project: expected a project name or pattern such as "/srv/repos/api" or "/srv/repos/team-*/**", got nothing',
+    ],
+    [
+      'a misspelt key',
+      SLACK,
+      { routes: [{ project: 'a', slak: 'C1AAA' }] },
+      'ASK_LATER_CONFIG routes[0]: unknown key "slak" (expected project, slack, discord, allow)',
+    ],
+    [
+      'a misspelt allow key',
+      SLACK,
+      { routes: [{ project: 'a', slack: 'C1AAA', allow: { users: ['U1AAA'] } }] },
+      'ASK_LATER_CONFIG routes[0].allow: unknown key "users" (expected slackUsers, discordUsers, discordRoles)',
+    ],
+    [
+      'a Slack user given by name',
+      SLACK,
+      { routes: [{ project: 'a', slack: 'C1AAA', allow: { slackUsers: ['U1AAA', '@ana'] } }] },
+      'ASK_LATER_CONFIG routes[0].allow.slackUsers[1]: expected a Slack user id such as U0123ABCD, got "@ana"',
+    ],
+    [
+      'a Discord role given by name',
+      BOTH,
+      { routes: [{ project: 'a', discord: CHANNEL, allow: { discordRoles: ['admins'] } }] },
+      'ASK_LATER_CONFIG routes[0].allow.discordRoles[0]: expected a Discord role id of 17–20 digits, got "admins"',
+    ],
+    [
+      'a Slack allow-list on a Discord-only route',
+      BOTH,
+      { routes: [{ project: 'a', discord: CHANNEL, allow: { slackUsers: ['U1AAA'] } }] },
+      'ASK_LATER_CONFIG routes[0].allow.slackUsers: the route names no Slack channel, got a Slack allow-list',
+    ],
+    ['no routes list', SLACK, { route: [] }, 'ASK_LATER_CONFIG routes: expected a list of routes, got nothing'],
+    ['routes not a list', SLACK, { routes: {} }, 'ASK_LATER_CONFIG routes: expected a list of routes, got an object'],
+    ['a list at the top', SLACK, [], 'ASK_LATER_CONFIG (the file): expected an object {"routes": [...]}, got a list'],
+    [
+      'a Slack route without a Slack bot',
+      { REDIS_URL: 'redis://h', DISCORD_TOKEN: TOKEN, DISCORD_CHANNEL: CHANNEL },
+      {
+        routes: [
+          { project: 'a', discord: CHANNEL },
+          { project: 'b', slack: 'C1AAA' },
+        ],
+      },
+      'ASK_LATER_CONFIG routes[1].slack names a Slack channel but SLACK_BOT_TOKEN is not set: set the bot token (xoxb-…) too',
+    ],
+    [
+      'a Discord route without a Discord bot',
+      { ...SLACK, SLACK_CHANNEL: 'C1AAA' },
+      { routes: [{ project: 'a', discord: CHANNEL }] },
+      'ASK_LATER_CONFIG routes[0].discord names a Discord channel but DISCORD_TOKEN is not set: set the bot token too',
+    ],
+    [
+      'no Slack channel anywhere',
+      BOTH,
+      { routes: [{ project: 'a', discord: CHANNEL }] },
+      'SLACK_CHANNEL is not set: name the channel id questions go to (C…), or route projects to Slack channels in ASK_LATER_CONFIG',
+    ],
+    [
+      'invalid JSON',
+      SLACK,
+      '{\n  "routes": [\n    { "project": "a", "slack": "C1AAA", }\n  ]\n}',
+      'ASK_LATER_CONFIG names "/etc/ask-later/routes.json", which is not valid JSON (at line 3, column 41)',
+    ],
+    [
+      'a file cut short',
+      SLACK,
+      '{"routes": [',
+      'ASK_LATER_CONFIG names "/etc/ask-later/routes.json", which is not valid JSON (it ends too early)',
+    ],
+  ])('GIVEN %s THEN one line naming the file and the key, and what it got', (_what, env, content, line) => {
+    const message = routingError(env, content);
+    expect(message).toBe(line);
+    expect(message).not.toContain('\n');
+  });
+
+  it('GIVEN a file that is not there THEN one line saying so', () => {
+    const env = withFile(SLACK);
+    expect(() => loadServeConfig({ ...env, ASK_LATER_CONFIG: '/nonexistent/ask-later.json' })).toThrow(
+      new ConfigError('ASK_LATER_CONFIG names "/nonexistent/ask-later.json", which cannot be read (no such file)'),
+    );
+    expect(() => loadServeConfig({ ...env, ASK_LATER_CONFIG: '/tmp' })).toThrow(
+      new ConfigError('ASK_LATER_CONFIG names "/tmp", which cannot be read (it is a directory)'),
+    );
+  });
+
+  it('GIVEN routes covering Slack THEN SLACK_CHANNEL may be absent, and the routes come back frozen in order', () => {
+    const routes = [
+      { project: '/srv/api', slack: 'C0API', allow: { slackUsers: ['U0ANA'] } },
+      { project: '/srv/team-*/**', slack: 'C0TEAM', discord: CHANNEL },
+    ];
+    const config = loadServeConfig(withFile({ ...BOTH, DISCORD_CHANNEL: CHANNEL }), file({ routes }));
+    expect(config.slack?.channel).toBeUndefined();
+    expect(config.discord?.channel).toBe(CHANNEL);
+    expect(config.routes).toEqual(routes);
+    expect(Object.isFrozen(config.routes?.[0])).toBe(true);
+    expect(Object.isFrozen(config.routes?.[0]?.allow)).toBe(true);
+  });
+
+  it('GIVEN no ASK_LATER_CONFIG THEN no routes and the file is never read', () => {
+    const config = loadServeConfig({ ...SLACK, SLACK_CHANNEL: 'C1AAA' }, () => {
+      throw new Error('read');
+    });
+    expect(config.routes).toEqual([]);
   });
 });

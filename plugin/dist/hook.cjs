@@ -459,7 +459,7 @@ var init_question_ref = __esm({
 
 // src/store/redis/keys.ts
 function globalKeys(prefix) {
-  return { projects: `${prefix}:projects` };
+  return { projects: `${prefix}:projects`, lease: (name) => `${prefix}:lease:${name}` };
 }
 var ProjectKeys;
 var init_keys = __esm({
@@ -742,7 +742,9 @@ var init_scripts = __esm({
       confirm: load("confirm-5"),
       release: load("release-0"),
       deliver: load("deliver-6"),
-      purge: load("purge-1")
+      purge: load("purge-1"),
+      lease: load("lease-1"),
+      releaseLease: load("release-lease-1")
     };
     TransitionCode = {
       unknown: 0,
@@ -1399,6 +1401,21 @@ var init_redis_store = __esm({
           return code === DeliverCode.leased ? "leased" : "not-waiting";
         });
       }
+      acquireLease(name, owner, ms) {
+        return this.#run(
+          async () => Number(await this.#eval(scripts.lease, [globalKeys(this.#prefix).lease(name)], [owner, Math.max(1, ms)])) === 1
+        );
+      }
+      releaseLease(name, owner) {
+        return this.#run(async () => {
+          await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+        });
+      }
+      ping() {
+        return this.#run(async () => {
+          await this.#client.sendCommand(["PING"]);
+        });
+      }
       recordMessage(project, id, ref) {
         return this.#run(async () => {
           const reply = await this.#eval(
@@ -1612,7 +1629,7 @@ function canonicalPath(path) {
   }
 }
 
-// src/config.ts
+// src/agent-config.ts
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";

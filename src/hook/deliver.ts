@@ -7,7 +7,7 @@
  * flushed to stdout. A run that dies or misses its deadline before confirming leaves the lease to lapse, and the
  * next prompt carries them.
  */
-import type { AgentConfig } from '../config.js';
+import type { AgentConfig } from '../agent-config.js';
 import { deliveryEntriesBudget, renderDeliveryNote } from '../core/delivery-note.js';
 import type { Claim, Store } from '../store/port.js';
 import { openRedisStore } from '../store/redis/redis-store.js';

@@ -10,7 +10,7 @@
  * note renderer (`deliver.ts`) are imported only for prompts that carry answers.
  */
 import { resolve } from 'node:path';
-import { loadAgentConfig } from '../config.js';
+import { loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { CorruptRecordError } from '../store/corrupt-record-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';

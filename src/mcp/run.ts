@@ -1,7 +1,7 @@
 /** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadAgentConfig } from '../config.js';
+import { loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { projectFromEnvironment } from '../project.js';
 import { openRedisStore } from '../store/redis/redis-store.js';

@@ -1,14 +1,20 @@
 /**
  * `ask-later serve`: the long-running bridge to Slack, Discord or both. It follows the store's events and keeps
  * every chat message true (Bridge + one Surface per platform), answers interactions (the Bolt app, the discord.js
- * gateway client), and expires due questions and purges old ones on a timer. A project routed to both platforms is
- * posted on both; the first answer on either wins in the store, and the answered event redraws every copy.
- * Several replicas can run against one Redis: the bridge's consumer group hands each event to one of them, and a
- * post that may have happened before is looked up first (Slack metadata; Discord nonce and recent history).
+ * gateway client), and expires due questions and purges old ones on a timer. Where a project's questions go and
+ * who may answer them comes from the routing table (`src/routing.ts`: the routing file over the default channels).
+ * A project routed to both platforms is posted on both; the first answer on either wins in the store, and the
+ * answered event redraws every copy.
+ *
+ * Several replicas can run against one Redis: the bridge's consumer group hands each event to one of them (a dead
+ * replica's events are reclaimed after `reclaimIdleMs`), a post that may have happened before is looked up first
+ * (Slack metadata; Discord nonce and recent history), and the sweep runs in the replica holding its lease
+ * (`sweep.ts`).
  *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
- * start) go to stderr, one line each. SIGTERM / SIGINT: stop taking interactions and events, finish the one in
- * hand, close the store, exit 0.
+ * start) go to stderr, one line each. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the
+ * receivers stop (Slack's HTTP server or socket, Discord's gateway), the interactions already acknowledged finish,
+ * the bridge finishes and acknowledges the event in hand, the sweep lease is given up, the store closes, exit 0.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -19,7 +25,7 @@ import { Bridge } from '../bot/bridge.js';
 import { createDiscordApp, type DiscordApp, isTokenRefused } from '../bot/discord/app.js';
 import { createDiscordRest, discordStatus } from '../bot/discord/rest.js';
 import { DiscordSurface } from '../bot/discord/surface.js';
-import { allowListPolicy, InteractionService, type Routing } from '../bot/interactions.js';
+import { InteractionService, type Routing } from '../bot/interactions.js';
 import { errorFields, type Logger } from '../bot/logger.js';
 import { createSlackApp, type SlackApp } from '../bot/slack/app.js';
 import { SlackSurface } from '../bot/slack/surface.js';
@@ -27,9 +33,14 @@ import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack
 import type { Surface } from '../bot/surface.js';
 import { loadServeConfig, NOTHING_TO_SERVE, type ServeConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
+import { routingTable } from '../routing.js';
 import type { Store } from '../store/port.js';
 import { openRedisStore } from '../store/redis/redis-store.js';
+import { routedAccessPolicy } from './access.js';
+import { checkHealth, type HealthReport } from './health.js';
+import { routedSurface } from './routed-surface.js';
 import { ServeStartError } from './serve-start-error.js';
+import { type Sweeper, startSweep } from './sweep.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,8 +53,13 @@ export interface ServeDeps {
   readonly retryConfig?: RetryOptions;
   /** Bridge tuning (tests use short ones). */
   readonly bridge?: { readonly blockMs?: number; readonly reclaimIdleMs?: number; readonly retryBaseMs?: number };
-  /** How often to expire due questions and purge old ones (default 30 s; 0 turns it off). */
+  /**
+   * How often to expire due questions and purge old ones, in the replica holding the sweep lease (default 30 s;
+   * 0 turns it off).
+   */
   readonly sweepMs?: number;
+  /** This replica's name: bridge consumer and lease owner (default host, pid and a random part). */
+  readonly replica?: string;
   /** Skip Bolt's own `auth.test` when both are known. */
   readonly botId?: string;
   readonly botUserId?: string;
@@ -81,23 +97,40 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     throw new ServeStartError(`cannot reach Redis at REDIS_URL (${describeError(error)})`, { cause: error });
   }
   const ownStore = deps.store === undefined;
-  const routing: Routing = (platform) => {
-    if (platform === 'slack') return slack ? [slack.channel] : [];
-    if (platform === 'discord') return discord ? [discord.channel] : [];
-    return [];
+  // Routes naming a platform that is not served are refused by the config; here a platform not served gets none.
+  const table = routingTable({
+    routes: config.routes ?? [],
+    ...(slack?.channel !== undefined ? { slackChannel: slack.channel } : {}),
+    ...(discord?.channel !== undefined ? { discordChannel: discord.channel } : {}),
+  });
+  const routing: Routing = (platform, project) => {
+    if ((platform === 'slack' && !slack) || (platform === 'discord' && !discord)) return [];
+    return table.channelsFor(platform, project);
   };
   const interactions = new InteractionService({
     store,
-    access: allowListPolicy({
-      users: { slack: slack?.allowedUsers ?? [], discord: discord?.allowedUsers ?? [] },
-      discordRoles: discord?.allowedRoles ?? [],
-    }),
+    access: routedAccessPolicy(
+      {
+        users: { slack: slack?.allowedUsers ?? [], discord: discord?.allowedUsers ?? [] },
+        discordRoles: discord?.allowedRoles ?? [],
+      },
+      table,
+    ),
     routing,
   });
   let serving = true;
   const surfaces: Surface[] = [];
-
+  const replica = deps.replica ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   let app: SlackApp | undefined;
+  let gateway: DiscordApp | undefined;
+  const health = (): Promise<HealthReport> =>
+    checkHealth({
+      serving: () => serving,
+      store,
+      ...(app ? { slack: () => app?.connected() ?? false } : {}),
+      ...(gateway ? { discord: () => gateway?.connected() ?? false } : {}),
+    });
+
   if (slack) {
     app = createSlackApp({
       config: slack,
@@ -105,26 +138,29 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
       interactions,
       store,
       logger: log,
-      healthy: () => serving,
+      health,
       ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
       ...(deps.botId !== undefined ? { botId: deps.botId } : {}),
       ...(deps.botUserId !== undefined ? { botUserId: deps.botUserId } : {}),
       ...(deps.respond !== undefined ? { respond: deps.respond } : {}),
     });
     surfaces.push(
-      new SlackSurface({
-        client: createWebClient({
-          token: slack.botToken,
-          ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
-          ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
+      routedSurface(
+        new SlackSurface({
+          client: createWebClient({
+            token: slack.botToken,
+            ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
+            ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
+          }),
+          // Unused: the routed surface asks the table for each project's channel.
+          channel: slack.channel ?? '',
+          logger: log,
         }),
-        channel: slack.channel,
-        logger: log,
-      }),
+        table,
+      ),
     );
   }
 
-  let gateway: DiscordApp | undefined;
   if (discord) {
     gateway = createDiscordApp({
       config: discord,
@@ -137,33 +173,37 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     });
     const started = gateway;
     surfaces.push(
-      new DiscordSurface({
-        rest: createDiscordRest({
-          token: discord.token,
-          ...(discord.apiUrl !== undefined ? { apiUrl: discord.apiUrl } : {}),
-          ...(deps.discord?.restRetries !== undefined ? { retries: deps.discord.restRetries } : {}),
+      routedSurface(
+        new DiscordSurface({
+          rest: createDiscordRest({
+            token: discord.token,
+            ...(discord.apiUrl !== undefined ? { apiUrl: discord.apiUrl } : {}),
+            ...(deps.discord?.restRetries !== undefined ? { retries: deps.discord.restRetries } : {}),
+          }),
+          // Unused: the routed surface asks the table for each project's channel.
+          channel: discord.channel ?? '',
+          botUserId: () => started.botUserId(),
+          logger: log,
         }),
-        channel: discord.channel,
-        botUserId: () => started.botUserId(),
-        logger: log,
-      }),
+        table,
+      ),
     );
   }
 
   const bridge = new Bridge({
     store,
     surfaces,
-    consumerName: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    consumerName: replica,
     logger: log,
     ...deps.bridge,
   });
 
   // Without Slack's HTTP server, /healthz gets a server of its own.
-  let health: Server | undefined;
+  let healthz: Server | undefined;
   const stopStarted = async () => {
     await app?.stop().catch(() => undefined);
     await gateway?.stop().catch(() => undefined);
-    await closeServer(health);
+    await closeServer(healthz);
     if (ownStore) await store.close().catch(() => undefined);
   };
   try {
@@ -187,7 +227,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     throw new ServeStartError(what, { cause: error });
   }
   try {
-    if (!app) health = await healthServer(config.port, () => serving);
+    if (!app) healthz = await healthServer(config.port, health);
   } catch (error) {
     await stopStarted();
     throw new ServeStartError(`cannot listen on PORT ${config.port} (${describeError(error)})`, { cause: error });
@@ -195,24 +235,18 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   await bridge.start();
 
   const sweepMs = deps.sweepMs ?? 30_000;
-  const sweep =
-    sweepMs > 0
-      ? setInterval(() => {
-          void (async () => {
-            try {
-              const expired = await store.expireDue();
-              const purged = await store.purgeExpired();
-              if (expired + purged > 0) log.info({ expired, purged }, 'serve: swept');
-            } catch (error) {
-              log.warn(errorFields(error), 'serve: sweep failed');
-            }
-          })();
-        }, sweepMs)
-      : undefined;
-  sweep?.unref();
-  const port = () => app?.port ?? (health?.address() as AddressInfo | null)?.port;
+  const sweeper: Sweeper | undefined =
+    sweepMs > 0 ? startSweep({ store, owner: replica, everyMs: sweepMs, logger: log }) : undefined;
+  const port = () => app?.port ?? (healthz?.address() as AddressInfo | null)?.port;
   log.info(
-    { mode: app?.mode ?? 'none', port: port(), slackChannel: slack?.channel, discordChannel: discord?.channel },
+    {
+      mode: app?.mode ?? 'none',
+      port: port(),
+      discord: gateway !== undefined,
+      routes: config.routes?.length ?? 0,
+      slackChannel: slack?.channel,
+      discordChannel: discord?.channel,
+    },
     'serve: ready',
   );
 
@@ -225,30 +259,37 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     discord: gateway !== undefined,
     stop() {
       stopping ??= (async () => {
+        const started = Date.now();
         serving = false;
-        clearInterval(sweep);
-        await app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed'));
-        await gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed'));
+        // Receivers first (each waits for the interactions it acknowledged), then the bridge's event in hand.
+        await Promise.all([
+          app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed')),
+          gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed')),
+        ]);
         await bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed'));
-        await closeServer(health);
+        await sweeper?.stop();
+        await closeServer(healthz);
         if (ownStore) await store.close().catch(() => undefined);
-        log.info({}, 'serve: stopped');
+        log.info({ ms: Date.now() - started }, 'serve: stopped');
       })();
       return stopping;
     },
   };
 }
 
-/** `GET /healthz` alone (Discord-only serving): 200 while serving, 503 once stopping. */
-async function healthServer(port: number, healthy: () => boolean): Promise<Server> {
+/** `GET /healthz` alone (Discord-only serving). */
+async function healthServer(port: number, health: () => Promise<HealthReport>): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url !== '/healthz') {
       res.writeHead(404).end();
       return;
     }
-    const ok = healthy();
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ok ? 'ok' : 'stopping' }));
+    void health()
+      .catch((): HealthReport => ({ statusCode: 503, body: { status: 'down', store: 'down' } }))
+      .then(({ statusCode, body }) => {
+        res.writeHead(statusCode, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(body));
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

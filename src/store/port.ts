@@ -150,6 +150,19 @@ export interface Store {
   /** The project a question reference's tag (`core/question-ref.ts`) belongs to, if any parked here. */
   projectByTag(tag: string): Promise<string | undefined>;
 
+  /**
+   * Take or renew a named lease for `ms`: true when `owner` holds it now (it was free, had lapsed, or was already
+   * this owner's, whose lease then runs `ms` from now); false while another owner holds it. For work that one
+   * process at a time should do (serve's expiry and retention sweep). Holding a lease guards nothing by itself:
+   * the work under it must stay safe to run twice, as the lease can lapse while its owner is paused.
+   */
+  acquireLease(name: string, owner: string, ms: number): Promise<boolean>;
+  /** Give a lease up at once if `owner` holds it (a stopping process), so another owner need not wait it out. */
+  releaseLease(name: string, owner: string): Promise<void>;
+
+  /** A cheap round trip to the store (health checks). Throws `StoreUnavailableError` when it is not there. */
+  ping(): Promise<void>;
+
   /** Remember where a copy of the question was posted. False when the question is unknown. */
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
 

@@ -17,6 +17,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type RESTPutAPIApplicationCommandsJSONBody,
   Routes,
+  Status,
 } from 'discord.js';
 import type { DiscordConfig } from '../../config.js';
 import type { Store } from '../../store/port.js';
@@ -47,7 +48,9 @@ export interface DiscordApp {
   start(): Promise<void>;
   /** The bot's user id once started. */
   botUserId(): string | undefined;
-  /** Close the gateway connection; interactions stop arriving. */
+  /** Whether the gateway session is up (READY or RESUMED, not reconnecting). */
+  connected(): boolean;
+  /** Close the gateway connection (interactions stop arriving), then wait for the ones being answered. */
   stop(): Promise<void>;
 }
 
@@ -78,10 +81,16 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
   });
 
+  /** Interactions being answered: `stop` waits for them. */
+  const inFlight = new Set<Promise<void>>();
   client.on(Events.InteractionCreate, (interaction) => {
-    void handlers.handle(interaction).catch((error: unknown) => {
-      log.error({ ...interactionIds(interaction), ...discordErrorFields(error) }, 'discord: interaction failed');
-    });
+    const running: Promise<void> = handlers
+      .handle(interaction)
+      .catch((error: unknown) => {
+        log.error({ ...interactionIds(interaction), ...discordErrorFields(error) }, 'discord: interaction failed');
+      })
+      .finally(() => inFlight.delete(running));
+    inFlight.add(running);
   });
   client.on(Events.ShardDisconnect, (event, shard) => {
     log.warn({ shard, code: event.code }, 'discord: gateway closed for good');
@@ -112,8 +121,11 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
       );
     },
     botUserId: () => client.user?.id,
+    // The manager's status stays Ready through reconnects; each shard's says whether its session is up now.
+    connected: () => client.isReady() && client.ws.shards.every((shard) => shard.status === Status.Ready),
     async stop() {
       await client.destroy();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -30,8 +30,8 @@ export interface SlackAppOptions {
   /** Skip Bolt's `auth.test` when both are known. */
   readonly botId?: string;
   readonly botUserId?: string;
-  /** Answers `GET /healthz`: true while serving (default: always). */
-  readonly healthy?: () => boolean;
+  /** Answers `GET /healthz` (default: 200 `{"status":"ok"}`). Serve's report: status code and a small JSON body. */
+  readonly health?: () => Promise<{ readonly statusCode: number; readonly body: object }>;
   /** Posts an ephemeral reply to a `response_url` (default `fetch`). */
   readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
 }
@@ -43,7 +43,12 @@ export interface SlackApp {
   start(): Promise<void>;
   /** The bound HTTP port, once started. */
   readonly port: number | undefined;
-  /** Stop receiving (the HTTP server closes; the socket disconnects). */
+  /** Whether it receives now: HTTP server listening, or Socket Mode connected. */
+  connected(): boolean;
+  /**
+   * Stop receiving (the HTTP server closes; the socket disconnects), then wait for the interactions being handled
+   * (each was acknowledged to Slack: its work must finish before the store closes).
+   */
   stop(): Promise<void>;
 }
 
@@ -58,21 +63,35 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.retryConfig !== undefined ? { retryConfig: options.retryConfig } : {}),
   });
   const healthz = (_req: IncomingMessage, res: ServerResponse) => {
-    const ok = options.healthy?.() ?? true;
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ok ? 'ok' : 'stopping' }));
+    const report = options.health?.() ?? Promise.resolve({ statusCode: 200, body: { status: 'ok' } });
+    void report
+      .catch(() => ({ statusCode: 503, body: { status: 'down' } }))
+      .then(({ statusCode, body }) => {
+        res.writeHead(statusCode, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+        res.end(JSON.stringify(body));
+      });
   };
   const healthRoute: CustomRoute = { path: '/healthz', method: ['GET'], handler: healthz };
 
   const socket = config.appToken !== undefined;
   let receiver: Receiver;
   let healthServer: Server | undefined;
+  let socketConnected = false;
   if (config.appToken !== undefined) {
-    receiver = new SocketModeReceiver({
+    const socketReceiver = new SocketModeReceiver({
       appToken: config.appToken,
       logger: boltLog,
       installerOptions: { clientOptions },
     });
+    socketReceiver.client.on('connected', () => {
+      socketConnected = true;
+    });
+    for (const state of ['reconnecting', 'disconnecting', 'disconnected']) {
+      socketReceiver.client.on(state, () => {
+        socketConnected = false;
+      });
+    }
+    receiver = socketReceiver;
     healthServer = createServer((req, res) => {
       if (req.method === 'GET' && req.url === '/healthz') return healthz(req, res);
       res.writeHead(404).end();
@@ -114,6 +133,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     logger: log,
     ...(options.respond !== undefined ? { respond: options.respond } : {}),
   });
+  /** Listener runs not finished yet: `stop` waits for them. Each is tracked before its ack, so none slips by. */
+  const inFlight = new Set<Promise<void>>();
+  const track = (run: () => Promise<void>): Promise<void> => {
+    const running = run().finally(() => inFlight.delete(running));
+    inFlight.add(running);
+    return running;
+  };
   const timed = async (where: string, payload: unknown, work: () => Promise<void>) => {
     const started = Date.now();
     try {
@@ -125,28 +151,32 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
 
   // Every block action (ours are all `al_…`; anything else is acked and dropped with a warning).
-  app.action(/.*/, async ({ ack, body }) => {
-    await ack();
-    await timed('block_actions', body, () => handlers.blockActions(body));
-  });
+  app.action(/.*/, ({ ack, body }) =>
+    track(async () => {
+      await ack();
+      await timed('block_actions', body, () => handlers.blockActions(body));
+    }),
+  );
 
-  app.view({ callback_id: CALLBACK_IDS.notes, type: 'view_submission' }, async ({ ack, body }) => {
-    const started = Date.now();
-    let result: { ack: ViewAck; after?: () => Promise<void> };
-    try {
-      result = await deadline(handlers.submitNotes(body), SUBMIT_DEADLINE_MS);
-    } catch (error) {
-      sink(error, 'view_submission', body);
-      await ack({
-        response_action: 'errors',
-        errors: { [NOTES_BLOCK_IDS.notes]: 'Could not save your notes just now: try again.' },
-      });
-      return;
-    }
-    await ack(result.ack);
-    log.info({ where: 'view_submission', ...payloadIds(body), ms: Date.now() - started }, 'slack: notes acked');
-    if (result.after) await timed('view_submission.after', body, result.after);
-  });
+  app.view({ callback_id: CALLBACK_IDS.notes, type: 'view_submission' }, ({ ack, body }) =>
+    track(async () => {
+      const started = Date.now();
+      let result: { ack: ViewAck; after?: () => Promise<void> };
+      try {
+        result = await deadline(handlers.submitNotes(body), SUBMIT_DEADLINE_MS);
+      } catch (error) {
+        sink(error, 'view_submission', body);
+        await ack({
+          response_action: 'errors',
+          errors: { [NOTES_BLOCK_IDS.notes]: 'Could not save your notes just now: try again.' },
+        });
+        return;
+      }
+      await ack(result.ack);
+      log.info({ where: 'view_submission', ...payloadIds(body), ms: Date.now() - started }, 'slack: notes acked');
+      if (result.after) await timed('view_submission.after', body, result.after);
+    }),
+  );
   // Other views (the inbox modal, notices) have no submit button; ack anything else that arrives. (Bolt runs every
   // matching listener, so this one must not match the notes modal.)
   app.view(/^(?!al_notes$)/, async ({ ack, body }) => {
@@ -154,22 +184,26 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     log.warn({ where: 'view', ...payloadIds(body) }, 'slack: unexpected view payload dropped');
   });
 
-  app.command('/questions', async ({ ack, body }) => {
-    await ack();
-    await timed('/questions', body, () => handlers.questionsCommand(body));
-  });
+  app.command('/questions', ({ ack, body }) =>
+    track(async () => {
+      await ack();
+      await timed('/questions', body, () => handlers.questionsCommand(body));
+    }),
+  );
 
-  app.event('app_home_opened', async ({ event }) => {
-    await timed('app_home_opened', event, () => handlers.homeOpened(event));
-  });
+  app.event('app_home_opened', ({ event }) =>
+    track(() => timed('app_home_opened', event, () => handlers.homeOpened(event))),
+  );
 
   let port: number | undefined;
+  let receiving = false;
   return {
     app,
     mode: socket ? 'socket' : 'http',
     get port() {
       return port;
     },
+    connected: () => receiving && (!socket || socketConnected),
     async start() {
       await app.init();
       if (healthServer) {
@@ -184,9 +218,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         const server = (await app.start(options.port)) as Server;
         port = (server.address() as AddressInfo).port;
       }
+      receiving = true;
     },
     async stop() {
+      receiving = false;
       await app.stop();
+      // Acknowledged interactions finish (requests that came in while the server closed included).
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       if (healthServer?.listening) {
         const server = healthServer;
         server.closeAllConnections();

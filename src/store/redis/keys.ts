@@ -5,9 +5,11 @@
  * the project name, so every script, which only ever touches one project, runs in one hash slot. Scripts that
  * iterate over questions (claim, confirm, release, purge) derive per-question keys from the project's `base`
  * (passed as an argument) the same way `questionKey` does here; by construction those keys carry the same tag.
- * The one key outside any project, `projects` (tag → project name), is only touched by single-key commands.
+ * The keys outside any project, `projects` (tag → project name) and `lease:<name>`, are only touched by single-key
+ * commands and single-key scripts.
  *
  *   <prefix>:projects                 hash    tag → project name (every project that ever parked)
+ *   <prefix>:lease:<name>             string  owner of a named lease (serve's sweep), with a PX expiry
  *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out)
  *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
  *   <prefix>:{tag}:d:<id>             hash    drafts of one question: "<platform>:<userId>" → JSON
@@ -65,6 +67,6 @@ export class ProjectKeys {
 }
 
 /** Keys outside any project. */
-export function globalKeys(prefix: string): { readonly projects: string } {
-  return { projects: `${prefix}:projects` };
+export function globalKeys(prefix: string): { readonly projects: string; lease(name: string): string } {
+  return { projects: `${prefix}:projects`, lease: (name) => `${prefix}:lease:${name}` };
 }

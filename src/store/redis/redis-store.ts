@@ -513,6 +513,25 @@ export class RedisStore implements Store {
     });
   }
 
+  acquireLease(name: string, owner: string, ms: number): Promise<boolean> {
+    return this.#run(
+      async () =>
+        Number(await this.#eval(scripts.lease, [globalKeys(this.#prefix).lease(name)], [owner, Math.max(1, ms)])) === 1,
+    );
+  }
+
+  releaseLease(name: string, owner: string): Promise<void> {
+    return this.#run(async () => {
+      await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.#run(async () => {
+      await this.#client.sendCommand(['PING']);
+    });
+  }
+
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {
     return this.#run(async () => {
       const reply = await this.#eval(

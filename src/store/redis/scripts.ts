@@ -50,6 +50,8 @@ export const scripts = {
   release: load('release-0'),
   deliver: load('deliver-6'),
   purge: load('purge-1'),
+  lease: load('lease-1'),
+  releaseLease: load('release-lease-1'),
 } as const;
 
 /** Return codes shared by answer-7, close-8 and draft-2 (see their headers). */

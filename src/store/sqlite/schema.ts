@@ -15,12 +15,13 @@
  *   event_groups    consumer groups: name → last_id, the newest event handed to any of its consumers
  *   event_pending   events handed out and not acknowledged: (group_name, event_id) → consumer, delivered_at,
  *                   deliveries; `reclaim` moves idle ones to another consumer
+ *   leases          named leases (serve's sweep): name → owner, until (the store's clock; one machine, one clock)
  */
 import type { Database } from 'better-sqlite3';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -94,6 +95,14 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (group_name, event_id)
   ) STRICT;
   CREATE INDEX event_pending_by_age ON event_pending (group_name, delivered_at);
+  `,
+  // 1 → 2: named leases.
+  `
+  CREATE TABLE leases (
+    name  TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until INTEGER NOT NULL
+  ) STRICT;
   `,
 ];
 

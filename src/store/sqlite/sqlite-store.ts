@@ -510,6 +510,37 @@ export class SqliteStore implements Store {
     });
   }
 
+  acquireLease(name: string, owner: string, ms: number): Promise<boolean> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const now = this.#now();
+        // Taken when free, lapsed, or already this owner's; the upsert's WHERE leaves another live owner's alone.
+        const taken = this.#c
+          .statement(
+            `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE leases.owner = excluded.owner OR leases.until <= ?`,
+          )
+          .run(name, owner, now + Math.max(1, ms), now);
+        return taken.changes === 1;
+      }),
+    );
+  }
+
+  releaseLease(name: string, owner: string): Promise<void> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        this.#c.statement('DELETE FROM leases WHERE name = ? AND owner = ?').run(name, owner);
+      }),
+    );
+  }
+
+  ping(): Promise<void> {
+    return this.#run(() => {
+      this.#c.statement('SELECT 1').get();
+    });
+  }
+
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {
     return this.#run(() =>
       this.#c.write(() => {

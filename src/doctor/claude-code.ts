@@ -1,0 +1,167 @@
+/**
+ * Whether the agent side looks installed on this machine: the ask-later plugin enabled in Claude Code, or by hand a
+ * `UserPromptSubmit` hook running `hook.cjs` / `ask-later hook` plus an MCP server named `ask-later`. Only files are
+ * read (Claude Code's settings under the home directory, and the project's in the working directory). Never a
+ * failure: the agents may run on another machine than `ask-later serve`.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { type CheckLine, ok, warn } from './check.js';
+
+export interface ClaudeCodeOptions {
+  /** The home directory (`~`). */
+  readonly home: string;
+  /** The working directory: its `.claude/settings*.json` and `.mcp.json` count as a project install. */
+  readonly cwd: string;
+  /** This machine's `REDIS_URL`, compared (never printed) with the one Claude Code is given, if any. */
+  readonly redisUrl?: string;
+}
+
+type Json = Record<string, unknown>;
+
+interface SettingsFile {
+  readonly path: string;
+  readonly json: Json;
+}
+
+function object(value: unknown): Json | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+/** A JSON file's object; undefined when absent; 'invalid' when it does not parse. */
+async function readJson(path: string): Promise<Json | 'invalid' | undefined> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return object(JSON.parse(raw)) ?? 'invalid';
+  } catch {
+    return 'invalid';
+  }
+}
+
+const HOOK_COMMAND = /hook\.cjs|ask-later(?:\.mjs)?["']?\s+hook\b/;
+
+/** Whether the file's `hooks.UserPromptSubmit` runs the ask-later hook. */
+function hasHook(settings: Json): boolean {
+  const groups = object(settings.hooks)?.UserPromptSubmit;
+  if (!Array.isArray(groups)) return false;
+  return groups.some((group) => {
+    const hooks = object(group)?.hooks;
+    return Array.isArray(hooks) && hooks.some((hook) => HOOK_COMMAND.test(String(object(hook)?.command ?? '')));
+  });
+}
+
+/** The `ask-later` entry of an `mcpServers` map, if any. */
+function mcpServer(holder: Json | undefined): Json | undefined {
+  return object(object(holder?.mcpServers)?.['ask-later']);
+}
+
+/** `true`/`false` when the file enables or disables an `ask-later@…` plugin; undefined when it does not say. */
+function pluginEnabled(settings: Json): boolean | undefined {
+  const enabled = object(settings.enabledPlugins);
+  if (!enabled) return undefined;
+  const key = Object.keys(enabled).find((name) => name.startsWith('ask-later@'));
+  return key === undefined ? undefined : enabled[key] === true;
+}
+
+function redisUrlOf(env: unknown): string | undefined {
+  const value = object(env)?.REDIS_URL;
+  return typeof value === 'string' ? value.trim() : undefined;
+}
+
+export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<CheckLine[]> {
+  const shown = (path: string): string => {
+    const inHome = relative(options.home, path);
+    if (!inHome.startsWith('..') && !inHome.startsWith(sep)) return `~/${inHome.split(sep).join('/')}`;
+    return path;
+  };
+  const lines: CheckLine[] = [];
+  // Most specific first, as Claude Code ranks them: local, project, user.
+  const settingsPaths = [
+    join(options.cwd, '.claude', 'settings.local.json'),
+    join(options.cwd, '.claude', 'settings.json'),
+    join(options.home, '.claude', 'settings.json'),
+  ];
+  const settings: SettingsFile[] = [];
+  for (const path of [...new Set(settingsPaths)]) {
+    const json = await readJson(path);
+    if (json === 'invalid')
+      lines.push(warn(`Claude Code: ${shown(path)} is not valid JSON — Claude Code cannot read it; fix it`));
+    else if (json) settings.push({ path, json });
+  }
+  const userConfigPath = join(options.home, '.claude.json');
+  const userConfig = await readJson(userConfigPath);
+  const projectMcpPath = join(options.cwd, '.mcp.json');
+  const projectMcp = await readJson(projectMcpPath);
+  const installed = await readJson(join(options.home, '.claude', 'plugins', 'installed_plugins.json'));
+
+  const redisUrls: string[] = [];
+  for (const file of settings) {
+    const url = redisUrlOf(file.json.env);
+    if (url !== undefined) redisUrls.push(url);
+  }
+
+  const enabledIn = settings.find((file) => pluginEnabled(file.json) !== undefined);
+  const isInstalled =
+    typeof installed === 'object' &&
+    Object.keys(object(installed.plugins) ?? {}).some((name) => name.startsWith('ask-later@'));
+  const hookIn = settings.find((file) => hasHook(file.json));
+  const userJson = typeof userConfig === 'object' ? userConfig : undefined;
+  const projectEntry = object(object(userJson?.projects)?.[options.cwd]);
+  const mcpSources: [Json | undefined, string][] = [
+    [mcpServer(typeof projectMcp === 'object' ? projectMcp : undefined), shown(projectMcpPath)],
+    [mcpServer(projectEntry), shown(userConfigPath)],
+    [mcpServer(userJson), shown(userConfigPath)],
+    ...settings.map((file): [Json | undefined, string] => [mcpServer(file.json), shown(file.path)]),
+  ];
+  const mcp = mcpSources.find(([entry]) => entry !== undefined);
+  if (mcp) {
+    const url = redisUrlOf(mcp[0]?.env);
+    if (url !== undefined) redisUrls.push(url);
+  }
+
+  if (enabledIn && pluginEnabled(enabledIn.json) === false) {
+    lines.push(
+      warn(
+        `Claude Code: the ask-later plugin is disabled in ${shown(enabledIn.path)} — claude plugin enable ask-later@ask-later`,
+      ),
+    );
+  } else if (enabledIn || isInstalled) {
+    const where = enabledIn ? shown(enabledIn.path) : '~/.claude/plugins/installed_plugins.json';
+    lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
+  } else if (hookIn && mcp) {
+    lines.push(
+      ok(`Claude Code: the prompt hook (${shown(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`),
+    );
+  } else if (hookIn) {
+    lines.push(
+      warn(
+        `Claude Code: the prompt hook is set up (${shown(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/plugin/dist/ask-later.mjs mcp`,
+      ),
+    );
+  } else if (mcp) {
+    lines.push(
+      warn(
+        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running hook.cjs — answers will not reach the agent: add the hook (README: Claude Code → By hand)`,
+      ),
+    );
+  } else {
+    lines.push(
+      warn(
+        'Claude Code: the ask-later plugin or hook was not found on this machine — claude plugin install ask-later@ask-later (fine if the agents run on another machine)',
+      ),
+    );
+  }
+  if (options.redisUrl !== undefined && redisUrls.some((url) => url !== options.redisUrl)) {
+    lines.push(
+      warn(
+        "Claude Code: its REDIS_URL (settings env or the MCP server's env) differs from this one — the agents and ask-later serve must share one Redis",
+      ),
+    );
+  }
+  return lines;
+}

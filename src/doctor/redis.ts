@@ -1,0 +1,104 @@
+/**
+ * The Redis check: reachable with the credentials in `REDIS_URL`, new enough for the store (XAUTOCLAIM: 6.2), and
+ * keeping what it is given (AOF on; no eviction under a memory limit). Uses the minimal RESP client, which loads
+ * nothing else and gives up connecting after the time-out.
+ */
+import type { StoreConfig } from '../config.js';
+import type { RedisConnection } from '../store/redis/connection.js';
+import { connectResp } from '../store/redis/resp-connection.js';
+import { type CheckLine, fail, ok, warn } from './check.js';
+import { describeNetworkError, withDeadline } from './deadline.js';
+
+/** The oldest Redis the store runs on: its event consumers use XAUTOCLAIM (6.2). */
+export const MIN_REDIS_VERSION = '6.2.0';
+
+/** `a.b.c` compared numerically: negative when `a` is older. */
+function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+/** `INFO` text → fields. */
+function infoFields(reply: unknown): Map<string, string> {
+  const fields = new Map<string, string>();
+  if (typeof reply !== 'string') return fields;
+  for (const line of reply.split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && !line.startsWith('#')) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  return fields;
+}
+
+/** Redis's own error word (`WRONGPASS`, `NOAUTH`, `ERR`), never the rest of its message. */
+function redisErrorWord(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== 'ErrorReply') return undefined;
+  return /^[A-Z]+/.exec(error.message)?.[0];
+}
+
+function authProblem(error: unknown): CheckLine | undefined {
+  const word = redisErrorWord(error);
+  if (word === 'NOAUTH') {
+    return fail('Redis needs a password (NOAUTH) — put it in REDIS_URL: redis://:<password>@host:6379');
+  }
+  if (word === 'WRONGPASS' || (word === 'ERR' && /password|AUTH/i.test((error as Error).message))) {
+    return fail(`Redis refused the user or password in REDIS_URL (${word}) — fix them in the URL`);
+  }
+  return undefined;
+}
+
+export async function checkRedis(config: StoreConfig, timeoutMs: number): Promise<CheckLine[]> {
+  let connection: RedisConnection;
+  try {
+    connection = await connectResp(config.redisUrl, { connectTimeoutMs: timeoutMs });
+  } catch (error) {
+    const auth = authProblem(error);
+    if (auth) return [auth];
+    const why = describeNetworkError(error, timeoutMs);
+    const tls = config.redisUrl.startsWith('rediss:') ? '' : ' (rediss:// if it needs TLS)';
+    return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
+  }
+  try {
+    const info = async (section: string) =>
+      infoFields(await withDeadline(connection.sendCommand(['INFO', section]), timeoutMs));
+    const server = await info('server');
+    const persistence = await info('persistence');
+    const memory = await info('memory');
+    const version = server.get('redis_version') ?? 'unknown version';
+    const lines: CheckLine[] = [];
+    if (/^\d+\.\d+/.test(version) && compareVersions(version, MIN_REDIS_VERSION) < 0) {
+      lines.push(fail(`Redis ${version} at REDIS_URL is too old — ask-later needs Redis 6.2 or later`));
+    } else if (persistence.get('aof_enabled') === '1') {
+      lines.push(ok(`Redis ${version} at REDIS_URL, AOF on`));
+    } else {
+      lines.push(
+        warn(
+          `Redis ${version} at REDIS_URL, AOF off: answers could be lost on restart — set appendonly yes (redis.conf, or CONFIG SET appendonly yes)`,
+        ),
+      );
+    }
+    const policy = memory.get('maxmemory_policy');
+    if (Number(memory.get('maxmemory') ?? '0') > 0 && policy !== undefined && policy !== 'noeviction') {
+      lines.push(
+        warn(
+          `Redis: maxmemory-policy is ${policy}: Redis may drop questions when memory runs out — set maxmemory-policy noeviction`,
+        ),
+      );
+    }
+    return lines;
+  } catch (error) {
+    const auth = authProblem(error);
+    if (auth) return [auth];
+    const word = redisErrorWord(error);
+    const why = word ?? describeNetworkError(error, timeoutMs);
+    return [
+      fail(`Redis: REDIS_URL answers but INFO failed (${why}) — is it a Redis server, and may this user run INFO?`),
+    ];
+  } finally {
+    connection.close();
+  }
+}

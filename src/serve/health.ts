@@ -1,0 +1,71 @@
+/**
+ * `GET /healthz`: the store answers a PING, and each configured surface receives (Slack: HTTP server listening or
+ * Socket Mode connected; Discord: gateway session up). The body names each part `ok` or `down`, and nothing else:
+ * no ids, no data, no tokens.
+ *
+ *   200 {"status":"ok","store":"ok","slack":"ok","discord":"ok"}
+ *   503 {"status":"down","store":"down","slack":"ok","discord":"ok"}
+ *   503 {"status":"stopping",…}   after SIGTERM, while in-flight work finishes
+ *
+ * A platform that is not configured is left out of the body.
+ */
+import type { Store } from '../store/port.js';
+
+export type PartStatus = 'ok' | 'down';
+
+export interface HealthBody {
+  readonly status: 'ok' | 'down' | 'stopping';
+  readonly store: PartStatus;
+  readonly slack?: PartStatus;
+  readonly discord?: PartStatus;
+}
+
+export interface HealthReport {
+  readonly statusCode: 200 | 503;
+  readonly body: HealthBody;
+}
+
+export interface HealthParts {
+  /** False once stopping. */
+  readonly serving: () => boolean;
+  readonly store: Store;
+  /** Whether each configured surface receives now; absent: that platform is not served. */
+  readonly slack?: () => boolean;
+  readonly discord?: () => boolean;
+  /** How long the store may take to answer (default 1000 ms). */
+  readonly storeTimeoutMs?: number;
+}
+
+export async function checkHealth(parts: HealthParts): Promise<HealthReport> {
+  const store = await storeStatus(parts.store, parts.storeTimeoutMs ?? 1000);
+  const slack = parts.slack ? (parts.slack() ? 'ok' : 'down') : undefined;
+  const discord = parts.discord ? (parts.discord() ? 'ok' : 'down') : undefined;
+  const serving = parts.serving();
+  const up = store === 'ok' && slack !== 'down' && discord !== 'down';
+  const status = !serving ? 'stopping' : up ? 'ok' : 'down';
+  return {
+    statusCode: status === 'ok' ? 200 : 503,
+    body: {
+      status,
+      store,
+      ...(slack !== undefined ? { slack } : {}),
+      ...(discord !== undefined ? { discord } : {}),
+    },
+  };
+}
+
+async function storeStatus(store: Store, timeoutMs: number): Promise<PartStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<PartStatus>((resolve) => {
+    timer = setTimeout(() => resolve('down'), timeoutMs);
+  });
+  const ping = store.ping().then(
+    (): PartStatus => 'ok',
+    (): PartStatus => 'down',
+  );
+  try {
+    return await Promise.race([ping, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

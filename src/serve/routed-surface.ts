@@ -1,0 +1,15 @@
+/**
+ * A surface whose channels come from the routing table: the platform surface posts and redraws, the table says
+ * where each project goes. (The platform surfaces know one channel; routing is serve's business.)
+ */
+import type { Surface } from '../bot/surface.js';
+import type { RoutingTable } from '../routing.js';
+
+export function routedSurface(surface: Surface, table: RoutingTable): Surface {
+  return {
+    platform: surface.platform,
+    channelsFor: (project) => table.channelsFor(surface.platform, project),
+    post: (question, channel, options) => surface.post(question, channel, options),
+    update: (question, ref) => surface.update(question, ref),
+  };
+}
