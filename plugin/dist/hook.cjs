@@ -307,6 +307,57 @@ var init_invalid_answer_error = __esm({
   }
 });
 
+// src/store/drafts.ts
+function personKey(person) {
+  return `${person.platform}:${person.userId}`;
+}
+function toDraft(question, selection, now) {
+  const labels = new Set(question.options.map((o) => o.label));
+  const unknown = selection.choices.find((choice) => !labels.has(choice));
+  if (unknown !== void 0) {
+    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+  }
+  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
+    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+  }
+  const notes = selection.notes?.trim();
+  if (notes && notes.length > NOTES_MAX) {
+    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  return {
+    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
+    other: selection.other,
+    ...notes ? { notes } : {},
+    updatedAt: now
+  };
+}
+function parseDraft(text, where) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
+  }
+  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
+    return value;
+  }
+  throw new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+}
+function byBlockingThenId(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
+}
+function byBlockingThenAge(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
+}
+var init_drafts = __esm({
+  "src/store/drafts.ts"() {
+    "use strict";
+    init_invalid_answer_error();
+    init_limits();
+    init_corrupt_record_error();
+  }
+});
+
 // src/store/port.ts
 var EVENT_TYPES;
 var init_port = __esm({
@@ -969,46 +1020,6 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-function personField(person) {
-  return `${person.platform}:${person.userId}`;
-}
-function toDraft(question, selection, now) {
-  const labels = new Set(question.options.map((o) => o.label));
-  const unknown = selection.choices.find((choice) => !labels.has(choice));
-  if (unknown !== void 0) {
-    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
-  }
-  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
-    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
-  }
-  const notes = selection.notes?.trim();
-  if (notes && notes.length > NOTES_MAX) {
-    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
-  }
-  return {
-    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
-    other: selection.other,
-    ...notes ? { notes } : {},
-    updatedAt: now
-  };
-}
-function parseDraft(text, where) {
-  try {
-    const value = JSON.parse(text);
-    if (Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
-      return value;
-    }
-  } catch (error) {
-    throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
-  }
-  throw new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
-}
-function byBlockingThenId(a, b) {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
-}
-function byBlockingThenAge(a, b) {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
-}
 var import_node_crypto3, RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
@@ -1017,9 +1028,9 @@ var init_redis_store = __esm({
     init_answer();
     init_delivery_note();
     init_invalid_answer_error();
-    init_limits();
     init_question();
     init_corrupt_record_error();
+    init_drafts();
     init_store_unavailable_error();
     init_events();
     init_keys();
@@ -1198,7 +1209,7 @@ var init_redis_store = __esm({
           const reply = await this.#eval(
             scripts.draft,
             [keys.question(id), keys.drafts(id)],
-            [personField(person), JSON.stringify(draft)]
+            [personKey(person), JSON.stringify(draft)]
           );
           const code = Number(reply[0]);
           if (code === TransitionCode.done) return { kind: "saved", draft };
@@ -1208,7 +1219,7 @@ var init_redis_store = __esm({
       }
       getDraft(project, id, person) {
         return this.#run(async () => {
-          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personField(person)]);
+          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personKey(person)]);
           return text === null ? void 0 : parseDraft(text, `${project}#${id}`);
         });
       }

@@ -4,6 +4,7 @@
  * replies. Every refusal leaves the store unchanged and comes with a text to show the person in place.
  */
 import { answerReadiness, describeSelection, type Readiness } from '../core/answer.js';
+import { shownSelection } from '../core/inbox.js';
 import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { DISPLAY_NAME_MAX } from '../core/limits.js';
 import { type Draft, OTHER_LABEL, type Platform, type Question, type Responder } from '../core/question.js';
@@ -299,7 +300,7 @@ function personOf(actor: Actor): { platform: Platform; userId: string } {
   return { platform: actor.platform, userId: actor.userId };
 }
 
-/** What a question shows selected before anyone picks: its recommendation, if any. */
+/** What a question shows selected before anyone picks: its recommendation, if any (`core/inbox.ts`). */
 export function defaultSelection(question: Question): Pick {
-  return { choices: question.recommended ? [question.recommended] : [], other: false };
+  return shownSelection(question);
 }

@@ -40,6 +40,7 @@
  * does not recognise: payloads are input from the edge, refused by the handler, never thrown at.
  */
 
+import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
 import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
 
@@ -52,9 +53,7 @@ export const CUSTOM_ID_PREFIX = 'al';
 // ---------------------------------------------------------------------------------------------------------------
 // Inbox state
 
-/** The inbox filters; also the filter select's option values. */
-export const INBOX_FILTERS = ['all', 'blocking', 'non-blocking'] as const;
-export type InboxFilter = (typeof INBOX_FILTERS)[number];
+export { INBOX_FILTERS, type InboxFilter };
 
 /** Where the inbox was: the filter and the page (0-based). */
 export interface InboxState {

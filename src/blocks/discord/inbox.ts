@@ -17,8 +17,9 @@
  */
 
 import { describeSelection } from '../../core/answer.js';
+import { type InboxItem, inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
-import type { Draft, Question } from '../../core/question.js';
+import type { Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import {
   blockingMark,
@@ -46,11 +47,7 @@ import {
   type SelectOption,
 } from './types.js';
 
-/** One question with the viewer's draft for it, if any. */
-export interface InboxItem {
-  readonly question: Question;
-  readonly draft?: Draft;
-}
+export type { InboxItem } from '../../core/inbox.js';
 
 /** What the inbox shows: the filter, the page (0-based) and the question being answered (its ref), if any. */
 export interface InboxView extends InboxState {
@@ -74,43 +71,7 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   'non-blocking': 'Non-blocking',
 };
 
-function inFilter(question: Question, filter: InboxFilter): boolean {
-  if (question.status !== 'pending') return false;
-  return filter === 'all' || question.isBlocking === (filter === 'blocking');
-}
-
-/**
- * The pending items of `filter`, blocking first, then oldest first. Items no longer pending (answered elsewhere
- * between the read and the render) are left out.
- */
-export function inboxQuestions(items: readonly InboxItem[], filter: InboxFilter): InboxItem[] {
-  return items
-    .filter((item) => inFilter(item.question, filter))
-    .sort(
-      (a, b) =>
-        Number(b.question.isBlocking) - Number(a.question.isBlocking) ||
-        a.question.createdAt - b.question.createdAt ||
-        a.question.id - b.question.id,
-    );
-}
-
-/** How many pending questions each filter shows. */
-export function inboxCounts(items: readonly InboxItem[]): Record<InboxFilter, number> {
-  return {
-    all: inboxQuestions(items, 'all').length,
-    blocking: inboxQuestions(items, 'blocking').length,
-    'non-blocking': inboxQuestions(items, 'non-blocking').length,
-  };
-}
-
-/**
- * How many answers "Send N answers" sends for `filter` (every page of it): the pending questions whose shown
- * selection is ready — the viewer's draft, else the preselected recommendation (see `shownSelection`), exactly
- * what each entry's ready mark says. The same meaning as the Slack inbox's `readyCount`.
- */
-export function readyCount(items: readonly InboxItem[], filter: InboxFilter): number {
-  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
-}
+export { inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
 
 /** How many pages `filter` needs (at least 1). */
 export function inboxPageCount(items: readonly InboxItem[], filter: InboxFilter): number {

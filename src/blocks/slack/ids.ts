@@ -20,6 +20,7 @@
  * recognise: payloads are input from the edge, and a bad one is refused by the handler, never thrown.
  */
 
+import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
 import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
 
@@ -179,9 +180,7 @@ export function selectionFromSelectState(
 // ---------------------------------------------------------------------------------------------------------------
 // Inbox state
 
-/** The inbox filters, which are also the filter select's option values and the "Send N answers" button's value. */
-export const INBOX_FILTERS = ['all', 'blocking', 'non-blocking'] as const;
-export type InboxFilter = (typeof INBOX_FILTERS)[number];
+export { INBOX_FILTERS, type InboxFilter };
 
 /** What the inbox shows: the filter and the page (0-based). */
 export interface InboxState {

@@ -1,6 +1,7 @@
 /**
  * The `/questions` inbox: every pending question routed to a channel, as a modal (`views.open` from the slash
- * command) and as the app's Home tab (`views.publish`). Pure.
+ * command) and as the app's Home tab (`views.publish`). Pure. Which questions a filter shows, their order and what
+ * "Send N answers" counts are `core/inbox.ts`'s, shared by every surface.
  *
  * Layout: header · filter select (All / Blocking / Non-blocking, with counts) · "Send N answers" (or "Nothing
  * ready to send": Slack buttons cannot be disabled, so the button is left out) · the questions, blocking first
@@ -9,7 +10,7 @@
  *
  * The viewer's drafts are their own (drafts are kept per person), so the notes preview names no author.
  */
-import type { Draft, Question } from '../../core/question.js';
+import { type InboxItem, inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { headerMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
 import {
@@ -25,11 +26,7 @@ import { assertSlackView, SLACK_LIMITS } from './limits.js';
 import { pickerElement, shownReadiness, shownSelection } from './picker.js';
 import type { SelectOption, SlackView, ViewBlock } from './types.js';
 
-/** One question with the viewer's draft for it, if any. */
-export interface InboxItem {
-  readonly question: Question;
-  readonly draft?: Draft;
-}
+export type { InboxItem } from '../../core/inbox.js';
 
 /** Where the inbox is shown. */
 export type InboxSurface = 'modal' | 'home';
@@ -48,43 +45,7 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   'non-blocking': 'Non-blocking',
 };
 
-function inFilter(question: Question, filter: InboxFilter): boolean {
-  if (question.status !== 'pending') return false;
-  return filter === 'all' || question.isBlocking === (filter === 'blocking');
-}
-
-/**
- * The pending items of `filter`, blocking first, then oldest first. Items that are no longer pending (answered
- * elsewhere between the read and the render) are left out.
- */
-export function inboxQuestions(items: readonly InboxItem[], filter: InboxFilter): InboxItem[] {
-  return items
-    .filter((item) => inFilter(item.question, filter))
-    .sort(
-      (a, b) =>
-        Number(b.question.isBlocking) - Number(a.question.isBlocking) ||
-        a.question.createdAt - b.question.createdAt ||
-        a.question.id - b.question.id,
-    );
-}
-
-/** How many pending questions each filter shows. */
-export function inboxCounts(items: readonly InboxItem[]): Record<InboxFilter, number> {
-  return {
-    all: inboxQuestions(items, 'all').length,
-    blocking: inboxQuestions(items, 'blocking').length,
-    'non-blocking': inboxQuestions(items, 'non-blocking').length,
-  };
-}
-
-/**
- * How many answers "Send N answers" sends for `filter` (every page of it): the pending questions whose shown
- * selection is ready — the viewer's draft, else the preselected recommendation (see `shownSelection`), exactly
- * what each row's ready mark says.
- */
-export function readyCount(items: readonly InboxItem[], filter: InboxFilter): number {
-  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
-}
+export { inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
 
 /** How many pages `filter` needs (at least 1). */
 export function inboxPageCount(items: readonly InboxItem[], filter: InboxFilter): number {

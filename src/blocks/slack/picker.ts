@@ -2,31 +2,12 @@
  * The answer picker every surface shares (question message, inbox, notes modal): a select over the options plus
  * `Other`, with what the viewer would send preselected. Pure.
  */
-import { answerReadiness, type Readiness } from '../../core/answer.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
-import { type Draft, OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
 import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
 import type { SelectElement, SelectOption } from './types.js';
 
-/**
- * The selection a picker shows, and so what Send sends: the draft when there is one (even an empty one: the draft
- * is what the person last chose), else the recommended option, else nothing. The Bolt handlers use the same rule
- * for a question the viewer has not touched, so "✅ ready" on screen and what is sent never differ.
- */
-export function shownSelection(question: Pick<QuestionSpec, 'recommended'>, draft?: Selection): Selection {
-  if (draft !== undefined) return draft;
-  return question.recommended === undefined
-    ? { choices: [], other: false }
-    : { choices: [question.recommended], other: false };
-}
-
-/** The ready mark of what the picker shows (see {@link shownSelection}). */
-export function shownReadiness(
-  question: Pick<QuestionSpec, 'options' | 'multiSelect' | 'recommended'>,
-  draft?: Draft,
-): Readiness {
-  return answerReadiness(question, shownSelection(question, draft));
-}
+export { shownReadiness, shownSelection } from '../../core/inbox.js';
 
 /** How a picker shows its options. */
 export interface PickerStyle {

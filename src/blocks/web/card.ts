@@ -12,10 +12,10 @@
  * script keep focus and open folds across a redraw; `data-ref` carries the question ref itself.
  */
 import { describeSelection } from '../../core/answer.js';
+import { shownReadiness, shownSelection } from '../../core/inbox.js';
 import { NOTES_MAX } from '../../core/limits.js';
 import { type Draft, OTHER_LABEL, type Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
-import { shownReadiness, shownSelection } from '../slack/picker.js';
 import { formatTime, placeName, projectName, readyMark, stateName } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';

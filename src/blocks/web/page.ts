@@ -3,8 +3,9 @@
  * in on every change (filters with counts, project filter, "Send N answers", the waiting cards, then the recently
  * closed ones). Also the sign-in page used when the inbox is bound beyond loopback. Pure.
  */
+
+import { shownReadiness } from '../../core/inbox.js';
 import { projectTag } from '../../core/question-ref.js';
-import { shownReadiness } from '../slack/picker.js';
 import { renderCard, type WebInboxItem } from './card.js';
 import { answersCount, projectName } from './format.js';
 import { html, SafeHtml } from './html.js';

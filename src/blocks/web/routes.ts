@@ -19,9 +19,9 @@ export const WEB_ROUTES = Object.freeze({
   remove: '/api/remove',
 });
 
-export const INBOX_FILTERS = ['all', 'blocking', 'non-blocking'] as const;
-/** All / Blocking / Non-blocking. */
-export type InboxFilter = (typeof INBOX_FILTERS)[number];
+import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
+
+export { INBOX_FILTERS, type InboxFilter };
 
 /** What the page shows: a filter, and optionally one project (by its tag, `core/question-ref.ts`). */
 export interface InboxState {

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
-import { NOTES_MAX } from '../../core/limits.js';
 import type {
   Draft,
   MessageRef,
@@ -18,6 +17,7 @@ import type {
 } from '../../core/question.js';
 import { QUESTION_STATUSES } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
+import { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';
 import type {
   AnswerResult,
   Claim,
@@ -288,7 +288,7 @@ export class RedisStore implements Store {
       const reply = (await this.#eval(
         scripts.draft,
         [keys.question(id), keys.drafts(id)],
-        [personField(person), JSON.stringify(draft)],
+        [personKey(person), JSON.stringify(draft)],
       )) as unknown[];
       const code = Number(reply[0]);
       if (code === TransitionCode.done) return { kind: 'saved', draft };
@@ -299,7 +299,7 @@ export class RedisStore implements Store {
 
   getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined> {
     return this.#run(async () => {
-      const text = (await this.#client.sendCommand(['HGET', this.#keys(project).drafts(id), personField(person)])) as
+      const text = (await this.#client.sendCommand(['HGET', this.#keys(project).drafts(id), personKey(person)])) as
         | string
         | null;
       return text === null ? undefined : parseDraft(text, `${project}#${id}`);
@@ -615,56 +615,4 @@ export class RedisStore implements Store {
 function claimedIds(claim: Claim, only?: readonly number[]): number[] {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
-}
-
-function personField(person: PersonRef): string {
-  return `${person.platform}:${person.userId}`;
-}
-
-/** A draft may be unready (nothing picked yet, Other without notes) but must only name the question's options. */
-function toDraft(question: Question, selection: Selection, now: number): Draft {
-  const labels = new Set(question.options.map((o) => o.label));
-  const unknown = selection.choices.find((choice) => !labels.has(choice));
-  if (unknown !== undefined) {
-    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
-  }
-  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
-    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
-  }
-  const notes = selection.notes?.trim();
-  if (notes && notes.length > NOTES_MAX) {
-    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
-  }
-  return {
-    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
-    other: selection.other,
-    ...(notes ? { notes } : {}),
-    updatedAt: now,
-  };
-}
-
-function parseDraft(text: string, where: string): Draft {
-  try {
-    const value = JSON.parse(text) as Partial<Draft>;
-    if (
-      Array.isArray(value.choices) &&
-      value.choices.every((c) => typeof c === 'string') &&
-      typeof value.other === 'boolean' &&
-      typeof value.updatedAt === 'number' &&
-      (value.notes === undefined || typeof value.notes === 'string')
-    ) {
-      return value as Draft;
-    }
-  } catch (error) {
-    throw new CorruptRecordError(where, 'draft: expected JSON', { cause: error });
-  }
-  throw new CorruptRecordError(where, 'draft: expected {choices: string[], other: boolean, notes?, updatedAt}');
-}
-
-function byBlockingThenId(a: Question, b: Question): number {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
-}
-
-function byBlockingThenAge(a: Question, b: Question): number {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
 }

@@ -1,14 +1,5 @@
-/**
- * A `questions` row (with its message references) <-> the domain Question. The record's shape is the one the Redis
- * adapter writes (`questions.v` is the same record version, and every version still reads), so rows are checked by
- * the same hand-written validation as Redis hashes (`questionFromHash`, no zod: this runs in the per-prompt hook).
- * A row that does not read raises `CorruptRecordError` naming `project#id` and the column, never its text.
- */
-import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
-import { NOTES_MAX } from '../../core/limits.js';
-import type { Draft, Question, Selection } from '../../core/question.js';
+import type { Question } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
-import type { PersonRef } from '../port.js';
 import { messageField, questionFromHash } from '../redis/record.js';
 
 /** The record version this code writes (the Redis adapter's: one record shape for both stores). */
@@ -78,61 +69,4 @@ function messageTriples(value: unknown, where: string): [string, string, string]
   return list as [string, string, string][];
 }
 
-/** A draft's key within a question: `<platform>:<userId>`. */
-export function personKey(person: PersonRef): string {
-  return `${person.platform}:${person.userId}`;
-}
-
-/**
- * A draft may be unready (nothing picked yet, Other without notes) but must only name the question's options.
- * Same rule as the Redis adapter's (kept in step by the shared contract suite).
- */
-export function toDraft(question: Question, selection: Selection, now: number): Draft {
-  const labels = new Set(question.options.map((o) => o.label));
-  const unknown = selection.choices.find((choice) => !labels.has(choice));
-  if (unknown !== undefined) {
-    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
-  }
-  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
-    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
-  }
-  const notes = selection.notes?.trim();
-  if (notes && notes.length > NOTES_MAX) {
-    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
-  }
-  return {
-    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
-    other: selection.other,
-    ...(notes ? { notes } : {}),
-    updatedAt: now,
-  };
-}
-
-export function parseDraft(text: string, where: string): Draft {
-  let value: Partial<Draft>;
-  try {
-    value = JSON.parse(text) as Partial<Draft>;
-  } catch (error) {
-    throw new CorruptRecordError(where, 'draft: expected JSON', { cause: error });
-  }
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    Array.isArray(value.choices) &&
-    value.choices.every((c) => typeof c === 'string') &&
-    typeof value.other === 'boolean' &&
-    typeof value.updatedAt === 'number' &&
-    (value.notes === undefined || typeof value.notes === 'string')
-  ) {
-    return value as Draft;
-  }
-  throw new CorruptRecordError(where, 'draft: expected {choices: string[], other: boolean, notes?, updatedAt}');
-}
-
-export function byBlockingThenId(a: Question, b: Question): number {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
-}
-
-export function byBlockingThenAge(a: Question, b: Question): number {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
-}
+export { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';

@@ -1,0 +1,75 @@
+/**
+ * The inbox every surface shows (Slack's modal and Home tab, Discord's `/questions`, the web page), as pure rules:
+ * which questions a filter shows and in what order, what each one shows selected, and what "Send N answers"
+ * counts. One place, so the number on the button and what is sent agree on every surface.
+ */
+import { answerReadiness, type Readiness } from './answer.js';
+import type { Draft, Question, QuestionSpec, Selection } from './question.js';
+
+/** All / Blocking / Non-blocking. */
+export const INBOX_FILTERS = ['all', 'blocking', 'non-blocking'] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+
+/** One question with the viewer's draft for it, if any. */
+export interface InboxItem {
+  readonly question: Question;
+  readonly draft?: Draft;
+}
+
+/**
+ * The selection a picker shows, and so what Send sends: the draft when there is one (even an empty one: the draft
+ * is what the person last chose), else the recommended option, else nothing. Handlers use the same rule for a
+ * question the viewer has not touched, so "ready" on screen and what is sent never differ.
+ */
+export function shownSelection(question: Pick<QuestionSpec, 'recommended'>, draft?: Selection): Selection {
+  if (draft !== undefined) return draft;
+  return question.recommended === undefined
+    ? { choices: [], other: false }
+    : { choices: [question.recommended], other: false };
+}
+
+/** The ready mark of what the picker shows (see {@link shownSelection}). */
+export function shownReadiness(
+  question: Pick<QuestionSpec, 'options' | 'multiSelect' | 'recommended'>,
+  draft?: Draft,
+): Readiness {
+  return answerReadiness(question, shownSelection(question, draft));
+}
+
+function inFilter(question: Question, filter: InboxFilter): boolean {
+  if (question.status !== 'pending') return false;
+  return filter === 'all' || question.isBlocking === (filter === 'blocking');
+}
+
+/**
+ * The pending items of `filter`, blocking first, then oldest first. Items that are no longer pending (answered
+ * elsewhere between the read and the render) are left out.
+ */
+export function inboxQuestions<T extends InboxItem>(items: readonly T[], filter: InboxFilter): T[] {
+  return items
+    .filter((item) => inFilter(item.question, filter))
+    .sort(
+      (a, b) =>
+        Number(b.question.isBlocking) - Number(a.question.isBlocking) ||
+        a.question.createdAt - b.question.createdAt ||
+        a.question.id - b.question.id,
+    );
+}
+
+/** How many pending questions each filter shows. */
+export function inboxCounts(items: readonly InboxItem[]): Record<InboxFilter, number> {
+  return {
+    all: inboxQuestions(items, 'all').length,
+    blocking: inboxQuestions(items, 'blocking').length,
+    'non-blocking': inboxQuestions(items, 'non-blocking').length,
+  };
+}
+
+/**
+ * How many answers "Send N answers" sends for `filter` (every page of it): the pending questions whose shown
+ * selection is ready — the viewer's draft, else the preselected recommendation — exactly what each entry's ready
+ * mark says.
+ */
+export function readyCount(items: readonly InboxItem[], filter: InboxFilter): number {
+  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
+}
