@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
-import { measureHook } from './hook.cjs';
+import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureSlackPost } from './slack.mjs';
 import { measureWake } from './wake.mjs';
