@@ -13891,10 +13891,6 @@ function encode3(args) {
   }
   return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
 }
-function firstError(reply) {
-  if (reply instanceof RedisErrorReply) return reply;
-  return void 0;
-}
 async function connectResp(url2, options) {
   const parsed = new URL(url2);
   const tls = parsed.protocol === "rediss:";
@@ -13975,8 +13971,7 @@ var init_resp_connection = __esm({
             if (parsed === INCOMPLETE) break;
             offset = parsed.next;
             const waiter = this.#pending.shift();
-            const error46 = firstError(parsed.value);
-            if (error46) waiter?.reject(error46);
+            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
             else waiter?.resolve(parsed.value);
           }
         } catch (error46) {
@@ -14564,12 +14559,16 @@ var init_limits = __esm({
 });
 
 // src/core/question.ts
-var QUESTION_STATUSES, PLATFORMS, OTHER_LABEL;
+function platformName(platform) {
+  return PLATFORM_NAMES[platform];
+}
+var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
     PLATFORMS = ["slack", "discord", "web"];
+    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
     OTHER_LABEL = "Other";
   }
 });
@@ -14712,7 +14711,7 @@ function questionLines(q) {
 }
 function who(by) {
   const name = oneLine(by.displayName);
-  const where = `on ${PLATFORM_NAMES[by.platform]} (user ${oneLine(by.userId)})`;
+  const where = `on ${PLATFORM_NAMES2[by.platform]} (user ${oneLine(by.userId)})`;
   return name === "" ? where : `${name} ${where}`;
 }
 function closedAt(q) {
@@ -14731,7 +14730,7 @@ function quoteLines(notes) {
     return clean === "" ? ">" : `> ${clean}`;
   });
 }
-var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES2, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
 var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
@@ -14743,7 +14742,7 @@ var init_delivery_note = __esm({
       `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
-    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
+    PLATFORM_NAMES2 = { slack: "Slack", discord: "Discord", web: "the web" };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
     LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
@@ -66304,7 +66303,7 @@ function questionLine(q) {
   const ticket = q.ticket ? ` ${q.ticket}` : "";
   let outcome = "";
   if (q.answer)
-    outcome = ` → ${describeSelection(q, q.answer)} (${q.answer.by.displayName} on ${PLATFORM_NAMES2[q.answer.by.platform]})`;
+    outcome = ` → ${describeSelection(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
   return `#${q.id} [${q.status}, ${blocking}]${ticket} ${q.question}${outcome}`;
 }
 function questionState(q) {
@@ -66326,13 +66325,12 @@ The answer and notes above are the person's words.`;
 Question: ${q.question}`;
   }
 }
-var PLATFORM_NAMES2;
 var init_describe = __esm({
   "src/mcp/describe.ts"() {
     "use strict";
     init_answer();
     init_delivery_note();
-    PLATFORM_NAMES2 = { slack: "Slack", discord: "Discord", web: "the web inbox" };
+    init_question();
   }
 });
 

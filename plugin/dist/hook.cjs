@@ -862,10 +862,6 @@ function encode(args) {
   }
   return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
 }
-function firstError(reply) {
-  if (reply instanceof RedisErrorReply) return reply;
-  return void 0;
-}
 async function connectResp(url, options) {
   const parsed = new URL(url);
   const tls = parsed.protocol === "rediss:";
@@ -947,8 +943,7 @@ var init_resp_connection = __esm({
             if (parsed === INCOMPLETE) break;
             offset = parsed.next;
             const waiter = this.#pending.shift();
-            const error = firstError(parsed.value);
-            if (error) waiter?.reject(error);
+            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
             else waiter?.resolve(parsed.value);
           }
         } catch (error) {

@@ -7,7 +7,14 @@ import { answerReadiness, describeSelection, type Readiness } from '../core/answ
 import { shownSelection } from '../core/inbox.js';
 import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { DISPLAY_NAME_MAX } from '../core/limits.js';
-import { type Draft, OTHER_LABEL, type Platform, type Question, type Responder } from '../core/question.js';
+import {
+  type Draft,
+  OTHER_LABEL,
+  type Platform,
+  platformName,
+  type Question,
+  type Responder,
+} from '../core/question.js';
 import { parseQuestionRef } from '../core/question-ref.js';
 import type { Store } from '../store/port.js';
 
@@ -75,8 +82,6 @@ export interface DraftOutcomeOk {
 
 export type DraftOutcome = DraftOutcomeOk | (Outcome & { readonly ok: false });
 
-const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord', web: 'the web inbox' };
-
 function time(at: number): string {
   return `${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
@@ -85,7 +90,7 @@ function time(at: number): string {
 export function notPendingText(question: Question): string {
   const answer = question.answer;
   if (answer) {
-    return `#${question.id} was already answered by ${answer.by.displayName} on ${PLATFORM_NAMES[answer.by.platform]} at ${time(answer.at)}: ${describeSelection(question, answer)}.`;
+    return `#${question.id} was already answered by ${answer.by.displayName} on ${platformName(answer.by.platform)} at ${time(answer.at)}: ${describeSelection(question, answer)}.`;
   }
   switch (question.status) {
     case 'cancelled':
@@ -93,7 +98,7 @@ export function notPendingText(question: Question): string {
     case 'dismissed': {
       const by = question.closure?.by;
       return by
-        ? `#${question.id} was dismissed by ${by.displayName} on ${PLATFORM_NAMES[by.platform]}.`
+        ? `#${question.id} was dismissed by ${by.displayName} on ${platformName(by.platform)}.`
         : `#${question.id} was dismissed.`;
     }
     case 'expired':

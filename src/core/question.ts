@@ -53,6 +53,13 @@ export interface QuestionSpec {
 export const PLATFORMS = ['slack', 'discord', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord', web: 'the web inbox' };
+
+/** Where something was done, as it reads after "on": `Slack`, `Discord`, `the web inbox`. */
+export function platformName(platform: Platform): string {
+  return PLATFORM_NAMES[platform];
+}
+
 /** Who did something on the person side. `userId` is the platform's id; `displayName` is for showing only. */
 export interface Responder {
   readonly platform: Platform;

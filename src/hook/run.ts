@@ -54,10 +54,9 @@ export async function runHook(io: Io, env: Readonly<Record<string, string | unde
 }
 
 /**
- * After the deadline, the abandoned step may hold a socket nobody can close yet: the connect time-out does not cover
- * the connection's handshake (AUTH, SELECT), so a server that accepts and never answers keeps `openRedisStore`
- * pending with no store to close. Exit anyway, shortly, if the process is still alive then (the timer is unref'd,
- * so a process with nothing left running ends before it fires).
+ * After the deadline, the abandoned step may still hold a socket or a pending write nobody can close yet. Exit
+ * anyway, shortly, if the process is still alive then (the timer is unref'd, so a process with nothing left running
+ * ends before it fires).
  */
 function exitSoonIfStuck(): void {
   setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();

@@ -1,9 +1,7 @@
 /** How questions read in tool results: short, plain, and with the person's words marked as theirs. */
 import { describeSelection } from '../core/answer.js';
 import { renderDeliveryEntry } from '../core/delivery-note.js';
-import type { Question } from '../core/question.js';
-
-const PLATFORM_NAMES = { slack: 'Slack', discord: 'Discord', web: 'the web inbox' } as const;
+import { platformName, type Question } from '../core/question.js';
 
 /** One line per question, for listings. */
 export function questionLine(q: Question): string {
@@ -11,7 +9,7 @@ export function questionLine(q: Question): string {
   const ticket = q.ticket ? ` ${q.ticket}` : '';
   let outcome = '';
   if (q.answer)
-    outcome = ` → ${describeSelection(q, q.answer)} (${q.answer.by.displayName} on ${PLATFORM_NAMES[q.answer.by.platform]})`;
+    outcome = ` → ${describeSelection(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
   return `#${q.id} [${q.status}, ${blocking}]${ticket} ${q.question}${outcome}`;
 }
 

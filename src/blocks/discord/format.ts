@@ -7,7 +7,7 @@
  * (see {@link neutraliseMentions}); pings are prevented by `allowed_mentions: { parse: [] }` on every message.
  */
 import type { Readiness } from '../../core/answer.js';
-import type { Platform, Question, QuestionStatus } from '../../core/question.js';
+import type { Question, QuestionStatus } from '../../core/question.js';
 
 /** Fullwidth commercial at (U+FF20): looks like `@`, is one UTF-16 unit like it, and Discord never reads a mention in it. */
 const SAFE_AT = '\uFF20';
@@ -61,16 +61,7 @@ export function discordTime(ms: number, style: 'f' | 'R' = 'f'): string {
   return `<t:${Math.floor(ms / 1000)}:${style}>`;
 }
 
-const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
-  slack: 'Slack',
-  discord: 'Discord',
-  web: 'the web inbox',
-};
-
-/** Where an answer came from, as it reads after "on": `Slack`, `Discord`, `the web inbox`. */
-export function platformName(platform: Platform): string {
-  return PLATFORM_NAMES[platform];
-}
+export { platformName } from '../../core/question.js';
 
 /** The colour bar of a pending blocking question (red). */
 export const BLOCKING_COLOR = 0xd93f0b;

@@ -8,7 +8,8 @@
  * discord-api-types 0.38 documents it. Lengths are `String.length` (UTF-16 code units), never fewer than the
  * characters Discord counts, so a text that passes here fits there.
  */
-import { type ZodError, z } from 'zod';
+import { z } from 'zod';
+import { describePayloadIssues } from '../payload-issues.js';
 import { DiscordPayloadError } from './discord-payload-error.js';
 import type { DiscordMessage, DiscordModal, Embed } from './types.js';
 
@@ -287,26 +288,11 @@ export const discordModalSchema = z
   })
   .superRefine((modal, ctx) => checkUniqueCustomIds(modal.components, ctx));
 
-/** Formats the issues as "limit: what (at where)", the first few of them. */
-function describeIssues(error: ZodError): string {
-  const shown = 5;
-  const parts = error.issues.slice(0, shown).map((issue) => {
-    const where = issue.path.reduce<string>(
-      (path, key) =>
-        typeof key === 'number' ? `${path}[${key}]` : path === '' ? String(key) : `${path}.${String(key)}`,
-      '',
-    );
-    return where === '' ? issue.message : `${issue.message} (at ${where})`;
-  });
-  const more = error.issues.length - shown;
-  return more > 0 ? `${parts.join('; ')}; and ${more} more` : parts.join('; ');
-}
-
 /** Throws {@link DiscordPayloadError} unless Discord would take `message` (every limit above). */
 export function assertDiscordMessage(message: DiscordMessage): void {
   const result = discordMessageSchema.safeParse(message);
   if (!result.success) {
-    throw new DiscordPayloadError(`Discord message breaks a limit: ${describeIssues(result.error)}`, {
+    throw new DiscordPayloadError(`Discord message breaks a limit: ${describePayloadIssues(result.error)}`, {
       cause: result.error,
     });
   }
@@ -316,7 +302,7 @@ export function assertDiscordMessage(message: DiscordMessage): void {
 export function assertDiscordModal(modal: DiscordModal): void {
   const result = discordModalSchema.safeParse(modal);
   if (!result.success) {
-    throw new DiscordPayloadError(`Discord modal breaks a limit: ${describeIssues(result.error)}`, {
+    throw new DiscordPayloadError(`Discord modal breaks a limit: ${describePayloadIssues(result.error)}`, {
       cause: result.error,
     });
   }

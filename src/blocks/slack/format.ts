@@ -3,7 +3,7 @@
  * preview. Pure.
  */
 import type { Readiness } from '../../core/answer.js';
-import type { Platform, Question } from '../../core/question.js';
+import type { Question } from '../../core/question.js';
 import { SLACK_LIMITS } from './limits.js';
 
 /**
@@ -61,16 +61,7 @@ export function slackDate(ms: number): string {
   return `<!date^${seconds}^{date_short_pretty} at {time}|${new Date(ms).toISOString()}>`;
 }
 
-const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
-  slack: 'Slack',
-  discord: 'Discord',
-  web: 'the web inbox',
-};
-
-/** Where an answer came from, as it reads after "on": `Slack`, `Discord`, `the web inbox`. */
-export function platformName(platform: Platform): string {
-  return PLATFORM_NAMES[platform];
-}
+export { platformName } from '../../core/question.js';
 
 /** 🔴 BLOCKING / 🟢 can wait. */
 export function blockingMark(isBlocking: boolean): string {

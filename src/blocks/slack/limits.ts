@@ -7,7 +7,8 @@
  * label, hint, section fields, fallback text) from Slack's Block Kit reference. Lengths are `String.length`
  * (UTF-16 code units), never fewer than the characters Slack counts, so a text that passes here fits there.
  */
-import { type ZodError, z } from 'zod';
+import { z } from 'zod';
+import { describePayloadIssues } from '../payload-issues.js';
 import { SlackPayloadError } from './slack-payload-error.js';
 import type { Block, SlackMessage, SlackView } from './types.js';
 
@@ -368,26 +369,11 @@ export const slackViewSchema = z.discriminatedUnion('type', [modalView, homeView
   error: 'blockType: a view is of type modal or home',
 });
 
-/** Formats the issues as "limit: what (at where)", the first few of them. */
-function describeIssues(error: ZodError): string {
-  const shown = 5;
-  const parts = error.issues.slice(0, shown).map((issue) => {
-    const where = issue.path.reduce<string>(
-      (path, key) =>
-        typeof key === 'number' ? `${path}[${key}]` : path === '' ? String(key) : `${path}.${String(key)}`,
-      '',
-    );
-    return where === '' ? issue.message : `${issue.message} (at ${where})`;
-  });
-  const more = error.issues.length - shown;
-  return more > 0 ? `${parts.join('; ')}; and ${more} more` : parts.join('; ');
-}
-
 /** Throws {@link SlackPayloadError} unless Slack would take `message` (every limit above). */
 export function assertSlackMessage(message: SlackMessage): void {
   const result = slackMessageSchema.safeParse(message);
   if (!result.success) {
-    throw new SlackPayloadError(`Slack message breaks a limit: ${describeIssues(result.error)}`, {
+    throw new SlackPayloadError(`Slack message breaks a limit: ${describePayloadIssues(result.error)}`, {
       cause: result.error,
     });
   }
@@ -397,7 +383,7 @@ export function assertSlackMessage(message: SlackMessage): void {
 export function assertSlackView(view: SlackView): void {
   const result = slackViewSchema.safeParse(view);
   if (!result.success) {
-    throw new SlackPayloadError(`Slack ${view.type} view breaks a limit: ${describeIssues(result.error)}`, {
+    throw new SlackPayloadError(`Slack ${view.type} view breaks a limit: ${describePayloadIssues(result.error)}`, {
       cause: result.error,
     });
   }

@@ -76,12 +76,6 @@ function encode(args: readonly string[]): Buffer {
   return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
 }
 
-/** An error reply nested in an array (a script's own error) is thrown like a top-level one. */
-function firstError(reply: Reply): RedisErrorReply | undefined {
-  if (reply instanceof RedisErrorReply) return reply;
-  return undefined;
-}
-
 class RespConnection implements RedisConnection {
   #buffer: Buffer = Buffer.alloc(0);
   #pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
@@ -110,8 +104,7 @@ class RespConnection implements RedisConnection {
         if (parsed === INCOMPLETE) break;
         offset = parsed.next;
         const waiter = this.#pending.shift();
-        const error = firstError(parsed.value);
-        if (error) waiter?.reject(error);
+        if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
         else waiter?.resolve(parsed.value);
       }
     } catch (error) {

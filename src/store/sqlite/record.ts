@@ -68,5 +68,3 @@ function messageTriples(value: unknown, where: string): [string, string, string]
   }
   return list as [string, string, string][];
 }
-
-export { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';

@@ -28,6 +28,7 @@ import type {
 } from '../../core/question.js';
 import { projectTag } from '../../core/question-ref.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
+import { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';
 import type {
   AnswerResult,
   Claim,
@@ -44,17 +45,7 @@ import type {
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { SqliteEventConsumer } from './events.js';
-import {
-  byBlockingThenAge,
-  byBlockingThenId,
-  parseDraft,
-  personKey,
-  QUESTION_COLUMNS,
-  type QuestionRow,
-  questionFromRow,
-  RECORD_VERSION,
-  toDraft,
-} from './record.js';
+import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, RECORD_VERSION } from './record.js';
 import { migrate } from './schema.js';
 
 export interface SqliteStoreOptions {
