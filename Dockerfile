@@ -1,11 +1,12 @@
-# ask-later serve: the bridge to Slack and Discord. Build stage compiles (better-sqlite3 is a native addon); the
-# runtime image carries only production dependencies and the build output.
+# ask-later serve for a team: the bridge to Slack and Discord, and the web inbox. The build stage compiles
+# (better-sqlite3 is a native addon); the runtime image carries only production dependencies and the build output.
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# `prepare` builds from the sources, which are not copied yet: install without scripts, then build the native addon.
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3
 COPY . .
-RUN npm run build && npm prune --omit=dev
+RUN npm run build:dist && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
@@ -14,5 +15,5 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
-EXPOSE 3000
+EXPOSE 7420
 CMD ["node", "dist/cli.js", "serve"]

@@ -4,14 +4,17 @@
  * parsed with it); `config.ts` re-exports everything here. Problems are one line each, naming the variable, what it
  * needs and what came (never a secret: URLs are described by their scheme only).
  */
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { projectFromEnvironment } from './project.js';
+import type { StoreLocation } from './store/open.js';
+import { defaultDatabasePath } from './store/sqlite/path.js';
+
+export type { StoreLocation } from './store/open.js';
 
 export interface StoreConfig {
-  /** `redis://` or `rediss://` URL of the store. */
-  readonly redisUrl: string;
-  /** Namespace of every key (`ASK_LATER_REDIS_PREFIX`, default `al`): several inboxes can share one Redis. */
-  readonly redisPrefix: string;
+  readonly store: StoreLocation;
 }
 
 export interface AgentConfig extends StoreConfig {
@@ -29,9 +32,14 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export const CONFIG_VARIABLES = [
   'REDIS_URL',
   'ASK_LATER_REDIS_PREFIX',
+  'ASK_LATER_DB',
+  'XDG_STATE_HOME',
+  'HOME',
   'ASK_LATER_PROJECT',
   'CLAUDE_PROJECT_DIR',
   'PORT',
+  'ASK_LATER_HOST',
+  'ASK_LATER_WEB_TOKEN',
   'SLACK_BOT_TOKEN',
   'SLACK_APP_TOKEN',
   'SLACK_SIGNING_SECRET',
@@ -52,12 +60,14 @@ export function describeUrl(value: string): string {
   return scheme ? `a ${scheme}: URL` : 'something that is not a URL';
 }
 
-/** The store settings: `REDIS_URL`, `ASK_LATER_REDIS_PREFIX`. */
-export function loadStoreConfig(env: Env): StoreConfig {
+/**
+ * The store settings: `REDIS_URL` (and `ASK_LATER_REDIS_PREFIX`) for Redis; without it the embedded store at
+ * `ASK_LATER_DB`, else `$XDG_STATE_HOME/ask-later/inbox.db`, else `~/.local/state/ask-later/inbox.db`.
+ */
+export function loadStoreConfig(env: Env, home: () => string = homedir): StoreConfig {
+  // `home` is asked only when the environment has no absolute HOME (it reads the OS user database).
   const raw = env.REDIS_URL?.trim();
-  if (!raw) {
-    throw new ConfigError('REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)');
-  }
+  if (!raw) return Object.freeze({ store: Object.freeze({ kind: 'sqlite', path: databasePath(env, home) }) });
   let url: URL;
   try {
     url = new URL(raw);
@@ -73,7 +83,42 @@ export function loadStoreConfig(env: Env): StoreConfig {
       `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`,
     );
   }
-  return Object.freeze({ redisUrl: raw, redisPrefix: prefix });
+  return Object.freeze({ store: Object.freeze({ kind: 'redis', url: raw, prefix }) });
+}
+
+/**
+ * The embedded store's file. It must not depend on the working directory: the MCP server and the hook run in each
+ * project's directory and must all find the one file `serve` reads.
+ */
+function databasePath(env: Env, home: () => string): string {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit && !isAbsolute(explicit)) {
+    throw new ConfigError(
+      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`,
+    );
+  }
+  let dir = env.HOME?.trim() ?? '';
+  if (!isAbsolute(dir)) {
+    try {
+      dir = home();
+    } catch {
+      dir = '';
+    }
+  }
+  const state = env.XDG_STATE_HOME?.trim();
+  if (!explicit && !(state && isAbsolute(state)) && !isAbsolute(dir)) {
+    throw new ConfigError(
+      'the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL',
+    );
+  }
+  return defaultDatabasePath(env, dir);
+}
+
+/** How a store location reads in messages: never a URL's credentials. */
+export function describeStore(location: StoreLocation): string {
+  return location.kind === 'redis'
+    ? `Redis from REDIS_URL (key prefix ${location.prefix})`
+    : `the embedded store at ${location.path}`;
 }
 
 /** Settings of the agent-side commands (MCP server, hook): the store and the project. */

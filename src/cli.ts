@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 
 const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {
   doctor: {
-    summary: 'checks the config, Redis, Slack, Discord and the Claude Code install, and says what to fix',
+    summary: 'checks the config, the store, Slack, Discord and the Claude Code install, and says what to fix',
     run: async () => (await import('./doctor/run.js')).runDoctor(process.env),
   },
   hook: {
@@ -18,7 +18,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),
   },
   serve: {
-    summary: 'the long-running bridge to Slack: posts questions, takes answers (HTTP or Socket Mode)',
+    summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
     run: async () => (await import('./serve/run.js')).runServe(process.env),
   },
 };

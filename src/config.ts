@@ -4,16 +4,19 @@
  * (never a secret: URLs are described by their scheme only).
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 
 export {
   type AgentConfig,
   CONFIG_VARIABLES,
+  describeStore,
   type Env,
   loadAgentConfig,
   loadStoreConfig,
   type StoreConfig,
+  type StoreLocation,
 } from './agent-config.js';
 
 import { describeUrl, type Env, loadStoreConfig, type StoreConfig } from './agent-config.js';
@@ -73,9 +76,13 @@ export interface RouteConfig {
 }
 
 export interface ServeConfig extends StoreConfig {
-  /** HTTP port for Slack's requests and `GET /healthz` (`PORT`, default 3000). */
+  /** The one HTTP port: the web inbox, `GET /healthz`, and Slack's requests in HTTP mode (`PORT`, default 7420). */
   readonly port: number;
-  /** At least one of `slack` and `discord` is set. */
+  /** The address it binds (`ASK_LATER_HOST`, default `127.0.0.1`); beyond loopback only with `webToken`. */
+  readonly host: string;
+  /** `ASK_LATER_WEB_TOKEN`: when set, the web inbox asks for it (required when `host` is not loopback). */
+  readonly webToken?: string;
+  /** Neither set: the web inbox alone. */
   readonly slack?: SlackConfig;
   readonly discord?: DiscordConfig;
   /** The routing file's routes (`ASK_LATER_CONFIG`), in order: the first that matches a project wins. None: every
@@ -157,10 +164,6 @@ function loadSlackConfig(env: Env, routes: readonly RouteConfig[]): SlackConfig 
   });
 }
 
-/** What `serve` says when neither platform is configured. */
-export const NOTHING_TO_SERVE =
-  'Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack, or DISCORD_TOKEN and DISCORD_CHANNEL to answer from Discord';
-
 /** A Discord id: a snowflake, 17–20 digits. */
 const SNOWFLAKE = /^\d{17,20}$/;
 /** A Slack channel id: public `C…`, private (older) `G…`. */
@@ -240,22 +243,54 @@ function loadDiscordConfig(env: Env, routes: readonly RouteConfig[]): DiscordCon
 /** Reads the routing file (default: `readFileSync` as UTF-8); tests hand in their own. */
 export type ReadConfigFile = (path: string) => string;
 
+/** The web inbox's default port (`PORT`). */
+export const DEFAULT_PORT = 7420;
+
 /**
- * Settings of `ask-later serve`: the store, the port, the routing file (`ASK_LATER_CONFIG`), and each chat surface
- * that is configured.
+ * Settings of `ask-later serve`: the store, the HTTP address, the routing file (`ASK_LATER_CONFIG`), and each chat
+ * surface that is configured (none: the web inbox alone).
  */
 export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): ServeConfig {
   const store = loadStoreConfig(env);
-  const rawPort = env.PORT?.trim() || '3000';
+  const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) {
     throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
   }
+  const host = env.ASK_LATER_HOST?.trim() || '127.0.0.1';
+  if (isIP(host) === 0 && host !== 'localhost') {
+    throw new ConfigError(
+      `ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got ${JSON.stringify(host.slice(0, 40))}`,
+    );
+  }
+  const webToken = env.ASK_LATER_WEB_TOKEN?.trim() || undefined;
+  if (webToken === undefined && !isLoopbackAddress(host)) {
+    throw new ConfigError(
+      `ASK_LATER_HOST=${host} serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for`,
+    );
+  }
+  if (webToken !== undefined && webToken.length < 16) {
+    throw new ConfigError(
+      `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`,
+    );
+  }
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || undefined, readFile);
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
-  if (!slack && !discord) throw new ConfigError(NOTHING_TO_SERVE);
-  return Object.freeze({ ...store, port, routes, ...(slack ? { slack } : {}), ...(discord ? { discord } : {}) });
+  return Object.freeze({
+    ...store,
+    port,
+    host,
+    ...(webToken !== undefined ? { webToken } : {}),
+    routes,
+    ...(slack ? { slack } : {}),
+    ...(discord ? { discord } : {}),
+  });
+}
+
+/** Whether binding `host` keeps the server on this machine. */
+export function isLoopbackAddress(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 function readUtf8(path: string): string {

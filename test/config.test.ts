@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  CONFIG_VARIABLES,
-  loadAgentConfig,
-  loadServeConfig,
-  loadStoreConfig,
-  NOTHING_TO_SERVE,
-} from '../src/config.js';
+import { CONFIG_VARIABLES, loadAgentConfig, loadServeConfig, loadStoreConfig } from '../src/config.js';
 import { ConfigError } from '../src/config-error.js';
 
 describe('store settings', () => {
   it.each([
-    [{}, 'REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)'],
-    [{ REDIS_URL: '   ' }, 'REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)'],
+    [
+      { ASK_LATER_DB: 'inbox.db' },
+      'ASK_LATER_DB must be an absolute path (every project\'s session must find the same file), got "inbox.db"',
+    ],
+    [
+      { HOME: '' },
+      'the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL',
+    ],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL, got a localhost: URL'],
     [
       { REDIS_URL: 'http://user:hunter2@example:6379' },
@@ -26,7 +26,8 @@ describe('store settings', () => {
   ])('GIVEN %j THEN one line naming the variable and what it needs', (env, line) => {
     const error = (() => {
       try {
-        loadStoreConfig(env);
+        // No home directory to fall back on, so the HOME case fails wherever the tests run.
+        loadStoreConfig(env, () => '');
       } catch (e) {
         return e;
       }
@@ -38,8 +39,21 @@ describe('store settings', () => {
 
   it('GIVEN good settings THEN a frozen config with the default prefix', () => {
     const config = loadStoreConfig({ REDIS_URL: 'rediss://cache.internal:6380' });
-    expect(config).toEqual({ redisUrl: 'rediss://cache.internal:6380', redisPrefix: 'al' });
+    expect(config).toEqual({ store: { kind: 'redis', url: 'rediss://cache.internal:6380', prefix: 'al' } });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.store)).toBe(true);
+  });
+
+  it.each([
+    [{ HOME: '/home/ada' }, '/home/ada/.local/state/ask-later/inbox.db'],
+    [{ HOME: '/home/ada', REDIS_URL: '  ' }, '/home/ada/.local/state/ask-later/inbox.db'],
+    [{ HOME: '/home/ada', XDG_STATE_HOME: '/var/state' }, '/var/state/ask-later/inbox.db'],
+    [{ HOME: '/home/ada', XDG_STATE_HOME: 'relative' }, '/home/ada/.local/state/ask-later/inbox.db'],
+    [{ HOME: '/home/ada', XDG_STATE_HOME: '/var/state', ASK_LATER_DB: '/srv/al.db' }, '/srv/al.db'],
+    [{ XDG_STATE_HOME: '/var/state' }, '/var/state/ask-later/inbox.db'],
+    [{}, '/from-passwd/.local/state/ask-later/inbox.db'],
+  ])('GIVEN no REDIS_URL and %j THEN the embedded store at %s', (env, path) => {
+    expect(loadStoreConfig(env, () => '/from-passwd')).toEqual({ store: { kind: 'sqlite', path } });
   });
 
   it('GIVEN ASK_LATER_PROJECT THEN the agent config names that project', () => {
@@ -107,7 +121,6 @@ describe('Discord settings', () => {
       discord({ DISCORD_API_URL: 'https://discord.com/api/v10/' }),
       'DISCORD_API_URL must be the API base without a version (https://discord.com/api), got one ending in /v10',
     ],
-    [{ REDIS_URL: 'redis://h' }, NOTHING_TO_SERVE],
   ])('GIVEN %j THEN one line naming the variable and what it needs', (env, line) => {
     const error = configError(env);
     expect(error.message).toBe(line);
@@ -143,8 +156,58 @@ describe('Discord settings', () => {
     );
     expect(config.slack?.channel).toBe('C123');
     expect(config.discord?.channel).toBe(CHANNEL);
-    expect(NOTHING_TO_SERVE).toContain('SLACK_BOT_TOKEN');
-    expect(NOTHING_TO_SERVE).toContain('DISCORD_TOKEN and DISCORD_CHANNEL');
+  });
+});
+
+describe('the web inbox address', () => {
+  it('GIVEN no chat settings and no address THEN the web inbox alone, on 127.0.0.1:7420, without a token', () => {
+    const config = loadServeConfig({ HOME: '/home/ada' });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 7420, routes: [] });
+    expect(config.slack).toBeUndefined();
+    expect(config.discord).toBeUndefined();
+    expect(config.webToken).toBeUndefined();
+  });
+
+  it.each([
+    [
+      { ASK_LATER_HOST: '0.0.0.0' },
+      'ASK_LATER_HOST=0.0.0.0 serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for',
+    ],
+    [
+      { ASK_LATER_HOST: '192.168.1.5' },
+      'ASK_LATER_HOST=192.168.1.5 serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for',
+    ],
+    [
+      { ASK_LATER_HOST: 'my-laptop.local' },
+      'ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got "my-laptop.local"',
+    ],
+    [
+      { ASK_LATER_HOST: '0.0.0.0', ASK_LATER_WEB_TOKEN: 'hunter2' },
+      'ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got 7',
+    ],
+    [{ PORT: '74200' }, 'PORT must be a port number from 0 to 65535, got "74200"'],
+  ])('GIVEN %j THEN one line naming the variable and what it needs', (env, line) => {
+    const error = configError({ HOME: '/home/ada', ...env });
+    expect(error.message).toBe(line);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it.each([
+    [{ ASK_LATER_HOST: '::1' }, '::1'],
+    [{ ASK_LATER_HOST: '127.0.0.2' }, '127.0.0.2'],
+    [{ ASK_LATER_HOST: 'localhost' }, 'localhost'],
+  ])('GIVEN the loopback address %j THEN no token is needed', (env, host) => {
+    expect(loadServeConfig({ HOME: '/home/ada', ...env }).host).toBe(host);
+  });
+
+  it('GIVEN another address and a token THEN both are kept', () => {
+    const config = loadServeConfig({
+      HOME: '/home/ada',
+      ASK_LATER_HOST: '0.0.0.0',
+      ASK_LATER_WEB_TOKEN: ' 0123456789abcdef0123 ',
+      PORT: '8080',
+    });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 8080, webToken: '0123456789abcdef0123' });
   });
 });
 

@@ -13176,16 +13176,31 @@ var init_project2 = __esm({
   }
 });
 
+// src/store/sqlite/path.ts
+import { isAbsolute, join as join2 } from "node:path";
+function defaultDatabasePath(env, homedir3) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
+  return join2(homedir3, ".local", "state", "ask-later", "inbox.db");
+}
+var init_path = __esm({
+  "src/store/sqlite/path.ts"() {
+    "use strict";
+  }
+});
+
 // src/agent-config.ts
+import { homedir } from "node:os";
+import { isAbsolute as isAbsolute2 } from "node:path";
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";
 }
-function loadStoreConfig(env) {
+function loadStoreConfig(env, home = homedir) {
   const raw = env.REDIS_URL?.trim();
-  if (!raw) {
-    throw new ConfigError("REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)");
-  }
+  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
   let url2;
   try {
     url2 = new URL(raw);
@@ -13201,7 +13216,33 @@ function loadStoreConfig(env) {
       `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
     );
   }
-  return Object.freeze({ redisUrl: raw, redisPrefix: prefix });
+  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
+}
+function databasePath(env, home) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit && !isAbsolute2(explicit)) {
+    throw new ConfigError(
+      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
+    );
+  }
+  let dir = env.HOME?.trim() ?? "";
+  if (!isAbsolute2(dir)) {
+    try {
+      dir = home();
+    } catch {
+      dir = "";
+    }
+  }
+  const state = env.XDG_STATE_HOME?.trim();
+  if (!explicit && !(state && isAbsolute2(state)) && !isAbsolute2(dir)) {
+    throw new ConfigError(
+      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
+    );
+  }
+  return defaultDatabasePath(env, dir);
+}
+function describeStore(location) {
+  return location.kind === "redis" ? `Redis from REDIS_URL (key prefix ${location.prefix})` : `the embedded store at ${location.path}`;
 }
 function loadAgentConfig(env, cwd) {
   return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
@@ -13211,11 +13252,13 @@ var init_agent_config = __esm({
     "use strict";
     init_config_error();
     init_project2();
+    init_path();
   }
 });
 
 // src/config.ts
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 function list(value) {
   return (value ?? "").split(/[\s,]+/).map((item) => item.trim()).filter(Boolean);
 }
@@ -13351,16 +13394,43 @@ function loadDiscordConfig(env, routes) {
 }
 function loadServeConfig(env, readFile2 = readUtf8) {
   const store = loadStoreConfig(env);
-  const rawPort = env.PORT?.trim() || "3000";
+  const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) {
     throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
   }
+  const host = env.ASK_LATER_HOST?.trim() || "127.0.0.1";
+  if (isIP(host) === 0 && host !== "localhost") {
+    throw new ConfigError(
+      `ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got ${JSON.stringify(host.slice(0, 40))}`
+    );
+  }
+  const webToken = env.ASK_LATER_WEB_TOKEN?.trim() || void 0;
+  if (webToken === void 0 && !isLoopbackAddress(host)) {
+    throw new ConfigError(
+      `ASK_LATER_HOST=${host} serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for`
+    );
+  }
+  if (webToken !== void 0 && webToken.length < 16) {
+    throw new ConfigError(
+      `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`
+    );
+  }
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile2);
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
-  if (!slack && !discord) throw new ConfigError(NOTHING_TO_SERVE);
-  return Object.freeze({ ...store, port, routes, ...slack ? { slack } : {}, ...discord ? { discord } : {} });
+  return Object.freeze({
+    ...store,
+    port,
+    host,
+    ...webToken !== void 0 ? { webToken } : {},
+    routes,
+    ...slack ? { slack } : {},
+    ...discord ? { discord } : {}
+  });
+}
+function isLoopbackAddress(host) {
+  return host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 function readUtf8(path) {
   return readFileSync(path, "utf8");
@@ -13451,7 +13521,7 @@ function freezeRoute(route, index) {
     } : {}
   });
 }
-var NOTHING_TO_SERVE, SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, ROUTES_MAX, ALLOW_MAX, slackUserIds, snowflakeIds, routeSchema, routingFileSchema;
+var SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, DEFAULT_PORT, ROUTES_MAX, ALLOW_MAX, slackUserIds, snowflakeIds, routeSchema, routingFileSchema;
 var init_config = __esm({
   "src/config.ts"() {
     "use strict";
@@ -13459,10 +13529,10 @@ var init_config = __esm({
     init_config_error();
     init_agent_config();
     init_agent_config();
-    NOTHING_TO_SERVE = "Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack, or DISCORD_TOKEN and DISCORD_CHANNEL to answer from Discord";
     SNOWFLAKE = /^\d{17,20}$/;
     SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
     SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
+    DEFAULT_PORT = 7420;
     ROUTES_MAX = 1e3;
     ALLOW_MAX = 1e3;
     slackUserIds = external_exports.array(external_exports.string().regex(SLACK_USER_ID, "expected a Slack user id such as U0123ABCD")).max(ALLOW_MAX);
@@ -13498,7 +13568,7 @@ var init_config = __esm({
 
 // src/doctor/claude-code.ts
 import { readFile } from "node:fs/promises";
-import { join as join2, relative, sep } from "node:path";
+import { join as join3, relative, resolve as resolve2, sep } from "node:path";
 function object2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? value : void 0;
 }
@@ -13532,9 +13602,36 @@ function pluginEnabled(settings) {
   const key = Object.keys(enabled).find((name) => name.startsWith("ask-later@"));
   return key === void 0 ? void 0 : enabled[key] === true;
 }
-function redisUrlOf(env) {
-  const value = object2(env)?.REDIS_URL;
+function variableOf(env, name) {
+  const value = object2(env)?.[name];
   return typeof value === "string" ? value.trim() : void 0;
+}
+function collect(given, env) {
+  const url2 = variableOf(env, "REDIS_URL");
+  if (url2 !== void 0) given.redisUrls.push(url2);
+  const database = variableOf(env, "ASK_LATER_DB");
+  if (database !== void 0) given.databases.push(database);
+}
+function storeMismatch(store, given) {
+  const where = "(settings env or the MCP server's env)";
+  if (store.kind === "redis") {
+    if (!given.redisUrls.some((url2) => url2 !== store.url)) return void 0;
+    return warn(
+      `Claude Code: its REDIS_URL ${where} differs from this one — the agents and ask-later serve must share one Redis`
+    );
+  }
+  if (given.redisUrls.some((url2) => url2 !== "")) {
+    return warn(
+      `Claude Code: its REDIS_URL ${where} sends the agents to Redis, but here REDIS_URL is not set (${describeStore(store)}) — the agents and ask-later serve must share one store: set the same REDIS_URL here, or remove it from Claude Code's settings`
+    );
+  }
+  const other = given.databases.find((path) => path !== "" && resolve2(path) !== resolve2(store.path));
+  if (other !== void 0) {
+    return warn(
+      `Claude Code: its ASK_LATER_DB ${where} is ${other}, but here the embedded store is at ${store.path} — the agents and ask-later serve must share one file: set the same ASK_LATER_DB on both sides`
+    );
+  }
+  return void 0;
 }
 async function checkClaudeCode(options) {
   const shown = (path) => {
@@ -13544,9 +13641,9 @@ async function checkClaudeCode(options) {
   };
   const lines = [];
   const settingsPaths = [
-    join2(options.cwd, ".claude", "settings.local.json"),
-    join2(options.cwd, ".claude", "settings.json"),
-    join2(options.home, ".claude", "settings.json")
+    join3(options.cwd, ".claude", "settings.local.json"),
+    join3(options.cwd, ".claude", "settings.json"),
+    join3(options.home, ".claude", "settings.json")
   ];
   const settings = [];
   for (const path of [...new Set(settingsPaths)]) {
@@ -13555,16 +13652,13 @@ async function checkClaudeCode(options) {
       lines.push(warn(`Claude Code: ${shown(path)} is not valid JSON — Claude Code cannot read it; fix it`));
     else if (json2) settings.push({ path, json: json2 });
   }
-  const userConfigPath = join2(options.home, ".claude.json");
+  const userConfigPath = join3(options.home, ".claude.json");
   const userConfig = await readJson(userConfigPath);
-  const projectMcpPath = join2(options.cwd, ".mcp.json");
+  const projectMcpPath = join3(options.cwd, ".mcp.json");
   const projectMcp = await readJson(projectMcpPath);
-  const installed = await readJson(join2(options.home, ".claude", "plugins", "installed_plugins.json"));
-  const redisUrls = [];
-  for (const file2 of settings) {
-    const url2 = redisUrlOf(file2.json.env);
-    if (url2 !== void 0) redisUrls.push(url2);
-  }
+  const installed = await readJson(join3(options.home, ".claude", "plugins", "installed_plugins.json"));
+  const given = { redisUrls: [], databases: [] };
+  for (const file2 of settings) collect(given, file2.json.env);
   const enabledIn = settings.find((file2) => pluginEnabled(file2.json) !== void 0);
   const isInstalled = typeof installed === "object" && Object.keys(object2(installed.plugins) ?? {}).some((name) => name.startsWith("ask-later@"));
   const hookIn = settings.find((file2) => hasHook(file2.json));
@@ -13577,10 +13671,7 @@ async function checkClaudeCode(options) {
     ...settings.map((file2) => [mcpServer(file2.json), shown(file2.path)])
   ];
   const mcp = mcpSources.find(([entry]) => entry !== void 0);
-  if (mcp) {
-    const url2 = redisUrlOf(mcp[0]?.env);
-    if (url2 !== void 0) redisUrls.push(url2);
-  }
+  if (mcp) collect(given, mcp[0]?.env);
   if (enabledIn && pluginEnabled(enabledIn.json) === false) {
     lines.push(
       warn(
@@ -13603,7 +13694,7 @@ async function checkClaudeCode(options) {
   } else if (mcp) {
     lines.push(
       warn(
-        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running hook.cjs — answers will not reach the agent: add the hook (README: Claude Code → By hand)`
+        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running ask-later hook — answers will not reach the agent: add the hook (README: Claude Code → By hand)`
       )
     );
   } else {
@@ -13613,21 +13704,17 @@ async function checkClaudeCode(options) {
       )
     );
   }
-  if (options.redisUrl !== void 0 && redisUrls.some((url2) => url2 !== options.redisUrl)) {
-    lines.push(
-      warn(
-        "Claude Code: its REDIS_URL (settings env or the MCP server's env) differs from this one — the agents and ask-later serve must share one Redis"
-      )
-    );
-  }
+  const mismatch = options.store !== void 0 ? storeMismatch(options.store, given) : void 0;
+  if (mismatch) lines.push(mismatch);
   return lines;
 }
 var HOOK_COMMAND;
 var init_claude_code = __esm({
   "src/doctor/claude-code.ts"() {
     "use strict";
+    init_agent_config();
     init_check();
-    HOOK_COMMAND = /hook\.cjs|ask-later(?:\.mjs)?["']?\s+hook\b/;
+    HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
   }
 });
 
@@ -13905,10 +13992,10 @@ async function connectResp(url2, options) {
     }, options.connectTimeoutMs);
   });
   const handshake = async () => {
-    await new Promise((resolve3, reject) => {
+    await new Promise((resolve4, reject) => {
       socket.once(tls ? "secureConnect" : "connect", () => {
         socket.removeAllListeners("error");
-        resolve3();
+        resolve4();
       });
       socket.once("error", reject);
     });
@@ -13989,8 +14076,8 @@ var init_resp_connection = __esm({
       }
       sendCommand(args) {
         if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve3, reject) => {
-          this.#pending.push({ resolve: resolve3, reject });
+        return new Promise((resolve4, reject) => {
+          this.#pending.push({ resolve: resolve4, reject });
           this.socket.write(encode3(args));
         });
       }
@@ -14038,15 +14125,15 @@ function authProblem(error46) {
   }
   return void 0;
 }
-async function checkRedis(config2, timeoutMs) {
+async function checkRedis(location, timeoutMs) {
   let connection;
   try {
-    connection = await connectResp(config2.redisUrl, { connectTimeoutMs: timeoutMs });
+    connection = await connectResp(location.url, { connectTimeoutMs: timeoutMs });
   } catch (error46) {
     const auth = authProblem(error46);
     if (auth) return [auth];
     const why = describeNetworkError(error46, timeoutMs);
-    const tls = config2.redisUrl.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
+    const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
     return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
   }
   try {
@@ -14207,318 +14294,6 @@ var init_slack = __esm({
       "token_expired",
       "not_allowed_token_type"
     ]);
-  }
-});
-
-// src/doctor/doctor.ts
-import { homedir } from "node:os";
-function routedChannels(config2, platform) {
-  const channels = [config2[platform]?.channel, ...(config2.routes ?? []).map((route) => route[platform])];
-  return [...new Set(channels.filter((channel) => channel !== void 0))];
-}
-function describeConfig(config2) {
-  const parts = [`Redis from REDIS_URL (key prefix ${config2.redisPrefix})`];
-  const routes = config2.routes?.length ?? 0;
-  if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
-  if (config2.slack) {
-    const mode = config2.slack.appToken !== void 0 ? "Socket Mode" : `HTTP on PORT ${config2.port}`;
-    parts.push(`Slack (${mode}) to ${routedChannels(config2, "slack").join(", ")}`);
-  }
-  if (config2.discord) parts.push(`Discord to ${routedChannels(config2, "discord").join(", ")}`);
-  return `Config: ${parts.join("; ")}`;
-}
-async function diagnose(env, options = {}) {
-  const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
-  const configLines = [];
-  let serve;
-  let store;
-  try {
-    serve = loadServeConfig(env);
-    store = serve;
-    configLines.push(ok(describeConfig(serve)));
-  } catch (error46) {
-    if (!(error46 instanceof ConfigError)) throw error46;
-    configLines.push(fail(`Config: ${error46.message}`));
-    try {
-      store = loadStoreConfig(env);
-    } catch {
-      store = void 0;
-    }
-  }
-  const [redis, slack, discord, claudeCode] = await Promise.all([
-    store ? checkRedis(store, timeoutMs) : [],
-    serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
-    serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
-    checkClaudeCode({
-      home: options.home ?? homedir(),
-      cwd: options.cwd ?? process.cwd(),
-      ...store ? { redisUrl: store.redisUrl } : {}
-    })
-  ]);
-  return [...configLines, ...redis, ...slack, ...discord, ...claudeCode];
-}
-var init_doctor = __esm({
-  "src/doctor/doctor.ts"() {
-    "use strict";
-    init_config();
-    init_config_error();
-    init_check();
-    init_claude_code();
-    init_discord();
-    init_redis();
-    init_slack();
-  }
-});
-
-// src/doctor/run.ts
-var run_exports = {};
-__export(run_exports, {
-  runDoctor: () => runDoctor
-});
-async function runDoctor(env, io = { stdout: process.stdout }, options = {}) {
-  const lines = await diagnose(env, options);
-  io.stdout.write(`${lines.map(formatLine).join("\n")}
-`);
-  return lines.some((line) => line.status === "fail") ? 1 : 0;
-}
-var init_run = __esm({
-  "src/doctor/run.ts"() {
-    "use strict";
-    init_check();
-    init_doctor();
-  }
-});
-
-// src/store/corrupt-record-error.ts
-var CorruptRecordError;
-var init_corrupt_record_error = __esm({
-  "src/store/corrupt-record-error.ts"() {
-    "use strict";
-    CorruptRecordError = class extends Error {
-      constructor(record3, problem, options) {
-        super(`Stored question ${record3} is unreadable: ${problem}`, options);
-        this.record = record3;
-        this.problem = problem;
-      }
-      record;
-      problem;
-      name = "CorruptRecordError";
-    };
-  }
-});
-
-// src/store/store-unavailable-error.ts
-var StoreUnavailableError;
-var init_store_unavailable_error = __esm({
-  "src/store/store-unavailable-error.ts"() {
-    "use strict";
-    StoreUnavailableError = class extends Error {
-      name = "StoreUnavailableError";
-      constructor(options) {
-        super("The ask-later inbox (its store) is unreachable", options);
-      }
-    };
-  }
-});
-
-// src/hook/deadline-error.ts
-var DeadlineError;
-var init_deadline_error = __esm({
-  "src/hook/deadline-error.ts"() {
-    "use strict";
-    DeadlineError = class extends Error {
-      name = "DeadlineError";
-    };
-  }
-});
-
-// src/hook/deadline.ts
-var Deadline;
-var init_deadline2 = __esm({
-  "src/hook/deadline.ts"() {
-    "use strict";
-    init_deadline_error();
-    Deadline = class {
-      #ms;
-      #timer;
-      #endsAt;
-      #cleanups = [];
-      #rejects = /* @__PURE__ */ new Set();
-      #expired = false;
-      #step = "the hook";
-      constructor(ms) {
-        this.#ms = ms;
-        this.#endsAt = performance.now() + ms;
-        this.#timer = setTimeout(() => this.#expire(), ms);
-      }
-      /** True once the timer has fired: nothing may be written to stdout any more. */
-      get expired() {
-        return this.#expired;
-      }
-      /** `work`, or a `DeadlineError` naming `step` if the deadline comes first (or has already passed). */
-      race(work, step) {
-        if (this.#expired) {
-          work.catch(() => void 0);
-          return Promise.reject(this.#error(step));
-        }
-        return new Promise((resolve3, reject) => {
-          const onExpire = (error46) => reject(error46);
-          this.#step = step;
-          this.#rejects.add(onExpire);
-          work.then(
-            (value) => {
-              this.#rejects.delete(onExpire);
-              resolve3(value);
-            },
-            (error46) => {
-              this.#rejects.delete(onExpire);
-              reject(error46);
-            }
-          );
-        });
-      }
-      /** Run `cleanup` when the deadline fires (at once if it already has). */
-      onExpire(cleanup) {
-        if (this.#expired) cleanup();
-        else this.#cleanups.push(cleanup);
-      }
-      /**
-       * Make sure at least `ms` remain (never shortens it). Used once the note is written: confirming it is what keeps
-       * the answers from coming again, so it gets a short grace rather than being cut off by the deadline.
-       */
-      extend(ms) {
-        if (this.#expired) return;
-        const left = this.#endsAt - performance.now();
-        if (left >= ms) return;
-        clearTimeout(this.#timer);
-        this.#endsAt = performance.now() + ms;
-        this.#timer = setTimeout(() => this.#expire(), ms);
-      }
-      /** Stop the timer: the run is over. */
-      clear() {
-        clearTimeout(this.#timer);
-      }
-      #expire() {
-        this.#expired = true;
-        const error46 = this.#error(this.#step);
-        for (const reject of this.#rejects) reject(error46);
-        this.#rejects.clear();
-        for (const cleanup of this.#cleanups.splice(0)) {
-          try {
-            cleanup();
-          } catch {
-          }
-        }
-      }
-      #error(step) {
-        return new DeadlineError(`${step} within ${(this.#ms / 1e3).toFixed(1)} s`);
-      }
-    };
-  }
-});
-
-// src/hook/hook-io-error.ts
-var HookIoError;
-var init_hook_io_error = __esm({
-  "src/hook/hook-io-error.ts"() {
-    "use strict";
-    HookIoError = class extends Error {
-      name = "HookIoError";
-    };
-  }
-});
-
-// src/hook/input.ts
-function readStdin(stdin) {
-  return new Promise((resolve3, reject) => {
-    const chunks = [];
-    let size = 0;
-    const cleanup = () => {
-      stdin.removeListener("data", onData);
-      stdin.removeListener("end", onEnd);
-      stdin.removeListener("error", onError);
-    };
-    const onData = (chunk) => {
-      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      size += buffer.length;
-      if (size > STDIN_MAX_BYTES) {
-        cleanup();
-        reject(new HookIoError(`stdin is larger than ${STDIN_MAX_BYTES / 1024 / 1024} MiB`));
-        return;
-      }
-      chunks.push(buffer);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve3(Buffer.concat(chunks).toString("utf8"));
-    };
-    const onError = () => {
-      cleanup();
-      reject(new HookIoError("stdin could not be read"));
-    };
-    stdin.on("data", onData);
-    stdin.once("end", onEnd);
-    stdin.once("error", onError);
-  });
-}
-function parsePromptSubmit(text2) {
-  if (text2.trim() === "") {
-    throw new HookIoError("stdin is empty, expected the UserPromptSubmit JSON");
-  }
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch {
-    throw new HookIoError("stdin is not JSON, expected the UserPromptSubmit JSON");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HookIoError(
-      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe(value)}`}, expected an object`
-    );
-  }
-  const fields = value;
-  const event = fields.hook_event_name;
-  if (event !== void 0 && event !== "UserPromptSubmit") {
-    const named = typeof event === "string" && /^[A-Za-z]{1,40}$/.test(event) ? ` ${event}` : " another event";
-    throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
-  }
-  if (typeof fields.prompt !== "string") {
-    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe(fields.prompt)})`);
-  }
-  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
-  return {
-    prompt: fields.prompt,
-    ...fields.source === void 0 ? {} : { source: fields.source },
-    ...cwd === void 0 ? {} : { cwd }
-  };
-}
-function carriesAnswers(input) {
-  if (input.source !== void 0 && !PERSON_SOURCES.has(input.source)) return false;
-  return !input.prompt.trimStart().startsWith("<task-notification>");
-}
-function describe(value) {
-  if (value === null) return "null";
-  if (value === void 0) return "nothing";
-  return `a ${typeof value}`;
-}
-var STDIN_MAX_BYTES, PERSON_SOURCES;
-var init_input = __esm({
-  "src/hook/input.ts"() {
-    "use strict";
-    init_hook_io_error();
-    STDIN_MAX_BYTES = 1024 * 1024;
-    PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
-  }
-});
-
-// src/hook/unconfirmed-delivery-error.ts
-var UnconfirmedDeliveryError;
-var init_unconfirmed_delivery_error = __esm({
-  "src/hook/unconfirmed-delivery-error.ts"() {
-    "use strict";
-    UnconfirmedDeliveryError = class extends Error {
-      name = "UnconfirmedDeliveryError";
-    };
   }
 });
 
@@ -14761,6 +14536,24 @@ var init_invalid_answer_error = __esm({
   }
 });
 
+// src/store/corrupt-record-error.ts
+var CorruptRecordError;
+var init_corrupt_record_error = __esm({
+  "src/store/corrupt-record-error.ts"() {
+    "use strict";
+    CorruptRecordError = class extends Error {
+      constructor(record4, problem, options) {
+        super(`Stored question ${record4} is unreadable: ${problem}`, options);
+        this.record = record4;
+        this.problem = problem;
+      }
+      record;
+      problem;
+      name = "CorruptRecordError";
+    };
+  }
+});
+
 // src/store/drafts.ts
 function personKey(person) {
   return `${person.platform}:${person.userId}`;
@@ -14809,6 +14602,20 @@ var init_drafts = __esm({
     init_invalid_answer_error();
     init_limits();
     init_corrupt_record_error();
+  }
+});
+
+// src/store/store-unavailable-error.ts
+var StoreUnavailableError;
+var init_store_unavailable_error = __esm({
+  "src/store/store-unavailable-error.ts"() {
+    "use strict";
+    StoreUnavailableError = class extends Error {
+      name = "StoreUnavailableError";
+      constructor(options) {
+        super("The ask-later inbox (its store) is unreachable", options);
+      }
+    };
   }
 });
 
@@ -14898,7 +14705,7 @@ var init_events = __esm({
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
-          if (blockMs > 0) await new Promise((resolve3) => setTimeout(resolve3, Math.min(blockMs, 250)));
+          if (blockMs > 0) await new Promise((resolve4) => setTimeout(resolve4, Math.min(blockMs, 250)));
           return [];
         }
         const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
@@ -15012,7 +14819,7 @@ var init_keys = __esm({
 function messageField(platform, channel) {
   return `${MESSAGE_FIELD_PREFIX}${platform}:${channel}`;
 }
-function describe2(value) {
+function describe(value) {
   if (value === void 0) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
@@ -15071,7 +14878,7 @@ function readClosure(read, text2) {
   const at = read.number(closure, "at", "closure");
   return closure.by === void 0 ? { at } : { at, by: read.responder(closure.by, "closure.by") };
 }
-function messagesFromHash(hash2, record3) {
+function messagesFromHash(hash2, record4) {
   const messages = [];
   for (const field in hash2) {
     if (!field.startsWith(MESSAGE_FIELD_PREFIX)) continue;
@@ -15079,7 +14886,7 @@ function messagesFromHash(hash2, record3) {
     const colon = rest.indexOf(":");
     const platform = rest.slice(0, colon);
     if (colon < 0 || !isPlatform(platform)) {
-      throw new CorruptRecordError(record3, `\`${field}\`: expected msg:<platform>:<channel>`);
+      throw new CorruptRecordError(record4, `\`${field}\`: expected msg:<platform>:<channel>`);
     }
     messages.push({ platform, channel: rest.slice(colon + 1), messageId: hash2[field] ?? "" });
   }
@@ -15137,12 +14944,12 @@ var init_record = __esm({
     RECORD_VERSION = 2;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
-      constructor(record3) {
-        this.record = record3;
+      constructor(record4) {
+        this.record = record4;
       }
       record;
       fail(path, expected, got2) {
-        throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe2(got2)}`);
+        throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe(got2)}`);
       }
       json(text2, path) {
         let value;
@@ -34872,11 +34679,11 @@ var require_commands_queue = __commonJS({
         if (this.#waitingForReply.length === 0) {
           return;
         }
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           const onEmpty = () => {
             if (timeoutId)
               clearTimeout(timeoutId);
-            resolve3();
+            resolve4();
           };
           let timeoutId;
           const timeoutMs = options?.timeoutMs;
@@ -34889,7 +34696,7 @@ var require_commands_queue = __commonJS({
                 (0, enterprise_maintenance_manager_1.dbgMaintenance)(`Flushing ${pendingCount} commands that timed out waiting for reply`);
                 this.#flushWaitingForReply(new errors_1.TimeoutError());
               }
-              resolve3();
+              resolve4();
             }, timeoutMs);
           }
           this.#waitingForReply.events.once("empty", onEmpty);
@@ -34919,13 +34726,13 @@ var require_commands_queue = __commonJS({
         } else if (options?.abortSignal?.aborted) {
           return Promise.reject(new errors_1.AbortError());
         }
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           const value = {
             args,
             chainId: options?.chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve3,
+            resolve: resolve4,
             reject,
             channelsCounter: void 0,
             typeMapping: options?.typeMapping
@@ -34964,7 +34771,7 @@ var require_commands_queue = __commonJS({
         });
       }
       #addPubSubCommand(command, asap = false, chainId) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           this.#toWrite.add({
             args: command.args,
             chainId,
@@ -34972,7 +34779,7 @@ var require_commands_queue = __commonJS({
             timeout: void 0,
             resolve() {
               command.resolve();
-              resolve3();
+              resolve4();
             },
             reject(err) {
               command.reject?.();
@@ -34992,8 +34799,8 @@ var require_commands_queue = __commonJS({
               return;
             const firstElement = typeof reply[0] === "string" ? Buffer.from(reply[0]) : reply[0];
             if (PONG.equals(firstElement)) {
-              const { resolve: resolve3, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
-              resolve3(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
+              const { resolve: resolve4, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
+              resolve4(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
               return;
             }
           }
@@ -35017,12 +34824,12 @@ var require_commands_queue = __commonJS({
         if (!command)
           return;
         if (command && this.#respVersion === 2) {
-          const { resolve: resolve3 } = command;
+          const { resolve: resolve4 } = command;
           command.resolve = () => {
             if (!this.#pubSub.isActive) {
               this.#resetDecoderCallbacks();
             }
-            resolve3();
+            resolve4();
           };
         }
         return this.#addPubSubCommand(command);
@@ -35058,7 +34865,7 @@ var require_commands_queue = __commonJS({
         return this.#pubSub.listeners[type];
       }
       monitor(callback, options) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           const typeMapping = options?.typeMapping ?? {};
           this.#toWrite.add({
             args: ["MONITOR"],
@@ -35073,7 +34880,7 @@ var require_commands_queue = __commonJS({
                 this.decoder.onReply = callback;
               }
               this.decoder.getTypeMapping = () => typeMapping;
-              resolve3();
+              resolve4();
             },
             reject,
             channelsCounter: void 0,
@@ -35087,7 +34894,7 @@ var require_commands_queue = __commonJS({
       }
       #resetFallbackOnReply;
       async reset(chainId, typeMapping) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           this.#resetFallbackOnReply = this.decoder.onReply;
           this.decoder.onReply = ((reply) => {
             if (typeof reply === "string" && reply === "RESET" || reply instanceof Buffer && RESET.equals(reply)) {
@@ -35104,7 +34911,7 @@ var require_commands_queue = __commonJS({
             chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve3,
+            resolve: resolve4,
             reject,
             channelsCounter: void 0,
             typeMapping
@@ -42948,7 +42755,7 @@ var require_pool = __commonJS({
         this._self.#returnClient(node);
       }
       execute(fn) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           if (this._self.isClosing || !this._self.#isOpen) {
             return reject(new errors_1.ClientClosedError());
           }
@@ -42965,7 +42772,7 @@ var require_pool = __commonJS({
             const task = this._self.#tasksQueue.push({
               timeout,
               // @ts-expect-error -- resolve generic variance
-              resolve: resolve3,
+              resolve: resolve4,
               reject,
               fn,
               waitStartTimestamp
@@ -42981,10 +42788,10 @@ var require_pool = __commonJS({
           }
           const node = this._self.#clientsInUse.push(client);
           (0, tracing_1.publish)(tracing_1.CHANNELS.POOL_CONNECTION_WAIT, () => ({ clientId: client._clientId, waitStartTimestamp }));
-          this._self.#executeTask(node, resolve3, reject, fn);
+          this._self.#executeTask(node, resolve4, reject, fn);
         });
       }
-      #executeTask(node, resolve3, reject, fn) {
+      #executeTask(node, resolve4, reject, fn) {
         let result;
         try {
           result = fn(node.value);
@@ -42994,11 +42801,11 @@ var require_pool = __commonJS({
           return;
         }
         if (result instanceof Promise) {
-          result.then(resolve3, reject).finally(() => {
+          result.then(resolve4, reject).finally(() => {
             this.#returnClient(node);
           });
         } else {
-          resolve3(result);
+          resolve4(result);
           this.#returnClient(node);
         }
       }
@@ -43052,8 +42859,8 @@ var require_pool = __commonJS({
       async #doClose() {
         try {
           if (this._self.#clientsInUse.length > 0) {
-            await new Promise((resolve3) => {
-              this._self.#drainResolve = resolve3;
+            await new Promise((resolve4) => {
+              this._self.#drainResolve = resolve4;
             });
           }
           const promises = [];
@@ -45565,7 +45372,7 @@ var require_client = __commonJS({
        * Close the client. Wait for pending commands.
        */
       close() {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           clearTimeout(this._self.#pingTimer);
           this._self.#socket.close();
           if (this._self.#socket.socketEpoch > 0) {
@@ -45576,12 +45383,12 @@ var require_client = __commonJS({
           if (this._self.#queue.isEmpty()) {
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            return resolve3();
+            return resolve4();
           }
           const onEnd = () => {
             this._self.#socket.off("data", maybeClose);
             this._self.#unregisterFromMetrics();
-            resolve3();
+            resolve4();
           };
           const maybeClose = () => {
             if (!this._self.#queue.isEmpty())
@@ -45590,7 +45397,7 @@ var require_client = __commonJS({
             this._self.#socket.off("end", onEnd);
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            resolve3();
+            resolve4();
           };
           this._self.#socket.on("data", maybeClose);
           this._self.#socket.once("end", onEnd);
@@ -48553,9 +48360,9 @@ var require_wait_queue = __commonJS({
       #list = new linked_list_1.SinglyLinkedList();
       #queue = new linked_list_1.SinglyLinkedList();
       push(value) {
-        const resolve3 = this.#queue.shift();
-        if (resolve3 !== void 0) {
-          resolve3(value);
+        const resolve4 = this.#queue.shift();
+        if (resolve4 !== void 0) {
+          resolve4(value);
           return;
         }
         this.#list.push(value);
@@ -48564,7 +48371,7 @@ var require_wait_queue = __commonJS({
         return this.#list.shift();
       }
       wait() {
-        return new Promise((resolve3) => this.#queue.push(resolve3));
+        return new Promise((resolve4) => this.#queue.push(resolve4));
       }
     };
     exports.WaitQueue = WaitQueue;
@@ -49222,10 +49029,10 @@ var require_sentinel = __commonJS({
        * `passthroughClientErrorEvents`), unchanged.
        */
       #connectOrFail(client) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           const onError = (err) => reject(err);
           client.once("error", onError);
-          client.connect().then(resolve3, reject).finally(() => client.off("error", onError));
+          client.connect().then(resolve4, reject).finally(() => client.off("error", onError));
         });
       }
       /**
@@ -49480,7 +49287,7 @@ var require_sentinel = __commonJS({
           }
         }
         this.#replicaClients = [];
-        await new Promise((resolve3) => {
+        await new Promise((resolve4) => {
           let settled = false;
           const forceDestroy = () => {
             if (settled)
@@ -49493,7 +49300,7 @@ var require_sentinel = __commonJS({
               } catch {
               }
             }
-            resolve3();
+            resolve4();
           };
           if (this.#teardownKind === "destroy") {
             forceDestroy();
@@ -49505,7 +49312,7 @@ var require_sentinel = __commonJS({
               return;
             settled = true;
             this.#escalateToDestroy = void 0;
-            resolve3();
+            resolve4();
           });
         });
         this.#pubSubProxy.destroy();
@@ -50199,6 +50006,13 @@ var init_node_redis_connection = __esm({
 });
 
 // src/store/redis/redis-store.ts
+var redis_store_exports = {};
+__export(redis_store_exports, {
+  RETENTION_MS: () => RETENTION_MS,
+  RedisStore: () => RedisStore,
+  openRedisStore: () => openRedisStore,
+  toStoreError: () => toStoreError
+});
 import { randomUUID } from "node:crypto";
 function isConnectionError(error46) {
   if (!(error46 instanceof Error)) return false;
@@ -50707,6 +50521,1390 @@ var init_redis_store = __esm({
   }
 });
 
+// src/store/sqlite/connection.ts
+function toStoreError2(error46) {
+  if (error46 instanceof StoreUnavailableError || !(error46 instanceof Error)) return error46;
+  const code = error46.code;
+  if (typeof code === "string" && UNAVAILABLE_CODES.some((c) => code === c || code.startsWith(`${c}_`))) {
+    return new StoreUnavailableError({ cause: error46 });
+  }
+  if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error46 });
+  if (error46 instanceof TypeError && /database connection is not open/i.test(error46.message)) {
+    return new StoreUnavailableError({ cause: error46 });
+  }
+  return error46;
+}
+var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
+var init_connection = __esm({
+  "src/store/sqlite/connection.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    UNAVAILABLE_CODES = [
+      "SQLITE_BUSY",
+      "SQLITE_LOCKED",
+      "SQLITE_CANTOPEN",
+      "SQLITE_NOTADB",
+      "SQLITE_CORRUPT",
+      "SQLITE_IOERR",
+      "SQLITE_FULL",
+      "SQLITE_READONLY",
+      "SQLITE_PERM",
+      "SQLITE_PROTOCOL"
+    ];
+    FS_CODES = ["EACCES", "EPERM", "ENOTDIR", "EROFS", "ENOSPC", "EEXIST", "ENOENT", "ELOOP"];
+    ChangeWatch = class {
+      #dataVersion;
+      #intervalMs;
+      #waiters = /* @__PURE__ */ new Set();
+      #local = 0;
+      #timer;
+      constructor(dataVersion, intervalMs) {
+        this.#dataVersion = dataVersion;
+        this.#intervalMs = intervalMs;
+      }
+      /** Take before checking the state; pass to {@link wait} so a change in between is not missed. */
+      mark() {
+        return { data: this.#dataVersion(), local: this.#local };
+      }
+      /** This process committed. */
+      notify() {
+        this.#local++;
+        this.#tick();
+      }
+      /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
+      wait(mark, ms, signal) {
+        return new Promise((resolve4) => {
+          if (signal?.aborted) return resolve4();
+          const done = () => {
+            clearTimeout(timeout);
+            signal?.removeEventListener("abort", done);
+            this.#waiters.delete(waiter);
+            if (this.#waiters.size === 0) this.#stop();
+            resolve4();
+          };
+          const waiter = { mark, wake: done };
+          const timeout = setTimeout(done, Math.max(0, ms));
+          signal?.addEventListener("abort", done, { once: true });
+          this.#waiters.add(waiter);
+          this.#timer ??= setInterval(() => this.#tick(), this.#intervalMs);
+          this.#tick();
+        });
+      }
+      /** Wake every waiter and stop polling. */
+      close() {
+        for (const waiter of [...this.#waiters]) waiter.wake();
+        this.#stop();
+      }
+      #tick() {
+        if (this.#waiters.size === 0) return;
+        let data;
+        try {
+          data = this.#dataVersion();
+        } catch {
+          this.close();
+          return;
+        }
+        for (const waiter of [...this.#waiters]) {
+          if (waiter.mark.data !== data || waiter.mark.local !== this.#local) waiter.wake();
+        }
+      }
+      #stop() {
+        if (this.#timer) clearInterval(this.#timer);
+        this.#timer = void 0;
+      }
+    };
+    SqliteConnection = class {
+      db;
+      watch;
+      #statements = /* @__PURE__ */ new Map();
+      constructor(db, pollIntervalMs) {
+        this.db = db;
+        const dataVersion = db.prepare("PRAGMA data_version").pluck();
+        this.watch = new ChangeWatch(() => dataVersion.get(), pollIntervalMs);
+      }
+      /** A statement, prepared on first use (the hook uses a handful of the store's, so none is prepared up front). */
+      statement(sql) {
+        let statement = this.#statements.get(sql);
+        if (!statement) {
+          statement = this.db.prepare(sql);
+          this.#statements.set(sql, statement);
+        }
+        return statement;
+      }
+      /** Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. */
+      write(work) {
+        this.statement("BEGIN IMMEDIATE").run();
+        let result;
+        try {
+          result = work();
+          this.statement("COMMIT").run();
+        } catch (error46) {
+          if (this.db.inTransaction) this.statement("ROLLBACK").run();
+          throw error46;
+        }
+        this.watch.notify();
+        return result;
+      }
+      close() {
+        this.watch.close();
+        if (this.db.open) this.db.close();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/engine-missing-error.ts
+var SqliteEngineMissingError;
+var init_engine_missing_error = __esm({
+  "src/store/sqlite/engine-missing-error.ts"() {
+    "use strict";
+    SqliteEngineMissingError = class extends Error {
+      name = "SqliteEngineMissingError";
+      constructor(options) {
+        super(
+          "the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start `ask-later serve` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL",
+          options
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/engine.ts
+var engine_exports = {};
+__export(engine_exports, {
+  ENGINE_FILE: () => ENGINE_FILE,
+  loadSqliteEngine: () => loadSqliteEngine
+});
+import { readFileSync as readFileSync3, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname as dirname2, isAbsolute as isAbsolute3, join as join4 } from "node:path";
+function loadSqliteEngine(directory, requireFrom = import.meta.url) {
+  const require2 = createRequire(requireFrom);
+  let own;
+  try {
+    own = dirname2(require2.resolve(`${MODULE}/package.json`));
+  } catch {
+    own = void 0;
+  }
+  const recordPath = directory === void 0 ? void 0 : join4(directory, ENGINE_FILE);
+  if (own !== void 0) {
+    const engine = require2(MODULE);
+    if (recordPath !== void 0) record3(recordPath, own);
+    return engine;
+  }
+  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
+  if (recorded === void 0) throw new SqliteEngineMissingError();
+  try {
+    return require2(recorded.module);
+  } catch (error46) {
+    throw new SqliteEngineMissingError({ cause: error46 });
+  }
+}
+function readRecord(path) {
+  let data;
+  try {
+    data = JSON.parse(readFileSync3(path, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const module = data?.module;
+  return typeof module === "string" && isAbsolute3(module) ? { module } : void 0;
+}
+function record3(path, module) {
+  if (readRecord(path)?.module === module) return;
+  const text2 = `${JSON.stringify({ module }, null, 2)}
+`;
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text2, { mode: 384 });
+    renameSync(temporary, path);
+  } catch {
+  }
+}
+var ENGINE_FILE, MODULE;
+var init_engine = __esm({
+  "src/store/sqlite/engine.ts"() {
+    "use strict";
+    init_engine_missing_error();
+    ENGINE_FILE = "sqlite-engine.json";
+    MODULE = "better-sqlite3";
+  }
+});
+
+// src/store/sqlite/events.ts
+function isEventType2(value) {
+  return EVENT_TYPES.includes(value);
+}
+function toEvents(rows) {
+  const events = [];
+  for (const row of rows) {
+    if (!isEventType2(row.type)) continue;
+    events.push({
+      eventId: String(row.id),
+      type: row.type,
+      project: row.project,
+      questionId: row.question_id,
+      at: row.at
+    });
+  }
+  return events;
+}
+var SqliteEventConsumer;
+var init_events2 = __esm({
+  "src/store/sqlite/events.ts"() {
+    "use strict";
+    init_port();
+    init_connection();
+    SqliteEventConsumer = class {
+      #o;
+      #closing = new AbortController();
+      constructor(options) {
+        this.#o = options;
+      }
+      /** Create the group if missing (not a transition: no event, no notify needed, but under the write lock). */
+      static ensureGroup(connection, group) {
+        connection.write(() => {
+          connection.statement("INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, 0)").run(group);
+        });
+      }
+      #take(count) {
+        const c = this.#o.connection;
+        const ready = c.statement("SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1").get(this.#o.group);
+        if (ready === void 0) return [];
+        return c.write(() => {
+          const rows = c.statement(
+            `SELECT e.id, e.type, e.project, e.question_id, e.at FROM events e
+           WHERE e.id > (SELECT last_id FROM event_groups WHERE name = ?) ORDER BY e.id LIMIT ?`
+          ).all(this.#o.group, count);
+          const last = rows.at(-1);
+          if (!last) return [];
+          const now = this.#o.now();
+          c.statement("UPDATE event_groups SET last_id = ? WHERE name = ?").run(last.id, this.#o.group);
+          const pend = c.statement(
+            `INSERT OR REPLACE INTO event_pending (group_name, event_id, consumer, delivered_at, deliveries)
+         VALUES (?, ?, ?, ?, 1)`
+          );
+          for (const row of rows) pend.run(this.#o.group, row.id, this.#o.consumer, now);
+          return toEvents(rows);
+        });
+      }
+      async read(options = {}) {
+        const count = options.count ?? 100;
+        const deadline = Date.now() + (options.blockMs ?? 0);
+        try {
+          for (; ; ) {
+            if (this.#closing.signal.aborted) return [];
+            const mark = this.#o.connection.watch.mark();
+            const events = this.#take(count);
+            const left = deadline - Date.now();
+            if (events.length > 0 || left <= 0) return events;
+            await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
+          }
+        } catch (error46) {
+          throw toStoreError2(error46);
+        }
+      }
+      async reclaim(minIdleMs, count = 100) {
+        const c = this.#o.connection;
+        try {
+          return c.write(() => {
+            const now = this.#o.now();
+            const idle = c.statement(
+              `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
+             LEFT JOIN events e ON e.id = p.event_id
+             WHERE p.group_name = ? AND p.delivered_at <= ? ORDER BY p.event_id LIMIT ?`
+            ).all(this.#o.group, now - minIdleMs, count);
+            const move = c.statement(
+              `UPDATE event_pending SET consumer = ?, delivered_at = ?, deliveries = deliveries + 1
+           WHERE group_name = ? AND event_id = ?`
+            );
+            const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
+            const kept = [];
+            for (const row of idle) {
+              if (row.id === null) drop.run(this.#o.group, row.event_id);
+              else {
+                move.run(this.#o.consumer, now, this.#o.group, row.event_id);
+                kept.push(row);
+              }
+            }
+            return toEvents(kept);
+          });
+        } catch (error46) {
+          throw toStoreError2(error46);
+        }
+      }
+      async ack(events) {
+        if (events.length === 0) return;
+        const c = this.#o.connection;
+        try {
+          c.write(() => {
+            const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
+            for (const event of events) {
+              const id = Number(event.eventId);
+              if (Number.isSafeInteger(id)) drop.run(this.#o.group, id);
+            }
+          });
+        } catch (error46) {
+          throw toStoreError2(error46);
+        }
+      }
+      async close() {
+        this.#closing.abort();
+        this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/record.ts
+function questionFromRow(row) {
+  const where = `${String(row.project)}#${String(row.id)}`;
+  const hash2 = {};
+  const put = (field, value) => {
+    if (value !== null && value !== void 0) hash2[field] = String(value);
+  };
+  put("v", row.v);
+  put("project", row.project);
+  put("id", row.id);
+  put("status", row.status);
+  put("spec", row.spec);
+  put("createdAt", row.created_at);
+  put("expiresAt", row.expires_at);
+  put("answer", row.answer);
+  put("closure", row.closure);
+  put("deliveredAt", row.delivered_at);
+  for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
+    hash2[messageField(platform, channel)] = messageId;
+  }
+  return questionFromHash(hash2, where);
+}
+function messageTriples(value, where) {
+  if (value === null || value === void 0) return [];
+  let list2;
+  try {
+    list2 = JSON.parse(String(value));
+  } catch (error46) {
+    throw new CorruptRecordError(where, "`messages`: expected JSON", { cause: error46 });
+  }
+  if (!Array.isArray(list2) || !list2.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
+    throw new CorruptRecordError(where, "`messages`: expected [platform, channel, messageId] triples");
+  }
+  return list2;
+}
+var QUESTION_COLUMNS;
+var init_record2 = __esm({
+  "src/store/sqlite/record.ts"() {
+    "use strict";
+    init_corrupt_record_error();
+    init_record();
+    init_record();
+    QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
+  q.closure, q.delivered_at,
+  (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
+    WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
+  }
+});
+
+// src/store/sqlite/newer-schema-error.ts
+var NewerSchemaError;
+var init_newer_schema_error = __esm({
+  "src/store/sqlite/newer-schema-error.ts"() {
+    "use strict";
+    NewerSchemaError = class extends Error {
+      constructor(found, known) {
+        super(`The inbox file has schema version ${found}; this ask-later reads up to ${known}: upgrade ask-later`);
+        this.found = found;
+        this.known = known;
+      }
+      found;
+      known;
+      name = "NewerSchemaError";
+    };
+  }
+});
+
+// src/store/sqlite/schema.ts
+function userVersion(db) {
+  return db.pragma("user_version", { simple: true });
+}
+function migrate(db) {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const found = userVersion(db);
+    if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
+    for (let version3 = found; version3 < SCHEMA_VERSION; version3++) db.exec(MIGRATIONS[version3] ?? "");
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec("COMMIT");
+  } catch (error46) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error46;
+  }
+}
+var SCHEMA_VERSION, MIGRATIONS;
+var init_schema = __esm({
+  "src/store/sqlite/schema.ts"() {
+    "use strict";
+    init_newer_schema_error();
+    SCHEMA_VERSION = 2;
+    MIGRATIONS = [
+      // 0 → 1: the first layout.
+      `
+  CREATE TABLE projects (
+    project TEXT PRIMARY KEY,
+    tag     TEXT NOT NULL UNIQUE,
+    seq     INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+
+  CREATE TABLE questions (
+    project      TEXT NOT NULL,
+    id           INTEGER NOT NULL,
+    v            INTEGER NOT NULL,
+    status       TEXT NOT NULL,
+    spec         TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    answer       TEXT,
+    closure      TEXT,
+    size         INTEGER,
+    ready_at     INTEGER,
+    claim        TEXT,
+    claim_until  INTEGER,
+    delivered_at INTEGER,
+    done_at      INTEGER,
+    PRIMARY KEY (project, id)
+  ) STRICT;
+  CREATE INDEX questions_by_status ON questions (project, status);
+  CREATE INDEX questions_outbox ON questions (project, ready_at, id) WHERE ready_at IS NOT NULL;
+  CREATE INDEX questions_expiry ON questions (expires_at) WHERE status = 'pending' AND expires_at IS NOT NULL;
+  CREATE INDEX questions_done ON questions (done_at) WHERE done_at IS NOT NULL;
+
+  CREATE TABLE messages (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    platform    TEXT NOT NULL,
+    channel     TEXT NOT NULL,
+    message_id  TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, platform, channel)
+  ) STRICT;
+
+  CREATE TABLE drafts (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    person      TEXT NOT NULL,
+    draft       TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, person)
+  ) STRICT;
+
+  CREATE TABLE events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX events_by_time ON events (at);
+
+  CREATE TABLE event_groups (
+    name    TEXT PRIMARY KEY,
+    last_id INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE event_pending (
+    group_name   TEXT NOT NULL,
+    event_id     INTEGER NOT NULL,
+    consumer     TEXT NOT NULL,
+    delivered_at INTEGER NOT NULL,
+    deliveries   INTEGER NOT NULL,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
+  CREATE INDEX event_pending_by_age ON event_pending (group_name, delivered_at);
+  `,
+      // 1 → 2: named leases.
+      `
+  CREATE TABLE leases (
+    name  TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until INTEGER NOT NULL
+  ) STRICT;
+  `
+    ];
+  }
+});
+
+// src/store/sqlite/sqlite-store.ts
+var sqlite_store_exports = {};
+__export(sqlite_store_exports, {
+  RETENTION_MS: () => RETENTION_MS2,
+  SqliteStore: () => SqliteStore,
+  openSqliteStore: () => openSqliteStore
+});
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname as dirname3 } from "node:path";
+async function openSqliteStore(options) {
+  let db;
+  try {
+    if (options.path !== ":memory:") {
+      mkdirSync(dirname3(options.path), { recursive: true, mode: 448 });
+      closeSync(openSync(options.path, "a", 384));
+    }
+    const Engine = loadSqliteEngine(options.path === ":memory:" ? void 0 : dirname3(options.path));
+    db = new Engine(options.path, { timeout: options.busyTimeoutMs ?? 2e3 });
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    migrate(db);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+  } catch (error46) {
+    try {
+      db?.close();
+    } catch {
+    }
+    if (error46 instanceof SqliteEngineMissingError) throw error46;
+    const mapped = toStoreError2(error46);
+    throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error46 });
+  }
+}
+function claimedIds2(claim, only) {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+var RETENTION_MS2, SELECT_ONE, SqliteStore;
+var init_sqlite_store = __esm({
+  "src/store/sqlite/sqlite-store.ts"() {
+    "use strict";
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question_ref();
+    init_corrupt_record_error();
+    init_drafts();
+    init_store_unavailable_error();
+    init_connection();
+    init_engine();
+    init_engine_missing_error();
+    init_events2();
+    init_record2();
+    init_schema();
+    RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
+    SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
+    SqliteStore = class {
+      #c;
+      #options;
+      #now;
+      #consumers = /* @__PURE__ */ new Set();
+      constructor(connection, options) {
+        this.#c = connection;
+        this.#options = options;
+        this.#now = options.now ?? Date.now;
+      }
+      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      async #run(work) {
+        try {
+          return work();
+        } catch (error46) {
+          throw toStoreError2(error46);
+        }
+      }
+      #event(type, project, id, at) {
+        this.#c.statement("INSERT INTO events (type, project, question_id, at) VALUES (?, ?, ?, ?)").run(type, project, id, at);
+      }
+      #dropDrafts(project, id) {
+        this.#c.statement("DELETE FROM drafts WHERE project = ? AND question_id = ?").run(project, id);
+      }
+      /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
+      #get(project, id) {
+        const row = this.#c.statement(SELECT_ONE).get(project, id);
+        return row && questionFromRow(row);
+      }
+      /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
+      #readMany(rows) {
+        const questions = [];
+        for (const row of rows) {
+          try {
+            questions.push(questionFromRow(row));
+          } catch (error46) {
+            if (!(error46 instanceof CorruptRecordError)) throw error46;
+            this.#options.onCorruptRecord?.(error46);
+          }
+        }
+        return questions;
+      }
+      park(project, spec) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const tag = projectTag(project);
+            const owner = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+            if (owner && owner.project !== project) {
+              throw new Error(`Project key tag ${tag} already belongs to another project; set ASK_LATER_PROJECT`);
+            }
+            if (!owner) this.#c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
+            const { seq: id } = this.#c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
+            const now = this.#now();
+            const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+            this.#c.statement(
+              `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
+             VALUES (?, ?, ?, 'pending', ?, ?, ?)`
+            ).run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+            this.#event("parked", project, id, now);
+            const question = {
+              ...spec,
+              project,
+              id,
+              status: "pending",
+              createdAt: now,
+              ...expiresAt === void 0 ? {} : { expiresAt },
+              messages: []
+            };
+            return question;
+          })
+        );
+      }
+      get(project, id) {
+        return this.#run(() => this.#get(project, id));
+      }
+      #list(project, filter) {
+        const statuses = filter.status === void 0 ? null : JSON.stringify(filter.status);
+        const rows = this.#c.statement(
+          `SELECT ${QUESTION_COLUMNS} FROM questions q
+         WHERE q.project = @project AND (@statuses IS NULL OR q.status IN (SELECT value FROM json_each(@statuses)))`
+        ).all({ project, statuses });
+        return this.#readMany(rows).filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#run(() => this.#list(project, filter).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#run(
+          () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
+        );
+      }
+      saveDraft(project, id, person, selection) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const draft = toDraft(question, selection, this.#now());
+            if (question.status !== "pending") return { kind: "not-pending", question };
+            this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, personKey(person), JSON.stringify(draft));
+            return { kind: "saved", draft };
+          })
+        );
+      }
+      getDraft(project, id, person) {
+        return this.#run(() => {
+          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person));
+          return row && parseDraft(row.draft, `${project}#${id}`);
+        });
+      }
+      /**
+       * Expire a pending question in the running transaction (its expiry passed): it waits in the outbox to be
+       * reported to the agent, like an answer.
+       */
+      #expire(question, now) {
+        const closure = { at: now };
+        const expired = { ...question, status: "expired", closure };
+        this.#c.statement(
+          `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
+         WHERE project = ? AND id = ? AND status = 'pending'`
+        ).run(JSON.stringify(closure), deliveryEntryLength(expired), now, question.project, question.id);
+        this.#dropDrafts(question.project, question.id);
+        this.#event("expired", question.project, question.id, now);
+        return expired;
+      }
+      /** Why a question cannot leave `pending` now, or undefined when it can. Expires it when its time has passed. */
+      #notPending(question, now) {
+        if (question.status === "answered" || question.status === "delivered") {
+          return { kind: "already-answered", question };
+        }
+        if (question.status !== "pending") return { kind: "not-pending", question };
+        if (question.expiresAt !== void 0 && question.expiresAt <= now) {
+          return { kind: "not-pending", question: this.#expire(question, now) };
+        }
+        return void 0;
+      }
+      answer(project, id, selection, by) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const checked = checkAnswer(question, selection);
+            if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+            const now = this.#now();
+            const refused = this.#notPending(question, now);
+            if (refused) return refused;
+            const answer = { ...checked.selection, by, at: now };
+            const answered = { ...question, status: "answered", answer };
+            this.#c.statement(
+              `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            this.#dropDrafts(project, id);
+            this.#event("answered", project, id, now);
+            return { kind: "won", question: answered };
+          })
+        );
+      }
+      #close(project, id, target, by) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const now = this.#now();
+            const refused = this.#notPending(question, now);
+            if (refused) return refused;
+            const closure = by ? { at: now, by } : { at: now };
+            const closed = { ...question, status: target, closure };
+            const dismissed = target === "dismissed";
+            this.#c.statement(
+              `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(
+              target,
+              JSON.stringify(closure),
+              dismissed ? deliveryEntryLength(closed) : null,
+              dismissed ? now : null,
+              dismissed ? null : now,
+              project,
+              id
+            );
+            this.#dropDrafts(project, id);
+            this.#event(target, project, id, now);
+            return { kind: "done", question: closed };
+          })
+        );
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      expireDue() {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const rows = this.#c.statement(
+              `SELECT ${QUESTION_COLUMNS} FROM questions q
+             WHERE q.status = 'pending' AND q.expires_at IS NOT NULL AND q.expires_at <= ?`
+            ).all(now);
+            const due = this.#readMany(rows);
+            for (const question of due) this.#expire(question, now);
+            return due.length;
+          })
+        );
+      }
+      purgeExpired() {
+        return this.#run(
+          () => this.#c.write(() => {
+            const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS2);
+            const finished = this.#c.statement(
+              `SELECT project, id FROM questions
+             WHERE done_at IS NOT NULL AND done_at <= ?
+               AND (status IN ('delivered', 'cancelled')
+                    OR (status IN ('dismissed', 'expired') AND delivered_at IS NOT NULL))`
+            ).all(cutoff);
+            const dropQuestion = this.#c.statement("DELETE FROM questions WHERE project = ? AND id = ?");
+            const dropMessages = this.#c.statement("DELETE FROM messages WHERE project = ? AND question_id = ?");
+            for (const { project, id } of finished) {
+              dropQuestion.run(project, id);
+              dropMessages.run(project, id);
+              this.#dropDrafts(project, id);
+            }
+            this.#c.statement("DELETE FROM events WHERE at <= ?").run(cutoff);
+            this.#c.statement("DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)").run();
+            return finished.length;
+          })
+        );
+      }
+      claimUndelivered(project, options) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const claimId = randomUUID2();
+            const now = this.#now();
+            const waiting = this.#c.statement(
+              `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
+             WHERE q.project = ? AND q.ready_at IS NOT NULL ORDER BY q.ready_at, q.id`
+            ).all(project);
+            const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
+            const questions = [];
+            let used = 0;
+            let full = false;
+            let remaining = 0;
+            for (const row of waiting) {
+              if (row.claim != null && row.claim_until != null && row.claim_until > now) continue;
+              const size = row.size ?? 0;
+              if (!full && (questions.length === 0 || used + size <= options.budget)) {
+                used += size;
+                questions.push(questionFromRow(row));
+                lease.run(claimId, now + options.leaseMs, project, row.id);
+              } else {
+                full = true;
+                remaining++;
+              }
+            }
+            return { claimId, questions, remaining };
+          })
+        );
+      }
+      /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
+      #deliver(project, id, status, now) {
+        this.#c.statement(
+          `UPDATE questions SET status = ?, delivered_at = ?, done_at = ?, ready_at = NULL, claim = NULL,
+           claim_until = NULL
+         WHERE project = ? AND id = ?`
+        ).run(status === "answered" ? "delivered" : status, now, now, project, id);
+        this.#event("delivered", project, id, now);
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const read = this.#c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const confirmed = [];
+            for (const id of claimedIds2(claim, ids)) {
+              const row = read.get(project, id);
+              if (row?.claim !== claim.claimId) continue;
+              this.#deliver(project, id, row.status, now);
+              confirmed.push(id);
+            }
+            return confirmed.sort((a, b) => a - b);
+          })
+        );
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const release = this.#c.statement(
+              "UPDATE questions SET claim = NULL, claim_until = NULL WHERE project = ? AND id = ? AND claim = ?"
+            );
+            for (const id of claimedIds2(claim, ids)) release.run(project, id, claim.claimId);
+          })
+        );
+      }
+      markDelivered(project, id) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const row = this.#c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (!row || row.ready_at === null) return "not-waiting";
+            if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
+            this.#deliver(project, id, row.status, now);
+            return "delivered";
+          })
+        );
+      }
+      knownProjects() {
+        return this.#run(
+          () => this.#c.statement("SELECT project FROM projects ORDER BY rowid").all().map(
+            (row) => row.project
+          )
+        );
+      }
+      projectByTag(tag) {
+        return this.#run(() => {
+          const row = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+          return row?.project;
+        });
+      }
+      acquireLease(name, owner, ms) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const taken = this.#c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE leases.owner = excluded.owner OR leases.until <= ?`
+            ).run(name, owner, now + Math.max(1, ms), now);
+            return taken.changes === 1;
+          })
+        );
+      }
+      releaseLease(name, owner) {
+        return this.#run(
+          () => this.#c.write(() => {
+            this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
+          })
+        );
+      }
+      ping() {
+        return this.#run(() => {
+          this.#c.statement("SELECT 1").get();
+        });
+      }
+      recordMessage(project, id, ref) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const exists = this.#c.statement("SELECT 1 FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (exists === void 0) return false;
+            this.#c.statement(
+              `INSERT OR REPLACE INTO messages (project, question_id, platform, channel, message_id)
+             VALUES (?, ?, ?, ?, ?)`
+            ).run(project, id, ref.platform, ref.channel, ref.messageId);
+            return true;
+          })
+        );
+      }
+      consumer(group, consumerName) {
+        return this.#run(() => {
+          SqliteEventConsumer.ensureGroup(this.#c, group);
+          const consumer = new SqliteEventConsumer({
+            connection: this.#c,
+            group,
+            consumer: consumerName,
+            now: this.#now,
+            onClose: () => this.#consumers.delete(consumer)
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      /**
+       * Returns the moment a commit of this process settles the question; a commit of another process is seen within
+       * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
+       * is real time, not the store's clock.
+       */
+      async waitWhilePending(project, id, options) {
+        const deadline = Date.now() + options.timeoutMs;
+        try {
+          for (; ; ) {
+            const mark = this.#c.watch.mark();
+            const question = this.#get(project, id);
+            const left = deadline - Date.now();
+            if (question?.status !== "pending" || left <= 0 || options.signal?.aborted) return question;
+            await this.#c.watch.wait(mark, left, options.signal);
+          }
+        } catch (error46) {
+          throw toStoreError2(error46);
+        }
+      }
+      async close() {
+        for (const consumer of [...this.#consumers]) await consumer.close();
+        this.#c.close();
+      }
+    };
+  }
+});
+
+// src/store/open.ts
+async function openStore(location, options = {}) {
+  const now = options.now !== void 0 ? { now: options.now } : {};
+  if (location.kind === "redis") {
+    const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
+    return openRedisStore2({
+      url: location.url,
+      prefix: location.prefix,
+      ...now,
+      ...options.connection !== void 0 ? { connection: options.connection } : {},
+      ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
+  const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
+  return openSqliteStore2({
+    path: location.path,
+    ...now,
+    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {}
+  });
+}
+var init_open = __esm({
+  "src/store/open.ts"() {
+    "use strict";
+  }
+});
+
+// src/doctor/sqlite.ts
+import { dirname as dirname4 } from "node:path";
+function rootCause(error46) {
+  let current = error46;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof NewerSchemaError) return { newer: current };
+    const code = current.code;
+    if (typeof code === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code)) return { code };
+    current = current.cause;
+  }
+  return {};
+}
+function describeFailure(error46, path) {
+  if (error46 instanceof SqliteEngineMissingError) return error46.message;
+  const { code, newer } = rootCause(error46);
+  if (newer) {
+    return `the file was written by a newer ask-later (schema version ${newer.found}; this one reads up to ${newer.known}) — upgrade ask-later here and wherever the agents run it`;
+  }
+  const dir = dirname4(path);
+  const primary = code?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code)?.[0] : code;
+  switch (primary) {
+    case "ENOTDIR":
+    case "EEXIST":
+      return `its directory ${dir} cannot be made: a file is in the way (${code}) — ${ELSEWHERE}, or move that file away`;
+    case "EISDIR":
+      return `the path is a directory (EISDIR) — set ASK_LATER_DB to a file path, such as ${path}/inbox.db`;
+    case "EACCES":
+    case "EPERM":
+    case "EROFS":
+    case "SQLITE_READONLY":
+    case "SQLITE_PERM":
+    case "SQLITE_CANTOPEN":
+      return `this user cannot write the file or its directory (${code}) — give it write access to ${dir}, or ${ELSEWHERE}`;
+    case "ENOSPC":
+    case "SQLITE_FULL":
+      return `the disk is full (${code}) — free some space, or ${ELSEWHERE} on another disk`;
+    case "SQLITE_NOTADB":
+    case "SQLITE_CORRUPT":
+      return `the file is not a SQLite database, or is damaged (${code}) — move it away (a new one is created on first use), or set ASK_LATER_DB to another file`;
+    case "SQLITE_BUSY":
+    case "SQLITE_LOCKED":
+      return `another process held its write lock for over ${BUSY_TIMEOUT_MS / 1e3} s (${code}) — run doctor again; if it stays locked, stop the ask-later process stuck on it`;
+    case "SQLITE_IOERR":
+      return `an I/O error (${code}) — check the disk; WAL needs a local file system (not a network share)`;
+    default:
+      return `it cannot be opened (${code ?? (error46 instanceof Error ? error46.name : "unknown error")})`;
+  }
+}
+async function inspect(path) {
+  try {
+    const { loadSqliteEngine: loadSqliteEngine2 } = await Promise.resolve().then(() => (init_engine(), engine_exports));
+    const Engine = loadSqliteEngine2(dirname4(path));
+    const db = new Engine(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    try {
+      const version3 = String(db.prepare("SELECT sqlite_version()").pluck().get());
+      const journalMode = String(db.pragma("journal_mode", { simple: true }));
+      return { version: version3, journalMode };
+    } finally {
+      db.close();
+    }
+  } catch {
+    return void 0;
+  }
+}
+async function checkSqlite(location) {
+  const { path } = location;
+  let store;
+  try {
+    store = await openStore(location, { busyTimeoutMs: BUSY_TIMEOUT_MS });
+  } catch (error46) {
+    return [fail(`Embedded store at ${path}: ${describeFailure(error46, path)}`)];
+  }
+  try {
+    const found = await inspect(path);
+    if (found === void 0) return [ok(`Embedded store at ${path}`)];
+    if (found.journalMode.toLowerCase() !== "wal") {
+      return [
+        warn(
+          `Embedded store at ${path} (SQLite ${found.version}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`
+        )
+      ];
+    }
+    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL)`)];
+  } finally {
+    await store.close().catch(() => void 0);
+  }
+}
+var BUSY_TIMEOUT_MS, ELSEWHERE;
+var init_sqlite = __esm({
+  "src/doctor/sqlite.ts"() {
+    "use strict";
+    init_open();
+    init_engine_missing_error();
+    init_newer_schema_error();
+    init_check();
+    BUSY_TIMEOUT_MS = 1e3;
+    ELSEWHERE = "set ASK_LATER_DB to a file in a directory this user can write";
+  }
+});
+
+// src/doctor/doctor.ts
+import { isIPv6 } from "node:net";
+import { homedir as homedir2 } from "node:os";
+function routedChannels(config2, platform) {
+  const channels = [config2[platform]?.channel, ...(config2.routes ?? []).map((route) => route[platform])];
+  return [...new Set(channels.filter((channel) => channel !== void 0))];
+}
+function webAddress(config2) {
+  const host = isIPv6(config2.host) ? `[${config2.host}]` : config2.host;
+  return `http://${host}:${config2.port}/`;
+}
+function describeConfig(config2) {
+  const parts = [describeStore(config2.store)];
+  const routes = config2.routes?.length ?? 0;
+  if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
+  const token = config2.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
+  parts.push(`web inbox on ${webAddress(config2)}${token}`);
+  if (config2.slack) {
+    const mode = config2.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config2.port}`;
+    parts.push(`Slack (${mode}) to ${routedChannels(config2, "slack").join(", ")}`);
+  }
+  if (config2.discord) parts.push(`Discord to ${routedChannels(config2, "discord").join(", ")}`);
+  if (!config2.slack && !config2.discord) parts.push("no Slack or Discord: answers come from the web inbox");
+  return `Config: ${parts.join("; ")}`;
+}
+function checkStore(config2, timeoutMs) {
+  return config2.store.kind === "redis" ? checkRedis(config2.store, timeoutMs) : checkSqlite(config2.store);
+}
+async function diagnose(env, options = {}) {
+  const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
+  const configLines = [];
+  let serve;
+  let store;
+  try {
+    serve = loadServeConfig(env);
+    store = serve;
+    configLines.push(ok(describeConfig(serve)));
+  } catch (error46) {
+    if (!(error46 instanceof ConfigError)) throw error46;
+    configLines.push(fail(`Config: ${error46.message}`));
+    try {
+      store = loadStoreConfig(env);
+    } catch {
+      store = void 0;
+    }
+  }
+  const [storeLines, slack, discord, claudeCode] = await Promise.all([
+    store ? checkStore(store, timeoutMs) : [],
+    serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
+    serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
+    checkClaudeCode({
+      home: options.home ?? homedir2(),
+      cwd: options.cwd ?? process.cwd(),
+      ...store ? { store: store.store } : {}
+    })
+  ]);
+  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode];
+}
+var init_doctor = __esm({
+  "src/doctor/doctor.ts"() {
+    "use strict";
+    init_config();
+    init_config_error();
+    init_check();
+    init_claude_code();
+    init_discord();
+    init_redis();
+    init_slack();
+    init_sqlite();
+  }
+});
+
+// src/doctor/run.ts
+var run_exports = {};
+__export(run_exports, {
+  runDoctor: () => runDoctor
+});
+async function runDoctor(env, io = { stdout: process.stdout }, options = {}) {
+  const lines = await diagnose(env, options);
+  io.stdout.write(`${lines.map(formatLine).join("\n")}
+`);
+  return lines.some((line) => line.status === "fail") ? 1 : 0;
+}
+var init_run = __esm({
+  "src/doctor/run.ts"() {
+    "use strict";
+    init_check();
+    init_doctor();
+  }
+});
+
+// src/hook/deadline-error.ts
+var DeadlineError;
+var init_deadline_error = __esm({
+  "src/hook/deadline-error.ts"() {
+    "use strict";
+    DeadlineError = class extends Error {
+      name = "DeadlineError";
+    };
+  }
+});
+
+// src/hook/deadline.ts
+var Deadline;
+var init_deadline2 = __esm({
+  "src/hook/deadline.ts"() {
+    "use strict";
+    init_deadline_error();
+    Deadline = class {
+      #ms;
+      #timer;
+      #endsAt;
+      #cleanups = [];
+      #rejects = /* @__PURE__ */ new Set();
+      #expired = false;
+      #step = "the hook";
+      constructor(ms) {
+        this.#ms = ms;
+        this.#endsAt = performance.now() + ms;
+        this.#timer = setTimeout(() => this.#expire(), ms);
+      }
+      /** True once the timer has fired: nothing may be written to stdout any more. */
+      get expired() {
+        return this.#expired;
+      }
+      /** `work`, or a `DeadlineError` naming `step` if the deadline comes first (or has already passed). */
+      race(work, step) {
+        if (this.#expired) {
+          work.catch(() => void 0);
+          return Promise.reject(this.#error(step));
+        }
+        return new Promise((resolve4, reject) => {
+          const onExpire = (error46) => reject(error46);
+          this.#step = step;
+          this.#rejects.add(onExpire);
+          work.then(
+            (value) => {
+              this.#rejects.delete(onExpire);
+              resolve4(value);
+            },
+            (error46) => {
+              this.#rejects.delete(onExpire);
+              reject(error46);
+            }
+          );
+        });
+      }
+      /** Run `cleanup` when the deadline fires (at once if it already has). */
+      onExpire(cleanup) {
+        if (this.#expired) cleanup();
+        else this.#cleanups.push(cleanup);
+      }
+      /**
+       * Make sure at least `ms` remain (never shortens it). Used once the note is written: confirming it is what keeps
+       * the answers from coming again, so it gets a short grace rather than being cut off by the deadline.
+       */
+      extend(ms) {
+        if (this.#expired) return;
+        const left = this.#endsAt - performance.now();
+        if (left >= ms) return;
+        clearTimeout(this.#timer);
+        this.#endsAt = performance.now() + ms;
+        this.#timer = setTimeout(() => this.#expire(), ms);
+      }
+      /** Stop the timer: the run is over. */
+      clear() {
+        clearTimeout(this.#timer);
+      }
+      #expire() {
+        this.#expired = true;
+        const error46 = this.#error(this.#step);
+        for (const reject of this.#rejects) reject(error46);
+        this.#rejects.clear();
+        for (const cleanup of this.#cleanups.splice(0)) {
+          try {
+            cleanup();
+          } catch {
+          }
+        }
+      }
+      #error(step) {
+        return new DeadlineError(`${step} within ${(this.#ms / 1e3).toFixed(1)} s`);
+      }
+    };
+  }
+});
+
+// src/hook/hook-io-error.ts
+var HookIoError;
+var init_hook_io_error = __esm({
+  "src/hook/hook-io-error.ts"() {
+    "use strict";
+    HookIoError = class extends Error {
+      name = "HookIoError";
+    };
+  }
+});
+
+// src/hook/input.ts
+function readStdin(stdin) {
+  return new Promise((resolve4, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      stdin.removeListener("data", onData);
+      stdin.removeListener("end", onEnd);
+      stdin.removeListener("error", onError);
+    };
+    const onData = (chunk) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += buffer.length;
+      if (size > STDIN_MAX_BYTES) {
+        cleanup();
+        reject(new HookIoError(`stdin is larger than ${STDIN_MAX_BYTES / 1024 / 1024} MiB`));
+        return;
+      }
+      chunks.push(buffer);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve4(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new HookIoError("stdin could not be read"));
+    };
+    stdin.on("data", onData);
+    stdin.once("end", onEnd);
+    stdin.once("error", onError);
+  });
+}
+function parsePromptSubmit(text2) {
+  if (text2.trim() === "") {
+    throw new HookIoError("stdin is empty, expected the UserPromptSubmit JSON");
+  }
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch {
+    throw new HookIoError("stdin is not JSON, expected the UserPromptSubmit JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new HookIoError(
+      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe2(value)}`}, expected an object`
+    );
+  }
+  const fields = value;
+  const event = fields.hook_event_name;
+  if (event !== void 0 && event !== "UserPromptSubmit") {
+    const named = typeof event === "string" && /^[A-Za-z]{1,40}$/.test(event) ? ` ${event}` : " another event";
+    throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
+  }
+  if (typeof fields.prompt !== "string") {
+    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe2(fields.prompt)})`);
+  }
+  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
+  return {
+    prompt: fields.prompt,
+    ...fields.source === void 0 ? {} : { source: fields.source },
+    ...cwd === void 0 ? {} : { cwd }
+  };
+}
+function carriesAnswers(input) {
+  if (input.source !== void 0 && !PERSON_SOURCES.has(input.source)) return false;
+  return !input.prompt.trimStart().startsWith("<task-notification>");
+}
+function describe2(value) {
+  if (value === null) return "null";
+  if (value === void 0) return "nothing";
+  return `a ${typeof value}`;
+}
+var STDIN_MAX_BYTES, PERSON_SOURCES;
+var init_input = __esm({
+  "src/hook/input.ts"() {
+    "use strict";
+    init_hook_io_error();
+    STDIN_MAX_BYTES = 1024 * 1024;
+    PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
+  }
+});
+
+// src/hook/unconfirmed-delivery-error.ts
+var UnconfirmedDeliveryError;
+var init_unconfirmed_delivery_error = __esm({
+  "src/hook/unconfirmed-delivery-error.ts"() {
+    "use strict";
+    UnconfirmedDeliveryError = class extends Error {
+      name = "UnconfirmedDeliveryError";
+    };
+  }
+});
+
 // src/hook/deliver.ts
 var deliver_exports = {};
 __export(deliver_exports, {
@@ -50719,12 +51917,12 @@ function hookOutput(additionalContext) {
 }
 async function deliverWaitingOutcomes(options) {
   const { config: config2, deadline } = options;
-  const opening = openRedisStore({
-    url: config2.redisUrl,
-    prefix: config2.redisPrefix,
+  const opening = openStore(config2.store, {
     connectTimeoutMs: options.connectTimeoutMs,
     // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
-    connection: "minimal"
+    connection: "minimal",
+    // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
+    busyTimeoutMs: options.connectTimeoutMs
   });
   deadline.onExpire(() => {
     opening.then((store2) => store2.close()).catch(() => void 0);
@@ -50778,7 +51976,7 @@ var init_deliver = __esm({
   "src/hook/deliver.ts"() {
     "use strict";
     init_delivery_note();
-    init_redis_store();
+    init_open();
     init_unconfirmed_delivery_error();
     LEASE_MS = 5e3;
     CONFIRM_GRACE_MS = 300;
@@ -50791,15 +51989,16 @@ __export(run_exports2, {
   DEADLINE_MS: () => DEADLINE_MS,
   runHook: () => runHook
 });
-import { resolve as resolve2 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 async function runHook(io, env, cwd) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
   const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  const seen = {};
   try {
-    await run(io, env, cwd, deadline);
+    await run(io, env, cwd, deadline, seen);
   } catch (error46) {
-    io.stderr.write(`ask-later hook: ${explain(error46)}
+    io.stderr.write(`ask-later hook: ${explain(error46, seen)}
 `);
   } finally {
     deadline.clear();
@@ -50811,11 +52010,12 @@ async function runHook(io, env, cwd) {
 function exitSoonIfStuck() {
   setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
 }
-async function run(io, env, cwd, deadline) {
+async function run(io, env, cwd, deadline, seen) {
   const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
   stopReading(io.stdin);
   if (!carriesAnswers(input)) return;
-  const config2 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve2(cwd, input.cwd));
+  const config2 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve3(cwd, input.cwd));
+  seen.store = config2.store.kind;
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
     config: config2,
@@ -50829,20 +52029,21 @@ async function run(io, env, cwd, deadline) {
     })
   });
 }
-function explain(error46) {
+function explain(error46, seen) {
   const waiting = "answers wait for the next prompt";
   if (error46 instanceof UnconfirmedDeliveryError) {
-    return `${error46.message} (${describe3(error46.cause)}); they may come again with a prompt after 5 s`;
+    return `${error46.message} (${describe3(error46.cause, seen)}); they may come again with a prompt after 5 s`;
   }
-  return `${describe3(error46)}; ${waiting}`;
+  return `${describe3(error46, seen)}; ${waiting}`;
 }
-function describe3(error46) {
-  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError) {
+function describe3(error46, seen) {
+  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError || error46 instanceof SqliteEngineMissingError) {
     return error46.message;
   }
   if (error46 instanceof StoreUnavailableError) {
     const why = connectionDetail(error46.cause);
-    return `the inbox (Redis at REDIS_URL) is unreachable${why === void 0 ? "" : ` (${why})`}`;
+    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    return `the inbox (${store}) is unreachable${why === void 0 ? "" : ` (${why})`}`;
   }
   if (error46 instanceof CorruptRecordError) {
     return `stored question ${error46.record} is unreadable`;
@@ -50884,6 +52085,7 @@ var init_run2 = __esm({
     init_agent_config();
     init_config_error();
     init_corrupt_record_error();
+    init_engine_missing_error();
     init_store_unavailable_error();
     init_deadline2();
     init_deadline_error();
@@ -52541,12 +53743,12 @@ var init_stdio2 = __esm({
         this.onclose?.();
       }
       send(message) {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           const json2 = serializeMessage(message);
           if (this._stdout.write(json2)) {
-            resolve3();
+            resolve4();
           } else {
-            this._stdout.once("drain", resolve3);
+            this._stdout.once("drain", resolve4);
           }
         });
       }
@@ -56763,7 +57965,7 @@ var init_string = __esm({
 });
 
 // node_modules/zod-to-json-schema/dist/esm/parsers/record.js
-var init_record2 = __esm({
+var init_record3 = __esm({
   "node_modules/zod-to-json-schema/dist/esm/parsers/record.js"() {
     init_v3();
     init_parseDef();
@@ -56777,7 +57979,7 @@ var init_record2 = __esm({
 var init_map = __esm({
   "node_modules/zod-to-json-schema/dist/esm/parsers/map.js"() {
     init_parseDef();
-    init_record2();
+    init_record3();
     init_any();
   }
 });
@@ -56914,7 +58116,7 @@ var init_selectParser = __esm({
     init_optional();
     init_pipeline();
     init_promise();
-    init_record2();
+    init_record3();
     init_set();
     init_string();
     init_tuple();
@@ -56982,7 +58184,7 @@ var init_esm = __esm({
     init_pipeline();
     init_promise();
     init_readonly();
-    init_record2();
+    init_record3();
     init_set();
     init_string();
     init_tuple();
@@ -57571,7 +58773,7 @@ var init_protocol = __esm({
               return;
             }
             const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-            await new Promise((resolve3) => setTimeout(resolve3, pollInterval));
+            await new Promise((resolve4) => setTimeout(resolve4, pollInterval));
             options?.signal?.throwIfAborted();
           }
         } catch (error46) {
@@ -57588,7 +58790,7 @@ var init_protocol = __esm({
        */
       request(request, resultSchema, options) {
         const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options ?? {};
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           const earlyReject = (error46) => {
             reject(error46);
           };
@@ -57666,7 +58868,7 @@ var init_protocol = __esm({
               if (!parseResult.success) {
                 reject(parseResult.error);
               } else {
-                resolve3(parseResult.data);
+                resolve4(parseResult.data);
               }
             } catch (error46) {
               reject(error46);
@@ -57928,12 +59130,12 @@ var init_protocol = __esm({
           }
         } catch {
         }
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           if (signal.aborted) {
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
             return;
           }
-          const timeoutId = setTimeout(resolve3, interval);
+          const timeoutId = setTimeout(resolve4, interval);
           signal.addEventListener("abort", () => {
             clearTimeout(timeoutId);
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -60960,7 +62162,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve3.call(this, root, ref);
+      let _sch = resolve4.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -60987,7 +62189,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve3(root, ref) {
+    function resolve4(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -61347,8 +62549,8 @@ var require_utils3 = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP) {
-      const re = isIP ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP2) {
+      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -61851,7 +63053,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve3(baseURI, relativeURI, options) {
+    function resolve4(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -62045,12 +63247,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
         let url2;
         try {
           url2 = new URL("http://" + parsed.host);
@@ -62066,9 +63268,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url2) {
@@ -62091,7 +63293,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP = false;
+      let isIP2 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -62153,15 +63355,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP = true;
+            isIP2 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -62178,14 +63380,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP) {
+          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP2) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -62242,7 +63444,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve3,
+      resolve: resolve4,
       resolveComponent,
       equal,
       serialize,
@@ -66343,6 +67545,11 @@ function errorResult(text2) {
 }
 function failureResult(error46) {
   if (error46 instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
+  if (error46 instanceof SqliteEngineMissingError) {
+    return errorResult(
+      `ask-later is not set up on this machine yet, so nothing was done: ${error46.message}. Tell the person; if the decision cannot wait, ask them directly.`
+    );
+  }
   return errorResult("ask-later failed unexpectedly while handling this call; nothing more is known here. Try again.");
 }
 function parseQuestionId(value) {
@@ -66366,6 +67573,7 @@ var init_tool = __esm({
   "src/mcp/tool.ts"() {
     "use strict";
     init_zod();
+    init_engine_missing_error();
     init_store_unavailable_error();
     UNREACHABLE = "The ask-later inbox is unreachable right now (its store does not answer), so nothing was done. Try again in a while; if the decision cannot wait, ask the person directly.";
     questionIdSchema = external_exports.union([external_exports.number(), external_exports.string()]).describe('The question id: the number ask_later returned (7, or "#7").');
@@ -66655,18 +67863,18 @@ var run_exports3 = {};
 __export(run_exports3, {
   runMcp: () => runMcp
 });
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 function packageVersion() {
-  const pkg = JSON.parse(readFileSync3(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync4(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function runMcp(env, cwd) {
   let configProblem;
-  let storeConfig = { redisUrl: "", redisPrefix: "al" };
+  let location;
   let project;
   try {
     const config2 = loadAgentConfig(env, cwd);
-    storeConfig = config2;
+    location = config2.store;
     project = config2.project;
   } catch (error46) {
     if (!(error46 instanceof ConfigError)) throw error46;
@@ -66675,15 +67883,17 @@ async function runMcp(env, cwd) {
     process.stderr.write(`ask-later mcp: ${error46.message}
 `);
   }
-  const store = lazyStore(() => openRedisStore({ url: storeConfig.redisUrl, prefix: storeConfig.redisPrefix }));
+  const store = lazyStore(
+    () => location === void 0 ? Promise.reject(new Error("no store configured")) : openStore(location)
+  );
   const server = createMcpServer({
     project,
     store: store.get,
     version: packageVersion(),
     ...configProblem ? { configProblem } : {}
   });
-  const closed = new Promise((resolve3) => {
-    server.onclose = () => resolve3();
+  const closed = new Promise((resolve4) => {
+    server.onclose = () => resolve4();
   });
   await server.connect(new StdioServerTransport());
   process.stdin.once("end", () => void server.close());
@@ -66698,7 +67908,7 @@ var init_run3 = __esm({
     init_agent_config();
     init_config_error();
     init_project2();
-    init_redis_store();
+    init_open();
     init_mcp();
   }
 });
@@ -66718,10 +67928,10 @@ var init_serve = __esm({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 var commands = {
   doctor: {
-    summary: "checks the config, Redis, Slack, Discord and the Claude Code install, and says what to fix",
+    summary: "checks the config, the store, Slack, Discord and the Claude Code install, and says what to fix",
     run: async () => (await Promise.resolve().then(() => (init_run(), run_exports))).runDoctor(process.env)
   },
   hook: {
@@ -66733,7 +67943,7 @@ var commands = {
     run: async () => (await Promise.resolve().then(() => (init_run3(), run_exports3))).runMcp(process.env, process.cwd())
   },
   serve: {
-    summary: "the long-running bridge to Slack: posts questions, takes answers (HTTP or Socket Mode)",
+    summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
     run: async () => (await Promise.resolve().then(() => (init_serve(), serve_exports))).runServe(process.env)
   }
 };
@@ -66742,7 +67952,7 @@ function usage() {
   return ["Usage: ask-later <command>", "", "Commands:", ...lines, "", "Options: --help, --version"].join("\n");
 }
 function version2() {
-  const pkg = JSON.parse(readFileSync4(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync5(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function main(argv) {

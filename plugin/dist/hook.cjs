@@ -35,14 +35,31 @@ var init_corrupt_record_error = __esm({
   "src/store/corrupt-record-error.ts"() {
     "use strict";
     CorruptRecordError = class extends Error {
-      constructor(record, problem, options) {
-        super(`Stored question ${record} is unreadable: ${problem}`, options);
-        this.record = record;
+      constructor(record2, problem, options) {
+        super(`Stored question ${record2} is unreadable: ${problem}`, options);
+        this.record = record2;
         this.problem = problem;
       }
       record;
       problem;
       name = "CorruptRecordError";
+    };
+  }
+});
+
+// src/store/sqlite/engine-missing-error.ts
+var SqliteEngineMissingError;
+var init_engine_missing_error = __esm({
+  "src/store/sqlite/engine-missing-error.ts"() {
+    "use strict";
+    SqliteEngineMissingError = class extends Error {
+      name = "SqliteEngineMissingError";
+      constructor(options) {
+        super(
+          "the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start `ask-later serve` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL",
+          options
+        );
+      }
     };
   }
 });
@@ -618,7 +635,7 @@ function readClosure(read, text) {
   const at = read.number(closure, "at", "closure");
   return closure.by === void 0 ? { at } : { at, by: read.responder(closure.by, "closure.by") };
 }
-function messagesFromHash(hash, record) {
+function messagesFromHash(hash, record2) {
   const messages = [];
   for (const field in hash) {
     if (!field.startsWith(MESSAGE_FIELD_PREFIX)) continue;
@@ -626,7 +643,7 @@ function messagesFromHash(hash, record) {
     const colon = rest.indexOf(":");
     const platform = rest.slice(0, colon);
     if (colon < 0 || !isPlatform(platform)) {
-      throw new CorruptRecordError(record, `\`${field}\`: expected msg:<platform>:<channel>`);
+      throw new CorruptRecordError(record2, `\`${field}\`: expected msg:<platform>:<channel>`);
     }
     messages.push({ platform, channel: rest.slice(colon + 1), messageId: hash[field] ?? "" });
   }
@@ -684,8 +701,8 @@ var init_record = __esm({
     RECORD_VERSION = 2;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
-      constructor(record) {
-        this.record = record;
+      constructor(record2) {
+        this.record = record2;
       }
       record;
       fail(path, expected, got) {
@@ -991,6 +1008,13 @@ var init_node_redis_connection = __esm({
 });
 
 // src/store/redis/redis-store.ts
+var redis_store_exports = {};
+__export(redis_store_exports, {
+  RETENTION_MS: () => RETENTION_MS,
+  RedisStore: () => RedisStore,
+  openRedisStore: () => openRedisStore,
+  toStoreError: () => toStoreError
+});
 function isConnectionError(error) {
   if (!(error instanceof Error)) return false;
   const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
@@ -1499,6 +1523,976 @@ var init_redis_store = __esm({
   }
 });
 
+// src/store/sqlite/connection.ts
+function toStoreError2(error) {
+  if (error instanceof StoreUnavailableError || !(error instanceof Error)) return error;
+  const code = error.code;
+  if (typeof code === "string" && UNAVAILABLE_CODES.some((c) => code === c || code.startsWith(`${c}_`))) {
+    return new StoreUnavailableError({ cause: error });
+  }
+  if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error });
+  if (error instanceof TypeError && /database connection is not open/i.test(error.message)) {
+    return new StoreUnavailableError({ cause: error });
+  }
+  return error;
+}
+var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
+var init_connection = __esm({
+  "src/store/sqlite/connection.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    UNAVAILABLE_CODES = [
+      "SQLITE_BUSY",
+      "SQLITE_LOCKED",
+      "SQLITE_CANTOPEN",
+      "SQLITE_NOTADB",
+      "SQLITE_CORRUPT",
+      "SQLITE_IOERR",
+      "SQLITE_FULL",
+      "SQLITE_READONLY",
+      "SQLITE_PERM",
+      "SQLITE_PROTOCOL"
+    ];
+    FS_CODES = ["EACCES", "EPERM", "ENOTDIR", "EROFS", "ENOSPC", "EEXIST", "ENOENT", "ELOOP"];
+    ChangeWatch = class {
+      #dataVersion;
+      #intervalMs;
+      #waiters = /* @__PURE__ */ new Set();
+      #local = 0;
+      #timer;
+      constructor(dataVersion, intervalMs) {
+        this.#dataVersion = dataVersion;
+        this.#intervalMs = intervalMs;
+      }
+      /** Take before checking the state; pass to {@link wait} so a change in between is not missed. */
+      mark() {
+        return { data: this.#dataVersion(), local: this.#local };
+      }
+      /** This process committed. */
+      notify() {
+        this.#local++;
+        this.#tick();
+      }
+      /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
+      wait(mark, ms, signal) {
+        return new Promise((resolve3) => {
+          if (signal?.aborted) return resolve3();
+          const done = () => {
+            clearTimeout(timeout);
+            signal?.removeEventListener("abort", done);
+            this.#waiters.delete(waiter);
+            if (this.#waiters.size === 0) this.#stop();
+            resolve3();
+          };
+          const waiter = { mark, wake: done };
+          const timeout = setTimeout(done, Math.max(0, ms));
+          signal?.addEventListener("abort", done, { once: true });
+          this.#waiters.add(waiter);
+          this.#timer ??= setInterval(() => this.#tick(), this.#intervalMs);
+          this.#tick();
+        });
+      }
+      /** Wake every waiter and stop polling. */
+      close() {
+        for (const waiter of [...this.#waiters]) waiter.wake();
+        this.#stop();
+      }
+      #tick() {
+        if (this.#waiters.size === 0) return;
+        let data;
+        try {
+          data = this.#dataVersion();
+        } catch {
+          this.close();
+          return;
+        }
+        for (const waiter of [...this.#waiters]) {
+          if (waiter.mark.data !== data || waiter.mark.local !== this.#local) waiter.wake();
+        }
+      }
+      #stop() {
+        if (this.#timer) clearInterval(this.#timer);
+        this.#timer = void 0;
+      }
+    };
+    SqliteConnection = class {
+      db;
+      watch;
+      #statements = /* @__PURE__ */ new Map();
+      constructor(db, pollIntervalMs) {
+        this.db = db;
+        const dataVersion = db.prepare("PRAGMA data_version").pluck();
+        this.watch = new ChangeWatch(() => dataVersion.get(), pollIntervalMs);
+      }
+      /** A statement, prepared on first use (the hook uses a handful of the store's, so none is prepared up front). */
+      statement(sql) {
+        let statement = this.#statements.get(sql);
+        if (!statement) {
+          statement = this.db.prepare(sql);
+          this.#statements.set(sql, statement);
+        }
+        return statement;
+      }
+      /** Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. */
+      write(work) {
+        this.statement("BEGIN IMMEDIATE").run();
+        let result;
+        try {
+          result = work();
+          this.statement("COMMIT").run();
+        } catch (error) {
+          if (this.db.inTransaction) this.statement("ROLLBACK").run();
+          throw error;
+        }
+        this.watch.notify();
+        return result;
+      }
+      close() {
+        this.watch.close();
+        if (this.db.open) this.db.close();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/engine.ts
+function loadSqliteEngine(directory, requireFrom = __askLaterUrl) {
+  const require2 = (0, import_node_module.createRequire)(requireFrom);
+  let own;
+  try {
+    own = (0, import_node_path4.dirname)(require2.resolve(`${MODULE}/package.json`));
+  } catch {
+    own = void 0;
+  }
+  const recordPath = directory === void 0 ? void 0 : (0, import_node_path4.join)(directory, ENGINE_FILE);
+  if (own !== void 0) {
+    const engine = require2(MODULE);
+    if (recordPath !== void 0) record(recordPath, own);
+    return engine;
+  }
+  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
+  if (recorded === void 0) throw new SqliteEngineMissingError();
+  try {
+    return require2(recorded.module);
+  } catch (error) {
+    throw new SqliteEngineMissingError({ cause: error });
+  }
+}
+function readRecord(path) {
+  let data;
+  try {
+    data = JSON.parse((0, import_node_fs3.readFileSync)(path, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const module2 = data?.module;
+  return typeof module2 === "string" && (0, import_node_path4.isAbsolute)(module2) ? { module: module2 } : void 0;
+}
+function record(path, module2) {
+  if (readRecord(path)?.module === module2) return;
+  const text = `${JSON.stringify({ module: module2 }, null, 2)}
+`;
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    (0, import_node_fs3.writeFileSync)(temporary, text, { mode: 384 });
+    (0, import_node_fs3.renameSync)(temporary, path);
+  } catch {
+  }
+}
+var import_node_fs3, import_node_module, import_node_path4, ENGINE_FILE, MODULE;
+var init_engine = __esm({
+  "src/store/sqlite/engine.ts"() {
+    "use strict";
+    import_node_fs3 = require("node:fs");
+    import_node_module = require("node:module");
+    import_node_path4 = require("node:path");
+    init_engine_missing_error();
+    ENGINE_FILE = "sqlite-engine.json";
+    MODULE = "better-sqlite3";
+  }
+});
+
+// src/store/sqlite/events.ts
+function isEventType2(value) {
+  return EVENT_TYPES.includes(value);
+}
+function toEvents(rows) {
+  const events = [];
+  for (const row of rows) {
+    if (!isEventType2(row.type)) continue;
+    events.push({
+      eventId: String(row.id),
+      type: row.type,
+      project: row.project,
+      questionId: row.question_id,
+      at: row.at
+    });
+  }
+  return events;
+}
+var SqliteEventConsumer;
+var init_events2 = __esm({
+  "src/store/sqlite/events.ts"() {
+    "use strict";
+    init_port();
+    init_connection();
+    SqliteEventConsumer = class {
+      #o;
+      #closing = new AbortController();
+      constructor(options) {
+        this.#o = options;
+      }
+      /** Create the group if missing (not a transition: no event, no notify needed, but under the write lock). */
+      static ensureGroup(connection, group) {
+        connection.write(() => {
+          connection.statement("INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, 0)").run(group);
+        });
+      }
+      #take(count) {
+        const c = this.#o.connection;
+        const ready = c.statement("SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1").get(this.#o.group);
+        if (ready === void 0) return [];
+        return c.write(() => {
+          const rows = c.statement(
+            `SELECT e.id, e.type, e.project, e.question_id, e.at FROM events e
+           WHERE e.id > (SELECT last_id FROM event_groups WHERE name = ?) ORDER BY e.id LIMIT ?`
+          ).all(this.#o.group, count);
+          const last = rows.at(-1);
+          if (!last) return [];
+          const now = this.#o.now();
+          c.statement("UPDATE event_groups SET last_id = ? WHERE name = ?").run(last.id, this.#o.group);
+          const pend = c.statement(
+            `INSERT OR REPLACE INTO event_pending (group_name, event_id, consumer, delivered_at, deliveries)
+         VALUES (?, ?, ?, ?, 1)`
+          );
+          for (const row of rows) pend.run(this.#o.group, row.id, this.#o.consumer, now);
+          return toEvents(rows);
+        });
+      }
+      async read(options = {}) {
+        const count = options.count ?? 100;
+        const deadline = Date.now() + (options.blockMs ?? 0);
+        try {
+          for (; ; ) {
+            if (this.#closing.signal.aborted) return [];
+            const mark = this.#o.connection.watch.mark();
+            const events = this.#take(count);
+            const left = deadline - Date.now();
+            if (events.length > 0 || left <= 0) return events;
+            await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
+          }
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async reclaim(minIdleMs, count = 100) {
+        const c = this.#o.connection;
+        try {
+          return c.write(() => {
+            const now = this.#o.now();
+            const idle = c.statement(
+              `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
+             LEFT JOIN events e ON e.id = p.event_id
+             WHERE p.group_name = ? AND p.delivered_at <= ? ORDER BY p.event_id LIMIT ?`
+            ).all(this.#o.group, now - minIdleMs, count);
+            const move = c.statement(
+              `UPDATE event_pending SET consumer = ?, delivered_at = ?, deliveries = deliveries + 1
+           WHERE group_name = ? AND event_id = ?`
+            );
+            const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
+            const kept = [];
+            for (const row of idle) {
+              if (row.id === null) drop.run(this.#o.group, row.event_id);
+              else {
+                move.run(this.#o.consumer, now, this.#o.group, row.event_id);
+                kept.push(row);
+              }
+            }
+            return toEvents(kept);
+          });
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async ack(events) {
+        if (events.length === 0) return;
+        const c = this.#o.connection;
+        try {
+          c.write(() => {
+            const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
+            for (const event of events) {
+              const id = Number(event.eventId);
+              if (Number.isSafeInteger(id)) drop.run(this.#o.group, id);
+            }
+          });
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async close() {
+        this.#closing.abort();
+        this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/record.ts
+function questionFromRow(row) {
+  const where = `${String(row.project)}#${String(row.id)}`;
+  const hash = {};
+  const put = (field, value) => {
+    if (value !== null && value !== void 0) hash[field] = String(value);
+  };
+  put("v", row.v);
+  put("project", row.project);
+  put("id", row.id);
+  put("status", row.status);
+  put("spec", row.spec);
+  put("createdAt", row.created_at);
+  put("expiresAt", row.expires_at);
+  put("answer", row.answer);
+  put("closure", row.closure);
+  put("deliveredAt", row.delivered_at);
+  for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
+    hash[messageField(platform, channel)] = messageId;
+  }
+  return questionFromHash(hash, where);
+}
+function messageTriples(value, where) {
+  if (value === null || value === void 0) return [];
+  let list;
+  try {
+    list = JSON.parse(String(value));
+  } catch (error) {
+    throw new CorruptRecordError(where, "`messages`: expected JSON", { cause: error });
+  }
+  if (!Array.isArray(list) || !list.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
+    throw new CorruptRecordError(where, "`messages`: expected [platform, channel, messageId] triples");
+  }
+  return list;
+}
+var QUESTION_COLUMNS;
+var init_record2 = __esm({
+  "src/store/sqlite/record.ts"() {
+    "use strict";
+    init_corrupt_record_error();
+    init_record();
+    init_record();
+    QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
+  q.closure, q.delivered_at,
+  (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
+    WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
+  }
+});
+
+// src/store/sqlite/newer-schema-error.ts
+var NewerSchemaError;
+var init_newer_schema_error = __esm({
+  "src/store/sqlite/newer-schema-error.ts"() {
+    "use strict";
+    NewerSchemaError = class extends Error {
+      constructor(found, known) {
+        super(`The inbox file has schema version ${found}; this ask-later reads up to ${known}: upgrade ask-later`);
+        this.found = found;
+        this.known = known;
+      }
+      found;
+      known;
+      name = "NewerSchemaError";
+    };
+  }
+});
+
+// src/store/sqlite/schema.ts
+function userVersion(db) {
+  return db.pragma("user_version", { simple: true });
+}
+function migrate(db) {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const found = userVersion(db);
+    if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
+    for (let version = found; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version] ?? "");
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+var SCHEMA_VERSION, MIGRATIONS;
+var init_schema = __esm({
+  "src/store/sqlite/schema.ts"() {
+    "use strict";
+    init_newer_schema_error();
+    SCHEMA_VERSION = 2;
+    MIGRATIONS = [
+      // 0 → 1: the first layout.
+      `
+  CREATE TABLE projects (
+    project TEXT PRIMARY KEY,
+    tag     TEXT NOT NULL UNIQUE,
+    seq     INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+
+  CREATE TABLE questions (
+    project      TEXT NOT NULL,
+    id           INTEGER NOT NULL,
+    v            INTEGER NOT NULL,
+    status       TEXT NOT NULL,
+    spec         TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    answer       TEXT,
+    closure      TEXT,
+    size         INTEGER,
+    ready_at     INTEGER,
+    claim        TEXT,
+    claim_until  INTEGER,
+    delivered_at INTEGER,
+    done_at      INTEGER,
+    PRIMARY KEY (project, id)
+  ) STRICT;
+  CREATE INDEX questions_by_status ON questions (project, status);
+  CREATE INDEX questions_outbox ON questions (project, ready_at, id) WHERE ready_at IS NOT NULL;
+  CREATE INDEX questions_expiry ON questions (expires_at) WHERE status = 'pending' AND expires_at IS NOT NULL;
+  CREATE INDEX questions_done ON questions (done_at) WHERE done_at IS NOT NULL;
+
+  CREATE TABLE messages (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    platform    TEXT NOT NULL,
+    channel     TEXT NOT NULL,
+    message_id  TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, platform, channel)
+  ) STRICT;
+
+  CREATE TABLE drafts (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    person      TEXT NOT NULL,
+    draft       TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, person)
+  ) STRICT;
+
+  CREATE TABLE events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX events_by_time ON events (at);
+
+  CREATE TABLE event_groups (
+    name    TEXT PRIMARY KEY,
+    last_id INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE event_pending (
+    group_name   TEXT NOT NULL,
+    event_id     INTEGER NOT NULL,
+    consumer     TEXT NOT NULL,
+    delivered_at INTEGER NOT NULL,
+    deliveries   INTEGER NOT NULL,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
+  CREATE INDEX event_pending_by_age ON event_pending (group_name, delivered_at);
+  `,
+      // 1 → 2: named leases.
+      `
+  CREATE TABLE leases (
+    name  TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until INTEGER NOT NULL
+  ) STRICT;
+  `
+    ];
+  }
+});
+
+// src/store/sqlite/sqlite-store.ts
+var sqlite_store_exports = {};
+__export(sqlite_store_exports, {
+  RETENTION_MS: () => RETENTION_MS2,
+  SqliteStore: () => SqliteStore,
+  openSqliteStore: () => openSqliteStore
+});
+async function openSqliteStore(options) {
+  let db;
+  try {
+    if (options.path !== ":memory:") {
+      (0, import_node_fs4.mkdirSync)((0, import_node_path5.dirname)(options.path), { recursive: true, mode: 448 });
+      (0, import_node_fs4.closeSync)((0, import_node_fs4.openSync)(options.path, "a", 384));
+    }
+    const Engine = loadSqliteEngine(options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path));
+    db = new Engine(options.path, { timeout: options.busyTimeoutMs ?? 2e3 });
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    migrate(db);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+    }
+    if (error instanceof SqliteEngineMissingError) throw error;
+    const mapped = toStoreError2(error);
+    throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
+  }
+}
+function claimedIds2(claim, only) {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+var import_node_crypto4, import_node_fs4, import_node_path5, RETENTION_MS2, SELECT_ONE, SqliteStore;
+var init_sqlite_store = __esm({
+  "src/store/sqlite/sqlite-store.ts"() {
+    "use strict";
+    import_node_crypto4 = require("node:crypto");
+    import_node_fs4 = require("node:fs");
+    import_node_path5 = require("node:path");
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question_ref();
+    init_corrupt_record_error();
+    init_drafts();
+    init_store_unavailable_error();
+    init_connection();
+    init_engine();
+    init_engine_missing_error();
+    init_events2();
+    init_record2();
+    init_schema();
+    RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
+    SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
+    SqliteStore = class {
+      #c;
+      #options;
+      #now;
+      #consumers = /* @__PURE__ */ new Set();
+      constructor(connection, options) {
+        this.#c = connection;
+        this.#options = options;
+        this.#now = options.now ?? Date.now;
+      }
+      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      async #run(work) {
+        try {
+          return work();
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      #event(type, project, id, at) {
+        this.#c.statement("INSERT INTO events (type, project, question_id, at) VALUES (?, ?, ?, ?)").run(type, project, id, at);
+      }
+      #dropDrafts(project, id) {
+        this.#c.statement("DELETE FROM drafts WHERE project = ? AND question_id = ?").run(project, id);
+      }
+      /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
+      #get(project, id) {
+        const row = this.#c.statement(SELECT_ONE).get(project, id);
+        return row && questionFromRow(row);
+      }
+      /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
+      #readMany(rows) {
+        const questions = [];
+        for (const row of rows) {
+          try {
+            questions.push(questionFromRow(row));
+          } catch (error) {
+            if (!(error instanceof CorruptRecordError)) throw error;
+            this.#options.onCorruptRecord?.(error);
+          }
+        }
+        return questions;
+      }
+      park(project, spec) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const tag = projectTag(project);
+            const owner = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+            if (owner && owner.project !== project) {
+              throw new Error(`Project key tag ${tag} already belongs to another project; set ASK_LATER_PROJECT`);
+            }
+            if (!owner) this.#c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
+            const { seq: id } = this.#c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
+            const now = this.#now();
+            const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+            this.#c.statement(
+              `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
+             VALUES (?, ?, ?, 'pending', ?, ?, ?)`
+            ).run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+            this.#event("parked", project, id, now);
+            const question = {
+              ...spec,
+              project,
+              id,
+              status: "pending",
+              createdAt: now,
+              ...expiresAt === void 0 ? {} : { expiresAt },
+              messages: []
+            };
+            return question;
+          })
+        );
+      }
+      get(project, id) {
+        return this.#run(() => this.#get(project, id));
+      }
+      #list(project, filter) {
+        const statuses = filter.status === void 0 ? null : JSON.stringify(filter.status);
+        const rows = this.#c.statement(
+          `SELECT ${QUESTION_COLUMNS} FROM questions q
+         WHERE q.project = @project AND (@statuses IS NULL OR q.status IN (SELECT value FROM json_each(@statuses)))`
+        ).all({ project, statuses });
+        return this.#readMany(rows).filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#run(() => this.#list(project, filter).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#run(
+          () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
+        );
+      }
+      saveDraft(project, id, person, selection) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const draft = toDraft(question, selection, this.#now());
+            if (question.status !== "pending") return { kind: "not-pending", question };
+            this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, personKey(person), JSON.stringify(draft));
+            return { kind: "saved", draft };
+          })
+        );
+      }
+      getDraft(project, id, person) {
+        return this.#run(() => {
+          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person));
+          return row && parseDraft(row.draft, `${project}#${id}`);
+        });
+      }
+      /**
+       * Expire a pending question in the running transaction (its expiry passed): it waits in the outbox to be
+       * reported to the agent, like an answer.
+       */
+      #expire(question, now) {
+        const closure = { at: now };
+        const expired = { ...question, status: "expired", closure };
+        this.#c.statement(
+          `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
+         WHERE project = ? AND id = ? AND status = 'pending'`
+        ).run(JSON.stringify(closure), deliveryEntryLength(expired), now, question.project, question.id);
+        this.#dropDrafts(question.project, question.id);
+        this.#event("expired", question.project, question.id, now);
+        return expired;
+      }
+      /** Why a question cannot leave `pending` now, or undefined when it can. Expires it when its time has passed. */
+      #notPending(question, now) {
+        if (question.status === "answered" || question.status === "delivered") {
+          return { kind: "already-answered", question };
+        }
+        if (question.status !== "pending") return { kind: "not-pending", question };
+        if (question.expiresAt !== void 0 && question.expiresAt <= now) {
+          return { kind: "not-pending", question: this.#expire(question, now) };
+        }
+        return void 0;
+      }
+      answer(project, id, selection, by) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const checked = checkAnswer(question, selection);
+            if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+            const now = this.#now();
+            const refused = this.#notPending(question, now);
+            if (refused) return refused;
+            const answer = { ...checked.selection, by, at: now };
+            const answered = { ...question, status: "answered", answer };
+            this.#c.statement(
+              `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            this.#dropDrafts(project, id);
+            this.#event("answered", project, id, now);
+            return { kind: "won", question: answered };
+          })
+        );
+      }
+      #close(project, id, target, by) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const now = this.#now();
+            const refused = this.#notPending(question, now);
+            if (refused) return refused;
+            const closure = by ? { at: now, by } : { at: now };
+            const closed = { ...question, status: target, closure };
+            const dismissed = target === "dismissed";
+            this.#c.statement(
+              `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(
+              target,
+              JSON.stringify(closure),
+              dismissed ? deliveryEntryLength(closed) : null,
+              dismissed ? now : null,
+              dismissed ? null : now,
+              project,
+              id
+            );
+            this.#dropDrafts(project, id);
+            this.#event(target, project, id, now);
+            return { kind: "done", question: closed };
+          })
+        );
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      expireDue() {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const rows = this.#c.statement(
+              `SELECT ${QUESTION_COLUMNS} FROM questions q
+             WHERE q.status = 'pending' AND q.expires_at IS NOT NULL AND q.expires_at <= ?`
+            ).all(now);
+            const due = this.#readMany(rows);
+            for (const question of due) this.#expire(question, now);
+            return due.length;
+          })
+        );
+      }
+      purgeExpired() {
+        return this.#run(
+          () => this.#c.write(() => {
+            const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS2);
+            const finished = this.#c.statement(
+              `SELECT project, id FROM questions
+             WHERE done_at IS NOT NULL AND done_at <= ?
+               AND (status IN ('delivered', 'cancelled')
+                    OR (status IN ('dismissed', 'expired') AND delivered_at IS NOT NULL))`
+            ).all(cutoff);
+            const dropQuestion = this.#c.statement("DELETE FROM questions WHERE project = ? AND id = ?");
+            const dropMessages = this.#c.statement("DELETE FROM messages WHERE project = ? AND question_id = ?");
+            for (const { project, id } of finished) {
+              dropQuestion.run(project, id);
+              dropMessages.run(project, id);
+              this.#dropDrafts(project, id);
+            }
+            this.#c.statement("DELETE FROM events WHERE at <= ?").run(cutoff);
+            this.#c.statement("DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)").run();
+            return finished.length;
+          })
+        );
+      }
+      claimUndelivered(project, options) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const claimId = (0, import_node_crypto4.randomUUID)();
+            const now = this.#now();
+            const waiting = this.#c.statement(
+              `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
+             WHERE q.project = ? AND q.ready_at IS NOT NULL ORDER BY q.ready_at, q.id`
+            ).all(project);
+            const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
+            const questions = [];
+            let used = 0;
+            let full = false;
+            let remaining = 0;
+            for (const row of waiting) {
+              if (row.claim != null && row.claim_until != null && row.claim_until > now) continue;
+              const size = row.size ?? 0;
+              if (!full && (questions.length === 0 || used + size <= options.budget)) {
+                used += size;
+                questions.push(questionFromRow(row));
+                lease.run(claimId, now + options.leaseMs, project, row.id);
+              } else {
+                full = true;
+                remaining++;
+              }
+            }
+            return { claimId, questions, remaining };
+          })
+        );
+      }
+      /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
+      #deliver(project, id, status, now) {
+        this.#c.statement(
+          `UPDATE questions SET status = ?, delivered_at = ?, done_at = ?, ready_at = NULL, claim = NULL,
+           claim_until = NULL
+         WHERE project = ? AND id = ?`
+        ).run(status === "answered" ? "delivered" : status, now, now, project, id);
+        this.#event("delivered", project, id, now);
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const read = this.#c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const confirmed = [];
+            for (const id of claimedIds2(claim, ids)) {
+              const row = read.get(project, id);
+              if (row?.claim !== claim.claimId) continue;
+              this.#deliver(project, id, row.status, now);
+              confirmed.push(id);
+            }
+            return confirmed.sort((a, b) => a - b);
+          })
+        );
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const release = this.#c.statement(
+              "UPDATE questions SET claim = NULL, claim_until = NULL WHERE project = ? AND id = ? AND claim = ?"
+            );
+            for (const id of claimedIds2(claim, ids)) release.run(project, id, claim.claimId);
+          })
+        );
+      }
+      markDelivered(project, id) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const row = this.#c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (!row || row.ready_at === null) return "not-waiting";
+            if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
+            this.#deliver(project, id, row.status, now);
+            return "delivered";
+          })
+        );
+      }
+      knownProjects() {
+        return this.#run(
+          () => this.#c.statement("SELECT project FROM projects ORDER BY rowid").all().map(
+            (row) => row.project
+          )
+        );
+      }
+      projectByTag(tag) {
+        return this.#run(() => {
+          const row = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+          return row?.project;
+        });
+      }
+      acquireLease(name, owner, ms) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const taken = this.#c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE leases.owner = excluded.owner OR leases.until <= ?`
+            ).run(name, owner, now + Math.max(1, ms), now);
+            return taken.changes === 1;
+          })
+        );
+      }
+      releaseLease(name, owner) {
+        return this.#run(
+          () => this.#c.write(() => {
+            this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
+          })
+        );
+      }
+      ping() {
+        return this.#run(() => {
+          this.#c.statement("SELECT 1").get();
+        });
+      }
+      recordMessage(project, id, ref) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const exists = this.#c.statement("SELECT 1 FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (exists === void 0) return false;
+            this.#c.statement(
+              `INSERT OR REPLACE INTO messages (project, question_id, platform, channel, message_id)
+             VALUES (?, ?, ?, ?, ?)`
+            ).run(project, id, ref.platform, ref.channel, ref.messageId);
+            return true;
+          })
+        );
+      }
+      consumer(group, consumerName) {
+        return this.#run(() => {
+          SqliteEventConsumer.ensureGroup(this.#c, group);
+          const consumer = new SqliteEventConsumer({
+            connection: this.#c,
+            group,
+            consumer: consumerName,
+            now: this.#now,
+            onClose: () => this.#consumers.delete(consumer)
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      /**
+       * Returns the moment a commit of this process settles the question; a commit of another process is seen within
+       * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
+       * is real time, not the store's clock.
+       */
+      async waitWhilePending(project, id, options) {
+        const deadline = Date.now() + options.timeoutMs;
+        try {
+          for (; ; ) {
+            const mark = this.#c.watch.mark();
+            const question = this.#get(project, id);
+            const left = deadline - Date.now();
+            if (question?.status !== "pending" || left <= 0 || options.signal?.aborted) return question;
+            await this.#c.watch.wait(mark, left, options.signal);
+          }
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async close() {
+        for (const consumer of [...this.#consumers]) await consumer.close();
+        this.#c.close();
+      }
+    };
+  }
+});
+
+// src/store/open.ts
+async function openStore(location, options = {}) {
+  const now = options.now !== void 0 ? { now: options.now } : {};
+  if (location.kind === "redis") {
+    const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
+    return openRedisStore2({
+      url: location.url,
+      prefix: location.prefix,
+      ...now,
+      ...options.connection !== void 0 ? { connection: options.connection } : {},
+      ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
+  const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
+  return openSqliteStore2({
+    path: location.path,
+    ...now,
+    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {}
+  });
+}
+var init_open = __esm({
+  "src/store/open.ts"() {
+    "use strict";
+  }
+});
+
 // src/hook/deliver.ts
 var deliver_exports = {};
 __export(deliver_exports, {
@@ -1511,12 +2505,12 @@ function hookOutput(additionalContext) {
 }
 async function deliverWaitingOutcomes(options) {
   const { config, deadline } = options;
-  const opening = openRedisStore({
-    url: config.redisUrl,
-    prefix: config.redisPrefix,
+  const opening = openStore(config.store, {
     connectTimeoutMs: options.connectTimeoutMs,
     // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
-    connection: "minimal"
+    connection: "minimal",
+    // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
+    busyTimeoutMs: options.connectTimeoutMs
   });
   deadline.onExpire(() => {
     opening.then((store2) => store2.close()).catch(() => void 0);
@@ -1570,7 +2564,7 @@ var init_deliver = __esm({
   "src/hook/deliver.ts"() {
     "use strict";
     init_delivery_note();
-    init_redis_store();
+    init_open();
     init_unconfirmed_delivery_error();
     LEASE_MS = 5e3;
     CONFIRM_GRACE_MS = 300;
@@ -1578,7 +2572,11 @@ var init_deliver = __esm({
 });
 
 // src/hook/run.ts
-var import_node_path2 = require("node:path");
+var import_node_path6 = require("node:path");
+
+// src/agent-config.ts
+var import_node_os = require("node:os");
+var import_node_path3 = require("node:path");
 
 // src/config-error.ts
 var ConfigError = class extends Error {
@@ -1635,16 +2633,24 @@ function canonicalPath(path) {
   }
 }
 
+// src/store/sqlite/path.ts
+var import_node_path2 = require("node:path");
+function defaultDatabasePath(env, homedir2) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && (0, import_node_path2.isAbsolute)(state)) return (0, import_node_path2.join)(state, "ask-later", "inbox.db");
+  return (0, import_node_path2.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
+}
+
 // src/agent-config.ts
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";
 }
-function loadStoreConfig(env) {
+function loadStoreConfig(env, home = import_node_os.homedir) {
   const raw = env.REDIS_URL?.trim();
-  if (!raw) {
-    throw new ConfigError("REDIS_URL is not set: point it at the Redis that holds the inbox (redis://host:6379)");
-  }
+  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
   let url;
   try {
     url = new URL(raw);
@@ -1660,7 +2666,30 @@ function loadStoreConfig(env) {
       `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
     );
   }
-  return Object.freeze({ redisUrl: raw, redisPrefix: prefix });
+  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
+}
+function databasePath(env, home) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit && !(0, import_node_path3.isAbsolute)(explicit)) {
+    throw new ConfigError(
+      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
+    );
+  }
+  let dir = env.HOME?.trim() ?? "";
+  if (!(0, import_node_path3.isAbsolute)(dir)) {
+    try {
+      dir = home();
+    } catch {
+      dir = "";
+    }
+  }
+  const state = env.XDG_STATE_HOME?.trim();
+  if (!explicit && !(state && (0, import_node_path3.isAbsolute)(state)) && !(0, import_node_path3.isAbsolute)(dir)) {
+    throw new ConfigError(
+      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
+    );
+  }
+  return defaultDatabasePath(env, dir);
 }
 function loadAgentConfig(env, cwd) {
   return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
@@ -1668,6 +2697,7 @@ function loadAgentConfig(env, cwd) {
 
 // src/hook/run.ts
 init_corrupt_record_error();
+init_engine_missing_error();
 init_store_unavailable_error();
 
 // src/hook/deadline-error.ts
@@ -1844,10 +2874,11 @@ async function runHook(io, env, cwd) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
   const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  const seen = {};
   try {
-    await run(io, env, cwd, deadline);
+    await run(io, env, cwd, deadline, seen);
   } catch (error) {
-    io.stderr.write(`ask-later hook: ${explain(error)}
+    io.stderr.write(`ask-later hook: ${explain(error, seen)}
 `);
   } finally {
     deadline.clear();
@@ -1859,11 +2890,12 @@ async function runHook(io, env, cwd) {
 function exitSoonIfStuck() {
   setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
 }
-async function run(io, env, cwd, deadline) {
+async function run(io, env, cwd, deadline, seen) {
   const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
   stopReading(io.stdin);
   if (!carriesAnswers(input)) return;
-  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path2.resolve)(cwd, input.cwd));
+  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, input.cwd));
+  seen.store = config.store.kind;
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
     config,
@@ -1877,20 +2909,21 @@ async function run(io, env, cwd, deadline) {
     })
   });
 }
-function explain(error) {
+function explain(error, seen) {
   const waiting = "answers wait for the next prompt";
   if (error instanceof UnconfirmedDeliveryError) {
-    return `${error.message} (${describe3(error.cause)}); they may come again with a prompt after 5 s`;
+    return `${error.message} (${describe3(error.cause, seen)}); they may come again with a prompt after 5 s`;
   }
-  return `${describe3(error)}; ${waiting}`;
+  return `${describe3(error, seen)}; ${waiting}`;
 }
-function describe3(error) {
-  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof DeadlineError) {
+function describe3(error, seen) {
+  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof DeadlineError || error instanceof SqliteEngineMissingError) {
     return error.message;
   }
   if (error instanceof StoreUnavailableError) {
     const why = connectionDetail(error.cause);
-    return `the inbox (Redis at REDIS_URL) is unreachable${why === void 0 ? "" : ` (${why})`}`;
+    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    return `the inbox (${store}) is unreachable${why === void 0 ? "" : ` (${why})`}`;
   }
   if (error instanceof CorruptRecordError) {
     return `stored question ${error.record} is unreadable`;

@@ -5,7 +5,8 @@
  * failure: the agents may run on another machine than `ask-later serve`.
  */
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { describeStore, type StoreLocation } from '../agent-config.js';
 import { type CheckLine, ok, warn } from './check.js';
 
 export interface ClaudeCodeOptions {
@@ -13,8 +14,11 @@ export interface ClaudeCodeOptions {
   readonly home: string;
   /** The working directory: its `.claude/settings*.json` and `.mcp.json` count as a project install. */
   readonly cwd: string;
-  /** This machine's `REDIS_URL`, compared (never printed) with the one Claude Code is given, if any. */
-  readonly redisUrl?: string;
+  /**
+   * This machine's store, compared with the one Claude Code is given, if any: Redis by `REDIS_URL` (never
+   * printed), the embedded store by `ASK_LATER_DB` (and a `REDIS_URL` given to Claude Code means another store).
+   */
+  readonly store?: StoreLocation;
 }
 
 type Json = Record<string, unknown>;
@@ -43,7 +47,7 @@ async function readJson(path: string): Promise<Json | 'invalid' | undefined> {
   }
 }
 
-const HOOK_COMMAND = /hook\.cjs|ask-later(?:\.mjs)?["']?\s+hook\b/;
+const HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
 
 /** Whether the file's `hooks.UserPromptSubmit` runs the ask-later hook. */
 function hasHook(settings: Json): boolean {
@@ -68,9 +72,46 @@ function pluginEnabled(settings: Json): boolean | undefined {
   return key === undefined ? undefined : enabled[key] === true;
 }
 
-function redisUrlOf(env: unknown): string | undefined {
-  const value = object(env)?.REDIS_URL;
+function variableOf(env: unknown, name: 'REDIS_URL' | 'ASK_LATER_DB'): string | undefined {
+  const value = object(env)?.[name];
   return typeof value === 'string' ? value.trim() : undefined;
+}
+
+/** The store settings Claude Code passes to the agent side (settings `env`, the MCP server's `env`). */
+interface GivenStore {
+  readonly redisUrls: string[];
+  readonly databases: string[];
+}
+
+function collect(given: GivenStore, env: unknown): void {
+  const url = variableOf(env, 'REDIS_URL');
+  if (url !== undefined) given.redisUrls.push(url);
+  const database = variableOf(env, 'ASK_LATER_DB');
+  if (database !== undefined) given.databases.push(database);
+}
+
+/** A ⚠ when Claude Code's settings point the agents at another store than this machine's settings. */
+function storeMismatch(store: StoreLocation, given: GivenStore): CheckLine | undefined {
+  const where = "(settings env or the MCP server's env)";
+  if (store.kind === 'redis') {
+    if (!given.redisUrls.some((url) => url !== store.url)) return undefined;
+    return warn(
+      `Claude Code: its REDIS_URL ${where} differs from this one — the agents and ask-later serve must share one Redis`,
+    );
+  }
+  // A blank REDIS_URL is unset (the embedded store), as the config reads it.
+  if (given.redisUrls.some((url) => url !== '')) {
+    return warn(
+      `Claude Code: its REDIS_URL ${where} sends the agents to Redis, but here REDIS_URL is not set (${describeStore(store)}) — the agents and ask-later serve must share one store: set the same REDIS_URL here, or remove it from Claude Code's settings`,
+    );
+  }
+  const other = given.databases.find((path) => path !== '' && resolve(path) !== resolve(store.path));
+  if (other !== undefined) {
+    return warn(
+      `Claude Code: its ASK_LATER_DB ${where} is ${other}, but here the embedded store is at ${store.path} — the agents and ask-later serve must share one file: set the same ASK_LATER_DB on both sides`,
+    );
+  }
+  return undefined;
 }
 
 export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<CheckLine[]> {
@@ -99,11 +140,8 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
   const projectMcp = await readJson(projectMcpPath);
   const installed = await readJson(join(options.home, '.claude', 'plugins', 'installed_plugins.json'));
 
-  const redisUrls: string[] = [];
-  for (const file of settings) {
-    const url = redisUrlOf(file.json.env);
-    if (url !== undefined) redisUrls.push(url);
-  }
+  const given: GivenStore = { redisUrls: [], databases: [] };
+  for (const file of settings) collect(given, file.json.env);
 
   const enabledIn = settings.find((file) => pluginEnabled(file.json) !== undefined);
   const isInstalled =
@@ -119,10 +157,7 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
     ...settings.map((file): [Json | undefined, string] => [mcpServer(file.json), shown(file.path)]),
   ];
   const mcp = mcpSources.find(([entry]) => entry !== undefined);
-  if (mcp) {
-    const url = redisUrlOf(mcp[0]?.env);
-    if (url !== undefined) redisUrls.push(url);
-  }
+  if (mcp) collect(given, mcp[0]?.env);
 
   if (enabledIn && pluginEnabled(enabledIn.json) === false) {
     lines.push(
@@ -146,7 +181,7 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
   } else if (mcp) {
     lines.push(
       warn(
-        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running hook.cjs — answers will not reach the agent: add the hook (README: Claude Code → By hand)`,
+        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running ask-later hook — answers will not reach the agent: add the hook (README: Claude Code → By hand)`,
       ),
     );
   } else {
@@ -156,12 +191,7 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
       ),
     );
   }
-  if (options.redisUrl !== undefined && redisUrls.some((url) => url !== options.redisUrl)) {
-    lines.push(
-      warn(
-        "Claude Code: its REDIS_URL (settings env or the MCP server's env) differs from this one — the agents and ask-later serve must share one Redis",
-      ),
-    );
-  }
+  const mismatch = options.store !== undefined ? storeMismatch(options.store, given) : undefined;
+  if (mismatch) lines.push(mismatch);
   return lines;
 }

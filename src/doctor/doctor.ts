@@ -1,16 +1,18 @@
 /**
- * `ask-later doctor`: the config, then Redis, Slack, Discord and the Claude Code install, checked at the same time,
- * each network call bounded by a time-out. One line per check, in a fixed order; `fail` lines make the exit
- * non-zero, `warn` lines do not (see `check.ts`).
+ * `ask-later doctor`: the config, then the store (Redis, or the embedded SQLite file), Slack, Discord and the Claude
+ * Code install, checked at the same time, each network call bounded by a time-out. One line per check, in a fixed
+ * order; `fail` lines make the exit non-zero, `warn` lines do not (see `check.ts`).
  */
+import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
-import { loadServeConfig, loadStoreConfig, type ServeConfig, type StoreConfig } from '../config.js';
+import { describeStore, loadServeConfig, loadStoreConfig, type ServeConfig, type StoreConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
 import { type CheckLine, fail, NETWORK_TIMEOUT_MS, ok } from './check.js';
 import { checkClaudeCode } from './claude-code.js';
 import { checkDiscord } from './discord.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
+import { checkSqlite } from './sqlite.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,19 +31,33 @@ function routedChannels(config: ServeConfig, platform: 'slack' | 'discord'): str
   return [...new Set(channels.filter((channel): channel is string => channel !== undefined))];
 }
 
+/** The web inbox's address as `serve` binds it: `http://127.0.0.1:7420/`, `http://[::1]:7420/`. */
+function webAddress(config: ServeConfig): string {
+  const host = isIPv6(config.host) ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}/`;
+}
+
 function describeConfig(config: ServeConfig): string {
-  const parts = [`Redis from REDIS_URL (key prefix ${config.redisPrefix})`];
+  const parts = [describeStore(config.store)];
   const routes = config.routes?.length ?? 0;
   if (routes > 0) parts.push(`${routes} route${routes === 1 ? '' : 's'} from ASK_LATER_CONFIG`);
+  const token = config.webToken !== undefined ? ' (asks for ASK_LATER_WEB_TOKEN)' : '';
+  parts.push(`web inbox on ${webAddress(config)}${token}`);
   if (config.slack) {
-    const mode = config.slack.appToken !== undefined ? 'Socket Mode' : `HTTP on PORT ${config.port}`;
+    // HTTP mode: Slack's requests come to /slack/events on the web inbox's port.
+    const mode = config.slack.appToken !== undefined ? 'Socket Mode' : `HTTP at /slack/events on PORT ${config.port}`;
     parts.push(`Slack (${mode}) to ${routedChannels(config, 'slack').join(', ')}`);
   }
   if (config.discord) parts.push(`Discord to ${routedChannels(config, 'discord').join(', ')}`);
+  if (!config.slack && !config.discord) parts.push('no Slack or Discord: answers come from the web inbox');
   return `Config: ${parts.join('; ')}`;
 }
 
-/** Every check's line, in order: config, Redis, Slack, Discord, Claude Code. */
+function checkStore(config: StoreConfig, timeoutMs: number): Promise<CheckLine[]> {
+  return config.store.kind === 'redis' ? checkRedis(config.store, timeoutMs) : checkSqlite(config.store);
+}
+
+/** Every check's line, in order: config, the store, Slack, Discord, Claude Code. */
 export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<CheckLine[]> {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
   const configLines: CheckLine[] = [];
@@ -54,22 +70,22 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     configLines.push(fail(`Config: ${error.message}`));
-    // A platform's setting is wrong, or none is set: Redis can still be checked when its own settings are fine.
+    // A platform's or the web inbox's setting is wrong: the store can still be checked when its own settings are fine.
     try {
       store = loadStoreConfig(env);
     } catch {
       store = undefined;
     }
   }
-  const [redis, slack, discord, claudeCode] = await Promise.all([
-    store ? checkRedis(store, timeoutMs) : [],
+  const [storeLines, slack, discord, claudeCode] = await Promise.all([
+    store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, 'slack'), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, 'discord'), timeoutMs) : [],
     checkClaudeCode({
       home: options.home ?? homedir(),
       cwd: options.cwd ?? process.cwd(),
-      ...(store ? { redisUrl: store.redisUrl } : {}),
+      ...(store ? { store: store.store } : {}),
     }),
   ]);
-  return [...configLines, ...redis, ...slack, ...discord, ...claudeCode];
+  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode];
 }

@@ -3,7 +3,7 @@
  * keeping what it is given (AOF on; no eviction under a memory limit). Uses the minimal RESP client, which loads
  * nothing else and gives up connecting after the time-out.
  */
-import type { StoreConfig } from '../config.js';
+import type { StoreLocation } from '../store/open.js';
 import type { RedisConnection } from '../store/redis/connection.js';
 import { connectResp } from '../store/redis/resp-connection.js';
 import { type CheckLine, fail, ok, warn } from './check.js';
@@ -51,15 +51,18 @@ function authProblem(error: unknown): CheckLine | undefined {
   return undefined;
 }
 
-export async function checkRedis(config: StoreConfig, timeoutMs: number): Promise<CheckLine[]> {
+export async function checkRedis(
+  location: Extract<StoreLocation, { kind: 'redis' }>,
+  timeoutMs: number,
+): Promise<CheckLine[]> {
   let connection: RedisConnection;
   try {
-    connection = await connectResp(config.redisUrl, { connectTimeoutMs: timeoutMs });
+    connection = await connectResp(location.url, { connectTimeoutMs: timeoutMs });
   } catch (error) {
     const auth = authProblem(error);
     if (auth) return [auth];
     const why = describeNetworkError(error, timeoutMs);
-    const tls = config.redisUrl.startsWith('rediss:') ? '' : ' (rediss:// if it needs TLS)';
+    const tls = location.url.startsWith('rediss:') ? '' : ' (rediss:// if it needs TLS)';
     return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
   }
   try {

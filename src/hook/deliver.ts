@@ -9,8 +9,8 @@
  */
 import type { AgentConfig } from '../agent-config.js';
 import { deliveryEntriesBudget, renderDeliveryNote } from '../core/delivery-note.js';
+import { openStore } from '../store/open.js';
 import type { Claim, Store } from '../store/port.js';
-import { openRedisStore } from '../store/redis/redis-store.js';
 import type { Deadline } from './deadline.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 
@@ -35,12 +35,12 @@ export interface DeliverOptions {
 /** Deliver what waits for the project, if anything. Writes nothing when nothing waits. */
 export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<void> {
   const { config, deadline } = options;
-  const opening = openRedisStore({
-    url: config.redisUrl,
-    prefix: config.redisPrefix,
+  const opening = openStore(config.store, {
     connectTimeoutMs: options.connectTimeoutMs,
     // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
     connection: 'minimal',
+    // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
+    busyTimeoutMs: options.connectTimeoutMs,
   });
   // If the deadline comes while connecting, close the store the moment the connection is made.
   deadline.onExpire(() => {

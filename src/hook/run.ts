@@ -10,9 +10,10 @@
  * note renderer (`deliver.ts`) are imported only for prompts that carry answers.
  */
 import { resolve } from 'node:path';
-import { loadAgentConfig } from '../agent-config.js';
+import { loadAgentConfig, type StoreLocation } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { CorruptRecordError } from '../store/corrupt-record-error.js';
+import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
 import { DeadlineError } from './deadline-error.js';
@@ -41,10 +42,11 @@ export async function runHook(io: Io, env: Readonly<Record<string, string | unde
   io.stdout.on('error', ignore);
   io.stderr.on('error', ignore);
   const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  const seen: Seen = {};
   try {
-    await run(io, env, cwd, deadline);
+    await run(io, env, cwd, deadline, seen);
   } catch (error) {
-    io.stderr.write(`ask-later hook: ${explain(error)}\n`);
+    io.stderr.write(`ask-later hook: ${explain(error, seen)}\n`);
   } finally {
     deadline.clear();
     stopReading(io.stdin);
@@ -62,13 +64,25 @@ function exitSoonIfStuck(): void {
   setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
 }
 
-async function run(io: Io, env: Readonly<Record<string, string | undefined>>, cwd: string, deadline: Deadline) {
+/** What the run learnt before it failed, for the stderr line. */
+interface Seen {
+  store?: StoreLocation['kind'];
+}
+
+async function run(
+  io: Io,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  deadline: Deadline,
+  seen: Seen,
+) {
   const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), 'stdin did not end'));
   stopReading(io.stdin);
   if (!carriesAnswers(input)) return;
 
   // The project comes from the session's directory when Claude Code names it (the hook may run elsewhere).
   const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
+  seen.store = config.store.kind;
   const { deliverWaitingOutcomes } = await deadline.race(import('./deliver.js'), 'the hook did not load');
   await deliverWaitingOutcomes({
     config,
@@ -85,21 +99,27 @@ async function run(io: Io, env: Readonly<Record<string, string | undefined>>, cw
 }
 
 /** The stderr line after `ask-later hook: `: what is wrong, and what becomes of the answers. Never a secret or text. */
-function explain(error: unknown): string {
+function explain(error: unknown, seen: Seen): string {
   const waiting = 'answers wait for the next prompt';
   if (error instanceof UnconfirmedDeliveryError) {
-    return `${error.message} (${describe(error.cause)}); they may come again with a prompt after 5 s`;
+    return `${error.message} (${describe(error.cause, seen)}); they may come again with a prompt after 5 s`;
   }
-  return `${describe(error)}; ${waiting}`;
+  return `${describe(error, seen)}; ${waiting}`;
 }
 
-function describe(error: unknown): string {
-  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof DeadlineError) {
+function describe(error: unknown, seen: Seen): string {
+  if (
+    error instanceof HookIoError ||
+    error instanceof ConfigError ||
+    error instanceof DeadlineError ||
+    error instanceof SqliteEngineMissingError
+  ) {
     return error.message;
   }
   if (error instanceof StoreUnavailableError) {
     const why = connectionDetail(error.cause);
-    return `the inbox (Redis at REDIS_URL) is unreachable${why === undefined ? '' : ` (${why})`}`;
+    const store = seen.store === 'sqlite' ? 'the embedded store' : 'Redis at REDIS_URL';
+    return `the inbox (${store}) is unreachable${why === undefined ? '' : ` (${why})`}`;
   }
   if (error instanceof CorruptRecordError) {
     return `stored question ${error.record} is unreadable`;

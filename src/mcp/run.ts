@@ -1,10 +1,10 @@
 /** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadAgentConfig } from '../agent-config.js';
+import { loadAgentConfig, type StoreLocation } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { projectFromEnvironment } from '../project.js';
-import { openRedisStore } from '../store/redis/redis-store.js';
+import { openStore } from '../store/open.js';
 import { createMcpServer, lazyStore } from './index.js';
 
 function packageVersion(): string {
@@ -14,11 +14,11 @@ function packageVersion(): string {
 
 export async function runMcp(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<number> {
   let configProblem: string | undefined;
-  let storeConfig = { redisUrl: '', redisPrefix: 'al' };
+  let location: StoreLocation | undefined;
   let project: string;
   try {
     const config = loadAgentConfig(env, cwd);
-    storeConfig = config;
+    location = config.store;
     project = config.project;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -28,7 +28,10 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
     process.stderr.write(`ask-later mcp: ${error.message}\n`);
   }
 
-  const store = lazyStore(() => openRedisStore({ url: storeConfig.redisUrl, prefix: storeConfig.redisPrefix }));
+  // With a config problem no tool call reaches the store (each answers with the problem).
+  const store = lazyStore(() =>
+    location === undefined ? Promise.reject(new Error('no store configured')) : openStore(location),
+  );
   const server = createMcpServer({
     project,
     store: store.get,

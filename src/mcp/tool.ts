@@ -5,6 +5,7 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Store } from '../store/port.js';
+import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 
 export interface ToolContext {
@@ -46,6 +47,11 @@ export const UNREACHABLE =
 /** Turn what a tool threw into a result for the model: unreachable store, or a plain failure without details. */
 export function failureResult(error: unknown): CallToolResult {
   if (error instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
+  if (error instanceof SqliteEngineMissingError) {
+    return errorResult(
+      `ask-later is not set up on this machine yet, so nothing was done: ${error.message}. Tell the person; if the decision cannot wait, ask them directly.`,
+    );
+  }
   return errorResult('ask-later failed unexpectedly while handling this call; nothing more is known here. Try again.');
 }
 

@@ -1,7 +1,8 @@
 /**
- * `ask-later serve`: the long-running bridge to Slack, Discord or both. It follows the store's events and keeps
- * every chat message true (Bridge + one Surface per platform), answers interactions (the Bolt app, the discord.js
- * gateway client), and expires due questions and purges old ones on a timer. Where a project's questions go and
+ * `ask-later serve`: the person's side. It always serves the local web inbox, and bridges to Slack, Discord or both
+ * when they are configured. It follows the store's events and keeps every copy of a question true (Bridge + one
+ * Surface per platform, the web inbox's included), answers interactions (the web inbox's actions, the Bolt app, the
+ * discord.js gateway client), and expires due questions and purges old ones on a timer. Where a project's questions go and
  * who may answer them comes from the routing table (`src/routing.ts`: the routing file over the default channels).
  * A project routed to both platforms is posted on both; the first answer on either wins in the store, and the
  * answered event redraws every copy.
@@ -11,15 +12,21 @@
  * (Slack metadata; Discord nonce and recent history), and the sweep runs in the replica holding its lease
  * (`sweep.ts`).
  *
+ * One HTTP server on `ASK_LATER_HOST:PORT` (default 127.0.0.1:7420) answers every route: `GET /healthz`, Slack's
+ * `POST /slack/events` in HTTP mode, and the web inbox (everything else; see `bot/web/server.ts`).
+ *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
- * start) go to stderr, one line each. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the
- * receivers stop (Slack's HTTP server or socket, Discord's gateway), the interactions already acknowledged finish,
- * the bridge finishes and acknowledges the event in hand, the sweep lease is given up, the store closes, exit 0.
+ * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
+ * (Slack's requests or socket, Discord's gateway), the interactions already acknowledged finish, the web inbox's
+ * event streams end, the bridge finishes and acknowledges the event in hand, the sweep lease is given up, the
+ * server and the store close, exit 0.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Bridge } from '../bot/bridge.js';
 import { createDiscordApp, type DiscordApp, isTokenRefused } from '../bot/discord/app.js';
@@ -27,15 +34,18 @@ import { createDiscordRest, discordStatus } from '../bot/discord/rest.js';
 import { DiscordSurface } from '../bot/discord/surface.js';
 import { InteractionService, type Routing } from '../bot/interactions.js';
 import { errorFields, type Logger } from '../bot/logger.js';
-import { createSlackApp, type SlackApp } from '../bot/slack/app.js';
+import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from '../bot/slack/app.js';
 import { SlackSurface } from '../bot/slack/surface.js';
 import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
 import type { Surface } from '../bot/surface.js';
-import { loadServeConfig, NOTHING_TO_SERVE, type ServeConfig } from '../config.js';
+import { createWebInbox, type WebInbox } from '../bot/web/server.js';
+import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
+import { loadServeConfig, type ServeConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
 import { routingTable } from '../routing.js';
+import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
-import { openRedisStore } from '../store/redis/redis-store.js';
+import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { routedAccessPolicy } from './access.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { routedSurface } from './routed-surface.js';
@@ -65,6 +75,8 @@ export interface ServeDeps {
   readonly botUserId?: string;
   /** Posts an ephemeral reply to a `response_url` (default `fetch`). */
   readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
+  /** Web inbox tuning (tests): the name answers are sent under, the SSE heartbeat. */
+  readonly web?: { readonly displayName?: string; readonly heartbeatMs?: number };
   /** Discord tuning (tests): deferral threshold, gateway start time-out, REST retries. */
   readonly discord?: {
     readonly deferAfterMs?: number;
@@ -74,9 +86,11 @@ export interface ServeDeps {
 }
 
 export interface ServeHandle {
-  /** The bound HTTP port (Slack's requests in HTTP mode; `/healthz` always). */
-  readonly port: number | undefined;
-  /** How Slack is served; `none` when only Discord is configured. */
+  /** The bound HTTP port: the web inbox, `/healthz`, Slack's requests in HTTP mode. */
+  readonly port: number;
+  /** The web inbox's address, `http://127.0.0.1:7420/`. */
+  readonly url: string;
+  /** How Slack is served; `none` when Slack is not configured. */
   readonly mode: 'http' | 'socket' | 'none';
   /** Whether the Discord gateway client runs. */
   readonly discord: boolean;
@@ -84,17 +98,24 @@ export interface ServeHandle {
   stop(): Promise<void>;
 }
 
-/** Start serving in-process. Throws `ServeStartError` (one line) when the store, Slack or Discord cannot be reached. */
+/**
+ * Start serving in-process. Throws `ServeStartError` (one line) when the store, Slack or Discord cannot be reached,
+ * or the port cannot be bound.
+ */
 export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Promise<ServeHandle> {
   const { slack, discord } = config;
-  if (!slack && !discord) throw new ServeStartError(NOTHING_TO_SERVE);
   const log = deps.logger ?? pino({ base: { pid: process.pid } });
 
   let store: Store;
   try {
-    store = deps.store ?? (await openRedisStore({ url: config.redisUrl, prefix: config.redisPrefix }));
+    store = deps.store ?? (await openStore(config.store));
   } catch (error) {
-    throw new ServeStartError(`cannot reach Redis at REDIS_URL (${describeError(error)})`, { cause: error });
+    if (error instanceof SqliteEngineMissingError) throw new ServeStartError(error.message, { cause: error });
+    const what =
+      config.store.kind === 'redis'
+        ? 'cannot reach Redis at REDIS_URL'
+        : `cannot open the embedded store at ${config.store.path}`;
+    throw new ServeStartError(`${what} (${describeError(error)})`, { cause: error });
   }
   const ownStore = deps.store === undefined;
   // Routes naming a platform that is not served are refused by the config; here a platform not served gets none.
@@ -104,6 +125,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     ...(discord?.channel !== undefined ? { discordChannel: discord.channel } : {}),
   });
   const routing: Routing = (platform, project) => {
+    // The web inbox shows every project of the store: it is the person's own machine (or behind the web token).
+    if (platform === 'web') return [WEB_CHANNEL];
     if ((platform === 'slack' && !slack) || (platform === 'discord' && !discord)) return [];
     return table.channelsFor(platform, project);
   };
@@ -119,7 +142,17 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     routing,
   });
   let serving = true;
-  const surfaces: Surface[] = [];
+  const webSurface = new WebSurface();
+  const surfaces: Surface[] = [webSurface];
+  const web: WebInbox = createWebInbox({
+    interactions,
+    store,
+    surface: webSurface,
+    logger: log,
+    ...(config.webToken !== undefined ? { token: config.webToken } : {}),
+    ...(deps.web?.displayName !== undefined ? { displayName: deps.web.displayName } : {}),
+    ...(deps.web?.heartbeatMs !== undefined ? { heartbeatMs: deps.web.heartbeatMs } : {}),
+  });
   const replica = deps.replica ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   let app: SlackApp | undefined;
   let gateway: DiscordApp | undefined;
@@ -134,11 +167,9 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   if (slack) {
     app = createSlackApp({
       config: slack,
-      port: config.port,
       interactions,
       store,
       logger: log,
-      health,
       ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
       ...(deps.botId !== undefined ? { botId: deps.botId } : {}),
       ...(deps.botUserId !== undefined ? { botUserId: deps.botUserId } : {}),
@@ -198,12 +229,19 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     ...deps.bridge,
   });
 
-  // Without Slack's HTTP server, /healthz gets a server of its own.
-  let healthz: Server | undefined;
+  const slackHandler = app?.handle;
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path === '/healthz') return answerHealth(request, response, health);
+    if (path === SLACK_EVENTS_PATH && slackHandler) return slackHandler(request, response);
+    if (web.handle(request, response)) return;
+    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+  });
   const stopStarted = async () => {
     await app?.stop().catch(() => undefined);
     await gateway?.stop().catch(() => undefined);
-    await closeServer(healthz);
+    web.close();
+    await closeServer(server);
     if (ownStore) await store.close().catch(() => undefined);
   };
   try {
@@ -227,21 +265,30 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     throw new ServeStartError(what, { cause: error });
   }
   try {
-    if (!app) healthz = await healthServer(config.port, health);
+    await listen(server, config.host, config.port);
   } catch (error) {
     await stopStarted();
-    throw new ServeStartError(`cannot listen on PORT ${config.port} (${describeError(error)})`, { cause: error });
+    const code = (error as { code?: unknown }).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'it is in use: is another ask-later serve running? Set PORT to use another'
+        : code === 'EADDRNOTAVAIL'
+          ? 'ASK_LATER_HOST is not an address of this machine'
+          : describeError(error);
+    throw new ServeStartError(`cannot listen on ${config.host} port ${config.port} (${why})`, { cause: error });
   }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${displayHost(config.host)}:${port}/`;
   await bridge.start();
 
   const sweepMs = deps.sweepMs ?? 30_000;
   const sweeper: Sweeper | undefined =
     sweepMs > 0 ? startSweep({ store, owner: replica, everyMs: sweepMs, logger: log }) : undefined;
-  const port = () => app?.port ?? (healthz?.address() as AddressInfo | null)?.port;
   log.info(
     {
       mode: app?.mode ?? 'none',
-      port: port(),
+      port,
+      store: config.store.kind,
       discord: gateway !== undefined,
       routes: config.routes?.length ?? 0,
       slackChannel: slack?.channel,
@@ -252,9 +299,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
 
   let stopping: Promise<void> | undefined;
   return {
-    get port() {
-      return port();
-    },
+    port,
+    url,
     mode: app?.mode ?? 'none',
     discord: gateway !== undefined,
     stop() {
@@ -266,9 +312,11 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
           app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed')),
           gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed')),
         ]);
+        // Open pages' event streams end (the server would wait for them), then the bridge's event in hand.
+        web.close();
         await bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed'));
         await sweeper?.stop();
-        await closeServer(healthz);
+        await closeServer(server);
         if (ownStore) await store.close().catch(() => undefined);
         log.info({ ms: Date.now() - started }, 'serve: stopped');
       })();
@@ -277,31 +325,41 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   };
 }
 
-/** `GET /healthz` alone (Discord-only serving). */
-async function healthServer(port: number, health: () => Promise<HealthReport>): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/healthz') {
-      res.writeHead(404).end();
-      return;
-    }
-    void health()
-      .catch((): HealthReport => ({ statusCode: 503, body: { status: 'down', store: 'down' } }))
-      .then(({ statusCode, body }) => {
-        res.writeHead(statusCode, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify(body));
-      });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, () => resolve());
-  });
-  return server;
+/** `GET /healthz` (any host name: container health checks and load balancers call it by address). */
+function answerHealth(request: IncomingMessage, response: ServerResponse, health: () => Promise<HealthReport>) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  void health()
+    .catch((): HealthReport => ({ statusCode: 503, body: { status: 'down', store: 'down' } }))
+    .then(({ statusCode, body }) => {
+      response.writeHead(statusCode, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      response.end(JSON.stringify(body));
+    });
 }
 
-async function closeServer(server: Server | undefined): Promise<void> {
-  if (!server) return;
+async function listen(server: Server, host: string, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** The host as a URL names it: a wildcard address is reached through loopback; IPv6 in brackets. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** What failed, without a URL, token or payload: the error's name and code. */
@@ -317,17 +375,40 @@ export interface ServeIo {
   readonly signals?: { once(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown };
 }
 
-/** The human "ready" line: what is served where. */
-function readyLine(handle: ServeHandle): string {
-  const discord = handle.discord ? '; Discord gateway connected' : '';
-  switch (handle.mode) {
-    case 'socket':
-      return `ready (Slack Socket Mode; GET /healthz on port ${handle.port}${discord})`;
-    case 'http':
-      return `ready (HTTP on port ${handle.port}: POST /slack/events, GET /healthz${discord})`;
-    case 'none':
-      return `ready (Discord gateway connected; GET /healthz on port ${handle.port})`;
+/** The human lines once ready: where the inbox is, what else is served, how Claude Code gets the tools. */
+export function readyLines(handle: ServeHandle): string[] {
+  const chat = [
+    handle.mode === 'socket' ? 'Slack (Socket Mode)' : handle.mode === 'http' ? 'Slack (POST /slack/events)' : '',
+    handle.discord ? 'Discord' : '',
+  ].filter(Boolean);
+  const lines = [
+    chat.length === 0
+      ? `web inbox at ${handle.url} (no Slack or Discord configured: questions are answered there)`
+      : `web inbox at ${handle.url}; answering from ${chat.join(' and ')} too`,
+  ];
+  const marketplace = marketplaceOfThisInstall();
+  if (marketplace !== undefined) {
+    lines.push(
+      `Claude Code: claude plugin marketplace add ${shellWord(marketplace.root)} && claude plugin install ask-later@${marketplace.name}`,
+    );
   }
+  return lines;
+}
+
+/** This install's directory and marketplace name when it is a Claude Code plugin marketplace (a clone). */
+function marketplaceOfThisInstall(): { root: string; name: string } | undefined {
+  const root = fileURLToPath(new URL('../../', import.meta.url)).replace(/[\\/]$/, '');
+  try {
+    const { name } = JSON.parse(readFileSync(`${root}/.claude-plugin/marketplace.json`, 'utf8')) as { name?: unknown };
+    return typeof name === 'string' ? { root, name } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path as one shell word. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 /**
@@ -351,7 +432,7 @@ export async function runServe(env: Env, io: ServeIo = { stderr: process.stderr 
     io.stderr.write(`ask-later serve: ${error.message}\n`);
     return 1;
   }
-  io.stderr.write(`ask-later serve: ${readyLine(handle)}\n`);
+  for (const line of readyLines(handle)) io.stderr.write(`ask-later serve: ${line}\n`);
   const signals = io.signals ?? process;
   await new Promise<void>((resolve) => {
     signals.once('SIGTERM', resolve);

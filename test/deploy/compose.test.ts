@@ -24,7 +24,7 @@ describe('docker-compose.yml', () => {
     const usage = execFileSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
     expect(usage).toMatch(new RegExp(`^  ${command} `, 'm'));
     const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
-    expect(dockerfile).toContain('RUN npm run build');
+    expect(dockerfile).toContain('RUN npm run build:dist');
     expect(dockerfile).toContain('CMD ["node", "dist/cli.js", "serve"]');
   });
 

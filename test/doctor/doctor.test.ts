@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTIONS_COMMAND_JSON } from '../../src/bot/discord/app.js';
 import { runDoctor } from '../../src/doctor/run.js';
@@ -15,7 +16,8 @@ import { discordGaps } from './discord-gaps.js';
 import { json, type Overlay, startOverlay } from './overlay.js';
 
 const run = promisify(execFile);
-const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
+const repoRoot = new URL('../../', import.meta.url).pathname;
+const cli = join(repoRoot, 'dist', 'cli.js');
 
 const SLACK_TOKEN = 'xoxb-doctor-test-token-123';
 const SIGNING_SECRET = 'doctor-test-signing-secret';
@@ -28,6 +30,18 @@ let discordApi: Overlay;
 let home: string;
 let cwd: string;
 const cleanup: (() => Promise<void> | void)[] = [];
+
+/** An empty temporary directory, removed after the run. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `ask-later-doctor-${prefix}-`));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** `text` as a literal inside a RegExp. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** A temporary home directory holding Claude Code's files, as given (path → JSON). */
 function homeWith(files: Record<string, unknown>): string {
@@ -74,11 +88,15 @@ async function doctor(
   return { lines: out.trimEnd().split('\n'), code };
 }
 
-/** Run the built CLI with exactly this environment (and PATH); stdout lines and exit code. */
-async function doctorCli(env: Record<string, string>, homeDir = home): Promise<{ lines: string[]; code: number }> {
+/** Run the built CLI (or another build of it) with exactly this environment (and PATH); stdout lines and exit code. */
+async function doctorCli(
+  env: Record<string, string>,
+  homeDir = home,
+  entry = cli,
+): Promise<{ lines: string[]; code: number }> {
   const options = { cwd, env: { PATH: process.env.PATH ?? '', HOME: homeDir, ...env }, timeout: 20_000 };
   try {
-    const { stdout } = await run('node', [cli, 'doctor'], options);
+    const { stdout } = await run(process.execPath, [entry, 'doctor'], options);
     return { lines: stdout.trimEnd().split('\n'), code: 0 };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string };
@@ -125,7 +143,7 @@ describe('ask-later doctor (the built CLI)', () => {
     const { lines, code } = await doctorCli(healthyEnv());
     const version = (await redisInfo(redis.url, 'server')).get('redis_version');
     expect(lines).toEqual([
-      `✓ Config: Redis from REDIS_URL (key prefix al); Slack (HTTP on PORT 3000) to ${CHANNEL}; Discord to ${discord.channelId}`,
+      `✓ Config: Redis from REDIS_URL (key prefix al); web inbox on http://127.0.0.1:7420/; Slack (HTTP at /slack/events on PORT 7420) to ${CHANNEL}; Discord to ${discord.channelId}`,
       `✓ Redis ${version} at REDIS_URL, AOF on`,
       '✓ Slack: signed in as @ask-later to Team',
       `✓ Slack: the bot is in ${CHANNEL} (#team)`,
@@ -152,16 +170,33 @@ describe('ask-later doctor (the built CLI)', () => {
     expect(code).toBe(1);
   });
 
-  it('GIVEN no HOME plugin and no Slack or Discord settings THEN the config line is ✗, Redis is still checked, exit 1', async () => {
+  it('GIVEN no plugin in HOME and no Slack or Discord settings THEN the config line is ✓ with the web inbox alone, Redis is checked, exit 0', async () => {
     const { lines, code } = await doctorCli({ REDIS_URL: redis.url }, homeWith({}));
     expect(lines[0]).toBe(
-      '✗ Config: Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack, or DISCORD_TOKEN and DISCORD_CHANNEL to answer from Discord',
+      '✓ Config: Redis from REDIS_URL (key prefix al); web inbox on http://127.0.0.1:7420/; no Slack or Discord: answers come from the web inbox',
     );
     expect(lines[1]).toMatch(/^✓ Redis \S+ at REDIS_URL, AOF on$/);
     expect(lines[2]).toBe(
       '⚠ Claude Code: the ask-later plugin or hook was not found on this machine — claude plugin install ask-later@ask-later (fine if the agents run on another machine)',
     );
-    expect(code).toBe(1);
+    expect(lines).toHaveLength(3);
+    expect(code).toBe(0);
+  });
+
+  it('GIVEN no REDIS_URL nor ASK_LATER_DB THEN the embedded store under HOME is created and ✓ with its SQLite version and WAL, exit 0', async () => {
+    const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
+    const db = join(homeDir, '.local', 'state', 'ask-later', 'inbox.db');
+    const token = 'web-token-never-printed-0123456789';
+    const { lines, code } = await doctorCli({ PORT: '7555', ASK_LATER_WEB_TOKEN: token }, homeDir);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(
+      `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7555/ (asks for ASK_LATER_WEB_TOKEN); no Slack or Discord: answers come from the web inbox`,
+    );
+    expect(lines[1]).toMatch(new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL\\)$`));
+    expect(lines[2]).toBe('✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)');
+    expect(existsSync(db)).toBe(true);
+    expect(lines.join('\n')).not.toContain(token);
+    expect(code).toBe(0);
   });
 });
 
@@ -352,6 +387,160 @@ describe('ask-later doctor, one broken piece at a time', () => {
   });
 });
 
+describe('ask-later doctor, the embedded store', () => {
+  /** Claude Code set up with the plugin and no store settings of its own. */
+  let pluginHome: string;
+
+  beforeAll(() => {
+    pluginHome = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
+  });
+
+  /** The embedded store's settings: ASK_LATER_DB at `db`, and a temporary HOME (never the real one). */
+  function embedded(db: string): Record<string, string> {
+    return { ASK_LATER_DB: db, HOME: tempDir('home') };
+  }
+
+  it('GIVEN ASK_LATER_DB in a directory that does not exist yet THEN doctor creates the store and says ✓ with SQLite and WAL, twice', async () => {
+    const db = join(tempDir('db'), 'nested', 'inbox.db');
+    const first = await doctor(embedded(db), { home: pluginHome });
+    expect(first.lines[0]).toBe(
+      `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7420/; no Slack or Discord: answers come from the web inbox`,
+    );
+    expect(first.lines[1]).toMatch(
+      new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL\\)$`),
+    );
+    expect(first.lines.slice(2)).toEqual(['✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)']);
+    expect(first.code).toBe(0);
+    expect(existsSync(db)).toBe(true);
+    // The file it made is a real store: opened again, it is the same line.
+    const again = await doctor(embedded(db), { home: pluginHome });
+    expect(again.lines).toEqual(first.lines);
+    expect(again.code).toBe(0);
+  });
+
+  it('GIVEN ASK_LATER_DB under a path whose parent is a regular file THEN ✗ says a file is in the way and how to fix it, exit 1', async () => {
+    const dir = tempDir('blocked');
+    const file = join(dir, 'not-a-dir');
+    writeFileSync(file, 'a regular file\n');
+    for (const [db, code] of [
+      [join(file, 'inbox.db'), 'EEXIST'],
+      [join(file, 'deeper', 'inbox.db'), 'ENOTDIR'],
+    ] as const) {
+      const { lines, code: exit } = await doctor(embedded(db), { home: pluginHome });
+      expect(lines[0]).toMatch(/^✓ Config: the embedded store at /);
+      expect(lines[1]).toBe(
+        `✗ Embedded store at ${db}: its directory ${join(db, '..')} cannot be made: a file is in the way (${code}) — set ASK_LATER_DB to a file in a directory this user can write, or move that file away`,
+      );
+      expect(exit).toBe(1);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('a regular file\n');
+  });
+
+  it('GIVEN ASK_LATER_DB names a file that is not a SQLite database THEN ✗ says so, the file is left as it was, exit 1', async () => {
+    const db = join(tempDir('notadb'), 'inbox.db');
+    const text = 'These are my notes, not a database.\n'.repeat(40);
+    writeFileSync(db, text);
+    const { lines, code } = await doctor(embedded(db), { home: pluginHome });
+    expect(lines[1]).toBe(
+      `✗ Embedded store at ${db}: the file is not a SQLite database, or is damaged (SQLITE_NOTADB) — move it away (a new one is created on first use), or set ASK_LATER_DB to another file`,
+    );
+    expect(code).toBe(1);
+    expect(readFileSync(db, 'utf8')).toBe(text);
+  });
+
+  it('GIVEN a store file written by a newer ask-later THEN ✗ says to upgrade, exit 1', async () => {
+    const db = join(tempDir('newer'), 'inbox.db');
+    const raw = new Database(db);
+    raw.pragma('user_version = 99');
+    raw.close();
+    const { lines, code } = await doctor(embedded(db), { home: pluginHome });
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^✗ Embedded store at ${literal(db)}: the file was written by a newer ask-later \\(schema version 99; this one reads up to \\d+\\) — upgrade ask-later`,
+      ),
+    );
+    expect(code).toBe(1);
+  });
+
+  it('GIVEN a wrong Slack setting and the embedded store THEN the config line is ✗ and the store is still checked', async () => {
+    const db = join(tempDir('db'), 'inbox.db');
+    const { lines, code } = await doctor({ ...embedded(db), SLACK_CHANNEL: CHANNEL }, { home: pluginHome });
+    expect(lines[0]).toBe('✗ Config: SLACK_CHANNEL is set but SLACK_BOT_TOKEN is not: set the bot token (xoxb-…) too');
+    expect(lines[1]).toMatch(/^✓ Embedded store at .* \(SQLite \S+, WAL\)$/);
+    expect(code).toBe(1);
+  });
+
+  it('GIVEN the embedded store here and a REDIS_URL in Claude Code settings THEN ⚠ says the two sides would use different stores, exit 0', async () => {
+    const db = join(tempDir('db'), 'inbox.db');
+    const redisForAgents = homeWith({
+      '.claude/settings.json': {
+        enabledPlugins: { 'ask-later@ask-later': true },
+        env: { REDIS_URL: 'redis://:agentsecret@elsewhere:6379' },
+      },
+    });
+    const { lines, code } = await doctor(embedded(db), { home: redisForAgents });
+    expect(lines.at(-1)).toBe(
+      `⚠ Claude Code: its REDIS_URL (settings env or the MCP server's env) sends the agents to Redis, but here REDIS_URL is not set (the embedded store at ${db}) — the agents and ask-later serve must share one store: set the same REDIS_URL here, or remove it from Claude Code's settings`,
+    );
+    expect(lines.join('\n')).not.toContain('agentsecret');
+    expect(code).toBe(0);
+  });
+
+  it("GIVEN another ASK_LATER_DB in the MCP server's env THEN ⚠ names both files; the same file THEN no ⚠", async () => {
+    const db = join(tempDir('db'), 'inbox.db');
+    const withDb = (path: string) =>
+      homeWith({
+        '.claude/settings.json': {
+          hooks: {
+            UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'node /opt/ask-later/plugin/dist/hook.cjs' }] }],
+          },
+          env: { ASK_LATER_DB: db },
+        },
+        '.claude.json': {
+          mcpServers: { 'ask-later': { command: 'ask-later', args: ['mcp'], env: { ASK_LATER_DB: path } } },
+        },
+      });
+    const other = join(tempDir('other'), 'inbox.db');
+    const differing = await doctor(embedded(db), { home: withDb(other) });
+    expect(differing.lines.at(-1)).toBe(
+      `⚠ Claude Code: its ASK_LATER_DB (settings env or the MCP server's env) is ${other}, but here the embedded store is at ${db} — the agents and ask-later serve must share one file: set the same ASK_LATER_DB on both sides`,
+    );
+    expect(differing.code).toBe(0);
+    const same = await doctor(embedded(db), { home: withDb(db) });
+    expect(same.lines.filter((line) => line.startsWith('⚠'))).toEqual([]);
+    expect(same.code).toBe(0);
+  });
+});
+
+describe("ask-later doctor from the plugin's bundle (no better-sqlite3 of its own)", () => {
+  let bundle: string;
+
+  beforeAll(() => {
+    const built = tempDir('bundle');
+    execFileSync(process.execPath, [join(repoRoot, 'scripts', 'bundle.mjs'), built], { cwd: repoRoot, stdio: 'pipe' });
+    bundle = join(built, 'ask-later.mjs');
+  });
+
+  it('GIVEN no engine recorded next to the store THEN ✗ says what to do; GIVEN one recorded THEN ✓', async () => {
+    const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
+    const dir = tempDir('engine');
+    const db = join(dir, 'inbox.db');
+    const missing = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
+    expect(missing.lines[1]).toBe(
+      `✗ Embedded store at ${db}: the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start \`ask-later serve\` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL`,
+    );
+    expect(missing.code).toBe(1);
+    // What `serve` from an npm install writes next to the store.
+    writeFileSync(
+      join(dir, 'sqlite-engine.json'),
+      JSON.stringify({ module: join(repoRoot, 'node_modules', 'better-sqlite3') }),
+    );
+    const found = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
+    expect(found.lines[1]).toMatch(new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\S+, WAL\\)$`));
+    expect(found.code).toBe(0);
+  });
+});
+
 describe('ask-later doctor, the Claude Code side', () => {
   it('GIVEN the hook and the MCP server set up by hand THEN ✓ names where each was found', async () => {
     const byHand = homeWith({
@@ -375,7 +564,7 @@ describe('ask-later doctor, the Claude Code side', () => {
     });
     const { lines, code } = await doctor(healthyEnv(), { home: mcpOnly });
     expect(lines.at(-1)).toBe(
-      '⚠ Claude Code: the MCP server ask-later is set up (~/.claude.json) but no UserPromptSubmit hook running hook.cjs — answers will not reach the agent: add the hook (README: Claude Code → By hand)',
+      '⚠ Claude Code: the MCP server ask-later is set up (~/.claude.json) but no UserPromptSubmit hook running ask-later hook — answers will not reach the agent: add the hook (README: Claude Code → By hand)',
     );
     expect(code).toBe(0);
   });

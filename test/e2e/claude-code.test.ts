@@ -1,21 +1,33 @@
 /**
  * End to end with the real Claude Code binary, offline: `claude -p` runs in a temporary git repository with a
- * temporary HOME against a fake Messages API, and the store is the tests' private Redis. What the fake model is sent
- * is exactly what a real model would read. Two set-ups, as the README describes them:
- * - the plugin, installed from this repository's marketplace, with the inbox's settings in ~/.claude/settings.json;
- * - by hand: the MCP server and the hook from the same bundles, passed as flags, the settings exported in the shell.
+ * temporary HOME against a fake Messages API. What the fake model is sent is exactly what a real model would read.
+ * Three set-ups, as the README describes them:
+ * - the plugin, installed from this repository's marketplace, with the inbox's settings (the tests' private Redis)
+ *   in ~/.claude/settings.json;
+ * - by hand: the MCP server and the hook from the same bundles, passed as flags, the settings exported in the shell;
+ * - the quick start: no REDIS_URL anywhere, `ask-later serve` (this checkout's build) started first with the same
+ *   HOME, the plugin installed from the marketplace (copied outside the checkout, so the plugin has no
+ *   better-sqlite3 of its own and loads the one serve recorded); every process uses the embedded store in that
+ *   HOME, and the person answers in serve's web inbox.
  *
  * Prompt 1: the model parks a question with the plugin's ask_later tool and reads "Parked as #1".
- * The person answers (through the store, as the chat bridge would).
+ * The person answers (through the store, as the chat bridge would, or in the web inbox).
  * Prompt 2: the hook adds the answer and the notes to the prompt, once; the question is then `delivered`.
  * Prompt 3: nothing again.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { WEB_ROUTES } from '../../src/blocks/web/routes.js';
+import { localDisplayName } from '../../src/bot/web/server.js';
+import type { Question } from '../../src/core/question.js';
+import { formatQuestionRef } from '../../src/core/question-ref.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
+import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import {
   countInMessages,
   type FakeMessagesApi,
@@ -25,6 +37,7 @@ import {
   type ScriptedReply,
   startFakeMessagesApi,
 } from '../fakes/messages-api.js';
+import { freePort } from '../support/redis-server.js';
 import { uniquePrefix } from '../support/store.js';
 import { claudeBinary } from './claude-binary.js';
 
@@ -36,6 +49,8 @@ const CLAUDE_TIMEOUT_MS = 180_000;
 const prefix = uniquePrefix();
 const running = new Set<ChildProcess>();
 const scratch: string[] = [];
+/** The embedded stores the tests opened, closed after all. */
+const embeddedStores: SqliteStore[] = [];
 let claude: string;
 let api: FakeMessagesApi;
 let store: RedisStore;
@@ -165,24 +180,48 @@ function gitProject(): string {
   return project;
 }
 
-/** The plugin, installed the way the README tells a person to, from this checkout's marketplace. */
-async function pluginSetup(): Promise<Setup> {
-  const home = tempDir('home');
+interface PluginOptions {
+  /** The inbox's settings, put in ~/.claude/settings.json; without, the plugin runs on its defaults. */
+  readonly settingsEnv?: Readonly<Record<string, string>>;
+  /** The marketplace directory to add (default this checkout). */
+  readonly marketplace?: string;
+}
+
+/** The plugin, installed the way the README tells a person to, from this checkout's marketplace, in `home`. */
+async function pluginSetup(home: string, options: PluginOptions = {}): Promise<Setup> {
+  const { settingsEnv, marketplace = repoRoot } = options;
   for (const args of [
-    ['plugin', 'marketplace', 'add', repoRoot],
+    ['plugin', 'marketplace', 'add', marketplace],
     ['plugin', 'install', `ask-later@${MARKETPLACE}`],
   ]) {
     const run = await runClaude(args, home, baseEnv(home));
     if (run.code !== 0) throw new Error(`claude ${args.join(' ')} failed\n${report(run)}`);
   }
-  // The inbox's settings go in the `env` of ~/.claude/settings.json, which Claude Code passes on to the plugin's
-  // MCP server and hook.
-  const settingsFile = join(home, '.claude', 'settings.json');
-  const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-  settings.env = { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix };
-  writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  if (settingsEnv !== undefined) {
+    // The inbox's settings go in the `env` of ~/.claude/settings.json, which Claude Code passes on to the plugin's
+    // MCP server and hook.
+    const settingsFile = join(home, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    settings.env = settingsEnv;
+    writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  }
   // Plugin tools are named `mcp__plugin_<plugin>_<server>__<tool>`.
   return { tool: 'mcp__plugin_ask-later_ask-later__ask_later', home, args: [], env: {} };
+}
+
+/**
+ * This checkout's marketplace (its manifest and plugin/, bundles included) copied outside the checkout. Claude Code
+ * runs a plugin of a directory marketplace from that directory (CLAUDE_PLUGIN_ROOT is `<marketplace>/plugin`, not
+ * its cache copy), so installed from the checkout itself the plugin would resolve better-sqlite3 from the checkout's
+ * node_modules; installed from here it cannot, as when installed from GitHub.
+ */
+function marketplaceOutsideCheckout(): string {
+  const dir = tempDir('marketplace');
+  cpSync(join(repoRoot, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
+  cpSync(join(repoRoot, 'plugin'), join(dir, 'plugin'), { recursive: true });
+  const resolveFromPlugin = createRequire(join(dir, 'plugin', 'dist', 'ask-later.mjs')).resolve;
+  expect(() => resolveFromPlugin('better-sqlite3'), 'the copied plugin must not find better-sqlite3 itself').toThrow();
+  return dir;
 }
 
 /** By hand: the same bundles as an MCP server and a UserPromptSubmit hook; the settings come from the shell. */
@@ -207,6 +246,124 @@ function manualSetup(): Setup {
   };
 }
 
+/** Where the person answers, and where the test reads what became of a question. */
+interface Inbox {
+  get(project: string, id: number): Promise<Question | undefined>;
+  /** The person answers question `id` with the option labelled `choice`, and `notes`. */
+  answer(project: string, id: number, choice: string, notes: string): Promise<void>;
+  /** How the delivery note names who answered (`By <name> on <where>`). */
+  readonly answeredBy: string;
+}
+
+/** The tests' Redis, answered through the store as the chat bridge would. */
+function redisInbox(): Inbox {
+  return {
+    get: (project, id) => store.get(project, id),
+    answer: async (project, id, choice, notes) => {
+      const result = await store.answer(
+        project,
+        id,
+        { choices: [choice], other: false, notes },
+        { platform: 'slack', userId: 'U1', displayName: 'Ada' },
+      );
+      expect(result.kind).toBe('won');
+    },
+    answeredBy: 'By Ada on Slack',
+  };
+}
+
+interface StartedServe {
+  readonly port: number;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `ask-later serve` from this checkout's build (`npm start`), with only PATH, `home` and a free port: no REDIS_URL
+ * and no chat settings, so it serves the web inbox on the embedded store under `home`. Resolves once it printed its
+ * first line (it opened the store, recording its SQLite engine next to it, before it listens).
+ */
+async function startServe(home: string): Promise<StartedServe> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'serve'], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    });
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const end = stderr.indexOf('\n');
+      if (end >= 0) resolve(stderr.slice(0, end));
+    });
+    child.once('error', reject);
+    void exited.then((code) => reject(new Error(`ask-later serve exited with ${code} before it was ready: ${stderr}`)));
+  });
+  expect(firstLine).toBe(
+    `ask-later serve: web inbox at http://127.0.0.1:${port}/ (no Slack or Discord configured: questions are answered there)`,
+  );
+  return {
+    port,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/**
+ * The embedded store under `home`, answered through the web inbox of `serve` as the page would (JSON POSTs with the
+ * page's own Host and Origin); the test reads the file itself for the questions' states.
+ */
+function webInbox(home: string, serve: StartedServe): Inbox {
+  const file = join(home, '.local', 'state', 'ask-later', 'inbox.db');
+  // Opened on first use, after the model parked: opening it from the test (which resolves better-sqlite3 from this
+  // checkout) writes the same engine record serve wrote, and the plugin must first be seen working from serve's.
+  let embedded: SqliteStore | undefined;
+  async function open(): Promise<SqliteStore> {
+    if (embedded === undefined) {
+      embedded = await openSqliteStore({ path: file });
+      embeddedStores.push(embedded);
+    }
+    return embedded;
+  }
+  const origin = `http://127.0.0.1:${serve.port}`;
+  async function post(route: string, body: unknown): Promise<unknown> {
+    const response = await fetch(`${origin}${route}`, {
+      method: 'POST',
+      headers: { host: `127.0.0.1:${serve.port}`, origin, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    expect(response.status, `${route}: ${text}`).toBe(200);
+    return JSON.parse(text) as unknown;
+  }
+  return {
+    get: async (project, id) => (await open()).get(project, id),
+    answer: async (project, id, choice, notes) => {
+      const ref = formatQuestionRef(project, id);
+      const question = await (await open()).get(project, id);
+      const index = question?.options.findIndex((option) => option.label === choice) ?? -1;
+      expect(index, `${choice} among the options of #${id}`).toBeGreaterThanOrEqual(0);
+      // The notes are typed into the card (saved as a draft), then the option is picked and sent.
+      expect(await post(WEB_ROUTES.draft, { ref, notes })).toMatchObject({ ok: true });
+      expect(await post(WEB_ROUTES.send, { ref, pick: { choices: [index], other: false } })).toMatchObject({
+        ok: true,
+        text: expect.stringMatching(/^Sent: /),
+      });
+    },
+    answeredBy: `By ${localDisplayName()} on the web`,
+  };
+}
+
 const QUESTION = {
   context: 'The export job writes **CSV** today; the finance team also asked for Parquet.',
   question: 'Which export format should the nightly job write?',
@@ -218,11 +375,10 @@ const QUESTION = {
 const NOTES = 'Parquet only for the finance bucket, keep CSV elsewhere (ref 7f3a9).';
 
 /**
- * Prompt 1: the model parks a question and reads "Parked as #1". The person answers (through the store, as the
- * chat bridge would). Prompt 2: the hook's note carries the answer and the notes, once, and the question is then
- * `delivered`. Prompt 3: nothing again.
+ * Prompt 1: the model parks a question and reads "Parked as #1". The person answers in `inbox`. Prompt 2: the hook's
+ * note carries the answer and the notes, once, and the question is then `delivered`. Prompt 3: nothing again.
  */
-async function parkAnswerDeliver(setup: Setup): Promise<void> {
+async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
   const project = gitProject();
   const tool = setup.tool;
 
@@ -250,18 +406,13 @@ async function parkAnswerDeliver(setup: Setup): Promise<void> {
   expect(parkResult?.isError, report(run1)).toBe(false);
   expect(parkResult?.text, report(run1)).toMatch(/^Parked as #1\b/);
   expect(run1.stdout).toContain('Parked the format question');
-  const parked = await store.get(project, 1);
+  const parked = await inbox.get(project, 1);
   expect(parked?.status).toBe('pending');
   expect(parked?.question).toBe(QUESTION.question);
 
-  // The person answers in chat.
-  const answered = await store.answer(
-    project,
-    1,
-    { choices: ['Parquet'], other: false, notes: NOTES },
-    { platform: 'slack', userId: 'U1', displayName: 'Ada' },
-  );
-  expect(answered.kind).toBe('won');
+  // The person answers.
+  await inbox.answer(project, 1, 'Parquet', NOTES);
+  expect((await inbox.get(project, 1))?.status).toBe('answered');
 
   // Prompt 2: the note carries the answer and the notes, once.
   const second = api.messageRequests().length;
@@ -274,8 +425,8 @@ async function parkAnswerDeliver(setup: Setup): Promise<void> {
   expect(countInMessages(seen as MessagesRequestBody, QUESTION.question), sent).toBe(1);
   expect(sent).toMatch(/ask-later/);
   expect(sent).toMatch(/Parquet/);
-  expect(sent).toMatch(/Ada/);
-  expect((await store.get(project, 1))?.status).toBe('delivered');
+  expect(sent).toContain(inbox.answeredBy);
+  expect((await inbox.get(project, 1))?.status).toBe('delivered');
 
   // Prompt 3: nothing is delivered twice.
   const third = api.messageRequests().length;
@@ -285,6 +436,7 @@ async function parkAnswerDeliver(setup: Setup): Promise<void> {
   expect(later, report(run3)).toBeDefined();
   expect(countInMessages(later as MessagesRequestBody, NOTES)).toBe(0);
   expect(countInMessages(later as MessagesRequestBody, QUESTION.question)).toBe(0);
+  expect((await inbox.get(project, 1))?.status).toBe('delivered');
 }
 
 beforeAll(async () => {
@@ -296,21 +448,51 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of running) killTree(child);
   await store?.close();
+  for (const embedded of embeddedStores) await embedded.close();
   await api?.close();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
-// The two set-ups share the fake API, whose script is per prompt: they run one after the other.
+// The set-ups share the fake API, whose script is per prompt: they run one after the other.
 describe('Claude Code with ask-later', () => {
   it(
     'GIVEN the plugin installed from the marketplace WHEN the model parks a question and the person answers THEN it reads "Parked as #1" and the next prompt carries the answer once',
-    async () => parkAnswerDeliver(await pluginSetup()),
+    async () =>
+      parkAnswerDeliver(
+        await pluginSetup(tempDir('home'), {
+          settingsEnv: { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix },
+        }),
+        redisInbox(),
+      ),
     4 * CLAUDE_TIMEOUT_MS,
   );
 
   it(
     'GIVEN the MCP server and the hook wired by hand WHEN the model parks a question and the person answers THEN it reads "Parked as #1" and the next prompt carries the answer once',
-    async () => parkAnswerDeliver(manualSetup()),
+    async () => parkAnswerDeliver(manualSetup(), redisInbox()),
+    4 * CLAUDE_TIMEOUT_MS,
+  );
+
+  it(
+    'GIVEN no REDIS_URL anywhere, `ask-later serve` started first in a fresh HOME and the plugin installed from the marketplace copied outside the checkout WHEN the model parks a question and the person answers in the web inbox THEN it reads "Parked as #1" and the next prompt carries the answer once',
+    async () => {
+      const home = tempDir('home');
+      const serve = await startServe(home);
+      let exitCode: number | null | undefined;
+      try {
+        // serve opened the embedded store first and recorded its SQLite engine next to it: the plugin, which carries
+        // none, loads that one.
+        const record = join(home, '.local', 'state', 'ask-later', ENGINE_FILE);
+        expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({
+          module: join(repoRoot, 'node_modules', 'better-sqlite3'),
+        });
+        const setup = await pluginSetup(home, { marketplace: marketplaceOutsideCheckout() });
+        await parkAnswerDeliver(setup, webInbox(home, serve));
+      } finally {
+        exitCode = await serve.stop();
+      }
+      expect(exitCode).toBe(0);
+    },
     4 * CLAUDE_TIMEOUT_MS,
   );
 });

@@ -2,7 +2,10 @@
  * Delivery exactly once across hook processes, and the hook never blocking the prompt. The tests run one after
  * another (one file), so the concurrent runs do not skew the time bounds.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { scripts } from '../../src/store/redis/scripts.js';
@@ -138,10 +141,19 @@ describe('ask-later hook: never blocks the prompt', () => {
     expect(stderr).not.toContain(String(port));
   });
 
-  it('GIVEN REDIS_URL unset THEN one stderr line naming it, exit 0, within 2 s', async () => {
-    const env = hookEnv({ ASK_LATER_PROJECT: uniqueProject('unset') });
+  it('GIVEN ASK_LATER_DB that is not absolute THEN one stderr line naming it, exit 0, within 2 s', async () => {
+    const env = hookEnv({ ASK_LATER_PROJECT: uniqueProject('unset'), ASK_LATER_DB: 'inbox.db' });
     const stderr = expectQuickWarning(await runHookCli(env, payload()));
-    expect(stderr).toMatch(/REDIS_URL is not set/);
+    expect(stderr).toMatch(/ASK_LATER_DB must be an absolute path/);
+  });
+
+  it('GIVEN an embedded store that cannot be opened THEN one stderr line naming the embedded store, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'al-hook-'));
+    writeFileSync(join(dir, 'not-a-dir'), '');
+    const env = hookEnv({ ASK_LATER_PROJECT: uniqueProject('nodb'), ASK_LATER_DB: join(dir, 'not-a-dir', 'inbox.db') });
+    const stderr = expectQuickWarning(await runHookCli(env, payload()));
+    expect(stderr).toMatch(/the inbox \(the embedded store\) is unreachable/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('GIVEN REDIS_URL that is not a redis URL THEN one stderr line naming it, without its value', async () => {

@@ -6,7 +6,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'vitest';
 import type { Question } from '../../src/core/question.js';
-import type { RedisStore } from '../../src/store/redis/redis-store.js';
+import type { Store } from '../../src/store/port.js';
+import { testHome } from '../support/home.js';
 import { person, spec } from '../support/store.js';
 
 export const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
@@ -29,9 +30,9 @@ export interface StartedHook {
   readonly done: Promise<HookRun>;
 }
 
-/** The environment Claude Code would give the hook: PATH, HOME and the given variables only. */
+/** The environment Claude Code would give the hook: PATH, HOME (the tests' own) and the given variables only. */
 export function hookEnv(vars: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: testHome() };
   for (const [name, value] of Object.entries(vars)) if (value !== undefined) env[name] = value;
   return env;
 }
@@ -85,7 +86,7 @@ export function payload(fields: Record<string, unknown> = {}): string {
 
 /** Park `count` questions in `project` and answer each (notes from `notes(i)` when given). Returns them answered. */
 export async function answered(
-  store: RedisStore,
+  store: Store,
   project: string,
   count: number,
   notes?: (index: number) => string,
@@ -130,7 +131,7 @@ export function waitingCount(note: string): number {
 }
 
 /** Statuses of questions 1..count of a project. */
-export async function statuses(store: RedisStore, project: string, ids: readonly number[]): Promise<string[]> {
+export async function statuses(store: Store, project: string, ids: readonly number[]): Promise<string[]> {
   return Promise.all(ids.map(async (id) => (await store.get(project, id))?.status ?? 'missing'));
 }
 

@@ -2,13 +2,14 @@
  * The built binary as Claude Code starts it: `ask-later mcp` over stdio, in temporary git repositories.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
+import { freshHome, testHome } from '../support/home.js';
 import { isError, textOf } from '../support/mcp.js';
 import { startTestRedis } from '../support/redis-server.js';
 import { uniquePrefix } from '../support/store.js';
@@ -36,7 +37,7 @@ async function start(options: { cwd: string; env: Record<string, string> }): Pro
     command: process.execPath,
     args: [cli, 'mcp'],
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    env: { PATH: process.env.PATH ?? '', HOME: testHome(), ...options.env },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
@@ -110,12 +111,27 @@ describe('ask-later mcp over stdio', () => {
     await b.close();
   });
 
-  it('GIVEN REDIS_URL unset THEN the server still starts and every call says what to set', async () => {
-    const client = await start({ cwd: gitRepo('unset'), env: {} });
+  it('GIVEN a wrong setting THEN the server still starts and every call says what to set', async () => {
+    const client = await start({ cwd: gitRepo('unset'), env: { ASK_LATER_DB: 'inbox.db' } });
     const result = await client.callTool({ name: 'list_questions', arguments: {} });
     expect(isError(result)).toBe(true);
-    expect(textOf(result)).toMatch(/^ask-later is not set up: REDIS_URL is not set/);
+    expect(textOf(result)).toMatch(/^ask-later is not set up: ASK_LATER_DB must be an absolute path/);
     await client.close();
+  });
+
+  it('GIVEN REDIS_URL unset THEN the server parks in the embedded store under HOME, which another session sees', async () => {
+    const home = freshHome();
+    const repo = gitRepo('embedded');
+    const a = await start({ cwd: repo, env: { HOME: home } });
+    const parked = await a.callTool({ name: 'ask_later', arguments: question });
+    expect(isError(parked), textOf(parked)).toBe(false);
+    expect(textOf(parked)).toMatch(/Parked as #1/);
+    await a.close();
+    expect(existsSync(join(home, '.local', 'state', 'ask-later', 'inbox.db'))).toBe(true);
+    const b = await start({ cwd: join(repo, 'src'), env: { HOME: home } });
+    expect(textOf(await b.callTool({ name: 'get_answer', arguments: { id: 1 } }))).toMatch(/#1 is still pending/);
+    await b.close();
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('GIVEN the store down at call time THEN unreachable; once it is back THEN the same session works', async () => {

@@ -7,6 +7,7 @@ import { buttonAction, messageAction, notesSubmission, postedMessage, Responder,
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { hookEnv, noteOf, payload, runHookCli } from '../hook/support.js';
+import { isChat } from '../support/messages.js';
 import { openTestStore, uniquePrefix, uniqueProject } from '../support/store.js';
 import { startReplica } from './support.js';
 
@@ -85,7 +86,7 @@ describe('what serve logs', () => {
     const onSlack = await store.park(project, sentinelSpec(`${S.question} (Slack)`));
     const onDiscord = await store.park(project, sentinelSpec(`${S.question} (Discord)`));
     await until(
-      async () => (await store.list(project)).every((q) => q.messages.length === 2),
+      async () => (await store.list(project)).every((q) => q.messages.filter(isChat).length === 2),
       'both posted on both platforms',
     );
 

@@ -3,6 +3,7 @@ import type { Question } from '../../src/core/question.js';
 import { until } from '../bot/slack/harness.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
+import { isChat } from '../support/messages.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 import { sleep, startReplica } from './support.js';
 
@@ -60,7 +61,7 @@ describe('replicas against one Redis', () => {
 
     const allPosted = async () => {
       const lists = await Promise.all(projects.map((project) => store.list(project)));
-      return lists.flat().filter((q) => q.messages.length === 2).length === 200;
+      return lists.flat().filter((q) => q.messages.filter(isChat).length === 2).length === 200;
     };
     await until(allPosted, 'every question posted on both platforms by the surviving bridge', 30_000);
     await sleep(300); // anything late would show now

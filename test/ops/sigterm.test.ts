@@ -15,6 +15,7 @@ import {
   until,
 } from '../bot/slack/harness.js';
 import { FakeSlackApi, interactionBody, postSigned } from '../fakes/slack-api.js';
+import { isChat } from '../support/messages.js';
 import { freePort } from '../support/redis-server.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 import { OPS_SECRET, sleep } from './support.js';
@@ -76,12 +77,15 @@ describe('SIGTERM', () => {
       },
     );
     await until(() => lines.length > 0, 'ready');
-    expect(lines[0]).toContain('ready');
+    expect(lines[0]).toContain('web inbox at http://127.0.0.1:');
 
     const project = uniqueProject('sigterm');
     const questions = [];
     for (let i = 0; i < 30; i++) questions.push(await store.park(project, spec()));
-    await until(async () => (await store.list(project)).every((q) => q.messages.length === 1), 'all posted');
+    await until(
+      async () => (await store.list(project)).every((q) => q.messages.filter(isChat).length === 1),
+      'all posted',
+    );
 
     const endpoint = `http://127.0.0.1:${port}/slack/events`;
     const requests = questions.map((question, i) => {

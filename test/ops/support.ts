@@ -38,9 +38,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const logger = new RecordingLogger();
   const secret = options.signingSecret ?? OPS_SECRET;
   const config: ServeConfig = {
-    redisUrl: inject('redisUrl'),
-    redisPrefix: options.prefix,
+    store: { kind: 'redis', url: inject('redisUrl'), prefix: options.prefix },
     port: 0,
+    host: '127.0.0.1',
     routes: options.routes ?? [],
     ...(options.slack
       ? {

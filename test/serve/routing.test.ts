@@ -4,6 +4,7 @@ import { buttonAction, messageAction, postedMessage, Responder, until } from '..
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { questionsCommand, startReplica } from '../ops/support.js';
+import { isChat } from '../support/messages.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -63,13 +64,18 @@ describe('serve with a routing table', () => {
     const other = await store.park(uniqueProject('unrouted'), spec());
     await until(async () => {
       const counts = await Promise.all(
-        [api, team, onlyDiscord, other].map(async (q) => (await store.get(q.project, q.id))?.messages.length),
+        [api, team, onlyDiscord, other].map(
+          async (q) => (await store.get(q.project, q.id))?.messages.filter(isChat).length,
+        ),
       );
       return counts.join() === '1,2,1,1';
     }, 'every question posted where it is routed');
     await new Promise((r) => setTimeout(r, 200)); // nothing more arrives
     const where = async (q: { project: string; id: number }) =>
-      ((await store.get(q.project, q.id))?.messages ?? []).map((m) => `${m.platform}:${m.channel}`).sort();
+      ((await store.get(q.project, q.id))?.messages ?? [])
+        .filter(isChat)
+        .map((m) => `${m.platform}:${m.channel}`)
+        .sort();
     expect(await where(api)).toEqual(['slack:C0API']);
     expect(await where(team)).toEqual([`discord:${TEAM_DISCORD}`, 'slack:C0TEAM']);
     expect(await where(onlyDiscord)).toEqual([`discord:${TEAM_DISCORD}`]);
@@ -89,8 +95,8 @@ describe('serve with a routing table', () => {
     const api = await store.park(`${root}/api`, spec({ question: 'Api question: which port?' }));
     await until(
       async () =>
-        (await store.get(team.project, team.id))?.messages.length === 2 &&
-        (await store.get(api.project, api.id))?.messages.length === 1,
+        (await store.get(team.project, team.id))?.messages.filter(isChat).length === 2 &&
+        (await store.get(api.project, api.id))?.messages.filter(isChat).length === 1,
       'posted',
     );
     expect((await replica.command(questionsCommand('C0TEAM', 'U0BOB', 'trig-team'))).status).toBe(200);
@@ -105,8 +111,8 @@ describe('serve with a routing table', () => {
     const { slack, responder, replica, store, root } = await routed();
     const api = await store.park(`${root}/api`, spec());
     const team = await store.park(`${root}/team-a/web`, spec());
-    await until(async () => (await store.get(team.project, team.id))?.messages.length === 2, 'posted');
-    await until(async () => (await store.get(api.project, api.id))?.messages.length === 1, 'posted');
+    await until(async () => (await store.get(team.project, team.id))?.messages.filter(isChat).length === 2, 'posted');
+    await until(async () => (await store.get(api.project, api.id))?.messages.filter(isChat).length === 1, 'posted');
     const send = (user: string, q: { project: string; id: number }) => {
       const message = postedMessage(slack, q);
       if (!message) throw new Error('not posted');

@@ -1,6 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { runServe } from '../../src/serve/run.js';
 import { RecordingLogger } from '../bot/slack/harness.js';
@@ -23,11 +27,8 @@ const quiet = { logger: new RecordingLogger(), sweepMs: 0 };
 
 describe('ask-later serve', () => {
   it.each([
-    [{}, 'REDIS_URL is not set'],
-    [
-      { REDIS_URL: 'redis://127.0.0.1:1' },
-      'Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET',
-    ],
+    [{ ASK_LATER_DB: 'inbox.db' }, 'ASK_LATER_DB must be an absolute path'],
+    [{ REDIS_URL: 'redis://127.0.0.1:1', ASK_LATER_HOST: '0.0.0.0' }, 'set ASK_LATER_WEB_TOKEN'],
     [
       { REDIS_URL: 'redis://127.0.0.1:1', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' },
       'SLACK_CHANNEL is not set',
@@ -69,6 +70,33 @@ describe('ask-later serve', () => {
     expect(err.lines).toEqual([expect.stringMatching(/^ask-later serve: cannot reach Redis at REDIS_URL/)]);
   });
 
+  it('GIVEN an embedded store that cannot be created THEN one line naming its path, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'al-serve-'));
+    writeFileSync(join(dir, 'file'), '');
+    const err = stderr();
+    const path = join(dir, 'file', 'inbox.db');
+    expect(await runServe({ ASK_LATER_DB: path, PORT: '0' }, { stderr: err }, quiet)).toBe(1);
+    expect(err.lines).toEqual([
+      expect.stringMatching(/^ask-later serve: cannot open the embedded store at .*file\/inbox\.db \(/),
+    ]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('GIVEN the port in use THEN one line saying so and naming PORT, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'al-serve-'));
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    const err = stderr();
+    const env = { ASK_LATER_DB: join(dir, 'inbox.db'), PORT: String(port) };
+    expect(await runServe(env, { stderr: err }, quiet)).toBe(1);
+    expect(err.lines).toEqual([
+      `ask-later serve: cannot listen on 127.0.0.1 port ${port} (it is in use: is another ask-later serve running? Set PORT to use another)\n`,
+    ]);
+    await new Promise((resolve) => blocker.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('GIVEN Slack refusing the bot token THEN one line naming SLACK_BOT_TOKEN, exit 1', async () => {
     const slack = await new FakeSlackApi().start();
     open.push(slack);
@@ -106,8 +134,16 @@ describe('ask-later serve', () => {
     };
     const running = runServe(env, { stderr: err, signals }, { ...quiet, retryConfig: { retries: 0 } });
     for (let i = 0; i < 200 && err.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(err.lines).toEqual([`ask-later serve: ready (HTTP on port ${port}: POST /slack/events, GET /healthz)\n`]);
+    expect(err.lines[0]).toBe(
+      `ask-later serve: web inbox at http://127.0.0.1:${port}/; answering from Slack (POST /slack/events) too\n`,
+    );
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    // One server: the web inbox and Slack's endpoint (Bolt checks the signature) share the port.
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const unsigned = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', body: 'payload=%7B%7D' });
+    expect(unsigned.status).toBe(401);
     signals.emit('SIGTERM');
     expect(await running).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
@@ -129,7 +165,7 @@ describe('ask-later serve', () => {
     };
     const running = runServe(env, { stderr: err, signals }, { ...quiet, discord: { restRetries: 0 } });
     for (let i = 0; i < 300 && err.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(err.lines).toEqual([`ask-later serve: ready (Discord gateway connected; GET /healthz on port ${port})\n`]);
+    expect(err.lines[0]).toBe(`ask-later serve: web inbox at http://127.0.0.1:${port}/; answering from Discord too\n`);
     // No DISCORD_GUILD_ID: /questions is registered globally.
     expect(discord.callsOf('PUT', /^\/applications\/\d+\/commands$/)).toHaveLength(1);
     expect(discord.identifies).toBe(1);
@@ -160,18 +196,43 @@ describe('ask-later serve', () => {
   });
 
   it.runIf(existsSync('dist/cli.js'))(
-    'GIVEN the built CLI without Slack or Discord settings THEN `ask-later serve` prints one line and exits 1',
-    () => {
-      const result = spawnSync(process.execPath, ['dist/cli.js', 'serve'], {
-        env: { PATH: process.env.PATH, REDIS_URL: 'redis://127.0.0.1:1' },
-        encoding: 'utf8',
-        timeout: 10_000,
+    'GIVEN the built CLI with no Redis and no chat settings THEN `ask-later serve` serves the web inbox from the embedded store, says so with the URL and how to add the plugin, and stops on SIGTERM',
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), 'al-home-'));
+      const port = await freePort();
+      const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
+        env: { PATH: process.env.PATH, HOME: home, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      expect(result.status).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toBe(
-        'ask-later serve: Nothing to serve: set SLACK_BOT_TOKEN, SLACK_CHANNEL and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to answer from Slack, or DISCORD_TOKEN and DISCORD_CHANNEL to answer from Discord\n',
-      );
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        err += chunk;
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      for (let i = 0; i < 500 && !err.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
+      try {
+        const url = `http://127.0.0.1:${port}/`;
+        expect(err.split('\n')[0]).toBe(
+          `ask-later serve: web inbox at ${url} (no Slack or Discord configured: questions are answered there)`,
+        );
+        for (let i = 0; i < 100 && !err.includes('Claude Code:'); i++) await new Promise((r) => setTimeout(r, 10));
+        expect(err).toContain(
+          `ask-later serve: Claude Code: claude plugin marketplace add ${process.cwd()} && claude plugin install ask-later@ask-later\n`,
+        );
+        const page = await fetch(url);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<title>');
+        const state = join(home, '.local', 'state', 'ask-later');
+        expect(existsSync(join(state, 'inbox.db'))).toBe(true);
+        // The record that lets the plugin's bundles (which carry no native addon) open the same file.
+        expect(JSON.parse(readFileSync(join(state, 'sqlite-engine.json'), 'utf8'))).toEqual({
+          module: join(process.cwd(), 'node_modules', 'better-sqlite3'),
+        });
+      } finally {
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        rmSync(home, { recursive: true, force: true });
+      }
     },
   );
 });

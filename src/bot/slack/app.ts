@@ -1,14 +1,14 @@
 /**
- * The Bolt app: the transport. Socket Mode when an app token is configured, else HTTP on the configured port
- * (`POST /slack/events` for events, interactivity and slash commands, signature-checked by Bolt; `GET /healthz`).
+ * The Bolt app: the transport. Socket Mode when an app token is configured, else HTTP: `handle` answers
+ * `POST /slack/events` (events, interactivity and slash commands, signature-checked by Bolt) on the server `serve`
+ * runs for every route (the web inbox, `/healthz`).
  *
  * Every listener acks first (Slack wants it within 3 s; a modal must open on a trigger that lives 3 s), then hands
  * the raw payload to `SlackHandlers`. Nothing is thrown out of a listener: failures go to one sink that logs the
  * error's name and codes and the payload's ids, never text; Bolt's own `app.error` ends in the same sink.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App, type CustomRoute, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import { CALLBACK_IDS, NOTES_BLOCK_IDS } from '../../blocks/slack/ids.js';
 import type { SlackConfig } from '../../config.js';
 import type { Store } from '../../store/port.js';
@@ -20,8 +20,6 @@ import { type RetryOptions, slackErrorFields, webClientOptions } from './web.js'
 
 export interface SlackAppOptions {
   readonly config: SlackConfig;
-  /** HTTP port: Slack's requests (HTTP mode) or just `/healthz` (Socket Mode). 0 picks a free one. */
-  readonly port: number;
   readonly interactions: InteractionService;
   readonly store: Store;
   readonly logger: Logger;
@@ -30,8 +28,6 @@ export interface SlackAppOptions {
   /** Skip Bolt's `auth.test` when both are known. */
   readonly botId?: string;
   readonly botUserId?: string;
-  /** Answers `GET /healthz` (default: 200 `{"status":"ok"}`). Serve's report: status code and a small JSON body. */
-  readonly health?: () => Promise<{ readonly statusCode: number; readonly body: object }>;
   /** Posts an ephemeral reply to a `response_url` (default `fetch`). */
   readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
 }
@@ -41,13 +37,16 @@ export interface SlackApp {
   readonly mode: 'http' | 'socket';
   /** Verify the token (Bolt's `auth.test`: a bad token fails here, not at the first click) and start receiving. */
   start(): Promise<void>;
-  /** The bound HTTP port, once started. */
-  readonly port: number | undefined;
-  /** Whether it receives now: HTTP server listening, or Socket Mode connected. */
+  /**
+   * HTTP mode: answer a request for `SLACK_EVENTS_PATH` (the caller's server routes it here). Before `start` and
+   * after `stop` it answers 503, so Slack retries with another replica or later.
+   */
+  readonly handle?: (request: IncomingMessage, response: ServerResponse) => void;
+  /** Whether it receives now: started (HTTP), or Socket Mode connected. */
   connected(): boolean;
   /**
-   * Stop receiving (the HTTP server closes; the socket disconnects), then wait for the interactions being handled
-   * (each was acknowledged to Slack: its work must finish before the store closes).
+   * Stop receiving (HTTP requests are refused; the socket disconnects), then wait for the interactions being
+   * handled (each was acknowledged to Slack: its work must finish before the store closes).
    */
   stop(): Promise<void>;
 }
@@ -62,20 +61,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(config.apiUrl !== undefined ? { apiUrl: config.apiUrl } : {}),
     ...(options.retryConfig !== undefined ? { retryConfig: options.retryConfig } : {}),
   });
-  const healthz = (_req: IncomingMessage, res: ServerResponse) => {
-    const report = options.health?.() ?? Promise.resolve({ statusCode: 200, body: { status: 'ok' } });
-    void report
-      .catch(() => ({ statusCode: 503, body: { status: 'down' } }))
-      .then(({ statusCode, body }) => {
-        res.writeHead(statusCode, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        res.end(JSON.stringify(body));
-      });
-  };
-  const healthRoute: CustomRoute = { path: '/healthz', method: ['GET'], handler: healthz };
-
   const socket = config.appToken !== undefined;
   let receiver: Receiver;
-  let healthServer: Server | undefined;
+  let httpReceiver: HTTPReceiver | undefined;
   let socketConnected = false;
   if (config.appToken !== undefined) {
     const socketReceiver = new SocketModeReceiver({
@@ -92,20 +80,16 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       });
     }
     receiver = socketReceiver;
-    healthServer = createServer((req, res) => {
-      if (req.method === 'GET' && req.url === '/healthz') return healthz(req, res);
-      res.writeHead(404).end();
-    });
   } else {
     if (config.signingSecret === undefined) throw new Error('HTTP mode needs the signing secret');
-    receiver = new HTTPReceiver({
+    httpReceiver = new HTTPReceiver({
       signingSecret: config.signingSecret,
-      endpoints: '/slack/events',
-      customRoutes: [healthRoute],
+      endpoints: SLACK_EVENTS_PATH,
       logger: boltLog,
       // Unanswered requests get Bolt's 404 a little after Slack gave up anyway.
       unhandledRequestTimeoutMillis: 3001,
     });
+    receiver = httpReceiver;
   }
 
   const app = new App({
@@ -195,44 +179,45 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     track(() => timed('app_home_opened', event, () => handlers.homeOpened(event))),
   );
 
-  let port: number | undefined;
   let receiving = false;
+  const http = httpReceiver;
   return {
     app,
     mode: socket ? 'socket' : 'http',
-    get port() {
-      return port;
-    },
     connected: () => receiving && (!socket || socketConnected),
+    ...(http
+      ? {
+          handle(request: IncomingMessage, response: ServerResponse) {
+            if (!receiving) {
+              response.writeHead(503, { 'retry-after': '1' }).end();
+              return;
+            }
+            try {
+              http.requestListener(request, response);
+            } catch (error) {
+              sink(error, 'http');
+              if (!response.headersSent) response.writeHead(500).end();
+            }
+          },
+        }
+      : {}),
     async start() {
       await app.init();
-      if (healthServer) {
-        const server = healthServer;
-        await new Promise<void>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(options.port, () => resolve());
-        });
-        port = (server.address() as AddressInfo).port;
-        await app.start();
-      } else {
-        const server = (await app.start(options.port)) as Server;
-        port = (server.address() as AddressInfo).port;
-      }
+      // Socket Mode connects here; HTTP mode receives through `handle` on the caller's server.
+      if (socket) await app.start();
       receiving = true;
     },
     async stop() {
       receiving = false;
-      await app.stop();
-      // Acknowledged interactions finish (requests that came in while the server closed included).
+      if (socket) await app.stop();
+      // Acknowledged interactions finish (requests that came in while stopping included).
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      if (healthServer?.listening) {
-        const server = healthServer;
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
     },
   };
 }
+
+/** Where Slack sends events, interactivity and `/questions` in HTTP mode (the manifest's request URLs). */
+export const SLACK_EVENTS_PATH = '/slack/events';
 
 /** `work`, or a rejection once `ms` have passed (the work itself goes on; its result is then ignored). */
 function deadline<T>(work: Promise<T>, ms: number): Promise<T> {

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
@@ -44,6 +44,8 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { SqliteConnection, toStoreError } from './connection.js';
+import { loadSqliteEngine } from './engine.js';
+import { SqliteEngineMissingError } from './engine-missing-error.js';
 import { SqliteEventConsumer } from './events.js';
 import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, RECORD_VERSION } from './record.js';
 import { migrate } from './schema.js';
@@ -71,7 +73,8 @@ export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Open (and create or migrate) the file. Fails with `StoreUnavailableError` when it cannot be created, opened,
- * locked within `busyTimeoutMs`, or was written by a newer ask-later (the cause says which).
+ * locked within `busyTimeoutMs`, or was written by a newer ask-later (the cause says which), and with
+ * `SqliteEngineMissingError` when this copy of ask-later has no SQLite engine to open it with (engine.ts).
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   let db: Database.Database | undefined;
@@ -82,7 +85,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
       closeSync(openSync(options.path, 'a', 0o600));
     }
-    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 2000 });
+    const Engine = loadSqliteEngine(options.path === ':memory:' ? undefined : dirname(options.path));
+    db = new Engine(options.path, { timeout: options.busyTimeoutMs ?? 2000 });
     // WAL: readers never wait for the writer. NORMAL: a commit survives a crash of the process (not of the
     // machine's power), as Redis with AOF every second; it spares the hook an fsync per transaction.
     db.pragma('journal_mode = WAL');
@@ -95,6 +99,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     } catch {
       // already unusable
     }
+    if (error instanceof SqliteEngineMissingError) throw error;
     const mapped = toStoreError(error);
     throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
   }

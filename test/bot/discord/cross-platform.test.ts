@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../../src/blocks/slack/ids.js';
+import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { buttonAction, messageAction, postedMessage } from '../slack/harness.js';
 import { type DiscordHarness, ids, member, refOf, startDiscordHarness, textOf, until } from './harness.js';
@@ -21,10 +22,13 @@ describe('Slack and Discord together', () => {
 
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(async () => (await h.store.get(project, question.id))?.messages.length === 2, 'posted on both');
+    await until(
+      async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 2,
+      'posted on both',
+    );
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
     expect(h.discord.creates()).toHaveLength(1);
-    const refs = (await h.store.get(project, question.id))?.messages ?? [];
+    const refs = ((await h.store.get(project, question.id))?.messages ?? []).filter(isChat);
     expect(refs.map((m) => m.platform).sort()).toEqual(['discord', 'slack']);
     const discordMessageId = refs.find((m) => m.platform === 'discord')?.messageId ?? '';
     const slackMessage = postedMessage(slack, question);

@@ -50,9 +50,9 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
   const logger = new RecordingLogger();
   const prefix = options.prefix ?? uniquePrefix();
   const config: ServeConfig = {
-    redisUrl: inject('redisUrl'),
-    redisPrefix: prefix,
+    store: { kind: 'redis', url: inject('redisUrl'), prefix: prefix },
     port: 0,
+    host: '127.0.0.1',
     discord: {
       token: discord.token,
       channel: discord.channelId,

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordRest } from '../../../src/bot/discord/rest.js';
 import { DiscordSurface, questionNonce } from '../../../src/bot/discord/surface.js';
 import { FakeDiscord } from '../../fakes/discord.js';
+import { isChat } from '../../support/messages.js';
 import { openTestStore, spec, uniqueProject } from '../../support/store.js';
 import { type DiscordHarness, RecordingLogger, startDiscordHarness, until } from './harness.js';
 
@@ -83,10 +84,13 @@ describe('Discord posting across a crash', () => {
     open.push(h);
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(async () => ((await h.store.get(project, question.id))?.messages.length ?? 0) === 1, 'recorded');
+    await until(
+      async () => ((await h.store.get(project, question.id))?.messages.filter(isChat).length ?? 0) === 1,
+      'recorded',
+    );
     expect(h.discord.messages.size).toBe(1);
     const [only] = [...h.discord.messages.keys()];
-    expect((await h.store.get(project, question.id))?.messages[0]?.messageId).toBe(only);
+    expect((await h.store.get(project, question.id))?.messages.filter(isChat)[0]?.messageId).toBe(only);
     const nonces = h.discord.creates().map((c) => (c.body as Record<string, unknown>).nonce);
     expect(new Set(nonces).size).toBe(1);
   });

@@ -3,6 +3,7 @@ import { ACTION_IDS, NOTES_BLOCK_IDS } from '../../../src/blocks/slack/ids.js';
 import { assertSlackMessage } from '../../../src/blocks/slack/limits.js';
 import type { SlackMessage } from '../../../src/blocks/slack/types.js';
 import { hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
+import { isChat } from '../../support/messages.js';
 import { person, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
 import {
   buttonAction,
@@ -36,7 +37,10 @@ async function harness(options: Parameters<typeof startHarness>[0] = {}): Promis
 /** Park a question and wait for its Slack message; returns both. */
 async function parkAndPost(h: Harness, overrides: Parameters<typeof spec>[0] = {}, project = uniqueProject()) {
   const question = await h.store.park(project, spec(overrides));
-  await until(async () => (await h.store.get(project, question.id))?.messages.length === 1, 'the message is recorded');
+  await until(
+    async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1,
+    'the message is recorded',
+  );
   const message = postedMessage(h.slack, question);
   if (!message) throw new Error('not posted');
   // A copy: the fake redraws its own record on chat.update.

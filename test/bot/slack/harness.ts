@@ -106,9 +106,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logger = new RecordingLogger();
   const prefix = options.prefix ?? uniquePrefix();
   const config: ServeConfig = {
-    redisUrl: inject('redisUrl'),
-    redisPrefix: prefix,
+    store: { kind: 'redis', url: inject('redisUrl'), prefix: prefix },
     port: 0,
+    host: '127.0.0.1',
     slack: {
       botToken: 'xoxb-test',
       signingSecret: SECRET,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_IDS, INBOX_BLOCK_IDS, questionBlockId } from '../../../src/blocks/slack/ids.js';
 import type { SlackCall } from '../../fakes/slack-api.js';
+import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { CHANNEL, type Harness, notesSubmission, refOf, startHarness, until, viewAction } from './harness.js';
 
@@ -47,7 +48,10 @@ async function fourQuestions(h: Harness) {
   const q3 = await h.store.park(project, spec());
   const q4 = await h.store.park(project, spec({ isBlocking: true }));
   await h.store.saveDraft(project, q4.id, { platform: 'slack', userId: 'UANA' }, { choices: [], other: true });
-  await until(async () => (await h.store.list(project)).every((q) => q.messages.length === 1), 'all posted');
+  await until(
+    async () => (await h.store.list(project)).every((q) => q.messages.filter(isChat).length === 1),
+    'all posted',
+  );
   return { project, q1, q2, q3, q4 };
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../../src/blocks/slack/ids.js';
 import { FakeSlackApi } from '../../fakes/slack-api.js';
+import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
 import { buttonAction, type Harness, messageAction, postedMessage, refOf, startHarness, until } from './harness.js';
@@ -22,7 +23,7 @@ describe('Socket Mode', () => {
 
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(async () => (await h.store.get(project, question.id))?.messages.length === 1, 'posted');
+    await until(async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1, 'posted');
     const message = postedMessage(h.slack, question);
     if (!message) throw new Error('not posted');
     const payload = messageAction(

@@ -3,6 +3,7 @@ import { renderQuestionMessage } from '../../../src/blocks/slack/question-messag
 import { SlackSurface } from '../../../src/bot/slack/surface.js';
 import { createWebClient } from '../../../src/bot/slack/web.js';
 import { FakeSlackApi } from '../../fakes/slack-api.js';
+import { isChat } from '../../support/messages.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
 import { CHANNEL, type Harness, postedMessage, refOf, startHarness, TEST_RETRY, until } from './harness.js';
 
@@ -19,11 +20,17 @@ describe('SlackSurface', () => {
     open.push(h);
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(async () => (await h.store.get(project, question.id))?.messages.length === 1, 'recorded', 15_000);
+    await until(
+      async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1,
+      'recorded',
+      15_000,
+    );
     expect(h.slack.callsOf('chat.postMessage')).toHaveLength(3);
     expect(h.slack.messages).toHaveLength(1);
     const recorded = await h.store.get(project, question.id);
-    expect(recorded?.messages).toEqual([{ platform: 'slack', channel: CHANNEL, messageId: h.slack.messages[0]?.ts }]);
+    expect(recorded?.messages.filter(isChat)).toEqual([
+      { platform: 'slack', channel: CHANNEL, messageId: h.slack.messages[0]?.ts },
+    ]);
     // Later transitions still reach the one message.
     await h.store.cancel(project, question.id);
     await h.slack.waitFor((c) => c.method === 'chat.update' && JSON.stringify(c.body.blocks).includes('Withdrawn'));
@@ -58,8 +65,12 @@ describe('SlackSurface', () => {
       deps: { bridge: { blockMs: 50, retryBaseMs: 10, reclaimIdleMs: 200 } },
     });
     open.push(h);
-    await until(async () => (await h.store.get(project, question.id))?.messages.length === 1, 'recorded', 10_000);
-    expect((await h.store.get(project, question.id))?.messages[0]?.messageId).toBe(posted.ts);
+    await until(
+      async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1,
+      'recorded',
+      10_000,
+    );
+    expect((await h.store.get(project, question.id))?.messages.filter(isChat)[0]?.messageId).toBe(posted.ts);
     expect(h.slack.callsOf('conversations.history').length).toBeGreaterThanOrEqual(1);
     expect(h.slack.callsOf('conversations.history')[0]?.body).toMatchObject({
       channel: CHANNEL,

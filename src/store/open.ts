@@ -1,0 +1,51 @@
+/**
+ * Open the store a config names: Redis, or the embedded SQLite file. Each adapter is imported only when it is the
+ * one opened, so Redis users never load better-sqlite3 and the embedded store never loads a Redis client.
+ */
+import type { Store } from './port.js';
+
+/** Where the inbox is kept: Redis (a team's, `REDIS_URL`), or the embedded SQLite file of one machine. */
+export type StoreLocation =
+  | {
+      readonly kind: 'redis';
+      /** `redis://` or `rediss://` URL of the store. */
+      readonly url: string;
+      /** Namespace of every key (`ASK_LATER_REDIS_PREFIX`, default `al`): several inboxes can share one Redis. */
+      readonly prefix: string;
+    }
+  | {
+      readonly kind: 'sqlite';
+      /** Absolute path of the database file (`ASK_LATER_DB`, else the XDG state directory), created on first use. */
+      readonly path: string;
+    };
+
+export interface OpenStoreOptions {
+  /** Redis: which client (default node-redis, reconnecting; the hook uses the minimal one). */
+  readonly connection?: 'node-redis' | 'minimal';
+  /** Redis: how long connecting may take. */
+  readonly connectTimeoutMs?: number;
+  /** SQLite: how long a call waits for another process's write before it fails as unavailable. */
+  readonly busyTimeoutMs?: number;
+  /** Both: the clock (tests). */
+  readonly now?: () => number;
+}
+
+export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
+  const now = options.now !== undefined ? { now: options.now } : {};
+  if (location.kind === 'redis') {
+    const { openRedisStore } = await import('./redis/redis-store.js');
+    return openRedisStore({
+      url: location.url,
+      prefix: location.prefix,
+      ...now,
+      ...(options.connection !== undefined ? { connection: options.connection } : {}),
+      ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    });
+  }
+  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
+  return openSqliteStore({
+    path: location.path,
+    ...now,
+    ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+  });
+}
