@@ -73,18 +73,14 @@ function check(condition, message) {
 }
 
 /**
- * Measure the hook. `store` is an open store on `url` with key prefix `prefix` (used to set up answers);
- * `command` is the hook to time (default: `node dist/cli.js hook`; e.g. `[process.execPath, 'plugin/dist/hook.cjs']`).
+ * Measure the hook. `store` is an open store (used to set up answers) that the hook reaches through `storeEnv`
+ * (Redis: `{REDIS_URL, ASK_LATER_REDIS_PREFIX}`; the embedded store: `{ASK_LATER_DB}`); `command` is the hook to
+ * time (default: `node dist/cli.js hook`; e.g. `[process.execPath, 'plugin/dist/hook.cjs']`).
  * Resolves with medians in ms and the ratios to `node -e 0`.
  */
-export async function measureHook({ url, prefix, store, command = [process.execPath, CLI, 'hook'], runs = 20 }) {
+export async function measureHook({ store, storeEnv, command = [process.execPath, CLI, 'hook'], runs = 20 }) {
   const project = `/tmp/ask-later-bench/hook-${randomUUID()}`;
-  const env = {
-    PATH: process.env.PATH ?? '',
-    REDIS_URL: url,
-    ASK_LATER_REDIS_PREFIX: prefix,
-    ASK_LATER_PROJECT: project,
-  };
+  const env = { PATH: process.env.PATH ?? '', ...storeEnv, ASK_LATER_PROJECT: project };
   const stdin = payload(project);
   const baselineCommand = [process.execPath, '-e', '0'];
   const samples = { baseline: [], empty: [], deliver: [] };

@@ -11,9 +11,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpus } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
+import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureSlackPost } from './slack.mjs';
@@ -272,6 +275,46 @@ function table(rows) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+const HOOK_COMMANDS = [undefined, [process.execPath, new URL('../plugin/dist/hook.cjs', import.meta.url).pathname]];
+
+const ms = (n) => `${n.toFixed(1)} ms`;
+
+async function printHook(store, storeEnv, command) {
+  const hook = await measureHook({ store, storeEnv, runs: QUICK ? 5 : 20, ...(command ? { command } : {}) });
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  console.log(`  ${hook.command} (${hook.runs} runs each): node -e 0 ${ms(hook.baselineMs)}`);
+  console.log(
+    `    nothing to deliver ${ms(hook.emptyMs)} = ${hook.emptyRatio.toFixed(2)}× (aim ≤ ${hook.aims.empty}×: ${verdict(hook.met.empty)}); ` +
+      `10 answers ${ms(hook.deliverMs)} = ${hook.deliverRatio.toFixed(2)}× (aim ≤ ${hook.aims.deliver}×: ${verdict(hook.met.deliver)})`,
+  );
+}
+
+/**
+ * The embedded store (one SQLite file, as on a machine without Redis): the same operations in ops/s, and the hook's
+ * cost against it. No aims of their own: printed for comparison with the Redis figures above.
+ */
+async function benchEmbeddedStore() {
+  const dir = mkdtempSync(join(tmpdir(), 'al-bench-sqlite-'));
+  const path = join(dir, 'inbox.db');
+  const store = await openSqliteStore({ path });
+  try {
+    console.log(`the embedded store (SQLite, WAL, a file in ${tmpdir()}); for information, no aims:`);
+    const results = await measure(store, () => openSqliteStore({ path }));
+    const width = Math.max(...results.map((r) => r.name.length));
+    for (const r of results) console.log(`  ${r.name.padEnd(width)}  ${fmt(r.ops).padStart(8)} ops/s`);
+    const wake = await measureWake({ storeEnv: { ASK_LATER_DB: path }, store, runs: COUNTS.wakes });
+    console.log(
+      `wake latency of a waiting ask_later on it (another process answers; the waiter polls the file every 25 ms): ` +
+        `p50 ${ms(wake.p50)}, p99 ${ms(wake.p99)}, max ${ms(wake.max)}`,
+    );
+    console.log('cost of the hook on the embedded store:');
+    for (const command of HOOK_COMMANDS) await printHook(store, { ASK_LATER_DB: path }, command);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const target = await server();
   const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
@@ -323,8 +366,11 @@ async function main() {
     console.log(missed === 0 ? 'every aim met' : `${missed} of ${aimed.length} aims NOT met`);
 
     console.log('');
-    const wake = await measureWake({ url: target.url, prefix, store, runs: COUNTS.wakes });
-    const ms = (n) => `${n.toFixed(1)} ms`;
+    const wake = await measureWake({
+      storeEnv: { REDIS_URL: target.url, ASK_LATER_REDIS_PREFIX: prefix },
+      store,
+      runs: COUNTS.wakes,
+    });
     console.log(`wake latency of a waiting ask_later (built binary over stdio, ${wake.runs} runs):`);
     console.log(
       `  answer call started → tool result at the client: p50 ${ms(wake.p50)}, p99 ${ms(wake.p99)}, max ${ms(wake.max)}`,
@@ -349,22 +395,11 @@ async function main() {
 
     console.log('');
     console.log('cost of the UserPromptSubmit hook (wall time per process, medians, interleaved with node -e 0):');
-    const hookEntries = [undefined, [process.execPath, new URL('../plugin/dist/hook.cjs', import.meta.url).pathname]];
-    for (const command of hookEntries) {
-      const hook = await measureHook({
-        url: target.url,
-        prefix,
-        store,
-        runs: QUICK ? 5 : 20,
-        ...(command ? { command } : {}),
-      });
-      const verdict = (ok) => (ok ? 'met' : 'NOT met');
-      console.log(`  ${hook.command} (${hook.runs} runs each): node -e 0 ${ms(hook.baselineMs)}`);
-      console.log(
-        `    nothing to deliver ${ms(hook.emptyMs)} = ${hook.emptyRatio.toFixed(2)}× (aim ≤ ${hook.aims.empty}×: ${verdict(hook.met.empty)}); ` +
-          `10 answers ${ms(hook.deliverMs)} = ${hook.deliverRatio.toFixed(2)}× (aim ≤ ${hook.aims.deliver}×: ${verdict(hook.met.deliver)})`,
-      );
-    }
+    const redisEnv = { REDIS_URL: target.url, ASK_LATER_REDIS_PREFIX: prefix };
+    for (const command of HOOK_COMMANDS) await printHook(store, redisEnv, command);
+
+    console.log('');
+    await benchEmbeddedStore();
   } finally {
     await store?.close();
     if (target.external) {

@@ -21,12 +21,12 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function measureWake({ url, prefix, store, runs }) {
+export async function measureWake({ storeEnv, store, runs }) {
   const project = `bench-wake-${randomUUID()}`;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [new URL('../dist/cli.js', import.meta.url).pathname, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', REDIS_URL: url, ASK_LATER_REDIS_PREFIX: prefix, ASK_LATER_PROJECT: project },
+    env: { PATH: process.env.PATH ?? '', ...storeEnv, ASK_LATER_PROJECT: project },
     stderr: 'inherit',
   });
   const client = new Client({ name: 'bench', version: '1' });

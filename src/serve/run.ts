@@ -75,8 +75,8 @@ export interface ServeDeps {
   readonly botUserId?: string;
   /** Posts an ephemeral reply to a `response_url` (default `fetch`). */
   readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
-  /** Web inbox tuning (tests): the name answers are sent under, the SSE heartbeat. */
-  readonly web?: { readonly displayName?: string; readonly heartbeatMs?: number };
+  /** Web inbox tuning (tests): the name answers are sent under, the time zone shown, the SSE heartbeat. */
+  readonly web?: { readonly displayName?: string; readonly timeZone?: string; readonly heartbeatMs?: number };
   /** Discord tuning (tests): deferral threshold, gateway start time-out, REST retries. */
   readonly discord?: {
     readonly deferAfterMs?: number;
@@ -151,6 +151,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     logger: log,
     ...(config.webToken !== undefined ? { token: config.webToken } : {}),
     ...(deps.web?.displayName !== undefined ? { displayName: deps.web.displayName } : {}),
+    ...(deps.web?.timeZone !== undefined ? { timeZone: deps.web.timeZone } : {}),
     ...(deps.web?.heartbeatMs !== undefined ? { heartbeatMs: deps.web.heartbeatMs } : {}),
   });
   const replica = deps.replica ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;

@@ -5,12 +5,21 @@
  */
 
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { answeredIds, hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
 import { connectClient, isError, textOf } from '../../support/mcp.js';
 import { uniqueProject } from '../../support/store.js';
-import { CHROMIUM, hasChromium, launchChromium, startWebStack, until, type WebStack } from './support.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  launchChromium,
+  type ServeStack,
+  startServeStack,
+  startWebStack,
+  until,
+  type WebStack,
+} from './support.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -34,7 +43,16 @@ async function stack(options: Parameters<typeof startWebStack>[0] = {}): Promise
   return started;
 }
 
-async function openPage(s: WebStack): Promise<Page> {
+async function serveStack(): Promise<ServeStack> {
+  const started = await startServeStack();
+  open.push(started);
+  return started;
+}
+
+/** What the page tests need of either stack. */
+type Inbox = Pick<WebStack | ServeStack, 'store' | 'web'>;
+
+async function openPage(s: Inbox): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
   open.push({ stop: () => context.close() });
   context.setDefaultTimeout(8000);
@@ -54,7 +72,7 @@ async function notReloaded(page: Page): Promise<void> {
   );
 }
 
-async function park(s: WebStack, project: string, question: Record<string, unknown>): Promise<number> {
+async function park(s: Inbox, project: string, question: Record<string, unknown>): Promise<number> {
   const client = await connectClient({ project, store: async () => s.store, version: 'test' });
   try {
     const result = await client.callTool({ name: 'ask_later', arguments: question });
@@ -74,8 +92,8 @@ const card = (page: Page, project: string, id: number) =>
 const cardIn = (page: Page, ref: string, state: string) => page.locator(`article.card[data-ref="${ref}"]${state}`);
 
 describe('the web inbox in Chromium', () => {
-  it('GIVEN 3 questions parked through MCP THEN they appear live, blocking first; Send 1 answer sends only the ready one, the hook delivers it once, and the card shows delivered', async () => {
-    const s = await stack();
+  it('GIVEN `serve` on the embedded store and 3 questions parked through MCP THEN they appear live, blocking first; Send 1 answer sends only the ready one, the hook delivers it once, and the card shows delivered', async () => {
+    const s = await serveStack();
     const page = await openPage(s);
     await expect(page.locator('#pending .empty').textContent()).resolves.toContain('Nothing waiting');
 
@@ -163,11 +181,7 @@ describe('the web inbox in Chromium', () => {
     );
 
     // The real hook delivers it with the next prompt, once.
-    const env = hookEnv({
-      REDIS_URL: inject('redisUrl'),
-      ASK_LATER_REDIS_PREFIX: s.prefix,
-      ASK_LATER_PROJECT: billing,
-    });
+    const env = hookEnv({ ASK_LATER_DB: s.path, ASK_LATER_PROJECT: billing });
     const first = await runHookCli(env, payload());
     expect(first).toMatchObject({ code: 0, stderr: '' });
     const note = noteOf(first.stdout);

@@ -1,19 +1,27 @@
 /**
- * The web inbox as `serve` runs it, in-process: the test Redis (a key prefix of its own), the one
- * InteractionService (web routed to `local`, Slack to `CTEAM`), the bridge following the store's events with the
- * web surface (and, when asked, a Slack surface against the fake Slack Web API), and the inbox on a port of its own.
- * Plus real headless Chromium (playwright-core with Debian's /usr/bin/chromium) for the page.
+ * The web inbox for the browser tests, two ways: `startServeStack` is `serve` itself on the embedded store (a SQLite
+ * file in a temporary directory, as the quick start runs it); `startWebStack` assembles the same parts in-process
+ * on the test Redis (a key prefix of its own), with the one InteractionService (web routed to `local`, Slack to
+ * `CTEAM`), the bridge following the store's events with the web surface (and, when asked, a Slack surface against
+ * the fake Slack Web API), and the inbox on a port of its own. Plus real headless Chromium (playwright-core with
+ * Debian's /usr/bin/chromium) for the page.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { Bridge } from '../../../src/bot/bridge.js';
 import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
+import { silentLogger } from '../../../src/bot/logger.js';
 import { SlackSurface } from '../../../src/bot/slack/surface.js';
 import { createWebClient } from '../../../src/bot/slack/web.js';
 import type { Surface } from '../../../src/bot/surface.js';
 import { type StartedWebInbox, startWebInbox, type WebInboxOptions } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../../../src/bot/web/surface.js';
+import { startServe } from '../../../src/serve/run.js';
+import type { Store } from '../../../src/store/port.js';
 import type { RedisStore } from '../../../src/store/redis/redis-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { FakeSlackApi } from '../../fakes/slack-api.js';
 import { openTestStore, uniquePrefix } from '../../support/store.js';
 
@@ -80,6 +88,41 @@ export async function startWebStack(options: StackOptions = {}): Promise<WebStac
       await bridge?.stop();
       await slack?.stop();
       await store.close();
+    },
+  };
+}
+
+export interface ServeStack {
+  /** The embedded store's file. */
+  readonly path: string;
+  /** The test's own connection to that file (serve has its own, as the MCP server and the hook do). */
+  readonly store: Store;
+  readonly web: { readonly url: string };
+  stop(): Promise<void>;
+}
+
+/** `ask-later serve` in-process with no chat configured: the web inbox alone, on the embedded store. */
+export async function startServeStack(): Promise<ServeStack> {
+  const dir = mkdtempSync(join(tmpdir(), 'al-web-'));
+  const path = join(dir, 'inbox.db');
+  const serve = await startServe(
+    { store: { kind: 'sqlite', path }, port: 0, host: '127.0.0.1', routes: [] },
+    {
+      logger: silentLogger,
+      sweepMs: 0,
+      bridge: { blockMs: 50, retryBaseMs: 10 },
+      web: { displayName: 'Ada', timeZone: 'UTC' },
+    },
+  );
+  const store = await openSqliteStore({ path });
+  return {
+    path,
+    store,
+    web: { url: serve.url },
+    stop: async () => {
+      await serve.stop();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
