@@ -117,6 +117,40 @@ describe('ask-later serve', () => {
     ]);
   });
 
+  it('GIVEN ASK_LATER_HOST beyond loopback and a token THEN the inbox asks for the token, /healthz does not, and any Host is served', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'al-serve-'));
+    const port = await freePort();
+    const err = stderr();
+    const signals = new EventEmitter();
+    const token = 'a-long-random-web-token-0123';
+    const env = {
+      ASK_LATER_DB: join(dir, 'inbox.db'),
+      ASK_LATER_HOST: '0.0.0.0',
+      ASK_LATER_WEB_TOKEN: token,
+      PORT: String(port),
+    };
+    const running = runServe(env, { stderr: err, signals }, quiet);
+    for (let i = 0; i < 200 && err.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    try {
+      expect(err.lines[0]).toBe(
+        `ask-later serve: web inbox at http://127.0.0.1:${port}/ (no Slack or Discord configured: questions are answered there)\n`,
+      );
+      expect(err.lines.join('')).not.toContain(token);
+      const asked = await fetch(`http://127.0.0.1:${port}/`, { headers: { host: `inbox.example:${port}` } });
+      expect(asked.status).toBe(401);
+      expect(await asked.text()).toContain('type="password"');
+      const signedIn = await fetch(`http://127.0.0.1:${port}/`, {
+        headers: { host: `inbox.example:${port}`, authorization: `Bearer ${token}` },
+      });
+      expect(signedIn.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    } finally {
+      signals.emit('SIGTERM');
+      expect(await running).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('GIVEN a good config THEN it says it is ready, answers /healthz, and SIGTERM stops it cleanly with exit 0', async () => {
     const slack = await new FakeSlackApi().start();
     open.push(slack);

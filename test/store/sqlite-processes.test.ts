@@ -38,7 +38,8 @@ function startWorker(job: Record<string, unknown>): Worker {
     else received.push(line);
   });
   const exited = new Promise<void>((resolve, reject) => {
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`))));
+    // 'close', not 'exit': 'exit' can come before the last stdout line has been read.
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`))));
   });
   const nextLine = () =>
     Promise.race([
