@@ -175,13 +175,20 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
   } else if (hookIn) {
     lines.push(
       warn(
-        `Claude Code: the prompt hook is set up (${shown(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/plugin/dist/ask-later.mjs mcp`,
+        `Claude Code: the prompt hook is set up (${shown(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`,
       ),
     );
   } else if (mcp) {
     lines.push(
       warn(
         `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running ask-later hook — answers will not reach the agent: add the hook (README: Claude Code → By hand)`,
+      ),
+    );
+  } else if (options.store?.kind === 'sqlite') {
+    // The embedded store is this machine's: the agents must run here to reach it.
+    lines.push(
+      warn(
+        'Claude Code: the ask-later plugin or hook was not found on this machine — add it with the two claude commands `ask-later serve` prints (claude plugin marketplace add …, claude plugin install ask-later@ask-later)',
       ),
     );
   } else {

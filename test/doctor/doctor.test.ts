@@ -183,6 +183,15 @@ describe('ask-later doctor (the built CLI)', () => {
     expect(code).toBe(0);
   });
 
+  it('GIVEN the embedded store and no plugin in HOME THEN the ⚠ says to add it here with the commands serve prints', async () => {
+    const homeDir = homeWith({});
+    const { lines, code } = await doctorCli({}, homeDir);
+    expect(lines.at(-1)).toBe(
+      '⚠ Claude Code: the ask-later plugin or hook was not found on this machine — add it with the two claude commands `ask-later serve` prints (claude plugin marketplace add …, claude plugin install ask-later@ask-later)',
+    );
+    expect(code).toBe(0);
+  });
+
   it('GIVEN no REDIS_URL nor ASK_LATER_DB THEN the embedded store under HOME is created and ✓ with its SQLite version and WAL, exit 0', async () => {
     const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
     const db = join(homeDir, '.local', 'state', 'ask-later', 'inbox.db');
