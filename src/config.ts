@@ -244,7 +244,7 @@ function loadDiscordConfig(env: Env, routes: readonly RouteConfig[]): DiscordCon
 export type ReadConfigFile = (path: string) => string;
 
 /** The web inbox's default port (`PORT`). */
-export const DEFAULT_PORT = 7420;
+const DEFAULT_PORT = 7420;
 
 /**
  * Settings of `ask-later serve`: the store, the HTTP address, the routing file (`ASK_LATER_CONFIG`), and each chat
@@ -289,7 +289,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
 }
 
 /** Whether binding `host` keeps the server on this machine. */
-export function isLoopbackAddress(host: string): boolean {
+function isLoopbackAddress(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 

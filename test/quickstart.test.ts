@@ -18,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_ROUTES } from '../src/blocks/web/routes.js';
-import { answeredIds, noteOf, payload } from './hook/support.js';
+import { answeredIds, noteOf, payload, runHookCli } from './hook/support.js';
 import { textOf } from './support/mcp.js';
 import { freePort } from './support/redis-server.js';
 
@@ -146,26 +146,6 @@ function endGroup(child: ChildProcess | undefined): void {
   } catch {
     // Already gone.
   }
-}
-
-/** The copy's `ask-later hook`, fed a UserPromptSubmit payload on stdin as Claude Code does. */
-async function runCopyHook(cli: string, env: Record<string, string>, cwd: string, stdin: string) {
-  const child = spawn(process.execPath, [cli, 'hook'], { cwd, env, stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(stdin);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  return { code, stdout, stderr };
 }
 
 /** What the real HOME's default inbox looks like, to see that nothing here touched it. */
@@ -319,7 +299,7 @@ describe('the README quick start, run as written in a fresh HOME', () => {
       expect(await sent.json()).toMatchObject({ ok: true });
       expect(await (await fetch(`${base}${WEB_ROUTES.page}`)).text()).toContain('data-status="answered"');
 
-      const first = await runCopyHook(cli, agentEnv, project, payload({ cwd: project }));
+      const first = await runHookCli(agentEnv, payload({ cwd: project }), { cwd: project, args: [cli, 'hook'] });
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
       const note = noteOf(first.stdout);
@@ -327,8 +307,11 @@ describe('the README quick start, run as written in a fresh HOME', () => {
       expect(note).toContain('Which quickstart flavour should we ship?');
       expect(note).toMatch(/^Answer: .*Chocolate/m);
 
-      const second = await runCopyHook(cli, agentEnv, project, payload({ cwd: project, prompt: 'And then?' }));
-      expect(second).toEqual({ code: 0, stdout: '', stderr: '' });
+      const second = await runHookCli(agentEnv, payload({ cwd: project, prompt: 'And then?' }), {
+        cwd: project,
+        args: [cli, 'hook'],
+      });
+      expect(second).toMatchObject({ code: 0, stdout: '', stderr: '' });
     },
     SLOW_MS,
   );

@@ -50685,8 +50685,8 @@ __export(engine_exports, {
 import { readFileSync as readFileSync3, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname as dirname2, isAbsolute as isAbsolute3, join as join4 } from "node:path";
-function loadSqliteEngine(directory, requireFrom = import.meta.url) {
-  const require2 = createRequire(requireFrom);
+function loadSqliteEngine(directory) {
+  const require2 = createRequire(import.meta.url);
   let own;
   try {
     own = dirname2(require2.resolve(`${MODULE}/package.json`));

@@ -1656,8 +1656,8 @@ var init_connection = __esm({
 });
 
 // src/store/sqlite/engine.ts
-function loadSqliteEngine(directory, requireFrom = __askLaterUrl) {
-  const require2 = (0, import_node_module.createRequire)(requireFrom);
+function loadSqliteEngine(directory) {
+  const require2 = (0, import_node_module.createRequire)(__askLaterUrl);
   let own;
   try {
     own = (0, import_node_path4.dirname)(require2.resolve(`${MODULE}/package.json`));

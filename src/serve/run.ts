@@ -377,7 +377,7 @@ export interface ServeIo {
 }
 
 /** The human lines once ready: where the inbox is, what else is served, how Claude Code gets the tools. */
-export function readyLines(handle: ServeHandle): string[] {
+function readyLines(handle: ServeHandle): string[] {
   const chat = [
     handle.mode === 'socket' ? 'Slack (Socket Mode)' : handle.mode === 'http' ? 'Slack (POST /slack/events)' : '',
     handle.discord ? 'Discord' : '',

@@ -37,10 +37,17 @@ export function hookEnv(vars: Record<string, string | undefined>): Record<string
   return env;
 }
 
+export interface HookOptions {
+  readonly cwd?: string;
+  /** What node runs (default this repository's `dist/cli.js hook`; e.g. a plugin bundle's `hook.cjs`, another copy's CLI). */
+  readonly args?: readonly string[];
+}
+
 /** Start the hook; it waits for stdin until `send`. */
-export function startHook(env: Record<string, string>, options: { cwd?: string } = {}): StartedHook {
+export function startHook(env: Record<string, string>, options: HookOptions = {}): StartedHook {
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'hook'], { env, cwd: options.cwd ?? process.cwd(), stdio: 'pipe' });
+  const args = options.args ?? [cli, 'hook'];
+  const child = spawn(process.execPath, args, { env, cwd: options.cwd ?? process.cwd(), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -64,7 +71,7 @@ export function startHook(env: Record<string, string>, options: { cwd?: string }
 }
 
 /** Run the hook to its end with `stdin`. */
-export function runHookCli(env: Record<string, string>, stdin: string, options: { cwd?: string } = {}) {
+export function runHookCli(env: Record<string, string>, stdin: string, options: HookOptions = {}) {
   const hook = startHook(env, options);
   hook.send(stdin);
   return hook.done;

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
 import { SqliteEngineMissingError } from '../../src/store/sqlite/engine-missing-error.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { answeredIds, noteOf, payload } from '../hook/support.js';
+import { answeredIds, noteOf, payload, runHookCli } from '../hook/support.js';
 import { isError, textOf } from '../support/mcp.js';
 import { person } from '../support/store.js';
 
@@ -59,32 +59,11 @@ function pluginEnv(): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: home };
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** `node <plugin>/dist/hook.cjs` as Claude Code runs it: the UserPromptSubmit JSON on stdin. */
-function runHookBundle(stdin: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(pluginRoot, 'dist', 'hook.cjs')], {
-      cwd: project,
-      env: { ...pluginEnv(), CLAUDE_PROJECT_DIR: project },
-      stdio: 'pipe',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.stdin.on('error', () => undefined);
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
+function runHookBundle(stdin: string) {
+  return runHookCli({ ...pluginEnv(), CLAUDE_PROJECT_DIR: project }, stdin, {
+    cwd: project,
+    args: [join(pluginRoot, 'dist', 'hook.cjs')],
   });
 }
 
@@ -200,7 +179,7 @@ describe('the plugin bundles on the embedded store (no REDIS_URL), installed out
     expect(textOf(parked)).toMatch(/^Parked as #1\b/);
 
     // Nothing waits yet: the hook bundle opens the file with the recorded engine and says nothing at all.
-    expect(await runHookBundle(payload({ cwd: project, prompt_id: 'prompt-0' }))).toEqual({
+    expect(await runHookBundle(payload({ cwd: project, prompt_id: 'prompt-0' }))).toMatchObject({
       code: 0,
       stdout: '',
       stderr: '',
@@ -224,7 +203,7 @@ describe('the plugin bundles on the embedded store (no REDIS_URL), installed out
     expect((await store.get(project, 1))?.status).toBe('delivered');
 
     const second = await runHookBundle(payload({ cwd: project, prompt_id: 'prompt-2', prompt: 'Anything else?' }));
-    expect(second).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(second).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect((await store.get(project, 1))?.status).toBe('delivered');
   });
 });

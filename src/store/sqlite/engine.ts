@@ -33,8 +33,8 @@ const MODULE = 'better-sqlite3';
  * Without a directory (an in-memory database) nothing is recorded or read. Throws `SqliteEngineMissingError` when
  * there is neither (or the recorded one no longer loads).
  */
-export function loadSqliteEngine(directory: string | undefined, requireFrom: string = import.meta.url): SqliteEngine {
-  const require = createRequire(requireFrom);
+export function loadSqliteEngine(directory: string | undefined): SqliteEngine {
+  const require = createRequire(import.meta.url);
   let own: string | undefined;
   try {
     own = dirname(require.resolve(`${MODULE}/package.json`));
