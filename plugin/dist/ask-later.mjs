@@ -14254,6 +14254,15 @@ async function checkChannel2(config2, channel, botName, timeoutMs) {
     `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`
   );
 }
+async function checkHomeScopes(config2, botUser, timeoutMs) {
+  const args = { user: botUser, types: "public_channel,private_channel", limit: "1" };
+  const answer = await callSlack(config2, config2.botToken, "users.conversations", args, timeoutMs);
+  if (isNetwork(answer)) return unreachable2(config2, answer.error);
+  if ("ok" in answer) return void 0;
+  return warn(
+    `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`
+  );
+}
 async function checkSlack(config2, channels, timeoutMs) {
   const auth = await callSlack(config2, config2.botToken, "auth.test", {}, timeoutMs);
   if (isNetwork(auth)) return [unreachable2(config2, auth.error)];
@@ -14271,6 +14280,11 @@ async function checkSlack(config2, channels, timeoutMs) {
   const team = text(auth.body, "team");
   const lines = [ok(`Slack: signed in as @${botName}${team !== void 0 ? ` to ${team}` : ""}`)];
   lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config2, channel, botName, timeoutMs))));
+  const botUser = text(auth.body, "user_id");
+  if (botUser !== void 0) {
+    const home = await checkHomeScopes(config2, botUser, timeoutMs);
+    if (home) lines.push(home);
+  }
   if (config2.appToken !== void 0) {
     const socket = await callSlack(config2, config2.appToken, "apps.connections.open", {}, timeoutMs);
     if (isNetwork(socket)) lines.push(unreachable2(config2, socket.error));

@@ -32,6 +32,12 @@ export function responderOf(actor: Actor): Responder {
 /** Who may answer: by default everyone in the routed channel; narrowed by allow-lists. */
 export interface AccessPolicy {
   mayAnswer(actor: Actor, project: string): boolean;
+  /**
+   * Whether an allow-list names this person for the project (their user id, or on Discord one of their roles):
+   * they may then reach its questions from a place without a channel (Slack's Home tab) without being a member of
+   * the channel it is routed to. Implies `mayAnswer`.
+   */
+  grants(actor: Actor, project: string): boolean;
 }
 
 export interface AllowLists {
@@ -42,20 +48,39 @@ export interface AllowLists {
 }
 
 export function allowListPolicy(lists: AllowLists): AccessPolicy {
+  const listsFor = (actor: Actor) => ({
+    users: lists.users?.[actor.platform] ?? [],
+    roles: actor.platform === 'discord' ? (lists.discordRoles ?? []) : [],
+  });
+  const names = (actor: Actor) => {
+    const { users, roles } = listsFor(actor);
+    return users.includes(actor.userId) || (actor.roles ?? []).some((role) => roles.includes(role));
+  };
   return {
     mayAnswer(actor) {
-      const users = lists.users?.[actor.platform] ?? [];
-      const roles = actor.platform === 'discord' ? (lists.discordRoles ?? []) : [];
-      if (users.length === 0 && roles.length === 0) return true;
-      return users.includes(actor.userId) || (actor.roles ?? []).some((role) => roles.includes(role));
+      const { users, roles } = listsFor(actor);
+      return (users.length === 0 && roles.length === 0) || names(actor);
     },
+    grants: names,
   };
+}
+
+/**
+ * The channels a person is a member of, on one platform, for places without a channel (Slack's Home tab).
+ * Implementations ask the platform and may answer from a cache for a short while.
+ */
+export interface Membership {
+  /** The person's channels. `fresh`: the cached answer said no; ask the platform again (as often as it allows). */
+  channelsOf(actor: Actor, options?: { readonly fresh?: boolean }): Promise<ReadonlySet<string>>;
 }
 
 /** Channels each platform routes a project to (the bridge's routing, seen from the person's side). */
 export type Routing = (platform: Platform, project: string) => readonly string[];
 
-/** Where an interaction happened: a channel, or a place without one (Slack's Home tab). */
+/**
+ * Where an interaction happened: a channel, or a place without one (Slack's Home tab), where a person reaches
+ * only the projects routed to channels they are a member of, and those an allow-list names them for.
+ */
 export interface Place {
   readonly channel?: string;
 }
@@ -112,6 +137,7 @@ const REFUSAL_TEXT = {
   unknown: 'This question no longer exists.',
   notAllowed: 'You are not allowed to answer questions here.',
   otherChannel: 'This question belongs to a project that is not routed to this channel.',
+  notMember: 'This question belongs to a channel you are not in: answer it there, or ask to be added.',
   pickOne: 'Pick an answer first.',
   needsNote: `${OTHER_LABEL} needs a note: add notes first.`,
 } as const;
@@ -120,6 +146,8 @@ export interface InteractionServiceOptions {
   readonly store: Store;
   readonly access: AccessPolicy;
   readonly routing: Routing;
+  /** Per platform, whose channels a person is in: needed for places without a channel; absent there, none shown. */
+  readonly membership?: Partial<Record<Platform, Membership>>;
 }
 
 /** A draft-less selection as a platform reports it (Slack sends the select's state with each click). */
@@ -146,13 +174,30 @@ export class InteractionService {
     const question = project && parsed ? await this.#o.store.get(project, parsed.id) : undefined;
     if (!question) return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
     const channels = this.#o.routing(actor.platform, question.project);
-    if (channels.length === 0 || (place.channel !== undefined && !channels.includes(place.channel))) {
+    if (place.channel !== undefined ? !channels.includes(place.channel) : channels.length === 0) {
       return { ok: false, refusal: 'other-channel', text: REFUSAL_TEXT.otherChannel };
     }
     if (!this.#o.access.mayAnswer(actor, question.project)) {
       return { ok: false, refusal: 'not-allowed', text: REFUSAL_TEXT.notAllowed };
     }
+    if (place.channel === undefined && !(await this.#reachesUnplaced(actor, question.project, channels))) {
+      return { ok: false, refusal: 'not-allowed', text: REFUSAL_TEXT.notMember };
+    }
     return { ok: true, question };
+  }
+
+  /**
+   * From a place without a channel, whether the person reaches a project routed to `channels`: an allow-list names
+   * them, or they are a member of one of those channels (the platform asked again when its cached answer says no).
+   */
+  async #reachesUnplaced(actor: Actor, project: string, channels: readonly string[]): Promise<boolean> {
+    if (this.#o.access.grants(actor, project)) return true;
+    const membership = this.#o.membership?.[actor.platform];
+    if (!membership) return false;
+    const cached = await membership.channelsOf(actor);
+    if (channels.some((channel) => cached.has(channel))) return true;
+    const fresh = await membership.channelsOf(actor, { fresh: true });
+    return channels.some((channel) => fresh.has(channel));
   }
 
   /** The actor's draft for a question, or the recommendation preselected when they have none. */
@@ -263,12 +308,17 @@ export class InteractionService {
 
   /**
    * The inbox of a place: pending questions of every project routed there (on this platform), blocking first,
-   * each with the actor's draft.
+   * each with the actor's draft. Without a channel (Slack's Home tab): the projects the person may answer that are
+   * routed to a channel they are in (as last learnt) or that an allow-list names them for.
    */
   async inbox(actor: Actor, place: Place): Promise<{ question: Question; draft?: Draft }[]> {
+    const unplaced =
+      place.channel === undefined ? await this.#o.membership?.[actor.platform]?.channelsOf(actor) : undefined;
     const projects = (await this.#o.store.knownProjects()).filter((project) => {
       const channels = this.#o.routing(actor.platform, project);
-      return channels.length > 0 && (place.channel === undefined || channels.includes(place.channel));
+      if (place.channel !== undefined) return channels.includes(place.channel);
+      if (channels.length === 0 || !this.#o.access.mayAnswer(actor, project)) return false;
+      return this.#o.access.grants(actor, project) || channels.some((channel) => unplaced?.has(channel));
     });
     const questions = await this.#o.store.listAcross(projects, { status: ['pending'] });
     return Promise.all(

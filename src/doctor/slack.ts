@@ -1,7 +1,8 @@
 /**
  * The Slack checks: the bot token is accepted (`auth.test`), the bot is a member of every routed channel
  * (`conversations.info` → `is_member`; with no `channels:read` scope, `conversations.history`, which answers
- * `not_in_channel`), and in Socket Mode the app-level token opens connections (`apps.connections.open`).
+ * `not_in_channel`), the Home tab's scopes (`users.conversations`), and in Socket Mode the app-level token opens
+ * connections (`apps.connections.open`).
  */
 import type { SlackConfig } from '../config.js';
 import { type CheckLine, fail, ok, warn } from './check.js';
@@ -90,7 +91,7 @@ async function checkChannel(
   }
   if (info.error === 'channel_not_found') return notFound;
   if (info.error !== 'missing_scope') return fail(`Slack: cannot check ${channel} (${info.error}) — ${invite}`);
-  // Without channels:read (the manifest does not ask for it), history tells membership apart: not_in_channel.
+  // Without channels:read (an app installed from an older manifest), history tells membership apart: not_in_channel.
   const history = await callSlack(config, config.botToken, 'conversations.history', { channel, limit: '1' }, timeoutMs);
   if (isNetwork(history)) return unreachable(config, history.error);
   if ('ok' in history) return ok(`Slack: the bot is in ${channel}`);
@@ -98,6 +99,25 @@ async function checkChannel(
   if (history.error === 'channel_not_found') return notFound;
   return warn(
     `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`,
+  );
+}
+
+/**
+ * The Home tab lists a person's questions by the channels they are in (`users.conversations`): without
+ * `channels:read` and `groups:read` it shows nothing. Undefined when the scopes are there (no line: the channel
+ * lines already say the bot is fine).
+ */
+async function checkHomeScopes(
+  config: SlackConfig,
+  botUser: string,
+  timeoutMs: number,
+): Promise<CheckLine | undefined> {
+  const args = { user: botUser, types: 'public_channel,private_channel', limit: '1' };
+  const answer = await callSlack(config, config.botToken, 'users.conversations', args, timeoutMs);
+  if (isNetwork(answer)) return unreachable(config, answer.error);
+  if ('ok' in answer) return undefined;
+  return warn(
+    `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`,
   );
 }
 
@@ -123,6 +143,11 @@ export async function checkSlack(
   const team = text(auth.body, 'team');
   const lines: CheckLine[] = [ok(`Slack: signed in as @${botName}${team !== undefined ? ` to ${team}` : ''}`)];
   lines.push(...(await Promise.all(channels.map((channel) => checkChannel(config, channel, botName, timeoutMs)))));
+  const botUser = text(auth.body, 'user_id');
+  if (botUser !== undefined) {
+    const home = await checkHomeScopes(config, botUser, timeoutMs);
+    if (home) lines.push(home);
+  }
   if (config.appToken !== undefined) {
     const socket = await callSlack(config, config.appToken, 'apps.connections.open', {}, timeoutMs);
     if (isNetwork(socket)) lines.push(unreachable(config, socket.error));

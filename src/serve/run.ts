@@ -35,6 +35,7 @@ import { DiscordSurface } from '../bot/discord/surface.js';
 import { InteractionService, type Routing } from '../bot/interactions.js';
 import { errorFields, type Logger } from '../bot/logger.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from '../bot/slack/app.js';
+import { SlackMembership } from '../bot/slack/membership.js';
 import { SlackSurface } from '../bot/slack/surface.js';
 import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
 import type { Surface } from '../bot/surface.js';
@@ -130,8 +131,17 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     if ((platform === 'slack' && !slack) || (platform === 'discord' && !discord)) return [];
     return table.channelsFor(platform, project);
   };
+  // One Web API client for what serve itself sends (posts, redraws, membership); Bolt's handlers use the app's own.
+  const slackClient = slack
+    ? createWebClient({
+        token: slack.botToken,
+        ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
+        ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
+      })
+    : undefined;
   const interactions = new InteractionService({
     store,
+    ...(slackClient ? { membership: { slack: new SlackMembership({ client: slackClient, logger: log }) } } : {}),
     access: routedAccessPolicy(
       {
         users: { slack: slack?.allowedUsers ?? [], discord: discord?.allowedUsers ?? [] },
@@ -165,7 +175,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
       ...(gateway ? { discord: () => gateway?.connected() ?? false } : {}),
     });
 
-  if (slack) {
+  if (slack && slackClient) {
     app = createSlackApp({
       config: slack,
       interactions,
@@ -179,11 +189,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     surfaces.push(
       routedSurface(
         new SlackSurface({
-          client: createWebClient({
-            token: slack.botToken,
-            ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
-            ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
-          }),
+          client: slackClient,
           // Unused: the routed surface asks the table for each project's channel.
           channel: slack.channel ?? '',
           logger: log,

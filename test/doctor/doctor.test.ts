@@ -239,6 +239,15 @@ describe('ask-later doctor, one broken piece at a time', () => {
     expect(code).toBe(0);
   });
 
+  it('GIVEN an app without channels:read THEN ⚠ says the Home tab needs the read scopes', async () => {
+    slack.fail('users.conversations', { status: 200, error: 'missing_scope' });
+    const { lines, code } = await doctor(healthyEnv());
+    expect(lines).toContain(
+      '⚠ Slack: the Home tab cannot tell which channels a person is in (missing_scope) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app',
+    );
+    expect(code).toBe(0);
+  });
+
   it('GIVEN a Slack channel that does not exist THEN ✗ says to use the id from the channel details', async () => {
     slack.fail('conversations.info', { status: 200, error: 'channel_not_found' });
     const { lines, code } = await doctor(healthyEnv());

@@ -53,8 +53,14 @@ export class FakeSlackApi {
   readonly #listeners: ((call: SlackCall) => void)[] = [];
   #server: Server | undefined;
   #ts = 1_700_000_000;
-  /** Members of each channel the bot is in (for doctor-style checks). */
   botUserId = 'UBOT';
+  /**
+   * Members of channels, for `users.conversations`. A channel not listed here has every user in it, once the bot
+   * posted there (so tests that do not care see everyone as a member of the routed channels).
+   */
+  readonly channelMembers = new Map<string, readonly string[]>();
+  /** Channels per page of `users.conversations` (Slack's pages hold up to `limit`). */
+  pageSize = 1000;
 
   /** Base URL for `SLACK_API_URL` / `slackApiUrl` (ends with a slash). */
   url = '';
@@ -164,6 +170,19 @@ export class FakeSlackApi {
             profile: { display_name: `Name ${String(body.user)}` },
           },
         };
+      case 'users.conversations': {
+        const user = String(body.user);
+        const open = new Set(this.messages.map((m) => m.channel).filter((c) => !this.channelMembers.has(c)));
+        const member = [...this.channelMembers].filter(([, users]) => users.includes(user)).map(([c]) => c);
+        const all = [...open, ...member];
+        const from = Number(body.cursor ?? 0) || 0;
+        const to = from + this.pageSize;
+        return {
+          ok: true,
+          channels: all.slice(from, to).map((id) => ({ id, is_channel: true })),
+          response_metadata: { next_cursor: to < all.length ? String(to) : '' },
+        };
+      }
       case 'conversations.info':
         return { ok: true, channel: { id: body.channel, is_member: true, name: 'team' } };
       default:

@@ -113,4 +113,15 @@ describe('allow-lists: global and per route', () => {
     expect(policy.mayAnswer(slackActor('U0BOB'), 'open')).toBe(true);
     expect(policy.mayAnswer(slackActor('U0EVE'), 'open')).toBe(false); // global no
   });
+
+  it('GIVEN lists THEN only a person a list names (and both let in) is granted the project outside its channel', () => {
+    const none = routedAccessPolicy({}, table);
+    expect(none.grants(slackActor('U0ANA'), 'secret')).toBe(true); // the route names her
+    expect(none.grants(slackActor('U0ANA'), 'open')).toBe(false); // no list names anyone: channel members only
+    expect(none.grants(discordActor(D2, ['300000000000000001']), 'secret')).toBe(true); // by role
+    const global = routedAccessPolicy({ users: { slack: ['U0BOB', 'U0ANA'] } }, table);
+    expect(global.grants(slackActor('U0BOB'), 'open')).toBe(true); // named globally
+    expect(global.grants(slackActor('U0BOB'), 'secret')).toBe(false); // named globally, refused by the route
+    expect(global.grants(slackActor('U0EVE'), 'open')).toBe(false);
+  });
 });

@@ -98,6 +98,8 @@ export interface HarnessOptions {
   readonly prefix?: string;
   /** Settings over the defaults (e.g. `appToken` and `apiUrl` for Socket Mode). */
   readonly slackConfig?: Partial<SlackConfig>;
+  /** The routing file's routes. */
+  readonly routes?: ServeConfig['routes'];
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -117,6 +119,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       allowedUsers: options.allowedUsers ?? [],
       ...options.slackConfig,
     },
+    ...(options.routes !== undefined ? { routes: options.routes } : {}),
   };
   const serve = await startServe(config, {
     logger,
