@@ -14685,6 +14685,20 @@ function parseEntry(streamKey, entryId, flat, projectOf) {
     }
   ];
 }
+function fieldsOf(reply) {
+  if (Array.isArray(reply)) {
+    const fields = {};
+    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+    return fields;
+  }
+  return reply !== null && typeof reply === "object" ? reply : {};
+}
+function entryIdBefore(id) {
+  const [ms = "0", seq = "0"] = id.split("-");
+  if (BigInt(seq) > 0n) return `${ms}-${BigInt(seq) - 1n}`;
+  if (BigInt(ms) > 0n) return `${BigInt(ms) - 1n}-18446744073709551615`;
+  return "0";
+}
 function strip(event) {
   return {
     eventId: event.eventId,
@@ -14712,7 +14726,8 @@ var init_events = __esm({
         for (const project of keys) {
           if (this.#grouped.has(project.events)) continue;
           try {
-            await this.#o.client.sendCommand(["XGROUP", "CREATE", project.events, this.#o.group, "0", "MKSTREAM"]);
+            const start = await this.#startOf(project.events);
+            await this.#o.client.sendCommand(["XGROUP", "CREATE", project.events, this.#o.group, start, "MKSTREAM"]);
           } catch (error46) {
             if (!(error46 instanceof Error && error46.message.startsWith("BUSYGROUP"))) throw error46;
           }
@@ -14720,6 +14735,23 @@ var init_events = __esm({
           this.#streamByTag.set(project.tag, project.events);
         }
         return [...this.#grouped];
+      }
+      /** Where this group starts on a stream: `0`, or where the inherited group got to (see `ConsumerOptions`). */
+      async #startOf(stream) {
+        const from = this.#o.inheritFrom;
+        if (from === void 0) return "0";
+        let groups;
+        try {
+          groups = await this.#o.client.sendCommand(["XINFO", "GROUPS", stream]);
+        } catch {
+          return "0";
+        }
+        const inherited = (Array.isArray(groups) ? groups : []).map(fieldsOf).find((g) => g.name === from);
+        if (!inherited) return "0";
+        const summary = await this.#o.client.sendCommand(["XPENDING", stream, from]);
+        const oldestPending = Number(summary?.[0] ?? 0) > 0 ? summary[1] : void 0;
+        if (typeof oldestPending === "string") return entryIdBefore(oldestPending);
+        return typeof inherited["last-delivered-id"] === "string" ? inherited["last-delivered-id"] : "0";
       }
       async read(options = {}) {
         const streams = await this.#streams();
@@ -50474,13 +50506,14 @@ var init_redis_store = __esm({
           return Number(reply) === 1;
         });
       }
-      consumer(group, consumerName) {
+      consumer(group, consumerName, options = {}) {
         return this.#run(async () => {
           const connection = await this.#client.duplicate();
           const consumer = new RedisEventConsumer({
             client: this.#client,
             blocking: connection,
             group,
+            ...options.inheritFrom !== void 0 ? { inheritFrom: options.inheritFrom } : {},
             consumer: consumerName,
             streams: async () => {
               const projects = await this.projects();
@@ -50782,10 +50815,18 @@ var init_events2 = __esm({
       constructor(options) {
         this.#o = options;
       }
-      /** Create the group if missing (not a transition: no event, no notify needed, but under the write lock). */
-      static ensureGroup(connection, group) {
+      /**
+       * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
+       * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
+       */
+      static ensureGroup(connection, group, inheritFrom) {
         connection.write(() => {
-          connection.statement("INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, 0)").run(group);
+          connection.statement(
+            `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
+             (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
+             (SELECT last_id FROM event_groups WHERE name = ?),
+             0))`
+          ).run(group, inheritFrom ?? null, inheritFrom ?? null);
         });
       }
       #take(count) {
@@ -51466,9 +51507,9 @@ var init_sqlite_store = __esm({
           })
         );
       }
-      consumer(group, consumerName) {
+      consumer(group, consumerName, options = {}) {
         return this.#run(() => {
-          SqliteEventConsumer.ensureGroup(this.#c, group);
+          SqliteEventConsumer.ensureGroup(this.#c, group, options.inheritFrom);
           const consumer = new SqliteEventConsumer({
             connection: this.#c,
             group,

@@ -1,10 +1,16 @@
 /**
- * The bridge: follows the store's events through a consumer group and keeps every chat copy of every question
- * true. A parked question is posted on every surface and channel routed for its project; any later transition
- * redraws every copy. Handling is idempotent (it always renders the question as it is now, and posts only where
- * no copy is recorded), so at-least-once delivery of events is safe. An event is acknowledged only after its work
- * is done; failures are retried with back-off, then left pending for a live bridge to reclaim.
+ * The bridge: follows the store's events and keeps every chat copy of every question true. A parked question is
+ * posted on every surface and channel routed for its project; any later transition redraws every copy.
+ *
+ * Each surface (web inbox, Slack, Discord) follows the events through a consumer group of its own
+ * (`<group>:<platform>`), so a platform that is slow, rate-limited or refusing delays no other. Handling is
+ * idempotent (a surface renders the question as it is now, and posts only where no copy is recorded), so
+ * at-least-once delivery of events is safe. An event is acknowledged only after its work is done; a failing one
+ * is retried with exponential back-off and jitter, then left pending for a live bridge to reclaim. While the
+ * store cannot be read, each surface backs off the same way and logs once when it starts failing and once when it
+ * reads again.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { MessageRef, Question } from '../core/question.js';
 import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
 import { errorFields, type Logger, silentLogger } from './logger.js';
@@ -13,129 +19,200 @@ import type { Surface } from './surface.js';
 export interface BridgeOptions {
   readonly store: Store;
   readonly surfaces: readonly Surface[];
-  /** Unique per running bridge (e.g. host + pid): the consumer-group member name. */
+  /** Unique per running bridge (e.g. host + pid): the consumer name in every surface's group. */
   readonly consumerName: string;
-  /** Consumer group (default `bridge`). */
+  /**
+   * Consumer group prefix (default `bridge`): each surface reads as `<group>:<platform>`. A surface's group that
+   * does not exist yet starts where the group named `<group>` got to (the one group every surface shared before).
+   */
   readonly group?: string;
   readonly logger?: Logger;
   /** How long one read waits for new events (default 1000 ms); also bounds how long `stop` waits. */
   readonly blockMs?: number;
   /** Events another bridge read but did not acknowledge for this long are taken over (default 30 s). */
   readonly reclaimIdleMs?: number;
-  /** Attempts per event in this process, with back-off from `retryBaseMs` (default 5 attempts, 200 ms). */
+  /** Attempts per event in this process (default 5), with back-off from `retryBaseMs` (default 200 ms). */
   readonly attempts?: number;
   readonly retryBaseMs?: number;
+  /** The longest back-off between two attempts, or two reads of a failing store (default 30 s). */
+  readonly retryMaxMs?: number;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/**
+ * Wait `ms` unless `signal` aborts first: true when the wait ran its course. Leaves no listener on the signal
+ * (a stop signal lives as long as the process; a retry loop must not add one per retry).
+ */
+export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await delay(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Full jitter: a random wait up to the exponential step (AWS's "exponential back-off and jitter"). */
+function backoff(attempt: number, baseMs: number, maxMs: number): number {
+  const step = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
+  return step / 2 + Math.random() * (step / 2);
+}
 
 export class Bridge {
   readonly #o: BridgeOptions;
   readonly #log: Logger;
   readonly #stopping = new AbortController();
-  #consumer: EventConsumer | undefined;
-  #loop: Promise<void> | undefined;
-  #lastReclaim = 0;
+  readonly #followers: SurfaceFollower[] = [];
 
   constructor(options: BridgeOptions) {
     this.#o = options;
     this.#log = options.logger ?? silentLogger;
   }
 
-  /** Join the consumer group and start following events. */
+  /** Join every surface's consumer group and start following events. */
   async start(): Promise<void> {
-    this.#consumer = await this.#o.store.consumer(this.#o.group ?? 'bridge', this.#o.consumerName);
-    this.#loop = this.#run(this.#consumer);
+    const group = this.#o.group ?? 'bridge';
+    try {
+      for (const surface of this.#o.surfaces) {
+        const consumer = await this.#o.store.consumer(`${group}:${surface.platform}`, this.#o.consumerName, {
+          inheritFrom: group,
+        });
+        this.#followers.push(new SurfaceFollower(this.#o, surface, consumer, this.#log, this.#stopping.signal));
+      }
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+    for (const follower of this.#followers) follower.start();
   }
 
-  /** Stop taking new events, finish the one in hand (its acknowledgement included), and leave the group. */
+  /** Stop taking new events, finish the ones in hand (their acknowledgements included), and leave the groups. */
   async stop(): Promise<void> {
     this.#stopping.abort();
-    await this.#loop;
-    await this.#consumer?.close();
+    await Promise.all(this.#followers.map((follower) => follower.stop()));
   }
 
-  async #run(consumer: EventConsumer): Promise<void> {
+  /**
+   * Bring every copy of the event's question up to date on every surface. Safe to run twice for the same event.
+   * (Each surface's follower does its own part of this; here for callers that replay one event by hand.)
+   */
+  async handle(event: StoreEvent, maybePostedBefore: boolean): Promise<void> {
+    for (const surface of this.#o.surfaces) await bringUpToDate(this.#o.store, surface, event, maybePostedBefore);
+  }
+}
+
+/** One surface's reading loop over its consumer group. */
+class SurfaceFollower {
+  readonly #o: BridgeOptions;
+  readonly #surface: Surface;
+  readonly #consumer: EventConsumer;
+  readonly #log: Logger;
+  readonly #signal: AbortSignal;
+  #loop: Promise<void> | undefined;
+  #lastReclaim = 0;
+
+  constructor(o: BridgeOptions, surface: Surface, consumer: EventConsumer, log: Logger, signal: AbortSignal) {
+    this.#o = o;
+    this.#surface = surface;
+    this.#consumer = consumer;
+    this.#log = log;
+    this.#signal = signal;
+  }
+
+  start(): void {
+    this.#loop = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop;
+    await this.#consumer.close();
+  }
+
+  #sleep(ms: number): Promise<boolean> {
+    return pause(ms, this.#signal);
+  }
+
+  async #run(): Promise<void> {
     const reclaimIdleMs = this.#o.reclaimIdleMs ?? 30_000;
-    while (!this.#stopping.signal.aborted) {
+    const platform = this.#surface.platform;
+    let failures = 0;
+    let failingSince = 0;
+    while (!this.#signal.aborted) {
       try {
         if (Date.now() - this.#lastReclaim >= reclaimIdleMs / 2) {
           this.#lastReclaim = Date.now();
-          for (const event of await consumer.reclaim(reclaimIdleMs)) await this.#process(consumer, event, true);
+          for (const event of await this.#consumer.reclaim(reclaimIdleMs)) await this.#process(event, true);
         }
-        const events = await consumer.read({ count: 20, blockMs: this.#o.blockMs ?? 1000 });
-        for (const event of events) await this.#process(consumer, event, false);
+        const events = await this.#consumer.read({ count: 20, blockMs: this.#o.blockMs ?? 1000 });
+        if (failures > 0) {
+          this.#log.info({ platform, failures, ms: Date.now() - failingSince }, 'bridge: reading events again');
+          failures = 0;
+        }
+        for (const event of events) await this.#process(event, false);
       } catch (error) {
-        if (this.#stopping.signal.aborted) break;
-        this.#log.warn(errorFields(error), 'bridge: reading events failed; retrying');
-        await sleep(this.#o.retryBaseMs ?? 200, this.#stopping.signal);
+        if (this.#signal.aborted) break;
+        if (failures === 0) {
+          failingSince = Date.now();
+          this.#log.warn({ platform, ...errorFields(error) }, 'bridge: cannot read events; retrying with back-off');
+        }
+        await this.#sleep(backoff(failures, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000));
+        failures++;
       }
     }
   }
 
-  async #process(consumer: EventConsumer, event: StoreEvent, redelivered: boolean): Promise<void> {
+  async #process(event: StoreEvent, redelivered: boolean): Promise<void> {
     const attempts = this.#o.attempts ?? 5;
-    const base = this.#o.retryBaseMs ?? 200;
+    const platform = this.#surface.platform;
     for (let attempt = 0; attempt < attempts; attempt++) {
       const started = Date.now();
       try {
-        await this.handle(event, redelivered || attempt > 0);
-        await consumer.ack([event]);
+        await bringUpToDate(this.#o.store, this.#surface, event, redelivered || attempt > 0);
+        await this.#consumer.ack([event]);
         this.#log.info(
-          { event: event.type, questionId: event.questionId, ms: Date.now() - started, attempt },
+          { platform, event: event.type, questionId: event.questionId, ms: Date.now() - started, attempt },
           'bridge: event handled',
         );
         return;
       } catch (error) {
         this.#log.warn(
-          { event: event.type, questionId: event.questionId, attempt, ...errorFields(error) },
+          { platform, event: event.type, questionId: event.questionId, attempt, ...errorFields(error) },
           'bridge: event failed',
         );
-        if (this.#stopping.signal.aborted) return;
-        await sleep(Math.min(base * 2 ** attempt, 10_000), this.#stopping.signal);
+        if (attempt + 1 === attempts) break;
+        if (!(await this.#sleep(backoff(attempt, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000)))) return;
       }
     }
     // Left pending: this bridge or another takes it over after reclaimIdleMs.
   }
+}
 
-  /**
-   * Bring every copy of the event's question up to date: post it where it is routed and has no copy yet, redraw
-   * the copies it has. Safe to run twice for the same event.
-   */
-  async handle(event: StoreEvent, maybePostedBefore: boolean): Promise<void> {
-    const store = this.#o.store;
-    const question = await store.get(event.project, event.questionId);
-    if (!question) return; // purged: nothing left to show
+/**
+ * Bring one surface's copies of the event's question up to date: post it where it is routed and has no copy on
+ * this surface yet, redraw the copies it has. Safe to run twice for the same event.
+ */
+async function bringUpToDate(
+  store: Store,
+  surface: Surface,
+  event: StoreEvent,
+  maybePostedBefore: boolean,
+): Promise<void> {
+  const question = await store.get(event.project, event.questionId);
+  if (!question) return; // purged: nothing left to show
 
-    const posted: MessageRef[] = [];
-    for (const surface of this.#o.surfaces) {
-      for (const channel of surface.channelsFor(question.project)) {
-        if (question.messages.some((m) => m.platform === surface.platform && m.channel === channel)) continue;
-        const ref = await surface.post(question, channel, { maybePostedBefore });
-        await store.recordMessage(question.project, question.id, ref);
-        posted.push(ref);
-      }
-    }
-    if (posted.length > 0) {
-      // It may have moved on while we posted; the event for that move may have seen no copy to redraw.
-      const now = await store.get(question.project, question.id);
-      if (now && changed(question, now)) for (const ref of posted) await this.#update(now, ref);
-    }
-    if (event.type !== 'parked' || question.status !== 'pending') {
-      for (const ref of question.messages) await this.#update(question, ref);
-    }
+  const posted: MessageRef[] = [];
+  for (const channel of surface.channelsFor(question.project)) {
+    if (question.messages.some((m) => m.platform === surface.platform && m.channel === channel)) continue;
+    const ref = await surface.post(question, channel, { maybePostedBefore });
+    await store.recordMessage(question.project, question.id, ref);
+    posted.push(ref);
   }
-
-  async #update(question: Question, ref: MessageRef): Promise<void> {
-    const surface = this.#o.surfaces.find((s) => s.platform === ref.platform);
-    if (surface) await surface.update(question, ref);
+  if (posted.length > 0) {
+    // It may have moved on while we posted; the event for that move may have seen no copy to redraw.
+    const now = await store.get(question.project, question.id);
+    if (now && changed(question, now)) for (const ref of posted) await surface.update(now, ref);
+  }
+  if (event.type !== 'parked' || question.status !== 'pending') {
+    for (const ref of question.messages) if (ref.platform === surface.platform) await surface.update(question, ref);
   }
 }
 

@@ -95,6 +95,15 @@ export interface EventConsumer {
   close(): Promise<void>;
 }
 
+export interface ConsumerOptions {
+  /**
+   * Where a group created now starts, when a group of this name exists: just before the oldest event that group
+   * handed out and never acknowledged, else after the last it handed out (a group that replaces another picks up
+   * where that one stopped). Otherwise a new group starts at the oldest event kept.
+   */
+  readonly inheritFrom?: string;
+}
+
 export interface WaitOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
@@ -167,7 +176,7 @@ export interface Store {
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
 
   /** A consumer in a named group over all projects' events; the group is created if missing. */
-  consumer(group: string, consumerName: string): Promise<EventConsumer>;
+  consumer(group: string, consumerName: string, options?: ConsumerOptions): Promise<EventConsumer>;
   /**
    * Wait, without polling, until the question is no longer pending or the time runs out or the signal aborts.
    * Resolves with the question as it then is (possibly still pending), or undefined when it is unknown.

@@ -1,5 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../src/bot/bridge.js';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Bridge, type BridgeOptions, pause } from '../../src/bot/bridge.js';
+import type { EventConsumer, Store } from '../../src/store/port.js';
+import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
+import { RecordingLogger } from '../bot/slack/harness.js';
 import { openTestStore, person, spec, uniqueProject } from '../support/store.js';
 import { RecordingSurface } from './recording-surface.js';
 
@@ -21,7 +25,8 @@ async function setup(options: { reclaimIdleMs?: number; routes?: (project: strin
   const routes = options.routes ?? (() => ['C-team']);
   const slack = new RecordingSurface('slack', routes);
   const discord = new RecordingSurface('discord', () => ['D-team']);
-  const start = async (name: string, surfaces = [slack, discord]) => {
+  const web = new RecordingSurface('web', () => ['local']);
+  const start = async (name: string, surfaces = [slack, discord], more: Partial<BridgeOptions> = {}) => {
     const bridge = new Bridge({
       store,
       surfaces,
@@ -29,13 +34,14 @@ async function setup(options: { reclaimIdleMs?: number; routes?: (project: strin
       blockMs: 50,
       retryBaseMs: 5,
       reclaimIdleMs: options.reclaimIdleMs ?? 30_000,
+      ...more,
     });
     await bridge.start();
     open.push(bridge);
     return bridge;
   };
   open.push({ stop: () => store.close() });
-  return { store, slack, discord, start };
+  return { store, slack, discord, web, start };
 }
 
 describe('the bridge', () => {
@@ -115,13 +121,13 @@ describe('the bridge', () => {
   it('GIVEN a bridge that read events and died THEN a live one reclaims them after the idle time and posts, flagged', async () => {
     const { store, slack, start } = await setup({ reclaimIdleMs: 200 });
     const project = uniqueProject();
-    const dead = await store.consumer('bridge', 'dead');
+    const dead = await store.consumer('bridge:slack', 'dead');
     await dead.read();
     await store.park(project, spec());
     expect(await dead.read()).toHaveLength(1);
     await dead.close();
-    await start('alive');
-    await until(async () => (await store.get(project, 1))?.messages.length === 2, 'posted by the live bridge');
+    await start('alive', [slack]);
+    await until(async () => (await store.get(project, 1))?.messages.length === 1, 'posted by the live bridge');
     expect(slack.posts).toHaveLength(1);
     expect(slack.posts[0]?.maybePostedBefore).toBe(true);
   });
@@ -135,5 +141,97 @@ describe('the bridge', () => {
     await until(async () => (await store.get(project, 1))?.messages.length === 2, 'posted');
     const statuses = [...slack.posts.map((p) => p.question.status), ...slack.updates.map((u) => u.question.status)];
     expect(statuses.at(-1)).toBe('answered');
+  });
+
+  it('GIVEN Slack refusing every post THEN Discord and the web inbox still get every question, and Slack’s attempts per event are bounded', async () => {
+    const { store, slack, discord, web, start } = await setup();
+    slack.failNext = Number.POSITIVE_INFINITY;
+    await start('b1', [slack, discord, web], { attempts: 3, retryBaseMs: 1, retryMaxMs: 2 });
+    const project = uniqueProject();
+    for (let i = 0; i < 5; i++) await store.park(project, spec());
+    await vi.waitFor(() => {
+      expect(discord.posts).toHaveLength(5);
+      expect(web.posts).toHaveLength(5);
+    });
+    await vi.waitFor(() => expect(slack.calls).toBe(15)); // 3 attempts for each of the 5 events, then it moves on
+    expect(slack.posts).toEqual([]);
+    await store.answer(project, 1, { choices: ['SQLite'], other: false }, person());
+    await vi.waitFor(() => expect(discord.updates.map((u) => u.question.status)).toEqual(['answered']));
+  });
+
+  it('GIVEN a group shared by every surface (an older bridge) THEN the surfaces’ own groups start where it got to', async () => {
+    const { store, slack, discord, start } = await setup();
+    const project = uniqueProject();
+    await store.park(project, spec());
+    const older = await store.consumer('bridge', 'older');
+    await older.ack(await older.read());
+    await older.close();
+    await store.park(project, spec());
+    await start('b1');
+    await until(async () => (await store.get(project, 2))?.messages.length === 2, '#2 posted');
+    expect(slack.posts.map((p) => p.question.id)).toEqual([2]);
+    expect(discord.posts.map((p) => p.question.id)).toEqual([2]);
+  });
+
+  it('GIVEN the store unreadable for many reads THEN each surface logs once when it starts failing and once when it reads again, and carries on', async () => {
+    const real = await openTestStore();
+    open.push({ stop: () => real.close() });
+    let down = true;
+    let reads = 0;
+    const consumerOf = async (...args: Parameters<Store['consumer']>): Promise<EventConsumer> => {
+      const consumer = await real.consumer(...args);
+      const failing = <T>(work: () => Promise<T>) => {
+        reads++;
+        return down ? Promise.reject(new StoreUnavailableError()) : work();
+      };
+      return {
+        read: (options) => failing(() => consumer.read(options)),
+        reclaim: (idle, count) => failing(() => consumer.reclaim(idle, count)),
+        ack: (events) => consumer.ack(events),
+        close: () => consumer.close(),
+      };
+    };
+    // The real store, whose consumers cannot read while `down`.
+    const flaky = new Proxy(real, {
+      get(target, property) {
+        if (property === 'consumer') return consumerOf;
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as Store;
+    const logger = new RecordingLogger();
+    const slack = new RecordingSurface('slack', () => ['C-team']);
+    const discord = new RecordingSurface('discord', () => ['D-team']);
+    const bridge = new Bridge({
+      store: flaky,
+      surfaces: [slack, discord],
+      consumerName: 'b1',
+      blockMs: 50,
+      retryBaseMs: 1,
+      retryMaxMs: 4,
+      logger,
+    });
+    await bridge.start();
+    open.push(bridge);
+    await vi.waitFor(() => expect(reads).toBeGreaterThanOrEqual(100), { timeout: 20_000 });
+    const warnings = logger.lines.filter((l) => l.level === 'warn');
+    expect(warnings.map((l) => l.fields.platform).sort()).toEqual(['discord', 'slack']);
+    down = false;
+    const project = uniqueProject();
+    await real.park(project, spec());
+    await vi.waitFor(() => expect(slack.posts.length + discord.posts.length).toBe(2));
+    const again = logger.lines.filter((l) => l.message === 'bridge: reading events again');
+    expect(again.map((l) => l.fields.platform).sort()).toEqual(['discord', 'slack']);
+    expect(logger.lines.filter((l) => l.level === 'warn')).toHaveLength(2);
+  });
+
+  it('GIVEN two hundred pauses on one stop signal THEN no listener is left on it, and an abort ends a pause at once', async () => {
+    const stop = new AbortController();
+    for (let i = 0; i < 200; i++) expect(await pause(0, stop.signal)).toBe(true);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    const long = pause(60_000, stop.signal);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    stop.abort();
+    expect(await long).toBe(false);
   });
 });

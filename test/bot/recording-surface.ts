@@ -5,7 +5,10 @@ import type { MessageRef, Platform, Question } from '../../src/core/question.js'
 export class RecordingSurface implements Surface {
   readonly posts: { question: Question; channel: string; maybePostedBefore: boolean }[] = [];
   readonly updates: { question: Question; ref: MessageRef }[] = [];
+  /** Calls to fail from now on (`Infinity`: a platform refusing everything). */
   failNext = 0;
+  /** Every post and update asked for, failed ones included. */
+  calls = 0;
   #counter = 0;
 
   constructor(
@@ -18,6 +21,7 @@ export class RecordingSurface implements Surface {
   }
 
   async post(question: Question, channel: string, options: { maybePostedBefore: boolean }): Promise<MessageRef> {
+    this.calls++;
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('platform unavailable');
@@ -27,6 +31,7 @@ export class RecordingSurface implements Surface {
   }
 
   async update(question: Question, ref: MessageRef): Promise<void> {
+    this.calls++;
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('platform unavailable');

@@ -50,6 +50,7 @@ export class FakeSlackApi {
   readonly calls: SlackCall[] = [];
   readonly messages: PostedMessage[] = [];
   readonly #failures = new Map<string, Failure[]>();
+  readonly #refusals = new Map<string, string>();
   readonly #listeners: ((call: SlackCall) => void)[] = [];
   #server: Server | undefined;
   #ts = 1_700_000_000;
@@ -72,7 +73,9 @@ export class FakeSlackApi {
       const auth = request.headers.authorization;
       const call: SlackCall = { method, body, ...(auth ? { token: auth.replace(/^Bearer /, '') } : {}) };
       this.calls.push(call);
-      const failure = this.#failures.get(method)?.shift();
+      const refusal = this.#refusals.get(method);
+      const failure: Failure | undefined =
+        refusal !== undefined ? { status: 200, error: refusal } : this.#failures.get(method)?.shift();
       if (failure?.status === 429) {
         response.writeHead(429, { 'retry-after': String(failure.retryAfter), 'content-type': 'application/json' });
         response.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
@@ -98,6 +101,11 @@ export class FakeSlackApi {
   async stop(): Promise<void> {
     this.#server?.closeAllConnections();
     await new Promise<void>((resolve) => this.#server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** Every call of `method` from now on is refused with this Slack error (e.g. `channel_not_found`). */
+  refuse(method: string, error: string): void {
+    this.#refusals.set(method, error);
   }
 
   /** The next call(s) of `method` fail this way, in order. */

@@ -153,8 +153,8 @@ describe('what serve logs', () => {
     await until(
       () =>
         lines.filter((line) => line.includes('"event":"delivered"') && line.includes('bridge: event handled'))
-          .length === 2,
-      'the bridge redrew both as delivered',
+          .length === 6,
+      'every surface (web, Slack, Discord) handled both deliveries',
     );
     await replica.serve.stop();
 

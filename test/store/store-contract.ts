@@ -551,6 +551,36 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       }
     });
 
+    it('GIVEN a group replacing another (inheritFrom) THEN it starts at the old group’s oldest unacknowledged event, or after its last one, and a group with nothing to inherit starts at the beginning', async () => {
+      const local = await openStore({ now: clock.now });
+      try {
+        const project = uniqueProject();
+        for (let i = 0; i < 4; i++) await local.park(project, spec());
+        const old = await local.consumer('old', 'o');
+        const read = await old.read({ count: 3 });
+        expect(read.map((e) => e.questionId)).toEqual([1, 2, 3]);
+        await old.ack([read[0] as StoreEvent, read[2] as StoreEvent]); // #2 stays unacknowledged
+        const heir = await local.consumer('heir', 'h', { inheritFrom: 'old' });
+        expect((await heir.read()).map((e) => e.questionId)).toEqual([2, 3, 4]);
+
+        await old.ack([read[1] as StoreEvent]);
+        const second = await local.consumer('second-heir', 'h', { inheritFrom: 'old' });
+        expect((await second.read()).map((e) => e.questionId)).toEqual([4]);
+
+        const orphan = await local.consumer('orphan', 'h', { inheritFrom: 'no-such-group' });
+        expect((await orphan.read()).map((e) => e.questionId)).toEqual([1, 2, 3, 4]);
+
+        // An existing group keeps its own position: inheriting applies only when it is created.
+        await heir.close();
+        const again = await local.consumer('heir', 'h2', { inheritFrom: 'no-such-group' });
+        await local.park(project, spec());
+        expect((await again.read()).map((e) => e.questionId)).toEqual([5]);
+        for (const consumer of [old, second, orphan, again]) await consumer.close();
+      } finally {
+        await local.close();
+      }
+    });
+
     it('GIVEN a consumer blocking before a project exists THEN it picks up the new project on its next read', async () => {
       const local = await openStore({ now: clock.now });
       try {

@@ -76,6 +76,8 @@ export interface RedisEventConsumerOptions {
   readonly blocking: Client;
   readonly group: string;
   readonly consumer: string;
+  /** The group whose position a group created here starts from (`ConsumerOptions.inheritFrom`). */
+  readonly inheritFrom?: string;
   /** Every project's keys, read again on each call so new projects are picked up. */
   readonly streams: () => Promise<ProjectKeys[]>;
   readonly onClose: () => void;
@@ -96,7 +98,8 @@ export class RedisEventConsumer implements EventConsumer {
     for (const project of keys) {
       if (this.#grouped.has(project.events)) continue;
       try {
-        await this.#o.client.sendCommand(['XGROUP', 'CREATE', project.events, this.#o.group, '0', 'MKSTREAM']);
+        const start = await this.#startOf(project.events);
+        await this.#o.client.sendCommand(['XGROUP', 'CREATE', project.events, this.#o.group, start, 'MKSTREAM']);
       } catch (error) {
         if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error;
       }
@@ -104,6 +107,24 @@ export class RedisEventConsumer implements EventConsumer {
       this.#streamByTag.set(project.tag, project.events);
     }
     return [...this.#grouped];
+  }
+
+  /** Where this group starts on a stream: `0`, or where the inherited group got to (see `ConsumerOptions`). */
+  async #startOf(stream: string): Promise<string> {
+    const from = this.#o.inheritFrom;
+    if (from === undefined) return '0';
+    let groups: unknown;
+    try {
+      groups = await this.#o.client.sendCommand(['XINFO', 'GROUPS', stream]);
+    } catch {
+      return '0'; // no stream yet
+    }
+    const inherited = (Array.isArray(groups) ? groups : []).map(fieldsOf).find((g) => g.name === from);
+    if (!inherited) return '0';
+    const summary = (await this.#o.client.sendCommand(['XPENDING', stream, from])) as unknown[];
+    const oldestPending = Number(summary?.[0] ?? 0) > 0 ? summary[1] : undefined;
+    if (typeof oldestPending === 'string') return entryIdBefore(oldestPending);
+    return typeof inherited['last-delivered-id'] === 'string' ? inherited['last-delivered-id'] : '0';
   }
 
   async read(options: ReadEventsOptions = {}): Promise<StoreEvent[]> {
@@ -161,6 +182,24 @@ export class RedisEventConsumer implements EventConsumer {
     this.#o.blocking.close();
     this.#o.onClose();
   }
+}
+
+/** An XINFO reply's flat [field, value, …] list (RESP2) or map (RESP3, as node-redis may give it) as a record. */
+function fieldsOf(reply: unknown): Record<string, unknown> {
+  if (Array.isArray(reply)) {
+    const fields: Record<string, unknown> = {};
+    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+    return fields;
+  }
+  return reply !== null && typeof reply === 'object' ? (reply as Record<string, unknown>) : {};
+}
+
+/** The stream entry id just before `id` (`ms-seq`), so a group starting there reads `id` next. */
+export function entryIdBefore(id: string): string {
+  const [ms = '0', seq = '0'] = id.split('-');
+  if (BigInt(seq) > 0n) return `${ms}-${BigInt(seq) - 1n}`;
+  if (BigInt(ms) > 0n) return `${BigInt(ms) - 1n}-18446744073709551615`;
+  return '0';
 }
 
 function strip(event: RawEvent): StoreEvent {

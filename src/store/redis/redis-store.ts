@@ -23,6 +23,7 @@ import type {
   Claim,
   ClaimOptions,
   CloseResult,
+  ConsumerOptions,
   DraftResult,
   EventConsumer,
   ListFilter,
@@ -543,13 +544,14 @@ export class RedisStore implements Store {
     });
   }
 
-  consumer(group: string, consumerName: string): Promise<EventConsumer> {
+  consumer(group: string, consumerName: string, options: ConsumerOptions = {}): Promise<EventConsumer> {
     return this.#run(async () => {
       const connection = await this.#client.duplicate();
       const consumer = new RedisEventConsumer({
         client: this.#client,
         blocking: connection,
         group,
+        ...(options.inheritFrom !== undefined ? { inheritFrom: options.inheritFrom } : {}),
         consumer: consumerName,
         streams: async () => {
           const projects = await this.projects();

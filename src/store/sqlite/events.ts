@@ -53,10 +53,20 @@ export class SqliteEventConsumer implements EventConsumer {
     this.#o = options;
   }
 
-  /** Create the group if missing (not a transition: no event, no notify needed, but under the write lock). */
-  static ensureGroup(connection: SqliteConnection, group: string): void {
+  /**
+   * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
+   * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
+   */
+  static ensureGroup(connection: SqliteConnection, group: string, inheritFrom?: string): void {
     connection.write(() => {
-      connection.statement('INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, 0)').run(group);
+      connection
+        .statement(
+          `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
+             (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
+             (SELECT last_id FROM event_groups WHERE name = ?),
+             0))`,
+        )
+        .run(group, inheritFrom ?? null, inheritFrom ?? null);
     });
   }
 

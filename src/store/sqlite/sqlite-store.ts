@@ -34,6 +34,7 @@ import type {
   Claim,
   ClaimOptions,
   CloseResult,
+  ConsumerOptions,
   DraftResult,
   EventConsumer,
   EventType,
@@ -553,9 +554,9 @@ export class SqliteStore implements Store {
     );
   }
 
-  consumer(group: string, consumerName: string): Promise<EventConsumer> {
+  consumer(group: string, consumerName: string, options: ConsumerOptions = {}): Promise<EventConsumer> {
     return this.#run(() => {
-      SqliteEventConsumer.ensureGroup(this.#c, group);
+      SqliteEventConsumer.ensureGroup(this.#c, group, options.inheritFrom);
       const consumer: EventConsumer = new SqliteEventConsumer({
         connection: this.#c,
         group,

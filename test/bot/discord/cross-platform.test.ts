@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_IDS } from '../../../src/blocks/slack/ids.js';
+import type { Question } from '../../../src/core/question.js';
 import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { buttonAction, messageAction, postedMessage } from '../slack/harness.js';
@@ -90,5 +91,29 @@ describe('Slack and Discord together', () => {
       'the Discord answered edit',
     );
     expect(h.discord.messages.get(discordMessageId)?.components).toEqual([]);
+  });
+
+  it('GIVEN Slack refusing every post and redraw THEN Discord and the web inbox still get every question and its answer', async () => {
+    const h = await startDiscordHarness({ withSlack: true, deps: { bridge: { blockMs: 50, retryBaseMs: 10 } } });
+    open.push(h);
+    h.slack?.refuse('chat.postMessage', 'channel_not_found');
+    h.slack?.refuse('chat.update', 'channel_not_found');
+    const project = uniqueProject();
+    const questions: Question[] = [];
+    for (let i = 0; i < 3; i++) questions.push(await h.store.park(project, spec()));
+    await vi.waitFor(async () => {
+      for (const q of questions) {
+        const platforms = (await h.store.get(project, q.id))?.messages.map((m) => m.platform).sort();
+        expect(platforms).toEqual(['discord', 'web']);
+      }
+    });
+    await h.store.answer(
+      project,
+      1,
+      { choices: ['SQLite'], other: false },
+      { platform: 'web', userId: 'me', displayName: 'me' },
+    );
+    await vi.waitFor(() => expect(h.discord.edits().length).toBeGreaterThanOrEqual(1));
+    expect(h.slack?.messages).toEqual([]);
   });
 });

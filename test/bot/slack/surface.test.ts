@@ -42,7 +42,7 @@ describe('SlackSurface', () => {
     const project = uniqueProject();
     // The dead bridge: read the parked event, posted the message, died before recording it and acking the event.
     const store = await openTestStore({ prefix });
-    const dead = await store.consumer('bridge', 'dead');
+    const dead = await store.consumer('bridge:slack', 'dead');
     await dead.read({ blockMs: 0 });
     const question = await store.park(project, spec());
     expect(await dead.read({ blockMs: 0 })).toHaveLength(1);
