@@ -59,6 +59,21 @@ export interface ClaimOptions {
   readonly budget: number;
   /** How long the claim holds its questions before they come back for another claim. */
   readonly leaseMs: number;
+  /** Only outcomes of blocking questions are taken (and counted in `remaining`); default every outcome. */
+  readonly blockingOnly?: boolean;
+}
+
+/**
+ * Changes to one project, followed without polling (Redis: a blocking read of its event stream; the embedded store:
+ * its change watch). Nothing that happens after the watch began is missed.
+ */
+export interface ProjectWatch {
+  /**
+   * Resolves true once something changed since the watch began or since the last call that resolved true (the
+   * embedded store may also report other projects' changes); false when the time ran out or the signal aborted.
+   */
+  changed(options: WaitOptions): Promise<boolean>;
+  close(): Promise<void>;
 }
 
 /** What happened, for the bridge and for waiters. Carries ids and statuses only, never text. */
@@ -141,6 +156,11 @@ export interface Store {
    * it confirmed; a question whose lease ran out and was taken by another claim is not confirmed here.
    */
   confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]>;
+  /**
+   * The outcomes waiting for the agent that no live claim holds, oldest first (`blockingOnly`: those of blocking
+   * questions only). A look that takes nothing: for waiters deciding whether to wake a session.
+   */
+  waitingOutcomes(project: string, options?: { readonly blockingOnly?: boolean }): Promise<Question[]>;
   /** Give a claim's questions (all, or those in `ids`) back at once, for the next claim. */
   releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void>;
   /**
@@ -177,6 +197,8 @@ export interface Store {
 
   /** A consumer in a named group over all projects' events; the group is created if missing. */
   consumer(group: string, consumerName: string, options?: ConsumerOptions): Promise<EventConsumer>;
+  /** Follow one project's changes from now on (see {@link ProjectWatch}); close it when done. */
+  watch(project: string): Promise<ProjectWatch>;
   /**
    * Wait, without polling, until the question is no longer pending or the time runs out or the signal aborts.
    * Resolves with the question as it then is (possibly still pending), or undefined when it is unknown.

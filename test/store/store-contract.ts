@@ -350,6 +350,46 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 })).questions).toEqual([]);
     });
 
+    it('GIVEN blocking and non-blocking outcomes THEN a blocking-only claim takes and counts only the blocking ones; the rest wait for a full claim', async () => {
+      const project = uniqueProject();
+      for (const isBlocking of [false, true, false, true]) {
+        const q = await store.park(project, spec({ isBlocking }));
+        await store.answer(project, q.id, pick('SQLite'), person());
+        clock.advance(1);
+      }
+      const blocking = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, blockingOnly: true });
+      expect(blocking.questions.map((q) => q.id)).toEqual([2, 4]);
+      expect(blocking.remaining).toBe(0);
+      await store.confirmClaim(project, blocking);
+      const rest = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
+      expect(rest.questions.map((q) => q.id)).toEqual([1, 3]);
+      const tight = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, blockingOnly: true });
+      expect(tight.questions).toEqual([]);
+    });
+
+    it('GIVEN outcomes, one of them leased THEN waitingOutcomes lists the free ones oldest first, blocking-only when asked, and takes nothing', async () => {
+      const project = uniqueProject();
+      expect(await store.waitingOutcomes(project)).toEqual([]);
+      for (const isBlocking of [true, false, true]) {
+        const q = await store.park(project, spec({ isBlocking }));
+        await store.answer(project, q.id, pick('SQLite'), person());
+        clock.advance(1);
+      }
+      await store.park(project, spec({ isBlocking: true })); // pending: not an outcome
+      expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1, 2, 3]);
+      expect((await store.waitingOutcomes(project, { blockingOnly: true })).map((q) => q.id)).toEqual([1, 3]);
+      const claim = await store.claimUndelivered(project, { budget: 1, leaseMs: 30_000 }); // takes #1 only
+      expect(claim.questions.map((q) => q.id)).toEqual([1]);
+      expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([2, 3]);
+      clock.advance(30_000); // the lease lapses
+      expect((await store.waitingOutcomes(project, { blockingOnly: true })).map((q) => q.id)).toEqual([1, 3]);
+      // Looking took nothing: a claim still gets everything.
+      const all = await store.claimUndelivered(project, { budget: 100_000, leaseMs: 30_000 });
+      expect(all.questions.map((q) => q.id)).toEqual([1, 2, 3]);
+      await store.confirmClaim(project, all);
+      expect(await store.waitingOutcomes(project)).toEqual([]);
+    });
+
     it('GIVEN outcomes of the same millisecond THEN a claim carries them in id order (#2 before #10)', async () => {
       const project = uniqueProject();
       for (let i = 0; i < 12; i++) await store.park(project, spec());
@@ -610,6 +650,38 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
         await consumer.close();
       } finally {
         await local.close();
+      }
+    });
+  });
+
+  describe('watching a project', () => {
+    it('GIVEN a watch THEN a change made before changed() is called is not missed; then it waits for the next one', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const watch = await store.watch(project);
+      try {
+        await store.answer(project, 1, pick('SQLite'), person());
+        expect(await watch.changed({ timeoutMs: 10_000 })).toBe(true);
+        const next = watch.changed({ timeoutMs: 10_000 });
+        await store.park(project, spec());
+        expect(await next).toBe(true);
+      } finally {
+        await watch.close();
+      }
+    });
+
+    it('GIVEN nothing happening THEN changed() says false when its time runs out, or at once when its signal aborts', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const watch = await store.watch(project);
+      try {
+        expect(await watch.changed({ timeoutMs: 50 })).toBe(false);
+        const stop = new AbortController();
+        const waiting = watch.changed({ timeoutMs: 60_000, signal: stop.signal });
+        stop.abort();
+        expect(await waiting).toBe(false);
+      } finally {
+        await watch.close();
       }
     });
   });

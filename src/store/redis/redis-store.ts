@@ -28,6 +28,7 @@ import type {
   EventConsumer,
   ListFilter,
   PersonRef,
+  ProjectWatch,
   Store,
   WaitOptions,
 } from '../port.js';
@@ -465,7 +466,7 @@ export class RedisStore implements Store {
       const reply = (await this.#eval(
         scripts.claim,
         [keys.outbox],
-        [keys.base, now, options.budget, claimId, now + options.leaseMs],
+        [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? 'blocking' : ''],
       )) as unknown[];
       const questions: Question[] = [];
       try {
@@ -477,6 +478,20 @@ export class RedisStore implements Store {
         throw error;
       }
       return { claimId, questions, remaining: Number(reply[0]) };
+    });
+  }
+
+  waitingOutcomes(project: string, options: { readonly blockingOnly?: boolean } = {}): Promise<Question[]> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const reply = (await this.#eval(
+        scripts.waiting,
+        [keys.outbox],
+        [keys.base, this.#now(), options.blockingOnly ? 'blocking' : ''],
+      )) as unknown[];
+      const questions: Question[] = [];
+      for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+      return questions;
     });
   }
 
@@ -561,6 +576,47 @@ export class RedisStore implements Store {
       });
       this.#consumers.add(consumer);
       return consumer;
+    });
+  }
+
+  watch(project: string): Promise<ProjectWatch> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const last = (await this.#client.sendCommand(['XREVRANGE', keys.events, '+', '-', 'COUNT', '1'])) as string[][];
+      let cursor = last[0]?.[0] ?? '0-0';
+      const connection = await this.#client.duplicate();
+      this.#waiters.add(connection);
+      const close = async () => {
+        this.#waiters.delete(connection);
+        connection.close();
+      };
+      const changed = (options: WaitOptions): Promise<boolean> =>
+        this.#run(async () => {
+          if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+          // A blocking read holds its connection: an abort closes it (the watch is then spent).
+          const abort = () => void close();
+          options.signal?.addEventListener('abort', abort, { once: true });
+          try {
+            const reply = await connection.sendCommand([
+              'XREAD',
+              'BLOCK',
+              String(Math.max(1, Math.ceil(options.timeoutMs))),
+              'STREAMS',
+              keys.events,
+              cursor,
+            ]);
+            const newest = parseStreamReply(reply, () => project).at(-1);
+            if (!newest) return false;
+            cursor = newest.entryId;
+            return true;
+          } catch (error) {
+            if (options.signal?.aborted) return false;
+            throw error;
+          } finally {
+            options.signal?.removeEventListener('abort', abort);
+          }
+        });
+      return { changed, close };
     });
   }
 

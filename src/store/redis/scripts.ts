@@ -46,6 +46,7 @@ export const scripts = {
   draft: load('draft-2'),
   recordMessage: load('record-message-1'),
   claim: load('claim-1'),
+  waiting: load('waiting-1'),
   confirm: load('confirm-5'),
   release: load('release-0'),
   deliver: load('deliver-6'),

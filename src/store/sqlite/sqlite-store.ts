@@ -40,6 +40,7 @@ import type {
   EventType,
   ListFilter,
   PersonRef,
+  ProjectWatch,
   Store,
   WaitOptions,
 } from '../port.js';
@@ -403,9 +404,10 @@ export class SqliteStore implements Store {
         const waiting = this.#c
           .statement(
             `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
-             WHERE q.project = ? AND q.ready_at IS NOT NULL ORDER BY q.ready_at, q.id`,
+             WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+             ORDER BY q.ready_at, q.id`,
           )
-          .all(project) as Row[];
+          .all(project, options.blockingOnly ? 1 : 0) as Row[];
         const lease = this.#c.statement('UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?');
         const questions: Question[] = [];
         let used = 0;
@@ -430,6 +432,20 @@ export class SqliteStore implements Store {
         return { claimId, questions, remaining };
       }),
     );
+  }
+
+  waitingOutcomes(project: string, options: { readonly blockingOnly?: boolean } = {}): Promise<Question[]> {
+    return this.#run(() => {
+      const rows = this.#c
+        .statement(
+          `SELECT ${QUESTION_COLUMNS} FROM questions q
+           WHERE q.project = ? AND q.ready_at IS NOT NULL AND (q.claim IS NULL OR q.claim_until IS NULL OR q.claim_until <= ?)
+             AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+           ORDER BY q.ready_at, q.id`,
+        )
+        .all(project, this.#now(), options.blockingOnly ? 1 : 0) as Row[];
+      return rows.map(questionFromRow);
+    });
   }
 
   /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
@@ -574,6 +590,26 @@ export class SqliteStore implements Store {
    * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
    * is real time, not the store's clock.
    */
+  async watch(_project: string): Promise<ProjectWatch> {
+    const watch = this.#c.watch;
+    let mark = watch.mark();
+    return {
+      changed: async (options: WaitOptions) => {
+        try {
+          if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+          await watch.wait(mark, options.timeoutMs, options.signal);
+          const now = watch.mark();
+          if (now.data === mark.data && now.local === mark.local) return false;
+          mark = now;
+          return true;
+        } catch (error) {
+          throw toStoreError(error);
+        }
+      },
+      close: async () => undefined,
+    };
+  }
+
   async waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined> {
     const deadline = Date.now() + options.timeoutMs;
     try {
