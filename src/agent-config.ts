@@ -17,9 +17,20 @@ export interface StoreConfig {
   readonly store: StoreLocation;
 }
 
+/**
+ * Which outcomes a delivery path beyond the prompt carries: those of blocking questions (the default), every one,
+ * or none (the path is off).
+ */
+export const DELIVERY_REACHES = ['blocking', 'all', 'off'] as const;
+export type DeliveryReach = (typeof DELIVERY_REACHES)[number];
+
 export interface AgentConfig extends StoreConfig {
   /** The project every question of this process belongs to (BRIEF "The project"). */
   readonly project: string;
+  /** `ASK_LATER_WAKE`: which outcomes wake an idle session. */
+  readonly wake: DeliveryReach;
+  /** `ASK_LATER_MIDTURN`: which outcomes join the context at the agent's next tool call. */
+  readonly midturn: DeliveryReach;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -37,6 +48,8 @@ export const CONFIG_VARIABLES = [
   'HOME',
   'ASK_LATER_PROJECT',
   'CLAUDE_PROJECT_DIR',
+  'ASK_LATER_WAKE',
+  'ASK_LATER_MIDTURN',
   'PORT',
   'ASK_LATER_HOST',
   'ASK_LATER_WEB_TOKEN',
@@ -121,7 +134,21 @@ export function describeStore(location: StoreLocation): string {
     : `the embedded store at ${location.path}`;
 }
 
-/** Settings of the agent-side commands (MCP server, hook): the store and the project. */
+/** `ASK_LATER_WAKE` / `ASK_LATER_MIDTURN`: blocking (default), all or off. */
+function loadDeliveryReach(name: 'ASK_LATER_WAKE' | 'ASK_LATER_MIDTURN', value: string | undefined): DeliveryReach {
+  const raw = value?.trim().toLowerCase() ?? '';
+  if (raw === '') return 'blocking';
+  if ((DELIVERY_REACHES as readonly string[]).includes(raw)) return raw as DeliveryReach;
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
+}
+
+/** Settings of the agent-side commands (MCP server, hooks, waiter): the store, the project, the delivery paths. */
 export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
-  return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
+  return Object.freeze({
+    ...loadStoreConfig(env),
+    project: projectFromEnvironment(env, cwd),
+    wake: loadDeliveryReach('ASK_LATER_WAKE', env.ASK_LATER_WAKE),
+    midturn: loadDeliveryReach('ASK_LATER_MIDTURN', env.ASK_LATER_MIDTURN),
+  });
 }

@@ -17,6 +17,16 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     summary: 'the MCP server over stdio (started by Claude Code or any MCP client)',
     run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),
   },
+  wait: {
+    summary: "Claude Code's SessionStart/Stop waiter (async, asyncRewake): wakes the idle session when an answer lands",
+    run: async () => {
+      const stop = new AbortController();
+      process.once('SIGTERM', () => stop.abort());
+      process.once('SIGINT', () => stop.abort());
+      const { runWaiter } = await import('./waiter/run.js');
+      return runWaiter(process, process.env, process.cwd(), { signal: stop.signal });
+    },
+  },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
     run: async () => (await import('./serve/run.js')).runServe(process.env),

@@ -212,6 +212,27 @@ describe('the web inbox address', () => {
 });
 
 describe('the list of settings', () => {
+  it('GIVEN no delivery settings THEN the tool-call and wake paths carry blocking questions; each may be all or off, in any case', () => {
+    expect(loadAgentConfig({ ASK_LATER_PROJECT: 'p', REDIS_URL: 'redis://h' }, '/')).toMatchObject({
+      wake: 'blocking',
+      midturn: 'blocking',
+    });
+    const set = loadAgentConfig(
+      { ASK_LATER_PROJECT: 'p', REDIS_URL: 'redis://h', ASK_LATER_WAKE: ' Off ', ASK_LATER_MIDTURN: 'ALL' },
+      '/',
+    );
+    expect(set).toMatchObject({ wake: 'off', midturn: 'all' });
+  });
+
+  it.each([
+    [{ ASK_LATER_WAKE: 'never' }, 'ASK_LATER_WAKE must be blocking, all or off, got "never"'],
+    [{ ASK_LATER_MIDTURN: 'x'.repeat(30) }, 'ASK_LATER_MIDTURN must be blocking, all or off, got 30 characters'],
+  ])('GIVEN %j THEN one line naming the variable and the values it takes', (env, line) => {
+    expect(() => loadAgentConfig({ ASK_LATER_PROJECT: 'p', REDIS_URL: 'redis://h', ...env }, '/')).toThrow(
+      new ConfigError(line),
+    );
+  });
+
   it('GIVEN CONFIG_VARIABLES THEN each is read by the config or project module, and each read is listed', () => {
     const sources = ['src/agent-config.ts', 'src/config.ts', 'src/project.ts']
       .map((file) => readFileSync(file, 'utf8'))

@@ -13178,12 +13178,12 @@ var init_project2 = __esm({
 
 // src/store/sqlite/path.ts
 import { isAbsolute, join as join2 } from "node:path";
-function defaultDatabasePath(env, homedir3) {
+function defaultDatabasePath(env, homedir4) {
   const explicit = env.ASK_LATER_DB?.trim();
   if (explicit) return explicit;
   const state = env.XDG_STATE_HOME?.trim();
   if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
-  return join2(homedir3, ".local", "state", "ask-later", "inbox.db");
+  return join2(homedir4, ".local", "state", "ask-later", "inbox.db");
 }
 var init_path = __esm({
   "src/store/sqlite/path.ts"() {
@@ -13244,15 +13244,29 @@ function databasePath(env, home) {
 function describeStore(location) {
   return location.kind === "redis" ? `Redis from REDIS_URL (key prefix ${location.prefix})` : `the embedded store at ${location.path}`;
 }
-function loadAgentConfig(env, cwd) {
-  return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
+function loadDeliveryReach(name, value) {
+  const raw = value?.trim().toLowerCase() ?? "";
+  if (raw === "") return "blocking";
+  if (DELIVERY_REACHES.includes(raw)) return raw;
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
 }
+function loadAgentConfig(env, cwd) {
+  return Object.freeze({
+    ...loadStoreConfig(env),
+    project: projectFromEnvironment(env, cwd),
+    wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
+    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
+  });
+}
+var DELIVERY_REACHES;
 var init_agent_config = __esm({
   "src/agent-config.ts"() {
     "use strict";
     init_config_error();
     init_project2();
     init_path();
+    DELIVERY_REACHES = ["blocking", "all", "off"];
   }
 });
 
@@ -13998,10 +14012,10 @@ async function connectResp(url2, options) {
     }, options.connectTimeoutMs);
   });
   const handshake = async () => {
-    await new Promise((resolve4, reject) => {
+    await new Promise((resolve5, reject) => {
       socket.once(tls ? "secureConnect" : "connect", () => {
         socket.removeAllListeners("error");
-        resolve4();
+        resolve5();
       });
       socket.once("error", reject);
     });
@@ -14082,8 +14096,8 @@ var init_resp_connection = __esm({
       }
       sendCommand(args) {
         if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve4, reject) => {
-          this.#pending.push({ resolve: resolve4, reject });
+        return new Promise((resolve5, reject) => {
+          this.#pending.push({ resolve: resolve5, reject });
           this.socket.write(encode3(args));
         });
       }
@@ -14445,7 +14459,7 @@ var init_answer = __esm({
 
 // src/core/delivery-note.ts
 function deliveryEntriesBudget(budget = DELIVERY_NOTE_BUDGET) {
-  const longestFooter = SEPARATOR.length + footer(Number.MAX_SAFE_INTEGER).length;
+  const longestFooter = SEPARATOR.length + Math.max(...NEXT_DELIVERY.map((next) => footer(Number.MAX_SAFE_INTEGER, next).length));
   return Math.max(0, budget - HEADER.length - longestFooter);
 }
 function renderDeliveryEntry(q) {
@@ -14472,7 +14486,7 @@ function renderDeliveryEntry(q) {
 function deliveryEntryLength(q) {
   return SEPARATOR.length + renderDeliveryEntry(q).length;
 }
-function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET) {
+function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET, next = "prompt") {
   if (questions.length === 0) {
     return { text: "", includedIds: [], omittedIds: [] };
   }
@@ -14494,12 +14508,16 @@ function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET)
   }
   const waiting = omittedIds.length + Math.max(0, remaining);
   if (waiting > 0) {
-    parts.push(footer(waiting));
+    parts.push(footer(waiting, next));
   }
   return { text: parts.join(SEPARATOR), includedIds, omittedIds };
 }
-function footer(waiting) {
-  return waiting === 1 ? "1 more answer waits; it comes with the next prompt." : `${waiting} more answers wait; they come with the next prompt.`;
+function footer(waiting, next) {
+  const how = next === "prompt" ? "with the next prompt" : "when you call collect_answers again";
+  return waiting === 1 ? `1 more answer waits; it comes ${how}.` : `${waiting} more answers wait; they come ${how}.`;
+}
+function hookOutput(event, additionalContext) {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
 function questionLines(q) {
   return [...q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`], `Question: ${oneLine(q.question)}`];
@@ -14525,7 +14543,7 @@ function quoteLines(notes) {
     return clean === "" ? ">" : `> ${clean}`;
   });
 }
-var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES2, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES2, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
 var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
@@ -14539,6 +14557,7 @@ var init_delivery_note = __esm({
     SEPARATOR = "\n\n";
     PLATFORM_NAMES2 = { slack: "Slack", discord: "Discord", web: "the web" };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
+    NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
     LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
     CONTROL = new RegExp("\\p{Cc}", "gu");
@@ -14757,7 +14776,7 @@ var init_events = __esm({
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
-          if (blockMs > 0) await new Promise((resolve4) => setTimeout(resolve4, Math.min(blockMs, 250)));
+          if (blockMs > 0) await new Promise((resolve5) => setTimeout(resolve5, Math.min(blockMs, 250)));
           return [];
         }
         const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
@@ -14878,57 +14897,57 @@ function describe(value) {
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readSpec(read, text2, version3) {
-  const spec = read.json(text2, "spec");
+function readSpec(read2, text2, version3) {
+  const spec = read2.json(text2, "spec");
   const rawOptions = spec.options;
-  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail("spec.options", "a non-empty list", rawOptions);
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read2.fail("spec.options", "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
     const path = `spec.options.${index}`;
     if (version3 === "1") {
-      if (typeof option !== "string") read.fail(path, "a string", option);
+      if (typeof option !== "string") read2.fail(path, "a string", option);
       return { label: option };
     }
-    const object4 = read.object(option, path);
-    const label = read.string(object4, "label", path);
-    const description = read.optionalString(object4, "description", path);
+    const object4 = read2.object(option, path);
+    const label = read2.string(object4, "label", path);
+    const description = read2.optionalString(object4, "description", path);
     return description === void 0 ? { label } : { label, description };
   });
   return {
-    context: read.string(spec, "context", "spec"),
-    question: read.string(spec, "question", "spec"),
-    impact: read.string(spec, "impact", "spec"),
-    isBlocking: read.boolean(spec, "isBlocking", "spec"),
+    context: read2.string(spec, "context", "spec"),
+    question: read2.string(spec, "question", "spec"),
+    impact: read2.string(spec, "impact", "spec"),
+    isBlocking: read2.boolean(spec, "isBlocking", "spec"),
     options,
-    recommended: read.optionalString(spec, "recommended", "spec"),
-    multiSelect: version3 === "1" ? false : read.boolean(spec, "multiSelect", "spec"),
-    ticket: read.optionalString(spec, "ticket", "spec"),
-    expiresInSeconds: read.optionalNumber(spec, "expiresInSeconds", "spec")
+    recommended: read2.optionalString(spec, "recommended", "spec"),
+    multiSelect: version3 === "1" ? false : read2.boolean(spec, "multiSelect", "spec"),
+    ticket: read2.optionalString(spec, "ticket", "spec"),
+    expiresInSeconds: read2.optionalNumber(spec, "expiresInSeconds", "spec")
   };
 }
-function readAnswer(read, text2) {
-  const answer = read.json(text2, "answer");
-  const notes = read.optionalString(answer, "notes", "answer");
+function readAnswer(read2, text2) {
+  const answer = read2.json(text2, "answer");
+  const notes = read2.optionalString(answer, "notes", "answer");
   if ("choices" in answer) {
-    const choices = read.strings(answer, "choices", "answer");
-    const other = read.boolean(answer, "other", "answer");
-    const by2 = read.responder(answer.by, "answer.by");
-    const at2 = read.number(answer, "at", "answer");
+    const choices = read2.strings(answer, "choices", "answer");
+    const other = read2.boolean(answer, "other", "answer");
+    const by2 = read2.responder(answer.by, "answer.by");
+    const at2 = read2.number(answer, "at", "answer");
     return notes === void 0 ? { choices, other, by: by2, at: at2 } : { choices, other, notes, by: by2, at: at2 };
   }
-  const choice = answer.choice === null ? null : read.string(answer, "choice", "answer");
+  const choice = answer.choice === null ? null : read2.string(answer, "choice", "answer");
   const by = {
-    platform: read.oneOf(answer.platform, PLATFORMS, "answer.platform"),
-    userId: read.string(answer, "userId", "answer"),
-    displayName: read.string(answer, "userName", "answer")
+    platform: read2.oneOf(answer.platform, PLATFORMS, "answer.platform"),
+    userId: read2.string(answer, "userId", "answer"),
+    displayName: read2.string(answer, "userName", "answer")
   };
-  const at = read.number(answer, "at", "answer");
+  const at = read2.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
   return notes === void 0 ? base : { ...base, notes };
 }
-function readClosure(read, text2) {
-  const closure = read.json(text2, "closure");
-  const at = read.number(closure, "at", "closure");
-  return closure.by === void 0 ? { at } : { at, by: read.responder(closure.by, "closure.by") };
+function readClosure(read2, text2) {
+  const closure = read2.json(text2, "closure");
+  const at = read2.number(closure, "at", "closure");
+  return closure.by === void 0 ? { at } : { at, by: read2.responder(closure.by, "closure.by") };
 }
 function messagesFromHash(hash2, record4) {
   const messages = [];
@@ -14953,12 +14972,12 @@ function questionFromHash(hash2, where) {
   const project = hash2.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash2, "id");
-  const read = new Reader(`${project}#${id}`);
-  const status = read.oneOf(hash2.status, QUESTION_STATUSES, "status");
-  const createdAt = read.wholeNumber(hash2, "createdAt");
+  const read2 = new Reader(`${project}#${id}`);
+  const status = read2.oneOf(hash2.status, QUESTION_STATUSES, "status");
+  const createdAt = read2.wholeNumber(hash2, "createdAt");
   const specText = hash2.spec;
-  if (specText === void 0) read.fail("spec", "a string", specText);
-  const spec = readSpec(read, specText, version3);
+  if (specText === void 0) read2.fail("spec", "a string", specText);
+  const spec = readSpec(read2, specText, version3);
   const question = {
     context: spec.context,
     question: spec.question,
@@ -14970,15 +14989,15 @@ function questionFromHash(hash2, where) {
     id,
     status,
     createdAt,
-    messages: messagesFromHash(hash2, read.record)
+    messages: messagesFromHash(hash2, read2.record)
   };
   if (spec.recommended !== void 0) question.recommended = spec.recommended;
   if (spec.ticket !== void 0) question.ticket = spec.ticket;
   if (spec.expiresInSeconds !== void 0) question.expiresInSeconds = spec.expiresInSeconds;
-  if (hash2.expiresAt !== void 0) question.expiresAt = read.wholeNumber(hash2, "expiresAt");
-  if (hash2.answer !== void 0) question.answer = readAnswer(read, hash2.answer);
-  if (hash2.closure !== void 0) question.closure = readClosure(read, hash2.closure);
-  if (hash2.deliveredAt !== void 0) question.deliveredAt = read.wholeNumber(hash2, "deliveredAt");
+  if (hash2.expiresAt !== void 0) question.expiresAt = read2.wholeNumber(hash2, "expiresAt");
+  if (hash2.answer !== void 0) question.answer = readAnswer(read2, hash2.answer);
+  if (hash2.closure !== void 0) question.closure = readClosure(read2, hash2.closure);
+  if (hash2.deliveredAt !== void 0) question.deliveredAt = read2.wholeNumber(hash2, "deliveredAt");
   return question;
 }
 function hashFromFlat(reply) {
@@ -15102,6 +15121,7 @@ var init_scripts = __esm({
       draft: load("draft-2"),
       recordMessage: load("record-message-1"),
       claim: load("claim-1"),
+      waiting: load("waiting-1"),
       confirm: load("confirm-5"),
       release: load("release-0"),
       deliver: load("deliver-6"),
@@ -34731,11 +34751,11 @@ var require_commands_queue = __commonJS({
         if (this.#waitingForReply.length === 0) {
           return;
         }
-        return new Promise((resolve4) => {
+        return new Promise((resolve5) => {
           const onEmpty = () => {
             if (timeoutId)
               clearTimeout(timeoutId);
-            resolve4();
+            resolve5();
           };
           let timeoutId;
           const timeoutMs = options?.timeoutMs;
@@ -34748,7 +34768,7 @@ var require_commands_queue = __commonJS({
                 (0, enterprise_maintenance_manager_1.dbgMaintenance)(`Flushing ${pendingCount} commands that timed out waiting for reply`);
                 this.#flushWaitingForReply(new errors_1.TimeoutError());
               }
-              resolve4();
+              resolve5();
             }, timeoutMs);
           }
           this.#waitingForReply.events.once("empty", onEmpty);
@@ -34778,13 +34798,13 @@ var require_commands_queue = __commonJS({
         } else if (options?.abortSignal?.aborted) {
           return Promise.reject(new errors_1.AbortError());
         }
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           const value = {
             args,
             chainId: options?.chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve4,
+            resolve: resolve5,
             reject,
             channelsCounter: void 0,
             typeMapping: options?.typeMapping
@@ -34823,7 +34843,7 @@ var require_commands_queue = __commonJS({
         });
       }
       #addPubSubCommand(command, asap = false, chainId) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           this.#toWrite.add({
             args: command.args,
             chainId,
@@ -34831,7 +34851,7 @@ var require_commands_queue = __commonJS({
             timeout: void 0,
             resolve() {
               command.resolve();
-              resolve4();
+              resolve5();
             },
             reject(err) {
               command.reject?.();
@@ -34851,8 +34871,8 @@ var require_commands_queue = __commonJS({
               return;
             const firstElement = typeof reply[0] === "string" ? Buffer.from(reply[0]) : reply[0];
             if (PONG.equals(firstElement)) {
-              const { resolve: resolve4, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
-              resolve4(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
+              const { resolve: resolve5, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
+              resolve5(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
               return;
             }
           }
@@ -34876,12 +34896,12 @@ var require_commands_queue = __commonJS({
         if (!command)
           return;
         if (command && this.#respVersion === 2) {
-          const { resolve: resolve4 } = command;
+          const { resolve: resolve5 } = command;
           command.resolve = () => {
             if (!this.#pubSub.isActive) {
               this.#resetDecoderCallbacks();
             }
-            resolve4();
+            resolve5();
           };
         }
         return this.#addPubSubCommand(command);
@@ -34917,7 +34937,7 @@ var require_commands_queue = __commonJS({
         return this.#pubSub.listeners[type];
       }
       monitor(callback, options) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           const typeMapping = options?.typeMapping ?? {};
           this.#toWrite.add({
             args: ["MONITOR"],
@@ -34932,7 +34952,7 @@ var require_commands_queue = __commonJS({
                 this.decoder.onReply = callback;
               }
               this.decoder.getTypeMapping = () => typeMapping;
-              resolve4();
+              resolve5();
             },
             reject,
             channelsCounter: void 0,
@@ -34946,7 +34966,7 @@ var require_commands_queue = __commonJS({
       }
       #resetFallbackOnReply;
       async reset(chainId, typeMapping) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           this.#resetFallbackOnReply = this.decoder.onReply;
           this.decoder.onReply = ((reply) => {
             if (typeof reply === "string" && reply === "RESET" || reply instanceof Buffer && RESET.equals(reply)) {
@@ -34963,7 +34983,7 @@ var require_commands_queue = __commonJS({
             chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve4,
+            resolve: resolve5,
             reject,
             channelsCounter: void 0,
             typeMapping
@@ -42807,7 +42827,7 @@ var require_pool = __commonJS({
         this._self.#returnClient(node);
       }
       execute(fn) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           if (this._self.isClosing || !this._self.#isOpen) {
             return reject(new errors_1.ClientClosedError());
           }
@@ -42824,7 +42844,7 @@ var require_pool = __commonJS({
             const task = this._self.#tasksQueue.push({
               timeout,
               // @ts-expect-error -- resolve generic variance
-              resolve: resolve4,
+              resolve: resolve5,
               reject,
               fn,
               waitStartTimestamp
@@ -42840,10 +42860,10 @@ var require_pool = __commonJS({
           }
           const node = this._self.#clientsInUse.push(client);
           (0, tracing_1.publish)(tracing_1.CHANNELS.POOL_CONNECTION_WAIT, () => ({ clientId: client._clientId, waitStartTimestamp }));
-          this._self.#executeTask(node, resolve4, reject, fn);
+          this._self.#executeTask(node, resolve5, reject, fn);
         });
       }
-      #executeTask(node, resolve4, reject, fn) {
+      #executeTask(node, resolve5, reject, fn) {
         let result;
         try {
           result = fn(node.value);
@@ -42853,11 +42873,11 @@ var require_pool = __commonJS({
           return;
         }
         if (result instanceof Promise) {
-          result.then(resolve4, reject).finally(() => {
+          result.then(resolve5, reject).finally(() => {
             this.#returnClient(node);
           });
         } else {
-          resolve4(result);
+          resolve5(result);
           this.#returnClient(node);
         }
       }
@@ -42911,8 +42931,8 @@ var require_pool = __commonJS({
       async #doClose() {
         try {
           if (this._self.#clientsInUse.length > 0) {
-            await new Promise((resolve4) => {
-              this._self.#drainResolve = resolve4;
+            await new Promise((resolve5) => {
+              this._self.#drainResolve = resolve5;
             });
           }
           const promises = [];
@@ -45424,7 +45444,7 @@ var require_client = __commonJS({
        * Close the client. Wait for pending commands.
        */
       close() {
-        return new Promise((resolve4) => {
+        return new Promise((resolve5) => {
           clearTimeout(this._self.#pingTimer);
           this._self.#socket.close();
           if (this._self.#socket.socketEpoch > 0) {
@@ -45435,12 +45455,12 @@ var require_client = __commonJS({
           if (this._self.#queue.isEmpty()) {
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            return resolve4();
+            return resolve5();
           }
           const onEnd = () => {
             this._self.#socket.off("data", maybeClose);
             this._self.#unregisterFromMetrics();
-            resolve4();
+            resolve5();
           };
           const maybeClose = () => {
             if (!this._self.#queue.isEmpty())
@@ -45449,7 +45469,7 @@ var require_client = __commonJS({
             this._self.#socket.off("end", onEnd);
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            resolve4();
+            resolve5();
           };
           this._self.#socket.on("data", maybeClose);
           this._self.#socket.once("end", onEnd);
@@ -48412,9 +48432,9 @@ var require_wait_queue = __commonJS({
       #list = new linked_list_1.SinglyLinkedList();
       #queue = new linked_list_1.SinglyLinkedList();
       push(value) {
-        const resolve4 = this.#queue.shift();
-        if (resolve4 !== void 0) {
-          resolve4(value);
+        const resolve5 = this.#queue.shift();
+        if (resolve5 !== void 0) {
+          resolve5(value);
           return;
         }
         this.#list.push(value);
@@ -48423,7 +48443,7 @@ var require_wait_queue = __commonJS({
         return this.#list.shift();
       }
       wait() {
-        return new Promise((resolve4) => this.#queue.push(resolve4));
+        return new Promise((resolve5) => this.#queue.push(resolve5));
       }
     };
     exports.WaitQueue = WaitQueue;
@@ -49081,10 +49101,10 @@ var require_sentinel = __commonJS({
        * `passthroughClientErrorEvents`), unchanged.
        */
       #connectOrFail(client) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           const onError = (err) => reject(err);
           client.once("error", onError);
-          client.connect().then(resolve4, reject).finally(() => client.off("error", onError));
+          client.connect().then(resolve5, reject).finally(() => client.off("error", onError));
         });
       }
       /**
@@ -49339,7 +49359,7 @@ var require_sentinel = __commonJS({
           }
         }
         this.#replicaClients = [];
-        await new Promise((resolve4) => {
+        await new Promise((resolve5) => {
           let settled = false;
           const forceDestroy = () => {
             if (settled)
@@ -49352,7 +49372,7 @@ var require_sentinel = __commonJS({
               } catch {
               }
             }
-            resolve4();
+            resolve5();
           };
           if (this.#teardownKind === "destroy") {
             forceDestroy();
@@ -49364,7 +49384,7 @@ var require_sentinel = __commonJS({
               return;
             settled = true;
             this.#escalateToDestroy = void 0;
-            resolve4();
+            resolve5();
           });
         });
         this.#pubSubProxy.destroy();
@@ -50436,7 +50456,7 @@ var init_redis_store = __esm({
           const reply = await this.#eval(
             scripts.claim,
             [keys.outbox],
-            [keys.base, now, options.budget, claimId, now + options.leaseMs]
+            [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? "blocking" : ""]
           );
           const questions = [];
           try {
@@ -50448,6 +50468,19 @@ var init_redis_store = __esm({
             throw error46;
           }
           return { claimId, questions, remaining: Number(reply[0]) };
+        });
+      }
+      waitingOutcomes(project, options = {}) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.waiting,
+            [keys.outbox],
+            [keys.base, this.#now(), options.blockingOnly ? "blocking" : ""]
+          );
+          const questions = [];
+          for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+          return questions;
         });
       }
       confirmClaim(project, claim, ids) {
@@ -50523,6 +50556,44 @@ var init_redis_store = __esm({
           });
           this.#consumers.add(consumer);
           return consumer;
+        });
+      }
+      watch(project) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
+          let cursor = last[0]?.[0] ?? "0-0";
+          const connection = await this.#client.duplicate();
+          this.#waiters.add(connection);
+          const close = async () => {
+            this.#waiters.delete(connection);
+            connection.close();
+          };
+          const changed = (options) => this.#run(async () => {
+            if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+            const abort = () => void close();
+            options.signal?.addEventListener("abort", abort, { once: true });
+            try {
+              const reply = await connection.sendCommand([
+                "XREAD",
+                "BLOCK",
+                String(Math.max(1, Math.ceil(options.timeoutMs))),
+                "STREAMS",
+                keys.events,
+                cursor
+              ]);
+              const newest = parseStreamReply(reply, () => project).at(-1);
+              if (!newest) return false;
+              cursor = newest.entryId;
+              return true;
+            } catch (error46) {
+              if (options.signal?.aborted) return false;
+              throw error46;
+            } finally {
+              options.signal?.removeEventListener("abort", abort);
+            }
+          });
+          return { changed, close };
         });
       }
       waitWhilePending(project, id, options) {
@@ -50626,14 +50697,14 @@ var init_connection = __esm({
       }
       /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
       wait(mark, ms, signal) {
-        return new Promise((resolve4) => {
-          if (signal?.aborted) return resolve4();
+        return new Promise((resolve5) => {
+          if (signal?.aborted) return resolve5();
           const done = () => {
             clearTimeout(timeout);
             signal?.removeEventListener("abort", done);
             this.#waiters.delete(waiter);
             if (this.#waiters.size === 0) this.#stop();
-            resolve4();
+            resolve5();
           };
           const waiter = { mark, wake: done };
           const timeout = setTimeout(done, Math.max(0, ms));
@@ -51386,8 +51457,9 @@ var init_sqlite_store = __esm({
             const now = this.#now();
             const waiting = this.#c.statement(
               `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
-             WHERE q.project = ? AND q.ready_at IS NOT NULL ORDER BY q.ready_at, q.id`
-            ).all(project);
+             WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+             ORDER BY q.ready_at, q.id`
+            ).all(project, options.blockingOnly ? 1 : 0);
             const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
             const questions = [];
             let used = 0;
@@ -51409,6 +51481,17 @@ var init_sqlite_store = __esm({
           })
         );
       }
+      waitingOutcomes(project, options = {}) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS} FROM questions q
+           WHERE q.project = ? AND q.ready_at IS NOT NULL AND (q.claim IS NULL OR q.claim_until IS NULL OR q.claim_until <= ?)
+             AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+           ORDER BY q.ready_at, q.id`
+          ).all(project, this.#now(), options.blockingOnly ? 1 : 0);
+          return rows.map(questionFromRow);
+        });
+      }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
       #deliver(project, id, status, now) {
         this.#c.statement(
@@ -51422,10 +51505,10 @@ var init_sqlite_store = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const now = this.#now();
-            const read = this.#c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const read2 = this.#c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
             const confirmed = [];
             for (const id of claimedIds2(claim, ids)) {
-              const row = read.get(project, id);
+              const row = read2.get(project, id);
               if (row?.claim !== claim.claimId) continue;
               this.#deliver(project, id, row.status, now);
               confirmed.push(id);
@@ -51526,6 +51609,25 @@ var init_sqlite_store = __esm({
        * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
        * is real time, not the store's clock.
        */
+      async watch(_project) {
+        const watch = this.#c.watch;
+        let mark = watch.mark();
+        return {
+          changed: async (options) => {
+            try {
+              if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+              await watch.wait(mark, options.timeoutMs, options.signal);
+              const now = watch.mark();
+              if (now.data === mark.data && now.local === mark.local) return false;
+              mark = now;
+              return true;
+            } catch (error46) {
+              throw toStoreError2(error46);
+            }
+          },
+          close: async () => void 0
+        };
+      }
       async waitWhilePending(project, id, options) {
         const deadline = Date.now() + options.timeoutMs;
         try {
@@ -51565,7 +51667,8 @@ async function openStore(location, options = {}) {
   return openSqliteStore2({
     path: location.path,
     ...now,
-    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {}
+    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
+    ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
   });
 }
 var init_open = __esm({
@@ -51805,14 +51908,14 @@ var init_deadline2 = __esm({
           work.catch(() => void 0);
           return Promise.reject(this.#error(step));
         }
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           const onExpire = (error46) => reject(error46);
           this.#step = step;
           this.#rejects.add(onExpire);
           work.then(
             (value) => {
               this.#rejects.delete(onExpire);
-              resolve4(value);
+              resolve5(value);
             },
             (error46) => {
               this.#rejects.delete(onExpire);
@@ -51872,9 +51975,22 @@ var init_hook_io_error = __esm({
   }
 });
 
+// src/core/typed-prompt.ts
+function carriesAnswers(input) {
+  if (input.source !== void 0 && input.source !== "" && !PERSON_SOURCES.has(input.source)) return false;
+  return !input.prompt.trimStart().startsWith("<task-notification>");
+}
+var PERSON_SOURCES;
+var init_typed_prompt = __esm({
+  "src/core/typed-prompt.ts"() {
+    "use strict";
+    PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
+  }
+});
+
 // src/hook/input.ts
 function readStdin(stdin) {
-  return new Promise((resolve4, reject) => {
+  return new Promise((resolve5, reject) => {
     const chunks = [];
     let size = 0;
     const cleanup = () => {
@@ -51894,7 +52010,7 @@ function readStdin(stdin) {
     };
     const onEnd = () => {
       cleanup();
-      resolve4(Buffer.concat(chunks).toString("utf8"));
+      resolve5(Buffer.concat(chunks).toString("utf8"));
     };
     const onError = () => {
       cleanup();
@@ -51936,22 +52052,18 @@ function parsePromptSubmit(text2) {
     ...cwd === void 0 ? {} : { cwd }
   };
 }
-function carriesAnswers(input) {
-  if (input.source !== void 0 && !PERSON_SOURCES.has(input.source)) return false;
-  return !input.prompt.trimStart().startsWith("<task-notification>");
-}
 function describe2(value) {
   if (value === null) return "null";
   if (value === void 0) return "nothing";
   return `a ${typeof value}`;
 }
-var STDIN_MAX_BYTES, PERSON_SOURCES;
+var STDIN_MAX_BYTES;
 var init_input = __esm({
   "src/hook/input.ts"() {
     "use strict";
+    init_typed_prompt();
     init_hook_io_error();
     STDIN_MAX_BYTES = 1024 * 1024;
-    PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
   }
 });
 
@@ -51970,12 +52082,8 @@ var init_unconfirmed_delivery_error = __esm({
 var deliver_exports = {};
 __export(deliver_exports, {
   LEASE_MS: () => LEASE_MS,
-  deliverWaitingOutcomes: () => deliverWaitingOutcomes,
-  hookOutput: () => hookOutput
+  deliverWaitingOutcomes: () => deliverWaitingOutcomes
 });
-function hookOutput(additionalContext) {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } });
-}
 async function deliverWaitingOutcomes(options) {
   const { config: config2, deadline } = options;
   const opening = openStore(config2.store, {
@@ -52008,7 +52116,7 @@ async function deliver(store, { config: config2, deadline, write }) {
   let note;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write(hookOutput(note.text)), "the note could not be written");
+    await deadline.race(write(hookOutput("UserPromptSubmit", note.text)), "the note could not be written");
   } catch (error46) {
     await giveBack(store, project, claim, deadline);
     throw error46;
@@ -53804,12 +53912,12 @@ var init_stdio2 = __esm({
         this.onclose?.();
       }
       send(message) {
-        return new Promise((resolve4) => {
+        return new Promise((resolve5) => {
           const json2 = serializeMessage(message);
           if (this._stdout.write(json2)) {
-            resolve4();
+            resolve5();
           } else {
-            this._stdout.once("drain", resolve4);
+            this._stdout.once("drain", resolve5);
           }
         });
       }
@@ -58834,7 +58942,7 @@ var init_protocol = __esm({
               return;
             }
             const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-            await new Promise((resolve4) => setTimeout(resolve4, pollInterval));
+            await new Promise((resolve5) => setTimeout(resolve5, pollInterval));
             options?.signal?.throwIfAborted();
           }
         } catch (error46) {
@@ -58851,7 +58959,7 @@ var init_protocol = __esm({
        */
       request(request, resultSchema, options) {
         const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options ?? {};
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           const earlyReject = (error46) => {
             reject(error46);
           };
@@ -58929,7 +59037,7 @@ var init_protocol = __esm({
               if (!parseResult.success) {
                 reject(parseResult.error);
               } else {
-                resolve4(parseResult.data);
+                resolve5(parseResult.data);
               }
             } catch (error46) {
               reject(error46);
@@ -59191,12 +59299,12 @@ var init_protocol = __esm({
           }
         } catch {
         }
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           if (signal.aborted) {
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
             return;
           }
-          const timeoutId = setTimeout(resolve4, interval);
+          const timeoutId = setTimeout(resolve5, interval);
           signal.addEventListener("abort", () => {
             clearTimeout(timeoutId);
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -62223,7 +62331,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve4.call(this, root, ref);
+      let _sch = resolve5.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -62250,7 +62358,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve4(root, ref) {
+    function resolve5(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -63114,7 +63222,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve4(baseURI, relativeURI, options) {
+    function resolve5(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -63505,7 +63613,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve4,
+      resolve: resolve5,
       resolveComponent,
       equal,
       serialize,
@@ -67572,8 +67680,8 @@ function questionLine(q) {
 function questionState(q) {
   switch (q.status) {
     case "pending": {
-      const wait = q.isBlocking ? "Do not go ahead on what depends on it; carry on with the rest." : "Carry on; the answer comes in a later prompt.";
-      return `#${q.id} is still pending: nobody has answered yet. ${wait}
+      const wait2 = q.isBlocking ? "Do not go ahead on what depends on it; carry on with the rest." : "Carry on; the answer comes in a later prompt.";
+      return `#${q.id} is still pending: nobody has answered yet. ${wait2}
 Question: ${q.question}`;
     }
     case "answered":
@@ -67760,6 +67868,118 @@ ${questionState(result.question)}`
   }
 });
 
+// src/mcp/collect-answers.ts
+function readRequest(args) {
+  const object4 = argsObject(args);
+  if (!object4) return "collect_answers takes an object of arguments (none when you call it yourself)";
+  const known = ["for", ...HOOK_FIELDS];
+  const extra = Object.keys(object4).filter((key) => !known.includes(key));
+  if (extra.length > 0) {
+    return `collect_answers takes no arguments when you call it yourself; got ${extra.slice(0, 5).join(", ")}`;
+  }
+  for (const field of HOOK_FIELDS) {
+    const value = object4[field];
+    if (value !== void 0 && typeof value !== "string") {
+      return `Expected \`${field}\` to be a string (set by ask-later's hooks), got ${value === null ? "null" : typeof value}`;
+    }
+  }
+  const event = object4.for;
+  if (event === void 0) {
+    const hookOnly = HOOK_FIELDS.filter((field) => object4[field] !== void 0);
+    if (hookOnly.length > 0) {
+      return `collect_answers takes no arguments when you call it yourself; ${hookOnly.join(", ")} are set by ask-later's hooks together with \`for\``;
+    }
+    return { for: void 0 };
+  }
+  if (typeof event !== "string" || !HOOK_EVENTS.includes(event)) {
+    const got2 = typeof event === "string" ? JSON.stringify(event.slice(0, 40)) : typeof event;
+    return `Expected \`for\` to be UserPromptSubmit or PostToolUse (set by ask-later's hooks), got ${got2}`;
+  }
+  if (event === "UserPromptSubmit") {
+    if (typeof object4.prompt !== "string") {
+      return "Expected `prompt` (the prompt the person typed, templated by the hook) with `for` UserPromptSubmit";
+    }
+    return { for: "UserPromptSubmit", prompt: object4.prompt, source: object4.source ?? "" };
+  }
+  return { for: "PostToolUse", agentId: object4.agent_id ?? "" };
+}
+function reachOf(request, options) {
+  switch (request.for) {
+    case void 0:
+      return { blockingOnly: false };
+    case "UserPromptSubmit":
+      return carriesAnswers(request) ? { blockingOnly: false } : void 0;
+    case "PostToolUse":
+      if (request.agentId !== "" || options.midturn === "off") return void 0;
+      return { blockingOnly: options.midturn === "blocking" };
+  }
+}
+function collectAnswersTool(options) {
+  return {
+    name: "collect_answers",
+    title: "Collect the answers waiting for you",
+    description: "Collect the answers (and dismissals and expiries) to the questions you parked with ask_later that have not reached you yet; each is reported once. Call it when a notification says an ask-later answer is ready. Answers also arrive on their own with the next prompt. Takes no arguments.",
+    inputSchema: external_exports.strictObject({
+      for: external_exports.enum(HOOK_EVENTS).optional().describe("Set by ask-later’s hooks; leave it out."),
+      prompt: hookField,
+      source: hookField,
+      session_id: hookField,
+      agent_id: hookField,
+      tool_name: hookField
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async run(args, context) {
+      const request = readRequest(args);
+      if (typeof request === "string") return errorResult(request);
+      const reach = reachOf(request, options);
+      const empty = request.for === void 0 ? NOTHING_WAITING : "";
+      if (!reach) return textResult(empty);
+      try {
+        return await collect2(await context.store(), context, request, reach.blockingOnly, empty);
+      } catch (error46) {
+        return failureResult(error46);
+      }
+    }
+  };
+}
+async function collect2(store, context, request, blockingOnly, empty) {
+  const project = context.project;
+  const claim = await store.claimUndelivered(project, {
+    budget: deliveryEntriesBudget(),
+    leaseMs: COLLECT_LEASE_MS,
+    blockingOnly
+  });
+  if (claim.questions.length === 0) return textResult(empty);
+  const next = request.for === void 0 ? "call" : "prompt";
+  const note = renderDeliveryNote(claim.questions, claim.remaining, void 0, next);
+  context.afterResponse(async (sent) => {
+    if (!sent) {
+      await store.releaseClaim(project, claim);
+      return;
+    }
+    await Promise.all([
+      store.confirmClaim(project, claim, note.includedIds),
+      note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds)
+    ]);
+  });
+  return textResult(request.for === void 0 ? note.text : hookOutput(request.for, note.text));
+}
+var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING;
+var init_collect_answers = __esm({
+  "src/mcp/collect-answers.ts"() {
+    "use strict";
+    init_zod();
+    init_delivery_note();
+    init_typed_prompt();
+    init_tool();
+    COLLECT_LEASE_MS = 1e4;
+    HOOK_EVENTS = ["UserPromptSubmit", "PostToolUse"];
+    HOOK_FIELDS = ["prompt", "source", "session_id", "agent_id", "tool_name"];
+    hookField = external_exports.string().optional().describe("Set by ask-later’s hooks; leave it out.");
+    NOTHING_WAITING = "No answers are waiting: nothing was answered, dismissed or expired since the last delivery.";
+  }
+});
+
 // src/mcp/get-answer.ts
 var getAnswerTool;
 var init_get_answer = __esm({
@@ -67852,11 +68072,18 @@ function inputJsonSchema(schema) {
   return { ...json2, type: "object" };
 }
 function createMcpServer(options) {
-  const server = new Server(
+  const server = new AskLaterServer(
     { name: SERVER_NAME, version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS }
   );
-  const listed = TOOLS.map((tool) => ({
+  const tools = [
+    askLaterTool,
+    getAnswerTool,
+    listQuestionsTool,
+    cancelQuestionTool,
+    collectAnswersTool({ midturn: options.midturn ?? "blocking" })
+  ];
+  const listed = tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -67865,7 +68092,7 @@ function createMcpServer(options) {
   }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
+    const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (options.configProblem) return errorResult(`ask-later is not set up: ${options.configProblem}`);
     const progressToken = extra._meta?.progressToken;
@@ -67874,6 +68101,7 @@ function createMcpServer(options) {
       project: options.project,
       signal: extra.signal,
       progressIntervalMs: options.progressIntervalMs ?? 1e4,
+      afterResponse: (work) => server.afterResponse(extra.requestId, work),
       progress: async (progress, total, message) => {
         if (progressToken === void 0) return;
         await extra.sendNotification({
@@ -67901,7 +68129,7 @@ function lazyStore(open) {
     }
   };
 }
-var SERVER_NAME, TOOLS, INSTRUCTIONS;
+var SERVER_NAME, INSTRUCTIONS, AskLaterServer;
 var init_mcp = __esm({
   "src/mcp/index.ts"() {
     "use strict";
@@ -67910,12 +68138,35 @@ var init_mcp = __esm({
     init_zod();
     init_ask_later();
     init_cancel_question();
+    init_collect_answers();
     init_get_answer();
     init_list_questions();
     init_tool();
     SERVER_NAME = "ask-later";
-    TOOLS = [askLaterTool, getAnswerTool, listQuestionsTool, cancelQuestionTool];
-    INSTRUCTIONS = "ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later prompt, marked as coming from ask-later. Read delivered answers and notes as the person’s own words.";
+    INSTRUCTIONS = "ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later prompt or tool result, marked as coming from ask-later. When a notification says an ask-later answer is ready, call collect_answers. Read delivered answers and notes as the person’s own words.";
+    AskLaterServer = class extends Server {
+      #afterResponse = /* @__PURE__ */ new Map();
+      afterResponse(requestId, work) {
+        this.#afterResponse.set(requestId, [...this.#afterResponse.get(requestId) ?? [], work]);
+      }
+      async connect(transport) {
+        const send = transport.send.bind(transport);
+        transport.send = async (message, options) => {
+          const id = "id" in message && ("result" in message || "error" in message) ? message.id : void 0;
+          const pending = id === void 0 ? void 0 : this.#afterResponse.get(id);
+          if (id === void 0 || !pending) return send(message, options);
+          this.#afterResponse.delete(id);
+          let sent = false;
+          try {
+            await send(message, options);
+            sent = true;
+          } finally {
+            for (const work of pending) await work(sent).catch(() => void 0);
+          }
+        };
+        return super.connect(transport);
+      }
+    };
   }
 });
 
@@ -67933,10 +68184,12 @@ async function runMcp(env, cwd) {
   let configProblem;
   let location;
   let project;
+  let midturn;
   try {
     const config2 = loadAgentConfig(env, cwd);
     location = config2.store;
     project = config2.project;
+    midturn = config2.midturn;
   } catch (error46) {
     if (!(error46 instanceof ConfigError)) throw error46;
     configProblem = error46.message;
@@ -67951,10 +68204,11 @@ async function runMcp(env, cwd) {
     project,
     store: store.get,
     version: packageVersion(),
-    ...configProblem ? { configProblem } : {}
+    ...configProblem ? { configProblem } : {},
+    ...midturn ? { midturn } : {}
   });
-  const closed = new Promise((resolve4) => {
-    server.onclose = () => resolve4();
+  const closed = new Promise((resolve5) => {
+    server.onclose = () => resolve5();
   });
   await server.connect(new StdioServerTransport());
   process.stdin.once("end", () => void server.close());
@@ -67974,6 +68228,212 @@ var init_run3 = __esm({
   }
 });
 
+// src/waiter/session.ts
+import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync5, renameSync as renameSync2, rmSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { homedir as homedir3 } from "node:os";
+import { isAbsolute as isAbsolute4, join as join5 } from "node:path";
+function sessionStateDir(env) {
+  const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
+  if (plugin && isAbsolute4(plugin)) return join5(plugin, "sessions");
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute4(state)) return join5(state, "ask-later", "sessions");
+  const home = env.HOME?.trim();
+  return join5(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
+}
+function fileOf(dir, sessionId) {
+  return join5(dir, `${sessionId}.json`);
+}
+function read(dir, sessionId) {
+  try {
+    const parsed = JSON.parse(readFileSync5(fileOf(dir, sessionId), "utf8"));
+    const woken = parsed?.woken;
+    if (woken === null || typeof woken !== "object" || Array.isArray(woken)) return { woken: {} };
+    const clean = {};
+    for (const [project, ids] of Object.entries(woken)) {
+      if (Array.isArray(ids)) clean[project] = ids.filter((id) => Number.isSafeInteger(id));
+    }
+    return { woken: clean };
+  } catch {
+    return { woken: {} };
+  }
+}
+function loadWoken(dir, sessionId, project) {
+  return new Set(read(dir, sessionId).woken[project] ?? []);
+}
+function saveWoken(dir, sessionId, project, ids) {
+  mkdirSync2(dir, { recursive: true, mode: 448 });
+  const file2 = read(dir, sessionId);
+  const next = { woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } };
+  const path = fileOf(dir, sessionId);
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync2(temporary, JSON.stringify(next), { mode: 384 });
+  renameSync2(temporary, path);
+  removeStale(dir);
+}
+function removeStale(dir) {
+  const now = Date.now();
+  try {
+    for (const name of readdirSync(dir)) {
+      const path = join5(dir, name);
+      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+    }
+  } catch {
+  }
+}
+var STALE_MS;
+var init_session = __esm({
+  "src/waiter/session.ts"() {
+    "use strict";
+    STALE_MS = 7 * 24 * 60 * 60 * 1e3;
+  }
+});
+
+// src/waiter/run.ts
+var run_exports4 = {};
+__export(run_exports4, {
+  WAITER_LEASE_MS: () => WAITER_LEASE_MS,
+  WAITER_MAX_MS: () => WAITER_MAX_MS,
+  WAKE_EXIT_CODE: () => WAKE_EXIT_CODE,
+  runWaiter: () => runWaiter,
+  wakeLine: () => wakeLine
+});
+import { randomUUID as randomUUID3 } from "node:crypto";
+import { resolve as resolve4 } from "node:path";
+function parseInput(text2) {
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch {
+    throw new HookIoError("stdin is not JSON, expected the SessionStart or Stop hook JSON");
+  }
+  const fields = value !== null && typeof value === "object" ? value : {};
+  const sessionId = fields.session_id;
+  if (typeof sessionId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
+    throw new HookIoError("the hook JSON has no session_id (letters, digits, - and _)");
+  }
+  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
+  return { sessionId, ...cwd !== void 0 ? { cwd } : {} };
+}
+async function runWaiter(io, env, cwd, options = {}) {
+  try {
+    const input = parseInput(await withTimeout(readStdin(io.stdin), 5e3, "stdin did not end"));
+    const config2 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve4(cwd, input.cwd));
+    if (config2.wake === "off") return 0;
+    const store = await openStore(config2.store, { pollIntervalMs: 100 });
+    try {
+      const woke = await wait(store, config2, input.sessionId, env, options);
+      if (woke === void 0) return 0;
+      io.stderr.write(`${wakeLine(woke)}
+`);
+      return WAKE_EXIT_CODE;
+    } finally {
+      await store.close().catch(() => void 0);
+    }
+  } catch (error46) {
+    io.stderr.write(
+      `ask-later wait: ${explain2(error46)}; the session is not woken (answers come with the next prompt)
+`
+    );
+    return 0;
+  }
+}
+async function wait(store, config2, sessionId, env, options) {
+  const leaseMs = options.leaseMs ?? WAITER_LEASE_MS;
+  const lease = `waiter:${sessionId}`;
+  const owner = `${process.pid}-${randomUUID3()}`;
+  if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
+  const stateDir = sessionStateDir(env);
+  const blockingOnly = config2.wake === "blocking";
+  const claudePid = Number(env.CLAUDE_PID);
+  const alive = options.alive ?? isAlive;
+  const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
+  const watch = await store.watch(config2.project);
+  let renewed = Date.now();
+  try {
+    for (; ; ) {
+      if (options.signal?.aborted) return void 0;
+      const woken = loadWoken(stateDir, sessionId, config2.project);
+      const due = (await store.waitingOutcomes(config2.project, { blockingOnly })).filter((q) => !woken.has(q.id));
+      if (due.length > 0) {
+        saveWoken(stateDir, sessionId, config2.project, [...woken, ...due.map((q) => q.id)]);
+        return due;
+      }
+      const pending = await store.list(config2.project, {
+        status: ["pending"],
+        ...blockingOnly ? { blocking: true } : {}
+      });
+      if (pending.length === 0) return void 0;
+      if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return void 0;
+      const now = Date.now();
+      if (now >= deadline) return void 0;
+      if (now - renewed >= leaseMs / 2) {
+        if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
+        renewed = now;
+      }
+      const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
+      options.onWait?.();
+      await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
+    }
+  } finally {
+    await watch.close().catch(() => void 0);
+    await store.releaseLease(lease, owner).catch(() => void 0);
+  }
+}
+function wakeLine(outcomes) {
+  const parts = outcomes.slice(0, 5).map((q) => {
+    const kind = q.isBlocking ? " (blocking)" : "";
+    if (q.status === "answered" && q.answer)
+      return `#${q.id}${kind} was answered on ${platformName(q.answer.by.platform)}`;
+    if (q.status === "dismissed") return `#${q.id}${kind} was dismissed without an answer`;
+    return `#${q.id}${kind} expired unanswered`;
+  });
+  const more = outcomes.length > 5 ? ` (and ${outcomes.length - 5} more)` : "";
+  return `${parts.join("; ")}${more}. Call the collect_answers tool to read ${outcomes.length === 1 ? "it" : "them"}.`;
+}
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error46) {
+    return error46.code === "EPERM";
+  }
+}
+function withTimeout(work, ms, what) {
+  let timer;
+  const late2 = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new HookIoError(what)), ms);
+  });
+  return Promise.race([work, late2]).finally(() => clearTimeout(timer));
+}
+function explain2(error46) {
+  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) {
+    return error46.message;
+  }
+  if (error46 instanceof StoreUnavailableError) return "the inbox (its store) is unreachable";
+  if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
+  const code = error46.code;
+  const detail = typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : "";
+  return `unexpected ${error46.constructor.name || error46.name}${detail}`;
+}
+var WAITER_MAX_MS, WAITER_LEASE_MS, WAKE_EXIT_CODE;
+var init_run4 = __esm({
+  "src/waiter/run.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_question();
+    init_hook_io_error();
+    init_input();
+    init_open();
+    init_engine_missing_error();
+    init_store_unavailable_error();
+    init_session();
+    WAITER_MAX_MS = 23 * 60 * 60 * 1e3;
+    WAITER_LEASE_MS = 6e4;
+    WAKE_EXIT_CODE = 2;
+  }
+});
+
 // plugin-stub:serve
 var serve_exports = {};
 __export(serve_exports, {
@@ -67989,7 +68449,7 @@ var init_serve = __esm({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 var commands = {
   doctor: {
     summary: "checks the config, the store, Slack, Discord and the Claude Code install, and says what to fix",
@@ -68003,6 +68463,16 @@ var commands = {
     summary: "the MCP server over stdio (started by Claude Code or any MCP client)",
     run: async () => (await Promise.resolve().then(() => (init_run3(), run_exports3))).runMcp(process.env, process.cwd())
   },
+  wait: {
+    summary: "Claude Code's SessionStart/Stop waiter (async, asyncRewake): wakes the idle session when an answer lands",
+    run: async () => {
+      const stop = new AbortController();
+      process.once("SIGTERM", () => stop.abort());
+      process.once("SIGINT", () => stop.abort());
+      const { runWaiter: runWaiter2 } = await Promise.resolve().then(() => (init_run4(), run_exports4));
+      return runWaiter2(process, process.env, process.cwd(), { signal: stop.signal });
+    }
+  },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
     run: async () => (await Promise.resolve().then(() => (init_serve(), serve_exports))).runServe(process.env)
@@ -68013,7 +68483,7 @@ function usage() {
   return ["Usage: ask-later <command>", "", "Commands:", ...lines, "", "Options: --help, --version"].join("\n");
 }
 function version2() {
-  const pkg = JSON.parse(readFileSync5(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync6(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function main(argv) {

@@ -213,7 +213,7 @@ var init_answer = __esm({
 
 // src/core/delivery-note.ts
 function deliveryEntriesBudget(budget = DELIVERY_NOTE_BUDGET) {
-  const longestFooter = SEPARATOR.length + footer(Number.MAX_SAFE_INTEGER).length;
+  const longestFooter = SEPARATOR.length + Math.max(...NEXT_DELIVERY.map((next) => footer(Number.MAX_SAFE_INTEGER, next).length));
   return Math.max(0, budget - HEADER.length - longestFooter);
 }
 function renderDeliveryEntry(q) {
@@ -240,7 +240,7 @@ function renderDeliveryEntry(q) {
 function deliveryEntryLength(q) {
   return SEPARATOR.length + renderDeliveryEntry(q).length;
 }
-function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET) {
+function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET, next = "prompt") {
   if (questions.length === 0) {
     return { text: "", includedIds: [], omittedIds: [] };
   }
@@ -262,12 +262,16 @@ function renderDeliveryNote(questions, remaining, budget = DELIVERY_NOTE_BUDGET)
   }
   const waiting = omittedIds.length + Math.max(0, remaining);
   if (waiting > 0) {
-    parts.push(footer(waiting));
+    parts.push(footer(waiting, next));
   }
   return { text: parts.join(SEPARATOR), includedIds, omittedIds };
 }
-function footer(waiting) {
-  return waiting === 1 ? "1 more answer waits; it comes with the next prompt." : `${waiting} more answers wait; they come with the next prompt.`;
+function footer(waiting, next) {
+  const how = next === "prompt" ? "with the next prompt" : "when you call collect_answers again";
+  return waiting === 1 ? `1 more answer waits; it comes ${how}.` : `${waiting} more answers wait; they come ${how}.`;
+}
+function hookOutput(event, additionalContext) {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
 function questionLines(q) {
   return [...q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`], `Question: ${oneLine(q.question)}`];
@@ -293,7 +297,7 @@ function quoteLines(notes) {
     return clean === "" ? ">" : `> ${clean}`;
   });
 }
-var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
 var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
@@ -307,6 +311,7 @@ var init_delivery_note = __esm({
     SEPARATOR = "\n\n";
     PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
+    NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
     LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
     CONTROL = new RegExp("\\p{Cc}", "gu");
@@ -839,6 +844,7 @@ var init_scripts = __esm({
       draft: load("draft-2"),
       recordMessage: load("record-message-1"),
       claim: load("claim-1"),
+      waiting: load("waiting-1"),
       confirm: load("confirm-5"),
       release: load("release-0"),
       deliver: load("deliver-6"),
@@ -1418,7 +1424,7 @@ var init_redis_store = __esm({
           const reply = await this.#eval(
             scripts.claim,
             [keys.outbox],
-            [keys.base, now, options.budget, claimId, now + options.leaseMs]
+            [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? "blocking" : ""]
           );
           const questions = [];
           try {
@@ -1430,6 +1436,19 @@ var init_redis_store = __esm({
             throw error;
           }
           return { claimId, questions, remaining: Number(reply[0]) };
+        });
+      }
+      waitingOutcomes(project, options = {}) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.waiting,
+            [keys.outbox],
+            [keys.base, this.#now(), options.blockingOnly ? "blocking" : ""]
+          );
+          const questions = [];
+          for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+          return questions;
         });
       }
       confirmClaim(project, claim, ids) {
@@ -1505,6 +1524,44 @@ var init_redis_store = __esm({
           });
           this.#consumers.add(consumer);
           return consumer;
+        });
+      }
+      watch(project) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
+          let cursor = last[0]?.[0] ?? "0-0";
+          const connection = await this.#client.duplicate();
+          this.#waiters.add(connection);
+          const close = async () => {
+            this.#waiters.delete(connection);
+            connection.close();
+          };
+          const changed = (options) => this.#run(async () => {
+            if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+            const abort = () => void close();
+            options.signal?.addEventListener("abort", abort, { once: true });
+            try {
+              const reply = await connection.sendCommand([
+                "XREAD",
+                "BLOCK",
+                String(Math.max(1, Math.ceil(options.timeoutMs))),
+                "STREAMS",
+                keys.events,
+                cursor
+              ]);
+              const newest = parseStreamReply(reply, () => project).at(-1);
+              if (!newest) return false;
+              cursor = newest.entryId;
+              return true;
+            } catch (error) {
+              if (options.signal?.aborted) return false;
+              throw error;
+            } finally {
+              options.signal?.removeEventListener("abort", abort);
+            }
+          });
+          return { changed, close };
         });
       }
       waitWhilePending(project, id, options) {
@@ -2346,8 +2403,9 @@ var init_sqlite_store = __esm({
             const now = this.#now();
             const waiting = this.#c.statement(
               `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
-             WHERE q.project = ? AND q.ready_at IS NOT NULL ORDER BY q.ready_at, q.id`
-            ).all(project);
+             WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+             ORDER BY q.ready_at, q.id`
+            ).all(project, options.blockingOnly ? 1 : 0);
             const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
             const questions = [];
             let used = 0;
@@ -2368,6 +2426,17 @@ var init_sqlite_store = __esm({
             return { claimId, questions, remaining };
           })
         );
+      }
+      waitingOutcomes(project, options = {}) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS} FROM questions q
+           WHERE q.project = ? AND q.ready_at IS NOT NULL AND (q.claim IS NULL OR q.claim_until IS NULL OR q.claim_until <= ?)
+             AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+           ORDER BY q.ready_at, q.id`
+          ).all(project, this.#now(), options.blockingOnly ? 1 : 0);
+          return rows.map(questionFromRow);
+        });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
       #deliver(project, id, status, now) {
@@ -2486,6 +2555,25 @@ var init_sqlite_store = __esm({
        * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
        * is real time, not the store's clock.
        */
+      async watch(_project) {
+        const watch = this.#c.watch;
+        let mark = watch.mark();
+        return {
+          changed: async (options) => {
+            try {
+              if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+              await watch.wait(mark, options.timeoutMs, options.signal);
+              const now = watch.mark();
+              if (now.data === mark.data && now.local === mark.local) return false;
+              mark = now;
+              return true;
+            } catch (error) {
+              throw toStoreError2(error);
+            }
+          },
+          close: async () => void 0
+        };
+      }
       async waitWhilePending(project, id, options) {
         const deadline = Date.now() + options.timeoutMs;
         try {
@@ -2525,7 +2613,8 @@ async function openStore(location, options = {}) {
   return openSqliteStore2({
     path: location.path,
     ...now,
-    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {}
+    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
+    ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
   });
 }
 var init_open = __esm({
@@ -2538,12 +2627,8 @@ var init_open = __esm({
 var deliver_exports = {};
 __export(deliver_exports, {
   LEASE_MS: () => LEASE_MS,
-  deliverWaitingOutcomes: () => deliverWaitingOutcomes,
-  hookOutput: () => hookOutput
+  deliverWaitingOutcomes: () => deliverWaitingOutcomes
 });
-function hookOutput(additionalContext) {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } });
-}
 async function deliverWaitingOutcomes(options) {
   const { config, deadline } = options;
   const opening = openStore(config.store, {
@@ -2576,7 +2661,7 @@ async function deliver(store, { config, deadline, write }) {
   let note;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write(hookOutput(note.text)), "the note could not be written");
+    await deadline.race(write(hookOutput("UserPromptSubmit", note.text)), "the note could not be written");
   } catch (error) {
     await giveBack(store, project, claim, deadline);
     throw error;
@@ -2685,6 +2770,7 @@ function defaultDatabasePath(env, homedir2) {
 }
 
 // src/agent-config.ts
+var DELIVERY_REACHES = ["blocking", "all", "off"];
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";
@@ -2732,8 +2818,20 @@ function databasePath(env, home) {
   }
   return defaultDatabasePath(env, dir);
 }
+function loadDeliveryReach(name, value) {
+  const raw = value?.trim().toLowerCase() ?? "";
+  if (raw === "") return "blocking";
+  if (DELIVERY_REACHES.includes(raw)) return raw;
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
+}
 function loadAgentConfig(env, cwd) {
-  return Object.freeze({ ...loadStoreConfig(env), project: projectFromEnvironment(env, cwd) });
+  return Object.freeze({
+    ...loadStoreConfig(env),
+    project: projectFromEnvironment(env, cwd),
+    wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
+    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
+  });
 }
 
 // src/hook/run.ts
@@ -2829,6 +2927,13 @@ var HookIoError = class extends Error {
   name = "HookIoError";
 };
 
+// src/core/typed-prompt.ts
+var PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
+function carriesAnswers(input) {
+  if (input.source !== void 0 && input.source !== "" && !PERSON_SOURCES.has(input.source)) return false;
+  return !input.prompt.trimStart().startsWith("<task-notification>");
+}
+
 // src/hook/input.ts
 var STDIN_MAX_BYTES = 1024 * 1024;
 function readStdin(stdin) {
@@ -2893,11 +2998,6 @@ function parsePromptSubmit(text) {
     ...fields.source === void 0 ? {} : { source: fields.source },
     ...cwd === void 0 ? {} : { cwd }
   };
-}
-var PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
-function carriesAnswers(input) {
-  if (input.source !== void 0 && !PERSON_SOURCES.has(input.source)) return false;
-  return !input.prompt.trimStart().startsWith("<task-notification>");
 }
 function describe(value) {
   if (value === null) return "null";

@@ -1,6 +1,7 @@
 /**
- * The delivery note: the text the `UserPromptSubmit` hook adds to the person's prompt so the agent gets the outcomes
- * of the questions it parked (answers, dismissals, expiries), once. Pure.
+ * The delivery note: the text that brings the agent the outcomes of the questions it parked (answers, dismissals,
+ * expiries), once: added to the person's prompt or to a tool's result by a hook, or returned by `collect_answers`.
+ * Pure.
  *
  * The note is written for a model. It says where it comes from and whose words are whose: the question texts are
  * the agent's own, the answers and notes are the person's. Text a person typed (notes, display names) cannot fake
@@ -31,7 +32,8 @@ const UNANSWERED_ADVICE =
 
 /** Characters available for entries inside a note of `budget` characters: the header and the longest possible "N more wait" line are reserved. */
 export function deliveryEntriesBudget(budget: number = DELIVERY_NOTE_BUDGET): number {
-  const longestFooter = SEPARATOR.length + footer(Number.MAX_SAFE_INTEGER).length;
+  const longestFooter =
+    SEPARATOR.length + Math.max(...NEXT_DELIVERY.map((next) => footer(Number.MAX_SAFE_INTEGER, next).length));
   return Math.max(0, budget - HEADER.length - longestFooter);
 }
 
@@ -70,6 +72,7 @@ export function renderDeliveryNote(
   questions: readonly Question[],
   remaining: number,
   budget: number = DELIVERY_NOTE_BUDGET,
+  next: NextDelivery = 'prompt',
 ): { text: string; includedIds: number[]; omittedIds: number[] } {
   // Nothing to deliver: the hook adds no note. (Outcomes leased to another claim are that claim's to report.)
   if (questions.length === 0) {
@@ -94,16 +97,24 @@ export function renderDeliveryNote(
   }
   const waiting = omittedIds.length + Math.max(0, remaining);
   if (waiting > 0) {
-    parts.push(footer(waiting));
+    parts.push(footer(waiting, next));
   }
   return { text: parts.join(SEPARATOR), includedIds, omittedIds };
 }
 
+/** How the outcomes a note could not carry reach the agent: the next prompt, or another `collect_answers` call. */
+export const NEXT_DELIVERY = ['prompt', 'call'] as const;
+export type NextDelivery = (typeof NEXT_DELIVERY)[number];
+
 /** The "N more wait" line. */
-function footer(waiting: number): string {
-  return waiting === 1
-    ? '1 more answer waits; it comes with the next prompt.'
-    : `${waiting} more answers wait; they come with the next prompt.`;
+function footer(waiting: number, next: NextDelivery): string {
+  const how = next === 'prompt' ? 'with the next prompt' : 'when you call collect_answers again';
+  return waiting === 1 ? `1 more answer waits; it comes ${how}.` : `${waiting} more answers wait; they come ${how}.`;
+}
+
+/** What a hook prints (or an `mcp_tool` hook's tool returns) to add `additionalContext` for Claude Code's `event`. */
+export function hookOutput(event: 'UserPromptSubmit' | 'PostToolUse', additionalContext: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
 
 function questionLines(q: Question): string[] {

@@ -8,7 +8,7 @@
  * next prompt carries them.
  */
 import type { AgentConfig } from '../agent-config.js';
-import { deliveryEntriesBudget, renderDeliveryNote } from '../core/delivery-note.js';
+import { deliveryEntriesBudget, hookOutput, renderDeliveryNote } from '../core/delivery-note.js';
 import { openStore } from '../store/open.js';
 import type { Claim, Store } from '../store/port.js';
 import type { Deadline } from './deadline.js';
@@ -18,11 +18,6 @@ import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 export const LEASE_MS = 5000;
 /** Time left to confirm once the note is written, even past the deadline (the run still ends well within 2 s). */
 const CONFIRM_GRACE_MS = 300;
-
-/** What Claude Code reads from a `UserPromptSubmit` hook's stdout to add context to the prompt. */
-export function hookOutput(additionalContext: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext } });
-}
 
 export interface DeliverOptions {
   readonly config: AgentConfig;
@@ -68,7 +63,7 @@ async function deliver(store: Store, { config, deadline, write }: DeliverOptions
   let note: ReturnType<typeof renderDeliveryNote>;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write(hookOutput(note.text)), 'the note could not be written');
+    await deadline.race(write(hookOutput('UserPromptSubmit', note.text)), 'the note could not be written');
   } catch (error) {
     // Not written (or not known to be): give the outcomes back for the next prompt rather than wait out the lease.
     await giveBack(store, project, claim, deadline);

@@ -3,6 +3,8 @@
  * library: this runs before every prompt). Problems are short reasons that never quote the input, which holds the
  * person's prompt.
  */
+export { carriesAnswers } from '../core/typed-prompt.js';
+
 import { HookIoError } from './hook-io-error.js';
 
 /** More than this on stdin is not a hook payload; reading stops there. */
@@ -88,18 +90,6 @@ export function parsePromptSubmit(text: string): PromptSubmit {
     ...(fields.source === undefined ? {} : { source: fields.source }),
     ...(cwd === undefined ? {} : { cwd }),
   };
-}
-
-/** Sources whose prompts the person typed (or an SDK caller sent on their behalf): only these carry answers. */
-const PERSON_SOURCES: ReadonlySet<unknown> = new Set(['user', 'sdk']);
-
-/**
- * Whether this prompt carries answers: the person typed it. Claude Code's `source` may be absent (older versions):
- * that counts as typed. Background-task notifications arrive as prompts starting with `<task-notification>`.
- */
-export function carriesAnswers(input: PromptSubmit): boolean {
-  if (input.source !== undefined && !PERSON_SOURCES.has(input.source)) return false;
-  return !input.prompt.trimStart().startsWith('<task-notification>');
 }
 
 /** A JSON value's kind, never its content. */

@@ -1,8 +1,9 @@
 /**
- * The `ask-later` MCP server: the four tools, registered by hand. Tool failures a model can act on are `isError`
+ * The `ask-later` MCP server: the five tools, registered by hand. Tool failures a model can act on are `isError`
  * results (see tool.ts); protocol misuse (an unknown tool name) stays a protocol error.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -12,20 +13,21 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { DeliveryReach } from '../agent-config.js';
 import type { Store } from '../store/port.js';
 import { askLaterTool } from './ask-later.js';
 import { cancelQuestionTool } from './cancel-question.js';
+import { collectAnswersTool } from './collect-answers.js';
 import { getAnswerTool } from './get-answer.js';
 import { listQuestionsTool } from './list-questions.js';
 import { errorResult, type ToolDefinition } from './tool.js';
 
 export const SERVER_NAME = 'ask-later';
 
-const TOOLS: readonly ToolDefinition[] = [askLaterTool, getAnswerTool, listQuestionsTool, cancelQuestionTool];
-
 const INSTRUCTIONS =
   'ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later ' +
-  'prompt, marked as coming from ask-later. Read delivered answers and notes as the person’s own words.';
+  'prompt or tool result, marked as coming from ask-later. When a notification says an ask-later answer is ready, ' +
+  'call collect_answers. Read delivered answers and notes as the person’s own words.';
 
 export interface McpServerOptions {
   /** The project every tool of this server works in. */
@@ -37,6 +39,38 @@ export interface McpServerOptions {
   readonly progressIntervalMs?: number;
   /** When set, every tool call is refused with this line (a setting is missing or wrong). */
   readonly configProblem?: string;
+  /** `ASK_LATER_MIDTURN`: which outcomes `collect_answers` carries for a `PostToolUse` hook (default blocking). */
+  readonly midturn?: DeliveryReach;
+}
+
+/**
+ * The SDK's server, telling each tool call's `afterResponse` work when its response was written (the SDK has no
+ * hook for outgoing responses, so the transport's `send` is wrapped when it connects).
+ */
+class AskLaterServer extends Server {
+  readonly #afterResponse = new Map<string | number, ((sent: boolean) => Promise<void>)[]>();
+
+  afterResponse(requestId: string | number, work: (sent: boolean) => Promise<void>): void {
+    this.#afterResponse.set(requestId, [...(this.#afterResponse.get(requestId) ?? []), work]);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      const id = 'id' in message && ('result' in message || 'error' in message) ? message.id : undefined;
+      const pending = id === undefined ? undefined : this.#afterResponse.get(id);
+      if (id === undefined || !pending) return send(message, options);
+      this.#afterResponse.delete(id);
+      let sent = false;
+      try {
+        await send(message, options);
+        sent = true;
+      } finally {
+        for (const work of pending) await work(sent).catch(() => undefined);
+      }
+    };
+    return super.connect(transport);
+  }
 }
 
 function inputJsonSchema(schema: z.ZodObject): Tool['inputSchema'] {
@@ -45,11 +79,18 @@ function inputJsonSchema(schema: z.ZodObject): Tool['inputSchema'] {
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server(
+  const server = new AskLaterServer(
     { name: SERVER_NAME, version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const listed: Tool[] = TOOLS.map((tool) => ({
+  const tools: readonly ToolDefinition[] = [
+    askLaterTool,
+    getAnswerTool,
+    listQuestionsTool,
+    cancelQuestionTool,
+    collectAnswersTool({ midturn: options.midturn ?? 'blocking' }),
+  ];
+  const listed: Tool[] = tools.map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -59,7 +100,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
+    const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (options.configProblem) return errorResult(`ask-later is not set up: ${options.configProblem}`);
     const progressToken = extra._meta?.progressToken;
@@ -68,6 +109,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       project: options.project,
       signal: extra.signal,
       progressIntervalMs: options.progressIntervalMs ?? 10_000,
+      afterResponse: (work) => server.afterResponse(extra.requestId, work),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({

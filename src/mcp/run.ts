@@ -1,7 +1,7 @@
 /** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadAgentConfig, type StoreLocation } from '../agent-config.js';
+import { type DeliveryReach, loadAgentConfig, type StoreLocation } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { projectFromEnvironment } from '../project.js';
 import { openStore } from '../store/open.js';
@@ -16,10 +16,12 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
   let configProblem: string | undefined;
   let location: StoreLocation | undefined;
   let project: string;
+  let midturn: DeliveryReach | undefined;
   try {
     const config = loadAgentConfig(env, cwd);
     location = config.store;
     project = config.project;
+    midturn = config.midturn;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // Start anyway: the client shows the server, and every tool call says what to set.
@@ -37,6 +39,7 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
     store: store.get,
     version: packageVersion(),
     ...(configProblem ? { configProblem } : {}),
+    ...(midturn ? { midturn } : {}),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -19,6 +19,12 @@ export interface ToolContext {
   readonly progress: (progress: number, total: number, message: string) => Promise<void>;
   /** How often a long call reports progress (10 s in production; tests make it shorter). */
   readonly progressIntervalMs: number;
+  /**
+   * Run `work` once this call's response was written to the client (`sent` true), or could not be (false): what
+   * may happen only after the result left, such as confirming a delivery. Failures of `work` are swallowed: a
+   * delivery left unconfirmed lapses and comes again.
+   */
+  readonly afterResponse: (work: (sent: boolean) => Promise<void>) => void;
 }
 
 export interface ToolDefinition {

@@ -26,6 +26,8 @@ export interface OpenStoreOptions {
   readonly connectTimeoutMs?: number;
   /** SQLite: how long a call waits for another process's write before it fails as unavailable. */
   readonly busyTimeoutMs?: number;
+  /** SQLite: how often a wait looks for other processes' commits (default 25 ms). */
+  readonly pollIntervalMs?: number;
   /** Both: the clock (tests). */
   readonly now?: () => number;
 }
@@ -47,5 +49,6 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     path: location.path,
     ...now,
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
 }

@@ -27,10 +27,16 @@ async function clientFor(project: string, extra: { progressIntervalMs?: number; 
 }
 
 describe('tools/list', () => {
-  it('GIVEN a client THEN it sees the four tools with described fields and the right annotations', async () => {
+  it('GIVEN a client THEN it sees the five tools with described fields and the right annotations', async () => {
     const client = await clientFor(uniqueProject());
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['ask_later', 'get_answer', 'list_questions', 'cancel_question']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'ask_later',
+      'get_answer',
+      'list_questions',
+      'cancel_question',
+      'collect_answers',
+    ]);
     const ask = tools.find((t) => t.name === 'ask_later');
     const properties = ask?.inputSchema.properties as Record<string, { description?: string }>;
     for (const field of [

@@ -50,7 +50,10 @@ describe('the Claude Code plugin', () => {
   it('GIVEN the plugin directory THEN `claude plugin validate --strict` passes and finds the server, hook and skill', () => {
     const { status, output } = validate(pluginDir);
     expect(status, output).toBe(0);
-    expect(output).toMatch(/hooks: UserPromptSubmit/);
+    expect(output).toMatch(/hooks: UserPromptSubmit mcp_tool plugin:ask-later:ask-later collect_answers/);
+    expect(output).toMatch(/hooks: PostToolUse \* mcp_tool plugin:ask-later:ask-later collect_answers/);
+    expect(output).toMatch(/hooks: SessionStart command/);
+    expect(output).toMatch(/hooks: Stop command/);
     expect(output).toMatch(/mcpServers: ask-later/);
     expect(output).toMatch(/skills: ask-later:ask-later/);
   });
@@ -79,13 +82,44 @@ describe('the Claude Code plugin', () => {
       args: [`${PLUGIN_ROOT}/dist/ask-later.mjs`, 'mcp'],
     });
 
-    const hooks = readJson<{
-      hooks: { UserPromptSubmit: { hooks: { type: string; command: string; timeout: number }[] }[] };
-    }>(pluginDir, 'hooks', 'hooks.json');
-    const [hook] = hooks.hooks.UserPromptSubmit.flatMap((entry) => entry.hooks);
-    expect(hook?.command).toBe(`node "${PLUGIN_ROOT}/dist/hook.cjs"`);
-    // Well under Claude Code's 30 s default: the hook gives up on its own much sooner; this is the backstop.
-    expect(hook?.timeout).toBeLessThanOrEqual(10);
+    type Hook = Record<string, unknown> & { type: string; timeout: number };
+    const hooks = readJson<{ hooks: Record<string, { matcher?: string; hooks: Hook[] }[]> }>(
+      pluginDir,
+      'hooks',
+      'hooks.json',
+    );
+    const only = (event: string): Hook => {
+      const all = (hooks.hooks[event] ?? []).flatMap((entry) => entry.hooks);
+      expect(all, event).toHaveLength(1);
+      return all[0] as Hook;
+    };
+    expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    // Prompt and tool call: the session's own MCP server (no process), never failing the prompt or the tool.
+    const collect = { type: 'mcp_tool', server: 'plugin:ask-later:ask-later', tool: 'collect_answers' };
+    /** Claude Code's template of a field of the hook's input, written literally in hooks.json. */
+    const field = (name: string) => `$\{${name}}`;
+    expect(only('UserPromptSubmit')).toMatchObject({
+      ...collect,
+      input: { for: 'UserPromptSubmit', prompt: field('prompt'), source: field('source') },
+      onFailure: 'continue',
+    });
+    expect(only('PostToolUse')).toMatchObject({
+      ...collect,
+      input: { for: 'PostToolUse', agent_id: field('agent_id') },
+      onFailure: 'continue',
+    });
+    for (const event of ['UserPromptSubmit', 'PostToolUse']) expect(only(event).timeout).toBeLessThanOrEqual(10);
+    // The waiter: in the background, waking the session when it exits 2; its own limit (23 h) comes first.
+    for (const event of ['SessionStart', 'Stop']) {
+      expect(only(event)).toMatchObject({
+        type: 'command',
+        command: `node "${PLUGIN_ROOT}/dist/ask-later.mjs" wait`,
+        async: true,
+        asyncRewake: true,
+        rewakeMessage: 'ask-later:',
+      });
+      expect(only(event).timeout).toBeGreaterThan(23 * 60 * 60);
+    }
 
     for (const file of ['dist/ask-later.mjs', 'dist/hook.cjs', 'dist/package.json', 'dist/lua/park-4.lua']) {
       expect(existsSync(join(pluginDir, file)), `plugin/${file}`).toBe(true);

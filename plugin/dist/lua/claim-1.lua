@@ -10,6 +10,7 @@
   ARGV[3] budget      characters the claimed entries may take (each record's 'size')
   ARGV[4] claimId
   ARGV[5] leaseUntil  ms; after it the outcomes may be claimed again
+  ARGV[6] only        'blocking': only outcomes of blocking questions are taken or counted; '' for all
 
   Returns {remaining, id, record, id, record, …}: how many free outcomes this claim left waiting, then each
   claimed id with its record (HGETALL, flat), oldest first.
@@ -32,9 +33,11 @@ end)
 for _, entry in ipairs(waiting) do
   local id = entry.id
   local key = ARGV[1] .. 'q:' .. id
-  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'size')
+  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'size', 'spec')
   if not f[1] then
     redis.call('ZREM', KEYS[1], id)
+  elseif ARGV[6] == 'blocking' and not (f[5] and cjson.decode(f[5]).isBlocking == true) then
+    -- not asked for: neither taken nor counted
   elseif not (f[2] and f[3] and tonumber(f[3]) > now) then
     local size = tonumber(f[4]) or 0
     if not full and (#reply == 1 or used + size <= budget) then

@@ -1,0 +1,31 @@
+--[[
+  The outcomes waiting for the agent that no live claim holds, oldest first, optionally only those of blocking
+  questions. Read-only: a look for waiters deciding whether to wake a session; claim-1 does the taking.
+
+  KEYS[1] outbox    zset   id -> when the outcome became ready
+  ARGV[1] base        the project's key prefix; a question key is base .. 'q:' .. id
+  ARGV[2] now         ms
+  ARGV[3] only        'blocking': only outcomes of blocking questions; '' for all
+
+  Returns {id, record, id, record, …}: each free outcome's id and record (HGETALL, flat), oldest first.
+  Events: none
+]]
+local now = tonumber(ARGV[2])
+local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local waiting = {}
+for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
+table.sort(waiting, function(a, b)
+  if a.at ~= b.at then return a.at < b.at end
+  return tonumber(a.id) < tonumber(b.id)
+end)
+local reply = {}
+for _, entry in ipairs(waiting) do
+  local key = ARGV[1] .. 'q:' .. entry.id
+  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'spec')
+  local free = f[1] and not (f[2] and f[3] and tonumber(f[3]) > now)
+  if free and (ARGV[3] ~= 'blocking' or (f[4] and cjson.decode(f[4]).isBlocking == true)) then
+    reply[#reply + 1] = entry.id
+    reply[#reply + 1] = redis.call('HGETALL', key)
+  end
+end
+return reply

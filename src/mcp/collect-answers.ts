@@ -1,0 +1,148 @@
+/**
+ * `collect_answers`: claim the outcomes waiting for this project and return the delivery note, exactly once
+ * (claim → respond → confirm once the response was written; a server that dies in between leaves the claim to
+ * lapse, and the outcomes come again).
+ *
+ * Two callers:
+ * - the model (or any MCP client without hooks): the note as plain text;
+ * - Claude Code's `mcp_tool` hooks, which say so with `for`: the text is exactly the hook JSON Claude Code reads
+ *   (`hookSpecificOutput` for that event), or empty when nothing is due. `UserPromptSubmit` carries every outcome,
+ *   for prompts the person typed only; `PostToolUse` carries the outcomes `ASK_LATER_MIDTURN` names (blocking ones
+ *   by default), in the main agent only (a subagent's context is thrown away, so its tool calls take nothing).
+ */
+import { z } from 'zod';
+import type { DeliveryReach } from '../agent-config.js';
+import { deliveryEntriesBudget, hookOutput, type NextDelivery, renderDeliveryNote } from '../core/delivery-note.js';
+import { carriesAnswers } from '../core/typed-prompt.js';
+import type { Store } from '../store/port.js';
+import { argsObject, errorResult, failureResult, type ToolContext, type ToolDefinition, textResult } from './tool.js';
+
+/** How long a claim holds its outcomes: the response is written within milliseconds; a dead server's claim lapses. */
+export const COLLECT_LEASE_MS = 10_000;
+
+const HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse'] as const;
+type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Fields the hooks template from their own input; each is a string (a missing one arrives as ""). */
+const HOOK_FIELDS = ['prompt', 'source', 'session_id', 'agent_id', 'tool_name'] as const;
+
+const hookField = z.string().optional().describe('Set by ask-later’s hooks; leave it out.');
+
+export const NOTHING_WAITING =
+  'No answers are waiting: nothing was answered, dismissed or expired since the last delivery.';
+
+export interface CollectOptions {
+  /** `ASK_LATER_MIDTURN`: which outcomes a `PostToolUse` call carries. */
+  readonly midturn: DeliveryReach;
+}
+
+type Request =
+  | { readonly for: undefined }
+  | { readonly for: 'UserPromptSubmit'; readonly prompt: string; readonly source: string }
+  | { readonly for: 'PostToolUse'; readonly agentId: string };
+
+/** The arguments, checked by hand so every refusal reads as ours; a reason string when they are wrong. */
+function readRequest(args: unknown): Request | string {
+  const object = argsObject(args);
+  if (!object) return 'collect_answers takes an object of arguments (none when you call it yourself)';
+  const known = ['for', ...HOOK_FIELDS];
+  const extra = Object.keys(object).filter((key) => !known.includes(key));
+  if (extra.length > 0) {
+    return `collect_answers takes no arguments when you call it yourself; got ${extra.slice(0, 5).join(', ')}`;
+  }
+  for (const field of HOOK_FIELDS) {
+    const value = object[field];
+    if (value !== undefined && typeof value !== 'string') {
+      return `Expected \`${field}\` to be a string (set by ask-later's hooks), got ${value === null ? 'null' : typeof value}`;
+    }
+  }
+  const event = object.for;
+  if (event === undefined) {
+    const hookOnly = HOOK_FIELDS.filter((field) => object[field] !== undefined);
+    if (hookOnly.length > 0) {
+      return `collect_answers takes no arguments when you call it yourself; ${hookOnly.join(', ')} are set by ask-later's hooks together with \`for\``;
+    }
+    return { for: undefined };
+  }
+  if (typeof event !== 'string' || !(HOOK_EVENTS as readonly string[]).includes(event)) {
+    const got = typeof event === 'string' ? JSON.stringify(event.slice(0, 40)) : typeof event;
+    return `Expected \`for\` to be UserPromptSubmit or PostToolUse (set by ask-later's hooks), got ${got}`;
+  }
+  if ((event as HookEvent) === 'UserPromptSubmit') {
+    if (typeof object.prompt !== 'string') {
+      return 'Expected `prompt` (the prompt the person typed, templated by the hook) with `for` UserPromptSubmit';
+    }
+    return { for: 'UserPromptSubmit', prompt: object.prompt, source: (object.source as string | undefined) ?? '' };
+  }
+  return { for: 'PostToolUse', agentId: (object.agent_id as string | undefined) ?? '' };
+}
+
+/** Which outcomes this call carries; undefined when none is due at all (the rules say this call carries nothing). */
+function reachOf(request: Request, options: CollectOptions): { blockingOnly: boolean } | undefined {
+  switch (request.for) {
+    case undefined:
+      return { blockingOnly: false };
+    case 'UserPromptSubmit':
+      return carriesAnswers(request) ? { blockingOnly: false } : undefined;
+    case 'PostToolUse':
+      // A subagent's tool call (Claude Code sets agent_id there only): its context does not reach the main agent.
+      if (request.agentId !== '' || options.midturn === 'off') return undefined;
+      return { blockingOnly: options.midturn === 'blocking' };
+  }
+}
+
+export function collectAnswersTool(options: CollectOptions): ToolDefinition {
+  return {
+    name: 'collect_answers',
+    title: 'Collect the answers waiting for you',
+    description:
+      'Collect the answers (and dismissals and expiries) to the questions you parked with ask_later that have not ' +
+      'reached you yet; each is reported once. Call it when a notification says an ask-later answer is ready. ' +
+      'Answers also arrive on their own with the next prompt. Takes no arguments.',
+    inputSchema: z.strictObject({
+      for: z.enum(HOOK_EVENTS).optional().describe('Set by ask-later’s hooks; leave it out.'),
+      prompt: hookField,
+      source: hookField,
+      session_id: hookField,
+      agent_id: hookField,
+      tool_name: hookField,
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async run(args, context) {
+      const request = readRequest(args);
+      if (typeof request === 'string') return errorResult(request);
+      const reach = reachOf(request, options);
+      const empty = request.for === undefined ? NOTHING_WAITING : '';
+      if (!reach) return textResult(empty);
+      try {
+        return await collect(await context.store(), context, request, reach.blockingOnly, empty);
+      } catch (error) {
+        return failureResult(error);
+      }
+    },
+  };
+}
+
+async function collect(store: Store, context: ToolContext, request: Request, blockingOnly: boolean, empty: string) {
+  const project = context.project;
+  const claim = await store.claimUndelivered(project, {
+    budget: deliveryEntriesBudget(),
+    leaseMs: COLLECT_LEASE_MS,
+    blockingOnly,
+  });
+  if (claim.questions.length === 0) return textResult(empty);
+  // Outcomes left out of a mid-turn note wait for the prompt; the model calling it itself can call again.
+  const next: NextDelivery = request.for === undefined ? 'call' : 'prompt';
+  const note = renderDeliveryNote(claim.questions, claim.remaining, undefined, next);
+  context.afterResponse(async (sent) => {
+    if (!sent) {
+      await store.releaseClaim(project, claim);
+      return;
+    }
+    await Promise.all([
+      store.confirmClaim(project, claim, note.includedIds),
+      note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds),
+    ]);
+  });
+  return textResult(request.for === undefined ? note.text : hookOutput(request.for, note.text));
+}

@@ -1,0 +1,196 @@
+/**
+ * `ask-later wait`: wakes an idle Claude Code session when an outcome it should not wait for lands (BRIEF
+ * "Delivery", the wake path). Claude Code starts it as an async command hook with `asyncRewake` on `SessionStart`
+ * and again on `Stop` (after every turn); when it exits with code 2, Claude Code wakes the session and shows the
+ * model what it wrote on stderr.
+ *
+ * It never carries an answer: Claude Code frames whatever a waiter prints as "not a message from the user", so it
+ * only says *that* outcomes are ready (`#12 (blocking) was answered on Slack`) and the model reads them through
+ * `collect_answers`, where the exactly-once claim happens. If the model does not call it, the outcome waits for
+ * the next path (the next tool call or prompt).
+ *
+ * - Which outcomes wake: `ASK_LATER_WAKE` (blocking, the default: those of blocking questions; all; off).
+ * - One waiter per session: a store lease named after the session (two started together: one gets it; the other
+ *   exits 0). The holder renews it while it waits, and gives it up when it ends.
+ * - A session is not woken twice for the same outcome: the ids it was woken for are kept per session (session.ts).
+ * - It waits without polling (Redis: a blocking stream read; the embedded store: its change watch, slowed to
+ *   100 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
+ *   when another waiter holds the session, when its session's Claude Code is gone or sends SIGTERM, or after
+ *   {@link WAITER_MAX_MS}. Any failure is one `ask-later wait:` line on stderr and exit 0: it must never wake a
+ *   session by mistake.
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { type AgentConfig, loadAgentConfig } from '../agent-config.js';
+import { ConfigError } from '../config-error.js';
+import { platformName, type Question } from '../core/question.js';
+import { HookIoError } from '../hook/hook-io-error.js';
+import { readStdin } from '../hook/input.js';
+import { openStore } from '../store/open.js';
+import type { Store } from '../store/port.js';
+import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
+import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import { loadWoken, saveWoken, sessionStateDir } from './session.js';
+
+/** The longest a waiter waits; the plugin's hook time-out (24 h) is longer, so Claude Code never has to kill it. */
+export const WAITER_MAX_MS = 23 * 60 * 60 * 1000;
+/** The session's lease: renewed every half of it, so a waiter that died frees the session within this. */
+export const WAITER_LEASE_MS = 60_000;
+/** Exit code that makes Claude Code wake the session (`asyncRewake`). */
+export const WAKE_EXIT_CODE = 2;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface WaiterIo {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stderr: { write(text: string): unknown };
+}
+
+export interface WaiterOptions {
+  /** Stops the wait (SIGTERM / SIGINT in the command); the waiter then exits 0. */
+  readonly signal?: AbortSignal;
+  readonly maxMs?: number;
+  readonly leaseMs?: number;
+  /** Whether the Claude Code process `pid` still runs (default: `process.kill(pid, 0)`). */
+  readonly alive?: (pid: number) => boolean;
+  /** Told each time the waiter starts waiting for the next change (tests prove the wait happened). */
+  readonly onWait?: () => void;
+}
+
+/** What the hook's stdin says (SessionStart, Stop): the session and its directory. */
+interface HookInput {
+  readonly sessionId: string;
+  readonly cwd?: string;
+}
+
+function parseInput(text: string): HookInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HookIoError('stdin is not JSON, expected the SessionStart or Stop hook JSON');
+  }
+  const fields = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  const sessionId = fields.session_id;
+  if (typeof sessionId !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
+    throw new HookIoError('the hook JSON has no session_id (letters, digits, - and _)');
+  }
+  const cwd = typeof fields.cwd === 'string' && fields.cwd.trim() !== '' ? fields.cwd : undefined;
+  return { sessionId, ...(cwd !== undefined ? { cwd } : {}) };
+}
+
+/** Run one waiter. Resolves with the exit code: 2 to wake the session, else 0. */
+export async function runWaiter(io: WaiterIo, env: Env, cwd: string, options: WaiterOptions = {}): Promise<number> {
+  try {
+    const input = parseInput(await withTimeout(readStdin(io.stdin), 5000, 'stdin did not end'));
+    const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
+    if (config.wake === 'off') return 0;
+    const store = await openStore(config.store, { pollIntervalMs: 100 });
+    try {
+      const woke = await wait(store, config, input.sessionId, env, options);
+      if (woke === undefined) return 0;
+      io.stderr.write(`${wakeLine(woke)}\n`);
+      return WAKE_EXIT_CODE;
+    } finally {
+      await store.close().catch(() => undefined);
+    }
+  } catch (error) {
+    io.stderr.write(
+      `ask-later wait: ${explain(error)}; the session is not woken (answers come with the next prompt)\n`,
+    );
+    return 0;
+  }
+}
+
+/** Wait for outcomes to wake the session for; undefined when the waiter should end without waking it. */
+async function wait(
+  store: Store,
+  config: AgentConfig,
+  sessionId: string,
+  env: Env,
+  options: WaiterOptions,
+): Promise<Question[] | undefined> {
+  const leaseMs = options.leaseMs ?? WAITER_LEASE_MS;
+  const lease = `waiter:${sessionId}`;
+  const owner = `${process.pid}-${randomUUID()}`;
+  if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined; // another waiter holds the session
+  const stateDir = sessionStateDir(env);
+  const blockingOnly = config.wake === 'blocking';
+  const claudePid = Number(env.CLAUDE_PID);
+  const alive = options.alive ?? isAlive;
+  const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
+  const watch = await store.watch(config.project);
+  let renewed = Date.now();
+  try {
+    for (;;) {
+      if (options.signal?.aborted) return undefined;
+      const woken = loadWoken(stateDir, sessionId, config.project);
+      const due = (await store.waitingOutcomes(config.project, { blockingOnly })).filter((q) => !woken.has(q.id));
+      if (due.length > 0) {
+        saveWoken(stateDir, sessionId, config.project, [...woken, ...due.map((q) => q.id)]);
+        return due;
+      }
+      // Nothing pending that could wake it: end now (Claude Code waits for a running async hook before it exits).
+      const pending = await store.list(config.project, {
+        status: ['pending'],
+        ...(blockingOnly ? { blocking: true } : {}),
+      });
+      if (pending.length === 0) return undefined;
+      if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return undefined;
+      const now = Date.now();
+      if (now >= deadline) return undefined;
+      if (now - renewed >= leaseMs / 2) {
+        if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined; // lapsed and taken over
+        renewed = now;
+      }
+      const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
+      options.onWait?.();
+      await watch.changed({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    }
+  } finally {
+    await watch.close().catch(() => undefined);
+    await store.releaseLease(lease, owner).catch(() => undefined);
+  }
+}
+
+/** The line the model reads after the plugin's `rewakeMessage`: which outcomes, where, and what to call. */
+export function wakeLine(outcomes: readonly Question[]): string {
+  const parts = outcomes.slice(0, 5).map((q) => {
+    const kind = q.isBlocking ? ' (blocking)' : '';
+    if (q.status === 'answered' && q.answer)
+      return `#${q.id}${kind} was answered on ${platformName(q.answer.by.platform)}`;
+    if (q.status === 'dismissed') return `#${q.id}${kind} was dismissed without an answer`;
+    return `#${q.id}${kind} expired unanswered`;
+  });
+  const more = outcomes.length > 5 ? ` (and ${outcomes.length - 5} more)` : '';
+  return `${parts.join('; ')}${more}. Call the collect_answers tool to read ${outcomes.length === 1 ? 'it' : 'them'}.`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new HookIoError(what)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** The reason, never a secret or a text: the class of failure. */
+function explain(error: unknown): string {
+  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof SqliteEngineMissingError) {
+    return error.message;
+  }
+  if (error instanceof StoreUnavailableError) return 'the inbox (its store) is unreachable';
+  if (!(error instanceof Error)) return `unexpected ${typeof error}`;
+  const code = (error as { code?: unknown }).code;
+  const detail = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';
+  return `unexpected ${error.constructor.name || error.name}${detail}`;
+}
