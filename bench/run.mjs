@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
+import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
 import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureSlackPost } from './slack.mjs';
@@ -315,6 +316,43 @@ async function benchEmbeddedStore() {
   }
 }
 
+/** Prompt and wake latency inside the real Claude Code (bench/claude.mjs), in a namespace of its own. */
+async function benchClaude(url, prefix) {
+  const store = await openRedisStore({ url, prefix });
+  const { createClient } = await import('@redis/client');
+  const raw = createClient({ url });
+  await raw.connect();
+  try {
+    const waiterWaiting = async () => {
+      const [, keys] = await raw.sendCommand(['SCAN', '0', 'MATCH', `${prefix}:lease:waiter:*`, 'COUNT', '1000']);
+      return keys.length > 0;
+    };
+    const rounds = QUICK ? 6 : 14;
+    const result = await measureClaude({ redisUrl: url, prefix, store, rounds, wakes: QUICK ? 3 : 12, waiterWaiting });
+    if (result.skipped) {
+      console.log(`inside Claude Code: skipped, ${result.skipped}`);
+      return;
+    }
+    const p = result.promptMs;
+    const ratio = (value) => (value / p.none).toFixed(2);
+    console.log(`inside Claude Code 2.1.332 (headless stream-json sessions, fake model; medians of ${rounds}):`);
+    console.log(
+      `  prompt written → model request: none ${ms(p.none)}; plugin (mcp_tool hook) ${ms(p.plugin)} = ${ratio(p.plugin)}×; ` +
+        `command hook ${ms(p['command hook'])} = ${ratio(p['command hook'])}×`,
+    );
+    console.log(
+      `  aim plugin ≤ ${CLAUDE_AIMS.promptRatio}×: ${p.plugin / p.none <= CLAUDE_AIMS.promptRatio ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `  blocking answer stored → woken model request (${result.wakes} wakes): p50 ${ms(result.wakeP50Ms)}, p90 ${ms(result.wakeP90Ms)}; ` +
+        `aim p50 ≤ ${CLAUDE_AIMS.wakeP50Ms} ms: ${result.wakeP50Ms <= CLAUDE_AIMS.wakeP50Ms ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    await raw.close();
+    await store.close();
+  }
+}
+
 async function main() {
   const target = await server();
   const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
@@ -399,12 +437,16 @@ async function main() {
     for (const command of HOOK_COMMANDS) await printHook(store, redisEnv, command);
 
     console.log('');
+    await benchClaude(target.url, `${prefix}-claude`);
+
+    console.log('');
     await benchEmbeddedStore();
   } finally {
     await store?.close();
     if (target.external) {
       await removeKeys(target.url, prefix).catch(() => undefined);
       await removeKeys(target.url, `${prefix}-slack`).catch(() => undefined);
+      await removeKeys(target.url, `${prefix}-claude`).catch(() => undefined);
     }
     await target.stop();
   }

@@ -135,7 +135,10 @@ export function describeStore(location: StoreLocation): string {
 }
 
 /** `ASK_LATER_WAKE` / `ASK_LATER_MIDTURN`: blocking (default), all or off. */
-function loadDeliveryReach(name: 'ASK_LATER_WAKE' | 'ASK_LATER_MIDTURN', value: string | undefined): DeliveryReach {
+export function loadDeliveryReach(
+  name: 'ASK_LATER_WAKE' | 'ASK_LATER_MIDTURN',
+  value: string | undefined,
+): DeliveryReach {
   const raw = value?.trim().toLowerCase() ?? '';
   if (raw === '') return 'blocking';
   if ((DELIVERY_REACHES as readonly string[]).includes(raw)) return raw as DeliveryReach;

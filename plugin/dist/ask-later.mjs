@@ -13599,13 +13599,70 @@ async function readJson(path) {
     return "invalid";
   }
 }
-function hasHook(settings) {
-  const groups = object2(settings.hooks)?.UserPromptSubmit;
-  if (!Array.isArray(groups)) return false;
-  return groups.some((group) => {
+function hooksOf(settings, event) {
+  const groups = object2(settings.hooks)?.[event];
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((group) => {
     const hooks = object2(group)?.hooks;
-    return Array.isArray(hooks) && hooks.some((hook) => HOOK_COMMAND.test(String(object2(hook)?.command ?? "")));
+    return Array.isArray(hooks) ? hooks.map(object2).filter((hook) => hook !== void 0) : [];
   });
+}
+function hasHook(settings) {
+  return hooksOf(settings, "UserPromptSubmit").some(
+    (hook) => HOOK_COMMAND.test(String(hook.command ?? "")) || callsCollect(hook)
+  );
+}
+function handWired(settings) {
+  return {
+    toolCall: settings.some((file2) => hooksOf(file2.json, "PostToolUse").some(callsCollect)),
+    wake: settings.some(
+      (file2) => ["SessionStart", "Stop"].some(
+        (event) => hooksOf(file2.json, event).some((hook) => WAIT_COMMAND.test(String(hook.command ?? "")))
+      )
+    )
+  };
+}
+function deliveryLine(wired, settings, env) {
+  const reachOf2 = (name) => {
+    const given = settings.map((file2) => object2(file2.json.env)?.[name]).find((value) => typeof value === "string");
+    try {
+      return loadDeliveryReach(name, typeof given === "string" ? given : env[name]);
+    } catch (error46) {
+      if (error46 instanceof ConfigError) return error46.message;
+      throw error46;
+    }
+  };
+  const midturn = reachOf2("ASK_LATER_MIDTURN");
+  const wake = reachOf2("ASK_LATER_WAKE");
+  for (const problem of [midturn, wake]) {
+    if (problem !== "blocking" && problem !== "all" && problem !== "off") {
+      return warn(`Claude Code: ${problem} — every ask-later tool and hook refuses to work until it is fixed`);
+    }
+  }
+  const path = (what, on, reach, variable, hooks) => {
+    if (!on) return `${what}: not set up (${hooks}; README: Claude Code)`;
+    if (reach === "off") return `${what}: off (${variable}=off)`;
+    return `${what} (${reach === "all" ? "every answer" : "answers to blocking questions"})`;
+  };
+  return ok(
+    [
+      "Claude Code: answers reach the agent with the next prompt",
+      path(
+        "at its next tool call",
+        wired.toolCall,
+        midturn,
+        "ASK_LATER_MIDTURN",
+        "no PostToolUse hook calling collect_answers"
+      ),
+      path(
+        "by waking an idle session",
+        wired.wake,
+        wake,
+        "ASK_LATER_WAKE",
+        "no SessionStart/Stop hook running ask-later wait"
+      )
+    ].join("; ")
+  );
 }
 function mcpServer(holder) {
   return object2(object2(holder?.mcpServers)?.["ask-later"]);
@@ -13695,10 +13752,12 @@ async function checkClaudeCode(options) {
   } else if (enabledIn || isInstalled) {
     const where = enabledIn ? shown(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
+    lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
       ok(`Claude Code: the prompt hook (${shown(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
     );
+    lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(
@@ -13728,13 +13787,16 @@ async function checkClaudeCode(options) {
   if (mismatch) lines.push(mismatch);
   return lines;
 }
-var HOOK_COMMAND;
+var HOOK_COMMAND, WAIT_COMMAND, callsCollect;
 var init_claude_code = __esm({
   "src/doctor/claude-code.ts"() {
     "use strict";
     init_agent_config();
+    init_config_error();
     init_check();
     HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
+    WAIT_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+wait\b/;
+    callsCollect = (hook) => hook.type === "mcp_tool" && hook.tool === "collect_answers";
   }
 });
 
@@ -51830,6 +51892,7 @@ async function diagnose(env, options = {}) {
     checkClaudeCode({
       home: options.home ?? homedir2(),
       cwd: options.cwd ?? process.cwd(),
+      env,
       ...store ? { store: store.store } : {}
     })
   ]);

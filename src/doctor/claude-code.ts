@@ -1,12 +1,15 @@
 /**
  * Whether the agent side looks installed on this machine: the ask-later plugin enabled in Claude Code, or by hand a
- * `UserPromptSubmit` hook running `hook.cjs` / `ask-later hook` plus an MCP server named `ask-later`. Only files are
- * read (Claude Code's settings under the home directory, and the project's in the working directory). Never a
+ * `UserPromptSubmit` hook running `hook.cjs` / `ask-later hook` (or `collect_answers` as an `mcp_tool` hook) plus an
+ * MCP server named `ask-later`; and then which delivery paths it gives (prompt, tool call, wake, with
+ * `ASK_LATER_MIDTURN` / `ASK_LATER_WAKE` as Claude Code passes them, else as this environment sets them). Only files
+ * are read (Claude Code's settings under the home directory, and the project's in the working directory). Never a
  * failure: the agents may run on another machine than `ask-later serve`.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { describeStore, type StoreLocation } from '../agent-config.js';
+import { type DeliveryReach, describeStore, loadDeliveryReach, type StoreLocation } from '../agent-config.js';
+import { ConfigError } from '../config-error.js';
 import { type CheckLine, ok, warn } from './check.js';
 
 export interface ClaudeCodeOptions {
@@ -19,6 +22,8 @@ export interface ClaudeCodeOptions {
    * printed), the embedded store by `ASK_LATER_DB` (and a `REDIS_URL` given to Claude Code means another store).
    */
   readonly store?: StoreLocation;
+  /** This environment: the delivery settings when Claude Code's settings do not set them. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 type Json = Record<string, unknown>;
@@ -49,14 +54,89 @@ async function readJson(path: string): Promise<Json | 'invalid' | undefined> {
 
 const HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
 
-/** Whether the file's `hooks.UserPromptSubmit` runs the ask-later hook. */
-function hasHook(settings: Json): boolean {
-  const groups = object(settings.hooks)?.UserPromptSubmit;
-  if (!Array.isArray(groups)) return false;
-  return groups.some((group) => {
+const WAIT_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+wait\b/;
+
+/** The hooks of one event in a settings file. */
+function hooksOf(settings: Json, event: string): Json[] {
+  const groups = object(settings.hooks)?.[event];
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((group) => {
     const hooks = object(group)?.hooks;
-    return Array.isArray(hooks) && hooks.some((hook) => HOOK_COMMAND.test(String(object(hook)?.command ?? '')));
+    return Array.isArray(hooks) ? hooks.map(object).filter((hook): hook is Json => hook !== undefined) : [];
   });
+}
+
+const callsCollect = (hook: Json) => hook.type === 'mcp_tool' && hook.tool === 'collect_answers';
+
+/** Whether the file's `hooks.UserPromptSubmit` delivers answers: the ask-later hook command or `collect_answers`. */
+function hasHook(settings: Json): boolean {
+  return hooksOf(settings, 'UserPromptSubmit').some(
+    (hook) => HOOK_COMMAND.test(String(hook.command ?? '')) || callsCollect(hook),
+  );
+}
+
+/** The delivery paths a by-hand install wires beyond the prompt. */
+function handWired(settings: readonly SettingsFile[]): { toolCall: boolean; wake: boolean } {
+  return {
+    toolCall: settings.some((file) => hooksOf(file.json, 'PostToolUse').some(callsCollect)),
+    wake: settings.some((file) =>
+      ['SessionStart', 'Stop'].some((event) =>
+        hooksOf(file.json, event).some((hook) => WAIT_COMMAND.test(String(hook.command ?? ''))),
+      ),
+    ),
+  };
+}
+
+/**
+ * The line saying how answers reach the agent. `wired`: which paths the install has beyond the prompt; the
+ * settings (Claude Code's `env` first, most specific file first, else this environment) say which outcomes each
+ * carries.
+ */
+function deliveryLine(
+  wired: { toolCall: boolean; wake: boolean },
+  settings: readonly SettingsFile[],
+  env: Readonly<Record<string, string | undefined>>,
+): CheckLine {
+  const reachOf = (name: 'ASK_LATER_MIDTURN' | 'ASK_LATER_WAKE'): DeliveryReach | string => {
+    const given = settings.map((file) => object(file.json.env)?.[name]).find((value) => typeof value === 'string');
+    try {
+      return loadDeliveryReach(name, typeof given === 'string' ? given : env[name]);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+  };
+  const midturn = reachOf('ASK_LATER_MIDTURN');
+  const wake = reachOf('ASK_LATER_WAKE');
+  for (const problem of [midturn, wake]) {
+    if (problem !== 'blocking' && problem !== 'all' && problem !== 'off') {
+      return warn(`Claude Code: ${problem} — every ask-later tool and hook refuses to work until it is fixed`);
+    }
+  }
+  const path = (what: string, on: boolean, reach: string, variable: string, hooks: string) => {
+    if (!on) return `${what}: not set up (${hooks}; README: Claude Code)`;
+    if (reach === 'off') return `${what}: off (${variable}=off)`;
+    return `${what} (${reach === 'all' ? 'every answer' : 'answers to blocking questions'})`;
+  };
+  return ok(
+    [
+      'Claude Code: answers reach the agent with the next prompt',
+      path(
+        'at its next tool call',
+        wired.toolCall,
+        midturn,
+        'ASK_LATER_MIDTURN',
+        'no PostToolUse hook calling collect_answers',
+      ),
+      path(
+        'by waking an idle session',
+        wired.wake,
+        wake,
+        'ASK_LATER_WAKE',
+        'no SessionStart/Stop hook running ask-later wait',
+      ),
+    ].join('; '),
+  );
 }
 
 /** The `ask-later` entry of an `mcpServers` map, if any. */
@@ -168,10 +248,12 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
   } else if (enabledIn || isInstalled) {
     const where = enabledIn ? shown(enabledIn.path) : '~/.claude/plugins/installed_plugins.json';
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
+    lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
       ok(`Claude Code: the prompt hook (${shown(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`),
     );
+    lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(

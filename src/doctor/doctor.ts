@@ -84,6 +84,7 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
     checkClaudeCode({
       home: options.home ?? homedir(),
       cwd: options.cwd ?? process.cwd(),
+      env,
       ...(store ? { store: store.store } : {}),
     }),
   ]);
