@@ -423,6 +423,13 @@ function shellWord(path: string): string {
  * clean stop, 1 when the config is wrong or a service cannot be reached (one line on stderr).
  */
 export async function runServe(env: Env, io: ServeIo = { stderr: process.stderr }, deps: ServeDeps = {}) {
+  // Listen for the signals before anything can announce readiness: a signal that arrives while no handler is
+  // installed kills the process outright (the kernel's default), skipping the clean stop.
+  const signals = io.signals ?? process;
+  const stopRequested = new Promise<void>((resolve) => {
+    signals.once('SIGTERM', resolve);
+    signals.once('SIGINT', resolve);
+  });
   let config: ServeConfig;
   try {
     config = loadServeConfig(env);
@@ -440,11 +447,7 @@ export async function runServe(env: Env, io: ServeIo = { stderr: process.stderr 
     return 1;
   }
   for (const line of readyLines(handle)) io.stderr.write(`ask-later serve: ${line}\n`);
-  const signals = io.signals ?? process;
-  await new Promise<void>((resolve) => {
-    signals.once('SIGTERM', resolve);
-    signals.once('SIGINT', resolve);
-  });
+  await stopRequested;
   await handle.stop();
   return 0;
 }

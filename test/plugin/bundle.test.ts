@@ -107,6 +107,7 @@ describe('the plugin bundles', () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'ask_later',
         'cancel_question',
+        'collect_answers',
         'get_answer',
         'list_questions',
       ]);
