@@ -286,7 +286,13 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${displayHost(config.host)}:${port}/`;
-  await bridge.start();
+  try {
+    await bridge.start();
+  } catch (error) {
+    // Nothing may stay behind a start that failed: the port, the chat connections, the store.
+    await stopStarted();
+    throw new ServeStartError(`cannot follow the store's events (${describeError(error)})`, { cause: error });
+  }
 
   const sweepMs = deps.sweepMs ?? 30_000;
   const sweeper: Sweeper | undefined =

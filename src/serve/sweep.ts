@@ -1,5 +1,6 @@
 /**
- * Expiry and retention on a timer, in one replica at a time. Every `everyMs` each replica asks the store for the
+ * Expiry and retention at start and on a timer, in one replica at a time. At start and every `everyMs` each replica
+ * asks the store for the
  * `sweep` lease (Redis: `SET NX PX` / renew-if-owner in one script; SQLite: a row in `leases`); the one that holds
  * it runs `expireDue` and `purgeExpired`, the others skip. The lease runs two periods, so the holder renews it
  * every period and keeps it while alive; when it dies, the lease lapses and another replica takes over within two
@@ -43,12 +44,15 @@ export function startSweep(options: SweepOptions): Sweeper {
       log.warn(errorFields(error), 'serve: sweep failed');
     }
   };
-  const timer = setInterval(() => {
+  const tick = () => {
     if (running) return; // the last one is still going: skip a period rather than pile up
     running = sweep().finally(() => {
       running = undefined;
     });
-  }, everyMs);
+  };
+  // Once at start (questions that expired while no replica ran are expired now), then every period.
+  tick();
+  const timer = setInterval(tick, everyMs);
   timer.unref();
 
   return {

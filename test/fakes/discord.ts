@@ -159,6 +159,11 @@ export class FakeDiscord {
     return this;
   }
 
+  /** Gateway connections open right now. */
+  get openConnections(): number {
+    return this.#wss?.clients.size ?? 0;
+  }
+
   async stop(): Promise<void> {
     for (const client of this.#wss?.clients ?? []) client.terminate();
     await new Promise<void>((resolve) => this.#wss?.close(() => resolve()) ?? resolve());
