@@ -27,6 +27,14 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       return runWaiter(process, process.env, process.cwd(), { signal: stop.signal });
     },
   },
+  'retry-failed': {
+    summary: 'hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|web]',
+    run: async (args) =>
+      (await import('./serve/retry-failed.js')).runRetryFailed(process.env, args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      }),
+  },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
     run: async () => (await import('./serve/run.js')).runServe(process.env),

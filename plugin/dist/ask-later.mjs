@@ -14007,392 +14007,6 @@ var init_discord = __esm({
   }
 });
 
-// src/store/redis/resp-connection.ts
-var resp_connection_exports = {};
-__export(resp_connection_exports, {
-  RedisErrorReply: () => RedisErrorReply,
-  connectResp: () => connectResp
-});
-import { connect as connectTcp } from "node:net";
-function parseReply(buffer, offset) {
-  const lineEnd = buffer.indexOf("\r\n", offset);
-  if (lineEnd < 0) return INCOMPLETE;
-  const type = String.fromCharCode(buffer[offset] ?? 0);
-  const line = buffer.toString("utf8", offset + 1, lineEnd);
-  const next = lineEnd + 2;
-  switch (type) {
-    case "+":
-      return { value: line, next };
-    case "-":
-      return { value: new RedisErrorReply(line), next };
-    case ":":
-      return { value: Number(line), next };
-    case "$": {
-      const length = Number(line);
-      if (length < 0) return { value: null, next };
-      if (buffer.length < next + length + 2) return INCOMPLETE;
-      return { value: buffer.toString("utf8", next, next + length), next: next + length + 2 };
-    }
-    case "*": {
-      const count = Number(line);
-      if (count < 0) return { value: null, next };
-      const items = [];
-      let cursor = next;
-      for (let i = 0; i < count; i++) {
-        const item = parseReply(buffer, cursor);
-        if (item === INCOMPLETE) return INCOMPLETE;
-        items.push(item.value);
-        cursor = item.next;
-      }
-      return { value: items, next: cursor };
-    }
-    default:
-      throw new ConnectionLost(`unexpected RESP type byte ${JSON.stringify(type)}`);
-  }
-}
-function encode3(args) {
-  const parts = [`*${args.length}\r
-`];
-  for (const arg of args) {
-    const bytes = Buffer.from(arg, "utf8");
-    parts.push(`$${bytes.length}\r
-`, bytes, "\r\n");
-  }
-  return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
-}
-async function connectResp(url2, options) {
-  const parsed = new URL(url2);
-  const tls = parsed.protocol === "rediss:";
-  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
-  const port = Number(parsed.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : connectTcp({ host, port });
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => {
-      socket.destroy();
-      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
-    }, options.connectTimeoutMs);
-  });
-  const handshake = async () => {
-    await new Promise((resolve5, reject) => {
-      socket.once(tls ? "secureConnect" : "connect", () => {
-        socket.removeAllListeners("error");
-        resolve5();
-      });
-      socket.once("error", reject);
-    });
-    socket.setNoDelay(true);
-    const connection = new RespConnection(socket, url2, options);
-    const password = decodeURIComponent(parsed.password);
-    const username = decodeURIComponent(parsed.username);
-    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
-    const db = parsed.pathname.replace(/^\//, "");
-    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
-    return connection;
-  };
-  try {
-    return await Promise.race([handshake(), timeout]);
-  } catch (error46) {
-    socket.destroy();
-    throw error46;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-var RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
-var init_resp_connection = __esm({
-  "src/store/redis/resp-connection.ts"() {
-    "use strict";
-    RedisErrorReply = class extends Error {
-      name = "ErrorReply";
-    };
-    ConnectionLost = class extends Error {
-      name = "SocketClosedUnexpectedlyError";
-    };
-    ConnectTimeout = class extends Error {
-      name = "ConnectionTimeoutError";
-    };
-    INCOMPLETE = /* @__PURE__ */ Symbol("incomplete");
-    RespConnection = class {
-      constructor(socket, url2, options) {
-        this.socket = socket;
-        this.url = url2;
-        this.options = options;
-        socket.on("data", (chunk) => this.#receive(chunk));
-        socket.on("error", (error46) => this.#fail(error46));
-        socket.on("close", () => this.#fail(new ConnectionLost("connection closed")));
-      }
-      socket;
-      url;
-      options;
-      #buffer = Buffer.alloc(0);
-      #pending = [];
-      #open = true;
-      get isOpen() {
-        return this.#open;
-      }
-      #receive(chunk) {
-        this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-        let offset = 0;
-        try {
-          for (; ; ) {
-            const parsed = parseReply(this.#buffer, offset);
-            if (parsed === INCOMPLETE) break;
-            offset = parsed.next;
-            const waiter = this.#pending.shift();
-            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
-            else waiter?.resolve(parsed.value);
-          }
-        } catch (error46) {
-          this.#fail(error46);
-          this.socket.destroy();
-          return;
-        }
-        this.#buffer = offset === this.#buffer.length ? Buffer.alloc(0) : this.#buffer.subarray(offset);
-      }
-      #fail(error46) {
-        this.#open = false;
-        const pending = this.#pending;
-        this.#pending = [];
-        for (const waiter of pending) waiter.reject(error46);
-      }
-      sendCommand(args) {
-        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve5, reject) => {
-          this.#pending.push({ resolve: resolve5, reject });
-          this.socket.write(encode3(args));
-        });
-      }
-      duplicate() {
-        return connectResp(this.url, this.options);
-      }
-      close() {
-        this.#open = false;
-        this.socket.destroy();
-      }
-    };
-  }
-});
-
-// src/doctor/redis.ts
-function compareVersions(a, b) {
-  const left = a.split(".").map(Number);
-  const right = b.split(".").map(Number);
-  for (let i = 0; i < 3; i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
-}
-function infoFields(reply) {
-  const fields = /* @__PURE__ */ new Map();
-  if (typeof reply !== "string") return fields;
-  for (const line of reply.split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon > 0 && !line.startsWith("#")) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
-  }
-  return fields;
-}
-function redisErrorWord(error46) {
-  if (!(error46 instanceof Error) || error46.name !== "ErrorReply") return void 0;
-  return /^[A-Z]+/.exec(error46.message)?.[0];
-}
-function authProblem(error46) {
-  const word = redisErrorWord(error46);
-  if (word === "NOAUTH") {
-    return fail("Redis needs a password (NOAUTH) — put it in REDIS_URL: redis://:<password>@host:6379");
-  }
-  if (word === "WRONGPASS" || word === "ERR" && /password|AUTH/i.test(error46.message)) {
-    return fail(`Redis refused the user or password in REDIS_URL (${word}) — fix them in the URL`);
-  }
-  return void 0;
-}
-async function checkRedis(location, timeoutMs) {
-  let connection;
-  try {
-    connection = await connectResp(location.url, { connectTimeoutMs: timeoutMs });
-  } catch (error46) {
-    const auth = authProblem(error46);
-    if (auth) return [auth];
-    const why = describeNetworkError(error46, timeoutMs);
-    const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
-    return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
-  }
-  try {
-    const info = async (section) => infoFields(await withDeadline(connection.sendCommand(["INFO", section]), timeoutMs));
-    const server = await info("server");
-    const persistence = await info("persistence");
-    const memory = await info("memory");
-    const version3 = server.get("redis_version") ?? "unknown version";
-    const lines = [];
-    if (/^\d+\.\d+/.test(version3) && compareVersions(version3, MIN_REDIS_VERSION) < 0) {
-      lines.push(fail(`Redis ${version3} at REDIS_URL is too old — ask-later needs Redis 6.2 or later`));
-    } else if (persistence.get("aof_enabled") === "1") {
-      lines.push(ok(`Redis ${version3} at REDIS_URL, AOF on`));
-    } else {
-      lines.push(
-        warn(
-          `Redis ${version3} at REDIS_URL, AOF off: answers could be lost on restart — set appendonly yes (redis.conf, or CONFIG SET appendonly yes)`
-        )
-      );
-    }
-    const policy = memory.get("maxmemory_policy");
-    if (Number(memory.get("maxmemory") ?? "0") > 0 && policy !== void 0 && policy !== "noeviction") {
-      lines.push(
-        warn(
-          `Redis: maxmemory-policy is ${policy}: Redis may drop questions when memory runs out — set maxmemory-policy noeviction`
-        )
-      );
-    }
-    return lines;
-  } catch (error46) {
-    const auth = authProblem(error46);
-    if (auth) return [auth];
-    const word = redisErrorWord(error46);
-    const why = word ?? describeNetworkError(error46, timeoutMs);
-    return [
-      fail(`Redis: REDIS_URL answers but INFO failed (${why}) — is it a Redis server, and may this user run INFO?`)
-    ];
-  } finally {
-    connection.close();
-  }
-}
-var MIN_REDIS_VERSION;
-var init_redis = __esm({
-  "src/doctor/redis.ts"() {
-    "use strict";
-    init_resp_connection();
-    init_check();
-    init_deadline();
-    MIN_REDIS_VERSION = "6.2.0";
-  }
-});
-
-// src/doctor/slack.ts
-async function callSlack(config2, token, method, args, timeoutMs) {
-  try {
-    const response = await requestJson(
-      `${config2.apiUrl ?? SLACK_API}${method}`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/x-www-form-urlencoded"
-        },
-        body: new URLSearchParams(args).toString()
-      },
-      timeoutMs
-    );
-    if (response.status === 429) return { error: "ratelimited" };
-    if (response.status !== 200) return { error: `HTTP ${response.status}` };
-    const body = record2(response.body);
-    if (body.ok === true) return { ok: true, body };
-    const code = text(body, "error");
-    return { error: code !== void 0 && /^[a-z_]{1,64}$/.test(code) ? code : "an unreadable answer" };
-  } catch (error46) {
-    return { error: `network: ${describeNetworkError(error46, timeoutMs)}` };
-  }
-}
-function apiName2(config2) {
-  return config2.apiUrl !== void 0 ? "SLACK_API_URL" : "slack.com";
-}
-function unreachable2(config2, error46) {
-  return fail(
-    `Slack: no answer from the Web API at ${apiName2(config2)} (${error46.replace(/^network: /, "")}) — check the network, proxy or SLACK_API_URL`
-  );
-}
-function isNetwork(answer) {
-  return "error" in answer && answer.error.startsWith("network: ");
-}
-async function checkChannel2(config2, channel, botName, timeoutMs) {
-  const invite = `invite it: /invite @${botName}`;
-  const notFound = fail(
-    `Slack: channel ${channel} was not found — use the id from the channel's details (C…); for a private channel, invite the bot first: /invite @${botName}`
-  );
-  const info = await callSlack(config2, config2.botToken, "conversations.info", { channel }, timeoutMs);
-  if (isNetwork(info)) return unreachable2(config2, info.error);
-  if ("ok" in info) {
-    const found = record2(info.body.channel);
-    const name = typeof found.name === "string" ? `${channel} (#${found.name})` : channel;
-    if (found.is_archived === true)
-      return fail(`Slack: ${name} is archived — unarchive it or route to another channel`);
-    if (found.is_member === false) return fail(`Slack: the bot is not in ${name} — ${invite}`);
-    return ok(`Slack: the bot is in ${name}`);
-  }
-  if (info.error === "channel_not_found") return notFound;
-  if (info.error !== "missing_scope") return fail(`Slack: cannot check ${channel} (${info.error}) — ${invite}`);
-  const history = await callSlack(config2, config2.botToken, "conversations.history", { channel, limit: "1" }, timeoutMs);
-  if (isNetwork(history)) return unreachable2(config2, history.error);
-  if ("ok" in history) return ok(`Slack: the bot is in ${channel}`);
-  if (history.error === "not_in_channel") return fail(`Slack: the bot is not in ${channel} — ${invite}`);
-  if (history.error === "channel_not_found") return notFound;
-  return warn(
-    `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`
-  );
-}
-async function checkHomeScopes(config2, botUser, timeoutMs) {
-  const args = { user: botUser, types: "public_channel,private_channel", limit: "1" };
-  const answer = await callSlack(config2, config2.botToken, "users.conversations", args, timeoutMs);
-  if (isNetwork(answer)) return unreachable2(config2, answer.error);
-  if ("ok" in answer) return void 0;
-  return warn(
-    `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`
-  );
-}
-async function checkSlack(config2, channels, timeoutMs) {
-  const auth = await callSlack(config2, config2.botToken, "auth.test", {}, timeoutMs);
-  if (isNetwork(auth)) return [unreachable2(config2, auth.error)];
-  if (!("ok" in auth)) {
-    if (REFUSED2.has(auth.error)) {
-      return [
-        fail(
-          `Slack refused SLACK_BOT_TOKEN (${auth.error}) — use the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions; reinstall the app if it was revoked`
-        )
-      ];
-    }
-    return [fail(`Slack: auth.test failed (${auth.error}) — check SLACK_BOT_TOKEN and ${apiName2(config2)}`)];
-  }
-  const botName = text(auth.body, "user") ?? "<bot name>";
-  const team = text(auth.body, "team");
-  const lines = [ok(`Slack: signed in as @${botName}${team !== void 0 ? ` to ${team}` : ""}`)];
-  lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config2, channel, botName, timeoutMs))));
-  const botUser = text(auth.body, "user_id");
-  if (botUser !== void 0) {
-    const home = await checkHomeScopes(config2, botUser, timeoutMs);
-    if (home) lines.push(home);
-  }
-  if (config2.appToken !== void 0) {
-    const socket = await callSlack(config2, config2.appToken, "apps.connections.open", {}, timeoutMs);
-    if (isNetwork(socket)) lines.push(unreachable2(config2, socket.error));
-    else if ("ok" in socket) lines.push(ok("Slack Socket Mode: SLACK_APP_TOKEN opens connections"));
-    else
-      lines.push(
-        fail(
-          `Slack refused SLACK_APP_TOKEN (${socket.error}) — create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on`
-        )
-      );
-  }
-  return lines;
-}
-var SLACK_API, REFUSED2;
-var init_slack = __esm({
-  "src/doctor/slack.ts"() {
-    "use strict";
-    init_check();
-    init_deadline();
-    init_http();
-    SLACK_API = "https://slack.com/api/";
-    REFUSED2 = /* @__PURE__ */ new Set([
-      "invalid_auth",
-      "not_authed",
-      "account_inactive",
-      "token_revoked",
-      "token_expired",
-      "not_allowed_token_type"
-    ]);
-  }
-});
-
 // src/core/limits.ts
 var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, LIMITS;
 var init_limits = __esm({
@@ -14706,6 +14320,60 @@ var init_drafts = __esm({
   }
 });
 
+// src/store/port.ts
+var EVENT_TYPES;
+var init_port = __esm({
+  "src/store/port.ts"() {
+    "use strict";
+    EVENT_TYPES = ["parked", "answered", "cancelled", "dismissed", "expired", "delivered"];
+  }
+});
+
+// src/store/failed-events.ts
+function failedRecord(event, failure, now) {
+  return {
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at,
+    attempts: failure.attempts,
+    error: failure.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
+    failedAt: now
+  };
+}
+function readFailedRecord(group, eventId, value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { type, project, questionId, at, attempts, error: error46, failedAt } = o;
+  if (typeof type !== "string" || !EVENT_TYPES.includes(type) || typeof project !== "string" || !Number.isSafeInteger(questionId) || !Number.isSafeInteger(at) || !Number.isSafeInteger(attempts) || typeof error46 !== "string" || !Number.isSafeInteger(failedAt)) {
+    return void 0;
+  }
+  return {
+    group,
+    event: { eventId, type, project, questionId, at },
+    attempts,
+    error: error46,
+    failedAt
+  };
+}
+function newestFirst(events, count) {
+  return [...events].sort((a, b) => b.failedAt - a.failedAt).slice(0, count);
+}
+var ERROR_MAX;
+var init_failed_events = __esm({
+  "src/store/failed-events.ts"() {
+    "use strict";
+    init_port();
+    ERROR_MAX = 80;
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -14717,15 +14385,6 @@ var init_store_unavailable_error = __esm({
         super("The ask-later inbox (its store) is unreachable", options);
       }
     };
-  }
-});
-
-// src/store/port.ts
-var EVENT_TYPES;
-var init_port = __esm({
-  "src/store/port.ts"() {
-    "use strict";
-    EVENT_TYPES = ["parked", "answered", "cancelled", "dismissed", "expired", "delivered"];
   }
 });
 
@@ -14903,7 +14562,13 @@ var init_question_ref = __esm({
 
 // src/store/redis/keys.ts
 function globalKeys(prefix) {
-  return { projects: `${prefix}:projects`, lease: (name) => `${prefix}:lease:${name}` };
+  return {
+    projects: `${prefix}:projects`,
+    lease: (name) => `${prefix}:lease:${name}`,
+    failedGroups: `${prefix}:{failed}:groups`,
+    failed: (group) => `${prefix}:{failed}:${group}`,
+    replay: (group) => `${prefix}:{failed}:${group}:replay`
+  };
 }
 var ProjectKeys;
 var init_keys = __esm({
@@ -15189,7 +14854,9 @@ var init_scripts = __esm({
       deliver: load("deliver-6"),
       purge: load("purge-1"),
       lease: load("lease-1"),
-      releaseLease: load("release-lease-1")
+      releaseLease: load("release-lease-1"),
+      recordFailure: load("record-failure-2"),
+      replayFailed: load("replay-failed-2")
     };
     TransitionCode = {
       unknown: 0,
@@ -15201,6 +14868,173 @@ var init_scripts = __esm({
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
+  }
+});
+
+// src/store/redis/resp-connection.ts
+var resp_connection_exports = {};
+__export(resp_connection_exports, {
+  RedisErrorReply: () => RedisErrorReply,
+  connectResp: () => connectResp
+});
+import { connect as connectTcp } from "node:net";
+function parseReply(buffer, offset) {
+  const lineEnd = buffer.indexOf("\r\n", offset);
+  if (lineEnd < 0) return INCOMPLETE;
+  const type = String.fromCharCode(buffer[offset] ?? 0);
+  const line = buffer.toString("utf8", offset + 1, lineEnd);
+  const next = lineEnd + 2;
+  switch (type) {
+    case "+":
+      return { value: line, next };
+    case "-":
+      return { value: new RedisErrorReply(line), next };
+    case ":":
+      return { value: Number(line), next };
+    case "$": {
+      const length = Number(line);
+      if (length < 0) return { value: null, next };
+      if (buffer.length < next + length + 2) return INCOMPLETE;
+      return { value: buffer.toString("utf8", next, next + length), next: next + length + 2 };
+    }
+    case "*": {
+      const count = Number(line);
+      if (count < 0) return { value: null, next };
+      const items = [];
+      let cursor = next;
+      for (let i = 0; i < count; i++) {
+        const item = parseReply(buffer, cursor);
+        if (item === INCOMPLETE) return INCOMPLETE;
+        items.push(item.value);
+        cursor = item.next;
+      }
+      return { value: items, next: cursor };
+    }
+    default:
+      throw new ConnectionLost(`unexpected RESP type byte ${JSON.stringify(type)}`);
+  }
+}
+function encode3(args) {
+  const parts = [`*${args.length}\r
+`];
+  for (const arg of args) {
+    const bytes = Buffer.from(arg, "utf8");
+    parts.push(`$${bytes.length}\r
+`, bytes, "\r\n");
+  }
+  return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
+}
+async function connectResp(url2, options) {
+  const parsed = new URL(url2);
+  const tls = parsed.protocol === "rediss:";
+  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+  const port = Number(parsed.port || 6379);
+  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : connectTcp({ host, port });
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      socket.destroy();
+      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
+    }, options.connectTimeoutMs);
+  });
+  const handshake = async () => {
+    await new Promise((resolve5, reject) => {
+      socket.once(tls ? "secureConnect" : "connect", () => {
+        socket.removeAllListeners("error");
+        resolve5();
+      });
+      socket.once("error", reject);
+    });
+    socket.setNoDelay(true);
+    const connection = new RespConnection(socket, url2, options);
+    const password = decodeURIComponent(parsed.password);
+    const username = decodeURIComponent(parsed.username);
+    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
+    const db = parsed.pathname.replace(/^\//, "");
+    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
+    return connection;
+  };
+  try {
+    return await Promise.race([handshake(), timeout]);
+  } catch (error46) {
+    socket.destroy();
+    throw error46;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+var RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
+var init_resp_connection = __esm({
+  "src/store/redis/resp-connection.ts"() {
+    "use strict";
+    RedisErrorReply = class extends Error {
+      name = "ErrorReply";
+    };
+    ConnectionLost = class extends Error {
+      name = "SocketClosedUnexpectedlyError";
+    };
+    ConnectTimeout = class extends Error {
+      name = "ConnectionTimeoutError";
+    };
+    INCOMPLETE = /* @__PURE__ */ Symbol("incomplete");
+    RespConnection = class {
+      constructor(socket, url2, options) {
+        this.socket = socket;
+        this.url = url2;
+        this.options = options;
+        socket.on("data", (chunk) => this.#receive(chunk));
+        socket.on("error", (error46) => this.#fail(error46));
+        socket.on("close", () => this.#fail(new ConnectionLost("connection closed")));
+      }
+      socket;
+      url;
+      options;
+      #buffer = Buffer.alloc(0);
+      #pending = [];
+      #open = true;
+      get isOpen() {
+        return this.#open;
+      }
+      #receive(chunk) {
+        this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+        let offset = 0;
+        try {
+          for (; ; ) {
+            const parsed = parseReply(this.#buffer, offset);
+            if (parsed === INCOMPLETE) break;
+            offset = parsed.next;
+            const waiter = this.#pending.shift();
+            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
+            else waiter?.resolve(parsed.value);
+          }
+        } catch (error46) {
+          this.#fail(error46);
+          this.socket.destroy();
+          return;
+        }
+        this.#buffer = offset === this.#buffer.length ? Buffer.alloc(0) : this.#buffer.subarray(offset);
+      }
+      #fail(error46) {
+        this.#open = false;
+        const pending = this.#pending;
+        this.#pending = [];
+        for (const waiter of pending) waiter.reject(error46);
+      }
+      sendCommand(args) {
+        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
+        return new Promise((resolve5, reject) => {
+          this.#pending.push({ resolve: resolve5, reject });
+          this.socket.write(encode3(args));
+        });
+      }
+      duplicate() {
+        return connectResp(this.url, this.options);
+      }
+      close() {
+        this.#open = false;
+        this.socket.destroy();
+      }
+    };
   }
 });
 
@@ -50182,6 +50016,7 @@ var init_redis_store = __esm({
     init_question();
     init_corrupt_record_error();
     init_drafts();
+    init_failed_events();
     init_store_unavailable_error();
     init_events();
     init_keys();
@@ -50584,6 +50419,63 @@ var init_redis_store = __esm({
       releaseLease(name, owner) {
         return this.#run(async () => {
           await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+        });
+      }
+      recordFailedEvent(group, event, failure) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const record4 = JSON.stringify(failedRecord(event, failure, this.#now()));
+          await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record4]);
+        });
+      }
+      failedEvents(options = {}) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const groups = (await this.#client.sendCommand(["SMEMBERS", g.failedGroups])).sort();
+          const result = [];
+          for (const group of groups) {
+            const count = Number(await this.#client.sendCommand(["HLEN", g.failed(group)]));
+            if (count === 0) continue;
+            if (options.sample === 0) {
+              result.push({ group, count, sample: [] });
+              continue;
+            }
+            const [, flat] = await this.#client.sendCommand(["HSCAN", g.failed(group), "0", "COUNT", "100"]);
+            const records = [];
+            for (let i = 0; i + 1 < flat.length; i += 2) {
+              const record4 = readFailedRecord(group, String(flat[i]), flat[i + 1]);
+              if (record4) records.push(record4);
+            }
+            result.push({ group, count, sample: newestFirst(records, options.sample ?? 5) });
+          }
+          return result;
+        });
+      }
+      replayFailedEvents(group) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const groups = group !== void 0 ? [group] : await this.#client.sendCommand(["SMEMBERS", g.failedGroups]);
+          let moved = 0;
+          for (const name of groups)
+            moved += Number(await this.#eval(scripts.replayFailed, [g.failed(name), g.replay(name)], []));
+          return moved;
+        });
+      }
+      takeReplayedEvents(group, count) {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["LPOP", globalKeys(this.#prefix).replay(group), String(count)]);
+          const taken = [];
+          for (const value of Array.isArray(reply) ? reply : []) {
+            let eventId;
+            try {
+              eventId = JSON.parse(String(value)).eventId;
+            } catch {
+              continue;
+            }
+            const record4 = typeof eventId === "string" ? readFailedRecord(group, eventId, String(value)) : void 0;
+            if (record4) taken.push(record4);
+          }
+          return taken;
         });
       }
       ping() {
@@ -51141,7 +51033,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 2;
+    SCHEMA_VERSION = 3;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -51222,6 +51114,22 @@ var init_schema = __esm({
     owner TEXT NOT NULL,
     until INTEGER NOT NULL
   ) STRICT;
+  `,
+      // 2 → 3: events a consumer group gave up on.
+      `
+  CREATE TABLE failed_events (
+    group_name  TEXT NOT NULL,
+    event_id    TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    error       TEXT NOT NULL,
+    failed_at   INTEGER NOT NULL,
+    replay      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
   `
     ];
   }
@@ -51264,6 +51172,10 @@ function claimedIds2(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
+function failedFromRow(row) {
+  const { type, project, question_id: questionId, at, attempts, error: error46, failed_at: failedAt } = row;
+  return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error: error46, failedAt });
+}
 var RETENTION_MS2, SELECT_ONE, SqliteStore;
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
@@ -51274,6 +51186,7 @@ var init_sqlite_store = __esm({
     init_question_ref();
     init_corrupt_record_error();
     init_drafts();
+    init_failed_events();
     init_store_unavailable_error();
     init_connection();
     init_engine();
@@ -51634,6 +51547,52 @@ var init_sqlite_store = __esm({
           })
         );
       }
+      recordFailedEvent(group, event, failure) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const r = failedRecord(event, failure, this.#now());
+            this.#c.statement(
+              `INSERT OR REPLACE INTO failed_events
+               (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+            ).run(group, event.eventId, r.type, r.project, r.questionId, r.at, r.attempts, r.error, r.failedAt);
+          })
+        );
+      }
+      failedEvents(options = {}) {
+        return this.#run(() => {
+          const groups = this.#c.statement(
+            "SELECT group_name, COUNT(*) AS n FROM failed_events WHERE replay = 0 GROUP BY group_name ORDER BY group_name"
+          ).all();
+          const sample = this.#c.statement(
+            `SELECT * FROM failed_events WHERE group_name = ? AND replay = 0 ORDER BY failed_at DESC LIMIT ?`
+          );
+          return groups.map(({ group_name: group, n }) => ({
+            group,
+            count: n,
+            sample: sample.all(group, options.sample ?? 5).map((row) => failedFromRow(row)).filter((event) => event !== void 0)
+          }));
+        });
+      }
+      replayFailedEvents(group) {
+        return this.#run(
+          () => this.#c.write(
+            () => this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+          )
+        );
+      }
+      takeReplayedEvents(group, count) {
+        return this.#run(() => {
+          const any2 = this.#c.statement("SELECT 1 FROM failed_events WHERE group_name = ? AND replay = 1 LIMIT 1").get(group);
+          if (any2 === void 0) return [];
+          return this.#c.write(() => {
+            const rows = this.#c.statement("SELECT * FROM failed_events WHERE group_name = ? AND replay = 1 ORDER BY failed_at LIMIT ?").all(group, count);
+            const drop = this.#c.statement("DELETE FROM failed_events WHERE group_name = ? AND event_id = ?");
+            for (const row of rows) drop.run(group, row.event_id);
+            return rows.map((row) => failedFromRow(row)).filter((event) => event !== void 0);
+          });
+        });
+      }
       ping() {
         return this.#run(() => {
           this.#c.statement("SELECT 1").get();
@@ -51736,6 +51695,271 @@ async function openStore(location, options = {}) {
 var init_open = __esm({
   "src/store/open.ts"() {
     "use strict";
+  }
+});
+
+// src/doctor/failed-events.ts
+function groupName(group) {
+  const names = {
+    "bridge:slack": "Slack",
+    "bridge:discord": "Discord",
+    "bridge:web": "the web inbox"
+  };
+  return names[group] ?? group;
+}
+function failedEventLines(groups) {
+  return groups.map(({ group, count, sample }) => {
+    const codes = [...new Set(sample.map((failed) => failed.error))].join(", ");
+    const what = count === 1 ? "1 event" : `${count} events`;
+    const platform = group.startsWith("bridge:") ? group.slice("bridge:".length) : void 0;
+    const retry = platform !== void 0 ? `ask-later retry-failed ${platform}` : "ask-later retry-failed";
+    return warn(
+      `Bridge: ${what} could not be shown on ${groupName(group)}${codes ? ` (${codes})` : ""} — fix the cause, then run ${retry}`
+    );
+  });
+}
+async function checkFailedEvents(location, timeoutMs) {
+  try {
+    return await withDeadline(
+      (async () => {
+        const store = await openStore(location, { connection: "minimal", connectTimeoutMs: timeoutMs });
+        try {
+          return failedEventLines(await store.failedEvents({ sample: 5 }));
+        } finally {
+          await store.close();
+        }
+      })(),
+      timeoutMs
+    );
+  } catch {
+    return [];
+  }
+}
+var init_failed_events2 = __esm({
+  "src/doctor/failed-events.ts"() {
+    "use strict";
+    init_open();
+    init_check();
+    init_deadline();
+  }
+});
+
+// src/doctor/redis.ts
+function compareVersions(a, b) {
+  const left = a.split(".").map(Number);
+  const right = b.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+function infoFields(reply) {
+  const fields = /* @__PURE__ */ new Map();
+  if (typeof reply !== "string") return fields;
+  for (const line of reply.split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon > 0 && !line.startsWith("#")) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  return fields;
+}
+function redisErrorWord(error46) {
+  if (!(error46 instanceof Error) || error46.name !== "ErrorReply") return void 0;
+  return /^[A-Z]+/.exec(error46.message)?.[0];
+}
+function authProblem(error46) {
+  const word = redisErrorWord(error46);
+  if (word === "NOAUTH") {
+    return fail("Redis needs a password (NOAUTH) — put it in REDIS_URL: redis://:<password>@host:6379");
+  }
+  if (word === "WRONGPASS" || word === "ERR" && /password|AUTH/i.test(error46.message)) {
+    return fail(`Redis refused the user or password in REDIS_URL (${word}) — fix them in the URL`);
+  }
+  return void 0;
+}
+async function checkRedis(location, timeoutMs) {
+  let connection;
+  try {
+    connection = await connectResp(location.url, { connectTimeoutMs: timeoutMs });
+  } catch (error46) {
+    const auth = authProblem(error46);
+    if (auth) return [auth];
+    const why = describeNetworkError(error46, timeoutMs);
+    const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
+    return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
+  }
+  try {
+    const info = async (section) => infoFields(await withDeadline(connection.sendCommand(["INFO", section]), timeoutMs));
+    const server = await info("server");
+    const persistence = await info("persistence");
+    const memory = await info("memory");
+    const version3 = server.get("redis_version") ?? "unknown version";
+    const lines = [];
+    if (/^\d+\.\d+/.test(version3) && compareVersions(version3, MIN_REDIS_VERSION) < 0) {
+      lines.push(fail(`Redis ${version3} at REDIS_URL is too old — ask-later needs Redis 6.2 or later`));
+    } else if (persistence.get("aof_enabled") === "1") {
+      lines.push(ok(`Redis ${version3} at REDIS_URL, AOF on`));
+    } else {
+      lines.push(
+        warn(
+          `Redis ${version3} at REDIS_URL, AOF off: answers could be lost on restart — set appendonly yes (redis.conf, or CONFIG SET appendonly yes)`
+        )
+      );
+    }
+    const policy = memory.get("maxmemory_policy");
+    if (Number(memory.get("maxmemory") ?? "0") > 0 && policy !== void 0 && policy !== "noeviction") {
+      lines.push(
+        warn(
+          `Redis: maxmemory-policy is ${policy}: Redis may drop questions when memory runs out — set maxmemory-policy noeviction`
+        )
+      );
+    }
+    return lines;
+  } catch (error46) {
+    const auth = authProblem(error46);
+    if (auth) return [auth];
+    const word = redisErrorWord(error46);
+    const why = word ?? describeNetworkError(error46, timeoutMs);
+    return [
+      fail(`Redis: REDIS_URL answers but INFO failed (${why}) — is it a Redis server, and may this user run INFO?`)
+    ];
+  } finally {
+    connection.close();
+  }
+}
+var MIN_REDIS_VERSION;
+var init_redis = __esm({
+  "src/doctor/redis.ts"() {
+    "use strict";
+    init_resp_connection();
+    init_check();
+    init_deadline();
+    MIN_REDIS_VERSION = "6.2.0";
+  }
+});
+
+// src/doctor/slack.ts
+async function callSlack(config2, token, method, args, timeoutMs) {
+  try {
+    const response = await requestJson(
+      `${config2.apiUrl ?? SLACK_API}${method}`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/x-www-form-urlencoded"
+        },
+        body: new URLSearchParams(args).toString()
+      },
+      timeoutMs
+    );
+    if (response.status === 429) return { error: "ratelimited" };
+    if (response.status !== 200) return { error: `HTTP ${response.status}` };
+    const body = record2(response.body);
+    if (body.ok === true) return { ok: true, body };
+    const code = text(body, "error");
+    return { error: code !== void 0 && /^[a-z_]{1,64}$/.test(code) ? code : "an unreadable answer" };
+  } catch (error46) {
+    return { error: `network: ${describeNetworkError(error46, timeoutMs)}` };
+  }
+}
+function apiName2(config2) {
+  return config2.apiUrl !== void 0 ? "SLACK_API_URL" : "slack.com";
+}
+function unreachable2(config2, error46) {
+  return fail(
+    `Slack: no answer from the Web API at ${apiName2(config2)} (${error46.replace(/^network: /, "")}) — check the network, proxy or SLACK_API_URL`
+  );
+}
+function isNetwork(answer) {
+  return "error" in answer && answer.error.startsWith("network: ");
+}
+async function checkChannel2(config2, channel, botName, timeoutMs) {
+  const invite = `invite it: /invite @${botName}`;
+  const notFound = fail(
+    `Slack: channel ${channel} was not found — use the id from the channel's details (C…); for a private channel, invite the bot first: /invite @${botName}`
+  );
+  const info = await callSlack(config2, config2.botToken, "conversations.info", { channel }, timeoutMs);
+  if (isNetwork(info)) return unreachable2(config2, info.error);
+  if ("ok" in info) {
+    const found = record2(info.body.channel);
+    const name = typeof found.name === "string" ? `${channel} (#${found.name})` : channel;
+    if (found.is_archived === true)
+      return fail(`Slack: ${name} is archived — unarchive it or route to another channel`);
+    if (found.is_member === false) return fail(`Slack: the bot is not in ${name} — ${invite}`);
+    return ok(`Slack: the bot is in ${name}`);
+  }
+  if (info.error === "channel_not_found") return notFound;
+  if (info.error !== "missing_scope") return fail(`Slack: cannot check ${channel} (${info.error}) — ${invite}`);
+  const history = await callSlack(config2, config2.botToken, "conversations.history", { channel, limit: "1" }, timeoutMs);
+  if (isNetwork(history)) return unreachable2(config2, history.error);
+  if ("ok" in history) return ok(`Slack: the bot is in ${channel}`);
+  if (history.error === "not_in_channel") return fail(`Slack: the bot is not in ${channel} — ${invite}`);
+  if (history.error === "channel_not_found") return notFound;
+  return warn(
+    `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`
+  );
+}
+async function checkHomeScopes(config2, botUser, timeoutMs) {
+  const args = { user: botUser, types: "public_channel,private_channel", limit: "1" };
+  const answer = await callSlack(config2, config2.botToken, "users.conversations", args, timeoutMs);
+  if (isNetwork(answer)) return unreachable2(config2, answer.error);
+  if ("ok" in answer) return void 0;
+  return warn(
+    `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`
+  );
+}
+async function checkSlack(config2, channels, timeoutMs) {
+  const auth = await callSlack(config2, config2.botToken, "auth.test", {}, timeoutMs);
+  if (isNetwork(auth)) return [unreachable2(config2, auth.error)];
+  if (!("ok" in auth)) {
+    if (REFUSED2.has(auth.error)) {
+      return [
+        fail(
+          `Slack refused SLACK_BOT_TOKEN (${auth.error}) — use the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions; reinstall the app if it was revoked`
+        )
+      ];
+    }
+    return [fail(`Slack: auth.test failed (${auth.error}) — check SLACK_BOT_TOKEN and ${apiName2(config2)}`)];
+  }
+  const botName = text(auth.body, "user") ?? "<bot name>";
+  const team = text(auth.body, "team");
+  const lines = [ok(`Slack: signed in as @${botName}${team !== void 0 ? ` to ${team}` : ""}`)];
+  lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config2, channel, botName, timeoutMs))));
+  const botUser = text(auth.body, "user_id");
+  if (botUser !== void 0) {
+    const home = await checkHomeScopes(config2, botUser, timeoutMs);
+    if (home) lines.push(home);
+  }
+  if (config2.appToken !== void 0) {
+    const socket = await callSlack(config2, config2.appToken, "apps.connections.open", {}, timeoutMs);
+    if (isNetwork(socket)) lines.push(unreachable2(config2, socket.error));
+    else if ("ok" in socket) lines.push(ok("Slack Socket Mode: SLACK_APP_TOKEN opens connections"));
+    else
+      lines.push(
+        fail(
+          `Slack refused SLACK_APP_TOKEN (${socket.error}) — create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on`
+        )
+      );
+  }
+  return lines;
+}
+var SLACK_API, REFUSED2;
+var init_slack = __esm({
+  "src/doctor/slack.ts"() {
+    "use strict";
+    init_check();
+    init_deadline();
+    init_http();
+    SLACK_API = "https://slack.com/api/";
+    REFUSED2 = /* @__PURE__ */ new Set([
+      "invalid_auth",
+      "not_authed",
+      "account_inactive",
+      "token_revoked",
+      "token_expired",
+      "not_allowed_token_type"
+    ]);
   }
 });
 
@@ -51864,8 +52088,10 @@ function describeConfig(config2) {
   if (!config2.slack && !config2.discord) parts.push("no Slack or Discord: answers come from the web inbox");
   return `Config: ${parts.join("; ")}`;
 }
-function checkStore(config2, timeoutMs) {
-  return config2.store.kind === "redis" ? checkRedis(config2.store, timeoutMs) : checkSqlite(config2.store);
+async function checkStore(config2, timeoutMs) {
+  const lines = config2.store.kind === "redis" ? await checkRedis(config2.store, timeoutMs) : await checkSqlite(config2.store);
+  if (lines.some((line) => line.status === "fail")) return lines;
+  return [...lines, ...await checkFailedEvents(config2.store, timeoutMs)];
 }
 async function diagnose(env, options = {}) {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
@@ -51906,6 +52132,7 @@ var init_doctor = __esm({
     init_check();
     init_claude_code();
     init_discord();
+    init_failed_events2();
     init_redis();
     init_slack();
     init_sqlite();
@@ -68497,6 +68724,59 @@ var init_run4 = __esm({
   }
 });
 
+// src/serve/retry-failed.ts
+var retry_failed_exports = {};
+__export(retry_failed_exports, {
+  runRetryFailed: () => runRetryFailed
+});
+async function runRetryFailed(env, args, io) {
+  const [platform, ...extra] = args;
+  if (extra.length > 0 || platform !== void 0 && !PLATFORMS2.includes(platform)) {
+    io.stderr.write("ask-later retry-failed: expected no argument, or one of slack, discord, web\n");
+    return 2;
+  }
+  let store;
+  try {
+    store = await openStore(loadStoreConfig(env).store);
+  } catch (error46) {
+    const why = error46 instanceof ConfigError ? error46.message : "the inbox (its store) is unreachable";
+    io.stderr.write(`ask-later retry-failed: ${why}
+`);
+    return 1;
+  }
+  try {
+    const group = platform === void 0 ? void 0 : `bridge:${platform}`;
+    const before = (await store.failedEvents({ sample: 5 })).filter((g) => group === void 0 || g.group === group);
+    const handed = await store.replayFailedEvents(group);
+    if (handed === 0) {
+      io.stdout.write(`No failed events${group === void 0 ? "" : ` for ${groupName(group)}`}.
+`);
+      return 0;
+    }
+    const per = before.map((g) => `${groupName(g.group)} ${g.count}`).join(", ");
+    io.stdout.write(
+      `Handed ${handed === 1 ? "1 failed event" : `${handed} failed events`} back to the bridge (${per}); a running ask-later serve tries them again now.
+`
+    );
+    for (const line of failedEventLines(before)) io.stdout.write(`  was: ${line.text.replace(/ — .*$/, "")}
+`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+var PLATFORMS2;
+var init_retry_failed = __esm({
+  "src/serve/retry-failed.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_failed_events2();
+    init_open();
+    PLATFORMS2 = ["slack", "discord", "web"];
+  }
+});
+
 // plugin-stub:serve
 var serve_exports = {};
 __export(serve_exports, {
@@ -68535,6 +68815,13 @@ var commands = {
       const { runWaiter: runWaiter2 } = await Promise.resolve().then(() => (init_run4(), run_exports4));
       return runWaiter2(process, process.env, process.cwd(), { signal: stop.signal });
     }
+  },
+  "retry-failed": {
+    summary: "hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|web]",
+    run: async (args) => (await Promise.resolve().then(() => (init_retry_failed(), retry_failed_exports))).runRetryFailed(process.env, args, {
+      stdout: process.stdout,
+      stderr: process.stderr
+    })
   },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",

@@ -389,6 +389,51 @@ var init_port = __esm({
   }
 });
 
+// src/store/failed-events.ts
+function failedRecord(event, failure, now) {
+  return {
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at,
+    attempts: failure.attempts,
+    error: failure.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
+    failedAt: now
+  };
+}
+function readFailedRecord(group, eventId, value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { type, project, questionId, at, attempts, error, failedAt } = o;
+  if (typeof type !== "string" || !EVENT_TYPES.includes(type) || typeof project !== "string" || !Number.isSafeInteger(questionId) || !Number.isSafeInteger(at) || !Number.isSafeInteger(attempts) || typeof error !== "string" || !Number.isSafeInteger(failedAt)) {
+    return void 0;
+  }
+  return {
+    group,
+    event: { eventId, type, project, questionId, at },
+    attempts,
+    error,
+    failedAt
+  };
+}
+function newestFirst(events, count) {
+  return [...events].sort((a, b) => b.failedAt - a.failedAt).slice(0, count);
+}
+var ERROR_MAX;
+var init_failed_events = __esm({
+  "src/store/failed-events.ts"() {
+    "use strict";
+    init_port();
+    ERROR_MAX = 80;
+  }
+});
+
 // src/store/redis/events.ts
 function isEventType(value) {
   return EVENT_TYPES.includes(value ?? "");
@@ -564,7 +609,13 @@ var init_question_ref = __esm({
 
 // src/store/redis/keys.ts
 function globalKeys(prefix) {
-  return { projects: `${prefix}:projects`, lease: (name) => `${prefix}:lease:${name}` };
+  return {
+    projects: `${prefix}:projects`,
+    lease: (name) => `${prefix}:lease:${name}`,
+    failedGroups: `${prefix}:{failed}:groups`,
+    failed: (group) => `${prefix}:{failed}:${group}`,
+    replay: (group) => `${prefix}:{failed}:${group}:replay`
+  };
 }
 var ProjectKeys;
 var init_keys = __esm({
@@ -850,7 +901,9 @@ var init_scripts = __esm({
       deliver: load("deliver-6"),
       purge: load("purge-1"),
       lease: load("lease-1"),
-      releaseLease: load("release-lease-1")
+      releaseLease: load("release-lease-1"),
+      recordFailure: load("record-failure-2"),
+      replayFailed: load("replay-failed-2")
     };
     TransitionCode = {
       unknown: 0,
@@ -1088,6 +1141,7 @@ var init_redis_store = __esm({
     init_question();
     init_corrupt_record_error();
     init_drafts();
+    init_failed_events();
     init_store_unavailable_error();
     init_events();
     init_keys();
@@ -1490,6 +1544,63 @@ var init_redis_store = __esm({
       releaseLease(name, owner) {
         return this.#run(async () => {
           await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+        });
+      }
+      recordFailedEvent(group, event, failure) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const record2 = JSON.stringify(failedRecord(event, failure, this.#now()));
+          await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record2]);
+        });
+      }
+      failedEvents(options = {}) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const groups = (await this.#client.sendCommand(["SMEMBERS", g.failedGroups])).sort();
+          const result = [];
+          for (const group of groups) {
+            const count = Number(await this.#client.sendCommand(["HLEN", g.failed(group)]));
+            if (count === 0) continue;
+            if (options.sample === 0) {
+              result.push({ group, count, sample: [] });
+              continue;
+            }
+            const [, flat] = await this.#client.sendCommand(["HSCAN", g.failed(group), "0", "COUNT", "100"]);
+            const records = [];
+            for (let i = 0; i + 1 < flat.length; i += 2) {
+              const record2 = readFailedRecord(group, String(flat[i]), flat[i + 1]);
+              if (record2) records.push(record2);
+            }
+            result.push({ group, count, sample: newestFirst(records, options.sample ?? 5) });
+          }
+          return result;
+        });
+      }
+      replayFailedEvents(group) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const groups = group !== void 0 ? [group] : await this.#client.sendCommand(["SMEMBERS", g.failedGroups]);
+          let moved = 0;
+          for (const name of groups)
+            moved += Number(await this.#eval(scripts.replayFailed, [g.failed(name), g.replay(name)], []));
+          return moved;
+        });
+      }
+      takeReplayedEvents(group, count) {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["LPOP", globalKeys(this.#prefix).replay(group), String(count)]);
+          const taken = [];
+          for (const value of Array.isArray(reply) ? reply : []) {
+            let eventId;
+            try {
+              eventId = JSON.parse(String(value)).eventId;
+            } catch {
+              continue;
+            }
+            const record2 = typeof eventId === "string" ? readFailedRecord(group, eventId, String(value)) : void 0;
+            if (record2) taken.push(record2);
+          }
+          return taken;
         });
       }
       ping() {
@@ -2025,7 +2136,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 2;
+    SCHEMA_VERSION = 3;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -2106,6 +2217,22 @@ var init_schema = __esm({
     owner TEXT NOT NULL,
     until INTEGER NOT NULL
   ) STRICT;
+  `,
+      // 2 → 3: events a consumer group gave up on.
+      `
+  CREATE TABLE failed_events (
+    group_name  TEXT NOT NULL,
+    event_id    TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    error       TEXT NOT NULL,
+    failed_at   INTEGER NOT NULL,
+    replay      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
   `
     ];
   }
@@ -2145,6 +2272,10 @@ function claimedIds2(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
+function failedFromRow(row) {
+  const { type, project, question_id: questionId, at, attempts, error, failed_at: failedAt } = row;
+  return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error, failedAt });
+}
 var import_node_crypto4, import_node_fs4, import_node_path5, RETENTION_MS2, SELECT_ONE, SqliteStore;
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
@@ -2158,6 +2289,7 @@ var init_sqlite_store = __esm({
     init_question_ref();
     init_corrupt_record_error();
     init_drafts();
+    init_failed_events();
     init_store_unavailable_error();
     init_connection();
     init_engine();
@@ -2517,6 +2649,52 @@ var init_sqlite_store = __esm({
             this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
           })
         );
+      }
+      recordFailedEvent(group, event, failure) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const r = failedRecord(event, failure, this.#now());
+            this.#c.statement(
+              `INSERT OR REPLACE INTO failed_events
+               (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+            ).run(group, event.eventId, r.type, r.project, r.questionId, r.at, r.attempts, r.error, r.failedAt);
+          })
+        );
+      }
+      failedEvents(options = {}) {
+        return this.#run(() => {
+          const groups = this.#c.statement(
+            "SELECT group_name, COUNT(*) AS n FROM failed_events WHERE replay = 0 GROUP BY group_name ORDER BY group_name"
+          ).all();
+          const sample = this.#c.statement(
+            `SELECT * FROM failed_events WHERE group_name = ? AND replay = 0 ORDER BY failed_at DESC LIMIT ?`
+          );
+          return groups.map(({ group_name: group, n }) => ({
+            group,
+            count: n,
+            sample: sample.all(group, options.sample ?? 5).map((row) => failedFromRow(row)).filter((event) => event !== void 0)
+          }));
+        });
+      }
+      replayFailedEvents(group) {
+        return this.#run(
+          () => this.#c.write(
+            () => this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+          )
+        );
+      }
+      takeReplayedEvents(group, count) {
+        return this.#run(() => {
+          const any = this.#c.statement("SELECT 1 FROM failed_events WHERE group_name = ? AND replay = 1 LIMIT 1").get(group);
+          if (any === void 0) return [];
+          return this.#c.write(() => {
+            const rows = this.#c.statement("SELECT * FROM failed_events WHERE group_name = ? AND replay = 1 ORDER BY failed_at LIMIT ?").all(group, count);
+            const drop = this.#c.statement("DELETE FROM failed_events WHERE group_name = ? AND event_id = ?");
+            for (const row of rows) drop.run(group, row.event_id);
+            return rows.map((row) => failedFromRow(row)).filter((event) => event !== void 0);
+          });
+        });
       }
       ping() {
         return this.#run(() => {

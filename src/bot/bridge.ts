@@ -5,14 +5,17 @@
  * Each surface (web inbox, Slack, Discord) follows the events through a consumer group of its own
  * (`<group>:<platform>`), so a platform that is slow, rate-limited or refusing delays no other. Handling is
  * idempotent (a surface renders the question as it is now, and posts only where no copy is recorded), so
- * at-least-once delivery of events is safe. An event is acknowledged only after its work is done; a failing one
- * is retried with exponential back-off and jitter, then left pending for a live bridge to reclaim. While the
- * store cannot be read, each surface backs off the same way and logs once when it starts failing and once when it
- * reads again.
+ * at-least-once delivery of events is safe. An event is acknowledged only after its work is done. A failing one
+ * is retried with exponential back-off and jitter, a bounded number of times; then it is recorded as failed
+ * (`store.recordFailedEvent`: doctor and /healthz report it) and acknowledged, so one event a platform keeps
+ * refusing never holds the others up. `ask-later retry-failed` hands failed events back; each surface takes its
+ * own back (`takeReplayedEvents`) as it reads. A process that dies mid-event leaves it pending for a live bridge
+ * to reclaim. While the store cannot be read, each surface backs off the same way and logs once when it starts
+ * failing and once when it reads again.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MessageRef, Question } from '../core/question.js';
-import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
+import type { EventConsumer, FailedEvent, Store, StoreEvent } from '../store/port.js';
 import { errorFields, type Logger, silentLogger } from './logger.js';
 import type { Surface } from './surface.js';
 
@@ -73,10 +76,9 @@ export class Bridge {
     const group = this.#o.group ?? 'bridge';
     try {
       for (const surface of this.#o.surfaces) {
-        const consumer = await this.#o.store.consumer(`${group}:${surface.platform}`, this.#o.consumerName, {
-          inheritFrom: group,
-        });
-        this.#followers.push(new SurfaceFollower(this.#o, surface, consumer, this.#log, this.#stopping.signal));
+        const name = `${group}:${surface.platform}`;
+        const consumer = await this.#o.store.consumer(name, this.#o.consumerName, { inheritFrom: group });
+        this.#followers.push(new SurfaceFollower(this.#o, surface, name, consumer, this.#log, this.#stopping.signal));
       }
     } catch (error) {
       await this.stop();
@@ -104,15 +106,24 @@ export class Bridge {
 class SurfaceFollower {
   readonly #o: BridgeOptions;
   readonly #surface: Surface;
+  readonly #group: string;
   readonly #consumer: EventConsumer;
   readonly #log: Logger;
   readonly #signal: AbortSignal;
   #loop: Promise<void> | undefined;
   #lastReclaim = 0;
 
-  constructor(o: BridgeOptions, surface: Surface, consumer: EventConsumer, log: Logger, signal: AbortSignal) {
+  constructor(
+    o: BridgeOptions,
+    surface: Surface,
+    group: string,
+    consumer: EventConsumer,
+    log: Logger,
+    signal: AbortSignal,
+  ) {
     this.#o = o;
     this.#surface = surface;
+    this.#group = group;
     this.#consumer = consumer;
     this.#log = log;
     this.#signal = signal;
@@ -142,6 +153,9 @@ class SurfaceFollower {
           this.#lastReclaim = Date.now();
           for (const event of await this.#consumer.reclaim(reclaimIdleMs)) await this.#process(event, true);
         }
+        for (const replayed of await this.#o.store.takeReplayedEvents(this.#group, 20)) {
+          await this.#process(replayed.event, true, replayed);
+        }
         const events = await this.#consumer.read({ count: 20, blockMs: this.#o.blockMs ?? 1000 });
         if (failures > 0) {
           this.#log.info({ platform, failures, ms: Date.now() - failingSince }, 'bridge: reading events again');
@@ -160,30 +174,64 @@ class SurfaceFollower {
     }
   }
 
-  async #process(event: StoreEvent, redelivered: boolean): Promise<void> {
+  /**
+   * Handle one event with bounded attempts. An event read from the group is acknowledged once handled, or once
+   * recorded as failed; a replayed one (`replayed`: it was taken off the replay queue) is recorded as failed again
+   * when it still fails. Stopping mid-way leaves a read event pending (reclaimed later) and a replayed one recorded.
+   */
+  async #process(event: StoreEvent, redelivered: boolean, replayed?: FailedEvent): Promise<void> {
     const attempts = this.#o.attempts ?? 5;
     const platform = this.#surface.platform;
+    let failure = '';
     for (let attempt = 0; attempt < attempts; attempt++) {
       const started = Date.now();
       try {
         await bringUpToDate(this.#o.store, this.#surface, event, redelivered || attempt > 0);
-        await this.#consumer.ack([event]);
+        if (!replayed) await this.#consumer.ack([event]);
         this.#log.info(
           { platform, event: event.type, questionId: event.questionId, ms: Date.now() - started, attempt },
-          'bridge: event handled',
+          replayed ? 'bridge: replayed event handled' : 'bridge: event handled',
         );
         return;
       } catch (error) {
+        failure = this.#surface.describeFailure?.(error) ?? describeError(error);
         this.#log.warn(
-          { platform, event: event.type, questionId: event.questionId, attempt, ...errorFields(error) },
+          { platform, event: event.type, questionId: event.questionId, attempt, failure },
           'bridge: event failed',
         );
-        if (attempt + 1 === attempts) break;
-        if (!(await this.#sleep(backoff(attempt, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000)))) return;
+        const last = attempt + 1 === attempts;
+        if (!last && !(await this.#sleep(backoff(attempt, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000)))) {
+          if (replayed) await this.#recordFailed(event, replayed.attempts + attempt + 1, failure);
+          return;
+        }
       }
     }
-    // Left pending: this bridge or another takes it over after reclaimIdleMs.
+    await this.#recordFailed(event, (replayed?.attempts ?? 0) + attempts, failure);
   }
+
+  /** Keep the event as failed for `ask-later retry-failed`, then let the group go on without it. */
+  async #recordFailed(event: StoreEvent, attempts: number, error: string): Promise<void> {
+    try {
+      await this.#o.store.recordFailedEvent(this.#group, event, { attempts, error });
+      await this.#consumer.ack([event]);
+      this.#log.error(
+        { platform: this.#surface.platform, event: event.type, questionId: event.questionId, attempts, failure: error },
+        'bridge: event failed for good; recorded for ask-later retry-failed',
+      );
+    } catch (recording) {
+      // The store is failing too: the event stays pending and is reclaimed (and tried again) later.
+      this.#log.warn(
+        { platform: this.#surface.platform, ...errorFields(recording) },
+        'bridge: cannot record a failed event',
+      );
+    }
+  }
+}
+
+/** A failure as a short code: the error's name and its code, never its message. */
+function describeError(error: unknown): string {
+  const fields = errorFields(error);
+  return [fields.error, fields.code].filter((part) => part !== undefined).join(' ');
 }
 
 /**

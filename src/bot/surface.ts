@@ -20,4 +20,9 @@ export interface Surface {
   post(question: Question, channel: string, options: PostOptions): Promise<MessageRef>;
   /** Redraw one posted copy to show the question as it is now. Throws on failure (the bridge retries). */
   update(question: Question, ref: MessageRef): Promise<void>;
+  /**
+   * What went wrong in one of this surface's calls, as a short code for the failed-event record and the logs
+   * (`channel_not_found`, `HTTP 403`): never a message, which can quote a payload. Default: the error's name.
+   */
+  describeFailure?(error: unknown): string;
 }

@@ -1,5 +1,6 @@
 /**
- * `ask-later doctor`: the config, then the store (Redis, or the embedded SQLite file), Slack, Discord and the Claude
+ * `ask-later doctor`: the config, then the store (Redis, or the embedded SQLite file, and the events the bridge gave
+ * up on), Slack, Discord and the Claude
  * Code install, checked at the same time, each network call bounded by a time-out. One line per check, in a fixed
  * order; `fail` lines make the exit non-zero, `warn` lines do not (see `check.ts`).
  */
@@ -10,6 +11,7 @@ import { ConfigError } from '../config-error.js';
 import { type CheckLine, fail, NETWORK_TIMEOUT_MS, ok } from './check.js';
 import { checkClaudeCode } from './claude-code.js';
 import { checkDiscord } from './discord.js';
+import { checkFailedEvents } from './failed-events.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
@@ -53,8 +55,12 @@ function describeConfig(config: ServeConfig): string {
   return `Config: ${parts.join('; ')}`;
 }
 
-function checkStore(config: StoreConfig, timeoutMs: number): Promise<CheckLine[]> {
-  return config.store.kind === 'redis' ? checkRedis(config.store, timeoutMs) : checkSqlite(config.store);
+/** The store, and when it is fine, the events the bridge gave up on. */
+async function checkStore(config: StoreConfig, timeoutMs: number): Promise<CheckLine[]> {
+  const lines =
+    config.store.kind === 'redis' ? await checkRedis(config.store, timeoutMs) : await checkSqlite(config.store);
+  if (lines.some((line) => line.status === 'fail')) return lines;
+  return [...lines, ...(await checkFailedEvents(config.store, timeoutMs))];
 }
 
 /** Every check's line, in order: config, the store, Slack, Discord, Claude Code. */

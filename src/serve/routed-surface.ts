@@ -11,5 +11,6 @@ export function routedSurface(surface: Surface, table: RoutingTable): Surface {
     channelsFor: (project) => table.channelsFor(surface.platform, project),
     post: (question, channel, options) => surface.post(question, channel, options),
     update: (question, ref) => surface.update(question, ref),
+    ...(surface.describeFailure ? { describeFailure: (error: unknown) => surface.describeFailure?.(error) ?? '' } : {}),
   };
 }

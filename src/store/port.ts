@@ -110,6 +110,27 @@ export interface EventConsumer {
   close(): Promise<void>;
 }
 
+/**
+ * An event a consumer group gave up on after its attempts (the bridge: a platform that kept refusing), kept until a
+ * person replays it (`ask-later retry-failed`). Ids, types, counts and a short error code only: never text.
+ */
+export interface FailedEvent {
+  /** The consumer group that gave up, e.g. `bridge:slack`. */
+  readonly group: string;
+  readonly event: StoreEvent;
+  readonly attempts: number;
+  /** What went wrong, as a short code (`channel_not_found`, `HTTP 403`, `StoreUnavailableError`). */
+  readonly error: string;
+  readonly failedAt: number;
+}
+
+/** One group's failed events: how many, and a few of them (newest first). */
+export interface FailedEventsOfGroup {
+  readonly group: string;
+  readonly count: number;
+  readonly sample: readonly FailedEvent[];
+}
+
 export interface ConsumerOptions {
   /**
    * Where a group created now starts, when a group of this name exists: just before the oldest event that group
@@ -197,6 +218,18 @@ export interface Store {
 
   /** A consumer in a named group over all projects' events; the group is created if missing. */
   consumer(group: string, consumerName: string, options?: ConsumerOptions): Promise<EventConsumer>;
+  /** Keep an event `group` gave up on (replacing an earlier record of the same event). */
+  recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void>;
+  /** The groups with failed events, each with its count and a sample of up to `sample` (default 5) records. */
+  failedEvents(options?: { readonly sample?: number }): Promise<FailedEventsOfGroup[]>;
+  /**
+   * Hand failed events back to their groups (every group, or one): each is removed from the failed records and
+   * queued for {@link takeReplayedEvents}. Returns how many.
+   */
+  replayFailedEvents(group?: string): Promise<number>;
+  /** Up to `count` events handed back to `group`, each to one caller only. */
+  takeReplayedEvents(group: string, count: number): Promise<FailedEvent[]>;
+
   /** Follow one project's changes from now on (see {@link ProjectWatch}); close it when done. */
   watch(project: string): Promise<ProjectWatch>;
   /**

@@ -157,6 +157,22 @@ describe('the bridge', () => {
     expect(slack.posts).toEqual([]);
     await store.answer(project, 1, { choices: ['SQLite'], other: false }, person());
     await vi.waitFor(() => expect(discord.updates.map((u) => u.question.status)).toEqual(['answered']));
+
+    // Slack's parked events were recorded as failed, with the attempts and the surface's failure code.
+    await vi.waitFor(async () => {
+      const failed = await store.failedEvents({ sample: 10 });
+      expect(failed.map((g) => [g.group, g.count])).toEqual([['bridge:slack', 6]]);
+    });
+    const [slackFailed] = await store.failedEvents({ sample: 10 });
+    expect(slackFailed?.sample.every((f) => f.attempts === 3 && f.error === 'Error')).toBe(true);
+
+    // Slack is back and a person replays them: every question is posted once, and nothing is left failed.
+    slack.failNext = 0;
+    expect(await store.replayFailedEvents()).toBe(6);
+    await vi.waitFor(() => expect(slack.posts.map((p) => p.question.id).sort()).toEqual([1, 2, 3, 4, 5]));
+    expect(await store.failedEvents()).toEqual([]);
+    const posted = await store.get(project, 1);
+    expect(posted?.messages.map((m) => m.platform).sort()).toEqual(['discord', 'slack', 'web']);
   });
 
   it('GIVEN a group shared by every surface (an older bridge) THEN the surfaces’ own groups start where it got to', async () => {

@@ -74,6 +74,14 @@ export class DiscordSurface implements Surface {
     this.#log = options.logger ?? silentLogger;
   }
 
+  /** Discord's error code and HTTP status (`HTTP 403 (50001)`), else the error's name. */
+  describeFailure(error: unknown): string {
+    const fields = discordErrorFields(error);
+    const status = typeof fields.status === 'number' ? `HTTP ${fields.status}` : undefined;
+    const code = typeof fields.code === 'number' ? ` (${fields.code})` : '';
+    return status !== undefined ? `${status}${code}` : String(fields.error ?? 'error');
+  }
+
   channelsFor(_project: string): readonly string[] {
     return [this.#o.channel];
   }

@@ -51,6 +51,14 @@ export class SlackSurface implements Surface {
     this.#log = options.logger ?? silentLogger;
   }
 
+  /** Slack's error code (`channel_not_found`, `ratelimited`), else the HTTP status, else the error's name. */
+  describeFailure(error: unknown): string {
+    const fields = slackErrorFields(error);
+    if (typeof fields.slackError === 'string') return fields.slackError;
+    if (typeof fields.status === 'number') return `HTTP ${fields.status}`;
+    return String(fields.error ?? 'error');
+  }
+
   channelsFor(_project: string): readonly string[] {
     return [this.#o.channel];
   }

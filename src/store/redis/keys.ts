@@ -6,10 +6,13 @@
  * iterate over questions (claim, confirm, release, purge) derive per-question keys from the project's `base`
  * (passed as an argument) the same way `questionKey` does here; by construction those keys carry the same tag.
  * The keys outside any project, `projects` (tag → project name) and `lease:<name>`, are only touched by single-key
- * commands and single-key scripts.
+ * commands and single-key scripts; the failed-event keys share the tag `{failed}`, so their scripts run in one slot.
  *
  *   <prefix>:projects                 hash    tag → project name (every project that ever parked)
  *   <prefix>:lease:<name>             string  owner of a named lease (serve's sweep), with a PX expiry
+ *   <prefix>:{failed}:groups          set     consumer groups that recorded failed events
+ *   <prefix>:{failed}:<group>         hash    eventId -> failed-event JSON (ids, type, attempts, error code)
+ *   <prefix>:{failed}:<group>:replay  list    failed-event JSON handed back to the group
  *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out)
  *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
  *   <prefix>:{tag}:d:<id>             hash    drafts of one question: "<platform>:<userId>" → JSON
@@ -67,6 +70,19 @@ export class ProjectKeys {
 }
 
 /** Keys outside any project. */
-export function globalKeys(prefix: string): { readonly projects: string; lease(name: string): string } {
-  return { projects: `${prefix}:projects`, lease: (name) => `${prefix}:lease:${name}` };
+export function globalKeys(prefix: string): {
+  readonly projects: string;
+  lease(name: string): string;
+  /** Failed events: every group's keys share the tag `{failed}`, one slot (see record-failure-2, replay-failed-2). */
+  readonly failedGroups: string;
+  failed(group: string): string;
+  replay(group: string): string;
+} {
+  return {
+    projects: `${prefix}:projects`,
+    lease: (name) => `${prefix}:lease:${name}`,
+    failedGroups: `${prefix}:{failed}:groups`,
+    failed: (group) => `${prefix}:{failed}:${group}`,
+    replay: (group) => `${prefix}:{failed}:${group}:replay`,
+  };
 }

@@ -18,6 +18,7 @@ import type {
 import { QUESTION_STATUSES } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 import { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';
+import { failedRecord, newestFirst, readFailedRecord } from '../failed-events.js';
 import type {
   AnswerResult,
   Claim,
@@ -26,10 +27,13 @@ import type {
   ConsumerOptions,
   DraftResult,
   EventConsumer,
+  FailedEvent,
+  FailedEventsOfGroup,
   ListFilter,
   PersonRef,
   ProjectWatch,
   Store,
+  StoreEvent,
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
@@ -539,6 +543,72 @@ export class RedisStore implements Store {
   releaseLease(name: string, owner: string): Promise<void> {
     return this.#run(async () => {
       await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+    });
+  }
+
+  recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void> {
+    return this.#run(async () => {
+      const g = globalKeys(this.#prefix);
+      const record = JSON.stringify(failedRecord(event, failure, this.#now()));
+      await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record]);
+    });
+  }
+
+  failedEvents(options: { readonly sample?: number } = {}): Promise<FailedEventsOfGroup[]> {
+    return this.#run(async () => {
+      const g = globalKeys(this.#prefix);
+      const groups = ((await this.#client.sendCommand(['SMEMBERS', g.failedGroups])) as string[]).sort();
+      const result: FailedEventsOfGroup[] = [];
+      for (const group of groups) {
+        const count = Number(await this.#client.sendCommand(['HLEN', g.failed(group)]));
+        if (count === 0) continue;
+        if (options.sample === 0) {
+          result.push({ group, count, sample: [] });
+          continue;
+        }
+        // A look at a few (HSCAN's first batch), not the whole hash: doctor shows a sample.
+        const [, flat] = (await this.#client.sendCommand(['HSCAN', g.failed(group), '0', 'COUNT', '100'])) as [
+          string,
+          string[],
+        ];
+        const records: FailedEvent[] = [];
+        for (let i = 0; i + 1 < flat.length; i += 2) {
+          const record = readFailedRecord(group, String(flat[i]), flat[i + 1]);
+          if (record) records.push(record);
+        }
+        result.push({ group, count, sample: newestFirst(records, options.sample ?? 5) });
+      }
+      return result;
+    });
+  }
+
+  replayFailedEvents(group?: string): Promise<number> {
+    return this.#run(async () => {
+      const g = globalKeys(this.#prefix);
+      const groups =
+        group !== undefined ? [group] : ((await this.#client.sendCommand(['SMEMBERS', g.failedGroups])) as string[]);
+      let moved = 0;
+      for (const name of groups)
+        moved += Number(await this.#eval(scripts.replayFailed, [g.failed(name), g.replay(name)], []));
+      return moved;
+    });
+  }
+
+  takeReplayedEvents(group: string, count: number): Promise<FailedEvent[]> {
+    return this.#run(async () => {
+      const reply = await this.#client.sendCommand(['LPOP', globalKeys(this.#prefix).replay(group), String(count)]);
+      const taken: FailedEvent[] = [];
+      for (const value of Array.isArray(reply) ? reply : []) {
+        let eventId: unknown;
+        try {
+          eventId = (JSON.parse(String(value)) as { eventId?: unknown }).eventId;
+        } catch {
+          continue;
+        }
+        const record = typeof eventId === 'string' ? readFailedRecord(group, eventId, String(value)) : undefined;
+        if (record) taken.push(record);
+      }
+      return taken;
     });
   }
 

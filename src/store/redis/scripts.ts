@@ -53,6 +53,8 @@ export const scripts = {
   purge: load('purge-1'),
   lease: load('lease-1'),
   releaseLease: load('release-lease-1'),
+  recordFailure: load('record-failure-2'),
+  replayFailed: load('replay-failed-2'),
 } as const;
 
 /** Return codes shared by answer-7, close-8 and draft-2 (see their headers). */

@@ -16,12 +16,14 @@
  *   event_pending   events handed out and not acknowledged: (group_name, event_id) → consumer, delivered_at,
  *                   deliveries; `reclaim` moves idle ones to another consumer
  *   leases          named leases (serve's sweep): name → owner, until (the store's clock; one machine, one clock)
+ *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
+ *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
  */
 import type { Database } from 'better-sqlite3';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -102,6 +104,22 @@ const MIGRATIONS: readonly string[] = [
     name  TEXT PRIMARY KEY,
     owner TEXT NOT NULL,
     until INTEGER NOT NULL
+  ) STRICT;
+  `,
+  // 2 → 3: events a consumer group gave up on.
+  `
+  CREATE TABLE failed_events (
+    group_name  TEXT NOT NULL,
+    event_id    TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    error       TEXT NOT NULL,
+    failed_at   INTEGER NOT NULL,
+    replay      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_name, event_id)
   ) STRICT;
   `,
 ];

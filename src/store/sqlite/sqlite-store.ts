@@ -29,6 +29,7 @@ import type {
 import { projectTag } from '../../core/question-ref.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 import { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';
+import { failedRecord, readFailedRecord } from '../failed-events.js';
 import type {
   AnswerResult,
   Claim,
@@ -38,10 +39,13 @@ import type {
   DraftResult,
   EventConsumer,
   EventType,
+  FailedEvent,
+  FailedEventsOfGroup,
   ListFilter,
   PersonRef,
   ProjectWatch,
   Store,
+  StoreEvent,
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
@@ -548,6 +552,70 @@ export class SqliteStore implements Store {
     );
   }
 
+  recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const r = failedRecord(event, failure, this.#now());
+        this.#c
+          .statement(
+            `INSERT OR REPLACE INTO failed_events
+               (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+          )
+          .run(group, event.eventId, r.type, r.project, r.questionId, r.at, r.attempts, r.error, r.failedAt);
+      }),
+    );
+  }
+
+  failedEvents(options: { readonly sample?: number } = {}): Promise<FailedEventsOfGroup[]> {
+    return this.#run(() => {
+      const groups = this.#c
+        .statement(
+          'SELECT group_name, COUNT(*) AS n FROM failed_events WHERE replay = 0 GROUP BY group_name ORDER BY group_name',
+        )
+        .all() as { group_name: string; n: number }[];
+      const sample = this.#c.statement(
+        `SELECT * FROM failed_events WHERE group_name = ? AND replay = 0 ORDER BY failed_at DESC LIMIT ?`,
+      );
+      return groups.map(({ group_name: group, n }) => ({
+        group,
+        count: n,
+        sample: (sample.all(group, options.sample ?? 5) as FailedRow[])
+          .map((row) => failedFromRow(row))
+          .filter((event): event is FailedEvent => event !== undefined),
+      }));
+    });
+  }
+
+  replayFailedEvents(group?: string): Promise<number> {
+    return this.#run(() =>
+      this.#c.write(
+        () =>
+          this.#c
+            .statement('UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)')
+            .run(group ?? null, group ?? null).changes,
+      ),
+    );
+  }
+
+  takeReplayedEvents(group: string, count: number): Promise<FailedEvent[]> {
+    return this.#run(() => {
+      // Look first without the write lock: every surface asks on every loop, and most of the time nothing waits.
+      const any = this.#c
+        .statement('SELECT 1 FROM failed_events WHERE group_name = ? AND replay = 1 LIMIT 1')
+        .get(group);
+      if (any === undefined) return [];
+      return this.#c.write(() => {
+        const rows = this.#c
+          .statement('SELECT * FROM failed_events WHERE group_name = ? AND replay = 1 ORDER BY failed_at LIMIT ?')
+          .all(group, count) as FailedRow[];
+        const drop = this.#c.statement('DELETE FROM failed_events WHERE group_name = ? AND event_id = ?');
+        for (const row of rows) drop.run(group, row.event_id);
+        return rows.map((row) => failedFromRow(row)).filter((event): event is FailedEvent => event !== undefined);
+      });
+    });
+  }
+
   ping(): Promise<void> {
     return this.#run(() => {
       this.#c.statement('SELECT 1').get();
@@ -635,4 +703,22 @@ export class SqliteStore implements Store {
 function claimedIds(claim: Claim, only?: readonly number[]): number[] {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+
+/** A `failed_events` row. */
+interface FailedRow {
+  readonly group_name: string;
+  readonly event_id: string;
+  readonly type: string;
+  readonly project: string;
+  readonly question_id: number;
+  readonly at: number;
+  readonly attempts: number;
+  readonly error: string;
+  readonly failed_at: number;
+}
+
+function failedFromRow(row: FailedRow): FailedEvent | undefined {
+  const { type, project, question_id: questionId, at, attempts, error, failed_at: failedAt } = row;
+  return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error, failedAt });
 }

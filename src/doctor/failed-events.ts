@@ -1,0 +1,51 @@
+/**
+ * The events the bridge gave up on (a platform kept refusing them): one ⚠ per platform with the count and the error
+ * codes, and the command that hands them back once the cause is fixed. Nothing when there are none. Runs only when
+ * the store check passed.
+ */
+
+import type { StoreLocation } from '../store/open.js';
+import { openStore } from '../store/open.js';
+import type { FailedEventsOfGroup } from '../store/port.js';
+import { type CheckLine, warn } from './check.js';
+import { withDeadline } from './deadline.js';
+
+/** `bridge:slack` → Slack; any other group by its name. */
+export function groupName(group: string): string {
+  const names: Record<string, string> = {
+    'bridge:slack': 'Slack',
+    'bridge:discord': 'Discord',
+    'bridge:web': 'the web inbox',
+  };
+  return names[group] ?? group;
+}
+
+export function failedEventLines(groups: readonly FailedEventsOfGroup[]): CheckLine[] {
+  return groups.map(({ group, count, sample }) => {
+    const codes = [...new Set(sample.map((failed) => failed.error))].join(', ');
+    const what = count === 1 ? '1 event' : `${count} events`;
+    const platform = group.startsWith('bridge:') ? group.slice('bridge:'.length) : undefined;
+    const retry = platform !== undefined ? `ask-later retry-failed ${platform}` : 'ask-later retry-failed';
+    return warn(
+      `Bridge: ${what} could not be shown on ${groupName(group)}${codes ? ` (${codes})` : ''} — fix the cause, then run ${retry}`,
+    );
+  });
+}
+
+export async function checkFailedEvents(location: StoreLocation, timeoutMs: number): Promise<CheckLine[]> {
+  try {
+    return await withDeadline(
+      (async () => {
+        const store = await openStore(location, { connection: 'minimal', connectTimeoutMs: timeoutMs });
+        try {
+          return failedEventLines(await store.failedEvents({ sample: 5 }));
+        } finally {
+          await store.close();
+        }
+      })(),
+      timeoutMs,
+    );
+  } catch {
+    return []; // the store check already said what is wrong with the store
+  }
+}
