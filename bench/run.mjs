@@ -235,7 +235,7 @@ async function measure(store, openBridge) {
 }
 
 async function removeKeys(url, prefix) {
-  const { createClient } = await import('@redis/client');
+  const { createClient } = await import('redis');
   const client = createClient({ url });
   client.on('error', () => undefined);
   await client.connect();
@@ -252,7 +252,7 @@ async function removeKeys(url, prefix) {
 }
 
 async function serverVersion(url) {
-  const { createClient } = await import('@redis/client');
+  const { createClient } = await import('redis');
   const client = createClient({ url });
   client.on('error', () => undefined);
   await client.connect();
@@ -319,7 +319,7 @@ async function benchEmbeddedStore() {
 /** Prompt and wake latency inside the real Claude Code (bench/claude.mjs), in a namespace of its own. */
 async function benchClaude(url, prefix) {
   const store = await openRedisStore({ url, prefix });
-  const { createClient } = await import('@redis/client');
+  const { createClient } = await import('redis');
   const raw = createClient({ url });
   await raw.connect();
   try {

@@ -47,7 +47,7 @@ const common = {
   charset: 'utf8',
   legalComments: 'eof',
   logLevel: 'warning',
-  // @redis/client is CommonJS and requires Node's built-ins; an ES module has no `require` of its own.
+  // node-redis (redis, @redis/client) is CommonJS and requires Node's built-ins; an ES module has no `require` of its own.
   banner: {
     js: "import { createRequire as __askLaterCreateRequire } from 'node:module';\nconst require = __askLaterCreateRequire(import.meta.url);",
   },

@@ -49916,6 +49916,8589 @@ var require_dist = __commonJS({
   }
 });
 
+// node_modules/@redis/bloom/dist/lib/commands/bloom/ADD.js
+var require_ADD = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/ADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("BF.ADD");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: generic_transformers_1.transformBooleanReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/CARD.js
+var require_CARD = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/CARD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("BF.CARD");
+        parser.pushKey(key);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/EXISTS.js
+var require_EXISTS2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/EXISTS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("BF.EXISTS");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: generic_transformers_1.transformBooleanReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/helpers.js
+var require_helpers = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/helpers.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformInfoV2Reply = void 0;
+    var client_1 = require_dist();
+    function transformInfoV2Reply(reply, typeMapping) {
+      const entries = reply;
+      const mapType2 = typeMapping ? typeMapping[client_1.RESP_TYPES.MAP] : void 0;
+      switch (mapType2) {
+        case Array: {
+          return reply;
+        }
+        case Map: {
+          const ret = /* @__PURE__ */ new Map();
+          for (let i = 0; i < entries.length; i += 2) {
+            ret.set(entries[i].toString(), entries[i + 1]);
+          }
+          return ret;
+        }
+        default: {
+          const ret = {};
+          for (let i = 0; i < entries.length; i += 2) {
+            ret[entries[i].toString()] = entries[i + 1];
+          }
+          return ret;
+        }
+      }
+    }
+    exports.transformInfoV2Reply = transformInfoV2Reply;
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/INFO.js
+var require_INFO2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("BF.INFO");
+        parser.pushKey(key);
+      },
+      transformReply: {
+        2: (reply, _, typeMapping) => {
+          return (0, helpers_1.transformInfoV2Reply)(reply, typeMapping);
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/INSERT.js
+var require_INSERT = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/INSERT.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, items, options) {
+        parser.push("BF.INSERT");
+        parser.pushKey(key);
+        if (options?.CAPACITY !== void 0) {
+          parser.push("CAPACITY", options.CAPACITY.toString());
+        }
+        if (options?.ERROR !== void 0) {
+          parser.push("ERROR", options.ERROR.toString());
+        }
+        if (options?.EXPANSION !== void 0) {
+          parser.push("EXPANSION", options.EXPANSION.toString());
+        }
+        if (options?.NOCREATE) {
+          parser.push("NOCREATE");
+        }
+        if (options?.NONSCALING) {
+          parser.push("NONSCALING");
+        }
+        parser.push("ITEMS");
+        parser.pushVariadic(items);
+      },
+      transformReply: generic_transformers_1.transformBooleanArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/LOADCHUNK.js
+var require_LOADCHUNK = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/LOADCHUNK.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, iterator, chunk) {
+        parser.push("BF.LOADCHUNK");
+        parser.pushKey(key);
+        parser.push(iterator.toString(), chunk);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/MADD.js
+var require_MADD = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/MADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("BF.MADD");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: generic_transformers_1.transformBooleanArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/MEXISTS.js
+var require_MEXISTS = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/MEXISTS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("BF.MEXISTS");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: generic_transformers_1.transformBooleanArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/RESERVE.js
+var require_RESERVE = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/RESERVE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, errorRate, capacity, options) {
+        parser.push("BF.RESERVE");
+        parser.pushKey(key);
+        parser.push(errorRate.toString(), capacity.toString());
+        if (options?.EXPANSION) {
+          parser.push("EXPANSION", options.EXPANSION.toString());
+        }
+        if (options?.NONSCALING) {
+          parser.push("NONSCALING");
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/SCANDUMP.js
+var require_SCANDUMP = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/SCANDUMP.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, iterator) {
+        parser.push("BF.SCANDUMP");
+        parser.pushKey(key);
+        parser.push(iterator.toString());
+      },
+      transformReply(reply) {
+        return {
+          iterator: reply[0],
+          chunk: reply[1]
+        };
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/bloom/index.js
+var require_bloom = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/index.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __exportStar = exports && exports.__exportStar || function(m, exports2) {
+      for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports2, p)) __createBinding(exports2, m, p);
+    };
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var ADD_1 = __importDefault(require_ADD());
+    var CARD_1 = __importDefault(require_CARD());
+    var EXISTS_1 = __importDefault(require_EXISTS2());
+    var INFO_1 = __importDefault(require_INFO2());
+    var INSERT_1 = __importDefault(require_INSERT());
+    var LOADCHUNK_1 = __importDefault(require_LOADCHUNK());
+    var MADD_1 = __importDefault(require_MADD());
+    var MEXISTS_1 = __importDefault(require_MEXISTS());
+    var RESERVE_1 = __importDefault(require_RESERVE());
+    var SCANDUMP_1 = __importDefault(require_SCANDUMP());
+    __exportStar(require_helpers(), exports);
+    exports.default = {
+      /**
+       * Adds an item to a Bloom Filter
+       * @param key - The name of the Bloom filter
+       * @param item - The item to add to the filter
+       */
+      ADD: ADD_1.default,
+      /**
+       * Adds an item to a Bloom Filter
+       * @param key - The name of the Bloom filter
+       * @param item - The item to add to the filter
+       */
+      add: ADD_1.default,
+      /**
+       * Returns the cardinality (number of items) in a Bloom Filter
+       * @param key - The name of the Bloom filter to query
+       */
+      CARD: CARD_1.default,
+      /**
+       * Returns the cardinality (number of items) in a Bloom Filter
+       * @param key - The name of the Bloom filter to query
+       */
+      card: CARD_1.default,
+      /**
+       * Checks if an item exists in a Bloom Filter
+       * @param key - The name of the Bloom filter
+       * @param item - The item to check for existence
+       */
+      EXISTS: EXISTS_1.default,
+      /**
+       * Checks if an item exists in a Bloom Filter
+       * @param key - The name of the Bloom filter
+       * @param item - The item to check for existence
+       */
+      exists: EXISTS_1.default,
+      /**
+       * Returns information about a Bloom Filter, including capacity, size, number of filters, items inserted, and expansion rate
+       * @param key - The name of the Bloom filter to get information about
+       */
+      INFO: INFO_1.default,
+      /**
+       * Returns information about a Bloom Filter, including capacity, size, number of filters, items inserted, and expansion rate
+       * @param key - The name of the Bloom filter to get information about
+       */
+      info: INFO_1.default,
+      /**
+       * Adds one or more items to a Bloom Filter, creating it if it does not exist
+       * @param key - The name of the Bloom filter
+       * @param items - One or more items to add to the filter
+       * @param options - Optional parameters for filter creation
+       * @param options.CAPACITY - Desired capacity for a new filter
+       * @param options.ERROR - Desired error rate for a new filter
+       * @param options.EXPANSION - Expansion rate for a new filter
+       * @param options.NOCREATE - If true, prevents automatic filter creation
+       * @param options.NONSCALING - Prevents the filter from creating additional sub-filters
+       */
+      INSERT: INSERT_1.default,
+      /**
+       * Adds one or more items to a Bloom Filter, creating it if it does not exist
+       * @param key - The name of the Bloom filter
+       * @param items - One or more items to add to the filter
+       * @param options - Optional parameters for filter creation
+       * @param options.CAPACITY - Desired capacity for a new filter
+       * @param options.ERROR - Desired error rate for a new filter
+       * @param options.EXPANSION - Expansion rate for a new filter
+       * @param options.NOCREATE - If true, prevents automatic filter creation
+       * @param options.NONSCALING - Prevents the filter from creating additional sub-filters
+       */
+      insert: INSERT_1.default,
+      /**
+       * Restores a Bloom Filter chunk previously saved using SCANDUMP
+       * @param key - The name of the Bloom filter to restore
+       * @param iterator - Iterator value from the SCANDUMP command
+       * @param chunk - Data chunk from the SCANDUMP command
+       */
+      LOADCHUNK: LOADCHUNK_1.default,
+      /**
+       * Restores a Bloom Filter chunk previously saved using SCANDUMP
+       * @param key - The name of the Bloom filter to restore
+       * @param iterator - Iterator value from the SCANDUMP command
+       * @param chunk - Data chunk from the SCANDUMP command
+       */
+      loadChunk: LOADCHUNK_1.default,
+      /**
+       * Adds multiple items to a Bloom Filter in a single call
+       * @param key - The name of the Bloom filter
+       * @param items - One or more items to add to the filter
+       */
+      MADD: MADD_1.default,
+      /**
+       * Adds multiple items to a Bloom Filter in a single call
+       * @param key - The name of the Bloom filter
+       * @param items - One or more items to add to the filter
+       */
+      mAdd: MADD_1.default,
+      /**
+       * Checks if multiple items exist in a Bloom Filter in a single call
+       * @param key - The name of the Bloom filter
+       * @param items - One or more items to check for existence
+       */
+      MEXISTS: MEXISTS_1.default,
+      /**
+       * Checks if multiple items exist in a Bloom Filter in a single call
+       * @param key - The name of the Bloom filter
+       * @param items - One or more items to check for existence
+       */
+      mExists: MEXISTS_1.default,
+      /**
+       * Creates an empty Bloom Filter with a given desired error ratio and initial capacity
+       * @param key - The name of the Bloom filter to create
+       * @param errorRate - The desired probability for false positives (between 0 and 1)
+       * @param capacity - The number of entries intended to be added to the filter
+       * @param options - Optional parameters to tune the filter
+       * @param options.EXPANSION - Expansion rate for the filter
+       * @param options.NONSCALING - Prevents the filter from creating additional sub-filters
+       */
+      RESERVE: RESERVE_1.default,
+      /**
+       * Creates an empty Bloom Filter with a given desired error ratio and initial capacity
+       * @param key - The name of the Bloom filter to create
+       * @param errorRate - The desired probability for false positives (between 0 and 1)
+       * @param capacity - The number of entries intended to be added to the filter
+       * @param options - Optional parameters to tune the filter
+       * @param options.EXPANSION - Expansion rate for the filter
+       * @param options.NONSCALING - Prevents the filter from creating additional sub-filters
+       */
+      reserve: RESERVE_1.default,
+      /**
+       * Begins an incremental save of a Bloom Filter. This is useful for large filters that can't be saved at once
+       * @param key - The name of the Bloom filter to save
+       * @param iterator - Iterator value; Start at 0, and use the iterator from the response for the next chunk
+       */
+      SCANDUMP: SCANDUMP_1.default,
+      /**
+       * Begins an incremental save of a Bloom Filter. This is useful for large filters that can't be saved at once
+       * @param key - The name of the Bloom filter to save
+       * @param iterator - Iterator value; Start at 0, and use the iterator from the response for the next chunk
+       */
+      scanDump: SCANDUMP_1.default
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INCRBY.js
+var require_INCRBY2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INCRBY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("CMS.INCRBY");
+        parser.pushKey(key);
+        if (Array.isArray(items)) {
+          for (const item of items) {
+            pushIncrByItem(parser, item);
+          }
+        } else {
+          pushIncrByItem(parser, items);
+        }
+      },
+      transformReply: void 0
+    };
+    function pushIncrByItem(parser, { item, incrementBy }) {
+      parser.push(item, incrementBy.toString());
+    }
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INFO.js
+var require_INFO3 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var bloom_1 = require_bloom();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("CMS.INFO");
+        parser.pushKey(key);
+      },
+      transformReply: {
+        2: (reply, _, typeMapping) => {
+          return (0, bloom_1.transformInfoV2Reply)(reply, typeMapping);
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYDIM.js
+var require_INITBYDIM = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYDIM.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, width, depth, options) {
+        parser.push("CMS.INITBYDIM");
+        parser.pushKey(key);
+        parser.push(width.toString(), depth.toString());
+        if (options?.CELL_SIZE) {
+          parser.push("CELL_SIZE", options.CELL_SIZE.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYPROB.js
+var require_INITBYPROB = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYPROB.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, error46, probability, options) {
+        parser.push("CMS.INITBYPROB");
+        parser.pushKey(key);
+        parser.push(error46.toString(), probability.toString());
+        if (options?.CELL_SIZE) {
+          parser.push("CELL_SIZE", options.CELL_SIZE.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/MERGE.js
+var require_MERGE = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/MERGE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, destination, source) {
+        parser.push("CMS.MERGE");
+        parser.pushKey(destination);
+        parser.push(source.length.toString());
+        if (isPlainSketches(source)) {
+          parser.pushVariadic(source);
+        } else {
+          for (let i = 0; i < source.length; i++) {
+            parser.push(source[i].name);
+          }
+          parser.push("WEIGHTS");
+          for (let i = 0; i < source.length; i++) {
+            parser.push(source[i].weight.toString());
+          }
+        }
+      },
+      transformReply: void 0
+    };
+    function isPlainSketches(src) {
+      return typeof src[0] === "string" || src[0] instanceof Buffer;
+    }
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/QUERY.js
+var require_QUERY = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/QUERY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("CMS.QUERY");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/index.js
+var require_count_min_sketch = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var INCRBY_1 = __importDefault(require_INCRBY2());
+    var INFO_1 = __importDefault(require_INFO3());
+    var INITBYDIM_1 = __importDefault(require_INITBYDIM());
+    var INITBYPROB_1 = __importDefault(require_INITBYPROB());
+    var MERGE_1 = __importDefault(require_MERGE());
+    var QUERY_1 = __importDefault(require_QUERY());
+    exports.default = {
+      /**
+       * Increases the count of one or more items in a Count-Min Sketch
+       * @param key - The name of the sketch
+       * @param items - A single item or array of items to increment, each with an item and increment value
+       */
+      INCRBY: INCRBY_1.default,
+      /**
+       * Increases the count of one or more items in a Count-Min Sketch
+       * @param key - The name of the sketch
+       * @param items - A single item or array of items to increment, each with an item and increment value
+       */
+      incrBy: INCRBY_1.default,
+      /**
+       * Returns width, depth, and total count of items in a Count-Min Sketch
+       * @param key - The name of the sketch to get information about
+       */
+      INFO: INFO_1.default,
+      /**
+       * Returns width, depth, and total count of items in a Count-Min Sketch
+       * @param key - The name of the sketch to get information about
+       */
+      info: INFO_1.default,
+      /**
+       * Initialize a Count-Min Sketch using width and depth parameters
+       * @param key - The name of the sketch
+       * @param width - Number of counters in each array (must be a multiple of 2)
+       * @param depth - Number of counter arrays (determines accuracy of estimates)
+       * @param options - Optional parameters to tune the sketch
+       * @param options.CELL_SIZE - Number of bytes per counter cell (valid values: 1|2|4|8)
+       */
+      INITBYDIM: INITBYDIM_1.default,
+      /**
+       * Initialize a Count-Min Sketch using width and depth parameters
+       * @param key - The name of the sketch
+       * @param width - Number of counters in each array (must be a multiple of 2)
+       * @param depth - Number of counter arrays (determines accuracy of estimates)
+       * @param options - Optional parameters to tune the sketch
+       * @param options.CELL_SIZE - Number of bytes per counter cell (valid values: 1|2|4|8)
+       */
+      initByDim: INITBYDIM_1.default,
+      /**
+       * Initialize a Count-Min Sketch using error rate and probability parameters
+       * @param key - The name of the sketch
+       * @param error - Estimate error, as a decimal between 0 and 1
+       * @param probability - The desired probability for inflated count, as a decimal between 0 and 1
+       * @param options - Optional parameters to tune the sketch
+       * @param options.CELL_SIZE - Number of bytes per counter cell (valid values: 1|2|4|8)
+       */
+      INITBYPROB: INITBYPROB_1.default,
+      /**
+       * Initialize a Count-Min Sketch using error rate and probability parameters
+       * @param key - The name of the sketch
+       * @param error - Estimate error, as a decimal between 0 and 1
+       * @param probability - The desired probability for inflated count, as a decimal between 0 and 1
+       * @param options - Optional parameters to tune the sketch
+       * @param options.CELL_SIZE - Number of bytes per counter cell (valid values: 1|2|4|8)
+       */
+      initByProb: INITBYPROB_1.default,
+      /**
+       * Merges multiple Count-Min Sketches into a single sketch, with optional weights
+       * @param destination - The name of the destination sketch
+       * @param source - Array of sketch names or array of sketches with weights
+       */
+      MERGE: MERGE_1.default,
+      /**
+       * Merges multiple Count-Min Sketches into a single sketch, with optional weights
+       * @param destination - The name of the destination sketch
+       * @param source - Array of sketch names or array of sketches with weights
+       */
+      merge: MERGE_1.default,
+      /**
+       * Returns the count for one or more items in a Count-Min Sketch
+       * @param key - The name of the sketch
+       * @param items - One or more items to get counts for
+       */
+      QUERY: QUERY_1.default,
+      /**
+       * Returns the count for one or more items in a Count-Min Sketch
+       * @param key - The name of the sketch
+       * @param items - One or more items to get counts for
+       */
+      query: QUERY_1.default
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADD.js
+var require_ADD2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("CF.ADD");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: generic_transformers_1.transformBooleanReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADDNX.js
+var require_ADDNX = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADDNX.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("CF.ADDNX");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: generic_transformers_1.transformBooleanReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/COUNT.js
+var require_COUNT = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/COUNT.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("CF.COUNT");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/DEL.js
+var require_DEL2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/DEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("CF.DEL");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: generic_transformers_1.transformBooleanReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/EXISTS.js
+var require_EXISTS3 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/EXISTS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, item) {
+        parser.push("CF.EXISTS");
+        parser.pushKey(key);
+        parser.push(item);
+      },
+      transformReply: generic_transformers_1.transformBooleanReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/INFO.js
+var require_INFO4 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var bloom_1 = require_bloom();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("CF.INFO");
+        parser.pushKey(key);
+      },
+      transformReply: {
+        2: (reply, _, typeMapping) => {
+          return (0, bloom_1.transformInfoV2Reply)(reply, typeMapping);
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERT.js
+var require_INSERT2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERT.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseCfInsertArguments = void 0;
+    var generic_transformers_1 = require_generic_transformers();
+    function parseCfInsertArguments(parser, key, items, options) {
+      parser.pushKey(key);
+      if (options?.CAPACITY !== void 0) {
+        parser.push("CAPACITY", options.CAPACITY.toString());
+      }
+      if (options?.NOCREATE) {
+        parser.push("NOCREATE");
+      }
+      parser.push("ITEMS");
+      parser.pushVariadic(items);
+    }
+    exports.parseCfInsertArguments = parseCfInsertArguments;
+    exports.default = {
+      parseCommand(...args) {
+        args[0].push("CF.INSERT");
+        parseCfInsertArguments(...args);
+      },
+      transformReply: generic_transformers_1.transformBooleanArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERTNX.js
+var require_INSERTNX = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERTNX.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var INSERT_1 = require_INSERT2();
+    exports.default = {
+      parseCommand(...args) {
+        args[0].push("CF.INSERTNX");
+        (0, INSERT_1.parseCfInsertArguments)(...args);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/LOADCHUNK.js
+var require_LOADCHUNK2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/LOADCHUNK.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, iterator, chunk) {
+        parser.push("CF.LOADCHUNK");
+        parser.pushKey(key);
+        parser.push(iterator.toString(), chunk);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/RESERVE.js
+var require_RESERVE2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/RESERVE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, capacity, options) {
+        parser.push("CF.RESERVE");
+        parser.pushKey(key);
+        parser.push(capacity.toString());
+        if (options?.BUCKETSIZE !== void 0) {
+          parser.push("BUCKETSIZE", options.BUCKETSIZE.toString());
+        }
+        if (options?.MAXITERATIONS !== void 0) {
+          parser.push("MAXITERATIONS", options.MAXITERATIONS.toString());
+        }
+        if (options?.EXPANSION !== void 0) {
+          parser.push("EXPANSION", options.EXPANSION.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/SCANDUMP.js
+var require_SCANDUMP2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/SCANDUMP.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, iterator) {
+        parser.push("CF.SCANDUMP");
+        parser.pushKey(key);
+        parser.push(iterator.toString());
+      },
+      transformReply(reply) {
+        return {
+          iterator: reply[0],
+          chunk: reply[1]
+        };
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/MEXISTS.js
+var require_MEXISTS2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/MEXISTS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("CF.MEXISTS");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: generic_transformers_1.transformBooleanArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/index.js
+var require_cuckoo = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var ADD_1 = __importDefault(require_ADD2());
+    var ADDNX_1 = __importDefault(require_ADDNX());
+    var COUNT_1 = __importDefault(require_COUNT());
+    var DEL_1 = __importDefault(require_DEL2());
+    var EXISTS_1 = __importDefault(require_EXISTS3());
+    var INFO_1 = __importDefault(require_INFO4());
+    var INSERT_1 = __importDefault(require_INSERT2());
+    var INSERTNX_1 = __importDefault(require_INSERTNX());
+    var LOADCHUNK_1 = __importDefault(require_LOADCHUNK2());
+    var RESERVE_1 = __importDefault(require_RESERVE2());
+    var SCANDUMP_1 = __importDefault(require_SCANDUMP2());
+    var MEXISTS_1 = __importDefault(require_MEXISTS2());
+    exports.default = {
+      /**
+       * Adds an item to a Cuckoo Filter, creating the filter if it does not exist
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to add to the filter
+       */
+      ADD: ADD_1.default,
+      /**
+       * Adds an item to a Cuckoo Filter, creating the filter if it does not exist
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to add to the filter
+       */
+      add: ADD_1.default,
+      /**
+       * Adds an item to a Cuckoo Filter only if it does not exist
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to add to the filter if it doesn't exist
+       */
+      ADDNX: ADDNX_1.default,
+      /**
+       * Adds an item to a Cuckoo Filter only if it does not exist
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to add to the filter if it doesn't exist
+       */
+      addNX: ADDNX_1.default,
+      /**
+       * Returns the number of times an item appears in a Cuckoo Filter
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to count occurrences of
+       */
+      COUNT: COUNT_1.default,
+      /**
+       * Returns the number of times an item appears in a Cuckoo Filter
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to count occurrences of
+       */
+      count: COUNT_1.default,
+      /**
+       * Removes an item from a Cuckoo Filter if it exists
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to remove from the filter
+       */
+      DEL: DEL_1.default,
+      /**
+       * Removes an item from a Cuckoo Filter if it exists
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to remove from the filter
+       */
+      del: DEL_1.default,
+      /**
+       * Checks if an item exists in a Cuckoo Filter
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to check for existence
+       */
+      EXISTS: EXISTS_1.default,
+      /**
+       * Checks if an item exists in a Cuckoo Filter
+       * @param key - The name of the Cuckoo filter
+       * @param item - The item to check for existence
+       */
+      exists: EXISTS_1.default,
+      /**
+       * Returns detailed information about a Cuckoo Filter including size, buckets, filters count, items statistics and configuration
+       * @param key - The name of the Cuckoo filter to get information about
+       */
+      INFO: INFO_1.default,
+      /**
+       * Returns detailed information about a Cuckoo Filter including size, buckets, filters count, items statistics and configuration
+       * @param key - The name of the Cuckoo filter to get information about
+       */
+      info: INFO_1.default,
+      /**
+       * Adds one or more items to a Cuckoo Filter, creating it if it does not exist
+       * @param key - The name of the Cuckoo filter
+       * @param items - One or more items to add to the filter
+       * @param options - Optional parameters for filter creation
+       * @param options.CAPACITY - The number of entries intended to be added to the filter
+       * @param options.NOCREATE - If true, prevents automatic filter creation
+       */
+      INSERT: INSERT_1.default,
+      /**
+       * Adds one or more items to a Cuckoo Filter, creating it if it does not exist
+       * @param key - The name of the Cuckoo filter
+       * @param items - One or more items to add to the filter
+       * @param options - Optional parameters for filter creation
+       * @param options.CAPACITY - The number of entries intended to be added to the filter
+       * @param options.NOCREATE - If true, prevents automatic filter creation
+       */
+      insert: INSERT_1.default,
+      /**
+       * Adds one or more items to a Cuckoo Filter only if they do not exist yet, creating the filter if needed
+       * @param key - The name of the Cuckoo filter
+       * @param items - One or more items to add to the filter
+       * @param options - Optional parameters for filter creation
+       * @param options.CAPACITY - The number of entries intended to be added to the filter
+       * @param options.NOCREATE - If true, prevents automatic filter creation
+       */
+      INSERTNX: INSERTNX_1.default,
+      /**
+       * Adds one or more items to a Cuckoo Filter only if they do not exist yet, creating the filter if needed
+       * @param key - The name of the Cuckoo filter
+       * @param items - One or more items to add to the filter
+       * @param options - Optional parameters for filter creation
+       * @param options.CAPACITY - The number of entries intended to be added to the filter
+       * @param options.NOCREATE - If true, prevents automatic filter creation
+       */
+      insertNX: INSERTNX_1.default,
+      /**
+       * Restores a Cuckoo Filter chunk previously saved using SCANDUMP
+       * @param key - The name of the Cuckoo filter to restore
+       * @param iterator - Iterator value from the SCANDUMP command
+       * @param chunk - Data chunk from the SCANDUMP command
+       */
+      LOADCHUNK: LOADCHUNK_1.default,
+      /**
+       * Restores a Cuckoo Filter chunk previously saved using SCANDUMP
+       * @param key - The name of the Cuckoo filter to restore
+       * @param iterator - Iterator value from the SCANDUMP command
+       * @param chunk - Data chunk from the SCANDUMP command
+       */
+      loadChunk: LOADCHUNK_1.default,
+      /**
+       * Creates an empty Cuckoo Filter with specified capacity and parameters
+       * @param key - The name of the Cuckoo filter to create
+       * @param capacity - The number of entries intended to be added to the filter
+       * @param options - Optional parameters to tune the filter
+       * @param options.BUCKETSIZE - Number of items in each bucket
+       * @param options.MAXITERATIONS - Maximum number of iterations before declaring filter full
+       * @param options.EXPANSION - Number of additional buckets per expansion
+       */
+      RESERVE: RESERVE_1.default,
+      /**
+       * Creates an empty Cuckoo Filter with specified capacity and parameters
+       * @param key - The name of the Cuckoo filter to create
+       * @param capacity - The number of entries intended to be added to the filter
+       * @param options - Optional parameters to tune the filter
+       * @param options.BUCKETSIZE - Number of items in each bucket
+       * @param options.MAXITERATIONS - Maximum number of iterations before declaring filter full
+       * @param options.EXPANSION - Number of additional buckets per expansion
+       */
+      reserve: RESERVE_1.default,
+      /**
+       * Begins an incremental save of a Cuckoo Filter. This is useful for large filters that can't be saved at once
+       * @param key - The name of the Cuckoo filter to save
+       * @param iterator - Iterator value; Start at 0, and use the iterator from the response for the next chunk
+       */
+      SCANDUMP: SCANDUMP_1.default,
+      /**
+       * Begins an incremental save of a Cuckoo Filter. This is useful for large filters that can't be saved at once
+       * @param key - The name of the Cuckoo filter to save
+       * @param iterator - Iterator value; Start at 0, and use the iterator from the response for the next chunk
+       */
+      scanDump: SCANDUMP_1.default,
+      /**
+       * Checks if multiple items exist in a Cuckoo Filter in a single call
+       * @param key - The name of the Cuckoo filter
+       * @param items - One or more items to check for existence
+       */
+      MEXISTS: MEXISTS_1.default,
+      /**
+       * Checks if multiple items exist in a Cuckoo Filter in a single call
+       * @param key - The name of the Cuckoo filter
+       * @param items - One or more items to check for existence
+       */
+      mExists: MEXISTS_1.default
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/ADD.js
+var require_ADD3 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/ADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, values) {
+        parser.push("TDIGEST.ADD");
+        parser.pushKey(key);
+        for (const value of values) {
+          parser.push(value.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/BYRANK.js
+var require_BYRANK = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/BYRANK.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformByRankArguments = void 0;
+    var generic_transformers_1 = require_generic_transformers();
+    function transformByRankArguments(parser, key, ranks) {
+      parser.pushKey(key);
+      for (const rank of ranks) {
+        parser.push(rank.toString());
+      }
+    }
+    exports.transformByRankArguments = transformByRankArguments;
+    exports.default = {
+      parseCommand(...args) {
+        args[0].push("TDIGEST.BYRANK");
+        transformByRankArguments(...args);
+      },
+      transformReply: generic_transformers_1.transformDoubleArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/BYREVRANK.js
+var require_BYREVRANK = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/BYREVRANK.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var BYRANK_1 = __importStar(require_BYRANK());
+    exports.default = {
+      parseCommand(...args) {
+        args[0].push("TDIGEST.BYREVRANK");
+        (0, BYRANK_1.transformByRankArguments)(...args);
+      },
+      transformReply: BYRANK_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/CDF.js
+var require_CDF = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/CDF.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, values) {
+        parser.push("TDIGEST.CDF");
+        parser.pushKey(key);
+        for (const item of values) {
+          parser.push(item.toString());
+        }
+      },
+      transformReply: generic_transformers_1.transformDoubleArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/CREATE.js
+var require_CREATE = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/CREATE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("TDIGEST.CREATE");
+        parser.pushKey(key);
+        if (options?.COMPRESSION !== void 0) {
+          parser.push("COMPRESSION", options.COMPRESSION.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/INFO.js
+var require_INFO5 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var bloom_1 = require_bloom();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TDIGEST.INFO");
+        parser.pushKey(key);
+      },
+      transformReply: {
+        2: (reply, _, typeMapping) => {
+          return (0, bloom_1.transformInfoV2Reply)(reply, typeMapping);
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/MAX.js
+var require_MAX = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/MAX.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TDIGEST.MAX");
+        parser.pushKey(key);
+      },
+      transformReply: generic_transformers_1.transformDoubleReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/MERGE.js
+var require_MERGE2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/MERGE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, destination, source, options) {
+        parser.push("TDIGEST.MERGE");
+        parser.pushKey(destination);
+        parser.pushKeysLength(source);
+        if (options?.COMPRESSION !== void 0) {
+          parser.push("COMPRESSION", options.COMPRESSION.toString());
+        }
+        if (options?.OVERRIDE) {
+          parser.push("OVERRIDE");
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/MIN.js
+var require_MIN = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/MIN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TDIGEST.MIN");
+        parser.pushKey(key);
+      },
+      transformReply: generic_transformers_1.transformDoubleReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/QUANTILE.js
+var require_QUANTILE = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/QUANTILE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, quantiles) {
+        parser.push("TDIGEST.QUANTILE");
+        parser.pushKey(key);
+        for (const quantile of quantiles) {
+          parser.push(quantile.toString());
+        }
+      },
+      transformReply: generic_transformers_1.transformDoubleArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/RANK.js
+var require_RANK = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/RANK.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformRankArguments = void 0;
+    function transformRankArguments(parser, key, values) {
+      parser.pushKey(key);
+      for (const value of values) {
+        parser.push(value.toString());
+      }
+    }
+    exports.transformRankArguments = transformRankArguments;
+    exports.default = {
+      parseCommand(...args) {
+        args[0].push("TDIGEST.RANK");
+        transformRankArguments(...args);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/RESET.js
+var require_RESET = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/RESET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TDIGEST.RESET");
+        parser.pushKey(key);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/REVRANK.js
+var require_REVRANK = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/REVRANK.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var RANK_1 = __importStar(require_RANK());
+    exports.default = {
+      parseCommand(...args) {
+        args[0].push("TDIGEST.REVRANK");
+        (0, RANK_1.transformRankArguments)(...args);
+      },
+      transformReply: RANK_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/TRIMMED_MEAN.js
+var require_TRIMMED_MEAN = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/TRIMMED_MEAN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, lowCutPercentile, highCutPercentile) {
+        parser.push("TDIGEST.TRIMMED_MEAN");
+        parser.pushKey(key);
+        parser.push(lowCutPercentile.toString(), highCutPercentile.toString());
+      },
+      transformReply: generic_transformers_1.transformDoubleReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/index.js
+var require_t_digest = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var ADD_1 = __importDefault(require_ADD3());
+    var BYRANK_1 = __importDefault(require_BYRANK());
+    var BYREVRANK_1 = __importDefault(require_BYREVRANK());
+    var CDF_1 = __importDefault(require_CDF());
+    var CREATE_1 = __importDefault(require_CREATE());
+    var INFO_1 = __importDefault(require_INFO5());
+    var MAX_1 = __importDefault(require_MAX());
+    var MERGE_1 = __importDefault(require_MERGE2());
+    var MIN_1 = __importDefault(require_MIN());
+    var QUANTILE_1 = __importDefault(require_QUANTILE());
+    var RANK_1 = __importDefault(require_RANK());
+    var RESET_1 = __importDefault(require_RESET());
+    var REVRANK_1 = __importDefault(require_REVRANK());
+    var TRIMMED_MEAN_1 = __importDefault(require_TRIMMED_MEAN());
+    exports.default = {
+      /**
+       * Adds one or more observations to a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of numeric values to add to the sketch
+       */
+      ADD: ADD_1.default,
+      /**
+       * Adds one or more observations to a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of numeric values to add to the sketch
+       */
+      add: ADD_1.default,
+      /**
+       * Returns value estimates for one or more ranks in a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param ranks - Array of ranks to get value estimates for (ascending order)
+       */
+      BYRANK: BYRANK_1.default,
+      /**
+       * Returns value estimates for one or more ranks in a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param ranks - Array of ranks to get value estimates for (ascending order)
+       */
+      byRank: BYRANK_1.default,
+      /**
+       * Returns value estimates for one or more ranks in a t-digest sketch, starting from highest rank
+       * @param key - The name of the t-digest sketch
+       * @param ranks - Array of ranks to get value estimates for (descending order)
+       */
+      BYREVRANK: BYREVRANK_1.default,
+      /**
+       * Returns value estimates for one or more ranks in a t-digest sketch, starting from highest rank
+       * @param key - The name of the t-digest sketch
+       * @param ranks - Array of ranks to get value estimates for (descending order)
+       */
+      byRevRank: BYREVRANK_1.default,
+      /**
+       * Estimates the cumulative distribution function for values in a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of values to get CDF estimates for
+       */
+      CDF: CDF_1.default,
+      /**
+       * Estimates the cumulative distribution function for values in a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of values to get CDF estimates for
+       */
+      cdf: CDF_1.default,
+      /**
+       * Creates a new t-digest sketch for storing distributions
+       * @param key - The name of the t-digest sketch
+       * @param options - Optional parameters for sketch creation
+       * @param options.COMPRESSION - Compression parameter that affects performance and accuracy
+       */
+      CREATE: CREATE_1.default,
+      /**
+       * Creates a new t-digest sketch for storing distributions
+       * @param key - The name of the t-digest sketch
+       * @param options - Optional parameters for sketch creation
+       * @param options.COMPRESSION - Compression parameter that affects performance and accuracy
+       */
+      create: CREATE_1.default,
+      /**
+       * Returns information about a t-digest sketch including compression, capacity, nodes, weights, observations and memory usage
+       * @param key - The name of the t-digest sketch to get information about
+       */
+      INFO: INFO_1.default,
+      /**
+       * Returns information about a t-digest sketch including compression, capacity, nodes, weights, observations and memory usage
+       * @param key - The name of the t-digest sketch to get information about
+       */
+      info: INFO_1.default,
+      /**
+       * Returns the maximum value from a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       */
+      MAX: MAX_1.default,
+      /**
+       * Returns the maximum value from a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       */
+      max: MAX_1.default,
+      /**
+       * Merges multiple t-digest sketches into one, with optional compression and override settings
+       * @param destination - The name of the destination t-digest sketch
+       * @param source - One or more source sketch names to merge from
+       * @param options - Optional parameters for merge operation
+       * @param options.COMPRESSION - New compression value for merged sketch
+       * @param options.OVERRIDE - If true, override destination sketch if it exists
+       */
+      MERGE: MERGE_1.default,
+      /**
+       * Merges multiple t-digest sketches into one, with optional compression and override settings
+       * @param destination - The name of the destination t-digest sketch
+       * @param source - One or more source sketch names to merge from
+       * @param options - Optional parameters for merge operation
+       * @param options.COMPRESSION - New compression value for merged sketch
+       * @param options.OVERRIDE - If true, override destination sketch if it exists
+       */
+      merge: MERGE_1.default,
+      /**
+       * Returns the minimum value from a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       */
+      MIN: MIN_1.default,
+      /**
+       * Returns the minimum value from a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       */
+      min: MIN_1.default,
+      /**
+       * Returns value estimates at requested quantiles from a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param quantiles - Array of quantiles (between 0 and 1) to get value estimates for
+       */
+      QUANTILE: QUANTILE_1.default,
+      /**
+       * Returns value estimates at requested quantiles from a t-digest sketch
+       * @param key - The name of the t-digest sketch
+       * @param quantiles - Array of quantiles (between 0 and 1) to get value estimates for
+       */
+      quantile: QUANTILE_1.default,
+      /**
+       * Returns the rank of one or more values in a t-digest sketch (number of values that are lower than each value)
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of values to get ranks for
+       */
+      RANK: RANK_1.default,
+      /**
+       * Returns the rank of one or more values in a t-digest sketch (number of values that are lower than each value)
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of values to get ranks for
+       */
+      rank: RANK_1.default,
+      /**
+       * Resets a t-digest sketch, clearing all previously added observations
+       * @param key - The name of the t-digest sketch to reset
+       */
+      RESET: RESET_1.default,
+      /**
+       * Resets a t-digest sketch, clearing all previously added observations
+       * @param key - The name of the t-digest sketch to reset
+       */
+      reset: RESET_1.default,
+      /**
+       * Returns the reverse rank of one or more values in a t-digest sketch (number of values that are higher than each value)
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of values to get reverse ranks for
+       */
+      REVRANK: REVRANK_1.default,
+      /**
+       * Returns the reverse rank of one or more values in a t-digest sketch (number of values that are higher than each value)
+       * @param key - The name of the t-digest sketch
+       * @param values - Array of values to get reverse ranks for
+       */
+      revRank: REVRANK_1.default,
+      /**
+       * Returns the mean value from a t-digest sketch after trimming values at specified percentiles
+       * @param key - The name of the t-digest sketch
+       * @param lowCutPercentile - Lower percentile cutoff (between 0 and 100)
+       * @param highCutPercentile - Higher percentile cutoff (between 0 and 100)
+       */
+      TRIMMED_MEAN: TRIMMED_MEAN_1.default,
+      /**
+       * Returns the mean value from a t-digest sketch after trimming values at specified percentiles
+       * @param key - The name of the t-digest sketch
+       * @param lowCutPercentile - Lower percentile cutoff (between 0 and 100)
+       * @param highCutPercentile - Higher percentile cutoff (between 0 and 100)
+       */
+      trimmedMean: TRIMMED_MEAN_1.default
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/ADD.js
+var require_ADD4 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/ADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("TOPK.ADD");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/COUNT.js
+var require_COUNT2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/COUNT.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("TOPK.COUNT");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js
+var require_INCRBY3 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    function pushIncrByItem(parser, { item, incrementBy }) {
+      parser.push(item, incrementBy.toString());
+    }
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("TOPK.INCRBY");
+        parser.pushKey(key);
+        if (Array.isArray(items)) {
+          for (const item of items) {
+            pushIncrByItem(parser, item);
+          }
+        } else {
+          pushIncrByItem(parser, items);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/INFO.js
+var require_INFO6 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    var bloom_1 = require_bloom();
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TOPK.INFO");
+        parser.pushKey(key);
+      },
+      transformReply: {
+        2: (reply, preserve, typeMapping) => {
+          reply[7] = generic_transformers_1.transformDoubleReply[2](reply[7], preserve, typeMapping);
+          return (0, bloom_1.transformInfoV2Reply)(reply, typeMapping);
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/LIST_WITHCOUNT.js
+var require_LIST_WITHCOUNT = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/LIST_WITHCOUNT.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TOPK.LIST");
+        parser.pushKey(key);
+        parser.push("WITHCOUNT");
+      },
+      transformReply(rawReply) {
+        const reply = [];
+        for (let i = 0; i < rawReply.length; i++) {
+          reply.push({
+            item: rawReply[i],
+            count: rawReply[++i]
+          });
+        }
+        return reply;
+      }
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/LIST.js
+var require_LIST = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/LIST.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TOPK.LIST");
+        parser.pushKey(key);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/QUERY.js
+var require_QUERY2 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/QUERY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, items) {
+        parser.push("TOPK.QUERY");
+        parser.pushKey(key);
+        parser.pushVariadic(items);
+      },
+      transformReply: generic_transformers_1.transformBooleanArrayReply
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/RESERVE.js
+var require_RESERVE3 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/RESERVE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, topK, options) {
+        parser.push("TOPK.RESERVE");
+        parser.pushKey(key);
+        parser.push(topK.toString());
+        if (options) {
+          parser.push(options.width.toString(), options.depth.toString(), options.decay.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/top-k/index.js
+var require_top_k = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var ADD_1 = __importDefault(require_ADD4());
+    var COUNT_1 = __importDefault(require_COUNT2());
+    var INCRBY_1 = __importDefault(require_INCRBY3());
+    var INFO_1 = __importDefault(require_INFO6());
+    var LIST_WITHCOUNT_1 = __importDefault(require_LIST_WITHCOUNT());
+    var LIST_1 = __importDefault(require_LIST());
+    var QUERY_1 = __importDefault(require_QUERY2());
+    var RESERVE_1 = __importDefault(require_RESERVE3());
+    exports.default = {
+      /**
+       * Adds one or more items to a Top-K filter and returns items dropped from the top-K list
+       * @param key - The name of the Top-K filter
+       * @param items - One or more items to add to the filter
+       */
+      ADD: ADD_1.default,
+      /**
+       * Adds one or more items to a Top-K filter and returns items dropped from the top-K list
+       * @param key - The name of the Top-K filter
+       * @param items - One or more items to add to the filter
+       */
+      add: ADD_1.default,
+      /**
+       * Returns the count of occurrences for one or more items in a Top-K filter
+       * @param key - The name of the Top-K filter
+       * @param items - One or more items to get counts for
+       */
+      COUNT: COUNT_1.default,
+      /**
+       * Returns the count of occurrences for one or more items in a Top-K filter
+       * @param key - The name of the Top-K filter
+       * @param items - One or more items to get counts for
+       */
+      count: COUNT_1.default,
+      /**
+       * Increases the score of one or more items in a Top-K filter by specified increments
+       * @param key - The name of the Top-K filter
+       * @param items - A single item or array of items to increment, each with an item name and increment value
+       */
+      INCRBY: INCRBY_1.default,
+      /**
+       * Increases the score of one or more items in a Top-K filter by specified increments
+       * @param key - The name of the Top-K filter
+       * @param items - A single item or array of items to increment, each with an item name and increment value
+       */
+      incrBy: INCRBY_1.default,
+      /**
+       * Returns configuration and statistics of a Top-K filter, including k, width, depth, and decay parameters
+       * @param key - The name of the Top-K filter to get information about
+       */
+      INFO: INFO_1.default,
+      /**
+       * Returns configuration and statistics of a Top-K filter, including k, width, depth, and decay parameters
+       * @param key - The name of the Top-K filter to get information about
+       */
+      info: INFO_1.default,
+      /**
+       * Returns all items in a Top-K filter with their respective counts
+       * @param key - The name of the Top-K filter
+       */
+      LIST_WITHCOUNT: LIST_WITHCOUNT_1.default,
+      /**
+       * Returns all items in a Top-K filter with their respective counts
+       * @param key - The name of the Top-K filter
+       */
+      listWithCount: LIST_WITHCOUNT_1.default,
+      /**
+       * Returns all items in a Top-K filter
+       * @param key - The name of the Top-K filter
+       */
+      LIST: LIST_1.default,
+      /**
+       * Returns all items in a Top-K filter
+       * @param key - The name of the Top-K filter
+       */
+      list: LIST_1.default,
+      /**
+       * Checks if one or more items are in the Top-K list
+       * @param key - The name of the Top-K filter
+       * @param items - One or more items to check in the filter
+       */
+      QUERY: QUERY_1.default,
+      /**
+       * Checks if one or more items are in the Top-K list
+       * @param key - The name of the Top-K filter
+       * @param items - One or more items to check in the filter
+       */
+      query: QUERY_1.default,
+      /**
+       * Creates a new Top-K filter with specified parameters
+       * @param key - The name of the Top-K filter
+       * @param topK - Number of top occurring items to keep
+       * @param options - Optional parameters for filter configuration
+       * @param options.width - Number of counters in each array
+       * @param options.depth - Number of counter-arrays
+       * @param options.decay - Counter decay factor
+       */
+      RESERVE: RESERVE_1.default,
+      /**
+       * Creates a new Top-K filter with specified parameters
+       * @param key - The name of the Top-K filter
+       * @param topK - Number of top occurring items to keep
+       * @param options - Optional parameters for filter configuration
+       * @param options.width - Number of counters in each array
+       * @param options.depth - Number of counter-arrays
+       * @param options.decay - Counter decay factor
+       */
+      reserve: RESERVE_1.default
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/commands/index.js
+var require_commands3 = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/commands/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var bloom_1 = __importDefault(require_bloom());
+    var count_min_sketch_1 = __importDefault(require_count_min_sketch());
+    var cuckoo_1 = __importDefault(require_cuckoo());
+    var t_digest_1 = __importDefault(require_t_digest());
+    var top_k_1 = __importDefault(require_top_k());
+    exports.default = {
+      bf: bloom_1.default,
+      cms: count_min_sketch_1.default,
+      cf: cuckoo_1.default,
+      tDigest: t_digest_1.default,
+      topK: top_k_1.default
+    };
+  }
+});
+
+// node_modules/@redis/bloom/dist/lib/index.js
+var require_lib = __commonJS({
+  "node_modules/@redis/bloom/dist/lib/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = void 0;
+    var commands_1 = require_commands3();
+    Object.defineProperty(exports, "default", { enumerable: true, get: function() {
+      return __importDefault(commands_1).default;
+    } });
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/ARRAPPEND.js
+var require_ARRAPPEND = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/ARRAPPEND.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, path, json2, ...jsons) {
+        parser.push("JSON.ARRAPPEND");
+        parser.pushKey(key);
+        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+        for (let i = 0; i < jsons.length; i++) {
+          parser.push((0, generic_transformers_1.transformRedisJsonArgument)(jsons[i]));
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/ARRINDEX.js
+var require_ARRINDEX = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/ARRINDEX.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, path, json2, options) {
+        parser.push("JSON.ARRINDEX");
+        parser.pushKey(key);
+        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+        if (options?.range) {
+          parser.push(options.range.start.toString());
+          if (options.range.stop !== void 0) {
+            parser.push(options.range.stop.toString());
+          }
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/ARRINSERT.js
+var require_ARRINSERT = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/ARRINSERT.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, path, index, json2, ...jsons) {
+        parser.push("JSON.ARRINSERT");
+        parser.pushKey(key);
+        parser.push(path, index.toString(), (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+        for (let i = 0; i < jsons.length; i++) {
+          parser.push((0, generic_transformers_1.transformRedisJsonArgument)(jsons[i]));
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/ARRLEN.js
+var require_ARRLEN = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/ARRLEN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.ARRLEN");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/ARRPOP.js
+var require_ARRPOP = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/ARRPOP.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.ARRPOP");
+        parser.pushKey(key);
+        if (options) {
+          if (options.path !== void 0) {
+            parser.push(options.path);
+            if (options.index !== void 0) {
+              parser.push(options.index.toString());
+            }
+          }
+          parser.preserve = options.reviver;
+        }
+      },
+      transformReply(reply, reviver) {
+        return (0, generic_transformers_1.isArrayReply)(reply) ? reply.map((item) => (0, generic_transformers_1.transformRedisJsonNullReply)(item, reviver)) : (0, generic_transformers_1.transformRedisJsonNullReply)(reply, reviver);
+      }
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/ARRTRIM.js
+var require_ARRTRIM = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/ARRTRIM.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, path, start, stop) {
+        parser.push("JSON.ARRTRIM");
+        parser.pushKey(key);
+        parser.push(path, start.toString(), stop.toString());
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/CLEAR.js
+var require_CLEAR = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/CLEAR.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.CLEAR");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/DEBUG_MEMORY.js
+var require_DEBUG_MEMORY = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/DEBUG_MEMORY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.DEBUG", "MEMORY");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/DEL.js
+var require_DEL3 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/DEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.DEL");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/FORGET.js
+var require_FORGET = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/FORGET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.FORGET");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/GET.js
+var require_GET2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/GET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.GET");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.pushVariadic(options.path);
+        }
+        parser.preserve = options?.reviver;
+      },
+      transformReply: generic_transformers_1.transformRedisJsonNullReply
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/MERGE.js
+var require_MERGE3 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/MERGE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, path, value) {
+        parser.push("JSON.MERGE");
+        parser.pushKey(key);
+        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(value));
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/MGET.js
+var require_MGET2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/MGET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, keys, path, reviver) {
+        parser.push("JSON.MGET");
+        parser.pushKeys(keys);
+        parser.push(path);
+        parser.preserve = reviver;
+      },
+      transformReply(reply, reviver) {
+        return reply.map((json2) => (0, generic_transformers_1.transformRedisJsonNullReply)(json2, reviver));
+      }
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/MSET.js
+var require_MSET2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/MSET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, items) {
+        parser.push("JSON.MSET");
+        for (let i = 0; i < items.length; i++) {
+          parser.pushKey(items[i].key);
+          parser.push(items[i].path, (0, generic_transformers_1.transformRedisJsonArgument)(items[i].value));
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/NUMINCRBY.js
+var require_NUMINCRBY = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/NUMINCRBY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, path, by) {
+        parser.push("JSON.NUMINCRBY");
+        parser.pushKey(key);
+        parser.push(path, by.toString());
+      },
+      transformReply: {
+        2: (reply) => {
+          return JSON.parse(reply.toString());
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/NUMMULTBY.js
+var require_NUMMULTBY = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/NUMMULTBY.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var NUMINCRBY_1 = __importDefault(require_NUMINCRBY());
+    exports.default = {
+      parseCommand(parser, key, path, by) {
+        parser.push("JSON.NUMMULTBY");
+        parser.pushKey(key);
+        parser.push(path, by.toString());
+      },
+      transformReply: NUMINCRBY_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/OBJKEYS.js
+var require_OBJKEYS = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/OBJKEYS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.OBJKEYS");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/OBJLEN.js
+var require_OBJLEN = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/OBJLEN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.OBJLEN");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/SET.js
+var require_SET2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/SET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, path, json2, options) {
+        parser.push("JSON.SET");
+        parser.pushKey(key);
+        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+        if (options?.condition) {
+          parser.push(options?.condition);
+        } else if (options?.NX) {
+          parser.push("NX");
+        } else if (options?.XX) {
+          parser.push("XX");
+        }
+        if (options?.fpha !== void 0) {
+          parser.push("FPHA", options.fpha);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/STRAPPEND.js
+var require_STRAPPEND = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/STRAPPEND.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      parseCommand(parser, key, append, options) {
+        parser.push("JSON.STRAPPEND");
+        parser.pushKey(key);
+        if (options?.path !== void 0) {
+          parser.push(options.path);
+        }
+        parser.push((0, generic_transformers_1.transformRedisJsonArgument)(append));
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/STRLEN.js
+var require_STRLEN2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/STRLEN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.STRLEN");
+        parser.pushKey(key);
+        if (options?.path) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/TOGGLE.js
+var require_TOGGLE = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/TOGGLE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, path) {
+        parser.push("JSON.TOGGLE");
+        parser.pushKey(key);
+        parser.push(path);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/TYPE.js
+var require_TYPE2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/TYPE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("JSON.TYPE");
+        parser.pushKey(key);
+        if (options?.path) {
+          parser.push(options.path);
+        }
+      },
+      transformReply: {
+        2: void 0,
+        // TODO: RESP3 wraps the response in another array, but only returns 1 
+        3: (reply) => {
+          return reply[0];
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/commands/index.js
+var require_commands4 = __commonJS({
+  "node_modules/@redis/json/dist/lib/commands/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformRedisJsonNullReply = exports.transformRedisJsonReply = exports.transformRedisJsonArgument = void 0;
+    var ARRAPPEND_1 = __importDefault(require_ARRAPPEND());
+    var ARRINDEX_1 = __importDefault(require_ARRINDEX());
+    var ARRINSERT_1 = __importDefault(require_ARRINSERT());
+    var ARRLEN_1 = __importDefault(require_ARRLEN());
+    var ARRPOP_1 = __importDefault(require_ARRPOP());
+    var ARRTRIM_1 = __importDefault(require_ARRTRIM());
+    var CLEAR_1 = __importDefault(require_CLEAR());
+    var DEBUG_MEMORY_1 = __importDefault(require_DEBUG_MEMORY());
+    var DEL_1 = __importDefault(require_DEL3());
+    var FORGET_1 = __importDefault(require_FORGET());
+    var GET_1 = __importDefault(require_GET2());
+    var MERGE_1 = __importDefault(require_MERGE3());
+    var MGET_1 = __importDefault(require_MGET2());
+    var MSET_1 = __importDefault(require_MSET2());
+    var NUMINCRBY_1 = __importDefault(require_NUMINCRBY());
+    var NUMMULTBY_1 = __importDefault(require_NUMMULTBY());
+    var OBJKEYS_1 = __importDefault(require_OBJKEYS());
+    var OBJLEN_1 = __importDefault(require_OBJLEN());
+    var SET_1 = __importDefault(require_SET2());
+    var STRAPPEND_1 = __importDefault(require_STRAPPEND());
+    var STRLEN_1 = __importDefault(require_STRLEN2());
+    var TOGGLE_1 = __importDefault(require_TOGGLE());
+    var TYPE_1 = __importDefault(require_TYPE2());
+    var generic_transformers_1 = require_generic_transformers();
+    Object.defineProperty(exports, "transformRedisJsonArgument", { enumerable: true, get: function() {
+      return generic_transformers_1.transformRedisJsonArgument;
+    } });
+    Object.defineProperty(exports, "transformRedisJsonReply", { enumerable: true, get: function() {
+      return generic_transformers_1.transformRedisJsonReply;
+    } });
+    Object.defineProperty(exports, "transformRedisJsonNullReply", { enumerable: true, get: function() {
+      return generic_transformers_1.transformRedisJsonNullReply;
+    } });
+    exports.default = {
+      /**
+       * Appends one or more values to the end of an array in a JSON document.
+       * Returns the new array length after append, or null if the path does not exist.
+       *
+       * @param key - The key to append to
+       * @param path - Path to the array in the JSON document
+       * @param json - The first value to append
+       * @param jsons - Additional values to append
+       */
+      ARRAPPEND: ARRAPPEND_1.default,
+      /**
+       * Appends one or more values to the end of an array in a JSON document.
+       * Returns the new array length after append, or null if the path does not exist.
+       *
+       * @param key - The key to append to
+       * @param path - Path to the array in the JSON document
+       * @param json - The first value to append
+       * @param jsons - Additional values to append
+       */
+      arrAppend: ARRAPPEND_1.default,
+      /**
+       * Returns the index of the first occurrence of a value in a JSON array.
+       * If the specified value is not found, it returns -1, or null if the path does not exist.
+       *
+       * @param key - The key containing the array
+       * @param path - Path to the array in the JSON document
+       * @param json - The value to search for
+       * @param options - Optional range parameters for the search
+       * @param options.range.start - Starting index for the search
+       * @param options.range.stop - Optional ending index for the search
+       */
+      ARRINDEX: ARRINDEX_1.default,
+      /**
+       * Returns the index of the first occurrence of a value in a JSON array.
+       * If the specified value is not found, it returns -1, or null if the path does not exist.
+       *
+       * @param key - The key containing the array
+       * @param path - Path to the array in the JSON document
+       * @param json - The value to search for
+       * @param options - Optional range parameters for the search
+       * @param options.range.start - Starting index for the search
+       * @param options.range.stop - Optional ending index for the search
+       */
+      arrIndex: ARRINDEX_1.default,
+      /**
+       * Inserts one or more values into an array at the specified index.
+       * Returns the new array length after insert, or null if the path does not exist.
+       *
+       * @param key - The key containing the array
+       * @param path - Path to the array in the JSON document
+       * @param index - The position where to insert the values
+       * @param json - The first value to insert
+       * @param jsons - Additional values to insert
+       */
+      ARRINSERT: ARRINSERT_1.default,
+      /**
+       * Inserts one or more values into an array at the specified index.
+       * Returns the new array length after insert, or null if the path does not exist.
+       *
+       * @param key - The key containing the array
+       * @param path - Path to the array in the JSON document
+       * @param index - The position where to insert the values
+       * @param json - The first value to insert
+       * @param jsons - Additional values to insert
+       */
+      arrInsert: ARRINSERT_1.default,
+      /**
+       * Returns the length of an array in a JSON document.
+       * Returns null if the path does not exist or the value is not an array.
+       *
+       * @param key - The key containing the array
+       * @param options - Optional parameters
+       * @param options.path - Path to the array in the JSON document
+       */
+      ARRLEN: ARRLEN_1.default,
+      /**
+       * Returns the length of an array in a JSON document.
+       * Returns null if the path does not exist or the value is not an array.
+       *
+       * @param key - The key containing the array
+       * @param options - Optional parameters
+       * @param options.path - Path to the array in the JSON document
+       */
+      arrLen: ARRLEN_1.default,
+      /**
+       * Removes and returns an element from an array in a JSON document.
+       * Returns null if the path does not exist or the value is not an array.
+       *
+       * @param key - The key containing the array
+       * @param options - Optional parameters
+       * @param options.path - Path to the array in the JSON document
+       * @param options.index - Optional index to pop from. Default is -1 (last element)
+       * @param options.reviver - An optional reviver function to call when parsing the reply from Redis
+       */
+      ARRPOP: ARRPOP_1.default,
+      /**
+       * Removes and returns an element from an array in a JSON document.
+       * Returns null if the path does not exist or the value is not an array.
+       *
+       * @param key - The key containing the array
+       * @param options - Optional parameters
+       * @param options.path - Path to the array in the JSON document
+       * @param options.index - Optional index to pop from. Default is -1 (last element)
+       * @param options.reviver - An optional reviver function to call when parsing the reply from Redis
+       */
+      arrPop: ARRPOP_1.default,
+      /**
+       * Trims an array in a JSON document to include only elements within the specified range.
+       * Returns the new array length after trimming, or null if the path does not exist.
+       *
+       * @param key - The key containing the array
+       * @param path - Path to the array in the JSON document
+       * @param start - Starting index (inclusive)
+       * @param stop - Ending index (inclusive)
+       */
+      ARRTRIM: ARRTRIM_1.default,
+      /**
+       * Trims an array in a JSON document to include only elements within the specified range.
+       * Returns the new array length after trimming, or null if the path does not exist.
+       *
+       * @param key - The key containing the array
+       * @param path - Path to the array in the JSON document
+       * @param start - Starting index (inclusive)
+       * @param stop - Ending index (inclusive)
+       */
+      arrTrim: ARRTRIM_1.default,
+      /**
+       * Clears container values (arrays/objects) in a JSON document.
+       * Returns the number of values cleared (0 or 1), or null if the path does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the container to clear
+       */
+      CLEAR: CLEAR_1.default,
+      /**
+       * Clears container values (arrays/objects) in a JSON document.
+       * Returns the number of values cleared (0 or 1), or null if the path does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the container to clear
+       */
+      clear: CLEAR_1.default,
+      /**
+       * Reports memory usage details for a JSON document value.
+       * Returns size in bytes of the value, or null if the key or path does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the value to examine
+       */
+      DEBUG_MEMORY: DEBUG_MEMORY_1.default,
+      /**
+       * Reports memory usage details for a JSON document value.
+       * Returns size in bytes of the value, or null if the key or path does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the value to examine
+       */
+      debugMemory: DEBUG_MEMORY_1.default,
+      /**
+       * Deletes a value from a JSON document.
+       * Returns the number of paths deleted (0 or 1), or null if the key does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the value to delete
+       */
+      DEL: DEL_1.default,
+      /**
+       * Deletes a value from a JSON document.
+       * Returns the number of paths deleted (0 or 1), or null if the key does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the value to delete
+       */
+      del: DEL_1.default,
+      /**
+       * Alias for JSON.DEL - Deletes a value from a JSON document.
+       * Returns the number of paths deleted (0 or 1), or null if the key does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the value to delete
+       */
+      FORGET: FORGET_1.default,
+      /**
+       * Alias for JSON.DEL - Deletes a value from a JSON document.
+       * Returns the number of paths deleted (0 or 1), or null if the key does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the value to delete
+       */
+      forget: FORGET_1.default,
+      /**
+       * Gets values from a JSON document.
+       * Returns the value at the specified path, or null if the key or path does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path(s) to the value(s) to retrieve
+       * @param options.reviver - An optional reviver function to call when parsing the reply from Redis
+       */
+      GET: GET_1.default,
+      /**
+       * Gets values from a JSON document.
+       * Returns the value at the specified path, or null if the key or path does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path(s) to the value(s) to retrieve
+       * @param options.reviver - An optional reviver function to call when parsing the reply from Redis
+       */
+      get: GET_1.default,
+      /**
+       * Merges a given JSON value into a JSON document.
+       * Returns OK on success, or null if the key does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to merge into
+       * @param value - JSON value to merge
+       */
+      MERGE: MERGE_1.default,
+      /**
+       * Merges a given JSON value into a JSON document.
+       * Returns OK on success, or null if the key does not exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to merge into
+       * @param value - JSON value to merge
+       */
+      merge: MERGE_1.default,
+      /**
+       * Gets values at a specific path from multiple JSON documents.
+       * Returns an array of values at the path from each key, null for missing keys/paths.
+       *
+       * @param keys - Array of keys containing JSON documents
+       * @param path - Path to retrieve from each document
+       * @param reviver - An optional reviver function to call when parsing the reply from Redis
+       */
+      MGET: MGET_1.default,
+      /**
+       * Gets values at a specific path from multiple JSON documents.
+       * Returns an array of values at the path from each key, null for missing keys/paths.
+       *
+       * @param keys - Array of keys containing JSON documents
+       * @param path - Path to retrieve from each document
+       * @param reviver - An optional reviver function to call when parsing the reply from Redis
+       */
+      mGet: MGET_1.default,
+      /**
+       * Sets multiple JSON values in multiple documents.
+       * Returns OK on success.
+       *
+       * @param items - Array of objects containing key, path, and value to set
+       * @param items[].key - The key containing the JSON document
+       * @param items[].path - Path in the document to set
+       * @param items[].value - JSON value to set at the path
+       */
+      MSET: MSET_1.default,
+      /**
+       * Sets multiple JSON values in multiple documents.
+       * Returns OK on success.
+       *
+       * @param items - Array of objects containing key, path, and value to set
+       * @param items[].key - The key containing the JSON document
+       * @param items[].path - Path in the document to set
+       * @param items[].value - JSON value to set at the path
+       */
+      mSet: MSET_1.default,
+      /**
+       * Increments a numeric value stored in a JSON document by a given number.
+       * Returns the value after increment, or null if the key/path doesn't exist or value is not numeric.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to the numeric value
+       * @param by - Amount to increment by
+       */
+      NUMINCRBY: NUMINCRBY_1.default,
+      /**
+       * Increments a numeric value stored in a JSON document by a given number.
+       * Returns the value after increment, or null if the key/path doesn't exist or value is not numeric.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to the numeric value
+       * @param by - Amount to increment by
+       */
+      numIncrBy: NUMINCRBY_1.default,
+      /**
+       * Multiplies a numeric value stored in a JSON document by a given number.
+       * Returns the value after multiplication, or null if the key/path doesn't exist or value is not numeric.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to the numeric value
+       * @param by - Amount to multiply by
+       */
+      NUMMULTBY: NUMMULTBY_1.default,
+      /**
+       * Multiplies a numeric value stored in a JSON document by a given number.
+       * Returns the value after multiplication, or null if the key/path doesn't exist or value is not numeric.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to the numeric value
+       * @param by - Amount to multiply by
+       */
+      numMultBy: NUMMULTBY_1.default,
+      /**
+       * Returns the keys in the object stored in a JSON document.
+       * Returns array of keys, array of arrays for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the object to examine
+       */
+      OBJKEYS: OBJKEYS_1.default,
+      /**
+       * Returns the keys in the object stored in a JSON document.
+       * Returns array of keys, array of arrays for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the object to examine
+       */
+      objKeys: OBJKEYS_1.default,
+      /**
+       * Returns the number of keys in the object stored in a JSON document.
+       * Returns length of object, array of lengths for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the object to examine
+       */
+      OBJLEN: OBJLEN_1.default,
+      /**
+       * Returns the number of keys in the object stored in a JSON document.
+       * Returns length of object, array of lengths for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the object to examine
+       */
+      objLen: OBJLEN_1.default,
+      // RESP,
+      // resp: RESP,
+      /**
+       * Sets a JSON value at a specific path in a JSON document.
+       * Returns OK on success, or null if condition (NX/XX) is not met.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path in the document to set
+       * @param json - JSON value to set at the path
+       * @param options - Optional parameters
+       * @param options.condition - Set condition: NX (only if doesn't exist) or XX (only if exists)
+       * @deprecated options.NX - Use options.condition instead
+       * @deprecated options.XX - Use options.condition instead
+       */
+      SET: SET_1.default,
+      /**
+       * Sets a JSON value at a specific path in a JSON document.
+       * Returns OK on success, or null if condition (NX/XX) is not met.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path in the document to set
+       * @param json - JSON value to set at the path
+       * @param options - Optional parameters
+       * @param options.condition - Set condition: NX (only if doesn't exist) or XX (only if exists)
+       * @deprecated options.NX - Use options.condition instead
+       * @deprecated options.XX - Use options.condition instead
+       */
+      set: SET_1.default,
+      /**
+       * Appends a string to a string value stored in a JSON document.
+       * Returns new string length after append, or null if the path doesn't exist or value is not a string.
+       *
+       * @param key - The key containing the JSON document
+       * @param append - String to append
+       * @param options - Optional parameters
+       * @param options.path - Path to the string value
+       */
+      STRAPPEND: STRAPPEND_1.default,
+      /**
+       * Appends a string to a string value stored in a JSON document.
+       * Returns new string length after append, or null if the path doesn't exist or value is not a string.
+       *
+       * @param key - The key containing the JSON document
+       * @param append - String to append
+       * @param options - Optional parameters
+       * @param options.path - Path to the string value
+       */
+      strAppend: STRAPPEND_1.default,
+      /**
+       * Returns the length of a string value stored in a JSON document.
+       * Returns string length, array of lengths for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the string value
+       */
+      STRLEN: STRLEN_1.default,
+      /**
+       * Returns the length of a string value stored in a JSON document.
+       * Returns string length, array of lengths for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to the string value
+       */
+      strLen: STRLEN_1.default,
+      /**
+       * Toggles a boolean value stored in a JSON document.
+       * Returns 1 if value was toggled to true, 0 if toggled to false, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to the boolean value
+       */
+      TOGGLE: TOGGLE_1.default,
+      /**
+       * Toggles a boolean value stored in a JSON document.
+       * Returns 1 if value was toggled to true, 0 if toggled to false, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param path - Path to the boolean value
+       */
+      toggle: TOGGLE_1.default,
+      /**
+       * Returns the type of JSON value at a specific path in a JSON document.
+       * Returns the type as a string, array of types for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to examine
+       */
+      TYPE: TYPE_1.default,
+      /**
+       * Returns the type of JSON value at a specific path in a JSON document.
+       * Returns the type as a string, array of types for multiple paths, or null if path doesn't exist.
+       *
+       * @param key - The key containing the JSON document
+       * @param options - Optional parameters
+       * @param options.path - Path to examine
+       */
+      type: TYPE_1.default
+    };
+  }
+});
+
+// node_modules/@redis/json/dist/lib/index.js
+var require_lib2 = __commonJS({
+  "node_modules/@redis/json/dist/lib/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = void 0;
+    var commands_1 = require_commands4();
+    Object.defineProperty(exports, "default", { enumerable: true, get: function() {
+      return __importDefault(commands_1).default;
+    } });
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/_LIST.js
+var require_LIST2 = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/_LIST.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser) {
+        parser.push("FT._LIST");
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/CREATE.js
+var require_CREATE2 = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/CREATE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.REDISEARCH_LANGUAGE = exports.parseSchema = exports.SCHEMA_GEO_SHAPE_COORD_SYSTEM = exports.VAMANA_COMPRESSION_ALGORITHM = exports.SCHEMA_VECTOR_FIELD_ALGORITHM = exports.SCHEMA_TEXT_FIELD_PHONETIC = exports.SCHEMA_FIELD_TYPE = void 0;
+    var generic_transformers_1 = require_generic_transformers();
+    exports.SCHEMA_FIELD_TYPE = {
+      TEXT: "TEXT",
+      NUMERIC: "NUMERIC",
+      GEO: "GEO",
+      TAG: "TAG",
+      VECTOR: "VECTOR",
+      GEOSHAPE: "GEOSHAPE"
+    };
+    exports.SCHEMA_TEXT_FIELD_PHONETIC = {
+      DM_EN: "dm:en",
+      DM_FR: "dm:fr",
+      DM_PT: "dm:pt",
+      DM_ES: "dm:es"
+    };
+    exports.SCHEMA_VECTOR_FIELD_ALGORITHM = {
+      FLAT: "FLAT",
+      HNSW: "HNSW",
+      /**
+       * available since 8.2
+      */
+      VAMANA: "SVS-VAMANA"
+    };
+    exports.VAMANA_COMPRESSION_ALGORITHM = {
+      LVQ4: "LVQ4",
+      LVQ8: "LVQ8",
+      LVQ4x4: "LVQ4x4",
+      LVQ4x8: "LVQ4x8",
+      LeanVec4x8: "LeanVec4x8",
+      LeanVec8x8: "LeanVec8x8"
+    };
+    exports.SCHEMA_GEO_SHAPE_COORD_SYSTEM = {
+      SPHERICAL: "SPHERICAL",
+      FLAT: "FLAT"
+    };
+    function parseCommonSchemaFieldOptions(parser, fieldOptions) {
+      if (fieldOptions.SORTABLE) {
+        parser.push("SORTABLE");
+        if (fieldOptions.SORTABLE === "UNF") {
+          parser.push("UNF");
+        }
+      }
+      if (fieldOptions.NOINDEX) {
+        parser.push("NOINDEX");
+      }
+    }
+    function parseSchema(parser, schema) {
+      for (const [field, fieldOptionsOrArray] of Object.entries(schema)) {
+        const fieldOptionsList = Array.isArray(fieldOptionsOrArray) ? fieldOptionsOrArray : [fieldOptionsOrArray];
+        for (const fieldOptions of fieldOptionsList) {
+          parser.push(field);
+          if (typeof fieldOptions === "string") {
+            parser.push(fieldOptions);
+            continue;
+          }
+          if (fieldOptions.AS) {
+            parser.push("AS", fieldOptions.AS);
+          }
+          parser.push(fieldOptions.type);
+          switch (fieldOptions.type) {
+            case exports.SCHEMA_FIELD_TYPE.TEXT:
+              if (fieldOptions.INDEXMISSING) {
+                parser.push("INDEXMISSING");
+              }
+              if (fieldOptions.NOSTEM) {
+                parser.push("NOSTEM");
+              }
+              if (fieldOptions.WEIGHT !== void 0) {
+                parser.push("WEIGHT", fieldOptions.WEIGHT.toString());
+              }
+              if (fieldOptions.PHONETIC) {
+                parser.push("PHONETIC", fieldOptions.PHONETIC);
+              }
+              if (fieldOptions.WITHSUFFIXTRIE) {
+                parser.push("WITHSUFFIXTRIE");
+              }
+              if (fieldOptions.INDEXEMPTY) {
+                parser.push("INDEXEMPTY");
+              }
+              parseCommonSchemaFieldOptions(parser, fieldOptions);
+              break;
+            case exports.SCHEMA_FIELD_TYPE.NUMERIC:
+            case exports.SCHEMA_FIELD_TYPE.GEO:
+              if (fieldOptions.INDEXMISSING) {
+                parser.push("INDEXMISSING");
+              }
+              parseCommonSchemaFieldOptions(parser, fieldOptions);
+              break;
+            case exports.SCHEMA_FIELD_TYPE.TAG:
+              if (fieldOptions.INDEXMISSING) {
+                parser.push("INDEXMISSING");
+              }
+              if (fieldOptions.SEPARATOR) {
+                parser.push("SEPARATOR", fieldOptions.SEPARATOR);
+              }
+              if (fieldOptions.CASESENSITIVE) {
+                parser.push("CASESENSITIVE");
+              }
+              if (fieldOptions.WITHSUFFIXTRIE) {
+                parser.push("WITHSUFFIXTRIE");
+              }
+              if (fieldOptions.INDEXEMPTY) {
+                parser.push("INDEXEMPTY");
+              }
+              parseCommonSchemaFieldOptions(parser, fieldOptions);
+              break;
+            case exports.SCHEMA_FIELD_TYPE.VECTOR: {
+              parser.push(fieldOptions.ALGORITHM);
+              const args = [];
+              args.push("TYPE", fieldOptions.TYPE, "DIM", fieldOptions.DIM.toString(), "DISTANCE_METRIC", fieldOptions.DISTANCE_METRIC);
+              if (fieldOptions.INITIAL_CAP !== void 0) {
+                args.push("INITIAL_CAP", fieldOptions.INITIAL_CAP.toString());
+              }
+              switch (fieldOptions.ALGORITHM) {
+                case exports.SCHEMA_VECTOR_FIELD_ALGORITHM.FLAT:
+                  if (fieldOptions.BLOCK_SIZE !== void 0) {
+                    args.push("BLOCK_SIZE", fieldOptions.BLOCK_SIZE.toString());
+                  }
+                  break;
+                case exports.SCHEMA_VECTOR_FIELD_ALGORITHM.HNSW:
+                  if (fieldOptions.M !== void 0) {
+                    args.push("M", fieldOptions.M.toString());
+                  }
+                  if (fieldOptions.EF_CONSTRUCTION !== void 0) {
+                    args.push("EF_CONSTRUCTION", fieldOptions.EF_CONSTRUCTION.toString());
+                  }
+                  if (fieldOptions.EF_RUNTIME !== void 0) {
+                    args.push("EF_RUNTIME", fieldOptions.EF_RUNTIME.toString());
+                  }
+                  if (fieldOptions.RERANK !== void 0) {
+                    args.push("RERANK", fieldOptions.RERANK ? "TRUE" : "FALSE");
+                  }
+                  break;
+                case exports.SCHEMA_VECTOR_FIELD_ALGORITHM["VAMANA"]:
+                  if (fieldOptions.COMPRESSION) {
+                    args.push("COMPRESSION", fieldOptions.COMPRESSION);
+                  }
+                  if (fieldOptions.CONSTRUCTION_WINDOW_SIZE !== void 0) {
+                    args.push("CONSTRUCTION_WINDOW_SIZE", fieldOptions.CONSTRUCTION_WINDOW_SIZE.toString());
+                  }
+                  if (fieldOptions.GRAPH_MAX_DEGREE !== void 0) {
+                    args.push("GRAPH_MAX_DEGREE", fieldOptions.GRAPH_MAX_DEGREE.toString());
+                  }
+                  if (fieldOptions.SEARCH_WINDOW_SIZE !== void 0) {
+                    args.push("SEARCH_WINDOW_SIZE", fieldOptions.SEARCH_WINDOW_SIZE.toString());
+                  }
+                  if (fieldOptions.EPSILON !== void 0) {
+                    args.push("EPSILON", fieldOptions.EPSILON.toString());
+                  }
+                  if (fieldOptions.TRAINING_THRESHOLD !== void 0) {
+                    args.push("TRAINING_THRESHOLD", fieldOptions.TRAINING_THRESHOLD.toString());
+                  }
+                  if (fieldOptions.REDUCE !== void 0) {
+                    args.push("REDUCE", fieldOptions.REDUCE.toString());
+                  }
+                  break;
+              }
+              parser.pushVariadicWithLength(args);
+              if (fieldOptions.INDEXMISSING) {
+                parser.push("INDEXMISSING");
+              }
+              break;
+            }
+            case exports.SCHEMA_FIELD_TYPE.GEOSHAPE:
+              if (fieldOptions.COORD_SYSTEM !== void 0) {
+                parser.push("COORD_SYSTEM", fieldOptions.COORD_SYSTEM);
+              }
+              if (fieldOptions.INDEXMISSING) {
+                parser.push("INDEXMISSING");
+              }
+              break;
+          }
+        }
+      }
+    }
+    exports.parseSchema = parseSchema;
+    exports.REDISEARCH_LANGUAGE = {
+      ARABIC: "Arabic",
+      ARMENIAN: "Armenian",
+      BASQUE: "Basque",
+      CATALANA: "Catalan",
+      DANISH: "Danish",
+      DUTCH: "Dutch",
+      ENGLISH: "English",
+      FINNISH: "Finnish",
+      FRENCH: "French",
+      GERMAN: "German",
+      GREEK: "Greek",
+      HINDI: "Hindi",
+      HUNGARIAN: "Hungarian",
+      INDONESAIN: "Indonesian",
+      IRISH: "Irish",
+      ITALIAN: "Italian",
+      LITHUANIAN: "Lithuanian",
+      MALAY: "Malay",
+      NEPALI: "Nepali",
+      NORWEIGAN: "Norwegian",
+      PORTUGUESE: "Portuguese",
+      ROMANIAN: "Romanian",
+      RUSSIAN: "Russian",
+      SERBIAN: "Serbian",
+      SPANISH: "Spanish",
+      SWEDISH: "Swedish",
+      TAGALOG: "Tagalog",
+      TAMIL: "Tamil",
+      TURKISH: "Turkish",
+      YIDDISH: "Yiddish",
+      CHINESE: "Chinese"
+    };
+    exports.default = {
+      parseCommand(parser, index, schema, options) {
+        parser.push("FT.CREATE", index);
+        if (options?.ON) {
+          parser.push("ON", options.ON);
+        }
+        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "PREFIX", options?.PREFIX);
+        if (options?.FILTER) {
+          parser.push("FILTER", options.FILTER);
+        }
+        if (options?.LANGUAGE) {
+          parser.push("LANGUAGE", options.LANGUAGE);
+        }
+        if (options?.LANGUAGE_FIELD) {
+          parser.push("LANGUAGE_FIELD", options.LANGUAGE_FIELD);
+        }
+        if (options?.SCORE !== void 0) {
+          parser.push("SCORE", options.SCORE.toString());
+        }
+        if (options?.SCORE_FIELD) {
+          parser.push("SCORE_FIELD", options.SCORE_FIELD);
+        }
+        if (options?.MAXTEXTFIELDS) {
+          parser.push("MAXTEXTFIELDS");
+        }
+        if (options?.TEMPORARY) {
+          parser.push("TEMPORARY", options.TEMPORARY.toString());
+        }
+        if (options?.NOOFFSETS) {
+          parser.push("NOOFFSETS");
+        }
+        if (options?.NOHL) {
+          parser.push("NOHL");
+        }
+        if (options?.NOFIELDS) {
+          parser.push("NOFIELDS");
+        }
+        if (options?.NOFREQS) {
+          parser.push("NOFREQS");
+        }
+        if (options?.SKIPINITIALSCAN) {
+          parser.push("SKIPINITIALSCAN");
+        }
+        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "STOPWORDS", options?.STOPWORDS);
+        parser.push("SCHEMA");
+        parseSchema(parser, schema);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/ALTER.js
+var require_ALTER = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/ALTER.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var CREATE_1 = require_CREATE2();
+    exports.default = {
+      parseCommand(parser, index, schema) {
+        parser.push("FT.ALTER", index, "SCHEMA", "ADD");
+        (0, CREATE_1.parseSchema)(parser, schema);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/dialect/default.js
+var require_default = __commonJS({
+  "node_modules/@redis/search/dist/lib/dialect/default.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.DEFAULT_DIALECT = void 0;
+    exports.DEFAULT_DIALECT = "2";
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/reply-transformers.js
+var require_reply_transformers = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/reply-transformers.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseAggregateResultRow = exports.parseSearchResultRow = exports.normalizeProfileReply = exports.parseWarnings = exports.parseDocumentValue = exports.toCompatObject = exports.getMapValue = exports.mapLikeToFlatArray = exports.mapLikeToObject = exports.mapLikeValues = exports.mapLikeEntries = exports.isPlainObject = void 0;
+    var reply_utils_1 = require_reply_utils();
+    Object.defineProperty(exports, "isPlainObject", { enumerable: true, get: function() {
+      return reply_utils_1.isPlainObject;
+    } });
+    Object.defineProperty(exports, "mapLikeEntries", { enumerable: true, get: function() {
+      return reply_utils_1.mapLikeEntries;
+    } });
+    Object.defineProperty(exports, "mapLikeValues", { enumerable: true, get: function() {
+      return reply_utils_1.mapLikeValues;
+    } });
+    Object.defineProperty(exports, "mapLikeToObject", { enumerable: true, get: function() {
+      return reply_utils_1.mapLikeToObject;
+    } });
+    Object.defineProperty(exports, "mapLikeToFlatArray", { enumerable: true, get: function() {
+      return reply_utils_1.mapLikeToFlatArray;
+    } });
+    Object.defineProperty(exports, "getMapValue", { enumerable: true, get: function() {
+      return reply_utils_1.getMapValue;
+    } });
+    function toCompatObject(value) {
+      const descriptors = {};
+      for (const [key, entryValue] of Object.entries(value)) {
+        descriptors[key] = {
+          value: entryValue,
+          configurable: true,
+          enumerable: true,
+          writable: true
+        };
+      }
+      return Object.defineProperties({}, descriptors);
+    }
+    exports.toCompatObject = toCompatObject;
+    function assignDocumentField(target, key, value) {
+      if (key === "$") {
+        const json2 = value?.toString?.() ?? value;
+        if (typeof json2 === "string") {
+          try {
+            Object.assign(target, JSON.parse(json2));
+            return;
+          } catch {
+          }
+        }
+      }
+      target[key] = value;
+    }
+    function parseDocumentValue(value) {
+      const document = {};
+      for (const [key, entryValue] of (0, reply_utils_1.mapLikeEntries)(value)) {
+        assignDocumentField(document, key, entryValue);
+      }
+      return document;
+    }
+    exports.parseDocumentValue = parseDocumentValue;
+    function toWarningString(warning) {
+      if (typeof warning === "string")
+        return warning;
+      if (warning instanceof Buffer)
+        return warning.toString();
+      if (warning === null || warning === void 0)
+        return "";
+      try {
+        return JSON.stringify(warning);
+      } catch {
+        return String(warning);
+      }
+    }
+    function parseWarnings(replyMap) {
+      const warnings = (0, reply_utils_1.mapLikeValues)((0, reply_utils_1.getMapValue)(replyMap, ["warning", "warnings"]) ?? []);
+      return warnings.map(toWarningString);
+    }
+    exports.parseWarnings = parseWarnings;
+    function normalizeProfileValue(value) {
+      if (Array.isArray(value)) {
+        return value.map(normalizeProfileValue);
+      }
+      if (value instanceof Map || (0, reply_utils_1.isPlainObject)(value)) {
+        const normalized = [];
+        for (const [key, entryValue] of (0, reply_utils_1.mapLikeEntries)(value)) {
+          normalized.push(key, normalizeProfileValue(entryValue));
+        }
+        return normalized;
+      }
+      return value;
+    }
+    function normalizeProfileReply(profile) {
+      return normalizeProfileValue(profile);
+    }
+    exports.normalizeProfileReply = normalizeProfileReply;
+    function parseSearchResultRow(rawRow) {
+      const row = (0, reply_utils_1.mapLikeToObject)(rawRow);
+      const value = {};
+      Object.assign(value, parseDocumentValue((0, reply_utils_1.getMapValue)(row, ["values"])));
+      Object.assign(value, parseDocumentValue((0, reply_utils_1.getMapValue)(row, ["extra_attributes", "extraAttributes"])));
+      return {
+        id: (0, reply_utils_1.getMapValue)(row, ["id", "doc_id"]),
+        value: toCompatObject(value)
+      };
+    }
+    exports.parseSearchResultRow = parseSearchResultRow;
+    function parseAggregateResultRow(rawRow) {
+      const row = (0, reply_utils_1.mapLikeToObject)(rawRow);
+      const result = {};
+      Object.assign(result, parseDocumentValue((0, reply_utils_1.getMapValue)(row, ["values"])));
+      Object.assign(result, parseDocumentValue((0, reply_utils_1.getMapValue)(row, ["extra_attributes", "extraAttributes"])));
+      for (const [key, value] of Object.entries(row)) {
+        if (key === "id" || key === "values" || key.toLowerCase() === "extra_attributes" || key === "extraAttributes") {
+          continue;
+        }
+        if (!Object.hasOwn(result, key)) {
+          result[key] = value;
+        }
+      }
+      return toCompatObject(result);
+    }
+    exports.parseAggregateResultRow = parseAggregateResultRow;
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SEARCH.js
+var require_SEARCH = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SEARCH.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.preserveSearchLayout = exports.parseSearchOptions = exports.parseParamsArgument = void 0;
+    var generic_transformers_1 = require_generic_transformers();
+    var default_1 = require_default();
+    var reply_transformers_1 = require_reply_transformers();
+    function parseParamsArgument(parser, params) {
+      if (params) {
+        parser.push("PARAMS");
+        const args = [];
+        for (const key in params) {
+          if (!Object.hasOwn(params, key))
+            continue;
+          const value = params[key];
+          args.push(key, typeof value === "number" ? value.toString() : value);
+        }
+        parser.pushVariadicWithLength(args);
+      }
+    }
+    exports.parseParamsArgument = parseParamsArgument;
+    function normalizeScoreExplain(raw) {
+      if (Array.isArray(raw)) {
+        const [summary, children] = raw;
+        const normalizedSummary = Buffer.isBuffer(summary) ? summary : String(summary);
+        return [
+          normalizedSummary,
+          Array.isArray(children) ? children.map(normalizeScoreExplain) : []
+        ];
+      }
+      return Buffer.isBuffer(raw) ? raw : String(raw);
+    }
+    function parseSearchOptions(parser, options) {
+      if (options?.VERBATIM) {
+        parser.push("VERBATIM");
+      }
+      if (options?.NOSTOPWORDS) {
+        parser.push("NOSTOPWORDS");
+      }
+      if (options?.WITHSCORES || options?.EXPLAINSCORE) {
+        parser.push("WITHSCORES");
+      }
+      if (options?.EXPLAINSCORE) {
+        parser.push("EXPLAINSCORE");
+      }
+      if (options?.WITHPAYLOADS) {
+        parser.push("WITHPAYLOADS");
+      }
+      if (options?.WITHSORTKEYS) {
+        parser.push("WITHSORTKEYS");
+      }
+      if (options?.FILTER) {
+        const filters = Array.isArray(options.FILTER) ? options.FILTER : [options.FILTER];
+        for (const filter of filters) {
+          parser.push("FILTER", filter.field, (0, generic_transformers_1.transformStringDoubleArgument)(filter.min), (0, generic_transformers_1.transformStringDoubleArgument)(filter.max));
+        }
+      }
+      if (options?.GEOFILTER) {
+        const geofilters = Array.isArray(options.GEOFILTER) ? options.GEOFILTER : [options.GEOFILTER];
+        for (const geo of geofilters) {
+          parser.push("GEOFILTER", geo.field, geo.lon.toString(), geo.lat.toString(), geo.radius.toString(), geo.unit);
+        }
+      }
+      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "INKEYS", options?.INKEYS);
+      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "INFIELDS", options?.INFIELDS);
+      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "RETURN", options?.RETURN);
+      if (options?.SUMMARIZE) {
+        parser.push("SUMMARIZE");
+        if (typeof options.SUMMARIZE === "object") {
+          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "FIELDS", options.SUMMARIZE.FIELDS);
+          if (options.SUMMARIZE.FRAGS !== void 0) {
+            parser.push("FRAGS", options.SUMMARIZE.FRAGS.toString());
+          }
+          if (options.SUMMARIZE.LEN !== void 0) {
+            parser.push("LEN", options.SUMMARIZE.LEN.toString());
+          }
+          if (options.SUMMARIZE.SEPARATOR !== void 0) {
+            parser.push("SEPARATOR", options.SUMMARIZE.SEPARATOR);
+          }
+        }
+      }
+      if (options?.HIGHLIGHT) {
+        parser.push("HIGHLIGHT");
+        if (typeof options.HIGHLIGHT === "object") {
+          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "FIELDS", options.HIGHLIGHT.FIELDS);
+          if (options.HIGHLIGHT.TAGS) {
+            parser.push("TAGS", options.HIGHLIGHT.TAGS.open, options.HIGHLIGHT.TAGS.close);
+          }
+        }
+      }
+      if (options?.SLOP !== void 0) {
+        parser.push("SLOP", options.SLOP.toString());
+      }
+      if (options?.TIMEOUT !== void 0) {
+        parser.push("TIMEOUT", options.TIMEOUT.toString());
+      }
+      if (options?.INORDER) {
+        parser.push("INORDER");
+      }
+      if (options?.LANGUAGE) {
+        parser.push("LANGUAGE", options.LANGUAGE);
+      }
+      if (options?.EXPANDER) {
+        parser.push("EXPANDER", options.EXPANDER);
+      }
+      if (options?.SCORER) {
+        parser.push("SCORER", options.SCORER);
+      }
+      if (options?.PAYLOAD != void 0) {
+        parser.push("PAYLOAD", options.PAYLOAD);
+      }
+      if (options?.SORTBY) {
+        parser.push("SORTBY");
+        if (typeof options.SORTBY === "string" || options.SORTBY instanceof Buffer) {
+          parser.push(options.SORTBY);
+        } else {
+          parser.push(options.SORTBY.BY);
+          if (options.SORTBY.DIRECTION) {
+            parser.push(options.SORTBY.DIRECTION);
+          }
+        }
+      }
+      if (options?.LIMIT) {
+        parser.push("LIMIT", options.LIMIT.from.toString(), options.LIMIT.size.toString());
+      }
+      parseParamsArgument(parser, options?.PARAMS);
+      if (options?.DIALECT) {
+        parser.push("DIALECT", options.DIALECT.toString());
+      } else {
+        parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+      }
+      parser.preserve = preserveSearchLayout(options);
+    }
+    exports.parseSearchOptions = parseSearchOptions;
+    function preserveSearchLayout(options) {
+      return Object.freeze({
+        WITHSCORES: Boolean(options?.WITHSCORES),
+        EXPLAINSCORE: Boolean(options?.EXPLAINSCORE),
+        NOCONTENT: false,
+        WITHPAYLOADS: Boolean(options?.WITHPAYLOADS),
+        WITHSORTKEYS: Boolean(options?.WITHSORTKEYS),
+        RETURN: Array.isArray(options?.RETURN) ? [...options.RETURN] : options?.RETURN
+      });
+    }
+    exports.preserveSearchLayout = preserveSearchLayout;
+    function transformSearchReplyResp2(reply, preserve, typeMapping) {
+      const options = preserve;
+      const documents = [];
+      const hasScores = Boolean(options?.WITHSCORES) || Boolean(options?.EXPLAINSCORE);
+      const hasExplain = Boolean(options?.EXPLAINSCORE);
+      const hasPayloads = Boolean(options?.WITHPAYLOADS);
+      const hasSortKeys = Boolean(options?.WITHSORTKEYS);
+      const noContent = Boolean(options?.NOCONTENT) || Array.isArray(options?.RETURN) && options.RETURN.length === 0;
+      let i = 1;
+      while (i < reply.length) {
+        const id = reply[i++];
+        let score;
+        let scoreExplain;
+        if (hasScores) {
+          if (hasExplain && Array.isArray(reply[i])) {
+            const tuple2 = reply[i++];
+            score = generic_transformers_1.transformDoubleReply[2](tuple2[0], void 0, typeMapping);
+            scoreExplain = tuple2[1] !== void 0 ? normalizeScoreExplain(tuple2[1]) : void 0;
+          } else {
+            score = generic_transformers_1.transformDoubleReply[2](reply[i++], void 0, typeMapping);
+          }
+        }
+        let payload;
+        if (hasPayloads) {
+          const rawPayload = reply[i++];
+          if (rawPayload !== void 0 && rawPayload !== null) {
+            payload = rawPayload;
+          }
+        }
+        let sortKey;
+        if (hasSortKeys) {
+          const rawSortKey = reply[i++];
+          if (rawSortKey !== null && rawSortKey !== void 0) {
+            sortKey = rawSortKey;
+          }
+        }
+        let value = {};
+        if (!noContent) {
+          value = documentValue(reply[i++]);
+        }
+        documents.push({
+          id,
+          ...score !== void 0 ? { score } : {},
+          ...scoreExplain !== void 0 ? { scoreExplain } : {},
+          ...payload !== void 0 ? { payload } : {},
+          ...sortKey !== void 0 ? { sortKey } : {},
+          value
+        });
+      }
+      return {
+        total: reply[0],
+        documents,
+        // FT.SEARCH only emits warnings on RESP3; RESP2 replies never carry them.
+        warnings: []
+      };
+    }
+    function transformSearchReplyResp3(rawReply, preserve, typeMapping) {
+      if (Array.isArray(rawReply)) {
+        return transformSearchReplyResp2(rawReply, preserve, typeMapping);
+      }
+      const reply = (0, reply_transformers_1.mapLikeToObject)(rawReply);
+      const total = Number((0, reply_transformers_1.getMapValue)(reply, ["total_results", "total"]) ?? 0);
+      const results = (0, reply_transformers_1.mapLikeValues)((0, reply_transformers_1.getMapValue)(reply, ["results", "documents"]) ?? []);
+      const documents = results.map((result) => {
+        const resultMap = (0, reply_transformers_1.mapLikeToObject)(result);
+        const { id, value } = (0, reply_transformers_1.parseSearchResultRow)(result);
+        const rawScore = (0, reply_transformers_1.getMapValue)(resultMap, ["score"]);
+        const rawPayload = (0, reply_transformers_1.getMapValue)(resultMap, ["payload"]);
+        const rawSortKey = (0, reply_transformers_1.getMapValue)(resultMap, ["sortkey"]);
+        let score;
+        let scoreExplain;
+        if (Array.isArray(rawScore)) {
+          score = rawScore[0];
+          if (rawScore[1] !== void 0) {
+            scoreExplain = normalizeScoreExplain(rawScore[1]);
+          }
+        } else if (rawScore !== void 0 && rawScore !== null) {
+          score = rawScore;
+        }
+        return {
+          id: String(id?.toString?.() ?? id ?? ""),
+          ...score !== void 0 && score !== null ? { score } : {},
+          ...scoreExplain !== void 0 ? { scoreExplain } : {},
+          ...rawPayload !== void 0 && rawPayload !== null ? { payload: rawPayload } : {},
+          ...rawSortKey !== void 0 && rawSortKey !== null ? { sortKey: rawSortKey } : {},
+          value
+        };
+      });
+      return {
+        total,
+        documents,
+        warnings: (0, reply_transformers_1.parseWarnings)(reply)
+      };
+    }
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.SEARCH", index, query);
+        parseSearchOptions(parser, options);
+      },
+      transformReply: {
+        2: transformSearchReplyResp2,
+        3: transformSearchReplyResp3
+      }
+    };
+    function documentValue(tuples) {
+      return (0, reply_transformers_1.parseDocumentValue)(tuples);
+    }
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/AGGREGATE.js
+var require_AGGREGATE = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/AGGREGATE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseGroupByReducer = exports.parseAggregateOptions = exports.FT_AGGREGATE_GROUP_BY_REDUCERS = exports.FT_AGGREGATE_STEPS = void 0;
+    var SEARCH_1 = require_SEARCH();
+    var generic_transformers_1 = require_generic_transformers();
+    var default_1 = require_default();
+    var reply_transformers_1 = require_reply_transformers();
+    var decoder_1 = require_decoder();
+    exports.FT_AGGREGATE_STEPS = {
+      GROUPBY: "GROUPBY",
+      SORTBY: "SORTBY",
+      APPLY: "APPLY",
+      LIMIT: "LIMIT",
+      FILTER: "FILTER"
+    };
+    exports.FT_AGGREGATE_GROUP_BY_REDUCERS = {
+      COUNT: "COUNT",
+      COUNT_DISTINCT: "COUNT_DISTINCT",
+      COUNT_DISTINCTISH: "COUNT_DISTINCTISH",
+      SUM: "SUM",
+      MIN: "MIN",
+      MAX: "MAX",
+      AVG: "AVG",
+      STDDEV: "STDDEV",
+      QUANTILE: "QUANTILE",
+      TOLIST: "TOLIST",
+      FIRST_VALUE: "FIRST_VALUE",
+      RANDOM_SAMPLE: "RANDOM_SAMPLE",
+      COLLECT: "COLLECT"
+    };
+    function transformAggregateReplyResp2(rawReply, preserve, typeMapping) {
+      const results = [];
+      for (let i = 1; i < rawReply.length; i++) {
+        results.push((0, generic_transformers_1.transformTuplesReply)(rawReply[i], preserve, typeMapping));
+      }
+      return {
+        //  https://redis.io/docs/latest/commands/ft.aggregate/#return
+        //  FT.AGGREGATE returns an array reply where each row is an array reply and represents a single aggregate result.
+        // The integer reply at position 1 does not represent a valid value.
+        total: Number(rawReply[0]),
+        results,
+        // FT.AGGREGATE only emits warnings on RESP3; RESP2 replies never carry them.
+        warnings: []
+      };
+    }
+    function transformAggregateReplyResp3(rawReply, preserve, typeMapping) {
+      const reply = (0, reply_transformers_1.mapLikeToObject)(rawReply);
+      const total = Number((0, reply_transformers_1.getMapValue)(reply, ["total_results", "total"]) ?? 0);
+      const rawResults = (0, reply_transformers_1.mapLikeValues)((0, reply_transformers_1.getMapValue)(reply, ["results"]) ?? []);
+      const results = [];
+      const mapType2 = typeMapping ? typeMapping[decoder_1.RESP_TYPES.MAP] : void 0;
+      for (const rawResult of rawResults) {
+        const normalized = (0, reply_transformers_1.parseAggregateResultRow)(rawResult);
+        switch (mapType2) {
+          case Array: {
+            results.push((0, reply_transformers_1.mapLikeToFlatArray)(normalized));
+            break;
+          }
+          case Map: {
+            results.push(new Map(Object.entries(normalized)));
+            break;
+          }
+          default: {
+            results.push(normalized);
+          }
+        }
+      }
+      return {
+        total,
+        results,
+        warnings: (0, reply_transformers_1.parseWarnings)(reply)
+      };
+    }
+    exports.default = {
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.AGGREGATE", index, query);
+        return parseAggregateOptions(parser, options);
+      },
+      transformReply: {
+        2: transformAggregateReplyResp2,
+        3: transformAggregateReplyResp3
+      }
+    };
+    function parseAggregateOptions(parser, options) {
+      if (options?.VERBATIM) {
+        parser.push("VERBATIM");
+      }
+      if (options?.ADDSCORES) {
+        parser.push("ADDSCORES");
+      }
+      if (options?.LOAD) {
+        parser.push("LOAD");
+        if (options.LOAD === "*") {
+          parser.push("*");
+        } else {
+          const args = [];
+          if (Array.isArray(options?.LOAD)) {
+            for (const load2 of options.LOAD) {
+              pushLoadField(args, load2);
+            }
+          } else {
+            pushLoadField(args, options?.LOAD);
+          }
+          parser.pushVariadicWithLength(args);
+        }
+      }
+      if (options?.TIMEOUT !== void 0) {
+        parser.push("TIMEOUT", options.TIMEOUT.toString());
+      }
+      if (options?.STEPS) {
+        for (const step of options.STEPS) {
+          parser.push(step.type);
+          switch (step.type) {
+            case exports.FT_AGGREGATE_STEPS.GROUPBY:
+              if (!step.properties) {
+                parser.push("0");
+              } else {
+                parser.pushVariadicWithLength(step.properties);
+              }
+              if (Array.isArray(step.REDUCE)) {
+                for (const reducer of step.REDUCE) {
+                  parseGroupByReducer(parser, reducer);
+                }
+              } else {
+                parseGroupByReducer(parser, step.REDUCE);
+              }
+              break;
+            case exports.FT_AGGREGATE_STEPS.SORTBY: {
+              const args = [];
+              if (Array.isArray(step.BY)) {
+                for (const by of step.BY) {
+                  pushSortByProperty(args, by);
+                }
+              } else {
+                pushSortByProperty(args, step.BY);
+              }
+              if (step.MAX) {
+                args.push("MAX", step.MAX.toString());
+              }
+              parser.pushVariadicWithLength(args);
+              break;
+            }
+            case exports.FT_AGGREGATE_STEPS.APPLY:
+              parser.push(step.expression, "AS", step.AS);
+              break;
+            case exports.FT_AGGREGATE_STEPS.LIMIT:
+              parser.push(step.from.toString(), step.size.toString());
+              break;
+            case exports.FT_AGGREGATE_STEPS.FILTER:
+              parser.push(step.expression);
+              break;
+          }
+        }
+      }
+      (0, SEARCH_1.parseParamsArgument)(parser, options?.PARAMS);
+      if (options?.DIALECT) {
+        parser.push("DIALECT", options.DIALECT.toString());
+      } else {
+        parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+      }
+    }
+    exports.parseAggregateOptions = parseAggregateOptions;
+    function pushLoadField(args, toLoad) {
+      if (typeof toLoad === "string" || toLoad instanceof Buffer) {
+        args.push(toLoad);
+      } else {
+        args.push(toLoad.identifier);
+        if (toLoad.AS) {
+          args.push("AS", toLoad.AS);
+        }
+      }
+    }
+    function parseGroupByReducer(parser, reducer) {
+      parser.push("REDUCE", reducer.type);
+      switch (reducer.type) {
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COUNT:
+          parser.push("0");
+          break;
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COUNT_DISTINCT:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COUNT_DISTINCTISH:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.SUM:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.MIN:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.MAX:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.AVG:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.STDDEV:
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.TOLIST:
+          parser.push("1", reducer.property);
+          break;
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.QUANTILE:
+          parser.push("2", reducer.property, reducer.quantile.toString());
+          break;
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.FIRST_VALUE: {
+          const args = [reducer.property];
+          if (reducer.BY) {
+            args.push("BY");
+            if (typeof reducer.BY === "string" || reducer.BY instanceof Buffer) {
+              args.push(reducer.BY);
+            } else {
+              args.push(reducer.BY.property);
+              if (reducer.BY.direction) {
+                args.push(reducer.BY.direction);
+              }
+            }
+          }
+          parser.pushVariadicWithLength(args);
+          break;
+        }
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.RANDOM_SAMPLE:
+          parser.push("2", reducer.property, reducer.sampleSize.toString());
+          break;
+        case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COLLECT: {
+          const args = ["FIELDS"];
+          if (reducer.FIELDS === "*") {
+            args.push("*");
+          } else {
+            const fields = Array.isArray(reducer.FIELDS) ? reducer.FIELDS : [reducer.FIELDS];
+            args.push(fields.length.toString(), ...fields);
+          }
+          if (reducer.DISTINCT) {
+            args.push("DISTINCT");
+          }
+          if (reducer.SORTBY) {
+            const sortBys = Array.isArray(reducer.SORTBY) ? reducer.SORTBY : [reducer.SORTBY];
+            const sortArgs = [];
+            for (const sortBy of sortBys) {
+              pushSortByProperty(sortArgs, sortBy);
+            }
+            args.push("SORTBY", sortArgs.length.toString(), ...sortArgs);
+          }
+          if (reducer.LIMIT) {
+            args.push("LIMIT", reducer.LIMIT.from.toString(), reducer.LIMIT.size.toString());
+          }
+          parser.pushVariadicWithLength(args);
+          break;
+        }
+      }
+      if (reducer.AS) {
+        parser.push("AS", reducer.AS);
+      }
+    }
+    exports.parseGroupByReducer = parseGroupByReducer;
+    function pushSortByProperty(args, sortBy) {
+      if (typeof sortBy === "string" || sortBy instanceof Buffer) {
+        args.push(sortBy);
+      } else {
+        args.push(sortBy.BY);
+        if (sortBy.DIRECTION) {
+          args.push(sortBy.DIRECTION);
+        }
+      }
+    }
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/AGGREGATE_WITHCURSOR.js
+var require_AGGREGATE_WITHCURSOR = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/AGGREGATE_WITHCURSOR.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var AGGREGATE_1 = __importDefault(require_AGGREGATE());
+    var reply_transformers_1 = require_reply_transformers();
+    function transformAggregateWithCursorReplyResp3(reply, preserve, typeMapping) {
+      if (Array.isArray(reply)) {
+        return {
+          ...AGGREGATE_1.default.transformReply[3](reply[0], preserve, typeMapping),
+          cursor: reply[1]
+        };
+      }
+      const mappedReply = (0, reply_transformers_1.mapLikeToObject)(reply);
+      const rawResult = (0, reply_transformers_1.getMapValue)(mappedReply, ["results", "result"]) ?? mappedReply;
+      return {
+        ...AGGREGATE_1.default.transformReply[3](rawResult, preserve, typeMapping),
+        cursor: (0, reply_transformers_1.getMapValue)(mappedReply, ["cursor"]) ?? 0
+      };
+    }
+    exports.default = {
+      parseCommand(parser, index, query, options) {
+        AGGREGATE_1.default.parseCommand(parser, index, query, options);
+        parser.push("WITHCURSOR");
+        if (options?.COUNT !== void 0) {
+          parser.push("COUNT", options.COUNT.toString());
+        }
+        if (options?.MAXIDLE !== void 0) {
+          parser.push("MAXIDLE", options.MAXIDLE.toString());
+        }
+      },
+      transformReply: {
+        2: (reply, preserve, typeMapping) => {
+          return {
+            ...AGGREGATE_1.default.transformReply[2](reply[0], preserve, typeMapping),
+            cursor: reply[1]
+          };
+        },
+        3: transformAggregateWithCursorReplyResp3
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/ALIASADD.js
+var require_ALIASADD = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/ALIASADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, alias, index) {
+        parser.push("FT.ALIASADD", alias, index);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/ALIASDEL.js
+var require_ALIASDEL = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/ALIASDEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, alias) {
+        parser.push("FT.ALIASDEL", alias);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/ALIASLIST.js
+var require_ALIASLIST = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/ALIASLIST.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser, index) {
+        parser.push("FT.ALIASLIST", index);
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/ALIASUPDATE.js
+var require_ALIASUPDATE = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/ALIASUPDATE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, alias, index) {
+        parser.push("FT.ALIASUPDATE", alias, index);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/CONFIG_GET.js
+var require_CONFIG_GET2 = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/CONFIG_GET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var reply_transformers_1 = require_reply_transformers();
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser, option) {
+        parser.push("FT.CONFIG", "GET", option);
+      },
+      transformReply(reply) {
+        const transformedReply = {};
+        for (const [key, value] of (0, reply_transformers_1.mapLikeEntries)(reply)) {
+          transformedReply[key] = value;
+        }
+        return (0, reply_transformers_1.toCompatObject)(transformedReply);
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/CONFIG_SET.js
+var require_CONFIG_SET2 = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/CONFIG_SET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser, property, value) {
+        parser.push("FT.CONFIG", "SET", property, value);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/CURSOR_DEL.js
+var require_CURSOR_DEL = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/CURSOR_DEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, index, cursorId) {
+        parser.push("FT.CURSOR", "DEL", index, cursorId.toString());
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/CURSOR_READ.js
+var require_CURSOR_READ = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/CURSOR_READ.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var AGGREGATE_WITHCURSOR_1 = __importDefault(require_AGGREGATE_WITHCURSOR());
+    exports.default = {
+      parseCommand(parser, index, cursor, options) {
+        parser.push("FT.CURSOR", "READ", index, cursor.toString());
+        if (options?.COUNT !== void 0) {
+          parser.push("COUNT", options.COUNT.toString());
+        }
+      },
+      transformReply: AGGREGATE_WITHCURSOR_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/DICTADD.js
+var require_DICTADD = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/DICTADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, dictionary, term) {
+        parser.push("FT.DICTADD", dictionary);
+        parser.pushVariadic(term);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/DICTDEL.js
+var require_DICTDEL = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/DICTDEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, dictionary, term) {
+        parser.push("FT.DICTDEL", dictionary);
+        parser.pushVariadic(term);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/DICTDUMP.js
+var require_DICTDUMP = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/DICTDUMP.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, dictionary) {
+        parser.push("FT.DICTDUMP", dictionary);
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/DROPINDEX.js
+var require_DROPINDEX = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/DROPINDEX.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, index, options) {
+        parser.push("FT.DROPINDEX", index);
+        if (options?.DD) {
+          parser.push("DD");
+        }
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/EXPLAIN.js
+var require_EXPLAIN = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/EXPLAIN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var SEARCH_1 = require_SEARCH();
+    var default_1 = require_default();
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.EXPLAIN", index, query);
+        (0, SEARCH_1.parseParamsArgument)(parser, options?.PARAMS);
+        if (options?.DIALECT) {
+          parser.push("DIALECT", options.DIALECT.toString());
+        } else {
+          parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/EXPLAINCLI.js
+var require_EXPLAINCLI = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/EXPLAINCLI.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var default_1 = require_default();
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.EXPLAINCLI", index, query);
+        if (options?.DIALECT) {
+          parser.push("DIALECT", options.DIALECT.toString());
+        } else {
+          parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/HYBRID.js
+var require_HYBRID = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/HYBRID.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.FT_HYBRID_COMBINE_METHOD = exports.FT_HYBRID_VECTOR_METHOD = void 0;
+    var generic_transformers_1 = require_generic_transformers();
+    var SEARCH_1 = require_SEARCH();
+    var AGGREGATE_1 = require_AGGREGATE();
+    var reply_transformers_1 = require_reply_transformers();
+    exports.FT_HYBRID_VECTOR_METHOD = {
+      /** K-Nearest Neighbors search configuration */
+      KNN: "KNN",
+      /** Range-based vector search configuration */
+      RANGE: "RANGE"
+    };
+    exports.FT_HYBRID_COMBINE_METHOD = {
+      /** Reciprocal Rank Fusion */
+      RRF: "RRF",
+      /** Linear combination with ALPHA and BETA weights */
+      LINEAR: "LINEAR"
+    };
+    function parseSearchExpression(parser, search) {
+      parser.push("SEARCH", search.query);
+      if (search.SCORER) {
+        parser.push("SCORER", search.SCORER);
+      }
+      if (search.YIELD_SCORE_AS) {
+        parser.push("YIELD_SCORE_AS", search.YIELD_SCORE_AS);
+      }
+    }
+    function parseVectorExpression(parser, vsim) {
+      parser.push("VSIM", vsim.field, vsim.vector);
+      if (vsim.method) {
+        if (vsim.method.type === exports.FT_HYBRID_VECTOR_METHOD.KNN) {
+          let argsCount = 2;
+          if (vsim.method.EF_RUNTIME !== void 0) {
+            argsCount += 2;
+          }
+          parser.push("KNN", argsCount.toString(), "K", vsim.method.K.toString());
+          if (vsim.method.EF_RUNTIME !== void 0) {
+            parser.push("EF_RUNTIME", vsim.method.EF_RUNTIME.toString());
+          }
+        }
+        if (vsim.method.type === exports.FT_HYBRID_VECTOR_METHOD.RANGE) {
+          let argsCount = 2;
+          if (vsim.method.EPSILON !== void 0) {
+            argsCount += 2;
+          }
+          parser.push("RANGE", argsCount.toString(), "RADIUS", vsim.method.RADIUS.toString());
+          if (vsim.method.EPSILON !== void 0) {
+            parser.push("EPSILON", vsim.method.EPSILON.toString());
+          }
+        }
+      }
+      if (vsim.FILTER) {
+        parser.push("FILTER", vsim.FILTER);
+      }
+      if (vsim.YIELD_SCORE_AS) {
+        parser.push("YIELD_SCORE_AS", vsim.YIELD_SCORE_AS);
+      }
+    }
+    function parseCombineMethod(parser, combine) {
+      if (!combine)
+        return;
+      parser.push("COMBINE");
+      if (combine.method.type === exports.FT_HYBRID_COMBINE_METHOD.RRF) {
+        let argsCount = 0;
+        if (combine.method.WINDOW !== void 0) {
+          argsCount += 2;
+        }
+        if (combine.method.CONSTANT !== void 0) {
+          argsCount += 2;
+        }
+        if (combine.YIELD_SCORE_AS) {
+          argsCount += 2;
+        }
+        parser.push("RRF", argsCount.toString());
+        if (combine.method.WINDOW !== void 0) {
+          parser.push("WINDOW", combine.method.WINDOW.toString());
+        }
+        if (combine.method.CONSTANT !== void 0) {
+          parser.push("CONSTANT", combine.method.CONSTANT.toString());
+        }
+      }
+      if (combine.method.type === exports.FT_HYBRID_COMBINE_METHOD.LINEAR) {
+        let argsCount = 0;
+        if (combine.method.ALPHA !== void 0) {
+          argsCount += 2;
+        }
+        if (combine.method.BETA !== void 0) {
+          argsCount += 2;
+        }
+        if (combine.method.WINDOW !== void 0) {
+          argsCount += 2;
+        }
+        if (combine.YIELD_SCORE_AS) {
+          argsCount += 2;
+        }
+        parser.push("LINEAR", argsCount.toString());
+        if (combine.method.ALPHA !== void 0) {
+          parser.push("ALPHA", combine.method.ALPHA.toString());
+        }
+        if (combine.method.BETA !== void 0) {
+          parser.push("BETA", combine.method.BETA.toString());
+        }
+        if (combine.method.WINDOW !== void 0) {
+          parser.push("WINDOW", combine.method.WINDOW.toString());
+        }
+      }
+      if (combine.YIELD_SCORE_AS) {
+        parser.push("YIELD_SCORE_AS", combine.YIELD_SCORE_AS);
+      }
+    }
+    function parseApply(parser, apply) {
+      parser.push("APPLY", apply.expression);
+      if (apply.AS) {
+        parser.push("AS", apply.AS);
+      }
+    }
+    function parseHybridOptions(parser, options) {
+      parseSearchExpression(parser, options.SEARCH);
+      parseVectorExpression(parser, options.VSIM);
+      if (options.COMBINE) {
+        parseCombineMethod(parser, options.COMBINE);
+      }
+      if (options.LOAD) {
+        if (options.LOAD === "*") {
+          parser.push("LOAD", "*");
+        } else {
+          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "LOAD", options.LOAD);
+        }
+      }
+      if (options.GROUPBY) {
+        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "GROUPBY", options.GROUPBY.fields);
+        if (options.GROUPBY.REDUCE) {
+          const reducers = Array.isArray(options.GROUPBY.REDUCE) ? options.GROUPBY.REDUCE : [options.GROUPBY.REDUCE];
+          for (const reducer of reducers) {
+            (0, AGGREGATE_1.parseGroupByReducer)(parser, reducer);
+          }
+        }
+      }
+      if (options.APPLY) {
+        const applies = Array.isArray(options.APPLY) ? options.APPLY : [options.APPLY];
+        for (const apply of applies) {
+          parseApply(parser, apply);
+        }
+      }
+      if (options.SORTBY) {
+        const sortByArgsCount = options.SORTBY.fields.reduce((acc, field) => {
+          if (field.direction) {
+            return acc + 2;
+          }
+          return acc + 1;
+        }, 0);
+        parser.push("SORTBY", sortByArgsCount.toString());
+        for (const sortField of options.SORTBY.fields) {
+          parser.push(sortField.field);
+          if (sortField.direction) {
+            parser.push(sortField.direction);
+          }
+        }
+      }
+      if (options.NOSORT) {
+        parser.push("NOSORT");
+      }
+      if (options.FILTER) {
+        parser.push("FILTER", options.FILTER);
+      }
+      if (options.LIMIT) {
+        parser.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
+      }
+      const hasParams = options.PARAMS && Object.keys(options.PARAMS).length > 0;
+      (0, SEARCH_1.parseParamsArgument)(parser, hasParams ? options.PARAMS : void 0);
+      if (options.TIMEOUT !== void 0) {
+        parser.push("TIMEOUT", options.TIMEOUT.toString());
+      }
+    }
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, options) {
+        parser.push("FT.HYBRID", index);
+        parseHybridOptions(parser, options);
+      },
+      transformReply: {
+        2: (reply, _preserve, _typeMapping) => {
+          return transformHybridSearchResults(reply);
+        },
+        3: (reply, _preserve, _typeMapping) => {
+          return transformHybridSearchResults(reply);
+        }
+      }
+    };
+    function transformHybridSearchResults(reply) {
+      const replyMap = parseReplyMap(reply);
+      const totalResults = Number((0, reply_transformers_1.getMapValue)(replyMap, ["total_results", "totalResults"]) ?? 0);
+      const rawResults = (0, reply_transformers_1.mapLikeValues)((0, reply_transformers_1.getMapValue)(replyMap, ["results"]) ?? []);
+      const executionTimeValue = (0, reply_transformers_1.getMapValue)(replyMap, [
+        "execution_time",
+        "executionTime"
+      ]);
+      const executionTime = executionTimeValue === void 0 ? 0 : Number(executionTimeValue);
+      const results = [];
+      for (const result of rawResults) {
+        const resultMap = parseReplyMap(result);
+        const doc = {};
+        const id = (0, reply_transformers_1.getMapValue)(resultMap, ["id"]);
+        if (id != null) {
+          doc.id = id.toString();
+        }
+        Object.assign(doc, (0, reply_transformers_1.parseDocumentValue)((0, reply_transformers_1.getMapValue)(resultMap, ["values"])));
+        Object.assign(doc, (0, reply_transformers_1.parseDocumentValue)((0, reply_transformers_1.getMapValue)(resultMap, ["extra_attributes", "extraAttributes"])));
+        for (const [key, value] of Object.entries(resultMap)) {
+          if (key === "id" || key === "values" || key.toLowerCase() === "extra_attributes" || key === "extraAttributes") {
+            continue;
+          }
+          if (!Object.hasOwn(doc, key)) {
+            doc[key] = value;
+          }
+        }
+        results.push(doc);
+      }
+      return {
+        totalResults,
+        executionTime,
+        warnings: (0, reply_transformers_1.parseWarnings)(replyMap),
+        results
+      };
+    }
+    function parseReplyMap(reply) {
+      return (0, reply_transformers_1.mapLikeToObject)(reply);
+    }
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/INFO.js
+var require_INFO7 = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index) {
+        parser.push("FT.INFO", index);
+      },
+      transformReply: {
+        2: transformV2Reply,
+        3: void 0
+      }
+    };
+    function transformV2Reply(reply, preserve, typeMapping) {
+      const myTransformFunc = (0, generic_transformers_1.createTransformTuplesReplyFunc)(preserve, typeMapping);
+      const ret = {};
+      for (let i = 0; i < reply.length; i += 2) {
+        const key = reply[i].toString();
+        switch (key) {
+          case "index_name":
+          case "index_options":
+          case "num_docs":
+          case "max_doc_id":
+          case "num_terms":
+          case "num_records":
+          case "total_inverted_index_blocks":
+          case "hash_indexing_failures":
+          case "indexing":
+          case "number_of_uses":
+          case "cleaning":
+          case "stopwords_list":
+            ret[key] = reply[i + 1];
+            break;
+          case "inverted_sz_mb":
+          case "vector_index_sz_mb":
+          case "offset_vectors_sz_mb":
+          case "doc_table_size_mb":
+          case "sortable_values_size_mb":
+          case "key_table_size_mb":
+          case "text_overhead_sz_mb":
+          case "tag_overhead_sz_mb":
+          case "total_index_memory_sz_mb":
+          case "geoshapes_sz_mb":
+          case "records_per_doc_avg":
+          case "bytes_per_record_avg":
+          case "offsets_per_term_avg":
+          case "offset_bits_per_record_avg":
+          case "total_indexing_time":
+          case "percent_indexed":
+            ret[key] = generic_transformers_1.transformDoubleReply[2](reply[i + 1], void 0, typeMapping);
+            break;
+          case "index_definition":
+            ret[key] = myTransformFunc(reply[i + 1]);
+            break;
+          case "attributes":
+            ret[key] = reply[i + 1].map((attribute) => myTransformFunc(attribute));
+            break;
+          case "dialect_stats":
+            ret[key] = myTransformFunc(reply[i + 1]);
+            break;
+          case "Index Errors":
+            ret[key] = myTransformFunc(reply[i + 1]);
+            break;
+          case "gc_stats": {
+            const innerRet = {};
+            const array2 = reply[i + 1];
+            for (let i2 = 0; i2 < array2.length; i2 += 2) {
+              const innerKey = array2[i2].toString();
+              switch (innerKey) {
+                case "bytes_collected":
+                case "total_ms_run":
+                case "total_cycles":
+                case "average_cycle_time_ms":
+                case "last_run_time_ms":
+                case "gc_numeric_trees_missed":
+                case "gc_blocks_denied":
+                  innerRet[innerKey] = generic_transformers_1.transformDoubleReply[2](array2[i2 + 1], void 0, typeMapping);
+                  break;
+              }
+            }
+            ret[key] = innerRet;
+            break;
+          }
+          case "cursor_stats": {
+            const innerRet = {};
+            const array2 = reply[i + 1];
+            for (let i2 = 0; i2 < array2.length; i2 += 2) {
+              const innerKey = array2[i2].toString();
+              switch (innerKey) {
+                case "global_idle":
+                case "global_total":
+                case "index_capacity":
+                case "index_total":
+                  innerRet[innerKey] = array2[i2 + 1];
+                  break;
+              }
+            }
+            ret[key] = innerRet;
+            break;
+          }
+        }
+      }
+      return ret;
+    }
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/PROFILE_SEARCH.js
+var require_PROFILE_SEARCH = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/PROFILE_SEARCH.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformProfileReply = exports.extractProfileResultsReply = void 0;
+    var SEARCH_1 = __importStar(require_SEARCH());
+    var reply_transformers_1 = require_reply_transformers();
+    function extractProfileResultsReply(reply) {
+      const replyObject = (0, reply_transformers_1.mapLikeToObject)(reply);
+      if (Object.hasOwn(replyObject, "Results")) {
+        return replyObject["Results"];
+      }
+      if ((Object.hasOwn(replyObject, "total_results") || Object.hasOwn(replyObject, "total")) && Object.hasOwn(replyObject, "results")) {
+        return reply;
+      }
+      if (Object.hasOwn(replyObject, "results")) {
+        return replyObject["results"];
+      }
+      return (0, reply_transformers_1.getMapValue)(replyObject, ["results"]) ?? reply;
+    }
+    exports.extractProfileResultsReply = extractProfileResultsReply;
+    function normalizeLegacyProfileReply(profile) {
+      return (0, reply_transformers_1.mapLikeEntries)(profile).map(([key, value]) => {
+        if (Array.isArray(value) && value.length === 1) {
+          const first = value[0];
+          if (Object.keys((0, reply_transformers_1.mapLikeToObject)(first)).length > 0) {
+            return [key, (0, reply_transformers_1.normalizeProfileReply)(first)];
+          }
+        }
+        return [key, (0, reply_transformers_1.normalizeProfileReply)(value)];
+      });
+    }
+    function transformProfileReply(reply) {
+      const replyObject = (0, reply_transformers_1.mapLikeToObject)(reply);
+      const profile = Object.hasOwn(replyObject, "Profile") ? replyObject["Profile"] : Object.hasOwn(replyObject, "profile") ? replyObject["profile"] : (0, reply_transformers_1.getMapValue)(replyObject, ["Profile", "profile"]);
+      const profileObject = (0, reply_transformers_1.mapLikeToObject)(profile);
+      if (Object.hasOwn(profileObject, "Total profile time")) {
+        return normalizeLegacyProfileReply(profile);
+      }
+      return (0, reply_transformers_1.normalizeProfileReply)(profile);
+    }
+    exports.transformProfileReply = transformProfileReply;
+    function transformProfileSearchReplyResp3(reply, preserve, typeMapping) {
+      return {
+        results: SEARCH_1.default.transformReply[3](extractProfileResultsReply(reply), preserve, typeMapping),
+        profile: transformProfileReply(reply)
+      };
+    }
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.PROFILE", index, "SEARCH");
+        if (options?.LIMITED) {
+          parser.push("LIMITED");
+        }
+        parser.push("QUERY", query);
+        (0, SEARCH_1.parseSearchOptions)(parser, options);
+      },
+      transformReply: {
+        2: (reply, preserve, typeMapping) => {
+          return {
+            results: SEARCH_1.default.transformReply[2](reply[0], preserve, typeMapping),
+            profile: reply[1]
+          };
+        },
+        3: transformProfileSearchReplyResp3
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/PROFILE_AGGREGATE.js
+var require_PROFILE_AGGREGATE = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/PROFILE_AGGREGATE.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var AGGREGATE_1 = __importStar(require_AGGREGATE());
+    var PROFILE_SEARCH_1 = require_PROFILE_SEARCH();
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.PROFILE", index, "AGGREGATE");
+        if (options?.LIMITED) {
+          parser.push("LIMITED");
+        }
+        parser.push("QUERY", query);
+        (0, AGGREGATE_1.parseAggregateOptions)(parser, options);
+      },
+      transformReply: {
+        2: (reply, preserve, typeMapping) => {
+          return {
+            results: AGGREGATE_1.default.transformReply[2](reply[0], preserve, typeMapping),
+            profile: reply[1]
+          };
+        },
+        3: (reply, preserve, typeMapping) => {
+          return {
+            results: AGGREGATE_1.default.transformReply[3]((0, PROFILE_SEARCH_1.extractProfileResultsReply)(reply), preserve, typeMapping),
+            profile: (0, PROFILE_SEARCH_1.transformProfileReply)(reply)
+          };
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SEARCH_NOCONTENT.js
+var require_SEARCH_NOCONTENT = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SEARCH_NOCONTENT.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var SEARCH_1 = __importDefault(require_SEARCH());
+    exports.default = {
+      parseCommand(parser, index, query, options) {
+        SEARCH_1.default.parseCommand(parser, index, query, options);
+        parser.push("NOCONTENT");
+        parser.preserve = Object.freeze({ ...parser.preserve, NOCONTENT: true });
+      },
+      transformReply: {
+        2: (reply) => {
+          return {
+            total: reply[0],
+            documents: reply.slice(1),
+            // FT.SEARCH only emits warnings on RESP3; RESP2 replies never carry them.
+            warnings: []
+          };
+        },
+        3: (reply, preserve, typeMapping) => {
+          const transformed = SEARCH_1.default.transformReply[3](reply, preserve, typeMapping);
+          return {
+            total: transformed.total,
+            documents: transformed.documents.map((document) => document.id),
+            warnings: transformed.warnings
+          };
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SPELLCHECK.js
+var require_SPELLCHECK = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SPELLCHECK.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var default_1 = require_default();
+    var reply_transformers_1 = require_reply_transformers();
+    function transformSpellCheckReplyResp3(rawReply) {
+      const transformed = [];
+      const results = (0, reply_transformers_1.getMapValue)(rawReply, ["results", "Results"]) ?? rawReply;
+      for (const [term, rawSuggestions] of (0, reply_transformers_1.mapLikeEntries)(results)) {
+        const suggestions = [];
+        for (const rawSuggestion of (0, reply_transformers_1.mapLikeValues)(rawSuggestions)) {
+          if (Array.isArray(rawSuggestion) && rawSuggestion.length >= 2) {
+            const first = rawSuggestion[0];
+            const second = rawSuggestion[1];
+            const numericFirst = Number(first);
+            if (!Number.isNaN(numericFirst)) {
+              suggestions.push({
+                score: numericFirst,
+                suggestion: second.toString()
+              });
+            } else {
+              suggestions.push({
+                score: Number(second),
+                suggestion: first.toString()
+              });
+            }
+            continue;
+          }
+          const entries = (0, reply_transformers_1.mapLikeEntries)(rawSuggestion);
+          if (entries.length === 0)
+            continue;
+          const [suggestion, score] = entries[0];
+          suggestions.push({
+            score: Number(score),
+            suggestion
+          });
+        }
+        transformed.push({
+          term,
+          suggestions
+        });
+      }
+      return transformed;
+    }
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, query, options) {
+        parser.push("FT.SPELLCHECK", index, query);
+        if (options?.DISTANCE) {
+          parser.push("DISTANCE", options.DISTANCE.toString());
+        }
+        if (options?.TERMS) {
+          if (Array.isArray(options.TERMS)) {
+            for (const term of options.TERMS) {
+              parseTerms(parser, term);
+            }
+          } else {
+            parseTerms(parser, options.TERMS);
+          }
+        }
+        if (options?.DIALECT) {
+          parser.push("DIALECT", options.DIALECT.toString());
+        } else {
+          parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+        }
+      },
+      transformReply: {
+        2: (rawReply) => {
+          return rawReply.map(([, term, suggestions]) => ({
+            term,
+            suggestions: suggestions.map(([score, suggestion]) => ({
+              score: Number(score),
+              suggestion
+            }))
+          }));
+        },
+        3: transformSpellCheckReplyResp3
+      }
+    };
+    function parseTerms(parser, { mode, dictionary }) {
+      parser.push("TERMS", mode, dictionary);
+    }
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGADD.js
+var require_SUGADD = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, string4, score, options) {
+        parser.push("FT.SUGADD");
+        parser.pushKey(key);
+        parser.push(string4, score.toString());
+        if (options?.INCR) {
+          parser.push("INCR");
+        }
+        if (options?.PAYLOAD) {
+          parser.push("PAYLOAD", options.PAYLOAD);
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGDEL.js
+var require_SUGDEL = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGDEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, string4) {
+        parser.push("FT.SUGDEL");
+        parser.pushKey(key);
+        parser.push(string4);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGGET.js
+var require_SUGGET = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGGET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, prefix, options) {
+        parser.push("FT.SUGGET");
+        parser.pushKey(key);
+        parser.push(prefix);
+        if (options?.FUZZY) {
+          parser.push("FUZZY");
+        }
+        if (options?.MAX !== void 0) {
+          parser.push("MAX", options.MAX.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGGET_WITHPAYLOADS.js
+var require_SUGGET_WITHPAYLOADS = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGGET_WITHPAYLOADS.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    var SUGGET_1 = __importDefault(require_SUGGET());
+    exports.default = {
+      parseCommand(...args) {
+        SUGGET_1.default.parseCommand(...args);
+        args[0].push("WITHPAYLOADS");
+      },
+      transformReply(reply) {
+        if ((0, generic_transformers_1.isNullReply)(reply))
+          return null;
+        const transformedReply = new Array(reply.length / 2);
+        let replyIndex = 0, arrIndex = 0;
+        while (replyIndex < reply.length) {
+          transformedReply[arrIndex++] = {
+            suggestion: reply[replyIndex++],
+            payload: reply[replyIndex++]
+          };
+        }
+        return transformedReply;
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES_WITHPAYLOADS.js
+var require_SUGGET_WITHSCORES_WITHPAYLOADS = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES_WITHPAYLOADS.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    var SUGGET_1 = __importDefault(require_SUGGET());
+    exports.default = {
+      parseCommand(...args) {
+        SUGGET_1.default.parseCommand(...args);
+        args[0].push("WITHSCORES", "WITHPAYLOADS");
+      },
+      transformReply: {
+        2: (reply, preserve, typeMapping) => {
+          if ((0, generic_transformers_1.isNullReply)(reply))
+            return null;
+          const transformedReply = new Array(reply.length / 3);
+          let replyIndex = 0, arrIndex = 0;
+          while (replyIndex < reply.length) {
+            transformedReply[arrIndex++] = {
+              suggestion: reply[replyIndex++],
+              score: generic_transformers_1.transformDoubleReply[2](reply[replyIndex++], preserve, typeMapping),
+              payload: reply[replyIndex++]
+            };
+          }
+          return transformedReply;
+        },
+        3: (reply) => {
+          if ((0, generic_transformers_1.isNullReply)(reply))
+            return null;
+          const transformedReply = new Array(reply.length / 3);
+          let replyIndex = 0, arrIndex = 0;
+          while (replyIndex < reply.length) {
+            transformedReply[arrIndex++] = {
+              suggestion: reply[replyIndex++],
+              score: reply[replyIndex++],
+              payload: reply[replyIndex++]
+            };
+          }
+          return transformedReply;
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES.js
+var require_SUGGET_WITHSCORES = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var generic_transformers_1 = require_generic_transformers();
+    var SUGGET_1 = __importDefault(require_SUGGET());
+    exports.default = {
+      parseCommand(...args) {
+        SUGGET_1.default.parseCommand(...args);
+        args[0].push("WITHSCORES");
+      },
+      transformReply: {
+        2: (reply, preserve, typeMapping) => {
+          if ((0, generic_transformers_1.isNullReply)(reply))
+            return null;
+          const transformedReply = new Array(reply.length / 2);
+          let replyIndex = 0, arrIndex = 0;
+          while (replyIndex < reply.length) {
+            transformedReply[arrIndex++] = {
+              suggestion: reply[replyIndex++],
+              score: generic_transformers_1.transformDoubleReply[2](reply[replyIndex++], preserve, typeMapping)
+            };
+          }
+          return transformedReply;
+        },
+        3: (reply) => {
+          if ((0, generic_transformers_1.isNullReply)(reply))
+            return null;
+          const transformedReply = new Array(reply.length / 2);
+          let replyIndex = 0, arrIndex = 0;
+          while (replyIndex < reply.length) {
+            transformedReply[arrIndex++] = {
+              suggestion: reply[replyIndex++],
+              score: reply[replyIndex++]
+            };
+          }
+          return transformedReply;
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SUGLEN.js
+var require_SUGLEN = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SUGLEN.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("FT.SUGLEN", key);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SYNDUMP.js
+var require_SYNDUMP = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SYNDUMP.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index) {
+        parser.push("FT.SYNDUMP", index);
+      },
+      transformReply: {
+        2: (reply) => {
+          const result = {};
+          let i = 0;
+          while (i < reply.length) {
+            const key = reply[i++].toString(), value = reply[i++];
+            result[key] = value;
+          }
+          return result;
+        },
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/SYNUPDATE.js
+var require_SYNUPDATE = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/SYNUPDATE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, index, groupId, terms, options) {
+        parser.push("FT.SYNUPDATE", index, groupId);
+        if (options?.SKIPINITIALSCAN) {
+          parser.push("SKIPINITIALSCAN");
+        }
+        parser.pushVariadic(terms);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/TAGVALS.js
+var require_TAGVALS = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/TAGVALS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, index, fieldName) {
+        parser.push("FT.TAGVALS", index, fieldName);
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/commands/index.js
+var require_commands5 = __commonJS({
+  "node_modules/@redis/search/dist/lib/commands/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var _LIST_1 = __importDefault(require_LIST2());
+    var ALTER_1 = __importDefault(require_ALTER());
+    var AGGREGATE_WITHCURSOR_1 = __importDefault(require_AGGREGATE_WITHCURSOR());
+    var AGGREGATE_1 = __importDefault(require_AGGREGATE());
+    var ALIASADD_1 = __importDefault(require_ALIASADD());
+    var ALIASDEL_1 = __importDefault(require_ALIASDEL());
+    var ALIASLIST_1 = __importDefault(require_ALIASLIST());
+    var ALIASUPDATE_1 = __importDefault(require_ALIASUPDATE());
+    var CONFIG_GET_1 = __importDefault(require_CONFIG_GET2());
+    var CONFIG_SET_1 = __importDefault(require_CONFIG_SET2());
+    var CREATE_1 = __importDefault(require_CREATE2());
+    var CURSOR_DEL_1 = __importDefault(require_CURSOR_DEL());
+    var CURSOR_READ_1 = __importDefault(require_CURSOR_READ());
+    var DICTADD_1 = __importDefault(require_DICTADD());
+    var DICTDEL_1 = __importDefault(require_DICTDEL());
+    var DICTDUMP_1 = __importDefault(require_DICTDUMP());
+    var DROPINDEX_1 = __importDefault(require_DROPINDEX());
+    var EXPLAIN_1 = __importDefault(require_EXPLAIN());
+    var EXPLAINCLI_1 = __importDefault(require_EXPLAINCLI());
+    var HYBRID_1 = __importDefault(require_HYBRID());
+    var INFO_1 = __importDefault(require_INFO7());
+    var PROFILE_SEARCH_1 = __importDefault(require_PROFILE_SEARCH());
+    var PROFILE_AGGREGATE_1 = __importDefault(require_PROFILE_AGGREGATE());
+    var SEARCH_NOCONTENT_1 = __importDefault(require_SEARCH_NOCONTENT());
+    var SEARCH_1 = __importDefault(require_SEARCH());
+    var SPELLCHECK_1 = __importDefault(require_SPELLCHECK());
+    var SUGADD_1 = __importDefault(require_SUGADD());
+    var SUGDEL_1 = __importDefault(require_SUGDEL());
+    var SUGGET_WITHPAYLOADS_1 = __importDefault(require_SUGGET_WITHPAYLOADS());
+    var SUGGET_WITHSCORES_WITHPAYLOADS_1 = __importDefault(require_SUGGET_WITHSCORES_WITHPAYLOADS());
+    var SUGGET_WITHSCORES_1 = __importDefault(require_SUGGET_WITHSCORES());
+    var SUGGET_1 = __importDefault(require_SUGGET());
+    var SUGLEN_1 = __importDefault(require_SUGLEN());
+    var SYNDUMP_1 = __importDefault(require_SYNDUMP());
+    var SYNUPDATE_1 = __importDefault(require_SYNUPDATE());
+    var TAGVALS_1 = __importDefault(require_TAGVALS());
+    exports.default = {
+      /**
+       * Lists all existing indexes in the database.
+       */
+      _LIST: _LIST_1.default,
+      /**
+       * Lists all existing indexes in the database.
+       */
+      _list: _LIST_1.default,
+      /**
+       * Alters an existing RediSearch index schema by adding new fields.
+       * @param index - The index to alter
+       * @param schema - The schema definition containing new fields to add
+       */
+      ALTER: ALTER_1.default,
+      /**
+       * Alters an existing RediSearch index schema by adding new fields.
+       * @param index - The index to alter
+       * @param schema - The schema definition containing new fields to add
+       */
+      alter: ALTER_1.default,
+      /**
+       * Performs an aggregation with a cursor for retrieving large result sets.
+       * @param index - Name of the index to query
+       * @param query - The aggregation query
+       * @param options - Optional parameters:
+       *   - All options supported by FT.AGGREGATE
+       *   - COUNT: Number of results to return per cursor fetch
+       *   - MAXIDLE: Maximum idle time for cursor in milliseconds
+       */
+      AGGREGATE_WITHCURSOR: AGGREGATE_WITHCURSOR_1.default,
+      /**
+       * Performs an aggregation with a cursor for retrieving large result sets.
+       * @param index - Name of the index to query
+       * @param query - The aggregation query
+       * @param options - Optional parameters:
+       *   - All options supported by FT.AGGREGATE
+       *   - COUNT: Number of results to return per cursor fetch
+       *   - MAXIDLE: Maximum idle time for cursor in milliseconds
+       */
+      aggregateWithCursor: AGGREGATE_WITHCURSOR_1.default,
+      /**
+       * Performs an aggregation query on a RediSearch index.
+       * @param index - The index name to query
+       * @param query - The text query to use as filter, use * to indicate no filtering
+       * @param options - Optional parameters for aggregation:
+       *   - VERBATIM: disable stemming in query evaluation
+       *   - LOAD: specify fields to load from documents
+       *   - STEPS: sequence of aggregation steps (GROUPBY, SORTBY, APPLY, LIMIT, FILTER)
+       *   - PARAMS: bind parameters for query evaluation
+       *   - TIMEOUT: maximum time to run the query
+       */
+      AGGREGATE: AGGREGATE_1.default,
+      /**
+       * Performs an aggregation query on a RediSearch index.
+       * @param index - The index name to query
+       * @param query - The text query to use as filter, use * to indicate no filtering
+       * @param options - Optional parameters for aggregation:
+       *   - VERBATIM: disable stemming in query evaluation
+       *   - LOAD: specify fields to load from documents
+       *   - STEPS: sequence of aggregation steps (GROUPBY, SORTBY, APPLY, LIMIT, FILTER)
+       *   - PARAMS: bind parameters for query evaluation
+       *   - TIMEOUT: maximum time to run the query
+       */
+      aggregate: AGGREGATE_1.default,
+      /**
+       * Adds an alias to a RediSearch index.
+       * @param alias - The alias to add
+       * @param index - The index name to alias
+       */
+      ALIASADD: ALIASADD_1.default,
+      /**
+       * Adds an alias to a RediSearch index.
+       * @param alias - The alias to add
+       * @param index - The index name to alias
+       */
+      aliasAdd: ALIASADD_1.default,
+      /**
+       * Removes an existing alias from a RediSearch index.
+       * @param alias - The alias to remove
+       */
+      ALIASDEL: ALIASDEL_1.default,
+      /**
+       * Removes an existing alias from a RediSearch index.
+       * @param alias - The alias to remove
+       */
+      aliasDel: ALIASDEL_1.default,
+      /**
+       * Lists all aliases associated with the given index.
+       * @param index - The index name whose aliases to list
+       */
+      ALIASLIST: ALIASLIST_1.default,
+      /**
+       * Lists all aliases associated with the given index.
+       * @param index - The index name whose aliases to list
+       */
+      aliasList: ALIASLIST_1.default,
+      /**
+       * Updates the index pointed to by an existing alias.
+       * @param alias - The existing alias to update
+       * @param index - The new index name that the alias should point to
+       */
+      ALIASUPDATE: ALIASUPDATE_1.default,
+      /**
+       * Updates the index pointed to by an existing alias.
+       * @param alias - The existing alias to update
+       * @param index - The new index name that the alias should point to
+       */
+      aliasUpdate: ALIASUPDATE_1.default,
+      /**
+       * Gets a RediSearch configuration option value.
+       * @param option - The name of the configuration option to retrieve
+       */
+      CONFIG_GET: CONFIG_GET_1.default,
+      /**
+       * Gets a RediSearch configuration option value.
+       * @param option - The name of the configuration option to retrieve
+       */
+      configGet: CONFIG_GET_1.default,
+      /**
+       * Sets a RediSearch configuration option value.
+       * @param property - The name of the configuration option to set
+       * @param value - The value to set for the configuration option
+       */
+      CONFIG_SET: CONFIG_SET_1.default,
+      /**
+       * Sets a RediSearch configuration option value.
+       * @param property - The name of the configuration option to set
+       * @param value - The value to set for the configuration option
+       */
+      configSet: CONFIG_SET_1.default,
+      /**
+       * Creates a new search index with the given schema and options.
+       * @param index - Name of the index to create
+       * @param schema - Index schema defining field names and types (TEXT, NUMERIC, GEO, TAG, VECTOR, GEOSHAPE).
+       *   Each field can be a single definition or an array to index the same field multiple times with different configurations.
+       * @param options - Optional parameters:
+       *   - ON: Type of container to index (HASH or JSON)
+       *   - PREFIX: Prefixes for document keys to index
+       *   - FILTER: Expression that filters indexed documents
+       *   - LANGUAGE/LANGUAGE_FIELD: Default language for indexing
+       *   - SCORE/SCORE_FIELD: Document ranking parameters
+       *   - MAXTEXTFIELDS: Index all text fields without specifying them
+       *   - TEMPORARY: Create a temporary index
+       *   - NOOFFSETS/NOHL/NOFIELDS/NOFREQS: Index optimization flags
+       *   - STOPWORDS: Custom stopword list
+       */
+      CREATE: CREATE_1.default,
+      /**
+       * Creates a new search index with the given schema and options.
+       * @param index - Name of the index to create
+       * @param schema - Index schema defining field names and types (TEXT, NUMERIC, GEO, TAG, VECTOR, GEOSHAPE).
+       *   Each field can be a single definition or an array to index the same field multiple times with different configurations.
+       * @param options - Optional parameters:
+       *   - ON: Type of container to index (HASH or JSON)
+       *   - PREFIX: Prefixes for document keys to index
+       *   - FILTER: Expression that filters indexed documents
+       *   - LANGUAGE/LANGUAGE_FIELD: Default language for indexing
+       *   - SCORE/SCORE_FIELD: Document ranking parameters
+       *   - MAXTEXTFIELDS: Index all text fields without specifying them
+       *   - TEMPORARY: Create a temporary index
+       *   - NOOFFSETS/NOHL/NOFIELDS/NOFREQS: Index optimization flags
+       *   - STOPWORDS: Custom stopword list
+       */
+      create: CREATE_1.default,
+      /**
+       * Deletes a cursor from an index.
+       * @param index - The index name that contains the cursor
+       * @param cursorId - The cursor ID to delete
+       */
+      CURSOR_DEL: CURSOR_DEL_1.default,
+      /**
+       * Deletes a cursor from an index.
+       * @param index - The index name that contains the cursor
+       * @param cursorId - The cursor ID to delete
+       */
+      cursorDel: CURSOR_DEL_1.default,
+      /**
+       * Reads from an existing cursor to get more results from an index.
+       * @param index - The index name that contains the cursor
+       * @param cursor - The cursor ID to read from
+       * @param options - Optional parameters:
+       *   - COUNT: Maximum number of results to return
+       */
+      CURSOR_READ: CURSOR_READ_1.default,
+      /**
+       * Reads from an existing cursor to get more results from an index.
+       * @param index - The index name that contains the cursor
+       * @param cursor - The cursor ID to read from
+       * @param options - Optional parameters:
+       *   - COUNT: Maximum number of results to return
+       */
+      cursorRead: CURSOR_READ_1.default,
+      /**
+       * Adds terms to a dictionary.
+       * @param dictionary - Name of the dictionary to add terms to
+       * @param term - One or more terms to add to the dictionary
+       */
+      DICTADD: DICTADD_1.default,
+      /**
+       * Adds terms to a dictionary.
+       * @param dictionary - Name of the dictionary to add terms to
+       * @param term - One or more terms to add to the dictionary
+       */
+      dictAdd: DICTADD_1.default,
+      /**
+       * Deletes terms from a dictionary.
+       * @param dictionary - Name of the dictionary to remove terms from
+       * @param term - One or more terms to delete from the dictionary
+       */
+      DICTDEL: DICTDEL_1.default,
+      /**
+       * Deletes terms from a dictionary.
+       * @param dictionary - Name of the dictionary to remove terms from
+       * @param term - One or more terms to delete from the dictionary
+       */
+      dictDel: DICTDEL_1.default,
+      /**
+       * Returns all terms in a dictionary.
+       * @param dictionary - Name of the dictionary to dump
+       */
+      DICTDUMP: DICTDUMP_1.default,
+      /**
+       * Returns all terms in a dictionary.
+       * @param dictionary - Name of the dictionary to dump
+       */
+      dictDump: DICTDUMP_1.default,
+      /**
+       * Deletes an index and all associated documents.
+       * @param index - Name of the index to delete
+       * @param options - Optional parameters:
+       *   - DD: Also delete the indexed documents themselves
+       */
+      DROPINDEX: DROPINDEX_1.default,
+      /**
+       * Deletes an index and all associated documents.
+       * @param index - Name of the index to delete
+       * @param options - Optional parameters:
+       *   - DD: Also delete the indexed documents themselves
+       */
+      dropIndex: DROPINDEX_1.default,
+      /**
+       * Returns the execution plan for a complex query.
+       * @param index - Name of the index to explain query against
+       * @param query - The query string to explain
+       * @param options - Optional parameters:
+       *   - PARAMS: Named parameters to use in the query
+       *   - DIALECT: Version of query dialect to use (defaults to 1)
+       */
+      EXPLAIN: EXPLAIN_1.default,
+      /**
+       * Returns the execution plan for a complex query.
+       * @param index - Name of the index to explain query against
+       * @param query - The query string to explain
+       * @param options - Optional parameters:
+       *   - PARAMS: Named parameters to use in the query
+       *   - DIALECT: Version of query dialect to use (defaults to 1)
+       */
+      explain: EXPLAIN_1.default,
+      /**
+       * Returns the execution plan for a complex query in a more verbose format than FT.EXPLAIN.
+       * @param index - Name of the index to explain query against
+       * @param query - The query string to explain
+       * @param options - Optional parameters:
+       *   - DIALECT: Version of query dialect to use (defaults to 1)
+       */
+      EXPLAINCLI: EXPLAINCLI_1.default,
+      /**
+       * Returns the execution plan for a complex query in a more verbose format than FT.EXPLAIN.
+       * @param index - Name of the index to explain query against
+       * @param query - The query string to explain
+       * @param options - Optional parameters:
+       *   - DIALECT: Version of query dialect to use (defaults to 1)
+       */
+      explainCli: EXPLAINCLI_1.default,
+      /**
+       * Performs a hybrid search combining multiple search expressions.
+       * Supports multiple SEARCH and VECTOR expressions with various fusion methods.
+       *
+       * @experimental
+       * NOTE: FT.Hybrid is still in experimental state
+       * It's behaviour and function signature may change
+       *
+       * @param index - The index name to search
+       * @param options - Hybrid search options including:
+       *   - SEARCH: Text search expression with optional scoring
+       *   - VSIM: Vector similarity expression with KNN/RANGE methods
+       *   - COMBINE: Fusion method (RRF, LINEAR)
+       *   - Post-processing operations: LOAD, GROUPBY, APPLY, SORTBY, FILTER
+       *   - Tunable options: LIMIT, PARAMS, TIMEOUT
+       */
+      HYBRID: HYBRID_1.default,
+      /**
+       * Performs a hybrid search combining multiple search expressions.
+       * Supports multiple SEARCH and VECTOR expressions with various fusion methods.
+       *
+       * @experimental
+       * NOTE: FT.Hybrid is still in experimental state
+       * It's behaviour and function signature may change
+       *
+       * @param index - The index name to search
+       * @param options - Hybrid search options including:
+       *   - SEARCH: Text search expression with optional scoring
+       *   - VSIM: Vector similarity expression with KNN/RANGE methods
+       *   - COMBINE: Fusion method (RRF, LINEAR)
+       *   - Post-processing operations: LOAD, GROUPBY, APPLY, SORTBY, FILTER
+       *   - Tunable options: LIMIT, PARAMS, TIMEOUT
+       */
+      hybrid: HYBRID_1.default,
+      /**
+       * Returns information and statistics about an index.
+       * @param index - Name of the index to get information about
+       */
+      INFO: INFO_1.default,
+      /**
+       * Returns information and statistics about an index.
+       * @param index - Name of the index to get information about
+       */
+      info: INFO_1.default,
+      /**
+       * Profiles the execution of a search query for performance analysis.
+       * @param index - Name of the index to profile query against
+       * @param query - The search query to profile
+       * @param options - Optional parameters:
+       *   - LIMITED: Collect limited timing information only
+       *   - All options supported by FT.SEARCH command
+       */
+      PROFILESEARCH: PROFILE_SEARCH_1.default,
+      /**
+       * Profiles the execution of a search query for performance analysis.
+       * @param index - Name of the index to profile query against
+       * @param query - The search query to profile
+       * @param options - Optional parameters:
+       *   - LIMITED: Collect limited timing information only
+       *   - All options supported by FT.SEARCH command
+       */
+      profileSearch: PROFILE_SEARCH_1.default,
+      /**
+       * Profiles the execution of an aggregation query for performance analysis.
+       * @param index - Name of the index to profile query against
+       * @param query - The aggregation query to profile
+       * @param options - Optional parameters:
+       *   - LIMITED: Collect limited timing information only
+       *   - All options supported by FT.AGGREGATE command
+       */
+      PROFILEAGGREGATE: PROFILE_AGGREGATE_1.default,
+      /**
+       * Profiles the execution of an aggregation query for performance analysis.
+       * @param index - Name of the index to profile query against
+       * @param query - The aggregation query to profile
+       * @param options - Optional parameters:
+       *   - LIMITED: Collect limited timing information only
+       *   - All options supported by FT.AGGREGATE command
+       */
+      profileAggregate: PROFILE_AGGREGATE_1.default,
+      /**
+       * Performs a search query but returns only document ids without their contents.
+       * @param args - Same parameters as FT.SEARCH:
+       *   - parser: The command parser
+       *   - index: Name of the index to search
+       *   - query: The text query to search
+       *   - options: Optional search parameters
+       */
+      SEARCH_NOCONTENT: SEARCH_NOCONTENT_1.default,
+      /**
+       * Performs a search query but returns only document ids without their contents.
+       * @param args - Same parameters as FT.SEARCH:
+       *   - parser: The command parser
+       *   - index: Name of the index to search
+       *   - query: The text query to search
+       *   - options: Optional search parameters
+       */
+      searchNoContent: SEARCH_NOCONTENT_1.default,
+      /**
+       * Searches a RediSearch index with the given query.
+       * @param index - The index name to search
+       * @param query - The text query to search. For syntax, see https://redis.io/docs/stack/search/reference/query_syntax
+       * @param options - Optional search parameters including:
+       *   - VERBATIM: do not try to use stemming for query expansion
+       *   - NOSTOPWORDS: do not filter stopwords from the query
+       *   - INKEYS/INFIELDS: restrict the search to specific keys/fields
+       *   - RETURN: limit which fields are returned
+       *   - SUMMARIZE/HIGHLIGHT: create search result highlights
+       *   - LIMIT: pagination control
+       *   - SORTBY: sort results by a specific field
+       *   - PARAMS: bind parameters to the query
+       */
+      SEARCH: SEARCH_1.default,
+      /**
+       * Searches a RediSearch index with the given query.
+       * @param index - The index name to search
+       * @param query - The text query to search. For syntax, see https://redis.io/docs/stack/search/reference/query_syntax
+       * @param options - Optional search parameters including:
+       *   - VERBATIM: do not try to use stemming for query expansion
+       *   - NOSTOPWORDS: do not filter stopwords from the query
+       *   - INKEYS/INFIELDS: restrict the search to specific keys/fields
+       *   - RETURN: limit which fields are returned
+       *   - SUMMARIZE/HIGHLIGHT: create search result highlights
+       *   - LIMIT: pagination control
+       *   - SORTBY: sort results by a specific field
+       *   - PARAMS: bind parameters to the query
+       */
+      search: SEARCH_1.default,
+      /**
+       * Performs spelling correction on a search query.
+       * @param index - Name of the index to use for spelling corrections
+       * @param query - The search query to check for spelling
+       * @param options - Optional parameters:
+       *   - DISTANCE: Maximum Levenshtein distance for spelling suggestions
+       *   - TERMS: Custom dictionary terms to include/exclude
+       *   - DIALECT: Version of query dialect to use (defaults to 1)
+       */
+      SPELLCHECK: SPELLCHECK_1.default,
+      /**
+       * Performs spelling correction on a search query.
+       * @param index - Name of the index to use for spelling corrections
+       * @param query - The search query to check for spelling
+       * @param options - Optional parameters:
+       *   - DISTANCE: Maximum Levenshtein distance for spelling suggestions
+       *   - TERMS: Custom dictionary terms to include/exclude
+       *   - DIALECT: Version of query dialect to use (defaults to 1)
+       */
+      spellCheck: SPELLCHECK_1.default,
+      /**
+       * Adds a suggestion string to an auto-complete suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       * @param string - The suggestion string to add
+       * @param score - The suggestion score used for sorting
+       * @param options - Optional parameters:
+       *   - INCR: If true, increment the existing entry's score
+       *   - PAYLOAD: Optional payload to associate with the suggestion
+       */
+      SUGADD: SUGADD_1.default,
+      /**
+       * Adds a suggestion string to an auto-complete suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       * @param string - The suggestion string to add
+       * @param score - The suggestion score used for sorting
+       * @param options - Optional parameters:
+       *   - INCR: If true, increment the existing entry's score
+       *   - PAYLOAD: Optional payload to associate with the suggestion
+       */
+      sugAdd: SUGADD_1.default,
+      /**
+       * Deletes a string from a suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       * @param string - The suggestion string to delete
+       */
+      SUGDEL: SUGDEL_1.default,
+      /**
+       * Deletes a string from a suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       * @param string - The suggestion string to delete
+       */
+      sugDel: SUGDEL_1.default,
+      /**
+       * Gets completion suggestions with their payloads from a suggestion dictionary.
+       * @param args - Same parameters as FT.SUGGET:
+       *   - parser: The command parser
+       *   - key: The suggestion dictionary key
+       *   - prefix: The prefix to get completion suggestions for
+       *   - options: Optional parameters for fuzzy matching and max results
+       */
+      SUGGET_WITHPAYLOADS: SUGGET_WITHPAYLOADS_1.default,
+      /**
+       * Gets completion suggestions with their payloads from a suggestion dictionary.
+       * @param args - Same parameters as FT.SUGGET:
+       *   - parser: The command parser
+       *   - key: The suggestion dictionary key
+       *   - prefix: The prefix to get completion suggestions for
+       *   - options: Optional parameters for fuzzy matching and max results
+       */
+      sugGetWithPayloads: SUGGET_WITHPAYLOADS_1.default,
+      /**
+       * Gets completion suggestions with their scores and payloads from a suggestion dictionary.
+       * @param args - Same parameters as FT.SUGGET:
+       *   - parser: The command parser
+       *   - key: The suggestion dictionary key
+       *   - prefix: The prefix to get completion suggestions for
+       *   - options: Optional parameters for fuzzy matching and max results
+       */
+      SUGGET_WITHSCORES_WITHPAYLOADS: SUGGET_WITHSCORES_WITHPAYLOADS_1.default,
+      /**
+       * Gets completion suggestions with their scores and payloads from a suggestion dictionary.
+       * @param args - Same parameters as FT.SUGGET:
+       *   - parser: The command parser
+       *   - key: The suggestion dictionary key
+       *   - prefix: The prefix to get completion suggestions for
+       *   - options: Optional parameters for fuzzy matching and max results
+       */
+      sugGetWithScoresWithPayloads: SUGGET_WITHSCORES_WITHPAYLOADS_1.default,
+      /**
+       * Gets completion suggestions with their scores from a suggestion dictionary.
+       * @param args - Same parameters as FT.SUGGET:
+       *   - parser: The command parser
+       *   - key: The suggestion dictionary key
+       *   - prefix: The prefix to get completion suggestions for
+       *   - options: Optional parameters for fuzzy matching and max results
+       */
+      SUGGET_WITHSCORES: SUGGET_WITHSCORES_1.default,
+      /**
+       * Gets completion suggestions with their scores from a suggestion dictionary.
+       * @param args - Same parameters as FT.SUGGET:
+       *   - parser: The command parser
+       *   - key: The suggestion dictionary key
+       *   - prefix: The prefix to get completion suggestions for
+       *   - options: Optional parameters for fuzzy matching and max results
+       */
+      sugGetWithScores: SUGGET_WITHSCORES_1.default,
+      /**
+       * Gets completion suggestions for a prefix from a suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       * @param prefix - The prefix to get completion suggestions for
+       * @param options - Optional parameters:
+       *   - FUZZY: Enable fuzzy prefix matching
+       *   - MAX: Maximum number of results to return
+       */
+      SUGGET: SUGGET_1.default,
+      /**
+       * Gets completion suggestions for a prefix from a suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       * @param prefix - The prefix to get completion suggestions for
+       * @param options - Optional parameters:
+       *   - FUZZY: Enable fuzzy prefix matching
+       *   - MAX: Maximum number of results to return
+       */
+      sugGet: SUGGET_1.default,
+      /**
+       * Gets the size of a suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       */
+      SUGLEN: SUGLEN_1.default,
+      /**
+       * Gets the size of a suggestion dictionary.
+       * @param key - The suggestion dictionary key
+       */
+      sugLen: SUGLEN_1.default,
+      /**
+       * Dumps the contents of a synonym group.
+       * @param index - Name of the index that contains the synonym group
+       */
+      SYNDUMP: SYNDUMP_1.default,
+      /**
+       * Dumps the contents of a synonym group.
+       * @param index - Name of the index that contains the synonym group
+       */
+      synDump: SYNDUMP_1.default,
+      /**
+       * Updates a synonym group with new terms.
+       * @param index - Name of the index that contains the synonym group
+       * @param groupId - ID of the synonym group to update
+       * @param terms - One or more synonym terms to add to the group
+       * @param options - Optional parameters:
+       *   - SKIPINITIALSCAN: Skip the initial scan for existing documents
+       */
+      SYNUPDATE: SYNUPDATE_1.default,
+      /**
+       * Updates a synonym group with new terms.
+       * @param index - Name of the index that contains the synonym group
+       * @param groupId - ID of the synonym group to update
+       * @param terms - One or more synonym terms to add to the group
+       * @param options - Optional parameters:
+       *   - SKIPINITIALSCAN: Skip the initial scan for existing documents
+       */
+      synUpdate: SYNUPDATE_1.default,
+      /**
+       * Returns the distinct values in a TAG field.
+       * @param index - Name of the index
+       * @param fieldName - Name of the TAG field to get values from
+       */
+      TAGVALS: TAGVALS_1.default,
+      /**
+       * Returns the distinct values in a TAG field.
+       * @param index - Name of the index
+       * @param fieldName - Name of the TAG field to get values from
+       */
+      tagVals: TAGVALS_1.default
+    };
+  }
+});
+
+// node_modules/@redis/search/dist/lib/index.js
+var require_lib3 = __commonJS({
+  "node_modules/@redis/search/dist/lib/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.FT_AGGREGATE_STEPS = exports.FT_AGGREGATE_GROUP_BY_REDUCERS = exports.SCHEMA_VECTOR_FIELD_ALGORITHM = exports.SCHEMA_TEXT_FIELD_PHONETIC = exports.SCHEMA_FIELD_TYPE = exports.REDISEARCH_LANGUAGE = exports.default = void 0;
+    var commands_1 = require_commands5();
+    Object.defineProperty(exports, "default", { enumerable: true, get: function() {
+      return __importDefault(commands_1).default;
+    } });
+    var CREATE_1 = require_CREATE2();
+    Object.defineProperty(exports, "REDISEARCH_LANGUAGE", { enumerable: true, get: function() {
+      return CREATE_1.REDISEARCH_LANGUAGE;
+    } });
+    Object.defineProperty(exports, "SCHEMA_FIELD_TYPE", { enumerable: true, get: function() {
+      return CREATE_1.SCHEMA_FIELD_TYPE;
+    } });
+    Object.defineProperty(exports, "SCHEMA_TEXT_FIELD_PHONETIC", { enumerable: true, get: function() {
+      return CREATE_1.SCHEMA_TEXT_FIELD_PHONETIC;
+    } });
+    Object.defineProperty(exports, "SCHEMA_VECTOR_FIELD_ALGORITHM", { enumerable: true, get: function() {
+      return CREATE_1.SCHEMA_VECTOR_FIELD_ALGORITHM;
+    } });
+    var AGGREGATE_1 = require_AGGREGATE();
+    Object.defineProperty(exports, "FT_AGGREGATE_GROUP_BY_REDUCERS", { enumerable: true, get: function() {
+      return AGGREGATE_1.FT_AGGREGATE_GROUP_BY_REDUCERS;
+    } });
+    Object.defineProperty(exports, "FT_AGGREGATE_STEPS", { enumerable: true, get: function() {
+      return AGGREGATE_1.FT_AGGREGATE_STEPS;
+    } });
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/helpers.js
+var require_helpers2 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/helpers.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformRESP2LabelsWithSources = exports.transformRESP2Labels = exports.parseQueryLabelsFilterArgument = exports.parseSelectedLabelsArguments = exports.resp3MapToValue = exports.resp2MapToValue = exports.transformPivotSamplesReply = exports.transformMultiAggregationSamplesReply = exports.transformMultiAggregationSampleReply = exports.transformSamplesReply = exports.transformSampleReply = exports.parseLabelsArgument = exports.parseExcludeEmptyArgument = exports.parseRangeCommonArguments = exports.transformTimestampArgument = exports.parseDuplicatePolicy = exports.TIME_SERIES_DUPLICATE_POLICIES = exports.parseChunkSizeArgument = exports.parseEncodingArgument = exports.TIME_SERIES_ENCODING = exports.parseRetentionArgument = exports.parseIgnoreArgument = void 0;
+    var client_1 = require_dist();
+    function parseIgnoreArgument(parser, ignore2) {
+      if (ignore2 !== void 0) {
+        parser.push("IGNORE", ignore2.maxTimeDiff.toString(), ignore2.maxValDiff.toString());
+      }
+    }
+    exports.parseIgnoreArgument = parseIgnoreArgument;
+    function parseRetentionArgument(parser, retention) {
+      if (retention !== void 0) {
+        parser.push("RETENTION", retention.toString());
+      }
+    }
+    exports.parseRetentionArgument = parseRetentionArgument;
+    exports.TIME_SERIES_ENCODING = {
+      COMPRESSED: "COMPRESSED",
+      UNCOMPRESSED: "UNCOMPRESSED"
+    };
+    function parseEncodingArgument(parser, encoding) {
+      if (encoding !== void 0) {
+        parser.push("ENCODING", encoding);
+      }
+    }
+    exports.parseEncodingArgument = parseEncodingArgument;
+    function parseChunkSizeArgument(parser, chunkSize) {
+      if (chunkSize !== void 0) {
+        parser.push("CHUNK_SIZE", chunkSize.toString());
+      }
+    }
+    exports.parseChunkSizeArgument = parseChunkSizeArgument;
+    exports.TIME_SERIES_DUPLICATE_POLICIES = {
+      BLOCK: "BLOCK",
+      FIRST: "FIRST",
+      LAST: "LAST",
+      MIN: "MIN",
+      MAX: "MAX",
+      SUM: "SUM"
+    };
+    function parseDuplicatePolicy(parser, duplicatePolicy) {
+      if (duplicatePolicy !== void 0) {
+        parser.push("DUPLICATE_POLICY", duplicatePolicy);
+      }
+    }
+    exports.parseDuplicatePolicy = parseDuplicatePolicy;
+    function transformTimestampArgument(timestamp) {
+      if (typeof timestamp === "string")
+        return timestamp;
+      return (typeof timestamp === "number" ? timestamp : timestamp.getTime()).toString();
+    }
+    exports.transformTimestampArgument = transformTimestampArgument;
+    function parseRangeCommonArguments(parser, fromTimestamp, toTimestamp, options) {
+      parser.push(transformTimestampArgument(fromTimestamp), transformTimestampArgument(toTimestamp));
+      if (options?.LATEST) {
+        parser.push("LATEST");
+      }
+      if (options?.FILTER_BY_TS) {
+        parser.push("FILTER_BY_TS");
+        for (const timestamp of options.FILTER_BY_TS) {
+          parser.push(transformTimestampArgument(timestamp));
+        }
+      }
+      if (options?.FILTER_BY_VALUE) {
+        parser.push("FILTER_BY_VALUE", options.FILTER_BY_VALUE.min.toString(), options.FILTER_BY_VALUE.max.toString());
+      }
+      if (options?.COUNT !== void 0) {
+        parser.push("COUNT", options.COUNT.toString());
+      }
+    }
+    exports.parseRangeCommonArguments = parseRangeCommonArguments;
+    function parseExcludeEmptyArgument(parser, excludeEmpty) {
+      if (excludeEmpty) {
+        parser.push("EXCLUDEEMPTY");
+      }
+    }
+    exports.parseExcludeEmptyArgument = parseExcludeEmptyArgument;
+    function parseLabelsArgument(parser, labels) {
+      if (labels) {
+        parser.push("LABELS");
+        for (const [label, value] of Object.entries(labels)) {
+          parser.push(label, value);
+        }
+      }
+    }
+    exports.parseLabelsArgument = parseLabelsArgument;
+    exports.transformSampleReply = {
+      2(reply) {
+        const [timestamp, value] = reply;
+        return {
+          timestamp,
+          value: Number(value)
+          // TODO: use double type mapping instead
+        };
+      },
+      3(reply) {
+        const [timestamp, value] = reply;
+        return {
+          timestamp,
+          value
+        };
+      }
+    };
+    exports.transformSamplesReply = {
+      2(reply) {
+        return reply.map((sample) => exports.transformSampleReply[2](sample));
+      },
+      3(reply) {
+        return reply.map((sample) => exports.transformSampleReply[3](sample));
+      }
+    };
+    exports.transformMultiAggregationSampleReply = {
+      2(reply) {
+        const [timestamp, ...values] = reply;
+        return {
+          timestamp,
+          values: values.map((value) => Number(value))
+        };
+      },
+      3(reply) {
+        const [timestamp, ...values] = reply;
+        return {
+          timestamp,
+          values
+        };
+      }
+    };
+    exports.transformMultiAggregationSamplesReply = {
+      2(reply) {
+        return reply.map((sample) => exports.transformMultiAggregationSampleReply[2](sample));
+      },
+      3(reply) {
+        return reply.map((sample) => exports.transformMultiAggregationSampleReply[3](sample));
+      }
+    };
+    exports.transformPivotSamplesReply = {
+      2(reply) {
+        return reply.map((sample) => {
+          const [timestamp, values] = sample;
+          const unwrappedValues = values;
+          return {
+            timestamp,
+            values: unwrappedValues.map((value) => Number(value))
+          };
+        });
+      },
+      3(reply) {
+        return reply.map((sample) => {
+          const [timestamp, values] = sample;
+          return {
+            timestamp,
+            values
+          };
+        });
+      }
+    };
+    function resp2MapToValue(wrappedReply, parseFunc, typeMapping) {
+      const reply = wrappedReply;
+      switch (typeMapping?.[client_1.RESP_TYPES.MAP]) {
+        case Map: {
+          const ret = /* @__PURE__ */ new Map();
+          for (const wrappedTuple of reply) {
+            const tuple2 = wrappedTuple;
+            const key = tuple2[0];
+            ret.set(key.toString(), parseFunc(tuple2));
+          }
+          return ret;
+        }
+        case Array: {
+          for (const wrappedTuple of reply) {
+            const tuple2 = wrappedTuple;
+            tuple2[1] = parseFunc(tuple2);
+          }
+          return reply;
+        }
+        default: {
+          const ret = {};
+          for (const wrappedTuple of reply) {
+            const tuple2 = wrappedTuple;
+            const key = tuple2[0];
+            ret[key.toString()] = parseFunc(tuple2);
+          }
+          return ret;
+        }
+      }
+    }
+    exports.resp2MapToValue = resp2MapToValue;
+    function resp3MapToValue(wrappedReply, parseFunc) {
+      const reply = wrappedReply;
+      if (reply instanceof Array) {
+        for (let i = 1; i < reply.length; i += 2) {
+          reply[i] = parseFunc(reply[i]);
+        }
+      } else if (reply instanceof Map) {
+        for (const [key, value] of reply.entries()) {
+          reply.set(key, parseFunc(value));
+        }
+      } else {
+        for (const [key, value] of Object.entries(reply)) {
+          reply[key] = parseFunc(value);
+        }
+      }
+      return reply;
+    }
+    exports.resp3MapToValue = resp3MapToValue;
+    function parseSelectedLabelsArguments(parser, selectedLabels) {
+      parser.push("SELECTED_LABELS");
+      parser.pushVariadic(selectedLabels);
+    }
+    exports.parseSelectedLabelsArguments = parseSelectedLabelsArguments;
+    function parseQueryLabelsFilterArgument(parser, filter) {
+      if (filter === void 0)
+        return;
+      if (Array.isArray(filter) && filter.length === 0) {
+        throw new Error("FILTER was given an empty filter expression list; omit it to query all indexed series");
+      }
+      parser.push("FILTER");
+      parser.pushVariadic(filter);
+    }
+    exports.parseQueryLabelsFilterArgument = parseQueryLabelsFilterArgument;
+    function transformRESP2Labels(labels, typeMapping) {
+      const unwrappedLabels = labels;
+      switch (typeMapping?.[client_1.RESP_TYPES.MAP]) {
+        case Map: {
+          const map2 = /* @__PURE__ */ new Map();
+          for (const tuple2 of unwrappedLabels) {
+            const [key, value] = tuple2;
+            const unwrappedKey = key;
+            map2.set(unwrappedKey.toString(), value);
+          }
+          return map2;
+        }
+        case Array:
+          return unwrappedLabels.flat();
+        case Object:
+        default: {
+          const labelsObject = {};
+          for (const tuple2 of unwrappedLabels) {
+            const [key, value] = tuple2;
+            const unwrappedKey = key;
+            labelsObject[unwrappedKey.toString()] = value;
+          }
+          return labelsObject;
+        }
+      }
+    }
+    exports.transformRESP2Labels = transformRESP2Labels;
+    function transformRESP2LabelsWithSources(labels, typeMapping) {
+      const unwrappedLabels = labels;
+      const to = unwrappedLabels.length - 2;
+      let transformedLabels;
+      switch (typeMapping?.[client_1.RESP_TYPES.MAP]) {
+        case Map: {
+          const map2 = /* @__PURE__ */ new Map();
+          for (let i = 0; i < to; i++) {
+            const [key, value] = unwrappedLabels[i];
+            const unwrappedKey = key;
+            map2.set(unwrappedKey.toString(), value);
+          }
+          transformedLabels = map2;
+          break;
+        }
+        case Array:
+          transformedLabels = unwrappedLabels.slice(0, to).flat();
+          break;
+        case Object:
+        default: {
+          const labelsObject = {};
+          for (let i = 0; i < to; i++) {
+            const [key, value] = unwrappedLabels[i];
+            const unwrappedKey = key;
+            labelsObject[unwrappedKey.toString()] = value;
+          }
+          transformedLabels = labelsObject;
+          break;
+        }
+      }
+      const sourcesTuple = unwrappedLabels[unwrappedLabels.length - 1];
+      const unwrappedSourcesTuple = sourcesTuple;
+      const transformedSources = transformRESP2Sources(unwrappedSourcesTuple[1]);
+      return {
+        labels: transformedLabels,
+        sources: transformedSources
+      };
+    }
+    exports.transformRESP2LabelsWithSources = transformRESP2LabelsWithSources;
+    function transformRESP2Sources(sourcesRaw) {
+      const unwrappedSources = sourcesRaw;
+      if (typeof unwrappedSources === "string") {
+        return unwrappedSources.split(",");
+      }
+      const indexOfComma = unwrappedSources.indexOf(",");
+      if (indexOfComma === -1) {
+        return [unwrappedSources];
+      }
+      const sourcesArray = [
+        unwrappedSources.subarray(0, indexOfComma)
+      ];
+      let previousComma = indexOfComma + 1;
+      while (true) {
+        const indexOf = unwrappedSources.indexOf(",", previousComma);
+        if (indexOf === -1) {
+          sourcesArray.push(unwrappedSources.subarray(previousComma));
+          break;
+        }
+        const source = unwrappedSources.subarray(previousComma, indexOf);
+        sourcesArray.push(source);
+        previousComma = indexOf + 1;
+      }
+      return sourcesArray;
+    }
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/ADD.js
+var require_ADD5 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/ADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      parseCommand(parser, key, timestamp, value, options) {
+        parser.push("TS.ADD");
+        parser.pushKey(key);
+        parser.push((0, helpers_1.transformTimestampArgument)(timestamp), value.toString());
+        (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
+        (0, helpers_1.parseEncodingArgument)(parser, options?.ENCODING);
+        (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
+        if (options?.ON_DUPLICATE) {
+          parser.push("ON_DUPLICATE", options.ON_DUPLICATE);
+        }
+        (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
+        (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/ALTER.js
+var require_ALTER2 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/ALTER.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("TS.ALTER");
+        parser.pushKey(key);
+        (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
+        (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
+        (0, helpers_1.parseDuplicatePolicy)(parser, options?.DUPLICATE_POLICY);
+        (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
+        (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/CREATE.js
+var require_CREATE3 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/CREATE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("TS.CREATE");
+        parser.pushKey(key);
+        (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
+        (0, helpers_1.parseEncodingArgument)(parser, options?.ENCODING);
+        (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
+        (0, helpers_1.parseDuplicatePolicy)(parser, options?.DUPLICATE_POLICY);
+        (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
+        (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/CREATERULE.js
+var require_CREATERULE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/CREATERULE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.TIME_SERIES_AGGREGATION_TYPE = void 0;
+    exports.TIME_SERIES_AGGREGATION_TYPE = {
+      AVG: "AVG",
+      FIRST: "FIRST",
+      LAST: "LAST",
+      MIN: "MIN",
+      MAX: "MAX",
+      SUM: "SUM",
+      RANGE: "RANGE",
+      COUNT: "COUNT",
+      /**
+      * Available since 8.6
+      */
+      COUNT_NAN: "COUNTNAN",
+      /**
+      * Available since 8.6
+      */
+      COUNT_ALL: "COUNTALL",
+      STD_P: "STD.P",
+      STD_S: "STD.S",
+      VAR_P: "VAR.P",
+      VAR_S: "VAR.S",
+      TWA: "TWA"
+    };
+    exports.default = {
+      parseCommand(parser, sourceKey, destinationKey, aggregationType, bucketDuration, alignTimestamp) {
+        parser.push("TS.CREATERULE");
+        parser.pushKeys([sourceKey, destinationKey]);
+        parser.push("AGGREGATION", aggregationType, bucketDuration.toString());
+        if (alignTimestamp !== void 0) {
+          parser.push(alignTimestamp.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/INCRBY.js
+var require_INCRBY4 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/INCRBY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseIncrByArguments = void 0;
+    var helpers_1 = require_helpers2();
+    function parseIncrByArguments(parser, key, value, options) {
+      parser.pushKey(key);
+      parser.push(value.toString());
+      if (options?.TIMESTAMP !== void 0 && options?.TIMESTAMP !== null) {
+        parser.push("TIMESTAMP", (0, helpers_1.transformTimestampArgument)(options.TIMESTAMP));
+      }
+      (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
+      if (options?.UNCOMPRESSED) {
+        parser.push("UNCOMPRESSED");
+      }
+      (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
+      (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
+      (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+    }
+    exports.parseIncrByArguments = parseIncrByArguments;
+    exports.default = {
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.INCRBY");
+        parseIncrByArguments(...args);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/DECRBY.js
+var require_DECRBY2 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/DECRBY.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var INCRBY_1 = __importStar(require_INCRBY4());
+    exports.default = {
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.DECRBY");
+        (0, INCRBY_1.parseIncrByArguments)(...args);
+      },
+      transformReply: INCRBY_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/DEL.js
+var require_DEL4 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/DEL.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      parseCommand(parser, key, fromTimestamp, toTimestamp) {
+        parser.push("TS.DEL");
+        parser.pushKey(key);
+        parser.push((0, helpers_1.transformTimestampArgument)(fromTimestamp), (0, helpers_1.transformTimestampArgument)(toTimestamp));
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/DELETERULE.js
+var require_DELETERULE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/DELETERULE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, sourceKey, destinationKey) {
+        parser.push("TS.DELETERULE");
+        parser.pushKeys([sourceKey, destinationKey]);
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/GET.js
+var require_GET3 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/GET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      parseCommand(parser, key, options) {
+        parser.push("TS.GET");
+        parser.pushKey(key);
+        if (options?.LATEST) {
+          parser.push("LATEST");
+        }
+      },
+      transformReply: {
+        2(reply) {
+          return reply.length === 0 ? null : {
+            timestamp: reply[0],
+            value: Number(reply[1])
+          };
+        },
+        3(reply) {
+          return reply.length === 0 ? null : {
+            timestamp: reply[0],
+            value: reply[1]
+          };
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/INFO.js
+var require_INFO8 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/INFO.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var CREATERULE_1 = require_CREATERULE();
+    var generic_transformers_1 = require_generic_transformers();
+    var reply_utils_1 = require_reply_utils();
+    function normalizeInfoLabels(labels) {
+      if (Array.isArray(labels)) {
+        if (labels.every((item) => Array.isArray(item) && item.length >= 2)) {
+          return labels.map((item) => [item[0], item[1]]);
+        }
+        const normalized = labels.map((label) => {
+          const object4 = (0, reply_utils_1.mapLikeToObject)(label);
+          return [
+            (0, reply_utils_1.getMapValue)(object4, ["name", "label"]),
+            (0, reply_utils_1.getMapValue)(object4, ["value"])
+          ];
+        }).filter(([name]) => name !== void 0);
+        if (normalized.length > 0) {
+          return normalized;
+        }
+      }
+      return (0, reply_utils_1.mapLikeEntries)(labels).map(([name, value]) => [name, value]);
+    }
+    function normalizeInfoRules(rules) {
+      const normalized = [];
+      const aggregationTypes = new Set(Object.values(CREATERULE_1.TIME_SERIES_AGGREGATION_TYPE).map((type) => type.toUpperCase()));
+      const parseRuleTuple = (rule) => {
+        const stringCandidates = rule.filter((value) => typeof value === "string" || value instanceof Buffer);
+        const numberCandidates = rule.filter((value) => typeof value === "number");
+        const aggregationCandidate = stringCandidates.find((value) => {
+          return aggregationTypes.has(value.toString().toUpperCase());
+        });
+        const keyCandidate = stringCandidates.find((value) => value !== aggregationCandidate);
+        return [
+          keyCandidate ?? rule[0],
+          numberCandidates[0] ?? Number(rule[1]),
+          aggregationCandidate ?? rule[2]
+        ];
+      };
+      if (!Array.isArray(rules)) {
+        for (const [key, value] of (0, reply_utils_1.mapLikeEntries)(rules)) {
+          if (Array.isArray(value)) {
+            const timeBucket2 = value.find((item) => typeof item === "number") ?? Number(value[0]);
+            const aggregationType2 = value.find((item) => {
+              return (typeof item === "string" || item instanceof Buffer) && aggregationTypes.has(item.toString().toUpperCase());
+            }) ?? value[1];
+            normalized.push([
+              key,
+              timeBucket2,
+              aggregationType2
+            ]);
+            continue;
+          }
+          const object4 = (0, reply_utils_1.mapLikeToObject)(value);
+          const timeBucket = (0, reply_utils_1.getMapValue)(object4, ["timeBucket", "time_bucket"]);
+          const aggregationType = (0, reply_utils_1.getMapValue)(object4, ["aggregationType", "aggregation_type"]);
+          normalized.push([
+            key,
+            timeBucket,
+            aggregationType
+          ]);
+        }
+        return normalized;
+      }
+      if (Array.isArray(rules) && rules.every((rule) => Array.isArray(rule) && rule.length >= 3)) {
+        return rules.map((rule) => parseRuleTuple(rule));
+      }
+      for (const rule of (0, reply_utils_1.mapLikeValues)(rules)) {
+        if (Array.isArray(rule)) {
+          normalized.push(parseRuleTuple(rule));
+          continue;
+        }
+        const object4 = (0, reply_utils_1.mapLikeToObject)(rule);
+        const key = (0, reply_utils_1.getMapValue)(object4, ["key"]);
+        const timeBucket = (0, reply_utils_1.getMapValue)(object4, ["timeBucket", "time_bucket"]);
+        const aggregationType = (0, reply_utils_1.getMapValue)(object4, ["aggregationType", "aggregation_type"]);
+        normalized.push(parseRuleTuple([key, timeBucket, aggregationType]));
+      }
+      return normalized;
+    }
+    function normalizeInfoRawReply(reply) {
+      if (Array.isArray(reply)) {
+        return reply;
+      }
+      const normalized = [];
+      for (const [key, value] of (0, reply_utils_1.mapLikeEntries)(reply)) {
+        switch (key) {
+          case "labels":
+            normalized.push(key, normalizeInfoLabels(value));
+            break;
+          case "rules":
+            normalized.push(key, normalizeInfoRules(value));
+            break;
+          default:
+            normalized.push(key, value);
+            break;
+        }
+      }
+      return normalized;
+    }
+    function transformInfoReplyResp2(reply, _, typeMapping) {
+      const ret = {};
+      for (let i = 0; i < reply.length; i += 2) {
+        const key = reply[i].toString();
+        switch (key) {
+          case "totalSamples":
+          case "memoryUsage":
+          case "firstTimestamp":
+          case "lastTimestamp":
+          case "retentionTime":
+          case "chunkCount":
+          case "chunkSize":
+          case "chunkType":
+          case "duplicatePolicy":
+          case "sourceKey":
+          case "ignoreMaxTimeDiff":
+            ret[key] = reply[i + 1];
+            break;
+          case "labels":
+            ret[key] = reply[i + 1].map(([name, value]) => ({
+              name,
+              value
+            }));
+            break;
+          case "rules":
+            ret[key] = reply[i + 1].map(([key2, timeBucket, aggregationType]) => ({
+              key: key2,
+              timeBucket,
+              aggregationType
+            }));
+            break;
+          case "ignoreMaxValDiff":
+            ret[key] = generic_transformers_1.transformDoubleReply[2](reply[i + 1], void 0, typeMapping);
+            break;
+        }
+      }
+      return ret;
+    }
+    function transformInfoReplyResp3(reply, preserve, typeMapping) {
+      return transformInfoReplyResp2(normalizeInfoRawReply(reply), preserve, typeMapping);
+    }
+    exports.default = {
+      parseCommand(parser, key) {
+        parser.push("TS.INFO");
+        parser.pushKey(key);
+      },
+      transformReply: {
+        2: transformInfoReplyResp2,
+        3: transformInfoReplyResp3
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/INFO_DEBUG.js
+var require_INFO_DEBUG = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/INFO_DEBUG.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var reply_utils_1 = require_reply_utils();
+    var INFO_1 = __importDefault(require_INFO8());
+    function normalizeChunks(chunks) {
+      return (0, reply_utils_1.mapLikeValues)(chunks).map((chunk) => {
+        if (Array.isArray(chunk)) {
+          if (chunk.length >= 10 && chunk[0] === "startTimestamp") {
+            return {
+              startTimestamp: chunk[1],
+              endTimestamp: chunk[3],
+              samples: chunk[5],
+              size: chunk[7],
+              bytesPerSample: chunk[9].toString()
+            };
+          }
+          return {
+            startTimestamp: chunk[0],
+            endTimestamp: chunk[1],
+            samples: chunk[2],
+            size: chunk[3],
+            bytesPerSample: chunk[4].toString()
+          };
+        }
+        const object4 = (0, reply_utils_1.mapLikeToObject)(chunk);
+        return {
+          startTimestamp: object4.startTimestamp ?? object4.start_timestamp,
+          endTimestamp: object4.endTimestamp ?? object4.end_timestamp,
+          samples: object4.samples,
+          size: object4.size,
+          bytesPerSample: (object4.bytesPerSample ?? object4.bytes_per_sample).toString()
+        };
+      });
+    }
+    exports.default = {
+      parseCommand(parser, key) {
+        INFO_1.default.parseCommand(parser, key);
+        parser.push("DEBUG");
+      },
+      transformReply: {
+        2: (reply, _, typeMapping) => {
+          const ret = INFO_1.default.transformReply[2](reply, _, typeMapping);
+          for (let i = 0; i < reply.length; i += 2) {
+            const key = reply[i].toString();
+            switch (key) {
+              case "keySelfName": {
+                ret[key] = reply[i + 1];
+                break;
+              }
+              case "Chunks": {
+                ret["chunks"] = reply[i + 1].map((chunk) => ({
+                  startTimestamp: chunk[1],
+                  endTimestamp: chunk[3],
+                  samples: chunk[5],
+                  size: chunk[7],
+                  bytesPerSample: chunk[9]
+                }));
+                break;
+              }
+            }
+          }
+          return ret;
+        },
+        3: (reply, preserve, typeMapping) => {
+          const ret = INFO_1.default.transformReply[3](reply, preserve, typeMapping);
+          const mappedReply = (0, reply_utils_1.mapLikeToObject)(reply);
+          ret.keySelfName = mappedReply.keySelfName ?? mappedReply.key_self_name;
+          const chunks = mappedReply.Chunks ?? mappedReply.chunks;
+          ret.chunks = normalizeChunks(chunks);
+          return ret;
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MADD.js
+var require_MADD2 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MADD.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      parseCommand(parser, toAdd) {
+        parser.push("TS.MADD");
+        for (const { key, timestamp, value } of toAdd) {
+          parser.pushKey(key);
+          parser.push((0, helpers_1.transformTimestampArgument)(timestamp), value.toString());
+        }
+      },
+      transformReply: void 0
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MGET.js
+var require_MGET3 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MGET.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.parseFilterArgument = exports.parseLatestArgument = void 0;
+    var helpers_1 = require_helpers2();
+    function parseLatestArgument(parser, latest) {
+      if (latest) {
+        parser.push("LATEST");
+      }
+    }
+    exports.parseLatestArgument = parseLatestArgument;
+    function parseFilterArgument(parser, filter) {
+      parser.push("FILTER");
+      parser.pushVariadic(filter);
+    }
+    exports.parseFilterArgument = parseFilterArgument;
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, filter, options) {
+        parser.push("TS.MGET");
+        parseLatestArgument(parser, options?.LATEST);
+        parseFilterArgument(parser, filter);
+      },
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([, , sample]) => {
+            return {
+              sample: helpers_1.transformSampleReply[2](sample)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([, sample]) => {
+            return {
+              sample: helpers_1.transformSampleReply[3](sample)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MGET_WITHLABELS.js
+var require_MGET_WITHLABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MGET_WITHLABELS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMGetLabelsReply = void 0;
+    var MGET_1 = require_MGET3();
+    var helpers_1 = require_helpers2();
+    function createTransformMGetLabelsReply() {
+      return {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([, labels, sample]) => {
+            return {
+              labels: (0, helpers_1.transformRESP2Labels)(labels, typeMapping),
+              sample: helpers_1.transformSampleReply[2](sample)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, sample]) => {
+            return {
+              labels,
+              sample: helpers_1.transformSampleReply[3](sample)
+            };
+          });
+        }
+      };
+    }
+    exports.createTransformMGetLabelsReply = createTransformMGetLabelsReply;
+    exports.default = {
+      parseCommand(parser, filter, options) {
+        parser.push("TS.MGET");
+        (0, MGET_1.parseLatestArgument)(parser, options?.LATEST);
+        parser.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      },
+      transformReply: createTransformMGetLabelsReply()
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MGET_SELECTED_LABELS.js
+var require_MGET_SELECTED_LABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MGET_SELECTED_LABELS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MGET_1 = require_MGET3();
+    var helpers_1 = require_helpers2();
+    var MGET_WITHLABELS_1 = require_MGET_WITHLABELS();
+    exports.default = {
+      parseCommand(parser, filter, selectedLabels, options) {
+        parser.push("TS.MGET");
+        (0, MGET_1.parseLatestArgument)(parser, options?.LATEST);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      },
+      transformReply: (0, MGET_WITHLABELS_1.createTransformMGetLabelsReply)()
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/RANGE.js
+var require_RANGE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/RANGE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformRangeArguments = exports.parseRangeArguments = exports.TIME_SERIES_BUCKET_TIMESTAMP = void 0;
+    var helpers_1 = require_helpers2();
+    exports.TIME_SERIES_BUCKET_TIMESTAMP = {
+      LOW: "-",
+      MIDDLE: "~",
+      END: "+"
+    };
+    function parseRangeArguments(parser, fromTimestamp, toTimestamp, options) {
+      (0, helpers_1.parseRangeCommonArguments)(parser, fromTimestamp, toTimestamp, options);
+      if (options?.AGGREGATION) {
+        if (options?.ALIGN !== void 0) {
+          parser.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
+        }
+        parser.push("AGGREGATION", options.AGGREGATION.type, (0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
+        if (options.AGGREGATION.BUCKETTIMESTAMP) {
+          parser.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
+        }
+        if (options.AGGREGATION.EMPTY) {
+          parser.push("EMPTY");
+        }
+      }
+    }
+    exports.parseRangeArguments = parseRangeArguments;
+    function transformRangeArguments(parser, key, fromTimestamp, toTimestamp, options) {
+      parser.pushKey(key);
+      parseRangeArguments(parser, fromTimestamp, toTimestamp, options);
+    }
+    exports.transformRangeArguments = transformRangeArguments;
+    exports.default = {
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.RANGE");
+        transformRangeArguments(...args);
+      },
+      transformReply: {
+        2(reply) {
+          return helpers_1.transformSamplesReply[2](reply);
+        },
+        3(reply) {
+          return helpers_1.transformSamplesReply[3](reply);
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_GROUPBY.js
+var require_MRANGE_GROUPBY = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_GROUPBY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.extractResp3MRangeSources = exports.createTransformMRangeGroupByArguments = exports.parseGroupByArguments = exports.TIME_SERIES_REDUCERS = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_1 = require_RANGE();
+    var MGET_1 = require_MGET3();
+    exports.TIME_SERIES_REDUCERS = {
+      AVG: "AVG",
+      SUM: "SUM",
+      MIN: "MIN",
+      MAX: "MAX",
+      RANGE: "RANGE",
+      COUNT: "COUNT",
+      /**
+      * Available since 8.6
+      */
+      COUNTNAN: "COUNTNAN",
+      /**
+      * Available since 8.6
+      */
+      COUNTALL: "COUNTALL",
+      STD_P: "STD.P",
+      STD_S: "STD.S",
+      VAR_P: "VAR.P",
+      VAR_S: "VAR.S"
+    };
+    function parseGroupByArguments(parser, groupBy) {
+      parser.push("GROUPBY", groupBy.label, "REDUCE", groupBy.REDUCE);
+    }
+    exports.parseGroupByArguments = parseGroupByArguments;
+    function createTransformMRangeGroupByArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, filter, groupBy, options) => {
+        parser.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+        parseGroupByArguments(parser, groupBy);
+      };
+    }
+    exports.createTransformMRangeGroupByArguments = createTransformMRangeGroupByArguments;
+    function extractResp3MRangeSources(raw) {
+      const unwrappedMetadata2 = raw;
+      if (unwrappedMetadata2 instanceof Map) {
+        return unwrappedMetadata2.get("sources");
+      } else if (unwrappedMetadata2 instanceof Array) {
+        return unwrappedMetadata2[1];
+      } else {
+        return unwrappedMetadata2.sources;
+      }
+    }
+    exports.extractResp3MRangeSources = extractResp3MRangeSources;
+    exports.default = {
+      parseCommand: createTransformMRangeGroupByArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, _labels, samples]) => {
+            return {
+              samples: helpers_1.transformSamplesReply[2](samples)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([_labels, _metadata1, _metadata2, samples]) => {
+            return {
+              samples: helpers_1.transformSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/RANGE_MULTIAGGR.js
+var require_RANGE_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/RANGE_MULTIAGGR.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformRangeMultiArguments = exports.parseRangeMultiArguments = void 0;
+    var helpers_1 = require_helpers2();
+    function parseRangeMultiArguments(parser, fromTimestamp, toTimestamp, options) {
+      (0, helpers_1.parseRangeCommonArguments)(parser, fromTimestamp, toTimestamp, options);
+      if (options.ALIGN !== void 0) {
+        parser.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
+      }
+      parser.push("AGGREGATION", options.AGGREGATION.types.join(","), (0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
+      if (options.AGGREGATION.BUCKETTIMESTAMP) {
+        parser.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
+      }
+      if (options.AGGREGATION.EMPTY) {
+        parser.push("EMPTY");
+      }
+    }
+    exports.parseRangeMultiArguments = parseRangeMultiArguments;
+    function transformRangeMultiArguments(parser, key, fromTimestamp, toTimestamp, options) {
+      parser.pushKey(key);
+      parseRangeMultiArguments(parser, fromTimestamp, toTimestamp, options);
+    }
+    exports.transformRangeMultiArguments = transformRangeMultiArguments;
+    exports.default = {
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.RANGE");
+        transformRangeMultiArguments(...args);
+      },
+      transformReply: {
+        2(reply) {
+          return helpers_1.transformMultiAggregationSamplesReply[2](reply);
+        },
+        3(reply) {
+          return helpers_1.transformMultiAggregationSamplesReply[3](reply);
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_MULTIAGGR.js
+var require_MRANGE_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_MULTIAGGR.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMRangeMultiArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_MULTIAGGR_1 = require_RANGE_MULTIAGGR();
+    var MGET_1 = require_MGET3();
+    function createTransformMRangeMultiArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, filter, options) => {
+        parser.push(command);
+        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      };
+    }
+    exports.createTransformMRangeMultiArguments = createTransformMRangeMultiArguments;
+    exports.default = {
+      parseCommand: createTransformMRangeMultiArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, _labels, samples]) => {
+            return helpers_1.transformMultiAggregationSamplesReply[2](samples);
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([_labels, _metadata, samples]) => {
+            return helpers_1.transformMultiAggregationSamplesReply[3](samples);
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_MULTIAGGR.js
+var require_MRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_MULTIAGGR.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMRangeSelectedLabelsMultiArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_MULTIAGGR_1 = require_RANGE_MULTIAGGR();
+    var MGET_1 = require_MGET3();
+    function createTransformMRangeSelectedLabelsMultiArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, selectedLabels, filter, options) => {
+        parser.push(command);
+        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      };
+    }
+    exports.createTransformMRangeSelectedLabelsMultiArguments = createTransformMRangeSelectedLabelsMultiArguments;
+    exports.default = {
+      parseCommand: createTransformMRangeSelectedLabelsMultiArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, labels, samples]) => {
+            return {
+              labels: (0, helpers_1.transformRESP2Labels)(labels, typeMapping),
+              samples: helpers_1.transformMultiAggregationSamplesReply[2](samples)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, _metadata, samples]) => {
+            return {
+              labels,
+              samples: helpers_1.transformMultiAggregationSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS.js
+var require_MRANGE_SELECTED_LABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMRangeSelectedLabelsArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_1 = require_RANGE();
+    var MGET_1 = require_MGET3();
+    function createTransformMRangeSelectedLabelsArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, selectedLabels, filter, options) => {
+        parser.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      };
+    }
+    exports.createTransformMRangeSelectedLabelsArguments = createTransformMRangeSelectedLabelsArguments;
+    exports.default = {
+      parseCommand: createTransformMRangeSelectedLabelsArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, labels, samples]) => {
+            return {
+              labels: (0, helpers_1.transformRESP2Labels)(labels, typeMapping),
+              samples: helpers_1.transformSamplesReply[2](samples)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, _metadata, samples]) => {
+            return {
+              labels,
+              samples: helpers_1.transformSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_GROUPBY.js
+var require_MRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_GROUPBY.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createMRangeSelectedLabelsGroupByTransformArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_1 = require_RANGE();
+    var MRANGE_GROUPBY_1 = require_MRANGE_GROUPBY();
+    var MGET_1 = require_MGET3();
+    var MRANGE_SELECTED_LABELS_1 = __importDefault(require_MRANGE_SELECTED_LABELS());
+    function createMRangeSelectedLabelsGroupByTransformArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, selectedLabels, filter, groupBy, options) => {
+        parser.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+        (0, MRANGE_GROUPBY_1.parseGroupByArguments)(parser, groupBy);
+      };
+    }
+    exports.createMRangeSelectedLabelsGroupByTransformArguments = createMRangeSelectedLabelsGroupByTransformArguments;
+    exports.default = {
+      parseCommand: createMRangeSelectedLabelsGroupByTransformArguments("TS.MRANGE"),
+      transformReply: {
+        2: MRANGE_SELECTED_LABELS_1.default.transformReply[2],
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, _metadata, _metadata2, samples]) => {
+            return {
+              labels,
+              samples: helpers_1.transformSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_MULTIAGGR.js
+var require_MRANGE_WITHLABELS_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_MULTIAGGR.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMRangeWithLabelsMultiArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_MULTIAGGR_1 = require_RANGE_MULTIAGGR();
+    var MGET_1 = require_MGET3();
+    function createTransformMRangeWithLabelsMultiArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, filter, options) => {
+        parser.push(command);
+        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
+        parser.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      };
+    }
+    exports.createTransformMRangeWithLabelsMultiArguments = createTransformMRangeWithLabelsMultiArguments;
+    exports.default = {
+      parseCommand: createTransformMRangeWithLabelsMultiArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, labels, samples]) => {
+            const unwrappedLabels = labels;
+            const labelsObject = {};
+            for (const tuple2 of unwrappedLabels) {
+              const [key, value] = tuple2;
+              const unwrappedKey = key;
+              labelsObject[unwrappedKey.toString()] = value;
+            }
+            return {
+              labels: labelsObject,
+              samples: helpers_1.transformMultiAggregationSamplesReply[2](samples)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, _metadata, samples]) => {
+            return {
+              labels,
+              samples: helpers_1.transformMultiAggregationSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_GROUPBY.js
+var require_MRANGE_WITHLABELS_GROUPBY = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_GROUPBY.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createMRangeWithLabelsGroupByTransformArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_1 = require_RANGE();
+    var MRANGE_GROUPBY_1 = require_MRANGE_GROUPBY();
+    var MGET_1 = require_MGET3();
+    function createMRangeWithLabelsGroupByTransformArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, filter, groupBy, options) => {
+        parser.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
+        parser.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+        (0, MRANGE_GROUPBY_1.parseGroupByArguments)(parser, groupBy);
+      };
+    }
+    exports.createMRangeWithLabelsGroupByTransformArguments = createMRangeWithLabelsGroupByTransformArguments;
+    exports.default = {
+      parseCommand: createMRangeWithLabelsGroupByTransformArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, labels, samples]) => {
+            const transformed = (0, helpers_1.transformRESP2LabelsWithSources)(labels, typeMapping);
+            return {
+              labels: transformed.labels,
+              sources: transformed.sources,
+              samples: helpers_1.transformSamplesReply[2](samples)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, _metadata, metadata2, samples]) => {
+            return {
+              labels,
+              sources: (0, MRANGE_GROUPBY_1.extractResp3MRangeSources)(metadata2),
+              samples: helpers_1.transformSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS.js
+var require_MRANGE_WITHLABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMRangeWithLabelsArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_1 = require_RANGE();
+    var MGET_1 = require_MGET3();
+    function createTransformMRangeWithLabelsArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, filter, options) => {
+        parser.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
+        parser.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      };
+    }
+    exports.createTransformMRangeWithLabelsArguments = createTransformMRangeWithLabelsArguments;
+    exports.default = {
+      parseCommand: createTransformMRangeWithLabelsArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, labels, samples]) => {
+            const unwrappedLabels = labels;
+            const labelsObject = {};
+            for (const tuple2 of unwrappedLabels) {
+              const [key, value] = tuple2;
+              const unwrappedKey = key;
+              labelsObject[unwrappedKey.toString()] = value;
+            }
+            return {
+              labels: labelsObject,
+              samples: helpers_1.transformSamplesReply[2](samples)
+            };
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([labels, _metadata, samples]) => {
+            return {
+              labels,
+              samples: helpers_1.transformSamplesReply[3](samples)
+            };
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE.js
+var require_MRANGE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createTransformMRangeArguments = void 0;
+    var helpers_1 = require_helpers2();
+    var RANGE_1 = require_RANGE();
+    var MGET_1 = require_MGET3();
+    function createTransformMRangeArguments(command) {
+      return (parser, fromTimestamp, toTimestamp, filter, options) => {
+        parser.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
+        (0, MGET_1.parseFilterArgument)(parser, filter);
+      };
+    }
+    exports.createTransformMRangeArguments = createTransformMRangeArguments;
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand: createTransformMRangeArguments("TS.MRANGE"),
+      transformReply: {
+        2(reply, _, typeMapping) {
+          return (0, helpers_1.resp2MapToValue)(reply, ([_key, _labels, samples]) => {
+            return helpers_1.transformSamplesReply[2](samples);
+          }, typeMapping);
+        },
+        3(reply) {
+          return (0, helpers_1.resp3MapToValue)(reply, ([_labels, _metadata, samples]) => {
+            return helpers_1.transformSamplesReply[3](samples);
+          });
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_GROUPBY.js
+var require_MREVRANGE_GROUPBY = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_GROUPBY.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_GROUPBY_1 = __importStar(require_MRANGE_GROUPBY());
+    exports.default = {
+      parseCommand: (0, MRANGE_GROUPBY_1.createTransformMRangeGroupByArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_GROUPBY_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_MULTIAGGR.js
+var require_MREVRANGE_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_MULTIAGGR.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_MULTIAGGR_1 = __importStar(require_MRANGE_MULTIAGGR());
+    exports.default = {
+      parseCommand: (0, MRANGE_MULTIAGGR_1.createTransformMRangeMultiArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_MULTIAGGR_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_MULTIAGGR.js
+var require_MREVRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_MULTIAGGR.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_SELECTED_LABELS_MULTIAGGR_1 = __importStar(require_MRANGE_SELECTED_LABELS_MULTIAGGR());
+    exports.default = {
+      parseCommand: (0, MRANGE_SELECTED_LABELS_MULTIAGGR_1.createTransformMRangeSelectedLabelsMultiArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_SELECTED_LABELS_MULTIAGGR_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_GROUPBY.js
+var require_MREVRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_GROUPBY.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_SELECTED_LABELS_GROUPBY_1 = __importStar(require_MRANGE_SELECTED_LABELS_GROUPBY());
+    exports.default = {
+      parseCommand: (0, MRANGE_SELECTED_LABELS_GROUPBY_1.createMRangeSelectedLabelsGroupByTransformArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_SELECTED_LABELS_GROUPBY_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS.js
+var require_MREVRANGE_SELECTED_LABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_SELECTED_LABELS_1 = __importStar(require_MRANGE_SELECTED_LABELS());
+    exports.default = {
+      parseCommand: (0, MRANGE_SELECTED_LABELS_1.createTransformMRangeSelectedLabelsArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_SELECTED_LABELS_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_MULTIAGGR.js
+var require_MREVRANGE_WITHLABELS_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_MULTIAGGR.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_WITHLABELS_MULTIAGGR_1 = __importStar(require_MRANGE_WITHLABELS_MULTIAGGR());
+    exports.default = {
+      parseCommand: (0, MRANGE_WITHLABELS_MULTIAGGR_1.createTransformMRangeWithLabelsMultiArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_WITHLABELS_MULTIAGGR_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_GROUPBY.js
+var require_MREVRANGE_WITHLABELS_GROUPBY = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_GROUPBY.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_WITHLABELS_GROUPBY_1 = __importStar(require_MRANGE_WITHLABELS_GROUPBY());
+    exports.default = {
+      parseCommand: (0, MRANGE_WITHLABELS_GROUPBY_1.createMRangeWithLabelsGroupByTransformArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_WITHLABELS_GROUPBY_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS.js
+var require_MREVRANGE_WITHLABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_WITHLABELS_1 = __importStar(require_MRANGE_WITHLABELS());
+    exports.default = {
+      parseCommand: (0, MRANGE_WITHLABELS_1.createTransformMRangeWithLabelsArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_WITHLABELS_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE.js
+var require_MREVRANGE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var MRANGE_1 = __importStar(require_MRANGE());
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand: (0, MRANGE_1.createTransformMRangeArguments)("TS.MREVRANGE"),
+      transformReply: MRANGE_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/QUERYINDEX.js
+var require_QUERYINDEX = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/QUERYINDEX.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = {
+      // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
+      // returns false for keyless commands, so opt in explicitly (restores the
+      // pre-derivation master behavior).
+      IS_READ_ONLY: true,
+      parseCommand(parser, filter) {
+        parser.push("TS.QUERYINDEX");
+        parser.pushVariadic(filter);
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS.js
+var require_QUERYLABELS = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser, filter) {
+        parser.push("TS.QUERYLABELS", "LABELS");
+        (0, helpers_1.parseQueryLabelsFilterArgument)(parser, filter);
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS_VALUES.js
+var require_QUERYLABELS_VALUES = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS_VALUES.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var helpers_1 = require_helpers2();
+    exports.default = {
+      NOT_KEYED_COMMAND: true,
+      IS_READ_ONLY: true,
+      parseCommand(parser, label, filter) {
+        parser.push("TS.QUERYLABELS", "VALUES", label);
+        (0, helpers_1.parseQueryLabelsFilterArgument)(parser, filter);
+      },
+      transformReply: {
+        2: void 0,
+        3: void 0
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/READ.js
+var require_READ = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/READ.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.TS_READ_TIMESTAMP = void 0;
+    var helpers_1 = require_helpers2();
+    exports.TS_READ_TIMESTAMP = {
+      /** `-` — no lower bound, reads from the earliest sample (equivalent to `0`). */
+      EARLIEST: "-",
+      /** `+` — the latest existing sample's timestamp, inclusive. */
+      LATEST: "+",
+      /** `$` — the latest sample's timestamp + 1: only samples added after the call qualify. Meaningful only with `BLOCK`. */
+      NEW: "$"
+    };
+    exports.default = {
+      parseCommand(parser, key, timestamp, options) {
+        parser.push("TS.READ");
+        parser.pushKey(key);
+        parser.push((0, helpers_1.transformTimestampArgument)(timestamp));
+        if (options?.BLOCK !== void 0) {
+          parser.push("BLOCK", options.BLOCK.milliseconds.toString(), (options.BLOCK.minCount ?? 1).toString());
+        }
+        if (options?.MAX_COUNT !== void 0) {
+          parser.push("MAX_COUNT", options.MAX_COUNT.toString());
+        }
+      },
+      transformReply: {
+        2(reply) {
+          return helpers_1.transformSamplesReply[2](reply);
+        },
+        3(reply) {
+          return helpers_1.transformSamplesReply[3](reply);
+        }
+      }
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/REVRANGE_MULTIAGGR.js
+var require_REVRANGE_MULTIAGGR = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/REVRANGE_MULTIAGGR.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var RANGE_MULTIAGGR_1 = __importStar(require_RANGE_MULTIAGGR());
+    exports.default = {
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.REVRANGE");
+        (0, RANGE_MULTIAGGR_1.transformRangeMultiArguments)(...args);
+      },
+      transformReply: RANGE_MULTIAGGR_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/REVRANGE.js
+var require_REVRANGE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/REVRANGE.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var RANGE_1 = __importStar(require_RANGE());
+    exports.default = {
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.REVRANGE");
+        (0, RANGE_1.transformRangeArguments)(...args);
+      },
+      transformReply: RANGE_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/NRANGE.js
+var require_NRANGE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/NRANGE.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.transformNRangeArguments = exports.parseNRangeArguments = void 0;
+    var helpers_1 = require_helpers2();
+    function parseNRangeArguments(parser, fromTimestamp, toTimestamp, options) {
+      (0, helpers_1.parseRangeCommonArguments)(parser, fromTimestamp, toTimestamp, options);
+      if (options?.AGGREGATION) {
+        if (options?.ALIGN !== void 0) {
+          parser.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
+        }
+        parser.push("AGGREGATION");
+        for (const group of options.AGGREGATION.types) {
+          parser.push(group.join(","));
+        }
+        parser.push((0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
+        if (options.AGGREGATION.BUCKETTIMESTAMP) {
+          parser.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
+        }
+        if (options.AGGREGATION.EMPTY) {
+          parser.push("EMPTY");
+        }
+      }
+    }
+    exports.parseNRangeArguments = parseNRangeArguments;
+    function transformNRangeArguments(parser, keys, fromTimestamp, toTimestamp, options) {
+      parser.pushKeysLength(keys);
+      parseNRangeArguments(parser, fromTimestamp, toTimestamp, options);
+    }
+    exports.transformNRangeArguments = transformNRangeArguments;
+    exports.default = {
+      IS_READ_ONLY: true,
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.NRANGE");
+        transformNRangeArguments(...args);
+      },
+      transformReply: helpers_1.transformPivotSamplesReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/NREVRANGE.js
+var require_NREVRANGE = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/NREVRANGE.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o, v) {
+      Object.defineProperty(o, "default", { enumerable: true, value: v });
+    }) : function(o, v) {
+      o["default"] = v;
+    });
+    var __importStar = exports && exports.__importStar || function(mod) {
+      if (mod && mod.__esModule) return mod;
+      var result = {};
+      if (mod != null) {
+        for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
+      }
+      __setModuleDefault(result, mod);
+      return result;
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var NRANGE_1 = __importStar(require_NRANGE());
+    exports.default = {
+      IS_READ_ONLY: NRANGE_1.default.IS_READ_ONLY,
+      parseCommand(...args) {
+        const parser = args[0];
+        parser.push("TS.NREVRANGE");
+        (0, NRANGE_1.transformNRangeArguments)(...args);
+      },
+      transformReply: NRANGE_1.default.transformReply
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/commands/index.js
+var require_commands6 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/commands/index.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __exportStar = exports && exports.__exportStar || function(m, exports2) {
+      for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports2, p)) __createBinding(exports2, m, p);
+    };
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var ADD_1 = __importDefault(require_ADD5());
+    var ALTER_1 = __importDefault(require_ALTER2());
+    var CREATE_1 = __importDefault(require_CREATE3());
+    var CREATERULE_1 = __importDefault(require_CREATERULE());
+    var DECRBY_1 = __importDefault(require_DECRBY2());
+    var DEL_1 = __importDefault(require_DEL4());
+    var DELETERULE_1 = __importDefault(require_DELETERULE());
+    var GET_1 = __importDefault(require_GET3());
+    var INCRBY_1 = __importDefault(require_INCRBY4());
+    var INFO_DEBUG_1 = __importDefault(require_INFO_DEBUG());
+    var INFO_1 = __importDefault(require_INFO8());
+    var MADD_1 = __importDefault(require_MADD2());
+    var MGET_SELECTED_LABELS_1 = __importDefault(require_MGET_SELECTED_LABELS());
+    var MGET_WITHLABELS_1 = __importDefault(require_MGET_WITHLABELS());
+    var MGET_1 = __importDefault(require_MGET3());
+    var MRANGE_GROUPBY_1 = __importDefault(require_MRANGE_GROUPBY());
+    var MRANGE_MULTIAGGR_1 = __importDefault(require_MRANGE_MULTIAGGR());
+    var MRANGE_SELECTED_LABELS_MULTIAGGR_1 = __importDefault(require_MRANGE_SELECTED_LABELS_MULTIAGGR());
+    var MRANGE_SELECTED_LABELS_GROUPBY_1 = __importDefault(require_MRANGE_SELECTED_LABELS_GROUPBY());
+    var MRANGE_SELECTED_LABELS_1 = __importDefault(require_MRANGE_SELECTED_LABELS());
+    var MRANGE_WITHLABELS_MULTIAGGR_1 = __importDefault(require_MRANGE_WITHLABELS_MULTIAGGR());
+    var MRANGE_WITHLABELS_GROUPBY_1 = __importDefault(require_MRANGE_WITHLABELS_GROUPBY());
+    var MRANGE_WITHLABELS_1 = __importDefault(require_MRANGE_WITHLABELS());
+    var MRANGE_1 = __importDefault(require_MRANGE());
+    var MREVRANGE_GROUPBY_1 = __importDefault(require_MREVRANGE_GROUPBY());
+    var MREVRANGE_MULTIAGGR_1 = __importDefault(require_MREVRANGE_MULTIAGGR());
+    var MREVRANGE_SELECTED_LABELS_MULTIAGGR_1 = __importDefault(require_MREVRANGE_SELECTED_LABELS_MULTIAGGR());
+    var MREVRANGE_SELECTED_LABELS_GROUPBY_1 = __importDefault(require_MREVRANGE_SELECTED_LABELS_GROUPBY());
+    var MREVRANGE_SELECTED_LABELS_1 = __importDefault(require_MREVRANGE_SELECTED_LABELS());
+    var MREVRANGE_WITHLABELS_MULTIAGGR_1 = __importDefault(require_MREVRANGE_WITHLABELS_MULTIAGGR());
+    var MREVRANGE_WITHLABELS_GROUPBY_1 = __importDefault(require_MREVRANGE_WITHLABELS_GROUPBY());
+    var MREVRANGE_WITHLABELS_1 = __importDefault(require_MREVRANGE_WITHLABELS());
+    var MREVRANGE_1 = __importDefault(require_MREVRANGE());
+    var QUERYINDEX_1 = __importDefault(require_QUERYINDEX());
+    var QUERYLABELS_1 = __importDefault(require_QUERYLABELS());
+    var QUERYLABELS_VALUES_1 = __importDefault(require_QUERYLABELS_VALUES());
+    var READ_1 = __importDefault(require_READ());
+    var RANGE_MULTIAGGR_1 = __importDefault(require_RANGE_MULTIAGGR());
+    var RANGE_1 = __importDefault(require_RANGE());
+    var REVRANGE_MULTIAGGR_1 = __importDefault(require_REVRANGE_MULTIAGGR());
+    var REVRANGE_1 = __importDefault(require_REVRANGE());
+    var NRANGE_1 = __importDefault(require_NRANGE());
+    var NREVRANGE_1 = __importDefault(require_NREVRANGE());
+    __exportStar(require_helpers2(), exports);
+    exports.default = {
+      /**
+       * Creates or appends a sample to a time series
+       * @param key - The key name for the time series
+       * @param timestamp - The timestamp of the sample
+       * @param value - The value of the sample
+       * @param options - Optional configuration parameters
+       */
+      ADD: ADD_1.default,
+      /**
+       * Creates or appends a sample to a time series
+       * @param key - The key name for the time series
+       * @param timestamp - The timestamp of the sample
+       * @param value - The value of the sample
+       * @param options - Optional configuration parameters
+       */
+      add: ADD_1.default,
+      /**
+       * Alters the configuration of an existing time series
+       * @param key - The key name for the time series
+       * @param options - Configuration parameters to alter
+       */
+      ALTER: ALTER_1.default,
+      /**
+       * Alters the configuration of an existing time series
+       * @param key - The key name for the time series
+       * @param options - Configuration parameters to alter
+       */
+      alter: ALTER_1.default,
+      /**
+       * Creates a new time series
+       * @param key - The key name for the new time series
+       * @param options - Optional configuration parameters
+       */
+      CREATE: CREATE_1.default,
+      /**
+       * Creates a new time series
+       * @param key - The key name for the new time series
+       * @param options - Optional configuration parameters
+       */
+      create: CREATE_1.default,
+      /**
+       * Creates a compaction rule from source time series to destination time series
+       * @param sourceKey - The source time series key
+       * @param destinationKey - The destination time series key
+       * @param aggregationType - The aggregation type to use
+       * @param bucketDuration - The duration of each bucket in milliseconds
+       * @param alignTimestamp - Optional timestamp for alignment
+       */
+      CREATERULE: CREATERULE_1.default,
+      /**
+       * Creates a compaction rule from source time series to destination time series
+       * @param sourceKey - The source time series key
+       * @param destinationKey - The destination time series key
+       * @param aggregationType - The aggregation type to use
+       * @param bucketDuration - The duration of each bucket in milliseconds
+       * @param alignTimestamp - Optional timestamp for alignment
+       */
+      createRule: CREATERULE_1.default,
+      /**
+       * Decreases the value of a time series by a given amount
+       * @param args - Arguments passed to the parseIncrByArguments function
+       */
+      DECRBY: DECRBY_1.default,
+      /**
+       * Decreases the value of a time series by a given amount
+       * @param args - Arguments passed to the parseIncrByArguments function
+       */
+      decrBy: DECRBY_1.default,
+      /**
+       * Deletes samples between two timestamps from a time series
+       * @param key - The key name of the time series
+       * @param fromTimestamp - Start timestamp to delete from
+       * @param toTimestamp - End timestamp to delete until
+       */
+      DEL: DEL_1.default,
+      /**
+       * Deletes samples between two timestamps from a time series
+       * @param key - The key name of the time series
+       * @param fromTimestamp - Start timestamp to delete from
+       * @param toTimestamp - End timestamp to delete until
+       */
+      del: DEL_1.default,
+      /**
+       * Deletes a compaction rule between source and destination time series
+       * @param sourceKey - The source time series key
+       * @param destinationKey - The destination time series key
+       */
+      DELETERULE: DELETERULE_1.default,
+      /**
+       * Deletes a compaction rule between source and destination time series
+       * @param sourceKey - The source time series key
+       * @param destinationKey - The destination time series key
+       */
+      deleteRule: DELETERULE_1.default,
+      /**
+       * Gets the last sample of a time series
+       * @param key - The key name of the time series
+       * @param options - Optional parameters for the command
+       */
+      GET: GET_1.default,
+      /**
+       * Gets the last sample of a time series
+       * @param key - The key name of the time series
+       * @param options - Optional parameters for the command
+       */
+      get: GET_1.default,
+      /**
+       * Increases the value of a time series by a given amount
+       * @param args - Arguments passed to the {@link parseIncrByArguments} function
+       */
+      INCRBY: INCRBY_1.default,
+      /**
+       * Increases the value of a time series by a given amount
+       * @param args - Arguments passed to the {@link parseIncrByArguments} function
+       */
+      incrBy: INCRBY_1.default,
+      /**
+       * Gets debug information about a time series
+       * @param key - The key name of the time series
+       */
+      INFO_DEBUG: INFO_DEBUG_1.default,
+      /**
+       * Gets debug information about a time series
+       * @param key - The key name of the time series
+       */
+      infoDebug: INFO_DEBUG_1.default,
+      /**
+       * Gets information about a time series
+       * @param key - The key name of the time series
+       */
+      INFO: INFO_1.default,
+      /**
+       * Gets information about a time series
+       * @param key - The key name of the time series
+       */
+      info: INFO_1.default,
+      /**
+       * Adds multiple samples to multiple time series
+       * @param toAdd - Array of samples to add to different time series
+       */
+      MADD: MADD_1.default,
+      /**
+       * Adds multiple samples to multiple time series
+       * @param toAdd - Array of samples to add to different time series
+       */
+      mAdd: MADD_1.default,
+      /**
+       * Gets the last samples matching a specific filter with selected labels
+       * @param filter - Filter to match time series keys
+       * @param selectedLabels - Labels to include in the output
+       * @param options - Optional parameters for the command
+       */
+      MGET_SELECTED_LABELS: MGET_SELECTED_LABELS_1.default,
+      /**
+       * Gets the last samples matching a specific filter with selected labels
+       * @param filter - Filter to match time series keys
+       * @param selectedLabels - Labels to include in the output
+       * @param options - Optional parameters for the command
+       */
+      mGetSelectedLabels: MGET_SELECTED_LABELS_1.default,
+      /**
+       * Gets the last samples matching a specific filter with labels
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MGET_WITHLABELS: MGET_WITHLABELS_1.default,
+      /**
+       * Gets the last samples matching a specific filter with labels
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mGetWithLabels: MGET_WITHLABELS_1.default,
+      /**
+       * Gets the last samples matching a specific filter from multiple time series
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MGET: MGET_1.default,
+      /**
+       * Gets the last samples matching a specific filter from multiple time series
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mGet: MGET_1.default,
+      /**
+       * Gets samples for time series matching a filter within a time range with grouping
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_GROUPBY: MRANGE_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter within a time range with grouping
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      mRangeGroupBy: MRANGE_GROUPBY_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a specific filter within a time range
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_MULTIAGGR: MRANGE_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a specific filter within a time range
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRangeMultiAggr: MRANGE_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with selected labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_SELECTED_LABELS_MULTIAGGR: MRANGE_SELECTED_LABELS_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with selected labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRangeSelectedLabelsMultiAggr: MRANGE_SELECTED_LABELS_MULTIAGGR_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels and grouping
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_SELECTED_LABELS_GROUPBY: MRANGE_SELECTED_LABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels and grouping
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      mRangeSelectedLabelsGroupBy: MRANGE_SELECTED_LABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_SELECTED_LABELS: MRANGE_SELECTED_LABELS_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRangeSelectedLabels: MRANGE_SELECTED_LABELS_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_WITHLABELS_MULTIAGGR: MRANGE_WITHLABELS_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRangeWithLabelsMultiAggr: MRANGE_WITHLABELS_MULTIAGGR_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels and grouping
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_WITHLABELS_GROUPBY: MRANGE_WITHLABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels and grouping
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      mRangeWithLabelsGroupBy: MRANGE_WITHLABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MRANGE_WITHLABELS: MRANGE_WITHLABELS_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRangeWithLabels: MRANGE_WITHLABELS_1.default,
+      /**
+       * Gets samples for time series matching a specific filter within a time range
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MRANGE: MRANGE_1.default,
+      /**
+       * Gets samples for time series matching a specific filter within a time range
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRange: MRANGE_1.default,
+      /**
+       * Gets samples for time series matching a filter within a time range with grouping (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_GROUPBY: MREVRANGE_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter within a time range with grouping (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeGroupBy: MREVRANGE_GROUPBY_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a specific filter within a time range (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_MULTIAGGR: MREVRANGE_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a specific filter within a time range (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeMultiAggr: MREVRANGE_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with selected labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_SELECTED_LABELS_MULTIAGGR: MREVRANGE_SELECTED_LABELS_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with selected labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeSelectedLabelsMultiAggr: MREVRANGE_SELECTED_LABELS_MULTIAGGR_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels and grouping (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_SELECTED_LABELS_GROUPBY: MREVRANGE_SELECTED_LABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels and grouping (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeSelectedLabelsGroupBy: MREVRANGE_SELECTED_LABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_SELECTED_LABELS: MREVRANGE_SELECTED_LABELS_1.default,
+      /**
+       * Gets samples for time series matching a filter with selected labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param selectedLabels - Labels to include in the output
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeSelectedLabels: MREVRANGE_SELECTED_LABELS_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_WITHLABELS_MULTIAGGR: MREVRANGE_WITHLABELS_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples for time series matching a filter with labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeWithLabelsMultiAggr: MREVRANGE_WITHLABELS_MULTIAGGR_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels and grouping (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_WITHLABELS_GROUPBY: MREVRANGE_WITHLABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels and grouping (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param groupBy - Group by parameters
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeWithLabelsGroupBy: MREVRANGE_WITHLABELS_GROUPBY_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE_WITHLABELS: MREVRANGE_WITHLABELS_1.default,
+      /**
+       * Gets samples for time series matching a filter with labels (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRevRangeWithLabels: MREVRANGE_WITHLABELS_1.default,
+      /**
+       * Gets samples for time series matching a specific filter within a time range (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      MREVRANGE: MREVRANGE_1.default,
+      /**
+       * Gets samples for time series matching a specific filter within a time range (in reverse order)
+       * @param fromTimestamp - Start timestamp for range
+       * @param toTimestamp - End timestamp for range
+       * @param filter - Filter to match time series keys
+       * @param options - Optional parameters for the command
+       */
+      mRevRange: MREVRANGE_1.default,
+      /**
+       * Queries the index for time series matching a specific filter
+       * @param filter - Filter to match time series labels
+       */
+      QUERYINDEX: QUERYINDEX_1.default,
+      /**
+       * Queries the index for time series matching a specific filter
+       * @param filter - Filter to match time series labels
+       */
+      queryIndex: QUERYINDEX_1.default,
+      /**
+       * Returns all label names present on time series matching a filter (or all indexed series when the filter is omitted).
+       * Added since Redis 8.10.
+       * @param filter - Optional filter expression(s) (same language as `TS.QUERYINDEX`); omit to query all indexed series
+       */
+      QUERYLABELS: QUERYLABELS_1.default,
+      /**
+       * Returns all label names present on time series matching a filter (or all indexed series when the filter is omitted).
+       * Added since Redis 8.10.
+       * @param filter - Optional filter expression(s) (same language as `TS.QUERYINDEX`); omit to query all indexed series
+       */
+      queryLabels: QUERYLABELS_1.default,
+      /**
+       * Returns all values assigned to a label across time series matching a filter (or all indexed series when the filter is omitted).
+       * Added since Redis 8.10.
+       * @param label - Label name whose values are collected; matched byte-exactly
+       * @param filter - Optional filter expression(s) (same language as `TS.QUERYINDEX`); omit to query all indexed series
+       */
+      QUERYLABELS_VALUES: QUERYLABELS_VALUES_1.default,
+      /**
+       * Returns all values assigned to a label across time series matching a filter (or all indexed series when the filter is omitted).
+       * Added since Redis 8.10.
+       * @param label - Label name whose values are collected; matched byte-exactly
+       * @param filter - Optional filter expression(s) (same language as `TS.QUERYINDEX`); omit to query all indexed series
+       */
+      queryLabelValues: QUERYLABELS_VALUES_1.default,
+      /**
+       * Reads a batch of samples with timestamp at or after a cursor, in ascending timestamp order.
+       * With `BLOCK`, waits until at least `minCount` samples qualify or the timeout elapses.
+       * @param key - The key name of the time series
+       * @param timestamp - Inclusive cursor: a non-negative integer or one of the {@link TS_READ_TIMESTAMP} sentinels (`-`, `+`, `$`)
+       * @param options - Optional `BLOCK` and `MAX_COUNT` parameters
+       */
+      READ: READ_1.default,
+      /**
+       * Reads a batch of samples with timestamp at or after a cursor, in ascending timestamp order.
+       * With `BLOCK`, waits until at least `minCount` samples qualify or the timeout elapses.
+       * @param key - The key name of the time series
+       * @param timestamp - Inclusive cursor: a non-negative integer or one of the {@link TS_READ_TIMESTAMP} sentinels (`-`, `+`, `$`)
+       * @param options - Optional `BLOCK` and `MAX_COUNT` parameters
+       */
+      read: READ_1.default,
+      /**
+       * Gets multi-aggregation samples from a time series within a time range
+       * @param args - Arguments passed to the {@link transformRangeMultiArguments} function
+       */
+      RANGE_MULTIAGGR: RANGE_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples from a time series within a time range
+       * @param args - Arguments passed to the {@link transformRangeMultiArguments} function
+       */
+      rangeMultiAggr: RANGE_MULTIAGGR_1.default,
+      /**
+       * Gets samples from a time series within a time range
+       * @param args - Arguments passed to the {@link transformRangeArguments} function
+       */
+      RANGE: RANGE_1.default,
+      /**
+       * Gets samples from a time series within a time range
+       * @param args - Arguments passed to the {@link transformRangeArguments} function
+       */
+      range: RANGE_1.default,
+      /**
+       * Gets multi-aggregation samples from a time series within a time range (in reverse order)
+       * @param args - Arguments passed to the {@link transformRangeMultiArguments} function
+       */
+      REVRANGE_MULTIAGGR: REVRANGE_MULTIAGGR_1.default,
+      /**
+       * Gets multi-aggregation samples from a time series within a time range (in reverse order)
+       * @param args - Arguments passed to the {@link transformRangeMultiArguments} function
+       */
+      revRangeMultiAggr: REVRANGE_MULTIAGGR_1.default,
+      /**
+       * Gets samples from a time series within a time range (in reverse order)
+       * @param args - Arguments passed to the {@link transformRangeArguments} function
+       */
+      REVRANGE: REVRANGE_1.default,
+      /**
+       * Gets samples from a time series within a time range (in reverse order)
+       * @param args - Arguments passed to the {@link transformRangeArguments} function
+       */
+      revRange: REVRANGE_1.default,
+      /**
+       * Queries multiple time series keys over a range, returning timestamp-major pivot rows in forward order; keys must be same-slot in a cluster.
+       * Added since Redis 8.10.
+       * @param args - Arguments passed to the {@link transformNRangeArguments} function
+       */
+      NRANGE: NRANGE_1.default,
+      /**
+       * Queries multiple time series keys over a range, returning timestamp-major pivot rows in forward order; keys must be same-slot in a cluster.
+       * Added since Redis 8.10.
+       * @param args - Arguments passed to the {@link transformNRangeArguments} function
+       */
+      nRange: NRANGE_1.default,
+      /**
+       * Queries multiple time series keys over a range, returning timestamp-major pivot rows in reverse order; keys must be same-slot in a cluster.
+       * Added since Redis 8.10.
+       * @param args - Arguments passed to the {@link transformNRangeArguments} function
+       */
+      NREVRANGE: NREVRANGE_1.default,
+      /**
+       * Queries multiple time series keys over a range, returning timestamp-major pivot rows in reverse order; keys must be same-slot in a cluster.
+       * Added since Redis 8.10.
+       * @param args - Arguments passed to the {@link transformNRangeArguments} function
+       */
+      nRevRange: NREVRANGE_1.default
+    };
+  }
+});
+
+// node_modules/@redis/time-series/dist/lib/index.js
+var require_lib4 = __commonJS({
+  "node_modules/@redis/time-series/dist/lib/index.js"(exports) {
+    "use strict";
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.TS_READ_TIMESTAMP = exports.TIME_SERIES_REDUCERS = exports.TIME_SERIES_BUCKET_TIMESTAMP = exports.TIME_SERIES_AGGREGATION_TYPE = exports.TIME_SERIES_DUPLICATE_POLICIES = exports.TIME_SERIES_ENCODING = exports.default = void 0;
+    var commands_1 = require_commands6();
+    Object.defineProperty(exports, "default", { enumerable: true, get: function() {
+      return __importDefault(commands_1).default;
+    } });
+    Object.defineProperty(exports, "TIME_SERIES_ENCODING", { enumerable: true, get: function() {
+      return commands_1.TIME_SERIES_ENCODING;
+    } });
+    Object.defineProperty(exports, "TIME_SERIES_DUPLICATE_POLICIES", { enumerable: true, get: function() {
+      return commands_1.TIME_SERIES_DUPLICATE_POLICIES;
+    } });
+    var CREATERULE_1 = require_CREATERULE();
+    Object.defineProperty(exports, "TIME_SERIES_AGGREGATION_TYPE", { enumerable: true, get: function() {
+      return CREATERULE_1.TIME_SERIES_AGGREGATION_TYPE;
+    } });
+    var RANGE_1 = require_RANGE();
+    Object.defineProperty(exports, "TIME_SERIES_BUCKET_TIMESTAMP", { enumerable: true, get: function() {
+      return RANGE_1.TIME_SERIES_BUCKET_TIMESTAMP;
+    } });
+    var MRANGE_GROUPBY_1 = require_MRANGE_GROUPBY();
+    Object.defineProperty(exports, "TIME_SERIES_REDUCERS", { enumerable: true, get: function() {
+      return MRANGE_GROUPBY_1.TIME_SERIES_REDUCERS;
+    } });
+    var READ_1 = require_READ();
+    Object.defineProperty(exports, "TS_READ_TIMESTAMP", { enumerable: true, get: function() {
+      return READ_1.TS_READ_TIMESTAMP;
+    } });
+  }
+});
+
+// node_modules/redis/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/redis/dist/index.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __exportStar = exports && exports.__exportStar || function(m, exports2) {
+      for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports2, p)) __createBinding(exports2, m, p);
+    };
+    var __importDefault = exports && exports.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.createSentinel = exports.createCluster = exports.createClientPool = exports.createClient = void 0;
+    var client_1 = require_dist();
+    var bloom_1 = __importDefault(require_lib());
+    var json_1 = __importDefault(require_lib2());
+    var search_1 = __importDefault(require_lib3());
+    var time_series_1 = __importDefault(require_lib4());
+    __exportStar(require_dist(), exports);
+    __exportStar(require_lib(), exports);
+    __exportStar(require_lib2(), exports);
+    __exportStar(require_lib3(), exports);
+    __exportStar(require_lib4(), exports);
+    var modules = {
+      ...bloom_1.default,
+      json: json_1.default,
+      ft: search_1.default,
+      ts: time_series_1.default
+    };
+    function createClient2(options) {
+      return (0, client_1.createClient)({
+        ...options,
+        modules: {
+          ...modules,
+          ...options?.modules
+        }
+      });
+    }
+    exports.createClient = createClient2;
+    function createClientPool(clientOptions, options) {
+      return (0, client_1.createClientPool)({
+        ...clientOptions,
+        modules: {
+          ...modules,
+          ...clientOptions?.modules
+        }
+      }, options);
+    }
+    exports.createClientPool = createClientPool;
+    function createCluster(options) {
+      return (0, client_1.createCluster)({
+        ...options,
+        modules: {
+          ...modules,
+          ...options?.modules
+        }
+      });
+    }
+    exports.createCluster = createCluster;
+    function createSentinel(options) {
+      return (0, client_1.createSentinel)({
+        ...options,
+        modules: {
+          ...modules,
+          ...options?.modules
+        }
+      });
+    }
+    exports.createSentinel = createSentinel;
+  }
+});
+
 // src/store/redis/node-redis-connection.ts
 var node_redis_connection_exports = {};
 __export(node_redis_connection_exports, {
@@ -49923,7 +58506,7 @@ __export(node_redis_connection_exports, {
 });
 async function connectNodeRedis(url2, connectTimeoutMs) {
   let connected = false;
-  const client = (0, import_client.createClient)({
+  const client = (0, import_redis.createClient)({
     url: url2,
     disableOfflineQueue: true,
     // node-redis's default command time-out only guards commands waiting to be written, and creates an AbortSignal
@@ -49944,11 +58527,11 @@ async function connectNodeRedis(url2, connectTimeoutMs) {
   connected = true;
   return new NodeRedisConnection(client);
 }
-var import_client, NodeRedisConnection;
+var import_redis, NodeRedisConnection;
 var init_node_redis_connection = __esm({
   "src/store/redis/node-redis-connection.ts"() {
     "use strict";
-    import_client = __toESM(require_dist(), 1);
+    import_redis = __toESM(require_dist2(), 1);
     NodeRedisConnection = class _NodeRedisConnection {
       constructor(client) {
         this.client = client;
@@ -66851,7 +75434,7 @@ var require_limit = __commonJS({
 });
 
 // node_modules/ajv-formats/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist3 = __commonJS({
   "node_modules/ajv-formats/dist/index.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -66908,7 +75491,7 @@ var import_ajv, import_ajv_formats, AjvJsonSchemaValidator;
 var init_ajv_provider = __esm({
   "node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js"() {
     import_ajv = __toESM(require_ajv(), 1);
-    import_ajv_formats = __toESM(require_dist2(), 1);
+    import_ajv_formats = __toESM(require_dist3(), 1);
     AjvJsonSchemaValidator = class {
       /**
        * Create an AJV validator

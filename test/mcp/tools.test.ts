@@ -287,7 +287,7 @@ describe('waitSeconds', () => {
 
 /** Redis connections blocked in XREAD right now (a waiting ask_later holds one). */
 async function blockedReaders(): Promise<number> {
-  const { createClient } = await import('@redis/client');
+  const { createClient } = await import('redis');
   const { inject } = await import('vitest');
   const raw = createClient({ url: inject('redisUrl') });
   await raw.connect();

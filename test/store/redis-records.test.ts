@@ -1,4 +1,4 @@
-import { createClient, type RedisClientType } from '@redis/client';
+import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CorruptRecordError } from '../../src/store/corrupt-record-error.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';

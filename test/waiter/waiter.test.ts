@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createClient, type RedisClientType } from '@redis/client';
+import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

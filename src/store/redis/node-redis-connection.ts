@@ -1,5 +1,5 @@
 /** The store's connection for long-running processes: node-redis, reconnecting with back-off. */
-import { createClient, type RedisClientType } from '@redis/client';
+import { createClient, type RedisClientType } from 'redis';
 import type { RedisConnection } from './connection.js';
 
 class NodeRedisConnection implements RedisConnection {
