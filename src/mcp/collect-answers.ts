@@ -6,13 +6,22 @@
  * Two callers:
  * - the model (or any MCP client without hooks): the note as plain text;
  * - Claude Code's `mcp_tool` hooks, which say so with `for`: the text is exactly the hook JSON Claude Code reads
- *   (`hookSpecificOutput` for that event), or empty when nothing is due. `UserPromptSubmit` carries every outcome,
- *   for prompts the person typed only; `PostToolUse` carries the outcomes `ASK_LATER_MIDTURN` names (blocking ones
- *   by default), in the main agent only (a subagent's context is thrown away, so its tool calls take nothing).
+ *   (`hookSpecificOutput` for that event), or `{}` when nothing is due (an empty text would make Claude Code add a
+ *   "hook success" line to the model's context on every prompt). `UserPromptSubmit` carries every outcome, for
+ *   prompts the person typed only; `PostToolUse` carries the outcomes `ASK_LATER_MIDTURN` names (blocking ones by
+ *   default), in the main agent only (a subagent's context is thrown away, so its tool calls take nothing), and not
+ *   after `ToolSearch` (the model may be loading `collect_answers` itself, and should get the answers from it).
+ *
+ * Every `UserPromptSubmit` call (typed or not: a turn is starting) also takes the session's waiter lease from the
+ * waiter armed at the last `Stop` (`ask-later wait`), which then ends instead of waking a session that is working:
+ * answers given during the turn come with its tool calls, and `Stop` arms a new waiter for what is left.
+ *
+ * A call Claude Code gave up on (its hook time-out) is cancelled: the claim is given back at once.
  */
 import { z } from 'zod';
 import type { DeliveryReach } from '../agent-config.js';
 import { deliveryEntriesBudget, hookOutput, type NextDelivery, renderDeliveryNote } from '../core/delivery-note.js';
+import { TURN_LEASE_MS, turnOwner, waiterLease } from '../core/turns.js';
 import { carriesAnswers } from '../core/typed-prompt.js';
 import type { Store } from '../store/port.js';
 import { argsObject, errorResult, failureResult, type ToolContext, type ToolDefinition, textResult } from './tool.js';
@@ -24,12 +33,19 @@ const HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse'] as const;
 type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Fields the hooks template from their own input; each is a string (a missing one arrives as ""). */
-const HOOK_FIELDS = ['prompt', 'source', 'session_id', 'agent_id', 'tool_name'] as const;
+const HOOK_FIELDS = ['prompt', 'source', 'session_id', 'prompt_id', 'agent_id', 'tool_name'] as const;
 
 const hookField = z.string().optional().describe('Set by ask-later’s hooks; leave it out.');
 
 export const NOTHING_WAITING =
-  'No answers are waiting: nothing was answered, dismissed or expired since the last delivery.';
+  'Nothing new: every answer, dismissal and expiry so far has already reached you (look for the latest note headed ' +
+  '"ask-later: outcomes of the questions you parked", in a prompt or a tool result). Carry on.';
+
+/** A hook's text when nothing is due: valid hook JSON that adds nothing. */
+export const HOOK_NOTHING = '{}';
+
+/** Tools after which the tool-call hook carries nothing. */
+const QUIET_AFTER: ReadonlySet<string> = new Set(['ToolSearch']);
 
 export interface CollectOptions {
   /** `ASK_LATER_MIDTURN`: which outcomes a `PostToolUse` call carries. */
@@ -38,8 +54,14 @@ export interface CollectOptions {
 
 type Request =
   | { readonly for: undefined }
-  | { readonly for: 'UserPromptSubmit'; readonly prompt: string; readonly source: string }
-  | { readonly for: 'PostToolUse'; readonly agentId: string };
+  | {
+      readonly for: 'UserPromptSubmit';
+      readonly prompt: string;
+      readonly source: string;
+      readonly sessionId: string;
+      readonly promptId: string;
+    }
+  | { readonly for: 'PostToolUse'; readonly agentId: string; readonly toolName: string };
 
 /** The arguments, checked by hand so every refusal reads as ours; a reason string when they are wrong. */
 function readRequest(args: unknown): Request | string {
@@ -72,9 +94,19 @@ function readRequest(args: unknown): Request | string {
     if (typeof object.prompt !== 'string') {
       return 'Expected `prompt` (the prompt the person typed, templated by the hook) with `for` UserPromptSubmit';
     }
-    return { for: 'UserPromptSubmit', prompt: object.prompt, source: (object.source as string | undefined) ?? '' };
+    return {
+      for: 'UserPromptSubmit',
+      prompt: object.prompt,
+      source: (object.source as string | undefined) ?? '',
+      sessionId: (object.session_id as string | undefined) ?? '',
+      promptId: (object.prompt_id as string | undefined) ?? '',
+    };
   }
-  return { for: 'PostToolUse', agentId: (object.agent_id as string | undefined) ?? '' };
+  return {
+    for: 'PostToolUse',
+    agentId: (object.agent_id as string | undefined) ?? '',
+    toolName: (object.tool_name as string | undefined) ?? '',
+  };
 }
 
 /** Which outcomes this call carries; undefined when none is due at all (the rules say this call carries nothing). */
@@ -86,7 +118,7 @@ function reachOf(request: Request, options: CollectOptions): { blockingOnly: boo
       return carriesAnswers(request) ? { blockingOnly: false } : undefined;
     case 'PostToolUse':
       // A subagent's tool call (Claude Code sets agent_id there only): its context does not reach the main agent.
-      if (request.agentId !== '' || options.midturn === 'off') return undefined;
+      if (request.agentId !== '' || options.midturn === 'off' || QUIET_AFTER.has(request.toolName)) return undefined;
       return { blockingOnly: options.midturn === 'blocking' };
   }
 }
@@ -104,6 +136,7 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
       prompt: hookField,
       source: hookField,
       session_id: hookField,
+      prompt_id: hookField,
       agent_id: hookField,
       tool_name: hookField,
     }),
@@ -112,10 +145,16 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
       const request = readRequest(args);
       if (typeof request === 'string') return errorResult(request);
       const reach = reachOf(request, options);
-      const empty = request.for === undefined ? NOTHING_WAITING : '';
-      if (!reach) return textResult(empty);
+      const empty = request.for === undefined ? NOTHING_WAITING : HOOK_NOTHING;
+      const turnStarts = request.for === 'UserPromptSubmit' && /^[A-Za-z0-9_-]{1,128}$/.test(request.sessionId);
+      if (!reach && !turnStarts) return textResult(empty);
       try {
-        return await collect(await context.store(), context, request, reach.blockingOnly, empty);
+        const store = await context.store();
+        if (turnStarts) {
+          await store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS);
+        }
+        if (!reach) return textResult(empty);
+        return await collect(store, context, request, reach.blockingOnly, empty);
       } catch (error) {
         return failureResult(error);
       }
@@ -131,6 +170,11 @@ async function collect(store: Store, context: ToolContext, request: Request, blo
     blockingOnly,
   });
   if (claim.questions.length === 0) return textResult(empty);
+  if (context.signal.aborted) {
+    // Given up on while claiming (the hook's time-out): nobody will read this result.
+    await store.releaseClaim(project, claim);
+    return textResult(empty);
+  }
   // Outcomes left out of a mid-turn note wait for the prompt; the model calling it itself can call again.
   const next: NextDelivery = request.for === undefined ? 'call' : 'prompt';
   const note = renderDeliveryNote(claim.questions, claim.remaining, undefined, next);

@@ -50,8 +50,18 @@ export interface McpServerOptions {
 class AskLaterServer extends Server {
   readonly #afterResponse = new Map<string | number, ((sent: boolean) => Promise<void>)[]>();
 
-  afterResponse(requestId: string | number, work: (sent: boolean) => Promise<void>): void {
+  /** Run `work` once the response to `requestId` was written, or with `sent` false when `signal` aborts first. */
+  afterResponse(requestId: string | number, work: (sent: boolean) => Promise<void>, signal: AbortSignal): void {
     this.#afterResponse.set(requestId, [...(this.#afterResponse.get(requestId) ?? []), work]);
+    // A cancelled request's response is never sent (the SDK drops it): settle its work now.
+    const cancelled = () => {
+      const pending = this.#afterResponse.get(requestId);
+      if (!pending) return;
+      this.#afterResponse.delete(requestId);
+      for (const each of pending) void each(false).catch(() => undefined);
+    };
+    if (signal.aborted) cancelled();
+    else signal.addEventListener('abort', cancelled, { once: true });
   }
 
   override async connect(transport: Transport): Promise<void> {
@@ -109,7 +119,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       project: options.project,
       signal: extra.signal,
       progressIntervalMs: options.progressIntervalMs ?? 10_000,
-      afterResponse: (work) => server.afterResponse(extra.requestId, work),
+      afterResponse: (work) => server.afterResponse(extra.requestId, work, extra.signal),
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({

@@ -209,6 +209,11 @@ export interface Store {
   acquireLease(name: string, owner: string, ms: number): Promise<boolean>;
   /** Give a lease up at once if `owner` holds it (a stopping process), so another owner need not wait it out. */
   releaseLease(name: string, owner: string): Promise<void>;
+  /**
+   * Take a lease for `ms` whoever holds it: for a state that overrides the holder (a session's turn starting takes
+   * the session from its idle-time waiter, which finds it lost the lease and ends).
+   */
+  seizeLease(name: string, owner: string, ms: number): Promise<void>;
 
   /** A cheap round trip to the store (health checks). Throws `StoreUnavailableError` when it is not there. */
   ping(): Promise<void>;

@@ -10,8 +10,12 @@
  * the next path (the next tool call or prompt).
  *
  * - Which outcomes wake: `ASK_LATER_WAKE` (blocking, the default: those of blocking questions; all; off).
- * - One waiter per session: a store lease named after the session (two started together: one gets it; the other
- *   exits 0). The holder renews it while it waits, and gives it up when it ends.
+ * - One waiter per session, and none while it works: a store lease named after the session (two started together:
+ *   one gets it; the other exits 0). The holder renews it every time it looks, and gives it up when it ends. A
+ *   turn starting takes the lease (`collect_answers` on `UserPromptSubmit`, owner `turn:<prompt id>`): the waiter
+ *   armed before finds it lost the lease the next time it looks and ends without waking the session (answers given
+ *   during the turn come with its tool calls). The waiter the turn's `Stop` starts gives the turn's lease back
+ *   (the same prompt id) and takes it; if another turn has started meanwhile, it cannot, and ends.
  * - A session is not woken twice for the same outcome: the ids it was woken for are kept per session (session.ts).
  * - It waits without polling (Redis: a blocking stream read; the embedded store: its change watch, slowed to
  *   100 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
@@ -24,6 +28,7 @@ import { resolve } from 'node:path';
 import { type AgentConfig, loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { platformName, type Question } from '../core/question.js';
+import { turnOwner, waiterLease } from '../core/turns.js';
 import { HookIoError } from '../hook/hook-io-error.js';
 import { readStdin } from '../hook/input.js';
 import { openStore } from '../store/open.js';
@@ -57,10 +62,12 @@ export interface WaiterOptions {
   readonly onWait?: () => void;
 }
 
-/** What the hook's stdin says (SessionStart, Stop): the session and its directory. */
+/** What the hook's stdin says (SessionStart, Stop): the session, its directory, the turn that just ended. */
 interface HookInput {
   readonly sessionId: string;
   readonly cwd?: string;
+  /** `Stop`: the ended turn's prompt id. */
+  readonly promptId?: string;
 }
 
 function parseInput(text: string): HookInput {
@@ -76,7 +83,9 @@ function parseInput(text: string): HookInput {
     throw new HookIoError('the hook JSON has no session_id (letters, digits, - and _)');
   }
   const cwd = typeof fields.cwd === 'string' && fields.cwd.trim() !== '' ? fields.cwd : undefined;
-  return { sessionId, ...(cwd !== undefined ? { cwd } : {}) };
+  const promptId =
+    fields.hook_event_name === 'Stop' && typeof fields.prompt_id === 'string' ? fields.prompt_id : undefined;
+  return { sessionId, ...(cwd !== undefined ? { cwd } : {}), ...(promptId !== undefined ? { promptId } : {}) };
 }
 
 /** Run one waiter. Resolves with the exit code: 2 to wake the session, else 0. */
@@ -87,7 +96,7 @@ export async function runWaiter(io: WaiterIo, env: Env, cwd: string, options: Wa
     if (config.wake === 'off') return 0;
     const store = await openStore(config.store, { pollIntervalMs: 100 });
     try {
-      const woke = await wait(store, config, input.sessionId, env, options);
+      const woke = await wait(store, config, input, env, options);
       if (woke === undefined) return 0;
       io.stderr.write(`${wakeLine(woke)}\n`);
       return WAKE_EXIT_CODE;
@@ -106,24 +115,29 @@ export async function runWaiter(io: WaiterIo, env: Env, cwd: string, options: Wa
 async function wait(
   store: Store,
   config: AgentConfig,
-  sessionId: string,
+  input: HookInput,
   env: Env,
   options: WaiterOptions,
 ): Promise<Question[] | undefined> {
+  const { sessionId } = input;
   const leaseMs = options.leaseMs ?? WAITER_LEASE_MS;
-  const lease = `waiter:${sessionId}`;
+  const lease = waiterLease(sessionId);
   const owner = `${process.pid}-${randomUUID()}`;
-  if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined; // another waiter holds the session
+  // The turn that just ended gives the session back (a newer turn's lease has another owner and stays).
+  if (input.promptId !== undefined) await store.releaseLease(lease, turnOwner(input.promptId));
+  if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined; // a turn or another waiter holds it
   const stateDir = sessionStateDir(env);
   const blockingOnly = config.wake === 'blocking';
   const claudePid = Number(env.CLAUDE_PID);
   const alive = options.alive ?? isAlive;
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config.project);
-  let renewed = Date.now();
   try {
     for (;;) {
       if (options.signal?.aborted) return undefined;
+      // Every look starts by renewing the lease: lost means a turn started (or the lease lapsed and was taken).
+      if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined;
+      const renewed = Date.now();
       const woken = loadWoken(stateDir, sessionId, config.project);
       const due = (await store.waitingOutcomes(config.project, { blockingOnly })).filter((q) => !woken.has(q.id));
       if (due.length > 0) {
@@ -139,10 +153,6 @@ async function wait(
       if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return undefined;
       const now = Date.now();
       if (now >= deadline) return undefined;
-      if (now - renewed >= leaseMs / 2) {
-        if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined; // lapsed and taken over
-        renewed = now;
-      }
       const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
       options.onWait?.();
       await watch.changed({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });

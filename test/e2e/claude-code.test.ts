@@ -15,10 +15,9 @@
  * Prompt 2: the hook adds the answer and the notes to the prompt, once; the question is then `delivered`.
  * Prompt 3: nothing again.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEB_ROUTES } from '../../src/blocks/web/routes.js';
@@ -28,185 +27,33 @@ import { formatQuestionRef } from '../../src/core/question-ref.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import {
-  countInMessages,
-  type FakeMessagesApi,
-  lastToolResults,
-  type MessagesRequestBody,
-  messageTexts,
-  type ScriptedReply,
-  startFakeMessagesApi,
-} from '../fakes/messages-api.js';
+import { countInMessages, lastToolResults, type MessagesRequestBody, messageTexts } from '../fakes/messages-api.js';
 import { freePort } from '../support/redis-server.js';
 import { uniquePrefix } from '../support/store.js';
-import { claudeBinary } from './claude-binary.js';
-
-const repoRoot = realpathSync(new URL('../..', import.meta.url).pathname);
-const MARKETPLACE = JSON.parse(readFileSync(join(repoRoot, '.claude-plugin/marketplace.json'), 'utf8')).name as string;
-/** Claude Code starts slowly on a busy machine (and waits for MCP servers): be generous. */
-const CLAUDE_TIMEOUT_MS = 180_000;
+import {
+  CLAUDE_TIMEOUT_MS,
+  type ClaudeRun,
+  type E2e,
+  offers,
+  repoRoot,
+  type Setup,
+  startE2e,
+  textReply,
+} from './support.js';
 
 const prefix = uniquePrefix();
 const running = new Set<ChildProcess>();
-const scratch: string[] = [];
 /** The embedded stores the tests opened, closed after all. */
 const embeddedStores: SqliteStore[] = [];
-let claude: string;
-let api: FakeMessagesApi;
+let e2e: E2e;
 let store: RedisStore;
-
-interface ClaudeRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** How one way of wiring ask-later into Claude Code runs `claude`. */
-interface Setup {
-  /** The ask_later tool's name as Claude Code shows it to the model. */
-  readonly tool: string;
-  readonly home: string;
-  /** Flags for every prompt. */
-  readonly args: readonly string[];
-  /** Environment on top of {@link baseEnv}. */
-  readonly env: Readonly<Record<string, string>>;
-}
-
-function tempDir(name: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), `ask-later-e2e-${name}-`)));
-  scratch.push(dir);
-  return dir;
-}
-
-/** The environment of every `claude` run: nothing of ours leaks in (no real HOME, key or session variables). */
-function baseEnv(home: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    LANG: 'C.UTF-8',
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: 'dummy',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
-}
-
-function runClaude(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ClaudeRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(claude, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    running.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => {
-      killTree(child);
-      reject(
-        new Error(`claude ${args.join(' ')} timed out after ${CLAUDE_TIMEOUT_MS} ms\n${reportOutput(stdout, stderr)}`),
-      );
-    }, CLAUDE_TIMEOUT_MS);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      running.delete(child);
-      reject(error);
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Claude Code and the MCP server and hooks it started: the whole process group. */
-function killTree(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
-}
-
-function report(run: ClaudeRun): string {
-  return `exit code ${run.code}\n${reportOutput(run.stdout, run.stderr)}`;
-}
-
-function reportOutput(stdout: string, stderr: string): string {
-  const requests = api.requests
-    .map((r) => {
-      const tools = (r.body as MessagesRequestBody | undefined)?.tools?.map((tool) => tool.name) ?? [];
-      return `${r.method} ${r.url}${tools.length > 0 ? ` tools: ${tools.join(', ')}` : ''}`;
-    })
-    .join('\n  ');
-  return `--- claude stdout ---\n${stdout}\n--- claude stderr ---\n${stderr}\n--- requests to the fake API ---\n  ${requests}`;
-}
 
 /** `claude -p` in the project, allowed to call ask_later without a permission prompt. */
 async function prompt(setup: Setup, project: string, text: string): Promise<ClaudeRun> {
   const args = ['-p', text, '--allowedTools', setup.tool, ...setup.args];
-  const run = await runClaude(args, project, { ...baseEnv(setup.home), ...setup.env });
-  if (run.code !== 0) throw new Error(`claude -p failed\n${report(run)}`);
+  const run = await e2e.runClaude(args, project, { ...e2e.baseEnv(setup.home), ...setup.env });
+  if (run.code !== 0) throw new Error(`claude -p failed\n${e2e.report(run)}`);
   return run;
-}
-
-/** The main loop's requests (the ones that offer tools; Claude Code may also make side requests without any). */
-function mainRequests(from = 0): MessagesRequestBody[] {
-  return api
-    .messageRequests()
-    .slice(from)
-    .filter((body) => (body.tools?.length ?? 0) > 0);
-}
-
-function offers(body: MessagesRequestBody, tool: string): boolean {
-  return body.tools?.some((t) => t.name === tool && t.defer_loading !== true) ?? false;
-}
-
-function textReply(text: string): ScriptedReply {
-  return { content: [{ type: 'text', text }] };
-}
-
-function gitProject(): string {
-  const project = tempDir('project');
-  execFileSync('git', ['init', '-q', project]);
-  mkdirSync(join(project, 'src'));
-  writeFileSync(join(project, 'src', 'export.ts'), 'export const format = "csv";\n');
-  return project;
-}
-
-interface PluginOptions {
-  /** The inbox's settings, put in ~/.claude/settings.json; without, the plugin runs on its defaults. */
-  readonly settingsEnv?: Readonly<Record<string, string>>;
-  /** The marketplace directory to add (default this checkout). */
-  readonly marketplace?: string;
-}
-
-/** The plugin, installed the way the README tells a person to, from this checkout's marketplace, in `home`. */
-async function pluginSetup(home: string, options: PluginOptions = {}): Promise<Setup> {
-  const { settingsEnv, marketplace = repoRoot } = options;
-  for (const args of [
-    ['plugin', 'marketplace', 'add', marketplace],
-    ['plugin', 'install', `ask-later@${MARKETPLACE}`],
-  ]) {
-    const run = await runClaude(args, home, baseEnv(home));
-    if (run.code !== 0) throw new Error(`claude ${args.join(' ')} failed\n${report(run)}`);
-  }
-  if (settingsEnv !== undefined) {
-    // The inbox's settings go in the `env` of ~/.claude/settings.json, which Claude Code passes on to the plugin's
-    // MCP server and hook.
-    const settingsFile = join(home, '.claude', 'settings.json');
-    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    settings.env = settingsEnv;
-    writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-  }
-  // Plugin tools are named `mcp__plugin_<plugin>_<server>__<tool>`.
-  return { tool: 'mcp__plugin_ask-later_ask-later__ask_later', home, args: [], env: {} };
 }
 
 /**
@@ -216,7 +63,7 @@ async function pluginSetup(home: string, options: PluginOptions = {}): Promise<S
  * node_modules; installed from here it cannot, as when installed from GitHub.
  */
 function marketplaceOutsideCheckout(): string {
-  const dir = tempDir('marketplace');
+  const dir = e2e.tempDir('marketplace');
   cpSync(join(repoRoot, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
   cpSync(join(repoRoot, 'plugin'), join(dir, 'plugin'), { recursive: true });
   const resolveFromPlugin = createRequire(join(dir, 'plugin', 'dist', 'ask-later.mjs')).resolve;
@@ -232,7 +79,7 @@ function manualSetup(): Setup {
   const settings = { hooks: { UserPromptSubmit: [{ hooks: [hook] }] } };
   return {
     tool: 'mcp__ask-later__ask_later',
-    home: tempDir('home'),
+    home: e2e.tempDir('home'),
     args: [
       '--mcp-config',
       JSON.stringify(mcpConfig),
@@ -379,13 +226,13 @@ const NOTES = 'Parquet only for the finance bucket, keep CSV elsewhere (ref 7f3a
  * note carries the answer and the notes, once, and the question is then `delivered`. Prompt 3: nothing again.
  */
 async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
-  const project = gitProject();
+  const project = e2e.gitProject();
   const tool = setup.tool;
 
   // Prompt 1. Claude Code defers MCP tools behind its ToolSearch tool (it lists their names only): a model first
   // loads the tool's schema, then calls it. The fake model does the same, unless the tool is offered directly.
-  const first = api.messageRequests().length;
-  api.setScript((body) => {
+  const first = e2e.api.messageRequests().length;
+  e2e.api.setScript((body) => {
     const [result] = lastToolResults(body);
     if (result?.toolUseId === 'toolu_ask') return textReply('Parked the format question; carrying on with CSV.');
     if (result?.toolUseId === 'toolu_search' || offers(body, tool)) {
@@ -399,12 +246,13 @@ async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
     return textReply(`${tool} is not offered.`);
   });
   const run1 = await prompt(setup, project, 'Add a Parquet export to the nightly job.');
-  const parkResult = mainRequests(first)
+  const parkResult = e2e
+    .mainRequests(first)
     .flatMap(lastToolResults)
     .find((result) => result.toolUseId === 'toolu_ask');
-  expect(parkResult, `the model never got a result from ${tool}\n${report(run1)}`).toBeDefined();
-  expect(parkResult?.isError, report(run1)).toBe(false);
-  expect(parkResult?.text, report(run1)).toMatch(/^Parked as #1\b/);
+  expect(parkResult, `the model never got a result from ${tool}\n${e2e.report(run1)}`).toBeDefined();
+  expect(parkResult?.isError, e2e.report(run1)).toBe(false);
+  expect(parkResult?.text, e2e.report(run1)).toMatch(/^Parked as #1\b/);
   expect(run1.stdout).toContain('Parked the format question');
   const parked = await inbox.get(project, 1);
   expect(parked?.status).toBe('pending');
@@ -415,13 +263,16 @@ async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
   expect((await inbox.get(project, 1))?.status).toBe('answered');
 
   // Prompt 2: the note carries the answer and the notes, once.
-  const second = api.messageRequests().length;
-  api.setScript(() => textReply('Using Parquet for the finance bucket.'));
+  const second = e2e.api.messageRequests().length;
+  e2e.api.setScript(() => textReply('Using Parquet for the finance bucket.'));
   const run2 = await prompt(setup, project, 'Go on with the export.');
-  const [seen] = mainRequests(second);
-  expect(seen, report(run2)).toBeDefined();
+  const [seen] = e2e.mainRequests(second);
+  expect(seen, e2e.report(run2)).toBeDefined();
   const sent = messageTexts(seen as MessagesRequestBody).join('\n---\n');
-  expect(countInMessages(seen as MessagesRequestBody, NOTES), `the notes, once, in:\n${sent}\n${report(run2)}`).toBe(1);
+  expect(
+    countInMessages(seen as MessagesRequestBody, NOTES),
+    `the notes, once, in:\n${sent}\n${e2e.report(run2)}`,
+  ).toBe(1);
   expect(countInMessages(seen as MessagesRequestBody, QUESTION.question), sent).toBe(1);
   expect(sent).toMatch(/ask-later/);
   expect(sent).toMatch(/Parquet/);
@@ -429,28 +280,26 @@ async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
   expect((await inbox.get(project, 1))?.status).toBe('delivered');
 
   // Prompt 3: nothing is delivered twice.
-  const third = api.messageRequests().length;
-  api.setScript(() => textReply('Done.'));
+  const third = e2e.api.messageRequests().length;
+  e2e.api.setScript(() => textReply('Done.'));
   const run3 = await prompt(setup, project, 'Anything else?');
-  const [later] = mainRequests(third);
-  expect(later, report(run3)).toBeDefined();
+  const [later] = e2e.mainRequests(third);
+  expect(later, e2e.report(run3)).toBeDefined();
   expect(countInMessages(later as MessagesRequestBody, NOTES)).toBe(0);
   expect(countInMessages(later as MessagesRequestBody, QUESTION.question)).toBe(0);
   expect((await inbox.get(project, 1))?.status).toBe('delivered');
 }
 
 beforeAll(async () => {
-  claude = await claudeBinary();
-  api = await startFakeMessagesApi();
+  e2e = await startE2e();
   store = await openRedisStore({ url: inject('redisUrl'), prefix });
 }, 900_000);
 
 afterAll(async () => {
-  for (const child of running) killTree(child);
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await store?.close();
   for (const embedded of embeddedStores) await embedded.close();
-  await api?.close();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  await e2e?.close();
 });
 
 // The set-ups share the fake API, whose script is per prompt: they run one after the other.
@@ -459,7 +308,7 @@ describe('Claude Code with ask-later', () => {
     'GIVEN the plugin installed from the marketplace WHEN the model parks a question and the person answers THEN it reads "Parked as #1" and the next prompt carries the answer once',
     async () =>
       parkAnswerDeliver(
-        await pluginSetup(tempDir('home'), {
+        await e2e.pluginSetup(e2e.tempDir('home'), {
           settingsEnv: { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix },
         }),
         redisInbox(),
@@ -476,7 +325,7 @@ describe('Claude Code with ask-later', () => {
   it(
     'GIVEN no REDIS_URL anywhere, `ask-later serve` started first in a fresh HOME and the plugin installed from the marketplace copied outside the checkout WHEN the model parks a question and the person answers in the web inbox THEN it reads "Parked as #1" and the next prompt carries the answer once',
     async () => {
-      const home = tempDir('home');
+      const home = e2e.tempDir('home');
       const serve = await startServe(home);
       let exitCode: number | null | undefined;
       try {
@@ -486,7 +335,7 @@ describe('Claude Code with ask-later', () => {
         expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({
           module: join(repoRoot, 'node_modules', 'better-sqlite3'),
         });
-        const setup = await pluginSetup(home, { marketplace: marketplaceOutsideCheckout() });
+        const setup = await e2e.pluginSetup(home, { marketplace: marketplaceOutsideCheckout() });
         await parkAnswerDeliver(setup, webInbox(home, serve));
       } finally {
         exitCode = await serve.stop();

@@ -44,15 +44,63 @@ function hookJson(text: string) {
   return JSON.parse(text) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
 }
 
-const typedPrompt = (prompt = 'go on', source = '') => ({ for: 'UserPromptSubmit', prompt, source, session_id: 's1' });
-const toolCall = (agentId = '') => ({ for: 'PostToolUse', agent_id: agentId, tool_name: 'Bash', session_id: 's1' });
+const typedPrompt = (prompt = 'go on', source = '', session = 's1', promptId = 'p1') => ({
+  for: 'UserPromptSubmit',
+  prompt,
+  source,
+  session_id: session,
+  prompt_id: promptId,
+});
+const toolCall = (agentId = '', toolName = 'Bash') => ({
+  for: 'PostToolUse',
+  agent_id: agentId,
+  tool_name: toolName,
+  session_id: 's1',
+});
 
 describe('collect_answers called by the model', () => {
-  it('GIVEN nothing waiting THEN it says so, and is not an error', async () => {
+  it('GIVEN nothing waiting THEN it says so (and that what came before already reached it), and is not an error', async () => {
     const client = await clientFor(uniqueProject());
     const result = await collect(client);
     expect(isError(result)).toBe(false);
     expect(textOf(result)).toBe(NOTHING_WAITING);
+    expect(NOTHING_WAITING).toMatch(/already reached you/);
+  });
+
+  it('GIVEN the client gives up while the claim is being made (a hook time-out) THEN the claim is given back at once', async () => {
+    const project = uniqueProject();
+    await answered(project, [true]);
+    // The store is slow to claim (a server that hung and resumes): the client cancels meanwhile.
+    let claiming: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => {
+      claiming = resolve;
+    });
+    let entered = false;
+    const slow = new Proxy(store, {
+      get(target, property) {
+        if (property === 'claimUndelivered') {
+          return async (...args: Parameters<RedisStore['claimUndelivered']>) => {
+            entered = true;
+            await gate;
+            return target.claimUndelivered(...args);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const client = await connectClient({ project, store: async () => slow, version: 'test' });
+    const stop = new AbortController();
+    const call = client.callTool({ name: 'collect_answers', arguments: typedPrompt() }, undefined, {
+      signal: stop.signal,
+    });
+    await vi.waitFor(() => expect(entered).toBe(true));
+    stop.abort();
+    await expect(call).rejects.toThrow();
+    claiming?.();
+    // Claimed after the cancel, then given back: free for the next call, not left to its 10 s lease.
+    await vi.waitFor(async () => expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1]));
+    expect((await store.get(project, 1))?.status).toBe('answered');
   });
 
   it('GIVEN two answers THEN the note carries both as plain text, and once the result was sent they are delivered and never come again', async () => {
@@ -102,7 +150,7 @@ describe('collect_answers called by the model', () => {
     );
     const texts = results.map((r) => {
       const text = textOf(r);
-      return text.startsWith('{') ? hookJson(text).hookSpecificOutput.additionalContext : text;
+      return text.startsWith('{') ? (hookJson(text).hookSpecificOutput?.additionalContext ?? '') : text;
     });
     for (let id = 1; id <= 10; id++) {
       const carrying = texts.filter((t) => t.includes(`Which database for part ${id}?`));
@@ -151,22 +199,22 @@ describe('collect_answers called by the UserPromptSubmit hook', () => {
     await vi.waitFor(async () => expect((await store.list(project, { status: ['delivered'] })).length).toBe(2));
   });
 
-  it('GIVEN nothing waiting THEN the text is empty', async () => {
+  it('GIVEN nothing waiting THEN the text is {} (valid hook JSON that adds nothing to the context)', async () => {
     const client = await clientFor(uniqueProject());
     const result = await collect(client, typedPrompt());
     expect(isError(result)).toBe(false);
-    expect(textOf(result)).toBe('');
+    expect(textOf(result)).toBe('{}');
   });
 
   it.each([
     ['a background-task notification', typedPrompt('<task-notification>\n<summary>ask-later: ready</summary>')],
     ['a system prompt', typedPrompt('wake up', 'system')],
     ['a scheduled wake-up', typedPrompt('tick', 'schedule_wakeup')],
-  ])('GIVEN %s THEN the text is empty and the answers keep waiting', async (_what, args) => {
+  ])('GIVEN %s THEN the text is {} and the answers keep waiting', async (_what, args) => {
     const project = uniqueProject();
     await answered(project, [true]);
     const client = await clientFor(project);
-    expect(textOf(await collect(client, args))).toBe('');
+    expect(textOf(await collect(client, args))).toBe('{}');
     expect(await statuses(project)).toEqual([[1, 'answered']]);
     expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1]); // not even leased
   });
@@ -178,6 +226,18 @@ describe('collect_answers called by the UserPromptSubmit hook', () => {
     expect(textOf(await collect(client, typedPrompt('a', 'sdk')))).toContain('UserPromptSubmit');
     await answered(project, [false]);
     expect(textOf(await collect(client, { for: 'UserPromptSubmit', prompt: 'b' }))).toContain('UserPromptSubmit');
+  });
+});
+
+describe('collect_answers marks the start of a turn', () => {
+  it('GIVEN a session’s waiter holds its lease WHEN a prompt (typed or not) starts a turn THEN the turn holds it, under its prompt id', async () => {
+    const client = await clientFor(uniqueProject());
+    const session = `turn-${Date.now()}`;
+    expect(await store.acquireLease(`waiter:${session}`, 'waiter-1', 60_000)).toBe(true);
+    await collect(client, typedPrompt('<task-notification>woken</task-notification>', '', session, 'prompt-7'));
+    expect(await store.acquireLease(`waiter:${session}`, 'waiter-1', 60_000)).toBe(false);
+    await store.releaseLease(`waiter:${session}`, 'turn:prompt-7'); // what the turn's Stop waiter does
+    expect(await store.acquireLease(`waiter:${session}`, 'waiter-2', 60_000)).toBe(true);
   });
 });
 
@@ -203,27 +263,35 @@ describe('collect_answers called by the PostToolUse hook', () => {
     );
   });
 
-  it('GIVEN a subagent’s tool call (agent_id set) THEN the text is empty and nothing is taken', async () => {
+  it('GIVEN a subagent’s tool call (agent_id set) THEN the text is {} and nothing is taken', async () => {
     const project = uniqueProject();
     await answered(project, [true]);
     const client = await clientFor(project);
-    expect(textOf(await collect(client, toolCall('a7dfccea9e0c33566')))).toBe('');
+    expect(textOf(await collect(client, toolCall('a7dfccea9e0c33566')))).toBe('{}');
     expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1]);
   });
 
   it('GIVEN ASK_LATER_MIDTURN=all THEN every outcome; off THEN none', async () => {
     const project = uniqueProject();
     await answered(project, [false]);
-    expect(textOf(await collect(await clientFor(project, 'off'), toolCall()))).toBe('');
+    expect(textOf(await collect(await clientFor(project, 'off'), toolCall()))).toBe('{}');
     const all = hookJson(textOf(await collect(await clientFor(project, 'all'), toolCall())));
     expect(all.hookSpecificOutput.additionalContext).toContain('Which database for part 1?');
+  });
+
+  it('GIVEN ToolSearch (the model may be loading collect_answers itself) THEN that call carries nothing', async () => {
+    const project = uniqueProject();
+    await answered(project, [true]);
+    const client = await clientFor(project);
+    expect(textOf(await collect(client, toolCall('', 'ToolSearch')))).toBe('{}');
+    expect(textOf(await collect(client))).toContain('Which database for part 1?');
   });
 
   it('GIVEN only non-blocking answers THEN a tool call adds nothing and leases nothing', async () => {
     const project = uniqueProject();
     await answered(project, [false]);
     const client = await clientFor(project);
-    expect(textOf(await collect(client, toolCall()))).toBe('');
+    expect(textOf(await collect(client, toolCall()))).toBe('{}');
     expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1]);
   });
 });

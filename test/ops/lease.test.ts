@@ -28,6 +28,21 @@ describe.each([
     expect(await store.acquireLease('sweep', 'a', 200)).toBe(false);
   });
 
+  it('GIVEN a holder WHEN another owner seizes the lease THEN the holder can neither renew nor release it; the seizer can', async () => {
+    const clock = testClock();
+    const store = sqlite ? await openSqliteTestStore({ now: clock.now }) : await openTestStore();
+    open.push(store);
+    expect(await store.acquireLease('waiter:s1', 'waiter', 60_000)).toBe(true);
+    await store.seizeLease('waiter:s1', 'turn', 60_000);
+    expect(await store.acquireLease('waiter:s1', 'waiter', 60_000)).toBe(false);
+    await store.releaseLease('waiter:s1', 'waiter'); // not the holder's any more: nothing happens
+    expect(await store.acquireLease('waiter:s1', 'other', 60_000)).toBe(false);
+    await store.releaseLease('waiter:s1', 'turn');
+    expect(await store.acquireLease('waiter:s1', 'waiter', 60_000)).toBe(true);
+    await store.seizeLease('free', 'turn', 60_000); // a free one is simply taken
+    expect(await store.acquireLease('free', 'x', 60_000)).toBe(false);
+  });
+
   it('GIVEN a holder that stops renewing THEN the lease lapses and another owner takes it', async () => {
     const clock = testClock();
     const store = sqlite ? await openSqliteTestStore({ now: clock.now }) : await openTestStore();

@@ -54,14 +54,19 @@ interface Run {
   readonly stop: AbortController;
 }
 
-function startWaiter(env: Record<string, string>, sessionId: string, options: Partial<WaiterOptions> = {}): Run {
+function startWaiter(
+  env: Record<string, string>,
+  sessionId: string,
+  options: Partial<WaiterOptions> = {},
+  input: Record<string, unknown> = { hook_event_name: 'Stop' },
+): Run {
   let stderr = '';
   let waited: () => void = () => undefined;
   const waiting = new Promise<void>((resolve) => {
     waited = resolve;
   });
   const stop = new AbortController();
-  const stdin = Readable.from([JSON.stringify({ session_id: sessionId, hook_event_name: 'Stop', cwd: '/tmp' })]);
+  const stdin = Readable.from([JSON.stringify({ session_id: sessionId, cwd: '/tmp', ...input })]);
   const write = (text: string) => {
     stderr += text;
   };
@@ -186,6 +191,35 @@ describe('the waiter', () => {
     await next.waiting; // it got the session's lease: not refused as a second waiter
     next.stop.abort();
     expect(await next.done).toBe(0);
+  });
+
+  it('GIVEN a turn starts while the waiter waits THEN an answer given during the turn does not wake the session; the turn’s Stop arms a waiter that wakes for what is left', async () => {
+    const project = uniqueProject();
+    await store.park(project, spec({ isBlocking: true }));
+    await store.park(project, spec({ isBlocking: true }));
+    const id = session();
+    const env = envFor(project);
+    const idle = startWaiter(env, id);
+    await idle.waiting;
+    // The person types: collect_answers (UserPromptSubmit) takes the session for the turn.
+    await store.seizeLease(`waiter:${id}`, 'turn:prompt-1', 60 * 60 * 1000);
+    await answer(project, 1); // given mid-turn: the tool-call path's to deliver
+    expect(await idle.done).toBe(0);
+    expect(idle.stderr()).toBe('');
+    // The turn ends with #1 still waiting (no tool call took it): the Stop waiter takes the session back and wakes.
+    const afterTurn = startWaiter(env, id, {}, { hook_event_name: 'Stop', prompt_id: 'prompt-1' });
+    expect(await afterTurn.done).toBe(WAKE_EXIT_CODE);
+    expect(afterTurn.stderr()).toContain('#1 (blocking) was answered');
+  });
+
+  it('GIVEN a Stop waiter that starts late, after the next turn began THEN it leaves the session to that turn', async () => {
+    const project = uniqueProject();
+    await store.park(project, spec({ isBlocking: true }));
+    const id = session();
+    await store.seizeLease(`waiter:${id}`, 'turn:prompt-2', 60 * 60 * 1000); // the next turn already runs
+    const late = startWaiter(envFor(project), id, {}, { hook_event_name: 'Stop', prompt_id: 'prompt-1' });
+    expect(await late.done).toBe(0);
+    expect(await store.acquireLease(`waiter:${id}`, 'someone', 1000)).toBe(false); // still the turn's
   });
 
   it('GIVEN the session’s Claude Code is gone THEN it exits 0 instead of waiting', async () => {

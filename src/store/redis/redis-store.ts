@@ -546,6 +546,19 @@ export class RedisStore implements Store {
     });
   }
 
+  seizeLease(name: string, owner: string, ms: number): Promise<void> {
+    return this.#run(async () => {
+      // One key, one command: no script needed to overwrite.
+      await this.#client.sendCommand([
+        'SET',
+        globalKeys(this.#prefix).lease(name),
+        owner,
+        'PX',
+        String(Math.max(1, ms)),
+      ]);
+    });
+  }
+
   recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void> {
     return this.#run(async () => {
       const g = globalKeys(this.#prefix);

@@ -552,6 +552,19 @@ export class SqliteStore implements Store {
     );
   }
 
+  seizeLease(name: string, owner: string, ms: number): Promise<void> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        this.#c
+          .statement(
+            `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until`,
+          )
+          .run(name, owner, this.#now() + Math.max(1, ms));
+      }),
+    );
+  }
+
   recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void> {
     return this.#run(() =>
       this.#c.write(() => {
