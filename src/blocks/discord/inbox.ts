@@ -16,6 +16,13 @@
  * them. "Send N answers" counts every ready question of the filter on every page, as each row's mark says.
  */
 
+import {
+  type APIButtonComponentWithCustomId,
+  type APIEmbed,
+  type APISelectMenuOption,
+  ButtonStyle,
+  ComponentType,
+} from 'discord-api-types/v10';
 import { describeSelection } from '../../core/answer.js';
 import { type InboxItem, inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
@@ -36,16 +43,7 @@ import {
 import { formatCustomId, type InboxFilter, type InboxState } from './ids.js';
 import { assertDiscordMessage, DISCORD_LIMITS } from './limits.js';
 import { pickerSelect, shownReadiness, shownSelection } from './picker.js';
-import {
-  type ActionRow,
-  BUTTON_STYLES,
-  type Button,
-  COMPONENT_TYPES,
-  type DiscordMessage,
-  type Embed,
-  noMentions,
-  type SelectOption,
-} from './types.js';
+import { type ActionRow, type DiscordMessage, noMentions } from './types.js';
 
 export type { InboxItem } from '../../core/inbox.js';
 
@@ -107,7 +105,7 @@ export function renderInbox(items: readonly InboxItem[], view: InboxView): Disco
   const shown = questions.slice(page * INBOX_PAGE_SIZE, (page + 1) * INBOX_PAGE_SIZE);
   const selected = questions.find((item) => refOf(item.question) === view.selected);
 
-  const embeds: Embed[] = [listEmbed(questions, shown, state, pages, readyCount(items, view.filter), selected)];
+  const embeds: APIEmbed[] = [listEmbed(questions, shown, state, pages, readyCount(items, view.filter), selected)];
   if (selected !== undefined) embeds.push(selectedEmbed(selected));
 
   const components: ActionRow[] = [filterRow(counts, view.filter)];
@@ -115,7 +113,7 @@ export function renderInbox(items: readonly InboxItem[], view: InboxView): Disco
   if (selected !== undefined) {
     const ref = refOf(selected.question);
     components.push({
-      type: COMPONENT_TYPES.actionRow,
+      type: ComponentType.ActionRow,
       components: [
         pickerSelect(
           selected.question,
@@ -153,7 +151,7 @@ function listEmbed(
   pages: number,
   ready: number,
   selected: InboxItem | undefined,
-): Embed {
+): APIEmbed {
   const label = FILTER_LABELS[state.filter];
   const description =
     shown.length === 0
@@ -174,7 +172,7 @@ function listEmbed(
   };
 }
 
-function selectedEmbed({ question, draft }: InboxItem): Embed {
+function selectedEmbed({ question, draft }: InboxItem): APIEmbed {
   const options = question.options.map((option) => {
     const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
     return `• ${mark}**${option.label}**${option.description ? ` — ${option.description}` : ''}`;
@@ -193,17 +191,17 @@ function selectedEmbed({ question, draft }: InboxItem): Embed {
 
 function filterRow(counts: Record<InboxFilter, number>, filter: InboxFilter): ActionRow {
   const options = (Object.keys(FILTER_LABELS) as InboxFilter[]).map(
-    (name): SelectOption => ({
+    (name): APISelectMenuOption => ({
       label: `${FILTER_LABELS[name]} (${counts[name]})`,
       value: name,
       ...(name === filter ? { default: true } : {}),
     }),
   );
   return {
-    type: COMPONENT_TYPES.actionRow,
+    type: ComponentType.ActionRow,
     components: [
       {
-        type: COMPONENT_TYPES.stringSelect,
+        type: ComponentType.StringSelect,
         custom_id: formatCustomId({ kind: 'inbox-filter' }),
         placeholder: 'Show',
         options,
@@ -213,7 +211,7 @@ function filterRow(counts: Record<InboxFilter, number>, filter: InboxFilter): Ac
 }
 
 function questionRow(shown: readonly InboxItem[], state: InboxState, selected: InboxItem | undefined): ActionRow {
-  const options = shown.map((item): SelectOption => {
+  const options = shown.map((item): APISelectMenuOption => {
     const { question } = item;
     const ticket = question.ticket === undefined ? '' : ` · ${question.ticket}`;
     const about = `${blockingMark(question.isBlocking)} · ${projectName(question.project)}${ticket}`;
@@ -228,10 +226,10 @@ function questionRow(shown: readonly InboxItem[], state: InboxState, selected: I
     };
   });
   return {
-    type: COMPONENT_TYPES.actionRow,
+    type: ComponentType.ActionRow,
     components: [
       {
-        type: COMPONENT_TYPES.stringSelect,
+        type: ComponentType.StringSelect,
         custom_id: formatCustomId({ kind: 'inbox-question', inbox: state }),
         placeholder: 'Choose a question to answer',
         options,
@@ -246,27 +244,27 @@ function buttonRow(
   pages: number,
   selected: InboxItem | undefined,
 ): ActionRow {
-  const buttons: Button[] = [];
+  const buttons: APIButtonComponentWithCustomId[] = [];
   if (selected !== undefined) {
     buttons.push({
-      type: COMPONENT_TYPES.button,
-      style: BUTTON_STYLES.secondary,
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
       label: 'Add notes',
       custom_id: formatCustomId({ kind: 'inbox-notes', ref: refOf(selected.question), inbox: state }),
     });
   }
   const ready = readyCount(items, state.filter);
   buttons.push({
-    type: COMPONENT_TYPES.button,
-    style: BUTTON_STYLES.success,
+    type: ComponentType.Button,
+    style: ButtonStyle.Success,
     label: ready === 1 ? 'Send 1 answer' : `Send ${ready} answers`,
     custom_id: formatCustomId({ kind: 'inbox-send', inbox: state }),
     ...(ready === 0 ? { disabled: true } : {}),
   });
   if (pages > 1) {
-    const pageButton = (label: string, target: number, disabled: boolean): Button => ({
-      type: COMPONENT_TYPES.button,
-      style: BUTTON_STYLES.secondary,
+    const pageButton = (label: string, target: number, disabled: boolean): APIButtonComponentWithCustomId => ({
+      type: ComponentType.Button,
+      style: ButtonStyle.Secondary,
       label,
       custom_id: formatCustomId({ kind: 'inbox-page', inbox: { filter: state.filter, page: target } }),
       ...(disabled ? { disabled: true } : {}),
@@ -275,5 +273,5 @@ function buttonRow(
     buttons.push(pageButton('← Previous', Math.max(0, state.page - 1), state.page === 0));
     buttons.push(pageButton('Next →', Math.min(pages - 1, state.page + 1), state.page === pages - 1));
   }
-  return { type: COMPONENT_TYPES.actionRow, components: buttons };
+  return { type: ComponentType.ActionRow, components: buttons };
 }

@@ -3,15 +3,20 @@
  * every renderer calls {@link assertDiscordMessage} or {@link assertDiscordModal} before it returns, so a payload
  * Discord would refuse never leaves `blocks/`.
  *
+ * The payloads' shapes are `discord-api-types`' (see `types.ts`), which the compiler checks; these predicates hold
+ * only what a type cannot say: lengths, counts, the embeds' 6000, and rules across fields. Each `type` literal below
+ * only selects which limits apply to a component.
+ *
  * Sources: FACTS.md "Discord" for the limits ask-later relies on; the rest (embed title/field name/footer/author,
  * select placeholder and value counts, label description, text input placeholder) from Discord's API reference as
  * discord-api-types 0.38 documents it. Lengths are `String.length` (UTF-16 code units), never fewer than the
  * characters Discord counts, so a text that passes here fits there.
  */
+import { type APIEmbed, ComponentType } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { describePayloadIssues } from '../payload-issues.js';
 import { DiscordPayloadError } from './discord-payload-error.js';
-import type { DiscordMessage, DiscordModal, Embed } from './types.js';
+import type { DiscordMessage, DiscordModal } from './types.js';
 
 /** Every limit, by the name a {@link DiscordPayloadError} reports. Characters unless the name says otherwise. */
 export const DISCORD_LIMITS = Object.freeze({
@@ -107,11 +112,9 @@ function integer(limit: DiscordLimit, min: number) {
 const customId = chars('customId');
 
 const button = z.object({
-  type: z.literal(2),
-  style: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  type: z.literal(ComponentType.Button),
   label: chars('buttonLabel'),
   custom_id: customId,
-  disabled: z.boolean().optional(),
 });
 
 const selectOption = z.object({
@@ -123,14 +126,12 @@ const selectOption = z.object({
 
 const stringSelect = z
   .object({
-    type: z.literal(3),
+    type: z.literal(ComponentType.StringSelect),
     custom_id: customId,
     options: count(selectOption, 'selectOptions', 'options'),
     placeholder: chars('selectPlaceholder').optional(),
     min_values: integer('selectValues', 0).optional(),
     max_values: integer('selectValues', 1).optional(),
-    disabled: z.boolean().optional(),
-    required: z.boolean().optional(),
   })
   .superRefine((select, ctx) => {
     if (!Array.isArray(select.options)) return;
@@ -152,12 +153,15 @@ const stringSelect = z
 
 const actionRow = z
   .object({
-    type: z.literal(1),
+    type: z.literal(ComponentType.ActionRow),
     components: count(z.discriminatedUnion('type', [button, stringSelect]), 'rowButtons', 'components'),
   })
   .superRefine((row, ctx) => {
     if (!Array.isArray(row.components)) return;
-    if (row.components.length > 1 && row.components.some((component) => component.type === 3)) {
+    if (
+      row.components.length > 1 &&
+      row.components.some((component) => component.type === ComponentType.StringSelect)
+    ) {
       ctx.addIssue({
         code: 'custom',
         message: `rowShape: a row holds up to ${DISCORD_LIMITS.rowButtons} buttons or one select, got a select among ${row.components.length} components`,
@@ -171,11 +175,7 @@ const embed = z.object({
   title: chars('embedTitle').optional(),
   description: chars('embedDescription').optional(),
   color: z.number().int().min(0).max(0xffffff).optional(),
-  fields: count(
-    z.object({ name: chars('fieldName'), value: chars('fieldValue'), inline: z.boolean().optional() }),
-    'embedFields',
-    'fields',
-  ).optional(),
+  fields: count(z.object({ name: chars('fieldName'), value: chars('fieldValue') }), 'embedFields', 'fields').optional(),
   footer: z.object({ text: chars('footerText') }).optional(),
   timestamp: z.iso.datetime().optional(),
 });
@@ -184,7 +184,7 @@ const embed = z.object({
  * The characters of `embeds` Discord counts toward {@link DISCORD_LIMITS}`.embedTotal`: title, description, field
  * names and values, footer text, author name.
  */
-export function embedTextLength(embeds: readonly Embed[]): number {
+export function embedTextLength(embeds: readonly APIEmbed[]): number {
   let total = 0;
   for (const item of embeds) {
     total += (item.title?.length ?? 0) + (item.description?.length ?? 0);
@@ -238,7 +238,7 @@ export const discordMessageSchema = z
       ctx.addIssue({ code: 'custom', message: 'emptyMessage: a message needs content, embeds or components' });
     }
     if (!Array.isArray(message.embeds)) return;
-    const total = embedTextLength(message.embeds as Embed[]);
+    const total = embedTextLength(message.embeds as APIEmbed[]);
     if (total > DISCORD_LIMITS.embedTotal) {
       ctx.addIssue({
         code: 'custom',
@@ -250,14 +250,12 @@ export const discordMessageSchema = z
 
 const textInput = z
   .object({
-    type: z.literal(4),
+    type: z.literal(ComponentType.TextInput),
     custom_id: customId,
-    style: z.union([z.literal(1), z.literal(2)]),
     placeholder: chars('textInputPlaceholder').optional(),
     value: chars('textInputLength', { nonEmpty: false }).optional(),
     min_length: integer('textInputLength', 0).optional(),
     max_length: integer('textInputLength', 1).optional(),
-    required: z.boolean().optional(),
   })
   .superRefine((input, ctx) => {
     const max = input.max_length ?? DISCORD_LIMITS.textInputLength;
@@ -271,13 +269,13 @@ const textInput = z
   });
 
 const label = z.object({
-  type: z.literal(18),
+  type: z.literal(ComponentType.Label),
   label: chars('labelText'),
   description: chars('labelDescription').optional(),
   component: z.discriminatedUnion('type', [textInput, stringSelect]),
 });
 
-const textDisplay = z.object({ type: z.literal(10), content: chars('textDisplay') });
+const textDisplay = z.object({ type: z.literal(ComponentType.TextDisplay), content: chars('textDisplay') });
 
 /** A modal: title ≤ 45, 1–5 top-level Labels or text displays, unique custom ids. */
 export const discordModalSchema = z

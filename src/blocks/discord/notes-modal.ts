@@ -17,6 +17,7 @@
  * required only when `Other` is picked: the submit handler checks the selection with `answerReadiness` and, for
  * `Other` without notes, keeps the draft and replies with an ephemeral error.
  */
+import { ComponentType, TextInputStyle } from 'discord-api-types/v10';
 import { NOTES_MAX } from '../../core/limits.js';
 import type { Draft, Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
@@ -24,7 +25,7 @@ import { neutraliseMentions, truncate } from './format.js';
 import { formatCustomId, type InboxState, NOTES_MODAL_FIELDS } from './ids.js';
 import { assertDiscordModal, DISCORD_LIMITS } from './limits.js';
 import { pickerSelect, shownSelection } from './picker.js';
-import { COMPONENT_TYPES, type DiscordModal, TEXT_INPUT_STYLES } from './types.js';
+import type { DiscordModal } from './types.js';
 
 /** Where the modal was opened from. */
 export interface NotesModalOptions {
@@ -50,21 +51,21 @@ export function renderNotesModal(question: Question, draft?: Draft, options: Not
     ),
     title: truncate(`Notes for #${question.id}`, DISCORD_LIMITS.modalTitle),
     components: [
-      { type: COMPONENT_TYPES.textDisplay, content: `**#${question.id}** · ${neutraliseMentions(question.question)}` },
+      { type: ComponentType.TextDisplay, content: `**#${question.id}** · ${neutraliseMentions(question.question)}` },
       {
-        type: COMPONENT_TYPES.label,
+        type: ComponentType.Label,
         label: question.multiSelect ? 'Answers' : 'Answer',
         description: 'Pick Other to answer in your own words (then notes are required).',
         component: { ...select, required: true },
       },
       {
-        type: COMPONENT_TYPES.label,
+        type: ComponentType.Label,
         label: 'Notes',
         description: 'Go to the agent with any answer. Required when you pick Other.',
         component: {
-          type: COMPONENT_TYPES.textInput,
+          type: ComponentType.TextInput,
           custom_id: NOTES_MODAL_FIELDS.notes,
-          style: TEXT_INPUT_STYLES.paragraph,
+          style: TextInputStyle.Paragraph,
           max_length: NOTES_MAX,
           required: false,
           placeholder: 'Anything the agent should know with your answer',

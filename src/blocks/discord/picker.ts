@@ -2,10 +2,10 @@
  * The answer picker every Discord surface shares (question message, inbox, notes modal): a string select over the
  * options plus `Other`, with a selection preselected (`default: true`). Pure.
  */
+import { type APISelectMenuOption, type APIStringSelectComponent, ComponentType } from 'discord-api-types/v10';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
 import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
-import { COMPONENT_TYPES, type SelectOption, type StringSelect } from './types.js';
 
 export { shownReadiness, shownSelection } from '../../core/inbox.js';
 
@@ -21,8 +21,8 @@ export const OTHER_DESCRIPTION = 'None of these: say what in the notes';
 export function pickerOptions(
   question: Pick<QuestionSpec, 'options' | 'recommended' | 'multiSelect'>,
   selection: Pick<Selection, 'choices' | 'other'>,
-): SelectOption[] {
-  const entries: SelectOption[] = question.options.map((option, index) => {
+): APISelectMenuOption[] {
+  const entries: APISelectMenuOption[] = question.options.map((option, index) => {
     const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
     const label = `${mark}${option.label}`;
     const value = optionValue(index);
@@ -51,10 +51,10 @@ export function pickerSelect(
   question: Pick<QuestionSpec, 'options' | 'recommended' | 'multiSelect'>,
   selection: Pick<Selection, 'choices' | 'other'>,
   customId: string,
-): StringSelect {
+): APIStringSelectComponent {
   const options = pickerOptions(question, selection);
   return {
-    type: COMPONENT_TYPES.stringSelect,
+    type: ComponentType.StringSelect,
     custom_id: customId,
     placeholder: question.multiSelect ? 'Pick answers' : 'Pick an answer',
     options,

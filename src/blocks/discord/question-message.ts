@@ -27,6 +27,13 @@
  * Mentions: every payload carries `allowed_mentions: { parse: [] }`, and `@everyone`/`@here` in any shown text are
  * neutralised (see `format.ts`), so no text from an agent or a person can ping or look like it did.
  */
+import {
+  type APIButtonComponentWithCustomId,
+  type APIEmbed,
+  type APIEmbedField,
+  ButtonStyle,
+  ComponentType,
+} from 'discord-api-types/v10';
 import { answerReadiness, describeSelection } from '../../core/answer.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { Draft, Question } from '../../core/question.js';
@@ -47,17 +54,7 @@ import {
 import { formatCustomId } from './ids.js';
 import { assertDiscordMessage, DISCORD_LIMITS, embedTextLength } from './limits.js';
 import { pickerSelect, shownSelection } from './picker.js';
-import {
-  type ActionRow,
-  BUTTON_STYLES,
-  type Button,
-  type ButtonStyle,
-  COMPONENT_TYPES,
-  type DiscordMessage,
-  type Embed,
-  type EmbedField,
-  noMentions,
-} from './types.js';
+import { type ActionRow, type DiscordMessage, noMentions } from './types.js';
 
 /** Heading of the embed description. */
 const CONTEXT_HEADING = '**Context**\n';
@@ -81,7 +78,7 @@ export function renderQuestionMessage(question: Question): DiscordMessage {
   return message;
 }
 
-function baseEmbed(question: Question, context: string): Embed {
+function baseEmbed(question: Question, context: string): APIEmbed {
   return {
     author: { name: headerLine(question) },
     title: neutraliseMentions(question.question),
@@ -92,7 +89,7 @@ function baseEmbed(question: Question, context: string): Embed {
   };
 }
 
-function impactField(question: Question): EmbedField {
+function impactField(question: Question): APIEmbedField {
   return { name: 'Impact', value: neutraliseMentions(question.impact) };
 }
 
@@ -100,7 +97,7 @@ function impactField(question: Question): EmbedField {
  * The options as Markdown lines, `• ★ **label** — description`. Six options at the longest label and description
  * take ~950 characters, within a field's 1024.
  */
-function optionsField(question: Question): EmbedField {
+function optionsField(question: Question): APIEmbedField {
   const lines = question.options.map((option) => {
     const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
     const description = option.description ? ` — ${option.description}` : '';
@@ -112,7 +109,7 @@ function optionsField(question: Question): EmbedField {
   };
 }
 
-function pendingEmbed(question: Question): Embed {
+function pendingEmbed(question: Question): APIEmbed {
   const fields = [impactField(question), optionsField(question)];
   if (question.expiresAt !== undefined) {
     fields.push({
@@ -126,22 +123,26 @@ function pendingEmbed(question: Question): Embed {
 function controlRows(question: Question, ref: string): ActionRow[] {
   return [
     {
-      type: COMPONENT_TYPES.actionRow,
+      type: ComponentType.ActionRow,
       components: [pickerSelect(question, shownSelection(question), formatCustomId({ kind: 'pick', ref }))],
     },
     {
-      type: COMPONENT_TYPES.actionRow,
+      type: ComponentType.ActionRow,
       components: [
-        button('Add notes', formatCustomId({ kind: 'notes', ref }), BUTTON_STYLES.secondary),
-        button('Send', formatCustomId({ kind: 'send', ref }), BUTTON_STYLES.success),
-        button('Remove', formatCustomId({ kind: 'remove', ref }), BUTTON_STYLES.danger),
+        button('Add notes', formatCustomId({ kind: 'notes', ref }), ButtonStyle.Secondary),
+        button('Send', formatCustomId({ kind: 'send', ref }), ButtonStyle.Success),
+        button('Remove', formatCustomId({ kind: 'remove', ref }), ButtonStyle.Danger),
       ],
     },
   ];
 }
 
-function button(label: string, customId: string, style: ButtonStyle): Button {
-  return { type: COMPONENT_TYPES.button, style, label, custom_id: customId };
+function button(
+  label: string,
+  customId: string,
+  style: APIButtonComponentWithCustomId['style'],
+): APIButtonComponentWithCustomId {
+  return { type: ComponentType.Button, style, label, custom_id: customId };
 }
 
 function at(ms: number | undefined): string {
@@ -177,13 +178,13 @@ function outcome(question: Question): string {
   }
 }
 
-function closedEmbeds(question: Question): Embed[] {
+function closedEmbeds(question: Question): APIEmbed[] {
   const notes = question.status === 'answered' || question.status === 'delivered' ? question.answer?.notes : undefined;
-  const notesEmbeds: Embed[] =
+  const notesEmbeds: APIEmbed[] =
     notes === undefined || notes.trim() === ''
       ? []
       : [{ description: `**Notes**\n>>> ${neutraliseMentions(notes)}`, color: questionColor(question) }];
-  const build = (context: string): Embed[] => [
+  const build = (context: string): APIEmbed[] => [
     { ...baseEmbed(question, context), fields: [impactField(question)] },
     ...notesEmbeds,
   ];
@@ -238,10 +239,10 @@ export function renderRemoveConfirmation(question: Question): DiscordMessage {
     embeds: [],
     components: [
       {
-        type: COMPONENT_TYPES.actionRow,
+        type: ComponentType.ActionRow,
         components: [
-          button('Remove', formatCustomId({ kind: 'remove-yes', ref }), BUTTON_STYLES.danger),
-          button('Cancel', formatCustomId({ kind: 'remove-no', ref }), BUTTON_STYLES.secondary),
+          button('Remove', formatCustomId({ kind: 'remove-yes', ref }), ButtonStyle.Danger),
+          button('Cancel', formatCustomId({ kind: 'remove-no', ref }), ButtonStyle.Secondary),
         ],
       },
     ],

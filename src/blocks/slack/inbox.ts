@@ -10,6 +10,7 @@
  *
  * The viewer's drafts are their own (drafts are kept per person), so the notes preview names no author.
  */
+import type { PlainTextOption } from '@slack/types';
 import { type InboxItem, inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { headerMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
@@ -24,7 +25,7 @@ import {
 } from './ids.js';
 import { assertSlackView, SLACK_LIMITS } from './limits.js';
 import { pickerElement, shownReadiness, shownSelection } from './picker.js';
-import type { SelectOption, SlackView, ViewBlock } from './types.js';
+import type { SlackView, ViewBlock } from './types.js';
 
 export type { InboxItem } from '../../core/inbox.js';
 
@@ -109,7 +110,7 @@ function inboxBlocks(items: readonly InboxItem[], state: InboxState, pages: numb
 
 function filterBlock(counts: Record<InboxFilter, number>, filter: InboxFilter): ViewBlock {
   const options = (Object.keys(FILTER_LABELS) as InboxFilter[]).map(
-    (name): SelectOption => ({
+    (name): PlainTextOption => ({
       text: { type: 'plain_text', text: `${FILTER_LABELS[name]} (${counts[name]})` },
       value: name,
     }),

@@ -3,14 +3,19 @@
  * renderer calls {@link assertSlackMessage} or {@link assertSlackView} before it returns, so a payload that Slack
  * would refuse never leaves `blocks/`.
  *
+ * The payloads' shapes are `@slack/types`' (see `types.ts`), which the compiler checks; these predicates hold only
+ * what a type cannot say: lengths, counts, the message's text budget, and rules across fields. Each `type` literal
+ * below only selects which limits apply to an object.
+ *
  * Sources: FACTS.md "Slack" for the limits ask-later relies on; the rest (button, confirm dialog, placeholder,
  * label, hint, section fields, fallback text) from Slack's Block Kit reference. Lengths are `String.length`
  * (UTF-16 code units), never fewer than the characters Slack counts, so a text that passes here fits there.
  */
+import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { describePayloadIssues } from '../payload-issues.js';
 import { SlackPayloadError } from './slack-payload-error.js';
-import type { Block, SlackMessage, SlackView } from './types.js';
+import type { SlackMessage, SlackView } from './types.js';
 
 /**
  * Every limit, by the name a {@link SlackPayloadError} reports. Characters unless the name says otherwise.
@@ -101,10 +106,10 @@ function count<T extends z.ZodType>(item: T, limit: SlackLimit, noun: string, mi
     .max(max, { error: (issue) => `${limit}: at most ${max} ${noun}, got ${lengthOf(issue.input)}` });
 }
 
+// `emoji` is kept (not a limit) because the initial-option rule compares it; see `sameOption`.
 const plainText = (limit: SlackLimit) =>
   z.object({ type: z.literal('plain_text'), text: chars(limit), emoji: z.boolean().optional() });
-const mrkdwn = (limit: SlackLimit) =>
-  z.object({ type: z.literal('mrkdwn'), text: chars(limit), verbatim: z.boolean().optional() });
+const mrkdwn = (limit: SlackLimit) => z.object({ type: z.literal('mrkdwn'), text: chars(limit) });
 const textObject = (limit: SlackLimit) => z.discriminatedUnion('type', [plainText(limit), mrkdwn(limit)]);
 
 const blockId = chars('blockId').optional();
@@ -136,7 +141,6 @@ const confirmDialog = z.object({
   text: textObject('confirmText'),
   confirm: plainText('confirmButton'),
   deny: plainText('confirmButton'),
-  style: z.enum(['primary', 'danger']).optional(),
 });
 
 const button = z.object({
@@ -144,7 +148,6 @@ const button = z.object({
   action_id: actionId,
   text: plainText('buttonText'),
   value: chars('buttonValue').optional(),
-  style: z.enum(['primary', 'danger']).optional(),
   confirm: confirmDialog.optional(),
 });
 
@@ -180,7 +183,6 @@ const plainTextInput = z
   .object({
     type: z.literal('plain_text_input'),
     action_id: actionId,
-    multiline: z.boolean().optional(),
     max_length: z
       .number()
       .int()
@@ -258,8 +260,6 @@ const inputBlock = z.object({
   label: plainText('inputLabel'),
   element: z.discriminatedUnion('type', [staticSelect, multiStaticSelect, plainTextInput]),
   hint: plainText('inputHint').optional(),
-  optional: z.boolean().optional(),
-  dispatch_action: z.boolean().optional(),
 });
 
 function blockTypes(surface: string, allowed: readonly string[]) {
@@ -279,7 +279,7 @@ const viewBlock = z.discriminatedUnion(
 );
 
 /** The sum of every `text` string in `blocks`: the measure of {@link SLACK_LIMITS}`.messageBlockText`. */
-export function blockTextLength(blocks: readonly Block[] | readonly unknown[]): number {
+export function blockTextLength(blocks: readonly KnownBlock[] | readonly unknown[]): number {
   const visit = (node: unknown): number => {
     if (Array.isArray(node)) return node.reduce((sum: number, item) => sum + visit(item), 0);
     if (node === null || typeof node !== 'object') return 0;

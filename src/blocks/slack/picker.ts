@@ -2,10 +2,11 @@
  * The answer picker every surface shares (question message, inbox, notes modal): a select over the options plus
  * `Other`, with what the viewer would send preselected. Pure.
  */
+import type { PlainTextOption } from '@slack/types';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
 import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
-import type { SelectElement, SelectOption } from './types.js';
+import type { SelectElement } from './types.js';
 
 export { shownReadiness, shownSelection } from '../../core/inbox.js';
 
@@ -26,9 +27,9 @@ export interface PickerStyle {
 export function pickerOptions(
   question: Pick<QuestionSpec, 'options' | 'recommended'>,
   style: PickerStyle = {},
-): SelectOption[] {
+): PlainTextOption[] {
   const descriptions = style.descriptions ?? true;
-  const options = question.options.map((option, index): SelectOption => {
+  const options = question.options.map((option, index): PlainTextOption => {
     const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
     const text = { type: 'plain_text', text: `${mark}${option.label}` } as const;
     return !descriptions || option.description === undefined || option.description === ''

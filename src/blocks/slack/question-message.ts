@@ -9,6 +9,7 @@
  * picked labels, and it keeps the worst-case message (every text at its limit, all of it `&`) under Slack's
  * total-text limit with 3,000 characters of notes shown in full.
  */
+import type { ContextBlock, SectionBlock } from '@slack/types';
 import { describeSelection } from '../../core/answer.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { Draft, Question } from '../../core/question.js';
@@ -28,7 +29,7 @@ import {
 import { ACTION_IDS, questionBlockId } from './ids.js';
 import { assertSlackMessage, SLACK_LIMITS } from './limits.js';
 import { pickerElement, shownReadiness, shownSelection } from './picker.js';
-import type { ContextBlock, MessageBlock, SectionBlock, SlackMessage } from './types.js';
+import type { MessageBlock, SlackMessage } from './types.js';
 
 /** What the message shows besides the question: one person's draft, and the message's revision. */
 export interface QuestionMessageView {

@@ -1,7 +1,8 @@
 /**
- * The rendered JSON against the installed discord.js 14.28 and discord-api-types types (type-only imports: nothing
- * under src/blocks imports either). `npm test` typechecks this file, so a shape that drifts from what discord.js or
- * the REST API takes fails the build, not the bot at run time.
+ * The rendered JSON against the installed discord.js 14.28 and discord-api-types types. src/blocks types its output
+ * with discord-api-types (never discord.js); this file also checks the discord.js side (`toDiscordJsOptions`) and the
+ * edit body. `npm test` typechecks it, so a shape that drifts from what discord.js or the REST API takes fails the
+ * build, not the bot at run time.
  */
 
 import type {

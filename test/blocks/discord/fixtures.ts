@@ -1,6 +1,6 @@
 /** Questions for the Discord renderer tests: an ordinary one and the longest ones the question limits accept. */
 
-import type { Embed } from '../../../src/blocks/discord/types.js';
+import type { APIEmbed } from 'discord-api-types/v10';
 import {
   CONTEXT_MAX,
   DISPLAY_NAME_MAX,
@@ -97,7 +97,7 @@ export function extremeAnswer(question: Question): Answer {
 }
 
 /** Every shown text of `embeds` (author, title, description, field names and values, footer). */
-export function embedTexts(embeds: readonly Embed[]): string[] {
+export function embedTexts(embeds: readonly APIEmbed[]): string[] {
   return embeds.flatMap((embed) => [
     ...(embed.author === undefined ? [] : [embed.author.name]),
     ...(embed.title === undefined ? [] : [embed.title]),

@@ -1,3 +1,4 @@
+import type { APIButtonComponentWithCustomId, APIStringSelectComponent } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { parseCustomId } from '../../../src/blocks/discord/ids.js';
 import {
@@ -10,7 +11,7 @@ import {
 } from '../../../src/blocks/discord/inbox.js';
 import { DISCORD_LIMITS, embedTextLength } from '../../../src/blocks/discord/limits.js';
 import { shownSelection } from '../../../src/blocks/discord/picker.js';
-import type { Button, DiscordMessage, StringSelect } from '../../../src/blocks/discord/types.js';
+import type { DiscordMessage } from '../../../src/blocks/discord/types.js';
 import type { Draft, Question } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { CREATED_AT, extremeQuestion, makeQuestion } from './fixtures.js';
@@ -44,14 +45,16 @@ function eighty(): InboxItem[] {
   });
 }
 
-function selects(message: DiscordMessage): StringSelect[] {
-  return message.components.flatMap((row) => row.components.filter((c): c is StringSelect => c.type === 3));
+function selects(message: DiscordMessage): APIStringSelectComponent[] {
+  return message.components.flatMap((row) => row.components.filter((c): c is APIStringSelectComponent => c.type === 3));
 }
-function buttons(message: DiscordMessage): Button[] {
-  return message.components.flatMap((row) => row.components.filter((c): c is Button => c.type === 2));
+function buttons(message: DiscordMessage): APIButtonComponentWithCustomId[] {
+  return message.components.flatMap((row) =>
+    row.components.filter((c): c is APIButtonComponentWithCustomId => c.type === 2),
+  );
 }
-function button(message: DiscordMessage, label: RegExp): Button | undefined {
-  return buttons(message).find((b) => label.test(b.label));
+function button(message: DiscordMessage, label: RegExp): APIButtonComponentWithCustomId | undefined {
+  return buttons(message).find((b) => label.test(b.label ?? ''));
 }
 
 function expectWithinLimits(message: DiscordMessage): void {

@@ -1,3 +1,12 @@
+import type {
+  APIActionRowComponent,
+  APIButtonComponentWithCustomId,
+  APIEmbed,
+  APILabelComponent,
+  APISelectMenuOption,
+  APIStringSelectComponent,
+  APITextInputComponent,
+} from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { DiscordPayloadError } from '../../../src/blocks/discord/discord-payload-error.js';
@@ -9,17 +18,7 @@ import {
   type DiscordRule,
   embedTextLength,
 } from '../../../src/blocks/discord/limits.js';
-import type {
-  ActionRow,
-  Button,
-  DiscordMessage,
-  DiscordModal,
-  Embed,
-  Label,
-  SelectOption,
-  StringSelect,
-  TextInput,
-} from '../../../src/blocks/discord/types.js';
+import type { DiscordMessage, DiscordModal } from '../../../src/blocks/discord/types.js';
 
 const x = (length: number): string => 'x'.repeat(length);
 
@@ -30,27 +29,40 @@ const message = (overrides: Partial<DiscordMessage> = {}): DiscordMessage => ({
   allowed_mentions: { parse: [] },
   ...overrides,
 });
-const button = (overrides: Partial<Button> = {}): Button => ({
+const button = (overrides: Partial<APIButtonComponentWithCustomId> = {}): APIButtonComponentWithCustomId => ({
   type: 2,
   style: 1,
   label: 'Go',
   custom_id: 'b',
   ...overrides,
 });
-const buttons = (n: number): Button[] => Array.from({ length: n }, (_, i) => button({ custom_id: `b${i}` }));
-const row = (...components: Button[] | [StringSelect]): ActionRow => ({ type: 1, components });
-const options = (n: number): SelectOption[] => Array.from({ length: n }, (_, i) => ({ label: `L${i}`, value: `${i}` }));
-const select = (overrides: Partial<StringSelect> = {}): StringSelect => ({
+const buttons = (n: number): APIButtonComponentWithCustomId[] =>
+  Array.from({ length: n }, (_, i) => button({ custom_id: `b${i}` }));
+/** A row of buttons or of a select (a row's type says which it holds). */
+const row = <T extends APIButtonComponentWithCustomId | APIStringSelectComponent>(
+  ...components: T[]
+): APIActionRowComponent<T> => ({ type: 1, components });
+const options = (n: number): APISelectMenuOption[] =>
+  Array.from({ length: n }, (_, i) => ({ label: `L${i}`, value: `${i}` }));
+const select = (overrides: Partial<APIStringSelectComponent> = {}): APIStringSelectComponent => ({
   type: 3,
   custom_id: 's',
   options: options(2),
   ...overrides,
 });
-const withSelect = (overrides: Partial<StringSelect> = {}): DiscordMessage =>
+const withSelect = (overrides: Partial<APIStringSelectComponent> = {}): DiscordMessage =>
   message({ components: [row(select(overrides))] });
-const withEmbed = (embed: Embed): DiscordMessage => message({ embeds: [embed] });
-const input = (overrides: Partial<TextInput> = {}): TextInput => ({ type: 4, custom_id: 'n', style: 2, ...overrides });
-const label = (component: TextInput | StringSelect, overrides: Partial<Label> = {}): Label => ({
+const withEmbed = (embed: APIEmbed): DiscordMessage => message({ embeds: [embed] });
+const input = (overrides: Partial<APITextInputComponent> = {}): APITextInputComponent => ({
+  type: 4,
+  custom_id: 'n',
+  style: 2,
+  ...overrides,
+});
+const label = (
+  component: APITextInputComponent | APIStringSelectComponent,
+  overrides: Partial<APILabelComponent> = {},
+): APILabelComponent => ({
   type: 18,
   label: 'Notes',
   component,
@@ -64,8 +76,8 @@ const modal = (overrides: Partial<DiscordModal> = {}): DiscordModal => ({
 });
 
 /** Embeds whose counted text adds up to exactly `total`, in descriptions of at most 4096. */
-function embedsWorth(total: number): Embed[] {
-  const embeds: Embed[] = [];
+function embedsWorth(total: number): APIEmbed[] {
+  const embeds: APIEmbed[] = [];
   for (let left = total; left > 0; left -= DISCORD_LIMITS.embedDescription) {
     embeds.push({ description: x(Math.min(left, DISCORD_LIMITS.embedDescription)) });
   }

@@ -1,8 +1,9 @@
+import type { APILabelComponent, APIStringSelectComponent, APITextInputComponent } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { NOTES_MODAL_FIELDS, parseCustomId } from '../../../src/blocks/discord/ids.js';
 import { DISCORD_LIMITS } from '../../../src/blocks/discord/limits.js';
 import { renderNotesModal } from '../../../src/blocks/discord/notes-modal.js';
-import type { DiscordModal, Label, StringSelect, TextInput } from '../../../src/blocks/discord/types.js';
+import type { DiscordModal } from '../../../src/blocks/discord/types.js';
 import { NOTES_MAX } from '../../../src/core/limits.js';
 import type { Draft } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
@@ -10,15 +11,15 @@ import { CREATED_AT, extremeAnswer, extremeQuestion, makeQuestion } from './fixt
 
 const ref = formatQuestionRef('/home/ada/src/shop', 7);
 
-function labels(modal: DiscordModal): Label[] {
-  return modal.components.filter((component): component is Label => component.type === 18);
+function labels(modal: DiscordModal): APILabelComponent[] {
+  return modal.components.filter((component): component is APILabelComponent => component.type === 18);
 }
-function choice(modal: DiscordModal): StringSelect {
+function choice(modal: DiscordModal): APIStringSelectComponent {
   const component = labels(modal)[0]?.component;
   if (component?.type !== 3) throw new Error('no select');
   return component;
 }
-function notes(modal: DiscordModal): TextInput {
+function notes(modal: DiscordModal): APITextInputComponent {
   const component = labels(modal)[1]?.component;
   if (component?.type !== 4) throw new Error('no text input');
   return component;

@@ -1,3 +1,4 @@
+import type { APIButtonComponentWithCustomId, APIStringSelectComponent } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { formatCustomId, parseCustomId } from '../../../src/blocks/discord/ids.js';
 import { DISCORD_LIMITS, embedTextLength } from '../../../src/blocks/discord/limits.js';
@@ -7,7 +8,7 @@ import {
   renderQuestionMessage,
   renderRemoveConfirmation,
 } from '../../../src/blocks/discord/question-message.js';
-import type { Button, DiscordMessage, StringSelect } from '../../../src/blocks/discord/types.js';
+import type { DiscordMessage } from '../../../src/blocks/discord/types.js';
 import { toDiscordJsOptions } from '../../../src/blocks/discord/types.js';
 import { RECOMMENDED_MARK } from '../../../src/core/limits.js';
 import type { Draft, Question, QuestionStatus } from '../../../src/core/question.js';
@@ -38,14 +39,14 @@ function inState(question: Question, status: QuestionStatus, answer = extremeAns
 
 const STATES: QuestionStatus[] = ['pending', 'answered', 'delivered', 'cancelled', 'dismissed', 'expired'];
 
-function select(message: DiscordMessage): StringSelect {
+function select(message: DiscordMessage): APIStringSelectComponent {
   const component = message.components[0]?.components[0];
   if (component?.type !== 3) throw new Error('no select in the first row');
   return component;
 }
 
-function buttons(message: DiscordMessage, row: number): Button[] {
-  return (message.components[row]?.components ?? []).filter((c): c is Button => c.type === 2);
+function buttons(message: DiscordMessage, row: number): APIButtonComponentWithCustomId[] {
+  return (message.components[row]?.components ?? []).filter((c): c is APIButtonComponentWithCustomId => c.type === 2);
 }
 
 describe('renderQuestionMessage', () => {

@@ -1,6 +1,7 @@
 /** Questions for the Slack renderer tests: an ordinary one and the longest ones the question limits accept. */
 
-import type { Block, TextObject } from '../../../src/blocks/slack/types.js';
+import type { TextObject } from '@slack/types';
+import type { MessageBlock, ViewBlock } from '../../../src/blocks/slack/types.js';
 import {
   CONTEXT_MAX,
   IMPACT_MAX,
@@ -82,6 +83,8 @@ export function extremeQuestion(fill?: string, overrides: Partial<Question> = {}
     ...overrides,
   });
 }
+
+type Block = MessageBlock | ViewBlock;
 
 /** Every text object in `blocks`, with the type of block it sits in. */
 export function textObjects(blocks: readonly Block[]): { block: Block['type']; text: TextObject }[] {

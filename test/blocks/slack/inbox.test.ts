@@ -1,3 +1,4 @@
+import type { ActionsBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { type InboxFilter, parseInboxState, parseQuestionBlockId } from '../../../src/blocks/slack/ids.js';
 import {
@@ -9,7 +10,7 @@ import {
   renderInbox,
 } from '../../../src/blocks/slack/inbox.js';
 import { assertSlackView, SLACK_LIMITS } from '../../../src/blocks/slack/limits.js';
-import type { ActionsBlock, SlackView } from '../../../src/blocks/slack/types.js';
+import type { SlackView } from '../../../src/blocks/slack/types.js';
 import type { Draft } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { CREATED_AT, extremeQuestion, makeQuestion, mrkdwnTexts, sized } from './fixtures.js';
@@ -29,8 +30,8 @@ function shownRefs(view: SlackView): string[] {
 function actionIds(view: SlackView): string[] {
   return view.blocks.flatMap((block) =>
     block.type === 'actions' || (block.type === 'section' && block.accessory)
-      ? (block.type === 'actions' ? block.elements : block.accessory ? [block.accessory] : []).map(
-          (element) => element.action_id,
+      ? (block.type === 'actions' ? block.elements : block.accessory ? [block.accessory] : []).flatMap((element) =>
+          'action_id' in element && element.action_id !== undefined ? [element.action_id] : [],
         )
       : [],
   );
@@ -52,7 +53,7 @@ function sendButtonText(view: SlackView): string | undefined {
 function filterLabels(view: SlackView): string[] {
   const block = view.blocks.find((candidate): candidate is ActionsBlock => candidate.block_id === 'al_inbox_filter');
   const select = block?.elements[0];
-  return select?.type === 'static_select' ? select.options.map((option) => option.text.text) : [];
+  return select?.type === 'static_select' ? (select.options ?? []).map((option) => option.text.text) : [];
 }
 
 const ref = (id: number) => formatQuestionRef('/home/ada/src/shop', id);

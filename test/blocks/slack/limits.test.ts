@@ -1,3 +1,4 @@
+import type { Button, PlainTextElement, PlainTextOption } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import {
@@ -8,18 +9,9 @@ import {
   type SlackLimit,
 } from '../../../src/blocks/slack/limits.js';
 import { SlackPayloadError } from '../../../src/blocks/slack/slack-payload-error.js';
-import type {
-  ButtonElement,
-  MessageBlock,
-  ModalView,
-  PlainText,
-  SelectOption,
-  SlackMessage,
-  SlackView,
-  ViewBlock,
-} from '../../../src/blocks/slack/types.js';
+import type { MessageBlock, ModalView, SlackMessage, SlackView, ViewBlock } from '../../../src/blocks/slack/types.js';
 
-const plain = (text: string): PlainText => ({ type: 'plain_text', text });
+const plain = (text: string): PlainTextElement => ({ type: 'plain_text', text });
 const x = (length: number): string => 'x'.repeat(length);
 
 function message(blocks: MessageBlock[], text = 'fallback'): SlackMessage {
@@ -34,18 +26,18 @@ function modal(blocks: ViewBlock[], overrides: Partial<ModalView> = {}): ModalVi
   return { type: 'modal', callback_id: 'al_test', title: plain('Title'), blocks, ...overrides };
 }
 
-const button = (overrides: Partial<ButtonElement> = {}): ButtonElement => ({
+const button = (overrides: Partial<Button> = {}): Button => ({
   type: 'button',
   action_id: 'b',
   text: plain('Go'),
   ...overrides,
 });
-const actions = (...elements: ButtonElement[]): MessageBlock => ({ type: 'actions', elements });
-const option = (value: string, text = value, description?: string): SelectOption =>
+const actions = (...elements: Button[]): MessageBlock => ({ type: 'actions', elements });
+const option = (value: string, text = value, description?: string): PlainTextOption =>
   description === undefined
     ? { text: plain(text), value }
     : { text: plain(text), value, description: plain(description) };
-const select = (options: SelectOption[]): MessageBlock => ({
+const select = (options: PlainTextOption[]): MessageBlock => ({
   type: 'actions',
   elements: [{ type: 'static_select', action_id: 's', options }],
 });

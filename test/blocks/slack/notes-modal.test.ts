@@ -1,8 +1,9 @@
+import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { NOTES_BLOCK_IDS, refFromNotesMetadata } from '../../../src/blocks/slack/ids.js';
 import { assertSlackView } from '../../../src/blocks/slack/limits.js';
 import { renderNotesModal } from '../../../src/blocks/slack/notes-modal.js';
-import type { InputBlock, ModalView } from '../../../src/blocks/slack/types.js';
+import type { ModalView } from '../../../src/blocks/slack/types.js';
 import { NOTES_MAX } from '../../../src/core/limits.js';
 import type { Draft } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';

@@ -1,16 +1,9 @@
+import type { ActionsBlock, Button, ContextBlock, PlainTextOption } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { questionBlockId } from '../../../src/blocks/slack/ids.js';
 import { assertSlackMessage, blockTextLength, SLACK_LIMITS } from '../../../src/blocks/slack/limits.js';
 import { renderQuestionMessage } from '../../../src/blocks/slack/question-message.js';
-import type {
-  ActionsBlock,
-  ButtonElement,
-  ContextBlock,
-  MessageBlock,
-  MultiStaticSelectElement,
-  SlackMessage,
-  StaticSelectElement,
-} from '../../../src/blocks/slack/types.js';
+import type { MessageBlock, SelectElement, SlackMessage } from '../../../src/blocks/slack/types.js';
 import { NOTES_MAX } from '../../../src/core/limits.js';
 import type { Answer, Draft, Question, Responder } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
@@ -48,19 +41,22 @@ function actionsOf(message: SlackMessage): ActionsBlock | undefined {
   return message.blocks.find((block): block is ActionsBlock => block.type === 'actions');
 }
 
-function picker(message: SlackMessage): StaticSelectElement | MultiStaticSelectElement {
+/** The message's picker, with its options listed inline (Slack's type also allows option groups instead). */
+function picker(message: SlackMessage): SelectElement & { options: PlainTextOption[] } {
   const element = actionsOf(message)?.elements[0];
   if (element?.type !== 'static_select' && element?.type !== 'multi_static_select') throw new Error('no picker');
-  return element;
+  const { options } = element;
+  if (options === undefined) throw new Error('no inline options');
+  return { ...element, options };
 }
 
-function buttons(message: SlackMessage): ButtonElement[] {
-  return (actionsOf(message)?.elements ?? []).filter((element): element is ButtonElement => element.type === 'button');
+function buttons(message: SlackMessage): Button[] {
+  return (actionsOf(message)?.elements ?? []).filter((element): element is Button => element.type === 'button');
 }
 
 function lastContext(message: SlackMessage): string {
   const contexts = message.blocks.filter((block): block is ContextBlock => block.type === 'context');
-  return (contexts.at(-1)?.elements ?? []).map((element) => element.text).join(' | ');
+  return (contexts.at(-1)?.elements ?? []).map((element) => ('text' in element ? element.text : '')).join(' | ');
 }
 
 function allText(blocks: readonly MessageBlock[]): string {
