@@ -16,7 +16,7 @@ import {
   type Responder,
 } from '../core/question.js';
 import { parseQuestionRef } from '../core/question-ref.js';
-import type { Store } from '../store/port.js';
+import type { DraftChange, Store } from '../store/port.js';
 
 /** The person acting, as the platform identifies them. `roles` are Discord role ids (empty elsewhere). */
 export interface Actor extends Responder {
@@ -106,6 +106,11 @@ export interface DraftOutcomeOk {
 }
 
 export type DraftOutcome = DraftOutcomeOk | (Outcome & { readonly ok: false });
+
+/** Whether a person may act on a question here and now, with their draft if they have one (see `reach`). */
+export type Reach =
+  | { readonly ok: true; readonly question: Question; readonly draft?: Draft }
+  | (Outcome & { readonly ok: false });
 
 function time(at: number): string {
   return `${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
@@ -200,34 +205,36 @@ export class InteractionService {
     return channels.some((channel) => fresh.has(channel));
   }
 
-  /** The actor's draft for a question, or the recommendation preselected when they have none. */
+  /** The actor's draft for a question, if they have one (without one, the recommendation shows preselected). */
   async draftOf(question: Question, actor: Actor): Promise<Draft | undefined> {
     return this.#o.store.getDraft(question.project, question.id, personOf(actor));
   }
 
   /**
-   * Update the actor's draft: `pick` replaces the choices, `notes` the notes (each kept when not given).
-   * Not ready is fine for a draft; only labels of the question are.
+   * Whether the actor may act on the question here and now (access, routing, still pending), and their draft if
+   * they have one. Reads only: for what asks before it acts, such as opening the notes modal or Remove's
+   * confirmation. A refusal comes with its text, as the acting calls give it.
    */
-  async saveDraft(
-    ref: unknown,
-    actor: Actor,
-    place: Place,
-    change: { readonly pick?: Pick; readonly notes?: string },
-  ): Promise<DraftOutcome> {
+  async reach(ref: unknown, actor: Actor, place: Place): Promise<Reach> {
     const located = await this.#locate(ref, actor, place);
     if (!located.ok) return located;
     const { question } = located;
-    const current = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
-    const base = current ?? defaultSelection(question);
-    const notes = change.notes ?? current?.notes;
-    const selection = {
-      choices: change.pick?.choices ?? base.choices,
-      other: change.pick?.other ?? base.other,
-      ...(notes !== undefined && notes.trim() !== '' ? { notes } : {}),
-    };
+    if (question.status !== 'pending') return this.#notPending(question);
+    const draft = await this.draftOf(question, actor);
+    return draft === undefined ? { ok: true, question } : { ok: true, question, draft };
+  }
+
+  /**
+   * Change the actor's draft: `pick` replaces the choices, `notes` the notes (each kept when not given; empty notes
+   * clear them). The store merges the change in one step, so a pick and notes arriving together both land. Not
+   * ready is fine for a draft; only labels of the question are.
+   */
+  async saveDraft(ref: unknown, actor: Actor, place: Place, change: DraftChange): Promise<DraftOutcome> {
+    const located = await this.#locate(ref, actor, place);
+    if (!located.ok) return located;
+    const { question } = located;
     try {
-      const saved = await this.#o.store.saveDraft(question.project, question.id, personOf(actor), selection);
+      const saved = await this.#o.store.saveDraft(question.project, question.id, personOf(actor), change);
       if (saved.kind === 'unknown') return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
       if (saved.kind === 'not-pending') return this.#notPending(saved.question);
       return { ok: true, question, draft: saved.draft, readiness: answerReadiness(question, saved.draft) };

@@ -1,38 +1,61 @@
 /**
  * What both store adapters share about drafts and listings, so the Redis and SQLite stores cannot drift apart:
- * how a draft is keyed, checked and read back, and the order questions are listed in.
+ * how a draft is keyed, how a change to it is checked and merged, how it is read back, and the order questions are
+ * listed in.
  */
+import { shownSelection } from '../core/inbox.js';
 import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { NOTES_MAX } from '../core/limits.js';
-import type { Draft, Question, Selection } from '../core/question.js';
+import type { Draft, Question } from '../core/question.js';
 import { CorruptRecordError } from './corrupt-record-error.js';
-import type { PersonRef } from './port.js';
+import type { DraftChange, PersonRef } from './port.js';
 
 /** A draft's key within a question: `<platform>:<userId>`. */
 export function personKey(person: PersonRef): string {
   return `${person.platform}:${person.userId}`;
 }
 
-/** A draft may be unready (nothing picked yet, Other without notes) but must only name the question's options. */
-export function toDraft(question: Question, selection: Selection, now: number): Draft {
-  const labels = new Set(question.options.map((o) => o.label));
-  const unknown = selection.choices.find((choice) => !labels.has(choice));
-  if (unknown !== undefined) {
-    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+/**
+ * A change checked against its question before anything is written: a draft may be unready (nothing picked yet,
+ * Other without notes) but must only name the question's options, at most one on a single-select. Returns the
+ * change with the picked labels in the options' order and the notes trimmed ("" when they are to be cleared).
+ */
+export function checkDraftChange(question: Question, change: DraftChange): DraftChange {
+  let pick: DraftChange['pick'];
+  if (change.pick !== undefined) {
+    const { choices, other } = change.pick;
+    const labels = question.options.map((o) => o.label);
+    if (choices.some((choice) => !labels.includes(choice))) {
+      throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+    }
+    if (!question.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+    }
+    pick = { choices: labels.filter((label) => choices.includes(label)), other };
   }
-  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
-    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
-  }
-  const notes = selection.notes?.trim();
-  if (notes && notes.length > NOTES_MAX) {
+  const notes = change.notes?.trim();
+  if (notes !== undefined && notes.length > NOTES_MAX) {
     throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
-  return {
-    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
-    other: selection.other,
-    ...(notes ? { notes } : {}),
-    updatedAt: now,
-  };
+  return { ...(pick !== undefined ? { pick } : {}), ...(notes !== undefined ? { notes } : {}) };
+}
+
+/** What a person's first change starts from: what the question shows selected (its recommendation preselected). */
+export function draftBase(question: Question): { choices: readonly string[]; other: boolean } {
+  const { choices, other } = shownSelection(question);
+  return { choices, other };
+}
+
+/**
+ * The draft a checked change makes of the stored one, or of {@link draftBase} when there is none: the fields the
+ * change gives replace the stored ones, the others are kept; empty notes clear them. The SQLite adapter runs this
+ * inside its write transaction; `redis/lua/draft-2.lua` does the same merge inside its script (the contract suite
+ * proves they agree).
+ */
+export function mergeDraft(question: Question, stored: Draft | undefined, change: DraftChange, now: number): Draft {
+  const pick = change.pick ?? stored ?? draftBase(question);
+  const notes = change.notes ?? stored?.notes;
+  return { choices: [...pick.choices], other: pick.other, ...(notes ? { notes } : {}), updatedAt: now };
 }
 
 /** A draft read back from a store, checked by hand (the hook's path loads no zod). */
@@ -54,7 +77,12 @@ export function parseDraft(text: string, where: string): Draft {
   ) {
     return value as Draft;
   }
-  throw new CorruptRecordError(where, 'draft: expected {choices: string[], other: boolean, notes?, updatedAt}');
+  throw unreadableDraft(where);
+}
+
+/** A stored draft that does not read as one (`where`: the question, `project#id`); its text is never shown. */
+export function unreadableDraft(where: string): CorruptRecordError {
+  return new CorruptRecordError(where, 'draft: expected {choices: string[], other: boolean, notes?, updatedAt}');
 }
 
 /** One project's listing order: blocking first, then by id. */

@@ -39,6 +39,14 @@ export type CloseResult =
   | { readonly kind: 'not-pending'; readonly question: Question }
   | { readonly kind: 'unknown' };
 
+/** A change to one person's draft: each field given replaces the stored one; a field not given is kept. */
+export interface DraftChange {
+  /** What is picked: the choices (labels of the question's options) and Other. */
+  readonly pick?: { readonly choices: readonly string[]; readonly other: boolean };
+  /** The notes; empty or only whitespace clears them. */
+  readonly notes?: string;
+}
+
 /** Outcome of saving a draft: drafts are kept only while the question is pending. */
 export type DraftResult =
   | { readonly kind: 'saved'; readonly draft: Draft }
@@ -154,7 +162,13 @@ export interface Store {
   /** Several projects' questions (a channel's inbox), blocking first, then oldest first. */
   listAcross(projects: readonly string[], filter?: ListFilter): Promise<Question[]>;
 
-  saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult>;
+  /**
+   * Change one person's draft of a pending question, atomically: the fields `change` gives replace the stored ones,
+   * the others are kept, so changes arriving together (a pick and a notes submit) all land. With no draft yet, the
+   * base is what the question shows selected (`shownSelection` in core: its recommendation preselected). Labels
+   * that are not the question's, or two picks on a single-select, throw `InvalidAnswerError` and change nothing.
+   */
+  saveDraft(project: string, id: number, person: PersonRef, change: DraftChange): Promise<DraftResult>;
   getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined>;
 
   /**

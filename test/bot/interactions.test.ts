@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Actor, allowListPolicy, InteractionService } from '../../src/bot/interactions.js';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  type Actor,
+  allowListPolicy,
+  type DraftOutcome,
+  InteractionService,
+  type Outcome,
+} from '../../src/bot/interactions.js';
+import type { Draft } from '../../src/core/question.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
+import { ProjectKeys } from '../../src/store/redis/keys.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
-import { openTestStore, person, spec, uniqueProject } from '../support/store.js';
+import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 let store: RedisStore;
 beforeAll(async () => {
@@ -46,6 +55,71 @@ describe('drafts', () => {
     const { ref } = await parked();
     const noted = await service().saveDraft(ref, ada, here, { notes: 'fine' });
     expect(noted.ok && noted.draft.choices).toEqual(['Postgres']);
+  });
+});
+
+describe('reach: may a person act here (reads only)', () => {
+  it('GIVEN a member with no draft THEN the question and no draft, and still no draft after; with one THEN it', async () => {
+    const { project, ref } = await parked();
+    const svc = service();
+    const reached = await svc.reach(ref, ada, here);
+    expect(reached).toMatchObject({ ok: true, question: { project, id: 1, status: 'pending' } });
+    expect(reached.ok && reached.draft).toBeUndefined();
+    expect(await store.getDraft(project, 1, ada)).toBeUndefined();
+    await svc.saveDraft(ref, ada, here, { notes: 'mine' });
+    expect(await svc.reach(ref, ada, here)).toMatchObject({
+      ok: true,
+      draft: { choices: ['Postgres'], notes: 'mine' },
+    });
+  });
+
+  it('GIVEN a member and an outsider asking about a question nobody drafted THEN its drafts hash does not even exist', async () => {
+    const prefix = uniquePrefix();
+    const own = await openTestStore({ prefix });
+    const raw = createClient({ url: inject('redisUrl') });
+    await raw.connect();
+    try {
+      const project = uniqueProject();
+      await own.park(project, spec());
+      const ref = formatQuestionRef(project, 1);
+      const svc = new InteractionService({
+        store: own,
+        access: allowListPolicy({ users: { slack: ['UADA'] } }),
+        routing: () => ['C-team'],
+      });
+      expect((await svc.reach(ref, ada, here)).ok).toBe(true);
+      const eve: Actor = { platform: 'slack', userId: 'UEVE', displayName: 'Eve' };
+      expect(await svc.reach(ref, eve, here)).toMatchObject({ ok: false, refusal: 'not-allowed' });
+      expect(await raw.exists(new ProjectKeys(prefix, project).drafts(1))).toBe(0);
+    } finally {
+      raw.destroy();
+      await own.close();
+    }
+  });
+
+  it('GIVEN an outsider, another channel, a forged reference or an answered question THEN refused as acting would be, and nothing is written', async () => {
+    const { project, ref } = await parked();
+    const listed = service({ users: { slack: ['UBOSS'] } });
+    const refusals = [
+      [await listed.reach(ref, ada, here), await listed.saveDraft(ref, ada, here, { notes: 'x' })],
+      [
+        await service().reach(ref, ada, { channel: 'C-elsewhere' }),
+        await service().remove(ref, ada, { channel: 'C-elsewhere' }),
+      ],
+      [await service().reach('AAAAAAAAAAAAAAAA.1', ada, here), await service().remove('AAAAAAAAAAAAAAAA.1', ada, here)],
+    ];
+    for (const [reached, acted] of refusals) {
+      expect(reached?.ok).toBe(false);
+      expect(reached).toEqual(acted);
+    }
+    expect(await store.getDraft(project, 1, ada)).toBeUndefined();
+    await service().send(ref, bob, { channel: 'D-team' });
+    expect(await service().reach(ref, ada, here)).toMatchObject({
+      ok: false,
+      refusal: 'already-answered',
+      text: expect.stringMatching(/^#1 was already answered by Bob on Discord/),
+    });
+    expect(await store.getDraft(project, 1, ada)).toBeUndefined();
   });
 });
 
@@ -181,6 +255,116 @@ describe('inbox', () => {
       expect((await isolated.get(b, 1))?.status).toBe('pending');
     } finally {
       await isolated.close();
+    }
+  });
+});
+
+describe('drafts under concurrency', () => {
+  const sqlitePick = { choices: ['SQLite'], other: false };
+
+  it('GIVEN a pick and a notes submit from one person at once THEN the draft keeps both (20 questions)', async () => {
+    const svc = service();
+    const drafts = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const { project, ref } = await parked();
+        const [picked, noted] = await Promise.all([
+          svc.saveDraft(ref, ada, here, { pick: sqlitePick }),
+          svc.saveDraft(ref, ada, here, { notes: `note ${i}` }),
+        ]);
+        expect([picked.ok, noted.ok]).toEqual([true, true]);
+        return store.getDraft(project, 1, ada);
+      }),
+    );
+    for (const [i, draft] of drafts.entries()) {
+      expect(draft).toMatchObject({ choices: ['SQLite'], other: false, notes: `note ${i}` });
+    }
+  });
+
+  it('GIVEN 100 pick, notes and Send interactions from two people on one question, in concurrent waves THEN every draft change lands, one answer wins, and the others are told who answered', async () => {
+    const { project, ref } = await parked();
+    const svc = new InteractionService({
+      store,
+      access: allowListPolicy({}),
+      routing: (platform) => (platform === 'slack' ? ['C-team'] : ['D-team']),
+    });
+    const people = [
+      { actor: ada, place: here },
+      { actor: bob, place: { channel: 'D-team' } },
+    ];
+    // Each wave changes both fields: 4 picks of the same choice (a different one from the wave before) and 3
+    // notes, all at once, so each pick races the notes. Per person: 7 waves (49 changes) and one Send, which goes
+    // with wave 5 once both people are through wave 4: 100 interactions.
+    const pickOf = (wave: number) =>
+      [
+        { choices: ['Postgres'], other: false },
+        { choices: ['SQLite'], other: false },
+        { choices: [], other: true },
+      ][wave % 3] as { choices: string[]; other: boolean };
+    const notesOf = (actor: Actor, wave: number, i: number) => `${actor.userId}:${wave}:${i}`;
+    let throughWave4 = 0;
+    let bothThrough: () => void = () => {};
+    const barrier = new Promise<void>((resolve) => {
+      bothThrough = resolve;
+    });
+    const runs = await Promise.all(
+      people.map(async ({ actor, place }) => {
+        const waves: { wave: number; outcomes: DraftOutcome[]; kept: Draft | undefined }[] = [];
+        let send: Outcome | undefined;
+        for (let wave = 1; wave <= 7; wave++) {
+          const changes = [
+            ...Array.from({ length: 4 }, () => ({ pick: pickOf(wave) })),
+            ...Array.from({ length: 3 }, (_, i) => ({ notes: notesOf(actor, wave, i) })),
+          ];
+          const saving = Promise.all(changes.map((change) => svc.saveDraft(ref, actor, place, change)));
+          const sending = wave === 5 ? svc.send(ref, actor, place) : undefined;
+          const outcomes = await saving;
+          send = (await sending) ?? send;
+          waves.push({ wave, outcomes, kept: await store.getDraft(project, 1, actor) });
+          if (wave === 4 && ++throughWave4 === people.length) bothThrough();
+          if (wave === 4) await barrier;
+        }
+        return { actor, waves, send };
+      }),
+    );
+
+    // One answer wins; the other Send is told who answered, and where.
+    const answered = await store.get(project, 1);
+    expect(answered?.status).toBe('answered');
+    const winner = answered?.answer?.by;
+    expect(runs.filter((r) => r.send?.ok).map((r) => r.actor.userId)).toEqual([winner?.userId]);
+    const toldText = `#1 was already answered by ${winner?.displayName} on (Slack|Discord) at .+\\.`;
+    const told = expect.stringMatching(new RegExp(`^${toldText}$`));
+    expect(runs.find((r) => !r.send?.ok)?.send).toMatchObject({ refusal: 'already-answered', text: told });
+    // The winner's draft as their Send read it: notes of wave 4 or 5, their own.
+    expect(answered?.answer?.notes).toMatch(new RegExp(`^${winner?.userId}:[45]:\\d$`));
+
+    for (const { actor, waves } of runs) {
+      for (const { wave, outcomes, kept } of waves) {
+        const picks = outcomes.slice(0, 4);
+        const notes = outcomes.slice(4);
+        if (wave <= 4) {
+          // Before any Send: every change saved, each showing its own field, and the draft after the wave holds
+          // the wave's pick and one of its notes: neither field lost to the other.
+          for (const outcome of picks) expect(outcome).toMatchObject({ ok: true, draft: pickOf(wave) });
+          for (const [i, outcome] of notes.entries()) {
+            expect(outcome).toMatchObject({ ok: true, draft: { notes: notesOf(actor, wave, i) } });
+          }
+          expect(kept).toMatchObject({ ...pickOf(wave), notes: expect.stringMatching(`^${actor.userId}:${wave}:`) });
+        } else if (wave === 5) {
+          // Racing the Sends: saved, or told who answered.
+          for (const outcome of outcomes) {
+            const verdict = outcome.ok ? 'saved' : `${outcome.refusal}: ${outcome.text}`;
+            expect(verdict).toMatch(new RegExp(`^(saved|already-answered: ${toldText})$`));
+          }
+          expect(kept).toBeUndefined();
+        } else {
+          // After the answer: every change told who answered; nothing written.
+          for (const outcome of outcomes) {
+            expect(outcome).toMatchObject({ ok: false, refusal: 'already-answered', text: told });
+          }
+          expect(kept).toBeUndefined();
+        }
+      }
     }
   });
 });

@@ -22,7 +22,7 @@ describe('durability', () => {
     await before.park(project, spec());
     await before.park(project, spec());
     await before.answer(project, 1, { choices: ['SQLite'], other: false, notes: 'tiny' }, person('UA'));
-    await before.saveDraft(project, 2, { platform: 'discord', userId: '7' }, { choices: [], other: true });
+    await before.saveDraft(project, 2, { platform: 'discord', userId: '7' }, { pick: { choices: [], other: true } });
     await before.recordMessage(project, 2, { platform: 'slack', channel: 'C1', messageId: '1.2' });
     await before.dismiss(project, 3, person('UB'));
     const snapshot = await before.list(project);

@@ -72,7 +72,7 @@ describe('reopening the file', () => {
     await first.park(project, spec({ isBlocking: true })); // 1 answered, then leased
     await first.park(project, spec()); // 2 pending with a draft and a message copy
     await first.answer(project, 1, pick('SQLite'), person('UA'));
-    await first.saveDraft(project, 2, { platform: 'slack', userId: 'UB' }, pick('Postgres'));
+    await first.saveDraft(project, 2, { platform: 'slack', userId: 'UB' }, { pick: pick('Postgres') });
     await first.recordMessage(project, 2, { platform: 'slack', channel: 'C1', messageId: '17.1' });
     const claim = await first.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
     const consumer = await first.consumer('bridge', 'one');

@@ -117,11 +117,14 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       await store.park(project, spec());
       const alice = { platform: 'slack' as const, userId: 'UA' };
       const bob = { platform: 'discord' as const, userId: '42' };
-      expect(await store.saveDraft(project, 1, alice, { choices: ['SQLite'], other: false })).toMatchObject({
+      expect(await store.saveDraft(project, 1, alice, { pick: { choices: ['SQLite'], other: false } })).toMatchObject({
         kind: 'saved',
       });
-      await store.saveDraft(project, 1, bob, { choices: [], other: true });
-      await store.saveDraft(project, 1, alice, { choices: ['Postgres'], other: false, notes: '  keep it boring ' });
+      await store.saveDraft(project, 1, bob, { pick: { choices: [], other: true } });
+      await store.saveDraft(project, 1, alice, {
+        pick: { choices: ['Postgres'], other: false },
+        notes: '  keep it boring ',
+      });
       expect(await store.getDraft(project, 1, alice)).toEqual({
         choices: ['Postgres'],
         other: false,
@@ -136,22 +139,130 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       const project = uniqueProject();
       await store.park(project, spec());
       const who = { platform: 'slack' as const, userId: 'U' };
-      await expect(store.saveDraft(project, 1, who, { choices: ['MongoDB'], other: false })).rejects.toBeInstanceOf(
-        InvalidAnswerError,
-      );
+      await expect(
+        store.saveDraft(project, 1, who, { pick: { choices: ['MongoDB'], other: false } }),
+      ).rejects.toBeInstanceOf(InvalidAnswerError);
       expect(await store.getDraft(project, 1, who)).toBeUndefined();
     });
 
     it('GIVEN an unknown or answered question THEN the draft is refused with why, and the answer drops drafts', async () => {
       const project = uniqueProject();
       const who = { platform: 'slack' as const, userId: 'U' };
-      expect(await store.saveDraft(project, 9, who, pick('SQLite'))).toEqual({ kind: 'unknown' });
+      expect(await store.saveDraft(project, 9, who, { pick: pick('SQLite') })).toEqual({ kind: 'unknown' });
       await store.park(project, spec());
-      await store.saveDraft(project, 1, who, pick('SQLite'));
+      await store.saveDraft(project, 1, who, { pick: pick('SQLite') });
       await store.answer(project, 1, pick('Postgres'), person());
       expect(await store.getDraft(project, 1, who)).toBeUndefined();
-      const late = await store.saveDraft(project, 1, who, pick('SQLite'));
+      const late = await store.saveDraft(project, 1, who, { pick: pick('SQLite') });
       expect(late.kind).toBe('not-pending');
+    });
+  });
+
+  describe('draft changes merge', () => {
+    const who = { platform: 'slack' as const, userId: 'UM' };
+    const sqlite = { choices: ['SQLite'], other: false };
+
+    it('GIVEN a pick then notes, or notes then a pick THEN the draft keeps both', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.park(project, spec());
+      await store.saveDraft(project, 1, who, { pick: sqlite });
+      expect(await store.saveDraft(project, 1, who, { notes: 'small data' })).toEqual({
+        kind: 'saved',
+        draft: { ...sqlite, notes: 'small data', updatedAt: clock.now() },
+      });
+      await store.saveDraft(project, 2, who, { notes: 'small data' });
+      await store.saveDraft(project, 2, who, { pick: sqlite });
+      expect(await store.getDraft(project, 1, who)).toEqual(await store.getDraft(project, 2, who));
+    });
+
+    it('GIVEN no draft yet THEN a change starts from what the question shows: its recommendation, else nothing', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const { recommended: _none, ...plain } = spec();
+      await store.park(project, plain);
+      expect(await store.saveDraft(project, 1, who, { notes: 'why not' })).toMatchObject({
+        draft: { choices: ['Postgres'], other: false, notes: 'why not' },
+      });
+      expect(await store.saveDraft(project, 2, who, { notes: 'why not' })).toMatchObject({
+        draft: { choices: [], other: false, notes: 'why not' },
+      });
+    });
+
+    it('GIVEN notes empty or only whitespace THEN they clear the notes and keep the pick; notes are kept trimmed', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.saveDraft(project, 1, who, { pick: { choices: [], other: true }, notes: '  use DynamoDB \n' });
+      expect((await store.getDraft(project, 1, who))?.notes).toBe('use DynamoDB');
+      const cleared = await store.saveDraft(project, 1, who, { notes: ' \t ' });
+      expect(cleared).toEqual({ kind: 'saved', draft: { choices: [], other: true, updatedAt: clock.now() } });
+      expect(await store.getDraft(project, 1, who)).toEqual({ choices: [], other: true, updatedAt: clock.now() });
+    });
+
+    it('GIVEN labels and notes with quotes, backslashes, slashes, line breaks and emoji THEN they read back as written', async () => {
+      const project = uniqueProject();
+      const label = 'Postgres "16" \\ 9/10 é';
+      await store.park(project, spec({ options: [{ label }, { label: 'SQLite' }], recommended: label }));
+      const notes = 'say "hi" \\ a/b\nnext\u2028line — 🎉';
+      await store.saveDraft(project, 1, who, { pick: { choices: [label], other: false } });
+      await store.saveDraft(project, 1, who, { notes });
+      await store.saveDraft(project, 1, who, { pick: { choices: [label], other: false } });
+      expect(await store.getDraft(project, 1, who)).toEqual({
+        choices: [label],
+        other: false,
+        notes,
+        updatedAt: clock.now(),
+      });
+    });
+
+    it('GIVEN a change naming a label the question lacks, two picks on a single-select, or notes too long THEN InvalidAnswerError and the draft is unchanged', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.saveDraft(project, 1, who, { pick: sqlite, notes: 'kept' });
+      const before = await store.getDraft(project, 1, who);
+      for (const change of [
+        { pick: { choices: ['MongoDB'], other: false }, notes: 'lost' },
+        { pick: { choices: ['SQLite'], other: true } },
+        { notes: 'n'.repeat(3001) },
+      ]) {
+        await expect(store.saveDraft(project, 1, who, change)).rejects.toBeInstanceOf(InvalidAnswerError);
+      }
+      expect(await store.getDraft(project, 1, who)).toEqual(before);
+    });
+
+    it("GIVEN two people THEN one person's change never touches the other's draft", async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const other = { platform: 'discord' as const, userId: '7' };
+      await store.saveDraft(project, 1, who, { pick: sqlite });
+      await store.saveDraft(project, 1, other, { notes: 'mine' });
+      expect(await store.getDraft(project, 1, who)).toEqual({ ...sqlite, updatedAt: clock.now() });
+      expect(await store.getDraft(project, 1, other)).toEqual({
+        choices: ['Postgres'],
+        other: false,
+        notes: 'mine',
+        updatedAt: clock.now(),
+      });
+    });
+
+    it('GIVEN 50 picks and 50 notes from one person at once THEN none is lost: each shows its own change, and the draft ends as the last one applied left it, both fields set', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      const changes = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? { pick: sqlite } : { notes: `note ${i}` }));
+      const saved = await Promise.all(changes.map((change) => store.saveDraft(project, 1, who, change)));
+      const drafts = saved.map((result) => (result.kind === 'saved' ? result.draft : undefined));
+      for (const [i, change] of changes.entries()) {
+        if (change.pick) expect(drafts[i]?.choices).toEqual(['SQLite']);
+        else expect(drafts[i]?.notes).toBe(change.notes);
+      }
+      // Applied one after another: whichever kind came first, every later change of the other kind saw it. A pick
+      // that saw no notes and notes that saw no pick cannot both be.
+      const pickSawNoNotes = changes.some((change, i) => change.pick && drafts[i]?.notes === undefined);
+      const notesSawNoPick = changes.some((change, i) => change.notes && drafts[i]?.choices[0] !== 'SQLite');
+      expect(pickSawNoNotes && notesSawNoPick).toBe(false);
+      const final = await store.getDraft(project, 1, who);
+      expect(final).toMatchObject({ choices: ['SQLite'], other: false, notes: expect.stringMatching(/^note \d+$/) });
+      expect(drafts).toContainEqual(final);
     });
   });
 

@@ -19,7 +19,6 @@
  * | `/questions`, `al:inbox-…`   | the ephemeral inbox: filter, choose, pick, notes, send the ready ones  |
  */
 import {
-  type APIModalInteractionResponseCallbackData,
   type BaseInteraction,
   type BaseMessageOptions,
   type ButtonInteraction,
@@ -185,13 +184,13 @@ export class DiscordHandlers {
   }
 
   /**
-   * "Add notes" (on the message or in the inbox): the modal, prefilled with the person's draft. Saving the draft
-   * unchanged is the service's access and routing check; a refusal is said instead of opening the modal.
+   * "Add notes" (on the message or in the inbox): the modal, prefilled with the person's draft (else the question's
+   * recommendation). Whether they may act on it here is read, nothing written; a refusal is said instead.
    */
   async #openNotes(ref: string, actor: Actor, place: Place, inbox: InboxState | undefined): Promise<Answer> {
-    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, {});
-    if (!outcome.ok) return this.#refusal('notes', actor, outcome.refusal, outcome.text);
-    const modal = renderNotesModal(outcome.question, outcome.draft, inbox ? { inbox } : {});
+    const reach = await this.#o.interactions.reach(ref, actor, place);
+    if (!reach.ok) return this.#refusal('notes', actor, reach.refusal, reach.text);
+    const modal = renderNotesModal(reach.question, reach.draft, inbox ? { inbox } : {});
     return { kind: 'modal', modal };
   }
 
@@ -231,11 +230,11 @@ export class DiscordHandlers {
     return reply(outcome.text);
   }
 
-  /** "Remove": asks first (ephemeral), if the person may act on the question at all. */
+  /** "Remove": asks first (ephemeral), if the person may act on the question at all (read, nothing written). */
   async #confirmRemove(ref: string, actor: Actor, place: Place): Promise<Answer> {
-    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, {});
-    if (!outcome.ok) return this.#refusal('remove', actor, outcome.refusal, outcome.text);
-    return { kind: 'reply', message: renderRemoveConfirmation(outcome.question) };
+    const reach = await this.#o.interactions.reach(ref, actor, place);
+    if (!reach.ok) return this.#refusal('remove', actor, reach.refusal, reach.text);
+    return { kind: 'reply', message: renderRemoveConfirmation(reach.question) };
   }
 
   /** The confirmation's "Remove": dismiss; the confirmation turns into what happened. */
@@ -372,7 +371,7 @@ export class DiscordHandlers {
         return;
       case 'modal':
         if (interaction.isModalSubmit()) throw new Error('a modal cannot answer a modal submit');
-        await interaction.showModal(answer.modal as unknown as APIModalInteractionResponseCallbackData);
+        await interaction.showModal(answer.modal);
         return;
       case 'reply':
         await interaction.reply({ ...asOptions(answer.message), flags: MessageFlags.Ephemeral });
@@ -472,7 +471,7 @@ export class DiscordHandlers {
  * rendered) with readonly types; discord.js types the same JSON as mutable, hence the cast.
  */
 function asOptions(message: DiscordMessage): BaseMessageOptions {
-  return toDiscordJsOptions(message) as unknown as BaseMessageOptions;
+  return toDiscordJsOptions(message);
 }
 
 /** Whether the interaction came from a message it may redraw (a component, or a modal opened from one). */

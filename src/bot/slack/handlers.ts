@@ -25,7 +25,7 @@ import { shownReadiness, shownSelection } from '../../blocks/slack/picker.js';
 import { renderQuestionMessage } from '../../blocks/slack/question-message.js';
 import type { ModalView, SlackView, ViewBlock } from '../../blocks/slack/types.js';
 import { answerReadiness } from '../../core/answer.js';
-import type { Question } from '../../core/question.js';
+import type { Draft, Question } from '../../core/question.js';
 import { formatQuestionRef, parseQuestionRef } from '../../core/question-ref.js';
 import type { Store } from '../../store/port.js';
 import type { Actor, InteractionService, Outcome, Pick, Place } from '../interactions.js';
@@ -150,12 +150,11 @@ export class SlackHandlers {
       return this.#drop(p.actionId, p, 'no question ref, message or trigger');
     }
     const place = { channel: p.message.channel };
-    const question = await this.#question(ref);
-    const pick = question ? this.#shownPick(question, ref, p) : undefined;
-    // Saving what the viewer's select shows also checks access and routing before anything opens.
-    const outcome = await this.#o.interactions.saveDraft(ref, p.actor, place, pick ? { pick } : {});
-    if (!outcome.ok) return this.#tell(p, outcome.text, outcome.refusal);
-    const view = withNotesOrigin(renderNotesModal(outcome.question, outcome.draft), {
+    // Access and routing are read before anything opens; nothing is written until the modal is submitted.
+    const reach = await this.#o.interactions.reach(ref, p.actor, place);
+    if (!reach.ok) return this.#tell(p, reach.text, reach.refusal);
+    const shown = withPick(reach.draft, this.#shownPick(reach.question, ref, p));
+    const view = withNotesOrigin(renderNotesModal(reach.question, shown), {
       ref,
       channel: p.message.channel,
     });
@@ -320,12 +319,13 @@ export class SlackHandlers {
       case ACTION_IDS.inboxNotes: {
         const ref = refFromAction(p.action);
         if (ref === undefined || p.triggerId === undefined) return this.#drop(p.actionId, p, 'no ref or trigger');
-        const outcome = await this.#o.interactions.saveDraft(ref, p.actor, place, {});
-        if (!outcome.ok) {
-          this.#refused(p.actionId, p.actor, outcome.refusal);
-          return this.#showInbox(p.actor, origin, origin.viewId, outcome.text);
+        // Access and routing are read before anything opens; nothing is written until the modal is submitted.
+        const reach = await this.#o.interactions.reach(ref, p.actor, place);
+        if (!reach.ok) {
+          this.#refused(p.actionId, p.actor, reach.refusal);
+          return this.#showInbox(p.actor, origin, origin.viewId, reach.text);
         }
-        const view = withNotesOrigin(renderNotesModal(outcome.question, outcome.draft), {
+        const view = withNotesOrigin(renderNotesModal(reach.question, reach.draft), {
           ref,
           ...(channel !== undefined ? { channel } : {}),
           inbox: origin,
@@ -438,6 +438,16 @@ export class SlackHandlers {
   #drop(what: string, _payload: unknown, reason: string): void {
     this.#log.warn({ what, ...payloadIds(_payload) }, `slack: payload dropped (${reason})`);
   }
+}
+
+/**
+ * What the notes modal opened from a message starts from: the viewer's draft with what their select shows picked.
+ * Not saved: the modal's submit saves the pick with the notes.
+ */
+function withPick(draft: Draft | undefined, pick: Pick | undefined): Draft | undefined {
+  if (pick === undefined) return draft;
+  // `updatedAt` only completes the shape the renderer takes; nothing stores this draft.
+  return { ...draft, choices: pick.choices, other: pick.other, updatedAt: draft?.updatedAt ?? 0 };
 }
 
 function placeOf(origin: NotesOrigin): Place {

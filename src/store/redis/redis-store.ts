@@ -17,7 +17,15 @@ import type {
 } from '../../core/question.js';
 import { QUESTION_STATUSES } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
-import { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';
+import {
+  byBlockingThenAge,
+  byBlockingThenId,
+  checkDraftChange,
+  draftBase,
+  parseDraft,
+  personKey,
+  unreadableDraft,
+} from '../drafts.js';
 import { failedRecord, newestFirst, readFailedRecord } from '../failed-events.js';
 import type {
   AnswerResult,
@@ -25,6 +33,7 @@ import type {
   ClaimOptions,
   CloseResult,
   ConsumerOptions,
+  DraftChange,
   DraftResult,
   EventConsumer,
   FailedEvent,
@@ -41,7 +50,15 @@ import type { RedisConnection } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { hashFromFlat, messageField, messagesFromHash, questionFromHash, RECORD_VERSION } from './record.js';
-import { DeliverCode, ExpireCode, PARK_TAG_COLLISION, type Script, scripts, TransitionCode } from './scripts.js';
+import {
+  DeliverCode,
+  DraftCode,
+  ExpireCode,
+  PARK_TAG_COLLISION,
+  type Script,
+  scripts,
+  TransitionCode,
+} from './scripts.js';
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -285,21 +302,35 @@ export class RedisStore implements Store {
     });
   }
 
-  saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult> {
+  saveDraft(project: string, id: number, person: PersonRef, change: DraftChange): Promise<DraftResult> {
     return this.#run(async () => {
       const question = await this.#spec(project, id);
       if (!question) return { kind: 'unknown' };
-      const draft = toDraft(question, selection, this.#now());
+      const checked = checkDraftChange(question, change);
       const keys = this.#keys(project);
       const reply = (await this.#eval(
         scripts.draft,
         [keys.question(id), keys.drafts(id)],
-        [personKey(person), JSON.stringify(draft)],
+        [
+          personKey(person),
+          checked.pick === undefined ? '' : JSON.stringify(checked.pick),
+          checked.notes === undefined ? '0' : '1',
+          checked.notes ?? '',
+          JSON.stringify(draftBase(question)),
+          String(this.#now()),
+        ],
       )) as unknown[];
-      const code = Number(reply[0]);
-      if (code === TransitionCode.done) return { kind: 'saved', draft };
-      if (code === TransitionCode.unknown) return { kind: 'unknown' };
-      return { kind: 'not-pending', question: this.#read(reply[1], `${project}#${id}`) };
+      const where = `${project}#${id}`;
+      switch (Number(reply[0])) {
+        case DraftCode.saved:
+          return { kind: 'saved', draft: parseDraft(String(reply[1]), where) };
+        case DraftCode.unknown:
+          return { kind: 'unknown' };
+        case DraftCode.notPending:
+          return { kind: 'not-pending', question: this.#read(reply[1], where) };
+        default:
+          throw unreadableDraft(where);
+      }
     });
   }
 

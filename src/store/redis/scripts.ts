@@ -57,7 +57,7 @@ export const scripts = {
   replayFailed: load('replay-failed-2'),
 } as const;
 
-/** Return codes shared by answer-7, close-8 and draft-2 (see their headers). */
+/** Return codes shared by answer-7 and close-8 (see their headers). */
 export const TransitionCode = {
   unknown: 0,
   done: 1,
@@ -65,6 +65,9 @@ export const TransitionCode = {
   notPending: 3,
   dueToExpire: 4,
 } as const;
+
+/** Return codes of draft-2. */
+export const DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 } as const;
 
 /** Return codes of expire-7. */
 export const ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 } as const;

@@ -28,7 +28,7 @@ import type {
 } from '../../core/question.js';
 import { projectTag } from '../../core/question-ref.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
-import { byBlockingThenAge, byBlockingThenId, parseDraft, personKey, toDraft } from '../drafts.js';
+import { byBlockingThenAge, byBlockingThenId, checkDraftChange, mergeDraft, parseDraft, personKey } from '../drafts.js';
 import { failedRecord, readFailedRecord } from '../failed-events.js';
 import type {
   AnswerResult,
@@ -36,6 +36,7 @@ import type {
   ClaimOptions,
   CloseResult,
   ConsumerOptions,
+  DraftChange,
   DraftResult,
   EventConsumer,
   EventType,
@@ -232,16 +233,23 @@ export class SqliteStore implements Store {
     );
   }
 
-  saveDraft(project: string, id: number, person: PersonRef, selection: Selection): Promise<DraftResult> {
+  saveDraft(project: string, id: number, person: PersonRef, change: DraftChange): Promise<DraftResult> {
     return this.#run(() =>
+      // Read and merged in the write transaction, so changes arriving together (other processes too) all land.
       this.#c.write((): DraftResult => {
         const question = this.#get(project, id);
         if (!question) return { kind: 'unknown' };
-        const draft = toDraft(question, selection, this.#now());
+        const checked = checkDraftChange(question, change);
         if (question.status !== 'pending') return { kind: 'not-pending', question };
+        const key = personKey(person);
+        const row = this.#c
+          .statement('SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?')
+          .get(project, id, key) as { draft: string } | undefined;
+        const stored = row && parseDraft(row.draft, `${project}#${id}`);
+        const draft = mergeDraft(question, stored, checked, this.#now());
         this.#c
           .statement('INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)')
-          .run(project, id, personKey(person), JSON.stringify(draft));
+          .run(project, id, key, JSON.stringify(draft));
         return { kind: 'saved', draft };
       }),
     );

@@ -202,6 +202,20 @@ describe('Discord interactions', () => {
     expect((await h.store.get(question.project, question.id))?.answer?.by.userId).toBe(BOB);
   });
 
+  it('GIVEN a member opens Add notes and Remove (not yet confirmed) on a question they have no draft for THEN the modal shows the recommendation and the confirmation asks, and no draft is written', async () => {
+    const h = await harness();
+    const { question, messageId } = await parkAndPost(h);
+    const id = ids(question);
+    const ana = member(ANA);
+    const modal = await h.discord.waitForResponse(h.discord.click(ana, id.notes, h.discord.messagePayload(messageId)));
+    expect(modal).toMatchObject({ type: 9, data: { custom_id: id.notesModal } });
+    expect(textOf(modal.data)).toContain('"value":"0","description":"What the team knows","default":true');
+    const asked = await h.discord.waitForResponse(h.discord.click(ana, id.remove, h.discord.messagePayload(messageId)));
+    expect(customIdIn(asked.data, 'al:remove-yes:')).toBe(id.removeYes);
+    expect(await h.store.getDraft(question.project, question.id, { platform: 'discord', userId: ANA })).toBeUndefined();
+    expect((await h.store.get(question.project, question.id))?.status).toBe('pending');
+  });
+
   it('GIVEN Remove THEN an ephemeral confirmation; confirming dismisses the question and the message says so; a later Send is told', async () => {
     const h = await harness();
     const { question, messageId } = await parkAndPost(h);
