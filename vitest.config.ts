@@ -1,13 +1,50 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers. `npm test` (and so CI) runs both, the fast one first; `npm run test:fast` runs the fast one only.
+ * The slow tier: the real Claude Code binary, `npm install` in a copy, the plugin's bundles and `claude plugin
+ * validate`, Chromium, and tests that spend many seconds on real leases, reconnects or hundreds of questions.
+ */
+const slow = [
+  'test/e2e/**/*.test.ts',
+  'test/quickstart.test.ts',
+  'test/plugin/**/*.test.ts',
+  'test/bot/web/browser.test.ts',
+  'test/hook/exactly-once.test.ts',
+  'test/bot/discord/gateway.test.ts',
+  'test/ops/replicas.test.ts',
+];
+
+/** One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`. */
+const globalSetup = ['test/support/global-redis.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-redis.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // The JSON results feed the "N passed, N failed" line that .ci/run prints.
+    // A test that asserts nothing fails; `expect.poll` waits as long as the hand-written waits it replaced.
+    expect: { requireAssertions: true, poll: { timeout: 10_000, interval: 20 } },
+    // The JSON results (both tiers in one file) feed the "N passed, N failed" line that .ci/run prints.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: slow,
+          globalSetup,
+          // Mostly waiting on sockets and child processes: more files at once than cores (vitest's default: cores - 1).
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        // After the fast tier, one file at a time: the real Claude Code binary and Chromium need the machine.
+        test: { name: 'slow', include: slow, globalSetup, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -626,7 +626,10 @@ describe('answers reach a running Claude Code session', () => {
       // The waiter armed before the turn lost the session when the turn began: no wake notification came for the
       // answers the tool calls delivered.
       const stale = model.main(session, from).filter(isWake);
-      expect(stale.map((r) => wokenFor(r)), 'wake notifications during or after the tool loop').toEqual([]);
+      expect(
+        stale.map((r) => wokenFor(r)),
+        'wake notifications during or after the tool loop',
+      ).toEqual([]);
     },
     4 * CLAUDE_TIMEOUT_MS,
   );

@@ -9,6 +9,7 @@
  * Discord's, `responsesTo(id)` / `waitForResponse(id)` read what the app answered.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { vi } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 export interface DiscordCall {
@@ -120,7 +121,6 @@ export class FakeDiscord {
   readonly #sourceMessages = new Map<string, Record<string, unknown>>();
   readonly #dispatchedAt = new Map<string, number>();
   readonly #failures = new Map<string, Failure[]>();
-  readonly #listeners = new Set<() => void>();
   readonly #nonces = new Map<string, string>();
   #server: Server | undefined;
   #wss: WebSocketServer | undefined;
@@ -223,41 +223,19 @@ export class FakeDiscord {
     return first === undefined || at === undefined ? undefined : first.at - at;
   }
 
-  /** Resolve once `check` holds, re-checked after every call the fake answers. */
-  async until<T>(check: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-    const first = check();
-    if (first !== undefined && first !== false) return first;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#listeners.delete(listener);
-        reject(new Error(`fake Discord: timed out waiting for ${what}`));
-      }, timeoutMs);
-      const listener = () => {
-        const value = check();
-        if (value === undefined || value === false) return;
-        clearTimeout(timer);
-        this.#listeners.delete(listener);
-        resolve(value);
-      };
-      this.#listeners.add(listener);
-    });
-  }
-
   /**
    * The answer to interaction `id` as the person finally sees it: the callback's data, or for a deferred one the
    * first webhook edit of `@original` (or follow-up) after it.
    */
-  waitForResponse(id: string, timeoutMs?: number): Promise<InteractionResponse> {
-    return this.until(
+  waitForResponse(id: string, timeoutMs = 10_000): Promise<InteractionResponse> {
+    return vi.waitFor(
       () => {
-        const all = this.responsesTo(id);
-        const first = all[0];
-        if (!first) return undefined;
-        if (first.type === 5 || first.type === 6) return all[1];
-        return first;
+        const [first, second] = this.responsesTo(id);
+        const seen = first?.type === 5 || first?.type === 6 ? second : first;
+        if (!seen) throw new Error(`fake Discord: no answer to interaction ${id} yet`);
+        return seen;
       },
-      `the answer to interaction ${id}`,
-      timeoutMs,
+      { timeout: timeoutMs, interval: 10 },
     );
   }
 
@@ -520,22 +498,18 @@ export class FakeDiscord {
     const body = await readJson(request);
     const auth = request.headers.authorization;
     this.calls.push({ method, path, query: url.searchParams, body, ...(auth ? { auth } : {}), at: Date.now() });
-    try {
-      const failure = this.#failures.get(`${method} ${routeOf(path)}`)?.shift();
-      if (failure?.status === 'lost') {
-        this.#route(method, path, url.searchParams, body, discardResponse());
-        request.socket.destroy();
-        return;
-      }
-      if (failure) return reply(response, failure);
-      const isInteraction = path.startsWith('/interactions/') || path.startsWith('/webhooks/');
-      if (!isInteraction && auth !== `Bot ${this.token}`) {
-        return json(response, 401, { message: '401: Unauthorized', code: 0 });
-      }
-      return this.#route(method, path, url.searchParams, body, response);
-    } finally {
-      for (const listener of [...this.#listeners]) listener();
+    const failure = this.#failures.get(`${method} ${routeOf(path)}`)?.shift();
+    if (failure?.status === 'lost') {
+      this.#route(method, path, url.searchParams, body, discardResponse());
+      request.socket.destroy();
+      return;
     }
+    if (failure) return reply(response, failure);
+    const isInteraction = path.startsWith('/interactions/') || path.startsWith('/webhooks/');
+    if (!isInteraction && auth !== `Bot ${this.token}`) {
+      return json(response, 401, { message: '401: Unauthorized', code: 0 });
+    }
+    return this.#route(method, path, url.searchParams, body, response);
   }
 
   #route(

@@ -1,7 +1,9 @@
 /**
- * A TCP proxy between a hook and Redis that forwards every command until one matches `hold`, then holds that
- * command and every later one back (the client's connection stays open, the server never sees them). Replies flow
- * back unchanged. Used to stop a hook between its claim and its confirm without any seam in production code.
+ * A TCP proxy between hooks and Redis. On each client connection it forwards every command until one matches
+ * `hold`, then holds that command and every later one of that connection back (the client's connection stays open,
+ * the server never sees them) until `release`. Replies flow back unchanged. Used without any seam in production
+ * code to stop a hook between its claim and its confirm, and to line several hooks' claims up so that they reach
+ * Redis together.
  *
  * Client-to-server bytes are parsed as RESP command arrays (`*N`, then N bulk strings), so a command is matched
  * whole, whichever way the client's writes split or batch it.
@@ -12,8 +14,12 @@ export interface HoldingProxy {
   readonly url: string;
   /** Resolves when the first command matching `hold` arrived (and was held back). */
   readonly held: Promise<void>;
+  /** Open connections holding a command back right now. */
+  readonly holding: number;
   /** Commands seen, by name (`EVALSHA`, `HELLO`, …), forwarded or held. */
   readonly commands: string[];
+  /** Forward everything held, each connection's commands in order, and hold nothing more. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -45,7 +51,9 @@ export async function startHoldingProxy(target: string, hold: (args: readonly st
   const { hostname, port } = new URL(target);
   const sockets = new Set<Socket>();
   const commands: string[] = [];
-  let holding = false;
+  /** The connections holding back, with the bytes to forward upstream on release. */
+  const heldBack = new Map<Socket, { readonly upstream: Socket; readonly queue: Buffer[] }>();
+  let released = false;
   let markHeld: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {
     markHeld = resolve;
@@ -59,6 +67,7 @@ export async function startHoldingProxy(target: string, hold: (args: readonly st
       socket.on('error', () => undefined);
       socket.on('close', () => {
         sockets.delete(socket);
+        heldBack.delete(client);
         client.destroy();
         upstream.destroy();
       });
@@ -71,11 +80,12 @@ export async function startHoldingProxy(target: string, hold: (args: readonly st
         const bytes = pending.subarray(0, command.length);
         pending = pending.subarray(command.length);
         commands.push((command.args[0] ?? '').toUpperCase());
-        if (!holding && hold(command.args)) {
-          holding = true;
+        const holding = heldBack.get(client);
+        if (holding) holding.queue.push(bytes);
+        else if (!released && hold(command.args)) {
+          heldBack.set(client, { upstream, queue: [bytes] });
           markHeld();
-        }
-        if (!holding) upstream.write(bytes);
+        } else upstream.write(bytes);
       }
     });
   });
@@ -86,7 +96,15 @@ export async function startHoldingProxy(target: string, hold: (args: readonly st
   const proxy: HoldingProxy = {
     url: `redis://127.0.0.1:${proxyPort}`,
     held,
+    get holding() {
+      return heldBack.size;
+    },
     commands,
+    release: () => {
+      released = true;
+      for (const { upstream, queue } of heldBack.values()) for (const bytes of queue) upstream.write(bytes);
+      heldBack.clear();
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

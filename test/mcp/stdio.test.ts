@@ -147,12 +147,9 @@ describe('ask-later mcp over stdio', () => {
       expect(isError(down)).toBe(true);
       expect(textOf(down)).toMatch(/inbox is unreachable/);
       await redis.start();
-      let text = '';
-      for (let attempt = 0; attempt < 100 && !/still pending/.test(text); attempt++) {
-        text = textOf(await client.callTool({ name: 'get_answer', arguments: { id: 1 } }));
-        if (!/still pending/.test(text)) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(text).toMatch(/#1 is still pending/);
+      await expect
+        .poll(async () => textOf(await client.callTool({ name: 'get_answer', arguments: { id: 1 } })), { interval: 50 })
+        .toMatch(/#1 is still pending/);
       await client.close();
     } finally {
       await redis.stop();

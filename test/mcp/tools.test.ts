@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Store } from '../../src/store/port.js';
-import type { RedisStore } from '../../src/store/redis/redis-store.js';
+import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { connectClient, isError, textOf } from '../support/mcp.js';
-import { openTestStore, person, uniqueProject } from '../support/store.js';
+import { createRedisUser, type RedisUser } from '../support/redis-user.js';
+import { openTestStore, person, uniquePrefix, uniqueProject } from '../support/store.js';
 
 let store: RedisStore;
 beforeAll(async () => {
@@ -225,76 +226,73 @@ describe('cancel_question', () => {
 });
 
 describe('waitSeconds', () => {
-  it('GIVEN an answer during the wait THEN the call returns it at once, with progress reported', async () => {
+  // The waits run on a store connected as a Redis user of their own: the waiter's XREAD is then seen blocked (its
+  // connection in CLIENT LIST) before the test answers, so each test goes through the wake-up, not the first look.
+  let user: RedisUser;
+  let waitingStore: RedisStore;
+  beforeAll(async () => {
+    user = await createRedisUser(inject('redisUrl'));
+    waitingStore = await openRedisStore({ url: user.url, prefix: uniquePrefix() });
+  });
+  afterAll(async () => {
+    await waitingStore.close();
+    await user.remove();
+  });
+  const waitingClient = (project: string, progressIntervalMs?: number) =>
+    clientFor(project, { store: async () => waitingStore, ...(progressIntervalMs ? { progressIntervalMs } : {}) });
+
+  it('GIVEN an answer while the call waits THEN the call returns it at once, with progress reported', async () => {
     const project = uniqueProject();
-    const client = await clientFor(project, { progressIntervalMs: 20 });
+    const client = await waitingClient(project, 20);
     const progress: number[] = [];
     const call = client.callTool({ name: 'ask_later', arguments: { ...question, waitSeconds: 30 } }, undefined, {
       onprogress: (p) => progress.push(p.progress),
     });
-    while (!(await store.get(project, 1))) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 100));
-    await store.answer(project, 1, { choices: [], other: true, notes: 'Use DynamoDB' }, person('UW'));
+    await expect.poll(() => user.blockedReads()).toBe(1);
+    await expect.poll(() => progress.length).toBeGreaterThanOrEqual(2);
+    await waitingStore.answer(project, 1, { choices: [], other: true, notes: 'Use DynamoDB' }, person('UW'));
     const result = await call;
     expect(textOf(result)).toMatch(/^#1 got its outcome while you waited/);
     expect(textOf(result)).toContain('> Use DynamoDB');
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect((await store.get(project, 1))?.status).toBe('delivered');
+    expect((await waitingStore.get(project, 1))?.status).toBe('delivered');
+    expect(await user.blockedReads()).toBe(0);
     await client.close();
   });
 
   it('GIVEN no answer THEN the call returns still pending at the end of the wait', async () => {
     const project = uniqueProject();
-    const client = await clientFor(project);
+    const client = await waitingClient(project);
     const result = await client.callTool({ name: 'ask_later', arguments: { ...question, waitSeconds: 1 } });
     expect(textOf(result)).toMatch(/Still pending after waiting 1 s; the answer will come in a later prompt/);
-    expect((await store.get(project, 1))?.status).toBe('pending');
+    expect((await waitingStore.get(project, 1))?.status).toBe('pending');
     await client.close();
   });
 
-  it('GIVEN the person dismisses it during the wait THEN the call says so', async () => {
+  it('GIVEN the person dismisses it while the call waits THEN the call says so', async () => {
     const project = uniqueProject();
-    const client = await clientFor(project);
+    const client = await waitingClient(project);
     const call = client.callTool({ name: 'ask_later', arguments: { ...question, waitSeconds: 30 } });
-    while (!(await store.get(project, 1))) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 50));
-    await store.dismiss(project, 1, person('UD'));
+    await expect.poll(() => user.blockedReads()).toBe(1);
+    await waitingStore.dismiss(project, 1, person('UD'));
     expect(textOf(await call)).toMatch(/#1 dismissed unanswered by Person UD on Slack/);
     await client.close();
   });
 
-  it('GIVEN the client cancels the call THEN the server stops waiting', async () => {
+  it('GIVEN the client cancels the call while it waits THEN the server stops waiting', async () => {
     const project = uniqueProject();
-    const client = await clientFor(project);
+    const client = await waitingClient(project);
     const controller = new AbortController();
     const call = client.callTool({ name: 'ask_later', arguments: { ...question, waitSeconds: 600 } }, undefined, {
       signal: controller.signal,
     });
-    while (!(await store.get(project, 1))) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 50));
-    const waiting = await blockedReaders();
+    await expect.poll(() => user.blockedReads()).toBe(1);
     controller.abort();
     await expect(call).rejects.toThrow();
-    let after = waiting;
-    for (let i = 0; i < 100 && after >= waiting; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      after = await blockedReaders();
-    }
-    expect(after).toBe(waiting - 1);
+    await expect.poll(() => user.blockedReads()).toBe(0);
+    expect((await waitingStore.get(project, 1))?.status).toBe('pending');
     await client.close();
   });
 });
-
-/** Redis connections blocked in XREAD right now (a waiting ask_later holds one). */
-async function blockedReaders(): Promise<number> {
-  const { createClient } = await import('redis');
-  const { inject } = await import('vitest');
-  const raw = createClient({ url: inject('redisUrl') });
-  await raw.connect();
-  const list = String(await raw.sendCommand(['CLIENT', 'LIST']));
-  raw.destroy();
-  return list.split('\n').filter((line) => / cmd=xread /.test(line)).length;
-}
 
 describe('store unreachable', () => {
   it('GIVEN the store cannot be reached THEN every tool says the inbox is unreachable, without details', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { ACTION_IDS } from '../../src/blocks/slack/ids.js';
 import type { Logger } from '../../src/bot/logger.js';
 import { ids, member } from '../bot/discord/harness.js';
-import { buttonAction, messageAction, notesSubmission, postedMessage, Responder, until } from '../bot/slack/harness.js';
+import { buttonAction, messageAction, notesSubmission, postedMessage, Responder } from '../bot/slack/harness.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { hookEnv, noteOf, payload, runHookCli } from '../hook/support.js';
@@ -85,10 +85,9 @@ describe('what serve logs', () => {
     const project = uniqueProject('logs');
     const onSlack = await store.park(project, sentinelSpec(`${S.question} (Slack)`));
     const onDiscord = await store.park(project, sentinelSpec(`${S.question} (Discord)`));
-    await until(
-      async () => (await store.list(project)).every((q) => q.messages.filter(isChat).length === 2),
-      'both posted on both platforms',
-    );
+    await expect
+      .poll(async () => (await store.list(project)).map((q) => q.messages.filter(isChat).length))
+      .toEqual([2, 2]);
 
     // Slack: notes modal (draft with notes), then Send.
     const posted = postedMessage(slack, onSlack);
@@ -114,13 +113,11 @@ describe('what serve logs', () => {
         })
       ).status,
     ).toBe(200);
-    await until(
-      async () =>
-        (await store.getDraft(project, onSlack.id, { platform: 'slack', userId: 'U0LOG' }))?.notes !== undefined,
-      'the Slack draft has notes',
-    );
+    await expect
+      .poll(async () => (await store.getDraft(project, onSlack.id, { platform: 'slack', userId: 'U0LOG' }))?.notes)
+      .toBe(S.slackNotes);
     await replica.interact(withName(messageAction(who, buttonAction(ACTION_IDS.send, ref))));
-    await until(async () => (await store.get(project, onSlack.id))?.status === 'answered', 'answered on Slack');
+    await expect.poll(async () => (await store.get(project, onSlack.id))?.status).toBe('answered');
     expect((await store.get(project, onSlack.id))?.answer?.by.displayName).toBe(S.slackName);
 
     // Discord: pick, notes modal, Send.
@@ -138,7 +135,7 @@ describe('what serve logs', () => {
       ),
     );
     await discord.waitForResponse(discord.click(person, id.send, discord.messagePayload(discordRef.messageId)));
-    await until(async () => (await store.get(project, onDiscord.id))?.status === 'answered', 'answered on Discord');
+    await expect.poll(async () => (await store.get(project, onDiscord.id))?.status).toBe('answered');
     expect((await store.get(project, onDiscord.id))?.answer?.notes).toBe(S.discordNotes);
 
     // Deliver through the real hook.
@@ -150,12 +147,11 @@ describe('what serve logs', () => {
     const note = noteOf(run.stdout);
     expect(note).toContain(S.slackNotes);
     expect(note).toContain(S.discordNotes);
-    await until(
-      () =>
-        lines.filter((line) => line.includes('"event":"delivered"') && line.includes('bridge: event handled'))
-          .length === 6,
-      'every surface (web, Slack, Discord) handled both deliveries',
-    );
+    await expect
+      .poll(() =>
+        lines.filter((line) => line.includes('"event":"delivered"') && line.includes('bridge: event handled')),
+      )
+      .toHaveLength(6);
     await replica.serve.stop();
 
     expect(lines.length).toBeGreaterThan(10);

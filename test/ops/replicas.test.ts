@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Question } from '../../src/core/question.js';
-import { until } from '../bot/slack/harness.js';
+import { ProjectKeys } from '../../src/store/redis/keys.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { isChat } from '../support/messages.js';
@@ -11,6 +12,34 @@ const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
+
+/**
+ * Per project stream, each surface's consumer group with its events not yet read (lag) plus read and not yet
+ * acknowledged (pending), e.g. `bridge:slack 0`.
+ */
+async function eventsInFlight(prefix: string, projects: readonly string[]): Promise<string[]> {
+  const raw = createClient({ url: inject('redisUrl') });
+  await raw.connect();
+  try {
+    const found: string[] = [];
+    for (const project of projects) {
+      // node-redis hands each group over as an object of its fields.
+      const groups = (await raw.sendCommand(['XINFO', 'GROUPS', new ProjectKeys(prefix, project).events])) as Record<
+        string,
+        unknown
+      >[];
+      for (const group of groups) {
+        const name = String(group.name);
+        // lag is nil when Redis cannot tell (never here: the streams are not trimmed); count it as in flight.
+        const lag = group.lag === null ? 1 : Number(group.lag);
+        if (name.startsWith('bridge:')) found.push(`${name} ${Number(group.pending) + lag}`);
+      }
+    }
+    return found.sort((a, b) => a.localeCompare(b));
+  } finally {
+    raw.destroy();
+  }
+}
 
 /** How many times each question was posted to a platform (by the question ref its message carries). */
 function slackPostsPerRef(slack: FakeSlackApi): Map<string, number> {
@@ -55,16 +84,20 @@ describe('replicas against one Redis', () => {
     })();
 
     // Kill A once the work is under way: its connection drops mid-event (posts may be out, not yet recorded).
-    await until(() => slack.callsOf('chat.postMessage').length >= 40, 'work under way', 15_000);
+    await expect.poll(() => slack.callsOf('chat.postMessage').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(40);
     storeA.close().catch(() => undefined);
     await parking;
 
-    const allPosted = async () => {
+    const postedOnBoth = async () => {
       const lists = await Promise.all(projects.map((project) => store.list(project)));
-      return lists.flat().filter((q) => q.messages.filter(isChat).length === 2).length === 200;
+      return lists.flat().filter((q) => q.messages.filter(isChat).length === 2).length;
     };
-    await until(allPosted, 'every question posted on both platforms by the surviving bridge', 30_000);
-    await sleep(300); // anything late would show now
+    await expect.poll(postedOnBoth, { timeout: 30_000 }).toBe(200);
+    // Nothing can be posted late once every surface's group has read and acknowledged every event (A's included,
+    // taken over by B).
+    await expect
+      .poll(() => eventsInFlight(prefix, projects), { timeout: 30_000 })
+      .toEqual(['bridge:discord 0', 'bridge:slack 0', 'bridge:web 0'].flatMap((group) => projects.map(() => group)));
 
     const slackCounts = slackPostsPerRef(slack);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(200);

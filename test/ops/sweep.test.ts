@@ -1,19 +1,33 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/port.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { openTestStore, spec, testClock, uniquePrefix, uniqueProject } from '../support/store.js';
-import { type Replica, sleep, startReplica } from './support.js';
+import { type Replica, startReplica } from './support.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await sleep(50);
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
-
 const sweeps = (replica: Replica) => replica.logger.lines.filter((line) => line.message === 'serve: swept').length;
+
+/** `store` counting the `sweep` lease requests it refused: a replica that asked and was told another holds it. */
+function countingRefusals(store: Store): { store: Store; refused: () => number } {
+  let refused = 0;
+  const counting = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (name !== 'acquireLease') return (value as (...a: unknown[]) => unknown).bind(target);
+      return async (...args: unknown[]) => {
+        const held = (await (value as (...a: unknown[]) => Promise<boolean>).apply(target, args)) === true;
+        if (!held && args[0] === 'sweep') refused += 1;
+        return held;
+      };
+    },
+  });
+  return { store: counting, refused: () => refused };
+}
 
 describe('the expiry and retention sweep across replicas', () => {
   it('GIVEN two serves against one Redis THEN the sweep runs in one only; when it stops, the other takes over', async () => {
@@ -24,18 +38,26 @@ describe('the expiry and retention sweep across replicas', () => {
     const period = 300;
     const a = await startReplica({ prefix, slack, deps: { sweepMs: period, replica: 'replica-a' } });
     cleanup.push(() => a.serve.stop());
-    await sleep(period / 2); // out of phase, so both ask in every period
-    const b = await startReplica({ prefix, slack, deps: { sweepMs: period, replica: 'replica-b' } });
-    cleanup.push(() => b.serve.stop());
+    // A sweeps at start, so it holds the lease before B asks.
+    await expect.poll(() => sweeps(a)).toBe(1);
+    const storeB = await openTestStore({ prefix });
+    cleanup.push(() => storeB.close());
+    const b = countingRefusals(storeB);
+    const replicaB = await startReplica({
+      prefix,
+      slack,
+      deps: { store: b.store, sweepMs: period, replica: 'replica-b' },
+    });
+    cleanup.push(() => replicaB.serve.stop());
 
-    // Wait (no timing assertion) until one replica has swept four times; the other must not have swept at all.
-    await until(() => sweeps(a) + sweeps(b) >= 4, 'four sweeps');
-    const [first, second] = sweeps(a) > 0 ? [a, b] : [b, a];
-    expect(sweeps(second)).toBe(0);
+    // B asks at start and in every period, and is refused each time while A renews the lease and sweeps.
+    await expect.poll(() => b.refused()).toBeGreaterThanOrEqual(3);
+    expect(sweeps(replicaB)).toBe(0);
+    expect(sweeps(a)).toBeGreaterThanOrEqual(2);
 
     // A clean stop gives the lease up: the other replica takes the sweep over.
-    await first.serve.stop();
-    await until(() => sweeps(second) >= 2, 'the other replica sweeps');
+    await a.serve.stop();
+    await expect.poll(() => sweeps(replicaB)).toBeGreaterThanOrEqual(2);
   });
 
   it('GIVEN the lease holder THEN its sweep expires due questions', async () => {
@@ -50,9 +72,7 @@ describe('the expiry and retention sweep across replicas', () => {
     const project = uniqueProject('sweep');
     const question = await store.park(project, spec({ expiresInSeconds: 60 }));
     clock.advance(61_000);
-    const end = Date.now() + 5000;
-    while ((await store.get(project, question.id))?.status !== 'expired' && Date.now() < end) await sleep(20);
-    expect((await store.get(project, question.id))?.status).toBe('expired');
+    await expect.poll(async () => (await store.get(project, question.id))?.status).toBe('expired');
     expect(replica.logger.lines.some((l) => l.message === 'serve: swept' && l.fields.expired === 1)).toBe(true);
   });
 });

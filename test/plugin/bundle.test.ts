@@ -74,7 +74,10 @@ describe('the plugin bundles', () => {
   it('GIVEN the same sources THEN two builds are byte for byte the same and name no absolute path', () => {
     const again = join(tempDir('again'), 'elsewhere', 'dist');
     execFileSync(process.execPath, [join(repoRoot, 'scripts/bundle.mjs'), again], { cwd: tmpdir(), stdio: 'pipe' });
-    for (const file of filesUnder(built)) {
+    const files = filesUnder(built);
+    expect(files).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.cjs', 'package.json', 'lua/park-4.lua']));
+    expect(filesUnder(again)).toEqual(files);
+    for (const file of files) {
       const content = readFileSync(join(built, file));
       expect(readFileSync(join(again, file)).equals(content), file).toBe(true);
       expect(content.includes(repoRoot), `${file} names ${repoRoot}`).toBe(false);

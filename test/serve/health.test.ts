@@ -1,14 +1,41 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { until } from '../bot/slack/harness.js';
+import { ACTION_IDS } from '../../src/blocks/slack/ids.js';
+import type { Store } from '../../src/store/port.js';
+import { buttonAction, messageAction, postedMessage, Responder, refOf } from '../bot/slack/harness.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { startReplica } from '../ops/support.js';
-import { openTestStore, uniquePrefix } from '../support/store.js';
+import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
+
+/** `store` whose `answer` waits for `release` (once `entered` resolves, a Send is in the store's hands). */
+function holdingAnswers(store: Store): { store: Store; entered: Promise<void>; release: () => void } {
+  let enter: () => void = () => undefined;
+  const entered = new Promise<void>((resolve) => {
+    enter = resolve;
+  });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const holding = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (name !== 'answer') return (value as (...a: unknown[]) => unknown).bind(target);
+      return async (...args: unknown[]) => {
+        enter();
+        await released;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: holding, entered, release };
+}
 
 async function healthz(port: number | undefined) {
   const response = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -16,7 +43,7 @@ async function healthz(port: number | undefined) {
 }
 
 describe('GET /healthz', () => {
-  it('GIVEN Slack and Discord up THEN 200 with each part ok; the store down THEN 503 naming the store; stopping THEN 503 stopping', async () => {
+  it('GIVEN Slack and Discord up THEN 200 with each part ok; the store down THEN 503 naming the store', async () => {
     const slack = await new FakeSlackApi().start();
     const discord = await new FakeDiscord().start();
     cleanup.push(
@@ -38,13 +65,41 @@ describe('GET /healthz', () => {
       status: 503,
       body: { status: 'down', store: 'down', slack: 'ok', discord: 'ok' },
     });
+  });
 
-    const port = replica.serve.port;
+  it('GIVEN a Send being stored WHEN it is told to stop THEN 503 stopping while the Send finishes, then the Send is stored', async () => {
+    const slack = await new FakeSlackApi().start();
+    const responder = await new Responder().start();
+    cleanup.push(
+      () => slack.stop(),
+      () => responder.stop(),
+    );
+    const prefix = uniquePrefix();
+    const store = await openTestStore({ prefix });
+    cleanup.push(() => store.close());
+    const held = holdingAnswers(store);
+    const replica = await startReplica({ prefix, slack, deps: { store: held.store } });
+    cleanup.push(() => replica.serve.stop());
+    const project = uniqueProject('stopping');
+    const question = await store.park(project, spec());
+    await expect.poll(() => postedMessage(slack, question)).toBeDefined();
+    const message = postedMessage(slack, question);
+    if (!message) throw new Error('not posted');
+
+    const send = replica.interact(
+      messageAction(
+        { user: 'U0ANA', responder, message: { channel: message.channel, ts: message.ts, blocks: message.blocks } },
+        buttonAction(ACTION_IDS.send, refOf(question)),
+      ),
+    );
+    await held.entered;
     const stopping = replica.serve.stop();
     // While it finishes its work, a load balancer sees it going.
-    const during = await healthz(port).catch(() => undefined);
-    if (during) expect(during.body.status).toBe('stopping');
+    expect(await healthz(replica.serve.port)).toMatchObject({ status: 503, body: { status: 'stopping', store: 'ok' } });
+    held.release();
     await stopping;
+    expect((await send).status).toBe(200);
+    expect((await store.get(project, question.id))?.answer?.by.userId).toBe('U0ANA');
   });
 
   it('GIVEN the Discord gateway lost THEN 503 with discord down', async () => {
@@ -60,7 +115,7 @@ describe('GET /healthz', () => {
 
     // Discord goes away (the gateway closes and does not come back): discord.js keeps trying, /healthz says so.
     await discord.stop();
-    await until(async () => (await healthz(replica.serve.port)).status === 503, 'the gateway is seen down');
+    await expect.poll(async () => (await healthz(replica.serve.port)).status).toBe(503);
     expect(await healthz(replica.serve.port)).toEqual({
       status: 503,
       body: { status: 'down', store: 'ok', discord: 'down' },

@@ -130,7 +130,7 @@ describe('ask-later serve', () => {
       PORT: String(port),
     };
     const running = runServe(env, { stderr: err, signals }, quiet);
-    for (let i = 0; i < 200 && err.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => err.lines.length).toBeGreaterThan(0);
     try {
       expect(err.lines[0]).toBe(
         `ask-later serve: web inbox at http://127.0.0.1:${port}/ (no Slack or Discord configured: questions are answered there)\n`,
@@ -167,7 +167,7 @@ describe('ask-later serve', () => {
       PORT: String(port),
     };
     const running = runServe(env, { stderr: err, signals }, { ...quiet, retryConfig: { retries: 0 } });
-    for (let i = 0; i < 200 && err.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => err.lines.length).toBeGreaterThan(0);
     expect(err.lines[0]).toBe(
       `ask-later serve: web inbox at http://127.0.0.1:${port}/; answering from Slack (POST /slack/events) too\n`,
     );
@@ -198,7 +198,7 @@ describe('ask-later serve', () => {
       PORT: String(port),
     };
     const running = runServe(env, { stderr: err, signals }, { ...quiet, discord: { restRetries: 0 } });
-    for (let i = 0; i < 300 && err.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await expect.poll(() => err.lines.length).toBeGreaterThan(0);
     expect(err.lines[0]).toBe(`ask-later serve: web inbox at http://127.0.0.1:${port}/; answering from Discord too\n`);
     // No DISCORD_GUILD_ID: /questions is registered globally.
     expect(discord.callsOf('PUT', /^\/applications\/\d+\/commands$/)).toHaveLength(1);
@@ -229,44 +229,43 @@ describe('ask-later serve', () => {
     ]);
   });
 
-  it.runIf(existsSync('dist/cli.js'))(
-    'GIVEN the built CLI with no Redis and no chat settings THEN `ask-later serve` serves the web inbox from the embedded store, says so with the URL and how to add the plugin, and stops on SIGTERM',
-    async () => {
-      const home = mkdtempSync(join(tmpdir(), 'al-home-'));
-      const port = await freePort();
-      const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
-        env: { PATH: process.env.PATH, HOME: home, PORT: String(port) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let err = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        err += chunk;
-      });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      for (let i = 0; i < 500 && !err.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
-      try {
-        const url = `http://127.0.0.1:${port}/`;
-        expect(err.split('\n')[0]).toBe(
-          `ask-later serve: web inbox at ${url} (no Slack or Discord configured: questions are answered there)`,
-        );
-        for (let i = 0; i < 100 && !err.includes('Claude Code:'); i++) await new Promise((r) => setTimeout(r, 10));
-        expect(err).toContain(
+  // Runs the built CLI (dist/): `npm test` and `npm run test:fast` build it first.
+  it('GIVEN the built CLI with no Redis and no chat settings THEN `ask-later serve` serves the web inbox from the embedded store, says so with the URL and how to add the plugin, and stops on SIGTERM', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'al-home-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
+      env: { PATH: process.env.PATH, HOME: home, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await expect.poll(() => err).toContain('\n');
+      const url = `http://127.0.0.1:${port}/`;
+      expect(err.split('\n')[0]).toBe(
+        `ask-later serve: web inbox at ${url} (no Slack or Discord configured: questions are answered there)`,
+      );
+      await expect
+        .poll(() => err)
+        .toContain(
           `ask-later serve: Claude Code: claude plugin marketplace add ${process.cwd()} && claude plugin install ask-later@ask-later\n`,
         );
-        const page = await fetch(url);
-        expect(page.status).toBe(200);
-        expect(await page.text()).toContain('<title>');
-        const state = join(home, '.local', 'state', 'ask-later');
-        expect(existsSync(join(state, 'inbox.db'))).toBe(true);
-        // The record that lets the plugin's bundles (which carry no native addon) open the same file.
-        expect(JSON.parse(readFileSync(join(state, 'sqlite-engine.json'), 'utf8'))).toEqual({
-          module: join(process.cwd(), 'node_modules', 'better-sqlite3'),
-        });
-      } finally {
-        child.kill('SIGTERM');
-        expect(await exited).toBe(0);
-        rmSync(home, { recursive: true, force: true });
-      }
-    },
-  );
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>');
+      const state = join(home, '.local', 'state', 'ask-later');
+      expect(existsSync(join(state, 'inbox.db'))).toBe(true);
+      // The record that lets the plugin's bundles (which carry no native addon) open the same file.
+      expect(JSON.parse(readFileSync(join(state, 'sqlite-engine.json'), 'utf8'))).toEqual({
+        module: join(process.cwd(), 'node_modules', 'better-sqlite3'),
+      });
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 });

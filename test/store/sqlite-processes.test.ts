@@ -132,6 +132,8 @@ describe('SQLite store across processes', () => {
   it('GIVEN a wait in this process THEN an answer from another process ends it within the poll interval', async () => {
     const project = uniqueProject();
     await store.park(project, spec({ options: [{ label: 'A' }], recommended: 'A' }));
+    // The first look is synchronous (better-sqlite3): when the call returns, it has seen #1 pending and waits on
+    // the file's changes. The answering process is only started after that, so the answer can only wake it.
     const waiting = store.waitWhilePending(project, 1, { timeoutMs: 20_000 });
     const [answered] = await race([{ path, op: 'answer', project, id: 1, name: 'remote' }]);
     expect(answered?.kind).toBe('won');

@@ -4,7 +4,7 @@ import type { Question } from '../../../src/core/question.js';
 import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { buttonAction, messageAction, postedMessage } from '../slack/harness.js';
-import { type DiscordHarness, ids, member, refOf, startDiscordHarness, textOf, until } from './harness.js';
+import { type DiscordHarness, ids, member, refOf, startDiscordHarness, textOf } from './harness.js';
 
 const open: DiscordHarness[] = [];
 afterEach(async () => {
@@ -23,10 +23,7 @@ describe('Slack and Discord together', () => {
 
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(
-      async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 2,
-      'posted on both',
-    );
+    await expect.poll(async () => (await h.store.get(project, question.id))?.messages.filter(isChat)).toHaveLength(2);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
     expect(h.discord.creates()).toHaveLength(1);
     const refs = ((await h.store.get(project, question.id))?.messages ?? []).filter(isChat);
@@ -59,7 +56,7 @@ describe('Slack and Discord together', () => {
     expect((await Promise.all(slackPosts)).map((r) => r.status)).toEqual(Array(25).fill(200));
 
     // Exactly one answer, by one of the 50.
-    await until(async () => (await h.store.get(project, question.id))?.status === 'answered', 'answered');
+    await expect.poll(async () => (await h.store.get(project, question.id))?.status).toBe('answered');
     const answered = await h.store.get(project, question.id);
     const winner = answered?.answer?.by;
     if (!winner) throw new Error('no answer');
@@ -72,7 +69,7 @@ describe('Slack and Discord together', () => {
     );
     // Every Slack loser is told in place; the Slack winner (if any) gets no reply.
     const slackLosers = slackUsers.filter((u) => u !== winner.userId);
-    await until(() => slackLosers.every((u) => responder.to(u).length === 1), 'every Slack loser is told');
+    await expect.poll(() => slackLosers.map((u) => responder.to(u).length)).toEqual(slackLosers.map(() => 1));
     const loserTexts = [
       ...discordTexts.filter((t) => !t.startsWith('Sent:')),
       ...slackLosers.map((u) => responder.to(u)[0] ?? ''),
@@ -86,10 +83,9 @@ describe('Slack and Discord together', () => {
       (c) =>
         c.method === 'chat.update' && c.body.ts === slackMessage.ts && textOf(c.body.blocks).includes('Answered by'),
     );
-    await h.discord.until(
-      () => h.discord.edits(discordMessageId).find((c) => textOf(c.body).includes('Answered by')),
-      'the Discord answered edit',
-    );
+    await expect
+      .poll(() => h.discord.edits(discordMessageId).map((c) => textOf(c.body)))
+      .toContainEqual(expect.stringContaining('Answered by'));
     expect(h.discord.messages.get(discordMessageId)?.components).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * drives it: INTERACTION_CREATE dispatches on the gateway to a real discord.js client. Optionally with Slack too
  * (the fake Slack Web API and signed requests, as in the Slack harness), for a project routed to both.
  */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { formatCustomId } from '../../../src/blocks/discord/ids.js';
 import type { DiscordConfig, ServeConfig, SlackConfig } from '../../../src/config.js';
 import type { Question } from '../../../src/core/question.js';
@@ -13,9 +13,9 @@ import type { RedisStore } from '../../../src/store/redis/redis-store.js';
 import { FakeDiscord, type FakeDiscordOptions, type Member } from '../../fakes/discord.js';
 import { FakeSlackApi, interactionBody, postSigned } from '../../fakes/slack-api.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
-import { RecordingLogger, Responder, SECRET, CHANNEL as SLACK_CHANNEL, TEST_RETRY, until } from '../slack/harness.js';
+import { RecordingLogger, Responder, SECRET, CHANNEL as SLACK_CHANNEL, TEST_RETRY } from '../slack/harness.js';
 
-export { RecordingLogger, until };
+export { RecordingLogger };
 
 export interface DiscordHarness {
   readonly discord: FakeDiscord;
@@ -153,11 +153,10 @@ export async function parkAndPost(
   project = uniqueProject(),
 ) {
   const question = await h.store.park(project, spec(overrides));
-  const posted = await until(async () => {
-    const now = await h.store.get(project, question.id);
-    return (now?.messages.filter((m) => m.platform === 'discord').length ?? 0) >= 1;
-  }, 'the Discord message is recorded').then(() => h.store.get(project, question.id));
-  const ref = posted?.messages.find((m) => m.platform === 'discord');
+  const onDiscord = async () =>
+    (await h.store.get(project, question.id))?.messages.filter((m) => m.platform === 'discord') ?? [];
+  await expect.poll(onDiscord).toHaveLength(1);
+  const ref = (await onDiscord())[0];
   if (!ref) throw new Error('not posted on Discord');
   return { question, messageId: ref.messageId };
 }

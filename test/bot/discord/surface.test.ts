@@ -4,7 +4,7 @@ import { DiscordSurface, questionNonce } from '../../../src/bot/discord/surface.
 import { FakeDiscord } from '../../fakes/discord.js';
 import { isChat } from '../../support/messages.js';
 import { openTestStore, spec, uniqueProject } from '../../support/store.js';
-import { type DiscordHarness, RecordingLogger, startDiscordHarness, until } from './harness.js';
+import { type DiscordHarness, RecordingLogger, startDiscordHarness } from './harness.js';
 
 const open: { stop: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -84,10 +84,9 @@ describe('Discord posting across a crash', () => {
     open.push(h);
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(
-      async () => ((await h.store.get(project, question.id))?.messages.filter(isChat).length ?? 0) === 1,
-      'recorded',
-    );
+    await expect
+      .poll(async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length ?? 0)
+      .toBe(1);
     expect(h.discord.messages.size).toBe(1);
     const [only] = [...h.discord.messages.keys()];
     expect((await h.store.get(project, question.id))?.messages.filter(isChat)[0]?.messageId).toBe(only);

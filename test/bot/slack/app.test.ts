@@ -19,7 +19,6 @@ import {
   SECRET,
   selectAction,
   startHarness,
-  until,
   viewAction,
 } from './harness.js';
 
@@ -37,10 +36,7 @@ async function harness(options: Parameters<typeof startHarness>[0] = {}): Promis
 /** Park a question and wait for its Slack message; returns both. */
 async function parkAndPost(h: Harness, overrides: Parameters<typeof spec>[0] = {}, project = uniqueProject()) {
   const question = await h.store.park(project, spec(overrides));
-  await until(
-    async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1,
-    'the message is recorded',
-  );
+  await expect.poll(async () => (await h.store.get(project, question.id))?.messages.filter(isChat)).toHaveLength(1);
   const message = postedMessage(h.slack, question);
   if (!message) throw new Error('not posted');
   // A copy: the fake redraws its own record on chat.update.
@@ -69,12 +65,12 @@ describe('Slack end to end', () => {
     // Pick SQLite (option 1): the draft is kept and the message is redrawn showing it.
     const picked = await h.interact(messageAction(who, selectAction(pickerBlockId(message.blocks), '1')));
     expect(picked.status).toBe(200);
-    await until(
-      async () =>
-        (await h.store.getDraft(question.project, question.id, { platform: 'slack', userId: 'UANA' }))?.choices[0] ===
-        'SQLite',
-      'the draft is kept',
-    );
+    await expect
+      .poll(
+        async () =>
+          (await h.store.getDraft(question.project, question.id, { platform: 'slack', userId: 'UANA' }))?.choices,
+      )
+      .toEqual(['SQLite']);
     const redraw = await h.slack.waitFor(
       (c) => c.method === 'chat.update' && blocksText(c.body.blocks).includes('SQLite'),
     );
@@ -105,7 +101,7 @@ describe('Slack end to end', () => {
     await h.interact(
       messageAction({ ...who, message: { ...message, blocks: latest?.blocks } }, buttonAction(ACTION_IDS.send, ref)),
     );
-    await until(async () => (await h.store.get(question.project, question.id))?.status === 'answered', 'answered');
+    await expect.poll(async () => (await h.store.get(question.project, question.id))?.status).toBe('answered');
     const answered = await h.store.get(question.project, question.id);
     expect(answered?.answer).toMatchObject({
       choices: ['SQLite'],
@@ -193,7 +189,7 @@ describe('Slack end to end', () => {
         messageState(latest?.blocks, { value: 'other' }),
       ),
     );
-    await until(() => h.responder.to('UANA').length === 1, 'the refusal');
+    await expect.poll(() => h.responder.to('UANA')).toHaveLength(1);
     expect(h.responder.to('UANA')[0]).toContain('needs a note');
     expect(h.responder.replies[0]?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect((await h.store.get(question.project, question.id))?.status).toBe('pending');
@@ -208,7 +204,7 @@ describe('Slack end to end', () => {
       h.interact(messageAction({ user: 'UBOB', responder: h.responder, message }, buttonAction(ACTION_IDS.send, ref))),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    await until(() => h.responder.replies.length === 1, 'one refusal');
+    await expect.poll(() => h.responder.replies).toHaveLength(1);
     const answered = await h.store.get(question.project, question.id);
     const winner = answered?.answer?.by.userId;
     const loser = winner === 'UANA' ? 'UBOB' : 'UANA';
@@ -225,7 +221,7 @@ describe('Slack end to end', () => {
     await h.interact(messageAction(eve, buttonAction(ACTION_IDS.send, ref)));
     await h.interact(messageAction(eve, buttonAction(ACTION_IDS.remove, ref)));
     await h.interact(messageAction({ ...eve, triggerId: 'trig-eve' }, buttonAction(ACTION_IDS.notes, ref)));
-    await until(() => h.responder.to('UEVE').length === 4, 'four refusals');
+    await expect.poll(() => h.responder.to('UEVE')).toHaveLength(4);
     for (const text of h.responder.to('UEVE')) expect(text).toContain('not allowed');
     expect((await h.store.get(question.project, question.id))?.status).toBe('pending');
     expect(
@@ -244,7 +240,7 @@ describe('Slack end to end', () => {
         buttonAction(ACTION_IDS.send, refOf(question)),
       ),
     );
-    await until(() => h.responder.to('UANA').length === 1, 'the refusal');
+    await expect.poll(() => h.responder.to('UANA')).toHaveLength(1);
     expect(h.responder.to('UANA')[0]).toContain('not routed to this channel');
     expect((await h.store.get(question.project, question.id))?.status).toBe('pending');
   });
@@ -258,13 +254,13 @@ describe('Slack end to end', () => {
         buttonAction(ACTION_IDS.remove, refOf(question)),
       ),
     );
-    await until(async () => (await h.store.get(question.project, question.id))?.status === 'dismissed', 'dismissed');
+    await expect.poll(async () => (await h.store.get(question.project, question.id))?.status).toBe('dismissed');
     await h.slack.waitFor((c) => c.method === 'chat.update' && blocksText(c.body.blocks).includes('Dismissed'));
     // A later Send is told it was dismissed.
     await h.interact(
       messageAction({ user: 'UBOB', responder: h.responder, message }, buttonAction(ACTION_IDS.send, refOf(question))),
     );
-    await until(() => h.responder.to('UBOB').length === 1, 'the refusal');
+    await expect.poll(() => h.responder.to('UBOB')).toHaveLength(1);
     expect(h.responder.to('UBOB')[0]).toContain('dismissed by name-uana');
   });
 
@@ -275,7 +271,7 @@ describe('Slack end to end', () => {
     await h.interact(
       messageAction({ user: 'UANA', responder: h.responder, message }, buttonAction(ACTION_IDS.send, refOf(question))),
     );
-    await until(() => h.responder.to('UANA').length === 1, 'the refusal');
+    await expect.poll(() => h.responder.to('UANA')).toHaveLength(1);
     expect(h.responder.to('UANA')[0]).toContain('withdrawn by the agent');
   });
 
@@ -290,8 +286,14 @@ describe('Slack end to end', () => {
     const stale = await h.interact(payload, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
     const wrongSecret = await h.interact(payload, { secret: 'not-the-secret' });
     expect([forged.status, stale.status, wrongSecret.status]).toEqual([401, 401, 401]);
-    await new Promise((r) => setTimeout(r, 100));
     expect((await h.store.get(question.project, question.id))?.status).toBe('pending');
+    // A signed Send after them is taken: none of the refused ones answered first, and none was told anything.
+    const signed = messageAction(
+      { user: 'UBOB', responder: h.responder, message },
+      buttonAction(ACTION_IDS.send, refOf(question)),
+    );
+    expect((await h.interact(signed)).status).toBe(200);
+    await expect.poll(async () => (await h.store.get(question.project, question.id))?.answer?.by.userId).toBe('UBOB');
     expect(h.responder.replies).toEqual([]);
   });
 
@@ -308,7 +310,7 @@ describe('Slack end to end', () => {
       h.interact(notesSubmission('UANA', { id: 'VX', private_metadata: 'garbage' }, null, 'secret note text')),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    await until(() => h.logger.lines.filter((l) => l.level === 'warn').length >= 3, 'warnings');
+    await expect.poll(() => h.logger.lines.filter((l) => l.level === 'warn').length).toBeGreaterThanOrEqual(3);
     expect((await h.store.get(question.project, question.id))?.status).toBe('pending');
     expect(h.logger.text()).not.toContain('secret note text');
     expect(h.logger.lines.filter((l) => l.level === 'error')).toEqual([]);
@@ -324,12 +326,11 @@ describe('Slack end to end', () => {
         selectAction(pickerBlockId(message.blocks), '1'),
       ),
     );
-    await until(() => h.responder.to('UANA').length === 1, 'the refusal');
+    await expect.poll(() => h.responder.to('UANA')).toHaveLength(1);
     expect(h.responder.to('UANA')[0]).toContain('already answered by Person UZED');
-    await until(
-      () => blocksText(h.slack.messages.find((m) => m.ts === message.ts)?.blocks).includes('Answered by'),
-      'answered shown',
-    );
+    await expect
+      .poll(() => blocksText(h.slack.messages.find((m) => m.ts === message.ts)?.blocks))
+      .toContain('Answered by');
   });
 
   it('GIVEN a multi-select question WHEN a person picks two options and sends THEN both are the answer', async () => {
@@ -355,7 +356,7 @@ describe('Slack end to end', () => {
         buttonAction(ACTION_IDS.send, ref),
       ),
     );
-    await until(async () => (await h.store.get(question.project, question.id))?.status === 'answered', 'answered');
+    await expect.poll(async () => (await h.store.get(question.project, question.id))?.status).toBe('answered');
     expect((await h.store.get(question.project, question.id))?.answer?.choices).toEqual(['Postgres', 'SQLite']);
   });
 });

@@ -168,15 +168,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
-export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
-
 export function refOf(question: Pick<Question, 'project' | 'id'>): string {
   return formatQuestionRef(question.project, question.id);
 }

@@ -3,7 +3,7 @@ import { ACTION_IDS, INBOX_BLOCK_IDS, questionBlockId } from '../../../src/block
 import type { SlackCall } from '../../fakes/slack-api.js';
 import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
-import { CHANNEL, type Harness, notesSubmission, refOf, startHarness, until, viewAction } from './harness.js';
+import { CHANNEL, type Harness, notesSubmission, refOf, startHarness, viewAction } from './harness.js';
 
 const open: Harness[] = [];
 afterEach(async () => {
@@ -47,11 +47,15 @@ async function fourQuestions(h: Harness) {
   const q2 = await h.store.park(project, noRecommendation);
   const q3 = await h.store.park(project, spec());
   const q4 = await h.store.park(project, spec({ isBlocking: true }));
-  await h.store.saveDraft(project, q4.id, { platform: 'slack', userId: 'UANA' }, { choices: [], other: true });
-  await until(
-    async () => (await h.store.list(project)).every((q) => q.messages.filter(isChat).length === 1),
-    'all posted',
+  await h.store.saveDraft(
+    project,
+    q4.id,
+    { platform: 'slack', userId: 'UANA' },
+    { pick: { choices: [], other: true } },
   );
+  await expect
+    .poll(async () => (await h.store.list(project)).map((q) => q.messages.filter(isChat).length))
+    .toEqual([1, 1, 1, 1]);
   return { project, q1, q2, q3, q4 };
 }
 
@@ -122,7 +126,7 @@ describe('the inbox (/questions and the Home tab)', () => {
         },
       ),
     );
-    await until(async () => (await h.store.get(project, q3.id))?.status === 'answered', '#3 answered');
+    await expect.poll(async () => (await h.store.get(project, q3.id))?.status).toBe('answered');
     const after = viewOf(
       await h.slack.waitFor(
         (c) => c.method === 'views.update' && JSON.stringify(c.body.view).includes('Sent 1 answer'),
@@ -191,7 +195,7 @@ describe('the inbox (/questions and the Home tab)', () => {
       notesSubmission('UANA', { id: 'VN', private_metadata: modal.private_metadata }, 'other', 'Use the queue.'),
     );
     expect(saved.text).toBe('');
-    await until(() => h.slack.callsOf('views.publish').length === 2, 'the Home tab republished');
+    await expect.poll(() => h.slack.callsOf('views.publish')).toHaveLength(2);
     const again = viewOf(h.slack.callsOf('views.publish')[1] as SlackCall);
     expect(sendButton(again)).toBe('Send 3 answers');
     expect(await h.store.getDraft(project, q4.id, { platform: 'slack', userId: 'UANA' })).toMatchObject({
@@ -212,7 +216,7 @@ describe('the inbox (/questions and the Home tab)', () => {
         },
       ),
     );
-    await until(async () => (await h.store.list(project, { status: ['answered'] })).length === 3, 'three answered');
+    await expect.poll(() => h.store.list(project, { status: ['answered'] })).toHaveLength(3);
     expect((await h.store.get(project, q4.id))?.answer).toMatchObject({ other: true, notes: 'Use the queue.' });
   });
 

@@ -4,7 +4,7 @@ import { FakeSlackApi } from '../../fakes/slack-api.js';
 import { isChat } from '../../support/messages.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { FakeSocketMode } from './fake-socket-mode.js';
-import { buttonAction, type Harness, messageAction, postedMessage, refOf, startHarness, until } from './harness.js';
+import { buttonAction, type Harness, messageAction, postedMessage, refOf, startHarness } from './harness.js';
 
 const open: { stop: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -23,7 +23,7 @@ describe('Socket Mode', () => {
 
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1, 'posted');
+    await expect.poll(async () => (await h.store.get(project, question.id))?.messages.filter(isChat)).toHaveLength(1);
     const message = postedMessage(h.slack, question);
     if (!message) throw new Error('not posted');
     const payload = messageAction(
@@ -36,7 +36,7 @@ describe('Socket Mode', () => {
     );
     const ack = await socket.push({ envelope_id: 'env-1', type: 'interactive', payload });
     expect(ack).toMatchObject({ envelope_id: 'env-1' });
-    await until(async () => (await h.store.get(project, question.id))?.status === 'answered', 'answered');
+    await expect.poll(async () => (await h.store.get(project, question.id))?.status).toBe('answered');
     expect((await h.store.get(project, question.id))?.answer?.by.userId).toBe('UANA');
 
     // /healthz is served on the HTTP port in Socket Mode too.

@@ -5,7 +5,7 @@ import { createWebClient } from '../../../src/bot/slack/web.js';
 import { FakeSlackApi } from '../../fakes/slack-api.js';
 import { isChat } from '../../support/messages.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
-import { CHANNEL, type Harness, postedMessage, refOf, startHarness, TEST_RETRY, until } from './harness.js';
+import { CHANNEL, type Harness, postedMessage, refOf, startHarness, TEST_RETRY } from './harness.js';
 
 const open: { stop: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -20,11 +20,9 @@ describe('SlackSurface', () => {
     open.push(h);
     const project = uniqueProject();
     const question = await h.store.park(project, spec());
-    await until(
-      async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1,
-      'recorded',
-      15_000,
-    );
+    await expect
+      .poll(async () => (await h.store.get(project, question.id))?.messages.filter(isChat), { timeout: 15_000 })
+      .toHaveLength(1);
     expect(h.slack.callsOf('chat.postMessage')).toHaveLength(3);
     expect(h.slack.messages).toHaveLength(1);
     const recorded = await h.store.get(project, question.id);
@@ -65,11 +63,9 @@ describe('SlackSurface', () => {
       deps: { bridge: { blockMs: 50, retryBaseMs: 10, reclaimIdleMs: 200 } },
     });
     open.push(h);
-    await until(
-      async () => (await h.store.get(project, question.id))?.messages.filter(isChat).length === 1,
-      'recorded',
-      10_000,
-    );
+    await expect
+      .poll(async () => (await h.store.get(project, question.id))?.messages.filter(isChat), { timeout: 10_000 })
+      .toHaveLength(1);
     expect((await h.store.get(project, question.id))?.messages.filter(isChat)[0]?.messageId).toBe(posted.ts);
     expect(h.slack.callsOf('conversations.history').length).toBeGreaterThanOrEqual(1);
     expect(h.slack.callsOf('conversations.history')[0]?.body).toMatchObject({

@@ -17,7 +17,6 @@ import {
   type ServeStack,
   startServeStack,
   startWebStack,
-  until,
   type WebStack,
 } from './support.js';
 
@@ -250,7 +249,7 @@ describe('the web inbox in Chromium', () => {
     });
     const ref = formatQuestionRef(project, id);
     await card(page, project, id).waitFor();
-    await until(async () => (await s.store.get(project, id))?.messages.length === 2, 'posted to web and Slack');
+    await expect.poll(async () => (await s.store.get(project, id))?.messages).toHaveLength(2);
 
     // Both at once. The page's click is found and dispatched in one step inside the page (a Playwright click waits
     // for the button to be stable, and by then the other answer may have redrawn the card without it).
@@ -273,26 +272,40 @@ describe('the web inbox in Chromium', () => {
 
     await cardIn(page, ref, '[data-status="answered"]').waitFor();
     await page.locator('#flash:not([hidden])').waitFor();
+    // Exactly one of the two attempts won; the other was told who answered. What each side says, by winner:
+    const byWinner = {
+      Ada: {
+        choices: ['Redis streams'],
+        pageSaid: `Sent: Redis streams (#${id}).`,
+        slackSaid: expect.stringMatching(
+          new RegExp(`^#${id} was already answered by Ada on the web inbox at .+: Redis streams\\.$`),
+        ),
+        shown: 'Answered by Ada in the web inbox',
+      },
+      Bob: {
+        choices: ['SQS'],
+        pageSaid: expect.stringMatching(new RegExp(`^#${id} was already answered by Bob on Slack at .+: SQS\\.$`)),
+        slackSaid: `Sent: SQS (#${id}).`,
+        shown: 'Answered by Bob on Slack',
+      },
+    } as const;
     const stored = await s.store.get(project, id);
     const winner = stored?.answer?.by.displayName;
-    expect(winner === 'Ada' || winner === 'Bob').toBe(true);
-    expect(stored?.answer?.choices).toEqual(winner === 'Ada' ? ['Redis streams'] : ['SQS']);
-    // Exactly one of the two attempts won; the other was told who answered.
-    expect(slackOutcome.ok).toBe(winner === 'Bob');
-    const pageSaid = await page.locator('#flash').textContent();
-    if (winner === 'Bob') {
-      expect(pageSaid).toMatch(new RegExp(`^#${id} was already answered by Bob on Slack at .+: SQS\\.$`));
-    } else {
-      expect(pageSaid).toBe(`Sent: Redis streams (#${id}).`);
-      expect(slackOutcome.text).toMatch(
-        new RegExp(`^#${id} was already answered by Ada on the web inbox at .+: Redis streams\\.$`),
-      );
-    }
+    expect(winner).toMatch(/^(Ada|Bob)$/);
+    const expected = byWinner[winner as keyof typeof byWinner];
+    expect({
+      choices: stored?.answer?.choices,
+      pageSaid: await page.locator('#flash').textContent(),
+      slackSaid: slackOutcome.text,
+      slackWon: slackOutcome.ok,
+    }).toEqual({
+      choices: expected.choices,
+      pageSaid: expected.pageSaid,
+      slackSaid: expected.slackSaid,
+      slackWon: winner === 'Bob',
+    });
     // Both surfaces show the one answer.
-    const place = winner === 'Ada' ? 'in the web inbox' : 'on Slack';
-    await expect(card(page, project, id).locator('.outcome').textContent()).resolves.toContain(
-      `Answered by ${winner} ${place}`,
-    );
+    await expect(card(page, project, id).locator('.outcome').textContent()).resolves.toContain(expected.shown);
     const update = await slack.waitFor(
       (call) => call.method === 'chat.update' && JSON.stringify(call.body.blocks).includes('Answered by'),
     );

@@ -11,7 +11,7 @@ import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { RecordingLogger } from '../slack/harness.js';
-import { type StackOptions, startWebStack, until, type WebStack } from './support.js';
+import { type StackOptions, startWebStack, type WebStack } from './support.js';
 
 const open: { stop: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -388,23 +388,23 @@ describe('server-sent events', () => {
     const s = await stack({ bridge: true });
     const stream = await listen(s);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
-    await until(() => stream.text().includes(': connected'), 'the stream opens');
+    await expect.poll(() => stream.text()).toContain(': connected');
     const { project, id, ref } = await parked(s);
-    await until(() => stream.text().includes(`data: ${ref}\n\n`), 'the park reaches the stream');
+    await expect.poll(() => stream.text()).toContain(`data: ${ref}\n\n`);
     const before = stream.text().length;
     await s.interactions.send(ref, { platform: 'slack', userId: 'U1', displayName: 'Bob' }, { channel: 'CTEAM' });
-    await until(() => stream.text().slice(before).includes(`data: ${ref}\n\n`), 'the answer reaches the stream');
+    await expect.poll(() => stream.text().slice(before)).toContain(`data: ${ref}\n\n`);
     expect((await s.store.get(project, id))?.status).toBe('answered');
     stream.close();
-    await until(() => s.surface.listenerCount === 0, 'the closed stream is forgotten');
+    await expect.poll(() => s.surface.listenerCount).toBe(0);
   });
 
   it('GIVEN a quiet stream THEN heartbeats keep it open; stopping the inbox ends it', async () => {
     const s = await stack({ heartbeatMs: 30 });
     const stream = await listen(s);
-    await until(() => (stream.text().match(/: ping\n\n/g) ?? []).length >= 2, 'two heartbeats');
+    await expect.poll(() => (stream.text().match(/: ping\n\n/g) ?? []).length).toBeGreaterThanOrEqual(2);
     expect(s.surface.listenerCount).toBe(1);
     s.web.inbox.close();
-    await until(() => s.surface.listenerCount === 0, 'the stream is ended');
+    await expect.poll(() => s.surface.listenerCount).toBe(0);
   });
 });

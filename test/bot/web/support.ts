@@ -146,12 +146,3 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
-
-export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
