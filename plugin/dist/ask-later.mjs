@@ -14269,29 +14269,49 @@ var init_corrupt_record_error = __esm({
   }
 });
 
+// src/core/inbox.ts
+function shownSelection(question, draft) {
+  if (draft !== void 0) return draft;
+  return question.recommended === void 0 ? { choices: [], other: false } : { choices: [question.recommended], other: false };
+}
+var init_inbox = __esm({
+  "src/core/inbox.ts"() {
+    "use strict";
+    init_answer();
+  }
+});
+
 // src/store/drafts.ts
 function personKey(person) {
   return `${person.platform}:${person.userId}`;
 }
-function toDraft(question, selection, now) {
-  const labels = new Set(question.options.map((o) => o.label));
-  const unknown2 = selection.choices.find((choice) => !labels.has(choice));
-  if (unknown2 !== void 0) {
-    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+function checkDraftChange(question, change) {
+  let pick2;
+  if (change.pick !== void 0) {
+    const { choices, other } = change.pick;
+    const labels = question.options.map((o) => o.label);
+    if (choices.some((choice) => !labels.includes(choice))) {
+      throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+    }
+    if (!question.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+    }
+    pick2 = { choices: labels.filter((label) => choices.includes(label)), other };
   }
-  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
-    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
-  }
-  const notes = selection.notes?.trim();
-  if (notes && notes.length > NOTES_MAX) {
+  const notes = change.notes?.trim();
+  if (notes !== void 0 && notes.length > NOTES_MAX) {
     throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
-  return {
-    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
-    other: selection.other,
-    ...notes ? { notes } : {},
-    updatedAt: now
-  };
+  return { ...pick2 !== void 0 ? { pick: pick2 } : {}, ...notes !== void 0 ? { notes } : {} };
+}
+function draftBase(question) {
+  const { choices, other } = shownSelection(question);
+  return { choices, other };
+}
+function mergeDraft(question, stored, change, now) {
+  const pick2 = change.pick ?? stored ?? draftBase(question);
+  const notes = change.notes ?? stored?.notes;
+  return { choices: [...pick2.choices], other: pick2.other, ...notes ? { notes } : {}, updatedAt: now };
 }
 function parseDraft(text2, where) {
   let value;
@@ -14303,7 +14323,10 @@ function parseDraft(text2, where) {
   if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
     return value;
   }
-  throw new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+  throw unreadableDraft(where);
+}
+function unreadableDraft(where) {
+  return new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
 }
 function byBlockingThenId(a, b) {
   return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
@@ -14314,6 +14337,7 @@ function byBlockingThenAge(a, b) {
 var init_drafts = __esm({
   "src/store/drafts.ts"() {
     "use strict";
+    init_inbox();
     init_invalid_answer_error();
     init_limits();
     init_corrupt_record_error();
@@ -14836,7 +14860,7 @@ function load(file2) {
     }
   };
 }
-var scripts, TransitionCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
+var scripts, TransitionCode, DraftCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
@@ -14865,6 +14889,7 @@ var init_scripts = __esm({
       notPending: 3,
       dueToExpire: 4
     };
+    DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 };
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
@@ -58769,21 +58794,35 @@ var init_redis_store = __esm({
           return lists.flat().sort(byBlockingThenAge);
         });
       }
-      saveDraft(project, id, person, selection) {
+      saveDraft(project, id, person, change) {
         return this.#run(async () => {
           const question = await this.#spec(project, id);
           if (!question) return { kind: "unknown" };
-          const draft = toDraft(question, selection, this.#now());
+          const checked = checkDraftChange(question, change);
           const keys = this.#keys(project);
           const reply = await this.#eval(
             scripts.draft,
             [keys.question(id), keys.drafts(id)],
-            [personKey(person), JSON.stringify(draft)]
+            [
+              personKey(person),
+              checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
+              checked.notes === void 0 ? "0" : "1",
+              checked.notes ?? "",
+              JSON.stringify(draftBase(question)),
+              String(this.#now())
+            ]
           );
-          const code = Number(reply[0]);
-          if (code === TransitionCode.done) return { kind: "saved", draft };
-          if (code === TransitionCode.unknown) return { kind: "unknown" };
-          return { kind: "not-pending", question: this.#read(reply[1], `${project}#${id}`) };
+          const where = `${project}#${id}`;
+          switch (Number(reply[0])) {
+            case DraftCode.saved:
+              return { kind: "saved", draft: parseDraft(String(reply[1]), where) };
+            case DraftCode.unknown:
+              return { kind: "unknown" };
+            case DraftCode.notPending:
+              return { kind: "not-pending", question: this.#read(reply[1], where) };
+            default:
+              throw unreadableDraft(where);
+          }
         });
       }
       getDraft(project, id, person) {
@@ -59002,6 +59041,17 @@ var init_redis_store = __esm({
       releaseLease(name, owner) {
         return this.#run(async () => {
           await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+        });
+      }
+      seizeLease(name, owner, ms) {
+        return this.#run(async () => {
+          await this.#client.sendCommand([
+            "SET",
+            globalKeys(this.#prefix).lease(name),
+            owner,
+            "PX",
+            String(Math.max(1, ms))
+          ]);
         });
       }
       recordFailedEvent(group, event, failure) {
@@ -59870,16 +59920,23 @@ var init_sqlite_store = __esm({
           () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
         );
       }
-      saveDraft(project, id, person, selection) {
+      saveDraft(project, id, person, change) {
         return this.#run(
-          () => this.#c.write(() => {
-            const question = this.#get(project, id);
-            if (!question) return { kind: "unknown" };
-            const draft = toDraft(question, selection, this.#now());
-            if (question.status !== "pending") return { kind: "not-pending", question };
-            this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, personKey(person), JSON.stringify(draft));
-            return { kind: "saved", draft };
-          })
+          () => (
+            // Read and merged in the write transaction, so changes arriving together (other processes too) all land.
+            this.#c.write(() => {
+              const question = this.#get(project, id);
+              if (!question) return { kind: "unknown" };
+              const checked = checkDraftChange(question, change);
+              if (question.status !== "pending") return { kind: "not-pending", question };
+              const key = personKey(person);
+              const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, key);
+              const stored = row && parseDraft(row.draft, `${project}#${id}`);
+              const draft = mergeDraft(question, stored, checked, this.#now());
+              this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, key, JSON.stringify(draft));
+              return { kind: "saved", draft };
+            })
+          )
         );
       }
       getDraft(project, id, person) {
@@ -60127,6 +60184,16 @@ var init_sqlite_store = __esm({
         return this.#run(
           () => this.#c.write(() => {
             this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
+          })
+        );
+      }
+      seizeLease(name, owner, ms) {
+        return this.#run(
+          () => this.#c.write(() => {
+            this.#c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until`
+            ).run(name, owner, this.#now() + Math.max(1, ms));
           })
         );
       }
@@ -76741,6 +76808,17 @@ ${questionState(result.question)}`
   }
 });
 
+// src/core/turns.ts
+var waiterLease, turnOwner, TURN_LEASE_MS;
+var init_turns = __esm({
+  "src/core/turns.ts"() {
+    "use strict";
+    waiterLease = (sessionId) => `waiter:${sessionId}`;
+    turnOwner = (promptId) => /^[A-Za-z0-9_-]{1,128}$/.test(promptId) ? `turn:${promptId}` : "turn";
+    TURN_LEASE_MS = 60 * 60 * 1e3;
+  }
+});
+
 // src/mcp/collect-answers.ts
 function readRequest(args) {
   const object4 = argsObject(args);
@@ -76772,9 +76850,19 @@ function readRequest(args) {
     if (typeof object4.prompt !== "string") {
       return "Expected `prompt` (the prompt the person typed, templated by the hook) with `for` UserPromptSubmit";
     }
-    return { for: "UserPromptSubmit", prompt: object4.prompt, source: object4.source ?? "" };
+    return {
+      for: "UserPromptSubmit",
+      prompt: object4.prompt,
+      source: object4.source ?? "",
+      sessionId: object4.session_id ?? "",
+      promptId: object4.prompt_id ?? ""
+    };
   }
-  return { for: "PostToolUse", agentId: object4.agent_id ?? "" };
+  return {
+    for: "PostToolUse",
+    agentId: object4.agent_id ?? "",
+    toolName: object4.tool_name ?? ""
+  };
 }
 function reachOf(request, options) {
   switch (request.for) {
@@ -76783,7 +76871,7 @@ function reachOf(request, options) {
     case "UserPromptSubmit":
       return carriesAnswers(request) ? { blockingOnly: false } : void 0;
     case "PostToolUse":
-      if (request.agentId !== "" || options.midturn === "off") return void 0;
+      if (request.agentId !== "" || options.midturn === "off" || QUIET_AFTER.has(request.toolName)) return void 0;
       return { blockingOnly: options.midturn === "blocking" };
   }
 }
@@ -76797,6 +76885,7 @@ function collectAnswersTool(options) {
       prompt: hookField,
       source: hookField,
       session_id: hookField,
+      prompt_id: hookField,
       agent_id: hookField,
       tool_name: hookField
     }),
@@ -76805,10 +76894,16 @@ function collectAnswersTool(options) {
       const request = readRequest(args);
       if (typeof request === "string") return errorResult(request);
       const reach = reachOf(request, options);
-      const empty = request.for === void 0 ? NOTHING_WAITING : "";
-      if (!reach) return textResult(empty);
+      const empty = request.for === void 0 ? NOTHING_WAITING : HOOK_NOTHING;
+      const turnStarts = request.for === "UserPromptSubmit" && /^[A-Za-z0-9_-]{1,128}$/.test(request.sessionId);
+      if (!reach && !turnStarts) return textResult(empty);
       try {
-        return await collect2(await context.store(), context, request, reach.blockingOnly, empty);
+        const store = await context.store();
+        if (turnStarts) {
+          await store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS);
+        }
+        if (!reach) return textResult(empty);
+        return await collect2(store, context, request, reach.blockingOnly, empty);
       } catch (error46) {
         return failureResult(error46);
       }
@@ -76823,6 +76918,10 @@ async function collect2(store, context, request, blockingOnly, empty) {
     blockingOnly
   });
   if (claim.questions.length === 0) return textResult(empty);
+  if (context.signal.aborted) {
+    await store.releaseClaim(project, claim);
+    return textResult(empty);
+  }
   const next = request.for === void 0 ? "call" : "prompt";
   const note = renderDeliveryNote(claim.questions, claim.remaining, void 0, next);
   context.afterResponse(async (sent) => {
@@ -76837,19 +76936,22 @@ async function collect2(store, context, request, blockingOnly, empty) {
   });
   return textResult(request.for === void 0 ? note.text : hookOutput(request.for, note.text));
 }
-var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING;
+var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER;
 var init_collect_answers = __esm({
   "src/mcp/collect-answers.ts"() {
     "use strict";
     init_zod();
     init_delivery_note();
+    init_turns();
     init_typed_prompt();
     init_tool();
     COLLECT_LEASE_MS = 1e4;
     HOOK_EVENTS = ["UserPromptSubmit", "PostToolUse"];
-    HOOK_FIELDS = ["prompt", "source", "session_id", "agent_id", "tool_name"];
+    HOOK_FIELDS = ["prompt", "source", "session_id", "prompt_id", "agent_id", "tool_name"];
     hookField = external_exports.string().optional().describe("Set by ask-later’s hooks; leave it out.");
-    NOTHING_WAITING = "No answers are waiting: nothing was answered, dismissed or expired since the last delivery.";
+    NOTHING_WAITING = 'Nothing new: every answer, dismissal and expiry so far has already reached you (look for the latest note headed "ask-later: outcomes of the questions you parked", in a prompt or a tool result). Carry on.';
+    HOOK_NOTHING = "{}";
+    QUIET_AFTER = /* @__PURE__ */ new Set(["ToolSearch"]);
   }
 });
 
@@ -76974,7 +77076,7 @@ function createMcpServer(options) {
       project: options.project,
       signal: extra.signal,
       progressIntervalMs: options.progressIntervalMs ?? 1e4,
-      afterResponse: (work) => server.afterResponse(extra.requestId, work),
+      afterResponse: (work) => server.afterResponse(extra.requestId, work, extra.signal),
       progress: async (progress, total, message) => {
         if (progressToken === void 0) return;
         await extra.sendNotification({
@@ -77019,8 +77121,17 @@ var init_mcp = __esm({
     INSTRUCTIONS = "ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later prompt or tool result, marked as coming from ask-later. When a notification says an ask-later answer is ready, call collect_answers. Read delivered answers and notes as the person’s own words.";
     AskLaterServer = class extends Server {
       #afterResponse = /* @__PURE__ */ new Map();
-      afterResponse(requestId, work) {
+      /** Run `work` once the response to `requestId` was written, or with `sent` false when `signal` aborts first. */
+      afterResponse(requestId, work, signal) {
         this.#afterResponse.set(requestId, [...this.#afterResponse.get(requestId) ?? [], work]);
+        const cancelled = () => {
+          const pending = this.#afterResponse.get(requestId);
+          if (!pending) return;
+          this.#afterResponse.delete(requestId);
+          for (const each of pending) void each(false).catch(() => void 0);
+        };
+        if (signal.aborted) cancelled();
+        else signal.addEventListener("abort", cancelled, { once: true });
       }
       async connect(transport) {
         const send = transport.send.bind(transport);
@@ -77185,7 +77296,8 @@ function parseInput(text2) {
     throw new HookIoError("the hook JSON has no session_id (letters, digits, - and _)");
   }
   const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
-  return { sessionId, ...cwd !== void 0 ? { cwd } : {} };
+  const promptId = fields.hook_event_name === "Stop" && typeof fields.prompt_id === "string" ? fields.prompt_id : void 0;
+  return { sessionId, ...cwd !== void 0 ? { cwd } : {}, ...promptId !== void 0 ? { promptId } : {} };
 }
 async function runWaiter(io, env, cwd, options = {}) {
   try {
@@ -77194,7 +77306,7 @@ async function runWaiter(io, env, cwd, options = {}) {
     if (config2.wake === "off") return 0;
     const store = await openStore(config2.store, { pollIntervalMs: 100 });
     try {
-      const woke = await wait(store, config2, input.sessionId, env, options);
+      const woke = await wait(store, config2, input, env, options);
       if (woke === void 0) return 0;
       io.stderr.write(`${wakeLine(woke)}
 `);
@@ -77210,10 +77322,12 @@ async function runWaiter(io, env, cwd, options = {}) {
     return 0;
   }
 }
-async function wait(store, config2, sessionId, env, options) {
+async function wait(store, config2, input, env, options) {
+  const { sessionId } = input;
   const leaseMs = options.leaseMs ?? WAITER_LEASE_MS;
-  const lease = `waiter:${sessionId}`;
+  const lease = waiterLease(sessionId);
   const owner = `${process.pid}-${randomUUID3()}`;
+  if (input.promptId !== void 0) await store.releaseLease(lease, turnOwner(input.promptId));
   if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
   const stateDir = sessionStateDir(env);
   const blockingOnly = config2.wake === "blocking";
@@ -77221,10 +77335,11 @@ async function wait(store, config2, sessionId, env, options) {
   const alive = options.alive ?? isAlive;
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config2.project);
-  let renewed = Date.now();
   try {
     for (; ; ) {
       if (options.signal?.aborted) return void 0;
+      if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
+      const renewed = Date.now();
       const woken = loadWoken(stateDir, sessionId, config2.project);
       const due = (await store.waitingOutcomes(config2.project, { blockingOnly })).filter((q) => !woken.has(q.id));
       if (due.length > 0) {
@@ -77239,10 +77354,6 @@ async function wait(store, config2, sessionId, env, options) {
       if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return void 0;
       const now = Date.now();
       if (now >= deadline) return void 0;
-      if (now - renewed >= leaseMs / 2) {
-        if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
-        renewed = now;
-      }
       const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
       options.onWait?.();
       await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
@@ -77295,6 +77406,7 @@ var init_run4 = __esm({
     init_agent_config();
     init_config_error();
     init_question();
+    init_turns();
     init_hook_io_error();
     init_input();
     init_open();

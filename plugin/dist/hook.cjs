@@ -329,29 +329,49 @@ var init_invalid_answer_error = __esm({
   }
 });
 
+// src/core/inbox.ts
+function shownSelection(question, draft) {
+  if (draft !== void 0) return draft;
+  return question.recommended === void 0 ? { choices: [], other: false } : { choices: [question.recommended], other: false };
+}
+var init_inbox = __esm({
+  "src/core/inbox.ts"() {
+    "use strict";
+    init_answer();
+  }
+});
+
 // src/store/drafts.ts
 function personKey(person) {
   return `${person.platform}:${person.userId}`;
 }
-function toDraft(question, selection, now) {
-  const labels = new Set(question.options.map((o) => o.label));
-  const unknown = selection.choices.find((choice) => !labels.has(choice));
-  if (unknown !== void 0) {
-    throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+function checkDraftChange(question, change) {
+  let pick;
+  if (change.pick !== void 0) {
+    const { choices, other } = change.pick;
+    const labels = question.options.map((o) => o.label);
+    if (choices.some((choice) => !labels.includes(choice))) {
+      throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+    }
+    if (!question.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+    }
+    pick = { choices: labels.filter((label) => choices.includes(label)), other };
   }
-  if (!question.multiSelect && selection.choices.length + (selection.other ? 1 : 0) > 1) {
-    throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
-  }
-  const notes = selection.notes?.trim();
-  if (notes && notes.length > NOTES_MAX) {
+  const notes = change.notes?.trim();
+  if (notes !== void 0 && notes.length > NOTES_MAX) {
     throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
-  return {
-    choices: question.options.map((o) => o.label).filter((label) => selection.choices.includes(label)),
-    other: selection.other,
-    ...notes ? { notes } : {},
-    updatedAt: now
-  };
+  return { ...pick !== void 0 ? { pick } : {}, ...notes !== void 0 ? { notes } : {} };
+}
+function draftBase(question) {
+  const { choices, other } = shownSelection(question);
+  return { choices, other };
+}
+function mergeDraft(question, stored, change, now) {
+  const pick = change.pick ?? stored ?? draftBase(question);
+  const notes = change.notes ?? stored?.notes;
+  return { choices: [...pick.choices], other: pick.other, ...notes ? { notes } : {}, updatedAt: now };
 }
 function parseDraft(text, where) {
   let value;
@@ -363,7 +383,10 @@ function parseDraft(text, where) {
   if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
     return value;
   }
-  throw new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+  throw unreadableDraft(where);
+}
+function unreadableDraft(where) {
+  return new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
 }
 function byBlockingThenId(a, b) {
   return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
@@ -374,6 +397,7 @@ function byBlockingThenAge(a, b) {
 var init_drafts = __esm({
   "src/store/drafts.ts"() {
     "use strict";
+    init_inbox();
     init_invalid_answer_error();
     init_limits();
     init_corrupt_record_error();
@@ -881,7 +905,7 @@ function load(file) {
     }
   };
 }
-var import_node_crypto2, import_node_fs2, scripts, TransitionCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
+var import_node_crypto2, import_node_fs2, scripts, TransitionCode, DraftCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
@@ -912,6 +936,7 @@ var init_scripts = __esm({
       notPending: 3,
       dueToExpire: 4
     };
+    DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 };
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
@@ -1311,21 +1336,35 @@ var init_redis_store = __esm({
           return lists.flat().sort(byBlockingThenAge);
         });
       }
-      saveDraft(project, id, person, selection) {
+      saveDraft(project, id, person, change) {
         return this.#run(async () => {
           const question = await this.#spec(project, id);
           if (!question) return { kind: "unknown" };
-          const draft = toDraft(question, selection, this.#now());
+          const checked = checkDraftChange(question, change);
           const keys = this.#keys(project);
           const reply = await this.#eval(
             scripts.draft,
             [keys.question(id), keys.drafts(id)],
-            [personKey(person), JSON.stringify(draft)]
+            [
+              personKey(person),
+              checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
+              checked.notes === void 0 ? "0" : "1",
+              checked.notes ?? "",
+              JSON.stringify(draftBase(question)),
+              String(this.#now())
+            ]
           );
-          const code = Number(reply[0]);
-          if (code === TransitionCode.done) return { kind: "saved", draft };
-          if (code === TransitionCode.unknown) return { kind: "unknown" };
-          return { kind: "not-pending", question: this.#read(reply[1], `${project}#${id}`) };
+          const where = `${project}#${id}`;
+          switch (Number(reply[0])) {
+            case DraftCode.saved:
+              return { kind: "saved", draft: parseDraft(String(reply[1]), where) };
+            case DraftCode.unknown:
+              return { kind: "unknown" };
+            case DraftCode.notPending:
+              return { kind: "not-pending", question: this.#read(reply[1], where) };
+            default:
+              throw unreadableDraft(where);
+          }
         });
       }
       getDraft(project, id, person) {
@@ -1544,6 +1583,17 @@ var init_redis_store = __esm({
       releaseLease(name, owner) {
         return this.#run(async () => {
           await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+        });
+      }
+      seizeLease(name, owner, ms) {
+        return this.#run(async () => {
+          await this.#client.sendCommand([
+            "SET",
+            globalKeys(this.#prefix).lease(name),
+            owner,
+            "PX",
+            String(Math.max(1, ms))
+          ]);
         });
       }
       recordFailedEvent(group, event, failure) {
@@ -2390,16 +2440,23 @@ var init_sqlite_store = __esm({
           () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
         );
       }
-      saveDraft(project, id, person, selection) {
+      saveDraft(project, id, person, change) {
         return this.#run(
-          () => this.#c.write(() => {
-            const question = this.#get(project, id);
-            if (!question) return { kind: "unknown" };
-            const draft = toDraft(question, selection, this.#now());
-            if (question.status !== "pending") return { kind: "not-pending", question };
-            this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, personKey(person), JSON.stringify(draft));
-            return { kind: "saved", draft };
-          })
+          () => (
+            // Read and merged in the write transaction, so changes arriving together (other processes too) all land.
+            this.#c.write(() => {
+              const question = this.#get(project, id);
+              if (!question) return { kind: "unknown" };
+              const checked = checkDraftChange(question, change);
+              if (question.status !== "pending") return { kind: "not-pending", question };
+              const key = personKey(person);
+              const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, key);
+              const stored = row && parseDraft(row.draft, `${project}#${id}`);
+              const draft = mergeDraft(question, stored, checked, this.#now());
+              this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, key, JSON.stringify(draft));
+              return { kind: "saved", draft };
+            })
+          )
         );
       }
       getDraft(project, id, person) {
@@ -2647,6 +2704,16 @@ var init_sqlite_store = __esm({
         return this.#run(
           () => this.#c.write(() => {
             this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
+          })
+        );
+      }
+      seizeLease(name, owner, ms) {
+        return this.#run(
+          () => this.#c.write(() => {
+            this.#c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until`
+            ).run(name, owner, this.#now() + Math.max(1, ms));
           })
         );
       }

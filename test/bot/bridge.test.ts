@@ -12,14 +12,6 @@ afterEach(async () => {
   for (const thing of open.splice(0)) await thing.stop();
 });
 
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
-
 async function setup(options: { reclaimIdleMs?: number; routes?: (project: string) => readonly string[] } = {}) {
   const store = await openTestStore();
   const routes = options.routes ?? (() => ['C-team']);
@@ -50,7 +42,9 @@ describe('the bridge', () => {
     await start('b1');
     const project = uniqueProject();
     await store.park(project, spec());
-    await until(async () => (await store.get(project, 1))?.messages.length === 2, 'both copies are recorded');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 2, { message: 'both copies are recorded' })
+      .toBe(true);
     expect(slack.posts.map((p) => p.channel)).toEqual(['C-team']);
     expect(discord.posts.map((p) => p.channel)).toEqual(['D-team']);
     expect(slack.posts[0]?.maybePostedBefore).toBe(false);
@@ -61,14 +55,20 @@ describe('the bridge', () => {
     await start('b1');
     const project = uniqueProject();
     await store.park(project, spec());
-    await until(async () => (await store.get(project, 1))?.messages.length === 2, 'posted');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 2, { message: 'posted' })
+      .toBe(true);
     await store.answer(project, 1, { choices: ['SQLite'], other: false }, person());
-    await until(() => slack.updates.length === 1 && discord.updates.length === 1, 'both copies redrawn');
+    await expect
+      .poll(() => slack.updates.length === 1 && discord.updates.length === 1, { message: 'both copies redrawn' })
+      .toBe(true);
     expect(slack.updates[0]?.question.status).toBe('answered');
     expect(slack.updates[0]?.ref).toEqual({ platform: 'slack', channel: 'C-team', messageId: 'm1' });
     const claim = await store.claimUndelivered(project, { budget: 9000, leaseMs: 5000 });
     await store.confirmClaim(project, claim);
-    await until(() => slack.updates.length === 2 && discord.updates.length === 2, 'redrawn as delivered');
+    await expect
+      .poll(() => slack.updates.length === 2 && discord.updates.length === 2, { message: 'redrawn as delivered' })
+      .toBe(true);
     expect(discord.updates[1]?.question.status).toBe('delivered');
   });
 
@@ -77,7 +77,9 @@ describe('the bridge', () => {
     await start('b1');
     const project = uniqueProject();
     await store.park(project, spec());
-    await until(async () => (await store.get(project, 1))?.messages.length === 1, 'the Discord copy');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 1, { message: 'the Discord copy' })
+      .toBe(true);
     expect(slack.posts).toEqual([]);
     expect(discord.posts).toHaveLength(1);
   });
@@ -88,7 +90,9 @@ describe('the bridge', () => {
     await start('b1');
     const project = uniqueProject();
     await store.park(project, spec());
-    await until(async () => (await store.get(project, 1))?.messages.length === 2, 'posted after retries');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 2, { message: 'posted after retries' })
+      .toBe(true);
     expect(slack.posts).toHaveLength(1);
     expect(slack.posts[0]?.maybePostedBefore).toBe(true);
   });
@@ -98,7 +102,9 @@ describe('the bridge', () => {
     const bridge = await start('b1');
     const project = uniqueProject();
     const q = await store.park(project, spec());
-    await until(async () => (await store.get(project, 1))?.messages.length === 2, 'posted');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 2, { message: 'posted' })
+      .toBe(true);
     await bridge.handle({ eventId: 'x', type: 'parked', project, questionId: q.id, at: 0 }, true);
     expect(slack.posts).toHaveLength(1);
     expect(discord.posts).toHaveLength(1);
@@ -112,7 +118,9 @@ describe('the bridge', () => {
     for (let i = 0; i < 30; i++) await store.park(project, spec());
     await first.stop();
     for (let i = 0; i < 10; i++) await store.park(project, spec());
-    await until(async () => (await store.list(project)).every((q) => q.messages.length === 2), 'all 40 posted');
+    await expect
+      .poll(async () => (await store.list(project)).every((q) => q.messages.length === 2), { message: 'all 40 posted' })
+      .toBe(true);
     const slackIds = slack.posts.map((p) => p.question.id).sort((a, b) => a - b);
     expect(slackIds).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(discord.posts).toHaveLength(40);
@@ -127,7 +135,9 @@ describe('the bridge', () => {
     expect(await dead.read()).toHaveLength(1);
     await dead.close();
     await start('alive', [slack]);
-    await until(async () => (await store.get(project, 1))?.messages.length === 1, 'posted by the live bridge');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 1, { message: 'posted by the live bridge' })
+      .toBe(true);
     expect(slack.posts).toHaveLength(1);
     expect(slack.posts[0]?.maybePostedBefore).toBe(true);
   });
@@ -138,7 +148,9 @@ describe('the bridge', () => {
     await store.park(project, spec());
     await store.answer(project, 1, { choices: ['SQLite'], other: false }, person());
     await start('late');
-    await until(async () => (await store.get(project, 1))?.messages.length === 2, 'posted');
+    await expect
+      .poll(async () => (await store.get(project, 1))?.messages.length === 2, { message: 'posted' })
+      .toBe(true);
     const statuses = [...slack.posts.map((p) => p.question.status), ...slack.updates.map((u) => u.question.status)];
     expect(statuses.at(-1)).toBe('answered');
   });
@@ -184,7 +196,9 @@ describe('the bridge', () => {
     await older.close();
     await store.park(project, spec());
     await start('b1');
-    await until(async () => (await store.get(project, 2))?.messages.length === 2, '#2 posted');
+    await expect
+      .poll(async () => (await store.get(project, 2))?.messages.length === 2, { message: '#2 posted' })
+      .toBe(true);
     expect(slack.posts.map((p) => p.question.id)).toEqual([2]);
     expect(discord.posts.map((p) => p.question.id)).toEqual([2]);
   });

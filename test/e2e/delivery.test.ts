@@ -22,7 +22,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Question, QuestionSpec } from '../../src/core/question.js';
 import type { RedisConnection } from '../../src/store/redis/connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
@@ -219,14 +219,16 @@ const model = new Model();
 // A long-lived headless session.
 
 /** Resolves with what `check` returns once it returns something, polling; fails after `timeoutMs`. */
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** `check`'s first value that is neither undefined nor false, waited for with vi.waitFor (the real binary is slow). */
+function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await check();
+      if (value === undefined || value === false) throw new Error(`still waiting for ${what}`);
+      return value as T;
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
 }
 
 interface StreamEvent {
