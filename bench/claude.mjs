@@ -139,6 +139,7 @@ function startSession(claude, cwd, env, args) {
   );
   let buffer = '';
   const results = [];
+  let sessionId;
   child.stdout.setEncoding('utf8').on('data', (chunk) => {
     buffer += chunk;
     let newline = buffer.indexOf('\n');
@@ -147,7 +148,9 @@ function startSession(claude, cwd, env, args) {
       buffer = buffer.slice(newline + 1);
       newline = buffer.indexOf('\n');
       try {
-        const type = JSON.parse(line).type;
+        const event = JSON.parse(line);
+        const type = event.type;
+        if (typeof event.session_id === 'string') sessionId = event.session_id;
         if (process.env.BENCH_DEBUG) process.stderr.write(`[${cwd.slice(-8)}] ${type}\n`);
         if (type === 'result') for (const r of results.splice(0)) r();
       } catch {}
@@ -160,6 +163,8 @@ function startSession(claude, cwd, env, args) {
       child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`);
     },
     turnEnded: () => new Promise((resolve) => results.push(resolve)),
+    /** Claude Code's id of this session (known once it printed its first line). */
+    sessionId: () => sessionId,
     /** Kill the session and everything it started (its process group); resolves once it is gone. */
     kill() {
       const gone = new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('close', resolve)));
@@ -188,7 +193,7 @@ const percentile = (values, p) => {
 
 /**
  * @param {{ redisUrl: string, prefix: string, store: import('../dist/store/port.js').Store, rounds: number,
- *   wakes: number, waiterWaiting: () => Promise<boolean> }} options
+ *   wakes: number, waiterWaiting: (sessionId: string | undefined) => Promise<boolean> }} options
  */
 export async function measureClaude(options) {
   const claude = claudeBinary();
@@ -278,7 +283,7 @@ export async function measureClaude(options) {
       plugin.write(`bench wake turn ${i}`);
       await ended;
       // The waiter holds the session's lease once it waits.
-      await until(options.waiterWaiting);
+      await until(() => options.waiterWaiting(plugin.sessionId()));
       const woken = api.next(`#${question.id} (blocking) was answered`);
       const answered = performance.now();
       await options.store.answer(

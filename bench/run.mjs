@@ -323,9 +323,11 @@ async function benchClaude(url, prefix) {
   const raw = createClient({ url });
   await raw.connect();
   try {
-    const waiterWaiting = async () => {
-      const [, keys] = await raw.sendCommand(['SCAN', '0', 'MATCH', `${prefix}:lease:waiter:*`, 'COUNT', '1000']);
-      return keys.length > 0;
+    // A waiter (not a turn) holds the session's lease: see src/core/turns.ts.
+    const waiterWaiting = async (sessionId) => {
+      if (sessionId === undefined) return false;
+      const owner = await raw.sendCommand(['GET', `${prefix}:lease:waiter:${sessionId}`]);
+      return typeof owner === 'string' && !owner.startsWith('turn');
     };
     const rounds = QUICK ? 6 : 14;
     const result = await measureClaude({ redisUrl: url, prefix, store, rounds, wakes: QUICK ? 3 : 12, waiterWaiting });
