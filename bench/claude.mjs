@@ -106,8 +106,11 @@ async function startFakeModel() {
     url: `http://127.0.0.1:${server.address().port}`,
     /** Resolves with the arrival time of the next main-loop request whose newest messages contain `marker`. */
     next: (marker) =>
-      new Promise((resolve) =>
-        waiting.push({ match: (text, body) => text.includes(marker) && (body.tools?.length ?? 0) > 0, resolve }),
+      within(
+        new Promise((resolve) =>
+          waiting.push({ match: (text, body) => text.includes(marker) && (body.tools?.length ?? 0) > 0, resolve }),
+        ),
+        `a model request carrying "${marker}"`,
       ),
     close: () => new Promise((resolve) => server.close(resolve)),
   };
@@ -162,7 +165,7 @@ function startSession(claude, cwd, env, args) {
     write(text) {
       child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`);
     },
-    turnEnded: () => new Promise((resolve) => results.push(resolve)),
+    turnEnded: () => within(new Promise((resolve) => results.push(resolve)), 'the end of a turn'),
     /** Claude Code's id of this session (known once it printed its first line). */
     sessionId: () => sessionId,
     /** Kill the session and everything it started (its process group); resolves once it is gone. */
@@ -255,7 +258,9 @@ export async function measureClaude(options) {
     }
 
     const latencies = Object.fromEntries(kinds.map((k) => [k.name, []]));
+    const trace = (what) => process.env.BENCH_DEBUG && process.stderr.write(`[bench] ${what}\n`);
     for (let round = 0; round < options.rounds; round++) {
+      trace(`round ${round}`);
       for (const { name, session } of kinds) {
         const marker = `bench prompt ${name} ${round}`;
         const arrived = api.next(marker);
@@ -282,6 +287,7 @@ export async function measureClaude(options) {
       const ended = plugin.turnEnded();
       plugin.write(`bench wake turn ${i}`);
       await ended;
+      trace(`wake ${i}: turn ended, waiting for the waiter`);
       // The waiter holds the session's lease once it waits.
       await until(() => options.waiterWaiting(plugin.sessionId()));
       const woken = api.next(`#${question.id} (blocking) was answered`);
@@ -297,7 +303,9 @@ export async function measureClaude(options) {
         },
       );
       const turn = plugin.turnEnded();
+      trace(`wake ${i}: answered #${question.id}`);
       wakes.push((await woken) - answered);
+      trace(`wake ${i}: woken`);
       await turn;
     }
 
@@ -314,6 +322,15 @@ export async function measureClaude(options) {
     await api.close();
     rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
   }
+}
+
+/** `work`, or a rejection naming `what` after `ms`: a stuck session fails the bench instead of hanging it. */
+function within(work, what, ms = 90_000) {
+  let timer;
+  const late = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`bench: no ${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 async function until(check, ms = 30_000) {
