@@ -59232,17 +59232,182 @@ var init_redis_store = __esm({
   }
 });
 
+// src/store/sqlite/engine-missing-error.ts
+var SqliteEngineMissingError;
+var init_engine_missing_error = __esm({
+  "src/store/sqlite/engine-missing-error.ts"() {
+    "use strict";
+    SqliteEngineMissingError = class extends Error {
+      name = "SqliteEngineMissingError";
+      constructor(options) {
+        super(
+          "the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start `ask-later serve` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL",
+          options
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/engine.ts
+import { readFileSync as readFileSync3, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname as dirname2, isAbsolute as isAbsolute3, join as join4 } from "node:path";
+function loadSqliteEngine(directory) {
+  const require2 = createRequire(import.meta.url);
+  let own;
+  try {
+    own = dirname2(require2.resolve(`${MODULE}/package.json`));
+  } catch {
+    own = void 0;
+  }
+  const recordPath = directory === void 0 ? void 0 : join4(directory, ENGINE_FILE);
+  if (own !== void 0) {
+    const engine = require2(MODULE);
+    if (recordPath !== void 0) record3(recordPath, own);
+    return engine;
+  }
+  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
+  if (recorded === void 0) throw new SqliteEngineMissingError();
+  try {
+    return require2(recorded.module);
+  } catch (error46) {
+    throw new SqliteEngineMissingError({ cause: error46 });
+  }
+}
+function readRecord(path) {
+  let data;
+  try {
+    data = JSON.parse(readFileSync3(path, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const module = data?.module;
+  return typeof module === "string" && isAbsolute3(module) ? { module } : void 0;
+}
+function record3(path, module) {
+  if (readRecord(path)?.module === module) return;
+  const text2 = `${JSON.stringify({ module }, null, 2)}
+`;
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text2, { mode: 384 });
+    renameSync(temporary, path);
+  } catch {
+  }
+}
+var ENGINE_FILE, MODULE;
+var init_engine = __esm({
+  "src/store/sqlite/engine.ts"() {
+    "use strict";
+    init_engine_missing_error();
+    ENGINE_FILE = "sqlite-engine.json";
+    MODULE = "better-sqlite3";
+  }
+});
+
+// src/store/sqlite/driver.ts
+var driver_exports = {};
+__export(driver_exports, {
+  defaultEngine: () => defaultEngine,
+  nodeSqlite: () => nodeSqlite,
+  openDatabase: () => openDatabase,
+  sqliteErrorCode: () => sqliteErrorCode
+});
+function nodeSqlite() {
+  const getBuiltin = process.getBuiltinModule;
+  try {
+    return getBuiltin?.call(process, "node:sqlite");
+  } catch {
+    return void 0;
+  }
+}
+function defaultEngine() {
+  return nodeSqlite() ? { engine: "node:sqlite", why: `built into Node ${process.versions.node}` } : { engine: "better-sqlite3", why: `Node ${process.versions.node} has no node:sqlite (22.13 and later do)` };
+}
+function openDatabase(path, options) {
+  const engine = options.engine ?? defaultEngine().engine;
+  if (engine === "node:sqlite") {
+    const sqlite = nodeSqlite();
+    if (!sqlite) throw new Error(`node:sqlite is not available in Node ${process.versions.node}`);
+    const db2 = new sqlite.DatabaseSync(path, { readOnly: options.readOnly ?? false, timeout: options.busyTimeoutMs });
+    return {
+      engine,
+      prepare: (sql) => db2.prepare(sql),
+      exec: (sql) => db2.exec(sql),
+      get inTransaction() {
+        return db2.isTransaction;
+      },
+      get open() {
+        return db2.isOpen;
+      },
+      close: () => db2.close()
+    };
+  }
+  const Engine = loadSqliteEngine(options.directory);
+  const db = new Engine(path, {
+    timeout: options.busyTimeoutMs,
+    ...options.readOnly ? { readonly: true, fileMustExist: true } : {}
+  });
+  return {
+    engine,
+    prepare: (sql) => db.prepare(sql),
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    get inTransaction() {
+      return db.inTransaction;
+    },
+    get open() {
+      return db.open;
+    },
+    close: () => {
+      db.close();
+    }
+  };
+}
+function sqliteErrorCode(error46) {
+  if (!(error46 instanceof Error)) return void 0;
+  const { code, errcode } = error46;
+  if (typeof code === "string" && code.startsWith("SQLITE_")) return code;
+  if (typeof errcode === "number") return PRIMARY_CODES[errcode & 255] ?? `SQLITE_${errcode & 255}`;
+  if (/database (connection )?is not open/i.test(error46.message)) return "SQLITE_MISUSE";
+  return void 0;
+}
+var PRIMARY_CODES;
+var init_driver = __esm({
+  "src/store/sqlite/driver.ts"() {
+    "use strict";
+    init_engine();
+    PRIMARY_CODES = {
+      1: "SQLITE_ERROR",
+      3: "SQLITE_PERM",
+      4: "SQLITE_ABORT",
+      5: "SQLITE_BUSY",
+      6: "SQLITE_LOCKED",
+      7: "SQLITE_NOMEM",
+      8: "SQLITE_READONLY",
+      10: "SQLITE_IOERR",
+      11: "SQLITE_CORRUPT",
+      13: "SQLITE_FULL",
+      14: "SQLITE_CANTOPEN",
+      15: "SQLITE_PROTOCOL",
+      19: "SQLITE_CONSTRAINT",
+      26: "SQLITE_NOTADB"
+    };
+  }
+});
+
 // src/store/sqlite/connection.ts
 function toStoreError2(error46) {
   if (error46 instanceof StoreUnavailableError || !(error46 instanceof Error)) return error46;
+  const sqlite = sqliteErrorCode(error46);
+  if (sqlite !== void 0 && UNAVAILABLE_CODES.some((c) => sqlite === c || sqlite.startsWith(`${c}_`))) {
+    return new StoreUnavailableError({ cause: error46 });
+  }
+  if (sqlite === "SQLITE_MISUSE") return new StoreUnavailableError({ cause: error46 });
   const code = error46.code;
-  if (typeof code === "string" && UNAVAILABLE_CODES.some((c) => code === c || code.startsWith(`${c}_`))) {
-    return new StoreUnavailableError({ cause: error46 });
-  }
   if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error46 });
-  if (error46 instanceof TypeError && /database connection is not open/i.test(error46.message)) {
-    return new StoreUnavailableError({ cause: error46 });
-  }
   return error46;
 }
 var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
@@ -59250,6 +59415,7 @@ var init_connection = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
+    init_driver();
     UNAVAILABLE_CODES = [
       "SQLITE_BUSY",
       "SQLITE_LOCKED",
@@ -59330,8 +59496,11 @@ var init_connection = __esm({
       #statements = /* @__PURE__ */ new Map();
       constructor(db, pollIntervalMs) {
         this.db = db;
-        const dataVersion = db.prepare("PRAGMA data_version").pluck();
-        this.watch = new ChangeWatch(() => dataVersion.get(), pollIntervalMs);
+        const dataVersion = db.prepare("PRAGMA data_version");
+        this.watch = new ChangeWatch(
+          () => Number(dataVersion.get().data_version),
+          pollIntervalMs
+        );
       }
       /** A statement, prepared on first use (the hook uses a handful of the store's, so none is prepared up front). */
       statement(sql) {
@@ -59361,85 +59530,6 @@ var init_connection = __esm({
         if (this.db.open) this.db.close();
       }
     };
-  }
-});
-
-// src/store/sqlite/engine-missing-error.ts
-var SqliteEngineMissingError;
-var init_engine_missing_error = __esm({
-  "src/store/sqlite/engine-missing-error.ts"() {
-    "use strict";
-    SqliteEngineMissingError = class extends Error {
-      name = "SqliteEngineMissingError";
-      constructor(options) {
-        super(
-          "the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start `ask-later serve` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL",
-          options
-        );
-      }
-    };
-  }
-});
-
-// src/store/sqlite/engine.ts
-var engine_exports = {};
-__export(engine_exports, {
-  ENGINE_FILE: () => ENGINE_FILE,
-  loadSqliteEngine: () => loadSqliteEngine
-});
-import { readFileSync as readFileSync3, renameSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname as dirname2, isAbsolute as isAbsolute3, join as join4 } from "node:path";
-function loadSqliteEngine(directory) {
-  const require2 = createRequire(import.meta.url);
-  let own;
-  try {
-    own = dirname2(require2.resolve(`${MODULE}/package.json`));
-  } catch {
-    own = void 0;
-  }
-  const recordPath = directory === void 0 ? void 0 : join4(directory, ENGINE_FILE);
-  if (own !== void 0) {
-    const engine = require2(MODULE);
-    if (recordPath !== void 0) record3(recordPath, own);
-    return engine;
-  }
-  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
-  if (recorded === void 0) throw new SqliteEngineMissingError();
-  try {
-    return require2(recorded.module);
-  } catch (error46) {
-    throw new SqliteEngineMissingError({ cause: error46 });
-  }
-}
-function readRecord(path) {
-  let data;
-  try {
-    data = JSON.parse(readFileSync3(path, "utf8"));
-  } catch {
-    return void 0;
-  }
-  const module = data?.module;
-  return typeof module === "string" && isAbsolute3(module) ? { module } : void 0;
-}
-function record3(path, module) {
-  if (readRecord(path)?.module === module) return;
-  const text2 = `${JSON.stringify({ module }, null, 2)}
-`;
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text2, { mode: 384 });
-    renameSync(temporary, path);
-  } catch {
-  }
-}
-var ENGINE_FILE, MODULE;
-var init_engine = __esm({
-  "src/store/sqlite/engine.ts"() {
-    "use strict";
-    init_engine_missing_error();
-    ENGINE_FILE = "sqlite-engine.json";
-    MODULE = "better-sqlite3";
   }
 });
 
@@ -59645,7 +59735,7 @@ var init_newer_schema_error = __esm({
 
 // src/store/sqlite/schema.ts
 function userVersion(db) {
-  return db.pragma("user_version", { simple: true });
+  return Number(db.prepare("PRAGMA user_version").get().user_version);
 }
 function migrate(db) {
   if (userVersion(db) === SCHEMA_VERSION) return;
@@ -59654,7 +59744,7 @@ function migrate(db) {
     const found = userVersion(db);
     if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
     for (let version3 = found; version3 < SCHEMA_VERSION; version3++) db.exec(MIGRATIONS[version3] ?? "");
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error46) {
     if (db.inTransaction) db.exec("ROLLBACK");
@@ -59785,10 +59875,13 @@ async function openSqliteStore(options) {
       mkdirSync(dirname3(options.path), { recursive: true, mode: 448 });
       closeSync(openSync(options.path, "a", 384));
     }
-    const Engine = loadSqliteEngine(options.path === ":memory:" ? void 0 : dirname3(options.path));
-    db = new Engine(options.path, { timeout: options.busyTimeoutMs ?? 2e3 });
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
+    db = openDatabase(options.path, {
+      directory: options.path === ":memory:" ? void 0 : dirname3(options.path),
+      busyTimeoutMs: options.busyTimeoutMs ?? 2e3,
+      ...options.engine !== void 0 ? { engine: options.engine } : {}
+    });
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
     migrate(db);
     return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
   } catch (error46) {
@@ -59822,7 +59915,7 @@ var init_sqlite_store = __esm({
     init_failed_events();
     init_store_unavailable_error();
     init_connection();
-    init_engine();
+    init_driver();
     init_engine_missing_error();
     init_events2();
     init_record2();
@@ -60176,7 +60269,7 @@ var init_sqlite_store = __esm({
              ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
              WHERE leases.owner = excluded.owner OR leases.until <= ?`
             ).run(name, owner, now + Math.max(1, ms), now);
-            return taken.changes === 1;
+            return Number(taken.changes) === 1;
           })
         );
       }
@@ -60227,7 +60320,9 @@ var init_sqlite_store = __esm({
       replayFailedEvents(group) {
         return this.#run(
           () => this.#c.write(
-            () => this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+            () => Number(
+              this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+            )
           )
         );
       }
@@ -60619,7 +60714,7 @@ function rootCause(error46) {
   let current = error46;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     if (current instanceof NewerSchemaError) return { newer: current };
-    const code = current.code;
+    const code = sqliteErrorCode(current) ?? current.code;
     if (typeof code === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code)) return { code };
     current = current.cause;
   }
@@ -60663,13 +60758,13 @@ function describeFailure(error46, path) {
 }
 async function inspect(path) {
   try {
-    const { loadSqliteEngine: loadSqliteEngine2 } = await Promise.resolve().then(() => (init_engine(), engine_exports));
-    const Engine = loadSqliteEngine2(dirname4(path));
-    const db = new Engine(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    const { defaultEngine: defaultEngine2, openDatabase: openDatabase2 } = await Promise.resolve().then(() => (init_driver(), driver_exports));
+    const { engine, why } = defaultEngine2();
+    const db = openDatabase2(path, { directory: dirname4(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
     try {
-      const version3 = String(db.prepare("SELECT sqlite_version()").pluck().get());
-      const journalMode = String(db.pragma("journal_mode", { simple: true }));
-      return { version: version3, journalMode };
+      const version3 = String(db.prepare("SELECT sqlite_version() AS v").get().v);
+      const journalMode = String(db.prepare("PRAGMA journal_mode").get().journal_mode);
+      return { version: version3, engine: `${engine}: ${why}`, journalMode };
     } finally {
       db.close();
     }
@@ -60691,11 +60786,11 @@ async function checkSqlite(location) {
     if (found.journalMode.toLowerCase() !== "wal") {
       return [
         warn(
-          `Embedded store at ${path} (SQLite ${found.version}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`
+          `Embedded store at ${path} (SQLite ${found.version} via ${found.engine}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`
         )
       ];
     }
-    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL)`)];
+    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL, via ${found.engine})`)];
   } finally {
     await store.close().catch(() => void 0);
   }
@@ -60705,6 +60800,7 @@ var init_sqlite = __esm({
   "src/doctor/sqlite.ts"() {
     "use strict";
     init_open();
+    init_driver();
     init_engine_missing_error();
     init_newer_schema_error();
     init_check();

@@ -1774,17 +1774,158 @@ var init_redis_store = __esm({
   }
 });
 
+// src/store/sqlite/engine.ts
+function loadSqliteEngine(directory) {
+  const require2 = (0, import_node_module.createRequire)(__askLaterUrl);
+  let own;
+  try {
+    own = (0, import_node_path4.dirname)(require2.resolve(`${MODULE}/package.json`));
+  } catch {
+    own = void 0;
+  }
+  const recordPath = directory === void 0 ? void 0 : (0, import_node_path4.join)(directory, ENGINE_FILE);
+  if (own !== void 0) {
+    const engine = require2(MODULE);
+    if (recordPath !== void 0) record(recordPath, own);
+    return engine;
+  }
+  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
+  if (recorded === void 0) throw new SqliteEngineMissingError();
+  try {
+    return require2(recorded.module);
+  } catch (error) {
+    throw new SqliteEngineMissingError({ cause: error });
+  }
+}
+function readRecord(path) {
+  let data;
+  try {
+    data = JSON.parse((0, import_node_fs3.readFileSync)(path, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const module2 = data?.module;
+  return typeof module2 === "string" && (0, import_node_path4.isAbsolute)(module2) ? { module: module2 } : void 0;
+}
+function record(path, module2) {
+  if (readRecord(path)?.module === module2) return;
+  const text = `${JSON.stringify({ module: module2 }, null, 2)}
+`;
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    (0, import_node_fs3.writeFileSync)(temporary, text, { mode: 384 });
+    (0, import_node_fs3.renameSync)(temporary, path);
+  } catch {
+  }
+}
+var import_node_fs3, import_node_module, import_node_path4, ENGINE_FILE, MODULE;
+var init_engine = __esm({
+  "src/store/sqlite/engine.ts"() {
+    "use strict";
+    import_node_fs3 = require("node:fs");
+    import_node_module = require("node:module");
+    import_node_path4 = require("node:path");
+    init_engine_missing_error();
+    ENGINE_FILE = "sqlite-engine.json";
+    MODULE = "better-sqlite3";
+  }
+});
+
+// src/store/sqlite/driver.ts
+function nodeSqlite() {
+  const getBuiltin = process.getBuiltinModule;
+  try {
+    return getBuiltin?.call(process, "node:sqlite");
+  } catch {
+    return void 0;
+  }
+}
+function defaultEngine() {
+  return nodeSqlite() ? { engine: "node:sqlite", why: `built into Node ${process.versions.node}` } : { engine: "better-sqlite3", why: `Node ${process.versions.node} has no node:sqlite (22.13 and later do)` };
+}
+function openDatabase(path, options) {
+  const engine = options.engine ?? defaultEngine().engine;
+  if (engine === "node:sqlite") {
+    const sqlite = nodeSqlite();
+    if (!sqlite) throw new Error(`node:sqlite is not available in Node ${process.versions.node}`);
+    const db2 = new sqlite.DatabaseSync(path, { readOnly: options.readOnly ?? false, timeout: options.busyTimeoutMs });
+    return {
+      engine,
+      prepare: (sql) => db2.prepare(sql),
+      exec: (sql) => db2.exec(sql),
+      get inTransaction() {
+        return db2.isTransaction;
+      },
+      get open() {
+        return db2.isOpen;
+      },
+      close: () => db2.close()
+    };
+  }
+  const Engine = loadSqliteEngine(options.directory);
+  const db = new Engine(path, {
+    timeout: options.busyTimeoutMs,
+    ...options.readOnly ? { readonly: true, fileMustExist: true } : {}
+  });
+  return {
+    engine,
+    prepare: (sql) => db.prepare(sql),
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    get inTransaction() {
+      return db.inTransaction;
+    },
+    get open() {
+      return db.open;
+    },
+    close: () => {
+      db.close();
+    }
+  };
+}
+function sqliteErrorCode(error) {
+  if (!(error instanceof Error)) return void 0;
+  const { code, errcode } = error;
+  if (typeof code === "string" && code.startsWith("SQLITE_")) return code;
+  if (typeof errcode === "number") return PRIMARY_CODES[errcode & 255] ?? `SQLITE_${errcode & 255}`;
+  if (/database (connection )?is not open/i.test(error.message)) return "SQLITE_MISUSE";
+  return void 0;
+}
+var PRIMARY_CODES;
+var init_driver = __esm({
+  "src/store/sqlite/driver.ts"() {
+    "use strict";
+    init_engine();
+    PRIMARY_CODES = {
+      1: "SQLITE_ERROR",
+      3: "SQLITE_PERM",
+      4: "SQLITE_ABORT",
+      5: "SQLITE_BUSY",
+      6: "SQLITE_LOCKED",
+      7: "SQLITE_NOMEM",
+      8: "SQLITE_READONLY",
+      10: "SQLITE_IOERR",
+      11: "SQLITE_CORRUPT",
+      13: "SQLITE_FULL",
+      14: "SQLITE_CANTOPEN",
+      15: "SQLITE_PROTOCOL",
+      19: "SQLITE_CONSTRAINT",
+      26: "SQLITE_NOTADB"
+    };
+  }
+});
+
 // src/store/sqlite/connection.ts
 function toStoreError2(error) {
   if (error instanceof StoreUnavailableError || !(error instanceof Error)) return error;
+  const sqlite = sqliteErrorCode(error);
+  if (sqlite !== void 0 && UNAVAILABLE_CODES.some((c) => sqlite === c || sqlite.startsWith(`${c}_`))) {
+    return new StoreUnavailableError({ cause: error });
+  }
+  if (sqlite === "SQLITE_MISUSE") return new StoreUnavailableError({ cause: error });
   const code = error.code;
-  if (typeof code === "string" && UNAVAILABLE_CODES.some((c) => code === c || code.startsWith(`${c}_`))) {
-    return new StoreUnavailableError({ cause: error });
-  }
   if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error });
-  if (error instanceof TypeError && /database connection is not open/i.test(error.message)) {
-    return new StoreUnavailableError({ cause: error });
-  }
   return error;
 }
 var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
@@ -1792,6 +1933,7 @@ var init_connection = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
+    init_driver();
     UNAVAILABLE_CODES = [
       "SQLITE_BUSY",
       "SQLITE_LOCKED",
@@ -1872,8 +2014,11 @@ var init_connection = __esm({
       #statements = /* @__PURE__ */ new Map();
       constructor(db, pollIntervalMs) {
         this.db = db;
-        const dataVersion = db.prepare("PRAGMA data_version").pluck();
-        this.watch = new ChangeWatch(() => dataVersion.get(), pollIntervalMs);
+        const dataVersion = db.prepare("PRAGMA data_version");
+        this.watch = new ChangeWatch(
+          () => Number(dataVersion.get().data_version),
+          pollIntervalMs
+        );
       }
       /** A statement, prepared on first use (the hook uses a handful of the store's, so none is prepared up front). */
       statement(sql) {
@@ -1903,63 +2048,6 @@ var init_connection = __esm({
         if (this.db.open) this.db.close();
       }
     };
-  }
-});
-
-// src/store/sqlite/engine.ts
-function loadSqliteEngine(directory) {
-  const require2 = (0, import_node_module.createRequire)(__askLaterUrl);
-  let own;
-  try {
-    own = (0, import_node_path4.dirname)(require2.resolve(`${MODULE}/package.json`));
-  } catch {
-    own = void 0;
-  }
-  const recordPath = directory === void 0 ? void 0 : (0, import_node_path4.join)(directory, ENGINE_FILE);
-  if (own !== void 0) {
-    const engine = require2(MODULE);
-    if (recordPath !== void 0) record(recordPath, own);
-    return engine;
-  }
-  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
-  if (recorded === void 0) throw new SqliteEngineMissingError();
-  try {
-    return require2(recorded.module);
-  } catch (error) {
-    throw new SqliteEngineMissingError({ cause: error });
-  }
-}
-function readRecord(path) {
-  let data;
-  try {
-    data = JSON.parse((0, import_node_fs3.readFileSync)(path, "utf8"));
-  } catch {
-    return void 0;
-  }
-  const module2 = data?.module;
-  return typeof module2 === "string" && (0, import_node_path4.isAbsolute)(module2) ? { module: module2 } : void 0;
-}
-function record(path, module2) {
-  if (readRecord(path)?.module === module2) return;
-  const text = `${JSON.stringify({ module: module2 }, null, 2)}
-`;
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    (0, import_node_fs3.writeFileSync)(temporary, text, { mode: 384 });
-    (0, import_node_fs3.renameSync)(temporary, path);
-  } catch {
-  }
-}
-var import_node_fs3, import_node_module, import_node_path4, ENGINE_FILE, MODULE;
-var init_engine = __esm({
-  "src/store/sqlite/engine.ts"() {
-    "use strict";
-    import_node_fs3 = require("node:fs");
-    import_node_module = require("node:module");
-    import_node_path4 = require("node:path");
-    init_engine_missing_error();
-    ENGINE_FILE = "sqlite-engine.json";
-    MODULE = "better-sqlite3";
   }
 });
 
@@ -2165,7 +2253,7 @@ var init_newer_schema_error = __esm({
 
 // src/store/sqlite/schema.ts
 function userVersion(db) {
-  return db.pragma("user_version", { simple: true });
+  return Number(db.prepare("PRAGMA user_version").get().user_version);
 }
 function migrate(db) {
   if (userVersion(db) === SCHEMA_VERSION) return;
@@ -2174,7 +2262,7 @@ function migrate(db) {
     const found = userVersion(db);
     if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
     for (let version = found; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version] ?? "");
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {
     if (db.inTransaction) db.exec("ROLLBACK");
@@ -2302,10 +2390,13 @@ async function openSqliteStore(options) {
       (0, import_node_fs4.mkdirSync)((0, import_node_path5.dirname)(options.path), { recursive: true, mode: 448 });
       (0, import_node_fs4.closeSync)((0, import_node_fs4.openSync)(options.path, "a", 384));
     }
-    const Engine = loadSqliteEngine(options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path));
-    db = new Engine(options.path, { timeout: options.busyTimeoutMs ?? 2e3 });
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
+    db = openDatabase(options.path, {
+      directory: options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path),
+      busyTimeoutMs: options.busyTimeoutMs ?? 2e3,
+      ...options.engine !== void 0 ? { engine: options.engine } : {}
+    });
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
     migrate(db);
     return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
   } catch (error) {
@@ -2342,7 +2433,7 @@ var init_sqlite_store = __esm({
     init_failed_events();
     init_store_unavailable_error();
     init_connection();
-    init_engine();
+    init_driver();
     init_engine_missing_error();
     init_events2();
     init_record2();
@@ -2696,7 +2787,7 @@ var init_sqlite_store = __esm({
              ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
              WHERE leases.owner = excluded.owner OR leases.until <= ?`
             ).run(name, owner, now + Math.max(1, ms), now);
-            return taken.changes === 1;
+            return Number(taken.changes) === 1;
           })
         );
       }
@@ -2747,7 +2838,9 @@ var init_sqlite_store = __esm({
       replayFailedEvents(group) {
         return this.#run(
           () => this.#c.write(
-            () => this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+            () => Number(
+              this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+            )
           )
         );
       }

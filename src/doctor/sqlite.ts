@@ -1,13 +1,15 @@
 /**
  * The embedded store's check: the file opens as the commands open it (`openStore`: its directory and the file are
  * created on first use, the schema is brought up to date, WAL is turned on), then a read-only look says which
- * SQLite and whether the file really is in WAL mode. Nothing is read from the questions: no line quotes their text.
- * better-sqlite3 is synchronous, so a file locked by another process blocks this process for the busy time-out:
- * kept short, so the network checks running alongside still answer within theirs.
+ * SQLite, through which engine (node:sqlite built into Node, or better-sqlite3) and why, and whether the file
+ * really is in WAL mode. Nothing is read from the questions: no line quotes their text. Both engines are
+ * synchronous, so a file locked by another process blocks this process for the busy time-out: kept short, so the
+ * network checks running alongside still answer within theirs.
  */
 import { dirname } from 'node:path';
 import { openStore, type StoreLocation } from '../store/open.js';
 import type { Store } from '../store/port.js';
+import { sqliteErrorCode } from '../store/sqlite/driver.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { NewerSchemaError } from '../store/sqlite/newer-schema-error.js';
 import { type CheckLine, fail, ok, warn } from './check.js';
@@ -24,7 +26,7 @@ function rootCause(error: unknown): { readonly code?: string; readonly newer?: N
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     if (current instanceof NewerSchemaError) return { newer: current };
-    const code = (current as { code?: unknown }).code;
+    const code = sqliteErrorCode(current) ?? (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,63}$/.test(code)) return { code };
     current = current.cause;
   }
@@ -70,16 +72,16 @@ function describeFailure(error: unknown, path: string): string {
   }
 }
 
-/** SQLite's version and the file's journal mode, read on a read-only connection of their own. */
-async function inspect(path: string): Promise<{ version: string; journalMode: string } | undefined> {
+/** SQLite's version, the engine and why, and the file's journal mode, read on a read-only connection of their own. */
+async function inspect(path: string): Promise<{ version: string; engine: string; journalMode: string } | undefined> {
   try {
-    const { loadSqliteEngine } = await import('../store/sqlite/engine.js');
-    const Engine = loadSqliteEngine(dirname(path));
-    const db = new Engine(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    const { defaultEngine, openDatabase } = await import('../store/sqlite/driver.js');
+    const { engine, why } = defaultEngine();
+    const db = openDatabase(path, { directory: dirname(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
     try {
-      const version = String(db.prepare('SELECT sqlite_version()').pluck().get());
-      const journalMode = String(db.pragma('journal_mode', { simple: true }));
-      return { version, journalMode };
+      const version = String((db.prepare('SELECT sqlite_version() AS v').get() as { v: unknown }).v);
+      const journalMode = String((db.prepare('PRAGMA journal_mode').get() as { journal_mode: unknown }).journal_mode);
+      return { version, engine: `${engine}: ${why}`, journalMode };
     } finally {
       db.close();
     }
@@ -102,11 +104,11 @@ export async function checkSqlite(location: SqliteLocation): Promise<CheckLine[]
     if (found.journalMode.toLowerCase() !== 'wal') {
       return [
         warn(
-          `Embedded store at ${path} (SQLite ${found.version}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`,
+          `Embedded store at ${path} (SQLite ${found.version} via ${found.engine}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`,
         ),
       ];
     }
-    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL)`)];
+    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL, via ${found.engine})`)];
   } finally {
     await store.close().catch(() => undefined);
   }

@@ -138,6 +138,9 @@ afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
 
+/** The engine this Node opens the embedded store with, and why (doctor says both). */
+const ENGINE =
+  '(node:sqlite: built into Node \\S+|better-sqlite3: Node \\S+ has no node:sqlite \\(22\\.13 and later do\\))';
 /** The delivery line of the plugin on its defaults. */
 const PLUGIN_PATHS =
   '✓ Claude Code: answers reach the agent with the next prompt; at its next tool call (answers to blocking questions); by waking an idle session (answers to blocking questions)';
@@ -206,7 +209,9 @@ describe('ask-later doctor (the built CLI)', () => {
     expect(lines[0]).toBe(
       `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7555/ (asks for ASK_LATER_WEB_TOKEN); no Slack or Discord: answers come from the web inbox`,
     );
-    expect(lines[1]).toMatch(new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL\\)$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL, via ${ENGINE}\\)$`),
+    );
     expect(lines[2]).toBe('✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)');
     expect(lines[3]).toBe(PLUGIN_PATHS);
     expect(existsSync(db)).toBe(true);
@@ -431,7 +436,7 @@ describe('ask-later doctor, the embedded store', () => {
       `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7420/; no Slack or Discord: answers come from the web inbox`,
     );
     expect(first.lines[1]).toMatch(
-      new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL\\)$`),
+      new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL, via ${ENGINE}\\)$`),
     );
     expect(first.lines.slice(2)).toEqual([
       '✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)',
@@ -493,7 +498,7 @@ describe('ask-later doctor, the embedded store', () => {
     const db = join(tempDir('db'), 'inbox.db');
     const { lines, code } = await doctor({ ...embedded(db), SLACK_CHANNEL: CHANNEL }, { home: pluginHome });
     expect(lines[0]).toBe('✗ Config: SLACK_CHANNEL is set but SLACK_BOT_TOKEN is not: set the bot token (xoxb-…) too');
-    expect(lines[1]).toMatch(/^✓ Embedded store at .* \(SQLite \S+, WAL\)$/);
+    expect(lines[1]).toMatch(new RegExp(`^✓ Embedded store at .* \\(SQLite \\S+, WAL, via ${ENGINE}\\)$`));
     expect(code).toBe(1);
   });
 
@@ -563,7 +568,9 @@ describe("ask-later doctor from the plugin's bundle (no better-sqlite3 of its ow
       JSON.stringify({ module: join(repoRoot, 'node_modules', 'better-sqlite3') }),
     );
     const found = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
-    expect(found.lines[1]).toMatch(new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\S+, WAL\\)$`));
+    expect(found.lines[1]).toMatch(
+      new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\S+, WAL, via ${ENGINE}\\)$`),
+    );
     expect(found.code).toBe(0);
   });
 });

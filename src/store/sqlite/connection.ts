@@ -4,8 +4,9 @@
  * before anything is read, so two processes never decide on the same state), and `busy_timeout` makes a process
  * wait for another's transaction instead of failing.
  */
-import type { Database, Statement } from 'better-sqlite3';
+
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { type SqliteDatabase, type SqliteStatement, sqliteErrorCode } from './driver.js';
 
 /** SQLite result codes (and prefixes of extended ones) that mean "the file cannot be used now", not a bug. */
 const UNAVAILABLE_CODES = [
@@ -26,15 +27,14 @@ const FS_CODES = ['EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EEXIST', 'EN
 /** Rethrow "the file cannot be used" as `StoreUnavailableError`; anything else unchanged. */
 export function toStoreError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError || !(error instanceof Error)) return error;
+  const sqlite = sqliteErrorCode(error);
+  if (sqlite !== undefined && UNAVAILABLE_CODES.some((c) => sqlite === c || sqlite.startsWith(`${c}_`))) {
+    return new StoreUnavailableError({ cause: error });
+  }
+  // A statement on a closed connection (the store was closed).
+  if (sqlite === 'SQLITE_MISUSE') return new StoreUnavailableError({ cause: error });
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.some((c) => code === c || code.startsWith(`${c}_`))) {
-    return new StoreUnavailableError({ cause: error });
-  }
   if (typeof code === 'string' && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error });
-  // better-sqlite3 on a closed connection (the store was closed).
-  if (error instanceof TypeError && /database connection is not open/i.test(error.message)) {
-    return new StoreUnavailableError({ cause: error });
-  }
   return error;
 }
 
@@ -124,18 +124,21 @@ export class ChangeWatch {
 }
 
 export class SqliteConnection {
-  readonly db: Database;
+  readonly db: SqliteDatabase;
   readonly watch: ChangeWatch;
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new Map<string, SqliteStatement>();
 
-  constructor(db: Database, pollIntervalMs: number) {
+  constructor(db: SqliteDatabase, pollIntervalMs: number) {
     this.db = db;
-    const dataVersion = db.prepare('PRAGMA data_version').pluck();
-    this.watch = new ChangeWatch(() => dataVersion.get() as number, pollIntervalMs);
+    const dataVersion = db.prepare('PRAGMA data_version');
+    this.watch = new ChangeWatch(
+      () => Number((dataVersion.get() as { data_version: number | bigint }).data_version),
+      pollIntervalMs,
+    );
   }
 
   /** A statement, prepared on first use (the hook uses a handful of the store's, so none is prepared up front). */
-  statement(sql: string): Statement {
+  statement(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

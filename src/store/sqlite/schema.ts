@@ -19,7 +19,7 @@
  *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
  */
-import type { Database } from 'better-sqlite3';
+import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
@@ -124,19 +124,19 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-function userVersion(db: Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
+function userVersion(db: SqliteDatabase): number {
+  return Number((db.prepare('PRAGMA user_version').get() as { user_version: number | bigint }).user_version);
 }
 
 /** Bring the file to {@link SCHEMA_VERSION}. A no-op read when it is there already (every open after the first). */
-export function migrate(db: Database): void {
+export function migrate(db: SqliteDatabase): void {
   if (userVersion(db) === SCHEMA_VERSION) return;
   db.exec('BEGIN IMMEDIATE');
   try {
     const found = userVersion(db); // again, under the write lock: another process may have migrated meanwhile
     if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
     for (let version = found; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version] ?? '');
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');

@@ -12,7 +12,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type Database from 'better-sqlite3';
 import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
@@ -51,7 +50,7 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { SqliteConnection, toStoreError } from './connection.js';
-import { loadSqliteEngine } from './engine.js';
+import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
 import { SqliteEngineMissingError } from './engine-missing-error.js';
 import { SqliteEventConsumer } from './events.js';
 import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, RECORD_VERSION } from './record.js';
@@ -74,6 +73,8 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** How often a blocking event read or a wait looks for other processes' commits (default 25 ms). */
   readonly pollIntervalMs?: number;
+  /** Which SQLite engine (default node:sqlite where this Node has it, else better-sqlite3): see driver.ts. */
+  readonly engine?: SqliteEngineName;
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -84,7 +85,7 @@ export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
  * `SqliteEngineMissingError` when this copy of ask-later has no SQLite engine to open it with (engine.ts).
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
-  let db: Database.Database | undefined;
+  let db: SqliteDatabase | undefined;
   try {
     if (options.path !== ':memory:') {
       // The file holds question texts and answers: only its owner reads it. SQLite gives the -wal and -shm files
@@ -92,12 +93,15 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
       closeSync(openSync(options.path, 'a', 0o600));
     }
-    const Engine = loadSqliteEngine(options.path === ':memory:' ? undefined : dirname(options.path));
-    db = new Engine(options.path, { timeout: options.busyTimeoutMs ?? 2000 });
+    db = openDatabase(options.path, {
+      directory: options.path === ':memory:' ? undefined : dirname(options.path),
+      busyTimeoutMs: options.busyTimeoutMs ?? 2000,
+      ...(options.engine !== undefined ? { engine: options.engine } : {}),
+    });
     // WAL: readers never wait for the writer. NORMAL: a commit survives a crash of the process (not of the
     // machine's power), as Redis with AOF every second; it spares the hook an fsync per transaction.
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
     migrate(db);
     return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
   } catch (error) {
@@ -435,7 +439,7 @@ export class SqliteStore implements Store {
             used += size;
             // A record that does not read throws here and the transaction rolls back: nothing stays leased.
             questions.push(questionFromRow(row));
-            lease.run(claimId, now + options.leaseMs, project, row.id);
+            lease.run(claimId, now + options.leaseMs, project, row.id as number);
           } else {
             full = true;
             remaining++;
@@ -547,7 +551,7 @@ export class SqliteStore implements Store {
              WHERE leases.owner = excluded.owner OR leases.until <= ?`,
           )
           .run(name, owner, now + Math.max(1, ms), now);
-        return taken.changes === 1;
+        return Number(taken.changes) === 1;
       }),
     );
   }
@@ -610,11 +614,12 @@ export class SqliteStore implements Store {
 
   replayFailedEvents(group?: string): Promise<number> {
     return this.#run(() =>
-      this.#c.write(
-        () =>
+      this.#c.write(() =>
+        Number(
           this.#c
             .statement('UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)')
             .run(group ?? null, group ?? null).changes,
+        ),
       ),
     );
   }
