@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTIONS_COMMAND_JSON } from '../../src/bot/discord/app.js';
 import { runDoctor } from '../../src/doctor/run.js';
 import { connectResp } from '../../src/store/redis/resp-connection.js';
+import { nodeSqlite } from '../../src/store/sqlite/driver.js';
 import { FAKE_DISCORD_TOKEN, FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { freePort, startTestRedis, type TestRedis } from '../support/redis-server.js';
@@ -553,26 +554,44 @@ describe("ask-later doctor from the plugin's bundle (no better-sqlite3 of its ow
     bundle = join(built, 'ask-later.mjs');
   });
 
-  it('GIVEN no engine recorded next to the store THEN ✗ says what to do; GIVEN one recorded THEN ✓', async () => {
-    const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
-    const dir = tempDir('engine');
-    const db = join(dir, 'inbox.db');
-    const missing = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
-    expect(missing.lines[1]).toBe(
-      `✗ Embedded store at ${db}: the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start \`ask-later serve\` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL`,
-    );
-    expect(missing.code).toBe(1);
-    // What `serve` from an npm install writes next to the store.
-    writeFileSync(
-      join(dir, 'sqlite-engine.json'),
-      JSON.stringify({ module: join(repoRoot, 'node_modules', 'better-sqlite3') }),
-    );
-    const found = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
-    expect(found.lines[1]).toMatch(
-      new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\S+, WAL, via ${ENGINE}\\)$`),
-    );
-    expect(found.code).toBe(0);
-  });
+  it.runIf(nodeSqlite() !== undefined)(
+    'GIVEN a Node with node:sqlite and no engine recorded THEN the bundle opens the store itself and says so: ✓ via node:sqlite',
+    async () => {
+      const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
+      const db = join(tempDir('engine'), 'inbox.db');
+      const { lines, code } = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
+      expect(lines[1]).toMatch(
+        new RegExp(
+          `^✓ Embedded store at ${literal(db)} \\(SQLite \\S+, WAL, via node:sqlite: built into Node \\S+\\)$`,
+        ),
+      );
+      expect(code).toBe(0);
+    },
+  );
+
+  it.runIf(nodeSqlite() === undefined)(
+    'GIVEN a Node without node:sqlite and no engine recorded next to the store THEN ✗ says what to do; GIVEN one recorded THEN ✓',
+    async () => {
+      const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
+      const dir = tempDir('engine');
+      const db = join(dir, 'inbox.db');
+      const missing = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
+      expect(missing.lines[1]).toBe(
+        `✗ Embedded store at ${db}: the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start \`ask-later serve\` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL`,
+      );
+      expect(missing.code).toBe(1);
+      // What `serve` from an npm install writes next to the store.
+      writeFileSync(
+        join(dir, 'sqlite-engine.json'),
+        JSON.stringify({ module: join(repoRoot, 'node_modules', 'better-sqlite3') }),
+      );
+      const found = await doctorCli({ ASK_LATER_DB: db }, homeDir, bundle);
+      expect(found.lines[1]).toMatch(
+        new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\S+, WAL, via ${ENGINE}\\)$`),
+      );
+      expect(found.code).toBe(0);
+    },
+  );
 });
 
 describe('ask-later doctor, the Claude Code side', () => {

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { nodeSqlite } from '../../src/store/sqlite/driver.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { openSqliteTestStore, person, spec, sqliteTestDir, uniqueProject } from '../support/store.js';
 
 const worker = fileURLToPath(new URL('./sqlite/worker.mjs', import.meta.url));
@@ -151,4 +152,36 @@ describe('SQLite store across processes', () => {
     expect((await woken).map((e) => [e.type, e.project])).toEqual([['parked', project]]);
     await consumer.close();
   });
+
+  // Two SQLite libraries in one process do not see each other's file locks (SQLite's own warning about linking it
+  // twice): each engine gets a process of its own, as the MCP server on Node 24 and `serve` on Node 20 would.
+  it.runIf(nodeSqlite() !== undefined).each([
+    ['node:sqlite', 'better-sqlite3'],
+    ['better-sqlite3', 'node:sqlite'],
+  ] as const)(
+    'GIVEN %s in this process holding the file open and %s in another THEN each reads and answers what the other wrote',
+    async (here, there) => {
+      const file = join(dir, `${here}-${there}.db`.replace(':', '-'));
+      const local = await openSqliteStore({ path: file, engine: here });
+      try {
+        const project = uniqueProject('engines');
+        const parked = await local.park(
+          project,
+          spec({ options: [{ label: 'A' }, { label: 'B' }], question: 'Which engine?' }),
+        );
+        const [read] = await race([{ path: file, op: 'read', project, id: parked.id, engine: there }]);
+        expect(read).toEqual({ status: 'pending', question: 'Which engine?' });
+        const [answered] = await race([
+          { path: file, op: 'answer', project, id: parked.id, name: there, engine: there },
+        ]);
+        expect(answered).toEqual({ kind: 'won', by: there });
+        expect((await local.get(project, parked.id))?.answer?.by.userId).toBe(there);
+        const [parkedThere] = await race([{ path: file, op: 'park', project, count: 2, engine: there }]);
+        expect(parkedThere?.ids).toEqual([2, 3]);
+        expect((await local.list(project)).map((q) => q.id).sort()).toEqual([1, 2, 3]);
+      } finally {
+        await local.close();
+      }
+    },
+  );
 });

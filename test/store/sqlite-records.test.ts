@@ -4,15 +4,23 @@
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorruptRecordError } from '../../src/store/corrupt-record-error.js';
+import { openDatabase, type SqliteDatabase } from '../../src/store/sqlite/driver.js';
 import { NewerSchemaError } from '../../src/store/sqlite/newer-schema-error.js';
 import { defaultDatabasePath } from '../../src/store/sqlite/path.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/schema.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { person, spec, sqliteTestDir, testClock, uniqueProject } from '../support/store.js';
+
+/**
+ * A plain connection to the file, on the engine the store uses here: two SQLite libraries in one process do not
+ * see each other's file locks, so tests never mix them on one file.
+ */
+function rawDatabase(path: string, readOnly = false): SqliteDatabase {
+  return openDatabase(path, { directory: undefined, busyTimeoutMs: 2000, readOnly });
+}
 
 let dir: string;
 beforeAll(() => {
@@ -56,9 +64,9 @@ describe('where the file lives', () => {
     await store.close();
     expect(statSync(path).mode & 0o777).toBe(0o600); // question texts and answers: the owner's only
     expect(statSync(join(dir, 'deep', 'er')).mode & 0o777).toBe(0o700);
-    const raw = new Database(path, { readonly: true });
-    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const raw = rawDatabase(path, true);
+    expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    expect(raw.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     raw.close();
   });
 });
@@ -116,7 +124,7 @@ describe('records written by older versions', () => {
     const store = await openSqliteStore({ path, now: clock.now });
     const project = uniqueProject();
     await store.park(project, spec()); // registers the project and takes id 1
-    const raw = new Database(path);
+    const raw = rawDatabase(path);
     const insert = raw.prepare(
       `INSERT INTO questions (project, id, v, status, spec, created_at, answer, size, ready_at)
        VALUES (?, ?, 1, ?, ?, 1700000000000, ?, ?, ?)`,
@@ -189,7 +197,7 @@ describe('corrupt rows', () => {
     await store.park(project, spec());
     await store.park(project, spec({ question: 'Secret question?' }));
     await store.park(project, spec());
-    const raw = new Database(path);
+    const raw = rawDatabase(path);
     raw.prepare(`UPDATE questions SET spec = '{"context": "Secret' WHERE project = ? AND id = 2`).run(project);
     raw.prepare(`UPDATE questions SET status = 'lost' WHERE project = ? AND id = 3`).run(project);
     raw.close();
@@ -214,7 +222,7 @@ describe('corrupt rows', () => {
     const project = uniqueProject();
     await store.park(project, spec());
     await store.answer(project, 1, pick('SQLite'), person());
-    const raw = new Database(path);
+    const raw = rawDatabase(path);
     raw.prepare(`UPDATE questions SET answer = 'nope' WHERE project = ? AND id = 1`).run(project);
     expect(raw.prepare('SELECT claim FROM questions WHERE project = ?').get(project)).toEqual({ claim: null });
     try {
@@ -233,8 +241,8 @@ describe('schema versions', () => {
   it('GIVEN a file from a newer ask-later THEN opening fails as unavailable, saying why', async () => {
     const path = newPath();
     mkdirSync(join(path, '..'), { recursive: true });
-    const raw = new Database(path);
-    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    const raw = rawDatabase(path);
+    raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     const error = await openSqliteStore({ path }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
@@ -261,7 +269,8 @@ describe('a file that cannot be used', () => {
     const store: SqliteStore = await openSqliteStore({ path, busyTimeoutMs: 50 });
     const project = uniqueProject();
     await store.park(project, spec());
-    const holder = new Database(path);
+    // The same engine as the store's: two SQLite libraries in one process do not see each other's locks.
+    const holder = rawDatabase(path);
     holder.exec('BEGIN IMMEDIATE');
     try {
       await expect(store.answer(project, 1, pick('SQLite'), person())).rejects.toBeInstanceOf(StoreUnavailableError);

@@ -5,6 +5,10 @@
  * the other. The store sees only the small part both share: prepared statements (`run`, `get`, `all` with `?`
  * parameters), `exec`, whether a transaction is open, and SQLite's result codes (`SQLITE_BUSY`, …) on errors.
  *
+ * One process uses one engine per file: two SQLite libraries in one process do not see each other's POSIX file
+ * locks (SQLite's own warning about linking it twice), so mixing them on one file there could corrupt it. Different
+ * processes may use different engines (the MCP server on Node 24, `serve` on Node 20).
+ *
  * Loaded only when the embedded store is opened.
  */
 import { loadSqliteEngine } from './engine.js';

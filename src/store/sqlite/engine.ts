@@ -1,5 +1,5 @@
 /**
- * Where the embedded store's SQLite engine (better-sqlite3, a native addon) comes from.
+ * Where better-sqlite3, the embedded store's engine on a Node without node:sqlite (driver.ts), comes from.
  *
  * An npm install of ask-later (a clone after `npm install`) resolves it from its own node_modules, and so does the
  * plugin when Claude Code runs it from that clone (a marketplace added by path runs in place). A plugin installed
@@ -53,6 +53,19 @@ export function loadSqliteEngine(directory: string | undefined): SqliteEngine {
     return require(recorded.module) as SqliteEngine;
   } catch (error) {
     throw new SqliteEngineMissingError({ cause: error });
+  }
+}
+
+/**
+ * Record this install's own better-sqlite3 next to the database, if it has one, without loading it: `serve` does
+ * this whatever engine it runs on, so plugins on a Node without node:sqlite (20) find an engine even when `serve`
+ * runs on a Node with it.
+ */
+export function recordOwnEngine(directory: string): void {
+  try {
+    record(join(directory, ENGINE_FILE), dirname(createRequire(import.meta.url).resolve(`${MODULE}/package.json`)));
+  } catch {
+    // no better-sqlite3 of its own (a plugin bundle): nothing to record
   }
 }
 

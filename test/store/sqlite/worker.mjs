@@ -1,13 +1,14 @@
 // A separate process on the embedded store, for the multi-process tests (sqlite-processes.test.ts). It runs the
 // built store (dist/, `npm run build`), so every process is a real Node process with its own SQLite connection.
 //
-//   node worker.mjs '<json: {path, op, project, count?, id?, name?}>'
+//   node worker.mjs '<json: {path, op, project, count?, id?, name?, engine?}>'  (engine: node:sqlite | better-sqlite3)
 //
 // Protocol: opens the store and prints `ready`; waits for a line on stdin (so the test starts every worker at the
 // same moment); runs the operation; prints one JSON line with the result and exits.
 //   park     parks `count` questions in `project`                       → {ids}
 //   claim    claims with a budget of 1 (one outcome each), confirms it   → {claimed, confirmed}
 //   answer   answers question `id` as user `name`                       → {kind, by}
+//   read     reads question `id`                                         → {status, by, question}
 //   timing   opens the store and claims once, timed, without waiting     → {importMs, openMs, claimMs}
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -16,7 +17,7 @@ const job = JSON.parse(process.argv[2] ?? '{}');
 const started = performance.now();
 const { openSqliteStore } = await import('../../../dist/store/sqlite/sqlite-store.js');
 const imported = performance.now();
-const store = await openSqliteStore({ path: job.path });
+const store = await openSqliteStore({ path: job.path, ...(job.engine ? { engine: job.engine } : {}) });
 const opened = performance.now();
 
 const spec = {
@@ -39,6 +40,10 @@ async function run() {
       const claim = await store.claimUndelivered(job.project, { budget: 1, leaseMs: 30_000 });
       const confirmed = await store.confirmClaim(job.project, claim);
       return { claimed: claim.questions.map((q) => q.id), confirmed };
+    }
+    case 'read': {
+      const question = await store.get(job.project, job.id);
+      return { status: question?.status, by: question?.answer?.by.userId, question: question?.question };
     }
     case 'answer': {
       const by = { platform: 'slack', userId: job.name, displayName: job.name };
