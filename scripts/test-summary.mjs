@@ -23,7 +23,9 @@ for (const { label, file } of runs) {
   } catch {
     failed += 1;
     bad = true;
-    console.error(`${name}: no test results in ${file}: the typecheck, the lint or the test run itself failed (see above)`);
+    console.error(
+      `${name}: no test results in ${file}: the typecheck, the lint or the test run itself failed (see above)`,
+    );
     continue;
   }
   const runPassed = results.numPassedTests ?? 0;
