@@ -26,7 +26,6 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Bridge } from '../bot/bridge.js';
@@ -120,11 +119,6 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     throw new ServeStartError(`${what} (${describeError(error)})`, { cause: error });
   }
   const ownStore = deps.store === undefined;
-  if (ownStore && config.store.kind === 'sqlite') {
-    // Plugins on a Node without node:sqlite load better-sqlite3 from the record next to the store (engine.ts).
-    const { recordOwnEngine } = await import('../store/sqlite/engine.js');
-    recordOwnEngine(dirname(config.store.path));
-  }
   // Routes naming a platform that is not served are refused by the config; here a platform not served gets none.
   const table = routingTable({
     routes: config.routes ?? [],

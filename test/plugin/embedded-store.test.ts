@@ -10,8 +10,8 @@
  * test answers it through the store, and the hook bundle delivers the answer exactly once.
  *
  * On a Node with node:sqlite (24), the bundles open the file themselves: the MCP session parks, `serve` started
- * afterwards from the same bundle (no better-sqlite3 anywhere) takes the answer in its web inbox, the hook bundle
- * delivers it once, and no engine record is ever written.
+ * afterwards takes the answer in its web inbox, the hook bundle delivers it once, and no engine record is ever
+ * written.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -74,13 +74,10 @@ function runHookBundle(stdin: string) {
   });
 }
 
-/**
- * `ask-later serve`, from this repository's build (an npm install) unless `entry` names another (the plugin's
- * bundle), on a port of its own; resolves when it is ready.
- */
-function startServe(entry = cli): Promise<{ child: ChildProcess; firstLine: string }> {
+/** `ask-later serve` from this repository's build (an npm install), on a port of its own; resolves when it is ready. */
+function startServe(): Promise<{ child: ChildProcess; firstLine: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, 'serve'], {
+    const child = spawn(process.execPath, [cli, 'serve'], {
       cwd: tempDir('serve-cwd'),
       env: { ...pluginEnv(), PORT: '0' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -224,7 +221,7 @@ describe.runIf(nodeSqlite() === undefined)(
 describe.runIf(nodeSqlite() !== undefined)(
   'the plugin bundles on the embedded store (no REDIS_URL), installed outside any npm install, on a Node with node:sqlite',
   () => {
-    it('GIVEN the copied plugin and an empty HOME WHEN the model parks, serve (from the same bundle) starts after, and the person answers in its web inbox THEN the hook bundle delivers the answer once, and no engine record exists anywhere', async () => {
+    it('GIVEN the copied plugin and an empty HOME WHEN the model parks, serve starts after, and the person answers in its web inbox THEN the hook bundle delivers the answer once, and no engine record exists anywhere', async () => {
       const resolveFromBundle = createRequire(join(pluginRoot, 'dist', 'ask-later.mjs')).resolve;
       expect(() => resolveFromBundle('better-sqlite3')).toThrow(/Cannot find module/);
 
@@ -232,7 +229,9 @@ describe.runIf(nodeSqlite() !== undefined)(
       expect(isError(parked), textOf(parked)).toBe(false);
       expect(textOf(parked)).toMatch(/^Parked as #1\b/);
 
-      const started = await startServe(join(pluginRoot, 'dist', 'ask-later.mjs'));
+      // serve runs from the npm install (the plugin does not carry it), on this same Node: with node:sqlite it records
+      // no engine either.
+      const started = await startServe();
       serve = started.child;
       const url = /web inbox at (http:\/\/127\.0\.0\.1:\d+)\//.exec(started.firstLine)?.[1];
       expect(url, started.firstLine).toBeDefined();

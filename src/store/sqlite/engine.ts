@@ -56,19 +56,6 @@ export function loadSqliteEngine(directory: string | undefined): SqliteEngine {
   }
 }
 
-/**
- * Record this install's own better-sqlite3 next to the database, if it has one, without loading it: `serve` does
- * this whatever engine it runs on, so plugins on a Node without node:sqlite (20) find an engine even when `serve`
- * runs on a Node with it.
- */
-export function recordOwnEngine(directory: string): void {
-  try {
-    record(join(directory, ENGINE_FILE), dirname(createRequire(import.meta.url).resolve(`${MODULE}/package.json`)));
-  } catch {
-    // no better-sqlite3 of its own (a plugin bundle): nothing to record
-  }
-}
-
 function readRecord(path: string): EngineRecord | undefined {
   let data: unknown;
   try {
