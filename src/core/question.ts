@@ -103,6 +103,14 @@ export interface Closure {
   readonly by?: Responder;
 }
 
+/**
+ * How an outcome reached the agent: with a prompt the person typed (`prompt`), inside a tool result while the agent
+ * worked (`tool-call`), through `collect_answers` called by the model, which a waiter's wake asks for (`wake`), or
+ * as the direct result of `get_answer` / a waiting `ask_later` (`tool-result`).
+ */
+export const DELIVERY_PATHS = ['prompt', 'tool-call', 'wake', 'tool-result'] as const;
+export type DeliveryPath = (typeof DELIVERY_PATHS)[number];
+
 /** A stored question with its state. `id` is per project, starts at 1 and is never reused. */
 export interface Question extends QuestionSpec {
   readonly project: string;
@@ -116,6 +124,12 @@ export interface Question extends QuestionSpec {
   readonly closure?: Closure;
   /** When the outcome reached the agent (answers, dismissals and expiries). */
   readonly deliveredAt?: number;
+  /** How the outcome reached the agent; absent before delivery and for records delivered before it was kept. */
+  readonly deliveredVia?: DeliveryPath;
+  /** Reminders sent while it was pending (see `Store.remind`); absent: none. */
+  readonly reminders?: number;
+  /** When the last reminder was recorded. */
+  readonly remindedAt?: number;
   readonly messages: readonly MessageRef[];
 }
 

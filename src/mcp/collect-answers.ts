@@ -162,12 +162,19 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
   };
 }
 
+/**
+ * The delivery path each caller is (kept on the question for metrics): the prompt hook, the tool-call hook, or the
+ * model itself, which calls this tool when a waiter's wake tells it an answer is ready.
+ */
+const VIA = { UserPromptSubmit: 'prompt', PostToolUse: 'tool-call', model: 'wake' } as const;
+
 async function collect(store: Store, context: ToolContext, request: Request, blockingOnly: boolean, empty: string) {
   const project = context.project;
   const claim = await store.claimUndelivered(project, {
     budget: deliveryEntriesBudget(),
     leaseMs: COLLECT_LEASE_MS,
     blockingOnly,
+    via: VIA[request.for ?? 'model'],
   });
   if (claim.questions.length === 0) return textResult(empty);
   if (context.signal.aborted) {

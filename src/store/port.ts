@@ -3,6 +3,7 @@
  * guarantees. No adapter types leak through it. All times are ms since the epoch, from the adapter's clock.
  */
 import type {
+  DeliveryPath,
   Draft,
   MessageRef,
   Platform,
@@ -56,6 +57,8 @@ export type DraftResult =
 /** Questions claimed for one delivery note, leased to one claimant until confirmed or the lease runs out. */
 export interface Claim {
   readonly claimId: string;
+  /** The path the claimed outcomes take to the agent, recorded on each when confirmed. */
+  readonly via: DeliveryPath;
   /** Oldest outcome first. Empty when nothing waits (or everything waiting is leased to another claim). */
   readonly questions: readonly Question[];
   /** Outcomes still waiting that this claim does not carry (not counting other claims' leases). */
@@ -69,7 +72,21 @@ export interface ClaimOptions {
   readonly leaseMs: number;
   /** Only outcomes of blocking questions are taken (and counted in `remaining`); default every outcome. */
   readonly blockingOnly?: boolean;
+  /** The path the note takes to the agent (default `prompt`), kept on each confirmed question as `deliveredVia`. */
+  readonly via?: DeliveryPath;
 }
+
+/** Outcome of recording a reminder. Only `reminded` changed anything (and appended a `reminded` event). */
+export type RemindResult =
+  | { readonly kind: 'reminded'; readonly question: Question }
+  | { readonly kind: 'already'; readonly question: Question }
+  | { readonly kind: 'not-pending'; readonly question: Question }
+  | { readonly kind: 'unknown' };
+
+/** How many of one project's questions are in each state, split by blocking. */
+export type QuestionCounts = Readonly<
+  Record<QuestionStatus, { readonly blocking: number; readonly canWait: number }>
+>;
 
 /**
  * Changes to one project, followed without polling (Redis: a blocking read of its event stream; the embedded store:
@@ -85,7 +102,15 @@ export interface ProjectWatch {
 }
 
 /** What happened, for the bridge and for waiters. Carries ids and statuses only, never text. */
-export const EVENT_TYPES = ['parked', 'answered', 'cancelled', 'dismissed', 'expired', 'delivered'] as const;
+export const EVENT_TYPES = [
+  'parked',
+  'answered',
+  'cancelled',
+  'dismissed',
+  'expired',
+  'delivered',
+  'reminded',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface StoreEvent {
@@ -202,11 +227,24 @@ export interface Store {
    * Mark one outcome delivered because the agent received it directly (a tool result), so no prompt carries it
    * again. `leased`: a delivery claim holds it right now and will report it; `not-waiting`: nothing to deliver.
    */
-  markDelivered(project: string, id: number): Promise<'delivered' | 'leased' | 'not-waiting'>;
+  markDelivered(
+    project: string,
+    id: number,
+    via?: DeliveryPath,
+  ): Promise<'delivered' | 'leased' | 'not-waiting'>;
+
+  /**
+   * Record the `ordinal`-th reminder (1 for the first) of a pending question, atomically: only while it is pending
+   * and exactly `ordinal - 1` reminders are recorded, so replicas deciding at once record (and send) each reminder
+   * once. A recorded reminder appends a `reminded` event, which the bridge turns into a message in each copy's thread.
+   */
+  remind(project: string, id: number, ordinal: number): Promise<RemindResult>;
+  /** How many of the project's questions are in each state, blocking and not (metrics, the status line). */
+  countQuestions(project: string): Promise<QuestionCounts>;
 
   /** Expire every pending question whose `expiresAt` has passed, in every project. Returns how many. */
   expireDue(): Promise<number>;
-  /** Drop questions delivered (or cancelled) more than the retention period ago. Returns how many. */
+  /** Drop questions delivered (or cancelled) more than the retention period ago (the adapter's `retentionMs`, default 30 days). Returns how many. */
   purgeExpired(): Promise<number>;
 
   /** Every project that ever parked a question. */

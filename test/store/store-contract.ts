@@ -599,6 +599,116 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       await answered(theirs, 2);
       expect((await store.claimUndelivered(mine, { budget: 10_000, leaseMs: 1_000 })).questions).toEqual([]);
     });
+    it('GIVEN outcomes delivered by a prompt claim, a tool-call claim and directly THEN each keeps the path it took', async () => {
+      const project = uniqueProject();
+      await answered(project, 3);
+      const prompt = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
+      expect(prompt.via).toBe('prompt');
+      expect(await store.confirmClaim(project, prompt, [1])).toEqual([1]);
+      await store.releaseClaim(project, prompt, [2, 3]);
+      const toolCall = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, via: 'tool-call' });
+      expect(await store.confirmClaim(project, toolCall, [2])).toEqual([2]);
+      await store.releaseClaim(project, toolCall, [3]);
+      expect(await store.markDelivered(project, 3)).toBe('delivered');
+      const paths = (await store.list(project)).map((q) => [q.id, q.deliveredVia]);
+      expect(paths).toEqual([
+        [1, 'prompt'],
+        [2, 'tool-call'],
+        [3, 'tool-result'],
+      ]);
+    });
+  });
+
+  describe('reminders', () => {
+    it('GIVEN a pending question THEN each reminder ordinal is recorded once, in order, with its time', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ isBlocking: true }));
+      expect((await store.remind(project, 1, 2)).kind).toBe('already');
+      const first = await store.remind(project, 1, 1);
+      expect(first.kind).toBe('reminded');
+      expect((await store.remind(project, 1, 1)).kind).toBe('already');
+      clock.advance(1000);
+      const second = await store.remind(project, 1, 2);
+      expect(second).toMatchObject({ kind: 'reminded', question: { reminders: 2, remindedAt: clock.now() } });
+      expect(await store.get(project, 1)).toMatchObject({ reminders: 2, remindedAt: clock.now() });
+      expect((await store.remind(project, 9, 1)).kind).toBe('unknown');
+    });
+
+    it('GIVEN 20 replicas recording the same reminder at once THEN exactly one records it', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ isBlocking: true }));
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.remind(project, 1, 1)));
+      expect(results.filter((r) => r.kind === 'reminded')).toHaveLength(1);
+      expect(results.filter((r) => r.kind === 'already')).toHaveLength(19);
+    });
+
+    it('GIVEN an answered, cancelled or past-expiry question THEN no reminder is recorded', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec());
+      await store.answer(project, 1, pick('SQLite'), person());
+      await store.park(project, spec());
+      await store.cancel(project, 2);
+      await store.park(project, spec({ expiresInSeconds: 60 }));
+      clock.advance(60_000);
+      expect((await store.remind(project, 1, 1)).kind).toBe('not-pending');
+      expect((await store.remind(project, 2, 1)).kind).toBe('not-pending');
+      expect((await store.remind(project, 3, 1)).kind).toBe('not-pending');
+      expect((await store.get(project, 1))?.reminders).toBeUndefined();
+    });
+
+    it('GIVEN a recorded reminder THEN consumers see a reminded event', async () => {
+      const local = await openStore({ now: clock.now });
+      try {
+        const project = uniqueProject();
+        const consumer = await local.consumer('reminders-test', 'one');
+        await local.park(project, spec());
+        await local.remind(project, 1, 1);
+        await local.remind(project, 1, 1);
+        const events = await consumer.read({ count: 100 });
+        expect(events.filter((e) => e.project === project).map((e) => [e.type, e.questionId])).toEqual([
+          ['parked', 1],
+          ['reminded', 1],
+        ]);
+        await consumer.close();
+      } finally {
+        await local.close();
+      }
+    });
+  });
+
+  describe('counts', () => {
+    it('GIVEN questions in every state THEN countQuestions counts each, blocking and not, for that project only', async () => {
+      const project = uniqueProject();
+      const other = uniqueProject('other');
+      await store.park(other, spec({ isBlocking: true }));
+      const states: [boolean, (id: number) => Promise<unknown>][] = [
+        [true, async () => undefined],
+        [true, async () => undefined],
+        [false, async () => undefined],
+        [true, (id) => store.answer(project, id, pick('SQLite'), person())],
+        [false, (id) => store.answer(project, id, pick('SQLite'), person()).then(() => store.markDelivered(project, id))],
+        [false, (id) => store.cancel(project, id)],
+        [true, (id) => store.dismiss(project, id, person())],
+      ];
+      for (const [isBlocking, move] of states) await move((await store.park(project, spec({ isBlocking }))).id);
+      expect(await store.countQuestions(project)).toEqual({
+        pending: { blocking: 2, canWait: 1 },
+        answered: { blocking: 1, canWait: 0 },
+        delivered: { blocking: 0, canWait: 1 },
+        cancelled: { blocking: 0, canWait: 1 },
+        dismissed: { blocking: 1, canWait: 0 },
+        expired: { blocking: 0, canWait: 0 },
+      });
+      const none = { blocking: 0, canWait: 0 };
+      expect(await store.countQuestions(uniqueProject('empty'))).toEqual({
+        pending: none,
+        answered: none,
+        delivered: none,
+        cancelled: none,
+        dismissed: none,
+        expired: none,
+      });
+    });
   });
 
   describe('retention', () => {

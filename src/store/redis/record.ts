@@ -13,6 +13,7 @@
 import {
   type Answer,
   type Closure,
+  DELIVERY_PATHS,
   type MessageRef,
   PLATFORMS,
   type Platform,
@@ -248,6 +249,11 @@ export function questionFromHash(hash: Readonly<Record<string, string>>, where: 
   if (hash.answer !== undefined) question.answer = readAnswer(read, hash.answer);
   if (hash.closure !== undefined) question.closure = readClosure(read, hash.closure);
   if (hash.deliveredAt !== undefined) question.deliveredAt = read.wholeNumber(hash, 'deliveredAt');
+  if (hash.deliveredVia !== undefined) {
+    question.deliveredVia = read.oneOf(hash.deliveredVia, DELIVERY_PATHS, 'deliveredVia');
+  }
+  if (hash.reminders !== undefined) question.reminders = read.wholeNumber(hash, 'reminders');
+  if (hash.remindedAt !== undefined) question.remindedAt = read.wholeNumber(hash, 'remindedAt');
   return question;
 }
 

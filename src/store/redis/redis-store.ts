@@ -7,6 +7,7 @@ import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
 import type {
+  DeliveryPath,
   Draft,
   MessageRef,
   Question,
@@ -41,6 +42,8 @@ import type {
   ListFilter,
   PersonRef,
   ProjectWatch,
+  QuestionCounts,
+  RemindResult,
   Store,
   StoreEvent,
   WaitOptions,
@@ -55,6 +58,7 @@ import {
   DraftCode,
   ExpireCode,
   PARK_TAG_COLLISION,
+  RemindCode,
   type Script,
   scripts,
   TransitionCode,
@@ -238,7 +242,16 @@ export class RedisStore implements Store {
         await this.#eval(
           scripts.park,
           [keys.meta, keys.status('pending'), keys.expiry, keys.events],
-          [keys.base, project, JSON.stringify(spec), now, expiresAt ?? '', RECORD_VERSION, this.#maxLen],
+          [
+            keys.base,
+            project,
+            JSON.stringify(spec),
+            now,
+            expiresAt ?? '',
+            RECORD_VERSION,
+            this.#maxLen,
+            spec.isBlocking ? '1' : '0',
+          ],
         ),
       );
       if (id === PARK_TAG_COLLISION) {
@@ -512,7 +525,7 @@ export class RedisStore implements Store {
         await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => undefined);
         throw error;
       }
-      return { claimId, questions, remaining: Number(reply[0]) };
+      return { claimId, via: options.via ?? 'prompt', questions, remaining: Number(reply[0]) };
     });
   }
 
@@ -536,7 +549,7 @@ export class RedisStore implements Store {
       const reply = (await this.#eval(
         scripts.confirm,
         [keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
-        [keys.base, this.#now(), claim.claimId, this.#maxLen, ...claimedIds(claim, ids)],
+        [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)],
       )) as unknown[];
       return reply.map(Number).sort((a, b) => a - b);
     });
@@ -549,18 +562,53 @@ export class RedisStore implements Store {
     });
   }
 
-  markDelivered(project: string, id: number): Promise<'delivered' | 'leased' | 'not-waiting'> {
+  markDelivered(
+    project: string,
+    id: number,
+    via: DeliveryPath = 'tool-result',
+  ): Promise<'delivered' | 'leased' | 'not-waiting'> {
     return this.#run(async () => {
       const keys = this.#keys(project);
       const code = Number(
         await this.#eval(
           scripts.deliver,
           [keys.question(id), keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
-          [id, this.#now(), this.#maxLen],
+          [id, this.#now(), this.#maxLen, via],
         ),
       );
       if (code === DeliverCode.delivered) return 'delivered';
       return code === DeliverCode.leased ? 'leased' : 'not-waiting';
+    });
+  }
+
+  remind(project: string, id: number, ordinal: number): Promise<RemindResult> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const code = Number(
+        await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen]),
+      );
+      if (code === RemindCode.unknown) return { kind: 'unknown' };
+      const question = await this.get(project, id);
+      if (!question) return { kind: 'unknown' };
+      if (code === RemindCode.reminded) return { kind: 'reminded', question };
+      return code === RemindCode.already ? { kind: 'already', question } : { kind: 'not-pending', question };
+    });
+  }
+
+  countQuestions(project: string): Promise<QuestionCounts> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const reply = (await this.#eval(
+        scripts.count,
+        QUESTION_STATUSES.map((status) => keys.status(status)),
+        [keys.base],
+      )) as unknown[];
+      return Object.fromEntries(
+        QUESTION_STATUSES.map((status, i) => [
+          status,
+          { blocking: Number(reply[2 * i] ?? 0), canWait: Number(reply[2 * i + 1] ?? 0) },
+        ]),
+      ) as unknown as QuestionCounts;
     });
   }
 

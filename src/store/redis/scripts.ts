@@ -55,6 +55,8 @@ export const scripts = {
   releaseLease: load('release-lease-1'),
   recordFailure: load('record-failure-2'),
   replayFailed: load('replay-failed-2'),
+  remind: load('remind-2'),
+  count: load('count-6'),
 } as const;
 
 /** Return codes shared by answer-7 and close-8 (see their headers). */
@@ -71,6 +73,9 @@ export const DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 } 
 
 /** Return codes of expire-7. */
 export const ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 } as const;
+
+/** Return codes of remind-2. */
+export const RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 } as const;
 
 /** Return codes of deliver-6. */
 export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;

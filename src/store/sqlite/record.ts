@@ -17,12 +17,15 @@ export interface QuestionRow {
   readonly answer: unknown;
   readonly closure: unknown;
   readonly delivered_at: unknown;
+  readonly delivered_via: unknown;
+  readonly reminders: unknown;
+  readonly reminded_at: unknown;
   readonly messages: unknown;
 }
 
 /** The SELECT list that yields a {@link QuestionRow} from `questions q`. */
 export const QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
-  q.closure, q.delivered_at,
+  q.closure, q.delivered_at, q.delivered_via, q.reminders, q.reminded_at,
   (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
     WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
 
@@ -46,6 +49,9 @@ export function questionFromRow(row: QuestionRow): Question {
   put('answer', row.answer);
   put('closure', row.closure);
   put('deliveredAt', row.delivered_at);
+  put('deliveredVia', row.delivered_via);
+  put('reminders', row.reminders);
+  put('remindedAt', row.reminded_at);
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash[messageField(platform, channel)] = messageId;
   }

@@ -23,7 +23,7 @@ import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -121,6 +121,12 @@ const MIGRATIONS: readonly string[] = [
     replay      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (group_name, event_id)
   ) STRICT;
+  `,
+  // 3 → 4: how an outcome reached the agent; reminders sent while pending.
+  `
+  ALTER TABLE questions ADD COLUMN delivered_via TEXT;
+  ALTER TABLE questions ADD COLUMN reminders INTEGER;
+  ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
   `,
 ];
 

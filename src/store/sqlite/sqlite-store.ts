@@ -15,15 +15,17 @@ import { dirname } from 'node:path';
 import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
-import type {
-  Answer,
-  Closure,
-  Draft,
-  MessageRef,
-  Question,
-  QuestionSpec,
-  Responder,
-  Selection,
+import {
+  type Answer,
+  type Closure,
+  type DeliveryPath,
+  type Draft,
+  type MessageRef,
+  QUESTION_STATUSES,
+  type Question,
+  type QuestionSpec,
+  type Responder,
+  type Selection,
 } from '../../core/question.js';
 import { projectTag } from '../../core/question-ref.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
@@ -44,6 +46,8 @@ import type {
   ListFilter,
   PersonRef,
   ProjectWatch,
+  QuestionCounts,
+  RemindResult,
   Store,
   StoreEvent,
   WaitOptions,
@@ -445,7 +449,7 @@ export class SqliteStore implements Store {
             remaining++;
           }
         }
-        return { claimId, questions, remaining };
+        return { claimId, via: options.via ?? 'prompt', questions, remaining };
       }),
     );
   }
@@ -465,14 +469,14 @@ export class SqliteStore implements Store {
   }
 
   /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
-  #deliver(project: string, id: number, status: string, now: number): void {
+  #deliver(project: string, id: number, status: string, now: number, via: DeliveryPath): void {
     this.#c
       .statement(
-        `UPDATE questions SET status = ?, delivered_at = ?, done_at = ?, ready_at = NULL, claim = NULL,
-           claim_until = NULL
+        `UPDATE questions SET status = ?, delivered_at = ?, delivered_via = ?, done_at = ?, ready_at = NULL,
+           claim = NULL, claim_until = NULL
          WHERE project = ? AND id = ?`,
       )
-      .run(status === 'answered' ? 'delivered' : status, now, now, project, id);
+      .run(status === 'answered' ? 'delivered' : status, now, via, now, project, id);
     this.#event('delivered', project, id, now);
   }
 
@@ -486,7 +490,7 @@ export class SqliteStore implements Store {
           const row = read.get(project, id) as { status: string; claim: string | null } | undefined;
           // Still leased to this claim (even past its lease, if nobody took over): the note carried it.
           if (row?.claim !== claim.claimId) continue;
-          this.#deliver(project, id, row.status, now);
+          this.#deliver(project, id, row.status, now, claim.via);
           confirmed.push(id);
         }
         return confirmed.sort((a, b) => a - b);
@@ -505,7 +509,11 @@ export class SqliteStore implements Store {
     );
   }
 
-  markDelivered(project: string, id: number): Promise<'delivered' | 'leased' | 'not-waiting'> {
+  markDelivered(
+    project: string,
+    id: number,
+    via: DeliveryPath = 'tool-result',
+  ): Promise<'delivered' | 'leased' | 'not-waiting'> {
     return this.#run(() =>
       this.#c.write(() => {
         const now = this.#now();
@@ -516,10 +524,48 @@ export class SqliteStore implements Store {
           | undefined;
         if (!row || row.ready_at === null) return 'not-waiting';
         if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return 'leased';
-        this.#deliver(project, id, row.status, now);
+        this.#deliver(project, id, row.status, now, via);
         return 'delivered';
       }),
     );
+  }
+
+  remind(project: string, id: number, ordinal: number): Promise<RemindResult> {
+    return this.#run(() =>
+      this.#c.write((): RemindResult => {
+        const now = this.#now();
+        const question = this.#get(project, id);
+        if (!question) return { kind: 'unknown' };
+        if (question.status !== 'pending' || (question.expiresAt !== undefined && question.expiresAt <= now)) {
+          return { kind: 'not-pending', question };
+        }
+        if ((question.reminders ?? 0) !== ordinal - 1) return { kind: 'already', question };
+        this.#c
+          .statement('UPDATE questions SET reminders = ?, reminded_at = ? WHERE project = ? AND id = ?')
+          .run(ordinal, now, project, id);
+        this.#event('reminded', project, id, now);
+        return { kind: 'reminded', question: { ...question, reminders: ordinal, remindedAt: now } };
+      }),
+    );
+  }
+
+  countQuestions(project: string): Promise<QuestionCounts> {
+    return this.#run(() => {
+      const rows = this.#c
+        .statement(
+          `SELECT status, json_extract(spec, '$.isBlocking') = 1 AS blocking, count(*) AS n FROM questions
+           WHERE project = ? GROUP BY 1, 2`,
+        )
+        .all(project) as { status: string; blocking: number | bigint | null; n: number | bigint }[];
+      const counts = Object.fromEntries(QUESTION_STATUSES.map((status) => [status, { blocking: 0, canWait: 0 }]));
+      for (const row of rows) {
+        const entry = counts[row.status];
+        if (!entry) continue;
+        if (Number(row.blocking) === 1) entry.blocking += Number(row.n);
+        else entry.canWait += Number(row.n);
+      }
+      return counts as unknown as QuestionCounts;
+    });
   }
 
   knownProjects(): Promise<string[]> {
