@@ -21,6 +21,7 @@ import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
 import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureSlackPost } from './slack.mjs';
+import { measureStatus } from './status.mjs';
 import { measureWake } from './wake.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -280,6 +281,18 @@ const HOOK_COMMANDS = [undefined, [process.execPath, new URL('../plugin/dist/hoo
 
 const ms = (n) => `${n.toFixed(1)} ms`;
 
+const STATUS_COMMANDS = [undefined, [process.execPath, new URL('../plugin/dist/status.cjs', import.meta.url).pathname]];
+
+/** `ask-later status` (Claude Code's statusLine, run on every refresh) against node -e 0 (bench/status.mjs). */
+async function printStatus(store, storeEnv, command) {
+  const status = await measureStatus({ store, storeEnv, runs: QUICK ? 5 : 20, ...(command ? { command } : {}) });
+  const blank = status.blank === 0 ? '' : `; ${status.blank} of ${status.runs} runs printed an empty line (deadline)`;
+  console.log(
+    `  ${status.command} (${status.runs} runs each): node -e 0 ${ms(status.baselineMs)}, status ${ms(status.statusMs)} = ` +
+      `${status.ratio.toFixed(2)}× (aim ≤ ${status.aim}×: ${status.met ? 'met' : 'NOT met'})${blank}`,
+  );
+}
+
 async function printHook(store, storeEnv, command) {
   const hook = await measureHook({ store, storeEnv, runs: QUICK ? 5 : 20, ...(command ? { command } : {}) });
   const verdict = (ok) => (ok ? 'met' : 'NOT met');
@@ -310,6 +323,11 @@ async function benchEmbeddedStore() {
     );
     console.log('cost of the hook on the embedded store:');
     for (const command of HOOK_COMMANDS) await printHook(store, { ASK_LATER_DB: path }, command);
+    const { defaultEngine } = await import('../dist/store/sqlite/driver.js');
+    console.log(
+      `cost of \`ask-later status\` on the embedded store (SQLite engine: ${defaultEngine().engine}, loaded by every run):`,
+    );
+    for (const command of STATUS_COMMANDS) await printStatus(store, { ASK_LATER_DB: path }, command);
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -437,6 +455,12 @@ async function main() {
     console.log('cost of the UserPromptSubmit hook (wall time per process, medians, interleaved with node -e 0):');
     const redisEnv = { REDIS_URL: target.url, ASK_LATER_REDIS_PREFIX: prefix };
     for (const command of HOOK_COMMANDS) await printHook(store, redisEnv, command);
+
+    console.log('');
+    console.log(
+      "cost of `ask-later status`, Claude Code's statusLine (wall time per process, medians, interleaved with node -e 0):",
+    );
+    for (const command of STATUS_COMMANDS) await printStatus(store, redisEnv, command);
 
     console.log('');
     await benchClaude(target.url, `${prefix}-claude`);

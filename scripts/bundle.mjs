@@ -1,6 +1,7 @@
 // Builds the Claude Code plugin's bundles into plugin/dist (or the directory given as the first argument):
 //   ask-later.mjs  the whole CLI (`mcp`, `hook`, …) with every dependency inlined: one file, no node_modules
 //   hook.cjs       the UserPromptSubmit hook alone (it runs before every prompt, so it loads only what it needs)
+//   status.cjs     `ask-later status` alone, for Claude Code's statusLine (it runs on every refresh of the status bar)
 //   lua/*.lua      the store's scripts, read at run time next to the bundle (src/store/redis/scripts.ts)
 //   package.json   name and version only, for `--version` and the MCP server's version (see the note below)
 // The bundles are committed (a person installs the plugin with no build step), so the output is deterministic:
@@ -112,6 +113,24 @@ await build({
     loader: 'ts',
   },
   outfile: join(outDir, 'hook.cjs'),
+});
+
+// The status line, built like the hook (CommonJS, the minimal RESP client only): Claude Code runs it on every refresh
+// of its status bar.
+await build({
+  ...common,
+  format: 'cjs',
+  banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__askLaterUrl' },
+  plugins: [...common.plugins, withoutNodeRedis],
+  stdin: {
+    contents:
+      "import { runStatus } from './src/status/run.ts';\nrunStatus(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
+    resolveDir: root,
+    sourcefile: 'status-entry.ts',
+    loader: 'ts',
+  },
+  outfile: join(outDir, 'status.cjs'),
 });
 
 mkdirSync(join(outDir, 'lua'));

@@ -66,6 +66,9 @@ export const CONFIG_VARIABLES = [
   'DISCORD_ALLOWED_USERS',
   'DISCORD_ALLOWED_ROLES',
   'ASK_LATER_CONFIG',
+  'ASK_LATER_METRICS_PROJECTS',
+  'ASK_LATER_RETENTION_DAYS',
+  'ASK_LATER_REMIND_AFTER',
 ] as const;
 
 export function describeUrl(value: string): string {

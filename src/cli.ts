@@ -13,6 +13,10 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     summary: "Claude Code's UserPromptSubmit hook: adds the answers waiting for this project to the prompt",
     run: async () => (await import('./hook/run.js')).runHook(process, process.env, process.cwd()),
   },
+  status: {
+    summary: "one line for Claude Code's statusLine: questions waiting, blocking and answered in this project",
+    run: async () => (await import('./status/run.js')).runStatus(process, process.env, process.cwd()),
+  },
   mcp: {
     summary: 'the MCP server over stdio (started by Claude Code or any MCP client)',
     run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),
@@ -31,6 +35,14 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     summary: 'hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|web]',
     run: async (args) =>
       (await import('./serve/retry-failed.js')).runRetryFailed(process.env, args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      }),
+  },
+  decisions: {
+    summary: 'the answered questions, newest first: decisions [--project PATTERN] [--since 7d] [--format md|json|csv]',
+    run: async (args) =>
+      (await import('./decisions/run.js')).runDecisions(process.env, args, {
         stdout: process.stdout,
         stderr: process.stderr,
       }),

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { DURATION_EXPECTED, parseDuration } from './core/duration.js';
 
 export {
   type AgentConfig,
@@ -64,6 +65,12 @@ export interface RouteAllowConfig {
   readonly discordRoles?: readonly string[];
 }
 
+/** Who a route's reminders mention, per platform (user ids, validated like the allow-lists). */
+export interface RouteOwnersConfig {
+  readonly slack?: readonly string[];
+  readonly discord?: readonly string[];
+}
+
 /** One entry of the routing file: the projects it matches and where their questions go. */
 export interface RouteConfig {
   /** A project name, or a glob: `*` matches within a path segment, `**` across any depth. */
@@ -73,6 +80,11 @@ export interface RouteConfig {
   /** Discord channel id (17–20 digits). */
   readonly discord?: string;
   readonly allow?: RouteAllowConfig;
+  /** `remindAfter` in ms (0: no reminders); absent: the default (see `src/routing.ts`). */
+  readonly remindAfterMs?: number;
+  /** `remindTimes` (0–10); absent: the default. */
+  readonly remindTimes?: number;
+  readonly owners?: RouteOwnersConfig;
 }
 
 export interface ServeConfig extends StoreConfig {
@@ -88,6 +100,18 @@ export interface ServeConfig extends StoreConfig {
   /** The routing file's routes (`ASK_LATER_CONFIG`), in order: the first that matches a project wins. None: every
    * project goes to `SLACK_CHANNEL` / `DISCORD_CHANNEL`. */
   readonly routes?: readonly RouteConfig[];
+  /**
+   * `ASK_LATER_METRICS_PROJECTS=1`: `/metrics` counts questions per project, with project names as a label. Absent
+   * (0 or unset): totals only, no project name in the metrics.
+   */
+  readonly metricsProjects?: boolean;
+  /** `ASK_LATER_REMIND_AFTER` in ms (0: off): `remindAfter` where no route sets it. Absent: 30 minutes. */
+  readonly remindAfterMs?: number;
+  /**
+   * `ASK_LATER_RETENTION_DAYS` in ms: how long delivered (and cancelled) questions are kept before serve's sweep
+   * purges them. Absent: the store's default, 30 days.
+   */
+  readonly retentionMs?: number;
 }
 
 function list(value: string | undefined): string[] {
@@ -275,6 +299,9 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     );
   }
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || undefined, readFile);
+  const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
+  const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || undefined);
+  const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
   return Object.freeze({
@@ -283,9 +310,51 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     host,
     ...(webToken !== undefined ? { webToken } : {}),
     routes,
+    ...(metricsProjects ? { metricsProjects } : {}),
+    ...(remindAfterMs !== undefined ? { remindAfterMs } : {}),
+    retentionMs,
     ...(slack ? { slack } : {}),
     ...(discord ? { discord } : {}),
   });
+}
+
+/** `ASK_LATER_REMIND_AFTER`: the default wait before each reminder of a blocking question. */
+function loadRemindAfter(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseDuration(value);
+  if ('problem' in parsed) {
+    throw new ConfigError(`ASK_LATER_REMIND_AFTER: ${parsed.problem}, got ${JSON.stringify(value.slice(0, 30))}`);
+  }
+  return parsed.ms;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Days delivered questions are kept when `ASK_LATER_RETENTION_DAYS` is not set. */
+export const RETENTION_DAYS_DEFAULT = 30;
+/** A century: far beyond any use, and still a time every store and `Date` can hold. */
+const RETENTION_DAYS_MAX = 36_500;
+
+/** `ASK_LATER_RETENTION_DAYS`: a whole number of days from 1 (default {@link RETENTION_DAYS_DEFAULT}). */
+export function loadRetentionDays(value: string | undefined): number {
+  const raw = value?.trim() ?? '';
+  if (raw === '') return RETENTION_DAYS_DEFAULT;
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > RETENTION_DAYS_MAX) {
+    throw new ConfigError(
+      `ASK_LATER_RETENTION_DAYS must be a whole number of days from 1 to ${RETENTION_DAYS_MAX}, got ${JSON.stringify(raw.slice(0, 20))}`,
+    );
+  }
+  return days;
+}
+
+/** `ASK_LATER_METRICS_PROJECTS`: `1` puts project names in `/metrics`; `0` or unset keeps them out. */
+function loadMetricsProjects(value: string | undefined): boolean {
+  const flag = value?.trim() ?? '';
+  if (flag === '' || flag === '0') return false;
+  if (flag === '1') return true;
+  throw new ConfigError(
+    `ASK_LATER_METRICS_PROJECTS must be 1 (label metrics with project names) or 0 (totals only), got ${JSON.stringify(flag.slice(0, 20))}`,
+  );
 }
 
 /** Whether binding `host` keeps the server on this machine. */
@@ -302,12 +371,26 @@ function readUtf8(path: string): string {
 
 const ROUTES_MAX = 1000;
 const ALLOW_MAX = 1000;
+/** Owners a reminder mentions: 50 mentions fit a Discord message's 2000 characters with room for the line. */
+const OWNERS_MAX = 50;
+const REMIND_TIMES_MAX = 10;
+const REMIND_TIMES_EXPECTED = `expected a whole number from 0 to ${REMIND_TIMES_MAX}`;
 
 const slackUserIds = z
   .array(z.string().regex(SLACK_USER_ID, 'expected a Slack user id such as U0123ABCD'))
   .max(ALLOW_MAX);
 const snowflakeIds = (what: string) =>
   z.array(z.string().regex(SNOWFLAKE, `expected a Discord ${what} id of 17–20 digits`)).max(ALLOW_MAX);
+
+const ownersMax = { message: `expected at most ${OWNERS_MAX} owners` };
+
+/** A duration (`remindAfter`) in ms, or one issue saying what it should be. */
+const durationSchema = z.union([z.number(), z.string()], DURATION_EXPECTED).transform((value, ctx) => {
+  const parsed = parseDuration(value);
+  if ('ms' in parsed) return parsed.ms;
+  ctx.addIssue({ code: 'custom', message: parsed.problem, input: value });
+  return z.NEVER;
+});
 
 const routeSchema = z
   .strictObject(
@@ -333,10 +416,35 @@ const routeSchema = z
           'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...]}',
         )
         .partial(),
+      remindAfter: durationSchema,
+      remindTimes: z
+        .number(REMIND_TIMES_EXPECTED)
+        .int(REMIND_TIMES_EXPECTED)
+        .min(0, REMIND_TIMES_EXPECTED)
+        .max(REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED),
+      owners: z
+        .strictObject(
+          {
+            slack: z
+              .array(
+                z.string().regex(SLACK_USER_ID, 'expected a Slack user id such as U0123ABCD'),
+                'expected a list of Slack user ids such as ["U0123ABCD"]',
+              )
+              .max(OWNERS_MAX, ownersMax),
+            discord: z
+              .array(
+                z.string().regex(SNOWFLAKE, 'expected a Discord user id of 17–20 digits'),
+                'expected a list of Discord user ids such as ["123456789012345678"]',
+              )
+              .max(OWNERS_MAX, ownersMax),
+          },
+          'expected {"slack": ["U…"], "discord": ["1234…"]}',
+        )
+        .partial(),
     },
     'expected a route {"project": "...", "slack": "C…", "discord": "1234…"}',
   )
-  .partial({ slack: true, discord: true, allow: true })
+  .partial({ slack: true, discord: true, allow: true, remindAfter: true, remindTimes: true, owners: true })
   .refine((route) => route.slack !== undefined || route.discord !== undefined, {
     message: 'expected "slack" or "discord" (or both): a route must send its projects somewhere',
   });
@@ -348,12 +456,15 @@ const routingFileSchema = z.strictObject(
   'expected an object {"routes": [...]}',
 );
 
+/** Keys whose values are numbers: a number there needs no hint about quotes. */
+const NUMERIC_KEYS: readonly PropertyKey[] = ['remindAfter', 'remindTimes'];
+
 /** A value as a config line may quote it: short, one line, never a whole object. */
-function got(value: unknown): string {
+function got(value: unknown, numeric = false): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
-  if (typeof value === 'number') return `the number ${value} (write ids and names in quotes)`;
+  if (typeof value === 'number') return numeric ? `${value}` : `the number ${value} (write ids and names in quotes)`;
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return 'a list';
   return 'an object';
@@ -414,7 +525,9 @@ function loadRoutes(path: string | undefined, readFile: ReadConfigFile): RouteCo
       const keys = issue.keys.map((key) => JSON.stringify(key.slice(0, 30))).join(', ');
       throw new ConfigError(`${where}: unknown key ${keys} (expected ${knownKeys(issue.path)})`);
     }
-    throw new ConfigError(`${where}: ${issue.message}, got ${got(issue.input)}`);
+    throw new ConfigError(
+      `${where}: ${issue.message}, got ${got(issue.input, NUMERIC_KEYS.includes(issue.path.at(-1) ?? ''))}`,
+    );
   }
   return parsed.data.routes.map((route, index) => freezeRoute(route, index));
 }
@@ -422,7 +535,8 @@ function loadRoutes(path: string | undefined, readFile: ReadConfigFile): RouteCo
 function knownKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'routes';
   if (path.at(-1) === 'allow') return 'slackUsers, discordUsers, discordRoles';
-  return 'project, slack, discord, allow';
+  if (path.at(-1) === 'owners') return 'slack, discord';
+  return 'project, slack, discord, allow, remindAfter, remindTimes, owners';
 }
 
 function lineColumn(text: string, position: number): string {
@@ -446,10 +560,31 @@ function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteCo
       `ASK_LATER_CONFIG routes[${index}].allow.${key}: the route names no Discord channel, got a Discord allow-list`,
     );
   }
+  const owners = route.owners;
+  if (owners?.slack !== undefined && route.slack === undefined) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].owners.slack: the route names no Slack channel, got Slack owners`,
+    );
+  }
+  if (owners?.discord !== undefined && route.discord === undefined) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].owners.discord: the route names no Discord channel, got Discord owners`,
+    );
+  }
   return Object.freeze({
     project: route.project,
     ...(route.slack !== undefined ? { slack: route.slack } : {}),
     ...(route.discord !== undefined ? { discord: route.discord } : {}),
+    ...(route.remindAfter !== undefined ? { remindAfterMs: route.remindAfter } : {}),
+    ...(route.remindTimes !== undefined ? { remindTimes: route.remindTimes } : {}),
+    ...(owners !== undefined
+      ? {
+          owners: Object.freeze({
+            ...(owners.slack !== undefined ? { slack: Object.freeze([...owners.slack]) } : {}),
+            ...(owners.discord !== undefined ? { discord: Object.freeze([...owners.discord]) } : {}),
+          }),
+        }
+      : {}),
     ...(allow !== undefined
       ? {
           allow: Object.freeze({

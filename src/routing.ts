@@ -12,8 +12,12 @@
  * - Allow-lists: a route's lists for a platform, when present, narrow who may answer its projects' questions on that
  *   platform: a person must pass the global lists (`SLACK_ALLOWED_USERS`, `DISCORD_ALLOWED_USERS` /
  *   `DISCORD_ALLOWED_ROLES`; empty: everyone) *and* the route's (on Discord: listed user *or* holding a listed role).
+ * - Reminders (blocking questions only): the matching route's `remindAfter` / `remindTimes` / `owners`; what a route
+ *   leaves out, and every project no route matches, takes the defaults (`ASK_LATER_REMIND_AFTER`, else 30 minutes;
+ *   2 reminders; no owners, so no one is mentioned). `remindAfter` 0 or `remindTimes` 0: no reminders.
  */
 import type { Platform } from './core/question.js';
+import type { ReminderSchedule } from './core/reminder.js';
 
 /** A route's allow-lists (each absent or empty list: no narrowing). */
 export interface RouteAllow {
@@ -22,11 +26,22 @@ export interface RouteAllow {
   readonly discordRoles?: readonly string[];
 }
 
+/** Who a route's reminders mention, per platform (user ids; each absent or empty list: no one). */
+export interface RouteOwners {
+  readonly slack?: readonly string[];
+  readonly discord?: readonly string[];
+}
+
 export interface RoutingRoute {
   readonly project: string;
   readonly slack?: string;
   readonly discord?: string;
   readonly allow?: RouteAllow;
+  /** How long a blocking question waits before each reminder, in ms; 0: none. Absent: the default. */
+  readonly remindAfterMs?: number;
+  /** At most this many reminders per question; 0: none. Absent: the default. */
+  readonly remindTimes?: number;
+  readonly owners?: RouteOwners;
 }
 
 export interface RoutingInput {
@@ -34,6 +49,21 @@ export interface RoutingInput {
   /** Default channels for projects no route matches. */
   readonly slackChannel?: string;
   readonly discordChannel?: string;
+  /** `remindAfter` of routes that do not set it and of projects no route matches (default 30 minutes; 0: off). */
+  readonly remindAfterMs?: number;
+}
+
+/** The default wait before each reminder of a blocking question. */
+export const DEFAULT_REMIND_AFTER_MS = 30 * 60_000;
+/** The default number of reminders per blocking question. */
+export const DEFAULT_REMIND_TIMES = 2;
+
+/**
+ * How one project's blocking questions are reminded (`core/reminder.ts` holds when one is due) and whom the
+ * reminders mention.
+ */
+export interface ReminderPolicy extends ReminderSchedule {
+  readonly owners: RouteOwners;
 }
 
 /** Where one project's questions go and the route's allow-lists. */
@@ -53,6 +83,8 @@ export interface RoutingTable {
   channelsFor(platform: Platform, project: string): readonly string[];
   /** The projects among `knownProjects` whose questions go to `channel` on `platform` (a channel's inbox). */
   projectsRoutedTo(platform: Platform, channel: string, knownProjects: readonly string[]): string[];
+  /** How `project`'s blocking questions are reminded: the matching route's settings over the defaults. */
+  remindersFor(project: string): ReminderPolicy;
 }
 
 /** A project pattern as a regular expression (anchored). */
@@ -121,10 +153,31 @@ export function routingTable(input: RoutingInput): RoutingTable {
     return channel === undefined ? [] : [channel];
   };
 
+  const defaultReminders: ReminderPolicy = Object.freeze({
+    afterMs: input.remindAfterMs ?? DEFAULT_REMIND_AFTER_MS,
+    times: DEFAULT_REMIND_TIMES,
+    owners: Object.freeze({}),
+  });
+  // One policy per route, built once: the sweep asks for every project on every period.
+  const routeReminders = routes.map(({ route }): ReminderPolicy => {
+    if (route.remindAfterMs === undefined && route.remindTimes === undefined && route.owners === undefined) {
+      return defaultReminders;
+    }
+    return Object.freeze({
+      afterMs: route.remindAfterMs ?? defaultReminders.afterMs,
+      times: route.remindTimes ?? defaultReminders.times,
+      owners: route.owners ?? defaultReminders.owners,
+    });
+  });
+
   return {
     routeFor,
     channelsFor,
     projectsRoutedTo: (platform, channel, knownProjects) =>
       knownProjects.filter((project) => channelsFor(platform, project).includes(channel)),
+    remindersFor: (project) => {
+      const index = routeFor(project).route;
+      return (index === undefined ? undefined : routeReminders[index]) ?? defaultReminders;
+    },
   };
 }

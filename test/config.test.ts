@@ -311,7 +311,7 @@ describe('the routing file (ASK_LATER_CONFIG)', () => {
       'a misspelt key',
       SLACK,
       { routes: [{ project: 'a', slak: 'C1AAA' }] },
-      'ASK_LATER_CONFIG routes[0]: unknown key "slak" (expected project, slack, discord, allow)',
+      'ASK_LATER_CONFIG routes[0]: unknown key "slak" (expected project, slack, discord, allow, remindAfter, remindTimes, owners)',
     ],
     [
       'a misspelt allow key',

@@ -48,9 +48,9 @@ var ok, warn, fail, MARKS, NETWORK_TIMEOUT_MS;
 var init_check = __esm({
   "src/doctor/check.ts"() {
     "use strict";
-    ok = (text2) => ({ status: "ok", text: text2 });
-    warn = (text2) => ({ status: "warn", text: text2 });
-    fail = (text2) => ({ status: "fail", text: text2 });
+    ok = (text3) => ({ status: "ok", text: text3 });
+    warn = (text3) => ({ status: "warn", text: text3 });
+    fail = (text3) => ({ status: "fail", text: text3 });
     MARKS = { ok: "✓", warn: "⚠", fail: "✗" };
     NETWORK_TIMEOUT_MS = 3e3;
   }
@@ -60,12 +60,12 @@ var init_check = __esm({
 // @__NO_SIDE_EFFECTS__
 function $constructor(name, initializer3, params) {
   function init(inst, def) {
-    var _a;
+    var _a2;
     Object.defineProperty(inst, "_zod", {
       value: inst._zod ?? {},
       enumerable: false
     });
-    (_a = inst._zod).traits ?? (_a.traits = /* @__PURE__ */ new Set());
+    (_a2 = inst._zod).traits ?? (_a2.traits = /* @__PURE__ */ new Set());
     inst._zod.traits.add(name);
     initializer3(inst, def);
     for (const k in _.prototype) {
@@ -80,10 +80,10 @@ function $constructor(name, initializer3, params) {
   }
   Object.defineProperty(Definition, "name", { value: name });
   function _(def) {
-    var _a;
+    var _a2;
     const inst = params?.Parent ? new Definition() : this;
     init(inst, def);
-    (_a = inst._zod).deferred ?? (_a.deferred = []);
+    (_a2 = inst._zod).deferred ?? (_a2.deferred = []);
     for (const fn of inst._zod.deferred) {
       fn();
     }
@@ -218,10 +218,10 @@ function jsonStringifyReplacer(_, value) {
   return value;
 }
 function cached(getter) {
-  const set2 = false;
+  const set3 = false;
   return {
     get value() {
-      if (!set2) {
+      if (!set3) {
         const value = getter();
         Object.defineProperty(this, "value", { value });
         return value;
@@ -243,9 +243,9 @@ function floatSafeRemainder(val, step) {
   const stepString = step.toString();
   let stepDecCount = (stepString.split(".")[1] || "").length;
   if (stepDecCount === 0 && /\d?e-\d?/.test(stepString)) {
-    const match = stepString.match(/\d?e-(\d?)/);
-    if (match?.[1]) {
-      stepDecCount = Number.parseInt(match[1]);
+    const match2 = stepString.match(/\d?e-(\d?)/);
+    if (match2?.[1]) {
+      stepDecCount = Number.parseInt(match2[1]);
     }
   }
   const decCount = valDecCount > stepDecCount ? valDecCount : stepDecCount;
@@ -592,8 +592,8 @@ function aborted(x, startIndex = 0) {
 }
 function prefixIssues(path, issues) {
   return issues.map((iss) => {
-    var _a;
-    (_a = iss).path ?? (_a.path = []);
+    var _a2;
+    (_a2 = iss).path ?? (_a2.path = []);
     iss.path.unshift(path);
     return iss;
   });
@@ -601,10 +601,10 @@ function prefixIssues(path, issues) {
 function unwrapMessage(message) {
   return typeof message === "string" ? message : message?.message;
 }
-function finalizeIssue(iss, ctx, config2) {
+function finalizeIssue(iss, ctx, config3) {
   const full = { ...iss, path: iss.path ?? [] };
   if (!iss.message) {
-    const message = unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config2.customError?.(iss)) ?? unwrapMessage(config2.localeError?.(iss)) ?? "Invalid input";
+    const message = unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config3.customError?.(iss)) ?? unwrapMessage(config3.localeError?.(iss)) ?? "Invalid input";
     full.message = message;
   }
   delete full.inst;
@@ -816,7 +816,7 @@ function formatError(error46, mapper = (issue2) => issue2.message) {
 function treeifyError(error46, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
   const processError = (error47, path = []) => {
-    var _a, _b;
+    var _a2, _b;
     for (const issue2 of error47.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
         issue2.errors.map((issues) => processError({ issues }, issue2.path));
@@ -837,7 +837,7 @@ function treeifyError(error46, mapper = (issue2) => issue2.message) {
           const terminal = i === fullpath.length - 1;
           if (typeof el === "string") {
             curr.properties ?? (curr.properties = {});
-            (_a = curr.properties)[el] ?? (_a[el] = { errors: [] });
+            (_a2 = curr.properties)[el] ?? (_a2[el] = { errors: [] });
             curr = curr.properties[el];
           } else {
             curr.items ?? (curr.items = []);
@@ -1175,10 +1175,10 @@ var init_checks = __esm({
     init_regexes();
     init_util();
     $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
-      var _a;
+      var _a2;
       inst._zod ?? (inst._zod = {});
       inst._zod.def = def;
-      (_a = inst._zod).onattach ?? (_a.onattach = []);
+      (_a2 = inst._zod).onattach ?? (_a2.onattach = []);
     });
     numericOriginMap = {
       number: "number",
@@ -1244,8 +1244,8 @@ var init_checks = __esm({
     $ZodCheckMultipleOf = /* @__PURE__ */ $constructor("$ZodCheckMultipleOf", (inst, def) => {
       $ZodCheck.init(inst, def);
       inst._zod.onattach.push((inst2) => {
-        var _a;
-        (_a = inst2._zod.bag).multipleOf ?? (_a.multipleOf = def.value);
+        var _a2;
+        (_a2 = inst2._zod.bag).multipleOf ?? (_a2.multipleOf = def.value);
       });
       inst._zod.check = (payload) => {
         if (typeof payload.value !== typeof def.value)
@@ -1372,9 +1372,9 @@ var init_checks = __esm({
       };
     });
     $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, def) => {
-      var _a;
+      var _a2;
       $ZodCheck.init(inst, def);
-      (_a = inst._zod.def).when ?? (_a.when = (payload) => {
+      (_a2 = inst._zod.def).when ?? (_a2.when = (payload) => {
         const val = payload.value;
         return !nullish(val) && val.size !== void 0;
       });
@@ -1400,9 +1400,9 @@ var init_checks = __esm({
       };
     });
     $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, def) => {
-      var _a;
+      var _a2;
       $ZodCheck.init(inst, def);
-      (_a = inst._zod.def).when ?? (_a.when = (payload) => {
+      (_a2 = inst._zod.def).when ?? (_a2.when = (payload) => {
         const val = payload.value;
         return !nullish(val) && val.size !== void 0;
       });
@@ -1428,9 +1428,9 @@ var init_checks = __esm({
       };
     });
     $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (inst, def) => {
-      var _a;
+      var _a2;
       $ZodCheck.init(inst, def);
-      (_a = inst._zod.def).when ?? (_a.when = (payload) => {
+      (_a2 = inst._zod.def).when ?? (_a2.when = (payload) => {
         const val = payload.value;
         return !nullish(val) && val.size !== void 0;
       });
@@ -1458,9 +1458,9 @@ var init_checks = __esm({
       };
     });
     $ZodCheckMaxLength = /* @__PURE__ */ $constructor("$ZodCheckMaxLength", (inst, def) => {
-      var _a;
+      var _a2;
       $ZodCheck.init(inst, def);
-      (_a = inst._zod.def).when ?? (_a.when = (payload) => {
+      (_a2 = inst._zod.def).when ?? (_a2.when = (payload) => {
         const val = payload.value;
         return !nullish(val) && val.length !== void 0;
       });
@@ -1487,9 +1487,9 @@ var init_checks = __esm({
       };
     });
     $ZodCheckMinLength = /* @__PURE__ */ $constructor("$ZodCheckMinLength", (inst, def) => {
-      var _a;
+      var _a2;
       $ZodCheck.init(inst, def);
-      (_a = inst._zod.def).when ?? (_a.when = (payload) => {
+      (_a2 = inst._zod.def).when ?? (_a2.when = (payload) => {
         const val = payload.value;
         return !nullish(val) && val.length !== void 0;
       });
@@ -1516,9 +1516,9 @@ var init_checks = __esm({
       };
     });
     $ZodCheckLengthEquals = /* @__PURE__ */ $constructor("$ZodCheckLengthEquals", (inst, def) => {
-      var _a;
+      var _a2;
       $ZodCheck.init(inst, def);
-      (_a = inst._zod.def).when ?? (_a.when = (payload) => {
+      (_a2 = inst._zod.def).when ?? (_a2.when = (payload) => {
         const val = payload.value;
         return !nullish(val) && val.length !== void 0;
       });
@@ -1547,7 +1547,7 @@ var init_checks = __esm({
       };
     });
     $ZodCheckStringFormat = /* @__PURE__ */ $constructor("$ZodCheckStringFormat", (inst, def) => {
-      var _a, _b;
+      var _a2, _b;
       $ZodCheck.init(inst, def);
       inst._zod.onattach.push((inst2) => {
         const bag = inst2._zod.bag;
@@ -1558,7 +1558,7 @@ var init_checks = __esm({
         }
       });
       if (def.pattern)
-        (_a = inst._zod).check ?? (_a.check = (payload) => {
+        (_a2 = inst._zod).check ?? (_a2.check = (payload) => {
           def.pattern.lastIndex = 0;
           if (def.pattern.test(payload.value))
             return;
@@ -2084,7 +2084,7 @@ var init_schemas = __esm({
     init_versions();
     init_util();
     $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
-      var _a;
+      var _a2;
       inst ?? (inst = {});
       inst._zod.def = def;
       inst._zod.bag = inst._zod.bag || {};
@@ -2099,7 +2099,7 @@ var init_schemas = __esm({
         }
       }
       if (checks.length === 0) {
-        (_a = inst._zod).deferred ?? (_a.deferred = []);
+        (_a2 = inst._zod).deferred ?? (_a2.deferred = []);
         inst._zod.deferred?.push(() => {
           inst._zod.run = inst._zod.parse;
         });
@@ -2713,13 +2713,13 @@ var init_schemas = __esm({
         }
         return propValues;
       });
-      const isObject2 = isObject;
+      const isObject4 = isObject;
       const catchall = def.catchall;
       let value;
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
-        if (!isObject2(input)) {
+        if (!isObject4(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -2793,7 +2793,7 @@ var init_schemas = __esm({
         return (payload, ctx) => fn(shape, payload, ctx);
       };
       let fastpass;
-      const isObject2 = isObject;
+      const isObject4 = isObject;
       const jit = !globalConfig.jitless;
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
@@ -2802,7 +2802,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
-        if (!isObject2(input)) {
+        if (!isObject4(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -6813,8 +6813,8 @@ var init_lt = __esm({
       }
       return t;
     };
-    capitalizeFirstCharacter = (text2) => {
-      return text2.charAt(0).toUpperCase() + text2.slice(1);
+    capitalizeFirstCharacter = (text3) => {
+      return text3.charAt(0).toUpperCase() + text3.slice(1);
     };
     error25 = () => {
       const Sizable = {
@@ -10535,13 +10535,13 @@ function _stringbool(Classes, _params) {
   });
   return codec2;
 }
-function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
+function _stringFormat(Class2, format2, fnOrRegex, _params = {}) {
   const params = normalizeParams(_params);
   const def = {
     ...normalizeParams(_params),
     check: "string_format",
     type: "string",
-    format,
+    format: format2,
     fn: typeof fnOrRegex === "function" ? fnOrRegex : (val) => fnOrRegex.test(val),
     ...params
   };
@@ -10720,7 +10720,7 @@ var init_to_json_schema = __esm({
         this.seen = /* @__PURE__ */ new Map();
       }
       process(schema, _params = { path: [], schemaPath: [] }) {
-        var _a;
+        var _a2;
         const def = schema._zod.def;
         const formatMap = {
           guid: "uuid",
@@ -10761,13 +10761,13 @@ var init_to_json_schema = __esm({
               case "string": {
                 const json2 = _json;
                 json2.type = "string";
-                const { minimum, maximum, format, patterns, contentEncoding } = schema._zod.bag;
+                const { minimum, maximum, format: format2, patterns, contentEncoding } = schema._zod.bag;
                 if (typeof minimum === "number")
                   json2.minLength = minimum;
                 if (typeof maximum === "number")
                   json2.maxLength = maximum;
-                if (format) {
-                  json2.format = formatMap[format] ?? format;
+                if (format2) {
+                  json2.format = formatMap[format2] ?? format2;
                   if (json2.format === "")
                     delete json2.format;
                 }
@@ -10790,8 +10790,8 @@ var init_to_json_schema = __esm({
               }
               case "number": {
                 const json2 = _json;
-                const { minimum, maximum, format, multipleOf, exclusiveMaximum, exclusiveMinimum } = schema._zod.bag;
-                if (typeof format === "string" && format.includes("int"))
+                const { minimum, maximum, format: format2, multipleOf, exclusiveMaximum, exclusiveMinimum } = schema._zod.bag;
+                if (typeof format2 === "string" && format2.includes("int"))
                   json2.type = "integer";
                 else
                   json2.type = "number";
@@ -11229,7 +11229,7 @@ var init_to_json_schema = __esm({
           delete result.schema.default;
         }
         if (this.io === "input" && result.schema._prefault)
-          (_a = result.schema).default ?? (_a.default = result.schema._prefault);
+          (_a2 = result.schema).default ?? (_a2.default = result.schema._prefault);
         delete result.schema._prefault;
         const _result = this.seen.get(schema);
         return _result.schema;
@@ -11884,8 +11884,8 @@ function e1642(params) {
 function jwt(params) {
   return _jwt(ZodJWT, params);
 }
-function stringFormat(format, fnOrRegex, _params = {}) {
-  return _stringFormat(ZodCustomStringFormat, format, fnOrRegex, _params);
+function stringFormat(format2, fnOrRegex, _params = {}) {
+  return _stringFormat(ZodCustomStringFormat, format2, fnOrRegex, _params);
 }
 function hostname2(_params) {
   return _stringFormat(ZodCustomStringFormat, "hostname", regexes_exports.hostname, _params);
@@ -11895,11 +11895,11 @@ function hex2(_params) {
 }
 function hash(alg, params) {
   const enc = params?.enc ?? "hex";
-  const format = `${alg}_${enc}`;
-  const regex = regexes_exports[format];
+  const format2 = `${alg}_${enc}`;
+  const regex = regexes_exports[format2];
   if (!regex)
-    throw new Error(`Unrecognized hash format: ${format}`);
-  return _stringFormat(ZodCustomStringFormat, format, regex, params);
+    throw new Error(`Unrecognized hash format: ${format2}`);
+  return _stringFormat(ZodCustomStringFormat, format2, regex, params);
 }
 function number2(params) {
   return _number(ZodNumber, params);
@@ -13117,6 +13117,43 @@ var init_config_error = __esm({
   }
 });
 
+// src/core/duration.ts
+function parseDuration(value) {
+  let ms;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value < 0) return { problem: DURATION_EXPECTED };
+    ms = Math.round(value * SECOND);
+  } else if (typeof value === "string") {
+    const text3 = value.trim().toLowerCase();
+    if (text3 === "off") return { ms: 0 };
+    if (/^\d+$/.test(text3)) return parseDuration(Number(text3));
+    const parts = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text3.replace(/\s+/g, ""));
+    if (text3 === "" || parts === null) return { problem: DURATION_EXPECTED };
+    ms = 0;
+    ["d", "h", "m", "s"].forEach((unit, index) => {
+      ms += Number(parts[index + 1] ?? 0) * (UNIT_MS[unit] ?? 0);
+    });
+  } else {
+    return { problem: DURATION_EXPECTED };
+  }
+  if (ms > DURATION_MAX_MS) return { problem: 'expected at most 30 days ("30d")' };
+  if (ms > 0 && ms < SECOND) return { problem: 'expected at least one second, or "off"' };
+  return { ms };
+}
+var SECOND, MINUTE, HOUR, DAY, DURATION_MAX_MS, DURATION_EXPECTED, UNIT_MS;
+var init_duration = __esm({
+  "src/core/duration.ts"() {
+    "use strict";
+    SECOND = 1e3;
+    MINUTE = 60 * SECOND;
+    HOUR = 60 * MINUTE;
+    DAY = 24 * HOUR;
+    DURATION_MAX_MS = 30 * DAY;
+    DURATION_EXPECTED = 'expected a duration such as "30m", "2h", "1h30m" or a number of seconds, or "off"';
+    UNIT_MS = { s: SECOND, m: MINUTE, h: HOUR, d: DAY };
+  }
+});
+
 // src/core/project.ts
 function resolveProject(input, gitTopLevel) {
   const explicit = input.askLaterProject?.trim();
@@ -13248,8 +13285,8 @@ function loadDeliveryReach(name, value) {
   const raw = value?.trim().toLowerCase() ?? "";
   if (raw === "") return "blocking";
   if (DELIVERY_REACHES.includes(raw)) return raw;
-  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
+  const shown2 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown2}`);
 }
 function loadAgentConfig(env, cwd) {
   return Object.freeze({
@@ -13431,6 +13468,9 @@ function loadServeConfig(env, readFile2 = readUtf8) {
     );
   }
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile2);
+  const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
+  const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || void 0);
+  const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
   return Object.freeze({
@@ -13439,9 +13479,39 @@ function loadServeConfig(env, readFile2 = readUtf8) {
     host,
     ...webToken !== void 0 ? { webToken } : {},
     routes,
+    ...metricsProjects ? { metricsProjects } : {},
+    ...remindAfterMs !== void 0 ? { remindAfterMs } : {},
+    retentionMs,
     ...slack ? { slack } : {},
     ...discord ? { discord } : {}
   });
+}
+function loadRemindAfter(value) {
+  if (value === void 0) return void 0;
+  const parsed = parseDuration(value);
+  if ("problem" in parsed) {
+    throw new ConfigError(`ASK_LATER_REMIND_AFTER: ${parsed.problem}, got ${JSON.stringify(value.slice(0, 30))}`);
+  }
+  return parsed.ms;
+}
+function loadRetentionDays(value) {
+  const raw = value?.trim() ?? "";
+  if (raw === "") return RETENTION_DAYS_DEFAULT;
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > RETENTION_DAYS_MAX) {
+    throw new ConfigError(
+      `ASK_LATER_RETENTION_DAYS must be a whole number of days from 1 to ${RETENTION_DAYS_MAX}, got ${JSON.stringify(raw.slice(0, 20))}`
+    );
+  }
+  return days;
+}
+function loadMetricsProjects(value) {
+  const flag = value?.trim() ?? "";
+  if (flag === "" || flag === "0") return false;
+  if (flag === "1") return true;
+  throw new ConfigError(
+    `ASK_LATER_METRICS_PROJECTS must be 1 (label metrics with project names) or 0 (totals only), got ${JSON.stringify(flag.slice(0, 20))}`
+  );
 }
 function isLoopbackAddress(host) {
   return host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
@@ -13449,38 +13519,38 @@ function isLoopbackAddress(host) {
 function readUtf8(path) {
   return readFileSync(path, "utf8");
 }
-function got(value) {
+function got(value, numeric = false) {
   if (value === void 0) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
-  if (typeof value === "number") return `the number ${value} (write ids and names in quotes)`;
+  if (typeof value === "number") return numeric ? `${value}` : `the number ${value} (write ids and names in quotes)`;
   if (typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "a list";
   return "an object";
 }
 function keyPath(path) {
-  let text2 = "";
-  for (const part of path) text2 += typeof part === "number" ? `[${part}]` : `${text2 === "" ? "" : "."}${String(part)}`;
-  return text2;
+  let text3 = "";
+  for (const part of path) text3 += typeof part === "number" ? `[${part}]` : `${text3 === "" ? "" : "."}${String(part)}`;
+  return text3;
 }
 function loadRoutes(path, readFile2) {
   if (path === void 0) return [];
-  let text2;
+  let text3;
   try {
-    text2 = readFile2(path);
+    text3 = readFile2(path);
   } catch (error46) {
-    const code = error46.code;
-    const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "it is a directory" : typeof code === "string" ? code : "unreadable";
+    const code3 = error46.code;
+    const why = code3 === "ENOENT" ? "no such file" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : typeof code3 === "string" ? code3 : "unreadable";
     throw new ConfigError(`ASK_LATER_CONFIG names ${JSON.stringify(path)}, which cannot be read (${why})`);
   }
   let data;
   try {
-    data = JSON.parse(text2);
+    data = JSON.parse(text3);
   } catch (error46) {
     const message = error46 instanceof Error ? error46.message : "";
     const position = /position (\d+)/.exec(message)?.[1];
     const token = /^Unexpected token '(.)'/.exec(message)?.[1];
-    const where = position !== void 0 ? `at ${lineColumn(text2, Number(position))}` : token !== void 0 ? `unexpected ${JSON.stringify(token)}` : /end of JSON/i.test(message) ? "it ends too early" : "malformed";
+    const where = position !== void 0 ? `at ${lineColumn(text3, Number(position))}` : token !== void 0 ? `unexpected ${JSON.stringify(token)}` : /end of JSON/i.test(message) ? "it ends too early" : "malformed";
     const yaml = /\.ya?ml$/i.test(path) ? "; write it as JSON, YAML is not read" : "";
     throw new ConfigError(`ASK_LATER_CONFIG names ${JSON.stringify(path)}, which is not valid JSON (${where}${yaml})`);
   }
@@ -13494,17 +13564,20 @@ function loadRoutes(path, readFile2) {
       const keys = issue2.keys.map((key) => JSON.stringify(key.slice(0, 30))).join(", ");
       throw new ConfigError(`${where}: unknown key ${keys} (expected ${knownKeys(issue2.path)})`);
     }
-    throw new ConfigError(`${where}: ${issue2.message}, got ${got(issue2.input)}`);
+    throw new ConfigError(
+      `${where}: ${issue2.message}, got ${got(issue2.input, NUMERIC_KEYS.includes(issue2.path.at(-1) ?? ""))}`
+    );
   }
   return parsed.data.routes.map((route, index) => freezeRoute(route, index));
 }
 function knownKeys(path) {
   if (path.length === 0) return "routes";
   if (path.at(-1) === "allow") return "slackUsers, discordUsers, discordRoles";
-  return "project, slack, discord, allow";
+  if (path.at(-1) === "owners") return "slack, discord";
+  return "project, slack, discord, allow, remindAfter, remindTimes, owners";
 }
-function lineColumn(text2, position) {
-  const before = text2.slice(0, position);
+function lineColumn(text3, position) {
+  const before = text3.slice(0, position);
   const line = before.split("\n").length;
   const column = position - before.lastIndexOf("\n");
   return `line ${line}, column ${column}`;
@@ -13522,10 +13595,29 @@ function freezeRoute(route, index) {
       `ASK_LATER_CONFIG routes[${index}].allow.${key}: the route names no Discord channel, got a Discord allow-list`
     );
   }
+  const owners = route.owners;
+  if (owners?.slack !== void 0 && route.slack === void 0) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].owners.slack: the route names no Slack channel, got Slack owners`
+    );
+  }
+  if (owners?.discord !== void 0 && route.discord === void 0) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].owners.discord: the route names no Discord channel, got Discord owners`
+    );
+  }
   return Object.freeze({
     project: route.project,
     ...route.slack !== void 0 ? { slack: route.slack } : {},
     ...route.discord !== void 0 ? { discord: route.discord } : {},
+    ...route.remindAfter !== void 0 ? { remindAfterMs: route.remindAfter } : {},
+    ...route.remindTimes !== void 0 ? { remindTimes: route.remindTimes } : {},
+    ...owners !== void 0 ? {
+      owners: Object.freeze({
+        ...owners.slack !== void 0 ? { slack: Object.freeze([...owners.slack]) } : {},
+        ...owners.discord !== void 0 ? { discord: Object.freeze([...owners.discord]) } : {}
+      })
+    } : {},
     ...allow !== void 0 ? {
       allow: Object.freeze({
         ...allow.slackUsers !== void 0 ? { slackUsers: Object.freeze([...allow.slackUsers]) } : {},
@@ -13535,22 +13627,36 @@ function freezeRoute(route, index) {
     } : {}
   });
 }
-var SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, DEFAULT_PORT, ROUTES_MAX, ALLOW_MAX, slackUserIds, snowflakeIds, routeSchema, routingFileSchema;
+var SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, DEFAULT_PORT, DAY_MS, RETENTION_DAYS_DEFAULT, RETENTION_DAYS_MAX, ROUTES_MAX, ALLOW_MAX, OWNERS_MAX, REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED, slackUserIds, snowflakeIds, ownersMax, durationSchema, routeSchema, routingFileSchema, NUMERIC_KEYS;
 var init_config = __esm({
   "src/config.ts"() {
     "use strict";
     init_zod();
     init_config_error();
+    init_duration();
     init_agent_config();
     init_agent_config();
     SNOWFLAKE = /^\d{17,20}$/;
     SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
     SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
     DEFAULT_PORT = 7420;
+    DAY_MS = 24 * 60 * 60 * 1e3;
+    RETENTION_DAYS_DEFAULT = 30;
+    RETENTION_DAYS_MAX = 36500;
     ROUTES_MAX = 1e3;
     ALLOW_MAX = 1e3;
+    OWNERS_MAX = 50;
+    REMIND_TIMES_MAX = 10;
+    REMIND_TIMES_EXPECTED = `expected a whole number from 0 to ${REMIND_TIMES_MAX}`;
     slackUserIds = external_exports.array(external_exports.string().regex(SLACK_USER_ID, "expected a Slack user id such as U0123ABCD")).max(ALLOW_MAX);
     snowflakeIds = (what) => external_exports.array(external_exports.string().regex(SNOWFLAKE, `expected a Discord ${what} id of 17–20 digits`)).max(ALLOW_MAX);
+    ownersMax = { message: `expected at most ${OWNERS_MAX} owners` };
+    durationSchema = external_exports.union([external_exports.number(), external_exports.string()], DURATION_EXPECTED).transform((value, ctx) => {
+      const parsed = parseDuration(value);
+      if ("ms" in parsed) return parsed.ms;
+      ctx.addIssue({ code: "custom", message: parsed.problem, input: value });
+      return external_exports.NEVER;
+    });
     routeSchema = external_exports.strictObject(
       {
         project: external_exports.string('expected a project name or pattern such as "/srv/repos/api" or "/srv/repos/team-*/**"').trim().min(1, 'expected a project name or pattern such as "/srv/repos/api" or "/srv/repos/team-*/**"').max(4096, "expected a project pattern of at most 4096 characters"),
@@ -13565,10 +13671,25 @@ var init_config = __esm({
             discordRoles: snowflakeIds("role")
           },
           'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...]}'
+        ).partial(),
+        remindAfter: durationSchema,
+        remindTimes: external_exports.number(REMIND_TIMES_EXPECTED).int(REMIND_TIMES_EXPECTED).min(0, REMIND_TIMES_EXPECTED).max(REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED),
+        owners: external_exports.strictObject(
+          {
+            slack: external_exports.array(
+              external_exports.string().regex(SLACK_USER_ID, "expected a Slack user id such as U0123ABCD"),
+              'expected a list of Slack user ids such as ["U0123ABCD"]'
+            ).max(OWNERS_MAX, ownersMax),
+            discord: external_exports.array(
+              external_exports.string().regex(SNOWFLAKE, "expected a Discord user id of 17–20 digits"),
+              'expected a list of Discord user ids such as ["123456789012345678"]'
+            ).max(OWNERS_MAX, ownersMax)
+          },
+          'expected {"slack": ["U…"], "discord": ["1234…"]}'
         ).partial()
       },
       'expected a route {"project": "...", "slack": "C…", "discord": "1234…"}'
-    ).partial({ slack: true, discord: true, allow: true }).refine((route) => route.slack !== void 0 || route.discord !== void 0, {
+    ).partial({ slack: true, discord: true, allow: true, remindAfter: true, remindTimes: true, owners: true }).refine((route) => route.slack !== void 0 || route.discord !== void 0, {
       message: 'expected "slack" or "discord" (or both): a route must send its projects somewhere'
     });
     routingFileSchema = external_exports.strictObject(
@@ -13577,6 +13698,7 @@ var init_config = __esm({
       },
       'expected an object {"routes": [...]}'
     );
+    NUMERIC_KEYS = ["remindAfter", "remindTimes"];
   }
 });
 
@@ -13705,7 +13827,7 @@ function storeMismatch(store, given) {
   return void 0;
 }
 async function checkClaudeCode(options) {
-  const shown = (path) => {
+  const shown2 = (path) => {
     const inHome = relative(options.home, path);
     if (!inHome.startsWith("..") && !inHome.startsWith(sep)) return `~/${inHome.split(sep).join("/")}`;
     return path;
@@ -13720,7 +13842,7 @@ async function checkClaudeCode(options) {
   for (const path of [...new Set(settingsPaths)]) {
     const json2 = await readJson(path);
     if (json2 === "invalid")
-      lines.push(warn(`Claude Code: ${shown(path)} is not valid JSON — Claude Code cannot read it; fix it`));
+      lines.push(warn(`Claude Code: ${shown2(path)} is not valid JSON — Claude Code cannot read it; fix it`));
     else if (json2) settings.push({ path, json: json2 });
   }
   const userConfigPath = join3(options.home, ".claude.json");
@@ -13736,32 +13858,32 @@ async function checkClaudeCode(options) {
   const userJson = typeof userConfig === "object" ? userConfig : void 0;
   const projectEntry = object2(object2(userJson?.projects)?.[options.cwd]);
   const mcpSources = [
-    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown(projectMcpPath)],
-    [mcpServer(projectEntry), shown(userConfigPath)],
-    [mcpServer(userJson), shown(userConfigPath)],
-    ...settings.map((file2) => [mcpServer(file2.json), shown(file2.path)])
+    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown2(projectMcpPath)],
+    [mcpServer(projectEntry), shown2(userConfigPath)],
+    [mcpServer(userJson), shown2(userConfigPath)],
+    ...settings.map((file2) => [mcpServer(file2.json), shown2(file2.path)])
   ];
   const mcp = mcpSources.find(([entry]) => entry !== void 0);
   if (mcp) collect(given, mcp[0]?.env);
   if (enabledIn && pluginEnabled(enabledIn.json) === false) {
     lines.push(
       warn(
-        `Claude Code: the ask-later plugin is disabled in ${shown(enabledIn.path)} — claude plugin enable ask-later@ask-later`
+        `Claude Code: the ask-later plugin is disabled in ${shown2(enabledIn.path)} — claude plugin enable ask-later@ask-later`
       )
     );
   } else if (enabledIn || isInstalled) {
-    const where = enabledIn ? shown(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
+    const where = enabledIn ? shown2(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
     lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
-      ok(`Claude Code: the prompt hook (${shown(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
+      ok(`Claude Code: the prompt hook (${shown2(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
     );
     lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(
-        `Claude Code: the prompt hook is set up (${shown(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
+        `Claude Code: the prompt hook is set up (${shown2(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
       )
     );
   } else if (mcp) {
@@ -13827,11 +13949,11 @@ function describeNetworkError(error46, timeoutMs) {
   }
   let current = error46;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = current.code;
-    if (typeof code === "string" && /^[A-Z0-9_]{2,64}$/.test(code)) {
-      if (code === "ECONNREFUSED") return "connection refused";
-      if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host not found (${code})`;
-      return code;
+    const code3 = current.code;
+    if (typeof code3 === "string" && /^[A-Z0-9_]{2,64}$/.test(code3)) {
+      if (code3 === "ECONNREFUSED") return "connection refused";
+      if (code3 === "ENOTFOUND" || code3 === "EAI_AGAIN") return `host not found (${code3})`;
+      return code3;
     }
     current = current.cause;
   }
@@ -13848,10 +13970,10 @@ var init_deadline = __esm({
 async function requestJson(url2, init, timeoutMs) {
   const work = (async () => {
     const response = await fetch(url2, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    const text2 = await response.text();
+    const text3 = await response.text();
     let body;
     try {
-      body = text2 === "" ? void 0 : JSON.parse(text2);
+      body = text3 === "" ? void 0 : JSON.parse(text3);
     } catch {
       body = void 0;
     }
@@ -13879,14 +14001,14 @@ var init_http = __esm({
 });
 
 // src/doctor/discord.ts
-async function get(config2, path, timeoutMs) {
+async function get(config3, path, timeoutMs) {
   try {
     return await requestJson(
-      `${config2.apiUrl ?? DISCORD_API}/v10${path}`,
+      `${config3.apiUrl ?? DISCORD_API}/v10${path}`,
       {
         method: "GET",
         headers: {
-          authorization: `Bot ${config2.token}`,
+          authorization: `Bot ${config3.token}`,
           "user-agent": "DiscordBot (https://github.com/ask-later/ask-later, 1) ask-later doctor"
         }
       },
@@ -13897,24 +14019,24 @@ async function get(config2, path, timeoutMs) {
   }
 }
 function describeRefusal(answer) {
-  const code = record2(answer.body).code;
+  const code3 = record2(answer.body).code;
   const message = text(answer.body, "message");
-  if (typeof code === "number" && code !== 0 && message !== void 0 && /^[\w .'-]{1,60}$/.test(message)) {
-    return `${code} ${message}`;
+  if (typeof code3 === "number" && code3 !== 0 && message !== void 0 && /^[\w .'-]{1,60}$/.test(message)) {
+    return `${code3} ${message}`;
   }
   return `HTTP ${answer.status}`;
 }
-function apiName(config2) {
-  return config2.apiUrl !== void 0 ? "DISCORD_API_URL" : "discord.com";
+function apiName(config3) {
+  return config3.apiUrl !== void 0 ? "DISCORD_API_URL" : "discord.com";
 }
-function unreachable(config2, why) {
+function unreachable(config3, why) {
   return fail(
-    `Discord: no answer from the REST API at ${apiName(config2)} (${why}) — check the network, proxy or DISCORD_API_URL`
+    `Discord: no answer from the REST API at ${apiName(config3)} (${why}) — check the network, proxy or DISCORD_API_URL`
   );
 }
-async function checkChannel(config2, channel, timeoutMs) {
-  const answer = await get(config2, `/channels/${channel}`, timeoutMs);
-  if ("network" in answer) return [unreachable(config2, answer.network)];
+async function checkChannel(config3, channel, timeoutMs) {
+  const answer = await get(config3, `/channels/${channel}`, timeoutMs);
+  if ("network" in answer) return [unreachable(config3, answer.network)];
   if (answer.status === 403) {
     return [
       fail(
@@ -13931,26 +14053,26 @@ async function checkChannel(config2, channel, timeoutMs) {
   }
   if (answer.status !== 200) return [fail(`Discord: cannot read channel ${channel} (${describeRefusal(answer)})`)];
   const name = text(answer.body, "name");
-  const shown = name !== void 0 ? `${channel} (#${name})` : channel;
+  const shown2 = name !== void 0 ? `${channel} (#${name})` : channel;
   const type = record2(answer.body).type;
   const kind = typeof type === "number" ? NOT_POSTABLE[type] : void 0;
-  if (kind !== void 0) return [fail(`Discord: channel ${shown} is ${kind} — route questions to a text channel`)];
-  const lines = [ok(`Discord: the bot sees channel ${shown}`)];
+  if (kind !== void 0) return [fail(`Discord: channel ${shown2} is ${kind} — route questions to a text channel`)];
+  const lines = [ok(`Discord: the bot sees channel ${shown2}`)];
   const guild = text(answer.body, "guild_id");
-  if (config2.guildId !== void 0 && guild !== void 0 && guild !== config2.guildId) {
+  if (config3.guildId !== void 0 && guild !== void 0 && guild !== config3.guildId) {
     lines.push(
       warn(
-        `Discord: channel ${channel} is in server ${guild}, not DISCORD_GUILD_ID ${config2.guildId} — /questions is registered there, not where the questions are: set DISCORD_GUILD_ID to ${guild}`
+        `Discord: channel ${channel} is in server ${guild}, not DISCORD_GUILD_ID ${config3.guildId} — /questions is registered there, not where the questions are: set DISCORD_GUILD_ID to ${guild}`
       )
     );
   }
   return lines;
 }
-async function checkCommand(config2, applicationId, timeoutMs) {
-  const where = config2.guildId !== void 0 ? `in server ${config2.guildId}` : "globally";
-  const path = config2.guildId !== void 0 ? `/applications/${applicationId}/guilds/${config2.guildId}/commands` : `/applications/${applicationId}/commands`;
-  const answer = await get(config2, path, timeoutMs);
-  if ("network" in answer) return unreachable(config2, answer.network);
+async function checkCommand(config3, applicationId, timeoutMs) {
+  const where = config3.guildId !== void 0 ? `in server ${config3.guildId}` : "globally";
+  const path = config3.guildId !== void 0 ? `/applications/${applicationId}/guilds/${config3.guildId}/commands` : `/applications/${applicationId}/commands`;
+  const answer = await get(config3, path, timeoutMs);
+  if ("network" in answer) return unreachable(config3, answer.network);
   if (answer.status === 403) {
     return fail(
       `Discord: cannot read the commands ${where} (${describeRefusal(answer)}) — add the bot to that server with the bot and applications.commands scopes (README: Discord)`
@@ -13962,28 +14084,28 @@ async function checkCommand(config2, applicationId, timeoutMs) {
   if (answer.body.some((command) => text(command, "name") === "questions")) {
     return ok(`Discord: /questions is registered ${where}`);
   }
-  const slow = config2.guildId === void 0 ? " (global commands can take up to an hour to show)" : "";
+  const slow = config3.guildId === void 0 ? " (global commands can take up to an hour to show)" : "";
   return warn(
     `Discord: /questions is not registered ${where} yet — start ask-later serve: it registers the command when it starts${slow}`
   );
 }
-async function checkDiscord(config2, channels, timeoutMs) {
-  const me = await get(config2, "/users/@me", timeoutMs);
-  if ("network" in me) return [unreachable(config2, me.network)];
+async function checkDiscord(config3, channels, timeoutMs) {
+  const me = await get(config3, "/users/@me", timeoutMs);
+  if ("network" in me) return [unreachable(config3, me.network)];
   if (me.status === 401) return [fail(REFUSED)];
   if (me.status !== 200) {
     return [
-      fail(`Discord: GET /users/@me failed (${describeRefusal(me)}) — check DISCORD_TOKEN and ${apiName(config2)}`)
+      fail(`Discord: GET /users/@me failed (${describeRefusal(me)}) — check DISCORD_TOKEN and ${apiName(config3)}`)
     ];
   }
   const botName = text(me.body, "username") ?? "the bot";
   const botId = text(me.body, "id");
   const lines = [ok(`Discord: signed in as ${botName}${botId !== void 0 ? ` (${botId})` : ""}`)];
-  const application = await get(config2, "/applications/@me", timeoutMs);
+  const application = await get(config3, "/applications/@me", timeoutMs);
   const applicationId = !("network" in application) && application.status === 200 ? text(application.body, "id") : botId;
   const [channelLines, command] = await Promise.all([
-    Promise.all(channels.map((channel) => checkChannel(config2, channel, timeoutMs))),
-    applicationId !== void 0 ? checkCommand(config2, applicationId, timeoutMs) : void 0
+    Promise.all(channels.map((channel) => checkChannel(config3, channel, timeoutMs))),
+    applicationId !== void 0 ? checkCommand(config3, applicationId, timeoutMs) : void 0
   ]);
   lines.push(...channelLines.flat());
   if (command) lines.push(command);
@@ -14047,13 +14169,14 @@ var init_limits = __esm({
 function platformName(platform) {
   return PLATFORM_NAMES[platform];
 }
-var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, OTHER_LABEL;
+var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
     PLATFORMS = ["slack", "discord", "web"];
     PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
   }
 });
@@ -14113,14 +14236,14 @@ function describeSelection(question, selection) {
   const parts = selection.other ? [...choices, OTHER_LABEL] : choices;
   return parts.length === 0 ? "nothing picked" : parts.join(", ");
 }
-function isBlank(text2) {
-  return text2 === void 0 || text2.trim() === "";
+function isBlank(text3) {
+  return text3 === void 0 || text3.trim() === "";
 }
 function refuse(reason) {
   return { ok: false, reason };
 }
-function quote(text2) {
-  return JSON.stringify(text2);
+function quote(text3) {
+  return JSON.stringify(text3);
 }
 function quoteAll(labels) {
   return labels.map(quote).join(", ");
@@ -14210,8 +14333,8 @@ function isoTime(at) {
   const date5 = new Date(at);
   return Number.isNaN(date5.getTime()) ? "an unknown time" : date5.toISOString();
 }
-function oneLine(text2) {
-  return text2.replace(LINE_BREAKS_AND_CONTROLS, " ").trim();
+function oneLine(text3) {
+  return text3.replace(LINE_BREAKS_AND_CONTROLS, " ").trim();
 }
 function quoteLines(notes) {
   return notes.split(LINE_BREAK).map((line) => {
@@ -14313,10 +14436,10 @@ function mergeDraft(question, stored, change, now) {
   const notes = change.notes ?? stored?.notes;
   return { choices: [...pick2.choices], other: pick2.other, ...notes ? { notes } : {}, updatedAt: now };
 }
-function parseDraft(text2, where) {
+function parseDraft(text3, where) {
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch (error46) {
     throw new CorruptRecordError(where, "draft: expected JSON", { cause: error46 });
   }
@@ -14349,7 +14472,15 @@ var EVENT_TYPES;
 var init_port = __esm({
   "src/store/port.ts"() {
     "use strict";
-    EVENT_TYPES = ["parked", "answered", "cancelled", "dismissed", "expired", "delivered"];
+    EVENT_TYPES = [
+      "parked",
+      "answered",
+      "cancelled",
+      "dismissed",
+      "expired",
+      "delivered",
+      "reminded"
+    ];
   }
 });
 
@@ -14521,7 +14652,7 @@ var init_events = __esm({
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
-          if (blockMs > 0) await new Promise((resolve5) => setTimeout(resolve5, Math.min(blockMs, 250)));
+          if (blockMs > 0) await new Promise((resolve6) => setTimeout(resolve6, Math.min(blockMs, 250)));
           return [];
         }
         const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
@@ -14648,8 +14779,8 @@ function describe(value) {
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readSpec(read2, text2, version3) {
-  const spec = read2.json(text2, "spec");
+function readSpec(read2, text3, version3) {
+  const spec = read2.json(text3, "spec");
   const rawOptions = spec.options;
   if (!Array.isArray(rawOptions) || rawOptions.length === 0) read2.fail("spec.options", "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
@@ -14675,8 +14806,8 @@ function readSpec(read2, text2, version3) {
     expiresInSeconds: read2.optionalNumber(spec, "expiresInSeconds", "spec")
   };
 }
-function readAnswer(read2, text2) {
-  const answer = read2.json(text2, "answer");
+function readAnswer(read2, text3) {
+  const answer = read2.json(text3, "answer");
   const notes = read2.optionalString(answer, "notes", "answer");
   if ("choices" in answer) {
     const choices = read2.strings(answer, "choices", "answer");
@@ -14695,8 +14826,8 @@ function readAnswer(read2, text2) {
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
   return notes === void 0 ? base : { ...base, notes };
 }
-function readClosure(read2, text2) {
-  const closure = read2.json(text2, "closure");
+function readClosure(read2, text3) {
+  const closure = read2.json(text3, "closure");
   const at = read2.number(closure, "at", "closure");
   return closure.by === void 0 ? { at } : { at, by: read2.responder(closure.by, "closure.by") };
 }
@@ -14749,6 +14880,11 @@ function questionFromHash(hash2, where) {
   if (hash2.answer !== void 0) question.answer = readAnswer(read2, hash2.answer);
   if (hash2.closure !== void 0) question.closure = readClosure(read2, hash2.closure);
   if (hash2.deliveredAt !== void 0) question.deliveredAt = read2.wholeNumber(hash2, "deliveredAt");
+  if (hash2.deliveredVia !== void 0) {
+    question.deliveredVia = read2.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
+  }
+  if (hash2.reminders !== void 0) question.reminders = read2.wholeNumber(hash2, "reminders");
+  if (hash2.remindedAt !== void 0) question.remindedAt = read2.wholeNumber(hash2, "remindedAt");
   return question;
 }
 function hashFromFlat(reply) {
@@ -14773,10 +14909,10 @@ var init_record = __esm({
       fail(path, expected, got2) {
         throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe(got2)}`);
       }
-      json(text2, path) {
+      json(text3, path) {
         let value;
         try {
-          value = JSON.parse(text2);
+          value = JSON.parse(text3);
         } catch (error46) {
           throw new CorruptRecordError(this.record, `\`${path}\`: expected JSON`, { cause: error46 });
         }
@@ -14860,7 +14996,7 @@ function load(file2) {
     }
   };
 }
-var scripts, TransitionCode, DraftCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
+var scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
@@ -14880,7 +15016,9 @@ var init_scripts = __esm({
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
       recordFailure: load("record-failure-2"),
-      replayFailed: load("replay-failed-2")
+      replayFailed: load("replay-failed-2"),
+      remind: load("remind-2"),
+      count: load("count-6")
     };
     TransitionCode = {
       unknown: 0,
@@ -14891,6 +15029,7 @@ var init_scripts = __esm({
     };
     DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 };
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
+    RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
   }
@@ -14963,10 +15102,10 @@ async function connectResp(url2, options) {
     }, options.connectTimeoutMs);
   });
   const handshake = async () => {
-    await new Promise((resolve5, reject) => {
+    await new Promise((resolve6, reject) => {
       socket.once(tls ? "secureConnect" : "connect", () => {
         socket.removeAllListeners("error");
-        resolve5();
+        resolve6();
       });
       socket.once("error", reject);
     });
@@ -15047,8 +15186,8 @@ var init_resp_connection = __esm({
       }
       sendCommand(args) {
         if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve5, reject) => {
-          this.#pending.push({ resolve: resolve5, reject });
+        return new Promise((resolve6, reject) => {
+          this.#pending.push({ resolve: resolve6, reject });
           this.socket.write(encode3(args));
         });
       }
@@ -15071,9 +15210,9 @@ var require_verbatim_string = __commonJS({
     exports.VerbatimString = void 0;
     var VerbatimString = class extends String {
       format;
-      constructor(format, value) {
+      constructor(format2, value) {
         super(value);
-        this.format = format;
+        this.format = format2;
       }
     };
     exports.VerbatimString = VerbatimString;
@@ -15303,11 +15442,11 @@ var require_decoder = __commonJS({
       getTypeMapping;
       #cursor = 0;
       #next;
-      constructor(config2) {
-        this.onReply = config2.onReply;
-        this.onErrorReply = config2.onErrorReply;
-        this.onPush = config2.onPush;
-        this.getTypeMapping = config2.getTypeMapping;
+      constructor(config3) {
+        this.onReply = config3.onReply;
+        this.onErrorReply = config3.onErrorReply;
+        this.onPush = config3.onPush;
+        this.getTypeMapping = config3.getTypeMapping;
       }
       reset() {
         this.#cursor = 0;
@@ -15603,15 +15742,15 @@ var require_decoder = __commonJS({
         return this.#cursor >= chunk.length ? this.#continueDecodeVerbatimStringFormat.bind(this, stringLength, formatCb) : this.#continueDecodeVerbatimStringFormat(stringLength, formatCb, chunk);
       }
       #continueDecodeVerbatimStringFormat(stringLength, formatCb, chunk) {
-        const format = formatCb(chunk);
-        return typeof format === "function" ? this.#continueDecodeVerbatimStringFormat.bind(this, stringLength, format) : this.#decodeVerbatimStringWithFormat(stringLength, format, chunk);
+        const format2 = formatCb(chunk);
+        return typeof format2 === "function" ? this.#continueDecodeVerbatimStringFormat.bind(this, stringLength, format2) : this.#decodeVerbatimStringWithFormat(stringLength, format2, chunk);
       }
-      #decodeVerbatimStringWithFormat(stringLength, format, chunk) {
-        return this.#continueDecodeVerbatimStringWithFormat(format, this.#decodeBlobStringWithLength.bind(this, stringLength, String), chunk);
+      #decodeVerbatimStringWithFormat(stringLength, format2, chunk) {
+        return this.#continueDecodeVerbatimStringWithFormat(format2, this.#decodeBlobStringWithLength.bind(this, stringLength, String), chunk);
       }
-      #continueDecodeVerbatimStringWithFormat(format, stringCb, chunk) {
+      #continueDecodeVerbatimStringWithFormat(format2, stringCb, chunk) {
         const string4 = stringCb(chunk);
-        return typeof string4 === "function" ? this.#continueDecodeVerbatimStringWithFormat.bind(this, format, string4) : new verbatim_string_1.VerbatimString(format, string4);
+        return typeof string4 === "function" ? this.#continueDecodeVerbatimStringWithFormat.bind(this, format2, string4) : new verbatim_string_1.VerbatimString(format2, string4);
       }
       #decodeSimpleError(chunk) {
         const string4 = this.#decodeSimpleString(String, chunk);
@@ -15713,27 +15852,27 @@ var require_decoder = __commonJS({
       #decodeSetItems(length, typeMapping, chunk) {
         return typeMapping[exports.RESP_TYPES.SET] === Set ? this.#decodeSetAsSet(/* @__PURE__ */ new Set(), length, typeMapping, chunk) : this.#decodeArrayItems(new Array(length), 0, typeMapping, chunk);
       }
-      #decodeSetAsSet(set2, remaining, typeMapping, chunk) {
+      #decodeSetAsSet(set3, remaining, typeMapping, chunk) {
         while (remaining > 0) {
           if (this.#cursor >= chunk.length) {
-            return this.#decodeSetAsSet.bind(this, set2, remaining, typeMapping);
+            return this.#decodeSetAsSet.bind(this, set3, remaining, typeMapping);
           }
           const item = this.#decodeNestedType(typeMapping, chunk);
           if (typeof item === "function") {
-            return this.#continueDecodeSetAsSet.bind(this, set2, remaining, item, typeMapping);
+            return this.#continueDecodeSetAsSet.bind(this, set3, remaining, item, typeMapping);
           }
-          set2.add(item);
+          set3.add(item);
           --remaining;
         }
-        return set2;
+        return set3;
       }
-      #continueDecodeSetAsSet(set2, remaining, itemCb, typeMapping, chunk) {
+      #continueDecodeSetAsSet(set3, remaining, itemCb, typeMapping, chunk) {
         const item = itemCb(chunk);
         if (typeof item === "function") {
-          return this.#continueDecodeSetAsSet.bind(this, set2, remaining, item, typeMapping);
+          return this.#continueDecodeSetAsSet.bind(this, set3, remaining, item, typeMapping);
         }
-        set2.add(item);
-        return this.#decodeSetAsSet(set2, remaining - 1, typeMapping, chunk);
+        set3.add(item);
+        return this.#decodeSetAsSet(set3, remaining - 1, typeMapping, chunk);
       }
       #decodeMap(typeMapping, chunk) {
         const length = this.#decodeUnsingedNumber(0, chunk);
@@ -15932,10 +16071,10 @@ var require_ACL_CAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, categoryName) {
-        parser.push("ACL", "CAT");
+      parseCommand(parser2, categoryName) {
+        parser2.push("ACL", "CAT");
         if (categoryName) {
-          parser.push(categoryName);
+          parser2.push(categoryName);
         }
       },
       transformReply: void 0
@@ -15949,9 +16088,9 @@ var require_ACL_DELUSER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, username) {
-        parser.push("ACL", "DELUSER");
-        parser.pushVariadic(username);
+      parseCommand(parser2, username) {
+        parser2.push("ACL", "DELUSER");
+        parser2.pushVariadic(username);
       },
       transformReply: void 0
     };
@@ -15965,8 +16104,8 @@ var require_ACL_DRYRUN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, username, command) {
-        parser.push("ACL", "DRYRUN", username, ...command);
+      parseCommand(parser2, username, command) {
+        parser2.push("ACL", "DRYRUN", username, ...command);
       },
       transformReply: void 0
     };
@@ -15980,10 +16119,10 @@ var require_ACL_GENPASS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, bits) {
-        parser.push("ACL", "GENPASS");
+      parseCommand(parser2, bits) {
+        parser2.push("ACL", "GENPASS");
         if (bits) {
-          parser.push(bits.toString());
+          parser2.push(bits.toString());
         }
       },
       transformReply: void 0
@@ -16462,11 +16601,11 @@ var require_generic_transformers = __commonJS({
       return args;
     }
     exports.pushVariadicArgument = pushVariadicArgument;
-    function parseOptionalVariadicArgument(parser, name, value) {
+    function parseOptionalVariadicArgument(parser2, name, value) {
       if (value === void 0)
         return;
-      parser.push(name);
-      parser.pushVariadicWithLength(value);
+      parser2.push(name);
+      parser2.pushVariadicWithLength(value);
     }
     exports.parseOptionalVariadicArgument = parseOptionalVariadicArgument;
     var CommandFlags;
@@ -16647,16 +16786,16 @@ var require_generic_transformers = __commonJS({
       };
     }
     exports.transformFunctionListItemReply = transformFunctionListItemReply;
-    function parseSlotRangeArguments(parser, range) {
-      parser.push(range.start.toString(), range.end.toString());
+    function parseSlotRangeArguments(parser2, range) {
+      parser2.push(range.start.toString(), range.end.toString());
     }
-    function parseSlotRangesArguments(parser, ranges) {
+    function parseSlotRangesArguments(parser2, ranges) {
       if (Array.isArray(ranges)) {
         for (const range of ranges) {
-          parseSlotRangeArguments(parser, range);
+          parseSlotRangeArguments(parser2, range);
         }
       } else {
-        parseSlotRangeArguments(parser, ranges);
+        parseSlotRangeArguments(parser2, ranges);
       }
     }
     exports.parseSlotRangesArguments = parseSlotRangesArguments;
@@ -16667,29 +16806,29 @@ var require_generic_transformers = __commonJS({
       };
     }
     exports.transformRangeReply = transformRangeReply;
-    function parseZKeysArguments(parser, keys) {
+    function parseZKeysArguments(parser2, keys) {
       if (Array.isArray(keys)) {
-        parser.push(keys.length.toString());
+        parser2.push(keys.length.toString());
         if (keys.length) {
           if (isPlainKeys(keys)) {
-            parser.pushKeys(keys);
+            parser2.pushKeys(keys);
           } else {
             for (let i = 0; i < keys.length; i++) {
-              parser.pushKey(keys[i].key);
+              parser2.pushKey(keys[i].key);
             }
-            parser.push("WEIGHTS");
+            parser2.push("WEIGHTS");
             for (let i = 0; i < keys.length; i++) {
-              parser.push(transformDoubleArgument(keys[i].weight));
+              parser2.push(transformDoubleArgument(keys[i].weight));
             }
           }
         }
       } else {
-        parser.push("1");
+        parser2.push("1");
         if (isPlainKey(keys)) {
-          parser.pushKey(keys);
+          parser2.pushKey(keys);
         } else {
-          parser.pushKey(keys.key);
-          parser.push("WEIGHTS", transformDoubleArgument(keys.weight));
+          parser2.pushKey(keys.key);
+          parser2.push("WEIGHTS", transformDoubleArgument(keys.weight));
         }
       }
     }
@@ -16701,11 +16840,11 @@ var require_generic_transformers = __commonJS({
       return isPlainKey(keys[0]);
     }
     function parseArgs(command, ...args) {
-      const parser = new parser_1.BasicCommandParser();
-      command.parseCommand(parser, ...args);
-      const redisArgs = parser.redisArgs;
-      if (parser.preserve) {
-        redisArgs.preserve = parser.preserve;
+      const parser2 = new parser_1.BasicCommandParser();
+      command.parseCommand(parser2, ...args);
+      const redisArgs = parser2.redisArgs;
+      if (parser2.preserve) {
+        redisArgs.preserve = parser2.preserve;
       }
       return redisArgs;
     }
@@ -16878,8 +17017,8 @@ var require_ACL_GETUSER = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, username) {
-        parser.push("ACL", "GETUSER", username);
+      parseCommand(parser2, username) {
+        parser2.push("ACL", "GETUSER", username);
       },
       transformReply: {
         // NullReply when the user does not exist
@@ -16915,8 +17054,8 @@ var require_ACL_LIST = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("ACL", "LIST");
+      parseCommand(parser2) {
+        parser2.push("ACL", "LIST");
       },
       transformReply: void 0
     };
@@ -16929,8 +17068,8 @@ var require_ACL_LOAD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("ACL", "LOAD");
+      parseCommand(parser2) {
+        parser2.push("ACL", "LOAD");
       },
       transformReply: void 0
     };
@@ -16943,8 +17082,8 @@ var require_ACL_LOG_RESET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("ACL", "LOG", "RESET");
+      parseCommand(parser2) {
+        parser2.push("ACL", "LOG", "RESET");
       },
       transformReply: void 0
     };
@@ -16959,10 +17098,10 @@ var require_ACL_LOG = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, count) {
-        parser.push("ACL", "LOG");
+      parseCommand(parser2, count) {
+        parser2.push("ACL", "LOG");
         if (count != void 0) {
-          parser.push(count.toString());
+          parser2.push(count.toString());
         }
       },
       transformReply: {
@@ -16995,8 +17134,8 @@ var require_ACL_SAVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("ACL", "SAVE");
+      parseCommand(parser2) {
+        parser2.push("ACL", "SAVE");
       },
       transformReply: void 0
     };
@@ -17009,9 +17148,9 @@ var require_ACL_SETUSER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, username, rule) {
-        parser.push("ACL", "SETUSER", username);
-        parser.pushVariadic(rule);
+      parseCommand(parser2, username, rule) {
+        parser2.push("ACL", "SETUSER", username);
+        parser2.pushVariadic(rule);
       },
       transformReply: void 0
     };
@@ -17025,8 +17164,8 @@ var require_ACL_USERS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("ACL", "USERS");
+      parseCommand(parser2) {
+        parser2.push("ACL", "USERS");
       },
       transformReply: void 0
     };
@@ -17040,8 +17179,8 @@ var require_ACL_WHOAMI = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("ACL", "WHOAMI");
+      parseCommand(parser2) {
+        parser2.push("ACL", "WHOAMI");
       },
       transformReply: void 0
     };
@@ -17054,10 +17193,10 @@ var require_APPEND = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, value) {
-        parser.push("APPEND");
-        parser.pushKey(key);
-        parser.push(value);
+      parseCommand(parser2, key, value) {
+        parser2.push("APPEND");
+        parser2.pushKey(key);
+        parser2.push(value);
       },
       transformReply: void 0
     };
@@ -17070,9 +17209,9 @@ var require_ARCOUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ARCOUNT");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ARCOUNT");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -17085,14 +17224,14 @@ var require_ARDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, indices) {
-        parser.push("ARDEL");
-        parser.pushKey(key);
+      parseCommand(parser2, key, indices) {
+        parser2.push("ARDEL");
+        parser2.pushKey(key);
         if (Array.isArray(indices)) {
           for (const i of indices)
-            parser.push(i.toString());
+            parser2.push(i.toString());
         } else {
-          parser.push(indices.toString());
+          parser2.push(indices.toString());
         }
       },
       transformReply: void 0
@@ -17106,11 +17245,11 @@ var require_ARDELRANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, ranges) {
-        parser.push("ARDELRANGE");
-        parser.pushKey(key);
+      parseCommand(parser2, key, ranges) {
+        parser2.push("ARDELRANGE");
+        parser2.pushKey(key);
         for (const [start, end] of ranges) {
-          parser.push(start.toString(), end.toString());
+          parser2.push(start.toString(), end.toString());
         }
       },
       transformReply: void 0
@@ -17124,10 +17263,10 @@ var require_ARGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, index) {
-        parser.push("ARGET");
-        parser.pushKey(key);
-        parser.push(index.toString());
+      parseCommand(parser2, key, index) {
+        parser2.push("ARGET");
+        parser2.pushKey(key);
+        parser2.push(index.toString());
       },
       transformReply: void 0
     };
@@ -17140,10 +17279,10 @@ var require_ARGETRANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, end) {
-        parser.push("ARGETRANGE");
-        parser.pushKey(key);
-        parser.push(start.toString(), end.toString());
+      parseCommand(parser2, key, start, end) {
+        parser2.push("ARGETRANGE");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), end.toString());
       },
       transformReply: void 0
     };
@@ -17166,27 +17305,27 @@ var require_ARGREP = __commonJS({
       AND: "AND",
       OR: "OR"
     };
-    function parseArGrepArguments(parser, key, start, end, predicates, options) {
-      parser.pushKey(key);
-      parser.push(typeof start === "number" ? start.toString() : start, typeof end === "number" ? end.toString() : end);
+    function parseArGrepArguments(parser2, key, start, end, predicates, options) {
+      parser2.pushKey(key);
+      parser2.push(typeof start === "number" ? start.toString() : start, typeof end === "number" ? end.toString() : end);
       for (const [type, value] of predicates) {
-        parser.push(type, value);
+        parser2.push(type, value);
       }
       if (options?.COMBINATOR !== void 0) {
-        parser.push(options.COMBINATOR);
+        parser2.push(options.COMBINATOR);
       }
       if (options?.LIMIT !== void 0) {
-        parser.push("LIMIT", options.LIMIT.toString());
+        parser2.push("LIMIT", options.LIMIT.toString());
       }
       if (options?.NOCASE) {
-        parser.push("NOCASE");
+        parser2.push("NOCASE");
       }
     }
     exports.parseArGrepArguments = parseArGrepArguments;
     exports.default = {
-      parseCommand(parser, ...args) {
-        parser.push("ARGREP");
-        parseArGrepArguments(parser, ...args);
+      parseCommand(parser2, ...args) {
+        parser2.push("ARGREP");
+        parseArGrepArguments(parser2, ...args);
       },
       transformReply: void 0
     };
@@ -17200,10 +17339,10 @@ var require_ARGREP_WITHVALUES = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var ARGREP_1 = require_ARGREP();
     exports.default = {
-      parseCommand(parser, ...args) {
-        parser.push("ARGREP");
-        (0, ARGREP_1.parseArGrepArguments)(parser, ...args);
-        parser.push("WITHVALUES");
+      parseCommand(parser2, ...args) {
+        parser2.push("ARGREP");
+        (0, ARGREP_1.parseArGrepArguments)(parser2, ...args);
+        parser2.push("WITHVALUES");
       },
       transformReply: (reply) => {
         const unwrapped = reply;
@@ -17223,11 +17362,11 @@ var require_ARINFO = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("ARINFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("ARINFO");
+        parser2.pushKey(key);
         if (options?.FULL) {
-          parser.push("FULL");
+          parser2.push("FULL");
         }
       },
       transformReply: {
@@ -17244,10 +17383,10 @@ var require_ARINSERT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, values) {
-        parser.push("ARINSERT");
-        parser.pushKey(key);
-        parser.pushVariadic(values);
+      parseCommand(parser2, key, values) {
+        parser2.push("ARINSERT");
+        parser2.pushKey(key);
+        parser2.pushVariadic(values);
       },
       transformReply: void 0
     };
@@ -17260,12 +17399,12 @@ var require_ARLASTITEMS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, count, options) {
-        parser.push("ARLASTITEMS");
-        parser.pushKey(key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count, options) {
+        parser2.push("ARLASTITEMS");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
         if (options?.REV) {
-          parser.push("REV");
+          parser2.push("REV");
         }
       },
       transformReply: void 0
@@ -17279,9 +17418,9 @@ var require_ARLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ARLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ARLEN");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -17294,14 +17433,14 @@ var require_ARMGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, indices) {
-        parser.push("ARMGET");
-        parser.pushKey(key);
+      parseCommand(parser2, key, indices) {
+        parser2.push("ARMGET");
+        parser2.pushKey(key);
         if (Array.isArray(indices)) {
           for (const i of indices)
-            parser.push(i.toString());
+            parser2.push(i.toString());
         } else {
-          parser.push(indices.toString());
+          parser2.push(indices.toString());
         }
       },
       transformReply: void 0
@@ -17315,20 +17454,20 @@ var require_ARMSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, entries) {
-        parser.push("ARMSET");
-        parser.pushKey(key);
+      parseCommand(parser2, key, entries) {
+        parser2.push("ARMSET");
+        parser2.pushKey(key);
         if (entries instanceof Map) {
           for (const [index, value] of entries.entries()) {
-            parser.push(index.toString(), value);
+            parser2.push(index.toString(), value);
           }
         } else if (Array.isArray(entries)) {
           for (const [index, value] of entries) {
-            parser.push(index.toString(), value);
+            parser2.push(index.toString(), value);
           }
         } else {
           for (const index of Object.keys(entries)) {
-            parser.push(index, entries[index]);
+            parser2.push(index, entries[index]);
           }
         }
       },
@@ -17343,9 +17482,9 @@ var require_ARNEXT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ARNEXT");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ARNEXT");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -17369,12 +17508,12 @@ var require_AROP = __commonJS({
       USED: "USED"
     };
     exports.default = {
-      parseCommand(parser, key, start, end, operation, value) {
-        parser.push("AROP");
-        parser.pushKey(key);
-        parser.push(start.toString(), end.toString(), operation);
+      parseCommand(parser2, key, start, end, operation, value) {
+        parser2.push("AROP");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), end.toString(), operation);
         if (value !== void 0) {
-          parser.push(typeof value === "number" ? value.toString() : value);
+          parser2.push(typeof value === "number" ? value.toString() : value);
         }
       },
       transformReply: void 0
@@ -17388,11 +17527,11 @@ var require_ARRING = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, size, values) {
-        parser.push("ARRING");
-        parser.pushKey(key);
-        parser.push(size.toString());
-        parser.pushVariadic(values);
+      parseCommand(parser2, key, size, values) {
+        parser2.push("ARRING");
+        parser2.pushKey(key);
+        parser2.push(size.toString());
+        parser2.pushVariadic(values);
       },
       transformReply: void 0
     };
@@ -17405,12 +17544,12 @@ var require_ARSCAN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, end, options) {
-        parser.push("ARSCAN");
-        parser.pushKey(key);
-        parser.push(start.toString(), end.toString());
+      parseCommand(parser2, key, start, end, options) {
+        parser2.push("ARSCAN");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), end.toString());
         if (options?.LIMIT !== void 0) {
-          parser.push("LIMIT", options.LIMIT.toString());
+          parser2.push("LIMIT", options.LIMIT.toString());
         }
       },
       transformReply: (reply) => {
@@ -17430,10 +17569,10 @@ var require_ARSEEK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, index) {
-        parser.push("ARSEEK");
-        parser.pushKey(key);
-        parser.push(index.toString());
+      parseCommand(parser2, key, index) {
+        parser2.push("ARSEEK");
+        parser2.pushKey(key);
+        parser2.push(index.toString());
       },
       transformReply: void 0
     };
@@ -17446,11 +17585,11 @@ var require_ARSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, index, value) {
-        parser.push("ARSET");
-        parser.pushKey(key);
-        parser.push(index.toString());
-        parser.pushVariadic(value);
+      parseCommand(parser2, key, index, value) {
+        parser2.push("ARSET");
+        parser2.pushKey(key);
+        parser2.push(index.toString());
+        parser2.pushVariadic(value);
       },
       transformReply: void 0
     };
@@ -17466,8 +17605,8 @@ var require_ASKING = __commonJS({
     exports.ASKING_CMD = "ASKING";
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push(exports.ASKING_CMD);
+      parseCommand(parser2) {
+        parser2.push(exports.ASKING_CMD);
       },
       transformReply: void 0
     };
@@ -17481,12 +17620,12 @@ var require_AUTH = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, { username, password }) {
-        parser.push("AUTH");
+      parseCommand(parser2, { username, password }) {
+        parser2.push("AUTH");
         if (username !== void 0) {
-          parser.push(username);
+          parser2.push(username);
         }
-        parser.push(password);
+        parser2.push(password);
       },
       transformReply: void 0
     };
@@ -17499,8 +17638,8 @@ var require_BGREWRITEAOF = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("BGREWRITEAOF");
+      parseCommand(parser2) {
+        parser2.push("BGREWRITEAOF");
       },
       transformReply: void 0
     };
@@ -17513,10 +17652,10 @@ var require_BGSAVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, options) {
-        parser.push("BGSAVE");
+      parseCommand(parser2, options) {
+        parser2.push("BGSAVE");
         if (options?.SCHEDULE) {
-          parser.push("SCHEDULE");
+          parser2.push("SCHEDULE");
         }
       },
       transformReply: void 0
@@ -17530,14 +17669,14 @@ var require_BITCOUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, range) {
-        parser.push("BITCOUNT");
-        parser.pushKey(key);
+      parseCommand(parser2, key, range) {
+        parser2.push("BITCOUNT");
+        parser2.pushKey(key);
         if (range) {
-          parser.push(range.start.toString());
-          parser.push(range.end.toString());
+          parser2.push(range.start.toString());
+          parser2.push(range.end.toString());
           if (range.mode) {
-            parser.push(range.mode);
+            parser2.push(range.mode);
           }
         }
       },
@@ -17552,13 +17691,13 @@ var require_BITFIELD_RO = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, operations) {
-        parser.push("BITFIELD_RO");
-        parser.pushKey(key);
+      parseCommand(parser2, key, operations) {
+        parser2.push("BITFIELD_RO");
+        parser2.pushKey(key);
         for (const operation of operations) {
-          parser.push("GET");
-          parser.push(operation.encoding);
-          parser.push(operation.offset.toString());
+          parser2.push("GET");
+          parser2.push(operation.encoding);
+          parser2.push(operation.offset.toString());
         }
       },
       transformReply: void 0
@@ -17572,22 +17711,22 @@ var require_BITFIELD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, operations) {
-        parser.push("BITFIELD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, operations) {
+        parser2.push("BITFIELD");
+        parser2.pushKey(key);
         for (const options of operations) {
           switch (options.operation) {
             case "GET":
-              parser.push("GET", options.encoding, options.offset.toString());
+              parser2.push("GET", options.encoding, options.offset.toString());
               break;
             case "SET":
-              parser.push("SET", options.encoding, options.offset.toString(), options.value.toString());
+              parser2.push("SET", options.encoding, options.offset.toString(), options.value.toString());
               break;
             case "INCRBY":
-              parser.push("INCRBY", options.encoding, options.offset.toString(), options.increment.toString());
+              parser2.push("INCRBY", options.encoding, options.offset.toString(), options.increment.toString());
               break;
             case "OVERFLOW":
-              parser.push("OVERFLOW", options.behavior);
+              parser2.push("OVERFLOW", options.behavior);
               break;
           }
         }
@@ -17603,10 +17742,10 @@ var require_BITOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, operation, destKey, key) {
-        parser.push("BITOP", operation);
-        parser.pushKey(destKey);
-        parser.pushKeys(key);
+      parseCommand(parser2, operation, destKey, key) {
+        parser2.push("BITOP", operation);
+        parser2.pushKey(destKey);
+        parser2.pushKeys(key);
       },
       transformReply: void 0
     };
@@ -17619,18 +17758,18 @@ var require_BITPOS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, bit, start, end, mode) {
-        parser.push("BITPOS");
-        parser.pushKey(key);
-        parser.push(bit.toString());
+      parseCommand(parser2, key, bit, start, end, mode) {
+        parser2.push("BITPOS");
+        parser2.pushKey(key);
+        parser2.push(bit.toString());
         if (start !== void 0) {
-          parser.push(start.toString());
+          parser2.push(start.toString());
         }
         if (end !== void 0) {
-          parser.push(end.toString());
+          parser2.push(end.toString());
         }
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -17644,10 +17783,10 @@ var require_BLESS_GET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("BLESS");
-        parser.push("GET");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("BLESS");
+        parser2.push("GET");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -17660,11 +17799,11 @@ var require_BLESS_SET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, flag) {
-        parser.push("BLESS");
-        parser.push("SET");
-        parser.pushKey(key);
-        parser.push(flag);
+      parseCommand(parser2, key, flag) {
+        parser2.push("BLESS");
+        parser2.push("SET");
+        parser2.pushKey(key);
+        parser2.push(flag);
       },
       transformReply: void 0
     };
@@ -17677,11 +17816,11 @@ var require_BLESS_CLEAR = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, flag) {
-        parser.push("BLESS");
-        parser.push("CLEAR");
-        parser.pushKey(key);
-        parser.push(flag);
+      parseCommand(parser2, key, flag) {
+        parser2.push("BLESS");
+        parser2.push("CLEAR");
+        parser2.pushKey(key);
+        parser2.push(flag);
       },
       transformReply: void 0
     };
@@ -17697,13 +17836,13 @@ var require_BLESS_SCAN = __commonJS({
       // Keyless read: replica-safe, but the metadata-derived isReplicaSafe
       // returns false for keyless commands, so opt in explicitly.
       IS_READ_ONLY: true,
-      parseCommand(parser, cursor, flag, options) {
-        parser.push("BLESS");
-        parser.push("SCAN");
-        parser.push(cursor);
-        parser.push(flag);
+      parseCommand(parser2, cursor, flag, options) {
+        parser2.push("BLESS");
+        parser2.push("SCAN");
+        parser2.push(cursor);
+        parser2.push(flag);
         if (options?.COUNT) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
       },
       /**
@@ -17728,10 +17867,10 @@ var require_BLMOVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, source, destination, sourceSide, destinationSide, timeout) {
-        parser.push("BLMOVE");
-        parser.pushKeys([source, destination]);
-        parser.push(sourceSide, destinationSide, timeout.toString());
+      parseCommand(parser2, source, destination, sourceSide, destinationSide, timeout) {
+        parser2.push("BLMOVE");
+        parser2.pushKeys([source, destination]);
+        parser2.push(sourceSide, destinationSide, timeout.toString());
       },
       transformReply: void 0
     };
@@ -17744,24 +17883,24 @@ var require_LMOVEM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseLMoveMOptions = void 0;
-    function parseLMoveMOptions(parser, options) {
+    function parseLMoveMOptions(parser2, options) {
       if (options) {
         if ("EXACTLY" in options) {
-          parser.push("EXACTLY", options.EXACTLY.toString());
+          parser2.push("EXACTLY", options.EXACTLY.toString());
         } else {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
-        parser.push(options.ORDER);
+        parser2.push(options.ORDER);
       }
     }
     exports.parseLMoveMOptions = parseLMoveMOptions;
     exports.default = {
       IS_READ_ONLY: false,
-      parseCommand(parser, source, destination, sourceSide, destinationSide, options) {
-        parser.push("LMOVEM");
-        parser.pushKeys([source, destination]);
-        parser.push(sourceSide, destinationSide);
-        parseLMoveMOptions(parser, options);
+      parseCommand(parser2, source, destination, sourceSide, destinationSide, options) {
+        parser2.push("LMOVEM");
+        parser2.pushKeys([source, destination]);
+        parser2.push(sourceSide, destinationSide);
+        parseLMoveMOptions(parser2, options);
       },
       transformReply: void 0
     };
@@ -17803,11 +17942,11 @@ var require_BLMOVEM = __commonJS({
     var LMOVEM_1 = __importStar(require_LMOVEM());
     exports.default = {
       IS_READ_ONLY: false,
-      parseCommand(parser, source, destination, sourceSide, destinationSide, timeout, options) {
-        parser.push("BLMOVEM");
-        parser.pushKeys([source, destination]);
-        parser.push(sourceSide, destinationSide, timeout.toString());
-        (0, LMOVEM_1.parseLMoveMOptions)(parser, options);
+      parseCommand(parser2, source, destination, sourceSide, destinationSide, timeout, options) {
+        parser2.push("BLMOVEM");
+        parser2.pushKeys([source, destination]);
+        parser2.push(sourceSide, destinationSide, timeout.toString());
+        (0, LMOVEM_1.parseLMoveMOptions)(parser2, options);
       },
       transformReply: LMOVEM_1.default.transformReply
     };
@@ -17820,18 +17959,18 @@ var require_LMPOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseLMPopArguments = void 0;
-    function parseLMPopArguments(parser, keys, side, options) {
-      parser.pushKeysLength(keys);
-      parser.push(side);
+    function parseLMPopArguments(parser2, keys, side, options) {
+      parser2.pushKeysLength(keys);
+      parser2.push(side);
       if (options?.COUNT !== void 0) {
-        parser.push("COUNT", options.COUNT.toString());
+        parser2.push("COUNT", options.COUNT.toString());
       }
     }
     exports.parseLMPopArguments = parseLMPopArguments;
     exports.default = {
-      parseCommand(parser, ...args) {
-        parser.push("LMPOP");
-        parseLMPopArguments(parser, ...args);
+      parseCommand(parser2, ...args) {
+        parser2.push("LMPOP");
+        parseLMPopArguments(parser2, ...args);
       },
       transformReply: void 0
     };
@@ -17872,9 +18011,9 @@ var require_BLMPOP = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var LMPOP_1 = __importStar(require_LMPOP());
     exports.default = {
-      parseCommand(parser, timeout, ...args) {
-        parser.push("BLMPOP", timeout.toString());
-        (0, LMPOP_1.parseLMPopArguments)(parser, ...args);
+      parseCommand(parser2, timeout, ...args) {
+        parser2.push("BLMPOP", timeout.toString());
+        (0, LMPOP_1.parseLMPopArguments)(parser2, ...args);
       },
       transformReply: LMPOP_1.default.transformReply
     };
@@ -17887,10 +18026,10 @@ var require_BLPOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, timeout) {
-        parser.push("BLPOP");
-        parser.pushKeys(key);
-        parser.push(timeout.toString());
+      parseCommand(parser2, key, timeout) {
+        parser2.push("BLPOP");
+        parser2.pushKeys(key);
+        parser2.push(timeout.toString());
       },
       transformReply(reply) {
         if (reply === null)
@@ -17914,10 +18053,10 @@ var require_BRPOP = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var BLPOP_1 = __importDefault(require_BLPOP());
     exports.default = {
-      parseCommand(parser, key, timeout) {
-        parser.push("BRPOP");
-        parser.pushKeys(key);
-        parser.push(timeout.toString());
+      parseCommand(parser2, key, timeout) {
+        parser2.push("BRPOP");
+        parser2.pushKeys(key);
+        parser2.push(timeout.toString());
       },
       transformReply: BLPOP_1.default.transformReply
     };
@@ -17930,10 +18069,10 @@ var require_BRPOPLPUSH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, source, destination, timeout) {
-        parser.push("BRPOPLPUSH");
-        parser.pushKeys([source, destination]);
-        parser.push(timeout.toString());
+      parseCommand(parser2, source, destination, timeout) {
+        parser2.push("BRPOPLPUSH");
+        parser2.pushKeys([source, destination]);
+        parser2.push(timeout.toString());
       },
       transformReply: void 0
     };
@@ -17947,18 +18086,18 @@ var require_ZMPOP = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseZMPopArguments = void 0;
     var generic_transformers_1 = require_generic_transformers();
-    function parseZMPopArguments(parser, keys, side, options) {
-      parser.pushKeysLength(keys);
-      parser.push(side);
+    function parseZMPopArguments(parser2, keys, side, options) {
+      parser2.pushKeysLength(keys);
+      parser2.push(side);
       if (options?.COUNT) {
-        parser.push("COUNT", options.COUNT.toString());
+        parser2.push("COUNT", options.COUNT.toString());
       }
     }
     exports.parseZMPopArguments = parseZMPopArguments;
     exports.default = {
-      parseCommand(parser, keys, side, options) {
-        parser.push("ZMPOP");
-        parseZMPopArguments(parser, keys, side, options);
+      parseCommand(parser2, keys, side, options) {
+        parser2.push("ZMPOP");
+        parseZMPopArguments(parser2, keys, side, options);
       },
       transformReply: {
         2(reply, preserve, typeMapping) {
@@ -18018,9 +18157,9 @@ var require_BZMPOP = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var ZMPOP_1 = __importStar(require_ZMPOP());
     exports.default = {
-      parseCommand(parser, timeout, ...args) {
-        parser.push("BZMPOP", timeout.toString());
-        (0, ZMPOP_1.parseZMPopArguments)(parser, ...args);
+      parseCommand(parser2, timeout, ...args) {
+        parser2.push("BZMPOP", timeout.toString());
+        (0, ZMPOP_1.parseZMPopArguments)(parser2, ...args);
       },
       transformReply: ZMPOP_1.default.transformReply
     };
@@ -18034,10 +18173,10 @@ var require_BZPOPMAX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, keys, timeout) {
-        parser.push("BZPOPMAX");
-        parser.pushKeys(keys);
-        parser.push(timeout.toString());
+      parseCommand(parser2, keys, timeout) {
+        parser2.push("BZPOPMAX");
+        parser2.pushKeys(keys);
+        parser2.push(timeout.toString());
       },
       transformReply: {
         2(reply, preserve, typeMapping) {
@@ -18069,10 +18208,10 @@ var require_BZPOPMIN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var BZPOPMAX_1 = __importDefault(require_BZPOPMAX());
     exports.default = {
-      parseCommand(parser, keys, timeout) {
-        parser.push("BZPOPMIN");
-        parser.pushKeys(keys);
-        parser.push(timeout.toString());
+      parseCommand(parser2, keys, timeout) {
+        parser2.push("BZPOPMIN");
+        parser2.pushKeys(keys);
+        parser2.push(timeout.toString());
       },
       transformReply: BZPOPMAX_1.default.transformReply
     };
@@ -18086,8 +18225,8 @@ var require_CLIENT_CACHING = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, value) {
-        parser.push("CLIENT", "CACHING", value ? "YES" : "NO");
+      parseCommand(parser2, value) {
+        parser2.push("CLIENT", "CACHING", value ? "YES" : "NO");
       },
       transformReply: void 0
     };
@@ -18101,8 +18240,8 @@ var require_CLIENT_GETNAME = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLIENT", "GETNAME");
+      parseCommand(parser2) {
+        parser2.push("CLIENT", "GETNAME");
       },
       transformReply: void 0
     };
@@ -18116,8 +18255,8 @@ var require_CLIENT_GETREDIR = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLIENT", "GETREDIR");
+      parseCommand(parser2) {
+        parser2.push("CLIENT", "GETREDIR");
       },
       transformReply: void 0
     };
@@ -18131,8 +18270,8 @@ var require_CLIENT_ID = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLIENT", "ID");
+      parseCommand(parser2) {
+        parser2.push("CLIENT", "ID");
       },
       transformReply: void 0
     };
@@ -18147,8 +18286,8 @@ var require_CLIENT_INFO = __commonJS({
     var CLIENT_INFO_REGEX = /([^\s=]+)=([^\s]*)/g;
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLIENT", "INFO");
+      parseCommand(parser2) {
+        parser2.push("CLIENT", "INFO");
       },
       transformReply(rawReply) {
         const map2 = {};
@@ -18226,45 +18365,45 @@ var require_CLIENT_KILL = __commonJS({
       MAXAGE: "MAXAGE"
     };
     exports.default = {
-      parseCommand(parser, filters) {
-        parser.push("CLIENT", "KILL");
+      parseCommand(parser2, filters) {
+        parser2.push("CLIENT", "KILL");
         if (Array.isArray(filters)) {
           for (const filter of filters) {
-            pushFilter(parser, filter);
+            pushFilter(parser2, filter);
           }
         } else {
-          pushFilter(parser, filters);
+          pushFilter(parser2, filters);
         }
       },
       transformReply: void 0
     };
-    function pushFilter(parser, filter) {
+    function pushFilter(parser2, filter) {
       if (filter === exports.CLIENT_KILL_FILTERS.SKIP_ME) {
-        parser.push("SKIPME");
+        parser2.push("SKIPME");
         return;
       }
-      parser.push(filter.filter);
+      parser2.push(filter.filter);
       switch (filter.filter) {
         case exports.CLIENT_KILL_FILTERS.ADDRESS:
-          parser.push(filter.address);
+          parser2.push(filter.address);
           break;
         case exports.CLIENT_KILL_FILTERS.LOCAL_ADDRESS:
-          parser.push(filter.localAddress);
+          parser2.push(filter.localAddress);
           break;
         case exports.CLIENT_KILL_FILTERS.ID:
-          parser.push(typeof filter.id === "number" ? filter.id.toString() : filter.id);
+          parser2.push(typeof filter.id === "number" ? filter.id.toString() : filter.id);
           break;
         case exports.CLIENT_KILL_FILTERS.TYPE:
-          parser.push(filter.type);
+          parser2.push(filter.type);
           break;
         case exports.CLIENT_KILL_FILTERS.USER:
-          parser.push(filter.username);
+          parser2.push(filter.username);
           break;
         case exports.CLIENT_KILL_FILTERS.SKIP_ME:
-          parser.push(filter.skipMe ? "yes" : "no");
+          parser2.push(filter.skipMe ? "yes" : "no");
           break;
         case exports.CLIENT_KILL_FILTERS.MAXAGE:
-          parser.push(filter.maxAge.toString());
+          parser2.push(filter.maxAge.toString());
           break;
       }
     }
@@ -18282,14 +18421,14 @@ var require_CLIENT_LIST = __commonJS({
     var CLIENT_INFO_1 = __importDefault(require_CLIENT_INFO());
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, filter) {
-        parser.push("CLIENT", "LIST");
+      parseCommand(parser2, filter) {
+        parser2.push("CLIENT", "LIST");
         if (filter) {
           if (filter.TYPE !== void 0) {
-            parser.push("TYPE", filter.TYPE);
+            parser2.push("TYPE", filter.TYPE);
           } else {
-            parser.push("ID");
-            parser.pushVariadic(filter.ID);
+            parser2.push("ID");
+            parser2.pushVariadic(filter.ID);
           }
         }
       },
@@ -18311,8 +18450,8 @@ var require_CLIENT_NO_EVICT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, value) {
-        parser.push("CLIENT", "NO-EVICT", value ? "ON" : "OFF");
+      parseCommand(parser2, value) {
+        parser2.push("CLIENT", "NO-EVICT", value ? "ON" : "OFF");
       },
       transformReply: void 0
     };
@@ -18326,8 +18465,8 @@ var require_CLIENT_NO_TOUCH = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, value) {
-        parser.push("CLIENT", "NO-TOUCH", value ? "ON" : "OFF");
+      parseCommand(parser2, value) {
+        parser2.push("CLIENT", "NO-TOUCH", value ? "ON" : "OFF");
       },
       transformReply: void 0
     };
@@ -18340,10 +18479,10 @@ var require_CLIENT_PAUSE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, timeout, mode) {
-        parser.push("CLIENT", "PAUSE", timeout.toString());
+      parseCommand(parser2, timeout, mode) {
+        parser2.push("CLIENT", "PAUSE", timeout.toString());
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -18358,8 +18497,8 @@ var require_CLIENT_SETNAME = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, name) {
-        parser.push("CLIENT", "SETNAME", name);
+      parseCommand(parser2, name) {
+        parser2.push("CLIENT", "SETNAME", name);
       },
       transformReply: void 0
     };
@@ -18373,30 +18512,30 @@ var require_CLIENT_TRACKING = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, mode, options) {
-        parser.push("CLIENT", "TRACKING", mode ? "ON" : "OFF");
+      parseCommand(parser2, mode, options) {
+        parser2.push("CLIENT", "TRACKING", mode ? "ON" : "OFF");
         if (mode) {
           if (options?.REDIRECT) {
-            parser.push("REDIRECT", options.REDIRECT.toString());
+            parser2.push("REDIRECT", options.REDIRECT.toString());
           }
           if (isBroadcast(options)) {
-            parser.push("BCAST");
+            parser2.push("BCAST");
             if (options?.PREFIX) {
               if (Array.isArray(options.PREFIX)) {
                 for (const prefix of options.PREFIX) {
-                  parser.push("PREFIX", prefix);
+                  parser2.push("PREFIX", prefix);
                 }
               } else {
-                parser.push("PREFIX", options.PREFIX);
+                parser2.push("PREFIX", options.PREFIX);
               }
             }
           } else if (isOptIn(options)) {
-            parser.push("OPTIN");
+            parser2.push("OPTIN");
           } else if (isOptOut(options)) {
-            parser.push("OPTOUT");
+            parser2.push("OPTOUT");
           }
           if (options?.NOLOOP) {
-            parser.push("NOLOOP");
+            parser2.push("NOLOOP");
           }
         }
       },
@@ -18421,8 +18560,8 @@ var require_CLIENT_TRACKINGINFO = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLIENT", "TRACKINGINFO");
+      parseCommand(parser2) {
+        parser2.push("CLIENT", "TRACKINGINFO");
       },
       transformReply: {
         2: (reply) => ({
@@ -18447,10 +18586,10 @@ var require_CLIENT_UNBLOCK = __commonJS({
       ERROR: "ERROR"
     };
     exports.default = {
-      parseCommand(parser, clientId, mode) {
-        parser.push("CLIENT", "UNBLOCK", typeof clientId === "number" ? clientId.toString() : clientId);
+      parseCommand(parser2, clientId, mode) {
+        parser2.push("CLIENT", "UNBLOCK", typeof clientId === "number" ? clientId.toString() : clientId);
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -18464,8 +18603,8 @@ var require_CLIENT_UNPAUSE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("CLIENT", "UNPAUSE");
+      parseCommand(parser2) {
+        parser2.push("CLIENT", "UNPAUSE");
       },
       transformReply: void 0
     };
@@ -18478,9 +18617,9 @@ var require_CLUSTER_ADDSLOTS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, slots) {
-        parser.push("CLUSTER", "ADDSLOTS");
-        parser.pushVariadicNumber(slots);
+      parseCommand(parser2, slots) {
+        parser2.push("CLUSTER", "ADDSLOTS");
+        parser2.pushVariadicNumber(slots);
       },
       transformReply: void 0
     };
@@ -18494,9 +18633,9 @@ var require_CLUSTER_ADDSLOTSRANGE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, ranges) {
-        parser.push("CLUSTER", "ADDSLOTSRANGE");
-        (0, generic_transformers_1.parseSlotRangesArguments)(parser, ranges);
+      parseCommand(parser2, ranges) {
+        parser2.push("CLUSTER", "ADDSLOTSRANGE");
+        (0, generic_transformers_1.parseSlotRangesArguments)(parser2, ranges);
       },
       transformReply: void 0
     };
@@ -18509,8 +18648,8 @@ var require_CLUSTER_BUMPEPOCH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("CLUSTER", "BUMPEPOCH");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "BUMPEPOCH");
       },
       // the reply is "BUMPED <epoch>" or "STILL <epoch>", not a bare literal
       transformReply: void 0
@@ -18525,8 +18664,8 @@ var require_CLUSTER_COUNT_FAILURE_REPORTS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, nodeId) {
-        parser.push("CLUSTER", "COUNT-FAILURE-REPORTS", nodeId);
+      parseCommand(parser2, nodeId) {
+        parser2.push("CLUSTER", "COUNT-FAILURE-REPORTS", nodeId);
       },
       transformReply: void 0
     };
@@ -18540,8 +18679,8 @@ var require_CLUSTER_COUNTKEYSINSLOT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, slot) {
-        parser.push("CLUSTER", "COUNTKEYSINSLOT", slot.toString());
+      parseCommand(parser2, slot) {
+        parser2.push("CLUSTER", "COUNTKEYSINSLOT", slot.toString());
       },
       transformReply: void 0
     };
@@ -18554,9 +18693,9 @@ var require_CLUSTER_DELSLOTS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, slots) {
-        parser.push("CLUSTER", "DELSLOTS");
-        parser.pushVariadicNumber(slots);
+      parseCommand(parser2, slots) {
+        parser2.push("CLUSTER", "DELSLOTS");
+        parser2.pushVariadicNumber(slots);
       },
       transformReply: void 0
     };
@@ -18570,9 +18709,9 @@ var require_CLUSTER_DELSLOTSRANGE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, ranges) {
-        parser.push("CLUSTER", "DELSLOTSRANGE");
-        (0, generic_transformers_1.parseSlotRangesArguments)(parser, ranges);
+      parseCommand(parser2, ranges) {
+        parser2.push("CLUSTER", "DELSLOTSRANGE");
+        (0, generic_transformers_1.parseSlotRangesArguments)(parser2, ranges);
       },
       transformReply: void 0
     };
@@ -18590,10 +18729,10 @@ var require_CLUSTER_FAILOVER = __commonJS({
       TAKEOVER: "TAKEOVER"
     };
     exports.default = {
-      parseCommand(parser, options) {
-        parser.push("CLUSTER", "FAILOVER");
+      parseCommand(parser2, options) {
+        parser2.push("CLUSTER", "FAILOVER");
         if (options?.mode) {
-          parser.push(options.mode);
+          parser2.push(options.mode);
         }
       },
       transformReply: void 0
@@ -18607,8 +18746,8 @@ var require_CLUSTER_FLUSHSLOTS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("CLUSTER", "FLUSHSLOTS");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "FLUSHSLOTS");
       },
       transformReply: void 0
     };
@@ -18621,8 +18760,8 @@ var require_CLUSTER_FORGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, nodeId) {
-        parser.push("CLUSTER", "FORGET", nodeId);
+      parseCommand(parser2, nodeId) {
+        parser2.push("CLUSTER", "FORGET", nodeId);
       },
       transformReply: void 0
     };
@@ -18636,8 +18775,8 @@ var require_CLUSTER_GETKEYSINSLOT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, slot, count) {
-        parser.push("CLUSTER", "GETKEYSINSLOT", slot.toString(), count.toString());
+      parseCommand(parser2, slot, count) {
+        parser2.push("CLUSTER", "GETKEYSINSLOT", slot.toString(), count.toString());
       },
       transformReply: void 0
     };
@@ -18651,8 +18790,8 @@ var require_CLUSTER_INFO = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLUSTER", "INFO");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "INFO");
       },
       transformReply: void 0
     };
@@ -18666,9 +18805,9 @@ var require_CLUSTER_KEYSLOT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, key) {
-        parser.push("CLUSTER", "KEYSLOT");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("CLUSTER", "KEYSLOT");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -18682,12 +18821,12 @@ var require_CLUSTER_LINKS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLUSTER", "LINKS");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "LINKS");
       },
       transformReply: {
-        2: (reply) => reply.map((link) => {
-          const unwrapped = link;
+        2: (reply) => reply.map((link2) => {
+          const unwrapped = link2;
           return {
             direction: unwrapped[1],
             node: unwrapped[3],
@@ -18709,8 +18848,8 @@ var require_CLUSTER_MEET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, host, port) {
-        parser.push("CLUSTER", "MEET", host, port.toString());
+      parseCommand(parser2, host, port) {
+        parser2.push("CLUSTER", "MEET", host, port.toString());
       },
       transformReply: void 0
     };
@@ -18724,8 +18863,8 @@ var require_CLUSTER_MYID = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLUSTER", "MYID");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "MYID");
       },
       transformReply: void 0
     };
@@ -18739,8 +18878,8 @@ var require_CLUSTER_MYSHARDID = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLUSTER", "MYSHARDID");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "MYSHARDID");
       },
       transformReply: void 0
     };
@@ -18754,8 +18893,8 @@ var require_CLUSTER_NODES = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLUSTER", "NODES");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "NODES");
       },
       transformReply: void 0
     };
@@ -18769,8 +18908,8 @@ var require_CLUSTER_REPLICAS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, nodeId) {
-        parser.push("CLUSTER", "REPLICAS", nodeId);
+      parseCommand(parser2, nodeId) {
+        parser2.push("CLUSTER", "REPLICAS", nodeId);
       },
       transformReply: void 0
     };
@@ -18783,8 +18922,8 @@ var require_CLUSTER_REPLICATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, nodeId) {
-        parser.push("CLUSTER", "REPLICATE", nodeId);
+      parseCommand(parser2, nodeId) {
+        parser2.push("CLUSTER", "REPLICATE", nodeId);
       },
       transformReply: void 0
     };
@@ -18797,10 +18936,10 @@ var require_CLUSTER_RESET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, options) {
-        parser.push("CLUSTER", "RESET");
+      parseCommand(parser2, options) {
+        parser2.push("CLUSTER", "RESET");
         if (options?.mode) {
-          parser.push(options.mode);
+          parser2.push(options.mode);
         }
       },
       transformReply: void 0
@@ -18814,8 +18953,8 @@ var require_CLUSTER_SAVECONFIG = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("CLUSTER", "SAVECONFIG");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "SAVECONFIG");
       },
       transformReply: void 0
     };
@@ -18828,8 +18967,8 @@ var require_CLUSTER_SET_CONFIG_EPOCH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, configEpoch) {
-        parser.push("CLUSTER", "SET-CONFIG-EPOCH", configEpoch.toString());
+      parseCommand(parser2, configEpoch) {
+        parser2.push("CLUSTER", "SET-CONFIG-EPOCH", configEpoch.toString());
       },
       transformReply: void 0
     };
@@ -18849,10 +18988,10 @@ var require_CLUSTER_SETSLOT = __commonJS({
       NODE: "NODE"
     };
     exports.default = {
-      parseCommand(parser, slot, state, nodeId) {
-        parser.push("CLUSTER", "SETSLOT", slot.toString(), state);
+      parseCommand(parser2, slot, state, nodeId) {
+        parser2.push("CLUSTER", "SETSLOT", slot.toString(), state);
         if (nodeId) {
-          parser.push(nodeId);
+          parser2.push(nodeId);
         }
       },
       transformReply: void 0
@@ -18867,8 +19006,8 @@ var require_CLUSTER_SLOTS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("CLUSTER", "SLOTS");
+      parseCommand(parser2) {
+        parser2.push("CLUSTER", "SLOTS");
       },
       transformReply(reply) {
         return reply.map(([from, to, master, ...replicas]) => ({
@@ -18897,8 +19036,8 @@ var require_COMMAND_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("COMMAND", "COUNT");
+      parseCommand(parser2) {
+        parser2.push("COMMAND", "COUNT");
       },
       transformReply: void 0
     };
@@ -18964,10 +19103,10 @@ var require_COMMAND_DOCS = __commonJS({
       /**
        * @see https://redis.io/commands/command-docs/
        */
-      parseCommand(parser, commands2) {
-        parser.push("COMMAND", "DOCS");
+      parseCommand(parser2, commands2) {
+        parser2.push("COMMAND", "DOCS");
         if (commands2 !== void 0) {
-          parser.pushVariadic(commands2);
+          parser2.pushVariadic(commands2);
         }
       },
       transformReply: {
@@ -18985,9 +19124,9 @@ var require_COMMAND_GETKEYS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, args) {
-        parser.push("COMMAND", "GETKEYS");
-        parser.push(...args);
+      parseCommand(parser2, args) {
+        parser2.push("COMMAND", "GETKEYS");
+        parser2.push(...args);
       },
       transformReply: void 0
     };
@@ -19001,9 +19140,9 @@ var require_COMMAND_GETKEYSANDFLAGS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, args) {
-        parser.push("COMMAND", "GETKEYSANDFLAGS");
-        parser.push(...args);
+      parseCommand(parser2, args) {
+        parser2.push("COMMAND", "GETKEYSANDFLAGS");
+        parser2.push(...args);
       },
       transformReply(reply) {
         return reply.map((entry) => {
@@ -19026,8 +19165,8 @@ var require_COMMAND_INFO = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, commands2) {
-        parser.push("COMMAND", "INFO", ...commands2);
+      parseCommand(parser2, commands2) {
+        parser2.push("COMMAND", "INFO", ...commands2);
       },
       // TODO: This works, as we don't currently handle any of the items returned as a map
       transformReply(reply) {
@@ -19050,10 +19189,10 @@ var require_COMMAND_LIST = __commonJS({
     };
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, options) {
-        parser.push("COMMAND", "LIST");
+      parseCommand(parser2, options) {
+        parser2.push("COMMAND", "LIST");
         if (options?.FILTERBY) {
-          parser.push("FILTERBY", options.FILTERBY.type, options.FILTERBY.value);
+          parser2.push("FILTERBY", options.FILTERBY.type, options.FILTERBY.value);
         }
       },
       transformReply: void 0
@@ -19069,8 +19208,8 @@ var require_COMMAND = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("COMMAND");
+      parseCommand(parser2) {
+        parser2.push("COMMAND");
       },
       // TODO: This works, as we don't currently handle any of the items returned as a map
       transformReply(reply) {
@@ -19088,9 +19227,9 @@ var require_CONFIG_GET = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, parameters) {
-        parser.push("CONFIG", "GET");
-        parser.pushVariadic(parameters);
+      parseCommand(parser2, parameters) {
+        parser2.push("CONFIG", "GET");
+        parser2.pushVariadic(parameters);
       },
       transformReply: {
         2: generic_transformers_1.transformTuplesReply,
@@ -19106,8 +19245,8 @@ var require_CONFIG_RESETSTAT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("CONFIG", "RESETSTAT");
+      parseCommand(parser2) {
+        parser2.push("CONFIG", "RESETSTAT");
       },
       transformReply: void 0
     };
@@ -19120,8 +19259,8 @@ var require_CONFIG_REWRITE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("CONFIG", "REWRITE");
+      parseCommand(parser2) {
+        parser2.push("CONFIG", "REWRITE");
       },
       transformReply: void 0
     };
@@ -19134,13 +19273,13 @@ var require_CONFIG_SET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, ...[parameterOrConfig, value]) {
-        parser.push("CONFIG", "SET");
+      parseCommand(parser2, ...[parameterOrConfig, value]) {
+        parser2.push("CONFIG", "SET");
         if (typeof parameterOrConfig === "string" || parameterOrConfig instanceof Buffer) {
-          parser.push(parameterOrConfig, value);
+          parser2.push(parameterOrConfig, value);
         } else {
           for (const [key, value2] of Object.entries(parameterOrConfig)) {
-            parser.push(key, value2);
+            parser2.push(key, value2);
           }
         }
       },
@@ -19155,14 +19294,14 @@ var require_COPY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, source, destination, options) {
-        parser.push("COPY");
-        parser.pushKeys([source, destination]);
+      parseCommand(parser2, source, destination, options) {
+        parser2.push("COPY");
+        parser2.pushKeys([source, destination]);
         if (options?.DB !== void 0) {
-          parser.push("DB", options.DB.toString());
+          parser2.push("DB", options.DB.toString());
         }
         if (options?.REPLACE) {
-          parser.push("REPLACE");
+          parser2.push("REPLACE");
         }
       },
       transformReply: void 0
@@ -19180,8 +19319,8 @@ var require_DBSIZE = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("DBSIZE");
+      parseCommand(parser2) {
+        parser2.push("DBSIZE");
       },
       transformReply: void 0
     };
@@ -19194,9 +19333,9 @@ var require_DECR = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("DECR");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("DECR");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -19209,10 +19348,10 @@ var require_DECRBY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, decrement) {
-        parser.push("DECRBY");
-        parser.pushKey(key);
-        parser.push(decrement.toString());
+      parseCommand(parser2, key, decrement) {
+        parser2.push("DECRBY");
+        parser2.pushKey(key);
+        parser2.push(decrement.toString());
       },
       transformReply: void 0
     };
@@ -19225,9 +19364,9 @@ var require_DEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("DEL");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("DEL");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -19259,12 +19398,12 @@ var require_DELEX = __commonJS({
       IFDNE: "IFDNE"
     };
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("DELEX");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("DELEX");
+        parser2.pushKey(key);
         if (options) {
-          parser.push(options.condition);
-          parser.push(options.matchValue);
+          parser2.push(options.condition);
+          parser2.push(options.matchValue);
         }
       },
       transformReply: void 0
@@ -19278,9 +19417,9 @@ var require_DIGEST = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("DIGEST");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("DIGEST");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -19293,9 +19432,9 @@ var require_DUMP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("DUMP");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("DUMP");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -19309,8 +19448,8 @@ var require_ECHO = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, message) {
-        parser.push("ECHO", message);
+      parseCommand(parser2, message) {
+        parser2.push("ECHO", message);
       },
       transformReply: void 0
     };
@@ -19323,15 +19462,15 @@ var require_EVAL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseEvalArguments = void 0;
-    function parseEvalArguments(parser, script, options) {
-      parser.push(script);
+    function parseEvalArguments(parser2, script, options) {
+      parser2.push(script);
       if (options?.keys) {
-        parser.pushKeysLength(options.keys);
+        parser2.pushKeysLength(options.keys);
       } else {
-        parser.push("0");
+        parser2.push("0");
       }
       if (options?.arguments) {
-        parser.push(...options.arguments);
+        parser2.push(...options.arguments);
       }
     }
     exports.parseEvalArguments = parseEvalArguments;
@@ -19482,31 +19621,31 @@ var require_GEOADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, toAdd, options) {
-        parser.push("GEOADD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, toAdd, options) {
+        parser2.push("GEOADD");
+        parser2.pushKey(key);
         if (options?.condition) {
-          parser.push(options.condition);
+          parser2.push(options.condition);
         } else if (options?.NX) {
-          parser.push("NX");
+          parser2.push("NX");
         } else if (options?.XX) {
-          parser.push("XX");
+          parser2.push("XX");
         }
         if (options?.CH) {
-          parser.push("CH");
+          parser2.push("CH");
         }
         if (Array.isArray(toAdd)) {
           for (const member of toAdd) {
-            pushMember(parser, member);
+            pushMember(parser2, member);
           }
         } else {
-          pushMember(parser, toAdd);
+          pushMember(parser2, toAdd);
         }
       },
       transformReply: void 0
     };
-    function pushMember(parser, { longitude, latitude, member }) {
-      parser.push(longitude.toString(), latitude.toString(), member);
+    function pushMember(parser2, { longitude, latitude, member }) {
+      parser2.push(longitude.toString(), latitude.toString(), member);
     }
   }
 });
@@ -19517,12 +19656,12 @@ var require_GEODIST = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member1, member2, unit) {
-        parser.push("GEODIST");
-        parser.pushKey(key);
-        parser.push(member1, member2);
+      parseCommand(parser2, key, member1, member2, unit) {
+        parser2.push("GEODIST");
+        parser2.pushKey(key);
+        parser2.push(member1, member2);
         if (unit) {
-          parser.push(unit);
+          parser2.push(unit);
         }
       },
       transformReply(reply) {
@@ -19538,10 +19677,10 @@ var require_GEOHASH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("GEOHASH");
-        parser.pushKey(key);
-        parser.pushVariadic(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("GEOHASH");
+        parser2.pushKey(key);
+        parser2.pushVariadic(member);
       },
       transformReply: void 0
     };
@@ -19554,10 +19693,10 @@ var require_GEOPOS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("GEOPOS");
-        parser.pushKey(key);
-        parser.pushVariadic(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("GEOPOS");
+        parser2.pushKey(key);
+        parser2.pushVariadic(member);
       },
       transformReply(reply) {
         return reply.map((item) => {
@@ -19578,41 +19717,41 @@ var require_GEOSEARCH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGeoSearchOptions = exports.parseGeoSearchArguments = void 0;
-    function parseGeoSearchArguments(parser, key, from, by, options) {
-      parser.pushKey(key);
+    function parseGeoSearchArguments(parser2, key, from, by, options) {
+      parser2.pushKey(key);
       if (typeof from === "string" || from instanceof Buffer) {
-        parser.push("FROMMEMBER", from);
+        parser2.push("FROMMEMBER", from);
       } else {
-        parser.push("FROMLONLAT", from.longitude.toString(), from.latitude.toString());
+        parser2.push("FROMLONLAT", from.longitude.toString(), from.latitude.toString());
       }
       if ("radius" in by) {
-        parser.push("BYRADIUS", by.radius.toString(), by.unit);
+        parser2.push("BYRADIUS", by.radius.toString(), by.unit);
       } else {
-        parser.push("BYBOX", by.width.toString(), by.height.toString(), by.unit);
+        parser2.push("BYBOX", by.width.toString(), by.height.toString(), by.unit);
       }
-      parseGeoSearchOptions(parser, options);
+      parseGeoSearchOptions(parser2, options);
     }
     exports.parseGeoSearchArguments = parseGeoSearchArguments;
-    function parseGeoSearchOptions(parser, options) {
+    function parseGeoSearchOptions(parser2, options) {
       if (options?.SORT) {
-        parser.push(options.SORT);
+        parser2.push(options.SORT);
       }
       if (options?.COUNT) {
         if (typeof options.COUNT === "number") {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         } else {
-          parser.push("COUNT", options.COUNT.value.toString());
+          parser2.push("COUNT", options.COUNT.value.toString());
           if (options.COUNT.ANY) {
-            parser.push("ANY");
+            parser2.push("ANY");
           }
         }
       }
     }
     exports.parseGeoSearchOptions = parseGeoSearchOptions;
     exports.default = {
-      parseCommand(parser, key, from, by, options) {
-        parser.push("GEOSEARCH");
-        parseGeoSearchArguments(parser, key, from, by, options);
+      parseCommand(parser2, key, from, by, options) {
+        parser2.push("GEOSEARCH");
+        parseGeoSearchArguments(parser2, key, from, by, options);
       },
       transformReply: void 0
     };
@@ -19626,10 +19765,10 @@ var require_GEORADIUS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGeoRadiusArguments = void 0;
     var GEOSEARCH_1 = require_GEOSEARCH();
-    function parseGeoRadiusArguments(parser, key, from, radius, unit, options) {
-      parser.pushKey(key);
-      parser.push(from.longitude.toString(), from.latitude.toString(), radius.toString(), unit);
-      (0, GEOSEARCH_1.parseGeoSearchOptions)(parser, options);
+    function parseGeoRadiusArguments(parser2, key, from, radius, unit, options) {
+      parser2.pushKey(key);
+      parser2.push(from.longitude.toString(), from.latitude.toString(), radius.toString(), unit);
+      (0, GEOSEARCH_1.parseGeoSearchOptions)(parser2, options);
     }
     exports.parseGeoRadiusArguments = parseGeoRadiusArguments;
     exports.default = {
@@ -19660,10 +19799,10 @@ var require_GEOSEARCH_WITH = __commonJS({
       COORDINATES: "WITHCOORD"
     };
     exports.default = {
-      parseCommand(parser, key, from, by, replyWith, options) {
-        GEOSEARCH_1.default.parseCommand(parser, key, from, by, options);
-        parser.push(...replyWith);
-        parser.preserve = replyWith;
+      parseCommand(parser2, key, from, by, replyWith, options) {
+        GEOSEARCH_1.default.parseCommand(parser2, key, from, by, options);
+        parser2.push(...replyWith);
+        parser2.preserve = replyWith;
       },
       transformReply(reply, replyWith, typeMapping) {
         const replyWithSet = new Set(replyWith);
@@ -19715,16 +19854,16 @@ var require_GEORADIUS_WITH = __commonJS({
     exports.parseGeoRadiusWithArguments = void 0;
     var GEORADIUS_1 = require_GEORADIUS();
     var GEOSEARCH_WITH_1 = __importDefault(require_GEOSEARCH_WITH());
-    function parseGeoRadiusWithArguments(parser, key, from, radius, unit, replyWith, options) {
-      (0, GEORADIUS_1.parseGeoRadiusArguments)(parser, key, from, radius, unit, options);
-      parser.pushVariadic(replyWith);
-      parser.preserve = replyWith;
+    function parseGeoRadiusWithArguments(parser2, key, from, radius, unit, replyWith, options) {
+      (0, GEORADIUS_1.parseGeoRadiusArguments)(parser2, key, from, radius, unit, options);
+      parser2.pushVariadic(replyWith);
+      parser2.preserve = replyWith;
     }
     exports.parseGeoRadiusWithArguments = parseGeoRadiusWithArguments;
     exports.default = {
-      parseCommand(parser, key, from, radius, unit, replyWith, options) {
-        parser.push("GEORADIUS");
-        parseGeoRadiusWithArguments(parser, key, from, radius, unit, replyWith, options);
+      parseCommand(parser2, key, from, radius, unit, replyWith, options) {
+        parser2.push("GEORADIUS");
+        parseGeoRadiusWithArguments(parser2, key, from, radius, unit, replyWith, options);
       },
       transformReply: GEOSEARCH_WITH_1.default.transformReply
     };
@@ -19801,15 +19940,15 @@ var require_GEORADIUS_STORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var GEORADIUS_1 = require_GEORADIUS();
     exports.default = {
-      parseCommand(parser, key, from, radius, unit, destination, options) {
-        parser.push("GEORADIUS");
-        (0, GEORADIUS_1.parseGeoRadiusArguments)(parser, key, from, radius, unit, options);
+      parseCommand(parser2, key, from, radius, unit, destination, options) {
+        parser2.push("GEORADIUS");
+        (0, GEORADIUS_1.parseGeoRadiusArguments)(parser2, key, from, radius, unit, options);
         if (options?.STOREDIST) {
-          parser.push("STOREDIST");
-          parser.pushKey(destination);
+          parser2.push("STOREDIST");
+          parser2.pushKey(destination);
         } else {
-          parser.push("STORE");
-          parser.pushKey(destination);
+          parser2.push("STORE");
+          parser2.pushKey(destination);
         }
       },
       transformReply: void 0
@@ -19828,18 +19967,18 @@ var require_GEORADIUSBYMEMBER_WITH = __commonJS({
     exports.parseGeoRadiusByMemberWithArguments = void 0;
     var GEOSEARCH_1 = require_GEOSEARCH();
     var GEOSEARCH_WITH_1 = __importDefault(require_GEOSEARCH_WITH());
-    function parseGeoRadiusByMemberWithArguments(parser, key, from, radius, unit, replyWith, options) {
-      parser.pushKey(key);
-      parser.push(from, radius.toString(), unit);
-      (0, GEOSEARCH_1.parseGeoSearchOptions)(parser, options);
-      parser.push(...replyWith);
-      parser.preserve = replyWith;
+    function parseGeoRadiusByMemberWithArguments(parser2, key, from, radius, unit, replyWith, options) {
+      parser2.pushKey(key);
+      parser2.push(from, radius.toString(), unit);
+      (0, GEOSEARCH_1.parseGeoSearchOptions)(parser2, options);
+      parser2.push(...replyWith);
+      parser2.preserve = replyWith;
     }
     exports.parseGeoRadiusByMemberWithArguments = parseGeoRadiusByMemberWithArguments;
     exports.default = {
-      parseCommand(parser, key, from, radius, unit, replyWith, options) {
-        parser.push("GEORADIUSBYMEMBER");
-        parseGeoRadiusByMemberWithArguments(parser, key, from, radius, unit, replyWith, options);
+      parseCommand(parser2, key, from, radius, unit, replyWith, options) {
+        parser2.push("GEORADIUSBYMEMBER");
+        parseGeoRadiusByMemberWithArguments(parser2, key, from, radius, unit, replyWith, options);
       },
       transformReply: GEOSEARCH_WITH_1.default.transformReply
     };
@@ -19881,8 +20020,8 @@ var require_GEORADIUSBYMEMBER_RO_WITH = __commonJS({
     var GEORADIUSBYMEMBER_WITH_1 = __importStar(require_GEORADIUSBYMEMBER_WITH());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("GEORADIUSBYMEMBER_RO");
+        const parser2 = args[0];
+        parser2.push("GEORADIUSBYMEMBER_RO");
         (0, GEORADIUSBYMEMBER_WITH_1.parseGeoRadiusByMemberWithArguments)(...args);
       },
       transformReply: GEORADIUSBYMEMBER_WITH_1.default.transformReply
@@ -19897,16 +20036,16 @@ var require_GEORADIUSBYMEMBER = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGeoRadiusByMemberArguments = void 0;
     var GEOSEARCH_1 = require_GEOSEARCH();
-    function parseGeoRadiusByMemberArguments(parser, key, from, radius, unit, options) {
-      parser.pushKey(key);
-      parser.push(from, radius.toString(), unit);
-      (0, GEOSEARCH_1.parseGeoSearchOptions)(parser, options);
+    function parseGeoRadiusByMemberArguments(parser2, key, from, radius, unit, options) {
+      parser2.pushKey(key);
+      parser2.push(from, radius.toString(), unit);
+      (0, GEOSEARCH_1.parseGeoSearchOptions)(parser2, options);
     }
     exports.parseGeoRadiusByMemberArguments = parseGeoRadiusByMemberArguments;
     exports.default = {
-      parseCommand(parser, key, from, radius, unit, options) {
-        parser.push("GEORADIUSBYMEMBER");
-        parseGeoRadiusByMemberArguments(parser, key, from, radius, unit, options);
+      parseCommand(parser2, key, from, radius, unit, options) {
+        parser2.push("GEORADIUSBYMEMBER");
+        parseGeoRadiusByMemberArguments(parser2, key, from, radius, unit, options);
       },
       transformReply: void 0
     };
@@ -19948,8 +20087,8 @@ var require_GEORADIUSBYMEMBER_RO = __commonJS({
     var GEORADIUSBYMEMBER_1 = __importStar(require_GEORADIUSBYMEMBER());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("GEORADIUSBYMEMBER_RO");
+        const parser2 = args[0];
+        parser2.push("GEORADIUSBYMEMBER_RO");
         (0, GEORADIUSBYMEMBER_1.parseGeoRadiusByMemberArguments)(...args);
       },
       transformReply: GEORADIUSBYMEMBER_1.default.transformReply
@@ -19964,15 +20103,15 @@ var require_GEORADIUSBYMEMBER_STORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var GEORADIUSBYMEMBER_1 = require_GEORADIUSBYMEMBER();
     exports.default = {
-      parseCommand(parser, key, from, radius, unit, destination, options) {
-        parser.push("GEORADIUSBYMEMBER");
-        (0, GEORADIUSBYMEMBER_1.parseGeoRadiusByMemberArguments)(parser, key, from, radius, unit, options);
+      parseCommand(parser2, key, from, radius, unit, destination, options) {
+        parser2.push("GEORADIUSBYMEMBER");
+        (0, GEORADIUSBYMEMBER_1.parseGeoRadiusByMemberArguments)(parser2, key, from, radius, unit, options);
         if (options?.STOREDIST) {
-          parser.push("STOREDIST");
-          parser.pushKey(destination);
+          parser2.push("STOREDIST");
+          parser2.pushKey(destination);
         } else {
-          parser.push("STORE");
-          parser.pushKey(destination);
+          parser2.push("STORE");
+          parser2.pushKey(destination);
         }
       },
       transformReply: void 0
@@ -19987,14 +20126,14 @@ var require_GEOSEARCHSTORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var GEOSEARCH_1 = require_GEOSEARCH();
     exports.default = {
-      parseCommand(parser, destination, source, from, by, options) {
-        parser.push("GEOSEARCHSTORE");
+      parseCommand(parser2, destination, source, from, by, options) {
+        parser2.push("GEOSEARCHSTORE");
         if (destination !== void 0) {
-          parser.pushKey(destination);
+          parser2.pushKey(destination);
         }
-        (0, GEOSEARCH_1.parseGeoSearchArguments)(parser, source, from, by, options);
+        (0, GEOSEARCH_1.parseGeoSearchArguments)(parser2, source, from, by, options);
         if (options?.STOREDIST) {
-          parser.push("STOREDIST");
+          parser2.push("STOREDIST");
         }
       },
       transformReply: void 0
@@ -20008,9 +20147,9 @@ var require_GET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("GET");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("GET");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -20023,10 +20162,10 @@ var require_GETBIT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, offset) {
-        parser.push("GETBIT");
-        parser.pushKey(key);
-        parser.push(offset.toString());
+      parseCommand(parser2, key, offset) {
+        parser2.push("GETBIT");
+        parser2.pushKey(key);
+        parser2.push(offset.toString());
       },
       transformReply: void 0
     };
@@ -20039,9 +20178,9 @@ var require_GETDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("GETDEL");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("GETDEL");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -20055,36 +20194,36 @@ var require_GETEX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("GETEX");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("GETEX");
+        parser2.pushKey(key);
         if ("type" in options) {
           switch (options.type) {
             case "EX":
             case "PX":
-              parser.push(options.type, options.value.toString());
+              parser2.push(options.type, options.value.toString());
               break;
             case "EXAT":
-              parser.push(options.type, (0, generic_transformers_1.transformEXAT)(options.value));
+              parser2.push(options.type, (0, generic_transformers_1.transformEXAT)(options.value));
               break;
             case "PXAT":
-              parser.push(options.type, (0, generic_transformers_1.transformPXAT)(options.value));
+              parser2.push(options.type, (0, generic_transformers_1.transformPXAT)(options.value));
               break;
             case "PERSIST":
-              parser.push("PERSIST");
+              parser2.push("PERSIST");
               break;
           }
         } else {
           if ("EX" in options) {
-            parser.push("EX", options.EX.toString());
+            parser2.push("EX", options.EX.toString());
           } else if ("PX" in options) {
-            parser.push("PX", options.PX.toString());
+            parser2.push("PX", options.PX.toString());
           } else if ("EXAT" in options) {
-            parser.push("EXAT", (0, generic_transformers_1.transformEXAT)(options.EXAT));
+            parser2.push("EXAT", (0, generic_transformers_1.transformEXAT)(options.EXAT));
           } else if ("PXAT" in options) {
-            parser.push("PXAT", (0, generic_transformers_1.transformPXAT)(options.PXAT));
+            parser2.push("PXAT", (0, generic_transformers_1.transformPXAT)(options.PXAT));
           } else {
-            parser.push("PERSIST");
+            parser2.push("PERSIST");
           }
         }
       },
@@ -20099,10 +20238,10 @@ var require_GETRANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, end) {
-        parser.push("GETRANGE");
-        parser.pushKey(key);
-        parser.push(start.toString(), end.toString());
+      parseCommand(parser2, key, start, end) {
+        parser2.push("GETRANGE");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), end.toString());
       },
       transformReply: void 0
     };
@@ -20115,10 +20254,10 @@ var require_GETSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, value) {
-        parser.push("GETSET");
-        parser.pushKey(key);
-        parser.push(value);
+      parseCommand(parser2, key, value) {
+        parser2.push("GETSET");
+        parser2.pushKey(key);
+        parser2.push(value);
       },
       transformReply: void 0
     };
@@ -20131,9 +20270,9 @@ var require_EXISTS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("EXISTS");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("EXISTS");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -20146,12 +20285,12 @@ var require_EXPIRE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, seconds, mode) {
-        parser.push("EXPIRE");
-        parser.pushKey(key);
-        parser.push(seconds.toString());
+      parseCommand(parser2, key, seconds, mode) {
+        parser2.push("EXPIRE");
+        parser2.pushKey(key);
+        parser2.push(seconds.toString());
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -20166,12 +20305,12 @@ var require_EXPIREAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, timestamp, mode) {
-        parser.push("EXPIREAT");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformEXAT)(timestamp));
+      parseCommand(parser2, key, timestamp, mode) {
+        parser2.push("EXPIREAT");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformEXAT)(timestamp));
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -20185,9 +20324,9 @@ var require_EXPIRETIME = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("EXPIRETIME");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("EXPIRETIME");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -20205,10 +20344,10 @@ var require_FLUSHALL = __commonJS({
       SYNC: "SYNC"
     };
     exports.default = {
-      parseCommand(parser, mode) {
-        parser.push("FLUSHALL");
+      parseCommand(parser2, mode) {
+        parser2.push("FLUSHALL");
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -20222,10 +20361,10 @@ var require_FLUSHDB = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, mode) {
-        parser.push("FLUSHDB");
+      parseCommand(parser2, mode) {
+        parser2.push("FLUSHDB");
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -20326,8 +20465,8 @@ var require_FUNCTION_DELETE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, library) {
-        parser.push("FUNCTION", "DELETE", library);
+      parseCommand(parser2, library) {
+        parser2.push("FUNCTION", "DELETE", library);
       },
       transformReply: void 0
     };
@@ -20341,8 +20480,8 @@ var require_FUNCTION_DUMP = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("FUNCTION", "DUMP");
+      parseCommand(parser2) {
+        parser2.push("FUNCTION", "DUMP");
       },
       transformReply: void 0
     };
@@ -20355,10 +20494,10 @@ var require_FUNCTION_FLUSH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, mode) {
-        parser.push("FUNCTION", "FLUSH");
+      parseCommand(parser2, mode) {
+        parser2.push("FUNCTION", "FLUSH");
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -20372,8 +20511,8 @@ var require_FUNCTION_KILL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("FUNCTION", "KILL");
+      parseCommand(parser2) {
+        parser2.push("FUNCTION", "KILL");
       },
       transformReply: void 0
     };
@@ -20387,10 +20526,10 @@ var require_FUNCTION_LIST = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, options) {
-        parser.push("FUNCTION", "LIST");
+      parseCommand(parser2, options) {
+        parser2.push("FUNCTION", "LIST");
         if (options?.LIBRARYNAME) {
-          parser.push("LIBRARYNAME", options.LIBRARYNAME);
+          parser2.push("LIBRARYNAME", options.LIBRARYNAME);
         }
       },
       transformReply: {
@@ -20463,12 +20602,12 @@ var require_FUNCTION_LOAD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, code, options) {
-        parser.push("FUNCTION", "LOAD");
+      parseCommand(parser2, code3, options) {
+        parser2.push("FUNCTION", "LOAD");
         if (options?.REPLACE) {
-          parser.push("REPLACE");
+          parser2.push("REPLACE");
         }
-        parser.push(code);
+        parser2.push(code3);
       },
       transformReply: void 0
     };
@@ -20481,10 +20620,10 @@ var require_FUNCTION_RESTORE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, dump, options) {
-        parser.push("FUNCTION", "RESTORE", dump);
+      parseCommand(parser2, dump, options) {
+        parser2.push("FUNCTION", "RESTORE", dump);
         if (options?.mode) {
-          parser.push(options.mode);
+          parser2.push(options.mode);
         }
       },
       transformReply: void 0
@@ -20500,8 +20639,8 @@ var require_FUNCTION_STATS = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("FUNCTION", "STATS");
+      parseCommand(parser2) {
+        parser2.push("FUNCTION", "STATS");
       },
       transformReply: {
         2: (reply) => {
@@ -20545,10 +20684,10 @@ var require_HDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field) {
-        parser.push("HDEL");
-        parser.pushKey(key);
-        parser.pushVariadic(field);
+      parseCommand(parser2, key, field) {
+        parser2.push("HDEL");
+        parser2.pushKey(key);
+        parser2.pushVariadic(field);
       },
       transformReply: void 0
     };
@@ -20561,15 +20700,15 @@ var require_HELLO = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, protover, options) {
-        parser.push("HELLO");
+      parseCommand(parser2, protover, options) {
+        parser2.push("HELLO");
         if (protover) {
-          parser.push(protover.toString());
+          parser2.push(protover.toString());
           if (options?.AUTH) {
-            parser.push("AUTH", options.AUTH.username, options.AUTH.password);
+            parser2.push("AUTH", options.AUTH.username, options.AUTH.password);
           }
           if (options?.SETNAME !== void 0) {
-            parser.push("SETNAME", options.SETNAME);
+            parser2.push("SETNAME", options.SETNAME);
           }
         }
       },
@@ -20595,10 +20734,10 @@ var require_HEXISTS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field) {
-        parser.push("HEXISTS");
-        parser.pushKey(key);
-        parser.push(field);
+      parseCommand(parser2, key, field) {
+        parser2.push("HEXISTS");
+        parser2.pushKey(key);
+        parser2.push(field);
       },
       transformReply: void 0
     };
@@ -20622,15 +20761,15 @@ var require_HEXPIRE = __commonJS({
       DELETED: 2
     };
     exports.default = {
-      parseCommand(parser, key, fields, seconds, mode) {
-        parser.push("HEXPIRE");
-        parser.pushKey(key);
-        parser.push(seconds.toString());
+      parseCommand(parser2, key, fields, seconds, mode) {
+        parser2.push("HEXPIRE");
+        parser2.pushKey(key);
+        parser2.push(seconds.toString());
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20644,15 +20783,15 @@ var require_HEXPIREAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, fields, timestamp, mode) {
-        parser.push("HEXPIREAT");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformEXAT)(timestamp));
+      parseCommand(parser2, key, fields, timestamp, mode) {
+        parser2.push("HEXPIREAT");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformEXAT)(timestamp));
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20672,11 +20811,11 @@ var require_HEXPIRETIME = __commonJS({
       NO_EXPIRATION: -1
     };
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HEXPIRETIME");
-        parser.pushKey(key);
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HEXPIRETIME");
+        parser2.pushKey(key);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20689,10 +20828,10 @@ var require_HGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field) {
-        parser.push("HGET");
-        parser.pushKey(key);
-        parser.push(field);
+      parseCommand(parser2, key, field) {
+        parser2.push("HGET");
+        parser2.pushKey(key);
+        parser2.push(field);
       },
       transformReply: void 0
     };
@@ -20706,9 +20845,9 @@ var require_HGETALL = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("HGETALL");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("HGETALL");
+        parser2.pushKey(key);
       },
       TRANSFORM_LEGACY_REPLY: true,
       transformReply: {
@@ -20725,11 +20864,11 @@ var require_HGETDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HGETDEL");
-        parser.pushKey(key);
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HGETDEL");
+        parser2.pushKey(key);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20742,20 +20881,20 @@ var require_HGETEX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields, options) {
-        parser.push("HGETEX");
-        parser.pushKey(key);
+      parseCommand(parser2, key, fields, options) {
+        parser2.push("HGETEX");
+        parser2.pushKey(key);
         if (options?.expiration) {
           if (typeof options.expiration === "string") {
-            parser.push(options.expiration);
+            parser2.push(options.expiration);
           } else if (options.expiration.type === "PERSIST") {
-            parser.push("PERSIST");
+            parser2.push("PERSIST");
           } else {
-            parser.push(options.expiration.type, options.expiration.value.toString());
+            parser2.push(options.expiration.type, options.expiration.value.toString());
           }
         }
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20768,8 +20907,8 @@ var require_HIMPORT_DISCARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, fieldset) {
-        parser.push("HIMPORT", "DISCARD", fieldset);
+      parseCommand(parser2, fieldset) {
+        parser2.push("HIMPORT", "DISCARD", fieldset);
       },
       transformReply: void 0
     };
@@ -20782,8 +20921,8 @@ var require_HIMPORT_DISCARDALL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("HIMPORT", "DISCARDALL");
+      parseCommand(parser2) {
+        parser2.push("HIMPORT", "DISCARDALL");
       },
       transformReply: void 0
     };
@@ -20796,9 +20935,9 @@ var require_HIMPORT_PREPARE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, fieldset, fields) {
-        parser.push("HIMPORT", "PREPARE", fieldset);
-        parser.pushVariadic(fields);
+      parseCommand(parser2, fieldset, fields) {
+        parser2.push("HIMPORT", "PREPARE", fieldset);
+        parser2.pushVariadic(fields);
       },
       transformReply: void 0
     };
@@ -20811,11 +20950,11 @@ var require_HIMPORT_SET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fieldset, values) {
-        parser.push("HIMPORT", "SET");
-        parser.pushKey(key);
-        parser.push(fieldset);
-        parser.pushVariadic(values);
+      parseCommand(parser2, key, fieldset, values) {
+        parser2.push("HIMPORT", "SET");
+        parser2.pushKey(key);
+        parser2.push(fieldset);
+        parser2.pushVariadic(values);
       },
       transformReply: void 0
     };
@@ -20828,10 +20967,10 @@ var require_HINCRBY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field, increment) {
-        parser.push("HINCRBY");
-        parser.pushKey(key);
-        parser.push(field, increment.toString());
+      parseCommand(parser2, key, field, increment) {
+        parser2.push("HINCRBY");
+        parser2.pushKey(key);
+        parser2.push(field, increment.toString());
       },
       transformReply: void 0
     };
@@ -20844,10 +20983,10 @@ var require_HINCRBYFLOAT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field, increment) {
-        parser.push("HINCRBYFLOAT");
-        parser.pushKey(key);
-        parser.push(field, increment.toString());
+      parseCommand(parser2, key, field, increment) {
+        parser2.push("HINCRBYFLOAT");
+        parser2.pushKey(key);
+        parser2.push(field, increment.toString());
       },
       transformReply: void 0
     };
@@ -20860,9 +20999,9 @@ var require_HKEYS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("HKEYS");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("HKEYS");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -20875,9 +21014,9 @@ var require_HLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("HLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("HLEN");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -20890,10 +21029,10 @@ var require_HMGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HMGET");
-        parser.pushKey(key);
-        parser.pushVariadic(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HMGET");
+        parser2.pushKey(key);
+        parser2.pushVariadic(fields);
       },
       transformReply: void 0
     };
@@ -20906,11 +21045,11 @@ var require_HPERSIST = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HPERSIST");
-        parser.pushKey(key);
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HPERSIST");
+        parser2.pushKey(key);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20923,15 +21062,15 @@ var require_HPEXPIRE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields, ms, mode) {
-        parser.push("HPEXPIRE");
-        parser.pushKey(key);
-        parser.push(ms.toString());
+      parseCommand(parser2, key, fields, ms, mode) {
+        parser2.push("HPEXPIRE");
+        parser2.pushKey(key);
+        parser2.push(ms.toString());
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20945,15 +21084,15 @@ var require_HPEXPIREAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, fields, timestamp, mode) {
-        parser.push("HPEXPIREAT");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformPXAT)(timestamp));
+      parseCommand(parser2, key, fields, timestamp, mode) {
+        parser2.push("HPEXPIREAT");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformPXAT)(timestamp));
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20966,11 +21105,11 @@ var require_HPEXPIRETIME = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HPEXPIRETIME");
-        parser.pushKey(key);
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HPEXPIRETIME");
+        parser2.pushKey(key);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -20983,11 +21122,11 @@ var require_HPTTL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HPTTL");
-        parser.pushKey(key);
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HPTTL");
+        parser2.pushKey(key);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -21000,10 +21139,10 @@ var require_HRANDFIELD_COUNT_WITHVALUES = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, count) {
-        parser.push("HRANDFIELD");
-        parser.pushKey(key);
-        parser.push(count.toString(), "WITHVALUES");
+      parseCommand(parser2, key, count) {
+        parser2.push("HRANDFIELD");
+        parser2.pushKey(key);
+        parser2.push(count.toString(), "WITHVALUES");
       },
       transformReply: {
         2: (rawReply) => {
@@ -21037,10 +21176,10 @@ var require_HRANDFIELD_COUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, count) {
-        parser.push("HRANDFIELD");
-        parser.pushKey(key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        parser2.push("HRANDFIELD");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
       },
       transformReply: void 0
     };
@@ -21053,9 +21192,9 @@ var require_HRANDFIELD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("HRANDFIELD");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("HRANDFIELD");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -21068,13 +21207,13 @@ var require_SCAN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.pushScanArguments = exports.parseScanArguments = void 0;
-    function parseScanArguments(parser, cursor, options) {
-      parser.push(cursor);
+    function parseScanArguments(parser2, cursor, options) {
+      parser2.push(cursor);
       if (options?.MATCH !== void 0) {
-        parser.push("MATCH", options.MATCH);
+        parser2.push("MATCH", options.MATCH);
       }
       if (options?.COUNT) {
-        parser.push("COUNT", options.COUNT.toString());
+        parser2.push("COUNT", options.COUNT.toString());
       }
     }
     exports.parseScanArguments = parseScanArguments;
@@ -21094,11 +21233,11 @@ var require_SCAN = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, cursor, options) {
-        parser.push("SCAN");
-        parseScanArguments(parser, cursor, options);
+      parseCommand(parser2, cursor, options) {
+        parser2.push("SCAN");
+        parseScanArguments(parser2, cursor, options);
         if (options?.TYPE) {
-          parser.push("TYPE", options.TYPE);
+          parser2.push("TYPE", options.TYPE);
         }
       },
       /**
@@ -21124,10 +21263,10 @@ var require_HSCAN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var SCAN_1 = require_SCAN();
     exports.default = {
-      parseCommand(parser, key, cursor, options) {
-        parser.push("HSCAN");
-        parser.pushKey(key);
-        (0, SCAN_1.parseScanArguments)(parser, cursor, options);
+      parseCommand(parser2, key, cursor, options) {
+        parser2.push("HSCAN");
+        parser2.pushKey(key);
+        (0, SCAN_1.parseScanArguments)(parser2, cursor, options);
       },
       transformReply([cursor, rawEntries]) {
         const entries = [];
@@ -21158,9 +21297,9 @@ var require_HSCAN_NOVALUES = __commonJS({
     var HSCAN_1 = __importDefault(require_HSCAN());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         HSCAN_1.default.parseCommand(...args);
-        parser.push("NOVALUES");
+        parser2.push("NOVALUES");
       },
       transformReply([cursor, fields]) {
         return {
@@ -21178,38 +21317,38 @@ var require_HSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, ...[key, value, fieldValue]) {
-        parser.push("HSET");
-        parser.pushKey(key);
+      parseCommand(parser2, ...[key, value, fieldValue]) {
+        parser2.push("HSET");
+        parser2.pushKey(key);
         if (typeof value === "string" || typeof value === "number" || value instanceof Buffer) {
-          parser.push(convertValue(value), convertValue(fieldValue));
+          parser2.push(convertValue(value), convertValue(fieldValue));
         } else if (value instanceof Map) {
-          pushMap(parser, value);
+          pushMap(parser2, value);
         } else if (Array.isArray(value)) {
-          pushTuples(parser, value);
+          pushTuples(parser2, value);
         } else {
-          pushObject(parser, value);
+          pushObject(parser2, value);
         }
       },
       transformReply: void 0
     };
-    function pushMap(parser, map2) {
+    function pushMap(parser2, map2) {
       for (const [key, value] of map2.entries()) {
-        parser.push(convertValue(key), convertValue(value));
+        parser2.push(convertValue(key), convertValue(value));
       }
     }
-    function pushTuples(parser, tuples) {
+    function pushTuples(parser2, tuples) {
       for (const tuple2 of tuples) {
         if (Array.isArray(tuple2)) {
-          pushTuples(parser, tuple2);
+          pushTuples(parser2, tuple2);
           continue;
         }
-        parser.push(convertValue(tuple2));
+        parser2.push(convertValue(tuple2));
       }
     }
-    function pushObject(parser, object4) {
+    function pushObject(parser2, object4) {
       for (const key of Object.keys(object4)) {
-        parser.push(convertValue(key), convertValue(object4[key]));
+        parser2.push(convertValue(key), convertValue(object4[key]));
       }
     }
     function convertValue(value) {
@@ -21225,64 +21364,64 @@ var require_HSETEX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var parser_1 = require_parser();
     exports.default = {
-      parseCommand(parser, key, fields, options) {
-        parser.push("HSETEX");
-        parser.pushKey(key);
+      parseCommand(parser2, key, fields, options) {
+        parser2.push("HSETEX");
+        parser2.pushKey(key);
         if (options?.mode) {
-          parser.push(options.mode);
+          parser2.push(options.mode);
         }
         if (options?.expiration) {
           if (typeof options.expiration === "string") {
-            parser.push(options.expiration);
+            parser2.push(options.expiration);
           } else if (options.expiration.type === "KEEPTTL") {
-            parser.push("KEEPTTL");
+            parser2.push("KEEPTTL");
           } else {
-            parser.push(options.expiration.type, options.expiration.value.toString());
+            parser2.push(options.expiration.type, options.expiration.value.toString());
           }
         }
-        parser.push("FIELDS");
+        parser2.push("FIELDS");
         if (fields instanceof Map) {
-          pushMap(parser, fields);
+          pushMap(parser2, fields);
         } else if (Array.isArray(fields)) {
-          pushTuples(parser, fields);
+          pushTuples(parser2, fields);
         } else {
-          pushObject(parser, fields);
+          pushObject(parser2, fields);
         }
       },
       transformReply: void 0
     };
-    function pushMap(parser, map2) {
-      parser.push(map2.size.toString());
+    function pushMap(parser2, map2) {
+      parser2.push(map2.size.toString());
       for (const [key, value] of map2.entries()) {
-        parser.push(convertValue(key), convertValue(value));
+        parser2.push(convertValue(key), convertValue(value));
       }
     }
-    function pushTuples(parser, tuples) {
+    function pushTuples(parser2, tuples) {
       const tmpParser = new parser_1.BasicCommandParser();
       _pushTuples(tmpParser, tuples);
       if (tmpParser.redisArgs.length % 2 != 0) {
         throw Error("invalid number of arguments, expected key value ....[key value] pairs, got key without value");
       }
-      parser.push((tmpParser.redisArgs.length / 2).toString());
-      parser.push(...tmpParser.redisArgs);
+      parser2.push((tmpParser.redisArgs.length / 2).toString());
+      parser2.push(...tmpParser.redisArgs);
     }
-    function _pushTuples(parser, tuples) {
+    function _pushTuples(parser2, tuples) {
       for (const tuple2 of tuples) {
         if (Array.isArray(tuple2)) {
-          _pushTuples(parser, tuple2);
+          _pushTuples(parser2, tuple2);
           continue;
         }
-        parser.push(convertValue(tuple2));
+        parser2.push(convertValue(tuple2));
       }
     }
-    function pushObject(parser, object4) {
+    function pushObject(parser2, object4) {
       const len = Object.keys(object4).length;
       if (len == 0) {
         throw Error("object without keys");
       }
-      parser.push(len.toString());
+      parser2.push(len.toString());
       for (const key of Object.keys(object4)) {
-        parser.push(convertValue(key), convertValue(object4[key]));
+        parser2.push(convertValue(key), convertValue(object4[key]));
       }
     }
     function convertValue(value) {
@@ -21297,10 +21436,10 @@ var require_HSETNX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field, value) {
-        parser.push("HSETNX");
-        parser.pushKey(key);
-        parser.push(field, value);
+      parseCommand(parser2, key, field, value) {
+        parser2.push("HSETNX");
+        parser2.pushKey(key);
+        parser2.push(field, value);
       },
       transformReply: void 0
     };
@@ -21313,10 +21452,10 @@ var require_HSTRLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, field) {
-        parser.push("HSTRLEN");
-        parser.pushKey(key);
-        parser.push(field);
+      parseCommand(parser2, key, field) {
+        parser2.push("HSTRLEN");
+        parser2.pushKey(key);
+        parser2.push(field);
       },
       transformReply: void 0
     };
@@ -21329,11 +21468,11 @@ var require_HTTL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, fields) {
-        parser.push("HTTL");
-        parser.pushKey(key);
-        parser.push("FIELDS");
-        parser.pushVariadicWithLength(fields);
+      parseCommand(parser2, key, fields) {
+        parser2.push("HTTL");
+        parser2.pushKey(key);
+        parser2.push("FIELDS");
+        parser2.pushVariadicWithLength(fields);
       },
       transformReply: void 0
     };
@@ -21346,9 +21485,9 @@ var require_HVALS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("HVALS");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("HVALS");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -21550,8 +21689,8 @@ var require_HOTKEYS_GET = __commonJS({
     }
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("HOTKEYS", "GET");
+      parseCommand(parser2) {
+        parser2.push("HOTKEYS", "GET");
       },
       transformReply: transformHotkeysGetReply
     };
@@ -21564,8 +21703,8 @@ var require_HOTKEYS_RESET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("HOTKEYS", "RESET");
+      parseCommand(parser2) {
+        parser2.push("HOTKEYS", "RESET");
       },
       transformReply: void 0
     };
@@ -21583,28 +21722,28 @@ var require_HOTKEYS_START = __commonJS({
       NET: "NET"
     };
     exports.default = {
-      parseCommand(parser, options) {
-        parser.push("HOTKEYS", "START");
-        parser.push("METRICS", options.METRICS.count.toString());
+      parseCommand(parser2, options) {
+        parser2.push("HOTKEYS", "START");
+        parser2.push("METRICS", options.METRICS.count.toString());
         if (options.METRICS.CPU) {
-          parser.push("CPU");
+          parser2.push("CPU");
         }
         if (options.METRICS.NET) {
-          parser.push("NET");
+          parser2.push("NET");
         }
         if (options.COUNT !== void 0) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
         if (options.DURATION !== void 0) {
-          parser.push("DURATION", options.DURATION.toString());
+          parser2.push("DURATION", options.DURATION.toString());
         }
         if (options.SAMPLE !== void 0) {
-          parser.push("SAMPLE", options.SAMPLE.toString());
+          parser2.push("SAMPLE", options.SAMPLE.toString());
         }
         if (options.SLOTS !== void 0) {
-          parser.push("SLOTS", options.SLOTS.count.toString());
+          parser2.push("SLOTS", options.SLOTS.count.toString());
           for (const slot of options.SLOTS.slots) {
-            parser.push(slot.toString());
+            parser2.push(slot.toString());
           }
         }
       },
@@ -21619,8 +21758,8 @@ var require_HOTKEYS_STOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("HOTKEYS", "STOP");
+      parseCommand(parser2) {
+        parser2.push("HOTKEYS", "STOP");
       },
       transformReply: void 0
     };
@@ -21633,9 +21772,9 @@ var require_INCR = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("INCR");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("INCR");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -21648,10 +21787,10 @@ var require_INCRBY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, increment) {
-        parser.push("INCRBY");
-        parser.pushKey(key);
-        parser.push(increment.toString());
+      parseCommand(parser2, key, increment) {
+        parser2.push("INCRBY");
+        parser2.pushKey(key);
+        parser2.push(increment.toString());
       },
       transformReply: void 0
     };
@@ -21664,10 +21803,10 @@ var require_INCRBYFLOAT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, increment) {
-        parser.push("INCRBYFLOAT");
-        parser.pushKey(key);
-        parser.push(increment.toString());
+      parseCommand(parser2, key, increment) {
+        parser2.push("INCRBYFLOAT");
+        parser2.pushKey(key);
+        parser2.push(increment.toString());
       },
       transformReply: void 0
     };
@@ -21681,28 +21820,28 @@ var require_INCREX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("INCREX");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("INCREX");
+        parser2.pushKey(key);
         if (options?.by !== void 0) {
-          parser.push("BYINT", (0, generic_transformers_1.transformStringDoubleArgument)(options.by));
+          parser2.push("BYINT", (0, generic_transformers_1.transformStringDoubleArgument)(options.by));
         }
         if (options?.lowerBound !== void 0) {
-          parser.push("LBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.lowerBound));
+          parser2.push("LBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.lowerBound));
         }
         if (options?.upperBound !== void 0) {
-          parser.push("UBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.upperBound));
+          parser2.push("UBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.upperBound));
         }
         if (options?.saturate) {
-          parser.push("SATURATE");
+          parser2.push("SATURATE");
         }
         if (options?.expiration) {
           if (options.expiration.type === "PERSIST") {
-            parser.push("PERSIST");
+            parser2.push("PERSIST");
           } else {
-            parser.push(options.expiration.type, options.expiration.value.toString());
+            parser2.push(options.expiration.type, options.expiration.value.toString());
             if (options.expiration.ENX) {
-              parser.push("ENX");
+              parser2.push("ENX");
             }
           }
         }
@@ -21719,26 +21858,26 @@ var require_INCREXBYFLOAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, value, options) {
-        parser.push("INCREX");
-        parser.pushKey(key);
-        parser.push("BYFLOAT", (0, generic_transformers_1.transformStringDoubleArgument)(value));
+      parseCommand(parser2, key, value, options) {
+        parser2.push("INCREX");
+        parser2.pushKey(key);
+        parser2.push("BYFLOAT", (0, generic_transformers_1.transformStringDoubleArgument)(value));
         if (options?.lowerBound !== void 0) {
-          parser.push("LBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.lowerBound));
+          parser2.push("LBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.lowerBound));
         }
         if (options?.upperBound !== void 0) {
-          parser.push("UBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.upperBound));
+          parser2.push("UBOUND", (0, generic_transformers_1.transformStringDoubleArgument)(options.upperBound));
         }
         if (options?.saturate) {
-          parser.push("SATURATE");
+          parser2.push("SATURATE");
         }
         if (options?.expiration) {
           if (options.expiration.type === "PERSIST") {
-            parser.push("PERSIST");
+            parser2.push("PERSIST");
           } else {
-            parser.push(options.expiration.type, options.expiration.value.toString());
+            parser2.push(options.expiration.type, options.expiration.value.toString());
             if (options.expiration.ENX) {
-              parser.push("ENX");
+              parser2.push("ENX");
             }
           }
         }
@@ -21758,10 +21897,10 @@ var require_INFO = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, section) {
-        parser.push("INFO");
+      parseCommand(parser2, section) {
+        parser2.push("INFO");
         if (section) {
-          parser.push(section);
+          parser2.push(section);
         }
       },
       transformReply: void 0
@@ -21779,8 +21918,8 @@ var require_KEYS = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, pattern) {
-        parser.push("KEYS", pattern);
+      parseCommand(parser2, pattern) {
+        parser2.push("KEYS", pattern);
       },
       transformReply: void 0
     };
@@ -21794,8 +21933,8 @@ var require_LASTSAVE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("LASTSAVE");
+      parseCommand(parser2) {
+        parser2.push("LASTSAVE");
       },
       transformReply: void 0
     };
@@ -21809,8 +21948,8 @@ var require_LATENCY_DOCTOR = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("LATENCY", "DOCTOR");
+      parseCommand(parser2) {
+        parser2.push("LATENCY", "DOCTOR");
       },
       transformReply: void 0
     };
@@ -21846,8 +21985,8 @@ var require_LATENCY_GRAPH = __commonJS({
     };
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, event) {
-        parser.push("LATENCY", "GRAPH", event);
+      parseCommand(parser2, event) {
+        parser2.push("LATENCY", "GRAPH", event);
       },
       transformReply: void 0
     };
@@ -21861,8 +22000,8 @@ var require_LATENCY_HISTORY = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, event) {
-        parser.push("LATENCY", "HISTORY", event);
+      parseCommand(parser2, event) {
+        parser2.push("LATENCY", "HISTORY", event);
       },
       transformReply: void 0
     };
@@ -21876,8 +22015,8 @@ var require_LATENCY_LATEST = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("LATENCY", "LATEST");
+      parseCommand(parser2) {
+        parser2.push("LATENCY", "LATEST");
       },
       transformReply: void 0
     };
@@ -21895,12 +22034,12 @@ var require_LATENCY_RESET = __commonJS({
       return LATENCY_GRAPH_1.LATENCY_EVENTS;
     } });
     exports.default = {
-      parseCommand(parser, ...events) {
+      parseCommand(parser2, ...events) {
         const args = ["LATENCY", "RESET"];
         if (events.length > 0) {
           args.push(...events);
         }
-        parser.push(...args);
+        parser2.push(...args);
       },
       transformReply: void 0
     };
@@ -21913,9 +22052,9 @@ var require_LCS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key1, key2) {
-        parser.push("LCS");
-        parser.pushKeys([key1, key2]);
+      parseCommand(parser2, key1, key2) {
+        parser2.push("LCS");
+        parser2.pushKeys([key1, key2]);
       },
       transformReply: void 0
     };
@@ -21932,11 +22071,11 @@ var require_LCS_IDX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var LCS_1 = __importDefault(require_LCS());
     exports.default = {
-      parseCommand(parser, key1, key2, options) {
-        LCS_1.default.parseCommand(parser, key1, key2);
-        parser.push("IDX");
+      parseCommand(parser2, key1, key2, options) {
+        LCS_1.default.parseCommand(parser2, key1, key2);
+        parser2.push("IDX");
         if (options?.MINMATCHLEN) {
-          parser.push("MINMATCHLEN", options.MINMATCHLEN.toString());
+          parser2.push("MINMATCHLEN", options.MINMATCHLEN.toString());
         }
       },
       transformReply: {
@@ -21961,9 +22100,9 @@ var require_LCS_IDX_WITHMATCHLEN = __commonJS({
     var LCS_IDX_1 = __importDefault(require_LCS_IDX());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         LCS_IDX_1.default.parseCommand(...args);
-        parser.push("WITHMATCHLEN");
+        parser2.push("WITHMATCHLEN");
       },
       transformReply: {
         2: (reply) => ({
@@ -21987,9 +22126,9 @@ var require_LCS_LEN = __commonJS({
     var LCS_1 = __importDefault(require_LCS());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         LCS_1.default.parseCommand(...args);
-        parser.push("LEN");
+        parser2.push("LEN");
       },
       transformReply: void 0
     };
@@ -22002,10 +22141,10 @@ var require_LINDEX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, index) {
-        parser.push("LINDEX");
-        parser.pushKey(key);
-        parser.push(index.toString());
+      parseCommand(parser2, key, index) {
+        parser2.push("LINDEX");
+        parser2.pushKey(key);
+        parser2.push(index.toString());
       },
       transformReply: void 0
     };
@@ -22018,10 +22157,10 @@ var require_LINSERT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, position, pivot, element) {
-        parser.push("LINSERT");
-        parser.pushKey(key);
-        parser.push(position, pivot, element);
+      parseCommand(parser2, key, position, pivot, element) {
+        parser2.push("LINSERT");
+        parser2.pushKey(key);
+        parser2.push(position, pivot, element);
       },
       transformReply: void 0
     };
@@ -22034,9 +22173,9 @@ var require_LLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("LLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("LLEN");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22049,10 +22188,10 @@ var require_LMOVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, source, destination, sourceSide, destinationSide) {
-        parser.push("LMOVE");
-        parser.pushKeys([source, destination]);
-        parser.push(sourceSide, destinationSide);
+      parseCommand(parser2, source, destination, sourceSide, destinationSide) {
+        parser2.push("LMOVE");
+        parser2.pushKeys([source, destination]);
+        parser2.push(sourceSide, destinationSide);
       },
       transformReply: void 0
     };
@@ -22065,11 +22204,11 @@ var require_LOLWUT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, version3, ...optionalArguments) {
-        parser.push("LOLWUT");
+      parseCommand(parser2, version3, ...optionalArguments) {
+        parser2.push("LOLWUT");
         if (version3) {
-          parser.push("VERSION", version3.toString());
-          parser.pushVariadic(optionalArguments.map(String));
+          parser2.push("VERSION", version3.toString());
+          parser2.pushVariadic(optionalArguments.map(String));
         }
       },
       transformReply: void 0
@@ -22083,9 +22222,9 @@ var require_LPOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("LPOP");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("LPOP");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22102,9 +22241,9 @@ var require_LPOP_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var LPOP_1 = __importDefault(require_LPOP());
     exports.default = {
-      parseCommand(parser, key, count) {
-        LPOP_1.default.parseCommand(parser, key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        LPOP_1.default.parseCommand(parser2, key);
+        parser2.push(count.toString());
       },
       transformReply: void 0
     };
@@ -22117,15 +22256,15 @@ var require_LPOS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, element, options) {
-        parser.push("LPOS");
-        parser.pushKey(key);
-        parser.push(element);
+      parseCommand(parser2, key, element, options) {
+        parser2.push("LPOS");
+        parser2.pushKey(key);
+        parser2.push(element);
         if (options?.RANK !== void 0) {
-          parser.push("RANK", options.RANK.toString());
+          parser2.push("RANK", options.RANK.toString());
         }
         if (options?.MAXLEN !== void 0) {
-          parser.push("MAXLEN", options.MAXLEN.toString());
+          parser2.push("MAXLEN", options.MAXLEN.toString());
         }
       },
       transformReply: void 0
@@ -22143,9 +22282,9 @@ var require_LPOS_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var LPOS_1 = __importDefault(require_LPOS());
     exports.default = {
-      parseCommand(parser, key, element, count, options) {
-        LPOS_1.default.parseCommand(parser, key, element, options);
-        parser.push("COUNT", count.toString());
+      parseCommand(parser2, key, element, count, options) {
+        LPOS_1.default.parseCommand(parser2, key, element, options);
+        parser2.push("COUNT", count.toString());
       },
       transformReply: void 0
     };
@@ -22158,10 +22297,10 @@ var require_LPUSH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, elements) {
-        parser.push("LPUSH");
-        parser.pushKey(key);
-        parser.pushVariadic(elements);
+      parseCommand(parser2, key, elements) {
+        parser2.push("LPUSH");
+        parser2.pushKey(key);
+        parser2.pushVariadic(elements);
       },
       transformReply: void 0
     };
@@ -22174,10 +22313,10 @@ var require_LPUSHX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, elements) {
-        parser.push("LPUSHX");
-        parser.pushKey(key);
-        parser.pushVariadic(elements);
+      parseCommand(parser2, key, elements) {
+        parser2.push("LPUSHX");
+        parser2.pushKey(key);
+        parser2.pushVariadic(elements);
       },
       transformReply: void 0
     };
@@ -22190,10 +22329,10 @@ var require_LRANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, stop) {
-        parser.push("LRANGE");
-        parser.pushKey(key);
-        parser.push(start.toString(), stop.toString());
+      parseCommand(parser2, key, start, stop) {
+        parser2.push("LRANGE");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), stop.toString());
       },
       transformReply: void 0
     };
@@ -22206,11 +22345,11 @@ var require_LREM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, count, element) {
-        parser.push("LREM");
-        parser.pushKey(key);
-        parser.push(count.toString());
-        parser.push(element);
+      parseCommand(parser2, key, count, element) {
+        parser2.push("LREM");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
+        parser2.push(element);
       },
       transformReply: void 0
     };
@@ -22223,10 +22362,10 @@ var require_LSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, index, element) {
-        parser.push("LSET");
-        parser.pushKey(key);
-        parser.push(index.toString(), element);
+      parseCommand(parser2, key, index, element) {
+        parser2.push("LSET");
+        parser2.pushKey(key);
+        parser2.push(index.toString(), element);
       },
       transformReply: void 0
     };
@@ -22239,10 +22378,10 @@ var require_LTRIM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, stop) {
-        parser.push("LTRIM");
-        parser.pushKey(key);
-        parser.push(start.toString(), stop.toString());
+      parseCommand(parser2, key, start, stop) {
+        parser2.push("LTRIM");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), stop.toString());
       },
       transformReply: void 0
     };
@@ -22256,8 +22395,8 @@ var require_MEMORY_DOCTOR = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("MEMORY", "DOCTOR");
+      parseCommand(parser2) {
+        parser2.push("MEMORY", "DOCTOR");
       },
       transformReply: void 0
     };
@@ -22271,8 +22410,8 @@ var require_MEMORY_MALLOC_STATS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("MEMORY", "MALLOC-STATS");
+      parseCommand(parser2) {
+        parser2.push("MEMORY", "MALLOC-STATS");
       },
       transformReply: void 0
     };
@@ -22285,8 +22424,8 @@ var require_MEMORY_PURGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("MEMORY", "PURGE");
+      parseCommand(parser2) {
+        parser2.push("MEMORY", "PURGE");
       },
       transformReply: void 0
     };
@@ -22301,8 +22440,8 @@ var require_MEMORY_STATS = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("MEMORY", "STATS");
+      parseCommand(parser2) {
+        parser2.push("MEMORY", "STATS");
       },
       transformReply: {
         2: (rawReply, preserve, typeMapping) => {
@@ -22336,11 +22475,11 @@ var require_MEMORY_USAGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("MEMORY", "USAGE");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("MEMORY", "USAGE");
+        parser2.pushKey(key);
         if (options?.SAMPLES !== void 0) {
-          parser.push("SAMPLES", options.SAMPLES.toString());
+          parser2.push("SAMPLES", options.SAMPLES.toString());
         }
       },
       transformReply: void 0
@@ -22354,9 +22493,9 @@ var require_MGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("MGET");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("MGET");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -22369,31 +22508,31 @@ var require_MIGRATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, host, port, key, destinationDb, timeout, options) {
-        parser.push("MIGRATE", host, port.toString());
+      parseCommand(parser2, host, port, key, destinationDb, timeout, options) {
+        parser2.push("MIGRATE", host, port.toString());
         const isKeyArray = Array.isArray(key);
         if (isKeyArray) {
-          parser.push("");
+          parser2.push("");
         } else {
-          parser.pushKey(key);
+          parser2.pushKey(key);
         }
-        parser.push(destinationDb.toString(), timeout.toString());
+        parser2.push(destinationDb.toString(), timeout.toString());
         if (options?.COPY) {
-          parser.push("COPY");
+          parser2.push("COPY");
         }
         if (options?.REPLACE) {
-          parser.push("REPLACE");
+          parser2.push("REPLACE");
         }
         if (options?.AUTH) {
           if (options.AUTH.username) {
-            parser.push("AUTH2", options.AUTH.username, options.AUTH.password);
+            parser2.push("AUTH2", options.AUTH.username, options.AUTH.password);
           } else {
-            parser.push("AUTH", options.AUTH.password);
+            parser2.push("AUTH", options.AUTH.password);
           }
         }
         if (isKeyArray) {
-          parser.push("KEYS");
-          parser.pushKeys(key);
+          parser2.push("KEYS");
+          parser2.pushKeys(key);
         }
       },
       transformReply: void 0
@@ -22440,8 +22579,8 @@ var require_MODULE_LIST = __commonJS({
     }
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("MODULE", "LIST");
+      parseCommand(parser2) {
+        parser2.push("MODULE", "LIST");
       },
       transformReply: {
         2: transformModuleListReply,
@@ -22457,10 +22596,10 @@ var require_MODULE_LOAD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, path, moduleArguments) {
-        parser.push("MODULE", "LOAD", path);
+      parseCommand(parser2, path, moduleArguments) {
+        parser2.push("MODULE", "LOAD", path);
         if (moduleArguments) {
-          parser.push(...moduleArguments);
+          parser2.push(...moduleArguments);
         }
       },
       transformReply: void 0
@@ -22474,8 +22613,8 @@ var require_MODULE_UNLOAD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, name) {
-        parser.push("MODULE", "UNLOAD", name);
+      parseCommand(parser2, name) {
+        parser2.push("MODULE", "UNLOAD", name);
       },
       transformReply: void 0
     };
@@ -22488,10 +22627,10 @@ var require_MOVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, db) {
-        parser.push("MOVE");
-        parser.pushKey(key);
-        parser.push(db.toString());
+      parseCommand(parser2, key, db) {
+        parser2.push("MOVE");
+        parser2.pushKey(key);
+        parser2.push(db.toString());
       },
       transformReply: void 0
     };
@@ -22504,35 +22643,35 @@ var require_MSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseMSetArguments = void 0;
-    function parseMSetArguments(parser, toSet) {
+    function parseMSetArguments(parser2, toSet) {
       if (Array.isArray(toSet)) {
         if (toSet.length == 0) {
           throw new Error("empty toSet Argument");
         }
         if (Array.isArray(toSet[0])) {
           for (const tuple2 of toSet) {
-            parser.pushKey(tuple2[0]);
-            parser.push(tuple2[1]);
+            parser2.pushKey(tuple2[0]);
+            parser2.push(tuple2[1]);
           }
         } else {
           const arr = toSet;
           for (let i = 0; i < arr.length; i += 2) {
-            parser.pushKey(arr[i]);
-            parser.push(arr[i + 1]);
+            parser2.pushKey(arr[i]);
+            parser2.push(arr[i + 1]);
           }
         }
       } else {
         for (const tuple2 of Object.entries(toSet)) {
-          parser.pushKey(tuple2[0]);
-          parser.push(tuple2[1]);
+          parser2.pushKey(tuple2[0]);
+          parser2.push(tuple2[1]);
         }
       }
     }
     exports.parseMSetArguments = parseMSetArguments;
     exports.default = {
-      parseCommand(parser, toSet) {
-        parser.push("MSET");
-        return parseMSetArguments(parser, toSet);
+      parseCommand(parser2, toSet) {
+        parser2.push("MSET");
+        return parseMSetArguments(parser2, toSet);
       },
       transformReply: void 0
     };
@@ -22578,7 +22717,7 @@ var require_MSETEX = __commonJS({
        */
       KEEPTTL: "KEEPTTL"
     };
-    function parseMSetExArguments(parser, keyValuePairs) {
+    function parseMSetExArguments(parser2, keyValuePairs) {
       let tuples = [];
       if (Array.isArray(keyValuePairs)) {
         if (keyValuePairs.length == 0) {
@@ -22597,34 +22736,34 @@ var require_MSETEX = __commonJS({
           tuples.push([tuple2[0], tuple2[1]]);
         }
       }
-      parser.push(tuples.length.toString());
+      parser2.push(tuples.length.toString());
       for (const tuple2 of tuples) {
-        parser.pushKey(tuple2[0]);
-        parser.push(tuple2[1]);
+        parser2.pushKey(tuple2[0]);
+        parser2.push(tuple2[1]);
       }
     }
     exports.parseMSetExArguments = parseMSetExArguments;
     exports.default = {
-      parseCommand(parser, keyValuePairs, options) {
-        parser.push("MSETEX");
-        parseMSetExArguments(parser, keyValuePairs);
+      parseCommand(parser2, keyValuePairs, options) {
+        parser2.push("MSETEX");
+        parseMSetExArguments(parser2, keyValuePairs);
         if (options?.mode) {
-          parser.push(options.mode);
+          parser2.push(options.mode);
         }
         if (options?.expiration) {
           switch (options.expiration.type) {
             case exports.ExpirationMode.EXAT:
-              parser.push(exports.ExpirationMode.EXAT, (0, generic_transformers_1.transformEXAT)(options.expiration.value));
+              parser2.push(exports.ExpirationMode.EXAT, (0, generic_transformers_1.transformEXAT)(options.expiration.value));
               break;
             case exports.ExpirationMode.PXAT:
-              parser.push(exports.ExpirationMode.PXAT, (0, generic_transformers_1.transformPXAT)(options.expiration.value));
+              parser2.push(exports.ExpirationMode.PXAT, (0, generic_transformers_1.transformPXAT)(options.expiration.value));
               break;
             case exports.ExpirationMode.KEEPTTL:
-              parser.push(exports.ExpirationMode.KEEPTTL);
+              parser2.push(exports.ExpirationMode.KEEPTTL);
               break;
             case exports.ExpirationMode.EX:
             case exports.ExpirationMode.PX:
-              parser.push(options.expiration.type, options.expiration.value?.toString());
+              parser2.push(options.expiration.type, options.expiration.value?.toString());
               break;
           }
         }
@@ -22641,9 +22780,9 @@ var require_MSETNX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var MSET_1 = require_MSET();
     exports.default = {
-      parseCommand(parser, toSet) {
-        parser.push("MSETNX");
-        return (0, MSET_1.parseMSetArguments)(parser, toSet);
+      parseCommand(parser2, toSet) {
+        parser2.push("MSETNX");
+        return (0, MSET_1.parseMSetArguments)(parser2, toSet);
       },
       transformReply: void 0
     };
@@ -22656,9 +22795,9 @@ var require_OBJECT_ENCODING = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("OBJECT", "ENCODING");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("OBJECT", "ENCODING");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22671,9 +22810,9 @@ var require_OBJECT_FREQ = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("OBJECT", "FREQ");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("OBJECT", "FREQ");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22686,9 +22825,9 @@ var require_OBJECT_IDLETIME = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("OBJECT", "IDLETIME");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("OBJECT", "IDLETIME");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22701,9 +22840,9 @@ var require_OBJECT_REFCOUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("OBJECT", "REFCOUNT");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("OBJECT", "REFCOUNT");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22716,9 +22855,9 @@ var require_PERSIST = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("PERSIST");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("PERSIST");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22731,12 +22870,12 @@ var require_PEXPIRE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, ms, mode) {
-        parser.push("PEXPIRE");
-        parser.pushKey(key);
-        parser.push(ms.toString());
+      parseCommand(parser2, key, ms, mode) {
+        parser2.push("PEXPIRE");
+        parser2.pushKey(key);
+        parser2.push(ms.toString());
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -22751,12 +22890,12 @@ var require_PEXPIREAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, msTimestamp, mode) {
-        parser.push("PEXPIREAT");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformPXAT)(msTimestamp));
+      parseCommand(parser2, key, msTimestamp, mode) {
+        parser2.push("PEXPIREAT");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformPXAT)(msTimestamp));
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -22770,9 +22909,9 @@ var require_PEXPIRETIME = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("PEXPIRETIME");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("PEXPIRETIME");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22785,11 +22924,11 @@ var require_PFADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("PFADD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, element) {
+        parser2.push("PFADD");
+        parser2.pushKey(key);
         if (element) {
-          parser.pushVariadic(element);
+          parser2.pushVariadic(element);
         }
       },
       transformReply: void 0
@@ -22803,9 +22942,9 @@ var require_PFCOUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("PFCOUNT");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("PFCOUNT");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -22818,11 +22957,11 @@ var require_PFMERGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, sources) {
-        parser.push("PFMERGE");
-        parser.pushKey(destination);
+      parseCommand(parser2, destination, sources) {
+        parser2.push("PFMERGE");
+        parser2.pushKey(destination);
         if (sources) {
-          parser.pushKeys(sources);
+          parser2.pushKeys(sources);
         }
       },
       transformReply: void 0
@@ -22837,10 +22976,10 @@ var require_PING = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, message) {
-        parser.push("PING");
+      parseCommand(parser2, message) {
+        parser2.push("PING");
         if (message !== void 0) {
-          parser.push(message);
+          parser2.push(message);
         }
       },
       transformReply: void 0
@@ -22854,10 +22993,10 @@ var require_PSETEX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, ms, value) {
-        parser.push("PSETEX");
-        parser.pushKey(key);
-        parser.push(ms.toString(), value);
+      parseCommand(parser2, key, ms, value) {
+        parser2.push("PSETEX");
+        parser2.pushKey(key);
+        parser2.push(ms.toString(), value);
       },
       transformReply: void 0
     };
@@ -22870,9 +23009,9 @@ var require_PTTL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("PTTL");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("PTTL");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -22886,8 +23025,8 @@ var require_PUBLISH = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, channel, message) {
-        parser.push("PUBLISH", channel, message);
+      parseCommand(parser2, channel, message) {
+        parser2.push("PUBLISH", channel, message);
       },
       transformReply: void 0
     };
@@ -22901,10 +23040,10 @@ var require_PUBSUB_CHANNELS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, pattern) {
-        parser.push("PUBSUB", "CHANNELS");
+      parseCommand(parser2, pattern) {
+        parser2.push("PUBSUB", "CHANNELS");
         if (pattern) {
-          parser.push(pattern);
+          parser2.push(pattern);
         }
       },
       transformReply: void 0
@@ -22919,8 +23058,8 @@ var require_PUBSUB_NUMPAT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("PUBSUB", "NUMPAT");
+      parseCommand(parser2) {
+        parser2.push("PUBSUB", "NUMPAT");
       },
       transformReply: void 0
     };
@@ -22934,10 +23073,10 @@ var require_PUBSUB_NUMSUB = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, channels) {
-        parser.push("PUBSUB", "NUMSUB");
+      parseCommand(parser2, channels) {
+        parser2.push("PUBSUB", "NUMSUB");
         if (channels) {
-          parser.pushVariadic(channels);
+          parser2.pushVariadic(channels);
         }
       },
       /**
@@ -22972,10 +23111,10 @@ var require_PUBSUB_SHARDNUMSUB = __commonJS({
        * @param channels - Optional shard channel names to get subscription count for
        * @see https://redis.io/commands/pubsub-shardnumsub/
        */
-      parseCommand(parser, channels) {
-        parser.push("PUBSUB", "SHARDNUMSUB");
+      parseCommand(parser2, channels) {
+        parser2.push("PUBSUB", "SHARDNUMSUB");
         if (channels) {
-          parser.pushVariadic(channels);
+          parser2.pushVariadic(channels);
         }
       },
       /**
@@ -23002,10 +23141,10 @@ var require_PUBSUB_SHARDCHANNELS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, pattern) {
-        parser.push("PUBSUB", "SHARDCHANNELS");
+      parseCommand(parser2, pattern) {
+        parser2.push("PUBSUB", "SHARDCHANNELS");
         if (pattern) {
-          parser.push(pattern);
+          parser2.push(pattern);
         }
       },
       transformReply: void 0
@@ -23023,8 +23162,8 @@ var require_RANDOMKEY = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("RANDOMKEY");
+      parseCommand(parser2) {
+        parser2.push("RANDOMKEY");
       },
       transformReply: void 0
     };
@@ -23038,8 +23177,8 @@ var require_READONLY = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("READONLY");
+      parseCommand(parser2) {
+        parser2.push("READONLY");
       },
       transformReply: void 0
     };
@@ -23052,9 +23191,9 @@ var require_RENAME = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, newKey) {
-        parser.push("RENAME");
-        parser.pushKeys([key, newKey]);
+      parseCommand(parser2, key, newKey) {
+        parser2.push("RENAME");
+        parser2.pushKeys([key, newKey]);
       },
       transformReply: void 0
     };
@@ -23067,9 +23206,9 @@ var require_RENAMENX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, newKey) {
-        parser.push("RENAMENX");
-        parser.pushKeys([key, newKey]);
+      parseCommand(parser2, key, newKey) {
+        parser2.push("RENAMENX");
+        parser2.pushKeys([key, newKey]);
       },
       transformReply: void 0
     };
@@ -23082,8 +23221,8 @@ var require_REPLICAOF = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, host, port) {
-        parser.push("REPLICAOF", host, port.toString());
+      parseCommand(parser2, host, port) {
+        parser2.push("REPLICAOF", host, port.toString());
       },
       transformReply: void 0
     };
@@ -23096,8 +23235,8 @@ var require_RESTORE_ASKING = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("RESTORE-ASKING");
+      parseCommand(parser2) {
+        parser2.push("RESTORE-ASKING");
       },
       transformReply: void 0
     };
@@ -23110,21 +23249,21 @@ var require_RESTORE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, ttl, serializedValue, options) {
-        parser.push("RESTORE");
-        parser.pushKey(key);
-        parser.push(ttl.toString(), serializedValue);
+      parseCommand(parser2, key, ttl, serializedValue, options) {
+        parser2.push("RESTORE");
+        parser2.pushKey(key);
+        parser2.push(ttl.toString(), serializedValue);
         if (options?.REPLACE) {
-          parser.push("REPLACE");
+          parser2.push("REPLACE");
         }
         if (options?.ABSTTL) {
-          parser.push("ABSTTL");
+          parser2.push("ABSTTL");
         }
         if (options?.IDLETIME !== void 0) {
-          parser.push("IDLETIME", options.IDLETIME.toString());
+          parser2.push("IDLETIME", options.IDLETIME.toString());
         }
         if (options?.FREQ !== void 0) {
-          parser.push("FREQ", options.FREQ.toString());
+          parser2.push("FREQ", options.FREQ.toString());
         }
       },
       transformReply: void 0
@@ -23139,8 +23278,8 @@ var require_ROLE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("ROLE");
+      parseCommand(parser2) {
+        parser2.push("ROLE");
       },
       /**
        * Transforms the ROLE reply into a structured object
@@ -23196,10 +23335,10 @@ var require_RPOP_COUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, count) {
-        parser.push("RPOP");
-        parser.pushKey(key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        parser2.push("RPOP");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
       },
       transformReply: void 0
     };
@@ -23212,9 +23351,9 @@ var require_RPOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("RPOP");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("RPOP");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -23227,9 +23366,9 @@ var require_RPOPLPUSH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, source, destination) {
-        parser.push("RPOPLPUSH");
-        parser.pushKeys([source, destination]);
+      parseCommand(parser2, source, destination) {
+        parser2.push("RPOPLPUSH");
+        parser2.pushKeys([source, destination]);
       },
       transformReply: void 0
     };
@@ -23242,10 +23381,10 @@ var require_RPUSH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("RPUSH");
-        parser.pushKey(key);
-        parser.pushVariadic(element);
+      parseCommand(parser2, key, element) {
+        parser2.push("RPUSH");
+        parser2.pushKey(key);
+        parser2.pushVariadic(element);
       },
       transformReply: void 0
     };
@@ -23258,10 +23397,10 @@ var require_RPUSHX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("RPUSHX");
-        parser.pushKey(key);
-        parser.pushVariadic(element);
+      parseCommand(parser2, key, element) {
+        parser2.push("RPUSHX");
+        parser2.pushKey(key);
+        parser2.pushVariadic(element);
       },
       transformReply: void 0
     };
@@ -23274,10 +23413,10 @@ var require_SADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, members) {
-        parser.push("SADD");
-        parser.pushKey(key);
-        parser.pushVariadic(members);
+      parseCommand(parser2, key, members) {
+        parser2.push("SADD");
+        parser2.pushKey(key);
+        parser2.pushVariadic(members);
       },
       transformReply: void 0
     };
@@ -23290,9 +23429,9 @@ var require_SCARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("SCARD");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("SCARD");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -23306,8 +23445,8 @@ var require_SCRIPT_DEBUG = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, mode) {
-        parser.push("SCRIPT", "DEBUG", mode);
+      parseCommand(parser2, mode) {
+        parser2.push("SCRIPT", "DEBUG", mode);
       },
       transformReply: void 0
     };
@@ -23321,9 +23460,9 @@ var require_SCRIPT_EXISTS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, sha1) {
-        parser.push("SCRIPT", "EXISTS");
-        parser.pushVariadic(sha1);
+      parseCommand(parser2, sha1) {
+        parser2.push("SCRIPT", "EXISTS");
+        parser2.pushVariadic(sha1);
       },
       transformReply: void 0
     };
@@ -23336,10 +23475,10 @@ var require_SCRIPT_FLUSH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, mode) {
-        parser.push("SCRIPT", "FLUSH");
+      parseCommand(parser2, mode) {
+        parser2.push("SCRIPT", "FLUSH");
         if (mode) {
-          parser.push(mode);
+          parser2.push(mode);
         }
       },
       transformReply: void 0
@@ -23353,8 +23492,8 @@ var require_SCRIPT_KILL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser) {
-        parser.push("SCRIPT", "KILL");
+      parseCommand(parser2) {
+        parser2.push("SCRIPT", "KILL");
       },
       transformReply: void 0
     };
@@ -23367,8 +23506,8 @@ var require_SCRIPT_LOAD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, script) {
-        parser.push("SCRIPT", "LOAD", script);
+      parseCommand(parser2, script) {
+        parser2.push("SCRIPT", "LOAD", script);
       },
       transformReply: void 0
     };
@@ -23381,9 +23520,9 @@ var require_SDIFF = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("SDIFF");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("SDIFF");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -23397,11 +23536,11 @@ var require_SDIFFCARD = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, keys, options) {
-        parser.push("SDIFFCARD");
-        parser.pushKeysLength(keys);
+      parseCommand(parser2, keys, options) {
+        parser2.push("SDIFFCARD");
+        parser2.pushKeysLength(keys);
         if (options?.LIMIT !== void 0) {
-          parser.push("LIMIT", options.LIMIT.toString());
+          parser2.push("LIMIT", options.LIMIT.toString());
         }
       },
       transformReply: void 0
@@ -23415,10 +23554,10 @@ var require_SDIFFSTORE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, keys) {
-        parser.push("SDIFFSTORE");
-        parser.pushKey(destination);
-        parser.pushKeys(keys);
+      parseCommand(parser2, destination, keys) {
+        parser2.push("SDIFFSTORE");
+        parser2.pushKey(destination);
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -23431,41 +23570,41 @@ var require_SET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, value, options) {
-        parser.push("SET");
-        parser.pushKey(key);
-        parser.push(typeof value === "number" ? value.toString() : value);
+      parseCommand(parser2, key, value, options) {
+        parser2.push("SET");
+        parser2.pushKey(key);
+        parser2.push(typeof value === "number" ? value.toString() : value);
         if (options?.expiration) {
           if (typeof options.expiration === "string") {
-            parser.push(options.expiration);
+            parser2.push(options.expiration);
           } else if (options.expiration.type === "KEEPTTL") {
-            parser.push("KEEPTTL");
+            parser2.push("KEEPTTL");
           } else {
-            parser.push(options.expiration.type, options.expiration.value.toString());
+            parser2.push(options.expiration.type, options.expiration.value.toString());
           }
         } else if (options?.EX !== void 0) {
-          parser.push("EX", options.EX.toString());
+          parser2.push("EX", options.EX.toString());
         } else if (options?.PX !== void 0) {
-          parser.push("PX", options.PX.toString());
+          parser2.push("PX", options.PX.toString());
         } else if (options?.EXAT !== void 0) {
-          parser.push("EXAT", options.EXAT.toString());
+          parser2.push("EXAT", options.EXAT.toString());
         } else if (options?.PXAT !== void 0) {
-          parser.push("PXAT", options.PXAT.toString());
+          parser2.push("PXAT", options.PXAT.toString());
         } else if (options?.KEEPTTL) {
-          parser.push("KEEPTTL");
+          parser2.push("KEEPTTL");
         }
         if (options?.condition) {
-          parser.push(options.condition);
+          parser2.push(options.condition);
           if (options?.matchValue !== void 0) {
-            parser.push(options.matchValue);
+            parser2.push(options.matchValue);
           }
         } else if (options?.NX) {
-          parser.push("NX");
+          parser2.push("NX");
         } else if (options?.XX) {
-          parser.push("XX");
+          parser2.push("XX");
         }
         if (options?.GET) {
-          parser.push("GET");
+          parser2.push("GET");
         }
       },
       transformReply: void 0
@@ -23479,10 +23618,10 @@ var require_SETBIT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, offset, value) {
-        parser.push("SETBIT");
-        parser.pushKey(key);
-        parser.push(offset.toString(), value.toString());
+      parseCommand(parser2, key, offset, value) {
+        parser2.push("SETBIT");
+        parser2.pushKey(key);
+        parser2.push(offset.toString(), value.toString());
       },
       transformReply: void 0
     };
@@ -23495,10 +23634,10 @@ var require_SETEX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, seconds, value) {
-        parser.push("SETEX");
-        parser.pushKey(key);
-        parser.push(seconds.toString(), value);
+      parseCommand(parser2, key, seconds, value) {
+        parser2.push("SETEX");
+        parser2.pushKey(key);
+        parser2.push(seconds.toString(), value);
       },
       transformReply: void 0
     };
@@ -23511,10 +23650,10 @@ var require_SETNX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, value) {
-        parser.push("SETNX");
-        parser.pushKey(key);
-        parser.push(value);
+      parseCommand(parser2, key, value) {
+        parser2.push("SETNX");
+        parser2.pushKey(key);
+        parser2.push(value);
       },
       transformReply: void 0
     };
@@ -23527,10 +23666,10 @@ var require_SETRANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, offset, value) {
-        parser.push("SETRANGE");
-        parser.pushKey(key);
-        parser.push(offset.toString(), value);
+      parseCommand(parser2, key, offset, value) {
+        parser2.push("SETRANGE");
+        parser2.pushKey(key);
+        parser2.push(offset.toString(), value);
       },
       transformReply: void 0
     };
@@ -23543,9 +23682,9 @@ var require_SINTER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("SINTER");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("SINTER");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -23558,13 +23697,13 @@ var require_SINTERCARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys, options) {
-        parser.push("SINTERCARD");
-        parser.pushKeysLength(keys);
+      parseCommand(parser2, keys, options) {
+        parser2.push("SINTERCARD");
+        parser2.pushKeysLength(keys);
         if (typeof options === "number") {
-          parser.push("LIMIT", options.toString());
+          parser2.push("LIMIT", options.toString());
         } else if (options?.LIMIT !== void 0) {
-          parser.push("LIMIT", options.LIMIT.toString());
+          parser2.push("LIMIT", options.LIMIT.toString());
         }
       },
       transformReply: void 0
@@ -23578,10 +23717,10 @@ var require_SINTERSTORE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, keys) {
-        parser.push("SINTERSTORE");
-        parser.pushKey(destination);
-        parser.pushKeys(keys);
+      parseCommand(parser2, destination, keys) {
+        parser2.push("SINTERSTORE");
+        parser2.pushKey(destination);
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -23594,10 +23733,10 @@ var require_SISMEMBER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("SISMEMBER");
-        parser.pushKey(key);
-        parser.push(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("SISMEMBER");
+        parser2.pushKey(key);
+        parser2.push(member);
       },
       transformReply: void 0
     };
@@ -23610,9 +23749,9 @@ var require_SMEMBERS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("SMEMBERS");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("SMEMBERS");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: void 0,
@@ -23628,10 +23767,10 @@ var require_SMISMEMBER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, members) {
-        parser.push("SMISMEMBER");
-        parser.pushKey(key);
-        parser.pushVariadic(members);
+      parseCommand(parser2, key, members) {
+        parser2.push("SMISMEMBER");
+        parser2.pushKey(key);
+        parser2.pushVariadic(members);
       },
       transformReply: void 0
     };
@@ -23644,10 +23783,10 @@ var require_SMOVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, source, destination, member) {
-        parser.push("SMOVE");
-        parser.pushKeys([source, destination]);
-        parser.push(member);
+      parseCommand(parser2, source, destination, member) {
+        parser2.push("SMOVE");
+        parser2.pushKeys([source, destination]);
+        parser2.push(member);
       },
       transformReply: void 0
     };
@@ -23660,35 +23799,35 @@ var require_SORT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseSortArguments = void 0;
-    function parseSortArguments(parser, key, options) {
-      parser.pushKey(key);
+    function parseSortArguments(parser2, key, options) {
+      parser2.pushKey(key);
       if (options?.BY) {
-        parser.push("BY", options.BY);
+        parser2.push("BY", options.BY);
       }
       if (options?.LIMIT) {
-        parser.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
+        parser2.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
       }
       if (options?.GET) {
         if (Array.isArray(options.GET)) {
           for (const pattern of options.GET) {
-            parser.push("GET", pattern);
+            parser2.push("GET", pattern);
           }
         } else {
-          parser.push("GET", options.GET);
+          parser2.push("GET", options.GET);
         }
       }
       if (options?.DIRECTION) {
-        parser.push(options.DIRECTION);
+        parser2.push(options.DIRECTION);
       }
       if (options?.ALPHA) {
-        parser.push("ALPHA");
+        parser2.push("ALPHA");
       }
     }
     exports.parseSortArguments = parseSortArguments;
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("SORT");
-        parseSortArguments(parser, key, options);
+      parseCommand(parser2, key, options) {
+        parser2.push("SORT");
+        parseSortArguments(parser2, key, options);
       },
       transformReply: void 0
     };
@@ -23730,8 +23869,8 @@ var require_SORT_RO = __commonJS({
     var SORT_1 = __importStar(require_SORT());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("SORT_RO");
+        const parser2 = args[0];
+        parser2.push("SORT_RO");
         (0, SORT_1.parseSortArguments)(...args);
       },
       transformReply: SORT_1.default.transformReply
@@ -23749,10 +23888,10 @@ var require_SORT_STORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var SORT_1 = __importDefault(require_SORT());
     exports.default = {
-      parseCommand(parser, source, destination, options) {
-        SORT_1.default.parseCommand(parser, source, options);
-        parser.push("STORE");
-        parser.pushKey(destination);
+      parseCommand(parser2, source, destination, options) {
+        SORT_1.default.parseCommand(parser2, source, options);
+        parser2.push("STORE");
+        parser2.pushKey(destination);
       },
       transformReply: void 0
     };
@@ -23765,10 +23904,10 @@ var require_SPOP_COUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, count) {
-        parser.push("SPOP");
-        parser.pushKey(key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        parser2.push("SPOP");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
       },
       transformReply: void 0
     };
@@ -23781,9 +23920,9 @@ var require_SPOP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("SPOP");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("SPOP");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -23796,10 +23935,10 @@ var require_SPUBLISH = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, channel, message) {
-        parser.push("SPUBLISH");
-        parser.pushKey(channel, false);
-        parser.push(message);
+      parseCommand(parser2, channel, message) {
+        parser2.push("SPUBLISH");
+        parser2.pushKey(channel, false);
+        parser2.push(message);
       },
       transformReply: void 0
     };
@@ -23812,9 +23951,9 @@ var require_SRANDMEMBER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("SRANDMEMBER");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("SRANDMEMBER");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -23831,9 +23970,9 @@ var require_SRANDMEMBER_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var SRANDMEMBER_1 = __importDefault(require_SRANDMEMBER());
     exports.default = {
-      parseCommand(parser, key, count) {
-        SRANDMEMBER_1.default.parseCommand(parser, key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        SRANDMEMBER_1.default.parseCommand(parser2, key);
+        parser2.push(count.toString());
       },
       transformReply: void 0
     };
@@ -23846,10 +23985,10 @@ var require_SREM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, members) {
-        parser.push("SREM");
-        parser.pushKey(key);
-        parser.pushVariadic(members);
+      parseCommand(parser2, key, members) {
+        parser2.push("SREM");
+        parser2.pushKey(key);
+        parser2.pushVariadic(members);
       },
       transformReply: void 0
     };
@@ -23863,10 +24002,10 @@ var require_SSCAN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var SCAN_1 = require_SCAN();
     exports.default = {
-      parseCommand(parser, key, cursor, options) {
-        parser.push("SSCAN");
-        parser.pushKey(key);
-        (0, SCAN_1.parseScanArguments)(parser, cursor, options);
+      parseCommand(parser2, key, cursor, options) {
+        parser2.push("SSCAN");
+        parser2.pushKey(key);
+        (0, SCAN_1.parseScanArguments)(parser2, cursor, options);
       },
       /**
        * Transforms the SSCAN reply into a cursor result object
@@ -23891,9 +24030,9 @@ var require_STRLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("STRLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("STRLEN");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -23906,9 +24045,9 @@ var require_SUNION = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("SUNION");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("SUNION");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -23922,14 +24061,14 @@ var require_SUNIONCARD = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, keys, options) {
-        parser.push("SUNIONCARD");
-        parser.pushKeysLength(keys);
+      parseCommand(parser2, keys, options) {
+        parser2.push("SUNIONCARD");
+        parser2.pushKeysLength(keys);
         if (options?.APPROX) {
-          parser.push("APPROX");
+          parser2.push("APPROX");
         }
         if (options?.LIMIT !== void 0) {
-          parser.push("LIMIT", options.LIMIT.toString());
+          parser2.push("LIMIT", options.LIMIT.toString());
         }
       },
       transformReply: void 0
@@ -23943,10 +24082,10 @@ var require_SUNIONSTORE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, keys) {
-        parser.push("SUNIONSTORE");
-        parser.pushKey(destination);
-        parser.pushKeys(keys);
+      parseCommand(parser2, destination, keys) {
+        parser2.push("SUNIONSTORE");
+        parser2.pushKey(destination);
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -23959,8 +24098,8 @@ var require_SWAPDB = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, index1, index2) {
-        parser.push("SWAPDB", index1.toString(), index2.toString());
+      parseCommand(parser2, index1, index2) {
+        parser2.push("SWAPDB", index1.toString(), index2.toString());
       },
       transformReply: void 0
     };
@@ -23974,8 +24113,8 @@ var require_TIME = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("TIME");
+      parseCommand(parser2) {
+        parser2.push("TIME");
       },
       transformReply: void 0
     };
@@ -23999,9 +24138,9 @@ var require_TOUCH = __commonJS({
       // explicitly (the override wins over the derived value).
       IS_READ_ONLY: false,
       CACHEABLE: false,
-      parseCommand(parser, key) {
-        parser.push("TOUCH");
-        parser.pushKeys(key);
+      parseCommand(parser2, key) {
+        parser2.push("TOUCH");
+        parser2.pushKeys(key);
       },
       transformReply: void 0
     };
@@ -24014,9 +24153,9 @@ var require_TTL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TTL");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TTL");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -24029,9 +24168,9 @@ var require_TYPE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TYPE");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TYPE");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -24044,9 +24183,9 @@ var require_UNLINK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("UNLINK");
-        parser.pushKeys(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("UNLINK");
+        parser2.pushKeys(keys);
       },
       transformReply: void 0
     };
@@ -24059,8 +24198,8 @@ var require_WAIT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, numberOfReplicas, timeout) {
-        parser.push("WAIT", numberOfReplicas.toString(), timeout.toString());
+      parseCommand(parser2, numberOfReplicas, timeout) {
+        parser2.push("WAIT", numberOfReplicas.toString(), timeout.toString());
       },
       transformReply: void 0
     };
@@ -24073,11 +24212,11 @@ var require_XACK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, id) {
-        parser.push("XACK");
-        parser.pushKey(key);
-        parser.push(group);
-        parser.pushVariadic(id);
+      parseCommand(parser2, key, group, id) {
+        parser2.push("XACK");
+        parser2.pushKey(key);
+        parser2.push(group);
+        parser2.pushVariadic(id);
       },
       transformReply: void 0
     };
@@ -24090,15 +24229,15 @@ var require_XACKDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, id, policy) {
-        parser.push("XACKDEL");
-        parser.pushKey(key);
-        parser.push(group);
+      parseCommand(parser2, key, group, id, policy) {
+        parser2.push("XACKDEL");
+        parser2.pushKey(key);
+        parser2.push(group);
         if (policy) {
-          parser.push(policy);
+          parser2.push(policy);
         }
-        parser.push("IDS");
-        parser.pushVariadicWithLength(id);
+        parser2.push("IDS");
+        parser2.pushVariadicWithLength(id);
       },
       transformReply: void 0
     };
@@ -24111,36 +24250,36 @@ var require_XADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseXAddArguments = void 0;
-    function parseXAddArguments(optional2, parser, key, id, message, options) {
-      parser.push("XADD");
-      parser.pushKey(key);
+    function parseXAddArguments(optional2, parser2, key, id, message, options) {
+      parser2.push("XADD");
+      parser2.pushKey(key);
       if (optional2) {
-        parser.push(optional2);
+        parser2.push(optional2);
       }
       if (options?.policy) {
-        parser.push(options.policy);
+        parser2.push(options.policy);
       }
       if (options?.IDMPAUTO) {
-        parser.push("IDMPAUTO", options.IDMPAUTO.pid);
+        parser2.push("IDMPAUTO", options.IDMPAUTO.pid);
       } else if (options?.IDMP) {
-        parser.push("IDMP", options.IDMP.pid, options.IDMP.iid);
+        parser2.push("IDMP", options.IDMP.pid, options.IDMP.iid);
       }
       if (options?.TRIM) {
-        parser.push(options.TRIM.strategy);
+        parser2.push(options.TRIM.strategy);
         if (options.TRIM.strategyModifier) {
-          parser.push(options.TRIM.strategyModifier);
+          parser2.push(options.TRIM.strategyModifier);
         }
-        parser.push(options.TRIM.threshold.toString());
+        parser2.push(options.TRIM.threshold.toString());
         if (options.TRIM.limit !== void 0) {
-          parser.push("LIMIT", options.TRIM.limit.toString());
+          parser2.push("LIMIT", options.TRIM.limit.toString());
         }
         if (options.TRIM.policy) {
-          parser.push(options.TRIM.policy);
+          parser2.push(options.TRIM.policy);
         }
       }
-      parser.push(id);
+      parser2.push(id);
       for (const [key2, value] of Object.entries(message)) {
-        parser.push(key2, value);
+        parser2.push(key2, value);
       }
     }
     exports.parseXAddArguments = parseXAddArguments;
@@ -24175,12 +24314,12 @@ var require_XAUTOCLAIM = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, group, consumer, minIdleTime, start, options) {
-        parser.push("XAUTOCLAIM");
-        parser.pushKey(key);
-        parser.push(group, consumer, minIdleTime.toString(), start);
+      parseCommand(parser2, key, group, consumer, minIdleTime, start, options) {
+        parser2.push("XAUTOCLAIM");
+        parser2.pushKey(key);
+        parser2.push(group, consumer, minIdleTime.toString(), start);
         if (options?.COUNT) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
       },
       /**
@@ -24213,9 +24352,9 @@ var require_XAUTOCLAIM_JUSTID = __commonJS({
     var XAUTOCLAIM_1 = __importDefault(require_XAUTOCLAIM());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         XAUTOCLAIM_1.default.parseCommand(...args);
-        parser.push("JUSTID");
+        parser2.push("JUSTID");
       },
       /**
        * Transforms the raw XAUTOCLAIM JUSTID reply into a structured object
@@ -24241,25 +24380,25 @@ var require_XCLAIM = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, group, consumer, minIdleTime, id, options) {
-        parser.push("XCLAIM");
-        parser.pushKey(key);
-        parser.push(group, consumer, minIdleTime.toString());
-        parser.pushVariadic(id);
+      parseCommand(parser2, key, group, consumer, minIdleTime, id, options) {
+        parser2.push("XCLAIM");
+        parser2.pushKey(key);
+        parser2.push(group, consumer, minIdleTime.toString());
+        parser2.pushVariadic(id);
         if (options?.IDLE !== void 0) {
-          parser.push("IDLE", options.IDLE.toString());
+          parser2.push("IDLE", options.IDLE.toString());
         }
         if (options?.TIME !== void 0) {
-          parser.push("TIME", (options.TIME instanceof Date ? options.TIME.getTime() : options.TIME).toString());
+          parser2.push("TIME", (options.TIME instanceof Date ? options.TIME.getTime() : options.TIME).toString());
         }
         if (options?.RETRYCOUNT !== void 0) {
-          parser.push("RETRYCOUNT", options.RETRYCOUNT.toString());
+          parser2.push("RETRYCOUNT", options.RETRYCOUNT.toString());
         }
         if (options?.FORCE) {
-          parser.push("FORCE");
+          parser2.push("FORCE");
         }
         if (options?.LASTID !== void 0) {
-          parser.push("LASTID", options.LASTID);
+          parser2.push("LASTID", options.LASTID);
         }
       },
       /**
@@ -24288,9 +24427,9 @@ var require_XCLAIM_JUSTID = __commonJS({
     var XCLAIM_1 = __importDefault(require_XCLAIM());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         XCLAIM_1.default.parseCommand(...args);
-        parser.push("JUSTID");
+        parser2.push("JUSTID");
       },
       /**
        * Transforms the XCLAIM JUSTID reply into an array of message IDs
@@ -24308,14 +24447,14 @@ var require_XCFGSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("XCFGSET");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("XCFGSET");
+        parser2.pushKey(key);
         if (options?.IDMP_DURATION !== void 0) {
-          parser.push("IDMP-DURATION", options.IDMP_DURATION.toString());
+          parser2.push("IDMP-DURATION", options.IDMP_DURATION.toString());
         }
         if (options?.IDMP_MAXSIZE !== void 0) {
-          parser.push("IDMP-MAXSIZE", options.IDMP_MAXSIZE.toString());
+          parser2.push("IDMP-MAXSIZE", options.IDMP_MAXSIZE.toString());
         }
       },
       transformReply: void 0
@@ -24329,10 +24468,10 @@ var require_XDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, id) {
-        parser.push("XDEL");
-        parser.pushKey(key);
-        parser.pushVariadic(id);
+      parseCommand(parser2, key, id) {
+        parser2.push("XDEL");
+        parser2.pushKey(key);
+        parser2.pushVariadic(id);
       },
       transformReply: void 0
     };
@@ -24345,14 +24484,14 @@ var require_XDELEX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, id, policy) {
-        parser.push("XDELEX");
-        parser.pushKey(key);
+      parseCommand(parser2, key, id, policy) {
+        parser2.push("XDELEX");
+        parser2.pushKey(key);
         if (policy) {
-          parser.push(policy);
+          parser2.push(policy);
         }
-        parser.push("IDS");
-        parser.pushVariadicWithLength(id);
+        parser2.push("IDS");
+        parser2.pushVariadicWithLength(id);
       },
       transformReply: void 0
     };
@@ -24365,15 +24504,15 @@ var require_XGROUP_CREATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, id, options) {
-        parser.push("XGROUP", "CREATE");
-        parser.pushKey(key);
-        parser.push(group, id);
+      parseCommand(parser2, key, group, id, options) {
+        parser2.push("XGROUP", "CREATE");
+        parser2.pushKey(key);
+        parser2.push(group, id);
         if (options?.MKSTREAM) {
-          parser.push("MKSTREAM");
+          parser2.push("MKSTREAM");
         }
         if (options?.ENTRIESREAD !== void 0) {
-          parser.push("ENTRIESREAD", options.ENTRIESREAD.toString());
+          parser2.push("ENTRIESREAD", options.ENTRIESREAD.toString());
         }
       },
       transformReply: void 0
@@ -24387,10 +24526,10 @@ var require_XGROUP_CREATECONSUMER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, consumer) {
-        parser.push("XGROUP", "CREATECONSUMER");
-        parser.pushKey(key);
-        parser.push(group, consumer);
+      parseCommand(parser2, key, group, consumer) {
+        parser2.push("XGROUP", "CREATECONSUMER");
+        parser2.pushKey(key);
+        parser2.push(group, consumer);
       },
       transformReply: void 0
     };
@@ -24403,10 +24542,10 @@ var require_XGROUP_DELCONSUMER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, consumer) {
-        parser.push("XGROUP", "DELCONSUMER");
-        parser.pushKey(key);
-        parser.push(group, consumer);
+      parseCommand(parser2, key, group, consumer) {
+        parser2.push("XGROUP", "DELCONSUMER");
+        parser2.pushKey(key);
+        parser2.push(group, consumer);
       },
       transformReply: void 0
     };
@@ -24419,10 +24558,10 @@ var require_XGROUP_DESTROY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group) {
-        parser.push("XGROUP", "DESTROY");
-        parser.pushKey(key);
-        parser.push(group);
+      parseCommand(parser2, key, group) {
+        parser2.push("XGROUP", "DESTROY");
+        parser2.pushKey(key);
+        parser2.push(group);
       },
       transformReply: void 0
     };
@@ -24435,12 +24574,12 @@ var require_XGROUP_SETID = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, id, options) {
-        parser.push("XGROUP", "SETID");
-        parser.pushKey(key);
-        parser.push(group, id);
+      parseCommand(parser2, key, group, id, options) {
+        parser2.push("XGROUP", "SETID");
+        parser2.pushKey(key);
+        parser2.push(group, id);
         if (options?.ENTRIESREAD !== void 0) {
-          parser.push("ENTRIESREAD", options.ENTRIESREAD.toString());
+          parser2.push("ENTRIESREAD", options.ENTRIESREAD.toString());
         }
       },
       transformReply: void 0
@@ -24454,10 +24593,10 @@ var require_XINFO_CONSUMERS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group) {
-        parser.push("XINFO", "CONSUMERS");
-        parser.pushKey(key);
-        parser.push(group);
+      parseCommand(parser2, key, group) {
+        parser2.push("XINFO", "CONSUMERS");
+        parser2.pushKey(key);
+        parser2.push(group);
       },
       transformReply: {
         /**
@@ -24489,9 +24628,9 @@ var require_XINFO_GROUPS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("XINFO", "GROUPS");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("XINFO", "GROUPS");
+        parser2.pushKey(key);
       },
       transformReply: {
         /**
@@ -24532,9 +24671,9 @@ var require_XINFO_STREAM = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("XINFO", "STREAM");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("XINFO", "STREAM");
+        parser2.pushKey(key);
       },
       transformReply: {
         // TODO: is there a "type safe" way to do it?
@@ -24591,9 +24730,9 @@ var require_XLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("XLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("XLEN");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -24606,16 +24745,16 @@ var require_XNACK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, mode, id, options) {
-        parser.push("XNACK");
-        parser.pushKey(key);
-        parser.push(group, mode, "IDS");
-        parser.pushVariadicWithLength(id);
+      parseCommand(parser2, key, group, mode, id, options) {
+        parser2.push("XNACK");
+        parser2.pushKey(key);
+        parser2.push(group, mode, "IDS");
+        parser2.pushVariadicWithLength(id);
         if (options?.RETRYCOUNT !== void 0) {
-          parser.push("RETRYCOUNT", options.RETRYCOUNT.toString());
+          parser2.push("RETRYCOUNT", options.RETRYCOUNT.toString());
         }
         if (options?.FORCE) {
-          parser.push("FORCE");
+          parser2.push("FORCE");
         }
       },
       transformReply: void 0
@@ -24629,16 +24768,16 @@ var require_XPENDING_RANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group, start, end, count, options) {
-        parser.push("XPENDING");
-        parser.pushKey(key);
-        parser.push(group);
+      parseCommand(parser2, key, group, start, end, count, options) {
+        parser2.push("XPENDING");
+        parser2.pushKey(key);
+        parser2.push(group);
         if (options?.IDLE !== void 0) {
-          parser.push("IDLE", options.IDLE.toString());
+          parser2.push("IDLE", options.IDLE.toString());
         }
-        parser.push(start, end, count.toString());
+        parser2.push(start, end, count.toString());
         if (options?.consumer) {
-          parser.push(options.consumer);
+          parser2.push(options.consumer);
         }
       },
       /**
@@ -24668,10 +24807,10 @@ var require_XPENDING = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, group) {
-        parser.push("XPENDING");
-        parser.pushKey(key);
-        parser.push(group);
+      parseCommand(parser2, key, group) {
+        parser2.push("XPENDING");
+        parser2.pushKey(key);
+        parser2.push(group);
       },
       /**
        * Transforms the raw XPENDING reply into a structured object
@@ -24714,10 +24853,10 @@ var require_XRANGE = __commonJS({
     }
     exports.xRangeArguments = xRangeArguments;
     exports.default = {
-      parseCommand(parser, key, ...args) {
-        parser.push("XRANGE");
-        parser.pushKey(key);
-        parser.pushVariadic(xRangeArguments(args[0], args[1], args[2]));
+      parseCommand(parser2, key, ...args) {
+        parser2.push("XRANGE");
+        parser2.pushKey(key);
+        parser2.pushVariadic(xRangeArguments(args[0], args[1], args[2]));
       },
       /**
        * Transforms the raw XRANGE reply into structured message objects
@@ -24743,37 +24882,37 @@ var require_XREAD = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.pushXReadStreams = void 0;
     var generic_transformers_1 = require_generic_transformers();
-    function pushXReadStreams(parser, streams) {
-      parser.push("STREAMS");
+    function pushXReadStreams(parser2, streams) {
+      parser2.push("STREAMS");
       if (Array.isArray(streams)) {
         for (let i = 0; i < streams.length; i++) {
-          parser.pushKey(streams[i].key);
+          parser2.pushKey(streams[i].key);
         }
         for (let i = 0; i < streams.length; i++) {
-          parser.push(streams[i].id);
+          parser2.push(streams[i].id);
         }
       } else {
-        parser.pushKey(streams.key);
-        parser.push(streams.id);
+        parser2.pushKey(streams.key);
+        parser2.push(streams.id);
       }
     }
     exports.pushXReadStreams = pushXReadStreams;
     exports.default = {
-      parseCommand(parser, streams, options) {
-        parser.push("XREAD");
+      parseCommand(parser2, streams, options) {
+        parser2.push("XREAD");
         if (options?.COUNT !== void 0) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
         if (options?.MAXCOUNT !== void 0) {
-          parser.push("MAXCOUNT", options.MAXCOUNT.toString());
+          parser2.push("MAXCOUNT", options.MAXCOUNT.toString());
         }
         if (options?.MAXSIZE !== void 0) {
-          parser.push("MAXSIZE", options.MAXSIZE.toString());
+          parser2.push("MAXSIZE", options.MAXSIZE.toString());
         }
         if (options?.BLOCK !== void 0) {
-          parser.push("BLOCK", options.BLOCK.toString());
+          parser2.push("BLOCK", options.BLOCK.toString());
         }
-        pushXReadStreams(parser, streams);
+        pushXReadStreams(parser2, streams);
       },
       /**
        * Transform functions for different RESP versions
@@ -24794,27 +24933,27 @@ var require_XREADGROUP = __commonJS({
     var XREAD_1 = require_XREAD();
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, group, consumer, streams, options) {
-        parser.push("XREADGROUP", "GROUP", group, consumer);
+      parseCommand(parser2, group, consumer, streams, options) {
+        parser2.push("XREADGROUP", "GROUP", group, consumer);
         if (options?.COUNT !== void 0) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
         if (options?.MAXCOUNT !== void 0) {
-          parser.push("MAXCOUNT", options.MAXCOUNT.toString());
+          parser2.push("MAXCOUNT", options.MAXCOUNT.toString());
         }
         if (options?.MAXSIZE !== void 0) {
-          parser.push("MAXSIZE", options.MAXSIZE.toString());
+          parser2.push("MAXSIZE", options.MAXSIZE.toString());
         }
         if (options?.BLOCK !== void 0) {
-          parser.push("BLOCK", options.BLOCK.toString());
+          parser2.push("BLOCK", options.BLOCK.toString());
         }
         if (options?.CLAIM !== void 0) {
-          parser.push("CLAIM", options.CLAIM.toString());
+          parser2.push("CLAIM", options.CLAIM.toString());
         }
         if (options?.NOACK) {
-          parser.push("NOACK");
+          parser2.push("NOACK");
         }
-        (0, XREAD_1.pushXReadStreams)(parser, streams);
+        (0, XREAD_1.pushXReadStreams)(parser2, streams);
       },
       /**
        * Transform functions for different RESP versions
@@ -24861,10 +25000,10 @@ var require_XREVRANGE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var XRANGE_1 = __importStar(require_XRANGE());
     exports.default = {
-      parseCommand(parser, key, ...args) {
-        parser.push("XREVRANGE");
-        parser.pushKey(key);
-        parser.pushVariadic((0, XRANGE_1.xRangeArguments)(args[0], args[1], args[2]));
+      parseCommand(parser2, key, ...args) {
+        parser2.push("XREVRANGE");
+        parser2.pushKey(key);
+        parser2.pushVariadic((0, XRANGE_1.xRangeArguments)(args[0], args[1], args[2]));
       },
       transformReply: XRANGE_1.default.transformReply
     };
@@ -24877,15 +25016,15 @@ var require_XSETID = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, lastId, options) {
-        parser.push("XSETID");
-        parser.pushKey(key);
-        parser.push(lastId);
+      parseCommand(parser2, key, lastId, options) {
+        parser2.push("XSETID");
+        parser2.pushKey(key);
+        parser2.push(lastId);
         if (options?.ENTRIESADDED !== void 0) {
-          parser.push("ENTRIESADDED", options.ENTRIESADDED.toString());
+          parser2.push("ENTRIESADDED", options.ENTRIESADDED.toString());
         }
         if (options?.MAXDELETEDID) {
-          parser.push("MAXDELETEDID", options.MAXDELETEDID);
+          parser2.push("MAXDELETEDID", options.MAXDELETEDID);
         }
       },
       transformReply: void 0
@@ -24899,19 +25038,19 @@ var require_XTRIM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, strategy, threshold, options) {
-        parser.push("XTRIM");
-        parser.pushKey(key);
-        parser.push(strategy);
+      parseCommand(parser2, key, strategy, threshold, options) {
+        parser2.push("XTRIM");
+        parser2.pushKey(key);
+        parser2.push(strategy);
         if (options?.strategyModifier !== void 0) {
-          parser.push(options.strategyModifier);
+          parser2.push(options.strategyModifier);
         }
-        parser.push(threshold.toString());
+        parser2.push(threshold.toString());
         if (options?.strategyModifier === "~" && options.LIMIT !== void 0) {
-          parser.push("LIMIT", options.LIMIT.toString());
+          parser2.push("LIMIT", options.LIMIT.toString());
         }
         if (options?.policy) {
-          parser.push(options.policy);
+          parser2.push(options.policy);
         }
       },
       transformReply: void 0
@@ -24927,42 +25066,42 @@ var require_ZADD = __commonJS({
     exports.pushMembers = void 0;
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, members, options) {
-        parser.push("ZADD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, members, options) {
+        parser2.push("ZADD");
+        parser2.pushKey(key);
         if (options?.condition) {
-          parser.push(options.condition);
+          parser2.push(options.condition);
         } else if (options?.NX) {
-          parser.push("NX");
+          parser2.push("NX");
         } else if (options?.XX) {
-          parser.push("XX");
+          parser2.push("XX");
         }
         if (options?.comparison) {
-          parser.push(options.comparison);
+          parser2.push(options.comparison);
         } else if (options?.LT) {
-          parser.push("LT");
+          parser2.push("LT");
         } else if (options?.GT) {
-          parser.push("GT");
+          parser2.push("GT");
         }
         if (options?.CH) {
-          parser.push("CH");
+          parser2.push("CH");
         }
-        pushMembers(parser, members);
+        pushMembers(parser2, members);
       },
       transformReply: generic_transformers_1.transformDoubleReply
     };
-    function pushMembers(parser, members) {
+    function pushMembers(parser2, members) {
       if (Array.isArray(members)) {
         for (const member of members) {
-          pushMember(parser, member);
+          pushMember(parser2, member);
         }
       } else {
-        pushMember(parser, members);
+        pushMember(parser2, members);
       }
     }
     exports.pushMembers = pushMembers;
-    function pushMember(parser, member) {
-      parser.push((0, generic_transformers_1.transformDoubleArgument)(member.score), member.value);
+    function pushMember(parser2, member) {
+      parser2.push((0, generic_transformers_1.transformDoubleArgument)(member.score), member.value);
     }
   }
 });
@@ -24975,20 +25114,20 @@ var require_ZADD_INCR = __commonJS({
     var ZADD_1 = require_ZADD();
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, members, options) {
-        parser.push("ZADD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, members, options) {
+        parser2.push("ZADD");
+        parser2.pushKey(key);
         if (options?.condition) {
-          parser.push(options.condition);
+          parser2.push(options.condition);
         }
         if (options?.comparison) {
-          parser.push(options.comparison);
+          parser2.push(options.comparison);
         }
         if (options?.CH) {
-          parser.push("CH");
+          parser2.push("CH");
         }
-        parser.push("INCR");
-        (0, ZADD_1.pushMembers)(parser, members);
+        parser2.push("INCR");
+        (0, ZADD_1.pushMembers)(parser2, members);
       },
       transformReply: generic_transformers_1.transformNullableDoubleReply
     };
@@ -25001,9 +25140,9 @@ var require_ZCARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ZCARD");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ZCARD");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -25017,10 +25156,10 @@ var require_ZCOUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, min, max) {
-        parser.push("ZCOUNT");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
+      parseCommand(parser2, key, min, max) {
+        parser2.push("ZCOUNT");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
       },
       transformReply: void 0
     };
@@ -25033,9 +25172,9 @@ var require_ZDIFF = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys) {
-        parser.push("ZDIFF");
-        parser.pushKeysLength(keys);
+      parseCommand(parser2, keys) {
+        parser2.push("ZDIFF");
+        parser2.pushKeysLength(keys);
       },
       transformReply: void 0
     };
@@ -25053,9 +25192,9 @@ var require_ZDIFF_WITHSCORES = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     var ZDIFF_1 = __importDefault(require_ZDIFF());
     exports.default = {
-      parseCommand(parser, keys) {
-        ZDIFF_1.default.parseCommand(parser, keys);
-        parser.push("WITHSCORES");
+      parseCommand(parser2, keys) {
+        ZDIFF_1.default.parseCommand(parser2, keys);
+        parser2.push("WITHSCORES");
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25068,10 +25207,10 @@ var require_ZDIFFSTORE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, inputKeys) {
-        parser.push("ZDIFFSTORE");
-        parser.pushKey(destination);
-        parser.pushKeysLength(inputKeys);
+      parseCommand(parser2, destination, inputKeys) {
+        parser2.push("ZDIFFSTORE");
+        parser2.pushKey(destination);
+        parser2.pushKeysLength(inputKeys);
       },
       transformReply: void 0
     };
@@ -25085,10 +25224,10 @@ var require_ZINCRBY = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, increment, member) {
-        parser.push("ZINCRBY");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformDoubleArgument)(increment), member);
+      parseCommand(parser2, key, increment, member) {
+        parser2.push("ZINCRBY");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformDoubleArgument)(increment), member);
       },
       transformReply: generic_transformers_1.transformDoubleReply
     };
@@ -25102,17 +25241,17 @@ var require_ZINTER = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseZInterArguments = void 0;
     var generic_transformers_1 = require_generic_transformers();
-    function parseZInterArguments(parser, keys, options) {
-      (0, generic_transformers_1.parseZKeysArguments)(parser, keys);
+    function parseZInterArguments(parser2, keys, options) {
+      (0, generic_transformers_1.parseZKeysArguments)(parser2, keys);
       if (options?.AGGREGATE) {
-        parser.push("AGGREGATE", options.AGGREGATE);
+        parser2.push("AGGREGATE", options.AGGREGATE);
       }
     }
     exports.parseZInterArguments = parseZInterArguments;
     exports.default = {
-      parseCommand(parser, keys, options) {
-        parser.push("ZINTER");
-        parseZInterArguments(parser, keys, options);
+      parseCommand(parser2, keys, options) {
+        parser2.push("ZINTER");
+        parseZInterArguments(parser2, keys, options);
       },
       transformReply: void 0
     };
@@ -25145,13 +25284,13 @@ var require_ZINTERCARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, keys, options) {
-        parser.push("ZINTERCARD");
-        parser.pushKeysLength(keys);
+      parseCommand(parser2, keys, options) {
+        parser2.push("ZINTERCARD");
+        parser2.pushKeysLength(keys);
         if (typeof options === "number") {
-          parser.push("LIMIT", options.toString());
+          parser2.push("LIMIT", options.toString());
         } else if (options?.LIMIT) {
-          parser.push("LIMIT", options.LIMIT.toString());
+          parser2.push("LIMIT", options.LIMIT.toString());
         }
       },
       transformReply: void 0
@@ -25166,10 +25305,10 @@ var require_ZINTERSTORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var ZINTER_1 = require_ZINTER();
     exports.default = {
-      parseCommand(parser, destination, keys, options) {
-        parser.push("ZINTERSTORE");
-        parser.pushKey(destination);
-        (0, ZINTER_1.parseZInterArguments)(parser, keys, options);
+      parseCommand(parser2, destination, keys, options) {
+        parser2.push("ZINTERSTORE");
+        parser2.pushKey(destination);
+        (0, ZINTER_1.parseZInterArguments)(parser2, keys, options);
       },
       transformReply: void 0
     };
@@ -25182,11 +25321,11 @@ var require_ZLEXCOUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, min, max) {
-        parser.push("ZLEXCOUNT");
-        parser.pushKey(key);
-        parser.push(min);
-        parser.push(max);
+      parseCommand(parser2, key, min, max) {
+        parser2.push("ZLEXCOUNT");
+        parser2.pushKey(key);
+        parser2.push(min);
+        parser2.push(max);
       },
       transformReply: void 0
     };
@@ -25200,10 +25339,10 @@ var require_ZMSCORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("ZMSCORE");
-        parser.pushKey(key);
-        parser.pushVariadic(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("ZMSCORE");
+        parser2.pushKey(key);
+        parser2.pushVariadic(member);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -25222,10 +25361,10 @@ var require_ZPOPMAX_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, count) {
-        parser.push("ZPOPMAX");
-        parser.pushKey(key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        parser2.push("ZPOPMAX");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25239,9 +25378,9 @@ var require_ZPOPMAX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ZPOPMAX");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ZPOPMAX");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -25272,10 +25411,10 @@ var require_ZPOPMIN_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, count) {
-        parser.push("ZPOPMIN");
-        parser.pushKey(key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        parser2.push("ZPOPMIN");
+        parser2.pushKey(key);
+        parser2.push(count.toString());
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25292,9 +25431,9 @@ var require_ZPOPMIN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var ZPOPMAX_1 = __importDefault(require_ZPOPMAX());
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ZPOPMIN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ZPOPMIN");
+        parser2.pushKey(key);
       },
       transformReply: ZPOPMAX_1.default.transformReply
     };
@@ -25307,9 +25446,9 @@ var require_ZRANDMEMBER = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("ZRANDMEMBER");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("ZRANDMEMBER");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -25326,9 +25465,9 @@ var require_ZRANDMEMBER_COUNT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var ZRANDMEMBER_1 = __importDefault(require_ZRANDMEMBER());
     exports.default = {
-      parseCommand(parser, key, count) {
-        ZRANDMEMBER_1.default.parseCommand(parser, key);
-        parser.push(count.toString());
+      parseCommand(parser2, key, count) {
+        ZRANDMEMBER_1.default.parseCommand(parser2, key);
+        parser2.push(count.toString());
       },
       transformReply: void 0
     };
@@ -25346,9 +25485,9 @@ var require_ZRANDMEMBER_COUNT_WITHSCORES = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     var ZRANDMEMBER_COUNT_1 = __importDefault(require_ZRANDMEMBER_COUNT());
     exports.default = {
-      parseCommand(parser, key, count) {
-        ZRANDMEMBER_COUNT_1.default.parseCommand(parser, key, count);
-        parser.push("WITHSCORES");
+      parseCommand(parser2, key, count) {
+        ZRANDMEMBER_COUNT_1.default.parseCommand(parser2, key, count);
+        parser2.push("WITHSCORES");
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25385,10 +25524,10 @@ var require_ZRANGE = __commonJS({
     }
     exports.zRangeArgument = zRangeArgument;
     exports.default = {
-      parseCommand(parser, key, min, max, options) {
-        parser.push("ZRANGE");
-        parser.pushKey(key);
-        parser.pushVariadic(zRangeArgument(min, max, options));
+      parseCommand(parser2, key, min, max, options) {
+        parser2.push("ZRANGE");
+        parser2.pushKey(key);
+        parser2.pushVariadic(zRangeArgument(min, max, options));
       },
       transformReply: void 0
     };
@@ -25407,9 +25546,9 @@ var require_ZRANGE_WITHSCORES = __commonJS({
     var ZRANGE_1 = __importDefault(require_ZRANGE());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         ZRANGE_1.default.parseCommand(...args);
-        parser.push("WITHSCORES");
+        parser2.push("WITHSCORES");
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25423,12 +25562,12 @@ var require_ZRANGEBYLEX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, min, max, options) {
-        parser.push("ZRANGEBYLEX");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
+      parseCommand(parser2, key, min, max, options) {
+        parser2.push("ZRANGEBYLEX");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
         if (options?.LIMIT) {
-          parser.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
+          parser2.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
         }
       },
       transformReply: void 0
@@ -25443,12 +25582,12 @@ var require_ZRANGEBYSCORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, min, max, options) {
-        parser.push("ZRANGEBYSCORE");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
+      parseCommand(parser2, key, min, max, options) {
+        parser2.push("ZRANGEBYSCORE");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
         if (options?.LIMIT) {
-          parser.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
+          parser2.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
         }
       },
       transformReply: void 0
@@ -25468,9 +25607,9 @@ var require_ZRANGEBYSCORE_WITHSCORES = __commonJS({
     var ZRANGEBYSCORE_1 = __importDefault(require_ZRANGEBYSCORE());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         ZRANGEBYSCORE_1.default.parseCommand(...args);
-        parser.push("WITHSCORES");
+        parser2.push("WITHSCORES");
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25484,24 +25623,24 @@ var require_ZRANGESTORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, destination, source, min, max, options) {
-        parser.push("ZRANGESTORE");
-        parser.pushKey(destination);
-        parser.pushKey(source);
-        parser.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
+      parseCommand(parser2, destination, source, min, max, options) {
+        parser2.push("ZRANGESTORE");
+        parser2.pushKey(destination);
+        parser2.pushKey(source);
+        parser2.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
         switch (options?.BY) {
           case "SCORE":
-            parser.push("BYSCORE");
+            parser2.push("BYSCORE");
             break;
           case "LEX":
-            parser.push("BYLEX");
+            parser2.push("BYLEX");
             break;
         }
         if (options?.REV) {
-          parser.push("REV");
+          parser2.push("REV");
         }
         if (options?.LIMIT) {
-          parser.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
+          parser2.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
         }
       },
       transformReply: void 0
@@ -25516,10 +25655,10 @@ var require_ZREMRANGEBYSCORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, min, max) {
-        parser.push("ZREMRANGEBYSCORE");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
+      parseCommand(parser2, key, min, max) {
+        parser2.push("ZREMRANGEBYSCORE");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
       },
       transformReply: void 0
     };
@@ -25532,10 +25671,10 @@ var require_ZRANK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("ZRANK");
-        parser.pushKey(key);
-        parser.push(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("ZRANK");
+        parser2.pushKey(key);
+        parser2.push(member);
       },
       transformReply: void 0
     };
@@ -25553,9 +25692,9 @@ var require_ZRANK_WITHSCORE = __commonJS({
     var ZRANK_1 = __importDefault(require_ZRANK());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         ZRANK_1.default.parseCommand(...args);
-        parser.push("WITHSCORE");
+        parser2.push("WITHSCORE");
       },
       transformReply: {
         2: (reply) => {
@@ -25585,10 +25724,10 @@ var require_ZREM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("ZREM");
-        parser.pushKey(key);
-        parser.pushVariadic(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("ZREM");
+        parser2.pushKey(key);
+        parser2.pushVariadic(member);
       },
       transformReply: void 0
     };
@@ -25602,10 +25741,10 @@ var require_ZREMRANGEBYLEX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, min, max) {
-        parser.push("ZREMRANGEBYLEX");
-        parser.pushKey(key);
-        parser.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
+      parseCommand(parser2, key, min, max) {
+        parser2.push("ZREMRANGEBYLEX");
+        parser2.pushKey(key);
+        parser2.push((0, generic_transformers_1.transformStringDoubleArgument)(min), (0, generic_transformers_1.transformStringDoubleArgument)(max));
       },
       transformReply: void 0
     };
@@ -25618,10 +25757,10 @@ var require_ZREMRANGEBYRANK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, stop) {
-        parser.push("ZREMRANGEBYRANK");
-        parser.pushKey(key);
-        parser.push(start.toString(), stop.toString());
+      parseCommand(parser2, key, start, stop) {
+        parser2.push("ZREMRANGEBYRANK");
+        parser2.pushKey(key);
+        parser2.push(start.toString(), stop.toString());
       },
       transformReply: void 0
     };
@@ -25634,10 +25773,10 @@ var require_ZREVRANK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("ZREVRANK");
-        parser.pushKey(key);
-        parser.push(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("ZREVRANK");
+        parser2.pushKey(key);
+        parser2.push(member);
       },
       transformReply: void 0
     };
@@ -25656,9 +25795,9 @@ var require_ZREVRANK_WITHSCORE = __commonJS({
     var ZREVRANK_1 = __importDefault(require_ZREVRANK());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         ZREVRANK_1.default.parseCommand(...args);
-        parser.push("WITHSCORE");
+        parser2.push("WITHSCORE");
       },
       transformReply: ZRANK_WITHSCORE_1.default.transformReply
     };
@@ -25673,10 +25812,10 @@ var require_ZSCAN = __commonJS({
     var SCAN_1 = require_SCAN();
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, cursor, options) {
-        parser.push("ZSCAN");
-        parser.pushKey(key);
-        (0, SCAN_1.parseScanArguments)(parser, cursor, options);
+      parseCommand(parser2, key, cursor, options) {
+        parser2.push("ZSCAN");
+        parser2.pushKey(key);
+        (0, SCAN_1.parseScanArguments)(parser2, cursor, options);
       },
       transformReply([cursor, rawMembers]) {
         return {
@@ -25695,10 +25834,10 @@ var require_ZSCORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, member) {
-        parser.push("ZSCORE");
-        parser.pushKey(key);
-        parser.push(member);
+      parseCommand(parser2, key, member) {
+        parser2.push("ZSCORE");
+        parser2.pushKey(key);
+        parser2.push(member);
       },
       transformReply: generic_transformers_1.transformNullableDoubleReply
     };
@@ -25712,11 +25851,11 @@ var require_ZUNION = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, keys, options) {
-        parser.push("ZUNION");
-        (0, generic_transformers_1.parseZKeysArguments)(parser, keys);
+      parseCommand(parser2, keys, options) {
+        parser2.push("ZUNION");
+        (0, generic_transformers_1.parseZKeysArguments)(parser2, keys);
         if (options?.AGGREGATE) {
-          parser.push("AGGREGATE", options.AGGREGATE);
+          parser2.push("AGGREGATE", options.AGGREGATE);
         }
       },
       transformReply: void 0
@@ -25736,9 +25875,9 @@ var require_ZUNION_WITHSCORES = __commonJS({
     var ZUNION_1 = __importDefault(require_ZUNION());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         ZUNION_1.default.parseCommand(...args);
-        parser.push("WITHSCORES");
+        parser2.push("WITHSCORES");
       },
       transformReply: generic_transformers_1.transformSortedSetReply
     };
@@ -25752,12 +25891,12 @@ var require_ZUNIONSTORE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, destination, keys, options) {
-        parser.push("ZUNIONSTORE");
-        parser.pushKey(destination);
-        (0, generic_transformers_1.parseZKeysArguments)(parser, keys);
+      parseCommand(parser2, destination, keys, options) {
+        parser2.push("ZUNIONSTORE");
+        parser2.pushKey(destination);
+        (0, generic_transformers_1.parseZKeysArguments)(parser2, keys);
         if (options?.AGGREGATE) {
-          parser.push("AGGREGATE", options.AGGREGATE);
+          parser2.push("AGGREGATE", options.AGGREGATE);
         }
       },
       transformReply: void 0
@@ -25772,31 +25911,31 @@ var require_VADD = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, vector, element, options) {
-        parser.push("VADD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, vector, element, options) {
+        parser2.push("VADD");
+        parser2.pushKey(key);
         if (options?.REDUCE !== void 0) {
-          parser.push("REDUCE", options.REDUCE.toString());
+          parser2.push("REDUCE", options.REDUCE.toString());
         }
-        parser.push("VALUES", vector.length.toString());
+        parser2.push("VALUES", vector.length.toString());
         for (const value of vector) {
-          parser.push((0, generic_transformers_1.transformDoubleArgument)(value));
+          parser2.push((0, generic_transformers_1.transformDoubleArgument)(value));
         }
-        parser.push(element);
+        parser2.push(element);
         if (options?.CAS) {
-          parser.push("CAS");
+          parser2.push("CAS");
         }
         if (options?.QUANT) {
-          parser.push(options.QUANT);
+          parser2.push(options.QUANT);
         }
         if (options?.EF !== void 0) {
-          parser.push("EF", options.EF.toString());
+          parser2.push("EF", options.EF.toString());
         }
         if (options?.SETATTR) {
-          parser.push("SETATTR", JSON.stringify(options.SETATTR));
+          parser2.push("SETATTR", JSON.stringify(options.SETATTR));
         }
         if (options?.M !== void 0) {
-          parser.push("M", options.M.toString());
+          parser2.push("M", options.M.toString());
         }
       },
       transformReply: generic_transformers_1.transformBooleanReply
@@ -25810,9 +25949,9 @@ var require_VCARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("VCARD");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("VCARD");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -25825,9 +25964,9 @@ var require_VDIM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("VDIM");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("VDIM");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -25841,10 +25980,10 @@ var require_VEMB = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("VEMB");
-        parser.pushKey(key);
-        parser.push(element);
+      parseCommand(parser2, key, element) {
+        parser2.push("VEMB");
+        parser2.pushKey(key);
+        parser2.push(element);
       },
       transformReply: generic_transformers_1.transformDoubleArrayReply
     };
@@ -25881,9 +26020,9 @@ var require_VEMB_RAW = __commonJS({
       }
     };
     exports.default = {
-      parseCommand(parser, key, element) {
-        VEMB_1.default.parseCommand(parser, key, element);
-        parser.push("RAW");
+      parseCommand(parser2, key, element) {
+        VEMB_1.default.parseCommand(parser2, key, element);
+        parser2.push("RAW");
       },
       transformReply: transformRawVembReply
     };
@@ -25897,10 +26036,10 @@ var require_VGETATTR = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("VGETATTR");
-        parser.pushKey(key);
-        parser.push(element);
+      parseCommand(parser2, key, element) {
+        parser2.push("VGETATTR");
+        parser2.pushKey(key);
+        parser2.push(element);
       },
       transformReply: generic_transformers_1.transformRedisJsonNullReply
     };
@@ -25920,9 +26059,9 @@ var require_VINFO = __commonJS({
        * @param key - The key of the vector set
        * @see https://redis.io/commands/vinfo/
        */
-      parseCommand(parser, key) {
-        parser.push("VINFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("VINFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply) => {
@@ -25944,10 +26083,10 @@ var require_VLINKS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("VLINKS");
-        parser.pushKey(key);
-        parser.push(element);
+      parseCommand(parser2, key, element) {
+        parser2.push("VLINKS");
+        parser2.pushKey(key);
+        parser2.push(element);
       },
       transformReply: void 0
     };
@@ -25979,9 +26118,9 @@ var require_VLINKS_WITHSCORES = __commonJS({
     }
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         VLINKS_1.default.parseCommand(...args);
-        parser.push("WITHSCORES");
+        parser2.push("WITHSCORES");
       },
       transformReply: {
         2: transformVLinksWithScoresReply,
@@ -26003,11 +26142,11 @@ var require_VRANDMEMBER = __commonJS({
       // pick would freeze it until the key changes — override until the server
       // tags it.
       CACHEABLE: false,
-      parseCommand(parser, key, count) {
-        parser.push("VRANDMEMBER");
-        parser.pushKey(key);
+      parseCommand(parser2, key, count) {
+        parser2.push("VRANDMEMBER");
+        parser2.pushKey(key);
         if (count !== void 0) {
-          parser.push(count.toString());
+          parser2.push(count.toString());
         }
       },
       transformReply: void 0
@@ -26021,12 +26160,12 @@ var require_VRANGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, start, end, count) {
-        parser.push("VRANGE");
-        parser.pushKey(key);
-        parser.push(start, end);
+      parseCommand(parser2, key, start, end, count) {
+        parser2.push("VRANGE");
+        parser2.pushKey(key);
+        parser2.push(start, end);
         if (count !== void 0) {
-          parser.push(count.toString());
+          parser2.push(count.toString());
         }
       },
       transformReply: void 0
@@ -26041,10 +26180,10 @@ var require_VREM = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, element) {
-        parser.push("VREM");
-        parser.pushKey(key);
-        parser.push(element);
+      parseCommand(parser2, key, element) {
+        parser2.push("VREM");
+        parser2.pushKey(key);
+        parser2.push(element);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -26058,14 +26197,14 @@ var require_VSETATTR = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, element, attributes) {
-        parser.push("VSETATTR");
-        parser.pushKey(key);
-        parser.push(element);
+      parseCommand(parser2, key, element, attributes) {
+        parser2.push("VSETATTR");
+        parser2.pushKey(key);
+        parser2.push(element);
         if (typeof attributes === "object" && attributes !== null) {
-          parser.push(JSON.stringify(attributes));
+          parser2.push(JSON.stringify(attributes));
         } else {
-          parser.push(attributes);
+          parser2.push(attributes);
         }
       },
       transformReply: generic_transformers_1.transformBooleanReply
@@ -26080,37 +26219,37 @@ var require_VSIM = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, query, options) {
-        parser.push("VSIM");
-        parser.pushKey(key);
+      parseCommand(parser2, key, query, options) {
+        parser2.push("VSIM");
+        parser2.pushKey(key);
         if (Array.isArray(query)) {
-          parser.push("VALUES", query.length.toString());
+          parser2.push("VALUES", query.length.toString());
           for (const value of query) {
-            parser.push((0, generic_transformers_1.transformDoubleArgument)(value));
+            parser2.push((0, generic_transformers_1.transformDoubleArgument)(value));
           }
         } else {
-          parser.push("ELE", query);
+          parser2.push("ELE", query);
         }
         if (options?.COUNT !== void 0) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
         if (options?.EPSILON !== void 0) {
-          parser.push("EPSILON", options.EPSILON.toString());
+          parser2.push("EPSILON", options.EPSILON.toString());
         }
         if (options?.EF !== void 0) {
-          parser.push("EF", options.EF.toString());
+          parser2.push("EF", options.EF.toString());
         }
         if (options?.FILTER) {
-          parser.push("FILTER", options.FILTER);
+          parser2.push("FILTER", options.FILTER);
         }
         if (options?.["FILTER-EF"] !== void 0) {
-          parser.push("FILTER-EF", options["FILTER-EF"].toString());
+          parser2.push("FILTER-EF", options["FILTER-EF"].toString());
         }
         if (options?.TRUTH) {
-          parser.push("TRUTH");
+          parser2.push("TRUTH");
         }
         if (options?.NOTHREAD) {
-          parser.push("NOTHREAD");
+          parser2.push("NOTHREAD");
         }
       },
       transformReply: void 0
@@ -26130,9 +26269,9 @@ var require_VSIM_WITHSCORES = __commonJS({
     var VSIM_1 = __importDefault(require_VSIM());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
+        const parser2 = args[0];
         VSIM_1.default.parseCommand(...args);
-        parser.push("WITHSCORES");
+        parser2.push("WITHSCORES");
       },
       transformReply: {
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches TransformReply contract
@@ -26159,12 +26298,12 @@ var require_LATENCY_HISTOGRAM = __commonJS({
     var id = (n) => n;
     exports.default = {
       IS_READ_ONLY: true,
-      parseCommand(parser, ...commands2) {
+      parseCommand(parser2, ...commands2) {
         const args = ["LATENCY", "HISTOGRAM"];
         if (commands2.length !== 0) {
           args.push(...commands2);
         }
-        parser.push(...args);
+        parser2.push(...args);
       },
       transformReply: {
         2: (reply) => {
@@ -32570,7 +32709,7 @@ var require_enterprise_maintenance_manager = __commonJS({
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    var _a;
+    var _a2;
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.emitDiagnostics = exports.dbgMaintenance = exports.MAINTENANCE_EVENTS = exports.SMIGRATED_EVENT = void 0;
     var net_1 = __require("net");
@@ -32811,7 +32950,7 @@ var require_enterprise_maintenance_manager = __commonJS({
       };
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- heterogeneous push payload
       #onSMigrated = (push) => {
-        const smigratedEvent = _a.parseSMigratedPush(push);
+        const smigratedEvent = _a2.parseSMigratedPush(push);
         (0, exports.dbgMaintenance)(`emit smigratedEvent`, smigratedEvent);
         this.#client._handleSmigrated(smigratedEvent);
       };
@@ -32893,7 +33032,7 @@ var require_enterprise_maintenance_manager = __commonJS({
         return { host, port };
       }
     };
-    _a = EnterpriseMaintenanceManager;
+    _a2 = EnterpriseMaintenanceManager;
     exports.default = EnterpriseMaintenanceManager;
     function isPrivateIP(ip) {
       const version3 = (0, net_1.isIP)(ip);
@@ -33350,7 +33489,7 @@ var require_token = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Token = void 0;
-    var Token = class {
+    var Token2 = class {
       value;
       expiresAtMs;
       receivedAtMs;
@@ -33370,7 +33509,7 @@ var require_token = __commonJS({
         return this.expiresAtMs - now;
       }
     };
-    exports.Token = Token;
+    exports.Token = Token2;
   }
 });
 
@@ -33399,9 +33538,9 @@ var require_token_manager = __commonJS({
       refreshTimeout = null;
       listener = null;
       retryAttempt = 0;
-      constructor(identityProvider, config2) {
+      constructor(identityProvider, config3) {
         this.identityProvider = identityProvider;
-        this.config = config2;
+        this.config = config3;
         if (this.config.expirationRefreshRatio > 1) {
           throw new Error("expirationRefreshRatio must be less than or equal to 1");
         }
@@ -34535,7 +34674,7 @@ var require_commands_queue = __commonJS({
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    var _a;
+    var _a2;
     Object.defineProperty(exports, "__esModule", { value: true });
     var linked_list_1 = require_linked_list();
     var encoder_1 = __importDefault(require_encoder());
@@ -34576,7 +34715,7 @@ var require_commands_queue = __commonJS({
         const total = this.#toWrite.length;
         for (const node of this.#toWrite.nodes()) {
           const command = node.value;
-          _a.#removeTimeoutListener(command);
+          _a2.#removeTimeoutListener(command);
           counter++;
           const newTimeout = this.#maintenanceCommandTimeout;
           const signal = AbortSignal.timeout(newTimeout);
@@ -34672,11 +34811,11 @@ var require_commands_queue = __commonJS({
         if (this.#waitingForReply.length === 0) {
           return;
         }
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           const onEmpty = () => {
             if (timeoutId)
               clearTimeout(timeoutId);
-            resolve5();
+            resolve6();
           };
           let timeoutId;
           const timeoutMs = options?.timeoutMs;
@@ -34689,7 +34828,7 @@ var require_commands_queue = __commonJS({
                 (0, enterprise_maintenance_manager_1.dbgMaintenance)(`Flushing ${pendingCount} commands that timed out waiting for reply`);
                 this.#flushWaitingForReply(new errors_1.TimeoutError());
               }
-              resolve5();
+              resolve6();
             }, timeoutMs);
           }
           this.#waitingForReply.events.once("empty", onEmpty);
@@ -34709,7 +34848,7 @@ var require_commands_queue = __commonJS({
         if (value.rejected)
           return;
         value.rejected = true;
-        _a.#removeCommandListeners(value);
+        _a2.#removeCommandListeners(value);
         this.#toWrite.remove(node);
         value.reject(err);
       }
@@ -34719,13 +34858,13 @@ var require_commands_queue = __commonJS({
         } else if (options?.abortSignal?.aborted) {
           return Promise.reject(new errors_1.AbortError());
         }
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           const value = {
             args,
             chainId: options?.chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve5,
+            resolve: resolve6,
             reject,
             channelsCounter: void 0,
             typeMapping: options?.typeMapping
@@ -34757,14 +34896,14 @@ var require_commands_queue = __commonJS({
               signal.addEventListener("abort", value.abort.listener, { once: true });
             }
           } catch (err) {
-            _a.#removeCommandListeners(value);
+            _a2.#removeCommandListeners(value);
             this.#toWrite.remove(node);
             reject(err);
           }
         });
       }
       #addPubSubCommand(command, asap = false, chainId) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           this.#toWrite.add({
             args: command.args,
             chainId,
@@ -34772,7 +34911,7 @@ var require_commands_queue = __commonJS({
             timeout: void 0,
             resolve() {
               command.resolve();
-              resolve5();
+              resolve6();
             },
             reject(err) {
               command.reject?.();
@@ -34792,8 +34931,8 @@ var require_commands_queue = __commonJS({
               return;
             const firstElement = typeof reply[0] === "string" ? Buffer.from(reply[0]) : reply[0];
             if (PONG.equals(firstElement)) {
-              const { resolve: resolve5, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
-              resolve5(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
+              const { resolve: resolve6, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
+              resolve6(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
               return;
             }
           }
@@ -34817,12 +34956,12 @@ var require_commands_queue = __commonJS({
         if (!command)
           return;
         if (command && this.#respVersion === 2) {
-          const { resolve: resolve5 } = command;
+          const { resolve: resolve6 } = command;
           command.resolve = () => {
             if (!this.#pubSub.isActive) {
               this.#resetDecoderCallbacks();
             }
-            resolve5();
+            resolve6();
           };
         }
         return this.#addPubSubCommand(command);
@@ -34858,7 +34997,7 @@ var require_commands_queue = __commonJS({
         return this.#pubSub.listeners[type];
       }
       monitor(callback, options) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           const typeMapping = options?.typeMapping ?? {};
           this.#toWrite.add({
             args: ["MONITOR"],
@@ -34873,7 +35012,7 @@ var require_commands_queue = __commonJS({
                 this.decoder.onReply = callback;
               }
               this.decoder.getTypeMapping = () => typeMapping;
-              resolve5();
+              resolve6();
             },
             reject,
             channelsCounter: void 0,
@@ -34887,7 +35026,7 @@ var require_commands_queue = __commonJS({
       }
       #resetFallbackOnReply;
       async reset(chainId, typeMapping) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           this.#resetFallbackOnReply = this.decoder.onReply;
           this.decoder.onReply = ((reply) => {
             if (typeof reply === "string" && reply === "RESET" || reply instanceof Buffer && RESET.equals(reply)) {
@@ -34904,7 +35043,7 @@ var require_commands_queue = __commonJS({
             chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve5,
+            resolve: resolve6,
             reject,
             channelsCounter: void 0,
             typeMapping
@@ -34927,11 +35066,11 @@ var require_commands_queue = __commonJS({
           }
           toSend.args = void 0;
           if (toSend.abort) {
-            _a.#removeAbortListener(toSend);
+            _a2.#removeAbortListener(toSend);
             toSend.abort = void 0;
           }
           if (toSend.timeout) {
-            _a.#removeTimeoutListener(toSend);
+            _a2.#removeTimeoutListener(toSend);
             toSend.timeout = void 0;
           }
           this.#chainInExecution = toSend.chainId;
@@ -34955,20 +35094,20 @@ var require_commands_queue = __commonJS({
       }
       static #removeCommandListeners(command) {
         if (command.abort) {
-          _a.#removeAbortListener(command);
+          _a2.#removeAbortListener(command);
           command.abort = void 0;
         }
         if (command.timeout) {
-          _a.#removeTimeoutListener(command);
+          _a2.#removeTimeoutListener(command);
           command.timeout = void 0;
         }
       }
       static #flushToWrite(toBeSent, err) {
         if (toBeSent.abort) {
-          _a.#removeAbortListener(toBeSent);
+          _a2.#removeAbortListener(toBeSent);
         }
         if (toBeSent.timeout) {
-          _a.#removeTimeoutListener(toBeSent);
+          _a2.#removeTimeoutListener(toBeSent);
         }
         toBeSent.reject(err);
       }
@@ -34979,7 +35118,7 @@ var require_commands_queue = __commonJS({
         if (!this.#chainInExecution)
           return;
         while (this.#toWrite.head?.value.chainId === this.#chainInExecution) {
-          _a.#flushToWrite(this.#toWrite.shift(), err);
+          _a2.#flushToWrite(this.#toWrite.shift(), err);
         }
         this.#chainInExecution = void 0;
       }
@@ -34988,7 +35127,7 @@ var require_commands_queue = __commonJS({
         this.#pubSub.reset();
         this.#flushWaitingForReply(err);
         for (const node of this.#toWrite) {
-          _a.#flushToWrite(node, err);
+          _a2.#flushToWrite(node, err);
         }
         this.#toWrite.reset();
       }
@@ -35026,10 +35165,10 @@ var require_commands_queue = __commonJS({
           }
           const command = current.value;
           if (command.abort) {
-            _a.#removeAbortListener(command);
+            _a2.#removeAbortListener(command);
           }
           if (command.timeout) {
-            _a.#removeTimeoutListener(command);
+            _a2.#removeTimeoutListener(command);
           }
           result.push(command);
           const toRemove = current;
@@ -35047,10 +35186,10 @@ var require_commands_queue = __commonJS({
         while (current) {
           const command = current.value;
           if (command.abort) {
-            _a.#removeAbortListener(command);
+            _a2.#removeAbortListener(command);
           }
           if (command.timeout) {
-            _a.#removeTimeoutListener(command);
+            _a2.#removeTimeoutListener(command);
           }
           result.push(command);
           const toRemove = current;
@@ -35067,7 +35206,7 @@ var require_commands_queue = __commonJS({
           if (command.rejected)
             continue;
           command.rejected = true;
-          _a.#removeCommandListeners(command);
+          _a2.#removeCommandListeners(command);
           command.reject(err);
         }
       }
@@ -35092,7 +35231,7 @@ var require_commands_queue = __commonJS({
             continue;
           }
           if (value.timeout) {
-            _a.#removeTimeoutListener(value);
+            _a2.#removeTimeoutListener(value);
             if (value.timeout.signal.aborted) {
               this.#rejectCommand(node, value, value.timeout.wasInMaintenance ? new errors_1.CommandTimeoutDuringMaintenanceError(value.timeout.effectiveTimeout) : new errors_1.TimeoutError());
               continue;
@@ -35104,7 +35243,7 @@ var require_commands_queue = __commonJS({
             }
           }
           if (value.abort) {
-            _a.#removeAbortListener(value);
+            _a2.#removeAbortListener(value);
             if (value.abort.signal.aborted) {
               this.#rejectCommand(node, value, new errors_1.AbortError());
             } else {
@@ -35117,7 +35256,7 @@ var require_commands_queue = __commonJS({
         }
       }
     };
-    _a = RedisCommandsQueue;
+    _a2 = RedisCommandsQueue;
     exports.default = RedisCommandsQueue;
   }
 });
@@ -35129,14 +35268,14 @@ var require_commander = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.scriptArgumentsPrefix = exports.functionArgumentsPrefix = exports.getTransformReply = exports.attachConfig = void 0;
     var types_1 = require_types();
-    function attachConfig({ BaseClass, commands: commands2, createCommand, createModuleCommand, createFunctionCommand, createScriptCommand, config: config2 }) {
-      const RESP = config2?.RESP ?? types_1.DEFAULT_RESP, Class2 = class extends BaseClass {
+    function attachConfig({ BaseClass, commands: commands2, createCommand, createModuleCommand, createFunctionCommand, createScriptCommand, config: config3 }) {
+      const RESP = config3?.RESP ?? types_1.DEFAULT_RESP, Class2 = class extends BaseClass {
       };
       for (const [name, command] of Object.entries(commands2)) {
         Class2.prototype[name] = createCommand(command, RESP);
       }
-      if (config2?.modules) {
-        for (const [moduleName, module2] of Object.entries(config2.modules)) {
+      if (config3?.modules) {
+        for (const [moduleName, module2] of Object.entries(config3.modules)) {
           const fns = {};
           for (const [name, command] of Object.entries(module2)) {
             fns[name] = createModuleCommand(command, RESP);
@@ -35144,8 +35283,8 @@ var require_commander = __commonJS({
           attachNamespace(Class2.prototype, moduleName, fns);
         }
       }
-      if (config2?.functions) {
-        for (const [library, commands3] of Object.entries(config2.functions)) {
+      if (config3?.functions) {
+        for (const [library, commands3] of Object.entries(config3.functions)) {
           const fns = {};
           for (const [name, command] of Object.entries(commands3)) {
             fns[name] = createFunctionCommand(name, command, RESP);
@@ -35153,8 +35292,8 @@ var require_commander = __commonJS({
           attachNamespace(Class2.prototype, library, fns);
         }
       }
-      if (config2?.scripts) {
-        for (const [name, script] of Object.entries(config2.scripts)) {
+      if (config3?.scripts) {
+        for (const [name, script] of Object.entries(config3.scripts)) {
           Class2.prototype[name] = createScriptCommand(script, RESP);
         }
       }
@@ -41443,20 +41582,20 @@ var require_multi_command2 = __commonJS({
       static #createCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this.#keyPrefix);
-          command.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
+          const parser2 = new parser_1.BasicCommandParser(this.#keyPrefix);
+          command.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
           return this.addCommand(redisArgs, transformReply);
         };
       }
       static #createModuleCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self.#keyPrefix);
-          command.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
+          const parser2 = new parser_1.BasicCommandParser(this._self.#keyPrefix);
+          command.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
           return this._self.addCommand(redisArgs, transformReply);
         };
       }
@@ -41464,25 +41603,25 @@ var require_multi_command2 = __commonJS({
         const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
         const transformReply = (0, commander_1.getTransformReply)(fn, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self.#keyPrefix);
-          parser.push(...prefix);
-          fn.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
+          const parser2 = new parser_1.BasicCommandParser(this._self.#keyPrefix);
+          parser2.push(...prefix);
+          fn.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
           return this._self.addCommand(redisArgs, transformReply);
         };
       }
       static #createScriptCommand(script, resp) {
         const transformReply = (0, commander_1.getTransformReply)(script, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this.#keyPrefix);
-          script.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
+          const parser2 = new parser_1.BasicCommandParser(this.#keyPrefix);
+          script.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
           return this.#addScript(script, redisArgs, transformReply);
         };
       }
-      static extend(config2) {
+      static extend(config3) {
         return (0, commander_1.attachConfig)({
           BaseClass: _RedisClientMultiCommand,
           commands: commands_1.default,
@@ -41490,7 +41629,7 @@ var require_multi_command2 = __commonJS({
           createModuleCommand: _RedisClientMultiCommand.#createModuleCommand,
           createFunctionCommand: _RedisClientMultiCommand.#createFunctionCommand,
           createScriptCommand: _RedisClientMultiCommand.#createScriptCommand,
-          config: config2
+          config: config3
         });
       }
       #multi;
@@ -41955,14 +42094,14 @@ var require_cache = __commonJS({
       recordMisses(count) {
         this.#statsCounter.recordMisses(count);
       }
-      constructor(config2) {
+      constructor(config3) {
         super();
         this.#cacheKeyToEntryMap = /* @__PURE__ */ new Map();
         this.#keyToCacheKeySetMap = /* @__PURE__ */ new Map();
-        this.ttl = config2?.ttl ?? 0;
-        this.maxEntries = config2?.maxEntries ?? 0;
-        this.lru = config2?.evictPolicy !== "FIFO";
-        const recordStats = config2?.recordStats !== false;
+        this.ttl = config3?.ttl ?? 0;
+        this.maxEntries = config3?.maxEntries ?? 0;
+        this.lru = config3?.evictPolicy !== "FIFO";
+        const recordStats = config3?.recordStats !== false;
         this.#statsCounter = recordStats ? DefaultStatsCounter.create() : disabledStatsCounter();
       }
       /* logic of how caching works:
@@ -41981,9 +42120,9 @@ var require_cache = __commonJS({
           3c. if valid - overwrite with value entry
         4. return previously non cached result
         */
-      async handleCache(client, parser, fn, transformReply, typeMapping) {
+      async handleCache(client, parser2, fn, transformReply, typeMapping) {
         let reply;
-        const cacheKey = generateCacheKey(parser.redisArgs);
+        const cacheKey = generateCacheKey(parser2.redisArgs);
         let cacheEntry = this.get(cacheKey);
         if (cacheEntry) {
           if (cacheEntry instanceof ClientSideCacheEntryValue) {
@@ -42003,7 +42142,7 @@ var require_cache = __commonJS({
           const startTime = performance.now();
           const promise2 = fn();
           cacheEntry = this.createPromiseEntry(client, promise2);
-          this.set(cacheKey, cacheEntry, parser.keys);
+          this.set(cacheKey, cacheEntry, parser2.keys);
           try {
             reply = await promise2;
             const loadTime = performance.now() - startTime;
@@ -42019,13 +42158,13 @@ var require_cache = __commonJS({
         }
         let val;
         if (transformReply) {
-          val = transformReply(reply, parser.preserve, typeMapping);
+          val = transformReply(reply, parser2.preserve, typeMapping);
         } else {
           val = reply;
         }
         if (cacheEntry.validate()) {
           cacheEntry = this.createValueEntry(client, val);
-          this.set(cacheKey, cacheEntry, parser.keys);
+          this.set(cacheKey, cacheEntry, parser2.keys);
           this.emit("cached-key", cacheKey);
         } else {
         }
@@ -42505,37 +42644,37 @@ var require_pool = __commonJS({
       static #createCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          command.parseCommand(parser, ...args);
-          return this.execute((client) => client._executeCommand(command, parser, this._commandOptions, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          return this.execute((client) => client._executeCommand(command, parser2, this._commandOptions, transformReply));
         };
       }
       static #createModuleCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          command.parseCommand(parser, ...args);
-          return this._self.execute((client) => client._executeCommand(command, parser, this._self._commandOptions, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          return this._self.execute((client) => client._executeCommand(command, parser2, this._self._commandOptions, transformReply));
         };
       }
       static #createFunctionCommand(name, fn, resp) {
         const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
         const transformReply = (0, commander_1.getTransformReply)(fn, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          parser.push(...prefix);
-          fn.parseCommand(parser, ...args);
-          return this._self.execute((client) => client._executeCommand(fn, parser, this._self._commandOptions, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          parser2.push(...prefix);
+          fn.parseCommand(parser2, ...args);
+          return this._self.execute((client) => client._executeCommand(fn, parser2, this._self._commandOptions, transformReply));
         };
       }
       static #createScriptCommand(script, resp) {
         const prefix = (0, commander_1.scriptArgumentsPrefix)(script);
         const transformReply = (0, commander_1.getTransformReply)(script, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          parser.pushVariadic(prefix);
-          script.parseCommand(parser, ...args);
-          return this.execute((client) => client._executeScript(script, parser, this._commandOptions, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          parser2.pushVariadic(prefix);
+          script.parseCommand(parser2, ...args);
+          return this.execute((client) => client._executeScript(script, parser2, this._commandOptions, transformReply));
         };
       }
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic cache, keys/values vary per call site
@@ -42748,7 +42887,7 @@ var require_pool = __commonJS({
         this._self.#returnClient(node);
       }
       execute(fn) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           if (this._self.isClosing || !this._self.#isOpen) {
             return reject(new errors_1.ClientClosedError());
           }
@@ -42765,7 +42904,7 @@ var require_pool = __commonJS({
             const task = this._self.#tasksQueue.push({
               timeout,
               // @ts-expect-error -- resolve generic variance
-              resolve: resolve5,
+              resolve: resolve6,
               reject,
               fn,
               waitStartTimestamp
@@ -42781,10 +42920,10 @@ var require_pool = __commonJS({
           }
           const node = this._self.#clientsInUse.push(client);
           (0, tracing_1.publish)(tracing_1.CHANNELS.POOL_CONNECTION_WAIT, () => ({ clientId: client._clientId, waitStartTimestamp }));
-          this._self.#executeTask(node, resolve5, reject, fn);
+          this._self.#executeTask(node, resolve6, reject, fn);
         });
       }
-      #executeTask(node, resolve5, reject, fn) {
+      #executeTask(node, resolve6, reject, fn) {
         let result;
         try {
           result = fn(node.value);
@@ -42794,11 +42933,11 @@ var require_pool = __commonJS({
           return;
         }
         if (result instanceof Promise) {
-          result.then(resolve5, reject).finally(() => {
+          result.then(resolve6, reject).finally(() => {
             this.#returnClient(node);
           });
         } else {
-          resolve5(result);
+          resolve6(result);
           this.#returnClient(node);
         }
       }
@@ -42852,8 +42991,8 @@ var require_pool = __commonJS({
       async #doClose() {
         try {
           if (this._self.#clientsInUse.length > 0) {
-            await new Promise((resolve5) => {
-              this._self.#drainResolve = resolve5;
+            await new Promise((resolve6) => {
+              this._self.#drainResolve = resolve6;
             });
           }
           const promises = [];
@@ -43173,8 +43312,8 @@ var require_error_util = __commonJS({
       if (!(error46 instanceof errors_1.ErrorReply)) {
         return void 0;
       }
-      const match = REDIS_ERROR_PREFIX_REGEX.exec(error46.message);
-      return match?.[1];
+      const match2 = REDIS_ERROR_PREFIX_REGEX.exec(error46.message);
+      return match2?.[1];
     }
     var NETWORK_ERROR_CODES = /* @__PURE__ */ new Set([
       "ECONNREFUSED",
@@ -43261,12 +43400,12 @@ var require_error_util = __commonJS({
       if (isNodeRedisNetworkError(error46)) {
         return types_1.ERROR_CATEGORY.NETWORK;
       }
-      const errorCode = error46.code;
-      if (errorCode) {
-        if (NETWORK_ERROR_CODES.has(errorCode)) {
+      const errorCode2 = error46.code;
+      if (errorCode2) {
+        if (NETWORK_ERROR_CODES.has(errorCode2)) {
           return types_1.ERROR_CATEGORY.NETWORK;
         }
-        if (TLS_ERROR_CODES.has(errorCode)) {
+        if (TLS_ERROR_CODES.has(errorCode2)) {
           return types_1.ERROR_CATEGORY.TLS;
         }
       }
@@ -43696,8 +43835,8 @@ var require_metrics = __commonJS({
       #channelSubscribers;
       #instruments;
       #options;
-      constructor(api, config2) {
-        this.#options = this.parseOptions(config2);
+      constructor(api, config3) {
+        this.#options = this.parseOptions(config3);
         if (!this.#options.enabled) {
           this.commandMetrics = { destroy() {
           } };
@@ -43716,11 +43855,11 @@ var require_metrics = __commonJS({
         }
         this.#channelSubscribers = new OTelChannelSubscribers(this.#options, this.#instruments, this.#options.enabledMetricGroups);
       }
-      static init({ api, config: config2 }) {
+      static init({ api, config: config3 }) {
         if (_OTelMetrics.#initialized) {
           throw new errors_1.OpenTelemetryError("OTelMetrics already initialized");
         }
-        const instance = new _OTelMetrics(api, config2);
+        const instance = new _OTelMetrics(api, config3);
         _OTelMetrics.#instance = instance;
         _OTelMetrics.#initialized = true;
       }
@@ -43748,30 +43887,30 @@ var require_metrics = __commonJS({
         }
         return api.metrics.getMeter(types_1.INSTRUMENTATION_SCOPE_NAME);
       }
-      parseOptions(config2) {
+      parseOptions(config3) {
         return {
-          enabled: !!config2?.metrics?.enabled,
+          enabled: !!config3?.metrics?.enabled,
           attributes: {
             ...types_1.DEFAULT_OTEL_ATTRIBUTES
           },
-          meterProvider: config2?.metrics?.meterProvider,
-          includeCommands: (config2?.metrics?.includeCommands ?? []).reduce((acc, c) => {
+          meterProvider: config3?.metrics?.meterProvider,
+          includeCommands: (config3?.metrics?.includeCommands ?? []).reduce((acc, c) => {
             acc[c.toUpperCase()] = true;
             return acc;
           }, {}),
-          hasIncludeCommands: !!config2?.metrics?.includeCommands?.length,
-          excludeCommands: (config2?.metrics?.excludeCommands ?? []).reduce((acc, c) => {
+          hasIncludeCommands: !!config3?.metrics?.includeCommands?.length,
+          excludeCommands: (config3?.metrics?.excludeCommands ?? []).reduce((acc, c) => {
             acc[c.toUpperCase()] = true;
             return acc;
           }, {}),
-          hasExcludeCommands: !!config2?.metrics?.excludeCommands?.length,
-          enabledMetricGroups: config2?.metrics?.enabledMetricGroups ?? types_1.DEFAULT_METRIC_GROUPS,
-          hidePubSubChannelNames: config2?.metrics?.hidePubSubChannelNames ?? false,
-          hideStreamNames: config2?.metrics?.hideStreamNames ?? false,
-          bucketsOperationDuration: config2?.metrics?.bucketsOperationDuration ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.OPERATION_DURATION,
-          bucketsConnectionCreateTime: config2?.metrics?.bucketsConnectionCreateTime ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.CONNECTION_CREATE_TIME,
-          bucketsConnectionWaitTime: config2?.metrics?.bucketsConnectionWaitTime ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.CONNECTION_WAIT_TIME,
-          bucketsStreamProcessingDuration: config2?.metrics?.bucketsStreamProcessingDuration ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.STREAM_LAG
+          hasExcludeCommands: !!config3?.metrics?.excludeCommands?.length,
+          enabledMetricGroups: config3?.metrics?.enabledMetricGroups ?? types_1.DEFAULT_METRIC_GROUPS,
+          hidePubSubChannelNames: config3?.metrics?.hidePubSubChannelNames ?? false,
+          hideStreamNames: config3?.metrics?.hideStreamNames ?? false,
+          bucketsOperationDuration: config3?.metrics?.bucketsOperationDuration ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.OPERATION_DURATION,
+          bucketsConnectionCreateTime: config3?.metrics?.bucketsConnectionCreateTime ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.CONNECTION_CREATE_TIME,
+          bucketsConnectionWaitTime: config3?.metrics?.bucketsConnectionWaitTime ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.CONNECTION_WAIT_TIME,
+          bucketsStreamProcessingDuration: config3?.metrics?.bucketsStreamProcessingDuration ?? types_1.DEFAULT_HISTOGRAM_BUCKETS.STREAM_LAG
         };
       }
       createHistogram(meter, instrumentConfig) {
@@ -43935,6 +44074,1768 @@ var require_metrics = __commonJS({
   }
 });
 
+// node_modules/@opentelemetry/api/dist/diag/types.cjs
+var require_types4 = __commonJS({
+  "node_modules/@opentelemetry/api/dist/diag/types.cjs"(exports) {
+    var DiagLogLevel = /* @__PURE__ */ (function(DiagLogLevel2) {
+      DiagLogLevel2[DiagLogLevel2["NONE"] = 0] = "NONE";
+      DiagLogLevel2[DiagLogLevel2["ERROR"] = 30] = "ERROR";
+      DiagLogLevel2[DiagLogLevel2["WARN"] = 50] = "WARN";
+      DiagLogLevel2[DiagLogLevel2["INFO"] = 60] = "INFO";
+      DiagLogLevel2[DiagLogLevel2["DEBUG"] = 70] = "DEBUG";
+      DiagLogLevel2[DiagLogLevel2["VERBOSE"] = 80] = "VERBOSE";
+      DiagLogLevel2[DiagLogLevel2["ALL"] = 9999] = "ALL";
+      return DiagLogLevel2;
+    })({});
+    exports.DiagLogLevel = DiagLogLevel;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/version.cjs
+var require_version = __commonJS({
+  "node_modules/@opentelemetry/api/dist/version.cjs"(exports) {
+    var VERSION = "1.10.0";
+    exports.VERSION = VERSION;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/internal/semver.cjs
+var require_semver = __commonJS({
+  "node_modules/@opentelemetry/api/dist/internal/semver.cjs"(exports) {
+    var require_version2 = require_version();
+    var re = /^(\d+)\.(\d+)\.(\d+)(-(.+))?$/;
+    function _makeCompatibilityCheck(ownVersion) {
+      const acceptedVersions = /* @__PURE__ */ new Set([ownVersion]);
+      const rejectedVersions = /* @__PURE__ */ new Set();
+      const myVersionMatch = ownVersion.match(re);
+      if (!myVersionMatch) return () => false;
+      const ownVersionParsed = {
+        major: +myVersionMatch[1],
+        minor: +myVersionMatch[2],
+        patch: +myVersionMatch[3],
+        prerelease: myVersionMatch[4]
+      };
+      if (ownVersionParsed.prerelease != null) return function isExactmatch(globalVersion) {
+        return globalVersion === ownVersion;
+      };
+      function _reject(v) {
+        rejectedVersions.add(v);
+        return false;
+      }
+      function _accept(v) {
+        acceptedVersions.add(v);
+        return true;
+      }
+      return function isCompatible2(globalVersion) {
+        if (acceptedVersions.has(globalVersion)) return true;
+        if (rejectedVersions.has(globalVersion)) return false;
+        const globalVersionMatch = globalVersion.match(re);
+        if (!globalVersionMatch) return _reject(globalVersion);
+        const globalVersionParsed = {
+          major: +globalVersionMatch[1],
+          minor: +globalVersionMatch[2],
+          patch: +globalVersionMatch[3],
+          prerelease: globalVersionMatch[4]
+        };
+        if (globalVersionParsed.prerelease != null) return _reject(globalVersion);
+        if (ownVersionParsed.major !== globalVersionParsed.major) return _reject(globalVersion);
+        if (ownVersionParsed.major === 0) {
+          if (ownVersionParsed.minor === globalVersionParsed.minor && ownVersionParsed.patch <= globalVersionParsed.patch) return _accept(globalVersion);
+          return _reject(globalVersion);
+        }
+        if (ownVersionParsed.minor <= globalVersionParsed.minor) return _accept(globalVersion);
+        return _reject(globalVersion);
+      };
+    }
+    var isCompatible = _makeCompatibilityCheck(require_version2.VERSION);
+    exports._makeCompatibilityCheck = _makeCompatibilityCheck;
+    exports.isCompatible = isCompatible;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/internal/global-utils.cjs
+var require_global_utils = __commonJS({
+  "node_modules/@opentelemetry/api/dist/internal/global-utils.cjs"(exports) {
+    var require_version2 = require_version();
+    var require_semver2 = require_semver();
+    var major = require_version2.VERSION.split(".")[0];
+    var GLOBAL_OPENTELEMETRY_API_KEY = /* @__PURE__ */ Symbol.for(`opentelemetry.js.api.${major}`);
+    var _global = typeof globalThis === "object" ? globalThis : typeof self === "object" ? self : typeof window === "object" ? window : typeof global === "object" ? global : {};
+    function _makeGlobalApi() {
+      return Object.defineProperty({}, "version", {
+        value: require_version2.VERSION,
+        enumerable: true,
+        writable: false,
+        configurable: false
+      });
+    }
+    function registerGlobal(type, instance, diag, allowOverride = false) {
+      var _global$GLOBAL_OPENTE;
+      const api = _global[GLOBAL_OPENTELEMETRY_API_KEY] = (_global$GLOBAL_OPENTE = _global[GLOBAL_OPENTELEMETRY_API_KEY]) !== null && _global$GLOBAL_OPENTE !== void 0 ? _global$GLOBAL_OPENTE : _makeGlobalApi();
+      if (!allowOverride && api[type]) {
+        const err = /* @__PURE__ */ new Error(`@opentelemetry/api: Attempted duplicate registration of API: ${type}`);
+        diag.error(err.stack || err.message);
+        return false;
+      }
+      if (api.version !== "1.10.0") {
+        const err = /* @__PURE__ */ new Error(`@opentelemetry/api: Registration of version v${api.version} for ${type} does not match previously registered API v${require_version2.VERSION}`);
+        diag.error(err.stack || err.message);
+        return false;
+      }
+      api[type] = instance;
+      diag.debug(`@opentelemetry/api: Registered a global for ${type} v${require_version2.VERSION}.`);
+      return true;
+    }
+    var _compatibleGlobalApi;
+    function getGlobal(type) {
+      const api = _global[GLOBAL_OPENTELEMETRY_API_KEY];
+      if (api == null) return;
+      if (api !== _compatibleGlobalApi) {
+        if (!api.version || !require_semver2.isCompatible(api.version)) return;
+        _compatibleGlobalApi = api;
+      }
+      return api[type];
+    }
+    function unregisterGlobal(type, diag) {
+      diag.debug(`@opentelemetry/api: Unregistering a global for ${type} v${require_version2.VERSION}.`);
+      const api = _global[GLOBAL_OPENTELEMETRY_API_KEY];
+      if (api) delete api[type];
+    }
+    exports.getGlobal = getGlobal;
+    exports.registerGlobal = registerGlobal;
+    exports.unregisterGlobal = unregisterGlobal;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/diag/ComponentLogger.cjs
+var require_ComponentLogger = __commonJS({
+  "node_modules/@opentelemetry/api/dist/diag/ComponentLogger.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var DiagComponentLogger = class {
+      constructor(props) {
+        this._namespace = props.namespace || "DiagComponentLogger";
+      }
+      debug(...args) {
+        return logProxy("debug", this._namespace, args);
+      }
+      error(...args) {
+        return logProxy("error", this._namespace, args);
+      }
+      info(...args) {
+        return logProxy("info", this._namespace, args);
+      }
+      warn(...args) {
+        return logProxy("warn", this._namespace, args);
+      }
+      verbose(...args) {
+        return logProxy("verbose", this._namespace, args);
+      }
+    };
+    function logProxy(funcName, namespace, args) {
+      const logger = require_global_utils2.getGlobal("diag");
+      if (!logger) return;
+      return logger[funcName](namespace, ...args);
+    }
+    exports.DiagComponentLogger = DiagComponentLogger;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.cjs
+var require_logLevelLogger = __commonJS({
+  "node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.cjs"(exports) {
+    require_types4();
+    function createLogLevelDiagLogger(maxLevel, logger) {
+      if (maxLevel < 0) maxLevel = 0;
+      else if (maxLevel > 9999) maxLevel = 9999;
+      logger = logger || {};
+      function _filterFunc(funcName, theLevel) {
+        const theFunc = logger[funcName];
+        if (typeof theFunc === "function" && maxLevel >= theLevel) return theFunc.bind(logger);
+        return function() {
+        };
+      }
+      return {
+        error: _filterFunc("error", 30),
+        warn: _filterFunc("warn", 50),
+        info: _filterFunc("info", 60),
+        debug: _filterFunc("debug", 70),
+        verbose: _filterFunc("verbose", 80)
+      };
+    }
+    exports.createLogLevelDiagLogger = createLogLevelDiagLogger;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/api/diag.cjs
+var require_diag = __commonJS({
+  "node_modules/@opentelemetry/api/dist/api/diag.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var require_ComponentLogger2 = require_ComponentLogger();
+    require_types4();
+    var require_logLevelLogger2 = require_logLevelLogger();
+    var API_NAME = "diag";
+    var DiagAPI = class DiagAPI2 {
+      /** Get the singleton instance of the DiagAPI API */
+      static instance() {
+        if (!this._instance) this._instance = new DiagAPI2();
+        return this._instance;
+      }
+      /**
+      * Private internal constructor
+      * @private
+      */
+      constructor() {
+        function _logProxy(funcName) {
+          return function(...args) {
+            const logger = require_global_utils2.getGlobal("diag");
+            if (!logger) return;
+            return logger[funcName](...args);
+          };
+        }
+        const self2 = this;
+        const setLogger = (logger, optionsOrLogLevel = { logLevel: 60 }) => {
+          var _optionsOrLogLevel$lo;
+          if (logger === self2) {
+            var _err$stack;
+            const err = /* @__PURE__ */ new Error("Cannot use diag as the logger for itself. Please use a DiagLogger implementation like ConsoleDiagLogger or a custom implementation");
+            self2.error((_err$stack = err.stack) !== null && _err$stack !== void 0 ? _err$stack : err.message);
+            return false;
+          }
+          if (typeof optionsOrLogLevel === "number") optionsOrLogLevel = { logLevel: optionsOrLogLevel };
+          const oldLogger = require_global_utils2.getGlobal("diag");
+          const newLogger = require_logLevelLogger2.createLogLevelDiagLogger((_optionsOrLogLevel$lo = optionsOrLogLevel.logLevel) !== null && _optionsOrLogLevel$lo !== void 0 ? _optionsOrLogLevel$lo : 60, logger);
+          if (oldLogger && !optionsOrLogLevel.suppressOverrideMessage) {
+            var _Error$stack;
+            const stack = (_Error$stack = (/* @__PURE__ */ new Error()).stack) !== null && _Error$stack !== void 0 ? _Error$stack : "<failed to generate stacktrace>";
+            oldLogger.warn(`Current logger will be overwritten from ${stack}`);
+            newLogger.warn(`Current logger will overwrite one already registered from ${stack}`);
+          }
+          return require_global_utils2.registerGlobal("diag", newLogger, self2, true);
+        };
+        self2.setLogger = setLogger;
+        self2.disable = () => {
+          require_global_utils2.unregisterGlobal(API_NAME, self2);
+        };
+        self2.createComponentLogger = (options) => {
+          return new require_ComponentLogger2.DiagComponentLogger(options);
+        };
+        self2.verbose = _logProxy("verbose");
+        self2.debug = _logProxy("debug");
+        self2.info = _logProxy("info");
+        self2.warn = _logProxy("warn");
+        self2.error = _logProxy("error");
+      }
+    };
+    exports.DiagAPI = DiagAPI;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs
+var require_baggage_impl = __commonJS({
+  "node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs"(exports) {
+    var BaggageImpl = class BaggageImpl2 {
+      constructor(entries) {
+        this._entries = entries ? new Map(entries) : /* @__PURE__ */ new Map();
+      }
+      getEntry(key) {
+        const entry = this._entries.get(key);
+        if (!entry) return;
+        return Object.assign({}, entry);
+      }
+      getAllEntries() {
+        return Array.from(this._entries.entries());
+      }
+      setEntry(key, entry) {
+        const newBaggage = new BaggageImpl2(this._entries);
+        newBaggage._entries.set(key, entry);
+        return newBaggage;
+      }
+      removeEntry(key) {
+        const newBaggage = new BaggageImpl2(this._entries);
+        newBaggage._entries.delete(key);
+        return newBaggage;
+      }
+      removeEntries(...keys) {
+        const newBaggage = new BaggageImpl2(this._entries);
+        for (const key of keys) newBaggage._entries.delete(key);
+        return newBaggage;
+      }
+      clear() {
+        return new BaggageImpl2();
+      }
+    };
+    exports.BaggageImpl = BaggageImpl;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/baggage/internal/symbol.cjs
+var require_symbol = __commonJS({
+  "node_modules/@opentelemetry/api/dist/baggage/internal/symbol.cjs"(exports) {
+    var baggageEntryMetadataSymbol = /* @__PURE__ */ Symbol("BaggageEntryMetadata");
+    exports.baggageEntryMetadataSymbol = baggageEntryMetadataSymbol;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/baggage/utils.cjs
+var require_utils2 = __commonJS({
+  "node_modules/@opentelemetry/api/dist/baggage/utils.cjs"(exports) {
+    var require_diag2 = require_diag();
+    var require_baggage_impl2 = require_baggage_impl();
+    var require_symbol2 = require_symbol();
+    var diag = require_diag2.DiagAPI.instance();
+    function createBaggage(entries = {}) {
+      return new require_baggage_impl2.BaggageImpl(new Map(Object.entries(entries)));
+    }
+    function baggageEntryMetadataFromString(str) {
+      if (typeof str !== "string") {
+        diag.error(`Cannot create baggage metadata from unknown type: ${typeof str}`);
+        str = "";
+      }
+      return {
+        __TYPE__: require_symbol2.baggageEntryMetadataSymbol,
+        toString() {
+          return str;
+        }
+      };
+    }
+    exports.baggageEntryMetadataFromString = baggageEntryMetadataFromString;
+    exports.createBaggage = createBaggage;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/context/context.cjs
+var require_context = __commonJS({
+  "node_modules/@opentelemetry/api/dist/context/context.cjs"(exports) {
+    function createContextKey(description) {
+      return Symbol.for(description);
+    }
+    var ROOT_CONTEXT = new class BaseContext {
+      /**
+      * Construct a new context which inherits values from an optional parent context.
+      *
+      * @param parentContext a context from which to inherit values
+      */
+      constructor(parentContext) {
+        const self2 = this;
+        self2._currentContext = parentContext ? new Map(parentContext) : /* @__PURE__ */ new Map();
+        self2.getValue = (key) => self2._currentContext.get(key);
+        self2.setValue = (key, value) => {
+          const context = new BaseContext(self2._currentContext);
+          context._currentContext.set(key, value);
+          return context;
+        };
+        self2.deleteValue = (key) => {
+          const context = new BaseContext(self2._currentContext);
+          context._currentContext.delete(key);
+          return context;
+        };
+      }
+    }();
+    exports.ROOT_CONTEXT = ROOT_CONTEXT;
+    exports.createContextKey = createContextKey;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/diag/consoleLogger.cjs
+var require_consoleLogger = __commonJS({
+  "node_modules/@opentelemetry/api/dist/diag/consoleLogger.cjs"(exports) {
+    var consoleMap = [
+      {
+        n: "error",
+        c: "error"
+      },
+      {
+        n: "warn",
+        c: "warn"
+      },
+      {
+        n: "info",
+        c: "info"
+      },
+      {
+        n: "debug",
+        c: "debug"
+      },
+      {
+        n: "verbose",
+        c: "trace"
+      }
+    ];
+    var _originalConsoleMethods = {};
+    if (typeof console !== "undefined") {
+      for (const key of [
+        "error",
+        "warn",
+        "info",
+        "debug",
+        "trace",
+        "log"
+      ]) if (typeof console[key] === "function") _originalConsoleMethods[key] = console[key];
+    }
+    var DiagConsoleLogger = class {
+      constructor() {
+        function _consoleFunc(funcName) {
+          return function(...args) {
+            let theFunc = _originalConsoleMethods[funcName];
+            if (typeof theFunc !== "function") theFunc = _originalConsoleMethods["log"];
+            if (typeof theFunc !== "function" && console) {
+              theFunc = console[funcName];
+              if (typeof theFunc !== "function") theFunc = console.log;
+            }
+            if (typeof theFunc === "function") return theFunc.apply(console, args);
+          };
+        }
+        for (let i = 0; i < consoleMap.length; i++) this[consoleMap[i].n] = _consoleFunc(consoleMap[i].c);
+      }
+    };
+    exports.DiagConsoleLogger = DiagConsoleLogger;
+    exports._originalConsoleMethods = _originalConsoleMethods;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/metrics/NoopMeter.cjs
+var require_NoopMeter = __commonJS({
+  "node_modules/@opentelemetry/api/dist/metrics/NoopMeter.cjs"(exports) {
+    var NoopMeter = class {
+      constructor() {
+      }
+      /**
+      * @see {@link Meter.createGauge}
+      */
+      createGauge(_name, _options) {
+        return NOOP_GAUGE_METRIC;
+      }
+      /**
+      * @see {@link Meter.createHistogram}
+      */
+      createHistogram(_name, _options) {
+        return NOOP_HISTOGRAM_METRIC;
+      }
+      /**
+      * @see {@link Meter.createCounter}
+      */
+      createCounter(_name, _options) {
+        return NOOP_COUNTER_METRIC;
+      }
+      /**
+      * @see {@link Meter.createUpDownCounter}
+      */
+      createUpDownCounter(_name, _options) {
+        return NOOP_UP_DOWN_COUNTER_METRIC;
+      }
+      /**
+      * @see {@link Meter.createObservableGauge}
+      */
+      createObservableGauge(_name, _options) {
+        return NOOP_OBSERVABLE_GAUGE_METRIC;
+      }
+      /**
+      * @see {@link Meter.createObservableCounter}
+      */
+      createObservableCounter(_name, _options) {
+        return NOOP_OBSERVABLE_COUNTER_METRIC;
+      }
+      /**
+      * @see {@link Meter.createObservableUpDownCounter}
+      */
+      createObservableUpDownCounter(_name, _options) {
+        return NOOP_OBSERVABLE_UP_DOWN_COUNTER_METRIC;
+      }
+      /**
+      * @see {@link Meter.addBatchObservableCallback}
+      */
+      addBatchObservableCallback(_callback, _observables) {
+      }
+      /**
+      * @see {@link Meter.removeBatchObservableCallback}
+      */
+      removeBatchObservableCallback(_callback) {
+      }
+    };
+    var NoopMetric = class {
+    };
+    var NoopCounterMetric = class extends NoopMetric {
+      add(_value, _attributes) {
+      }
+    };
+    var NoopUpDownCounterMetric = class extends NoopMetric {
+      add(_value, _attributes) {
+      }
+    };
+    var NoopGaugeMetric = class extends NoopMetric {
+      record(_value, _attributes) {
+      }
+    };
+    var NoopHistogramMetric = class extends NoopMetric {
+      record(_value, _attributes) {
+      }
+    };
+    var NoopObservableMetric = class {
+      addCallback(_callback) {
+      }
+      removeCallback(_callback) {
+      }
+    };
+    var NoopObservableCounterMetric = class extends NoopObservableMetric {
+    };
+    var NoopObservableGaugeMetric = class extends NoopObservableMetric {
+    };
+    var NoopObservableUpDownCounterMetric = class extends NoopObservableMetric {
+    };
+    var NOOP_METER = new NoopMeter();
+    var NOOP_COUNTER_METRIC = new NoopCounterMetric();
+    var NOOP_GAUGE_METRIC = new NoopGaugeMetric();
+    var NOOP_HISTOGRAM_METRIC = new NoopHistogramMetric();
+    var NOOP_UP_DOWN_COUNTER_METRIC = new NoopUpDownCounterMetric();
+    var NOOP_OBSERVABLE_COUNTER_METRIC = new NoopObservableCounterMetric();
+    var NOOP_OBSERVABLE_GAUGE_METRIC = new NoopObservableGaugeMetric();
+    var NOOP_OBSERVABLE_UP_DOWN_COUNTER_METRIC = new NoopObservableUpDownCounterMetric();
+    function createNoopMeter() {
+      return NOOP_METER;
+    }
+    exports.NOOP_COUNTER_METRIC = NOOP_COUNTER_METRIC;
+    exports.NOOP_GAUGE_METRIC = NOOP_GAUGE_METRIC;
+    exports.NOOP_HISTOGRAM_METRIC = NOOP_HISTOGRAM_METRIC;
+    exports.NOOP_METER = NOOP_METER;
+    exports.NOOP_OBSERVABLE_COUNTER_METRIC = NOOP_OBSERVABLE_COUNTER_METRIC;
+    exports.NOOP_OBSERVABLE_GAUGE_METRIC = NOOP_OBSERVABLE_GAUGE_METRIC;
+    exports.NOOP_OBSERVABLE_UP_DOWN_COUNTER_METRIC = NOOP_OBSERVABLE_UP_DOWN_COUNTER_METRIC;
+    exports.NOOP_UP_DOWN_COUNTER_METRIC = NOOP_UP_DOWN_COUNTER_METRIC;
+    exports.NoopCounterMetric = NoopCounterMetric;
+    exports.NoopGaugeMetric = NoopGaugeMetric;
+    exports.NoopHistogramMetric = NoopHistogramMetric;
+    exports.NoopMeter = NoopMeter;
+    exports.NoopMetric = NoopMetric;
+    exports.NoopObservableCounterMetric = NoopObservableCounterMetric;
+    exports.NoopObservableGaugeMetric = NoopObservableGaugeMetric;
+    exports.NoopObservableMetric = NoopObservableMetric;
+    exports.NoopObservableUpDownCounterMetric = NoopObservableUpDownCounterMetric;
+    exports.NoopUpDownCounterMetric = NoopUpDownCounterMetric;
+    exports.createNoopMeter = createNoopMeter;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/metrics/Metric.cjs
+var require_Metric = __commonJS({
+  "node_modules/@opentelemetry/api/dist/metrics/Metric.cjs"(exports) {
+    var ValueType = /* @__PURE__ */ (function(ValueType2) {
+      ValueType2[ValueType2["INT"] = 0] = "INT";
+      ValueType2[ValueType2["DOUBLE"] = 1] = "DOUBLE";
+      return ValueType2;
+    })({});
+    exports.ValueType = ValueType;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/logs/NoopLogger.cjs
+var require_NoopLogger = __commonJS({
+  "node_modules/@opentelemetry/api/dist/logs/NoopLogger.cjs"(exports) {
+    var NoopLogger = class {
+      emit(_logRecord) {
+      }
+      enabled() {
+        return false;
+      }
+    };
+    var NOOP_LOGGER = new NoopLogger();
+    function createNoopLogger() {
+      return NOOP_LOGGER;
+    }
+    exports.NOOP_LOGGER = NOOP_LOGGER;
+    exports.NoopLogger = NoopLogger;
+    exports.createNoopLogger = createNoopLogger;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/logs/LogRecord.cjs
+var require_LogRecord = __commonJS({
+  "node_modules/@opentelemetry/api/dist/logs/LogRecord.cjs"(exports) {
+    var SeverityNumber = /* @__PURE__ */ (function(SeverityNumber2) {
+      SeverityNumber2[SeverityNumber2["UNSPECIFIED"] = 0] = "UNSPECIFIED";
+      SeverityNumber2[SeverityNumber2["TRACE"] = 1] = "TRACE";
+      SeverityNumber2[SeverityNumber2["TRACE2"] = 2] = "TRACE2";
+      SeverityNumber2[SeverityNumber2["TRACE3"] = 3] = "TRACE3";
+      SeverityNumber2[SeverityNumber2["TRACE4"] = 4] = "TRACE4";
+      SeverityNumber2[SeverityNumber2["DEBUG"] = 5] = "DEBUG";
+      SeverityNumber2[SeverityNumber2["DEBUG2"] = 6] = "DEBUG2";
+      SeverityNumber2[SeverityNumber2["DEBUG3"] = 7] = "DEBUG3";
+      SeverityNumber2[SeverityNumber2["DEBUG4"] = 8] = "DEBUG4";
+      SeverityNumber2[SeverityNumber2["INFO"] = 9] = "INFO";
+      SeverityNumber2[SeverityNumber2["INFO2"] = 10] = "INFO2";
+      SeverityNumber2[SeverityNumber2["INFO3"] = 11] = "INFO3";
+      SeverityNumber2[SeverityNumber2["INFO4"] = 12] = "INFO4";
+      SeverityNumber2[SeverityNumber2["WARN"] = 13] = "WARN";
+      SeverityNumber2[SeverityNumber2["WARN2"] = 14] = "WARN2";
+      SeverityNumber2[SeverityNumber2["WARN3"] = 15] = "WARN3";
+      SeverityNumber2[SeverityNumber2["WARN4"] = 16] = "WARN4";
+      SeverityNumber2[SeverityNumber2["ERROR"] = 17] = "ERROR";
+      SeverityNumber2[SeverityNumber2["ERROR2"] = 18] = "ERROR2";
+      SeverityNumber2[SeverityNumber2["ERROR3"] = 19] = "ERROR3";
+      SeverityNumber2[SeverityNumber2["ERROR4"] = 20] = "ERROR4";
+      SeverityNumber2[SeverityNumber2["FATAL"] = 21] = "FATAL";
+      SeverityNumber2[SeverityNumber2["FATAL2"] = 22] = "FATAL2";
+      SeverityNumber2[SeverityNumber2["FATAL3"] = 23] = "FATAL3";
+      SeverityNumber2[SeverityNumber2["FATAL4"] = 24] = "FATAL4";
+      return SeverityNumber2;
+    })({});
+    exports.SeverityNumber = SeverityNumber;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.cjs
+var require_TextMapPropagator = __commonJS({
+  "node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.cjs"(exports) {
+    var defaultTextMapGetter = {
+      get(carrier, key) {
+        if (carrier == null) return;
+        return carrier[key];
+      },
+      keys(carrier) {
+        if (carrier == null) return [];
+        return Object.keys(carrier);
+      }
+    };
+    var defaultTextMapSetter = { set(carrier, key, value) {
+      if (carrier == null) return;
+      carrier[key] = value;
+    } };
+    exports.defaultTextMapGetter = defaultTextMapGetter;
+    exports.defaultTextMapSetter = defaultTextMapSetter;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/trace_flags.cjs
+var require_trace_flags = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/trace_flags.cjs"(exports) {
+    var TraceFlags = /* @__PURE__ */ (function(TraceFlags2) {
+      TraceFlags2[TraceFlags2["NONE"] = 0] = "NONE";
+      TraceFlags2[TraceFlags2["SAMPLED"] = 1] = "SAMPLED";
+      return TraceFlags2;
+    })({});
+    exports.TraceFlags = TraceFlags;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.cjs
+var require_invalid_span_constants = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.cjs"(exports) {
+    require_trace_flags();
+    var INVALID_SPANID = "0000000000000000";
+    var INVALID_TRACEID = "00000000000000000000000000000000";
+    var INVALID_SPAN_CONTEXT = {
+      traceId: INVALID_TRACEID,
+      spanId: INVALID_SPANID,
+      traceFlags: 0
+    };
+    exports.INVALID_SPANID = INVALID_SPANID;
+    exports.INVALID_SPAN_CONTEXT = INVALID_SPAN_CONTEXT;
+    exports.INVALID_TRACEID = INVALID_TRACEID;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.cjs
+var require_NonRecordingSpan = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.cjs"(exports) {
+    var require_invalid_span_constants2 = require_invalid_span_constants();
+    var NonRecordingSpan = class {
+      constructor(spanContext = require_invalid_span_constants2.INVALID_SPAN_CONTEXT) {
+        this._spanContext = spanContext;
+      }
+      spanContext() {
+        return this._spanContext;
+      }
+      setAttribute(_key, _value) {
+        return this;
+      }
+      setAttributes(_attributes) {
+        return this;
+      }
+      addEvent(_name, _attributes) {
+        return this;
+      }
+      addLink(_link) {
+        return this;
+      }
+      addLinks(_links) {
+        return this;
+      }
+      setStatus(_status) {
+        return this;
+      }
+      updateName(_name) {
+        return this;
+      }
+      end(_endTime) {
+      }
+      isRecording() {
+        return false;
+      }
+      recordException(_exception, _time) {
+      }
+    };
+    exports.NonRecordingSpan = NonRecordingSpan;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/spancontext-utils.cjs
+var require_spancontext_utils = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/spancontext-utils.cjs"(exports) {
+    require_invalid_span_constants();
+    var require_NonRecordingSpan2 = require_NonRecordingSpan();
+    var isHex = new Uint8Array([
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      1
+    ]);
+    function isValidHex(id, length) {
+      if (typeof id !== "string" || id.length !== length) return false;
+      let r = 0;
+      for (let i = 0; i < id.length; i += 4) r += (isHex[id.charCodeAt(i)] | 0) + (isHex[id.charCodeAt(i + 1)] | 0) + (isHex[id.charCodeAt(i + 2)] | 0) + (isHex[id.charCodeAt(i + 3)] | 0);
+      return r === length;
+    }
+    function isValidTraceId(traceId) {
+      return isValidHex(traceId, 32) && traceId !== "00000000000000000000000000000000";
+    }
+    function isValidSpanId(spanId) {
+      return isValidHex(spanId, 16) && spanId !== "0000000000000000";
+    }
+    function isSpanContextValid(spanContext) {
+      return isValidTraceId(spanContext.traceId) && isValidSpanId(spanContext.spanId);
+    }
+    function wrapSpanContext(spanContext) {
+      return new require_NonRecordingSpan2.NonRecordingSpan(spanContext);
+    }
+    exports.isSpanContextValid = isSpanContextValid;
+    exports.isValidSpanId = isValidSpanId;
+    exports.isValidTraceId = isValidTraceId;
+    exports.wrapSpanContext = wrapSpanContext;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/context/NoopContextManager.cjs
+var require_NoopContextManager = __commonJS({
+  "node_modules/@opentelemetry/api/dist/context/NoopContextManager.cjs"(exports) {
+    var require_context3 = require_context();
+    var NoopContextManager = class {
+      active() {
+        return require_context3.ROOT_CONTEXT;
+      }
+      with(_context, fn, thisArg, ...args) {
+        return fn.call(thisArg, ...args);
+      }
+      bind(_context, target) {
+        return target;
+      }
+      enable() {
+        return this;
+      }
+      disable() {
+        return this;
+      }
+      /** @experimental This API is experimental and may change in minor releases without prior notice. */
+      attach(_context) {
+        return { dispose() {
+        } };
+      }
+    };
+    exports.NoopContextManager = NoopContextManager;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/api/context.cjs
+var require_context2 = __commonJS({
+  "node_modules/@opentelemetry/api/dist/api/context.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var require_diag2 = require_diag();
+    var require_NoopContextManager2 = require_NoopContextManager();
+    var API_NAME = "context";
+    var NOOP_CONTEXT_MANAGER = new require_NoopContextManager2.NoopContextManager();
+    var NOOP_TOKEN = Object.freeze({ dispose: () => {
+    } });
+    var ContextAPI = class ContextAPI2 {
+      /** Empty private constructor prevents end users from constructing a new instance of the API */
+      constructor() {
+        this._attachUnsupportedWarned = false;
+      }
+      /** Get the singleton instance of the Context API */
+      static getInstance() {
+        if (!this._instance) this._instance = new ContextAPI2();
+        return this._instance;
+      }
+      /**
+      * Set the current context manager.
+      *
+      * @returns true if the context manager was successfully registered, else false
+      */
+      setGlobalContextManager(contextManager) {
+        return require_global_utils2.registerGlobal(API_NAME, contextManager, require_diag2.DiagAPI.instance());
+      }
+      /**
+      * Get the currently active context
+      */
+      active() {
+        return this._getContextManager().active();
+      }
+      /**
+      * Execute a function with an active context
+      *
+      * @param context context to be active during function execution
+      * @param fn function to execute in a context
+      * @param thisArg optional receiver to be used for calling fn
+      * @param args optional arguments forwarded to fn
+      */
+      with(context, fn, thisArg, ...args) {
+        return this._getContextManager().with(context, fn, thisArg, ...args);
+      }
+      /**
+      * Bind a context to a target function or event emitter
+      *
+      * @param context context to bind to the event emitter or function. Defaults to the currently active context
+      * @param target function or event emitter to bind
+      */
+      bind(context, target) {
+        return this._getContextManager().bind(context, target);
+      }
+      /**
+      * Imperatively sets `context` as active, returning a {@link ContextManagementToken} whose
+      * {@link ContextManagementToken.dispose} restores the previous context.
+      *
+      * This is a delicate, low-level API - prefer {@link with}/{@link bind}, which
+      * restore context automatically. Use `attach` only to bridge callback
+      * boundaries that `with` cannot wrap. Call `token.dispose()` when the
+      * operation is done.
+      *
+      * **Caveat for async functions:** If called inside an async function before
+      * the first `await`, the context change may leak into the caller's context
+      * and remain active there. Prefer {@link with} for async code.
+      *
+      * Support is best-effort and varies by the active ContextManager (see
+      * {@link ContextManager.attach}); if it does not implement `attach`, this logs
+      * a warning and returns a no-op token.
+      *
+      * @param context The Context to attach
+      * @returns A {@link ContextManagementToken} whose dispose() restores the previous Context
+      * @since 1.10.0
+      * @experimental This API is experimental and may change in minor releases without prior notice.
+      */
+      attach(context) {
+        const contextManager = this._getContextManager();
+        if (contextManager.attach) return contextManager.attach(context);
+        if (!this._attachUnsupportedWarned) {
+          this._attachUnsupportedWarned = true;
+          require_diag2.DiagAPI.instance().warn("The current ContextManager does not implement attach(). The context will not be attached. Use a ContextManager that supports attach() (e.g. AsyncLocalStorageContextManager) or use with()/bind() instead.");
+        }
+        return NOOP_TOKEN;
+      }
+      _getContextManager() {
+        return require_global_utils2.getGlobal(API_NAME) || NOOP_CONTEXT_MANAGER;
+      }
+      /** Disable and remove the global context manager */
+      disable() {
+        this._getContextManager().disable();
+        require_global_utils2.unregisterGlobal(API_NAME, require_diag2.DiagAPI.instance());
+      }
+    };
+    exports.ContextAPI = ContextAPI;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/context-utils.cjs
+var require_context_utils = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/context-utils.cjs"(exports) {
+    var require_context3 = require_context();
+    var require_context$1 = require_context2();
+    var require_NonRecordingSpan2 = require_NonRecordingSpan();
+    var SPAN_KEY = require_context3.createContextKey("OpenTelemetry Context Key SPAN");
+    function getSpan(context) {
+      return context.getValue(SPAN_KEY) || void 0;
+    }
+    function getActiveSpan() {
+      return getSpan(require_context$1.ContextAPI.getInstance().active());
+    }
+    function setSpan(context, span) {
+      return context.setValue(SPAN_KEY, span);
+    }
+    function deleteSpan(context) {
+      return context.deleteValue(SPAN_KEY);
+    }
+    function setSpanContext(context, spanContext) {
+      return setSpan(context, new require_NonRecordingSpan2.NonRecordingSpan(spanContext));
+    }
+    function getSpanContext(context) {
+      var _getSpan;
+      return (_getSpan = getSpan(context)) === null || _getSpan === void 0 ? void 0 : _getSpan.spanContext();
+    }
+    exports.deleteSpan = deleteSpan;
+    exports.getActiveSpan = getActiveSpan;
+    exports.getSpan = getSpan;
+    exports.getSpanContext = getSpanContext;
+    exports.setSpan = setSpan;
+    exports.setSpanContext = setSpanContext;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/NoopTracer.cjs
+var require_NoopTracer = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/NoopTracer.cjs"(exports) {
+    var require_context3 = require_context2();
+    var require_NonRecordingSpan2 = require_NonRecordingSpan();
+    var require_context_utils2 = require_context_utils();
+    var require_spancontext_utils2 = require_spancontext_utils();
+    var contextApi = require_context3.ContextAPI.getInstance();
+    var NoopTracer = class {
+      startSpan(name, options, context = contextApi.active()) {
+        if (Boolean(options === null || options === void 0 ? void 0 : options.root)) return new require_NonRecordingSpan2.NonRecordingSpan();
+        const parentFromContext = context && require_context_utils2.getSpanContext(context);
+        if (isSpanContext(parentFromContext) && require_spancontext_utils2.isSpanContextValid(parentFromContext)) return new require_NonRecordingSpan2.NonRecordingSpan(parentFromContext);
+        else return new require_NonRecordingSpan2.NonRecordingSpan();
+      }
+      startActiveSpan(name, arg2, arg3, arg4) {
+        var _ctx;
+        let opts;
+        let ctx;
+        let fn;
+        if (arguments.length < 2) return;
+        else if (arguments.length === 2) fn = arg2;
+        else if (arguments.length === 3) {
+          opts = arg2;
+          fn = arg3;
+        } else {
+          opts = arg2;
+          ctx = arg3;
+          fn = arg4;
+        }
+        const parentContext = (_ctx = ctx) !== null && _ctx !== void 0 ? _ctx : contextApi.active();
+        const span = this.startSpan(name, opts, parentContext);
+        const contextWithSpanSet = require_context_utils2.setSpan(parentContext, span);
+        return contextApi.with(contextWithSpanSet, fn, void 0, span);
+      }
+    };
+    function isSpanContext(spanContext) {
+      return spanContext !== null && typeof spanContext === "object" && "spanId" in spanContext && typeof spanContext["spanId"] === "string" && "traceId" in spanContext && typeof spanContext["traceId"] === "string" && "traceFlags" in spanContext && typeof spanContext["traceFlags"] === "number";
+    }
+    exports.NoopTracer = NoopTracer;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs
+var require_ProxyTracer = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs"(exports) {
+    var NOOP_TRACER = new (require_NoopTracer()).NoopTracer();
+    var ProxyTracer = class {
+      constructor(provider, name, version3, options) {
+        this._provider = provider;
+        this.name = name;
+        this.version = version3;
+        this.options = options;
+      }
+      startSpan(name, options, context) {
+        return this._getTracer().startSpan(name, options, context);
+      }
+      startActiveSpan(_name, _options, _context, _fn) {
+        const tracer = this._getTracer();
+        return Reflect.apply(tracer.startActiveSpan, tracer, arguments);
+      }
+      /**
+      * Try to get a tracer from the proxy tracer provider.
+      * If the proxy tracer provider has no delegate, return a noop tracer.
+      */
+      _getTracer() {
+        if (this._delegate) return this._delegate;
+        const tracer = this._provider.getDelegateTracer(this.name, this.version, this.options);
+        if (!tracer) return NOOP_TRACER;
+        this._delegate = tracer;
+        return this._delegate;
+      }
+    };
+    exports.ProxyTracer = ProxyTracer;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/span_kind.cjs
+var require_span_kind = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/span_kind.cjs"(exports) {
+    var SpanKind = /* @__PURE__ */ (function(SpanKind2) {
+      SpanKind2[SpanKind2["INTERNAL"] = 0] = "INTERNAL";
+      SpanKind2[SpanKind2["SERVER"] = 1] = "SERVER";
+      SpanKind2[SpanKind2["CLIENT"] = 2] = "CLIENT";
+      SpanKind2[SpanKind2["PRODUCER"] = 3] = "PRODUCER";
+      SpanKind2[SpanKind2["CONSUMER"] = 4] = "CONSUMER";
+      return SpanKind2;
+    })({});
+    exports.SpanKind = SpanKind;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/status.cjs
+var require_status = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/status.cjs"(exports) {
+    var SpanStatusCode = /* @__PURE__ */ (function(SpanStatusCode2) {
+      SpanStatusCode2[SpanStatusCode2["UNSET"] = 0] = "UNSET";
+      SpanStatusCode2[SpanStatusCode2["OK"] = 1] = "OK";
+      SpanStatusCode2[SpanStatusCode2["ERROR"] = 2] = "ERROR";
+      return SpanStatusCode2;
+    })({});
+    exports.SpanStatusCode = SpanStatusCode;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/internal/tracestate-validators.cjs
+var require_tracestate_validators = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/internal/tracestate-validators.cjs"(exports) {
+    var VALID_KEY_CHAR_RANGE = "[_0-9a-z-*/]";
+    var VALID_KEY_REGEX = new RegExp(`^(?:${`[a-z]${VALID_KEY_CHAR_RANGE}{0,255}`}|${`[a-z0-9]${VALID_KEY_CHAR_RANGE}{0,240}@[a-z]${VALID_KEY_CHAR_RANGE}{0,13}`})$`);
+    var VALID_VALUE_BASE_REGEX = /^[ -~]{0,255}[!-~]$/;
+    var INVALID_VALUE_COMMA_EQUAL_REGEX = /,|=/;
+    function validateKey(key) {
+      return VALID_KEY_REGEX.test(key);
+    }
+    function validateValue(value) {
+      return VALID_VALUE_BASE_REGEX.test(value) && !INVALID_VALUE_COMMA_EQUAL_REGEX.test(value);
+    }
+    exports.validateKey = validateKey;
+    exports.validateValue = validateValue;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/internal/tracestate-impl.cjs
+var require_tracestate_impl = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/internal/tracestate-impl.cjs"(exports) {
+    var require_tracestate_validators2 = require_tracestate_validators();
+    var MAX_TRACE_STATE_ITEMS = 32;
+    var MAX_TRACE_STATE_LEN = 512;
+    var LIST_MEMBERS_SEPARATOR = ",";
+    var LIST_MEMBER_KEY_VALUE_SPLITTER = "=";
+    var TraceStateImpl = class TraceStateImpl2 {
+      constructor(rawTraceState) {
+        this._internalState = /* @__PURE__ */ new Map();
+        if (rawTraceState) this._parse(rawTraceState);
+      }
+      set(key, value) {
+        const currValue = this._internalState.get(key);
+        let newLength = this.serialize().length;
+        if (typeof currValue === "string") newLength += value.length - currValue.length;
+        else {
+          if (this._internalState.size >= MAX_TRACE_STATE_ITEMS) return this;
+          newLength += key.length + value.length + (this._internalState.size > 0 ? 2 : 1);
+        }
+        if (newLength > MAX_TRACE_STATE_LEN) return this;
+        const traceState = this._clone();
+        if (traceState._internalState.has(key)) traceState._internalState.delete(key);
+        traceState._internalState.set(key, value);
+        return traceState;
+      }
+      unset(key) {
+        const traceState = this._clone();
+        traceState._internalState.delete(key);
+        return traceState;
+      }
+      get(key) {
+        return this._internalState.get(key);
+      }
+      serialize() {
+        return Array.from(this._internalState.keys()).reduceRight((agg, key) => {
+          agg.push(key + LIST_MEMBER_KEY_VALUE_SPLITTER + this.get(key));
+          return agg;
+        }, []).join(LIST_MEMBERS_SEPARATOR);
+      }
+      _parse(rawTraceState) {
+        if (rawTraceState.length > MAX_TRACE_STATE_LEN) return;
+        this._internalState = rawTraceState.split(LIST_MEMBERS_SEPARATOR).reduceRight((agg, part) => {
+          const listMember = part.trim();
+          const i = listMember.indexOf(LIST_MEMBER_KEY_VALUE_SPLITTER);
+          if (i !== -1) {
+            const key = listMember.slice(0, i);
+            const value = listMember.slice(i + 1, part.length);
+            if (require_tracestate_validators2.validateKey(key) && require_tracestate_validators2.validateValue(value)) agg.set(key, value);
+          }
+          return agg;
+        }, /* @__PURE__ */ new Map());
+        if (this._internalState.size > MAX_TRACE_STATE_ITEMS) this._internalState = new Map(Array.from(this._internalState.entries()).reverse().slice(0, MAX_TRACE_STATE_ITEMS));
+      }
+      _keys() {
+        return Array.from(this._internalState.keys()).reverse();
+      }
+      _clone() {
+        const traceState = new TraceStateImpl2();
+        traceState._internalState = new Map(this._internalState);
+        return traceState;
+      }
+    };
+    exports.TraceStateImpl = TraceStateImpl;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/internal/utils.cjs
+var require_utils3 = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/internal/utils.cjs"(exports) {
+    var require_tracestate_impl2 = require_tracestate_impl();
+    function createTraceState(rawTraceState) {
+      return new require_tracestate_impl2.TraceStateImpl(rawTraceState);
+    }
+    exports.createTraceState = createTraceState;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.cjs
+var require_NoopTracerProvider = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.cjs"(exports) {
+    var require_NoopTracer2 = require_NoopTracer();
+    var NoopTracerProvider = class {
+      getTracer(_name, _version, _options) {
+        return new require_NoopTracer2.NoopTracer();
+      }
+    };
+    exports.NoopTracerProvider = NoopTracerProvider;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.cjs
+var require_ProxyTracerProvider = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.cjs"(exports) {
+    var require_ProxyTracer2 = require_ProxyTracer();
+    var NOOP_TRACER_PROVIDER = new (require_NoopTracerProvider()).NoopTracerProvider();
+    var ProxyTracerProvider = class {
+      /**
+      * Get a {@link ProxyTracer}
+      */
+      getTracer(name, version3, options) {
+        var _this$getDelegateTrac;
+        return (_this$getDelegateTrac = this.getDelegateTracer(name, version3, options)) !== null && _this$getDelegateTrac !== void 0 ? _this$getDelegateTrac : new require_ProxyTracer2.ProxyTracer(this, name, version3, options);
+      }
+      getDelegate() {
+        var _this$_delegate;
+        return (_this$_delegate = this._delegate) !== null && _this$_delegate !== void 0 ? _this$_delegate : NOOP_TRACER_PROVIDER;
+      }
+      /**
+      * Set the delegate tracer provider
+      */
+      setDelegate(delegate) {
+        this._delegate = delegate;
+      }
+      getDelegateTracer(name, version3, options) {
+        var _this$_delegate2;
+        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getTracer(name, version3, options);
+      }
+    };
+    exports.ProxyTracerProvider = ProxyTracerProvider;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace/SamplingResult.cjs
+var require_SamplingResult = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace/SamplingResult.cjs"(exports) {
+    var SamplingDecision = /* @__PURE__ */ (function(SamplingDecision2) {
+      SamplingDecision2[SamplingDecision2["NOT_RECORD"] = 0] = "NOT_RECORD";
+      SamplingDecision2[SamplingDecision2["RECORD"] = 1] = "RECORD";
+      SamplingDecision2[SamplingDecision2["RECORD_AND_SAMPLED"] = 2] = "RECORD_AND_SAMPLED";
+      return SamplingDecision2;
+    })({});
+    exports.SamplingDecision = SamplingDecision;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/context-api.cjs
+var require_context_api = __commonJS({
+  "node_modules/@opentelemetry/api/dist/context-api.cjs"(exports) {
+    var context = require_context2().ContextAPI.getInstance();
+    exports.context = context;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/diag-api.cjs
+var require_diag_api = __commonJS({
+  "node_modules/@opentelemetry/api/dist/diag-api.cjs"(exports) {
+    var diag = require_diag().DiagAPI.instance();
+    exports.diag = diag;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/logs/NoopLoggerProvider.cjs
+var require_NoopLoggerProvider = __commonJS({
+  "node_modules/@opentelemetry/api/dist/logs/NoopLoggerProvider.cjs"(exports) {
+    var require_NoopLogger2 = require_NoopLogger();
+    var NoopLoggerProvider = class {
+      getLogger(_name, _version, _options) {
+        return new require_NoopLogger2.NoopLogger();
+      }
+    };
+    var NOOP_LOGGER_PROVIDER = new NoopLoggerProvider();
+    exports.NOOP_LOGGER_PROVIDER = NOOP_LOGGER_PROVIDER;
+    exports.NoopLoggerProvider = NoopLoggerProvider;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs
+var require_ProxyLogger = __commonJS({
+  "node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs"(exports) {
+    var require_NoopLogger2 = require_NoopLogger();
+    var ProxyLogger = class {
+      constructor(provider, name, version3, options) {
+        this._provider = provider;
+        this.name = name;
+        this.version = version3;
+        this.options = options;
+      }
+      /**
+      * Emit a log record. This method should only be used by log appenders.
+      *
+      * @param logRecord
+      */
+      emit(logRecord) {
+        this._getLogger().emit(logRecord);
+      }
+      enabled(options) {
+        return this._getLogger().enabled(options);
+      }
+      /**
+      * Try to get a logger from the proxy logger provider.
+      * If the proxy logger provider has no delegate, return a noop logger.
+      */
+      _getLogger() {
+        if (this._delegate) return this._delegate;
+        const logger = this._provider._getDelegateLogger(this.name, this.version, this.options);
+        if (!logger) return require_NoopLogger2.NOOP_LOGGER;
+        this._delegate = logger;
+        return this._delegate;
+      }
+    };
+    exports.ProxyLogger = ProxyLogger;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/logs/ProxyLoggerProvider.cjs
+var require_ProxyLoggerProvider = __commonJS({
+  "node_modules/@opentelemetry/api/dist/logs/ProxyLoggerProvider.cjs"(exports) {
+    var require_NoopLoggerProvider2 = require_NoopLoggerProvider();
+    var require_ProxyLogger2 = require_ProxyLogger();
+    var ProxyLoggerProvider = class {
+      getLogger(name, version3, options) {
+        var _this$_getDelegateLog;
+        return (_this$_getDelegateLog = this._getDelegateLogger(name, version3, options)) !== null && _this$_getDelegateLog !== void 0 ? _this$_getDelegateLog : new require_ProxyLogger2.ProxyLogger(this, name, version3, options);
+      }
+      /**
+      * Get the delegate logger provider.
+      * Used by tests only.
+      * @internal
+      */
+      _getDelegate() {
+        var _this$_delegate;
+        return (_this$_delegate = this._delegate) !== null && _this$_delegate !== void 0 ? _this$_delegate : require_NoopLoggerProvider2.NOOP_LOGGER_PROVIDER;
+      }
+      /**
+      * Set the delegate logger provider
+      * @internal
+      */
+      _setDelegate(delegate) {
+        this._delegate = delegate;
+      }
+      /**
+      * @internal
+      */
+      _getDelegateLogger(name, version3, options) {
+        var _this$_delegate2;
+        return (_this$_delegate2 = this._delegate) === null || _this$_delegate2 === void 0 ? void 0 : _this$_delegate2.getLogger(name, version3, options);
+      }
+    };
+    exports.ProxyLoggerProvider = ProxyLoggerProvider;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/api/logs.cjs
+var require_logs = __commonJS({
+  "node_modules/@opentelemetry/api/dist/api/logs.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var require_diag2 = require_diag();
+    var require_ProxyLoggerProvider2 = require_ProxyLoggerProvider();
+    var API_NAME = "logs";
+    var LogsAPI = class LogsAPI2 {
+      /** Empty private constructor prevents end users from constructing a new instance of the API */
+      constructor() {
+        this._proxyLoggerProvider = new require_ProxyLoggerProvider2.ProxyLoggerProvider();
+      }
+      /** Get the singleton instance of the Logs API */
+      static getInstance() {
+        if (!this._instance) this._instance = new LogsAPI2();
+        return this._instance;
+      }
+      setGlobalLoggerProvider(provider) {
+        const success2 = require_global_utils2.registerGlobal(API_NAME, provider, require_diag2.DiagAPI.instance());
+        if (success2) this._proxyLoggerProvider._setDelegate(provider);
+        return success2;
+      }
+      /**
+      * Returns the global logger provider.
+      *
+      * @returns LoggerProvider
+      */
+      getLoggerProvider() {
+        return require_global_utils2.getGlobal(API_NAME) || this._proxyLoggerProvider;
+      }
+      /**
+      * Returns a Logger, creating one if one with the given name, version,
+      * schemaUrl, and attributes is not already created.
+      *
+      * Getting a Logger may be expensive, especially when `attributes` are
+      * provided. Reuse Logger instances where possible instead of calling
+      * `getLogger()` on hot paths.
+      *
+      * @param name The name of the logger or instrumentation library.
+      * @param version The version of the logger or instrumentation library.
+      * @param options The options of the logger or instrumentation library.
+      * @returns {@link Logger}
+      */
+      getLogger(name, version3, options) {
+        return this.getLoggerProvider().getLogger(name, version3, options);
+      }
+      /** Remove the global logger provider */
+      disable() {
+        require_global_utils2.unregisterGlobal(API_NAME, require_diag2.DiagAPI.instance());
+        this._proxyLoggerProvider = new require_ProxyLoggerProvider2.ProxyLoggerProvider();
+      }
+    };
+    exports.LogsAPI = LogsAPI;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/logs-api.cjs
+var require_logs_api = __commonJS({
+  "node_modules/@opentelemetry/api/dist/logs-api.cjs"(exports) {
+    var logs = require_logs().LogsAPI.getInstance();
+    exports.logs = logs;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/metrics/NoopMeterProvider.cjs
+var require_NoopMeterProvider = __commonJS({
+  "node_modules/@opentelemetry/api/dist/metrics/NoopMeterProvider.cjs"(exports) {
+    var require_NoopMeter2 = require_NoopMeter();
+    var NoopMeterProvider = class {
+      getMeter(_name, _version, _options) {
+        return require_NoopMeter2.NOOP_METER;
+      }
+    };
+    var NOOP_METER_PROVIDER = new NoopMeterProvider();
+    exports.NOOP_METER_PROVIDER = NOOP_METER_PROVIDER;
+    exports.NoopMeterProvider = NoopMeterProvider;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/api/metrics.cjs
+var require_metrics2 = __commonJS({
+  "node_modules/@opentelemetry/api/dist/api/metrics.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var require_diag2 = require_diag();
+    var require_NoopMeterProvider2 = require_NoopMeterProvider();
+    var API_NAME = "metrics";
+    var MetricsAPI = class MetricsAPI2 {
+      /** Empty private constructor prevents end users from constructing a new instance of the API */
+      constructor() {
+      }
+      /** Get the singleton instance of the Metrics API */
+      static getInstance() {
+        if (!this._instance) this._instance = new MetricsAPI2();
+        return this._instance;
+      }
+      /**
+      * Set the current global meter provider.
+      * Returns true if the meter provider was successfully registered, else false.
+      */
+      setGlobalMeterProvider(provider) {
+        return require_global_utils2.registerGlobal(API_NAME, provider, require_diag2.DiagAPI.instance());
+      }
+      /**
+      * Returns the global meter provider.
+      */
+      getMeterProvider() {
+        return require_global_utils2.getGlobal(API_NAME) || require_NoopMeterProvider2.NOOP_METER_PROVIDER;
+      }
+      /**
+      * Returns a meter from the global meter provider.
+      */
+      getMeter(name, version3, options) {
+        return this.getMeterProvider().getMeter(name, version3, options);
+      }
+      /** Remove the global meter provider */
+      disable() {
+        require_global_utils2.unregisterGlobal(API_NAME, require_diag2.DiagAPI.instance());
+      }
+    };
+    exports.MetricsAPI = MetricsAPI;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/metrics-api.cjs
+var require_metrics_api = __commonJS({
+  "node_modules/@opentelemetry/api/dist/metrics-api.cjs"(exports) {
+    var metrics = require_metrics2().MetricsAPI.getInstance();
+    exports.metrics = metrics;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.cjs
+var require_NoopTextMapPropagator = __commonJS({
+  "node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.cjs"(exports) {
+    var NoopTextMapPropagator = class {
+      /** Noop inject function does nothing */
+      inject(_context, _carrier) {
+      }
+      /** Noop extract function does nothing and returns the input context */
+      extract(context, _carrier) {
+        return context;
+      }
+      fields() {
+        return [];
+      }
+    };
+    exports.NoopTextMapPropagator = NoopTextMapPropagator;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/baggage/context-helpers.cjs
+var require_context_helpers = __commonJS({
+  "node_modules/@opentelemetry/api/dist/baggage/context-helpers.cjs"(exports) {
+    var require_context3 = require_context();
+    var require_context$1 = require_context2();
+    var BAGGAGE_KEY = require_context3.createContextKey("OpenTelemetry Baggage Key");
+    function getBaggage(context) {
+      return context.getValue(BAGGAGE_KEY) || void 0;
+    }
+    function getActiveBaggage() {
+      return getBaggage(require_context$1.ContextAPI.getInstance().active());
+    }
+    function setBaggage(context, baggage) {
+      return context.setValue(BAGGAGE_KEY, baggage);
+    }
+    function deleteBaggage(context) {
+      return context.deleteValue(BAGGAGE_KEY);
+    }
+    exports.deleteBaggage = deleteBaggage;
+    exports.getActiveBaggage = getActiveBaggage;
+    exports.getBaggage = getBaggage;
+    exports.setBaggage = setBaggage;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/api/propagation.cjs
+var require_propagation = __commonJS({
+  "node_modules/@opentelemetry/api/dist/api/propagation.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var require_diag2 = require_diag();
+    var require_utils6 = require_utils2();
+    var require_TextMapPropagator2 = require_TextMapPropagator();
+    var require_NoopTextMapPropagator2 = require_NoopTextMapPropagator();
+    var require_context_helpers2 = require_context_helpers();
+    var API_NAME = "propagation";
+    var NOOP_TEXT_MAP_PROPAGATOR = new require_NoopTextMapPropagator2.NoopTextMapPropagator();
+    var PropagationAPI = class PropagationAPI2 {
+      /** Empty private constructor prevents end users from constructing a new instance of the API */
+      constructor() {
+        this.createBaggage = require_utils6.createBaggage;
+        this.getBaggage = require_context_helpers2.getBaggage;
+        this.getActiveBaggage = require_context_helpers2.getActiveBaggage;
+        this.setBaggage = require_context_helpers2.setBaggage;
+        this.deleteBaggage = require_context_helpers2.deleteBaggage;
+      }
+      /** Get the singleton instance of the Propagator API */
+      static getInstance() {
+        if (!this._instance) this._instance = new PropagationAPI2();
+        return this._instance;
+      }
+      /**
+      * Set the current propagator.
+      *
+      * @returns true if the propagator was successfully registered, else false
+      */
+      setGlobalPropagator(propagator) {
+        return require_global_utils2.registerGlobal(API_NAME, propagator, require_diag2.DiagAPI.instance());
+      }
+      /**
+      * Inject context into a carrier to be propagated inter-process
+      *
+      * @param context Context carrying tracing data to inject
+      * @param carrier carrier to inject context into
+      * @param setter Function used to set values on the carrier
+      */
+      inject(context, carrier, setter = require_TextMapPropagator2.defaultTextMapSetter) {
+        return this._getGlobalPropagator().inject(context, carrier, setter);
+      }
+      /**
+      * Extract context from a carrier
+      *
+      * @param context Context which the newly created context will inherit from
+      * @param carrier Carrier to extract context from
+      * @param getter Function used to extract keys from a carrier
+      */
+      extract(context, carrier, getter = require_TextMapPropagator2.defaultTextMapGetter) {
+        return this._getGlobalPropagator().extract(context, carrier, getter);
+      }
+      /**
+      * Return a list of all fields which may be used by the propagator.
+      */
+      fields() {
+        return this._getGlobalPropagator().fields();
+      }
+      /** Remove the global propagator */
+      disable() {
+        require_global_utils2.unregisterGlobal(API_NAME, require_diag2.DiagAPI.instance());
+      }
+      _getGlobalPropagator() {
+        return require_global_utils2.getGlobal(API_NAME) || NOOP_TEXT_MAP_PROPAGATOR;
+      }
+    };
+    exports.PropagationAPI = PropagationAPI;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/propagation-api.cjs
+var require_propagation_api = __commonJS({
+  "node_modules/@opentelemetry/api/dist/propagation-api.cjs"(exports) {
+    var propagation = require_propagation().PropagationAPI.getInstance();
+    exports.propagation = propagation;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/api/trace.cjs
+var require_trace = __commonJS({
+  "node_modules/@opentelemetry/api/dist/api/trace.cjs"(exports) {
+    var require_global_utils2 = require_global_utils();
+    var require_diag2 = require_diag();
+    var require_context_utils2 = require_context_utils();
+    var require_spancontext_utils2 = require_spancontext_utils();
+    var require_ProxyTracerProvider2 = require_ProxyTracerProvider();
+    var API_NAME = "trace";
+    var TraceAPI = class TraceAPI2 {
+      /** Empty private constructor prevents end users from constructing a new instance of the API */
+      constructor() {
+        this._proxyTracerProvider = new require_ProxyTracerProvider2.ProxyTracerProvider();
+        this.wrapSpanContext = require_spancontext_utils2.wrapSpanContext;
+        this.isSpanContextValid = require_spancontext_utils2.isSpanContextValid;
+        this.deleteSpan = require_context_utils2.deleteSpan;
+        this.getSpan = require_context_utils2.getSpan;
+        this.getActiveSpan = require_context_utils2.getActiveSpan;
+        this.getSpanContext = require_context_utils2.getSpanContext;
+        this.setSpan = require_context_utils2.setSpan;
+        this.setSpanContext = require_context_utils2.setSpanContext;
+      }
+      /** Get the singleton instance of the Trace API */
+      static getInstance() {
+        if (!this._instance) this._instance = new TraceAPI2();
+        return this._instance;
+      }
+      /**
+      * Set the current global tracer.
+      *
+      * @returns true if the tracer provider was successfully registered, else false
+      */
+      setGlobalTracerProvider(provider) {
+        const success2 = require_global_utils2.registerGlobal(API_NAME, this._proxyTracerProvider, require_diag2.DiagAPI.instance());
+        if (success2) this._proxyTracerProvider.setDelegate(provider);
+        return success2;
+      }
+      /**
+      * Returns the global tracer provider.
+      */
+      getTracerProvider() {
+        return require_global_utils2.getGlobal(API_NAME) || this._proxyTracerProvider;
+      }
+      /**
+      * Returns a tracer from the global tracer provider.
+      */
+      getTracer(name, version3) {
+        return this.getTracerProvider().getTracer(name, version3);
+      }
+      /** Remove the global tracer provider */
+      disable() {
+        require_global_utils2.unregisterGlobal(API_NAME, require_diag2.DiagAPI.instance());
+        this._proxyTracerProvider = new require_ProxyTracerProvider2.ProxyTracerProvider();
+      }
+    };
+    exports.TraceAPI = TraceAPI;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/trace-api.cjs
+var require_trace_api = __commonJS({
+  "node_modules/@opentelemetry/api/dist/trace-api.cjs"(exports) {
+    var trace = require_trace().TraceAPI.getInstance();
+    exports.trace = trace;
+  }
+});
+
+// node_modules/@opentelemetry/api/dist/index.cjs
+var require_dist = __commonJS({
+  "node_modules/@opentelemetry/api/dist/index.cjs"(exports) {
+    Object.defineProperties(exports, {
+      __esModule: { value: true },
+      [Symbol.toStringTag]: { value: "Module" }
+    });
+    var require_types6 = require_types4();
+    var require_utils6 = require_utils2();
+    var require_context3 = require_context();
+    var require_consoleLogger2 = require_consoleLogger();
+    var require_NoopMeter2 = require_NoopMeter();
+    var require_Metric2 = require_Metric();
+    var require_NoopLogger2 = require_NoopLogger();
+    var require_LogRecord2 = require_LogRecord();
+    var require_TextMapPropagator2 = require_TextMapPropagator();
+    var require_trace_flags2 = require_trace_flags();
+    var require_invalid_span_constants2 = require_invalid_span_constants();
+    var require_spancontext_utils2 = require_spancontext_utils();
+    var require_ProxyTracer2 = require_ProxyTracer();
+    var require_span_kind2 = require_span_kind();
+    var require_status2 = require_status();
+    var require_utils$1 = require_utils3();
+    var require_ProxyTracerProvider2 = require_ProxyTracerProvider();
+    var require_SamplingResult2 = require_SamplingResult();
+    var require_context_api2 = require_context_api();
+    var require_diag_api2 = require_diag_api();
+    var require_logs_api2 = require_logs_api();
+    var require_metrics_api2 = require_metrics_api();
+    var require_propagation_api2 = require_propagation_api();
+    var require_trace_api2 = require_trace_api();
+    var src_default = {
+      context: require_context_api2.context,
+      diag: require_diag_api2.diag,
+      logs: require_logs_api2.logs,
+      metrics: require_metrics_api2.metrics,
+      propagation: require_propagation_api2.propagation,
+      trace: require_trace_api2.trace
+    };
+    exports.DiagConsoleLogger = require_consoleLogger2.DiagConsoleLogger;
+    exports.DiagLogLevel = require_types6.DiagLogLevel;
+    exports.INVALID_SPANID = require_invalid_span_constants2.INVALID_SPANID;
+    exports.INVALID_SPAN_CONTEXT = require_invalid_span_constants2.INVALID_SPAN_CONTEXT;
+    exports.INVALID_TRACEID = require_invalid_span_constants2.INVALID_TRACEID;
+    exports.ProxyTracer = require_ProxyTracer2.ProxyTracer;
+    exports.ProxyTracerProvider = require_ProxyTracerProvider2.ProxyTracerProvider;
+    exports.ROOT_CONTEXT = require_context3.ROOT_CONTEXT;
+    exports.SamplingDecision = require_SamplingResult2.SamplingDecision;
+    exports.SeverityNumber = require_LogRecord2.SeverityNumber;
+    exports.SpanKind = require_span_kind2.SpanKind;
+    exports.SpanStatusCode = require_status2.SpanStatusCode;
+    exports.TraceFlags = require_trace_flags2.TraceFlags;
+    exports.ValueType = require_Metric2.ValueType;
+    exports.baggageEntryMetadataFromString = require_utils6.baggageEntryMetadataFromString;
+    exports.context = require_context_api2.context;
+    exports.createContextKey = require_context3.createContextKey;
+    exports.createNoopLogger = require_NoopLogger2.createNoopLogger;
+    exports.createNoopMeter = require_NoopMeter2.createNoopMeter;
+    exports.createTraceState = require_utils$1.createTraceState;
+    exports.default = src_default;
+    exports.defaultTextMapGetter = require_TextMapPropagator2.defaultTextMapGetter;
+    exports.defaultTextMapSetter = require_TextMapPropagator2.defaultTextMapSetter;
+    exports.diag = require_diag_api2.diag;
+    exports.isSpanContextValid = require_spancontext_utils2.isSpanContextValid;
+    exports.isValidSpanId = require_spancontext_utils2.isValidSpanId;
+    exports.isValidTraceId = require_spancontext_utils2.isValidTraceId;
+    exports.logs = require_logs_api2.logs;
+    exports.metrics = require_metrics_api2.metrics;
+    exports.propagation = require_propagation_api2.propagation;
+    exports.trace = require_trace_api2.trace;
+  }
+});
+
 // node_modules/@redis/client/dist/lib/opentelemetry/index.js
 var require_opentelemetry = __commonJS({
   "node_modules/@redis/client/dist/lib/opentelemetry/index.js"(exports) {
@@ -43992,20 +45893,20 @@ var require_opentelemetry = __commonJS({
        * });
        * ```
        */
-      static init(config2) {
+      static init(config3) {
         if (_OpenTelemetry._instance) {
           throw new errors_1.OpenTelemetryError("OpenTelemetry already initialized");
         }
         const api = (() => {
           try {
-            return __require("@opentelemetry/api");
+            return require_dist();
           } catch {
             throw new errors_1.OpenTelemetryError("@opentelemetry/api not found");
           }
         })();
         _OpenTelemetry._instance = new _OpenTelemetry();
         client_registry_1.ClientRegistry.init();
-        metrics_1.OTelMetrics.init({ api, config: config2 });
+        metrics_1.OTelMetrics.init({ api, config: config3 });
       }
     };
     exports.OpenTelemetry = OpenTelemetry;
@@ -44067,7 +45968,7 @@ var require_client = __commonJS({
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    var _a;
+    var _a2;
     Object.defineProperty(exports, "__esModule", { value: true });
     var commands_1 = __importDefault(require_commands());
     var socket_1 = __importDefault(require_socket());
@@ -44119,66 +46020,66 @@ var require_client = __commonJS({
       static #createCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          command.parseCommand(parser, ...args);
-          return this._self._executeCommand(command, parser, this._commandOptions, transformReply);
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          return this._self._executeCommand(command, parser2, this._commandOptions, transformReply);
         };
       }
       static #createModuleCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          command.parseCommand(parser, ...args);
-          return this._self._executeCommand(command, parser, this._self._commandOptions, transformReply);
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          return this._self._executeCommand(command, parser2, this._self._commandOptions, transformReply);
         };
       }
       static #createFunctionCommand(name, fn, resp) {
         const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
         const transformReply = (0, commander_1.getTransformReply)(fn, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          parser.push(...prefix);
-          fn.parseCommand(parser, ...args);
-          return this._self._executeCommand(fn, parser, this._self._commandOptions, transformReply);
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          parser2.push(...prefix);
+          fn.parseCommand(parser2, ...args);
+          return this._self._executeCommand(fn, parser2, this._self._commandOptions, transformReply);
         };
       }
       static #createScriptCommand(script, resp) {
         const prefix = (0, commander_1.scriptArgumentsPrefix)(script);
         const transformReply = (0, commander_1.getTransformReply)(script, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          parser.push(...prefix);
-          script.parseCommand(parser, ...args);
-          return this._executeScript(script, parser, this._commandOptions, transformReply);
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          parser2.push(...prefix);
+          script.parseCommand(parser2, ...args);
+          return this._executeScript(script, parser2, this._commandOptions, transformReply);
         };
       }
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       static #SingleEntryCache = new single_entry_cache_1.default();
-      static factory(config2) {
-        let Client = _a.#SingleEntryCache.get(config2);
+      static factory(config3) {
+        let Client = _a2.#SingleEntryCache.get(config3);
         if (!Client) {
           Client = (0, commander_1.attachConfig)({
-            BaseClass: _a,
+            BaseClass: _a2,
             commands: commands_1.default,
-            createCommand: _a.#createCommand,
-            createModuleCommand: _a.#createModuleCommand,
-            createFunctionCommand: _a.#createFunctionCommand,
-            createScriptCommand: _a.#createScriptCommand,
-            config: config2
+            createCommand: _a2.#createCommand,
+            createModuleCommand: _a2.#createModuleCommand,
+            createFunctionCommand: _a2.#createFunctionCommand,
+            createScriptCommand: _a2.#createScriptCommand,
+            config: config3
           });
-          Client.prototype.Multi = multi_command_1.default.extend(config2);
-          _a.#SingleEntryCache.set(config2, Client);
+          Client.prototype.Multi = multi_command_1.default.extend(config3);
+          _a2.#SingleEntryCache.set(config3, Client);
         }
         return (options) => {
           return Object.create(new Client(options));
         };
       }
       static create(options) {
-        return _a.factory(options)(options);
+        return _a2.factory(options)(options);
       }
       static parseOptions(options) {
         if (options?.url) {
-          const parsed = _a.parseURL(options.url);
+          const parsed = _a2.parseURL(options.url);
           if (options.socket) {
             if (options.socket.tls !== void 0 && options.socket.tls !== parsed.socket.tls) {
               throw new TypeError(`tls socket option is set to ${options.socket.tls} which is mismatch with protocol or the URL ${options.url} passed`);
@@ -44191,7 +46092,7 @@ var require_client = __commonJS({
       }
       static parseURL(url2) {
         if (url2.startsWith("unix:")) {
-          return _a.#parseUnixURL(url2);
+          return _a2.#parseUnixURL(url2);
         }
         const { hostname: hostname3, port, protocol, username, password, pathname } = new node_url_1.URL(url2), parsed = {
           socket: {
@@ -44232,11 +46133,11 @@ var require_client = __commonJS({
         return parsed;
       }
       static #parseUnixURL(url2) {
-        const match = /^unix:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?(\/[^?#]*)(?:\?([^#]*))?(?:#.*)?$/.exec(url2);
-        if (!match || match[3] === "/") {
+        const match2 = /^unix:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?(\/[^?#]*)(?:\?([^#]*))?(?:#.*)?$/.exec(url2);
+        if (!match2 || match2[3] === "/") {
           throw new TypeError("Invalid unix URL");
         }
-        const [, username, password, rawPath, rawQuery] = match, parsed = {
+        const [, username, password, rawPath, rawQuery] = match2, parsed = {
           socket: {
             path: decodeURIComponent(rawPath),
             tls: false
@@ -44480,7 +46381,7 @@ var require_client = __commonJS({
           enterprise_maintenance_manager_1.default.setupDefaultMaintOptions(options);
         }
         if (options.url) {
-          const parsedOptions = _a.parseOptions(options);
+          const parsedOptions = _a2.parseOptions(options);
           if (parsedOptions?.database) {
             this._self.#selectedDB = parsedOptions.database;
           }
@@ -44799,24 +46700,24 @@ var require_client = __commonJS({
       /**
        * @internal
        */
-      async _executeCommand(command, parser, commandOptions, transformReply) {
+      async _executeCommand(command, parser2, commandOptions, transformReply) {
         if (command === HIMPORT_SET_1.default || command === HIMPORT_PREPARE_1.default || command === HIMPORT_DISCARD_1.default || command === HIMPORT_DISCARDALL_1.default) {
-          return this._self.#executeHimport(this, command, parser, commandOptions, transformReply);
+          return this._self.#executeHimport(this, command, parser2, commandOptions, transformReply);
         }
         const csc = this._self.#clientSideCache;
         const fn = () => {
-          return this.sendCommand(parser.redisArgs, commandOptions);
+          return this.sendCommand(parser2.redisArgs, commandOptions);
         };
         if (csc) {
           const defaultTypeMapping = this._self.#options.commandOptions === commandOptions || this._self.#options.commandOptions?.typeMapping === commandOptions?.typeMapping;
-          const cacheable = (0, command_metadata_1.isCacheable)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.CACHEABLE);
+          const cacheable = (0, command_metadata_1.isCacheable)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.CACHEABLE);
           if (cacheable && defaultTypeMapping) {
-            return await csc.handleCache(this._self, parser, fn, transformReply, commandOptions?.typeMapping);
+            return await csc.handleCache(this._self, parser2, fn, transformReply, commandOptions?.typeMapping);
           }
         }
         const reply = await fn();
-        const finalReply = transformReply ? transformReply(reply, parser.preserve, commandOptions?.typeMapping) : reply;
-        (0, tracing_1.publish)(tracing_1.CHANNELS.COMMAND_REPLY, () => ({ args: (0, tracing_1.sanitizeArgs)(parser.redisArgs), reply: finalReply, clientId: this._self._clientId }));
+        const finalReply = transformReply ? transformReply(reply, parser2.preserve, commandOptions?.typeMapping) : reply;
+        (0, tracing_1.publish)(tracing_1.CHANNELS.COMMAND_REPLY, () => ({ args: (0, tracing_1.sanitizeArgs)(parser2.redisArgs), reply: finalReply, clientId: this._self._clientId }));
         return finalReply;
       }
       /**
@@ -44838,10 +46739,10 @@ var require_client = __commonJS({
        *
        * Raw `sendCommand(['HIMPORT', ...])` bypasses this layer by construction.
        */
-      async #executeHimport(client, command, parser, commandOptions, transformReply, retried = false) {
+      async #executeHimport(client, command, parser2, commandOptions, transformReply, retried = false) {
         const registry2 = this.#himportRegistry;
         const prepared = this.#preparedFieldsets;
-        const args = parser.redisArgs;
+        const args = parser2.redisArgs;
         const effectiveAsap = commandOptions?.asap ?? client._commandOptions?.asap;
         const effectiveChainId = commandOptions?.chainId ?? client._commandOptions?.chainId;
         const injectOpts = { asap: effectiveAsap, chainId: effectiveChainId };
@@ -44936,7 +46837,7 @@ var require_client = __commonJS({
           prelude.push({ args: [ASKING_1.ASKING_CMD], rollback: () => {
           } });
         }
-        const send = () => client.sendCommand(parser.redisArgs, commandOptions);
+        const send = () => client.sendCommand(parser2.redisArgs, commandOptions);
         let mainGate;
         const enqueue = (injection) => {
           const promise2 = client.sendCommand(injection.args, injectOpts);
@@ -44973,7 +46874,7 @@ var require_client = __commonJS({
             }
           } else if (command === HIMPORT_SET_1.default && setName !== void 0 && !retried && err?.message?.includes?.("no such fieldset") && registry2.get(setName) !== void 0) {
             prepared.delete(setName);
-            return this.#executeHimport(client, command, parser, commandOptions, transformReply, true);
+            return this.#executeHimport(client, command, parser2, commandOptions, transformReply, true);
           } else if (userDiscard !== void 0) {
             if (isPreEnqueueError(err)) {
               for (const [name, fields] of userDiscard.removed) {
@@ -44998,15 +46899,15 @@ var require_client = __commonJS({
             throw prepareErr;
           }
         }
-        const finalReply = registryReply !== void 0 ? registryReply : transformReply ? transformReply(reply, parser.preserve, commandOptions?.typeMapping) : reply;
-        (0, tracing_1.publish)(tracing_1.CHANNELS.COMMAND_REPLY, () => ({ args: (0, tracing_1.sanitizeArgs)(parser.redisArgs), reply: finalReply, clientId: this._clientId }));
+        const finalReply = registryReply !== void 0 ? registryReply : transformReply ? transformReply(reply, parser2.preserve, commandOptions?.typeMapping) : reply;
+        (0, tracing_1.publish)(tracing_1.CHANNELS.COMMAND_REPLY, () => ({ args: (0, tracing_1.sanitizeArgs)(parser2.redisArgs), reply: finalReply, clientId: this._clientId }));
         return finalReply;
       }
       /**
        * @internal
        */
-      async _executeScript(script, parser, options, transformReply) {
-        const args = parser.redisArgs;
+      async _executeScript(script, parser2, options, transformReply) {
+        const args = parser2.redisArgs;
         let reply;
         try {
           reply = await this.sendCommand(args, options);
@@ -45017,7 +46918,7 @@ var require_client = __commonJS({
           args[1] = script.SCRIPT;
           reply = await this.sendCommand(args, options);
         }
-        return transformReply ? transformReply(reply, parser.preserve, options?.typeMapping) : reply;
+        return transformReply ? transformReply(reply, parser2.preserve, options?.typeMapping) : reply;
       }
       sendCommand(args, options) {
         return (0, tracing_1.trace)(tracing_1.CHANNELS.TRACE_COMMAND, () => {
@@ -45365,7 +47266,7 @@ var require_client = __commonJS({
        * Close the client. Wait for pending commands.
        */
       close() {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           clearTimeout(this._self.#pingTimer);
           this._self.#socket.close();
           if (this._self.#socket.socketEpoch > 0) {
@@ -45376,12 +47277,12 @@ var require_client = __commonJS({
           if (this._self.#queue.isEmpty()) {
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            return resolve5();
+            return resolve6();
           }
           const onEnd = () => {
             this._self.#socket.off("data", maybeClose);
             this._self.#unregisterFromMetrics();
-            resolve5();
+            resolve6();
           };
           const maybeClose = () => {
             if (!this._self.#queue.isEmpty())
@@ -45390,7 +47291,7 @@ var require_client = __commonJS({
             this._self.#socket.off("end", onEnd);
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            resolve5();
+            resolve6();
           };
           this._self.#socket.on("data", maybeClose);
           this._self.#socket.once("end", onEnd);
@@ -45417,7 +47318,7 @@ var require_client = __commonJS({
         this._self.#socket.unref();
       }
     };
-    _a = RedisClient;
+    _a2 = RedisClient;
     exports.default = RedisClient;
   }
 });
@@ -45426,7 +47327,7 @@ var require_client = __commonJS({
 var require_cluster_reconnection_tracker = __commonJS({
   "node_modules/@redis/client/dist/lib/cluster/cluster-reconnection-tracker.js"(exports) {
     "use strict";
-    var _a;
+    var _a2;
     Object.defineProperty(exports, "__esModule", { value: true });
     var ClusterReconnectionTracker = class {
       /** Default delay (ms) before triggering a topology refresh after reconnection starts */
@@ -45493,7 +47394,7 @@ var require_cluster_reconnection_tracker = __commonJS({
        */
       #getDelay(firstReconnectionAt) {
         if (this.#strategy === void 0) {
-          return _a.#DEFAULT_TOPOLOGY_REFRESH_ON_RECONNECTION_ATTEMPT;
+          return _a2.#DEFAULT_TOPOLOGY_REFRESH_ON_RECONNECTION_ATTEMPT;
         }
         if (this.#strategy === false) {
           return;
@@ -45515,7 +47416,7 @@ var require_cluster_reconnection_tracker = __commonJS({
         }
       }
     };
-    _a = ClusterReconnectionTracker;
+    _a2 = ClusterReconnectionTracker;
     exports.default = ClusterReconnectionTracker;
   }
 });
@@ -45527,7 +47428,7 @@ var require_cluster_slots = __commonJS({
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
     };
-    var _a;
+    var _a2;
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.splitInFlightChainTail = exports.groupCommandsByDestination = exports.RESUBSCRIBE_LISTENERS_EVENT = void 0;
     var errors_1 = require_errors();
@@ -45574,7 +47475,7 @@ var require_cluster_slots = __commonJS({
       #emit;
       #clusterClientId;
       #reconnectionTracker;
-      slots = new Array(_a.#SLOTS);
+      slots = new Array(_a2.#SLOTS);
       masters = new Array();
       replicas = new Array();
       nodeByAddress = /* @__PURE__ */ new Map();
@@ -45668,7 +47569,7 @@ var require_cluster_slots = __commonJS({
         throw new errors_1.RootNodesUnavailableError();
       }
       #resetSlots() {
-        this.slots = new Array(_a.#SLOTS);
+        this.slots = new Array(_a2.#SLOTS);
         this.masters = [];
         this.replicas = [];
         this._randomNodeIterator = void 0;
@@ -46423,7 +48324,7 @@ var require_cluster_slots = __commonJS({
         }
       }
     };
-    _a = RedisClusterSlots;
+    _a2 = RedisClusterSlots;
     exports.default = RedisClusterSlots;
   }
 });
@@ -46446,12 +48347,12 @@ var require_multi_command3 = __commonJS({
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         let replicaSafe;
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this.#keyPrefix);
-          command.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
-          const firstKey = parser.firstKey;
-          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.IS_READ_ONLY);
+          const parser2 = new parser_1.BasicCommandParser(this.#keyPrefix);
+          command.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
+          const firstKey = parser2.firstKey;
+          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.IS_READ_ONLY);
           return this.addCommand(firstKey, replicaSafe, redisArgs, transformReply);
         };
       }
@@ -46459,12 +48360,12 @@ var require_multi_command3 = __commonJS({
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         let replicaSafe;
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self.#keyPrefix);
-          command.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
-          const firstKey = parser.firstKey;
-          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.IS_READ_ONLY);
+          const parser2 = new parser_1.BasicCommandParser(this._self.#keyPrefix);
+          command.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
+          const firstKey = parser2.firstKey;
+          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.IS_READ_ONLY);
           return this._self.addCommand(firstKey, replicaSafe, redisArgs, transformReply);
         };
       }
@@ -46472,27 +48373,27 @@ var require_multi_command3 = __commonJS({
         const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
         const transformReply = (0, commander_1.getTransformReply)(fn, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self.#keyPrefix);
-          parser.push(...prefix);
-          fn.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
-          const firstKey = parser.firstKey;
+          const parser2 = new parser_1.BasicCommandParser(this._self.#keyPrefix);
+          parser2.push(...prefix);
+          fn.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
+          const firstKey = parser2.firstKey;
           return this._self.addCommand(firstKey, fn.IS_READ_ONLY, redisArgs, transformReply);
         };
       }
       static #createScriptCommand(script, resp) {
         const transformReply = (0, commander_1.getTransformReply)(script, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this.#keyPrefix);
-          script.parseCommand(parser, ...args);
-          const scriptArgs = parser.redisArgs;
-          scriptArgs.preserve = parser.preserve;
-          const firstKey = parser.firstKey;
+          const parser2 = new parser_1.BasicCommandParser(this.#keyPrefix);
+          script.parseCommand(parser2, ...args);
+          const scriptArgs = parser2.redisArgs;
+          scriptArgs.preserve = parser2.preserve;
+          const firstKey = parser2.firstKey;
           return this.#addScript(firstKey, script.IS_READ_ONLY, script, scriptArgs, transformReply);
         };
       }
-      static extend(config2) {
+      static extend(config3) {
         return (0, commander_1.attachConfig)({
           BaseClass: _RedisClusterMultiCommand,
           commands: commands_1.NON_STICKY_COMMANDS,
@@ -46500,7 +48401,7 @@ var require_multi_command3 = __commonJS({
           createModuleCommand: _RedisClusterMultiCommand.#createModuleCommand,
           createFunctionCommand: _RedisClusterMultiCommand.#createFunctionCommand,
           createScriptCommand: _RedisClusterMultiCommand.#createScriptCommand,
-          config: config2
+          config: config3
         });
       }
       #multi;
@@ -46763,13 +48664,13 @@ var require_generic_aggregators = __commonJS({
         return void 0;
       const firstReply = replies[0];
       if (Array.isArray(firstReply)) {
-        const set2 = /* @__PURE__ */ new Set();
+        const set3 = /* @__PURE__ */ new Set();
         for (const reply of replies) {
           for (const item of reply) {
-            set2.add(item);
+            set3.add(item);
           }
         }
-        return Array.from(set2);
+        return Array.from(set3);
       }
       if (firstReply instanceof Map) {
         const map2 = /* @__PURE__ */ new Map();
@@ -46804,8 +48705,8 @@ var require_ft_cursor = __commonJS({
       return typeof arg === "string" ? arg : arg.toString();
     }
     exports.argToString = argToString;
-    function upperCommand(parser) {
-      return parser.commandIdentifier.command.toUpperCase();
+    function upperCommand(parser2) {
+      return parser2.commandIdentifier.command.toUpperCase();
     }
     exports.upperCommand = upperCommand;
     function extractCursorValue(reply) {
@@ -46840,8 +48741,8 @@ var require_ft_cursor = __commonJS({
       }
       return void 0;
     }
-    var routeFtCursor = async (slots, parser) => {
-      const { redisArgs } = parser;
+    var routeFtCursor = async (slots, parser2) => {
+      const { redisArgs } = parser2;
       if (redisArgs.length < 4) {
         return [{ client: await slots.nodeClient(slots.getRandomNode()) }];
       }
@@ -46850,27 +48751,27 @@ var require_ft_cursor = __commonJS({
       if (binding) {
         const client = await slots.getMasterByAddress(binding.address);
         if (client)
-          return [{ client, parser: withCursorArg(parser, binding.cursorId) }];
+          return [{ client, parser: withCursorArg(parser2, binding.cursorId) }];
         throw new Error(`FT.CURSOR: the node serving cursor ${token} on index "${argToString(redisArgs[2])}" has left the cluster.`);
       }
       throw new Error(`FT.CURSOR: unknown cursor ${token} on index "${argToString(redisArgs[2])}". Cluster cursors are minted per client instance and expire when idle — the cursor was not created by this client, has already been exhausted, or has expired.`);
     };
     exports.routeFtCursor = routeFtCursor;
-    function withCursorArg(parser, cursorId) {
+    function withCursorArg(parser2, cursorId) {
       const sub = new parser_1.BasicCommandParser();
-      const { redisArgs } = parser;
+      const { redisArgs } = parser2;
       for (let i = 0; i < redisArgs.length; i++) {
         sub.push(i === 3 ? cursorId : redisArgs[i]);
       }
       return sub;
     }
-    function finalizeFtCursor(slots, parser, plan, reply) {
-      const cmd = upperCommand(parser);
+    function finalizeFtCursor(slots, parser2, plan, reply) {
+      const cmd = upperCommand(parser2);
       if (cmd !== "FT.AGGREGATE" && cmd !== "FT.CURSOR")
         return reply;
       if (plan.length !== 1)
         return reply;
-      const { redisArgs } = parser;
+      const { redisArgs } = parser2;
       if (cmd === "FT.AGGREGATE") {
         const cursor = extractCursorValue(reply);
         if (cursor === void 0 || isExhausted(cursor))
@@ -46889,7 +48790,7 @@ var require_ft_cursor = __commonJS({
         });
         return withReplyCursor(reply, token2, cursor);
       }
-      const { subcommand } = parser.commandIdentifier;
+      const { subcommand } = parser2.commandIdentifier;
       const sub = subcommand === void 0 ? void 0 : subcommand.toUpperCase();
       const token = argToString(redisArgs[3]);
       if (sub === "DEL") {
@@ -46944,9 +48845,9 @@ var require_scan_cursor = __commonJS({
       ["SCAN", 1],
       ["BLESS SCAN", 2]
     ]);
-    function resolveScanCommand(parser) {
-      const command = (0, ft_cursor_1.upperCommand)(parser);
-      const { subcommand } = parser.commandIdentifier;
+    function resolveScanCommand(parser2) {
+      const command = (0, ft_cursor_1.upperCommand)(parser2);
+      const { subcommand } = parser2.commandIdentifier;
       if (subcommand !== void 0) {
         const label = `${command} ${subcommand.toUpperCase()}`;
         const cursorIndex2 = SCAN_CURSOR_ARG_INDEX.get(label);
@@ -46956,15 +48857,15 @@ var require_scan_cursor = __commonJS({
       const cursorIndex = SCAN_CURSOR_ARG_INDEX.get(command);
       return cursorIndex === void 0 ? void 0 : { label: command, cursorIndex };
     }
-    var routeScan = async (slots, parser) => {
-      const resolved = resolveScanCommand(parser);
+    var routeScan = async (slots, parser2) => {
+      const resolved = resolveScanCommand(parser2);
       if (!resolved)
         return [{ client: await slots.nodeClient(slots.getRandomNode()) }];
       const { label, cursorIndex } = resolved;
-      if (parser.redisArgs.length <= cursorIndex) {
+      if (parser2.redisArgs.length <= cursorIndex) {
         return [{ client: await slots.nodeClient(slots.getRandomNode()) }];
       }
-      const cursorArg = (0, ft_cursor_1.argToString)(parser.redisArgs[cursorIndex]);
+      const cursorArg = (0, ft_cursor_1.argToString)(parser2.redisArgs[cursorIndex]);
       if (cursorArg === "0") {
         const address = slots.nextScanTarget(EMPTY_VISITED);
         if (!address)
@@ -46977,7 +48878,7 @@ var require_scan_cursor = __commonJS({
       }
       return [{
         client: await pinnedMaster(slots, entry.address, label),
-        parser: withCursor(parser, cursorIndex, entry.cursor)
+        parser: withCursor(parser2, cursorIndex, entry.cursor)
       }];
     };
     exports.routeScan = routeScan;
@@ -46989,16 +48890,16 @@ var require_scan_cursor = __commonJS({
       }
       return client;
     }
-    function withCursor(parser, cursorIndex, cursor) {
+    function withCursor(parser2, cursorIndex, cursor) {
       const sub = new parser_1.BasicCommandParser();
-      const { redisArgs } = parser;
+      const { redisArgs } = parser2;
       for (let i = 0; i < redisArgs.length; i++) {
         sub.push(i === cursorIndex ? cursor : redisArgs[i]);
       }
       return sub;
     }
-    function finalizeScanCursor(slots, parser, plan, reply) {
-      const resolved = resolveScanCommand(parser);
+    function finalizeScanCursor(slots, parser2, plan, reply) {
+      const resolved = resolveScanCommand(parser2);
       if (!resolved)
         return reply;
       const { label, cursorIndex } = resolved;
@@ -47010,7 +48911,7 @@ var require_scan_cursor = __commonJS({
       const address = slots.nodeAddressByClient(plan[0].client);
       if (!address)
         return reply;
-      const callerCursor = (0, ft_cursor_1.argToString)(parser.redisArgs[cursorIndex]);
+      const callerCursor = (0, ft_cursor_1.argToString)(parser2.redisArgs[cursorIndex]);
       const chain = callerCursor === "0" ? void 0 : slots.lookupScanCursor(callerCursor);
       const visited = chain?.label === label ? chain.visited : /* @__PURE__ */ new Set();
       if ((0, ft_cursor_1.argToString)(serverCursor) !== "0") {
@@ -47074,8 +48975,8 @@ var require_dispatch = __commonJS({
     exports.routeAllNodes = routeAllNodes;
     var routeAllShards = async (slots) => slots.getAllMasterNodes().map((node) => ({ getClient: () => slots.nodeClient(node) }));
     exports.routeAllShards = routeAllShards;
-    var routeMultiShard = async (_slots, parser, _isReadonly, keySpecs) => {
-      const subCommands = (0, multi_shard_splitter_1.splitMultiShardCommand)(parser.redisArgs, keySpecs);
+    var routeMultiShard = async (_slots, parser2, _isReadonly, keySpecs) => {
+      const subCommands = (0, multi_shard_splitter_1.splitMultiShardCommand)(parser2.redisArgs, keySpecs);
       return Array.from(subCommands.values(), (sub) => ({
         parser: buildSubParser(sub),
         groupIndices: sub.groupIndices
@@ -47083,25 +48984,25 @@ var require_dispatch = __commonJS({
     };
     exports.routeMultiShard = routeMultiShard;
     function buildSubParser(sub) {
-      const parser = new parser_1.BasicCommandParser();
+      const parser2 = new parser_1.BasicCommandParser();
       const keyPositions = new Set(sub.keyPositions);
       for (let i = 0; i < sub.args.length; i++) {
         const arg = sub.args[i];
         if (keyPositions.has(i)) {
-          parser.pushKey(arg);
+          parser2.pushKey(arg);
         } else {
-          parser.push(arg);
+          parser2.push(arg);
         }
       }
-      return parser;
+      return parser2;
     }
     var routeDefaultKeyless = async (slots) => [{ client: await slots.nodeClient(slots.getRandomNode()) }];
     exports.routeDefaultKeyless = routeDefaultKeyless;
-    var routeDefaultKeyed = async (slots, parser, isReadonly) => [{ client: (await slots.getClientAndSlotNumber(parser.firstKey, isReadonly)).client }];
+    var routeDefaultKeyed = async (slots, parser2, isReadonly) => [{ client: (await slots.getClientAndSlotNumber(parser2.firstKey, isReadonly)).client }];
     exports.routeDefaultKeyed = routeDefaultKeyed;
-    function specialKey(parser) {
-      const { subcommand } = parser.commandIdentifier;
-      const c = (0, ft_cursor_1.upperCommand)(parser);
+    function specialKey(parser2) {
+      const { subcommand } = parser2.commandIdentifier;
+      const c = (0, ft_cursor_1.upperCommand)(parser2);
       return subcommand ? `${c} ${subcommand.toUpperCase()}` : c;
     }
     exports.SPECIAL_REQUEST_ROUTERS = {
@@ -47110,11 +49011,11 @@ var require_dispatch = __commonJS({
       "BLESS SCAN": scan_cursor_1.routeScan,
       SCAN: scan_cursor_1.routeScan
     };
-    var routeSpecial = async (slots, parser, isReadonly, keySpecs) => {
-      const handler = exports.SPECIAL_REQUEST_ROUTERS[specialKey(parser)] ?? exports.SPECIAL_REQUEST_ROUTERS[parser.commandIdentifier.command.toUpperCase()];
+    var routeSpecial = async (slots, parser2, isReadonly, keySpecs) => {
+      const handler = exports.SPECIAL_REQUEST_ROUTERS[specialKey(parser2)] ?? exports.SPECIAL_REQUEST_ROUTERS[parser2.commandIdentifier.command.toUpperCase()];
       if (handler)
-        return handler(slots, parser, isReadonly, keySpecs);
-      console.warn(`node-redis: no cluster routing implemented for the "special" request policy of "${specialKey(parser)}"; routing to a single node. The reply may be incomplete.`);
+        return handler(slots, parser2, isReadonly, keySpecs);
+      console.warn(`node-redis: no cluster routing implemented for the "special" request policy of "${specialKey(parser2)}"; routing to a single node. The reply may be incomplete.`);
       return [{ client: await slots.nodeClient(slots.getRandomNode()) }];
     };
     exports.routeSpecial = routeSpecial;
@@ -47150,12 +49051,12 @@ var require_dispatch = __commonJS({
     exports.SPECIAL_RESPONSE_REDUCERS = {
       RANDOMKEY: exports.reduceRandomKey
     };
-    var reduceSpecial = async (promises, parser) => {
-      const reducer = exports.SPECIAL_RESPONSE_REDUCERS[specialKey(parser)] ?? exports.SPECIAL_RESPONSE_REDUCERS[parser.commandIdentifier.command.toUpperCase()];
+    var reduceSpecial = async (promises, parser2) => {
+      const reducer = exports.SPECIAL_RESPONSE_REDUCERS[specialKey(parser2)] ?? exports.SPECIAL_RESPONSE_REDUCERS[parser2.commandIdentifier.command.toUpperCase()];
       if (reducer)
-        return reducer(promises, parser);
+        return reducer(promises, parser2);
       if (promises.length > 1) {
-        console.warn(`node-redis: no cluster aggregation implemented for the "special" response policy of "${specialKey(parser)}"; merging replies from ${promises.length} nodes. The result shape may be wrong.`);
+        console.warn(`node-redis: no cluster aggregation implemented for the "special" response policy of "${specialKey(parser2)}"; merging replies from ${promises.length} nodes. The result shape may be wrong.`);
       }
       return (0, exports.reduceDefaultKeyless)(promises);
     };
@@ -47280,43 +49181,43 @@ var require_cluster = __commonJS({
       static #createCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          command.parseCommand(parser, ...args);
-          return this._self._executeWithPolicies(parser, command.IS_READ_ONLY, this._commandOptions, (p) => (client, opts) => client._executeCommand(command, p, opts, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          return this._self._executeWithPolicies(parser2, command.IS_READ_ONLY, this._commandOptions, (p) => (client, opts) => client._executeCommand(command, p, opts, transformReply));
         };
       }
       static #createModuleCommand(command, resp) {
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          command.parseCommand(parser, ...args);
-          return this._self._executeWithPolicies(parser, command.IS_READ_ONLY, this._self._commandOptions, (p) => (client, opts) => client._executeCommand(command, p, opts, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          return this._self._executeWithPolicies(parser2, command.IS_READ_ONLY, this._self._commandOptions, (p) => (client, opts) => client._executeCommand(command, p, opts, transformReply));
         };
       }
       static #createFunctionCommand(name, fn, resp) {
         const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
         const transformReply = (0, commander_1.getTransformReply)(fn, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          parser.push(...prefix);
-          fn.parseCommand(parser, ...args);
-          return this._self._executeWithPolicies(parser, fn.IS_READ_ONLY, this._self._commandOptions, (p) => (client, opts) => client._executeCommand(fn, p, opts, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          parser2.push(...prefix);
+          fn.parseCommand(parser2, ...args);
+          return this._self._executeWithPolicies(parser2, fn.IS_READ_ONLY, this._self._commandOptions, (p) => (client, opts) => client._executeCommand(fn, p, opts, transformReply));
         };
       }
       static #createScriptCommand(script, resp) {
         const prefix = (0, commander_1.scriptArgumentsPrefix)(script);
         const transformReply = (0, commander_1.getTransformReply)(script, resp);
         return async function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-          parser.push(...prefix);
-          script.parseCommand(parser, ...args);
-          return this._self._executeWithPolicies(parser, script.IS_READ_ONLY, this._commandOptions, (p) => (client, opts) => client._executeScript(script, p, opts, transformReply));
+          const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+          parser2.push(...prefix);
+          script.parseCommand(parser2, ...args);
+          return this._self._executeWithPolicies(parser2, script.IS_READ_ONLY, this._commandOptions, (p) => (client, opts) => client._executeScript(script, p, opts, transformReply));
         };
       }
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- cache stores dynamically generated cluster subclasses
       static #SingleEntryCache = new single_entry_cache_1.default();
-      static factory(config2) {
-        let Cluster = _RedisCluster.#SingleEntryCache.get(config2);
+      static factory(config3) {
+        let Cluster = _RedisCluster.#SingleEntryCache.get(config3);
         if (!Cluster) {
           Cluster = (0, commander_1.attachConfig)({
             BaseClass: _RedisCluster,
@@ -47325,10 +49226,10 @@ var require_cluster = __commonJS({
             createModuleCommand: _RedisCluster.#createModuleCommand,
             createFunctionCommand: _RedisCluster.#createFunctionCommand,
             createScriptCommand: _RedisCluster.#createScriptCommand,
-            config: config2
+            config: config3
           });
-          Cluster.prototype.Multi = multi_command_1.default.extend(config2);
-          _RedisCluster.#SingleEntryCache.set(config2, Cluster);
+          Cluster.prototype.Multi = multi_command_1.default.extend(config3);
+          _RedisCluster.#SingleEntryCache.set(config3, Cluster);
         }
         return (options) => {
           return Object.create(new Cluster(options));
@@ -47487,14 +49388,14 @@ var require_cluster = __commonJS({
        * replies. Call sites pass a `makeFn` factory that builds the per-client
        * execution closure (command, script, or raw `sendCommand`).
        */
-      async _executeWithPolicies(parser, isReadonly, options, makeFn) {
-        const policyResult = this._policyResolver.resolvePolicy(parser.commandIdentifier);
-        const policy = policyResult.ok ? policyResult.value : (0, command_metadata_1.defaultCommandPolicies)(parser.keys.length === 0);
+      async _executeWithPolicies(parser2, isReadonly, options, makeFn) {
+        const policyResult = this._policyResolver.resolvePolicy(parser2.commandIdentifier);
+        const policy = policyResult.ok ? policyResult.value : (0, command_metadata_1.defaultCommandPolicies)(parser2.keys.length === 0);
         const readonly2 = (0, command_metadata_1.isReplicaSafe)(policy, isReadonly);
         const requestPolicy = policy.request;
         const responsePolicy = policy.response;
         if (requestPolicy === command_metadata_1.REQUEST_POLICIES_WITH_DEFAULTS.DEFAULT_KEYED && responsePolicy === command_metadata_1.RESPONSE_POLICIES_WITH_DEFAULTS.DEFAULT_KEYED) {
-          return this._execute(parser, readonly2, options, makeFn(parser));
+          return this._execute(parser2, readonly2, options, makeFn(parser2));
         }
         const router = dispatch_1.REQUEST_ROUTERS[requestPolicy];
         if (!router) {
@@ -47504,7 +49405,7 @@ var require_cluster = __commonJS({
         if (!reducer) {
           throw new Error(`Unknown response policy ${responsePolicy}`);
         }
-        const plan = await router(this._slots, parser, readonly2, policy.keySpecs);
+        const plan = await router(this._slots, parser2, readonly2, policy.keySpecs);
         if (plan.length === 0) {
           throw new Error(`Request policy ${requestPolicy} produced no target nodes`);
         }
@@ -47513,23 +49414,23 @@ var require_cluster = __commonJS({
         const execOptions = numericAgg && requestedMapping ? { ...options, typeMapping: void 0 } : options;
         const served = {};
         const responsePromises = plan.map(async (entry) => {
-          const entryParser = entry.parser ?? parser;
+          const entryParser = entry.parser ?? parser2;
           const client = entry.client ?? (entry.getClient ? await entry.getClient() : void 0);
           return this._execute(entryParser, readonly2, execOptions, makeFn(entryParser), client, plan.length === 1 ? served : void 0);
         });
         const positionHints = plan.map((entry) => entry.groupIndices);
-        let reply = await reducer(responsePromises, parser, positionHints);
+        let reply = await reducer(responsePromises, parser2, positionHints);
         if (numericAgg) {
           reply = (0, dispatch_1.remapAggregateReply)(reply, requestedMapping);
         }
         const servedClient = served.client;
         const hookPlan = servedClient && servedClient !== plan[0].client ? [{ ...plan[0], client: servedClient }] : plan;
         try {
-          reply = (0, ft_cursor_1.finalizeFtCursor)(this._slots, parser, hookPlan, reply);
+          reply = (0, ft_cursor_1.finalizeFtCursor)(this._slots, parser2, hookPlan, reply);
         } catch {
         }
         try {
-          reply = (0, scan_cursor_1.finalizeScanCursor)(this._slots, parser, hookPlan, reply);
+          reply = (0, scan_cursor_1.finalizeScanCursor)(this._slots, parser2, hookPlan, reply);
         } catch {
         }
         return reply;
@@ -47540,15 +49441,15 @@ var require_cluster = __commonJS({
        * redirect handling. Policy-free; fan-out and aggregation live in
        * `_executeWithPolicies`.
        */
-      async _execute(parser, isReadonly, options, fn, pinnedClient, served) {
+      async _execute(parser2, isReadonly, options, fn, pinnedClient, served) {
         const maxCommandRedirections = this._options.maxCommandRedirections ?? 16;
         let client;
         let slotNumber;
         if (pinnedClient) {
           client = pinnedClient;
-          slotNumber = parser.firstKey === void 0 ? void 0 : (0, calculate_slot_1.default)(parser.firstKey);
+          slotNumber = parser2.firstKey === void 0 ? void 0 : (0, calculate_slot_1.default)(parser2.firstKey);
         } else {
-          ({ client, slotNumber } = await this._slots.getClientAndSlotNumber(parser.firstKey, isReadonly));
+          ({ client, slotNumber } = await this._slots.getClientAndSlotNumber(parser2.firstKey, isReadonly));
         }
         let i = 0;
         let myFn = fn;
@@ -47608,7 +49509,7 @@ var require_cluster = __commonJS({
                 retryCount: i
               }));
               await this._slots.rediscover(client);
-              client = (await this._slots.getClientAndSlotNumber(parser.firstKey, isReadonly)).client;
+              client = (await this._slots.getClientAndSlotNumber(parser2.firstKey, isReadonly)).client;
               continue;
             }
             throw err;
@@ -47620,18 +49521,18 @@ var require_cluster = __commonJS({
           ...this._commandOptions,
           ...options
         };
-        const parser = new parser_1.BasicCommandParser();
-        args.forEach((arg) => parser.push(arg));
+        const parser2 = new parser_1.BasicCommandParser();
+        args.forEach((arg) => parser2.push(arg));
         if (firstKey !== void 0)
-          parser.markRoutingKey(firstKey);
-        return this._self._executeWithPolicies(parser, isReadonly, opts, (p) => (client, opts2) => client.sendCommand(p.redisArgs, opts2));
+          parser2.markRoutingKey(firstKey);
+        return this._self._executeWithPolicies(parser2, isReadonly, opts, (p) => (client, opts2) => client.sendCommand(p.redisArgs, opts2));
       }
       MULTI(routing) {
         return new this.Multi(async (firstKey, isReadonly, commands2) => {
-          const parser = new parser_1.BasicCommandParser();
+          const parser2 = new parser_1.BasicCommandParser();
           if (firstKey !== void 0)
-            parser.markRoutingKey(firstKey);
-          return this._self._execute(parser, isReadonly, void 0, (client, options) => client._executeMulti(commands2, void 0, options?.slotNumber, options?.chainId));
+            parser2.markRoutingKey(firstKey);
+          return this._self._execute(parser2, isReadonly, void 0, (client, options) => client._executeMulti(commands2, void 0, options?.slotNumber, options?.chainId));
         }, async (firstKey, isReadonly, commands2) => {
           const { client, slotNumber } = await this._self._slots.getClientAndSlotNumber(firstKey, isReadonly);
           return client._executePipeline(commands2, void 0, slotNumber);
@@ -47794,7 +49695,7 @@ var require_cluster = __commonJS({
 });
 
 // node_modules/@redis/client/dist/lib/sentinel/utils.js
-var require_utils2 = __commonJS({
+var require_utils4 = __commonJS({
   "node_modules/@redis/client/dist/lib/sentinel/utils.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -47846,10 +49747,10 @@ var require_utils2 = __commonJS({
       const transformReply = (0, commander_1.getTransformReply)(command, resp);
       let replicaSafe;
       return async function(...args) {
-        const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-        command.parseCommand(parser, ...args);
-        replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.IS_READ_ONLY);
-        return this._self._execute(replicaSafe, (client) => client._executeCommand(command, parser, this.commandOptions, transformReply));
+        const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+        command.parseCommand(parser2, ...args);
+        replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.IS_READ_ONLY);
+        return this._self._execute(replicaSafe, (client) => client._executeCommand(command, parser2, this.commandOptions, transformReply));
       };
     }
     exports.createCommand = createCommand;
@@ -47857,10 +49758,10 @@ var require_utils2 = __commonJS({
       const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
       const transformReply = (0, commander_1.getTransformReply)(fn, resp);
       return async function(...args) {
-        const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-        parser.push(...prefix);
-        fn.parseCommand(parser, ...args);
-        return this._self._execute(fn.IS_READ_ONLY, (client) => client._executeCommand(fn, parser, this._self.commandOptions, transformReply));
+        const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+        parser2.push(...prefix);
+        fn.parseCommand(parser2, ...args);
+        return this._self._execute(fn.IS_READ_ONLY, (client) => client._executeCommand(fn, parser2, this._self.commandOptions, transformReply));
       };
     }
     exports.createFunctionCommand = createFunctionCommand;
@@ -47868,10 +49769,10 @@ var require_utils2 = __commonJS({
       const transformReply = (0, commander_1.getTransformReply)(command, resp);
       let replicaSafe;
       return async function(...args) {
-        const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-        command.parseCommand(parser, ...args);
-        replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.IS_READ_ONLY);
-        return this._self._execute(replicaSafe, (client) => client._executeCommand(command, parser, this._self.commandOptions, transformReply));
+        const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+        command.parseCommand(parser2, ...args);
+        replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.IS_READ_ONLY);
+        return this._self._execute(replicaSafe, (client) => client._executeCommand(command, parser2, this._self.commandOptions, transformReply));
       };
     }
     exports.createModuleCommand = createModuleCommand;
@@ -47879,10 +49780,10 @@ var require_utils2 = __commonJS({
       const prefix = (0, commander_1.scriptArgumentsPrefix)(script);
       const transformReply = (0, commander_1.getTransformReply)(script, resp);
       return async function(...args) {
-        const parser = new parser_1.BasicCommandParser(this._self._keyPrefix);
-        parser.push(...prefix);
-        script.parseCommand(parser, ...args);
-        return this._self._execute(script.IS_READ_ONLY, (client) => client._executeScript(script, parser, this.commandOptions, transformReply));
+        const parser2 = new parser_1.BasicCommandParser(this._self._keyPrefix);
+        parser2.push(...prefix);
+        script.parseCommand(parser2, ...args);
+        return this._self._execute(script.IS_READ_ONLY, (client) => client._executeScript(script, parser2, this.commandOptions, transformReply));
       };
     }
     exports.createScriptCommand = createScriptCommand;
@@ -47920,11 +49821,11 @@ var require_multi_commands = __commonJS({
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         let replicaSafe;
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this.#sentinel._keyPrefix);
-          command.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
-          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.IS_READ_ONLY);
+          const parser2 = new parser_1.BasicCommandParser(this.#sentinel._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
+          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.IS_READ_ONLY);
           return this.addCommand(replicaSafe, redisArgs, transformReply);
         };
       }
@@ -47932,11 +49833,11 @@ var require_multi_commands = __commonJS({
         const transformReply = (0, commander_1.getTransformReply)(command, resp);
         let replicaSafe;
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self.#sentinel._keyPrefix);
-          command.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
-          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser.commandIdentifier), command.IS_READ_ONLY);
+          const parser2 = new parser_1.BasicCommandParser(this._self.#sentinel._keyPrefix);
+          command.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
+          replicaSafe ??= (0, command_metadata_1.isReplicaSafe)(command_metadata_1.defaultCommandMetadata.lookup(parser2.commandIdentifier), command.IS_READ_ONLY);
           return this._self.addCommand(replicaSafe, redisArgs, transformReply);
         };
       }
@@ -47944,25 +49845,25 @@ var require_multi_commands = __commonJS({
         const prefix = (0, commander_1.functionArgumentsPrefix)(name, fn);
         const transformReply = (0, commander_1.getTransformReply)(fn, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this._self.#sentinel._keyPrefix);
-          parser.push(...prefix);
-          fn.parseCommand(parser, ...args);
-          const redisArgs = parser.redisArgs;
-          redisArgs.preserve = parser.preserve;
+          const parser2 = new parser_1.BasicCommandParser(this._self.#sentinel._keyPrefix);
+          parser2.push(...prefix);
+          fn.parseCommand(parser2, ...args);
+          const redisArgs = parser2.redisArgs;
+          redisArgs.preserve = parser2.preserve;
           return this._self.addCommand(fn.IS_READ_ONLY, redisArgs, transformReply);
         };
       }
       static _createScriptCommand(script, resp) {
         const transformReply = (0, commander_1.getTransformReply)(script, resp);
         return function(...args) {
-          const parser = new parser_1.BasicCommandParser(this.#sentinel._keyPrefix);
-          script.parseCommand(parser, ...args);
-          const scriptArgs = parser.redisArgs;
-          scriptArgs.preserve = parser.preserve;
+          const parser2 = new parser_1.BasicCommandParser(this.#sentinel._keyPrefix);
+          script.parseCommand(parser2, ...args);
+          const scriptArgs = parser2.redisArgs;
+          scriptArgs.preserve = parser2.preserve;
           return this.#addScript(script.IS_READ_ONLY, script, scriptArgs, transformReply);
         };
       }
-      static extend(config2) {
+      static extend(config3) {
         return (0, commander_1.attachConfig)({
           BaseClass: _RedisSentinelMultiCommand,
           commands: commands_1.NON_STICKY_COMMANDS,
@@ -47970,7 +49871,7 @@ var require_multi_commands = __commonJS({
           createModuleCommand: _RedisSentinelMultiCommand._createModuleCommand,
           createFunctionCommand: _RedisSentinelMultiCommand._createFunctionCommand,
           createScriptCommand: _RedisSentinelMultiCommand._createScriptCommand,
-          config: config2
+          config: config3
         });
       }
       #multi = new multi_command_1.default();
@@ -48183,8 +50084,8 @@ var require_SENTINEL_MASTER = __commonJS({
        * @param parser - The Redis command parser.
        * @param dbname - Name of the master.
        */
-      parseCommand(parser, dbname) {
-        parser.push("SENTINEL", "MASTER", dbname);
+      parseCommand(parser2, dbname) {
+        parser2.push("SENTINEL", "MASTER", dbname);
       },
       transformReply: {
         2: generic_transformers_1.transformTuplesReply,
@@ -48208,8 +50109,8 @@ var require_SENTINEL_MONITOR = __commonJS({
        * @param port - Port of the master.
        * @param quorum - Number of Sentinels that need to agree to trigger a failover.
        */
-      parseCommand(parser, dbname, host, port, quorum) {
-        parser.push("SENTINEL", "MONITOR", dbname, host, port, quorum);
+      parseCommand(parser2, dbname, host, port, quorum) {
+        parser2.push("SENTINEL", "MONITOR", dbname, host, port, quorum);
       },
       transformReply: void 0
     };
@@ -48228,8 +50129,8 @@ var require_SENTINEL_REPLICAS = __commonJS({
        * @param parser - The Redis command parser.
        * @param dbname - Name of the master.
        */
-      parseCommand(parser, dbname) {
-        parser.push("SENTINEL", "REPLICAS", dbname);
+      parseCommand(parser2, dbname) {
+        parser2.push("SENTINEL", "REPLICAS", dbname);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -48258,8 +50159,8 @@ var require_SENTINEL_SENTINELS = __commonJS({
        * @param parser - The Redis command parser.
        * @param dbname - Name of the master.
        */
-      parseCommand(parser, dbname) {
-        parser.push("SENTINEL", "SENTINELS", dbname);
+      parseCommand(parser2, dbname) {
+        parser2.push("SENTINEL", "SENTINELS", dbname);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -48288,10 +50189,10 @@ var require_SENTINEL_SET = __commonJS({
        * @param dbname - Name of the master.
        * @param options - Configuration options to set as option-value pairs.
        */
-      parseCommand(parser, dbname, options) {
-        parser.push("SENTINEL", "SET", dbname);
+      parseCommand(parser2, dbname, options) {
+        parser2.push("SENTINEL", "SET", dbname);
         for (const option of options) {
-          parser.push(option.option, option.value);
+          parser2.push(option.option, option.value);
         }
       },
       transformReply: void 0
@@ -48353,9 +50254,9 @@ var require_wait_queue = __commonJS({
       #list = new linked_list_1.SinglyLinkedList();
       #queue = new linked_list_1.SinglyLinkedList();
       push(value) {
-        const resolve5 = this.#queue.shift();
-        if (resolve5 !== void 0) {
-          resolve5(value);
+        const resolve6 = this.#queue.shift();
+        if (resolve6 !== void 0) {
+          resolve6(value);
           return;
         }
         this.#list.push(value);
@@ -48364,7 +50265,7 @@ var require_wait_queue = __commonJS({
         return this.#list.shift();
       }
       wait() {
-        return new Promise((resolve5) => this.#queue.push(resolve5));
+        return new Promise((resolve6) => this.#queue.push(resolve6));
       }
     };
     exports.WaitQueue = WaitQueue;
@@ -48386,7 +50287,7 @@ var require_sentinel = __commonJS({
     var client_1 = __importDefault(require_client());
     var commander_1 = require_commander();
     var commands_1 = require_commands();
-    var utils_1 = require_utils2();
+    var utils_1 = require_utils4();
     var multi_commands_1 = __importDefault(require_multi_commands());
     var pub_sub_proxy_1 = require_pub_sub_proxy();
     var promises_1 = __require("node:timers/promises");
@@ -48441,7 +50342,7 @@ var require_sentinel = __commonJS({
         this.#clientInfo = clientInfo;
         this.#commandOptions = commandOptions;
       }
-      static factory(config2) {
+      static factory(config3) {
         const SentinelClient = (0, commander_1.attachConfig)({
           BaseClass: _RedisSentinelClient,
           commands: commands_1.NON_STICKY_COMMANDS,
@@ -48449,9 +50350,9 @@ var require_sentinel = __commonJS({
           createModuleCommand: utils_1.createModuleCommand,
           createFunctionCommand: utils_1.createFunctionCommand,
           createScriptCommand: utils_1.createScriptCommand,
-          config: config2
+          config: config3
         });
-        SentinelClient.prototype.Multi = multi_commands_1.default.extend(config2);
+        SentinelClient.prototype.Multi = multi_commands_1.default.extend(config3);
         return (internal, clientInfo, commandOptions) => {
           return Object.create(new SentinelClient(internal, clientInfo, commandOptions));
         };
@@ -48603,7 +50504,7 @@ var require_sentinel = __commonJS({
           }
         });
       }
-      static factory(config2) {
+      static factory(config3) {
         const Sentinel = (0, commander_1.attachConfig)({
           BaseClass: _RedisSentinel,
           commands: commands_1.NON_STICKY_COMMANDS,
@@ -48611,9 +50512,9 @@ var require_sentinel = __commonJS({
           createModuleCommand: utils_1.createModuleCommand,
           createFunctionCommand: utils_1.createFunctionCommand,
           createScriptCommand: utils_1.createScriptCommand,
-          config: config2
+          config: config3
         });
-        Sentinel.prototype.Multi = multi_commands_1.default.extend(config2);
+        Sentinel.prototype.Multi = multi_commands_1.default.extend(config3);
         return (options) => {
           return Object.create(new Sentinel(options));
         };
@@ -49022,10 +50923,10 @@ var require_sentinel = __commonJS({
        * `passthroughClientErrorEvents`), unchanged.
        */
       #connectOrFail(client) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           const onError = (err) => reject(err);
           client.once("error", onError);
-          client.connect().then(resolve5, reject).finally(() => client.off("error", onError));
+          client.connect().then(resolve6, reject).finally(() => client.off("error", onError));
         });
       }
       /**
@@ -49280,7 +51181,7 @@ var require_sentinel = __commonJS({
           }
         }
         this.#replicaClients = [];
-        await new Promise((resolve5) => {
+        await new Promise((resolve6) => {
           let settled = false;
           const forceDestroy = () => {
             if (settled)
@@ -49293,7 +51194,7 @@ var require_sentinel = __commonJS({
               } catch {
               }
             }
-            resolve5();
+            resolve6();
           };
           if (this.#teardownKind === "destroy") {
             forceDestroy();
@@ -49305,7 +51206,7 @@ var require_sentinel = __commonJS({
               return;
             settled = true;
             this.#escalateToDestroy = void 0;
-            resolve5();
+            resolve6();
           });
         });
         this.#pubSubProxy.destroy();
@@ -49828,7 +51729,7 @@ var require_sentinel = __commonJS({
 });
 
 // node_modules/@redis/client/dist/index.js
-var require_dist = __commonJS({
+var require_dist2 = __commonJS({
   "node_modules/@redis/client/dist/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
@@ -49948,10 +51849,10 @@ var require_ADD = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("BF.ADD");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("BF.ADD");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -49964,9 +51865,9 @@ var require_CARD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("BF.CARD");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("BF.CARD");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -49980,10 +51881,10 @@ var require_EXISTS2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("BF.EXISTS");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("BF.EXISTS");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -49996,7 +51897,7 @@ var require_helpers = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformInfoV2Reply = void 0;
-    var client_1 = require_dist();
+    var client_1 = require_dist2();
     function transformInfoV2Reply(reply, typeMapping) {
       const entries = reply;
       const mapType2 = typeMapping ? typeMapping[client_1.RESP_TYPES.MAP] : void 0;
@@ -50031,9 +51932,9 @@ var require_INFO2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("BF.INFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("BF.INFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply, _, typeMapping) => {
@@ -50052,26 +51953,26 @@ var require_INSERT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, items, options) {
-        parser.push("BF.INSERT");
-        parser.pushKey(key);
+      parseCommand(parser2, key, items, options) {
+        parser2.push("BF.INSERT");
+        parser2.pushKey(key);
         if (options?.CAPACITY !== void 0) {
-          parser.push("CAPACITY", options.CAPACITY.toString());
+          parser2.push("CAPACITY", options.CAPACITY.toString());
         }
         if (options?.ERROR !== void 0) {
-          parser.push("ERROR", options.ERROR.toString());
+          parser2.push("ERROR", options.ERROR.toString());
         }
         if (options?.EXPANSION !== void 0) {
-          parser.push("EXPANSION", options.EXPANSION.toString());
+          parser2.push("EXPANSION", options.EXPANSION.toString());
         }
         if (options?.NOCREATE) {
-          parser.push("NOCREATE");
+          parser2.push("NOCREATE");
         }
         if (options?.NONSCALING) {
-          parser.push("NONSCALING");
+          parser2.push("NONSCALING");
         }
-        parser.push("ITEMS");
-        parser.pushVariadic(items);
+        parser2.push("ITEMS");
+        parser2.pushVariadic(items);
       },
       transformReply: generic_transformers_1.transformBooleanArrayReply
     };
@@ -50084,10 +51985,10 @@ var require_LOADCHUNK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, iterator, chunk) {
-        parser.push("BF.LOADCHUNK");
-        parser.pushKey(key);
-        parser.push(iterator.toString(), chunk);
+      parseCommand(parser2, key, iterator, chunk) {
+        parser2.push("BF.LOADCHUNK");
+        parser2.pushKey(key);
+        parser2.push(iterator.toString(), chunk);
       },
       transformReply: void 0
     };
@@ -50101,10 +52002,10 @@ var require_MADD = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("BF.MADD");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("BF.MADD");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: generic_transformers_1.transformBooleanArrayReply
     };
@@ -50118,10 +52019,10 @@ var require_MEXISTS = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("BF.MEXISTS");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("BF.MEXISTS");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: generic_transformers_1.transformBooleanArrayReply
     };
@@ -50134,15 +52035,15 @@ var require_RESERVE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, errorRate, capacity, options) {
-        parser.push("BF.RESERVE");
-        parser.pushKey(key);
-        parser.push(errorRate.toString(), capacity.toString());
+      parseCommand(parser2, key, errorRate, capacity, options) {
+        parser2.push("BF.RESERVE");
+        parser2.pushKey(key);
+        parser2.push(errorRate.toString(), capacity.toString());
         if (options?.EXPANSION) {
-          parser.push("EXPANSION", options.EXPANSION.toString());
+          parser2.push("EXPANSION", options.EXPANSION.toString());
         }
         if (options?.NONSCALING) {
-          parser.push("NONSCALING");
+          parser2.push("NONSCALING");
         }
       },
       transformReply: void 0
@@ -50156,10 +52057,10 @@ var require_SCANDUMP = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, iterator) {
-        parser.push("BF.SCANDUMP");
-        parser.pushKey(key);
-        parser.push(iterator.toString());
+      parseCommand(parser2, key, iterator) {
+        parser2.push("BF.SCANDUMP");
+        parser2.pushKey(key);
+        parser2.push(iterator.toString());
       },
       transformReply(reply) {
         return {
@@ -50355,21 +52256,21 @@ var require_INCRBY2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("CMS.INCRBY");
-        parser.pushKey(key);
+      parseCommand(parser2, key, items) {
+        parser2.push("CMS.INCRBY");
+        parser2.pushKey(key);
         if (Array.isArray(items)) {
           for (const item of items) {
-            pushIncrByItem(parser, item);
+            pushIncrByItem(parser2, item);
           }
         } else {
-          pushIncrByItem(parser, items);
+          pushIncrByItem(parser2, items);
         }
       },
       transformReply: void 0
     };
-    function pushIncrByItem(parser, { item, incrementBy }) {
-      parser.push(item, incrementBy.toString());
+    function pushIncrByItem(parser2, { item, incrementBy }) {
+      parser2.push(item, incrementBy.toString());
     }
   }
 });
@@ -50381,9 +52282,9 @@ var require_INFO3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var bloom_1 = require_bloom();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("CMS.INFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("CMS.INFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply, _, typeMapping) => {
@@ -50401,12 +52302,12 @@ var require_INITBYDIM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, width, depth, options) {
-        parser.push("CMS.INITBYDIM");
-        parser.pushKey(key);
-        parser.push(width.toString(), depth.toString());
+      parseCommand(parser2, key, width, depth, options) {
+        parser2.push("CMS.INITBYDIM");
+        parser2.pushKey(key);
+        parser2.push(width.toString(), depth.toString());
         if (options?.CELL_SIZE) {
-          parser.push("CELL_SIZE", options.CELL_SIZE.toString());
+          parser2.push("CELL_SIZE", options.CELL_SIZE.toString());
         }
       },
       transformReply: void 0
@@ -50420,12 +52321,12 @@ var require_INITBYPROB = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, error46, probability, options) {
-        parser.push("CMS.INITBYPROB");
-        parser.pushKey(key);
-        parser.push(error46.toString(), probability.toString());
+      parseCommand(parser2, key, error46, probability, options) {
+        parser2.push("CMS.INITBYPROB");
+        parser2.pushKey(key);
+        parser2.push(error46.toString(), probability.toString());
         if (options?.CELL_SIZE) {
-          parser.push("CELL_SIZE", options.CELL_SIZE.toString());
+          parser2.push("CELL_SIZE", options.CELL_SIZE.toString());
         }
       },
       transformReply: void 0
@@ -50439,19 +52340,19 @@ var require_MERGE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, source) {
-        parser.push("CMS.MERGE");
-        parser.pushKey(destination);
-        parser.push(source.length.toString());
+      parseCommand(parser2, destination, source) {
+        parser2.push("CMS.MERGE");
+        parser2.pushKey(destination);
+        parser2.push(source.length.toString());
         if (isPlainSketches(source)) {
-          parser.pushVariadic(source);
+          parser2.pushVariadic(source);
         } else {
           for (let i = 0; i < source.length; i++) {
-            parser.push(source[i].name);
+            parser2.push(source[i].name);
           }
-          parser.push("WEIGHTS");
+          parser2.push("WEIGHTS");
           for (let i = 0; i < source.length; i++) {
-            parser.push(source[i].weight.toString());
+            parser2.push(source[i].weight.toString());
           }
         }
       },
@@ -50469,10 +52370,10 @@ var require_QUERY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("CMS.QUERY");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("CMS.QUERY");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: void 0
     };
@@ -50587,10 +52488,10 @@ var require_ADD2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("CF.ADD");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("CF.ADD");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -50604,10 +52505,10 @@ var require_ADDNX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("CF.ADDNX");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("CF.ADDNX");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -50620,10 +52521,10 @@ var require_COUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("CF.COUNT");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("CF.COUNT");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: void 0
     };
@@ -50637,10 +52538,10 @@ var require_DEL2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("CF.DEL");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("CF.DEL");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -50654,10 +52555,10 @@ var require_EXISTS3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, item) {
-        parser.push("CF.EXISTS");
-        parser.pushKey(key);
-        parser.push(item);
+      parseCommand(parser2, key, item) {
+        parser2.push("CF.EXISTS");
+        parser2.pushKey(key);
+        parser2.push(item);
       },
       transformReply: generic_transformers_1.transformBooleanReply
     };
@@ -50671,9 +52572,9 @@ var require_INFO4 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var bloom_1 = require_bloom();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("CF.INFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("CF.INFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply, _, typeMapping) => {
@@ -50692,16 +52593,16 @@ var require_INSERT2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseCfInsertArguments = void 0;
     var generic_transformers_1 = require_generic_transformers();
-    function parseCfInsertArguments(parser, key, items, options) {
-      parser.pushKey(key);
+    function parseCfInsertArguments(parser2, key, items, options) {
+      parser2.pushKey(key);
       if (options?.CAPACITY !== void 0) {
-        parser.push("CAPACITY", options.CAPACITY.toString());
+        parser2.push("CAPACITY", options.CAPACITY.toString());
       }
       if (options?.NOCREATE) {
-        parser.push("NOCREATE");
+        parser2.push("NOCREATE");
       }
-      parser.push("ITEMS");
-      parser.pushVariadic(items);
+      parser2.push("ITEMS");
+      parser2.pushVariadic(items);
     }
     exports.parseCfInsertArguments = parseCfInsertArguments;
     exports.default = {
@@ -50736,10 +52637,10 @@ var require_LOADCHUNK2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, iterator, chunk) {
-        parser.push("CF.LOADCHUNK");
-        parser.pushKey(key);
-        parser.push(iterator.toString(), chunk);
+      parseCommand(parser2, key, iterator, chunk) {
+        parser2.push("CF.LOADCHUNK");
+        parser2.pushKey(key);
+        parser2.push(iterator.toString(), chunk);
       },
       transformReply: void 0
     };
@@ -50752,18 +52653,18 @@ var require_RESERVE2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, capacity, options) {
-        parser.push("CF.RESERVE");
-        parser.pushKey(key);
-        parser.push(capacity.toString());
+      parseCommand(parser2, key, capacity, options) {
+        parser2.push("CF.RESERVE");
+        parser2.pushKey(key);
+        parser2.push(capacity.toString());
         if (options?.BUCKETSIZE !== void 0) {
-          parser.push("BUCKETSIZE", options.BUCKETSIZE.toString());
+          parser2.push("BUCKETSIZE", options.BUCKETSIZE.toString());
         }
         if (options?.MAXITERATIONS !== void 0) {
-          parser.push("MAXITERATIONS", options.MAXITERATIONS.toString());
+          parser2.push("MAXITERATIONS", options.MAXITERATIONS.toString());
         }
         if (options?.EXPANSION !== void 0) {
-          parser.push("EXPANSION", options.EXPANSION.toString());
+          parser2.push("EXPANSION", options.EXPANSION.toString());
         }
       },
       transformReply: void 0
@@ -50777,10 +52678,10 @@ var require_SCANDUMP2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, iterator) {
-        parser.push("CF.SCANDUMP");
-        parser.pushKey(key);
-        parser.push(iterator.toString());
+      parseCommand(parser2, key, iterator) {
+        parser2.push("CF.SCANDUMP");
+        parser2.pushKey(key);
+        parser2.push(iterator.toString());
       },
       transformReply(reply) {
         return {
@@ -50799,10 +52700,10 @@ var require_MEXISTS2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("CF.MEXISTS");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("CF.MEXISTS");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: generic_transformers_1.transformBooleanArrayReply
     };
@@ -51004,11 +52905,11 @@ var require_ADD3 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, values) {
-        parser.push("TDIGEST.ADD");
-        parser.pushKey(key);
+      parseCommand(parser2, key, values) {
+        parser2.push("TDIGEST.ADD");
+        parser2.pushKey(key);
         for (const value of values) {
-          parser.push(value.toString());
+          parser2.push(value.toString());
         }
       },
       transformReply: void 0
@@ -51023,10 +52924,10 @@ var require_BYRANK = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformByRankArguments = void 0;
     var generic_transformers_1 = require_generic_transformers();
-    function transformByRankArguments(parser, key, ranks) {
-      parser.pushKey(key);
+    function transformByRankArguments(parser2, key, ranks) {
+      parser2.pushKey(key);
       for (const rank of ranks) {
-        parser.push(rank.toString());
+        parser2.push(rank.toString());
       }
     }
     exports.transformByRankArguments = transformByRankArguments;
@@ -51090,11 +52991,11 @@ var require_CDF = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, values) {
-        parser.push("TDIGEST.CDF");
-        parser.pushKey(key);
+      parseCommand(parser2, key, values) {
+        parser2.push("TDIGEST.CDF");
+        parser2.pushKey(key);
         for (const item of values) {
-          parser.push(item.toString());
+          parser2.push(item.toString());
         }
       },
       transformReply: generic_transformers_1.transformDoubleArrayReply
@@ -51108,11 +53009,11 @@ var require_CREATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("TDIGEST.CREATE");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("TDIGEST.CREATE");
+        parser2.pushKey(key);
         if (options?.COMPRESSION !== void 0) {
-          parser.push("COMPRESSION", options.COMPRESSION.toString());
+          parser2.push("COMPRESSION", options.COMPRESSION.toString());
         }
       },
       transformReply: void 0
@@ -51127,9 +53028,9 @@ var require_INFO5 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var bloom_1 = require_bloom();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TDIGEST.INFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TDIGEST.INFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply, _, typeMapping) => {
@@ -51148,9 +53049,9 @@ var require_MAX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TDIGEST.MAX");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TDIGEST.MAX");
+        parser2.pushKey(key);
       },
       transformReply: generic_transformers_1.transformDoubleReply
     };
@@ -51163,15 +53064,15 @@ var require_MERGE2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, destination, source, options) {
-        parser.push("TDIGEST.MERGE");
-        parser.pushKey(destination);
-        parser.pushKeysLength(source);
+      parseCommand(parser2, destination, source, options) {
+        parser2.push("TDIGEST.MERGE");
+        parser2.pushKey(destination);
+        parser2.pushKeysLength(source);
         if (options?.COMPRESSION !== void 0) {
-          parser.push("COMPRESSION", options.COMPRESSION.toString());
+          parser2.push("COMPRESSION", options.COMPRESSION.toString());
         }
         if (options?.OVERRIDE) {
-          parser.push("OVERRIDE");
+          parser2.push("OVERRIDE");
         }
       },
       transformReply: void 0
@@ -51186,9 +53087,9 @@ var require_MIN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TDIGEST.MIN");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TDIGEST.MIN");
+        parser2.pushKey(key);
       },
       transformReply: generic_transformers_1.transformDoubleReply
     };
@@ -51202,11 +53103,11 @@ var require_QUANTILE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, quantiles) {
-        parser.push("TDIGEST.QUANTILE");
-        parser.pushKey(key);
+      parseCommand(parser2, key, quantiles) {
+        parser2.push("TDIGEST.QUANTILE");
+        parser2.pushKey(key);
         for (const quantile of quantiles) {
-          parser.push(quantile.toString());
+          parser2.push(quantile.toString());
         }
       },
       transformReply: generic_transformers_1.transformDoubleArrayReply
@@ -51220,10 +53121,10 @@ var require_RANK = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRankArguments = void 0;
-    function transformRankArguments(parser, key, values) {
-      parser.pushKey(key);
+    function transformRankArguments(parser2, key, values) {
+      parser2.pushKey(key);
       for (const value of values) {
-        parser.push(value.toString());
+        parser2.push(value.toString());
       }
     }
     exports.transformRankArguments = transformRankArguments;
@@ -51243,9 +53144,9 @@ var require_RESET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TDIGEST.RESET");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TDIGEST.RESET");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -51302,10 +53203,10 @@ var require_TRIMMED_MEAN = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, lowCutPercentile, highCutPercentile) {
-        parser.push("TDIGEST.TRIMMED_MEAN");
-        parser.pushKey(key);
-        parser.push(lowCutPercentile.toString(), highCutPercentile.toString());
+      parseCommand(parser2, key, lowCutPercentile, highCutPercentile) {
+        parser2.push("TDIGEST.TRIMMED_MEAN");
+        parser2.pushKey(key);
+        parser2.push(lowCutPercentile.toString(), highCutPercentile.toString());
       },
       transformReply: generic_transformers_1.transformDoubleReply
     };
@@ -51515,10 +53416,10 @@ var require_ADD4 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("TOPK.ADD");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("TOPK.ADD");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: void 0
     };
@@ -51531,10 +53432,10 @@ var require_COUNT2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("TOPK.COUNT");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("TOPK.COUNT");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: void 0
     };
@@ -51546,19 +53447,19 @@ var require_INCRBY3 = __commonJS({
   "node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function pushIncrByItem(parser, { item, incrementBy }) {
-      parser.push(item, incrementBy.toString());
+    function pushIncrByItem(parser2, { item, incrementBy }) {
+      parser2.push(item, incrementBy.toString());
     }
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("TOPK.INCRBY");
-        parser.pushKey(key);
+      parseCommand(parser2, key, items) {
+        parser2.push("TOPK.INCRBY");
+        parser2.pushKey(key);
         if (Array.isArray(items)) {
           for (const item of items) {
-            pushIncrByItem(parser, item);
+            pushIncrByItem(parser2, item);
           }
         } else {
-          pushIncrByItem(parser, items);
+          pushIncrByItem(parser2, items);
         }
       },
       transformReply: void 0
@@ -51574,9 +53475,9 @@ var require_INFO6 = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     var bloom_1 = require_bloom();
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TOPK.INFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TOPK.INFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -51595,10 +53496,10 @@ var require_LIST_WITHCOUNT = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TOPK.LIST");
-        parser.pushKey(key);
-        parser.push("WITHCOUNT");
+      parseCommand(parser2, key) {
+        parser2.push("TOPK.LIST");
+        parser2.pushKey(key);
+        parser2.push("WITHCOUNT");
       },
       transformReply(rawReply) {
         const reply = [];
@@ -51620,9 +53521,9 @@ var require_LIST = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TOPK.LIST");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TOPK.LIST");
+        parser2.pushKey(key);
       },
       transformReply: void 0
     };
@@ -51636,10 +53537,10 @@ var require_QUERY2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, items) {
-        parser.push("TOPK.QUERY");
-        parser.pushKey(key);
-        parser.pushVariadic(items);
+      parseCommand(parser2, key, items) {
+        parser2.push("TOPK.QUERY");
+        parser2.pushKey(key);
+        parser2.pushVariadic(items);
       },
       transformReply: generic_transformers_1.transformBooleanArrayReply
     };
@@ -51652,12 +53553,12 @@ var require_RESERVE3 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, topK, options) {
-        parser.push("TOPK.RESERVE");
-        parser.pushKey(key);
-        parser.push(topK.toString());
+      parseCommand(parser2, key, topK, options) {
+        parser2.push("TOPK.RESERVE");
+        parser2.pushKey(key);
+        parser2.push(topK.toString());
         if (options) {
-          parser.push(options.width.toString(), options.depth.toString(), options.decay.toString());
+          parser2.push(options.width.toString(), options.depth.toString(), options.decay.toString());
         }
       },
       transformReply: void 0
@@ -51830,12 +53731,12 @@ var require_ARRAPPEND = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, path, json2, ...jsons) {
-        parser.push("JSON.ARRAPPEND");
-        parser.pushKey(key);
-        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+      parseCommand(parser2, key, path, json2, ...jsons) {
+        parser2.push("JSON.ARRAPPEND");
+        parser2.pushKey(key);
+        parser2.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
         for (let i = 0; i < jsons.length; i++) {
-          parser.push((0, generic_transformers_1.transformRedisJsonArgument)(jsons[i]));
+          parser2.push((0, generic_transformers_1.transformRedisJsonArgument)(jsons[i]));
         }
       },
       transformReply: void 0
@@ -51850,14 +53751,14 @@ var require_ARRINDEX = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, path, json2, options) {
-        parser.push("JSON.ARRINDEX");
-        parser.pushKey(key);
-        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+      parseCommand(parser2, key, path, json2, options) {
+        parser2.push("JSON.ARRINDEX");
+        parser2.pushKey(key);
+        parser2.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
         if (options?.range) {
-          parser.push(options.range.start.toString());
+          parser2.push(options.range.start.toString());
           if (options.range.stop !== void 0) {
-            parser.push(options.range.stop.toString());
+            parser2.push(options.range.stop.toString());
           }
         }
       },
@@ -51873,12 +53774,12 @@ var require_ARRINSERT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, path, index, json2, ...jsons) {
-        parser.push("JSON.ARRINSERT");
-        parser.pushKey(key);
-        parser.push(path, index.toString(), (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+      parseCommand(parser2, key, path, index, json2, ...jsons) {
+        parser2.push("JSON.ARRINSERT");
+        parser2.pushKey(key);
+        parser2.push(path, index.toString(), (0, generic_transformers_1.transformRedisJsonArgument)(json2));
         for (let i = 0; i < jsons.length; i++) {
-          parser.push((0, generic_transformers_1.transformRedisJsonArgument)(jsons[i]));
+          parser2.push((0, generic_transformers_1.transformRedisJsonArgument)(jsons[i]));
         }
       },
       transformReply: void 0
@@ -51892,11 +53793,11 @@ var require_ARRLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.ARRLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.ARRLEN");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -51911,17 +53812,17 @@ var require_ARRPOP = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.ARRPOP");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.ARRPOP");
+        parser2.pushKey(key);
         if (options) {
           if (options.path !== void 0) {
-            parser.push(options.path);
+            parser2.push(options.path);
             if (options.index !== void 0) {
-              parser.push(options.index.toString());
+              parser2.push(options.index.toString());
             }
           }
-          parser.preserve = options.reviver;
+          parser2.preserve = options.reviver;
         }
       },
       transformReply(reply, reviver) {
@@ -51937,10 +53838,10 @@ var require_ARRTRIM = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, path, start, stop) {
-        parser.push("JSON.ARRTRIM");
-        parser.pushKey(key);
-        parser.push(path, start.toString(), stop.toString());
+      parseCommand(parser2, key, path, start, stop) {
+        parser2.push("JSON.ARRTRIM");
+        parser2.pushKey(key);
+        parser2.push(path, start.toString(), stop.toString());
       },
       transformReply: void 0
     };
@@ -51953,11 +53854,11 @@ var require_CLEAR = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.CLEAR");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.CLEAR");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -51971,11 +53872,11 @@ var require_DEBUG_MEMORY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.DEBUG", "MEMORY");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.DEBUG", "MEMORY");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -51989,11 +53890,11 @@ var require_DEL3 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.DEL");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.DEL");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -52007,11 +53908,11 @@ var require_FORGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.FORGET");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.FORGET");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -52026,13 +53927,13 @@ var require_GET2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.GET");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.GET");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.pushVariadic(options.path);
+          parser2.pushVariadic(options.path);
         }
-        parser.preserve = options?.reviver;
+        parser2.preserve = options?.reviver;
       },
       transformReply: generic_transformers_1.transformRedisJsonNullReply
     };
@@ -52046,10 +53947,10 @@ var require_MERGE3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, path, value) {
-        parser.push("JSON.MERGE");
-        parser.pushKey(key);
-        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(value));
+      parseCommand(parser2, key, path, value) {
+        parser2.push("JSON.MERGE");
+        parser2.pushKey(key);
+        parser2.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(value));
       },
       transformReply: void 0
     };
@@ -52063,11 +53964,11 @@ var require_MGET2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, keys, path, reviver) {
-        parser.push("JSON.MGET");
-        parser.pushKeys(keys);
-        parser.push(path);
-        parser.preserve = reviver;
+      parseCommand(parser2, keys, path, reviver) {
+        parser2.push("JSON.MGET");
+        parser2.pushKeys(keys);
+        parser2.push(path);
+        parser2.preserve = reviver;
       },
       transformReply(reply, reviver) {
         return reply.map((json2) => (0, generic_transformers_1.transformRedisJsonNullReply)(json2, reviver));
@@ -52083,11 +53984,11 @@ var require_MSET2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, items) {
-        parser.push("JSON.MSET");
+      parseCommand(parser2, items) {
+        parser2.push("JSON.MSET");
         for (let i = 0; i < items.length; i++) {
-          parser.pushKey(items[i].key);
-          parser.push(items[i].path, (0, generic_transformers_1.transformRedisJsonArgument)(items[i].value));
+          parser2.pushKey(items[i].key);
+          parser2.push(items[i].path, (0, generic_transformers_1.transformRedisJsonArgument)(items[i].value));
         }
       },
       transformReply: void 0
@@ -52101,10 +54002,10 @@ var require_NUMINCRBY = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, path, by) {
-        parser.push("JSON.NUMINCRBY");
-        parser.pushKey(key);
-        parser.push(path, by.toString());
+      parseCommand(parser2, key, path, by) {
+        parser2.push("JSON.NUMINCRBY");
+        parser2.pushKey(key);
+        parser2.push(path, by.toString());
       },
       transformReply: {
         2: (reply) => {
@@ -52126,10 +54027,10 @@ var require_NUMMULTBY = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var NUMINCRBY_1 = __importDefault(require_NUMINCRBY());
     exports.default = {
-      parseCommand(parser, key, path, by) {
-        parser.push("JSON.NUMMULTBY");
-        parser.pushKey(key);
-        parser.push(path, by.toString());
+      parseCommand(parser2, key, path, by) {
+        parser2.push("JSON.NUMMULTBY");
+        parser2.pushKey(key);
+        parser2.push(path, by.toString());
       },
       transformReply: NUMINCRBY_1.default.transformReply
     };
@@ -52142,11 +54043,11 @@ var require_OBJKEYS = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.OBJKEYS");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.OBJKEYS");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -52160,11 +54061,11 @@ var require_OBJLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.OBJLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.OBJLEN");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -52179,19 +54080,19 @@ var require_SET2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, path, json2, options) {
-        parser.push("JSON.SET");
-        parser.pushKey(key);
-        parser.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
+      parseCommand(parser2, key, path, json2, options) {
+        parser2.push("JSON.SET");
+        parser2.pushKey(key);
+        parser2.push(path, (0, generic_transformers_1.transformRedisJsonArgument)(json2));
         if (options?.condition) {
-          parser.push(options?.condition);
+          parser2.push(options?.condition);
         } else if (options?.NX) {
-          parser.push("NX");
+          parser2.push("NX");
         } else if (options?.XX) {
-          parser.push("XX");
+          parser2.push("XX");
         }
         if (options?.fpha !== void 0) {
-          parser.push("FPHA", options.fpha);
+          parser2.push("FPHA", options.fpha);
         }
       },
       transformReply: void 0
@@ -52206,13 +54107,13 @@ var require_STRAPPEND = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
     exports.default = {
-      parseCommand(parser, key, append, options) {
-        parser.push("JSON.STRAPPEND");
-        parser.pushKey(key);
+      parseCommand(parser2, key, append, options) {
+        parser2.push("JSON.STRAPPEND");
+        parser2.pushKey(key);
         if (options?.path !== void 0) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
-        parser.push((0, generic_transformers_1.transformRedisJsonArgument)(append));
+        parser2.push((0, generic_transformers_1.transformRedisJsonArgument)(append));
       },
       transformReply: void 0
     };
@@ -52225,11 +54126,11 @@ var require_STRLEN2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.STRLEN");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.STRLEN");
+        parser2.pushKey(key);
         if (options?.path) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: void 0
@@ -52243,10 +54144,10 @@ var require_TOGGLE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, path) {
-        parser.push("JSON.TOGGLE");
-        parser.pushKey(key);
-        parser.push(path);
+      parseCommand(parser2, key, path) {
+        parser2.push("JSON.TOGGLE");
+        parser2.pushKey(key);
+        parser2.push(path);
       },
       transformReply: void 0
     };
@@ -52259,11 +54160,11 @@ var require_TYPE2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("JSON.TYPE");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("JSON.TYPE");
+        parser2.pushKey(key);
         if (options?.path) {
-          parser.push(options.path);
+          parser2.push(options.path);
         }
       },
       transformReply: {
@@ -52794,8 +54695,8 @@ var require_LIST2 = __commonJS({
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser) {
-        parser.push("FT._LIST");
+      parseCommand(parser2) {
+        parser2.push("FT._LIST");
       },
       transformReply: {
         2: void 0,
@@ -52846,79 +54747,79 @@ var require_CREATE2 = __commonJS({
       SPHERICAL: "SPHERICAL",
       FLAT: "FLAT"
     };
-    function parseCommonSchemaFieldOptions(parser, fieldOptions) {
+    function parseCommonSchemaFieldOptions(parser2, fieldOptions) {
       if (fieldOptions.SORTABLE) {
-        parser.push("SORTABLE");
+        parser2.push("SORTABLE");
         if (fieldOptions.SORTABLE === "UNF") {
-          parser.push("UNF");
+          parser2.push("UNF");
         }
       }
       if (fieldOptions.NOINDEX) {
-        parser.push("NOINDEX");
+        parser2.push("NOINDEX");
       }
     }
-    function parseSchema(parser, schema) {
+    function parseSchema(parser2, schema) {
       for (const [field, fieldOptionsOrArray] of Object.entries(schema)) {
         const fieldOptionsList = Array.isArray(fieldOptionsOrArray) ? fieldOptionsOrArray : [fieldOptionsOrArray];
         for (const fieldOptions of fieldOptionsList) {
-          parser.push(field);
+          parser2.push(field);
           if (typeof fieldOptions === "string") {
-            parser.push(fieldOptions);
+            parser2.push(fieldOptions);
             continue;
           }
           if (fieldOptions.AS) {
-            parser.push("AS", fieldOptions.AS);
+            parser2.push("AS", fieldOptions.AS);
           }
-          parser.push(fieldOptions.type);
+          parser2.push(fieldOptions.type);
           switch (fieldOptions.type) {
             case exports.SCHEMA_FIELD_TYPE.TEXT:
               if (fieldOptions.INDEXMISSING) {
-                parser.push("INDEXMISSING");
+                parser2.push("INDEXMISSING");
               }
               if (fieldOptions.NOSTEM) {
-                parser.push("NOSTEM");
+                parser2.push("NOSTEM");
               }
               if (fieldOptions.WEIGHT !== void 0) {
-                parser.push("WEIGHT", fieldOptions.WEIGHT.toString());
+                parser2.push("WEIGHT", fieldOptions.WEIGHT.toString());
               }
               if (fieldOptions.PHONETIC) {
-                parser.push("PHONETIC", fieldOptions.PHONETIC);
+                parser2.push("PHONETIC", fieldOptions.PHONETIC);
               }
               if (fieldOptions.WITHSUFFIXTRIE) {
-                parser.push("WITHSUFFIXTRIE");
+                parser2.push("WITHSUFFIXTRIE");
               }
               if (fieldOptions.INDEXEMPTY) {
-                parser.push("INDEXEMPTY");
+                parser2.push("INDEXEMPTY");
               }
-              parseCommonSchemaFieldOptions(parser, fieldOptions);
+              parseCommonSchemaFieldOptions(parser2, fieldOptions);
               break;
             case exports.SCHEMA_FIELD_TYPE.NUMERIC:
             case exports.SCHEMA_FIELD_TYPE.GEO:
               if (fieldOptions.INDEXMISSING) {
-                parser.push("INDEXMISSING");
+                parser2.push("INDEXMISSING");
               }
-              parseCommonSchemaFieldOptions(parser, fieldOptions);
+              parseCommonSchemaFieldOptions(parser2, fieldOptions);
               break;
             case exports.SCHEMA_FIELD_TYPE.TAG:
               if (fieldOptions.INDEXMISSING) {
-                parser.push("INDEXMISSING");
+                parser2.push("INDEXMISSING");
               }
               if (fieldOptions.SEPARATOR) {
-                parser.push("SEPARATOR", fieldOptions.SEPARATOR);
+                parser2.push("SEPARATOR", fieldOptions.SEPARATOR);
               }
               if (fieldOptions.CASESENSITIVE) {
-                parser.push("CASESENSITIVE");
+                parser2.push("CASESENSITIVE");
               }
               if (fieldOptions.WITHSUFFIXTRIE) {
-                parser.push("WITHSUFFIXTRIE");
+                parser2.push("WITHSUFFIXTRIE");
               }
               if (fieldOptions.INDEXEMPTY) {
-                parser.push("INDEXEMPTY");
+                parser2.push("INDEXEMPTY");
               }
-              parseCommonSchemaFieldOptions(parser, fieldOptions);
+              parseCommonSchemaFieldOptions(parser2, fieldOptions);
               break;
             case exports.SCHEMA_FIELD_TYPE.VECTOR: {
-              parser.push(fieldOptions.ALGORITHM);
+              parser2.push(fieldOptions.ALGORITHM);
               const args = [];
               args.push("TYPE", fieldOptions.TYPE, "DIM", fieldOptions.DIM.toString(), "DISTANCE_METRIC", fieldOptions.DISTANCE_METRIC);
               if (fieldOptions.INITIAL_CAP !== void 0) {
@@ -52968,18 +54869,18 @@ var require_CREATE2 = __commonJS({
                   }
                   break;
               }
-              parser.pushVariadicWithLength(args);
+              parser2.pushVariadicWithLength(args);
               if (fieldOptions.INDEXMISSING) {
-                parser.push("INDEXMISSING");
+                parser2.push("INDEXMISSING");
               }
               break;
             }
             case exports.SCHEMA_FIELD_TYPE.GEOSHAPE:
               if (fieldOptions.COORD_SYSTEM !== void 0) {
-                parser.push("COORD_SYSTEM", fieldOptions.COORD_SYSTEM);
+                parser2.push("COORD_SYSTEM", fieldOptions.COORD_SYSTEM);
               }
               if (fieldOptions.INDEXMISSING) {
-                parser.push("INDEXMISSING");
+                parser2.push("INDEXMISSING");
               }
               break;
           }
@@ -53021,51 +54922,51 @@ var require_CREATE2 = __commonJS({
       CHINESE: "Chinese"
     };
     exports.default = {
-      parseCommand(parser, index, schema, options) {
-        parser.push("FT.CREATE", index);
+      parseCommand(parser2, index, schema, options) {
+        parser2.push("FT.CREATE", index);
         if (options?.ON) {
-          parser.push("ON", options.ON);
+          parser2.push("ON", options.ON);
         }
-        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "PREFIX", options?.PREFIX);
+        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "PREFIX", options?.PREFIX);
         if (options?.FILTER) {
-          parser.push("FILTER", options.FILTER);
+          parser2.push("FILTER", options.FILTER);
         }
         if (options?.LANGUAGE) {
-          parser.push("LANGUAGE", options.LANGUAGE);
+          parser2.push("LANGUAGE", options.LANGUAGE);
         }
         if (options?.LANGUAGE_FIELD) {
-          parser.push("LANGUAGE_FIELD", options.LANGUAGE_FIELD);
+          parser2.push("LANGUAGE_FIELD", options.LANGUAGE_FIELD);
         }
         if (options?.SCORE !== void 0) {
-          parser.push("SCORE", options.SCORE.toString());
+          parser2.push("SCORE", options.SCORE.toString());
         }
         if (options?.SCORE_FIELD) {
-          parser.push("SCORE_FIELD", options.SCORE_FIELD);
+          parser2.push("SCORE_FIELD", options.SCORE_FIELD);
         }
         if (options?.MAXTEXTFIELDS) {
-          parser.push("MAXTEXTFIELDS");
+          parser2.push("MAXTEXTFIELDS");
         }
         if (options?.TEMPORARY) {
-          parser.push("TEMPORARY", options.TEMPORARY.toString());
+          parser2.push("TEMPORARY", options.TEMPORARY.toString());
         }
         if (options?.NOOFFSETS) {
-          parser.push("NOOFFSETS");
+          parser2.push("NOOFFSETS");
         }
         if (options?.NOHL) {
-          parser.push("NOHL");
+          parser2.push("NOHL");
         }
         if (options?.NOFIELDS) {
-          parser.push("NOFIELDS");
+          parser2.push("NOFIELDS");
         }
         if (options?.NOFREQS) {
-          parser.push("NOFREQS");
+          parser2.push("NOFREQS");
         }
         if (options?.SKIPINITIALSCAN) {
-          parser.push("SKIPINITIALSCAN");
+          parser2.push("SKIPINITIALSCAN");
         }
-        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "STOPWORDS", options?.STOPWORDS);
-        parser.push("SCHEMA");
-        parseSchema(parser, schema);
+        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "STOPWORDS", options?.STOPWORDS);
+        parser2.push("SCHEMA");
+        parseSchema(parser2, schema);
       },
       transformReply: void 0
     };
@@ -53079,9 +54980,9 @@ var require_ALTER = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var CREATE_1 = require_CREATE2();
     exports.default = {
-      parseCommand(parser, index, schema) {
-        parser.push("FT.ALTER", index, "SCHEMA", "ADD");
-        (0, CREATE_1.parseSchema)(parser, schema);
+      parseCommand(parser2, index, schema) {
+        parser2.push("FT.ALTER", index, "SCHEMA", "ADD");
+        (0, CREATE_1.parseSchema)(parser2, schema);
       },
       transformReply: void 0
     };
@@ -53231,9 +55132,9 @@ var require_SEARCH = __commonJS({
     var generic_transformers_1 = require_generic_transformers();
     var default_1 = require_default();
     var reply_transformers_1 = require_reply_transformers();
-    function parseParamsArgument(parser, params) {
+    function parseParamsArgument(parser2, params) {
       if (params) {
-        parser.push("PARAMS");
+        parser2.push("PARAMS");
         const args = [];
         for (const key in params) {
           if (!Object.hasOwn(params, key))
@@ -53241,7 +55142,7 @@ var require_SEARCH = __commonJS({
           const value = params[key];
           args.push(key, typeof value === "number" ? value.toString() : value);
         }
-        parser.pushVariadicWithLength(args);
+        parser2.pushVariadicWithLength(args);
       }
     }
     exports.parseParamsArgument = parseParamsArgument;
@@ -53256,106 +55157,106 @@ var require_SEARCH = __commonJS({
       }
       return Buffer.isBuffer(raw) ? raw : String(raw);
     }
-    function parseSearchOptions(parser, options) {
+    function parseSearchOptions(parser2, options) {
       if (options?.VERBATIM) {
-        parser.push("VERBATIM");
+        parser2.push("VERBATIM");
       }
       if (options?.NOSTOPWORDS) {
-        parser.push("NOSTOPWORDS");
+        parser2.push("NOSTOPWORDS");
       }
       if (options?.WITHSCORES || options?.EXPLAINSCORE) {
-        parser.push("WITHSCORES");
+        parser2.push("WITHSCORES");
       }
       if (options?.EXPLAINSCORE) {
-        parser.push("EXPLAINSCORE");
+        parser2.push("EXPLAINSCORE");
       }
       if (options?.WITHPAYLOADS) {
-        parser.push("WITHPAYLOADS");
+        parser2.push("WITHPAYLOADS");
       }
       if (options?.WITHSORTKEYS) {
-        parser.push("WITHSORTKEYS");
+        parser2.push("WITHSORTKEYS");
       }
       if (options?.FILTER) {
         const filters = Array.isArray(options.FILTER) ? options.FILTER : [options.FILTER];
         for (const filter of filters) {
-          parser.push("FILTER", filter.field, (0, generic_transformers_1.transformStringDoubleArgument)(filter.min), (0, generic_transformers_1.transformStringDoubleArgument)(filter.max));
+          parser2.push("FILTER", filter.field, (0, generic_transformers_1.transformStringDoubleArgument)(filter.min), (0, generic_transformers_1.transformStringDoubleArgument)(filter.max));
         }
       }
       if (options?.GEOFILTER) {
         const geofilters = Array.isArray(options.GEOFILTER) ? options.GEOFILTER : [options.GEOFILTER];
         for (const geo of geofilters) {
-          parser.push("GEOFILTER", geo.field, geo.lon.toString(), geo.lat.toString(), geo.radius.toString(), geo.unit);
+          parser2.push("GEOFILTER", geo.field, geo.lon.toString(), geo.lat.toString(), geo.radius.toString(), geo.unit);
         }
       }
-      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "INKEYS", options?.INKEYS);
-      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "INFIELDS", options?.INFIELDS);
-      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "RETURN", options?.RETURN);
+      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "INKEYS", options?.INKEYS);
+      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "INFIELDS", options?.INFIELDS);
+      (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "RETURN", options?.RETURN);
       if (options?.SUMMARIZE) {
-        parser.push("SUMMARIZE");
+        parser2.push("SUMMARIZE");
         if (typeof options.SUMMARIZE === "object") {
-          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "FIELDS", options.SUMMARIZE.FIELDS);
+          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "FIELDS", options.SUMMARIZE.FIELDS);
           if (options.SUMMARIZE.FRAGS !== void 0) {
-            parser.push("FRAGS", options.SUMMARIZE.FRAGS.toString());
+            parser2.push("FRAGS", options.SUMMARIZE.FRAGS.toString());
           }
           if (options.SUMMARIZE.LEN !== void 0) {
-            parser.push("LEN", options.SUMMARIZE.LEN.toString());
+            parser2.push("LEN", options.SUMMARIZE.LEN.toString());
           }
           if (options.SUMMARIZE.SEPARATOR !== void 0) {
-            parser.push("SEPARATOR", options.SUMMARIZE.SEPARATOR);
+            parser2.push("SEPARATOR", options.SUMMARIZE.SEPARATOR);
           }
         }
       }
       if (options?.HIGHLIGHT) {
-        parser.push("HIGHLIGHT");
+        parser2.push("HIGHLIGHT");
         if (typeof options.HIGHLIGHT === "object") {
-          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "FIELDS", options.HIGHLIGHT.FIELDS);
+          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "FIELDS", options.HIGHLIGHT.FIELDS);
           if (options.HIGHLIGHT.TAGS) {
-            parser.push("TAGS", options.HIGHLIGHT.TAGS.open, options.HIGHLIGHT.TAGS.close);
+            parser2.push("TAGS", options.HIGHLIGHT.TAGS.open, options.HIGHLIGHT.TAGS.close);
           }
         }
       }
       if (options?.SLOP !== void 0) {
-        parser.push("SLOP", options.SLOP.toString());
+        parser2.push("SLOP", options.SLOP.toString());
       }
       if (options?.TIMEOUT !== void 0) {
-        parser.push("TIMEOUT", options.TIMEOUT.toString());
+        parser2.push("TIMEOUT", options.TIMEOUT.toString());
       }
       if (options?.INORDER) {
-        parser.push("INORDER");
+        parser2.push("INORDER");
       }
       if (options?.LANGUAGE) {
-        parser.push("LANGUAGE", options.LANGUAGE);
+        parser2.push("LANGUAGE", options.LANGUAGE);
       }
       if (options?.EXPANDER) {
-        parser.push("EXPANDER", options.EXPANDER);
+        parser2.push("EXPANDER", options.EXPANDER);
       }
       if (options?.SCORER) {
-        parser.push("SCORER", options.SCORER);
+        parser2.push("SCORER", options.SCORER);
       }
       if (options?.PAYLOAD != void 0) {
-        parser.push("PAYLOAD", options.PAYLOAD);
+        parser2.push("PAYLOAD", options.PAYLOAD);
       }
       if (options?.SORTBY) {
-        parser.push("SORTBY");
+        parser2.push("SORTBY");
         if (typeof options.SORTBY === "string" || options.SORTBY instanceof Buffer) {
-          parser.push(options.SORTBY);
+          parser2.push(options.SORTBY);
         } else {
-          parser.push(options.SORTBY.BY);
+          parser2.push(options.SORTBY.BY);
           if (options.SORTBY.DIRECTION) {
-            parser.push(options.SORTBY.DIRECTION);
+            parser2.push(options.SORTBY.DIRECTION);
           }
         }
       }
       if (options?.LIMIT) {
-        parser.push("LIMIT", options.LIMIT.from.toString(), options.LIMIT.size.toString());
+        parser2.push("LIMIT", options.LIMIT.from.toString(), options.LIMIT.size.toString());
       }
-      parseParamsArgument(parser, options?.PARAMS);
+      parseParamsArgument(parser2, options?.PARAMS);
       if (options?.DIALECT) {
-        parser.push("DIALECT", options.DIALECT.toString());
+        parser2.push("DIALECT", options.DIALECT.toString());
       } else {
-        parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+        parser2.push("DIALECT", default_1.DEFAULT_DIALECT);
       }
-      parser.preserve = preserveSearchLayout(options);
+      parser2.preserve = preserveSearchLayout(options);
     }
     exports.parseSearchOptions = parseSearchOptions;
     function preserveSearchLayout(options) {
@@ -53468,9 +55369,9 @@ var require_SEARCH = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.SEARCH", index, query);
-        parseSearchOptions(parser, options);
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.SEARCH", index, query);
+        parseSearchOptions(parser2, options);
       },
       transformReply: {
         2: transformSearchReplyResp2,
@@ -53560,26 +55461,26 @@ var require_AGGREGATE = __commonJS({
       };
     }
     exports.default = {
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.AGGREGATE", index, query);
-        return parseAggregateOptions(parser, options);
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.AGGREGATE", index, query);
+        return parseAggregateOptions(parser2, options);
       },
       transformReply: {
         2: transformAggregateReplyResp2,
         3: transformAggregateReplyResp3
       }
     };
-    function parseAggregateOptions(parser, options) {
+    function parseAggregateOptions(parser2, options) {
       if (options?.VERBATIM) {
-        parser.push("VERBATIM");
+        parser2.push("VERBATIM");
       }
       if (options?.ADDSCORES) {
-        parser.push("ADDSCORES");
+        parser2.push("ADDSCORES");
       }
       if (options?.LOAD) {
-        parser.push("LOAD");
+        parser2.push("LOAD");
         if (options.LOAD === "*") {
-          parser.push("*");
+          parser2.push("*");
         } else {
           const args = [];
           if (Array.isArray(options?.LOAD)) {
@@ -53589,28 +55490,28 @@ var require_AGGREGATE = __commonJS({
           } else {
             pushLoadField(args, options?.LOAD);
           }
-          parser.pushVariadicWithLength(args);
+          parser2.pushVariadicWithLength(args);
         }
       }
       if (options?.TIMEOUT !== void 0) {
-        parser.push("TIMEOUT", options.TIMEOUT.toString());
+        parser2.push("TIMEOUT", options.TIMEOUT.toString());
       }
       if (options?.STEPS) {
         for (const step of options.STEPS) {
-          parser.push(step.type);
+          parser2.push(step.type);
           switch (step.type) {
             case exports.FT_AGGREGATE_STEPS.GROUPBY:
               if (!step.properties) {
-                parser.push("0");
+                parser2.push("0");
               } else {
-                parser.pushVariadicWithLength(step.properties);
+                parser2.pushVariadicWithLength(step.properties);
               }
               if (Array.isArray(step.REDUCE)) {
                 for (const reducer of step.REDUCE) {
-                  parseGroupByReducer(parser, reducer);
+                  parseGroupByReducer(parser2, reducer);
                 }
               } else {
-                parseGroupByReducer(parser, step.REDUCE);
+                parseGroupByReducer(parser2, step.REDUCE);
               }
               break;
             case exports.FT_AGGREGATE_STEPS.SORTBY: {
@@ -53625,26 +55526,26 @@ var require_AGGREGATE = __commonJS({
               if (step.MAX) {
                 args.push("MAX", step.MAX.toString());
               }
-              parser.pushVariadicWithLength(args);
+              parser2.pushVariadicWithLength(args);
               break;
             }
             case exports.FT_AGGREGATE_STEPS.APPLY:
-              parser.push(step.expression, "AS", step.AS);
+              parser2.push(step.expression, "AS", step.AS);
               break;
             case exports.FT_AGGREGATE_STEPS.LIMIT:
-              parser.push(step.from.toString(), step.size.toString());
+              parser2.push(step.from.toString(), step.size.toString());
               break;
             case exports.FT_AGGREGATE_STEPS.FILTER:
-              parser.push(step.expression);
+              parser2.push(step.expression);
               break;
           }
         }
       }
-      (0, SEARCH_1.parseParamsArgument)(parser, options?.PARAMS);
+      (0, SEARCH_1.parseParamsArgument)(parser2, options?.PARAMS);
       if (options?.DIALECT) {
-        parser.push("DIALECT", options.DIALECT.toString());
+        parser2.push("DIALECT", options.DIALECT.toString());
       } else {
-        parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+        parser2.push("DIALECT", default_1.DEFAULT_DIALECT);
       }
     }
     exports.parseAggregateOptions = parseAggregateOptions;
@@ -53658,11 +55559,11 @@ var require_AGGREGATE = __commonJS({
         }
       }
     }
-    function parseGroupByReducer(parser, reducer) {
-      parser.push("REDUCE", reducer.type);
+    function parseGroupByReducer(parser2, reducer) {
+      parser2.push("REDUCE", reducer.type);
       switch (reducer.type) {
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COUNT:
-          parser.push("0");
+          parser2.push("0");
           break;
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COUNT_DISTINCT:
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COUNT_DISTINCTISH:
@@ -53672,10 +55573,10 @@ var require_AGGREGATE = __commonJS({
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.AVG:
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.STDDEV:
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.TOLIST:
-          parser.push("1", reducer.property);
+          parser2.push("1", reducer.property);
           break;
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.QUANTILE:
-          parser.push("2", reducer.property, reducer.quantile.toString());
+          parser2.push("2", reducer.property, reducer.quantile.toString());
           break;
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.FIRST_VALUE: {
           const args = [reducer.property];
@@ -53690,11 +55591,11 @@ var require_AGGREGATE = __commonJS({
               }
             }
           }
-          parser.pushVariadicWithLength(args);
+          parser2.pushVariadicWithLength(args);
           break;
         }
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.RANDOM_SAMPLE:
-          parser.push("2", reducer.property, reducer.sampleSize.toString());
+          parser2.push("2", reducer.property, reducer.sampleSize.toString());
           break;
         case exports.FT_AGGREGATE_GROUP_BY_REDUCERS.COLLECT: {
           const args = ["FIELDS"];
@@ -53718,12 +55619,12 @@ var require_AGGREGATE = __commonJS({
           if (reducer.LIMIT) {
             args.push("LIMIT", reducer.LIMIT.from.toString(), reducer.LIMIT.size.toString());
           }
-          parser.pushVariadicWithLength(args);
+          parser2.pushVariadicWithLength(args);
           break;
         }
       }
       if (reducer.AS) {
-        parser.push("AS", reducer.AS);
+        parser2.push("AS", reducer.AS);
       }
     }
     exports.parseGroupByReducer = parseGroupByReducer;
@@ -53765,14 +55666,14 @@ var require_AGGREGATE_WITHCURSOR = __commonJS({
       };
     }
     exports.default = {
-      parseCommand(parser, index, query, options) {
-        AGGREGATE_1.default.parseCommand(parser, index, query, options);
-        parser.push("WITHCURSOR");
+      parseCommand(parser2, index, query, options) {
+        AGGREGATE_1.default.parseCommand(parser2, index, query, options);
+        parser2.push("WITHCURSOR");
         if (options?.COUNT !== void 0) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
         if (options?.MAXIDLE !== void 0) {
-          parser.push("MAXIDLE", options.MAXIDLE.toString());
+          parser2.push("MAXIDLE", options.MAXIDLE.toString());
         }
       },
       transformReply: {
@@ -53794,8 +55695,8 @@ var require_ALIASADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, alias, index) {
-        parser.push("FT.ALIASADD", alias, index);
+      parseCommand(parser2, alias, index) {
+        parser2.push("FT.ALIASADD", alias, index);
       },
       transformReply: void 0
     };
@@ -53808,8 +55709,8 @@ var require_ALIASDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, alias) {
-        parser.push("FT.ALIASDEL", alias);
+      parseCommand(parser2, alias) {
+        parser2.push("FT.ALIASDEL", alias);
       },
       transformReply: void 0
     };
@@ -53824,8 +55725,8 @@ var require_ALIASLIST = __commonJS({
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser, index) {
-        parser.push("FT.ALIASLIST", index);
+      parseCommand(parser2, index) {
+        parser2.push("FT.ALIASLIST", index);
       },
       transformReply: {
         2: void 0,
@@ -53841,8 +55742,8 @@ var require_ALIASUPDATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, alias, index) {
-        parser.push("FT.ALIASUPDATE", alias, index);
+      parseCommand(parser2, alias, index) {
+        parser2.push("FT.ALIASUPDATE", alias, index);
       },
       transformReply: void 0
     };
@@ -53858,8 +55759,8 @@ var require_CONFIG_GET2 = __commonJS({
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser, option) {
-        parser.push("FT.CONFIG", "GET", option);
+      parseCommand(parser2, option) {
+        parser2.push("FT.CONFIG", "GET", option);
       },
       transformReply(reply) {
         const transformedReply = {};
@@ -53880,8 +55781,8 @@ var require_CONFIG_SET2 = __commonJS({
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser, property, value) {
-        parser.push("FT.CONFIG", "SET", property, value);
+      parseCommand(parser2, property, value) {
+        parser2.push("FT.CONFIG", "SET", property, value);
       },
       transformReply: void 0
     };
@@ -53894,8 +55795,8 @@ var require_CURSOR_DEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, index, cursorId) {
-        parser.push("FT.CURSOR", "DEL", index, cursorId.toString());
+      parseCommand(parser2, index, cursorId) {
+        parser2.push("FT.CURSOR", "DEL", index, cursorId.toString());
       },
       transformReply: void 0
     };
@@ -53912,10 +55813,10 @@ var require_CURSOR_READ = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var AGGREGATE_WITHCURSOR_1 = __importDefault(require_AGGREGATE_WITHCURSOR());
     exports.default = {
-      parseCommand(parser, index, cursor, options) {
-        parser.push("FT.CURSOR", "READ", index, cursor.toString());
+      parseCommand(parser2, index, cursor, options) {
+        parser2.push("FT.CURSOR", "READ", index, cursor.toString());
         if (options?.COUNT !== void 0) {
-          parser.push("COUNT", options.COUNT.toString());
+          parser2.push("COUNT", options.COUNT.toString());
         }
       },
       transformReply: AGGREGATE_WITHCURSOR_1.default.transformReply
@@ -53929,9 +55830,9 @@ var require_DICTADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, dictionary, term) {
-        parser.push("FT.DICTADD", dictionary);
-        parser.pushVariadic(term);
+      parseCommand(parser2, dictionary, term) {
+        parser2.push("FT.DICTADD", dictionary);
+        parser2.pushVariadic(term);
       },
       transformReply: void 0
     };
@@ -53944,9 +55845,9 @@ var require_DICTDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, dictionary, term) {
-        parser.push("FT.DICTDEL", dictionary);
-        parser.pushVariadic(term);
+      parseCommand(parser2, dictionary, term) {
+        parser2.push("FT.DICTDEL", dictionary);
+        parser2.pushVariadic(term);
       },
       transformReply: void 0
     };
@@ -53963,8 +55864,8 @@ var require_DICTDUMP = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, dictionary) {
-        parser.push("FT.DICTDUMP", dictionary);
+      parseCommand(parser2, dictionary) {
+        parser2.push("FT.DICTDUMP", dictionary);
       },
       transformReply: {
         2: void 0,
@@ -53980,10 +55881,10 @@ var require_DROPINDEX = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, index, options) {
-        parser.push("FT.DROPINDEX", index);
+      parseCommand(parser2, index, options) {
+        parser2.push("FT.DROPINDEX", index);
         if (options?.DD) {
-          parser.push("DD");
+          parser2.push("DD");
         }
       },
       transformReply: {
@@ -54006,13 +55907,13 @@ var require_EXPLAIN = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.EXPLAIN", index, query);
-        (0, SEARCH_1.parseParamsArgument)(parser, options?.PARAMS);
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.EXPLAIN", index, query);
+        (0, SEARCH_1.parseParamsArgument)(parser2, options?.PARAMS);
         if (options?.DIALECT) {
-          parser.push("DIALECT", options.DIALECT.toString());
+          parser2.push("DIALECT", options.DIALECT.toString());
         } else {
-          parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+          parser2.push("DIALECT", default_1.DEFAULT_DIALECT);
         }
       },
       transformReply: void 0
@@ -54031,12 +55932,12 @@ var require_EXPLAINCLI = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.EXPLAINCLI", index, query);
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.EXPLAINCLI", index, query);
         if (options?.DIALECT) {
-          parser.push("DIALECT", options.DIALECT.toString());
+          parser2.push("DIALECT", options.DIALECT.toString());
         } else {
-          parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+          parser2.push("DIALECT", default_1.DEFAULT_DIALECT);
         }
       },
       transformReply: void 0
@@ -54066,26 +55967,26 @@ var require_HYBRID = __commonJS({
       /** Linear combination with ALPHA and BETA weights */
       LINEAR: "LINEAR"
     };
-    function parseSearchExpression(parser, search) {
-      parser.push("SEARCH", search.query);
+    function parseSearchExpression(parser2, search) {
+      parser2.push("SEARCH", search.query);
       if (search.SCORER) {
-        parser.push("SCORER", search.SCORER);
+        parser2.push("SCORER", search.SCORER);
       }
       if (search.YIELD_SCORE_AS) {
-        parser.push("YIELD_SCORE_AS", search.YIELD_SCORE_AS);
+        parser2.push("YIELD_SCORE_AS", search.YIELD_SCORE_AS);
       }
     }
-    function parseVectorExpression(parser, vsim) {
-      parser.push("VSIM", vsim.field, vsim.vector);
+    function parseVectorExpression(parser2, vsim) {
+      parser2.push("VSIM", vsim.field, vsim.vector);
       if (vsim.method) {
         if (vsim.method.type === exports.FT_HYBRID_VECTOR_METHOD.KNN) {
           let argsCount = 2;
           if (vsim.method.EF_RUNTIME !== void 0) {
             argsCount += 2;
           }
-          parser.push("KNN", argsCount.toString(), "K", vsim.method.K.toString());
+          parser2.push("KNN", argsCount.toString(), "K", vsim.method.K.toString());
           if (vsim.method.EF_RUNTIME !== void 0) {
-            parser.push("EF_RUNTIME", vsim.method.EF_RUNTIME.toString());
+            parser2.push("EF_RUNTIME", vsim.method.EF_RUNTIME.toString());
           }
         }
         if (vsim.method.type === exports.FT_HYBRID_VECTOR_METHOD.RANGE) {
@@ -54093,23 +55994,23 @@ var require_HYBRID = __commonJS({
           if (vsim.method.EPSILON !== void 0) {
             argsCount += 2;
           }
-          parser.push("RANGE", argsCount.toString(), "RADIUS", vsim.method.RADIUS.toString());
+          parser2.push("RANGE", argsCount.toString(), "RADIUS", vsim.method.RADIUS.toString());
           if (vsim.method.EPSILON !== void 0) {
-            parser.push("EPSILON", vsim.method.EPSILON.toString());
+            parser2.push("EPSILON", vsim.method.EPSILON.toString());
           }
         }
       }
       if (vsim.FILTER) {
-        parser.push("FILTER", vsim.FILTER);
+        parser2.push("FILTER", vsim.FILTER);
       }
       if (vsim.YIELD_SCORE_AS) {
-        parser.push("YIELD_SCORE_AS", vsim.YIELD_SCORE_AS);
+        parser2.push("YIELD_SCORE_AS", vsim.YIELD_SCORE_AS);
       }
     }
-    function parseCombineMethod(parser, combine) {
+    function parseCombineMethod(parser2, combine) {
       if (!combine)
         return;
-      parser.push("COMBINE");
+      parser2.push("COMBINE");
       if (combine.method.type === exports.FT_HYBRID_COMBINE_METHOD.RRF) {
         let argsCount = 0;
         if (combine.method.WINDOW !== void 0) {
@@ -54121,12 +56022,12 @@ var require_HYBRID = __commonJS({
         if (combine.YIELD_SCORE_AS) {
           argsCount += 2;
         }
-        parser.push("RRF", argsCount.toString());
+        parser2.push("RRF", argsCount.toString());
         if (combine.method.WINDOW !== void 0) {
-          parser.push("WINDOW", combine.method.WINDOW.toString());
+          parser2.push("WINDOW", combine.method.WINDOW.toString());
         }
         if (combine.method.CONSTANT !== void 0) {
-          parser.push("CONSTANT", combine.method.CONSTANT.toString());
+          parser2.push("CONSTANT", combine.method.CONSTANT.toString());
         }
       }
       if (combine.method.type === exports.FT_HYBRID_COMBINE_METHOD.LINEAR) {
@@ -54143,53 +56044,53 @@ var require_HYBRID = __commonJS({
         if (combine.YIELD_SCORE_AS) {
           argsCount += 2;
         }
-        parser.push("LINEAR", argsCount.toString());
+        parser2.push("LINEAR", argsCount.toString());
         if (combine.method.ALPHA !== void 0) {
-          parser.push("ALPHA", combine.method.ALPHA.toString());
+          parser2.push("ALPHA", combine.method.ALPHA.toString());
         }
         if (combine.method.BETA !== void 0) {
-          parser.push("BETA", combine.method.BETA.toString());
+          parser2.push("BETA", combine.method.BETA.toString());
         }
         if (combine.method.WINDOW !== void 0) {
-          parser.push("WINDOW", combine.method.WINDOW.toString());
+          parser2.push("WINDOW", combine.method.WINDOW.toString());
         }
       }
       if (combine.YIELD_SCORE_AS) {
-        parser.push("YIELD_SCORE_AS", combine.YIELD_SCORE_AS);
+        parser2.push("YIELD_SCORE_AS", combine.YIELD_SCORE_AS);
       }
     }
-    function parseApply(parser, apply) {
-      parser.push("APPLY", apply.expression);
+    function parseApply(parser2, apply) {
+      parser2.push("APPLY", apply.expression);
       if (apply.AS) {
-        parser.push("AS", apply.AS);
+        parser2.push("AS", apply.AS);
       }
     }
-    function parseHybridOptions(parser, options) {
-      parseSearchExpression(parser, options.SEARCH);
-      parseVectorExpression(parser, options.VSIM);
+    function parseHybridOptions(parser2, options) {
+      parseSearchExpression(parser2, options.SEARCH);
+      parseVectorExpression(parser2, options.VSIM);
       if (options.COMBINE) {
-        parseCombineMethod(parser, options.COMBINE);
+        parseCombineMethod(parser2, options.COMBINE);
       }
       if (options.LOAD) {
         if (options.LOAD === "*") {
-          parser.push("LOAD", "*");
+          parser2.push("LOAD", "*");
         } else {
-          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "LOAD", options.LOAD);
+          (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "LOAD", options.LOAD);
         }
       }
       if (options.GROUPBY) {
-        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser, "GROUPBY", options.GROUPBY.fields);
+        (0, generic_transformers_1.parseOptionalVariadicArgument)(parser2, "GROUPBY", options.GROUPBY.fields);
         if (options.GROUPBY.REDUCE) {
           const reducers = Array.isArray(options.GROUPBY.REDUCE) ? options.GROUPBY.REDUCE : [options.GROUPBY.REDUCE];
           for (const reducer of reducers) {
-            (0, AGGREGATE_1.parseGroupByReducer)(parser, reducer);
+            (0, AGGREGATE_1.parseGroupByReducer)(parser2, reducer);
           }
         }
       }
       if (options.APPLY) {
         const applies = Array.isArray(options.APPLY) ? options.APPLY : [options.APPLY];
         for (const apply of applies) {
-          parseApply(parser, apply);
+          parseApply(parser2, apply);
         }
       }
       if (options.SORTBY) {
@@ -54199,35 +56100,35 @@ var require_HYBRID = __commonJS({
           }
           return acc + 1;
         }, 0);
-        parser.push("SORTBY", sortByArgsCount.toString());
+        parser2.push("SORTBY", sortByArgsCount.toString());
         for (const sortField of options.SORTBY.fields) {
-          parser.push(sortField.field);
+          parser2.push(sortField.field);
           if (sortField.direction) {
-            parser.push(sortField.direction);
+            parser2.push(sortField.direction);
           }
         }
       }
       if (options.NOSORT) {
-        parser.push("NOSORT");
+        parser2.push("NOSORT");
       }
       if (options.FILTER) {
-        parser.push("FILTER", options.FILTER);
+        parser2.push("FILTER", options.FILTER);
       }
       if (options.LIMIT) {
-        parser.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
+        parser2.push("LIMIT", options.LIMIT.offset.toString(), options.LIMIT.count.toString());
       }
       const hasParams = options.PARAMS && Object.keys(options.PARAMS).length > 0;
-      (0, SEARCH_1.parseParamsArgument)(parser, hasParams ? options.PARAMS : void 0);
+      (0, SEARCH_1.parseParamsArgument)(parser2, hasParams ? options.PARAMS : void 0);
       if (options.TIMEOUT !== void 0) {
-        parser.push("TIMEOUT", options.TIMEOUT.toString());
+        parser2.push("TIMEOUT", options.TIMEOUT.toString());
       }
     }
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser, index, options) {
-        parser.push("FT.HYBRID", index);
-        parseHybridOptions(parser, options);
+      parseCommand(parser2, index, options) {
+        parser2.push("FT.HYBRID", index);
+        parseHybridOptions(parser2, options);
       },
       transformReply: {
         2: (reply, _preserve, _typeMapping) => {
@@ -54291,8 +56192,8 @@ var require_INFO7 = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index) {
-        parser.push("FT.INFO", index);
+      parseCommand(parser2, index) {
+        parser2.push("FT.INFO", index);
       },
       transformReply: {
         2: transformV2Reply,
@@ -54341,7 +56242,7 @@ var require_INFO7 = __commonJS({
             ret[key] = myTransformFunc(reply[i + 1]);
             break;
           case "attributes":
-            ret[key] = reply[i + 1].map((attribute) => myTransformFunc(attribute));
+            ret[key] = reply[i + 1].map((attribute2) => myTransformFunc(attribute2));
             break;
           case "dialect_stats":
             ret[key] = myTransformFunc(reply[i + 1]);
@@ -54474,13 +56375,13 @@ var require_PROFILE_SEARCH = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.PROFILE", index, "SEARCH");
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.PROFILE", index, "SEARCH");
         if (options?.LIMITED) {
-          parser.push("LIMITED");
+          parser2.push("LIMITED");
         }
-        parser.push("QUERY", query);
-        (0, SEARCH_1.parseSearchOptions)(parser, options);
+        parser2.push("QUERY", query);
+        (0, SEARCH_1.parseSearchOptions)(parser2, options);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -54534,13 +56435,13 @@ var require_PROFILE_AGGREGATE = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.PROFILE", index, "AGGREGATE");
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.PROFILE", index, "AGGREGATE");
         if (options?.LIMITED) {
-          parser.push("LIMITED");
+          parser2.push("LIMITED");
         }
-        parser.push("QUERY", query);
-        (0, AGGREGATE_1.parseAggregateOptions)(parser, options);
+        parser2.push("QUERY", query);
+        (0, AGGREGATE_1.parseAggregateOptions)(parser2, options);
       },
       transformReply: {
         2: (reply, preserve, typeMapping) => {
@@ -54570,10 +56471,10 @@ var require_SEARCH_NOCONTENT = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var SEARCH_1 = __importDefault(require_SEARCH());
     exports.default = {
-      parseCommand(parser, index, query, options) {
-        SEARCH_1.default.parseCommand(parser, index, query, options);
-        parser.push("NOCONTENT");
-        parser.preserve = Object.freeze({ ...parser.preserve, NOCONTENT: true });
+      parseCommand(parser2, index, query, options) {
+        SEARCH_1.default.parseCommand(parser2, index, query, options);
+        parser2.push("NOCONTENT");
+        parser2.preserve = Object.freeze({ ...parser2.preserve, NOCONTENT: true });
       },
       transformReply: {
         2: (reply) => {
@@ -54648,24 +56549,24 @@ var require_SPELLCHECK = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, query, options) {
-        parser.push("FT.SPELLCHECK", index, query);
+      parseCommand(parser2, index, query, options) {
+        parser2.push("FT.SPELLCHECK", index, query);
         if (options?.DISTANCE) {
-          parser.push("DISTANCE", options.DISTANCE.toString());
+          parser2.push("DISTANCE", options.DISTANCE.toString());
         }
         if (options?.TERMS) {
           if (Array.isArray(options.TERMS)) {
             for (const term of options.TERMS) {
-              parseTerms(parser, term);
+              parseTerms(parser2, term);
             }
           } else {
-            parseTerms(parser, options.TERMS);
+            parseTerms(parser2, options.TERMS);
           }
         }
         if (options?.DIALECT) {
-          parser.push("DIALECT", options.DIALECT.toString());
+          parser2.push("DIALECT", options.DIALECT.toString());
         } else {
-          parser.push("DIALECT", default_1.DEFAULT_DIALECT);
+          parser2.push("DIALECT", default_1.DEFAULT_DIALECT);
         }
       },
       transformReply: {
@@ -54681,8 +56582,8 @@ var require_SPELLCHECK = __commonJS({
         3: transformSpellCheckReplyResp3
       }
     };
-    function parseTerms(parser, { mode, dictionary }) {
-      parser.push("TERMS", mode, dictionary);
+    function parseTerms(parser2, { mode, dictionary }) {
+      parser2.push("TERMS", mode, dictionary);
     }
   }
 });
@@ -54693,15 +56594,15 @@ var require_SUGADD = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, string4, score, options) {
-        parser.push("FT.SUGADD");
-        parser.pushKey(key);
-        parser.push(string4, score.toString());
+      parseCommand(parser2, key, string4, score, options) {
+        parser2.push("FT.SUGADD");
+        parser2.pushKey(key);
+        parser2.push(string4, score.toString());
         if (options?.INCR) {
-          parser.push("INCR");
+          parser2.push("INCR");
         }
         if (options?.PAYLOAD) {
-          parser.push("PAYLOAD", options.PAYLOAD);
+          parser2.push("PAYLOAD", options.PAYLOAD);
         }
       },
       transformReply: void 0
@@ -54715,10 +56616,10 @@ var require_SUGDEL = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, string4) {
-        parser.push("FT.SUGDEL");
-        parser.pushKey(key);
-        parser.push(string4);
+      parseCommand(parser2, key, string4) {
+        parser2.push("FT.SUGDEL");
+        parser2.pushKey(key);
+        parser2.push(string4);
       },
       transformReply: void 0
     };
@@ -54731,15 +56632,15 @@ var require_SUGGET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, prefix, options) {
-        parser.push("FT.SUGGET");
-        parser.pushKey(key);
-        parser.push(prefix);
+      parseCommand(parser2, key, prefix, options) {
+        parser2.push("FT.SUGGET");
+        parser2.pushKey(key);
+        parser2.push(prefix);
         if (options?.FUZZY) {
-          parser.push("FUZZY");
+          parser2.push("FUZZY");
         }
         if (options?.MAX !== void 0) {
-          parser.push("MAX", options.MAX.toString());
+          parser2.push("MAX", options.MAX.toString());
         }
       },
       transformReply: void 0
@@ -54881,8 +56782,8 @@ var require_SUGLEN = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("FT.SUGLEN", key);
+      parseCommand(parser2, key) {
+        parser2.push("FT.SUGLEN", key);
       },
       transformReply: void 0
     };
@@ -54899,8 +56800,8 @@ var require_SYNDUMP = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index) {
-        parser.push("FT.SYNDUMP", index);
+      parseCommand(parser2, index) {
+        parser2.push("FT.SYNDUMP", index);
       },
       transformReply: {
         2: (reply) => {
@@ -54924,12 +56825,12 @@ var require_SYNUPDATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, index, groupId, terms, options) {
-        parser.push("FT.SYNUPDATE", index, groupId);
+      parseCommand(parser2, index, groupId, terms, options) {
+        parser2.push("FT.SYNUPDATE", index, groupId);
         if (options?.SKIPINITIALSCAN) {
-          parser.push("SKIPINITIALSCAN");
+          parser2.push("SKIPINITIALSCAN");
         }
-        parser.pushVariadic(terms);
+        parser2.pushVariadic(terms);
       },
       transformReply: void 0
     };
@@ -54946,8 +56847,8 @@ var require_TAGVALS = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, index, fieldName) {
-        parser.push("FT.TAGVALS", index, fieldName);
+      parseCommand(parser2, index, fieldName) {
+        parser2.push("FT.TAGVALS", index, fieldName);
       },
       transformReply: {
         2: void 0,
@@ -55624,16 +57525,16 @@ var require_helpers2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRESP2LabelsWithSources = exports.transformRESP2Labels = exports.parseQueryLabelsFilterArgument = exports.parseSelectedLabelsArguments = exports.resp3MapToValue = exports.resp2MapToValue = exports.transformPivotSamplesReply = exports.transformMultiAggregationSamplesReply = exports.transformMultiAggregationSampleReply = exports.transformSamplesReply = exports.transformSampleReply = exports.parseLabelsArgument = exports.parseExcludeEmptyArgument = exports.parseRangeCommonArguments = exports.transformTimestampArgument = exports.parseDuplicatePolicy = exports.TIME_SERIES_DUPLICATE_POLICIES = exports.parseChunkSizeArgument = exports.parseEncodingArgument = exports.TIME_SERIES_ENCODING = exports.parseRetentionArgument = exports.parseIgnoreArgument = void 0;
-    var client_1 = require_dist();
-    function parseIgnoreArgument(parser, ignore2) {
-      if (ignore2 !== void 0) {
-        parser.push("IGNORE", ignore2.maxTimeDiff.toString(), ignore2.maxValDiff.toString());
+    var client_1 = require_dist2();
+    function parseIgnoreArgument(parser2, ignore3) {
+      if (ignore3 !== void 0) {
+        parser2.push("IGNORE", ignore3.maxTimeDiff.toString(), ignore3.maxValDiff.toString());
       }
     }
     exports.parseIgnoreArgument = parseIgnoreArgument;
-    function parseRetentionArgument(parser, retention) {
+    function parseRetentionArgument(parser2, retention) {
       if (retention !== void 0) {
-        parser.push("RETENTION", retention.toString());
+        parser2.push("RETENTION", retention.toString());
       }
     }
     exports.parseRetentionArgument = parseRetentionArgument;
@@ -55641,15 +57542,15 @@ var require_helpers2 = __commonJS({
       COMPRESSED: "COMPRESSED",
       UNCOMPRESSED: "UNCOMPRESSED"
     };
-    function parseEncodingArgument(parser, encoding) {
+    function parseEncodingArgument(parser2, encoding) {
       if (encoding !== void 0) {
-        parser.push("ENCODING", encoding);
+        parser2.push("ENCODING", encoding);
       }
     }
     exports.parseEncodingArgument = parseEncodingArgument;
-    function parseChunkSizeArgument(parser, chunkSize) {
+    function parseChunkSizeArgument(parser2, chunkSize) {
       if (chunkSize !== void 0) {
-        parser.push("CHUNK_SIZE", chunkSize.toString());
+        parser2.push("CHUNK_SIZE", chunkSize.toString());
       }
     }
     exports.parseChunkSizeArgument = parseChunkSizeArgument;
@@ -55661,9 +57562,9 @@ var require_helpers2 = __commonJS({
       MAX: "MAX",
       SUM: "SUM"
     };
-    function parseDuplicatePolicy(parser, duplicatePolicy) {
+    function parseDuplicatePolicy(parser2, duplicatePolicy) {
       if (duplicatePolicy !== void 0) {
-        parser.push("DUPLICATE_POLICY", duplicatePolicy);
+        parser2.push("DUPLICATE_POLICY", duplicatePolicy);
       }
     }
     exports.parseDuplicatePolicy = parseDuplicatePolicy;
@@ -55673,36 +57574,36 @@ var require_helpers2 = __commonJS({
       return (typeof timestamp === "number" ? timestamp : timestamp.getTime()).toString();
     }
     exports.transformTimestampArgument = transformTimestampArgument;
-    function parseRangeCommonArguments(parser, fromTimestamp, toTimestamp, options) {
-      parser.push(transformTimestampArgument(fromTimestamp), transformTimestampArgument(toTimestamp));
+    function parseRangeCommonArguments(parser2, fromTimestamp, toTimestamp, options) {
+      parser2.push(transformTimestampArgument(fromTimestamp), transformTimestampArgument(toTimestamp));
       if (options?.LATEST) {
-        parser.push("LATEST");
+        parser2.push("LATEST");
       }
       if (options?.FILTER_BY_TS) {
-        parser.push("FILTER_BY_TS");
+        parser2.push("FILTER_BY_TS");
         for (const timestamp of options.FILTER_BY_TS) {
-          parser.push(transformTimestampArgument(timestamp));
+          parser2.push(transformTimestampArgument(timestamp));
         }
       }
       if (options?.FILTER_BY_VALUE) {
-        parser.push("FILTER_BY_VALUE", options.FILTER_BY_VALUE.min.toString(), options.FILTER_BY_VALUE.max.toString());
+        parser2.push("FILTER_BY_VALUE", options.FILTER_BY_VALUE.min.toString(), options.FILTER_BY_VALUE.max.toString());
       }
       if (options?.COUNT !== void 0) {
-        parser.push("COUNT", options.COUNT.toString());
+        parser2.push("COUNT", options.COUNT.toString());
       }
     }
     exports.parseRangeCommonArguments = parseRangeCommonArguments;
-    function parseExcludeEmptyArgument(parser, excludeEmpty) {
+    function parseExcludeEmptyArgument(parser2, excludeEmpty) {
       if (excludeEmpty) {
-        parser.push("EXCLUDEEMPTY");
+        parser2.push("EXCLUDEEMPTY");
       }
     }
     exports.parseExcludeEmptyArgument = parseExcludeEmptyArgument;
-    function parseLabelsArgument(parser, labels) {
+    function parseLabelsArgument(parser2, labels) {
       if (labels) {
-        parser.push("LABELS");
+        parser2.push("LABELS");
         for (const [label, value] of Object.entries(labels)) {
-          parser.push(label, value);
+          parser2.push(label, value);
         }
       }
     }
@@ -55826,19 +57727,19 @@ var require_helpers2 = __commonJS({
       return reply;
     }
     exports.resp3MapToValue = resp3MapToValue;
-    function parseSelectedLabelsArguments(parser, selectedLabels) {
-      parser.push("SELECTED_LABELS");
-      parser.pushVariadic(selectedLabels);
+    function parseSelectedLabelsArguments(parser2, selectedLabels) {
+      parser2.push("SELECTED_LABELS");
+      parser2.pushVariadic(selectedLabels);
     }
     exports.parseSelectedLabelsArguments = parseSelectedLabelsArguments;
-    function parseQueryLabelsFilterArgument(parser, filter) {
+    function parseQueryLabelsFilterArgument(parser2, filter) {
       if (filter === void 0)
         return;
       if (Array.isArray(filter) && filter.length === 0) {
         throw new Error("FILTER was given an empty filter expression list; omit it to query all indexed series");
       }
-      parser.push("FILTER");
-      parser.pushVariadic(filter);
+      parser2.push("FILTER");
+      parser2.pushVariadic(filter);
     }
     exports.parseQueryLabelsFilterArgument = parseQueryLabelsFilterArgument;
     function transformRESP2Labels(labels, typeMapping) {
@@ -55942,18 +57843,18 @@ var require_ADD5 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
     exports.default = {
-      parseCommand(parser, key, timestamp, value, options) {
-        parser.push("TS.ADD");
-        parser.pushKey(key);
-        parser.push((0, helpers_1.transformTimestampArgument)(timestamp), value.toString());
-        (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
-        (0, helpers_1.parseEncodingArgument)(parser, options?.ENCODING);
-        (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
+      parseCommand(parser2, key, timestamp, value, options) {
+        parser2.push("TS.ADD");
+        parser2.pushKey(key);
+        parser2.push((0, helpers_1.transformTimestampArgument)(timestamp), value.toString());
+        (0, helpers_1.parseRetentionArgument)(parser2, options?.RETENTION);
+        (0, helpers_1.parseEncodingArgument)(parser2, options?.ENCODING);
+        (0, helpers_1.parseChunkSizeArgument)(parser2, options?.CHUNK_SIZE);
         if (options?.ON_DUPLICATE) {
-          parser.push("ON_DUPLICATE", options.ON_DUPLICATE);
+          parser2.push("ON_DUPLICATE", options.ON_DUPLICATE);
         }
-        (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
-        (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+        (0, helpers_1.parseLabelsArgument)(parser2, options?.LABELS);
+        (0, helpers_1.parseIgnoreArgument)(parser2, options?.IGNORE);
       },
       transformReply: void 0
     };
@@ -55967,14 +57868,14 @@ var require_ALTER2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("TS.ALTER");
-        parser.pushKey(key);
-        (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
-        (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
-        (0, helpers_1.parseDuplicatePolicy)(parser, options?.DUPLICATE_POLICY);
-        (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
-        (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+      parseCommand(parser2, key, options) {
+        parser2.push("TS.ALTER");
+        parser2.pushKey(key);
+        (0, helpers_1.parseRetentionArgument)(parser2, options?.RETENTION);
+        (0, helpers_1.parseChunkSizeArgument)(parser2, options?.CHUNK_SIZE);
+        (0, helpers_1.parseDuplicatePolicy)(parser2, options?.DUPLICATE_POLICY);
+        (0, helpers_1.parseLabelsArgument)(parser2, options?.LABELS);
+        (0, helpers_1.parseIgnoreArgument)(parser2, options?.IGNORE);
       },
       transformReply: void 0
     };
@@ -55988,15 +57889,15 @@ var require_CREATE3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("TS.CREATE");
-        parser.pushKey(key);
-        (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
-        (0, helpers_1.parseEncodingArgument)(parser, options?.ENCODING);
-        (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
-        (0, helpers_1.parseDuplicatePolicy)(parser, options?.DUPLICATE_POLICY);
-        (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
-        (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+      parseCommand(parser2, key, options) {
+        parser2.push("TS.CREATE");
+        parser2.pushKey(key);
+        (0, helpers_1.parseRetentionArgument)(parser2, options?.RETENTION);
+        (0, helpers_1.parseEncodingArgument)(parser2, options?.ENCODING);
+        (0, helpers_1.parseChunkSizeArgument)(parser2, options?.CHUNK_SIZE);
+        (0, helpers_1.parseDuplicatePolicy)(parser2, options?.DUPLICATE_POLICY);
+        (0, helpers_1.parseLabelsArgument)(parser2, options?.LABELS);
+        (0, helpers_1.parseIgnoreArgument)(parser2, options?.IGNORE);
       },
       transformReply: void 0
     };
@@ -56033,12 +57934,12 @@ var require_CREATERULE = __commonJS({
       TWA: "TWA"
     };
     exports.default = {
-      parseCommand(parser, sourceKey, destinationKey, aggregationType, bucketDuration, alignTimestamp) {
-        parser.push("TS.CREATERULE");
-        parser.pushKeys([sourceKey, destinationKey]);
-        parser.push("AGGREGATION", aggregationType, bucketDuration.toString());
+      parseCommand(parser2, sourceKey, destinationKey, aggregationType, bucketDuration, alignTimestamp) {
+        parser2.push("TS.CREATERULE");
+        parser2.pushKeys([sourceKey, destinationKey]);
+        parser2.push("AGGREGATION", aggregationType, bucketDuration.toString());
         if (alignTimestamp !== void 0) {
-          parser.push(alignTimestamp.toString());
+          parser2.push(alignTimestamp.toString());
         }
       },
       transformReply: void 0
@@ -56053,25 +57954,25 @@ var require_INCRBY4 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseIncrByArguments = void 0;
     var helpers_1 = require_helpers2();
-    function parseIncrByArguments(parser, key, value, options) {
-      parser.pushKey(key);
-      parser.push(value.toString());
+    function parseIncrByArguments(parser2, key, value, options) {
+      parser2.pushKey(key);
+      parser2.push(value.toString());
       if (options?.TIMESTAMP !== void 0 && options?.TIMESTAMP !== null) {
-        parser.push("TIMESTAMP", (0, helpers_1.transformTimestampArgument)(options.TIMESTAMP));
+        parser2.push("TIMESTAMP", (0, helpers_1.transformTimestampArgument)(options.TIMESTAMP));
       }
-      (0, helpers_1.parseRetentionArgument)(parser, options?.RETENTION);
+      (0, helpers_1.parseRetentionArgument)(parser2, options?.RETENTION);
       if (options?.UNCOMPRESSED) {
-        parser.push("UNCOMPRESSED");
+        parser2.push("UNCOMPRESSED");
       }
-      (0, helpers_1.parseChunkSizeArgument)(parser, options?.CHUNK_SIZE);
-      (0, helpers_1.parseLabelsArgument)(parser, options?.LABELS);
-      (0, helpers_1.parseIgnoreArgument)(parser, options?.IGNORE);
+      (0, helpers_1.parseChunkSizeArgument)(parser2, options?.CHUNK_SIZE);
+      (0, helpers_1.parseLabelsArgument)(parser2, options?.LABELS);
+      (0, helpers_1.parseIgnoreArgument)(parser2, options?.IGNORE);
     }
     exports.parseIncrByArguments = parseIncrByArguments;
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.INCRBY");
+        const parser2 = args[0];
+        parser2.push("TS.INCRBY");
         parseIncrByArguments(...args);
       },
       transformReply: void 0
@@ -56114,8 +58015,8 @@ var require_DECRBY2 = __commonJS({
     var INCRBY_1 = __importStar(require_INCRBY4());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.DECRBY");
+        const parser2 = args[0];
+        parser2.push("TS.DECRBY");
         (0, INCRBY_1.parseIncrByArguments)(...args);
       },
       transformReply: INCRBY_1.default.transformReply
@@ -56130,10 +58031,10 @@ var require_DEL4 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
     exports.default = {
-      parseCommand(parser, key, fromTimestamp, toTimestamp) {
-        parser.push("TS.DEL");
-        parser.pushKey(key);
-        parser.push((0, helpers_1.transformTimestampArgument)(fromTimestamp), (0, helpers_1.transformTimestampArgument)(toTimestamp));
+      parseCommand(parser2, key, fromTimestamp, toTimestamp) {
+        parser2.push("TS.DEL");
+        parser2.pushKey(key);
+        parser2.push((0, helpers_1.transformTimestampArgument)(fromTimestamp), (0, helpers_1.transformTimestampArgument)(toTimestamp));
       },
       transformReply: void 0
     };
@@ -56146,9 +58047,9 @@ var require_DELETERULE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, sourceKey, destinationKey) {
-        parser.push("TS.DELETERULE");
-        parser.pushKeys([sourceKey, destinationKey]);
+      parseCommand(parser2, sourceKey, destinationKey) {
+        parser2.push("TS.DELETERULE");
+        parser2.pushKeys([sourceKey, destinationKey]);
       },
       transformReply: void 0
     };
@@ -56161,11 +58062,11 @@ var require_GET3 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser, key, options) {
-        parser.push("TS.GET");
-        parser.pushKey(key);
+      parseCommand(parser2, key, options) {
+        parser2.push("TS.GET");
+        parser2.pushKey(key);
         if (options?.LATEST) {
-          parser.push("LATEST");
+          parser2.push("LATEST");
         }
       },
       transformReply: {
@@ -56331,9 +58232,9 @@ var require_INFO8 = __commonJS({
       return transformInfoReplyResp2(normalizeInfoRawReply(reply), preserve, typeMapping);
     }
     exports.default = {
-      parseCommand(parser, key) {
-        parser.push("TS.INFO");
-        parser.pushKey(key);
+      parseCommand(parser2, key) {
+        parser2.push("TS.INFO");
+        parser2.pushKey(key);
       },
       transformReply: {
         2: transformInfoReplyResp2,
@@ -56384,9 +58285,9 @@ var require_INFO_DEBUG = __commonJS({
       });
     }
     exports.default = {
-      parseCommand(parser, key) {
-        INFO_1.default.parseCommand(parser, key);
-        parser.push("DEBUG");
+      parseCommand(parser2, key) {
+        INFO_1.default.parseCommand(parser2, key);
+        parser2.push("DEBUG");
       },
       transformReply: {
         2: (reply, _, typeMapping) => {
@@ -56432,11 +58333,11 @@ var require_MADD2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
     exports.default = {
-      parseCommand(parser, toAdd) {
-        parser.push("TS.MADD");
+      parseCommand(parser2, toAdd) {
+        parser2.push("TS.MADD");
         for (const { key, timestamp, value } of toAdd) {
-          parser.pushKey(key);
-          parser.push((0, helpers_1.transformTimestampArgument)(timestamp), value.toString());
+          parser2.pushKey(key);
+          parser2.push((0, helpers_1.transformTimestampArgument)(timestamp), value.toString());
         }
       },
       transformReply: void 0
@@ -56451,15 +58352,15 @@ var require_MGET3 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseFilterArgument = exports.parseLatestArgument = void 0;
     var helpers_1 = require_helpers2();
-    function parseLatestArgument(parser, latest) {
+    function parseLatestArgument(parser2, latest) {
       if (latest) {
-        parser.push("LATEST");
+        parser2.push("LATEST");
       }
     }
     exports.parseLatestArgument = parseLatestArgument;
-    function parseFilterArgument(parser, filter) {
-      parser.push("FILTER");
-      parser.pushVariadic(filter);
+    function parseFilterArgument(parser2, filter) {
+      parser2.push("FILTER");
+      parser2.pushVariadic(filter);
     }
     exports.parseFilterArgument = parseFilterArgument;
     exports.default = {
@@ -56467,10 +58368,10 @@ var require_MGET3 = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, filter, options) {
-        parser.push("TS.MGET");
-        parseLatestArgument(parser, options?.LATEST);
-        parseFilterArgument(parser, filter);
+      parseCommand(parser2, filter, options) {
+        parser2.push("TS.MGET");
+        parseLatestArgument(parser2, options?.LATEST);
+        parseFilterArgument(parser2, filter);
       },
       transformReply: {
         2(reply, _, typeMapping) {
@@ -56522,11 +58423,11 @@ var require_MGET_WITHLABELS = __commonJS({
     }
     exports.createTransformMGetLabelsReply = createTransformMGetLabelsReply;
     exports.default = {
-      parseCommand(parser, filter, options) {
-        parser.push("TS.MGET");
-        (0, MGET_1.parseLatestArgument)(parser, options?.LATEST);
-        parser.push("WITHLABELS");
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      parseCommand(parser2, filter, options) {
+        parser2.push("TS.MGET");
+        (0, MGET_1.parseLatestArgument)(parser2, options?.LATEST);
+        parser2.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       },
       transformReply: createTransformMGetLabelsReply()
     };
@@ -56542,11 +58443,11 @@ var require_MGET_SELECTED_LABELS = __commonJS({
     var helpers_1 = require_helpers2();
     var MGET_WITHLABELS_1 = require_MGET_WITHLABELS();
     exports.default = {
-      parseCommand(parser, filter, selectedLabels, options) {
-        parser.push("TS.MGET");
-        (0, MGET_1.parseLatestArgument)(parser, options?.LATEST);
-        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      parseCommand(parser2, filter, selectedLabels, options) {
+        parser2.push("TS.MGET");
+        (0, MGET_1.parseLatestArgument)(parser2, options?.LATEST);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser2, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       },
       transformReply: (0, MGET_WITHLABELS_1.createTransformMGetLabelsReply)()
     };
@@ -56565,31 +58466,31 @@ var require_RANGE = __commonJS({
       MIDDLE: "~",
       END: "+"
     };
-    function parseRangeArguments(parser, fromTimestamp, toTimestamp, options) {
-      (0, helpers_1.parseRangeCommonArguments)(parser, fromTimestamp, toTimestamp, options);
+    function parseRangeArguments(parser2, fromTimestamp, toTimestamp, options) {
+      (0, helpers_1.parseRangeCommonArguments)(parser2, fromTimestamp, toTimestamp, options);
       if (options?.AGGREGATION) {
         if (options?.ALIGN !== void 0) {
-          parser.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
+          parser2.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
         }
-        parser.push("AGGREGATION", options.AGGREGATION.type, (0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
+        parser2.push("AGGREGATION", options.AGGREGATION.type, (0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
         if (options.AGGREGATION.BUCKETTIMESTAMP) {
-          parser.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
+          parser2.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
         }
         if (options.AGGREGATION.EMPTY) {
-          parser.push("EMPTY");
+          parser2.push("EMPTY");
         }
       }
     }
     exports.parseRangeArguments = parseRangeArguments;
-    function transformRangeArguments(parser, key, fromTimestamp, toTimestamp, options) {
-      parser.pushKey(key);
-      parseRangeArguments(parser, fromTimestamp, toTimestamp, options);
+    function transformRangeArguments(parser2, key, fromTimestamp, toTimestamp, options) {
+      parser2.pushKey(key);
+      parseRangeArguments(parser2, fromTimestamp, toTimestamp, options);
     }
     exports.transformRangeArguments = transformRangeArguments;
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.RANGE");
+        const parser2 = args[0];
+        parser2.push("TS.RANGE");
         transformRangeArguments(...args);
       },
       transformReply: {
@@ -56633,16 +58534,16 @@ var require_MRANGE_GROUPBY = __commonJS({
       VAR_P: "VAR.P",
       VAR_S: "VAR.S"
     };
-    function parseGroupByArguments(parser, groupBy) {
-      parser.push("GROUPBY", groupBy.label, "REDUCE", groupBy.REDUCE);
+    function parseGroupByArguments(parser2, groupBy) {
+      parser2.push("GROUPBY", groupBy.label, "REDUCE", groupBy.REDUCE);
     }
     exports.parseGroupByArguments = parseGroupByArguments;
     function createTransformMRangeGroupByArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, filter, groupBy, options) => {
-        parser.push(command);
-        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
-        parseGroupByArguments(parser, groupBy);
+      return (parser2, fromTimestamp, toTimestamp, filter, groupBy, options) => {
+        parser2.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
+        parseGroupByArguments(parser2, groupBy);
       };
     }
     exports.createTransformMRangeGroupByArguments = createTransformMRangeGroupByArguments;
@@ -56686,29 +58587,29 @@ var require_RANGE_MULTIAGGR = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRangeMultiArguments = exports.parseRangeMultiArguments = void 0;
     var helpers_1 = require_helpers2();
-    function parseRangeMultiArguments(parser, fromTimestamp, toTimestamp, options) {
-      (0, helpers_1.parseRangeCommonArguments)(parser, fromTimestamp, toTimestamp, options);
+    function parseRangeMultiArguments(parser2, fromTimestamp, toTimestamp, options) {
+      (0, helpers_1.parseRangeCommonArguments)(parser2, fromTimestamp, toTimestamp, options);
       if (options.ALIGN !== void 0) {
-        parser.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
+        parser2.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
       }
-      parser.push("AGGREGATION", options.AGGREGATION.types.join(","), (0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
+      parser2.push("AGGREGATION", options.AGGREGATION.types.join(","), (0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
       if (options.AGGREGATION.BUCKETTIMESTAMP) {
-        parser.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
+        parser2.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
       }
       if (options.AGGREGATION.EMPTY) {
-        parser.push("EMPTY");
+        parser2.push("EMPTY");
       }
     }
     exports.parseRangeMultiArguments = parseRangeMultiArguments;
-    function transformRangeMultiArguments(parser, key, fromTimestamp, toTimestamp, options) {
-      parser.pushKey(key);
-      parseRangeMultiArguments(parser, fromTimestamp, toTimestamp, options);
+    function transformRangeMultiArguments(parser2, key, fromTimestamp, toTimestamp, options) {
+      parser2.pushKey(key);
+      parseRangeMultiArguments(parser2, fromTimestamp, toTimestamp, options);
     }
     exports.transformRangeMultiArguments = transformRangeMultiArguments;
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.RANGE");
+        const parser2 = args[0];
+        parser2.push("TS.RANGE");
         transformRangeMultiArguments(...args);
       },
       transformReply: {
@@ -56733,11 +58634,11 @@ var require_MRANGE_MULTIAGGR = __commonJS({
     var RANGE_MULTIAGGR_1 = require_RANGE_MULTIAGGR();
     var MGET_1 = require_MGET3();
     function createTransformMRangeMultiArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, filter, options) => {
-        parser.push(command);
-        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      return (parser2, fromTimestamp, toTimestamp, filter, options) => {
+        parser2.push(command);
+        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser2, options?.EXCLUDEEMPTY);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       };
     }
     exports.createTransformMRangeMultiArguments = createTransformMRangeMultiArguments;
@@ -56769,12 +58670,12 @@ var require_MRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
     var RANGE_MULTIAGGR_1 = require_RANGE_MULTIAGGR();
     var MGET_1 = require_MGET3();
     function createTransformMRangeSelectedLabelsMultiArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, selectedLabels, filter, options) => {
-        parser.push(command);
-        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
-        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      return (parser2, fromTimestamp, toTimestamp, selectedLabels, filter, options) => {
+        parser2.push(command);
+        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser2, options?.EXCLUDEEMPTY);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser2, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       };
     }
     exports.createTransformMRangeSelectedLabelsMultiArguments = createTransformMRangeSelectedLabelsMultiArguments;
@@ -56812,12 +58713,12 @@ var require_MRANGE_SELECTED_LABELS = __commonJS({
     var RANGE_1 = require_RANGE();
     var MGET_1 = require_MGET3();
     function createTransformMRangeSelectedLabelsArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, selectedLabels, filter, options) => {
-        parser.push(command);
-        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
-        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      return (parser2, fromTimestamp, toTimestamp, selectedLabels, filter, options) => {
+        parser2.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser2, options?.EXCLUDEEMPTY);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser2, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       };
     }
     exports.createTransformMRangeSelectedLabelsArguments = createTransformMRangeSelectedLabelsArguments;
@@ -56860,12 +58761,12 @@ var require_MRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
     var MGET_1 = require_MGET3();
     var MRANGE_SELECTED_LABELS_1 = __importDefault(require_MRANGE_SELECTED_LABELS());
     function createMRangeSelectedLabelsGroupByTransformArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, selectedLabels, filter, groupBy, options) => {
-        parser.push(command);
-        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseSelectedLabelsArguments)(parser, selectedLabels);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
-        (0, MRANGE_GROUPBY_1.parseGroupByArguments)(parser, groupBy);
+      return (parser2, fromTimestamp, toTimestamp, selectedLabels, filter, groupBy, options) => {
+        parser2.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseSelectedLabelsArguments)(parser2, selectedLabels);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
+        (0, MRANGE_GROUPBY_1.parseGroupByArguments)(parser2, groupBy);
       };
     }
     exports.createMRangeSelectedLabelsGroupByTransformArguments = createMRangeSelectedLabelsGroupByTransformArguments;
@@ -56896,12 +58797,12 @@ var require_MRANGE_WITHLABELS_MULTIAGGR = __commonJS({
     var RANGE_MULTIAGGR_1 = require_RANGE_MULTIAGGR();
     var MGET_1 = require_MGET3();
     function createTransformMRangeWithLabelsMultiArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, filter, options) => {
-        parser.push(command);
-        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
-        parser.push("WITHLABELS");
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      return (parser2, fromTimestamp, toTimestamp, filter, options) => {
+        parser2.push(command);
+        (0, RANGE_MULTIAGGR_1.parseRangeMultiArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser2, options?.EXCLUDEEMPTY);
+        parser2.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       };
     }
     exports.createTransformMRangeWithLabelsMultiArguments = createTransformMRangeWithLabelsMultiArguments;
@@ -56947,12 +58848,12 @@ var require_MRANGE_WITHLABELS_GROUPBY = __commonJS({
     var MRANGE_GROUPBY_1 = require_MRANGE_GROUPBY();
     var MGET_1 = require_MGET3();
     function createMRangeWithLabelsGroupByTransformArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, filter, groupBy, options) => {
-        parser.push(command);
-        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
-        parser.push("WITHLABELS");
-        (0, MGET_1.parseFilterArgument)(parser, filter);
-        (0, MRANGE_GROUPBY_1.parseGroupByArguments)(parser, groupBy);
+      return (parser2, fromTimestamp, toTimestamp, filter, groupBy, options) => {
+        parser2.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser2, fromTimestamp, toTimestamp, options);
+        parser2.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
+        (0, MRANGE_GROUPBY_1.parseGroupByArguments)(parser2, groupBy);
       };
     }
     exports.createMRangeWithLabelsGroupByTransformArguments = createMRangeWithLabelsGroupByTransformArguments;
@@ -56993,12 +58894,12 @@ var require_MRANGE_WITHLABELS = __commonJS({
     var RANGE_1 = require_RANGE();
     var MGET_1 = require_MGET3();
     function createTransformMRangeWithLabelsArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, filter, options) => {
-        parser.push(command);
-        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
-        parser.push("WITHLABELS");
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      return (parser2, fromTimestamp, toTimestamp, filter, options) => {
+        parser2.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser2, options?.EXCLUDEEMPTY);
+        parser2.push("WITHLABELS");
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       };
     }
     exports.createTransformMRangeWithLabelsArguments = createTransformMRangeWithLabelsArguments;
@@ -57043,11 +58944,11 @@ var require_MRANGE = __commonJS({
     var RANGE_1 = require_RANGE();
     var MGET_1 = require_MGET3();
     function createTransformMRangeArguments(command) {
-      return (parser, fromTimestamp, toTimestamp, filter, options) => {
-        parser.push(command);
-        (0, RANGE_1.parseRangeArguments)(parser, fromTimestamp, toTimestamp, options);
-        (0, helpers_1.parseExcludeEmptyArgument)(parser, options?.EXCLUDEEMPTY);
-        (0, MGET_1.parseFilterArgument)(parser, filter);
+      return (parser2, fromTimestamp, toTimestamp, filter, options) => {
+        parser2.push(command);
+        (0, RANGE_1.parseRangeArguments)(parser2, fromTimestamp, toTimestamp, options);
+        (0, helpers_1.parseExcludeEmptyArgument)(parser2, options?.EXCLUDEEMPTY);
+        (0, MGET_1.parseFilterArgument)(parser2, filter);
       };
     }
     exports.createTransformMRangeArguments = createTransformMRangeArguments;
@@ -57447,9 +59348,9 @@ var require_QUERYINDEX = __commonJS({
       // returns false for keyless commands, so opt in explicitly (restores the
       // pre-derivation master behavior).
       IS_READ_ONLY: true,
-      parseCommand(parser, filter) {
-        parser.push("TS.QUERYINDEX");
-        parser.pushVariadic(filter);
+      parseCommand(parser2, filter) {
+        parser2.push("TS.QUERYINDEX");
+        parser2.pushVariadic(filter);
       },
       transformReply: {
         2: void 0,
@@ -57468,9 +59369,9 @@ var require_QUERYLABELS = __commonJS({
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser, filter) {
-        parser.push("TS.QUERYLABELS", "LABELS");
-        (0, helpers_1.parseQueryLabelsFilterArgument)(parser, filter);
+      parseCommand(parser2, filter) {
+        parser2.push("TS.QUERYLABELS", "LABELS");
+        (0, helpers_1.parseQueryLabelsFilterArgument)(parser2, filter);
       },
       transformReply: {
         2: void 0,
@@ -57489,9 +59390,9 @@ var require_QUERYLABELS_VALUES = __commonJS({
     exports.default = {
       NOT_KEYED_COMMAND: true,
       IS_READ_ONLY: true,
-      parseCommand(parser, label, filter) {
-        parser.push("TS.QUERYLABELS", "VALUES", label);
-        (0, helpers_1.parseQueryLabelsFilterArgument)(parser, filter);
+      parseCommand(parser2, label, filter) {
+        parser2.push("TS.QUERYLABELS", "VALUES", label);
+        (0, helpers_1.parseQueryLabelsFilterArgument)(parser2, filter);
       },
       transformReply: {
         2: void 0,
@@ -57517,15 +59418,15 @@ var require_READ = __commonJS({
       NEW: "$"
     };
     exports.default = {
-      parseCommand(parser, key, timestamp, options) {
-        parser.push("TS.READ");
-        parser.pushKey(key);
-        parser.push((0, helpers_1.transformTimestampArgument)(timestamp));
+      parseCommand(parser2, key, timestamp, options) {
+        parser2.push("TS.READ");
+        parser2.pushKey(key);
+        parser2.push((0, helpers_1.transformTimestampArgument)(timestamp));
         if (options?.BLOCK !== void 0) {
-          parser.push("BLOCK", options.BLOCK.milliseconds.toString(), (options.BLOCK.minCount ?? 1).toString());
+          parser2.push("BLOCK", options.BLOCK.milliseconds.toString(), (options.BLOCK.minCount ?? 1).toString());
         }
         if (options?.MAX_COUNT !== void 0) {
-          parser.push("MAX_COUNT", options.MAX_COUNT.toString());
+          parser2.push("MAX_COUNT", options.MAX_COUNT.toString());
         }
       },
       transformReply: {
@@ -57575,8 +59476,8 @@ var require_REVRANGE_MULTIAGGR = __commonJS({
     var RANGE_MULTIAGGR_1 = __importStar(require_RANGE_MULTIAGGR());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.REVRANGE");
+        const parser2 = args[0];
+        parser2.push("TS.REVRANGE");
         (0, RANGE_MULTIAGGR_1.transformRangeMultiArguments)(...args);
       },
       transformReply: RANGE_MULTIAGGR_1.default.transformReply
@@ -57619,8 +59520,8 @@ var require_REVRANGE = __commonJS({
     var RANGE_1 = __importStar(require_RANGE());
     exports.default = {
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.REVRANGE");
+        const parser2 = args[0];
+        parser2.push("TS.REVRANGE");
         (0, RANGE_1.transformRangeArguments)(...args);
       },
       transformReply: RANGE_1.default.transformReply
@@ -57635,36 +59536,36 @@ var require_NRANGE = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformNRangeArguments = exports.parseNRangeArguments = void 0;
     var helpers_1 = require_helpers2();
-    function parseNRangeArguments(parser, fromTimestamp, toTimestamp, options) {
-      (0, helpers_1.parseRangeCommonArguments)(parser, fromTimestamp, toTimestamp, options);
+    function parseNRangeArguments(parser2, fromTimestamp, toTimestamp, options) {
+      (0, helpers_1.parseRangeCommonArguments)(parser2, fromTimestamp, toTimestamp, options);
       if (options?.AGGREGATION) {
         if (options?.ALIGN !== void 0) {
-          parser.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
+          parser2.push("ALIGN", (0, helpers_1.transformTimestampArgument)(options.ALIGN));
         }
-        parser.push("AGGREGATION");
+        parser2.push("AGGREGATION");
         for (const group of options.AGGREGATION.types) {
-          parser.push(group.join(","));
+          parser2.push(group.join(","));
         }
-        parser.push((0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
+        parser2.push((0, helpers_1.transformTimestampArgument)(options.AGGREGATION.timeBucket));
         if (options.AGGREGATION.BUCKETTIMESTAMP) {
-          parser.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
+          parser2.push("BUCKETTIMESTAMP", options.AGGREGATION.BUCKETTIMESTAMP);
         }
         if (options.AGGREGATION.EMPTY) {
-          parser.push("EMPTY");
+          parser2.push("EMPTY");
         }
       }
     }
     exports.parseNRangeArguments = parseNRangeArguments;
-    function transformNRangeArguments(parser, keys, fromTimestamp, toTimestamp, options) {
-      parser.pushKeysLength(keys);
-      parseNRangeArguments(parser, fromTimestamp, toTimestamp, options);
+    function transformNRangeArguments(parser2, keys, fromTimestamp, toTimestamp, options) {
+      parser2.pushKeysLength(keys);
+      parseNRangeArguments(parser2, fromTimestamp, toTimestamp, options);
     }
     exports.transformNRangeArguments = transformNRangeArguments;
     exports.default = {
       IS_READ_ONLY: true,
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.NRANGE");
+        const parser2 = args[0];
+        parser2.push("TS.NRANGE");
         transformNRangeArguments(...args);
       },
       transformReply: helpers_1.transformPivotSamplesReply
@@ -57708,8 +59609,8 @@ var require_NREVRANGE = __commonJS({
     exports.default = {
       IS_READ_ONLY: NRANGE_1.default.IS_READ_ONLY,
       parseCommand(...args) {
-        const parser = args[0];
-        parser.push("TS.NREVRANGE");
+        const parser2 = args[0];
+        parser2.push("TS.NREVRANGE");
         (0, NRANGE_1.transformNRangeArguments)(...args);
       },
       transformReply: NRANGE_1.default.transformReply
@@ -58441,7 +60342,7 @@ var require_lib4 = __commonJS({
 });
 
 // node_modules/redis/dist/index.js
-var require_dist2 = __commonJS({
+var require_dist3 = __commonJS({
   "node_modules/redis/dist/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
@@ -58465,12 +60366,12 @@ var require_dist2 = __commonJS({
     };
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createSentinel = exports.createCluster = exports.createClientPool = exports.createClient = void 0;
-    var client_1 = require_dist();
+    var client_1 = require_dist2();
     var bloom_1 = __importDefault(require_lib());
     var json_1 = __importDefault(require_lib2());
     var search_1 = __importDefault(require_lib3());
     var time_series_1 = __importDefault(require_lib4());
-    __exportStar(require_dist(), exports);
+    __exportStar(require_dist2(), exports);
     __exportStar(require_lib(), exports);
     __exportStar(require_lib2(), exports);
     __exportStar(require_lib3(), exports);
@@ -58556,7 +60457,7 @@ var import_redis, NodeRedisConnection;
 var init_node_redis_connection = __esm({
   "src/store/redis/node-redis-connection.ts"() {
     "use strict";
-    import_redis = __toESM(require_dist2(), 1);
+    import_redis = __toESM(require_dist3(), 1);
     NodeRedisConnection = class _NodeRedisConnection {
       constructor(client) {
         this.client = client;
@@ -58594,8 +60495,8 @@ function isConnectionError(error46) {
   if (!(error46 instanceof Error)) return false;
   const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
   if (names.includes(error46.name) || names.includes(error46.constructor.name)) return true;
-  const code = error46.code;
-  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
+  const code3 = error46.code;
+  return typeof code3 === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code3);
 }
 function toStoreError(error46) {
   if (error46 instanceof StoreUnavailableError) return error46;
@@ -58736,7 +60637,16 @@ var init_redis_store = __esm({
             await this.#eval(
               scripts.park,
               [keys.meta, keys.status("pending"), keys.expiry, keys.events],
-              [keys.base, project, JSON.stringify(spec), now, expiresAt ?? "", RECORD_VERSION, this.#maxLen]
+              [
+                keys.base,
+                project,
+                JSON.stringify(spec),
+                now,
+                expiresAt ?? "",
+                RECORD_VERSION,
+                this.#maxLen,
+                spec.isBlocking ? "1" : "0"
+              ]
             )
           );
           if (id === PARK_TAG_COLLISION) {
@@ -58827,8 +60737,8 @@ var init_redis_store = __esm({
       }
       getDraft(project, id, person) {
         return this.#run(async () => {
-          const text2 = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personKey(person)]);
-          return text2 === null ? void 0 : parseDraft(text2, `${project}#${id}`);
+          const text3 = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personKey(person)]);
+          return text3 === null ? void 0 : parseDraft(text3, `${project}#${id}`);
         });
       }
       answer(project, id, selection, by) {
@@ -58862,9 +60772,9 @@ var init_redis_store = __esm({
         });
       }
       async #transitionResult(project, id, reply, onDone) {
-        const code = Number(reply[0]);
+        const code3 = Number(reply[0]);
         const where = `${project}#${id}`;
-        switch (code) {
+        switch (code3) {
           case TransitionCode.done:
             return onDone(this.#read(reply[1], where));
           case TransitionCode.alreadyAnswered:
@@ -58920,7 +60830,7 @@ var init_redis_store = __esm({
         const closure = { at: now };
         const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
         const keys = this.#keys(project);
-        const code = Number(
+        const code3 = Number(
           await this.#eval(
             scripts.expire,
             [
@@ -58935,7 +60845,7 @@ var init_redis_store = __esm({
             [id, JSON.stringify(closure), now, size, this.#maxLen]
           )
         );
-        return code === ExpireCode.expired;
+        return code3 === ExpireCode.expired;
       }
       expireDue() {
         return this.#run(async () => {
@@ -58986,7 +60896,7 @@ var init_redis_store = __esm({
             await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => void 0);
             throw error46;
           }
-          return { claimId, questions, remaining: Number(reply[0]) };
+          return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
         });
       }
       waitingOutcomes(project, options = {}) {
@@ -59008,7 +60918,7 @@ var init_redis_store = __esm({
           const reply = await this.#eval(
             scripts.confirm,
             [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-            [keys.base, this.#now(), claim.claimId, this.#maxLen, ...claimedIds(claim, ids)]
+            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)]
           );
           return reply.map(Number).sort((a, b) => a - b);
         });
@@ -59019,18 +60929,47 @@ var init_redis_store = __esm({
           await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
         });
       }
-      markDelivered(project, id) {
+      markDelivered(project, id, via = "tool-result") {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          const code = Number(
+          const code3 = Number(
             await this.#eval(
               scripts.deliver,
               [keys.question(id), keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-              [id, this.#now(), this.#maxLen]
+              [id, this.#now(), this.#maxLen, via]
             )
           );
-          if (code === DeliverCode.delivered) return "delivered";
-          return code === DeliverCode.leased ? "leased" : "not-waiting";
+          if (code3 === DeliverCode.delivered) return "delivered";
+          return code3 === DeliverCode.leased ? "leased" : "not-waiting";
+        });
+      }
+      remind(project, id, ordinal) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const code3 = Number(
+            await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen])
+          );
+          if (code3 === RemindCode.unknown) return { kind: "unknown" };
+          const question = await this.get(project, id);
+          if (!question) return { kind: "unknown" };
+          if (code3 === RemindCode.reminded) return { kind: "reminded", question };
+          return code3 === RemindCode.already ? { kind: "already", question } : { kind: "not-pending", question };
+        });
+      }
+      countQuestions(project) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.count,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [keys.base]
+          );
+          return Object.fromEntries(
+            QUESTION_STATUSES.map((status, i) => [
+              status,
+              { blocking: Number(reply[2 * i] ?? 0), canWait: Number(reply[2 * i + 1] ?? 0) }
+            ])
+          );
         });
       }
       acquireLease(name, owner, ms) {
@@ -59287,11 +61226,11 @@ function readRecord(path) {
 }
 function record3(path, module) {
   if (readRecord(path)?.module === module) return;
-  const text2 = `${JSON.stringify({ module }, null, 2)}
+  const text3 = `${JSON.stringify({ module }, null, 2)}
 `;
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, text2, { mode: 384 });
+    writeFileSync(temporary, text3, { mode: 384 });
     renameSync(temporary, path);
   } catch {
   }
@@ -59368,8 +61307,8 @@ function openDatabase(path, options) {
 }
 function sqliteErrorCode(error46) {
   if (!(error46 instanceof Error)) return void 0;
-  const { code, errcode } = error46;
-  if (typeof code === "string" && code.startsWith("SQLITE_")) return code;
+  const { code: code3, errcode } = error46;
+  if (typeof code3 === "string" && code3.startsWith("SQLITE_")) return code3;
   if (typeof errcode === "number") return PRIMARY_CODES[errcode & 255] ?? `SQLITE_${errcode & 255}`;
   if (/database (connection )?is not open/i.test(error46.message)) return "SQLITE_MISUSE";
   return void 0;
@@ -59406,8 +61345,8 @@ function toStoreError2(error46) {
     return new StoreUnavailableError({ cause: error46 });
   }
   if (sqlite === "SQLITE_MISUSE") return new StoreUnavailableError({ cause: error46 });
-  const code = error46.code;
-  if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error46 });
+  const code3 = error46.code;
+  if (typeof code3 === "string" && FS_CODES.includes(code3)) return new StoreUnavailableError({ cause: error46 });
   return error46;
 }
 var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
@@ -59450,14 +61389,14 @@ var init_connection = __esm({
       }
       /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
       wait(mark, ms, signal) {
-        return new Promise((resolve5) => {
-          if (signal?.aborted) return resolve5();
+        return new Promise((resolve6) => {
+          if (signal?.aborted) return resolve6();
           const done = () => {
             clearTimeout(timeout);
             signal?.removeEventListener("abort", done);
             this.#waiters.delete(waiter);
             if (this.#waiters.size === 0) this.#stop();
-            resolve5();
+            resolve6();
           };
           const waiter = { mark, wake: done };
           const timeout = setTimeout(done, Math.max(0, ms));
@@ -59683,6 +61622,9 @@ function questionFromRow(row) {
   put("answer", row.answer);
   put("closure", row.closure);
   put("deliveredAt", row.delivered_at);
+  put("deliveredVia", row.delivered_via);
+  put("reminders", row.reminders);
+  put("remindedAt", row.reminded_at);
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash2[messageField(platform, channel)] = messageId;
   }
@@ -59690,16 +61632,16 @@ function questionFromRow(row) {
 }
 function messageTriples(value, where) {
   if (value === null || value === void 0) return [];
-  let list2;
+  let list3;
   try {
-    list2 = JSON.parse(String(value));
+    list3 = JSON.parse(String(value));
   } catch (error46) {
     throw new CorruptRecordError(where, "`messages`: expected JSON", { cause: error46 });
   }
-  if (!Array.isArray(list2) || !list2.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
+  if (!Array.isArray(list3) || !list3.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
     throw new CorruptRecordError(where, "`messages`: expected [platform, channel, messageId] triples");
   }
-  return list2;
+  return list3;
 }
 var QUESTION_COLUMNS;
 var init_record2 = __esm({
@@ -59709,7 +61651,7 @@ var init_record2 = __esm({
     init_record();
     init_record();
     QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
-  q.closure, q.delivered_at,
+  q.closure, q.delivered_at, q.delivered_via, q.reminders, q.reminded_at,
   (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
     WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
   }
@@ -59756,7 +61698,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 3;
+    SCHEMA_VERSION = 4;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -59853,6 +61795,12 @@ var init_schema = __esm({
     replay      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (group_name, event_id)
   ) STRICT;
+  `,
+      // 3 → 4: how an outcome reached the agent; reminders sent while pending.
+      `
+  ALTER TABLE questions ADD COLUMN delivered_via TEXT;
+  ALTER TABLE questions ADD COLUMN reminders INTEGER;
+  ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
   `
     ];
   }
@@ -59909,6 +61857,7 @@ var init_sqlite_store = __esm({
     init_answer();
     init_delivery_note();
     init_invalid_answer_error();
+    init_question();
     init_question_ref();
     init_corrupt_record_error();
     init_drafts();
@@ -60185,7 +62134,7 @@ var init_sqlite_store = __esm({
                 remaining++;
               }
             }
-            return { claimId, questions, remaining };
+            return { claimId, via: options.via ?? "prompt", questions, remaining };
           })
         );
       }
@@ -60201,12 +62150,12 @@ var init_sqlite_store = __esm({
         });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
-      #deliver(project, id, status, now) {
+      #deliver(project, id, status, now, via) {
         this.#c.statement(
-          `UPDATE questions SET status = ?, delivered_at = ?, done_at = ?, ready_at = NULL, claim = NULL,
-           claim_until = NULL
+          `UPDATE questions SET status = ?, delivered_at = ?, delivered_via = ?, done_at = ?, ready_at = NULL,
+           claim = NULL, claim_until = NULL
          WHERE project = ? AND id = ?`
-        ).run(status === "answered" ? "delivered" : status, now, now, project, id);
+        ).run(status === "answered" ? "delivered" : status, now, via, now, project, id);
         this.#event("delivered", project, id, now);
       }
       confirmClaim(project, claim, ids) {
@@ -60218,7 +62167,7 @@ var init_sqlite_store = __esm({
             for (const id of claimedIds2(claim, ids)) {
               const row = read2.get(project, id);
               if (row?.claim !== claim.claimId) continue;
-              this.#deliver(project, id, row.status, now);
+              this.#deliver(project, id, row.status, now, claim.via);
               confirmed.push(id);
             }
             return confirmed.sort((a, b) => a - b);
@@ -60235,17 +62184,49 @@ var init_sqlite_store = __esm({
           })
         );
       }
-      markDelivered(project, id) {
+      markDelivered(project, id, via = "tool-result") {
         return this.#run(
           () => this.#c.write(() => {
             const now = this.#now();
             const row = this.#c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
             if (!row || row.ready_at === null) return "not-waiting";
             if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
-            this.#deliver(project, id, row.status, now);
+            this.#deliver(project, id, row.status, now, via);
             return "delivered";
           })
         );
+      }
+      remind(project, id, ordinal) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            if (question.status !== "pending" || question.expiresAt !== void 0 && question.expiresAt <= now) {
+              return { kind: "not-pending", question };
+            }
+            if ((question.reminders ?? 0) !== ordinal - 1) return { kind: "already", question };
+            this.#c.statement("UPDATE questions SET reminders = ?, reminded_at = ? WHERE project = ? AND id = ?").run(ordinal, now, project, id);
+            this.#event("reminded", project, id, now);
+            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+          })
+        );
+      }
+      countQuestions(project) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT status, json_extract(spec, '$.isBlocking') = 1 AS blocking, count(*) AS n FROM questions
+           WHERE project = ? GROUP BY 1, 2`
+          ).all(project);
+          const counts = Object.fromEntries(QUESTION_STATUSES.map((status) => [status, { blocking: 0, canWait: 0 }]));
+          for (const row of rows) {
+            const entry = counts[row.status];
+            if (!entry) continue;
+            if (Number(row.blocking) === 1) entry.blocking += Number(row.n);
+            else entry.canWait += Number(row.n);
+          }
+          return counts;
+        });
       }
       knownProjects() {
         return this.#run(
@@ -60418,13 +62399,16 @@ var init_sqlite_store = __esm({
 
 // src/store/open.ts
 async function openStore(location, options = {}) {
-  const now = options.now !== void 0 ? { now: options.now } : {};
+  const shared = {
+    ...options.now !== void 0 ? { now: options.now } : {},
+    ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
+  };
   if (location.kind === "redis") {
     const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
     return openRedisStore2({
       url: location.url,
       prefix: location.prefix,
-      ...now,
+      ...shared,
       ...options.connection !== void 0 ? { connection: options.connection } : {},
       ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
     });
@@ -60432,7 +62416,7 @@ async function openStore(location, options = {}) {
   const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
   return openSqliteStore2({
     path: location.path,
-    ...now,
+    ...shared,
     ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
     ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
   });
@@ -60584,10 +62568,10 @@ var init_redis = __esm({
 });
 
 // src/doctor/slack.ts
-async function callSlack(config2, token, method, args, timeoutMs) {
+async function callSlack(config3, token, method, args, timeoutMs) {
   try {
     const response = await requestJson(
-      `${config2.apiUrl ?? SLACK_API}${method}`,
+      `${config3.apiUrl ?? SLACK_API}${method}`,
       {
         method: "POST",
         headers: {
@@ -60602,30 +62586,30 @@ async function callSlack(config2, token, method, args, timeoutMs) {
     if (response.status !== 200) return { error: `HTTP ${response.status}` };
     const body = record2(response.body);
     if (body.ok === true) return { ok: true, body };
-    const code = text(body, "error");
-    return { error: code !== void 0 && /^[a-z_]{1,64}$/.test(code) ? code : "an unreadable answer" };
+    const code3 = text(body, "error");
+    return { error: code3 !== void 0 && /^[a-z_]{1,64}$/.test(code3) ? code3 : "an unreadable answer" };
   } catch (error46) {
     return { error: `network: ${describeNetworkError(error46, timeoutMs)}` };
   }
 }
-function apiName2(config2) {
-  return config2.apiUrl !== void 0 ? "SLACK_API_URL" : "slack.com";
+function apiName2(config3) {
+  return config3.apiUrl !== void 0 ? "SLACK_API_URL" : "slack.com";
 }
-function unreachable2(config2, error46) {
+function unreachable2(config3, error46) {
   return fail(
-    `Slack: no answer from the Web API at ${apiName2(config2)} (${error46.replace(/^network: /, "")}) — check the network, proxy or SLACK_API_URL`
+    `Slack: no answer from the Web API at ${apiName2(config3)} (${error46.replace(/^network: /, "")}) — check the network, proxy or SLACK_API_URL`
   );
 }
 function isNetwork(answer) {
   return "error" in answer && answer.error.startsWith("network: ");
 }
-async function checkChannel2(config2, channel, botName, timeoutMs) {
+async function checkChannel2(config3, channel, botName, timeoutMs) {
   const invite = `invite it: /invite @${botName}`;
   const notFound = fail(
     `Slack: channel ${channel} was not found — use the id from the channel's details (C…); for a private channel, invite the bot first: /invite @${botName}`
   );
-  const info = await callSlack(config2, config2.botToken, "conversations.info", { channel }, timeoutMs);
-  if (isNetwork(info)) return unreachable2(config2, info.error);
+  const info = await callSlack(config3, config3.botToken, "conversations.info", { channel }, timeoutMs);
+  if (isNetwork(info)) return unreachable2(config3, info.error);
   if ("ok" in info) {
     const found = record2(info.body.channel);
     const name = typeof found.name === "string" ? `${channel} (#${found.name})` : channel;
@@ -60636,8 +62620,8 @@ async function checkChannel2(config2, channel, botName, timeoutMs) {
   }
   if (info.error === "channel_not_found") return notFound;
   if (info.error !== "missing_scope") return fail(`Slack: cannot check ${channel} (${info.error}) — ${invite}`);
-  const history = await callSlack(config2, config2.botToken, "conversations.history", { channel, limit: "1" }, timeoutMs);
-  if (isNetwork(history)) return unreachable2(config2, history.error);
+  const history = await callSlack(config3, config3.botToken, "conversations.history", { channel, limit: "1" }, timeoutMs);
+  if (isNetwork(history)) return unreachable2(config3, history.error);
   if ("ok" in history) return ok(`Slack: the bot is in ${channel}`);
   if (history.error === "not_in_channel") return fail(`Slack: the bot is not in ${channel} — ${invite}`);
   if (history.error === "channel_not_found") return notFound;
@@ -60645,18 +62629,18 @@ async function checkChannel2(config2, channel, botName, timeoutMs) {
     `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`
   );
 }
-async function checkHomeScopes(config2, botUser, timeoutMs) {
+async function checkHomeScopes(config3, botUser, timeoutMs) {
   const args = { user: botUser, types: "public_channel,private_channel", limit: "1" };
-  const answer = await callSlack(config2, config2.botToken, "users.conversations", args, timeoutMs);
-  if (isNetwork(answer)) return unreachable2(config2, answer.error);
+  const answer = await callSlack(config3, config3.botToken, "users.conversations", args, timeoutMs);
+  if (isNetwork(answer)) return unreachable2(config3, answer.error);
   if ("ok" in answer) return void 0;
   return warn(
     `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`
   );
 }
-async function checkSlack(config2, channels, timeoutMs) {
-  const auth = await callSlack(config2, config2.botToken, "auth.test", {}, timeoutMs);
-  if (isNetwork(auth)) return [unreachable2(config2, auth.error)];
+async function checkSlack(config3, channels, timeoutMs) {
+  const auth = await callSlack(config3, config3.botToken, "auth.test", {}, timeoutMs);
+  if (isNetwork(auth)) return [unreachable2(config3, auth.error)];
   if (!("ok" in auth)) {
     if (REFUSED2.has(auth.error)) {
       return [
@@ -60665,20 +62649,20 @@ async function checkSlack(config2, channels, timeoutMs) {
         )
       ];
     }
-    return [fail(`Slack: auth.test failed (${auth.error}) — check SLACK_BOT_TOKEN and ${apiName2(config2)}`)];
+    return [fail(`Slack: auth.test failed (${auth.error}) — check SLACK_BOT_TOKEN and ${apiName2(config3)}`)];
   }
   const botName = text(auth.body, "user") ?? "<bot name>";
   const team = text(auth.body, "team");
   const lines = [ok(`Slack: signed in as @${botName}${team !== void 0 ? ` to ${team}` : ""}`)];
-  lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config2, channel, botName, timeoutMs))));
+  lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config3, channel, botName, timeoutMs))));
   const botUser = text(auth.body, "user_id");
   if (botUser !== void 0) {
-    const home = await checkHomeScopes(config2, botUser, timeoutMs);
+    const home = await checkHomeScopes(config3, botUser, timeoutMs);
     if (home) lines.push(home);
   }
-  if (config2.appToken !== void 0) {
-    const socket = await callSlack(config2, config2.appToken, "apps.connections.open", {}, timeoutMs);
-    if (isNetwork(socket)) lines.push(unreachable2(config2, socket.error));
+  if (config3.appToken !== void 0) {
+    const socket = await callSlack(config3, config3.appToken, "apps.connections.open", {}, timeoutMs);
+    if (isNetwork(socket)) lines.push(unreachable2(config3, socket.error));
     else if ("ok" in socket) lines.push(ok("Slack Socket Mode: SLACK_APP_TOKEN opens connections"));
     else
       lines.push(
@@ -60714,24 +62698,24 @@ function rootCause(error46) {
   let current = error46;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     if (current instanceof NewerSchemaError) return { newer: current };
-    const code = sqliteErrorCode(current) ?? current.code;
-    if (typeof code === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code)) return { code };
+    const code3 = sqliteErrorCode(current) ?? current.code;
+    if (typeof code3 === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code3)) return { code: code3 };
     current = current.cause;
   }
   return {};
 }
 function describeFailure(error46, path) {
   if (error46 instanceof SqliteEngineMissingError) return error46.message;
-  const { code, newer } = rootCause(error46);
+  const { code: code3, newer } = rootCause(error46);
   if (newer) {
     return `the file was written by a newer ask-later (schema version ${newer.found}; this one reads up to ${newer.known}) — upgrade ask-later here and wherever the agents run it`;
   }
   const dir = dirname4(path);
-  const primary = code?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code)?.[0] : code;
+  const primary = code3?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code3)?.[0] : code3;
   switch (primary) {
     case "ENOTDIR":
     case "EEXIST":
-      return `its directory ${dir} cannot be made: a file is in the way (${code}) — ${ELSEWHERE}, or move that file away`;
+      return `its directory ${dir} cannot be made: a file is in the way (${code3}) — ${ELSEWHERE}, or move that file away`;
     case "EISDIR":
       return `the path is a directory (EISDIR) — set ASK_LATER_DB to a file path, such as ${path}/inbox.db`;
     case "EACCES":
@@ -60740,20 +62724,20 @@ function describeFailure(error46, path) {
     case "SQLITE_READONLY":
     case "SQLITE_PERM":
     case "SQLITE_CANTOPEN":
-      return `this user cannot write the file or its directory (${code}) — give it write access to ${dir}, or ${ELSEWHERE}`;
+      return `this user cannot write the file or its directory (${code3}) — give it write access to ${dir}, or ${ELSEWHERE}`;
     case "ENOSPC":
     case "SQLITE_FULL":
-      return `the disk is full (${code}) — free some space, or ${ELSEWHERE} on another disk`;
+      return `the disk is full (${code3}) — free some space, or ${ELSEWHERE} on another disk`;
     case "SQLITE_NOTADB":
     case "SQLITE_CORRUPT":
-      return `the file is not a SQLite database, or is damaged (${code}) — move it away (a new one is created on first use), or set ASK_LATER_DB to another file`;
+      return `the file is not a SQLite database, or is damaged (${code3}) — move it away (a new one is created on first use), or set ASK_LATER_DB to another file`;
     case "SQLITE_BUSY":
     case "SQLITE_LOCKED":
-      return `another process held its write lock for over ${BUSY_TIMEOUT_MS / 1e3} s (${code}) — run doctor again; if it stays locked, stop the ask-later process stuck on it`;
+      return `another process held its write lock for over ${BUSY_TIMEOUT_MS / 1e3} s (${code3}) — run doctor again; if it stays locked, stop the ask-later process stuck on it`;
     case "SQLITE_IOERR":
-      return `an I/O error (${code}) — check the disk; WAL needs a local file system (not a network share)`;
+      return `an I/O error (${code3}) — check the disk; WAL needs a local file system (not a network share)`;
     default:
-      return `it cannot be opened (${code ?? (error46 instanceof Error ? error46.name : "unknown error")})`;
+      return `it cannot be opened (${code3 ?? (error46 instanceof Error ? error46.name : "unknown error")})`;
   }
 }
 async function inspect(path) {
@@ -60812,32 +62796,32 @@ var init_sqlite = __esm({
 // src/doctor/doctor.ts
 import { isIPv6 } from "node:net";
 import { homedir as homedir2 } from "node:os";
-function routedChannels(config2, platform) {
-  const channels = [config2[platform]?.channel, ...(config2.routes ?? []).map((route) => route[platform])];
+function routedChannels(config3, platform) {
+  const channels = [config3[platform]?.channel, ...(config3.routes ?? []).map((route) => route[platform])];
   return [...new Set(channels.filter((channel) => channel !== void 0))];
 }
-function webAddress(config2) {
-  const host = isIPv6(config2.host) ? `[${config2.host}]` : config2.host;
-  return `http://${host}:${config2.port}/`;
+function webAddress(config3) {
+  const host = isIPv6(config3.host) ? `[${config3.host}]` : config3.host;
+  return `http://${host}:${config3.port}/`;
 }
-function describeConfig(config2) {
-  const parts = [describeStore(config2.store)];
-  const routes = config2.routes?.length ?? 0;
+function describeConfig(config3) {
+  const parts = [describeStore(config3.store)];
+  const routes = config3.routes?.length ?? 0;
   if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
-  const token = config2.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
-  parts.push(`web inbox on ${webAddress(config2)}${token}`);
-  if (config2.slack) {
-    const mode = config2.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config2.port}`;
-    parts.push(`Slack (${mode}) to ${routedChannels(config2, "slack").join(", ")}`);
+  const token = config3.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
+  parts.push(`web inbox on ${webAddress(config3)}${token}`);
+  if (config3.slack) {
+    const mode = config3.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config3.port}`;
+    parts.push(`Slack (${mode}) to ${routedChannels(config3, "slack").join(", ")}`);
   }
-  if (config2.discord) parts.push(`Discord to ${routedChannels(config2, "discord").join(", ")}`);
-  if (!config2.slack && !config2.discord) parts.push("no Slack or Discord: answers come from the web inbox");
+  if (config3.discord) parts.push(`Discord to ${routedChannels(config3, "discord").join(", ")}`);
+  if (!config3.slack && !config3.discord) parts.push("no Slack or Discord: answers come from the web inbox");
   return `Config: ${parts.join("; ")}`;
 }
-async function checkStore(config2, timeoutMs) {
-  const lines = config2.store.kind === "redis" ? await checkRedis(config2.store, timeoutMs) : await checkSqlite(config2.store);
+async function checkStore(config3, timeoutMs) {
+  const lines = config3.store.kind === "redis" ? await checkRedis(config3.store, timeoutMs) : await checkSqlite(config3.store);
   if (lines.some((line) => line.status === "fail")) return lines;
-  return [...lines, ...await checkFailedEvents(config2.store, timeoutMs)];
+  return [...lines, ...await checkFailedEvents(config3.store, timeoutMs)];
 }
 async function diagnose(env, options = {}) {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
@@ -60944,14 +62928,14 @@ var init_deadline2 = __esm({
           work.catch(() => void 0);
           return Promise.reject(this.#error(step));
         }
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           const onExpire = (error46) => reject(error46);
           this.#step = step;
           this.#rejects.add(onExpire);
           work.then(
             (value) => {
               this.#rejects.delete(onExpire);
-              resolve5(value);
+              resolve6(value);
             },
             (error46) => {
               this.#rejects.delete(onExpire);
@@ -61026,7 +63010,7 @@ var init_typed_prompt = __esm({
 
 // src/hook/input.ts
 function readStdin(stdin) {
-  return new Promise((resolve5, reject) => {
+  return new Promise((resolve6, reject) => {
     const chunks = [];
     let size = 0;
     const cleanup = () => {
@@ -61046,7 +63030,7 @@ function readStdin(stdin) {
     };
     const onEnd = () => {
       cleanup();
-      resolve5(Buffer.concat(chunks).toString("utf8"));
+      resolve6(Buffer.concat(chunks).toString("utf8"));
     };
     const onError = () => {
       cleanup();
@@ -61057,13 +63041,13 @@ function readStdin(stdin) {
     stdin.once("error", onError);
   });
 }
-function parsePromptSubmit(text2) {
-  if (text2.trim() === "") {
+function parsePromptSubmit(text3) {
+  if (text3.trim() === "") {
     throw new HookIoError("stdin is empty, expected the UserPromptSubmit JSON");
   }
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch {
     throw new HookIoError("stdin is not JSON, expected the UserPromptSubmit JSON");
   }
@@ -61121,8 +63105,8 @@ __export(deliver_exports, {
   deliverWaitingOutcomes: () => deliverWaitingOutcomes
 });
 async function deliverWaitingOutcomes(options) {
-  const { config: config2, deadline } = options;
-  const opening = openStore(config2.store, {
+  const { config: config3, deadline } = options;
+  const opening = openStore(config3.store, {
     connectTimeoutMs: options.connectTimeoutMs,
     // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
     connection: "minimal",
@@ -61142,8 +63126,8 @@ async function deliverWaitingOutcomes(options) {
     await store.close();
   }
 }
-async function deliver(store, { config: config2, deadline, write }) {
-  const project = config2.project;
+async function deliver(store, { config: config3, deadline, write }) {
+  const project = config3.project;
   const claim = await deadline.race(
     store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
     "the inbox did not answer"
@@ -61219,11 +63203,11 @@ async function run(io, env, cwd, deadline, seen) {
   const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
   stopReading(io.stdin);
   if (!carriesAnswers(input)) return;
-  const config2 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve3(cwd, input.cwd));
-  seen.store = config2.store.kind;
+  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve3(cwd, input.cwd));
+  seen.store = config3.store.kind;
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
-    config: config2,
+    config: config3,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
     write: (output) => new Promise((done, fail2) => {
@@ -61256,16 +63240,16 @@ function describe3(error46, seen) {
   const reply = redisErrorCode(error46);
   if (reply !== void 0) return `Redis refused a command (${reply})`;
   if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
-  const code = error46.code;
-  const detail = typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : "";
+  const code3 = error46.code;
+  const detail = typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3) ? ` (${code3})` : "";
   return `unexpected ${error46.constructor.name || error46.name}${detail}`;
 }
 function connectionDetail(cause, depth = 0) {
   if (!(cause instanceof Error) || depth > 3) return void 0;
   const inner = cause.originalError;
   if (inner !== void 0) return connectionDetail(inner, depth + 1);
-  const code = cause.code;
-  if (typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
+  const code3 = cause.code;
+  if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
   if (isNamed(cause, /^ConnectionTimeoutError$/)) return "connection timed out";
   return redisErrorCode(cause) ?? (cause.name || void 0);
 }
@@ -61301,6 +63285,190 @@ var init_run2 = __esm({
     MIN_RUN_MS = 500;
     CONNECT_TIMEOUT_MS = 700;
     EXIT_GRACE_MS = 100;
+  }
+});
+
+// src/status/status-input-error.ts
+var StatusInputError;
+var init_status_input_error = __esm({
+  "src/status/status-input-error.ts"() {
+    "use strict";
+    StatusInputError = class extends Error {
+      name = "StatusInputError";
+    };
+  }
+});
+
+// src/status/input.ts
+function parseStatusInput(text3) {
+  if (text3.trim() === "") return {};
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
+  }
+  if (!isObject2(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
+  }
+  const workspace = isObject2(value.workspace) ? value.workspace : {};
+  const projectDir = nonBlank(workspace.project_dir);
+  const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
+  return {
+    ...projectDir === void 0 ? {} : { projectDir },
+    ...currentDir === void 0 ? {} : { currentDir }
+  };
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function nonBlank(value) {
+  return typeof value === "string" && value.trim() !== "" ? value : void 0;
+}
+var init_input2 = __esm({
+  "src/status/input.ts"() {
+    "use strict";
+    init_status_input_error();
+  }
+});
+
+// src/status/line.ts
+function statusFigures(counts) {
+  return {
+    waiting: counts.pending.blocking + counts.pending.canWait,
+    blocking: counts.pending.blocking,
+    answered: counts.answered.blocking + counts.answered.canWait
+  };
+}
+function renderStatusLine({ waiting, blocking, answered }) {
+  const parts = [];
+  if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
+  if (answered > 0) parts.push(`${answered} answered`);
+  return `ask-later: ${parts.length === 0 ? "no questions waiting" : parts.join(" · ")}`;
+}
+var init_line = __esm({
+  "src/status/line.ts"() {
+    "use strict";
+  }
+});
+
+// src/status/run.ts
+var run_exports3 = {};
+__export(run_exports3, {
+  DEADLINE_MS: () => DEADLINE_MS2,
+  runStatus: () => runStatus
+});
+import { existsSync } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+async function runStatus(io, env, cwd, options = {}) {
+  io.stdout.on("error", ignore2);
+  io.stderr.on("error", ignore2);
+  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS2, DEADLINE_MS2 - performance.now());
+  const endsAt = performance.now() + budget;
+  const deadline = new Deadline(budget);
+  const seen = {};
+  let line = "";
+  try {
+    line = await run2(io, env, cwd, { deadline, endsAt }, seen);
+  } catch (error46) {
+    io.stderr.write(`ask-later status: ${describe4(error46, seen)}
+`);
+  } finally {
+    deadline.clear();
+    stopReading2(io.stdin);
+  }
+  io.stdout.write(`${line}
+`);
+  if (deadline.expired && options.ownsProcess !== false) exitSoonIfStuck2();
+  return 0;
+}
+async function run2(io, env, cwd, { deadline, endsAt }, seen) {
+  const tty = io.stdin.isTTY === true;
+  const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), "stdin did not end"));
+  stopReading2(io.stdin);
+  const { store: location } = loadStoreConfig(env);
+  seen.store = location.kind;
+  const project = projectFromEnvironment(
+    input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
+    input.currentDir === void 0 ? cwd : resolve4(cwd, input.currentDir)
+  );
+  if (location.kind === "sqlite" && !existsSync(location.path)) {
+    return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
+  }
+  const left = () => Math.max(1, Math.floor(endsAt - performance.now()));
+  const opening = openStore(location, {
+    // The bare RESP client: node-redis alone takes longer to load than this command may take.
+    connection: "minimal",
+    connectTimeoutMs: left(),
+    busyTimeoutMs: Math.max(1, left() - SQLITE_MARGIN_MS)
+  });
+  deadline.onExpire(() => {
+    opening.then((store2) => store2.close()).catch(() => void 0);
+  });
+  const store = await deadline.race(opening, "the inbox did not answer");
+  try {
+    const counts = await deadline.race(store.countQuestions(project), "the inbox did not answer");
+    return renderStatusLine(statusFigures(counts));
+  } finally {
+    await store.close().catch(() => void 0);
+  }
+}
+function describe4(error46, seen) {
+  if (error46 instanceof DeadlineError) {
+    return `${error46.message} (${Math.round(performance.now())} ms after the process started)`;
+  }
+  if (error46 instanceof StatusInputError || error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) {
+    return error46.message;
+  }
+  if (error46 instanceof StoreUnavailableError) {
+    const why2 = errorCode(error46.cause);
+    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    return `the inbox (${store}) is unreachable${why2 === void 0 ? "" : ` (${why2})`}`;
+  }
+  const why = errorCode(error46);
+  if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
+  return `unexpected ${error46.constructor.name || error46.name}${why === void 0 ? "" : ` (${why})`}`;
+}
+function errorCode(error46) {
+  if (!(error46 instanceof Error)) return void 0;
+  const code3 = error46.code;
+  if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
+  if (error46.name === "ErrorReply") return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
+  if (error46.name === "ConnectionTimeoutError") return "connection timed out";
+  return void 0;
+}
+function exitSoonIfStuck2() {
+  setTimeout(() => process.exit(0), EXIT_GRACE_MS2).unref();
+}
+function stopReading2(stdin) {
+  stdin.pause();
+  const destroy = stdin.destroy;
+  if (typeof destroy === "function") destroy.call(stdin);
+}
+function ignore2() {
+}
+var DEADLINE_MS2, MIN_RUN_MS2, SQLITE_MARGIN_MS, EXIT_GRACE_MS2;
+var init_run3 = __esm({
+  "src/status/run.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_deadline2();
+    init_deadline_error();
+    init_hook_io_error();
+    init_input();
+    init_project2();
+    init_open();
+    init_engine_missing_error();
+    init_store_unavailable_error();
+    init_input2();
+    init_line();
+    init_status_input_error();
+    DEADLINE_MS2 = 300;
+    MIN_RUN_MS2 = 100;
+    SQLITE_MARGIN_MS = 30;
+    EXIT_GRACE_MS2 = 50;
   }
 });
 
@@ -62812,23 +64980,23 @@ var init_types = __esm({
       CreateTaskResultSchema
     ]);
     McpError = class _McpError extends Error {
-      constructor(code, message, data) {
-        super(`MCP error ${code}: ${message}`);
-        this.code = code;
+      constructor(code3, message, data) {
+        super(`MCP error ${code3}: ${message}`);
+        this.code = code3;
         this.data = data;
         this.name = "McpError";
       }
       /**
        * Factory method to create the appropriate error type based on the error code and data
        */
-      static fromError(code, message, data) {
-        if (code === ErrorCode.UrlElicitationRequired && data) {
+      static fromError(code3, message, data) {
+        if (code3 === ErrorCode.UrlElicitationRequired && data) {
           const errorData = data;
           if (errorData.elicitations) {
             return new UrlElicitationRequiredError(errorData.elicitations, message);
           }
         }
-        return new _McpError(code, message, data);
+        return new _McpError(code3, message, data);
       }
     };
     UrlElicitationRequiredError = class extends McpError {
@@ -62948,12 +65116,12 @@ var init_stdio2 = __esm({
         this.onclose?.();
       }
       send(message) {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           const json2 = serializeMessage(message);
           if (this._stdout.write(json2)) {
-            resolve5();
+            resolve6();
           } else {
-            this._stdout.once("drain", resolve5);
+            this._stdout.once("drain", resolve6);
           }
         });
       }
@@ -67978,7 +70146,7 @@ var init_protocol = __esm({
               return;
             }
             const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-            await new Promise((resolve5) => setTimeout(resolve5, pollInterval));
+            await new Promise((resolve6) => setTimeout(resolve6, pollInterval));
             options?.signal?.throwIfAborted();
           }
         } catch (error46) {
@@ -67995,7 +70163,7 @@ var init_protocol = __esm({
        */
       request(request, resultSchema, options) {
         const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options ?? {};
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           const earlyReject = (error46) => {
             reject(error46);
           };
@@ -68073,7 +70241,7 @@ var init_protocol = __esm({
               if (!parseResult.success) {
                 reject(parseResult.error);
               } else {
-                resolve5(parseResult.data);
+                resolve6(parseResult.data);
               }
             } catch (error46) {
               reject(error46);
@@ -68335,12 +70503,12 @@ var init_protocol = __esm({
           }
         } catch {
         }
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           if (signal.aborted) {
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
             return;
           }
-          const timeoutId = setTimeout(resolve5, interval);
+          const timeoutId = setTimeout(resolve6, interval);
           signal.addEventListener("abort", () => {
             clearTimeout(timeoutId);
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -68445,9 +70613,9 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      constructor(code) {
+      constructor(code3) {
         super();
-        this._items = typeof code === "string" ? [code] : code;
+        this._items = typeof code3 === "string" ? [code3] : code3;
       }
       toString() {
         return this.str;
@@ -68459,12 +70627,12 @@ var require_code = __commonJS({
         return item === "" || item === '""';
       }
       get str() {
-        var _a;
-        return (_a = this._str) !== null && _a !== void 0 ? _a : this._str = this._items.reduce((s, c) => `${s}${c}`, "");
+        var _a2;
+        return (_a2 = this._str) !== null && _a2 !== void 0 ? _a2 : this._str = this._items.reduce((s, c) => `${s}${c}`, "");
       }
       get names() {
-        var _a;
-        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c) => {
+        var _a2;
+        return (_a2 = this._names) !== null && _a2 !== void 0 ? _a2 : this._names = this._items.reduce((names, c) => {
           if (c instanceof Name)
             names[c.str] = (names[c.str] || 0) + 1;
           return names;
@@ -68474,13 +70642,13 @@ var require_code = __commonJS({
     exports._Code = _Code;
     exports.nil = new _Code("");
     function _(strs, ...args) {
-      const code = [strs[0]];
+      const code3 = [strs[0]];
       let i = 0;
       while (i < args.length) {
-        addCodeArg(code, args[i]);
-        code.push(strs[++i]);
+        addCodeArg(code3, args[i]);
+        code3.push(strs[++i]);
       }
-      return new _Code(code);
+      return new _Code(code3);
     }
     exports._ = _;
     var plus = new _Code("+");
@@ -68496,13 +70664,13 @@ var require_code = __commonJS({
       return new _Code(expr);
     }
     exports.str = str;
-    function addCodeArg(code, arg) {
+    function addCodeArg(code3, arg) {
       if (arg instanceof _Code)
-        code.push(...arg._items);
+        code3.push(...arg._items);
       else if (arg instanceof Name)
-        code.push(arg);
+        code3.push(arg);
       else
-        code.push(interpolate(arg));
+        code3.push(interpolate(arg));
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
@@ -68610,8 +70778,8 @@ var require_scope = __commonJS({
         return `${prefix}${ng.index++}`;
       }
       _nameGroup(prefix) {
-        var _a, _b;
-        if (((_b = (_a = this._parent) === null || _a === void 0 ? void 0 : _a._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix)) || this._prefixes && !this._prefixes.has(prefix)) {
+        var _a2, _b;
+        if (((_b = (_a2 = this._parent) === null || _a2 === void 0 ? void 0 : _a2._prefixes) === null || _b === void 0 ? void 0 : _b.has(prefix)) || this._prefixes && !this._prefixes.has(prefix)) {
           throw new Error(`CodeGen: prefix "${prefix}" is not allowed in this scope`);
         }
         return this._names[prefix] = { prefix, index: 0 };
@@ -68644,12 +70812,12 @@ var require_scope = __commonJS({
         return new ValueScopeName(prefix, this._newName(prefix));
       }
       value(nameOrPrefix, value) {
-        var _a;
+        var _a2;
         if (value.ref === void 0)
           throw new Error("CodeGen: ref must be passed in value");
         const name = this.toName(nameOrPrefix);
         const { prefix } = name;
-        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
+        const valueKey = (_a2 = value.key) !== null && _a2 !== void 0 ? _a2 : value.ref;
         let vs = this._values[prefix];
         if (vs) {
           const _name = vs.get(valueKey);
@@ -68686,7 +70854,7 @@ var require_scope = __commonJS({
         }, usedValues, getCode);
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code = code_1.nil;
+        let code3 = code_1.nil;
         for (const prefix in values) {
           const vs = values[prefix];
           if (!vs)
@@ -68699,16 +70867,16 @@ var require_scope = __commonJS({
             let c = valueCode(name);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code = (0, code_1._)`${code}${def} ${name} = ${c};${this.opts._n}`;
+              code3 = (0, code_1._)`${code3}${def} ${name} = ${c};${this.opts._n}`;
             } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code = (0, code_1._)`${code}${c}${this.opts._n}`;
+              code3 = (0, code_1._)`${code3}${c}${this.opts._n}`;
             } else {
               throw new ValueError(name);
             }
             nameSet.set(name, UsedValueState.Completed);
           });
         }
-        return code;
+        return code3;
       }
     };
     exports.ValueScope = ValueScope;
@@ -68868,9 +71036,9 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node {
-      constructor(code) {
+      constructor(code3) {
         super();
-        this.code = code;
+        this.code = code3;
       }
       render({ _n }) {
         return `${this.code};` + _n;
@@ -68892,7 +71060,7 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code, n) => code + n.render(opts), "");
+        return this.nodes.reduce((code3, n) => code3 + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
@@ -68940,10 +71108,10 @@ var require_codegen = __commonJS({
         this.condition = condition;
       }
       render(opts) {
-        let code = `if(${this.condition})` + super.render(opts);
+        let code3 = `if(${this.condition})` + super.render(opts);
         if (this.else)
-          code += "else " + this.else.render(opts);
-        return code;
+          code3 += "else " + this.else.render(opts);
+        return code3;
       }
       optimizeNodes() {
         super.optimizeNodes();
@@ -68967,8 +71135,8 @@ var require_codegen = __commonJS({
         return this;
       }
       optimizeNames(names, constants) {
-        var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
+        var _a2;
+        this.else = (_a2 = this.else) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants);
         if (!(super.optimizeNames(names, constants) || this.else))
           return;
         this.condition = optimizeExpr(this.condition, names, constants);
@@ -69064,24 +71232,24 @@ var require_codegen = __commonJS({
     Return.kind = "return";
     var Try = class extends BlockNode {
       render(opts) {
-        let code = "try" + super.render(opts);
+        let code3 = "try" + super.render(opts);
         if (this.catch)
-          code += this.catch.render(opts);
+          code3 += this.catch.render(opts);
         if (this.finally)
-          code += this.finally.render(opts);
-        return code;
+          code3 += this.finally.render(opts);
+        return code3;
       }
       optimizeNodes() {
-        var _a, _b;
+        var _a2, _b;
         super.optimizeNodes();
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNodes();
+        (_a2 = this.catch) === null || _a2 === void 0 ? void 0 : _a2.optimizeNodes();
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
       optimizeNames(names, constants) {
-        var _a, _b;
+        var _a2, _b;
         super.optimizeNames(names, constants);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
+        (_a2 = this.catch) === null || _a2 === void 0 ? void 0 : _a2.optimizeNames(names, constants);
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants);
         return this;
       }
@@ -69186,18 +71354,18 @@ var require_codegen = __commonJS({
       }
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
-        const code = ["{"];
+        const code3 = ["{"];
         for (const [key, value] of keyValues) {
-          if (code.length > 1)
-            code.push(",");
-          code.push(key);
+          if (code3.length > 1)
+            code3.push(",");
+          code3.push(key);
           if (key !== value || this.opts.es5) {
-            code.push(":");
-            (0, code_1.addCodeArg)(code, value);
+            code3.push(":");
+            (0, code_1.addCodeArg)(code3, value);
           }
         }
-        code.push("}");
-        return new code_1._Code(code);
+        code3.push("}");
+        return new code_1._Code(code3);
       }
       // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
       if(condition, thenBody, elseBody) {
@@ -69460,12 +71628,12 @@ var require_util = __commonJS({
     }
     exports.alwaysValidSchema = alwaysValidSchema;
     function checkUnknownRules(it, schema = it.schema) {
-      const { opts, self } = it;
+      const { opts, self: self2 } = it;
       if (!opts.strictSchema)
         return;
       if (typeof schema === "boolean")
         return;
-      const rules = self.RULES.keywords;
+      const rules = self2.RULES.keywords;
       for (const key in schema) {
         if (!rules[key])
           checkStrictMode(it, `unknown keyword: "${key}"`);
@@ -69584,8 +71752,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber2 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber2 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber2 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -69851,8 +72019,8 @@ var require_applicability = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
-    function schemaHasRulesForType({ schema, self }, type) {
-      const group = self.RULES.types[type];
+    function schemaHasRulesForType({ schema, self: self2 }, type) {
+      const group = self2.RULES.types[type];
       return group && group !== true && shouldUseGroup(schema, group);
     }
     exports.schemaHasRulesForType = schemaHasRulesForType;
@@ -69861,8 +72029,8 @@ var require_applicability = __commonJS({
     }
     exports.shouldUseGroup = shouldUseGroup;
     function shouldUseRule(schema, rule) {
-      var _a;
-      return schema[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
+      var _a2;
+      return schema[rule.keyword] !== void 0 || ((_a2 = rule.definition.implements) === null || _a2 === void 0 ? void 0 : _a2.some((kwd) => schema[kwd] !== void 0));
     }
     exports.shouldUseRule = shouldUseRule;
   }
@@ -70250,14 +72418,14 @@ var require_keyword = __commonJS({
     }
     exports.macroKeywordCode = macroKeywordCode;
     function funcKeywordCode(cxt, def) {
-      var _a;
+      var _a2;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
       const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
       const validateRef = useKeyword(gen, keyword, validate);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
-      cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
+      cxt.ok((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid);
       function validateKeyword() {
         if (def.errors === false) {
           assignValid();
@@ -70288,8 +72456,8 @@ var require_keyword = __commonJS({
         gen.assign(valid, (0, codegen_1._)`${_await}${(0, code_1.callValidateCode)(cxt, validateRef, passCxt, passSchema)}`, def.modifying);
       }
       function reportErrs(errors) {
-        var _a2;
-        gen.if((0, codegen_1.not)((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid), errors);
+        var _a3;
+        gen.if((0, codegen_1.not)((_a3 = def.valid) !== null && _a3 !== void 0 ? _a3 : valid), errors);
       }
     }
     exports.funcKeywordCode = funcKeywordCode;
@@ -70317,7 +72485,7 @@ var require_keyword = __commonJS({
       return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema) : st === "object" ? schema && typeof schema == "object" && !Array.isArray(schema) : typeof schema == st || allowUndefined && typeof schema == "undefined");
     }
     exports.validSchemaType = validSchemaType;
-    function validateKeywordUsage({ schema, opts, self, errSchemaPath }, def, keyword) {
+    function validateKeywordUsage({ schema, opts, self: self2, errSchemaPath }, def, keyword) {
       if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
         throw new Error("ajv implementation error");
       }
@@ -70328,9 +72496,9 @@ var require_keyword = __commonJS({
       if (def.validateSchema) {
         const valid = def.validateSchema(schema[keyword]);
         if (!valid) {
-          const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self.errorsText(def.validateSchema.errors);
+          const msg = `keyword "${keyword}" value is invalid at path "${errSchemaPath}": ` + self2.errorsText(def.validateSchema.errors);
           if (opts.validateSchema === "log")
-            self.logger.error(msg);
+            self2.logger.error(msg);
           else
             throw new Error(msg);
         }
@@ -70618,8 +72786,8 @@ var require_resolve = __commonJS({
       }
       return count;
     }
-    function getFullPath(resolver, id = "", normalize) {
-      if (normalize !== false)
+    function getFullPath(resolver, id = "", normalize3) {
+      if (normalize3 !== false)
         id = normalizeId(id);
       const p = resolver.parse(id);
       return _getFullPath(resolver, p);
@@ -70797,11 +72965,11 @@ var require_validate = __commonJS({
       }
       (0, boolSchema_1.boolOrEmptySchema)(it, valid);
     }
-    function schemaCxtHasRules({ schema, self }) {
+    function schemaCxtHasRules({ schema, self: self2 }) {
       if (typeof schema == "boolean")
         return !schema;
       for (const key in schema)
-        if (self.RULES.all[key])
+        if (self2.RULES.all[key])
           return true;
       return false;
     }
@@ -70830,9 +72998,9 @@ var require_validate = __commonJS({
       schemaKeywords(it, types, !checkedTypes, errsCount);
     }
     function checkRefsAndKeywords(it) {
-      const { schema, errSchemaPath, opts, self } = it;
-      if (schema.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema, self.RULES)) {
-        self.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
+      const { schema, errSchemaPath, opts, self: self2 } = it;
+      if (schema.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema, self2.RULES)) {
+        self2.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
       }
     }
     function checkNoDefault(it) {
@@ -70878,8 +73046,8 @@ var require_validate = __commonJS({
         gen.assign((0, codegen_1._)`${evaluated}.items`, items);
     }
     function schemaKeywords(it, types, typeErrors, errsCount) {
-      const { gen, schema, data, allErrors, opts, self } = it;
-      const { RULES } = self;
+      const { gen, schema, data, allErrors, opts, self: self2 } = it;
+      const { RULES } = self2;
       if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
         gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
         return;
@@ -71077,8 +73245,8 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj, assign) {
-        if (assign)
+      setParams(obj, assign3) {
+        if (assign3)
           Object.assign(this.params, obj);
         else
           this.params = obj;
@@ -71257,7 +73425,7 @@ var require_compile = __commonJS({
     var validate_1 = require_validate();
     var SchemaEnv = class {
       constructor(env) {
-        var _a;
+        var _a2;
         this.refs = {};
         this.dynamicAnchors = {};
         let schema;
@@ -71266,7 +73434,7 @@ var require_compile = __commonJS({
         this.schema = env.schema;
         this.schemaId = env.schemaId;
         this.root = env.root || this;
-        this.baseId = (_a = env.baseId) !== null && _a !== void 0 ? _a : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env.schemaId || "$id"]);
+        this.baseId = (_a2 = env.baseId) !== null && _a2 !== void 0 ? _a2 : (0, resolve_1.normalizeId)(schema === null || schema === void 0 ? void 0 : schema[env.schemaId || "$id"]);
         this.schemaPath = env.schemaPath;
         this.localRefs = env.localRefs;
         this.meta = env.meta;
@@ -71362,14 +73530,14 @@ var require_compile = __commonJS({
     }
     exports.compileSchema = compileSchema;
     function resolveRef(root, baseId, ref) {
-      var _a;
+      var _a2;
       ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve5.call(this, root, ref);
+      let _sch = resolve6.call(this, root, ref);
       if (_sch === void 0) {
-        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
+        const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
         if (schema)
           _sch = new SchemaEnv({ schema, schemaId, root, baseId });
@@ -71394,7 +73562,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve5(root, ref) {
+    function resolve6(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -71438,8 +73606,8 @@ var require_compile = __commonJS({
       "definitions"
     ]);
     function getJsonPointer(parsedRef, { baseId, schema, root }) {
-      var _a;
-      if (((_a = parsedRef.fragment) === null || _a === void 0 ? void 0 : _a[0]) !== "/")
+      var _a2;
+      if (((_a2 = parsedRef.fragment) === null || _a2 === void 0 ? void 0 : _a2[0]) !== "/")
         return;
       for (const part of parsedRef.fragment.slice(1).split("/")) {
         if (typeof schema === "boolean")
@@ -71487,7 +73655,7 @@ var require_data = __commonJS({
 });
 
 // node_modules/fast-uri/lib/utils.js
-var require_utils3 = __commonJS({
+var require_utils5 = __commonJS({
   "node_modules/fast-uri/lib/utils.js"(exports, module) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
@@ -71516,22 +73684,22 @@ var require_utils3 = __commonJS({
     }
     function stringArrayToHexStripped(input) {
       let acc = "";
-      let code = 0;
+      let code3 = 0;
       let i = 0;
       for (i = 0; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (code === 48) {
+        code3 = input[i].charCodeAt(0);
+        if (code3 === 48) {
           continue;
         }
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
           return "";
         }
         acc += input[i];
         break;
       }
       for (i += 1; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
+        code3 = input[i].charCodeAt(0);
+        if (!(code3 >= 48 && code3 <= 57 || code3 >= 65 && code3 <= 70 || code3 >= 97 && code3 <= 102)) {
           return "";
         }
         acc += input[i];
@@ -71804,15 +73972,15 @@ var require_utils3 = __commonJS({
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -71843,15 +74011,15 @@ var require_utils3 = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -71878,15 +74046,15 @@ var require_utils3 = __commonJS({
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -71931,15 +74099,15 @@ var require_utils3 = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code3 = input.charCodeAt(i);
+          if (code3 < 128) {
+            output += isEscapeSafe(code3) ? ch : BYTE_HEX[code3];
+          } else if (code3 < 55296 || code3 > 57343) {
+            output += percentEncodeNonAscii(code3);
+          } else if (code3 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output += percentEncodeNonAscii(65536 + (code3 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output += percentEncodeNonAscii(65533);
@@ -72024,7 +74192,7 @@ var require_utils3 = __commonJS({
 var require_schemes = __commonJS({
   "node_modules/fast-uri/lib/schemes.js"(exports, module) {
     "use strict";
-    var { isUUID } = require_utils3();
+    var { isUUID } = require_utils5();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
     var supportedSchemeNames = (
       /** @type {const} */
@@ -72235,7 +74403,7 @@ var require_schemes = __commonJS({
 var require_fast_uri = __commonJS({
   "node_modules/fast-uri/index.js"(exports, module) {
     "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils3();
+    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils5();
     var { SCHEMES, getSchemeHandler } = require_schemes();
     var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
@@ -72248,7 +74416,7 @@ var require_fast_uri = __commonJS({
       }
       return stringScheme;
     }
-    function normalize(uri, options) {
+    function normalize3(uri, options) {
       if (typeof uri === "string") {
         uri = /** @type {T} */
         normalizeString(uri, options);
@@ -72258,7 +74426,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve5(baseURI, relativeURI, options) {
+    function resolve6(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -72648,8 +74816,8 @@ var require_fast_uri = __commonJS({
     }
     var fastUri = {
       SCHEMES,
-      normalize,
-      resolve: resolve5,
+      normalize: normalize3,
+      resolve: resolve6,
       resolveComponent,
       equal,
       serialize,
@@ -72753,9 +74921,9 @@ var require_core = __commonJS({
     };
     var MAX_EXPRESSION = 200;
     function requiredOptions(o) {
-      var _a, _b, _c, _d, _e, _f, _g, _h, _j, _k, _l, _m, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _0;
+      var _a2, _b, _c, _d, _e, _f, _g, _h, _j, _k, _l, _m, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _0;
       const s = o.strict;
-      const _optz = (_a = o.code) === null || _a === void 0 ? void 0 : _a.optimize;
+      const _optz = (_a2 = o.code) === null || _a2 === void 0 ? void 0 : _a2.optimize;
       const optimize = _optz === true || _optz === void 0 ? 1 : _optz || 0;
       const regExp = (_c = (_b = o.code) === null || _b === void 0 ? void 0 : _b.regExp) !== null && _c !== void 0 ? _c : defaultRegExp;
       const uriResolver = (_d = o.uriResolver) !== null && _d !== void 0 ? _d : uri_1.default;
@@ -73055,16 +75223,16 @@ var require_core = __commonJS({
         return this;
       }
       // Add format
-      addFormat(name, format) {
-        if (typeof format == "string")
-          format = new RegExp(format);
-        this.formats[name] = format;
+      addFormat(name, format2) {
+        if (typeof format2 == "string")
+          format2 = new RegExp(format2);
+        this.formats[name] = format2;
         return this;
       }
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text3, msg) => text3 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -73176,9 +75344,9 @@ var require_core = __commonJS({
     }
     function addInitialFormats() {
       for (const name in this.opts.formats) {
-        const format = this.opts.formats[name];
-        if (format)
-          this.addFormat(name, format);
+        const format2 = this.opts.formats[name];
+        if (format2)
+          this.addFormat(name, format2);
       }
     }
     function addInitialKeywords(defs) {
@@ -73229,7 +75397,7 @@ var require_core = __commonJS({
       }
     }
     function addRule(keyword, definition, dataType) {
-      var _a;
+      var _a2;
       const post = definition === null || definition === void 0 ? void 0 : definition.post;
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
@@ -73255,7 +75423,7 @@ var require_core = __commonJS({
       else
         ruleGroup.rules.push(rule);
       RULES.all[keyword] = rule;
-      (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
+      (_a2 = definition.implements) === null || _a2 === void 0 ? void 0 : _a2.forEach((kwd) => this.addKeyword(kwd));
     }
     function addBeforeRule(ruleGroup, rule, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
@@ -73315,11 +75483,11 @@ var require_ref = __commonJS({
       schemaType: "string",
       code(cxt) {
         const { gen, schema: $ref, it } = cxt;
-        const { baseId, schemaEnv: env, validateName, opts, self } = it;
+        const { baseId, schemaEnv: env, validateName, opts, self: self2 } = it;
         const { root } = env;
         if (($ref === "#" || $ref === "#/") && baseId === root.baseId)
           return callRootRef();
-        const schOrEnv = compile_1.resolveRef.call(self, root, baseId, $ref);
+        const schOrEnv = compile_1.resolveRef.call(self2, root, baseId, $ref);
         if (schOrEnv === void 0)
           throw new ref_error_1.default(it.opts.uriResolver, baseId, $ref);
         if (schOrEnv instanceof compile_1.SchemaEnv)
@@ -73389,10 +75557,10 @@ var require_ref = __commonJS({
         gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
       }
       function addEvaluatedFrom(source) {
-        var _a;
+        var _a2;
         if (!it.opts.unevaluated)
           return;
-        const schEvaluated = (_a = sch === null || sch === void 0 ? void 0 : sch.validate) === null || _a === void 0 ? void 0 : _a.evaluated;
+        const schEvaluated = (_a2 = sch === null || sch === void 0 ? void 0 : sch.validate) === null || _a2 === void 0 ? void 0 : _a2.evaluated;
         if (it.props !== true) {
           if (schEvaluated && !schEvaluated.dynamicProps) {
             if (schEvaluated.props !== void 0) {
@@ -74157,7 +76325,7 @@ var require_contains = __commonJS({
           const count = gen.let("count", 0);
           validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
-        function validateItems(_valid, block) {
+        function validateItems(_valid, block2) {
           gen.forRange("i", 0, len, (i) => {
             cxt.subschema({
               keyword: "contains",
@@ -74165,7 +76333,7 @@ var require_contains = __commonJS({
               dataPropType: util_1.Type.Num,
               compositeRule: true
             }, _valid);
-            block();
+            block2();
           });
         }
         function checkLimits(count) {
@@ -74847,7 +77015,7 @@ var require_format = __commonJS({
       error: error46,
       code(cxt, ruleType) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
-        const { opts, errSchemaPath, schemaEnv, self } = it;
+        const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
         if (!opts.validateFormats)
           return;
         if ($data)
@@ -74856,39 +77024,39 @@ var require_format = __commonJS({
           validateFormat();
         function validate$DataFormat() {
           const fmts = gen.scopeValue("formats", {
-            ref: self.formats,
+            ref: self2.formats,
             code: opts.code.formats
           });
           const fDef = gen.const("fDef", (0, codegen_1._)`${fmts}[${schemaCode}]`);
           const fType = gen.let("fType");
-          const format = gen.let("format");
-          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format, fDef));
+          const format2 = gen.let("format");
+          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format2, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format2, fDef));
           cxt.fail$data((0, codegen_1.or)(unknownFmt(), invalidFmt()));
           function unknownFmt() {
             if (opts.strictSchema === false)
               return codegen_1.nil;
-            return (0, codegen_1._)`${schemaCode} && !${format}`;
+            return (0, codegen_1._)`${schemaCode} && !${format2}`;
           }
           function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data}) : ${format}(${data}))` : (0, codegen_1._)`${format}(${data})`;
-            const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data}))`;
-            return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
+            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data}) : ${format2}(${data}))` : (0, codegen_1._)`${format2}(${data})`;
+            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data}))`;
+            return (0, codegen_1._)`${format2} && ${format2} !== true && ${fType} === ${ruleType} && !${validData}`;
           }
         }
         function validateFormat() {
-          const formatDef = self.formats[schema];
+          const formatDef = self2.formats[schema];
           if (!formatDef) {
             unknownFormat();
             return;
           }
           if (formatDef === true)
             return;
-          const [fmtType, format, fmtRef] = getFormat(formatDef);
+          const [fmtType, format2, fmtRef] = getFormat(formatDef);
           if (fmtType === ruleType)
             cxt.pass(validCondition());
           function unknownFormat() {
             if (opts.strictSchema === false) {
-              self.logger.warn(unknownMsg());
+              self2.logger.warn(unknownMsg());
               return;
             }
             throw new Error(unknownMsg());
@@ -74897,8 +77065,8 @@ var require_format = __commonJS({
             }
           }
           function getFormat(fmtDef) {
-            const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code });
+            const code3 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code3 });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -74910,7 +77078,7 @@ var require_format = __commonJS({
                 throw new Error("async format in sync schema");
               return (0, codegen_1._)`await ${fmtRef}(${data})`;
             }
-            return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
+            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
           }
         }
       }
@@ -74925,8 +77093,8 @@ var require_format2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var format_1 = require_format();
-    var format = [format_1.default];
-    exports.default = format;
+    var format2 = [format_1.default];
+    exports.default = format2;
   }
 });
 
@@ -74976,7 +77144,7 @@ var require_draft7 = __commonJS({
 });
 
 // node_modules/ajv/dist/vocabularies/discriminator/types.js
-var require_types4 = __commonJS({
+var require_types5 = __commonJS({
   "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -74995,7 +77163,7 @@ var require_discriminator = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var types_1 = require_types4();
+    var types_1 = require_types5();
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util();
@@ -75043,7 +77211,7 @@ var require_discriminator = __commonJS({
           return _valid;
         }
         function getMapping() {
-          var _a;
+          var _a2;
           const oneOfMapping = {};
           const topRequired = hasRequired(parentSchema);
           let tagRequired = true;
@@ -75057,7 +77225,7 @@ var require_discriminator = __commonJS({
               if (sch === void 0)
                 throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref);
             }
-            const propSch = (_a = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a === void 0 ? void 0 : _a[tagName];
+            const propSch = (_a2 = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a2 === void 0 ? void 0 : _a2[tagName];
             if (typeof propSch != "object") {
               throw new Error(`discriminator: oneOf subschemas (or referenced schemas) must have "properties/${tagName}"`);
             }
@@ -75422,7 +77590,7 @@ var require_formats = __commonJS({
         const matches = TIME.exec(str);
         if (!matches)
           return false;
-        const hr = +matches[1];
+        const hr2 = +matches[1];
         const min = +matches[2];
         const sec = +matches[3];
         const tz = matches[4];
@@ -75431,10 +77599,10 @@ var require_formats = __commonJS({
         const tzM = +(matches[7] || 0);
         if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
           return false;
-        if (hr <= 23 && min <= 59 && sec < 60)
+        if (hr2 <= 23 && min <= 59 && sec < 60)
           return true;
         const utcMin = min - tzM * tzSign;
-        const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
+        const utcHr = hr2 - tzH * tzSign - (utcMin < 0 ? 1 : 0);
         return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
       };
     }
@@ -75551,34 +77719,34 @@ var require_limit = __commonJS({
       error: error46,
       code(cxt) {
         const { gen, data, schemaCode, keyword, it } = cxt;
-        const { opts, self } = it;
+        const { opts, self: self2 } = it;
         if (!opts.validateFormats)
           return;
-        const fCxt = new ajv_1.KeywordCxt(it, self.RULES.all.format.definition, "format");
+        const fCxt = new ajv_1.KeywordCxt(it, self2.RULES.all.format.definition, "format");
         if (fCxt.$data)
           validate$DataFormat();
         else
           validateFormat();
         function validate$DataFormat() {
           const fmts = gen.scopeValue("formats", {
-            ref: self.formats,
+            ref: self2.formats,
             code: opts.code.formats
           });
           const fmt = gen.const("fmt", (0, codegen_1._)`${fmts}[${fCxt.schemaCode}]`);
           cxt.fail$data((0, codegen_1.or)((0, codegen_1._)`typeof ${fmt} != "object"`, (0, codegen_1._)`${fmt} instanceof RegExp`, (0, codegen_1._)`typeof ${fmt}.compare != "function"`, compareCode(fmt)));
         }
         function validateFormat() {
-          const format = fCxt.schema;
-          const fmtDef = self.formats[format];
+          const format2 = fCxt.schema;
+          const fmtDef = self2.formats[format2];
           if (!fmtDef || fmtDef === true)
             return;
           if (typeof fmtDef != "object" || fmtDef instanceof RegExp || typeof fmtDef.compare != "function") {
-            throw new Error(`"${keyword}": format "${format}" does not define "compare" function`);
+            throw new Error(`"${keyword}": format "${format2}" does not define "compare" function`);
           }
           const fmt = gen.scopeValue("formats", {
-            key: format,
+            key: format2,
             ref: fmtDef,
-            code: opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(format)}` : void 0
+            code: opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(format2)}` : void 0
           });
           cxt.fail$data(compareCode(fmt));
         }
@@ -75597,7 +77765,7 @@ var require_limit = __commonJS({
 });
 
 // node_modules/ajv-formats/dist/index.js
-var require_dist3 = __commonJS({
+var require_dist4 = __commonJS({
   "node_modules/ajv-formats/dist/index.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -75612,8 +77780,8 @@ var require_dist3 = __commonJS({
         return ajv;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list2 = opts.formats || formats_1.formatNames;
-      addFormats(ajv, list2, formats, exportName);
+      const list3 = opts.formats || formats_1.formatNames;
+      addFormats(ajv, list3, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv);
       return ajv;
@@ -75625,11 +77793,11 @@ var require_dist3 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats(ajv, list2, fs, exportName) {
-      var _a;
+    function addFormats(ajv, list3, fs, exportName) {
+      var _a2;
       var _b;
-      (_a = (_b = ajv.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list2)
+      (_a2 = (_b = ajv.opts.code).formats) !== null && _a2 !== void 0 ? _a2 : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
+      for (const f of list3)
         ajv.addFormat(f, fs[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -75654,7 +77822,7 @@ var import_ajv, import_ajv_formats, AjvJsonSchemaValidator;
 var init_ajv_provider = __esm({
   "node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js"() {
     import_ajv = __toESM(require_ajv(), 1);
-    import_ajv_formats = __toESM(require_dist3(), 1);
+    import_ajv_formats = __toESM(require_dist4(), 1);
     AjvJsonSchemaValidator = class {
       /**
        * Create an AJV validator
@@ -76352,9 +78520,9 @@ var init_server2 = __esm({
 });
 
 // src/core/ask-input.ts
-function quote2(text2) {
-  if (text2.length <= ECHO_MAX) return JSON.stringify(text2);
-  return `${JSON.stringify(`${text2.slice(0, ECHO_MAX)}…`)} (${text2.length} characters)`;
+function quote2(text3) {
+  if (text3.length <= ECHO_MAX) return JSON.stringify(text3);
+  return `${JSON.stringify(`${text3.slice(0, ECHO_MAX)}…`)} (${text3.length} characters)`;
 }
 function describeValue(value) {
   try {
@@ -76386,49 +78554,49 @@ function lengthOf(value) {
 function listFields(names) {
   return names.map((name) => `\`${name}\``).join(", ");
 }
-function isControl(code) {
-  return code <= 31 || code >= 127 && code <= 159;
+function isControl(code3) {
+  return code3 <= 31 || code3 >= 127 && code3 <= 159;
 }
-function codePointName(code) {
-  const hex3 = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  return code === 9 ? `a tab (${hex3})` : `the control character ${hex3}`;
+function codePointName(code3) {
+  const hex3 = `U+${code3.toString(16).toUpperCase().padStart(4, "0")}`;
+  return code3 === 9 ? `a tab (${hex3})` : `the control character ${hex3}`;
 }
-function oneLineProblem(text2) {
-  for (let i = 0; i < text2.length; i++) {
-    const char = text2.charAt(i);
-    const code = text2.charCodeAt(i);
+function oneLineProblem(text3) {
+  for (let i = 0; i < text3.length; i++) {
+    const char = text3.charAt(i);
+    const code3 = text3.charCodeAt(i);
     if (LINE_BREAKS.has(char)) return `must be one line: it contains a line break at character ${i + 1}`;
-    if (isControl(code))
-      return `must be one line of plain text: it contains ${codePointName(code)} at character ${i + 1}`;
-    const surrogate = surrogateProblem(text2, i);
+    if (isControl(code3))
+      return `must be one line of plain text: it contains ${codePointName(code3)} at character ${i + 1}`;
+    const surrogate = surrogateProblem(text3, i);
     if (surrogate === "pair") i++;
     else if (surrogate !== void 0) return surrogate;
   }
   return void 0;
 }
-function markdownProblem(text2) {
-  for (let i = 0; i < text2.length; i++) {
-    const code = text2.charCodeAt(i);
-    if (code === 10 || code === 9) continue;
-    if (code === 13) {
-      if (text2.charCodeAt(i + 1) === 10) continue;
+function markdownProblem(text3) {
+  for (let i = 0; i < text3.length; i++) {
+    const code3 = text3.charCodeAt(i);
+    if (code3 === 10 || code3 === 9) continue;
+    if (code3 === 13) {
+      if (text3.charCodeAt(i + 1) === 10) continue;
       return `must use \\n for line breaks: it contains a carriage return (U+000D) without a line feed at character ${i + 1}`;
     }
-    if (isControl(code)) {
-      return `must not contain control characters other than tab and line break: it contains ${codePointName(code)} at character ${i + 1}`;
+    if (isControl(code3)) {
+      return `must not contain control characters other than tab and line break: it contains ${codePointName(code3)} at character ${i + 1}`;
     }
-    const surrogate = surrogateProblem(text2, i);
+    const surrogate = surrogateProblem(text3, i);
     if (surrogate === "pair") i++;
     else if (surrogate !== void 0) return surrogate;
   }
   return void 0;
 }
-function surrogateProblem(text2, i) {
-  const code = text2.charCodeAt(i);
-  if (code < 55296 || code > 57343) return void 0;
-  const next = text2.charCodeAt(i + 1);
-  if (code <= 56319 && next >= 56320 && next <= 57343) return "pair";
-  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code.toString(16).toUpperCase()} at character ${i + 1}`;
+function surrogateProblem(text3, i) {
+  const code3 = text3.charCodeAt(i);
+  if (code3 < 55296 || code3 > 57343) return void 0;
+  const next = text3.charCodeAt(i + 1);
+  if (code3 <= 56319 && next >= 56320 && next <= 57343) return "pair";
+  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code3.toString(16).toUpperCase()} at character ${i + 1}`;
 }
 function typeError(expected, required2) {
   return (issue2) => required2 && issue2.input === void 0 ? `is required: ${expected}` : `must be ${expected}, got ${describeValue(issue2.input)}`;
@@ -76438,12 +78606,12 @@ function tooLong(max) {
 }
 function oneLineText(max, required2, forbidOther = false) {
   const base = external_exports.string({ error: typeError(`a one-line string of at most ${max} characters`, required2) });
-  return (required2 ? base.min(1, { error: "must not be empty" }) : base).max(max, { error: tooLong(max) }).superRefine((text2, ctx) => {
-    const problem = oneLineProblem(text2);
+  return (required2 ? base.min(1, { error: "must not be empty" }) : base).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
+    const problem = oneLineProblem(text3);
     if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
-    else if (required2 && text2.length > 0 && text2.trim() === "")
+    else if (required2 && text3.length > 0 && text3.trim() === "")
       ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
-    if (forbidOther && isOther(text2)) {
+    if (forbidOther && isOther(text3)) {
       ctx.addIssue({
         code: "custom",
         message: `must not be ${JSON.stringify(OTHER_LABEL)}: every question already offers ${OTHER_LABEL} (with notes) to the person, so leave it out`
@@ -76452,10 +78620,10 @@ function oneLineText(max, required2, forbidOther = false) {
   });
 }
 function markdownText(max) {
-  return external_exports.string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) }).min(1, { error: "must not be empty" }).max(max, { error: tooLong(max) }).superRefine((text2, ctx) => {
-    const problem = markdownProblem(text2);
+  return external_exports.string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) }).min(1, { error: "must not be empty" }).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
+    const problem = markdownProblem(text3);
     if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
-    else if (text2.length > 0 && text2.trim() === "")
+    else if (text3.length > 0 && text3.trim() === "")
       ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
   });
 }
@@ -76518,24 +78686,24 @@ function editDistance(a, b) {
   return previous[b.length] ?? 0;
 }
 function keyList(keys, suggest) {
-  const shown = keys.slice(0, 5).map((key) => {
+  const shown2 = keys.slice(0, 5).map((key) => {
     const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
     const suggestion = suggest(key);
     return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
   });
-  const more = keys.length > shown.length ? ` and ${keys.length - shown.length} more` : "";
-  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown.join(", ")}${more}`;
+  const more = keys.length > shown2.length ? ` and ${keys.length - shown2.length} more` : "";
+  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown2.join(", ")}${more}`;
 }
 function unknownFieldsMessage(keys) {
   const optional2 = FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
   return `contain ${keyList(keys, suggestField)}. The fields are ${listFields(REQUIRED_FIELDS)} (required) and ${listFields(optional2)} (optional)`;
 }
 function formatPath(path) {
-  let text2 = "";
+  let text3 = "";
   for (const key of path) {
-    text2 += typeof key === "number" ? `[${key}]` : text2 === "" ? String(key) : `.${String(key)}`;
+    text3 += typeof key === "number" ? `[${key}]` : text3 === "" ? String(key) : `.${String(key)}`;
   }
-  return text2;
+  return text3;
 }
 function reasonsFrom(issues, input, prefix) {
   const reasons = [];
@@ -76560,8 +78728,8 @@ function order(reason) {
   const rank = field === void 0 ? -1 : FIELDS.indexOf(field);
   return [rank, reason.path.length];
 }
-function normaliseMarkdown(text2) {
-  return text2.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
+function normaliseMarkdown(text3) {
+  return text3.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
 }
 function normaliseOption(option) {
   if (typeof option === "string") return { label: option.trim() };
@@ -76581,7 +78749,7 @@ function parseAskInput(raw) {
       return { ok: false, reasons: reasons.length > 0 ? reasons : ["The arguments break the input schema"] };
     }
     const input = result.data;
-    const ticket = input.ticket?.trim();
+    const ticket2 = input.ticket?.trim();
     const value = {
       context: normaliseMarkdown(input.context),
       question: input.question.trim(),
@@ -76590,7 +78758,7 @@ function parseAskInput(raw) {
       options: input.options.map(normaliseOption),
       ...input.recommended === void 0 ? {} : { recommended: input.recommended.trim() },
       multiSelect: input.multiSelect ?? false,
-      ...ticket ? { ticket } : {},
+      ...ticket2 ? { ticket: ticket2 } : {},
       ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
       ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds }
     };
@@ -76707,11 +78875,11 @@ var init_ask_input = __esm({
 // src/mcp/describe.ts
 function questionLine(q) {
   const blocking = q.isBlocking ? "blocking" : "can wait";
-  const ticket = q.ticket ? ` ${q.ticket}` : "";
+  const ticket2 = q.ticket ? ` ${q.ticket}` : "";
   let outcome = "";
   if (q.answer)
     outcome = ` → ${describeSelection(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
-  return `#${q.id} [${q.status}, ${blocking}]${ticket} ${q.question}${outcome}`;
+  return `#${q.id} [${q.status}, ${blocking}]${ticket2} ${q.question}${outcome}`;
 }
 function questionState(q) {
   switch (q.status) {
@@ -76742,11 +78910,11 @@ var init_describe = __esm({
 });
 
 // src/mcp/tool.ts
-function textResult(text2) {
-  return { content: [{ type: "text", text: text2 }] };
+function textResult(text3) {
+  return { content: [{ type: "text", text: text3 }] };
 }
-function errorResult(text2) {
-  return { content: [{ type: "text", text: text2 }], isError: true };
+function errorResult(text3) {
+  return { content: [{ type: "text", text: text3 }], isError: true };
 }
 function failureResult(error46) {
   if (error46 instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
@@ -76758,9 +78926,9 @@ function failureResult(error46) {
   return errorResult("ask-later failed unexpectedly while handling this call; nothing more is known here. Try again.");
 }
 function parseQuestionId(value) {
-  const text2 = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : void 0;
-  const match = text2 === void 0 ? null : /^#?(\d{1,9})$/.exec(text2);
-  const id = match ? Number(match[1]) : Number.NaN;
+  const text3 = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : void 0;
+  const match2 = text3 === void 0 ? null : /^#?(\d{1,9})$/.exec(text3);
+  const id = match2 ? Number(match2[1]) : Number.NaN;
   if (Number.isInteger(id) && id >= 1) return id;
   const got2 = value === void 0 ? "nothing" : JSON.stringify(value)?.slice(0, 40);
   return `Expected \`id\` to be a question id such as 7 or "#7", got ${got2}`;
@@ -77011,7 +79179,8 @@ async function collect2(store, context, request, blockingOnly, empty) {
   const claim = await store.claimUndelivered(project, {
     budget: deliveryEntriesBudget(),
     leaseMs: COLLECT_LEASE_MS,
-    blockingOnly
+    blockingOnly,
+    via: VIA[request.for ?? "model"]
   });
   if (claim.questions.length === 0) return textResult(empty);
   if (context.signal.aborted) {
@@ -77032,7 +79201,7 @@ async function collect2(store, context, request, blockingOnly, empty) {
   });
   return textResult(request.for === void 0 ? note.text : hookOutput(request.for, note.text));
 }
-var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER;
+var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA;
 var init_collect_answers = __esm({
   "src/mcp/collect-answers.ts"() {
     "use strict";
@@ -77048,6 +79217,7 @@ var init_collect_answers = __esm({
     NOTHING_WAITING = 'Nothing new: every answer, dismissal and expiry so far has already reached you (look for the latest note headed "ask-later: outcomes of the questions you parked", in a prompt or a tool result). Carry on.';
     HOOK_NOTHING = "{}";
     QUIET_AFTER = /* @__PURE__ */ new Set(["ToolSearch"]);
+    VIA = { UserPromptSubmit: "prompt", PostToolUse: "tool-call", model: "wake" };
   }
 });
 
@@ -77124,10 +79294,10 @@ var init_list_questions = __esm({
             ...blocking === void 0 ? {} : { blocking }
           });
           if (questions.length === 0) return textResult("No questions match in this project.");
-          const shown = questions.slice(0, LIST_MAX).map(questionLine);
-          const more = questions.length - shown.length;
+          const shown2 = questions.slice(0, LIST_MAX).map(questionLine);
+          const more = questions.length - shown2.length;
           return textResult(
-            [...shown, ...more > 0 ? [`…and ${more} more (narrow with status or blocking).`] : []].join("\n")
+            [...shown2, ...more > 0 ? [`…and ${more} more (narrow with status or blocking).`] : []].join("\n")
           );
         } catch (error46) {
           return failureResult(error46);
@@ -77251,8 +79421,8 @@ var init_mcp = __esm({
 });
 
 // src/mcp/run.ts
-var run_exports3 = {};
-__export(run_exports3, {
+var run_exports4 = {};
+__export(run_exports4, {
   runMcp: () => runMcp
 });
 import { readFileSync as readFileSync4 } from "node:fs";
@@ -77266,10 +79436,10 @@ async function runMcp(env, cwd) {
   let project;
   let midturn;
   try {
-    const config2 = loadAgentConfig(env, cwd);
-    location = config2.store;
-    project = config2.project;
-    midturn = config2.midturn;
+    const config3 = loadAgentConfig(env, cwd);
+    location = config3.store;
+    project = config3.project;
+    midturn = config3.midturn;
   } catch (error46) {
     if (!(error46 instanceof ConfigError)) throw error46;
     configProblem = error46.message;
@@ -77287,8 +79457,8 @@ async function runMcp(env, cwd) {
     ...configProblem ? { configProblem } : {},
     ...midturn ? { midturn } : {}
   });
-  const closed = new Promise((resolve5) => {
-    server.onclose = () => resolve5();
+  const closed = new Promise((resolve6) => {
+    server.onclose = () => resolve6();
   });
   await server.connect(new StdioServerTransport());
   process.stdin.once("end", () => void server.close());
@@ -77296,7 +79466,7 @@ async function runMcp(env, cwd) {
   await store.close();
   return 0;
 }
-var init_run3 = __esm({
+var init_run4 = __esm({
   "src/mcp/run.ts"() {
     "use strict";
     init_stdio2();
@@ -77369,8 +79539,8 @@ var init_session = __esm({
 });
 
 // src/waiter/run.ts
-var run_exports4 = {};
-__export(run_exports4, {
+var run_exports5 = {};
+__export(run_exports5, {
   WAITER_LEASE_MS: () => WAITER_LEASE_MS,
   WAITER_MAX_MS: () => WAITER_MAX_MS,
   WAKE_EXIT_CODE: () => WAKE_EXIT_CODE,
@@ -77378,11 +79548,11 @@ __export(run_exports4, {
   wakeLine: () => wakeLine
 });
 import { randomUUID as randomUUID3 } from "node:crypto";
-import { resolve as resolve4 } from "node:path";
-function parseInput(text2) {
+import { resolve as resolve5 } from "node:path";
+function parseInput(text3) {
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch {
     throw new HookIoError("stdin is not JSON, expected the SessionStart or Stop hook JSON");
   }
@@ -77398,11 +79568,11 @@ function parseInput(text2) {
 async function runWaiter(io, env, cwd, options = {}) {
   try {
     const input = parseInput(await withTimeout(readStdin(io.stdin), 5e3, "stdin did not end"));
-    const config2 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve4(cwd, input.cwd));
-    if (config2.wake === "off") return 0;
-    const store = await openStore(config2.store, { pollIntervalMs: 100 });
+    const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve5(cwd, input.cwd));
+    if (config3.wake === "off") return 0;
+    const store = await openStore(config3.store, { pollIntervalMs: 100 });
     try {
-      const woke = await wait(store, config2, input, env, options);
+      const woke = await wait(store, config3, input, env, options);
       if (woke === void 0) return 0;
       io.stderr.write(`${wakeLine(woke)}
 `);
@@ -77418,7 +79588,7 @@ async function runWaiter(io, env, cwd, options = {}) {
     return 0;
   }
 }
-async function wait(store, config2, input, env, options) {
+async function wait(store, config3, input, env, options) {
   const { sessionId } = input;
   const leaseMs = options.leaseMs ?? WAITER_LEASE_MS;
   const lease = waiterLease(sessionId);
@@ -77426,23 +79596,23 @@ async function wait(store, config2, input, env, options) {
   if (input.promptId !== void 0) await store.releaseLease(lease, turnOwner(input.promptId));
   if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
   const stateDir = sessionStateDir(env);
-  const blockingOnly = config2.wake === "blocking";
+  const blockingOnly = config3.wake === "blocking";
   const claudePid = Number(env.CLAUDE_PID);
   const alive = options.alive ?? isAlive;
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
-  const watch = await store.watch(config2.project);
+  const watch = await store.watch(config3.project);
   try {
     for (; ; ) {
       if (options.signal?.aborted) return void 0;
       if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
       const renewed = Date.now();
-      const woken = loadWoken(stateDir, sessionId, config2.project);
-      const due = (await store.waitingOutcomes(config2.project, { blockingOnly })).filter((q) => !woken.has(q.id));
+      const woken = loadWoken(stateDir, sessionId, config3.project);
+      const due = (await store.waitingOutcomes(config3.project, { blockingOnly })).filter((q) => !woken.has(q.id));
       if (due.length > 0) {
-        saveWoken(stateDir, sessionId, config2.project, [...woken, ...due.map((q) => q.id)]);
+        saveWoken(stateDir, sessionId, config3.project, [...woken, ...due.map((q) => q.id)]);
         return due;
       }
-      const pending = await store.list(config2.project, {
+      const pending = await store.list(config3.project, {
         status: ["pending"],
         ...blockingOnly ? { blocking: true } : {}
       });
@@ -77491,12 +79661,12 @@ function explain2(error46) {
   }
   if (error46 instanceof StoreUnavailableError) return "the inbox (its store) is unreachable";
   if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
-  const code = error46.code;
-  const detail = typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : "";
+  const code3 = error46.code;
+  const detail = typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3) ? ` (${code3})` : "";
   return `unexpected ${error46.constructor.name || error46.name}${detail}`;
 }
 var WAITER_MAX_MS, WAITER_LEASE_MS, WAKE_EXIT_CODE;
-var init_run4 = __esm({
+var init_run5 = __esm({
   "src/waiter/run.ts"() {
     "use strict";
     init_agent_config();
@@ -77568,6 +79738,6361 @@ var init_retry_failed = __esm({
   }
 });
 
+// node_modules/mdurl/lib/decode.mjs
+function getDecodeCache(exclude) {
+  let cache = decodeCache[exclude];
+  if (cache) {
+    return cache;
+  }
+  cache = decodeCache[exclude] = [];
+  for (let i = 0; i < 128; i++) {
+    const ch = String.fromCharCode(i);
+    cache.push(ch);
+  }
+  for (let i = 0; i < exclude.length; i++) {
+    const ch = exclude.charCodeAt(i);
+    cache[ch] = "%" + ("0" + ch.toString(16).toUpperCase()).slice(-2);
+  }
+  return cache;
+}
+function decode3(string4, exclude) {
+  if (typeof exclude !== "string") {
+    exclude = decode3.defaultChars;
+  }
+  const cache = getDecodeCache(exclude);
+  return string4.replace(/(%[a-f0-9]{2})+/gi, function(seq) {
+    let result = "";
+    for (let i = 0, l = seq.length; i < l; i += 3) {
+      const b1 = parseInt(seq.slice(i + 1, i + 3), 16);
+      if (b1 < 128) {
+        result += cache[b1];
+        continue;
+      }
+      if ((b1 & 224) === 192 && i + 3 < l) {
+        const b2 = parseInt(seq.slice(i + 4, i + 6), 16);
+        if ((b2 & 192) === 128) {
+          const chr = b1 << 6 & 1984 | b2 & 63;
+          if (chr < 128) {
+            result += "��";
+          } else {
+            result += String.fromCharCode(chr);
+          }
+          i += 3;
+          continue;
+        }
+      }
+      if ((b1 & 240) === 224 && i + 6 < l) {
+        const b2 = parseInt(seq.slice(i + 4, i + 6), 16);
+        const b3 = parseInt(seq.slice(i + 7, i + 9), 16);
+        if ((b2 & 192) === 128 && (b3 & 192) === 128) {
+          const chr = b1 << 12 & 61440 | b2 << 6 & 4032 | b3 & 63;
+          if (chr < 2048 || chr >= 55296 && chr <= 57343) {
+            result += "���";
+          } else {
+            result += String.fromCharCode(chr);
+          }
+          i += 6;
+          continue;
+        }
+      }
+      if ((b1 & 248) === 240 && i + 9 < l) {
+        const b2 = parseInt(seq.slice(i + 4, i + 6), 16);
+        const b3 = parseInt(seq.slice(i + 7, i + 9), 16);
+        const b4 = parseInt(seq.slice(i + 10, i + 12), 16);
+        if ((b2 & 192) === 128 && (b3 & 192) === 128 && (b4 & 192) === 128) {
+          let chr = b1 << 18 & 1835008 | b2 << 12 & 258048 | b3 << 6 & 4032 | b4 & 63;
+          if (chr < 65536 || chr > 1114111) {
+            result += "����";
+          } else {
+            chr -= 65536;
+            result += String.fromCharCode(55296 + (chr >> 10), 56320 + (chr & 1023));
+          }
+          i += 9;
+          continue;
+        }
+      }
+      result += "�";
+    }
+    return result;
+  });
+}
+var decodeCache, decode_default;
+var init_decode = __esm({
+  "node_modules/mdurl/lib/decode.mjs"() {
+    decodeCache = {};
+    decode3.defaultChars = ";/?:@&=+$,#";
+    decode3.componentChars = "";
+    decode_default = decode3;
+  }
+});
+
+// node_modules/mdurl/lib/encode.mjs
+function getEncodeCache(exclude) {
+  let cache = encodeCache[exclude];
+  if (cache) {
+    return cache;
+  }
+  cache = encodeCache[exclude] = [];
+  for (let i = 0; i < 128; i++) {
+    const ch = String.fromCharCode(i);
+    if (/^[0-9a-z]$/i.test(ch)) {
+      cache.push(ch);
+    } else {
+      cache.push("%" + ("0" + i.toString(16).toUpperCase()).slice(-2));
+    }
+  }
+  for (let i = 0; i < exclude.length; i++) {
+    cache[exclude.charCodeAt(i)] = exclude[i];
+  }
+  return cache;
+}
+function encode4(string4, exclude, keepEscaped) {
+  if (typeof exclude !== "string") {
+    keepEscaped = exclude;
+    exclude = encode4.defaultChars;
+  }
+  if (typeof keepEscaped === "undefined") {
+    keepEscaped = true;
+  }
+  const cache = getEncodeCache(exclude);
+  let result = "";
+  for (let i = 0, l = string4.length; i < l; i++) {
+    const code3 = string4.charCodeAt(i);
+    if (keepEscaped && code3 === 37 && i + 2 < l) {
+      if (/^[0-9a-f]{2}$/i.test(string4.slice(i + 1, i + 3))) {
+        result += string4.slice(i, i + 3);
+        i += 2;
+        continue;
+      }
+    }
+    if (code3 < 128) {
+      result += cache[code3];
+      continue;
+    }
+    if (code3 >= 55296 && code3 <= 57343) {
+      if (code3 >= 55296 && code3 <= 56319 && i + 1 < l) {
+        const nextCode = string4.charCodeAt(i + 1);
+        if (nextCode >= 56320 && nextCode <= 57343) {
+          result += encodeURIComponent(string4[i] + string4[i + 1]);
+          i++;
+          continue;
+        }
+      }
+      result += "%EF%BF%BD";
+      continue;
+    }
+    result += encodeURIComponent(string4[i]);
+  }
+  return result;
+}
+var encodeCache, encode_default;
+var init_encode = __esm({
+  "node_modules/mdurl/lib/encode.mjs"() {
+    encodeCache = {};
+    encode4.defaultChars = ";/?:@&=+$,-_.!~*'()#";
+    encode4.componentChars = "-_.!~*'()";
+    encode_default = encode4;
+  }
+});
+
+// node_modules/mdurl/lib/format.mjs
+function format(url2) {
+  let result = "";
+  result += url2.protocol || "";
+  result += url2.slashes ? "//" : "";
+  result += url2.auth ? url2.auth + "@" : "";
+  if (url2.hostname && url2.hostname.indexOf(":") !== -1) {
+    result += "[" + url2.hostname + "]";
+  } else {
+    result += url2.hostname || "";
+  }
+  result += url2.port ? ":" + url2.port : "";
+  result += url2.pathname || "";
+  result += url2.search || "";
+  result += url2.hash || "";
+  return result;
+}
+var init_format = __esm({
+  "node_modules/mdurl/lib/format.mjs"() {
+  }
+});
+
+// node_modules/mdurl/lib/parse.mjs
+function Url() {
+  this.protocol = null;
+  this.slashes = null;
+  this.auth = null;
+  this.port = null;
+  this.hostname = null;
+  this.hash = null;
+  this.search = null;
+  this.pathname = null;
+}
+function urlParse(url2, slashesDenoteHost) {
+  if (url2 && url2 instanceof Url) return url2;
+  const u = new Url();
+  u.parse(url2, slashesDenoteHost);
+  return u;
+}
+var protocolPattern, portPattern, simplePathPattern, delims, unwise, autoEscape, nonHostChars, hostEndingChars, hostnameMaxLen, hostnamePartPattern, hostnamePartStart, hostlessProtocol, slashedProtocol, parse_default;
+var init_parse4 = __esm({
+  "node_modules/mdurl/lib/parse.mjs"() {
+    protocolPattern = /^([a-z0-9.+-]+:)/i;
+    portPattern = /:[0-9]*$/;
+    simplePathPattern = /^(\/\/?(?!\/)[^\?\s]*)(\?[^\s]*)?$/;
+    delims = ["<", ">", '"', "`", " ", "\r", "\n", "	"];
+    unwise = ["{", "}", "|", "\\", "^", "`"].concat(delims);
+    autoEscape = ["'"].concat(unwise);
+    nonHostChars = ["%", "/", "?", ";", "#"].concat(autoEscape);
+    hostEndingChars = ["/", "?", "#"];
+    hostnameMaxLen = 255;
+    hostnamePartPattern = /^[+a-z0-9A-Z_-]{0,63}$/;
+    hostnamePartStart = /^([+a-z0-9A-Z_-]{0,63})(.*)$/;
+    hostlessProtocol = {
+      javascript: true,
+      "javascript:": true
+    };
+    slashedProtocol = {
+      http: true,
+      https: true,
+      ftp: true,
+      gopher: true,
+      file: true,
+      "http:": true,
+      "https:": true,
+      "ftp:": true,
+      "gopher:": true,
+      "file:": true
+    };
+    Url.prototype.parse = function(url2, slashesDenoteHost) {
+      let lowerProto, hec, slashes;
+      let rest = url2;
+      rest = rest.trim();
+      if (!slashesDenoteHost && url2.split("#").length === 1) {
+        const simplePath = simplePathPattern.exec(rest);
+        if (simplePath) {
+          this.pathname = simplePath[1];
+          if (simplePath[2]) {
+            this.search = simplePath[2];
+          }
+          return this;
+        }
+      }
+      let proto = protocolPattern.exec(rest);
+      if (proto) {
+        proto = proto[0];
+        lowerProto = proto.toLowerCase();
+        this.protocol = proto;
+        rest = rest.substr(proto.length);
+      }
+      if (slashesDenoteHost || proto || rest.match(/^\/\/[^@\/]+@[^@\/]+/)) {
+        slashes = rest.substr(0, 2) === "//";
+        if (slashes && !(proto && hostlessProtocol[proto])) {
+          rest = rest.substr(2);
+          this.slashes = true;
+        }
+      }
+      if (!hostlessProtocol[proto] && (slashes || proto && !slashedProtocol[proto])) {
+        let hostEnd = -1;
+        for (let i = 0; i < hostEndingChars.length; i++) {
+          hec = rest.indexOf(hostEndingChars[i]);
+          if (hec !== -1 && (hostEnd === -1 || hec < hostEnd)) {
+            hostEnd = hec;
+          }
+        }
+        let auth, atSign;
+        if (hostEnd === -1) {
+          atSign = rest.lastIndexOf("@");
+        } else {
+          atSign = rest.lastIndexOf("@", hostEnd);
+        }
+        if (atSign !== -1) {
+          auth = rest.slice(0, atSign);
+          rest = rest.slice(atSign + 1);
+          this.auth = auth;
+        }
+        hostEnd = -1;
+        for (let i = 0; i < nonHostChars.length; i++) {
+          hec = rest.indexOf(nonHostChars[i]);
+          if (hec !== -1 && (hostEnd === -1 || hec < hostEnd)) {
+            hostEnd = hec;
+          }
+        }
+        if (hostEnd === -1) {
+          hostEnd = rest.length;
+        }
+        if (rest[hostEnd - 1] === ":") {
+          hostEnd--;
+        }
+        const host = rest.slice(0, hostEnd);
+        rest = rest.slice(hostEnd);
+        this.parseHost(host);
+        this.hostname = this.hostname || "";
+        const ipv6Hostname = this.hostname[0] === "[" && this.hostname[this.hostname.length - 1] === "]";
+        if (!ipv6Hostname) {
+          const hostparts = this.hostname.split(/\./);
+          for (let i = 0, l = hostparts.length; i < l; i++) {
+            const part = hostparts[i];
+            if (!part) {
+              continue;
+            }
+            if (!part.match(hostnamePartPattern)) {
+              let newpart = "";
+              for (let j = 0, k = part.length; j < k; j++) {
+                if (part.charCodeAt(j) > 127) {
+                  newpart += "x";
+                } else {
+                  newpart += part[j];
+                }
+              }
+              if (!newpart.match(hostnamePartPattern)) {
+                const validParts = hostparts.slice(0, i);
+                const notHost = hostparts.slice(i + 1);
+                const bit = part.match(hostnamePartStart);
+                if (bit) {
+                  validParts.push(bit[1]);
+                  notHost.unshift(bit[2]);
+                }
+                if (notHost.length) {
+                  rest = notHost.join(".") + rest;
+                }
+                this.hostname = validParts.join(".");
+                break;
+              }
+            }
+          }
+        }
+        if (this.hostname.length > hostnameMaxLen) {
+          this.hostname = "";
+        }
+        if (ipv6Hostname) {
+          this.hostname = this.hostname.substr(1, this.hostname.length - 2);
+        }
+      }
+      const hash2 = rest.indexOf("#");
+      if (hash2 !== -1) {
+        this.hash = rest.substr(hash2);
+        rest = rest.slice(0, hash2);
+      }
+      const qm = rest.indexOf("?");
+      if (qm !== -1) {
+        this.search = rest.substr(qm);
+        rest = rest.slice(0, qm);
+      }
+      if (rest) {
+        this.pathname = rest;
+      }
+      if (slashedProtocol[lowerProto] && this.hostname && !this.pathname) {
+        this.pathname = "";
+      }
+      return this;
+    };
+    Url.prototype.parseHost = function(host) {
+      let port = portPattern.exec(host);
+      if (port) {
+        port = port[0];
+        if (port !== ":") {
+          this.port = port.substr(1);
+        }
+        host = host.substr(0, host.length - port.length);
+      }
+      if (host) {
+        this.hostname = host;
+      }
+    };
+    parse_default = urlParse;
+  }
+});
+
+// node_modules/mdurl/index.mjs
+var mdurl_exports = {};
+__export(mdurl_exports, {
+  decode: () => decode_default,
+  encode: () => encode_default,
+  format: () => format,
+  parse: () => parse_default
+});
+var init_mdurl = __esm({
+  "node_modules/mdurl/index.mjs"() {
+    init_decode();
+    init_encode();
+    init_format();
+    init_parse4();
+  }
+});
+
+// node_modules/uc.micro/properties/Any/regex.mjs
+var regex_default;
+var init_regex = __esm({
+  "node_modules/uc.micro/properties/Any/regex.mjs"() {
+    regex_default = /[\0-\uD7FF\uE000-\uFFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+  }
+});
+
+// node_modules/uc.micro/categories/Cc/regex.mjs
+var regex_default2;
+var init_regex2 = __esm({
+  "node_modules/uc.micro/categories/Cc/regex.mjs"() {
+    regex_default2 = /[\0-\x1F\x7F-\x9F]/;
+  }
+});
+
+// node_modules/uc.micro/categories/Cf/regex.mjs
+var regex_default3;
+var init_regex3 = __esm({
+  "node_modules/uc.micro/categories/Cf/regex.mjs"() {
+    regex_default3 = /[\xAD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uD804[\uDCBD\uDCCD]|\uD80D[\uDC30-\uDC3F]|\uD82F[\uDCA0-\uDCA3]|\uD834[\uDD73-\uDD7A]|\uDB40[\uDC01\uDC20-\uDC7F]/;
+  }
+});
+
+// node_modules/uc.micro/categories/P/regex.mjs
+var regex_default4;
+var init_regex4 = __esm({
+  "node_modules/uc.micro/categories/P/regex.mjs"() {
+    regex_default4 = /[!-#%-\*,-\/:;\?@\[-\]_\{\}\xA1\xA7\xAB\xB6\xB7\xBB\xBF\u037E\u0387\u055A-\u055F\u0589\u058A\u05BE\u05C0\u05C3\u05C6\u05F3\u05F4\u0609\u060A\u060C\u060D\u061B\u061D-\u061F\u066A-\u066D\u06D4\u0700-\u070D\u07F7-\u07F9\u0830-\u083E\u085E\u0964\u0965\u0970\u09FD\u0A76\u0AF0\u0C77\u0C84\u0DF4\u0E4F\u0E5A\u0E5B\u0F04-\u0F12\u0F14\u0F3A-\u0F3D\u0F85\u0FD0-\u0FD4\u0FD9\u0FDA\u104A-\u104F\u10FB\u1360-\u1368\u1400\u166E\u169B\u169C\u16EB-\u16ED\u1735\u1736\u17D4-\u17D6\u17D8-\u17DA\u1800-\u180A\u1944\u1945\u1A1E\u1A1F\u1AA0-\u1AA6\u1AA8-\u1AAD\u1B5A-\u1B60\u1B7D\u1B7E\u1BFC-\u1BFF\u1C3B-\u1C3F\u1C7E\u1C7F\u1CC0-\u1CC7\u1CD3\u2010-\u2027\u2030-\u2043\u2045-\u2051\u2053-\u205E\u207D\u207E\u208D\u208E\u2308-\u230B\u2329\u232A\u2768-\u2775\u27C5\u27C6\u27E6-\u27EF\u2983-\u2998\u29D8-\u29DB\u29FC\u29FD\u2CF9-\u2CFC\u2CFE\u2CFF\u2D70\u2E00-\u2E2E\u2E30-\u2E4F\u2E52-\u2E5D\u3001-\u3003\u3008-\u3011\u3014-\u301F\u3030\u303D\u30A0\u30FB\uA4FE\uA4FF\uA60D-\uA60F\uA673\uA67E\uA6F2-\uA6F7\uA874-\uA877\uA8CE\uA8CF\uA8F8-\uA8FA\uA8FC\uA92E\uA92F\uA95F\uA9C1-\uA9CD\uA9DE\uA9DF\uAA5C-\uAA5F\uAADE\uAADF\uAAF0\uAAF1\uABEB\uFD3E\uFD3F\uFE10-\uFE19\uFE30-\uFE52\uFE54-\uFE61\uFE63\uFE68\uFE6A\uFE6B\uFF01-\uFF03\uFF05-\uFF0A\uFF0C-\uFF0F\uFF1A\uFF1B\uFF1F\uFF20\uFF3B-\uFF3D\uFF3F\uFF5B\uFF5D\uFF5F-\uFF65]|\uD800[\uDD00-\uDD02\uDF9F\uDFD0]|\uD801\uDD6F|\uD802[\uDC57\uDD1F\uDD3F\uDE50-\uDE58\uDE7F\uDEF0-\uDEF6\uDF39-\uDF3F\uDF99-\uDF9C]|\uD803[\uDEAD\uDF55-\uDF59\uDF86-\uDF89]|\uD804[\uDC47-\uDC4D\uDCBB\uDCBC\uDCBE-\uDCC1\uDD40-\uDD43\uDD74\uDD75\uDDC5-\uDDC8\uDDCD\uDDDB\uDDDD-\uDDDF\uDE38-\uDE3D\uDEA9]|\uD805[\uDC4B-\uDC4F\uDC5A\uDC5B\uDC5D\uDCC6\uDDC1-\uDDD7\uDE41-\uDE43\uDE60-\uDE6C\uDEB9\uDF3C-\uDF3E]|\uD806[\uDC3B\uDD44-\uDD46\uDDE2\uDE3F-\uDE46\uDE9A-\uDE9C\uDE9E-\uDEA2\uDF00-\uDF09]|\uD807[\uDC41-\uDC45\uDC70\uDC71\uDEF7\uDEF8\uDF43-\uDF4F\uDFFF]|\uD809[\uDC70-\uDC74]|\uD80B[\uDFF1\uDFF2]|\uD81A[\uDE6E\uDE6F\uDEF5\uDF37-\uDF3B\uDF44]|\uD81B[\uDE97-\uDE9A\uDFE2]|\uD82F\uDC9F|\uD836[\uDE87-\uDE8B]|\uD83A[\uDD5E\uDD5F]/;
+  }
+});
+
+// node_modules/uc.micro/categories/S/regex.mjs
+var regex_default5;
+var init_regex5 = __esm({
+  "node_modules/uc.micro/categories/S/regex.mjs"() {
+    regex_default5 = /[\$\+<->\^`\|~\xA2-\xA6\xA8\xA9\xAC\xAE-\xB1\xB4\xB8\xD7\xF7\u02C2-\u02C5\u02D2-\u02DF\u02E5-\u02EB\u02ED\u02EF-\u02FF\u0375\u0384\u0385\u03F6\u0482\u058D-\u058F\u0606-\u0608\u060B\u060E\u060F\u06DE\u06E9\u06FD\u06FE\u07F6\u07FE\u07FF\u0888\u09F2\u09F3\u09FA\u09FB\u0AF1\u0B70\u0BF3-\u0BFA\u0C7F\u0D4F\u0D79\u0E3F\u0F01-\u0F03\u0F13\u0F15-\u0F17\u0F1A-\u0F1F\u0F34\u0F36\u0F38\u0FBE-\u0FC5\u0FC7-\u0FCC\u0FCE\u0FCF\u0FD5-\u0FD8\u109E\u109F\u1390-\u1399\u166D\u17DB\u1940\u19DE-\u19FF\u1B61-\u1B6A\u1B74-\u1B7C\u1FBD\u1FBF-\u1FC1\u1FCD-\u1FCF\u1FDD-\u1FDF\u1FED-\u1FEF\u1FFD\u1FFE\u2044\u2052\u207A-\u207C\u208A-\u208C\u20A0-\u20C0\u2100\u2101\u2103-\u2106\u2108\u2109\u2114\u2116-\u2118\u211E-\u2123\u2125\u2127\u2129\u212E\u213A\u213B\u2140-\u2144\u214A-\u214D\u214F\u218A\u218B\u2190-\u2307\u230C-\u2328\u232B-\u2426\u2440-\u244A\u249C-\u24E9\u2500-\u2767\u2794-\u27C4\u27C7-\u27E5\u27F0-\u2982\u2999-\u29D7\u29DC-\u29FB\u29FE-\u2B73\u2B76-\u2B95\u2B97-\u2BFF\u2CE5-\u2CEA\u2E50\u2E51\u2E80-\u2E99\u2E9B-\u2EF3\u2F00-\u2FD5\u2FF0-\u2FFF\u3004\u3012\u3013\u3020\u3036\u3037\u303E\u303F\u309B\u309C\u3190\u3191\u3196-\u319F\u31C0-\u31E3\u31EF\u3200-\u321E\u322A-\u3247\u3250\u3260-\u327F\u328A-\u32B0\u32C0-\u33FF\u4DC0-\u4DFF\uA490-\uA4C6\uA700-\uA716\uA720\uA721\uA789\uA78A\uA828-\uA82B\uA836-\uA839\uAA77-\uAA79\uAB5B\uAB6A\uAB6B\uFB29\uFBB2-\uFBC2\uFD40-\uFD4F\uFDCF\uFDFC-\uFDFF\uFE62\uFE64-\uFE66\uFE69\uFF04\uFF0B\uFF1C-\uFF1E\uFF3E\uFF40\uFF5C\uFF5E\uFFE0-\uFFE6\uFFE8-\uFFEE\uFFFC\uFFFD]|\uD800[\uDD37-\uDD3F\uDD79-\uDD89\uDD8C-\uDD8E\uDD90-\uDD9C\uDDA0\uDDD0-\uDDFC]|\uD802[\uDC77\uDC78\uDEC8]|\uD805\uDF3F|\uD807[\uDFD5-\uDFF1]|\uD81A[\uDF3C-\uDF3F\uDF45]|\uD82F\uDC9C|\uD833[\uDF50-\uDFC3]|\uD834[\uDC00-\uDCF5\uDD00-\uDD26\uDD29-\uDD64\uDD6A-\uDD6C\uDD83\uDD84\uDD8C-\uDDA9\uDDAE-\uDDEA\uDE00-\uDE41\uDE45\uDF00-\uDF56]|\uD835[\uDEC1\uDEDB\uDEFB\uDF15\uDF35\uDF4F\uDF6F\uDF89\uDFA9\uDFC3]|\uD836[\uDC00-\uDDFF\uDE37-\uDE3A\uDE6D-\uDE74\uDE76-\uDE83\uDE85\uDE86]|\uD838[\uDD4F\uDEFF]|\uD83B[\uDCAC\uDCB0\uDD2E\uDEF0\uDEF1]|\uD83C[\uDC00-\uDC2B\uDC30-\uDC93\uDCA0-\uDCAE\uDCB1-\uDCBF\uDCC1-\uDCCF\uDCD1-\uDCF5\uDD0D-\uDDAD\uDDE6-\uDE02\uDE10-\uDE3B\uDE40-\uDE48\uDE50\uDE51\uDE60-\uDE65\uDF00-\uDFFF]|\uD83D[\uDC00-\uDED7\uDEDC-\uDEEC\uDEF0-\uDEFC\uDF00-\uDF76\uDF7B-\uDFD9\uDFE0-\uDFEB\uDFF0]|\uD83E[\uDC00-\uDC0B\uDC10-\uDC47\uDC50-\uDC59\uDC60-\uDC87\uDC90-\uDCAD\uDCB0\uDCB1\uDD00-\uDE53\uDE60-\uDE6D\uDE70-\uDE7C\uDE80-\uDE88\uDE90-\uDEBD\uDEBF-\uDEC5\uDECE-\uDEDB\uDEE0-\uDEE8\uDEF0-\uDEF8\uDF00-\uDF92\uDF94-\uDFCA]/;
+  }
+});
+
+// node_modules/uc.micro/categories/Z/regex.mjs
+var regex_default6;
+var init_regex6 = __esm({
+  "node_modules/uc.micro/categories/Z/regex.mjs"() {
+    regex_default6 = /[ \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/;
+  }
+});
+
+// node_modules/uc.micro/index.mjs
+var uc_exports = {};
+__export(uc_exports, {
+  Any: () => regex_default,
+  Cc: () => regex_default2,
+  Cf: () => regex_default3,
+  P: () => regex_default4,
+  S: () => regex_default5,
+  Z: () => regex_default6
+});
+var init_uc = __esm({
+  "node_modules/uc.micro/index.mjs"() {
+    init_regex();
+    init_regex2();
+    init_regex3();
+    init_regex4();
+    init_regex5();
+    init_regex6();
+  }
+});
+
+// node_modules/entities/lib/esm/generated/decode-data-html.js
+var decode_data_html_default;
+var init_decode_data_html = __esm({
+  "node_modules/entities/lib/esm/generated/decode-data-html.js"() {
+    decode_data_html_default = new Uint16Array(
+      // prettier-ignore
+      'ᵁ<Õıʊҝջאٵ۞ޢߖࠏ੊ઑඡ๭༉༦჊ረዡᐕᒝᓃᓟᔥ\0\0\0\0\0\0ᕫᛍᦍᰒᷝ὾⁠↰⊍⏀⏻⑂⠤⤒ⴈ⹈⿎〖㊺㘹㞬㣾㨨㩱㫠㬮ࠀEMabcfglmnoprstu\\bfms¦³¹ÈÏlig耻Æ䃆P耻&䀦cute耻Á䃁reve;䄂Āiyx}rc耻Â䃂;䐐r;쀀𝔄rave耻À䃀pha;䎑acr;䄀d;橓Āgp¡on;䄄f;쀀𝔸plyFunction;恡ing耻Å䃅Ācs¾Ãr;쀀𝒜ign;扔ilde耻Ã䃃ml耻Ä䃄ЀaceforsuåûþėĜĢħĪĀcrêòkslash;或Ŷöø;櫧ed;挆y;䐑ƀcrtąċĔause;戵noullis;愬a;䎒r;쀀𝔅pf;쀀𝔹eve;䋘còēmpeq;扎܀HOacdefhilorsuōőŖƀƞƢƵƷƺǜȕɳɸɾcy;䐧PY耻©䂩ƀcpyŝŢźute;䄆Ā;iŧŨ拒talDifferentialD;慅leys;愭ȀaeioƉƎƔƘron;䄌dil耻Ç䃇rc;䄈nint;戰ot;䄊ĀdnƧƭilla;䂸terDot;䂷òſi;䎧rcleȀDMPTǇǋǑǖot;抙inus;抖lus;投imes;抗oĀcsǢǸkwiseContourIntegral;戲eCurlyĀDQȃȏoubleQuote;思uote;怙ȀlnpuȞȨɇɕonĀ;eȥȦ户;橴ƀgitȯȶȺruent;扡nt;戯ourIntegral;戮ĀfrɌɎ;愂oduct;成nterClockwiseContourIntegral;戳oss;樯cr;쀀𝒞pĀ;Cʄʅ拓ap;才րDJSZacefiosʠʬʰʴʸˋ˗ˡ˦̳ҍĀ;oŹʥtrahd;椑cy;䐂cy;䐅cy;䐏ƀgrsʿ˄ˇger;怡r;憡hv;櫤Āayː˕ron;䄎;䐔lĀ;t˝˞戇a;䎔r;쀀𝔇Āaf˫̧Ācm˰̢riticalȀADGT̖̜̀̆cute;䂴oŴ̋̍;䋙bleAcute;䋝rave;䁠ilde;䋜ond;拄ferentialD;慆Ѱ̽\0\0\0͔͂\0Ѕf;쀀𝔻ƀ;DE͈͉͍䂨ot;惜qual;扐blèCDLRUVͣͲ΂ϏϢϸontourIntegraìȹoɴ͹\0\0ͻ»͉nArrow;懓Āeo·ΤftƀARTΐΖΡrrow;懐ightArrow;懔eåˊngĀLRΫτeftĀARγιrrow;柸ightArrow;柺ightArrow;柹ightĀATϘϞrrow;懒ee;抨pɁϩ\0\0ϯrrow;懑ownArrow;懕erticalBar;戥ǹABLRTaВЪаўѿͼrrowƀ;BUНОТ憓ar;椓pArrow;懵reve;䌑eft˒к\0ц\0ѐightVector;楐eeVector;楞ectorĀ;Bљњ憽ar;楖ightǔѧ\0ѱeeVector;楟ectorĀ;BѺѻ懁ar;楗eeĀ;A҆҇护rrow;憧ĀctҒҗr;쀀𝒟rok;䄐ࠀNTacdfglmopqstuxҽӀӄӋӞӢӧӮӵԡԯԶՒ՝ՠեG;䅊H耻Ð䃐cute耻É䃉ƀaiyӒӗӜron;䄚rc耻Ê䃊;䐭ot;䄖r;쀀𝔈rave耻È䃈ement;戈ĀapӺӾcr;䄒tyɓԆ\0\0ԒmallSquare;旻erySmallSquare;斫ĀgpԦԪon;䄘f;쀀𝔼silon;䎕uĀaiԼՉlĀ;TՂՃ橵ilde;扂librium;懌Āci՗՚r;愰m;橳a;䎗ml耻Ë䃋Āipժկsts;戃onentialE;慇ʀcfiosօֈ֍ֲ׌y;䐤r;쀀𝔉lledɓ֗\0\0֣mallSquare;旼erySmallSquare;斪Ͱֺ\0ֿ\0\0ׄf;쀀𝔽All;戀riertrf;愱cò׋؀JTabcdfgorstר׬ׯ׺؀ؒؖ؛؝أ٬ٲcy;䐃耻>䀾mmaĀ;d׷׸䎓;䏜reve;䄞ƀeiy؇،ؐdil;䄢rc;䄜;䐓ot;䄠r;쀀𝔊;拙pf;쀀𝔾eater̀EFGLSTصلَٖٛ٦qualĀ;Lؾؿ扥ess;招ullEqual;执reater;檢ess;扷lantEqual;橾ilde;扳cr;쀀𝒢;扫ЀAacfiosuڅڋږڛڞڪھۊRDcy;䐪Āctڐڔek;䋇;䁞irc;䄤r;愌lbertSpace;愋ǰگ\0ڲf;愍izontalLine;攀Āctۃۅòکrok;䄦mpńېۘownHumðįqual;扏܀EJOacdfgmnostuۺ۾܃܇܎ܚܞܡܨ݄ݸދޏޕcy;䐕lig;䄲cy;䐁cute耻Í䃍Āiyܓܘrc耻Î䃎;䐘ot;䄰r;愑rave耻Ì䃌ƀ;apܠܯܿĀcgܴܷr;䄪inaryI;慈lieóϝǴ݉\0ݢĀ;eݍݎ戬Āgrݓݘral;戫section;拂isibleĀCTݬݲomma;恣imes;恢ƀgptݿރވon;䄮f;쀀𝕀a;䎙cr;愐ilde;䄨ǫޚ\0ޞcy;䐆l耻Ï䃏ʀcfosuެ޷޼߂ߐĀiyޱ޵rc;䄴;䐙r;쀀𝔍pf;쀀𝕁ǣ߇\0ߌr;쀀𝒥rcy;䐈kcy;䐄΀HJacfosߤߨ߽߬߱ࠂࠈcy;䐥cy;䐌ppa;䎚Āey߶߻dil;䄶;䐚r;쀀𝔎pf;쀀𝕂cr;쀀𝒦րJTaceflmostࠥࠩࠬࡐࡣ঳সে্਷ੇcy;䐉耻<䀼ʀcmnpr࠷࠼ࡁࡄࡍute;䄹bda;䎛g;柪lacetrf;愒r;憞ƀaeyࡗ࡜ࡡron;䄽dil;䄻;䐛Āfsࡨ॰tԀACDFRTUVarࡾࢩࢱࣦ࣠ࣼयज़ΐ४Ānrࢃ࢏gleBracket;柨rowƀ;BR࢙࢚࢞憐ar;懤ightArrow;懆eiling;挈oǵࢷ\0ࣃbleBracket;柦nǔࣈ\0࣒eeVector;楡ectorĀ;Bࣛࣜ懃ar;楙loor;挊ightĀAV࣯ࣵrrow;憔ector;楎Āerँगeƀ;AVउऊऐ抣rrow;憤ector;楚iangleƀ;BEतथऩ抲ar;槏qual;抴pƀDTVषूौownVector;楑eeVector;楠ectorĀ;Bॖॗ憿ar;楘ectorĀ;B॥०憼ar;楒ightáΜs̀EFGLSTॾঋকঝঢভqualGreater;拚ullEqual;扦reater;扶ess;檡lantEqual;橽ilde;扲r;쀀𝔏Ā;eঽা拘ftarrow;懚idot;䄿ƀnpw৔ਖਛgȀLRlr৞৷ਂਐeftĀAR০৬rrow;柵ightArrow;柷ightArrow;柶eftĀarγਊightáοightáϊf;쀀𝕃erĀLRਢਬeftArrow;憙ightArrow;憘ƀchtਾੀੂòࡌ;憰rok;䅁;扪Ѐacefiosuਗ਼੝੠੷੼અઋ઎p;椅y;䐜Ādl੥੯iumSpace;恟lintrf;愳r;쀀𝔐nusPlus;戓pf;쀀𝕄cò੶;䎜ҀJacefostuણધભીଔଙඑ඗ඞcy;䐊cute;䅃ƀaey઴હાron;䅇dil;䅅;䐝ƀgswે૰଎ativeƀMTV૓૟૨ediumSpace;怋hiĀcn૦૘ë૙eryThiî૙tedĀGL૸ଆreaterGreateòٳessLesóੈLine;䀊r;쀀𝔑ȀBnptଢନଷ଺reak;恠BreakingSpace;䂠f;愕ڀ;CDEGHLNPRSTV୕ୖ୪୼஡௫ఄ౞಄ದ೘ൡඅ櫬Āou୛୤ngruent;扢pCap;扭oubleVerticalBar;戦ƀlqxஃஊ஛ement;戉ualĀ;Tஒஓ扠ilde;쀀≂̸ists;戄reater΀;EFGLSTஶஷ஽௉௓௘௥扯qual;扱ullEqual;쀀≧̸reater;쀀≫̸ess;批lantEqual;쀀⩾̸ilde;扵umpń௲௽ownHump;쀀≎̸qual;쀀≏̸eĀfsఊధtTriangleƀ;BEచఛడ拪ar;쀀⧏̸qual;括s̀;EGLSTవశ఼ౄోౘ扮qual;扰reater;扸ess;쀀≪̸lantEqual;쀀⩽̸ilde;扴estedĀGL౨౹reaterGreater;쀀⪢̸essLess;쀀⪡̸recedesƀ;ESಒಓಛ技qual;쀀⪯̸lantEqual;拠ĀeiಫಹverseElement;戌ghtTriangleƀ;BEೋೌ೒拫ar;쀀⧐̸qual;拭ĀquೝഌuareSuĀbp೨೹setĀ;E೰ೳ쀀⊏̸qual;拢ersetĀ;Eഃആ쀀⊐̸qual;拣ƀbcpഓതൎsetĀ;Eഛഞ쀀⊂⃒qual;抈ceedsȀ;ESTലള഻െ抁qual;쀀⪰̸lantEqual;拡ilde;쀀≿̸ersetĀ;E൘൛쀀⊃⃒qual;抉ildeȀ;EFT൮൯൵ൿ扁qual;扄ullEqual;扇ilde;扉erticalBar;戤cr;쀀𝒩ilde耻Ñ䃑;䎝܀Eacdfgmoprstuvලෂ෉෕ෛ෠෧෼ขภยา฿ไlig;䅒cute耻Ó䃓Āiy෎ීrc耻Ô䃔;䐞blac;䅐r;쀀𝔒rave耻Ò䃒ƀaei෮ෲ෶cr;䅌ga;䎩cron;䎟pf;쀀𝕆enCurlyĀDQฎบoubleQuote;怜uote;怘;橔Āclวฬr;쀀𝒪ash耻Ø䃘iŬื฼de耻Õ䃕es;樷ml耻Ö䃖erĀBP๋๠Āar๐๓r;怾acĀek๚๜;揞et;掴arenthesis;揜Ҁacfhilors๿ງຊຏຒດຝະ໼rtialD;戂y;䐟r;쀀𝔓i;䎦;䎠usMinus;䂱Āipຢອncareplanåڝf;愙Ȁ;eio຺ູ໠໤檻cedesȀ;EST່້໏໚扺qual;檯lantEqual;扼ilde;找me;怳Ādp໩໮uct;戏ortionĀ;aȥ໹l;戝Āci༁༆r;쀀𝒫;䎨ȀUfos༑༖༛༟OT耻"䀢r;쀀𝔔pf;愚cr;쀀𝒬؀BEacefhiorsu༾གྷཇའཱིྦྷྪྭ႖ႩႴႾarr;椐G耻®䂮ƀcnrཎནབute;䅔g;柫rĀ;tཛྷཝ憠l;椖ƀaeyཧཬཱron;䅘dil;䅖;䐠Ā;vླྀཹ愜erseĀEUྂྙĀlq྇ྎement;戋uilibrium;懋pEquilibrium;楯r»ཹo;䎡ghtЀACDFTUVa࿁࿫࿳ဢဨၛႇϘĀnr࿆࿒gleBracket;柩rowƀ;BL࿜࿝࿡憒ar;懥eftArrow;懄eiling;按oǵ࿹\0စbleBracket;柧nǔည\0နeeVector;楝ectorĀ;Bဝသ懂ar;楕loor;挋Āerိ၃eƀ;AVဵံြ抢rrow;憦ector;楛iangleƀ;BEၐၑၕ抳ar;槐qual;抵pƀDTVၣၮၸownVector;楏eeVector;楜ectorĀ;Bႂႃ憾ar;楔ectorĀ;B႑႒懀ar;楓Āpuႛ႞f;愝ndImplies;楰ightarrow;懛ĀchႹႼr;愛;憱leDelayed;槴ڀHOacfhimoqstuფჱჷჽᄙᄞᅑᅖᅡᅧᆵᆻᆿĀCcჩხHcy;䐩y;䐨FTcy;䐬cute;䅚ʀ;aeiyᄈᄉᄎᄓᄗ檼ron;䅠dil;䅞rc;䅜;䐡r;쀀𝔖ortȀDLRUᄪᄴᄾᅉownArrow»ОeftArrow»࢚ightArrow»࿝pArrow;憑gma;䎣allCircle;战pf;쀀𝕊ɲᅭ\0\0ᅰt;戚areȀ;ISUᅻᅼᆉᆯ斡ntersection;抓uĀbpᆏᆞsetĀ;Eᆗᆘ抏qual;抑ersetĀ;Eᆨᆩ抐qual;抒nion;抔cr;쀀𝒮ar;拆ȀbcmpᇈᇛሉላĀ;sᇍᇎ拐etĀ;Eᇍᇕqual;抆ĀchᇠህeedsȀ;ESTᇭᇮᇴᇿ扻qual;檰lantEqual;扽ilde;承Tháྌ;我ƀ;esሒሓሣ拑rsetĀ;Eሜም抃qual;抇et»ሓրHRSacfhiorsሾቄ቉ቕ቞ቱቶኟዂወዑORN耻Þ䃞ADE;愢ĀHc቎ቒcy;䐋y;䐦Ābuቚቜ;䀉;䎤ƀaeyብቪቯron;䅤dil;䅢;䐢r;쀀𝔗Āeiቻ኉ǲኀ\0ኇefore;戴a;䎘Ācn኎ኘkSpace;쀀  Space;怉ldeȀ;EFTካኬኲኼ戼qual;扃ullEqual;扅ilde;扈pf;쀀𝕋ipleDot;惛Āctዖዛr;쀀𝒯rok;䅦ૡዷጎጚጦ\0ጬጱ\0\0\0\0\0ጸጽ፷ᎅ\0᏿ᐄᐊᐐĀcrዻጁute耻Ú䃚rĀ;oጇገ憟cir;楉rǣጓ\0጖y;䐎ve;䅬Āiyጞጣrc耻Û䃛;䐣blac;䅰r;쀀𝔘rave耻Ù䃙acr;䅪Ādiፁ፩erĀBPፈ፝Āarፍፐr;䁟acĀekፗፙ;揟et;掵arenthesis;揝onĀ;P፰፱拃lus;抎Āgp፻፿on;䅲f;쀀𝕌ЀADETadps᎕ᎮᎸᏄϨᏒᏗᏳrrowƀ;BDᅐᎠᎤar;椒ownArrow;懅ownArrow;憕quilibrium;楮eeĀ;AᏋᏌ报rrow;憥ownáϳerĀLRᏞᏨeftArrow;憖ightArrow;憗iĀ;lᏹᏺ䏒on;䎥ing;䅮cr;쀀𝒰ilde;䅨ml耻Ü䃜ҀDbcdefosvᐧᐬᐰᐳᐾᒅᒊᒐᒖash;披ar;櫫y;䐒ashĀ;lᐻᐼ抩;櫦Āerᑃᑅ;拁ƀbtyᑌᑐᑺar;怖Ā;iᑏᑕcalȀBLSTᑡᑥᑪᑴar;戣ine;䁼eparator;杘ilde;所ThinSpace;怊r;쀀𝔙pf;쀀𝕍cr;쀀𝒱dash;抪ʀcefosᒧᒬᒱᒶᒼirc;䅴dge;拀r;쀀𝔚pf;쀀𝕎cr;쀀𝒲Ȁfiosᓋᓐᓒᓘr;쀀𝔛;䎞pf;쀀𝕏cr;쀀𝒳ҀAIUacfosuᓱᓵᓹᓽᔄᔏᔔᔚᔠcy;䐯cy;䐇cy;䐮cute耻Ý䃝Āiyᔉᔍrc;䅶;䐫r;쀀𝔜pf;쀀𝕐cr;쀀𝒴ml;䅸ЀHacdefosᔵᔹᔿᕋᕏᕝᕠᕤcy;䐖cute;䅹Āayᕄᕉron;䅽;䐗ot;䅻ǲᕔ\0ᕛoWidtè૙a;䎖r;愨pf;愤cr;쀀𝒵௡ᖃᖊᖐ\0ᖰᖶᖿ\0\0\0\0ᗆᗛᗫᙟ᙭\0ᚕ᚛ᚲᚹ\0ᚾcute耻á䃡reve;䄃̀;Ediuyᖜᖝᖡᖣᖨᖭ戾;쀀∾̳;房rc耻â䃢te肻´̆;䐰lig耻æ䃦Ā;r²ᖺ;쀀𝔞rave耻à䃠ĀepᗊᗖĀfpᗏᗔsym;愵èᗓha;䎱ĀapᗟcĀclᗤᗧr;䄁g;樿ɤᗰ\0\0ᘊʀ;adsvᗺᗻᗿᘁᘇ戧nd;橕;橜lope;橘;橚΀;elmrszᘘᘙᘛᘞᘿᙏᙙ戠;榤e»ᘙsdĀ;aᘥᘦ戡ѡᘰᘲᘴᘶᘸᘺᘼᘾ;榨;榩;榪;榫;榬;榭;榮;榯tĀ;vᙅᙆ戟bĀ;dᙌᙍ抾;榝Āptᙔᙗh;戢»¹arr;捼Āgpᙣᙧon;䄅f;쀀𝕒΀;Eaeiop዁ᙻᙽᚂᚄᚇᚊ;橰cir;橯;扊d;手s;䀧roxĀ;e዁ᚒñᚃing耻å䃥ƀctyᚡᚦᚨr;쀀𝒶;䀪mpĀ;e዁ᚯñʈilde耻ã䃣ml耻ä䃤Āciᛂᛈoninôɲnt;樑ࠀNabcdefiklnoprsu᛭ᛱᜰ᜼ᝃᝈ᝸᝽០៦ᠹᡐᜍ᤽᥈ᥰot;櫭Ācrᛶ᜞kȀcepsᜀᜅᜍᜓong;扌psilon;䏶rime;怵imĀ;e᜚᜛戽q;拍Ŷᜢᜦee;抽edĀ;gᜬᜭ挅e»ᜭrkĀ;t፜᜷brk;掶Āoyᜁᝁ;䐱quo;怞ʀcmprtᝓ᝛ᝡᝤᝨausĀ;eĊĉptyv;榰séᜌnoõēƀahwᝯ᝱ᝳ;䎲;愶een;扬r;쀀𝔟g΀costuvwឍឝឳេ៕៛៞ƀaiuបពរðݠrc;旯p»፱ƀdptឤឨឭot;樀lus;樁imes;樂ɱឹ\0\0ើcup;樆ar;昅riangleĀdu៍្own;施p;斳plus;樄eåᑄåᒭarow;植ƀako៭ᠦᠵĀcn៲ᠣkƀlst៺֫᠂ozenge;槫riangleȀ;dlr᠒᠓᠘᠝斴own;斾eft;旂ight;斸k;搣Ʊᠫ\0ᠳƲᠯ\0ᠱ;斒;斑4;斓ck;斈ĀeoᠾᡍĀ;qᡃᡆ쀀=⃥uiv;쀀≡⃥t;挐Ȁptwxᡙᡞᡧᡬf;쀀𝕓Ā;tᏋᡣom»Ꮜtie;拈؀DHUVbdhmptuvᢅᢖᢪᢻᣗᣛᣬ᣿ᤅᤊᤐᤡȀLRlrᢎᢐᢒᢔ;敗;敔;敖;敓ʀ;DUduᢡᢢᢤᢦᢨ敐;敦;敩;敤;敧ȀLRlrᢳᢵᢷᢹ;敝;敚;敜;教΀;HLRhlrᣊᣋᣍᣏᣑᣓᣕ救;敬;散;敠;敫;敢;敟ox;槉ȀLRlrᣤᣦᣨᣪ;敕;敒;攐;攌ʀ;DUduڽ᣷᣹᣻᣽;敥;敨;攬;攴inus;抟lus;択imes;抠ȀLRlrᤙᤛᤝ᤟;敛;敘;攘;攔΀;HLRhlrᤰᤱᤳᤵᤷ᤻᤹攂;敪;敡;敞;攼;攤;攜Āevģ᥂bar耻¦䂦Ȁceioᥑᥖᥚᥠr;쀀𝒷mi;恏mĀ;e᜚᜜lƀ;bhᥨᥩᥫ䁜;槅sub;柈Ŭᥴ᥾lĀ;e᥹᥺怢t»᥺pƀ;Eeįᦅᦇ;檮Ā;qۜۛೡᦧ\0᧨ᨑᨕᨲ\0ᨷᩐ\0\0᪴\0\0᫁\0\0ᬡᬮ᭍᭒\0᯽\0ᰌƀcpr᦭ᦲ᧝ute;䄇̀;abcdsᦿᧀᧄ᧊᧕᧙戩nd;橄rcup;橉Āau᧏᧒p;橋p;橇ot;橀;쀀∩︀Āeo᧢᧥t;恁îړȀaeiu᧰᧻ᨁᨅǰ᧵\0᧸s;橍on;䄍dil耻ç䃧rc;䄉psĀ;sᨌᨍ橌m;橐ot;䄋ƀdmnᨛᨠᨦil肻¸ƭptyv;榲t脀¢;eᨭᨮ䂢räƲr;쀀𝔠ƀceiᨽᩀᩍy;䑇ckĀ;mᩇᩈ朓ark»ᩈ;䏇r΀;Ecefms᩟᩠ᩢᩫ᪤᪪᪮旋;槃ƀ;elᩩᩪᩭ䋆q;扗eɡᩴ\0\0᪈rrowĀlr᩼᪁eft;憺ight;憻ʀRSacd᪒᪔᪖᪚᪟»ཇ;擈st;抛irc;抚ash;抝nint;樐id;櫯cir;槂ubsĀ;u᪻᪼晣it»᪼ˬ᫇᫔᫺\0ᬊonĀ;eᫍᫎ䀺Ā;qÇÆɭ᫙\0\0᫢aĀ;t᫞᫟䀬;䁀ƀ;fl᫨᫩᫫戁îᅠeĀmx᫱᫶ent»᫩eóɍǧ᫾\0ᬇĀ;dኻᬂot;橭nôɆƀfryᬐᬔᬗ;쀀𝕔oäɔ脀©;sŕᬝr;愗Āaoᬥᬩrr;憵ss;朗Ācuᬲᬷr;쀀𝒸Ābpᬼ᭄Ā;eᭁᭂ櫏;櫑Ā;eᭉᭊ櫐;櫒dot;拯΀delprvw᭠᭬᭷ᮂᮬᯔ᯹arrĀlr᭨᭪;椸;椵ɰ᭲\0\0᭵r;拞c;拟arrĀ;p᭿ᮀ憶;椽̀;bcdosᮏᮐᮖᮡᮥᮨ截rcap;橈Āauᮛᮞp;橆p;橊ot;抍r;橅;쀀∪︀Ȁalrv᮵ᮿᯞᯣrrĀ;mᮼᮽ憷;椼yƀevwᯇᯔᯘqɰᯎ\0\0ᯒreã᭳uã᭵ee;拎edge;拏en耻¤䂤earrowĀlrᯮ᯳eft»ᮀight»ᮽeäᯝĀciᰁᰇoninôǷnt;戱lcty;挭ঀAHabcdefhijlorstuwz᰸᰻᰿ᱝᱩᱵᲊᲞᲬᲷ᳻᳿ᴍᵻᶑᶫᶻ᷆᷍rò΁ar;楥Ȁglrs᱈ᱍ᱒᱔ger;怠eth;愸òᄳhĀ;vᱚᱛ怐»ऊūᱡᱧarow;椏aã̕Āayᱮᱳron;䄏;䐴ƀ;ao̲ᱼᲄĀgrʿᲁr;懊tseq;橷ƀglmᲑᲔᲘ耻°䂰ta;䎴ptyv;榱ĀirᲣᲨsht;楿;쀀𝔡arĀlrᲳᲵ»ࣜ»သʀaegsv᳂͸᳖᳜᳠mƀ;oș᳊᳔ndĀ;ș᳑uit;晦amma;䏝in;拲ƀ;io᳧᳨᳸䃷de脀÷;o᳧ᳰntimes;拇nø᳷cy;䑒cɯᴆ\0\0ᴊrn;挞op;挍ʀlptuwᴘᴝᴢᵉᵕlar;䀤f;쀀𝕕ʀ;emps̋ᴭᴷᴽᵂqĀ;d͒ᴳot;扑inus;戸lus;戔quare;抡blebarwedgåúnƀadhᄮᵝᵧownarrowóᲃarpoonĀlrᵲᵶefôᲴighôᲶŢᵿᶅkaro÷གɯᶊ\0\0ᶎrn;挟op;挌ƀcotᶘᶣᶦĀryᶝᶡ;쀀𝒹;䑕l;槶rok;䄑Ādrᶰᶴot;拱iĀ;fᶺ᠖斿Āah᷀᷃ròЩaòྦangle;榦Āci᷒ᷕy;䑟grarr;柿ऀDacdefglmnopqrstuxḁḉḙḸոḼṉṡṾấắẽỡἪἷὄ὎὚ĀDoḆᴴoôᲉĀcsḎḔute耻é䃩ter;橮ȀaioyḢḧḱḶron;䄛rĀ;cḭḮ扖耻ê䃪lon;払;䑍ot;䄗ĀDrṁṅot;扒;쀀𝔢ƀ;rsṐṑṗ檚ave耻è䃨Ā;dṜṝ檖ot;檘Ȁ;ilsṪṫṲṴ檙nters;揧;愓Ā;dṹṺ檕ot;檗ƀapsẅẉẗcr;䄓tyƀ;svẒẓẕ戅et»ẓpĀ1;ẝẤĳạả;怄;怅怃ĀgsẪẬ;䅋p;怂ĀgpẴẸon;䄙f;쀀𝕖ƀalsỄỎỒrĀ;sỊị拕l;槣us;橱iƀ;lvỚớở䎵on»ớ;䏵ȀcsuvỪỳἋἣĀioữḱrc»Ḯɩỹ\0\0ỻíՈantĀglἂἆtr»ṝess»Ṻƀaeiἒ἖Ἒls;䀽st;扟vĀ;DȵἠD;橸parsl;槥ĀDaἯἳot;打rr;楱ƀcdiἾὁỸr;愯oô͒ĀahὉὋ;䎷耻ð䃰Āmrὓὗl耻ë䃫o;悬ƀcipὡὤὧl;䀡sôծĀeoὬὴctatioîՙnentialåչৡᾒ\0ᾞ\0ᾡᾧ\0\0ῆῌ\0ΐ\0ῦῪ \0 ⁚llingdotseñṄy;䑄male;晀ƀilrᾭᾳ῁lig;耀ﬃɩᾹ\0\0᾽g;耀ﬀig;耀ﬄ;쀀𝔣lig;耀ﬁlig;쀀fjƀaltῙ῜ῡt;晭ig;耀ﬂns;斱of;䆒ǰ΅\0ῳf;쀀𝕗ĀakֿῷĀ;vῼ´拔;櫙artint;樍Āao‌⁕Ācs‑⁒α‚‰‸⁅⁈\0⁐β•‥‧‪‬\0‮耻½䂽;慓耻¼䂼;慕;慙;慛Ƴ‴\0‶;慔;慖ʴ‾⁁\0\0⁃耻¾䂾;慗;慜5;慘ƶ⁌\0⁎;慚;慝8;慞l;恄wn;挢cr;쀀𝒻ࢀEabcdefgijlnorstv₂₉₟₥₰₴⃰⃵⃺⃿℃ℒℸ̗ℾ⅒↞Ā;lٍ₇;檌ƀcmpₐₕ₝ute;䇵maĀ;dₜ᳚䎳;檆reve;䄟Āiy₪₮rc;䄝;䐳ot;䄡Ȁ;lqsؾق₽⃉ƀ;qsؾٌ⃄lanô٥Ȁ;cdl٥⃒⃥⃕c;檩otĀ;o⃜⃝檀Ā;l⃢⃣檂;檄Ā;e⃪⃭쀀⋛︀s;檔r;쀀𝔤Ā;gٳ؛mel;愷cy;䑓Ȁ;Eajٚℌℎℐ;檒;檥;檤ȀEaesℛℝ℩ℴ;扩pĀ;p℣ℤ檊rox»ℤĀ;q℮ℯ檈Ā;q℮ℛim;拧pf;쀀𝕘Āci⅃ⅆr;愊mƀ;el٫ⅎ⅐;檎;檐茀>;cdlqr׮ⅠⅪⅮⅳⅹĀciⅥⅧ;檧r;橺ot;拗Par;榕uest;橼ʀadelsↄⅪ←ٖ↛ǰ↉\0↎proø₞r;楸qĀlqؿ↖lesó₈ií٫Āen↣↭rtneqq;쀀≩︀Å↪ԀAabcefkosy⇄⇇⇱⇵⇺∘∝∯≨≽ròΠȀilmr⇐⇔⇗⇛rsðᒄf»․ilôکĀdr⇠⇤cy;䑊ƀ;cwࣴ⇫⇯ir;楈;憭ar;意irc;䄥ƀalr∁∎∓rtsĀ;u∉∊晥it»∊lip;怦con;抹r;쀀𝔥sĀew∣∩arow;椥arow;椦ʀamopr∺∾≃≞≣rr;懿tht;戻kĀlr≉≓eftarrow;憩ightarrow;憪f;쀀𝕙bar;怕ƀclt≯≴≸r;쀀𝒽asè⇴rok;䄧Ābp⊂⊇ull;恃hen»ᱛૡ⊣\0⊪\0⊸⋅⋎\0⋕⋳\0\0⋸⌢⍧⍢⍿\0⎆⎪⎴cute耻í䃭ƀ;iyݱ⊰⊵rc耻î䃮;䐸Ācx⊼⊿y;䐵cl耻¡䂡ĀfrΟ⋉;쀀𝔦rave耻ì䃬Ȁ;inoܾ⋝⋩⋮Āin⋢⋦nt;樌t;戭fin;槜ta;愩lig;䄳ƀaop⋾⌚⌝ƀcgt⌅⌈⌗r;䄫ƀelpܟ⌏⌓inåގarôܠh;䄱f;抷ed;䆵ʀ;cfotӴ⌬⌱⌽⍁are;愅inĀ;t⌸⌹戞ie;槝doô⌙ʀ;celpݗ⍌⍐⍛⍡al;抺Āgr⍕⍙eróᕣã⍍arhk;樗rod;樼Ȁcgpt⍯⍲⍶⍻y;䑑on;䄯f;쀀𝕚a;䎹uest耻¿䂿Āci⎊⎏r;쀀𝒾nʀ;EdsvӴ⎛⎝⎡ӳ;拹ot;拵Ā;v⎦⎧拴;拳Ā;iݷ⎮lde;䄩ǫ⎸\0⎼cy;䑖l耻ï䃯̀cfmosu⏌⏗⏜⏡⏧⏵Āiy⏑⏕rc;䄵;䐹r;쀀𝔧ath;䈷pf;쀀𝕛ǣ⏬\0⏱r;쀀𝒿rcy;䑘kcy;䑔Ѐacfghjos␋␖␢␧␭␱␵␻ppaĀ;v␓␔䎺;䏰Āey␛␠dil;䄷;䐺r;쀀𝔨reen;䄸cy;䑅cy;䑜pf;쀀𝕜cr;쀀𝓀஀ABEHabcdefghjlmnoprstuv⑰⒁⒆⒍⒑┎┽╚▀♎♞♥♹♽⚚⚲⛘❝❨➋⟀⠁⠒ƀart⑷⑺⑼rò৆òΕail;椛arr;椎Ā;gঔ⒋;檋ar;楢ॣ⒥\0⒪\0⒱\0\0\0\0\0⒵Ⓔ\0ⓆⓈⓍ\0⓹ute;䄺mptyv;榴raîࡌbda;䎻gƀ;dlࢎⓁⓃ;榑åࢎ;檅uo耻«䂫rЀ;bfhlpst࢙ⓞⓦⓩ⓫⓮⓱⓵Ā;f࢝ⓣs;椟s;椝ë≒p;憫l;椹im;楳l;憢ƀ;ae⓿─┄檫il;椙Ā;s┉┊檭;쀀⪭︀ƀabr┕┙┝rr;椌rk;杲Āak┢┬cĀek┨┪;䁻;䁛Āes┱┳;榋lĀdu┹┻;榏;榍Ȁaeuy╆╋╖╘ron;䄾Ādi═╔il;䄼ìࢰâ┩;䐻Ȁcqrs╣╦╭╽a;椶uoĀ;rนᝆĀdu╲╷har;楧shar;楋h;憲ʀ;fgqs▋▌উ◳◿扤tʀahlrt▘▤▷◂◨rrowĀ;t࢙□aé⓶arpoonĀdu▯▴own»њp»०eftarrows;懇ightƀahs◍◖◞rrowĀ;sࣴࢧarpoonó྘quigarro÷⇰hreetimes;拋ƀ;qs▋ও◺lanôবʀ;cdgsব☊☍☝☨c;檨otĀ;o☔☕橿Ā;r☚☛檁;檃Ā;e☢☥쀀⋚︀s;檓ʀadegs☳☹☽♉♋pproøⓆot;拖qĀgq♃♅ôউgtò⒌ôছiíলƀilr♕࣡♚sht;楼;쀀𝔩Ā;Eজ♣;檑š♩♶rĀdu▲♮Ā;l॥♳;楪lk;斄cy;䑙ʀ;achtੈ⚈⚋⚑⚖rò◁orneòᴈard;楫ri;旺Āio⚟⚤dot;䅀ustĀ;a⚬⚭掰che»⚭ȀEaes⚻⚽⛉⛔;扨pĀ;p⛃⛄檉rox»⛄Ā;q⛎⛏檇Ā;q⛎⚻im;拦Ѐabnoptwz⛩⛴⛷✚✯❁❇❐Ānr⛮⛱g;柬r;懽rëࣁgƀlmr⛿✍✔eftĀar০✇ightá৲apsto;柼ightá৽parrowĀlr✥✩efô⓭ight;憬ƀafl✶✹✽r;榅;쀀𝕝us;樭imes;樴š❋❏st;戗áፎƀ;ef❗❘᠀旊nge»❘arĀ;l❤❥䀨t;榓ʀachmt❳❶❼➅➇ròࢨorneòᶌarĀ;d྘➃;業;怎ri;抿̀achiqt➘➝ੀ➢➮➻quo;怹r;쀀𝓁mƀ;egল➪➬;檍;檏Ābu┪➳oĀ;rฟ➹;怚rok;䅂萀<;cdhilqrࠫ⟒☹⟜⟠⟥⟪⟰Āci⟗⟙;檦r;橹reå◲mes;拉arr;楶uest;橻ĀPi⟵⟹ar;榖ƀ;ef⠀भ᠛旃rĀdu⠇⠍shar;楊har;楦Āen⠗⠡rtneqq;쀀≨︀Å⠞܀Dacdefhilnopsu⡀⡅⢂⢎⢓⢠⢥⢨⣚⣢⣤ઃ⣳⤂Dot;戺Ȁclpr⡎⡒⡣⡽r耻¯䂯Āet⡗⡙;時Ā;e⡞⡟朠se»⡟Ā;sျ⡨toȀ;dluျ⡳⡷⡻owîҌefôएðᏑker;斮Āoy⢇⢌mma;権;䐼ash;怔asuredangle»ᘦr;쀀𝔪o;愧ƀcdn⢯⢴⣉ro耻µ䂵Ȁ;acdᑤ⢽⣀⣄sôᚧir;櫰ot肻·Ƶusƀ;bd⣒ᤃ⣓戒Ā;uᴼ⣘;横ţ⣞⣡p;櫛ò−ðઁĀdp⣩⣮els;抧f;쀀𝕞Āct⣸⣽r;쀀𝓂pos»ᖝƀ;lm⤉⤊⤍䎼timap;抸ఀGLRVabcdefghijlmoprstuvw⥂⥓⥾⦉⦘⧚⧩⨕⨚⩘⩝⪃⪕⪤⪨⬄⬇⭄⭿⮮ⰴⱧⱼ⳩Āgt⥇⥋;쀀⋙̸Ā;v⥐௏쀀≫⃒ƀelt⥚⥲⥶ftĀar⥡⥧rrow;懍ightarrow;懎;쀀⋘̸Ā;v⥻ే쀀≪⃒ightarrow;懏ĀDd⦎⦓ash;抯ash;抮ʀbcnpt⦣⦧⦬⦱⧌la»˞ute;䅄g;쀀∠⃒ʀ;Eiop඄⦼⧀⧅⧈;쀀⩰̸d;쀀≋̸s;䅉roø඄urĀ;a⧓⧔普lĀ;s⧓ସǳ⧟\0⧣p肻 ଷmpĀ;e௹ఀʀaeouy⧴⧾⨃⨐⨓ǰ⧹\0⧻;橃on;䅈dil;䅆ngĀ;dൾ⨊ot;쀀⩭̸p;橂;䐽ash;怓΀;Aadqsxஒ⨩⨭⨻⩁⩅⩐rr;懗rĀhr⨳⨶k;椤Ā;oᏲᏰot;쀀≐̸uiöୣĀei⩊⩎ar;椨í஘istĀ;s஠டr;쀀𝔫ȀEest௅⩦⩹⩼ƀ;qs஼⩭௡ƀ;qs஼௅⩴lanô௢ií௪Ā;rஶ⪁»ஷƀAap⪊⪍⪑rò⥱rr;憮ar;櫲ƀ;svྍ⪜ྌĀ;d⪡⪢拼;拺cy;䑚΀AEadest⪷⪺⪾⫂⫅⫶⫹rò⥦;쀀≦̸rr;憚r;急Ȁ;fqs఻⫎⫣⫯tĀar⫔⫙rro÷⫁ightarro÷⪐ƀ;qs఻⪺⫪lanôౕĀ;sౕ⫴»శiíౝĀ;rవ⫾iĀ;eచథiäඐĀpt⬌⬑f;쀀𝕟膀¬;in⬙⬚⬶䂬nȀ;Edvஉ⬤⬨⬮;쀀⋹̸ot;쀀⋵̸ǡஉ⬳⬵;拷;拶iĀ;vಸ⬼ǡಸ⭁⭃;拾;拽ƀaor⭋⭣⭩rȀ;ast୻⭕⭚⭟lleì୻l;쀀⫽⃥;쀀∂̸lint;樔ƀ;ceಒ⭰⭳uåಥĀ;cಘ⭸Ā;eಒ⭽ñಘȀAait⮈⮋⮝⮧rò⦈rrƀ;cw⮔⮕⮙憛;쀀⤳̸;쀀↝̸ghtarrow»⮕riĀ;eೋೖ΀chimpqu⮽⯍⯙⬄୸⯤⯯Ȁ;cerല⯆ഷ⯉uå൅;쀀𝓃ortɭ⬅\0\0⯖ará⭖mĀ;e൮⯟Ā;q൴൳suĀbp⯫⯭å೸åഋƀbcp⯶ⰑⰙȀ;Ees⯿ⰀഢⰄ抄;쀀⫅̸etĀ;eഛⰋqĀ;qണⰀcĀ;eലⰗñസȀ;EesⰢⰣൟⰧ抅;쀀⫆̸etĀ;e൘ⰮqĀ;qൠⰣȀgilrⰽⰿⱅⱇìௗlde耻ñ䃱çృiangleĀlrⱒⱜeftĀ;eచⱚñదightĀ;eೋⱥñ೗Ā;mⱬⱭ䎽ƀ;esⱴⱵⱹ䀣ro;愖p;怇ҀDHadgilrsⲏⲔⲙⲞⲣⲰⲶⳓⳣash;抭arr;椄p;쀀≍⃒ash;抬ĀetⲨⲬ;쀀≥⃒;쀀>⃒nfin;槞ƀAetⲽⳁⳅrr;椂;쀀≤⃒Ā;rⳊⳍ쀀<⃒ie;쀀⊴⃒ĀAtⳘⳜrr;椃rie;쀀⊵⃒im;쀀∼⃒ƀAan⳰⳴ⴂrr;懖rĀhr⳺⳽k;椣Ā;oᏧᏥear;椧ቓ᪕\0\0\0\0\0\0\0\0\0\0\0\0\0ⴭ\0ⴸⵈⵠⵥ⵲ⶄᬇ\0\0ⶍⶫ\0ⷈⷎ\0ⷜ⸙⸫⸾⹃Ācsⴱ᪗ute耻ó䃳ĀiyⴼⵅrĀ;c᪞ⵂ耻ô䃴;䐾ʀabios᪠ⵒⵗǈⵚlac;䅑v;樸old;榼lig;䅓Ācr⵩⵭ir;榿;쀀𝔬ͯ⵹\0\0⵼\0ⶂn;䋛ave耻ò䃲;槁Ābmⶈ෴ar;榵Ȁacitⶕ⶘ⶥⶨrò᪀Āir⶝ⶠr;榾oss;榻nå๒;槀ƀaeiⶱⶵⶹcr;䅍ga;䏉ƀcdnⷀⷅǍron;䎿;榶pf;쀀𝕠ƀaelⷔ⷗ǒr;榷rp;榹΀;adiosvⷪⷫⷮ⸈⸍⸐⸖戨rò᪆Ȁ;efmⷷⷸ⸂⸅橝rĀ;oⷾⷿ愴f»ⷿ耻ª䂪耻º䂺gof;抶r;橖lope;橗;橛ƀclo⸟⸡⸧ò⸁ash耻ø䃸l;折iŬⸯ⸴de耻õ䃵esĀ;aǛ⸺s;樶ml耻ö䃶bar;挽ૡ⹞\0⹽\0⺀⺝\0⺢⺹\0\0⻋ຜ\0⼓\0\0⼫⾼\0⿈rȀ;astЃ⹧⹲຅脀¶;l⹭⹮䂶leìЃɩ⹸\0\0⹻m;櫳;櫽y;䐿rʀcimpt⺋⺏⺓ᡥ⺗nt;䀥od;䀮il;怰enk;怱r;쀀𝔭ƀimo⺨⺰⺴Ā;v⺭⺮䏆;䏕maô੶ne;明ƀ;tv⺿⻀⻈䏀chfork»´;䏖Āau⻏⻟nĀck⻕⻝kĀ;h⇴⻛;愎ö⇴sҀ;abcdemst⻳⻴ᤈ⻹⻽⼄⼆⼊⼎䀫cir;樣ir;樢Āouᵀ⼂;樥;橲n肻±ຝim;樦wo;樧ƀipu⼙⼠⼥ntint;樕f;쀀𝕡nd耻£䂣Ԁ;Eaceinosu່⼿⽁⽄⽇⾁⾉⾒⽾⾶;檳p;檷uå໙Ā;c໎⽌̀;acens່⽙⽟⽦⽨⽾pproø⽃urlyeñ໙ñ໎ƀaes⽯⽶⽺pprox;檹qq;檵im;拨iíໟmeĀ;s⾈ຮ怲ƀEas⽸⾐⽺ð⽵ƀdfp໬⾙⾯ƀals⾠⾥⾪lar;挮ine;挒urf;挓Ā;t໻⾴ï໻rel;抰Āci⿀⿅r;쀀𝓅;䏈ncsp;怈̀fiopsu⿚⋢⿟⿥⿫⿱r;쀀𝔮pf;쀀𝕢rime;恗cr;쀀𝓆ƀaeo⿸〉〓tĀei⿾々rnionóڰnt;樖stĀ;e【】䀿ñἙô༔઀ABHabcdefhilmnoprstux぀けさすムㄎㄫㅇㅢㅲㆎ㈆㈕㈤㈩㉘㉮㉲㊐㊰㊷ƀartぇおがròႳòϝail;検aròᱥar;楤΀cdenqrtとふへみわゔヌĀeuねぱ;쀀∽̱te;䅕iãᅮmptyv;榳gȀ;del࿑らるろ;榒;榥å࿑uo耻»䂻rր;abcfhlpstw࿜ガクシスゼゾダッデナp;極Ā;f࿠ゴs;椠;椳s;椞ë≝ð✮l;楅im;楴l;憣;憝Āaiパフil;椚oĀ;nホボ戶aló༞ƀabrョリヮrò៥rk;杳ĀakンヽcĀekヹ・;䁽;䁝Āes㄂㄄;榌lĀduㄊㄌ;榎;榐Ȁaeuyㄗㄜㄧㄩron;䅙Ādiㄡㄥil;䅗ì࿲âヺ;䑀Ȁclqsㄴㄷㄽㅄa;椷dhar;楩uoĀ;rȎȍh;憳ƀacgㅎㅟངlȀ;ipsླྀㅘㅛႜnåႻarôྩt;断ƀilrㅩဣㅮsht;楽;쀀𝔯ĀaoㅷㆆrĀduㅽㅿ»ѻĀ;l႑ㆄ;楬Ā;vㆋㆌ䏁;䏱ƀgns㆕ㇹㇼht̀ahlrstㆤㆰ㇂㇘㇤㇮rrowĀ;t࿜ㆭaéトarpoonĀduㆻㆿowîㅾp»႒eftĀah㇊㇐rrowó࿪arpoonóՑightarrows;應quigarro÷ニhreetimes;拌g;䋚ingdotseñἲƀahm㈍㈐㈓rò࿪aòՑ;怏oustĀ;a㈞㈟掱che»㈟mid;櫮Ȁabpt㈲㈽㉀㉒Ānr㈷㈺g;柭r;懾rëဃƀafl㉇㉊㉎r;榆;쀀𝕣us;樮imes;樵Āap㉝㉧rĀ;g㉣㉤䀩t;榔olint;樒arò㇣Ȁachq㉻㊀Ⴜ㊅quo;怺r;쀀𝓇Ābu・㊊oĀ;rȔȓƀhir㊗㊛㊠reåㇸmes;拊iȀ;efl㊪ၙᠡ㊫方tri;槎luhar;楨;愞ൡ㋕㋛㋟㌬㌸㍱\0㍺㎤\0\0㏬㏰\0㐨㑈㑚㒭㒱㓊㓱\0㘖\0\0㘳cute;䅛quï➺Ԁ;Eaceinpsyᇭ㋳㋵㋿㌂㌋㌏㌟㌦㌩;檴ǰ㋺\0㋼;檸on;䅡uåᇾĀ;dᇳ㌇il;䅟rc;䅝ƀEas㌖㌘㌛;檶p;檺im;择olint;樓iíሄ;䑁otƀ;be㌴ᵇ㌵担;橦΀Aacmstx㍆㍊㍗㍛㍞㍣㍭rr;懘rĀhr㍐㍒ë∨Ā;oਸ਼਴t耻§䂧i;䀻war;椩mĀin㍩ðnuóñt;朶rĀ;o㍶⁕쀀𝔰Ȁacoy㎂㎆㎑㎠rp;景Āhy㎋㎏cy;䑉;䑈rtɭ㎙\0\0㎜iäᑤaraì⹯耻­䂭Āgm㎨㎴maƀ;fv㎱㎲㎲䏃;䏂Ѐ;deglnprካ㏅㏉㏎㏖㏞㏡㏦ot;橪Ā;q኱ኰĀ;E㏓㏔檞;檠Ā;E㏛㏜檝;檟e;扆lus;樤arr;楲aròᄽȀaeit㏸㐈㐏㐗Āls㏽㐄lsetmé㍪hp;樳parsl;槤Ādlᑣ㐔e;挣Ā;e㐜㐝檪Ā;s㐢㐣檬;쀀⪬︀ƀflp㐮㐳㑂tcy;䑌Ā;b㐸㐹䀯Ā;a㐾㐿槄r;挿f;쀀𝕤aĀdr㑍ЂesĀ;u㑔㑕晠it»㑕ƀcsu㑠㑹㒟Āau㑥㑯pĀ;sᆈ㑫;쀀⊓︀pĀ;sᆴ㑵;쀀⊔︀uĀbp㑿㒏ƀ;esᆗᆜ㒆etĀ;eᆗ㒍ñᆝƀ;esᆨᆭ㒖etĀ;eᆨ㒝ñᆮƀ;afᅻ㒦ְrť㒫ֱ»ᅼaròᅈȀcemt㒹㒾㓂㓅r;쀀𝓈tmîñiì㐕aræᆾĀar㓎㓕rĀ;f㓔ឿ昆Āan㓚㓭ightĀep㓣㓪psiloîỠhé⺯s»⡒ʀbcmnp㓻㕞ሉ㖋㖎Ҁ;Edemnprs㔎㔏㔑㔕㔞㔣㔬㔱㔶抂;櫅ot;檽Ā;dᇚ㔚ot;櫃ult;櫁ĀEe㔨㔪;櫋;把lus;檿arr;楹ƀeiu㔽㕒㕕tƀ;en㔎㕅㕋qĀ;qᇚ㔏eqĀ;q㔫㔨m;櫇Ābp㕚㕜;櫕;櫓c̀;acensᇭ㕬㕲㕹㕻㌦pproø㋺urlyeñᇾñᇳƀaes㖂㖈㌛pproø㌚qñ㌗g;晪ڀ123;Edehlmnps㖩㖬㖯ሜ㖲㖴㗀㗉㗕㗚㗟㗨㗭耻¹䂹耻²䂲耻³䂳;櫆Āos㖹㖼t;檾ub;櫘Ā;dሢ㗅ot;櫄sĀou㗏㗒l;柉b;櫗arr;楻ult;櫂ĀEe㗤㗦;櫌;抋lus;櫀ƀeiu㗴㘉㘌tƀ;enሜ㗼㘂qĀ;qሢ㖲eqĀ;q㗧㗤m;櫈Ābp㘑㘓;櫔;櫖ƀAan㘜㘠㘭rr;懙rĀhr㘦㘨ë∮Ā;oਫ਩war;椪lig耻ß䃟௡㙑㙝㙠ዎ㙳㙹\0㙾㛂\0\0\0\0\0㛛㜃\0㜉㝬\0\0\0㞇ɲ㙖\0\0㙛get;挖;䏄rë๟ƀaey㙦㙫㙰ron;䅥dil;䅣;䑂lrec;挕r;쀀𝔱Ȁeiko㚆㚝㚵㚼ǲ㚋\0㚑eĀ4fኄኁaƀ;sv㚘㚙㚛䎸ym;䏑Ācn㚢㚲kĀas㚨㚮pproø዁im»ኬsðኞĀas㚺㚮ð዁rn耻þ䃾Ǭ̟㛆⋧es膀×;bd㛏㛐㛘䃗Ā;aᤏ㛕r;樱;樰ƀeps㛡㛣㜀á⩍Ȁ;bcf҆㛬㛰㛴ot;挶ir;櫱Ā;o㛹㛼쀀𝕥rk;櫚á㍢rime;怴ƀaip㜏㜒㝤dåቈ΀adempst㜡㝍㝀㝑㝗㝜㝟ngleʀ;dlqr㜰㜱㜶㝀㝂斵own»ᶻeftĀ;e⠀㜾ñम;扜ightĀ;e㊪㝋ñၚot;旬inus;樺lus;樹b;槍ime;樻ezium;揢ƀcht㝲㝽㞁Āry㝷㝻;쀀𝓉;䑆cy;䑛rok;䅧Āio㞋㞎xô᝷headĀlr㞗㞠eftarro÷ࡏightarrow»ཝऀAHabcdfghlmoprstuw㟐㟓㟗㟤㟰㟼㠎㠜㠣㠴㡑㡝㡫㢩㣌㣒㣪㣶ròϭar;楣Ācr㟜㟢ute耻ú䃺òᅐrǣ㟪\0㟭y;䑞ve;䅭Āiy㟵㟺rc耻û䃻;䑃ƀabh㠃㠆㠋ròᎭlac;䅱aòᏃĀir㠓㠘sht;楾;쀀𝔲rave耻ù䃹š㠧㠱rĀlr㠬㠮»ॗ»ႃlk;斀Āct㠹㡍ɯ㠿\0\0㡊rnĀ;e㡅㡆挜r»㡆op;挏ri;旸Āal㡖㡚cr;䅫肻¨͉Āgp㡢㡦on;䅳f;쀀𝕦̀adhlsuᅋ㡸㡽፲㢑㢠ownáᎳarpoonĀlr㢈㢌efô㠭ighô㠯iƀ;hl㢙㢚㢜䏅»ᏺon»㢚parrows;懈ƀcit㢰㣄㣈ɯ㢶\0\0㣁rnĀ;e㢼㢽挝r»㢽op;挎ng;䅯ri;旹cr;쀀𝓊ƀdir㣙㣝㣢ot;拰lde;䅩iĀ;f㜰㣨»᠓Āam㣯㣲rò㢨l耻ü䃼angle;榧ހABDacdeflnoprsz㤜㤟㤩㤭㦵㦸㦽㧟㧤㧨㧳㧹㧽㨁㨠ròϷarĀ;v㤦㤧櫨;櫩asèϡĀnr㤲㤷grt;榜΀eknprst㓣㥆㥋㥒㥝㥤㦖appá␕othinçẖƀhir㓫⻈㥙opô⾵Ā;hᎷ㥢ïㆍĀiu㥩㥭gmá㎳Ābp㥲㦄setneqĀ;q㥽㦀쀀⊊︀;쀀⫋︀setneqĀ;q㦏㦒쀀⊋︀;쀀⫌︀Āhr㦛㦟etá㚜iangleĀlr㦪㦯eft»थight»ၑy;䐲ash»ံƀelr㧄㧒㧗ƀ;beⷪ㧋㧏ar;抻q;扚lip;拮Ābt㧜ᑨaòᑩr;쀀𝔳tré㦮suĀbp㧯㧱»ജ»൙pf;쀀𝕧roð໻tré㦴Ācu㨆㨋r;쀀𝓋Ābp㨐㨘nĀEe㦀㨖»㥾nĀEe㦒㨞»㦐igzag;榚΀cefoprs㨶㨻㩖㩛㩔㩡㩪irc;䅵Ādi㩀㩑Ābg㩅㩉ar;機eĀ;qᗺ㩏;扙erp;愘r;쀀𝔴pf;쀀𝕨Ā;eᑹ㩦atèᑹcr;쀀𝓌ૣណ㪇\0㪋\0㪐㪛\0\0㪝㪨㪫㪯\0\0㫃㫎\0㫘ៜ៟tré៑r;쀀𝔵ĀAa㪔㪗ròσrò৶;䎾ĀAa㪡㪤ròθrò৫að✓is;拻ƀdptឤ㪵㪾Āfl㪺ឩ;쀀𝕩imåឲĀAa㫇㫊ròώròਁĀcq㫒ីr;쀀𝓍Āpt៖㫜ré។Ѐacefiosu㫰㫽㬈㬌㬑㬕㬛㬡cĀuy㫶㫻te耻ý䃽;䑏Āiy㬂㬆rc;䅷;䑋n耻¥䂥r;쀀𝔶cy;䑗pf;쀀𝕪cr;쀀𝓎Ācm㬦㬩y;䑎l耻ÿ䃿Ԁacdefhiosw㭂㭈㭔㭘㭤㭩㭭㭴㭺㮀cute;䅺Āay㭍㭒ron;䅾;䐷ot;䅼Āet㭝㭡træᕟa;䎶r;쀀𝔷cy;䐶grarr;懝pf;쀀𝕫cr;쀀𝓏Ājn㮅㮇;怍j;怌'.split("").map((c) => c.charCodeAt(0))
+    );
+  }
+});
+
+// node_modules/entities/lib/esm/generated/decode-data-xml.js
+var decode_data_xml_default;
+var init_decode_data_xml = __esm({
+  "node_modules/entities/lib/esm/generated/decode-data-xml.js"() {
+    decode_data_xml_default = new Uint16Array(
+      // prettier-ignore
+      "Ȁaglq	\x1Bɭ\0\0p;䀦os;䀧t;䀾t;䀼uot;䀢".split("").map((c) => c.charCodeAt(0))
+    );
+  }
+});
+
+// node_modules/entities/lib/esm/decode_codepoint.js
+function replaceCodePoint(codePoint) {
+  var _a2;
+  if (codePoint >= 55296 && codePoint <= 57343 || codePoint > 1114111) {
+    return 65533;
+  }
+  return (_a2 = decodeMap.get(codePoint)) !== null && _a2 !== void 0 ? _a2 : codePoint;
+}
+var _a, decodeMap, fromCodePoint;
+var init_decode_codepoint = __esm({
+  "node_modules/entities/lib/esm/decode_codepoint.js"() {
+    decodeMap = /* @__PURE__ */ new Map([
+      [0, 65533],
+      // C1 Unicode control character reference replacements
+      [128, 8364],
+      [130, 8218],
+      [131, 402],
+      [132, 8222],
+      [133, 8230],
+      [134, 8224],
+      [135, 8225],
+      [136, 710],
+      [137, 8240],
+      [138, 352],
+      [139, 8249],
+      [140, 338],
+      [142, 381],
+      [145, 8216],
+      [146, 8217],
+      [147, 8220],
+      [148, 8221],
+      [149, 8226],
+      [150, 8211],
+      [151, 8212],
+      [152, 732],
+      [153, 8482],
+      [154, 353],
+      [155, 8250],
+      [156, 339],
+      [158, 382],
+      [159, 376]
+    ]);
+    fromCodePoint = // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition, node/no-unsupported-features/es-builtins
+    (_a = String.fromCodePoint) !== null && _a !== void 0 ? _a : function(codePoint) {
+      let output = "";
+      if (codePoint > 65535) {
+        codePoint -= 65536;
+        output += String.fromCharCode(codePoint >>> 10 & 1023 | 55296);
+        codePoint = 56320 | codePoint & 1023;
+      }
+      output += String.fromCharCode(codePoint);
+      return output;
+    };
+  }
+});
+
+// node_modules/entities/lib/esm/decode.js
+function isNumber(code3) {
+  return code3 >= CharCodes.ZERO && code3 <= CharCodes.NINE;
+}
+function isHexadecimalCharacter(code3) {
+  return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_F || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_F;
+}
+function isAsciiAlphaNumeric(code3) {
+  return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_Z || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_Z || isNumber(code3);
+}
+function isEntityInAttributeInvalidEnd(code3) {
+  return code3 === CharCodes.EQUALS || isAsciiAlphaNumeric(code3);
+}
+function getDecoder(decodeTree) {
+  let ret = "";
+  const decoder = new EntityDecoder(decodeTree, (str) => ret += fromCodePoint(str));
+  return function decodeWithTrie(str, decodeMode) {
+    let lastIndex = 0;
+    let offset = 0;
+    while ((offset = str.indexOf("&", offset)) >= 0) {
+      ret += str.slice(lastIndex, offset);
+      decoder.startEntity(decodeMode);
+      const len = decoder.write(
+        str,
+        // Skip the "&"
+        offset + 1
+      );
+      if (len < 0) {
+        lastIndex = offset + decoder.end();
+        break;
+      }
+      lastIndex = offset + len;
+      offset = len === 0 ? lastIndex + 1 : lastIndex;
+    }
+    const result = ret + str.slice(lastIndex);
+    ret = "";
+    return result;
+  };
+}
+function determineBranch(decodeTree, current, nodeIdx, char) {
+  const branchCount = (current & BinTrieFlags.BRANCH_LENGTH) >> 7;
+  const jumpOffset = current & BinTrieFlags.JUMP_TABLE;
+  if (branchCount === 0) {
+    return jumpOffset !== 0 && char === jumpOffset ? nodeIdx : -1;
+  }
+  if (jumpOffset) {
+    const value = char - jumpOffset;
+    return value < 0 || value >= branchCount ? -1 : decodeTree[nodeIdx + value] - 1;
+  }
+  let lo = nodeIdx;
+  let hi = lo + branchCount - 1;
+  while (lo <= hi) {
+    const mid = lo + hi >>> 1;
+    const midVal = decodeTree[mid];
+    if (midVal < char) {
+      lo = mid + 1;
+    } else if (midVal > char) {
+      hi = mid - 1;
+    } else {
+      return decodeTree[mid + branchCount];
+    }
+  }
+  return -1;
+}
+function decodeHTML(str, mode = DecodingMode.Legacy) {
+  return htmlDecoder(str, mode);
+}
+var CharCodes, TO_LOWER_BIT, BinTrieFlags, EntityDecoderState, DecodingMode, EntityDecoder, htmlDecoder, xmlDecoder;
+var init_decode2 = __esm({
+  "node_modules/entities/lib/esm/decode.js"() {
+    init_decode_data_html();
+    init_decode_data_xml();
+    init_decode_codepoint();
+    init_decode_codepoint();
+    (function(CharCodes2) {
+      CharCodes2[CharCodes2["NUM"] = 35] = "NUM";
+      CharCodes2[CharCodes2["SEMI"] = 59] = "SEMI";
+      CharCodes2[CharCodes2["EQUALS"] = 61] = "EQUALS";
+      CharCodes2[CharCodes2["ZERO"] = 48] = "ZERO";
+      CharCodes2[CharCodes2["NINE"] = 57] = "NINE";
+      CharCodes2[CharCodes2["LOWER_A"] = 97] = "LOWER_A";
+      CharCodes2[CharCodes2["LOWER_F"] = 102] = "LOWER_F";
+      CharCodes2[CharCodes2["LOWER_X"] = 120] = "LOWER_X";
+      CharCodes2[CharCodes2["LOWER_Z"] = 122] = "LOWER_Z";
+      CharCodes2[CharCodes2["UPPER_A"] = 65] = "UPPER_A";
+      CharCodes2[CharCodes2["UPPER_F"] = 70] = "UPPER_F";
+      CharCodes2[CharCodes2["UPPER_Z"] = 90] = "UPPER_Z";
+    })(CharCodes || (CharCodes = {}));
+    TO_LOWER_BIT = 32;
+    (function(BinTrieFlags2) {
+      BinTrieFlags2[BinTrieFlags2["VALUE_LENGTH"] = 49152] = "VALUE_LENGTH";
+      BinTrieFlags2[BinTrieFlags2["BRANCH_LENGTH"] = 16256] = "BRANCH_LENGTH";
+      BinTrieFlags2[BinTrieFlags2["JUMP_TABLE"] = 127] = "JUMP_TABLE";
+    })(BinTrieFlags || (BinTrieFlags = {}));
+    (function(EntityDecoderState2) {
+      EntityDecoderState2[EntityDecoderState2["EntityStart"] = 0] = "EntityStart";
+      EntityDecoderState2[EntityDecoderState2["NumericStart"] = 1] = "NumericStart";
+      EntityDecoderState2[EntityDecoderState2["NumericDecimal"] = 2] = "NumericDecimal";
+      EntityDecoderState2[EntityDecoderState2["NumericHex"] = 3] = "NumericHex";
+      EntityDecoderState2[EntityDecoderState2["NamedEntity"] = 4] = "NamedEntity";
+    })(EntityDecoderState || (EntityDecoderState = {}));
+    (function(DecodingMode2) {
+      DecodingMode2[DecodingMode2["Legacy"] = 0] = "Legacy";
+      DecodingMode2[DecodingMode2["Strict"] = 1] = "Strict";
+      DecodingMode2[DecodingMode2["Attribute"] = 2] = "Attribute";
+    })(DecodingMode || (DecodingMode = {}));
+    EntityDecoder = class {
+      constructor(decodeTree, emitCodePoint, errors) {
+        this.decodeTree = decodeTree;
+        this.emitCodePoint = emitCodePoint;
+        this.errors = errors;
+        this.state = EntityDecoderState.EntityStart;
+        this.consumed = 1;
+        this.result = 0;
+        this.treeIndex = 0;
+        this.excess = 1;
+        this.decodeMode = DecodingMode.Strict;
+      }
+      /** Resets the instance to make it reusable. */
+      startEntity(decodeMode) {
+        this.decodeMode = decodeMode;
+        this.state = EntityDecoderState.EntityStart;
+        this.result = 0;
+        this.treeIndex = 0;
+        this.excess = 1;
+        this.consumed = 1;
+      }
+      /**
+       * Write an entity to the decoder. This can be called multiple times with partial entities.
+       * If the entity is incomplete, the decoder will return -1.
+       *
+       * Mirrors the implementation of `getDecoder`, but with the ability to stop decoding if the
+       * entity is incomplete, and resume when the next string is written.
+       *
+       * @param string The string containing the entity (or a continuation of the entity).
+       * @param offset The offset at which the entity begins. Should be 0 if this is not the first call.
+       * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+       */
+      write(str, offset) {
+        switch (this.state) {
+          case EntityDecoderState.EntityStart: {
+            if (str.charCodeAt(offset) === CharCodes.NUM) {
+              this.state = EntityDecoderState.NumericStart;
+              this.consumed += 1;
+              return this.stateNumericStart(str, offset + 1);
+            }
+            this.state = EntityDecoderState.NamedEntity;
+            return this.stateNamedEntity(str, offset);
+          }
+          case EntityDecoderState.NumericStart: {
+            return this.stateNumericStart(str, offset);
+          }
+          case EntityDecoderState.NumericDecimal: {
+            return this.stateNumericDecimal(str, offset);
+          }
+          case EntityDecoderState.NumericHex: {
+            return this.stateNumericHex(str, offset);
+          }
+          case EntityDecoderState.NamedEntity: {
+            return this.stateNamedEntity(str, offset);
+          }
+        }
+      }
+      /**
+       * Switches between the numeric decimal and hexadecimal states.
+       *
+       * Equivalent to the `Numeric character reference state` in the HTML spec.
+       *
+       * @param str The string containing the entity (or a continuation of the entity).
+       * @param offset The current offset.
+       * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+       */
+      stateNumericStart(str, offset) {
+        if (offset >= str.length) {
+          return -1;
+        }
+        if ((str.charCodeAt(offset) | TO_LOWER_BIT) === CharCodes.LOWER_X) {
+          this.state = EntityDecoderState.NumericHex;
+          this.consumed += 1;
+          return this.stateNumericHex(str, offset + 1);
+        }
+        this.state = EntityDecoderState.NumericDecimal;
+        return this.stateNumericDecimal(str, offset);
+      }
+      addToNumericResult(str, start, end, base) {
+        if (start !== end) {
+          const digitCount = end - start;
+          this.result = this.result * Math.pow(base, digitCount) + parseInt(str.substr(start, digitCount), base);
+          this.consumed += digitCount;
+        }
+      }
+      /**
+       * Parses a hexadecimal numeric entity.
+       *
+       * Equivalent to the `Hexademical character reference state` in the HTML spec.
+       *
+       * @param str The string containing the entity (or a continuation of the entity).
+       * @param offset The current offset.
+       * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+       */
+      stateNumericHex(str, offset) {
+        const startIdx = offset;
+        while (offset < str.length) {
+          const char = str.charCodeAt(offset);
+          if (isNumber(char) || isHexadecimalCharacter(char)) {
+            offset += 1;
+          } else {
+            this.addToNumericResult(str, startIdx, offset, 16);
+            return this.emitNumericEntity(char, 3);
+          }
+        }
+        this.addToNumericResult(str, startIdx, offset, 16);
+        return -1;
+      }
+      /**
+       * Parses a decimal numeric entity.
+       *
+       * Equivalent to the `Decimal character reference state` in the HTML spec.
+       *
+       * @param str The string containing the entity (or a continuation of the entity).
+       * @param offset The current offset.
+       * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+       */
+      stateNumericDecimal(str, offset) {
+        const startIdx = offset;
+        while (offset < str.length) {
+          const char = str.charCodeAt(offset);
+          if (isNumber(char)) {
+            offset += 1;
+          } else {
+            this.addToNumericResult(str, startIdx, offset, 10);
+            return this.emitNumericEntity(char, 2);
+          }
+        }
+        this.addToNumericResult(str, startIdx, offset, 10);
+        return -1;
+      }
+      /**
+       * Validate and emit a numeric entity.
+       *
+       * Implements the logic from the `Hexademical character reference start
+       * state` and `Numeric character reference end state` in the HTML spec.
+       *
+       * @param lastCp The last code point of the entity. Used to see if the
+       *               entity was terminated with a semicolon.
+       * @param expectedLength The minimum number of characters that should be
+       *                       consumed. Used to validate that at least one digit
+       *                       was consumed.
+       * @returns The number of characters that were consumed.
+       */
+      emitNumericEntity(lastCp, expectedLength) {
+        var _a2;
+        if (this.consumed <= expectedLength) {
+          (_a2 = this.errors) === null || _a2 === void 0 ? void 0 : _a2.absenceOfDigitsInNumericCharacterReference(this.consumed);
+          return 0;
+        }
+        if (lastCp === CharCodes.SEMI) {
+          this.consumed += 1;
+        } else if (this.decodeMode === DecodingMode.Strict) {
+          return 0;
+        }
+        this.emitCodePoint(replaceCodePoint(this.result), this.consumed);
+        if (this.errors) {
+          if (lastCp !== CharCodes.SEMI) {
+            this.errors.missingSemicolonAfterCharacterReference();
+          }
+          this.errors.validateNumericCharacterReference(this.result);
+        }
+        return this.consumed;
+      }
+      /**
+       * Parses a named entity.
+       *
+       * Equivalent to the `Named character reference state` in the HTML spec.
+       *
+       * @param str The string containing the entity (or a continuation of the entity).
+       * @param offset The current offset.
+       * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+       */
+      stateNamedEntity(str, offset) {
+        const { decodeTree } = this;
+        let current = decodeTree[this.treeIndex];
+        let valueLength = (current & BinTrieFlags.VALUE_LENGTH) >> 14;
+        for (; offset < str.length; offset++, this.excess++) {
+          const char = str.charCodeAt(offset);
+          this.treeIndex = determineBranch(decodeTree, current, this.treeIndex + Math.max(1, valueLength), char);
+          if (this.treeIndex < 0) {
+            return this.result === 0 || // If we are parsing an attribute
+            this.decodeMode === DecodingMode.Attribute && // We shouldn't have consumed any characters after the entity,
+            (valueLength === 0 || // And there should be no invalid characters.
+            isEntityInAttributeInvalidEnd(char)) ? 0 : this.emitNotTerminatedNamedEntity();
+          }
+          current = decodeTree[this.treeIndex];
+          valueLength = (current & BinTrieFlags.VALUE_LENGTH) >> 14;
+          if (valueLength !== 0) {
+            if (char === CharCodes.SEMI) {
+              return this.emitNamedEntityData(this.treeIndex, valueLength, this.consumed + this.excess);
+            }
+            if (this.decodeMode !== DecodingMode.Strict) {
+              this.result = this.treeIndex;
+              this.consumed += this.excess;
+              this.excess = 0;
+            }
+          }
+        }
+        return -1;
+      }
+      /**
+       * Emit a named entity that was not terminated with a semicolon.
+       *
+       * @returns The number of characters consumed.
+       */
+      emitNotTerminatedNamedEntity() {
+        var _a2;
+        const { result, decodeTree } = this;
+        const valueLength = (decodeTree[result] & BinTrieFlags.VALUE_LENGTH) >> 14;
+        this.emitNamedEntityData(result, valueLength, this.consumed);
+        (_a2 = this.errors) === null || _a2 === void 0 ? void 0 : _a2.missingSemicolonAfterCharacterReference();
+        return this.consumed;
+      }
+      /**
+       * Emit a named entity.
+       *
+       * @param result The index of the entity in the decode tree.
+       * @param valueLength The number of bytes in the entity.
+       * @param consumed The number of characters consumed.
+       *
+       * @returns The number of characters consumed.
+       */
+      emitNamedEntityData(result, valueLength, consumed) {
+        const { decodeTree } = this;
+        this.emitCodePoint(valueLength === 1 ? decodeTree[result] & ~BinTrieFlags.VALUE_LENGTH : decodeTree[result + 1], consumed);
+        if (valueLength === 3) {
+          this.emitCodePoint(decodeTree[result + 2], consumed);
+        }
+        return consumed;
+      }
+      /**
+       * Signal to the parser that the end of the input was reached.
+       *
+       * Remaining data will be emitted and relevant errors will be produced.
+       *
+       * @returns The number of characters consumed.
+       */
+      end() {
+        var _a2;
+        switch (this.state) {
+          case EntityDecoderState.NamedEntity: {
+            return this.result !== 0 && (this.decodeMode !== DecodingMode.Attribute || this.result === this.treeIndex) ? this.emitNotTerminatedNamedEntity() : 0;
+          }
+          // Otherwise, emit a numeric entity if we have one.
+          case EntityDecoderState.NumericDecimal: {
+            return this.emitNumericEntity(0, 2);
+          }
+          case EntityDecoderState.NumericHex: {
+            return this.emitNumericEntity(0, 3);
+          }
+          case EntityDecoderState.NumericStart: {
+            (_a2 = this.errors) === null || _a2 === void 0 ? void 0 : _a2.absenceOfDigitsInNumericCharacterReference(this.consumed);
+            return 0;
+          }
+          case EntityDecoderState.EntityStart: {
+            return 0;
+          }
+        }
+      }
+    };
+    htmlDecoder = getDecoder(decode_data_html_default);
+    xmlDecoder = getDecoder(decode_data_xml_default);
+  }
+});
+
+// node_modules/entities/lib/esm/generated/encode-html.js
+function restoreDiff(arr) {
+  for (let i = 1; i < arr.length; i++) {
+    arr[i][0] += arr[i - 1][0] + 1;
+  }
+  return arr;
+}
+var encode_html_default;
+var init_encode_html = __esm({
+  "node_modules/entities/lib/esm/generated/encode-html.js"() {
+    encode_html_default = new Map(/* @__PURE__ */ restoreDiff([[9, "&Tab;"], [0, "&NewLine;"], [22, "&excl;"], [0, "&quot;"], [0, "&num;"], [0, "&dollar;"], [0, "&percnt;"], [0, "&amp;"], [0, "&apos;"], [0, "&lpar;"], [0, "&rpar;"], [0, "&ast;"], [0, "&plus;"], [0, "&comma;"], [1, "&period;"], [0, "&sol;"], [10, "&colon;"], [0, "&semi;"], [0, { v: "&lt;", n: 8402, o: "&nvlt;" }], [0, { v: "&equals;", n: 8421, o: "&bne;" }], [0, { v: "&gt;", n: 8402, o: "&nvgt;" }], [0, "&quest;"], [0, "&commat;"], [26, "&lbrack;"], [0, "&bsol;"], [0, "&rbrack;"], [0, "&Hat;"], [0, "&lowbar;"], [0, "&DiacriticalGrave;"], [5, { n: 106, o: "&fjlig;" }], [20, "&lbrace;"], [0, "&verbar;"], [0, "&rbrace;"], [34, "&nbsp;"], [0, "&iexcl;"], [0, "&cent;"], [0, "&pound;"], [0, "&curren;"], [0, "&yen;"], [0, "&brvbar;"], [0, "&sect;"], [0, "&die;"], [0, "&copy;"], [0, "&ordf;"], [0, "&laquo;"], [0, "&not;"], [0, "&shy;"], [0, "&circledR;"], [0, "&macr;"], [0, "&deg;"], [0, "&PlusMinus;"], [0, "&sup2;"], [0, "&sup3;"], [0, "&acute;"], [0, "&micro;"], [0, "&para;"], [0, "&centerdot;"], [0, "&cedil;"], [0, "&sup1;"], [0, "&ordm;"], [0, "&raquo;"], [0, "&frac14;"], [0, "&frac12;"], [0, "&frac34;"], [0, "&iquest;"], [0, "&Agrave;"], [0, "&Aacute;"], [0, "&Acirc;"], [0, "&Atilde;"], [0, "&Auml;"], [0, "&angst;"], [0, "&AElig;"], [0, "&Ccedil;"], [0, "&Egrave;"], [0, "&Eacute;"], [0, "&Ecirc;"], [0, "&Euml;"], [0, "&Igrave;"], [0, "&Iacute;"], [0, "&Icirc;"], [0, "&Iuml;"], [0, "&ETH;"], [0, "&Ntilde;"], [0, "&Ograve;"], [0, "&Oacute;"], [0, "&Ocirc;"], [0, "&Otilde;"], [0, "&Ouml;"], [0, "&times;"], [0, "&Oslash;"], [0, "&Ugrave;"], [0, "&Uacute;"], [0, "&Ucirc;"], [0, "&Uuml;"], [0, "&Yacute;"], [0, "&THORN;"], [0, "&szlig;"], [0, "&agrave;"], [0, "&aacute;"], [0, "&acirc;"], [0, "&atilde;"], [0, "&auml;"], [0, "&aring;"], [0, "&aelig;"], [0, "&ccedil;"], [0, "&egrave;"], [0, "&eacute;"], [0, "&ecirc;"], [0, "&euml;"], [0, "&igrave;"], [0, "&iacute;"], [0, "&icirc;"], [0, "&iuml;"], [0, "&eth;"], [0, "&ntilde;"], [0, "&ograve;"], [0, "&oacute;"], [0, "&ocirc;"], [0, "&otilde;"], [0, "&ouml;"], [0, "&div;"], [0, "&oslash;"], [0, "&ugrave;"], [0, "&uacute;"], [0, "&ucirc;"], [0, "&uuml;"], [0, "&yacute;"], [0, "&thorn;"], [0, "&yuml;"], [0, "&Amacr;"], [0, "&amacr;"], [0, "&Abreve;"], [0, "&abreve;"], [0, "&Aogon;"], [0, "&aogon;"], [0, "&Cacute;"], [0, "&cacute;"], [0, "&Ccirc;"], [0, "&ccirc;"], [0, "&Cdot;"], [0, "&cdot;"], [0, "&Ccaron;"], [0, "&ccaron;"], [0, "&Dcaron;"], [0, "&dcaron;"], [0, "&Dstrok;"], [0, "&dstrok;"], [0, "&Emacr;"], [0, "&emacr;"], [2, "&Edot;"], [0, "&edot;"], [0, "&Eogon;"], [0, "&eogon;"], [0, "&Ecaron;"], [0, "&ecaron;"], [0, "&Gcirc;"], [0, "&gcirc;"], [0, "&Gbreve;"], [0, "&gbreve;"], [0, "&Gdot;"], [0, "&gdot;"], [0, "&Gcedil;"], [1, "&Hcirc;"], [0, "&hcirc;"], [0, "&Hstrok;"], [0, "&hstrok;"], [0, "&Itilde;"], [0, "&itilde;"], [0, "&Imacr;"], [0, "&imacr;"], [2, "&Iogon;"], [0, "&iogon;"], [0, "&Idot;"], [0, "&imath;"], [0, "&IJlig;"], [0, "&ijlig;"], [0, "&Jcirc;"], [0, "&jcirc;"], [0, "&Kcedil;"], [0, "&kcedil;"], [0, "&kgreen;"], [0, "&Lacute;"], [0, "&lacute;"], [0, "&Lcedil;"], [0, "&lcedil;"], [0, "&Lcaron;"], [0, "&lcaron;"], [0, "&Lmidot;"], [0, "&lmidot;"], [0, "&Lstrok;"], [0, "&lstrok;"], [0, "&Nacute;"], [0, "&nacute;"], [0, "&Ncedil;"], [0, "&ncedil;"], [0, "&Ncaron;"], [0, "&ncaron;"], [0, "&napos;"], [0, "&ENG;"], [0, "&eng;"], [0, "&Omacr;"], [0, "&omacr;"], [2, "&Odblac;"], [0, "&odblac;"], [0, "&OElig;"], [0, "&oelig;"], [0, "&Racute;"], [0, "&racute;"], [0, "&Rcedil;"], [0, "&rcedil;"], [0, "&Rcaron;"], [0, "&rcaron;"], [0, "&Sacute;"], [0, "&sacute;"], [0, "&Scirc;"], [0, "&scirc;"], [0, "&Scedil;"], [0, "&scedil;"], [0, "&Scaron;"], [0, "&scaron;"], [0, "&Tcedil;"], [0, "&tcedil;"], [0, "&Tcaron;"], [0, "&tcaron;"], [0, "&Tstrok;"], [0, "&tstrok;"], [0, "&Utilde;"], [0, "&utilde;"], [0, "&Umacr;"], [0, "&umacr;"], [0, "&Ubreve;"], [0, "&ubreve;"], [0, "&Uring;"], [0, "&uring;"], [0, "&Udblac;"], [0, "&udblac;"], [0, "&Uogon;"], [0, "&uogon;"], [0, "&Wcirc;"], [0, "&wcirc;"], [0, "&Ycirc;"], [0, "&ycirc;"], [0, "&Yuml;"], [0, "&Zacute;"], [0, "&zacute;"], [0, "&Zdot;"], [0, "&zdot;"], [0, "&Zcaron;"], [0, "&zcaron;"], [19, "&fnof;"], [34, "&imped;"], [63, "&gacute;"], [65, "&jmath;"], [142, "&circ;"], [0, "&caron;"], [16, "&breve;"], [0, "&DiacriticalDot;"], [0, "&ring;"], [0, "&ogon;"], [0, "&DiacriticalTilde;"], [0, "&dblac;"], [51, "&DownBreve;"], [127, "&Alpha;"], [0, "&Beta;"], [0, "&Gamma;"], [0, "&Delta;"], [0, "&Epsilon;"], [0, "&Zeta;"], [0, "&Eta;"], [0, "&Theta;"], [0, "&Iota;"], [0, "&Kappa;"], [0, "&Lambda;"], [0, "&Mu;"], [0, "&Nu;"], [0, "&Xi;"], [0, "&Omicron;"], [0, "&Pi;"], [0, "&Rho;"], [1, "&Sigma;"], [0, "&Tau;"], [0, "&Upsilon;"], [0, "&Phi;"], [0, "&Chi;"], [0, "&Psi;"], [0, "&ohm;"], [7, "&alpha;"], [0, "&beta;"], [0, "&gamma;"], [0, "&delta;"], [0, "&epsi;"], [0, "&zeta;"], [0, "&eta;"], [0, "&theta;"], [0, "&iota;"], [0, "&kappa;"], [0, "&lambda;"], [0, "&mu;"], [0, "&nu;"], [0, "&xi;"], [0, "&omicron;"], [0, "&pi;"], [0, "&rho;"], [0, "&sigmaf;"], [0, "&sigma;"], [0, "&tau;"], [0, "&upsi;"], [0, "&phi;"], [0, "&chi;"], [0, "&psi;"], [0, "&omega;"], [7, "&thetasym;"], [0, "&Upsi;"], [2, "&phiv;"], [0, "&piv;"], [5, "&Gammad;"], [0, "&digamma;"], [18, "&kappav;"], [0, "&rhov;"], [3, "&epsiv;"], [0, "&backepsilon;"], [10, "&IOcy;"], [0, "&DJcy;"], [0, "&GJcy;"], [0, "&Jukcy;"], [0, "&DScy;"], [0, "&Iukcy;"], [0, "&YIcy;"], [0, "&Jsercy;"], [0, "&LJcy;"], [0, "&NJcy;"], [0, "&TSHcy;"], [0, "&KJcy;"], [1, "&Ubrcy;"], [0, "&DZcy;"], [0, "&Acy;"], [0, "&Bcy;"], [0, "&Vcy;"], [0, "&Gcy;"], [0, "&Dcy;"], [0, "&IEcy;"], [0, "&ZHcy;"], [0, "&Zcy;"], [0, "&Icy;"], [0, "&Jcy;"], [0, "&Kcy;"], [0, "&Lcy;"], [0, "&Mcy;"], [0, "&Ncy;"], [0, "&Ocy;"], [0, "&Pcy;"], [0, "&Rcy;"], [0, "&Scy;"], [0, "&Tcy;"], [0, "&Ucy;"], [0, "&Fcy;"], [0, "&KHcy;"], [0, "&TScy;"], [0, "&CHcy;"], [0, "&SHcy;"], [0, "&SHCHcy;"], [0, "&HARDcy;"], [0, "&Ycy;"], [0, "&SOFTcy;"], [0, "&Ecy;"], [0, "&YUcy;"], [0, "&YAcy;"], [0, "&acy;"], [0, "&bcy;"], [0, "&vcy;"], [0, "&gcy;"], [0, "&dcy;"], [0, "&iecy;"], [0, "&zhcy;"], [0, "&zcy;"], [0, "&icy;"], [0, "&jcy;"], [0, "&kcy;"], [0, "&lcy;"], [0, "&mcy;"], [0, "&ncy;"], [0, "&ocy;"], [0, "&pcy;"], [0, "&rcy;"], [0, "&scy;"], [0, "&tcy;"], [0, "&ucy;"], [0, "&fcy;"], [0, "&khcy;"], [0, "&tscy;"], [0, "&chcy;"], [0, "&shcy;"], [0, "&shchcy;"], [0, "&hardcy;"], [0, "&ycy;"], [0, "&softcy;"], [0, "&ecy;"], [0, "&yucy;"], [0, "&yacy;"], [1, "&iocy;"], [0, "&djcy;"], [0, "&gjcy;"], [0, "&jukcy;"], [0, "&dscy;"], [0, "&iukcy;"], [0, "&yicy;"], [0, "&jsercy;"], [0, "&ljcy;"], [0, "&njcy;"], [0, "&tshcy;"], [0, "&kjcy;"], [1, "&ubrcy;"], [0, "&dzcy;"], [7074, "&ensp;"], [0, "&emsp;"], [0, "&emsp13;"], [0, "&emsp14;"], [1, "&numsp;"], [0, "&puncsp;"], [0, "&ThinSpace;"], [0, "&hairsp;"], [0, "&NegativeMediumSpace;"], [0, "&zwnj;"], [0, "&zwj;"], [0, "&lrm;"], [0, "&rlm;"], [0, "&dash;"], [2, "&ndash;"], [0, "&mdash;"], [0, "&horbar;"], [0, "&Verbar;"], [1, "&lsquo;"], [0, "&CloseCurlyQuote;"], [0, "&lsquor;"], [1, "&ldquo;"], [0, "&CloseCurlyDoubleQuote;"], [0, "&bdquo;"], [1, "&dagger;"], [0, "&Dagger;"], [0, "&bull;"], [2, "&nldr;"], [0, "&hellip;"], [9, "&permil;"], [0, "&pertenk;"], [0, "&prime;"], [0, "&Prime;"], [0, "&tprime;"], [0, "&backprime;"], [3, "&lsaquo;"], [0, "&rsaquo;"], [3, "&oline;"], [2, "&caret;"], [1, "&hybull;"], [0, "&frasl;"], [10, "&bsemi;"], [7, "&qprime;"], [7, { v: "&MediumSpace;", n: 8202, o: "&ThickSpace;" }], [0, "&NoBreak;"], [0, "&af;"], [0, "&InvisibleTimes;"], [0, "&ic;"], [72, "&euro;"], [46, "&tdot;"], [0, "&DotDot;"], [37, "&complexes;"], [2, "&incare;"], [4, "&gscr;"], [0, "&hamilt;"], [0, "&Hfr;"], [0, "&Hopf;"], [0, "&planckh;"], [0, "&hbar;"], [0, "&imagline;"], [0, "&Ifr;"], [0, "&lagran;"], [0, "&ell;"], [1, "&naturals;"], [0, "&numero;"], [0, "&copysr;"], [0, "&weierp;"], [0, "&Popf;"], [0, "&Qopf;"], [0, "&realine;"], [0, "&real;"], [0, "&reals;"], [0, "&rx;"], [3, "&trade;"], [1, "&integers;"], [2, "&mho;"], [0, "&zeetrf;"], [0, "&iiota;"], [2, "&bernou;"], [0, "&Cayleys;"], [1, "&escr;"], [0, "&Escr;"], [0, "&Fouriertrf;"], [1, "&Mellintrf;"], [0, "&order;"], [0, "&alefsym;"], [0, "&beth;"], [0, "&gimel;"], [0, "&daleth;"], [12, "&CapitalDifferentialD;"], [0, "&dd;"], [0, "&ee;"], [0, "&ii;"], [10, "&frac13;"], [0, "&frac23;"], [0, "&frac15;"], [0, "&frac25;"], [0, "&frac35;"], [0, "&frac45;"], [0, "&frac16;"], [0, "&frac56;"], [0, "&frac18;"], [0, "&frac38;"], [0, "&frac58;"], [0, "&frac78;"], [49, "&larr;"], [0, "&ShortUpArrow;"], [0, "&rarr;"], [0, "&darr;"], [0, "&harr;"], [0, "&updownarrow;"], [0, "&nwarr;"], [0, "&nearr;"], [0, "&LowerRightArrow;"], [0, "&LowerLeftArrow;"], [0, "&nlarr;"], [0, "&nrarr;"], [1, { v: "&rarrw;", n: 824, o: "&nrarrw;" }], [0, "&Larr;"], [0, "&Uarr;"], [0, "&Rarr;"], [0, "&Darr;"], [0, "&larrtl;"], [0, "&rarrtl;"], [0, "&LeftTeeArrow;"], [0, "&mapstoup;"], [0, "&map;"], [0, "&DownTeeArrow;"], [1, "&hookleftarrow;"], [0, "&hookrightarrow;"], [0, "&larrlp;"], [0, "&looparrowright;"], [0, "&harrw;"], [0, "&nharr;"], [1, "&lsh;"], [0, "&rsh;"], [0, "&ldsh;"], [0, "&rdsh;"], [1, "&crarr;"], [0, "&cularr;"], [0, "&curarr;"], [2, "&circlearrowleft;"], [0, "&circlearrowright;"], [0, "&leftharpoonup;"], [0, "&DownLeftVector;"], [0, "&RightUpVector;"], [0, "&LeftUpVector;"], [0, "&rharu;"], [0, "&DownRightVector;"], [0, "&dharr;"], [0, "&dharl;"], [0, "&RightArrowLeftArrow;"], [0, "&udarr;"], [0, "&LeftArrowRightArrow;"], [0, "&leftleftarrows;"], [0, "&upuparrows;"], [0, "&rightrightarrows;"], [0, "&ddarr;"], [0, "&leftrightharpoons;"], [0, "&Equilibrium;"], [0, "&nlArr;"], [0, "&nhArr;"], [0, "&nrArr;"], [0, "&DoubleLeftArrow;"], [0, "&DoubleUpArrow;"], [0, "&DoubleRightArrow;"], [0, "&dArr;"], [0, "&DoubleLeftRightArrow;"], [0, "&DoubleUpDownArrow;"], [0, "&nwArr;"], [0, "&neArr;"], [0, "&seArr;"], [0, "&swArr;"], [0, "&lAarr;"], [0, "&rAarr;"], [1, "&zigrarr;"], [6, "&larrb;"], [0, "&rarrb;"], [15, "&DownArrowUpArrow;"], [7, "&loarr;"], [0, "&roarr;"], [0, "&hoarr;"], [0, "&forall;"], [0, "&comp;"], [0, { v: "&part;", n: 824, o: "&npart;" }], [0, "&exist;"], [0, "&nexist;"], [0, "&empty;"], [1, "&Del;"], [0, "&Element;"], [0, "&NotElement;"], [1, "&ni;"], [0, "&notni;"], [2, "&prod;"], [0, "&coprod;"], [0, "&sum;"], [0, "&minus;"], [0, "&MinusPlus;"], [0, "&dotplus;"], [1, "&Backslash;"], [0, "&lowast;"], [0, "&compfn;"], [1, "&radic;"], [2, "&prop;"], [0, "&infin;"], [0, "&angrt;"], [0, { v: "&ang;", n: 8402, o: "&nang;" }], [0, "&angmsd;"], [0, "&angsph;"], [0, "&mid;"], [0, "&nmid;"], [0, "&DoubleVerticalBar;"], [0, "&NotDoubleVerticalBar;"], [0, "&and;"], [0, "&or;"], [0, { v: "&cap;", n: 65024, o: "&caps;" }], [0, { v: "&cup;", n: 65024, o: "&cups;" }], [0, "&int;"], [0, "&Int;"], [0, "&iiint;"], [0, "&conint;"], [0, "&Conint;"], [0, "&Cconint;"], [0, "&cwint;"], [0, "&ClockwiseContourIntegral;"], [0, "&awconint;"], [0, "&there4;"], [0, "&becaus;"], [0, "&ratio;"], [0, "&Colon;"], [0, "&dotminus;"], [1, "&mDDot;"], [0, "&homtht;"], [0, { v: "&sim;", n: 8402, o: "&nvsim;" }], [0, { v: "&backsim;", n: 817, o: "&race;" }], [0, { v: "&ac;", n: 819, o: "&acE;" }], [0, "&acd;"], [0, "&VerticalTilde;"], [0, "&NotTilde;"], [0, { v: "&eqsim;", n: 824, o: "&nesim;" }], [0, "&sime;"], [0, "&NotTildeEqual;"], [0, "&cong;"], [0, "&simne;"], [0, "&ncong;"], [0, "&ap;"], [0, "&nap;"], [0, "&ape;"], [0, { v: "&apid;", n: 824, o: "&napid;" }], [0, "&backcong;"], [0, { v: "&asympeq;", n: 8402, o: "&nvap;" }], [0, { v: "&bump;", n: 824, o: "&nbump;" }], [0, { v: "&bumpe;", n: 824, o: "&nbumpe;" }], [0, { v: "&doteq;", n: 824, o: "&nedot;" }], [0, "&doteqdot;"], [0, "&efDot;"], [0, "&erDot;"], [0, "&Assign;"], [0, "&ecolon;"], [0, "&ecir;"], [0, "&circeq;"], [1, "&wedgeq;"], [0, "&veeeq;"], [1, "&triangleq;"], [2, "&equest;"], [0, "&ne;"], [0, { v: "&Congruent;", n: 8421, o: "&bnequiv;" }], [0, "&nequiv;"], [1, { v: "&le;", n: 8402, o: "&nvle;" }], [0, { v: "&ge;", n: 8402, o: "&nvge;" }], [0, { v: "&lE;", n: 824, o: "&nlE;" }], [0, { v: "&gE;", n: 824, o: "&ngE;" }], [0, { v: "&lnE;", n: 65024, o: "&lvertneqq;" }], [0, { v: "&gnE;", n: 65024, o: "&gvertneqq;" }], [0, { v: "&ll;", n: new Map(/* @__PURE__ */ restoreDiff([[824, "&nLtv;"], [7577, "&nLt;"]])) }], [0, { v: "&gg;", n: new Map(/* @__PURE__ */ restoreDiff([[824, "&nGtv;"], [7577, "&nGt;"]])) }], [0, "&between;"], [0, "&NotCupCap;"], [0, "&nless;"], [0, "&ngt;"], [0, "&nle;"], [0, "&nge;"], [0, "&lesssim;"], [0, "&GreaterTilde;"], [0, "&nlsim;"], [0, "&ngsim;"], [0, "&LessGreater;"], [0, "&gl;"], [0, "&NotLessGreater;"], [0, "&NotGreaterLess;"], [0, "&pr;"], [0, "&sc;"], [0, "&prcue;"], [0, "&sccue;"], [0, "&PrecedesTilde;"], [0, { v: "&scsim;", n: 824, o: "&NotSucceedsTilde;" }], [0, "&NotPrecedes;"], [0, "&NotSucceeds;"], [0, { v: "&sub;", n: 8402, o: "&NotSubset;" }], [0, { v: "&sup;", n: 8402, o: "&NotSuperset;" }], [0, "&nsub;"], [0, "&nsup;"], [0, "&sube;"], [0, "&supe;"], [0, "&NotSubsetEqual;"], [0, "&NotSupersetEqual;"], [0, { v: "&subne;", n: 65024, o: "&varsubsetneq;" }], [0, { v: "&supne;", n: 65024, o: "&varsupsetneq;" }], [1, "&cupdot;"], [0, "&UnionPlus;"], [0, { v: "&sqsub;", n: 824, o: "&NotSquareSubset;" }], [0, { v: "&sqsup;", n: 824, o: "&NotSquareSuperset;" }], [0, "&sqsube;"], [0, "&sqsupe;"], [0, { v: "&sqcap;", n: 65024, o: "&sqcaps;" }], [0, { v: "&sqcup;", n: 65024, o: "&sqcups;" }], [0, "&CirclePlus;"], [0, "&CircleMinus;"], [0, "&CircleTimes;"], [0, "&osol;"], [0, "&CircleDot;"], [0, "&circledcirc;"], [0, "&circledast;"], [1, "&circleddash;"], [0, "&boxplus;"], [0, "&boxminus;"], [0, "&boxtimes;"], [0, "&dotsquare;"], [0, "&RightTee;"], [0, "&dashv;"], [0, "&DownTee;"], [0, "&bot;"], [1, "&models;"], [0, "&DoubleRightTee;"], [0, "&Vdash;"], [0, "&Vvdash;"], [0, "&VDash;"], [0, "&nvdash;"], [0, "&nvDash;"], [0, "&nVdash;"], [0, "&nVDash;"], [0, "&prurel;"], [1, "&LeftTriangle;"], [0, "&RightTriangle;"], [0, { v: "&LeftTriangleEqual;", n: 8402, o: "&nvltrie;" }], [0, { v: "&RightTriangleEqual;", n: 8402, o: "&nvrtrie;" }], [0, "&origof;"], [0, "&imof;"], [0, "&multimap;"], [0, "&hercon;"], [0, "&intcal;"], [0, "&veebar;"], [1, "&barvee;"], [0, "&angrtvb;"], [0, "&lrtri;"], [0, "&bigwedge;"], [0, "&bigvee;"], [0, "&bigcap;"], [0, "&bigcup;"], [0, "&diam;"], [0, "&sdot;"], [0, "&sstarf;"], [0, "&divideontimes;"], [0, "&bowtie;"], [0, "&ltimes;"], [0, "&rtimes;"], [0, "&leftthreetimes;"], [0, "&rightthreetimes;"], [0, "&backsimeq;"], [0, "&curlyvee;"], [0, "&curlywedge;"], [0, "&Sub;"], [0, "&Sup;"], [0, "&Cap;"], [0, "&Cup;"], [0, "&fork;"], [0, "&epar;"], [0, "&lessdot;"], [0, "&gtdot;"], [0, { v: "&Ll;", n: 824, o: "&nLl;" }], [0, { v: "&Gg;", n: 824, o: "&nGg;" }], [0, { v: "&leg;", n: 65024, o: "&lesg;" }], [0, { v: "&gel;", n: 65024, o: "&gesl;" }], [2, "&cuepr;"], [0, "&cuesc;"], [0, "&NotPrecedesSlantEqual;"], [0, "&NotSucceedsSlantEqual;"], [0, "&NotSquareSubsetEqual;"], [0, "&NotSquareSupersetEqual;"], [2, "&lnsim;"], [0, "&gnsim;"], [0, "&precnsim;"], [0, "&scnsim;"], [0, "&nltri;"], [0, "&NotRightTriangle;"], [0, "&nltrie;"], [0, "&NotRightTriangleEqual;"], [0, "&vellip;"], [0, "&ctdot;"], [0, "&utdot;"], [0, "&dtdot;"], [0, "&disin;"], [0, "&isinsv;"], [0, "&isins;"], [0, { v: "&isindot;", n: 824, o: "&notindot;" }], [0, "&notinvc;"], [0, "&notinvb;"], [1, { v: "&isinE;", n: 824, o: "&notinE;" }], [0, "&nisd;"], [0, "&xnis;"], [0, "&nis;"], [0, "&notnivc;"], [0, "&notnivb;"], [6, "&barwed;"], [0, "&Barwed;"], [1, "&lceil;"], [0, "&rceil;"], [0, "&LeftFloor;"], [0, "&rfloor;"], [0, "&drcrop;"], [0, "&dlcrop;"], [0, "&urcrop;"], [0, "&ulcrop;"], [0, "&bnot;"], [1, "&profline;"], [0, "&profsurf;"], [1, "&telrec;"], [0, "&target;"], [5, "&ulcorn;"], [0, "&urcorn;"], [0, "&dlcorn;"], [0, "&drcorn;"], [2, "&frown;"], [0, "&smile;"], [9, "&cylcty;"], [0, "&profalar;"], [7, "&topbot;"], [6, "&ovbar;"], [1, "&solbar;"], [60, "&angzarr;"], [51, "&lmoustache;"], [0, "&rmoustache;"], [2, "&OverBracket;"], [0, "&bbrk;"], [0, "&bbrktbrk;"], [37, "&OverParenthesis;"], [0, "&UnderParenthesis;"], [0, "&OverBrace;"], [0, "&UnderBrace;"], [2, "&trpezium;"], [4, "&elinters;"], [59, "&blank;"], [164, "&circledS;"], [55, "&boxh;"], [1, "&boxv;"], [9, "&boxdr;"], [3, "&boxdl;"], [3, "&boxur;"], [3, "&boxul;"], [3, "&boxvr;"], [7, "&boxvl;"], [7, "&boxhd;"], [7, "&boxhu;"], [7, "&boxvh;"], [19, "&boxH;"], [0, "&boxV;"], [0, "&boxdR;"], [0, "&boxDr;"], [0, "&boxDR;"], [0, "&boxdL;"], [0, "&boxDl;"], [0, "&boxDL;"], [0, "&boxuR;"], [0, "&boxUr;"], [0, "&boxUR;"], [0, "&boxuL;"], [0, "&boxUl;"], [0, "&boxUL;"], [0, "&boxvR;"], [0, "&boxVr;"], [0, "&boxVR;"], [0, "&boxvL;"], [0, "&boxVl;"], [0, "&boxVL;"], [0, "&boxHd;"], [0, "&boxhD;"], [0, "&boxHD;"], [0, "&boxHu;"], [0, "&boxhU;"], [0, "&boxHU;"], [0, "&boxvH;"], [0, "&boxVh;"], [0, "&boxVH;"], [19, "&uhblk;"], [3, "&lhblk;"], [3, "&block;"], [8, "&blk14;"], [0, "&blk12;"], [0, "&blk34;"], [13, "&square;"], [8, "&blacksquare;"], [0, "&EmptyVerySmallSquare;"], [1, "&rect;"], [0, "&marker;"], [2, "&fltns;"], [1, "&bigtriangleup;"], [0, "&blacktriangle;"], [0, "&triangle;"], [2, "&blacktriangleright;"], [0, "&rtri;"], [3, "&bigtriangledown;"], [0, "&blacktriangledown;"], [0, "&dtri;"], [2, "&blacktriangleleft;"], [0, "&ltri;"], [6, "&loz;"], [0, "&cir;"], [32, "&tridot;"], [2, "&bigcirc;"], [8, "&ultri;"], [0, "&urtri;"], [0, "&lltri;"], [0, "&EmptySmallSquare;"], [0, "&FilledSmallSquare;"], [8, "&bigstar;"], [0, "&star;"], [7, "&phone;"], [49, "&female;"], [1, "&male;"], [29, "&spades;"], [2, "&clubs;"], [1, "&hearts;"], [0, "&diamondsuit;"], [3, "&sung;"], [2, "&flat;"], [0, "&natural;"], [0, "&sharp;"], [163, "&check;"], [3, "&cross;"], [8, "&malt;"], [21, "&sext;"], [33, "&VerticalSeparator;"], [25, "&lbbrk;"], [0, "&rbbrk;"], [84, "&bsolhsub;"], [0, "&suphsol;"], [28, "&LeftDoubleBracket;"], [0, "&RightDoubleBracket;"], [0, "&lang;"], [0, "&rang;"], [0, "&Lang;"], [0, "&Rang;"], [0, "&loang;"], [0, "&roang;"], [7, "&longleftarrow;"], [0, "&longrightarrow;"], [0, "&longleftrightarrow;"], [0, "&DoubleLongLeftArrow;"], [0, "&DoubleLongRightArrow;"], [0, "&DoubleLongLeftRightArrow;"], [1, "&longmapsto;"], [2, "&dzigrarr;"], [258, "&nvlArr;"], [0, "&nvrArr;"], [0, "&nvHarr;"], [0, "&Map;"], [6, "&lbarr;"], [0, "&bkarow;"], [0, "&lBarr;"], [0, "&dbkarow;"], [0, "&drbkarow;"], [0, "&DDotrahd;"], [0, "&UpArrowBar;"], [0, "&DownArrowBar;"], [2, "&Rarrtl;"], [2, "&latail;"], [0, "&ratail;"], [0, "&lAtail;"], [0, "&rAtail;"], [0, "&larrfs;"], [0, "&rarrfs;"], [0, "&larrbfs;"], [0, "&rarrbfs;"], [2, "&nwarhk;"], [0, "&nearhk;"], [0, "&hksearow;"], [0, "&hkswarow;"], [0, "&nwnear;"], [0, "&nesear;"], [0, "&seswar;"], [0, "&swnwar;"], [8, { v: "&rarrc;", n: 824, o: "&nrarrc;" }], [1, "&cudarrr;"], [0, "&ldca;"], [0, "&rdca;"], [0, "&cudarrl;"], [0, "&larrpl;"], [2, "&curarrm;"], [0, "&cularrp;"], [7, "&rarrpl;"], [2, "&harrcir;"], [0, "&Uarrocir;"], [0, "&lurdshar;"], [0, "&ldrushar;"], [2, "&LeftRightVector;"], [0, "&RightUpDownVector;"], [0, "&DownLeftRightVector;"], [0, "&LeftUpDownVector;"], [0, "&LeftVectorBar;"], [0, "&RightVectorBar;"], [0, "&RightUpVectorBar;"], [0, "&RightDownVectorBar;"], [0, "&DownLeftVectorBar;"], [0, "&DownRightVectorBar;"], [0, "&LeftUpVectorBar;"], [0, "&LeftDownVectorBar;"], [0, "&LeftTeeVector;"], [0, "&RightTeeVector;"], [0, "&RightUpTeeVector;"], [0, "&RightDownTeeVector;"], [0, "&DownLeftTeeVector;"], [0, "&DownRightTeeVector;"], [0, "&LeftUpTeeVector;"], [0, "&LeftDownTeeVector;"], [0, "&lHar;"], [0, "&uHar;"], [0, "&rHar;"], [0, "&dHar;"], [0, "&luruhar;"], [0, "&ldrdhar;"], [0, "&ruluhar;"], [0, "&rdldhar;"], [0, "&lharul;"], [0, "&llhard;"], [0, "&rharul;"], [0, "&lrhard;"], [0, "&udhar;"], [0, "&duhar;"], [0, "&RoundImplies;"], [0, "&erarr;"], [0, "&simrarr;"], [0, "&larrsim;"], [0, "&rarrsim;"], [0, "&rarrap;"], [0, "&ltlarr;"], [1, "&gtrarr;"], [0, "&subrarr;"], [1, "&suplarr;"], [0, "&lfisht;"], [0, "&rfisht;"], [0, "&ufisht;"], [0, "&dfisht;"], [5, "&lopar;"], [0, "&ropar;"], [4, "&lbrke;"], [0, "&rbrke;"], [0, "&lbrkslu;"], [0, "&rbrksld;"], [0, "&lbrksld;"], [0, "&rbrkslu;"], [0, "&langd;"], [0, "&rangd;"], [0, "&lparlt;"], [0, "&rpargt;"], [0, "&gtlPar;"], [0, "&ltrPar;"], [3, "&vzigzag;"], [1, "&vangrt;"], [0, "&angrtvbd;"], [6, "&ange;"], [0, "&range;"], [0, "&dwangle;"], [0, "&uwangle;"], [0, "&angmsdaa;"], [0, "&angmsdab;"], [0, "&angmsdac;"], [0, "&angmsdad;"], [0, "&angmsdae;"], [0, "&angmsdaf;"], [0, "&angmsdag;"], [0, "&angmsdah;"], [0, "&bemptyv;"], [0, "&demptyv;"], [0, "&cemptyv;"], [0, "&raemptyv;"], [0, "&laemptyv;"], [0, "&ohbar;"], [0, "&omid;"], [0, "&opar;"], [1, "&operp;"], [1, "&olcross;"], [0, "&odsold;"], [1, "&olcir;"], [0, "&ofcir;"], [0, "&olt;"], [0, "&ogt;"], [0, "&cirscir;"], [0, "&cirE;"], [0, "&solb;"], [0, "&bsolb;"], [3, "&boxbox;"], [3, "&trisb;"], [0, "&rtriltri;"], [0, { v: "&LeftTriangleBar;", n: 824, o: "&NotLeftTriangleBar;" }], [0, { v: "&RightTriangleBar;", n: 824, o: "&NotRightTriangleBar;" }], [11, "&iinfin;"], [0, "&infintie;"], [0, "&nvinfin;"], [4, "&eparsl;"], [0, "&smeparsl;"], [0, "&eqvparsl;"], [5, "&blacklozenge;"], [8, "&RuleDelayed;"], [1, "&dsol;"], [9, "&bigodot;"], [0, "&bigoplus;"], [0, "&bigotimes;"], [1, "&biguplus;"], [1, "&bigsqcup;"], [5, "&iiiint;"], [0, "&fpartint;"], [2, "&cirfnint;"], [0, "&awint;"], [0, "&rppolint;"], [0, "&scpolint;"], [0, "&npolint;"], [0, "&pointint;"], [0, "&quatint;"], [0, "&intlarhk;"], [10, "&pluscir;"], [0, "&plusacir;"], [0, "&simplus;"], [0, "&plusdu;"], [0, "&plussim;"], [0, "&plustwo;"], [1, "&mcomma;"], [0, "&minusdu;"], [2, "&loplus;"], [0, "&roplus;"], [0, "&Cross;"], [0, "&timesd;"], [0, "&timesbar;"], [1, "&smashp;"], [0, "&lotimes;"], [0, "&rotimes;"], [0, "&otimesas;"], [0, "&Otimes;"], [0, "&odiv;"], [0, "&triplus;"], [0, "&triminus;"], [0, "&tritime;"], [0, "&intprod;"], [2, "&amalg;"], [0, "&capdot;"], [1, "&ncup;"], [0, "&ncap;"], [0, "&capand;"], [0, "&cupor;"], [0, "&cupcap;"], [0, "&capcup;"], [0, "&cupbrcap;"], [0, "&capbrcup;"], [0, "&cupcup;"], [0, "&capcap;"], [0, "&ccups;"], [0, "&ccaps;"], [2, "&ccupssm;"], [2, "&And;"], [0, "&Or;"], [0, "&andand;"], [0, "&oror;"], [0, "&orslope;"], [0, "&andslope;"], [1, "&andv;"], [0, "&orv;"], [0, "&andd;"], [0, "&ord;"], [1, "&wedbar;"], [6, "&sdote;"], [3, "&simdot;"], [2, { v: "&congdot;", n: 824, o: "&ncongdot;" }], [0, "&easter;"], [0, "&apacir;"], [0, { v: "&apE;", n: 824, o: "&napE;" }], [0, "&eplus;"], [0, "&pluse;"], [0, "&Esim;"], [0, "&Colone;"], [0, "&Equal;"], [1, "&ddotseq;"], [0, "&equivDD;"], [0, "&ltcir;"], [0, "&gtcir;"], [0, "&ltquest;"], [0, "&gtquest;"], [0, { v: "&leqslant;", n: 824, o: "&nleqslant;" }], [0, { v: "&geqslant;", n: 824, o: "&ngeqslant;" }], [0, "&lesdot;"], [0, "&gesdot;"], [0, "&lesdoto;"], [0, "&gesdoto;"], [0, "&lesdotor;"], [0, "&gesdotol;"], [0, "&lap;"], [0, "&gap;"], [0, "&lne;"], [0, "&gne;"], [0, "&lnap;"], [0, "&gnap;"], [0, "&lEg;"], [0, "&gEl;"], [0, "&lsime;"], [0, "&gsime;"], [0, "&lsimg;"], [0, "&gsiml;"], [0, "&lgE;"], [0, "&glE;"], [0, "&lesges;"], [0, "&gesles;"], [0, "&els;"], [0, "&egs;"], [0, "&elsdot;"], [0, "&egsdot;"], [0, "&el;"], [0, "&eg;"], [2, "&siml;"], [0, "&simg;"], [0, "&simlE;"], [0, "&simgE;"], [0, { v: "&LessLess;", n: 824, o: "&NotNestedLessLess;" }], [0, { v: "&GreaterGreater;", n: 824, o: "&NotNestedGreaterGreater;" }], [1, "&glj;"], [0, "&gla;"], [0, "&ltcc;"], [0, "&gtcc;"], [0, "&lescc;"], [0, "&gescc;"], [0, "&smt;"], [0, "&lat;"], [0, { v: "&smte;", n: 65024, o: "&smtes;" }], [0, { v: "&late;", n: 65024, o: "&lates;" }], [0, "&bumpE;"], [0, { v: "&PrecedesEqual;", n: 824, o: "&NotPrecedesEqual;" }], [0, { v: "&sce;", n: 824, o: "&NotSucceedsEqual;" }], [2, "&prE;"], [0, "&scE;"], [0, "&precneqq;"], [0, "&scnE;"], [0, "&prap;"], [0, "&scap;"], [0, "&precnapprox;"], [0, "&scnap;"], [0, "&Pr;"], [0, "&Sc;"], [0, "&subdot;"], [0, "&supdot;"], [0, "&subplus;"], [0, "&supplus;"], [0, "&submult;"], [0, "&supmult;"], [0, "&subedot;"], [0, "&supedot;"], [0, { v: "&subE;", n: 824, o: "&nsubE;" }], [0, { v: "&supE;", n: 824, o: "&nsupE;" }], [0, "&subsim;"], [0, "&supsim;"], [2, { v: "&subnE;", n: 65024, o: "&varsubsetneqq;" }], [0, { v: "&supnE;", n: 65024, o: "&varsupsetneqq;" }], [2, "&csub;"], [0, "&csup;"], [0, "&csube;"], [0, "&csupe;"], [0, "&subsup;"], [0, "&supsub;"], [0, "&subsub;"], [0, "&supsup;"], [0, "&suphsub;"], [0, "&supdsub;"], [0, "&forkv;"], [0, "&topfork;"], [0, "&mlcp;"], [8, "&Dashv;"], [1, "&Vdashl;"], [0, "&Barv;"], [0, "&vBar;"], [0, "&vBarv;"], [1, "&Vbar;"], [0, "&Not;"], [0, "&bNot;"], [0, "&rnmid;"], [0, "&cirmid;"], [0, "&midcir;"], [0, "&topcir;"], [0, "&nhpar;"], [0, "&parsim;"], [9, { v: "&parsl;", n: 8421, o: "&nparsl;" }], [44343, { n: new Map(/* @__PURE__ */ restoreDiff([[56476, "&Ascr;"], [1, "&Cscr;"], [0, "&Dscr;"], [2, "&Gscr;"], [2, "&Jscr;"], [0, "&Kscr;"], [2, "&Nscr;"], [0, "&Oscr;"], [0, "&Pscr;"], [0, "&Qscr;"], [1, "&Sscr;"], [0, "&Tscr;"], [0, "&Uscr;"], [0, "&Vscr;"], [0, "&Wscr;"], [0, "&Xscr;"], [0, "&Yscr;"], [0, "&Zscr;"], [0, "&ascr;"], [0, "&bscr;"], [0, "&cscr;"], [0, "&dscr;"], [1, "&fscr;"], [1, "&hscr;"], [0, "&iscr;"], [0, "&jscr;"], [0, "&kscr;"], [0, "&lscr;"], [0, "&mscr;"], [0, "&nscr;"], [1, "&pscr;"], [0, "&qscr;"], [0, "&rscr;"], [0, "&sscr;"], [0, "&tscr;"], [0, "&uscr;"], [0, "&vscr;"], [0, "&wscr;"], [0, "&xscr;"], [0, "&yscr;"], [0, "&zscr;"], [52, "&Afr;"], [0, "&Bfr;"], [1, "&Dfr;"], [0, "&Efr;"], [0, "&Ffr;"], [0, "&Gfr;"], [2, "&Jfr;"], [0, "&Kfr;"], [0, "&Lfr;"], [0, "&Mfr;"], [0, "&Nfr;"], [0, "&Ofr;"], [0, "&Pfr;"], [0, "&Qfr;"], [1, "&Sfr;"], [0, "&Tfr;"], [0, "&Ufr;"], [0, "&Vfr;"], [0, "&Wfr;"], [0, "&Xfr;"], [0, "&Yfr;"], [1, "&afr;"], [0, "&bfr;"], [0, "&cfr;"], [0, "&dfr;"], [0, "&efr;"], [0, "&ffr;"], [0, "&gfr;"], [0, "&hfr;"], [0, "&ifr;"], [0, "&jfr;"], [0, "&kfr;"], [0, "&lfr;"], [0, "&mfr;"], [0, "&nfr;"], [0, "&ofr;"], [0, "&pfr;"], [0, "&qfr;"], [0, "&rfr;"], [0, "&sfr;"], [0, "&tfr;"], [0, "&ufr;"], [0, "&vfr;"], [0, "&wfr;"], [0, "&xfr;"], [0, "&yfr;"], [0, "&zfr;"], [0, "&Aopf;"], [0, "&Bopf;"], [1, "&Dopf;"], [0, "&Eopf;"], [0, "&Fopf;"], [0, "&Gopf;"], [1, "&Iopf;"], [0, "&Jopf;"], [0, "&Kopf;"], [0, "&Lopf;"], [0, "&Mopf;"], [1, "&Oopf;"], [3, "&Sopf;"], [0, "&Topf;"], [0, "&Uopf;"], [0, "&Vopf;"], [0, "&Wopf;"], [0, "&Xopf;"], [0, "&Yopf;"], [1, "&aopf;"], [0, "&bopf;"], [0, "&copf;"], [0, "&dopf;"], [0, "&eopf;"], [0, "&fopf;"], [0, "&gopf;"], [0, "&hopf;"], [0, "&iopf;"], [0, "&jopf;"], [0, "&kopf;"], [0, "&lopf;"], [0, "&mopf;"], [0, "&nopf;"], [0, "&oopf;"], [0, "&popf;"], [0, "&qopf;"], [0, "&ropf;"], [0, "&sopf;"], [0, "&topf;"], [0, "&uopf;"], [0, "&vopf;"], [0, "&wopf;"], [0, "&xopf;"], [0, "&yopf;"], [0, "&zopf;"]])) }], [8906, "&fflig;"], [0, "&filig;"], [0, "&fllig;"], [0, "&ffilig;"], [0, "&ffllig;"]]));
+  }
+});
+
+// node_modules/entities/lib/esm/escape.js
+function getEscaper(regex, map2) {
+  return function escape4(data) {
+    let match2;
+    let lastIdx = 0;
+    let result = "";
+    while (match2 = regex.exec(data)) {
+      if (lastIdx !== match2.index) {
+        result += data.substring(lastIdx, match2.index);
+      }
+      result += map2.get(match2[0].charCodeAt(0));
+      lastIdx = match2.index + 1;
+    }
+    return result + data.substring(lastIdx);
+  };
+}
+var xmlCodeMap, getCodePoint, escapeUTF8, escapeAttribute, escapeText;
+var init_escape = __esm({
+  "node_modules/entities/lib/esm/escape.js"() {
+    xmlCodeMap = /* @__PURE__ */ new Map([
+      [34, "&quot;"],
+      [38, "&amp;"],
+      [39, "&apos;"],
+      [60, "&lt;"],
+      [62, "&gt;"]
+    ]);
+    getCodePoint = // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    String.prototype.codePointAt != null ? (str, index) => str.codePointAt(index) : (
+      // http://mathiasbynens.be/notes/javascript-encoding#surrogate-formulae
+      (c, index) => (c.charCodeAt(index) & 64512) === 55296 ? (c.charCodeAt(index) - 55296) * 1024 + c.charCodeAt(index + 1) - 56320 + 65536 : c.charCodeAt(index)
+    );
+    escapeUTF8 = getEscaper(/[&<>'"]/g, xmlCodeMap);
+    escapeAttribute = getEscaper(/["&\u00A0]/g, /* @__PURE__ */ new Map([
+      [34, "&quot;"],
+      [38, "&amp;"],
+      [160, "&nbsp;"]
+    ]));
+    escapeText = getEscaper(/[&<>\u00A0]/g, /* @__PURE__ */ new Map([
+      [38, "&amp;"],
+      [60, "&lt;"],
+      [62, "&gt;"],
+      [160, "&nbsp;"]
+    ]));
+  }
+});
+
+// node_modules/entities/lib/esm/encode.js
+var init_encode2 = __esm({
+  "node_modules/entities/lib/esm/encode.js"() {
+    init_encode_html();
+    init_escape();
+  }
+});
+
+// node_modules/entities/lib/esm/index.js
+var EntityLevel, EncodingMode;
+var init_esm2 = __esm({
+  "node_modules/entities/lib/esm/index.js"() {
+    init_decode2();
+    init_encode2();
+    init_escape();
+    init_escape();
+    init_encode2();
+    init_decode2();
+    (function(EntityLevel2) {
+      EntityLevel2[EntityLevel2["XML"] = 0] = "XML";
+      EntityLevel2[EntityLevel2["HTML"] = 1] = "HTML";
+    })(EntityLevel || (EntityLevel = {}));
+    (function(EncodingMode2) {
+      EncodingMode2[EncodingMode2["UTF8"] = 0] = "UTF8";
+      EncodingMode2[EncodingMode2["ASCII"] = 1] = "ASCII";
+      EncodingMode2[EncodingMode2["Extensive"] = 2] = "Extensive";
+      EncodingMode2[EncodingMode2["Attribute"] = 3] = "Attribute";
+      EncodingMode2[EncodingMode2["Text"] = 4] = "Text";
+    })(EncodingMode || (EncodingMode = {}));
+  }
+});
+
+// node_modules/markdown-it/lib/common/utils.mjs
+var utils_exports = {};
+__export(utils_exports, {
+  arrayReplaceAt: () => arrayReplaceAt,
+  assign: () => assign,
+  escapeHtml: () => escapeHtml,
+  escapeRE: () => escapeRE,
+  fromCodePoint: () => fromCodePoint2,
+  has: () => has,
+  isMdAsciiPunct: () => isMdAsciiPunct,
+  isPunctChar: () => isPunctChar,
+  isSpace: () => isSpace,
+  isString: () => isString,
+  isValidEntityCode: () => isValidEntityCode,
+  isWhiteSpace: () => isWhiteSpace,
+  lib: () => lib,
+  normalizeReference: () => normalizeReference,
+  unescapeAll: () => unescapeAll,
+  unescapeMd: () => unescapeMd
+});
+function _class(obj) {
+  return Object.prototype.toString.call(obj);
+}
+function isString(obj) {
+  return _class(obj) === "[object String]";
+}
+function has(object4, key) {
+  return _hasOwnProperty.call(object4, key);
+}
+function assign(obj) {
+  const sources = Array.prototype.slice.call(arguments, 1);
+  sources.forEach(function(source) {
+    if (!source) {
+      return;
+    }
+    if (typeof source !== "object") {
+      throw new TypeError(source + "must be object");
+    }
+    Object.keys(source).forEach(function(key) {
+      obj[key] = source[key];
+    });
+  });
+  return obj;
+}
+function arrayReplaceAt(src, pos, newElements) {
+  return [].concat(src.slice(0, pos), newElements, src.slice(pos + 1));
+}
+function isValidEntityCode(c) {
+  if (c >= 55296 && c <= 57343) {
+    return false;
+  }
+  if (c >= 64976 && c <= 65007) {
+    return false;
+  }
+  if ((c & 65535) === 65535 || (c & 65535) === 65534) {
+    return false;
+  }
+  if (c >= 0 && c <= 8) {
+    return false;
+  }
+  if (c === 11) {
+    return false;
+  }
+  if (c >= 14 && c <= 31) {
+    return false;
+  }
+  if (c >= 127 && c <= 159) {
+    return false;
+  }
+  if (c > 1114111) {
+    return false;
+  }
+  return true;
+}
+function fromCodePoint2(c) {
+  if (c > 65535) {
+    c -= 65536;
+    const surrogate1 = 55296 + (c >> 10);
+    const surrogate2 = 56320 + (c & 1023);
+    return String.fromCharCode(surrogate1, surrogate2);
+  }
+  return String.fromCharCode(c);
+}
+function replaceEntityPattern(match2, name) {
+  if (name.charCodeAt(0) === 35 && DIGITAL_ENTITY_TEST_RE.test(name)) {
+    const code3 = name[1].toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    if (isValidEntityCode(code3)) {
+      return fromCodePoint2(code3);
+    }
+    return match2;
+  }
+  const decoded = decodeHTML(match2);
+  if (decoded !== match2) {
+    return decoded;
+  }
+  return match2;
+}
+function unescapeMd(str) {
+  if (str.indexOf("\\") < 0) {
+    return str;
+  }
+  return str.replace(UNESCAPE_MD_RE, "$1");
+}
+function unescapeAll(str) {
+  if (str.indexOf("\\") < 0 && str.indexOf("&") < 0) {
+    return str;
+  }
+  return str.replace(UNESCAPE_ALL_RE, function(match2, escaped, entity2) {
+    if (escaped) {
+      return escaped;
+    }
+    return replaceEntityPattern(match2, entity2);
+  });
+}
+function replaceUnsafeChar(ch) {
+  return HTML_REPLACEMENTS[ch];
+}
+function escapeHtml(str) {
+  if (HTML_ESCAPE_TEST_RE.test(str)) {
+    return str.replace(HTML_ESCAPE_REPLACE_RE, replaceUnsafeChar);
+  }
+  return str;
+}
+function escapeRE(str) {
+  return str.replace(REGEXP_ESCAPE_RE, "\\$&");
+}
+function isSpace(code3) {
+  switch (code3) {
+    case 9:
+    case 32:
+      return true;
+  }
+  return false;
+}
+function isWhiteSpace(code3) {
+  if (code3 >= 8192 && code3 <= 8202) {
+    return true;
+  }
+  switch (code3) {
+    case 9:
+    // \t
+    case 10:
+    // \n
+    case 11:
+    // \v
+    case 12:
+    // \f
+    case 13:
+    // \r
+    case 32:
+    case 160:
+    case 5760:
+    case 8239:
+    case 8287:
+    case 12288:
+      return true;
+  }
+  return false;
+}
+function isPunctChar(ch) {
+  return regex_default4.test(ch) || regex_default5.test(ch);
+}
+function isMdAsciiPunct(ch) {
+  switch (ch) {
+    case 33:
+    case 34:
+    case 35:
+    case 36:
+    case 37:
+    case 38:
+    case 39:
+    case 40:
+    case 41:
+    case 42:
+    case 43:
+    case 44:
+    case 45:
+    case 46:
+    case 47:
+    case 58:
+    case 59:
+    case 60:
+    case 61:
+    case 62:
+    case 63:
+    case 64:
+    case 91:
+    case 92:
+    case 93:
+    case 94:
+    case 95:
+    case 96:
+    case 123:
+    case 124:
+    case 125:
+    case 126:
+      return true;
+    default:
+      return false;
+  }
+}
+function normalizeReference(str) {
+  str = str.trim().replace(/\s+/g, " ");
+  if ("ẞ".toLowerCase() === "Ṿ") {
+    str = str.replace(/ẞ/g, "ß");
+  }
+  return str.toLowerCase().toUpperCase();
+}
+var _hasOwnProperty, UNESCAPE_MD_RE, ENTITY_RE, UNESCAPE_ALL_RE, DIGITAL_ENTITY_TEST_RE, HTML_ESCAPE_TEST_RE, HTML_ESCAPE_REPLACE_RE, HTML_REPLACEMENTS, REGEXP_ESCAPE_RE, lib;
+var init_utils = __esm({
+  "node_modules/markdown-it/lib/common/utils.mjs"() {
+    init_mdurl();
+    init_uc();
+    init_esm2();
+    _hasOwnProperty = Object.prototype.hasOwnProperty;
+    UNESCAPE_MD_RE = /\\([!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~])/g;
+    ENTITY_RE = /&([a-z#][a-z0-9]{1,31});/gi;
+    UNESCAPE_ALL_RE = new RegExp(UNESCAPE_MD_RE.source + "|" + ENTITY_RE.source, "gi");
+    DIGITAL_ENTITY_TEST_RE = /^#((?:x[a-f0-9]{1,8}|[0-9]{1,8}))$/i;
+    HTML_ESCAPE_TEST_RE = /[&<>"]/;
+    HTML_ESCAPE_REPLACE_RE = /[&<>"]/g;
+    HTML_REPLACEMENTS = {
+      "&": "&amp;",
+      "<": "&lt;",
+      ">": "&gt;",
+      '"': "&quot;"
+    };
+    REGEXP_ESCAPE_RE = /[.?*+^$[\]\\(){}|-]/g;
+    lib = { mdurl: mdurl_exports, ucmicro: uc_exports };
+  }
+});
+
+// node_modules/markdown-it/lib/helpers/parse_link_label.mjs
+function parseLinkLabel(state, start, disableNested) {
+  let level, found, marker, prevPos;
+  const max = state.posMax;
+  const oldPos = state.pos;
+  state.pos = start + 1;
+  level = 1;
+  while (state.pos < max) {
+    marker = state.src.charCodeAt(state.pos);
+    if (marker === 93) {
+      level--;
+      if (level === 0) {
+        found = true;
+        break;
+      }
+    }
+    prevPos = state.pos;
+    state.md.inline.skipToken(state);
+    if (marker === 91) {
+      if (prevPos === state.pos - 1) {
+        level++;
+      } else if (disableNested) {
+        state.pos = oldPos;
+        return -1;
+      }
+    }
+  }
+  let labelEnd = -1;
+  if (found) {
+    labelEnd = state.pos;
+  }
+  state.pos = oldPos;
+  return labelEnd;
+}
+var init_parse_link_label = __esm({
+  "node_modules/markdown-it/lib/helpers/parse_link_label.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/helpers/parse_link_destination.mjs
+function parseLinkDestination(str, start, max) {
+  let code3;
+  let pos = start;
+  const result = {
+    ok: false,
+    pos: 0,
+    str: ""
+  };
+  if (str.charCodeAt(pos) === 60) {
+    pos++;
+    while (pos < max) {
+      code3 = str.charCodeAt(pos);
+      if (code3 === 10) {
+        return result;
+      }
+      if (code3 === 60) {
+        return result;
+      }
+      if (code3 === 62) {
+        result.pos = pos + 1;
+        result.str = unescapeAll(str.slice(start + 1, pos));
+        result.ok = true;
+        return result;
+      }
+      if (code3 === 92 && pos + 1 < max) {
+        pos += 2;
+        continue;
+      }
+      pos++;
+    }
+    return result;
+  }
+  let level = 0;
+  while (pos < max) {
+    code3 = str.charCodeAt(pos);
+    if (code3 === 32) {
+      break;
+    }
+    if (code3 < 32 || code3 === 127) {
+      break;
+    }
+    if (code3 === 92 && pos + 1 < max) {
+      if (str.charCodeAt(pos + 1) === 32) {
+        break;
+      }
+      pos += 2;
+      continue;
+    }
+    if (code3 === 40) {
+      level++;
+      if (level > 32) {
+        return result;
+      }
+    }
+    if (code3 === 41) {
+      if (level === 0) {
+        break;
+      }
+      level--;
+    }
+    pos++;
+  }
+  if (start === pos) {
+    return result;
+  }
+  if (level !== 0) {
+    return result;
+  }
+  result.str = unescapeAll(str.slice(start, pos));
+  result.pos = pos;
+  result.ok = true;
+  return result;
+}
+var init_parse_link_destination = __esm({
+  "node_modules/markdown-it/lib/helpers/parse_link_destination.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/helpers/parse_link_title.mjs
+function parseLinkTitle(str, start, max, prev_state) {
+  let code3;
+  let pos = start;
+  const state = {
+    // if `true`, this is a valid link title
+    ok: false,
+    // if `true`, this link can be continued on the next line
+    can_continue: false,
+    // if `ok`, it's the position of the first character after the closing marker
+    pos: 0,
+    // if `ok`, it's the unescaped title
+    str: "",
+    // expected closing marker character code
+    marker: 0
+  };
+  if (prev_state) {
+    state.str = prev_state.str;
+    state.marker = prev_state.marker;
+  } else {
+    if (pos >= max) {
+      return state;
+    }
+    let marker = str.charCodeAt(pos);
+    if (marker !== 34 && marker !== 39 && marker !== 40) {
+      return state;
+    }
+    start++;
+    pos++;
+    if (marker === 40) {
+      marker = 41;
+    }
+    state.marker = marker;
+  }
+  while (pos < max) {
+    code3 = str.charCodeAt(pos);
+    if (code3 === state.marker) {
+      state.pos = pos + 1;
+      state.str += unescapeAll(str.slice(start, pos));
+      state.ok = true;
+      return state;
+    } else if (code3 === 40 && state.marker === 41) {
+      return state;
+    } else if (code3 === 92 && pos + 1 < max) {
+      pos++;
+    }
+    pos++;
+  }
+  state.can_continue = true;
+  state.str += unescapeAll(str.slice(start, pos));
+  return state;
+}
+var init_parse_link_title = __esm({
+  "node_modules/markdown-it/lib/helpers/parse_link_title.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/helpers/index.mjs
+var helpers_exports = {};
+__export(helpers_exports, {
+  parseLinkDestination: () => parseLinkDestination,
+  parseLinkLabel: () => parseLinkLabel,
+  parseLinkTitle: () => parseLinkTitle
+});
+var init_helpers2 = __esm({
+  "node_modules/markdown-it/lib/helpers/index.mjs"() {
+    init_parse_link_label();
+    init_parse_link_destination();
+    init_parse_link_title();
+  }
+});
+
+// node_modules/markdown-it/lib/renderer.mjs
+function Renderer() {
+  this.rules = assign({}, default_rules);
+}
+var default_rules, renderer_default;
+var init_renderer = __esm({
+  "node_modules/markdown-it/lib/renderer.mjs"() {
+    init_utils();
+    default_rules = {};
+    default_rules.code_inline = function(tokens, idx, options, env, slf) {
+      const token = tokens[idx];
+      return "<code" + slf.renderAttrs(token) + ">" + escapeHtml(token.content) + "</code>";
+    };
+    default_rules.code_block = function(tokens, idx, options, env, slf) {
+      const token = tokens[idx];
+      return "<pre" + slf.renderAttrs(token) + "><code>" + escapeHtml(tokens[idx].content) + "</code></pre>\n";
+    };
+    default_rules.fence = function(tokens, idx, options, env, slf) {
+      const token = tokens[idx];
+      const info = token.info ? unescapeAll(token.info).trim() : "";
+      let langName = "";
+      let langAttrs = "";
+      if (info) {
+        const arr = info.split(/(\s+)/g);
+        langName = arr[0];
+        langAttrs = arr.slice(2).join("");
+      }
+      let highlighted;
+      if (options.highlight) {
+        highlighted = options.highlight(token.content, langName, langAttrs) || escapeHtml(token.content);
+      } else {
+        highlighted = escapeHtml(token.content);
+      }
+      if (highlighted.indexOf("<pre") === 0) {
+        return highlighted + "\n";
+      }
+      if (info) {
+        const i = token.attrIndex("class");
+        const tmpAttrs = token.attrs ? token.attrs.slice() : [];
+        if (i < 0) {
+          tmpAttrs.push(["class", options.langPrefix + langName]);
+        } else {
+          tmpAttrs[i] = tmpAttrs[i].slice();
+          tmpAttrs[i][1] += " " + options.langPrefix + langName;
+        }
+        const tmpToken = {
+          attrs: tmpAttrs
+        };
+        return `<pre><code${slf.renderAttrs(tmpToken)}>${highlighted}</code></pre>
+`;
+      }
+      return `<pre><code${slf.renderAttrs(token)}>${highlighted}</code></pre>
+`;
+    };
+    default_rules.image = function(tokens, idx, options, env, slf) {
+      const token = tokens[idx];
+      token.attrs[token.attrIndex("alt")][1] = slf.renderInlineAsText(token.children, options, env);
+      return slf.renderToken(tokens, idx, options);
+    };
+    default_rules.hardbreak = function(tokens, idx, options) {
+      return options.xhtmlOut ? "<br />\n" : "<br>\n";
+    };
+    default_rules.softbreak = function(tokens, idx, options) {
+      return options.breaks ? options.xhtmlOut ? "<br />\n" : "<br>\n" : "\n";
+    };
+    default_rules.text = function(tokens, idx) {
+      return escapeHtml(tokens[idx].content);
+    };
+    default_rules.html_block = function(tokens, idx) {
+      return tokens[idx].content;
+    };
+    default_rules.html_inline = function(tokens, idx) {
+      return tokens[idx].content;
+    };
+    Renderer.prototype.renderAttrs = function renderAttrs(token) {
+      let i, l, result;
+      if (!token.attrs) {
+        return "";
+      }
+      result = "";
+      for (i = 0, l = token.attrs.length; i < l; i++) {
+        result += " " + escapeHtml(token.attrs[i][0]) + '="' + escapeHtml(token.attrs[i][1]) + '"';
+      }
+      return result;
+    };
+    Renderer.prototype.renderToken = function renderToken(tokens, idx, options) {
+      const token = tokens[idx];
+      let result = "";
+      if (token.hidden) {
+        return "";
+      }
+      if (token.block && token.nesting !== -1 && idx && tokens[idx - 1].hidden) {
+        result += "\n";
+      }
+      result += (token.nesting === -1 ? "</" : "<") + token.tag;
+      result += this.renderAttrs(token);
+      if (token.nesting === 0 && options.xhtmlOut) {
+        result += " /";
+      }
+      let needLf = false;
+      if (token.block) {
+        needLf = true;
+        if (token.nesting === 1) {
+          if (idx + 1 < tokens.length) {
+            const nextToken = tokens[idx + 1];
+            if (nextToken.type === "inline" || nextToken.hidden) {
+              needLf = false;
+            } else if (nextToken.nesting === -1 && nextToken.tag === token.tag) {
+              needLf = false;
+            }
+          }
+        }
+      }
+      result += needLf ? ">\n" : ">";
+      return result;
+    };
+    Renderer.prototype.renderInline = function(tokens, options, env) {
+      let result = "";
+      const rules = this.rules;
+      for (let i = 0, len = tokens.length; i < len; i++) {
+        const type = tokens[i].type;
+        if (typeof rules[type] !== "undefined") {
+          result += rules[type](tokens, i, options, env, this);
+        } else {
+          result += this.renderToken(tokens, i, options);
+        }
+      }
+      return result;
+    };
+    Renderer.prototype.renderInlineAsText = function(tokens, options, env) {
+      let result = "";
+      for (let i = 0, len = tokens.length; i < len; i++) {
+        switch (tokens[i].type) {
+          case "text":
+            result += tokens[i].content;
+            break;
+          case "image":
+            result += this.renderInlineAsText(tokens[i].children, options, env);
+            break;
+          case "html_inline":
+          case "html_block":
+            result += tokens[i].content;
+            break;
+          case "softbreak":
+          case "hardbreak":
+            result += "\n";
+            break;
+          default:
+        }
+      }
+      return result;
+    };
+    Renderer.prototype.render = function(tokens, options, env) {
+      let result = "";
+      const rules = this.rules;
+      for (let i = 0, len = tokens.length; i < len; i++) {
+        const type = tokens[i].type;
+        if (type === "inline") {
+          result += this.renderInline(tokens[i].children, options, env);
+        } else if (typeof rules[type] !== "undefined") {
+          result += rules[type](tokens, i, options, env, this);
+        } else {
+          result += this.renderToken(tokens, i, options, env);
+        }
+      }
+      return result;
+    };
+    renderer_default = Renderer;
+  }
+});
+
+// node_modules/markdown-it/lib/ruler.mjs
+function Ruler() {
+  this.__rules__ = [];
+  this.__cache__ = null;
+}
+var ruler_default;
+var init_ruler = __esm({
+  "node_modules/markdown-it/lib/ruler.mjs"() {
+    Ruler.prototype.__find__ = function(name) {
+      for (let i = 0; i < this.__rules__.length; i++) {
+        if (this.__rules__[i].name === name) {
+          return i;
+        }
+      }
+      return -1;
+    };
+    Ruler.prototype.__compile__ = function() {
+      const self2 = this;
+      const chains = [""];
+      self2.__rules__.forEach(function(rule) {
+        if (!rule.enabled) {
+          return;
+        }
+        rule.alt.forEach(function(altName) {
+          if (chains.indexOf(altName) < 0) {
+            chains.push(altName);
+          }
+        });
+      });
+      self2.__cache__ = {};
+      chains.forEach(function(chain) {
+        self2.__cache__[chain] = [];
+        self2.__rules__.forEach(function(rule) {
+          if (!rule.enabled) {
+            return;
+          }
+          if (chain && rule.alt.indexOf(chain) < 0) {
+            return;
+          }
+          self2.__cache__[chain].push(rule.fn);
+        });
+      });
+    };
+    Ruler.prototype.at = function(name, fn, options) {
+      const index = this.__find__(name);
+      const opt = options || {};
+      if (index === -1) {
+        throw new Error("Parser rule not found: " + name);
+      }
+      this.__rules__[index].fn = fn;
+      this.__rules__[index].alt = opt.alt || [];
+      this.__cache__ = null;
+    };
+    Ruler.prototype.before = function(beforeName, ruleName, fn, options) {
+      const index = this.__find__(beforeName);
+      const opt = options || {};
+      if (index === -1) {
+        throw new Error("Parser rule not found: " + beforeName);
+      }
+      this.__rules__.splice(index, 0, {
+        name: ruleName,
+        enabled: true,
+        fn,
+        alt: opt.alt || []
+      });
+      this.__cache__ = null;
+    };
+    Ruler.prototype.after = function(afterName, ruleName, fn, options) {
+      const index = this.__find__(afterName);
+      const opt = options || {};
+      if (index === -1) {
+        throw new Error("Parser rule not found: " + afterName);
+      }
+      this.__rules__.splice(index + 1, 0, {
+        name: ruleName,
+        enabled: true,
+        fn,
+        alt: opt.alt || []
+      });
+      this.__cache__ = null;
+    };
+    Ruler.prototype.push = function(ruleName, fn, options) {
+      const opt = options || {};
+      this.__rules__.push({
+        name: ruleName,
+        enabled: true,
+        fn,
+        alt: opt.alt || []
+      });
+      this.__cache__ = null;
+    };
+    Ruler.prototype.enable = function(list3, ignoreInvalid) {
+      if (!Array.isArray(list3)) {
+        list3 = [list3];
+      }
+      const result = [];
+      list3.forEach(function(name) {
+        const idx = this.__find__(name);
+        if (idx < 0) {
+          if (ignoreInvalid) {
+            return;
+          }
+          throw new Error("Rules manager: invalid rule name " + name);
+        }
+        this.__rules__[idx].enabled = true;
+        result.push(name);
+      }, this);
+      this.__cache__ = null;
+      return result;
+    };
+    Ruler.prototype.enableOnly = function(list3, ignoreInvalid) {
+      if (!Array.isArray(list3)) {
+        list3 = [list3];
+      }
+      this.__rules__.forEach(function(rule) {
+        rule.enabled = false;
+      });
+      this.enable(list3, ignoreInvalid);
+    };
+    Ruler.prototype.disable = function(list3, ignoreInvalid) {
+      if (!Array.isArray(list3)) {
+        list3 = [list3];
+      }
+      const result = [];
+      list3.forEach(function(name) {
+        const idx = this.__find__(name);
+        if (idx < 0) {
+          if (ignoreInvalid) {
+            return;
+          }
+          throw new Error("Rules manager: invalid rule name " + name);
+        }
+        this.__rules__[idx].enabled = false;
+        result.push(name);
+      }, this);
+      this.__cache__ = null;
+      return result;
+    };
+    Ruler.prototype.getRules = function(chainName) {
+      if (this.__cache__ === null) {
+        this.__compile__();
+      }
+      return this.__cache__[chainName] || [];
+    };
+    ruler_default = Ruler;
+  }
+});
+
+// node_modules/markdown-it/lib/token.mjs
+function Token(type, tag, nesting) {
+  this.type = type;
+  this.tag = tag;
+  this.attrs = null;
+  this.map = null;
+  this.nesting = nesting;
+  this.level = 0;
+  this.children = null;
+  this.content = "";
+  this.markup = "";
+  this.info = "";
+  this.meta = null;
+  this.block = false;
+  this.hidden = false;
+}
+var token_default;
+var init_token = __esm({
+  "node_modules/markdown-it/lib/token.mjs"() {
+    Token.prototype.attrIndex = function attrIndex(name) {
+      if (!this.attrs) {
+        return -1;
+      }
+      const attrs = this.attrs;
+      for (let i = 0, len = attrs.length; i < len; i++) {
+        if (attrs[i][0] === name) {
+          return i;
+        }
+      }
+      return -1;
+    };
+    Token.prototype.attrPush = function attrPush(attrData) {
+      if (this.attrs) {
+        this.attrs.push(attrData);
+      } else {
+        this.attrs = [attrData];
+      }
+    };
+    Token.prototype.attrSet = function attrSet(name, value) {
+      const idx = this.attrIndex(name);
+      const attrData = [name, value];
+      if (idx < 0) {
+        this.attrPush(attrData);
+      } else {
+        this.attrs[idx] = attrData;
+      }
+    };
+    Token.prototype.attrGet = function attrGet(name) {
+      const idx = this.attrIndex(name);
+      let value = null;
+      if (idx >= 0) {
+        value = this.attrs[idx][1];
+      }
+      return value;
+    };
+    Token.prototype.attrJoin = function attrJoin(name, value) {
+      const idx = this.attrIndex(name);
+      if (idx < 0) {
+        this.attrPush([name, value]);
+      } else {
+        this.attrs[idx][1] = this.attrs[idx][1] + " " + value;
+      }
+    };
+    token_default = Token;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/state_core.mjs
+function StateCore(src, md, env) {
+  this.src = src;
+  this.env = env;
+  this.tokens = [];
+  this.inlineMode = false;
+  this.md = md;
+}
+var state_core_default;
+var init_state_core = __esm({
+  "node_modules/markdown-it/lib/rules_core/state_core.mjs"() {
+    init_token();
+    StateCore.prototype.Token = token_default;
+    state_core_default = StateCore;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/normalize.mjs
+function normalize(state) {
+  let str;
+  str = state.src.replace(NEWLINES_RE, "\n");
+  str = str.replace(NULL_RE, "�");
+  state.src = str;
+}
+var NEWLINES_RE, NULL_RE;
+var init_normalize = __esm({
+  "node_modules/markdown-it/lib/rules_core/normalize.mjs"() {
+    NEWLINES_RE = /\r\n?|\n/g;
+    NULL_RE = /\0/g;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/block.mjs
+function block(state) {
+  let token;
+  if (state.inlineMode) {
+    token = new state.Token("inline", "", 0);
+    token.content = state.src;
+    token.map = [0, 1];
+    token.children = [];
+    state.tokens.push(token);
+  } else {
+    state.md.block.parse(state.src, state.md, state.env, state.tokens);
+  }
+}
+var init_block = __esm({
+  "node_modules/markdown-it/lib/rules_core/block.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/inline.mjs
+function inline(state) {
+  const tokens = state.tokens;
+  for (let i = 0, l = tokens.length; i < l; i++) {
+    const tok = tokens[i];
+    if (tok.type === "inline") {
+      state.md.inline.parse(tok.content, state.md, state.env, tok.children);
+    }
+  }
+}
+var init_inline = __esm({
+  "node_modules/markdown-it/lib/rules_core/inline.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/linkify.mjs
+function isLinkOpen(str) {
+  return /^<a[>\s]/i.test(str);
+}
+function isLinkClose(str) {
+  return /^<\/a\s*>/i.test(str);
+}
+function linkify(state) {
+  const blockTokens = state.tokens;
+  if (!state.md.options.linkify) {
+    return;
+  }
+  for (let j = 0, l = blockTokens.length; j < l; j++) {
+    if (blockTokens[j].type !== "inline" || !state.md.linkify.pretest(blockTokens[j].content)) {
+      continue;
+    }
+    let tokens = blockTokens[j].children;
+    let htmlLinkLevel = 0;
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      const currentToken = tokens[i];
+      if (currentToken.type === "link_close") {
+        i--;
+        while (tokens[i].level !== currentToken.level && tokens[i].type !== "link_open") {
+          i--;
+        }
+        continue;
+      }
+      if (currentToken.type === "html_inline") {
+        if (isLinkOpen(currentToken.content) && htmlLinkLevel > 0) {
+          htmlLinkLevel--;
+        }
+        if (isLinkClose(currentToken.content)) {
+          htmlLinkLevel++;
+        }
+      }
+      if (htmlLinkLevel > 0) {
+        continue;
+      }
+      if (currentToken.type === "text" && state.md.linkify.test(currentToken.content)) {
+        const text3 = currentToken.content;
+        let links = state.md.linkify.match(text3);
+        const nodes = [];
+        let level = currentToken.level;
+        let lastPos = 0;
+        if (links.length > 0 && links[0].index === 0 && i > 0 && tokens[i - 1].type === "text_special") {
+          links = links.slice(1);
+        }
+        for (let ln = 0; ln < links.length; ln++) {
+          const url2 = links[ln].url;
+          const fullUrl = state.md.normalizeLink(url2);
+          if (!state.md.validateLink(fullUrl)) {
+            continue;
+          }
+          let urlText = links[ln].text;
+          if (!links[ln].schema) {
+            urlText = state.md.normalizeLinkText("http://" + urlText).replace(/^http:\/\//, "");
+          } else if (links[ln].schema === "mailto:" && !/^mailto:/i.test(urlText)) {
+            urlText = state.md.normalizeLinkText("mailto:" + urlText).replace(/^mailto:/, "");
+          } else {
+            urlText = state.md.normalizeLinkText(urlText);
+          }
+          const pos = links[ln].index;
+          if (pos > lastPos) {
+            const token = new state.Token("text", "", 0);
+            token.content = text3.slice(lastPos, pos);
+            token.level = level;
+            nodes.push(token);
+          }
+          const token_o = new state.Token("link_open", "a", 1);
+          token_o.attrs = [["href", fullUrl]];
+          token_o.level = level++;
+          token_o.markup = "linkify";
+          token_o.info = "auto";
+          nodes.push(token_o);
+          const token_t = new state.Token("text", "", 0);
+          token_t.content = urlText;
+          token_t.level = level;
+          nodes.push(token_t);
+          const token_c = new state.Token("link_close", "a", -1);
+          token_c.level = --level;
+          token_c.markup = "linkify";
+          token_c.info = "auto";
+          nodes.push(token_c);
+          lastPos = links[ln].lastIndex;
+        }
+        if (lastPos < text3.length) {
+          const token = new state.Token("text", "", 0);
+          token.content = text3.slice(lastPos);
+          token.level = level;
+          nodes.push(token);
+        }
+        blockTokens[j].children = tokens = arrayReplaceAt(tokens, i, nodes);
+      }
+    }
+  }
+}
+var init_linkify = __esm({
+  "node_modules/markdown-it/lib/rules_core/linkify.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/replacements.mjs
+function replaceFn(match2, name) {
+  return SCOPED_ABBR[name.toLowerCase()];
+}
+function replace_scoped(inlineTokens) {
+  let inside_autolink = 0;
+  for (let i = inlineTokens.length - 1; i >= 0; i--) {
+    const token = inlineTokens[i];
+    if (token.type === "text" && !inside_autolink) {
+      token.content = token.content.replace(SCOPED_ABBR_RE, replaceFn);
+    }
+    if (token.type === "link_open" && token.info === "auto") {
+      inside_autolink--;
+    }
+    if (token.type === "link_close" && token.info === "auto") {
+      inside_autolink++;
+    }
+  }
+}
+function replace_rare(inlineTokens) {
+  let inside_autolink = 0;
+  for (let i = inlineTokens.length - 1; i >= 0; i--) {
+    const token = inlineTokens[i];
+    if (token.type === "text" && !inside_autolink) {
+      if (RARE_RE.test(token.content)) {
+        token.content = token.content.replace(/\+-/g, "±").replace(/\.{2,}/g, "…").replace(/([?!])…/g, "$1..").replace(/([?!]){4,}/g, "$1$1$1").replace(/,{2,}/g, ",").replace(/(^|[^-])---(?=[^-]|$)/mg, "$1—").replace(/(^|\s)--(?=\s|$)/mg, "$1–").replace(/(^|[^-\s])--(?=[^-\s]|$)/mg, "$1–");
+      }
+    }
+    if (token.type === "link_open" && token.info === "auto") {
+      inside_autolink--;
+    }
+    if (token.type === "link_close" && token.info === "auto") {
+      inside_autolink++;
+    }
+  }
+}
+function replace(state) {
+  let blkIdx;
+  if (!state.md.options.typographer) {
+    return;
+  }
+  for (blkIdx = state.tokens.length - 1; blkIdx >= 0; blkIdx--) {
+    if (state.tokens[blkIdx].type !== "inline") {
+      continue;
+    }
+    if (SCOPED_ABBR_TEST_RE.test(state.tokens[blkIdx].content)) {
+      replace_scoped(state.tokens[blkIdx].children);
+    }
+    if (RARE_RE.test(state.tokens[blkIdx].content)) {
+      replace_rare(state.tokens[blkIdx].children);
+    }
+  }
+}
+var RARE_RE, SCOPED_ABBR_TEST_RE, SCOPED_ABBR_RE, SCOPED_ABBR;
+var init_replacements = __esm({
+  "node_modules/markdown-it/lib/rules_core/replacements.mjs"() {
+    RARE_RE = /\+-|\.\.|\?\?\?\?|!!!!|,,|--/;
+    SCOPED_ABBR_TEST_RE = /\((c|tm|r)\)/i;
+    SCOPED_ABBR_RE = /\((c|tm|r)\)/ig;
+    SCOPED_ABBR = {
+      c: "©",
+      r: "®",
+      tm: "™"
+    };
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/smartquotes.mjs
+function replaceAt(str, index, ch) {
+  return str.slice(0, index) + ch + str.slice(index + 1);
+}
+function process_inlines(tokens, state) {
+  let j;
+  const stack = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const thisLevel = tokens[i].level;
+    for (j = stack.length - 1; j >= 0; j--) {
+      if (stack[j].level <= thisLevel) {
+        break;
+      }
+    }
+    stack.length = j + 1;
+    if (token.type !== "text") {
+      continue;
+    }
+    let text3 = token.content;
+    let pos = 0;
+    let max = text3.length;
+    OUTER:
+      while (pos < max) {
+        QUOTE_RE.lastIndex = pos;
+        const t = QUOTE_RE.exec(text3);
+        if (!t) {
+          break;
+        }
+        let canOpen = true;
+        let canClose = true;
+        pos = t.index + 1;
+        const isSingle = t[0] === "'";
+        let lastChar = 32;
+        if (t.index - 1 >= 0) {
+          lastChar = text3.charCodeAt(t.index - 1);
+        } else {
+          for (j = i - 1; j >= 0; j--) {
+            if (tokens[j].type === "softbreak" || tokens[j].type === "hardbreak") break;
+            if (!tokens[j].content) continue;
+            lastChar = tokens[j].content.charCodeAt(tokens[j].content.length - 1);
+            break;
+          }
+        }
+        let nextChar = 32;
+        if (pos < max) {
+          nextChar = text3.charCodeAt(pos);
+        } else {
+          for (j = i + 1; j < tokens.length; j++) {
+            if (tokens[j].type === "softbreak" || tokens[j].type === "hardbreak") break;
+            if (!tokens[j].content) continue;
+            nextChar = tokens[j].content.charCodeAt(0);
+            break;
+          }
+        }
+        const isLastPunctChar = isMdAsciiPunct(lastChar) || isPunctChar(String.fromCharCode(lastChar));
+        const isNextPunctChar = isMdAsciiPunct(nextChar) || isPunctChar(String.fromCharCode(nextChar));
+        const isLastWhiteSpace = isWhiteSpace(lastChar);
+        const isNextWhiteSpace = isWhiteSpace(nextChar);
+        if (isNextWhiteSpace) {
+          canOpen = false;
+        } else if (isNextPunctChar) {
+          if (!(isLastWhiteSpace || isLastPunctChar)) {
+            canOpen = false;
+          }
+        }
+        if (isLastWhiteSpace) {
+          canClose = false;
+        } else if (isLastPunctChar) {
+          if (!(isNextWhiteSpace || isNextPunctChar)) {
+            canClose = false;
+          }
+        }
+        if (nextChar === 34 && t[0] === '"') {
+          if (lastChar >= 48 && lastChar <= 57) {
+            canClose = canOpen = false;
+          }
+        }
+        if (canOpen && canClose) {
+          canOpen = isLastPunctChar;
+          canClose = isNextPunctChar;
+        }
+        if (!canOpen && !canClose) {
+          if (isSingle) {
+            token.content = replaceAt(token.content, t.index, APOSTROPHE);
+          }
+          continue;
+        }
+        if (canClose) {
+          for (j = stack.length - 1; j >= 0; j--) {
+            let item = stack[j];
+            if (stack[j].level < thisLevel) {
+              break;
+            }
+            if (item.single === isSingle && stack[j].level === thisLevel) {
+              item = stack[j];
+              let openQuote;
+              let closeQuote;
+              if (isSingle) {
+                openQuote = state.md.options.quotes[2];
+                closeQuote = state.md.options.quotes[3];
+              } else {
+                openQuote = state.md.options.quotes[0];
+                closeQuote = state.md.options.quotes[1];
+              }
+              token.content = replaceAt(token.content, t.index, closeQuote);
+              tokens[item.token].content = replaceAt(
+                tokens[item.token].content,
+                item.pos,
+                openQuote
+              );
+              pos += closeQuote.length - 1;
+              if (item.token === i) {
+                pos += openQuote.length - 1;
+              }
+              text3 = token.content;
+              max = text3.length;
+              stack.length = j;
+              continue OUTER;
+            }
+          }
+        }
+        if (canOpen) {
+          stack.push({
+            token: i,
+            pos: t.index,
+            single: isSingle,
+            level: thisLevel
+          });
+        } else if (canClose && isSingle) {
+          token.content = replaceAt(token.content, t.index, APOSTROPHE);
+        }
+      }
+  }
+}
+function smartquotes(state) {
+  if (!state.md.options.typographer) {
+    return;
+  }
+  for (let blkIdx = state.tokens.length - 1; blkIdx >= 0; blkIdx--) {
+    if (state.tokens[blkIdx].type !== "inline" || !QUOTE_TEST_RE.test(state.tokens[blkIdx].content)) {
+      continue;
+    }
+    process_inlines(state.tokens[blkIdx].children, state);
+  }
+}
+var QUOTE_TEST_RE, QUOTE_RE, APOSTROPHE;
+var init_smartquotes = __esm({
+  "node_modules/markdown-it/lib/rules_core/smartquotes.mjs"() {
+    init_utils();
+    QUOTE_TEST_RE = /['"]/;
+    QUOTE_RE = /['"]/g;
+    APOSTROPHE = "’";
+  }
+});
+
+// node_modules/markdown-it/lib/rules_core/text_join.mjs
+function text_join(state) {
+  let curr, last;
+  const blockTokens = state.tokens;
+  const l = blockTokens.length;
+  for (let j = 0; j < l; j++) {
+    if (blockTokens[j].type !== "inline") continue;
+    const tokens = blockTokens[j].children;
+    const max = tokens.length;
+    for (curr = 0; curr < max; curr++) {
+      if (tokens[curr].type === "text_special") {
+        tokens[curr].type = "text";
+      }
+    }
+    for (curr = last = 0; curr < max; curr++) {
+      if (tokens[curr].type === "text" && curr + 1 < max && tokens[curr + 1].type === "text") {
+        tokens[curr + 1].content = tokens[curr].content + tokens[curr + 1].content;
+      } else {
+        if (curr !== last) {
+          tokens[last] = tokens[curr];
+        }
+        last++;
+      }
+    }
+    if (curr !== last) {
+      tokens.length = last;
+    }
+  }
+}
+var init_text_join = __esm({
+  "node_modules/markdown-it/lib/rules_core/text_join.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/parser_core.mjs
+function Core() {
+  this.ruler = new ruler_default();
+  for (let i = 0; i < _rules.length; i++) {
+    this.ruler.push(_rules[i][0], _rules[i][1]);
+  }
+}
+var _rules, parser_core_default;
+var init_parser_core = __esm({
+  "node_modules/markdown-it/lib/parser_core.mjs"() {
+    init_ruler();
+    init_state_core();
+    init_normalize();
+    init_block();
+    init_inline();
+    init_linkify();
+    init_replacements();
+    init_smartquotes();
+    init_text_join();
+    _rules = [
+      ["normalize", normalize],
+      ["block", block],
+      ["inline", inline],
+      ["linkify", linkify],
+      ["replacements", replace],
+      ["smartquotes", smartquotes],
+      // `text_join` finds `text_special` tokens (for escape sequences)
+      // and joins them with the rest of the text
+      ["text_join", text_join]
+    ];
+    Core.prototype.process = function(state) {
+      const rules = this.ruler.getRules("");
+      for (let i = 0, l = rules.length; i < l; i++) {
+        rules[i](state);
+      }
+    };
+    Core.prototype.State = state_core_default;
+    parser_core_default = Core;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/state_block.mjs
+function StateBlock(src, md, env, tokens) {
+  this.src = src;
+  this.md = md;
+  this.env = env;
+  this.tokens = tokens;
+  this.bMarks = [];
+  this.eMarks = [];
+  this.tShift = [];
+  this.sCount = [];
+  this.bsCount = [];
+  this.blkIndent = 0;
+  this.line = 0;
+  this.lineMax = 0;
+  this.tight = false;
+  this.ddIndent = -1;
+  this.listIndent = -1;
+  this.parentType = "root";
+  this.level = 0;
+  const s = this.src;
+  for (let start = 0, pos = 0, indent = 0, offset = 0, len = s.length, indent_found = false; pos < len; pos++) {
+    const ch = s.charCodeAt(pos);
+    if (!indent_found) {
+      if (isSpace(ch)) {
+        indent++;
+        if (ch === 9) {
+          offset += 4 - offset % 4;
+        } else {
+          offset++;
+        }
+        continue;
+      } else {
+        indent_found = true;
+      }
+    }
+    if (ch === 10 || pos === len - 1) {
+      if (ch !== 10) {
+        pos++;
+      }
+      this.bMarks.push(start);
+      this.eMarks.push(pos);
+      this.tShift.push(indent);
+      this.sCount.push(offset);
+      this.bsCount.push(0);
+      indent_found = false;
+      indent = 0;
+      offset = 0;
+      start = pos + 1;
+    }
+  }
+  this.bMarks.push(s.length);
+  this.eMarks.push(s.length);
+  this.tShift.push(0);
+  this.sCount.push(0);
+  this.bsCount.push(0);
+  this.lineMax = this.bMarks.length - 1;
+}
+var state_block_default;
+var init_state_block = __esm({
+  "node_modules/markdown-it/lib/rules_block/state_block.mjs"() {
+    init_token();
+    init_utils();
+    StateBlock.prototype.push = function(type, tag, nesting) {
+      const token = new token_default(type, tag, nesting);
+      token.block = true;
+      if (nesting < 0) this.level--;
+      token.level = this.level;
+      if (nesting > 0) this.level++;
+      this.tokens.push(token);
+      return token;
+    };
+    StateBlock.prototype.isEmpty = function isEmpty(line) {
+      return this.bMarks[line] + this.tShift[line] >= this.eMarks[line];
+    };
+    StateBlock.prototype.skipEmptyLines = function skipEmptyLines(from) {
+      for (let max = this.lineMax; from < max; from++) {
+        if (this.bMarks[from] + this.tShift[from] < this.eMarks[from]) {
+          break;
+        }
+      }
+      return from;
+    };
+    StateBlock.prototype.skipSpaces = function skipSpaces(pos) {
+      for (let max = this.src.length; pos < max; pos++) {
+        const ch = this.src.charCodeAt(pos);
+        if (!isSpace(ch)) {
+          break;
+        }
+      }
+      return pos;
+    };
+    StateBlock.prototype.skipSpacesBack = function skipSpacesBack(pos, min) {
+      if (pos <= min) {
+        return pos;
+      }
+      while (pos > min) {
+        if (!isSpace(this.src.charCodeAt(--pos))) {
+          return pos + 1;
+        }
+      }
+      return pos;
+    };
+    StateBlock.prototype.skipChars = function skipChars(pos, code3) {
+      for (let max = this.src.length; pos < max; pos++) {
+        if (this.src.charCodeAt(pos) !== code3) {
+          break;
+        }
+      }
+      return pos;
+    };
+    StateBlock.prototype.skipCharsBack = function skipCharsBack(pos, code3, min) {
+      if (pos <= min) {
+        return pos;
+      }
+      while (pos > min) {
+        if (code3 !== this.src.charCodeAt(--pos)) {
+          return pos + 1;
+        }
+      }
+      return pos;
+    };
+    StateBlock.prototype.getLines = function getLines(begin, end, indent, keepLastLF) {
+      if (begin >= end) {
+        return "";
+      }
+      const queue = new Array(end - begin);
+      for (let i = 0, line = begin; line < end; line++, i++) {
+        let lineIndent = 0;
+        const lineStart = this.bMarks[line];
+        let first = lineStart;
+        let last;
+        if (line + 1 < end || keepLastLF) {
+          last = this.eMarks[line] + 1;
+        } else {
+          last = this.eMarks[line];
+        }
+        while (first < last && lineIndent < indent) {
+          const ch = this.src.charCodeAt(first);
+          if (isSpace(ch)) {
+            if (ch === 9) {
+              lineIndent += 4 - (lineIndent + this.bsCount[line]) % 4;
+            } else {
+              lineIndent++;
+            }
+          } else if (first - lineStart < this.tShift[line]) {
+            lineIndent++;
+          } else {
+            break;
+          }
+          first++;
+        }
+        if (lineIndent > indent) {
+          queue[i] = new Array(lineIndent - indent + 1).join(" ") + this.src.slice(first, last);
+        } else {
+          queue[i] = this.src.slice(first, last);
+        }
+      }
+      return queue.join("");
+    };
+    StateBlock.prototype.Token = token_default;
+    state_block_default = StateBlock;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/table.mjs
+function getLine(state, line) {
+  const pos = state.bMarks[line] + state.tShift[line];
+  const max = state.eMarks[line];
+  return state.src.slice(pos, max);
+}
+function escapedSplit(str) {
+  const result = [];
+  const max = str.length;
+  let pos = 0;
+  let ch = str.charCodeAt(pos);
+  let isEscaped = false;
+  let lastPos = 0;
+  let current = "";
+  while (pos < max) {
+    if (ch === 124) {
+      if (!isEscaped) {
+        result.push(current + str.substring(lastPos, pos));
+        current = "";
+        lastPos = pos + 1;
+      } else {
+        current += str.substring(lastPos, pos - 1);
+        lastPos = pos;
+      }
+    }
+    isEscaped = ch === 92;
+    pos++;
+    ch = str.charCodeAt(pos);
+  }
+  result.push(current + str.substring(lastPos));
+  return result;
+}
+function table(state, startLine, endLine, silent) {
+  if (startLine + 2 > endLine) {
+    return false;
+  }
+  let nextLine = startLine + 1;
+  if (state.sCount[nextLine] < state.blkIndent) {
+    return false;
+  }
+  if (state.sCount[nextLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  let pos = state.bMarks[nextLine] + state.tShift[nextLine];
+  if (pos >= state.eMarks[nextLine]) {
+    return false;
+  }
+  const firstCh = state.src.charCodeAt(pos++);
+  if (firstCh !== 124 && firstCh !== 45 && firstCh !== 58) {
+    return false;
+  }
+  if (pos >= state.eMarks[nextLine]) {
+    return false;
+  }
+  const secondCh = state.src.charCodeAt(pos++);
+  if (secondCh !== 124 && secondCh !== 45 && secondCh !== 58 && !isSpace(secondCh)) {
+    return false;
+  }
+  if (firstCh === 45 && isSpace(secondCh)) {
+    return false;
+  }
+  while (pos < state.eMarks[nextLine]) {
+    const ch = state.src.charCodeAt(pos);
+    if (ch !== 124 && ch !== 45 && ch !== 58 && !isSpace(ch)) {
+      return false;
+    }
+    pos++;
+  }
+  let lineText = getLine(state, startLine + 1);
+  let columns = lineText.split("|");
+  const aligns = [];
+  for (let i = 0; i < columns.length; i++) {
+    const t = columns[i].trim();
+    if (!t) {
+      if (i === 0 || i === columns.length - 1) {
+        continue;
+      } else {
+        return false;
+      }
+    }
+    if (!/^:?-+:?$/.test(t)) {
+      return false;
+    }
+    if (t.charCodeAt(t.length - 1) === 58) {
+      aligns.push(t.charCodeAt(0) === 58 ? "center" : "right");
+    } else if (t.charCodeAt(0) === 58) {
+      aligns.push("left");
+    } else {
+      aligns.push("");
+    }
+  }
+  lineText = getLine(state, startLine).trim();
+  if (lineText.indexOf("|") === -1) {
+    return false;
+  }
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  columns = escapedSplit(lineText);
+  if (columns.length && columns[0] === "") columns.shift();
+  if (columns.length && columns[columns.length - 1] === "") columns.pop();
+  const columnCount = columns.length;
+  if (columnCount === 0 || columnCount !== aligns.length) {
+    return false;
+  }
+  if (silent) {
+    return true;
+  }
+  const oldParentType = state.parentType;
+  state.parentType = "table";
+  const terminatorRules = state.md.block.ruler.getRules("blockquote");
+  const token_to = state.push("table_open", "table", 1);
+  const tableLines = [startLine, 0];
+  token_to.map = tableLines;
+  const token_tho = state.push("thead_open", "thead", 1);
+  token_tho.map = [startLine, startLine + 1];
+  const token_htro = state.push("tr_open", "tr", 1);
+  token_htro.map = [startLine, startLine + 1];
+  for (let i = 0; i < columns.length; i++) {
+    const token_ho = state.push("th_open", "th", 1);
+    if (aligns[i]) {
+      token_ho.attrs = [["style", "text-align:" + aligns[i]]];
+    }
+    const token_il = state.push("inline", "", 0);
+    token_il.content = columns[i].trim();
+    token_il.children = [];
+    state.push("th_close", "th", -1);
+  }
+  state.push("tr_close", "tr", -1);
+  state.push("thead_close", "thead", -1);
+  let tbodyLines;
+  let autocompletedCells = 0;
+  for (nextLine = startLine + 2; nextLine < endLine; nextLine++) {
+    if (state.sCount[nextLine] < state.blkIndent) {
+      break;
+    }
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i](state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) {
+      break;
+    }
+    lineText = getLine(state, nextLine).trim();
+    if (!lineText) {
+      break;
+    }
+    if (state.sCount[nextLine] - state.blkIndent >= 4) {
+      break;
+    }
+    columns = escapedSplit(lineText);
+    if (columns.length && columns[0] === "") columns.shift();
+    if (columns.length && columns[columns.length - 1] === "") columns.pop();
+    autocompletedCells += columnCount - columns.length;
+    if (autocompletedCells > MAX_AUTOCOMPLETED_CELLS) {
+      break;
+    }
+    if (nextLine === startLine + 2) {
+      const token_tbo = state.push("tbody_open", "tbody", 1);
+      token_tbo.map = tbodyLines = [startLine + 2, 0];
+    }
+    const token_tro = state.push("tr_open", "tr", 1);
+    token_tro.map = [nextLine, nextLine + 1];
+    for (let i = 0; i < columnCount; i++) {
+      const token_tdo = state.push("td_open", "td", 1);
+      if (aligns[i]) {
+        token_tdo.attrs = [["style", "text-align:" + aligns[i]]];
+      }
+      const token_il = state.push("inline", "", 0);
+      token_il.content = columns[i] ? columns[i].trim() : "";
+      token_il.children = [];
+      state.push("td_close", "td", -1);
+    }
+    state.push("tr_close", "tr", -1);
+  }
+  if (tbodyLines) {
+    state.push("tbody_close", "tbody", -1);
+    tbodyLines[1] = nextLine;
+  }
+  state.push("table_close", "table", -1);
+  tableLines[1] = nextLine;
+  state.parentType = oldParentType;
+  state.line = nextLine;
+  return true;
+}
+var MAX_AUTOCOMPLETED_CELLS;
+var init_table = __esm({
+  "node_modules/markdown-it/lib/rules_block/table.mjs"() {
+    init_utils();
+    MAX_AUTOCOMPLETED_CELLS = 65536;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/code.mjs
+function code(state, startLine, endLine) {
+  if (state.sCount[startLine] - state.blkIndent < 4) {
+    return false;
+  }
+  let nextLine = startLine + 1;
+  let last = nextLine;
+  while (nextLine < endLine) {
+    if (state.isEmpty(nextLine)) {
+      nextLine++;
+      continue;
+    }
+    if (state.sCount[nextLine] - state.blkIndent >= 4) {
+      nextLine++;
+      last = nextLine;
+      continue;
+    }
+    break;
+  }
+  state.line = last;
+  const token = state.push("code_block", "code", 0);
+  token.content = state.getLines(startLine, last, 4 + state.blkIndent, false) + "\n";
+  token.map = [startLine, state.line];
+  return true;
+}
+var init_code = __esm({
+  "node_modules/markdown-it/lib/rules_block/code.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/fence.mjs
+function fence(state, startLine, endLine, silent) {
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  let max = state.eMarks[startLine];
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  if (pos + 3 > max) {
+    return false;
+  }
+  const marker = state.src.charCodeAt(pos);
+  if (marker !== 126 && marker !== 96) {
+    return false;
+  }
+  let mem = pos;
+  pos = state.skipChars(pos, marker);
+  let len = pos - mem;
+  if (len < 3) {
+    return false;
+  }
+  const markup = state.src.slice(mem, pos);
+  const params = state.src.slice(pos, max);
+  if (marker === 96) {
+    if (params.indexOf(String.fromCharCode(marker)) >= 0) {
+      return false;
+    }
+  }
+  if (silent) {
+    return true;
+  }
+  let nextLine = startLine;
+  let haveEndMarker = false;
+  for (; ; ) {
+    nextLine++;
+    if (nextLine >= endLine) {
+      break;
+    }
+    pos = mem = state.bMarks[nextLine] + state.tShift[nextLine];
+    max = state.eMarks[nextLine];
+    if (pos < max && state.sCount[nextLine] < state.blkIndent) {
+      break;
+    }
+    if (state.src.charCodeAt(pos) !== marker) {
+      continue;
+    }
+    if (state.sCount[nextLine] - state.blkIndent >= 4) {
+      continue;
+    }
+    pos = state.skipChars(pos, marker);
+    if (pos - mem < len) {
+      continue;
+    }
+    pos = state.skipSpaces(pos);
+    if (pos < max) {
+      continue;
+    }
+    haveEndMarker = true;
+    break;
+  }
+  len = state.sCount[startLine];
+  state.line = nextLine + (haveEndMarker ? 1 : 0);
+  const token = state.push("fence", "code", 0);
+  token.info = params;
+  token.content = state.getLines(startLine + 1, nextLine, len, true);
+  token.markup = markup;
+  token.map = [startLine, state.line];
+  return true;
+}
+var init_fence = __esm({
+  "node_modules/markdown-it/lib/rules_block/fence.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/blockquote.mjs
+function blockquote(state, startLine, endLine, silent) {
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  let max = state.eMarks[startLine];
+  const oldLineMax = state.lineMax;
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  if (state.src.charCodeAt(pos) !== 62) {
+    return false;
+  }
+  if (silent) {
+    return true;
+  }
+  const oldBMarks = [];
+  const oldBSCount = [];
+  const oldSCount = [];
+  const oldTShift = [];
+  const terminatorRules = state.md.block.ruler.getRules("blockquote");
+  const oldParentType = state.parentType;
+  state.parentType = "blockquote";
+  let lastLineEmpty = false;
+  let nextLine;
+  for (nextLine = startLine; nextLine < endLine; nextLine++) {
+    const isOutdented = state.sCount[nextLine] < state.blkIndent;
+    pos = state.bMarks[nextLine] + state.tShift[nextLine];
+    max = state.eMarks[nextLine];
+    if (pos >= max) {
+      break;
+    }
+    if (state.src.charCodeAt(pos++) === 62 && !isOutdented) {
+      let initial = state.sCount[nextLine] + 1;
+      let spaceAfterMarker;
+      let adjustTab;
+      if (state.src.charCodeAt(pos) === 32) {
+        pos++;
+        initial++;
+        adjustTab = false;
+        spaceAfterMarker = true;
+      } else if (state.src.charCodeAt(pos) === 9) {
+        spaceAfterMarker = true;
+        if ((state.bsCount[nextLine] + initial) % 4 === 3) {
+          pos++;
+          initial++;
+          adjustTab = false;
+        } else {
+          adjustTab = true;
+        }
+      } else {
+        spaceAfterMarker = false;
+      }
+      let offset = initial;
+      oldBMarks.push(state.bMarks[nextLine]);
+      state.bMarks[nextLine] = pos;
+      while (pos < max) {
+        const ch = state.src.charCodeAt(pos);
+        if (isSpace(ch)) {
+          if (ch === 9) {
+            offset += 4 - (offset + state.bsCount[nextLine] + (adjustTab ? 1 : 0)) % 4;
+          } else {
+            offset++;
+          }
+        } else {
+          break;
+        }
+        pos++;
+      }
+      lastLineEmpty = pos >= max;
+      oldBSCount.push(state.bsCount[nextLine]);
+      state.bsCount[nextLine] = state.sCount[nextLine] + 1 + (spaceAfterMarker ? 1 : 0);
+      oldSCount.push(state.sCount[nextLine]);
+      state.sCount[nextLine] = offset - initial;
+      oldTShift.push(state.tShift[nextLine]);
+      state.tShift[nextLine] = pos - state.bMarks[nextLine];
+      continue;
+    }
+    if (lastLineEmpty) {
+      break;
+    }
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i](state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) {
+      state.lineMax = nextLine;
+      if (state.blkIndent !== 0) {
+        oldBMarks.push(state.bMarks[nextLine]);
+        oldBSCount.push(state.bsCount[nextLine]);
+        oldTShift.push(state.tShift[nextLine]);
+        oldSCount.push(state.sCount[nextLine]);
+        state.sCount[nextLine] -= state.blkIndent;
+      }
+      break;
+    }
+    oldBMarks.push(state.bMarks[nextLine]);
+    oldBSCount.push(state.bsCount[nextLine]);
+    oldTShift.push(state.tShift[nextLine]);
+    oldSCount.push(state.sCount[nextLine]);
+    state.sCount[nextLine] = -1;
+  }
+  const oldIndent = state.blkIndent;
+  state.blkIndent = 0;
+  const token_o = state.push("blockquote_open", "blockquote", 1);
+  token_o.markup = ">";
+  const lines = [startLine, 0];
+  token_o.map = lines;
+  state.md.block.tokenize(state, startLine, nextLine);
+  const token_c = state.push("blockquote_close", "blockquote", -1);
+  token_c.markup = ">";
+  state.lineMax = oldLineMax;
+  state.parentType = oldParentType;
+  lines[1] = state.line;
+  for (let i = 0; i < oldTShift.length; i++) {
+    state.bMarks[i + startLine] = oldBMarks[i];
+    state.tShift[i + startLine] = oldTShift[i];
+    state.sCount[i + startLine] = oldSCount[i];
+    state.bsCount[i + startLine] = oldBSCount[i];
+  }
+  state.blkIndent = oldIndent;
+  return true;
+}
+var init_blockquote = __esm({
+  "node_modules/markdown-it/lib/rules_block/blockquote.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/hr.mjs
+function hr(state, startLine, endLine, silent) {
+  const max = state.eMarks[startLine];
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  const marker = state.src.charCodeAt(pos++);
+  if (marker !== 42 && marker !== 45 && marker !== 95) {
+    return false;
+  }
+  let cnt = 1;
+  while (pos < max) {
+    const ch = state.src.charCodeAt(pos++);
+    if (ch !== marker && !isSpace(ch)) {
+      return false;
+    }
+    if (ch === marker) {
+      cnt++;
+    }
+  }
+  if (cnt < 3) {
+    return false;
+  }
+  if (silent) {
+    return true;
+  }
+  state.line = startLine + 1;
+  const token = state.push("hr", "hr", 0);
+  token.map = [startLine, state.line];
+  token.markup = Array(cnt + 1).join(String.fromCharCode(marker));
+  return true;
+}
+var init_hr = __esm({
+  "node_modules/markdown-it/lib/rules_block/hr.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/list.mjs
+function skipBulletListMarker(state, startLine) {
+  const max = state.eMarks[startLine];
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  const marker = state.src.charCodeAt(pos++);
+  if (marker !== 42 && marker !== 45 && marker !== 43) {
+    return -1;
+  }
+  if (pos < max) {
+    const ch = state.src.charCodeAt(pos);
+    if (!isSpace(ch)) {
+      return -1;
+    }
+  }
+  return pos;
+}
+function skipOrderedListMarker(state, startLine) {
+  const start = state.bMarks[startLine] + state.tShift[startLine];
+  const max = state.eMarks[startLine];
+  let pos = start;
+  if (pos + 1 >= max) {
+    return -1;
+  }
+  let ch = state.src.charCodeAt(pos++);
+  if (ch < 48 || ch > 57) {
+    return -1;
+  }
+  for (; ; ) {
+    if (pos >= max) {
+      return -1;
+    }
+    ch = state.src.charCodeAt(pos++);
+    if (ch >= 48 && ch <= 57) {
+      if (pos - start >= 10) {
+        return -1;
+      }
+      continue;
+    }
+    if (ch === 41 || ch === 46) {
+      break;
+    }
+    return -1;
+  }
+  if (pos < max) {
+    ch = state.src.charCodeAt(pos);
+    if (!isSpace(ch)) {
+      return -1;
+    }
+  }
+  return pos;
+}
+function markTightParagraphs(state, idx) {
+  const level = state.level + 2;
+  for (let i = idx + 2, l = state.tokens.length - 2; i < l; i++) {
+    if (state.tokens[i].level === level && state.tokens[i].type === "paragraph_open") {
+      state.tokens[i + 2].hidden = true;
+      state.tokens[i].hidden = true;
+      i += 2;
+    }
+  }
+}
+function list2(state, startLine, endLine, silent) {
+  let max, pos, start, token;
+  let nextLine = startLine;
+  let tight = true;
+  if (state.sCount[nextLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  if (state.listIndent >= 0 && state.sCount[nextLine] - state.listIndent >= 4 && state.sCount[nextLine] < state.blkIndent) {
+    return false;
+  }
+  let isTerminatingParagraph = false;
+  if (silent && state.parentType === "paragraph") {
+    if (state.sCount[nextLine] >= state.blkIndent) {
+      isTerminatingParagraph = true;
+    }
+  }
+  let isOrdered;
+  let markerValue;
+  let posAfterMarker;
+  if ((posAfterMarker = skipOrderedListMarker(state, nextLine)) >= 0) {
+    isOrdered = true;
+    start = state.bMarks[nextLine] + state.tShift[nextLine];
+    markerValue = Number(state.src.slice(start, posAfterMarker - 1));
+    if (isTerminatingParagraph && markerValue !== 1) return false;
+  } else if ((posAfterMarker = skipBulletListMarker(state, nextLine)) >= 0) {
+    isOrdered = false;
+  } else {
+    return false;
+  }
+  if (isTerminatingParagraph) {
+    if (state.skipSpaces(posAfterMarker) >= state.eMarks[nextLine]) return false;
+  }
+  if (silent) {
+    return true;
+  }
+  const markerCharCode = state.src.charCodeAt(posAfterMarker - 1);
+  const listTokIdx = state.tokens.length;
+  if (isOrdered) {
+    token = state.push("ordered_list_open", "ol", 1);
+    if (markerValue !== 1) {
+      token.attrs = [["start", markerValue]];
+    }
+  } else {
+    token = state.push("bullet_list_open", "ul", 1);
+  }
+  const listLines = [nextLine, 0];
+  token.map = listLines;
+  token.markup = String.fromCharCode(markerCharCode);
+  let prevEmptyEnd = false;
+  const terminatorRules = state.md.block.ruler.getRules("list");
+  const oldParentType = state.parentType;
+  state.parentType = "list";
+  while (nextLine < endLine) {
+    pos = posAfterMarker;
+    max = state.eMarks[nextLine];
+    const initial = state.sCount[nextLine] + posAfterMarker - (state.bMarks[nextLine] + state.tShift[nextLine]);
+    let offset = initial;
+    while (pos < max) {
+      const ch = state.src.charCodeAt(pos);
+      if (ch === 9) {
+        offset += 4 - (offset + state.bsCount[nextLine]) % 4;
+      } else if (ch === 32) {
+        offset++;
+      } else {
+        break;
+      }
+      pos++;
+    }
+    const contentStart = pos;
+    let indentAfterMarker;
+    if (contentStart >= max) {
+      indentAfterMarker = 1;
+    } else {
+      indentAfterMarker = offset - initial;
+    }
+    if (indentAfterMarker > 4) {
+      indentAfterMarker = 1;
+    }
+    const indent = initial + indentAfterMarker;
+    token = state.push("list_item_open", "li", 1);
+    token.markup = String.fromCharCode(markerCharCode);
+    const itemLines = [nextLine, 0];
+    token.map = itemLines;
+    if (isOrdered) {
+      token.info = state.src.slice(start, posAfterMarker - 1);
+    }
+    const oldTight = state.tight;
+    const oldTShift = state.tShift[nextLine];
+    const oldSCount = state.sCount[nextLine];
+    const oldListIndent = state.listIndent;
+    state.listIndent = state.blkIndent;
+    state.blkIndent = indent;
+    state.tight = true;
+    state.tShift[nextLine] = contentStart - state.bMarks[nextLine];
+    state.sCount[nextLine] = offset;
+    if (contentStart >= max && state.isEmpty(nextLine + 1)) {
+      state.line = Math.min(state.line + 2, endLine);
+    } else {
+      state.md.block.tokenize(state, nextLine, endLine, true);
+    }
+    if (!state.tight || prevEmptyEnd) {
+      tight = false;
+    }
+    prevEmptyEnd = state.line - nextLine > 1 && state.isEmpty(state.line - 1);
+    state.blkIndent = state.listIndent;
+    state.listIndent = oldListIndent;
+    state.tShift[nextLine] = oldTShift;
+    state.sCount[nextLine] = oldSCount;
+    state.tight = oldTight;
+    token = state.push("list_item_close", "li", -1);
+    token.markup = String.fromCharCode(markerCharCode);
+    nextLine = state.line;
+    itemLines[1] = nextLine;
+    if (nextLine >= endLine) {
+      break;
+    }
+    if (state.sCount[nextLine] < state.blkIndent) {
+      break;
+    }
+    if (state.sCount[nextLine] - state.blkIndent >= 4) {
+      break;
+    }
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i](state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) {
+      break;
+    }
+    if (isOrdered) {
+      posAfterMarker = skipOrderedListMarker(state, nextLine);
+      if (posAfterMarker < 0) {
+        break;
+      }
+      start = state.bMarks[nextLine] + state.tShift[nextLine];
+    } else {
+      posAfterMarker = skipBulletListMarker(state, nextLine);
+      if (posAfterMarker < 0) {
+        break;
+      }
+    }
+    if (markerCharCode !== state.src.charCodeAt(posAfterMarker - 1)) {
+      break;
+    }
+  }
+  if (isOrdered) {
+    token = state.push("ordered_list_close", "ol", -1);
+  } else {
+    token = state.push("bullet_list_close", "ul", -1);
+  }
+  token.markup = String.fromCharCode(markerCharCode);
+  listLines[1] = nextLine;
+  state.line = nextLine;
+  state.parentType = oldParentType;
+  if (tight) {
+    markTightParagraphs(state, listTokIdx);
+  }
+  return true;
+}
+var init_list = __esm({
+  "node_modules/markdown-it/lib/rules_block/list.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/reference.mjs
+function reference(state, startLine, _endLine, silent) {
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  let max = state.eMarks[startLine];
+  let nextLine = startLine + 1;
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  if (state.src.charCodeAt(pos) !== 91) {
+    return false;
+  }
+  function getNextLine(nextLine2) {
+    const endLine = state.lineMax;
+    if (nextLine2 >= endLine || state.isEmpty(nextLine2)) {
+      return null;
+    }
+    let isContinuation = false;
+    if (state.sCount[nextLine2] - state.blkIndent > 3) {
+      isContinuation = true;
+    }
+    if (state.sCount[nextLine2] < 0) {
+      isContinuation = true;
+    }
+    if (!isContinuation) {
+      const terminatorRules = state.md.block.ruler.getRules("reference");
+      const oldParentType = state.parentType;
+      state.parentType = "reference";
+      let terminate = false;
+      for (let i = 0, l = terminatorRules.length; i < l; i++) {
+        if (terminatorRules[i](state, nextLine2, endLine, true)) {
+          terminate = true;
+          break;
+        }
+      }
+      state.parentType = oldParentType;
+      if (terminate) {
+        return null;
+      }
+    }
+    const pos2 = state.bMarks[nextLine2] + state.tShift[nextLine2];
+    const max2 = state.eMarks[nextLine2];
+    return state.src.slice(pos2, max2 + 1);
+  }
+  let str = state.src.slice(pos, max + 1);
+  max = str.length;
+  let labelEnd = -1;
+  for (pos = 1; pos < max; pos++) {
+    const ch = str.charCodeAt(pos);
+    if (ch === 91) {
+      return false;
+    } else if (ch === 93) {
+      labelEnd = pos;
+      break;
+    } else if (ch === 10) {
+      const lineContent = getNextLine(nextLine);
+      if (lineContent !== null) {
+        str += lineContent;
+        max = str.length;
+        nextLine++;
+      }
+    } else if (ch === 92) {
+      pos++;
+      if (pos < max && str.charCodeAt(pos) === 10) {
+        const lineContent = getNextLine(nextLine);
+        if (lineContent !== null) {
+          str += lineContent;
+          max = str.length;
+          nextLine++;
+        }
+      }
+    }
+  }
+  if (labelEnd < 0 || str.charCodeAt(labelEnd + 1) !== 58) {
+    return false;
+  }
+  for (pos = labelEnd + 2; pos < max; pos++) {
+    const ch = str.charCodeAt(pos);
+    if (ch === 10) {
+      const lineContent = getNextLine(nextLine);
+      if (lineContent !== null) {
+        str += lineContent;
+        max = str.length;
+        nextLine++;
+      }
+    } else if (isSpace(ch)) {
+    } else {
+      break;
+    }
+  }
+  const destRes = state.md.helpers.parseLinkDestination(str, pos, max);
+  if (!destRes.ok) {
+    return false;
+  }
+  const href = state.md.normalizeLink(destRes.str);
+  if (!state.md.validateLink(href)) {
+    return false;
+  }
+  pos = destRes.pos;
+  const destEndPos = pos;
+  const destEndLineNo = nextLine;
+  const start = pos;
+  for (; pos < max; pos++) {
+    const ch = str.charCodeAt(pos);
+    if (ch === 10) {
+      const lineContent = getNextLine(nextLine);
+      if (lineContent !== null) {
+        str += lineContent;
+        max = str.length;
+        nextLine++;
+      }
+    } else if (isSpace(ch)) {
+    } else {
+      break;
+    }
+  }
+  let titleRes = state.md.helpers.parseLinkTitle(str, pos, max);
+  while (titleRes.can_continue) {
+    const lineContent = getNextLine(nextLine);
+    if (lineContent === null) break;
+    str += lineContent;
+    pos = max;
+    max = str.length;
+    nextLine++;
+    titleRes = state.md.helpers.parseLinkTitle(str, pos, max, titleRes);
+  }
+  let title;
+  if (pos < max && start !== pos && titleRes.ok) {
+    title = titleRes.str;
+    pos = titleRes.pos;
+  } else {
+    title = "";
+    pos = destEndPos;
+    nextLine = destEndLineNo;
+  }
+  while (pos < max) {
+    const ch = str.charCodeAt(pos);
+    if (!isSpace(ch)) {
+      break;
+    }
+    pos++;
+  }
+  if (pos < max && str.charCodeAt(pos) !== 10) {
+    if (title) {
+      title = "";
+      pos = destEndPos;
+      nextLine = destEndLineNo;
+      while (pos < max) {
+        const ch = str.charCodeAt(pos);
+        if (!isSpace(ch)) {
+          break;
+        }
+        pos++;
+      }
+    }
+  }
+  if (pos < max && str.charCodeAt(pos) !== 10) {
+    return false;
+  }
+  const label = normalizeReference(str.slice(1, labelEnd));
+  if (!label) {
+    return false;
+  }
+  if (silent) {
+    return true;
+  }
+  if (typeof state.env.references === "undefined") {
+    state.env.references = {};
+  }
+  if (typeof state.env.references[label] === "undefined") {
+    state.env.references[label] = { title, href };
+  }
+  state.line = nextLine;
+  return true;
+}
+var init_reference = __esm({
+  "node_modules/markdown-it/lib/rules_block/reference.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/common/html_blocks.mjs
+var html_blocks_default;
+var init_html_blocks = __esm({
+  "node_modules/markdown-it/lib/common/html_blocks.mjs"() {
+    html_blocks_default = [
+      "address",
+      "article",
+      "aside",
+      "base",
+      "basefont",
+      "blockquote",
+      "body",
+      "caption",
+      "center",
+      "col",
+      "colgroup",
+      "dd",
+      "details",
+      "dialog",
+      "dir",
+      "div",
+      "dl",
+      "dt",
+      "fieldset",
+      "figcaption",
+      "figure",
+      "footer",
+      "form",
+      "frame",
+      "frameset",
+      "h1",
+      "h2",
+      "h3",
+      "h4",
+      "h5",
+      "h6",
+      "head",
+      "header",
+      "hr",
+      "html",
+      "iframe",
+      "legend",
+      "li",
+      "link",
+      "main",
+      "menu",
+      "menuitem",
+      "nav",
+      "noframes",
+      "ol",
+      "optgroup",
+      "option",
+      "p",
+      "param",
+      "search",
+      "section",
+      "summary",
+      "table",
+      "tbody",
+      "td",
+      "tfoot",
+      "th",
+      "thead",
+      "title",
+      "tr",
+      "track",
+      "ul"
+    ];
+  }
+});
+
+// node_modules/markdown-it/lib/common/html_re.mjs
+var attr_name, unquoted, single_quoted, double_quoted, attr_value, attribute, open_tag, close_tag, comment, processing, declaration, cdata, HTML_TAG_RE, HTML_OPEN_CLOSE_TAG_RE;
+var init_html_re = __esm({
+  "node_modules/markdown-it/lib/common/html_re.mjs"() {
+    attr_name = "[a-zA-Z_:][a-zA-Z0-9:._-]*";
+    unquoted = "[^\"'=<>`\\x00-\\x20]+";
+    single_quoted = "'[^']*'";
+    double_quoted = '"[^"]*"';
+    attr_value = "(?:" + unquoted + "|" + single_quoted + "|" + double_quoted + ")";
+    attribute = "(?:\\s+" + attr_name + "(?:\\s*=\\s*" + attr_value + ")?)";
+    open_tag = "<[A-Za-z][A-Za-z0-9\\-]*" + attribute + "*\\s*\\/?>";
+    close_tag = "<\\/[A-Za-z][A-Za-z0-9\\-]*\\s*>";
+    comment = "<!---?>|<!--(?:[^-]|-[^-]|--[^>])*-->";
+    processing = "<[?][\\s\\S]*?[?]>";
+    declaration = "<![A-Za-z][^>]*>";
+    cdata = "<!\\[CDATA\\[[\\s\\S]*?\\]\\]>";
+    HTML_TAG_RE = new RegExp("^(?:" + open_tag + "|" + close_tag + "|" + comment + "|" + processing + "|" + declaration + "|" + cdata + ")");
+    HTML_OPEN_CLOSE_TAG_RE = new RegExp("^(?:" + open_tag + "|" + close_tag + ")");
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/html_block.mjs
+function html_block(state, startLine, endLine, silent) {
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  let max = state.eMarks[startLine];
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  if (!state.md.options.html) {
+    return false;
+  }
+  if (state.src.charCodeAt(pos) !== 60) {
+    return false;
+  }
+  let lineText = state.src.slice(pos, max);
+  let i = 0;
+  for (; i < HTML_SEQUENCES.length; i++) {
+    if (HTML_SEQUENCES[i][0].test(lineText)) {
+      break;
+    }
+  }
+  if (i === HTML_SEQUENCES.length) {
+    return false;
+  }
+  if (silent) {
+    return HTML_SEQUENCES[i][2];
+  }
+  let nextLine = startLine + 1;
+  if (!HTML_SEQUENCES[i][1].test(lineText)) {
+    for (; nextLine < endLine; nextLine++) {
+      if (state.sCount[nextLine] < state.blkIndent) {
+        break;
+      }
+      pos = state.bMarks[nextLine] + state.tShift[nextLine];
+      max = state.eMarks[nextLine];
+      lineText = state.src.slice(pos, max);
+      if (HTML_SEQUENCES[i][1].test(lineText)) {
+        if (lineText.length !== 0) {
+          nextLine++;
+        }
+        break;
+      }
+    }
+  }
+  state.line = nextLine;
+  const token = state.push("html_block", "", 0);
+  token.map = [startLine, nextLine];
+  token.content = state.getLines(startLine, nextLine, state.blkIndent, true);
+  return true;
+}
+var HTML_SEQUENCES;
+var init_html_block = __esm({
+  "node_modules/markdown-it/lib/rules_block/html_block.mjs"() {
+    init_html_blocks();
+    init_html_re();
+    HTML_SEQUENCES = [
+      [/^<(script|pre|style|textarea)(?=(\s|>|$))/i, /<\/(script|pre|style|textarea)>/i, true],
+      [/^<!--/, /-->/, true],
+      [/^<\?/, /\?>/, true],
+      [/^<![A-Z]/, />/, true],
+      [/^<!\[CDATA\[/, /\]\]>/, true],
+      [new RegExp("^</?(" + html_blocks_default.join("|") + ")(?=(\\s|/?>|$))", "i"), /^$/, true],
+      [new RegExp(HTML_OPEN_CLOSE_TAG_RE.source + "\\s*$"), /^$/, false]
+    ];
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/heading.mjs
+function heading(state, startLine, endLine, silent) {
+  let pos = state.bMarks[startLine] + state.tShift[startLine];
+  let max = state.eMarks[startLine];
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  let ch = state.src.charCodeAt(pos);
+  if (ch !== 35 || pos >= max) {
+    return false;
+  }
+  let level = 1;
+  ch = state.src.charCodeAt(++pos);
+  while (ch === 35 && pos < max && level <= 6) {
+    level++;
+    ch = state.src.charCodeAt(++pos);
+  }
+  if (level > 6 || pos < max && !isSpace(ch)) {
+    return false;
+  }
+  if (silent) {
+    return true;
+  }
+  max = state.skipSpacesBack(max, pos);
+  const tmp = state.skipCharsBack(max, 35, pos);
+  if (tmp > pos && isSpace(state.src.charCodeAt(tmp - 1))) {
+    max = tmp;
+  }
+  state.line = startLine + 1;
+  const token_o = state.push("heading_open", "h" + String(level), 1);
+  token_o.markup = "########".slice(0, level);
+  token_o.map = [startLine, state.line];
+  const token_i = state.push("inline", "", 0);
+  token_i.content = state.src.slice(pos, max).trim();
+  token_i.map = [startLine, state.line];
+  token_i.children = [];
+  const token_c = state.push("heading_close", "h" + String(level), -1);
+  token_c.markup = "########".slice(0, level);
+  return true;
+}
+var init_heading = __esm({
+  "node_modules/markdown-it/lib/rules_block/heading.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/lheading.mjs
+function lheading(state, startLine, endLine) {
+  const terminatorRules = state.md.block.ruler.getRules("paragraph");
+  if (state.sCount[startLine] - state.blkIndent >= 4) {
+    return false;
+  }
+  const oldParentType = state.parentType;
+  state.parentType = "paragraph";
+  let level = 0;
+  let marker;
+  let nextLine = startLine + 1;
+  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+    if (state.sCount[nextLine] - state.blkIndent > 3) {
+      continue;
+    }
+    if (state.sCount[nextLine] >= state.blkIndent) {
+      let pos = state.bMarks[nextLine] + state.tShift[nextLine];
+      const max = state.eMarks[nextLine];
+      if (pos < max) {
+        marker = state.src.charCodeAt(pos);
+        if (marker === 45 || marker === 61) {
+          pos = state.skipChars(pos, marker);
+          pos = state.skipSpaces(pos);
+          if (pos >= max) {
+            level = marker === 61 ? 1 : 2;
+            break;
+          }
+        }
+      }
+    }
+    if (state.sCount[nextLine] < 0) {
+      continue;
+    }
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i](state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) {
+      break;
+    }
+  }
+  if (!level) {
+    return false;
+  }
+  const content = state.getLines(startLine, nextLine, state.blkIndent, false).trim();
+  state.line = nextLine + 1;
+  const token_o = state.push("heading_open", "h" + String(level), 1);
+  token_o.markup = String.fromCharCode(marker);
+  token_o.map = [startLine, state.line];
+  const token_i = state.push("inline", "", 0);
+  token_i.content = content;
+  token_i.map = [startLine, state.line - 1];
+  token_i.children = [];
+  const token_c = state.push("heading_close", "h" + String(level), -1);
+  token_c.markup = String.fromCharCode(marker);
+  state.parentType = oldParentType;
+  return true;
+}
+var init_lheading = __esm({
+  "node_modules/markdown-it/lib/rules_block/lheading.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_block/paragraph.mjs
+function paragraph(state, startLine, endLine) {
+  const terminatorRules = state.md.block.ruler.getRules("paragraph");
+  const oldParentType = state.parentType;
+  let nextLine = startLine + 1;
+  state.parentType = "paragraph";
+  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+    if (state.sCount[nextLine] - state.blkIndent > 3) {
+      continue;
+    }
+    if (state.sCount[nextLine] < 0) {
+      continue;
+    }
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i](state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) {
+      break;
+    }
+  }
+  const content = state.getLines(startLine, nextLine, state.blkIndent, false).trim();
+  state.line = nextLine;
+  const token_o = state.push("paragraph_open", "p", 1);
+  token_o.map = [startLine, state.line];
+  const token_i = state.push("inline", "", 0);
+  token_i.content = content;
+  token_i.map = [startLine, state.line];
+  token_i.children = [];
+  state.push("paragraph_close", "p", -1);
+  state.parentType = oldParentType;
+  return true;
+}
+var init_paragraph = __esm({
+  "node_modules/markdown-it/lib/rules_block/paragraph.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/parser_block.mjs
+function ParserBlock() {
+  this.ruler = new ruler_default();
+  for (let i = 0; i < _rules2.length; i++) {
+    this.ruler.push(_rules2[i][0], _rules2[i][1], { alt: (_rules2[i][2] || []).slice() });
+  }
+}
+var _rules2, parser_block_default;
+var init_parser_block = __esm({
+  "node_modules/markdown-it/lib/parser_block.mjs"() {
+    init_ruler();
+    init_state_block();
+    init_table();
+    init_code();
+    init_fence();
+    init_blockquote();
+    init_hr();
+    init_list();
+    init_reference();
+    init_html_block();
+    init_heading();
+    init_lheading();
+    init_paragraph();
+    _rules2 = [
+      // First 2 params - rule name & source. Secondary array - list of rules,
+      // which can be terminated by this one.
+      ["table", table, ["paragraph", "reference"]],
+      ["code", code],
+      ["fence", fence, ["paragraph", "reference", "blockquote", "list"]],
+      ["blockquote", blockquote, ["paragraph", "reference", "blockquote", "list"]],
+      ["hr", hr, ["paragraph", "reference", "blockquote", "list"]],
+      ["list", list2, ["paragraph", "reference", "blockquote"]],
+      ["reference", reference],
+      ["html_block", html_block, ["paragraph", "reference", "blockquote"]],
+      ["heading", heading, ["paragraph", "reference", "blockquote"]],
+      ["lheading", lheading],
+      ["paragraph", paragraph]
+    ];
+    ParserBlock.prototype.tokenize = function(state, startLine, endLine) {
+      const rules = this.ruler.getRules("");
+      const len = rules.length;
+      const maxNesting = state.md.options.maxNesting;
+      let line = startLine;
+      let hasEmptyLines = false;
+      while (line < endLine) {
+        state.line = line = state.skipEmptyLines(line);
+        if (line >= endLine) {
+          break;
+        }
+        if (state.sCount[line] < state.blkIndent) {
+          break;
+        }
+        if (state.level >= maxNesting) {
+          state.line = endLine;
+          break;
+        }
+        const prevLine = state.line;
+        let ok2 = false;
+        for (let i = 0; i < len; i++) {
+          ok2 = rules[i](state, line, endLine, false);
+          if (ok2) {
+            if (prevLine >= state.line) {
+              throw new Error("block rule didn't increment state.line");
+            }
+            break;
+          }
+        }
+        if (!ok2) throw new Error("none of the block rules matched");
+        state.tight = !hasEmptyLines;
+        if (state.isEmpty(state.line - 1)) {
+          hasEmptyLines = true;
+        }
+        line = state.line;
+        if (line < endLine && state.isEmpty(line)) {
+          hasEmptyLines = true;
+          line++;
+          state.line = line;
+        }
+      }
+    };
+    ParserBlock.prototype.parse = function(src, md, env, outTokens) {
+      if (!src) {
+        return;
+      }
+      const state = new this.State(src, md, env, outTokens);
+      this.tokenize(state, state.line, state.lineMax);
+    };
+    ParserBlock.prototype.State = state_block_default;
+    parser_block_default = ParserBlock;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/state_inline.mjs
+function StateInline(src, md, env, outTokens) {
+  this.src = src;
+  this.env = env;
+  this.md = md;
+  this.tokens = outTokens;
+  this.tokens_meta = Array(outTokens.length);
+  this.pos = 0;
+  this.posMax = this.src.length;
+  this.level = 0;
+  this.pending = "";
+  this.pendingLevel = 0;
+  this.cache = {};
+  this.delimiters = [];
+  this._prev_delimiters = [];
+  this.backticks = {};
+  this.backticksScanned = false;
+  this.linkLevel = 0;
+}
+var state_inline_default;
+var init_state_inline = __esm({
+  "node_modules/markdown-it/lib/rules_inline/state_inline.mjs"() {
+    init_token();
+    init_utils();
+    StateInline.prototype.pushPending = function() {
+      const token = new token_default("text", "", 0);
+      token.content = this.pending;
+      token.level = this.pendingLevel;
+      this.tokens.push(token);
+      this.pending = "";
+      return token;
+    };
+    StateInline.prototype.push = function(type, tag, nesting) {
+      if (this.pending) {
+        this.pushPending();
+      }
+      const token = new token_default(type, tag, nesting);
+      let token_meta = null;
+      if (nesting < 0) {
+        this.level--;
+        this.delimiters = this._prev_delimiters.pop();
+      }
+      token.level = this.level;
+      if (nesting > 0) {
+        this.level++;
+        this._prev_delimiters.push(this.delimiters);
+        this.delimiters = [];
+        token_meta = { delimiters: this.delimiters };
+      }
+      this.pendingLevel = this.level;
+      this.tokens.push(token);
+      this.tokens_meta.push(token_meta);
+      return token;
+    };
+    StateInline.prototype.scanDelims = function(start, canSplitWord) {
+      const max = this.posMax;
+      const marker = this.src.charCodeAt(start);
+      const lastChar = start > 0 ? this.src.charCodeAt(start - 1) : 32;
+      let pos = start;
+      while (pos < max && this.src.charCodeAt(pos) === marker) {
+        pos++;
+      }
+      const count = pos - start;
+      const nextChar = pos < max ? this.src.charCodeAt(pos) : 32;
+      const isLastPunctChar = isMdAsciiPunct(lastChar) || isPunctChar(String.fromCharCode(lastChar));
+      const isNextPunctChar = isMdAsciiPunct(nextChar) || isPunctChar(String.fromCharCode(nextChar));
+      const isLastWhiteSpace = isWhiteSpace(lastChar);
+      const isNextWhiteSpace = isWhiteSpace(nextChar);
+      const left_flanking = !isNextWhiteSpace && (!isNextPunctChar || isLastWhiteSpace || isLastPunctChar);
+      const right_flanking = !isLastWhiteSpace && (!isLastPunctChar || isNextWhiteSpace || isNextPunctChar);
+      const can_open = left_flanking && (canSplitWord || !right_flanking || isLastPunctChar);
+      const can_close = right_flanking && (canSplitWord || !left_flanking || isNextPunctChar);
+      return { can_open, can_close, length: count };
+    };
+    StateInline.prototype.Token = token_default;
+    state_inline_default = StateInline;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/text.mjs
+function isTerminatorChar(ch) {
+  switch (ch) {
+    case 10:
+    case 33:
+    case 35:
+    case 36:
+    case 37:
+    case 38:
+    case 42:
+    case 43:
+    case 45:
+    case 58:
+    case 60:
+    case 61:
+    case 62:
+    case 64:
+    case 91:
+    case 92:
+    case 93:
+    case 94:
+    case 95:
+    case 96:
+    case 123:
+    case 125:
+    case 126:
+      return true;
+    default:
+      return false;
+  }
+}
+function text2(state, silent) {
+  let pos = state.pos;
+  while (pos < state.posMax && !isTerminatorChar(state.src.charCodeAt(pos))) {
+    pos++;
+  }
+  if (pos === state.pos) {
+    return false;
+  }
+  if (!silent) {
+    state.pending += state.src.slice(state.pos, pos);
+  }
+  state.pos = pos;
+  return true;
+}
+var init_text = __esm({
+  "node_modules/markdown-it/lib/rules_inline/text.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/linkify.mjs
+function linkify2(state, silent) {
+  if (!state.md.options.linkify) return false;
+  if (state.linkLevel > 0) return false;
+  const pos = state.pos;
+  const max = state.posMax;
+  if (pos + 3 > max) return false;
+  if (state.src.charCodeAt(pos) !== 58) return false;
+  if (state.src.charCodeAt(pos + 1) !== 47) return false;
+  if (state.src.charCodeAt(pos + 2) !== 47) return false;
+  const match2 = state.pending.match(SCHEME_RE);
+  if (!match2) return false;
+  const proto = match2[1];
+  const link2 = state.md.linkify.matchAtStart(state.src.slice(pos - proto.length));
+  if (!link2) return false;
+  let url2 = link2.url;
+  if (url2.length <= proto.length) return false;
+  url2 = url2.replace(/\*+$/, "");
+  const fullUrl = state.md.normalizeLink(url2);
+  if (!state.md.validateLink(fullUrl)) return false;
+  if (!silent) {
+    state.pending = state.pending.slice(0, -proto.length);
+    const token_o = state.push("link_open", "a", 1);
+    token_o.attrs = [["href", fullUrl]];
+    token_o.markup = "linkify";
+    token_o.info = "auto";
+    const token_t = state.push("text", "", 0);
+    token_t.content = state.md.normalizeLinkText(url2);
+    const token_c = state.push("link_close", "a", -1);
+    token_c.markup = "linkify";
+    token_c.info = "auto";
+  }
+  state.pos += url2.length - proto.length;
+  return true;
+}
+var SCHEME_RE;
+var init_linkify2 = __esm({
+  "node_modules/markdown-it/lib/rules_inline/linkify.mjs"() {
+    SCHEME_RE = /(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$/i;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/newline.mjs
+function newline(state, silent) {
+  let pos = state.pos;
+  if (state.src.charCodeAt(pos) !== 10) {
+    return false;
+  }
+  const pmax = state.pending.length - 1;
+  const max = state.posMax;
+  if (!silent) {
+    if (pmax >= 0 && state.pending.charCodeAt(pmax) === 32) {
+      if (pmax >= 1 && state.pending.charCodeAt(pmax - 1) === 32) {
+        let ws = pmax - 1;
+        while (ws >= 1 && state.pending.charCodeAt(ws - 1) === 32) ws--;
+        state.pending = state.pending.slice(0, ws);
+        state.push("hardbreak", "br", 0);
+      } else {
+        state.pending = state.pending.slice(0, -1);
+        state.push("softbreak", "br", 0);
+      }
+    } else {
+      state.push("softbreak", "br", 0);
+    }
+  }
+  pos++;
+  while (pos < max && isSpace(state.src.charCodeAt(pos))) {
+    pos++;
+  }
+  state.pos = pos;
+  return true;
+}
+var init_newline = __esm({
+  "node_modules/markdown-it/lib/rules_inline/newline.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/escape.mjs
+function escape3(state, silent) {
+  let pos = state.pos;
+  const max = state.posMax;
+  if (state.src.charCodeAt(pos) !== 92) return false;
+  pos++;
+  if (pos >= max) return false;
+  let ch1 = state.src.charCodeAt(pos);
+  if (ch1 === 10) {
+    if (!silent) {
+      state.push("hardbreak", "br", 0);
+    }
+    pos++;
+    while (pos < max) {
+      ch1 = state.src.charCodeAt(pos);
+      if (!isSpace(ch1)) break;
+      pos++;
+    }
+    state.pos = pos;
+    return true;
+  }
+  let escapedStr = state.src[pos];
+  if (ch1 >= 55296 && ch1 <= 56319 && pos + 1 < max) {
+    const ch2 = state.src.charCodeAt(pos + 1);
+    if (ch2 >= 56320 && ch2 <= 57343) {
+      escapedStr += state.src[pos + 1];
+      pos++;
+    }
+  }
+  const origStr = "\\" + escapedStr;
+  if (!silent) {
+    const token = state.push("text_special", "", 0);
+    if (ch1 < 256 && ESCAPED[ch1] !== 0) {
+      token.content = escapedStr;
+    } else {
+      token.content = origStr;
+    }
+    token.markup = origStr;
+    token.info = "escape";
+  }
+  state.pos = pos + 1;
+  return true;
+}
+var ESCAPED;
+var init_escape2 = __esm({
+  "node_modules/markdown-it/lib/rules_inline/escape.mjs"() {
+    init_utils();
+    ESCAPED = [];
+    for (let i = 0; i < 256; i++) {
+      ESCAPED.push(0);
+    }
+    "\\!\"#$%&'()*+,./:;<=>?@[]^_`{|}~-".split("").forEach(function(ch) {
+      ESCAPED[ch.charCodeAt(0)] = 1;
+    });
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/backticks.mjs
+function backtick(state, silent) {
+  let pos = state.pos;
+  const ch = state.src.charCodeAt(pos);
+  if (ch !== 96) {
+    return false;
+  }
+  const start = pos;
+  pos++;
+  const max = state.posMax;
+  while (pos < max && state.src.charCodeAt(pos) === 96) {
+    pos++;
+  }
+  const marker = state.src.slice(start, pos);
+  const openerLength = marker.length;
+  if (state.backticksScanned && (state.backticks[openerLength] || 0) <= start) {
+    if (!silent) state.pending += marker;
+    state.pos += openerLength;
+    return true;
+  }
+  let matchEnd = pos;
+  let matchStart;
+  while ((matchStart = state.src.indexOf("`", matchEnd)) !== -1) {
+    matchEnd = matchStart + 1;
+    while (matchEnd < max && state.src.charCodeAt(matchEnd) === 96) {
+      matchEnd++;
+    }
+    const closerLength = matchEnd - matchStart;
+    if (closerLength === openerLength) {
+      if (!silent) {
+        const token = state.push("code_inline", "code", 0);
+        token.markup = marker;
+        token.content = state.src.slice(pos, matchStart).replace(/\n/g, " ").replace(/^ (.+) $/, "$1");
+      }
+      state.pos = matchEnd;
+      return true;
+    }
+    state.backticks[closerLength] = matchStart;
+  }
+  state.backticksScanned = true;
+  if (!silent) state.pending += marker;
+  state.pos += openerLength;
+  return true;
+}
+var init_backticks = __esm({
+  "node_modules/markdown-it/lib/rules_inline/backticks.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/strikethrough.mjs
+function strikethrough_tokenize(state, silent) {
+  const start = state.pos;
+  const marker = state.src.charCodeAt(start);
+  if (silent) {
+    return false;
+  }
+  if (marker !== 126) {
+    return false;
+  }
+  const scanned = state.scanDelims(state.pos, true);
+  let len = scanned.length;
+  const ch = String.fromCharCode(marker);
+  if (len < 2) {
+    return false;
+  }
+  let token;
+  if (len % 2) {
+    token = state.push("text", "", 0);
+    token.content = ch;
+    len--;
+  }
+  for (let i = 0; i < len; i += 2) {
+    token = state.push("text", "", 0);
+    token.content = ch + ch;
+    state.delimiters.push({
+      marker,
+      length: 0,
+      // disable "rule of 3" length checks meant for emphasis
+      token: state.tokens.length - 1,
+      end: -1,
+      open: scanned.can_open,
+      close: scanned.can_close
+    });
+  }
+  state.pos += scanned.length;
+  return true;
+}
+function postProcess(state, delimiters) {
+  let token;
+  const loneMarkers = [];
+  const max = delimiters.length;
+  for (let i = 0; i < max; i++) {
+    const startDelim = delimiters[i];
+    if (startDelim.marker !== 126) {
+      continue;
+    }
+    if (startDelim.end === -1) {
+      continue;
+    }
+    const endDelim = delimiters[startDelim.end];
+    token = state.tokens[startDelim.token];
+    token.type = "s_open";
+    token.tag = "s";
+    token.nesting = 1;
+    token.markup = "~~";
+    token.content = "";
+    token = state.tokens[endDelim.token];
+    token.type = "s_close";
+    token.tag = "s";
+    token.nesting = -1;
+    token.markup = "~~";
+    token.content = "";
+    if (state.tokens[endDelim.token - 1].type === "text" && state.tokens[endDelim.token - 1].content === "~") {
+      loneMarkers.push(endDelim.token - 1);
+    }
+  }
+  while (loneMarkers.length) {
+    const i = loneMarkers.pop();
+    let j = i + 1;
+    while (j < state.tokens.length && state.tokens[j].type === "s_close") {
+      j++;
+    }
+    j--;
+    if (i !== j) {
+      token = state.tokens[j];
+      state.tokens[j] = state.tokens[i];
+      state.tokens[i] = token;
+    }
+  }
+}
+function strikethrough_postProcess(state) {
+  const tokens_meta = state.tokens_meta;
+  const max = state.tokens_meta.length;
+  postProcess(state, state.delimiters);
+  for (let curr = 0; curr < max; curr++) {
+    if (tokens_meta[curr] && tokens_meta[curr].delimiters) {
+      postProcess(state, tokens_meta[curr].delimiters);
+    }
+  }
+}
+var strikethrough_default;
+var init_strikethrough = __esm({
+  "node_modules/markdown-it/lib/rules_inline/strikethrough.mjs"() {
+    strikethrough_default = {
+      tokenize: strikethrough_tokenize,
+      postProcess: strikethrough_postProcess
+    };
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/emphasis.mjs
+function emphasis_tokenize(state, silent) {
+  const start = state.pos;
+  const marker = state.src.charCodeAt(start);
+  if (silent) {
+    return false;
+  }
+  if (marker !== 95 && marker !== 42) {
+    return false;
+  }
+  const scanned = state.scanDelims(state.pos, marker === 42);
+  for (let i = 0; i < scanned.length; i++) {
+    const token = state.push("text", "", 0);
+    token.content = String.fromCharCode(marker);
+    state.delimiters.push({
+      // Char code of the starting marker (number).
+      //
+      marker,
+      // Total length of these series of delimiters.
+      //
+      length: scanned.length,
+      // A position of the token this delimiter corresponds to.
+      //
+      token: state.tokens.length - 1,
+      // If this delimiter is matched as a valid opener, `end` will be
+      // equal to its position, otherwise it's `-1`.
+      //
+      end: -1,
+      // Boolean flags that determine if this delimiter could open or close
+      // an emphasis.
+      //
+      open: scanned.can_open,
+      close: scanned.can_close
+    });
+  }
+  state.pos += scanned.length;
+  return true;
+}
+function postProcess2(state, delimiters) {
+  const max = delimiters.length;
+  for (let i = max - 1; i >= 0; i--) {
+    const startDelim = delimiters[i];
+    if (startDelim.marker !== 95 && startDelim.marker !== 42) {
+      continue;
+    }
+    if (startDelim.end === -1) {
+      continue;
+    }
+    const endDelim = delimiters[startDelim.end];
+    const isStrong = i > 0 && delimiters[i - 1].end === startDelim.end + 1 && // check that first two markers match and adjacent
+    delimiters[i - 1].marker === startDelim.marker && delimiters[i - 1].token === startDelim.token - 1 && // check that last two markers are adjacent (we can safely assume they match)
+    delimiters[startDelim.end + 1].token === endDelim.token + 1;
+    const ch = String.fromCharCode(startDelim.marker);
+    const token_o = state.tokens[startDelim.token];
+    token_o.type = isStrong ? "strong_open" : "em_open";
+    token_o.tag = isStrong ? "strong" : "em";
+    token_o.nesting = 1;
+    token_o.markup = isStrong ? ch + ch : ch;
+    token_o.content = "";
+    const token_c = state.tokens[endDelim.token];
+    token_c.type = isStrong ? "strong_close" : "em_close";
+    token_c.tag = isStrong ? "strong" : "em";
+    token_c.nesting = -1;
+    token_c.markup = isStrong ? ch + ch : ch;
+    token_c.content = "";
+    if (isStrong) {
+      state.tokens[delimiters[i - 1].token].content = "";
+      state.tokens[delimiters[startDelim.end + 1].token].content = "";
+      i--;
+    }
+  }
+}
+function emphasis_post_process(state) {
+  const tokens_meta = state.tokens_meta;
+  const max = state.tokens_meta.length;
+  postProcess2(state, state.delimiters);
+  for (let curr = 0; curr < max; curr++) {
+    if (tokens_meta[curr] && tokens_meta[curr].delimiters) {
+      postProcess2(state, tokens_meta[curr].delimiters);
+    }
+  }
+}
+var emphasis_default;
+var init_emphasis = __esm({
+  "node_modules/markdown-it/lib/rules_inline/emphasis.mjs"() {
+    emphasis_default = {
+      tokenize: emphasis_tokenize,
+      postProcess: emphasis_post_process
+    };
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/link.mjs
+function link(state, silent) {
+  let code3, label, res, ref;
+  let href = "";
+  let title = "";
+  let start = state.pos;
+  let parseReference = true;
+  if (state.src.charCodeAt(state.pos) !== 91) {
+    return false;
+  }
+  const oldPos = state.pos;
+  const max = state.posMax;
+  const labelStart = state.pos + 1;
+  const labelEnd = state.md.helpers.parseLinkLabel(state, state.pos, true);
+  if (labelEnd < 0) {
+    return false;
+  }
+  let pos = labelEnd + 1;
+  if (pos < max && state.src.charCodeAt(pos) === 40) {
+    parseReference = false;
+    pos++;
+    for (; pos < max; pos++) {
+      code3 = state.src.charCodeAt(pos);
+      if (!isSpace(code3) && code3 !== 10) {
+        break;
+      }
+    }
+    if (pos >= max) {
+      return false;
+    }
+    start = pos;
+    res = state.md.helpers.parseLinkDestination(state.src, pos, state.posMax);
+    if (res.ok) {
+      href = state.md.normalizeLink(res.str);
+      if (state.md.validateLink(href)) {
+        pos = res.pos;
+      } else {
+        href = "";
+      }
+      start = pos;
+      for (; pos < max; pos++) {
+        code3 = state.src.charCodeAt(pos);
+        if (!isSpace(code3) && code3 !== 10) {
+          break;
+        }
+      }
+      res = state.md.helpers.parseLinkTitle(state.src, pos, state.posMax);
+      if (pos < max && start !== pos && res.ok) {
+        title = res.str;
+        pos = res.pos;
+        for (; pos < max; pos++) {
+          code3 = state.src.charCodeAt(pos);
+          if (!isSpace(code3) && code3 !== 10) {
+            break;
+          }
+        }
+      }
+    }
+    if (pos >= max || state.src.charCodeAt(pos) !== 41) {
+      parseReference = true;
+    }
+    pos++;
+  }
+  if (parseReference) {
+    if (typeof state.env.references === "undefined") {
+      return false;
+    }
+    if (pos < max && state.src.charCodeAt(pos) === 91) {
+      start = pos + 1;
+      pos = state.md.helpers.parseLinkLabel(state, pos);
+      if (pos >= 0) {
+        label = state.src.slice(start, pos++);
+      } else {
+        pos = labelEnd + 1;
+      }
+    } else {
+      pos = labelEnd + 1;
+    }
+    if (!label) {
+      label = state.src.slice(labelStart, labelEnd);
+    }
+    ref = state.env.references[normalizeReference(label)];
+    if (!ref) {
+      state.pos = oldPos;
+      return false;
+    }
+    href = ref.href;
+    title = ref.title;
+  }
+  if (!silent) {
+    state.pos = labelStart;
+    state.posMax = labelEnd;
+    const token_o = state.push("link_open", "a", 1);
+    const attrs = [["href", href]];
+    token_o.attrs = attrs;
+    if (title) {
+      attrs.push(["title", title]);
+    }
+    state.linkLevel++;
+    state.md.inline.tokenize(state);
+    state.linkLevel--;
+    state.push("link_close", "a", -1);
+  }
+  state.pos = pos;
+  state.posMax = max;
+  return true;
+}
+var init_link = __esm({
+  "node_modules/markdown-it/lib/rules_inline/link.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/image.mjs
+function image(state, silent) {
+  let code3, content, label, pos, ref, res, title, start;
+  let href = "";
+  const oldPos = state.pos;
+  const max = state.posMax;
+  if (state.src.charCodeAt(state.pos) !== 33) {
+    return false;
+  }
+  if (state.src.charCodeAt(state.pos + 1) !== 91) {
+    return false;
+  }
+  const labelStart = state.pos + 2;
+  const labelEnd = state.md.helpers.parseLinkLabel(state, state.pos + 1, false);
+  if (labelEnd < 0) {
+    return false;
+  }
+  pos = labelEnd + 1;
+  if (pos < max && state.src.charCodeAt(pos) === 40) {
+    pos++;
+    for (; pos < max; pos++) {
+      code3 = state.src.charCodeAt(pos);
+      if (!isSpace(code3) && code3 !== 10) {
+        break;
+      }
+    }
+    if (pos >= max) {
+      return false;
+    }
+    start = pos;
+    res = state.md.helpers.parseLinkDestination(state.src, pos, state.posMax);
+    if (res.ok) {
+      href = state.md.normalizeLink(res.str);
+      if (state.md.validateLink(href)) {
+        pos = res.pos;
+      } else {
+        href = "";
+      }
+    }
+    start = pos;
+    for (; pos < max; pos++) {
+      code3 = state.src.charCodeAt(pos);
+      if (!isSpace(code3) && code3 !== 10) {
+        break;
+      }
+    }
+    res = state.md.helpers.parseLinkTitle(state.src, pos, state.posMax);
+    if (pos < max && start !== pos && res.ok) {
+      title = res.str;
+      pos = res.pos;
+      for (; pos < max; pos++) {
+        code3 = state.src.charCodeAt(pos);
+        if (!isSpace(code3) && code3 !== 10) {
+          break;
+        }
+      }
+    } else {
+      title = "";
+    }
+    if (pos >= max || state.src.charCodeAt(pos) !== 41) {
+      state.pos = oldPos;
+      return false;
+    }
+    pos++;
+  } else {
+    if (typeof state.env.references === "undefined") {
+      return false;
+    }
+    if (pos < max && state.src.charCodeAt(pos) === 91) {
+      start = pos + 1;
+      pos = state.md.helpers.parseLinkLabel(state, pos);
+      if (pos >= 0) {
+        label = state.src.slice(start, pos++);
+      } else {
+        pos = labelEnd + 1;
+      }
+    } else {
+      pos = labelEnd + 1;
+    }
+    if (!label) {
+      label = state.src.slice(labelStart, labelEnd);
+    }
+    ref = state.env.references[normalizeReference(label)];
+    if (!ref) {
+      state.pos = oldPos;
+      return false;
+    }
+    href = ref.href;
+    title = ref.title;
+  }
+  if (!silent) {
+    content = state.src.slice(labelStart, labelEnd);
+    const tokens = [];
+    state.md.inline.parse(
+      content,
+      state.md,
+      state.env,
+      tokens
+    );
+    const token = state.push("image", "img", 0);
+    const attrs = [["src", href], ["alt", ""]];
+    token.attrs = attrs;
+    token.children = tokens;
+    token.content = content;
+    if (title) {
+      attrs.push(["title", title]);
+    }
+  }
+  state.pos = pos;
+  state.posMax = max;
+  return true;
+}
+var init_image = __esm({
+  "node_modules/markdown-it/lib/rules_inline/image.mjs"() {
+    init_utils();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/autolink.mjs
+function autolink(state, silent) {
+  let pos = state.pos;
+  if (state.src.charCodeAt(pos) !== 60) {
+    return false;
+  }
+  const start = state.pos;
+  const max = state.posMax;
+  for (; ; ) {
+    if (++pos >= max) return false;
+    const ch = state.src.charCodeAt(pos);
+    if (ch === 60) return false;
+    if (ch === 62) break;
+  }
+  const url2 = state.src.slice(start + 1, pos);
+  if (AUTOLINK_RE.test(url2)) {
+    const fullUrl = state.md.normalizeLink(url2);
+    if (!state.md.validateLink(fullUrl)) {
+      return false;
+    }
+    if (!silent) {
+      const token_o = state.push("link_open", "a", 1);
+      token_o.attrs = [["href", fullUrl]];
+      token_o.markup = "autolink";
+      token_o.info = "auto";
+      const token_t = state.push("text", "", 0);
+      token_t.content = state.md.normalizeLinkText(url2);
+      const token_c = state.push("link_close", "a", -1);
+      token_c.markup = "autolink";
+      token_c.info = "auto";
+    }
+    state.pos += url2.length + 2;
+    return true;
+  }
+  if (EMAIL_RE.test(url2)) {
+    const fullUrl = state.md.normalizeLink("mailto:" + url2);
+    if (!state.md.validateLink(fullUrl)) {
+      return false;
+    }
+    if (!silent) {
+      const token_o = state.push("link_open", "a", 1);
+      token_o.attrs = [["href", fullUrl]];
+      token_o.markup = "autolink";
+      token_o.info = "auto";
+      const token_t = state.push("text", "", 0);
+      token_t.content = state.md.normalizeLinkText(url2);
+      const token_c = state.push("link_close", "a", -1);
+      token_c.markup = "autolink";
+      token_c.info = "auto";
+    }
+    state.pos += url2.length + 2;
+    return true;
+  }
+  return false;
+}
+var EMAIL_RE, AUTOLINK_RE;
+var init_autolink = __esm({
+  "node_modules/markdown-it/lib/rules_inline/autolink.mjs"() {
+    EMAIL_RE = /^([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)$/;
+    AUTOLINK_RE = /^([a-zA-Z][a-zA-Z0-9+.-]{1,31}):([^<>\x00-\x20]*)$/;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/html_inline.mjs
+function isLinkOpen2(str) {
+  return /^<a[>\s]/i.test(str);
+}
+function isLinkClose2(str) {
+  return /^<\/a\s*>/i.test(str);
+}
+function isLetter(ch) {
+  const lc = ch | 32;
+  return lc >= 97 && lc <= 122;
+}
+function html_inline(state, silent) {
+  if (!state.md.options.html) {
+    return false;
+  }
+  const max = state.posMax;
+  const pos = state.pos;
+  if (state.src.charCodeAt(pos) !== 60 || pos + 2 >= max) {
+    return false;
+  }
+  const ch = state.src.charCodeAt(pos + 1);
+  if (ch !== 33 && ch !== 63 && ch !== 47 && !isLetter(ch)) {
+    return false;
+  }
+  const match2 = state.src.slice(pos).match(HTML_TAG_RE);
+  if (!match2) {
+    return false;
+  }
+  if (!silent) {
+    const token = state.push("html_inline", "", 0);
+    token.content = match2[0];
+    if (isLinkOpen2(token.content)) state.linkLevel++;
+    if (isLinkClose2(token.content)) state.linkLevel--;
+  }
+  state.pos += match2[0].length;
+  return true;
+}
+var init_html_inline = __esm({
+  "node_modules/markdown-it/lib/rules_inline/html_inline.mjs"() {
+    init_html_re();
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/entity.mjs
+function entity(state, silent) {
+  const pos = state.pos;
+  const max = state.posMax;
+  if (state.src.charCodeAt(pos) !== 38) return false;
+  if (pos + 1 >= max) return false;
+  const ch = state.src.charCodeAt(pos + 1);
+  if (ch === 35) {
+    const match2 = state.src.slice(pos).match(DIGITAL_RE);
+    if (match2) {
+      if (!silent) {
+        const code3 = match2[1][0].toLowerCase() === "x" ? parseInt(match2[1].slice(1), 16) : parseInt(match2[1], 10);
+        const token = state.push("text_special", "", 0);
+        token.content = isValidEntityCode(code3) ? fromCodePoint2(code3) : fromCodePoint2(65533);
+        token.markup = match2[0];
+        token.info = "entity";
+      }
+      state.pos += match2[0].length;
+      return true;
+    }
+  } else {
+    const match2 = state.src.slice(pos).match(NAMED_RE);
+    if (match2) {
+      const decoded = decodeHTML(match2[0]);
+      if (decoded !== match2[0]) {
+        if (!silent) {
+          const token = state.push("text_special", "", 0);
+          token.content = decoded;
+          token.markup = match2[0];
+          token.info = "entity";
+        }
+        state.pos += match2[0].length;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+var DIGITAL_RE, NAMED_RE;
+var init_entity = __esm({
+  "node_modules/markdown-it/lib/rules_inline/entity.mjs"() {
+    init_esm2();
+    init_utils();
+    DIGITAL_RE = /^&#((?:x[a-f0-9]{1,6}|[0-9]{1,7}));/i;
+    NAMED_RE = /^&([a-z][a-z0-9]{1,31});/i;
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs
+function processDelimiters(delimiters) {
+  const openersBottom = {};
+  const max = delimiters.length;
+  if (!max) return;
+  let headerIdx = 0;
+  let lastTokenIdx = -2;
+  const jumps = [];
+  for (let closerIdx = 0; closerIdx < max; closerIdx++) {
+    const closer = delimiters[closerIdx];
+    jumps.push(0);
+    if (delimiters[headerIdx].marker !== closer.marker || lastTokenIdx !== closer.token - 1) {
+      headerIdx = closerIdx;
+    }
+    lastTokenIdx = closer.token;
+    closer.length = closer.length || 0;
+    if (!closer.close) continue;
+    if (!openersBottom.hasOwnProperty(closer.marker)) {
+      openersBottom[closer.marker] = [-1, -1, -1, -1, -1, -1];
+    }
+    const minOpenerIdx = openersBottom[closer.marker][(closer.open ? 3 : 0) + closer.length % 3];
+    let openerIdx = headerIdx - jumps[headerIdx] - 1;
+    let newMinOpenerIdx = openerIdx;
+    for (; openerIdx > minOpenerIdx; openerIdx -= jumps[openerIdx] + 1) {
+      const opener = delimiters[openerIdx];
+      if (opener.marker !== closer.marker) continue;
+      if (opener.open && opener.end < 0) {
+        let isOddMatch = false;
+        if (opener.close || closer.open) {
+          if ((opener.length + closer.length) % 3 === 0) {
+            if (opener.length % 3 !== 0 || closer.length % 3 !== 0) {
+              isOddMatch = true;
+            }
+          }
+        }
+        if (!isOddMatch) {
+          const lastJump = openerIdx > 0 && !delimiters[openerIdx - 1].open ? jumps[openerIdx - 1] + 1 : 0;
+          jumps[closerIdx] = closerIdx - openerIdx + lastJump;
+          jumps[openerIdx] = lastJump;
+          closer.open = false;
+          opener.end = closerIdx;
+          opener.close = false;
+          newMinOpenerIdx = -1;
+          lastTokenIdx = -2;
+          break;
+        }
+      }
+    }
+    if (newMinOpenerIdx !== -1) {
+      openersBottom[closer.marker][(closer.open ? 3 : 0) + (closer.length || 0) % 3] = newMinOpenerIdx;
+    }
+  }
+}
+function link_pairs(state) {
+  const tokens_meta = state.tokens_meta;
+  const max = state.tokens_meta.length;
+  processDelimiters(state.delimiters);
+  for (let curr = 0; curr < max; curr++) {
+    if (tokens_meta[curr] && tokens_meta[curr].delimiters) {
+      processDelimiters(tokens_meta[curr].delimiters);
+    }
+  }
+}
+var init_balance_pairs = __esm({
+  "node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/rules_inline/fragments_join.mjs
+function fragments_join(state) {
+  let curr, last;
+  let level = 0;
+  const tokens = state.tokens;
+  const max = state.tokens.length;
+  for (curr = last = 0; curr < max; curr++) {
+    if (tokens[curr].nesting < 0) level--;
+    tokens[curr].level = level;
+    if (tokens[curr].nesting > 0) level++;
+    if (tokens[curr].type === "text" && curr + 1 < max && tokens[curr + 1].type === "text") {
+      tokens[curr + 1].content = tokens[curr].content + tokens[curr + 1].content;
+    } else {
+      if (curr !== last) {
+        tokens[last] = tokens[curr];
+      }
+      last++;
+    }
+  }
+  if (curr !== last) {
+    tokens.length = last;
+  }
+}
+var init_fragments_join = __esm({
+  "node_modules/markdown-it/lib/rules_inline/fragments_join.mjs"() {
+  }
+});
+
+// node_modules/markdown-it/lib/parser_inline.mjs
+function ParserInline() {
+  this.ruler = new ruler_default();
+  for (let i = 0; i < _rules3.length; i++) {
+    this.ruler.push(_rules3[i][0], _rules3[i][1]);
+  }
+  this.ruler2 = new ruler_default();
+  for (let i = 0; i < _rules22.length; i++) {
+    this.ruler2.push(_rules22[i][0], _rules22[i][1]);
+  }
+}
+var _rules3, _rules22, parser_inline_default;
+var init_parser_inline = __esm({
+  "node_modules/markdown-it/lib/parser_inline.mjs"() {
+    init_ruler();
+    init_state_inline();
+    init_text();
+    init_linkify2();
+    init_newline();
+    init_escape2();
+    init_backticks();
+    init_strikethrough();
+    init_emphasis();
+    init_link();
+    init_image();
+    init_autolink();
+    init_html_inline();
+    init_entity();
+    init_balance_pairs();
+    init_fragments_join();
+    _rules3 = [
+      ["text", text2],
+      ["linkify", linkify2],
+      ["newline", newline],
+      ["escape", escape3],
+      ["backticks", backtick],
+      ["strikethrough", strikethrough_default.tokenize],
+      ["emphasis", emphasis_default.tokenize],
+      ["link", link],
+      ["image", image],
+      ["autolink", autolink],
+      ["html_inline", html_inline],
+      ["entity", entity]
+    ];
+    _rules22 = [
+      ["balance_pairs", link_pairs],
+      ["strikethrough", strikethrough_default.postProcess],
+      ["emphasis", emphasis_default.postProcess],
+      // rules for pairs separate '**' into its own text tokens, which may be left unused,
+      // rule below merges unused segments back with the rest of the text
+      ["fragments_join", fragments_join]
+    ];
+    ParserInline.prototype.skipToken = function(state) {
+      const pos = state.pos;
+      const rules = this.ruler.getRules("");
+      const len = rules.length;
+      const maxNesting = state.md.options.maxNesting;
+      const cache = state.cache;
+      if (typeof cache[pos] !== "undefined") {
+        state.pos = cache[pos];
+        return;
+      }
+      let ok2 = false;
+      if (state.level < maxNesting) {
+        for (let i = 0; i < len; i++) {
+          state.level++;
+          ok2 = rules[i](state, true);
+          state.level--;
+          if (ok2) {
+            if (pos >= state.pos) {
+              throw new Error("inline rule didn't increment state.pos");
+            }
+            break;
+          }
+        }
+      } else {
+        state.pos = state.posMax;
+      }
+      if (!ok2) {
+        state.pos++;
+      }
+      cache[pos] = state.pos;
+    };
+    ParserInline.prototype.tokenize = function(state) {
+      const rules = this.ruler.getRules("");
+      const len = rules.length;
+      const end = state.posMax;
+      const maxNesting = state.md.options.maxNesting;
+      while (state.pos < end) {
+        const prevPos = state.pos;
+        let ok2 = false;
+        if (state.level < maxNesting) {
+          for (let i = 0; i < len; i++) {
+            ok2 = rules[i](state, false);
+            if (ok2) {
+              if (prevPos >= state.pos) {
+                throw new Error("inline rule didn't increment state.pos");
+              }
+              break;
+            }
+          }
+        }
+        if (ok2) {
+          if (state.pos >= end) {
+            break;
+          }
+          continue;
+        }
+        state.pending += state.src[state.pos++];
+      }
+      if (state.pending) {
+        state.pushPending();
+      }
+    };
+    ParserInline.prototype.parse = function(str, md, env, outTokens) {
+      const state = new this.State(str, md, env, outTokens);
+      this.tokenize(state);
+      const rules = this.ruler2.getRules("");
+      const len = rules.length;
+      for (let i = 0; i < len; i++) {
+        rules[i](state);
+      }
+    };
+    ParserInline.prototype.State = state_inline_default;
+    parser_inline_default = ParserInline;
+  }
+});
+
+// node_modules/linkify-it/lib/re.mjs
+function re_default(opts) {
+  const re = {};
+  opts = opts || {};
+  re.src_Any = regex_default.source;
+  re.src_Cc = regex_default2.source;
+  re.src_Z = regex_default6.source;
+  re.src_P = regex_default4.source;
+  re.src_ZPCc = [re.src_Z, re.src_P, re.src_Cc].join("|");
+  re.src_ZCc = [re.src_Z, re.src_Cc].join("|");
+  const text_separators = "[><｜]";
+  re.src_pseudo_letter = `(?:(?!${text_separators}|${re.src_ZPCc})${re.src_Any})`;
+  re.src_ip4 = "(?:(25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\\.){3}(25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)";
+  re.src_auth = `(?:(?:(?!${re.src_ZCc}|[@/\\[\\]()]).){1,50}@)?`;
+  re.src_port = "(?::(?:6(?:[0-4]\\d{3}|5(?:[0-4]\\d{2}|5(?:[0-2]\\d|3[0-5])))|[1-5]?\\d{1,4}))?";
+  re.src_host_terminator = `(?=$|${text_separators}|${re.src_ZPCc})(?!${opts["---"] ? "-(?!--)|" : "-|"}_|:\\d|\\.-|\\.(?!$|${re.src_ZPCc}))`;
+  re.src_path = `(?:[/?#](?:(?!${re.src_ZCc}|${text_separators}|[()[\\]{}.,"'?!\\-;]).|\\[(?:(?!${re.src_ZCc}|\\]).)*\\]|\\((?:(?!${re.src_ZCc}|[)]).)*\\)|\\{(?:(?!${re.src_ZCc}|[}]).)*\\}|\\"(?:(?!${re.src_ZCc}|["]).)+\\"|\\'(?:(?!${re.src_ZCc}|[']).)+\\'|\\'(?=${re.src_pseudo_letter}|[-])|\\.{2,}[a-zA-Z0-9%/&]|\\.(?!${re.src_ZCc}|[.]|$)|` + (opts["---"] ? "\\-(?!--(?:[^-]|$))(?:-*)|" : "\\-+|") + // allow `,,,` in paths
+  `,(?!${re.src_ZCc}|$)|;(?!${re.src_ZCc}|$)|\\!+(?!${re.src_ZCc}|[!]|$)|\\?(?!${re.src_ZCc}|[?]|$))+|\\/)?`;
+  re.src_email_name = '[\\-;:&=\\+\\$,\\.a-zA-Z0-9_][\\-;:&=\\+\\$,\\"\\.a-zA-Z0-9_]{0,63}';
+  re.src_xn = "xn--[a-z0-9\\-]{1,59}";
+  re.src_domain_root = // Allow letters & digits (http://test1)
+  "(?:" + re.src_xn + `|${re.src_pseudo_letter}{1,63})`;
+  re.src_domain = "(?:" + re.src_xn + `|(?:${re.src_pseudo_letter})|(?:${re.src_pseudo_letter}(?:-|${re.src_pseudo_letter}){0,61}${re.src_pseudo_letter}))`;
+  re.src_host = `(?:(?:(?:(?:${re.src_domain})\\.)*${re.src_domain}))`;
+  re.tpl_host_fuzzy = "(?:" + re.src_ip4 + `|(?:(?:(?:${re.src_domain})\\.)+(?:%TLDS%)))`;
+  re.tpl_host_no_ip_fuzzy = `(?:(?:(?:${re.src_domain})\\.)+(?:%TLDS%))`;
+  re.src_host_strict = re.src_host + re.src_host_terminator;
+  re.tpl_host_fuzzy_strict = re.tpl_host_fuzzy + re.src_host_terminator;
+  re.src_host_port_strict = re.src_host + re.src_port + re.src_host_terminator;
+  re.tpl_host_port_fuzzy_strict = re.tpl_host_fuzzy + re.src_port + re.src_host_terminator;
+  re.tpl_host_port_no_ip_fuzzy_strict = re.tpl_host_no_ip_fuzzy + re.src_port + re.src_host_terminator;
+  re.tpl_host_fuzzy_test = `localhost|www\\.|\\.\\d{1,3}\\.|(?:\\.(?:%TLDS%)(?:${re.src_ZPCc}|>|$))`;
+  re.tpl_email_fuzzy = `(^|${text_separators}|"|\\(|${re.src_ZCc})(${re.src_email_name}@${re.tpl_host_fuzzy_strict})`;
+  re.tpl_link_fuzzy = // Fuzzy link can't be prepended with .:/\- and non punctuation.
+  // but can start with > (markdown blockquote)
+  `(^|(?![.:/\\-_@])(?:[$+<=>^\`|｜]|${re.src_ZPCc}))((?![$+<=>^\`|｜])${re.tpl_host_port_fuzzy_strict}${re.src_path})`;
+  re.tpl_link_no_ip_fuzzy = // Fuzzy link can't be prepended with .:/\- and non punctuation.
+  // but can start with > (markdown blockquote)
+  `(^|(?![.:/\\-_@])(?:[$+<=>^\`|｜]|${re.src_ZPCc}))((?![$+<=>^\`|｜])${re.tpl_host_port_no_ip_fuzzy_strict}${re.src_path})`;
+  return re;
+}
+var init_re = __esm({
+  "node_modules/linkify-it/lib/re.mjs"() {
+    init_uc();
+  }
+});
+
+// node_modules/linkify-it/index.mjs
+function assign2(obj) {
+  const sources = Array.prototype.slice.call(arguments, 1);
+  sources.forEach(function(source) {
+    if (!source) {
+      return;
+    }
+    Object.keys(source).forEach(function(key) {
+      obj[key] = source[key];
+    });
+  });
+  return obj;
+}
+function _class2(obj) {
+  return Object.prototype.toString.call(obj);
+}
+function isString2(obj) {
+  return _class2(obj) === "[object String]";
+}
+function isObject3(obj) {
+  return _class2(obj) === "[object Object]";
+}
+function isRegExp(obj) {
+  return _class2(obj) === "[object RegExp]";
+}
+function isFunction(obj) {
+  return _class2(obj) === "[object Function]";
+}
+function escapeRE2(str) {
+  return str.replace(/[.?*+^$[\]\\(){}|-]/g, "\\$&");
+}
+function isOptionsObj(obj) {
+  return Object.keys(obj || {}).reduce(function(acc, k) {
+    return acc || defaultOptions.hasOwnProperty(k);
+  }, false);
+}
+function createValidator(re) {
+  return function(text3, pos) {
+    const tail = text3.slice(pos);
+    if (re.test(tail)) {
+      return tail.match(re)[0].length;
+    }
+    return 0;
+  };
+}
+function createNormalizer() {
+  return function(match2, self2) {
+    self2.normalize(match2);
+  };
+}
+function compile(self2) {
+  const re = self2.re = re_default(self2.__opts__);
+  const tlds2 = self2.__tlds__.slice();
+  self2.onCompile();
+  if (!self2.__tlds_replaced__) {
+    tlds2.push(tlds_2ch_src_re);
+  }
+  tlds2.push(re.src_xn);
+  re.src_tlds = tlds2.join("|");
+  function untpl(tpl) {
+    return tpl.replace("%TLDS%", re.src_tlds);
+  }
+  re.email_fuzzy = RegExp(untpl(re.tpl_email_fuzzy), "i");
+  re.email_fuzzy_global = RegExp(untpl(re.tpl_email_fuzzy), "ig");
+  re.link_fuzzy = RegExp(untpl(re.tpl_link_fuzzy), "i");
+  re.link_fuzzy_global = RegExp(untpl(re.tpl_link_fuzzy), "ig");
+  re.link_no_ip_fuzzy = RegExp(untpl(re.tpl_link_no_ip_fuzzy), "i");
+  re.link_no_ip_fuzzy_global = RegExp(untpl(re.tpl_link_no_ip_fuzzy), "ig");
+  re.host_fuzzy_test = RegExp(untpl(re.tpl_host_fuzzy_test), "i");
+  const aliases = [];
+  self2.__compiled__ = {};
+  function schemaError(name, val) {
+    throw new Error(`(LinkifyIt) Invalid schema "${name}": ${val}`);
+  }
+  Object.keys(self2.__schemas__).forEach(function(name) {
+    const val = self2.__schemas__[name];
+    if (val === null) {
+      return;
+    }
+    const compiled = { validate: null, link: null };
+    self2.__compiled__[name] = compiled;
+    if (isObject3(val)) {
+      if (isRegExp(val.validate)) {
+        compiled.validate = createValidator(val.validate);
+      } else if (isFunction(val.validate)) {
+        compiled.validate = val.validate;
+      } else {
+        schemaError(name, val);
+      }
+      if (isFunction(val.normalize)) {
+        compiled.normalize = val.normalize;
+      } else if (!val.normalize) {
+        compiled.normalize = createNormalizer();
+      } else {
+        schemaError(name, val);
+      }
+      return;
+    }
+    if (isString2(val)) {
+      aliases.push(name);
+      return;
+    }
+    schemaError(name, val);
+  });
+  aliases.forEach(function(alias) {
+    if (!self2.__compiled__[self2.__schemas__[alias]]) {
+      return;
+    }
+    self2.__compiled__[alias].validate = self2.__compiled__[self2.__schemas__[alias]].validate;
+    self2.__compiled__[alias].normalize = self2.__compiled__[self2.__schemas__[alias]].normalize;
+  });
+  self2.__compiled__[""] = { validate: null, normalize: createNormalizer() };
+  const slist = Object.keys(self2.__compiled__).filter(function(name) {
+    return name.length > 0 && self2.__compiled__[name];
+  }).map(escapeRE2).join("|");
+  self2.re.schema_test = RegExp(`(^|(?!_)(?:[><｜]|${re.src_ZPCc}))(${slist})`, "i");
+  self2.re.schema_search = RegExp(`(^|(?!_)(?:[><｜]|${re.src_ZPCc}))(${slist})`, "ig");
+  self2.re.schema_at_start = RegExp(`^${self2.re.schema_search.source}`, "i");
+  self2.re.pretest = RegExp(
+    `(${self2.re.schema_test.source})|(${self2.re.host_fuzzy_test.source})|@`,
+    "i"
+  );
+}
+function Match(text3, schema, index, lastIndex) {
+  const raw = text3.slice(index, lastIndex);
+  this.schema = schema.toLowerCase();
+  this.index = index;
+  this.lastIndex = lastIndex;
+  this.raw = raw;
+  this.text = raw;
+  this.url = raw;
+}
+function LinkifyIt(schemas, options) {
+  if (!(this instanceof LinkifyIt)) {
+    return new LinkifyIt(schemas, options);
+  }
+  if (!options) {
+    if (isOptionsObj(schemas)) {
+      options = schemas;
+      schemas = {};
+    }
+  }
+  this.__opts__ = assign2({}, defaultOptions, options);
+  this.__schemas__ = assign2({}, defaultSchemas, schemas);
+  this.__compiled__ = {};
+  this.__tlds__ = tlds_default;
+  this.__tlds_replaced__ = false;
+  this.re = {};
+  compile(this);
+}
+var defaultOptions, defaultSchemas, tlds_2ch_src_re, tlds_default, linkify_it_default;
+var init_linkify_it = __esm({
+  "node_modules/linkify-it/index.mjs"() {
+    init_re();
+    defaultOptions = {
+      fuzzyLink: true,
+      fuzzyEmail: true,
+      fuzzyIP: false
+    };
+    defaultSchemas = {
+      "http:": {
+        validate: function(text3, pos, self2) {
+          const tail = text3.slice(pos);
+          if (!self2.re.http) {
+            self2.re.http = new RegExp(
+              `^\\/\\/${self2.re.src_auth}${self2.re.src_host_port_strict}${self2.re.src_path}`,
+              "i"
+            );
+          }
+          if (self2.re.http.test(tail)) {
+            return tail.match(self2.re.http)[0].length;
+          }
+          return 0;
+        }
+      },
+      "https:": "http:",
+      "ftp:": "http:",
+      "//": {
+        validate: function(text3, pos, self2) {
+          const tail = text3.slice(pos);
+          if (!self2.re.no_http) {
+            self2.re.no_http = new RegExp(
+              "^" + self2.re.src_auth + // Don't allow single-level domains, because of false positives like '//test'
+              // with code comments
+              `(?:localhost|(?:(?:${self2.re.src_domain})\\.)+${self2.re.src_domain_root})` + self2.re.src_port + self2.re.src_host_terminator + self2.re.src_path,
+              "i"
+            );
+          }
+          if (self2.re.no_http.test(tail)) {
+            if (pos >= 3 && text3[pos - 3] === ":") {
+              return 0;
+            }
+            if (pos >= 3 && text3[pos - 3] === "/") {
+              return 0;
+            }
+            return tail.match(self2.re.no_http)[0].length;
+          }
+          return 0;
+        }
+      },
+      "mailto:": {
+        validate: function(text3, pos, self2) {
+          const tail = text3.slice(pos);
+          if (!self2.re.mailto) {
+            self2.re.mailto = new RegExp(
+              `^${self2.re.src_email_name}@${self2.re.src_host_strict}`,
+              "i"
+            );
+          }
+          if (self2.re.mailto.test(tail)) {
+            return tail.match(self2.re.mailto)[0].length;
+          }
+          return 0;
+        }
+      }
+    };
+    tlds_2ch_src_re = "a[cdefgilmnoqrstuwxz]|b[abdefghijmnorstvwyz]|c[acdfghiklmnoruvwxyz]|d[ejkmoz]|e[cegrstu]|f[ijkmor]|g[abdefghilmnpqrstuwy]|h[kmnrtu]|i[delmnoqrst]|j[emop]|k[eghimnprwyz]|l[abcikrstuvy]|m[acdeghklmnopqrstuvwxyz]|n[acefgilopruz]|om|p[aefghklmnrstwy]|qa|r[eosuw]|s[abcdeghijklmnortuvxyz]|t[cdfghjklmnortvwz]|u[agksyz]|v[aceginu]|w[fs]|y[et]|z[amw]";
+    tlds_default = "biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф".split("|");
+    LinkifyIt.prototype.add = function add(schema, definition) {
+      this.__schemas__[schema] = definition;
+      compile(this);
+      return this;
+    };
+    LinkifyIt.prototype.set = function set2(options) {
+      this.__opts__ = assign2(this.__opts__, options);
+      return this;
+    };
+    LinkifyIt.prototype.test = function test(text3) {
+      if (!text3.length) {
+        return false;
+      }
+      let m, re;
+      if (this.re.schema_test.test(text3)) {
+        re = this.re.schema_search;
+        re.lastIndex = 0;
+        while ((m = re.exec(text3)) !== null) {
+          if (this.testSchemaAt(text3, m[2], re.lastIndex)) {
+            return true;
+          }
+        }
+      }
+      if (this.__opts__.fuzzyLink && this.__compiled__["http:"]) {
+        if (text3.search(this.re.host_fuzzy_test) >= 0) {
+          if (text3.match(this.__opts__.fuzzyIP ? this.re.link_fuzzy : this.re.link_no_ip_fuzzy) !== null) {
+            return true;
+          }
+        }
+      }
+      if (this.__opts__.fuzzyEmail && this.__compiled__["mailto:"]) {
+        if (text3.indexOf("@") >= 0) {
+          if (text3.match(this.re.email_fuzzy) !== null) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    LinkifyIt.prototype.pretest = function pretest(text3) {
+      return this.re.pretest.test(text3);
+    };
+    LinkifyIt.prototype.testSchemaAt = function testSchemaAt(text3, schema, pos) {
+      if (!this.__compiled__[schema.toLowerCase()]) {
+        return 0;
+      }
+      return this.__compiled__[schema.toLowerCase()].validate(text3, pos, this);
+    };
+    LinkifyIt.prototype.match = function match(text3) {
+      const result = [];
+      const type_schemed = [];
+      const type_fuzzy_link = [];
+      const type_fuzzy_email = [];
+      let m, len, re;
+      function choose(a, b) {
+        if (!a) {
+          return b;
+        }
+        if (!b) {
+          return a;
+        }
+        if (a.index !== b.index) {
+          return a.index < b.index ? a : b;
+        }
+        return a.lastIndex >= b.lastIndex ? a : b;
+      }
+      if (!text3.length) {
+        return null;
+      }
+      if (this.re.schema_test.test(text3)) {
+        re = this.re.schema_search;
+        re.lastIndex = 0;
+        while ((m = re.exec(text3)) !== null) {
+          len = this.testSchemaAt(text3, m[2], re.lastIndex);
+          if (len) {
+            type_schemed.push({
+              schema: m[2],
+              index: m.index + m[1].length,
+              lastIndex: m.index + m[0].length + len
+            });
+          }
+        }
+      }
+      if (this.__opts__.fuzzyLink && this.__compiled__["http:"]) {
+        re = this.__opts__.fuzzyIP ? this.re.link_fuzzy_global : this.re.link_no_ip_fuzzy_global;
+        re.lastIndex = 0;
+        while ((m = re.exec(text3)) !== null) {
+          type_fuzzy_link.push({
+            schema: "",
+            index: m.index + m[1].length,
+            lastIndex: m.index + m[0].length
+          });
+        }
+      }
+      if (this.__opts__.fuzzyEmail && this.__compiled__["mailto:"]) {
+        re = this.re.email_fuzzy_global;
+        re.lastIndex = 0;
+        while ((m = re.exec(text3)) !== null) {
+          type_fuzzy_email.push({
+            schema: "mailto:",
+            index: m.index + m[1].length,
+            lastIndex: m.index + m[0].length
+          });
+        }
+      }
+      const indexes = [0, 0, 0];
+      let lastIndex = 0;
+      for (; ; ) {
+        const candidates = [
+          type_schemed[indexes[0]],
+          type_fuzzy_email[indexes[1]],
+          type_fuzzy_link[indexes[2]]
+        ];
+        const candidate = choose(choose(candidates[0], candidates[1]), candidates[2]);
+        if (!candidate) {
+          break;
+        }
+        if (candidate === candidates[0]) {
+          indexes[0]++;
+        } else if (candidate === candidates[1]) {
+          indexes[1]++;
+        } else {
+          indexes[2]++;
+        }
+        if (candidate.index < lastIndex) {
+          continue;
+        }
+        const match2 = new Match(text3, candidate.schema, candidate.index, candidate.lastIndex);
+        this.__compiled__[match2.schema].normalize(match2, this);
+        result.push(match2);
+        lastIndex = candidate.lastIndex;
+      }
+      if (result.length) {
+        return result;
+      }
+      return null;
+    };
+    LinkifyIt.prototype.matchAtStart = function matchAtStart(text3) {
+      if (!text3.length) return null;
+      const m = this.re.schema_at_start.exec(text3);
+      if (!m) return null;
+      const len = this.testSchemaAt(text3, m[2], m[0].length);
+      if (!len) return null;
+      const match2 = new Match(text3, m[2], m.index + m[1].length, m.index + m[0].length + len);
+      this.__compiled__[match2.schema].normalize(match2, this);
+      return match2;
+    };
+    LinkifyIt.prototype.tlds = function tlds(list3, keepOld) {
+      list3 = Array.isArray(list3) ? list3 : [list3];
+      if (!keepOld) {
+        this.__tlds__ = list3.slice();
+        this.__tlds_replaced__ = true;
+        compile(this);
+        return this;
+      }
+      this.__tlds__ = this.__tlds__.concat(list3).sort().filter(function(el, idx, arr) {
+        return el !== arr[idx - 1];
+      }).reverse();
+      compile(this);
+      return this;
+    };
+    LinkifyIt.prototype.normalize = function normalize2(match2) {
+      if (!match2.schema) {
+        match2.url = `http://${match2.url}`;
+      }
+      if (match2.schema === "mailto:" && !/^mailto:/i.test(match2.url)) {
+        match2.url = `mailto:${match2.url}`;
+      }
+    };
+    LinkifyIt.prototype.onCompile = function onCompile() {
+    };
+    linkify_it_default = LinkifyIt;
+  }
+});
+
+// node_modules/punycode.js/punycode.js
+var require_punycode = __commonJS({
+  "node_modules/punycode.js/punycode.js"(exports, module) {
+    "use strict";
+    var maxInt = 2147483647;
+    var base = 36;
+    var tMin = 1;
+    var tMax = 26;
+    var skew = 38;
+    var damp = 700;
+    var initialBias = 72;
+    var initialN = 128;
+    var delimiter = "-";
+    var regexPunycode = /^xn--/;
+    var regexNonASCII = /[^\0-\x7F]/;
+    var regexSeparators = /[\x2E\u3002\uFF0E\uFF61]/g;
+    var errors = {
+      "overflow": "Overflow: input needs wider integers to process",
+      "not-basic": "Illegal input >= 0x80 (not a basic code point)",
+      "invalid-input": "Invalid input"
+    };
+    var baseMinusTMin = base - tMin;
+    var floor = Math.floor;
+    var stringFromCharCode = String.fromCharCode;
+    function error46(type) {
+      throw new RangeError(errors[type]);
+    }
+    function map2(array2, callback) {
+      const result = [];
+      let length = array2.length;
+      while (length--) {
+        result[length] = callback(array2[length]);
+      }
+      return result;
+    }
+    function mapDomain(domain2, callback) {
+      const parts = domain2.split("@");
+      let result = "";
+      if (parts.length > 1) {
+        result = parts[0] + "@";
+        domain2 = parts[1];
+      }
+      domain2 = domain2.replace(regexSeparators, ".");
+      const labels = domain2.split(".");
+      const encoded = map2(labels, callback).join(".");
+      return result + encoded;
+    }
+    function ucs2decode(string4) {
+      const output = [];
+      let counter = 0;
+      const length = string4.length;
+      while (counter < length) {
+        const value = string4.charCodeAt(counter++);
+        if (value >= 55296 && value <= 56319 && counter < length) {
+          const extra = string4.charCodeAt(counter++);
+          if ((extra & 64512) == 56320) {
+            output.push(((value & 1023) << 10) + (extra & 1023) + 65536);
+          } else {
+            output.push(value);
+            counter--;
+          }
+        } else {
+          output.push(value);
+        }
+      }
+      return output;
+    }
+    var ucs2encode = (codePoints) => String.fromCodePoint(...codePoints);
+    var basicToDigit = function(codePoint) {
+      if (codePoint >= 48 && codePoint < 58) {
+        return 26 + (codePoint - 48);
+      }
+      if (codePoint >= 65 && codePoint < 91) {
+        return codePoint - 65;
+      }
+      if (codePoint >= 97 && codePoint < 123) {
+        return codePoint - 97;
+      }
+      return base;
+    };
+    var digitToBasic = function(digit, flag) {
+      return digit + 22 + 75 * (digit < 26) - ((flag != 0) << 5);
+    };
+    var adapt = function(delta, numPoints, firstTime) {
+      let k = 0;
+      delta = firstTime ? floor(delta / damp) : delta >> 1;
+      delta += floor(delta / numPoints);
+      for (; delta > baseMinusTMin * tMax >> 1; k += base) {
+        delta = floor(delta / baseMinusTMin);
+      }
+      return floor(k + (baseMinusTMin + 1) * delta / (delta + skew));
+    };
+    var decode4 = function(input) {
+      const output = [];
+      const inputLength = input.length;
+      let i = 0;
+      let n = initialN;
+      let bias = initialBias;
+      let basic = input.lastIndexOf(delimiter);
+      if (basic < 0) {
+        basic = 0;
+      }
+      for (let j = 0; j < basic; ++j) {
+        if (input.charCodeAt(j) >= 128) {
+          error46("not-basic");
+        }
+        output.push(input.charCodeAt(j));
+      }
+      for (let index = basic > 0 ? basic + 1 : 0; index < inputLength; ) {
+        const oldi = i;
+        for (let w = 1, k = base; ; k += base) {
+          if (index >= inputLength) {
+            error46("invalid-input");
+          }
+          const digit = basicToDigit(input.charCodeAt(index++));
+          if (digit >= base) {
+            error46("invalid-input");
+          }
+          if (digit > floor((maxInt - i) / w)) {
+            error46("overflow");
+          }
+          i += digit * w;
+          const t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias;
+          if (digit < t) {
+            break;
+          }
+          const baseMinusT = base - t;
+          if (w > floor(maxInt / baseMinusT)) {
+            error46("overflow");
+          }
+          w *= baseMinusT;
+        }
+        const out = output.length + 1;
+        bias = adapt(i - oldi, out, oldi == 0);
+        if (floor(i / out) > maxInt - n) {
+          error46("overflow");
+        }
+        n += floor(i / out);
+        i %= out;
+        output.splice(i++, 0, n);
+      }
+      return String.fromCodePoint(...output);
+    };
+    var encode5 = function(input) {
+      const output = [];
+      input = ucs2decode(input);
+      const inputLength = input.length;
+      let n = initialN;
+      let delta = 0;
+      let bias = initialBias;
+      for (const currentValue of input) {
+        if (currentValue < 128) {
+          output.push(stringFromCharCode(currentValue));
+        }
+      }
+      const basicLength = output.length;
+      let handledCPCount = basicLength;
+      if (basicLength) {
+        output.push(delimiter);
+      }
+      while (handledCPCount < inputLength) {
+        let m = maxInt;
+        for (const currentValue of input) {
+          if (currentValue >= n && currentValue < m) {
+            m = currentValue;
+          }
+        }
+        const handledCPCountPlusOne = handledCPCount + 1;
+        if (m - n > floor((maxInt - delta) / handledCPCountPlusOne)) {
+          error46("overflow");
+        }
+        delta += (m - n) * handledCPCountPlusOne;
+        n = m;
+        for (const currentValue of input) {
+          if (currentValue < n && ++delta > maxInt) {
+            error46("overflow");
+          }
+          if (currentValue === n) {
+            let q = delta;
+            for (let k = base; ; k += base) {
+              const t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias;
+              if (q < t) {
+                break;
+              }
+              const qMinusT = q - t;
+              const baseMinusT = base - t;
+              output.push(
+                stringFromCharCode(digitToBasic(t + qMinusT % baseMinusT, 0))
+              );
+              q = floor(qMinusT / baseMinusT);
+            }
+            output.push(stringFromCharCode(digitToBasic(q, 0)));
+            bias = adapt(delta, handledCPCountPlusOne, handledCPCount === basicLength);
+            delta = 0;
+            ++handledCPCount;
+          }
+        }
+        ++delta;
+        ++n;
+      }
+      return output.join("");
+    };
+    var toUnicode = function(input) {
+      return mapDomain(input, function(string4) {
+        return regexPunycode.test(string4) ? decode4(string4.slice(4).toLowerCase()) : string4;
+      });
+    };
+    var toASCII = function(input) {
+      return mapDomain(input, function(string4) {
+        return regexNonASCII.test(string4) ? "xn--" + encode5(string4) : string4;
+      });
+    };
+    var punycode2 = {
+      /**
+       * A string representing the current Punycode.js version number.
+       * @memberOf punycode
+       * @type String
+       */
+      "version": "2.3.1",
+      /**
+       * An object of methods to convert from JavaScript's internal character
+       * representation (UCS-2) to Unicode code points, and back.
+       * @see <https://mathiasbynens.be/notes/javascript-encoding>
+       * @memberOf punycode
+       * @type Object
+       */
+      "ucs2": {
+        "decode": ucs2decode,
+        "encode": ucs2encode
+      },
+      "decode": decode4,
+      "encode": encode5,
+      "toASCII": toASCII,
+      "toUnicode": toUnicode
+    };
+    module.exports = punycode2;
+  }
+});
+
+// node_modules/markdown-it/lib/presets/default.mjs
+var default_default;
+var init_default2 = __esm({
+  "node_modules/markdown-it/lib/presets/default.mjs"() {
+    default_default = {
+      options: {
+        // Enable HTML tags in source
+        html: false,
+        // Use '/' to close single tags (<br />)
+        xhtmlOut: false,
+        // Convert '\n' in paragraphs into <br>
+        breaks: false,
+        // CSS language prefix for fenced blocks
+        langPrefix: "language-",
+        // autoconvert URL-like texts to links
+        linkify: false,
+        // Enable some language-neutral replacements + quotes beautification
+        typographer: false,
+        // Double + single quotes replacement pairs, when typographer enabled,
+        // and smartquotes on. Could be either a String or an Array.
+        //
+        // For example, you can use '«»„“' for Russian, '„“‚‘' for German,
+        // and ['«\xA0', '\xA0»', '‹\xA0', '\xA0›'] for French (including nbsp).
+        quotes: "“”‘’",
+        /* “”‘’ */
+        // Highlighter function. Should return escaped HTML,
+        // or '' if the source string is not changed and should be escaped externaly.
+        // If result starts with <pre... internal wrapper is skipped.
+        //
+        // function (/*str, lang*/) { return ''; }
+        //
+        highlight: null,
+        // Internal protection, recursion limit
+        maxNesting: 100
+      },
+      components: {
+        core: {},
+        block: {},
+        inline: {}
+      }
+    };
+  }
+});
+
+// node_modules/markdown-it/lib/presets/zero.mjs
+var zero_default;
+var init_zero = __esm({
+  "node_modules/markdown-it/lib/presets/zero.mjs"() {
+    zero_default = {
+      options: {
+        // Enable HTML tags in source
+        html: false,
+        // Use '/' to close single tags (<br />)
+        xhtmlOut: false,
+        // Convert '\n' in paragraphs into <br>
+        breaks: false,
+        // CSS language prefix for fenced blocks
+        langPrefix: "language-",
+        // autoconvert URL-like texts to links
+        linkify: false,
+        // Enable some language-neutral replacements + quotes beautification
+        typographer: false,
+        // Double + single quotes replacement pairs, when typographer enabled,
+        // and smartquotes on. Could be either a String or an Array.
+        //
+        // For example, you can use '«»„“' for Russian, '„“‚‘' for German,
+        // and ['«\xA0', '\xA0»', '‹\xA0', '\xA0›'] for French (including nbsp).
+        quotes: "“”‘’",
+        /* “”‘’ */
+        // Highlighter function. Should return escaped HTML,
+        // or '' if the source string is not changed and should be escaped externaly.
+        // If result starts with <pre... internal wrapper is skipped.
+        //
+        // function (/*str, lang*/) { return ''; }
+        //
+        highlight: null,
+        // Internal protection, recursion limit
+        maxNesting: 20
+      },
+      components: {
+        core: {
+          rules: [
+            "normalize",
+            "block",
+            "inline",
+            "text_join"
+          ]
+        },
+        block: {
+          rules: [
+            "paragraph"
+          ]
+        },
+        inline: {
+          rules: [
+            "text"
+          ],
+          rules2: [
+            "balance_pairs",
+            "fragments_join"
+          ]
+        }
+      }
+    };
+  }
+});
+
+// node_modules/markdown-it/lib/presets/commonmark.mjs
+var commonmark_default;
+var init_commonmark = __esm({
+  "node_modules/markdown-it/lib/presets/commonmark.mjs"() {
+    commonmark_default = {
+      options: {
+        // Enable HTML tags in source
+        html: true,
+        // Use '/' to close single tags (<br />)
+        xhtmlOut: true,
+        // Convert '\n' in paragraphs into <br>
+        breaks: false,
+        // CSS language prefix for fenced blocks
+        langPrefix: "language-",
+        // autoconvert URL-like texts to links
+        linkify: false,
+        // Enable some language-neutral replacements + quotes beautification
+        typographer: false,
+        // Double + single quotes replacement pairs, when typographer enabled,
+        // and smartquotes on. Could be either a String or an Array.
+        //
+        // For example, you can use '«»„“' for Russian, '„“‚‘' for German,
+        // and ['«\xA0', '\xA0»', '‹\xA0', '\xA0›'] for French (including nbsp).
+        quotes: "“”‘’",
+        /* “”‘’ */
+        // Highlighter function. Should return escaped HTML,
+        // or '' if the source string is not changed and should be escaped externaly.
+        // If result starts with <pre... internal wrapper is skipped.
+        //
+        // function (/*str, lang*/) { return ''; }
+        //
+        highlight: null,
+        // Internal protection, recursion limit
+        maxNesting: 20
+      },
+      components: {
+        core: {
+          rules: [
+            "normalize",
+            "block",
+            "inline",
+            "text_join"
+          ]
+        },
+        block: {
+          rules: [
+            "blockquote",
+            "code",
+            "fence",
+            "heading",
+            "hr",
+            "html_block",
+            "lheading",
+            "list",
+            "reference",
+            "paragraph"
+          ]
+        },
+        inline: {
+          rules: [
+            "autolink",
+            "backticks",
+            "emphasis",
+            "entity",
+            "escape",
+            "html_inline",
+            "image",
+            "link",
+            "newline",
+            "text"
+          ],
+          rules2: [
+            "balance_pairs",
+            "emphasis",
+            "fragments_join"
+          ]
+        }
+      }
+    };
+  }
+});
+
+// node_modules/markdown-it/lib/index.mjs
+function validateLink(url2) {
+  const str = url2.trim().toLowerCase();
+  return BAD_PROTO_RE.test(str) ? GOOD_DATA_RE.test(str) : true;
+}
+function normalizeLink(url2) {
+  const parsed = parse_default(url2, true);
+  if (parsed.hostname) {
+    if (!parsed.protocol || RECODE_HOSTNAME_FOR.indexOf(parsed.protocol) >= 0) {
+      try {
+        parsed.hostname = import_punycode.default.toASCII(parsed.hostname);
+      } catch (er) {
+      }
+    }
+  }
+  return encode_default(format(parsed));
+}
+function normalizeLinkText(url2) {
+  const parsed = parse_default(url2, true);
+  if (parsed.hostname) {
+    if (!parsed.protocol || RECODE_HOSTNAME_FOR.indexOf(parsed.protocol) >= 0) {
+      try {
+        parsed.hostname = import_punycode.default.toUnicode(parsed.hostname);
+      } catch (er) {
+      }
+    }
+  }
+  return decode_default(format(parsed), decode_default.defaultChars + "%");
+}
+function MarkdownIt(presetName, options) {
+  if (!(this instanceof MarkdownIt)) {
+    return new MarkdownIt(presetName, options);
+  }
+  if (!options) {
+    if (!isString(presetName)) {
+      options = presetName || {};
+      presetName = "default";
+    }
+  }
+  this.inline = new parser_inline_default();
+  this.block = new parser_block_default();
+  this.core = new parser_core_default();
+  this.renderer = new renderer_default();
+  this.linkify = new linkify_it_default();
+  this.validateLink = validateLink;
+  this.normalizeLink = normalizeLink;
+  this.normalizeLinkText = normalizeLinkText;
+  this.utils = utils_exports;
+  this.helpers = assign({}, helpers_exports);
+  this.options = {};
+  this.configure(presetName);
+  if (options) {
+    this.set(options);
+  }
+}
+var import_punycode, config2, BAD_PROTO_RE, GOOD_DATA_RE, RECODE_HOSTNAME_FOR, lib_default;
+var init_lib = __esm({
+  "node_modules/markdown-it/lib/index.mjs"() {
+    init_utils();
+    init_helpers2();
+    init_renderer();
+    init_parser_core();
+    init_parser_block();
+    init_parser_inline();
+    init_linkify_it();
+    init_mdurl();
+    import_punycode = __toESM(require_punycode(), 1);
+    init_default2();
+    init_zero();
+    init_commonmark();
+    config2 = {
+      default: default_default,
+      zero: zero_default,
+      commonmark: commonmark_default
+    };
+    BAD_PROTO_RE = /^(vbscript|javascript|file|data):/;
+    GOOD_DATA_RE = /^data:image\/(gif|png|jpeg|webp);/;
+    RECODE_HOSTNAME_FOR = ["http:", "https:", "mailto:"];
+    MarkdownIt.prototype.set = function(options) {
+      assign(this.options, options);
+      return this;
+    };
+    MarkdownIt.prototype.configure = function(presets) {
+      const self2 = this;
+      if (isString(presets)) {
+        const presetName = presets;
+        presets = config2[presetName];
+        if (!presets) {
+          throw new Error('Wrong `markdown-it` preset "' + presetName + '", check name');
+        }
+      }
+      if (!presets) {
+        throw new Error("Wrong `markdown-it` preset, can't be empty");
+      }
+      if (presets.options) {
+        self2.set(presets.options);
+      }
+      if (presets.components) {
+        Object.keys(presets.components).forEach(function(name) {
+          if (presets.components[name].rules) {
+            self2[name].ruler.enableOnly(presets.components[name].rules);
+          }
+          if (presets.components[name].rules2) {
+            self2[name].ruler2.enableOnly(presets.components[name].rules2);
+          }
+        });
+      }
+      return this;
+    };
+    MarkdownIt.prototype.enable = function(list3, ignoreInvalid) {
+      let result = [];
+      if (!Array.isArray(list3)) {
+        list3 = [list3];
+      }
+      ["core", "block", "inline"].forEach(function(chain) {
+        result = result.concat(this[chain].ruler.enable(list3, true));
+      }, this);
+      result = result.concat(this.inline.ruler2.enable(list3, true));
+      const missed = list3.filter(function(name) {
+        return result.indexOf(name) < 0;
+      });
+      if (missed.length && !ignoreInvalid) {
+        throw new Error("MarkdownIt. Failed to enable unknown rule(s): " + missed);
+      }
+      return this;
+    };
+    MarkdownIt.prototype.disable = function(list3, ignoreInvalid) {
+      let result = [];
+      if (!Array.isArray(list3)) {
+        list3 = [list3];
+      }
+      ["core", "block", "inline"].forEach(function(chain) {
+        result = result.concat(this[chain].ruler.disable(list3, true));
+      }, this);
+      result = result.concat(this.inline.ruler2.disable(list3, true));
+      const missed = list3.filter(function(name) {
+        return result.indexOf(name) < 0;
+      });
+      if (missed.length && !ignoreInvalid) {
+        throw new Error("MarkdownIt. Failed to disable unknown rule(s): " + missed);
+      }
+      return this;
+    };
+    MarkdownIt.prototype.use = function(plugin) {
+      const args = [this].concat(Array.prototype.slice.call(arguments, 1));
+      plugin.apply(plugin, args);
+      return this;
+    };
+    MarkdownIt.prototype.parse = function(src, env) {
+      if (typeof src !== "string") {
+        throw new Error("Input data should be a String");
+      }
+      const state = new this.core.State(src, this, env);
+      this.core.process(state);
+      return state.tokens;
+    };
+    MarkdownIt.prototype.render = function(src, env) {
+      env = env || {};
+      return this.renderer.render(this.parse(src, env), this.options, env);
+    };
+    MarkdownIt.prototype.parseInline = function(src, env) {
+      const state = new this.core.State(src, this, env);
+      state.inlineMode = true;
+      this.core.process(state);
+      return state.tokens;
+    };
+    MarkdownIt.prototype.renderInline = function(src, env) {
+      env = env || {};
+      return this.renderer.render(this.parseInline(src, env), this.options, env);
+    };
+    lib_default = MarkdownIt;
+  }
+});
+
+// node_modules/markdown-it/index.mjs
+var init_markdown_it = __esm({
+  "node_modules/markdown-it/index.mjs"() {
+    init_lib();
+  }
+});
+
+// src/decisions/format.ts
+function formatDecisions(decisions, format2, scope = {}) {
+  switch (format2) {
+    case "md":
+      return decisionsMarkdown(decisions, scope);
+    case "json":
+      return decisionsJson(decisions);
+    case "csv":
+      return decisionsCsv(decisions);
+  }
+}
+function decisionRecord(decision) {
+  const { answer } = decision;
+  return {
+    project: decision.project,
+    id: decision.id,
+    ticket: decision.ticket ?? null,
+    question: decision.question,
+    context: decision.context,
+    impact: decision.impact,
+    blocking: decision.isBlocking,
+    multiSelect: decision.multiSelect,
+    options: decision.options.map((option) => ({
+      label: option.label,
+      description: option.description ?? null,
+      recommended: option.label === decision.recommended,
+      chosen: answer.choices.includes(option.label)
+    })),
+    answer: {
+      text: describeSelection(decision, answer),
+      choices: [...answer.choices],
+      other: answer.other,
+      notes: answer.notes ?? null
+    },
+    answeredBy: { displayName: answer.by.displayName, userId: answer.by.userId, platform: answer.by.platform },
+    postedTo: decision.messages.map((ref) => ({
+      platform: ref.platform,
+      channel: ref.channel,
+      messageId: ref.messageId
+    })),
+    askedAt: iso(decision.createdAt),
+    answeredAt: iso(answer.at),
+    deliveredAt: decision.deliveredAt === void 0 ? null : iso(decision.deliveredAt),
+    deliveredVia: decision.deliveredVia ?? null,
+    status: decision.status === "delivered" ? "delivered" : "answered"
+  };
+}
+function decisionsJson(decisions) {
+  return `${JSON.stringify(decisions.map(decisionRecord), null, 2)}
+`;
+}
+function decisionsCsv(decisions) {
+  const rows = decisions.map((decision) => csvRow(decisionRecord(decision)));
+  const lines = [
+    CSV_COLUMNS.join(","),
+    ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(row[column])).join(","))
+  ];
+  return lines.map((line) => `${line}\r
+`).join("");
+}
+function csvRow(record4) {
+  return {
+    project: record4.project,
+    id: String(record4.id),
+    ticket: record4.ticket ?? "",
+    question: record4.question,
+    context: record4.context,
+    impact: record4.impact,
+    blocking: String(record4.blocking),
+    multiSelect: String(record4.multiSelect),
+    options: record4.options.map((option) => option.label).join("\n"),
+    recommended: record4.options.find((option) => option.recommended)?.label ?? "",
+    answer: record4.answer.text,
+    choices: [...record4.answer.choices, ...record4.answer.other ? [OTHER_LABEL] : []].join("\n"),
+    other: String(record4.answer.other),
+    notes: record4.answer.notes ?? "",
+    answeredBy: record4.answeredBy.displayName,
+    answeredById: record4.answeredBy.userId,
+    answeredOn: record4.answeredBy.platform,
+    postedTo: record4.postedTo.map((ref) => `${ref.platform}:${ref.channel}`).join("\n"),
+    askedAt: record4.askedAt,
+    answeredAt: record4.answeredAt,
+    deliveredAt: record4.deliveredAt ?? "",
+    deliveredVia: record4.deliveredVia ?? "",
+    status: record4.status
+  };
+}
+function csvField(value) {
+  const guarded = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+}
+function decisionsMarkdown(decisions, scope = {}) {
+  const narrowed = [
+    ...scope.project === void 0 ? [] : [`project ${code2(scope.project)}`],
+    ...scope.since === void 0 ? [] : [`answered since ${utc(scope.since)}`]
+  ];
+  if (decisions.length === 0) {
+    return `No answered questions${narrowed.length === 0 ? "" : ` (${narrowed.join(", ")})`}.
+`;
+  }
+  const count = decisions.length === 1 ? "1 answered question" : `${decisions.length} answered questions`;
+  const lines = ["# Decision log", "", [`${count}, newest answer first`, ...narrowed].join(" · ")];
+  for (const decision of decisions) lines.push("", ...decisionSection(decision));
+  return `${lines.join("\n")}
+`;
+}
+function decisionSection(decision) {
+  const { answer } = decision;
+  const heading2 = [
+    `#${decision.id}`,
+    inline2(decision.question),
+    inline2(projectName(decision.project)),
+    ...decision.ticket === void 0 ? [] : [ticket(decision.ticket)]
+  ].join(" · ");
+  const posted = decision.messages.map(
+    (ref) => ref.platform === "web" ? platformName("web") : `${platformName(ref.platform)} ${code2(ref.channel)}`
+  );
+  const delivered = decision.deliveredAt === void 0 ? "not yet: the agent has not collected the answer" : `${utc(decision.deliveredAt)}${decision.deliveredVia === void 0 ? "" : `, ${DELIVERY_WORDS[decision.deliveredVia]}`}`;
+  const facts = [
+    `- **Project:** ${code2(decision.project)}`,
+    ...decision.ticket === void 0 ? [] : [`- **Ticket:** ${ticket(decision.ticket)}`],
+    `- **Blocking:** ${decision.isBlocking ? "yes, the agent could not go on without it" : "no, it could wait"}`,
+    `- **Asked:** ${utc(decision.createdAt)}`,
+    `- **Answered:** ${utc(answer.at)} by ${inline2(answer.by.displayName)} (${code2(answer.by.userId)} on ${platformName(answer.by.platform)})`,
+    ...posted.length === 0 ? [] : [`- **Posted to:** ${posted.join(", ")}`],
+    `- **Delivered:** ${delivered}`
+  ];
+  const options = decision.options.map((option) => {
+    const chosen = answer.choices.includes(option.label);
+    const label = chosen ? `**${inline2(option.label)}**` : inline2(option.label);
+    const description = option.description === void 0 ? "" : ` — ${inline2(option.description)}`;
+    const recommended = option.label === decision.recommended ? " (recommended)" : "";
+    return `- [${chosen ? "x" : " "}] ${label}${description}${recommended}`;
+  });
+  options.push(`- [${answer.other ? "x" : " "}] ${answer.other ? `**${OTHER_LABEL}**` : OTHER_LABEL}`);
+  const picks = [...answer.choices, ...answer.other ? [OTHER_LABEL] : []];
+  const notes = normalise(answer.notes ?? "").trim();
+  return [
+    `## ${heading2.replace(/#+$/, (hashes) => hashes.replaceAll("#", "\\#"))}`,
+    "",
+    ...facts,
+    "",
+    "### Context",
+    "",
+    ...nestedMarkdown(decision.context),
+    "",
+    "### Impact",
+    "",
+    ...nestedMarkdown(decision.impact),
+    "",
+    `### Options${decision.multiSelect ? " (several could be picked)" : ""}`,
+    "",
+    ...options,
+    "",
+    "### Answer",
+    "",
+    `> ${picks.map((pick2) => `**${inline2(pick2)}**`).join(", ")}`,
+    ...notes === "" ? [] : [">", ...quote3(nestHeadings(notes))]
+  ];
+}
+function nestedMarkdown(text3) {
+  const nested = nestHeadings(normalise(text3).trim());
+  return closesCleanly(nested) ? nested.split("\n") : quote3(nested);
+}
+function closesCleanly(text3) {
+  const sentinel = "ask-later-section-end";
+  const tokens = parser.parse(`${text3}
+
+# ${sentinel}`, {});
+  const open = tokens.at(-3);
+  return open?.type === "heading_open" && open.level === 0 && tokens.at(-2)?.content === sentinel;
+}
+function nestHeadings(text3) {
+  const lines = text3.split("\n");
+  const tokens = parser.parse(text3, {});
+  for (const token of tokens.toReversed()) {
+    if (token.type !== "heading_open" || token.level !== 0 || token.map === null) continue;
+    const [start, end] = token.map;
+    const level = Math.min(6, Number(token.tag.slice(1)) + HEADING_SHIFT);
+    const marks = "#".repeat(level);
+    if (token.markup.startsWith("#")) {
+      lines[start] = (lines[start] ?? "").replace(/^( {0,3})#{1,6}/, `$1${marks}`);
+    } else {
+      const content = lines.slice(start, end - 1).map((line) => line.trim()).join(" ");
+      lines.splice(start, end - start, `${marks} ${content}`);
+    }
+  }
+  return lines.join("\n");
+}
+function quote3(text3) {
+  return text3.split("\n").map((line) => line.trim() === "" ? ">" : `> ${line}`);
+}
+function normalise(text3) {
+  return text3.replace(/\r\n?|[\v\f\u0085\u2028\u2029]/g, "\n").replace(/[\p{Cc}]/gu, (char) => char === "\n" || char === "	" ? char : " ");
+}
+function inline2(text3) {
+  return oneLine2(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
+}
+function oneLine2(text3) {
+  return normalise(text3).replace(/\s+/g, " ").trim();
+}
+function code2(text3) {
+  const value = oneLine2(text3);
+  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run3) => run3[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  const pad = value.startsWith("`") || value.endsWith("`") ? " " : "";
+  return `${fence2}${pad}${value}${pad}${fence2}`;
+}
+function ticket(value) {
+  const text3 = oneLine2(value);
+  return /^https?:\/\/[^\s<>]+$/i.test(text3) ? `<${text3}>` : inline2(text3);
+}
+function projectName(project) {
+  return project.split(/[\\/]/).findLast((segment) => segment !== "") ?? project;
+}
+function utc(ms) {
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+function iso(ms) {
+  return new Date(ms).toISOString();
+}
+var DECISION_FORMATS, CSV_COLUMNS, FORMULA_START, DELIVERY_WORDS, parser, HEADING_SHIFT;
+var init_format2 = __esm({
+  "src/decisions/format.ts"() {
+    "use strict";
+    init_markdown_it();
+    init_answer();
+    init_question();
+    DECISION_FORMATS = ["md", "json", "csv"];
+    CSV_COLUMNS = [
+      "project",
+      "id",
+      "ticket",
+      "question",
+      "context",
+      "impact",
+      "blocking",
+      "multiSelect",
+      "options",
+      "recommended",
+      "answer",
+      "choices",
+      "other",
+      "notes",
+      "answeredBy",
+      "answeredById",
+      "answeredOn",
+      "postedTo",
+      "askedAt",
+      "answeredAt",
+      "deliveredAt",
+      "deliveredVia",
+      "status"
+    ];
+    FORMULA_START = /^[=+\-@\t\r]/;
+    DELIVERY_WORDS = {
+      prompt: "with a prompt the person typed",
+      "tool-call": "at a tool call while the agent worked",
+      wake: "by waking the idle session",
+      "tool-result": "as a tool result (get_answer, or ask_later waiting for it)"
+    };
+    parser = new lib_default({ html: true });
+    HEADING_SHIFT = 3;
+  }
+});
+
+// src/routing.ts
+function compilePattern(pattern) {
+  let source = "";
+  for (let i = 0; i < pattern.length; ) {
+    if (pattern.startsWith("**", i)) {
+      const slashBefore = i === 0 || pattern[i - 1] === "/";
+      const slashAfter = pattern[i + 2] === "/";
+      if (slashBefore && slashAfter) {
+        source += "(?:.*/)?";
+        i += 3;
+      } else {
+        source += ".*";
+        i += 2;
+      }
+    } else if (pattern[i] === "*") {
+      source += "[^/]*";
+      i += 1;
+    } else {
+      source += (pattern[i] ?? "").replace(/[\\^$.|?+()[\]{}]/g, "\\$&");
+      i += 1;
+    }
+  }
+  return new RegExp(`^${source}$`, "s");
+}
+var DEFAULT_REMIND_AFTER_MS;
+var init_routing = __esm({
+  "src/routing.ts"() {
+    "use strict";
+    DEFAULT_REMIND_AFTER_MS = 30 * 6e4;
+  }
+});
+
+// src/decisions/query.ts
+async function listDecisions(store, query = {}) {
+  const pattern = query.project === void 0 ? void 0 : compilePattern(query.project);
+  const projects = (await store.knownProjects()).filter((project) => pattern?.test(project) ?? true);
+  const answered = await store.listAcross(projects, { status: ["answered", "delivered"] });
+  const since = query.since ?? Number.NEGATIVE_INFINITY;
+  return answered.filter((question) => question.answer !== void 0 && question.answer.at >= since).filter((decision) => decisionMatches(decision, query.search)).sort(
+    (a, b) => b.answer.at - a.answer.at || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || a.id - b.id
+  );
+}
+function searchWords(search) {
+  return (search ?? "").toLowerCase().split(/\s+/u).filter((word) => word !== "");
+}
+function decisionMatches(decision, search) {
+  const words = searchWords(search);
+  if (words.length === 0) return true;
+  const { answer } = decision;
+  const haystack = [
+    decision.question,
+    decision.context,
+    decision.ticket ?? "",
+    describeSelection(decision, answer),
+    answer.notes ?? ""
+  ].join("\n").toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+var init_query = __esm({
+  "src/decisions/query.ts"() {
+    "use strict";
+    init_answer();
+    init_routing();
+  }
+});
+
+// src/decisions/run.ts
+var run_exports6 = {};
+__export(run_exports6, {
+  DECISIONS_USAGE: () => DECISIONS_USAGE,
+  parseDecisionArgs: () => parseDecisionArgs,
+  parseSince: () => parseSince,
+  runDecisions: () => runDecisions
+});
+function shown(value) {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+function parseSince(value, now) {
+  const duration3 = /^(\d{1,9})([mhdw])$/.exec(value.trim());
+  if (duration3) {
+    const amount = Number(duration3[1]);
+    if (amount < 1) return void 0;
+    return Math.max(0, now - amount * (UNIT_MS2[duration3[2] ?? ""] ?? 0));
+  }
+  const date5 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
+    value.trim()
+  );
+  if (!date5) return void 0;
+  const [year, month, day] = [Number(date5[1]), Number(date5[2]), Number(date5[3])];
+  if (month < 1 || month > 12 || day < 1 || new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) {
+    return void 0;
+  }
+  const ms = Date.parse(value.trim());
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+function parseDecisionArgs(args, now) {
+  const seen = /* @__PURE__ */ new Set();
+  let project;
+  let since;
+  let format2 = "md";
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
+    const name = flag?.[1];
+    if (name !== "--project" && name !== "--since" && name !== "--format") {
+      return {
+        ok: false,
+        error: arg.startsWith("-") ? `unknown option ${shown(arg.replace(/=.*$/s, ""))}: ${EXPECTED}` : `unexpected argument ${shown(arg)}: ${EXPECTED}`
+      };
+    }
+    if (seen.has(name)) return { ok: false, error: `${name} was given twice: give it once` };
+    seen.add(name);
+    let value = flag?.[2];
+    if (value === void 0) {
+      const next = args[i + 1];
+      if (next === void 0 || next.startsWith("--")) {
+        const what = name === "--project" ? "a project name or pattern such as /srv/repos/api or /srv/repos/**" : name === "--since" ? SINCE_EXPECTED : `one of ${DECISION_FORMATS.join(", ")}`;
+        return { ok: false, error: `${name} needs a value: ${what}` };
+      }
+      value = next;
+      i++;
+    }
+    if (name === "--project") {
+      if (value.trim() === "") {
+        return { ok: false, error: "--project must be a project name or pattern such as /srv/repos/api, got nothing" };
+      }
+      project = value.trim();
+    } else if (name === "--since") {
+      since = parseSince(value, now);
+      if (since === void 0) return { ok: false, error: `--since must be ${SINCE_EXPECTED}, got ${shown(value)}` };
+    } else {
+      const wanted = value.trim().toLowerCase();
+      if (!DECISION_FORMATS.includes(wanted)) {
+        return { ok: false, error: `--format must be md, json or csv, got ${shown(value)}` };
+      }
+      format2 = wanted;
+    }
+  }
+  return {
+    ok: true,
+    args: { format: format2, help, ...project !== void 0 ? { project } : {}, ...since !== void 0 ? { since } : {} }
+  };
+}
+async function runDecisions(env, argv, io, options = {}) {
+  const parsed = parseDecisionArgs(argv, (options.now ?? Date.now)());
+  if (!parsed.ok) {
+    io.stderr.write(`ask-later decisions: ${parsed.error}
+`);
+    return 2;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    io.stdout.write(`${DECISIONS_USAGE}
+`);
+    return 0;
+  }
+  let store;
+  try {
+    store = await openStore(loadStoreConfig(env).store);
+  } catch (error46) {
+    const why = error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError ? error46.message : "the inbox (its store) is unreachable";
+    io.stderr.write(`ask-later decisions: ${why}
+`);
+    return 1;
+  }
+  try {
+    const scope = {
+      ...args.project !== void 0 ? { project: args.project } : {},
+      ...args.since !== void 0 ? { since: args.since } : {}
+    };
+    const decisions = await listDecisions(store, scope);
+    io.stdout.write(formatDecisions(decisions, args.format, scope));
+    return 0;
+  } catch (error46) {
+    const name = error46 instanceof Error ? error46.name : "an error";
+    io.stderr.write(`ask-later decisions: cannot read the answered questions (${name})
+`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+var DECISIONS_USAGE, EXPECTED, SINCE_EXPECTED, UNIT_MS2;
+var init_run6 = __esm({
+  "src/decisions/run.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_open();
+    init_engine_missing_error();
+    init_format2();
+    init_query();
+    DECISIONS_USAGE = [
+      "Usage: ask-later decisions [--project PATTERN] [--since DURATION|DATE] [--format md|json|csv]",
+      "",
+      "Prints the answered questions, newest answer first.",
+      "  --project PATTERN  a project name or a pattern as in the routing file (/srv/repos/*, /srv/repos/**, **/billing)",
+      "  --since WHEN       answered within 30m, 12h, 7d or 2w, or since an ISO date (2027-01-08, 2027-01-08T09:30Z);",
+      "                     default: every answer the inbox still keeps (ASK_LATER_RETENTION_DAYS)",
+      "  --format FORMAT    md (a decision log, the default), json (an array of objects) or csv (RFC 4180, with a header)"
+    ].join("\n");
+    EXPECTED = "expected --project PATTERN, --since DURATION|DATE, --format md|json|csv";
+    SINCE_EXPECTED = "a duration such as 30m, 12h, 7d or 2w, or an ISO date such as 2027-01-08 or 2027-01-08T09:30Z";
+    UNIT_MS2 = { m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
+  }
+});
+
 // plugin-stub:serve
 var serve_exports = {};
 __export(serve_exports, {
@@ -77593,9 +86118,13 @@ var commands = {
     summary: "Claude Code's UserPromptSubmit hook: adds the answers waiting for this project to the prompt",
     run: async () => (await Promise.resolve().then(() => (init_run2(), run_exports2))).runHook(process, process.env, process.cwd())
   },
+  status: {
+    summary: "one line for Claude Code's statusLine: questions waiting, blocking and answered in this project",
+    run: async () => (await Promise.resolve().then(() => (init_run3(), run_exports3))).runStatus(process, process.env, process.cwd())
+  },
   mcp: {
     summary: "the MCP server over stdio (started by Claude Code or any MCP client)",
-    run: async () => (await Promise.resolve().then(() => (init_run3(), run_exports3))).runMcp(process.env, process.cwd())
+    run: async () => (await Promise.resolve().then(() => (init_run4(), run_exports4))).runMcp(process.env, process.cwd())
   },
   wait: {
     summary: "Claude Code's SessionStart/Stop waiter (async, asyncRewake): wakes the idle session when an answer lands",
@@ -77603,13 +86132,20 @@ var commands = {
       const stop = new AbortController();
       process.once("SIGTERM", () => stop.abort());
       process.once("SIGINT", () => stop.abort());
-      const { runWaiter: runWaiter2 } = await Promise.resolve().then(() => (init_run4(), run_exports4));
+      const { runWaiter: runWaiter2 } = await Promise.resolve().then(() => (init_run5(), run_exports5));
       return runWaiter2(process, process.env, process.cwd(), { signal: stop.signal });
     }
   },
   "retry-failed": {
     summary: "hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|web]",
     run: async (args) => (await Promise.resolve().then(() => (init_retry_failed(), retry_failed_exports))).runRetryFailed(process.env, args, {
+      stdout: process.stdout,
+      stderr: process.stderr
+    })
+  },
+  decisions: {
+    summary: "the answered questions, newest first: decisions [--project PATTERN] [--since 7d] [--format md|json|csv]",
+    run: async (args) => (await Promise.resolve().then(() => (init_run6(), run_exports6))).runDecisions(process.env, args, {
       stdout: process.stdout,
       stderr: process.stderr
     })

@@ -126,12 +126,13 @@ var init_limits = __esm({
 });
 
 // src/core/question.ts
-var QUESTION_STATUSES, PLATFORMS, OTHER_LABEL;
+var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
     PLATFORMS = ["slack", "discord", "web"];
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
   }
 });
@@ -409,7 +410,15 @@ var EVENT_TYPES;
 var init_port = __esm({
   "src/store/port.ts"() {
     "use strict";
-    EVENT_TYPES = ["parked", "answered", "cancelled", "dismissed", "expired", "delivered"];
+    EVENT_TYPES = [
+      "parked",
+      "answered",
+      "cancelled",
+      "dismissed",
+      "expired",
+      "delivered",
+      "reminded"
+    ];
   }
 });
 
@@ -796,6 +805,11 @@ function questionFromHash(hash, where) {
   if (hash.answer !== void 0) question.answer = readAnswer(read, hash.answer);
   if (hash.closure !== void 0) question.closure = readClosure(read, hash.closure);
   if (hash.deliveredAt !== void 0) question.deliveredAt = read.wholeNumber(hash, "deliveredAt");
+  if (hash.deliveredVia !== void 0) {
+    question.deliveredVia = read.oneOf(hash.deliveredVia, DELIVERY_PATHS, "deliveredVia");
+  }
+  if (hash.reminders !== void 0) question.reminders = read.wholeNumber(hash, "reminders");
+  if (hash.remindedAt !== void 0) question.remindedAt = read.wholeNumber(hash, "remindedAt");
   return question;
 }
 function hashFromFlat(reply) {
@@ -905,7 +919,7 @@ function load(file) {
     }
   };
 }
-var import_node_crypto2, import_node_fs2, scripts, TransitionCode, DraftCode, ExpireCode, DeliverCode, PARK_TAG_COLLISION;
+var import_node_crypto2, import_node_fs2, scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
@@ -927,7 +941,9 @@ var init_scripts = __esm({
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
       recordFailure: load("record-failure-2"),
-      replayFailed: load("replay-failed-2")
+      replayFailed: load("replay-failed-2"),
+      remind: load("remind-2"),
+      count: load("count-6")
     };
     TransitionCode = {
       unknown: 0,
@@ -938,6 +954,7 @@ var init_scripts = __esm({
     };
     DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 };
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
+    RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
   }
@@ -1278,7 +1295,16 @@ var init_redis_store = __esm({
             await this.#eval(
               scripts.park,
               [keys.meta, keys.status("pending"), keys.expiry, keys.events],
-              [keys.base, project, JSON.stringify(spec), now, expiresAt ?? "", RECORD_VERSION, this.#maxLen]
+              [
+                keys.base,
+                project,
+                JSON.stringify(spec),
+                now,
+                expiresAt ?? "",
+                RECORD_VERSION,
+                this.#maxLen,
+                spec.isBlocking ? "1" : "0"
+              ]
             )
           );
           if (id === PARK_TAG_COLLISION) {
@@ -1528,7 +1554,7 @@ var init_redis_store = __esm({
             await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => void 0);
             throw error;
           }
-          return { claimId, questions, remaining: Number(reply[0]) };
+          return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
         });
       }
       waitingOutcomes(project, options = {}) {
@@ -1550,7 +1576,7 @@ var init_redis_store = __esm({
           const reply = await this.#eval(
             scripts.confirm,
             [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-            [keys.base, this.#now(), claim.claimId, this.#maxLen, ...claimedIds(claim, ids)]
+            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)]
           );
           return reply.map(Number).sort((a, b) => a - b);
         });
@@ -1561,18 +1587,47 @@ var init_redis_store = __esm({
           await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
         });
       }
-      markDelivered(project, id) {
+      markDelivered(project, id, via = "tool-result") {
         return this.#run(async () => {
           const keys = this.#keys(project);
           const code = Number(
             await this.#eval(
               scripts.deliver,
               [keys.question(id), keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-              [id, this.#now(), this.#maxLen]
+              [id, this.#now(), this.#maxLen, via]
             )
           );
           if (code === DeliverCode.delivered) return "delivered";
           return code === DeliverCode.leased ? "leased" : "not-waiting";
+        });
+      }
+      remind(project, id, ordinal) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const code = Number(
+            await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen])
+          );
+          if (code === RemindCode.unknown) return { kind: "unknown" };
+          const question = await this.get(project, id);
+          if (!question) return { kind: "unknown" };
+          if (code === RemindCode.reminded) return { kind: "reminded", question };
+          return code === RemindCode.already ? { kind: "already", question } : { kind: "not-pending", question };
+        });
+      }
+      countQuestions(project) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.count,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [keys.base]
+          );
+          return Object.fromEntries(
+            QUESTION_STATUSES.map((status, i) => [
+              status,
+              { blocking: Number(reply[2 * i] ?? 0), canWait: Number(reply[2 * i + 1] ?? 0) }
+            ])
+          );
         });
       }
       acquireLease(name, owner, ms) {
@@ -2201,6 +2256,9 @@ function questionFromRow(row) {
   put("answer", row.answer);
   put("closure", row.closure);
   put("deliveredAt", row.delivered_at);
+  put("deliveredVia", row.delivered_via);
+  put("reminders", row.reminders);
+  put("remindedAt", row.reminded_at);
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash[messageField(platform, channel)] = messageId;
   }
@@ -2227,7 +2285,7 @@ var init_record2 = __esm({
     init_record();
     init_record();
     QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
-  q.closure, q.delivered_at,
+  q.closure, q.delivered_at, q.delivered_via, q.reminders, q.reminded_at,
   (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
     WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
   }
@@ -2274,7 +2332,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 3;
+    SCHEMA_VERSION = 4;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -2371,6 +2429,12 @@ var init_schema = __esm({
     replay      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (group_name, event_id)
   ) STRICT;
+  `,
+      // 3 → 4: how an outcome reached the agent; reminders sent while pending.
+      `
+  ALTER TABLE questions ADD COLUMN delivered_via TEXT;
+  ALTER TABLE questions ADD COLUMN reminders INTEGER;
+  ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
   `
     ];
   }
@@ -2427,6 +2491,7 @@ var init_sqlite_store = __esm({
     init_answer();
     init_delivery_note();
     init_invalid_answer_error();
+    init_question();
     init_question_ref();
     init_corrupt_record_error();
     init_drafts();
@@ -2703,7 +2768,7 @@ var init_sqlite_store = __esm({
                 remaining++;
               }
             }
-            return { claimId, questions, remaining };
+            return { claimId, via: options.via ?? "prompt", questions, remaining };
           })
         );
       }
@@ -2719,12 +2784,12 @@ var init_sqlite_store = __esm({
         });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
-      #deliver(project, id, status, now) {
+      #deliver(project, id, status, now, via) {
         this.#c.statement(
-          `UPDATE questions SET status = ?, delivered_at = ?, done_at = ?, ready_at = NULL, claim = NULL,
-           claim_until = NULL
+          `UPDATE questions SET status = ?, delivered_at = ?, delivered_via = ?, done_at = ?, ready_at = NULL,
+           claim = NULL, claim_until = NULL
          WHERE project = ? AND id = ?`
-        ).run(status === "answered" ? "delivered" : status, now, now, project, id);
+        ).run(status === "answered" ? "delivered" : status, now, via, now, project, id);
         this.#event("delivered", project, id, now);
       }
       confirmClaim(project, claim, ids) {
@@ -2736,7 +2801,7 @@ var init_sqlite_store = __esm({
             for (const id of claimedIds2(claim, ids)) {
               const row = read.get(project, id);
               if (row?.claim !== claim.claimId) continue;
-              this.#deliver(project, id, row.status, now);
+              this.#deliver(project, id, row.status, now, claim.via);
               confirmed.push(id);
             }
             return confirmed.sort((a, b) => a - b);
@@ -2753,17 +2818,49 @@ var init_sqlite_store = __esm({
           })
         );
       }
-      markDelivered(project, id) {
+      markDelivered(project, id, via = "tool-result") {
         return this.#run(
           () => this.#c.write(() => {
             const now = this.#now();
             const row = this.#c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
             if (!row || row.ready_at === null) return "not-waiting";
             if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
-            this.#deliver(project, id, row.status, now);
+            this.#deliver(project, id, row.status, now, via);
             return "delivered";
           })
         );
+      }
+      remind(project, id, ordinal) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            if (question.status !== "pending" || question.expiresAt !== void 0 && question.expiresAt <= now) {
+              return { kind: "not-pending", question };
+            }
+            if ((question.reminders ?? 0) !== ordinal - 1) return { kind: "already", question };
+            this.#c.statement("UPDATE questions SET reminders = ?, reminded_at = ? WHERE project = ? AND id = ?").run(ordinal, now, project, id);
+            this.#event("reminded", project, id, now);
+            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+          })
+        );
+      }
+      countQuestions(project) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT status, json_extract(spec, '$.isBlocking') = 1 AS blocking, count(*) AS n FROM questions
+           WHERE project = ? GROUP BY 1, 2`
+          ).all(project);
+          const counts = Object.fromEntries(QUESTION_STATUSES.map((status) => [status, { blocking: 0, canWait: 0 }]));
+          for (const row of rows) {
+            const entry = counts[row.status];
+            if (!entry) continue;
+            if (Number(row.blocking) === 1) entry.blocking += Number(row.n);
+            else entry.canWait += Number(row.n);
+          }
+          return counts;
+        });
       }
       knownProjects() {
         return this.#run(
@@ -2936,13 +3033,16 @@ var init_sqlite_store = __esm({
 
 // src/store/open.ts
 async function openStore(location, options = {}) {
-  const now = options.now !== void 0 ? { now: options.now } : {};
+  const shared = {
+    ...options.now !== void 0 ? { now: options.now } : {},
+    ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
+  };
   if (location.kind === "redis") {
     const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
     return openRedisStore2({
       url: location.url,
       prefix: location.prefix,
-      ...now,
+      ...shared,
       ...options.connection !== void 0 ? { connection: options.connection } : {},
       ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
     });
@@ -2950,7 +3050,7 @@ async function openStore(location, options = {}) {
   const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
   return openSqliteStore2({
     path: location.path,
-    ...now,
+    ...shared,
     ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
     ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
   });

@@ -1,6 +1,7 @@
 /**
  * The bridge: follows the store's events and keeps every chat copy of every question true. A parked question is
- * posted on every surface and channel routed for its project; any later transition redraws every copy.
+ * posted on every surface and channel routed for its project; any later transition redraws every copy; a recorded
+ * reminder is sent next to every copy (a thread reply, a Discord reply) by the surfaces that send reminders.
  *
  * Each surface (web inbox, Slack, Discord) follows the events through a consumer group of its own
  * (`<group>:<platform>`), so a platform that is slow, rate-limited or refusing delays no other. Handling is
@@ -14,8 +15,10 @@
  * failing and once when it reads again.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { MessageRef, Question } from '../core/question.js';
+import type { MessageRef, Platform, Question } from '../core/question.js';
+import type { Reminder } from '../core/reminder.js';
 import type { EventConsumer, FailedEvent, Store, StoreEvent } from '../store/port.js';
+import type { BridgeMetrics } from './bridge-metrics.js';
 import { errorFields, type Logger, silentLogger } from './logger.js';
 import type { Surface } from './surface.js';
 
@@ -39,7 +42,14 @@ export interface BridgeOptions {
   readonly retryBaseMs?: number;
   /** The longest back-off between two attempts, or two reads of a failing store (default 30 s). */
   readonly retryMaxMs?: number;
+  /** Counts posts, redraws, retries and failures per platform (serve's `/metrics`); none when absent. */
+  readonly metrics?: BridgeMetrics;
+  /** The user ids a project's reminders mention on a platform (serve: the route's `owners`); absent: no one. */
+  readonly reminderOwners?: ReminderOwners;
 }
+
+/** The user ids a project's reminders mention on `platform`. */
+export type ReminderOwners = (platform: Platform, project: string) => readonly string[];
 
 /**
  * Wait `ms` unless `signal` aborts first: true when the wait ran its course. Leaves no listener on the signal
@@ -98,7 +108,9 @@ export class Bridge {
    * (Each surface's follower does its own part of this; here for callers that replay one event by hand.)
    */
   async handle(event: StoreEvent, maybePostedBefore: boolean): Promise<void> {
-    for (const surface of this.#o.surfaces) await bringUpToDate(this.#o.store, surface, event, maybePostedBefore);
+    for (const surface of this.#o.surfaces) {
+      await bringUpToDate(this.#o.store, surface, event, maybePostedBefore, this.#o.metrics, this.#o.reminderOwners);
+    }
   }
 }
 
@@ -185,8 +197,16 @@ class SurfaceFollower {
     let failure = '';
     for (let attempt = 0; attempt < attempts; attempt++) {
       const started = Date.now();
+      if (attempt > 0) this.#o.metrics?.retried(platform);
       try {
-        await bringUpToDate(this.#o.store, this.#surface, event, redelivered || attempt > 0);
+        await bringUpToDate(
+          this.#o.store,
+          this.#surface,
+          event,
+          redelivered || attempt > 0,
+          this.#o.metrics,
+          this.#o.reminderOwners,
+        );
         if (!replayed) await this.#consumer.ack([event]);
         this.#log.info(
           { platform, event: event.type, questionId: event.questionId, ms: Date.now() - started, attempt },
@@ -213,6 +233,7 @@ class SurfaceFollower {
   async #recordFailed(event: StoreEvent, attempts: number, error: string): Promise<void> {
     try {
       await this.#o.store.recordFailedEvent(this.#group, event, { attempts, error });
+      this.#o.metrics?.failed(this.#surface.platform);
       await this.#consumer.ack([event]);
       this.#log.error(
         { platform: this.#surface.platform, event: event.type, questionId: event.questionId, attempts, failure: error },
@@ -236,13 +257,16 @@ function describeError(error: unknown): string {
 
 /**
  * Bring one surface's copies of the event's question up to date: post it where it is routed and has no copy on
- * this surface yet, redraw the copies it has. Safe to run twice for the same event.
+ * this surface yet, redraw the copies it has; for a `reminded` event, send the reminder next to each copy instead
+ * of redrawing (nothing on the question's message changed). Safe to run twice for the same event.
  */
 async function bringUpToDate(
   store: Store,
   surface: Surface,
   event: StoreEvent,
   maybePostedBefore: boolean,
+  metrics?: BridgeMetrics,
+  reminderOwners?: ReminderOwners,
 ): Promise<void> {
   const question = await store.get(event.project, event.questionId);
   if (!question) return; // purged: nothing left to show
@@ -251,16 +275,54 @@ async function bringUpToDate(
   for (const channel of surface.channelsFor(question.project)) {
     if (question.messages.some((m) => m.platform === surface.platform && m.channel === channel)) continue;
     const ref = await surface.post(question, channel, { maybePostedBefore });
+    metrics?.posted(surface.platform);
     await store.recordMessage(question.project, question.id, ref);
     posted.push(ref);
   }
   if (posted.length > 0) {
     // It may have moved on while we posted; the event for that move may have seen no copy to redraw.
     const now = await store.get(question.project, question.id);
-    if (now && changed(question, now)) for (const ref of posted) await surface.update(now, ref);
+    if (now && changed(question, now)) for (const ref of posted) await redraw(surface, now, ref, metrics);
+  }
+  if (event.type === 'reminded') {
+    const copies = [...question.messages.filter((ref) => ref.platform === surface.platform), ...posted];
+    await sendReminder(surface, question, event, copies, { maybePostedBefore, metrics, reminderOwners });
+    return;
   }
   if (event.type !== 'parked' || question.status !== 'pending') {
-    for (const ref of question.messages) if (ref.platform === surface.platform) await surface.update(question, ref);
+    for (const ref of question.messages) {
+      if (ref.platform === surface.platform) await redraw(surface, question, ref, metrics);
+    }
+  }
+}
+
+async function redraw(surface: Surface, question: Question, ref: MessageRef, metrics?: BridgeMetrics): Promise<void> {
+  await surface.update(question, ref);
+  metrics?.redrawn(surface.platform);
+}
+
+/**
+ * Send the reminder a `reminded` event records next to each of the surface's copies. Nothing when the question
+ * closed since (no reminder after an answer) or a later reminder was recorded (its own event sends that one: a
+ * stale event redelivered late must not send the newer reminder twice).
+ */
+async function sendReminder(
+  surface: Surface,
+  question: Question,
+  event: StoreEvent,
+  copies: readonly MessageRef[],
+  o: { maybePostedBefore: boolean; metrics?: BridgeMetrics | undefined; reminderOwners?: ReminderOwners | undefined },
+): Promise<void> {
+  if (!surface.remind || question.status !== 'pending') return;
+  if (question.remindedAt !== undefined && event.at < question.remindedAt) return;
+  const reminder: Reminder = {
+    ordinal: question.reminders ?? 1,
+    waitedMs: Math.max(0, event.at - question.createdAt),
+    owners: o.reminderOwners?.(surface.platform, question.project) ?? [],
+  };
+  for (const ref of copies) {
+    await surface.remind(question, ref, reminder, { maybePostedBefore: o.maybePostedBefore });
+    o.metrics?.reminded(surface.platform);
   }
 }
 

@@ -3,6 +3,9 @@
  * Platform folders (bot/slack, bot/discord) implement it; nothing here knows a platform's API.
  */
 import type { MessageRef, Platform, Question } from '../core/question.js';
+import type { Reminder } from '../core/reminder.js';
+
+export type { Reminder } from '../core/reminder.js';
 
 export interface PostOptions {
   /**
@@ -20,6 +23,13 @@ export interface Surface {
   post(question: Question, channel: string, options: PostOptions): Promise<MessageRef>;
   /** Redraw one posted copy to show the question as it is now. Throws on failure (the bridge retries). */
   update(question: Question, ref: MessageRef): Promise<void>;
+  /**
+   * Send a reminder of a pending blocking question next to one posted copy (in its thread, or as a reply to it),
+   * mentioning only `reminder.owners`, never a whole channel. `maybePostedBefore`: this reminder may already have
+   * been sent (the event is being handled again); the surface avoids a second one as far as the platform allows.
+   * Throws on failure (the bridge retries). Absent: the surface sends no reminders (the web inbox).
+   */
+  remind?(question: Question, ref: MessageRef, reminder: Reminder, options: PostOptions): Promise<void>;
   /**
    * What went wrong in one of this surface's calls, as a short code for the failed-event record and the logs
    * (`channel_not_found`, `HTTP 403`): never a message, which can quote a payload. Default: the error's name.

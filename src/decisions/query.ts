@@ -4,8 +4,8 @@
  */
 import { describeSelection } from '../core/answer.js';
 import type { Question } from '../core/question.js';
-import type { Store } from '../store/port.js';
 import { compilePattern } from '../routing.js';
+import type { Store } from '../store/port.js';
 
 /** Which decisions to read. Omitted fields do not filter. */
 export interface DecisionQuery {
@@ -37,7 +37,10 @@ export async function listDecisions(store: Store, query: DecisionQuery = {}): Pr
 
 /** The words of a search: split on white space, lower-cased; none for a blank or absent search. */
 export function searchWords(search: string | undefined): string[] {
-  return (search ?? '').toLowerCase().split(/\s+/u).filter((word) => word !== '');
+  return (search ?? '')
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter((word) => word !== '');
 }
 
 /**

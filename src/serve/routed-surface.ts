@@ -11,6 +11,12 @@ export function routedSurface(surface: Surface, table: RoutingTable): Surface {
     channelsFor: (project) => table.channelsFor(surface.platform, project),
     post: (question, channel, options) => surface.post(question, channel, options),
     update: (question, ref) => surface.update(question, ref),
+    ...(surface.remind
+      ? {
+          remind: (...args: Parameters<NonNullable<Surface['remind']>>) =>
+            surface.remind?.(...args) ?? Promise.resolve(),
+        }
+      : {}),
     ...(surface.describeFailure ? { describeFailure: (error: unknown) => surface.describeFailure?.(error) ?? '' } : {}),
   };
 }

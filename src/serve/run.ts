@@ -2,8 +2,9 @@
  * `ask-later serve`: the person's side. It always serves the local web inbox, and bridges to Slack, Discord or both
  * when they are configured. It follows the store's events and keeps every copy of a question true (Bridge + one
  * Surface per platform, the web inbox's included), answers interactions (the web inbox's actions, the Bolt app, the
- * discord.js gateway client), and expires due questions and purges old ones on a timer. Where a project's questions go and
- * who may answer them comes from the routing table (`src/routing.ts`: the routing file over the default channels).
+ * discord.js gateway client), and expires due questions, reminds of waiting blocking ones and purges old ones on a
+ * timer. Where a project's questions go, who may answer them and who is reminded comes from the routing table
+ * (`src/routing.ts`: the routing file over the default channels).
  * A project routed to both platforms is posted on both; the first answer on either wins in the store, and the
  * answered event redraws every copy.
  *
@@ -12,8 +13,9 @@
  * (Slack metadata; Discord nonce and recent history), and the sweep runs in the replica holding its lease
  * (`sweep.ts`).
  *
- * One HTTP server on `ASK_LATER_HOST:PORT` (default 127.0.0.1:7420) answers every route: `GET /healthz`, Slack's
- * `POST /slack/events` in HTTP mode, and the web inbox (everything else; see `bot/web/server.ts`).
+ * One HTTP server on `ASK_LATER_HOST:PORT` (default 127.0.0.1:7420) answers every route: `GET /healthz`,
+ * `GET /metrics` (`metrics.ts`), Slack's `POST /slack/events` in HTTP mode, and the web inbox (everything else; see
+ * `bot/web/server.ts`).
  *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
  * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
@@ -44,11 +46,12 @@ import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
 import { loadServeConfig, type ServeConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
 import { routingTable } from '../routing.js';
-import { openStore } from '../store/open.js';
+import { type OpenStoreOptions, openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { routedAccessPolicy } from './access.js';
 import { checkHealth, type HealthReport } from './health.js';
+import { createServeMetrics, METRICS_PATH } from './metrics.js';
 import { routedSurface } from './routed-surface.js';
 import { ServeStartError } from './serve-start-error.js';
 import { type Sweeper, startSweep } from './sweep.js';
@@ -65,10 +68,12 @@ export interface ServeDeps {
   /** Bridge tuning (tests use short ones). */
   readonly bridge?: { readonly blockMs?: number; readonly reclaimIdleMs?: number; readonly retryBaseMs?: number };
   /**
-   * How often to expire due questions and purge old ones, in the replica holding the sweep lease (default 30 s;
-   * 0 turns it off).
+   * How often to expire due questions, record due reminders and purge old ones, in the replica holding the sweep
+   * lease (default 30 s; 0 turns it off).
    */
   readonly sweepMs?: number;
+  /** The clock reminders fall due by (default `Date.now`; tests hand in the store's). */
+  readonly now?: () => number;
   /** This replica's name: bridge consumer and lease owner (default host, pid and a random part). */
   readonly replica?: string;
   /** Skip Bolt's own `auth.test` when both are known. */
@@ -99,6 +104,11 @@ export interface ServeHandle {
   stop(): Promise<void>;
 }
 
+/** How serve opens its store: with the retention its sweep purges by (`ASK_LATER_RETENTION_DAYS`). */
+export function serveStoreOptions(config: Pick<ServeConfig, 'retentionMs'>): OpenStoreOptions {
+  return config.retentionMs === undefined ? {} : { retentionMs: config.retentionMs };
+}
+
 /**
  * Start serving in-process. Throws `ServeStartError` (one line) when the store, Slack or Discord cannot be reached,
  * or the port cannot be bound.
@@ -109,7 +119,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
 
   let store: Store;
   try {
-    store = deps.store ?? (await openStore(config.store));
+    store = deps.store ?? (await openStore(config.store, serveStoreOptions(config)));
   } catch (error) {
     if (error instanceof SqliteEngineMissingError) throw new ServeStartError(error.message, { cause: error });
     const what =
@@ -124,6 +134,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     routes: config.routes ?? [],
     ...(slack?.channel !== undefined ? { slackChannel: slack.channel } : {}),
     ...(discord?.channel !== undefined ? { discordChannel: discord.channel } : {}),
+    ...(config.remindAfterMs !== undefined ? { remindAfterMs: config.remindAfterMs } : {}),
   });
   const routing: Routing = (platform, project) => {
     // The web inbox shows every project of the store: it is the person's own machine (or behind the web token).
@@ -228,11 +239,25 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     );
   }
 
+  const metrics = createServeMetrics({
+    store,
+    replica,
+    platforms: surfaces.map((surface) => surface.platform),
+    projectLabels: config.metricsProjects === true,
+    ...(config.webToken !== undefined ? { token: config.webToken } : {}),
+    logger: log,
+    ...(deps.bridge?.blockMs !== undefined ? { blockMs: deps.bridge.blockMs } : {}),
+    ...(deps.bridge?.reclaimIdleMs !== undefined ? { reclaimIdleMs: deps.bridge.reclaimIdleMs } : {}),
+    ...(deps.bridge?.retryBaseMs !== undefined ? { retryBaseMs: deps.bridge.retryBaseMs } : {}),
+  });
   const bridge = new Bridge({
     store,
     surfaces,
     consumerName: replica,
     logger: log,
+    metrics: metrics.bridge,
+    reminderOwners: (platform, project) =>
+      platform === 'slack' || platform === 'discord' ? (table.remindersFor(project).owners[platform] ?? []) : [],
     ...deps.bridge,
   });
 
@@ -240,6 +265,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz') return answerHealth(request, response, health);
+    if (path === METRICS_PATH) return metrics.handle(request, response);
     if (path === SLACK_EVENTS_PATH && slackHandler) return slackHandler(request, response);
     if (web.handle(request, response)) return;
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
@@ -293,10 +319,25 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     await stopStarted();
     throw new ServeStartError(`cannot follow the store's events (${describeError(error)})`, { cause: error });
   }
+  // The time histograms follow the events in the background; a store failing there backs off, never stops serve.
+  metrics.start();
 
   const sweepMs = deps.sweepMs ?? 30_000;
   const sweeper: Sweeper | undefined =
-    sweepMs > 0 ? startSweep({ store, owner: replica, everyMs: sweepMs, logger: log }) : undefined;
+    sweepMs > 0
+      ? startSweep({
+          store,
+          owner: replica,
+          everyMs: sweepMs,
+          logger: log,
+          // Reminders are chat messages: a project on no chat platform (the web inbox alone) is not reminded.
+          remindersFor: (project) =>
+            routing('slack', project).length + routing('discord', project).length > 0
+              ? table.remindersFor(project)
+              : { afterMs: 0, times: 0 },
+          ...(deps.now !== undefined ? { now: deps.now } : {}),
+        })
+      : undefined;
   log.info(
     {
       mode: app?.mode ?? 'none',
@@ -327,7 +368,10 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
         ]);
         // Open pages' event streams end (the server would wait for them), then the bridge's event in hand.
         web.close();
-        await bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed'));
+        await Promise.all([
+          bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed')),
+          metrics.stop(),
+        ]);
         await sweeper?.stop();
         await closeServer(server);
         if (ownStore) await store.close().catch(() => undefined);

@@ -1,14 +1,16 @@
 /**
- * Expiry and retention at start and on a timer, in one replica at a time. At start and every `everyMs` each replica
- * asks the store for the
- * `sweep` lease (Redis: `SET NX PX` / renew-if-owner in one script; SQLite: a row in `leases`); the one that holds
- * it runs `expireDue` and `purgeExpired`, the others skip. The lease runs two periods, so the holder renews it
- * every period and keeps it while alive; when it dies, the lease lapses and another replica takes over within two
- * periods; when it stops cleanly, it gives the lease up at once. Both operations are safe to run twice (each
- * transition is atomic), so a lease lapsing under a paused holder costs work, never correctness.
+ * Expiry, reminders and retention at start and on a timer, in one replica at a time. At start and every `everyMs`
+ * each replica asks the store for the `sweep` lease (Redis: `SET NX PX` / renew-if-owner in one script; SQLite: a
+ * row in `leases`); the one that holds it runs `expireDue`, records the reminders due (`reminders.ts`) and runs
+ * `purgeExpired`; the others skip. The lease runs two periods, so the holder renews it every period and keeps it
+ * while alive; when it dies, the lease lapses and another replica takes over within two periods; when it stops
+ * cleanly, it gives the lease up at once. Every operation is safe to run twice (each transition is atomic; a
+ * reminder is recorded once per ordinal), so a lease lapsing under a paused holder costs work, never correctness.
  */
 import { errorFields, type Logger } from '../bot/logger.js';
+import type { ReminderSchedule } from '../core/reminder.js';
 import type { Store } from '../store/port.js';
+import { remindDue } from './reminders.js';
 
 /** The lease's name in the store. */
 export const SWEEP_LEASE = 'sweep';
@@ -19,6 +21,10 @@ export interface SweepOptions {
   readonly owner: string;
   readonly everyMs: number;
   readonly logger: Logger;
+  /** The clock reminders fall due by (default `Date.now`; tests hand in the store's). */
+  readonly now?: () => number;
+  /** Each project's reminder schedule (serve: the routing table's); absent: no reminders. */
+  readonly remindersFor?: (project: string) => ReminderSchedule;
 }
 
 export interface Sweeper {
@@ -32,14 +38,27 @@ export function startSweep(options: SweepOptions): Sweeper {
   let running: Promise<void> | undefined;
   let held = false;
 
+  const { remindersFor } = options;
+  // After expiry (an expired question is not reminded); a failure here must not hold retention up.
+  const remind = async (): Promise<number> => {
+    if (!remindersFor) return 0;
+    try {
+      return (await remindDue({ store, remindersFor, now: options.now ?? Date.now, logger: log })).reminded;
+    } catch (error) {
+      log.warn(errorFields(error), 'serve: reminders failed');
+      return 0;
+    }
+  };
+
   const sweep = async () => {
     const started = Date.now();
     try {
       held = await store.acquireLease(SWEEP_LEASE, owner, leaseMs);
       if (!held) return;
       const expired = await store.expireDue();
+      const reminded = await remind();
       const purged = await store.purgeExpired();
-      log.info({ expired, purged, ms: Date.now() - started }, 'serve: swept');
+      log.info({ expired, reminded, purged, ms: Date.now() - started }, 'serve: swept');
     } catch (error) {
       log.warn(errorFields(error), 'serve: sweep failed');
     }

@@ -30,16 +30,22 @@ export interface OpenStoreOptions {
   readonly pollIntervalMs?: number;
   /** Both: the clock (tests). */
   readonly now?: () => number;
+  /** Both: how long delivered and cancelled questions are kept before `purgeExpired` drops them (default 30 days). */
+  readonly retentionMs?: number;
 }
 
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
-  const now = options.now !== undefined ? { now: options.now } : {};
+  // What both adapters take alike.
+  const shared = {
+    ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
+  };
   if (location.kind === 'redis') {
     const { openRedisStore } = await import('./redis/redis-store.js');
     return openRedisStore({
       url: location.url,
       prefix: location.prefix,
-      ...now,
+      ...shared,
       ...(options.connection !== undefined ? { connection: options.connection } : {}),
       ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     });
@@ -47,7 +53,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
   return openSqliteStore({
     path: location.path,
-    ...now,
+    ...shared,
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });

@@ -84,9 +84,7 @@ export type RemindResult =
   | { readonly kind: 'unknown' };
 
 /** How many of one project's questions are in each state, split by blocking. */
-export type QuestionCounts = Readonly<
-  Record<QuestionStatus, { readonly blocking: number; readonly canWait: number }>
->;
+export type QuestionCounts = Readonly<Record<QuestionStatus, { readonly blocking: number; readonly canWait: number }>>;
 
 /**
  * Changes to one project, followed without polling (Redis: a blocking read of its event stream; the embedded store:
@@ -227,11 +225,7 @@ export interface Store {
    * Mark one outcome delivered because the agent received it directly (a tool result), so no prompt carries it
    * again. `leased`: a delivery claim holds it right now and will report it; `not-waiting`: nothing to deliver.
    */
-  markDelivered(
-    project: string,
-    id: number,
-    via?: DeliveryPath,
-  ): Promise<'delivered' | 'leased' | 'not-waiting'>;
+  markDelivered(project: string, id: number, via?: DeliveryPath): Promise<'delivered' | 'leased' | 'not-waiting'>;
 
   /**
    * Record the `ordinal`-th reminder (1 for the first) of a pending question, atomically: only while it is pending

@@ -111,7 +111,9 @@ describe('the bridge', () => {
   });
 
   it('GIVEN two bridges THEN each question is posted once per channel, and a bridge that stops leaves its work to the other', async () => {
-    const { store, slack, discord, start } = await setup({ reclaimIdleMs: 200 });
+    // A stopping bridge finishes and acknowledges what it read, so nothing here needs reclaiming; a short idle time
+    // would let b2 reclaim an event b1 is still posting on a loaded machine (the next test covers reclaiming).
+    const { store, slack, discord, start } = await setup({ reclaimIdleMs: 60_000 });
     const first = await start('b1');
     await start('b2');
     const project = uniqueProject();

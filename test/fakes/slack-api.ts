@@ -16,6 +16,8 @@ export interface SlackCall {
 export interface PostedMessage {
   channel: string;
   ts: string;
+  /** The parent's ts, for a reply in a thread. */
+  thread_ts?: string;
   text?: unknown;
   blocks?: unknown;
   metadata?: unknown;
@@ -141,6 +143,7 @@ export class FakeSlackApi {
         const message: PostedMessage = {
           channel: String(body.channel),
           ts: `${++this.#ts}.000100`,
+          ...(typeof body.thread_ts === 'string' ? { thread_ts: body.thread_ts } : {}),
           text: body.text,
           blocks: body.blocks,
           metadata: body.metadata,
@@ -160,6 +163,14 @@ export class FakeSlackApi {
           .filter((m) => m.channel === body.channel)
           .reverse()
           .map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.metadata ? { metadata: m.metadata } : {}) }));
+        return { ok: true, messages, has_more: false };
+      }
+      case 'conversations.replies': {
+        // The parent first, then its replies, oldest first (as Slack lists a thread).
+        const messages = this.messages
+          .filter((m) => m.channel === body.channel && (m.ts === body.ts || m.thread_ts === body.ts))
+          .map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.metadata ? { metadata: m.metadata } : {}) }));
+        if (messages.length === 0) return { ok: false, error: 'thread_not_found' };
         return { ok: true, messages, has_more: false };
       }
       case 'views.open':

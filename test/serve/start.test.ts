@@ -43,7 +43,10 @@ describe('serve at start', () => {
     const serve = await startServe(webOnly(prefix), { store, logger, sweepMs: 3_600_000 });
     cleanup.push(() => serve.stop());
     await vi.waitFor(async () => expect((await store.get(project, question.id))?.status).toBe('expired'));
-    expect(logger.lines.some((line) => line.message === 'serve: swept' && line.fields.expired === 1)).toBe(true);
+    // The sweep logs once it has also sent reminders and purged: wait for the line, it comes after the expiry.
+    await vi.waitFor(() =>
+      expect(logger.lines.some((line) => line.message === 'serve: swept' && line.fields.expired === 1)).toBe(true),
+    );
   });
 
   it('GIVEN the bridge cannot start after the port is bound and Discord connected THEN one ServeStartError, the port is free again and the gateway closed', async () => {

@@ -686,7 +686,10 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
         [true, async () => undefined],
         [false, async () => undefined],
         [true, (id) => store.answer(project, id, pick('SQLite'), person())],
-        [false, (id) => store.answer(project, id, pick('SQLite'), person()).then(() => store.markDelivered(project, id))],
+        [
+          false,
+          (id) => store.answer(project, id, pick('SQLite'), person()).then(() => store.markDelivered(project, id)),
+        ],
         [false, (id) => store.cancel(project, id)],
         [true, (id) => store.dismiss(project, id, person())],
       ];

@@ -11,13 +11,14 @@
   ARGV[2] now        ms
   ARGV[3] claimId
   ARGV[4] maxlen     approximate cap of the event stream
-  ARGV[5…] ids       the ids the claim carried
+  ARGV[5] via        the delivery path, kept as deliveredVia
+  ARGV[6…] ids       the ids the claim carried
 
   Returns: the confirmed ids (those still leased to this claim).
   Events: delivered, one per confirmed id
 ]]
 local confirmed = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   local id = ARGV[i]
   local key = ARGV[1] .. 'q:' .. id
   local f = redis.call('HMGET', key, 'claim', 'status', 'project')
@@ -29,6 +30,7 @@ for i = 5, #ARGV do
     else
       redis.call('HSET', key, 'deliveredAt', ARGV[2])
     end
+    redis.call('HSET', key, 'deliveredVia', ARGV[5])
     redis.call('HDEL', key, 'claim', 'claimUntil')
     redis.call('ZREM', KEYS[1], id)
     redis.call('ZADD', KEYS[4], ARGV[2], id)

@@ -11,6 +11,7 @@
   ARGV[1] id
   ARGV[2] now        ms
   ARGV[3] maxlen     approximate cap of the event stream
+  ARGV[4] via        the delivery path, kept as deliveredVia
 
   Returns: 1 delivered now; 2 leased to a delivery claim (left to it); 0 not waiting for delivery.
   Events: delivered (code 1)
@@ -27,7 +28,7 @@ if f[1] == 'answered' then
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZADD', KEYS[4], ARGV[1], ARGV[1])
 end
-redis.call('HSET', KEYS[1], 'deliveredAt', ARGV[2])
+redis.call('HSET', KEYS[1], 'deliveredAt', ARGV[2], 'deliveredVia', ARGV[4])
 redis.call('HDEL', KEYS[1], 'claim', 'claimUntil')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[2], ARGV[1])

@@ -12,6 +12,7 @@
   ARGV[5] expiresAt   ms, or '' for none
   ARGV[6] version     record schema version
   ARGV[7] maxlen      approximate cap of the event stream
+  ARGV[8] blocking    '1' or '0' (a copy of spec.isBlocking that count-6 reads without decoding the spec)
 
   Returns: the new id (> 0); -1 when the key tag already belongs to another project (digest collision).
   Events: parked
@@ -23,7 +24,7 @@ if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
 local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local key = ARGV[1] .. 'q:' .. id
 redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
-  'status', 'pending', 'createdAt', ARGV[4])
+  'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8])
 if ARGV[5] ~= '' then
   redis.call('HSET', key, 'expiresAt', ARGV[5])
   redis.call('ZADD', KEYS[3], ARGV[5], id)

@@ -16,7 +16,7 @@ import { type APIEmbed, ComponentType } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { describePayloadIssues } from '../payload-issues.js';
 import { DiscordPayloadError } from './discord-payload-error.js';
-import type { DiscordMessage, DiscordModal } from './types.js';
+import type { DiscordMessage, DiscordModal, DiscordReminder } from './types.js';
 
 /** Every limit, by the name a {@link DiscordPayloadError} reports. Characters unless the name says otherwise. */
 export const DISCORD_LIMITS = Object.freeze({
@@ -66,7 +66,8 @@ export type DiscordLimit = keyof typeof DISCORD_LIMITS;
  * Rules that are not a number: empty text; a row holding a select beside anything else; a custom id used twice in
  * one payload; select value counts that contradict each other or the options; a text input's value longer than
  * its `max_length`; a message with nothing to show; a message that could ping someone (ask-later's own rule: every
- * message carries `allowed_mentions: { parse: [] }`).
+ * message carries `allowed_mentions: { parse: [] }`); a reminder that could ping anyone but its owners (its
+ * `allowed_mentions` lists them by id, at most 100, and its content mentions no one else).
  */
 export type DiscordRule =
   | 'emptyText'
@@ -75,7 +76,8 @@ export type DiscordRule =
   | 'selectValueCounts'
   | 'textInputValue'
   | 'emptyMessage'
-  | 'noMentions';
+  | 'noMentions'
+  | 'ownersOnly';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Predicates. Each issue message starts with the limit's or rule's name, so the error names what was broken.
@@ -291,6 +293,52 @@ export function assertDiscordMessage(message: DiscordMessage): void {
   const result = discordMessageSchema.safeParse(message);
   if (!result.success) {
     throw new DiscordPayloadError(`Discord message breaks a limit: ${describePayloadIssues(result.error)}`, {
+      cause: result.error,
+    });
+  }
+}
+
+/** Users `allowed_mentions.users` may list (Discord's limit). */
+const MENTIONED_USERS_MAX = 100;
+const SNOWFLAKE = /^\d{17,20}$/;
+
+/**
+ * A reminder: content ≤ 2000 and not empty, a reply to one message, and mentions limited to the owners it lists:
+ * `parse` empty, `replied_user` false, and every `<@id>` in the content one of `users`; no role or everyone mention.
+ */
+export const discordReminderSchema = z
+  .object({
+    content: chars('content'),
+    allowed_mentions: z.object(
+      {
+        parse: z.tuple([], { error: 'ownersOnly: allowed_mentions.parse must be empty' }),
+        users: z
+          .array(z.string().regex(SNOWFLAKE, { error: 'ownersOnly: users are listed by id (17–20 digits)' }))
+          .max(MENTIONED_USERS_MAX, { error: `ownersOnly: at most ${MENTIONED_USERS_MAX} users` }),
+        replied_user: z.literal(false, { error: 'ownersOnly: replied_user must be false' }),
+      },
+      { error: 'ownersOnly: a reminder carries allowed_mentions: { parse: [], users: [...], replied_user: false }' },
+    ),
+    message_reference: z.object({ message_id: z.string().regex(SNOWFLAKE) }),
+  })
+  .superRefine((reminder, ctx) => {
+    if (typeof reminder.content !== 'string' || !Array.isArray(reminder.allowed_mentions?.users)) return;
+    const allowed = new Set(reminder.allowed_mentions.users);
+    for (const [mention, id] of reminder.content.matchAll(/<@[!&]?(\d*)>|@(?:everyone|here)/g)) {
+      if (mention.startsWith('<@') && !mention.startsWith('<@&') && id !== undefined && allowed.has(id)) continue;
+      ctx.addIssue({
+        code: 'custom',
+        message: `ownersOnly: the content mentions ${JSON.stringify(mention)}, which is not a listed user`,
+        path: ['content'],
+      });
+    }
+  });
+
+/** Throws {@link DiscordPayloadError} unless `reminder` keeps Discord's limits and the owners-only rule. */
+export function assertDiscordReminder(reminder: DiscordReminder): void {
+  const result = discordReminderSchema.safeParse(reminder);
+  if (!result.success) {
+    throw new DiscordPayloadError(`Discord reminder breaks a limit: ${describePayloadIssues(result.error)}`, {
       cause: result.error,
     });
   }

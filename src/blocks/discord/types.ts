@@ -23,6 +23,7 @@ import type {
   APIModalInteractionResponseCallbackData,
   APIStringSelectComponent,
   APITextDisplayComponent,
+  RESTAPIMessageReference,
   RESTPostAPIChannelMessageJSONBody,
 } from 'discord-api-types/v10';
 
@@ -57,6 +58,27 @@ export interface DiscordMessage
   embeds: APIEmbed[];
   components: ActionRow[];
   allowed_mentions: AllowedMentions;
+}
+
+/**
+ * Who a reminder may ping: the route's owners, each listed by id, and no one else (no `parse`, so neither
+ * `@everyone` nor roles nor any other user; not the author of the question message it replies to).
+ */
+export interface ReminderMentions extends APIAllowedMentions {
+  parse: [];
+  users: string[];
+  replied_user: false;
+}
+
+/**
+ * A reminder: a reply to a question message (`POST channels/{id}/messages` with `message_reference`), its content
+ * the owners' mentions and one line. The only message of ours that may ping anyone, and only {@link ReminderMentions}.
+ */
+export interface DiscordReminder
+  extends Pick<RESTPostAPIChannelMessageJSONBody, 'content' | 'allowed_mentions' | 'message_reference'> {
+  content: string;
+  allowed_mentions: ReminderMentions;
+  message_reference: RESTAPIMessageReference & { message_id: string };
 }
 
 /**

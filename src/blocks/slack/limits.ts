@@ -15,7 +15,7 @@ import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { describePayloadIssues } from '../payload-issues.js';
 import { SlackPayloadError } from './slack-payload-error.js';
-import type { SlackMessage, SlackView } from './types.js';
+import type { SlackMessage, SlackReminderMessage, SlackView } from './types.js';
 
 /**
  * Every limit, by the name a {@link SlackPayloadError} reports. Characters unless the name says otherwise.
@@ -72,7 +72,8 @@ export type SlackLimit = keyof typeof SLACK_LIMITS;
 /**
  * Rules that are not a number: empty text, an `initial_option` that is not one of the options, a block id or an
  * action id used twice, an initial value longer than the input allows, a modal with inputs but no submit button,
- * a block type the surface does not take.
+ * a block type the surface does not take, a reminder that would notify a whole channel (`<!here>`, `<!channel>`,
+ * `<!everyone>`, a user group): a reminder mentions its owners by user id and no one else.
  */
 export type SlackRule =
   | 'emptyText'
@@ -81,7 +82,8 @@ export type SlackRule =
   | 'uniqueActionId'
   | 'inputInitialValue'
   | 'viewSubmitRequired'
-  | 'blockType';
+  | 'blockType'
+  | 'noBroadcast';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Predicates. Each issue message starts with the limit's or rule's name, so the error names what was broken.
@@ -374,6 +376,27 @@ export function assertSlackMessage(message: SlackMessage): void {
   const result = slackMessageSchema.safeParse(message);
   if (!result.success) {
     throw new SlackPayloadError(`Slack message breaks a limit: ${describePayloadIssues(result.error)}`, {
+      cause: result.error,
+    });
+  }
+}
+
+/** A reminder: text within the fallback limit, mentioning people by user id only, never a whole channel. */
+export const slackReminderSchema = z.object({
+  text: chars('fallbackText').refine((text) => !/<!|<#|@(?:here|channel|everyone)\b/i.test(text), {
+    error: 'noBroadcast: a reminder mentions its owners by user id only, never a channel or a group',
+  }),
+  metadata: z.object({
+    event_type: z.literal('ask_later_reminder'),
+    event_payload: z.object({ ref: z.string().min(1), ordinal: z.number().int().min(1) }),
+  }),
+});
+
+/** Throws {@link SlackPayloadError} unless `reminder` keeps the limits and the mention rule above. */
+export function assertSlackReminder(reminder: SlackReminderMessage): void {
+  const result = slackReminderSchema.safeParse(reminder);
+  if (!result.success) {
+    throw new SlackPayloadError(`Slack reminder breaks a limit: ${describePayloadIssues(result.error)}`, {
       cause: result.error,
     });
   }

@@ -51,6 +51,27 @@ export interface QuestionMessageMetadata extends MessageMetadata {
   };
 }
 
+/**
+ * What a reminder (a thread reply under a question message) carries: metadata that lets a bridge handling the same
+ * reminder again find the reply it already sent (`conversations.replies` with `include_all_metadata`).
+ */
+export interface ReminderMessageMetadata extends MessageMetadata {
+  event_type: 'ask_later_reminder';
+  event_payload: {
+    /** `formatQuestionRef(project, id)`. */
+    ref: string;
+    /** The reminder's ordinal (1 for the question's first). */
+    ordinal: number;
+  };
+}
+
+/** A reminder for `chat.postMessage` in a question's thread (add `channel` and `thread_ts`): text only, no blocks. */
+export interface SlackReminderMessage {
+  /** mrkdwn: the owners' `<@U…>` mentions and one line; never a channel-wide mention. */
+  text: string;
+  metadata: ReminderMessageMetadata;
+}
+
 /** A message for `chat.postMessage` / `chat.update` (add `channel`, and `ts` for an update). */
 export interface SlackMessage {
   /** The notification and accessibility fallback (mrkdwn, escaped). */

@@ -53,11 +53,12 @@ export function renderCard(item: WebInboxItem, options: CardOptions = {}): SafeH
   return html`<article class="${classes.join(' ')}" id="q-${key}" data-ref="${ref}" data-status="${question.status}" data-blocking="${String(question.isBlocking)}"${readiness === undefined ? '' : html` data-readiness="${readiness}"`}>
 ${cardHead(question, options)}
 <h2 class="question">${question.question}</h2>
-${pending ? html`${texts(question)}${picker(question, ref, item.draft)}${controls(question, ref, item.draft)}` : html`${outcome(question, options)}<details class="more" id="more-${key}"><summary>Context and impact</summary>${texts(question)}</details>`}
+${pending ? html`${renderContextAndImpact(question)}${picker(question, ref, item.draft)}${controls(question, ref, item.draft)}` : html`${outcome(question, options)}<details class="more" id="more-${key}"><summary>Context and impact</summary>${renderContextAndImpact(question)}</details>`}
 </article>`;
 }
 
-function time(ms: number, options: CardOptions): SafeHtml {
+/** A time as the page shows it, machine-readable in `datetime`. */
+export function renderTime(ms: number, options: CardOptions = {}): SafeHtml {
   return html`<time datetime="${new Date(ms).toISOString()}">${formatTime(ms, options.timeZone)}</time>`;
 }
 
@@ -67,12 +68,13 @@ function cardHead(question: Question, options: CardOptions): SafeHtml {
     : html`<span class="badge badge-waiting">can wait</span>`;
   const expires =
     question.status === 'pending' && question.expiresAt !== undefined
-      ? html`<span class="meta">expires ${time(question.expiresAt, options)}</span>`
+      ? html`<span class="meta">expires ${renderTime(question.expiresAt, options)}</span>`
       : '';
-  return html`<header class="card-head">${badge}<span class="project" title="${question.project}">${projectName(question.project)}</span>${question.ticket === undefined ? '' : html`<span class="ticket">${question.ticket}</span>`}<span class="qid">#${question.id}</span><span class="meta">asked ${time(question.createdAt, options)}</span>${expires}<span class="state state-${question.status}">${stateName(question.status)}</span></header>`;
+  return html`<header class="card-head">${badge}<span class="project" title="${question.project}">${projectName(question.project)}</span>${question.ticket === undefined ? '' : html`<span class="ticket">${question.ticket}</span>`}<span class="qid">#${question.id}</span><span class="meta">asked ${renderTime(question.createdAt, options)}</span>${expires}<span class="state state-${question.status}">${stateName(question.status)}</span></header>`;
 }
 
-function texts(question: Question): SafeHtml {
+/** Context and Impact, through the safe Markdown renderer. */
+export function renderContextAndImpact(question: Pick<Question, 'context' | 'impact'>): SafeHtml {
   return html`<section class="text"><h3>Context</h3><div class="md">${renderMarkdown(question.context)}</div></section>
 <section class="text"><h3>Impact</h3><div class="md">${renderMarkdown(question.impact)}</div></section>`;
 }
@@ -111,7 +113,7 @@ function outcome(question: Question, options: CardOptions): SafeHtml {
       const who =
         answer === undefined
           ? html`<p class="who">Answered</p>`
-          : html`<p class="who">Answered by <strong>${answer.by.displayName}</strong> ${placeName(answer.by.platform)} · ${time(answer.at, options)}</p>`;
+          : html`<p class="who">Answered by <strong>${answer.by.displayName}</strong> ${placeName(answer.by.platform)} · ${renderTime(answer.at, options)}</p>`;
       const picked =
         answer === undefined
           ? ''
@@ -122,7 +124,7 @@ function outcome(question: Question, options: CardOptions): SafeHtml {
           : html`<blockquote class="answer-notes">${answer.notes}</blockquote>`;
       const delivery =
         question.status === 'delivered'
-          ? html`<p class="delivery is-delivered">Delivered to the agent${question.deliveredAt === undefined ? '' : html` · ${time(question.deliveredAt, options)}`}</p>`
+          ? html`<p class="delivery is-delivered">Delivered to the agent${question.deliveredAt === undefined ? '' : html` · ${renderTime(question.deliveredAt, options)}`}</p>`
           : html`<p class="delivery">Reaches the agent with the next prompt in its session</p>`;
       return html`<div class="outcome">${who}${picked}${notes}${delivery}</div>`;
     }
@@ -149,7 +151,7 @@ function closedLine(question: Question, what: SafeHtml | string, options: CardOp
   const at = question.closure?.at;
   const told =
     question.status !== 'cancelled' && question.deliveredAt !== undefined
-      ? html`<p class="delivery is-delivered">The agent was told${html` · ${time(question.deliveredAt, options)}`}</p>`
+      ? html`<p class="delivery is-delivered">The agent was told${html` · ${renderTime(question.deliveredAt, options)}`}</p>`
       : '';
-  return html`<div class="outcome"><p class="who">${what}${at === undefined ? '' : html` · ${time(at, options)}`}</p>${told}</div>`;
+  return html`<div class="outcome"><p class="who">${what}${at === undefined ? '' : html` · ${renderTime(at, options)}`}</p>${told}</div>`;
 }

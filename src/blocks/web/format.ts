@@ -2,7 +2,7 @@
  * Words and small pieces the web inbox renders: project names, times, ready marks, state names. Pure.
  */
 import type { Readiness } from '../../core/answer.js';
-import type { Platform, QuestionStatus } from '../../core/question.js';
+import type { DeliveryPath, Platform, QuestionStatus } from '../../core/question.js';
 
 /** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
 export function projectName(project: string): string {
@@ -75,4 +75,16 @@ export function placeName(platform: Platform): string {
 /** `1 answer`, `3 answers`. */
 export function answersCount(count: number): string {
   return count === 1 ? '1 answer' : `${count} answers`;
+}
+
+const DELIVERY_PATHS: Readonly<Record<DeliveryPath, string>> = {
+  prompt: 'with a prompt the person typed',
+  'tool-call': 'during a tool call',
+  wake: 'after waking the session',
+  'tool-result': 'as the result of its own tool call',
+};
+
+/** How an outcome reached the agent, as it reads after "Delivered": `with a prompt the person typed`. */
+export function deliveryPathName(via: DeliveryPath): string {
+  return DELIVERY_PATHS[via];
 }

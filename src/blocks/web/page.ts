@@ -156,7 +156,7 @@ function projectFilter(items: readonly WebInboxItem[], state: InboxState): SafeH
 }
 
 /** An inbox tray, drawn inline (an emoji depends on the machine's fonts). */
-const LOGO = new SafeHtml(
+export const LOGO = new SafeHtml(
   '<svg class="logo" viewBox="0 0 24 24" width="34" height="34" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="M3 13l2.5-7.5A2 2 0 0 1 7.4 4h9.2a2 2 0 0 1 1.9 1.5L21 13"/><path d="M3 13v5a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2v-5h-5l-1.5 2.5h-5L8 13z"/></svg>',
 );
 
@@ -165,10 +165,21 @@ export interface PageOptions {
   readonly viewer: string;
 }
 
-function shell(title: string, body: SafeHtml): string {
+/** A whole HTML document: the head every page shares (stylesheet, no referrer) and `body`. */
+export function pageShell(title: string, body: SafeHtml): string {
   return `<!doctype html>
 ${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${WEB_ROUTES.style}"></head><body>${body}</body></html>`}
 `;
+}
+
+/** The web inbox's views, one tab each. */
+export type WebView = 'waiting' | 'answered';
+
+/** The Waiting | Answered tabs; `current` is marked for assistive technology too. */
+export function viewTabs(current: WebView): SafeHtml {
+  const tab = (view: WebView, href: string, label: string) =>
+    html`<a class="tab${view === current ? ' is-current' : ''}" href="${href}" data-view="${view}"${view === current ? html` aria-current="page"` : ''}>${label}</a>`;
+  return html`<nav class="tabs" aria-label="Views">${tab('waiting', WEB_ROUTES.page, 'Waiting')}${tab('answered', WEB_ROUTES.answered, 'Answered')}</nav>`;
 }
 
 /** `(3) ask-later inbox`: the tab shows how many questions wait (the client keeps it current). */
@@ -178,9 +189,10 @@ export function pageTitle(waiting: number): string {
 
 /** The whole page, server-rendered with the current inbox; the client script keeps it live. */
 export function renderInboxPage(view: WebInboxView, options: PageOptions): string {
-  return shell(
+  return pageShell(
     pageTitle(inboxCounts(view.items).all),
     html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><span id="live" class="live" data-live="connecting">connecting…</span></header>
+${viewTabs('waiting')}
 <p id="flash" class="flash" role="status" aria-live="polite" hidden></p>
 <main id="inbox">${renderInboxFragment(view)}</main>
 <script src="${WEB_ROUTES.script}" defer></script>`,
@@ -189,7 +201,7 @@ export function renderInboxPage(view: WebInboxView, options: PageOptions): strin
 
 /** The sign-in page shown when the inbox needs `ASK_LATER_WEB_TOKEN` (bound beyond loopback). */
 export function renderLoginPage(options: { readonly failed: boolean }): string {
-  return shell(
+  return pageShell(
     'ask-later inbox: sign in',
     html`<main class="login">${LOGO}<h1>ask-later</h1><p>This inbox is shared beyond this machine. Enter the token it was started with (<code>ASK_LATER_WEB_TOKEN</code>).</p>${options.failed ? html`<p class="flash flash-warn" role="alert">That token is not the one the inbox was started with.</p>` : ''}<form method="post" action="${WEB_ROUTES.login}"><label>Token <input type="password" name="token" autocomplete="current-password" required autofocus></label><button type="submit" class="primary">Sign in</button></form></main>`,
   );

@@ -8,6 +8,8 @@ export const WEB_ROUTES = Object.freeze({
   page: '/',
   /** The inbox fragment (toolbar and cards) for the page's current query, swapped in by the client. */
   inbox: '/inbox',
+  /** The decision trail: answered questions, newest first, searchable and paged ({@link AnsweredState}). */
+  answered: '/answered',
   /** Server-sent events: one `message` (data: a question ref) whenever a question may have changed. */
   events: '/events',
   script: '/assets/inbox.js',
@@ -48,4 +50,38 @@ export function inboxQuery(state: InboxState): string {
   if (state.project !== undefined) params.set('project', state.project);
   const query = params.toString();
   return query === '' ? '' : `?${query}`;
+}
+
+/** The Answered view's state in the URL, so a search is a link: free text, one project (by tag), a page. */
+export interface AnsweredState {
+  /** Free text matched against question, context, ticket, answer and notes (`decisions/query.ts`). */
+  readonly search?: string;
+  readonly project?: string;
+  /** 1-based. */
+  readonly page: number;
+}
+
+/** The longest search the view takes; longer text is cut (it only filters a view). */
+export const SEARCH_MAX = 200;
+
+/** The state in a query string (`q`, `project`, `page`); anything unknown falls back to no filter, page 1. */
+export function parseAnsweredState(query: URLSearchParams): AnsweredState {
+  const search = (query.get('q') ?? '').trim().slice(0, SEARCH_MAX);
+  const project = query.get('project');
+  const page = /^[1-9][0-9]{0,5}$/.test(query.get('page') ?? '') ? Number(query.get('page')) : 1;
+  return {
+    ...(search === '' ? {} : { search }),
+    ...(project !== null && TAG.test(project) ? { project } : {}),
+    page,
+  };
+}
+
+/** The Answered view's path and query that {@link parseAnsweredState} reads back as `state`. */
+export function answeredHref(state: AnsweredState): string {
+  const params = new URLSearchParams();
+  if (state.search !== undefined) params.set('q', state.search);
+  if (state.project !== undefined) params.set('project', state.project);
+  if (state.page !== 1) params.set('page', String(state.page));
+  const query = params.toString();
+  return query === '' ? WEB_ROUTES.answered : `${WEB_ROUTES.answered}?${query}`;
 }

@@ -122,4 +122,39 @@ button.danger { background: var(--red); border-color: var(--red); color: #fff; }
 .login { max-width: 26rem; margin: 4rem auto; background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.5rem; }
 .login form { display: flex; flex-direction: column; gap: 0.75rem; }
 .login input { width: 100%; padding: 0.45rem 0.6rem; border: 1px solid var(--line); border-radius: 8px; background: var(--card); margin-top: 0.25rem; }
+.tabs { max-width: 60rem; margin: 0 auto; padding: 0 1rem; display: flex; gap: 0.25rem; border-bottom: 1px solid var(--line); }
+.tab { text-decoration: none; color: var(--muted); padding: 0.45rem 0.9rem; border-bottom: 2px solid transparent; margin-bottom: -1px; font-weight: 500; }
+.tab:hover { color: var(--text); }
+.tab.is-current { color: var(--text); border-bottom-color: var(--accent); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.chart-panel { margin: 1rem 0 0; background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 0.75rem 1.25rem 1rem; }
+.chart-panel .list-title { margin: 0 0 0.4rem; }
+.chart-panel .empty { padding: 1.25rem 1rem; }
+.chart-figures { list-style: none; margin: 0 0 0.4rem; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1.5rem; font-size: 0.9rem; }
+.swatch { display: inline-block; width: 0.75rem; height: 0.75rem; border-radius: 2px; margin-right: 0.4rem; vertical-align: -0.05rem; }
+.swatch-blocking { background: var(--red); }
+.swatch-canWait { background: var(--green); }
+svg.chart { display: block; width: 100%; height: auto; max-width: 40rem; }
+svg.chart text { font-size: 11px; fill: var(--muted); }
+svg.chart .chart-grid { stroke: var(--line); }
+svg.chart .chart-baseline { stroke: var(--muted); }
+svg.chart .bar-blocking { fill: var(--red); }
+svg.chart .bar-canWait { fill: var(--green); }
+svg.chart .whisker-blocking { stroke: var(--red); }
+svg.chart .whisker-canWait { stroke: var(--green); }
+.chart-note { color: var(--muted); font-size: 0.8rem; margin-top: 0.3rem; }
+.search { margin-top: 1rem; }
+.search input[type="search"] { margin-left: 0.35rem; padding: 0.3rem 0.5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--card); width: 16rem; max-width: 60vw; }
+.search label { color: var(--muted); font-size: 0.9rem; }
+.clear { color: var(--muted); font-size: 0.9rem; }
+.result-count { color: var(--muted); font-size: 0.9rem; margin: 0 0 0.75rem; }
+ol.decisions { list-style: none; margin: 0; padding: 0; }
+.card.decision.is-closed .question { color: var(--text); }
+.times { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.75rem; margin: 0.5rem 0 0; font-size: 0.9rem; }
+.times dt { color: var(--muted); }
+.times dd { margin: 0; }
+.pager { display: flex; justify-content: space-between; align-items: center; margin-top: 1.25rem; }
+.page-link { color: var(--accent); text-decoration: none; font-weight: 500; }
+.page-link.is-off { color: var(--muted); opacity: 0.6; }
+.page-of { color: var(--muted); font-size: 0.9rem; }
 `;

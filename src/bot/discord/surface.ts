@@ -16,11 +16,12 @@ import { createHash } from 'node:crypto';
 import { type REST, Routes } from 'discord.js';
 import { parseCustomId } from '../../blocks/discord/ids.js';
 import { renderQuestionMessage } from '../../blocks/discord/question-message.js';
+import { renderReminder } from '../../blocks/discord/reminder.js';
 import type { DiscordMessage } from '../../blocks/discord/types.js';
 import type { MessageRef, Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { type Logger, silentLogger } from '../logger.js';
-import type { PostOptions, Surface } from '../surface.js';
+import type { PostOptions, Reminder, Surface } from '../surface.js';
 import { arr, obj, snowflake, snowflakeAt } from './payload.js';
 import { discordErrorCode, discordErrorFields } from './rest.js';
 
@@ -60,6 +61,21 @@ const GONE = new Set([
 export function questionNonce(question: Pick<Question, 'project' | 'id' | 'createdAt'>): string {
   return createHash('sha256')
     .update(`${question.project}\n${question.id}\n${question.createdAt}`)
+    .digest('base64url')
+    .slice(0, NONCE_MAX - 1);
+}
+
+/**
+ * The create nonce of a reminder: like {@link questionNonce}, over the question, the copy it replies to and the
+ * reminder's ordinal, so the same reminder sent again within Discord's nonce window returns the first reply.
+ */
+export function reminderNonce(
+  question: Pick<Question, 'project' | 'id' | 'createdAt'>,
+  ref: Pick<MessageRef, 'messageId'>,
+  ordinal: number,
+): string {
+  return createHash('sha256')
+    .update(`reminder\n${question.project}\n${question.id}\n${question.createdAt}\n${ref.messageId}\n${ordinal}`)
     .digest('base64url')
     .slice(0, NONCE_MAX - 1);
 }
@@ -114,6 +130,29 @@ export class DiscordSurface implements Surface {
       this.#log.warn(
         { questionId: question.id, channel: ref.channel, messageId: ref.messageId, ...discordErrorFields(error) },
         'discord: question message gone; not redrawn',
+      );
+    }
+  }
+
+  /**
+   * A reminder as a reply to the copy, pinging only the owners (`allowed_mentions.users`). Sent with a nonce of the
+   * question, copy and ordinal and `enforce_nonce`, so a reminder handled again soon after returns the first reply.
+   * A channel the bot can no longer post in is logged, not retried.
+   */
+  async remind(question: Question, ref: MessageRef, reminder: Reminder, _options: PostOptions): Promise<void> {
+    const body = {
+      ...renderReminder(reminder, ref.messageId),
+      nonce: reminderNonce(question, ref, reminder.ordinal),
+      enforce_nonce: true,
+    };
+    try {
+      await this.#o.rest.post(Routes.channelMessages(ref.channel), { body });
+    } catch (error) {
+      const code = discordErrorCode(error);
+      if (code === undefined || !GONE.has(code)) throw error;
+      this.#log.warn(
+        { questionId: question.id, channel: ref.channel, messageId: ref.messageId, ...discordErrorFields(error) },
+        'discord: question channel gone; reminder not sent',
       );
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Slack as the bridge sees it: every project goes to the configured channel (a routing table comes later); a
- * question is one message posted with `chat.postMessage` and redrawn with `chat.update`.
+ * question is one message posted with `chat.postMessage` and redrawn with `chat.update`; a reminder is a reply in
+ * its thread.
  *
  * Posting twice is avoided across bridge crashes: every message carries metadata
  * `{event_type: 'ask_later_question', event_payload: {ref}}`, and a post flagged `maybePostedBefore` first looks
@@ -14,11 +15,12 @@
  * posts must never hold up `views.open` calls racing a 3-second trigger.
  */
 import { renderQuestionMessage } from '../../blocks/slack/question-message.js';
+import { REMINDER_EVENT_TYPE, renderReminder } from '../../blocks/slack/reminder.js';
 import type { MessageBlock, SlackMessage } from '../../blocks/slack/types.js';
 import type { MessageRef, Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { type Logger, silentLogger } from '../logger.js';
-import type { PostOptions, Surface } from '../surface.js';
+import type { PostOptions, Reminder, Surface } from '../surface.js';
 import { messageTs, obj } from './payload.js';
 import { callSlack, slackErrorCode, slackErrorFields, type WebClient } from './web.js';
 
@@ -92,6 +94,51 @@ export class SlackSurface implements Surface {
 
   async update(question: Question, ref: MessageRef): Promise<void> {
     await updateQuestionMessage(this.#o.client, ref.channel, ref.messageId, this.#render(question), this.#log);
+  }
+
+  /**
+   * A reminder as a reply in the copy's thread (`thread_ts`), mentioning only the owners. A reminder handled again
+   * (`maybePostedBefore`) is first looked for among the thread's replies by its metadata (question and ordinal).
+   * A thread that is gone (the question message was deleted) is logged, not retried.
+   */
+  async remind(question: Question, ref: MessageRef, reminder: Reminder, options: PostOptions): Promise<void> {
+    const message = renderReminder(question, reminder);
+    const where = { questionId: question.id, channel: ref.channel, ts: ref.messageId, ordinal: reminder.ordinal };
+    try {
+      if (options.maybePostedBefore && (await this.#findReminder(ref, message.metadata.event_payload))) {
+        this.#log.info(where, 'slack: found the earlier reminder; not sending it again');
+        return;
+      }
+      await callSlack(this.#o.client, 'chat.postMessage', {
+        channel: ref.channel,
+        thread_ts: ref.messageId,
+        text: message.text,
+        metadata: message.metadata,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code !== 'thread_not_found' && code !== 'invalid_thread_ts' && code !== 'message_not_found') throw error;
+      this.#log.warn({ ...where, ...slackErrorFields(error) }, 'slack: question thread gone; reminder not sent');
+    }
+  }
+
+  /** Whether the copy's thread holds this reminder already (one page of replies: a thread holds few). */
+  async #findReminder(ref: MessageRef, payload: { ref: string; ordinal: number }): Promise<boolean> {
+    const result = await callSlack(this.#o.client, 'conversations.replies', {
+      channel: ref.channel,
+      ts: ref.messageId,
+      include_all_metadata: true,
+      limit: 200,
+    });
+    return (Array.isArray(result.messages) ? result.messages : []).some((entry) => {
+      const metadata = obj(obj(entry)?.metadata);
+      const found = obj(metadata?.event_payload);
+      return (
+        metadata?.event_type === REMINDER_EVENT_TYPE && found?.ref === payload.ref && found.ordinal === payload.ordinal
+      );
+    });
   }
 
   /**

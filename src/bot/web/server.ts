@@ -1,5 +1,6 @@
 /**
- * The web inbox's HTTP side: the page, the inbox fragment, server-sent events, and the JSON actions (draft, send,
+ * The web inbox's HTTP side: the page, the inbox fragment, the Answered view (the decision trail with its
+ * time-to-answer chart, one `listDecisions` read per request), server-sent events, and the JSON actions (draft, send,
  * send ready, remove), every one of them through the same `InteractionService` as Slack and Discord, so the first
  * answer wins across every surface. `createWebInbox` gives a request handler that `serve` mounts next to its other
  * routes; `startWebInbox` runs it on a server of its own.
@@ -20,15 +21,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { userInfo } from 'node:os';
 import { z } from 'zod';
+import { renderAnsweredPage } from '../../blocks/web/answered.js';
 import type { WebInboxItem } from '../../blocks/web/card.js';
 import { INBOX_CLIENT_SCRIPT } from '../../blocks/web/client.js';
 import { answersCount } from '../../blocks/web/format.js';
 import { renderInboxFragment, renderInboxPage, renderLoginPage, type WebInboxView } from '../../blocks/web/page.js';
-import { type InboxState, parseInboxState, WEB_ROUTES } from '../../blocks/web/routes.js';
+import { type InboxState, parseAnsweredState, parseInboxState, WEB_ROUTES } from '../../blocks/web/routes.js';
 import { INBOX_STYLESHEET } from '../../blocks/web/style.js';
 import { NOTES_MAX, OPTIONS_MAX } from '../../core/limits.js';
 import { QUESTION_STATUSES, type Question } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
+import { listDecisions } from '../../decisions/query.js';
 import type { Store } from '../../store/port.js';
 import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
 import type { Actor, Pick as AnswerPick, InteractionService, Outcome } from '../interactions.js';
@@ -271,7 +274,7 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     if (path === WEB_ROUTES.login) return login(request, response, method);
 
     if (!signedIn(request)) {
-      if (path === WEB_ROUTES.page && method === 'GET') {
+      if ((path === WEB_ROUTES.page || path === WEB_ROUTES.answered) && method === 'GET') {
         response.writeHead(401, { ...COMMON_HEADERS, ...HTML_HEADERS });
         response.end(renderLoginPage({ failed: false }));
         return;
@@ -288,6 +291,21 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
           ? renderInboxPage(view, { viewer: actor.displayName })
           : renderInboxFragment(view).toString(),
       );
+      return;
+    }
+    if (path === WEB_ROUTES.answered) {
+      if (method !== 'GET') return methodNotAllowed(response, 'GET');
+      // One read of the trail: the project list, the chart and the page all come from it (the search and project
+      // filters are the trail's own rules, applied by the renderer).
+      const decisions = await listDecisions(options.store);
+      const page = renderAnsweredPage({
+        decisions,
+        state: parseAnsweredState(url.searchParams),
+        now: now(),
+        ...(timeZone === undefined ? {} : { timeZone }),
+      });
+      response.writeHead(200, { ...COMMON_HEADERS, ...HTML_HEADERS });
+      response.end(page);
       return;
     }
     if (path === WEB_ROUTES.events) {
@@ -369,7 +387,7 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
         const text = unavailable
           ? 'The ask-later store is unreachable; try again in a moment.'
           : 'Something went wrong in the inbox; try again.';
-        if (url.pathname === WEB_ROUTES.page) sendText(response, status, text);
+        if (url.pathname === WEB_ROUTES.page || url.pathname === WEB_ROUTES.answered) sendText(response, status, text);
         else sendJson(response, status, { ok: false, text });
       });
       return true;

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { answeredIds, hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
 import { connectClient, isError, textOf } from '../../support/mcp.js';
-import { uniqueProject } from '../../support/store.js';
+import { spec, testClock, uniqueProject } from '../../support/store.js';
 import {
   CHROMIUM,
   hasChromium,
@@ -348,5 +348,114 @@ describe('the web inbox in Chromium', () => {
     await expect(docsCard.locator('.outcome').textContent()).resolves.toContain('Dismissed by Ada in the web inbox');
     expect((await s.store.get(docs, docsId))?.status).toBe('dismissed');
     await notReloaded(page);
+  });
+});
+
+/** The DOM pieces the in-page code below uses (the test's tsconfig has no DOM types). */
+interface InPageDom {
+  getComputedStyle(element: unknown): { fill: string };
+  XMLSerializer: new () => { serializeToString(node: unknown): string };
+  DOMParser: new () => {
+    parseFromString(
+      text: string,
+      type: string,
+    ): { getElementsByTagName(name: string): { length: number }; documentElement: { nodeName: string } };
+  };
+}
+
+describe('the Answered view in Chromium', () => {
+  it('GIVEN answers over the last week THEN the Answered tab shows the time-to-answer chart as visible inline SVG, the search narrows the list, and the page made no request beyond its own origin', async () => {
+    const clock = testClock(Date.UTC(2027, 0, 14, 12, 0));
+    const s = await stack({ bridge: false, storeNow: clock.now, now: clock.now });
+    const project = uniqueProject('decided');
+    const ada = { platform: 'web', userId: 'local', displayName: 'Ada' } as const;
+    const decide = async (question: string, isBlocking: boolean, waitedMinutes: number) => {
+      const { id } = await s.store.park(project, spec({ question, isBlocking }));
+      clock.advance(waitedMinutes * 60_000);
+      await s.store.answer(project, id, { choices: ['SQLite'], other: false, notes: `Notes for ${question}` }, ada);
+      return id;
+    };
+    await decide('Which cache layer?', true, 10);
+    await decide('Which queue?', true, 30);
+    clock.advance(3 * 24 * 60 * 60_000);
+    await decide('Which log format?', false, 120);
+    await decide('Ship <img src=x onerror="window.__pwned = 1">?', false, 5);
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
+    open.push({ stop: () => context.close() });
+    context.setDefaultTimeout(8000);
+    const requests: string[] = [];
+    context.on('request', (request) => requests.push(request.url()));
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+
+    // From the inbox, the Answered tab.
+    await page.goto(s.web.url);
+    await page.locator('#live[data-live="live"]').waitFor();
+    await page.locator('a.tab[data-view="answered"]').click();
+    await page.waitForURL(`${s.web.url}/answered`);
+    await expect(page.locator('a.tab.is-current').textContent()).resolves.toBe('Answered');
+
+    // The chart: visible, drawn, both kinds, the figures in text.
+    const chart = page.locator('svg.chart');
+    await chart.waitFor();
+    expect(await chart.isVisible()).toBe(true);
+    const box = await chart.boundingBox();
+    expect(box?.width).toBeGreaterThan(300);
+    expect(box?.height).toBeGreaterThan(100);
+    expect(await page.locator('svg.chart rect.bar-blocking').count()).toBe(1);
+    expect(await page.locator('svg.chart rect.bar-canWait').count()).toBe(1);
+    expect(await page.locator('svg.chart rect.bar-blocking').isVisible()).toBe(true);
+    expect(await page.locator('svg.chart rect.bar-canWait').isVisible()).toBe(true);
+    await expect(page.locator('.chart-figures').textContent()).resolves.toBe(
+      'Blocking: median 10 min, p90 30 min (2 answered)Can wait: median 5 min, p90 2 h (2 answered)',
+    );
+    expect(await page.locator('svg.chart .chart-none').count()).toBe(5);
+    // The stylesheet (not inline styles, which the CSP forbids) colours the bars.
+    const fills = await page
+      .locator('svg.chart rect.bar')
+      .evaluateAll((rects) => rects.map((rect) => (globalThis as unknown as InPageDom).getComputedStyle(rect).fill));
+    expect(fills).toHaveLength(2);
+    expect(new Set(fills).size).toBe(2);
+    // The accessible text is there, the table hidden from sight only.
+    await expect(chart.getAttribute('aria-labelledby')).resolves.toBe('tta-title tta-desc');
+    await expect(page.locator('#tta-desc').textContent()).resolves.toContain('Blocking: median 10 min, p90 30 min');
+    expect(await page.locator('.visually-hidden table tbody tr').count()).toBe(7);
+    expect((await page.locator('.chart-panel .visually-hidden').boundingBox())?.width).toBeLessThanOrEqual(1);
+    // What the server drew is well-formed SVG by the browser's own XML parser.
+    const parsed = await chart.evaluate((svg) => {
+      const dom = globalThis as unknown as InPageDom;
+      const xml = new dom.XMLSerializer().serializeToString(svg);
+      const doc = new dom.DOMParser().parseFromString(xml, 'image/svg+xml');
+      return { error: doc.getElementsByTagName('parsererror').length, root: doc.documentElement.nodeName };
+    });
+    expect(parsed).toEqual({ error: 0, root: 'svg' });
+
+    // The list, newest first; hostile text stays text; the search narrows it and lives in the URL.
+    const questions = () => page.locator('article.decision .question').allTextContents();
+    await expect(questions()).resolves.toEqual([
+      'Ship <img src=x onerror="window.__pwned = 1">?',
+      'Which log format?',
+      'Which queue?',
+      'Which cache layer?',
+    ]);
+    await page.locator('input[name="q"]').fill('queue');
+    await page.locator('form.search button[type="submit"]').click();
+    await page.waitForURL(`${s.web.url}/answered?q=queue&project=`);
+    await expect(questions()).resolves.toEqual(['Which queue?']);
+    await expect(page.locator('.result-count').textContent()).resolves.toBe('1 answered question matching “queue”');
+    expect(await page.locator('svg.chart').isVisible()).toBe(true);
+
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(problems).toEqual([]);
+    // Every request went to the page's own origin (a data: URL is no request on the network).
+    const origin = new URL(s.web.url).origin;
+    const elsewhere = requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    expect(elsewhere).toEqual([]);
+    expect(requests.filter((url) => url.startsWith(origin)).map((url) => new URL(url).pathname)).toContain('/answered');
   });
 });

@@ -45,11 +45,13 @@ export interface StackOptions extends Partial<Omit<WebInboxOptions, 'interaction
   /** Run the bridge (default true). */
   readonly bridge?: boolean;
   readonly host?: string;
+  /** The store's clock (default `Date.now`): when questions are parked, answered and delivered. */
+  readonly storeNow?: () => number;
 }
 
 export async function startWebStack(options: StackOptions = {}): Promise<WebStack> {
   const prefix = uniquePrefix();
-  const store = await openTestStore({ prefix });
+  const store = await openTestStore({ prefix, ...(options.storeNow === undefined ? {} : { now: options.storeNow }) });
   const interactions = new InteractionService({
     store,
     access: allowListPolicy({}),
@@ -67,7 +69,7 @@ export async function startWebStack(options: StackOptions = {}): Promise<WebStac
       ? undefined
       : new Bridge({ store, surfaces, consumerName: `web-test-${prefix}`, blockMs: 50, retryBaseMs: 10 });
   await bridge?.start();
-  const { slack: _slack, bridge: _bridge, ...inboxOptions } = options;
+  const { slack: _slack, bridge: _bridge, storeNow: _storeNow, ...inboxOptions } = options;
   const web = await startWebInbox({
     displayName: 'Ada',
     timeZone: 'UTC',

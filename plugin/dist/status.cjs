@@ -1,0 +1,3402 @@
+const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __esm = (fn, res) => function __init() {
+  return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+
+// src/core/limits.ts
+var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, LIMITS;
+var init_limits = __esm({
+  "src/core/limits.ts"() {
+    "use strict";
+    QUESTION_MAX = 250;
+    OPTION_LABEL_MAX = 73;
+    OPTION_DESCRIPTION_MAX = 75;
+    OPTIONS_MIN = 1;
+    OPTIONS_MAX = 6;
+    CONTEXT_MAX = 3e3;
+    IMPACT_MAX = 1e3;
+    TICKET_MAX = 64;
+    NOTES_MAX = 3e3;
+    DISPLAY_NAME_MAX = 80;
+    EXPIRES_MIN_SECONDS = 60;
+    EXPIRES_MAX_SECONDS = 30 * 24 * 60 * 60;
+    WAIT_MAX_SECONDS = 600;
+    LIMITS = Object.freeze({
+      QUESTION_MAX,
+      OPTION_LABEL_MAX,
+      OPTION_DESCRIPTION_MAX,
+      OPTIONS_MIN,
+      OPTIONS_MAX,
+      CONTEXT_MAX,
+      IMPACT_MAX,
+      TICKET_MAX,
+      NOTES_MAX,
+      DISPLAY_NAME_MAX,
+      EXPIRES_MIN_SECONDS,
+      EXPIRES_MAX_SECONDS,
+      WAIT_MAX_SECONDS
+    });
+  }
+});
+
+// src/core/question.ts
+var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
+// src/core/answer.ts
+function answerReadiness(question, selection) {
+  const picks = selection.choices.length + (selection.other ? 1 : 0);
+  if (picks === 0 || !question.multiSelect && picks > 1) {
+    return "pick-one";
+  }
+  if (selection.other && isBlank(selection.notes)) {
+    return "needs-note";
+  }
+  return "ready";
+}
+function checkAnswer(question, selection) {
+  const labels = question.options.map((option) => option.label);
+  const seen = /* @__PURE__ */ new Set();
+  for (const choice of selection.choices) {
+    if (!labels.includes(choice)) {
+      return refuse(`Expected each choice to be one of the options ${quoteAll(labels)}, got ${quote(choice)}`);
+    }
+    if (seen.has(choice)) {
+      return refuse(`Expected each choice once, got ${quote(choice)} more than once`);
+    }
+    seen.add(choice);
+  }
+  const picks = [...selection.choices.map(quote), ...selection.other ? [OTHER_LABEL] : []];
+  if (!question.multiSelect && picks.length > 1) {
+    return refuse(
+      `Expected one pick (an option or ${OTHER_LABEL}) on a single-select question, got ${picks.length}: ${picks.join(", ")}`
+    );
+  }
+  const notes = selection.notes?.trim() ?? "";
+  if (notes.length > NOTES_MAX) {
+    return refuse(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  switch (answerReadiness(question, selection)) {
+    case "pick-one":
+      return refuse(`Expected a choice (one of ${quoteAll(labels)}) or ${OTHER_LABEL} with notes, got nothing`);
+    case "needs-note":
+      return refuse(`Expected notes with ${OTHER_LABEL} saying what the answer is, got none`);
+    case "ready":
+      break;
+  }
+  const normalised = {
+    choices: labels.filter((label) => seen.has(label)),
+    other: selection.other,
+    ...notes === "" ? {} : { notes }
+  };
+  return { ok: true, selection: normalised };
+}
+function describeSelection(question, selection) {
+  const order = new Map(question.options.map((option, index) => [option.label, index]));
+  const rank = (label) => order.get(label) ?? order.size;
+  const choices = [...selection.choices].sort((a, b) => rank(a) - rank(b));
+  const parts = selection.other ? [...choices, OTHER_LABEL] : choices;
+  return parts.length === 0 ? "nothing picked" : parts.join(", ");
+}
+function isBlank(text) {
+  return text === void 0 || text.trim() === "";
+}
+function refuse(reason) {
+  return { ok: false, reason };
+}
+function quote(text) {
+  return JSON.stringify(text);
+}
+function quoteAll(labels) {
+  return labels.map(quote).join(", ");
+}
+var init_answer = __esm({
+  "src/core/answer.ts"() {
+    "use strict";
+    init_limits();
+    init_question();
+  }
+});
+
+// src/core/delivery-note.ts
+function renderDeliveryEntry(q) {
+  const answer = q.answer;
+  if ((q.status === "answered" || q.status === "delivered") && answer !== void 0) {
+    const notes = answer.notes?.trim() ?? "";
+    return [
+      `### #${q.id} answered`,
+      ...questionLines(q),
+      `Answer: ${oneLine(describeSelection(q, answer))}`,
+      ...notes === "" ? [] : ["Notes:", ...quoteLines(notes)],
+      `By ${who(answer.by)} at ${isoTime(answer.at)}`
+    ].join("\n");
+  }
+  if (q.status === "dismissed") {
+    const by = q.closure?.by === void 0 ? "" : ` by ${who(q.closure.by)}`;
+    return [`### #${q.id} dismissed unanswered${by}${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+  }
+  if (q.status === "expired") {
+    return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+  }
+  return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
+}
+function deliveryEntryLength(q) {
+  return SEPARATOR.length + renderDeliveryEntry(q).length;
+}
+function questionLines(q) {
+  return [...q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`], `Question: ${oneLine(q.question)}`];
+}
+function who(by) {
+  const name = oneLine(by.displayName);
+  const where = `on ${PLATFORM_NAMES[by.platform]} (user ${oneLine(by.userId)})`;
+  return name === "" ? where : `${name} ${where}`;
+}
+function closedAt(q) {
+  return q.closure === void 0 ? "" : ` at ${isoTime(q.closure.at)}`;
+}
+function isoTime(at) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? "an unknown time" : date.toISOString();
+}
+function oneLine(text) {
+  return text.replace(LINE_BREAKS_AND_CONTROLS, " ").trim();
+}
+function quoteLines(notes) {
+  return notes.split(LINE_BREAK).map((line) => {
+    const clean = line.replace(CONTROL, (c) => c === "	" ? c : " ").trimEnd();
+    return clean === "" ? ">" : `> ${clean}`;
+  });
+}
+var HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var init_delivery_note = __esm({
+  "src/core/delivery-note.ts"() {
+    "use strict";
+    init_answer();
+    HEADER = [
+      "## ask-later: outcomes of the questions you parked",
+      "",
+      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
+    ].join("\n");
+    SEPARATOR = "\n\n";
+    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
+    UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
+    LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
+    LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
+    CONTROL = new RegExp("\\p{Cc}", "gu");
+  }
+});
+
+// src/core/invalid-answer-error.ts
+var InvalidAnswerError;
+var init_invalid_answer_error = __esm({
+  "src/core/invalid-answer-error.ts"() {
+    "use strict";
+    InvalidAnswerError = class extends Error {
+      name = "InvalidAnswerError";
+    };
+  }
+});
+
+// src/store/corrupt-record-error.ts
+var CorruptRecordError;
+var init_corrupt_record_error = __esm({
+  "src/store/corrupt-record-error.ts"() {
+    "use strict";
+    CorruptRecordError = class extends Error {
+      constructor(record2, problem, options) {
+        super(`Stored question ${record2} is unreadable: ${problem}`, options);
+        this.record = record2;
+        this.problem = problem;
+      }
+      record;
+      problem;
+      name = "CorruptRecordError";
+    };
+  }
+});
+
+// src/core/inbox.ts
+function shownSelection(question, draft) {
+  if (draft !== void 0) return draft;
+  return question.recommended === void 0 ? { choices: [], other: false } : { choices: [question.recommended], other: false };
+}
+var init_inbox = __esm({
+  "src/core/inbox.ts"() {
+    "use strict";
+    init_answer();
+  }
+});
+
+// src/store/drafts.ts
+function personKey(person) {
+  return `${person.platform}:${person.userId}`;
+}
+function checkDraftChange(question, change) {
+  let pick;
+  if (change.pick !== void 0) {
+    const { choices, other } = change.pick;
+    const labels = question.options.map((o) => o.label);
+    if (choices.some((choice) => !labels.includes(choice))) {
+      throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+    }
+    if (!question.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+    }
+    pick = { choices: labels.filter((label) => choices.includes(label)), other };
+  }
+  const notes = change.notes?.trim();
+  if (notes !== void 0 && notes.length > NOTES_MAX) {
+    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  return { ...pick !== void 0 ? { pick } : {}, ...notes !== void 0 ? { notes } : {} };
+}
+function draftBase(question) {
+  const { choices, other } = shownSelection(question);
+  return { choices, other };
+}
+function mergeDraft(question, stored, change, now) {
+  const pick = change.pick ?? stored ?? draftBase(question);
+  const notes = change.notes ?? stored?.notes;
+  return { choices: [...pick.choices], other: pick.other, ...notes ? { notes } : {}, updatedAt: now };
+}
+function parseDraft(text, where) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
+  }
+  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
+    return value;
+  }
+  throw unreadableDraft(where);
+}
+function unreadableDraft(where) {
+  return new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+}
+function byBlockingThenId(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
+}
+function byBlockingThenAge(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
+}
+var init_drafts = __esm({
+  "src/store/drafts.ts"() {
+    "use strict";
+    init_inbox();
+    init_invalid_answer_error();
+    init_limits();
+    init_corrupt_record_error();
+  }
+});
+
+// src/store/port.ts
+var EVENT_TYPES;
+var init_port = __esm({
+  "src/store/port.ts"() {
+    "use strict";
+    EVENT_TYPES = [
+      "parked",
+      "answered",
+      "cancelled",
+      "dismissed",
+      "expired",
+      "delivered",
+      "reminded"
+    ];
+  }
+});
+
+// src/store/failed-events.ts
+function failedRecord(event, failure, now) {
+  return {
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at,
+    attempts: failure.attempts,
+    error: failure.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
+    failedAt: now
+  };
+}
+function readFailedRecord(group, eventId, value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { type, project, questionId, at, attempts, error, failedAt } = o;
+  if (typeof type !== "string" || !EVENT_TYPES.includes(type) || typeof project !== "string" || !Number.isSafeInteger(questionId) || !Number.isSafeInteger(at) || !Number.isSafeInteger(attempts) || typeof error !== "string" || !Number.isSafeInteger(failedAt)) {
+    return void 0;
+  }
+  return {
+    group,
+    event: { eventId, type, project, questionId, at },
+    attempts,
+    error,
+    failedAt
+  };
+}
+function newestFirst(events, count) {
+  return [...events].sort((a, b) => b.failedAt - a.failedAt).slice(0, count);
+}
+var ERROR_MAX;
+var init_failed_events = __esm({
+  "src/store/failed-events.ts"() {
+    "use strict";
+    init_port();
+    ERROR_MAX = 80;
+  }
+});
+
+// src/store/store-unavailable-error.ts
+var StoreUnavailableError;
+var init_store_unavailable_error = __esm({
+  "src/store/store-unavailable-error.ts"() {
+    "use strict";
+    StoreUnavailableError = class extends Error {
+      name = "StoreUnavailableError";
+      constructor(options) {
+        super("The ask-later inbox (its store) is unreachable", options);
+      }
+    };
+  }
+});
+
+// src/store/redis/events.ts
+function isEventType(value) {
+  return EVENT_TYPES.includes(value ?? "");
+}
+function tagOf(streamKey) {
+  return streamKey.slice(streamKey.indexOf("{") + 1, streamKey.indexOf("}"));
+}
+function parseStreamReply(reply, projectOf) {
+  if (reply === null || typeof reply !== "object") return [];
+  const streams = Array.isArray(reply) ? reply : Object.entries(reply);
+  const events = [];
+  for (const [streamKey, entries] of streams) {
+    for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
+  }
+  return events;
+}
+function parseEntry(streamKey, entryId, flat, projectOf) {
+  const fields = {};
+  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields[String(flat[i])] = String(flat[i + 1]);
+  const project = fields.project ?? projectOf(streamKey);
+  const type = fields.type;
+  const questionId = Number(fields.id);
+  if (!isEventType(type) || project === void 0 || !Number.isInteger(questionId)) {
+    return [];
+  }
+  return [
+    {
+      eventId: `${tagOf(streamKey)}/${entryId}`,
+      entryId,
+      streamKey,
+      type,
+      project,
+      questionId,
+      at: Number(fields.at)
+    }
+  ];
+}
+function fieldsOf(reply) {
+  if (Array.isArray(reply)) {
+    const fields = {};
+    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+    return fields;
+  }
+  return reply !== null && typeof reply === "object" ? reply : {};
+}
+function entryIdBefore(id) {
+  const [ms = "0", seq = "0"] = id.split("-");
+  if (BigInt(seq) > 0n) return `${ms}-${BigInt(seq) - 1n}`;
+  if (BigInt(ms) > 0n) return `${BigInt(ms) - 1n}-18446744073709551615`;
+  return "0";
+}
+function strip(event) {
+  return {
+    eventId: event.eventId,
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at
+  };
+}
+var RedisEventConsumer;
+var init_events = __esm({
+  "src/store/redis/events.ts"() {
+    "use strict";
+    init_port();
+    RedisEventConsumer = class {
+      #o;
+      #grouped = /* @__PURE__ */ new Set();
+      #streamByTag = /* @__PURE__ */ new Map();
+      constructor(options) {
+        this.#o = options;
+      }
+      /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
+      async #streams() {
+        const keys = await this.#o.streams();
+        for (const project of keys) {
+          if (this.#grouped.has(project.events)) continue;
+          try {
+            const start = await this.#startOf(project.events);
+            await this.#o.client.sendCommand(["XGROUP", "CREATE", project.events, this.#o.group, start, "MKSTREAM"]);
+          } catch (error) {
+            if (!(error instanceof Error && error.message.startsWith("BUSYGROUP"))) throw error;
+          }
+          this.#grouped.add(project.events);
+          this.#streamByTag.set(project.tag, project.events);
+        }
+        return [...this.#grouped];
+      }
+      /** Where this group starts on a stream: `0`, or where the inherited group got to (see `ConsumerOptions`). */
+      async #startOf(stream) {
+        const from = this.#o.inheritFrom;
+        if (from === void 0) return "0";
+        let groups;
+        try {
+          groups = await this.#o.client.sendCommand(["XINFO", "GROUPS", stream]);
+        } catch {
+          return "0";
+        }
+        const inherited = (Array.isArray(groups) ? groups : []).map(fieldsOf).find((g) => g.name === from);
+        if (!inherited) return "0";
+        const summary = await this.#o.client.sendCommand(["XPENDING", stream, from]);
+        const oldestPending = Number(summary?.[0] ?? 0) > 0 ? summary[1] : void 0;
+        if (typeof oldestPending === "string") return entryIdBefore(oldestPending);
+        return typeof inherited["last-delivered-id"] === "string" ? inherited["last-delivered-id"] : "0";
+      }
+      async read(options = {}) {
+        const streams = await this.#streams();
+        const blockMs = options.blockMs ?? 0;
+        if (streams.length === 0) {
+          if (blockMs > 0) await new Promise((resolve3) => setTimeout(resolve3, Math.min(blockMs, 250)));
+          return [];
+        }
+        const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
+        if (blockMs > 0) command.push("BLOCK", String(blockMs));
+        command.push("STREAMS", ...streams, ...streams.map(() => ">"));
+        const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
+        return parseStreamReply(await connection.sendCommand(command), () => void 0).map(strip);
+      }
+      async reclaim(minIdleMs, count = 100) {
+        const claimed = [];
+        for (const stream of await this.#streams()) {
+          let cursor = "0-0";
+          do {
+            const reply = await this.#o.client.sendCommand([
+              "XAUTOCLAIM",
+              stream,
+              this.#o.group,
+              this.#o.consumer,
+              String(minIdleMs),
+              cursor,
+              "COUNT",
+              String(count)
+            ]);
+            cursor = reply[0];
+            for (const [entryId, flat] of reply[1] ?? []) {
+              claimed.push(...parseEntry(stream, entryId, flat, () => void 0).map(strip));
+            }
+          } while (cursor !== "0-0" && claimed.length < count);
+        }
+        return claimed;
+      }
+      async ack(events) {
+        const byStream = /* @__PURE__ */ new Map();
+        for (const event of events) {
+          const slash = event.eventId.indexOf("/");
+          const stream = this.#streamByTag.get(event.eventId.slice(0, slash));
+          if (!stream) continue;
+          byStream.set(stream, [...byStream.get(stream) ?? [], event.eventId.slice(slash + 1)]);
+        }
+        for (const [stream, ids] of byStream) {
+          await this.#o.client.sendCommand(["XACK", stream, this.#o.group, ...ids]);
+        }
+      }
+      async close() {
+        this.#o.blocking.close();
+        this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/core/question-ref.ts
+function projectTag(project) {
+  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
+}
+var import_node_crypto;
+var init_question_ref = __esm({
+  "src/core/question-ref.ts"() {
+    "use strict";
+    import_node_crypto = require("node:crypto");
+  }
+});
+
+// src/store/redis/keys.ts
+function globalKeys(prefix) {
+  return {
+    projects: `${prefix}:projects`,
+    lease: (name) => `${prefix}:lease:${name}`,
+    failedGroups: `${prefix}:{failed}:groups`,
+    failed: (group) => `${prefix}:{failed}:${group}`,
+    replay: (group) => `${prefix}:{failed}:${group}:replay`
+  };
+}
+var ProjectKeys;
+var init_keys = __esm({
+  "src/store/redis/keys.ts"() {
+    "use strict";
+    init_question_ref();
+    ProjectKeys = class {
+      constructor(prefix, project) {
+        this.project = project;
+        this.tag = projectTag(project);
+        this.base = `${prefix}:{${this.tag}}:`;
+      }
+      project;
+      /** Prefix of every key of this project, e.g. `al:{Zx1…}:`. Scripts build per-question keys from it. */
+      base;
+      tag;
+      get meta() {
+        return `${this.base}meta`;
+      }
+      question(id) {
+        return `${this.base}q:${id}`;
+      }
+      drafts(id) {
+        return `${this.base}d:${id}`;
+      }
+      status(status) {
+        return `${this.base}s:${status}`;
+      }
+      get outbox() {
+        return `${this.base}outbox`;
+      }
+      get expiry() {
+        return `${this.base}expiry`;
+      }
+      get done() {
+        return `${this.base}done`;
+      }
+      get events() {
+        return `${this.base}events`;
+      }
+    };
+  }
+});
+
+// src/store/redis/record.ts
+function messageField(platform, channel) {
+  return `${MESSAGE_FIELD_PREFIX}${platform}:${channel}`;
+}
+function describe(value) {
+  if (value === void 0) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
+  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+}
+function readSpec(read, text, version) {
+  const spec = read.json(text, "spec");
+  const rawOptions = spec.options;
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail("spec.options", "a non-empty list", rawOptions);
+  const options = rawOptions.map((option, index) => {
+    const path = `spec.options.${index}`;
+    if (version === "1") {
+      if (typeof option !== "string") read.fail(path, "a string", option);
+      return { label: option };
+    }
+    const object = read.object(option, path);
+    const label = read.string(object, "label", path);
+    const description = read.optionalString(object, "description", path);
+    return description === void 0 ? { label } : { label, description };
+  });
+  return {
+    context: read.string(spec, "context", "spec"),
+    question: read.string(spec, "question", "spec"),
+    impact: read.string(spec, "impact", "spec"),
+    isBlocking: read.boolean(spec, "isBlocking", "spec"),
+    options,
+    recommended: read.optionalString(spec, "recommended", "spec"),
+    multiSelect: version === "1" ? false : read.boolean(spec, "multiSelect", "spec"),
+    ticket: read.optionalString(spec, "ticket", "spec"),
+    expiresInSeconds: read.optionalNumber(spec, "expiresInSeconds", "spec")
+  };
+}
+function readAnswer(read, text) {
+  const answer = read.json(text, "answer");
+  const notes = read.optionalString(answer, "notes", "answer");
+  if ("choices" in answer) {
+    const choices = read.strings(answer, "choices", "answer");
+    const other = read.boolean(answer, "other", "answer");
+    const by2 = read.responder(answer.by, "answer.by");
+    const at2 = read.number(answer, "at", "answer");
+    return notes === void 0 ? { choices, other, by: by2, at: at2 } : { choices, other, notes, by: by2, at: at2 };
+  }
+  const choice = answer.choice === null ? null : read.string(answer, "choice", "answer");
+  const by = {
+    platform: read.oneOf(answer.platform, PLATFORMS, "answer.platform"),
+    userId: read.string(answer, "userId", "answer"),
+    displayName: read.string(answer, "userName", "answer")
+  };
+  const at = read.number(answer, "at", "answer");
+  const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
+  return notes === void 0 ? base : { ...base, notes };
+}
+function readClosure(read, text) {
+  const closure = read.json(text, "closure");
+  const at = read.number(closure, "at", "closure");
+  return closure.by === void 0 ? { at } : { at, by: read.responder(closure.by, "closure.by") };
+}
+function messagesFromHash(hash, record2) {
+  const messages = [];
+  for (const field in hash) {
+    if (!field.startsWith(MESSAGE_FIELD_PREFIX)) continue;
+    const rest = field.slice(MESSAGE_FIELD_PREFIX.length);
+    const colon = rest.indexOf(":");
+    const platform = rest.slice(0, colon);
+    if (colon < 0 || !isPlatform(platform)) {
+      throw new CorruptRecordError(record2, `\`${field}\`: expected msg:<platform>:<channel>`);
+    }
+    messages.push({ platform, channel: rest.slice(colon + 1), messageId: hash[field] ?? "" });
+  }
+  return messages;
+}
+function isPlatform(value) {
+  return PLATFORMS.includes(value);
+}
+function questionFromHash(hash, where) {
+  const early = new Reader(where);
+  const version = early.oneOf(hash.v, ["1", "2"], "v");
+  const project = hash.project;
+  if (project === void 0) early.fail("project", "a string", project);
+  const id = early.wholeNumber(hash, "id");
+  const read = new Reader(`${project}#${id}`);
+  const status = read.oneOf(hash.status, QUESTION_STATUSES, "status");
+  const createdAt = read.wholeNumber(hash, "createdAt");
+  const specText = hash.spec;
+  if (specText === void 0) read.fail("spec", "a string", specText);
+  const spec = readSpec(read, specText, version);
+  const question = {
+    context: spec.context,
+    question: spec.question,
+    impact: spec.impact,
+    isBlocking: spec.isBlocking,
+    options: spec.options,
+    multiSelect: spec.multiSelect,
+    project,
+    id,
+    status,
+    createdAt,
+    messages: messagesFromHash(hash, read.record)
+  };
+  if (spec.recommended !== void 0) question.recommended = spec.recommended;
+  if (spec.ticket !== void 0) question.ticket = spec.ticket;
+  if (spec.expiresInSeconds !== void 0) question.expiresInSeconds = spec.expiresInSeconds;
+  if (hash.expiresAt !== void 0) question.expiresAt = read.wholeNumber(hash, "expiresAt");
+  if (hash.answer !== void 0) question.answer = readAnswer(read, hash.answer);
+  if (hash.closure !== void 0) question.closure = readClosure(read, hash.closure);
+  if (hash.deliveredAt !== void 0) question.deliveredAt = read.wholeNumber(hash, "deliveredAt");
+  if (hash.deliveredVia !== void 0) {
+    question.deliveredVia = read.oneOf(hash.deliveredVia, DELIVERY_PATHS, "deliveredVia");
+  }
+  if (hash.reminders !== void 0) question.reminders = read.wholeNumber(hash, "reminders");
+  if (hash.remindedAt !== void 0) question.remindedAt = read.wholeNumber(hash, "remindedAt");
+  return question;
+}
+function hashFromFlat(reply) {
+  if (!Array.isArray(reply)) return { ...reply };
+  const hash = {};
+  for (let i = 0; i + 1 < reply.length; i += 2) hash[String(reply[i])] = String(reply[i + 1]);
+  return hash;
+}
+var RECORD_VERSION, MESSAGE_FIELD_PREFIX, Reader;
+var init_record = __esm({
+  "src/store/redis/record.ts"() {
+    "use strict";
+    init_question();
+    init_corrupt_record_error();
+    RECORD_VERSION = 2;
+    MESSAGE_FIELD_PREFIX = "msg:";
+    Reader = class {
+      constructor(record2) {
+        this.record = record2;
+      }
+      record;
+      fail(path, expected, got) {
+        throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe(got)}`);
+      }
+      json(text, path) {
+        let value;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          throw new CorruptRecordError(this.record, `\`${path}\`: expected JSON`, { cause: error });
+        }
+        return this.object(value, path);
+      }
+      object(value, path) {
+        if (value === null || typeof value !== "object" || Array.isArray(value)) this.fail(path, "an object", value);
+        return value;
+      }
+      string(object, key, path) {
+        const value = object[key];
+        if (typeof value !== "string") this.fail(`${path}.${key}`, "a string", value);
+        return value;
+      }
+      optionalString(object, key, path) {
+        return object[key] === void 0 ? void 0 : this.string(object, key, path);
+      }
+      boolean(object, key, path) {
+        const value = object[key];
+        if (typeof value !== "boolean") this.fail(`${path}.${key}`, "true or false", value);
+        return value;
+      }
+      number(object, key, path) {
+        const value = object[key];
+        if (typeof value !== "number" || !Number.isFinite(value)) this.fail(`${path}.${key}`, "a number", value);
+        return value;
+      }
+      optionalNumber(object, key, path) {
+        return object[key] === void 0 ? void 0 : this.number(object, key, path);
+      }
+      strings(object, key, path) {
+        const value = object[key];
+        if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+          this.fail(`${path}.${key}`, "a list of strings", value);
+        }
+        return value;
+      }
+      oneOf(value, allowed, path) {
+        if (typeof value !== "string" || !allowed.includes(value)) {
+          this.fail(path, `one of ${allowed.join(", ")}`, value);
+        }
+        return value;
+      }
+      wholeNumber(hash, key) {
+        const value = hash[key];
+        if (value === void 0 || !/^\d+$/.test(value)) this.fail(key, "a whole number", value);
+        return Number(value);
+      }
+      responder(value, path) {
+        const object = this.object(value, path);
+        return {
+          platform: this.oneOf(object.platform, PLATFORMS, `${path}.platform`),
+          userId: this.string(object, "userId", path),
+          displayName: this.string(object, "displayName", path)
+        };
+      }
+    };
+  }
+});
+
+// src/store/redis/scripts.ts
+function load(file) {
+  let loaded;
+  const get = () => {
+    if (!loaded) {
+      const source = (0, import_node_fs2.readFileSync)(new URL(`./lua/${file}.lua`, __askLaterUrl), "utf8");
+      loaded = { source, sha: (0, import_node_crypto2.createHash)("sha1").update(source).digest("hex") };
+    }
+    return loaded;
+  };
+  return {
+    name: file,
+    numberOfKeys: Number(file.slice(file.lastIndexOf("-") + 1)),
+    get source() {
+      return get().source;
+    },
+    get sha() {
+      return get().sha;
+    }
+  };
+}
+var import_node_crypto2, import_node_fs2, scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
+var init_scripts = __esm({
+  "src/store/redis/scripts.ts"() {
+    "use strict";
+    import_node_crypto2 = require("node:crypto");
+    import_node_fs2 = require("node:fs");
+    scripts = {
+      park: load("park-4"),
+      answer: load("answer-7"),
+      close: load("close-8"),
+      expire: load("expire-7"),
+      draft: load("draft-2"),
+      recordMessage: load("record-message-1"),
+      claim: load("claim-1"),
+      waiting: load("waiting-1"),
+      confirm: load("confirm-5"),
+      release: load("release-0"),
+      deliver: load("deliver-6"),
+      purge: load("purge-1"),
+      lease: load("lease-1"),
+      releaseLease: load("release-lease-1"),
+      recordFailure: load("record-failure-2"),
+      replayFailed: load("replay-failed-2"),
+      remind: load("remind-2"),
+      count: load("count-6")
+    };
+    TransitionCode = {
+      unknown: 0,
+      done: 1,
+      alreadyAnswered: 2,
+      notPending: 3,
+      dueToExpire: 4
+    };
+    DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 };
+    ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
+    RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
+    DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
+    PARK_TAG_COLLISION = -1;
+  }
+});
+
+// src/store/redis/resp-connection.ts
+var resp_connection_exports = {};
+__export(resp_connection_exports, {
+  RedisErrorReply: () => RedisErrorReply,
+  connectResp: () => connectResp
+});
+function parseReply(buffer, offset) {
+  const lineEnd = buffer.indexOf("\r\n", offset);
+  if (lineEnd < 0) return INCOMPLETE;
+  const type = String.fromCharCode(buffer[offset] ?? 0);
+  const line = buffer.toString("utf8", offset + 1, lineEnd);
+  const next = lineEnd + 2;
+  switch (type) {
+    case "+":
+      return { value: line, next };
+    case "-":
+      return { value: new RedisErrorReply(line), next };
+    case ":":
+      return { value: Number(line), next };
+    case "$": {
+      const length = Number(line);
+      if (length < 0) return { value: null, next };
+      if (buffer.length < next + length + 2) return INCOMPLETE;
+      return { value: buffer.toString("utf8", next, next + length), next: next + length + 2 };
+    }
+    case "*": {
+      const count = Number(line);
+      if (count < 0) return { value: null, next };
+      const items = [];
+      let cursor = next;
+      for (let i = 0; i < count; i++) {
+        const item = parseReply(buffer, cursor);
+        if (item === INCOMPLETE) return INCOMPLETE;
+        items.push(item.value);
+        cursor = item.next;
+      }
+      return { value: items, next: cursor };
+    }
+    default:
+      throw new ConnectionLost(`unexpected RESP type byte ${JSON.stringify(type)}`);
+  }
+}
+function encode(args) {
+  const parts = [`*${args.length}\r
+`];
+  for (const arg of args) {
+    const bytes = Buffer.from(arg, "utf8");
+    parts.push(`$${bytes.length}\r
+`, bytes, "\r\n");
+  }
+  return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
+}
+async function connectResp(url, options) {
+  const parsed = new URL(url);
+  const tls = parsed.protocol === "rediss:";
+  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+  const port = Number(parsed.port || 6379);
+  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : (0, import_node_net.connect)({ host, port });
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      socket.destroy();
+      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
+    }, options.connectTimeoutMs);
+  });
+  const handshake = async () => {
+    await new Promise((resolve3, reject) => {
+      socket.once(tls ? "secureConnect" : "connect", () => {
+        socket.removeAllListeners("error");
+        resolve3();
+      });
+      socket.once("error", reject);
+    });
+    socket.setNoDelay(true);
+    const connection = new RespConnection(socket, url, options);
+    const password = decodeURIComponent(parsed.password);
+    const username = decodeURIComponent(parsed.username);
+    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
+    const db = parsed.pathname.replace(/^\//, "");
+    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
+    return connection;
+  };
+  try {
+    return await Promise.race([handshake(), timeout]);
+  } catch (error) {
+    socket.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+var import_node_net, RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
+var init_resp_connection = __esm({
+  "src/store/redis/resp-connection.ts"() {
+    "use strict";
+    import_node_net = require("node:net");
+    RedisErrorReply = class extends Error {
+      name = "ErrorReply";
+    };
+    ConnectionLost = class extends Error {
+      name = "SocketClosedUnexpectedlyError";
+    };
+    ConnectTimeout = class extends Error {
+      name = "ConnectionTimeoutError";
+    };
+    INCOMPLETE = /* @__PURE__ */ Symbol("incomplete");
+    RespConnection = class {
+      constructor(socket, url, options) {
+        this.socket = socket;
+        this.url = url;
+        this.options = options;
+        socket.on("data", (chunk) => this.#receive(chunk));
+        socket.on("error", (error) => this.#fail(error));
+        socket.on("close", () => this.#fail(new ConnectionLost("connection closed")));
+      }
+      socket;
+      url;
+      options;
+      #buffer = Buffer.alloc(0);
+      #pending = [];
+      #open = true;
+      get isOpen() {
+        return this.#open;
+      }
+      #receive(chunk) {
+        this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+        let offset = 0;
+        try {
+          for (; ; ) {
+            const parsed = parseReply(this.#buffer, offset);
+            if (parsed === INCOMPLETE) break;
+            offset = parsed.next;
+            const waiter = this.#pending.shift();
+            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
+            else waiter?.resolve(parsed.value);
+          }
+        } catch (error) {
+          this.#fail(error);
+          this.socket.destroy();
+          return;
+        }
+        this.#buffer = offset === this.#buffer.length ? Buffer.alloc(0) : this.#buffer.subarray(offset);
+      }
+      #fail(error) {
+        this.#open = false;
+        const pending = this.#pending;
+        this.#pending = [];
+        for (const waiter of pending) waiter.reject(error);
+      }
+      sendCommand(args) {
+        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
+        return new Promise((resolve3, reject) => {
+          this.#pending.push({ resolve: resolve3, reject });
+          this.socket.write(encode(args));
+        });
+      }
+      duplicate() {
+        return connectResp(this.url, this.options);
+      }
+      close() {
+        this.#open = false;
+        this.socket.destroy();
+      }
+    };
+  }
+});
+
+// hook-stub:node-redis-connection
+var node_redis_connection_exports = {};
+__export(node_redis_connection_exports, {
+  connectNodeRedis: () => connectNodeRedis
+});
+async function connectNodeRedis() {
+  throw new Error("the hook bundle connects with the minimal client only");
+}
+var init_node_redis_connection = __esm({
+  "hook-stub:node-redis-connection"() {
+  }
+});
+
+// src/store/redis/redis-store.ts
+var redis_store_exports = {};
+__export(redis_store_exports, {
+  RETENTION_MS: () => RETENTION_MS,
+  RedisStore: () => RedisStore,
+  openRedisStore: () => openRedisStore,
+  toStoreError: () => toStoreError
+});
+function isConnectionError(error) {
+  if (!(error instanceof Error)) return false;
+  const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
+  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
+  const code = error.code;
+  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
+}
+function toStoreError(error) {
+  if (error instanceof StoreUnavailableError) return error;
+  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
+}
+async function openRedisStore(options) {
+  const timeout = options.connectTimeoutMs ?? 2e3;
+  try {
+    const connection = options.connection === "minimal" ? await (await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports))).connectResp(options.url, { connectTimeoutMs: timeout }) : await (await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports))).connectNodeRedis(options.url, timeout);
+    return new RedisStore(connection, options);
+  } catch (error) {
+    throw new StoreUnavailableError({ cause: error });
+  }
+}
+function claimedIds(claim, only) {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+var import_node_crypto3, RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var init_redis_store = __esm({
+  "src/store/redis/redis-store.ts"() {
+    "use strict";
+    import_node_crypto3 = require("node:crypto");
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question();
+    init_corrupt_record_error();
+    init_drafts();
+    init_failed_events();
+    init_store_unavailable_error();
+    init_events();
+    init_keys();
+    init_record();
+    init_scripts();
+    RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
+    CACHE_MAX = 1e4;
+    KEYS_CACHE_MAX = 1e5;
+    RedisStore = class {
+      #client;
+      #options;
+      #prefix;
+      #now;
+      #maxLen;
+      #knownProjects = /* @__PURE__ */ new Set();
+      #consumers = /* @__PURE__ */ new Set();
+      #waiters = /* @__PURE__ */ new Set();
+      constructor(client, options) {
+        this.#client = client;
+        this.#options = options;
+        this.#prefix = options.prefix ?? "al";
+        this.#now = options.now ?? Date.now;
+        this.#maxLen = String(options.eventStreamMaxLen ?? 1e4);
+      }
+      #keyCache = /* @__PURE__ */ new Map();
+      // small entries: KEYS_CACHE_MAX
+      /**
+       * Questions as last read or parked, by `project\0id`, used only for what never changes after parking (the
+       * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
+       * answers has usually read the question already (the bridge rendered it). States always come from Redis.
+       */
+      #specCache = /* @__PURE__ */ new Map();
+      #keys(project) {
+        let keys = this.#keyCache.get(project);
+        if (!keys) {
+          if (this.#keyCache.size >= KEYS_CACHE_MAX) this.#keyCache.clear();
+          keys = new ProjectKeys(this.#prefix, project);
+          this.#keyCache.set(project, keys);
+        }
+        return keys;
+      }
+      #remember(question) {
+        const key = `${question.project}\0${question.id}`;
+        if (!this.#specCache.has(key)) {
+          if (this.#specCache.size >= CACHE_MAX) {
+            const oldest = this.#specCache.keys().next();
+            if (!oldest.done) this.#specCache.delete(oldest.value);
+          }
+          this.#specCache.set(key, question);
+        }
+        return question;
+      }
+      /** The question's unchanging parts: from the cache, else read (and remembered). */
+      async #spec(project, id) {
+        return this.#specCache.get(`${project}\0${id}`) ?? await this.get(project, id);
+      }
+      async #run(work) {
+        try {
+          return await work();
+        } catch (error) {
+          throw toStoreError(error);
+        }
+      }
+      async #eval(script, keys, args) {
+        if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys`);
+        const tail = [String(keys.length), ...keys, ...args.map(String)];
+        try {
+          return await this.#client.sendCommand(["EVALSHA", script.sha, ...tail]);
+        } catch (error) {
+          if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
+            return this.#client.sendCommand(["EVAL", script.source, ...tail]);
+          }
+          throw error;
+        }
+      }
+      async #registerProject(keys) {
+        if (this.#knownProjects.has(keys.tag)) return;
+        await this.#client.sendCommand(["HSETNX", globalKeys(this.#prefix).projects, keys.tag, keys.project]);
+        this.#knownProjects.add(keys.tag);
+      }
+      knownProjects() {
+        return this.#run(async () => [...(await this.projects()).values()]);
+      }
+      projectByTag(tag) {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["HGET", globalKeys(this.#prefix).projects, tag]);
+          return typeof reply === "string" ? reply : void 0;
+        });
+      }
+      /** Every project that ever parked: tag → project name. */
+      async projects() {
+        const reply = await this.#client.sendCommand(["HGETALL", globalKeys(this.#prefix).projects]);
+        return new Map(Object.entries(hashFromFlat(reply)));
+      }
+      #read(reply, where) {
+        return this.#remember(questionFromHash(hashFromFlat(reply), where));
+      }
+      async #hash(key) {
+        const hash = hashFromFlat(await this.#client.sendCommand(["HGETALL", key]));
+        return Object.keys(hash).length === 0 ? void 0 : hash;
+      }
+      park(project, spec) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          await this.#registerProject(keys);
+          const now = this.#now();
+          const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+          const id = Number(
+            await this.#eval(
+              scripts.park,
+              [keys.meta, keys.status("pending"), keys.expiry, keys.events],
+              [
+                keys.base,
+                project,
+                JSON.stringify(spec),
+                now,
+                expiresAt ?? "",
+                RECORD_VERSION,
+                this.#maxLen,
+                spec.isBlocking ? "1" : "0"
+              ]
+            )
+          );
+          if (id === PARK_TAG_COLLISION) {
+            throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
+          }
+          return {
+            ...spec,
+            project,
+            id,
+            status: "pending",
+            createdAt: now,
+            ...expiresAt ? { expiresAt } : {},
+            messages: []
+          };
+        });
+      }
+      get(project, id) {
+        return this.#run(async () => {
+          const hash = await this.#hash(this.#keys(project).question(id));
+          return hash && this.#remember(questionFromHash(hash, `${project}#${id}`));
+        });
+      }
+      async #readMany(project, ids) {
+        const keys = this.#keys(project);
+        const hashes = await Promise.all(ids.map((id) => this.#hash(keys.question(Number(id)))));
+        const questions = [];
+        hashes.forEach((hash, index) => {
+          if (!hash) return;
+          try {
+            questions.push(this.#remember(questionFromHash(hash, `${project}#${ids[index]}`)));
+          } catch (error) {
+            if (!(error instanceof CorruptRecordError)) throw error;
+            this.#options.onCorruptRecord?.(error);
+          }
+        });
+        return questions;
+      }
+      async #list(project, filter) {
+        const keys = this.#keys(project);
+        const statuses = filter.status ?? QUESTION_STATUSES;
+        const idLists = await Promise.all(
+          statuses.map(
+            (status) => this.#client.sendCommand(["ZRANGE", keys.status(status), "0", "-1"])
+          )
+        );
+        const questions = await this.#readMany(project, idLists.flat());
+        return questions.filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#run(async () => (await this.#list(project, filter)).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#run(async () => {
+          const lists = await Promise.all([...new Set(projects)].map((project) => this.#list(project, filter)));
+          return lists.flat().sort(byBlockingThenAge);
+        });
+      }
+      saveDraft(project, id, person, change) {
+        return this.#run(async () => {
+          const question = await this.#spec(project, id);
+          if (!question) return { kind: "unknown" };
+          const checked = checkDraftChange(question, change);
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.draft,
+            [keys.question(id), keys.drafts(id)],
+            [
+              personKey(person),
+              checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
+              checked.notes === void 0 ? "0" : "1",
+              checked.notes ?? "",
+              JSON.stringify(draftBase(question)),
+              String(this.#now())
+            ]
+          );
+          const where = `${project}#${id}`;
+          switch (Number(reply[0])) {
+            case DraftCode.saved:
+              return { kind: "saved", draft: parseDraft(String(reply[1]), where) };
+            case DraftCode.unknown:
+              return { kind: "unknown" };
+            case DraftCode.notPending:
+              return { kind: "not-pending", question: this.#read(reply[1], where) };
+            default:
+              throw unreadableDraft(where);
+          }
+        });
+      }
+      getDraft(project, id, person) {
+        return this.#run(async () => {
+          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personKey(person)]);
+          return text === null ? void 0 : parseDraft(text, `${project}#${id}`);
+        });
+      }
+      answer(project, id, selection, by) {
+        return this.#run(async () => {
+          const question = await this.#spec(project, id);
+          if (!question) return { kind: "unknown" };
+          const checked = checkAnswer(question, selection);
+          if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+          const now = this.#now();
+          const answer = { ...checked.selection, by, at: now };
+          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.answer,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status("answered"),
+              keys.outbox,
+              keys.expiry,
+              keys.events
+            ],
+            [JSON.stringify(answer), now, size, this.#maxLen]
+          );
+          if (Number(reply[0]) === TransitionCode.done) {
+            const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
+            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+          }
+          return this.#transitionResult(project, id, reply, (q) => ({ kind: "won", question: q }));
+        });
+      }
+      async #transitionResult(project, id, reply, onDone) {
+        const code = Number(reply[0]);
+        const where = `${project}#${id}`;
+        switch (code) {
+          case TransitionCode.done:
+            return onDone(this.#read(reply[1], where));
+          case TransitionCode.alreadyAnswered:
+            return { kind: "already-answered", question: this.#read(reply[1], where) };
+          case TransitionCode.notPending:
+            return { kind: "not-pending", question: this.#read(reply[1], where) };
+          case TransitionCode.dueToExpire: {
+            await this.#expireOne(project, id);
+            const question = await this.get(project, id);
+            return question ? { kind: "not-pending", question } : { kind: "unknown" };
+          }
+          default:
+            return { kind: "unknown" };
+        }
+      }
+      #close(project, id, target, by) {
+        return this.#run(async () => {
+          const now = this.#now();
+          const closure = { at: now, ...by ? { by } : {} };
+          let size = 0;
+          if (target === "dismissed") {
+            const question = await this.#spec(project, id);
+            if (!question) return { kind: "unknown" };
+            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+          }
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.close,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status(target),
+              keys.outbox,
+              keys.expiry,
+              keys.done,
+              keys.events
+            ],
+            [target, JSON.stringify(closure), now, size, this.#maxLen]
+          );
+          return this.#transitionResult(project, id, reply, (q) => ({ kind: "done", question: q }));
+        });
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      async #expireOne(project, id) {
+        const question = await this.#spec(project, id);
+        const now = this.#now();
+        const closure = { at: now };
+        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const keys = this.#keys(project);
+        const code = Number(
+          await this.#eval(
+            scripts.expire,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status("expired"),
+              keys.outbox,
+              keys.expiry,
+              keys.events
+            ],
+            [id, JSON.stringify(closure), now, size, this.#maxLen]
+          )
+        );
+        return code === ExpireCode.expired;
+      }
+      expireDue() {
+        return this.#run(async () => {
+          let expired = 0;
+          for (const project of (await this.projects()).values()) {
+            const due = await this.#client.sendCommand([
+              "ZRANGEBYSCORE",
+              this.#keys(project).expiry,
+              "-inf",
+              String(this.#now())
+            ]);
+            for (const id of due) if (await this.#expireOne(project, Number(id))) expired++;
+          }
+          return expired;
+        });
+      }
+      purgeExpired() {
+        return this.#run(async () => {
+          const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS);
+          let dropped = 0;
+          for (const project of (await this.projects()).values()) {
+            const keys = this.#keys(project);
+            for (; ; ) {
+              const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+              dropped += n;
+              if (n < 500) break;
+            }
+          }
+          return dropped;
+        });
+      }
+      claimUndelivered(project, options) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const claimId = (0, import_node_crypto3.randomUUID)();
+          const now = this.#now();
+          const reply = await this.#eval(
+            scripts.claim,
+            [keys.outbox],
+            [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? "blocking" : ""]
+          );
+          const questions = [];
+          try {
+            for (let i = 1; i + 1 < reply.length; i += 2)
+              questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+          } catch (error) {
+            const ids = reply.filter((_, i) => i % 2 === 1).map(String);
+            await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => void 0);
+            throw error;
+          }
+          return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
+        });
+      }
+      waitingOutcomes(project, options = {}) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.waiting,
+            [keys.outbox],
+            [keys.base, this.#now(), options.blockingOnly ? "blocking" : ""]
+          );
+          const questions = [];
+          for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+          return questions;
+        });
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.confirm,
+            [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
+            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)]
+          );
+          return reply.map(Number).sort((a, b) => a - b);
+        });
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
+        });
+      }
+      markDelivered(project, id, via = "tool-result") {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const code = Number(
+            await this.#eval(
+              scripts.deliver,
+              [keys.question(id), keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
+              [id, this.#now(), this.#maxLen, via]
+            )
+          );
+          if (code === DeliverCode.delivered) return "delivered";
+          return code === DeliverCode.leased ? "leased" : "not-waiting";
+        });
+      }
+      remind(project, id, ordinal) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const code = Number(
+            await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen])
+          );
+          if (code === RemindCode.unknown) return { kind: "unknown" };
+          const question = await this.get(project, id);
+          if (!question) return { kind: "unknown" };
+          if (code === RemindCode.reminded) return { kind: "reminded", question };
+          return code === RemindCode.already ? { kind: "already", question } : { kind: "not-pending", question };
+        });
+      }
+      countQuestions(project) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const reply = await this.#eval(
+            scripts.count,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [keys.base]
+          );
+          return Object.fromEntries(
+            QUESTION_STATUSES.map((status, i) => [
+              status,
+              { blocking: Number(reply[2 * i] ?? 0), canWait: Number(reply[2 * i + 1] ?? 0) }
+            ])
+          );
+        });
+      }
+      acquireLease(name, owner, ms) {
+        return this.#run(
+          async () => Number(await this.#eval(scripts.lease, [globalKeys(this.#prefix).lease(name)], [owner, Math.max(1, ms)])) === 1
+        );
+      }
+      releaseLease(name, owner) {
+        return this.#run(async () => {
+          await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
+        });
+      }
+      seizeLease(name, owner, ms) {
+        return this.#run(async () => {
+          await this.#client.sendCommand([
+            "SET",
+            globalKeys(this.#prefix).lease(name),
+            owner,
+            "PX",
+            String(Math.max(1, ms))
+          ]);
+        });
+      }
+      recordFailedEvent(group, event, failure) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const record2 = JSON.stringify(failedRecord(event, failure, this.#now()));
+          await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record2]);
+        });
+      }
+      failedEvents(options = {}) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const groups = (await this.#client.sendCommand(["SMEMBERS", g.failedGroups])).sort();
+          const result = [];
+          for (const group of groups) {
+            const count = Number(await this.#client.sendCommand(["HLEN", g.failed(group)]));
+            if (count === 0) continue;
+            if (options.sample === 0) {
+              result.push({ group, count, sample: [] });
+              continue;
+            }
+            const [, flat] = await this.#client.sendCommand(["HSCAN", g.failed(group), "0", "COUNT", "100"]);
+            const records = [];
+            for (let i = 0; i + 1 < flat.length; i += 2) {
+              const record2 = readFailedRecord(group, String(flat[i]), flat[i + 1]);
+              if (record2) records.push(record2);
+            }
+            result.push({ group, count, sample: newestFirst(records, options.sample ?? 5) });
+          }
+          return result;
+        });
+      }
+      replayFailedEvents(group) {
+        return this.#run(async () => {
+          const g = globalKeys(this.#prefix);
+          const groups = group !== void 0 ? [group] : await this.#client.sendCommand(["SMEMBERS", g.failedGroups]);
+          let moved = 0;
+          for (const name of groups)
+            moved += Number(await this.#eval(scripts.replayFailed, [g.failed(name), g.replay(name)], []));
+          return moved;
+        });
+      }
+      takeReplayedEvents(group, count) {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["LPOP", globalKeys(this.#prefix).replay(group), String(count)]);
+          const taken = [];
+          for (const value of Array.isArray(reply) ? reply : []) {
+            let eventId;
+            try {
+              eventId = JSON.parse(String(value)).eventId;
+            } catch {
+              continue;
+            }
+            const record2 = typeof eventId === "string" ? readFailedRecord(group, eventId, String(value)) : void 0;
+            if (record2) taken.push(record2);
+          }
+          return taken;
+        });
+      }
+      ping() {
+        return this.#run(async () => {
+          await this.#client.sendCommand(["PING"]);
+        });
+      }
+      recordMessage(project, id, ref) {
+        return this.#run(async () => {
+          const reply = await this.#eval(
+            scripts.recordMessage,
+            [this.#keys(project).question(id)],
+            [messageField(ref.platform, ref.channel), ref.messageId]
+          );
+          return Number(reply) === 1;
+        });
+      }
+      consumer(group, consumerName, options = {}) {
+        return this.#run(async () => {
+          const connection = await this.#client.duplicate();
+          const consumer = new RedisEventConsumer({
+            client: this.#client,
+            blocking: connection,
+            group,
+            ...options.inheritFrom !== void 0 ? { inheritFrom: options.inheritFrom } : {},
+            consumer: consumerName,
+            streams: async () => {
+              const projects = await this.projects();
+              return [...projects.values()].map((project) => this.#keys(project));
+            },
+            onClose: () => this.#consumers.delete(consumer)
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      watch(project) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
+          let cursor = last[0]?.[0] ?? "0-0";
+          const connection = await this.#client.duplicate();
+          this.#waiters.add(connection);
+          const close = async () => {
+            this.#waiters.delete(connection);
+            connection.close();
+          };
+          const changed = (options) => this.#run(async () => {
+            if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+            const abort = () => void close();
+            options.signal?.addEventListener("abort", abort, { once: true });
+            try {
+              const reply = await connection.sendCommand([
+                "XREAD",
+                "BLOCK",
+                String(Math.max(1, Math.ceil(options.timeoutMs))),
+                "STREAMS",
+                keys.events,
+                cursor
+              ]);
+              const newest = parseStreamReply(reply, () => project).at(-1);
+              if (!newest) return false;
+              cursor = newest.entryId;
+              return true;
+            } catch (error) {
+              if (options.signal?.aborted) return false;
+              throw error;
+            } finally {
+              options.signal?.removeEventListener("abort", abort);
+            }
+          });
+          return { changed, close };
+        });
+      }
+      waitWhilePending(project, id, options) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const deadline = this.#now() + options.timeoutMs;
+          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
+          let cursor = last[0]?.[0] ?? "0-0";
+          let question = await this.get(project, id);
+          if (question?.status !== "pending" || options.signal?.aborted) return question;
+          const connection = await this.#client.duplicate();
+          this.#waiters.add(connection);
+          const abort = () => connection.close();
+          options.signal?.addEventListener("abort", abort, { once: true });
+          try {
+            for (; ; ) {
+              const left = deadline - this.#now();
+              if (left <= 0 || options.signal?.aborted) break;
+              let reply;
+              try {
+                reply = await connection.sendCommand(["XREAD", "BLOCK", String(left), "STREAMS", keys.events, cursor]);
+              } catch (error) {
+                if (options.signal?.aborted) break;
+                throw error;
+              }
+              const events = parseStreamReply(reply, () => project);
+              const mine = events.some((event) => event.questionId === id);
+              const newest = events.at(-1);
+              if (newest) cursor = newest.entryId;
+              if (mine) {
+                question = await this.get(project, id);
+                if (question?.status !== "pending") return question;
+              }
+            }
+            return await this.get(project, id);
+          } finally {
+            options.signal?.removeEventListener("abort", abort);
+            this.#waiters.delete(connection);
+            connection.close();
+          }
+        });
+      }
+      async close() {
+        for (const consumer of this.#consumers) await consumer.close();
+        for (const waiter of this.#waiters) waiter.close();
+        this.#client.close();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/engine-missing-error.ts
+var SqliteEngineMissingError;
+var init_engine_missing_error = __esm({
+  "src/store/sqlite/engine-missing-error.ts"() {
+    "use strict";
+    SqliteEngineMissingError = class extends Error {
+      name = "SqliteEngineMissingError";
+      constructor(options) {
+        super(
+          "the embedded store needs better-sqlite3, which this copy of ask-later does not carry: start `ask-later serve` once from an npm install of ask-later (it records where its better-sqlite3 is, next to the store), or set REDIS_URL",
+          options
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/engine.ts
+function loadSqliteEngine(directory) {
+  const require2 = (0, import_node_module.createRequire)(__askLaterUrl);
+  let own;
+  try {
+    own = (0, import_node_path4.dirname)(require2.resolve(`${MODULE}/package.json`));
+  } catch {
+    own = void 0;
+  }
+  const recordPath = directory === void 0 ? void 0 : (0, import_node_path4.join)(directory, ENGINE_FILE);
+  if (own !== void 0) {
+    const engine = require2(MODULE);
+    if (recordPath !== void 0) record(recordPath, own);
+    return engine;
+  }
+  const recorded = recordPath === void 0 ? void 0 : readRecord(recordPath);
+  if (recorded === void 0) throw new SqliteEngineMissingError();
+  try {
+    return require2(recorded.module);
+  } catch (error) {
+    throw new SqliteEngineMissingError({ cause: error });
+  }
+}
+function readRecord(path) {
+  let data;
+  try {
+    data = JSON.parse((0, import_node_fs3.readFileSync)(path, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const module2 = data?.module;
+  return typeof module2 === "string" && (0, import_node_path4.isAbsolute)(module2) ? { module: module2 } : void 0;
+}
+function record(path, module2) {
+  if (readRecord(path)?.module === module2) return;
+  const text = `${JSON.stringify({ module: module2 }, null, 2)}
+`;
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    (0, import_node_fs3.writeFileSync)(temporary, text, { mode: 384 });
+    (0, import_node_fs3.renameSync)(temporary, path);
+  } catch {
+  }
+}
+var import_node_fs3, import_node_module, import_node_path4, ENGINE_FILE, MODULE;
+var init_engine = __esm({
+  "src/store/sqlite/engine.ts"() {
+    "use strict";
+    import_node_fs3 = require("node:fs");
+    import_node_module = require("node:module");
+    import_node_path4 = require("node:path");
+    init_engine_missing_error();
+    ENGINE_FILE = "sqlite-engine.json";
+    MODULE = "better-sqlite3";
+  }
+});
+
+// src/store/sqlite/driver.ts
+function nodeSqlite() {
+  const getBuiltin = process.getBuiltinModule;
+  try {
+    return getBuiltin?.call(process, "node:sqlite");
+  } catch {
+    return void 0;
+  }
+}
+function defaultEngine() {
+  return nodeSqlite() ? { engine: "node:sqlite", why: `built into Node ${process.versions.node}` } : { engine: "better-sqlite3", why: `Node ${process.versions.node} has no node:sqlite (22.13 and later do)` };
+}
+function openDatabase(path, options) {
+  const engine = options.engine ?? defaultEngine().engine;
+  if (engine === "node:sqlite") {
+    const sqlite = nodeSqlite();
+    if (!sqlite) throw new Error(`node:sqlite is not available in Node ${process.versions.node}`);
+    const db2 = new sqlite.DatabaseSync(path, { readOnly: options.readOnly ?? false, timeout: options.busyTimeoutMs });
+    return {
+      engine,
+      prepare: (sql) => db2.prepare(sql),
+      exec: (sql) => db2.exec(sql),
+      get inTransaction() {
+        return db2.isTransaction;
+      },
+      get open() {
+        return db2.isOpen;
+      },
+      close: () => db2.close()
+    };
+  }
+  const Engine = loadSqliteEngine(options.directory);
+  const db = new Engine(path, {
+    timeout: options.busyTimeoutMs,
+    ...options.readOnly ? { readonly: true, fileMustExist: true } : {}
+  });
+  return {
+    engine,
+    prepare: (sql) => db.prepare(sql),
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    get inTransaction() {
+      return db.inTransaction;
+    },
+    get open() {
+      return db.open;
+    },
+    close: () => {
+      db.close();
+    }
+  };
+}
+function sqliteErrorCode(error) {
+  if (!(error instanceof Error)) return void 0;
+  const { code, errcode } = error;
+  if (typeof code === "string" && code.startsWith("SQLITE_")) return code;
+  if (typeof errcode === "number") return PRIMARY_CODES[errcode & 255] ?? `SQLITE_${errcode & 255}`;
+  if (/database (connection )?is not open/i.test(error.message)) return "SQLITE_MISUSE";
+  return void 0;
+}
+var PRIMARY_CODES;
+var init_driver = __esm({
+  "src/store/sqlite/driver.ts"() {
+    "use strict";
+    init_engine();
+    PRIMARY_CODES = {
+      1: "SQLITE_ERROR",
+      3: "SQLITE_PERM",
+      4: "SQLITE_ABORT",
+      5: "SQLITE_BUSY",
+      6: "SQLITE_LOCKED",
+      7: "SQLITE_NOMEM",
+      8: "SQLITE_READONLY",
+      10: "SQLITE_IOERR",
+      11: "SQLITE_CORRUPT",
+      13: "SQLITE_FULL",
+      14: "SQLITE_CANTOPEN",
+      15: "SQLITE_PROTOCOL",
+      19: "SQLITE_CONSTRAINT",
+      26: "SQLITE_NOTADB"
+    };
+  }
+});
+
+// src/store/sqlite/connection.ts
+function toStoreError2(error) {
+  if (error instanceof StoreUnavailableError || !(error instanceof Error)) return error;
+  const sqlite = sqliteErrorCode(error);
+  if (sqlite !== void 0 && UNAVAILABLE_CODES.some((c) => sqlite === c || sqlite.startsWith(`${c}_`))) {
+    return new StoreUnavailableError({ cause: error });
+  }
+  if (sqlite === "SQLITE_MISUSE") return new StoreUnavailableError({ cause: error });
+  const code = error.code;
+  if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error });
+  return error;
+}
+var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
+var init_connection = __esm({
+  "src/store/sqlite/connection.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_driver();
+    UNAVAILABLE_CODES = [
+      "SQLITE_BUSY",
+      "SQLITE_LOCKED",
+      "SQLITE_CANTOPEN",
+      "SQLITE_NOTADB",
+      "SQLITE_CORRUPT",
+      "SQLITE_IOERR",
+      "SQLITE_FULL",
+      "SQLITE_READONLY",
+      "SQLITE_PERM",
+      "SQLITE_PROTOCOL"
+    ];
+    FS_CODES = ["EACCES", "EPERM", "ENOTDIR", "EROFS", "ENOSPC", "EEXIST", "ENOENT", "ELOOP"];
+    ChangeWatch = class {
+      #dataVersion;
+      #intervalMs;
+      #waiters = /* @__PURE__ */ new Set();
+      #local = 0;
+      #timer;
+      constructor(dataVersion, intervalMs) {
+        this.#dataVersion = dataVersion;
+        this.#intervalMs = intervalMs;
+      }
+      /** Take before checking the state; pass to {@link wait} so a change in between is not missed. */
+      mark() {
+        return { data: this.#dataVersion(), local: this.#local };
+      }
+      /** This process committed. */
+      notify() {
+        this.#local++;
+        this.#tick();
+      }
+      /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
+      wait(mark, ms, signal) {
+        return new Promise((resolve3) => {
+          if (signal?.aborted) return resolve3();
+          const done = () => {
+            clearTimeout(timeout);
+            signal?.removeEventListener("abort", done);
+            this.#waiters.delete(waiter);
+            if (this.#waiters.size === 0) this.#stop();
+            resolve3();
+          };
+          const waiter = { mark, wake: done };
+          const timeout = setTimeout(done, Math.max(0, ms));
+          signal?.addEventListener("abort", done, { once: true });
+          this.#waiters.add(waiter);
+          this.#timer ??= setInterval(() => this.#tick(), this.#intervalMs);
+          this.#tick();
+        });
+      }
+      /** Wake every waiter and stop polling. */
+      close() {
+        for (const waiter of [...this.#waiters]) waiter.wake();
+        this.#stop();
+      }
+      #tick() {
+        if (this.#waiters.size === 0) return;
+        let data;
+        try {
+          data = this.#dataVersion();
+        } catch {
+          this.close();
+          return;
+        }
+        for (const waiter of [...this.#waiters]) {
+          if (waiter.mark.data !== data || waiter.mark.local !== this.#local) waiter.wake();
+        }
+      }
+      #stop() {
+        if (this.#timer) clearInterval(this.#timer);
+        this.#timer = void 0;
+      }
+    };
+    SqliteConnection = class {
+      db;
+      watch;
+      #statements = /* @__PURE__ */ new Map();
+      constructor(db, pollIntervalMs) {
+        this.db = db;
+        const dataVersion = db.prepare("PRAGMA data_version");
+        this.watch = new ChangeWatch(
+          () => Number(dataVersion.get().data_version),
+          pollIntervalMs
+        );
+      }
+      /** A statement, prepared on first use (the hook uses a handful of the store's, so none is prepared up front). */
+      statement(sql) {
+        let statement = this.#statements.get(sql);
+        if (!statement) {
+          statement = this.db.prepare(sql);
+          this.#statements.set(sql, statement);
+        }
+        return statement;
+      }
+      /** Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. */
+      write(work) {
+        this.statement("BEGIN IMMEDIATE").run();
+        let result;
+        try {
+          result = work();
+          this.statement("COMMIT").run();
+        } catch (error) {
+          if (this.db.inTransaction) this.statement("ROLLBACK").run();
+          throw error;
+        }
+        this.watch.notify();
+        return result;
+      }
+      close() {
+        this.watch.close();
+        if (this.db.open) this.db.close();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/events.ts
+function isEventType2(value) {
+  return EVENT_TYPES.includes(value);
+}
+function toEvents(rows) {
+  const events = [];
+  for (const row of rows) {
+    if (!isEventType2(row.type)) continue;
+    events.push({
+      eventId: String(row.id),
+      type: row.type,
+      project: row.project,
+      questionId: row.question_id,
+      at: row.at
+    });
+  }
+  return events;
+}
+var SqliteEventConsumer;
+var init_events2 = __esm({
+  "src/store/sqlite/events.ts"() {
+    "use strict";
+    init_port();
+    init_connection();
+    SqliteEventConsumer = class {
+      #o;
+      #closing = new AbortController();
+      constructor(options) {
+        this.#o = options;
+      }
+      /**
+       * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
+       * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
+       */
+      static ensureGroup(connection, group, inheritFrom) {
+        connection.write(() => {
+          connection.statement(
+            `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
+             (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
+             (SELECT last_id FROM event_groups WHERE name = ?),
+             0))`
+          ).run(group, inheritFrom ?? null, inheritFrom ?? null);
+        });
+      }
+      #take(count) {
+        const c = this.#o.connection;
+        const ready = c.statement("SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1").get(this.#o.group);
+        if (ready === void 0) return [];
+        return c.write(() => {
+          const rows = c.statement(
+            `SELECT e.id, e.type, e.project, e.question_id, e.at FROM events e
+           WHERE e.id > (SELECT last_id FROM event_groups WHERE name = ?) ORDER BY e.id LIMIT ?`
+          ).all(this.#o.group, count);
+          const last = rows.at(-1);
+          if (!last) return [];
+          const now = this.#o.now();
+          c.statement("UPDATE event_groups SET last_id = ? WHERE name = ?").run(last.id, this.#o.group);
+          const pend = c.statement(
+            `INSERT OR REPLACE INTO event_pending (group_name, event_id, consumer, delivered_at, deliveries)
+         VALUES (?, ?, ?, ?, 1)`
+          );
+          for (const row of rows) pend.run(this.#o.group, row.id, this.#o.consumer, now);
+          return toEvents(rows);
+        });
+      }
+      async read(options = {}) {
+        const count = options.count ?? 100;
+        const deadline = Date.now() + (options.blockMs ?? 0);
+        try {
+          for (; ; ) {
+            if (this.#closing.signal.aborted) return [];
+            const mark = this.#o.connection.watch.mark();
+            const events = this.#take(count);
+            const left = deadline - Date.now();
+            if (events.length > 0 || left <= 0) return events;
+            await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
+          }
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async reclaim(minIdleMs, count = 100) {
+        const c = this.#o.connection;
+        try {
+          return c.write(() => {
+            const now = this.#o.now();
+            const idle = c.statement(
+              `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
+             LEFT JOIN events e ON e.id = p.event_id
+             WHERE p.group_name = ? AND p.delivered_at <= ? ORDER BY p.event_id LIMIT ?`
+            ).all(this.#o.group, now - minIdleMs, count);
+            const move = c.statement(
+              `UPDATE event_pending SET consumer = ?, delivered_at = ?, deliveries = deliveries + 1
+           WHERE group_name = ? AND event_id = ?`
+            );
+            const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
+            const kept = [];
+            for (const row of idle) {
+              if (row.id === null) drop.run(this.#o.group, row.event_id);
+              else {
+                move.run(this.#o.consumer, now, this.#o.group, row.event_id);
+                kept.push(row);
+              }
+            }
+            return toEvents(kept);
+          });
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async ack(events) {
+        if (events.length === 0) return;
+        const c = this.#o.connection;
+        try {
+          c.write(() => {
+            const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
+            for (const event of events) {
+              const id = Number(event.eventId);
+              if (Number.isSafeInteger(id)) drop.run(this.#o.group, id);
+            }
+          });
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async close() {
+        this.#closing.abort();
+        this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/record.ts
+function questionFromRow(row) {
+  const where = `${String(row.project)}#${String(row.id)}`;
+  const hash = {};
+  const put = (field, value) => {
+    if (value !== null && value !== void 0) hash[field] = String(value);
+  };
+  put("v", row.v);
+  put("project", row.project);
+  put("id", row.id);
+  put("status", row.status);
+  put("spec", row.spec);
+  put("createdAt", row.created_at);
+  put("expiresAt", row.expires_at);
+  put("answer", row.answer);
+  put("closure", row.closure);
+  put("deliveredAt", row.delivered_at);
+  put("deliveredVia", row.delivered_via);
+  put("reminders", row.reminders);
+  put("remindedAt", row.reminded_at);
+  for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
+    hash[messageField(platform, channel)] = messageId;
+  }
+  return questionFromHash(hash, where);
+}
+function messageTriples(value, where) {
+  if (value === null || value === void 0) return [];
+  let list;
+  try {
+    list = JSON.parse(String(value));
+  } catch (error) {
+    throw new CorruptRecordError(where, "`messages`: expected JSON", { cause: error });
+  }
+  if (!Array.isArray(list) || !list.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
+    throw new CorruptRecordError(where, "`messages`: expected [platform, channel, messageId] triples");
+  }
+  return list;
+}
+var QUESTION_COLUMNS;
+var init_record2 = __esm({
+  "src/store/sqlite/record.ts"() {
+    "use strict";
+    init_corrupt_record_error();
+    init_record();
+    init_record();
+    QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
+  q.closure, q.delivered_at, q.delivered_via, q.reminders, q.reminded_at,
+  (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
+    WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
+  }
+});
+
+// src/store/sqlite/newer-schema-error.ts
+var NewerSchemaError;
+var init_newer_schema_error = __esm({
+  "src/store/sqlite/newer-schema-error.ts"() {
+    "use strict";
+    NewerSchemaError = class extends Error {
+      constructor(found, known) {
+        super(`The inbox file has schema version ${found}; this ask-later reads up to ${known}: upgrade ask-later`);
+        this.found = found;
+        this.known = known;
+      }
+      found;
+      known;
+      name = "NewerSchemaError";
+    };
+  }
+});
+
+// src/store/sqlite/schema.ts
+function userVersion(db) {
+  return Number(db.prepare("PRAGMA user_version").get().user_version);
+}
+function migrate(db) {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const found = userVersion(db);
+    if (found > SCHEMA_VERSION) throw new NewerSchemaError(found, SCHEMA_VERSION);
+    for (let version = found; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version] ?? "");
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+var SCHEMA_VERSION, MIGRATIONS;
+var init_schema = __esm({
+  "src/store/sqlite/schema.ts"() {
+    "use strict";
+    init_newer_schema_error();
+    SCHEMA_VERSION = 4;
+    MIGRATIONS = [
+      // 0 → 1: the first layout.
+      `
+  CREATE TABLE projects (
+    project TEXT PRIMARY KEY,
+    tag     TEXT NOT NULL UNIQUE,
+    seq     INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+
+  CREATE TABLE questions (
+    project      TEXT NOT NULL,
+    id           INTEGER NOT NULL,
+    v            INTEGER NOT NULL,
+    status       TEXT NOT NULL,
+    spec         TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    answer       TEXT,
+    closure      TEXT,
+    size         INTEGER,
+    ready_at     INTEGER,
+    claim        TEXT,
+    claim_until  INTEGER,
+    delivered_at INTEGER,
+    done_at      INTEGER,
+    PRIMARY KEY (project, id)
+  ) STRICT;
+  CREATE INDEX questions_by_status ON questions (project, status);
+  CREATE INDEX questions_outbox ON questions (project, ready_at, id) WHERE ready_at IS NOT NULL;
+  CREATE INDEX questions_expiry ON questions (expires_at) WHERE status = 'pending' AND expires_at IS NOT NULL;
+  CREATE INDEX questions_done ON questions (done_at) WHERE done_at IS NOT NULL;
+
+  CREATE TABLE messages (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    platform    TEXT NOT NULL,
+    channel     TEXT NOT NULL,
+    message_id  TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, platform, channel)
+  ) STRICT;
+
+  CREATE TABLE drafts (
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    person      TEXT NOT NULL,
+    draft       TEXT NOT NULL,
+    PRIMARY KEY (project, question_id, person)
+  ) STRICT;
+
+  CREATE TABLE events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX events_by_time ON events (at);
+
+  CREATE TABLE event_groups (
+    name    TEXT PRIMARY KEY,
+    last_id INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE event_pending (
+    group_name   TEXT NOT NULL,
+    event_id     INTEGER NOT NULL,
+    consumer     TEXT NOT NULL,
+    delivered_at INTEGER NOT NULL,
+    deliveries   INTEGER NOT NULL,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
+  CREATE INDEX event_pending_by_age ON event_pending (group_name, delivered_at);
+  `,
+      // 1 → 2: named leases.
+      `
+  CREATE TABLE leases (
+    name  TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until INTEGER NOT NULL
+  ) STRICT;
+  `,
+      // 2 → 3: events a consumer group gave up on.
+      `
+  CREATE TABLE failed_events (
+    group_name  TEXT NOT NULL,
+    event_id    TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    question_id INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    error       TEXT NOT NULL,
+    failed_at   INTEGER NOT NULL,
+    replay      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_name, event_id)
+  ) STRICT;
+  `,
+      // 3 → 4: how an outcome reached the agent; reminders sent while pending.
+      `
+  ALTER TABLE questions ADD COLUMN delivered_via TEXT;
+  ALTER TABLE questions ADD COLUMN reminders INTEGER;
+  ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
+  `
+    ];
+  }
+});
+
+// src/store/sqlite/sqlite-store.ts
+var sqlite_store_exports = {};
+__export(sqlite_store_exports, {
+  RETENTION_MS: () => RETENTION_MS2,
+  SqliteStore: () => SqliteStore,
+  openSqliteStore: () => openSqliteStore
+});
+async function openSqliteStore(options) {
+  let db;
+  try {
+    if (options.path !== ":memory:") {
+      (0, import_node_fs4.mkdirSync)((0, import_node_path5.dirname)(options.path), { recursive: true, mode: 448 });
+      (0, import_node_fs4.closeSync)((0, import_node_fs4.openSync)(options.path, "a", 384));
+    }
+    db = openDatabase(options.path, {
+      directory: options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path),
+      busyTimeoutMs: options.busyTimeoutMs ?? 2e3,
+      ...options.engine !== void 0 ? { engine: options.engine } : {}
+    });
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    migrate(db);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+    }
+    if (error instanceof SqliteEngineMissingError) throw error;
+    const mapped = toStoreError2(error);
+    throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
+  }
+}
+function claimedIds2(claim, only) {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+function failedFromRow(row) {
+  const { type, project, question_id: questionId, at, attempts, error, failed_at: failedAt } = row;
+  return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error, failedAt });
+}
+var import_node_crypto4, import_node_fs4, import_node_path5, RETENTION_MS2, SELECT_ONE, SqliteStore;
+var init_sqlite_store = __esm({
+  "src/store/sqlite/sqlite-store.ts"() {
+    "use strict";
+    import_node_crypto4 = require("node:crypto");
+    import_node_fs4 = require("node:fs");
+    import_node_path5 = require("node:path");
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question();
+    init_question_ref();
+    init_corrupt_record_error();
+    init_drafts();
+    init_failed_events();
+    init_store_unavailable_error();
+    init_connection();
+    init_driver();
+    init_engine_missing_error();
+    init_events2();
+    init_record2();
+    init_schema();
+    RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
+    SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
+    SqliteStore = class {
+      #c;
+      #options;
+      #now;
+      #consumers = /* @__PURE__ */ new Set();
+      constructor(connection, options) {
+        this.#c = connection;
+        this.#options = options;
+        this.#now = options.now ?? Date.now;
+      }
+      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      async #run(work) {
+        try {
+          return work();
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      #event(type, project, id, at) {
+        this.#c.statement("INSERT INTO events (type, project, question_id, at) VALUES (?, ?, ?, ?)").run(type, project, id, at);
+      }
+      #dropDrafts(project, id) {
+        this.#c.statement("DELETE FROM drafts WHERE project = ? AND question_id = ?").run(project, id);
+      }
+      /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
+      #get(project, id) {
+        const row = this.#c.statement(SELECT_ONE).get(project, id);
+        return row && questionFromRow(row);
+      }
+      /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
+      #readMany(rows) {
+        const questions = [];
+        for (const row of rows) {
+          try {
+            questions.push(questionFromRow(row));
+          } catch (error) {
+            if (!(error instanceof CorruptRecordError)) throw error;
+            this.#options.onCorruptRecord?.(error);
+          }
+        }
+        return questions;
+      }
+      park(project, spec) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const tag = projectTag(project);
+            const owner = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+            if (owner && owner.project !== project) {
+              throw new Error(`Project key tag ${tag} already belongs to another project; set ASK_LATER_PROJECT`);
+            }
+            if (!owner) this.#c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
+            const { seq: id } = this.#c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
+            const now = this.#now();
+            const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+            this.#c.statement(
+              `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
+             VALUES (?, ?, ?, 'pending', ?, ?, ?)`
+            ).run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+            this.#event("parked", project, id, now);
+            const question = {
+              ...spec,
+              project,
+              id,
+              status: "pending",
+              createdAt: now,
+              ...expiresAt === void 0 ? {} : { expiresAt },
+              messages: []
+            };
+            return question;
+          })
+        );
+      }
+      get(project, id) {
+        return this.#run(() => this.#get(project, id));
+      }
+      #list(project, filter) {
+        const statuses = filter.status === void 0 ? null : JSON.stringify(filter.status);
+        const rows = this.#c.statement(
+          `SELECT ${QUESTION_COLUMNS} FROM questions q
+         WHERE q.project = @project AND (@statuses IS NULL OR q.status IN (SELECT value FROM json_each(@statuses)))`
+        ).all({ project, statuses });
+        return this.#readMany(rows).filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#run(() => this.#list(project, filter).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#run(
+          () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
+        );
+      }
+      saveDraft(project, id, person, change) {
+        return this.#run(
+          () => (
+            // Read and merged in the write transaction, so changes arriving together (other processes too) all land.
+            this.#c.write(() => {
+              const question = this.#get(project, id);
+              if (!question) return { kind: "unknown" };
+              const checked = checkDraftChange(question, change);
+              if (question.status !== "pending") return { kind: "not-pending", question };
+              const key = personKey(person);
+              const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, key);
+              const stored = row && parseDraft(row.draft, `${project}#${id}`);
+              const draft = mergeDraft(question, stored, checked, this.#now());
+              this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, key, JSON.stringify(draft));
+              return { kind: "saved", draft };
+            })
+          )
+        );
+      }
+      getDraft(project, id, person) {
+        return this.#run(() => {
+          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person));
+          return row && parseDraft(row.draft, `${project}#${id}`);
+        });
+      }
+      /**
+       * Expire a pending question in the running transaction (its expiry passed): it waits in the outbox to be
+       * reported to the agent, like an answer.
+       */
+      #expire(question, now) {
+        const closure = { at: now };
+        const expired = { ...question, status: "expired", closure };
+        this.#c.statement(
+          `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
+         WHERE project = ? AND id = ? AND status = 'pending'`
+        ).run(JSON.stringify(closure), deliveryEntryLength(expired), now, question.project, question.id);
+        this.#dropDrafts(question.project, question.id);
+        this.#event("expired", question.project, question.id, now);
+        return expired;
+      }
+      /** Why a question cannot leave `pending` now, or undefined when it can. Expires it when its time has passed. */
+      #notPending(question, now) {
+        if (question.status === "answered" || question.status === "delivered") {
+          return { kind: "already-answered", question };
+        }
+        if (question.status !== "pending") return { kind: "not-pending", question };
+        if (question.expiresAt !== void 0 && question.expiresAt <= now) {
+          return { kind: "not-pending", question: this.#expire(question, now) };
+        }
+        return void 0;
+      }
+      answer(project, id, selection, by) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const checked = checkAnswer(question, selection);
+            if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+            const now = this.#now();
+            const refused = this.#notPending(question, now);
+            if (refused) return refused;
+            const answer = { ...checked.selection, by, at: now };
+            const answered = { ...question, status: "answered", answer };
+            this.#c.statement(
+              `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            this.#dropDrafts(project, id);
+            this.#event("answered", project, id, now);
+            return { kind: "won", question: answered };
+          })
+        );
+      }
+      #close(project, id, target, by) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            const now = this.#now();
+            const refused = this.#notPending(question, now);
+            if (refused) return refused;
+            const closure = by ? { at: now, by } : { at: now };
+            const closed = { ...question, status: target, closure };
+            const dismissed = target === "dismissed";
+            this.#c.statement(
+              `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(
+              target,
+              JSON.stringify(closure),
+              dismissed ? deliveryEntryLength(closed) : null,
+              dismissed ? now : null,
+              dismissed ? null : now,
+              project,
+              id
+            );
+            this.#dropDrafts(project, id);
+            this.#event(target, project, id, now);
+            return { kind: "done", question: closed };
+          })
+        );
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      expireDue() {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const rows = this.#c.statement(
+              `SELECT ${QUESTION_COLUMNS} FROM questions q
+             WHERE q.status = 'pending' AND q.expires_at IS NOT NULL AND q.expires_at <= ?`
+            ).all(now);
+            const due = this.#readMany(rows);
+            for (const question of due) this.#expire(question, now);
+            return due.length;
+          })
+        );
+      }
+      purgeExpired() {
+        return this.#run(
+          () => this.#c.write(() => {
+            const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS2);
+            const finished = this.#c.statement(
+              `SELECT project, id FROM questions
+             WHERE done_at IS NOT NULL AND done_at <= ?
+               AND (status IN ('delivered', 'cancelled')
+                    OR (status IN ('dismissed', 'expired') AND delivered_at IS NOT NULL))`
+            ).all(cutoff);
+            const dropQuestion = this.#c.statement("DELETE FROM questions WHERE project = ? AND id = ?");
+            const dropMessages = this.#c.statement("DELETE FROM messages WHERE project = ? AND question_id = ?");
+            for (const { project, id } of finished) {
+              dropQuestion.run(project, id);
+              dropMessages.run(project, id);
+              this.#dropDrafts(project, id);
+            }
+            this.#c.statement("DELETE FROM events WHERE at <= ?").run(cutoff);
+            this.#c.statement("DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)").run();
+            return finished.length;
+          })
+        );
+      }
+      claimUndelivered(project, options) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const claimId = (0, import_node_crypto4.randomUUID)();
+            const now = this.#now();
+            const waiting = this.#c.statement(
+              `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
+             WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+             ORDER BY q.ready_at, q.id`
+            ).all(project, options.blockingOnly ? 1 : 0);
+            const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
+            const questions = [];
+            let used = 0;
+            let full = false;
+            let remaining = 0;
+            for (const row of waiting) {
+              if (row.claim != null && row.claim_until != null && row.claim_until > now) continue;
+              const size = row.size ?? 0;
+              if (!full && (questions.length === 0 || used + size <= options.budget)) {
+                used += size;
+                questions.push(questionFromRow(row));
+                lease.run(claimId, now + options.leaseMs, project, row.id);
+              } else {
+                full = true;
+                remaining++;
+              }
+            }
+            return { claimId, via: options.via ?? "prompt", questions, remaining };
+          })
+        );
+      }
+      waitingOutcomes(project, options = {}) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS} FROM questions q
+           WHERE q.project = ? AND q.ready_at IS NOT NULL AND (q.claim IS NULL OR q.claim_until IS NULL OR q.claim_until <= ?)
+             AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+           ORDER BY q.ready_at, q.id`
+          ).all(project, this.#now(), options.blockingOnly ? 1 : 0);
+          return rows.map(questionFromRow);
+        });
+      }
+      /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
+      #deliver(project, id, status, now, via) {
+        this.#c.statement(
+          `UPDATE questions SET status = ?, delivered_at = ?, delivered_via = ?, done_at = ?, ready_at = NULL,
+           claim = NULL, claim_until = NULL
+         WHERE project = ? AND id = ?`
+        ).run(status === "answered" ? "delivered" : status, now, via, now, project, id);
+        this.#event("delivered", project, id, now);
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const read = this.#c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const confirmed = [];
+            for (const id of claimedIds2(claim, ids)) {
+              const row = read.get(project, id);
+              if (row?.claim !== claim.claimId) continue;
+              this.#deliver(project, id, row.status, now, claim.via);
+              confirmed.push(id);
+            }
+            return confirmed.sort((a, b) => a - b);
+          })
+        );
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const release = this.#c.statement(
+              "UPDATE questions SET claim = NULL, claim_until = NULL WHERE project = ? AND id = ? AND claim = ?"
+            );
+            for (const id of claimedIds2(claim, ids)) release.run(project, id, claim.claimId);
+          })
+        );
+      }
+      markDelivered(project, id, via = "tool-result") {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const row = this.#c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (!row || row.ready_at === null) return "not-waiting";
+            if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
+            this.#deliver(project, id, row.status, now, via);
+            return "delivered";
+          })
+        );
+      }
+      remind(project, id, ordinal) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const question = this.#get(project, id);
+            if (!question) return { kind: "unknown" };
+            if (question.status !== "pending" || question.expiresAt !== void 0 && question.expiresAt <= now) {
+              return { kind: "not-pending", question };
+            }
+            if ((question.reminders ?? 0) !== ordinal - 1) return { kind: "already", question };
+            this.#c.statement("UPDATE questions SET reminders = ?, reminded_at = ? WHERE project = ? AND id = ?").run(ordinal, now, project, id);
+            this.#event("reminded", project, id, now);
+            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+          })
+        );
+      }
+      countQuestions(project) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT status, json_extract(spec, '$.isBlocking') = 1 AS blocking, count(*) AS n FROM questions
+           WHERE project = ? GROUP BY 1, 2`
+          ).all(project);
+          const counts = Object.fromEntries(QUESTION_STATUSES.map((status) => [status, { blocking: 0, canWait: 0 }]));
+          for (const row of rows) {
+            const entry = counts[row.status];
+            if (!entry) continue;
+            if (Number(row.blocking) === 1) entry.blocking += Number(row.n);
+            else entry.canWait += Number(row.n);
+          }
+          return counts;
+        });
+      }
+      knownProjects() {
+        return this.#run(
+          () => this.#c.statement("SELECT project FROM projects ORDER BY rowid").all().map(
+            (row) => row.project
+          )
+        );
+      }
+      projectByTag(tag) {
+        return this.#run(() => {
+          const row = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+          return row?.project;
+        });
+      }
+      acquireLease(name, owner, ms) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const now = this.#now();
+            const taken = this.#c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE leases.owner = excluded.owner OR leases.until <= ?`
+            ).run(name, owner, now + Math.max(1, ms), now);
+            return Number(taken.changes) === 1;
+          })
+        );
+      }
+      releaseLease(name, owner) {
+        return this.#run(
+          () => this.#c.write(() => {
+            this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
+          })
+        );
+      }
+      seizeLease(name, owner, ms) {
+        return this.#run(
+          () => this.#c.write(() => {
+            this.#c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until`
+            ).run(name, owner, this.#now() + Math.max(1, ms));
+          })
+        );
+      }
+      recordFailedEvent(group, event, failure) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const r = failedRecord(event, failure, this.#now());
+            this.#c.statement(
+              `INSERT OR REPLACE INTO failed_events
+               (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+            ).run(group, event.eventId, r.type, r.project, r.questionId, r.at, r.attempts, r.error, r.failedAt);
+          })
+        );
+      }
+      failedEvents(options = {}) {
+        return this.#run(() => {
+          const groups = this.#c.statement(
+            "SELECT group_name, COUNT(*) AS n FROM failed_events WHERE replay = 0 GROUP BY group_name ORDER BY group_name"
+          ).all();
+          const sample = this.#c.statement(
+            `SELECT * FROM failed_events WHERE group_name = ? AND replay = 0 ORDER BY failed_at DESC LIMIT ?`
+          );
+          return groups.map(({ group_name: group, n }) => ({
+            group,
+            count: n,
+            sample: sample.all(group, options.sample ?? 5).map((row) => failedFromRow(row)).filter((event) => event !== void 0)
+          }));
+        });
+      }
+      replayFailedEvents(group) {
+        return this.#run(
+          () => this.#c.write(
+            () => Number(
+              this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+            )
+          )
+        );
+      }
+      takeReplayedEvents(group, count) {
+        return this.#run(() => {
+          const any = this.#c.statement("SELECT 1 FROM failed_events WHERE group_name = ? AND replay = 1 LIMIT 1").get(group);
+          if (any === void 0) return [];
+          return this.#c.write(() => {
+            const rows = this.#c.statement("SELECT * FROM failed_events WHERE group_name = ? AND replay = 1 ORDER BY failed_at LIMIT ?").all(group, count);
+            const drop = this.#c.statement("DELETE FROM failed_events WHERE group_name = ? AND event_id = ?");
+            for (const row of rows) drop.run(group, row.event_id);
+            return rows.map((row) => failedFromRow(row)).filter((event) => event !== void 0);
+          });
+        });
+      }
+      ping() {
+        return this.#run(() => {
+          this.#c.statement("SELECT 1").get();
+        });
+      }
+      recordMessage(project, id, ref) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const exists = this.#c.statement("SELECT 1 FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (exists === void 0) return false;
+            this.#c.statement(
+              `INSERT OR REPLACE INTO messages (project, question_id, platform, channel, message_id)
+             VALUES (?, ?, ?, ?, ?)`
+            ).run(project, id, ref.platform, ref.channel, ref.messageId);
+            return true;
+          })
+        );
+      }
+      consumer(group, consumerName, options = {}) {
+        return this.#run(() => {
+          SqliteEventConsumer.ensureGroup(this.#c, group, options.inheritFrom);
+          const consumer = new SqliteEventConsumer({
+            connection: this.#c,
+            group,
+            consumer: consumerName,
+            now: this.#now,
+            onClose: () => this.#consumers.delete(consumer)
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      /**
+       * Returns the moment a commit of this process settles the question; a commit of another process is seen within
+       * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
+       * is real time, not the store's clock.
+       */
+      async watch(_project) {
+        const watch = this.#c.watch;
+        let mark = watch.mark();
+        return {
+          changed: async (options) => {
+            try {
+              if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+              await watch.wait(mark, options.timeoutMs, options.signal);
+              const now = watch.mark();
+              if (now.data === mark.data && now.local === mark.local) return false;
+              mark = now;
+              return true;
+            } catch (error) {
+              throw toStoreError2(error);
+            }
+          },
+          close: async () => void 0
+        };
+      }
+      async waitWhilePending(project, id, options) {
+        const deadline = Date.now() + options.timeoutMs;
+        try {
+          for (; ; ) {
+            const mark = this.#c.watch.mark();
+            const question = this.#get(project, id);
+            const left = deadline - Date.now();
+            if (question?.status !== "pending" || left <= 0 || options.signal?.aborted) return question;
+            await this.#c.watch.wait(mark, left, options.signal);
+          }
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async close() {
+        for (const consumer of [...this.#consumers]) await consumer.close();
+        this.#c.close();
+      }
+    };
+  }
+});
+
+// src/status/run.ts
+var import_node_fs5 = require("node:fs");
+var import_node_path6 = require("node:path");
+
+// src/agent-config.ts
+var import_node_os = require("node:os");
+var import_node_path3 = require("node:path");
+
+// src/config-error.ts
+var ConfigError = class extends Error {
+  name = "ConfigError";
+};
+
+// src/project.ts
+var import_node_fs = require("node:fs");
+var import_node_path = require("node:path");
+
+// src/core/project.ts
+function resolveProject(input, gitTopLevel) {
+  const explicit = input.askLaterProject?.trim();
+  if (explicit) {
+    return explicit;
+  }
+  const given = input.claudeProjectDir;
+  const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
+  return gitTopLevel(dir) ?? dir;
+}
+
+// src/project.ts
+function findGitTopLevel(dir) {
+  let current = canonicalPath(dir);
+  for (; ; ) {
+    const entry = (0, import_node_fs.statSync)((0, import_node_path.join)(current, ".git"), { throwIfNoEntry: false });
+    if (entry?.isDirectory() || entry?.isFile()) {
+      return current;
+    }
+    const parent = (0, import_node_path.dirname)(current);
+    if (parent === current) {
+      return void 0;
+    }
+    current = parent;
+  }
+}
+function projectFromEnvironment(env, cwd) {
+  const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
+  return resolveProject(
+    {
+      askLaterProject: env.ASK_LATER_PROJECT,
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path.resolve)(cwd, claudeProjectDir)),
+      cwd: canonicalPath(cwd)
+    },
+    findGitTopLevel
+  );
+}
+function canonicalPath(path) {
+  const absolute = (0, import_node_path.resolve)(path);
+  try {
+    return import_node_fs.realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+// src/store/sqlite/path.ts
+var import_node_path2 = require("node:path");
+function defaultDatabasePath(env, homedir2) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && (0, import_node_path2.isAbsolute)(state)) return (0, import_node_path2.join)(state, "ask-later", "inbox.db");
+  return (0, import_node_path2.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
+}
+
+// src/agent-config.ts
+function describeUrl(value) {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  return scheme ? `a ${scheme}: URL` : "something that is not a URL";
+}
+function loadStoreConfig(env, home = import_node_os.homedir) {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || "al";
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(
+      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
+}
+function databasePath(env, home) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit && !(0, import_node_path3.isAbsolute)(explicit)) {
+    throw new ConfigError(
+      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
+    );
+  }
+  let dir = env.HOME?.trim() ?? "";
+  if (!(0, import_node_path3.isAbsolute)(dir)) {
+    try {
+      dir = home();
+    } catch {
+      dir = "";
+    }
+  }
+  const state = env.XDG_STATE_HOME?.trim();
+  if (!explicit && !(state && (0, import_node_path3.isAbsolute)(state)) && !(0, import_node_path3.isAbsolute)(dir)) {
+    throw new ConfigError(
+      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
+    );
+  }
+  return defaultDatabasePath(env, dir);
+}
+
+// src/hook/deadline-error.ts
+var DeadlineError = class extends Error {
+  name = "DeadlineError";
+};
+
+// src/hook/deadline.ts
+var Deadline = class {
+  #ms;
+  #timer;
+  #endsAt;
+  #cleanups = [];
+  #rejects = /* @__PURE__ */ new Set();
+  #expired = false;
+  #step = "the hook";
+  constructor(ms) {
+    this.#ms = ms;
+    this.#endsAt = performance.now() + ms;
+    this.#timer = setTimeout(() => this.#expire(), ms);
+  }
+  /** True once the timer has fired: nothing may be written to stdout any more. */
+  get expired() {
+    return this.#expired;
+  }
+  /** `work`, or a `DeadlineError` naming `step` if the deadline comes first (or has already passed). */
+  race(work, step) {
+    if (this.#expired) {
+      work.catch(() => void 0);
+      return Promise.reject(this.#error(step));
+    }
+    return new Promise((resolve3, reject) => {
+      const onExpire = (error) => reject(error);
+      this.#step = step;
+      this.#rejects.add(onExpire);
+      work.then(
+        (value) => {
+          this.#rejects.delete(onExpire);
+          resolve3(value);
+        },
+        (error) => {
+          this.#rejects.delete(onExpire);
+          reject(error);
+        }
+      );
+    });
+  }
+  /** Run `cleanup` when the deadline fires (at once if it already has). */
+  onExpire(cleanup) {
+    if (this.#expired) cleanup();
+    else this.#cleanups.push(cleanup);
+  }
+  /**
+   * Make sure at least `ms` remain (never shortens it). Used once the note is written: confirming it is what keeps
+   * the answers from coming again, so it gets a short grace rather than being cut off by the deadline.
+   */
+  extend(ms) {
+    if (this.#expired) return;
+    const left = this.#endsAt - performance.now();
+    if (left >= ms) return;
+    clearTimeout(this.#timer);
+    this.#endsAt = performance.now() + ms;
+    this.#timer = setTimeout(() => this.#expire(), ms);
+  }
+  /** Stop the timer: the run is over. */
+  clear() {
+    clearTimeout(this.#timer);
+  }
+  #expire() {
+    this.#expired = true;
+    const error = this.#error(this.#step);
+    for (const reject of this.#rejects) reject(error);
+    this.#rejects.clear();
+    for (const cleanup of this.#cleanups.splice(0)) {
+      try {
+        cleanup();
+      } catch {
+      }
+    }
+  }
+  #error(step) {
+    return new DeadlineError(`${step} within ${(this.#ms / 1e3).toFixed(1)} s`);
+  }
+};
+
+// src/hook/hook-io-error.ts
+var HookIoError = class extends Error {
+  name = "HookIoError";
+};
+
+// src/hook/input.ts
+var STDIN_MAX_BYTES = 1024 * 1024;
+function readStdin(stdin) {
+  return new Promise((resolve3, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      stdin.removeListener("data", onData);
+      stdin.removeListener("end", onEnd);
+      stdin.removeListener("error", onError);
+    };
+    const onData = (chunk) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += buffer.length;
+      if (size > STDIN_MAX_BYTES) {
+        cleanup();
+        reject(new HookIoError(`stdin is larger than ${STDIN_MAX_BYTES / 1024 / 1024} MiB`));
+        return;
+      }
+      chunks.push(buffer);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve3(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new HookIoError("stdin could not be read"));
+    };
+    stdin.on("data", onData);
+    stdin.once("end", onEnd);
+    stdin.once("error", onError);
+  });
+}
+
+// src/store/open.ts
+async function openStore(location, options = {}) {
+  const shared = {
+    ...options.now !== void 0 ? { now: options.now } : {},
+    ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
+  };
+  if (location.kind === "redis") {
+    const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
+    return openRedisStore2({
+      url: location.url,
+      prefix: location.prefix,
+      ...shared,
+      ...options.connection !== void 0 ? { connection: options.connection } : {},
+      ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
+  const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
+  return openSqliteStore2({
+    path: location.path,
+    ...shared,
+    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
+    ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
+  });
+}
+
+// src/status/run.ts
+init_engine_missing_error();
+init_store_unavailable_error();
+
+// src/status/status-input-error.ts
+var StatusInputError = class extends Error {
+  name = "StatusInputError";
+};
+
+// src/status/input.ts
+function parseStatusInput(text) {
+  if (text.trim() === "") return {};
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
+  }
+  if (!isObject(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
+  }
+  const workspace = isObject(value.workspace) ? value.workspace : {};
+  const projectDir = nonBlank(workspace.project_dir);
+  const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
+  return {
+    ...projectDir === void 0 ? {} : { projectDir },
+    ...currentDir === void 0 ? {} : { currentDir }
+  };
+}
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function nonBlank(value) {
+  return typeof value === "string" && value.trim() !== "" ? value : void 0;
+}
+
+// src/status/line.ts
+function statusFigures(counts) {
+  return {
+    waiting: counts.pending.blocking + counts.pending.canWait,
+    blocking: counts.pending.blocking,
+    answered: counts.answered.blocking + counts.answered.canWait
+  };
+}
+function renderStatusLine({ waiting, blocking, answered }) {
+  const parts = [];
+  if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
+  if (answered > 0) parts.push(`${answered} answered`);
+  return `ask-later: ${parts.length === 0 ? "no questions waiting" : parts.join(" · ")}`;
+}
+
+// src/status/run.ts
+var DEADLINE_MS = 300;
+var MIN_RUN_MS = 100;
+var SQLITE_MARGIN_MS = 30;
+var EXIT_GRACE_MS = 50;
+async function runStatus(io, env, cwd, options = {}) {
+  io.stdout.on("error", ignore);
+  io.stderr.on("error", ignore);
+  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now());
+  const endsAt = performance.now() + budget;
+  const deadline = new Deadline(budget);
+  const seen = {};
+  let line = "";
+  try {
+    line = await run(io, env, cwd, { deadline, endsAt }, seen);
+  } catch (error) {
+    io.stderr.write(`ask-later status: ${describe2(error, seen)}
+`);
+  } finally {
+    deadline.clear();
+    stopReading(io.stdin);
+  }
+  io.stdout.write(`${line}
+`);
+  if (deadline.expired && options.ownsProcess !== false) exitSoonIfStuck();
+  return 0;
+}
+async function run(io, env, cwd, { deadline, endsAt }, seen) {
+  const tty = io.stdin.isTTY === true;
+  const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), "stdin did not end"));
+  stopReading(io.stdin);
+  const { store: location } = loadStoreConfig(env);
+  seen.store = location.kind;
+  const project = projectFromEnvironment(
+    input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
+    input.currentDir === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, input.currentDir)
+  );
+  if (location.kind === "sqlite" && !(0, import_node_fs5.existsSync)(location.path)) {
+    return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
+  }
+  const left = () => Math.max(1, Math.floor(endsAt - performance.now()));
+  const opening = openStore(location, {
+    // The bare RESP client: node-redis alone takes longer to load than this command may take.
+    connection: "minimal",
+    connectTimeoutMs: left(),
+    busyTimeoutMs: Math.max(1, left() - SQLITE_MARGIN_MS)
+  });
+  deadline.onExpire(() => {
+    opening.then((store2) => store2.close()).catch(() => void 0);
+  });
+  const store = await deadline.race(opening, "the inbox did not answer");
+  try {
+    const counts = await deadline.race(store.countQuestions(project), "the inbox did not answer");
+    return renderStatusLine(statusFigures(counts));
+  } finally {
+    await store.close().catch(() => void 0);
+  }
+}
+function describe2(error, seen) {
+  if (error instanceof DeadlineError) {
+    return `${error.message} (${Math.round(performance.now())} ms after the process started)`;
+  }
+  if (error instanceof StatusInputError || error instanceof HookIoError || error instanceof ConfigError || error instanceof SqliteEngineMissingError) {
+    return error.message;
+  }
+  if (error instanceof StoreUnavailableError) {
+    const why2 = errorCode(error.cause);
+    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    return `the inbox (${store}) is unreachable${why2 === void 0 ? "" : ` (${why2})`}`;
+  }
+  const why = errorCode(error);
+  if (!(error instanceof Error)) return `unexpected ${typeof error}`;
+  return `unexpected ${error.constructor.name || error.name}${why === void 0 ? "" : ` (${why})`}`;
+}
+function errorCode(error) {
+  if (!(error instanceof Error)) return void 0;
+  const code = error.code;
+  if (typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
+  if (error.name === "ErrorReply") return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
+  if (error.name === "ConnectionTimeoutError") return "connection timed out";
+  return void 0;
+}
+function exitSoonIfStuck() {
+  setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+}
+function stopReading(stdin) {
+  stdin.pause();
+  const destroy = stdin.destroy;
+  if (typeof destroy === "function") destroy.call(stdin);
+}
+function ignore() {
+}
+
+// status-entry.ts
+runStatus(process, process.env, process.cwd()).then((code) => {
+  process.exitCode = code;
+});

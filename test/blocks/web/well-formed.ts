@@ -1,0 +1,38 @@
+/**
+ * A strict well-formedness check for the markup the web inbox's renderers build without void elements (the chart,
+ * a decision card): every tag closed in order or self-closed, attributes double-quoted and not repeated, `<` never
+ * in text, `&` only as an entity. Stricter than XML where it is simpler to be (no comments, no CDATA, which the
+ * renderers never write). Throws with the offset of the first fault.
+ */
+const TAG = /^<(\/?)([a-zA-Z][\w:-]*)((?:\s+[a-zA-Z][\w:-]*="[^"<>]*")*)\s*(\/?)>$/;
+const ATTRIBUTE = /([a-zA-Z][\w:-]*)="([^"]*)"/g;
+const BAD_AMPERSAND = /&(?!(?:amp|lt|gt|quot|#39|#\d+);)/;
+
+export function assertWellFormed(markup: string): void {
+  const stack: string[] = [];
+  let at = 0;
+  for (const match of markup.matchAll(/<[^<>]*>/g)) {
+    const text = markup.slice(at, match.index);
+    checkText(text, at);
+    at = match.index + match[0].length;
+    const tag = TAG.exec(match[0]);
+    if (!tag) throw new Error(`malformed tag at ${match.index}: ${match[0].slice(0, 80)}`);
+    const [, closing, name = '', attributes = '', selfClosing] = tag;
+    const names = [...attributes.matchAll(ATTRIBUTE)].map((attribute) => attribute[1]);
+    if (new Set(names).size !== names.length) throw new Error(`repeated attribute at ${match.index}: ${match[0]}`);
+    for (const attribute of attributes.matchAll(ATTRIBUTE)) checkText(attribute[2] ?? '', match.index);
+    if (closing) {
+      const open = stack.pop();
+      if (open !== name) throw new Error(`</${name}> at ${match.index} closes <${open ?? 'nothing'}>`);
+    } else if (!selfClosing) {
+      stack.push(name);
+    }
+  }
+  checkText(markup.slice(at), at);
+  if (stack.length > 0) throw new Error(`unclosed: ${stack.join(' > ')}`);
+}
+
+function checkText(text: string, offset: number): void {
+  if (/[<>]/.test(text)) throw new Error(`a bare < or > in text near ${offset}: ${text.slice(0, 80)}`);
+  if (BAD_AMPERSAND.test(text)) throw new Error(`a bare & near ${offset}: ${text.slice(0, 80)}`);
+}
