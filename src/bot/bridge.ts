@@ -15,6 +15,7 @@
  * failing and once when it reads again.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { backoff } from '../core/backoff.js';
 import type { MessageRef, Platform, Question } from '../core/question.js';
 import type { Reminder } from '../core/reminder.js';
 import type { EventConsumer, FailedEvent, Store, StoreEvent } from '../store/port.js';
@@ -62,12 +63,6 @@ export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Full jitter: a random wait up to the exponential step (AWS's "exponential back-off and jitter"). */
-function backoff(attempt: number, baseMs: number, maxMs: number): number {
-  const step = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
-  return step / 2 + Math.random() * (step / 2);
 }
 
 export class Bridge {

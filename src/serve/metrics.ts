@@ -22,6 +22,7 @@ import { pause } from '../bot/bridge.js';
 import type { BridgeMetrics } from '../bot/bridge-metrics.js';
 import { errorFields, type Logger } from '../bot/logger.js';
 import { isLoopbackHost } from '../bot/web/server.js';
+import { backoff } from '../core/backoff.js';
 import { DELIVERY_PATHS, type Platform, QUESTION_STATUSES } from '../core/question.js';
 import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
@@ -316,12 +317,6 @@ class EventsFollower {
     }
     await consumer.ack(events);
   }
-}
-
-/** Full jitter over an exponential step, as the bridge backs off. */
-function backoff(attempt: number, baseMs: number, maxMs: number): number {
-  const step = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
-  return step / 2 + Math.random() * (step / 2);
 }
 
 /** Constant-time comparison of two secrets of any length. */

@@ -41,6 +41,7 @@ import { SlackMembership } from '../bot/slack/membership.js';
 import { SlackSurface } from '../bot/slack/surface.js';
 import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
 import type { Surface } from '../bot/surface.js';
+import { followStoreChanges } from '../bot/web/changes.js';
 import { createWebInbox, type WebInbox } from '../bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
 import { loadServeConfig, type ServeConfig } from '../config.js';
@@ -321,6 +322,9 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   }
   // The time histograms follow the events in the background; a store failing there backs off, never stops serve.
   metrics.start();
+  // Every replica's open pages hear every change, from the store's events (not from this replica's bridge alone).
+  const webChanges = followStoreChanges({ store, surface: webSurface, logger: log });
+  await webChanges.started;
 
   const sweepMs = deps.sweepMs ?? 30_000;
   const sweeper: Sweeper | undefined =
@@ -371,6 +375,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
         await Promise.all([
           bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed')),
           metrics.stop(),
+          webChanges.stop(),
         ]);
         await sweeper?.stop();
         await closeServer(server);

@@ -142,6 +142,21 @@ export interface EventConsumer {
 }
 
 /**
+ * Every project's events from the moment the tail began, for views that only need to know what changed (each `serve`
+ * replica's web inbox): no group and no acknowledgement, so every tail sees every event, whichever replica's bridge
+ * handles it. Events from before the start are never handed out. A tail suits work that is safe to repeat or to miss
+ * while its process restarts (a page refreshing what it shows): it keeps its place in memory only.
+ */
+export interface EventTail {
+  /**
+   * The events since the last call, oldest first per project; waits up to `timeoutMs` for one; [] when none came or
+   * the signal aborted (a Redis tail is then spent). `StoreUnavailableError` once the tail or its store is closed.
+   */
+  next(options: WaitOptions & { readonly count?: number }): Promise<StoreEvent[]>;
+  close(): Promise<void>;
+}
+
+/**
  * An event a consumer group gave up on after its attempts (the bridge: a platform that kept refusing), kept until a
  * person replays it (`ask-later retry-failed`). Ids, types, counts and a short error code only: never text.
  */
@@ -269,6 +284,8 @@ export interface Store {
 
   /** A consumer in a named group over all projects' events; the group is created if missing. */
   consumer(group: string, consumerName: string, options?: ConsumerOptions): Promise<EventConsumer>;
+  /** Follow every project's events from now on, outside any group (see {@link EventTail}); close it when done. */
+  tail(): Promise<EventTail>;
   /** Keep an event `group` gave up on (replacing an earlier record of the same event). */
   recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void>;
   /** The groups with failed events, each with its count and a sample of up to `sample` (default 5) records. */

@@ -3,6 +3,7 @@ import { deliveryEntryLength } from '../../src/core/delivery-note.js';
 import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
 import type { Store, StoreEvent } from '../../src/store/port.js';
+import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { person, spec, testClock, uniqueProject } from '../support/store.js';
 
 /** What the contract asks of an adapter's test factory: a store of its own, on the given clock when one is given. */
@@ -874,6 +875,57 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
         await local.answer(project, 1, pick('SQLite'), person());
         expect((await woken).map((e) => e.type)).toEqual(['answered']);
         await consumer.close();
+      } finally {
+        await local.close();
+      }
+    });
+  });
+
+  describe('tailing every project', () => {
+    it('GIVEN two tails THEN each sees every event after its start, a new project included, and none from before', async () => {
+      const local = await openStore({ now: clock.now });
+      try {
+        const known = uniqueProject('known');
+        await local.park(known, spec());
+        const first = await local.tail();
+        const second = await local.tail();
+        const fresh = uniqueProject('fresh');
+        await local.answer(known, 1, pick('SQLite'), person());
+        await local.park(fresh, spec());
+        await local.cancel(fresh, 1);
+        const seen = async (tail: Awaited<ReturnType<Store['tail']>>) => {
+          const events: StoreEvent[] = [];
+          while (events.length < 3) events.push(...(await tail.next({ timeoutMs: 10_000 })));
+          return events.map((e) => `${e.project === known ? 'known' : 'fresh'}#${e.questionId} ${e.type}`).sort();
+        };
+        const expected = ['fresh#1 cancelled', 'fresh#1 parked', 'known#1 answered'];
+        expect(await seen(first)).toEqual(expected);
+        expect(await seen(second)).toEqual(expected);
+        await first.close();
+        await second.close();
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('GIVEN a tail waiting THEN an event wakes it; with nothing new it says [] when its time runs out or its signal aborts; closed, it says the store is unavailable', async () => {
+      const local = await openStore({ now: clock.now });
+      try {
+        const project = uniqueProject();
+        await local.park(project, spec());
+        const tail = await local.tail();
+        expect(await tail.next({ timeoutMs: 50 })).toEqual([]);
+        const woken = tail.next({ timeoutMs: 10_000 });
+        await local.answer(project, 1, pick('SQLite'), person());
+        expect((await woken).map((e) => [e.type, e.questionId])).toEqual([['answered', 1]]);
+        const stop = new AbortController();
+        const waiting = tail.next({ timeoutMs: 60_000, signal: stop.signal });
+        stop.abort();
+        expect(await waiting).toEqual([]);
+        const next = await local.tail();
+        await next.close();
+        await expect(next.next({ timeoutMs: 10 })).rejects.toBeInstanceOf(StoreUnavailableError);
+        await tail.close();
       } finally {
         await local.close();
       }

@@ -1,12 +1,11 @@
 /**
- * The web inbox as a surface of the bridge. Every project is "routed" to its one channel, `local`, so the bridge
- * posts every parked question here and redraws it on every transition; posting and redrawing only tell the open
- * pages (their server-sent event streams) that the question changed, and the pages fetch what they show. Nothing
- * is sent anywhere, so nothing can fail.
+ * The web inbox as a surface of the bridge, and the hub that tells open pages what changed. Every project is
+ * "routed" to its one channel, `local`, so the bridge records a web copy of every parked question (the decision trail
+ * names where a question was shown); posting and redrawing send nothing anywhere, so nothing can fail.
  *
- * One bridge in a group handles each event: with several `serve` replicas on one store, a page learns of a change
- * only when its own replica handled the event (or its own actions changed something). The inbox is a one-machine
- * view, so this is accepted.
+ * The pages' change notices do not come from the bridge, which hands each event to one replica only: every replica
+ * follows the store's events itself (`followStoreChanges`, a tail outside any group) and calls {@link WebSurface.notify},
+ * so with several `serve` replicas on one store every page hears of every change, whichever replica handled it.
  */
 import type { MessageRef, Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
@@ -27,14 +26,11 @@ export class WebSurface implements Surface {
   }
 
   async post(question: Question, channel: string): Promise<MessageRef> {
-    const ref = formatQuestionRef(question.project, question.id);
-    this.notify(ref);
-    return { platform: 'web', channel, messageId: ref };
+    return { platform: 'web', channel, messageId: formatQuestionRef(question.project, question.id) };
   }
 
-  async update(question: Question): Promise<void> {
-    this.notify(formatQuestionRef(question.project, question.id));
-  }
+  /** Nothing to redraw: the pages hear of the change from the store's events (see the file's comment). */
+  async update(_question: Question): Promise<void> {}
 
   /** Tell every listener (open page) that the question `ref` may have changed. A failing listener is skipped. */
   notify(ref: string): void {

@@ -37,6 +37,7 @@ import type {
   DraftChange,
   DraftResult,
   EventConsumer,
+  EventTail,
   FailedEvent,
   FailedEventsOfGroup,
   ListFilter,
@@ -63,6 +64,7 @@ import {
   scripts,
   TransitionCode,
 } from './scripts.js';
+import { RedisEventTail } from './tail.js';
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -134,6 +136,7 @@ export class RedisStore implements Store {
   readonly #maxLen: string;
   readonly #knownProjects = new Set<string>();
   readonly #consumers = new Set<RedisEventConsumer>();
+  readonly #tails = new Set<RedisEventTail>();
   readonly #waiters = new Set<RedisConnection>();
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
@@ -741,6 +744,23 @@ export class RedisStore implements Store {
     });
   }
 
+  tail(): Promise<EventTail> {
+    return this.#run(async () => {
+      const blocking = await this.#client.duplicate();
+      const tail = await RedisEventTail.begin({
+        client: this.#client,
+        blocking,
+        streams: async () => [...(await this.projects()).values()].map((project) => this.#keys(project)),
+        onClose: () => this.#tails.delete(tail),
+      }).catch((error: unknown) => {
+        blocking.close();
+        throw error;
+      });
+      this.#tails.add(tail);
+      return wrapTail(tail);
+    });
+  }
+
   watch(project: string): Promise<ProjectWatch> {
     return this.#run(async () => {
       const keys = this.#keys(project);
@@ -826,9 +846,24 @@ export class RedisStore implements Store {
 
   async close(): Promise<void> {
     for (const consumer of this.#consumers) await consumer.close();
+    for (const tail of [...this.#tails]) await tail.close();
     for (const waiter of this.#waiters) waiter.close();
     this.#client.close();
   }
+}
+
+/** The tail with its failures as the store's errors (a lost connection is `StoreUnavailableError`). */
+function wrapTail(tail: RedisEventTail): EventTail {
+  return {
+    next: async (options) => {
+      try {
+        return await tail.next(options);
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    },
+    close: () => tail.close(),
+  };
 }
 
 /** The ids of a claim to confirm or release: all it carried, or the given ones among them. */

@@ -40,6 +40,7 @@ import type {
   DraftChange,
   DraftResult,
   EventConsumer,
+  EventTail,
   EventType,
   FailedEvent,
   FailedEventsOfGroup,
@@ -56,7 +57,7 @@ import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
 import { SqliteEngineMissingError } from './engine-missing-error.js';
-import { SqliteEventConsumer } from './events.js';
+import { SqliteEventConsumer, SqliteEventTail } from './events.js';
 import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, RECORD_VERSION } from './record.js';
 import { migrate } from './schema.js';
 
@@ -133,6 +134,7 @@ export class SqliteStore implements Store {
   readonly #options: SqliteStoreOptions;
   readonly #now: () => number;
   readonly #consumers = new Set<EventConsumer>();
+  readonly #tails = new Set<EventTail>();
 
   constructor(connection: SqliteConnection, options: SqliteStoreOptions) {
     this.#c = connection;
@@ -725,6 +727,19 @@ export class SqliteStore implements Store {
     });
   }
 
+  tail(): Promise<EventTail> {
+    return this.#run(() => {
+      const tail = new SqliteEventTail(this.#c);
+      this.#tails.add(tail);
+      const close = tail.close.bind(tail);
+      tail.close = async () => {
+        this.#tails.delete(tail);
+        await close();
+      };
+      return tail;
+    });
+  }
+
   /**
    * Returns the moment a commit of this process settles the question; a commit of another process is seen within
    * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
@@ -767,6 +782,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     for (const consumer of [...this.#consumers]) await consumer.close();
+    for (const tail of [...this.#tails]) await tail.close();
     this.#c.close();
   }
 }

@@ -3,7 +3,8 @@
  * file in a temporary directory, as the quick start runs it); `startWebStack` assembles the same parts in-process
  * on the test Redis (a key prefix of its own), with the one InteractionService (web routed to `local`, Slack to
  * `CTEAM`), the bridge following the store's events with the web surface (and, when asked, a Slack surface against
- * the fake Slack Web API), and the inbox on a port of its own. Plus real headless Chromium (playwright-core with
+ * the fake Slack Web API), the pages' change notices from a tail of the store's events, as in serve, and the inbox
+ * on a port of its own. Plus real headless Chromium (playwright-core with
  * Debian's /usr/bin/chromium) for the page.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { silentLogger } from '../../../src/bot/logger.js';
 import { SlackSurface } from '../../../src/bot/slack/surface.js';
 import { createWebClient } from '../../../src/bot/slack/web.js';
 import type { Surface } from '../../../src/bot/surface.js';
+import { followStoreChanges } from '../../../src/bot/web/changes.js';
 import { type StartedWebInbox, startWebInbox, type WebInboxOptions } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../../../src/bot/web/surface.js';
 import { startServe } from '../../../src/serve/run.js';
@@ -69,6 +71,9 @@ export async function startWebStack(options: StackOptions = {}): Promise<WebStac
       ? undefined
       : new Bridge({ store, surfaces, consumerName: `web-test-${prefix}`, blockMs: 50, retryBaseMs: 10 });
   await bridge?.start();
+  // As serve does: the pages hear of changes from the store's events.
+  const changes = followStoreChanges({ store, surface, waitMs: 1_000, retryBaseMs: 10 });
+  await changes.started;
   const { slack: _slack, bridge: _bridge, storeNow: _storeNow, ...inboxOptions } = options;
   const web = await startWebInbox({
     displayName: 'Ada',
@@ -87,6 +92,7 @@ export async function startWebStack(options: StackOptions = {}): Promise<WebStac
     ...(slack ? { slack } : {}),
     stop: async () => {
       await web.stop();
+      await changes.stop();
       await bridge?.stop();
       await slack?.stop();
       await store.close();

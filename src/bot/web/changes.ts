@@ -1,0 +1,83 @@
+/**
+ * Every replica's web inbox hears every change: a tail of the store's events (`store.tail()`, outside any consumer
+ * group) tells the open pages which question changed, whichever replica's bridge handled the event. A store that
+ * fails is retried with back-off: one warning when reading fails, one line when it reads again; a new tail then
+ * starts from that moment (pages refresh on their next notice; what they show is read afresh each time).
+ */
+import { backoff } from '../../core/backoff.js';
+import { formatQuestionRef } from '../../core/question-ref.js';
+import type { EventTail, Store } from '../../store/port.js';
+import { pause } from '../bridge.js';
+import { errorFields, type Logger, silentLogger } from '../logger.js';
+import type { WebSurface } from './surface.js';
+
+export interface StoreChangesOptions {
+  readonly store: Store;
+  readonly surface: WebSurface;
+  readonly logger?: Logger;
+  /** How long one read waits for events (default 5 s); shorter only makes stopping quicker. */
+  readonly waitMs?: number;
+  /** First back-off step after a failure (default 200 ms), doubling up to `retryMaxMs` (default 30 s). */
+  readonly retryBaseMs?: number;
+  readonly retryMaxMs?: number;
+}
+
+export interface StoreChanges {
+  /** Resolves once the tail has begun (changes from then on reach the pages), or its first attempt failed. */
+  readonly started: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Follow the store's events and notify the pages; runs until `stop`. */
+export function followStoreChanges(options: StoreChangesOptions): StoreChanges {
+  const log = options.logger ?? silentLogger;
+  const stopping = new AbortController();
+  const signal = stopping.signal;
+  let began: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    began = resolve;
+  });
+  let tail: EventTail | undefined;
+
+  const run = async (): Promise<void> => {
+    let failures = 0;
+    let failingSince = 0;
+    while (!signal.aborted) {
+      try {
+        tail ??= await options.store.tail();
+        began();
+        const events = await tail.next({ timeoutMs: options.waitMs ?? 5_000, signal });
+        if (failures > 0) {
+          log.info({ failures, ms: Date.now() - failingSince }, 'web inbox: following the store again');
+          failures = 0;
+        }
+        // A reminder changes nothing a page shows.
+        for (const event of events) {
+          if (event.type !== 'reminded') options.surface.notify(formatQuestionRef(event.project, event.questionId));
+        }
+      } catch (error) {
+        began(); // a store failing at the start must not hold the caller up: it is retried below
+        if (signal.aborted) break;
+        if (failures === 0) {
+          failingSince = Date.now();
+          log.warn(errorFields(error), 'web inbox: cannot follow the store; retrying with back-off');
+        }
+        await tail?.close().catch(() => undefined);
+        tail = undefined;
+        await pause(backoff(failures, options.retryBaseMs ?? 200, options.retryMaxMs ?? 30_000), signal);
+        failures++;
+      }
+    }
+    began();
+  };
+  const loop = run();
+
+  return {
+    started,
+    async stop() {
+      stopping.abort();
+      await loop;
+      await tail?.close().catch(() => undefined);
+    },
+  };
+}
