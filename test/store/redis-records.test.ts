@@ -166,3 +166,46 @@ describe('script codes reached only when the data is off', () => {
     expect((await store.get(project, 1))?.status).toBe('pending');
   });
 });
+
+describe('view indexes of projects parked before they existed', () => {
+  it('GIVEN a project whose questions were written without indexes THEN the first paged read builds them once, for every replica', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    for (let i = 0; i < 4; i++) await store.park(project, spec({ isBlocking: i % 2 === 1 }));
+    await store.answer(project, 1, { choices: ['SQLite'], other: false }, person());
+    await store.cancel(project, 2);
+    // As an older version left it: no index keys, no index version, no closedAt; and a v1 record with no
+    // `blocking` field.
+    await raw.del([keys.inboxIndex, keys.closedIndex, keys.answeredIndex]);
+    await raw.hDel(keys.meta, 'ix');
+    await raw.hDel(keys.question(1), 'closedAt');
+    await raw.hDel(keys.question(2), 'closedAt');
+    await raw.hDel(keys.question(4), 'blocking');
+    const replicas = await Promise.all(
+      [0, 1].map(() => openRedisStore({ url: inject('redisUrl'), prefix, now: clock.now })),
+    );
+    try {
+      const [pending, closed, answered, counts] = await Promise.all([
+        replicas[0]?.pageAcross([project], { view: 'pending', limit: 10 }),
+        replicas[1]?.pageAcross([project], { view: 'closed', limit: 10 }),
+        replicas[1]?.pageAcross([project], { view: 'answered', limit: 10 }),
+        replicas[0]?.countAcross([project]),
+      ]);
+      expect(pending?.questions.map((q) => q.id)).toEqual([4, 3]);
+      expect(closed?.questions.map((q) => q.id).sort()).toEqual([1, 2]);
+      expect(answered?.questions.map((q) => q.id)).toEqual([1]);
+      expect(counts?.get(project)).toEqual({ blocking: 1, canWait: 1, closed: 2, answered: 1 });
+      expect(await raw.hGet(keys.meta, 'ix')).toBe('1');
+      expect(await raw.zCard(keys.inboxIndex)).toBe(2);
+      // Built once: a later transition keeps them true, and the retention purge finds their members.
+      await replicas[0]?.answer(project, 4, { choices: ['SQLite'], other: false }, person());
+      const after = await replicas[1]?.pageAcross([project], { view: 'pending', limit: 10 });
+      expect(after?.questions.map((q) => q.id)).toEqual([3]);
+      clock.advance(31 * 24 * 3600_000);
+      await store.purgeExpired();
+      expect(await raw.zCard(keys.closedIndex)).toBe(2);
+    } finally {
+      for (const replica of replicas) await replica?.close();
+    }
+  });
+});
