@@ -36,6 +36,11 @@ function sendButton(view: View): string | undefined {
   return view.blocks.find((b) => b.block_id === INBOX_BLOCK_IDS.sendAll)?.accessory?.text.text;
 }
 
+/** What "Send N answers" carries: the refs of the ready questions the page shows. */
+function sendValue(view: View): string {
+  return view.blocks.find((b) => b.block_id === INBOX_BLOCK_IDS.sendAll)?.accessory?.value ?? '';
+}
+
 /**
  * Four pending questions in one project routed to the channel: #1 blocking, recommended (ready as shown);
  * #2 can wait, no recommendation (pick one); #3 can wait, recommended (ready); #4 blocking, Other without a note.
@@ -87,7 +92,7 @@ describe('the inbox (/questions and the Home tab)', () => {
     expect(view.type).toBe('modal');
     expect(filterLabels(view)).toEqual(['All (4)', 'Blocking (2)', 'Non-blocking (2)']);
     expect(sendButton(view)).toBe('Send 2 answers');
-    expect(JSON.parse(view.private_metadata)).toEqual({ filter: 'all', page: 0, channel: CHANNEL });
+    expect(JSON.parse(view.private_metadata)).toEqual({ filter: 'all', channel: CHANNEL });
   });
 
   it('GIVEN the Non-blocking filter WHEN "Send N answers" THEN only the ready answers in that filter are sent, and the inbox is redrawn with a summary', async () => {
@@ -122,7 +127,7 @@ describe('the inbox (/questions and the Home tab)', () => {
           action_id: ACTION_IDS.inboxSendAll,
           block_id: INBOX_BLOCK_IDS.sendAll,
           type: 'button',
-          value: 'non-blocking',
+          value: sendValue(filtered),
         },
       ),
     );
@@ -212,7 +217,7 @@ describe('the inbox (/questions and the Home tab)', () => {
           action_id: ACTION_IDS.inboxSendAll,
           block_id: INBOX_BLOCK_IDS.sendAll,
           type: 'button',
-          value: 'all',
+          value: sendValue(again),
         },
       ),
     );
@@ -223,8 +228,8 @@ describe('the inbox (/questions and the Home tab)', () => {
   it('GIVEN a user outside SLACK_ALLOWED_USERS WHEN they press "Send N answers" THEN nothing is sent and the inbox says why', async () => {
     const h = await startHarness({ allowedUsers: ['UANA'] });
     open.push(h);
-    const { project } = await fourQuestions(h);
-    const metadata = JSON.stringify({ filter: 'all', page: 0, channel: CHANNEL });
+    const { project, q1, q3 } = await fourQuestions(h);
+    const metadata = JSON.stringify({ filter: 'all', channel: CHANNEL });
     await h.interact(
       viewAction(
         'UEVE',
@@ -233,7 +238,7 @@ describe('the inbox (/questions and the Home tab)', () => {
           action_id: ACTION_IDS.inboxSendAll,
           block_id: INBOX_BLOCK_IDS.sendAll,
           type: 'button',
-          value: 'all',
+          value: `${refOf(q1)} ${refOf(q3)}`,
         },
       ),
     );
