@@ -954,7 +954,7 @@ var init_scripts = __esm({
       release: load("release-0"),
       deliver: load("deliver-6"),
       purge: load("purge-3"),
-      index: load("index-10"),
+      views: load("views-10"),
       listPage: load("list-page-6"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
@@ -1232,8 +1232,6 @@ var init_redis_store = __esm({
       #knownProjects = /* @__PURE__ */ new Set();
       #consumers = /* @__PURE__ */ new Set();
       #waiters = /* @__PURE__ */ new Set();
-      /** Project tags whose view indexes are known to be built (see `#ensureIndexed`). */
-      #indexed = /* @__PURE__ */ new Set();
       constructor(client, options) {
         this.#client = client;
         this.#options = options;
@@ -1397,15 +1395,15 @@ var init_redis_store = __esm({
         });
       }
       /**
-       * Build the view indexes of projects parked before they existed (index-10, once per project: its meta records
-       * the version, so replicas racing here do the work once and a later call costs one HGET). Remembered per process.
+       * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
+       * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
+       * project, all in flight at once. Every paged read starts here, so a view never reads indexes out of step.
        */
-      async #ensureIndexed(projects) {
-        const missing = projects.filter((keys) => !this.#indexed.has(keys.tag));
-        await Promise.all(
-          missing.map(
+      async #views(projects) {
+        const replies = await Promise.all(
+          projects.map(
             (keys) => this.#eval(
-              scripts.index,
+              scripts.views,
               [
                 keys.meta,
                 keys.inboxIndex,
@@ -1417,12 +1415,22 @@ var init_redis_store = __esm({
             )
           )
         );
-        for (const keys of missing) this.#indexed.add(keys.tag);
+        const counts = /* @__PURE__ */ new Map();
+        projects.forEach((keys, i) => {
+          const reply = replies[i] ?? [];
+          counts.set(keys.project, {
+            blocking: Number(reply[0] ?? 0),
+            canWait: Number(reply[1] ?? 0),
+            closed: Number(reply[2] ?? 0),
+            answered: Number(reply[3] ?? 0)
+          });
+        });
+        return counts;
       }
       pageAcross(projects, query) {
         return this.#run(async () => {
           const all = [...new Set(projects)].map((project) => this.#keys(project));
-          await this.#ensureIndexed(all);
+          await this.#views(all);
           const { view } = query;
           const limit = Math.max(1, Math.trunc(query.limit));
           const cursor = parseCursor(view, query.after);
@@ -1474,30 +1482,7 @@ var init_redis_store = __esm({
         });
       }
       countAcross(projects) {
-        return this.#run(async () => {
-          const all = [...new Set(projects)].map((project) => this.#keys(project));
-          await this.#ensureIndexed(all);
-          const counts = await Promise.all(
-            all.map(async (keys) => {
-              const [blocking, canWait, closed, answered] = await Promise.all([
-                this.#client.sendCommand(["ZLEXCOUNT", keys.inboxIndex, "[0", "(1"]),
-                this.#client.sendCommand(["ZLEXCOUNT", keys.inboxIndex, "[1", "+"]),
-                this.#client.sendCommand(["ZCARD", keys.closedIndex]),
-                this.#client.sendCommand(["ZCARD", keys.answeredIndex])
-              ]);
-              return [
-                keys.project,
-                {
-                  blocking: Number(blocking),
-                  canWait: Number(canWait),
-                  closed: Number(closed),
-                  answered: Number(answered)
-                }
-              ];
-            })
-          );
-          return new Map(counts);
-        });
+        return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
       }
       listPage(project, query) {
         return this.#run(async () => {

@@ -196,6 +196,7 @@ describe('view indexes of projects parked before they existed', () => {
       expect(answered?.questions.map((q) => q.id)).toEqual([1]);
       expect(counts?.get(project)).toEqual({ blocking: 1, canWait: 1, closed: 2, answered: 1 });
       expect(await raw.hGet(keys.meta, 'ix')).toBe('1');
+      expect(await raw.hGet(keys.question(1), 'closedAt')).toBe(String(clock.now()));
       expect(await raw.zCard(keys.inboxIndex)).toBe(2);
       // Built once: a later transition keeps them true, and the retention purge finds their members.
       await replicas[0]?.answer(project, 4, { choices: ['SQLite'], other: false }, person());
@@ -207,5 +208,51 @@ describe('view indexes of projects parked before they existed', () => {
     } finally {
       for (const replica of replicas) await replica?.close();
     }
+  });
+});
+
+describe('view indexes next to an older version still writing', () => {
+  it('GIVEN a question parked and another withdrawn by an older ask-later (status sets only) THEN the next paged read rebuilds the indexes and shows exactly what is pending', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    for (let i = 0; i < 3; i++) await store.park(project, spec());
+    expect((await store.pageAcross([project], { view: 'pending', limit: 10 })).questions.map((q) => q.id)).toEqual([
+      1, 2, 3,
+    ]);
+    // What park-4 and close-8 of the version before did: the record and the status sets, no view index.
+    await raw.hSet(keys.meta, 'seq', '4');
+    await raw.hSet(keys.question(4), {
+      v: '2',
+      project,
+      id: '4',
+      status: 'pending',
+      createdAt: String(clock.now()),
+      blocking: '1',
+      spec: JSON.stringify(spec({ isBlocking: true })),
+    });
+    await raw.zAdd(keys.status('pending'), { score: 4, value: '4' });
+    await raw.hSet(keys.question(2), { status: 'cancelled', closure: JSON.stringify({ at: clock.now() }) });
+    await raw.zRem(keys.status('pending'), '2');
+    await raw.zAdd(keys.status('cancelled'), { score: 2, value: '2' });
+    const page = await store.pageAcross([project], { view: 'pending', limit: 10 });
+    expect(page.questions.map((q) => q.id)).toEqual([4, 1, 3]);
+    expect((await store.countAcross([project])).get(project)).toEqual({
+      blocking: 1,
+      canWait: 2,
+      closed: 1,
+      answered: 0,
+    });
+    expect(await raw.zCard(keys.inboxIndex)).toBe(3);
+  });
+
+  it('GIVEN a project never parked THEN counting it writes nothing', async () => {
+    const project = uniqueProject();
+    expect((await store.countAcross([project])).get(project)).toEqual({
+      blocking: 0,
+      canWait: 0,
+      closed: 0,
+      answered: 0,
+    });
+    expect(await raw.exists(new ProjectKeys(prefix, project).meta)).toBe(0);
   });
 });

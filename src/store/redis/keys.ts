@@ -14,7 +14,7 @@
  *   <prefix>:{failed}:<group>         hash    eventId -> failed-event JSON (ids, type, attempts, error code)
  *   <prefix>:{failed}:<group>:replay  list    failed-event JSON handed back to the group
  *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out), ix (the view
- *                                             index version built: index-10 builds them once for older projects)
+ *                                             index version built: views-10 builds them for older projects)
  *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
  *   <prefix>:{tag}:d:<id>             hash    drafts of one question: "<platform>:<userId>" → JSON
  *   <prefix>:{tag}:s:<status>         zset    ids in that status (score = id)

@@ -150,8 +150,6 @@ export class RedisStore implements Store {
   readonly #knownProjects = new Set<string>();
   readonly #consumers = new Set<RedisEventConsumer>();
   readonly #waiters = new Set<RedisConnection>();
-  /** Project tags whose view indexes are known to be built (see `#ensureIndexed`). */
-  readonly #indexed = new Set<string>();
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
     this.#client = client;
@@ -334,33 +332,44 @@ export class RedisStore implements Store {
   }
 
   /**
-   * Build the view indexes of projects parked before they existed (index-10, once per project: its meta records
-   * the version, so replicas racing here do the work once and a later call costs one HGET). Remembered per process.
+   * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
+   * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
+   * project, all in flight at once. Every paged read starts here, so a view never reads indexes out of step.
    */
-  async #ensureIndexed(projects: readonly ProjectKeys[]): Promise<void> {
-    const missing = projects.filter((keys) => !this.#indexed.has(keys.tag));
-    await Promise.all(
-      missing.map((keys) =>
-        this.#eval(
-          scripts.index,
-          [
-            keys.meta,
-            keys.inboxIndex,
-            keys.closedIndex,
-            keys.answeredIndex,
-            ...QUESTION_STATUSES.map((status) => keys.status(status)),
-          ],
-          [keys.base, INDEX_VERSION],
-        ),
+  async #views(projects: readonly ProjectKeys[]): Promise<Map<string, ViewCounts>> {
+    const replies = await Promise.all(
+      projects.map(
+        (keys) =>
+          this.#eval(
+            scripts.views,
+            [
+              keys.meta,
+              keys.inboxIndex,
+              keys.closedIndex,
+              keys.answeredIndex,
+              ...QUESTION_STATUSES.map((status) => keys.status(status)),
+            ],
+            [keys.base, INDEX_VERSION],
+          ) as Promise<unknown[]>,
       ),
     );
-    for (const keys of missing) this.#indexed.add(keys.tag);
+    const counts = new Map<string, ViewCounts>();
+    projects.forEach((keys, i) => {
+      const reply = replies[i] ?? [];
+      counts.set(keys.project, {
+        blocking: Number(reply[0] ?? 0),
+        canWait: Number(reply[1] ?? 0),
+        closed: Number(reply[2] ?? 0),
+        answered: Number(reply[3] ?? 0),
+      });
+    });
+    return counts;
   }
 
   pageAcross(projects: readonly string[], query: PageQuery): Promise<QuestionPage> {
     return this.#run(async () => {
       const all = [...new Set(projects)].map((project) => this.#keys(project));
-      await this.#ensureIndexed(all);
+      await this.#views(all);
       const { view } = query;
       const limit = Math.max(1, Math.trunc(query.limit));
       const cursor = parseCursor(view, query.after);
@@ -418,30 +427,7 @@ export class RedisStore implements Store {
   }
 
   countAcross(projects: readonly string[]): Promise<ReadonlyMap<string, ViewCounts>> {
-    return this.#run(async () => {
-      const all = [...new Set(projects)].map((project) => this.#keys(project));
-      await this.#ensureIndexed(all);
-      const counts = await Promise.all(
-        all.map(async (keys): Promise<[string, ViewCounts]> => {
-          const [blocking, canWait, closed, answered] = await Promise.all([
-            this.#client.sendCommand(['ZLEXCOUNT', keys.inboxIndex, '[0', '(1']),
-            this.#client.sendCommand(['ZLEXCOUNT', keys.inboxIndex, '[1', '+']),
-            this.#client.sendCommand(['ZCARD', keys.closedIndex]),
-            this.#client.sendCommand(['ZCARD', keys.answeredIndex]),
-          ]);
-          return [
-            keys.project,
-            {
-              blocking: Number(blocking),
-              canWait: Number(canWait),
-              closed: Number(closed),
-              answered: Number(answered),
-            },
-          ];
-        }),
-      );
-      return new Map(counts);
-    });
+    return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
   }
 
   listPage(project: string, query: ListPageQuery): Promise<QuestionPage> {

@@ -51,7 +51,7 @@ export const scripts = {
   release: load('release-0'),
   deliver: load('deliver-6'),
   purge: load('purge-3'),
-  index: load('index-10'),
+  views: load('views-10'),
   listPage: load('list-page-6'),
   lease: load('lease-1'),
   releaseLease: load('release-lease-1'),
@@ -61,7 +61,7 @@ export const scripts = {
   count: load('count-6'),
 } as const;
 
-/** The version of the view indexes (ix:*) the scripts keep; index-10 builds them for projects that have an older one. */
+/** The version of the view indexes (ix:*) the scripts keep; views-10 builds them for projects that have an older one. */
 export const INDEX_VERSION = 1;
 
 /** Return codes shared by answer-10 and close-10 (see their headers). */
