@@ -60616,7 +60616,7 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, VIEW_CHECK_MS, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
@@ -60636,6 +60636,7 @@ var init_redis_store = __esm({
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
     KEYS_CACHE_MAX = 1e5;
+    VIEW_CHECK_MS = 2e3;
     RedisStore = class {
       #client;
       #options;
@@ -60645,6 +60646,8 @@ var init_redis_store = __esm({
       #knownProjects = /* @__PURE__ */ new Set();
       #consumers = /* @__PURE__ */ new Set();
       #waiters = /* @__PURE__ */ new Set();
+      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
+      #viewChecks = /* @__PURE__ */ new Map();
       constructor(client, options) {
         this.#client = client;
         this.#options = options;
@@ -60810,40 +60813,47 @@ var init_redis_store = __esm({
       /**
        * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
        * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-       * project, all in flight at once. Every paged read starts here, so a view never reads indexes out of step.
+       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
+       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
        */
-      async #views(projects) {
-        const replies = await Promise.all(
-          projects.map(
-            (keys) => this.#eval(
-              scripts.views,
-              [
-                keys.meta,
-                keys.inboxIndex,
-                keys.closedIndex,
-                keys.answeredIndex,
-                ...QUESTION_STATUSES.map((status) => keys.status(status))
-              ],
-              [keys.base, INDEX_VERSION]
-            )
-          )
+      #views(projects, reuse = false) {
+        const now = Date.now();
+        return Promise.all(
+          projects.map(async (keys) => {
+            const recent = this.#viewChecks.get(keys.tag);
+            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
+              return [keys.project, await recent.counts];
+            const counts = this.#checkViews(keys);
+            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
+            this.#viewChecks.set(keys.tag, { at: now, counts });
+            counts.catch(() => this.#viewChecks.delete(keys.tag));
+            return [keys.project, await counts];
+          })
+        ).then((entries) => new Map(entries));
+      }
+      async #checkViews(keys) {
+        const reply = await this.#eval(
+          scripts.views,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [keys.base, INDEX_VERSION]
         );
-        const counts = /* @__PURE__ */ new Map();
-        projects.forEach((keys, i) => {
-          const reply = replies[i] ?? [];
-          counts.set(keys.project, {
-            blocking: Number(reply[0] ?? 0),
-            canWait: Number(reply[1] ?? 0),
-            closed: Number(reply[2] ?? 0),
-            answered: Number(reply[3] ?? 0)
-          });
-        });
-        return counts;
+        return {
+          blocking: Number(reply[0] ?? 0),
+          canWait: Number(reply[1] ?? 0),
+          closed: Number(reply[2] ?? 0),
+          answered: Number(reply[3] ?? 0)
+        };
       }
       pageAcross(projects, query) {
         return this.#run(async () => {
           const all = [...new Set(projects)].map((project) => this.#keys(project));
-          await this.#views(all);
+          await this.#views(all, true);
           const { view } = query;
           const limit = Math.max(1, Math.trunc(query.limit));
           const cursor = parseCursor(view, query.after);

@@ -17,7 +17,7 @@ import {
 } from '../core/question.js';
 import { formatQuestionRef, parseQuestionRef, projectTag } from '../core/question-ref.js';
 import { cursorOf, formatCursor } from '../store/paging.js';
-import type { DraftChange, Store } from '../store/port.js';
+import type { DraftChange, Store, ViewCounts } from '../store/port.js';
 
 /** The person acting, as the platform identifies them. `roles` are Discord role ids (empty elsewhere). */
 export interface Actor extends Responder {
@@ -171,6 +171,8 @@ export interface InboxPageRequest {
   readonly limit: number;
   /** Only the project of this tag (`core/question-ref.ts`), among those the place shows (the web inbox's filter). */
   readonly project?: string;
+  /** The store's counts of these projects when the caller read them just now (the web inbox, for its project filter). */
+  readonly counts?: ReadonlyMap<string, ViewCounts>;
 }
 
 export type { InboxPage } from '../core/inbox.js';
@@ -351,7 +353,7 @@ export class InteractionService {
       request.project === undefined ? reached : reached.filter((project) => projectTag(project) === request.project);
     const after = await this.#pendingCursor(request.after);
     const [counted, page] = await Promise.all([
-      this.#o.store.countAcross(projects),
+      request.counts ?? this.#o.store.countAcross(projects),
       this.#o.store.pageAcross(projects, {
         view: 'pending',
         limit: request.limit,
@@ -361,9 +363,10 @@ export class InteractionService {
     ]);
     let blocking = 0;
     let canWait = 0;
-    for (const count of counted.values()) {
-      blocking += count.blocking;
-      canWait += count.canWait;
+    for (const project of projects) {
+      const count = counted.get(project);
+      blocking += count?.blocking ?? 0;
+      canWait += count?.canWait ?? 0;
     }
     const counts = { all: blocking + canWait, blocking, 'non-blocking': canWait };
     const items = await Promise.all(

@@ -163,14 +163,16 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     const store = options.store;
     const projects = await store.knownProjects();
     const scoped = state.project === undefined ? projects : projects.filter((p) => projectTag(p) === state.project);
-    const [page, counts, recent] = await Promise.all([
+    // One count of every project: the project filter's numbers, and the service's filter counts for this page.
+    const counts = await store.countAcross(projects);
+    const [page, recent] = await Promise.all([
       options.interactions.inboxPage(actor, place, {
         filter: state.filter,
         limit: WEB_PAGE_SIZE,
+        counts,
         ...(state.after === undefined ? {} : { after: state.after }),
         ...(state.project === undefined ? {} : { project: state.project }),
       }),
-      store.countAcross(projects),
       store.pageAcross(scoped, {
         view: 'closed',
         since: now() - (options.recentMs ?? DAY_MS),

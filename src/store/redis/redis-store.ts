@@ -104,6 +104,11 @@ export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const CACHE_MAX = 10_000;
 /** Projects whose keys are kept (a few strings each). */
 const KEYS_CACHE_MAX = 100_000;
+/**
+ * How long a view check (views-10) stands for the page reads that follow it. Its only risk is an older version's
+ * write landing in this window, which the next check (the next view drawn) repairs.
+ */
+const VIEW_CHECK_MS = 2000;
 
 /** Errors that mean "the server is not there", as opposed to a bug or a script error. */
 function isConnectionError(error: unknown): boolean {
@@ -150,6 +155,8 @@ export class RedisStore implements Store {
   readonly #knownProjects = new Set<string>();
   readonly #consumers = new Set<RedisEventConsumer>();
   readonly #waiters = new Set<RedisConnection>();
+  /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
+  readonly #viewChecks = new Map<string, { readonly at: number; readonly counts: Promise<ViewCounts> }>();
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
     this.#client = client;
@@ -334,42 +341,49 @@ export class RedisStore implements Store {
   /**
    * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
    * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-   * project, all in flight at once. Every paged read starts here, so a view never reads indexes out of step.
+   * project, all in flight at once. Every paged read starts with this check; a check this process made less than
+   * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
    */
-  async #views(projects: readonly ProjectKeys[]): Promise<Map<string, ViewCounts>> {
-    const replies = await Promise.all(
-      projects.map(
-        (keys) =>
-          this.#eval(
-            scripts.views,
-            [
-              keys.meta,
-              keys.inboxIndex,
-              keys.closedIndex,
-              keys.answeredIndex,
-              ...QUESTION_STATUSES.map((status) => keys.status(status)),
-            ],
-            [keys.base, INDEX_VERSION],
-          ) as Promise<unknown[]>,
-      ),
-    );
-    const counts = new Map<string, ViewCounts>();
-    projects.forEach((keys, i) => {
-      const reply = replies[i] ?? [];
-      counts.set(keys.project, {
-        blocking: Number(reply[0] ?? 0),
-        canWait: Number(reply[1] ?? 0),
-        closed: Number(reply[2] ?? 0),
-        answered: Number(reply[3] ?? 0),
-      });
-    });
-    return counts;
+  #views(projects: readonly ProjectKeys[], reuse = false): Promise<Map<string, ViewCounts>> {
+    const now = Date.now();
+    return Promise.all(
+      projects.map(async (keys): Promise<[string, ViewCounts]> => {
+        const recent = this.#viewChecks.get(keys.tag);
+        if (reuse && recent !== undefined && now - recent.at < VIEW_CHECK_MS)
+          return [keys.project, await recent.counts];
+        const counts = this.#checkViews(keys);
+        if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
+        this.#viewChecks.set(keys.tag, { at: now, counts });
+        counts.catch(() => this.#viewChecks.delete(keys.tag));
+        return [keys.project, await counts];
+      }),
+    ).then((entries) => new Map(entries));
+  }
+
+  async #checkViews(keys: ProjectKeys): Promise<ViewCounts> {
+    const reply = (await this.#eval(
+      scripts.views,
+      [
+        keys.meta,
+        keys.inboxIndex,
+        keys.closedIndex,
+        keys.answeredIndex,
+        ...QUESTION_STATUSES.map((status) => keys.status(status)),
+      ],
+      [keys.base, INDEX_VERSION],
+    )) as unknown[];
+    return {
+      blocking: Number(reply[0] ?? 0),
+      canWait: Number(reply[1] ?? 0),
+      closed: Number(reply[2] ?? 0),
+      answered: Number(reply[3] ?? 0),
+    };
   }
 
   pageAcross(projects: readonly string[], query: PageQuery): Promise<QuestionPage> {
     return this.#run(async () => {
       const all = [...new Set(projects)].map((project) => this.#keys(project));
-      await this.#views(all);
+      await this.#views(all, true);
       const { view } = query;
       const limit = Math.max(1, Math.trunc(query.limit));
       const cursor = parseCursor(view, query.after);
