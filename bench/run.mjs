@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: throughput of the Redis store's hot paths (park, answer, claim + confirm) against a private
  * redis-server, each beside `redis-benchmark -t set` on the same server as a ratio. Aim: every ratio ≥ 0.25.
+ * Then 10,000 pending questions over 200 projects and two serve replicas (bench/scale.mjs): `/questions`, the Home
+ * tab and the web inbox page ≤ 200 ms, the page ≤ 1 MB, Redis memory ≤ 2 KB a question.
  *
  *   BENCH_QUICK=1       small counts (smoke test; the whole run takes a few seconds)
  *   BENCH_REDIS_URL     use this server instead of starting one (never the one on port 6379); keys under a fresh
@@ -20,6 +22,7 @@ import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
 import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
+import { measureScale, scaleLines } from './scale.mjs';
 import { measureSlackPost } from './slack.mjs';
 import { measureStatus } from './status.mjs';
 import { measureWake } from './wake.mjs';
@@ -450,6 +453,10 @@ async function main() {
     console.log(
       `  p50 ${ms(post.p50)}, p99 ${ms(post.p99)}, max ${ms(post.max)}; aim p50 ≤ 100 ms: ${post.p50 <= 100 ? 'met' : 'NOT met'}`,
     );
+
+    console.log('');
+    // A redis-server of its own, so that its memory figure is the questions' alone.
+    for (const line of scaleLines(await measureScale())) console.log(line);
 
     console.log('');
     console.log('cost of the UserPromptSubmit hook (wall time per process, medians, interleaved with node -e 0):');

@@ -14529,6 +14529,92 @@ var init_failed_events = __esm({
   }
 });
 
+// src/core/question-ref.ts
+import { createHash } from "node:crypto";
+function projectTag(project) {
+  return createHash("sha256").update(project).digest("base64url").slice(0, 16);
+}
+var init_question_ref = __esm({
+  "src/core/question-ref.ts"() {
+    "use strict";
+  }
+});
+
+// src/store/paging.ts
+function pad(value, digits) {
+  return String(Math.max(0, Math.trunc(value))).padStart(digits, "0");
+}
+function pendingKey(isBlocking, createdAt, id) {
+  return `${isBlocking ? "0" : "1"}${pad(createdAt, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+}
+function closedKey(closedAt2, id) {
+  return `${pad(closedAt2, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+}
+function closedSinceKey(since) {
+  return pad(since, TIME_DIGITS);
+}
+function closedAtOf(question) {
+  if (question.status === "pending") return void 0;
+  return question.answer?.at ?? question.closure?.at ?? question.deliveredAt ?? question.createdAt;
+}
+function viewKey(view, question) {
+  if (view === "pending") {
+    return question.status === "pending" ? pendingKey(question.isBlocking, question.createdAt, question.id) : void 0;
+  }
+  if (view === "answered" && question.status !== "answered" && question.status !== "delivered") return void 0;
+  const at = closedAtOf(question);
+  return at === void 0 ? void 0 : closedKey(at, question.id);
+}
+function parseCursor(view, text3) {
+  const match2 = text3 === void 0 ? null : CURSOR.exec(text3);
+  const key = match2?.[1];
+  const tag = match2?.[2];
+  if (key === void 0 || tag === void 0) return void 0;
+  const length = view === "pending" ? 1 + TIME_DIGITS + ID_DIGITS : TIME_DIGITS + ID_DIGITS;
+  if (key.length !== length || view === "pending" && key[0] !== "0" && key[0] !== "1") return void 0;
+  return { key, tag };
+}
+function formatCursor(cursor) {
+  return `${cursor.key}.${cursor.tag}`;
+}
+function comesBefore(view, a, b) {
+  const ascending = a.key < b.key || a.key === b.key && a.tag < b.tag;
+  const same = a.key === b.key && a.tag === b.tag;
+  if (same) return false;
+  return view === "pending" ? ascending : !ascending;
+}
+function sortInView(view, entries) {
+  return entries.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
+}
+function cursorOf(view, question) {
+  const key = viewKey(view, question);
+  return key === void 0 ? void 0 : { key, tag: projectTag(question.project) };
+}
+function viewStatuses(view) {
+  if (view === "pending") return ["pending"];
+  if (view === "answered") return ["answered", "delivered"];
+  return QUESTION_STATUSES.filter((status) => status !== "pending");
+}
+function parseListCursor(text3) {
+  const match2 = text3 === void 0 ? null : /^([01])\.(\d{1,12})$/.exec(text3);
+  if (!match2?.[1] || !match2[2]) return void 0;
+  return { blockingFirst: match2[1] === "0" ? 0 : 1, id: Number(match2[2]) };
+}
+function formatListCursor(question) {
+  return `${question.isBlocking ? "0" : "1"}.${question.id}`;
+}
+var TIME_DIGITS, ID_DIGITS, CURSOR;
+var init_paging = __esm({
+  "src/store/paging.ts"() {
+    "use strict";
+    init_question();
+    init_question_ref();
+    TIME_DIGITS = 15;
+    ID_DIGITS = 12;
+    CURSOR = /^(\d{27,28})\.([A-Za-z0-9_-]{16})$/;
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -14704,17 +14790,6 @@ var init_events = __esm({
   }
 });
 
-// src/core/question-ref.ts
-import { createHash } from "node:crypto";
-function projectTag(project) {
-  return createHash("sha256").update(project).digest("base64url").slice(0, 16);
-}
-var init_question_ref = __esm({
-  "src/core/question-ref.ts"() {
-    "use strict";
-  }
-});
-
 // src/store/redis/keys.ts
 function globalKeys(prefix) {
   return {
@@ -14763,6 +14838,18 @@ var init_keys = __esm({
       }
       get events() {
         return `${this.base}events`;
+      }
+      /** The pending view's index (see store/paging.ts). */
+      get inboxIndex() {
+        return `${this.base}ix:inbox`;
+      }
+      /** The closed view's index. */
+      get closedIndex() {
+        return `${this.base}ix:closed`;
+      }
+      /** The answered view's index. */
+      get answeredIndex() {
+        return `${this.base}ix:answered`;
       }
     };
   }
@@ -14996,15 +15083,15 @@ function load(file2) {
     }
   };
 }
-var scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
+var scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
     scripts = {
-      park: load("park-4"),
-      answer: load("answer-7"),
-      close: load("close-8"),
-      expire: load("expire-7"),
+      park: load("park-5"),
+      answer: load("answer-10"),
+      close: load("close-10"),
+      expire: load("expire-9"),
       draft: load("draft-2"),
       recordMessage: load("record-message-1"),
       claim: load("claim-1"),
@@ -15012,7 +15099,9 @@ var init_scripts = __esm({
       confirm: load("confirm-5"),
       release: load("release-0"),
       deliver: load("deliver-6"),
-      purge: load("purge-1"),
+      purge: load("purge-3"),
+      views: load("views-10"),
+      listPage: load("list-page-6"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
       recordFailure: load("record-failure-2"),
@@ -15020,6 +15109,7 @@ var init_scripts = __esm({
       remind: load("remind-2"),
       count: load("count-6")
     };
+    INDEX_VERSION = 1;
     TransitionCode = {
       unknown: 0,
       done: 1,
@@ -15032,6 +15122,69 @@ var init_scripts = __esm({
     RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
+  }
+});
+
+// src/store/redis/tail.ts
+import { setTimeout as delay } from "node:timers/promises";
+var RedisEventTail;
+var init_tail = __esm({
+  "src/store/redis/tail.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_events();
+    RedisEventTail = class _RedisEventTail {
+      #o;
+      /** Stream key → the id of the last entry read (or the newest when the tail began). */
+      #cursors;
+      #closed = false;
+      constructor(options, cursors) {
+        this.#o = options;
+        this.#cursors = cursors;
+      }
+      /** Begin now: every known stream from its newest entry (one look each, sent together). */
+      static async begin(options) {
+        const keys = (await options.streams()).map((project) => project.events);
+        const newest = await Promise.all(
+          keys.map((key) => options.client.sendCommand(["XREVRANGE", key, "+", "-", "COUNT", "1"]))
+        );
+        return new _RedisEventTail(options, new Map(keys.map((key, i) => [key, newest[i]?.[0]?.[0] ?? "0-0"])));
+      }
+      async next(options) {
+        if (this.#closed) throw new StoreUnavailableError();
+        if (options.signal?.aborted) return [];
+        const abort = () => void this.close();
+        options.signal?.addEventListener("abort", abort, { once: true });
+        try {
+          const keys = (await this.#o.streams()).map((project) => project.events);
+          if (options.signal?.aborted) return [];
+          if (keys.length === 0) {
+            await delay(Math.min(Math.max(0, options.timeoutMs), 250), void 0, { signal: options.signal }).catch(
+              () => void 0
+            );
+            return [];
+          }
+          const command = ["XREAD", "COUNT", String(options.count ?? 100)];
+          const blockMs = Math.floor(options.timeoutMs);
+          if (blockMs > 0) command.push("BLOCK", String(blockMs));
+          command.push("STREAMS", ...keys, ...keys.map((key) => this.#cursors.get(key) ?? "0-0"));
+          const events = parseStreamReply(await this.#o.blocking.sendCommand(command), () => void 0);
+          for (const event of events) this.#cursors.set(event.streamKey, event.entryId);
+          return events.map(({ eventId, type, project, questionId, at }) => ({ eventId, type, project, questionId, at }));
+        } catch (error46) {
+          if (options.signal?.aborted) return [];
+          throw error46;
+        } finally {
+          options.signal?.removeEventListener("abort", abort);
+        }
+      }
+      async close() {
+        if (this.#closed) return;
+        this.#closed = true;
+        this.#o.blocking.close();
+        this.#o.onClose();
+      }
+    };
   }
 });
 
@@ -33475,8 +33628,8 @@ var require_socket = __commonJS({
           return false;
         }
         const jitter = Math.floor(Math.random() * 200);
-        const delay = Math.min(Math.pow(2, retries) * 50, 2e3);
-        return delay + jitter;
+        const delay2 = Math.min(Math.pow(2, retries) * 50, 2e3);
+        return delay2 + jitter;
       }
     };
     exports.default = RedisSocket;
@@ -33569,14 +33722,14 @@ var require_token_manager = __commonJS({
         if (!this.config.retry)
           return 0;
         const { initialDelayMs, maxDelayMs, backoffMultiplier, jitterPercentage } = this.config.retry;
-        let delay = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
-        delay = Math.min(delay, maxDelayMs);
+        let delay2 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
+        delay2 = Math.min(delay2, maxDelayMs);
         if (jitterPercentage) {
-          const jitterRange = delay * (jitterPercentage / 100);
+          const jitterRange = delay2 * (jitterPercentage / 100);
           const jitterAmount = Math.random() * jitterRange - jitterRange / 2;
-          delay += jitterAmount;
+          delay2 += jitterAmount;
         }
-        let result = Math.max(0, Math.floor(delay));
+        let result = Math.max(0, Math.floor(delay2));
         return result;
       }
       shouldRetry(error46) {
@@ -47370,8 +47523,8 @@ var require_cluster_reconnection_tracker = __commonJS({
         }
         this.#reconnectingClients.set(clientId, address);
         this.#firstReconnectionAt ??= now;
-        const delay = this.#getDelay(this.#firstReconnectionAt);
-        if (delay === void 0 || now - this.#firstReconnectionAt < delay) {
+        const delay2 = this.#getDelay(this.#firstReconnectionAt);
+        if (delay2 === void 0 || now - this.#firstReconnectionAt < delay2) {
           return false;
         }
         this.#firstReconnectionAt = now;
@@ -47402,13 +47555,13 @@ var require_cluster_reconnection_tracker = __commonJS({
         if (typeof this.#strategy === "number") {
           return this.#strategy;
         }
-        const delay = this.#strategy(firstReconnectionAt);
-        if (delay === false || delay === void 0 || delay === 0)
+        const delay2 = this.#strategy(firstReconnectionAt);
+        if (delay2 === false || delay2 === void 0 || delay2 === 0)
           return;
-        if (!Number.isInteger(delay) || delay < 0) {
-          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay} instead`);
+        if (!Number.isInteger(delay2) || delay2 < 0) {
+          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay2} instead`);
         }
-        return delay;
+        return delay2;
       }
       #clearTimestampIfClean() {
         if (this.#reconnectingClients.size === 0) {
@@ -60511,11 +60664,34 @@ async function openRedisStore(options) {
     throw new StoreUnavailableError({ cause: error46 });
   }
 }
+function wrapTail(tail) {
+  return {
+    next: async (options) => {
+      try {
+        return await tail.next(options);
+      } catch (error46) {
+        throw toStoreError(error46);
+      }
+    },
+    close: () => tail.close()
+  };
+}
+function lexRange(query, tag, cursor) {
+  if (query.view === "pending") {
+    const filterLow = query.blocking === false ? "1" : "0";
+    const high2 = query.blocking === true ? "(1" : "+";
+    const low2 = cursor !== void 0 && cursor.key >= filterLow ? `${tag > cursor.tag ? "[" : "("}${cursor.key}` : query.blocking === void 0 ? "-" : `[${filterLow}`;
+    return [low2, high2];
+  }
+  const low = query.since === void 0 ? "-" : `[${closedSinceKey(query.since)}`;
+  const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
+  return [low, high];
+}
 function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, VIEW_CHECK_MS, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
@@ -60526,14 +60702,17 @@ var init_redis_store = __esm({
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
+    init_paging();
     init_store_unavailable_error();
     init_events();
     init_keys();
     init_record();
     init_scripts();
+    init_tail();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
     KEYS_CACHE_MAX = 1e5;
+    VIEW_CHECK_MS = 2e3;
     RedisStore = class {
       #client;
       #options;
@@ -60542,7 +60721,10 @@ var init_redis_store = __esm({
       #maxLen;
       #knownProjects = /* @__PURE__ */ new Set();
       #consumers = /* @__PURE__ */ new Set();
+      #tails = /* @__PURE__ */ new Set();
       #waiters = /* @__PURE__ */ new Set();
+      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
+      #viewChecks = /* @__PURE__ */ new Map();
       constructor(client, options) {
         this.#client = client;
         this.#options = options;
@@ -60636,7 +60818,7 @@ var init_redis_store = __esm({
           const id = Number(
             await this.#eval(
               scripts.park,
-              [keys.meta, keys.status("pending"), keys.expiry, keys.events],
+              [keys.meta, keys.status("pending"), keys.expiry, keys.events, keys.inboxIndex],
               [
                 keys.base,
                 project,
@@ -60645,7 +60827,8 @@ var init_redis_store = __esm({
                 expiresAt ?? "",
                 RECORD_VERSION,
                 this.#maxLen,
-                spec.isBlocking ? "1" : "0"
+                spec.isBlocking ? "1" : "0",
+                INDEX_VERSION
               ]
             )
           );
@@ -60704,6 +60887,135 @@ var init_redis_store = __esm({
           return lists.flat().sort(byBlockingThenAge);
         });
       }
+      /**
+       * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
+       * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
+       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
+       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+       */
+      #views(projects, reuse = false) {
+        const now = Date.now();
+        return Promise.all(
+          projects.map(async (keys) => {
+            const recent = this.#viewChecks.get(keys.tag);
+            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
+              return [keys.project, await recent.counts];
+            const counts = this.#checkViews(keys);
+            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
+            this.#viewChecks.set(keys.tag, { at: now, counts });
+            counts.catch(() => this.#viewChecks.delete(keys.tag));
+            return [keys.project, await counts];
+          })
+        ).then((entries) => new Map(entries));
+      }
+      async #checkViews(keys) {
+        const reply = await this.#eval(
+          scripts.views,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [keys.base, INDEX_VERSION]
+        );
+        return {
+          blocking: Number(reply[0] ?? 0),
+          canWait: Number(reply[1] ?? 0),
+          closed: Number(reply[2] ?? 0),
+          answered: Number(reply[3] ?? 0)
+        };
+      }
+      pageAcross(projects, query) {
+        return this.#run(async () => {
+          const all = [...new Set(projects)].map((project) => this.#keys(project));
+          await this.#views(all, true);
+          const { view } = query;
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseCursor(view, query.after);
+          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
+          const ranges = await Promise.all(
+            all.map(async (keys) => {
+              const [from, to] = lexRange(query, keys.tag, cursor);
+              const args = view === "pending" ? [from, to] : [to, from, "REV"];
+              const members = await this.#client.sendCommand([
+                "ZRANGE",
+                index(keys),
+                ...args.slice(0, 2),
+                "BYLEX",
+                ...args.slice(2),
+                "LIMIT",
+                "0",
+                String(limit + 1)
+              ]);
+              return members.map((key) => ({ key, tag: keys.tag, keys }));
+            })
+          );
+          const merged = sortInView(view, ranges.flat());
+          const taken = merged.slice(0, limit);
+          const last = taken.at(-1);
+          const follows = merged.length > limit && last !== void 0;
+          const [hashes, counts] = await Promise.all([
+            Promise.all(taken.map((entry) => this.#hash(entry.keys.question(Number(entry.key.slice(-12)))))),
+            follows ? Promise.all(
+              all.map((keys) => {
+                const [from, to] = lexRange(query, keys.tag, last);
+                return this.#client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
+              })
+            ) : Promise.resolve([])
+          ]);
+          const questions = [];
+          hashes.forEach((hash2, i) => {
+            const entry = taken[i];
+            if (!hash2 || !entry) return;
+            try {
+              const question = this.#remember(questionFromHash(hash2, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              if (viewKey(view, question) === entry.key) questions.push(question);
+            } catch (error46) {
+              if (!(error46 instanceof CorruptRecordError)) throw error46;
+              this.#options.onCorruptRecord?.(error46);
+            }
+          });
+          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
+          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+        });
+      }
+      countAcross(projects) {
+        return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+      }
+      listPage(project, query) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const wanted = query.status ?? QUESTION_STATUSES;
+          const cursor = parseListCursor(query.after);
+          const reply = await this.#eval(
+            scripts.listPage,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [
+              keys.base,
+              QUESTION_STATUSES.map((status) => wanted.includes(status) ? "1" : "0").join(""),
+              query.blocking === void 0 ? "" : query.blocking ? "1" : "0",
+              Math.max(1, Math.trunc(query.limit)),
+              cursor === void 0 ? "" : String(cursor.blockingFirst),
+              cursor === void 0 ? "" : String(cursor.id)
+            ]
+          );
+          const questions = [];
+          for (let i = 1; i + 1 < reply.length; i += 2) {
+            try {
+              questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+            } catch (error46) {
+              if (!(error46 instanceof CorruptRecordError)) throw error46;
+              this.#options.onCorruptRecord?.(error46);
+            }
+          }
+          const remaining = Number(reply[0]);
+          const lastId = reply.length >= 3 ? Number(reply[reply.length - 2]) : void 0;
+          const last = lastId === void 0 ? void 0 : questions.find((q) => q.id === lastId);
+          return remaining > 0 && last !== void 0 ? { questions, next: formatListCursor(last), remaining } : { questions, remaining };
+        });
+      }
       saveDraft(project, id, person, change) {
         return this.#run(async () => {
           const question = await this.#spec(project, id);
@@ -60760,7 +61072,10 @@ var init_redis_store = __esm({
               keys.status("answered"),
               keys.outbox,
               keys.expiry,
-              keys.events
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex,
+              keys.answeredIndex
             ],
             [JSON.stringify(answer), now, size, this.#maxLen]
           );
@@ -60811,7 +61126,9 @@ var init_redis_store = __esm({
               keys.outbox,
               keys.expiry,
               keys.done,
-              keys.events
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex
             ],
             [target, JSON.stringify(closure), now, size, this.#maxLen]
           );
@@ -60840,7 +61157,9 @@ var init_redis_store = __esm({
               keys.status("expired"),
               keys.outbox,
               keys.expiry,
-              keys.events
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex
             ],
             [id, JSON.stringify(closure), now, size, this.#maxLen]
           )
@@ -60869,7 +61188,13 @@ var init_redis_store = __esm({
           for (const project of (await this.projects()).values()) {
             const keys = this.#keys(project);
             for (; ; ) {
-              const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+              const n = Number(
+                await this.#eval(
+                  scripts.purge,
+                  [keys.done, keys.closedIndex, keys.answeredIndex],
+                  [keys.base, cutoff, 500]
+                )
+              );
               dropped += n;
               if (n < 500) break;
             }
@@ -61084,6 +61409,22 @@ var init_redis_store = __esm({
           return consumer;
         });
       }
+      tail() {
+        return this.#run(async () => {
+          const blocking = await this.#client.duplicate();
+          const tail = await RedisEventTail.begin({
+            client: this.#client,
+            blocking,
+            streams: async () => [...(await this.projects()).values()].map((project) => this.#keys(project)),
+            onClose: () => this.#tails.delete(tail)
+          }).catch((error46) => {
+            blocking.close();
+            throw error46;
+          });
+          this.#tails.add(tail);
+          return wrapTail(tail);
+        });
+      }
       watch(project) {
         return this.#run(async () => {
           const keys = this.#keys(project);
@@ -61164,6 +61505,7 @@ var init_redis_store = __esm({
       }
       async close() {
         for (const consumer of this.#consumers) await consumer.close();
+        for (const tail of [...this.#tails]) await tail.close();
         for (const waiter of this.#waiters) waiter.close();
         this.#client.close();
       }
@@ -61490,11 +61832,12 @@ function toEvents(rows) {
   }
   return events;
 }
-var SqliteEventConsumer;
+var SqliteEventConsumer, SqliteEventTail;
 var init_events2 = __esm({
   "src/store/sqlite/events.ts"() {
     "use strict";
     init_port();
+    init_store_unavailable_error();
     init_connection();
     SqliteEventConsumer = class {
       #o;
@@ -61602,6 +61945,44 @@ var init_events2 = __esm({
         this.#o.onClose();
       }
     };
+    SqliteEventTail = class {
+      #connection;
+      #closing = new AbortController();
+      #cursor;
+      constructor(connection) {
+        this.#connection = connection;
+        const newest = connection.statement("SELECT MAX(id) AS id FROM events").get();
+        this.#cursor = newest?.id ?? 0;
+      }
+      async next(options) {
+        const deadline = Date.now() + options.timeoutMs;
+        const select = this.#connection.statement(
+          "SELECT id, type, project, question_id, at FROM events WHERE id > ? ORDER BY id LIMIT ?"
+        );
+        try {
+          for (; ; ) {
+            if (this.#closing.signal.aborted) throw new StoreUnavailableError();
+            if (options.signal?.aborted) return [];
+            const mark = this.#connection.watch.mark();
+            const rows = select.all(this.#cursor, options.count ?? 100);
+            const last = rows.at(-1);
+            if (last) {
+              this.#cursor = last.id;
+              return toEvents(rows);
+            }
+            const left = deadline - Date.now();
+            if (left <= 0) return [];
+            const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
+            await this.#connection.watch.wait(mark, left, signal);
+          }
+        } catch (error46) {
+          throw toStoreError2(error46);
+        }
+      }
+      async close() {
+        this.#closing.abort();
+      }
+    };
   }
 });
 
@@ -61698,7 +62079,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 4;
+    SCHEMA_VERSION = 5;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -61801,6 +62182,20 @@ var init_schema = __esm({
   ALTER TABLE questions ADD COLUMN delivered_via TEXT;
   ALTER TABLE questions ADD COLUMN reminders INTEGER;
   ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
+  `,
+      // 4 → 5: the views read a page at a time (store/paging.ts): blocking and closing time as columns computed from
+      // the record (so every write path keeps them true, and rows written before need nothing; a field that is not
+      // JSON computes as not blocking / the creation time rather than failing the write), each view's order an index.
+      `
+  ALTER TABLE questions ADD COLUMN blocking INTEGER GENERATED ALWAYS AS
+    (CASE WHEN json_valid(spec) AND json_extract(spec, '$.isBlocking') = 1 THEN 1 ELSE 0 END) VIRTUAL;
+  ALTER TABLE questions ADD COLUMN closed_at INTEGER GENERATED ALWAYS AS
+    (CASE WHEN status = 'pending' THEN NULL ELSE CAST(coalesce(
+      CASE WHEN json_valid(answer) THEN json_extract(answer, '$.at') END,
+      CASE WHEN json_valid(closure) THEN json_extract(closure, '$.at') END,
+      delivered_at, created_at) AS INTEGER) END) VIRTUAL;
+  CREATE INDEX questions_pending_view ON questions (blocking DESC, created_at, id) WHERE status = 'pending';
+  CREATE INDEX questions_closed_view ON questions (closed_at DESC, id DESC) WHERE status <> 'pending';
   `
     ];
   }
@@ -61842,6 +62237,27 @@ async function openSqliteStore(options) {
     throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error46 });
   }
 }
+function cursorParams(view, cursor) {
+  if (view === "pending") {
+    if (cursor === void 0) return { key: null, blocking_after: null, at: null, id: null, tag: null };
+    const { key: key2, tag: tag2 } = cursor;
+    return {
+      key: key2,
+      blocking_after: key2[0] === "0" ? 1 : 0,
+      at: Number(key2.slice(1, 16)),
+      id: Number(key2.slice(16)),
+      tag: tag2
+    };
+  }
+  if (cursor === void 0) return { key: null, at: null, id: null, tag: null };
+  const { key, tag } = cursor;
+  return { key, at: Number(key.slice(0, 15)), id: Number(key.slice(15)), tag };
+}
+function cursorOfRow(view, row) {
+  const id = Number(row.id);
+  const key = view === "pending" ? pendingKey(Number(row.view_blocking) === 1, Number(row.created_at), id) : closedKey(Number(row.view_closed_at ?? 0), id);
+  return { key, tag: row.view_tag };
+}
 function claimedIds2(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
@@ -61850,7 +62266,7 @@ function failedFromRow(row) {
   const { type, project, question_id: questionId, at, attempts, error: error46, failed_at: failedAt } = row;
   return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error: error46, failedAt });
 }
-var RETENTION_MS2, SELECT_ONE, SqliteStore;
+var RETENTION_MS2, PAGE_WHERE, PAGE_ORDER, VIEW_COLUMNS, SELECT_ONE, SqliteStore;
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
     "use strict";
@@ -61862,6 +62278,7 @@ var init_sqlite_store = __esm({
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
+    init_paging();
     init_store_unavailable_error();
     init_connection();
     init_driver();
@@ -61870,12 +62287,27 @@ var init_sqlite_store = __esm({
     init_record2();
     init_schema();
     RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
+    PAGE_WHERE = {
+      pending: `q.status = 'pending' AND q.project IN (SELECT value FROM json_each(@projects))
+    AND (@blocking IS NULL OR q.blocking = @blocking)
+    AND (@key IS NULL OR q.blocking < @blocking_after
+      OR (q.blocking = @blocking_after AND (q.created_at, q.id, p.tag) > (@at, @id, @tag)))`,
+      closed: `q.status IN (SELECT value FROM json_each(@statuses)) AND q.project IN (SELECT value FROM json_each(@projects))
+    AND (@since IS NULL OR q.closed_at >= @since)
+    AND (@key IS NULL OR (q.closed_at, q.id, p.tag) < (@at, @id, @tag))`
+    };
+    PAGE_ORDER = {
+      pending: "q.blocking DESC, q.created_at, q.id, p.tag",
+      closed: "q.closed_at DESC, q.id DESC, p.tag DESC"
+    };
+    VIEW_COLUMNS = "q.blocking AS view_blocking, q.closed_at AS view_closed_at, p.tag AS view_tag";
     SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
     SqliteStore = class {
       #c;
       #options;
       #now;
       #consumers = /* @__PURE__ */ new Set();
+      #tails = /* @__PURE__ */ new Set();
       constructor(connection, options) {
         this.#c = connection;
         this.#options = options;
@@ -61961,6 +62393,86 @@ var init_sqlite_store = __esm({
         return this.#run(
           () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
         );
+      }
+      pageAcross(projects, query) {
+        return this.#run(() => {
+          const { view } = query;
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseCursor(view, query.after);
+          const projectList = JSON.stringify([...new Set(projects)]);
+          const base = view === "pending" ? {
+            projects: projectList,
+            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
+          } : { projects: projectList, statuses: JSON.stringify(viewStatuses(view)), since: query.since ?? null };
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS}, ${VIEW_COLUMNS} FROM questions q JOIN projects p ON p.project = q.project
+           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}
+           ORDER BY ${PAGE_ORDER[view === "pending" ? "pending" : "closed"]} LIMIT @limit`
+          ).all({ ...base, ...cursorParams(view, cursor), limit: limit + 1 });
+          const follows = rows.length > limit;
+          const questions = this.#readMany(rows.slice(0, limit));
+          const lastRow = rows[Math.min(rows.length, limit) - 1];
+          if (!follows || lastRow === void 0) return { questions, remaining: 0 };
+          const last = cursorOfRow(view, lastRow);
+          const { n } = this.#c.statement(
+            `SELECT count(*) AS n FROM questions q JOIN projects p ON p.project = q.project
+           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}`
+          ).get({ ...base, ...cursorParams(view, last) });
+          return { questions, next: formatCursor(last), remaining: Number(n) };
+        });
+      }
+      countAcross(projects) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT q.project, q.status, q.blocking, count(*) AS n FROM questions q
+           WHERE q.project IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3`
+          ).all(JSON.stringify([...new Set(projects)]));
+          const counts = /* @__PURE__ */ new Map();
+          for (const project of projects) counts.set(project, { blocking: 0, canWait: 0, closed: 0, answered: 0 });
+          for (const row of rows) {
+            const entry = counts.get(row.project);
+            if (!entry) continue;
+            const n = Number(row.n);
+            if (row.status === "pending") {
+              if (Number(row.blocking) === 1) entry.blocking += n;
+              else entry.canWait += n;
+            } else {
+              entry.closed += n;
+              if (row.status === "answered" || row.status === "delivered") entry.answered += n;
+            }
+          }
+          return counts;
+        });
+      }
+      listPage(project, query) {
+        return this.#run(() => {
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseListCursor(query.after);
+          const where = `q.project = @project AND q.status IN (SELECT value FROM json_each(@statuses))
+        AND (@blocking IS NULL OR q.blocking = @blocking)
+        AND (@rank IS NULL OR (1 - q.blocking, q.id) > (@rank, @id))`;
+          const base = {
+            project,
+            statuses: JSON.stringify(query.status ?? QUESTION_STATUSES),
+            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
+          };
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS}, q.blocking AS view_blocking FROM questions q WHERE ${where}
+           ORDER BY q.blocking DESC, q.id LIMIT @limit`
+          ).all({ ...base, rank: cursor?.blockingFirst ?? null, id: cursor?.id ?? null, limit });
+          const questions = this.#readMany(rows);
+          const last = rows.at(-1);
+          if (last === void 0) return { questions, remaining: 0 };
+          const lastBlocking = Number(last.view_blocking) === 1;
+          const { n } = this.#c.statement(`SELECT count(*) AS n FROM questions q WHERE ${where}`).get({
+            ...base,
+            rank: lastBlocking ? 0 : 1,
+            id: Number(last.id)
+          });
+          const remaining = Number(n);
+          const next = `${lastBlocking ? "0" : "1"}.${Number(last.id)}`;
+          return remaining > 0 ? { questions, next, remaining } : { questions, remaining };
+        });
       }
       saveDraft(project, id, person, change) {
         return this.#run(
@@ -62351,6 +62863,18 @@ var init_sqlite_store = __esm({
           return consumer;
         });
       }
+      tail() {
+        return this.#run(() => {
+          const tail = new SqliteEventTail(this.#c);
+          this.#tails.add(tail);
+          const close = tail.close.bind(tail);
+          tail.close = async () => {
+            this.#tails.delete(tail);
+            await close();
+          };
+          return tail;
+        });
+      }
       /**
        * Returns the moment a commit of this process settles the question; a commit of another process is seen within
        * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
@@ -62391,6 +62915,7 @@ var init_sqlite_store = __esm({
       }
       async close() {
         for (const consumer of [...this.#consumers]) await consumer.close();
+        for (const tail of [...this.#tails]) await tail.close();
         this.#c.close();
       }
     };
@@ -79258,7 +79783,7 @@ var init_get_answer = __esm({
 });
 
 // src/mcp/list-questions.ts
-var LIST_MAX, inputSchema, listQuestionsTool;
+var LIST_DEFAULT, LIST_MAX, inputSchema, listQuestionsTool;
 var init_list_questions = __esm({
   "src/mcp/list-questions.ts"() {
     "use strict";
@@ -79266,39 +79791,46 @@ var init_list_questions = __esm({
     init_question();
     init_describe();
     init_tool();
+    LIST_DEFAULT = 20;
     LIST_MAX = 50;
     inputSchema = external_exports.strictObject({
       status: external_exports.union([external_exports.enum(QUESTION_STATUSES), external_exports.array(external_exports.enum(QUESTION_STATUSES))]).optional().describe(`Only questions in this status (or any of these): ${QUESTION_STATUSES.join(", ")}. Default: all.`),
-      blocking: external_exports.boolean().optional().describe("true: only blocking questions; false: only non-blocking. Default: both.")
+      blocking: external_exports.boolean().optional().describe("true: only blocking questions; false: only non-blocking. Default: both."),
+      limit: external_exports.number().int().min(1).max(LIST_MAX).optional().describe(`How many questions to show, 1–${LIST_MAX}. Default: ${LIST_DEFAULT}.`),
+      after: external_exports.string().max(40).optional().describe('The cursor the previous result ended with ("more: after=…"), to read the next page.')
     });
     listQuestionsTool = {
       name: "list_questions",
       title: "List this project's questions",
-      description: "The questions parked in this project with their status (pending, answered, delivered, cancelled, dismissed, expired), blocking first. Use get_answer for one question's answer and notes.",
+      description: `The questions parked in this project with their status (pending, answered, delivered, cancelled, dismissed, expired), blocking first, then by id, ${LIST_DEFAULT} at a time (\`limit\` up to ${LIST_MAX}); a longer list ends with how many more there are and the \`after\` cursor that reads them. Use get_answer for one question's answer and notes.`,
       inputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
-        const extra = unknownKeys(args, ["status", "blocking"]);
+        const extra = unknownKeys(args, ["status", "blocking", "limit", "after"]);
         const parsed = argsObject(args) && extra.length === 0 ? inputSchema.safeParse(args ?? {}) : void 0;
         if (!parsed?.success) {
           return errorResult(
-            `list_questions takes \`status\` (one of ${QUESTION_STATUSES.join(", ")}, or a list of them) and \`blocking\` (true or false), both optional${extra.length ? `; got also ${extra.join(", ")}` : ""}`
+            `list_questions takes \`status\` (one of ${QUESTION_STATUSES.join(", ")}, or a list of them), \`blocking\` (true or false), \`limit\` (1–${LIST_MAX}) and \`after\` (a cursor from an earlier result), all optional${extra.length ? `; got also ${extra.join(", ")}` : ""}`
           );
         }
-        const { status, blocking } = parsed.data;
+        const { status, blocking, limit, after } = parsed.data;
         const statuses = status === void 0 ? void 0 : [status].flat();
         try {
           const store = await context.store();
-          const questions = await store.list(context.project, {
+          const page = await store.listPage(context.project, {
+            limit: limit ?? LIST_DEFAULT,
             ...statuses ? { status: statuses } : {},
-            ...blocking === void 0 ? {} : { blocking }
+            ...blocking === void 0 ? {} : { blocking },
+            ...after === void 0 ? {} : { after }
           });
-          if (questions.length === 0) return textResult("No questions match in this project.");
-          const shown2 = questions.slice(0, LIST_MAX).map(questionLine);
-          const more = questions.length - shown2.length;
-          return textResult(
-            [...shown2, ...more > 0 ? [`…and ${more} more (narrow with status or blocking).`] : []].join("\n")
-          );
+          if (page.questions.length === 0) {
+            return textResult(after === void 0 ? "No questions match in this project." : "No more questions match.");
+          }
+          const shown2 = page.questions.map(questionLine);
+          const more = page.next === void 0 ? [] : [
+            `…and ${page.remaining} more: call list_questions again with after="${page.next}" (and the same filters).`
+          ];
+          return textResult([...shown2, ...more].join("\n"));
         } catch (error46) {
           return failureResult(error46);
         }
@@ -85820,8 +86352,8 @@ function code2(text3) {
   const value = oneLine2(text3);
   const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run3) => run3[0].length));
   const fence2 = "`".repeat(longest + 1);
-  const pad = value.startsWith("`") || value.endsWith("`") ? " " : "";
-  return `${fence2}${pad}${value}${pad}${fence2}`;
+  const pad2 = value.startsWith("`") || value.endsWith("`") ? " " : "";
+  return `${fence2}${pad2}${value}${pad2}${fence2}`;
 }
 function ticket(value) {
   const text3 = oneLine2(value);
@@ -85914,14 +86446,62 @@ var init_routing = __esm({
 });
 
 // src/decisions/query.ts
+async function projectsOf(store, project) {
+  const pattern = project === void 0 ? void 0 : compilePattern(project);
+  return (await store.knownProjects()).filter((name) => pattern?.test(name) ?? true);
+}
+async function decisionsPage(store, query) {
+  const projects = query.projects ?? await projectsOf(store, query.project);
+  const words = searchWords(query.search);
+  const since = query.since === void 0 ? {} : { since: query.since };
+  if (words.length === 0) {
+    const page = await store.pageAcross(projects, {
+      view: "answered",
+      limit: query.limit,
+      ...since,
+      ...query.after === void 0 ? {} : { after: query.after }
+    });
+    const decisions2 = page.questions.filter(isDecision);
+    return page.next === void 0 ? { decisions: decisions2, remaining: 0 } : { decisions: decisions2, next: page.next, remaining: page.remaining };
+  }
+  const found = [];
+  let after = query.after;
+  for (; ; ) {
+    const batch = await store.pageAcross(projects, {
+      view: "answered",
+      limit: SEARCH_BATCH,
+      ...since,
+      ...after === void 0 ? {} : { after }
+    });
+    for (const question of batch.questions) {
+      if (isDecision(question) && decisionMatches(question, query.search)) found.push(question);
+    }
+    if (found.length > query.limit || batch.next === void 0) break;
+    after = batch.next;
+  }
+  const decisions = found.slice(0, query.limit);
+  const last = decisions.at(-1);
+  const cursor = found.length > query.limit && last !== void 0 ? cursorOf("answered", last) : void 0;
+  return cursor === void 0 ? { decisions } : { decisions, next: formatCursor(cursor) };
+}
+function isDecision(question) {
+  return question.answer !== void 0;
+}
 async function listDecisions(store, query = {}) {
-  const pattern = query.project === void 0 ? void 0 : compilePattern(query.project);
-  const projects = (await store.knownProjects()).filter((project) => pattern?.test(project) ?? true);
-  const answered = await store.listAcross(projects, { status: ["answered", "delivered"] });
-  const since = query.since ?? Number.NEGATIVE_INFINITY;
-  return answered.filter((question) => question.answer !== void 0 && question.answer.at >= since).filter((decision) => decisionMatches(decision, query.search)).sort(
-    (a, b) => b.answer.at - a.answer.at || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || a.id - b.id
-  );
+  const projects = query.projects ?? await projectsOf(store, query.project);
+  const decisions = [];
+  let after;
+  for (; ; ) {
+    const page = await decisionsPage(store, {
+      ...query,
+      projects,
+      limit: 500,
+      ...after === void 0 ? {} : { after }
+    });
+    decisions.push(...page.decisions);
+    if (page.next === void 0) return decisions;
+    after = page.next;
+  }
 }
 function searchWords(search) {
   return (search ?? "").toLowerCase().split(/\s+/u).filter((word) => word !== "");
@@ -85939,11 +86519,14 @@ function decisionMatches(decision, search) {
   ].join("\n").toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
+var SEARCH_BATCH;
 var init_query = __esm({
   "src/decisions/query.ts"() {
     "use strict";
     init_answer();
     init_routing();
+    init_paging();
+    SEARCH_BATCH = 200;
   }
 });
 

@@ -386,6 +386,89 @@ var init_failed_events = __esm({
   }
 });
 
+// src/core/question-ref.ts
+function projectTag(project) {
+  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
+}
+var import_node_crypto;
+var init_question_ref = __esm({
+  "src/core/question-ref.ts"() {
+    "use strict";
+    import_node_crypto = require("node:crypto");
+  }
+});
+
+// src/store/paging.ts
+function pad(value, digits) {
+  return String(Math.max(0, Math.trunc(value))).padStart(digits, "0");
+}
+function pendingKey(isBlocking, createdAt, id) {
+  return `${isBlocking ? "0" : "1"}${pad(createdAt, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+}
+function closedKey(closedAt2, id) {
+  return `${pad(closedAt2, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+}
+function closedSinceKey(since) {
+  return pad(since, TIME_DIGITS);
+}
+function closedAtOf(question) {
+  if (question.status === "pending") return void 0;
+  return question.answer?.at ?? question.closure?.at ?? question.deliveredAt ?? question.createdAt;
+}
+function viewKey(view, question) {
+  if (view === "pending") {
+    return question.status === "pending" ? pendingKey(question.isBlocking, question.createdAt, question.id) : void 0;
+  }
+  if (view === "answered" && question.status !== "answered" && question.status !== "delivered") return void 0;
+  const at = closedAtOf(question);
+  return at === void 0 ? void 0 : closedKey(at, question.id);
+}
+function parseCursor(view, text) {
+  const match = text === void 0 ? null : CURSOR.exec(text);
+  const key = match?.[1];
+  const tag = match?.[2];
+  if (key === void 0 || tag === void 0) return void 0;
+  const length = view === "pending" ? 1 + TIME_DIGITS + ID_DIGITS : TIME_DIGITS + ID_DIGITS;
+  if (key.length !== length || view === "pending" && key[0] !== "0" && key[0] !== "1") return void 0;
+  return { key, tag };
+}
+function formatCursor(cursor) {
+  return `${cursor.key}.${cursor.tag}`;
+}
+function comesBefore(view, a, b) {
+  const ascending = a.key < b.key || a.key === b.key && a.tag < b.tag;
+  const same = a.key === b.key && a.tag === b.tag;
+  if (same) return false;
+  return view === "pending" ? ascending : !ascending;
+}
+function sortInView(view, entries) {
+  return entries.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
+}
+function viewStatuses(view) {
+  if (view === "pending") return ["pending"];
+  if (view === "answered") return ["answered", "delivered"];
+  return QUESTION_STATUSES.filter((status) => status !== "pending");
+}
+function parseListCursor(text) {
+  const match = text === void 0 ? null : /^([01])\.(\d{1,12})$/.exec(text);
+  if (!match?.[1] || !match[2]) return void 0;
+  return { blockingFirst: match[1] === "0" ? 0 : 1, id: Number(match[2]) };
+}
+function formatListCursor(question) {
+  return `${question.isBlocking ? "0" : "1"}.${question.id}`;
+}
+var TIME_DIGITS, ID_DIGITS, CURSOR;
+var init_paging = __esm({
+  "src/store/paging.ts"() {
+    "use strict";
+    init_question();
+    init_question_ref();
+    TIME_DIGITS = 15;
+    ID_DIGITS = 12;
+    CURSOR = /^(\d{27,28})\.([A-Za-z0-9_-]{16})$/;
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -561,18 +644,6 @@ var init_events = __esm({
   }
 });
 
-// src/core/question-ref.ts
-function projectTag(project) {
-  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
-}
-var import_node_crypto;
-var init_question_ref = __esm({
-  "src/core/question-ref.ts"() {
-    "use strict";
-    import_node_crypto = require("node:crypto");
-  }
-});
-
 // src/store/redis/keys.ts
 function globalKeys(prefix) {
   return {
@@ -621,6 +692,18 @@ var init_keys = __esm({
       }
       get events() {
         return `${this.base}events`;
+      }
+      /** The pending view's index (see store/paging.ts). */
+      get inboxIndex() {
+        return `${this.base}ix:inbox`;
+      }
+      /** The closed view's index. */
+      get closedIndex() {
+        return `${this.base}ix:closed`;
+      }
+      /** The answered view's index. */
+      get answeredIndex() {
+        return `${this.base}ix:answered`;
       }
     };
   }
@@ -852,17 +935,17 @@ function load(file) {
     }
   };
 }
-var import_node_crypto2, import_node_fs2, scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
+var import_node_crypto2, import_node_fs2, scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
     import_node_crypto2 = require("node:crypto");
     import_node_fs2 = require("node:fs");
     scripts = {
-      park: load("park-4"),
-      answer: load("answer-7"),
-      close: load("close-8"),
-      expire: load("expire-7"),
+      park: load("park-5"),
+      answer: load("answer-10"),
+      close: load("close-10"),
+      expire: load("expire-9"),
       draft: load("draft-2"),
       recordMessage: load("record-message-1"),
       claim: load("claim-1"),
@@ -870,7 +953,9 @@ var init_scripts = __esm({
       confirm: load("confirm-5"),
       release: load("release-0"),
       deliver: load("deliver-6"),
-      purge: load("purge-1"),
+      purge: load("purge-3"),
+      views: load("views-10"),
+      listPage: load("list-page-6"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
       recordFailure: load("record-failure-2"),
@@ -878,6 +963,7 @@ var init_scripts = __esm({
       remind: load("remind-2"),
       count: load("count-6")
     };
+    INDEX_VERSION = 1;
     TransitionCode = {
       unknown: 0,
       done: 1,
@@ -890,6 +976,69 @@ var init_scripts = __esm({
     RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
     PARK_TAG_COLLISION = -1;
+  }
+});
+
+// src/store/redis/tail.ts
+var import_promises, RedisEventTail;
+var init_tail = __esm({
+  "src/store/redis/tail.ts"() {
+    "use strict";
+    import_promises = require("node:timers/promises");
+    init_store_unavailable_error();
+    init_events();
+    RedisEventTail = class _RedisEventTail {
+      #o;
+      /** Stream key → the id of the last entry read (or the newest when the tail began). */
+      #cursors;
+      #closed = false;
+      constructor(options, cursors) {
+        this.#o = options;
+        this.#cursors = cursors;
+      }
+      /** Begin now: every known stream from its newest entry (one look each, sent together). */
+      static async begin(options) {
+        const keys = (await options.streams()).map((project) => project.events);
+        const newest = await Promise.all(
+          keys.map((key) => options.client.sendCommand(["XREVRANGE", key, "+", "-", "COUNT", "1"]))
+        );
+        return new _RedisEventTail(options, new Map(keys.map((key, i) => [key, newest[i]?.[0]?.[0] ?? "0-0"])));
+      }
+      async next(options) {
+        if (this.#closed) throw new StoreUnavailableError();
+        if (options.signal?.aborted) return [];
+        const abort = () => void this.close();
+        options.signal?.addEventListener("abort", abort, { once: true });
+        try {
+          const keys = (await this.#o.streams()).map((project) => project.events);
+          if (options.signal?.aborted) return [];
+          if (keys.length === 0) {
+            await (0, import_promises.setTimeout)(Math.min(Math.max(0, options.timeoutMs), 250), void 0, { signal: options.signal }).catch(
+              () => void 0
+            );
+            return [];
+          }
+          const command = ["XREAD", "COUNT", String(options.count ?? 100)];
+          const blockMs = Math.floor(options.timeoutMs);
+          if (blockMs > 0) command.push("BLOCK", String(blockMs));
+          command.push("STREAMS", ...keys, ...keys.map((key) => this.#cursors.get(key) ?? "0-0"));
+          const events = parseStreamReply(await this.#o.blocking.sendCommand(command), () => void 0);
+          for (const event of events) this.#cursors.set(event.streamKey, event.entryId);
+          return events.map(({ eventId, type, project, questionId, at }) => ({ eventId, type, project, questionId, at }));
+        } catch (error) {
+          if (options.signal?.aborted) return [];
+          throw error;
+        } finally {
+          options.signal?.removeEventListener("abort", abort);
+        }
+      }
+      async close() {
+        if (this.#closed) return;
+        this.#closed = true;
+        this.#o.blocking.close();
+        this.#o.onClose();
+      }
+    };
   }
 });
 
@@ -1101,11 +1250,34 @@ async function openRedisStore(options) {
     throw new StoreUnavailableError({ cause: error });
   }
 }
+function wrapTail(tail) {
+  return {
+    next: async (options) => {
+      try {
+        return await tail.next(options);
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    },
+    close: () => tail.close()
+  };
+}
+function lexRange(query, tag, cursor) {
+  if (query.view === "pending") {
+    const filterLow = query.blocking === false ? "1" : "0";
+    const high2 = query.blocking === true ? "(1" : "+";
+    const low2 = cursor !== void 0 && cursor.key >= filterLow ? `${tag > cursor.tag ? "[" : "("}${cursor.key}` : query.blocking === void 0 ? "-" : `[${filterLow}`;
+    return [low2, high2];
+  }
+  const low = query.since === void 0 ? "-" : `[${closedSinceKey(query.since)}`;
+  const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
+  return [low, high];
+}
 function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-var import_node_crypto3, RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var import_node_crypto3, RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, VIEW_CHECK_MS, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
@@ -1117,14 +1289,17 @@ var init_redis_store = __esm({
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
+    init_paging();
     init_store_unavailable_error();
     init_events();
     init_keys();
     init_record();
     init_scripts();
+    init_tail();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
     KEYS_CACHE_MAX = 1e5;
+    VIEW_CHECK_MS = 2e3;
     RedisStore = class {
       #client;
       #options;
@@ -1133,7 +1308,10 @@ var init_redis_store = __esm({
       #maxLen;
       #knownProjects = /* @__PURE__ */ new Set();
       #consumers = /* @__PURE__ */ new Set();
+      #tails = /* @__PURE__ */ new Set();
       #waiters = /* @__PURE__ */ new Set();
+      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
+      #viewChecks = /* @__PURE__ */ new Map();
       constructor(client, options) {
         this.#client = client;
         this.#options = options;
@@ -1227,7 +1405,7 @@ var init_redis_store = __esm({
           const id = Number(
             await this.#eval(
               scripts.park,
-              [keys.meta, keys.status("pending"), keys.expiry, keys.events],
+              [keys.meta, keys.status("pending"), keys.expiry, keys.events, keys.inboxIndex],
               [
                 keys.base,
                 project,
@@ -1236,7 +1414,8 @@ var init_redis_store = __esm({
                 expiresAt ?? "",
                 RECORD_VERSION,
                 this.#maxLen,
-                spec.isBlocking ? "1" : "0"
+                spec.isBlocking ? "1" : "0",
+                INDEX_VERSION
               ]
             )
           );
@@ -1295,6 +1474,135 @@ var init_redis_store = __esm({
           return lists.flat().sort(byBlockingThenAge);
         });
       }
+      /**
+       * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
+       * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
+       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
+       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+       */
+      #views(projects, reuse = false) {
+        const now = Date.now();
+        return Promise.all(
+          projects.map(async (keys) => {
+            const recent = this.#viewChecks.get(keys.tag);
+            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
+              return [keys.project, await recent.counts];
+            const counts = this.#checkViews(keys);
+            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
+            this.#viewChecks.set(keys.tag, { at: now, counts });
+            counts.catch(() => this.#viewChecks.delete(keys.tag));
+            return [keys.project, await counts];
+          })
+        ).then((entries) => new Map(entries));
+      }
+      async #checkViews(keys) {
+        const reply = await this.#eval(
+          scripts.views,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [keys.base, INDEX_VERSION]
+        );
+        return {
+          blocking: Number(reply[0] ?? 0),
+          canWait: Number(reply[1] ?? 0),
+          closed: Number(reply[2] ?? 0),
+          answered: Number(reply[3] ?? 0)
+        };
+      }
+      pageAcross(projects, query) {
+        return this.#run(async () => {
+          const all = [...new Set(projects)].map((project) => this.#keys(project));
+          await this.#views(all, true);
+          const { view } = query;
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseCursor(view, query.after);
+          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
+          const ranges = await Promise.all(
+            all.map(async (keys) => {
+              const [from, to] = lexRange(query, keys.tag, cursor);
+              const args = view === "pending" ? [from, to] : [to, from, "REV"];
+              const members = await this.#client.sendCommand([
+                "ZRANGE",
+                index(keys),
+                ...args.slice(0, 2),
+                "BYLEX",
+                ...args.slice(2),
+                "LIMIT",
+                "0",
+                String(limit + 1)
+              ]);
+              return members.map((key) => ({ key, tag: keys.tag, keys }));
+            })
+          );
+          const merged = sortInView(view, ranges.flat());
+          const taken = merged.slice(0, limit);
+          const last = taken.at(-1);
+          const follows = merged.length > limit && last !== void 0;
+          const [hashes, counts] = await Promise.all([
+            Promise.all(taken.map((entry) => this.#hash(entry.keys.question(Number(entry.key.slice(-12)))))),
+            follows ? Promise.all(
+              all.map((keys) => {
+                const [from, to] = lexRange(query, keys.tag, last);
+                return this.#client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
+              })
+            ) : Promise.resolve([])
+          ]);
+          const questions = [];
+          hashes.forEach((hash, i) => {
+            const entry = taken[i];
+            if (!hash || !entry) return;
+            try {
+              const question = this.#remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              if (viewKey(view, question) === entry.key) questions.push(question);
+            } catch (error) {
+              if (!(error instanceof CorruptRecordError)) throw error;
+              this.#options.onCorruptRecord?.(error);
+            }
+          });
+          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
+          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+        });
+      }
+      countAcross(projects) {
+        return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+      }
+      listPage(project, query) {
+        return this.#run(async () => {
+          const keys = this.#keys(project);
+          const wanted = query.status ?? QUESTION_STATUSES;
+          const cursor = parseListCursor(query.after);
+          const reply = await this.#eval(
+            scripts.listPage,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [
+              keys.base,
+              QUESTION_STATUSES.map((status) => wanted.includes(status) ? "1" : "0").join(""),
+              query.blocking === void 0 ? "" : query.blocking ? "1" : "0",
+              Math.max(1, Math.trunc(query.limit)),
+              cursor === void 0 ? "" : String(cursor.blockingFirst),
+              cursor === void 0 ? "" : String(cursor.id)
+            ]
+          );
+          const questions = [];
+          for (let i = 1; i + 1 < reply.length; i += 2) {
+            try {
+              questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+            } catch (error) {
+              if (!(error instanceof CorruptRecordError)) throw error;
+              this.#options.onCorruptRecord?.(error);
+            }
+          }
+          const remaining = Number(reply[0]);
+          const lastId = reply.length >= 3 ? Number(reply[reply.length - 2]) : void 0;
+          const last = lastId === void 0 ? void 0 : questions.find((q) => q.id === lastId);
+          return remaining > 0 && last !== void 0 ? { questions, next: formatListCursor(last), remaining } : { questions, remaining };
+        });
+      }
       saveDraft(project, id, person, change) {
         return this.#run(async () => {
           const question = await this.#spec(project, id);
@@ -1351,7 +1659,10 @@ var init_redis_store = __esm({
               keys.status("answered"),
               keys.outbox,
               keys.expiry,
-              keys.events
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex,
+              keys.answeredIndex
             ],
             [JSON.stringify(answer), now, size, this.#maxLen]
           );
@@ -1402,7 +1713,9 @@ var init_redis_store = __esm({
               keys.outbox,
               keys.expiry,
               keys.done,
-              keys.events
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex
             ],
             [target, JSON.stringify(closure), now, size, this.#maxLen]
           );
@@ -1431,7 +1744,9 @@ var init_redis_store = __esm({
               keys.status("expired"),
               keys.outbox,
               keys.expiry,
-              keys.events
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex
             ],
             [id, JSON.stringify(closure), now, size, this.#maxLen]
           )
@@ -1460,7 +1775,13 @@ var init_redis_store = __esm({
           for (const project of (await this.projects()).values()) {
             const keys = this.#keys(project);
             for (; ; ) {
-              const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+              const n = Number(
+                await this.#eval(
+                  scripts.purge,
+                  [keys.done, keys.closedIndex, keys.answeredIndex],
+                  [keys.base, cutoff, 500]
+                )
+              );
               dropped += n;
               if (n < 500) break;
             }
@@ -1675,6 +1996,22 @@ var init_redis_store = __esm({
           return consumer;
         });
       }
+      tail() {
+        return this.#run(async () => {
+          const blocking = await this.#client.duplicate();
+          const tail = await RedisEventTail.begin({
+            client: this.#client,
+            blocking,
+            streams: async () => [...(await this.projects()).values()].map((project) => this.#keys(project)),
+            onClose: () => this.#tails.delete(tail)
+          }).catch((error) => {
+            blocking.close();
+            throw error;
+          });
+          this.#tails.add(tail);
+          return wrapTail(tail);
+        });
+      }
       watch(project) {
         return this.#run(async () => {
           const keys = this.#keys(project);
@@ -1755,6 +2092,7 @@ var init_redis_store = __esm({
       }
       async close() {
         for (const consumer of this.#consumers) await consumer.close();
+        for (const tail of [...this.#tails]) await tail.close();
         for (const waiter of this.#waiters) waiter.close();
         this.#client.close();
       }
@@ -2074,11 +2412,12 @@ function toEvents(rows) {
   }
   return events;
 }
-var SqliteEventConsumer;
+var SqliteEventConsumer, SqliteEventTail;
 var init_events2 = __esm({
   "src/store/sqlite/events.ts"() {
     "use strict";
     init_port();
+    init_store_unavailable_error();
     init_connection();
     SqliteEventConsumer = class {
       #o;
@@ -2186,6 +2525,44 @@ var init_events2 = __esm({
         this.#o.onClose();
       }
     };
+    SqliteEventTail = class {
+      #connection;
+      #closing = new AbortController();
+      #cursor;
+      constructor(connection) {
+        this.#connection = connection;
+        const newest = connection.statement("SELECT MAX(id) AS id FROM events").get();
+        this.#cursor = newest?.id ?? 0;
+      }
+      async next(options) {
+        const deadline = Date.now() + options.timeoutMs;
+        const select = this.#connection.statement(
+          "SELECT id, type, project, question_id, at FROM events WHERE id > ? ORDER BY id LIMIT ?"
+        );
+        try {
+          for (; ; ) {
+            if (this.#closing.signal.aborted) throw new StoreUnavailableError();
+            if (options.signal?.aborted) return [];
+            const mark = this.#connection.watch.mark();
+            const rows = select.all(this.#cursor, options.count ?? 100);
+            const last = rows.at(-1);
+            if (last) {
+              this.#cursor = last.id;
+              return toEvents(rows);
+            }
+            const left = deadline - Date.now();
+            if (left <= 0) return [];
+            const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
+            await this.#connection.watch.wait(mark, left, signal);
+          }
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      async close() {
+        this.#closing.abort();
+      }
+    };
   }
 });
 
@@ -2282,7 +2659,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 4;
+    SCHEMA_VERSION = 5;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -2385,6 +2762,20 @@ var init_schema = __esm({
   ALTER TABLE questions ADD COLUMN delivered_via TEXT;
   ALTER TABLE questions ADD COLUMN reminders INTEGER;
   ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
+  `,
+      // 4 → 5: the views read a page at a time (store/paging.ts): blocking and closing time as columns computed from
+      // the record (so every write path keeps them true, and rows written before need nothing; a field that is not
+      // JSON computes as not blocking / the creation time rather than failing the write), each view's order an index.
+      `
+  ALTER TABLE questions ADD COLUMN blocking INTEGER GENERATED ALWAYS AS
+    (CASE WHEN json_valid(spec) AND json_extract(spec, '$.isBlocking') = 1 THEN 1 ELSE 0 END) VIRTUAL;
+  ALTER TABLE questions ADD COLUMN closed_at INTEGER GENERATED ALWAYS AS
+    (CASE WHEN status = 'pending' THEN NULL ELSE CAST(coalesce(
+      CASE WHEN json_valid(answer) THEN json_extract(answer, '$.at') END,
+      CASE WHEN json_valid(closure) THEN json_extract(closure, '$.at') END,
+      delivered_at, created_at) AS INTEGER) END) VIRTUAL;
+  CREATE INDEX questions_pending_view ON questions (blocking DESC, created_at, id) WHERE status = 'pending';
+  CREATE INDEX questions_closed_view ON questions (closed_at DESC, id DESC) WHERE status <> 'pending';
   `
     ];
   }
@@ -2423,6 +2814,27 @@ async function openSqliteStore(options) {
     throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
   }
 }
+function cursorParams(view, cursor) {
+  if (view === "pending") {
+    if (cursor === void 0) return { key: null, blocking_after: null, at: null, id: null, tag: null };
+    const { key: key2, tag: tag2 } = cursor;
+    return {
+      key: key2,
+      blocking_after: key2[0] === "0" ? 1 : 0,
+      at: Number(key2.slice(1, 16)),
+      id: Number(key2.slice(16)),
+      tag: tag2
+    };
+  }
+  if (cursor === void 0) return { key: null, at: null, id: null, tag: null };
+  const { key, tag } = cursor;
+  return { key, at: Number(key.slice(0, 15)), id: Number(key.slice(15)), tag };
+}
+function cursorOfRow(view, row) {
+  const id = Number(row.id);
+  const key = view === "pending" ? pendingKey(Number(row.view_blocking) === 1, Number(row.created_at), id) : closedKey(Number(row.view_closed_at ?? 0), id);
+  return { key, tag: row.view_tag };
+}
 function claimedIds2(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
@@ -2431,7 +2843,7 @@ function failedFromRow(row) {
   const { type, project, question_id: questionId, at, attempts, error, failed_at: failedAt } = row;
   return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error, failedAt });
 }
-var import_node_crypto4, import_node_fs4, import_node_path5, RETENTION_MS2, SELECT_ONE, SqliteStore;
+var import_node_crypto4, import_node_fs4, import_node_path5, RETENTION_MS2, PAGE_WHERE, PAGE_ORDER, VIEW_COLUMNS, SELECT_ONE, SqliteStore;
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
     "use strict";
@@ -2446,6 +2858,7 @@ var init_sqlite_store = __esm({
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
+    init_paging();
     init_store_unavailable_error();
     init_connection();
     init_driver();
@@ -2454,12 +2867,27 @@ var init_sqlite_store = __esm({
     init_record2();
     init_schema();
     RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
+    PAGE_WHERE = {
+      pending: `q.status = 'pending' AND q.project IN (SELECT value FROM json_each(@projects))
+    AND (@blocking IS NULL OR q.blocking = @blocking)
+    AND (@key IS NULL OR q.blocking < @blocking_after
+      OR (q.blocking = @blocking_after AND (q.created_at, q.id, p.tag) > (@at, @id, @tag)))`,
+      closed: `q.status IN (SELECT value FROM json_each(@statuses)) AND q.project IN (SELECT value FROM json_each(@projects))
+    AND (@since IS NULL OR q.closed_at >= @since)
+    AND (@key IS NULL OR (q.closed_at, q.id, p.tag) < (@at, @id, @tag))`
+    };
+    PAGE_ORDER = {
+      pending: "q.blocking DESC, q.created_at, q.id, p.tag",
+      closed: "q.closed_at DESC, q.id DESC, p.tag DESC"
+    };
+    VIEW_COLUMNS = "q.blocking AS view_blocking, q.closed_at AS view_closed_at, p.tag AS view_tag";
     SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
     SqliteStore = class {
       #c;
       #options;
       #now;
       #consumers = /* @__PURE__ */ new Set();
+      #tails = /* @__PURE__ */ new Set();
       constructor(connection, options) {
         this.#c = connection;
         this.#options = options;
@@ -2545,6 +2973,86 @@ var init_sqlite_store = __esm({
         return this.#run(
           () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
         );
+      }
+      pageAcross(projects, query) {
+        return this.#run(() => {
+          const { view } = query;
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseCursor(view, query.after);
+          const projectList = JSON.stringify([...new Set(projects)]);
+          const base = view === "pending" ? {
+            projects: projectList,
+            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
+          } : { projects: projectList, statuses: JSON.stringify(viewStatuses(view)), since: query.since ?? null };
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS}, ${VIEW_COLUMNS} FROM questions q JOIN projects p ON p.project = q.project
+           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}
+           ORDER BY ${PAGE_ORDER[view === "pending" ? "pending" : "closed"]} LIMIT @limit`
+          ).all({ ...base, ...cursorParams(view, cursor), limit: limit + 1 });
+          const follows = rows.length > limit;
+          const questions = this.#readMany(rows.slice(0, limit));
+          const lastRow = rows[Math.min(rows.length, limit) - 1];
+          if (!follows || lastRow === void 0) return { questions, remaining: 0 };
+          const last = cursorOfRow(view, lastRow);
+          const { n } = this.#c.statement(
+            `SELECT count(*) AS n FROM questions q JOIN projects p ON p.project = q.project
+           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}`
+          ).get({ ...base, ...cursorParams(view, last) });
+          return { questions, next: formatCursor(last), remaining: Number(n) };
+        });
+      }
+      countAcross(projects) {
+        return this.#run(() => {
+          const rows = this.#c.statement(
+            `SELECT q.project, q.status, q.blocking, count(*) AS n FROM questions q
+           WHERE q.project IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3`
+          ).all(JSON.stringify([...new Set(projects)]));
+          const counts = /* @__PURE__ */ new Map();
+          for (const project of projects) counts.set(project, { blocking: 0, canWait: 0, closed: 0, answered: 0 });
+          for (const row of rows) {
+            const entry = counts.get(row.project);
+            if (!entry) continue;
+            const n = Number(row.n);
+            if (row.status === "pending") {
+              if (Number(row.blocking) === 1) entry.blocking += n;
+              else entry.canWait += n;
+            } else {
+              entry.closed += n;
+              if (row.status === "answered" || row.status === "delivered") entry.answered += n;
+            }
+          }
+          return counts;
+        });
+      }
+      listPage(project, query) {
+        return this.#run(() => {
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseListCursor(query.after);
+          const where = `q.project = @project AND q.status IN (SELECT value FROM json_each(@statuses))
+        AND (@blocking IS NULL OR q.blocking = @blocking)
+        AND (@rank IS NULL OR (1 - q.blocking, q.id) > (@rank, @id))`;
+          const base = {
+            project,
+            statuses: JSON.stringify(query.status ?? QUESTION_STATUSES),
+            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
+          };
+          const rows = this.#c.statement(
+            `SELECT ${QUESTION_COLUMNS}, q.blocking AS view_blocking FROM questions q WHERE ${where}
+           ORDER BY q.blocking DESC, q.id LIMIT @limit`
+          ).all({ ...base, rank: cursor?.blockingFirst ?? null, id: cursor?.id ?? null, limit });
+          const questions = this.#readMany(rows);
+          const last = rows.at(-1);
+          if (last === void 0) return { questions, remaining: 0 };
+          const lastBlocking = Number(last.view_blocking) === 1;
+          const { n } = this.#c.statement(`SELECT count(*) AS n FROM questions q WHERE ${where}`).get({
+            ...base,
+            rank: lastBlocking ? 0 : 1,
+            id: Number(last.id)
+          });
+          const remaining = Number(n);
+          const next = `${lastBlocking ? "0" : "1"}.${Number(last.id)}`;
+          return remaining > 0 ? { questions, next, remaining } : { questions, remaining };
+        });
       }
       saveDraft(project, id, person, change) {
         return this.#run(
@@ -2935,6 +3443,18 @@ var init_sqlite_store = __esm({
           return consumer;
         });
       }
+      tail() {
+        return this.#run(() => {
+          const tail = new SqliteEventTail(this.#c);
+          this.#tails.add(tail);
+          const close = tail.close.bind(tail);
+          tail.close = async () => {
+            this.#tails.delete(tail);
+            await close();
+          };
+          return tail;
+        });
+      }
       /**
        * Returns the moment a commit of this process settles the question; a commit of another process is seen within
        * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
@@ -2975,6 +3495,7 @@ var init_sqlite_store = __esm({
       }
       async close() {
         for (const consumer of [...this.#consumers]) await consumer.close();
+        for (const tail of [...this.#tails]) await tail.close();
         this.#c.close();
       }
     };

@@ -4,7 +4,7 @@
  * replies. Every refusal leaves the store unchanged and comes with a text to show the person in place.
  */
 import { answerReadiness, describeSelection, type Readiness } from '../core/answer.js';
-import { shownSelection } from '../core/inbox.js';
+import { type InboxFilter, type InboxPage, shownSelection } from '../core/inbox.js';
 import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { DISPLAY_NAME_MAX } from '../core/limits.js';
 import {
@@ -15,8 +15,9 @@ import {
   type Question,
   type Responder,
 } from '../core/question.js';
-import { parseQuestionRef } from '../core/question-ref.js';
-import type { DraftChange, Store } from '../store/port.js';
+import { formatQuestionRef, parseQuestionRef, projectTag } from '../core/question-ref.js';
+import { cursorOf, formatCursor } from '../store/paging.js';
+import type { DraftChange, Store, ViewCounts } from '../store/port.js';
 
 /** The person acting, as the platform identifies them. `roles` are Discord role ids (empty elsewhere). */
 export interface Actor extends Responder {
@@ -160,6 +161,21 @@ export interface Pick {
   readonly choices: readonly string[];
   readonly other: boolean;
 }
+
+/** Which page of a place's inbox to read. */
+export interface InboxPageRequest {
+  readonly filter: InboxFilter;
+  /** The ref of the last question of the page before ({@link InboxPage.next}); absent: the first page. */
+  readonly after?: string;
+  /** Questions on the page: as many as the surface shows at once. */
+  readonly limit: number;
+  /** Only the project of this tag (`core/question-ref.ts`), among those the place shows (the web inbox's filter). */
+  readonly project?: string;
+  /** The store's counts of these projects when the caller read them just now (the web inbox, for its project filter). */
+  readonly counts?: ReadonlyMap<string, ViewCounts>;
+}
+
+export type { InboxPage } from '../core/inbox.js';
 
 export class InteractionService {
   readonly #o: InteractionServiceOptions;
@@ -313,27 +329,75 @@ export class InteractionService {
     }
   }
 
-  /**
-   * The inbox of a place: pending questions of every project routed there (on this platform), blocking first,
-   * each with the actor's draft. Without a channel (Slack's Home tab): the projects the person may answer that are
-   * routed to a channel they are in (as last learnt) or that an allow-list names them for.
-   */
-  async inbox(actor: Actor, place: Place): Promise<{ question: Question; draft?: Draft }[]> {
+  /** The projects whose questions a place's inbox shows (see {@link inboxPage}). */
+  async #inboxProjects(actor: Actor, place: Place): Promise<string[]> {
     const unplaced =
       place.channel === undefined ? await this.#o.membership?.[actor.platform]?.channelsOf(actor) : undefined;
-    const projects = (await this.#o.store.knownProjects()).filter((project) => {
+    return (await this.#o.store.knownProjects()).filter((project) => {
       const channels = this.#o.routing(actor.platform, project);
       if (place.channel !== undefined) return channels.includes(place.channel);
       if (channels.length === 0 || !this.#o.access.mayAnswer(actor, project)) return false;
       return this.#o.access.grants(actor, project) || channels.some((channel) => unplaced?.has(channel));
     });
-    const questions = await this.#o.store.listAcross(projects, { status: ['pending'] });
-    return Promise.all(
-      questions.map(async (question) => {
+  }
+
+  /**
+   * One page of the inbox of a place: the pending questions of every project routed there (on this platform) in
+   * `request.filter`, blocking first then oldest, each with the actor's draft; and the counts of every filter. Without
+   * a channel (Slack's Home tab): the projects the person may answer that are routed to a channel they are in (as
+   * last learnt) or that an allow-list names them for. Reads the counts and the page only, never the whole inbox.
+   */
+  async inboxPage(actor: Actor, place: Place, request: InboxPageRequest): Promise<InboxPage> {
+    const reached = await this.#inboxProjects(actor, place);
+    const projects =
+      request.project === undefined ? reached : reached.filter((project) => projectTag(project) === request.project);
+    const after = await this.#pendingCursor(request.after);
+    const [counted, page] = await Promise.all([
+      request.counts ?? this.#o.store.countAcross(projects),
+      this.#o.store.pageAcross(projects, {
+        view: 'pending',
+        limit: request.limit,
+        ...(request.filter === 'all' ? {} : { blocking: request.filter === 'blocking' }),
+        ...(after === undefined ? {} : { after }),
+      }),
+    ]);
+    let blocking = 0;
+    let canWait = 0;
+    for (const project of projects) {
+      const count = counted.get(project);
+      blocking += count?.blocking ?? 0;
+      canWait += count?.canWait ?? 0;
+    }
+    const counts = { all: blocking + canWait, blocking, 'non-blocking': canWait };
+    const items = await Promise.all(
+      page.questions.map(async (question) => {
         const draft = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
         return draft ? { question, draft } : { question };
       }),
     );
+    const last = page.questions.at(-1);
+    return {
+      filter: request.filter,
+      items,
+      counts,
+      offset: Math.max(0, counts[request.filter] - page.remaining - items.length),
+      remaining: page.remaining,
+      ...(page.next !== undefined && last !== undefined ? { next: formatQuestionRef(last.project, last.id) } : {}),
+    };
+  }
+
+  /**
+   * The store's pending-view cursor for "after this question" (a ref: short enough for Discord's custom ids). A
+   * question's place in the pending order never changes (blocking, parked at, id), so its ref marks the spot even
+   * once it is answered; an unknown ref reads the first page.
+   */
+  async #pendingCursor(ref: string | undefined): Promise<string | undefined> {
+    const parsed = parseQuestionRef(ref);
+    const project = parsed ? await this.#o.store.projectByTag(parsed.tag) : undefined;
+    const question = project && parsed ? await this.#o.store.get(project, parsed.id) : undefined;
+    if (!question) return undefined;
+    const cursor = cursorOf('pending', { ...question, status: 'pending' });
+    return cursor === undefined ? undefined : formatCursor(cursor);
   }
 
   /**

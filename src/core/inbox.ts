@@ -1,7 +1,8 @@
 /**
  * The inbox every surface shows (Slack's modal and Home tab, Discord's `/questions`, the web page), as pure rules:
  * which questions a filter shows and in what order, what each one shows selected, and what "Send N answers"
- * counts. One place, so the number on the button and what is sent agree on every surface.
+ * counts (the ready answers among the questions shown: one page). One place, so the number on the button and what
+ * is sent agree on every surface.
  */
 import { answerReadiness, type Readiness } from './answer.js';
 import type { Draft, Question, QuestionSpec, Selection } from './question.js';
@@ -14,6 +15,21 @@ export type InboxFilter = (typeof INBOX_FILTERS)[number];
 export interface InboxItem {
   readonly question: Question;
   readonly draft?: Draft;
+}
+
+/** One page of an inbox as every surface draws it, with what the filters count (`InteractionService.inboxPage`). */
+export interface InboxPage<T extends InboxItem = InboxItem> {
+  readonly filter: InboxFilter;
+  /** This page's pending questions, in the inbox's order, with the viewer's drafts. */
+  readonly items: readonly T[];
+  /** How many pending questions each filter holds (every page). */
+  readonly counts: Readonly<Record<InboxFilter, number>>;
+  /** How many of the filter's questions come before this page (0 on the first). */
+  readonly offset: number;
+  /** How many of the filter's questions follow this page. */
+  readonly remaining: number;
+  /** The `after` of the next page (the ref of this page's last question), when one follows. */
+  readonly next?: string;
 }
 
 /**
@@ -66,10 +82,15 @@ export function inboxCounts(items: readonly InboxItem[]): Record<InboxFilter, nu
 }
 
 /**
- * How many answers "Send N answers" sends for `filter` (every page of it): the pending questions whose shown
- * selection is ready — the viewer's draft, else the preselected recommendation — exactly what each entry's ready
- * mark says.
+ * How many answers "Send N answers" sends for `filter` among `items` (the page shown): the pending questions whose
+ * shown selection is ready — the viewer's draft, else the preselected recommendation — exactly what each entry's
+ * ready mark says.
  */
 export function readyCount(items: readonly InboxItem[], filter: InboxFilter): number {
   return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
+}
+
+/** The ready questions among `items`: what "Send N answers" sends. */
+export function readyItems<T extends InboxItem>(items: readonly T[], filter: InboxFilter): T[] {
+  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready');
 }

@@ -5,6 +5,7 @@
 import { describeSelection } from '../core/answer.js';
 import type { Question } from '../core/question.js';
 import { compilePattern } from '../routing.js';
+import { cursorOf, formatCursor } from '../store/paging.js';
 import type { Store } from '../store/port.js';
 
 /** Which decisions to read. Omitted fields do not filter. */
@@ -15,24 +16,102 @@ export interface DecisionQuery {
   readonly since?: number;
   /** Free text: only decisions matching every word of it (see {@link decisionMatches}). Blank does not filter. */
   readonly search?: string;
+  /** These projects (instead of `project`'s pattern), when the caller chose them already. */
+  readonly projects?: readonly string[];
 }
 
 /** An answered question: its answer is always there. */
 export type Decision = Question & { readonly answer: NonNullable<Question['answer']> };
 
-/** Answered (and delivered) questions matching the query, newest answer first, then by project and id. */
+/** Which page of the trail to read: a query, at most `limit` decisions, after the cursor an earlier page gave. */
+export interface DecisionPageQuery extends DecisionQuery {
+  readonly limit: number;
+  readonly after?: string;
+}
+
+/** One page of the trail, newest answer first. */
+export interface DecisionPage {
+  readonly decisions: readonly Decision[];
+  /** The `after` of the next page, when more decisions match. */
+  readonly next?: string;
+  /** How many more match, when the store can count them without reading them (no search). */
+  readonly remaining?: number;
+}
+
+/** Decisions a search reads at once while it looks for a page's matches. */
+const SEARCH_BATCH = 200;
+
+/** The projects a project pattern selects among those the store knows. */
+async function projectsOf(store: Store, project: string | undefined): Promise<string[]> {
+  const pattern = project === undefined ? undefined : compilePattern(project);
+  return (await store.knownProjects()).filter((name) => pattern?.test(name) ?? true);
+}
+
+/**
+ * One page of the trail from the store's answered index (newest answer first, then the higher id): the page only,
+ * whatever the trail holds. A search reads the trail newest first in batches until the page is full (its cost grows
+ * with how far back the matches are, bounded by the retention period), and cannot say how many more match.
+ */
+export async function decisionsPage(store: Store, query: DecisionPageQuery): Promise<DecisionPage> {
+  const projects = query.projects ?? (await projectsOf(store, query.project));
+  const words = searchWords(query.search);
+  const since = query.since === undefined ? {} : { since: query.since };
+  if (words.length === 0) {
+    const page = await store.pageAcross(projects, {
+      view: 'answered',
+      limit: query.limit,
+      ...since,
+      ...(query.after === undefined ? {} : { after: query.after }),
+    });
+    const decisions = page.questions.filter(isDecision);
+    return page.next === undefined
+      ? { decisions, remaining: 0 }
+      : { decisions, next: page.next, remaining: page.remaining };
+  }
+  const found: Decision[] = [];
+  let after = query.after;
+  for (;;) {
+    const batch = await store.pageAcross(projects, {
+      view: 'answered',
+      limit: SEARCH_BATCH,
+      ...since,
+      ...(after === undefined ? {} : { after }),
+    });
+    for (const question of batch.questions) {
+      if (isDecision(question) && decisionMatches(question, query.search)) found.push(question);
+    }
+    if (found.length > query.limit || batch.next === undefined) break;
+    after = batch.next;
+  }
+  const decisions = found.slice(0, query.limit);
+  const last = decisions.at(-1);
+  const cursor = found.length > query.limit && last !== undefined ? cursorOf('answered', last) : undefined;
+  return cursor === undefined ? { decisions } : { decisions, next: formatCursor(cursor) };
+}
+
+function isDecision(question: Question): question is Decision {
+  return question.answer !== undefined;
+}
+
+/**
+ * Every decision matching the query, newest answer first (then the higher id): the whole trail, read from the
+ * answered index a page at a time (`ask-later decisions` exports it all).
+ */
 export async function listDecisions(store: Store, query: DecisionQuery = {}): Promise<Decision[]> {
-  const pattern = query.project === undefined ? undefined : compilePattern(query.project);
-  const projects = (await store.knownProjects()).filter((project) => pattern?.test(project) ?? true);
-  const answered = await store.listAcross(projects, { status: ['answered', 'delivered'] });
-  const since = query.since ?? Number.NEGATIVE_INFINITY;
-  return answered
-    .filter((question): question is Decision => question.answer !== undefined && question.answer.at >= since)
-    .filter((decision) => decisionMatches(decision, query.search))
-    .sort(
-      (a, b) =>
-        b.answer.at - a.answer.at || (a.project < b.project ? -1 : a.project > b.project ? 1 : 0) || a.id - b.id,
-    );
+  const projects = query.projects ?? (await projectsOf(store, query.project));
+  const decisions: Decision[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await decisionsPage(store, {
+      ...query,
+      projects,
+      limit: 500,
+      ...(after === undefined ? {} : { after }),
+    });
+    decisions.push(...page.decisions);
+    if (page.next === undefined) return decisions;
+    after = page.next;
+  }
 }
 
 /** The words of a search: split on white space, lower-cased; none for a blank or absent search. */

@@ -83,6 +83,56 @@ export type RemindResult =
   | { readonly kind: 'not-pending'; readonly question: Question }
   | { readonly kind: 'unknown' };
 
+/**
+ * The views read one page at a time across projects ({@link Store.pageAcross}), each in its own order:
+ * - `pending`: the inbox: blocking first, then oldest first (then by id, then by project tag);
+ * - `closed`: every question no longer pending, newest closing first (its answer, withdrawal, dismissal or expiry);
+ * - `answered`: answered and delivered questions (the decision trail), newest answer first.
+ */
+export type PageView = 'pending' | 'closed' | 'answered';
+
+export interface PageQuery {
+  readonly view: PageView;
+  /** `pending` only: only blocking questions (true) or only those that can wait (false). Omitted: both. */
+  readonly blocking?: boolean;
+  /** `closed` and `answered` only: only questions that closed at or after this time (ms). */
+  readonly since?: number;
+  /** Most questions on the page (at least 1). */
+  readonly limit: number;
+  /** The `next` of the page before; omitted (or not a cursor of this view): the first page. */
+  readonly after?: string;
+}
+
+/** One page of a view. */
+export interface QuestionPage {
+  /** In the view's order. A question that changed between reading the index and its record is left out. */
+  readonly questions: readonly Question[];
+  /** Pass as `after` to read the page that follows; absent when none follows. */
+  readonly next?: string;
+  /** How many questions of the view (within its filters) follow this page. */
+  readonly remaining: number;
+}
+
+/** One project's listing page ({@link Store.listPage}): blocking first, then by id. */
+export interface ListPageQuery extends ListFilter {
+  /** Most questions on the page (at least 1). */
+  readonly limit: number;
+  /** The `next` of the page before. */
+  readonly after?: string;
+}
+
+/** What the views count per project without reading questions ({@link Store.countAcross}). */
+export interface ViewCounts {
+  /** Pending blocking questions. */
+  readonly blocking: number;
+  /** Pending questions that can wait. */
+  readonly canWait: number;
+  /** Questions no longer pending, still kept (the `closed` view). */
+  readonly closed: number;
+  /** Answered and delivered questions (the `answered` view). */
+  readonly answered: number;
+}
+
 /** How many of one project's questions are in each state, split by blocking. */
 export type QuestionCounts = Readonly<Record<QuestionStatus, { readonly blocking: number; readonly canWait: number }>>;
 
@@ -199,6 +249,17 @@ export interface Store {
   list(project: string, filter?: ListFilter): Promise<Question[]>;
   /** Several projects' questions (a channel's inbox), blocking first, then oldest first. */
   listAcross(projects: readonly string[], filter?: ListFilter): Promise<Question[]>;
+
+  /**
+   * One page of a view over several projects (a channel's inbox, the web inbox, the decision trail), read from
+   * per-project indexes in the view's order: the work is bounded by the page and the number of projects, not by how
+   * many questions are stored.
+   */
+  pageAcross(projects: readonly string[], query: PageQuery): Promise<QuestionPage>;
+  /** Per project (every one asked about, with zeros when it has nothing), the counts of the views. */
+  countAcross(projects: readonly string[]): Promise<ReadonlyMap<string, ViewCounts>>;
+  /** One page of one project's questions (`list_questions`), blocking first, then by id; `remaining` follow it. */
+  listPage(project: string, query: ListPageQuery): Promise<QuestionPage>;
 
   /**
    * Change one person's draft of a pending question, atomically: the fields `change` gives replace the stored ones,

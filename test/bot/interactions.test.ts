@@ -237,13 +237,26 @@ describe('inbox', () => {
       const refB = formatQuestionRef(b, 1);
       await svc.saveDraft(refA, ada, here, { pick: { choices: ['SQLite'], other: false } });
       await svc.saveDraft(refB, ada, here, { pick: { choices: [], other: true } });
-      const inbox = await svc.inbox(ada, here);
-      expect(inbox.map((i) => [i.question.project, i.question.id, i.draft?.choices])).toEqual([
+      const inbox = await svc.inboxPage(ada, here, { filter: 'all', limit: 10 });
+      expect(inbox.items.map((i) => [i.question.project, i.question.id, i.draft?.choices])).toEqual([
         [b, 1, []],
         [a, 1, ['SQLite']],
         [a, 3, undefined],
       ]);
-      expect(await svc.inbox(ada, { channel: 'C-elsewhere' })).toEqual([]);
+      expect(inbox).toMatchObject({ counts: { all: 3, blocking: 1, 'non-blocking': 2 }, offset: 0, remaining: 0 });
+      expect(inbox).not.toHaveProperty('next');
+      // One page at a time: the next page starts after the ref of the last one shown, counts stay the filter's.
+      const first = await svc.inboxPage(ada, here, { filter: 'all', limit: 2 });
+      expect(first).toMatchObject({ offset: 0, remaining: 1, next: refA });
+      const second = await svc.inboxPage(ada, here, { filter: 'all', limit: 2, after: refA });
+      expect(second.items.map((i) => i.question.id)).toEqual([3]);
+      expect(second).toMatchObject({ offset: 2, remaining: 0 });
+      const canWait = await svc.inboxPage(ada, here, { filter: 'non-blocking', limit: 10 });
+      expect(canWait.items.map((i) => [i.question.project, i.question.id])).toEqual([
+        [a, 1],
+        [a, 3],
+      ]);
+      expect((await svc.inboxPage(ada, { channel: 'C-elsewhere' }, { filter: 'all', limit: 10 })).items).toEqual([]);
       const refA3 = formatQuestionRef(a, 3);
       const results = await svc.sendReady([refA, refB, refA3], ada, here);
       expect(results.map((r) => [r.ref, r.outcome.ok])).toEqual([

@@ -4,7 +4,7 @@ import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-sto
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { connectClient, isError, textOf } from '../support/mcp.js';
 import { createRedisUser, type RedisUser } from '../support/redis-user.js';
-import { openTestStore, person, uniquePrefix, uniqueProject } from '../support/store.js';
+import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 let store: RedisStore;
 beforeAll(async () => {
@@ -177,6 +177,42 @@ describe('list_questions', () => {
     const bad = await client.callTool({ name: 'list_questions', arguments: { status: 'open' } });
     expect(isError(bad)).toBe(true);
     expect(textOf(bad)).toMatch(/`status` \(one of pending, answered/);
+    await client.close();
+  });
+});
+
+describe('list_questions paging', () => {
+  it('GIVEN more questions than a page THEN it shows the limit, says how many more, and the cursor reads the rest', async () => {
+    const project = uniqueProject();
+    const client = await clientFor(project);
+    for (let i = 0; i < 5; i++) {
+      await client.callTool({
+        name: 'ask_later',
+        arguments: { ...question, isBlocking: i === 3, question: `Question ${i + 1}?` },
+      });
+    }
+    const first = textOf(await client.callTool({ name: 'list_questions', arguments: { limit: 2 } })).split('\n');
+    expect(first.slice(0, 2)).toEqual(['#4 [pending, blocking] Question 4?', '#1 [pending, can wait] Question 1?']);
+    const cursor = /after="([^"]+)"/.exec(first[2] ?? '')?.[1];
+    expect(first[2]).toMatch(/^…and 3 more: call list_questions again with after="/);
+    const second = textOf(
+      await client.callTool({ name: 'list_questions', arguments: { limit: 2, after: cursor ?? '' } }),
+    ).split('\n');
+    expect(second.slice(0, 2)).toEqual(['#2 [pending, can wait] Question 2?', '#3 [pending, can wait] Question 3?']);
+    expect(second[2]).toMatch(/^…and 1 more/);
+    const tooMany = await client.callTool({ name: 'list_questions', arguments: { limit: 500 } });
+    expect(isError(tooMany)).toBe(true);
+    expect(textOf(tooMany)).toMatch(/`limit` \(1–50\)/);
+    await client.close();
+  });
+
+  it('GIVEN 60 questions and no limit THEN the default page of 20 and "40 more"', async () => {
+    const project = uniqueProject();
+    for (let i = 0; i < 60; i++) await store.park(project, spec());
+    const client = await clientFor(project);
+    const lines = textOf(await client.callTool({ name: 'list_questions', arguments: {} })).split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toMatch(/^…and 40 more/);
     await client.close();
   });
 });

@@ -65,7 +65,7 @@ afterAll(async () => {
 describe('the plugin bundles', () => {
   it('GIVEN the sources in git THEN plugin/dist in git is exactly what scripts/bundle.mjs builds from them', () => {
     const fresh = filesUnder(built);
-    expect(fresh).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.cjs', 'package.json', 'lua/park-4.lua']));
+    expect(fresh).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.cjs', 'package.json', 'lua/park-5.lua']));
     expect(filesInGit(), `the files under plugin/dist in git differ from a fresh build: ${REBUILD}`).toEqual(fresh);
     const stale = fresh.filter((file) => !contentInGit(file).equals(readFileSync(join(built, file))));
     expect(stale, `stale in git: ${REBUILD}`).toEqual([]);
@@ -75,7 +75,7 @@ describe('the plugin bundles', () => {
     const again = join(tempDir('again'), 'elsewhere', 'dist');
     execFileSync(process.execPath, [join(repoRoot, 'scripts/bundle.mjs'), again], { cwd: tmpdir(), stdio: 'pipe' });
     const files = filesUnder(built);
-    expect(files).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.cjs', 'package.json', 'lua/park-4.lua']));
+    expect(files).toEqual(expect.arrayContaining(['ask-later.mjs', 'hook.cjs', 'package.json', 'lua/park-5.lua']));
     expect(filesUnder(again)).toEqual(files);
     for (const file of files) {
       const content = readFileSync(join(built, file));

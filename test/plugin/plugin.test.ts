@@ -121,7 +121,7 @@ describe('the Claude Code plugin', () => {
       expect(only(event).timeout).toBeGreaterThan(23 * 60 * 60);
     }
 
-    for (const file of ['dist/ask-later.mjs', 'dist/hook.cjs', 'dist/package.json', 'dist/lua/park-4.lua']) {
+    for (const file of ['dist/ask-later.mjs', 'dist/hook.cjs', 'dist/package.json', 'dist/lua/park-5.lua']) {
       expect(existsSync(join(pluginDir, file)), `plugin/${file}`).toBe(true);
     }
   });

@@ -166,3 +166,92 @@ describe('script codes reached only when the data is off', () => {
     expect((await store.get(project, 1))?.status).toBe('pending');
   });
 });
+
+describe('view indexes of projects parked before they existed', () => {
+  it('GIVEN a project whose questions were written without indexes THEN the first paged read builds them once, for every replica', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    for (let i = 0; i < 4; i++) await store.park(project, spec({ isBlocking: i % 2 === 1 }));
+    await store.answer(project, 1, { choices: ['SQLite'], other: false }, person());
+    await store.cancel(project, 2);
+    // As an older version left it: no index keys, no index version, no closedAt; and a v1 record with no
+    // `blocking` field.
+    await raw.del([keys.inboxIndex, keys.closedIndex, keys.answeredIndex]);
+    await raw.hDel(keys.meta, 'ix');
+    await raw.hDel(keys.question(1), 'closedAt');
+    await raw.hDel(keys.question(2), 'closedAt');
+    await raw.hDel(keys.question(4), 'blocking');
+    const replicas = await Promise.all(
+      [0, 1].map(() => openRedisStore({ url: inject('redisUrl'), prefix, now: clock.now })),
+    );
+    try {
+      const [pending, closed, answered, counts] = await Promise.all([
+        replicas[0]?.pageAcross([project], { view: 'pending', limit: 10 }),
+        replicas[1]?.pageAcross([project], { view: 'closed', limit: 10 }),
+        replicas[1]?.pageAcross([project], { view: 'answered', limit: 10 }),
+        replicas[0]?.countAcross([project]),
+      ]);
+      expect(pending?.questions.map((q) => q.id)).toEqual([4, 3]);
+      expect(closed?.questions.map((q) => q.id).sort()).toEqual([1, 2]);
+      expect(answered?.questions.map((q) => q.id)).toEqual([1]);
+      expect(counts?.get(project)).toEqual({ blocking: 1, canWait: 1, closed: 2, answered: 1 });
+      expect(await raw.hGet(keys.meta, 'ix')).toBe('1');
+      expect(await raw.hGet(keys.question(1), 'closedAt')).toBe(String(clock.now()));
+      expect(await raw.zCard(keys.inboxIndex)).toBe(2);
+      // Built once: a later transition keeps them true, and the retention purge finds their members.
+      await replicas[0]?.answer(project, 4, { choices: ['SQLite'], other: false }, person());
+      const after = await replicas[1]?.pageAcross([project], { view: 'pending', limit: 10 });
+      expect(after?.questions.map((q) => q.id)).toEqual([3]);
+      clock.advance(31 * 24 * 3600_000);
+      await store.purgeExpired();
+      expect(await raw.zCard(keys.closedIndex)).toBe(2);
+    } finally {
+      for (const replica of replicas) await replica?.close();
+    }
+  });
+});
+
+describe('view indexes next to an older version still writing', () => {
+  it('GIVEN a question parked and another withdrawn by an older ask-later (status sets only) THEN the next paged read rebuilds the indexes and shows exactly what is pending', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    for (let i = 0; i < 3; i++) await store.park(project, spec());
+    expect((await store.pageAcross([project], { view: 'pending', limit: 10 })).questions.map((q) => q.id)).toEqual([
+      1, 2, 3,
+    ]);
+    // What park-4 and close-8 of the version before did: the record and the status sets, no view index.
+    await raw.hSet(keys.meta, 'seq', '4');
+    await raw.hSet(keys.question(4), {
+      v: '2',
+      project,
+      id: '4',
+      status: 'pending',
+      createdAt: String(clock.now()),
+      blocking: '1',
+      spec: JSON.stringify(spec({ isBlocking: true })),
+    });
+    await raw.zAdd(keys.status('pending'), { score: 4, value: '4' });
+    await raw.hSet(keys.question(2), { status: 'cancelled', closure: JSON.stringify({ at: clock.now() }) });
+    await raw.zRem(keys.status('pending'), '2');
+    await raw.zAdd(keys.status('cancelled'), { score: 2, value: '2' });
+    // As a view reads: the counts (a fresh check, which rebuilds) and the page that follows them.
+    const [counts, page] = await Promise.all([
+      store.countAcross([project]),
+      store.pageAcross([project], { view: 'pending', limit: 10 }),
+    ]);
+    expect(page.questions.map((q) => q.id)).toEqual([4, 1, 3]);
+    expect(counts.get(project)).toEqual({ blocking: 1, canWait: 2, closed: 1, answered: 0 });
+    expect(await raw.zCard(keys.inboxIndex)).toBe(3);
+  });
+
+  it('GIVEN a project never parked THEN counting it writes nothing', async () => {
+    const project = uniqueProject();
+    expect((await store.countAcross([project])).get(project)).toEqual({
+      blocking: 0,
+      canWait: 0,
+      closed: 0,
+      answered: 0,
+    });
+    expect(await raw.exists(new ProjectKeys(prefix, project).meta)).toBe(0);
+  });
+});

@@ -311,3 +311,40 @@ describe('retention of events', () => {
     }
   });
 });
+
+describe('a file of schema version 4 (before the paged views)', () => {
+  it('GIVEN rows written before version 5 THEN opening the file migrates it and the paged views read them', async () => {
+    const path = newPath();
+    const clock = testClock();
+    const project = uniqueProject();
+    const first = await openSqliteStore({ path, now: clock.now });
+    for (let i = 0; i < 3; i++) await first.park(project, spec({ isBlocking: i === 2 }));
+    await first.answer(project, 1, pick('SQLite'), person());
+    await first.close();
+    // Back to version 4's layout: no view columns, no view indexes.
+    const raw = rawDatabase(path);
+    raw.exec(`DROP INDEX questions_pending_view; DROP INDEX questions_closed_view;
+      ALTER TABLE questions DROP COLUMN blocking; ALTER TABLE questions DROP COLUMN closed_at;
+      PRAGMA user_version = 4;`);
+    raw.close();
+
+    const second = await openSqliteStore({ path, now: clock.now });
+    try {
+      const pending = await second.pageAcross([project], { view: 'pending', limit: 10 });
+      expect(pending.questions.map((q) => q.id)).toEqual([3, 2]);
+      const answered = await second.pageAcross([project], { view: 'answered', limit: 10 });
+      expect(answered.questions.map((q) => q.id)).toEqual([1]);
+      expect((await second.countAcross([project])).get(project)).toEqual({
+        blocking: 1,
+        canWait: 1,
+        closed: 1,
+        answered: 1,
+      });
+    } finally {
+      await second.close();
+    }
+    const check = rawDatabase(path, true);
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    check.close();
+  });
+});

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { nodeSqlite, type SqliteEngineName } from '../../src/store/sqlite/driver.js';
 import { openSqliteTestStore } from '../support/store.js';
 import { failedEventsContract } from './failed-events-contract.js';
+import { pagingContract } from './paging-contract.js';
 import { storeContract } from './store-contract.js';
 
 /** better-sqlite3 everywhere; node:sqlite where this Node has it (22.13 and later): both pass the same contract. */
@@ -10,4 +11,5 @@ const ENGINES: SqliteEngineName[] = nodeSqlite() ? ['node:sqlite', 'better-sqlit
 describe.each(ENGINES)('SQLite store on %s', (engine) => {
   describe('the store contract', () => storeContract((options) => openSqliteTestStore({ ...options, engine })));
   describe('failed events', () => failedEventsContract((options) => openSqliteTestStore({ ...options, engine })));
+  describe('paging', () => pagingContract((options) => openSqliteTestStore({ ...options, engine })));
 });

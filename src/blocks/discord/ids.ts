@@ -6,6 +6,8 @@
  * longest here is about 60). A question is referenced by its ref, `formatQuestionRef(project, id)`
  * (`<16-char tag>.<id>`, see `core/question-ref.ts`), never by project name or text. Discord requires custom ids
  * to be unique within one message, and these are: each names its question (and, for paging, its target page).
+ * The inbox pages by cursor, not by number: `<after>` is the ref of the question before the page, `-` for the first
+ * page (a ref, not the store's longer cursor, so the longest id stays under 100 characters: about 85).
  *
  * | custom id                                   | component                                             |
  * | ------------------------------------------- | ----------------------------------------------------- |
@@ -16,15 +18,15 @@
  * | `al:remove-yes:<ref>`                       | ephemeral confirmation: "Remove" (dismisses)          |
  * | `al:remove-no:<ref>`                        | ephemeral confirmation: "Cancel"                      |
  * | `al:notes-modal:<ref>`                      | the notes modal, opened from a question message       |
- * | `al:notes-modal:<ref>:<filter>:<page>`      | the notes modal, opened from the inbox (redraw it)    |
+ * | `al:notes-modal:<ref>:<filter>:<after>`     | the notes modal, opened from the inbox (redraw it)    |
  * | `al:inbox-filter`                           | inbox: filter select; values {@link INBOX_FILTERS}    |
- * | `al:inbox-question:<filter>:<page>`         | inbox: which question to answer; values are refs      |
- * | `al:inbox-pick:<ref>:<filter>:<page>`       | inbox: the selected question's answer select          |
- * | `al:inbox-notes:<ref>:<filter>:<page>`      | inbox: "Add notes" for the selected question          |
- * | `al:inbox-send:<filter>:<page>`             | inbox: "Send N answers" (every ready one in `filter`) |
- * | `al:inbox-page:<filter>:<page>`             | inbox: "Previous" / "Next"; `page` is the page to show |
+ * | `al:inbox-question:<filter>:<after>`        | inbox: which question to answer; values are refs      |
+ * | `al:inbox-pick:<ref>:<filter>:<after>`      | inbox: the selected question's answer select          |
+ * | `al:inbox-notes:<ref>:<filter>:<after>`     | inbox: "Add notes" for the selected question          |
+ * | `al:inbox-send:<filter>:<after>`            | inbox: "Send N answers" (the ready ones shown)        |
+ * | `al:inbox-page:<filter>:<after>`            | inbox: "First" / "Next"; `after` starts the page shown |
  *
- * `<filter>` is `all`, `blocking` or `non-blocking`; `<page>` is 0-based, in decimal. The inbox is an ephemeral
+ * `<filter>` is `all`, `blocking` or `non-blocking`; `<after>` a ref or `-`. The inbox is an ephemeral
  * reply that each interaction redraws in place (`interaction.update`), so every inbox id carries the inbox state it
  * was drawn in: a handler redraws without remembering anything. The filter select carries none: a new filter
  * starts at its first page with nothing selected.
@@ -55,24 +57,21 @@ export const CUSTOM_ID_PREFIX = 'al';
 
 export { INBOX_FILTERS, type InboxFilter };
 
-/** Where the inbox was: the filter and the page (0-based). */
+/** Where the inbox was: the filter and where its page starts (after the question `after`; absent: the first page). */
 export interface InboxState {
   readonly filter: InboxFilter;
-  readonly page: number;
+  readonly after?: string;
 }
-
-/** The largest page number an id carries (a million pages of questions is not a real inbox). */
-const PAGE_MAX = 999_999;
 
 /** A filter name, or undefined. */
 export function parseInboxFilter(value: unknown): InboxFilter | undefined {
   return INBOX_FILTERS.find((filter) => filter === value);
 }
 
-/** A page number as ids carry it (`"0"`, `"12"`; no sign, no leading zero, ≤ 6 digits), or undefined. */
-export function parseInboxPage(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^(0|[1-9]\d{0,5})$/.test(value)) return undefined;
-  return Number(value);
+/** Where a page starts as ids carry it: a ref, or `-` for the first page (then `after` is absent). */
+function parseAfter(value: string | undefined): { after?: string } | undefined {
+  if (value === '-') return {};
+  return parseQuestionRef(value) === undefined ? undefined : { after: value as string };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -100,12 +99,12 @@ export type DiscordCustomId =
 export type DiscordCustomIdKind = DiscordCustomId['kind'];
 
 function stateArgs(state: InboxState): string {
-  return `${state.filter}:${Math.min(PAGE_MAX, Math.max(0, Math.trunc(state.page)))}`;
+  return `${state.filter}:${state.after ?? '-'}`;
 }
 
 /**
- * The custom id for `id` (see the table above). Pages are clamped to 0…999,999; refs are taken as given (they
- * come from `formatQuestionRef`), so the result is at most ~60 characters.
+ * The custom id for `id` (see the table above). Refs are taken as given (they come from `formatQuestionRef`), so
+ * the result is at most ~85 characters.
  */
 export function formatCustomId(id: DiscordCustomId): string {
   const head = `${CUSTOM_ID_PREFIX}:${id.kind}`;
@@ -135,10 +134,10 @@ function ref(text: string | undefined): string | undefined {
   return parseQuestionRef(text) === undefined ? undefined : text;
 }
 
-function state(filter: string | undefined, page: string | undefined): InboxState | undefined {
+function state(filter: string | undefined, after: string | undefined): InboxState | undefined {
   const validFilter = parseInboxFilter(filter);
-  const validPage = parseInboxPage(page);
-  return validFilter === undefined || validPage === undefined ? undefined : { filter: validFilter, page: validPage };
+  const validAfter = parseAfter(after);
+  return validFilter === undefined || validAfter === undefined ? undefined : { filter: validFilter, ...validAfter };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The `/questions` inbox on Discord: the pending questions routed to a channel, as an ephemeral reply that every
- * inbox interaction redraws in place (`interaction.update`). Pure.
+ * The `/questions` inbox on Discord: one page of the pending questions routed to a channel, as an ephemeral reply
+ * that every inbox interaction redraws in place (`interaction.update`). Pure.
  *
  * Discord gives a message 5 action rows, so the inbox answers one question at a time:
  * - embed 1: the page's questions, blocking first then oldest, each `🔴 **#7** · shop · SHOP-12 · ✅ ready` and the
@@ -10,10 +10,12 @@
  * - row 1: filter select, `All (n)` / `Blocking (n)` / `Non-blocking (n)`;
  * - row 2: a select over this page's questions (≤ {@link INBOX_PAGE_SIZE}) to choose the one to answer;
  * - row 3, when one is selected: its answer select, the draft (else the recommendation) preselected;
- * - row 4: Add notes (when one is selected), Send N answers (disabled at 0), Previous / Next (more than one page).
+ * - row 4: Add notes (when one is selected), Send N answers (disabled at 0), First / Next (more than one page:
+ *   the page is read after a cursor, so there is no numbered page to go back to; the custom ids' 100 characters
+ *   hold one cursor, not a history).
  *
  * The viewer's drafts are their own (drafts are kept per person), and the reply is ephemeral, so the pickers show
- * them. "Send N answers" counts every ready question of the filter on every page, as each row's mark says.
+ * them. "Send N answers" counts the ready questions on this page (the ones the person sees), as each row's mark says.
  */
 
 import {
@@ -24,7 +26,7 @@ import {
   ComponentType,
 } from 'discord-api-types/v10';
 import { describeSelection } from '../../core/answer.js';
-import { type InboxItem, inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
+import { type InboxItem, type InboxPage, readyItems } from '../../core/inbox.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
@@ -45,11 +47,11 @@ import { assertDiscordMessage, DISCORD_LIMITS } from './limits.js';
 import { pickerSelect, shownReadiness, shownSelection } from './picker.js';
 import { type ActionRow, type DiscordMessage, noMentions } from './types.js';
 
-export type { InboxItem } from '../../core/inbox.js';
+export type { InboxItem, InboxPage } from '../../core/inbox.js';
 
-/** What the inbox shows: the filter, the page (0-based) and the question being answered (its ref), if any. */
+/** What the inbox shows: the filter, where the page starts and the question being answered (its ref), if any. */
 export interface InboxView extends InboxState {
-  /** `formatQuestionRef(project, id)` of the question chosen in the question select; ignored when not in `filter`. */
+  /** `formatQuestionRef(project, id)` of the question chosen in the question select; ignored when not on the page. */
   readonly selected?: string;
 }
 
@@ -69,21 +71,16 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   'non-blocking': 'Non-blocking',
 };
 
-export { inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
-
-/** How many pages `filter` needs (at least 1). */
-export function inboxPageCount(items: readonly InboxItem[], filter: InboxFilter): number {
-  return Math.max(1, Math.ceil(inboxQuestions(items, filter).length / INBOX_PAGE_SIZE));
-}
+export { inboxQuestions, readyCount } from '../../core/inbox.js';
 
 /**
- * The inbox for `items` (the pending questions routed to the channel, with the viewer's drafts) in `view` (a page
- * past the end shows the last page), checked against Discord's limits. The caller replies with
- * `flags: MessageFlags.Ephemeral` (the first time) or `interaction.update` (from an inbox component).
+ * The inbox for `page` (one page of the pending questions routed to the channel, with the viewer's drafts) in
+ * `view`, checked against Discord's limits. The caller replies with `flags: MessageFlags.Ephemeral` (the first
+ * time) or `interaction.update` (from an inbox component).
  */
-export function renderInbox(items: readonly InboxItem[], view: InboxView): DiscordMessage {
-  const counts = inboxCounts(items);
-  if (counts.all === 0) {
+export function renderInbox(page: InboxPage, view: InboxView): DiscordMessage {
+  const { counts } = page;
+  if (counts.all === 0 && page.items.length === 0) {
     const message: DiscordMessage = {
       embeds: [
         {
@@ -98,17 +95,15 @@ export function renderInbox(items: readonly InboxItem[], view: InboxView): Disco
     return message;
   }
 
-  const pages = inboxPageCount(items, view.filter);
-  const page = Math.min(Math.max(0, Math.trunc(view.page)), pages - 1);
-  const state: InboxState = { filter: view.filter, page };
-  const questions = inboxQuestions(items, view.filter);
-  const shown = questions.slice(page * INBOX_PAGE_SIZE, (page + 1) * INBOX_PAGE_SIZE);
-  const selected = questions.find((item) => refOf(item.question) === view.selected);
+  const state: InboxState = { filter: page.filter, ...(view.after === undefined ? {} : { after: view.after }) };
+  const shown = page.items.slice(0, INBOX_PAGE_SIZE);
+  const selected = shown.find((item) => refOf(item.question) === view.selected);
+  const ready = readyItems(shown, page.filter).length;
 
-  const embeds: APIEmbed[] = [listEmbed(questions, shown, state, pages, readyCount(items, view.filter), selected)];
+  const embeds: APIEmbed[] = [listEmbed(page, shown, ready, selected)];
   if (selected !== undefined) embeds.push(selectedEmbed(selected));
 
-  const components: ActionRow[] = [filterRow(counts, view.filter)];
+  const components: ActionRow[] = [filterRow(counts, page.filter)];
   if (shown.length > 0) components.push(questionRow(shown, state, selected));
   if (selected !== undefined) {
     const ref = refOf(selected.question);
@@ -123,7 +118,7 @@ export function renderInbox(items: readonly InboxItem[], view: InboxView): Disco
       ],
     });
   }
-  components.push(buttonRow(items, state, pages, selected));
+  components.push(buttonRow(page, state, ready, selected));
 
   const message: DiscordMessage = { embeds, components, allowed_mentions: noMentions() };
   assertDiscordMessage(message);
@@ -145,28 +140,30 @@ function entry(item: InboxItem, isSelected: boolean): string {
 }
 
 function listEmbed(
-  questions: readonly InboxItem[],
+  page: InboxPage,
   shown: readonly InboxItem[],
-  state: InboxState,
-  pages: number,
   ready: number,
   selected: InboxItem | undefined,
 ): APIEmbed {
-  const label = FILTER_LABELS[state.filter];
+  const label = FILTER_LABELS[page.filter];
   const description =
     shown.length === 0
-      ? `Nothing ${label.toLowerCase()} waiting.`
+      ? page.offset > 0
+        ? 'Nothing more here: the questions of this page were answered meanwhile.'
+        : `Nothing ${label.toLowerCase()} waiting.`
       : shown.map((item) => entry(item, item === selected)).join('\n\n');
-  const first = state.page * INBOX_PAGE_SIZE + 1;
+  const total = page.offset + shown.length + page.remaining;
+  const first = page.offset + 1;
+  const paged = page.offset > 0 || page.next !== undefined;
   const footer = [
-    pages > 1 ? `Page ${state.page + 1} of ${pages} · ${first}–${first + shown.length - 1} of ${questions.length}` : '',
-    `${ready} ready to send`,
+    paged && shown.length > 0 ? `${first}–${first + shown.length - 1} of ${total}` : '',
+    `${ready} ready to send on this page`,
     shown.length > 0 && selected === undefined ? 'choose a question below to answer it' : '',
   ]
     .filter((part) => part !== '')
     .join(' · ');
   return {
-    title: `📥 Questions waiting — ${label} (${questions.length})`,
+    title: `📥 Questions waiting — ${label} (${page.counts[page.filter]})`,
     description,
     footer: { text: footer },
   };
@@ -238,12 +235,7 @@ function questionRow(shown: readonly InboxItem[], state: InboxState, selected: I
   };
 }
 
-function buttonRow(
-  items: readonly InboxItem[],
-  state: InboxState,
-  pages: number,
-  selected: InboxItem | undefined,
-): ActionRow {
+function buttonRow(page: InboxPage, state: InboxState, ready: number, selected: InboxItem | undefined): ActionRow {
   const buttons: APIButtonComponentWithCustomId[] = [];
   if (selected !== undefined) {
     buttons.push({
@@ -253,7 +245,6 @@ function buttonRow(
       custom_id: formatCustomId({ kind: 'inbox-notes', ref: refOf(selected.question), inbox: state }),
     });
   }
-  const ready = readyCount(items, state.filter);
   buttons.push({
     type: ComponentType.Button,
     style: ButtonStyle.Success,
@@ -261,17 +252,25 @@ function buttonRow(
     custom_id: formatCustomId({ kind: 'inbox-send', inbox: state }),
     ...(ready === 0 ? { disabled: true } : {}),
   });
-  if (pages > 1) {
-    const pageButton = (label: string, target: number, disabled: boolean): APIButtonComponentWithCustomId => ({
+  const first = state.after === undefined;
+  if (!first || page.next !== undefined) {
+    const pageButton = (
+      label: string,
+      after: string | undefined,
+      disabled: boolean,
+    ): APIButtonComponentWithCustomId => ({
       type: ComponentType.Button,
       style: ButtonStyle.Secondary,
       label,
-      custom_id: formatCustomId({ kind: 'inbox-page', inbox: { filter: state.filter, page: target } }),
+      custom_id: formatCustomId({
+        kind: 'inbox-page',
+        inbox: { filter: state.filter, ...(after === undefined ? {} : { after }) },
+      }),
       ...(disabled ? { disabled: true } : {}),
     });
-    // Previous at the first page and Next at the last are disabled; their targets still differ, so the ids stay unique.
-    buttons.push(pageButton('← Previous', Math.max(0, state.page - 1), state.page === 0));
-    buttons.push(pageButton('Next →', Math.min(pages - 1, state.page + 1), state.page === pages - 1));
+    // First on the first page and Next on the last are disabled; their targets still differ, so the ids stay unique.
+    buttons.push(pageButton('⏮ First', undefined, first));
+    buttons.push(pageButton('Next →', page.next ?? state.after, page.next === undefined));
   }
   return { type: ComponentType.ActionRow, components: buttons };
 }

@@ -11,7 +11,7 @@
  *   select from `initial_option` instead of keeping what the viewer last saw (FACTS.md).
  *   {@link refFromAction} reads either form, so one helper serves every action.
  * - The notes modal carries the ref as its `private_metadata`; its fields are {@link NOTES_BLOCK_IDS}.
- * - The inbox carries its state `{filter, page}` as JSON in `private_metadata` (modal and Home tab).
+ * - The inbox carries its state `{filter, after?, back?}` as JSON in `private_metadata` (modal and Home tab).
  *
  * Option values in selects: the option's index in `question.options` (`"0"` … `"5"`) or `"other"` for `Other`,
  * never the label (labels may be up to 73 characters and change meaning if reordered; values stay ≤ 75).
@@ -40,9 +40,9 @@ export const ACTION_IDS = Object.freeze({
   inboxPick: 'al_inbox_pick',
   /** Inbox: one question's "Add notes" button. `value` = ref. */
   inboxNotes: 'al_inbox_notes',
-  /** Inbox: "Send N answers" button. `value` = the current filter. */
+  /** Inbox: "Send N answers" button. `value` = the refs of the ready questions shown, space-separated. */
   inboxSendAll: 'al_inbox_send_all',
-  /** Inbox: "Previous" / "Next" buttons. `value` = the page to show (0-based, as a decimal string). */
+  /** Inbox: "Previous" / "Next" buttons. `value` = {@link formatInboxPaging}: `previous` or `next:<ref>`. */
   inboxPage: 'al_inbox_page',
   /**
    * Notes modal: the select in the picker input block. The block dispatches on change (`dispatch_action`), so a
@@ -182,10 +182,17 @@ export function selectionFromSelectState(
 
 export { INBOX_FILTERS, type InboxFilter };
 
-/** What the inbox shows: the filter and the page (0-based). */
+/** How many earlier pages the inbox remembers for "Previous" (beyond them, Previous goes to the first page). */
+export const INBOX_BACK_MAX = 20;
+
+/**
+ * What the inbox shows: the filter, where the page starts (`after`: the ref of the question before it; absent: the
+ * first page) and where the pages before it started (`back`, oldest first, "" for the first page), for Previous.
+ */
 export interface InboxState {
   readonly filter: InboxFilter;
-  readonly page: number;
+  readonly after?: string;
+  readonly back?: readonly string[];
 }
 
 /** A filter name, or undefined. */
@@ -193,16 +200,46 @@ export function parseInboxFilter(value: unknown): InboxFilter | undefined {
   return INBOX_FILTERS.find((filter) => filter === value);
 }
 
-/** A page number (the `al_inbox_page` button's value, 0-based), or undefined. */
-export function parseInboxPage(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  if (typeof value !== 'string' || !/^(0|[1-9]\d{0,5})$/.test(value)) return undefined;
-  return Number(value);
+/** What a paging button asks for (the `al_inbox_page` button's value). */
+export type InboxPaging = { readonly to: 'next'; readonly after: string } | { readonly to: 'previous' };
+
+/** `next:<ref>` (the page after that question) or `previous`, or undefined. */
+export function parseInboxPaging(value: unknown): InboxPaging | undefined {
+  if (value === 'previous') return { to: 'previous' };
+  if (typeof value !== 'string' || !value.startsWith('next:')) return undefined;
+  const after = value.slice('next:'.length);
+  return parseQuestionRef(after) === undefined ? undefined : { to: 'next', after };
 }
 
-/** The inbox's `private_metadata`: `{"filter":"all","page":0}`. */
+export function formatInboxPaging(paging: InboxPaging): string {
+  return paging.to === 'next' ? `next:${paging.after}` : 'previous';
+}
+
+/** The state a paging button leads to from `state`. */
+export function pagedState(state: InboxState, paging: InboxPaging): InboxState {
+  if (paging.to === 'next') {
+    const back = [...(state.back ?? []), state.after ?? ''].slice(-INBOX_BACK_MAX);
+    return { filter: state.filter, after: paging.after, back };
+  }
+  const back = [...(state.back ?? [])];
+  const previous = back.pop();
+  return previous === undefined || previous === ''
+    ? { filter: state.filter, ...(back.length > 0 ? { back } : {}) }
+    : { filter: state.filter, after: previous, ...(back.length > 0 ? { back } : {}) };
+}
+
+/** The inbox's `private_metadata`: `{"filter":"all","after":"<ref>","back":["",…]}` (after and back when set). */
 export function formatInboxState(state: InboxState): string {
-  return JSON.stringify({ filter: state.filter, page: state.page });
+  return JSON.stringify(inboxStateFields(state));
+}
+
+/** The state's JSON fields, for metadata that carries more next to them. */
+export function inboxStateFields(state: InboxState): Record<string, unknown> {
+  return {
+    filter: state.filter,
+    ...(state.after === undefined ? {} : { after: state.after }),
+    ...(state.back === undefined || state.back.length === 0 ? {} : { back: state.back }),
+  };
 }
 
 /** The state in an inbox view's `private_metadata`, or undefined (an empty or foreign one included). */
@@ -214,9 +251,32 @@ export function parseInboxState(privateMetadata: unknown): InboxState | undefine
   } catch {
     return undefined;
   }
+  return readInboxState(parsed);
+}
+
+/** The state in already parsed metadata (`{filter, after?, back?}`), or undefined. */
+export function readInboxState(parsed: unknown): InboxState | undefined {
   if (parsed === null || typeof parsed !== 'object') return undefined;
-  const { filter, page } = parsed as { filter?: unknown; page?: unknown };
+  const { filter, after, back } = parsed as { filter?: unknown; after?: unknown; back?: unknown };
   const validFilter = parseInboxFilter(filter);
-  const validPage = parseInboxPage(page);
-  return validFilter === undefined || validPage === undefined ? undefined : { filter: validFilter, page: validPage };
+  if (validFilter === undefined) return undefined;
+  if (after !== undefined && parseQuestionRef(after) === undefined) return undefined;
+  const validBack =
+    back === undefined
+      ? []
+      : Array.isArray(back) && back.length <= INBOX_BACK_MAX
+        ? back.filter((entry): entry is string => entry === '' || parseQuestionRef(entry) !== undefined)
+        : undefined;
+  if (validBack === undefined || (Array.isArray(back) && validBack.length !== back.length)) return undefined;
+  return {
+    filter: validFilter,
+    ...(after === undefined ? {} : { after: after as string }),
+    ...(validBack.length > 0 ? { back: validBack } : {}),
+  };
+}
+
+/** The refs "Send N answers" carries (its `value`: the ready questions shown, space-separated), valid ones only. */
+export function parseSendRefs(value: unknown): string[] {
+  if (typeof value !== 'string' || value.length > 2000) return [];
+  return value.split(' ').filter((ref) => parseQuestionRef(ref) !== undefined);
 }

@@ -1,22 +1,26 @@
 /**
- * The `/questions` inbox: every pending question routed to a channel, as a modal (`views.open` from the slash
- * command) and as the app's Home tab (`views.publish`). Pure. Which questions a filter shows, their order and what
- * "Send N answers" counts are `core/inbox.ts`'s, shared by every surface.
+ * The `/questions` inbox: one page of the pending questions routed to a channel, as a modal (`views.open` from the
+ * slash command) and as the app's Home tab (`views.publish`). Pure. Which questions a filter shows, their order and
+ * what "Send N answers" counts are `core/inbox.ts`'s, shared by every surface.
  *
- * Layout: header · filter select (All / Blocking / Non-blocking, with counts) · "Send N answers" (or "Nothing
- * ready to send": Slack buttons cannot be disabled, so the button is left out) · the questions, blocking first
- * then oldest, each a section (mark, #id, project, ticket, question, ready mark, notes preview) and an actions
- * block (picker, "Add notes") · paging when the filter's questions need more blocks than a view takes.
+ * Layout: header · filter select (All / Blocking / Non-blocking, with counts of every page) · "Send N answers" (the
+ * ready answers on this page, the questions the person sees; or "Nothing ready to send": Slack buttons cannot be
+ * disabled, so the button is left out) · the page's questions, blocking first then oldest, each a section (mark,
+ * #id, project, ticket, question, ready mark, notes preview) and an actions block (picker, "Add notes") · where the
+ * page is ("questions 32–62 of 10,000") with Previous / Next when there is more than one page.
+ *
+ * A page holds {@link INBOX_PAGE_SIZE} questions: a view takes 100 blocks and each question takes 3.
  *
  * The viewer's drafts are their own (drafts are kept per person), so the notes preview names no author.
  */
 import type { PlainTextOption } from '@slack/types';
-import { type InboxItem, inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
+import { type InboxItem, type InboxPage, readyItems } from '../../core/inbox.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { headerMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
 import {
   ACTION_IDS,
   CALLBACK_IDS,
+  formatInboxPaging,
   formatInboxState,
   INBOX_BLOCK_IDS,
   type InboxFilter,
@@ -27,7 +31,7 @@ import { assertSlackView, SLACK_LIMITS } from './limits.js';
 import { pickerElement, shownReadiness, shownSelection } from './picker.js';
 import type { SlackView, ViewBlock } from './types.js';
 
-export type { InboxItem } from '../../core/inbox.js';
+export type { InboxItem, InboxPage } from '../../core/inbox.js';
 
 /** Where the inbox is shown. */
 export type InboxSurface = 'modal' | 'home';
@@ -46,22 +50,14 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   'non-blocking': 'Non-blocking',
 };
 
-export { inboxCounts, inboxQuestions, readyCount } from '../../core/inbox.js';
-
-/** How many pages `filter` needs (at least 1). */
-export function inboxPageCount(items: readonly InboxItem[], filter: InboxFilter): number {
-  return Math.max(1, Math.ceil(inboxQuestions(items, filter).length / INBOX_PAGE_SIZE));
-}
+export { inboxQuestions, readyCount } from '../../core/inbox.js';
 
 /**
- * The inbox for `items` (the pending questions routed to the channel, with the viewer's drafts) in `state`
- * (a page past the end shows the last page), checked against Slack's view limits.
+ * The inbox for `page` (one page of the pending questions routed to the channel, with the viewer's drafts) shown in
+ * `state` (whose filter is the page's), checked against Slack's view limits.
  */
-export function renderInbox(items: readonly InboxItem[], state: InboxState, surface: InboxSurface): SlackView {
-  const pages = inboxPageCount(items, state.filter);
-  const page = Math.min(Math.max(0, Math.trunc(state.page)), pages - 1);
-  const shownState: InboxState = { filter: state.filter, page };
-  const blocks = inboxBlocks(items, shownState, pages);
+export function renderInbox(page: InboxPage, state: InboxState, surface: InboxSurface): SlackView {
+  const blocks = inboxBlocks(page, state);
   const view: SlackView =
     surface === 'modal'
       ? {
@@ -69,18 +65,18 @@ export function renderInbox(items: readonly InboxItem[], state: InboxState, surf
           callback_id: CALLBACK_IDS.inbox,
           title: { type: 'plain_text', text: 'Questions' },
           close: { type: 'plain_text', text: 'Close' },
-          private_metadata: formatInboxState(shownState),
+          private_metadata: formatInboxState(state),
           blocks,
         }
-      : { type: 'home', callback_id: CALLBACK_IDS.inbox, private_metadata: formatInboxState(shownState), blocks };
+      : { type: 'home', callback_id: CALLBACK_IDS.inbox, private_metadata: formatInboxState(state), blocks };
   assertSlackView(view);
   return view;
 }
 
-function inboxBlocks(items: readonly InboxItem[], state: InboxState, pages: number): ViewBlock[] {
+function inboxBlocks(page: InboxPage, state: InboxState): ViewBlock[] {
   const header: ViewBlock = { type: 'header', text: { type: 'plain_text', text: '📥 Questions waiting' } };
-  const counts = inboxCounts(items);
-  if (counts.all === 0) {
+  const { counts } = page;
+  if (counts.all === 0 && page.items.length === 0) {
     return [
       header,
       {
@@ -93,18 +89,24 @@ function inboxBlocks(items: readonly InboxItem[], state: InboxState, pages: numb
     ];
   }
 
-  const questions = inboxQuestions(items, state.filter);
-  const shown = questions.slice(state.page * INBOX_PAGE_SIZE, (state.page + 1) * INBOX_PAGE_SIZE);
-  const blocks: ViewBlock[] = [header, filterBlock(counts, state.filter), sendBlock(items, state.filter)];
+  const shown = page.items.slice(0, INBOX_PAGE_SIZE);
+  const blocks: ViewBlock[] = [header, filterBlock(counts, page.filter), sendBlock(shown, page.filter)];
   blocks.push({ type: 'divider' });
-  if (questions.length === 0) {
+  if (shown.length === 0) {
     blocks.push({
       type: 'section',
-      text: { type: 'mrkdwn', text: `Nothing ${FILTER_LABELS[state.filter].toLowerCase()} waiting.` },
+      text: {
+        type: 'mrkdwn',
+        text:
+          page.offset > 0
+            ? 'Nothing more on this page: the questions here were answered meanwhile.'
+            : `Nothing ${FILTER_LABELS[page.filter].toLowerCase()} waiting.`,
+      },
     });
   }
   for (const item of shown) blocks.push(...questionBlocks(item));
-  if (pages > 1) blocks.push(...pagingBlocks(state, pages, questions.length, shown.length));
+  const paged = page.offset > 0 || page.next !== undefined || (state.back?.length ?? 0) > 0;
+  if (paged) blocks.push(...pagingBlocks(page, shown.length, state));
   return blocks;
 }
 
@@ -131,26 +133,27 @@ function filterBlock(counts: Record<InboxFilter, number>, filter: InboxFilter): 
   };
 }
 
-function sendBlock(items: readonly InboxItem[], filter: InboxFilter): ViewBlock {
-  const ready = readyCount(items, filter);
-  if (ready === 0) {
+function sendBlock(shown: readonly InboxItem[], filter: InboxFilter): ViewBlock {
+  const ready = readyItems(shown, filter);
+  if (ready.length === 0) {
     return {
       type: 'context',
       block_id: INBOX_BLOCK_IDS.sendAll,
       elements: [{ type: 'mrkdwn', text: 'Nothing ready to send: pick an answer (Other needs a note) to send it.' }],
     };
   }
-  const answers = ready === 1 ? '1 answer' : `${ready} answers`;
+  const answers = ready.length === 1 ? '1 answer' : `${ready.length} answers`;
   const where = filter === 'all' ? '' : ` (${FILTER_LABELS[filter].toLowerCase()} only)`;
   return {
     type: 'section',
     block_id: INBOX_BLOCK_IDS.sendAll,
-    text: { type: 'mrkdwn', text: `*${answers} ready*${where}` },
+    text: { type: 'mrkdwn', text: `*${answers} ready* on this page${where}` },
     accessory: {
       type: 'button',
       action_id: ACTION_IDS.inboxSendAll,
       text: { type: 'plain_text', text: `Send ${answers}` },
-      value: filter,
+      // What is sent: the ready questions shown here (≤ 31 refs of ≤ 26 characters: within the 2,000 a value takes).
+      value: ready.map(({ question }) => formatQuestionRef(question.project, question.id)).join(' '),
       style: 'primary',
     },
   };
@@ -183,32 +186,21 @@ function questionBlocks({ question, draft }: InboxItem): ViewBlock[] {
   ];
 }
 
-function pagingBlocks(state: InboxState, pages: number, total: number, shown: number): ViewBlock[] {
-  const first = state.page * INBOX_PAGE_SIZE + 1;
-  const blocks: ViewBlock[] = [
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `Page ${state.page + 1} of ${pages} · questions ${first}–${first + shown - 1} of ${total}`,
-        },
-      ],
-    },
-  ];
-  const pageButton = (blockId: string, label: string, target: number): ViewBlock => ({
+function pagingBlocks(page: InboxPage, shown: number, state: InboxState): ViewBlock[] {
+  const total = page.offset + shown + page.remaining;
+  const first = page.offset + 1;
+  const where = shown === 0 ? `${total} in all` : `questions ${first}–${first + shown - 1} of ${total}`;
+  const blocks: ViewBlock[] = [{ type: 'context', elements: [{ type: 'mrkdwn', text: where }] }];
+  const pageButton = (blockId: string, label: string, value: string): ViewBlock => ({
     type: 'actions',
     block_id: blockId,
-    elements: [
-      {
-        type: 'button',
-        action_id: ACTION_IDS.inboxPage,
-        text: { type: 'plain_text', text: label },
-        value: String(target),
-      },
-    ],
+    elements: [{ type: 'button', action_id: ACTION_IDS.inboxPage, text: { type: 'plain_text', text: label }, value }],
   });
-  if (state.page > 0) blocks.push(pageButton(INBOX_BLOCK_IDS.previousPage, '← Previous', state.page - 1));
-  if (state.page < pages - 1) blocks.push(pageButton(INBOX_BLOCK_IDS.nextPage, 'Next →', state.page + 1));
+  if (page.offset > 0 || (state.back?.length ?? 0) > 0 || state.after !== undefined) {
+    blocks.push(pageButton(INBOX_BLOCK_IDS.previousPage, '← Previous', formatInboxPaging({ to: 'previous' })));
+  }
+  if (page.next !== undefined) {
+    blocks.push(pageButton(INBOX_BLOCK_IDS.nextPage, 'Next →', formatInboxPaging({ to: 'next', after: page.next })));
+  }
   return blocks;
 }

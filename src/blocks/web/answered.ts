@@ -3,7 +3,8 @@
  * time-to-answer chart on top. Each decision shows its project, #id, ticket, question, the answer (labels, `Other`),
  * the notes, who answered and where, when it was asked, answered and delivered (and how), with Context and Impact
  * folded away. A search (every word, in question, context, ticket, answer or notes) and a project filter narrow
- * the list; it is paged, and all three live in the URL, so a search is a link. Plain HTML: links and a GET form,
+ * the list; it is read a page at a time from the store's answered index (Newest / Older links after a cursor), and
+ * all three live in the URL, so a search is a link. Plain HTML: links and a GET form,
  * no script. Pure; every text goes through the `html` tag, Context and Impact through the safe Markdown renderer.
  *
  * The chart follows the project filter but not the search: it answers "how long do agents wait on us", which a
@@ -13,7 +14,7 @@ import { describeSelection } from '../../core/answer.js';
 import { formatDuration } from '../../core/duration.js';
 import { formatQuestionRef, projectTag } from '../../core/question-ref.js';
 import { timeToAnswer, timeToAnswerByDay } from '../../core/time-to-answer.js';
-import { type Decision, decisionMatches } from '../../decisions/query.js';
+import type { Decision, DecisionPage } from '../../decisions/query.js';
 import { elementKey, renderContextAndImpact, renderTime } from './card.js';
 import { renderTimeToAnswerChart } from './chart.js';
 import { deliveryPathName, placeName, projectName, stateName } from './format.js';
@@ -27,66 +28,49 @@ export const ANSWERED_PAGE_SIZE = 25;
 /** How many calendar days the chart covers, today included. */
 export const CHART_DAYS = 7;
 
+/** A project with answers, for the project filter. */
+export interface AnsweredProject {
+  readonly project: string;
+  readonly answered: number;
+}
+
 export interface AnsweredInput {
-  /** Every decision, of every project, newest answer first (as `listDecisions` gives them). */
-  readonly decisions: readonly Decision[];
+  /** The page of decisions the state selects (`decisionsPage`), newest answer first. */
+  readonly page: DecisionPage;
+  /** The decisions of the chart's days, in the project in view (the chart does not follow the search). */
+  readonly recent: readonly Decision[];
+  /** Every project with answers, and how many. */
+  readonly projects: readonly AnsweredProject[];
   readonly state: AnsweredState;
   /** The current time: the chart's last day. */
   readonly now: number;
   /** IANA time zone for the times shown and the chart's days (default the process's). */
   readonly timeZone?: string;
-  /** Decisions per page (default {@link ANSWERED_PAGE_SIZE}). */
-  readonly pageSize?: number;
-}
-
-/** One page of the decisions the state selects. */
-export interface AnsweredPage {
-  readonly shown: readonly Decision[];
-  /** How many decisions match, over every page. */
-  readonly total: number;
-  /** The page shown (the state's, brought within 1…pages). */
-  readonly page: number;
-  /** At least 1, even with nothing to show. */
-  readonly pages: number;
-}
-
-function inProject(decision: Decision, tag: string | undefined): boolean {
-  return tag === undefined || projectTag(decision.project) === tag;
-}
-
-/** The page of decisions the state selects: project, then search, then the page (past the last: the last). */
-export function answeredPage(
-  decisions: readonly Decision[],
-  state: AnsweredState,
-  pageSize = ANSWERED_PAGE_SIZE,
-): AnsweredPage {
-  const matching = decisions.filter(
-    (decision) => inProject(decision, state.project) && decisionMatches(decision, state.search),
-  );
-  const pages = Math.max(1, Math.ceil(matching.length / pageSize));
-  const page = Math.min(Math.max(1, state.page), pages);
-  return { shown: matching.slice((page - 1) * pageSize, page * pageSize), total: matching.length, page, pages };
 }
 
 /** The whole Answered page. */
 export function renderAnsweredPage(input: AnsweredInput): string {
-  const { state } = input;
+  const { state, page } = input;
   const timeOptions = input.timeZone === undefined ? {} : { timeZone: input.timeZone };
-  const selected = answeredPage(input.decisions, state, input.pageSize);
-  const projects = projectsOf(input.decisions);
+  const projects = projectEntries(input.projects);
   const scope = projects.find((entry) => entry.tag === state.project);
+  const inScope = state.project === undefined ? projects : scope === undefined ? [] : [scope];
+  const answeredInScope = inScope.reduce((sum, entry) => sum + entry.answered, 0);
+  // Without a search the trail's counts say where the page is; a search cannot count what it did not read.
+  const total = state.search === undefined ? answeredInScope : undefined;
+  const offset =
+    total === undefined || page.remaining === undefined
+      ? undefined
+      : Math.max(0, total - page.remaining - page.decisions.length);
 
   const chart = renderTimeToAnswerChart(
-    timeToAnswerByDay(
-      input.decisions.filter((decision) => inProject(decision, state.project)),
-      { now: input.now, days: CHART_DAYS, ...timeOptions },
-    ),
+    timeToAnswerByDay(input.recent, { now: input.now, days: CHART_DAYS, ...timeOptions }),
     state.project === undefined ? {} : { scope: scope?.label ?? 'a project with no answers' },
   );
   const list =
-    selected.shown.length === 0
-      ? html`<p class="empty">${emptyText(input.decisions.length, state)}</p>`
-      : html`<ol class="list decisions" start="${(selected.page - 1) * (input.pageSize ?? ANSWERED_PAGE_SIZE) + 1}">${selected.shown.map((decision) => html`<li>${renderDecision(decision, timeOptions)}</li>`)}</ol>`;
+    page.decisions.length === 0
+      ? html`<p class="empty">${emptyText(projects.length === 0, state)}</p>`
+      : html`<ol class="list decisions" start="${(offset ?? 0) + 1}">${page.decisions.map((decision) => html`<li>${renderDecision(decision, timeOptions)}</li>`)}</ol>`;
 
   return pageShell(
     'Answered · ask-later inbox',
@@ -94,9 +78,9 @@ export function renderAnsweredPage(input: AnsweredInput): string {
 ${viewTabs('answered')}
 <main id="answered">${chart}
 ${searchForm(state, projects)}
-<p class="result-count" role="status">${resultText(selected, state, scope?.label)}</p>
+<p class="result-count" role="status">${resultText(page, state, scope?.label, total, offset)}</p>
 ${list}
-${pager(selected, state)}</main>`,
+${pager(page, state)}</main>`,
   );
 }
 
@@ -132,16 +116,12 @@ interface ProjectEntry {
   readonly answered: number;
 }
 
-/** The projects with decisions, by name, and how many each has. */
-function projectsOf(decisions: readonly Decision[]): ProjectEntry[] {
-  const counts = new Map<string, { project: string; answered: number }>();
-  for (const { project } of decisions) {
-    const entry = counts.get(project) ?? { project, answered: 0 };
-    counts.set(project, { project, answered: entry.answered + 1 });
-  }
+/** The projects with answers, by name (the whole name where two share their last segment). */
+function projectEntries(projects: readonly AnsweredProject[]): ProjectEntry[] {
+  const withAnswers = projects.filter((entry) => entry.answered > 0);
   const names = new Map<string, number>();
-  for (const project of counts.keys()) names.set(projectName(project), (names.get(projectName(project)) ?? 0) + 1);
-  return [...counts.values()]
+  for (const { project } of withAnswers) names.set(projectName(project), (names.get(projectName(project)) ?? 0) + 1);
+  return withAnswers
     .map(({ project, answered }) => ({
       tag: projectTag(project),
       project,
@@ -164,24 +144,47 @@ function searchForm(state: AnsweredState, projects: readonly ProjectEntry[]): Sa
   return html`<form class="toolbar search" method="get" action="${WEB_ROUTES.answered}" role="search"><label class="search-text">Search <input type="search" name="q" value="${state.search ?? ''}" maxlength="${SEARCH_MAX}" placeholder="question, context, answer, notes"></label><label class="project-filter">Project <select name="project"><option value="">All projects (${total})</option>${options}</select></label><button type="submit" class="primary">Search</button>${filtered ? html`<a class="clear" href="${WEB_ROUTES.answered}">Clear</a>` : ''}</form>`;
 }
 
-function resultText(selected: AnsweredPage, state: AnsweredState, projectLabel: string | undefined): string {
-  const what = selected.total === 1 ? '1 answered question' : `${selected.total} answered questions`;
-  const search = state.search === undefined ? '' : ` matching “${state.search}”`;
+function resultText(
+  page: DecisionPage,
+  state: AnsweredState,
+  projectLabel: string | undefined,
+  total: number | undefined,
+  offset: number | undefined,
+): string {
+  const shown = page.decisions.length;
   const where = state.project === undefined ? '' : ` in ${projectLabel ?? 'that project'}`;
-  const page = selected.pages > 1 ? ` · page ${selected.page} of ${selected.pages}` : '';
-  return `${what}${search}${where}${page}`;
+  if (total !== undefined) {
+    const what = total === 1 ? '1 answered question' : `${total} answered questions`;
+    const range =
+      page.next !== undefined || (offset ?? 0) > 0 ? ` · ${(offset ?? 0) + 1}–${(offset ?? 0) + shown}` : '';
+    return `${what}${where}${range}`;
+  }
+  const search = ` matching “${state.search ?? ''}”`;
+  const what =
+    page.next === undefined
+      ? shown === 1
+        ? '1 answered question'
+        : `${shown} answered questions`
+      : `${shown} answered questions shown (more follow)`;
+  return state.after === undefined ? `${what}${search}${where}` : `${what}${search}${where}, older than the last page`;
 }
 
-function emptyText(all: number, state: AnsweredState): string {
-  if (all === 0) return 'Nothing answered yet. Answers show up here, newest first, once someone answers a question.';
+function emptyText(none: boolean, state: AnsweredState): string {
+  if (none) return 'Nothing answered yet. Answers show up here, newest first, once someone answers a question.';
+  if (state.after !== undefined) return 'Nothing older matches.';
   return state.search === undefined ? 'Nothing answered in that project.' : 'No answered question matches that search.';
 }
 
-function pager(selected: AnsweredPage, state: AnsweredState): SafeHtml | string {
-  if (selected.pages <= 1) return '';
-  const link = (page: number, rel: 'prev' | 'next', label: string) =>
-    page < 1 || page > selected.pages
-      ? html`<span class="page-link is-off" aria-disabled="true">${label}</span>`
-      : html`<a class="page-link" rel="${rel}" href="${answeredHref({ ...state, page })}">${label}</a>`;
-  return html`<nav class="pager" aria-label="Pages">${link(selected.page - 1, 'prev', '← Newer')}<span class="page-of">Page ${selected.page} of ${selected.pages}</span>${link(selected.page + 1, 'next', 'Older →')}</nav>`;
+function pager(page: DecisionPage, state: AnsweredState): SafeHtml | string {
+  if (page.next === undefined && state.after === undefined) return '';
+  const { after: _, ...base } = state;
+  const newest =
+    state.after === undefined
+      ? html`<span class="page-link is-off" aria-disabled="true">← Newest</span>`
+      : html`<a class="page-link" href="${answeredHref(base)}">← Newest</a>`;
+  const older =
+    page.next === undefined
+      ? html`<span class="page-link is-off" aria-disabled="true">Older →</span>`
+      : html`<a class="page-link" rel="next" href="${answeredHref({ ...base, after: page.next })}">Older →</a>`;
+  return html`<nav class="pager" aria-label="Pages">${newest}${older}</nav>`;
 }

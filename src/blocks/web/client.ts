@@ -1,9 +1,11 @@
 /**
  * The web inbox's client script, served as a static asset (`WEB_ROUTES.script`; no build step). It keeps the
  * server-rendered page live and sends what the person does; it never builds markup from data:
- * - every change (a pick, notes, Send, Send N, Remove, a filter) is a JSON POST, then the inbox fragment is fetched
- *   again and swapped in whole (the server escaped every text in it);
- * - server-sent events (`WEB_ROUTES.events`) say that a question changed; the fragment is fetched again;
+ * - every change (a pick, notes, Send, Send N, Remove, a filter, a page) is a JSON POST or a new query, then the
+ *   inbox fragment (one page: its cost is bounded by the page, not the store) is fetched again and swapped in whole
+ *   (the server escaped every text in it);
+ * - server-sent events (`WEB_ROUTES.events`) say that a question changed; the fragment is fetched again, at most one
+ *   fetch queued at a time however many events arrive meanwhile;
  * - all of it runs in one queue, so a refresh never overtakes the draft it should show;
  * - a redraw keeps the focused field (and caret), notes typed but not yet saved, and open folds (by element id);
  * - outcome texts from the server are shown with `textContent`; the tab title counts what waits (`pageTitle`).
@@ -182,6 +184,7 @@ const SCRIPT = `
       saveNotes(target.dataset.notes);
     } else if (target.matches('select[data-project-filter]')) {
       var params = new URLSearchParams(location.search);
+      params.delete('after');
       if (target.value) params.set('project', target.value);
       else params.delete('project');
       navigate(params);
@@ -202,7 +205,7 @@ const SCRIPT = `
   document.addEventListener('click', function (event) {
     var origin = event.target;
     if (!(origin instanceof Element)) return;
-    var link = origin.closest('a[data-filter]');
+    var link = origin.closest('a[data-filter], a[data-page]');
     if (link && root.contains(link)) {
       event.preventDefault();
       navigate(new URL(link.href).searchParams);

@@ -1,23 +1,37 @@
 /**
  * The web inbox page: the shell (header, live mark, flash line, the inbox) and the inbox fragment the client swaps
- * in on every change (filters with counts, project filter, "Send N answers", the waiting cards, then the recently
- * closed ones). Also the sign-in page used when the inbox is bound beyond loopback. Pure.
+ * in on every change (filters with counts, project filter with counts, "Send N answers", one page of the waiting
+ * cards with a way to the next, then the recently closed ones). Also the sign-in page used when the inbox is bound
+ * beyond loopback. Pure: what it draws is one page and the counts, never the whole store.
  */
 
-import { shownReadiness } from '../../core/inbox.js';
-import { projectTag } from '../../core/question-ref.js';
+import { type InboxPage, shownReadiness } from '../../core/inbox.js';
 import { renderCard, type WebInboxItem } from './card.js';
 import { answersCount, projectName } from './format.js';
 import { html, SafeHtml } from './html.js';
 import { INBOX_FILTERS, type InboxFilter, type InboxState, inboxQuery, WEB_ROUTES } from './routes.js';
 
+/** A project the project filter offers, with how many of its questions wait. */
+export interface WebProjectEntry {
+  readonly tag: string;
+  readonly project: string;
+  readonly waiting: number;
+}
+
 export interface WebInboxView {
-  /** Pending questions and the recently closed ones worth showing, of every project, with the viewer's drafts. */
-  readonly items: readonly WebInboxItem[];
+  /** One page of the waiting questions the state selects, with the viewer's drafts and the filters' counts. */
+  readonly page: InboxPage<WebInboxItem>;
+  /** The recently closed questions worth showing (newest first), within the state's project and filter. */
+  readonly closed: readonly WebInboxItem[];
+  /** Every project with questions waiting (or the one selected), and how many wait in each. */
+  readonly projects: readonly WebProjectEntry[];
   readonly state: InboxState;
   /** IANA time zone for the times shown (default the process's). */
   readonly timeZone?: string;
 }
+
+/** Waiting cards per page: a page of about 150 KB (a card is at most ~3 KB), bounded whatever the store holds. */
+export const WEB_PAGE_SIZE = 50;
 
 const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   all: 'All',
@@ -25,91 +39,33 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   'non-blocking': 'Non-blocking',
 };
 
-function inProject(item: WebInboxItem, project: string | undefined): boolean {
-  return project === undefined || projectTag(item.question.project) === project;
-}
-
-function inFilter(item: WebInboxItem, filter: InboxFilter): boolean {
-  return filter === 'all' || item.question.isBlocking === (filter === 'blocking');
-}
-
-/** The waiting questions the state shows: blocking first, then oldest first. */
-export function waitingShown(items: readonly WebInboxItem[], state: InboxState): WebInboxItem[] {
-  return items
-    .filter(
-      (item) => item.question.status === 'pending' && inProject(item, state.project) && inFilter(item, state.filter),
-    )
-    .sort(
-      (a, b) =>
-        Number(b.question.isBlocking) - Number(a.question.isBlocking) ||
-        a.question.createdAt - b.question.createdAt ||
-        a.question.id - b.question.id,
-    );
-}
-
-/** When a closed question last changed (delivery, answer, closure), for ordering the closed list. */
-export function closedAt(item: WebInboxItem): number {
-  const q = item.question;
-  return q.deliveredAt ?? q.answer?.at ?? q.closure?.at ?? q.createdAt;
-}
-
-/** The closed questions the state shows, most recently closed first. */
-export function closedShown(items: readonly WebInboxItem[], state: InboxState): WebInboxItem[] {
-  return items
-    .filter(
-      (item) => item.question.status !== 'pending' && inProject(item, state.project) && inFilter(item, state.filter),
-    )
-    .sort((a, b) => closedAt(b) - closedAt(a));
-}
-
-/** How many waiting questions each filter shows (within the selected project). */
-export function inboxCounts(items: readonly WebInboxItem[], project?: string): Record<InboxFilter, number> {
-  const state = (filter: InboxFilter): InboxState => (project === undefined ? { filter } : { filter, project });
-  return {
-    all: waitingShown(items, state('all')).length,
-    blocking: waitingShown(items, state('blocking')).length,
-    'non-blocking': waitingShown(items, state('non-blocking')).length,
-  };
-}
-
 /**
- * How many answers "Send N answers" sends: the waiting questions in view whose shown selection (the draft, else the
- * recommendation) is ready, exactly what each card's ready mark says and what `InteractionService.sendReady` sends.
+ * How many answers "Send N answers" sends: the waiting questions shown whose shown selection (the draft, else the
+ * recommendation) is ready, exactly what each card's ready mark says and what `InteractionService.sendReady` sends
+ * (the client sends the refs of the cards shown).
  */
-export function readyCount(items: readonly WebInboxItem[], state: InboxState): number {
-  return waitingShown(items, state).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
+export function readyCount(items: readonly WebInboxItem[]): number {
+  return items.filter(
+    (item) => item.question.status === 'pending' && shownReadiness(item.question, item.draft) === 'ready',
+  ).length;
 }
 
-interface ProjectEntry {
-  readonly tag: string;
-  readonly project: string;
-  readonly waiting: number;
-}
-
-/** The projects with anything shown, by name; how many questions wait in each. */
-function projectsOf(items: readonly WebInboxItem[]): ProjectEntry[] {
-  const byTag = new Map<string, ProjectEntry>();
-  for (const { question } of items) {
-    const tag = projectTag(question.project);
-    const entry = byTag.get(tag) ?? { tag, project: question.project, waiting: 0 };
-    byTag.set(tag, { ...entry, waiting: entry.waiting + (question.status === 'pending' ? 1 : 0) });
-  }
-  return [...byTag.values()].sort(
-    (a, b) => projectName(a.project).localeCompare(projectName(b.project)) || a.project.localeCompare(b.project),
-  );
+/** Every project's waiting questions: the tab title's count. */
+export function waitingTotal(projects: readonly WebProjectEntry[]): number {
+  return projects.reduce((sum, entry) => sum + entry.waiting, 0);
 }
 
 /** The inbox fragment: what the client swaps into `#inbox` on every change. */
 export function renderInboxFragment(view: WebInboxView): SafeHtml {
-  const { items, state } = view;
-  const counts = inboxCounts(items, state.project);
-  const waiting = waitingShown(items, state);
-  const closed = closedShown(items, state);
-  const ready = readyCount(items, state);
+  const { page, state } = view;
+  const counts = page.counts;
+  const waiting = page.items.filter((item) => item.question.status === 'pending');
+  const ready = readyCount(waiting);
   const cardOptions = view.timeZone === undefined ? {} : { timeZone: view.timeZone };
 
   const filters = INBOX_FILTERS.map((filter) => {
-    const href = inboxQuery({ ...state, filter }) || WEB_ROUTES.page;
+    const href =
+      inboxQuery({ filter, ...(state.project === undefined ? {} : { project: state.project }) }) || WEB_ROUTES.page;
     const current = filter === state.filter;
     return html`<a class="filter${current ? ' is-current' : ''}" href="${href}" data-filter="${filter}"${current ? ' aria-current="true"' : ''}>${FILTER_LABELS[filter]} <span class="count">${counts[filter]}</span></a>`;
   });
@@ -118,32 +74,56 @@ export function renderInboxFragment(view: WebInboxView): SafeHtml {
   const send =
     ready === 0
       ? html`<button type="button" class="primary send-ready" data-action="send-ready" disabled title="Pick an answer (Other needs a note) to send it">Nothing ready to send</button>`
-      : html`<button type="button" class="primary send-ready" data-action="send-ready" data-count="${ready}" title="Sends every ready answer shown${scope}">Send ${answersCount(ready)}</button>`;
+      : html`<button type="button" class="primary send-ready" data-action="send-ready" data-count="${ready}" title="Sends every ready answer shown on this page${scope}">Send ${answersCount(ready)}</button>`;
 
   const waitingList =
     waiting.length > 0
       ? waiting.map((item) => renderCard(item, cardOptions))
-      : html`<p class="empty">${emptyText(items, state)}</p>`;
+      : html`<p class="empty">${emptyText(view)}</p>`;
   const closedList =
-    closed.length === 0
+    view.closed.length === 0
       ? ''
-      : html`<section id="closed" class="list" aria-label="Recently closed"><h2 class="list-title">Recently closed</h2>${closed.map((item) => renderCard(item, cardOptions))}</section>`;
+      : html`<section id="closed" class="list" aria-label="Recently closed"><h2 class="list-title">Recently closed</h2>${view.closed.map((item) => renderCard(item, cardOptions))}</section>`;
 
-  return html`<nav class="toolbar" aria-label="Filters" data-waiting="${inboxCounts(items).all}"><div class="filters" role="group" aria-label="Show">${filters}</div>${projectFilter(items, state)}<span class="spacer"></span>${send}</nav>
+  return html`<nav class="toolbar" aria-label="Filters" data-waiting="${waitingTotal(view.projects)}"><div class="filters" role="group" aria-label="Show">${filters}</div>${projectFilter(view)}<span class="spacer"></span>${send}</nav>
 <section id="pending" class="list" aria-label="Waiting">${waitingList}</section>
-${closedList}`;
+${pager(view)}${closedList}`;
 }
 
-function emptyText(items: readonly WebInboxItem[], state: InboxState): string {
-  if (inboxCounts(items, state.project).all > 0) return `Nothing ${FILTER_LABELS[state.filter].toLowerCase()} waiting.`;
+/** Where the page is among the filter's questions, and the links to the first and the next page. */
+function pager(view: WebInboxView): SafeHtml | string {
+  const { page, state } = view;
+  const shown = page.items.length;
+  if (page.offset === 0 && page.next === undefined && state.after === undefined) return '';
+  const total = page.offset + shown + page.remaining;
+  const where = shown === 0 ? `${total} waiting` : `${page.offset + 1}–${page.offset + shown} of ${total}`;
+  const base = { filter: state.filter, ...(state.project === undefined ? {} : { project: state.project }) };
+  const first =
+    state.after === undefined
+      ? html`<span class="page-link is-off" aria-disabled="true">← First page</span>`
+      : html`<a class="page-link" href="${inboxQuery(base) || WEB_ROUTES.page}" data-page="first">← First page</a>`;
+  const next =
+    page.next === undefined
+      ? html`<span class="page-link is-off" aria-disabled="true">Next →</span>`
+      : html`<a class="page-link" rel="next" href="${inboxQuery({ ...base, after: page.next })}" data-page="next">Next ${Math.min(WEB_PAGE_SIZE, page.remaining)} →</a>`;
+  return html`<nav class="pager" aria-label="Pages">${first}<span class="page-of">${where}</span>${next}</nav>
+`;
+}
+
+function emptyText(view: WebInboxView): string {
+  const { page, state } = view;
+  if (page.offset > 0) return 'Nothing more here: the questions of this page were answered meanwhile.';
+  if (page.counts.all > 0) return `Nothing ${FILTER_LABELS[state.filter].toLowerCase()} waiting.`;
   return 'Nothing waiting. When an agent parks a question, it shows up here.';
 }
 
-function projectFilter(items: readonly WebInboxItem[], state: InboxState): SafeHtml {
-  const projects = projectsOf(items);
+function projectFilter(view: WebInboxView): SafeHtml {
+  const { state } = view;
+  const projects = [...view.projects].sort(
+    (a, b) => projectName(a.project).localeCompare(projectName(b.project)) || a.project.localeCompare(b.project),
+  );
   const names = new Map<string, number>();
   for (const entry of projects) names.set(projectName(entry.project), (names.get(projectName(entry.project)) ?? 0) + 1);
-  const total = projects.reduce((sum, entry) => sum + entry.waiting, 0);
   const options = projects.map((entry) => {
     const name = projectName(entry.project);
     const label = (names.get(name) ?? 0) > 1 ? entry.project : name;
@@ -152,7 +132,7 @@ function projectFilter(items: readonly WebInboxItem[], state: InboxState): SafeH
   if (state.project !== undefined && !projects.some((entry) => entry.tag === state.project)) {
     options.push(html`<option value="${state.project}" selected>(no questions now)</option>`);
   }
-  return html`<form class="project-filter" method="get" action="${WEB_ROUTES.page}">${state.filter === 'all' ? '' : html`<input type="hidden" name="filter" value="${state.filter}">`}<label>Project <select name="project" data-project-filter><option value="">All projects (${total})</option>${options}</select></label><noscript><button type="submit">Show</button></noscript></form>`;
+  return html`<form class="project-filter" method="get" action="${WEB_ROUTES.page}">${state.filter === 'all' ? '' : html`<input type="hidden" name="filter" value="${state.filter}">`}<label>Project <select name="project" data-project-filter><option value="">All projects (${waitingTotal(projects)})</option>${options}</select></label><noscript><button type="submit">Show</button></noscript></form>`;
 }
 
 /** An inbox tray, drawn inline (an emoji depends on the machine's fonts). */
@@ -190,7 +170,7 @@ export function pageTitle(waiting: number): string {
 /** The whole page, server-rendered with the current inbox; the client script keeps it live. */
 export function renderInboxPage(view: WebInboxView, options: PageOptions): string {
   return pageShell(
-    pageTitle(inboxCounts(view.items).all),
+    pageTitle(waitingTotal(view.projects)),
     html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><span id="live" class="live" data-live="connecting">connecting…</span></header>
 ${viewTabs('waiting')}
 <p id="flash" class="flash" role="status" aria-live="polite" hidden></p>

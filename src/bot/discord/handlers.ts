@@ -36,7 +36,7 @@ import {
   parseInboxFilter,
   selectionFromValues,
 } from '../../blocks/discord/ids.js';
-import { inboxQuestions, renderInbox } from '../../blocks/discord/inbox.js';
+import { INBOX_PAGE_SIZE, type InboxPage, renderInbox } from '../../blocks/discord/inbox.js';
 import { renderNotesModal } from '../../blocks/discord/notes-modal.js';
 import { renderDraftReceipt, renderRemoveConfirmation } from '../../blocks/discord/question-message.js';
 import { type DiscordMessage, type DiscordModal, toDiscordJsOptions } from '../../blocks/discord/types.js';
@@ -150,7 +150,7 @@ export class DiscordHandlers {
       case 'inbox-filter': {
         const filter = interaction.isStringSelectMenu() ? parseInboxFilter(interaction.values[0]) : undefined;
         if (filter === undefined) return Promise.resolve(this.#dropped(interaction, 'unknown filter'));
-        return this.#inbox(actor, place, { filter, page: 0 });
+        return this.#inbox(actor, place, { filter });
       }
       case 'inbox-question': {
         const ref = interaction.isStringSelectMenu() ? interaction.values[0] : undefined;
@@ -164,7 +164,7 @@ export class DiscordHandlers {
       case 'inbox-notes':
         return this.#openNotes(id.ref, actor, place, id.inbox);
       case 'inbox-send':
-        return this.#inboxSend(actor, place, id.inbox);
+        return this.#inboxSend(actor, place, id.inbox, interaction.isButton() ? shownRefs(interaction.message) : []);
       case 'inbox-page':
         return this.#inbox(actor, place, id.inbox);
     }
@@ -255,14 +255,15 @@ export class DiscordHandlers {
   async #questions(interaction: ChatInputCommandInteraction): Promise<Answer> {
     const actor = actorOf(interaction);
     if (!actor) return this.#dropped(interaction, 'no readable user');
-    const items = await this.#o.interactions.inbox(actor, { channel: interaction.channelId });
-    return { kind: 'reply', message: renderInbox(items, { filter: 'all', page: 0 }) };
+    const state: InboxState = { filter: 'all' };
+    const page = await this.#inboxPage(actor, { channel: interaction.channelId }, state);
+    return { kind: 'reply', message: renderInbox(page, state) };
   }
 
   /** The inbox drawn afresh for `state` (and the question `selected`, whose picker and notes show). */
   async #inbox(actor: Actor, place: Place, state: InboxState, selected?: string, notice?: string): Promise<Answer> {
-    const items = await this.#o.interactions.inbox(actor, place);
-    const message = renderInbox(items, { ...state, ...(selected !== undefined ? { selected } : {}) });
+    const page = await this.#inboxPage(actor, place, state);
+    const message = renderInbox(page, { ...state, ...(selected !== undefined ? { selected } : {}) });
     return { kind: 'update', message, ...(notice !== undefined ? { notice } : {}) };
   }
 
@@ -281,14 +282,24 @@ export class DiscordHandlers {
     return this.#inbox(actor, place, state, ref, outcome.ok ? undefined : outcome.text);
   }
 
+  /** The page `state` shows: {@link INBOX_PAGE_SIZE} questions (what an embed's 4,096 characters hold). */
+  #inboxPage(actor: Actor, place: Place, state: InboxState): Promise<InboxPage> {
+    return this.#o.interactions.inboxPage(actor, place, {
+      filter: state.filter,
+      limit: INBOX_PAGE_SIZE,
+      ...(state.after === undefined ? {} : { after: state.after }),
+    });
+  }
+
   /**
-   * "Send N answers": every question of the filter (all its pages, as the button's count says) whose shown
-   * selection is ready — the person's draft, else the preselected recommendation — sent as shown. Read afresh at
-   * the click, so a question answered elsewhere meanwhile is simply no longer there.
+   * "Send N answers": the questions on the page the person saw (`shown`: the question select's refs in the message
+   * clicked) whose shown selection is ready — the person's draft, else the preselected recommendation — sent as
+   * shown. Read afresh at the click, so a question answered elsewhere meanwhile is simply no longer there, and one
+   * the page did not show is never sent.
    */
-  async #inboxSend(actor: Actor, place: Place, state: InboxState): Promise<Answer> {
-    const items = await this.#o.interactions.inbox(actor, place);
-    const refs = inboxQuestions(items, state.filter).map((i) => formatQuestionRef(i.question.project, i.question.id));
+  async #inboxSend(actor: Actor, place: Place, state: InboxState, shown: readonly string[]): Promise<Answer> {
+    const refs =
+      shown.length > 0 ? shown : (await this.#inboxPage(actor, place, state)).items.map((i) => refOf(i.question));
     const results = await this.#o.interactions.sendReady(refs, actor, place);
     const sent: number[] = [];
     const refused: string[] = [];
@@ -487,4 +498,34 @@ function modalFields(interaction: ModalSubmitInteraction): { choice?: unknown; n
     ...(choice !== undefined ? { choice: choice.values } : {}),
     ...(typeof notes === 'string' ? { notes } : {}),
   };
+}
+
+function refOf(question: Question): string {
+  return formatQuestionRef(question.project, question.id);
+}
+
+/**
+ * The refs of the questions an inbox message shows: the values of its question select (`al:inbox-question:…`),
+ * read from the message the component was clicked on. Input from the edge: anything unreadable gives none.
+ */
+function shownRefs(message: unknown): string[] {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(JSON.stringify((message as { components?: unknown } | null)?.components ?? []));
+  } catch {
+    return [];
+  }
+  const refs: string[] = [];
+  for (const row of Array.isArray(rows) ? rows : []) {
+    const components = (row as { components?: unknown }).components;
+    for (const component of Array.isArray(components) ? components : []) {
+      const c = component as { custom_id?: unknown; options?: unknown };
+      if (parseCustomId(c.custom_id)?.kind !== 'inbox-question' || !Array.isArray(c.options)) continue;
+      for (const option of c.options) {
+        const value = (option as { value?: unknown }).value;
+        if (typeof value === 'string' && parseQuestionRef(value) !== undefined) refs.push(value);
+      }
+    }
+  }
+  return refs;
 }

@@ -12,21 +12,23 @@ import { escapeMrkdwn, truncate } from '../../blocks/slack/format.js';
 import {
   ACTION_IDS,
   CALLBACK_IDS,
-  type InboxFilter,
+  type InboxState,
   NOTES_BLOCK_IDS,
+  pagedState,
   parseInboxFilter,
-  parseInboxPage,
+  parseInboxPaging,
+  parseSendRefs,
   refFromAction,
   selectionFromSelectState,
 } from '../../blocks/slack/ids.js';
-import { inboxQuestions, renderInbox } from '../../blocks/slack/inbox.js';
+import { INBOX_PAGE_SIZE, type InboxPage, renderInbox } from '../../blocks/slack/inbox.js';
 import { renderNotesModal } from '../../blocks/slack/notes-modal.js';
 import { shownReadiness, shownSelection } from '../../blocks/slack/picker.js';
 import { renderQuestionMessage } from '../../blocks/slack/question-message.js';
 import type { ModalView, SlackView, ViewBlock } from '../../blocks/slack/types.js';
 import { answerReadiness } from '../../core/answer.js';
 import type { Draft, Question } from '../../core/question.js';
-import { formatQuestionRef, parseQuestionRef } from '../../core/question-ref.js';
+import { parseQuestionRef } from '../../core/question-ref.js';
 import type { Store } from '../../store/port.js';
 import type { Actor, InteractionService, Outcome, Pick, Place } from '../interactions.js';
 import type { Logger } from '../logger.js';
@@ -269,8 +271,9 @@ export class SlackHandlers {
     if (!actor || channel === undefined || triggerId === undefined) {
       return this.#drop('/questions', command, 'unreadable slash command');
     }
-    const items = await this.#o.interactions.inbox(actor, { channel });
-    const view = withInboxMetadata(renderInbox(items, { filter: 'all', page: 0 }, 'modal'), channel);
+    const state: InboxState = { filter: 'all' };
+    const page = await this.#inboxPage(actor, { channel }, state);
+    const view = withInboxMetadata(renderInbox(page, state, 'modal'), channel);
     await callSlack(this.#o.client, 'views.open', { trigger_id: triggerId, view });
   }
 
@@ -299,12 +302,13 @@ export class SlackHandlers {
       case ACTION_IDS.inboxFilter: {
         const filter = parseInboxFilter(obj(p.action.selected_option)?.value);
         if (filter === undefined) return this.#drop(p.actionId, p, 'unknown filter');
-        return this.#showInbox(p.actor, { ...origin, filter, page: 0 }, origin.viewId);
+        return this.#showInbox(p.actor, { surface: origin.surface, ...whereOf(origin), filter }, origin.viewId);
       }
       case ACTION_IDS.inboxPage: {
-        const page = parseInboxPage(p.action.value);
-        if (page === undefined) return this.#drop(p.actionId, p, 'bad page');
-        return this.#showInbox(p.actor, { ...origin, page }, origin.viewId);
+        const paging = parseInboxPaging(p.action.value);
+        if (paging === undefined) return this.#drop(p.actionId, p, 'bad page');
+        const next = pagedState(origin, paging);
+        return this.#showInbox(p.actor, { surface: origin.surface, ...whereOf(origin), ...next }, origin.viewId);
       }
       case ACTION_IDS.inboxPick: {
         const ref = refFromAction(p.action);
@@ -336,9 +340,8 @@ export class SlackHandlers {
         return;
       }
       case ACTION_IDS.inboxSendAll: {
-        const filter = parseInboxFilter(p.action.value) ?? origin.filter;
-        const summary = await this.#sendShownReady(p.actor, place, filter);
-        return this.#showInbox(p.actor, { ...origin, filter }, origin.viewId, summary);
+        const summary = await this.#sendShownReady(p.actor, place, parseSendRefs(p.action.value));
+        return this.#showInbox(p.actor, origin, origin.viewId, summary);
       }
       default:
         return this.#drop(p.actionId, p, 'unknown inbox action');
@@ -346,17 +349,25 @@ export class SlackHandlers {
   }
 
   /**
-   * "Send N answers": every question of `filter` (all its pages, as the button's count says) whose shown selection
-   * is ready — the actor's draft, else the preselected recommendation — sent as shown. Read afresh at the click,
-   * so a question answered meanwhile elsewhere is simply no longer there. Returns the summary to show.
+   * "Send N answers": the questions the button carries (the ready ones on the page the person saw), each sent as it
+   * shows now — the actor's draft, else the preselected recommendation — if still ready. Read afresh at the click,
+   * so a question answered meanwhile elsewhere is left out, not sent twice. Returns the summary to show.
    */
-  async #sendShownReady(actor: Actor, place: Place, filter: InboxFilter): Promise<string> {
-    const items = await this.#o.interactions.inbox(actor, place);
-    const ready = inboxQuestions(items, filter).filter((i) => shownReadiness(i.question, i.draft) === 'ready');
-    const sent: number[] = [];
+  async #sendShownReady(actor: Actor, place: Place, refs: readonly string[]): Promise<string> {
+    const ready: { ref: string; question: Question; draft?: Draft }[] = [];
     const refused: string[] = [];
-    for (const { question, draft } of ready) {
-      const ref = formatQuestionRef(question.project, question.id);
+    for (const ref of refs) {
+      const reach = await this.#o.interactions.reach(ref, actor, place);
+      if (reach.ok) {
+        if (shownReadiness(reach.question, reach.draft) === 'ready') ready.push({ ref, ...reach });
+      } else if (reach.refusal === 'not-allowed' || reach.refusal === 'other-channel') {
+        // Told once per reason; questions answered or closed meanwhile are simply not sent.
+        this.#refused(ACTION_IDS.inboxSendAll, actor, reach.refusal);
+        if (!refused.includes(reach.text)) refused.push(reach.text);
+      }
+    }
+    const sent: number[] = [];
+    for (const { ref, question, draft } of ready) {
       const outcome: Outcome = await this.#o.interactions.send(ref, actor, place, shownSelection(question, draft));
       if (outcome.ok) sent.push(question.id);
       else {
@@ -378,9 +389,13 @@ export class SlackHandlers {
   /** Draw the inbox for `origin` afresh: `views.update` of the modal, `views.publish` of the Home tab. */
   async #showInbox(actor: Actor, origin: InboxOrigin, viewId: string | undefined, note?: string): Promise<void> {
     const place: Place = origin.channel !== undefined ? { channel: origin.channel } : {};
-    const items = await this.#o.interactions.inbox(actor, place);
+    const state: InboxState = {
+      filter: origin.filter,
+      ...(origin.after === undefined ? {} : { after: origin.after }),
+      ...(origin.back === undefined ? {} : { back: origin.back }),
+    };
     let view = withInboxMetadata(
-      renderInbox(items, { filter: origin.filter, page: origin.page }, origin.surface),
+      renderInbox(await this.#inboxPage(actor, place, state), state, origin.surface),
       origin.channel,
     );
     if (note !== undefined) view = withNote(view, note);
@@ -389,6 +404,15 @@ export class SlackHandlers {
     } else if (viewId !== undefined) {
       await callSlack(this.#o.client, 'views.update', { view_id: viewId, view });
     }
+  }
+
+  /** The page `state` shows: {@link INBOX_PAGE_SIZE} questions, as many as one view's 100 blocks hold. */
+  #inboxPage(actor: Actor, place: Place, state: InboxState): Promise<InboxPage> {
+    return this.#o.interactions.inboxPage(actor, place, {
+      filter: state.filter,
+      limit: INBOX_PAGE_SIZE,
+      ...(state.after === undefined ? {} : { after: state.after }),
+    });
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -495,4 +519,12 @@ function withNote(view: SlackView, note: string): SlackView {
   const block: ViewBlock = { type: 'context', elements: [{ type: 'plain_text', text: truncate(note, 3000) }] };
   const [first, ...rest] = view.blocks;
   return { ...view, blocks: first === undefined ? [block] : [first, block, ...rest] };
+}
+
+/** Where an inbox origin lives (its channel, its modal's view id), as fields to spread. */
+function whereOf(origin: InboxOrigin): { channel?: string; viewId?: string } {
+  return {
+    ...(origin.channel === undefined ? {} : { channel: origin.channel }),
+    ...(origin.viewId === undefined ? {} : { viewId: origin.viewId }),
+  };
 }

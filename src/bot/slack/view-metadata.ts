@@ -2,7 +2,7 @@
  * Where a view was opened from, kept in its `private_metadata` (≤ 3,000 characters) so a later interaction with it
  * knows its place (the channel, for routing and access) and what to refresh — on any replica, after any restart.
  *
- * - The inbox: blocks' `{"filter","page"}` JSON plus `"channel"` (absent on the Home tab). `parseInboxState`
+ * - The inbox: blocks' `{"filter","after","back"}` JSON plus `"channel"` (absent on the Home tab). `parseInboxState`
  *   ignores the extra field, so blocks' own reader still works on it.
  * - The notes modal: blocks put the bare ref there; we replace it with `{"ref", "channel"?, "inbox"?}` and read
  *   either form (the bare ref meaning: no known origin).
@@ -11,7 +11,9 @@ import {
   formatInboxState,
   type InboxFilter,
   type InboxState,
+  inboxStateFields,
   parseInboxState,
+  readInboxState,
   refFromNotesMetadata,
 } from '../../blocks/slack/ids.js';
 import type { SlackView } from '../../blocks/slack/types.js';
@@ -36,14 +38,14 @@ export interface NotesOrigin {
 
 /** The inbox view with its channel added to the metadata. */
 export function withInboxMetadata(view: SlackView, channel: string | undefined): SlackView {
-  const state = parseInboxState(view.private_metadata) ?? { filter: 'all', page: 0 };
+  const state = parseInboxState(view.private_metadata) ?? { filter: 'all' };
   if (channel === undefined) return { ...view, private_metadata: formatInboxState(state) };
-  return { ...view, private_metadata: JSON.stringify({ filter: state.filter, page: state.page, channel }) };
+  return { ...view, private_metadata: JSON.stringify({ ...inboxStateFields(state), channel }) };
 }
 
 /** The inbox's state and channel from its metadata (an unreadable one shows the first page of everything). */
 export function readInboxMetadata(privateMetadata: string | undefined): { state: InboxState; channel?: string } {
-  const state = parseInboxState(privateMetadata) ?? { filter: 'all' as InboxFilter, page: 0 };
+  const state = parseInboxState(privateMetadata) ?? { filter: 'all' as InboxFilter };
   let channel: string | undefined;
   try {
     channel = slackId(obj(JSON.parse(privateMetadata ?? ''))?.channel);
@@ -78,7 +80,7 @@ export function readNotesOrigin(privateMetadata: string | undefined): NotesOrigi
 function readInboxOrigin(value: unknown): InboxOrigin | undefined {
   const o = obj(value);
   if (!o || (o.surface !== 'modal' && o.surface !== 'home')) return undefined;
-  const state = parseInboxState(JSON.stringify({ filter: o.filter, page: o.page }));
+  const state = readInboxState({ filter: o.filter, after: o.after, back: o.back });
   if (!state) return undefined;
   const channel = slackId(o.channel);
   const viewId = str(o.viewId, 64) === undefined ? undefined : slackId(o.viewId);

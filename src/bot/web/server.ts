@@ -1,6 +1,6 @@
 /**
- * The web inbox's HTTP side: the page, the inbox fragment, the Answered view (the decision trail with its
- * time-to-answer chart, one `listDecisions` read per request), server-sent events, and the JSON actions (draft, send,
+ * The web inbox's HTTP side: the page, the inbox fragment (each one page of questions and the counts), the Answered
+ * view (one page of the decision trail, and its time-to-answer chart over the last days), server-sent events, and the JSON actions (draft, send,
  * send ready, remove), every one of them through the same `InteractionService` as Slack and Discord, so the first
  * answer wins across every surface. `createWebInbox` gives a request handler that `serve` mounts next to its other
  * routes; `startWebInbox` runs it on a server of its own.
@@ -21,17 +21,28 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { userInfo } from 'node:os';
 import { z } from 'zod';
-import { renderAnsweredPage } from '../../blocks/web/answered.js';
-import type { WebInboxItem } from '../../blocks/web/card.js';
+import { ANSWERED_PAGE_SIZE, type AnsweredInput, CHART_DAYS, renderAnsweredPage } from '../../blocks/web/answered.js';
 import { INBOX_CLIENT_SCRIPT } from '../../blocks/web/client.js';
 import { answersCount } from '../../blocks/web/format.js';
-import { renderInboxFragment, renderInboxPage, renderLoginPage, type WebInboxView } from '../../blocks/web/page.js';
-import { type InboxState, parseAnsweredState, parseInboxState, WEB_ROUTES } from '../../blocks/web/routes.js';
+import {
+  renderInboxFragment,
+  renderInboxPage,
+  renderLoginPage,
+  WEB_PAGE_SIZE,
+  type WebInboxView,
+  type WebProjectEntry,
+} from '../../blocks/web/page.js';
+import {
+  type AnsweredState,
+  type InboxState,
+  parseAnsweredState,
+  parseInboxState,
+  WEB_ROUTES,
+} from '../../blocks/web/routes.js';
 import { INBOX_STYLESHEET } from '../../blocks/web/style.js';
 import { NOTES_MAX, OPTIONS_MAX } from '../../core/limits.js';
-import { QUESTION_STATUSES, type Question } from '../../core/question.js';
-import { parseQuestionRef } from '../../core/question-ref.js';
-import { listDecisions } from '../../decisions/query.js';
+import { parseQuestionRef, projectTag } from '../../core/question-ref.js';
+import { decisionsPage, listDecisions } from '../../decisions/query.js';
 import type { Store } from '../../store/port.js';
 import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
 import type { Actor, Pick as AnswerPick, InteractionService, Outcome } from '../interactions.js';
@@ -52,7 +63,7 @@ export interface WebInboxOptions {
   readonly logger?: Logger;
   /** The name answers are sent under (default the OS user name, else `you`). */
   readonly displayName?: string;
-  /** How long answered, delivered, withdrawn, dismissed and expired questions stay on the page (default 24 h). */
+  /** How long questions stay on the page once closed (answered, withdrawn, dismissed, expired; default 24 h). */
   readonly recentMs?: number;
   /** Most closed questions the page shows (default 50). */
   readonly recentMax?: number;
@@ -79,7 +90,6 @@ export interface WebInbox {
 const BODY_MAX = 64 * 1024;
 const SESSION_COOKIE = 'ask_later_session';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const CLOSED_STATUSES = QUESTION_STATUSES.filter((status) => status !== 'pending');
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -145,26 +155,69 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
   const routes = new Set<string>(Object.values(WEB_ROUTES));
   const timeZone = options.timeZone;
 
+  /**
+   * What the page shows, read a page at a time: the filters' counts and one page of waiting cards (through the
+   * service, as every surface), each project's waiting count, and the newest closed questions of the last day.
+   */
   async function load(state: InboxState): Promise<WebInboxView> {
     const store = options.store;
     const projects = await store.knownProjects();
-    const [pending, closed] = await Promise.all([
-      store.listAcross(projects, { status: ['pending'] }),
-      store.listAcross(projects, { status: CLOSED_STATUSES }),
-    ]);
-    const since = now() - (options.recentMs ?? DAY_MS);
-    const recent = closed
-      .filter((question) => lastChange(question) >= since)
-      .sort((a, b) => lastChange(b) - lastChange(a))
-      .slice(0, options.recentMax ?? 50);
-    const items: WebInboxItem[] = await Promise.all(
-      pending.map(async (question) => {
-        const draft = await options.interactions.draftOf(question, actor);
-        return draft === undefined ? { question } : { question, draft };
+    const scoped = state.project === undefined ? projects : projects.filter((p) => projectTag(p) === state.project);
+    // One count of every project: the project filter's numbers, and the service's filter counts for this page.
+    const counts = await store.countAcross(projects);
+    const [page, recent] = await Promise.all([
+      options.interactions.inboxPage(actor, place, {
+        filter: state.filter,
+        limit: WEB_PAGE_SIZE,
+        counts,
+        ...(state.after === undefined ? {} : { after: state.after }),
+        ...(state.project === undefined ? {} : { project: state.project }),
       }),
-    );
-    for (const question of recent) items.push({ question });
-    return { items, state, ...(timeZone === undefined ? {} : { timeZone }) };
+      store.pageAcross(scoped, {
+        view: 'closed',
+        since: now() - (options.recentMs ?? DAY_MS),
+        limit: options.recentMax ?? 50,
+      }),
+    ]);
+    const entries: WebProjectEntry[] = [];
+    for (const [project, count] of counts) {
+      const waiting = count.blocking + count.canWait;
+      if (waiting > 0) entries.push({ tag: projectTag(project), project, waiting });
+    }
+    // The closed list follows the blocking filter among the newest it read (it is a glance, not a search).
+    const closed = recent.questions
+      .filter((question) => state.filter === 'all' || question.isBlocking === (state.filter === 'blocking'))
+      .map((question) => ({ question }));
+    return { page, closed, projects: entries, state, ...(timeZone === undefined ? {} : { timeZone }) };
+  }
+
+  /**
+   * The Answered view's reads, each bounded by what it shows: the page (from the answered index), every project's
+   * answer count (for the project filter and where the page is), and the chart's days of answers.
+   */
+  async function loadAnswered(state: AnsweredState): Promise<AnsweredInput> {
+    const store = options.store;
+    const projects = await store.knownProjects();
+    const scoped = state.project === undefined ? projects : projects.filter((p) => projectTag(p) === state.project);
+    const at = now();
+    const [page, counts, recent] = await Promise.all([
+      decisionsPage(store, {
+        projects: scoped,
+        limit: ANSWERED_PAGE_SIZE,
+        ...(state.search === undefined ? {} : { search: state.search }),
+        ...(state.after === undefined ? {} : { after: state.after }),
+      }),
+      store.countAcross(projects),
+      listDecisions(store, { projects: scoped, since: at - CHART_DAYS * DAY_MS }),
+    ]);
+    return {
+      page,
+      recent,
+      projects: [...counts].map(([project, count]) => ({ project, answered: count.answered })),
+      state,
+      now: at,
+      ...(timeZone === undefined ? {} : { timeZone }),
+    };
   }
 
   /** The picked option indexes as the labels the service takes; refused (400) when an index is not an option. */
@@ -295,15 +348,8 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     }
     if (path === WEB_ROUTES.answered) {
       if (method !== 'GET') return methodNotAllowed(response, 'GET');
-      // One read of the trail: the project list, the chart and the page all come from it (the search and project
-      // filters are the trail's own rules, applied by the renderer).
-      const decisions = await listDecisions(options.store);
-      const page = renderAnsweredPage({
-        decisions,
-        state: parseAnsweredState(url.searchParams),
-        now: now(),
-        ...(timeZone === undefined ? {} : { timeZone }),
-      });
+      const state = parseAnsweredState(url.searchParams);
+      const page = renderAnsweredPage(await loadAnswered(state));
       response.writeHead(200, { ...COMMON_HEADERS, ...HTML_HEADERS });
       response.end(page);
       return;
@@ -397,11 +443,6 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
       streams.clear();
     },
   };
-}
-
-/** When a closed question last changed, for what counts as recent. */
-function lastChange(question: Question): number {
-  return question.deliveredAt ?? question.answer?.at ?? question.closure?.at ?? question.createdAt;
 }
 
 function outcomeBody(outcome: Outcome): { ok: boolean; text: string; [key: string]: unknown } {

@@ -13,7 +13,8 @@
  *   <prefix>:{failed}:groups          set     consumer groups that recorded failed events
  *   <prefix>:{failed}:<group>         hash    eventId -> failed-event JSON (ids, type, attempts, error code)
  *   <prefix>:{failed}:<group>:replay  list    failed-event JSON handed back to the group
- *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out)
+ *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out), ix (the view
+ *                                             index version built: views-10 builds them for older projects)
  *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
  *   <prefix>:{tag}:d:<id>             hash    drafts of one question: "<platform>:<userId>" → JSON
  *   <prefix>:{tag}:s:<status>         zset    ids in that status (score = id)
@@ -21,6 +22,10 @@
  *   <prefix>:{tag}:expiry             zset    pending ids with an expiry (score = expiresAt)
  *   <prefix>:{tag}:done               zset    delivered / cancelled ids (score = when), for retention
  *   <prefix>:{tag}:events             stream  transitions: type, project, id, at
+ *   <prefix>:{tag}:ix:inbox           zset    the pending view, in its order (lexicographic members, score 0;
+ *                                             store/paging.ts): <0 blocking|1 can wait><createdAt:15><id:12>
+ *   <prefix>:{tag}:ix:closed          zset    the closed view: <closedAt:15><id:12> of every question not pending
+ *   <prefix>:{tag}:ix:answered        zset    the answered view (the decision trail): the same, answered/delivered
  *
  * Delivery claims have no key of their own: a lease is two fields of the question (claim, claimUntil), and the
  * claimant keeps the ids it was handed.
@@ -66,6 +71,18 @@ export class ProjectKeys {
   }
   get events(): string {
     return `${this.base}events`;
+  }
+  /** The pending view's index (see store/paging.ts). */
+  get inboxIndex(): string {
+    return `${this.base}ix:inbox`;
+  }
+  /** The closed view's index. */
+  get closedIndex(): string {
+    return `${this.base}ix:closed`;
+  }
+  /** The answered view's index. */
+  get answeredIndex(): string {
+    return `${this.base}ix:answered`;
   }
 }
 

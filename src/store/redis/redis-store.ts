@@ -28,6 +28,16 @@ import {
   unreadableDraft,
 } from '../drafts.js';
 import { failedRecord, newestFirst, readFailedRecord } from '../failed-events.js';
+import {
+  type Cursor,
+  closedSinceKey,
+  formatCursor,
+  formatListCursor,
+  parseCursor,
+  parseListCursor,
+  sortInView,
+  viewKey,
+} from '../paging.js';
 import type {
   AnswerResult,
   Claim,
@@ -41,12 +51,16 @@ import type {
   FailedEvent,
   FailedEventsOfGroup,
   ListFilter,
+  ListPageQuery,
+  PageQuery,
   PersonRef,
   ProjectWatch,
   QuestionCounts,
+  QuestionPage,
   RemindResult,
   Store,
   StoreEvent,
+  ViewCounts,
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
@@ -58,6 +72,7 @@ import {
   DeliverCode,
   DraftCode,
   ExpireCode,
+  INDEX_VERSION,
   PARK_TAG_COLLISION,
   RemindCode,
   type Script,
@@ -91,6 +106,11 @@ export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const CACHE_MAX = 10_000;
 /** Projects whose keys are kept (a few strings each). */
 const KEYS_CACHE_MAX = 100_000;
+/**
+ * How long a view check (views-10) stands for the page reads that follow it. Its only risk is an older version's
+ * write landing in this window, which the next check (the next view drawn) repairs.
+ */
+const VIEW_CHECK_MS = 2000;
 
 /** Errors that mean "the server is not there", as opposed to a bug or a script error. */
 function isConnectionError(error: unknown): boolean {
@@ -138,6 +158,8 @@ export class RedisStore implements Store {
   readonly #consumers = new Set<RedisEventConsumer>();
   readonly #tails = new Set<RedisEventTail>();
   readonly #waiters = new Set<RedisConnection>();
+  /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
+  readonly #viewChecks = new Map<string, { readonly at: number; readonly counts: Promise<ViewCounts> }>();
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
     this.#client = client;
@@ -244,7 +266,7 @@ export class RedisStore implements Store {
       const id = Number(
         await this.#eval(
           scripts.park,
-          [keys.meta, keys.status('pending'), keys.expiry, keys.events],
+          [keys.meta, keys.status('pending'), keys.expiry, keys.events, keys.inboxIndex],
           [
             keys.base,
             project,
@@ -254,6 +276,7 @@ export class RedisStore implements Store {
             RECORD_VERSION,
             this.#maxLen,
             spec.isBlocking ? '1' : '0',
+            INDEX_VERSION,
           ],
         ),
       );
@@ -318,6 +341,147 @@ export class RedisStore implements Store {
     });
   }
 
+  /**
+   * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
+   * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
+   * project, all in flight at once. Every paged read starts with this check; a check this process made less than
+   * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+   */
+  #views(projects: readonly ProjectKeys[], reuse = false): Promise<Map<string, ViewCounts>> {
+    const now = Date.now();
+    return Promise.all(
+      projects.map(async (keys): Promise<[string, ViewCounts]> => {
+        const recent = this.#viewChecks.get(keys.tag);
+        if (reuse && recent !== undefined && now - recent.at < VIEW_CHECK_MS)
+          return [keys.project, await recent.counts];
+        const counts = this.#checkViews(keys);
+        if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
+        this.#viewChecks.set(keys.tag, { at: now, counts });
+        counts.catch(() => this.#viewChecks.delete(keys.tag));
+        return [keys.project, await counts];
+      }),
+    ).then((entries) => new Map(entries));
+  }
+
+  async #checkViews(keys: ProjectKeys): Promise<ViewCounts> {
+    const reply = (await this.#eval(
+      scripts.views,
+      [
+        keys.meta,
+        keys.inboxIndex,
+        keys.closedIndex,
+        keys.answeredIndex,
+        ...QUESTION_STATUSES.map((status) => keys.status(status)),
+      ],
+      [keys.base, INDEX_VERSION],
+    )) as unknown[];
+    return {
+      blocking: Number(reply[0] ?? 0),
+      canWait: Number(reply[1] ?? 0),
+      closed: Number(reply[2] ?? 0),
+      answered: Number(reply[3] ?? 0),
+    };
+  }
+
+  pageAcross(projects: readonly string[], query: PageQuery): Promise<QuestionPage> {
+    return this.#run(async () => {
+      const all = [...new Set(projects)].map((project) => this.#keys(project));
+      await this.#views(all, true);
+      const { view } = query;
+      const limit = Math.max(1, Math.trunc(query.limit));
+      const cursor = parseCursor(view, query.after);
+      const index = (keys: ProjectKeys) =>
+        view === 'pending' ? keys.inboxIndex : view === 'closed' ? keys.closedIndex : keys.answeredIndex;
+      // Each project's top of the view after the cursor: the page can come from one project alone.
+      const ranges = await Promise.all(
+        all.map(async (keys) => {
+          const [from, to] = lexRange(query, keys.tag, cursor);
+          const args = view === 'pending' ? [from, to] : [to, from, 'REV'];
+          const members = (await this.#client.sendCommand([
+            'ZRANGE',
+            index(keys),
+            ...args.slice(0, 2),
+            'BYLEX',
+            ...args.slice(2),
+            'LIMIT',
+            '0',
+            String(limit + 1),
+          ])) as string[];
+          return members.map((key) => ({ key, tag: keys.tag, keys }));
+        }),
+      );
+      const merged = sortInView(view, ranges.flat());
+      const taken = merged.slice(0, limit);
+      const last = taken.at(-1);
+      const follows = merged.length > limit && last !== undefined;
+      const [hashes, counts] = await Promise.all([
+        Promise.all(taken.map((entry) => this.#hash(entry.keys.question(Number(entry.key.slice(-12)))))),
+        follows
+          ? Promise.all(
+              all.map((keys) => {
+                const [from, to] = lexRange(query, keys.tag, last);
+                return this.#client.sendCommand(['ZLEXCOUNT', index(keys), from, to]);
+              }),
+            )
+          : Promise.resolve([]),
+      ]);
+      const questions: Question[] = [];
+      hashes.forEach((hash, i) => {
+        const entry = taken[i];
+        if (!hash || !entry) return;
+        try {
+          const question = this.#remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
+          // Changed between the index read and the record read (answered elsewhere meanwhile): left out.
+          if (viewKey(view, question) === entry.key) questions.push(question);
+        } catch (error) {
+          if (!(error instanceof CorruptRecordError)) throw error;
+          this.#options.onCorruptRecord?.(error);
+        }
+      });
+      const remaining = counts.reduce((sum: number, n) => sum + Number(n), 0);
+      return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+    });
+  }
+
+  countAcross(projects: readonly string[]): Promise<ReadonlyMap<string, ViewCounts>> {
+    return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+  }
+
+  listPage(project: string, query: ListPageQuery): Promise<QuestionPage> {
+    return this.#run(async () => {
+      const keys = this.#keys(project);
+      const wanted = query.status ?? QUESTION_STATUSES;
+      const cursor = parseListCursor(query.after);
+      const reply = (await this.#eval(
+        scripts.listPage,
+        QUESTION_STATUSES.map((status) => keys.status(status)),
+        [
+          keys.base,
+          QUESTION_STATUSES.map((status) => (wanted.includes(status) ? '1' : '0')).join(''),
+          query.blocking === undefined ? '' : query.blocking ? '1' : '0',
+          Math.max(1, Math.trunc(query.limit)),
+          cursor === undefined ? '' : String(cursor.blockingFirst),
+          cursor === undefined ? '' : String(cursor.id),
+        ],
+      )) as unknown[];
+      const questions: Question[] = [];
+      for (let i = 1; i + 1 < reply.length; i += 2) {
+        try {
+          questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
+        } catch (error) {
+          if (!(error instanceof CorruptRecordError)) throw error;
+          this.#options.onCorruptRecord?.(error);
+        }
+      }
+      const remaining = Number(reply[0]);
+      const lastId = reply.length >= 3 ? Number(reply[reply.length - 2]) : undefined;
+      const last = lastId === undefined ? undefined : questions.find((q) => q.id === lastId);
+      return remaining > 0 && last !== undefined
+        ? { questions, next: formatListCursor(last), remaining }
+        : { questions, remaining };
+    });
+  }
+
   saveDraft(project: string, id: number, person: PersonRef, change: DraftChange): Promise<DraftResult> {
     return this.#run(async () => {
       const question = await this.#spec(project, id);
@@ -379,6 +543,9 @@ export class RedisStore implements Store {
           keys.outbox,
           keys.expiry,
           keys.events,
+          keys.inboxIndex,
+          keys.closedIndex,
+          keys.answeredIndex,
         ],
         [JSON.stringify(answer), now, size, this.#maxLen],
       )) as unknown[];
@@ -438,6 +605,8 @@ export class RedisStore implements Store {
           keys.expiry,
           keys.done,
           keys.events,
+          keys.inboxIndex,
+          keys.closedIndex,
         ],
         [target, JSON.stringify(closure), now, size, this.#maxLen],
       )) as unknown[];
@@ -470,6 +639,8 @@ export class RedisStore implements Store {
           keys.outbox,
           keys.expiry,
           keys.events,
+          keys.inboxIndex,
+          keys.closedIndex,
         ],
         [id, JSON.stringify(closure), now, size, this.#maxLen],
       ),
@@ -500,7 +671,13 @@ export class RedisStore implements Store {
       for (const project of (await this.projects()).values()) {
         const keys = this.#keys(project);
         for (;;) {
-          const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+          const n = Number(
+            await this.#eval(
+              scripts.purge,
+              [keys.done, keys.closedIndex, keys.answeredIndex],
+              [keys.base, cutoff, 500],
+            ),
+          );
           dropped += n;
           if (n < 500) break;
         }
@@ -864,6 +1041,29 @@ function wrapTail(tail: RedisEventTail): EventTail {
     },
     close: () => tail.close(),
   };
+}
+
+/**
+ * One project's range of a view's index after `cursor` (and within the query's filters), as ZRANGE BYLEX bounds
+ * [low, high] in the index's ascending order; the closed views read it reversed (newest first).
+ */
+function lexRange(query: PageQuery, tag: string, cursor: Cursor | undefined): [string, string] {
+  if (query.view === 'pending') {
+    const filterLow = query.blocking === false ? '1' : '0';
+    const high = query.blocking === true ? '(1' : '+';
+    // After the cursor: a greater key, or the same key in a project of a greater tag.
+    const low =
+      cursor !== undefined && cursor.key >= filterLow
+        ? `${tag > cursor.tag ? '[' : '('}${cursor.key}`
+        : query.blocking === undefined
+          ? '-'
+          : `[${filterLow}`;
+    return [low, high];
+  }
+  const low = query.since === undefined ? '-' : `[${closedSinceKey(query.since)}`;
+  // Newest first: after the cursor is a smaller key, or the same key in a project of a smaller tag.
+  const high = cursor === undefined ? '+' : `${tag < cursor.tag ? '[' : '('}${cursor.key}`;
+  return [low, high];
 }
 
 /** The ids of a claim to confirm or release: all it carried, or the given ones among them. */

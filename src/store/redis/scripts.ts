@@ -39,10 +39,10 @@ function load(file: string): Script {
 }
 
 export const scripts = {
-  park: load('park-4'),
-  answer: load('answer-7'),
-  close: load('close-8'),
-  expire: load('expire-7'),
+  park: load('park-5'),
+  answer: load('answer-10'),
+  close: load('close-10'),
+  expire: load('expire-9'),
   draft: load('draft-2'),
   recordMessage: load('record-message-1'),
   claim: load('claim-1'),
@@ -50,7 +50,9 @@ export const scripts = {
   confirm: load('confirm-5'),
   release: load('release-0'),
   deliver: load('deliver-6'),
-  purge: load('purge-1'),
+  purge: load('purge-3'),
+  views: load('views-10'),
+  listPage: load('list-page-6'),
   lease: load('lease-1'),
   releaseLease: load('release-lease-1'),
   recordFailure: load('record-failure-2'),
@@ -59,7 +61,10 @@ export const scripts = {
   count: load('count-6'),
 } as const;
 
-/** Return codes shared by answer-7 and close-8 (see their headers). */
+/** The version of the view indexes (ix:*) the scripts keep; views-10 builds them for projects that have an older one. */
+export const INDEX_VERSION = 1;
+
+/** Return codes shared by answer-10 and close-10 (see their headers). */
 export const TransitionCode = {
   unknown: 0,
   done: 1,
@@ -71,7 +76,7 @@ export const TransitionCode = {
 /** Return codes of draft-2. */
 export const DraftCode = { unknown: 0, saved: 1, notPending: 2, unreadable: 3 } as const;
 
-/** Return codes of expire-7. */
+/** Return codes of expire-9. */
 export const ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 } as const;
 
 /** Return codes of remind-2. */
@@ -80,5 +85,5 @@ export const RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 }
 /** Return codes of deliver-6. */
 export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;
 
-/** Return code of park-4 when the project's key tag belongs to another project. */
+/** Return code of park-5 when the project's key tag belongs to another project. */
 export const PARK_TAG_COLLISION = -1;

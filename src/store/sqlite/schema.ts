@@ -5,7 +5,8 @@
  * the tables; a question's *record* version, `questions.v`, is the shape of its spec and answer: see record.ts.)
  *
  *   projects        project (name), tag (projectTag: question references, unique), seq (last id given out)
- *   questions       one row per question: the record (v, spec, answer, closure as JSON; status; times) plus
+ *   questions       one row per question: the record (v, spec, answer, closure as JSON; status; times; blocking and
+ *                   closed_at computed from them, v5) plus
  *                   delivery state: ready_at (waiting for the agent since; NULL when not waiting), claim and
  *                   claim_until (a delivery claim's lease), delivered_at, done_at (retention clock: delivered,
  *                   reported or cancelled), size (characters its delivery entry takes)
@@ -23,7 +24,7 @@ import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -127,6 +128,20 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE questions ADD COLUMN delivered_via TEXT;
   ALTER TABLE questions ADD COLUMN reminders INTEGER;
   ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
+  `,
+  // 4 → 5: the views read a page at a time (store/paging.ts): blocking and closing time as columns computed from
+  // the record (so every write path keeps them true, and rows written before need nothing; a field that is not
+  // JSON computes as not blocking / the creation time rather than failing the write), each view's order an index.
+  `
+  ALTER TABLE questions ADD COLUMN blocking INTEGER GENERATED ALWAYS AS
+    (CASE WHEN json_valid(spec) AND json_extract(spec, '$.isBlocking') = 1 THEN 1 ELSE 0 END) VIRTUAL;
+  ALTER TABLE questions ADD COLUMN closed_at INTEGER GENERATED ALWAYS AS
+    (CASE WHEN status = 'pending' THEN NULL ELSE CAST(coalesce(
+      CASE WHEN json_valid(answer) THEN json_extract(answer, '$.at') END,
+      CASE WHEN json_valid(closure) THEN json_extract(closure, '$.at') END,
+      delivered_at, created_at) AS INTEGER) END) VIRTUAL;
+  CREATE INDEX questions_pending_view ON questions (blocking DESC, created_at, id) WHERE status = 'pending';
+  CREATE INDEX questions_closed_view ON questions (closed_at DESC, id DESC) WHERE status <> 'pending';
   `,
 ];
 

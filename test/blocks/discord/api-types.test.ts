@@ -21,12 +21,13 @@ import { renderInbox } from '../../../src/blocks/discord/inbox.js';
 import { renderNotesModal } from '../../../src/blocks/discord/notes-modal.js';
 import { renderQuestionMessage } from '../../../src/blocks/discord/question-message.js';
 import { toDiscordJsOptions } from '../../../src/blocks/discord/types.js';
+import { inboxPageOf } from '../../support/inbox.js';
 import { makeQuestion } from './fixtures.js';
 
 describe('the rendered JSON and the Discord libraries', () => {
   it('GIVEN a rendered message and modal THEN discord.js and the REST API types take them as they are', () => {
     const message = renderQuestionMessage(makeQuestion());
-    const inbox = renderInbox([{ question: makeQuestion() }], { filter: 'all', page: 0 });
+    const inbox = renderInbox(inboxPageOf([{ question: makeQuestion() }], 'all'), { filter: 'all' });
     const modal = renderNotesModal(makeQuestion());
 
     const send: BaseMessageOptions = toDiscordJsOptions(message);

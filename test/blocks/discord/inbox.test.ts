@@ -4,7 +4,7 @@ import { parseCustomId } from '../../../src/blocks/discord/ids.js';
 import {
   INBOX_PAGE_SIZE,
   type InboxItem,
-  inboxCounts,
+  type InboxView,
   inboxQuestions,
   readyCount,
   renderInbox,
@@ -12,9 +12,20 @@ import {
 import { DISCORD_LIMITS, embedTextLength } from '../../../src/blocks/discord/limits.js';
 import { shownSelection } from '../../../src/blocks/discord/picker.js';
 import type { DiscordMessage } from '../../../src/blocks/discord/types.js';
+import { inboxCounts } from '../../../src/core/inbox.js';
 import type { Draft, Question } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { afterOf, inboxPageOf } from '../../support/inbox.js';
 import { CREATED_AT, extremeQuestion, makeQuestion } from './fixtures.js';
+
+/** The inbox as the handlers draw it: page `page` of `items` in the view's filter. */
+function draw(items: readonly InboxItem[], view: InboxView, page = 0): DiscordMessage {
+  const after = afterOf(items, view.filter, page, INBOX_PAGE_SIZE);
+  return renderInbox(inboxPageOf(items, view.filter, page, INBOX_PAGE_SIZE), {
+    ...view,
+    ...(after === undefined ? {} : { after }),
+  });
+}
 
 const draft = (overrides: Partial<Draft>): Draft => ({
   choices: [],
@@ -67,13 +78,13 @@ function expectWithinLimits(message: DiscordMessage): void {
 
 describe('renderInbox', () => {
   it('GIVEN no questions THEN it says nothing is waiting, with no controls', () => {
-    const message = renderInbox([], { filter: 'all', page: 0 });
+    const message = draw([], { filter: 'all' });
     expect(message.embeds[0]?.description).toContain('Nothing waiting');
     expect(message.components).toEqual([]);
   });
 
   it('GIVEN 3 questions THEN the list is blocking first then oldest, each with its ready mark', () => {
-    const message = renderInbox(three(), { filter: 'all', page: 0 });
+    const message = draw(three(), { filter: 'all' });
     expect(message.embeds).toHaveLength(1);
     const entries = message.embeds[0]?.description?.split('\n\n') ?? [];
     expect(entries.map((entry) => entry.split('\n')[0])).toEqual([
@@ -93,7 +104,7 @@ describe('renderInbox', () => {
   it.each(
     FILTERS,
   )('GIVEN 3 questions and the filter %s THEN counts, default and Send N are right', (filter, labels, ready) => {
-    const message = renderInbox(three(), { filter, page: 0 });
+    const message = draw(three(), { filter });
     const [filterSelect, questionSelect] = selects(message);
     expect(parseCustomId(filterSelect?.custom_id)).toEqual({ kind: 'inbox-filter' });
     expect(filterSelect?.options.map((option) => option.label)).toEqual(labels);
@@ -103,12 +114,12 @@ describe('renderInbox', () => {
     const send = button(message, /^Send/);
     expect(send?.label).toBe(ready === 1 ? 'Send 1 answer' : `Send ${ready} answers`);
     expect(send?.disabled === true).toBe(ready === 0);
-    expect(parseCustomId(send?.custom_id)).toEqual({ kind: 'inbox-send', inbox: { filter, page: 0 } });
+    expect(parseCustomId(send?.custom_id)).toEqual({ kind: 'inbox-send', inbox: { filter } });
     expectWithinLimits(message);
   });
 
   it('GIVEN 3 questions and none selected THEN there is no answer picker and no Add notes', () => {
-    const message = renderInbox(three(), { filter: 'all', page: 0 });
+    const message = draw(three(), { filter: 'all' });
     expect(message.components).toHaveLength(3);
     expect(button(message, /Add notes/)).toBeUndefined();
     expect(button(message, /Previous|Next/)).toBeUndefined();
@@ -119,16 +130,16 @@ describe('renderInbox', () => {
     const second = items[1];
     if (second === undefined) throw new Error('fixture');
     const ref = refOf(second.question);
-    const message = renderInbox(items, { filter: 'all', page: 0, selected: ref });
+    const message = draw(items, { filter: 'all', selected: ref });
     expect(message.components).toHaveLength(4);
     const [, questionSelect, picker] = selects(message);
     expect(questionSelect?.options.filter((option) => option.default).map((option) => option.value)).toEqual([ref]);
-    expect(parseCustomId(picker?.custom_id)).toEqual({ kind: 'inbox-pick', ref, inbox: { filter: 'all', page: 0 } });
+    expect(parseCustomId(picker?.custom_id)).toEqual({ kind: 'inbox-pick', ref, inbox: { filter: 'all' } });
     expect(picker?.options.filter((option) => option.default).map((option) => option.value)).toEqual(['other']);
     expect(parseCustomId(button(message, /Add notes/)?.custom_id)).toEqual({
       kind: 'inbox-notes',
       ref,
-      inbox: { filter: 'all', page: 0 },
+      inbox: { filter: 'all' },
     });
     expect(message.embeds).toHaveLength(2);
     expect(message.embeds[1]?.description).toContain('Your answer: **Other**');
@@ -139,7 +150,7 @@ describe('renderInbox', () => {
     const items = three();
     const canWait = items[1]?.question;
     if (canWait === undefined) throw new Error('fixture');
-    const message = renderInbox(items, { filter: 'blocking', page: 0, selected: refOf(canWait) });
+    const message = draw(items, { filter: 'blocking', selected: refOf(canWait) });
     expect(message.embeds).toHaveLength(1);
     expect(button(message, /Add notes/)).toBeUndefined();
   });
@@ -151,48 +162,49 @@ describe('renderInbox', () => {
       const first = inboxQuestions(items, 'all')[page * INBOX_PAGE_SIZE];
       if (first === undefined) throw new Error('fixture');
       for (const selected of [undefined, refOf(first.question)]) {
-        const message = renderInbox(items, { filter: 'all', page, ...(selected === undefined ? {} : { selected }) });
+        const message = draw(items, { filter: 'all', ...(selected === undefined ? {} : { selected }) }, page);
         expectWithinLimits(message);
         expect(message.components).toHaveLength(selected === undefined ? 3 : 4);
         expect(selects(message)[1]?.options).toHaveLength(INBOX_PAGE_SIZE);
-        expect(message.embeds[0]?.footer?.text).toContain(`Page ${page + 1} of ${pages}`);
+        expect(message.embeds[0]?.footer?.text).toContain(
+          `${page * INBOX_PAGE_SIZE + 1}–${(page + 1) * INBOX_PAGE_SIZE} of 80`,
+        );
       }
     }
   });
 
-  it('GIVEN 80 questions THEN Send N counts every ready one of the filter, on every page', () => {
+  it('GIVEN 80 questions THEN Send N counts the ready ones on the page shown', () => {
     const items = eighty();
-    const notReady = items.filter((_, index) => index % 3 === 0);
-    expect(readyCount(items, 'all')).toBe(80 - notReady.length);
-    const blocking = items.filter((item) => item.question.isBlocking);
-    expect(readyCount(items, 'blocking')).toBe(blocking.filter((item) => item.draft === undefined).length);
-    const message = renderInbox(items, { filter: 'all', page: 3 });
-    expect(button(message, /^Send/)?.label).toBe(`Send ${80 - notReady.length} answers`);
+    const page = inboxPageOf(items, 'all', 3, INBOX_PAGE_SIZE);
+    const ready = readyCount(page.items, 'all');
+    expect(ready).toBeLessThan(INBOX_PAGE_SIZE);
+    expect(ready).toBeGreaterThan(0);
+    const message = draw(items, { filter: 'all' }, 3);
+    expect(button(message, /^Send/)?.label).toBe(`Send ${ready} answers`);
+    expect(message.embeds[0]?.footer?.text).toContain(`${ready} ready to send on this page`);
   });
 
-  const PAGING: [number, number, boolean, boolean][] = [
-    [0, 0, true, false],
-    [3, 3, false, false],
-    [7, 7, false, true],
-    [99, 7, false, true],
+  const PAGING: [number, boolean, boolean][] = [
+    [0, true, false],
+    [3, false, false],
+    [7, false, true],
   ];
   it.each(
     PAGING,
-  )('GIVEN 80 questions on page %i THEN page %i shows, Previous disabled=%s, Next disabled=%s', (asked, shown, prevOff, nextOff) => {
-    const message = renderInbox(eighty(), { filter: 'all', page: asked });
-    const previous = button(message, /Previous/);
+  )('GIVEN 80 questions on page %i THEN First disabled=%s, Next disabled=%s, Next after the last shown', (page, firstOff, nextOff) => {
+    const message = draw(eighty(), { filter: 'all' }, page);
+    const first = button(message, /First/);
     const next = button(message, /Next/);
-    expect(previous?.disabled === true).toBe(prevOff);
+    expect(first?.disabled === true).toBe(firstOff);
     expect(next?.disabled === true).toBe(nextOff);
+    expect(parseCustomId(first?.custom_id)).toEqual({ kind: 'inbox-page', inbox: { filter: 'all' } });
+    const shown = inboxPageOf(eighty(), 'all', page, INBOX_PAGE_SIZE);
+    const expectedAfter = shown.next ?? afterOf(eighty(), 'all', page, INBOX_PAGE_SIZE);
     expect(parseCustomId(next?.custom_id)).toEqual({
       kind: 'inbox-page',
-      inbox: { filter: 'all', page: Math.min(7, shown + 1) },
+      inbox: { filter: 'all', after: expectedAfter },
     });
-    expect(parseCustomId(previous?.custom_id)).toEqual({
-      kind: 'inbox-page',
-      inbox: { filter: 'all', page: Math.max(0, shown - 1) },
-    });
-    expect(message.embeds[0]?.footer?.text).toContain(`Page ${shown + 1} of 8`);
+    expect(new Set(buttons(message).map((b) => b.custom_id)).size).toBe(buttons(message).length);
   });
 
   it('GIVEN questions no longer pending THEN they are left out', () => {

@@ -82,11 +82,11 @@ describe('renderNotesModal', () => {
   });
 
   it('GIVEN it is opened from the inbox THEN its custom id carries the inbox state', () => {
-    const modal = renderNotesModal(makeQuestion(), undefined, { inbox: { filter: 'blocking', page: 2 } });
+    const modal = renderNotesModal(makeQuestion(), undefined, { inbox: { filter: 'blocking', after: ref } });
     expect(parseCustomId(modal.custom_id)).toEqual({
       kind: 'notes-modal',
       ref,
-      inbox: { filter: 'blocking', page: 2 },
+      inbox: { filter: 'blocking', after: ref },
     });
   });
 

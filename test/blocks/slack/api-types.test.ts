@@ -9,14 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { renderInbox } from '../../../src/blocks/slack/inbox.js';
 import { renderNotesModal } from '../../../src/blocks/slack/notes-modal.js';
 import { renderQuestionMessage } from '../../../src/blocks/slack/question-message.js';
+import { inboxPageOf } from '../../support/inbox.js';
 import { makeQuestion } from './fixtures.js';
 
 describe('the rendered JSON and the Slack Web API client', () => {
   it('GIVEN a rendered message, modals and a Home tab THEN the Web API client types take them as they are', () => {
     const message = renderQuestionMessage(makeQuestion(), { revision: 0 });
     const notes = renderNotesModal(makeQuestion());
-    const inbox = renderInbox([{ question: makeQuestion() }], { filter: 'all', page: 0 }, 'modal');
-    const home = renderInbox([{ question: makeQuestion() }], { filter: 'all', page: 0 }, 'home');
+    const page = inboxPageOf([{ question: makeQuestion() }], 'all');
+    const inbox = renderInbox(page, { filter: 'all' }, 'modal');
+    const home = renderInbox(page, { filter: 'all' }, 'home');
 
     const post: webApi.ChatPostMessageArguments = { channel: 'C1', ...message };
     const update: webApi.ChatUpdateArguments = { channel: 'C1', ts: '1.2', ...message };

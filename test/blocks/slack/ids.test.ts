@@ -4,11 +4,13 @@ import {
   labelForOptionValue,
   OTHER_OPTION_VALUE,
   optionValue,
+  pagedState,
   parseInboxFilter,
-  parseInboxPage,
+  parseInboxPaging,
   parseInboxState,
   parseQuestionBlockId,
   parseRefValue,
+  parseSendRefs,
   questionBlockId,
   refFromAction,
   refFromNotesMetadata,
@@ -111,10 +113,14 @@ describe('option values', () => {
 });
 
 describe('inbox state', () => {
+  const r1 = formatQuestionRef('/p/one', 7);
+  const r2 = formatQuestionRef('/p/two', 12);
+
   it('GIVEN a state THEN private_metadata holds it as JSON and reads back', () => {
-    const text = formatInboxState({ filter: 'non-blocking', page: 2 });
-    expect(text).toBe('{"filter":"non-blocking","page":2}');
-    expect(parseInboxState(text)).toEqual({ filter: 'non-blocking', page: 2 });
+    expect(formatInboxState({ filter: 'non-blocking' })).toBe('{"filter":"non-blocking"}');
+    const text = formatInboxState({ filter: 'all', after: r2, back: ['', r1] });
+    expect(text).toBe(`{"filter":"all","after":"${r2}","back":["","${r1}"]}`);
+    expect(parseInboxState(text)).toEqual({ filter: 'all', after: r2, back: ['', r1] });
   });
 
   it.each([
@@ -123,19 +129,32 @@ describe('inbox state', () => {
     'not json',
     'null',
     '[]',
-    '{"filter":"x","page":0}',
-    '{"filter":"all","page":-1}',
+    '{"filter":"x"}',
+    '{"filter":"all","after":"nope"}',
+    '{"filter":"all","back":["nope"]}',
+    `{"filter":"all","back":${JSON.stringify(Array.from({ length: 21 }, () => ''))}}`,
   ])('GIVEN the metadata %j THEN no state is read', (metadata) => {
     expect(parseInboxState(metadata)).toBeUndefined();
   });
 
-  it('GIVEN filter and page values THEN only valid ones are read', () => {
+  it('GIVEN filter and paging values THEN only valid ones are read', () => {
     expect(parseInboxFilter('blocking')).toBe('blocking');
     expect(parseInboxFilter('Blocking')).toBeUndefined();
-    expect(parseInboxPage('3')).toBe(3);
-    expect(parseInboxPage(0)).toBe(0);
-    expect(parseInboxPage('-1')).toBeUndefined();
-    expect(parseInboxPage('03')).toBeUndefined();
-    expect(parseInboxPage(1.5)).toBeUndefined();
+    expect(parseInboxPaging('previous')).toEqual({ to: 'previous' });
+    expect(parseInboxPaging(`next:${r1}`)).toEqual({ to: 'next', after: r1 });
+    expect(parseInboxPaging('next:nope')).toBeUndefined();
+    expect(parseInboxPaging(3)).toBeUndefined();
+    expect(parseSendRefs(`${r1} ${r2} junk`)).toEqual([r1, r2]);
+    expect(parseSendRefs(undefined)).toEqual([]);
+  });
+
+  it('GIVEN Next then Previous THEN the state walks forward and back to the first page', () => {
+    const second = pagedState({ filter: 'blocking' }, { to: 'next', after: r1 });
+    expect(second).toEqual({ filter: 'blocking', after: r1, back: [''] });
+    const third = pagedState(second, { to: 'next', after: r2 });
+    expect(third).toEqual({ filter: 'blocking', after: r2, back: ['', r1] });
+    expect(pagedState(third, { to: 'previous' })).toEqual({ filter: 'blocking', after: r1, back: [''] });
+    expect(pagedState(second, { to: 'previous' })).toEqual({ filter: 'blocking' });
+    expect(pagedState({ filter: 'all' }, { to: 'previous' })).toEqual({ filter: 'all' });
   });
 });

@@ -1,19 +1,24 @@
 import type { ActionsBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { type InboxFilter, parseInboxState, parseQuestionBlockId } from '../../../src/blocks/slack/ids.js';
-import {
-  INBOX_PAGE_SIZE,
-  type InboxItem,
-  inboxCounts,
-  inboxPageCount,
-  readyCount,
-  renderInbox,
-} from '../../../src/blocks/slack/inbox.js';
+import { INBOX_PAGE_SIZE, type InboxItem, readyCount, renderInbox } from '../../../src/blocks/slack/inbox.js';
 import { assertSlackView, SLACK_LIMITS } from '../../../src/blocks/slack/limits.js';
 import type { SlackView } from '../../../src/blocks/slack/types.js';
+import { inboxCounts } from '../../../src/core/inbox.js';
 import type { Draft } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { inboxPageOf } from '../../support/inbox.js';
 import { CREATED_AT, extremeQuestion, makeQuestion, mrkdwnTexts, sized } from './fixtures.js';
+
+/** The inbox as the handlers draw it: one page of `items` in `filter`, in that state. */
+function draw(items: readonly InboxItem[], filter: InboxFilter, surface: 'modal' | 'home', page = 0): SlackView {
+  return renderInbox(inboxPageOf(items, filter, page, INBOX_PAGE_SIZE), { filter }, surface);
+}
+
+function pageCount(items: readonly InboxItem[], filter: InboxFilter): number {
+  const { counts } = inboxPageOf(items, filter);
+  return Math.max(1, Math.ceil(counts[filter] / INBOX_PAGE_SIZE));
+}
 
 function draft(choices: string[], other = false, notes?: string): Draft {
   return notes === undefined ? { choices, other, updatedAt: 42 } : { choices, other, notes, updatedAt: 42 };
@@ -50,6 +55,19 @@ function sendButtonText(view: SlackView): string | undefined {
   return undefined;
 }
 
+function sendButtonValue(view: SlackView): string | undefined {
+  for (const block of view.blocks) {
+    if (
+      block.type === 'section' &&
+      block.accessory?.type === 'button' &&
+      block.accessory.action_id === 'al_inbox_send_all'
+    ) {
+      return block.accessory.value;
+    }
+  }
+  return undefined;
+}
+
 function filterLabels(view: SlackView): string[] {
   const block = view.blocks.find((candidate): candidate is ActionsBlock => candidate.block_id === 'al_inbox_filter');
   const select = block?.elements[0];
@@ -60,7 +78,7 @@ const ref = (id: number) => formatQuestionRef('/home/ada/src/shop', id);
 
 describe('renderInbox: empty', () => {
   it.each(['modal', 'home'] as const)('GIVEN no questions THEN the %s says so in a friendly line', (surface) => {
-    const view = renderInbox([], { filter: 'all', page: 0 }, surface);
+    const view = draw([], 'all', surface);
     expect(view.type).toBe(surface);
     expect(view.blocks).toHaveLength(2);
     expect(mrkdwnTexts(view.blocks)).toEqual([
@@ -81,7 +99,7 @@ describe('renderInbox: three questions', () => {
   ];
 
   it('GIVEN three questions THEN blocking come first, then oldest, each with its picker and Add notes', () => {
-    const view = renderInbox(items, { filter: 'all', page: 0 }, 'modal');
+    const view = draw(items, 'all', 'modal', 0);
     expect(shownRefs(view)).toEqual([ref(2), ref(3), ref(1)]);
     expect(actionIds(view)).toEqual([
       'al_inbox_filter',
@@ -105,7 +123,7 @@ describe('renderInbox: three questions', () => {
   });
 
   it('GIVEN drafts THEN each picker preselects the draft, else the recommendation, and its block id follows the draft', () => {
-    const view = renderInbox(items, { filter: 'all', page: 0 }, 'home');
+    const view = draw(items, 'all', 'home', 0);
     const pickers = view.blocks.filter((block): block is ActionsBlock => block.type === 'actions').slice(1);
     expect(pickers.map((block) => block.block_id)).toEqual([
       `al_q:${ref(2)}:42`,
@@ -127,17 +145,17 @@ describe('renderInbox: three questions', () => {
   it.each(
     FILTERS,
   )('GIVEN the %s filter THEN %i ready answers are counted and only its questions shown', (filter, ready, button, refs) => {
-    const view = renderInbox(items, { filter, page: 0 }, 'modal');
+    const view = draw(items, filter, 'modal');
     expect(readyCount(items, filter)).toBe(ready);
     expect(sendButtonText(view)).toBe(button);
     expect(shownRefs(view)).toEqual(refs);
     expect(filterLabels(view)).toEqual(['All (3)', 'Blocking (2)', 'Non-blocking (1)']);
-    expect(parseInboxState(view.private_metadata)).toEqual({ filter, page: 0 });
+    expect(parseInboxState(view.private_metadata)).toEqual({ filter });
   });
 
   it('GIVEN no ready answer in the filter THEN there is no send button, and the inbox says nothing is ready', () => {
     const notReady: InboxItem[] = items.map((item) => ({ ...item, draft: draft([], true) }));
-    const view = renderInbox(notReady, { filter: 'all', page: 0 }, 'modal');
+    const view = draw(notReady, 'all', 'modal', 0);
     expect(readyCount(notReady, 'all')).toBe(0);
     expect(sendButtonText(view)).toBeUndefined();
     expect(mrkdwnTexts(view.blocks)).toContain(
@@ -147,7 +165,7 @@ describe('renderInbox: three questions', () => {
 
   it('GIVEN a filter with no questions THEN it says so and keeps the filter', () => {
     const blockingOnly = items.filter((item) => item.question.isBlocking);
-    const view = renderInbox(blockingOnly, { filter: 'non-blocking', page: 0 }, 'modal');
+    const view = draw(blockingOnly, 'non-blocking', 'modal', 0);
     expect(mrkdwnTexts(view.blocks)).toContain('Nothing non-blocking waiting.');
     expect(filterLabels(view)).toEqual(['All (2)', 'Blocking (2)', 'Non-blocking (0)']);
   });
@@ -155,21 +173,22 @@ describe('renderInbox: three questions', () => {
   it('GIVEN a question no longer pending THEN it is left out of the list and the counts', () => {
     const answered: InboxItem = { question: makeQuestion({ id: 4, status: 'answered' }) };
     expect(inboxCounts([...items, answered])).toEqual({ all: 3, blocking: 2, 'non-blocking': 1 });
-    expect(shownRefs(renderInbox([...items, answered], { filter: 'all', page: 0 }, 'modal'))).not.toContain(ref(4));
+    expect(shownRefs(draw([...items, answered], 'all', 'modal'))).not.toContain(ref(4));
   });
 
   it('GIVEN the modal THEN it is al_inbox with its state as metadata; the Home tab carries the same state', () => {
-    const modal = renderInbox(items, { filter: 'blocking', page: 0 }, 'modal');
+    const modal = draw(items, 'blocking', 'modal', 0);
     expect(modal).toMatchObject({
       type: 'modal',
       callback_id: 'al_inbox',
       title: { type: 'plain_text', text: 'Questions' },
       close: { type: 'plain_text', text: 'Close' },
-      private_metadata: '{"filter":"blocking","page":0}',
+      private_metadata: '{"filter":"blocking"}',
     });
-    expect(renderInbox(items, { filter: 'blocking', page: 0 }, 'home')).toMatchObject({
+    const state = { filter: 'blocking' as const, after: ref(2), back: [''] };
+    expect(renderInbox(inboxPageOf(items, 'blocking'), state, 'home')).toMatchObject({
       type: 'home',
-      private_metadata: '{"filter":"blocking","page":0}',
+      private_metadata: JSON.stringify(state),
     });
   });
 });
@@ -186,8 +205,8 @@ describe('renderInbox: sixty questions', () => {
     if (id % 5 === 0) return { question, draft: draft([], true) };
     return { question };
   });
-  const expectedReady = (filter: InboxFilter) =>
-    items.filter(
+  const expectedReady = (filter: InboxFilter, among: readonly InboxItem[] = items) =>
+    among.filter(
       ({ question, draft: shown }) =>
         (filter === 'all' || question.isBlocking === (filter === 'blocking')) &&
         (shown === undefined ? question.recommended !== undefined : !shown.other || shown.notes !== undefined),
@@ -195,8 +214,8 @@ describe('renderInbox: sixty questions', () => {
 
   it('GIVEN sixty questions THEN a page holds what fits 100 blocks', () => {
     expect(INBOX_PAGE_SIZE).toBe(31);
-    expect(inboxPageCount(items, 'all')).toBe(2);
-    expect(inboxPageCount(items, 'blocking')).toBe(1);
+    expect(pageCount(items, 'all')).toBe(2);
+    expect(pageCount(items, 'blocking')).toBe(1);
     expect(inboxCounts(items)).toEqual({ all: 60, blocking: 30, 'non-blocking': 30 });
   });
 
@@ -204,16 +223,20 @@ describe('renderInbox: sixty questions', () => {
     'all',
     'blocking',
     'non-blocking',
-  ] as const)('GIVEN the %s filter THEN every page fits, every question shows once, and Send counts the whole filter', (filter) => {
-    const pages = inboxPageCount(items, filter);
+  ] as const)('GIVEN the %s filter THEN every page fits, every question shows once, and Send counts the ready ones shown', (filter) => {
+    const pages = pageCount(items, filter);
     const seen: string[] = [];
     for (let page = 0; page < pages; page += 1) {
-      const view = renderInbox(items, { filter, page }, 'modal');
+      const view = draw(items, filter, 'modal', page);
       expect(view.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.viewBlocks);
       expect(() => assertSlackView(view)).not.toThrow();
       seen.push(...shownRefs(view));
-      expect(sendButtonText(view)).toBe(`Send ${expectedReady(filter)} answers`);
-      expect(readyCount(items, filter)).toBe(expectedReady(filter));
+      const shownItems = items.filter(({ question }) => shownRefs(view).includes(ref(question.id)));
+      const ready = expectedReady(filter, shownItems);
+      expect(sendButtonText(view)).toBe(ready === 1 ? 'Send 1 answer' : `Send ${ready} answers`);
+      // The button carries what it sends: the ready questions of this page, no other.
+      expect(sendButtonValue(view)?.split(' ')).toHaveLength(ready);
+      expect(readyCount(shownItems, filter)).toBe(ready);
     }
     const inFilter = items.filter(
       ({ question }) => filter === 'all' || question.isBlocking === (filter === 'blocking'),
@@ -222,9 +245,14 @@ describe('renderInbox: sixty questions', () => {
     expect(new Set(seen).size).toBe(seen.length);
   });
 
-  it('GIVEN several pages THEN the first has Next, the last has Previous, each with the page as value', () => {
-    const first = renderInbox(items, { filter: 'all', page: 0 }, 'home');
-    const last = renderInbox(items, { filter: 'all', page: 1 }, 'home');
+  it('GIVEN several pages THEN the first has Next (after its last question), a later one Previous', () => {
+    const first = draw(items, 'all', 'home', 0);
+    const firstPage = inboxPageOf(items, 'all', 0, INBOX_PAGE_SIZE);
+    const last = renderInbox(
+      inboxPageOf(items, 'all', 1, INBOX_PAGE_SIZE),
+      { filter: 'all', after: firstPage.next ?? '', back: [''] },
+      'home',
+    );
     const pageButtons = (view: SlackView) =>
       view.blocks.flatMap((block) =>
         block.type === 'actions'
@@ -235,21 +263,30 @@ describe('renderInbox: sixty questions', () => {
             )
           : [],
       );
-    expect(pageButtons(first)).toEqual([['Next →', '1']]);
-    expect(pageButtons(last)).toEqual([['← Previous', '0']]);
-    expect(mrkdwnTexts(first.blocks)).toContain('Page 1 of 2 · questions 1–31 of 60');
-    expect(mrkdwnTexts(last.blocks)).toContain('Page 2 of 2 · questions 32–60 of 60');
+    expect(pageButtons(first)).toEqual([['Next →', `next:${firstPage.next}`]]);
+    expect(firstPage.next).toBe(shownRefs(first).at(-1));
+    expect(pageButtons(last)).toEqual([['← Previous', 'previous']]);
+    expect(mrkdwnTexts(first.blocks)).toContain('questions 1–31 of 60');
+    expect(mrkdwnTexts(last.blocks)).toContain('questions 32–60 of 60');
     // Blocking first: page 1 starts with the oldest blocking question.
     expect(shownRefs(first)[0]).toBe(ref(2));
   });
 
-  it('GIVEN a page past the end THEN the last page is shown and recorded', () => {
-    const view = renderInbox(items, { filter: 'all', page: 9 }, 'modal');
-    expect(parseInboxState(view.private_metadata)).toEqual({ filter: 'all', page: 1 });
+  it('GIVEN a later page whose questions were all answered meanwhile THEN it says so and offers Previous', () => {
+    const view = renderInbox(
+      { filter: 'all', items: [], counts: { all: 40, blocking: 20, 'non-blocking': 20 }, offset: 40, remaining: 0 },
+      { filter: 'all', after: ref(9), back: [''] },
+      'modal',
+    );
+    expect(mrkdwnTexts(view.blocks)).toContain(
+      'Nothing more on this page: the questions here were answered meanwhile.',
+    );
+    expect(actionIds(view)).toContain('al_inbox_page');
+    expect(parseInboxState(view.private_metadata)).toEqual({ filter: 'all', after: ref(9), back: [''] });
   });
 
   it('GIVEN a filter that fits one page THEN there are no paging controls', () => {
-    const view = renderInbox(items, { filter: 'blocking', page: 0 }, 'modal');
+    const view = draw(items, 'blocking', 'modal', 0);
     expect(actionIds(view)).not.toContain('al_inbox_page');
   });
 
@@ -259,10 +296,10 @@ describe('renderInbox: sixty questions', () => {
       draft: draft([], true, sized('<&', 3000)),
     }));
     for (const filter of ['all', 'blocking'] as const) {
-      const pages = inboxPageCount(extreme, filter);
+      const pages = pageCount(extreme, filter);
       expect(pages, filter).toBeGreaterThan(1);
       for (let page = 0; page < pages; page += 1) {
-        expect(() => assertSlackView(renderInbox(extreme, { filter, page }, 'home'))).not.toThrow();
+        expect(() => assertSlackView(draw(extreme, filter, 'home', page))).not.toThrow();
       }
     }
   });

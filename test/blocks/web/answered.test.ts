@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { answeredPage, renderAnsweredPage, renderDecision } from '../../../src/blocks/web/answered.js';
+import { ANSWERED_PAGE_SIZE, renderAnsweredPage, renderDecision } from '../../../src/blocks/web/answered.js';
 import { renderInboxPage } from '../../../src/blocks/web/page.js';
 import { type AnsweredState, answeredHref, parseAnsweredState } from '../../../src/blocks/web/routes.js';
 import { projectTag } from '../../../src/core/question-ref.js';
-import { type Decision, decisionMatches } from '../../../src/decisions/query.js';
+import { type Decision, type DecisionPage, decisionMatches } from '../../../src/decisions/query.js';
+import { inboxPageOf } from '../../support/inbox.js';
 import { person, spec } from '../../support/store.js';
 import { assertWellFormed } from './well-formed.js';
 
@@ -30,41 +31,31 @@ function decision(id: number, overrides: Partial<Decision> = {}): Decision {
 const many = (count: number, project = '/home/me/src/shop') =>
   Array.from({ length: count }, (_, index) => decision(index + 1, { project }));
 
+/** A trail cursor as the store writes them (the view only carries it). */
+const CURSOR = `${'1'.repeat(27)}.${projectTag('/home/me/src/shop')}`;
+
 describe('the Answered view’s state in the URL', () => {
-  it('GIVEN a query THEN search, project tag and page read back; junk falls back to no filter, page 1', () => {
+  it('GIVEN a query THEN search, project tag and cursor read back; junk falls back to no filter, newest first', () => {
     const tag = projectTag('/home/me/src/shop');
-    const state = parseAnsweredState(new URLSearchParams({ q: '  cache layer ', project: tag, page: '3' }));
-    expect(state).toEqual({ search: 'cache layer', project: tag, page: 3 });
+    const state = parseAnsweredState(new URLSearchParams({ q: '  cache layer ', project: tag, after: CURSOR }));
+    expect(state).toEqual({ search: 'cache layer', project: tag, after: CURSOR });
     expect(parseAnsweredState(new URLSearchParams(answeredHref(state).split('?')[1]))).toEqual(state);
-    expect(answeredHref({ page: 1 })).toBe('/answered');
-    expect(parseAnsweredState(new URLSearchParams('q=%20&project=../etc&page=-2'))).toEqual({ page: 1 });
-    expect(parseAnsweredState(new URLSearchParams('page=1e9'))).toEqual({ page: 1 });
+    expect(answeredHref({})).toBe('/answered');
+    expect(parseAnsweredState(new URLSearchParams('q=%20&project=../etc&after=12'))).toEqual({});
     expect(parseAnsweredState(new URLSearchParams({ q: 'x'.repeat(500) })).search).toHaveLength(200);
   });
 });
 
-describe('answeredPage', () => {
-  it('GIVEN 60 decisions THEN pages of 25, the last one short, and a page past the end shows the last', () => {
-    const all = many(60);
-    expect(answeredPage(all, { page: 1 })).toMatchObject({ total: 60, page: 1, pages: 3 });
-    expect(answeredPage(all, { page: 1 }).shown.map((d) => d.id)).toEqual(all.slice(0, 25).map((d) => d.id));
-    expect(answeredPage(all, { page: 3 }).shown.map((d) => d.id)).toEqual(all.slice(50).map((d) => d.id));
-    expect(answeredPage(all, { page: 9 })).toMatchObject({ page: 3, pages: 3 });
-    expect(answeredPage([], { page: 4 })).toEqual({ shown: [], total: 0, page: 1, pages: 1 });
-  });
-
-  it('GIVEN a search and a project THEN only decisions of that project matching every word are kept', () => {
+describe('the search rule', () => {
+  it('GIVEN a search THEN only decisions matching every word, anywhere in them, are kept', () => {
     const all = [
       decision(1, { question: 'Which cache layer?', answer: { ...decision(1).answer, notes: 'Redis, already there' } }),
       decision(2, { question: 'Which queue?', ticket: 'OPS-9' }),
       decision(3, { project: '/home/me/src/docs', question: 'Which cache for docs?' }),
       decision(4, { question: 'Which log format?', answer: { ...decision(4).answer, choices: [], other: true } }),
     ];
-    const shop = projectTag('/home/me/src/shop');
-    const ids = (search: string, project?: string) =>
-      answeredPage(all, { page: 1, search, ...(project === undefined ? {} : { project }) }).shown.map((d) => d.id);
+    const ids = (search: string) => all.filter((d) => decisionMatches(d, search)).map((d) => d.id);
     expect(ids('CACHE')).toEqual([1, 3]);
-    expect(ids('cache', shop)).toEqual([1]);
     expect(ids('cache redis')).toEqual([1]); // every word, anywhere: question and notes
     expect(ids('ops-9')).toEqual([2]); // the ticket
     expect(ids('other')).toEqual([4]); // the answer as it reads
@@ -141,8 +132,29 @@ describe('a decision', () => {
 });
 
 describe('the Answered page', () => {
-  const page = (decisions: readonly Decision[], state: AnsweredState = { page: 1 }) =>
-    renderAnsweredPage({ decisions, state, now: NOW, timeZone: 'UTC' });
+  /**
+   * The page as the server reads it, from a list in memory: page `index` of the decisions the state selects (a
+   * search cannot count what follows), each project's answer count, the chart's decisions in the project in view.
+   */
+  const page = (decisions: readonly Decision[], state: AnsweredState = {}, index = 0) => {
+    const inScope = decisions.filter((d) => state.project === undefined || projectTag(d.project) === state.project);
+    const matching = inScope.filter((d) => decisionMatches(d, state.search));
+    const shown = matching.slice(index * ANSWERED_PAGE_SIZE, (index + 1) * ANSWERED_PAGE_SIZE);
+    const rest = matching.length - index * ANSWERED_PAGE_SIZE - shown.length;
+    const more = rest > 0 ? { next: CURSOR } : {};
+    const trail: DecisionPage =
+      state.search === undefined ? { decisions: shown, ...more, remaining: rest } : { decisions: shown, ...more };
+    const counts = new Map<string, number>();
+    for (const d of decisions) counts.set(d.project, (counts.get(d.project) ?? 0) + 1);
+    return renderAnsweredPage({
+      page: trail,
+      recent: inScope,
+      projects: [...counts].map(([project, answered]) => ({ project, answered })),
+      state,
+      now: NOW,
+      timeZone: 'UTC',
+    });
+  };
 
   it('GIVEN decisions THEN the page has the Waiting | Answered tabs, the chart, the search form and the list; the inbox page links back', () => {
     const markup = page(many(3));
@@ -155,33 +167,40 @@ describe('the Answered page', () => {
     expect(markup.match(/<article class="card decision/g)).toHaveLength(3);
     expect(markup).not.toContain('<script');
     expect(markup).not.toContain('class="pager"');
-    const inbox = renderInboxPage({ items: [], state: { filter: 'all' } }, { viewer: 'Ada' });
+    const inbox = renderInboxPage(
+      { page: inboxPageOf([], 'all'), closed: [], projects: [], state: { filter: 'all' } },
+      { viewer: 'Ada' },
+    );
     expect(inbox).toContain('<a class="tab is-current" href="/" data-view="waiting" aria-current="page">Waiting</a>');
     expect(inbox).toContain('<a class="tab" href="/answered" data-view="answered">Answered</a>');
   });
 
-  it('GIVEN a second page of a search THEN Newer and Older keep the search and project; the first and last pages have no link past them', () => {
+  it('GIVEN a second page THEN Newest and Older keep the search and project, and it says where the page is', () => {
     const tag = projectTag('/home/me/src/shop');
-    const middle = page(many(60), { search: 'a&b', project: tag, page: 2 });
-    expect(middle).toContain('>0 answered questions matching “a&amp;b” in shop</p>');
-    const second = page(many(60), { search: 'billing', project: tag, page: 2 });
+    const none = page(many(60), { search: 'a&b', project: tag });
+    expect(none).toContain('>0 answered questions matching “a&amp;b” in shop</p>');
+    const second = page(many(60), { search: 'billing', project: tag, after: CURSOR }, 1);
+    expect(second).toContain(`<a class="page-link" href="/answered?q=billing&amp;project=${tag}">← Newest</a>`);
     expect(second).toContain(
-      `<a class="page-link" rel="prev" href="/answered?q=billing&amp;project=${tag}">← Newer</a>`,
+      `<a class="page-link" rel="next" href="/answered?q=billing&amp;project=${tag}&amp;after=${CURSOR}">Older →</a>`,
     );
     expect(second).toContain(
-      `<a class="page-link" rel="next" href="/answered?q=billing&amp;project=${tag}&amp;page=3">Older →</a>`,
+      '>25 answered questions shown (more follow) matching “billing” in shop, older than the last page</p>',
     );
-    expect(second).toContain('<ol class="list decisions" start="26">');
     expect(second).toContain('value="billing"');
     expect(second).toContain('<a class="clear" href="/answered">Clear</a>');
-    const last = page(many(60), { page: 3 });
+    // Without a search the counts say where the page is.
+    const middle = page(many(60), { after: CURSOR }, 1);
+    expect(middle).toContain('>60 answered questions · 26–50</p>');
+    expect(middle).toContain('<ol class="list decisions" start="26">');
+    const last = page(many(60), { after: CURSOR }, 2);
     expect(last).toContain('<span class="page-link is-off" aria-disabled="true">Older →</span>');
-    expect(last).toContain('page 3 of 3');
+    expect(last).toContain('>60 answered questions · 51–60</p>');
   });
 
   it('GIVEN a project filter THEN the chart covers that project only and names it', () => {
     const decisions = [...many(2), decision(9, { project: '/home/me/src/docs', isBlocking: true })];
-    const markup = page(decisions, { page: 1, project: projectTag('/home/me/src/docs') });
+    const markup = page(decisions, { project: projectTag('/home/me/src/docs') });
     expect(markup).toContain('<span class="chart-scope">docs</span>');
     expect(markup).toContain('Blocking: median 12 min, p90 12 min (1 answered)');
     expect(markup).toContain('Can wait: no answers');

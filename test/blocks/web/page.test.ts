@@ -5,17 +5,52 @@ import { INBOX_CLIENT_SCRIPT } from '../../../src/blocks/web/client.js';
 import { escapeHtml, html } from '../../../src/blocks/web/html.js';
 import { renderMarkdown } from '../../../src/blocks/web/markdown.js';
 import {
-  inboxCounts,
   readyCount,
   renderInboxFragment,
   renderInboxPage,
   renderLoginPage,
-  waitingShown,
+  type WebInboxView,
+  type WebProjectEntry,
 } from '../../../src/blocks/web/page.js';
-import { inboxQuery, parseInboxState } from '../../../src/blocks/web/routes.js';
+import { type InboxState, inboxQuery, parseInboxState } from '../../../src/blocks/web/routes.js';
+import { inboxCounts } from '../../../src/core/inbox.js';
 import type { Question } from '../../../src/core/question.js';
 import { projectTag } from '../../../src/core/question-ref.js';
+import { inboxPageOf } from '../../support/inbox.js';
 import { person, spec } from '../../support/store.js';
+
+/**
+ * The view the server builds, from a list in memory: one page of the waiting questions in the state's project and
+ * filter (with the filters' counts in that project), each project's waiting count, the closed ones apart.
+ */
+function viewOf(
+  items: readonly WebInboxItem[],
+  state: InboxState,
+  options: { readonly page?: number; readonly size?: number; readonly timeZone?: string } = {},
+): WebInboxView {
+  const scoped = items.filter((i) => state.project === undefined || projectTag(i.question.project) === state.project);
+  const projects = new Map<string, WebProjectEntry>();
+  for (const { question } of items) {
+    if (question.status !== 'pending') continue;
+    const entry = projects.get(question.project) ?? {
+      tag: projectTag(question.project),
+      project: question.project,
+      waiting: 0,
+    };
+    projects.set(question.project, { ...entry, waiting: entry.waiting + 1 });
+  }
+  return {
+    page: inboxPageOf(scoped, state.filter, options.page ?? 0, options.size),
+    closed: scoped.filter(
+      (i) =>
+        i.question.status !== 'pending' &&
+        (state.filter === 'all' || i.question.isBlocking === (state.filter === 'blocking')),
+    ),
+    projects: [...projects.values()],
+    state,
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+  };
+}
 
 const AT = Date.UTC(2027, 0, 15, 10, 20);
 
@@ -214,15 +249,19 @@ describe('the inbox', () => {
   ];
 
   it('GIVEN waiting questions THEN blocking first, then oldest; counts per filter; closed ones apart', () => {
-    expect(waitingShown(items, { filter: 'all' }).map((i) => `${i.question.project}#${i.question.id}`)).toEqual([
+    expect(viewOf(items, { filter: 'all' }).page.items.map((i) => `${i.question.project}#${i.question.id}`)).toEqual([
       `${shop}#2`,
       `${shop}#1`,
       `${shop}#3`,
       `${docs}#1`,
     ]);
     expect(inboxCounts(items)).toEqual({ all: 4, blocking: 1, 'non-blocking': 3 });
-    expect(inboxCounts(items, projectTag(docs))).toEqual({ all: 1, blocking: 0, 'non-blocking': 1 });
-    const fragment = renderInboxFragment({ items, state: { filter: 'all' }, timeZone: 'UTC' }).toString();
+    expect(viewOf(items, { filter: 'all', project: projectTag(docs) }).page.counts).toEqual({
+      all: 1,
+      blocking: 0,
+      'non-blocking': 1,
+    });
+    const fragment = renderInboxFragment(viewOf(items, { filter: 'all' }, { timeZone: 'UTC' })).toString();
     expect(fragment).toContain('All <span class="count">4</span>');
     expect(fragment).toContain('Blocking <span class="count">1</span>');
     expect(fragment).toContain('Non-blocking <span class="count">3</span>');
@@ -231,23 +270,28 @@ describe('the inbox', () => {
     expect(fragment.indexOf('data-status="delivered"')).toBeGreaterThan(fragment.indexOf('id="closed"'));
   });
 
-  it('GIVEN drafts and recommendations THEN "Send N answers" counts what shows ready in the current filter', () => {
+  it('GIVEN drafts and recommendations THEN "Send N answers" counts what shows ready on the page shown', () => {
     // shop#1 and shop#2 show their recommendation; shop#3 has none; docs#1 is Other without a note.
-    expect(readyCount(items, { filter: 'all' })).toBe(2);
-    expect(readyCount(items, { filter: 'blocking' })).toBe(1);
-    expect(readyCount(items, { filter: 'all', project: projectTag(docs) })).toBe(0);
-    expect(renderInboxFragment({ items, state: { filter: 'all' } }).toString()).toContain('>Send 2 answers</button>');
-    expect(renderInboxFragment({ items, state: { filter: 'blocking' } }).toString()).toContain(
-      '>Send 1 answer</button>',
+    expect(readyCount(viewOf(items, { filter: 'all' }).page.items)).toBe(2);
+    expect(readyCount(viewOf(items, { filter: 'blocking' }).page.items)).toBe(1);
+    expect(readyCount(viewOf(items, { filter: 'all', project: projectTag(docs) }).page.items)).toBe(0);
+    // A page of two (shop#2, shop#1): both ready; the next page (shop#3, docs#1) has none ready.
+    expect(renderInboxFragment(viewOf(items, { filter: 'all' }, { size: 2 })).toString()).toContain(
+      '>Send 2 answers</button>',
     );
-    expect(renderInboxFragment({ items, state: { filter: 'all', project: projectTag(docs) } }).toString()).toMatch(
+    expect(renderInboxFragment(viewOf(items, { filter: 'all' }, { size: 2, page: 1 })).toString()).toMatch(
+      /disabled[^>]*>Nothing ready to send<\/button>/,
+    );
+    expect(renderInboxFragment(viewOf(items, { filter: 'all' })).toString()).toContain('>Send 2 answers</button>');
+    expect(renderInboxFragment(viewOf(items, { filter: 'blocking' })).toString()).toContain('>Send 1 answer</button>');
+    expect(renderInboxFragment(viewOf(items, { filter: 'all', project: projectTag(docs) })).toString()).toMatch(
       /disabled[^>]*>Nothing ready to send<\/button>/,
     );
   });
 
   it('GIVEN a filter and a project THEN the links keep the project, the select marks it, and the list narrows', () => {
     const tag = projectTag(docs);
-    const fragment = renderInboxFragment({ items, state: { filter: 'blocking', project: tag } }).toString();
+    const fragment = renderInboxFragment(viewOf(items, { filter: 'blocking', project: tag })).toString();
     expect(fragment).toContain(`href="?project=${tag}" data-filter="all"`);
     expect(fragment).toContain(`href="?filter=non-blocking&amp;project=${tag}"`);
     expect(fragment).toContain(`<option value="${tag}" selected title="${docs}">docs (1)</option>`);
@@ -255,8 +299,25 @@ describe('the inbox', () => {
     expect(fragment).toContain('Nothing blocking waiting.');
   });
 
+  it('GIVEN more waiting than a page THEN it says where the page is and links the next page after its last card', () => {
+    const first = viewOf(items, { filter: 'all' }, { size: 2 });
+    const fragment = renderInboxFragment(first).toString();
+    expect(fragment).toContain('<span class="page-of">1–2 of 4</span>');
+    expect(fragment).toContain(`href="?after=${first.page.next}" data-page="next">Next 2 →</a>`);
+    expect(first.page.next).toBe(`${projectTag(shop)}.1`);
+    expect(fragment).toContain('aria-disabled="true">← First page</span>');
+    const second = renderInboxFragment({
+      ...viewOf(items, { filter: 'all' }, { size: 2, page: 1 }),
+      state: { filter: 'all', after: first.page.next ?? '' },
+    }).toString();
+    expect(second).toContain('<span class="page-of">3–4 of 4</span>');
+    expect(second).toContain('href="/" data-page="first">← First page</a>');
+    expect(second).toContain('aria-disabled="true">Next →</span>');
+    expect(renderInboxFragment(viewOf(items, { filter: 'all' })).toString()).not.toContain('class="pager"');
+  });
+
   it('GIVEN nothing at all THEN the page says so', () => {
-    const page = renderInboxPage({ items: [], state: { filter: 'all' } }, { viewer: 'ada' });
+    const page = renderInboxPage(viewOf([], { filter: 'all' }), { viewer: 'ada' });
     expect(page).toContain('Nothing waiting. When an agent parks a question, it shows up here.');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain('<script src="/assets/inbox.js" defer></script>');
@@ -264,7 +325,7 @@ describe('the inbox', () => {
   });
 
   it('GIVEN a viewer name with markup THEN the page shell escapes it', () => {
-    const page = renderInboxPage({ items, state: { filter: 'all' } }, { viewer: '<img src=x onerror=alert(1)>' });
+    const page = renderInboxPage(viewOf(items, { filter: 'all' }), { viewer: '<img src=x onerror=alert(1)>' });
     expect(page).toContain('answering as <strong>&lt;img src=x onerror=alert(1)&gt;</strong>');
     expect(page).toContain('<title>(4) ask-later inbox</title>');
   });
@@ -281,6 +342,8 @@ describe('the URL state and the client script', () => {
     ['?filter=blocking', { filter: 'blocking' }],
     ['?filter=nonsense&project=short', { filter: 'all' }],
     ['?filter=non-blocking&project=AAAAAAAAAAAAAAAA', { filter: 'non-blocking', project: 'AAAAAAAAAAAAAAAA' }],
+    ['?after=AAAAAAAAAAAAAAAA.12', { filter: 'all', after: 'AAAAAAAAAAAAAAAA.12' }],
+    ['?after=nope', { filter: 'all' }],
   ])('GIVEN the query %s THEN the state reads back and round-trips', (query, state) => {
     const parsed = parseInboxState(new URLSearchParams(query));
     expect(parsed).toEqual(state);

@@ -349,4 +349,36 @@ describe('Discord /questions', () => {
     expect((await h.store.get(project, other.id))?.status).toBe('pending');
     expect(h.discord.firstResponseMs(sendAll)).toBeLessThan(3000);
   });
+
+  it('GIVEN 14 questions THEN the inbox shows 10, Next shows the 4 after, and "Send N answers" there sends those 4 only', async () => {
+    const h = await harness();
+    const project = `/tmp/ask-later-test/inbox-${uniquePrefix()}`;
+    const parked = [];
+    for (let n = 0; n < 14; n += 1) parked.push(await h.store.park(project, spec({ isBlocking: false })));
+    const ana = member(ANA, { nick: 'Ana' });
+
+    const opened = h.discord.command(ana, 'questions');
+    const first = await h.discord.waitForResponse(opened);
+    expect(textOf(first.data)).toContain('1–10 of 14');
+    expect(textOf(first.data)).toContain('Send 10 answers');
+    // First (to the start, disabled here) and Next (after the 10th question).
+    expect(customIdIn(first.data, 'al:inbox-page:all:-')).toBe('al:inbox-page:all:-');
+    const nextId = customIdIn(first.data, `al:inbox-page:all:${refOf(parked[9] ?? { project, id: 0 })}`) ?? '';
+    expect(nextId).not.toBe('');
+
+    const next = h.discord.click(ana, nextId, h.discord.ephemeralOf(opened));
+    const second = await h.discord.waitForResponse(next);
+    expect(second.type).toBe(7);
+    expect(textOf(second.data)).toContain('11–14 of 14');
+    expect(textOf(second.data)).toContain('Send 4 answers');
+
+    const sendAll = h.discord.click(ana, customIdIn(second.data, 'al:inbox-send:') ?? '', h.discord.ephemeralOf(next));
+    await h.discord.waitForResponse(sendAll);
+    await expect
+      .poll(async () => (await h.store.list(project, { status: ['answered'] })).map((q) => q.id))
+      .toEqual(parked.slice(10).map((q) => q.id));
+    expect((await h.store.list(project, { status: ['pending'] })).map((q) => q.id)).toEqual(
+      parked.slice(0, 10).map((q) => q.id),
+    );
+  });
 });

@@ -64,12 +64,17 @@ async function twoChannels(privateAllow?: readonly string[]): Promise<Setup> {
 }
 
 /** The Home tab as published for `user` after they open it. */
-async function openHome(h: Harness, user: string): Promise<{ json: string; metadata: string }> {
+async function openHome(h: Harness, user: string): Promise<{ json: string; metadata: string; send: string }> {
   const before = publishesFor(h, user).length;
   expect((await h.event({ type: 'app_home_opened', user, channel: `D${user}`, tab: 'home' })).status).toBe(200);
   await vi.waitFor(() => expect(publishesFor(h, user).length).toBe(before + 1));
-  const view = (publishesFor(h, user).at(-1) as SlackCall).body.view as { private_metadata: string };
-  return { json: JSON.stringify(view), metadata: view.private_metadata };
+  const view = (publishesFor(h, user).at(-1) as SlackCall).body.view as {
+    private_metadata: string;
+    blocks: { block_id?: string; accessory?: { value?: string } }[];
+  };
+  // "Send N answers" carries the refs of the ready questions shown.
+  const send = view.blocks.find((b) => b.block_id === INBOX_BLOCK_IDS.sendAll)?.accessory?.value ?? '';
+  return { json: JSON.stringify(view), metadata: view.private_metadata, send };
 }
 
 function publishesFor(h: Harness, user: string): SlackCall[] {
@@ -110,10 +115,30 @@ describe('the Home tab shows only the channels a person is in', () => {
         action_id: ACTION_IDS.inboxSendAll,
         block_id: INBOX_BLOCK_IDS.sendAll,
         type: 'button',
-        value: 'all',
+        value: outsider.send,
       }),
     );
     await vi.waitFor(async () => expect((await h.store.get(onPublic.project, onPublic.id))?.status).toBe('answered'));
+    expect((await h.store.get(onPrivate.project, onPrivate.id))?.status).toBe('pending');
+    expect(outsider.send).not.toContain(refOf(onPrivate));
+
+    // A forged "Send N answers" naming the private question: refused with the reason, nothing sent.
+    await vi.waitFor(() =>
+      expect(JSON.stringify((publishesFor(h, 'UOUT').at(-1) as SlackCall).body.view)).toContain('Sent 1 answer'),
+    );
+    const before = publishesFor(h, 'UOUT').length;
+    await h.interact(
+      homeAction('UOUT', outsider.metadata, {
+        action_id: ACTION_IDS.inboxSendAll,
+        block_id: INBOX_BLOCK_IDS.sendAll,
+        type: 'button',
+        value: refOf(onPrivate),
+      }),
+    );
+    await vi.waitFor(() => expect(publishesFor(h, 'UOUT').length).toBe(before + 1));
+    expect(JSON.stringify((publishesFor(h, 'UOUT').at(-1) as SlackCall).body.view)).toContain(
+      'a channel you are not in',
+    );
     expect((await h.store.get(onPrivate.project, onPrivate.id))?.status).toBe('pending');
   });
 
@@ -146,7 +171,7 @@ describe('the Home tab shows only the channels a person is in', () => {
     // A notes modal submission claiming to come from Home: refused in the modal, nothing saved.
     const forgedMetadata = JSON.stringify({
       ref: refOf(onPrivate),
-      inbox: { filter: 'all', page: 0, surface: 'home' },
+      inbox: { filter: 'all', surface: 'home' },
     });
     const saved = await h.interact(
       notesSubmission('UOUT', { id: 'VFORGED', private_metadata: forgedMetadata }, '1', 'Use the old key.'),
@@ -188,7 +213,7 @@ describe('the Home tab shows only the channels a person is in', () => {
         action_id: ACTION_IDS.inboxSendAll,
         block_id: INBOX_BLOCK_IDS.sendAll,
         type: 'button',
-        value: 'all',
+        value: granted.send,
       }),
     );
     await vi.waitFor(async () =>

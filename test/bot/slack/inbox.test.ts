@@ -36,6 +36,11 @@ function sendButton(view: View): string | undefined {
   return view.blocks.find((b) => b.block_id === INBOX_BLOCK_IDS.sendAll)?.accessory?.text.text;
 }
 
+/** What "Send N answers" carries: the refs of the ready questions the page shows. */
+function sendValue(view: View): string {
+  return view.blocks.find((b) => b.block_id === INBOX_BLOCK_IDS.sendAll)?.accessory?.value ?? '';
+}
+
 /**
  * Four pending questions in one project routed to the channel: #1 blocking, recommended (ready as shown);
  * #2 can wait, no recommendation (pick one); #3 can wait, recommended (ready); #4 blocking, Other without a note.
@@ -87,7 +92,7 @@ describe('the inbox (/questions and the Home tab)', () => {
     expect(view.type).toBe('modal');
     expect(filterLabels(view)).toEqual(['All (4)', 'Blocking (2)', 'Non-blocking (2)']);
     expect(sendButton(view)).toBe('Send 2 answers');
-    expect(JSON.parse(view.private_metadata)).toEqual({ filter: 'all', page: 0, channel: CHANNEL });
+    expect(JSON.parse(view.private_metadata)).toEqual({ filter: 'all', channel: CHANNEL });
   });
 
   it('GIVEN the Non-blocking filter WHEN "Send N answers" THEN only the ready answers in that filter are sent, and the inbox is redrawn with a summary', async () => {
@@ -122,7 +127,7 @@ describe('the inbox (/questions and the Home tab)', () => {
           action_id: ACTION_IDS.inboxSendAll,
           block_id: INBOX_BLOCK_IDS.sendAll,
           type: 'button',
-          value: 'non-blocking',
+          value: sendValue(filtered),
         },
       ),
     );
@@ -212,7 +217,7 @@ describe('the inbox (/questions and the Home tab)', () => {
           action_id: ACTION_IDS.inboxSendAll,
           block_id: INBOX_BLOCK_IDS.sendAll,
           type: 'button',
-          value: 'all',
+          value: sendValue(again),
         },
       ),
     );
@@ -223,8 +228,8 @@ describe('the inbox (/questions and the Home tab)', () => {
   it('GIVEN a user outside SLACK_ALLOWED_USERS WHEN they press "Send N answers" THEN nothing is sent and the inbox says why', async () => {
     const h = await startHarness({ allowedUsers: ['UANA'] });
     open.push(h);
-    const { project } = await fourQuestions(h);
-    const metadata = JSON.stringify({ filter: 'all', page: 0, channel: CHANNEL });
+    const { project, q1, q3 } = await fourQuestions(h);
+    const metadata = JSON.stringify({ filter: 'all', channel: CHANNEL });
     await h.interact(
       viewAction(
         'UEVE',
@@ -233,12 +238,74 @@ describe('the inbox (/questions and the Home tab)', () => {
           action_id: ACTION_IDS.inboxSendAll,
           block_id: INBOX_BLOCK_IDS.sendAll,
           type: 'button',
-          value: 'all',
+          value: `${refOf(q1)} ${refOf(q3)}`,
         },
       ),
     );
     const redrawn = await h.slack.waitFor((c) => c.method === 'views.update');
     expect(JSON.stringify(redrawn.body.view)).toContain('not allowed');
     expect(await h.store.list(project, { status: ['answered'] })).toEqual([]);
+  });
+});
+
+describe('the inbox a page at a time', () => {
+  it('GIVEN 40 questions WHEN Next and then Previous THEN the modal shows the 9 after the first 31 and then the first 31 again, with the counts of all 40', async () => {
+    const h = await startHarness();
+    open.push(h);
+    const project = uniqueProject('many');
+    const ids: number[] = [];
+    for (let n = 0; n < 40; n += 1) ids.push((await h.store.park(project, spec({ isBlocking: n < 5 }))).id);
+    await expect.poll(async () => (await h.store.list(project)).every((q) => q.messages.some(isChat))).toBe(true);
+    const { view } = await openInbox(h);
+    const refsOf = (v: View) =>
+      v.blocks.flatMap((b) => (b.block_id?.startsWith('al_q:') ? [b.block_id.split(':')[1] ?? ''] : []));
+    const firstRefs = refsOf(view);
+    expect(firstRefs).toHaveLength(31);
+    expect(firstRefs.slice(0, 5)).toEqual(ids.slice(0, 5).map((id) => refOf({ project, id })));
+    expect(filterLabels(view)).toEqual(['All (40)', 'Blocking (5)', 'Non-blocking (35)']);
+    const nextButton = (v: View) =>
+      v.blocks.find((b) => b.block_id === INBOX_BLOCK_IDS.nextPage)?.elements?.[0] as { value: string } | undefined;
+    expect(nextButton(view)?.value).toBe(`next:${firstRefs.at(-1)}`);
+
+    const modal = { id: 'VINBOX', type: 'modal' as const, callback_id: 'al_inbox' };
+    await h.interact(
+      viewAction(
+        'UANA',
+        { ...modal, private_metadata: view.private_metadata },
+        {
+          action_id: ACTION_IDS.inboxPage,
+          block_id: INBOX_BLOCK_IDS.nextPage,
+          type: 'button',
+          value: nextButton(view)?.value ?? '',
+        },
+      ),
+    );
+    const second = viewOf(await h.slack.waitFor((c) => c.method === 'views.update' && c.body.view_id === 'VINBOX'));
+    expect(refsOf(second)).toEqual(ids.slice(31).map((id) => refOf({ project, id })));
+    expect(JSON.stringify(second)).toContain('questions 32–40 of 40');
+    expect(nextButton(second)).toBeUndefined();
+    expect(JSON.parse(second.private_metadata)).toEqual({
+      filter: 'all',
+      after: firstRefs.at(-1),
+      back: [''],
+      channel: CHANNEL,
+    });
+
+    await h.interact(
+      viewAction(
+        'UANA',
+        { ...modal, private_metadata: second.private_metadata },
+        {
+          action_id: ACTION_IDS.inboxPage,
+          block_id: INBOX_BLOCK_IDS.previousPage,
+          type: 'button',
+          value: 'previous',
+        },
+      ),
+    );
+    await expect.poll(() => h.slack.callsOf('views.update').length).toBe(2);
+    const back = viewOf(h.slack.callsOf('views.update')[1] as SlackCall);
+    expect(refsOf(back)).toEqual(firstRefs);
+    expect(JSON.parse(back.private_metadata)).toEqual({ filter: 'all', channel: CHANNEL });
   });
 });

@@ -112,18 +112,33 @@ describe('the Answered view', () => {
     expect(first.headers['x-content-type-options']).toBe('nosniff');
     const newestFirst = [...ids].reverse();
     expect(idsOf(first.text)).toEqual(newestFirst.slice(0, 25));
-    expect(first.text).toContain('>30 answered questions · page 1 of 2</p>');
+    expect(first.text).toContain('>30 answered questions · 1–25</p>');
     expect(first.text).not.toMatch(/Still waiting\?|Dismissed one\?/);
-    expect(first.text).toContain('<a class="page-link" rel="next" href="/answered?page=2">Older →</a>');
+    const older = /<a class="page-link" rel="next" href="(\/answered\?after=[^"]+)">Older →<\/a>/.exec(first.text)?.[1];
+    expect(older).toBeDefined();
     expect(first.text).toContain('aria-current="page">Answered</a>');
 
-    const second = await get(s, '/answered?page=2');
+    const second = await get(s, older ?? '');
     expect(idsOf(second.text)).toEqual(newestFirst.slice(25));
-    expect(second.text).toContain('<a class="page-link" rel="prev" href="/answered">← Newer</a>');
+    expect(second.text).toContain('>30 answered questions · 26–30</p>');
+    expect(second.text).toContain('<a class="page-link" href="/answered">← Newest</a>');
     expect(second.text).toContain('<span class="page-link is-off" aria-disabled="true">Older →</span>');
-    // A page past the end shows the last one; junk shows the first.
-    expect(idsOf((await get(s, '/answered?page=99')).text)).toEqual(newestFirst.slice(25));
-    expect(idsOf((await get(s, '/answered?page=two')).text)).toEqual(newestFirst.slice(0, 25));
+    // A cursor that is not one shows the newest page.
+    expect(idsOf((await get(s, '/answered?after=two')).text)).toEqual(newestFirst.slice(0, 25));
+  });
+
+  it('GIVEN a search over 30 decisions THEN the page holds the newest matches and Older continues after the last', async () => {
+    const s = await stack();
+    const project = uniqueProject('trail');
+    const ids: number[] = [];
+    for (let n = 1; n <= 30; n += 1) {
+      ids.push(await s.decide(project, { question: n % 3 === 0 ? `Cache question ${n}?` : `Other question ${n}?` }));
+    }
+    const caches = ids.filter((_, index) => (index + 1) % 3 === 0).reverse();
+    const page = await get(s, '/answered?q=cache');
+    expect(idsOf(page.text)).toEqual(caches);
+    expect(page.text).toContain('>10 answered questions matching “cache”</p>');
+    expect(page.text).not.toContain('rel="next"');
   });
 
   it('GIVEN a decision THEN it shows the answer (Other), the notes, who answered where, and when it was asked, answered and delivered', async () => {

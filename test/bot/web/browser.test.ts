@@ -198,6 +198,27 @@ describe('the web inbox in Chromium', () => {
     await notReloaded(page);
   });
 
+  it('GIVEN 60 questions waiting THEN the page shows 50; Next swaps in the 10 after without a reload, keeps the page in the address, and a new question on the first page leaves this one in place', async () => {
+    const s = await stack();
+    const project = uniqueProject('many');
+    for (let n = 0; n < 60; n += 1) await s.store.park(project, spec({ question: `Question ${n + 1}?` }));
+    const page = await openPage(s);
+    await expect(page.locator('#pending article.card').count()).resolves.toBe(50);
+    await expect(page.locator('.pager .page-of').textContent()).resolves.toBe('1–50 of 60');
+    await page.locator('a[data-page="next"]').click();
+    await page.locator('.pager .page-of', { hasText: '51–60 of 60' }).waitFor();
+    await expect(page.locator('#pending article.card').count()).resolves.toBe(10);
+    expect(new URL(page.url()).searchParams.get('after')).toBe(formatQuestionRef(project, 50));
+    await expect(page.locator('#pending article.card .question').first().textContent()).resolves.toBe('Question 51?');
+    // A question parked meanwhile: the live refresh redraws this page (the counts grow), still after #50.
+    await s.store.park(project, spec({ question: 'Question 61?' }));
+    await page.locator('.pager .page-of', { hasText: '51–61 of 61' }).waitFor();
+    await page.locator('a[data-page="first"]').click();
+    await page.locator('.pager .page-of', { hasText: '1–50 of 61' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('after')).toBeNull();
+    await notReloaded(page);
+  });
+
   it('GIVEN question text with <script> and <img onerror> THEN the page shows it as text and runs nothing', async () => {
     const s = await stack();
     const page = await openPage(s);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
 import { createWebInbox, isLoopbackHost, startWebInbox } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL } from '../../../src/bot/web/surface.js';
-import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { formatQuestionRef, projectTag } from '../../../src/core/question-ref.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { RecordingLogger } from '../slack/harness.js';
@@ -406,5 +406,74 @@ describe('server-sent events', () => {
     expect(s.surface.listenerCount).toBe(1);
     s.web.inbox.close();
     await expect.poll(() => s.surface.listenerCount).toBe(0);
+  });
+});
+
+describe('the inbox a page at a time', () => {
+  /** The refs of the waiting cards a page shows, in order. */
+  const waitingRefs = (text: string): string[] => {
+    const start = text.indexOf('id="pending"');
+    const ends = [text.indexOf('class="pager"', start), text.indexOf('id="closed"', start), text.length];
+    const pending = text.slice(start, Math.min(...ends.filter((end) => end >= 0)));
+    return [...pending.matchAll(/<article class="card[^"]*" id="[^"]+" data-ref="([^"]+)"/g)].map((m) => m[1] ?? '');
+  };
+
+  it('GIVEN 120 waiting over three projects THEN a page shows 50 with every count, Next reads the next 50, and the project and blocking filters narrow both', async () => {
+    const s = await stack();
+    const projects = [uniqueProject('alpha'), uniqueProject('beta'), uniqueProject('gamma')];
+    const parked: { project: string; id: number; isBlocking: boolean }[] = [];
+    for (let n = 0; n < 120; n += 1) {
+      const project = projects[n % 3] ?? '';
+      const isBlocking = n % 4 === 0;
+      const q = await s.store.park(project, spec({ isBlocking, question: `Question ${n}?` }));
+      parked.push({ project, id: q.id, isBlocking });
+    }
+    const blocking = parked.filter((q) => q.isBlocking).length;
+
+    const first = await send(s, '/inbox');
+    expect(first.status).toBe(200);
+    expect(waitingRefs(first.text)).toHaveLength(50);
+    expect(first.text).toContain(`All <span class="count">120</span>`);
+    expect(first.text).toContain(`Blocking <span class="count">${blocking}</span>`);
+    expect(first.text).toContain('<option value="">All projects (120)</option>');
+    expect(first.text).toContain('<span class="page-of">1–50 of 120</span>');
+    // Blocking first: the first page opens with every blocking question.
+    const refs = waitingRefs(first.text);
+    const blockingRefs = new Set(parked.filter((q) => q.isBlocking).map((q) => formatQuestionRef(q.project, q.id)));
+    expect(refs.slice(0, blocking).every((ref) => blockingRefs.has(ref))).toBe(true);
+    // "Send N": the ready answers of this page (every card shows its recommendation preselected).
+    expect(first.text).toContain('data-count="50"');
+
+    const next = /href="(\?after=[^"]+)" data-page="next"/.exec(first.text)?.[1]?.replaceAll('&amp;', '&');
+    expect(next).toBe(`?after=${refs.at(-1)}`);
+    const second = await send(s, `/inbox${next}`);
+    const secondRefs = waitingRefs(second.text);
+    expect(secondRefs).toHaveLength(50);
+    expect(secondRefs.filter((ref) => refs.includes(ref))).toEqual([]);
+    expect(second.text).toContain('<span class="page-of">51–100 of 120</span>');
+
+    const tag = projectTag(projects[1] ?? '');
+    const narrowed = await send(s, `/inbox?filter=blocking&project=${tag}`);
+    const beta = parked.filter((q) => q.project === projects[1]);
+    expect(waitingRefs(narrowed.text)).toEqual(
+      beta.filter((q) => q.isBlocking).map((q) => formatQuestionRef(q.project, q.id)),
+    );
+    expect(narrowed.text).toContain(`All <span class="count">${beta.length}</span>`);
+    expect(narrowed.text).not.toContain('class="pager"');
+  });
+
+  it('GIVEN a page whose questions get answered THEN the same page reads the ones after it, and Send N sends only what it was given', async () => {
+    const s = await stack();
+    const project = uniqueProject('shop');
+    for (let n = 0; n < 60; n += 1) await s.store.park(project, spec({ question: `Question ${n}?` }));
+    const page = await send(s, '/inbox');
+    const refs = waitingRefs(page.text);
+    const sent = await postJson(s, '/api/send-ready', { refs: refs.slice(0, 3) });
+    expect(JSON.parse(sent.text)).toMatchObject({ sent: 3 });
+    const counts = await s.store.countAcross([project]);
+    expect(counts.get(project)).toMatchObject({ canWait: 57, answered: 3 });
+    const again = waitingRefs((await send(s, '/inbox')).text);
+    expect(again.slice(0, 47)).toEqual(refs.slice(3));
+    expect(again).toHaveLength(50);
   });
 });

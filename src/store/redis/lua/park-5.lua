@@ -1,10 +1,11 @@
 --[[
   Park a question: give it the project's next id (starts at 1, never reused) and store it as pending.
 
-  KEYS[1] meta     hash   project (owner of the key tag), seq
+  KEYS[1] meta     hash   project (owner of the key tag), seq, ix (the version of the view indexes it keeps)
   KEYS[2] pending  zset   ids in status pending
   KEYS[3] expiry   zset   id -> expiresAt
   KEYS[4] events   stream
+  KEYS[5] inbox    zset   the pending view's index (store/paging.ts): members <0|1><createdAt:15><id:12>, score 0
   ARGV[1] base        the project's key prefix; the question key is base .. 'q:' .. id
   ARGV[2] project
   ARGV[3] spec        JSON of the validated question
@@ -13,13 +14,20 @@
   ARGV[6] version     record schema version
   ARGV[7] maxlen      approximate cap of the event stream
   ARGV[8] blocking    '1' or '0' (a copy of spec.isBlocking that count-6 reads without decoding the spec)
+  ARGV[9] ix          the view index version: a new project starts with its indexes built (nothing to migrate)
 
   Returns: the new id (> 0); -1 when the key tag already belongs to another project (digest collision).
   Events: parked
 ]]
+local function pad(value, digits)
+  local s = tostring(value)
+  return string.rep('0', digits - #s) .. s
+end
+
 local owner = redis.call('HGET', KEYS[1], 'project')
 if owner and owner ~= ARGV[2] then return -1 end
 if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
+if redis.call('HEXISTS', KEYS[1], 'seq') == 0 then redis.call('HSETNX', KEYS[1], 'ix', ARGV[9]) end
 
 local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local key = ARGV[1] .. 'q:' .. id
@@ -30,5 +38,8 @@ if ARGV[5] ~= '' then
   redis.call('ZADD', KEYS[3], ARGV[5], id)
 end
 redis.call('ZADD', KEYS[2], id, id)
+local first = '1'
+if ARGV[8] == '1' then first = '0' end
+redis.call('ZADD', KEYS[5], 0, first .. pad(ARGV[4], 15) .. pad(id, 12))
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'type', 'parked', 'project', ARGV[2], 'id', id, 'at', ARGV[4])
 return id

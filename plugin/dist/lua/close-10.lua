@@ -10,6 +10,8 @@
   KEYS[6] expiry    zset
   KEYS[7] done      zset   retention clock (cancelled only)
   KEYS[8] events    stream
+  KEYS[9] inbox     zset   the pending view's index (store/paging.ts): the question leaves it
+  KEYS[10] closed   zset   the closed view's index: members <closedAt:15><id:12>, score 0
   ARGV[1] target    'cancelled' | 'dismissed'
   ARGV[2] closure   JSON {at, by?}
   ARGV[3] now       ms
@@ -30,9 +32,23 @@ end
 local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
 if expiresAt and tonumber(expiresAt) <= tonumber(ARGV[3]) then return {4} end
 
-local id = redis.call('HGET', KEYS[1], 'id')
-local project = redis.call('HGET', KEYS[1], 'project')
-redis.call('HSET', KEYS[1], 'status', ARGV[1], 'closure', ARGV[2])
+local function pad(value, digits)
+  local s = tostring(value)
+  return string.rep('0', digits - #s) .. s
+end
+
+local f = redis.call('HMGET', KEYS[1], 'id', 'project', 'createdAt', 'blocking', 'spec')
+local id, project = f[1], f[2]
+local blocking = f[4]
+if not blocking then
+  local ok, spec = pcall(cjson.decode, f[5] or '')
+  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
+end
+local first = '1'
+if blocking == '1' then first = '0' end
+redis.call('ZREM', KEYS[9], first .. pad(f[3], 15) .. pad(id, 12))
+redis.call('ZADD', KEYS[10], 0, pad(ARGV[3], 15) .. pad(id, 12))
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'closure', ARGV[2], 'closedAt', ARGV[3])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], id)
 redis.call('ZADD', KEYS[4], id, id)

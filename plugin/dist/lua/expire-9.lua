@@ -8,6 +8,8 @@
   KEYS[5] outbox    zset
   KEYS[6] expiry    zset
   KEYS[7] events    stream
+  KEYS[8] inbox     zset   the pending view's index (store/paging.ts): the question leaves it
+  KEYS[9] closed    zset   the closed view's index: members <closedAt:15><id:12>, score 0
   ARGV[1] id
   ARGV[2] closure   JSON {at}
   ARGV[3] now       ms
@@ -29,8 +31,23 @@ end
 local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
 if not expiresAt or tonumber(expiresAt) > tonumber(ARGV[3]) then return 2 end
 
-local project = redis.call('HGET', KEYS[1], 'project')
-redis.call('HSET', KEYS[1], 'status', 'expired', 'closure', ARGV[2], 'size', ARGV[4])
+local function pad(value, digits)
+  local s = tostring(value)
+  return string.rep('0', digits - #s) .. s
+end
+
+local f = redis.call('HMGET', KEYS[1], 'project', 'createdAt', 'blocking', 'spec')
+local project = f[1]
+local blocking = f[3]
+if not blocking then
+  local ok, spec = pcall(cjson.decode, f[4] or '')
+  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
+end
+local first = '1'
+if blocking == '1' then first = '0' end
+redis.call('ZREM', KEYS[8], first .. pad(f[2], 15) .. pad(ARGV[1], 12))
+redis.call('ZADD', KEYS[9], 0, pad(ARGV[3], 15) .. pad(ARGV[1], 12))
+redis.call('HSET', KEYS[1], 'status', 'expired', 'closure', ARGV[2], 'size', ARGV[4], 'closedAt', ARGV[3])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[1], ARGV[1])

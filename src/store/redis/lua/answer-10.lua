@@ -8,6 +8,9 @@
   KEYS[5] outbox    zset   outcomes waiting for the agent
   KEYS[6] expiry    zset
   KEYS[7] events    stream
+  KEYS[8] inbox     zset   the pending view's index (store/paging.ts): the question leaves it
+  KEYS[9] closed    zset   the closed view's index: members <closedAt:15><id:12>, score 0
+  KEYS[10] decided  zset   the answered view's index (same members): the decision trail
   ARGV[1] answer    JSON
   ARGV[2] now       ms
   ARGV[3] size      characters its delivery entry takes
@@ -29,9 +32,25 @@ end
 local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
 if expiresAt and tonumber(expiresAt) <= tonumber(ARGV[2]) then return {4} end
 
-local id = redis.call('HGET', KEYS[1], 'id')
-local project = redis.call('HGET', KEYS[1], 'project')
-redis.call('HSET', KEYS[1], 'status', 'answered', 'answer', ARGV[1], 'size', ARGV[3])
+local function pad(value, digits)
+  local s = tostring(value)
+  return string.rep('0', digits - #s) .. s
+end
+
+local f = redis.call('HMGET', KEYS[1], 'id', 'project', 'createdAt', 'blocking', 'spec')
+local id, project = f[1], f[2]
+local blocking = f[4]
+if not blocking then
+  local ok, spec = pcall(cjson.decode, f[5] or '')
+  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
+end
+local first = '1'
+if blocking == '1' then first = '0' end
+redis.call('ZREM', KEYS[8], first .. pad(f[3], 15) .. pad(id, 12))
+local closedMember = pad(ARGV[2], 15) .. pad(id, 12)
+redis.call('ZADD', KEYS[9], 0, closedMember)
+redis.call('ZADD', KEYS[10], 0, closedMember)
+redis.call('HSET', KEYS[1], 'status', 'answered', 'answer', ARGV[1], 'size', ARGV[3], 'closedAt', ARGV[2])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], id)
 redis.call('ZADD', KEYS[4], id, id)

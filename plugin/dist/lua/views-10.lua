@@ -1,0 +1,87 @@
+--[[
+  Make sure one project's view indexes (store/paging.ts) hold what its status sets hold, then count them: the check
+  every paged read starts with. The status sets are the source of truth, kept by every version of the scripts; the
+  indexes are kept by this version's (park-5, answer-10, close-10, expire-9, purge-3). They are built here when the
+  project has none yet (parked before they existed: its meta has no index version) or when their sizes disagree with
+  the status sets (a question parked, answered or closed by an older version of ask-later still running somewhere,
+  an agent's plugin not yet updated): rebuilt whole, from the records, in this one step. Replicas may all call it:
+  a rebuild gives the same indexes whoever runs it, and a project in step is only counted.
+  Records closed before this version get `closedAt` (from their answer or closure, else delivery, else creation);
+  an id whose record is gone is dropped from its status set (as claim-1 drops it from the outbox).
+
+  KEYS[1] meta       hash   ix: the index version built
+  KEYS[2] inbox      zset   the pending view's index: <0 blocking|1 can wait><createdAt:15><id:12>, score 0
+  KEYS[3] closed     zset   the closed view's index: <closedAt:15><id:12>, score 0
+  KEYS[4] decided    zset   the answered view's index (answered and delivered), same members
+  KEYS[5..10] the status zsets, in this order: pending, answered, delivered, cancelled, dismissed, expired
+  ARGV[1] base       the project's key prefix; a question key is base .. 'q:' .. id
+  ARGV[2] version    the index version this code keeps
+
+  Returns {blocking pending, can-wait pending, closed, answered, rebuilt (1 when it rebuilt the indexes now, else 0)}.
+  Events: none (nothing changed state)
+]]
+local function pad(value, digits)
+  local s = tostring(value)
+  return string.rep('0', digits - #s) .. s
+end
+local function decodedAt(text)
+  if not text then return nil end
+  local ok, value = pcall(cjson.decode, text)
+  if ok and type(value) == 'table' and type(value.at) == 'number' then return string.format('%.0f', value.at) end
+  return nil
+end
+
+-- A project that never parked has nothing to count (and gets no key).
+if redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0, 0, 0, 0} end
+local built = tonumber(redis.call('HGET', KEYS[1], 'ix') or '0') >= tonumber(ARGV[2])
+local closedTotal = 0
+for k = 6, 10 do closedTotal = closedTotal + redis.call('ZCARD', KEYS[k]) end
+local answeredTotal = redis.call('ZCARD', KEYS[6]) + redis.call('ZCARD', KEYS[7])
+local inStep = built
+  and redis.call('ZCARD', KEYS[2]) == redis.call('ZCARD', KEYS[5])
+  and redis.call('ZCARD', KEYS[3]) == closedTotal
+  and redis.call('ZCARD', KEYS[4]) == answeredTotal
+
+local rebuilt = 0
+if not inStep then
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+    local f = redis.call('HMGET', ARGV[1] .. 'q:' .. id, 'createdAt', 'blocking', 'spec')
+    if f[1] then
+      local blocking = f[2]
+      if not blocking then
+        local ok, spec = pcall(cjson.decode, f[3] or '')
+        blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
+      end
+      local first = '1'
+      if blocking == '1' then first = '0' end
+      redis.call('ZADD', KEYS[2], 0, first .. pad(f[1], 15) .. pad(id, 12))
+    else
+      redis.call('ZREM', KEYS[5], id)
+    end
+  end
+  for k = 6, 10 do
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[k], 0, -1)) do
+      local key = ARGV[1] .. 'q:' .. id
+      local f = redis.call('HMGET', key, 'closedAt', 'answer', 'closure', 'deliveredAt', 'createdAt')
+      if f[5] then
+        local closedAt = f[1] or decodedAt(f[2]) or decodedAt(f[3]) or f[4] or f[5]
+        if not f[1] then redis.call('HSET', key, 'closedAt', closedAt) end
+        local member = pad(closedAt, 15) .. pad(id, 12)
+        redis.call('ZADD', KEYS[3], 0, member)
+        if k <= 7 then redis.call('ZADD', KEYS[4], 0, member) end
+      else
+        redis.call('ZREM', KEYS[k], id)
+      end
+    end
+  end
+  redis.call('HSET', KEYS[1], 'ix', ARGV[2])
+  rebuilt = 1
+end
+return {
+  redis.call('ZLEXCOUNT', KEYS[2], '[0', '(1'),
+  redis.call('ZLEXCOUNT', KEYS[2], '[1', '+'),
+  redis.call('ZCARD', KEYS[3]),
+  redis.call('ZCARD', KEYS[4]),
+  rebuilt,
+}
