@@ -13,6 +13,8 @@
  *   <prefix>:{failed}:groups          set     consumer groups that recorded failed events
  *   <prefix>:{failed}:<group>         hash    eventId -> failed-event JSON (ids, type, attempts, error code)
  *   <prefix>:{failed}:<group>:replay  list    failed-event JSON handed back to the group
+ *   <prefix>:{tokens}                 hash    agents' tokens: t:<id> → record JSON (name, SHA-256, patterns),
+ *                                             n:<name> → id, u:<id> → last used (ms); one key, so one slot
  *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out)
  *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
  *   <prefix>:{tag}:d:<id>             hash    drafts of one question: "<platform>:<userId>" → JSON
@@ -77,6 +79,8 @@ export function globalKeys(prefix: string): {
   readonly failedGroups: string;
   failed(group: string): string;
   replay(group: string): string;
+  /** The agents' tokens (see tokens.ts): one hash. */
+  readonly tokens: string;
 } {
   return {
     projects: `${prefix}:projects`,
@@ -84,5 +88,6 @@ export function globalKeys(prefix: string): {
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
     replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    tokens: `${prefix}:{tokens}`,
   };
 }

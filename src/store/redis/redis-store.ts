@@ -32,6 +32,7 @@ import type {
   AnswerResult,
   Claim,
   ClaimOptions,
+  ClaimRef,
   CloseResult,
   ConsumerOptions,
   DraftChange,
@@ -49,6 +50,7 @@ import type {
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import type { TokenStore } from '../token-port.js';
 import type { RedisConnection } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
@@ -63,6 +65,7 @@ import {
   scripts,
   TransitionCode,
 } from './scripts.js';
+import { RedisTokenStore } from './tokens.js';
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -543,7 +546,7 @@ export class RedisStore implements Store {
     });
   }
 
-  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]> {
+  confirmClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<number[]> {
     return this.#run(async () => {
       const keys = this.#keys(project);
       const reply = (await this.#eval(
@@ -555,7 +558,7 @@ export class RedisStore implements Store {
     });
   }
 
-  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void> {
+  releaseClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<void> {
     return this.#run(async () => {
       const keys = this.#keys(project);
       await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
@@ -824,6 +827,14 @@ export class RedisStore implements Store {
     });
   }
 
+  tokens(): TokenStore {
+    return new RedisTokenStore({
+      key: globalKeys(this.#prefix).tokens,
+      command: (args) => this.#run(() => this.#client.sendCommand(args)),
+      eval: (script, keys, args) => this.#run(() => this.#eval(script, keys, args)),
+    });
+  }
+
   async close(): Promise<void> {
     for (const consumer of this.#consumers) await consumer.close();
     for (const waiter of this.#waiters) waiter.close();
@@ -832,7 +843,7 @@ export class RedisStore implements Store {
 }
 
 /** The ids of a claim to confirm or release: all it carried, or the given ones among them. */
-function claimedIds(claim: Claim, only?: readonly number[]): number[] {
+function claimedIds(claim: ClaimRef, only?: readonly number[]): number[] {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }

@@ -57,6 +57,8 @@ export const scripts = {
   replayFailed: load('replay-failed-2'),
   remind: load('remind-2'),
   count: load('count-6'),
+  createToken: load('create-token-1'),
+  revokeToken: load('revoke-token-1'),
 } as const;
 
 /** Return codes shared by answer-7 and close-8 (see their headers). */

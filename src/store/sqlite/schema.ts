@@ -18,12 +18,14 @@
  *   leases          named leases (serve's sweep): name → owner, until (the store's clock; one machine, one clock)
  *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
+ *   tokens          agents' tokens (v6): id → name (unique), hash (SHA-256 of the token, never the token),
+ *                   patterns (JSON array), created_at, last_used_at
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 6;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -127,6 +129,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE questions ADD COLUMN delivered_via TEXT;
   ALTER TABLE questions ADD COLUMN reminders INTEGER;
   ALTER TABLE questions ADD COLUMN reminded_at INTEGER;
+  `,
+  // 4 → 5: reserved for the list indexes of issue 13's paging (merged from another branch). Until then, nothing.
+  '',
+  // 5 → 6: the agents' tokens. `IF NOT EXISTS`, so it can be renumbered when the branches merge.
+  `
+  CREATE TABLE IF NOT EXISTS tokens (
+    id           TEXT PRIMARY KEY,
+    name         TEXT NOT NULL UNIQUE,
+    hash         TEXT NOT NULL,
+    patterns     TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER
+  ) STRICT;
   `,
 ];
 
