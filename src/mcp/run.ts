@@ -1,7 +1,7 @@
 /** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type DeliveryReach, loadAgentConfig, type StoreLocation } from '../agent-config.js';
+import { type AgentStoreLocation, type DeliveryReach, loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { projectFromEnvironment } from '../project.js';
 import { openStore } from '../store/open.js';
@@ -14,7 +14,7 @@ function packageVersion(): string {
 
 export async function runMcp(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<number> {
   let configProblem: string | undefined;
-  let location: StoreLocation | undefined;
+  let location: AgentStoreLocation | undefined;
   let project: string;
   let midturn: DeliveryReach | undefined;
   try {

@@ -5,12 +5,7 @@
  * in constant time. The prefix lets secret scanners and people recognise one.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-export const TOKEN_PREFIX = 'alt_';
-/** The shape of a token (checked before anything is looked up, and by the agents' config). */
-export const TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
-/** What a token looks like, for messages: never a real one. */
-export const TOKEN_SHAPE = 'alt_ followed by 12 letters and digits, _ and 43 more characters';
+import { TOKEN_PATTERN, TOKEN_PREFIX } from './shape.js';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
