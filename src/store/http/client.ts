@@ -84,9 +84,10 @@ export class AgentClient {
   }
 
   async #post(operation: string, payload: string, options: CallOptions, retried: boolean): Promise<unknown> {
-    if (this.#closed) throw new StoreUnavailableError({ cause: new Error('the client is closed') });
-    if (options.signal?.aborted) throw new StoreUnavailableError({ cause: options.signal.reason });
     const { transport, agent } = await this.#open();
+    // Checked after the await: a signal that aborted meanwhile has no abort event left to fire.
+    if (this.#closed) throw new StoreUnavailableError({ cause: new Error('the client is closed') });
+    if (options.signal?.aborted) throw new StoreUnavailableError({ cause: new CallAbortedError() });
     const url = new URL(`${AGENT_API_PATH.slice(1)}${operation}`, this.#base);
     return new Promise((resolve, reject) => {
       let settled = false;
