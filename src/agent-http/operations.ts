@@ -4,7 +4,7 @@
  * early when the caller goes away (`signal`).
  */
 import type { z } from 'zod';
-import { formatRefusal, parseAskInput } from '../core/ask-input.js';
+import { parseAskInput } from '../core/ask-input.js';
 import { QUESTION_STATUSES } from '../core/question.js';
 import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS } from '../store/http/protocol.js';
 import type { AgentStore, QuestionCounts } from '../store/port.js';
@@ -40,7 +40,10 @@ function mark(counts: QuestionCounts): string {
 export const OPERATIONS: Handlers = {
   async park({ store }, { project, spec }) {
     const parsed = parseAskInput(spec);
-    if (!parsed.ok) throw new AgentRequestError('bad-request', `spec: ${formatRefusal(parsed.reasons)}`);
+    if (!parsed.ok) {
+      const more = parsed.reasons.length > 3 ? `; and ${parsed.reasons.length - 3} more` : '';
+      throw new AgentRequestError('bad-request', `spec: ${parsed.reasons.slice(0, 3).join('; ')}${more}`);
+    }
     const { waitSeconds, ...question } = parsed.value;
     if (waitSeconds !== undefined) {
       throw new AgentRequestError('bad-request', 'spec.waitSeconds: a stored question has no waitSeconds (call wait)');
