@@ -45,7 +45,9 @@ describe('token scope', () => {
     expect(missing.status).toBe(403);
     expect(existing.body.error?.code).toBe('forbidden');
     // Word for word the same but for the name the caller sent itself.
-    expect(existing.body.error?.message.replace('exists', 'X')).toBe(missing.body.error?.message.replace('missing', 'X'));
+    expect(existing.body.error?.message.replace('exists', 'X')).toBe(
+      missing.body.error?.message.replace('missing', 'X'),
+    );
     expect(existing.body.error?.message).toBe(
       `the token "alice-scope" does not reach project "${team}/other/exists" (its patterns: ${team}/acme/*)`,
     );
@@ -127,13 +129,13 @@ describe('requests the agent API refuses', () => {
       [await call('get', { project, id: 1, extra: true }, token), 400, 'bad-request', ''],
       [await call('park', { project, spec: { question: 'x' } }, token), 400, 'bad-request', 'spec: '],
       [await call('steal', {}, token), 404, 'not-found', 'no operation "steal"'],
-      [await call('get', {}, token, { headers: { authorization: `Bearer ${token}` } }), 415, 'unsupported-media-type', ''],
       [
-        await call('get', {}, token, { method: 'PUT' }),
-        405,
-        'method-not-allowed',
-        'the agent API takes POST, got PUT',
+        await call('get', {}, token, { headers: { authorization: `Bearer ${token}` } }),
+        415,
+        'unsupported-media-type',
+        '',
       ],
+      [await call('get', {}, token, { method: 'PUT' }), 405, 'method-not-allowed', 'the agent API takes POST, got PUT'],
     ] as const;
     for (const [answer, status, code, start] of cases) {
       expect([answer.status, answer.body.error?.code]).toEqual([status, code]);

@@ -12,8 +12,16 @@ function io() {
   return {
     out,
     io: {
-      stdout: { write: (text: string) => (out.stdout += text) },
-      stderr: { write: (text: string) => (out.stderr += text) },
+      stdout: {
+        write: (text: string) => {
+          out.stdout += text;
+        },
+      },
+      stderr: {
+        write: (text: string) => {
+          out.stderr += text;
+        },
+      },
     },
   };
 }
