@@ -13,6 +13,7 @@ const slow = [
   'test/hook/exactly-once.test.ts',
   'test/bot/discord/gateway.test.ts',
   'test/ops/replicas.test.ts',
+  'test/agent-http/replica.test.ts',
 ];
 
 /** One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`. */
