@@ -56,6 +56,234 @@ var init_check = __esm({
   }
 });
 
+// src/config-error.ts
+var ConfigError;
+var init_config_error = __esm({
+  "src/config-error.ts"() {
+    "use strict";
+    ConfigError = class extends Error {
+      name = "ConfigError";
+    };
+  }
+});
+
+// src/core/project.ts
+function resolveProject(input, gitTopLevel) {
+  const explicit = input.askLaterProject?.trim();
+  if (explicit) {
+    return explicit;
+  }
+  const given = input.claudeProjectDir;
+  const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
+  return gitTopLevel(dir) ?? dir;
+}
+var init_project = __esm({
+  "src/core/project.ts"() {
+    "use strict";
+  }
+});
+
+// src/project.ts
+import { realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+function findGitTopLevel(dir) {
+  let current = canonicalPath(dir);
+  for (; ; ) {
+    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
+    if (entry?.isDirectory() || entry?.isFile()) {
+      return current;
+    }
+    const parent = dirname(current);
+    if (parent === current) {
+      return void 0;
+    }
+    current = parent;
+  }
+}
+function projectFromEnvironment(env, cwd) {
+  const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
+  return resolveProject(
+    {
+      askLaterProject: env.ASK_LATER_PROJECT,
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath(resolve(cwd, claudeProjectDir)),
+      cwd: canonicalPath(cwd)
+    },
+    findGitTopLevel
+  );
+}
+function canonicalPath(path) {
+  const absolute = resolve(path);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}
+var init_project2 = __esm({
+  "src/project.ts"() {
+    "use strict";
+    init_project();
+  }
+});
+
+// src/store/sqlite/path.ts
+import { isAbsolute, join as join2 } from "node:path";
+function defaultDatabasePath(env, homedir4) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
+  return join2(homedir4, ".local", "state", "ask-later", "inbox.db");
+}
+var init_path = __esm({
+  "src/store/sqlite/path.ts"() {
+    "use strict";
+  }
+});
+
+// src/tokens/shape.ts
+var TOKEN_PREFIX, TOKEN_PATTERN, TOKEN_SHAPE;
+var init_shape = __esm({
+  "src/tokens/shape.ts"() {
+    "use strict";
+    TOKEN_PREFIX = "alt_";
+    TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
+    TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
+  }
+});
+
+// src/agent-config.ts
+import { homedir } from "node:os";
+import { isAbsolute as isAbsolute2 } from "node:path";
+function describeUrl(value) {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  return scheme ? `a ${scheme}: URL` : "something that is not a URL";
+}
+function loadStoreConfig(env, home = homedir) {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw && env.ASK_LATER_URL?.trim()) {
+    throw new ConfigError(
+      "this command works on the store itself: set REDIS_URL (ASK_LATER_URL reaches serve's agent API, which offers only what agents need)"
+    );
+  }
+  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
+  let url2;
+  try {
+    url2 = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  if (url2.protocol !== "redis:" && url2.protocol !== "rediss:") {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || "al";
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(
+      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
+}
+function loadAgentStoreConfig(env, home = homedir) {
+  const redis = env.REDIS_URL?.trim();
+  const envUrl = env.ASK_LATER_URL?.trim();
+  if (redis && envUrl) {
+    throw new ConfigError(
+      "REDIS_URL and ASK_LATER_URL are both set: set REDIS_URL for the store itself, or ASK_LATER_URL and ASK_LATER_TOKEN for serve's agent API, not both"
+    );
+  }
+  if (redis) return loadStoreConfig(env, home);
+  const envToken = env.ASK_LATER_TOKEN?.trim();
+  const pluginUrl = env.CLAUDE_PLUGIN_OPTION_SERVER_URL?.trim();
+  const pluginToken = env.CLAUDE_PLUGIN_OPTION_TOKEN?.trim();
+  const url2 = envUrl || pluginUrl;
+  const token = envToken || pluginToken;
+  if (!url2 && !token) return loadStoreConfig(env, home);
+  const urlName = envUrl ? "ASK_LATER_URL" : "the plugin's server_url setting";
+  const tokenName = envToken ? "ASK_LATER_TOKEN" : "the plugin's token setting";
+  if (!url2) {
+    throw new ConfigError(`ASK_LATER_URL must be set with ${tokenName}: the URL of ask-later serve`);
+  }
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    parsed = void 0;
+  }
+  if (!parsed || parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`${urlName} must be an http:// or https:// URL of ask-later serve, got ${describeUrl(url2)}`);
+  }
+  if (!token) {
+    throw new ConfigError(`ASK_LATER_TOKEN must be set with ${urlName}: a token from \`ask-later token create\``);
+  }
+  if (!TOKEN_PATTERN.test(token)) {
+    throw new ConfigError(
+      `${tokenName} must be a token from \`ask-later token create\` (${TOKEN_SHAPE}), got ${token.length} characters that are not one`
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: "http", url: url2, token }) });
+}
+function databasePath(env, home) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit && !isAbsolute2(explicit)) {
+    throw new ConfigError(
+      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
+    );
+  }
+  let dir = env.HOME?.trim() ?? "";
+  if (!isAbsolute2(dir)) {
+    try {
+      dir = home();
+    } catch {
+      dir = "";
+    }
+  }
+  const state = env.XDG_STATE_HOME?.trim();
+  if (!explicit && !(state && isAbsolute2(state)) && !isAbsolute2(dir)) {
+    throw new ConfigError(
+      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
+    );
+  }
+  return defaultDatabasePath(env, dir);
+}
+function describeStore(location) {
+  if (location.kind === "http") return `ask-later serve at ${describeServeUrl(location.url)} (agent token)`;
+  return location.kind === "redis" ? `Redis from REDIS_URL (key prefix ${location.prefix})` : `the embedded store at ${location.path}`;
+}
+function describeServeUrl(url2) {
+  try {
+    return new URL(url2).origin;
+  } catch {
+    return describeUrl(url2);
+  }
+}
+function loadDeliveryReach(name, value) {
+  const raw = value?.trim().toLowerCase() ?? "";
+  if (raw === "") return "blocking";
+  if (DELIVERY_REACHES.includes(raw)) return raw;
+  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
+}
+function loadAgentConfig(env, cwd) {
+  return Object.freeze({
+    ...loadAgentStoreConfig(env),
+    project: projectFromEnvironment(env, cwd),
+    wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
+    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
+  });
+}
+var DELIVERY_REACHES;
+var init_agent_config = __esm({
+  "src/agent-config.ts"() {
+    "use strict";
+    init_config_error();
+    init_project2();
+    init_path();
+    init_shape();
+    DELIVERY_REACHES = ["blocking", "all", "off"];
+  }
+});
+
 // node_modules/zod/v4/core/core.js
 // @__NO_SIDE_EFFECTS__
 function $constructor(name, initializer3, params) {
@@ -13106,17 +13334,6 @@ var init_zod = __esm({
   }
 });
 
-// src/config-error.ts
-var ConfigError;
-var init_config_error = __esm({
-  "src/config-error.ts"() {
-    "use strict";
-    ConfigError = class extends Error {
-      name = "ConfigError";
-    };
-  }
-});
-
 // src/core/duration.ts
 function parseDuration(value) {
   let ms;
@@ -13151,223 +13368,6 @@ var init_duration = __esm({
     DURATION_MAX_MS = 30 * DAY;
     DURATION_EXPECTED = 'expected a duration such as "30m", "2h", "1h30m" or a number of seconds, or "off"';
     UNIT_MS = { s: SECOND, m: MINUTE, h: HOUR, d: DAY };
-  }
-});
-
-// src/core/project.ts
-function resolveProject(input, gitTopLevel) {
-  const explicit = input.askLaterProject?.trim();
-  if (explicit) {
-    return explicit;
-  }
-  const given = input.claudeProjectDir;
-  const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
-  return gitTopLevel(dir) ?? dir;
-}
-var init_project = __esm({
-  "src/core/project.ts"() {
-    "use strict";
-  }
-});
-
-// src/project.ts
-import { realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-function findGitTopLevel(dir) {
-  let current = canonicalPath(dir);
-  for (; ; ) {
-    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
-    if (entry?.isDirectory() || entry?.isFile()) {
-      return current;
-    }
-    const parent = dirname(current);
-    if (parent === current) {
-      return void 0;
-    }
-    current = parent;
-  }
-}
-function projectFromEnvironment(env, cwd) {
-  const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
-  return resolveProject(
-    {
-      askLaterProject: env.ASK_LATER_PROJECT,
-      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath(resolve(cwd, claudeProjectDir)),
-      cwd: canonicalPath(cwd)
-    },
-    findGitTopLevel
-  );
-}
-function canonicalPath(path) {
-  const absolute = resolve(path);
-  try {
-    return realpathSync.native(absolute);
-  } catch {
-    return absolute;
-  }
-}
-var init_project2 = __esm({
-  "src/project.ts"() {
-    "use strict";
-    init_project();
-  }
-});
-
-// src/store/sqlite/path.ts
-import { isAbsolute, join as join2 } from "node:path";
-function defaultDatabasePath(env, homedir4) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit) return explicit;
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
-  return join2(homedir4, ".local", "state", "ask-later", "inbox.db");
-}
-var init_path = __esm({
-  "src/store/sqlite/path.ts"() {
-    "use strict";
-  }
-});
-
-// src/tokens/shape.ts
-var TOKEN_PREFIX, TOKEN_PATTERN, TOKEN_SHAPE;
-var init_shape = __esm({
-  "src/tokens/shape.ts"() {
-    "use strict";
-    TOKEN_PREFIX = "alt_";
-    TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
-    TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
-  }
-});
-
-// src/agent-config.ts
-import { homedir } from "node:os";
-import { isAbsolute as isAbsolute2 } from "node:path";
-function describeUrl(value) {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-  return scheme ? `a ${scheme}: URL` : "something that is not a URL";
-}
-function loadStoreConfig(env, home = homedir) {
-  const raw = env.REDIS_URL?.trim();
-  if (!raw && env.ASK_LATER_URL?.trim()) {
-    throw new ConfigError(
-      "this command works on the store itself: set REDIS_URL (ASK_LATER_URL reaches serve's agent API, which offers only what agents need)"
-    );
-  }
-  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
-  let url2;
-  try {
-    url2 = new URL(raw);
-  } catch {
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
-  }
-  if (url2.protocol !== "redis:" && url2.protocol !== "rediss:") {
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
-  }
-  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || "al";
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
-    throw new ConfigError(
-      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
-    );
-  }
-  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
-}
-function loadAgentStoreConfig(env, home = homedir) {
-  const redis = env.REDIS_URL?.trim();
-  const envUrl = env.ASK_LATER_URL?.trim();
-  if (redis && envUrl) {
-    throw new ConfigError(
-      "REDIS_URL and ASK_LATER_URL are both set: set REDIS_URL for the store itself, or ASK_LATER_URL and ASK_LATER_TOKEN for serve's agent API, not both"
-    );
-  }
-  if (redis) return loadStoreConfig(env, home);
-  const envToken = env.ASK_LATER_TOKEN?.trim();
-  const pluginUrl = env.CLAUDE_PLUGIN_OPTION_SERVER_URL?.trim();
-  const pluginToken = env.CLAUDE_PLUGIN_OPTION_TOKEN?.trim();
-  const url2 = envUrl || pluginUrl;
-  const token = envToken || pluginToken;
-  if (!url2 && !token) return loadStoreConfig(env, home);
-  const urlName = envUrl ? "ASK_LATER_URL" : "the plugin's server_url setting";
-  const tokenName = envToken ? "ASK_LATER_TOKEN" : "the plugin's token setting";
-  if (!url2) {
-    throw new ConfigError(`ASK_LATER_URL must be set with ${tokenName}: the URL of ask-later serve`);
-  }
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    parsed = void 0;
-  }
-  if (!parsed || parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new ConfigError(`${urlName} must be an http:// or https:// URL of ask-later serve, got ${describeUrl(url2)}`);
-  }
-  if (!token) {
-    throw new ConfigError(`ASK_LATER_TOKEN must be set with ${urlName}: a token from \`ask-later token create\``);
-  }
-  if (!TOKEN_PATTERN.test(token)) {
-    throw new ConfigError(
-      `${tokenName} must be a token from \`ask-later token create\` (${TOKEN_SHAPE}), got ${token.length} characters that are not one`
-    );
-  }
-  return Object.freeze({ store: Object.freeze({ kind: "http", url: url2, token }) });
-}
-function databasePath(env, home) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit && !isAbsolute2(explicit)) {
-    throw new ConfigError(
-      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
-    );
-  }
-  let dir = env.HOME?.trim() ?? "";
-  if (!isAbsolute2(dir)) {
-    try {
-      dir = home();
-    } catch {
-      dir = "";
-    }
-  }
-  const state = env.XDG_STATE_HOME?.trim();
-  if (!explicit && !(state && isAbsolute2(state)) && !isAbsolute2(dir)) {
-    throw new ConfigError(
-      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
-    );
-  }
-  return defaultDatabasePath(env, dir);
-}
-function describeStore(location) {
-  if (location.kind === "http") return `ask-later serve at ${describeServeUrl(location.url)} (agent token)`;
-  return location.kind === "redis" ? `Redis from REDIS_URL (key prefix ${location.prefix})` : `the embedded store at ${location.path}`;
-}
-function describeServeUrl(url2) {
-  try {
-    return new URL(url2).origin;
-  } catch {
-    return describeUrl(url2);
-  }
-}
-function loadDeliveryReach(name, value) {
-  const raw = value?.trim().toLowerCase() ?? "";
-  if (raw === "") return "blocking";
-  if (DELIVERY_REACHES.includes(raw)) return raw;
-  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
-}
-function loadAgentConfig(env, cwd) {
-  return Object.freeze({
-    ...loadAgentStoreConfig(env),
-    project: projectFromEnvironment(env, cwd),
-    wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
-    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
-  });
-}
-var DELIVERY_REACHES;
-var init_agent_config = __esm({
-  "src/agent-config.ts"() {
-    "use strict";
-    init_config_error();
-    init_project2();
-    init_path();
-    init_shape();
-    DELIVERY_REACHES = ["blocking", "all", "off"];
   }
 });
 
@@ -13766,444 +13766,38 @@ var init_config = __esm({
   }
 });
 
-// src/doctor/claude-code.ts
-import { readFile } from "node:fs/promises";
-import { join as join3, relative, resolve as resolve2, sep } from "node:path";
-function object2(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : void 0;
-}
-async function readJson(path) {
-  let raw;
-  try {
-    raw = await readFile(path, "utf8");
-  } catch {
-    return void 0;
-  }
-  try {
-    return object2(JSON.parse(raw)) ?? "invalid";
-  } catch {
-    return "invalid";
-  }
-}
-function hooksOf(settings, event) {
-  const groups = object2(settings.hooks)?.[event];
-  if (!Array.isArray(groups)) return [];
-  return groups.flatMap((group) => {
-    const hooks = object2(group)?.hooks;
-    return Array.isArray(hooks) ? hooks.map(object2).filter((hook) => hook !== void 0) : [];
-  });
-}
-function hasHook(settings) {
-  return hooksOf(settings, "UserPromptSubmit").some(
-    (hook) => HOOK_COMMAND.test(String(hook.command ?? "")) || callsCollect(hook)
-  );
-}
-function handWired(settings) {
-  return {
-    toolCall: settings.some((file2) => hooksOf(file2.json, "PostToolUse").some(callsCollect)),
-    wake: settings.some(
-      (file2) => ["SessionStart", "Stop"].some(
-        (event) => hooksOf(file2.json, event).some((hook) => WAIT_COMMAND.test(String(hook.command ?? "")))
-      )
-    )
-  };
-}
-function deliveryLine(wired, settings, env) {
-  const reachOf2 = (name) => {
-    const given = settings.map((file2) => object2(file2.json.env)?.[name]).find((value) => typeof value === "string");
-    try {
-      return loadDeliveryReach(name, typeof given === "string" ? given : env[name]);
-    } catch (error46) {
-      if (error46 instanceof ConfigError) return error46.message;
-      throw error46;
-    }
-  };
-  const midturn = reachOf2("ASK_LATER_MIDTURN");
-  const wake = reachOf2("ASK_LATER_WAKE");
-  for (const problem of [midturn, wake]) {
-    if (problem !== "blocking" && problem !== "all" && problem !== "off") {
-      return warn(`Claude Code: ${problem} — every ask-later tool and hook refuses to work until it is fixed`);
-    }
-  }
-  const path = (what, on, reach, variable, hooks) => {
-    if (!on) return `${what}: not set up (${hooks}; README: Claude Code)`;
-    if (reach === "off") return `${what}: off (${variable}=off)`;
-    return `${what} (${reach === "all" ? "every answer" : "answers to blocking questions"})`;
-  };
-  return ok(
-    [
-      "Claude Code: answers reach the agent with the next prompt",
-      path(
-        "at its next tool call",
-        wired.toolCall,
-        midturn,
-        "ASK_LATER_MIDTURN",
-        "no PostToolUse hook calling collect_answers"
-      ),
-      path(
-        "by waking an idle session",
-        wired.wake,
-        wake,
-        "ASK_LATER_WAKE",
-        "no SessionStart/Stop hook running ask-later wait"
-      )
-    ].join("; ")
-  );
-}
-function mcpServer(holder) {
-  return object2(object2(holder?.mcpServers)?.["ask-later"]);
-}
-function pluginEnabled(settings) {
-  const enabled = object2(settings.enabledPlugins);
-  if (!enabled) return void 0;
-  const key = Object.keys(enabled).find((name) => name.startsWith("ask-later@"));
-  return key === void 0 ? void 0 : enabled[key] === true;
-}
-function variableOf(env, name) {
-  const value = object2(env)?.[name];
-  return typeof value === "string" ? value.trim() : void 0;
-}
-function collect(given, env) {
-  const url2 = variableOf(env, "REDIS_URL");
-  if (url2 !== void 0) given.redisUrls.push(url2);
-  const database = variableOf(env, "ASK_LATER_DB");
-  if (database !== void 0) given.databases.push(database);
-}
-function storeMismatch(store, given) {
-  const where = "(settings env or the MCP server's env)";
-  if (store.kind === "redis") {
-    if (!given.redisUrls.some((url2) => url2 !== store.url)) return void 0;
-    return warn(
-      `Claude Code: its REDIS_URL ${where} differs from this one — the agents and ask-later serve must share one Redis`
-    );
-  }
-  if (given.redisUrls.some((url2) => url2 !== "")) {
-    return warn(
-      `Claude Code: its REDIS_URL ${where} sends the agents to Redis, but here REDIS_URL is not set (${describeStore(store)}) — the agents and ask-later serve must share one store: set the same REDIS_URL here, or remove it from Claude Code's settings`
-    );
-  }
-  const other = given.databases.find((path) => path !== "" && resolve2(path) !== resolve2(store.path));
-  if (other !== void 0) {
-    return warn(
-      `Claude Code: its ASK_LATER_DB ${where} is ${other}, but here the embedded store is at ${store.path} — the agents and ask-later serve must share one file: set the same ASK_LATER_DB on both sides`
-    );
-  }
-  return void 0;
-}
-async function checkClaudeCode(options) {
-  const shown3 = (path) => {
-    const inHome = relative(options.home, path);
-    if (!inHome.startsWith("..") && !inHome.startsWith(sep)) return `~/${inHome.split(sep).join("/")}`;
-    return path;
-  };
-  const lines = [];
-  const settingsPaths = [
-    join3(options.cwd, ".claude", "settings.local.json"),
-    join3(options.cwd, ".claude", "settings.json"),
-    join3(options.home, ".claude", "settings.json")
-  ];
-  const settings = [];
-  for (const path of [...new Set(settingsPaths)]) {
-    const json2 = await readJson(path);
-    if (json2 === "invalid")
-      lines.push(warn(`Claude Code: ${shown3(path)} is not valid JSON — Claude Code cannot read it; fix it`));
-    else if (json2) settings.push({ path, json: json2 });
-  }
-  const userConfigPath = join3(options.home, ".claude.json");
-  const userConfig = await readJson(userConfigPath);
-  const projectMcpPath = join3(options.cwd, ".mcp.json");
-  const projectMcp = await readJson(projectMcpPath);
-  const installed = await readJson(join3(options.home, ".claude", "plugins", "installed_plugins.json"));
-  const given = { redisUrls: [], databases: [] };
-  for (const file2 of settings) collect(given, file2.json.env);
-  const enabledIn = settings.find((file2) => pluginEnabled(file2.json) !== void 0);
-  const isInstalled = typeof installed === "object" && Object.keys(object2(installed.plugins) ?? {}).some((name) => name.startsWith("ask-later@"));
-  const hookIn = settings.find((file2) => hasHook(file2.json));
-  const userJson = typeof userConfig === "object" ? userConfig : void 0;
-  const projectEntry = object2(object2(userJson?.projects)?.[options.cwd]);
-  const mcpSources = [
-    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown3(projectMcpPath)],
-    [mcpServer(projectEntry), shown3(userConfigPath)],
-    [mcpServer(userJson), shown3(userConfigPath)],
-    ...settings.map((file2) => [mcpServer(file2.json), shown3(file2.path)])
-  ];
-  const mcp = mcpSources.find(([entry]) => entry !== void 0);
-  if (mcp) collect(given, mcp[0]?.env);
-  if (enabledIn && pluginEnabled(enabledIn.json) === false) {
-    lines.push(
-      warn(
-        `Claude Code: the ask-later plugin is disabled in ${shown3(enabledIn.path)} — claude plugin enable ask-later@ask-later`
-      )
-    );
-  } else if (enabledIn || isInstalled) {
-    const where = enabledIn ? shown3(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
-    lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
-    lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
-  } else if (hookIn && mcp) {
-    lines.push(
-      ok(`Claude Code: the prompt hook (${shown3(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
-    );
-    lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
-  } else if (hookIn) {
-    lines.push(
-      warn(
-        `Claude Code: the prompt hook is set up (${shown3(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
-      )
-    );
-  } else if (mcp) {
-    lines.push(
-      warn(
-        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running ask-later hook — answers will not reach the agent: add the hook (README: Claude Code → By hand)`
-      )
-    );
-  } else if (options.store?.kind === "sqlite") {
-    lines.push(
-      warn(
-        "Claude Code: the ask-later plugin or hook was not found on this machine — add it with the two claude commands `ask-later serve` prints (claude plugin marketplace add …, claude plugin install ask-later@ask-later)"
-      )
-    );
-  } else {
-    lines.push(
-      warn(
-        "Claude Code: the ask-later plugin or hook was not found on this machine — claude plugin install ask-later@ask-later (fine if the agents run on another machine)"
-      )
-    );
-  }
-  const mismatch = options.store !== void 0 ? storeMismatch(options.store, given) : void 0;
-  if (mismatch) lines.push(mismatch);
-  return lines;
-}
-var HOOK_COMMAND, WAIT_COMMAND, callsCollect;
-var init_claude_code = __esm({
-  "src/doctor/claude-code.ts"() {
-    "use strict";
-    init_agent_config();
-    init_config_error();
-    init_check();
-    HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
-    WAIT_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+wait\b/;
-    callsCollect = (hook) => hook.type === "mcp_tool" && hook.tool === "collect_answers";
-  }
-});
-
-// src/doctor/check-timeout-error.ts
-var CheckTimeoutError;
-var init_check_timeout_error = __esm({
-  "src/doctor/check-timeout-error.ts"() {
-    "use strict";
-    CheckTimeoutError = class extends Error {
-      name = "CheckTimeoutError";
-    };
-  }
-});
-
-// src/doctor/deadline.ts
-function withDeadline(work, ms) {
-  let timer;
-  const late2 = new Promise((_resolve, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeoutError(`no answer within ${ms} ms`)), ms);
-  });
-  work.catch(() => void 0);
-  return Promise.race([work, late2]).finally(() => clearTimeout(timer));
-}
-function describeNetworkError(error46, timeoutMs) {
-  if (error46 instanceof CheckTimeoutError) return `no answer within ${timeoutMs / 1e3} s`;
-  if (error46 instanceof Error && (error46.name === "TimeoutError" || error46.name === "ConnectionTimeoutError")) {
-    return `no answer within ${timeoutMs / 1e3} s`;
-  }
-  let current = error46;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code3 = current.code;
-    if (typeof code3 === "string" && /^[A-Z0-9_]{2,64}$/.test(code3)) {
-      if (code3 === "ECONNREFUSED") return "connection refused";
-      if (code3 === "ENOTFOUND" || code3 === "EAI_AGAIN") return `host not found (${code3})`;
-      return code3;
-    }
-    current = current.cause;
-  }
-  return error46 instanceof Error ? error46.name : "unknown error";
-}
-var init_deadline = __esm({
-  "src/doctor/deadline.ts"() {
-    "use strict";
-    init_check_timeout_error();
-  }
-});
-
-// src/doctor/http.ts
-async function requestJson(url2, init, timeoutMs) {
-  const work = (async () => {
-    const response = await fetch(url2, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    const text3 = await response.text();
-    let body;
-    try {
-      body = text3 === "" ? void 0 : JSON.parse(text3);
-    } catch {
-      body = void 0;
-    }
-    const retryAfter = Number(response.headers.get("retry-after"));
-    return {
-      status: response.status,
-      body,
-      ...response.status === 429 && Number.isFinite(retryAfter) ? { retryAfter } : {}
-    };
-  })();
-  return withDeadline(work, timeoutMs + 250);
-}
-function record2(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : {};
-}
-function text(value, field) {
-  const found = record2(value)[field];
-  return typeof found === "string" ? found : void 0;
-}
-var init_http = __esm({
-  "src/doctor/http.ts"() {
-    "use strict";
-    init_deadline();
-  }
-});
-
-// src/doctor/discord.ts
-async function get(config3, path, timeoutMs) {
-  try {
-    return await requestJson(
-      `${config3.apiUrl ?? DISCORD_API}/v10${path}`,
-      {
-        method: "GET",
-        headers: {
-          authorization: `Bot ${config3.token}`,
-          "user-agent": "DiscordBot (https://github.com/ask-later/ask-later, 1) ask-later doctor"
-        }
-      },
-      timeoutMs
-    );
-  } catch (error46) {
-    return { network: describeNetworkError(error46, timeoutMs) };
-  }
-}
-function describeRefusal(answer) {
-  const code3 = record2(answer.body).code;
-  const message = text(answer.body, "message");
-  if (typeof code3 === "number" && code3 !== 0 && message !== void 0 && /^[\w .'-]{1,60}$/.test(message)) {
-    return `${code3} ${message}`;
-  }
-  return `HTTP ${answer.status}`;
-}
-function apiName(config3) {
-  return config3.apiUrl !== void 0 ? "DISCORD_API_URL" : "discord.com";
-}
-function unreachable(config3, why) {
-  return fail(
-    `Discord: no answer from the REST API at ${apiName(config3)} (${why}) — check the network, proxy or DISCORD_API_URL`
-  );
-}
-async function checkChannel(config3, channel, timeoutMs) {
-  const answer = await get(config3, `/channels/${channel}`, timeoutMs);
-  if ("network" in answer) return [unreachable(config3, answer.network)];
-  if (answer.status === 403) {
-    return [
-      fail(
-        `Discord: the bot cannot see channel ${channel} (${describeRefusal(answer)}) — add the bot to that server (README: Discord) and give it View Channel there`
-      )
-    ];
-  }
-  if (answer.status === 404) {
-    return [
-      fail(
-        `Discord: channel ${channel} does not exist (${describeRefusal(answer)}) — use the channel's id: Developer Mode → right-click the channel → Copy Channel ID`
-      )
-    ];
-  }
-  if (answer.status !== 200) return [fail(`Discord: cannot read channel ${channel} (${describeRefusal(answer)})`)];
-  const name = text(answer.body, "name");
-  const shown3 = name !== void 0 ? `${channel} (#${name})` : channel;
-  const type = record2(answer.body).type;
-  const kind = typeof type === "number" ? NOT_POSTABLE[type] : void 0;
-  if (kind !== void 0) return [fail(`Discord: channel ${shown3} is ${kind} — route questions to a text channel`)];
-  const lines = [ok(`Discord: the bot sees channel ${shown3}`)];
-  const guild = text(answer.body, "guild_id");
-  if (config3.guildId !== void 0 && guild !== void 0 && guild !== config3.guildId) {
-    lines.push(
-      warn(
-        `Discord: channel ${channel} is in server ${guild}, not DISCORD_GUILD_ID ${config3.guildId} — /questions is registered there, not where the questions are: set DISCORD_GUILD_ID to ${guild}`
-      )
-    );
-  }
-  return lines;
-}
-async function checkCommand(config3, applicationId, timeoutMs) {
-  const where = config3.guildId !== void 0 ? `in server ${config3.guildId}` : "globally";
-  const path = config3.guildId !== void 0 ? `/applications/${applicationId}/guilds/${config3.guildId}/commands` : `/applications/${applicationId}/commands`;
-  const answer = await get(config3, path, timeoutMs);
-  if ("network" in answer) return unreachable(config3, answer.network);
-  if (answer.status === 403) {
-    return fail(
-      `Discord: cannot read the commands ${where} (${describeRefusal(answer)}) — add the bot to that server with the bot and applications.commands scopes (README: Discord)`
-    );
-  }
-  if (answer.status !== 200 || !Array.isArray(answer.body)) {
-    return warn(`Discord: cannot check /questions ${where} (${describeRefusal(answer)})`);
-  }
-  if (answer.body.some((command) => text(command, "name") === "questions")) {
-    return ok(`Discord: /questions is registered ${where}`);
-  }
-  const slow = config3.guildId === void 0 ? " (global commands can take up to an hour to show)" : "";
-  return warn(
-    `Discord: /questions is not registered ${where} yet — start ask-later serve: it registers the command when it starts${slow}`
-  );
-}
-async function checkDiscord(config3, channels, timeoutMs) {
-  const me = await get(config3, "/users/@me", timeoutMs);
-  if ("network" in me) return [unreachable(config3, me.network)];
-  if (me.status === 401) return [fail(REFUSED)];
-  if (me.status !== 200) {
-    return [
-      fail(`Discord: GET /users/@me failed (${describeRefusal(me)}) — check DISCORD_TOKEN and ${apiName(config3)}`)
-    ];
-  }
-  const botName = text(me.body, "username") ?? "the bot";
-  const botId = text(me.body, "id");
-  const lines = [ok(`Discord: signed in as ${botName}${botId !== void 0 ? ` (${botId})` : ""}`)];
-  const application = await get(config3, "/applications/@me", timeoutMs);
-  const applicationId = !("network" in application) && application.status === 200 ? text(application.body, "id") : botId;
-  const [channelLines, command] = await Promise.all([
-    Promise.all(channels.map((channel) => checkChannel(config3, channel, timeoutMs))),
-    applicationId !== void 0 ? checkCommand(config3, applicationId, timeoutMs) : void 0
-  ]);
-  lines.push(...channelLines.flat());
-  if (command) lines.push(command);
-  return lines;
-}
-var DISCORD_API, NOT_POSTABLE, REFUSED;
-var init_discord = __esm({
-  "src/doctor/discord.ts"() {
-    "use strict";
-    init_check();
-    init_deadline();
-    init_http();
-    DISCORD_API = "https://discord.com/api";
-    NOT_POSTABLE = {
-      4: "a category",
-      14: "a directory",
-      15: "a forum",
-      16: "a media channel"
-    };
-    REFUSED = "Discord refused DISCORD_TOKEN (401) — reset the token on the Developer Portal's Bot page and paste it without 'Bot '";
-  }
-});
-
-// src/store/store-unavailable-error.ts
-var StoreUnavailableError;
-var init_store_unavailable_error = __esm({
-  "src/store/store-unavailable-error.ts"() {
-    "use strict";
-    StoreUnavailableError = class extends Error {
-      name = "StoreUnavailableError";
-      constructor(options) {
-        super("The ask-later inbox (its store) is unreachable", options);
+// src/routing.ts
+function compilePattern(pattern) {
+  let source = "";
+  for (let i = 0; i < pattern.length; ) {
+    if (pattern.startsWith("**", i)) {
+      const slashBefore = i === 0 || pattern[i - 1] === "/";
+      const slashAfter = pattern[i + 2] === "/";
+      if (slashBefore && slashAfter) {
+        source += "(?:.*/)?";
+        i += 3;
+      } else {
+        source += ".*";
+        i += 2;
       }
-    };
+    } else if (pattern[i] === "*") {
+      source += "[^/]*";
+      i += 1;
+    } else {
+      source += (pattern[i] ?? "").replace(/[\\^$.|?+()[\]{}]/g, "\\$&");
+      i += 1;
+    }
+  }
+  return new RegExp(`^${source}$`, "s");
+}
+function matchesProject(pattern, project) {
+  return compilePattern(pattern).test(project);
+}
+var DEFAULT_REMIND_AFTER_MS;
+var init_routing = __esm({
+  "src/routing.ts"() {
+    "use strict";
+    DEFAULT_REMIND_AFTER_MS = 30 * 6e4;
   }
 });
 
@@ -14219,6 +13813,20 @@ var init_agent_api_error = __esm({
       }
       code;
       name = "AgentApiError";
+    };
+  }
+});
+
+// src/store/store-unavailable-error.ts
+var StoreUnavailableError;
+var init_store_unavailable_error = __esm({
+  "src/store/store-unavailable-error.ts"() {
+    "use strict";
+    StoreUnavailableError = class extends Error {
+      name = "StoreUnavailableError";
+      constructor(options) {
+        super("The ask-later inbox (its store) is unreachable", options);
+      }
     };
   }
 });
@@ -14575,6 +14183,494 @@ var init_http_store = __esm({
         }
       }
     };
+  }
+});
+
+// src/doctor/check-timeout-error.ts
+var CheckTimeoutError;
+var init_check_timeout_error = __esm({
+  "src/doctor/check-timeout-error.ts"() {
+    "use strict";
+    CheckTimeoutError = class extends Error {
+      name = "CheckTimeoutError";
+    };
+  }
+});
+
+// src/doctor/deadline.ts
+function withDeadline(work, ms) {
+  let timer;
+  const late2 = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeoutError(`no answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => void 0);
+  return Promise.race([work, late2]).finally(() => clearTimeout(timer));
+}
+function describeNetworkError(error46, timeoutMs) {
+  if (error46 instanceof CheckTimeoutError) return `no answer within ${timeoutMs / 1e3} s`;
+  if (error46 instanceof Error && (error46.name === "TimeoutError" || error46.name === "ConnectionTimeoutError")) {
+    return `no answer within ${timeoutMs / 1e3} s`;
+  }
+  let current = error46;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code3 = current.code;
+    if (typeof code3 === "string" && /^[A-Z0-9_]{2,64}$/.test(code3)) {
+      if (code3 === "ECONNREFUSED") return "connection refused";
+      if (code3 === "ENOTFOUND" || code3 === "EAI_AGAIN") return `host not found (${code3})`;
+      return code3;
+    }
+    current = current.cause;
+  }
+  return error46 instanceof Error ? error46.name : "unknown error";
+}
+var init_deadline = __esm({
+  "src/doctor/deadline.ts"() {
+    "use strict";
+    init_check_timeout_error();
+  }
+});
+
+// src/doctor/agent-http.ts
+async function checkAgentHttp(location, project, timeoutMs) {
+  const where = `ask-later serve at ${describeServeUrl(location.url)}`;
+  const lines = [];
+  if (plainOverNetwork(location.url)) {
+    lines.push(
+      warn(
+        `${where}: http:// beyond this machine sends the token in clear — put serve behind https:// (a proxy or a load balancer)`
+      )
+    );
+  }
+  const store = await openHttpStore({ url: location.url, token: location.token, timeoutMs });
+  try {
+    const who2 = await withDeadline(store.whoami(), timeoutMs + 250);
+    lines.push(ok(`${where} accepts the token "${who2.name}" (id ${who2.id}), which reaches ${who2.patterns.join(", ")}`));
+    if (!who2.patterns.some((pattern) => matchesProject(pattern, project))) {
+      lines.push(
+        warn(
+          `This directory's project ${project} is not among the token's patterns — the agents here are refused (403); ask for a token that reaches it, or set ASK_LATER_PROJECT`
+        )
+      );
+    }
+  } catch (error46) {
+    lines.push(fail(explain(error46, where, timeoutMs)));
+  } finally {
+    await store.close();
+  }
+  return lines;
+}
+function explain(error46, where, timeoutMs) {
+  if (error46 instanceof TokenRefusedError) {
+    return `${where} refused the token (${error46.message}) — create one with \`ask-later token create\` where serve's store is, and set ASK_LATER_TOKEN`;
+  }
+  if (error46 instanceof AgentApiError) {
+    return `${where} answered, but not as ask-later's agent API (${error46.code}) — is ASK_LATER_URL serve's address, and serve this version or newer?`;
+  }
+  const cause = error46 instanceof StoreUnavailableError ? error46.cause : error46;
+  return `${where} is unreachable (${describeNetworkError(cause, timeoutMs)}) — is serve running there, and ASK_LATER_URL right?`;
+}
+function plainOverNetwork(url2) {
+  try {
+    const { protocol, hostname: hostname3 } = new URL(url2);
+    return protocol === "http:" && !["localhost", "127.0.0.1", "[::1]", "::1"].includes(hostname3);
+  } catch {
+    return false;
+  }
+}
+var init_agent_http = __esm({
+  "src/doctor/agent-http.ts"() {
+    "use strict";
+    init_agent_config();
+    init_routing();
+    init_agent_api_error();
+    init_http_store();
+    init_token_refused_error();
+    init_store_unavailable_error();
+    init_check();
+    init_deadline();
+  }
+});
+
+// src/doctor/claude-code.ts
+import { readFile } from "node:fs/promises";
+import { join as join3, relative, resolve as resolve2, sep } from "node:path";
+function object2(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : void 0;
+}
+async function readJson(path) {
+  let raw;
+  try {
+    raw = await readFile(path, "utf8");
+  } catch {
+    return void 0;
+  }
+  try {
+    return object2(JSON.parse(raw)) ?? "invalid";
+  } catch {
+    return "invalid";
+  }
+}
+function hooksOf(settings, event) {
+  const groups = object2(settings.hooks)?.[event];
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((group) => {
+    const hooks = object2(group)?.hooks;
+    return Array.isArray(hooks) ? hooks.map(object2).filter((hook) => hook !== void 0) : [];
+  });
+}
+function hasHook(settings) {
+  return hooksOf(settings, "UserPromptSubmit").some(
+    (hook) => HOOK_COMMAND.test(String(hook.command ?? "")) || callsCollect(hook)
+  );
+}
+function handWired(settings) {
+  return {
+    toolCall: settings.some((file2) => hooksOf(file2.json, "PostToolUse").some(callsCollect)),
+    wake: settings.some(
+      (file2) => ["SessionStart", "Stop"].some(
+        (event) => hooksOf(file2.json, event).some((hook) => WAIT_COMMAND.test(String(hook.command ?? "")))
+      )
+    )
+  };
+}
+function deliveryLine(wired, settings, env) {
+  const reachOf2 = (name) => {
+    const given = settings.map((file2) => object2(file2.json.env)?.[name]).find((value) => typeof value === "string");
+    try {
+      return loadDeliveryReach(name, typeof given === "string" ? given : env[name]);
+    } catch (error46) {
+      if (error46 instanceof ConfigError) return error46.message;
+      throw error46;
+    }
+  };
+  const midturn = reachOf2("ASK_LATER_MIDTURN");
+  const wake = reachOf2("ASK_LATER_WAKE");
+  for (const problem of [midturn, wake]) {
+    if (problem !== "blocking" && problem !== "all" && problem !== "off") {
+      return warn(`Claude Code: ${problem} — every ask-later tool and hook refuses to work until it is fixed`);
+    }
+  }
+  const path = (what, on, reach, variable, hooks) => {
+    if (!on) return `${what}: not set up (${hooks}; README: Claude Code)`;
+    if (reach === "off") return `${what}: off (${variable}=off)`;
+    return `${what} (${reach === "all" ? "every answer" : "answers to blocking questions"})`;
+  };
+  return ok(
+    [
+      "Claude Code: answers reach the agent with the next prompt",
+      path(
+        "at its next tool call",
+        wired.toolCall,
+        midturn,
+        "ASK_LATER_MIDTURN",
+        "no PostToolUse hook calling collect_answers"
+      ),
+      path(
+        "by waking an idle session",
+        wired.wake,
+        wake,
+        "ASK_LATER_WAKE",
+        "no SessionStart/Stop hook running ask-later wait"
+      )
+    ].join("; ")
+  );
+}
+function mcpServer(holder) {
+  return object2(object2(holder?.mcpServers)?.["ask-later"]);
+}
+function pluginEnabled(settings) {
+  const enabled = object2(settings.enabledPlugins);
+  if (!enabled) return void 0;
+  const key = Object.keys(enabled).find((name) => name.startsWith("ask-later@"));
+  return key === void 0 ? void 0 : enabled[key] === true;
+}
+function variableOf(env, name) {
+  const value = object2(env)?.[name];
+  return typeof value === "string" ? value.trim() : void 0;
+}
+function collect(given, env) {
+  const url2 = variableOf(env, "REDIS_URL");
+  if (url2 !== void 0) given.redisUrls.push(url2);
+  const database = variableOf(env, "ASK_LATER_DB");
+  if (database !== void 0) given.databases.push(database);
+}
+function storeMismatch(store, given) {
+  const where = "(settings env or the MCP server's env)";
+  if (store.kind === "redis") {
+    if (!given.redisUrls.some((url2) => url2 !== store.url)) return void 0;
+    return warn(
+      `Claude Code: its REDIS_URL ${where} differs from this one — the agents and ask-later serve must share one Redis`
+    );
+  }
+  if (given.redisUrls.some((url2) => url2 !== "")) {
+    return warn(
+      `Claude Code: its REDIS_URL ${where} sends the agents to Redis, but here REDIS_URL is not set (${describeStore(store)}) — the agents and ask-later serve must share one store: set the same REDIS_URL here, or remove it from Claude Code's settings`
+    );
+  }
+  const other = given.databases.find((path) => path !== "" && resolve2(path) !== resolve2(store.path));
+  if (other !== void 0) {
+    return warn(
+      `Claude Code: its ASK_LATER_DB ${where} is ${other}, but here the embedded store is at ${store.path} — the agents and ask-later serve must share one file: set the same ASK_LATER_DB on both sides`
+    );
+  }
+  return void 0;
+}
+async function checkClaudeCode(options) {
+  const shown3 = (path) => {
+    const inHome = relative(options.home, path);
+    if (!inHome.startsWith("..") && !inHome.startsWith(sep)) return `~/${inHome.split(sep).join("/")}`;
+    return path;
+  };
+  const lines = [];
+  const settingsPaths = [
+    join3(options.cwd, ".claude", "settings.local.json"),
+    join3(options.cwd, ".claude", "settings.json"),
+    join3(options.home, ".claude", "settings.json")
+  ];
+  const settings = [];
+  for (const path of [...new Set(settingsPaths)]) {
+    const json2 = await readJson(path);
+    if (json2 === "invalid")
+      lines.push(warn(`Claude Code: ${shown3(path)} is not valid JSON — Claude Code cannot read it; fix it`));
+    else if (json2) settings.push({ path, json: json2 });
+  }
+  const userConfigPath = join3(options.home, ".claude.json");
+  const userConfig = await readJson(userConfigPath);
+  const projectMcpPath = join3(options.cwd, ".mcp.json");
+  const projectMcp = await readJson(projectMcpPath);
+  const installed = await readJson(join3(options.home, ".claude", "plugins", "installed_plugins.json"));
+  const given = { redisUrls: [], databases: [] };
+  for (const file2 of settings) collect(given, file2.json.env);
+  const enabledIn = settings.find((file2) => pluginEnabled(file2.json) !== void 0);
+  const isInstalled = typeof installed === "object" && Object.keys(object2(installed.plugins) ?? {}).some((name) => name.startsWith("ask-later@"));
+  const hookIn = settings.find((file2) => hasHook(file2.json));
+  const userJson = typeof userConfig === "object" ? userConfig : void 0;
+  const projectEntry = object2(object2(userJson?.projects)?.[options.cwd]);
+  const mcpSources = [
+    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown3(projectMcpPath)],
+    [mcpServer(projectEntry), shown3(userConfigPath)],
+    [mcpServer(userJson), shown3(userConfigPath)],
+    ...settings.map((file2) => [mcpServer(file2.json), shown3(file2.path)])
+  ];
+  const mcp = mcpSources.find(([entry]) => entry !== void 0);
+  if (mcp) collect(given, mcp[0]?.env);
+  if (enabledIn && pluginEnabled(enabledIn.json) === false) {
+    lines.push(
+      warn(
+        `Claude Code: the ask-later plugin is disabled in ${shown3(enabledIn.path)} — claude plugin enable ask-later@ask-later`
+      )
+    );
+  } else if (enabledIn || isInstalled) {
+    const where = enabledIn ? shown3(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
+    lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
+    lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
+  } else if (hookIn && mcp) {
+    lines.push(
+      ok(`Claude Code: the prompt hook (${shown3(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
+    );
+    lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
+  } else if (hookIn) {
+    lines.push(
+      warn(
+        `Claude Code: the prompt hook is set up (${shown3(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
+      )
+    );
+  } else if (mcp) {
+    lines.push(
+      warn(
+        `Claude Code: the MCP server ask-later is set up (${mcp[1]}) but no UserPromptSubmit hook running ask-later hook — answers will not reach the agent: add the hook (README: Claude Code → By hand)`
+      )
+    );
+  } else if (options.store?.kind === "sqlite") {
+    lines.push(
+      warn(
+        "Claude Code: the ask-later plugin or hook was not found on this machine — add it with the two claude commands `ask-later serve` prints (claude plugin marketplace add …, claude plugin install ask-later@ask-later)"
+      )
+    );
+  } else {
+    lines.push(
+      warn(
+        "Claude Code: the ask-later plugin or hook was not found on this machine — claude plugin install ask-later@ask-later (fine if the agents run on another machine)"
+      )
+    );
+  }
+  const mismatch = options.store !== void 0 ? storeMismatch(options.store, given) : void 0;
+  if (mismatch) lines.push(mismatch);
+  return lines;
+}
+var HOOK_COMMAND, WAIT_COMMAND, callsCollect;
+var init_claude_code = __esm({
+  "src/doctor/claude-code.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_check();
+    HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
+    WAIT_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+wait\b/;
+    callsCollect = (hook) => hook.type === "mcp_tool" && hook.tool === "collect_answers";
+  }
+});
+
+// src/doctor/http.ts
+async function requestJson(url2, init, timeoutMs) {
+  const work = (async () => {
+    const response = await fetch(url2, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const text3 = await response.text();
+    let body;
+    try {
+      body = text3 === "" ? void 0 : JSON.parse(text3);
+    } catch {
+      body = void 0;
+    }
+    const retryAfter = Number(response.headers.get("retry-after"));
+    return {
+      status: response.status,
+      body,
+      ...response.status === 429 && Number.isFinite(retryAfter) ? { retryAfter } : {}
+    };
+  })();
+  return withDeadline(work, timeoutMs + 250);
+}
+function record2(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : {};
+}
+function text(value, field) {
+  const found = record2(value)[field];
+  return typeof found === "string" ? found : void 0;
+}
+var init_http = __esm({
+  "src/doctor/http.ts"() {
+    "use strict";
+    init_deadline();
+  }
+});
+
+// src/doctor/discord.ts
+async function get(config3, path, timeoutMs) {
+  try {
+    return await requestJson(
+      `${config3.apiUrl ?? DISCORD_API}/v10${path}`,
+      {
+        method: "GET",
+        headers: {
+          authorization: `Bot ${config3.token}`,
+          "user-agent": "DiscordBot (https://github.com/ask-later/ask-later, 1) ask-later doctor"
+        }
+      },
+      timeoutMs
+    );
+  } catch (error46) {
+    return { network: describeNetworkError(error46, timeoutMs) };
+  }
+}
+function describeRefusal(answer) {
+  const code3 = record2(answer.body).code;
+  const message = text(answer.body, "message");
+  if (typeof code3 === "number" && code3 !== 0 && message !== void 0 && /^[\w .'-]{1,60}$/.test(message)) {
+    return `${code3} ${message}`;
+  }
+  return `HTTP ${answer.status}`;
+}
+function apiName(config3) {
+  return config3.apiUrl !== void 0 ? "DISCORD_API_URL" : "discord.com";
+}
+function unreachable(config3, why) {
+  return fail(
+    `Discord: no answer from the REST API at ${apiName(config3)} (${why}) — check the network, proxy or DISCORD_API_URL`
+  );
+}
+async function checkChannel(config3, channel, timeoutMs) {
+  const answer = await get(config3, `/channels/${channel}`, timeoutMs);
+  if ("network" in answer) return [unreachable(config3, answer.network)];
+  if (answer.status === 403) {
+    return [
+      fail(
+        `Discord: the bot cannot see channel ${channel} (${describeRefusal(answer)}) — add the bot to that server (README: Discord) and give it View Channel there`
+      )
+    ];
+  }
+  if (answer.status === 404) {
+    return [
+      fail(
+        `Discord: channel ${channel} does not exist (${describeRefusal(answer)}) — use the channel's id: Developer Mode → right-click the channel → Copy Channel ID`
+      )
+    ];
+  }
+  if (answer.status !== 200) return [fail(`Discord: cannot read channel ${channel} (${describeRefusal(answer)})`)];
+  const name = text(answer.body, "name");
+  const shown3 = name !== void 0 ? `${channel} (#${name})` : channel;
+  const type = record2(answer.body).type;
+  const kind = typeof type === "number" ? NOT_POSTABLE[type] : void 0;
+  if (kind !== void 0) return [fail(`Discord: channel ${shown3} is ${kind} — route questions to a text channel`)];
+  const lines = [ok(`Discord: the bot sees channel ${shown3}`)];
+  const guild = text(answer.body, "guild_id");
+  if (config3.guildId !== void 0 && guild !== void 0 && guild !== config3.guildId) {
+    lines.push(
+      warn(
+        `Discord: channel ${channel} is in server ${guild}, not DISCORD_GUILD_ID ${config3.guildId} — /questions is registered there, not where the questions are: set DISCORD_GUILD_ID to ${guild}`
+      )
+    );
+  }
+  return lines;
+}
+async function checkCommand(config3, applicationId, timeoutMs) {
+  const where = config3.guildId !== void 0 ? `in server ${config3.guildId}` : "globally";
+  const path = config3.guildId !== void 0 ? `/applications/${applicationId}/guilds/${config3.guildId}/commands` : `/applications/${applicationId}/commands`;
+  const answer = await get(config3, path, timeoutMs);
+  if ("network" in answer) return unreachable(config3, answer.network);
+  if (answer.status === 403) {
+    return fail(
+      `Discord: cannot read the commands ${where} (${describeRefusal(answer)}) — add the bot to that server with the bot and applications.commands scopes (README: Discord)`
+    );
+  }
+  if (answer.status !== 200 || !Array.isArray(answer.body)) {
+    return warn(`Discord: cannot check /questions ${where} (${describeRefusal(answer)})`);
+  }
+  if (answer.body.some((command) => text(command, "name") === "questions")) {
+    return ok(`Discord: /questions is registered ${where}`);
+  }
+  const slow = config3.guildId === void 0 ? " (global commands can take up to an hour to show)" : "";
+  return warn(
+    `Discord: /questions is not registered ${where} yet — start ask-later serve: it registers the command when it starts${slow}`
+  );
+}
+async function checkDiscord(config3, channels, timeoutMs) {
+  const me = await get(config3, "/users/@me", timeoutMs);
+  if ("network" in me) return [unreachable(config3, me.network)];
+  if (me.status === 401) return [fail(REFUSED)];
+  if (me.status !== 200) {
+    return [
+      fail(`Discord: GET /users/@me failed (${describeRefusal(me)}) — check DISCORD_TOKEN and ${apiName(config3)}`)
+    ];
+  }
+  const botName = text(me.body, "username") ?? "the bot";
+  const botId = text(me.body, "id");
+  const lines = [ok(`Discord: signed in as ${botName}${botId !== void 0 ? ` (${botId})` : ""}`)];
+  const application = await get(config3, "/applications/@me", timeoutMs);
+  const applicationId = !("network" in application) && application.status === 200 ? text(application.body, "id") : botId;
+  const [channelLines, command] = await Promise.all([
+    Promise.all(channels.map((channel) => checkChannel(config3, channel, timeoutMs))),
+    applicationId !== void 0 ? checkCommand(config3, applicationId, timeoutMs) : void 0
+  ]);
+  lines.push(...channelLines.flat());
+  if (command) lines.push(command);
+  return lines;
+}
+var DISCORD_API, NOT_POSTABLE, REFUSED;
+var init_discord = __esm({
+  "src/doctor/discord.ts"() {
+    "use strict";
+    init_check();
+    init_deadline();
+    init_http();
+    DISCORD_API = "https://discord.com/api";
+    NOT_POSTABLE = {
+      4: "a category",
+      14: "a directory",
+      15: "a forum",
+      16: "a media channel"
+    };
+    REFUSED = "Discord refused DISCORD_TOKEN (401) — reset the token on the Developer Portal's Bot page and paste it without 'Bot '";
   }
 });
 
@@ -63478,8 +63574,25 @@ async function checkStore(config3, timeoutMs) {
   if (lines.some((line) => line.status === "fail")) return lines;
   return [...lines, ...await checkFailedEvents(config3.store, timeoutMs)];
 }
+async function diagnoseAgentHttp(env, location, options, timeoutMs) {
+  const cwd = options.cwd ?? process.cwd();
+  const project = projectFromEnvironment(env, cwd);
+  const [agent, claudeCode] = await Promise.all([
+    checkAgentHttp(location, project, timeoutMs),
+    checkClaudeCode({ home: options.home ?? homedir2(), cwd, env })
+  ]);
+  return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
+}
 async function diagnose(env, options = {}) {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
+  let agentStore;
+  try {
+    agentStore = loadAgentStoreConfig(env).store;
+  } catch (error46) {
+    if (!(error46 instanceof ConfigError)) throw error46;
+    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error46.message}`)];
+  }
+  if (agentStore?.kind === "http") return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
   const configLines = [];
   let serve;
   let store;
@@ -63512,8 +63625,11 @@ async function diagnose(env, options = {}) {
 var init_doctor = __esm({
   "src/doctor/doctor.ts"() {
     "use strict";
+    init_agent_config();
     init_config();
     init_config_error();
+    init_project2();
+    init_agent_http();
     init_check();
     init_claude_code();
     init_discord();
@@ -63842,7 +63958,7 @@ async function runHook(io, env, cwd) {
   try {
     await run(io, env, cwd, deadline, seen);
   } catch (error46) {
-    io.stderr.write(`ask-later hook: ${explain(error46, seen)}
+    io.stderr.write(`ask-later hook: ${explain2(error46, seen)}
 `);
   } finally {
     deadline.clear();
@@ -63873,7 +63989,7 @@ async function run(io, env, cwd, deadline, seen) {
     })
   });
 }
-function explain(error46, seen) {
+function explain2(error46, seen) {
   const waiting = "answers wait for the next prompt";
   if (error46 instanceof UnconfirmedDeliveryError) {
     return `${error46.message} (${describe3(error46.cause, seen)}); they may come again with a prompt after 5 s`;
@@ -80265,7 +80381,7 @@ async function runWaiter(io, env, cwd, options = {}) {
     }
   } catch (error46) {
     io.stderr.write(
-      `ask-later wait: ${explain2(error46)}; the session is not woken (answers come with the next prompt)
+      `ask-later wait: ${explain3(error46)}; the session is not woken (answers come with the next prompt)
 `
     );
     return 0;
@@ -80338,7 +80454,7 @@ function withTimeout(work, ms, what) {
   });
   return Promise.race([work, late2]).finally(() => clearTimeout(timer));
 }
-function explain2(error46) {
+function explain3(error46) {
   if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
     return error46.message;
   }
@@ -86563,38 +86679,6 @@ var init_format2 = __esm({
     };
     parser = new lib_default({ html: true });
     HEADING_SHIFT = 3;
-  }
-});
-
-// src/routing.ts
-function compilePattern(pattern) {
-  let source = "";
-  for (let i = 0; i < pattern.length; ) {
-    if (pattern.startsWith("**", i)) {
-      const slashBefore = i === 0 || pattern[i - 1] === "/";
-      const slashAfter = pattern[i + 2] === "/";
-      if (slashBefore && slashAfter) {
-        source += "(?:.*/)?";
-        i += 3;
-      } else {
-        source += ".*";
-        i += 2;
-      }
-    } else if (pattern[i] === "*") {
-      source += "[^/]*";
-      i += 1;
-    } else {
-      source += (pattern[i] ?? "").replace(/[\\^$.|?+()[\]{}]/g, "\\$&");
-      i += 1;
-    }
-  }
-  return new RegExp(`^${source}$`, "s");
-}
-var DEFAULT_REMIND_AFTER_MS;
-var init_routing = __esm({
-  "src/routing.ts"() {
-    "use strict";
-    DEFAULT_REMIND_AFTER_MS = 30 * 6e4;
   }
 });
 

@@ -229,3 +229,18 @@ describe('the waiter over ASK_LATER_URL', () => {
     expect(stderr).toBe('#1 (blocking) was answered on Slack. Call the collect_answers tool to read it.\n');
   });
 });
+
+describe('what serve logged of all this', () => {
+  it('GIVEN every call above THEN the log has operations, statuses and token ids, never a token or a question’s text', () => {
+    const calls = logger.lines.filter((line) => line.message === 'agent api: call');
+    expect(calls.length).toBeGreaterThan(10);
+    for (const call of calls) {
+      for (const key of Object.keys(call.fields)) expect(['ms', 'operation', 'status', 'token']).toContain(key);
+    }
+    const text = logger.text();
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(token.slice(17));
+    expect(text).not.toContain('Which one?');
+    expect(text).not.toContain('Which database should billing use?');
+  });
+});

@@ -38,6 +38,8 @@ describe('token scope', () => {
     const token = await createToken(store, 'alice-scope', [`${team}/acme/*`]);
     await store.park(`${team}/other/exists`, spec());
     expect((await call('park', { project: `${team}/acme/api`, spec: spec() }, token)).status).toBe(200);
+    // The use is recorded (token list shows it).
+    await expect.poll(async () => (await store.tokens().get(token.slice(4, 16)))?.lastUsedAt).toBeDefined();
 
     const existing = await call('list', { project: `${team}/other/exists` }, token);
     const missing = await call('list', { project: `${team}/other/missing` }, token);
