@@ -2941,13 +2941,13 @@ var init_schemas = __esm({
         }
         return propValues;
       });
-      const isObject4 = isObject;
+      const isObject5 = isObject;
       const catchall = def.catchall;
       let value;
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
-        if (!isObject4(input)) {
+        if (!isObject5(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -3021,7 +3021,7 @@ var init_schemas = __esm({
         return (payload, ctx) => fn(shape, payload, ctx);
       };
       let fastpass;
-      const isObject4 = isObject;
+      const isObject5 = isObject;
       const jit = !globalConfig.jitless;
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
@@ -3030,7 +3030,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
-        if (!isObject4(input)) {
+        if (!isObject5(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -13853,6 +13853,73 @@ var init_protocol = __esm({
   }
 });
 
+// src/core/question.ts
+function platformName(platform) {
+  return PLATFORM_NAMES[platform];
+}
+var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
+// src/store/http/replies.ts
+function checkReply(operation, body) {
+  if (!isObject2(body)) throw new AgentApiError("bad-response", `serve's answer to ${operation} is not a JSON object`);
+  for (const [field, check2] of Object.entries(FIELDS[operation])) {
+    if (!check2(body[field])) {
+      throw new AgentApiError("bad-response", `serve's answer to ${operation} has no valid \`${field}\``);
+    }
+  }
+  return body;
+}
+var isObject2, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, FIELDS;
+var init_replies = __esm({
+  "src/store/http/replies.ts"() {
+    "use strict";
+    init_question();
+    init_agent_api_error();
+    isObject2 = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    isString = (value) => typeof value === "string";
+    isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+    isBoolean = (value) => typeof value === "boolean";
+    arrayOf = (check2) => (value) => Array.isArray(value) && value.every(check2);
+    orNull = (check2) => (value) => value === null || check2(value);
+    isQuestion = (value) => isObject2(value) && isString(value.project) && isNumber(value.id) && QUESTION_STATUSES.includes(value.status);
+    isCounts = (value) => isObject2(value) && QUESTION_STATUSES.every((status) => {
+      const entry = value[status];
+      return isObject2(entry) && isNumber(entry.blocking) && isNumber(entry.canWait);
+    });
+    isResult = (value) => isObject2(value) && isString(value.kind);
+    FIELDS = {
+      park: { question: isQuestion },
+      get: { question: orNull(isQuestion) },
+      list: { questions: arrayOf(isQuestion) },
+      cancel: { result: isResult },
+      claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
+      confirm: { ids: arrayOf(isNumber) },
+      release: {},
+      waiting: { questions: arrayOf(isQuestion) },
+      "mark-delivered": { result: isString },
+      count: { counts: isCounts },
+      "lease-acquire": { held: isBoolean },
+      "lease-release": {},
+      "lease-seize": {},
+      watch: { mark: isString },
+      changed: { changed: isBoolean, mark: isString },
+      wait: { question: orNull(isQuestion) },
+      ping: {},
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString) }
+    };
+  }
+});
+
 // src/store/http/token-refused-error.ts
 var TokenRefusedError;
 var init_token_refused_error = __esm({
@@ -13911,6 +13978,7 @@ var init_client = __esm({
     init_agent_api_error();
     init_project_refused_error();
     init_protocol();
+    init_replies();
     init_token_refused_error();
     RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
     AgentClient = class {
@@ -13927,14 +13995,14 @@ var init_client = __esm({
       }
       /** Call one operation. */
       async call(operation, body, options) {
+        let reply;
         try {
-          return await this.#post(operation, JSON.stringify(body), options, false);
+          reply = await this.#post(operation, JSON.stringify(body), options, false);
         } catch (error46) {
-          if (error46 instanceof StaleSocketError) {
-            return await this.#post(operation, JSON.stringify(body), options, true);
-          }
-          throw error46;
+          if (!(error46 instanceof StaleSocketError)) throw error46;
+          reply = await this.#post(operation, JSON.stringify(body), options, true);
         }
+        return checkReply(operation, reply);
       }
       close() {
         this.#closed = true;
@@ -14707,22 +14775,6 @@ var init_limits = __esm({
       EXPIRES_MAX_SECONDS,
       WAIT_MAX_SECONDS
     });
-  }
-});
-
-// src/core/question.ts
-function platformName(platform) {
-  return PLATFORM_NAMES[platform];
-}
-var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
-var init_question = __esm({
-  "src/core/question.ts"() {
-    "use strict";
-    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
-    PLATFORMS = ["slack", "discord", "web"];
-    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
-    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
-    OTHER_LABEL = "Other";
   }
 });
 
@@ -15611,12 +15663,12 @@ function readTokenRecord(json2, id, lastUsedAt) {
     if (!ok2(v)) throw new CorruptTokenError(id, `\`${name}\` is missing or of the wrong type`);
     return v;
   };
-  const isString3 = (v) => typeof v === "string" && v.length > 0;
-  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString3);
+  const isString4 = (v) => typeof v === "string" && v.length > 0;
+  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString4);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   return {
-    id: field("id", isString3),
-    name: field("name", isString3),
+    id: field("id", isString4),
+    name: field("name", isString4),
     hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
@@ -64088,11 +64140,11 @@ function parseStatusInput(text3) {
   } catch {
     throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
   }
-  if (!isObject2(value)) {
+  if (!isObject3(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
     throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
   }
-  const workspace = isObject2(value.workspace) ? value.workspace : {};
+  const workspace = isObject3(value.workspace) ? value.workspace : {};
   const projectDir = nonBlank(workspace.project_dir);
   const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
   return {
@@ -64100,7 +64152,7 @@ function parseStatusInput(text3) {
     ...currentDir === void 0 ? {} : { currentDir }
   };
 }
-function isObject2(value) {
+function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function nonBlank(value) {
@@ -72536,8 +72588,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber2 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber2 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber2 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -79449,7 +79501,7 @@ function recommendedProblem(input) {
 function suggestField(key) {
   if (key.length > ECHO_MAX) return void 0;
   let best;
-  for (const field of FIELDS) {
+  for (const field of FIELDS2) {
     const distance = editDistance(key.toLowerCase(), field.toLowerCase());
     if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === void 0 || distance < best.distance)) {
       best = { field, distance };
@@ -79479,7 +79531,7 @@ function keyList(keys, suggest) {
   return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown3.join(", ")}${more}`;
 }
 function unknownFieldsMessage(keys) {
-  const optional2 = FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
+  const optional2 = FIELDS2.filter((field) => !REQUIRED_FIELDS.includes(field));
   return `contain ${keyList(keys, suggestField)}. The fields are ${listFields(REQUIRED_FIELDS)} (required) and ${listFields(optional2)} (optional)`;
 }
 function formatPath(path) {
@@ -79509,7 +79561,7 @@ function reasonsFrom(issues, input, prefix) {
 }
 function order(reason) {
   const [field] = reason.path;
-  const rank = field === void 0 ? -1 : FIELDS.indexOf(field);
+  const rank = field === void 0 ? -1 : FIELDS2.indexOf(field);
   return [rank, reason.path.length];
 }
 function normaliseMarkdown(text3) {
@@ -79556,7 +79608,7 @@ function formatRefusal(reasons) {
   return `ask_later refused the question; nothing was stored. Fix these and call again:
 ${lines.map((reason) => `- ${reason}`).join("\n")}`;
 }
-var ECHO_MAX, REASONS_MAX, FIELDS, REQUIRED_FIELDS, LINE_BREAKS, isOther, optionLabelSchema, optionObjectSchema, optionSchema, askInputSchema;
+var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, LINE_BREAKS, isOther, optionLabelSchema, optionObjectSchema, optionSchema, askInputSchema;
 var init_ask_input = __esm({
   "src/core/ask-input.ts"() {
     "use strict";
@@ -79565,7 +79617,7 @@ var init_ask_input = __esm({
     init_question();
     ECHO_MAX = 40;
     REASONS_MAX = 20;
-    FIELDS = [
+    FIELDS2 = [
       "context",
       "question",
       "impact",
@@ -81070,14 +81122,14 @@ var init_decode_codepoint = __esm({
 });
 
 // node_modules/entities/lib/esm/decode.js
-function isNumber(code3) {
+function isNumber2(code3) {
   return code3 >= CharCodes.ZERO && code3 <= CharCodes.NINE;
 }
 function isHexadecimalCharacter(code3) {
   return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_F || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_F;
 }
 function isAsciiAlphaNumeric(code3) {
-  return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_Z || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_Z || isNumber(code3);
+  return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_Z || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_Z || isNumber2(code3);
 }
 function isEntityInAttributeInvalidEnd(code3) {
   return code3 === CharCodes.EQUALS || isAsciiAlphaNumeric(code3);
@@ -81273,7 +81325,7 @@ var init_decode2 = __esm({
         const startIdx = offset;
         while (offset < str.length) {
           const char = str.charCodeAt(offset);
-          if (isNumber(char) || isHexadecimalCharacter(char)) {
+          if (isNumber2(char) || isHexadecimalCharacter(char)) {
             offset += 1;
           } else {
             this.addToNumericResult(str, startIdx, offset, 16);
@@ -81296,7 +81348,7 @@ var init_decode2 = __esm({
         const startIdx = offset;
         while (offset < str.length) {
           const char = str.charCodeAt(offset);
-          if (isNumber(char)) {
+          if (isNumber2(char)) {
             offset += 1;
           } else {
             this.addToNumericResult(str, startIdx, offset, 10);
@@ -81545,7 +81597,7 @@ __export(utils_exports, {
   isMdAsciiPunct: () => isMdAsciiPunct,
   isPunctChar: () => isPunctChar,
   isSpace: () => isSpace,
-  isString: () => isString,
+  isString: () => isString2,
   isValidEntityCode: () => isValidEntityCode,
   isWhiteSpace: () => isWhiteSpace,
   lib: () => lib,
@@ -81556,7 +81608,7 @@ __export(utils_exports, {
 function _class(obj) {
   return Object.prototype.toString.call(obj);
 }
-function isString(obj) {
+function isString2(obj) {
   return _class(obj) === "[object String]";
 }
 function has(object4, key) {
@@ -85430,10 +85482,10 @@ function assign2(obj) {
 function _class2(obj) {
   return Object.prototype.toString.call(obj);
 }
-function isString2(obj) {
+function isString3(obj) {
   return _class2(obj) === "[object String]";
 }
-function isObject3(obj) {
+function isObject4(obj) {
   return _class2(obj) === "[object Object]";
 }
 function isRegExp(obj) {
@@ -85495,7 +85547,7 @@ function compile(self2) {
     }
     const compiled = { validate: null, link: null };
     self2.__compiled__[name] = compiled;
-    if (isObject3(val)) {
+    if (isObject4(val)) {
       if (isRegExp(val.validate)) {
         compiled.validate = createValidator(val.validate);
       } else if (isFunction(val.validate)) {
@@ -85512,7 +85564,7 @@ function compile(self2) {
       }
       return;
     }
-    if (isString2(val)) {
+    if (isString3(val)) {
       aliases.push(name);
       return;
     }
@@ -86269,7 +86321,7 @@ function MarkdownIt(presetName, options) {
     return new MarkdownIt(presetName, options);
   }
   if (!options) {
-    if (!isString(presetName)) {
+    if (!isString2(presetName)) {
       options = presetName || {};
       presetName = "default";
     }
@@ -86319,7 +86371,7 @@ var init_lib = __esm({
     };
     MarkdownIt.prototype.configure = function(presets) {
       const self2 = this;
-      if (isString(presets)) {
+      if (isString2(presets)) {
         const presetName = presets;
         presets = config2[presetName];
         if (!presets) {

@@ -368,6 +368,57 @@ var init_protocol = __esm({
   }
 });
 
+// src/store/http/replies.ts
+function checkReply(operation, body) {
+  if (!isObject(body)) throw new AgentApiError("bad-response", `serve's answer to ${operation} is not a JSON object`);
+  for (const [field, check] of Object.entries(FIELDS[operation])) {
+    if (!check(body[field])) {
+      throw new AgentApiError("bad-response", `serve's answer to ${operation} has no valid \`${field}\``);
+    }
+  }
+  return body;
+}
+var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, FIELDS;
+var init_replies = __esm({
+  "src/store/http/replies.ts"() {
+    "use strict";
+    init_question();
+    init_agent_api_error();
+    isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    isString = (value) => typeof value === "string";
+    isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+    isBoolean = (value) => typeof value === "boolean";
+    arrayOf = (check) => (value) => Array.isArray(value) && value.every(check);
+    orNull = (check) => (value) => value === null || check(value);
+    isQuestion = (value) => isObject(value) && isString(value.project) && isNumber(value.id) && QUESTION_STATUSES.includes(value.status);
+    isCounts = (value) => isObject(value) && QUESTION_STATUSES.every((status) => {
+      const entry = value[status];
+      return isObject(entry) && isNumber(entry.blocking) && isNumber(entry.canWait);
+    });
+    isResult = (value) => isObject(value) && isString(value.kind);
+    FIELDS = {
+      park: { question: isQuestion },
+      get: { question: orNull(isQuestion) },
+      list: { questions: arrayOf(isQuestion) },
+      cancel: { result: isResult },
+      claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
+      confirm: { ids: arrayOf(isNumber) },
+      release: {},
+      waiting: { questions: arrayOf(isQuestion) },
+      "mark-delivered": { result: isString },
+      count: { counts: isCounts },
+      "lease-acquire": { held: isBoolean },
+      "lease-release": {},
+      "lease-seize": {},
+      watch: { mark: isString },
+      changed: { changed: isBoolean, mark: isString },
+      wait: { question: orNull(isQuestion) },
+      ping: {},
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString) }
+    };
+  }
+});
+
 // src/store/http/client.ts
 function readBody(response) {
   return new Promise((resolve3, reject) => {
@@ -415,6 +466,7 @@ var init_client = __esm({
     init_agent_api_error();
     init_project_refused_error();
     init_protocol();
+    init_replies();
     init_token_refused_error();
     RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
     AgentClient = class {
@@ -431,14 +483,14 @@ var init_client = __esm({
       }
       /** Call one operation. */
       async call(operation, body, options) {
+        let reply;
         try {
-          return await this.#post(operation, JSON.stringify(body), options, false);
+          reply = await this.#post(operation, JSON.stringify(body), options, false);
         } catch (error) {
-          if (error instanceof StaleSocketError) {
-            return await this.#post(operation, JSON.stringify(body), options, true);
-          }
-          throw error;
+          if (!(error instanceof StaleSocketError)) throw error;
+          reply = await this.#post(operation, JSON.stringify(body), options, true);
         }
+        return checkReply(operation, reply);
       }
       close() {
         this.#closed = true;
@@ -1376,12 +1428,12 @@ function readTokenRecord(json, id, lastUsedAt) {
     if (!ok(v)) throw new CorruptTokenError(id, `\`${name}\` is missing or of the wrong type`);
     return v;
   };
-  const isString = (v) => typeof v === "string" && v.length > 0;
-  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString);
+  const isString2 = (v) => typeof v === "string" && v.length > 0;
+  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString2);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   return {
-    id: field("id", isString),
-    name: field("name", isString),
+    id: field("id", isString2),
+    name: field("name", isString2),
     hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),

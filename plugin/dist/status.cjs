@@ -92,6 +92,69 @@ var init_protocol = __esm({
   }
 });
 
+// src/core/question.ts
+var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
+// src/store/http/replies.ts
+function checkReply(operation, body) {
+  if (!isObject(body)) throw new AgentApiError("bad-response", `serve's answer to ${operation} is not a JSON object`);
+  for (const [field, check] of Object.entries(FIELDS[operation])) {
+    if (!check(body[field])) {
+      throw new AgentApiError("bad-response", `serve's answer to ${operation} has no valid \`${field}\``);
+    }
+  }
+  return body;
+}
+var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, FIELDS;
+var init_replies = __esm({
+  "src/store/http/replies.ts"() {
+    "use strict";
+    init_question();
+    init_agent_api_error();
+    isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    isString = (value) => typeof value === "string";
+    isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+    isBoolean = (value) => typeof value === "boolean";
+    arrayOf = (check) => (value) => Array.isArray(value) && value.every(check);
+    orNull = (check) => (value) => value === null || check(value);
+    isQuestion = (value) => isObject(value) && isString(value.project) && isNumber(value.id) && QUESTION_STATUSES.includes(value.status);
+    isCounts = (value) => isObject(value) && QUESTION_STATUSES.every((status) => {
+      const entry = value[status];
+      return isObject(entry) && isNumber(entry.blocking) && isNumber(entry.canWait);
+    });
+    isResult = (value) => isObject(value) && isString(value.kind);
+    FIELDS = {
+      park: { question: isQuestion },
+      get: { question: orNull(isQuestion) },
+      list: { questions: arrayOf(isQuestion) },
+      cancel: { result: isResult },
+      claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
+      confirm: { ids: arrayOf(isNumber) },
+      release: {},
+      waiting: { questions: arrayOf(isQuestion) },
+      "mark-delivered": { result: isString },
+      count: { counts: isCounts },
+      "lease-acquire": { held: isBoolean },
+      "lease-release": {},
+      "lease-seize": {},
+      watch: { mark: isString },
+      changed: { changed: isBoolean, mark: isString },
+      wait: { question: orNull(isQuestion) },
+      ping: {},
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString) }
+    };
+  }
+});
+
 // src/store/http/client.ts
 function readBody(response) {
   return new Promise((resolve3, reject) => {
@@ -139,6 +202,7 @@ var init_client = __esm({
     init_agent_api_error();
     init_project_refused_error();
     init_protocol();
+    init_replies();
     init_token_refused_error();
     RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
     AgentClient = class {
@@ -155,14 +219,14 @@ var init_client = __esm({
       }
       /** Call one operation. */
       async call(operation, body, options) {
+        let reply;
         try {
-          return await this.#post(operation, JSON.stringify(body), options, false);
+          reply = await this.#post(operation, JSON.stringify(body), options, false);
         } catch (error) {
-          if (error instanceof StaleSocketError) {
-            return await this.#post(operation, JSON.stringify(body), options, true);
-          }
-          throw error;
+          if (!(error instanceof StaleSocketError)) throw error;
+          reply = await this.#post(operation, JSON.stringify(body), options, true);
         }
+        return checkReply(operation, reply);
       }
       close() {
         this.#closed = true;
@@ -447,18 +511,6 @@ var init_limits = __esm({
       EXPIRES_MAX_SECONDS,
       WAIT_MAX_SECONDS
     });
-  }
-});
-
-// src/core/question.ts
-var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
-var init_question = __esm({
-  "src/core/question.ts"() {
-    "use strict";
-    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
-    PLATFORMS = ["slack", "discord", "web"];
-    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
-    OTHER_LABEL = "Other";
   }
 });
 
@@ -1309,12 +1361,12 @@ function readTokenRecord(json, id, lastUsedAt) {
     if (!ok(v)) throw new CorruptTokenError(id, `\`${name}\` is missing or of the wrong type`);
     return v;
   };
-  const isString = (v) => typeof v === "string" && v.length > 0;
-  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString);
+  const isString2 = (v) => typeof v === "string" && v.length > 0;
+  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString2);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   return {
-    id: field("id", isString),
-    name: field("name", isString),
+    id: field("id", isString2),
+    name: field("name", isString2),
     hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
@@ -3911,11 +3963,11 @@ function parseStatusInput(text) {
   } catch {
     throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
   }
-  if (!isObject(value)) {
+  if (!isObject2(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
     throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
   }
-  const workspace = isObject(value.workspace) ? value.workspace : {};
+  const workspace = isObject2(value.workspace) ? value.workspace : {};
   const projectDir = nonBlank(workspace.project_dir);
   const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
   return {
@@ -3923,7 +3975,7 @@ function parseStatusInput(text) {
     ...currentDir === void 0 ? {} : { currentDir }
   };
 }
-function isObject(value) {
+function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function nonBlank(value) {

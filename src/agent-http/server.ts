@@ -73,6 +73,8 @@ async function serveOne(
     }
     if (!isOperation(name))
       throw new AgentRequestError('not-found', `no operation ${JSON.stringify(name.slice(0, 40))}`);
+    // Stopping: a wait started now would end at once and be asked again at once; the caller backs off instead.
+    if (stopping.aborted) throw new AgentRequestError('store-unavailable', 'serve is stopping; ask again shortly');
     const token = await auth.authenticate(request);
     tokenId = token.id;
     const raw = await readJsonBody(request, AGENT_BODY_MAX_BYTES);

@@ -16,7 +16,6 @@ import type { Store } from '../../src/store/port.js';
 import { RecordingLogger } from '../bot/slack/harness.js';
 import { answered, answeredIds, cli, hookEnv, noteOf, payload, runHookCli } from '../hook/support.js';
 import { createToken } from '../support/agent-api.js';
-import { testHome } from '../support/home.js';
 import { isError, textOf } from '../support/mcp.js';
 import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryEntryLength } from '../../src/core/delivery-note.js';
 import type { AgentStore, Store } from '../../src/store/port.js';
@@ -438,6 +439,40 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
         await agent.cancel(project, 1);
         expect((await agent.waitWhilePending(project, 1, { timeoutMs: 60_000 }))?.status).toBe('cancelled');
         expect(await agent.waitWhilePending(project, 7, { timeoutMs: 60_000 })).toBeUndefined();
+      });
+    });
+
+    describe('named leases', () => {
+      it('GIVEN two owners THEN one holds the lease, renews it, gives it up, and the other takes it after', async () => {
+        const sweep = `sweep-${randomUUID()}`;
+        const other = `other-${randomUUID()}`;
+        expect(await agent.acquireLease(sweep, 'a', 60_000)).toBe(true);
+        expect(await agent.acquireLease(sweep, 'b', 60_000)).toBe(false);
+        expect(await agent.acquireLease(sweep, 'a', 60_000)).toBe(true); // renewed
+        expect(await agent.acquireLease(other, 'b', 60_000)).toBe(true); // leases are per name
+        await agent.releaseLease(sweep, 'b'); // not b's: nothing happens
+        expect(await agent.acquireLease(sweep, 'b', 60_000)).toBe(false);
+        await agent.releaseLease(sweep, 'a');
+        expect(await agent.acquireLease(sweep, 'b', 60_000)).toBe(true);
+        expect(await agent.acquireLease(sweep, 'a', 60_000)).toBe(false);
+      });
+
+      it('GIVEN a holder WHEN another owner seizes the lease THEN the holder can neither renew nor release it; the seizer can', async () => {
+        const waiter = `waiter:${randomUUID()}`;
+        const free = `free-${randomUUID()}`;
+        expect(await agent.acquireLease(waiter, 'waiter', 60_000)).toBe(true);
+        await agent.seizeLease(waiter, 'turn', 60_000);
+        expect(await agent.acquireLease(waiter, 'waiter', 60_000)).toBe(false);
+        await agent.releaseLease(waiter, 'waiter'); // not the holder's any more: nothing happens
+        expect(await agent.acquireLease(waiter, 'other', 60_000)).toBe(false);
+        await agent.releaseLease(waiter, 'turn');
+        expect(await agent.acquireLease(waiter, 'waiter', 60_000)).toBe(true);
+        await agent.seizeLease(free, 'turn', 60_000); // a free one is simply taken
+        expect(await agent.acquireLease(free, 'x', 60_000)).toBe(false);
+      });
+
+      it('GIVEN an open store THEN ping answers', async () => {
+        await expect(agent.ping()).resolves.toBeUndefined();
       });
     });
   });

@@ -12,6 +12,7 @@ import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { AgentApiError } from './agent-api-error.js';
 import { ProjectRefusedError } from './project-refused-error.js';
 import { AGENT_API_PATH, type AgentOperationName, type AgentOperations } from './protocol.js';
+import { checkReply } from './replies.js';
 import { TokenRefusedError } from './token-refused-error.js';
 
 /** The most a response body may take (a project's whole list of questions at every limit fits well within it). */
@@ -55,15 +56,15 @@ export class AgentClient {
     body: AgentOperations[Op]['request'],
     options: CallOptions,
   ): Promise<AgentOperations[Op]['response']> {
+    let reply: unknown;
     try {
-      return (await this.#post(operation, JSON.stringify(body), options, false)) as AgentOperations[Op]['response'];
+      reply = await this.#post(operation, JSON.stringify(body), options, false);
     } catch (error) {
       // A kept-alive socket the server had closed fails before anything reached it: once more on a fresh one.
-      if (error instanceof StaleSocketError) {
-        return (await this.#post(operation, JSON.stringify(body), options, true)) as AgentOperations[Op]['response'];
-      }
-      throw error;
+      if (!(error instanceof StaleSocketError)) throw error;
+      reply = await this.#post(operation, JSON.stringify(body), options, true);
     }
+    return checkReply(operation, reply);
   }
 
   close(): void {
