@@ -13,6 +13,8 @@ import { hashToken, newToken } from '../../src/tokens/format.js';
 
 export interface AgentApiServer {
   readonly url: string;
+  /** Every request's path, in order of arrival (`/agent/v1/wait`, `/mcp`). */
+  readonly requests: string[];
   readonly server: Server;
   close(): Promise<void>;
 }
@@ -21,7 +23,9 @@ export async function startAgentApi(store: Store): Promise<AgentApiServer> {
   const auth = createAuthenticator(store.tokens());
   const api = createAgentApi({ store, auth, logger: silentLogger });
   const mcp = createMcpEndpoint({ store, auth, logger: silentLogger, progressIntervalMs: 100 });
+  const requests: string[] = [];
   const server = createServer((request, response) => {
+    requests.push((request.url ?? '').split('?')[0] ?? '');
     if (api.handle(request, response) || mcp.handle(request, response)) return;
     response.writeHead(404).end();
   });
@@ -29,6 +33,7 @@ export async function startAgentApi(store: Store): Promise<AgentApiServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     server,
     close: async () => {
       api.close();
