@@ -83,6 +83,29 @@ describe('/mcp over Streamable HTTP', () => {
     expect((await store.get(project, 1))?.status).toBe('delivered');
   });
 
+  it("GIVEN answers waiting THEN collect_answers (as the plugin's prompt hook calls it) carries them once, confirmed after its response", async () => {
+    const project = `${team}/collect`;
+    for (const label of ['A', 'B']) {
+      const parked = await store.park(project, spec());
+      await store.answer(
+        project,
+        parked.id,
+        { choices: [label === 'A' ? 'Postgres' : 'SQLite'], other: false },
+        person(),
+      );
+    }
+    const client = await connect({ authorization: `Bearer ${token}`, 'x-ask-later-project': project });
+    const args = { for: 'UserPromptSubmit', prompt: 'go on', source: '', session_id: 's-http', prompt_id: 'p-http' };
+    const first = JSON.parse(textOf(await client.callTool({ name: 'collect_answers', arguments: args }))) as {
+      hookSpecificOutput: { additionalContext: string };
+    };
+    expect(first.hookSpecificOutput.additionalContext).toContain('#1');
+    expect(first.hookSpecificOutput.additionalContext).toContain('#2');
+    await expect.poll(async () => (await store.list(project)).map((q) => q.status)).toEqual(['delivered', 'delivered']);
+    const again = await client.callTool({ name: 'collect_answers', arguments: { ...args, prompt_id: 'p-http-2' } });
+    expect(textOf(again)).toBe('{}');
+  });
+
   it('GIVEN a token naming one project THEN that is the session’s project without a header', async () => {
     const project = `${team}/only`;
     const single = await createToken(store, 'mcp-single', [project]);
