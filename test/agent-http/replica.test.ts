@@ -14,7 +14,7 @@ import { testHome } from '../support/home.js';
 import { textOf } from '../support/mcp.js';
 import { freePort } from '../support/redis-server.js';
 import { createRedisUser } from '../support/redis-user.js';
-import { openTestStore, person, uniquePrefix, uniqueProject } from '../support/store.js';
+import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
@@ -118,5 +118,46 @@ describe('a replica killed while an agent waits', () => {
     expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5000 })).questions).toEqual([]);
     // The wait that completed went through the second replica.
     expect(second.logs.some((line) => line.includes('"operation":"wait"') && line.includes('"status":200'))).toBe(true);
+  });
+
+  it('GIVEN the waiter waiting over HTTP WHEN its serve is killed and another takes the port THEN the answer given meanwhile wakes the session', async () => {
+    const prefix = uniquePrefix();
+    const store: Store = await openTestStore({ prefix });
+    cleanup.push(() => store.close());
+    const port = await freePort();
+    const project = uniqueProject('replica-waiter');
+    const token = await createToken(store, 'replica-waiter', [project]);
+    await store.park(project, spec({ isBlocking: true }));
+    const first = await startServe(prefix, port);
+
+    const waiter = spawn(process.execPath, [cli, 'wait'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: testHome(),
+        ASK_LATER_URL: `http://127.0.0.1:${port}`,
+        ASK_LATER_TOKEN: token,
+        ASK_LATER_PROJECT: project,
+      },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    cleanup.push(() => waiter.kill('SIGKILL'));
+    let stderr = '';
+    waiter.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => waiter.once('close', resolve));
+    waiter.stdin?.end(JSON.stringify({ session_id: 'replica-session', hook_event_name: 'SessionStart' }));
+    // It looked (the pending question keeps it waiting) and now waits on a change through the first replica.
+    await expect
+      .poll(() => first.logs.some((line) => line.includes('"operation":"list"') && line.includes(token.slice(4, 16))))
+      .toBe(true);
+
+    first.child.kill('SIGKILL');
+    await died(first.child);
+    await store.answer(project, 1, { choices: ['Postgres'], other: false }, person());
+    await startServe(prefix, port);
+
+    expect(await exited).toBe(2);
+    expect(stderr).toBe('#1 (blocking) was answered on Slack. Call the collect_answers tool to read it.\n');
   });
 });
