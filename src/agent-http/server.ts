@@ -24,6 +24,8 @@ export interface AgentApiOptions {
   readonly store: Store;
   readonly auth: Authenticator;
   readonly logger: Logger;
+  /** Told about every call once answered (serve's metrics): the operation (`unknown` for none) and the status. */
+  readonly onCall?: (operation: string, status: number) => void;
 }
 
 export interface AgentApi {
@@ -51,7 +53,7 @@ function isOperation(name: string): name is AgentOperationName {
 }
 
 async function serveOne(
-  { store, auth, logger }: AgentApiOptions,
+  { store, auth, logger, onCall }: AgentApiOptions,
   name: string,
   request: IncomingMessage,
   response: ServerResponse,
@@ -91,9 +93,11 @@ async function serveOne(
     sendFailure(response, failure);
   } finally {
     response.off('close', onClose);
+    const operation = isOperation(name) ? name : 'unknown';
+    onCall?.(operation, status);
     logger.info(
       {
-        operation: isOperation(name) ? name : 'unknown',
+        operation,
         status,
         ...(tokenId ? { token: tokenId } : {}),
         ms: Math.round(performance.now() - started),

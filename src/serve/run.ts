@@ -269,7 +269,12 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
 
   // Agents holding a token instead of the store's password: the agent API and the MCP server over HTTP.
   const agentAuth = createAuthenticator(store.tokens());
-  const agentApi = createAgentApi({ store, auth: agentAuth, logger: log });
+  const agentApi = createAgentApi({
+    store,
+    auth: agentAuth,
+    logger: log,
+    onCall: (operation, status) => metrics.agent.called(operation, status),
+  });
   const mcpEndpoint = createMcpEndpoint({
     store,
     auth: agentAuth,

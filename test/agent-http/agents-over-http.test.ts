@@ -17,6 +17,7 @@ import { RecordingLogger } from '../bot/slack/harness.js';
 import { answered, answeredIds, cli, hookEnv, noteOf, payload, runHookCli } from '../hook/support.js';
 import { createToken } from '../support/agent-api.js';
 import { isError, textOf } from '../support/mcp.js';
+import { parsePrometheus, sampleValue } from '../support/prometheus.js';
 import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -226,6 +227,18 @@ describe('the waiter over ASK_LATER_URL', () => {
     await store.answer(project, 1, { choices: ['Postgres'], other: false }, person());
     expect(await exited).toBe(2);
     expect(stderr).toBe('#1 (blocking) was answered on Slack. Call the collect_answers tool to read it.\n');
+  });
+});
+
+describe('what serve counted of all this', () => {
+  it('GIVEN every call above THEN /metrics counts the agent API calls by operation and status, 401s included', async () => {
+    const families = parsePrometheus(await (await fetch(`${url}/metrics`)).text());
+    expect(families.get('ask_later_agent_requests_total')?.type).toBe('counter');
+    expect(
+      sampleValue(families, 'ask_later_agent_requests_total', { operation: 'park', status: '200' }),
+    ).toBeGreaterThan(0);
+    expect(sampleValue(families, 'ask_later_agent_requests_total', { operation: 'claim', status: '401' })).toBe(2);
+    expect(sampleValue(families, 'ask_later_agent_requests_total', { operation: 'park', status: '403' })).toBe(1);
   });
 });
 
