@@ -13915,7 +13915,7 @@ var init_replies = __esm({
       changed: { changed: isBoolean, mark: isString },
       wait: { question: orNull(isQuestion) },
       ping: {},
-      whoami: { name: isString, id: isString, patterns: arrayOf(isString) }
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) }
     };
   }
 });
@@ -14312,7 +14312,13 @@ async function checkAgentHttp(location, project, timeoutMs) {
   const store = await openHttpStore({ url: location.url, token: location.token, timeoutMs });
   try {
     const who2 = await withDeadline(store.whoami(), timeoutMs + 250);
-    lines.push(ok(`${where} accepts the token "${who2.name}" (id ${who2.id}), which reaches ${who2.patterns.join(", ")}`));
+    const expires = who2.expiresAt === null ? "" : `; it expires on ${new Date(who2.expiresAt).toISOString().slice(0, 10)}`;
+    lines.push(
+      ok(`${where} accepts the token "${who2.name}" (id ${who2.id}), which reaches ${who2.patterns.join(", ")}${expires}`)
+    );
+    if (who2.expiresAt !== null && who2.expiresAt - Date.now() < EXPIRY_WARNING_MS) {
+      lines.push(warn(`The token "${who2.name}" expires within 7 days — ask for a new one (ask-later token create)`));
+    }
     if (!who2.patterns.some((pattern) => matchesProject(pattern, project))) {
       lines.push(
         warn(
@@ -14345,6 +14351,7 @@ function plainOverNetwork(url2) {
     return false;
   }
 }
+var EXPIRY_WARNING_MS;
 var init_agent_http = __esm({
   "src/doctor/agent-http.ts"() {
     "use strict";
@@ -14356,6 +14363,7 @@ var init_agent_http = __esm({
     init_store_unavailable_error();
     init_check();
     init_deadline();
+    EXPIRY_WARNING_MS = 7 * 24 * 60 * 60 * 1e3;
   }
 });
 
@@ -15647,7 +15655,8 @@ function tokenRecordJson(record4) {
     name: record4.name,
     hash: record4.hash,
     patterns: record4.patterns,
-    createdAt: record4.createdAt
+    createdAt: record4.createdAt,
+    ...record4.expiresAt !== void 0 ? { expiresAt: record4.expiresAt } : {}
   });
 }
 function readTokenRecord(json2, id, lastUsedAt) {
@@ -15666,12 +15675,14 @@ function readTokenRecord(json2, id, lastUsedAt) {
   const isString4 = (v) => typeof v === "string" && v.length > 0;
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString4);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+  const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
   return {
     id: field("id", isString4),
     name: field("name", isString4),
     hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
+    ...expiresAt !== void 0 ? { expiresAt } : {},
     ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
   };
 }
@@ -62519,6 +62530,7 @@ var init_schema = __esm({
     hash         TEXT NOT NULL,
     patterns     TEXT NOT NULL,
     created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
     last_used_at INTEGER
   ) STRICT;
   `
@@ -62539,7 +62551,8 @@ function fromRow(row) {
     name: row.name,
     hash: row.hash,
     patterns,
-    createdAt: Number(row.created_at)
+    createdAt: Number(row.created_at),
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
   });
   return readTokenRecord(json2, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
 }
@@ -62548,7 +62561,7 @@ var init_tokens2 = __esm({
   "src/store/sqlite/tokens.ts"() {
     "use strict";
     init_token_record();
-    SELECT = "SELECT id, name, hash, patterns, created_at, last_used_at FROM tokens";
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
     SqliteTokenStore = class {
       #c;
       #run;
@@ -62561,8 +62574,15 @@ var init_tokens2 = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const result = this.#c.statement(
-              "INSERT INTO tokens (id, name, hash, patterns, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
-            ).run(record4.id, record4.name, record4.hash, JSON.stringify(record4.patterns), record4.createdAt);
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+            ).run(
+              record4.id,
+              record4.name,
+              record4.hash,
+              JSON.stringify(record4.patterns),
+              record4.createdAt,
+              record4.expiresAt ?? null
+            );
             return Number(result.changes) === 1;
           })
         );
@@ -86938,13 +86958,17 @@ function parseTokenArgs(args) {
     return { ok: false, error: `expected create, list or revoke, got ${shown2(verb)}` };
   }
   let name;
+  let expiresInDays;
   const patterns = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
     const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
     const option = flag?.[1];
-    if (option !== "--name" && option !== "--projects") {
-      return { ok: false, error: `unexpected ${shown2(arg)}: expected --name NAME and --projects PATTERN` };
+    if (option !== "--name" && option !== "--projects" && option !== "--expires") {
+      return {
+        ok: false,
+        error: `unexpected ${shown2(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd`
+      };
     }
     let value = flag?.[2];
     if (value === void 0) {
@@ -86952,7 +86976,15 @@ function parseTokenArgs(args) {
       if (value === void 0 || value.startsWith("--")) return { ok: false, error: `${option} needs a value` };
       i++;
     }
-    if (option === "--name") {
+    if (option === "--expires") {
+      if (expiresInDays !== void 0) return { ok: false, error: "--expires was given twice: give it once" };
+      const days = /^(\d{1,4})d$/.exec(value.trim());
+      const count = Number(days?.[1]);
+      if (!days || count < 1 || count > MAX_DAYS) {
+        return { ok: false, error: `--expires must be a number of days from 1d to ${MAX_DAYS}d, got ${shown2(value)}` };
+      }
+      expiresInDays = count;
+    } else if (option === "--name") {
       if (name !== void 0) return { ok: false, error: "--name was given twice: give it once" };
       if (!TOKEN_NAME_PATTERN.test(value)) {
         return {
@@ -86976,23 +87008,28 @@ function parseTokenArgs(args) {
   if (patterns.length > PATTERNS_MAX) {
     return { ok: false, error: `a token takes at most ${PATTERNS_MAX} --projects, got ${patterns.length}` };
   }
-  return { ok: true, command: { kind: "create", name, patterns } };
+  return {
+    ok: true,
+    command: { kind: "create", name, patterns, ...expiresInDays !== void 0 ? { expiresInDays } : {} }
+  };
 }
-var TOKEN_USAGE, PATTERNS_MAX;
+var TOKEN_USAGE, MAX_DAYS, PATTERNS_MAX;
 var init_args = __esm({
   "src/tokens/args.ts"() {
     "use strict";
     init_token_record();
     TOKEN_USAGE = [
-      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …]",
+      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd]",
       "       ask-later token list",
       "       ask-later token revoke NAME|ID",
       "",
       "Tokens let agents reach serve's agent API (ASK_LATER_URL + ASK_LATER_TOKEN) without the store's password.",
       "  --name NAME          who or what the token is for (alice, ci-runner): letters, digits and . _ @ -, at most 64",
       "  --projects PATTERN   the projects it reaches, as in the routing file (acme/*, /srv/repos/**); repeat for more",
+      "  --expires DAYSd      serve refuses it after that many days (90d); default: until it is revoked",
       "create prints the token once, on stdout; the store keeps only its SHA-256."
     ].join("\n");
+    MAX_DAYS = 3650;
     PATTERNS_MAX = 50;
   }
 });
@@ -87054,7 +87091,8 @@ async function runToken(env, argv, io, options = {}) {
         name: command.name,
         hash: hashToken(token),
         patterns: command.patterns,
-        createdAt: now()
+        createdAt: now(),
+        ...command.expiresInDays !== void 0 ? { expiresAt: now() + command.expiresInDays * DAY_MS2 } : {}
       };
       if (!await tokens.create(record4)) {
         io.stderr.write(
@@ -87065,14 +87103,15 @@ async function runToken(env, argv, io, options = {}) {
       }
       io.stdout.write(`${token}
 `);
+      const until = record4.expiresAt === void 0 ? "" : `, until ${isoMinute(record4.expiresAt)}`;
       io.stderr.write(
-        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.
+        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.
 `
       );
       return 0;
     }
     if (command.kind === "list") {
-      io.stdout.write(formatList(await tokens.list()));
+      io.stdout.write(formatList(await tokens.list(), now()));
       return 0;
     }
     const revoked = await tokens.revoke(command.nameOrId);
@@ -87093,15 +87132,16 @@ async function runToken(env, argv, io, options = {}) {
     await store.close();
   }
 }
-function formatList(records) {
+function formatList(records, now) {
   if (records.length === 0)
     return "No tokens. Create one with: ask-later token create --name NAME --projects PATTERN\n";
   const rows = [
-    ["ID", "NAME", "CREATED", "LAST USED", "PROJECTS"],
+    ["ID", "NAME", "CREATED", "EXPIRES", "LAST USED", "PROJECTS"],
     ...records.map((record4) => [
       record4.id,
       record4.name,
       isoMinute(record4.createdAt),
+      record4.expiresAt === void 0 ? "never" : `${isoMinute(record4.expiresAt)}${record4.expiresAt <= now ? " (expired)" : ""}`,
       record4.lastUsedAt === void 0 ? "never" : isoMinute(record4.lastUsedAt),
       record4.patterns.join(" ")
     ])
@@ -87113,6 +87153,7 @@ function formatList(records) {
 function isoMinute(ms) {
   return `${new Date(ms).toISOString().slice(0, 16)}Z`;
 }
+var DAY_MS2;
 var init_run7 = __esm({
   "src/tokens/run.ts"() {
     "use strict";
@@ -87123,6 +87164,7 @@ var init_run7 = __esm({
     init_engine_missing_error();
     init_args();
     init_format3();
+    DAY_MS2 = 24 * 60 * 60 * 1e3;
   }
 });
 

@@ -150,7 +150,7 @@ var init_replies = __esm({
       changed: { changed: isBoolean, mark: isString },
       wait: { question: orNull(isQuestion) },
       ping: {},
-      whoami: { name: isString, id: isString, patterns: arrayOf(isString) }
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) }
     };
   }
 });
@@ -1345,7 +1345,8 @@ function tokenRecordJson(record2) {
     name: record2.name,
     hash: record2.hash,
     patterns: record2.patterns,
-    createdAt: record2.createdAt
+    createdAt: record2.createdAt,
+    ...record2.expiresAt !== void 0 ? { expiresAt: record2.expiresAt } : {}
   });
 }
 function readTokenRecord(json, id, lastUsedAt) {
@@ -1364,12 +1365,14 @@ function readTokenRecord(json, id, lastUsedAt) {
   const isString2 = (v) => typeof v === "string" && v.length > 0;
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString2);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+  const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
   return {
     id: field("id", isString2),
     name: field("name", isString2),
     hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
+    ...expiresAt !== void 0 ? { expiresAt } : {},
     ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
   };
 }
@@ -2941,6 +2944,7 @@ var init_schema = __esm({
     hash         TEXT NOT NULL,
     patterns     TEXT NOT NULL,
     created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
     last_used_at INTEGER
   ) STRICT;
   `
@@ -2961,7 +2965,8 @@ function fromRow(row) {
     name: row.name,
     hash: row.hash,
     patterns,
-    createdAt: Number(row.created_at)
+    createdAt: Number(row.created_at),
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
   });
   return readTokenRecord(json, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
 }
@@ -2970,7 +2975,7 @@ var init_tokens2 = __esm({
   "src/store/sqlite/tokens.ts"() {
     "use strict";
     init_token_record();
-    SELECT = "SELECT id, name, hash, patterns, created_at, last_used_at FROM tokens";
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
     SqliteTokenStore = class {
       #c;
       #run;
@@ -2983,8 +2988,15 @@ var init_tokens2 = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const result = this.#c.statement(
-              "INSERT INTO tokens (id, name, hash, patterns, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
-            ).run(record2.id, record2.name, record2.hash, JSON.stringify(record2.patterns), record2.createdAt);
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+            ).run(
+              record2.id,
+              record2.name,
+              record2.hash,
+              JSON.stringify(record2.patterns),
+              record2.createdAt,
+              record2.expiresAt ?? null
+            );
             return Number(result.changes) === 1;
           })
         );

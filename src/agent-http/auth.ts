@@ -1,6 +1,6 @@
 /**
  * Who a request is: the bearer token checked against the store's tokens. Missing, malformed, unknown (never issued,
- * forged) and revoked all come out as 401, each with its own line; a token's secret is compared through its SHA-256
+ * forged), revoked and expired all come out as 401, each with its own line; a token's secret is compared through its SHA-256
  * in constant time, and no line, log or error carries it.
  */
 import type { IncomingMessage } from 'node:http';
@@ -34,6 +34,12 @@ export function createAuthenticator(tokens: TokenStore, now: () => number = Date
         throw new AgentRequestError('unauthorized', 'the token is unknown or was revoked');
       }
       const at = now();
+      if (record.expiresAt !== undefined && at >= record.expiresAt) {
+        throw new AgentRequestError(
+          'unauthorized',
+          `the token expired on ${new Date(record.expiresAt).toISOString().slice(0, 10)} (ask for a new one: ask-later token create)`,
+        );
+      }
       if (at - (touched.get(id) ?? 0) >= TOUCH_EVERY_MS) {
         touched.set(id, at);
         if (touched.size > 10_000) touched.clear();

@@ -126,6 +126,6 @@ export const OPERATIONS: Handlers = {
     return {};
   },
   async whoami({ token }) {
-    return { name: token.name, id: token.id, patterns: [...token.patterns] };
+    return { name: token.name, id: token.id, patterns: [...token.patterns], expiresAt: token.expiresAt ?? null };
   },
 };

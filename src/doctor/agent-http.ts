@@ -14,6 +14,9 @@ import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { type CheckLine, fail, ok, warn } from './check.js';
 import { describeNetworkError, withDeadline } from './deadline.js';
 
+/** A token expiring sooner than this is worth a warning. */
+const EXPIRY_WARNING_MS = 7 * 24 * 60 * 60 * 1000;
+
 export async function checkAgentHttp(
   location: HttpStoreLocation,
   project: string,
@@ -31,7 +34,14 @@ export async function checkAgentHttp(
   const store = await openHttpStore({ url: location.url, token: location.token, timeoutMs });
   try {
     const who = await withDeadline(store.whoami(), timeoutMs + 250);
-    lines.push(ok(`${where} accepts the token "${who.name}" (id ${who.id}), which reaches ${who.patterns.join(', ')}`));
+    const expires =
+      who.expiresAt === null ? '' : `; it expires on ${new Date(who.expiresAt).toISOString().slice(0, 10)}`;
+    lines.push(
+      ok(`${where} accepts the token "${who.name}" (id ${who.id}), which reaches ${who.patterns.join(', ')}${expires}`),
+    );
+    if (who.expiresAt !== null && who.expiresAt - Date.now() < EXPIRY_WARNING_MS) {
+      lines.push(warn(`The token "${who.name}" expires within 7 days — ask for a new one (ask-later token create)`));
+    }
     if (!who.patterns.some((pattern) => matchesProject(pattern, project))) {
       lines.push(
         warn(

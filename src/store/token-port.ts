@@ -15,6 +15,8 @@ export interface TokenRecord {
   /** Project patterns (routing's `*` / `**`) the token reaches; at least one. */
   readonly patterns: readonly string[];
   readonly createdAt: number;
+  /** When serve stops accepting it (`token create --expires`); never, when absent. */
+  readonly expiresAt?: number;
   /** When a request last authenticated with it (recorded at most once a minute per serve replica). */
   readonly lastUsedAt?: number;
 }

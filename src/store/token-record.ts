@@ -17,6 +17,7 @@ export function tokenRecordJson(record: TokenRecord): string {
     hash: record.hash,
     patterns: record.patterns,
     createdAt: record.createdAt,
+    ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}),
   });
 }
 
@@ -36,12 +37,14 @@ export function readTokenRecord(json: string, id: string, lastUsedAt?: number): 
   const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
   const isPatterns = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every(isString);
   const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  const expiresAt = fields.expiresAt === undefined ? undefined : field('expiresAt', isTime);
   return {
     id: field('id', isString),
     name: field('name', isString),
     hash: field('hash', (v): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)),
     patterns: field('patterns', isPatterns),
     createdAt: field('createdAt', isTime),
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
     ...(lastUsedAt !== undefined && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}),
   };
 }

@@ -2,21 +2,31 @@
 import { TOKEN_NAME_PATTERN } from '../store/token-record.js';
 
 export type TokenCommand =
-  | { readonly kind: 'create'; readonly name: string; readonly patterns: readonly string[] }
+  | {
+      readonly kind: 'create';
+      readonly name: string;
+      readonly patterns: readonly string[];
+      /** How long serve accepts it (`--expires 90d`); forever when absent. */
+      readonly expiresInDays?: number;
+    }
   | { readonly kind: 'list' }
   | { readonly kind: 'revoke'; readonly nameOrId: string }
   | { readonly kind: 'help' };
 
 export const TOKEN_USAGE = [
-  'Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …]',
+  'Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd]',
   '       ask-later token list',
   '       ask-later token revoke NAME|ID',
   '',
   "Tokens let agents reach serve's agent API (ASK_LATER_URL + ASK_LATER_TOKEN) without the store's password.",
   '  --name NAME          who or what the token is for (alice, ci-runner): letters, digits and . _ @ -, at most 64',
   '  --projects PATTERN   the projects it reaches, as in the routing file (acme/*, /srv/repos/**); repeat for more',
+  '  --expires DAYSd      serve refuses it after that many days (90d); default: until it is revoked',
   'create prints the token once, on stdout; the store keeps only its SHA-256.',
 ].join('\n');
+
+/** The longest `--expires`: ten years. */
+const MAX_DAYS = 3650;
 
 /** The most patterns one token carries. */
 const PATTERNS_MAX = 50;
@@ -47,13 +57,17 @@ export function parseTokenArgs(
     return { ok: false, error: `expected create, list or revoke, got ${shown(verb)}` };
   }
   let name: string | undefined;
+  let expiresInDays: number | undefined;
   const patterns: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? '';
     const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
     const option = flag?.[1];
-    if (option !== '--name' && option !== '--projects') {
-      return { ok: false, error: `unexpected ${shown(arg)}: expected --name NAME and --projects PATTERN` };
+    if (option !== '--name' && option !== '--projects' && option !== '--expires') {
+      return {
+        ok: false,
+        error: `unexpected ${shown(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd`,
+      };
     }
     let value = flag?.[2];
     if (value === undefined) {
@@ -61,7 +75,15 @@ export function parseTokenArgs(
       if (value === undefined || value.startsWith('--')) return { ok: false, error: `${option} needs a value` };
       i++;
     }
-    if (option === '--name') {
+    if (option === '--expires') {
+      if (expiresInDays !== undefined) return { ok: false, error: '--expires was given twice: give it once' };
+      const days = /^(\d{1,4})d$/.exec(value.trim());
+      const count = Number(days?.[1]);
+      if (!days || count < 1 || count > MAX_DAYS) {
+        return { ok: false, error: `--expires must be a number of days from 1d to ${MAX_DAYS}d, got ${shown(value)}` };
+      }
+      expiresInDays = count;
+    } else if (option === '--name') {
       if (name !== undefined) return { ok: false, error: '--name was given twice: give it once' };
       if (!TOKEN_NAME_PATTERN.test(value)) {
         return {
@@ -85,5 +107,8 @@ export function parseTokenArgs(
   if (patterns.length > PATTERNS_MAX) {
     return { ok: false, error: `a token takes at most ${PATTERNS_MAX} --projects, got ${patterns.length}` };
   }
-  return { ok: true, command: { kind: 'create', name, patterns } };
+  return {
+    ok: true,
+    command: { kind: 'create', name, patterns, ...(expiresInDays !== undefined ? { expiresInDays } : {}) },
+  };
 }

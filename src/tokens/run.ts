@@ -17,6 +17,8 @@ import { hashToken, newToken } from './format.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface TokenIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
@@ -60,6 +62,7 @@ export async function runToken(
         hash: hashToken(token),
         patterns: command.patterns,
         createdAt: now(),
+        ...(command.expiresInDays !== undefined ? { expiresAt: now() + command.expiresInDays * DAY_MS } : {}),
       };
       if (!(await tokens.create(record))) {
         io.stderr.write(
@@ -68,13 +71,14 @@ export async function runToken(
         return 1;
       }
       io.stdout.write(`${token}\n`);
+      const until = record.expiresAt === undefined ? '' : `, until ${isoMinute(record.expiresAt)}`;
       io.stderr.write(
-        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(', ')}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.\n`,
+        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(', ')}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.\n`,
       );
       return 0;
     }
     if (command.kind === 'list') {
-      io.stdout.write(formatList(await tokens.list()));
+      io.stdout.write(formatList(await tokens.list(), now()));
       return 0;
     }
     const revoked = await tokens.revoke(command.nameOrId);
@@ -94,15 +98,18 @@ export async function runToken(
 }
 
 /** The live tokens as a table: id, name, patterns, when created and last used. Never a token. */
-export function formatList(records: readonly TokenRecord[]): string {
+export function formatList(records: readonly TokenRecord[], now: number): string {
   if (records.length === 0)
     return 'No tokens. Create one with: ask-later token create --name NAME --projects PATTERN\n';
   const rows = [
-    ['ID', 'NAME', 'CREATED', 'LAST USED', 'PROJECTS'],
+    ['ID', 'NAME', 'CREATED', 'EXPIRES', 'LAST USED', 'PROJECTS'],
     ...records.map((record) => [
       record.id,
       record.name,
       isoMinute(record.createdAt),
+      record.expiresAt === undefined
+        ? 'never'
+        : `${isoMinute(record.expiresAt)}${record.expiresAt <= now ? ' (expired)' : ''}`,
       record.lastUsedAt === undefined ? 'never' : isoMinute(record.lastUsedAt),
       record.patterns.join(' '),
     ]),

@@ -3,7 +3,7 @@ import { openHttpStore } from '../../src/store/http/http-store.js';
 import { ProjectRefusedError } from '../../src/store/http/project-refused-error.js';
 import { TokenRefusedError } from '../../src/store/http/token-refused-error.js';
 import type { Store } from '../../src/store/port.js';
-import { newToken } from '../../src/tokens/format.js';
+import { hashToken, newToken } from '../../src/tokens/format.js';
 import { type AgentApiServer, createToken, startAgentApi } from '../support/agent-api.js';
 import { openTestStore, spec, uniquePrefix } from '../support/store.js';
 
@@ -71,6 +71,22 @@ describe('token scope', () => {
     expect((await call('count', { project }, one)).status).toBe(403);
     expect((await call('count', { project }, deep)).status).toBe(200);
     expect((await call('count', { project: `${team}/b/c` }, deep)).status).toBe(403);
+  });
+
+  it('GIVEN an expired token THEN 401 saying so; one that expires later THEN it is served', async () => {
+    const make = async (name: string, expiresAt: number) => {
+      const { token, id } = newToken();
+      await store.tokens().create({ id, name, hash: hashToken(token), patterns: ['**'], createdAt: 0, expiresAt });
+      return token;
+    };
+    const expired = await make('expired', Date.UTC(2026, 0, 31));
+    const later = await make('later', Date.now() + 60 * 60_000);
+    const answer = await call('count', { project: `${team}/x` }, expired);
+    expect([answer.status, answer.body.error?.message]).toEqual([
+      401,
+      'the token expired on 2026-01-31 (ask for a new one: ask-later token create)',
+    ]);
+    expect((await call('count', { project: `${team}/x` }, later)).status).toBe(200);
   });
 
   it('GIVEN a missing, malformed, forged or revoked token THEN 401 with one line, and nothing is done', async () => {

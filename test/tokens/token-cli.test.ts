@@ -86,8 +86,8 @@ describe.each(Object.entries(stores))('ask-later token on %s', (_name, open) => 
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(secret);
     expect(listed.stdout.split('\n')).toEqual([
-      'ID            NAME   CREATED            LAST USED  PROJECTS',
-      `${id}  alice  2027-01-08T09:30Z  never      acme/* acme/tools/**`,
+      'ID            NAME   CREATED            EXPIRES  LAST USED  PROJECTS',
+      `${id}  alice  2027-01-08T09:30Z  never    never      acme/* acme/tools/**`,
       '',
     ]);
 
@@ -111,6 +111,17 @@ describe.each(Object.entries(stores))('ask-later token on %s', (_name, open) => 
     const bobId = TOKEN_PATTERN.exec(bob)?.[1] ?? '';
     expect((await token(env, 'revoke', bobId)).code).toBe(0);
   });
+
+  it('GIVEN --expires 90d THEN the token carries its end, and list shows it', async () => {
+    const { env } = open();
+    const created = await token(env, 'create', '--name', 'ci', '--projects', '**', '--expires', '90d');
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('reaching **, until 2027-04-08T09:30Z.');
+    const id = TOKEN_PATTERN.exec(created.stdout.trim())?.[1] ?? '';
+    expect((await token(env, 'list')).stdout.split('\n')[1]).toBe(
+      `${id}  ci    2027-01-08T09:30Z  2027-04-08T09:30Z  never      **`,
+    );
+  });
 });
 
 describe('ask-later token arguments', () => {
@@ -125,6 +136,10 @@ describe('ask-later token arguments', () => {
     [['rotate'], 'expected create, list or revoke, got "rotate"'],
     [['revoke'], 'token revoke takes one argument: the name or id of the token (see token list)'],
     [['list', 'x'], 'token list takes no arguments, got "x"'],
+    [
+      ['create', '--name', 'a', '--projects', 'x', '--expires', '3m'],
+      '--expires must be a number of days from 1d to 3650d, got "3m"',
+    ],
   ])('GIVEN %j THEN exit 2 with one line', async (args, line) => {
     const result = await token({ ASK_LATER_DB: '/nonexistent/never-opened.db' }, ...args);
     expect(result).toEqual({ code: 2, stdout: '', stderr: `ask-later token: ${line}\n` });

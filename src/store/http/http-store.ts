@@ -121,7 +121,7 @@ export class HttpStore implements AgentStore {
   }
 
   /** Who this store's token is (doctor). */
-  whoami(): Promise<{ name: string; id: string; patterns: string[] }> {
+  whoami(): Promise<{ name: string; id: string; patterns: string[]; expiresAt: number | null }> {
     return this.#call('whoami', {});
   }
 

@@ -63,7 +63,10 @@ export interface AgentOperations {
   wait: { request: { project: string; id: number; timeoutMs: number }; response: { question: Question | null } };
   ping: { request: Record<string, never>; response: Record<string, never> };
   /** Who the token is (doctor): its name, id and patterns. */
-  whoami: { request: Record<string, never>; response: { name: string; id: string; patterns: string[] } };
+  whoami: {
+    request: Record<string, never>;
+    response: { name: string; id: string; patterns: string[]; expiresAt: number | null };
+  };
 }
 
 export type AgentOperationName = keyof AgentOperations;

@@ -54,7 +54,7 @@ const FIELDS: { readonly [Op in AgentOperationName]: Readonly<Record<string, Che
   changed: { changed: isBoolean, mark: isString },
   wait: { question: orNull(isQuestion) },
   ping: {},
-  whoami: { name: isString, id: isString, patterns: arrayOf(isString) },
+  whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) },
 };
 
 /** `body` as the operation's reply, or AgentApiError naming the first field that is not what it should be. */

@@ -19,7 +19,7 @@
  *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
  *   tokens          agents' tokens (v6): id → name (unique), hash (SHA-256 of the token, never the token),
- *                   patterns (JSON array), created_at, last_used_at
+ *                   patterns (JSON array), created_at, expires_at, last_used_at
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
@@ -140,6 +140,7 @@ const MIGRATIONS: readonly string[] = [
     hash         TEXT NOT NULL,
     patterns     TEXT NOT NULL,
     created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
     last_used_at INTEGER
   ) STRICT;
   `,

@@ -9,10 +9,11 @@ interface Row {
   hash: string;
   patterns: string;
   created_at: number | bigint;
+  expires_at: number | bigint | null;
   last_used_at: number | bigint | null;
 }
 
-const SELECT = 'SELECT id, name, hash, patterns, created_at, last_used_at FROM tokens';
+const SELECT = 'SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens';
 
 export class SqliteTokenStore implements TokenStore {
   readonly #c: SqliteConnection;
@@ -29,9 +30,16 @@ export class SqliteTokenStore implements TokenStore {
       this.#c.write(() => {
         const result = this.#c
           .statement(
-            'INSERT INTO tokens (id, name, hash, patterns, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+            'INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
           )
-          .run(record.id, record.name, record.hash, JSON.stringify(record.patterns), record.createdAt);
+          .run(
+            record.id,
+            record.name,
+            record.hash,
+            JSON.stringify(record.patterns),
+            record.createdAt,
+            record.expiresAt ?? null,
+          );
         return Number(result.changes) === 1;
       }),
     );
@@ -83,6 +91,7 @@ function fromRow(row: Row): TokenRecord {
     hash: row.hash,
     patterns: patterns as string[],
     createdAt: Number(row.created_at),
+    ...(row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}),
   });
   return readTokenRecord(json, row.id, row.last_used_at === null ? undefined : Number(row.last_used_at));
 }
