@@ -14,6 +14,7 @@ const slow = [
   'test/bot/discord/gateway.test.ts',
   'test/ops/replicas.test.ts',
   'test/ops/scale.test.ts',
+  'test/agent-http/replica.test.ts',
 ];
 
 /** One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`. */

@@ -8,13 +8,19 @@ import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { projectFromEnvironment } from './project.js';
-import type { StoreLocation } from './store/open.js';
+import type { AgentStoreLocation, StoreLocation } from './store/open.js';
 import { defaultDatabasePath } from './store/sqlite/path.js';
+import { TOKEN_PATTERN, TOKEN_SHAPE } from './tokens/shape.js';
 
-export type { StoreLocation } from './store/open.js';
+export type { AgentStoreLocation, StoreLocation } from './store/open.js';
 
 export interface StoreConfig {
   readonly store: StoreLocation;
+}
+
+/** The agent side's store: the store itself, or serve's agent API (`ASK_LATER_URL` + `ASK_LATER_TOKEN`). */
+export interface AgentStoreConfig {
+  readonly store: AgentStoreLocation;
 }
 
 /**
@@ -24,7 +30,7 @@ export interface StoreConfig {
 export const DELIVERY_REACHES = ['blocking', 'all', 'off'] as const;
 export type DeliveryReach = (typeof DELIVERY_REACHES)[number];
 
-export interface AgentConfig extends StoreConfig {
+export interface AgentConfig extends AgentStoreConfig {
   /** The project every question of this process belongs to (BRIEF "The project"). */
   readonly project: string;
   /** `ASK_LATER_WAKE`: which outcomes wake an idle session. */
@@ -43,6 +49,10 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export const CONFIG_VARIABLES = [
   'REDIS_URL',
   'ASK_LATER_REDIS_PREFIX',
+  'ASK_LATER_URL',
+  'ASK_LATER_TOKEN',
+  'CLAUDE_PLUGIN_OPTION_SERVER_URL',
+  'CLAUDE_PLUGIN_OPTION_TOKEN',
   'ASK_LATER_DB',
   'XDG_STATE_HOME',
   'HOME',
@@ -83,6 +93,12 @@ export function describeUrl(value: string): string {
 export function loadStoreConfig(env: Env, home: () => string = homedir): StoreConfig {
   // `home` is asked only when the environment has no absolute HOME (it reads the OS user database).
   const raw = env.REDIS_URL?.trim();
+  if (!raw && env.ASK_LATER_URL?.trim()) {
+    // Without this, the command would open this machine's embedded file instead of the team's inbox.
+    throw new ConfigError(
+      "this command works on the store itself: set REDIS_URL (ASK_LATER_URL reaches serve's agent API, which offers only what agents need)",
+    );
+  }
   if (!raw) return Object.freeze({ store: Object.freeze({ kind: 'sqlite', path: databasePath(env, home) }) });
   let url: URL;
   try {
@@ -100,6 +116,54 @@ export function loadStoreConfig(env: Env, home: () => string = homedir): StoreCo
     );
   }
   return Object.freeze({ store: Object.freeze({ kind: 'redis', url: raw, prefix }) });
+}
+
+/**
+ * The agent side's store (the MCP server, the hook, the status line, the waiter). Serve's agent API when a URL and
+ * a token are given: `ASK_LATER_URL` and `ASK_LATER_TOKEN`, else the plugin's settings (`server_url`, `token`,
+ * which Claude Code hands its hooks and, through `.mcp.json`, its MCP server as `CLAUDE_PLUGIN_OPTION_*`); each
+ * variable wins over the plugin's setting. Otherwise as {@link loadStoreConfig}: `REDIS_URL`, else the embedded file.
+ * `REDIS_URL` wins over the plugin's settings; with `ASK_LATER_URL` in the same environment it is a config error
+ * (two stores: which one is meant cannot be guessed).
+ */
+export function loadAgentStoreConfig(env: Env, home: () => string = homedir): AgentStoreConfig {
+  const redis = env.REDIS_URL?.trim();
+  const envUrl = env.ASK_LATER_URL?.trim();
+  if (redis && envUrl) {
+    throw new ConfigError(
+      "REDIS_URL and ASK_LATER_URL are both set: set REDIS_URL for the store itself, or ASK_LATER_URL and ASK_LATER_TOKEN for serve's agent API, not both",
+    );
+  }
+  if (redis) return loadStoreConfig(env, home);
+  const envToken = env.ASK_LATER_TOKEN?.trim();
+  const pluginUrl = env.CLAUDE_PLUGIN_OPTION_SERVER_URL?.trim();
+  const pluginToken = env.CLAUDE_PLUGIN_OPTION_TOKEN?.trim();
+  const url = envUrl || pluginUrl;
+  const token = envToken || pluginToken;
+  if (!url && !token) return loadStoreConfig(env, home);
+  const urlName = envUrl ? 'ASK_LATER_URL' : "the plugin's server_url setting";
+  const tokenName = envToken ? 'ASK_LATER_TOKEN' : "the plugin's token setting";
+  if (!url) {
+    throw new ConfigError(`ASK_LATER_URL must be set with ${tokenName}: the URL of ask-later serve`);
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new ConfigError(`${urlName} must be an http:// or https:// URL of ask-later serve, got ${describeUrl(url)}`);
+  }
+  if (!token) {
+    throw new ConfigError(`ASK_LATER_TOKEN must be set with ${urlName}: a token from \`ask-later token create\``);
+  }
+  if (!TOKEN_PATTERN.test(token)) {
+    throw new ConfigError(
+      `${tokenName} must be a token from \`ask-later token create\` (${TOKEN_SHAPE}), got ${token.length} characters that are not one`,
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: 'http', url, token }) });
 }
 
 /**
@@ -130,11 +194,21 @@ function databasePath(env: Env, home: () => string): string {
   return defaultDatabasePath(env, dir);
 }
 
-/** How a store location reads in messages: never a URL's credentials. */
-export function describeStore(location: StoreLocation): string {
+/** How a store location reads in messages: never a URL's credentials, never a token. */
+export function describeStore(location: AgentStoreLocation): string {
+  if (location.kind === 'http') return `ask-later serve at ${describeServeUrl(location.url)} (agent token)`;
   return location.kind === 'redis'
     ? `Redis from REDIS_URL (key prefix ${location.prefix})`
     : `the embedded store at ${location.path}`;
+}
+
+/** Serve's URL without credentials, path or query: scheme, host and port. */
+export function describeServeUrl(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return describeUrl(url);
+  }
 }
 
 /** `ASK_LATER_WAKE` / `ASK_LATER_MIDTURN`: blocking (default), all or off. */
@@ -152,7 +226,7 @@ export function loadDeliveryReach(
 /** Settings of the agent-side commands (MCP server, hooks, waiter): the store, the project, the delivery paths. */
 export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
   return Object.freeze({
-    ...loadStoreConfig(env),
+    ...loadAgentStoreConfig(env),
     project: projectFromEnvironment(env, cwd),
     wake: loadDeliveryReach('ASK_LATER_WAKE', env.ASK_LATER_WAKE),
     midturn: loadDeliveryReach('ASK_LATER_MIDTURN', env.ASK_LATER_MIDTURN),

@@ -47,6 +47,14 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
         stderr: process.stderr,
       }),
   },
+  token: {
+    summary: "agents' tokens for serve's agent API: token create --name NAME --projects PATTERN | list | revoke NAME",
+    run: async (args) =>
+      (await import('./tokens/run.js')).runToken(process.env, args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      }),
+  },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
     run: async () => (await import('./serve/run.js')).runServe(process.env),

@@ -56,6 +56,234 @@ var init_check = __esm({
   }
 });
 
+// src/config-error.ts
+var ConfigError;
+var init_config_error = __esm({
+  "src/config-error.ts"() {
+    "use strict";
+    ConfigError = class extends Error {
+      name = "ConfigError";
+    };
+  }
+});
+
+// src/core/project.ts
+function resolveProject(input, gitTopLevel) {
+  const explicit = input.askLaterProject?.trim();
+  if (explicit) {
+    return explicit;
+  }
+  const given = input.claudeProjectDir;
+  const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
+  return gitTopLevel(dir) ?? dir;
+}
+var init_project = __esm({
+  "src/core/project.ts"() {
+    "use strict";
+  }
+});
+
+// src/project.ts
+import { realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+function findGitTopLevel(dir) {
+  let current = canonicalPath(dir);
+  for (; ; ) {
+    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
+    if (entry?.isDirectory() || entry?.isFile()) {
+      return current;
+    }
+    const parent = dirname(current);
+    if (parent === current) {
+      return void 0;
+    }
+    current = parent;
+  }
+}
+function projectFromEnvironment(env, cwd) {
+  const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
+  return resolveProject(
+    {
+      askLaterProject: env.ASK_LATER_PROJECT,
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath(resolve(cwd, claudeProjectDir)),
+      cwd: canonicalPath(cwd)
+    },
+    findGitTopLevel
+  );
+}
+function canonicalPath(path) {
+  const absolute = resolve(path);
+  try {
+    return realpathSync.native(absolute);
+  } catch {
+    return absolute;
+  }
+}
+var init_project2 = __esm({
+  "src/project.ts"() {
+    "use strict";
+    init_project();
+  }
+});
+
+// src/store/sqlite/path.ts
+import { isAbsolute, join as join2 } from "node:path";
+function defaultDatabasePath(env, homedir4) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
+  return join2(homedir4, ".local", "state", "ask-later", "inbox.db");
+}
+var init_path = __esm({
+  "src/store/sqlite/path.ts"() {
+    "use strict";
+  }
+});
+
+// src/tokens/shape.ts
+var TOKEN_PREFIX, TOKEN_PATTERN, TOKEN_SHAPE;
+var init_shape = __esm({
+  "src/tokens/shape.ts"() {
+    "use strict";
+    TOKEN_PREFIX = "alt_";
+    TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
+    TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
+  }
+});
+
+// src/agent-config.ts
+import { homedir } from "node:os";
+import { isAbsolute as isAbsolute2 } from "node:path";
+function describeUrl(value) {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
+  return scheme ? `a ${scheme}: URL` : "something that is not a URL";
+}
+function loadStoreConfig(env, home = homedir) {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw && env.ASK_LATER_URL?.trim()) {
+    throw new ConfigError(
+      "this command works on the store itself: set REDIS_URL (ASK_LATER_URL reaches serve's agent API, which offers only what agents need)"
+    );
+  }
+  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
+  let url2;
+  try {
+    url2 = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  if (url2.protocol !== "redis:" && url2.protocol !== "rediss:") {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
+  }
+  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || "al";
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(
+      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
+}
+function loadAgentStoreConfig(env, home = homedir) {
+  const redis = env.REDIS_URL?.trim();
+  const envUrl = env.ASK_LATER_URL?.trim();
+  if (redis && envUrl) {
+    throw new ConfigError(
+      "REDIS_URL and ASK_LATER_URL are both set: set REDIS_URL for the store itself, or ASK_LATER_URL and ASK_LATER_TOKEN for serve's agent API, not both"
+    );
+  }
+  if (redis) return loadStoreConfig(env, home);
+  const envToken = env.ASK_LATER_TOKEN?.trim();
+  const pluginUrl = env.CLAUDE_PLUGIN_OPTION_SERVER_URL?.trim();
+  const pluginToken = env.CLAUDE_PLUGIN_OPTION_TOKEN?.trim();
+  const url2 = envUrl || pluginUrl;
+  const token = envToken || pluginToken;
+  if (!url2 && !token) return loadStoreConfig(env, home);
+  const urlName = envUrl ? "ASK_LATER_URL" : "the plugin's server_url setting";
+  const tokenName = envToken ? "ASK_LATER_TOKEN" : "the plugin's token setting";
+  if (!url2) {
+    throw new ConfigError(`ASK_LATER_URL must be set with ${tokenName}: the URL of ask-later serve`);
+  }
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    parsed = void 0;
+  }
+  if (!parsed || parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`${urlName} must be an http:// or https:// URL of ask-later serve, got ${describeUrl(url2)}`);
+  }
+  if (!token) {
+    throw new ConfigError(`ASK_LATER_TOKEN must be set with ${urlName}: a token from \`ask-later token create\``);
+  }
+  if (!TOKEN_PATTERN.test(token)) {
+    throw new ConfigError(
+      `${tokenName} must be a token from \`ask-later token create\` (${TOKEN_SHAPE}), got ${token.length} characters that are not one`
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: "http", url: url2, token }) });
+}
+function databasePath(env, home) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit && !isAbsolute2(explicit)) {
+    throw new ConfigError(
+      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
+    );
+  }
+  let dir = env.HOME?.trim() ?? "";
+  if (!isAbsolute2(dir)) {
+    try {
+      dir = home();
+    } catch {
+      dir = "";
+    }
+  }
+  const state = env.XDG_STATE_HOME?.trim();
+  if (!explicit && !(state && isAbsolute2(state)) && !isAbsolute2(dir)) {
+    throw new ConfigError(
+      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
+    );
+  }
+  return defaultDatabasePath(env, dir);
+}
+function describeStore(location) {
+  if (location.kind === "http") return `ask-later serve at ${describeServeUrl(location.url)} (agent token)`;
+  return location.kind === "redis" ? `Redis from REDIS_URL (key prefix ${location.prefix})` : `the embedded store at ${location.path}`;
+}
+function describeServeUrl(url2) {
+  try {
+    return new URL(url2).origin;
+  } catch {
+    return describeUrl(url2);
+  }
+}
+function loadDeliveryReach(name, value) {
+  const raw = value?.trim().toLowerCase() ?? "";
+  if (raw === "") return "blocking";
+  if (DELIVERY_REACHES.includes(raw)) return raw;
+  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
+}
+function loadAgentConfig(env, cwd) {
+  return Object.freeze({
+    ...loadAgentStoreConfig(env),
+    project: projectFromEnvironment(env, cwd),
+    wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
+    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
+  });
+}
+var DELIVERY_REACHES;
+var init_agent_config = __esm({
+  "src/agent-config.ts"() {
+    "use strict";
+    init_config_error();
+    init_project2();
+    init_path();
+    init_shape();
+    DELIVERY_REACHES = ["blocking", "all", "off"];
+  }
+});
+
 // node_modules/zod/v4/core/core.js
 // @__NO_SIDE_EFFECTS__
 function $constructor(name, initializer3, params) {
@@ -2713,13 +2941,13 @@ var init_schemas = __esm({
         }
         return propValues;
       });
-      const isObject4 = isObject;
+      const isObject5 = isObject;
       const catchall = def.catchall;
       let value;
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
-        if (!isObject4(input)) {
+        if (!isObject5(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -2793,7 +3021,7 @@ var init_schemas = __esm({
         return (payload, ctx) => fn(shape, payload, ctx);
       };
       let fastpass;
-      const isObject4 = isObject;
+      const isObject5 = isObject;
       const jit = !globalConfig.jitless;
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
@@ -2802,7 +3030,7 @@ var init_schemas = __esm({
       inst._zod.parse = (payload, ctx) => {
         value ?? (value = _normalized.value);
         const input = payload.value;
-        if (!isObject4(input)) {
+        if (!isObject5(input)) {
           payload.issues.push({
             expected: "object",
             code: "invalid_type",
@@ -13106,17 +13334,6 @@ var init_zod = __esm({
   }
 });
 
-// src/config-error.ts
-var ConfigError;
-var init_config_error = __esm({
-  "src/config-error.ts"() {
-    "use strict";
-    ConfigError = class extends Error {
-      name = "ConfigError";
-    };
-  }
-});
-
 // src/core/duration.ts
 function parseDuration(value) {
   let ms;
@@ -13151,159 +13368,6 @@ var init_duration = __esm({
     DURATION_MAX_MS = 30 * DAY;
     DURATION_EXPECTED = 'expected a duration such as "30m", "2h", "1h30m" or a number of seconds, or "off"';
     UNIT_MS = { s: SECOND, m: MINUTE, h: HOUR, d: DAY };
-  }
-});
-
-// src/core/project.ts
-function resolveProject(input, gitTopLevel) {
-  const explicit = input.askLaterProject?.trim();
-  if (explicit) {
-    return explicit;
-  }
-  const given = input.claudeProjectDir;
-  const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
-  return gitTopLevel(dir) ?? dir;
-}
-var init_project = __esm({
-  "src/core/project.ts"() {
-    "use strict";
-  }
-});
-
-// src/project.ts
-import { realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-function findGitTopLevel(dir) {
-  let current = canonicalPath(dir);
-  for (; ; ) {
-    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
-    if (entry?.isDirectory() || entry?.isFile()) {
-      return current;
-    }
-    const parent = dirname(current);
-    if (parent === current) {
-      return void 0;
-    }
-    current = parent;
-  }
-}
-function projectFromEnvironment(env, cwd) {
-  const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
-  return resolveProject(
-    {
-      askLaterProject: env.ASK_LATER_PROJECT,
-      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath(resolve(cwd, claudeProjectDir)),
-      cwd: canonicalPath(cwd)
-    },
-    findGitTopLevel
-  );
-}
-function canonicalPath(path) {
-  const absolute = resolve(path);
-  try {
-    return realpathSync.native(absolute);
-  } catch {
-    return absolute;
-  }
-}
-var init_project2 = __esm({
-  "src/project.ts"() {
-    "use strict";
-    init_project();
-  }
-});
-
-// src/store/sqlite/path.ts
-import { isAbsolute, join as join2 } from "node:path";
-function defaultDatabasePath(env, homedir4) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit) return explicit;
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
-  return join2(homedir4, ".local", "state", "ask-later", "inbox.db");
-}
-var init_path = __esm({
-  "src/store/sqlite/path.ts"() {
-    "use strict";
-  }
-});
-
-// src/agent-config.ts
-import { homedir } from "node:os";
-import { isAbsolute as isAbsolute2 } from "node:path";
-function describeUrl(value) {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-  return scheme ? `a ${scheme}: URL` : "something that is not a URL";
-}
-function loadStoreConfig(env, home = homedir) {
-  const raw = env.REDIS_URL?.trim();
-  if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
-  let url2;
-  try {
-    url2 = new URL(raw);
-  } catch {
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
-  }
-  if (url2.protocol !== "redis:" && url2.protocol !== "rediss:") {
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${describeUrl(raw)}`);
-  }
-  const prefix = env.ASK_LATER_REDIS_PREFIX?.trim() || "al";
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
-    throw new ConfigError(
-      `ASK_LATER_REDIS_PREFIX must be 1–64 letters, digits or _ . : - (no braces), got ${prefix.length} characters`
-    );
-  }
-  return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
-}
-function databasePath(env, home) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit && !isAbsolute2(explicit)) {
-    throw new ConfigError(
-      `ASK_LATER_DB must be an absolute path (every project's session must find the same file), got ${JSON.stringify(explicit.slice(0, 60))}`
-    );
-  }
-  let dir = env.HOME?.trim() ?? "";
-  if (!isAbsolute2(dir)) {
-    try {
-      dir = home();
-    } catch {
-      dir = "";
-    }
-  }
-  const state = env.XDG_STATE_HOME?.trim();
-  if (!explicit && !(state && isAbsolute2(state)) && !isAbsolute2(dir)) {
-    throw new ConfigError(
-      "the embedded store needs a home directory (HOME is not set): set ASK_LATER_DB to the database file, or REDIS_URL"
-    );
-  }
-  return defaultDatabasePath(env, dir);
-}
-function describeStore(location) {
-  return location.kind === "redis" ? `Redis from REDIS_URL (key prefix ${location.prefix})` : `the embedded store at ${location.path}`;
-}
-function loadDeliveryReach(name, value) {
-  const raw = value?.trim().toLowerCase() ?? "";
-  if (raw === "") return "blocking";
-  if (DELIVERY_REACHES.includes(raw)) return raw;
-  const shown2 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(`${name} must be blocking, all or off, got ${shown2}`);
-}
-function loadAgentConfig(env, cwd) {
-  return Object.freeze({
-    ...loadStoreConfig(env),
-    project: projectFromEnvironment(env, cwd),
-    wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
-    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
-  });
-}
-var DELIVERY_REACHES;
-var init_agent_config = __esm({
-  "src/agent-config.ts"() {
-    "use strict";
-    init_config_error();
-    init_project2();
-    init_path();
-    DELIVERY_REACHES = ["blocking", "all", "off"];
   }
 });
 
@@ -13702,6 +13766,612 @@ var init_config = __esm({
   }
 });
 
+// src/routing.ts
+function compilePattern(pattern) {
+  let source = "";
+  for (let i = 0; i < pattern.length; ) {
+    if (pattern.startsWith("**", i)) {
+      const slashBefore = i === 0 || pattern[i - 1] === "/";
+      const slashAfter = pattern[i + 2] === "/";
+      if (slashBefore && slashAfter) {
+        source += "(?:.*/)?";
+        i += 3;
+      } else {
+        source += ".*";
+        i += 2;
+      }
+    } else if (pattern[i] === "*") {
+      source += "[^/]*";
+      i += 1;
+    } else {
+      source += (pattern[i] ?? "").replace(/[\\^$.|?+()[\]{}]/g, "\\$&");
+      i += 1;
+    }
+  }
+  return new RegExp(`^${source}$`, "s");
+}
+function matchesProject(pattern, project) {
+  return compilePattern(pattern).test(project);
+}
+var DEFAULT_REMIND_AFTER_MS;
+var init_routing = __esm({
+  "src/routing.ts"() {
+    "use strict";
+    DEFAULT_REMIND_AFTER_MS = 30 * 6e4;
+  }
+});
+
+// src/store/http/agent-api-error.ts
+var AgentApiError;
+var init_agent_api_error = __esm({
+  "src/store/http/agent-api-error.ts"() {
+    "use strict";
+    AgentApiError = class extends Error {
+      constructor(code3, message) {
+        super(message);
+        this.code = code3;
+      }
+      code;
+      name = "AgentApiError";
+    };
+  }
+});
+
+// src/store/store-unavailable-error.ts
+var StoreUnavailableError;
+var init_store_unavailable_error = __esm({
+  "src/store/store-unavailable-error.ts"() {
+    "use strict";
+    StoreUnavailableError = class extends Error {
+      name = "StoreUnavailableError";
+      constructor(options) {
+        super("The ask-later inbox (its store) is unreachable", options);
+      }
+    };
+  }
+});
+
+// src/store/http/project-refused-error.ts
+var ProjectRefusedError;
+var init_project_refused_error = __esm({
+  "src/store/http/project-refused-error.ts"() {
+    "use strict";
+    ProjectRefusedError = class extends Error {
+      name = "ProjectRefusedError";
+    };
+  }
+});
+
+// src/store/http/protocol.ts
+var AGENT_API_PATH, LONG_POLL_MAX_MS, AGENT_BODY_MAX_BYTES;
+var init_protocol = __esm({
+  "src/store/http/protocol.ts"() {
+    "use strict";
+    AGENT_API_PATH = "/agent/v1/";
+    LONG_POLL_MAX_MS = 25e3;
+    AGENT_BODY_MAX_BYTES = 256 * 1024;
+  }
+});
+
+// src/core/question.ts
+function platformName(platform) {
+  return PLATFORM_NAMES[platform];
+}
+var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
+// src/store/http/replies.ts
+function checkReply(operation, body) {
+  if (!isObject2(body)) throw new AgentApiError("bad-response", `serve's answer to ${operation} is not a JSON object`);
+  for (const [field, check2] of Object.entries(FIELDS[operation])) {
+    if (!check2(body[field])) {
+      throw new AgentApiError("bad-response", `serve's answer to ${operation} has no valid \`${field}\``);
+    }
+  }
+  return body;
+}
+var isObject2, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, FIELDS;
+var init_replies = __esm({
+  "src/store/http/replies.ts"() {
+    "use strict";
+    init_question();
+    init_agent_api_error();
+    isObject2 = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    isString = (value) => typeof value === "string";
+    isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+    isBoolean = (value) => typeof value === "boolean";
+    arrayOf = (check2) => (value) => Array.isArray(value) && value.every(check2);
+    orNull = (check2) => (value) => value === null || check2(value);
+    isQuestion = (value) => isObject2(value) && isString(value.project) && isNumber(value.id) && QUESTION_STATUSES.includes(value.status);
+    isCounts = (value) => isObject2(value) && QUESTION_STATUSES.every((status) => {
+      const entry = value[status];
+      return isObject2(entry) && isNumber(entry.blocking) && isNumber(entry.canWait);
+    });
+    isResult = (value) => isObject2(value) && isString(value.kind);
+    isPage = (value) => isObject2(value) && arrayOf(isQuestion)(value.questions) && isNumber(value.remaining) && (value.next === void 0 || isString(value.next));
+    FIELDS = {
+      park: { question: isQuestion },
+      get: { question: orNull(isQuestion) },
+      list: { questions: arrayOf(isQuestion) },
+      "list-page": { page: isPage },
+      cancel: { result: isResult },
+      claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
+      confirm: { ids: arrayOf(isNumber) },
+      release: {},
+      waiting: { questions: arrayOf(isQuestion) },
+      "mark-delivered": { result: isString },
+      count: { counts: isCounts },
+      "lease-acquire": { held: isBoolean },
+      "lease-release": {},
+      "lease-seize": {},
+      watch: { mark: isString },
+      changed: { changed: isBoolean, mark: isString },
+      wait: { question: orNull(isQuestion) },
+      ping: {},
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) }
+    };
+  }
+});
+
+// src/store/http/token-refused-error.ts
+var TokenRefusedError;
+var init_token_refused_error = __esm({
+  "src/store/http/token-refused-error.ts"() {
+    "use strict";
+    TokenRefusedError = class extends Error {
+      name = "TokenRefusedError";
+    };
+  }
+});
+
+// src/store/http/client.ts
+function readBody(response) {
+  return new Promise((resolve6, reject) => {
+    const chunks = [];
+    let size = 0;
+    response.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > RESPONSE_MAX_BYTES) response.destroy(new Error(`response over ${RESPONSE_MAX_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
+    response.on("end", () => resolve6(Buffer.concat(chunks).toString("utf8")));
+    response.on("error", reject);
+    response.on("aborted", () => reject(new Error("response aborted")));
+  });
+}
+function parseJson(text3) {
+  try {
+    const value = JSON.parse(text3);
+    if (value !== null && typeof value === "object") return value;
+  } catch {
+  }
+  throw new AgentApiError("bad-response", "serve answered with something that is not a JSON object");
+}
+function failure(status, text3) {
+  let code3;
+  let message;
+  try {
+    const body = JSON.parse(text3);
+    if (typeof body.error?.code === "string") code3 = body.error.code.slice(0, 40);
+    if (typeof body.error?.message === "string") message = body.error.message.slice(0, 300);
+  } catch {
+  }
+  if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
+  if (status === 502 || status === 503 || status === 504 || code3 === "store-unavailable") {
+    return new StoreUnavailableError({ cause: new AgentApiError(code3 ?? `HTTP ${status}`, `HTTP ${status}`) });
+  }
+  return new AgentApiError(code3 ?? `HTTP ${status}`, message ?? `serve answered HTTP ${status}`);
+}
+var RESPONSE_MAX_BYTES, AgentClient, CallTimeoutError, CallAbortedError, StaleSocketError;
+var init_client = __esm({
+  "src/store/http/client.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_agent_api_error();
+    init_project_refused_error();
+    init_protocol();
+    init_replies();
+    init_token_refused_error();
+    RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
+    AgentClient = class {
+      #base;
+      #authorization;
+      #transport;
+      #closed = false;
+      #inFlight = /* @__PURE__ */ new Set();
+      constructor(options) {
+        const base = new URL(options.url);
+        if (!base.pathname.endsWith("/")) base.pathname = `${base.pathname}/`;
+        this.#base = base;
+        this.#authorization = `Bearer ${options.token}`;
+      }
+      /** Call one operation. */
+      async call(operation, body, options) {
+        let reply;
+        try {
+          reply = await this.#post(operation, JSON.stringify(body), options, false);
+        } catch (error46) {
+          if (!(error46 instanceof StaleSocketError)) throw error46;
+          reply = await this.#post(operation, JSON.stringify(body), options, true);
+        }
+        return checkReply(operation, reply);
+      }
+      close() {
+        this.#closed = true;
+        for (const request of this.#inFlight) request.destroy();
+        void this.#transport?.then(({ agent }) => agent.destroy()).catch(() => void 0);
+      }
+      #open() {
+        this.#transport ??= (this.#base.protocol === "https:" ? import("node:https") : import("node:http")).then(
+          (module) => {
+            const transport = module;
+            return { transport, agent: new transport.Agent({ keepAlive: true }) };
+          }
+        );
+        return this.#transport;
+      }
+      async #post(operation, payload, options, retried) {
+        const { transport, agent } = await this.#open();
+        if (this.#closed) throw new StoreUnavailableError({ cause: new Error("the client is closed") });
+        if (options.signal?.aborted) throw new StoreUnavailableError({ cause: new CallAbortedError() });
+        const url2 = new URL(`${AGENT_API_PATH.slice(1)}${operation}`, this.#base);
+        return new Promise((resolve6, reject) => {
+          let settled = false;
+          const finish = (error46, value) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            options.signal?.removeEventListener("abort", onAbort);
+            this.#inFlight.delete(request);
+            if (error46 === void 0) resolve6(value);
+            else reject(error46);
+          };
+          const request = transport.request(
+            url2,
+            {
+              method: "POST",
+              agent,
+              headers: {
+                authorization: this.#authorization,
+                "content-type": "application/json",
+                "content-length": Buffer.byteLength(payload),
+                accept: "application/json"
+              }
+            },
+            (response) => {
+              readBody(response).then(
+                (text3) => {
+                  const status = response.statusCode ?? 0;
+                  try {
+                    finish(
+                      status === 200 ? void 0 : failure(status, text3),
+                      status === 200 ? parseJson(text3) : void 0
+                    );
+                  } catch (error46) {
+                    finish(error46);
+                  }
+                },
+                (error46) => finish(new StoreUnavailableError({ cause: error46 }))
+              );
+            }
+          );
+          this.#inFlight.add(request);
+          const timer = setTimeout(() => request.destroy(new CallTimeoutError()), options.timeoutMs);
+          const onAbort = () => request.destroy(new CallAbortedError());
+          options.signal?.addEventListener("abort", onAbort, { once: true });
+          request.on("error", (error46) => {
+            if (!retried && request.reusedSocket && error46.code === "ECONNRESET") finish(new StaleSocketError());
+            else finish(new StoreUnavailableError({ cause: error46 }));
+          });
+          request.end(payload);
+        });
+      }
+    };
+    CallTimeoutError = class extends Error {
+      name = "CallTimeoutError";
+      code = "ETIMEDOUT";
+    };
+    CallAbortedError = class extends Error {
+      name = "CallAbortedError";
+      code = "ABORTED";
+    };
+    StaleSocketError = class extends Error {
+      name = "StaleSocketError";
+    };
+  }
+});
+
+// src/store/http/http-store.ts
+var http_store_exports = {};
+__export(http_store_exports, {
+  HttpStore: () => HttpStore,
+  openHttpStore: () => openHttpStore
+});
+async function openHttpStore(options) {
+  return new HttpStore(options);
+}
+function wireClaim(claim) {
+  return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
+}
+function pause(ms, signal) {
+  return new Promise((resolve6) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve6();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, HttpStore;
+var init_http_store = __esm({
+  "src/store/http/http-store.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_client();
+    init_protocol();
+    RETRY_FIRST_MS = 100;
+    RETRY_MAX_MS = 2e3;
+    LONG_POLL_MARGIN_MS = 5e3;
+    HttpStore = class {
+      #client;
+      #timeoutMs;
+      #longPollMs;
+      constructor(options) {
+        this.#client = new AgentClient({ url: options.url, token: options.token });
+        this.#timeoutMs = options.timeoutMs ?? 1e4;
+        this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+      }
+      async park(project, spec) {
+        return (await this.#call("park", { project, spec })).question;
+      }
+      async get(project, id) {
+        return (await this.#call("get", { project, id })).question ?? void 0;
+      }
+      async list(project, filter) {
+        return (await this.#call("list", { project, ...filter ? { filter } : {} })).questions;
+      }
+      async listPage(project, query) {
+        return (await this.#call("list-page", { project, query })).page;
+      }
+      async cancel(project, id) {
+        return (await this.#call("cancel", { project, id })).result;
+      }
+      async claimUndelivered(project, options) {
+        const reply = await this.#call("claim", { project, options });
+        return { claimId: reply.claimId, via: reply.via, questions: reply.questions, remaining: reply.remaining };
+      }
+      async confirmClaim(project, claim, ids) {
+        return (await this.#call("confirm", { project, claim: wireClaim(claim), ...ids ? { only: ids } : {} })).ids;
+      }
+      async releaseClaim(project, claim, ids) {
+        await this.#call("release", { project, claim: wireClaim(claim), ...ids ? { only: ids } : {} });
+      }
+      async waitingOutcomes(project, options) {
+        const blockingOnly = options?.blockingOnly;
+        return (await this.#call("waiting", { project, ...blockingOnly !== void 0 ? { blockingOnly } : {} })).questions;
+      }
+      async markDelivered(project, id, via) {
+        return (await this.#call("mark-delivered", { project, id, ...via ? { via } : {} })).result;
+      }
+      async countQuestions(project) {
+        return (await this.#call("count", { project })).counts;
+      }
+      async acquireLease(name, owner, ms) {
+        return (await this.#call("lease-acquire", { name, owner, ms })).held;
+      }
+      async releaseLease(name, owner) {
+        await this.#call("lease-release", { name, owner });
+      }
+      async seizeLease(name, owner, ms) {
+        await this.#call("lease-seize", { name, owner, ms });
+      }
+      async ping() {
+        await this.#call("ping", {});
+      }
+      /** Who this store's token is (doctor). */
+      whoami() {
+        return this.#call("whoami", {});
+      }
+      async watch(project) {
+        let mark = (await this.#call("watch", { project })).mark;
+        const stop = new AbortController();
+        return {
+          changed: async ({ timeoutMs, signal }) => {
+            const deadline = Date.now() + timeoutMs;
+            const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+            for (; ; ) {
+              const reply = await this.#longPoll(
+                deadline,
+                signals,
+                (ms, pollSignal) => this.#client.call(
+                  "changed",
+                  { project, mark, timeoutMs: ms },
+                  { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal: pollSignal }
+                )
+              );
+              if (reply === void 0) return false;
+              mark = reply.mark;
+              if (reply.changed) return true;
+              if (Date.now() >= deadline || signals.aborted) return false;
+            }
+          },
+          close: async () => stop.abort()
+        };
+      }
+      async waitWhilePending(project, id, options) {
+        const deadline = Date.now() + options.timeoutMs;
+        let last;
+        let known = false;
+        for (; ; ) {
+          const reply = await this.#longPoll(
+            deadline,
+            options.signal,
+            (ms, signal) => this.#client.call("wait", { project, id, timeoutMs: ms }, { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal })
+          );
+          if (reply === void 0) {
+            if (known) return last;
+            return this.get(project, id);
+          }
+          known = true;
+          last = reply.question ?? void 0;
+          if (last?.status !== "pending" || Date.now() >= deadline || options.signal?.aborted) return last;
+        }
+      }
+      async close() {
+        this.#client.close();
+      }
+      #call(operation, body) {
+        return this.#client.call(operation, body, { timeoutMs: this.#timeoutMs });
+      }
+      /**
+       * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
+       * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
+       */
+      async #longPoll(deadline, signal, poll) {
+        let backoff = RETRY_FIRST_MS;
+        for (; ; ) {
+          const left = deadline - Date.now();
+          if (signal?.aborted) return void 0;
+          try {
+            return await poll(Math.max(0, Math.min(left, this.#longPollMs)), signal);
+          } catch (error46) {
+            if (signal?.aborted) return void 0;
+            if (!(error46 instanceof StoreUnavailableError)) throw error46;
+            if (deadline - Date.now() <= 0) return void 0;
+            await pause(Math.min(backoff, deadline - Date.now()), signal);
+            backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+          }
+        }
+      }
+    };
+  }
+});
+
+// src/doctor/check-timeout-error.ts
+var CheckTimeoutError;
+var init_check_timeout_error = __esm({
+  "src/doctor/check-timeout-error.ts"() {
+    "use strict";
+    CheckTimeoutError = class extends Error {
+      name = "CheckTimeoutError";
+    };
+  }
+});
+
+// src/doctor/deadline.ts
+function withDeadline(work, ms) {
+  let timer;
+  const late2 = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeoutError(`no answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => void 0);
+  return Promise.race([work, late2]).finally(() => clearTimeout(timer));
+}
+function describeNetworkError(error46, timeoutMs) {
+  if (error46 instanceof CheckTimeoutError) return `no answer within ${timeoutMs / 1e3} s`;
+  if (error46 instanceof Error && (error46.name === "TimeoutError" || error46.name === "ConnectionTimeoutError")) {
+    return `no answer within ${timeoutMs / 1e3} s`;
+  }
+  let current = error46;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code3 = current.code;
+    if (typeof code3 === "string" && /^[A-Z0-9_]{2,64}$/.test(code3)) {
+      if (code3 === "ECONNREFUSED") return "connection refused";
+      if (code3 === "ENOTFOUND" || code3 === "EAI_AGAIN") return `host not found (${code3})`;
+      return code3;
+    }
+    current = current.cause;
+  }
+  return error46 instanceof Error ? error46.name : "unknown error";
+}
+var init_deadline = __esm({
+  "src/doctor/deadline.ts"() {
+    "use strict";
+    init_check_timeout_error();
+  }
+});
+
+// src/doctor/agent-http.ts
+async function checkAgentHttp(location, project, timeoutMs) {
+  const where = `ask-later serve at ${describeServeUrl(location.url)}`;
+  const lines = [];
+  if (plainOverNetwork(location.url)) {
+    lines.push(
+      warn(
+        `${where}: http:// beyond this machine sends the token in clear — put serve behind https:// (a proxy or a load balancer)`
+      )
+    );
+  }
+  const store = await openHttpStore({ url: location.url, token: location.token, timeoutMs });
+  try {
+    const who2 = await withDeadline(store.whoami(), timeoutMs + 250);
+    const expires = who2.expiresAt === null ? "" : `; it expires on ${new Date(who2.expiresAt).toISOString().slice(0, 10)}`;
+    lines.push(
+      ok(`${where} accepts the token "${who2.name}" (id ${who2.id}), which reaches ${who2.patterns.join(", ")}${expires}`)
+    );
+    if (who2.expiresAt !== null && who2.expiresAt - Date.now() < EXPIRY_WARNING_MS) {
+      lines.push(warn(`The token "${who2.name}" expires within 7 days — ask for a new one (ask-later token create)`));
+    }
+    if (!who2.patterns.some((pattern) => matchesProject(pattern, project))) {
+      lines.push(
+        warn(
+          `This directory's project ${project} is not among the token's patterns — the agents here are refused (403); ask for a token that reaches it, or set ASK_LATER_PROJECT`
+        )
+      );
+    }
+  } catch (error46) {
+    lines.push(fail(explain(error46, where, timeoutMs)));
+  } finally {
+    await store.close();
+  }
+  return lines;
+}
+function explain(error46, where, timeoutMs) {
+  if (error46 instanceof TokenRefusedError) {
+    return `${where} refused the token (${error46.message}) — create one with \`ask-later token create\` where serve's store is, and set ASK_LATER_TOKEN`;
+  }
+  if (error46 instanceof AgentApiError) {
+    return `${where} answered, but not as ask-later's agent API (${error46.code}) — is ASK_LATER_URL serve's address, and serve this version or newer?`;
+  }
+  const cause = error46 instanceof StoreUnavailableError ? error46.cause : error46;
+  return `${where} is unreachable (${describeNetworkError(cause, timeoutMs)}) — is serve running there, and ASK_LATER_URL right?`;
+}
+function plainOverNetwork(url2) {
+  try {
+    const { protocol, hostname: hostname3 } = new URL(url2);
+    return protocol === "http:" && !["localhost", "127.0.0.1", "[::1]", "::1"].includes(hostname3);
+  } catch {
+    return false;
+  }
+}
+var EXPIRY_WARNING_MS;
+var init_agent_http = __esm({
+  "src/doctor/agent-http.ts"() {
+    "use strict";
+    init_agent_config();
+    init_routing();
+    init_agent_api_error();
+    init_http_store();
+    init_token_refused_error();
+    init_store_unavailable_error();
+    init_check();
+    init_deadline();
+    EXPIRY_WARNING_MS = 7 * 24 * 60 * 60 * 1e3;
+  }
+});
+
 // src/doctor/claude-code.ts
 import { readFile } from "node:fs/promises";
 import { join as join3, relative, resolve as resolve2, sep } from "node:path";
@@ -13827,7 +14497,7 @@ function storeMismatch(store, given) {
   return void 0;
 }
 async function checkClaudeCode(options) {
-  const shown2 = (path) => {
+  const shown3 = (path) => {
     const inHome = relative(options.home, path);
     if (!inHome.startsWith("..") && !inHome.startsWith(sep)) return `~/${inHome.split(sep).join("/")}`;
     return path;
@@ -13842,7 +14512,7 @@ async function checkClaudeCode(options) {
   for (const path of [...new Set(settingsPaths)]) {
     const json2 = await readJson(path);
     if (json2 === "invalid")
-      lines.push(warn(`Claude Code: ${shown2(path)} is not valid JSON — Claude Code cannot read it; fix it`));
+      lines.push(warn(`Claude Code: ${shown3(path)} is not valid JSON — Claude Code cannot read it; fix it`));
     else if (json2) settings.push({ path, json: json2 });
   }
   const userConfigPath = join3(options.home, ".claude.json");
@@ -13858,32 +14528,32 @@ async function checkClaudeCode(options) {
   const userJson = typeof userConfig === "object" ? userConfig : void 0;
   const projectEntry = object2(object2(userJson?.projects)?.[options.cwd]);
   const mcpSources = [
-    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown2(projectMcpPath)],
-    [mcpServer(projectEntry), shown2(userConfigPath)],
-    [mcpServer(userJson), shown2(userConfigPath)],
-    ...settings.map((file2) => [mcpServer(file2.json), shown2(file2.path)])
+    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown3(projectMcpPath)],
+    [mcpServer(projectEntry), shown3(userConfigPath)],
+    [mcpServer(userJson), shown3(userConfigPath)],
+    ...settings.map((file2) => [mcpServer(file2.json), shown3(file2.path)])
   ];
   const mcp = mcpSources.find(([entry]) => entry !== void 0);
   if (mcp) collect(given, mcp[0]?.env);
   if (enabledIn && pluginEnabled(enabledIn.json) === false) {
     lines.push(
       warn(
-        `Claude Code: the ask-later plugin is disabled in ${shown2(enabledIn.path)} — claude plugin enable ask-later@ask-later`
+        `Claude Code: the ask-later plugin is disabled in ${shown3(enabledIn.path)} — claude plugin enable ask-later@ask-later`
       )
     );
   } else if (enabledIn || isInstalled) {
-    const where = enabledIn ? shown2(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
+    const where = enabledIn ? shown3(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
     lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
-      ok(`Claude Code: the prompt hook (${shown2(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
+      ok(`Claude Code: the prompt hook (${shown3(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
     );
     lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(
-        `Claude Code: the prompt hook is set up (${shown2(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
+        `Claude Code: the prompt hook is set up (${shown3(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
       )
     );
   } else if (mcp) {
@@ -13919,50 +14589,6 @@ var init_claude_code = __esm({
     HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
     WAIT_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+wait\b/;
     callsCollect = (hook) => hook.type === "mcp_tool" && hook.tool === "collect_answers";
-  }
-});
-
-// src/doctor/check-timeout-error.ts
-var CheckTimeoutError;
-var init_check_timeout_error = __esm({
-  "src/doctor/check-timeout-error.ts"() {
-    "use strict";
-    CheckTimeoutError = class extends Error {
-      name = "CheckTimeoutError";
-    };
-  }
-});
-
-// src/doctor/deadline.ts
-function withDeadline(work, ms) {
-  let timer;
-  const late2 = new Promise((_resolve, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeoutError(`no answer within ${ms} ms`)), ms);
-  });
-  work.catch(() => void 0);
-  return Promise.race([work, late2]).finally(() => clearTimeout(timer));
-}
-function describeNetworkError(error46, timeoutMs) {
-  if (error46 instanceof CheckTimeoutError) return `no answer within ${timeoutMs / 1e3} s`;
-  if (error46 instanceof Error && (error46.name === "TimeoutError" || error46.name === "ConnectionTimeoutError")) {
-    return `no answer within ${timeoutMs / 1e3} s`;
-  }
-  let current = error46;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code3 = current.code;
-    if (typeof code3 === "string" && /^[A-Z0-9_]{2,64}$/.test(code3)) {
-      if (code3 === "ECONNREFUSED") return "connection refused";
-      if (code3 === "ENOTFOUND" || code3 === "EAI_AGAIN") return `host not found (${code3})`;
-      return code3;
-    }
-    current = current.cause;
-  }
-  return error46 instanceof Error ? error46.name : "unknown error";
-}
-var init_deadline = __esm({
-  "src/doctor/deadline.ts"() {
-    "use strict";
-    init_check_timeout_error();
   }
 });
 
@@ -14053,11 +14679,11 @@ async function checkChannel(config3, channel, timeoutMs) {
   }
   if (answer.status !== 200) return [fail(`Discord: cannot read channel ${channel} (${describeRefusal(answer)})`)];
   const name = text(answer.body, "name");
-  const shown2 = name !== void 0 ? `${channel} (#${name})` : channel;
+  const shown3 = name !== void 0 ? `${channel} (#${name})` : channel;
   const type = record2(answer.body).type;
   const kind = typeof type === "number" ? NOT_POSTABLE[type] : void 0;
-  if (kind !== void 0) return [fail(`Discord: channel ${shown2} is ${kind} — route questions to a text channel`)];
-  const lines = [ok(`Discord: the bot sees channel ${shown2}`)];
+  if (kind !== void 0) return [fail(`Discord: channel ${shown3} is ${kind} — route questions to a text channel`)];
+  const lines = [ok(`Discord: the bot sees channel ${shown3}`)];
   const guild = text(answer.body, "guild_id");
   if (config3.guildId !== void 0 && guild !== void 0 && guild !== config3.guildId) {
     lines.push(
@@ -14162,22 +14788,6 @@ var init_limits = __esm({
       EXPIRES_MAX_SECONDS,
       WAIT_MAX_SECONDS
     });
-  }
-});
-
-// src/core/question.ts
-function platformName(platform) {
-  return PLATFORM_NAMES[platform];
-}
-var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
-var init_question = __esm({
-  "src/core/question.ts"() {
-    "use strict";
-    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
-    PLATFORMS = ["slack", "discord", "web"];
-    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
-    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
-    OTHER_LABEL = "Other";
   }
 });
 
@@ -14485,14 +15095,14 @@ var init_port = __esm({
 });
 
 // src/store/failed-events.ts
-function failedRecord(event, failure, now) {
+function failedRecord(event, failure2, now) {
   return {
     type: event.type,
     project: event.project,
     questionId: event.questionId,
     at: event.at,
-    attempts: failure.attempts,
-    error: failure.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
+    attempts: failure2.attempts,
+    error: failure2.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
     failedAt: now
   };
 }
@@ -14612,20 +15222,6 @@ var init_paging = __esm({
     TIME_DIGITS = 15;
     ID_DIGITS = 12;
     CURSOR = /^(\d{27,28})\.([A-Za-z0-9_-]{16})$/;
-  }
-});
-
-// src/store/store-unavailable-error.ts
-var StoreUnavailableError;
-var init_store_unavailable_error = __esm({
-  "src/store/store-unavailable-error.ts"() {
-    "use strict";
-    StoreUnavailableError = class extends Error {
-      name = "StoreUnavailableError";
-      constructor(options) {
-        super("The ask-later inbox (its store) is unreachable", options);
-      }
-    };
   }
 });
 
@@ -14797,7 +15393,8 @@ function globalKeys(prefix) {
     lease: (name) => `${prefix}:lease:${name}`,
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
-    replay: (group) => `${prefix}:{failed}:${group}:replay`
+    replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    tokens: `${prefix}:{tokens}`
   };
 }
 var ProjectKeys;
@@ -15107,7 +15704,9 @@ var init_scripts = __esm({
       recordFailure: load("record-failure-2"),
       replayFailed: load("replay-failed-2"),
       remind: load("remind-2"),
-      count: load("count-6")
+      count: load("count-6"),
+      createToken: load("create-token-1"),
+      revokeToken: load("revoke-token-1")
     };
     INDEX_VERSION = 1;
     TransitionCode = {
@@ -15183,6 +15782,122 @@ var init_tail = __esm({
         this.#closed = true;
         this.#o.blocking.close();
         this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/store/corrupt-token-error.ts
+var CorruptTokenError;
+var init_corrupt_token_error = __esm({
+  "src/store/corrupt-token-error.ts"() {
+    "use strict";
+    CorruptTokenError = class extends Error {
+      constructor(tokenId, problem) {
+        super(`Stored token ${tokenId} is unreadable: ${problem}`);
+        this.tokenId = tokenId;
+        this.problem = problem;
+      }
+      tokenId;
+      problem;
+      name = "CorruptTokenError";
+    };
+  }
+});
+
+// src/store/token-record.ts
+function tokenRecordJson(record4) {
+  return JSON.stringify({
+    v: 1,
+    id: record4.id,
+    name: record4.name,
+    hash: record4.hash,
+    patterns: record4.patterns,
+    createdAt: record4.createdAt,
+    ...record4.expiresAt !== void 0 ? { expiresAt: record4.expiresAt } : {}
+  });
+}
+function readTokenRecord(json2, id, lastUsedAt) {
+  let value;
+  try {
+    value = JSON.parse(json2);
+  } catch {
+    throw new CorruptTokenError(id, "the record is not JSON");
+  }
+  const fields = value !== null && typeof value === "object" ? value : {};
+  const field = (name, ok2) => {
+    const v = fields[name];
+    if (!ok2(v)) throw new CorruptTokenError(id, `\`${name}\` is missing or of the wrong type`);
+    return v;
+  };
+  const isString4 = (v) => typeof v === "string" && v.length > 0;
+  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString4);
+  const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+  const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  return {
+    id: field("id", isString4),
+    name: field("name", isString4),
+    hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
+    patterns: field("patterns", isPatterns),
+    createdAt: field("createdAt", isTime),
+    ...expiresAt !== void 0 ? { expiresAt } : {},
+    ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
+  };
+}
+var TOKEN_NAME_PATTERN;
+var init_token_record = __esm({
+  "src/store/token-record.ts"() {
+    "use strict";
+    init_corrupt_token_error();
+    TOKEN_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+  }
+});
+
+// src/store/redis/tokens.ts
+var RedisTokenStore;
+var init_tokens = __esm({
+  "src/store/redis/tokens.ts"() {
+    "use strict";
+    init_token_record();
+    init_record();
+    init_scripts();
+    RedisTokenStore = class {
+      #deps;
+      constructor(deps) {
+        this.#deps = deps;
+      }
+      async create(record4) {
+        const { key } = this.#deps;
+        const reply = await this.#deps.eval(scripts.createToken, [key], [record4.id, record4.name, tokenRecordJson(record4)]);
+        return Number(reply) === 1;
+      }
+      async get(id) {
+        const { key } = this.#deps;
+        const [record4, used] = await Promise.all([
+          this.#deps.command(["HGET", key, `t:${id}`]),
+          this.#deps.command(["HGET", key, `u:${id}`])
+        ]);
+        if (typeof record4 !== "string") return void 0;
+        return readTokenRecord(record4, id, typeof used === "string" ? Number(used) : void 0);
+      }
+      async list() {
+        const reply = await this.#deps.command(["HGETALL", this.#deps.key]);
+        const fields = new Map(Object.entries(hashFromFlat(reply)));
+        const records = [];
+        for (const [field, value] of fields) {
+          if (!field.startsWith("t:")) continue;
+          const id = field.slice(2);
+          const used = fields.get(`u:${id}`);
+          records.push(readTokenRecord(value, id, used === void 0 ? void 0 : Number(used)));
+        }
+        return records.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+      }
+      async revoke(nameOrId) {
+        const reply = await this.#deps.eval(scripts.revokeToken, [this.#deps.key], [nameOrId]);
+        return typeof reply === "string" ? readTokenRecord(reply, nameOrId) : void 0;
+      }
+      async touch(id, at) {
+        await this.#deps.command(["HSET", this.#deps.key, `u:${id}`, String(at)]);
       }
     };
   }
@@ -60709,6 +61424,7 @@ var init_redis_store = __esm({
     init_record();
     init_scripts();
     init_tail();
+    init_tokens();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
     KEYS_CACHE_MAX = 1e5;
@@ -61318,10 +62034,10 @@ var init_redis_store = __esm({
           ]);
         });
       }
-      recordFailedEvent(group, event, failure) {
+      recordFailedEvent(group, event, failure2) {
         return this.#run(async () => {
           const g = globalKeys(this.#prefix);
-          const record4 = JSON.stringify(failedRecord(event, failure, this.#now()));
+          const record4 = JSON.stringify(failedRecord(event, failure2, this.#now()));
           await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record4]);
         });
       }
@@ -61501,6 +62217,13 @@ var init_redis_store = __esm({
             this.#waiters.delete(connection);
             connection.close();
           }
+        });
+      }
+      tokens() {
+        return new RedisTokenStore({
+          key: globalKeys(this.#prefix).tokens,
+          command: (args) => this.#run(() => this.#client.sendCommand(args)),
+          eval: (script, keys, args) => this.#run(() => this.#eval(script, keys, args))
         });
       }
       async close() {
@@ -62079,7 +62802,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 5;
+    SCHEMA_VERSION = 6;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -62196,8 +62919,99 @@ var init_schema = __esm({
       delivered_at, created_at) AS INTEGER) END) VIRTUAL;
   CREATE INDEX questions_pending_view ON questions (blocking DESC, created_at, id) WHERE status = 'pending';
   CREATE INDEX questions_closed_view ON questions (closed_at DESC, id DESC) WHERE status <> 'pending';
+  `,
+      // 5 → 6: the agents' tokens.
+      `
+  CREATE TABLE IF NOT EXISTS tokens (
+    id           TEXT PRIMARY KEY,
+    name         TEXT NOT NULL UNIQUE,
+    hash         TEXT NOT NULL,
+    patterns     TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    last_used_at INTEGER
+  ) STRICT;
   `
     ];
+  }
+});
+
+// src/store/sqlite/tokens.ts
+function fromRow(row) {
+  let patterns;
+  try {
+    patterns = JSON.parse(row.patterns);
+  } catch {
+    patterns = void 0;
+  }
+  const json2 = tokenRecordJson({
+    id: row.id,
+    name: row.name,
+    hash: row.hash,
+    patterns,
+    createdAt: Number(row.created_at),
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
+  });
+  return readTokenRecord(json2, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
+}
+var SELECT, SqliteTokenStore;
+var init_tokens2 = __esm({
+  "src/store/sqlite/tokens.ts"() {
+    "use strict";
+    init_token_record();
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
+    SqliteTokenStore = class {
+      #c;
+      #run;
+      /** `run` maps the driver's errors as the store does. */
+      constructor(connection, run3) {
+        this.#c = connection;
+        this.#run = run3;
+      }
+      create(record4) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const result = this.#c.statement(
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+            ).run(
+              record4.id,
+              record4.name,
+              record4.hash,
+              JSON.stringify(record4.patterns),
+              record4.createdAt,
+              record4.expiresAt ?? null
+            );
+            return Number(result.changes) === 1;
+          })
+        );
+      }
+      get(id) {
+        return this.#run(() => {
+          const row = this.#c.statement(`${SELECT} WHERE id = ?`).get(id);
+          return row ? fromRow(row) : void 0;
+        });
+      }
+      list() {
+        return this.#run(
+          () => this.#c.statement(`${SELECT} ORDER BY created_at, id`).all().map(fromRow)
+        );
+      }
+      revoke(nameOrId) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const row = this.#c.statement(`${SELECT} WHERE name = ?`).get(nameOrId) ?? this.#c.statement(`${SELECT} WHERE id = ?`).get(nameOrId);
+            if (!row) return void 0;
+            this.#c.statement("DELETE FROM tokens WHERE id = ?").run(row.id);
+            return fromRow(row);
+          })
+        );
+      }
+      touch(id, at) {
+        return this.#run(() => {
+          this.#c.statement("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(at, id);
+        });
+      }
+    };
   }
 });
 
@@ -62286,6 +63100,7 @@ var init_sqlite_store = __esm({
     init_events2();
     init_record2();
     init_schema();
+    init_tokens2();
     RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
     PAGE_WHERE = {
       pending: `q.status = 'pending' AND q.project IN (SELECT value FROM json_each(@projects))
@@ -62783,10 +63598,10 @@ var init_sqlite_store = __esm({
           })
         );
       }
-      recordFailedEvent(group, event, failure) {
+      recordFailedEvent(group, event, failure2) {
         return this.#run(
           () => this.#c.write(() => {
-            const r = failedRecord(event, failure, this.#now());
+            const r = failedRecord(event, failure2, this.#now());
             this.#c.statement(
               `INSERT OR REPLACE INTO failed_events
                (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
@@ -62913,6 +63728,9 @@ var init_sqlite_store = __esm({
           throw toStoreError2(error46);
         }
       }
+      tokens() {
+        return new SqliteTokenStore(this.#c, (work) => this.#run(work));
+      }
       async close() {
         for (const consumer of [...this.#consumers]) await consumer.close();
         for (const tail of [...this.#tails]) await tail.close();
@@ -62924,6 +63742,14 @@ var init_sqlite_store = __esm({
 
 // src/store/open.ts
 async function openStore(location, options = {}) {
+  if (location.kind === "http") {
+    const { openHttpStore: openHttpStore2 } = await Promise.resolve().then(() => (init_http_store(), http_store_exports));
+    return openHttpStore2({
+      url: location.url,
+      token: location.token,
+      ...options.connectTimeoutMs !== void 0 ? { timeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
   const shared = {
     ...options.now !== void 0 ? { now: options.now } : {},
     ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
@@ -63348,8 +64174,25 @@ async function checkStore(config3, timeoutMs) {
   if (lines.some((line) => line.status === "fail")) return lines;
   return [...lines, ...await checkFailedEvents(config3.store, timeoutMs)];
 }
+async function diagnoseAgentHttp(env, location, options, timeoutMs) {
+  const cwd = options.cwd ?? process.cwd();
+  const project = projectFromEnvironment(env, cwd);
+  const [agent, claudeCode] = await Promise.all([
+    checkAgentHttp(location, project, timeoutMs),
+    checkClaudeCode({ home: options.home ?? homedir2(), cwd, env })
+  ]);
+  return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
+}
 async function diagnose(env, options = {}) {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
+  let agentStore;
+  try {
+    agentStore = loadAgentStoreConfig(env).store;
+  } catch (error46) {
+    if (!(error46 instanceof ConfigError)) throw error46;
+    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error46.message}`)];
+  }
+  if (agentStore?.kind === "http") return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
   const configLines = [];
   let serve;
   let store;
@@ -63382,8 +64225,11 @@ async function diagnose(env, options = {}) {
 var init_doctor = __esm({
   "src/doctor/doctor.ts"() {
     "use strict";
+    init_agent_config();
     init_config();
     init_config_error();
+    init_project2();
+    init_agent_http();
     init_check();
     init_claude_code();
     init_discord();
@@ -63712,7 +64558,7 @@ async function runHook(io, env, cwd) {
   try {
     await run(io, env, cwd, deadline, seen);
   } catch (error46) {
-    io.stderr.write(`ask-later hook: ${explain(error46, seen)}
+    io.stderr.write(`ask-later hook: ${explain2(error46, seen)}
 `);
   } finally {
     deadline.clear();
@@ -63743,7 +64589,7 @@ async function run(io, env, cwd, deadline, seen) {
     })
   });
 }
-function explain(error46, seen) {
+function explain2(error46, seen) {
   const waiting = "answers wait for the next prompt";
   if (error46 instanceof UnconfirmedDeliveryError) {
     return `${error46.message} (${describe3(error46.cause, seen)}); they may come again with a prompt after 5 s`;
@@ -63751,12 +64597,13 @@ function explain(error46, seen) {
   return `${describe3(error46, seen)}; ${waiting}`;
 }
 function describe3(error46, seen) {
-  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError || error46 instanceof SqliteEngineMissingError) {
+  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
     return error46.message;
   }
+  if (error46 instanceof AgentApiError) return `serve refused the call (${error46.code})`;
   if (error46 instanceof StoreUnavailableError) {
     const why = connectionDetail(error46.cause);
-    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    const store = storeName(seen.store);
     return `the inbox (${store}) is unreachable${why === void 0 ? "" : ` (${why})`}`;
   }
   if (error46 instanceof CorruptRecordError) {
@@ -63768,6 +64615,11 @@ function describe3(error46, seen) {
   const code3 = error46.code;
   const detail = typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3) ? ` (${code3})` : "";
   return `unexpected ${error46.constructor.name || error46.name}${detail}`;
+}
+function storeName(kind) {
+  if (kind === "sqlite") return "the embedded store";
+  if (kind === "http") return "serve at ASK_LATER_URL";
+  return "Redis at REDIS_URL";
 }
 function connectionDetail(cause, depth = 0) {
   if (!(cause instanceof Error) || depth > 3) return void 0;
@@ -63799,6 +64651,9 @@ var init_run2 = __esm({
     init_agent_config();
     init_config_error();
     init_corrupt_record_error();
+    init_agent_api_error();
+    init_project_refused_error();
+    init_token_refused_error();
     init_engine_missing_error();
     init_store_unavailable_error();
     init_deadline2();
@@ -63833,11 +64688,11 @@ function parseStatusInput(text3) {
   } catch {
     throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
   }
-  if (!isObject2(value)) {
+  if (!isObject3(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
     throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
   }
-  const workspace = isObject2(value.workspace) ? value.workspace : {};
+  const workspace = isObject3(value.workspace) ? value.workspace : {};
   const projectDir = nonBlank(workspace.project_dir);
   const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
   return {
@@ -63845,7 +64700,7 @@ function parseStatusInput(text3) {
     ...currentDir === void 0 ? {} : { currentDir }
   };
 }
-function isObject2(value) {
+function isObject3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function nonBlank(value) {
@@ -63912,7 +64767,7 @@ async function run2(io, env, cwd, { deadline, endsAt }, seen) {
   const tty = io.stdin.isTTY === true;
   const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), "stdin did not end"));
   stopReading2(io.stdin);
-  const { store: location } = loadStoreConfig(env);
+  const { store: location } = loadAgentStoreConfig(env);
   seen.store = location.kind;
   const project = projectFromEnvironment(
     input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
@@ -63943,12 +64798,13 @@ function describe4(error46, seen) {
   if (error46 instanceof DeadlineError) {
     return `${error46.message} (${Math.round(performance.now())} ms after the process started)`;
   }
-  if (error46 instanceof StatusInputError || error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) {
+  if (error46 instanceof StatusInputError || error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
     return error46.message;
   }
+  if (error46 instanceof AgentApiError) return `serve refused the call (${error46.code})`;
   if (error46 instanceof StoreUnavailableError) {
     const why2 = errorCode(error46.cause);
-    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    const store = seen.store === "sqlite" ? "the embedded store" : seen.store === "http" ? "serve at ASK_LATER_URL" : "Redis at REDIS_URL";
     return `the inbox (${store}) is unreachable${why2 === void 0 ? "" : ` (${why2})`}`;
   }
   const why = errorCode(error46);
@@ -63984,6 +64840,9 @@ var init_run3 = __esm({
     init_hook_io_error();
     init_input();
     init_project2();
+    init_agent_api_error();
+    init_project_refused_error();
+    init_token_refused_error();
     init_open();
     init_engine_missing_error();
     init_store_unavailable_error();
@@ -70144,7 +71003,7 @@ function mergeCapabilities(base, additional) {
   return result;
 }
 var DEFAULT_REQUEST_TIMEOUT_MSEC, Protocol;
-var init_protocol = __esm({
+var init_protocol2 = __esm({
   "node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js"() {
     init_zod_compat();
     init_types();
@@ -72277,8 +73136,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber2 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber2 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber2 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -78666,7 +79525,7 @@ var init_helpers = __esm({
 var Server;
 var init_server2 = __esm({
   "node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js"() {
-    init_protocol();
+    init_protocol2();
     init_types();
     init_ajv_provider();
     init_zod_compat();
@@ -79190,7 +80049,7 @@ function recommendedProblem(input) {
 function suggestField(key) {
   if (key.length > ECHO_MAX) return void 0;
   let best;
-  for (const field of FIELDS) {
+  for (const field of FIELDS2) {
     const distance = editDistance(key.toLowerCase(), field.toLowerCase());
     if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === void 0 || distance < best.distance)) {
       best = { field, distance };
@@ -79211,16 +80070,16 @@ function editDistance(a, b) {
   return previous[b.length] ?? 0;
 }
 function keyList(keys, suggest) {
-  const shown2 = keys.slice(0, 5).map((key) => {
+  const shown3 = keys.slice(0, 5).map((key) => {
     const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
     const suggestion = suggest(key);
     return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
   });
-  const more = keys.length > shown2.length ? ` and ${keys.length - shown2.length} more` : "";
-  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown2.join(", ")}${more}`;
+  const more = keys.length > shown3.length ? ` and ${keys.length - shown3.length} more` : "";
+  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown3.join(", ")}${more}`;
 }
 function unknownFieldsMessage(keys) {
-  const optional2 = FIELDS.filter((field) => !REQUIRED_FIELDS.includes(field));
+  const optional2 = FIELDS2.filter((field) => !REQUIRED_FIELDS.includes(field));
   return `contain ${keyList(keys, suggestField)}. The fields are ${listFields(REQUIRED_FIELDS)} (required) and ${listFields(optional2)} (optional)`;
 }
 function formatPath(path) {
@@ -79250,7 +80109,7 @@ function reasonsFrom(issues, input, prefix) {
 }
 function order(reason) {
   const [field] = reason.path;
-  const rank = field === void 0 ? -1 : FIELDS.indexOf(field);
+  const rank = field === void 0 ? -1 : FIELDS2.indexOf(field);
   return [rank, reason.path.length];
 }
 function normaliseMarkdown(text3) {
@@ -79297,7 +80156,7 @@ function formatRefusal(reasons) {
   return `ask_later refused the question; nothing was stored. Fix these and call again:
 ${lines.map((reason) => `- ${reason}`).join("\n")}`;
 }
-var ECHO_MAX, REASONS_MAX, FIELDS, REQUIRED_FIELDS, LINE_BREAKS, isOther, optionLabelSchema, optionObjectSchema, optionSchema, askInputSchema;
+var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, LINE_BREAKS, isOther, optionLabelSchema, optionObjectSchema, optionSchema, askInputSchema;
 var init_ask_input = __esm({
   "src/core/ask-input.ts"() {
     "use strict";
@@ -79306,7 +80165,7 @@ var init_ask_input = __esm({
     init_question();
     ECHO_MAX = 40;
     REASONS_MAX = 20;
-    FIELDS = [
+    FIELDS2 = [
       "context",
       "question",
       "impact",
@@ -79443,6 +80302,11 @@ function errorResult(text3) {
 }
 function failureResult(error46) {
   if (error46 instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
+  if (error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
+    return errorResult(
+      `ask-later refused this session, so nothing was done: ${error46.message}. Tell the person (their ask-later token needs changing); if the decision cannot wait, ask them directly.`
+    );
+  }
   if (error46 instanceof SqliteEngineMissingError) {
     return errorResult(
       `ask-later is not set up on this machine yet, so nothing was done: ${error46.message}. Tell the person; if the decision cannot wait, ask them directly.`
@@ -79471,6 +80335,8 @@ var init_tool = __esm({
   "src/mcp/tool.ts"() {
     "use strict";
     init_zod();
+    init_project_refused_error();
+    init_token_refused_error();
     init_engine_missing_error();
     init_store_unavailable_error();
     UNREACHABLE = "The ask-later inbox is unreachable right now (its store does not answer), so nothing was done. Try again in a while; if the decision cannot wait, ask the person directly.";
@@ -79826,11 +80692,11 @@ var init_list_questions = __esm({
           if (page.questions.length === 0) {
             return textResult(after === void 0 ? "No questions match in this project." : "No more questions match.");
           }
-          const shown2 = page.questions.map(questionLine);
+          const shown3 = page.questions.map(questionLine);
           const more = page.next === void 0 ? [] : [
             `…and ${page.remaining} more: call list_questions again with after="${page.next}" (and the same filters).`
           ];
-          return textResult([...shown2, ...more].join("\n"));
+          return textResult([...shown3, ...more].join("\n"));
         } catch (error46) {
           return failureResult(error46);
         }
@@ -79952,16 +80818,23 @@ var init_mcp = __esm({
   }
 });
 
-// src/mcp/run.ts
-var run_exports4 = {};
-__export(run_exports4, {
-  runMcp: () => runMcp
-});
+// src/mcp/version.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 function packageVersion() {
   const pkg = JSON.parse(readFileSync4(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
+var init_version = __esm({
+  "src/mcp/version.ts"() {
+    "use strict";
+  }
+});
+
+// src/mcp/run.ts
+var run_exports4 = {};
+__export(run_exports4, {
+  runMcp: () => runMcp
+});
 async function runMcp(env, cwd) {
   let configProblem;
   let location;
@@ -80007,6 +80880,7 @@ var init_run4 = __esm({
     init_project2();
     init_open();
     init_mcp();
+    init_version();
   }
 });
 
@@ -80114,7 +80988,7 @@ async function runWaiter(io, env, cwd, options = {}) {
     }
   } catch (error46) {
     io.stderr.write(
-      `ask-later wait: ${explain2(error46)}; the session is not woken (answers come with the next prompt)
+      `ask-later wait: ${explain3(error46)}; the session is not woken (answers come with the next prompt)
 `
     );
     return 0;
@@ -80187,8 +81061,8 @@ function withTimeout(work, ms, what) {
   });
   return Promise.race([work, late2]).finally(() => clearTimeout(timer));
 }
-function explain2(error46) {
-  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) {
+function explain3(error46) {
+  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
     return error46.message;
   }
   if (error46 instanceof StoreUnavailableError) return "the inbox (its store) is unreachable";
@@ -80207,6 +81081,8 @@ var init_run5 = __esm({
     init_turns();
     init_hook_io_error();
     init_input();
+    init_project_refused_error();
+    init_token_refused_error();
     init_open();
     init_engine_missing_error();
     init_store_unavailable_error();
@@ -80801,14 +81677,14 @@ var init_decode_codepoint = __esm({
 });
 
 // node_modules/entities/lib/esm/decode.js
-function isNumber(code3) {
+function isNumber2(code3) {
   return code3 >= CharCodes.ZERO && code3 <= CharCodes.NINE;
 }
 function isHexadecimalCharacter(code3) {
   return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_F || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_F;
 }
 function isAsciiAlphaNumeric(code3) {
-  return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_Z || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_Z || isNumber(code3);
+  return code3 >= CharCodes.UPPER_A && code3 <= CharCodes.UPPER_Z || code3 >= CharCodes.LOWER_A && code3 <= CharCodes.LOWER_Z || isNumber2(code3);
 }
 function isEntityInAttributeInvalidEnd(code3) {
   return code3 === CharCodes.EQUALS || isAsciiAlphaNumeric(code3);
@@ -81004,7 +81880,7 @@ var init_decode2 = __esm({
         const startIdx = offset;
         while (offset < str.length) {
           const char = str.charCodeAt(offset);
-          if (isNumber(char) || isHexadecimalCharacter(char)) {
+          if (isNumber2(char) || isHexadecimalCharacter(char)) {
             offset += 1;
           } else {
             this.addToNumericResult(str, startIdx, offset, 16);
@@ -81027,7 +81903,7 @@ var init_decode2 = __esm({
         const startIdx = offset;
         while (offset < str.length) {
           const char = str.charCodeAt(offset);
-          if (isNumber(char)) {
+          if (isNumber2(char)) {
             offset += 1;
           } else {
             this.addToNumericResult(str, startIdx, offset, 10);
@@ -81276,7 +82152,7 @@ __export(utils_exports, {
   isMdAsciiPunct: () => isMdAsciiPunct,
   isPunctChar: () => isPunctChar,
   isSpace: () => isSpace,
-  isString: () => isString,
+  isString: () => isString2,
   isValidEntityCode: () => isValidEntityCode,
   isWhiteSpace: () => isWhiteSpace,
   lib: () => lib,
@@ -81287,7 +82163,7 @@ __export(utils_exports, {
 function _class(obj) {
   return Object.prototype.toString.call(obj);
 }
-function isString(obj) {
+function isString2(obj) {
   return _class(obj) === "[object String]";
 }
 function has(object4, key) {
@@ -85161,10 +86037,10 @@ function assign2(obj) {
 function _class2(obj) {
   return Object.prototype.toString.call(obj);
 }
-function isString2(obj) {
+function isString3(obj) {
   return _class2(obj) === "[object String]";
 }
-function isObject3(obj) {
+function isObject4(obj) {
   return _class2(obj) === "[object Object]";
 }
 function isRegExp(obj) {
@@ -85226,7 +86102,7 @@ function compile(self2) {
     }
     const compiled = { validate: null, link: null };
     self2.__compiled__[name] = compiled;
-    if (isObject3(val)) {
+    if (isObject4(val)) {
       if (isRegExp(val.validate)) {
         compiled.validate = createValidator(val.validate);
       } else if (isFunction(val.validate)) {
@@ -85243,7 +86119,7 @@ function compile(self2) {
       }
       return;
     }
-    if (isString2(val)) {
+    if (isString3(val)) {
       aliases.push(name);
       return;
     }
@@ -86000,7 +86876,7 @@ function MarkdownIt(presetName, options) {
     return new MarkdownIt(presetName, options);
   }
   if (!options) {
-    if (!isString(presetName)) {
+    if (!isString2(presetName)) {
       options = presetName || {};
       presetName = "default";
     }
@@ -86050,7 +86926,7 @@ var init_lib = __esm({
     };
     MarkdownIt.prototype.configure = function(presets) {
       const self2 = this;
-      if (isString(presets)) {
+      if (isString2(presets)) {
         const presetName = presets;
         presets = config2[presetName];
         if (!presets) {
@@ -86413,38 +87289,6 @@ var init_format2 = __esm({
   }
 });
 
-// src/routing.ts
-function compilePattern(pattern) {
-  let source = "";
-  for (let i = 0; i < pattern.length; ) {
-    if (pattern.startsWith("**", i)) {
-      const slashBefore = i === 0 || pattern[i - 1] === "/";
-      const slashAfter = pattern[i + 2] === "/";
-      if (slashBefore && slashAfter) {
-        source += "(?:.*/)?";
-        i += 3;
-      } else {
-        source += ".*";
-        i += 2;
-      }
-    } else if (pattern[i] === "*") {
-      source += "[^/]*";
-      i += 1;
-    } else {
-      source += (pattern[i] ?? "").replace(/[\\^$.|?+()[\]{}]/g, "\\$&");
-      i += 1;
-    }
-  }
-  return new RegExp(`^${source}$`, "s");
-}
-var DEFAULT_REMIND_AFTER_MS;
-var init_routing = __esm({
-  "src/routing.ts"() {
-    "use strict";
-    DEFAULT_REMIND_AFTER_MS = 30 * 6e4;
-  }
-});
-
 // src/decisions/query.ts
 async function projectsOf(store, project) {
   const pattern = project === void 0 ? void 0 : compilePattern(project);
@@ -86676,6 +87520,240 @@ var init_run6 = __esm({
   }
 });
 
+// src/tokens/args.ts
+function shown2(value) {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+function parseTokenArgs(args) {
+  const [verb, ...rest] = args;
+  if (verb === void 0 || verb === "--help" || verb === "-h" || verb === "help") {
+    return { ok: true, command: { kind: "help" } };
+  }
+  if (verb === "list") {
+    if (rest.length > 0) return { ok: false, error: `token list takes no arguments, got ${shown2(rest[0] ?? "")}` };
+    return { ok: true, command: { kind: "list" } };
+  }
+  if (verb === "revoke") {
+    const [target, ...more] = rest;
+    if (target === void 0 || target.startsWith("-") || more.length > 0) {
+      return { ok: false, error: "token revoke takes one argument: the name or id of the token (see token list)" };
+    }
+    return { ok: true, command: { kind: "revoke", nameOrId: target } };
+  }
+  if (verb !== "create") {
+    return { ok: false, error: `expected create, list or revoke, got ${shown2(verb)}` };
+  }
+  let name;
+  let expiresInDays;
+  const patterns = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] ?? "";
+    const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
+    const option = flag?.[1];
+    if (option !== "--name" && option !== "--projects" && option !== "--expires") {
+      return {
+        ok: false,
+        error: `unexpected ${shown2(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd`
+      };
+    }
+    let value = flag?.[2];
+    if (value === void 0) {
+      value = rest[i + 1];
+      if (value === void 0 || value.startsWith("--")) return { ok: false, error: `${option} needs a value` };
+      i++;
+    }
+    if (option === "--expires") {
+      if (expiresInDays !== void 0) return { ok: false, error: "--expires was given twice: give it once" };
+      const days = /^(\d{1,4})d$/.exec(value.trim());
+      const count = Number(days?.[1]);
+      if (!days || count < 1 || count > MAX_DAYS) {
+        return { ok: false, error: `--expires must be a number of days from 1d to ${MAX_DAYS}d, got ${shown2(value)}` };
+      }
+      expiresInDays = count;
+    } else if (option === "--name") {
+      if (name !== void 0) return { ok: false, error: "--name was given twice: give it once" };
+      if (!TOKEN_NAME_PATTERN.test(value)) {
+        return {
+          ok: false,
+          error: `--name must be letters, digits and . _ @ - (at most 64, starting with a letter or digit), got ${shown2(value)}`
+        };
+      }
+      name = value;
+    } else {
+      const pattern = value.trim();
+      if (pattern === "" || pattern.length > 1024 || /[\p{Cc}]/u.test(pattern)) {
+        return { ok: false, error: `--projects must be a project name or pattern such as acme/*, got ${shown2(value)}` };
+      }
+      if (!patterns.includes(pattern)) patterns.push(pattern);
+    }
+  }
+  if (name === void 0) return { ok: false, error: "token create needs --name NAME: who or what the token is for" };
+  if (patterns.length === 0) {
+    return { ok: false, error: "token create needs --projects PATTERN (acme/*, /srv/repos/**): what it reaches" };
+  }
+  if (patterns.length > PATTERNS_MAX) {
+    return { ok: false, error: `a token takes at most ${PATTERNS_MAX} --projects, got ${patterns.length}` };
+  }
+  return {
+    ok: true,
+    command: { kind: "create", name, patterns, ...expiresInDays !== void 0 ? { expiresInDays } : {} }
+  };
+}
+var TOKEN_USAGE, MAX_DAYS, PATTERNS_MAX;
+var init_args = __esm({
+  "src/tokens/args.ts"() {
+    "use strict";
+    init_token_record();
+    TOKEN_USAGE = [
+      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd]",
+      "       ask-later token list",
+      "       ask-later token revoke NAME|ID",
+      "",
+      "Tokens let agents reach serve's agent API (ASK_LATER_URL + ASK_LATER_TOKEN) without the store's password.",
+      "  --name NAME          who or what the token is for (alice, ci-runner): letters, digits and . _ @ -, at most 64",
+      "  --projects PATTERN   the projects it reaches, as in the routing file (acme/*, /srv/repos/**); repeat for more",
+      "  --expires DAYSd      serve refuses it after that many days (90d); default: until it is revoked",
+      "create prints the token once, on stdout; the store keeps only its SHA-256."
+    ].join("\n");
+    MAX_DAYS = 3650;
+    PATTERNS_MAX = 50;
+  }
+});
+
+// src/tokens/format.ts
+import { createHash as createHash3, randomBytes, timingSafeEqual } from "node:crypto";
+function newToken() {
+  const id = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 32]).join("");
+  const token = `${TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
+  return { token, id };
+}
+function hashToken(token) {
+  return createHash3("sha256").update(token).digest("hex");
+}
+var ID_ALPHABET;
+var init_format3 = __esm({
+  "src/tokens/format.ts"() {
+    "use strict";
+    init_shape();
+    ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+  }
+});
+
+// src/tokens/run.ts
+var run_exports7 = {};
+__export(run_exports7, {
+  formatList: () => formatList,
+  runToken: () => runToken
+});
+async function runToken(env, argv, io, options = {}) {
+  const parsed = parseTokenArgs(argv);
+  if (!parsed.ok) {
+    io.stderr.write(`ask-later token: ${parsed.error}
+`);
+    return 2;
+  }
+  const { command } = parsed;
+  if (command.kind === "help") {
+    io.stdout.write(`${TOKEN_USAGE}
+`);
+    return 0;
+  }
+  let store;
+  try {
+    store = await openStore(loadStoreConfig(env).store);
+  } catch (error46) {
+    const why = error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError ? error46.message : "the inbox (its store) is unreachable";
+    io.stderr.write(`ask-later token: ${why}
+`);
+    return 1;
+  }
+  const now = options.now ?? Date.now;
+  try {
+    const tokens = store.tokens();
+    if (command.kind === "create") {
+      const { token, id } = newToken();
+      const record4 = {
+        id,
+        name: command.name,
+        hash: hashToken(token),
+        patterns: command.patterns,
+        createdAt: now(),
+        ...command.expiresInDays !== void 0 ? { expiresAt: now() + command.expiresInDays * DAY_MS2 } : {}
+      };
+      if (!await tokens.create(record4)) {
+        io.stderr.write(
+          `ask-later token: a token named ${command.name} exists: revoke it first (ask-later token revoke ${command.name}) or pick another name
+`
+        );
+        return 1;
+      }
+      io.stdout.write(`${token}
+`);
+      const until = record4.expiresAt === void 0 ? "" : `, until ${isoMinute(record4.expiresAt)}`;
+      io.stderr.write(
+        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.
+`
+      );
+      return 0;
+    }
+    if (command.kind === "list") {
+      io.stdout.write(formatList(await tokens.list(), now()));
+      return 0;
+    }
+    const revoked = await tokens.revoke(command.nameOrId);
+    if (!revoked) {
+      io.stderr.write(`ask-later token: no token is named ${command.nameOrId} or has that id (see token list)
+`);
+      return 1;
+    }
+    io.stdout.write(`Revoked ${revoked.name} (id ${revoked.id}): serve refuses it from now on.
+`);
+    return 0;
+  } catch (error46) {
+    const why = error46 instanceof CorruptTokenError ? error46.message : error46 instanceof Error ? error46.name : "an error";
+    io.stderr.write(`ask-later token: cannot ${command.kind} tokens (${why})
+`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+function formatList(records, now) {
+  if (records.length === 0)
+    return "No tokens. Create one with: ask-later token create --name NAME --projects PATTERN\n";
+  const rows = [
+    ["ID", "NAME", "CREATED", "EXPIRES", "LAST USED", "PROJECTS"],
+    ...records.map((record4) => [
+      record4.id,
+      record4.name,
+      isoMinute(record4.createdAt),
+      record4.expiresAt === void 0 ? "never" : `${isoMinute(record4.expiresAt)}${record4.expiresAt <= now ? " (expired)" : ""}`,
+      record4.lastUsedAt === void 0 ? "never" : isoMinute(record4.lastUsedAt),
+      record4.patterns.join(" ")
+    ])
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return `${rows.map((row) => row.map((cell, column) => column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)).join("  ")).join("\n")}
+`;
+}
+function isoMinute(ms) {
+  return `${new Date(ms).toISOString().slice(0, 16)}Z`;
+}
+var DAY_MS2;
+var init_run7 = __esm({
+  "src/tokens/run.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_corrupt_token_error();
+    init_open();
+    init_engine_missing_error();
+    init_args();
+    init_format3();
+    DAY_MS2 = 24 * 60 * 60 * 1e3;
+  }
+});
+
 // plugin-stub:serve
 var serve_exports = {};
 __export(serve_exports, {
@@ -86729,6 +87807,13 @@ var commands = {
   decisions: {
     summary: "the answered questions, newest first: decisions [--project PATTERN] [--since 7d] [--format md|json|csv]",
     run: async (args) => (await Promise.resolve().then(() => (init_run6(), run_exports6))).runDecisions(process.env, args, {
+      stdout: process.stdout,
+      stderr: process.stderr
+    })
+  },
+  token: {
+    summary: "agents' tokens for serve's agent API: token create --name NAME --projects PATTERN | list | revoke NAME",
+    run: async (args) => (await Promise.resolve().then(() => (init_run7(), run_exports7))).runToken(process.env, args, {
       stdout: process.stdout,
       stderr: process.stderr
     })

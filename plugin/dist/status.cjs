@@ -29,6 +29,460 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// src/store/http/agent-api-error.ts
+var AgentApiError;
+var init_agent_api_error = __esm({
+  "src/store/http/agent-api-error.ts"() {
+    "use strict";
+    AgentApiError = class extends Error {
+      constructor(code, message) {
+        super(message);
+        this.code = code;
+      }
+      code;
+      name = "AgentApiError";
+    };
+  }
+});
+
+// src/store/http/project-refused-error.ts
+var ProjectRefusedError;
+var init_project_refused_error = __esm({
+  "src/store/http/project-refused-error.ts"() {
+    "use strict";
+    ProjectRefusedError = class extends Error {
+      name = "ProjectRefusedError";
+    };
+  }
+});
+
+// src/store/http/token-refused-error.ts
+var TokenRefusedError;
+var init_token_refused_error = __esm({
+  "src/store/http/token-refused-error.ts"() {
+    "use strict";
+    TokenRefusedError = class extends Error {
+      name = "TokenRefusedError";
+    };
+  }
+});
+
+// src/store/store-unavailable-error.ts
+var StoreUnavailableError;
+var init_store_unavailable_error = __esm({
+  "src/store/store-unavailable-error.ts"() {
+    "use strict";
+    StoreUnavailableError = class extends Error {
+      name = "StoreUnavailableError";
+      constructor(options) {
+        super("The ask-later inbox (its store) is unreachable", options);
+      }
+    };
+  }
+});
+
+// src/store/http/protocol.ts
+var AGENT_API_PATH, LONG_POLL_MAX_MS, AGENT_BODY_MAX_BYTES;
+var init_protocol = __esm({
+  "src/store/http/protocol.ts"() {
+    "use strict";
+    AGENT_API_PATH = "/agent/v1/";
+    LONG_POLL_MAX_MS = 25e3;
+    AGENT_BODY_MAX_BYTES = 256 * 1024;
+  }
+});
+
+// src/core/question.ts
+var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
+// src/store/http/replies.ts
+function checkReply(operation, body) {
+  if (!isObject(body)) throw new AgentApiError("bad-response", `serve's answer to ${operation} is not a JSON object`);
+  for (const [field, check] of Object.entries(FIELDS[operation])) {
+    if (!check(body[field])) {
+      throw new AgentApiError("bad-response", `serve's answer to ${operation} has no valid \`${field}\``);
+    }
+  }
+  return body;
+}
+var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, FIELDS;
+var init_replies = __esm({
+  "src/store/http/replies.ts"() {
+    "use strict";
+    init_question();
+    init_agent_api_error();
+    isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    isString = (value) => typeof value === "string";
+    isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+    isBoolean = (value) => typeof value === "boolean";
+    arrayOf = (check) => (value) => Array.isArray(value) && value.every(check);
+    orNull = (check) => (value) => value === null || check(value);
+    isQuestion = (value) => isObject(value) && isString(value.project) && isNumber(value.id) && QUESTION_STATUSES.includes(value.status);
+    isCounts = (value) => isObject(value) && QUESTION_STATUSES.every((status) => {
+      const entry = value[status];
+      return isObject(entry) && isNumber(entry.blocking) && isNumber(entry.canWait);
+    });
+    isResult = (value) => isObject(value) && isString(value.kind);
+    isPage = (value) => isObject(value) && arrayOf(isQuestion)(value.questions) && isNumber(value.remaining) && (value.next === void 0 || isString(value.next));
+    FIELDS = {
+      park: { question: isQuestion },
+      get: { question: orNull(isQuestion) },
+      list: { questions: arrayOf(isQuestion) },
+      "list-page": { page: isPage },
+      cancel: { result: isResult },
+      claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
+      confirm: { ids: arrayOf(isNumber) },
+      release: {},
+      waiting: { questions: arrayOf(isQuestion) },
+      "mark-delivered": { result: isString },
+      count: { counts: isCounts },
+      "lease-acquire": { held: isBoolean },
+      "lease-release": {},
+      "lease-seize": {},
+      watch: { mark: isString },
+      changed: { changed: isBoolean, mark: isString },
+      wait: { question: orNull(isQuestion) },
+      ping: {},
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) }
+    };
+  }
+});
+
+// src/store/http/client.ts
+function readBody(response) {
+  return new Promise((resolve3, reject) => {
+    const chunks = [];
+    let size = 0;
+    response.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > RESPONSE_MAX_BYTES) response.destroy(new Error(`response over ${RESPONSE_MAX_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
+    response.on("end", () => resolve3(Buffer.concat(chunks).toString("utf8")));
+    response.on("error", reject);
+    response.on("aborted", () => reject(new Error("response aborted")));
+  });
+}
+function parseJson(text) {
+  try {
+    const value = JSON.parse(text);
+    if (value !== null && typeof value === "object") return value;
+  } catch {
+  }
+  throw new AgentApiError("bad-response", "serve answered with something that is not a JSON object");
+}
+function failure(status, text) {
+  let code;
+  let message;
+  try {
+    const body = JSON.parse(text);
+    if (typeof body.error?.code === "string") code = body.error.code.slice(0, 40);
+    if (typeof body.error?.message === "string") message = body.error.message.slice(0, 300);
+  } catch {
+  }
+  if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
+  if (status === 502 || status === 503 || status === 504 || code === "store-unavailable") {
+    return new StoreUnavailableError({ cause: new AgentApiError(code ?? `HTTP ${status}`, `HTTP ${status}`) });
+  }
+  return new AgentApiError(code ?? `HTTP ${status}`, message ?? `serve answered HTTP ${status}`);
+}
+var RESPONSE_MAX_BYTES, AgentClient, CallTimeoutError, CallAbortedError, StaleSocketError;
+var init_client = __esm({
+  "src/store/http/client.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_agent_api_error();
+    init_project_refused_error();
+    init_protocol();
+    init_replies();
+    init_token_refused_error();
+    RESPONSE_MAX_BYTES = 64 * 1024 * 1024;
+    AgentClient = class {
+      #base;
+      #authorization;
+      #transport;
+      #closed = false;
+      #inFlight = /* @__PURE__ */ new Set();
+      constructor(options) {
+        const base = new URL(options.url);
+        if (!base.pathname.endsWith("/")) base.pathname = `${base.pathname}/`;
+        this.#base = base;
+        this.#authorization = `Bearer ${options.token}`;
+      }
+      /** Call one operation. */
+      async call(operation, body, options) {
+        let reply;
+        try {
+          reply = await this.#post(operation, JSON.stringify(body), options, false);
+        } catch (error) {
+          if (!(error instanceof StaleSocketError)) throw error;
+          reply = await this.#post(operation, JSON.stringify(body), options, true);
+        }
+        return checkReply(operation, reply);
+      }
+      close() {
+        this.#closed = true;
+        for (const request of this.#inFlight) request.destroy();
+        void this.#transport?.then(({ agent }) => agent.destroy()).catch(() => void 0);
+      }
+      #open() {
+        this.#transport ??= (this.#base.protocol === "https:" ? import("node:https") : import("node:http")).then(
+          (module2) => {
+            const transport = module2;
+            return { transport, agent: new transport.Agent({ keepAlive: true }) };
+          }
+        );
+        return this.#transport;
+      }
+      async #post(operation, payload, options, retried) {
+        const { transport, agent } = await this.#open();
+        if (this.#closed) throw new StoreUnavailableError({ cause: new Error("the client is closed") });
+        if (options.signal?.aborted) throw new StoreUnavailableError({ cause: new CallAbortedError() });
+        const url = new URL(`${AGENT_API_PATH.slice(1)}${operation}`, this.#base);
+        return new Promise((resolve3, reject) => {
+          let settled = false;
+          const finish = (error, value) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            options.signal?.removeEventListener("abort", onAbort);
+            this.#inFlight.delete(request);
+            if (error === void 0) resolve3(value);
+            else reject(error);
+          };
+          const request = transport.request(
+            url,
+            {
+              method: "POST",
+              agent,
+              headers: {
+                authorization: this.#authorization,
+                "content-type": "application/json",
+                "content-length": Buffer.byteLength(payload),
+                accept: "application/json"
+              }
+            },
+            (response) => {
+              readBody(response).then(
+                (text) => {
+                  const status = response.statusCode ?? 0;
+                  try {
+                    finish(
+                      status === 200 ? void 0 : failure(status, text),
+                      status === 200 ? parseJson(text) : void 0
+                    );
+                  } catch (error) {
+                    finish(error);
+                  }
+                },
+                (error) => finish(new StoreUnavailableError({ cause: error }))
+              );
+            }
+          );
+          this.#inFlight.add(request);
+          const timer = setTimeout(() => request.destroy(new CallTimeoutError()), options.timeoutMs);
+          const onAbort = () => request.destroy(new CallAbortedError());
+          options.signal?.addEventListener("abort", onAbort, { once: true });
+          request.on("error", (error) => {
+            if (!retried && request.reusedSocket && error.code === "ECONNRESET") finish(new StaleSocketError());
+            else finish(new StoreUnavailableError({ cause: error }));
+          });
+          request.end(payload);
+        });
+      }
+    };
+    CallTimeoutError = class extends Error {
+      name = "CallTimeoutError";
+      code = "ETIMEDOUT";
+    };
+    CallAbortedError = class extends Error {
+      name = "CallAbortedError";
+      code = "ABORTED";
+    };
+    StaleSocketError = class extends Error {
+      name = "StaleSocketError";
+    };
+  }
+});
+
+// src/store/http/http-store.ts
+var http_store_exports = {};
+__export(http_store_exports, {
+  HttpStore: () => HttpStore,
+  openHttpStore: () => openHttpStore
+});
+async function openHttpStore(options) {
+  return new HttpStore(options);
+}
+function wireClaim(claim) {
+  return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
+}
+function pause(ms, signal) {
+  return new Promise((resolve3) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve3();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, HttpStore;
+var init_http_store = __esm({
+  "src/store/http/http-store.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_client();
+    init_protocol();
+    RETRY_FIRST_MS = 100;
+    RETRY_MAX_MS = 2e3;
+    LONG_POLL_MARGIN_MS = 5e3;
+    HttpStore = class {
+      #client;
+      #timeoutMs;
+      #longPollMs;
+      constructor(options) {
+        this.#client = new AgentClient({ url: options.url, token: options.token });
+        this.#timeoutMs = options.timeoutMs ?? 1e4;
+        this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+      }
+      async park(project, spec) {
+        return (await this.#call("park", { project, spec })).question;
+      }
+      async get(project, id) {
+        return (await this.#call("get", { project, id })).question ?? void 0;
+      }
+      async list(project, filter) {
+        return (await this.#call("list", { project, ...filter ? { filter } : {} })).questions;
+      }
+      async listPage(project, query) {
+        return (await this.#call("list-page", { project, query })).page;
+      }
+      async cancel(project, id) {
+        return (await this.#call("cancel", { project, id })).result;
+      }
+      async claimUndelivered(project, options) {
+        const reply = await this.#call("claim", { project, options });
+        return { claimId: reply.claimId, via: reply.via, questions: reply.questions, remaining: reply.remaining };
+      }
+      async confirmClaim(project, claim, ids) {
+        return (await this.#call("confirm", { project, claim: wireClaim(claim), ...ids ? { only: ids } : {} })).ids;
+      }
+      async releaseClaim(project, claim, ids) {
+        await this.#call("release", { project, claim: wireClaim(claim), ...ids ? { only: ids } : {} });
+      }
+      async waitingOutcomes(project, options) {
+        const blockingOnly = options?.blockingOnly;
+        return (await this.#call("waiting", { project, ...blockingOnly !== void 0 ? { blockingOnly } : {} })).questions;
+      }
+      async markDelivered(project, id, via) {
+        return (await this.#call("mark-delivered", { project, id, ...via ? { via } : {} })).result;
+      }
+      async countQuestions(project) {
+        return (await this.#call("count", { project })).counts;
+      }
+      async acquireLease(name, owner, ms) {
+        return (await this.#call("lease-acquire", { name, owner, ms })).held;
+      }
+      async releaseLease(name, owner) {
+        await this.#call("lease-release", { name, owner });
+      }
+      async seizeLease(name, owner, ms) {
+        await this.#call("lease-seize", { name, owner, ms });
+      }
+      async ping() {
+        await this.#call("ping", {});
+      }
+      /** Who this store's token is (doctor). */
+      whoami() {
+        return this.#call("whoami", {});
+      }
+      async watch(project) {
+        let mark = (await this.#call("watch", { project })).mark;
+        const stop = new AbortController();
+        return {
+          changed: async ({ timeoutMs, signal }) => {
+            const deadline = Date.now() + timeoutMs;
+            const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+            for (; ; ) {
+              const reply = await this.#longPoll(
+                deadline,
+                signals,
+                (ms, pollSignal) => this.#client.call(
+                  "changed",
+                  { project, mark, timeoutMs: ms },
+                  { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal: pollSignal }
+                )
+              );
+              if (reply === void 0) return false;
+              mark = reply.mark;
+              if (reply.changed) return true;
+              if (Date.now() >= deadline || signals.aborted) return false;
+            }
+          },
+          close: async () => stop.abort()
+        };
+      }
+      async waitWhilePending(project, id, options) {
+        const deadline = Date.now() + options.timeoutMs;
+        let last;
+        let known = false;
+        for (; ; ) {
+          const reply = await this.#longPoll(
+            deadline,
+            options.signal,
+            (ms, signal) => this.#client.call("wait", { project, id, timeoutMs: ms }, { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal })
+          );
+          if (reply === void 0) {
+            if (known) return last;
+            return this.get(project, id);
+          }
+          known = true;
+          last = reply.question ?? void 0;
+          if (last?.status !== "pending" || Date.now() >= deadline || options.signal?.aborted) return last;
+        }
+      }
+      async close() {
+        this.#client.close();
+      }
+      #call(operation, body) {
+        return this.#client.call(operation, body, { timeoutMs: this.#timeoutMs });
+      }
+      /**
+       * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
+       * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
+       */
+      async #longPoll(deadline, signal, poll) {
+        let backoff = RETRY_FIRST_MS;
+        for (; ; ) {
+          const left = deadline - Date.now();
+          if (signal?.aborted) return void 0;
+          try {
+            return await poll(Math.max(0, Math.min(left, this.#longPollMs)), signal);
+          } catch (error) {
+            if (signal?.aborted) return void 0;
+            if (!(error instanceof StoreUnavailableError)) throw error;
+            if (deadline - Date.now() <= 0) return void 0;
+            await pause(Math.min(backoff, deadline - Date.now()), signal);
+            backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+          }
+        }
+      }
+    };
+  }
+});
+
 // src/core/limits.ts
 var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, LIMITS;
 var init_limits = __esm({
@@ -62,18 +516,6 @@ var init_limits = __esm({
       EXPIRES_MAX_SECONDS,
       WAIT_MAX_SECONDS
     });
-  }
-});
-
-// src/core/question.ts
-var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
-var init_question = __esm({
-  "src/core/question.ts"() {
-    "use strict";
-    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
-    PLATFORMS = ["slack", "discord", "web"];
-    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
-    OTHER_LABEL = "Other";
   }
 });
 
@@ -342,14 +784,14 @@ var init_port = __esm({
 });
 
 // src/store/failed-events.ts
-function failedRecord(event, failure, now) {
+function failedRecord(event, failure2, now) {
   return {
     type: event.type,
     project: event.project,
     questionId: event.questionId,
     at: event.at,
-    attempts: failure.attempts,
-    error: failure.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
+    attempts: failure2.attempts,
+    error: failure2.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
     failedAt: now
   };
 }
@@ -466,20 +908,6 @@ var init_paging = __esm({
     TIME_DIGITS = 15;
     ID_DIGITS = 12;
     CURSOR = /^(\d{27,28})\.([A-Za-z0-9_-]{16})$/;
-  }
-});
-
-// src/store/store-unavailable-error.ts
-var StoreUnavailableError;
-var init_store_unavailable_error = __esm({
-  "src/store/store-unavailable-error.ts"() {
-    "use strict";
-    StoreUnavailableError = class extends Error {
-      name = "StoreUnavailableError";
-      constructor(options) {
-        super("The ask-later inbox (its store) is unreachable", options);
-      }
-    };
   }
 });
 
@@ -651,7 +1079,8 @@ function globalKeys(prefix) {
     lease: (name) => `${prefix}:lease:${name}`,
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
-    replay: (group) => `${prefix}:{failed}:${group}:replay`
+    replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    tokens: `${prefix}:{tokens}`
   };
 }
 var ProjectKeys;
@@ -961,7 +1390,9 @@ var init_scripts = __esm({
       recordFailure: load("record-failure-2"),
       replayFailed: load("replay-failed-2"),
       remind: load("remind-2"),
-      count: load("count-6")
+      count: load("count-6"),
+      createToken: load("create-token-1"),
+      revokeToken: load("revoke-token-1")
     };
     INDEX_VERSION = 1;
     TransitionCode = {
@@ -1037,6 +1468,120 @@ var init_tail = __esm({
         this.#closed = true;
         this.#o.blocking.close();
         this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/store/corrupt-token-error.ts
+var CorruptTokenError;
+var init_corrupt_token_error = __esm({
+  "src/store/corrupt-token-error.ts"() {
+    "use strict";
+    CorruptTokenError = class extends Error {
+      constructor(tokenId, problem) {
+        super(`Stored token ${tokenId} is unreadable: ${problem}`);
+        this.tokenId = tokenId;
+        this.problem = problem;
+      }
+      tokenId;
+      problem;
+      name = "CorruptTokenError";
+    };
+  }
+});
+
+// src/store/token-record.ts
+function tokenRecordJson(record2) {
+  return JSON.stringify({
+    v: 1,
+    id: record2.id,
+    name: record2.name,
+    hash: record2.hash,
+    patterns: record2.patterns,
+    createdAt: record2.createdAt,
+    ...record2.expiresAt !== void 0 ? { expiresAt: record2.expiresAt } : {}
+  });
+}
+function readTokenRecord(json, id, lastUsedAt) {
+  let value;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new CorruptTokenError(id, "the record is not JSON");
+  }
+  const fields = value !== null && typeof value === "object" ? value : {};
+  const field = (name, ok) => {
+    const v = fields[name];
+    if (!ok(v)) throw new CorruptTokenError(id, `\`${name}\` is missing or of the wrong type`);
+    return v;
+  };
+  const isString2 = (v) => typeof v === "string" && v.length > 0;
+  const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString2);
+  const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+  const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  return {
+    id: field("id", isString2),
+    name: field("name", isString2),
+    hash: field("hash", (v) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v)),
+    patterns: field("patterns", isPatterns),
+    createdAt: field("createdAt", isTime),
+    ...expiresAt !== void 0 ? { expiresAt } : {},
+    ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
+  };
+}
+var init_token_record = __esm({
+  "src/store/token-record.ts"() {
+    "use strict";
+    init_corrupt_token_error();
+  }
+});
+
+// src/store/redis/tokens.ts
+var RedisTokenStore;
+var init_tokens = __esm({
+  "src/store/redis/tokens.ts"() {
+    "use strict";
+    init_token_record();
+    init_record();
+    init_scripts();
+    RedisTokenStore = class {
+      #deps;
+      constructor(deps) {
+        this.#deps = deps;
+      }
+      async create(record2) {
+        const { key } = this.#deps;
+        const reply = await this.#deps.eval(scripts.createToken, [key], [record2.id, record2.name, tokenRecordJson(record2)]);
+        return Number(reply) === 1;
+      }
+      async get(id) {
+        const { key } = this.#deps;
+        const [record2, used] = await Promise.all([
+          this.#deps.command(["HGET", key, `t:${id}`]),
+          this.#deps.command(["HGET", key, `u:${id}`])
+        ]);
+        if (typeof record2 !== "string") return void 0;
+        return readTokenRecord(record2, id, typeof used === "string" ? Number(used) : void 0);
+      }
+      async list() {
+        const reply = await this.#deps.command(["HGETALL", this.#deps.key]);
+        const fields = new Map(Object.entries(hashFromFlat(reply)));
+        const records = [];
+        for (const [field, value] of fields) {
+          if (!field.startsWith("t:")) continue;
+          const id = field.slice(2);
+          const used = fields.get(`u:${id}`);
+          records.push(readTokenRecord(value, id, used === void 0 ? void 0 : Number(used)));
+        }
+        return records.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+      }
+      async revoke(nameOrId) {
+        const reply = await this.#deps.eval(scripts.revokeToken, [this.#deps.key], [nameOrId]);
+        return typeof reply === "string" ? readTokenRecord(reply, nameOrId) : void 0;
+      }
+      async touch(id, at) {
+        await this.#deps.command(["HSET", this.#deps.key, `u:${id}`, String(at)]);
       }
     };
   }
@@ -1296,6 +1841,7 @@ var init_redis_store = __esm({
     init_record();
     init_scripts();
     init_tail();
+    init_tokens();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
     KEYS_CACHE_MAX = 1e5;
@@ -1905,10 +2451,10 @@ var init_redis_store = __esm({
           ]);
         });
       }
-      recordFailedEvent(group, event, failure) {
+      recordFailedEvent(group, event, failure2) {
         return this.#run(async () => {
           const g = globalKeys(this.#prefix);
-          const record2 = JSON.stringify(failedRecord(event, failure, this.#now()));
+          const record2 = JSON.stringify(failedRecord(event, failure2, this.#now()));
           await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record2]);
         });
       }
@@ -2088,6 +2634,13 @@ var init_redis_store = __esm({
             this.#waiters.delete(connection);
             connection.close();
           }
+        });
+      }
+      tokens() {
+        return new RedisTokenStore({
+          key: globalKeys(this.#prefix).tokens,
+          command: (args) => this.#run(() => this.#client.sendCommand(args)),
+          eval: (script, keys, args) => this.#run(() => this.#eval(script, keys, args))
         });
       }
       async close() {
@@ -2659,7 +3212,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 5;
+    SCHEMA_VERSION = 6;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -2776,8 +3329,99 @@ var init_schema = __esm({
       delivered_at, created_at) AS INTEGER) END) VIRTUAL;
   CREATE INDEX questions_pending_view ON questions (blocking DESC, created_at, id) WHERE status = 'pending';
   CREATE INDEX questions_closed_view ON questions (closed_at DESC, id DESC) WHERE status <> 'pending';
+  `,
+      // 5 → 6: the agents' tokens.
+      `
+  CREATE TABLE IF NOT EXISTS tokens (
+    id           TEXT PRIMARY KEY,
+    name         TEXT NOT NULL UNIQUE,
+    hash         TEXT NOT NULL,
+    patterns     TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    last_used_at INTEGER
+  ) STRICT;
   `
     ];
+  }
+});
+
+// src/store/sqlite/tokens.ts
+function fromRow(row) {
+  let patterns;
+  try {
+    patterns = JSON.parse(row.patterns);
+  } catch {
+    patterns = void 0;
+  }
+  const json = tokenRecordJson({
+    id: row.id,
+    name: row.name,
+    hash: row.hash,
+    patterns,
+    createdAt: Number(row.created_at),
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
+  });
+  return readTokenRecord(json, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
+}
+var SELECT, SqliteTokenStore;
+var init_tokens2 = __esm({
+  "src/store/sqlite/tokens.ts"() {
+    "use strict";
+    init_token_record();
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
+    SqliteTokenStore = class {
+      #c;
+      #run;
+      /** `run` maps the driver's errors as the store does. */
+      constructor(connection, run2) {
+        this.#c = connection;
+        this.#run = run2;
+      }
+      create(record2) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const result = this.#c.statement(
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+            ).run(
+              record2.id,
+              record2.name,
+              record2.hash,
+              JSON.stringify(record2.patterns),
+              record2.createdAt,
+              record2.expiresAt ?? null
+            );
+            return Number(result.changes) === 1;
+          })
+        );
+      }
+      get(id) {
+        return this.#run(() => {
+          const row = this.#c.statement(`${SELECT} WHERE id = ?`).get(id);
+          return row ? fromRow(row) : void 0;
+        });
+      }
+      list() {
+        return this.#run(
+          () => this.#c.statement(`${SELECT} ORDER BY created_at, id`).all().map(fromRow)
+        );
+      }
+      revoke(nameOrId) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const row = this.#c.statement(`${SELECT} WHERE name = ?`).get(nameOrId) ?? this.#c.statement(`${SELECT} WHERE id = ?`).get(nameOrId);
+            if (!row) return void 0;
+            this.#c.statement("DELETE FROM tokens WHERE id = ?").run(row.id);
+            return fromRow(row);
+          })
+        );
+      }
+      touch(id, at) {
+        return this.#run(() => {
+          this.#c.statement("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(at, id);
+        });
+      }
+    };
   }
 });
 
@@ -2866,6 +3510,7 @@ var init_sqlite_store = __esm({
     init_events2();
     init_record2();
     init_schema();
+    init_tokens2();
     RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
     PAGE_WHERE = {
       pending: `q.status = 'pending' AND q.project IN (SELECT value FROM json_each(@projects))
@@ -3363,10 +4008,10 @@ var init_sqlite_store = __esm({
           })
         );
       }
-      recordFailedEvent(group, event, failure) {
+      recordFailedEvent(group, event, failure2) {
         return this.#run(
           () => this.#c.write(() => {
-            const r = failedRecord(event, failure, this.#now());
+            const r = failedRecord(event, failure2, this.#now());
             this.#c.statement(
               `INSERT OR REPLACE INTO failed_events
                (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
@@ -3493,6 +4138,9 @@ var init_sqlite_store = __esm({
           throw toStoreError2(error);
         }
       }
+      tokens() {
+        return new SqliteTokenStore(this.#c, (work) => this.#run(work));
+      }
       async close() {
         for (const consumer of [...this.#consumers]) await consumer.close();
         for (const tail of [...this.#tails]) await tail.close();
@@ -3575,6 +4223,10 @@ function defaultDatabasePath(env, homedir2) {
   return (0, import_node_path2.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
 }
 
+// src/tokens/shape.ts
+var TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
+var TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
+
 // src/agent-config.ts
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
@@ -3582,6 +4234,11 @@ function describeUrl(value) {
 }
 function loadStoreConfig(env, home = import_node_os.homedir) {
   const raw = env.REDIS_URL?.trim();
+  if (!raw && env.ASK_LATER_URL?.trim()) {
+    throw new ConfigError(
+      "this command works on the store itself: set REDIS_URL (ASK_LATER_URL reaches serve's agent API, which offers only what agents need)"
+    );
+  }
   if (!raw) return Object.freeze({ store: Object.freeze({ kind: "sqlite", path: databasePath(env, home) }) });
   let url;
   try {
@@ -3599,6 +4256,45 @@ function loadStoreConfig(env, home = import_node_os.homedir) {
     );
   }
   return Object.freeze({ store: Object.freeze({ kind: "redis", url: raw, prefix }) });
+}
+function loadAgentStoreConfig(env, home = import_node_os.homedir) {
+  const redis = env.REDIS_URL?.trim();
+  const envUrl = env.ASK_LATER_URL?.trim();
+  if (redis && envUrl) {
+    throw new ConfigError(
+      "REDIS_URL and ASK_LATER_URL are both set: set REDIS_URL for the store itself, or ASK_LATER_URL and ASK_LATER_TOKEN for serve's agent API, not both"
+    );
+  }
+  if (redis) return loadStoreConfig(env, home);
+  const envToken = env.ASK_LATER_TOKEN?.trim();
+  const pluginUrl = env.CLAUDE_PLUGIN_OPTION_SERVER_URL?.trim();
+  const pluginToken = env.CLAUDE_PLUGIN_OPTION_TOKEN?.trim();
+  const url = envUrl || pluginUrl;
+  const token = envToken || pluginToken;
+  if (!url && !token) return loadStoreConfig(env, home);
+  const urlName = envUrl ? "ASK_LATER_URL" : "the plugin's server_url setting";
+  const tokenName = envToken ? "ASK_LATER_TOKEN" : "the plugin's token setting";
+  if (!url) {
+    throw new ConfigError(`ASK_LATER_URL must be set with ${tokenName}: the URL of ask-later serve`);
+  }
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = void 0;
+  }
+  if (!parsed || parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`${urlName} must be an http:// or https:// URL of ask-later serve, got ${describeUrl(url)}`);
+  }
+  if (!token) {
+    throw new ConfigError(`ASK_LATER_TOKEN must be set with ${urlName}: a token from \`ask-later token create\``);
+  }
+  if (!TOKEN_PATTERN.test(token)) {
+    throw new ConfigError(
+      `${tokenName} must be a token from \`ask-later token create\` (${TOKEN_SHAPE}), got ${token.length} characters that are not one`
+    );
+  }
+  return Object.freeze({ store: Object.freeze({ kind: "http", url, token }) });
 }
 function databasePath(env, home) {
   const explicit = env.ASK_LATER_DB?.trim();
@@ -3747,8 +4443,21 @@ function readStdin(stdin) {
   });
 }
 
+// src/status/run.ts
+init_agent_api_error();
+init_project_refused_error();
+init_token_refused_error();
+
 // src/store/open.ts
 async function openStore(location, options = {}) {
+  if (location.kind === "http") {
+    const { openHttpStore: openHttpStore2 } = await Promise.resolve().then(() => (init_http_store(), http_store_exports));
+    return openHttpStore2({
+      url: location.url,
+      token: location.token,
+      ...options.connectTimeoutMs !== void 0 ? { timeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
   const shared = {
     ...options.now !== void 0 ? { now: options.now } : {},
     ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
@@ -3790,11 +4499,11 @@ function parseStatusInput(text) {
   } catch {
     throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
   }
-  if (!isObject(value)) {
+  if (!isObject2(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
     throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
   }
-  const workspace = isObject(value.workspace) ? value.workspace : {};
+  const workspace = isObject2(value.workspace) ? value.workspace : {};
   const projectDir = nonBlank(workspace.project_dir);
   const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
   return {
@@ -3802,7 +4511,7 @@ function parseStatusInput(text) {
     ...currentDir === void 0 ? {} : { currentDir }
   };
 }
-function isObject(value) {
+function isObject2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function nonBlank(value) {
@@ -3855,7 +4564,7 @@ async function run(io, env, cwd, { deadline, endsAt }, seen) {
   const tty = io.stdin.isTTY === true;
   const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), "stdin did not end"));
   stopReading(io.stdin);
-  const { store: location } = loadStoreConfig(env);
+  const { store: location } = loadAgentStoreConfig(env);
   seen.store = location.kind;
   const project = projectFromEnvironment(
     input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
@@ -3886,12 +4595,13 @@ function describe2(error, seen) {
   if (error instanceof DeadlineError) {
     return `${error.message} (${Math.round(performance.now())} ms after the process started)`;
   }
-  if (error instanceof StatusInputError || error instanceof HookIoError || error instanceof ConfigError || error instanceof SqliteEngineMissingError) {
+  if (error instanceof StatusInputError || error instanceof HookIoError || error instanceof ConfigError || error instanceof SqliteEngineMissingError || error instanceof TokenRefusedError || error instanceof ProjectRefusedError) {
     return error.message;
   }
+  if (error instanceof AgentApiError) return `serve refused the call (${error.code})`;
   if (error instanceof StoreUnavailableError) {
     const why2 = errorCode(error.cause);
-    const store = seen.store === "sqlite" ? "the embedded store" : "Redis at REDIS_URL";
+    const store = seen.store === "sqlite" ? "the embedded store" : seen.store === "http" ? "serve at ASK_LATER_URL" : "Redis at REDIS_URL";
     return `the inbox (${store}) is unreachable${why2 === void 0 ? "" : ` (${why2})`}`;
   }
   const why = errorCode(error);

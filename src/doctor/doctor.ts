@@ -1,13 +1,17 @@
 /**
  * `ask-later doctor`: the config, then the store (Redis, or the embedded SQLite file, and the events the bridge gave
- * up on), Slack, Discord and the Claude
- * Code install, checked at the same time, each network call bounded by a time-out. One line per check, in a fixed
+ * up on), Slack, Discord and the Claude Code install; on an agent machine set up for HTTP, serve, the token and the
+ * Claude Code install instead (`agent-http.ts`), checked at the same time, each network call bounded by a time-out. One line per check, in a fixed
  * order; `fail` lines make the exit non-zero, `warn` lines do not (see `check.ts`).
  */
 import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
+import { type AgentStoreLocation, loadAgentStoreConfig } from '../agent-config.js';
 import { describeStore, loadServeConfig, loadStoreConfig, type ServeConfig, type StoreConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
+import { projectFromEnvironment } from '../project.js';
+import type { HttpStoreLocation } from '../store/open.js';
+import { checkAgentHttp } from './agent-http.js';
 import { type CheckLine, fail, NETWORK_TIMEOUT_MS, ok } from './check.js';
 import { checkClaudeCode } from './claude-code.js';
 import { checkDiscord } from './discord.js';
@@ -63,9 +67,38 @@ async function checkStore(config: StoreConfig, timeoutMs: number): Promise<Check
   return [...lines, ...(await checkFailedEvents(config.store, timeoutMs))];
 }
 
+/**
+ * An agent machine set up for HTTP (ASK_LATER_URL and a token, or the plugin's settings): the agent side's config,
+ * serve and the token, and the Claude Code install. Serve's own settings (the store, Slack, Discord) are serve's
+ * machine's business there.
+ */
+async function diagnoseAgentHttp(
+  env: Env,
+  location: HttpStoreLocation,
+  options: DoctorOptions,
+  timeoutMs: number,
+): Promise<CheckLine[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const project = projectFromEnvironment(env, cwd);
+  const [agent, claudeCode] = await Promise.all([
+    checkAgentHttp(location, project, timeoutMs),
+    checkClaudeCode({ home: options.home ?? homedir(), cwd, env }),
+  ]);
+  return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
+}
+
 /** Every check's line, in order: config, the store, Slack, Discord, Claude Code. */
 export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<CheckLine[]> {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
+  let agentStore: AgentStoreLocation | undefined;
+  try {
+    agentStore = loadAgentStoreConfig(env).store;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // ASK_LATER_URL with a bad token (or both REDIS_URL and ASK_LATER_URL): say so, and check nothing it would need.
+    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error.message}`)];
+  }
+  if (agentStore?.kind === 'http') return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
   const configLines: CheckLine[] = [];
   let serve: ServeConfig | undefined;
   let store: StoreConfig | undefined;

@@ -10,7 +10,7 @@
 import type { AgentConfig } from '../agent-config.js';
 import { deliveryEntriesBudget, hookOutput, renderDeliveryNote } from '../core/delivery-note.js';
 import { openStore } from '../store/open.js';
-import type { Claim, Store } from '../store/port.js';
+import type { AgentStore, Claim } from '../store/port.js';
 import type { Deadline } from './deadline.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 
@@ -52,7 +52,7 @@ export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<v
   }
 }
 
-async function deliver(store: Store, { config, deadline, write }: DeliverOptions): Promise<void> {
+async function deliver(store: AgentStore, { config, deadline, write }: DeliverOptions): Promise<void> {
   const project = config.project;
   const claim = await deadline.race(
     store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
@@ -88,7 +88,7 @@ async function deliver(store: Store, { config, deadline, write }: DeliverOptions
 }
 
 /** Release the whole claim, best effort: if this fails the lease lapses instead. */
-async function giveBack(store: Store, project: string, claim: Claim, deadline: Deadline): Promise<void> {
+async function giveBack(store: AgentStore, project: string, claim: Claim, deadline: Deadline): Promise<void> {
   if (deadline.expired) return;
   await deadline.race(store.releaseClaim(project, claim), 'release').catch(() => undefined);
 }

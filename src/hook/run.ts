@@ -10,9 +10,12 @@
  * note renderer (`deliver.ts`) are imported only for prompts that carry answers.
  */
 import { resolve } from 'node:path';
-import { loadAgentConfig, type StoreLocation } from '../agent-config.js';
+import { type AgentStoreLocation, loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { CorruptRecordError } from '../store/corrupt-record-error.js';
+import { AgentApiError } from '../store/http/agent-api-error.js';
+import { ProjectRefusedError } from '../store/http/project-refused-error.js';
+import { TokenRefusedError } from '../store/http/token-refused-error.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
@@ -66,7 +69,7 @@ function exitSoonIfStuck(): void {
 
 /** What the run learnt before it failed, for the stderr line. */
 interface Seen {
-  store?: StoreLocation['kind'];
+  store?: AgentStoreLocation['kind'];
 }
 
 async function run(
@@ -112,13 +115,16 @@ function describe(error: unknown, seen: Seen): string {
     error instanceof HookIoError ||
     error instanceof ConfigError ||
     error instanceof DeadlineError ||
-    error instanceof SqliteEngineMissingError
+    error instanceof SqliteEngineMissingError ||
+    error instanceof TokenRefusedError ||
+    error instanceof ProjectRefusedError
   ) {
     return error.message;
   }
+  if (error instanceof AgentApiError) return `serve refused the call (${error.code})`;
   if (error instanceof StoreUnavailableError) {
     const why = connectionDetail(error.cause);
-    const store = seen.store === 'sqlite' ? 'the embedded store' : 'Redis at REDIS_URL';
+    const store = storeName(seen.store);
     return `the inbox (${store}) is unreachable${why === undefined ? '' : ` (${why})`}`;
   }
   if (error instanceof CorruptRecordError) {
@@ -131,6 +137,13 @@ function describe(error: unknown, seen: Seen): string {
   const code = (error as { code?: unknown }).code;
   const detail = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';
   return `unexpected ${error.constructor.name || error.name}${detail}`;
+}
+
+/** Where the inbox was looked for, as the stderr line names it. */
+function storeName(kind: AgentStoreLocation['kind'] | undefined): string {
+  if (kind === 'sqlite') return 'the embedded store';
+  if (kind === 'http') return 'serve at ASK_LATER_URL';
+  return 'Redis at REDIS_URL';
 }
 
 /** A connection failure's code (ECONNREFUSED, a Redis error code such as WRONGPASS, a time-out), never its text. */

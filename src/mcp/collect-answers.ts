@@ -23,7 +23,7 @@ import type { DeliveryReach } from '../agent-config.js';
 import { deliveryEntriesBudget, hookOutput, type NextDelivery, renderDeliveryNote } from '../core/delivery-note.js';
 import { TURN_LEASE_MS, turnOwner, waiterLease } from '../core/turns.js';
 import { carriesAnswers } from '../core/typed-prompt.js';
-import type { Store } from '../store/port.js';
+import type { AgentStore } from '../store/port.js';
 import { argsObject, errorResult, failureResult, type ToolContext, type ToolDefinition, textResult } from './tool.js';
 
 /** How long a claim holds its outcomes: the response is written within milliseconds; a dead server's claim lapses. */
@@ -168,7 +168,13 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
  */
 const VIA = { UserPromptSubmit: 'prompt', PostToolUse: 'tool-call', model: 'wake' } as const;
 
-async function collect(store: Store, context: ToolContext, request: Request, blockingOnly: boolean, empty: string) {
+async function collect(
+  store: AgentStore,
+  context: ToolContext,
+  request: Request,
+  blockingOnly: boolean,
+  empty: string,
+) {
   const project = context.project;
   const claim = await store.claimUndelivered(project, {
     budget: deliveryEntriesBudget(),

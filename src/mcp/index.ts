@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { DeliveryReach } from '../agent-config.js';
-import type { Store } from '../store/port.js';
+import type { AgentStore } from '../store/port.js';
 import { askLaterTool } from './ask-later.js';
 import { cancelQuestionTool } from './cancel-question.js';
 import { collectAnswersTool } from './collect-answers.js';
@@ -33,7 +33,7 @@ export interface McpServerOptions {
   /** The project every tool of this server works in. */
   readonly project: string;
   /** The store, opened on first use (see `lazyStore`). */
-  readonly store: () => Promise<Store>;
+  readonly store: () => Promise<AgentStore>;
   readonly version: string;
   /** How often a waiting ask_later reports progress (default 10 s). */
   readonly progressIntervalMs?: number;
@@ -136,8 +136,11 @@ export function createMcpServer(options: McpServerOptions): Server {
  * A store opened on first use and reopened after a failed open, so a server started while the store is down
  * answers "unreachable" and recovers once it is back. Concurrent first calls share one open.
  */
-export function lazyStore(open: () => Promise<Store>): { get: () => Promise<Store>; close: () => Promise<void> } {
-  let opening: Promise<Store> | undefined;
+export function lazyStore(open: () => Promise<AgentStore>): {
+  get: () => Promise<AgentStore>;
+  close: () => Promise<void>;
+} {
+  let opening: Promise<AgentStore> | undefined;
   return {
     get: () => {
       opening ??= open().catch((error: unknown) => {

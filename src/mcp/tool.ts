@@ -4,13 +4,15 @@
  */
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Store } from '../store/port.js';
+import { ProjectRefusedError } from '../store/http/project-refused-error.js';
+import { TokenRefusedError } from '../store/http/token-refused-error.js';
+import type { AgentStore } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 
 export interface ToolContext {
   /** The store, opened on first use; rejects with StoreUnavailableError while it cannot be reached. */
-  readonly store: () => Promise<Store>;
+  readonly store: () => Promise<AgentStore>;
   /** The project of this session: every tool reaches only its questions. */
   readonly project: string;
   /** Aborted when the client cancels the call. */
@@ -53,6 +55,11 @@ export const UNREACHABLE =
 /** Turn what a tool threw into a result for the model: unreachable store, or a plain failure without details. */
 export function failureResult(error: unknown): CallToolResult {
   if (error instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
+  if (error instanceof TokenRefusedError || error instanceof ProjectRefusedError) {
+    return errorResult(
+      `ask-later refused this session, so nothing was done: ${error.message}. Tell the person (their ask-later token needs changing); if the decision cannot wait, ask them directly.`,
+    );
+  }
   if (error instanceof SqliteEngineMissingError) {
     return errorResult(
       `ask-later is not set up on this machine yet, so nothing was done: ${error.message}. Tell the person; if the decision cannot wait, ask them directly.`,

@@ -63,6 +63,8 @@ export interface ServeMetricsOptions {
 export interface ServeMetrics {
   /** What the bridge (and the reminders it sends) counts into. */
   readonly bridge: BridgeMetrics;
+  /** What the agent API (`agent-http/server.ts`) counts into: one call's operation and HTTP status. */
+  readonly agent: { called(operation: string, status: number): void };
   /** Start following the store's events in the background (store failures back off; this never throws). */
   start(): void;
   /** Answer `GET /metrics` (auth included). */
@@ -131,6 +133,12 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
     'Events the bridge recorded as failed for good (see ask-later retry-failed).',
   );
   const reminders = counter('ask_later_reminders_total', 'Reminders sent, by platform.');
+  const agentRequests = new Counter({
+    name: 'ask_later_agent_requests_total',
+    help: 'Calls to the agent API (POST /agent/v1/<operation>) by operation and HTTP status (401: token refused).',
+    labelNames: ['operation', 'status'],
+    registers: [registry],
+  });
 
   const bridge: BridgeMetrics = {
     posted: (platform) => posts.inc({ platform }),
@@ -208,6 +216,7 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
   const token = options.token === undefined || options.token === '' ? undefined : options.token;
   return {
     bridge,
+    agent: { called: (operation, status) => agentRequests.inc({ operation, status: String(status) }) },
     start: () => follower.start(),
     stop: () => follower.stop(),
     render,

@@ -8,6 +8,7 @@ import { loadStoreConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { failedEventLines, groupName } from '../doctor/failed-events.js';
 import { openStore } from '../store/open.js';
+import type { Store } from '../store/port.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,7 +24,7 @@ export async function runRetryFailed(
     io.stderr.write('ask-later retry-failed: expected no argument, or one of slack, discord, web\n');
     return 2;
   }
-  let store: Awaited<ReturnType<typeof openStore>>;
+  let store: Store;
   try {
     store = await openStore(loadStoreConfig(env).store);
   } catch (error) {

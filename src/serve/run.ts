@@ -14,8 +14,9 @@
  * (`sweep.ts`).
  *
  * One HTTP server on `ASK_LATER_HOST:PORT` (default 127.0.0.1:7420) answers every route: `GET /healthz`,
- * `GET /metrics` (`metrics.ts`), Slack's `POST /slack/events` in HTTP mode, and the web inbox (everything else; see
- * `bot/web/server.ts`).
+ * `GET /metrics` (`metrics.ts`), Slack's `POST /slack/events` in HTTP mode, agents holding a token (`POST
+ * /agent/v1/*`, `agent-http/server.ts`; the MCP server over Streamable HTTP at `/mcp`, `agent-http/mcp.ts`), and
+ * the web inbox (everything else; see `bot/web/server.ts`).
  *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
  * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
@@ -30,6 +31,9 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { createAuthenticator } from '../agent-http/auth.js';
+import { createMcpEndpoint } from '../agent-http/mcp.js';
+import { createAgentApi } from '../agent-http/server.js';
 import { Bridge } from '../bot/bridge.js';
 import { createDiscordApp, type DiscordApp, isTokenRefused } from '../bot/discord/app.js';
 import { createDiscordRest, discordStatus } from '../bot/discord/rest.js';
@@ -84,6 +88,8 @@ export interface ServeDeps {
   readonly respond?: (responseUrl: string, body: Record<string, unknown>) => Promise<void>;
   /** Web inbox tuning (tests): the name answers are sent under, the time zone shown, the SSE heartbeat. */
   readonly web?: { readonly displayName?: string; readonly timeZone?: string; readonly heartbeatMs?: number };
+  /** Agents over HTTP (tests): how often a waiting ask_later on /mcp reports progress. */
+  readonly agent?: { readonly progressIntervalMs?: number };
   /** Discord tuning (tests): deferral threshold, gateway start time-out, REST retries. */
   readonly discord?: {
     readonly deferAfterMs?: number;
@@ -262,12 +268,29 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     ...deps.bridge,
   });
 
+  // Agents holding a token instead of the store's password: the agent API and the MCP server over HTTP.
+  const agentAuth = createAuthenticator(store.tokens());
+  const agentApi = createAgentApi({
+    store,
+    auth: agentAuth,
+    logger: log,
+    onCall: (operation, status) => metrics.agent.called(operation, status),
+  });
+  const mcpEndpoint = createMcpEndpoint({
+    store,
+    auth: agentAuth,
+    logger: log,
+    ...(deps.agent?.progressIntervalMs !== undefined ? { progressIntervalMs: deps.agent.progressIntervalMs } : {}),
+  });
+
   const slackHandler = app?.handle;
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz') return answerHealth(request, response, health);
     if (path === METRICS_PATH) return metrics.handle(request, response);
     if (path === SLACK_EVENTS_PATH && slackHandler) return slackHandler(request, response);
+    if (agentApi.handle(request, response)) return;
+    if (mcpEndpoint.handle(request, response)) return;
     if (web.handle(request, response)) return;
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
   });
@@ -275,6 +298,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     await app?.stop().catch(() => undefined);
     await gateway?.stop().catch(() => undefined);
     web.close();
+    agentApi.close();
     await closeServer(server);
     if (ownStore) await store.close().catch(() => undefined);
   };
@@ -370,8 +394,10 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
           app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed')),
           gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed')),
         ]);
-        // Open pages' event streams end (the server would wait for them), then the bridge's event in hand.
+        // Open pages' event streams and agents' long polls end (the server would wait for them), then the bridge's
+        // event in hand.
         web.close();
+        agentApi.close();
         await Promise.all([
           bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed')),
           metrics.stop(),

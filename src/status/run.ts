@@ -10,13 +10,16 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Env, loadStoreConfig, type StoreLocation } from '../agent-config.js';
+import { type AgentStoreLocation, type Env, loadAgentStoreConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { Deadline } from '../hook/deadline.js';
 import { DeadlineError } from '../hook/deadline-error.js';
 import { HookIoError } from '../hook/hook-io-error.js';
 import { readStdin } from '../hook/input.js';
 import { projectFromEnvironment } from '../project.js';
+import { AgentApiError } from '../store/http/agent-api-error.js';
+import { ProjectRefusedError } from '../store/http/project-refused-error.js';
+import { TokenRefusedError } from '../store/http/token-refused-error.js';
 import { openStore } from '../store/open.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
@@ -88,7 +91,7 @@ interface Budget {
 
 /** What the run learnt before it failed, for the stderr line. */
 interface Seen {
-  store?: StoreLocation['kind'];
+  store?: AgentStoreLocation['kind'];
 }
 
 async function run(io: Io, env: Env, cwd: string, { deadline, endsAt }: Budget, seen: Seen): Promise<string> {
@@ -97,7 +100,7 @@ async function run(io: Io, env: Env, cwd: string, { deadline, endsAt }: Budget, 
   const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), 'stdin did not end'));
   stopReading(io.stdin);
 
-  const { store: location } = loadStoreConfig(env);
+  const { store: location } = loadAgentStoreConfig(env);
   seen.store = location.kind;
   // The project as the agent side resolves it, with Claude Code's project directory in CLAUDE_PROJECT_DIR's place.
   const project = projectFromEnvironment(
@@ -138,13 +141,21 @@ function describe(error: unknown, seen: Seen): string {
     error instanceof StatusInputError ||
     error instanceof HookIoError ||
     error instanceof ConfigError ||
-    error instanceof SqliteEngineMissingError
+    error instanceof SqliteEngineMissingError ||
+    error instanceof TokenRefusedError ||
+    error instanceof ProjectRefusedError
   ) {
     return error.message;
   }
+  if (error instanceof AgentApiError) return `serve refused the call (${error.code})`;
   if (error instanceof StoreUnavailableError) {
     const why = errorCode(error.cause);
-    const store = seen.store === 'sqlite' ? 'the embedded store' : 'Redis at REDIS_URL';
+    const store =
+      seen.store === 'sqlite'
+        ? 'the embedded store'
+        : seen.store === 'http'
+          ? 'serve at ASK_LATER_URL'
+          : 'Redis at REDIS_URL';
     return `the inbox (${store}) is unreachable${why === undefined ? '' : ` (${why})`}`;
   }
   const why = errorCode(error);

@@ -1,8 +1,9 @@
 /**
- * Open the store a config names: Redis, or the embedded SQLite file. Each adapter is imported only when it is the
- * one opened, so Redis users never load better-sqlite3 and the embedded store never loads a Redis client.
+ * Open the store a config names: Redis, the embedded SQLite file, or (the agent side only) serve's agent API over
+ * HTTP. Each adapter is imported only when it is the one opened, so Redis users never load better-sqlite3 and the
+ * embedded store never loads a Redis client.
  */
-import type { Store } from './port.js';
+import type { AgentStore, Store } from './port.js';
 
 /** Where the inbox is kept: Redis (a team's, `REDIS_URL`), or the embedded SQLite file of one machine. */
 export type StoreLocation =
@@ -19,10 +20,22 @@ export type StoreLocation =
       readonly path: string;
     };
 
+/** Serve's agent API (`ASK_LATER_URL` + `ASK_LATER_TOKEN`): for agents that hold a token, not the store's password. */
+export interface HttpStoreLocation {
+  readonly kind: 'http';
+  /** `http://` or `https://` URL of serve. */
+  readonly url: string;
+  /** An agent token (`ask-later token create`). */
+  readonly token: string;
+}
+
+/** Where the agent side finds the inbox: the store itself, or serve's agent API. */
+export type AgentStoreLocation = StoreLocation | HttpStoreLocation;
+
 export interface OpenStoreOptions {
   /** Redis: which client (default node-redis, reconnecting; the hook uses the minimal one). */
   readonly connection?: 'node-redis' | 'minimal';
-  /** Redis: how long connecting may take. */
+  /** Redis: how long connecting may take. HTTP: how long each call may take. */
   readonly connectTimeoutMs?: number;
   /** SQLite: how long a call waits for another process's write before it fails as unavailable. */
   readonly busyTimeoutMs?: number;
@@ -34,7 +47,17 @@ export interface OpenStoreOptions {
   readonly retentionMs?: number;
 }
 
-export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
+export async function openStore(location: StoreLocation, options?: OpenStoreOptions): Promise<Store>;
+export async function openStore(location: AgentStoreLocation, options?: OpenStoreOptions): Promise<AgentStore>;
+export async function openStore(location: AgentStoreLocation, options: OpenStoreOptions = {}): Promise<AgentStore> {
+  if (location.kind === 'http') {
+    const { openHttpStore } = await import('./http/http-store.js');
+    return openHttpStore({
+      url: location.url,
+      token: location.token,
+      ...(options.connectTimeoutMs !== undefined ? { timeoutMs: options.connectTimeoutMs } : {}),
+    });
+  }
   // What both adapters take alike.
   const shared = {
     ...(options.now !== undefined ? { now: options.now } : {}),

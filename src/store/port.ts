@@ -13,6 +13,7 @@ import type {
   Responder,
   Selection,
 } from '../core/question.js';
+import type { TokenStore } from './token-port.js';
 
 /** Which questions to list. Omitted fields do not filter. */
 export interface ListFilter {
@@ -54,8 +55,18 @@ export type DraftResult =
   | { readonly kind: 'not-pending'; readonly question: Question }
   | { readonly kind: 'unknown' };
 
+/**
+ * What confirming or releasing a claim needs of it: its id, its path and the ids it carried. A {@link Claim} is one;
+ * the HTTP agent API rebuilds one from the ids its client sends back.
+ */
+export interface ClaimRef {
+  readonly claimId: string;
+  readonly via: DeliveryPath;
+  readonly questions: readonly { readonly id: number }[];
+}
+
 /** Questions claimed for one delivery note, leased to one claimant until confirmed or the lease runs out. */
-export interface Claim {
+export interface Claim extends ClaimRef {
   readonly claimId: string;
   /** The path the claimed outcomes take to the agent, recorded on each when confirmed. */
   readonly via: DeliveryPath;
@@ -241,6 +252,34 @@ export interface WaitOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * The part of the store the agent side uses (the MCP server, the hook, the status line, the waiter): every
+ * adapter gives it, the HTTP client (`http/`, agents holding a token instead of the Redis password) gives only it.
+ * `close` ends the client; `ping` is a round trip to wherever the questions are kept.
+ */
+export type AgentStore = Pick<Store, AgentOperation>;
+
+/** The operations of {@link AgentStore}. */
+export type AgentOperation =
+  | 'park'
+  | 'get'
+  | 'list'
+  | 'listPage'
+  | 'cancel'
+  | 'claimUndelivered'
+  | 'confirmClaim'
+  | 'releaseClaim'
+  | 'waitingOutcomes'
+  | 'markDelivered'
+  | 'countQuestions'
+  | 'acquireLease'
+  | 'releaseLease'
+  | 'seizeLease'
+  | 'watch'
+  | 'waitWhilePending'
+  | 'ping'
+  | 'close';
+
 export interface Store {
   /** Store a validated question as `pending` with the project's next id. */
   park(project: string, spec: QuestionSpec): Promise<Question>;
@@ -289,14 +328,14 @@ export interface Store {
    * Mark a claim's questions delivered (all of them, or those in `ids`, the ones the note carried). Returns the ids
    * it confirmed; a question whose lease ran out and was taken by another claim is not confirmed here.
    */
-  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]>;
+  confirmClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<number[]>;
   /**
    * The outcomes waiting for the agent that no live claim holds, oldest first (`blockingOnly`: those of blocking
    * questions only). A look that takes nothing: for waiters deciding whether to wake a session.
    */
   waitingOutcomes(project: string, options?: { readonly blockingOnly?: boolean }): Promise<Question[]>;
   /** Give a claim's questions (all, or those in `ids`) back at once, for the next claim. */
-  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void>;
+  releaseClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<void>;
   /**
    * Mark one outcome delivered because the agent received it directly (a tool result), so no prompt carries it
    * again. `leased`: a delivery claim holds it right now and will report it; `not-waiting`: nothing to deliver.
@@ -366,6 +405,9 @@ export interface Store {
    * Resolves with the question as it then is (possibly still pending), or undefined when it is unknown.
    */
   waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined>;
+
+  /** The agents' tokens kept in this store (`ask-later token`, serve's agent API). */
+  tokens(): TokenStore;
 
   close(): Promise<void>;
 }

@@ -31,8 +31,10 @@ import { platformName, type Question } from '../core/question.js';
 import { turnOwner, waiterLease } from '../core/turns.js';
 import { HookIoError } from '../hook/hook-io-error.js';
 import { readStdin } from '../hook/input.js';
+import { ProjectRefusedError } from '../store/http/project-refused-error.js';
+import { TokenRefusedError } from '../store/http/token-refused-error.js';
 import { openStore } from '../store/open.js';
-import type { Store } from '../store/port.js';
+import type { AgentStore } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { loadWoken, saveWoken, sessionStateDir } from './session.js';
@@ -113,7 +115,7 @@ export async function runWaiter(io: WaiterIo, env: Env, cwd: string, options: Wa
 
 /** Wait for outcomes to wake the session for; undefined when the waiter should end without waking it. */
 async function wait(
-  store: Store,
+  store: AgentStore,
   config: AgentConfig,
   input: HookInput,
   env: Env,
@@ -195,7 +197,13 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 
 /** The reason, never a secret or a text: the class of failure. */
 function explain(error: unknown): string {
-  if (error instanceof HookIoError || error instanceof ConfigError || error instanceof SqliteEngineMissingError) {
+  if (
+    error instanceof HookIoError ||
+    error instanceof ConfigError ||
+    error instanceof SqliteEngineMissingError ||
+    error instanceof TokenRefusedError ||
+    error instanceof ProjectRefusedError
+  ) {
     return error.message;
   }
   if (error instanceof StoreUnavailableError) return 'the inbox (its store) is unreachable';

@@ -16,19 +16,23 @@
  * Prompt 3: nothing again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEB_ROUTES } from '../../src/blocks/web/routes.js';
+import { silentLogger } from '../../src/bot/logger.js';
 import { localDisplayName } from '../../src/bot/web/server.js';
 import type { Question } from '../../src/core/question.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
+import { startServe as startServeInProcess } from '../../src/serve/run.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { nodeSqlite } from '../../src/store/sqlite/driver.js';
 import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { countInMessages, lastToolResults, type MessagesRequestBody, messageTexts } from '../fakes/messages-api.js';
+import { createToken } from '../support/agent-api.js';
 import { freePort } from '../support/redis-server.js';
 import { uniquePrefix } from '../support/store.js';
 import {
@@ -314,6 +318,26 @@ describe('Claude Code with ask-later', () => {
         }),
         redisInbox(),
       ),
+    4 * CLAUDE_TIMEOUT_MS,
+  );
+
+  it(
+    'GIVEN the plugin configured with a serve URL and an agent token, and no REDIS_URL anywhere WHEN the model parks a question and the person answers THEN it reads "Parked as #1" and the next prompt carries the answer once, all over HTTP',
+    async () => {
+      const serve = await startServeInProcess(
+        { store: { kind: 'redis', url: inject('redisUrl'), prefix }, port: 0, host: '127.0.0.1', routes: [] },
+        { logger: silentLogger, sweepMs: 0 },
+      );
+      try {
+        const token = await createToken(store, `e2e-${randomUUID().slice(0, 8)}`, ['**']);
+        const setup = await e2e.pluginSetup(e2e.tempDir('home'), {
+          pluginConfig: { server_url: `http://127.0.0.1:${serve.port}`, token },
+        });
+        await parkAnswerDeliver(setup, redisInbox());
+      } finally {
+        await serve.stop();
+      }
+    },
     4 * CLAUDE_TIMEOUT_MS,
   );
 

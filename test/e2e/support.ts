@@ -3,7 +3,7 @@
  * to, temporary directories, the environment of every `claude` run (nothing of ours leaks in), the plugin installed
  * from this checkout's marketplace, and killing every process a test started, hooks included.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,8 @@ export interface PluginOptions {
   readonly settingsEnv?: Readonly<Record<string, string>>;
   /** The marketplace directory to add (default this checkout). */
   readonly marketplace?: string;
+  /** The plugin's own settings (its userConfig), saved the way `claude plugin configure` does. */
+  readonly pluginConfig?: Readonly<Record<string, string>>;
 }
 
 /** One test file's binary, fake API, scratch directories and child processes. */
@@ -243,7 +245,7 @@ export async function startE2e(): Promise<E2e> {
     });
 
   const pluginSetup = async (home: string, options: PluginOptions = {}): Promise<Setup> => {
-    const { settingsEnv, marketplace = repoRoot } = options;
+    const { settingsEnv, pluginConfig, marketplace = repoRoot } = options;
     for (const args of [
       ['plugin', 'marketplace', 'add', marketplace],
       ['plugin', 'install', `ask-later@${MARKETPLACE}`],
@@ -258,6 +260,18 @@ export async function startE2e(): Promise<E2e> {
       const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
       settings.env = settingsEnv;
       writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    }
+    if (pluginConfig !== undefined) {
+      const configure = spawnSync(claude, ['plugin', 'configure', `ask-later@${MARKETPLACE}`, '--values-stdin'], {
+        cwd: home,
+        env: baseEnv(home),
+        input: JSON.stringify(pluginConfig),
+        encoding: 'utf8',
+        timeout: CLAUDE_TIMEOUT_MS,
+      });
+      if (configure.status !== 0) {
+        throw new Error(`claude plugin configure failed\n${configure.stdout}\n${configure.stderr}`);
+      }
     }
     return { tool: `${PLUGIN_TOOL_PREFIX}ask_later`, home, args: [], env: {} };
   };

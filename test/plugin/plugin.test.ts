@@ -76,11 +76,26 @@ describe('the Claude Code plugin', () => {
     );
     expect(marketplace.plugins).toEqual([expect.objectContaining({ name: 'ask-later', source: './plugin' })]);
 
+    /** Claude Code's template of a value (a hook input's field, a plugin option), written literally in the manifests. */
+    const field = (name: string) => `$\{${name}}`;
     const mcp = readJson<{ mcpServers: Record<string, { command: string; args: string[] }> }>(pluginDir, '.mcp.json');
+    // The plugin's settings reach the MCP server as the variables its hooks get from Claude Code (an unset one as "").
     expect(mcp.mcpServers['ask-later']).toEqual({
       command: 'node',
       args: [`${PLUGIN_ROOT}/dist/ask-later.mjs`, 'mcp'],
+      env: {
+        CLAUDE_PLUGIN_OPTION_SERVER_URL: field('user_config.server_url'),
+        CLAUDE_PLUGIN_OPTION_TOKEN: field('user_config.token'),
+      },
     });
+    const manifest = readJson<{ userConfig: Record<string, Record<string, unknown>> }>(
+      pluginDir,
+      '.claude-plugin',
+      'plugin.json',
+    );
+    expect(Object.keys(manifest.userConfig)).toEqual(['server_url', 'token']);
+    expect(manifest.userConfig.server_url).toMatchObject({ type: 'string', required: false });
+    expect(manifest.userConfig.token).toMatchObject({ type: 'string', required: false, sensitive: true });
 
     type Hook = Record<string, unknown> & { type: string; timeout: number };
     const hooks = readJson<{ hooks: Record<string, { matcher?: string; hooks: Hook[] }[]> }>(
@@ -96,8 +111,6 @@ describe('the Claude Code plugin', () => {
     expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     // Prompt and tool call: the session's own MCP server (no process), never failing the prompt or the tool.
     const collect = { type: 'mcp_tool', server: 'plugin:ask-later:ask-later', tool: 'collect_answers' };
-    /** Claude Code's template of a field of the hook's input, written literally in hooks.json. */
-    const field = (name: string) => `$\{${name}}`;
     expect(only('UserPromptSubmit')).toMatchObject({
       ...collect,
       input: { for: 'UserPromptSubmit', prompt: field('prompt'), source: field('source') },

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryEntryLength } from '../../src/core/delivery-note.js';
 import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
 import type { Store, StoreEvent } from '../../src/store/port.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { person, spec, testClock, uniqueProject } from '../support/store.js';
+import { agentStoreContract } from './agent-store-contract.js';
 
 /** What the contract asks of an adapter's test factory: a store of its own, on the given clock when one is given. */
 export interface ContractStoreOptions {
@@ -16,6 +16,11 @@ export interface ContractStoreOptions {
  * (Redis: over node-redis and over the minimal RESP client, each with its own key prefix; SQLite: a new file).
  */
 export function storeContract(openStore: (options: ContractStoreOptions) => Promise<Store>): void {
+  agentStoreContract(async (options) => {
+    const store = await openStore(options);
+    return { agent: store, full: store, close: () => store.close() };
+  });
+
   const clock = testClock();
   let store: Store;
 
@@ -29,37 +34,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
   const pick = (label: string, notes?: string) => ({ choices: [label], other: false, ...(notes ? { notes } : {}) });
 
   describe('park and read', () => {
-    it('GIVEN a new project THEN ids start at 1, the question reads back whole and pending', async () => {
-      const project = uniqueProject();
-      const first = await store.park(project, spec({ ticket: 'PROJ-12' }));
-      const second = await store.park(project, spec());
-      expect([first.id, second.id]).toEqual([1, 2]);
-      const read = await store.get(project, 1);
-      expect(read).toEqual({
-        ...spec({ ticket: 'PROJ-12' }),
-        project,
-        id: 1,
-        status: 'pending',
-        createdAt: clock.now(),
-        messages: [],
-      });
-    });
-
-    it('GIVEN 50 parallel parks in one project THEN 50 distinct ids 1..50', async () => {
-      const project = uniqueProject();
-      const parked = await Promise.all(Array.from({ length: 50 }, () => store.park(project, spec())));
-      expect(parked.map((q) => q.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    });
-
-    it('GIVEN two projects THEN ids are per project and neither sees the other', async () => {
-      const a = uniqueProject('a');
-      const b = uniqueProject('b');
-      await store.park(a, spec({ question: 'Question of A?' }));
-      expect(await store.get(b, 1)).toBeUndefined();
-      expect((await store.park(b, spec())).id).toBe(1);
-      expect((await store.list(b)).map((q) => q.question)).not.toContain('Question of A?');
-    });
-
     it('GIVEN parked projects THEN they are known, and a question reference tag leads back to its project', async () => {
       const project = uniqueProject();
       await store.park(project, spec());
@@ -67,36 +41,9 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       expect(await store.projectByTag(projectTag(project))).toBe(project);
       expect(await store.projectByTag('AAAAAAAAAAAAAAAA')).toBeUndefined();
     });
-
-    it('GIVEN ids cancelled THEN ids are never reused', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      await store.cancel(project, 1);
-      expect((await store.park(project, spec())).id).toBe(2);
-    });
-
-    it('GIVEN an expiry THEN expiresAt is set from the clock', async () => {
-      const project = uniqueProject();
-      const q = await store.park(project, spec({ expiresInSeconds: 120 }));
-      expect(q.expiresAt).toBe(clock.now() + 120_000);
-      expect((await store.get(project, q.id))?.expiresAt).toBe(clock.now() + 120_000);
-    });
   });
 
   describe('list', () => {
-    it('GIVEN mixed questions THEN blocking first, then by id, filterable by status and blocking', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec({ isBlocking: false }));
-      await store.park(project, spec({ isBlocking: true }));
-      await store.park(project, spec({ isBlocking: false }));
-      await store.park(project, spec({ isBlocking: true }));
-      await store.answer(project, 3, pick('SQLite'), person());
-      expect((await store.list(project)).map((q) => q.id)).toEqual([2, 4, 1, 3]);
-      expect((await store.list(project, { status: ['pending'] })).map((q) => q.id)).toEqual([2, 4, 1]);
-      expect((await store.list(project, { blocking: false })).map((q) => q.id)).toEqual([1, 3]);
-      expect((await store.list(project, { status: ['answered'], blocking: false })).map((q) => q.id)).toEqual([3]);
-    });
-
     it('GIVEN several projects THEN listAcross merges them, blocking first then oldest, and only those projects', async () => {
       const a = uniqueProject('a');
       const b = uniqueProject('b');
@@ -366,27 +313,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
   });
 
   describe('cancel and dismiss', () => {
-    it('GIVEN a pending question THEN the agent cancels it once; a second cancel is told it is cancelled', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      const done = await store.cancel(project, 1);
-      expect(done.kind === 'done' && done.question.status).toBe('cancelled');
-      expect((await store.get(project, 1))?.closure).toEqual({ at: clock.now() });
-      const again = await store.cancel(project, 1);
-      expect(again.kind === 'not-pending' && again.question.status).toBe('cancelled');
-      expect(await store.cancel(project, 2)).toEqual({ kind: 'unknown' });
-    });
-
-    it('GIVEN an answered question THEN cancel and dismiss are told it is answered, and by whom', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      await store.answer(project, 1, pick('SQLite'), person('UA'));
-      const cancel = await store.cancel(project, 1);
-      const dismiss = await store.dismiss(project, 1, person('UB'));
-      expect(cancel.kind === 'already-answered' && cancel.question.answer?.by.userId).toBe('UA');
-      expect(dismiss.kind === 'already-answered' && dismiss.question.answer?.by.userId).toBe('UA');
-    });
-
     it('GIVEN a pending question THEN the person dismisses it, who is kept, and a later answer is refused', async () => {
       const project = uniqueProject();
       await store.park(project, spec());
@@ -395,14 +321,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       const late = await store.answer(project, 1, pick('SQLite'), person());
       expect(late.kind === 'not-pending' && late.question.status).toBe('dismissed');
       expect(await store.dismiss(uniqueProject(), 1, person())).toEqual({ kind: 'unknown' });
-    });
-
-    it('GIVEN a question past its expiry THEN cancel expires it instead', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec({ expiresInSeconds: 60 }));
-      clock.advance(61_000);
-      const result = await store.cancel(project, 1);
-      expect(result.kind === 'not-pending' && result.question.status).toBe('expired');
     });
   });
 
@@ -424,199 +342,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       ]);
       expect((await store.get(project, 1))?.closure).toEqual({ at: clock.now() });
       expect(await store.expireDue()).toBe(0);
-    });
-  });
-
-  describe('delivery claims', () => {
-    async function answered(project: string, count: number, notes = 'n') {
-      for (let i = 0; i < count; i++) {
-        const q = await store.park(project, spec());
-        await store.answer(project, q.id, pick('SQLite', notes), person());
-        clock.advance(1);
-      }
-    }
-
-    it('GIVEN answers, a dismissal and an expiry THEN one claim carries them oldest first; confirm delivers', async () => {
-      const project = uniqueProject();
-      await answered(project, 1);
-      await store.park(project, spec());
-      await store.dismiss(project, 2, person());
-      clock.advance(1);
-      await store.park(project, spec({ expiresInSeconds: 60 }));
-      await store.park(project, spec());
-      clock.advance(60_000);
-      await store.expireDue();
-      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
-      expect(claim.questions.map((q) => [q.id, q.status])).toEqual([
-        [1, 'answered'],
-        [2, 'dismissed'],
-        [3, 'expired'],
-      ]);
-      expect(claim.remaining).toBe(0);
-      expect(await store.confirmClaim(project, claim)).toEqual([1, 2, 3]);
-      const after = await store.list(project);
-      expect(after.map((q) => [q.id, q.status, q.deliveredAt !== undefined])).toEqual([
-        [1, 'delivered', true],
-        [2, 'dismissed', true],
-        [3, 'expired', true],
-        [4, 'pending', false],
-      ]);
-      expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 })).questions).toEqual([]);
-    });
-
-    it('GIVEN blocking and non-blocking outcomes THEN a blocking-only claim takes and counts only the blocking ones; the rest wait for a full claim', async () => {
-      const project = uniqueProject();
-      for (const isBlocking of [false, true, false, true]) {
-        const q = await store.park(project, spec({ isBlocking }));
-        await store.answer(project, q.id, pick('SQLite'), person());
-        clock.advance(1);
-      }
-      const blocking = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, blockingOnly: true });
-      expect(blocking.questions.map((q) => q.id)).toEqual([2, 4]);
-      expect(blocking.remaining).toBe(0);
-      await store.confirmClaim(project, blocking);
-      const rest = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
-      expect(rest.questions.map((q) => q.id)).toEqual([1, 3]);
-      const tight = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, blockingOnly: true });
-      expect(tight.questions).toEqual([]);
-    });
-
-    it('GIVEN outcomes, one of them leased THEN waitingOutcomes lists the free ones oldest first, blocking-only when asked, and takes nothing', async () => {
-      const project = uniqueProject();
-      expect(await store.waitingOutcomes(project)).toEqual([]);
-      for (const isBlocking of [true, false, true]) {
-        const q = await store.park(project, spec({ isBlocking }));
-        await store.answer(project, q.id, pick('SQLite'), person());
-        clock.advance(1);
-      }
-      await store.park(project, spec({ isBlocking: true })); // pending: not an outcome
-      expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1, 2, 3]);
-      expect((await store.waitingOutcomes(project, { blockingOnly: true })).map((q) => q.id)).toEqual([1, 3]);
-      const claim = await store.claimUndelivered(project, { budget: 1, leaseMs: 30_000 }); // takes #1 only
-      expect(claim.questions.map((q) => q.id)).toEqual([1]);
-      expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([2, 3]);
-      clock.advance(30_000); // the lease lapses
-      expect((await store.waitingOutcomes(project, { blockingOnly: true })).map((q) => q.id)).toEqual([1, 3]);
-      // Looking took nothing: a claim still gets everything.
-      const all = await store.claimUndelivered(project, { budget: 100_000, leaseMs: 30_000 });
-      expect(all.questions.map((q) => q.id)).toEqual([1, 2, 3]);
-      await store.confirmClaim(project, all);
-      expect(await store.waitingOutcomes(project)).toEqual([]);
-    });
-
-    it('GIVEN outcomes of the same millisecond THEN a claim carries them in id order (#2 before #10)', async () => {
-      const project = uniqueProject();
-      for (let i = 0; i < 12; i++) await store.park(project, spec());
-      for (let id = 1; id <= 12; id++) await store.answer(project, id, pick('SQLite'), person());
-      const claim = await store.claimUndelivered(project, { budget: 100_000, leaseMs: 30_000 });
-      expect(claim.questions.map((q) => q.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    });
-
-    it('GIVEN a budget THEN a claim takes whole entries in order while they fit, and counts the rest', async () => {
-      const project = uniqueProject();
-      await answered(project, 5);
-      const one = await store.get(project, 1);
-      const size = one ? deliveryEntryLength(one) : 0;
-      const claim = await store.claimUndelivered(project, { budget: size * 3, leaseMs: 30_000 });
-      expect(claim.questions.map((q) => q.id)).toEqual([1, 2, 3]);
-      expect(claim.remaining).toBe(2);
-      const tiny = await store.claimUndelivered(project, { budget: 1, leaseMs: 30_000 });
-      expect(tiny.questions.map((q) => q.id)).toEqual([4]);
-      expect(tiny.remaining).toBe(1);
-    });
-
-    it('GIVEN a claim left unconfirmed THEN its answers come back after the lease and are delivered once', async () => {
-      const project = uniqueProject();
-      await answered(project, 2);
-      const lost = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 });
-      expect(lost.questions).toHaveLength(2);
-      expect((await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 })).questions).toEqual([]);
-      clock.advance(5_001);
-      const retry = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 5_000 });
-      expect(retry.questions.map((q) => q.id)).toEqual([1, 2]);
-      expect(await store.confirmClaim(project, retry)).toEqual([1, 2]);
-      expect(await store.confirmClaim(project, lost)).toEqual([]);
-      expect((await store.list(project, { status: ['delivered'] })).map((q) => q.id)).toEqual([1, 2]);
-    });
-
-    it('GIVEN a claim whose lease ran out but nobody took over THEN its confirm still delivers', async () => {
-      const project = uniqueProject();
-      await answered(project, 1);
-      const slow = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
-      clock.advance(2_000);
-      expect(await store.confirmClaim(project, slow)).toEqual([1]);
-    });
-
-    it('GIVEN a released claim THEN its answers are at once claimable again', async () => {
-      const project = uniqueProject();
-      await answered(project, 2);
-      const first = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
-      await store.releaseClaim(project, first);
-      const second = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
-      expect(second.questions.map((q) => q.id)).toEqual([1, 2]);
-      expect(await store.confirmClaim(project, first)).toEqual([]);
-    });
-
-    it('GIVEN a note that carried only part of a claim THEN those are confirmed and the rest released for the next', async () => {
-      const project = uniqueProject();
-      await answered(project, 3);
-      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
-      expect(await store.confirmClaim(project, claim, [1, 2, 99])).toEqual([1, 2]);
-      await store.releaseClaim(project, claim, [3]);
-      const next = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 60_000 });
-      expect(next.questions.map((q) => q.id)).toEqual([3]);
-    });
-
-    it('GIVEN 20 parallel claims over 10 answers THEN every answer is in exactly one claim', async () => {
-      const project = uniqueProject();
-      await answered(project, 10);
-      const claims = await Promise.all(
-        Array.from({ length: 20 }, () => store.claimUndelivered(project, { budget: 600, leaseMs: 30_000 })),
-      );
-      const ids = claims.flatMap((c) => c.questions.map((q) => q.id));
-      expect(ids.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      const confirmed = (await Promise.all(claims.map((c) => store.confirmClaim(project, c)))).flat();
-      expect(confirmed.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    });
-
-    it('GIVEN an answer the agent received directly THEN it is delivered and no claim carries it again', async () => {
-      const project = uniqueProject();
-      await answered(project, 2);
-      await store.park(project, spec());
-      expect(await store.markDelivered(project, 1)).toBe('delivered');
-      expect((await store.get(project, 1))?.status).toBe('delivered');
-      expect(await store.markDelivered(project, 1)).toBe('not-waiting');
-      expect(await store.markDelivered(project, 3)).toBe('not-waiting');
-      expect(await store.markDelivered(project, 9)).toBe('not-waiting');
-      const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
-      expect(claim.questions.map((q) => q.id)).toEqual([2]);
-      expect(await store.markDelivered(project, 2)).toBe('leased');
-      expect(await store.confirmClaim(project, claim)).toEqual([2]);
-    });
-
-    it('GIVEN another project waiting THEN a claim never carries its answers', async () => {
-      const mine = uniqueProject('mine');
-      const theirs = uniqueProject('theirs');
-      await answered(theirs, 2);
-      expect((await store.claimUndelivered(mine, { budget: 10_000, leaseMs: 1_000 })).questions).toEqual([]);
-    });
-    it('GIVEN outcomes delivered by a prompt claim, a tool-call claim and directly THEN each keeps the path it took', async () => {
-      const project = uniqueProject();
-      await answered(project, 3);
-      const prompt = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
-      expect(prompt.via).toBe('prompt');
-      expect(await store.confirmClaim(project, prompt, [1])).toEqual([1]);
-      await store.releaseClaim(project, prompt, [2, 3]);
-      const toolCall = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, via: 'tool-call' });
-      expect(await store.confirmClaim(project, toolCall, [2])).toEqual([2]);
-      await store.releaseClaim(project, toolCall, [3]);
-      expect(await store.markDelivered(project, 3)).toBe('delivered');
-      const paths = (await store.list(project)).map((q) => [q.id, q.deliveredVia]);
-      expect(paths).toEqual([
-        [1, 'prompt'],
-        [2, 'tool-call'],
-        [3, 'tool-result'],
-      ]);
     });
   });
 
@@ -674,44 +399,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       } finally {
         await local.close();
       }
-    });
-  });
-
-  describe('counts', () => {
-    it('GIVEN questions in every state THEN countQuestions counts each, blocking and not, for that project only', async () => {
-      const project = uniqueProject();
-      const other = uniqueProject('other');
-      await store.park(other, spec({ isBlocking: true }));
-      const states: [boolean, (id: number) => Promise<unknown>][] = [
-        [true, async () => undefined],
-        [true, async () => undefined],
-        [false, async () => undefined],
-        [true, (id) => store.answer(project, id, pick('SQLite'), person())],
-        [
-          false,
-          (id) => store.answer(project, id, pick('SQLite'), person()).then(() => store.markDelivered(project, id)),
-        ],
-        [false, (id) => store.cancel(project, id)],
-        [true, (id) => store.dismiss(project, id, person())],
-      ];
-      for (const [isBlocking, move] of states) await move((await store.park(project, spec({ isBlocking }))).id);
-      expect(await store.countQuestions(project)).toEqual({
-        pending: { blocking: 2, canWait: 1 },
-        answered: { blocking: 1, canWait: 0 },
-        delivered: { blocking: 0, canWait: 1 },
-        cancelled: { blocking: 0, canWait: 1 },
-        dismissed: { blocking: 1, canWait: 0 },
-        expired: { blocking: 0, canWait: 0 },
-      });
-      const none = { blocking: 0, canWait: 0 };
-      expect(await store.countQuestions(uniqueProject('empty'))).toEqual({
-        pending: none,
-        answered: none,
-        delivered: none,
-        cancelled: none,
-        dismissed: none,
-        expired: none,
-      });
     });
   });
 
@@ -880,7 +567,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       }
     });
   });
-
   describe('tailing every project', () => {
     it('GIVEN two tails THEN each sees every event after its start, a new project included, and none from before', async () => {
       const local = await openStore({ now: clock.now });
@@ -929,86 +615,6 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       } finally {
         await local.close();
       }
-    });
-  });
-
-  describe('watching a project', () => {
-    it('GIVEN a watch THEN a change made before changed() is called is not missed; then it waits for the next one', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      const watch = await store.watch(project);
-      try {
-        await store.answer(project, 1, pick('SQLite'), person());
-        expect(await watch.changed({ timeoutMs: 10_000 })).toBe(true);
-        const next = watch.changed({ timeoutMs: 10_000 });
-        await store.park(project, spec());
-        expect(await next).toBe(true);
-      } finally {
-        await watch.close();
-      }
-    });
-
-    it('GIVEN nothing happening THEN changed() says false when its time runs out, or at once when its signal aborts', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      const watch = await store.watch(project);
-      try {
-        expect(await watch.changed({ timeoutMs: 50 })).toBe(false);
-        const stop = new AbortController();
-        const waiting = watch.changed({ timeoutMs: 60_000, signal: stop.signal });
-        stop.abort();
-        expect(await waiting).toBe(false);
-      } finally {
-        await watch.close();
-      }
-    });
-  });
-
-  describe('waiting without polling', () => {
-    it('GIVEN a wait THEN it returns the answered question as soon as the answer lands', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      await store.park(project, spec());
-      const waiting = store.waitWhilePending(project, 1, { timeoutMs: 20_000 });
-      await new Promise((r) => setTimeout(r, 50));
-      await store.answer(project, 2, pick('SQLite'), person()); // another question: the wait goes on
-      await store.answer(project, 1, pick('Postgres'), person());
-      const result = await waiting;
-      expect(result?.status).toBe('answered');
-      expect(result?.answer?.choices).toEqual(['Postgres']);
-    });
-
-    it('GIVEN nobody answers THEN the wait ends at its time-out with the question still pending', async () => {
-      const local = await openStore({}); // real clock: the wait's deadline is real time
-      try {
-        const project = uniqueProject();
-        await local.park(project, spec());
-        expect((await local.waitWhilePending(project, 1, { timeoutMs: 200 }))?.status).toBe('pending');
-      } finally {
-        await local.close();
-      }
-    });
-
-    it('GIVEN an abort THEN the wait ends at once with the question as it is', async () => {
-      const local = await openStore({});
-      try {
-        const project = uniqueProject();
-        await local.park(project, spec());
-        const controller = new AbortController();
-        const waiting = local.waitWhilePending(project, 1, { timeoutMs: 60_000, signal: controller.signal });
-        setTimeout(() => controller.abort(), 50);
-        expect((await waiting)?.status).toBe('pending');
-      } finally {
-        await local.close();
-      }
-    });
-
-    it('GIVEN a question already answered or unknown THEN the wait returns at once', async () => {
-      const project = uniqueProject();
-      await store.park(project, spec());
-      await store.cancel(project, 1);
-      expect((await store.waitWhilePending(project, 1, { timeoutMs: 60_000 }))?.status).toBe('cancelled');
-      expect(await store.waitWhilePending(project, 7, { timeoutMs: 60_000 })).toBeUndefined();
     });
   });
 }

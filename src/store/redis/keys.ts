@@ -13,6 +13,8 @@
  *   <prefix>:{failed}:groups          set     consumer groups that recorded failed events
  *   <prefix>:{failed}:<group>         hash    eventId -> failed-event JSON (ids, type, attempts, error code)
  *   <prefix>:{failed}:<group>:replay  list    failed-event JSON handed back to the group
+ *   <prefix>:{tokens}                 hash    agents' tokens: t:<id> → record JSON (name, SHA-256, patterns),
+ *                                             n:<name> → id, u:<id> → last used (ms); one key, so one slot
  *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out), ix (the view
  *                                             index version built: views-10 builds them for older projects)
  *   <prefix>:{tag}:q:<id>             hash    one question record (see record.ts)
@@ -94,6 +96,8 @@ export function globalKeys(prefix: string): {
   readonly failedGroups: string;
   failed(group: string): string;
   replay(group: string): string;
+  /** The agents' tokens (see tokens.ts): one hash. */
+  readonly tokens: string;
 } {
   return {
     projects: `${prefix}:projects`,
@@ -101,5 +105,6 @@ export function globalKeys(prefix: string): {
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
     replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    tokens: `${prefix}:{tokens}`,
   };
 }

@@ -42,6 +42,7 @@ import type {
   AnswerResult,
   Claim,
   ClaimOptions,
+  ClaimRef,
   CloseResult,
   ConsumerOptions,
   DraftChange,
@@ -64,6 +65,7 @@ import type {
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import type { TokenStore } from '../token-port.js';
 import type { RedisConnection } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
@@ -80,6 +82,7 @@ import {
   TransitionCode,
 } from './scripts.js';
 import { RedisEventTail } from './tail.js';
+import { RedisTokenStore } from './tokens.js';
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -723,7 +726,7 @@ export class RedisStore implements Store {
     });
   }
 
-  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]> {
+  confirmClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<number[]> {
     return this.#run(async () => {
       const keys = this.#keys(project);
       const reply = (await this.#eval(
@@ -735,7 +738,7 @@ export class RedisStore implements Store {
     });
   }
 
-  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void> {
+  releaseClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<void> {
     return this.#run(async () => {
       const keys = this.#keys(project);
       await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
@@ -1021,6 +1024,14 @@ export class RedisStore implements Store {
     });
   }
 
+  tokens(): TokenStore {
+    return new RedisTokenStore({
+      key: globalKeys(this.#prefix).tokens,
+      command: (args) => this.#run(() => this.#client.sendCommand(args)),
+      eval: (script, keys, args) => this.#run(() => this.#eval(script, keys, args)),
+    });
+  }
+
   async close(): Promise<void> {
     for (const consumer of this.#consumers) await consumer.close();
     for (const tail of [...this.#tails]) await tail.close();
@@ -1067,7 +1078,7 @@ function lexRange(query: PageQuery, tag: string, cursor: Cursor | undefined): [s
 }
 
 /** The ids of a claim to confirm or release: all it carried, or the given ones among them. */
-function claimedIds(claim: Claim, only?: readonly number[]): number[] {
+function claimedIds(claim: ClaimRef, only?: readonly number[]): number[] {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }

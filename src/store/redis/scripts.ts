@@ -59,6 +59,8 @@ export const scripts = {
   replayFailed: load('replay-failed-2'),
   remind: load('remind-2'),
   count: load('count-6'),
+  createToken: load('create-token-1'),
+  revokeToken: load('revoke-token-1'),
 } as const;
 
 /** The version of the view indexes (ix:*) the scripts keep; views-10 builds them for projects that have an older one. */

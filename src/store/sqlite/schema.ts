@@ -19,12 +19,14 @@
  *   leases          named leases (serve's sweep): name → owner, until (the store's clock; one machine, one clock)
  *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
+ *   tokens          agents' tokens (v6): id → name (unique), hash (SHA-256 of the token, never the token),
+ *                   patterns (JSON array), created_at, expires_at, last_used_at
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -142,6 +144,18 @@ const MIGRATIONS: readonly string[] = [
       delivered_at, created_at) AS INTEGER) END) VIRTUAL;
   CREATE INDEX questions_pending_view ON questions (blocking DESC, created_at, id) WHERE status = 'pending';
   CREATE INDEX questions_closed_view ON questions (closed_at DESC, id DESC) WHERE status <> 'pending';
+  `,
+  // 5 → 6: the agents' tokens.
+  `
+  CREATE TABLE IF NOT EXISTS tokens (
+    id           TEXT PRIMARY KEY,
+    name         TEXT NOT NULL UNIQUE,
+    hash         TEXT NOT NULL,
+    patterns     TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    expires_at   INTEGER,
+    last_used_at INTEGER
+  ) STRICT;
   `,
 ];
 

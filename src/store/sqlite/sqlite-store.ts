@@ -44,6 +44,7 @@ import type {
   AnswerResult,
   Claim,
   ClaimOptions,
+  ClaimRef,
   CloseResult,
   ConsumerOptions,
   DraftChange,
@@ -68,12 +69,14 @@ import type {
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import type { TokenStore } from '../token-port.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
 import { SqliteEngineMissingError } from './engine-missing-error.js';
 import { SqliteEventConsumer, SqliteEventTail } from './events.js';
 import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, RECORD_VERSION } from './record.js';
 import { migrate } from './schema.js';
+import { SqliteTokenStore } from './tokens.js';
 
 export interface SqliteStoreOptions {
   /** The database file; created on first use, with its directories (see `defaultDatabasePath` in path.ts). */
@@ -651,7 +654,7 @@ export class SqliteStore implements Store {
     this.#event('delivered', project, id, now);
   }
 
-  confirmClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<number[]> {
+  confirmClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<number[]> {
     return this.#run(() =>
       this.#c.write(() => {
         const now = this.#now();
@@ -669,7 +672,7 @@ export class SqliteStore implements Store {
     );
   }
 
-  releaseClaim(project: string, claim: Claim, ids?: readonly number[]): Promise<void> {
+  releaseClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<void> {
     return this.#run(() =>
       this.#c.write(() => {
         const release = this.#c.statement(
@@ -949,6 +952,10 @@ export class SqliteStore implements Store {
     }
   }
 
+  tokens(): TokenStore {
+    return new SqliteTokenStore(this.#c, (work) => this.#run(work));
+  }
+
   async close(): Promise<void> {
     for (const consumer of [...this.#consumers]) await consumer.close();
     for (const tail of [...this.#tails]) await tail.close();
@@ -957,7 +964,7 @@ export class SqliteStore implements Store {
 }
 
 /** The ids of a claim to confirm or release: all it carried, or the given ones among them. */
-function claimedIds(claim: Claim, only?: readonly number[]): number[] {
+function claimedIds(claim: ClaimRef, only?: readonly number[]): number[] {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }

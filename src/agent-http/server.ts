@@ -1,0 +1,108 @@
+/**
+ * The agent API on serve's HTTP server (`POST /agent/v1/<operation>`, protocol.ts): what `ask-later mcp`, the
+ * hook, the status line and the waiter need, for agents that hold a token rather than the store's password. This
+ * file routes and runs the steps: method and path, the token (auth.ts), the body (body.ts, schemas.ts), the token's
+ * scope (scope.ts), the operation (operations.ts), the answer (respond.ts).
+ *
+ * Logs carry the operation, the status, the token's id and the time taken; never a token, a project's questions or
+ * any text.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../bot/logger.js';
+import { errorFields } from '../bot/logger.js';
+import { AGENT_API_PATH, AGENT_BODY_MAX_BYTES, type AgentOperationName, ERROR_STATUS } from '../store/http/protocol.js';
+import type { Store } from '../store/port.js';
+import { AgentRequestError } from './agent-request-error.js';
+import type { Authenticator } from './auth.js';
+import { readJsonBody } from './body.js';
+import { OPERATIONS } from './operations.js';
+import { failureOf, sendFailure, sendJson } from './respond.js';
+import { describeIssues, REQUEST_SCHEMAS } from './schemas.js';
+import { scopedStore } from './scope.js';
+
+export interface AgentApiOptions {
+  readonly store: Store;
+  readonly auth: Authenticator;
+  readonly logger: Logger;
+  /** Told about every call once answered (serve's metrics): the operation (`unknown` for none) and the status. */
+  readonly onCall?: (operation: string, status: number) => void;
+}
+
+export interface AgentApi {
+  /** Answer the request if it is the API's (true), else leave it (false). */
+  handle(request: IncomingMessage, response: ServerResponse): boolean;
+  /** End every held long poll (serve is stopping): their clients ask again, elsewhere or after the restart. */
+  close(): void;
+}
+
+export function createAgentApi(options: AgentApiOptions): AgentApi {
+  const stopping = new AbortController();
+  return {
+    handle(request, response) {
+      const path = (request.url ?? '/').split('?')[0] ?? '/';
+      if (!path.startsWith(AGENT_API_PATH)) return false;
+      void serveOne(options, path.slice(AGENT_API_PATH.length), request, response, stopping.signal);
+      return true;
+    },
+    close: () => stopping.abort(),
+  };
+}
+
+function isOperation(name: string): name is AgentOperationName {
+  return Object.hasOwn(OPERATIONS, name);
+}
+
+async function serveOne(
+  { store, auth, logger, onCall }: AgentApiOptions,
+  name: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  stopping: AbortSignal,
+): Promise<void> {
+  const started = performance.now();
+  let tokenId: string | undefined;
+  // The caller going away (or serve stopping) ends what it waits for.
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!response.writableFinished) gone.abort();
+  };
+  response.on('close', onClose);
+  const signal = AbortSignal.any([gone.signal, stopping]);
+  let status = 200;
+  try {
+    if (request.method !== 'POST') {
+      throw new AgentRequestError('method-not-allowed', `the agent API takes POST, got ${request.method ?? 'none'}`);
+    }
+    if (!isOperation(name))
+      throw new AgentRequestError('not-found', `no operation ${JSON.stringify(name.slice(0, 40))}`);
+    // Stopping: a wait started now would end at once and be asked again at once; the caller backs off instead.
+    if (stopping.aborted) throw new AgentRequestError('store-unavailable', 'serve is stopping; ask again shortly');
+    const token = await auth.authenticate(request);
+    tokenId = token.id;
+    const raw = await readJsonBody(request, AGENT_BODY_MAX_BYTES);
+    const parsed = REQUEST_SCHEMAS[name].safeParse(raw);
+    if (!parsed.success) throw new AgentRequestError('bad-request', describeIssues(parsed.error));
+    const run = OPERATIONS[name] as (context: unknown, body: unknown) => Promise<unknown>;
+    const result = await run({ store: scopedStore(store, token), token, signal }, parsed.data);
+    sendJson(response, 200, result);
+  } catch (error) {
+    const failure = failureOf(error);
+    status = ERROR_STATUS[failure.code];
+    if (failure.code === 'internal')
+      logger.error({ operation: name.slice(0, 40), ...errorFields(error) }, 'agent api: failed');
+    sendFailure(response, failure);
+  } finally {
+    response.off('close', onClose);
+    const operation = isOperation(name) ? name : 'unknown';
+    onCall?.(operation, status);
+    logger.info(
+      {
+        operation,
+        status,
+        ...(tokenId ? { token: tokenId } : {}),
+        ms: Math.round(performance.now() - started),
+      },
+      'agent api: call',
+    );
+  }
+}

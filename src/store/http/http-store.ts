@@ -1,0 +1,229 @@
+/**
+ * The agent side's store over serve's agent API (`ASK_LATER_URL` + `ASK_LATER_TOKEN`): an {@link AgentStore} for
+ * agents that hold a token instead of the Redis password. Each operation is one call (protocol.ts); the waits are
+ * long polls repeated until the caller's deadline, and a wait outlives serve restarting or a replica going away:
+ * while nothing answers it tries again with back-off, until its own deadline.
+ *
+ * Exactly once holds as with the other adapters: serve leases a claim's outcomes to its id, and this client confirms
+ * only when the agent side says the note was written (the hook after flushing stdout, collect_answers after its
+ * response left).
+ */
+import type { DeliveryPath, Question, QuestionSpec } from '../../core/question.js';
+import type {
+  AgentStore,
+  Claim,
+  ClaimOptions,
+  ClaimRef,
+  CloseResult,
+  ListFilter,
+  ListPageQuery,
+  ProjectWatch,
+  QuestionCounts,
+  QuestionPage,
+  WaitOptions,
+} from '../port.js';
+import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { AgentClient } from './client.js';
+import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS, type WireClaim } from './protocol.js';
+
+export interface HttpStoreOptions {
+  /** Serve's URL (`ASK_LATER_URL`). */
+  readonly url: string;
+  /** `ASK_LATER_TOKEN`. */
+  readonly token: string;
+  /** How long one ordinary call may take (default 10 s; the hook and the status line give their own budget). */
+  readonly timeoutMs?: number;
+  /** The longest serve is asked to hold one long poll (default {@link LONG_POLL_MAX_MS}). */
+  readonly longPollMs?: number;
+}
+
+/** Back-off between attempts of a wait while serve does not answer. */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 2000;
+/** A long poll's own time-out: what serve holds it, plus this. */
+const LONG_POLL_MARGIN_MS = 5000;
+
+/** Open the HTTP agent store. Nothing is sent until the first call (like the minimal Redis client, no round trip). */
+export async function openHttpStore(options: HttpStoreOptions): Promise<HttpStore> {
+  return new HttpStore(options);
+}
+
+export class HttpStore implements AgentStore {
+  readonly #client: AgentClient;
+  readonly #timeoutMs: number;
+  readonly #longPollMs: number;
+
+  constructor(options: HttpStoreOptions) {
+    this.#client = new AgentClient({ url: options.url, token: options.token });
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+  }
+
+  async park(project: string, spec: QuestionSpec): Promise<Question> {
+    return (await this.#call('park', { project, spec })).question;
+  }
+
+  async get(project: string, id: number): Promise<Question | undefined> {
+    return (await this.#call('get', { project, id })).question ?? undefined;
+  }
+
+  async list(project: string, filter?: ListFilter): Promise<Question[]> {
+    return (await this.#call('list', { project, ...(filter ? { filter } : {}) })).questions;
+  }
+
+  async listPage(project: string, query: ListPageQuery): Promise<QuestionPage> {
+    return (await this.#call('list-page', { project, query })).page;
+  }
+
+  async cancel(project: string, id: number): Promise<CloseResult> {
+    return (await this.#call('cancel', { project, id })).result;
+  }
+
+  async claimUndelivered(project: string, options: ClaimOptions): Promise<Claim> {
+    const reply = await this.#call('claim', { project, options });
+    return { claimId: reply.claimId, via: reply.via, questions: reply.questions, remaining: reply.remaining };
+  }
+
+  async confirmClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<number[]> {
+    return (await this.#call('confirm', { project, claim: wireClaim(claim), ...(ids ? { only: ids } : {}) })).ids;
+  }
+
+  async releaseClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<void> {
+    await this.#call('release', { project, claim: wireClaim(claim), ...(ids ? { only: ids } : {}) });
+  }
+
+  async waitingOutcomes(project: string, options?: { readonly blockingOnly?: boolean }): Promise<Question[]> {
+    const blockingOnly = options?.blockingOnly;
+    return (await this.#call('waiting', { project, ...(blockingOnly !== undefined ? { blockingOnly } : {}) }))
+      .questions;
+  }
+
+  async markDelivered(
+    project: string,
+    id: number,
+    via?: DeliveryPath,
+  ): Promise<'delivered' | 'leased' | 'not-waiting'> {
+    return (await this.#call('mark-delivered', { project, id, ...(via ? { via } : {}) })).result;
+  }
+
+  async countQuestions(project: string): Promise<QuestionCounts> {
+    return (await this.#call('count', { project })).counts;
+  }
+
+  async acquireLease(name: string, owner: string, ms: number): Promise<boolean> {
+    return (await this.#call('lease-acquire', { name, owner, ms })).held;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.#call('lease-release', { name, owner });
+  }
+
+  async seizeLease(name: string, owner: string, ms: number): Promise<void> {
+    await this.#call('lease-seize', { name, owner, ms });
+  }
+
+  async ping(): Promise<void> {
+    await this.#call('ping', {});
+  }
+
+  /** Who this store's token is (doctor). */
+  whoami(): Promise<{ name: string; id: string; patterns: string[]; expiresAt: number | null }> {
+    return this.#call('whoami', {});
+  }
+
+  async watch(project: string): Promise<ProjectWatch> {
+    let mark = (await this.#call('watch', { project })).mark;
+    const stop = new AbortController();
+    return {
+      changed: async ({ timeoutMs, signal }) => {
+        const deadline = Date.now() + timeoutMs;
+        const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+        for (;;) {
+          const reply = await this.#longPoll(deadline, signals, (ms, pollSignal) =>
+            this.#client.call(
+              'changed',
+              { project, mark, timeoutMs: ms },
+              { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal: pollSignal },
+            ),
+          );
+          if (reply === undefined) return false;
+          mark = reply.mark;
+          if (reply.changed) return true;
+          if (Date.now() >= deadline || signals.aborted) return false;
+        }
+      },
+      close: async () => stop.abort(),
+    };
+  }
+
+  async waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined> {
+    const deadline = Date.now() + options.timeoutMs;
+    let last: Question | undefined;
+    let known = false;
+    for (;;) {
+      const reply = await this.#longPoll(deadline, options.signal, (ms, signal) =>
+        this.#client.call('wait', { project, id, timeoutMs: ms }, { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal }),
+      );
+      if (reply === undefined) {
+        // Out of time or aborted: the question as it is now (as last seen, when serve does not answer).
+        if (known) return last;
+        return this.get(project, id);
+      }
+      known = true;
+      last = reply.question ?? undefined;
+      if (last?.status !== 'pending' || Date.now() >= deadline || options.signal?.aborted) return last;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#client.close();
+  }
+
+  #call<Op extends AgentOperationName>(
+    operation: Op,
+    body: AgentOperations[Op]['request'],
+  ): Promise<AgentOperations[Op]['response']> {
+    return this.#client.call(operation, body, { timeoutMs: this.#timeoutMs });
+  }
+
+  /**
+   * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
+   * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
+   */
+  async #longPoll<T>(
+    deadline: number,
+    signal: AbortSignal | undefined,
+    poll: (ms: number, signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T | undefined> {
+    let backoff = RETRY_FIRST_MS;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (signal?.aborted) return undefined;
+      try {
+        return await poll(Math.max(0, Math.min(left, this.#longPollMs)), signal);
+      } catch (error) {
+        if (signal?.aborted) return undefined;
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        if (deadline - Date.now() <= 0) return undefined;
+        await pause(Math.min(backoff, deadline - Date.now()), signal);
+        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+}
+
+function wireClaim(claim: ClaimRef): WireClaim {
+  return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * The agent API's wire contract, shared by the client (this folder, on the hook's path: no zod) and serve's side
+ * (`src/agent-http/`, which validates every body with zod). Every call is `POST <base>/agent/v1/<operation>` with a
+ * JSON body and `Authorization: Bearer alt_…`; a success is 200 with a JSON body, a failure a status from
+ * {@link ERROR_STATUS} with `{"error": {"code", "message"}}` (one line, never a token or a question's text).
+ *
+ * Long waits (`wait`, `changed`) are long polls: serve holds each for at most {@link LONG_POLL_MAX_MS}, and the
+ * client asks again until its own deadline, through replica restarts.
+ *
+ * A watch over HTTP has no state on serve: `watch` returns a mark (the project's counts per state as they were);
+ * `changed` answers at once when the counts differ from the mark it is given, else waits on the store's own watch.
+ * A change that leaves every count the same between two polls (a reminder) is not reported: the waiter, the one
+ * user, only looks at outcomes and pending questions, which always move a count.
+ */
+import type { DeliveryPath, Question, QuestionSpec } from '../../core/question.js';
+import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
+
+/** Where the operations live under serve's URL. */
+export const AGENT_API_PATH = '/agent/v1/';
+
+/** The longest serve holds one long-poll request. */
+export const LONG_POLL_MAX_MS = 25_000;
+
+/** The largest request body serve reads (a question at every limit is about 40 KB). */
+export const AGENT_BODY_MAX_BYTES = 256 * 1024;
+
+/** A claim as the client sends it back to confirm or release it. */
+export interface WireClaim {
+  readonly claimId: string;
+  readonly via: DeliveryPath;
+  readonly ids: readonly number[];
+}
+
+/** Each operation's request body and response body. */
+export interface AgentOperations {
+  park: { request: { project: string; spec: QuestionSpec }; response: { question: Question } };
+  get: { request: { project: string; id: number }; response: { question: Question | null } };
+  list: { request: { project: string; filter?: ListFilter }; response: { questions: Question[] } };
+  'list-page': { request: { project: string; query: ListPageQuery }; response: { page: QuestionPage } };
+  cancel: { request: { project: string; id: number }; response: { result: CloseResult } };
+  claim: {
+    request: { project: string; options: ClaimOptions };
+    response: { claimId: string; via: DeliveryPath; questions: Question[]; remaining: number };
+  };
+  confirm: { request: { project: string; claim: WireClaim; only?: readonly number[] }; response: { ids: number[] } };
+  release: {
+    request: { project: string; claim: WireClaim; only?: readonly number[] };
+    response: Record<string, never>;
+  };
+  waiting: { request: { project: string; blockingOnly?: boolean }; response: { questions: Question[] } };
+  'mark-delivered': {
+    request: { project: string; id: number; via?: DeliveryPath };
+    response: { result: 'delivered' | 'leased' | 'not-waiting' };
+  };
+  count: { request: { project: string }; response: { counts: QuestionCounts } };
+  'lease-acquire': { request: { name: string; owner: string; ms: number }; response: { held: boolean } };
+  'lease-release': { request: { name: string; owner: string }; response: Record<string, never> };
+  'lease-seize': { request: { name: string; owner: string; ms: number }; response: Record<string, never> };
+  watch: { request: { project: string }; response: { mark: string } };
+  changed: {
+    request: { project: string; mark: string; timeoutMs: number };
+    response: { changed: boolean; mark: string };
+  };
+  wait: { request: { project: string; id: number; timeoutMs: number }; response: { question: Question | null } };
+  ping: { request: Record<string, never>; response: Record<string, never> };
+  /** Who the token is (doctor): its name, id and patterns. */
+  whoami: {
+    request: Record<string, never>;
+    response: { name: string; id: string; patterns: string[]; expiresAt: number | null };
+  };
+}
+
+export type AgentOperationName = keyof AgentOperations;
+
+/** Error codes and their HTTP statuses. */
+export const ERROR_STATUS = {
+  'bad-request': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'too-large': 413,
+  'unsupported-media-type': 415,
+  'store-unavailable': 503,
+  internal: 500,
+} as const;
+export type AgentErrorCode = keyof typeof ERROR_STATUS;
+
+export interface AgentErrorBody {
+  readonly error: { readonly code: AgentErrorCode; readonly message: string };
+}
+
+/** The project header of `/mcp` (see `agent-http/mcp.ts`). */
+export const PROJECT_HEADER = 'x-ask-later-project';

@@ -1,0 +1,78 @@
+/**
+ * What serve's answers must look like before the agent side trusts them (an edge, like records read back from
+ * Redis): the fields each operation returns, with their types; a question must at least carry its project, id and a
+ * known status. Anything else (a proxy's page with status 200, another service at ASK_LATER_URL) is AgentApiError
+ * `bad-response`. Hand-written: this file is on the hook's path, which loads no zod.
+ */
+import { QUESTION_STATUSES } from '../../core/question.js';
+import { AgentApiError } from './agent-api-error.js';
+import type { AgentOperationName, AgentOperations } from './protocol.js';
+
+type Check = (value: unknown) => boolean;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const isString: Check = (value) => typeof value === 'string';
+const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
+const isBoolean: Check = (value) => typeof value === 'boolean';
+const arrayOf =
+  (check: Check): Check =>
+  (value) =>
+    Array.isArray(value) && value.every(check);
+const orNull =
+  (check: Check): Check =>
+  (value) =>
+    value === null || check(value);
+const isQuestion: Check = (value) =>
+  isObject(value) &&
+  isString(value.project) &&
+  isNumber(value.id) &&
+  (QUESTION_STATUSES as readonly unknown[]).includes(value.status);
+const isCounts: Check = (value) =>
+  isObject(value) &&
+  QUESTION_STATUSES.every((status) => {
+    const entry = value[status];
+    return isObject(entry) && isNumber(entry.blocking) && isNumber(entry.canWait);
+  });
+const isResult: Check = (value) => isObject(value) && isString(value.kind);
+const isPage: Check = (value) =>
+  isObject(value) &&
+  arrayOf(isQuestion)(value.questions) &&
+  isNumber(value.remaining) &&
+  (value.next === undefined || isString(value.next));
+
+const FIELDS: { readonly [Op in AgentOperationName]: Readonly<Record<string, Check>> } = {
+  park: { question: isQuestion },
+  get: { question: orNull(isQuestion) },
+  list: { questions: arrayOf(isQuestion) },
+  'list-page': { page: isPage },
+  cancel: { result: isResult },
+  claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
+  confirm: { ids: arrayOf(isNumber) },
+  release: {},
+  waiting: { questions: arrayOf(isQuestion) },
+  'mark-delivered': { result: isString },
+  count: { counts: isCounts },
+  'lease-acquire': { held: isBoolean },
+  'lease-release': {},
+  'lease-seize': {},
+  watch: { mark: isString },
+  changed: { changed: isBoolean, mark: isString },
+  wait: { question: orNull(isQuestion) },
+  ping: {},
+  whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) },
+};
+
+/** `body` as the operation's reply, or AgentApiError naming the first field that is not what it should be. */
+export function checkReply<Op extends AgentOperationName>(
+  operation: Op,
+  body: unknown,
+): AgentOperations[Op]['response'] {
+  if (!isObject(body)) throw new AgentApiError('bad-response', `serve's answer to ${operation} is not a JSON object`);
+  for (const [field, check] of Object.entries(FIELDS[operation])) {
+    if (!check(body[field])) {
+      throw new AgentApiError('bad-response', `serve's answer to ${operation} has no valid \`${field}\``);
+    }
+  }
+  return body as AgentOperations[Op]['response'];
+}
