@@ -15,8 +15,11 @@ const slow = [
   'test/ops/replicas.test.ts',
 ];
 
-/** One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`. */
-const globalSetup = ['test/support/global-redis.ts'];
+/**
+ * One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`, and one
+ * private three-master Redis Cluster (or REDIS_CLUSTER_URL), as `inject('redisClusterUrl')`.
+ */
+const globalSetup = ['test/support/global-redis.ts', 'test/support/global-redis-cluster.ts'];
 
 export default defineConfig({
   test: {

@@ -1,10 +1,16 @@
 /**
  * Reading the projects' event streams through a Redis consumer group. Each project has its own stream (in its
- * own hash slot); a consumer reads all of them with one XREADGROUP, and learns about new projects each time it
- * reads. Event ids are `<tag>/<stream entry id>`, so an acknowledgement finds its stream.
+ * own hash slot), and a consumer learns about new projects each time it reads. Event ids are
+ * `<tag>/<stream entry id>`, so an acknowledgement finds its stream.
+ *
+ * On one server a consumer reads every stream with one XREADGROUP (BLOCK while it waits). A Redis Cluster refuses
+ * a command over several slots, so there a consumer reads each stream with a command of its own, and only the
+ * streams that may have something: the store publishes each transition's project tag on one channel (a hint, never
+ * text), the consumer subscribes to it and reads the hinted streams. Pub/sub is at-most-once, so every stream is
+ * read when the subscription starts or comes back, and at least every `FULL_PASS_MS` whatever the hints say.
  */
 import { EVENT_TYPES, type EventConsumer, type EventType, type ReadEventsOptions, type StoreEvent } from '../port.js';
-import type { RedisConnection } from './connection.js';
+import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import type { ProjectKeys } from './keys.js';
 
 type Client = RedisConnection;
@@ -81,12 +87,28 @@ export interface RedisEventConsumerOptions {
   /** Every project's keys, read again on each call so new projects are picked up. */
   readonly streams: () => Promise<ProjectKeys[]>;
   readonly onClose: () => void;
+  /**
+   * A Redis Cluster: the hint channel's subscription, made on first read (each stream is then read by a command of
+   * its own). Absent on one server.
+   */
+  readonly hints?: (listener: SubscriptionListener) => Promise<Subscription>;
 }
+
+/** In a cluster, every stream is read at least this often, whatever the hints said (they may be lost). */
+export const FULL_PASS_MS = 5000;
 
 export class RedisEventConsumer implements EventConsumer {
   readonly #o: RedisEventConsumerOptions;
   readonly #grouped = new Set<string>();
   readonly #streamByTag = new Map<string, string>();
+  /** Cluster: project tags hinted since their stream was last read. */
+  readonly #hinted = new Set<string>();
+  #fullPassDue = true;
+  #lastFullPass = 0;
+  #subscription: Subscription | undefined;
+  #subscribing: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #closed = false;
 
   constructor(options: RedisEventConsumerOptions) {
     this.#o = options;
@@ -128,6 +150,7 @@ export class RedisEventConsumer implements EventConsumer {
   }
 
   async read(options: ReadEventsOptions = {}): Promise<StoreEvent[]> {
+    if (this.#o.hints) return this.#readEach(options, this.#o.hints);
     const streams = await this.#streams();
     const blockMs = options.blockMs ?? 0;
     if (streams.length === 0) {
@@ -139,6 +162,101 @@ export class RedisEventConsumer implements EventConsumer {
     command.push('STREAMS', ...streams, ...streams.map(() => '>'));
     const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
     return parseStreamReply(await connection.sendCommand(command), () => undefined).map(strip);
+  }
+
+  /** Cluster: the hinted streams (all of them on a full pass), one command each; waiting means waiting for a hint. */
+  async #readEach(
+    options: ReadEventsOptions,
+    hints: (listener: SubscriptionListener) => Promise<Subscription>,
+  ): Promise<StoreEvent[]> {
+    await this.#subscribe(hints);
+    const blockMs = options.blockMs ?? 0;
+    const count = options.count ?? 100;
+    const events = await this.#readDue(count);
+    if (events.length > 0 || blockMs <= 0 || this.#closed) return events;
+    await this.#hintOrTimeout(blockMs);
+    return this.#closed ? [] : this.#readDue(count);
+  }
+
+  async #subscribe(hints: (listener: SubscriptionListener) => Promise<Subscription>): Promise<void> {
+    if (this.#subscription?.isOpen || this.#closed) return;
+    this.#subscribing ??= (async () => {
+      try {
+        this.#subscription = await hints({
+          onMessage: (tag) => {
+            this.#hinted.add(tag);
+            this.#wake?.();
+          },
+          onReady: () => {
+            this.#fullPassDue = true;
+            this.#wake?.();
+          },
+        });
+        if (this.#closed) this.#subscription.close();
+      } catch {
+        // No hints for now: the periodic full pass still finds every event; the next read subscribes again.
+      } finally {
+        this.#subscribing = undefined;
+      }
+    })();
+    await this.#subscribing;
+  }
+
+  async #readDue(count: number): Promise<StoreEvent[]> {
+    const streams = await this.#streams();
+    const now = Date.now();
+    let due: string[];
+    if (this.#fullPassDue || now - this.#lastFullPass >= FULL_PASS_MS) {
+      this.#fullPassDue = false;
+      this.#lastFullPass = now;
+      this.#hinted.clear();
+      due = streams;
+    } else {
+      due = [];
+      for (const tag of this.#hinted) {
+        const stream = this.#streamByTag.get(tag);
+        if (stream) due.push(stream);
+      }
+      this.#hinted.clear();
+    }
+    const replies = await Promise.all(
+      due.map((stream) =>
+        this.#o.client.sendCommand([
+          'XREADGROUP',
+          'GROUP',
+          this.#o.group,
+          this.#o.consumer,
+          'COUNT',
+          String(count),
+          'STREAMS',
+          stream,
+          '>',
+        ]),
+      ),
+    );
+    const events: StoreEvent[] = [];
+    replies.forEach((reply, i) => {
+      const read = parseStreamReply(reply, () => undefined);
+      // A full batch may have left more behind: read that stream again next time.
+      if (read.length >= count) this.#hinted.add(tagOf(due[i] ?? ''));
+      events.push(...read.map(strip));
+    });
+    return events;
+  }
+
+  /** Until a hint (or a new subscription) arrives, the next full pass is due, or `blockMs` passed. */
+  async #hintOrTimeout(blockMs: number): Promise<void> {
+    if (this.#hinted.size > 0 || this.#fullPassDue) return;
+    const untilFullPass = Math.max(0, this.#lastFullPass + FULL_PASS_MS - Date.now());
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(blockMs, untilFullPass));
+      this.#wake = done;
+    });
   }
 
   async reclaim(minIdleMs: number, count = 100): Promise<StoreEvent[]> {
@@ -179,6 +297,9 @@ export class RedisEventConsumer implements EventConsumer {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#subscription?.close();
+    this.#wake?.();
     this.#o.blocking.close();
     this.#o.onClose();
   }

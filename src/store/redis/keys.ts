@@ -21,6 +21,8 @@
  *   <prefix>:{tag}:expiry             zset    pending ids with an expiry (score = expiresAt)
  *   <prefix>:{tag}:done               zset    delivered / cancelled ids (score = when), for retention
  *   <prefix>:{tag}:events             stream  transitions: type, project, id, at
+ *   <prefix>:hints                    channel (pub/sub, not a key) Redis Cluster only: the tag of each project
+ *                                             that just had a transition, so consumers read that stream (events.ts)
  *
  * Delivery claims have no key of their own: a lease is two fields of the question (claim, claimUntil), and the
  * claimant keeps the ids it was handed.
@@ -72,6 +74,8 @@ export class ProjectKeys {
 /** Keys outside any project. */
 export function globalKeys(prefix: string): {
   readonly projects: string;
+  /** The pub/sub channel of event hints in a Redis Cluster (a channel, not a key: in no slot). */
+  readonly hints: string;
   lease(name: string): string;
   /** Failed events: every group's keys share the tag `{failed}`, one slot (see record-failure-2, replay-failed-2). */
   readonly failedGroups: string;
@@ -80,6 +84,7 @@ export function globalKeys(prefix: string): {
 } {
   return {
     projects: `${prefix}:projects`,
+    hints: `${prefix}:hints`,
     lease: (name) => `${prefix}:lease:${name}`,
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,

@@ -4,7 +4,7 @@
  * a lost connection fails every pending and later command (the caller reports the store unreachable).
  */
 import { connect as connectTcp, type Socket } from 'node:net';
-import type { RedisConnection } from './connection.js';
+import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 
 export interface RespOptions {
   readonly connectTimeoutMs: number;
@@ -77,7 +77,10 @@ function encode(args: readonly string[]): Buffer {
 }
 
 class RespConnection implements RedisConnection {
+  readonly isCluster = false;
   #buffer: Buffer = Buffer.alloc(0);
+  /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
+  #onPush: ((message: string) => void) | undefined;
   #pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
   #open = true;
 
@@ -103,6 +106,11 @@ class RespConnection implements RedisConnection {
         const parsed = parseReply(this.#buffer, offset);
         if (parsed === INCOMPLETE) break;
         offset = parsed.next;
+        const value = parsed.value;
+        if (this.#onPush && Array.isArray(value) && value[0] === 'message') {
+          this.#onPush(String(value[2]));
+          continue;
+        }
         const waiter = this.#pending.shift();
         if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
         else waiter?.resolve(parsed.value);
@@ -132,6 +140,25 @@ class RespConnection implements RedisConnection {
 
   duplicate(): Promise<RedisConnection> {
     return connectResp(this.url, this.options);
+  }
+
+  /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
+  async subscribe(channel: string, listener: SubscriptionListener): Promise<Subscription> {
+    const connection = (await connectResp(this.url, this.options)) as RespConnection;
+    connection.#onPush = (message) => listener.onMessage(message);
+    try {
+      await connection.sendCommand(['SUBSCRIBE', channel]);
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+    listener.onReady?.();
+    return {
+      get isOpen() {
+        return connection.isOpen;
+      },
+      close: () => connection.close(),
+    };
   }
 
   close(): void {
