@@ -14543,6 +14543,400 @@ var init_store_unavailable_error = __esm({
   }
 });
 
+// src/store/redis/unroutable-command-error.ts
+var UnroutableCommandError;
+var init_unroutable_command_error = __esm({
+  "src/store/redis/unroutable-command-error.ts"() {
+    "use strict";
+    UnroutableCommandError = class extends Error {
+      name = "UnroutableCommandError";
+      constructor(command, got2 = "a command the table does not list") {
+        super(`Expected ${JSON.stringify(command)} with keys of one hash slot, listed in command-keys.ts, got ${got2}`);
+      }
+    };
+  }
+});
+
+// src/store/redis/command-keys.ts
+function commandKeys(args) {
+  const name = (args[0] ?? "").toUpperCase();
+  if (FIRST_ARGUMENT.has(name)) return args.slice(1, 2);
+  if (KEYLESS.has(name)) return [];
+  switch (name) {
+    case "EVAL":
+    case "EVALSHA": {
+      const count = Number(args[2]);
+      if (!(count > 0)) throw new UnroutableCommandError(name, "a script declaring no key");
+      return args.slice(3, 3 + count);
+    }
+    // XGROUP CREATE <key> …, XINFO GROUPS <key>
+    case "XGROUP":
+    case "XINFO":
+      return args.slice(2, 3);
+    // … STREAMS <key>… <id>…: as many ids as keys.
+    case "XREAD":
+    case "XREADGROUP": {
+      const streams = args.findIndex((arg, i) => i > 0 && arg.toUpperCase() === "STREAMS");
+      if (streams < 0) break;
+      const rest = args.slice(streams + 1);
+      return rest.slice(0, rest.length / 2);
+    }
+  }
+  throw new UnroutableCommandError(name);
+}
+var FIRST_ARGUMENT, KEYLESS;
+var init_command_keys = __esm({
+  "src/store/redis/command-keys.ts"() {
+    "use strict";
+    init_unroutable_command_error();
+    FIRST_ARGUMENT = /* @__PURE__ */ new Set([
+      "DEL",
+      "EXISTS",
+      "GET",
+      "HGET",
+      "HGETALL",
+      "HLEN",
+      "HMGET",
+      "HSCAN",
+      "HSET",
+      "HSETNX",
+      "LPOP",
+      "LRANGE",
+      "PEXPIRE",
+      "SET",
+      "SMEMBERS",
+      "TYPE",
+      "XACK",
+      "XADD",
+      "XAUTOCLAIM",
+      "XLEN",
+      "XPENDING",
+      "XRANGE",
+      "XREVRANGE",
+      "ZCARD",
+      "ZRANGE",
+      "ZRANGEBYSCORE",
+      "ZSCORE"
+    ]);
+    KEYLESS = /* @__PURE__ */ new Set(["ASKING", "CLUSTER", "INFO", "PING", "PUBLISH"]);
+  }
+});
+
+// src/store/redis/slot.ts
+function crc16(bytes, start, end) {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = crc << 8 & 65535 ^ (TABLE[(crc >> 8 ^ (bytes[i] ?? 0)) & 255] ?? 0);
+  return crc;
+}
+function keySlot(key) {
+  const bytes = Buffer.from(key, "utf8");
+  const open = bytes.indexOf(123);
+  if (open >= 0) {
+    const close = bytes.indexOf(125, open + 1);
+    if (close > open + 1) return crc16(bytes, open + 1, close) % SLOT_COUNT;
+  }
+  return crc16(bytes, 0, bytes.length) % SLOT_COUNT;
+}
+var SLOT_COUNT, TABLE;
+var init_slot = __esm({
+  "src/store/redis/slot.ts"() {
+    "use strict";
+    SLOT_COUNT = 16384;
+    TABLE = (() => {
+      const table2 = new Uint16Array(256);
+      for (let byte = 0; byte < 256; byte++) {
+        let crc = byte << 8;
+        for (let bit = 0; bit < 8; bit++) crc = crc & 32768 ? (crc << 1 ^ 4129) & 65535 : crc << 1 & 65535;
+        table2[byte] = crc;
+      }
+      return table2;
+    })();
+  }
+});
+
+// src/store/redis/slot-moving-error.ts
+var SlotMovingError;
+var init_slot_moving_error = __esm({
+  "src/store/redis/slot-moving-error.ts"() {
+    "use strict";
+    SlotMovingError = class extends Error {
+      name = "SlotMovingError";
+      constructor(what, attempts, options) {
+        super(`Expected the Redis Cluster slot of ${what} to settle, got "try again" ${attempts} times`, options);
+      }
+    };
+  }
+});
+
+// src/store/redis/cluster-connection.ts
+function backoffMs(attempt) {
+  return Math.min(10 * 2 ** (attempt - 1), 250);
+}
+function redirectOf(error46) {
+  if (!(error46 instanceof Error)) return void 0;
+  const message = error46.message;
+  const redirect = /^(MOVED|ASK) (\d+) (\S+)/.exec(message);
+  if (redirect) {
+    const kind = redirect[1] === "MOVED" ? "moved" : "ask";
+    return { kind, slot: Number(redirect[2]), address: String(redirect[3]) };
+  }
+  if (message.startsWith("TRYAGAIN")) return { kind: "retry", refresh: false };
+  if (message.startsWith("CLUSTERDOWN")) return { kind: "retry", refresh: true };
+  if (message.includes("Script attempted to access a non local key")) return { kind: "retry", refresh: false };
+  return void 0;
+}
+function addressOf(host, port) {
+  return `${host}:${port}`;
+}
+function nodeUrl(seedUrl, address) {
+  const colon = address.lastIndexOf(":");
+  const host = address.slice(0, colon);
+  const url2 = new URL(seedUrl);
+  url2.hostname = host.includes(":") ? `[${host}]` : host;
+  url2.port = address.slice(colon + 1);
+  return url2.toString();
+}
+function notSent(error46) {
+  return error46 instanceof Error && ["ClientOfflineError", "ClientClosedError"].includes(error46.name);
+}
+function slotOf(args) {
+  const keys = commandKeys(args);
+  const first = keys[0];
+  if (first === void 0) return void 0;
+  const slot = keySlot(first);
+  for (const key of keys) {
+    const other = keySlot(key);
+    if (other !== slot) throw new UnroutableCommandError(String(args[0]), `keys in hash slots ${slot} and ${other}`);
+  }
+  return slot;
+}
+function standalone(error46) {
+  if (!(error46 instanceof Error)) return false;
+  return /cluster support disabled/i.test(error46.message) || error46.message.startsWith("NOPERM");
+}
+async function connectRedis(url2, connect) {
+  const seed = await connect(url2);
+  let reply;
+  try {
+    reply = await seed.sendCommand(["CLUSTER", "SLOTS"]);
+  } catch (error46) {
+    if (standalone(error46)) return seed;
+    seed.close();
+    throw error46;
+  }
+  const parsed = new URL(url2);
+  const db = parsed.pathname.replace(/^\//, "");
+  if (db !== "" && db !== "0") {
+    seed.close();
+    throw new Error(`Expected REDIS_URL to name database 0 (a Redis Cluster has no other), got /${db}`);
+  }
+  const map2 = new SlotMap(url2);
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  map2.load(reply, host);
+  return new ClusterConnection(map2, connect, {
+    address: addressOf(host, Number(parsed.port || 6379)),
+    connection: seed
+  });
+}
+var MAX_ATTEMPTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
+var init_cluster_connection = __esm({
+  "src/store/redis/cluster-connection.ts"() {
+    "use strict";
+    init_command_keys();
+    init_slot();
+    init_slot_moving_error();
+    init_unroutable_command_error();
+    MAX_ATTEMPTS = 16;
+    sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+    SlotMap = class {
+      constructor(seedUrl) {
+        this.seedUrl = seedUrl;
+      }
+      seedUrl;
+      #owner = new Array(SLOT_COUNT);
+      #masters = [];
+      #refreshing;
+      get masters() {
+        return this.#masters;
+      }
+      /** Read a `CLUSTER SLOTS` reply; `askedHost` stands in for a node that does not know its own address. */
+      load(reply, askedHost) {
+        if (!Array.isArray(reply)) throw new Error(`Expected CLUSTER SLOTS to answer a list, got ${typeof reply}`);
+        const owner = new Array(SLOT_COUNT);
+        const masters = /* @__PURE__ */ new Set();
+        for (const range of reply) {
+          const [start, end, master] = range;
+          const host = String(master?.[0] ?? "");
+          const address = addressOf(host === "" || host === "?" ? askedHost : host, Number(master?.[1]));
+          masters.add(address);
+          for (let slot = Number(start); slot <= Number(end); slot++) owner[slot] = address;
+        }
+        for (let slot = 0; slot < SLOT_COUNT; slot++) this.#owner[slot] = owner[slot];
+        this.#masters = [...masters];
+      }
+      assign(slot, address) {
+        this.#owner[slot] = address;
+        if (!this.#masters.includes(address)) this.#masters = [...this.#masters, address];
+      }
+      ownerOf(slot) {
+        return this.#owner[slot];
+      }
+      /** Some master, for keyless commands. */
+      any() {
+        const first = this.#masters[0];
+        if (first === void 0) throw new Error("Expected a Redis Cluster with at least one master, got none");
+        return first;
+      }
+      urlOf(address) {
+        return nodeUrl(this.seedUrl, address);
+      }
+      /** Read the map again through `ask` (one node after another until one answers); concurrent calls share one read. */
+      refresh(ask, skip) {
+        this.#refreshing ??= (async () => {
+          try {
+            for (const address of this.#masters.filter((a) => a !== skip)) {
+              try {
+                this.load(await ask(address), address.slice(0, address.lastIndexOf(":")));
+                return;
+              } catch {
+              }
+            }
+          } finally {
+            this.#refreshing = void 0;
+          }
+        })();
+        return this.#refreshing;
+      }
+    };
+    ClusterConnection = class _ClusterConnection {
+      isCluster = true;
+      #map;
+      #connect;
+      #nodes = /* @__PURE__ */ new Map();
+      #open = true;
+      constructor(map2, connect, seed) {
+        this.#map = map2;
+        this.#connect = connect;
+        if (seed) {
+          if (map2.masters.includes(seed.address)) this.#nodes.set(seed.address, Promise.resolve(seed.connection));
+          else seed.connection.close();
+        }
+      }
+      get isOpen() {
+        return this.#open;
+      }
+      /** How many masters serve slots, and whether every slot has one (for doctor). */
+      describe() {
+        let covered = true;
+        for (let slot = 0; slot < SLOT_COUNT && covered; slot++) covered = this.#map.ownerOf(slot) !== void 0;
+        return { masters: this.#map.masters.length, covered };
+      }
+      /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
+      async #node(address) {
+        const known = this.#nodes.get(address);
+        if (known) {
+          const connection = await known.catch(() => void 0);
+          if (connection?.isOpen) return connection;
+          if (this.#nodes.get(address) === known) this.#nodes.delete(address);
+        }
+        if (!this.#open) throw new ClusterClosed();
+        const opening = this.#connect(this.#map.urlOf(address));
+        this.#nodes.set(address, opening);
+        opening.catch(() => {
+          if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
+        });
+        return opening;
+      }
+      async #refresh(skip) {
+        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), skip);
+        for (const [address, connection] of this.#nodes) {
+          if (this.#map.masters.includes(address)) continue;
+          this.#nodes.delete(address);
+          void connection.then((c) => c.close()).catch(() => void 0);
+        }
+      }
+      #ownerOf(slot) {
+        return (slot === void 0 ? void 0 : this.#map.ownerOf(slot)) ?? this.#map.any();
+      }
+      async sendCommand(args) {
+        if (!this.#open) throw new ClusterClosed();
+        const slot = slotOf(args);
+        let address = this.#ownerOf(slot);
+        let asking = false;
+        for (let attempt = 1; ; attempt++) {
+          let node;
+          try {
+            node = await this.#node(address);
+          } catch (error46) {
+            const away = address;
+            if (attempt >= MAX_ATTEMPTS) throw error46;
+            await this.#refresh(away);
+            address = this.#ownerOf(slot);
+            asking = false;
+            if (address === away) throw error46;
+            continue;
+          }
+          try {
+            if (!asking) return await node.sendCommand(args);
+            const asked = node.sendCommand(["ASKING"]);
+            const reply = node.sendCommand(args);
+            asked.catch(() => void 0);
+            return await reply;
+          } catch (error46) {
+            const redirect = redirectOf(error46);
+            if (!redirect) {
+              if (notSent(error46) && attempt < MAX_ATTEMPTS) {
+                await this.#refresh(address);
+                if (this.#ownerOf(slot) !== address) {
+                  address = this.#ownerOf(slot);
+                  asking = false;
+                  continue;
+                }
+              }
+              throw error46;
+            }
+            if (attempt >= MAX_ATTEMPTS) {
+              throw redirect.kind === "retry" ? new SlotMovingError(`slot ${slot ?? "-"}`, attempt, { cause: error46 }) : error46;
+            }
+            if (redirect.kind === "retry") {
+              await sleep(backoffMs(attempt));
+              if (redirect.refresh) await this.#refresh().catch(() => void 0);
+              address = this.#ownerOf(slot);
+              asking = false;
+            } else if (redirect.kind === "moved") {
+              this.#map.assign(redirect.slot, redirect.address);
+              void this.#refresh().catch(() => void 0);
+              address = redirect.address;
+              asking = false;
+            } else {
+              address = redirect.address;
+              asking = true;
+            }
+          }
+        }
+      }
+      async duplicate() {
+        return new _ClusterConnection(this.#map, this.#connect);
+      }
+      /** On any master: a cluster hands every PUBLISH to every node. */
+      async subscribe(channel, listener) {
+        return (await this.#node(this.#map.any())).subscribe(channel, listener);
+      }
+      close() {
+        this.#open = false;
+        for (const connection of this.#nodes.values()) void connection.then((c) => c.close()).catch(() => void 0);
+        this.#nodes.clear();
+      }
+    };
+    ClusterClosed = class extends Error {
+      name = "ClientClosedError";
+      constructor() {
+        super("The cluster connection is closed");
+      }
+    };
+  }
+});
+
 // src/store/redis/events.ts
 function isEventType(value) {
   return EVENT_TYPES.includes(value ?? "");
@@ -14603,15 +14997,24 @@ function strip(event) {
     at: event.at
   };
 }
-var RedisEventConsumer;
+var FULL_PASS_MS, RedisEventConsumer;
 var init_events = __esm({
   "src/store/redis/events.ts"() {
     "use strict";
     init_port();
+    FULL_PASS_MS = 5e3;
     RedisEventConsumer = class {
       #o;
       #grouped = /* @__PURE__ */ new Set();
       #streamByTag = /* @__PURE__ */ new Map();
+      /** Cluster: project tags hinted since their stream was last read. */
+      #hinted = /* @__PURE__ */ new Set();
+      #fullPassDue = true;
+      #lastFullPass = 0;
+      #subscription;
+      #subscribing;
+      #wake;
+      #closed = false;
       constructor(options) {
         this.#o = options;
       }
@@ -14649,6 +15052,7 @@ var init_events = __esm({
         return typeof inherited["last-delivered-id"] === "string" ? inherited["last-delivered-id"] : "0";
       }
       async read(options = {}) {
+        if (this.#o.hints) return this.#readEach(options, this.#o.hints);
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
@@ -14660,6 +15064,92 @@ var init_events = __esm({
         command.push("STREAMS", ...streams, ...streams.map(() => ">"));
         const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
         return parseStreamReply(await connection.sendCommand(command), () => void 0).map(strip);
+      }
+      /** Cluster: the hinted streams (all of them on a full pass), one command each; waiting means waiting for a hint. */
+      async #readEach(options, hints) {
+        await this.#subscribe(hints);
+        const blockMs = options.blockMs ?? 0;
+        const count = options.count ?? 100;
+        const events = await this.#readDue(count);
+        if (events.length > 0 || blockMs <= 0 || this.#closed) return events;
+        await this.#hintOrTimeout(blockMs);
+        return this.#closed ? [] : this.#readDue(count);
+      }
+      async #subscribe(hints) {
+        if (this.#subscription?.isOpen || this.#closed) return;
+        this.#subscribing ??= (async () => {
+          try {
+            this.#subscription = await hints({
+              onMessage: (tag) => {
+                this.#hinted.add(tag);
+                this.#wake?.();
+              },
+              onReady: () => {
+                this.#fullPassDue = true;
+                this.#wake?.();
+              }
+            });
+            if (this.#closed) this.#subscription.close();
+          } catch {
+          } finally {
+            this.#subscribing = void 0;
+          }
+        })();
+        await this.#subscribing;
+      }
+      async #readDue(count) {
+        const streams = await this.#streams();
+        const now = Date.now();
+        let due;
+        if (this.#fullPassDue || now - this.#lastFullPass >= FULL_PASS_MS) {
+          this.#fullPassDue = false;
+          this.#lastFullPass = now;
+          this.#hinted.clear();
+          due = streams;
+        } else {
+          due = [];
+          for (const tag of this.#hinted) {
+            const stream = this.#streamByTag.get(tag);
+            if (stream) due.push(stream);
+          }
+          this.#hinted.clear();
+        }
+        const replies = await Promise.all(
+          due.map(
+            (stream) => this.#o.client.sendCommand([
+              "XREADGROUP",
+              "GROUP",
+              this.#o.group,
+              this.#o.consumer,
+              "COUNT",
+              String(count),
+              "STREAMS",
+              stream,
+              ">"
+            ])
+          )
+        );
+        const events = [];
+        replies.forEach((reply, i) => {
+          const read2 = parseStreamReply(reply, () => void 0);
+          if (read2.length >= count) this.#hinted.add(tagOf(due[i] ?? ""));
+          events.push(...read2.map(strip));
+        });
+        return events;
+      }
+      /** Until a hint (or a new subscription) arrives, the next full pass is due, or `blockMs` passed. */
+      async #hintOrTimeout(blockMs) {
+        if (this.#hinted.size > 0 || this.#fullPassDue) return;
+        const untilFullPass = Math.max(0, this.#lastFullPass + FULL_PASS_MS - Date.now());
+        await new Promise((resolve6) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.#wake = void 0;
+            resolve6();
+          };
+          const timer = setTimeout(done, Math.min(blockMs, untilFullPass));
+          this.#wake = done;
+        });
       }
       async reclaim(minIdleMs, count = 100) {
         const claimed = [];
@@ -14697,6 +15187,9 @@ var init_events = __esm({
         }
       }
       async close() {
+        this.#closed = true;
+        this.#subscription?.close();
+        this.#wake?.();
         this.#o.blocking.close();
         this.#o.onClose();
       }
@@ -14719,6 +15212,7 @@ var init_question_ref = __esm({
 function globalKeys(prefix) {
   return {
     projects: `${prefix}:projects`,
+    hints: `${prefix}:hints`,
     lease: (name) => `${prefix}:lease:${name}`,
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
@@ -14996,7 +15490,7 @@ function load(file2) {
     }
   };
 }
-var scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
+var scripts, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, SLOT_MOVING, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
@@ -15010,9 +15504,9 @@ var init_scripts = __esm({
       claim: load("claim-1"),
       waiting: load("waiting-1"),
       confirm: load("confirm-5"),
-      release: load("release-0"),
+      release: load("release-1"),
       deliver: load("deliver-6"),
-      purge: load("purge-1"),
+      purge: load("purge-5"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
       recordFailure: load("record-failure-2"),
@@ -15031,6 +15525,7 @@ var init_scripts = __esm({
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
     RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
+    SLOT_MOVING = -1;
     PARK_TAG_COLLISION = -1;
   }
 });
@@ -15153,7 +15648,10 @@ var init_resp_connection = __esm({
       socket;
       url;
       options;
+      isCluster = false;
       #buffer = Buffer.alloc(0);
+      /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
+      #onPush;
       #pending = [];
       #open = true;
       get isOpen() {
@@ -15167,6 +15665,11 @@ var init_resp_connection = __esm({
             const parsed = parseReply(this.#buffer, offset);
             if (parsed === INCOMPLETE) break;
             offset = parsed.next;
+            const value = parsed.value;
+            if (this.#onPush && Array.isArray(value) && value[0] === "message") {
+              this.#onPush(String(value[2]));
+              continue;
+            }
             const waiter = this.#pending.shift();
             if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
             else waiter?.resolve(parsed.value);
@@ -15193,6 +15696,24 @@ var init_resp_connection = __esm({
       }
       duplicate() {
         return connectResp(this.url, this.options);
+      }
+      /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
+      async subscribe(channel, listener) {
+        const connection = await connectResp(this.url, this.options);
+        connection.#onPush = (message) => listener.onMessage(message);
+        try {
+          await connection.sendCommand(["SUBSCRIBE", channel]);
+        } catch (error46) {
+          connection.close();
+          throw error46;
+        }
+        listener.onReady?.();
+        return {
+          get isOpen() {
+            return connection.isOpen;
+          },
+          close: () => connection.close()
+        };
       }
       close() {
         this.#open = false;
@@ -60463,6 +60984,7 @@ var init_node_redis_connection = __esm({
         this.client = client;
       }
       client;
+      isCluster = false;
       get isOpen() {
         return this.client.isOpen;
       }
@@ -60474,6 +60996,21 @@ var init_node_redis_connection = __esm({
         copy.on("error", () => void 0);
         await copy.connect();
         return new _NodeRedisConnection(copy);
+      }
+      async subscribe(channel, listener) {
+        const copy = this.client.duplicate();
+        copy.on("error", () => void 0);
+        copy.on("ready", () => listener.onReady?.());
+        await copy.connect();
+        await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
+        return {
+          get isOpen() {
+            return copy.isOpen;
+          },
+          close: () => {
+            if (copy.isOpen) copy.destroy();
+          }
+        };
       }
       close() {
         if (this.client.isOpen) this.client.destroy();
@@ -60493,7 +61030,13 @@ __export(redis_store_exports, {
 import { randomUUID } from "node:crypto";
 function isConnectionError(error46) {
   if (!(error46 instanceof Error)) return false;
-  const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
+  const names = [
+    "ClientClosedError",
+    "ClientOfflineError",
+    "SocketClosedUnexpectedlyError",
+    "ConnectionTimeoutError",
+    "SlotMovingError"
+  ];
   if (names.includes(error46.name) || names.includes(error46.constructor.name)) return true;
   const code3 = error46.code;
   return typeof code3 === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code3);
@@ -60505,8 +61048,14 @@ function toStoreError(error46) {
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
-    const connection = options.connection === "minimal" ? await (await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports))).connectResp(options.url, { connectTimeoutMs: timeout }) : await (await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports))).connectNodeRedis(options.url, timeout);
-    return new RedisStore(connection, options);
+    const connector = options.connection === "minimal" ? await (async () => {
+      const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
+      return (url2) => connectResp2(url2, { connectTimeoutMs: timeout });
+    })() : await (async () => {
+      const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
+      return (url2) => connectNodeRedis2(url2, timeout);
+    })();
+    return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error46) {
     throw new StoreUnavailableError({ cause: error46 });
   }
@@ -60515,7 +61064,7 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, RedisStore;
+var RETENTION_MS, CACHE_MAX, SETTLE_ATTEMPTS, KEYS_CACHE_MAX, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
@@ -60527,12 +61076,15 @@ var init_redis_store = __esm({
     init_drafts();
     init_failed_events();
     init_store_unavailable_error();
+    init_cluster_connection();
     init_events();
     init_keys();
     init_record();
     init_scripts();
+    init_slot_moving_error();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
+    SETTLE_ATTEMPTS = 16;
     KEYS_CACHE_MAX = 1e5;
     RedisStore = class {
       #client;
@@ -60601,10 +61153,35 @@ var init_redis_store = __esm({
           throw error46;
         }
       }
+      /**
+       * What a script that reads the records an index names does with one that is absent: in a Redis Cluster the slot
+       * may be migrating (the record is on the other node for now), so it answers SLOT_MOVING and writes nothing; on
+       * one server the record is gone.
+       */
+      get #missing() {
+        return this.#client.isCluster ? "wait" : "gone";
+      }
+      /** `#eval`, again after a back-off while the script answers SLOT_MOVING (bounded: then SlotMovingError). */
+      async #evalSettled(script, keys, args) {
+        for (let attempt = 1; ; attempt++) {
+          const reply = await this.#eval(script, keys, args);
+          if (reply !== SLOT_MOVING) return reply;
+          if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
+          await new Promise((resolve6) => setTimeout(resolve6, Math.min(10 * 2 ** (attempt - 1), 250)));
+        }
+      }
       async #registerProject(keys) {
         if (this.#knownProjects.has(keys.tag)) return;
         await this.#client.sendCommand(["HSETNX", globalKeys(this.#prefix).projects, keys.tag, keys.project]);
         this.#knownProjects.add(keys.tag);
+      }
+      /**
+       * Cluster only: tell event consumers that this project's stream has something new (events.ts), once the
+       * transition is written. A lost hint only delays consumers until their next full pass, so it never fails a call.
+       */
+      async #hint(keys) {
+        if (!this.#client.isCluster) return;
+        await this.#client.sendCommand(["PUBLISH", globalKeys(this.#prefix).hints, keys.tag]).catch(() => void 0);
       }
       knownProjects() {
         return this.#run(async () => [...(await this.projects()).values()]);
@@ -60652,6 +61229,7 @@ var init_redis_store = __esm({
           if (id === PARK_TAG_COLLISION) {
             throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
           }
+          await this.#hint(keys);
           return {
             ...spec,
             project,
@@ -60765,6 +61343,7 @@ var init_redis_store = __esm({
             [JSON.stringify(answer), now, size, this.#maxLen]
           );
           if (Number(reply[0]) === TransitionCode.done) {
+            await this.#hint(keys);
             const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
             return { kind: "won", question: { ...question, status: "answered", answer, messages } };
           }
@@ -60815,6 +61394,7 @@ var init_redis_store = __esm({
             ],
             [target, JSON.stringify(closure), now, size, this.#maxLen]
           );
+          if (Number(reply[0]) === TransitionCode.done) await this.#hint(keys);
           return this.#transitionResult(project, id, reply, (q) => ({ kind: "done", question: q }));
         });
       }
@@ -60845,6 +61425,7 @@ var init_redis_store = __esm({
             [id, JSON.stringify(closure), now, size, this.#maxLen]
           )
         );
+        if (code3 === ExpireCode.expired) await this.#hint(keys);
         return code3 === ExpireCode.expired;
       }
       expireDue() {
@@ -60869,7 +61450,19 @@ var init_redis_store = __esm({
           for (const project of (await this.projects()).values()) {
             const keys = this.#keys(project);
             for (; ; ) {
-              const n = Number(await this.#eval(scripts.purge, [keys.done], [keys.base, cutoff, 500]));
+              const n = Number(
+                await this.#evalSettled(
+                  scripts.purge,
+                  [
+                    keys.done,
+                    keys.status("delivered"),
+                    keys.status("cancelled"),
+                    keys.status("dismissed"),
+                    keys.status("expired")
+                  ],
+                  [keys.base, cutoff, 500, this.#missing]
+                )
+              );
               dropped += n;
               if (n < 500) break;
             }
@@ -60882,10 +61475,18 @@ var init_redis_store = __esm({
           const keys = this.#keys(project);
           const claimId = randomUUID();
           const now = this.#now();
-          const reply = await this.#eval(
+          const reply = await this.#evalSettled(
             scripts.claim,
             [keys.outbox],
-            [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? "blocking" : ""]
+            [
+              keys.base,
+              now,
+              options.budget,
+              claimId,
+              now + options.leaseMs,
+              options.blockingOnly ? "blocking" : "",
+              this.#missing
+            ]
           );
           const questions = [];
           try {
@@ -60893,7 +61494,9 @@ var init_redis_store = __esm({
               questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
           } catch (error46) {
             const ids = reply.filter((_, i) => i % 2 === 1).map(String);
-            await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => void 0);
+            await this.#evalSettled(scripts.release, [keys.outbox], [keys.base, this.#missing, claimId, ...ids]).catch(
+              () => void 0
+            );
             throw error46;
           }
           return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
@@ -60902,10 +61505,10 @@ var init_redis_store = __esm({
       waitingOutcomes(project, options = {}) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          const reply = await this.#eval(
+          const reply = await this.#evalSettled(
             scripts.waiting,
             [keys.outbox],
-            [keys.base, this.#now(), options.blockingOnly ? "blocking" : ""]
+            [keys.base, this.#now(), options.blockingOnly ? "blocking" : "", this.#missing]
           );
           const questions = [];
           for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
@@ -60915,18 +61518,23 @@ var init_redis_store = __esm({
       confirmClaim(project, claim, ids) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          const reply = await this.#eval(
+          const reply = await this.#evalSettled(
             scripts.confirm,
             [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)]
+            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, this.#missing, ...claimedIds(claim, ids)]
           );
+          if (reply.length > 0) await this.#hint(keys);
           return reply.map(Number).sort((a, b) => a - b);
         });
       }
       releaseClaim(project, claim, ids) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
+          await this.#evalSettled(
+            scripts.release,
+            [keys.outbox],
+            [keys.base, this.#missing, claim.claimId, ...claimedIds(claim, ids)]
+          );
         });
       }
       markDelivered(project, id, via = "tool-result") {
@@ -60939,7 +61547,10 @@ var init_redis_store = __esm({
               [id, this.#now(), this.#maxLen, via]
             )
           );
-          if (code3 === DeliverCode.delivered) return "delivered";
+          if (code3 === DeliverCode.delivered) {
+            await this.#hint(keys);
+            return "delivered";
+          }
           return code3 === DeliverCode.leased ? "leased" : "not-waiting";
         });
       }
@@ -60950,6 +61561,7 @@ var init_redis_store = __esm({
             await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen])
           );
           if (code3 === RemindCode.unknown) return { kind: "unknown" };
+          if (code3 === RemindCode.reminded) await this.#hint(keys);
           const question = await this.get(project, id);
           if (!question) return { kind: "unknown" };
           if (code3 === RemindCode.reminded) return { kind: "reminded", question };
@@ -61078,7 +61690,10 @@ var init_redis_store = __esm({
               const projects = await this.projects();
               return [...projects.values()].map((project) => this.#keys(project));
             },
-            onClose: () => this.#consumers.delete(consumer)
+            onClose: () => this.#consumers.delete(consumer),
+            ...this.#client.isCluster ? {
+              hints: (listener) => this.#client.subscribe(globalKeys(this.#prefix).hints, listener)
+            } : {}
           });
           this.#consumers.add(consumer);
           return consumer;
