@@ -21,6 +21,22 @@ const slow = [
  */
 const globalSetup = ['test/support/global-redis.ts', 'test/support/global-redis-cluster.ts'];
 
+/**
+ * The agent side and the chat side again on a Redis Cluster: the same files, unchanged, with `inject('redisUrl')`
+ * naming a node of the tier's private cluster (global-redis-cluster.ts provides it for this project), so every
+ * Redis test in them runs on one server (fast tier) and on a cluster (this tier).
+ */
+const onCluster = [
+  'test/mcp/tools.test.ts',
+  'test/mcp/collect-answers.test.ts',
+  'test/mcp/stdio.test.ts',
+  'test/hook/hook.test.ts',
+  'test/status/status.test.ts',
+  'test/waiter/waiter.test.ts',
+  'test/bot/bridge.test.ts',
+  'test/bot/slack/app.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -45,8 +61,18 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: {
+          name: 'cluster',
+          include: onCluster,
+          globalSetup: ['test/support/global-redis-cluster.ts'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
         // After the fast tier, one file at a time: the real Claude Code binary and Chromium need the machine.
-        test: { name: 'slow', include: slow, globalSetup, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'slow', include: slow, globalSetup, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -1,7 +1,8 @@
 /**
  * Vitest global setup: one private three-master Redis Cluster per tier that runs (or REDIS_CLUSTER_URL when set),
  * given to tests as `inject('redisClusterUrl')` (the first master, as a user would write REDIS_URL) and
- * `inject('redisClusterNodes')` (every master, for tests that act on nodes: ACL users, slot migrations).
+ * `inject('redisClusterNodes')` (every master, for tests that act on nodes: ACL users, slot migrations). In the
+ * `cluster` tier it is also `inject('redisUrl')`, so the files that tier runs use the cluster unchanged.
  */
 import type { TestProject } from 'vitest/node';
 import { nodeCommand, startTestRedisCluster } from './redis-cluster.js';
@@ -29,13 +30,10 @@ async function mastersOf(url: string): Promise<string[]> {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const fromEnv = process.env.REDIS_CLUSTER_URL;
-  if (fromEnv) {
-    project.provide('redisClusterUrl', fromEnv);
-    project.provide('redisClusterNodes', await mastersOf(fromEnv));
-    return async () => undefined;
-  }
-  const cluster = await startTestRedisCluster();
-  project.provide('redisClusterUrl', cluster.url);
-  project.provide('redisClusterNodes', [...cluster.nodeUrls]);
-  return () => cluster.stop();
+  const cluster = fromEnv ? undefined : await startTestRedisCluster();
+  const url = fromEnv ?? cluster?.url ?? '';
+  project.provide('redisClusterUrl', url);
+  project.provide('redisClusterNodes', cluster ? [...cluster.nodeUrls] : await mastersOf(url));
+  if (project.name === 'cluster') project.provide('redisUrl', url);
+  return async () => cluster?.stop();
 }
