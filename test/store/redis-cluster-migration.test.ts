@@ -87,8 +87,9 @@ describe('a slot migrated while questions are parked, answered and claimed', () 
     const first = parked[0] ?? 0;
     // Blocked in XREAD on the project's stream while it moves; woken by its answer after the move.
     const waiting = agent.waitWhilePending(project, first, { timeoutMs: 60_000 });
+    waiting.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
 
-    const reading = (async () => {
+    const reading: Promise<void> = (async () => {
       let idle = 0;
       while (!stop || idle < 2) {
         const events = await consumer.read({ blockMs: 200, count: 50 });

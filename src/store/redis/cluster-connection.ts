@@ -11,7 +11,8 @@
  *   ASK: the slot is migrating and the key already left; `ASKING` and the command go to the target on the same
  *   connection, the map unchanged. TRYAGAIN (some keys of a multi-key command moved, some not), CLUSTERDOWN and a
  *   script stopped at a key that already left (the store's scripts read everything before their first write, so
- *   such a stop wrote nothing): bounded retries with back-off, then `SlotMovingError`.
+ *   such a stop wrote nothing): bounded retries with back-off, then `SlotMovingError` (also after more
+ *   redirections in a row than a settled cluster gives).
  * - A node that cannot be reached: the map is read again from the other masters, and the command goes to the new
  *   owner if the slot has one (a command that was sent and lost is not resent: it may have run).
  * AUTH, TLS and the rest of REDIS_URL apply to every node (only the host and port change); a cluster has only
@@ -26,10 +27,13 @@ import { UnroutableCommandError } from './unroutable-command-error.js';
 /** Opens a connection to one server, given its URL (REDIS_URL, with the node's host and port for a cluster node). */
 export type NodeConnector = (url: string) => Promise<RedisConnection>;
 
-/** How often a command is sent again after a redirection or a "try again" before the router gives up. */
-const MAX_ATTEMPTS = 16;
+/** How many "try again" answers one command may meet before the router gives up (about 2.8 s of back-off). */
+const MAX_RETRIES = 16;
 
-/** Back-off before the next attempt after a "try again": 10 ms doubling to 250 ms (about 2.8 s over all attempts). */
+/** How many MOVED / ASK redirections in a row one command may follow (more means the nodes disagree for now). */
+const MAX_REDIRECTS = 5;
+
+/** Back-off before the next attempt after a "try again": 10 ms doubling to 250 ms. */
 function backoffMs(attempt: number): number {
   return Math.min(10 * 2 ** (attempt - 1), 250);
 }
@@ -210,18 +214,19 @@ export class ClusterConnection implements RedisConnection {
     const slot = slotOf(args);
     let address = this.#ownerOf(slot);
     let asking = false;
-    for (let attempt = 1; ; attempt++) {
+    let retries = 0;
+    let redirects = 0;
+    for (;;) {
       let node: RedisConnection;
       try {
         node = await this.#node(address);
       } catch (error) {
         // That node is away: ask the others who serves the slot now, and go there if it is someone else.
         const away = address;
-        if (attempt >= MAX_ATTEMPTS) throw error;
         await this.#refresh(away);
         address = this.#ownerOf(slot);
         asking = false;
-        if (address === away) throw error;
+        if (address === away || ++redirects > MAX_REDIRECTS) throw error;
         continue;
       }
       try {
@@ -234,7 +239,7 @@ export class ClusterConnection implements RedisConnection {
       } catch (error) {
         const redirect = redirectOf(error);
         if (!redirect) {
-          if (notSent(error) && attempt < MAX_ATTEMPTS) {
+          if (notSent(error) && ++redirects <= MAX_REDIRECTS) {
             await this.#refresh(address);
             if (this.#ownerOf(slot) !== address) {
               address = this.#ownerOf(slot);
@@ -244,17 +249,20 @@ export class ClusterConnection implements RedisConnection {
           }
           throw error;
         }
-        if (attempt >= MAX_ATTEMPTS) {
-          throw redirect.kind === 'retry'
-            ? new SlotMovingError(`slot ${slot ?? '-'}`, attempt, { cause: error })
-            : error;
-        }
         if (redirect.kind === 'retry') {
-          await sleep(backoffMs(attempt));
+          // The slot is moving (or the cluster is settling): wait, then start again from its owner.
+          if (++retries >= MAX_RETRIES) throw new SlotMovingError(`slot ${slot ?? '-'}`, retries, { cause: error });
+          redirects = 0;
+          await sleep(backoffMs(retries));
           if (redirect.refresh) await this.#refresh().catch(() => undefined);
           address = this.#ownerOf(slot);
           asking = false;
-        } else if (redirect.kind === 'moved') {
+          continue;
+        }
+        if (++redirects > MAX_REDIRECTS) {
+          throw new SlotMovingError(`slot ${slot ?? '-'}`, redirects, { cause: error });
+        }
+        if (redirect.kind === 'moved') {
           this.#map.assign(redirect.slot, redirect.address);
           void this.#refresh().catch(() => undefined);
           address = redirect.address;
