@@ -14738,7 +14738,7 @@ async function connectRedis(url2, connect) {
     connection: seed
   });
 }
-var MAX_ATTEMPTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
+var MAX_RETRIES, MAX_REDIRECTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
 var init_cluster_connection = __esm({
   "src/store/redis/cluster-connection.ts"() {
     "use strict";
@@ -14746,7 +14746,8 @@ var init_cluster_connection = __esm({
     init_slot();
     init_slot_moving_error();
     init_unroutable_command_error();
-    MAX_ATTEMPTS = 16;
+    MAX_RETRIES = 16;
+    MAX_REDIRECTS = 5;
     sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
     SlotMap = class {
       constructor(seedUrl) {
@@ -14863,17 +14864,18 @@ var init_cluster_connection = __esm({
         const slot = slotOf(args);
         let address = this.#ownerOf(slot);
         let asking = false;
-        for (let attempt = 1; ; attempt++) {
+        let retries = 0;
+        let redirects = 0;
+        for (; ; ) {
           let node;
           try {
             node = await this.#node(address);
           } catch (error46) {
             const away = address;
-            if (attempt >= MAX_ATTEMPTS) throw error46;
             await this.#refresh(away);
             address = this.#ownerOf(slot);
             asking = false;
-            if (address === away) throw error46;
+            if (address === away || ++redirects > MAX_REDIRECTS) throw error46;
             continue;
           }
           try {
@@ -14885,7 +14887,7 @@ var init_cluster_connection = __esm({
           } catch (error46) {
             const redirect = redirectOf(error46);
             if (!redirect) {
-              if (notSent(error46) && attempt < MAX_ATTEMPTS) {
+              if (notSent(error46) && ++redirects <= MAX_REDIRECTS) {
                 await this.#refresh(address);
                 if (this.#ownerOf(slot) !== address) {
                   address = this.#ownerOf(slot);
@@ -14895,15 +14897,19 @@ var init_cluster_connection = __esm({
               }
               throw error46;
             }
-            if (attempt >= MAX_ATTEMPTS) {
-              throw redirect.kind === "retry" ? new SlotMovingError(`slot ${slot ?? "-"}`, attempt, { cause: error46 }) : error46;
-            }
             if (redirect.kind === "retry") {
-              await sleep(backoffMs(attempt));
+              if (++retries >= MAX_RETRIES) throw new SlotMovingError(`slot ${slot ?? "-"}`, retries, { cause: error46 });
+              redirects = 0;
+              await sleep(backoffMs(retries));
               if (redirect.refresh) await this.#refresh().catch(() => void 0);
               address = this.#ownerOf(slot);
               asking = false;
-            } else if (redirect.kind === "moved") {
+              continue;
+            }
+            if (++redirects > MAX_REDIRECTS) {
+              throw new SlotMovingError(`slot ${slot ?? "-"}`, redirects, { cause: error46 });
+            }
+            if (redirect.kind === "moved") {
               this.#map.assign(redirect.slot, redirect.address);
               void this.#refresh().catch(() => void 0);
               address = redirect.address;
@@ -63121,6 +63127,41 @@ function authProblem(error46) {
   }
   return void 0;
 }
+function databaseOf(url2) {
+  return new URL(url2).pathname.replace(/^\//, "");
+}
+async function clusterLines(connection, url2, timeoutMs) {
+  let reply;
+  try {
+    reply = await withDeadline(connection.sendCommand(["CLUSTER", "SLOTS"]), timeoutMs);
+  } catch (error46) {
+    if (redisErrorWord(error46) === "NOPERM") {
+      return [
+        warn(
+          "Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots"
+        )
+      ];
+    }
+    return [];
+  }
+  const ranges = Array.isArray(reply) ? reply : [];
+  const masters = new Set(ranges.map(([, , [host, port]]) => `${host}:${port}`)).size;
+  const served = ranges.reduce((sum, [start, end]) => sum + (Number(end) - Number(start) + 1), 0);
+  const db = new URL(url2).pathname.replace(/^\//, "");
+  const lines = [];
+  if (db !== "" && db !== "0") {
+    lines.push(
+      fail(`REDIS_URL names database ${db}, but a Redis Cluster has only database 0 — drop /${db} from the URL`)
+    );
+  }
+  const of = `${masters} master${masters === 1 ? "" : "s"}`;
+  lines.push(
+    served === SLOTS ? ok(`Redis Cluster at REDIS_URL: ${of}, all ${SLOTS} slots served`) : warn(
+      `Redis Cluster at REDIS_URL: ${of}, ${served} of ${SLOTS} slots served — projects in the others fail (CLUSTERDOWN) until every slot has a master`
+    )
+  );
+  return lines;
+}
 async function checkRedis(location, timeoutMs) {
   let connection;
   try {
@@ -63128,6 +63169,9 @@ async function checkRedis(location, timeoutMs) {
   } catch (error46) {
     const auth = authProblem(error46);
     if (auth) return [auth];
+    if (error46 instanceof Error && /SELECT is not allowed in cluster mode/i.test(error46.message)) {
+      return [fail(`REDIS_URL names database ${databaseOf(location.url)}, ${CLUSTER_DB_ONLY}`)];
+    }
     const why = describeNetworkError(error46, timeoutMs);
     const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
     return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
@@ -63158,6 +63202,7 @@ async function checkRedis(location, timeoutMs) {
         )
       );
     }
+    lines.push(...await clusterLines(connection, location.url, timeoutMs));
     return lines;
   } catch (error46) {
     const auth = authProblem(error46);
@@ -63171,7 +63216,7 @@ async function checkRedis(location, timeoutMs) {
     connection.close();
   }
 }
-var MIN_REDIS_VERSION;
+var MIN_REDIS_VERSION, SLOTS, CLUSTER_DB_ONLY;
 var init_redis = __esm({
   "src/doctor/redis.ts"() {
     "use strict";
@@ -63179,6 +63224,8 @@ var init_redis = __esm({
     init_check();
     init_deadline();
     MIN_REDIS_VERSION = "6.2.0";
+    SLOTS = 16384;
+    CLUSTER_DB_ONLY = "but a Redis Cluster has only database 0 — drop it from the URL";
   }
 });
 

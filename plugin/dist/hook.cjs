@@ -662,7 +662,7 @@ async function connectRedis(url, connect) {
     connection: seed
   });
 }
-var MAX_ATTEMPTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
+var MAX_RETRIES, MAX_REDIRECTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
 var init_cluster_connection = __esm({
   "src/store/redis/cluster-connection.ts"() {
     "use strict";
@@ -670,7 +670,8 @@ var init_cluster_connection = __esm({
     init_slot();
     init_slot_moving_error();
     init_unroutable_command_error();
-    MAX_ATTEMPTS = 16;
+    MAX_RETRIES = 16;
+    MAX_REDIRECTS = 5;
     sleep = (ms) => new Promise((resolve3) => setTimeout(resolve3, ms));
     SlotMap = class {
       constructor(seedUrl) {
@@ -787,17 +788,18 @@ var init_cluster_connection = __esm({
         const slot = slotOf(args);
         let address = this.#ownerOf(slot);
         let asking = false;
-        for (let attempt = 1; ; attempt++) {
+        let retries = 0;
+        let redirects = 0;
+        for (; ; ) {
           let node;
           try {
             node = await this.#node(address);
           } catch (error) {
             const away = address;
-            if (attempt >= MAX_ATTEMPTS) throw error;
             await this.#refresh(away);
             address = this.#ownerOf(slot);
             asking = false;
-            if (address === away) throw error;
+            if (address === away || ++redirects > MAX_REDIRECTS) throw error;
             continue;
           }
           try {
@@ -809,7 +811,7 @@ var init_cluster_connection = __esm({
           } catch (error) {
             const redirect = redirectOf(error);
             if (!redirect) {
-              if (notSent(error) && attempt < MAX_ATTEMPTS) {
+              if (notSent(error) && ++redirects <= MAX_REDIRECTS) {
                 await this.#refresh(address);
                 if (this.#ownerOf(slot) !== address) {
                   address = this.#ownerOf(slot);
@@ -819,15 +821,19 @@ var init_cluster_connection = __esm({
               }
               throw error;
             }
-            if (attempt >= MAX_ATTEMPTS) {
-              throw redirect.kind === "retry" ? new SlotMovingError(`slot ${slot ?? "-"}`, attempt, { cause: error }) : error;
-            }
             if (redirect.kind === "retry") {
-              await sleep(backoffMs(attempt));
+              if (++retries >= MAX_RETRIES) throw new SlotMovingError(`slot ${slot ?? "-"}`, retries, { cause: error });
+              redirects = 0;
+              await sleep(backoffMs(retries));
               if (redirect.refresh) await this.#refresh().catch(() => void 0);
               address = this.#ownerOf(slot);
               asking = false;
-            } else if (redirect.kind === "moved") {
+              continue;
+            }
+            if (++redirects > MAX_REDIRECTS) {
+              throw new SlotMovingError(`slot ${slot ?? "-"}`, redirects, { cause: error });
+            }
+            if (redirect.kind === "moved") {
               this.#map.assign(redirect.slot, redirect.address);
               void this.#refresh().catch(() => void 0);
               address = redirect.address;
