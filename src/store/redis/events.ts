@@ -92,6 +92,8 @@ export interface RedisEventConsumerOptions {
    * its own). Absent on one server.
    */
   readonly hints?: (listener: SubscriptionListener) => Promise<Subscription>;
+  /** Cluster: how often every stream is read whatever the hints said (default `FULL_PASS_MS`). */
+  readonly fullPassMs?: number;
 }
 
 /** In a cluster, every stream is read at least this often, whatever the hints said (they may be lost). */
@@ -112,6 +114,10 @@ export class RedisEventConsumer implements EventConsumer {
 
   constructor(options: RedisEventConsumerOptions) {
     this.#o = options;
+  }
+
+  get #fullPassMs(): number {
+    return this.#o.fullPassMs ?? FULL_PASS_MS;
   }
 
   /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
@@ -206,7 +212,7 @@ export class RedisEventConsumer implements EventConsumer {
     const streams = await this.#streams();
     const now = Date.now();
     let due: string[];
-    if (this.#fullPassDue || now - this.#lastFullPass >= FULL_PASS_MS) {
+    if (this.#fullPassDue || now - this.#lastFullPass >= this.#fullPassMs) {
       this.#fullPassDue = false;
       this.#lastFullPass = now;
       this.#hinted.clear();
@@ -247,7 +253,7 @@ export class RedisEventConsumer implements EventConsumer {
   /** Until a hint (or a new subscription) arrives, the next full pass is due, or `blockMs` passed. */
   async #hintOrTimeout(blockMs: number): Promise<void> {
     if (this.#hinted.size > 0 || this.#fullPassDue) return;
-    const untilFullPass = Math.max(0, this.#lastFullPass + FULL_PASS_MS - Date.now());
+    const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);

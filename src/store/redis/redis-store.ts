@@ -84,6 +84,8 @@ export interface RedisStoreOptions {
   readonly onCorruptRecord?: (error: CorruptRecordError) => void;
   /** Which client to connect with (see `openRedisStore`). */
   readonly connection?: 'node-redis' | 'minimal';
+  /** Redis Cluster: how often a consumer reads every stream, whatever the hints said (default `FULL_PASS_MS`). */
+  readonly eventFullPassMs?: number;
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -819,6 +821,7 @@ export class RedisStore implements Store {
           ? {
               hints: (listener: SubscriptionListener) =>
                 this.#client.subscribe(globalKeys(this.#prefix).hints, listener),
+              ...(this.#options.eventFullPassMs !== undefined ? { fullPassMs: this.#options.eventFullPassMs } : {}),
             }
           : {}),
       });
