@@ -15024,6 +15024,9 @@ var init_events = __esm({
       constructor(options) {
         this.#o = options;
       }
+      get #fullPassMs() {
+        return this.#o.fullPassMs ?? FULL_PASS_MS;
+      }
       /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
       async #streams() {
         const keys = await this.#o.streams();
@@ -15107,7 +15110,7 @@ var init_events = __esm({
         const streams = await this.#streams();
         const now = Date.now();
         let due;
-        if (this.#fullPassDue || now - this.#lastFullPass >= FULL_PASS_MS) {
+        if (this.#fullPassDue || now - this.#lastFullPass >= this.#fullPassMs) {
           this.#fullPassDue = false;
           this.#lastFullPass = now;
           this.#hinted.clear();
@@ -15146,7 +15149,7 @@ var init_events = __esm({
       /** Until a hint (or a new subscription) arrives, the next full pass is due, or `blockMs` passed. */
       async #hintOrTimeout(blockMs) {
         if (this.#hinted.size > 0 || this.#fullPassDue) return;
-        const untilFullPass = Math.max(0, this.#lastFullPass + FULL_PASS_MS - Date.now());
+        const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
         await new Promise((resolve6) => {
           const done = () => {
             clearTimeout(timer);
@@ -61698,7 +61701,8 @@ var init_redis_store = __esm({
             },
             onClose: () => this.#consumers.delete(consumer),
             ...this.#client.isCluster ? {
-              hints: (listener) => this.#client.subscribe(globalKeys(this.#prefix).hints, listener)
+              hints: (listener) => this.#client.subscribe(globalKeys(this.#prefix).hints, listener),
+              ...this.#options.eventFullPassMs !== void 0 ? { fullPassMs: this.#options.eventFullPassMs } : {}
             } : {}
           });
           this.#consumers.add(consumer);
