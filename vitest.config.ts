@@ -24,7 +24,8 @@ const globalSetup = ['test/support/global-redis.ts', 'test/support/global-redis-
 /**
  * The agent side and the chat side again on a Redis Cluster: the same files, unchanged, with `inject('redisUrl')`
  * naming a node of the tier's private cluster (global-redis-cluster.ts provides it for this project), so every
- * Redis test in them runs on one server (fast tier) and on a cluster (this tier).
+ * Redis test in them runs on one server (fast tier) and on a cluster (this tier). Two serve replicas on a cluster:
+ * test/ops/replicas.test.ts (slow tier), which runs over both itself.
  */
 const onCluster = [
   'test/mcp/tools.test.ts',
@@ -35,6 +36,7 @@ const onCluster = [
   'test/waiter/waiter.test.ts',
   'test/bot/bridge.test.ts',
   'test/bot/slack/app.test.ts',
+  'test/serve/serve.test.ts',
 ];
 
 export default defineConfig({

@@ -172,13 +172,6 @@ export class ClusterConnection implements RedisConnection {
     return this.#open;
   }
 
-  /** How many masters serve slots, and whether every slot has one (for doctor). */
-  describe(): { readonly masters: number; readonly covered: boolean } {
-    let covered = true;
-    for (let slot = 0; slot < SLOT_COUNT && covered; slot++) covered = this.#map.ownerOf(slot) !== undefined;
-    return { masters: this.#map.masters.length, covered };
-  }
-
   /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
   async #node(address: string): Promise<RedisConnection> {
     const known = this.#nodes.get(address);

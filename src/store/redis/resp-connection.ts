@@ -3,7 +3,7 @@
  * on every prompt, where loading node-redis alone would cost more than the whole hook may take. No reconnection:
  * a lost connection fails every pending and later command (the caller reports the store unreachable).
  */
-import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 
 export interface RespOptions {
@@ -176,9 +176,10 @@ export async function connectResp(url: string, options: RespOptions): Promise<Re
   const tls = parsed.protocol === 'rediss:';
   const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
   const port = Number(parsed.port || 6379);
-  // TLS is loaded only for rediss:// (it costs the hook a millisecond or two otherwise).
+  // TLS is loaded only for rediss:// (it costs the hook a millisecond or two otherwise). SNI takes host names only:
+  // a cluster may announce its nodes by IP.
   const socket = tls
-    ? (await import('node:tls')).connect({ host, port, servername: host })
+    ? (await import('node:tls')).connect({ host, port, ...(isIP(host) ? {} : { servername: host }) })
     : connectTcp({ host, port });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
