@@ -14826,12 +14826,6 @@ var init_cluster_connection = __esm({
       get isOpen() {
         return this.#open;
       }
-      /** How many masters serve slots, and whether every slot has one (for doctor). */
-      describe() {
-        let covered = true;
-        for (let slot = 0; slot < SLOT_COUNT && covered; slot++) covered = this.#map.ownerOf(slot) !== void 0;
-        return { masters: this.#map.masters.length, covered };
-      }
       /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
       async #node(address) {
         const known = this.#nodes.get(address);
@@ -15545,7 +15539,7 @@ __export(resp_connection_exports, {
   RedisErrorReply: () => RedisErrorReply,
   connectResp: () => connectResp
 });
-import { connect as connectTcp } from "node:net";
+import { connect as connectTcp, isIP as isIP2 } from "node:net";
 function parseReply(buffer, offset) {
   const lineEnd = buffer.indexOf("\r\n", offset);
   if (lineEnd < 0) return INCOMPLETE;
@@ -15597,7 +15591,7 @@ async function connectResp(url2, options) {
   const tls = parsed.protocol === "rediss:";
   const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
   const port = Number(parsed.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : connectTcp({ host, port });
+  const socket = tls ? (await import("node:tls")).connect({ host, port, ...isIP2(host) ? {} : { servername: host } }) : connectTcp({ host, port });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -61057,17 +61051,19 @@ function toStoreError(error46) {
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
-    const connector = options.connection === "minimal" ? await (async () => {
-      const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
-      return (url2) => connectResp2(url2, { connectTimeoutMs: timeout });
-    })() : await (async () => {
-      const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
-      return (url2) => connectNodeRedis2(url2, timeout);
-    })();
+    const connector = await nodeConnector(options.connection ?? "node-redis", timeout);
     return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error46) {
     throw new StoreUnavailableError({ cause: error46 });
   }
+}
+async function nodeConnector(kind, timeoutMs) {
+  if (kind === "minimal") {
+    const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
+    return (url2) => connectResp2(url2, { connectTimeoutMs: timeoutMs });
+  }
+  const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
+  return (url2) => connectNodeRedis2(url2, timeoutMs);
 }
 function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
@@ -74588,8 +74584,8 @@ var require_utils5 = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP2) {
-      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP3) {
+      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -75286,12 +75282,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
         let url2;
         try {
           url2 = new URL("http://" + parsed.host);
@@ -75307,9 +75303,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url2) {
@@ -75332,7 +75328,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP2 = false;
+      let isIP3 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -75394,15 +75390,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP2 = true;
+            isIP3 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -75419,14 +75415,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP2) {
+          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {

@@ -750,12 +750,6 @@ var init_cluster_connection = __esm({
       get isOpen() {
         return this.#open;
       }
-      /** How many masters serve slots, and whether every slot has one (for doctor). */
-      describe() {
-        let covered = true;
-        for (let slot = 0; slot < SLOT_COUNT && covered; slot++) covered = this.#map.ownerOf(slot) !== void 0;
-        return { masters: this.#map.masters.length, covered };
-      }
       /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
       async #node(address) {
         const known = this.#nodes.get(address);
@@ -1521,7 +1515,7 @@ async function connectResp(url, options) {
   const tls = parsed.protocol === "rediss:";
   const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
   const port = Number(parsed.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : (0, import_node_net.connect)({ host, port });
+  const socket = tls ? (await import("node:tls")).connect({ host, port, ...(0, import_node_net.isIP)(host) ? {} : { servername: host } }) : (0, import_node_net.connect)({ host, port });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -1698,17 +1692,19 @@ function toStoreError(error) {
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
-    const connector = options.connection === "minimal" ? await (async () => {
-      const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
-      return (url) => connectResp2(url, { connectTimeoutMs: timeout });
-    })() : await (async () => {
-      const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
-      return (url) => connectNodeRedis2(url, timeout);
-    })();
+    const connector = await nodeConnector(options.connection ?? "node-redis", timeout);
     return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
   }
+}
+async function nodeConnector(kind, timeoutMs) {
+  if (kind === "minimal") {
+    const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
+    return (url) => connectResp2(url, { connectTimeoutMs: timeoutMs });
+  }
+  const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
+  return (url) => connectNodeRedis2(url, timeoutMs);
 }
 function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);

@@ -124,25 +124,27 @@ export function toStoreError(error: unknown): unknown {
 /**
  * Open the store. `connection: 'node-redis'` (default) suits long-running processes (it reconnects);
  * `'minimal'` is a bare RESP client that loads in a millisecond, for the per-prompt hook. Either is imported only
- * when chosen. Fails with `StoreUnavailableError` when the server cannot be reached.
+ * when chosen. A Redis Cluster is detected and routed over connections of the chosen client (cluster-connection.ts).
+ * Fails with `StoreUnavailableError` when the server cannot be reached.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const timeout = options.connectTimeoutMs ?? 2000;
   try {
-    const connector: NodeConnector =
-      options.connection === 'minimal'
-        ? await (async () => {
-            const { connectResp } = await import('./resp-connection.js');
-            return (url: string) => connectResp(url, { connectTimeoutMs: timeout });
-          })()
-        : await (async () => {
-            const { connectNodeRedis } = await import('./node-redis-connection.js');
-            return (url: string) => connectNodeRedis(url, timeout);
-          })();
+    const connector = await nodeConnector(options.connection ?? 'node-redis', timeout);
     return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
   }
+}
+
+/** How the store connects to one server (or to each node of a cluster), the chosen client imported only. */
+async function nodeConnector(kind: 'node-redis' | 'minimal', timeoutMs: number): Promise<NodeConnector> {
+  if (kind === 'minimal') {
+    const { connectResp } = await import('./resp-connection.js');
+    return (url) => connectResp(url, { connectTimeoutMs: timeoutMs });
+  }
+  const { connectNodeRedis } = await import('./node-redis-connection.js');
+  return (url) => connectNodeRedis(url, timeoutMs);
 }
 
 export class RedisStore implements Store {
