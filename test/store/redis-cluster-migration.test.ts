@@ -6,9 +6,11 @@
  * multi-key scripts TRYAGAIN, scripts over records an index names a record on the other node; then the slot is
  * given to its new master on every node and the old one answers MOVED.
  */
+import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectTag } from '../../src/core/question-ref.js';
 import type { EventConsumer, StoreEvent } from '../../src/store/port.js';
+import { ProjectKeys } from '../../src/store/redis/keys.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { keySlot } from '../../src/store/redis/slot.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
@@ -41,15 +43,46 @@ async function ownerOf(url: string, slot: number): Promise<string> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `ASKING` then `args` on one connection to `url`: a look at a key of a slot it is importing. */
+async function asking(url: string, args: readonly string[]): Promise<unknown> {
+  const client = createClient({ url }) as RedisClientType;
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const asked = client.sendCommand(['ASKING']);
+    const reply = client.sendCommand([...args]);
+    await asked;
+    return await reply;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The slot of `project`'s keys under `prefix`, its master now and another master to move it to, with their ids. */
+async function plan(prefix: string, project: string) {
+  const slot = keySlot(`${prefix}:{${projectTag(project)}}:meta`);
+  const source = await ownerOf(cluster.url, slot);
+  const target = cluster.nodeUrls.find((url) => url !== source) ?? '';
+  const sourceId = String(await nodeCommand(source, ['CLUSTER', 'MYID']));
+  const targetId = String(await nodeCommand(target, ['CLUSTER', 'MYID']));
+  return { slot, source, target, sourceId, targetId };
+}
+
+/** Give `slot` to `targetId` on every master, and wait until every node agrees. */
+async function settle(slot: number, target: string, targetId: string): Promise<void> {
+  for (const url of [target, ...cluster.nodeUrls.filter((u) => u !== target)]) {
+    await nodeCommand(url, ['CLUSTER', 'SETSLOT', String(slot), 'NODE', targetId]);
+  }
+  await expect
+    .poll(async () => (await Promise.all(cluster.nodeUrls.map((u) => ownerOf(u, slot)))).every((o) => o === target))
+    .toBe(true);
+}
+
 describe('a slot migrated while questions are parked, answered and claimed', () => {
   it('GIVEN the project’s keys split across two masters for a while THEN every question, answer, claim and event is kept, once', async () => {
     const prefix = uniquePrefix();
     const project = uniqueProject('moving');
-    const slot = keySlot(`${prefix}:{${projectTag(project)}}:meta`);
-    const source = await ownerOf(cluster.url, slot);
-    const target = cluster.nodeUrls.find((url) => url !== source) ?? '';
-    const sourceId = String(await nodeCommand(source, ['CLUSTER', 'MYID']));
-    const targetId = String(await nodeCommand(target, ['CLUSTER', 'MYID']));
+    const { slot, source, target, sourceId, targetId } = await plan(prefix, project);
     const asksBefore = await infoCount(target, 'commandstats', 'cmdstat_asking', 'calls');
     const tryAgainBefore =
       (await infoCount(source, 'errorstats', 'errorstat_TRYAGAIN', 'count')) +
@@ -142,12 +175,7 @@ describe('a slot migrated while questions are parked, answered and claimed', () 
       if (left > 0 && arrived > 0) split = true;
       await sleep(15);
     }
-    for (const url of [target, source, ...cluster.nodeUrls.filter((u) => u !== source && u !== target)]) {
-      await nodeCommand(url, ['CLUSTER', 'SETSLOT', String(slot), 'NODE', targetId]);
-    }
-    await expect
-      .poll(async () => (await Promise.all(cluster.nodeUrls.map((u) => ownerOf(u, slot)))).every((o) => o === target))
-      .toBe(true);
+    await settle(slot, target, targetId);
     expect(await clusterReady(cluster.nodeUrls)).toBe(true);
 
     // A while longer on the new master (the old one now answers MOVED), then everything left is delivered.
@@ -206,5 +234,44 @@ describe('a slot migrated while questions are parked, answered and claimed', () 
     );
     await consumer.close();
     for (const store of [agent, hook, chat]) await store.close();
+  });
+
+  it('GIVEN the outbox moved and its records not yet THEN a claim takes nothing, drops nothing, and takes them all once the slot settled', async () => {
+    const prefix = uniquePrefix();
+    const project = uniqueProject('split');
+    const { slot, source, target, sourceId, targetId } = await plan(prefix, project);
+    const hook = await openRedisStore({ url: cluster.url, prefix, connection: 'minimal' });
+    const chat = await openRedisStore({ url: cluster.url, prefix });
+    for (const id of [1, 2]) {
+      await chat.park(project, spec());
+      await chat.answer(project, id, { choices: ['Postgres'], other: false }, person());
+    }
+    const keys = new ProjectKeys(prefix, project);
+
+    await nodeCommand(target, ['CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', sourceId]);
+    await nodeCommand(source, ['CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', targetId]);
+    const [host, port] = new URL(target).host.split(':');
+    await nodeCommand(source, ['MIGRATE', String(host), String(port), keys.outbox, '0', '5000']);
+
+    // The claim runs where the outbox now is (ASK), meets records still on the source: nothing taken or dropped.
+    const claim = hook.claimUndelivered(project, { budget: 50_000, leaseMs: 60_000 });
+    // SLOT_MOVING from the script itself (its error names the key the script ran on), not a router retry.
+    await expect(claim).rejects.toMatchObject({
+      name: 'StoreUnavailableError',
+      cause: { name: 'SlotMovingError', message: expect.stringContaining(keys.outbox) },
+    });
+    expect(Number(await asking(target, ['ZCARD', keys.outbox]))).toBe(2);
+    expect(await nodeCommand(source, ['HGET', keys.question(1), 'claim'])).toBeNull();
+
+    for (;;) {
+      const left = (await nodeCommand(source, ['CLUSTER', 'GETKEYSINSLOT', String(slot), '10'])) as string[];
+      if (left.length === 0) break;
+      await nodeCommand(source, ['MIGRATE', String(host), String(port), '', '0', '5000', 'KEYS', ...left]);
+    }
+    await settle(slot, target, targetId);
+    const settled = await hook.claimUndelivered(project, { budget: 50_000, leaseMs: 60_000 });
+    expect(settled.questions.map((q) => q.id)).toEqual([1, 2]);
+    expect(await hook.confirmClaim(project, settled)).toEqual([1, 2]);
+    for (const store of [hook, chat]) await store.close();
   });
 });
