@@ -14710,17 +14710,13 @@ function slotOf(args) {
   }
   return slot;
 }
-function standalone(error46) {
-  if (!(error46 instanceof Error)) return false;
-  return /cluster support disabled/i.test(error46.message) || error46.message.startsWith("NOPERM");
-}
 async function connectRedis(url2, connect) {
   const seed = await connect(url2);
   let reply;
   try {
     reply = await seed.sendCommand(["CLUSTER", "SLOTS"]);
   } catch (error46) {
-    if (standalone(error46)) return seed;
+    if (seed.isOpen) return seed;
     seed.close();
     throw error46;
   }

@@ -634,17 +634,13 @@ function slotOf(args) {
   }
   return slot;
 }
-function standalone(error) {
-  if (!(error instanceof Error)) return false;
-  return /cluster support disabled/i.test(error.message) || error.message.startsWith("NOPERM");
-}
 async function connectRedis(url, connect) {
   const seed = await connect(url);
   let reply;
   try {
     reply = await seed.sendCommand(["CLUSTER", "SLOTS"]);
   } catch (error) {
-    if (standalone(error)) return seed;
+    if (seed.isOpen) return seed;
     seed.close();
     throw error;
   }

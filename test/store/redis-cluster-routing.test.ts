@@ -88,6 +88,13 @@ describe.each(clients)('the cluster router over $name', ({ connect }) => {
     expect((await router(single)).isCluster).toBe(false);
   });
 
+  it('GIVEN a server or proxy that does not know CLUSTER THEN it is used as one server', async () => {
+    const single = await node((args) =>
+      args[0] === 'CLUSTER' ? resp.error("ERR unknown command 'CLUSTER', with args beginning with: 'SLOTS'") : resp.ok,
+    );
+    expect((await router(single)).isCluster).toBe(false);
+  });
+
   it('GIVEN a cluster node THEN each command goes to the master of its slot, keyless ones to any', async () => {
     let b: FakeNode | undefined;
     const a = await node((args) => {

@@ -3,8 +3,8 @@
  * over per-node connections a connector makes (node-redis for long-running processes, the minimal RESP client for
  * the hook and the status line), so one router serves both.
  *
- * - Detection: `connectRedis` asks the node REDIS_URL names for `CLUSTER SLOTS` once. "cluster support disabled"
- *   (or a user without the permission) means a standalone server, used as before.
+ * - Detection: `connectRedis` asks the node REDIS_URL names for `CLUSTER SLOTS` once. Any refusal ("cluster support
+ *   disabled", a user without the permission, a proxy without the command) means a standalone server, used as before.
  * - Routing: the keys of a command come from command-keys.ts; keyless commands go to any master. All keys of one
  *   command must share a slot (the store's hash tags see to it).
  * - MOVED: the slot's owner changed; the map is read again from the cluster and the command sent to the new owner.
@@ -305,12 +305,6 @@ function slotOf(args: readonly string[]): number | undefined {
   return slot;
 }
 
-/** Replies of a standalone server to CLUSTER SLOTS: not a cluster (or not ours to know: then used as one server). */
-function standalone(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return /cluster support disabled/i.test(error.message) || error.message.startsWith('NOPERM');
-}
-
 /**
  * Connect to REDIS_URL: a standalone server as it is, or a Redis Cluster (detected with one `CLUSTER SLOTS`)
  * through a router over `connect`'s per-node connections.
@@ -321,7 +315,9 @@ export async function connectRedis(url: string, connect: NodeConnector): Promise
   try {
     reply = await seed.sendCommand(['CLUSTER', 'SLOTS']);
   } catch (error) {
-    if (standalone(error)) return seed;
+    // A refusal ("cluster support disabled", NOPERM for a user without the right, a server or proxy that does not
+    // know the command) leaves the connection up: one server, used as it is. A lost connection is a failure.
+    if (seed.isOpen) return seed;
     seed.close();
     throw error;
   }
