@@ -14787,11 +14787,15 @@ var init_cluster_connection = __esm({
       urlOf(address) {
         return nodeUrl(this.seedUrl, address);
       }
-      /** Read the map again through `ask` (one node after another until one answers); concurrent calls share one read. */
-      refresh(ask, skip) {
+      /**
+       * Read the map again through `ask`, one node after another until one answers: `first` before the others (the
+       * node that just said MOVED knows the news), never `skip` (the node that is away). Concurrent calls share one read.
+       */
+      refresh(ask, options = {}) {
         this.#refreshing ??= (async () => {
+          const order2 = [...options.first ? [options.first] : [], ...this.#masters.filter((a) => a !== options.first)];
           try {
-            for (const address of this.#masters.filter((a) => a !== skip)) {
+            for (const address of order2.filter((a) => a !== options.skip)) {
               try {
                 this.load(await ask(address), address.slice(0, address.lastIndexOf(":")));
                 return;
@@ -14838,8 +14842,8 @@ var init_cluster_connection = __esm({
         });
         return opening;
       }
-      async #refresh(skip) {
-        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), skip);
+      async #refresh(options = {}) {
+        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), options);
         for (const [address, connection] of this.#nodes) {
           if (this.#map.masters.includes(address)) continue;
           this.#nodes.delete(address);
@@ -14862,7 +14866,7 @@ var init_cluster_connection = __esm({
             node = await this.#node(address);
           } catch (error46) {
             const away = address;
-            await this.#refresh(away);
+            await this.#refresh({ skip: away });
             address = this.#ownerOf(slot);
             asking = false;
             if (address === away || ++redirects > MAX_REDIRECTS) throw error46;
@@ -14878,7 +14882,7 @@ var init_cluster_connection = __esm({
             const redirect = redirectOf(error46);
             if (!redirect) {
               if (notSent(error46) && ++redirects <= MAX_REDIRECTS) {
-                await this.#refresh(address);
+                await this.#refresh({ skip: address });
                 if (this.#ownerOf(slot) !== address) {
                   address = this.#ownerOf(slot);
                   asking = false;
@@ -14901,7 +14905,7 @@ var init_cluster_connection = __esm({
             }
             if (redirect.kind === "moved") {
               this.#map.assign(redirect.slot, redirect.address);
-              void this.#refresh().catch(() => void 0);
+              void this.#refresh({ first: redirect.address }).catch(() => void 0);
               address = redirect.address;
               asking = false;
             } else {

@@ -644,11 +644,15 @@ var init_cluster_connection = __esm({
       urlOf(address) {
         return nodeUrl(this.seedUrl, address);
       }
-      /** Read the map again through `ask` (one node after another until one answers); concurrent calls share one read. */
-      refresh(ask, skip) {
+      /**
+       * Read the map again through `ask`, one node after another until one answers: `first` before the others (the
+       * node that just said MOVED knows the news), never `skip` (the node that is away). Concurrent calls share one read.
+       */
+      refresh(ask, options = {}) {
         this.#refreshing ??= (async () => {
+          const order = [...options.first ? [options.first] : [], ...this.#masters.filter((a) => a !== options.first)];
           try {
-            for (const address of this.#masters.filter((a) => a !== skip)) {
+            for (const address of order.filter((a) => a !== options.skip)) {
               try {
                 this.load(await ask(address), address.slice(0, address.lastIndexOf(":")));
                 return;
@@ -695,8 +699,8 @@ var init_cluster_connection = __esm({
         });
         return opening;
       }
-      async #refresh(skip) {
-        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), skip);
+      async #refresh(options = {}) {
+        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), options);
         for (const [address, connection] of this.#nodes) {
           if (this.#map.masters.includes(address)) continue;
           this.#nodes.delete(address);
@@ -719,7 +723,7 @@ var init_cluster_connection = __esm({
             node = await this.#node(address);
           } catch (error) {
             const away = address;
-            await this.#refresh(away);
+            await this.#refresh({ skip: away });
             address = this.#ownerOf(slot);
             asking = false;
             if (address === away || ++redirects > MAX_REDIRECTS) throw error;
@@ -735,7 +739,7 @@ var init_cluster_connection = __esm({
             const redirect = redirectOf(error);
             if (!redirect) {
               if (notSent(error) && ++redirects <= MAX_REDIRECTS) {
-                await this.#refresh(address);
+                await this.#refresh({ skip: address });
                 if (this.#ownerOf(slot) !== address) {
                   address = this.#ownerOf(slot);
                   asking = false;
@@ -758,7 +762,7 @@ var init_cluster_connection = __esm({
             }
             if (redirect.kind === "moved") {
               this.#map.assign(redirect.slot, redirect.address);
-              void this.#refresh().catch(() => void 0);
+              void this.#refresh({ first: redirect.address }).catch(() => void 0);
               address = redirect.address;
               asking = false;
             } else {

@@ -45,7 +45,7 @@ type Redirect =
   | { readonly kind: 'retry'; readonly refresh: boolean };
 
 /** What a cluster error reply asks of the client, or undefined for any other failure. */
-export function redirectOf(error: unknown): Redirect | undefined {
+function redirectOf(error: unknown): Redirect | undefined {
   if (!(error instanceof Error)) return undefined;
   const message = error.message;
   const redirect = /^(MOVED|ASK) (\d+) (\S+)/.exec(message);
@@ -123,11 +123,15 @@ class SlotMap {
     return nodeUrl(this.seedUrl, address);
   }
 
-  /** Read the map again through `ask` (one node after another until one answers); concurrent calls share one read. */
-  refresh(ask: (address: string) => Promise<unknown>, skip?: string): Promise<void> {
+  /**
+   * Read the map again through `ask`, one node after another until one answers: `first` before the others (the
+   * node that just said MOVED knows the news), never `skip` (the node that is away). Concurrent calls share one read.
+   */
+  refresh(ask: (address: string) => Promise<unknown>, options: { first?: string; skip?: string } = {}): Promise<void> {
     this.#refreshing ??= (async () => {
+      const order = [...(options.first ? [options.first] : []), ...this.#masters.filter((a) => a !== options.first)];
       try {
-        for (const address of this.#masters.filter((a) => a !== skip)) {
+        for (const address of order.filter((a) => a !== options.skip)) {
           try {
             this.load(await ask(address), address.slice(0, address.lastIndexOf(':')));
             return;
@@ -189,8 +193,8 @@ export class ClusterConnection implements RedisConnection {
     return opening;
   }
 
-  async #refresh(skip?: string): Promise<void> {
-    await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(['CLUSTER', 'SLOTS']), skip);
+  async #refresh(options: { first?: string; skip?: string } = {}): Promise<void> {
+    await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(['CLUSTER', 'SLOTS']), options);
     for (const [address, connection] of this.#nodes) {
       if (this.#map.masters.includes(address)) continue;
       this.#nodes.delete(address);
@@ -216,7 +220,7 @@ export class ClusterConnection implements RedisConnection {
       } catch (error) {
         // That node is away: ask the others who serves the slot now, and go there if it is someone else.
         const away = address;
-        await this.#refresh(away);
+        await this.#refresh({ skip: away });
         address = this.#ownerOf(slot);
         asking = false;
         if (address === away || ++redirects > MAX_REDIRECTS) throw error;
@@ -233,7 +237,7 @@ export class ClusterConnection implements RedisConnection {
         const redirect = redirectOf(error);
         if (!redirect) {
           if (notSent(error) && ++redirects <= MAX_REDIRECTS) {
-            await this.#refresh(address);
+            await this.#refresh({ skip: address });
             if (this.#ownerOf(slot) !== address) {
               address = this.#ownerOf(slot);
               asking = false;
@@ -257,7 +261,7 @@ export class ClusterConnection implements RedisConnection {
         }
         if (redirect.kind === 'moved') {
           this.#map.assign(redirect.slot, redirect.address);
-          void this.#refresh().catch(() => undefined);
+          void this.#refresh({ first: redirect.address }).catch(() => undefined);
           address = redirect.address;
           asking = false;
         } else {
