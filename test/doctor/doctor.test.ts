@@ -368,6 +368,21 @@ describe('ask-later doctor, one broken piece at a time', () => {
     expect(other.code).toBe(1);
   });
 
+  it('GIVEN a Redis user that may not run CLUSTER SLOTS THEN a ⚠ says it is used as one server and what to grant', async () => {
+    const name = `doctor-${Date.now()}`;
+    const admin = await connectResp(redis.url, { connectTimeoutMs: 2000 });
+    await admin.sendCommand(['ACL', 'SETUSER', name, 'on', '>secret', '~*', '&*', '+@all', '-cluster']);
+    try {
+      const { lines } = await doctor({ ...healthyEnv(), REDIS_URL: `redis://${name}:secret@127.0.0.1:${redis.port}` });
+      expect(lines).toContain(
+        '⚠ Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots',
+      );
+    } finally {
+      await admin.sendCommand(['ACL', 'DELUSER', name]);
+      admin.close();
+    }
+  });
+
   it('GIVEN Redis evicts keys under a memory limit THEN a ⚠ says to set noeviction', async () => {
     const evicting = await startTestRedis();
     cleanup.push(() => evicting.stop());
