@@ -282,4 +282,35 @@ describe('a slot migrated while questions are parked, answered and claimed', () 
     expect(await hook.confirmClaim(project, settled)).toEqual([1, 2]);
     for (const store of [hook, chat]) await store.close();
   });
+
+  it('GIVEN a watch blocked on the project’s stream WHEN the slot moves to another master THEN it follows and wakes on the next change', async () => {
+    const prefix = uniquePrefix();
+    const project = uniqueProject('watched');
+    const { slot, source, target, sourceId, targetId } = await plan(prefix, project);
+    const agent = await openRedisStore({ url: cluster.url, prefix, connection: 'minimal' });
+    const chat = await openRedisStore({ url: cluster.url, prefix });
+    await chat.park(project, spec());
+    const watch = await agent.watch(project);
+    const changed = watch.changed({ timeoutMs: 60_000 });
+    const blockedReads = async (url: string) =>
+      String(await nodeCommand(url, ['CLIENT', 'LIST']))
+        .split('\n')
+        .filter((line) => / flags=\S*b\S* /.test(line) && line.includes(' cmd=xread ')).length;
+    await expect.poll(() => blockedReads(source)).toBe(1);
+
+    await nodeCommand(target, ['CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', sourceId]);
+    await nodeCommand(source, ['CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', targetId]);
+    const [host, port] = new URL(target).host.split(':');
+    const keys = (await nodeCommand(source, ['CLUSTER', 'GETKEYSINSLOT', String(slot), '100'])) as string[];
+    await nodeCommand(source, ['MIGRATE', String(host), String(port), '', '0', '5000', 'KEYS', ...keys]);
+    await settle(slot, target, targetId);
+    // The old master turned the blocked read away (MOVED); the watch now waits on the new one.
+    await expect.poll(() => blockedReads(target)).toBe(1);
+    expect(await blockedReads(source)).toBe(0);
+
+    await chat.park(project, spec());
+    expect(await changed).toBe(true);
+    await watch.close();
+    for (const store of [agent, chat]) await store.close();
+  });
 });
