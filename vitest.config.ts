@@ -13,6 +13,7 @@ const slow = [
   'test/hook/exactly-once.test.ts',
   'test/bot/discord/gateway.test.ts',
   'test/ops/replicas.test.ts',
+  'test/store/redis-cluster-failover.test.ts',
 ];
 
 /**

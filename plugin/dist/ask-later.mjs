@@ -14697,7 +14697,9 @@ function nodeUrl(seedUrl, address) {
   return url2.toString();
 }
 function notSent(error46) {
-  return error46 instanceof Error && ["ClientOfflineError", "ClientClosedError"].includes(error46.name);
+  if (!(error46 instanceof Error)) return false;
+  const names = ["ClientOfflineError", "ClientClosedError"];
+  return names.includes(error46.name) || names.includes(error46.constructor.name);
 }
 function slotOf(args) {
   const keys = commandKeys(args);

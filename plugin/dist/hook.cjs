@@ -621,7 +621,9 @@ function nodeUrl(seedUrl, address) {
   return url.toString();
 }
 function notSent(error) {
-  return error instanceof Error && ["ClientOfflineError", "ClientClosedError"].includes(error.name);
+  if (!(error instanceof Error)) return false;
+  const names = ["ClientOfflineError", "ClientClosedError"];
+  return names.includes(error.name) || names.includes(error.constructor.name);
 }
 function slotOf(args) {
   const keys = commandKeys(args);

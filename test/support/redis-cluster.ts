@@ -16,14 +16,17 @@ const run = promisify(execFile);
 export interface TestRedisCluster {
   /** `redis://127.0.0.1:<port>` of the first master: what a user puts in REDIS_URL. */
   readonly url: string;
-  /** Every master's URL. */
+  /** Every node's URL, masters first (as `redis-cli --cluster create` assigns them). */
   readonly nodeUrls: readonly string[];
+  /** Kill one node at once (SIGKILL), as a crash would. */
+  kill(url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Send one command to one node (a short-lived client): admin work in tests, never the code under test. */
 export async function nodeCommand(url: string, args: readonly string[]): Promise<unknown> {
-  const client = createClient({ url }) as RedisClientType;
+  // No reconnection: a node that is down fails the command at once.
+  const client = createClient({ url, socket: { reconnectStrategy: false } }) as RedisClientType;
   client.on('error', () => undefined);
   await client.connect();
   try {
@@ -50,10 +53,18 @@ export async function clusterReady(nodeUrls: readonly string[]): Promise<boolean
   return true;
 }
 
-export async function startTestRedisCluster(masters = 3): Promise<TestRedisCluster> {
+/**
+ * Start `masters` masters, each with `replicas` replicas (`redis-cli --cluster create` makes the first `masters`
+ * nodes the masters). A short node time-out (`nodeTimeoutMs`) lets a replica take over quickly when its master dies.
+ */
+export async function startTestRedisCluster(
+  masters = 3,
+  options: { readonly replicas?: number; readonly nodeTimeoutMs?: number } = {},
+): Promise<TestRedisCluster> {
+  const replicas = options.replicas ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'ask-later-cluster-'));
   const ports: number[] = [];
-  for (let i = 0; i < masters; i++) ports.push(await freePort());
+  for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await freePort());
   const children: ChildProcess[] = ports.map((port) => {
     const child = spawn(
       'redis-server',
@@ -75,7 +86,7 @@ export async function startTestRedisCluster(masters = 3): Promise<TestRedisClust
         '--cluster-config-file',
         `nodes-${port}.conf`,
         '--cluster-node-timeout',
-        '5000',
+        String(options.nodeTimeoutMs ?? 5000),
         '--daemonize',
         'no',
       ],
@@ -85,17 +96,14 @@ export async function startTestRedisCluster(masters = 3): Promise<TestRedisClust
     return child;
   });
   const nodeUrls = ports.map((port) => `redis://127.0.0.1:${port}`);
+  const killChild = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
   const stop = async () => {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGKILL');
-          }),
-      ),
-    );
+    await Promise.all(children.map(killChild));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -108,13 +116,30 @@ export async function startTestRedisCluster(masters = 3): Promise<TestRedisClust
       'create',
       ...ports.map((port) => `127.0.0.1:${port}`),
       '--cluster-replicas',
-      '0',
+      String(replicas),
       '--cluster-yes',
     ]);
     await until(() => clusterReady(nodeUrls), 'cluster_state:ok on every node');
+    if (replicas > 0) {
+      await until(async () => {
+        const info = String(await nodeCommand(nodeUrls[0] ?? '', ['CLUSTER', 'NODES']));
+        return (
+          info.split('\n').filter((line) => line.includes(' slave ') && line.includes(' connected')).length ===
+          masters * replicas
+        );
+      }, 'every replica is attached');
+    }
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: nodeUrls[0] ?? '', nodeUrls, stop };
+  return {
+    url: nodeUrls[0] ?? '',
+    nodeUrls,
+    kill: async (url) => {
+      const child = children[nodeUrls.indexOf(url)];
+      if (child) await killChild(child);
+    },
+    stop,
+  };
 }

@@ -149,7 +149,10 @@ class SlotMap {
 
 /** Connection errors after which the command was not written: sending it to another node cannot run it twice. */
 function notSent(error: unknown): boolean {
-  return error instanceof Error && ['ClientOfflineError', 'ClientClosedError'].includes(error.name);
+  if (!(error instanceof Error)) return false;
+  // node-redis names these by class only.
+  const names = ['ClientOfflineError', 'ClientClosedError'];
+  return names.includes(error.name) || names.includes(error.constructor.name);
 }
 
 export class ClusterConnection implements RedisConnection {
