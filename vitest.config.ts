@@ -15,10 +15,35 @@ const slow = [
   'test/ops/replicas.test.ts',
   'test/ops/scale.test.ts',
   'test/agent-http/replica.test.ts',
+  'test/store/redis-cluster-failover.test.ts',
 ];
 
-/** One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`. */
-const globalSetup = ['test/support/global-redis.ts'];
+/**
+ * One private redis-server per tier that runs (or REDIS_URL), given to its tests as `inject('redisUrl')`, and one
+ * private three-master Redis Cluster (or REDIS_CLUSTER_URL), as `inject('redisClusterUrl')`.
+ */
+const globalSetup = ['test/support/global-redis.ts', 'test/support/global-redis-cluster.ts'];
+
+/**
+ * The agent side and the chat side again on a Redis Cluster: the same files, unchanged, with `inject('redisUrl')`
+ * naming a node of the tier's private cluster (global-redis-cluster.ts provides it for this project), so every
+ * Redis test in them runs on one server (fast tier) and on a cluster (this tier). Two serve replicas on a cluster:
+ * test/ops/replicas.test.ts (slow tier), which runs over both itself.
+ */
+const onCluster = [
+  'test/mcp/tools.test.ts',
+  'test/mcp/collect-answers.test.ts',
+  'test/mcp/stdio.test.ts',
+  'test/hook/hook.test.ts',
+  'test/status/status.test.ts',
+  'test/waiter/waiter.test.ts',
+  'test/bot/bridge.test.ts',
+  'test/bot/slack/app.test.ts',
+  'test/serve/serve.test.ts',
+  'test/bot/web/server.test.ts',
+  'test/ops/web-replicas.test.ts',
+  'test/store/http-store.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -44,8 +69,18 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: {
+          name: 'cluster',
+          include: onCluster,
+          globalSetup: ['test/support/global-redis-cluster.ts'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
         // After the fast tier, one file at a time: the real Claude Code binary and Chromium need the machine.
-        test: { name: 'slow', include: slow, globalSetup, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'slow', include: slow, globalSetup, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -7,6 +7,8 @@
  *   BENCH_QUICK=1       small counts (smoke test; the whole run takes a few seconds)
  *   BENCH_REDIS_URL     use this server instead of starting one (never the one on port 6379); keys under a fresh
  *                       random prefix are removed at the end
+ *   BENCH_ONLY=cluster  only the Redis Cluster part (a private three-master cluster: store throughput, the hook's and
+ *                       the status line's cost on it)
  *
  * Each phase keeps a fixed number of operations in flight on one store connection, like redis-benchmark's 50
  * clients. Exit code 0 when the run completed, whether or not an aim was met; non-zero on errors.
@@ -20,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
+import { startBenchCluster } from './cluster.mjs';
 import { measureHook } from './hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureScale, scaleLines } from './scale.mjs';
@@ -337,6 +340,35 @@ async function benchEmbeddedStore() {
   }
 }
 
+/**
+ * The same store phases, and the hook's and the status line's cost, on a private three-master Redis Cluster (every
+ * command routed to its slot's master; the hook and the status line detect the cluster and route too). No aims of
+ * their own: printed beside the one-server figures, whose aims they are read against.
+ */
+async function benchCluster() {
+  const cluster = await startBenchCluster();
+  const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
+  const open = () => openRedisStore({ url: cluster.url, prefix });
+  const store = await open();
+  try {
+    console.log(
+      `on a Redis Cluster (${cluster.masters} masters on this machine, AOF on; REDIS_URL names one of them); ` +
+        'for comparison with the one-server figures, no aims of its own:',
+    );
+    const results = await measure(store, open);
+    const width = Math.max(...results.map((r) => r.name.length));
+    for (const r of results) console.log(`  ${r.name.padEnd(width)}  ${fmt(r.ops).padStart(8)} ops/s`);
+    const storeEnv = { REDIS_URL: cluster.url, ASK_LATER_REDIS_PREFIX: prefix };
+    console.log('cost of the hook on the cluster:');
+    for (const command of HOOK_COMMANDS) await printHook(store, storeEnv, command);
+    console.log('cost of `ask-later status` on the cluster:');
+    for (const command of STATUS_COMMANDS) await printStatus(store, storeEnv, command);
+  } finally {
+    await store.close();
+    await cluster.stop();
+  }
+}
+
 /** Prompt and wake latency inside the real Claude Code (bench/claude.mjs), in a namespace of its own. */
 async function benchClaude(url, prefix) {
   const store = await openRedisStore({ url, prefix });
@@ -377,6 +409,10 @@ async function benchClaude(url, prefix) {
 }
 
 async function main() {
+  if (process.env.BENCH_ONLY === 'cluster') {
+    await benchCluster();
+    return;
+  }
   const target = await server();
   const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
   let store;
@@ -474,6 +510,9 @@ async function main() {
 
     console.log('');
     await benchEmbeddedStore();
+
+    console.log('');
+    await benchCluster();
   } finally {
     await store?.close();
     if (target.external) {

@@ -15225,6 +15225,487 @@ var init_paging = __esm({
   }
 });
 
+// src/store/redis/unroutable-command-error.ts
+var UnroutableCommandError;
+var init_unroutable_command_error = __esm({
+  "src/store/redis/unroutable-command-error.ts"() {
+    "use strict";
+    UnroutableCommandError = class extends Error {
+      name = "UnroutableCommandError";
+      constructor(command, got2 = "a command the table does not list") {
+        super(`Expected ${JSON.stringify(command)} with keys of one hash slot, listed in command-keys.ts, got ${got2}`);
+      }
+    };
+  }
+});
+
+// src/store/redis/command-keys.ts
+function commandKeys(args) {
+  const name = (args[0] ?? "").toUpperCase();
+  if (FIRST_ARGUMENT.has(name)) return args.slice(1, 2);
+  if (KEYLESS.has(name)) return [];
+  switch (name) {
+    case "EVAL":
+    case "EVALSHA": {
+      const count = Number(args[2]);
+      if (!(count > 0)) throw new UnroutableCommandError(name, "a script declaring no key");
+      return args.slice(3, 3 + count);
+    }
+    // XGROUP CREATE <key> …, XINFO GROUPS <key>
+    case "XGROUP":
+    case "XINFO":
+      return args.slice(2, 3);
+    // … STREAMS <key>… <id>…: as many ids as keys.
+    case "XREAD":
+    case "XREADGROUP": {
+      const streams = args.findIndex((arg, i) => i > 0 && arg.toUpperCase() === "STREAMS");
+      if (streams < 0) break;
+      const rest = args.slice(streams + 1);
+      return rest.slice(0, rest.length / 2);
+    }
+  }
+  throw new UnroutableCommandError(name);
+}
+var FIRST_ARGUMENT, KEYLESS;
+var init_command_keys = __esm({
+  "src/store/redis/command-keys.ts"() {
+    "use strict";
+    init_unroutable_command_error();
+    FIRST_ARGUMENT = /* @__PURE__ */ new Set([
+      "DEL",
+      "EXISTS",
+      "GET",
+      "HGET",
+      "HGETALL",
+      "HLEN",
+      "HMGET",
+      "HSCAN",
+      "HSET",
+      "HSETNX",
+      "LPOP",
+      "LRANGE",
+      "PEXPIRE",
+      "SET",
+      "SMEMBERS",
+      "TYPE",
+      "XACK",
+      "XADD",
+      "XAUTOCLAIM",
+      "XLEN",
+      "XPENDING",
+      "XRANGE",
+      "XREVRANGE",
+      "ZCARD",
+      "ZLEXCOUNT",
+      "ZRANGE",
+      "ZRANGEBYSCORE",
+      "ZSCORE"
+    ]);
+    KEYLESS = /* @__PURE__ */ new Set(["ASKING", "CLUSTER", "INFO", "PING", "PUBLISH"]);
+  }
+});
+
+// src/store/redis/slot.ts
+function crc16(bytes, start, end) {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = crc << 8 & 65535 ^ (TABLE[(crc >> 8 ^ (bytes[i] ?? 0)) & 255] ?? 0);
+  return crc;
+}
+function keySlot(key) {
+  const bytes = Buffer.from(key, "utf8");
+  const open = bytes.indexOf(123);
+  if (open >= 0) {
+    const close = bytes.indexOf(125, open + 1);
+    if (close > open + 1) return crc16(bytes, open + 1, close) % SLOT_COUNT;
+  }
+  return crc16(bytes, 0, bytes.length) % SLOT_COUNT;
+}
+var SLOT_COUNT, TABLE;
+var init_slot = __esm({
+  "src/store/redis/slot.ts"() {
+    "use strict";
+    SLOT_COUNT = 16384;
+    TABLE = (() => {
+      const table2 = new Uint16Array(256);
+      for (let byte = 0; byte < 256; byte++) {
+        let crc = byte << 8;
+        for (let bit = 0; bit < 8; bit++) crc = crc & 32768 ? (crc << 1 ^ 4129) & 65535 : crc << 1 & 65535;
+        table2[byte] = crc;
+      }
+      return table2;
+    })();
+  }
+});
+
+// src/store/redis/slot-moving-error.ts
+var SlotMovingError;
+var init_slot_moving_error = __esm({
+  "src/store/redis/slot-moving-error.ts"() {
+    "use strict";
+    SlotMovingError = class extends Error {
+      name = "SlotMovingError";
+      constructor(what, attempts, options) {
+        super(`Expected the Redis Cluster slot of ${what} to settle, got "try again" ${attempts} times`, options);
+      }
+    };
+  }
+});
+
+// src/store/redis/cluster-connection.ts
+function backoffMs(attempt) {
+  return Math.min(10 * 2 ** (attempt - 1), 250);
+}
+function redirectOf(error46) {
+  if (!(error46 instanceof Error)) return void 0;
+  const message = error46.message;
+  const redirect = /^(MOVED|ASK) (\d+) (\S+)/.exec(message);
+  if (redirect) {
+    const kind = redirect[1] === "MOVED" ? "moved" : "ask";
+    return { kind, slot: Number(redirect[2]), address: String(redirect[3]) };
+  }
+  if (message.startsWith("TRYAGAIN")) return { kind: "retry", refresh: false };
+  if (message.startsWith("CLUSTERDOWN")) return { kind: "retry", refresh: true };
+  if (message.includes("Script attempted to access a non local key")) return { kind: "retry", refresh: false };
+  return void 0;
+}
+function addressOf(host, port) {
+  return `${host}:${port}`;
+}
+function nodeUrl(seedUrl, address) {
+  const colon = address.lastIndexOf(":");
+  const host = address.slice(0, colon);
+  const url2 = new URL(seedUrl);
+  url2.hostname = host.includes(":") ? `[${host}]` : host;
+  url2.port = address.slice(colon + 1);
+  return url2.toString();
+}
+function notSent(error46) {
+  if (!(error46 instanceof Error)) return false;
+  const names = ["ClientOfflineError", "ClientClosedError"];
+  return names.includes(error46.name) || names.includes(error46.constructor.name);
+}
+function slotOf(args) {
+  const keys = commandKeys(args);
+  const first = keys[0];
+  if (first === void 0) return void 0;
+  const slot = keySlot(first);
+  for (const key of keys) {
+    const other = keySlot(key);
+    if (other !== slot) throw new UnroutableCommandError(String(args[0]), `keys in hash slots ${slot} and ${other}`);
+  }
+  return slot;
+}
+async function connectRedis(url2, connect) {
+  const seed = await connect(url2);
+  let reply;
+  try {
+    reply = await seed.sendCommand(["CLUSTER", "SLOTS"]);
+  } catch (error46) {
+    if (seed.isOpen) return seed;
+    seed.close();
+    throw error46;
+  }
+  const parsed = new URL(url2);
+  const db = parsed.pathname.replace(/^\//, "");
+  if (db !== "" && db !== "0") {
+    seed.close();
+    throw new Error(`Expected REDIS_URL to name database 0 (a Redis Cluster has no other), got /${db}`);
+  }
+  const map2 = new SlotMap(url2);
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  map2.load(reply, host);
+  return new ClusterConnection(map2, connect, {
+    address: addressOf(host, Number(parsed.port || 6379)),
+    connection: seed
+  });
+}
+var MAX_RETRIES, MAX_REDIRECTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
+var init_cluster_connection = __esm({
+  "src/store/redis/cluster-connection.ts"() {
+    "use strict";
+    init_command_keys();
+    init_slot();
+    init_slot_moving_error();
+    init_unroutable_command_error();
+    MAX_RETRIES = 16;
+    MAX_REDIRECTS = 5;
+    sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+    SlotMap = class {
+      constructor(seedUrl) {
+        this.seedUrl = seedUrl;
+      }
+      seedUrl;
+      #owner = new Array(SLOT_COUNT);
+      #masters = [];
+      #refreshing;
+      get masters() {
+        return this.#masters;
+      }
+      /** Read a `CLUSTER SLOTS` reply; `askedHost` stands in for a node that does not know its own address. */
+      load(reply, askedHost) {
+        if (!Array.isArray(reply)) throw new Error(`Expected CLUSTER SLOTS to answer a list, got ${typeof reply}`);
+        const owner = new Array(SLOT_COUNT);
+        const masters = /* @__PURE__ */ new Set();
+        for (const range of reply) {
+          const [start, end, master] = range;
+          const host = String(master?.[0] ?? "");
+          const address = addressOf(host === "" || host === "?" ? askedHost : host, Number(master?.[1]));
+          masters.add(address);
+          for (let slot = Number(start); slot <= Number(end); slot++) owner[slot] = address;
+        }
+        for (let slot = 0; slot < SLOT_COUNT; slot++) this.#owner[slot] = owner[slot];
+        this.#masters = [...masters];
+      }
+      assign(slot, address) {
+        this.#owner[slot] = address;
+        if (!this.#masters.includes(address)) this.#masters = [...this.#masters, address];
+      }
+      ownerOf(slot) {
+        return this.#owner[slot];
+      }
+      /** Some master, for keyless commands. */
+      any() {
+        const first = this.#masters[0];
+        if (first === void 0) throw new Error("Expected a Redis Cluster with at least one master, got none");
+        return first;
+      }
+      urlOf(address) {
+        return nodeUrl(this.seedUrl, address);
+      }
+      /**
+       * Read the map again through `ask`, one node after another until one answers: `first` before the others (the
+       * node that just said MOVED knows the news), never `skip` (the node that is away). Concurrent calls share one read.
+       */
+      refresh(ask, options = {}) {
+        this.#refreshing ??= (async () => {
+          const order2 = [...options.first ? [options.first] : [], ...this.#masters.filter((a) => a !== options.first)];
+          try {
+            for (const address of order2.filter((a) => a !== options.skip)) {
+              try {
+                this.load(await ask(address), address.slice(0, address.lastIndexOf(":")));
+                return;
+              } catch {
+              }
+            }
+          } finally {
+            this.#refreshing = void 0;
+          }
+        })();
+        return this.#refreshing;
+      }
+    };
+    ClusterConnection = class _ClusterConnection {
+      isCluster = true;
+      #map;
+      #connect;
+      #nodes = /* @__PURE__ */ new Map();
+      #open = true;
+      constructor(map2, connect, seed) {
+        this.#map = map2;
+        this.#connect = connect;
+        if (seed) {
+          if (map2.masters.includes(seed.address)) this.#nodes.set(seed.address, Promise.resolve(seed.connection));
+          else seed.connection.close();
+        }
+      }
+      get isOpen() {
+        return this.#open;
+      }
+      /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
+      async #node(address) {
+        const known = this.#nodes.get(address);
+        if (known) {
+          const connection = await known.catch(() => void 0);
+          if (connection?.isOpen) return connection;
+          if (this.#nodes.get(address) === known) this.#nodes.delete(address);
+        }
+        if (!this.#open) throw new ClusterClosed();
+        const opening = this.#connect(this.#map.urlOf(address));
+        this.#nodes.set(address, opening);
+        opening.catch(() => {
+          if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
+        });
+        return opening;
+      }
+      async #refresh(options = {}) {
+        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), options);
+        for (const [address, connection] of this.#nodes) {
+          if (this.#map.masters.includes(address)) continue;
+          this.#nodes.delete(address);
+          void connection.then((c) => c.close()).catch(() => void 0);
+        }
+      }
+      #ownerOf(slot) {
+        return (slot === void 0 ? void 0 : this.#map.ownerOf(slot)) ?? this.#map.any();
+      }
+      async sendCommand(args) {
+        if (!this.#open) throw new ClusterClosed();
+        const slot = slotOf(args);
+        let address = this.#ownerOf(slot);
+        let asking = false;
+        let retries = 0;
+        let redirects = 0;
+        for (; ; ) {
+          let node;
+          try {
+            node = await this.#node(address);
+          } catch (error46) {
+            const away = address;
+            await this.#refresh({ skip: away });
+            address = this.#ownerOf(slot);
+            asking = false;
+            if (address === away || ++redirects > MAX_REDIRECTS) throw error46;
+            continue;
+          }
+          try {
+            if (!asking) return await node.sendCommand(args);
+            const asked = node.sendCommand(["ASKING"]);
+            const reply = node.sendCommand(args);
+            asked.catch(() => void 0);
+            return await reply;
+          } catch (error46) {
+            const redirect = redirectOf(error46);
+            if (!redirect) {
+              if (notSent(error46) && ++redirects <= MAX_REDIRECTS) {
+                await this.#refresh({ skip: address });
+                if (this.#ownerOf(slot) !== address) {
+                  address = this.#ownerOf(slot);
+                  asking = false;
+                  continue;
+                }
+              }
+              throw error46;
+            }
+            if (redirect.kind === "retry") {
+              if (++retries >= MAX_RETRIES) throw new SlotMovingError(`slot ${slot ?? "-"}`, retries, { cause: error46 });
+              redirects = 0;
+              await sleep(backoffMs(retries));
+              if (redirect.refresh) await this.#refresh().catch(() => void 0);
+              address = this.#ownerOf(slot);
+              asking = false;
+              continue;
+            }
+            if (++redirects > MAX_REDIRECTS) {
+              throw new SlotMovingError(`slot ${slot ?? "-"}`, redirects, { cause: error46 });
+            }
+            if (redirect.kind === "moved") {
+              this.#map.assign(redirect.slot, redirect.address);
+              void this.#refresh({ first: redirect.address }).catch(() => void 0);
+              address = redirect.address;
+              asking = false;
+            } else {
+              address = redirect.address;
+              asking = true;
+            }
+          }
+        }
+      }
+      async duplicate() {
+        return new _ClusterConnection(this.#map, this.#connect);
+      }
+      /** On any master: a cluster hands every PUBLISH to every node. */
+      async subscribe(channel, listener) {
+        return (await this.#node(this.#map.any())).subscribe(channel, listener);
+      }
+      close() {
+        this.#open = false;
+        for (const connection of this.#nodes.values()) void connection.then((c) => c.close()).catch(() => void 0);
+        this.#nodes.clear();
+      }
+    };
+    ClusterClosed = class extends Error {
+      name = "ClientClosedError";
+      constructor() {
+        super("The cluster connection is closed");
+      }
+    };
+  }
+});
+
+// src/store/redis/hints.ts
+var FULL_PASS_MS, StreamHints;
+var init_hints = __esm({
+  "src/store/redis/hints.ts"() {
+    "use strict";
+    FULL_PASS_MS = 5e3;
+    StreamHints = class {
+      #subscribe;
+      #fullPassMs;
+      /** Project tags hinted since their stream was last read. */
+      #hinted = /* @__PURE__ */ new Set();
+      #fullPassDue = true;
+      #lastFullPass = 0;
+      #subscription;
+      #subscribing;
+      #wake;
+      #closed = false;
+      constructor(subscribe, fullPassMs = FULL_PASS_MS) {
+        this.#subscribe = subscribe;
+        this.#fullPassMs = fullPassMs;
+      }
+      /** Subscribe if not subscribed (again after a lost subscription); a failure leaves the periodic full pass. */
+      async subscribe() {
+        if (this.#subscription?.isOpen || this.#closed) return;
+        this.#subscribing ??= (async () => {
+          try {
+            this.#subscription = await this.#subscribe({
+              onMessage: (tag) => {
+                this.#hinted.add(tag);
+                this.#wake?.();
+              },
+              onReady: () => {
+                this.#fullPassDue = true;
+                this.#wake?.();
+              }
+            });
+            if (this.#closed) this.#subscription.close();
+          } catch {
+          } finally {
+            this.#subscribing = void 0;
+          }
+        })();
+        await this.#subscribing;
+      }
+      /** The streams to read now: every one on a full pass, else those hinted since the last call. */
+      due(streams) {
+        const now = Date.now();
+        if (this.#fullPassDue || now - this.#lastFullPass >= this.#fullPassMs) {
+          this.#fullPassDue = false;
+          this.#lastFullPass = now;
+          this.#hinted.clear();
+          return [...streams];
+        }
+        const due = streams.filter((stream) => this.#hinted.has(stream.tag));
+        this.#hinted.clear();
+        return due;
+      }
+      /** Read this stream again next time (a full batch may have left more behind). */
+      again(tag) {
+        this.#hinted.add(tag);
+      }
+      /** Until a hint (or a new subscription) arrives, the next full pass is due, `ms` passed, or `close`. */
+      async wait(ms) {
+        if (this.#hinted.size > 0 || this.#fullPassDue || this.#closed) return;
+        const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
+        await new Promise((resolve6) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.#wake = void 0;
+            resolve6();
+          };
+          const timer = setTimeout(done, Math.min(ms, untilFullPass));
+          this.#wake = done;
+        });
+      }
+      close() {
+        this.#closed = true;
+        this.#subscription?.close();
+        this.#wake?.();
+      }
+    };
+  }
+});
+
 // src/store/redis/events.ts
 function isEventType(value) {
   return EVENT_TYPES.includes(value ?? "");
@@ -15290,12 +15771,17 @@ var init_events = __esm({
   "src/store/redis/events.ts"() {
     "use strict";
     init_port();
+    init_hints();
     RedisEventConsumer = class {
       #o;
       #grouped = /* @__PURE__ */ new Set();
       #streamByTag = /* @__PURE__ */ new Map();
+      /** Cluster: which streams to read next (hints.ts). */
+      #hints;
+      #closed = false;
       constructor(options) {
         this.#o = options;
+        this.#hints = options.hints && new StreamHints(options.hints, options.fullPassMs);
       }
       /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
       async #streams() {
@@ -15331,6 +15817,7 @@ var init_events = __esm({
         return typeof inherited["last-delivered-id"] === "string" ? inherited["last-delivered-id"] : "0";
       }
       async read(options = {}) {
+        if (this.#hints) return this.#readEach(options, this.#hints);
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
@@ -15342,6 +15829,42 @@ var init_events = __esm({
         command.push("STREAMS", ...streams, ...streams.map(() => ">"));
         const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
         return parseStreamReply(await connection.sendCommand(command), () => void 0).map(strip);
+      }
+      /** Cluster: the hinted streams (all of them on a full pass), one command each; waiting means waiting for a hint. */
+      async #readEach(options, hints) {
+        await hints.subscribe();
+        const blockMs = options.blockMs ?? 0;
+        const count = options.count ?? 100;
+        const events = await this.#readDue(count, hints);
+        if (events.length > 0 || blockMs <= 0 || this.#closed) return events;
+        await hints.wait(blockMs);
+        return this.#closed ? [] : this.#readDue(count, hints);
+      }
+      async #readDue(count, hints) {
+        await this.#streams();
+        const due = hints.due([...this.#streamByTag].map(([tag, key]) => ({ tag, key })));
+        const replies = await Promise.all(
+          due.map(
+            ({ key }) => this.#o.client.sendCommand([
+              "XREADGROUP",
+              "GROUP",
+              this.#o.group,
+              this.#o.consumer,
+              "COUNT",
+              String(count),
+              "STREAMS",
+              key,
+              ">"
+            ])
+          )
+        );
+        const events = [];
+        replies.forEach((reply, i) => {
+          const read2 = parseStreamReply(reply, () => void 0);
+          if (read2.length >= count) hints.again(due[i]?.tag ?? "");
+          events.push(...read2.map(strip));
+        });
+        return events;
       }
       async reclaim(minIdleMs, count = 100) {
         const claimed = [];
@@ -15379,6 +15902,8 @@ var init_events = __esm({
         }
       }
       async close() {
+        this.#closed = true;
+        this.#hints?.close();
         this.#o.blocking.close();
         this.#o.onClose();
       }
@@ -15390,6 +15915,7 @@ var init_events = __esm({
 function globalKeys(prefix) {
   return {
     projects: `${prefix}:projects`,
+    hints: `${prefix}:hints`,
     lease: (name) => `${prefix}:lease:${name}`,
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
@@ -15680,7 +16206,7 @@ function load(file2) {
     }
   };
 }
-var scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, PARK_TAG_COLLISION;
+var scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, SLOT_MOVING, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
@@ -15694,9 +16220,9 @@ var init_scripts = __esm({
       claim: load("claim-1"),
       waiting: load("waiting-1"),
       confirm: load("confirm-5"),
-      release: load("release-0"),
+      release: load("release-1"),
       deliver: load("deliver-6"),
-      purge: load("purge-3"),
+      purge: load("purge-7"),
       views: load("views-10"),
       listPage: load("list-page-6"),
       lease: load("lease-1"),
@@ -15720,6 +16246,7 @@ var init_scripts = __esm({
     ExpireCode = { unknown: 0, expired: 1, notDue: 2, notPending: 3 };
     RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 };
     DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 };
+    SLOT_MOVING = -1;
     PARK_TAG_COLLISION = -1;
   }
 });
@@ -15732,14 +16259,17 @@ var init_tail = __esm({
     "use strict";
     init_store_unavailable_error();
     init_events();
+    init_hints();
     RedisEventTail = class _RedisEventTail {
       #o;
       /** Stream key → the id of the last entry read (or the newest when the tail began). */
       #cursors;
+      #hints;
       #closed = false;
       constructor(options, cursors) {
         this.#o = options;
         this.#cursors = cursors;
+        this.#hints = options.hints && new StreamHints(options.hints, options.fullPassMs);
       }
       /** Begin now: every known stream from its newest entry (one look each, sent together). */
       static async begin(options) {
@@ -15755,19 +16285,14 @@ var init_tail = __esm({
         const abort = () => void this.close();
         options.signal?.addEventListener("abort", abort, { once: true });
         try {
-          const keys = (await this.#o.streams()).map((project) => project.events);
+          const streams = (await this.#o.streams()).map((project) => ({ tag: project.tag, key: project.events }));
           if (options.signal?.aborted) return [];
-          if (keys.length === 0) {
-            await delay(Math.min(Math.max(0, options.timeoutMs), 250), void 0, { signal: options.signal }).catch(
-              () => void 0
-            );
-            return [];
-          }
-          const command = ["XREAD", "COUNT", String(options.count ?? 100)];
-          const blockMs = Math.floor(options.timeoutMs);
-          if (blockMs > 0) command.push("BLOCK", String(blockMs));
-          command.push("STREAMS", ...keys, ...keys.map((key) => this.#cursors.get(key) ?? "0-0"));
-          const events = parseStreamReply(await this.#o.blocking.sendCommand(command), () => void 0);
+          const count = options.count ?? 100;
+          const events = this.#hints ? await this.#readHinted(streams, count, options.timeoutMs, this.#hints) : await this.#readAll(
+            streams.map((stream) => stream.key),
+            count,
+            options.timeoutMs
+          );
           for (const event of events) this.#cursors.set(event.streamKey, event.entryId);
           return events.map(({ eventId, type, project, questionId, at }) => ({ eventId, type, project, questionId, at }));
         } catch (error46) {
@@ -15777,9 +16302,50 @@ var init_tail = __esm({
           options.signal?.removeEventListener("abort", abort);
         }
       }
+      /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
+      async #readAll(keys, count, timeoutMs) {
+        if (keys.length === 0) {
+          await delay(Math.min(Math.max(0, timeoutMs), 250));
+          return [];
+        }
+        const command = ["XREAD", "COUNT", String(count)];
+        const blockMs = Math.floor(timeoutMs);
+        if (blockMs > 0) command.push("BLOCK", String(blockMs));
+        command.push("STREAMS", ...keys, ...keys.map((key) => this.#cursors.get(key) ?? "0-0"));
+        return parseStreamReply(await this.#o.blocking.sendCommand(command), () => void 0);
+      }
+      /** Cluster: the streams due (hinted, or all on a full pass), one XREAD each; waiting means waiting for a hint. */
+      async #readHinted(streams, count, timeoutMs, hints) {
+        await hints.subscribe();
+        const read2 = async () => {
+          const due = hints.due(streams);
+          const replies = await Promise.all(
+            due.map(
+              ({ key }) => this.#o.client.sendCommand([
+                "XREAD",
+                "COUNT",
+                String(count),
+                "STREAMS",
+                key,
+                this.#cursors.get(key) ?? "0-0"
+              ])
+            )
+          );
+          return replies.flatMap((reply, i) => {
+            const events2 = parseStreamReply(reply, () => void 0);
+            if (events2.length >= count) hints.again(due[i]?.tag ?? "");
+            return events2;
+          });
+        };
+        const events = await read2();
+        if (events.length > 0 || timeoutMs <= 0 || this.#closed) return events;
+        await hints.wait(timeoutMs);
+        return this.#closed ? [] : read2();
+      }
       async close() {
         if (this.#closed) return;
         this.#closed = true;
+        this.#hints?.close();
         this.#o.blocking.close();
         this.#o.onClose();
       }
@@ -15909,7 +16475,7 @@ __export(resp_connection_exports, {
   RedisErrorReply: () => RedisErrorReply,
   connectResp: () => connectResp
 });
-import { connect as connectTcp } from "node:net";
+import { connect as connectTcp, isIP as isIP2 } from "node:net";
 function parseReply(buffer, offset) {
   const lineEnd = buffer.indexOf("\r\n", offset);
   if (lineEnd < 0) return INCOMPLETE;
@@ -15961,7 +16527,7 @@ async function connectResp(url2, options) {
   const tls = parsed.protocol === "rediss:";
   const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
   const port = Number(parsed.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, servername: host }) : connectTcp({ host, port });
+  const socket = tls ? (await import("node:tls")).connect({ host, port, ...isIP2(host) ? {} : { servername: host } }) : connectTcp({ host, port });
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => {
@@ -16021,7 +16587,10 @@ var init_resp_connection = __esm({
       socket;
       url;
       options;
+      isCluster = false;
       #buffer = Buffer.alloc(0);
+      /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
+      #onPush;
       #pending = [];
       #open = true;
       get isOpen() {
@@ -16035,6 +16604,11 @@ var init_resp_connection = __esm({
             const parsed = parseReply(this.#buffer, offset);
             if (parsed === INCOMPLETE) break;
             offset = parsed.next;
+            const value = parsed.value;
+            if (this.#onPush && Array.isArray(value) && value[0] === "message") {
+              this.#onPush(String(value[2]));
+              continue;
+            }
             const waiter = this.#pending.shift();
             if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
             else waiter?.resolve(parsed.value);
@@ -16061,6 +16635,24 @@ var init_resp_connection = __esm({
       }
       duplicate() {
         return connectResp(this.url, this.options);
+      }
+      /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
+      async subscribe(channel, listener) {
+        const connection = await connectResp(this.url, this.options);
+        connection.#onPush = (message) => listener.onMessage(message);
+        try {
+          await connection.sendCommand(["SUBSCRIBE", channel]);
+        } catch (error46) {
+          connection.close();
+          throw error46;
+        }
+        listener.onReady?.();
+        return {
+          get isOpen() {
+            return connection.isOpen;
+          },
+          close: () => connection.close()
+        };
       }
       close() {
         this.#open = false;
@@ -61331,6 +61923,7 @@ var init_node_redis_connection = __esm({
         this.client = client;
       }
       client;
+      isCluster = false;
       get isOpen() {
         return this.client.isOpen;
       }
@@ -61342,6 +61935,21 @@ var init_node_redis_connection = __esm({
         copy.on("error", () => void 0);
         await copy.connect();
         return new _NodeRedisConnection(copy);
+      }
+      async subscribe(channel, listener) {
+        const copy = this.client.duplicate();
+        copy.on("error", () => void 0);
+        copy.on("ready", () => listener.onReady?.());
+        await copy.connect();
+        await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
+        return {
+          get isOpen() {
+            return copy.isOpen;
+          },
+          close: () => {
+            if (copy.isOpen) copy.destroy();
+          }
+        };
       }
       close() {
         if (this.client.isOpen) this.client.destroy();
@@ -61361,7 +61969,13 @@ __export(redis_store_exports, {
 import { randomUUID } from "node:crypto";
 function isConnectionError(error46) {
   if (!(error46 instanceof Error)) return false;
-  const names = ["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError"];
+  const names = [
+    "ClientClosedError",
+    "ClientOfflineError",
+    "SocketClosedUnexpectedlyError",
+    "ConnectionTimeoutError",
+    "SlotMovingError"
+  ];
   if (names.includes(error46.name) || names.includes(error46.constructor.name)) return true;
   const code3 = error46.code;
   return typeof code3 === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code3);
@@ -61373,11 +61987,19 @@ function toStoreError(error46) {
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
-    const connection = options.connection === "minimal" ? await (await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports))).connectResp(options.url, { connectTimeoutMs: timeout }) : await (await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports))).connectNodeRedis(options.url, timeout);
-    return new RedisStore(connection, options);
+    const connector = await nodeConnector(options.connection ?? "node-redis", timeout);
+    return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error46) {
     throw new StoreUnavailableError({ cause: error46 });
   }
+}
+async function nodeConnector(kind, timeoutMs) {
+  if (kind === "minimal") {
+    const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
+    return (url2) => connectResp2(url2, { connectTimeoutMs: timeoutMs });
+  }
+  const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
+  return (url2) => connectNodeRedis2(url2, timeoutMs);
 }
 function wrapTail(tail) {
   return {
@@ -61406,7 +62028,7 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-var RETENTION_MS, CACHE_MAX, KEYS_CACHE_MAX, VIEW_CHECK_MS, RedisStore;
+var RETENTION_MS, CACHE_MAX, SETTLE_ATTEMPTS, KEYS_CACHE_MAX, VIEW_CHECK_MS, RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
@@ -61419,14 +62041,17 @@ var init_redis_store = __esm({
     init_failed_events();
     init_paging();
     init_store_unavailable_error();
+    init_cluster_connection();
     init_events();
     init_keys();
     init_record();
     init_scripts();
+    init_slot_moving_error();
     init_tail();
     init_tokens();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
     CACHE_MAX = 1e4;
+    SETTLE_ATTEMPTS = 16;
     KEYS_CACHE_MAX = 1e5;
     VIEW_CHECK_MS = 2e3;
     RedisStore = class {
@@ -61499,10 +62124,35 @@ var init_redis_store = __esm({
           throw error46;
         }
       }
+      /**
+       * What a script that reads the records an index names does with one that is absent: in a Redis Cluster the slot
+       * may be migrating (the record is on the other node for now), so it answers SLOT_MOVING and writes nothing; on
+       * one server the record is gone.
+       */
+      get #missing() {
+        return this.#client.isCluster ? "wait" : "gone";
+      }
+      /** `#eval`, again after a back-off while the script answers SLOT_MOVING (bounded: then SlotMovingError). */
+      async #evalSettled(script, keys, args) {
+        for (let attempt = 1; ; attempt++) {
+          const reply = await this.#eval(script, keys, args);
+          if (reply !== SLOT_MOVING) return reply;
+          if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
+          await new Promise((resolve6) => setTimeout(resolve6, Math.min(10 * 2 ** (attempt - 1), 250)));
+        }
+      }
       async #registerProject(keys) {
         if (this.#knownProjects.has(keys.tag)) return;
         await this.#client.sendCommand(["HSETNX", globalKeys(this.#prefix).projects, keys.tag, keys.project]);
         this.#knownProjects.add(keys.tag);
+      }
+      /**
+       * Cluster only: tell event consumers that this project's stream has something new (events.ts), once the
+       * transition is written. A lost hint only delays consumers until their next full pass, so it never fails a call.
+       */
+      async #hint(keys) {
+        if (!this.#client.isCluster) return;
+        await this.#client.sendCommand(["PUBLISH", globalKeys(this.#prefix).hints, keys.tag]).catch(() => void 0);
       }
       knownProjects() {
         return this.#run(async () => [...(await this.projects()).values()]);
@@ -61551,6 +62201,7 @@ var init_redis_store = __esm({
           if (id === PARK_TAG_COLLISION) {
             throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
           }
+          await this.#hint(keys);
           return {
             ...spec,
             project,
@@ -61625,7 +62276,7 @@ var init_redis_store = __esm({
         ).then((entries) => new Map(entries));
       }
       async #checkViews(keys) {
-        const reply = await this.#eval(
+        const reply = await this.#evalSettled(
           scripts.views,
           [
             keys.meta,
@@ -61634,7 +62285,7 @@ var init_redis_store = __esm({
             keys.answeredIndex,
             ...QUESTION_STATUSES.map((status) => keys.status(status))
           ],
-          [keys.base, INDEX_VERSION]
+          [keys.base, INDEX_VERSION, this.#missing]
         );
         return {
           blocking: Number(reply[0] ?? 0),
@@ -61796,6 +62447,7 @@ var init_redis_store = __esm({
             [JSON.stringify(answer), now, size, this.#maxLen]
           );
           if (Number(reply[0]) === TransitionCode.done) {
+            await this.#hint(keys);
             const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
             return { kind: "won", question: { ...question, status: "answered", answer, messages } };
           }
@@ -61848,6 +62500,7 @@ var init_redis_store = __esm({
             ],
             [target, JSON.stringify(closure), now, size, this.#maxLen]
           );
+          if (Number(reply[0]) === TransitionCode.done) await this.#hint(keys);
           return this.#transitionResult(project, id, reply, (q) => ({ kind: "done", question: q }));
         });
       }
@@ -61880,6 +62533,7 @@ var init_redis_store = __esm({
             [id, JSON.stringify(closure), now, size, this.#maxLen]
           )
         );
+        if (code3 === ExpireCode.expired) await this.#hint(keys);
         return code3 === ExpireCode.expired;
       }
       expireDue() {
@@ -61905,10 +62559,18 @@ var init_redis_store = __esm({
             const keys = this.#keys(project);
             for (; ; ) {
               const n = Number(
-                await this.#eval(
+                await this.#evalSettled(
                   scripts.purge,
-                  [keys.done, keys.closedIndex, keys.answeredIndex],
-                  [keys.base, cutoff, 500]
+                  [
+                    keys.done,
+                    keys.closedIndex,
+                    keys.answeredIndex,
+                    keys.status("delivered"),
+                    keys.status("cancelled"),
+                    keys.status("dismissed"),
+                    keys.status("expired")
+                  ],
+                  [keys.base, cutoff, 500, this.#missing]
                 )
               );
               dropped += n;
@@ -61923,10 +62585,18 @@ var init_redis_store = __esm({
           const keys = this.#keys(project);
           const claimId = randomUUID();
           const now = this.#now();
-          const reply = await this.#eval(
+          const reply = await this.#evalSettled(
             scripts.claim,
             [keys.outbox],
-            [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? "blocking" : ""]
+            [
+              keys.base,
+              now,
+              options.budget,
+              claimId,
+              now + options.leaseMs,
+              options.blockingOnly ? "blocking" : "",
+              this.#missing
+            ]
           );
           const questions = [];
           try {
@@ -61934,7 +62604,9 @@ var init_redis_store = __esm({
               questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
           } catch (error46) {
             const ids = reply.filter((_, i) => i % 2 === 1).map(String);
-            await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => void 0);
+            await this.#evalSettled(scripts.release, [keys.outbox], [keys.base, this.#missing, claimId, ...ids]).catch(
+              () => void 0
+            );
             throw error46;
           }
           return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
@@ -61943,10 +62615,10 @@ var init_redis_store = __esm({
       waitingOutcomes(project, options = {}) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          const reply = await this.#eval(
+          const reply = await this.#evalSettled(
             scripts.waiting,
             [keys.outbox],
-            [keys.base, this.#now(), options.blockingOnly ? "blocking" : ""]
+            [keys.base, this.#now(), options.blockingOnly ? "blocking" : "", this.#missing]
           );
           const questions = [];
           for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
@@ -61956,18 +62628,23 @@ var init_redis_store = __esm({
       confirmClaim(project, claim, ids) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          const reply = await this.#eval(
+          const reply = await this.#evalSettled(
             scripts.confirm,
             [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)]
+            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, this.#missing, ...claimedIds(claim, ids)]
           );
+          if (reply.length > 0) await this.#hint(keys);
           return reply.map(Number).sort((a, b) => a - b);
         });
       }
       releaseClaim(project, claim, ids) {
         return this.#run(async () => {
           const keys = this.#keys(project);
-          await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
+          await this.#evalSettled(
+            scripts.release,
+            [keys.outbox],
+            [keys.base, this.#missing, claim.claimId, ...claimedIds(claim, ids)]
+          );
         });
       }
       markDelivered(project, id, via = "tool-result") {
@@ -61980,7 +62657,10 @@ var init_redis_store = __esm({
               [id, this.#now(), this.#maxLen, via]
             )
           );
-          if (code3 === DeliverCode.delivered) return "delivered";
+          if (code3 === DeliverCode.delivered) {
+            await this.#hint(keys);
+            return "delivered";
+          }
           return code3 === DeliverCode.leased ? "leased" : "not-waiting";
         });
       }
@@ -61991,6 +62671,7 @@ var init_redis_store = __esm({
             await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen])
           );
           if (code3 === RemindCode.unknown) return { kind: "unknown" };
+          if (code3 === RemindCode.reminded) await this.#hint(keys);
           const question = await this.get(project, id);
           if (!question) return { kind: "unknown" };
           if (code3 === RemindCode.reminded) return { kind: "reminded", question };
@@ -62119,11 +62800,20 @@ var init_redis_store = __esm({
               const projects = await this.projects();
               return [...projects.values()].map((project) => this.#keys(project));
             },
-            onClose: () => this.#consumers.delete(consumer)
+            onClose: () => this.#consumers.delete(consumer),
+            ...this.#hintOptions()
           });
           this.#consumers.add(consumer);
           return consumer;
         });
+      }
+      /** Cluster only: how readers of every project's stream learn which streams to read (hints.ts). */
+      #hintOptions() {
+        if (!this.#client.isCluster) return {};
+        return {
+          hints: (listener) => this.#client.subscribe(globalKeys(this.#prefix).hints, listener),
+          ...this.#options.eventFullPassMs !== void 0 ? { fullPassMs: this.#options.eventFullPassMs } : {}
+        };
       }
       tail() {
         return this.#run(async () => {
@@ -62132,7 +62822,8 @@ var init_redis_store = __esm({
             client: this.#client,
             blocking,
             streams: async () => [...(await this.projects()).values()].map((project) => this.#keys(project)),
-            onClose: () => this.#tails.delete(tail)
+            onClose: () => this.#tails.delete(tail),
+            ...this.#hintOptions()
           }).catch((error46) => {
             blocking.close();
             throw error46;
@@ -63857,6 +64548,41 @@ function authProblem(error46) {
   }
   return void 0;
 }
+function databaseOf(url2) {
+  return new URL(url2).pathname.replace(/^\//, "");
+}
+async function clusterLines(connection, url2, timeoutMs) {
+  let reply;
+  try {
+    reply = await withDeadline(connection.sendCommand(["CLUSTER", "SLOTS"]), timeoutMs);
+  } catch (error46) {
+    if (redisErrorWord(error46) === "NOPERM") {
+      return [
+        warn(
+          "Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots"
+        )
+      ];
+    }
+    return [];
+  }
+  const ranges = Array.isArray(reply) ? reply : [];
+  const masters = new Set(ranges.map(([, , [host, port]]) => `${host}:${port}`)).size;
+  const served = ranges.reduce((sum, [start, end]) => sum + (Number(end) - Number(start) + 1), 0);
+  const db = new URL(url2).pathname.replace(/^\//, "");
+  const lines = [];
+  if (db !== "" && db !== "0") {
+    lines.push(
+      fail(`REDIS_URL names database ${db}, but a Redis Cluster has only database 0 — drop /${db} from the URL`)
+    );
+  }
+  const of = `${masters} master${masters === 1 ? "" : "s"}`;
+  lines.push(
+    served === SLOTS ? ok(`Redis Cluster at REDIS_URL: ${of}, all ${SLOTS} slots served`) : warn(
+      `Redis Cluster at REDIS_URL: ${of}, ${served} of ${SLOTS} slots served — projects in the others fail (CLUSTERDOWN) until every slot has a master`
+    )
+  );
+  return lines;
+}
 async function checkRedis(location, timeoutMs) {
   let connection;
   try {
@@ -63864,6 +64590,9 @@ async function checkRedis(location, timeoutMs) {
   } catch (error46) {
     const auth = authProblem(error46);
     if (auth) return [auth];
+    if (error46 instanceof Error && /SELECT is not allowed in cluster mode/i.test(error46.message)) {
+      return [fail(`REDIS_URL names database ${databaseOf(location.url)}, ${CLUSTER_DB_ONLY}`)];
+    }
     const why = describeNetworkError(error46, timeoutMs);
     const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
     return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
@@ -63894,6 +64623,7 @@ async function checkRedis(location, timeoutMs) {
         )
       );
     }
+    lines.push(...await clusterLines(connection, location.url, timeoutMs));
     return lines;
   } catch (error46) {
     const auth = authProblem(error46);
@@ -63907,7 +64637,7 @@ async function checkRedis(location, timeoutMs) {
     connection.close();
   }
 }
-var MIN_REDIS_VERSION;
+var MIN_REDIS_VERSION, SLOTS, CLUSTER_DB_ONLY;
 var init_redis = __esm({
   "src/doctor/redis.ts"() {
     "use strict";
@@ -63915,6 +64645,8 @@ var init_redis = __esm({
     init_check();
     init_deadline();
     MIN_REDIS_VERSION = "6.2.0";
+    SLOTS = 16384;
+    CLUSTER_DB_ONLY = "but a Redis Cluster has only database 0 — drop it from the URL";
   }
 });
 
@@ -75306,8 +76038,8 @@ var require_utils5 = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP2) {
-      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP3) {
+      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -76004,12 +76736,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
         let url2;
         try {
           url2 = new URL("http://" + parsed.host);
@@ -76025,9 +76757,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url2) {
@@ -76050,7 +76782,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP2 = false;
+      let isIP3 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -76112,15 +76844,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP2 = true;
+            isIP3 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -76137,14 +76869,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP2) {
+          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {

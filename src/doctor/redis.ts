@@ -1,7 +1,8 @@
 /**
  * The Redis check: reachable with the credentials in `REDIS_URL`, new enough for the store (XAUTOCLAIM: 6.2), and
- * keeping what it is given (AOF on; no eviction under a memory limit). Uses the minimal RESP client, which loads
- * nothing else and gives up connecting after the time-out.
+ * keeping what it is given (AOF on; no eviction under a memory limit); and whether it is a Redis Cluster (how many
+ * masters, every slot served or not, database 0). Uses the minimal RESP client, which loads nothing else and gives
+ * up connecting after the time-out. In a cluster, the server lines are about the node REDIS_URL names.
  */
 import type { StoreLocation } from '../store/open.js';
 import type { RedisConnection } from '../store/redis/connection.js';
@@ -51,6 +52,52 @@ function authProblem(error: unknown): CheckLine | undefined {
   return undefined;
 }
 
+/** The SLOT_COUNT of a Redis Cluster (slot.ts), repeated here so doctor loads nothing of the store. */
+const SLOTS = 16384;
+
+/** The database a Redis URL names (`/2`), '' when none. */
+function databaseOf(url: string): string {
+  return new URL(url).pathname.replace(/^\//, '');
+}
+
+const CLUSTER_DB_ONLY = 'but a Redis Cluster has only database 0 — drop it from the URL';
+
+/** What `CLUSTER SLOTS` says about REDIS_URL: nothing for one server, else its masters and slot coverage. */
+async function clusterLines(connection: RedisConnection, url: string, timeoutMs: number): Promise<CheckLine[]> {
+  let reply: unknown;
+  try {
+    reply = await withDeadline(connection.sendCommand(['CLUSTER', 'SLOTS']), timeoutMs);
+  } catch (error) {
+    if (redisErrorWord(error) === 'NOPERM') {
+      return [
+        warn(
+          'Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots',
+        ),
+      ];
+    }
+    return []; // cluster support disabled: one server
+  }
+  const ranges = Array.isArray(reply) ? (reply as [number, number, [string, number]][]) : [];
+  const masters = new Set(ranges.map(([, , [host, port]]) => `${host}:${port}`)).size;
+  const served = ranges.reduce((sum, [start, end]) => sum + (Number(end) - Number(start) + 1), 0);
+  const db = new URL(url).pathname.replace(/^\//, '');
+  const lines: CheckLine[] = [];
+  if (db !== '' && db !== '0') {
+    lines.push(
+      fail(`REDIS_URL names database ${db}, but a Redis Cluster has only database 0 — drop /${db} from the URL`),
+    );
+  }
+  const of = `${masters} master${masters === 1 ? '' : 's'}`;
+  lines.push(
+    served === SLOTS
+      ? ok(`Redis Cluster at REDIS_URL: ${of}, all ${SLOTS} slots served`)
+      : warn(
+          `Redis Cluster at REDIS_URL: ${of}, ${served} of ${SLOTS} slots served — projects in the others fail (CLUSTERDOWN) until every slot has a master`,
+        ),
+  );
+  return lines;
+}
+
 export async function checkRedis(
   location: Extract<StoreLocation, { kind: 'redis' }>,
   timeoutMs: number,
@@ -61,6 +108,9 @@ export async function checkRedis(
   } catch (error) {
     const auth = authProblem(error);
     if (auth) return [auth];
+    if (error instanceof Error && /SELECT is not allowed in cluster mode/i.test(error.message)) {
+      return [fail(`REDIS_URL names database ${databaseOf(location.url)}, ${CLUSTER_DB_ONLY}`)];
+    }
     const why = describeNetworkError(error, timeoutMs);
     const tls = location.url.startsWith('rediss:') ? '' : ' (rediss:// if it needs TLS)';
     return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
@@ -92,6 +142,7 @@ export async function checkRedis(
         ),
       );
     }
+    lines.push(...(await clusterLines(connection, location.url, timeoutMs)));
     return lines;
   } catch (error) {
     const auth = authProblem(error);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { QUESTIONS_COMMAND_JSON } from '../../src/bot/discord/app.js';
 import { runDoctor } from '../../src/doctor/run.js';
 import { connectResp } from '../../src/store/redis/resp-connection.js';
@@ -355,6 +355,32 @@ describe('ask-later doctor, one broken piece at a time', () => {
     );
     expect(lines.filter((line) => line.startsWith('✗'))).toEqual([]);
     expect(code).toBe(0);
+  });
+
+  it('GIVEN REDIS_URL naming a node of a Redis Cluster THEN a ✓ says so with its masters and slots; a database other than 0 is ✗', async () => {
+    const url = inject('redisClusterUrl');
+    const { lines } = await doctor({ ...healthyEnv(), REDIS_URL: url });
+    expect(lines).toContain('✓ Redis Cluster at REDIS_URL: 3 masters, all 16384 slots served');
+    const other = await doctor({ ...healthyEnv(), REDIS_URL: `${url}/2` });
+    expect(other.lines).toContain(
+      '✗ REDIS_URL names database 2, but a Redis Cluster has only database 0 — drop it from the URL',
+    );
+    expect(other.code).toBe(1);
+  });
+
+  it('GIVEN a Redis user that may not run CLUSTER SLOTS THEN a ⚠ says it is used as one server and what to grant', async () => {
+    const name = `doctor-${Date.now()}`;
+    const admin = await connectResp(redis.url, { connectTimeoutMs: 2000 });
+    await admin.sendCommand(['ACL', 'SETUSER', name, 'on', '>secret', '~*', '&*', '+@all', '-cluster']);
+    try {
+      const { lines } = await doctor({ ...healthyEnv(), REDIS_URL: `redis://${name}:secret@127.0.0.1:${redis.port}` });
+      expect(lines).toContain(
+        '⚠ Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots',
+      );
+    } finally {
+      await admin.sendCommand(['ACL', 'DELUSER', name]);
+      admin.close();
+    }
   });
 
   it('GIVEN Redis evicts keys under a memory limit THEN a ⚠ says to set noeviction', async () => {

@@ -71,6 +71,16 @@ describe('ask-later hook: which prompts carry answers', () => {
     expect(await statuses(store, project, [1])).toEqual(['delivered']);
   });
 
+  it('GIVEN an answer waiting THEN the plugin’s bundled hook (plugin/dist/hook.cjs) delivers it too', async () => {
+    const project = uniqueProject('bundle');
+    await answered(store, project, 1);
+    const bundle = new URL('../../plugin/dist/hook.cjs', import.meta.url).pathname;
+    const run = await runHookCli(envFor(project), payload(), { args: [bundle] });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(answeredIds(noteOf(run.stdout))).toEqual([1]);
+    expect(await statuses(store, project, [1])).toEqual(['delivered']);
+  });
+
   it.each([
     'system',
     'loop_wakeup',

@@ -1,7 +1,8 @@
-import { createClient } from 'redis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Question } from '../../src/core/question.js';
+import { connectRedis } from '../../src/store/redis/cluster-connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
+import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { isChat } from '../support/messages.js';
@@ -17,9 +18,9 @@ afterEach(async () => {
  * Per project stream, each surface's consumer group with its events not yet read (lag) plus read and not yet
  * acknowledged (pending), e.g. `bridge:slack 0`.
  */
-async function eventsInFlight(prefix: string, projects: readonly string[]): Promise<string[]> {
-  const raw = createClient({ url: inject('redisUrl') });
-  await raw.connect();
+async function eventsInFlight(url: string, prefix: string, projects: readonly string[]): Promise<string[]> {
+  // Routed by slot when `url` names a Redis Cluster node.
+  const raw = await connectRedis(url, (node) => connectNodeRedis(node, 2000));
   try {
     const found: string[] = [];
     for (const project of projects) {
@@ -37,7 +38,7 @@ async function eventsInFlight(prefix: string, projects: readonly string[]): Prom
     }
     return found.sort((a, b) => a.localeCompare(b));
   } finally {
-    raw.destroy();
+    raw.close();
   }
 }
 
@@ -51,7 +52,12 @@ function slackPostsPerRef(slack: FakeSlackApi): Map<string, number> {
   return counts;
 }
 
-describe('replicas against one Redis', () => {
+const servers = [
+  { kind: 'one Redis', url: inject('redisUrl') },
+  { kind: 'one Redis Cluster', url: inject('redisClusterUrl') },
+] as const;
+
+describe.each(servers)('replicas against $kind', ({ url }) => {
   it('GIVEN two bridges and 200 questions, one killed mid-way THEN the other finishes: exactly 200 posts per platform, no duplicate', async () => {
     const slack = await new FakeSlackApi().start();
     const discord = await new FakeDiscord().start();
@@ -60,15 +66,27 @@ describe('replicas against one Redis', () => {
       () => discord.stop(),
     );
     const prefix = uniquePrefix();
-    const store = await openTestStore({ prefix });
+    const store = await openTestStore({ url, prefix });
     cleanup.push(() => store.close());
     // Each replica on a store connection of its own; killing one = dropping its connection, no clean shutdown.
-    const storeA = await openTestStore({ prefix });
-    const storeB = await openTestStore({ prefix });
+    const storeA = await openTestStore({ url, prefix });
+    const storeB = await openTestStore({ url, prefix });
     cleanup.push(() => storeB.close());
     const bridge = { blockMs: 50, retryBaseMs: 10, reclaimIdleMs: 500 };
-    const a = await startReplica({ prefix, slack, discord, deps: { store: storeA, bridge, replica: 'replica-a' } });
-    const b = await startReplica({ prefix, slack, discord, deps: { store: storeB, bridge, replica: 'replica-b' } });
+    const a = await startReplica({
+      url,
+      prefix,
+      slack,
+      discord,
+      deps: { store: storeA, bridge, replica: 'replica-a' },
+    });
+    const b = await startReplica({
+      url,
+      prefix,
+      slack,
+      discord,
+      deps: { store: storeB, bridge, replica: 'replica-b' },
+    });
     cleanup.push(
       () => b.serve.stop(),
       () => a.serve.stop(),
@@ -96,7 +114,7 @@ describe('replicas against one Redis', () => {
     // Nothing can be posted late once every surface's group has read and acknowledged every event (A's included,
     // taken over by B).
     await expect
-      .poll(() => eventsInFlight(prefix, projects), { timeout: 30_000 })
+      .poll(() => eventsInFlight(url, prefix, projects), { timeout: 30_000 })
       .toEqual(['bridge:discord 0', 'bridge:slack 0', 'bridge:web 0'].flatMap((group) => projects.map(() => group)));
 
     const slackCounts = slackPostsPerRef(slack);

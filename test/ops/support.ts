@@ -22,6 +22,8 @@ export interface Replica {
 
 export interface ReplicaOptions {
   readonly prefix: string;
+  /** The Redis it runs against (default `inject('redisUrl')`). */
+  readonly url?: string;
   readonly slack?: FakeSlackApi;
   readonly discord?: FakeDiscord;
   readonly routes?: readonly RouteConfig[];
@@ -38,7 +40,7 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const logger = new RecordingLogger();
   const secret = options.signingSecret ?? OPS_SECRET;
   const config: ServeConfig = {
-    store: { kind: 'redis', url: inject('redisUrl'), prefix: options.prefix },
+    store: { kind: 'redis', url: options.url ?? inject('redisUrl'), prefix: options.prefix },
     port: 0,
     host: '127.0.0.1',
     routes: options.routes ?? [],

@@ -6,8 +6,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { connectRedis } from '../../src/store/redis/cluster-connection.js';
+import type { RedisConnection } from '../../src/store/redis/connection.js';
+import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { runWaiter, WAKE_EXIT_CODE, type WaiterOptions, wakeLine } from '../../src/waiter/run.js';
@@ -305,18 +307,18 @@ describe('the waiter on the embedded store', () => {
 
 describe('`ask-later wait`, the command', () => {
   const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
-  let raw: RedisClientType;
+  // Raw commands, routed by slot when the server is a Redis Cluster.
+  let raw: RedisConnection;
   beforeAll(async () => {
-    raw = createClient({ url: inject('redisUrl') }) as RedisClientType;
-    await raw.connect();
+    raw = await connectRedis(inject('redisUrl'), (url) => connectNodeRedis(url, 2000));
   });
-  afterAll(async () => {
-    await raw.close();
+  afterAll(() => {
+    raw.close();
   });
 
   /** Whether a waiter holds the session (looked at without taking the lease). */
   async function held(sessionId: string): Promise<boolean> {
-    return (await raw.exists(`${prefix}:lease:waiter:${sessionId}`)) === 1;
+    return Number(await raw.sendCommand(['EXISTS', `${prefix}:lease:waiter:${sessionId}`])) === 1;
   }
 
   function spawnWaiter(env: Record<string, string>, sessionId: string) {

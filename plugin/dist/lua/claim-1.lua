@@ -11,17 +11,17 @@
   ARGV[4] claimId
   ARGV[5] leaseUntil  ms; after it the outcomes may be claimed again
   ARGV[6] only        'blocking': only outcomes of blocking questions are taken or counted; '' for all
+  ARGV[7] missing     when a record the outbox names is absent: 'wait' (Redis Cluster: the slot may be migrating)
+                      returns -1 before writing anything; 'gone' (one server) drops its id from the outbox
 
+  Every record is read before the first write, so a cluster stopping this script at a key that already moved
+  to another node stops it before it wrote anything.
   Returns {remaining, id, record, id, record, …}: how many free outcomes this claim left waiting, then each
-  claimed id with its record (HGETALL, flat), oldest first.
+  claimed id with its record (HGETALL, flat), oldest first; -1 a record is missing and ARGV[7] is 'wait'.
   Events: none (a claim is not a transition; confirm-5 emits 'delivered')
 ]]
 local now = tonumber(ARGV[2])
 local budget = tonumber(ARGV[3])
-local used = 0
-local full = false
-local remaining = 0
-local reply = {0}
 -- Oldest first; outcomes of the same millisecond by id (a zset orders equal scores as strings: "10" < "9").
 local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local waiting = {}
@@ -31,20 +31,28 @@ table.sort(waiting, function(a, b)
   return tonumber(a.id) < tonumber(b.id)
 end)
 for _, entry in ipairs(waiting) do
-  local id = entry.id
-  local key = ARGV[1] .. 'q:' .. id
-  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'size', 'spec')
+  entry.key = ARGV[1] .. 'q:' .. entry.id
+  entry.f = redis.call('HMGET', entry.key, 'status', 'claim', 'claimUntil', 'size', 'spec')
+  if not entry.f[1] and ARGV[7] == 'wait' then return -1 end
+end
+
+local used = 0
+local full = false
+local remaining = 0
+local reply = {0}
+for _, entry in ipairs(waiting) do
+  local f = entry.f
   if not f[1] then
-    redis.call('ZREM', KEYS[1], id)
+    redis.call('ZREM', KEYS[1], entry.id)
   elseif ARGV[6] == 'blocking' and not (f[5] and cjson.decode(f[5]).isBlocking == true) then
     -- not asked for: neither taken nor counted
   elseif not (f[2] and f[3] and tonumber(f[3]) > now) then
     local size = tonumber(f[4]) or 0
     if not full and (#reply == 1 or used + size <= budget) then
       used = used + size
-      redis.call('HSET', key, 'claim', ARGV[4], 'claimUntil', ARGV[5])
-      reply[#reply + 1] = id
-      reply[#reply + 1] = redis.call('HGETALL', key)
+      redis.call('HSET', entry.key, 'claim', ARGV[4], 'claimUntil', ARGV[5])
+      reply[#reply + 1] = entry.id
+      reply[#reply + 1] = redis.call('HGETALL', entry.key)
     else
       full = true
       remaining = remaining + 1

@@ -1,7 +1,7 @@
 --[[
   Make sure one project's view indexes (store/paging.ts) hold what its status sets hold, then count them: the check
   every paged read starts with. The status sets are the source of truth, kept by every version of the scripts; the
-  indexes are kept by this version's (park-5, answer-10, close-10, expire-9, purge-3). They are built here when the
+  indexes are kept by this version's (park-5, answer-10, close-10, expire-9, purge-7). They are built here when the
   project has none yet (parked before they existed: its meta has no index version) or when their sizes disagree with
   the status sets (a question parked, answered or closed by an older version of ask-later still running somewhere,
   an agent's plugin not yet updated): rebuilt whole, from the records, in this one step. Replicas may all call it:
@@ -16,8 +16,12 @@
   KEYS[5..10] the status zsets, in this order: pending, answered, delivered, cancelled, dismissed, expired
   ARGV[1] base       the project's key prefix; a question key is base .. 'q:' .. id
   ARGV[2] version    the index version this code keeps
+  ARGV[3] missing    when a record a status set names is absent: 'wait' (Redis Cluster: the slot may be migrating)
+                     returns -1 before writing anything; 'gone' (one server) drops its id, as above
 
-  Returns {blocking pending, can-wait pending, closed, answered, rebuilt (1 when it rebuilt the indexes now, else 0)}.
+  A rebuild reads every record before its first write (see release-1).
+  Returns {blocking pending, can-wait pending, closed, answered, rebuilt (1 when it rebuilt the indexes now, else 0)};
+  -1 when a rebuild found a record missing and ARGV[3] is 'wait' (nothing written).
   Events: none (nothing changed state)
 ]]
 local function pad(value, digits)
@@ -44,9 +48,24 @@ local inStep = built
 
 local rebuilt = 0
 if not inStep then
+  local pendingIds = redis.call('ZRANGE', KEYS[5], 0, -1)
+  local pending = {}
+  for i, id in ipairs(pendingIds) do
+    pending[i] = redis.call('HMGET', ARGV[1] .. 'q:' .. id, 'createdAt', 'blocking', 'spec')
+    if not pending[i][1] and ARGV[3] == 'wait' then return -1 end
+  end
+  local closedIds, closed = {}, {}
+  for k = 6, 10 do
+    closedIds[k], closed[k] = redis.call('ZRANGE', KEYS[k], 0, -1), {}
+    for i, id in ipairs(closedIds[k]) do
+      closed[k][i] = redis.call('HMGET', ARGV[1] .. 'q:' .. id, 'closedAt', 'answer', 'closure', 'deliveredAt', 'createdAt')
+      if not closed[k][i][5] and ARGV[3] == 'wait' then return -1 end
+    end
+  end
+
   redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-  for _, id in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
-    local f = redis.call('HMGET', ARGV[1] .. 'q:' .. id, 'createdAt', 'blocking', 'spec')
+  for i, id in ipairs(pendingIds) do
+    local f = pending[i]
     if f[1] then
       local blocking = f[2]
       if not blocking then
@@ -61,12 +80,11 @@ if not inStep then
     end
   end
   for k = 6, 10 do
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[k], 0, -1)) do
-      local key = ARGV[1] .. 'q:' .. id
-      local f = redis.call('HMGET', key, 'closedAt', 'answer', 'closure', 'deliveredAt', 'createdAt')
+    for i, id in ipairs(closedIds[k]) do
+      local f = closed[k][i]
       if f[5] then
         local closedAt = f[1] or decodedAt(f[2]) or decodedAt(f[3]) or f[4] or f[5]
-        if not f[1] then redis.call('HSET', key, 'closedAt', closedAt) end
+        if not f[1] then redis.call('HSET', ARGV[1] .. 'q:' .. id, 'closedAt', closedAt) end
         local member = pad(closedAt, 15) .. pad(id, 12)
         redis.call('ZADD', KEYS[3], 0, member)
         if k <= 7 then redis.call('ZADD', KEYS[4], 0, member) end

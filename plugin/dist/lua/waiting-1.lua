@@ -6,8 +6,11 @@
   ARGV[1] base        the project's key prefix; a question key is base .. 'q:' .. id
   ARGV[2] now         ms
   ARGV[3] only        'blocking': only outcomes of blocking questions; '' for all
+  ARGV[4] missing     when a record the outbox names is absent: 'wait' (Redis Cluster: the slot may be migrating)
+                      returns -1 rather than a partial answer; 'gone' (one server) leaves it out
 
-  Returns {id, record, id, record, …}: each free outcome's id and record (HGETALL, flat), oldest first.
+  Returns {id, record, id, record, …}: each free outcome's id and record (HGETALL, flat), oldest first; -1 a
+  record is missing and ARGV[4] is 'wait'.
   Events: none
 ]]
 local now = tonumber(ARGV[2])
@@ -22,6 +25,7 @@ local reply = {}
 for _, entry in ipairs(waiting) do
   local key = ARGV[1] .. 'q:' .. entry.id
   local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'spec')
+  if not f[1] and ARGV[4] == 'wait' then return -1 end
   local free = f[1] and not (f[2] and f[3] and tonumber(f[3]) > now)
   if free and (ARGV[3] ~= 'blocking' or (f[4] and cjson.decode(f[4]).isBlocking == true)) then
     reply[#reply + 1] = entry.id

@@ -1,14 +1,33 @@
 /**
- * What the Redis store needs from a connection: raw commands in, raw replies out. Two implementations:
- * `node-redis-connection.ts` for long-running processes (reconnects, TLS, the full client) and
- * `resp-connection.ts`, a minimal RESP2 client for the per-prompt hook, which must start in milliseconds.
+ * What the Redis store needs from a connection: raw commands in, raw replies out. Three implementations:
+ * `node-redis-connection.ts` for long-running processes (reconnects, TLS, the full client), `resp-connection.ts`,
+ * a minimal RESP2 client for the per-prompt hook, which must start in milliseconds, and `cluster-connection.ts`,
+ * which routes each command to the Redis Cluster node serving its keys over per-node connections of either kind.
  * Replies may come as RESP2 arrays or as node-redis maps them (objects for HGETALL and XREAD); the store reads both.
  */
 export interface RedisConnection {
   sendCommand(args: readonly string[]): Promise<unknown>;
-  /** A new connection to the same server, for blocking reads that would hold this one. */
+  /** A new connection to the same server (or cluster), for blocking reads that would hold this one. */
   duplicate(): Promise<RedisConnection>;
+  /**
+   * Listen to a pub/sub channel on a connection of its own. `onMessage` gets each payload; `onReady` is called
+   * each time the subscription is (re)established, since messages published meanwhile are lost (at-most-once).
+   */
+  subscribe(channel: string, listener: SubscriptionListener): Promise<Subscription>;
+  /** True when the server is a Redis Cluster (commands are routed by slot; XREADGROUP reads one slot at a time). */
+  readonly isCluster: boolean;
   readonly isOpen: boolean;
   /** Drop the connection at once; pending commands fail. */
+  close(): void;
+}
+
+export interface SubscriptionListener {
+  onMessage(message: string): void;
+  onReady?(): void;
+}
+
+export interface Subscription {
+  /** False once the subscription's connection is gone for good (the minimal client does not reconnect). */
+  readonly isOpen: boolean;
   close(): void;
 }

@@ -1,10 +1,15 @@
 /**
  * Reading the projects' event streams through a Redis consumer group. Each project has its own stream (in its
- * own hash slot); a consumer reads all of them with one XREADGROUP, and learns about new projects each time it
- * reads. Event ids are `<tag>/<stream entry id>`, so an acknowledgement finds its stream.
+ * own hash slot), and a consumer learns about new projects each time it reads. Event ids are
+ * `<tag>/<stream entry id>`, so an acknowledgement finds its stream.
+ *
+ * On one server a consumer reads every stream with one XREADGROUP (BLOCK while it waits). A Redis Cluster refuses
+ * a command over several slots, so there a consumer reads each stream with a command of its own, and only the
+ * streams that may have something, as hints.ts says (the store's hints, every stream now and then).
  */
 import { EVENT_TYPES, type EventConsumer, type EventType, type ReadEventsOptions, type StoreEvent } from '../port.js';
-import type { RedisConnection } from './connection.js';
+import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
+import { StreamHints } from './hints.js';
 import type { ProjectKeys } from './keys.js';
 
 type Client = RedisConnection;
@@ -81,15 +86,26 @@ export interface RedisEventConsumerOptions {
   /** Every project's keys, read again on each call so new projects are picked up. */
   readonly streams: () => Promise<ProjectKeys[]>;
   readonly onClose: () => void;
+  /**
+   * A Redis Cluster: the hint channel's subscription, made on first read (each stream is then read by a command of
+   * its own). Absent on one server.
+   */
+  readonly hints?: (listener: SubscriptionListener) => Promise<Subscription>;
+  /** Cluster: how often every stream is read whatever the hints said (default `FULL_PASS_MS`). */
+  readonly fullPassMs?: number;
 }
 
 export class RedisEventConsumer implements EventConsumer {
   readonly #o: RedisEventConsumerOptions;
   readonly #grouped = new Set<string>();
   readonly #streamByTag = new Map<string, string>();
+  /** Cluster: which streams to read next (hints.ts). */
+  readonly #hints: StreamHints | undefined;
+  #closed = false;
 
   constructor(options: RedisEventConsumerOptions) {
     this.#o = options;
+    this.#hints = options.hints && new StreamHints(options.hints, options.fullPassMs);
   }
 
   /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
@@ -128,6 +144,7 @@ export class RedisEventConsumer implements EventConsumer {
   }
 
   async read(options: ReadEventsOptions = {}): Promise<StoreEvent[]> {
+    if (this.#hints) return this.#readEach(options, this.#hints);
     const streams = await this.#streams();
     const blockMs = options.blockMs ?? 0;
     if (streams.length === 0) {
@@ -139,6 +156,45 @@ export class RedisEventConsumer implements EventConsumer {
     command.push('STREAMS', ...streams, ...streams.map(() => '>'));
     const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
     return parseStreamReply(await connection.sendCommand(command), () => undefined).map(strip);
+  }
+
+  /** Cluster: the hinted streams (all of them on a full pass), one command each; waiting means waiting for a hint. */
+  async #readEach(options: ReadEventsOptions, hints: StreamHints): Promise<StoreEvent[]> {
+    await hints.subscribe();
+    const blockMs = options.blockMs ?? 0;
+    const count = options.count ?? 100;
+    const events = await this.#readDue(count, hints);
+    if (events.length > 0 || blockMs <= 0 || this.#closed) return events;
+    await hints.wait(blockMs);
+    return this.#closed ? [] : this.#readDue(count, hints);
+  }
+
+  async #readDue(count: number, hints: StreamHints): Promise<StoreEvent[]> {
+    await this.#streams();
+    const due = hints.due([...this.#streamByTag].map(([tag, key]) => ({ tag, key })));
+    const replies = await Promise.all(
+      due.map(({ key }) =>
+        this.#o.client.sendCommand([
+          'XREADGROUP',
+          'GROUP',
+          this.#o.group,
+          this.#o.consumer,
+          'COUNT',
+          String(count),
+          'STREAMS',
+          key,
+          '>',
+        ]),
+      ),
+    );
+    const events: StoreEvent[] = [];
+    replies.forEach((reply, i) => {
+      const read = parseStreamReply(reply, () => undefined);
+      // A full batch may have left more behind: read that stream again next time.
+      if (read.length >= count) hints.again(due[i]?.tag ?? '');
+      events.push(...read.map(strip));
+    });
+    return events;
   }
 
   async reclaim(minIdleMs: number, count = 100): Promise<StoreEvent[]> {
@@ -179,6 +235,8 @@ export class RedisEventConsumer implements EventConsumer {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#hints?.close();
     this.#o.blocking.close();
     this.#o.onClose();
   }

@@ -28,6 +28,8 @@
  *                                             store/paging.ts): <0 blocking|1 can wait><createdAt:15><id:12>
  *   <prefix>:{tag}:ix:closed          zset    the closed view: <closedAt:15><id:12> of every question not pending
  *   <prefix>:{tag}:ix:answered        zset    the answered view (the decision trail): the same, answered/delivered
+ *   <prefix>:hints                    channel (pub/sub, not a key) Redis Cluster only: the tag of each project
+ *                                             that just had a transition, so consumers read that stream (events.ts)
  *
  * Delivery claims have no key of their own: a lease is two fields of the question (claim, claimUntil), and the
  * claimant keeps the ids it was handed.
@@ -91,6 +93,8 @@ export class ProjectKeys {
 /** Keys outside any project. */
 export function globalKeys(prefix: string): {
   readonly projects: string;
+  /** The pub/sub channel of event hints in a Redis Cluster (a channel, not a key: in no slot). */
+  readonly hints: string;
   lease(name: string): string;
   /** Failed events: every group's keys share the tag `{failed}`, one slot (see record-failure-2, replay-failed-2). */
   readonly failedGroups: string;
@@ -101,6 +105,7 @@ export function globalKeys(prefix: string): {
 } {
   return {
     projects: `${prefix}:projects`,
+    hints: `${prefix}:hints`,
     lease: (name) => `${prefix}:lease:${name}`,
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,

@@ -1,8 +1,10 @@
 /** The store's connection for long-running processes: node-redis, reconnecting with back-off. */
 import { createClient, type RedisClientType } from 'redis';
-import type { RedisConnection } from './connection.js';
+import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 
 class NodeRedisConnection implements RedisConnection {
+  readonly isCluster = false;
+
   constructor(readonly client: RedisClientType) {}
 
   get isOpen(): boolean {
@@ -18,6 +20,23 @@ class NodeRedisConnection implements RedisConnection {
     copy.on('error', () => undefined);
     await copy.connect();
     return new NodeRedisConnection(copy);
+  }
+
+  async subscribe(channel: string, listener: SubscriptionListener): Promise<Subscription> {
+    const copy = this.client.duplicate() as RedisClientType;
+    copy.on('error', () => undefined);
+    // node-redis subscribes again after a reconnect; what was published meanwhile is gone, so say so.
+    copy.on('ready', () => listener.onReady?.());
+    await copy.connect();
+    await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
+    return {
+      get isOpen() {
+        return copy.isOpen;
+      },
+      close: () => {
+        if (copy.isOpen) copy.destroy();
+      },
+    };
   }
 
   close(): void {

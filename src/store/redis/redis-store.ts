@@ -66,7 +66,8 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { TokenStore } from '../token-port.js';
-import type { RedisConnection } from './connection.js';
+import { connectRedis, type NodeConnector } from './cluster-connection.js';
+import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { hashFromFlat, messageField, messagesFromHash, questionFromHash, RECORD_VERSION } from './record.js';
@@ -78,9 +79,11 @@ import {
   PARK_TAG_COLLISION,
   RemindCode,
   type Script,
+  SLOT_MOVING,
   scripts,
   TransitionCode,
 } from './scripts.js';
+import { SlotMovingError } from './slot-moving-error.js';
 import { RedisEventTail } from './tail.js';
 import { RedisTokenStore } from './tokens.js';
 
@@ -101,12 +104,16 @@ export interface RedisStoreOptions {
   readonly onCorruptRecord?: (error: CorruptRecordError) => void;
   /** Which client to connect with (see `openRedisStore`). */
   readonly connection?: 'node-redis' | 'minimal';
+  /** Redis Cluster: how often a consumer reads every stream, whatever the hints said (default `FULL_PASS_MS`). */
+  readonly eventFullPassMs?: number;
 }
 
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Questions kept in the in-process spec cache. */
 const CACHE_MAX = 10_000;
+/** How often a script answering SLOT_MOVING is run again (back-off 10 ms doubling to 250 ms: about 2.8 s). */
+const SETTLE_ATTEMPTS = 16;
 /** Projects whose keys are kept (a few strings each). */
 const KEYS_CACHE_MAX = 100_000;
 /**
@@ -118,7 +125,13 @@ const VIEW_CHECK_MS = 2000;
 /** Errors that mean "the server is not there", as opposed to a bug or a script error. */
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const names = ['ClientClosedError', 'ClientOfflineError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError'];
+  const names = [
+    'ClientClosedError',
+    'ClientOfflineError',
+    'SocketClosedUnexpectedlyError',
+    'ConnectionTimeoutError',
+    'SlotMovingError',
+  ];
   if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
   const code = (error as { code?: unknown }).code;
   return (
@@ -136,19 +149,27 @@ export function toStoreError(error: unknown): unknown {
 /**
  * Open the store. `connection: 'node-redis'` (default) suits long-running processes (it reconnects);
  * `'minimal'` is a bare RESP client that loads in a millisecond, for the per-prompt hook. Either is imported only
- * when chosen. Fails with `StoreUnavailableError` when the server cannot be reached.
+ * when chosen. A Redis Cluster is detected and routed over connections of the chosen client (cluster-connection.ts).
+ * Fails with `StoreUnavailableError` when the server cannot be reached.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const timeout = options.connectTimeoutMs ?? 2000;
   try {
-    const connection =
-      options.connection === 'minimal'
-        ? await (await import('./resp-connection.js')).connectResp(options.url, { connectTimeoutMs: timeout })
-        : await (await import('./node-redis-connection.js')).connectNodeRedis(options.url, timeout);
-    return new RedisStore(connection, options);
+    const connector = await nodeConnector(options.connection ?? 'node-redis', timeout);
+    return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
   }
+}
+
+/** How the store connects to one server (or to each node of a cluster), the chosen client imported only. */
+async function nodeConnector(kind: 'node-redis' | 'minimal', timeoutMs: number): Promise<NodeConnector> {
+  if (kind === 'minimal') {
+    const { connectResp } = await import('./resp-connection.js');
+    return (url) => connectResp(url, { connectTimeoutMs: timeoutMs });
+  }
+  const { connectNodeRedis } = await import('./node-redis-connection.js');
+  return (url) => connectNodeRedis(url, timeoutMs);
 }
 
 export class RedisStore implements Store {
@@ -228,10 +249,38 @@ export class RedisStore implements Store {
     }
   }
 
+  /**
+   * What a script that reads the records an index names does with one that is absent: in a Redis Cluster the slot
+   * may be migrating (the record is on the other node for now), so it answers SLOT_MOVING and writes nothing; on
+   * one server the record is gone.
+   */
+  get #missing(): 'wait' | 'gone' {
+    return this.#client.isCluster ? 'wait' : 'gone';
+  }
+
+  /** `#eval`, again after a back-off while the script answers SLOT_MOVING (bounded: then SlotMovingError). */
+  async #evalSettled(script: Script, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    for (let attempt = 1; ; attempt++) {
+      const reply = await this.#eval(script, keys, args);
+      if (reply !== SLOT_MOVING) return reply;
+      if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10 * 2 ** (attempt - 1), 250)));
+    }
+  }
+
   async #registerProject(keys: ProjectKeys): Promise<void> {
     if (this.#knownProjects.has(keys.tag)) return;
     await this.#client.sendCommand(['HSETNX', globalKeys(this.#prefix).projects, keys.tag, keys.project]);
     this.#knownProjects.add(keys.tag);
+  }
+
+  /**
+   * Cluster only: tell event consumers that this project's stream has something new (events.ts), once the
+   * transition is written. A lost hint only delays consumers until their next full pass, so it never fails a call.
+   */
+  async #hint(keys: ProjectKeys): Promise<void> {
+    if (!this.#client.isCluster) return;
+    await this.#client.sendCommand(['PUBLISH', globalKeys(this.#prefix).hints, keys.tag]).catch(() => undefined);
   }
 
   knownProjects(): Promise<string[]> {
@@ -286,6 +335,7 @@ export class RedisStore implements Store {
       if (id === PARK_TAG_COLLISION) {
         throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
       }
+      await this.#hint(keys);
       return {
         ...spec,
         project,
@@ -367,7 +417,7 @@ export class RedisStore implements Store {
   }
 
   async #checkViews(keys: ProjectKeys): Promise<ViewCounts> {
-    const reply = (await this.#eval(
+    const reply = (await this.#evalSettled(
       scripts.views,
       [
         keys.meta,
@@ -376,7 +426,7 @@ export class RedisStore implements Store {
         keys.answeredIndex,
         ...QUESTION_STATUSES.map((status) => keys.status(status)),
       ],
-      [keys.base, INDEX_VERSION],
+      [keys.base, INDEX_VERSION, this.#missing],
     )) as unknown[];
     return {
       blocking: Number(reply[0] ?? 0),
@@ -553,6 +603,7 @@ export class RedisStore implements Store {
         [JSON.stringify(answer), now, size, this.#maxLen],
       )) as unknown[];
       if (Number(reply[0]) === TransitionCode.done) {
+        await this.#hint(keys);
         // Won: the script sends back only the message references; the rest is what was just written.
         const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
         return { kind: 'won', question: { ...question, status: 'answered', answer, messages } };
@@ -613,6 +664,7 @@ export class RedisStore implements Store {
         ],
         [target, JSON.stringify(closure), now, size, this.#maxLen],
       )) as unknown[];
+      if (Number(reply[0]) === TransitionCode.done) await this.#hint(keys);
       return this.#transitionResult(project, id, reply, (q) => ({ kind: 'done', question: q }));
     });
   }
@@ -648,6 +700,7 @@ export class RedisStore implements Store {
         [id, JSON.stringify(closure), now, size, this.#maxLen],
       ),
     );
+    if (code === ExpireCode.expired) await this.#hint(keys);
     return code === ExpireCode.expired;
   }
 
@@ -675,10 +728,18 @@ export class RedisStore implements Store {
         const keys = this.#keys(project);
         for (;;) {
           const n = Number(
-            await this.#eval(
+            await this.#evalSettled(
               scripts.purge,
-              [keys.done, keys.closedIndex, keys.answeredIndex],
-              [keys.base, cutoff, 500],
+              [
+                keys.done,
+                keys.closedIndex,
+                keys.answeredIndex,
+                keys.status('delivered'),
+                keys.status('cancelled'),
+                keys.status('dismissed'),
+                keys.status('expired'),
+              ],
+              [keys.base, cutoff, 500, this.#missing],
             ),
           );
           dropped += n;
@@ -694,10 +755,18 @@ export class RedisStore implements Store {
       const keys = this.#keys(project);
       const claimId = randomUUID();
       const now = this.#now();
-      const reply = (await this.#eval(
+      const reply = (await this.#evalSettled(
         scripts.claim,
         [keys.outbox],
-        [keys.base, now, options.budget, claimId, now + options.leaseMs, options.blockingOnly ? 'blocking' : ''],
+        [
+          keys.base,
+          now,
+          options.budget,
+          claimId,
+          now + options.leaseMs,
+          options.blockingOnly ? 'blocking' : '',
+          this.#missing,
+        ],
       )) as unknown[];
       const questions: Question[] = [];
       try {
@@ -705,7 +774,9 @@ export class RedisStore implements Store {
           questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
       } catch (error) {
         const ids = reply.filter((_, i) => i % 2 === 1).map(String);
-        await this.#eval(scripts.release, [], [keys.base, claimId, ...ids]).catch(() => undefined);
+        await this.#evalSettled(scripts.release, [keys.outbox], [keys.base, this.#missing, claimId, ...ids]).catch(
+          () => undefined,
+        );
         throw error;
       }
       return { claimId, via: options.via ?? 'prompt', questions, remaining: Number(reply[0]) };
@@ -715,10 +786,10 @@ export class RedisStore implements Store {
   waitingOutcomes(project: string, options: { readonly blockingOnly?: boolean } = {}): Promise<Question[]> {
     return this.#run(async () => {
       const keys = this.#keys(project);
-      const reply = (await this.#eval(
+      const reply = (await this.#evalSettled(
         scripts.waiting,
         [keys.outbox],
-        [keys.base, this.#now(), options.blockingOnly ? 'blocking' : ''],
+        [keys.base, this.#now(), options.blockingOnly ? 'blocking' : '', this.#missing],
       )) as unknown[];
       const questions: Question[] = [];
       for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
@@ -729,11 +800,12 @@ export class RedisStore implements Store {
   confirmClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<number[]> {
     return this.#run(async () => {
       const keys = this.#keys(project);
-      const reply = (await this.#eval(
+      const reply = (await this.#evalSettled(
         scripts.confirm,
         [keys.outbox, keys.status('answered'), keys.status('delivered'), keys.done, keys.events],
-        [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, ...claimedIds(claim, ids)],
+        [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, this.#missing, ...claimedIds(claim, ids)],
       )) as unknown[];
+      if (reply.length > 0) await this.#hint(keys);
       return reply.map(Number).sort((a, b) => a - b);
     });
   }
@@ -741,7 +813,11 @@ export class RedisStore implements Store {
   releaseClaim(project: string, claim: ClaimRef, ids?: readonly number[]): Promise<void> {
     return this.#run(async () => {
       const keys = this.#keys(project);
-      await this.#eval(scripts.release, [], [keys.base, claim.claimId, ...claimedIds(claim, ids)]);
+      await this.#evalSettled(
+        scripts.release,
+        [keys.outbox],
+        [keys.base, this.#missing, claim.claimId, ...claimedIds(claim, ids)],
+      );
     });
   }
 
@@ -759,7 +835,10 @@ export class RedisStore implements Store {
           [id, this.#now(), this.#maxLen, via],
         ),
       );
-      if (code === DeliverCode.delivered) return 'delivered';
+      if (code === DeliverCode.delivered) {
+        await this.#hint(keys);
+        return 'delivered';
+      }
       return code === DeliverCode.leased ? 'leased' : 'not-waiting';
     });
   }
@@ -771,6 +850,7 @@ export class RedisStore implements Store {
         await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen]),
       );
       if (code === RemindCode.unknown) return { kind: 'unknown' };
+      if (code === RemindCode.reminded) await this.#hint(keys);
       const question = await this.get(project, id);
       if (!question) return { kind: 'unknown' };
       if (code === RemindCode.reminded) return { kind: 'reminded', question };
@@ -918,10 +998,23 @@ export class RedisStore implements Store {
           return [...projects.values()].map((project) => this.#keys(project));
         },
         onClose: () => this.#consumers.delete(consumer),
+        ...this.#hintOptions(),
       });
       this.#consumers.add(consumer);
       return consumer;
     });
+  }
+
+  /** Cluster only: how readers of every project's stream learn which streams to read (hints.ts). */
+  #hintOptions(): {
+    hints?: (listener: SubscriptionListener) => Promise<Subscription>;
+    fullPassMs?: number;
+  } {
+    if (!this.#client.isCluster) return {};
+    return {
+      hints: (listener) => this.#client.subscribe(globalKeys(this.#prefix).hints, listener),
+      ...(this.#options.eventFullPassMs !== undefined ? { fullPassMs: this.#options.eventFullPassMs } : {}),
+    };
   }
 
   tail(): Promise<EventTail> {
@@ -932,6 +1025,7 @@ export class RedisStore implements Store {
         blocking,
         streams: async () => [...(await this.projects()).values()].map((project) => this.#keys(project)),
         onClose: () => this.#tails.delete(tail),
+        ...this.#hintOptions(),
       }).catch((error: unknown) => {
         blocking.close();
         throw error;

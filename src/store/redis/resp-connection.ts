@@ -3,8 +3,8 @@
  * on every prompt, where loading node-redis alone would cost more than the whole hook may take. No reconnection:
  * a lost connection fails every pending and later command (the caller reports the store unreachable).
  */
-import { connect as connectTcp, type Socket } from 'node:net';
-import type { RedisConnection } from './connection.js';
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
+import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 
 export interface RespOptions {
   readonly connectTimeoutMs: number;
@@ -77,7 +77,10 @@ function encode(args: readonly string[]): Buffer {
 }
 
 class RespConnection implements RedisConnection {
+  readonly isCluster = false;
   #buffer: Buffer = Buffer.alloc(0);
+  /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
+  #onPush: ((message: string) => void) | undefined;
   #pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
   #open = true;
 
@@ -103,6 +106,11 @@ class RespConnection implements RedisConnection {
         const parsed = parseReply(this.#buffer, offset);
         if (parsed === INCOMPLETE) break;
         offset = parsed.next;
+        const value = parsed.value;
+        if (this.#onPush && Array.isArray(value) && value[0] === 'message') {
+          this.#onPush(String(value[2]));
+          continue;
+        }
         const waiter = this.#pending.shift();
         if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
         else waiter?.resolve(parsed.value);
@@ -134,6 +142,25 @@ class RespConnection implements RedisConnection {
     return connectResp(this.url, this.options);
   }
 
+  /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
+  async subscribe(channel: string, listener: SubscriptionListener): Promise<Subscription> {
+    const connection = (await connectResp(this.url, this.options)) as RespConnection;
+    connection.#onPush = (message) => listener.onMessage(message);
+    try {
+      await connection.sendCommand(['SUBSCRIBE', channel]);
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+    listener.onReady?.();
+    return {
+      get isOpen() {
+        return connection.isOpen;
+      },
+      close: () => connection.close(),
+    };
+  }
+
   close(): void {
     this.#open = false;
     this.socket.destroy();
@@ -149,9 +176,10 @@ export async function connectResp(url: string, options: RespOptions): Promise<Re
   const tls = parsed.protocol === 'rediss:';
   const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
   const port = Number(parsed.port || 6379);
-  // TLS is loaded only for rediss:// (it costs the hook a millisecond or two otherwise).
+  // TLS is loaded only for rediss:// (it costs the hook a millisecond or two otherwise). SNI takes host names only:
+  // a cluster may announce its nodes by IP.
   const socket = tls
-    ? (await import('node:tls')).connect({ host, port, servername: host })
+    ? (await import('node:tls')).connect({ host, port, ...(isIP(host) ? {} : { servername: host }) })
     : connectTcp({ host, port });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -48,9 +48,9 @@ export const scripts = {
   claim: load('claim-1'),
   waiting: load('waiting-1'),
   confirm: load('confirm-5'),
-  release: load('release-0'),
+  release: load('release-1'),
   deliver: load('deliver-6'),
-  purge: load('purge-3'),
+  purge: load('purge-7'),
   views: load('views-10'),
   listPage: load('list-page-6'),
   lease: load('lease-1'),
@@ -86,6 +86,13 @@ export const RemindCode = { unknown: 0, reminded: 1, already: 2, notPending: 3 }
 
 /** Return codes of deliver-6. */
 export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;
+
+/**
+ * Return code of the scripts that read question records an index names (claim-1, waiting-1, confirm-5, release-1,
+ * purge-7, views-10) when, in a Redis Cluster, such a record is not on the node running the script: the slot is
+ * migrating and the record already moved (or not yet). Nothing was written; the caller tries again after a back-off.
+ */
+export const SLOT_MOVING = -1;
 
 /** Return code of park-5 when the project's key tag belongs to another project. */
 export const PARK_TAG_COLLISION = -1;

@@ -26,11 +26,16 @@ end
 
 local owner = redis.call('HGET', KEYS[1], 'project')
 if owner and owner ~= ARGV[2] then return -1 end
-if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
-if redis.call('HEXISTS', KEYS[1], 'seq') == 0 then redis.call('HSETNX', KEYS[1], 'ix', ARGV[9]) end
-
-local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local seq = redis.call('HGET', KEYS[1], 'seq')
+local id = (tonumber(seq) or 0) + 1
 local key = ARGV[1] .. 'q:' .. id
+-- Read before any write: in a Redis Cluster whose slot is migrating, a key this node cannot create stops the
+-- script here, before it wrote anything (the caller tries again).
+redis.call('EXISTS', key)
+if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
+-- A project's first park starts with its view indexes built: there is nothing older to index.
+if not seq then redis.call('HSETNX', KEYS[1], 'ix', ARGV[9]) end
+redis.call('HSET', KEYS[1], 'seq', id)
 redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
   'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8])
 if ARGV[5] ~= '' then
