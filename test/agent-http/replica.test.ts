@@ -101,9 +101,10 @@ describe('a replica killed while an agent waits', () => {
       undefined,
       { timeout: 120_000 },
     );
-    // Parked through the first replica, whose agent API now holds the wait (blocked on the project's stream).
+    // Parked through the first replica, whose agent API now holds the wait (blocked on the project's stream), beside
+    // the one blocked read a serve always has once a project exists: its web inbox's tail of the store's events.
     await expect.poll(async () => (await store.list(project)).map((q) => q.status)).toEqual(['pending']);
-    await expect.poll(() => user.blockedReads()).toBe(1);
+    await expect.poll(() => user.blockedReads()).toBe(2);
 
     first.child.kill('SIGKILL');
     await died(first.child);
