@@ -81878,6 +81878,27 @@ var init_retry_failed = __esm({
   }
 });
 
+// src/command-store.ts
+async function openCommandStore(command, env, stderr) {
+  try {
+    return await openStore(loadStoreConfig(env).store);
+  } catch (error46) {
+    const why = error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError ? error46.message : "the inbox (its store) is unreachable";
+    stderr.write(`ask-later ${command}: ${why}
+`);
+    return void 0;
+  }
+}
+var init_command_store = __esm({
+  "src/command-store.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_open();
+    init_engine_missing_error();
+  }
+});
+
 // node_modules/mdurl/lib/decode.mjs
 function getDecodeCache(exclude) {
   let cache = decodeCache[exclude];
@@ -88201,15 +88222,8 @@ async function runDecisions(env, argv, io, options = {}) {
 `);
     return 0;
   }
-  let store;
-  try {
-    store = await openStore(loadStoreConfig(env).store);
-  } catch (error46) {
-    const why = error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError ? error46.message : "the inbox (its store) is unreachable";
-    io.stderr.write(`ask-later decisions: ${why}
-`);
-    return 1;
-  }
+  const store = await openCommandStore("decisions", env, io.stderr);
+  if (!store) return 1;
   try {
     const scope = {
       ...args.project !== void 0 ? { project: args.project } : {},
@@ -88231,10 +88245,7 @@ var DECISIONS_USAGE, EXPECTED, SINCE_EXPECTED, UNIT_MS2;
 var init_run6 = __esm({
   "src/decisions/run.ts"() {
     "use strict";
-    init_agent_config();
-    init_config_error();
-    init_open();
-    init_engine_missing_error();
+    init_command_store();
     init_format2();
     init_query();
     DECISIONS_USAGE = [
@@ -88390,15 +88401,8 @@ async function runToken(env, argv, io, options = {}) {
 `);
     return 0;
   }
-  let store;
-  try {
-    store = await openStore(loadStoreConfig(env).store);
-  } catch (error46) {
-    const why = error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError ? error46.message : "the inbox (its store) is unreachable";
-    io.stderr.write(`ask-later token: ${why}
-`);
-    return 1;
-  }
+  const store = await openCommandStore("token", env, io.stderr);
+  if (!store) return 1;
   const now = options.now ?? Date.now;
   try {
     const tokens = store.tokens();
@@ -88475,11 +88479,8 @@ var DAY_MS2;
 var init_run7 = __esm({
   "src/tokens/run.ts"() {
     "use strict";
-    init_agent_config();
-    init_config_error();
+    init_command_store();
     init_corrupt_token_error();
-    init_open();
-    init_engine_missing_error();
     init_args();
     init_format3();
     DAY_MS2 = 24 * 60 * 60 * 1e3;

@@ -5,11 +5,7 @@
  * serve. Exit 0 with the listing (an empty one says so), 2 with one line on stderr when the arguments are wrong,
  * 1 with one line when the settings or the store are.
  */
-import { loadStoreConfig } from '../agent-config.js';
-import { ConfigError } from '../config-error.js';
-import { openStore } from '../store/open.js';
-import type { Store } from '../store/port.js';
-import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
+import { openCommandStore } from '../command-store.js';
 import { DECISION_FORMATS, type DecisionFormat, formatDecisions } from './format.js';
 import { listDecisions } from './query.js';
 
@@ -159,17 +155,8 @@ export async function runDecisions(
     io.stdout.write(`${DECISIONS_USAGE}\n`);
     return 0;
   }
-  let store: Store;
-  try {
-    store = await openStore(loadStoreConfig(env).store);
-  } catch (error) {
-    const why =
-      error instanceof ConfigError || error instanceof SqliteEngineMissingError
-        ? error.message
-        : 'the inbox (its store) is unreachable';
-    io.stderr.write(`ask-later decisions: ${why}\n`);
-    return 1;
-  }
+  const store = await openCommandStore('decisions', env, io.stderr);
+  if (!store) return 1;
   try {
     const scope = {
       ...(args.project !== undefined ? { project: args.project } : {}),

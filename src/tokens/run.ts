@@ -5,12 +5,8 @@
  * SHA-256. Exit 0 done, 2 with one line when the arguments are wrong, 1 with one line when the settings or the store
  * are, or nothing matched a revoke.
  */
-import { loadStoreConfig } from '../agent-config.js';
-import { ConfigError } from '../config-error.js';
+import { openCommandStore } from '../command-store.js';
 import { CorruptTokenError } from '../store/corrupt-token-error.js';
-import { openStore } from '../store/open.js';
-import type { Store } from '../store/port.js';
-import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import type { TokenRecord } from '../store/token-port.js';
 import { parseTokenArgs, TOKEN_USAGE } from './args.js';
 import { hashToken, newToken } from './format.js';
@@ -40,17 +36,8 @@ export async function runToken(
     io.stdout.write(`${TOKEN_USAGE}\n`);
     return 0;
   }
-  let store: Store;
-  try {
-    store = await openStore(loadStoreConfig(env).store);
-  } catch (error) {
-    const why =
-      error instanceof ConfigError || error instanceof SqliteEngineMissingError
-        ? error.message
-        : 'the inbox (its store) is unreachable';
-    io.stderr.write(`ask-later token: ${why}\n`);
-    return 1;
-  }
+  const store = await openCommandStore('token', env, io.stderr);
+  if (!store) return 1;
   const now = options.now ?? Date.now;
   try {
     const tokens = store.tokens();
