@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
-import type { EventConsumer, Store } from '../../src/store/port.js';
+import { createRedisUser } from '../support/redis-user.js';
 import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 import { startReplica } from './support.js';
 
@@ -9,24 +9,6 @@ const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
-
-/** A store whose consumer groups never hand anything out: a replica on it handles no event in its bridge. */
-function idleBridgeStore(store: Store): Store {
-  const idle: EventConsumer = {
-    // A blocking read that never gets anything: it waits out its block time, as Redis would.
-    read: (options) => new Promise((resolve) => setTimeout(() => resolve([]), options?.blockMs ?? 0)),
-    reclaim: async () => [],
-    ack: async () => undefined,
-    close: async () => undefined,
-  };
-  return new Proxy(store, {
-    get(target, key, receiver) {
-      if (key === 'consumer') return async () => idle;
-      const value = Reflect.get(target, key, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 /** The web inbox's event stream on a replica: everything it sent so far. */
 function openEvents(port: number): Promise<{ text: () => string; close: () => void }> {
@@ -54,15 +36,18 @@ describe('web inbox on several replicas', () => {
     const prefix = uniquePrefix();
     const store = await openTestStore({ prefix });
     const storeA = await openTestStore({ prefix });
-    const storeB = await openTestStore({ prefix });
+    // B's Redis user may not read consumer groups: its bridge (and metrics) get nothing, its tail reads as usual.
+    const userB = await createRedisUser(inject('redisUrl'), ['-xreadgroup']);
+    const storeB = await openTestStore({ prefix, url: userB.url });
     cleanup.push(
+      () => userB.remove(),
       () => store.close(),
       () => storeA.close(),
       () => storeB.close(),
     );
     const a = await startReplica({ prefix, deps: { store: storeA, replica: 'web-a' } });
     cleanup.push(() => a.serve.stop());
-    const b = await startReplica({ prefix, deps: { store: idleBridgeStore(storeB), replica: 'web-b' } });
+    const b = await startReplica({ prefix, deps: { store: storeB, replica: 'web-b' } });
     cleanup.push(() => b.serve.stop());
     const pageA = await openEvents(a.serve.port);
     const pageB = await openEvents(b.serve.port);

@@ -41,7 +41,8 @@ async function nodesOf(serverUrl: string, admin: RedisClientType): Promise<strin
   return [...urls];
 }
 
-export async function createRedisUser(serverUrl: string): Promise<RedisUser> {
+/** `deny`: ACL rules taken away from the user, e.g. `-xreadgroup` (its consumer groups then read nothing). */
+export async function createRedisUser(serverUrl: string, deny: readonly string[] = []): Promise<RedisUser> {
   const name = `test-${randomUUID().slice(0, 8)}`;
   const password = randomUUID();
   const first = await connect(serverUrl);
@@ -49,7 +50,7 @@ export async function createRedisUser(serverUrl: string): Promise<RedisUser> {
   first.destroy();
   const admins = await Promise.all(nodes.map(connect));
   for (const admin of admins) {
-    await admin.sendCommand(['ACL', 'SETUSER', name, 'on', `>${password}`, '~*', '&*', '+@all']);
+    await admin.sendCommand(['ACL', 'SETUSER', name, 'on', `>${password}`, '~*', '&*', '+@all', ...deny]);
   }
   const url = new URL(serverUrl);
   url.username = name;
