@@ -9,13 +9,19 @@ import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { DISPLAY_NAME_MAX } from '../core/limits.js';
 import {
   type Draft,
+  itemsOf,
+  memberRef,
   OTHER_LABEL,
   type Platform,
   platformName,
   type Question,
+  type QuestionItem,
+  type Reply,
   type Responder,
+  type Selection,
 } from '../core/question.js';
 import { formatQuestionRef, parseQuestionRef, projectTag } from '../core/question-ref.js';
+import { describeReply } from '../core/reply.js';
 import { cursorOf, formatCursor } from '../store/paging.js';
 import type { DraftChange, Store, ViewCounts } from '../store/port.js';
 
@@ -102,16 +108,59 @@ export type Outcome =
 export interface DraftOutcomeOk {
   readonly ok: true;
   readonly question: Question;
+  /** The member of a set the draft is of; absent for a single question. */
+  readonly member?: number;
   readonly draft: Draft;
+  /** The ready mark of this draft (of its member, for a set). */
   readonly readiness: Readiness;
 }
 
 export type DraftOutcome = DraftOutcomeOk | (Outcome & { readonly ok: false });
 
-/** Whether a person may act on a question here and now, with their draft if they have one (see `reach`). */
+/**
+ * Whether a person may act on a question here and now, with their draft if they have one (see `reach`): `draft` for
+ * a single question, `drafts` (one per member, undefined where none) for a set.
+ */
 export type Reach =
-  | { readonly ok: true; readonly question: Question; readonly draft?: Draft }
+  | {
+      readonly ok: true;
+      readonly question: Question;
+      readonly draft?: Draft;
+      readonly drafts: readonly (Draft | undefined)[];
+    }
   | (Outcome & { readonly ok: false });
+
+/** One line of a set's review before it is sent: a member, what it would send, and whether that is ready. */
+export interface ReviewLine {
+  /** The member (0 for the first); a single question has one line, member 0. */
+  readonly member: number;
+  /** `#12.1`, or `#12` for a single question. */
+  readonly ref: string;
+  /** The member's topic; absent for a single question. */
+  readonly topic?: string;
+  readonly selection: Selection;
+  /** The picked answer as one line (`describeSelection`). */
+  readonly answer: string;
+  readonly readiness: Readiness;
+}
+
+/** What Send would send, each item with its ready mark (see `review`). */
+export type Review =
+  | {
+      readonly ok: true;
+      readonly question: Question;
+      readonly lines: readonly ReviewLine[];
+      /** Every line is ready: Send would send. */
+      readonly ready: boolean;
+      /** The whole as one line (`describeReply`): `Database: Postgres · Cache: Redis`. */
+      readonly summary: string;
+      /** When not ready, what to do first, naming the members (`Cache needs a note.`). */
+      readonly text: string;
+    }
+  | (Outcome & { readonly ok: false });
+
+/** What a platform shows selected right now per item (index 0 for a single question); undefined: not reported. */
+export type ShownPicks = readonly (Pick | undefined)[];
 
 function time(at: number): string {
   return `${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
@@ -121,7 +170,7 @@ function time(at: number): string {
 export function notPendingText(question: Question): string {
   const answer = question.answer;
   if (answer) {
-    return `#${question.id} was already answered by ${answer.by.displayName} on ${platformName(answer.by.platform)} at ${time(answer.at)}: ${describeSelection(question, answer)}.`;
+    return `#${question.id} was already answered by ${answer.by.displayName} on ${platformName(answer.by.platform)} at ${time(answer.at)}: ${describeReply(question, answer)}.`;
   }
   switch (question.status) {
     case 'cancelled':
@@ -221,29 +270,37 @@ export class InteractionService {
     return channels.some((channel) => fresh.has(channel));
   }
 
-  /** The actor's draft for a question, if they have one (without one, the recommendation shows preselected). */
-  async draftOf(question: Question, actor: Actor): Promise<Draft | undefined> {
-    return this.#o.store.getDraft(question.project, question.id, personOf(actor));
+  /** The actor's draft for a question (of a set's `member`), if they have one (without one, the recommendation shows). */
+  async draftOf(question: Question, actor: Actor, member?: number): Promise<Draft | undefined> {
+    return this.#o.store.getDraft(question.project, question.id, personOf(actor), member);
+  }
+
+  /** The actor's draft of each item of a question: one for a single question, one per member of a set. */
+  async draftsOf(question: Question, actor: Actor): Promise<(Draft | undefined)[]> {
+    if (question.members === undefined) return [await this.draftOf(question, actor)];
+    return Promise.all(question.members.map((_, member) => this.draftOf(question, actor, member)));
   }
 
   /**
-   * Whether the actor may act on the question here and now (access, routing, still pending), and their draft if
-   * they have one. Reads only: for what asks before it acts, such as opening the notes modal or Remove's
-   * confirmation. A refusal comes with its text, as the acting calls give it.
+   * Whether the actor may act on the question here and now (access, routing, still pending), and their drafts.
+   * Reads only: for what asks before it acts, such as opening the notes modal or Remove's confirmation. A refusal
+   * comes with its text, as the acting calls give it.
    */
   async reach(ref: unknown, actor: Actor, place: Place): Promise<Reach> {
     const located = await this.#locate(ref, actor, place);
     if (!located.ok) return located;
     const { question } = located;
     if (question.status !== 'pending') return this.#notPending(question);
-    const draft = await this.draftOf(question, actor);
-    return draft === undefined ? { ok: true, question } : { ok: true, question, draft };
+    const drafts = await this.draftsOf(question, actor);
+    const draft = question.members === undefined ? drafts[0] : undefined;
+    return draft === undefined ? { ok: true, question, drafts } : { ok: true, question, draft, drafts };
   }
 
   /**
-   * Change the actor's draft: `pick` replaces the choices, `notes` the notes (each kept when not given; empty notes
-   * clear them). The store merges the change in one step, so a pick and notes arriving together both land. Not
-   * ready is fine for a draft; only labels of the question are.
+   * Change the actor's draft (of one member, for a set: `change.member`): `pick` replaces the choices, `notes` the
+   * notes, `choiceNotes` each named option's notes (each kept when not given; empty notes clear them). The store
+   * merges the change in one step, so a pick and notes arriving together both land. Not ready is fine for a draft;
+   * only labels of the question are.
    */
   async saveDraft(ref: unknown, actor: Actor, place: Place, change: DraftChange): Promise<DraftOutcome> {
     const located = await this.#locate(ref, actor, place);
@@ -253,7 +310,16 @@ export class InteractionService {
       const saved = await this.#o.store.saveDraft(question.project, question.id, personOf(actor), change);
       if (saved.kind === 'unknown') return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
       if (saved.kind === 'not-pending') return this.#notPending(saved.question);
-      return { ok: true, question, draft: saved.draft, readiness: answerReadiness(question, saved.draft) };
+      // The store checked the member: it is one of the question's items.
+      const item = itemsOf(question)[change.member ?? 0];
+      const readiness = item === undefined ? 'pick-one' : answerReadiness(item, saved.draft);
+      return {
+        ok: true,
+        question,
+        ...(change.member === undefined ? {} : { member: change.member }),
+        draft: saved.draft,
+        readiness,
+      };
     } catch (error) {
       if (error instanceof InvalidAnswerError) return { ok: false, refusal: 'invalid', text: error.message };
       throw error;
@@ -270,39 +336,35 @@ export class InteractionService {
   }
 
   /**
-   * Send the actor's answer: `pick` (what the platform shows selected right now) or else their draft, or else the
-   * recommendation; notes from their draft. The first answer wins; a later one is told who answered and where.
+   * What Send would send now, item by item, without sending: `shown` (what the platform shows selected right now),
+   * else the actor's draft, else the recommendation; notes from the draft. A set is reviewed before it is sent.
    */
-  async send(ref: unknown, actor: Actor, place: Place, pick?: Pick): Promise<Outcome> {
+  async review(ref: unknown, actor: Actor, place: Place, shown?: ShownPicks): Promise<Review> {
     const located = await this.#locate(ref, actor, place);
     if (!located.ok) return located;
     const { question } = located;
     if (question.status !== 'pending') return this.#notPending(question);
-    const draft = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
-    const base = pick ?? draft ?? defaultSelection(question);
-    const selection = {
-      choices: base.choices,
-      other: base.other,
-      ...(draft?.notes !== undefined ? { notes: draft.notes } : {}),
-    };
-    const readiness = answerReadiness(question, selection);
-    if (readiness !== 'ready') {
-      return {
-        ok: false,
-        refusal: 'not-ready',
-        text: readiness === 'needs-note' ? REFUSAL_TEXT.needsNote : REFUSAL_TEXT.pickOne,
-        question,
-      };
-    }
+    const drafts = await this.draftsOf(question, actor);
+    return reviewOf(question, drafts, shown);
+  }
+
+  /**
+   * Send the actor's answer: per item `shown` (what the platform shows selected right now) or else their draft, or
+   * else the recommendation; notes from their draft. A set is sent whole, only when every member is ready. The first
+   * answer wins; a later one is told who answered and where.
+   */
+  async send(ref: unknown, actor: Actor, place: Place, shown?: ShownPicks): Promise<Outcome> {
+    const reviewed = await this.review(ref, actor, place, shown);
+    if (!reviewed.ok) return reviewed;
+    const { question } = reviewed;
+    if (!reviewed.ready) return { ok: false, refusal: 'not-ready', text: reviewed.text, question };
+    const selections = reviewed.lines.map((line) => line.selection);
+    const reply: Reply = question.members === undefined ? (selections[0] as Selection) : { members: selections };
     try {
-      const result = await this.#o.store.answer(question.project, question.id, selection, responderOf(actor));
+      const result = await this.#o.store.answer(question.project, question.id, reply, responderOf(actor));
       switch (result.kind) {
         case 'won':
-          return {
-            ok: true,
-            question: result.question,
-            text: `Sent: ${describeSelection(question, selection)} (#${question.id}).`,
-          };
+          return { ok: true, question: result.question, text: `Sent: ${reviewed.summary} (#${question.id}).` };
         case 'unknown':
           return { ok: false, refusal: 'unknown', text: REFUSAL_TEXT.unknown };
         default:
@@ -371,7 +433,9 @@ export class InteractionService {
     const counts = { all: blocking + canWait, blocking, 'non-blocking': canWait };
     const items = await Promise.all(
       page.questions.map(async (question) => {
-        const draft = await this.#o.store.getDraft(question.project, question.id, personOf(actor));
+        const drafts = await this.draftsOf(question, actor);
+        if (question.members !== undefined) return { question, memberDrafts: drafts };
+        const draft = drafts[0];
         return draft ? { question, draft } : { question };
       }),
     );
@@ -412,11 +476,10 @@ export class InteractionService {
         results.push({ ref, outcome: located });
         continue;
       }
-      // What the inbox shows for it: the actor's draft, else the recommendation preselected.
-      const draft = await this.#o.store.getDraft(located.question.project, located.question.id, personOf(actor));
-      const shown = draft ?? defaultSelection(located.question);
-      if (answerReadiness(located.question, shown) !== 'ready') continue;
-      results.push({ ref, outcome: await this.send(ref, actor, place, shown) });
+      // What the inbox shows for it: the actor's drafts, else the recommendations preselected.
+      const drafts = await this.draftsOf(located.question, actor);
+      if (!reviewOf(located.question, drafts).ready) continue;
+      results.push({ ref, outcome: await this.send(ref, actor, place, drafts) });
     }
     return results;
   }
@@ -426,7 +489,60 @@ function personOf(actor: Actor): { platform: Platform; userId: string } {
   return { platform: actor.platform, userId: actor.userId };
 }
 
-/** What a question shows selected before anyone picks: its recommendation, if any (`core/inbox.ts`). */
-export function defaultSelection(question: Question): Pick {
-  return shownSelection(question);
+/** What an item shows selected before anyone picks: its recommendations, if any (`core/inbox.ts`). */
+export function defaultSelection(item: QuestionItem): Pick {
+  return shownSelection(item);
+}
+
+/** What each item would send: shown pick, else draft, else recommendation; notes from the draft (see `review`). */
+export function reviewOf(
+  question: Question,
+  drafts: readonly (Draft | undefined)[],
+  shown?: ShownPicks,
+): Review & { ok: true } {
+  const lines = itemsOf(question).map((item, member): ReviewLine => {
+    const draft = drafts[member];
+    const base = shown?.[member] ?? draft ?? defaultSelection(item);
+    const selection: Selection = {
+      choices: base.choices,
+      other: base.other,
+      ...(draft?.notes !== undefined ? { notes: draft.notes } : {}),
+      ...(draft?.choiceNotes !== undefined ? { choiceNotes: draft.choiceNotes } : {}),
+    };
+    const topic = question.members?.[member]?.topic;
+    return {
+      member,
+      ref: question.members === undefined ? `#${question.id}` : memberRef(question.id, member),
+      ...(topic === undefined ? {} : { topic }),
+      selection,
+      answer: describeSelection(item, selection),
+      readiness: answerReadiness(item, selection),
+    };
+  });
+  const unready = lines.filter((line) => line.readiness !== 'ready');
+  const reply: Reply =
+    question.members === undefined
+      ? (lines[0]?.selection ?? { choices: [], other: false })
+      : { members: lines.map((line) => line.selection) };
+  return {
+    ok: true,
+    question,
+    lines,
+    ready: unready.length === 0,
+    summary: describeReply(question, reply),
+    text: unreadyText(unready),
+  };
+}
+
+/** What to do before Send: a single question's refusal as before; a set's names each member that is not ready. */
+function unreadyText(unready: readonly ReviewLine[]): string {
+  if (unready.length === 0) return '';
+  const [first] = unready;
+  if (unready.length === 1 && first?.topic === undefined) {
+    return first?.readiness === 'needs-note' ? REFUSAL_TEXT.needsNote : REFUSAL_TEXT.pickOne;
+  }
+  const needs = unready.map(
+    (line) => `${line.topic ?? line.ref} ${line.readiness === 'needs-note' ? `needs a note (${OTHER_LABEL})` : 'needs a pick'}`,
+  );
+  return `Not sent: every question of the set must be ready first. ${needs.join('; ')}.`;
 }

@@ -4,7 +4,7 @@
  * ready mark (ready / pick one / needs a note).
  */
 import { NOTES_MAX } from './limits.js';
-import { OTHER_LABEL, type QuestionSpec, type Selection } from './question.js';
+import { type ChoiceNote, OTHER_LABEL, type QuestionItem, type Selection } from './question.js';
 
 /**
  * The ready mark of a selection:
@@ -14,8 +14,8 @@ import { OTHER_LABEL, type QuestionSpec, type Selection } from './question.js';
  */
 export type Readiness = 'ready' | 'pick-one' | 'needs-note';
 
-/** What the rule needs to know about the question. */
-export type AnswerTarget = Pick<QuestionSpec, 'options' | 'multiSelect'>;
+/** What the rule needs to know about the question (a single question, or one member of a set). */
+export type AnswerTarget = Pick<QuestionItem, 'options' | 'multiSelect'>;
 
 /** Outcome of {@link checkAnswer}: the normalised selection, or why it cannot be sent. */
 export type AnswerCheck =
@@ -39,10 +39,12 @@ export function answerReadiness(question: AnswerTarget, selection: Selection): R
 
 /**
  * Whether a selection may be sent as the answer, and the form to store: choices in the options' order, notes
- * trimmed and left out when blank. Refused: a choice that is not one of the options' labels, a choice given twice,
- * more than one pick in total (option or `Other`) on a single-select question, notes over {@link NOTES_MAX}
- * characters (after trimming), and anything {@link answerReadiness} does not call `ready`. The reason says what was
- * expected and what came, for the person or the model that sent it.
+ * trimmed and left out when blank, notes per option kept for picked options only (in the options' order, blank ones
+ * left out). Refused: a choice that is not one of the options' labels, a choice given twice, more than one pick in
+ * total (option or `Other`) on a single-select question, notes per option on a single-select question or for an
+ * option that is not one of the labels, any notes over {@link NOTES_MAX} characters (after trimming), and anything
+ * {@link answerReadiness} does not call `ready`. The reason says what was expected and what came, for the person or
+ * the model that sent it.
  */
 export function checkAnswer(question: AnswerTarget, selection: Selection): AnswerCheck {
   const labels = question.options.map((option) => option.label);
@@ -68,6 +70,8 @@ export function checkAnswer(question: AnswerTarget, selection: Selection): Answe
   if (notes.length > NOTES_MAX) {
     return refuse(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
+  const choiceNotes = checkChoiceNotes(question, labels, seen, selection.choiceNotes ?? []);
+  if (typeof choiceNotes === 'string') return refuse(choiceNotes);
 
   switch (answerReadiness(question, selection)) {
     case 'pick-one':
@@ -82,8 +86,43 @@ export function checkAnswer(question: AnswerTarget, selection: Selection): Answe
     choices: labels.filter((label) => seen.has(label)),
     other: selection.other,
     ...(notes === '' ? {} : { notes }),
+    ...(choiceNotes.length === 0 ? {} : { choiceNotes }),
   };
   return { ok: true, selection: normalised };
+}
+
+/**
+ * Notes per option, checked: only on a multi-select, only for the question's labels, once each, each within
+ * {@link NOTES_MAX}. Returns the notes of the `picked` options (trimmed, blank ones dropped, in the options' order),
+ * or why they are refused. Notes of options not picked are dropped: a draft keeps them while the person changes their
+ * mind, an answer carries only what was picked.
+ */
+export function checkChoiceNotes(
+  question: AnswerTarget,
+  labels: readonly string[],
+  picked: ReadonlySet<string>,
+  choiceNotes: readonly ChoiceNote[],
+): ChoiceNote[] | string {
+  if (choiceNotes.length === 0) return [];
+  if (!question.multiSelect) {
+    return 'Expected notes per option only on a multi-select question (a single-select answer has one set of notes)';
+  }
+  const byChoice = new Map<string, string>();
+  for (const { choice, notes } of choiceNotes) {
+    if (!labels.includes(choice)) {
+      return `Expected notes per option for the options ${quoteAll(labels)}, got notes for ${quote(choice)}`;
+    }
+    if (byChoice.has(choice)) return `Expected notes for ${quote(choice)} once, got them more than once`;
+    const trimmed = notes.trim();
+    if (trimmed.length > NOTES_MAX) {
+      return `Expected the notes for ${quote(choice)} to be at most ${NOTES_MAX} characters, got ${trimmed.length}`;
+    }
+    byChoice.set(choice, trimmed);
+  }
+  return labels.flatMap((choice) => {
+    const notes = byChoice.get(choice);
+    return picked.has(choice) && notes ? [{ choice, notes }] : [];
+  });
 }
 
 /**
@@ -91,7 +130,7 @@ export function checkAnswer(question: AnswerTarget, selection: Selection): Answe
  * then `Other`, joined with ", " (`Use Postgres`, `Use Postgres, Use Redis`, `Other`). Notes are not part of it.
  * A selection with nothing picked reads `nothing picked`.
  */
-export function describeSelection(question: Pick<QuestionSpec, 'options'>, selection: Selection): string {
+export function describeSelection(question: Pick<QuestionItem, 'options'>, selection: Selection): string {
   const order = new Map(question.options.map((option, index) => [option.label, index]));
   const rank = (label: string): number => order.get(label) ?? order.size;
   const choices = [...selection.choices].sort((a, b) => rank(a) - rank(b));

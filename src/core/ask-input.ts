@@ -15,17 +15,25 @@ import {
   EXPIRES_MAX_SECONDS,
   EXPIRES_MIN_SECONDS,
   IMPACT_MAX,
+  MEMBER_CONTEXT_MAX,
+  MEMBER_IMPACT_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_LABEL_MAX,
+  OPTION_VALUE_MAX,
   OPTIONS_MAX,
   OPTIONS_MIN,
   QUESTION_MAX,
+  SET_MEMBERS_MAX,
+  SET_MEMBERS_MIN,
+  SET_TEXT_MAX,
+  setTextLength,
   TICKET_MAX,
+  TOPIC_MAX,
   WAIT_MAX_SECONDS,
 } from './limits.js';
-import { OTHER_LABEL, type QuestionOption, type QuestionSpec } from './question.js';
+import { OTHER_LABEL, type QuestionOption, type QuestionSpec, type SetMember } from './question.js';
 
-/** A parked question as the tool received it, validated and normalised. */
+/** A parked question (one, or a set) as the tool received it, validated and normalised. */
 export type AskInput = QuestionSpec & { readonly waitSeconds?: number };
 
 export type AskInputResult = { ok: true; value: AskInput } | { ok: false; reasons: string[] };
@@ -44,12 +52,30 @@ const FIELDS = [
   'options',
   'recommended',
   'multiSelect',
+  'questions',
   'ticket',
   'expiresInSeconds',
   'waitSeconds',
 ] as const;
 
+/** What one question needs (the set's members need them each, in `questions`). */
 const REQUIRED_FIELDS = ['context', 'question', 'impact', 'isBlocking', 'options'] as const;
+
+/** The fields of one question that a set gives per member instead. */
+const ITEM_FIELDS = ['question', 'options', 'isBlocking', 'recommended', 'multiSelect'] as const;
+
+/** A member of `questions`. */
+const MEMBER_FIELDS = [
+  'topic',
+  'question',
+  'options',
+  'isBlocking',
+  'recommended',
+  'multiSelect',
+  'context',
+  'impact',
+] as const;
+const MEMBER_REQUIRED = ['topic', 'question', 'options', 'isBlocking'] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Describing what came, safely: refusals never echo more than ECHO_MAX characters and never throw.
@@ -204,11 +230,17 @@ function integerIn(min: number, max: number, required: boolean) {
 
 const optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
 
+const OPTION_SHAPE = 'a one-line string or an object {label, value?, description?}';
+
 const optionObjectSchema = z.strictObject(
   {
-    label: optionLabelSchema.describe(
-      `What the person picks and what you get back: one line, at most ${OPTION_LABEL_MAX} characters.`,
-    ),
+    label: optionLabelSchema.describe(`What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`),
+    value: oneLineText(OPTION_VALUE_MAX, true)
+      .optional()
+      .describe(
+        `Optional: a stable value for this option that you get back beside the label (such as "pg"): one line, at ` +
+          `most ${OPTION_VALUE_MAX} characters; default the label. Values must differ.`,
+      ),
     description: oneLineText(OPTION_DESCRIPTION_MAX, false)
       .optional()
       .describe(
@@ -218,8 +250,8 @@ const optionObjectSchema = z.strictObject(
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `has ${keyList(issue.keys, () => undefined)}: an option is a string or {label, description}`
-        : `must be a one-line string or an object {label, description?}, got ${describeValue(issue.input)}`,
+        ? `has ${keyList(issue.keys, () => undefined)}: an option is a string or {label, value, description}`
+        : `must be ${OPTION_SHAPE}, got ${describeValue(issue.input)}`,
   },
 );
 
@@ -228,9 +260,7 @@ const optionSchema = z.union(
     optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
     optionObjectSchema,
   ],
-  {
-    error: (issue) => `must be a one-line string or an object {label, description?}, got ${describeValue(issue.input)}`,
-  },
+  { error: (issue) => `must be ${OPTION_SHAPE}, got ${describeValue(issue.input)}` },
 );
 
 /** Labels as the person will see them, from whatever options parsed as far as labels go. */
@@ -262,22 +292,73 @@ function duplicateLabelProblem(options: unknown): string | undefined {
   return undefined;
 }
 
+/** Values as a program will get them (the label where none is given), from whatever options parsed that far. */
+function valuesOf(options: unknown): { value: string; index: number }[] {
+  if (!Array.isArray(options)) return [];
+  const values: { value: string; index: number }[] = [];
+  options.forEach((option: unknown, index) => {
+    const raw =
+      typeof option === 'string'
+        ? option
+        : typeof option === 'object' && option !== null
+          ? ((option as { value?: unknown }).value ?? (option as { label?: unknown }).label)
+          : undefined;
+    if (typeof raw === 'string' && raw.length <= Math.max(OPTION_VALUE_MAX, OPTION_LABEL_MAX)) {
+      values.push({ value: raw.trim(), index });
+    }
+  });
+  return values;
+}
+
+function duplicateValueProblem(options: unknown): string | undefined {
+  const seen = new Map<string, number>();
+  for (const { value, index } of valuesOf(options)) {
+    const first = seen.get(value);
+    if (first !== undefined && value !== '') {
+      return `must have different values (a value defaults to the label): \`options[${index}]\` repeats ${quote(value)} from \`options[${first}]\``;
+    }
+    seen.set(value, index);
+  }
+  return undefined;
+}
+
+function optionsProblem(options: unknown): string | undefined {
+  return duplicateLabelProblem(options) ?? duplicateValueProblem(options);
+}
+
+/** `recommended` of one question (the call itself, or a member of `questions`). */
 function recommendedProblem(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
-  const { recommended, options } = input as { recommended?: unknown; options?: unknown };
-  if (typeof recommended !== 'string') return undefined;
+  const { recommended, options, multiSelect } = input as {
+    recommended?: unknown;
+    options?: unknown;
+    multiSelect?: unknown;
+  };
+  const picks: unknown[] = typeof recommended === 'string' ? [recommended] : Array.isArray(recommended) ? recommended : [];
+  if (!picks.every((pick) => typeof pick === 'string')) return undefined;
+  if (picks.length > 1 && multiSelect !== true) {
+    return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
+  }
   const labels = labelsOf(options).map(({ label }) => label);
-  if (labels.length === 0 || labels.includes(recommended.trim())) return undefined;
-  const near = labels.find((label) => label.toLowerCase() === recommended.trim().toLowerCase());
-  const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`;
-  return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(', ')}; got ${quote(recommended)}${hint}`;
+  if (labels.length === 0) return undefined;
+  const seen = new Set<string>();
+  for (const pick of picks as string[]) {
+    const wanted = pick.trim();
+    if (seen.has(wanted)) return `must name each label once, got ${quote(wanted)} more than once`;
+    seen.add(wanted);
+    if (labels.includes(wanted)) continue;
+    const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
+    const hint = near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`;
+    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(', ')}; got ${quote(pick)}${hint}`;
+  }
+  return undefined;
 }
 
 /** The closest known field to a misspelt one, when it is close enough to be a typo. */
-function suggestField(key: string): string | undefined {
+function suggestField(key: string, fields: readonly string[]): string | undefined {
   if (key.length > ECHO_MAX) return undefined;
   let best: { field: string; distance: number } | undefined;
-  for (const field of FIELDS) {
+  for (const field of fields) {
     const distance = editDistance(key.toLowerCase(), field.toLowerCase());
     if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === undefined || distance < best.distance)) {
       best = { field, distance };
@@ -311,13 +392,205 @@ function keyList(keys: readonly string[], suggest: (key: string) => string | und
 }
 
 function unknownFieldsMessage(keys: readonly string[]): string {
-  const optional = FIELDS.filter((field) => !(REQUIRED_FIELDS as readonly string[]).includes(field));
-  return `contain ${keyList(keys, suggestField)}. The fields are ${listFields(REQUIRED_FIELDS)} (required) and ${listFields(optional)} (optional)`;
+  return (
+    `contain ${keyList(keys, (key) => suggestField(key, FIELDS))}. The fields are ${listFields(['context', 'impact'])} ` +
+    `(required), then for one question ${listFields(['question', 'options', 'isBlocking'])} (required) and ` +
+    `${listFields(['recommended', 'multiSelect'])}, or for a set \`questions\`; and optionally ` +
+    `${listFields(['ticket', 'expiresInSeconds', 'waitSeconds'])}`
+  );
+}
+
+function unknownMemberFieldsMessage(keys: readonly string[]): string {
+  const optional = MEMBER_FIELDS.filter((field) => !(MEMBER_REQUIRED as readonly string[]).includes(field));
+  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional)} (optional)`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What one question is made of: the call itself, or each member of a set.
+
+const questionSchema = oneLineText(QUESTION_MAX, true).describe(
+  `The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} ` +
+    'characters. Ask one thing, answerable by picking an option.',
+);
+
+const isBlockingSchema = z
+  .boolean({ error: typeError('a JSON boolean (true or false, not a string)', true) })
+  .describe(
+    'true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on ' +
+      'with the rest). false: you carry on and the answer comes in a later prompt.',
+  );
+
+const OPTIONS_DESCRIPTION =
+  `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ` +
+  `${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back ` +
+  `(default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ` +
+  `${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add ` +
+  `"${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
+
+const optionsSchema = z
+  .array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) })
+  .min(OPTIONS_MIN, {
+    error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
+  })
+  .max(OPTIONS_MAX, {
+    error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
+  })
+  .check(
+    z.refine((options: unknown) => optionsProblem(options) === undefined, {
+      when: () => true,
+      error: (issue) => optionsProblem(issue.input) ?? 'must have different labels and values',
+    }),
+  );
+
+const RECOMMENDED_EXPECTED = "a string copied from one of the options' labels (with multiSelect, a list of them)";
+
+const recommendedSchema = z.union(
+  [
+    z.string(),
+    z
+      .array(z.string({ error: typeError("a string copied from one of the options' labels", true) }))
+      .min(1, { error: 'must name at least one label when it is a list' }),
+  ],
+  { error: typeError(RECOMMENDED_EXPECTED, false) },
+);
+
+const RECOMMENDED_DESCRIPTION =
+  'The label of the option you recommend, copied exactly from `options` (with `multiSelect`, a list of labels). ' +
+  'It is starred and preselected, so the person can send it with one click.';
+
+const multiSelectSchema = z.boolean({ error: typeError('a JSON boolean (true or false, not a string)', false) });
+
+const MULTI_SELECT_DESCRIPTION =
+  'Default false. true lets the person pick several options (and write notes per option).';
+
+const memberSchema = z
+  .strictObject(
+    {
+      topic: oneLineText(TOPIC_MAX, true).describe(
+        `Required. A short name for this question ("Database", "Cache"), shown as its heading and tab: one line, at most ${TOPIC_MAX} characters. Topics must differ.`,
+      ),
+      question: questionSchema.describe(`Required. ${questionSchema.description ?? ''}`),
+      options: optionsSchema.describe(`Required. ${OPTIONS_DESCRIPTION}`),
+      isBlocking: isBlockingSchema.describe(`Required boolean. ${isBlockingSchema.description ?? ''}`),
+      recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+      multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+      context: markdownText(MEMBER_CONTEXT_MAX)
+        .optional()
+        .describe(`Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`),
+      impact: markdownText(MEMBER_IMPACT_MAX)
+        .optional()
+        .describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? unknownMemberFieldsMessage(issue.keys)
+          : `must be an object with the fields ${listFields(MEMBER_REQUIRED)} (and optionally more), got ${describeValue(issue.input)}`,
+    },
+  )
+  .check(
+    z.refine((input: unknown) => recommendedProblem(input) === undefined, {
+      when: () => true,
+      path: ['recommended'],
+      error: (issue) => recommendedProblem(issue.input) ?? "must be one of the options' labels",
+    }),
+  );
+
+/** Two members of a set with the same topic (ignoring case and spaces). */
+function duplicateTopicProblem(members: unknown): string | undefined {
+  if (!Array.isArray(members)) return undefined;
+  const seen = new Map<string, number>();
+  for (const [index, member] of members.entries()) {
+    const topic = typeof member === 'object' && member !== null ? (member as { topic?: unknown }).topic : undefined;
+    if (typeof topic !== 'string' || topic.trim() === '' || topic.length > TOPIC_MAX) continue;
+    const key = topic.trim().toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) {
+      return `must have different topics (ignoring case): \`questions[${index}].topic\` repeats ${quote(topic.trim())} from \`questions[${first}].topic\``;
+    }
+    seen.set(key, index);
+  }
+  return undefined;
+}
+
+/** The set's texts together over {@link SET_TEXT_MAX}, measured on whatever parsed as strings. */
+function setSizeProblem(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const { context, impact, ticket, questions } = input as Record<string, unknown>;
+  if (!Array.isArray(questions)) return undefined;
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const field = (object: unknown, key: string): unknown =>
+    typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[key] : undefined;
+  const length = setTextLength({
+    context: text(context),
+    impact: text(impact),
+    ticket: text(ticket),
+    members: questions.map((member: unknown) => {
+      const options = field(member, 'options');
+      return {
+        topic: text(field(member, 'topic')),
+        question: text(field(member, 'question')),
+        context: text(field(member, 'context')),
+        impact: text(field(member, 'impact')),
+        options: (Array.isArray(options) ? options : []).map((option: unknown) => ({
+          label: typeof option === 'string' ? option : text(field(option, 'label')),
+          description: text(field(option, 'description')),
+        })),
+      };
+    }),
+  });
+  if (length <= SET_TEXT_MAX) return undefined;
+  return (
+    `must fit in one chat message: the set's texts (context, impact, ticket, and each question's topic, question, ` +
+    `options and added context and impact) come to ${length} characters, at most ${SET_TEXT_MAX}. Shorten them by ` +
+    `${length - SET_TEXT_MAX}, or park fewer questions in the set`
+  );
+}
+
+const questionsSchema = z
+  .array(memberSchema, {
+    error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false),
+  })
+  .min(SET_MEMBERS_MIN, {
+    error: (issue) =>
+      `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue.input)} (park one question with \`question\` and \`options\` instead)`,
+  })
+  .max(SET_MEMBERS_MAX, {
+    error: (issue) =>
+      `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue.input)}: a set is one chat message, and Discord fits one picker per question and a row of buttons in it. Park the rest as another set`,
+  })
+  .check(
+    z.refine((members: unknown) => duplicateTopicProblem(members) === undefined, {
+      when: () => true,
+      error: (issue) => duplicateTopicProblem(issue.input) ?? 'must have different topics',
+    }),
+  );
+
+const ITEM_EXPECTED: Readonly<Record<(typeof ITEM_FIELDS)[number], string>> = {
+  question: `a one-line string of at most ${QUESTION_MAX} characters`,
+  options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
+  isBlocking: 'a JSON boolean (true or false, not a string)',
+  recommended: RECOMMENDED_EXPECTED,
+  multiSelect: 'a JSON boolean',
+};
+
+/** One question's fields in a call: a set takes them per member instead, a single question needs three of them. */
+function shapeProblem(input: unknown, field: (typeof ITEM_FIELDS)[number]): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const object = input as Record<string, unknown>;
+  if (object.questions !== undefined) {
+    return object[field] === undefined
+      ? undefined
+      : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
+  }
+  if (object[field] !== undefined || !(REQUIRED_FIELDS as readonly string[]).includes(field)) return undefined;
+  return `is required: ${ITEM_EXPECTED[field]}`;
 }
 
 /**
  * The `ask_later` input schema, for the MCP SDK and for {@link parseAskInput}. Every rule is in it; its
- * descriptions are what the model reads about each field.
+ * descriptions are what the model reads about each field. One question's own fields are optional in the schema
+ * (a set gives them per member, in `questions`); its checks require them when `questions` is absent.
  */
 export const askInputSchema = z
   .strictObject(
@@ -325,53 +598,31 @@ export const askInputSchema = z
       context: markdownText(CONTEXT_MAX).describe(
         `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, ` +
           `what you found, what the choice is between. The person reads it in Slack or Discord without your ` +
-          `session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters.`,
+          `session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters. A set shares it.`,
       ),
-      question: oneLineText(QUESTION_MAX, true).describe(
-        `Required. The question itself: one line (no line breaks, tabs or control characters), at most ` +
-          `${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`,
-      ),
+      question: questionSchema
+        .optional()
+        .describe(`Required for one question (a set has \`questions\` instead). ${questionSchema.description ?? ''}`),
       impact: markdownText(IMPACT_MAX).describe(
         `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each ` +
-          `option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters.`,
+          `option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters. A set shares it.`,
       ),
-      isBlocking: z
-        .boolean({ error: typeError('a JSON boolean (true or false, not a string)', true) })
-        .describe(
-          'Required boolean. true: part of your work cannot go on without the answer (do not go ahead on what ' +
-            'depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt.',
-        ),
-      options: z
-        .array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) })
-        .min(OPTIONS_MIN, {
-          error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
-        })
-        .max(OPTIONS_MAX, {
-          error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
-        })
-        .check(
-          z.refine((options: unknown) => duplicateLabelProblem(options) === undefined, {
-            when: () => true,
-            error: (issue) => duplicateLabelProblem(issue.input) ?? 'must have different labels',
-          }),
-        )
-        .describe(
-          `Required. ${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at ` +
-            `most ${OPTION_LABEL_MAX} characters) or {label, description} with an optional one-line description of ` +
-            `at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case). Do not add ` +
-            `"${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`,
-        ),
-      recommended: z
-        .string({ error: typeError("a string copied from one of the options' labels", false) })
+      isBlocking: isBlockingSchema
+        .optional()
+        .describe(`Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ''}`),
+      options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
+      recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+      multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+      questions: questionsSchema
         .optional()
         .describe(
-          'Optional. The label of the option you recommend, copied exactly from `options`. It is starred and ' +
-            'preselected, so the person can send it with one click.',
+          `Instead of \`question\`, \`options\`, \`isBlocking\`, \`recommended\` and \`multiSelect\`: a set of ` +
+            `${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} related questions that the person answers together and sends ` +
+            'as one after a review. Each has a short `topic`, its own `question`, `options` and `isBlocking`, ' +
+            "optional `recommended` and `multiSelect`, and optional `context` and `impact` it adds to the set's. " +
+            'The set gets one id (#12; its questions are #12.1, #12.2, …) and its answers arrive together. All ' +
+            `the set's texts together: at most ${SET_TEXT_MAX} characters.`,
         ),
-      multiSelect: z
-        .boolean({ error: typeError('a JSON boolean (true or false, not a string)', false) })
-        .optional()
-        .describe('Optional, default false. true lets the person pick several options.'),
       ticket: oneLineText(TICKET_MAX, false)
         .optional()
         .describe(
@@ -401,12 +652,28 @@ export const askInputSchema = z
     },
   )
   .check(
-    z.refine((input: unknown) => recommendedProblem(input) === undefined, {
+    ...ITEM_FIELDS.map((field) =>
+      z.refine((input: unknown) => shapeProblem(input, field) === undefined, {
+        when: () => true,
+        path: [field],
+        error: (issue) => shapeProblem(issue.input, field) ?? 'is misplaced',
+      }),
+    ),
+    z.refine((input: unknown) => isSetCall(input) || recommendedProblem(input) === undefined, {
       when: () => true,
       path: ['recommended'],
       error: (issue) => recommendedProblem(issue.input) ?? "must be one of the options' labels",
     }),
+    z.refine((input: unknown) => setSizeProblem(input) === undefined, {
+      when: () => true,
+      path: ['questions'],
+      error: (issue) => setSizeProblem(issue.input) ?? 'must fit in one chat message',
+    }),
   );
+
+function isSetCall(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && (input as { questions?: unknown }).questions !== undefined;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Issues → reasons.
@@ -458,17 +725,70 @@ function normaliseMarkdown(text: string): string {
     .trimEnd();
 }
 
-function normaliseOption(option: string | { label: string; description?: string | undefined }): QuestionOption {
+type RawOption = string | { label: string; value?: string | undefined; description?: string | undefined };
+
+/** `{label}` from a string; a value equal to the label is dropped (the label is the value by default). */
+function normaliseOption(option: RawOption): QuestionOption {
   if (typeof option === 'string') return { label: option.trim() };
+  const label = option.label.trim();
+  const value = option.value?.trim();
   const description = option.description?.trim();
-  return description ? { label: option.label.trim(), description } : { label: option.label.trim() };
+  return {
+    label,
+    ...(value !== undefined && value !== label ? { value } : {}),
+    ...(description ? { description } : {}),
+  };
+}
+
+/** The recommended labels, trimmed, in the options' order. */
+function normaliseRecommended(
+  recommended: string | readonly string[] | undefined,
+  options: readonly QuestionOption[],
+): { recommended?: readonly string[] } {
+  if (recommended === undefined) return {};
+  const wanted = new Set([recommended].flat().map((label) => label.trim()));
+  return { recommended: options.map((option) => option.label).filter((label) => wanted.has(label)) };
+}
+
+interface RawItem {
+  readonly question: string;
+  readonly options: readonly RawOption[];
+  readonly isBlocking: boolean;
+  readonly recommended?: string | readonly string[] | undefined;
+  readonly multiSelect?: boolean | undefined;
+}
+
+function normaliseItem(item: RawItem) {
+  const options = item.options.map(normaliseOption);
+  return {
+    question: item.question.trim(),
+    options,
+    ...normaliseRecommended(item.recommended, options),
+    multiSelect: item.multiSelect ?? false,
+    isBlocking: item.isBlocking,
+  };
+}
+
+function normaliseMember(
+  member: RawItem & { topic: string; context?: string | undefined; impact?: string | undefined },
+): SetMember {
+  const context = member.context === undefined ? '' : normaliseMarkdown(member.context);
+  const impact = member.impact === undefined ? '' : normaliseMarkdown(member.impact);
+  return {
+    topic: member.topic.trim(),
+    ...normaliseItem(member),
+    ...(context === '' ? {} : { context }),
+    ...(impact === '' ? {} : { impact }),
+  };
 }
 
 /**
  * Validate and normalise one `ask_later` call's arguments. Never throws, whatever `raw` is.
  *
  * Normalised: texts trimmed (Markdown keeps its inner layout, `\r\n` becomes `\n`), string options become
- * `{label}`, `multiSelect` defaults to false, empty optional texts (`ticket`, descriptions) are dropped.
+ * `{label}`, a value equal to its label is dropped, `recommended` becomes a list in the options' order,
+ * `multiSelect` defaults to false, empty optional texts (`ticket`, descriptions) are dropped. A set becomes
+ * `members`, and is blocking when any member is.
  */
 export function parseAskInput(raw: unknown): AskInputResult {
   try {
@@ -486,19 +806,24 @@ export function parseAskInput(raw: unknown): AskInputResult {
     }
     const input = result.data;
     const ticket = input.ticket?.trim();
-    const value: AskInput = {
+    const common = {
       context: normaliseMarkdown(input.context),
-      question: input.question.trim(),
       impact: normaliseMarkdown(input.impact),
-      isBlocking: input.isBlocking,
-      options: input.options.map(normaliseOption),
-      ...(input.recommended === undefined ? {} : { recommended: input.recommended.trim() }),
-      multiSelect: input.multiSelect ?? false,
       ...(ticket ? { ticket } : {}),
       ...(input.expiresInSeconds === undefined ? {} : { expiresInSeconds: input.expiresInSeconds }),
       ...(input.waitSeconds === undefined ? {} : { waitSeconds: input.waitSeconds }),
     };
-    return { ok: true, value };
+    if (input.questions !== undefined) {
+      const members = input.questions.map(normaliseMember);
+      return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
+    }
+    // The schema's checks made these present when `questions` is absent.
+    const { question, options, isBlocking } = input;
+    if (question === undefined || options === undefined || isBlocking === undefined) {
+      return { ok: false, reasons: ['The arguments break the input schema'] };
+    }
+    const item = normaliseItem({ question, options, isBlocking, recommended: input.recommended, multiSelect: input.multiSelect });
+    return { ok: true, value: { ...common, ...item } };
   } catch {
     // A getter or proxy that throws while being read: still a refusal, never an exception.
     return { ok: false, reasons: ['The arguments could not be read: send plain JSON data'] };

@@ -9,7 +9,16 @@
  * note can start a new `### #8` entry, a footer, or anything else at the start of a line.
  */
 import { describeSelection } from './answer.js';
-import type { Platform, Question, Responder } from './question.js';
+import {
+  memberRef,
+  optionValue,
+  type Platform,
+  type Question,
+  type QuestionItem,
+  type Responder,
+  type Selection,
+  selectionsOf,
+} from './question.js';
 
 export const DELIVERY_NOTE_BUDGET = 9000; // Claude Code moves hook output over 10,000 chars to a file; stay well under
 
@@ -37,17 +46,27 @@ export function deliveryEntriesBudget(budget: number = DELIVERY_NOTE_BUDGET): nu
   return Math.max(0, budget - HEADER.length - longestFooter);
 }
 
-/** The text of one question's entry (status answered/delivered with answer, dismissed, or expired). */
+/**
+ * The text of one question's entry (status answered/delivered with answer, dismissed, or expired). A set is one
+ * entry: its header, then each member under its own `#### #12.1 Topic` heading with its question and answer.
+ */
 export function renderDeliveryEntry(q: Question): string {
   const answer = q.answer;
   if ((q.status === 'answered' || q.status === 'delivered') && answer !== undefined) {
-    const notes = answer.notes?.trim() ?? '';
+    const selections = selectionsOf(answer);
+    const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
+    if (q.members === undefined) {
+      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join('\n');
+    }
     return [
-      `### #${q.id} answered`,
-      ...questionLines(q),
-      `Answer: ${oneLine(describeSelection(q, answer))}`,
-      ...(notes === '' ? [] : ['Notes:', ...quoteLines(notes)]),
-      `By ${who(answer.by)} at ${isoTime(answer.at)}`,
+      `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...ticketLines(q),
+      ...q.members.flatMap((member, index) => [
+        memberHeading(q.id, index, member),
+        `Question: ${oneLine(member.question)}`,
+        ...answerLines(member, selections[index]),
+      ]),
+      by,
     ].join('\n');
   }
   if (q.status === 'dismissed') {
@@ -60,6 +79,29 @@ export function renderDeliveryEntry(q: Question): string {
   // Not an outcome the store hands out for delivery (pending, cancelled, or answered without an answer record);
   // say what is known rather than fail the prompt.
   return [`### #${q.id} ${q.status}`, ...questionLines(q)].join('\n');
+}
+
+/** `Answer: …`, the values when options have their own, notes per option nested under it, then the notes. */
+function answerLines(item: QuestionItem, selection: Selection | undefined): string[] {
+  if (selection === undefined) return ['Answer: nothing was recorded'];
+  const values = selection.choices.flatMap((choice) => {
+    const option = item.options.find((candidate) => candidate.label === choice);
+    return option?.value === undefined ? [] : [`${oneLine(choice)} = ${oneLine(optionValue(option))}`];
+  });
+  const notes = selection.notes?.trim() ?? '';
+  return [
+    `Answer: ${oneLine(describeSelection(item, selection))}`,
+    ...(values.length === 0 ? [] : [`Values: ${values.join('; ')}`]),
+    ...(selection.choiceNotes ?? []).flatMap(({ choice, notes: optionNotes }) => [
+      `- Notes on ${oneLine(choice)}:`,
+      ...quoteLines(optionNotes).map((line) => `  ${line}`),
+    ]),
+    ...(notes === '' ? [] : ['Notes:', ...quoteLines(notes)]),
+  ];
+}
+
+function memberHeading(id: number, index: number, member: { topic: string; isBlocking: boolean }): string {
+  return `#### ${memberRef(id, index)} ${oneLine(member.topic)}${member.isBlocking ? ' (blocking)' : ''}`;
 }
 
 /** Characters the entry takes in a note, its separator included: the store claims entries by this measure. */
@@ -117,8 +159,19 @@ export function hookOutput(event: 'UserPromptSubmit' | 'PostToolUse', additional
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
 
+function ticketLines(q: Question): string[] {
+  return q.ticket === undefined ? [] : [`Ticket: ${oneLine(q.ticket)}`];
+}
+
+/** The ticket and the question, or each question of a set with its reference and topic. */
 function questionLines(q: Question): string[] {
-  return [...(q.ticket === undefined ? [] : [`Ticket: ${oneLine(q.ticket)}`]), `Question: ${oneLine(q.question)}`];
+  if (q.members === undefined) return [...ticketLines(q), `Question: ${oneLine(q.question)}`];
+  return [
+    ...ticketLines(q),
+    ...q.members.map(
+      (member, index) => `Question ${memberRef(q.id, index)} (${oneLine(member.topic)}): ${oneLine(member.question)}`,
+    ),
+  ];
 }
 
 /** "NAME on Slack (user U123)": the display name is the person's own text, so it is kept to one line. */

@@ -5,16 +5,20 @@
  * is sent agree on every surface.
  */
 import { answerReadiness, type Readiness } from './answer.js';
-import type { Draft, Question, QuestionSpec, Selection } from './question.js';
+import { type Draft, itemsOf, type Question, type QuestionItem, type Selection } from './question.js';
+import { overallReadiness } from './reply.js';
 
 /** All / Blocking / Non-blocking. */
 export const INBOX_FILTERS = ['all', 'blocking', 'non-blocking'] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
-/** One question with the viewer's draft for it, if any. */
+/** One question with the viewer's draft for it, if any (a set: their draft of each member). */
 export interface InboxItem {
   readonly question: Question;
+  /** A single question's draft. */
   readonly draft?: Draft;
+  /** A set's drafts, one per member (undefined where the viewer has none). */
+  readonly memberDrafts?: readonly (Draft | undefined)[];
 }
 
 /** One page of an inbox as every surface draws it, with what the filters count (`InteractionService.inboxPage`). */
@@ -34,22 +38,44 @@ export interface InboxPage<T extends InboxItem = InboxItem> {
 
 /**
  * The selection a picker shows, and so what Send sends: the draft when there is one (even an empty one: the draft
- * is what the person last chose), else the recommended option, else nothing. Handlers use the same rule for a
+ * is what the person last chose), else the recommended options, else nothing. Handlers use the same rule for a
  * question the viewer has not touched, so "ready" on screen and what is sent never differ.
  */
-export function shownSelection(question: Pick<QuestionSpec, 'recommended'>, draft?: Selection): Selection {
+export function shownSelection(item: Pick<QuestionItem, 'recommended'>, draft?: Selection): Selection {
   if (draft !== undefined) return draft;
-  return question.recommended === undefined
-    ? { choices: [], other: false }
-    : { choices: [question.recommended], other: false };
+  return { choices: [...(item.recommended ?? [])], other: false };
 }
 
 /** The ready mark of what the picker shows (see {@link shownSelection}). */
 export function shownReadiness(
-  question: Pick<QuestionSpec, 'options' | 'multiSelect' | 'recommended'>,
-  draft?: Draft,
+  item: Pick<QuestionItem, 'options' | 'multiSelect' | 'recommended'>,
+  draft?: Selection,
 ): Readiness {
-  return answerReadiness(question, shownSelection(question, draft));
+  return answerReadiness(item, shownSelection(item, draft));
+}
+
+/** The viewer's draft of each item of an inbox entry (one for a single question, one per member of a set). */
+export function draftsOf(entry: InboxItem): (Draft | undefined)[] {
+  return entry.question.members === undefined
+    ? [entry.draft]
+    : entry.question.members.map((_, index) => entry.memberDrafts?.[index]);
+}
+
+/** What each item of an entry shows selected (see {@link shownSelection}). */
+export function shownSelections(entry: InboxItem): Selection[] {
+  const drafts = draftsOf(entry);
+  return itemsOf(entry.question).map((item, index) => shownSelection(item, drafts[index]));
+}
+
+/** The ready mark of each item of an entry, as shown. */
+export function shownMarks(entry: InboxItem): Readiness[] {
+  const drafts = draftsOf(entry);
+  return itemsOf(entry.question).map((item, index) => shownReadiness(item, drafts[index]));
+}
+
+/** Whether an entry as shown can be sent: every item ready (a set is sent whole). */
+export function entryReadiness(entry: InboxItem): Readiness {
+  return overallReadiness(shownMarks(entry));
 }
 
 function inFilter(question: Question, filter: InboxFilter): boolean {
@@ -84,13 +110,13 @@ export function inboxCounts(items: readonly InboxItem[]): Record<InboxFilter, nu
 /**
  * How many answers "Send N answers" sends for `filter` among `items` (the page shown): the pending questions whose
  * shown selection is ready — the viewer's draft, else the preselected recommendation — exactly what each entry's
- * ready mark says.
+ * ready mark says. A set counts once, and only when every member is ready.
  */
 export function readyCount(items: readonly InboxItem[], filter: InboxFilter): number {
-  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready').length;
+  return readyItems(items, filter).length;
 }
 
 /** The ready questions among `items`: what "Send N answers" sends. */
 export function readyItems<T extends InboxItem>(items: readonly T[], filter: InboxFilter): T[] {
-  return inboxQuestions(items, filter).filter((item) => shownReadiness(item.question, item.draft) === 'ready');
+  return inboxQuestions(items, filter).filter((item) => entryReadiness(item) === 'ready');
 }

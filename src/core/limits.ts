@@ -69,6 +69,66 @@ export const EXPIRES_MAX_SECONDS = 30 * 24 * 60 * 60;
  */
 export const WAIT_MAX_SECONDS = 600;
 
+/** An option's `value` (what a program gets back): 64, one line. It is kept and returned, never rendered in chat. */
+export const OPTION_VALUE_MAX = 64;
+
+/** Fewest questions in a set: 2 (one question is parked as a single question). */
+export const SET_MEMBERS_MIN = 2;
+
+/**
+ * Most questions in a set: 4. A set is one message, and a Discord message holds at most 5 action rows: one string
+ * select per member (a row each, since a select fills its row) and one row for the buttons (Add notes, Send,
+ * Remove). Slack would hold more (3 to 6 blocks a member within its 50).
+ */
+export const SET_MEMBERS_MAX = 4;
+
+/**
+ * A set member's `topic`: 30, one line. It names the member in headings, tabs, the review line and the notes
+ * modal's labels: Discord modal labels are at most 45 characters ("Notes · " + topic + " · " + an option's short
+ * form stays within them when the renderer shortens only the option).
+ */
+export const TOPIC_MAX = 30;
+
+/** What a set member adds to the set's `context`: 1000 (a Discord embed field value ≤ 1024, with room). */
+export const MEMBER_CONTEXT_MAX = 1000;
+
+/** What a set member adds to the set's `impact`: 1000 (a Discord embed field value ≤ 1024, with room). */
+export const MEMBER_IMPACT_MAX = 1000;
+
+/**
+ * A set's text in all: 5000 characters, counted by {@link setTextLength}. One Discord message carries every
+ * member (its embeds together ≤ 6000 characters), and the renderers add up to ~900 characters of their own to a
+ * set of {@link SET_MEMBERS_MAX} (headings, topics, marks, the footer). A single question's worst case is ~5,260
+ * under the same budget (see {@link CONTEXT_MAX}), which each field limit already guarantees; a set's members could
+ * each be within their limits and still not fit together, so the set has this total as well.
+ */
+export const SET_TEXT_MAX = 5000;
+
+/**
+ * The characters of a set's text that {@link SET_TEXT_MAX} bounds: shared context and impact, and per member its
+ * topic, question, option labels and descriptions and what it adds to context and impact.
+ */
+export function setTextLength(set: {
+  readonly context: string;
+  readonly impact: string;
+  readonly ticket?: string | undefined;
+  readonly members: readonly {
+    readonly topic: string;
+    readonly question: string;
+    readonly options: readonly { readonly label: string; readonly description?: string | undefined }[];
+    readonly context?: string | undefined;
+    readonly impact?: string | undefined;
+  }[];
+}): number {
+  let length = set.context.length + set.impact.length + (set.ticket?.length ?? 0);
+  for (const member of set.members) {
+    length += member.topic.length + member.question.length;
+    length += (member.context?.length ?? 0) + (member.impact?.length ?? 0);
+    for (const option of member.options) length += option.label.length + (option.description?.length ?? 0);
+  }
+  return length;
+}
+
 /** All of the above in one frozen record, for docs and tests that list every limit. */
 export const LIMITS = Object.freeze({
   QUESTION_MAX,
@@ -84,4 +144,11 @@ export const LIMITS = Object.freeze({
   EXPIRES_MIN_SECONDS,
   EXPIRES_MAX_SECONDS,
   WAIT_MAX_SECONDS,
+  OPTION_VALUE_MAX,
+  SET_MEMBERS_MIN,
+  SET_MEMBERS_MAX,
+  TOPIC_MAX,
+  MEMBER_CONTEXT_MAX,
+  MEMBER_IMPACT_MAX,
+  SET_TEXT_MAX,
 } as const);

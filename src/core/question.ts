@@ -29,24 +29,86 @@ export function canTransition(from: QuestionStatus, to: QuestionStatus): boolean
 /** States whose outcome still has to be reported to the agent (until `deliveredAt` is set). */
 export const REPORTABLE_STATUSES: readonly QuestionStatus[] = ['answered', 'dismissed', 'expired'];
 
-/** One suggested answer. `label` is what the person picks and what the agent gets back. */
+/** One suggested answer. `label` is what the person picks and sees; `value` is what a program gets back for it. */
 export interface QuestionOption {
   readonly label: string;
+  /** A stable value beside the label (`pg`, `PROJ-12`); absent: the label is the value (see {@link optionValue}). */
+  readonly value?: string;
   readonly description?: string;
 }
 
-/** The question as the agent parked it, after validation and normalisation (see `ask-input.ts`). */
-export interface QuestionSpec {
-  readonly context: string;
+/** The value an option stands for: its `value`, else its label. */
+export function optionValue(option: QuestionOption): string {
+  return option.value ?? option.label;
+}
+
+/** The part of a question a person picks an answer for: a single question, or one member of a set. */
+export interface QuestionItem {
+  /** The question itself, one line. */
   readonly question: string;
-  readonly impact: string;
-  readonly isBlocking: boolean;
   readonly options: readonly QuestionOption[];
-  /** Exactly one of the options' labels, when given. */
-  readonly recommended?: string;
+  /** Labels of the recommended options, in the options' order: at most one unless `multiSelect`. */
+  readonly recommended?: readonly string[];
   readonly multiSelect: boolean;
+  readonly isBlocking: boolean;
+}
+
+/** One question of a set: a short topic, its own options and rules, and text it adds to the set's context and impact. */
+export interface SetMember extends QuestionItem {
+  /** A short name for the question (a tab, a section heading, the review line). */
+  readonly topic: string;
+  /** Context this question adds to the set's. */
+  readonly context?: string;
+  /** Impact this question adds to the set's. */
+  readonly impact?: string;
+}
+
+/** What every parked question (single or set) has. */
+interface SpecCommon {
+  readonly context: string;
+  readonly impact: string;
+  /** Whether part of the agent's work waits on it: for a set, whether any member is blocking. */
+  readonly isBlocking: boolean;
   readonly ticket?: string;
   readonly expiresInSeconds?: number;
+}
+
+/** One question as the agent parked it, after validation and normalisation (see `ask-input.ts`). */
+export interface SingleSpec extends SpecCommon, QuestionItem {
+  readonly members?: undefined;
+}
+
+/** Several related questions parked as one (2 to `SET_MEMBERS_MAX`), answered and sent together. */
+export interface SetSpec extends SpecCommon {
+  readonly members: readonly SetMember[];
+}
+
+/** A parked question: one question, or a set of them sharing context and impact. */
+export type QuestionSpec = SingleSpec | SetSpec;
+
+/** Whether a parked question is a set. */
+export function isSet<T extends QuestionSpec>(spec: T): spec is Extract<T, SetSpec> {
+  return spec.members !== undefined;
+}
+
+/** What the person answers, in order: the question itself, or each member of a set. */
+export function itemsOf(spec: QuestionSpec): readonly (QuestionItem | SetMember)[] {
+  return spec.members ?? [spec];
+}
+
+/**
+ * A parked question as `ask_later`'s arguments again (a set's `members` become `questions`, its derived
+ * `isBlocking` is left out), for passing one on to where it is parsed again (serve's agent API).
+ */
+export function askInputOf(spec: QuestionSpec): Record<string, unknown> {
+  if (spec.members === undefined) return { ...spec };
+  const { members, isBlocking: _derived, ...common } = spec;
+  return { ...common, questions: members };
+}
+
+/** How a set member is referred to: `#12.1` (members count from 1). */
+export function memberRef(id: number, member: number): string {
+  return `#${id}.${member + 1}`;
 }
 
 /** The surfaces a person answers from. */
@@ -67,21 +129,47 @@ export interface Responder {
   readonly displayName: string;
 }
 
+/** Notes the person wrote for one picked option of a multi-select. */
+export interface ChoiceNote {
+  /** The option's label. */
+  readonly choice: string;
+  readonly notes: string;
+}
+
 /**
- * What the person picked: option labels, and/or `Other`, with notes that travel with any choice.
- * A draft is a selection that may not be ready yet; an answer is a ready one (see `answer.ts`).
+ * What the person picked for one question: option labels, and/or `Other`, with notes that travel with any choice,
+ * and on a multi-select notes per picked option. A draft is a selection that may not be ready yet; an answer is a
+ * ready one (see `answer.ts`).
  */
 export interface Selection {
   readonly choices: readonly string[];
   readonly other: boolean;
   readonly notes?: string;
+  /** Notes per picked option (multi-select only), in the options' order. */
+  readonly choiceNotes?: readonly ChoiceNote[];
 }
 
-/** A selection that was sent, with who sent it and when (ms since the epoch). */
-export interface Answer extends Selection {
+/** What the person picked for each member of a set, in the members' order. */
+export interface SetSelection {
+  readonly members: readonly Selection[];
+}
+
+/** What is sent as the answer: a selection for a single question, one per member for a set. */
+export type Reply = Selection | SetSelection;
+
+/** The selections of a reply, one per item of its question (see {@link itemsOf}). */
+export function selectionsOf(reply: Reply): readonly Selection[] {
+  return 'members' in reply ? reply.members : [reply];
+}
+
+/** Who sent an answer and when (ms since the epoch). */
+export interface AnswerMeta {
   readonly by: Responder;
   readonly at: number;
 }
+
+/** A reply that was sent, with who sent it and when. */
+export type Answer = (Selection & AnswerMeta) | (SetSelection & AnswerMeta);
 
 /** A person's unsent selection for one question, kept so a restart or a redraw loses nothing. */
 export interface Draft extends Selection {
@@ -111,8 +199,8 @@ export interface Closure {
 export const DELIVERY_PATHS = ['prompt', 'tool-call', 'wake', 'tool-result'] as const;
 export type DeliveryPath = (typeof DELIVERY_PATHS)[number];
 
-/** A stored question with its state. `id` is per project, starts at 1 and is never reused. */
-export interface Question extends QuestionSpec {
+/** A stored question's state. `id` is per project, starts at 1 and is never reused. */
+export interface QuestionState {
   readonly project: string;
   readonly id: number;
   readonly status: QuestionStatus;
@@ -132,6 +220,9 @@ export interface Question extends QuestionSpec {
   readonly remindedAt?: number;
   readonly messages: readonly MessageRef[];
 }
+
+/** A stored question (single or set) with its state. */
+export type Question = QuestionSpec & QuestionState;
 
 /** The label the person picks when no option fits; it always needs notes. */
 export const OTHER_LABEL = 'Other';

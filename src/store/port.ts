@@ -3,6 +3,7 @@
  * guarantees. No adapter types leak through it. All times are ms since the epoch, from the adapter's clock.
  */
 import type {
+  ChoiceNote,
   DeliveryPath,
   Draft,
   MessageRef,
@@ -10,8 +11,8 @@ import type {
   Question,
   QuestionSpec,
   QuestionStatus,
+  Reply,
   Responder,
-  Selection,
 } from '../core/question.js';
 import type { TokenStore } from './token-port.js';
 
@@ -43,10 +44,14 @@ export type CloseResult =
 
 /** A change to one person's draft: each field given replaces the stored one; a field not given is kept. */
 export interface DraftChange {
+  /** Which question of a set the change is for (0 for the first, `#12.1`); absent for a single question. */
+  readonly member?: number;
   /** What is picked: the choices (labels of the question's options) and Other. */
   readonly pick?: { readonly choices: readonly string[]; readonly other: boolean };
   /** The notes; empty or only whitespace clears them. */
   readonly notes?: string;
+  /** Notes per option (multi-select): each given replaces that option's notes; empty clears them. */
+  readonly choiceNotes?: readonly ChoiceNote[];
 }
 
 /** Outcome of saving a draft: drafts are kept only while the question is pending. */
@@ -303,17 +308,20 @@ export interface Store {
   /**
    * Change one person's draft of a pending question, atomically: the fields `change` gives replace the stored ones,
    * the others are kept, so changes arriving together (a pick and a notes submit) all land. With no draft yet, the
-   * base is what the question shows selected (`shownSelection` in core: its recommendation preselected). Labels
-   * that are not the question's, or two picks on a single-select, throw `InvalidAnswerError` and change nothing.
+   * base is what the question shows selected (`shownSelection` in core: its recommendations preselected). A set's
+   * members have a draft each (`change.member`). Labels that are not the question's, two picks on a single-select,
+   * notes per option on a single-select, or a member that is not there throw `InvalidAnswerError` and change nothing.
    */
   saveDraft(project: string, id: number, person: PersonRef, change: DraftChange): Promise<DraftResult>;
-  getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined>;
+  /** One person's draft of a question (of a set's `member`, 0 for the first), if they have one. */
+  getDraft(project: string, id: number, person: PersonRef, member?: number): Promise<Draft | undefined>;
 
   /**
-   * Answer atomically; the first answer wins. The selection must be ready (`checkAnswer` in core): an unready or
-   * invalid one throws `InvalidAnswerError` and changes nothing.
+   * Answer atomically; the first answer wins. The reply (a selection, or one per member of a set) must be ready and
+   * fit one delivery note (`answerOf` in core): an unready or invalid one throws `InvalidAnswerError` and changes
+   * nothing.
    */
-  answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult>;
+  answer(project: string, id: number, reply: Reply, by: Responder): Promise<AnswerResult>;
   /** The agent withdraws a pending question. */
   cancel(project: string, id: number): Promise<CloseResult>;
   /** The person removes a pending question without answering. */

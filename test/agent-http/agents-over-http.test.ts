@@ -70,7 +70,7 @@ describe('ask-later mcp over ASK_LATER_URL', () => {
     const client = await mcpClient(agentEnv(project));
     try {
       expect(textOf(await client.callTool({ name: 'ask_later', arguments: question }))).toMatch(/^Parked as #1/);
-      expect((await store.get(project, 1))?.question).toBe('Which one?');
+      expect(await store.get(project, 1)).toMatchObject({ question: 'Which one?' });
       await store.answer(project, 1, { choices: ['B'], other: false }, person());
       const answer = await client.callTool({ name: 'get_answer', arguments: { id: 1 } });
       expect(textOf(answer)).toContain('B');

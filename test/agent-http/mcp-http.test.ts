@@ -62,7 +62,7 @@ describe('/mcp over Streamable HTTP', () => {
     expect(textOf(await client.callTool({ name: 'ask_later', arguments: question }))).toMatch(
       /^Parked as #1 \(blocking\)/,
     );
-    expect((await store.get(project, 1))?.question).toBe('Which one?');
+    expect(await store.get(project, 1)).toMatchObject({ question: 'Which one?' });
     await store.answer(project, 1, { choices: ['B'], other: false }, person());
     expect(textOf(await client.callTool({ name: 'get_answer', arguments: { id: '#1' } }))).toContain('B');
     expect((await store.get(project, 1))?.status).toBe('delivered');

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { answerReadiness, checkAnswer, describeSelection, type Readiness } from '../../src/core/answer.js';
 import { NOTES_MAX } from '../../src/core/limits.js';
-import type { QuestionSpec, Selection } from '../../src/core/question.js';
+import type { QuestionItem, Selection } from '../../src/core/question.js';
 
 const options = [{ label: 'Use Postgres' }, { label: 'Use Redis', description: 'faster' }, { label: 'Use SQLite' }];
-const single: Pick<QuestionSpec, 'options' | 'multiSelect'> = { options, multiSelect: false };
-const multi: Pick<QuestionSpec, 'options' | 'multiSelect'> = { options, multiSelect: true };
+const single: Pick<QuestionItem, 'options' | 'multiSelect'> = { options, multiSelect: false };
+const multi: Pick<QuestionItem, 'options' | 'multiSelect'> = { options, multiSelect: true };
 
 function pick(choices: string[], other = false, notes?: string): Selection {
   return notes === undefined ? { choices, other } : { choices, other, notes };
 }
 
 describe('answerReadiness', () => {
-  const cases: [string, Pick<QuestionSpec, 'options' | 'multiSelect'>, Selection, Readiness][] = [
+  const cases: [string, Pick<QuestionItem, 'options' | 'multiSelect'>, Selection, Readiness][] = [
     ['nothing picked', single, pick([]), 'pick-one'],
     ['nothing picked but notes written', single, pick([], false, 'just notes'), 'pick-one'],
     ['one option', single, pick(['Use Redis']), 'ready'],
@@ -60,7 +60,7 @@ describe('checkAnswer', () => {
     });
   });
 
-  const refused: [string, Pick<QuestionSpec, 'options' | 'multiSelect'>, Selection, RegExp][] = [
+  const refused: [string, Pick<QuestionItem, 'options' | 'multiSelect'>, Selection, RegExp][] = [
     [
       'a choice that is not an option',
       single,

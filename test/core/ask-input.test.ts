@@ -14,6 +14,7 @@ import {
   TICKET_MAX,
   WAIT_MAX_SECONDS,
 } from '../../src/core/limits.js';
+import type { SingleSpec } from '../../src/core/question.js';
 
 const VALID = {
   context:
@@ -53,6 +54,12 @@ function refusal(raw: unknown): string[] {
   const result = parseAskInput(raw);
   if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.value).slice(0, 200)}`);
   return result.reasons;
+}
+
+/** The accepted call as a single question (not a set). */
+function single(value: AskInput): Extract<AskInput, SingleSpec> {
+  if (value.members !== undefined) throw new Error('expected a single question, got a set');
+  return value as Extract<AskInput, SingleSpec>;
 }
 
 function accepted(raw: unknown): AskInput {
@@ -365,7 +372,7 @@ describe('parseAskInput accepts and normalises good calls', () => {
     });
     const value = accepted(VALID);
     for (const key of ['recommended', 'ticket', 'expiresInSeconds', 'waitSeconds']) expect(key in value).toBe(false);
-    expect('description' in (value.options[0] ?? {})).toBe(false);
+    expect('description' in (single(value).options[0] ?? {})).toBe(false);
   });
 
   it('GIVEN every field THEN each is kept', () => {
@@ -411,7 +418,7 @@ describe('parseAskInput accepts and normalises good calls', () => {
   it('GIVEN an empty ticket and empty descriptions THEN they are left out rather than kept empty', () => {
     const value = accepted(withFields({ ticket: '  ', options: [{ label: 'Yes', description: '' }] }));
     expect('ticket' in value).toBe(false);
-    expect(value.options).toEqual([{ label: 'Yes' }]);
+    expect(single(value).options).toEqual([{ label: 'Yes' }]);
   });
 
   it('GIVEN a tab inside context THEN it is kept', () => {
@@ -500,7 +507,9 @@ function isInteger(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-function followsEveryRule(value: AskInput): boolean {
+function followsEveryRule(input: AskInput): boolean {
+  if (input.members !== undefined) return false;
+  const value = input;
   const options = value.options;
   const labels = options.map((option) => option.label);
   const folded = labels.map((label) => label.toLowerCase());
@@ -522,7 +531,7 @@ function followsEveryRule(value: AskInput): boolean {
     ) &&
     new Set(folded).size === folded.length &&
     !folded.includes('other') &&
-    (!('recommended' in value) || labels.includes(value.recommended ?? '')) &&
+    (value.recommended ?? []).every((label) => labels.includes(label)) &&
     (!('ticket' in value) || oneLineOk(value.ticket, TICKET_MAX)) &&
     (!('expiresInSeconds' in value) || isInteger(value.expiresInSeconds, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS)) &&
     (!('waitSeconds' in value) || isInteger(value.waitSeconds, 0, WAIT_MAX_SECONDS))

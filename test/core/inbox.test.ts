@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { inboxCounts, inboxQuestions, readyCount, shownSelection } from '../../src/core/inbox.js';
-import type { Question } from '../../src/core/question.js';
+import type { Question, SingleSpec } from '../../src/core/question.js';
 
-function question(id: number, overrides: Partial<Question> = {}): Question {
+type SingleQuestion = Extract<Question, SingleSpec>;
+
+function question(id: number, overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   return {
     context: 'c',
     question: `Q${id}?`,
     impact: 'i',
     isBlocking: false,
     options: [{ label: 'A' }, { label: 'B' }],
-    recommended: 'A',
+    recommended: ['A'],
     multiSelect: false,
     project: 'p',
     id,
@@ -24,7 +26,7 @@ describe('the inbox every surface shows', () => {
   it('GIVEN no draft THEN the recommendation shows; GIVEN a draft (even empty) THEN the draft shows', () => {
     expect(shownSelection(question(1))).toEqual({ choices: ['A'], other: false });
     const { recommended: _r, ...plain } = question(2);
-    expect(shownSelection(plain as Question)).toEqual({ choices: [], other: false });
+    expect(shownSelection(plain as SingleQuestion)).toEqual({ choices: [], other: false });
     expect(shownSelection(question(3), { choices: [], other: false })).toEqual({ choices: [], other: false });
   });
 

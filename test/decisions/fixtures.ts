@@ -19,7 +19,7 @@ export const billing: Decision = {
   impact: 'Decides the migration scripts.',
   isBlocking: true,
   options: [{ label: 'Postgres', description: 'What the team knows' }, { label: 'SQLite' }],
-  recommended: 'Postgres',
+  recommended: ['Postgres'],
   multiSelect: false,
   ticket: 'BILL-42',
   answer: {
@@ -70,7 +70,7 @@ export const release: Decision = {
   impact: 'A day of delay.',
   isBlocking: true,
   options: [{ label: 'Ship today' }, { label: 'Wait for QA', description: 'one more day' }],
-  recommended: 'Wait for QA',
+  recommended: ['Wait for QA'],
   multiSelect: false,
   ticket: 'https://linear.app/acme/issue/WEB-7',
   answer: {

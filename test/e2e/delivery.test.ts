@@ -351,7 +351,7 @@ function question(overrides: Partial<QuestionSpec> & { question: string; isBlock
     context: 'The nightly export job writes **CSV** today.',
     impact: 'Decides the writer library.',
     options: [{ label: 'CSV' }, { label: 'Parquet' }, { label: 'Both' }],
-    recommended: 'Both',
+    recommended: ['Both'],
     multiSelect: false,
     ...overrides,
   };

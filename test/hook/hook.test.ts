@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DELIVERY_NOTE_BUDGET } from '../../src/core/delivery-note.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
-import { person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { person, single, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 import {
   answered,
   answeredIds,
@@ -164,7 +164,7 @@ describe('ask-later hook: the note', () => {
     );
     const note = noteOf(run.stdout);
     expect(note).toMatch(/^## ask-later: /);
-    expect(note).toContain(`### #1 answered\nQuestion: ${first?.question}\nAnswer: Postgres\n`);
+    expect(note).toContain(`### #1 answered\nQuestion: ${first && single(first).question}\nAnswer: Postgres\n`);
     expect(note).toContain('Notes:\n> Use the managed instance.\n> Keep backups for 30 days.');
     expect(note).toContain('By Person U1 on Slack (user U1)');
     expect(note).toMatch(/^### #2 dismissed unanswered by Person U2 on Slack \(user U2\)/m);

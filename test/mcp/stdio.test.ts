@@ -62,7 +62,7 @@ describe('ask-later mcp over stdio', () => {
     });
     const result = await client.callTool({ name: 'ask_later', arguments: question });
     expect(textOf(result)).toMatch(/^Parked as #1/);
-    expect((await store.get(repo, 1))?.question).toBe('Which one?');
+    expect(await store.get(repo, 1)).toMatchObject({ question: 'Which one?' });
     await client.close();
   });
 

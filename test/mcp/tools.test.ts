@@ -143,7 +143,7 @@ describe('get_answer', () => {
       ...question,
       options: [{ label: 'Postgres' }],
       multiSelect: false,
-      recommended: 'Postgres',
+      recommended: ['Postgres'],
     });
     const client = await clientFor(uniqueProject('mine'));
     const result = await client.callTool({ name: 'get_answer', arguments: { id: 1 } });
@@ -251,7 +251,7 @@ describe('cancel_question', () => {
       ...question,
       options: [{ label: 'Postgres' }],
       multiSelect: false,
-      recommended: 'Postgres',
+      recommended: ['Postgres'],
     });
     const client = await clientFor(uniqueProject('mine'));
     const result = await client.callTool({ name: 'cancel_question', arguments: { id: 1 } });

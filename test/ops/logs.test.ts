@@ -41,7 +41,7 @@ function sentinelSpec(question: string) {
     impact: S.impact,
     isBlocking: true,
     options: [{ label: S.optionA, description: S.optionADescription }, { label: S.optionB }],
-    recommended: S.optionA,
+    recommended: [S.optionA],
     multiSelect: false,
     ticket: S.ticket,
   };
@@ -136,7 +136,7 @@ describe('what serve logs', () => {
     );
     await discord.waitForResponse(discord.click(person, id.send, discord.messagePayload(discordRef.messageId)));
     await expect.poll(async () => (await store.get(project, onDiscord.id))?.status).toBe('answered');
-    expect((await store.get(project, onDiscord.id))?.answer?.notes).toBe(S.discordNotes);
+    expect(await store.get(project, onDiscord.id)).toMatchObject({ answer: { notes: S.discordNotes } });
 
     // Deliver through the real hook.
     const run = await runHookCli(

@@ -119,7 +119,7 @@ describe('the plugin bundles', () => {
         arguments: { context: 'c', question: 'Which one?', impact: 'i', isBlocking: false, options: ['A', 'B'] },
       });
       expect(textOf(parked)).toMatch(/^Parked as #1\b/);
-      expect((await store.get(project, 1))?.question).toBe('Which one?');
+      expect(await store.get(project, 1)).toMatchObject({ question: 'Which one?' });
     } finally {
       await client.close();
     }

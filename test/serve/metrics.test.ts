@@ -138,7 +138,7 @@ describe('GET /metrics', () => {
       question: `${sentinel} question?`,
       impact: `${sentinel} impact`,
       options: [{ label: `${sentinel} A`, description: `${sentinel} why A` }, { label: `${sentinel} B` }],
-      recommended: `${sentinel} A`,
+      recommended: [`${sentinel} A`],
       ticket: `${sentinel}-1`,
       isBlocking: true,
       multiSelect: true,

@@ -19,6 +19,7 @@ import {
   openSqliteTestStore,
   openTestStore,
   person,
+  single,
   spec,
   type TestClock,
   testClock,
@@ -258,7 +259,7 @@ describe('reminders through serve', () => {
       metadata: { event_type: 'ask_later_reminder', event_payload: { ordinal: 1 } },
     });
     expect(String(replies[0]?.body.text)).not.toContain('<!');
-    expect(String(replies[0]?.body.text)).not.toContain(question.question);
+    expect(String(replies[0]?.body.text)).not.toContain(single(question).question);
 
     const discordReplies = discord
       .creates()

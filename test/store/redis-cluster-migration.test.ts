@@ -212,7 +212,7 @@ describe('a slot migrated while questions are parked, answered and claimed', () 
     expect([...answerResults.values()].every((kind) => kind === 'won')).toBe(true);
     for (const id of answerResults.keys()) {
       const question = stored.find((q) => q.id === id);
-      expect(question?.answer?.choices, `#${id}`).toEqual(['Postgres']);
+      expect(question, `#${id}`).toMatchObject({ answer: { choices: ['Postgres'] } });
     }
     // Every claim was confirmed or given back: every answer reached the agent once, no lease is left.
     expect(releases).toBeGreaterThan(0);

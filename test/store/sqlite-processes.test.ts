@@ -121,7 +121,7 @@ describe('SQLite store across processes', () => {
 
   it('GIVEN 2 processes answering one question at once THEN one wins and the other is told who answered', async () => {
     const project = uniqueProject();
-    await store.park(project, spec({ options: [{ label: 'A' }, { label: 'B' }], recommended: 'A' }));
+    await store.park(project, spec({ options: [{ label: 'A' }, { label: 'B' }], recommended: ['A'] }));
     const results = await race(['first', 'second'].map((name) => ({ path, op: 'answer', project, id: 1, name })));
     const kinds = results.map((r) => r.kind).sort();
     expect(kinds).toEqual(['already-answered', 'won']);
@@ -132,7 +132,7 @@ describe('SQLite store across processes', () => {
 
   it('GIVEN a wait in this process THEN an answer from another process ends it within the poll interval', async () => {
     const project = uniqueProject();
-    await store.park(project, spec({ options: [{ label: 'A' }], recommended: 'A' }));
+    await store.park(project, spec({ options: [{ label: 'A' }], recommended: ['A'] }));
     // The first look is synchronous (better-sqlite3): when the call returns, it has seen #1 pending and waits on
     // the file's changes. The answering process is only started after that, so the answer can only wake it.
     const waiting = store.waitWhilePending(project, 1, { timeoutMs: 20_000 });

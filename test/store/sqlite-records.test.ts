@@ -179,7 +179,7 @@ describe('records written by older versions', () => {
       });
       const won = await store.answer(project, 3, pick('A'), person());
       expect(won.kind).toBe('won');
-      expect((await store.get(project, 3))?.answer?.choices).toEqual(['A']);
+      expect(await store.get(project, 3)).toMatchObject({ answer: { choices: ['A'] } });
       const claim = await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 });
       expect(claim.questions.map((q) => q.id)).toEqual([2, 3]);
     } finally {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { QuestionSpec, Responder } from '../../src/core/question.js';
+import type { Question, Responder, SetMember, SetSpec, SingleSpec } from '../../src/core/question.js';
 import { openRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/store/redis/redis-store.js';
 import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.js';
 
@@ -60,17 +60,61 @@ export async function openSqliteTestStore(options: Partial<SqliteStoreOptions> =
   return store;
 }
 
-export function spec(overrides: Partial<QuestionSpec> = {}): QuestionSpec {
+export function spec(overrides: Partial<SingleSpec> = {}): SingleSpec {
   return {
     context: 'We are migrating the **billing** service.',
     question: 'Which database should billing use?',
     impact: 'Decides the migration scripts.',
     isBlocking: false,
     options: [{ label: 'Postgres', description: 'What the team knows' }, { label: 'SQLite' }],
-    recommended: 'Postgres',
+    recommended: ['Postgres'],
     multiSelect: false,
     ...overrides,
   };
+}
+
+/** A set of three: a single-select with a recommendation, a multi-select with values, one without. */
+export function setSpec(overrides: Partial<SetSpec> = {}): SetSpec {
+  const members: SetMember[] = [
+    {
+      topic: 'Database',
+      question: 'Which database should billing use?',
+      options: [{ label: 'Postgres', value: 'pg' }, { label: 'SQLite', value: 'sqlite' }],
+      recommended: ['Postgres'],
+      multiSelect: false,
+      isBlocking: true,
+    },
+    {
+      topic: 'Caches',
+      question: 'Which caches may billing use?',
+      options: [{ label: 'Redis', description: 'Shared' }, { label: 'In-process' }, { label: 'None' }],
+      recommended: ['Redis', 'In-process'],
+      multiSelect: true,
+      isBlocking: false,
+      context: 'Billing reads prices on every request.',
+    },
+    {
+      topic: 'Naming',
+      question: 'What do we call the new service?',
+      options: [{ label: 'billing-v2' }, { label: 'ledger' }],
+      multiSelect: false,
+      isBlocking: false,
+      impact: 'The name goes into every dashboard.',
+    },
+  ];
+  return {
+    context: 'We are migrating the **billing** service.',
+    impact: 'Decides the migration scripts.',
+    isBlocking: true,
+    members,
+    ...overrides,
+  };
+}
+
+/** The question as a single question (the test parked one): fails when it is a set. */
+export function single<T extends Question>(question: T): Extract<T, SingleSpec> {
+  if (question.members !== undefined) throw new Error(`expected #${question.id} to be a single question`);
+  return question as Extract<T, SingleSpec>;
 }
 
 export function person(userId = 'U1', platform: Responder['platform'] = 'slack'): Responder {

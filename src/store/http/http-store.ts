@@ -8,7 +8,7 @@
  * only when the agent side says the note was written (the hook after flushing stdout, collect_answers after its
  * response left).
  */
-import type { DeliveryPath, Question, QuestionSpec } from '../../core/question.js';
+import { askInputOf, type DeliveryPath, type Question, type QuestionSpec } from '../../core/question.js';
 import type {
   AgentStore,
   Claim,
@@ -60,7 +60,8 @@ export class HttpStore implements AgentStore {
   }
 
   async park(project: string, spec: QuestionSpec): Promise<Question> {
-    return (await this.#call('park', { project, spec })).question;
+    // Sent as the tool's arguments, which serve parses again as ask_later would.
+    return (await this.#call('park', { project, spec: askInputOf(spec) })).question;
   }
 
   async get(project: string, id: number): Promise<Question | undefined> {

@@ -33,7 +33,8 @@ export interface WireClaim {
 
 /** Each operation's request body and response body. */
 export interface AgentOperations {
-  park: { request: { project: string; spec: QuestionSpec }; response: { question: Question } };
+  /** `spec`: the question as `ask_later`'s arguments (`askInputOf`), parsed again by serve. */
+  park: { request: { project: string; spec: Record<string, unknown> }; response: { question: Question } };
   get: { request: { project: string; id: number }; response: { question: Question | null } };
   list: { request: { project: string; filter?: ListFilter }; response: { questions: Question[] } };
   'list-page': { request: { project: string; query: ListPageQuery }; response: { page: QuestionPage } };

@@ -9,9 +9,15 @@
  *   1  spec.options were plain strings; spec had no multiSelect; answer was {choice, notes?, platform, userId,
  *      userName, at} with choice null meaning Other.
  *   2  options are {label, description?}; multiSelect; answer is a Selection {choices, other, notes?} + by + at.
+ *   3  options may carry a `value`; `recommended` is a list of labels; a set keeps `members` (each a question with
+ *      its topic and optional context and impact) beside the shared context, impact and the derived isBlocking.
+ *      A v3 answer to a set is {members: Selection[], by, at}; a Selection may carry `choiceNotes` (answers to any
+ *      version's questions may, since notes per option are read by shape).
+ *   A question that fits version 2 is still written as version 2 ({@link specRecord}).
  */
 import {
   type Answer,
+  type ChoiceNote,
   type Closure,
   DELIVERY_PATHS,
   type MessageRef,
@@ -19,13 +25,21 @@ import {
   type Platform,
   QUESTION_STATUSES,
   type Question,
+  type QuestionItem,
   type QuestionOption,
+  type QuestionSpec,
   type QuestionStatus,
   type Responder,
+  type Selection,
+  type SetMember,
+  type SetSpec,
 } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 
-export const RECORD_VERSION = 2;
+/** The newest record version: what this code writes for what older versions cannot hold (see {@link specRecord}). */
+export const RECORD_VERSION = 3;
+
+type RecordVersion = '1' | '2' | '3';
 
 /** Hash fields that name a message copy: `msg:<platform>:<channel>` → message id. */
 export const MESSAGE_FIELD_PREFIX = 'msg:';
@@ -37,7 +51,7 @@ export function messageField(platform: string, channel: string): string {
 type Json = Record<string, unknown>;
 
 /** Reads fields of one record, throwing `CorruptRecordError` that names the record and the path. */
-class Reader {
+export class Reader {
   constructor(readonly record: string) {}
 
   fail(path: string, expected: string, got: unknown): never {
@@ -124,57 +138,115 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-interface Spec {
-  context: string;
-  question: string;
-  impact: string;
-  isBlocking: boolean;
-  options: QuestionOption[];
-  recommended?: string | undefined;
-  multiSelect: boolean;
-  ticket?: string | undefined;
-  expiresInSeconds?: number | undefined;
-}
-
-function readSpec(read: Reader, text: string, version: '1' | '2'): Spec {
-  const spec = read.json(text, 'spec');
-  const rawOptions = spec.options;
-  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail('spec.options', 'a non-empty list', rawOptions);
+/** One question's pickable part as stored (a single question's spec, or a member of a set). */
+function readItem(read: Reader, item: Json, path: string, version: RecordVersion): QuestionItem {
+  const rawOptions = item.options;
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail(`${path}.options`, 'a non-empty list', rawOptions);
   const options = rawOptions.map((option, index): QuestionOption => {
-    const path = `spec.options.${index}`;
+    const at = `${path}.options.${index}`;
     if (version === '1') {
-      if (typeof option !== 'string') read.fail(path, 'a string', option);
+      if (typeof option !== 'string') read.fail(at, 'a string', option);
       return { label: option };
     }
-    const object = read.object(option, path);
-    const label = read.string(object, 'label', path);
-    const description = read.optionalString(object, 'description', path);
-    return description === undefined ? { label } : { label, description };
+    const object = read.object(option, at);
+    const label = read.string(object, 'label', at);
+    const value = version === '3' ? read.optionalString(object, 'value', at) : undefined;
+    const description = read.optionalString(object, 'description', at);
+    const parsed: Writable<QuestionOption> = { label };
+    if (value !== undefined) parsed.value = value;
+    if (description !== undefined) parsed.description = description;
+    return parsed;
   });
-  return {
+  const result: Writable<QuestionItem> = {
+    question: read.string(item, 'question', path),
+    options,
+    multiSelect: version === '1' ? false : read.boolean(item, 'multiSelect', path),
+    isBlocking: read.boolean(item, 'isBlocking', path),
+  };
+  // v1 and v2 kept one recommended label as a string; v3 keeps a list.
+  if (item.recommended !== undefined) {
+    result.recommended =
+      version === '3' ? read.strings(item, 'recommended', path) : [read.string(item, 'recommended', path)];
+  }
+  return result;
+}
+
+function readSpec(read: Reader, text: string, version: RecordVersion): QuestionSpec {
+  const spec = read.json(text, 'spec');
+  const common: Writable<Omit<SetSpec, 'members'>> = {
     context: read.string(spec, 'context', 'spec'),
-    question: read.string(spec, 'question', 'spec'),
     impact: read.string(spec, 'impact', 'spec'),
     isBlocking: read.boolean(spec, 'isBlocking', 'spec'),
-    options,
-    recommended: read.optionalString(spec, 'recommended', 'spec'),
-    multiSelect: version === '1' ? false : read.boolean(spec, 'multiSelect', 'spec'),
-    ticket: read.optionalString(spec, 'ticket', 'spec'),
-    expiresInSeconds: read.optionalNumber(spec, 'expiresInSeconds', 'spec'),
   };
+  const ticket = read.optionalString(spec, 'ticket', 'spec');
+  if (ticket !== undefined) common.ticket = ticket;
+  const expiresInSeconds = read.optionalNumber(spec, 'expiresInSeconds', 'spec');
+  if (expiresInSeconds !== undefined) common.expiresInSeconds = expiresInSeconds;
+  if (version !== '3' || spec.members === undefined) return { ...common, ...readItem(read, spec, 'spec', version) };
+
+  const rawMembers = spec.members;
+  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail('spec.members', 'a non-empty list', rawMembers);
+  const members = rawMembers.map((raw, index): SetMember => {
+    const path = `spec.members.${index}`;
+    const object = read.object(raw, path);
+    const member: Writable<SetMember> = { topic: read.string(object, 'topic', path), ...readItem(read, object, path, version) };
+    const context = read.optionalString(object, 'context', path);
+    if (context !== undefined) member.context = context;
+    const impact = read.optionalString(object, 'impact', path);
+    if (impact !== undefined) member.impact = impact;
+    return member;
+  });
+  return { ...common, members };
+}
+
+/**
+ * The `v` and `spec` to write for a question: the oldest version that holds it (2 for a single question without
+ * option values and with at most one recommended label, which it keeps as a string), so an ask-later one version
+ * behind, sharing the store during an upgrade, still reads every question it could have parked itself.
+ */
+export function specRecord(spec: QuestionSpec): { readonly version: number; readonly json: string } {
+  const recommended = spec.members === undefined ? (spec.recommended ?? []) : [];
+  const needsV3 =
+    spec.members !== undefined || recommended.length > 1 || spec.options.some((option) => option.value !== undefined);
+  if (needsV3 || spec.members !== undefined) return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+  const { recommended: _list, ...rest } = spec;
+  const v2 = recommended.length === 1 ? { ...rest, recommended: recommended[0] } : rest;
+  return { version: 2, json: JSON.stringify(v2) };
+}
+
+function readSelection(read: Reader, selection: Json, path: string): Selection {
+  const choices = read.strings(selection, 'choices', path);
+  const other = read.boolean(selection, 'other', path);
+  const notes = read.optionalString(selection, 'notes', path);
+  const result: Writable<Selection> = { choices, other };
+  if (notes !== undefined) result.notes = notes;
+  if (selection.choiceNotes !== undefined) result.choiceNotes = readChoiceNotes(read, selection.choiceNotes, `${path}.choiceNotes`);
+  return result;
+}
+
+/** Notes per option: a list of {choice, notes}. */
+export function readChoiceNotes(read: Reader, value: unknown, path: string): ChoiceNote[] {
+  if (!Array.isArray(value)) read.fail(path, 'a list of {choice, notes}', value);
+  return value.map((entry, index) => {
+    const object = read.object(entry, `${path}.${index}`);
+    return { choice: read.string(object, 'choice', `${path}.${index}`), notes: read.string(object, 'notes', `${path}.${index}`) };
+  });
 }
 
 function readAnswer(read: Reader, text: string): Answer {
   const answer = read.json(text, 'answer');
-  const notes = read.optionalString(answer, 'notes', 'answer');
+  if ('members' in answer) {
+    const raw = answer.members;
+    if (!Array.isArray(raw)) read.fail('answer.members', 'a list of selections', raw);
+    const members = raw.map((member, index) => readSelection(read, read.object(member, `answer.members.${index}`), `answer.members.${index}`));
+    return { members, by: read.responder(answer.by, 'answer.by'), at: read.number(answer, 'at', 'answer') };
+  }
   if ('choices' in answer) {
-    const choices = read.strings(answer, 'choices', 'answer');
-    const other = read.boolean(answer, 'other', 'answer');
-    const by = read.responder(answer.by, 'answer.by');
-    const at = read.number(answer, 'at', 'answer');
-    return notes === undefined ? { choices, other, by, at } : { choices, other, notes, by, at };
+    const selection = readSelection(read, answer, 'answer');
+    return { ...selection, by: read.responder(answer.by, 'answer.by'), at: read.number(answer, 'at', 'answer') };
   }
   // Version 1: {choice, notes?, platform, userId, userName, at}, choice null meaning Other.
+  const notes = read.optionalString(answer, 'notes', 'answer');
   const choice = answer.choice === null ? null : read.string(answer, 'choice', 'answer');
   const by: Responder = {
     platform: read.oneOf(answer.platform, PLATFORMS, 'answer.platform'),
@@ -217,7 +289,7 @@ function isPlatform(value: string): value is Platform {
 /** Build the domain question from a record's fields (HGETALL). `where` names it until its own fields are read. */
 export function questionFromHash(hash: Readonly<Record<string, string>>, where: string): Question {
   const early: Reader = new Reader(where);
-  const version = early.oneOf(hash.v, ['1', '2'] as const, 'v');
+  const version = early.oneOf(hash.v, ['1', '2', '3'] as const, 'v');
   const project = hash.project;
   if (project === undefined) early.fail('project', 'a string', project);
   const id = early.wholeNumber(hash, 'id');
@@ -228,23 +300,13 @@ export function questionFromHash(hash: Readonly<Record<string, string>>, where: 
   if (specText === undefined) read.fail('spec', 'a string', specText);
   const spec = readSpec(read, specText, version);
 
-  // Built field by field (no spreads): this runs for every question read, and optional fields stay absent.
-  const question: Writable<Question> = {
-    context: spec.context,
-    question: spec.question,
-    impact: spec.impact,
-    isBlocking: spec.isBlocking,
-    options: spec.options,
-    multiSelect: spec.multiSelect,
-    project,
-    id,
-    status,
-    createdAt,
-    messages: messagesFromHash(hash, read.record),
-  };
-  if (spec.recommended !== undefined) question.recommended = spec.recommended;
-  if (spec.ticket !== undefined) question.ticket = spec.ticket;
-  if (spec.expiresInSeconds !== undefined) question.expiresInSeconds = spec.expiresInSeconds;
+  // The spec was built fresh above; the state is added field by field, so optional fields stay absent.
+  const question = spec as Writable<Question>;
+  question.project = project;
+  question.id = id;
+  question.status = status;
+  question.createdAt = createdAt;
+  question.messages = messagesFromHash(hash, read.record);
   if (hash.expiresAt !== undefined) question.expiresAt = read.wholeNumber(hash, 'expiresAt');
   if (hash.answer !== undefined) question.answer = readAnswer(read, hash.answer);
   if (hash.closure !== undefined) question.closure = readClosure(read, hash.closure);

@@ -3,9 +3,7 @@
  * (see scripts.ts and lua/); this file maps domain calls to scripts and script codes to domain results.
  */
 import { randomUUID } from 'node:crypto';
-import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
-import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
 import type {
   DeliveryPath,
   Draft,
@@ -13,9 +11,10 @@ import type {
   Question,
   QuestionSpec,
   QuestionStatus,
+  Reply,
   Responder,
-  Selection,
 } from '../../core/question.js';
+import { answerOf } from '../../core/reply.js';
 import { QUESTION_STATUSES } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 import {
@@ -23,6 +22,7 @@ import {
   byBlockingThenId,
   checkDraftChange,
   draftBase,
+  draftItem,
   parseDraft,
   personKey,
   unreadableDraft,
@@ -70,7 +70,7 @@ import { connectRedis, type NodeConnector } from './cluster-connection.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
-import { hashFromFlat, messageField, messagesFromHash, questionFromHash, RECORD_VERSION } from './record.js';
+import { hashFromFlat, messageField, messagesFromHash, questionFromHash, specRecord } from './record.js';
 import {
   DeliverCode,
   DraftCode,
@@ -315,6 +315,7 @@ export class RedisStore implements Store {
       await this.#registerProject(keys);
       const now = this.#now();
       const expiresAt = spec.expiresInSeconds === undefined ? undefined : now + spec.expiresInSeconds * 1000;
+      const record = specRecord(spec);
       const id = Number(
         await this.#eval(
           scripts.park,
@@ -322,10 +323,10 @@ export class RedisStore implements Store {
           [
             keys.base,
             project,
-            JSON.stringify(spec),
+            record.json,
             now,
             expiresAt ?? '',
-            RECORD_VERSION,
+            record.version,
             this.#maxLen,
             spec.isBlocking ? '1' : '0',
             INDEX_VERSION,
@@ -540,17 +541,20 @@ export class RedisStore implements Store {
       const question = await this.#spec(project, id);
       if (!question) return { kind: 'unknown' };
       const checked = checkDraftChange(question, change);
+      const item = draftItem(question, checked.member);
       const keys = this.#keys(project);
       const reply = (await this.#eval(
         scripts.draft,
         [keys.question(id), keys.drafts(id)],
         [
-          personKey(person),
+          personKey(person, checked.member),
           checked.pick === undefined ? '' : JSON.stringify(checked.pick),
           checked.notes === undefined ? '0' : '1',
           checked.notes ?? '',
-          JSON.stringify(draftBase(question)),
+          JSON.stringify(draftBase(item)),
           String(this.#now()),
+          checked.choiceNotes === undefined ? '' : JSON.stringify(checked.choiceNotes),
+          JSON.stringify(item.options.map((option) => option.label)),
         ],
       )) as unknown[];
       const where = `${project}#${id}`;
@@ -567,26 +571,23 @@ export class RedisStore implements Store {
     });
   }
 
-  getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined> {
+  getDraft(project: string, id: number, person: PersonRef, member?: number): Promise<Draft | undefined> {
     return this.#run(async () => {
-      const text = (await this.#client.sendCommand(['HGET', this.#keys(project).drafts(id), personKey(person)])) as
-        | string
-        | null;
+      const key = personKey(person, member);
+      const text = (await this.#client.sendCommand(['HGET', this.#keys(project).drafts(id), key])) as string | null;
       return text === null ? undefined : parseDraft(text, `${project}#${id}`);
     });
   }
 
-  answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult> {
+  answer(project: string, id: number, reply: Reply, by: Responder): Promise<AnswerResult> {
     return this.#run(async () => {
       const question = await this.#spec(project, id);
       if (!question) return { kind: 'unknown' };
-      const checked = checkAnswer(question, selection);
-      if (!checked.ok) throw new InvalidAnswerError(checked.reason);
       const now = this.#now();
-      const answer = { ...checked.selection, by, at: now };
-      const size = deliveryEntryLength({ ...question, status: 'answered', answer });
+      const answer = answerOf(question, reply, { by, at: now });
+      const size = deliveryEntryLength({ ...question, status: 'answered', answer } as Question);
       const keys = this.#keys(project);
-      const reply = (await this.#eval(
+      const result = (await this.#eval(
         scripts.answer,
         [
           keys.question(id),
@@ -602,13 +603,13 @@ export class RedisStore implements Store {
         ],
         [JSON.stringify(answer), now, size, this.#maxLen],
       )) as unknown[];
-      if (Number(reply[0]) === TransitionCode.done) {
+      if (Number(result[0]) === TransitionCode.done) {
         await this.#hint(keys);
         // Won: the script sends back only the message references; the rest is what was just written.
-        const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
-        return { kind: 'won', question: { ...question, status: 'answered', answer, messages } };
+        const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
+        return { kind: 'won', question: { ...question, status: 'answered', answer, messages } as Question };
       }
-      return this.#transitionResult(project, id, reply, (q) => ({ kind: 'won', question: q }));
+      return this.#transitionResult(project, id, result, (q) => ({ kind: 'won', question: q }));
     });
   }
 

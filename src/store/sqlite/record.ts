@@ -2,8 +2,8 @@ import type { Question } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 import { messageField, questionFromHash } from '../redis/record.js';
 
-/** The record version this code writes (the Redis adapter's: one record shape for both stores). */
-export { RECORD_VERSION } from '../redis/record.js';
+/** The record versions this code writes (the Redis adapter's: one record shape for both stores). */
+export { RECORD_VERSION, specRecord } from '../redis/record.js';
 
 /** The columns a question is read from. `messages` is a JSON list of [platform, channel, messageId] (a subquery). */
 export interface QuestionRow {

@@ -12,11 +12,9 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkAnswer } from '../../core/answer.js';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
-import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
+import { answerOf } from '../../core/reply.js';
 import {
-  type Answer,
   type Closure,
   type DeliveryPath,
   type Draft,
@@ -24,12 +22,20 @@ import {
   QUESTION_STATUSES,
   type Question,
   type QuestionSpec,
+  type Reply,
   type Responder,
-  type Selection,
 } from '../../core/question.js';
 import { projectTag } from '../../core/question-ref.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
-import { byBlockingThenAge, byBlockingThenId, checkDraftChange, mergeDraft, parseDraft, personKey } from '../drafts.js';
+import {
+  byBlockingThenAge,
+  byBlockingThenId,
+  checkDraftChange,
+  draftItem,
+  mergeDraft,
+  parseDraft,
+  personKey,
+} from '../drafts.js';
 import { failedRecord, readFailedRecord } from '../failed-events.js';
 import {
   type Cursor,
@@ -74,7 +80,7 @@ import { SqliteConnection, toStoreError } from './connection.js';
 import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
 import { SqliteEngineMissingError } from './engine-missing-error.js';
 import { SqliteEventConsumer, SqliteEventTail } from './events.js';
-import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, RECORD_VERSION } from './record.js';
+import { QUESTION_COLUMNS, type QuestionRow, questionFromRow, specRecord } from './record.js';
 import { migrate } from './schema.js';
 import { SqliteTokenStore } from './tokens.js';
 
@@ -267,12 +273,13 @@ export class SqliteStore implements Store {
           .get(project) as { seq: number };
         const now = this.#now();
         const expiresAt = spec.expiresInSeconds === undefined ? undefined : now + spec.expiresInSeconds * 1000;
+        const record = specRecord(spec);
         this.#c
           .statement(
             `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
              VALUES (?, ?, ?, 'pending', ?, ?, ?)`,
           )
-          .run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+          .run(project, id, record.version, record.json, now, expiresAt ?? null);
         this.#event('parked', project, id, now);
         const question: Question = {
           ...spec,
@@ -423,12 +430,12 @@ export class SqliteStore implements Store {
         if (!question) return { kind: 'unknown' };
         const checked = checkDraftChange(question, change);
         if (question.status !== 'pending') return { kind: 'not-pending', question };
-        const key = personKey(person);
+        const key = personKey(person, checked.member);
         const row = this.#c
           .statement('SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?')
           .get(project, id, key) as { draft: string } | undefined;
         const stored = row && parseDraft(row.draft, `${project}#${id}`);
-        const draft = mergeDraft(question, stored, checked, this.#now());
+        const draft = mergeDraft(draftItem(question, checked.member), stored, checked, this.#now());
         this.#c
           .statement('INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)')
           .run(project, id, key, JSON.stringify(draft));
@@ -437,11 +444,11 @@ export class SqliteStore implements Store {
     );
   }
 
-  getDraft(project: string, id: number, person: PersonRef): Promise<Draft | undefined> {
+  getDraft(project: string, id: number, person: PersonRef, member?: number): Promise<Draft | undefined> {
     return this.#run(() => {
       const row = this.#c
         .statement('SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?')
-        .get(project, id, personKey(person)) as { draft: string } | undefined;
+        .get(project, id, personKey(person, member)) as { draft: string } | undefined;
       return row && parseDraft(row.draft, `${project}#${id}`);
     });
   }
@@ -476,18 +483,16 @@ export class SqliteStore implements Store {
     return undefined;
   }
 
-  answer(project: string, id: number, selection: Selection, by: Responder): Promise<AnswerResult> {
+  answer(project: string, id: number, reply: Reply, by: Responder): Promise<AnswerResult> {
     return this.#run(() =>
       this.#c.write((): AnswerResult => {
         const question = this.#get(project, id);
         if (!question) return { kind: 'unknown' };
-        const checked = checkAnswer(question, selection);
-        if (!checked.ok) throw new InvalidAnswerError(checked.reason);
         const now = this.#now();
+        const answer = answerOf(question, reply, { by, at: now });
         const refused = this.#notPending(question, now);
         if (refused) return refused as AnswerResult;
-        const answer: Answer = { ...checked.selection, by, at: now };
-        const answered: Question = { ...question, status: 'answered', answer };
+        const answered = { ...question, status: 'answered', answer } as Question;
         this.#c
           .statement(
             `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
