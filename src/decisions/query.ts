@@ -2,8 +2,8 @@
  * The decision trail: the questions a person answered, newest answer first. One query for every view of it
  * (`ask-later decisions`, the web inbox's Answered view and its time-to-answer chart), over the Store port.
  */
-import { describeSelection } from '../core/answer.js';
-import type { Question } from '../core/question.js';
+import { itemsOf, type Question, selectionsOf } from '../core/question.js';
+import { describeReply } from '../core/reply.js';
 import { compilePattern } from '../routing.js';
 import { cursorOf, formatCursor } from '../store/paging.js';
 import type { Store } from '../store/port.js';
@@ -123,20 +123,25 @@ export function searchWords(search: string | undefined): string[] {
 }
 
 /**
- * Whether `decision` matches `search`: every word of it (case-insensitive) appears somewhere in the question, its
- * context, the ticket, the answer (picked labels, `Other`) or the notes. Pure, so a view that already read the
- * decisions (the web inbox's Answered view) filters with the same rule.
+ * Whether `decision` matches `search`: every word of it (case-insensitive) appears somewhere in the question (each
+ * question and topic of a set), its context, the ticket, the answer (picked labels, `Other`) or the notes (notes per
+ * option too). Pure, so a view that already read the decisions (the web inbox's Answered view) filters with the same
+ * rule.
  */
 export function decisionMatches(decision: Decision, search: string | undefined): boolean {
   const words = searchWords(search);
   if (words.length === 0) return true;
   const { answer } = decision;
   const haystack = [
-    decision.question,
+    ...itemsOf(decision).map((item) => item.question),
+    ...(decision.members ?? []).map((member) => member.topic),
     decision.context,
     decision.ticket ?? '',
-    describeSelection(decision, answer),
-    answer.notes ?? '',
+    describeReply(decision, answer),
+    ...selectionsOf(answer).flatMap((selection) => [
+      selection.notes ?? '',
+      ...(selection.choiceNotes ?? []).map((entry) => entry.notes),
+    ]),
   ]
     .join('\n')
     .toLowerCase();
