@@ -542,7 +542,8 @@ function unreadyText(unready: readonly ReviewLine[]): string {
     return first?.readiness === 'needs-note' ? REFUSAL_TEXT.needsNote : REFUSAL_TEXT.pickOne;
   }
   const needs = unready.map(
-    (line) => `${line.topic ?? line.ref} ${line.readiness === 'needs-note' ? `needs a note (${OTHER_LABEL})` : 'needs a pick'}`,
+    (line) =>
+      `${line.topic ?? line.ref} ${line.readiness === 'needs-note' ? `needs a note (${OTHER_LABEL})` : 'needs a pick'}`,
   );
   return `Not sent: every question of the set must be ready first. ${needs.join('; ')}.`;
 }

@@ -234,7 +234,9 @@ const OPTION_SHAPE = 'a one-line string or an object {label, value?, description
 
 const optionObjectSchema = z.strictObject(
   {
-    label: optionLabelSchema.describe(`What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`),
+    label: optionLabelSchema.describe(
+      `What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`,
+    ),
     value: oneLineText(OPTION_VALUE_MAX, true)
       .optional()
       .describe(
@@ -334,7 +336,8 @@ function recommendedProblem(input: unknown): string | undefined {
     options?: unknown;
     multiSelect?: unknown;
   };
-  const picks: unknown[] = typeof recommended === 'string' ? [recommended] : Array.isArray(recommended) ? recommended : [];
+  const picks: unknown[] =
+    typeof recommended === 'string' ? [recommended] : Array.isArray(recommended) ? recommended : [];
   if (!picks.every((pick) => typeof pick === 'string')) return undefined;
   if (picks.length > 1 && multiSelect !== true) {
     return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
@@ -476,7 +479,9 @@ const memberSchema = z
       multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
       context: markdownText(MEMBER_CONTEXT_MAX)
         .optional()
-        .describe(`Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`),
+        .describe(
+          `Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`,
+        ),
       impact: markdownText(MEMBER_IMPACT_MAX)
         .optional()
         .describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`),
@@ -609,7 +614,9 @@ export const askInputSchema = z
       ),
       isBlocking: isBlockingSchema
         .optional()
-        .describe(`Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ''}`),
+        .describe(
+          `Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ''}`,
+        ),
       options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
       recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
       multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
@@ -822,7 +829,13 @@ export function parseAskInput(raw: unknown): AskInputResult {
     if (question === undefined || options === undefined || isBlocking === undefined) {
       return { ok: false, reasons: ['The arguments break the input schema'] };
     }
-    const item = normaliseItem({ question, options, isBlocking, recommended: input.recommended, multiSelect: input.multiSelect });
+    const item = normaliseItem({
+      question,
+      options,
+      isBlocking,
+      recommended: input.recommended,
+      multiSelect: input.multiSelect,
+    });
     return { ok: true, value: { ...common, ...item } };
   } catch {
     // A getter or proxy that throws while being read: still a refusal, never an exception.

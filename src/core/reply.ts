@@ -47,7 +47,8 @@ export function checkReply(question: QuestionSpec & { readonly id: number }, rep
   const members: Selection[] = [];
   for (const [index, member] of question.members.entries()) {
     const checked = checkAnswer(member, reply.members[index] ?? { choices: [], other: false });
-    if (!checked.ok) return { ok: false, reason: `${memberRef(question.id, index)} (${member.topic}): ${checked.reason}` };
+    if (!checked.ok)
+      return { ok: false, reason: `${memberRef(question.id, index)} (${member.topic}): ${checked.reason}` };
     members.push(checked.selection);
   }
   return { ok: true, reply: { members } };
@@ -94,6 +95,9 @@ export function describeReply(question: QuestionSpec, reply: Reply): string {
     return describeSelection(question, selections[0] ?? { choices: [], other: false });
   }
   return question.members
-    .map((member, index) => `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`)
+    .map(
+      (member, index) =>
+        `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`,
+    )
     .join(' · ');
 }

@@ -12,7 +12,19 @@
  */
 import MarkdownIt from 'markdown-it';
 import { describeSelection } from '../core/answer.js';
-import { type DeliveryPath, OTHER_LABEL, type Platform, platformName } from '../core/question.js';
+import {
+  type DeliveryPath,
+  itemsOf,
+  memberRef,
+  OTHER_LABEL,
+  optionValue,
+  type Platform,
+  platformName,
+  type QuestionItem,
+  type Selection,
+  type SetMember,
+  selectionsOf,
+} from '../core/question.js';
 import type { Decision } from './query.js';
 
 /** The formats `ask-later decisions --format` prints. */
@@ -29,7 +41,9 @@ export interface DecisionScope {
 
 /**
  * One decision as plain data: the shape of the JSON output and of the CSV's columns. Field names are a contract
- * (scripts read them): add fields, never rename or drop one. Absent values are `null`, times ISO 8601 in UTC.
+ * (scripts read them): add fields, never rename or drop one. Absent values are `null`, times ISO 8601 in UTC. A set
+ * of questions answered together is one record per member (same `id`, `ref` `#12.1`, `#12.2`, …, with its `topic`),
+ * sharing the set's context, impact, who and when.
  */
 export interface DecisionRecord {
   readonly project: string;
@@ -47,6 +61,8 @@ export interface DecisionRecord {
     readonly description: string | null;
     readonly recommended: boolean;
     readonly chosen: boolean;
+    /** The option's value (its label when the agent gave none). */
+    readonly value: string;
   }[];
   readonly answer: {
     /** The picks as one line: the chosen labels in the options' order, then `Other`, joined with ", ". */
@@ -55,6 +71,10 @@ export interface DecisionRecord {
     /** Whether the person answered `Other` (their notes then say what the answer is). */
     readonly other: boolean;
     readonly notes: string | null;
+    /** The chosen options' values, in the same order as `choices`. */
+    readonly values: readonly string[];
+    /** The person's notes on single picked options (multi-select), in the options' order. */
+    readonly optionNotes: readonly { readonly choice: string; readonly notes: string }[];
   };
   readonly answeredBy: { readonly displayName: string; readonly userId: string; readonly platform: Platform };
   /** Every copy of the question that was posted (the web inbox's channel is `local`). */
@@ -66,6 +86,10 @@ export interface DecisionRecord {
   /** How it reached the agent; null before delivery and for answers delivered before this was kept. */
   readonly deliveredVia: DeliveryPath | null;
   readonly status: 'answered' | 'delivered';
+  /** `#12`, or `#12.1` for the first question of the set #12. */
+  readonly ref: string;
+  /** The member's topic when the question was one of a set; null otherwise. */
+  readonly topic: string | null;
 }
 
 /** The decisions in `format`, ending with a line break. */
@@ -84,47 +108,69 @@ export function formatDecisions(
   }
 }
 
-/** A decision as plain data (see {@link DecisionRecord}). */
-export function decisionRecord(decision: Decision): DecisionRecord {
+/** A decision as plain data: one record, or one per member of a set (see {@link DecisionRecord}). */
+export function decisionRecords(decision: Decision): DecisionRecord[] {
   const { answer } = decision;
-  return {
-    project: decision.project,
-    id: decision.id,
-    ticket: decision.ticket ?? null,
-    question: decision.question,
-    context: decision.context,
-    impact: decision.impact,
-    blocking: decision.isBlocking,
-    multiSelect: decision.multiSelect,
-    options: decision.options.map((option) => ({
-      label: option.label,
-      description: option.description ?? null,
-      recommended: option.label === decision.recommended,
-      chosen: answer.choices.includes(option.label),
-    })),
-    answer: {
-      text: describeSelection(decision, answer),
-      choices: [...answer.choices],
-      other: answer.other,
-      notes: answer.notes ?? null,
-    },
-    answeredBy: { displayName: answer.by.displayName, userId: answer.by.userId, platform: answer.by.platform },
-    postedTo: decision.messages.map((ref) => ({
-      platform: ref.platform,
-      channel: ref.channel,
-      messageId: ref.messageId,
-    })),
-    askedAt: iso(decision.createdAt),
-    answeredAt: iso(answer.at),
-    deliveredAt: decision.deliveredAt === undefined ? null : iso(decision.deliveredAt),
-    deliveredVia: decision.deliveredVia ?? null,
-    status: decision.status === 'delivered' ? 'delivered' : 'answered',
-  };
+  const selections = selectionsOf(answer);
+  return itemsOf(decision).map((item, index) => {
+    const selection = selections[index] ?? { choices: [], other: false };
+    const member: SetMember | undefined = decision.members?.[index];
+    return {
+      project: decision.project,
+      id: decision.id,
+      ticket: decision.ticket ?? null,
+      question: item.question,
+      context: joinMarkdown(decision.context, member?.context),
+      impact: joinMarkdown(decision.impact, member?.impact),
+      blocking: item.isBlocking,
+      multiSelect: item.multiSelect,
+      options: item.options.map((option) => ({
+        label: option.label,
+        description: option.description ?? null,
+        recommended: (item.recommended ?? []).includes(option.label),
+        chosen: selection.choices.includes(option.label),
+        value: optionValue(option),
+      })),
+      answer: {
+        text: describeSelection(item, selection),
+        choices: [...selection.choices],
+        other: selection.other,
+        notes: selection.notes ?? null,
+        values: valuesOf(item, selection),
+        optionNotes: (selection.choiceNotes ?? []).map(({ choice, notes }) => ({ choice, notes })),
+      },
+      answeredBy: { displayName: answer.by.displayName, userId: answer.by.userId, platform: answer.by.platform },
+      postedTo: decision.messages.map((ref) => ({
+        platform: ref.platform,
+        channel: ref.channel,
+        messageId: ref.messageId,
+      })),
+      askedAt: iso(decision.createdAt),
+      answeredAt: iso(answer.at),
+      deliveredAt: decision.deliveredAt === undefined ? null : iso(decision.deliveredAt),
+      deliveredVia: decision.deliveredVia ?? null,
+      status: decision.status === 'delivered' ? 'delivered' : 'answered',
+      ref: member === undefined ? `#${decision.id}` : memberRef(decision.id, index),
+      topic: member?.topic ?? null,
+    };
+  });
+}
+
+/** A set's context or impact with what one member adds, a blank line between. */
+function joinMarkdown(shared: string, added: string | undefined): string {
+  return added === undefined ? shared : `${shared}\n\n${added}`;
+}
+
+function valuesOf(item: QuestionItem, selection: Selection): string[] {
+  return selection.choices.map((choice) => {
+    const option = item.options.find((candidate) => candidate.label === choice);
+    return option === undefined ? choice : optionValue(option);
+  });
 }
 
 /** A JSON array of {@link DecisionRecord}s, newest first as given; `[]` when there are none. */
 export function decisionsJson(decisions: readonly Decision[]): string {
-  return `${JSON.stringify(decisions.map(decisionRecord), null, 2)}\n`;
+  return `${JSON.stringify(decisions.flatMap(decisionRecords), null, 2)}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -155,16 +201,21 @@ export const CSV_COLUMNS = [
   'deliveredAt',
   'deliveredVia',
   'status',
+  'ref',
+  'topic',
+  'values',
+  'optionNotes',
 ] as const;
 
 type CsvRow = Readonly<Record<(typeof CSV_COLUMNS)[number], string>>;
 
 /**
- * RFC 4180: a header row, then one record per decision, CRLF after every record. Lists (options, choices, copies)
- * are one field with one item per line. Empty: the header row alone.
+ * RFC 4180: a header row, then one record per decision (per member of a set), CRLF after every record. Lists
+ * (options, choices, values, copies) are one field with one item per line; notes per option one per line as
+ * `label: notes` (line breaks in them kept). Columns added later come last. Empty: the header row alone.
  */
 export function decisionsCsv(decisions: readonly Decision[]): string {
-  const rows = decisions.map((decision) => csvRow(decisionRecord(decision)));
+  const rows = decisions.flatMap(decisionRecords).map(csvRow);
   const lines = [
     CSV_COLUMNS.join(','),
     ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(row[column])).join(',')),
@@ -183,7 +234,10 @@ function csvRow(record: DecisionRecord): CsvRow {
     blocking: String(record.blocking),
     multiSelect: String(record.multiSelect),
     options: record.options.map((option) => option.label).join('\n'),
-    recommended: record.options.find((option) => option.recommended)?.label ?? '',
+    recommended: record.options
+      .filter((option) => option.recommended)
+      .map((option) => option.label)
+      .join('\n'),
     answer: record.answer.text,
     choices: [...record.answer.choices, ...(record.answer.other ? [OTHER_LABEL] : [])].join('\n'),
     other: String(record.answer.other),
@@ -197,6 +251,10 @@ function csvRow(record: DecisionRecord): CsvRow {
     deliveredAt: record.deliveredAt ?? '',
     deliveredVia: record.deliveredVia ?? '',
     status: record.status,
+    ref: record.ref,
+    topic: record.topic ?? '',
+    values: record.answer.values.join('\n'),
+    optionNotes: record.answer.optionNotes.map(({ choice, notes }) => `${choice}: ${notes}`).join('\n'),
   };
 }
 
@@ -239,9 +297,11 @@ export function decisionsMarkdown(decisions: readonly Decision[], scope: Decisio
 
 function decisionSection(decision: Decision): string[] {
   const { answer } = decision;
+  const title =
+    decision.members === undefined ? decision.question : `Set: ${decision.members.map((m) => m.topic).join(' · ')}`;
   const heading = [
     `#${decision.id}`,
-    inline(decision.question),
+    inline(title),
     inline(projectName(decision.project)),
     ...(decision.ticket === undefined ? [] : [ticket(decision.ticket)]),
   ].join(' · ');
@@ -261,37 +321,70 @@ function decisionSection(decision: Decision): string[] {
     ...(posted.length === 0 ? [] : [`- **Posted to:** ${posted.join(', ')}`]),
     `- **Delivered:** ${delivered}`,
   ];
-  const options = decision.options.map((option) => {
-    const chosen = answer.choices.includes(option.label);
-    const label = chosen ? `**${inline(option.label)}**` : inline(option.label);
-    const description = option.description === undefined ? '' : ` — ${inline(option.description)}`;
-    const recommended = option.label === decision.recommended ? ' (recommended)' : '';
-    return `- [${chosen ? 'x' : ' '}] ${label}${description}${recommended}`;
-  });
-  options.push(`- [${answer.other ? 'x' : ' '}] ${answer.other ? `**${OTHER_LABEL}**` : OTHER_LABEL}`);
-  const picks = [...answer.choices, ...(answer.other ? [OTHER_LABEL] : [])];
-  const notes = normalise(answer.notes ?? '').trim();
-  return [
+  const shared = [
     `## ${heading.replace(/#+$/, (hashes) => hashes.replaceAll('#', '\\#'))}`,
     '',
     ...facts,
     '',
     '### Context',
     '',
-    ...nestedMarkdown(decision.context),
+    ...nestedMarkdown(decision.context, HEADING_SHIFT),
     '',
     '### Impact',
     '',
-    ...nestedMarkdown(decision.impact),
-    '',
-    `### Options${decision.multiSelect ? ' (several could be picked)' : ''}`,
+    ...nestedMarkdown(decision.impact, HEADING_SHIFT),
+  ];
+  const selections = selectionsOf(answer);
+  if (decision.members === undefined) {
+    return [...shared, '', ...itemLines(decision, selections[0], '###')];
+  }
+  return [
+    ...shared,
+    ...decision.members.flatMap((member, index) => [
+      '',
+      `### ${memberRef(decision.id, index)} · ${inline(member.topic)}${member.isBlocking ? ' (blocking)' : ''}`,
+      '',
+      `**Question:** ${inline(member.question)}`,
+      ...(member.context === undefined
+        ? []
+        : ['', '#### Context', '', ...nestedMarkdown(member.context, HEADING_SHIFT + 1)]),
+      ...(member.impact === undefined
+        ? []
+        : ['', '#### Impact', '', ...nestedMarkdown(member.impact, HEADING_SHIFT + 1)]),
+      '',
+      ...itemLines(member, selections[index], '####'),
+    ]),
+  ];
+}
+
+/** An item's options (the chosen ones checked) and its answer, with notes per option nested under their option. */
+function itemLines(item: QuestionItem, selection: Selection | undefined, level: string): string[] {
+  const picked = selection ?? { choices: [], other: false };
+  const options = item.options.map((option) => {
+    const chosen = picked.choices.includes(option.label);
+    const label = chosen ? `**${inline(option.label)}**` : inline(option.label);
+    const description = option.description === undefined ? '' : ` — ${inline(option.description)}`;
+    const recommended = (item.recommended ?? []).includes(option.label) ? ' (recommended)' : '';
+    return `- [${chosen ? 'x' : ' '}] ${label}${description}${recommended}`;
+  });
+  options.push(`- [${picked.other ? 'x' : ' '}] ${picked.other ? `**${OTHER_LABEL}**` : OTHER_LABEL}`);
+  const picks = [...picked.choices, ...(picked.other ? [OTHER_LABEL] : [])];
+  const notes = normalise(picked.notes ?? '').trim();
+  const optionNotes = (picked.choiceNotes ?? []).flatMap(({ choice, notes: text }) => [
+    '>',
+    `> - ${inline(choice)}:`,
+    ...quote(nestHeadings(normalise(text).trim(), HEADING_SHIFT)).map((line) => `>   ${line}`),
+  ]);
+  return [
+    `${level} Options${item.multiSelect ? ' (several could be picked)' : ''}`,
     '',
     ...options,
     '',
-    '### Answer',
+    `${level} Answer`,
     '',
     `> ${picks.map((pick) => `**${inline(pick)}**`).join(', ')}`,
-    ...(notes === '' ? [] : ['>', ...quote(nestHeadings(notes))]),
+    ...optionNotes,
+    ...(notes === '' ? [] : ['>', ...quote(nestHeadings(notes, HEADING_SHIFT))]),
   ];
 }
 
@@ -305,8 +398,8 @@ const HEADING_SHIFT = 3;
  * Context or Impact as lines of the log: as written, with headings nested; block-quoted instead when the text would
  * leave a code fence or an HTML block open over what follows (a quote closes everything it holds).
  */
-function nestedMarkdown(text: string): string[] {
-  const nested = nestHeadings(normalise(text).trim());
+function nestedMarkdown(text: string, shift: number): string[] {
+  const nested = nestHeadings(normalise(text).trim(), shift);
   return closesCleanly(nested) ? nested.split('\n') : quote(nested);
 }
 
@@ -318,15 +411,15 @@ function closesCleanly(text: string): boolean {
   return open?.type === 'heading_open' && open.level === 0 && tokens.at(-2)?.content === sentinel;
 }
 
-/** Top-level headings moved down {@link HEADING_SHIFT} levels (at most `######`); setext headings become ATX. */
-function nestHeadings(text: string): string {
+/** Top-level headings moved down `shift` levels (at most `######`); setext headings become ATX. */
+function nestHeadings(text: string, shift: number): string {
   const lines = text.split('\n');
   const tokens = parser.parse(text, {});
   // From the last heading up, so replacing a setext heading's lines leaves earlier line numbers valid.
   for (const token of tokens.toReversed()) {
     if (token.type !== 'heading_open' || token.level !== 0 || token.map === null) continue;
     const [start, end] = token.map;
-    const level = Math.min(6, Number(token.tag.slice(1)) + HEADING_SHIFT);
+    const level = Math.min(6, Number(token.tag.slice(1)) + shift);
     const marks = '#'.repeat(level);
     if (token.markup.startsWith('#')) {
       lines[start] = (lines[start] ?? '').replace(/^( {0,3})#{1,6}/, `$1${marks}`);

@@ -1,19 +1,26 @@
 /** `ask_later`: park a question for the person, and optionally wait a while for the answer. */
 import { askInputSchema, formatRefusal, parseAskInput } from '../core/ask-input.js';
-import { OPTIONS_MAX, WAIT_MAX_SECONDS } from '../core/limits.js';
-import type { Question } from '../core/question.js';
-import { questionState } from './describe.js';
-import { errorResult, failureResult, type ToolContext, type ToolDefinition, textResult } from './tool.js';
+import { OPTIONS_MAX, SET_MEMBERS_MAX, SET_MEMBERS_MIN, WAIT_MAX_SECONDS } from '../core/limits.js';
+import { memberRef, type Question } from '../core/question.js';
+import { questionState, stateNote } from './describe.js';
+import { resultSchema, structuredQuestion, structuredResult } from './structured.js';
+import { errorResult, failureResult, type ToolContext, type ToolDefinition } from './tool.js';
 
 const DESCRIPTION = `Park a question for the person instead of blocking on it. It is posted to the team's chat (Slack/Discord), you get its id at once and carry on; the answer arrives with a later prompt of the person (or in this call if you set waitSeconds and it lands in time).
 
 Park when a decision belongs to the person (product behaviour, trade-offs, risk, naming that others depend on, anything you should not guess) and other work can go on meanwhile.
 Do not park: trivia you can decide yourself; what you can find out by reading the code, docs or running things; anything you need right now while the person is at the keyboard (ask them directly instead).
 
-Write it so that someone who has not seen this session can answer in one click: the situation in \`context\`, one clear line in \`question\`, what changes with the answer in \`impact\`, 1 to ${OPTIONS_MAX} concrete \`options\` and the one you would pick as \`recommended\`. The person can always pick Other and add notes. Set \`isBlocking\` true only if part of your work cannot go on without the answer. Limits are in each field's description; a call that breaks one is refused with the reason and nothing is stored.`;
+Write it so that someone who has not seen this session can answer in one click: the situation in \`context\`, one clear line in \`question\`, what changes with the answer in \`impact\`, 1 to ${OPTIONS_MAX} concrete \`options\` and the one you would pick as \`recommended\`. The person can always pick Other and add notes. Set \`isBlocking\` true only if part of your work cannot go on without the answer. Limits are in each field's description; a call that breaks one is refused with the reason and nothing is stored.
+
+Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the person should weigh together go in one call as a set: \`questions\` instead of \`question\`/\`options\`/\`isBlocking\`, each with a short \`topic\`; they share \`context\` and \`impact\`, are answered together and arrive as one.`;
 
 function parkedText(q: Question): string {
-  const head = `Parked as #${q.id}${q.isBlocking ? ' (blocking)' : ''}. It is waiting for the person in chat.`;
+  const what =
+    q.members === undefined
+      ? `Parked as #${q.id}${q.isBlocking ? ' (blocking)' : ''}.`
+      : `Parked the set #${q.id} (${q.members.map((member, index) => `${memberRef(q.id, index)} ${member.topic}${member.isBlocking ? ', blocking' : ''}`).join('; ')}); its answers arrive together.`;
+  const head = `${what} It is waiting for the person in chat.`;
   return q.isBlocking
     ? `${head} Do not go ahead on what depends on it; carry on with the rest. The answer comes in a later prompt (get_answer ${q.id} checks on it).`
     : `${head} Carry on; the answer comes in a later prompt.`;
@@ -40,6 +47,7 @@ export const askLaterTool: ToolDefinition = {
   title: 'Park a question for the person',
   description: DESCRIPTION,
   inputSchema: askInputSchema,
+  outputSchema: resultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(args, context) {
     const parsed = parseAskInput(args);
@@ -48,17 +56,21 @@ export const askLaterTool: ToolDefinition = {
     try {
       const store = await context.store();
       const parked = await store.park(context.project, spec);
-      if (waitSeconds === 0) return textResult(parkedText(parked));
+      const pending = (text: string) => structuredResult(text, { note: text, questions: [structuredQuestion(parked)] });
+      if (waitSeconds === 0) return pending(parkedText(parked));
 
       const outcome = await waitForOutcome(parked, Math.min(waitSeconds, WAIT_MAX_SECONDS), context);
       if (!outcome || outcome.status === 'pending') {
-        return textResult(
+        return pending(
           `${parkedText(parked)}\nStill pending after waiting ${waitSeconds} s; the answer will come in a later prompt.`,
         );
       }
       // The agent gets the outcome here, so no later prompt carries it again.
       await store.markDelivered(outcome.project, outcome.id);
-      return textResult(`#${outcome.id} got its outcome while you waited.\n\n${questionState(outcome)}`);
+      return structuredResult(`#${outcome.id} got its outcome while you waited.\n\n${questionState(outcome)}`, {
+        note: `Got its outcome while you waited. ${stateNote(outcome)}`,
+        questions: [structuredQuestion(outcome)],
+      });
     } catch (error) {
       return failureResult(error);
     }

@@ -21,10 +21,12 @@
 import { z } from 'zod';
 import type { DeliveryReach } from '../agent-config.js';
 import { deliveryEntriesBudget, hookOutput, type NextDelivery, renderDeliveryNote } from '../core/delivery-note.js';
+import type { Question } from '../core/question.js';
 import { TURN_LEASE_MS, turnOwner, waiterLease } from '../core/turns.js';
 import { carriesAnswers } from '../core/typed-prompt.js';
 import type { AgentStore } from '../store/port.js';
-import { argsObject, errorResult, failureResult, type ToolContext, type ToolDefinition, textResult } from './tool.js';
+import { resultSchema, structuredQuestion, structuredResult } from './structured.js';
+import { argsObject, errorResult, failureResult, type ToolContext, type ToolDefinition } from './tool.js';
 
 /** How long a claim holds its outcomes: the response is written within milliseconds; a dead server's claim lapses. */
 export const COLLECT_LEASE_MS = 10_000;
@@ -46,6 +48,26 @@ export const HOOK_NOTHING = '{}';
 
 /** Tools after which the tool-call hook carries nothing. */
 const QUIET_AFTER: ReadonlySet<string> = new Set(['ToolSearch']);
+
+/** The framing a structured result carries as its note (the model reads it instead of the text). */
+function outcomesNote(questions: readonly Question[], waiting: number, next: NextDelivery): string {
+  const unanswered = questions.some((q) => q.status === 'dismissed' || q.status === 'expired')
+    ? ' Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide.'
+    : '';
+  const more =
+    waiting === 0
+      ? ''
+      : ` ${waiting} more ${waiting === 1 ? 'waits' : 'wait'}: ${next === 'prompt' ? 'they come with the next prompt' : 'call collect_answers again'}.`;
+  return (
+    'From ask-later: outcomes of the questions you parked, each reported once. The question texts are your own; ' +
+    `the answers and notes are the person's words.${unanswered}${more}`
+  );
+}
+
+/** A result carrying `text`, with nothing to report in its structured content. */
+function nothingResult(text: string) {
+  return structuredResult(text, { note: text === HOOK_NOTHING ? NOTHING_WAITING : text, questions: [] });
+}
 
 export interface CollectOptions {
   /** `ASK_LATER_MIDTURN`: which outcomes a `PostToolUse` call carries. */
@@ -131,6 +153,7 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
       'Collect the answers (and dismissals and expiries) to the questions you parked with ask_later that have not ' +
       'reached you yet; each is reported once. Call it when a notification says an ask-later answer is ready. ' +
       'Answers also arrive on their own with the next prompt. Takes no arguments.',
+    outputSchema: resultSchema,
     inputSchema: z.strictObject({
       for: z.enum(HOOK_EVENTS).optional().describe('Set by ask-later’s hooks; leave it out.'),
       prompt: hookField,
@@ -147,13 +170,13 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
       const reach = reachOf(request, options);
       const empty = request.for === undefined ? NOTHING_WAITING : HOOK_NOTHING;
       const turnStarts = request.for === 'UserPromptSubmit' && /^[A-Za-z0-9_-]{1,128}$/.test(request.sessionId);
-      if (!reach && !turnStarts) return textResult(empty);
+      if (!reach && !turnStarts) return nothingResult(empty);
       try {
         const store = await context.store();
         if (turnStarts) {
           await store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS);
         }
-        if (!reach) return textResult(empty);
+        if (!reach) return nothingResult(empty);
         return await collect(store, context, request, reach.blockingOnly, empty);
       } catch (error) {
         return failureResult(error);
@@ -182,11 +205,11 @@ async function collect(
     blockingOnly,
     via: VIA[request.for ?? 'model'],
   });
-  if (claim.questions.length === 0) return textResult(empty);
+  if (claim.questions.length === 0) return nothingResult(empty);
   if (context.signal.aborted) {
     // Given up on while claiming (the hook's time-out): nobody will read this result.
     await store.releaseClaim(project, claim);
-    return textResult(empty);
+    return nothingResult(empty);
   }
   // Outcomes left out of a mid-turn note wait for the prompt; the model calling it itself can call again.
   const next: NextDelivery = request.for === undefined ? 'call' : 'prompt';
@@ -201,5 +224,11 @@ async function collect(
       note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds),
     ]);
   });
-  return textResult(request.for === undefined ? note.text : hookOutput(request.for, note.text));
+  const included = claim.questions.filter((q) => note.includedIds.includes(q.id));
+  const waiting = note.omittedIds.length + claim.remaining;
+  return structuredResult(request.for === undefined ? note.text : hookOutput(request.for, note.text), {
+    note: outcomesNote(included, waiting, next),
+    questions: included.map(structuredQuestion),
+    ...(waiting === 0 ? {} : { more: waiting }),
+  });
 }

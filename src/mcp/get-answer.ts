@@ -1,6 +1,7 @@
 /** `get_answer`: one question's status and answer, by id, in this project only. */
 import { z } from 'zod';
-import { questionState } from './describe.js';
+import { questionState, stateNote } from './describe.js';
+import { resultSchema, structuredQuestion, structuredResult } from './structured.js';
 import {
   argsObject,
   errorResult,
@@ -8,7 +9,6 @@ import {
   parseQuestionId,
   questionIdSchema,
   type ToolDefinition,
-  textResult,
   unknownKeys,
 } from './tool.js';
 
@@ -19,6 +19,7 @@ export const getAnswerTool: ToolDefinition = {
     'The status of a question you parked with ask_later, and the answer and notes if the person answered. ' +
     'Answers also arrive on their own with the next prompt; an answer you read here is not delivered again.',
   inputSchema: z.strictObject({ id: questionIdSchema }),
+  outputSchema: resultSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, context) {
     const object = argsObject(args);
@@ -33,7 +34,10 @@ export const getAnswerTool: ToolDefinition = {
       const question = await store.get(context.project, id);
       if (!question) return errorResult(`There is no question #${id} in this project.`);
       if (question.status !== 'pending') await store.markDelivered(context.project, id);
-      return textResult(questionState(question));
+      return structuredResult(questionState(question), {
+        note: stateNote(question),
+        questions: [structuredQuestion(question)],
+      });
     } catch (error) {
       return failureResult(error);
     }

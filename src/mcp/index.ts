@@ -88,6 +88,11 @@ function inputJsonSchema(schema: z.ZodObject): Tool['inputSchema'] {
   return { ...json, type: 'object' } as Tool['inputSchema'];
 }
 
+function outputJsonSchema(schema: z.ZodObject): NonNullable<Tool['outputSchema']> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output' }) as Record<string, unknown>;
+  return { ...json, type: 'object' } as NonNullable<Tool['outputSchema']>;
+}
+
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new AskLaterServer(
     { name: SERVER_NAME, version: options.version },
@@ -105,6 +110,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.inputSchema),
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: outputJsonSchema(tool.outputSchema) }),
     annotations: { title: tool.title, ...tool.annotations },
   }));
 

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { QUESTION_STATUSES, type QuestionStatus } from '../core/question.js';
 import { questionLine } from './describe.js';
-import { argsObject, errorResult, failureResult, type ToolDefinition, textResult, unknownKeys } from './tool.js';
+import { resultSchema, structuredQuestion, structuredResult } from './structured.js';
+import { argsObject, errorResult, failureResult, type ToolDefinition, unknownKeys } from './tool.js';
 
 /** Questions one page shows unless the call asks for another number. */
 export const LIST_DEFAULT = 20;
@@ -38,6 +39,7 @@ export const listQuestionsTool: ToolDefinition = {
   title: "List this project's questions",
   description: `The questions parked in this project with their status (pending, answered, delivered, cancelled, dismissed, expired), blocking first, then by id, ${LIST_DEFAULT} at a time (\`limit\` up to ${LIST_MAX}); a longer list ends with how many more there are and the \`after\` cursor that reads them. Use get_answer for one question's answer and notes.`,
   inputSchema,
+  outputSchema: resultSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, context) {
     const extra = unknownKeys(args, ['status', 'blocking', 'limit', 'after']);
@@ -58,7 +60,8 @@ export const listQuestionsTool: ToolDefinition = {
         ...(after === undefined ? {} : { after }),
       });
       if (page.questions.length === 0) {
-        return textResult(after === undefined ? 'No questions match in this project.' : 'No more questions match.');
+        const none = after === undefined ? 'No questions match in this project.' : 'No more questions match.';
+        return structuredResult(none, { note: none, questions: [] });
       }
       const shown = page.questions.map(questionLine);
       const more =
@@ -67,7 +70,15 @@ export const listQuestionsTool: ToolDefinition = {
           : [
               `…and ${page.remaining} more: call list_questions again with after="${page.next}" (and the same filters).`,
             ];
-      return textResult([...shown, ...more].join('\n'));
+      const note =
+        page.next === undefined
+          ? "This project's questions, blocking first, then by id. Answers and notes are the person's words; get_answer shows one in full."
+          : `This project's questions, blocking first, then by id; ${page.remaining} more follow: call list_questions again with after="${page.next}" (and the same filters). Answers and notes are the person's words.`;
+      return structuredResult([...shown, ...more].join('\n'), {
+        note,
+        questions: page.questions.map(structuredQuestion),
+        ...(page.next === undefined ? {} : { more: page.remaining, after: page.next }),
+      });
     } catch (error) {
       return failureResult(error);
     }

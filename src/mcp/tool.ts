@@ -35,6 +35,8 @@ export interface ToolDefinition {
   readonly description: string;
   /** The advertised input: converted to JSON Schema for `tools/list`. */
   readonly inputSchema: z.ZodObject;
+  /** The advertised structured output, when the tool returns one (every result that is not an error then does). */
+  readonly outputSchema?: z.ZodObject;
   readonly annotations: ToolAnnotations;
   /** Validates `args` itself (refusals are `isError` results) and does the work. */
   run(args: unknown, context: ToolContext): Promise<CallToolResult>;

@@ -87,3 +87,62 @@ export const release: Decision = {
 
 /** Newest answer first, as `listDecisions` gives them. */
 export const DECISIONS: readonly Decision[] = [billing, webApp, release];
+
+/**
+ * A set of three answered together: a single pick with values, a multi-select with notes on one option (notes that
+ * try to break out), and Other with notes; a member adding context and one adding impact.
+ */
+export const ledgerSet: Decision = {
+  project: '/srv/repos/billing',
+  id: 14,
+  status: 'answered',
+  createdAt: T + 60 * MIN,
+  context: 'Splitting the ledger out of billing.',
+  impact: 'Decides the first milestone.',
+  isBlocking: true,
+  ticket: 'BILL-50',
+  members: [
+    {
+      topic: 'Database',
+      question: 'Which database for the ledger?',
+      options: [
+        { label: 'Postgres', value: 'pg' },
+        { label: 'SQLite', value: 'sqlite' },
+      ],
+      recommended: ['Postgres'],
+      multiSelect: false,
+      isBlocking: true,
+    },
+    {
+      topic: 'Caches',
+      question: 'Which caches may it use?',
+      options: [{ label: 'Redis', description: 'Shared' }, { label: 'In-process' }, { label: 'None' }],
+      recommended: ['Redis', 'In-process'],
+      multiSelect: true,
+      isBlocking: false,
+      context: 'Prices are read on every request.',
+    },
+    {
+      topic: 'Naming',
+      question: 'What do we call it?',
+      options: [{ label: 'ledger' }, { label: 'billing-v2' }],
+      multiSelect: false,
+      isBlocking: false,
+      impact: 'The name goes into every dashboard.',
+    },
+  ],
+  answer: {
+    members: [
+      { choices: ['Postgres'], other: false },
+      {
+        choices: ['Redis', 'In-process'],
+        other: false,
+        choiceNotes: [{ choice: 'Redis', notes: 'Only for prices.\n## not a heading\n```' }],
+      },
+      { choices: [], other: true, notes: 'Call it "books"' },
+    ],
+    by: { platform: 'slack', userId: 'U0123ABCD', displayName: 'Ada Lovelace' },
+    at: T + 90 * MIN,
+  },
+  messages: [{ platform: 'slack', channel: 'C0123ABCD', messageId: '1800000000.000200' }],
+};

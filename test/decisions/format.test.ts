@@ -14,7 +14,7 @@ import {
   decisionsMarkdown,
   formatDecisions,
 } from '../../src/decisions/format.js';
-import { billing, DECISIONS, release, webApp } from './fixtures.js';
+import { billing, DECISIONS, ledgerSet, release, webApp } from './fixtures.js';
 
 const SCOPE = { project: '/srv/repos/**', since: Date.UTC(2027, 0, 8) };
 const golden = (name: string) => readFileSync(new URL(`golden/${name}`, import.meta.url), 'utf8');
@@ -98,14 +98,16 @@ describe('the decisions as JSON', () => {
         blocking: true,
         multiSelect: false,
         options: [
-          { label: 'Postgres', description: 'What the team knows', recommended: true, chosen: true },
-          { label: 'SQLite', description: null, recommended: false, chosen: false },
+          { label: 'Postgres', description: 'What the team knows', recommended: true, chosen: true, value: 'Postgres' },
+          { label: 'SQLite', description: null, recommended: false, chosen: false, value: 'SQLite' },
         ],
         answer: {
           text: 'Postgres',
           choices: ['Postgres'],
           other: false,
           notes: 'We already run it.\r\n\r\n## Not a heading of the log\n- backups: *nightly*\n```sh\npg_dump billing',
+          values: ['Postgres'],
+          optionNotes: [],
         },
         answeredBy: { displayName: 'Ada Lovelace', userId: 'U0123ABCD', platform: 'slack' },
         postedTo: [
@@ -117,6 +119,8 @@ describe('the decisions as JSON', () => {
         deliveredAt: '2027-01-15T08:43:00.000Z',
         deliveredVia: 'prompt',
         status: 'delivered',
+        ref: '#12',
+        topic: null,
       },
       {
         project: '/srv/repos/web-app',
@@ -128,15 +132,29 @@ describe('the decisions as JSON', () => {
         blocking: false,
         multiSelect: true,
         options: [
-          { label: 'Dark mode', description: null, recommended: false, chosen: true },
-          { label: 'Offline, with sync', description: null, recommended: false, chosen: true },
-          { label: 'Say "hi" on start', description: null, recommended: false, chosen: false },
+          { label: 'Dark mode', description: null, recommended: false, chosen: true, value: 'Dark mode' },
+          {
+            label: 'Offline, with sync',
+            description: null,
+            recommended: false,
+            chosen: true,
+            value: 'Offline, with sync',
+          },
+          {
+            label: 'Say "hi" on start',
+            description: null,
+            recommended: false,
+            chosen: false,
+            value: 'Say "hi" on start',
+          },
         ],
         answer: {
           text: 'Dark mode, Offline, with sync, Other',
           choices: ['Dark mode', 'Offline, with sync'],
           other: true,
           notes: '=1+1, "quoted"\nand a second line',
+          values: ['Dark mode', 'Offline, with sync'],
+          optionNotes: [],
         },
         answeredBy: { displayName: 'me', userId: 'local', platform: 'web' },
         postedTo: [{ platform: 'web', channel: 'local', messageId: 'web-3' }],
@@ -145,6 +163,8 @@ describe('the decisions as JSON', () => {
         deliveredAt: null,
         deliveredVia: null,
         status: 'answered',
+        ref: '#3',
+        topic: null,
       },
       {
         project: '/srv/repos/web-app',
@@ -156,10 +176,17 @@ describe('the decisions as JSON', () => {
         blocking: true,
         multiSelect: false,
         options: [
-          { label: 'Ship today', description: null, recommended: false, chosen: false },
-          { label: 'Wait for QA', description: 'one more day', recommended: true, chosen: false },
+          { label: 'Ship today', description: null, recommended: false, chosen: false, value: 'Ship today' },
+          { label: 'Wait for QA', description: 'one more day', recommended: true, chosen: false, value: 'Wait for QA' },
         ],
-        answer: { text: 'Other', choices: [], other: true, notes: 'Neither: ship behind a flag.' },
+        answer: {
+          text: 'Other',
+          choices: [],
+          other: true,
+          notes: 'Neither: ship behind a flag.',
+          values: [],
+          optionNotes: [],
+        },
         answeredBy: { displayName: 'Grace\nHopper', userId: '123456789012345678', platform: 'discord' },
         postedTo: [{ platform: 'discord', channel: '223456789012345678', messageId: '323456789012345678' }],
         askedAt: '2027-01-15T03:00:00.000Z',
@@ -167,6 +194,8 @@ describe('the decisions as JSON', () => {
         deliveredAt: '2027-01-15T04:41:00.000Z',
         deliveredVia: 'wake',
         status: 'delivered',
+        ref: '#2',
+        topic: null,
       },
     ];
     expect(JSON.parse(text)).toEqual(expected);
@@ -182,7 +211,8 @@ describe('the decisions as JSON', () => {
 describe('the decisions as CSV', () => {
   const HEADER =
     'project,id,ticket,question,context,impact,blocking,multiSelect,options,recommended,answer,choices,other,notes,' +
-    'answeredBy,answeredById,answeredOn,postedTo,askedAt,answeredAt,deliveredAt,deliveredVia,status';
+    'answeredBy,answeredById,answeredOn,postedTo,askedAt,answeredAt,deliveredAt,deliveredVia,status,ref,topic,' +
+    'values,optionNotes';
 
   it('GIVEN three decisions THEN RFC 4180: a header, one CRLF-ended record each, fields quoted where they must be', () => {
     const records = [
@@ -192,7 +222,7 @@ describe('the decisions as CSV', () => {
         'Decides the migration scripts.,true,false,"Postgres\nSQLite",Postgres,Postgres,Postgres,false,' +
         '"We already run it.\r\n\r\n## Not a heading of the log\n- backups: *nightly*\n```sh\npg_dump billing",' +
         'Ada Lovelace,U0123ABCD,slack,"slack:C0123ABCD\nweb:local",' +
-        '2027-01-15T08:00:00.000Z,2027-01-15T08:42:00.000Z,2027-01-15T08:43:00.000Z,prompt,delivered',
+        '2027-01-15T08:00:00.000Z,2027-01-15T08:42:00.000Z,2027-01-15T08:43:00.000Z,prompt,delivered,#12,,Postgres,',
       // Quotes doubled; a comma quotes the field; fields starting with - or = get the formula guard.
       '/srv/repos/web-app,3,,Which features go into 2.0?,' +
         '"Users asked for both.\n\n```json\n{""flags"": [""dark"", ""offline""]",' +
@@ -200,11 +230,11 @@ describe('the decisions as CSV', () => {
         '"Dark mode\nOffline, with sync\nSay ""hi"" on start",,"Dark mode, Offline, with sync, Other",' +
         '"Dark mode\nOffline, with sync\nOther",true,' +
         `"'=1+1, ""quoted""\nand a second line",me,local,web,web:local,` +
-        '2027-01-15T06:00:00.000Z,2027-01-15T07:30:00.000Z,,,answered',
+        '2027-01-15T06:00:00.000Z,2027-01-15T07:30:00.000Z,,,answered,#3,,"Dark mode\nOffline, with sync",',
       '/srv/repos/web-app,2,https://linear.app/acme/issue/WEB-7,Ship *today* or wait for QA?,' +
         'QA found one flaky test.,A day of delay.,true,false,"Ship today\nWait for QA",Wait for QA,Other,Other,true,' +
         'Neither: ship behind a flag.,"Grace\nHopper",123456789012345678,discord,discord:223456789012345678,' +
-        '2027-01-15T03:00:00.000Z,2027-01-15T04:40:00.000Z,2027-01-15T04:41:00.000Z,wake,delivered',
+        '2027-01-15T03:00:00.000Z,2027-01-15T04:40:00.000Z,2027-01-15T04:41:00.000Z,wake,delivered,#2,,,',
     ];
     expect(decisionsCsv(DECISIONS)).toBe([HEADER, ...records].map((line) => `${line}\r\n`).join(''));
     expect(CSV_COLUMNS.join(',')).toBe(HEADER);
@@ -293,5 +323,64 @@ describe('texts that would open a block over the rest of the log', () => {
         .map((line) => (line === '' ? '>' : `> ${line}`))
         .join('\n')}\n\n### Impact`,
     );
+  });
+});
+
+describe('a set of questions answered together', () => {
+  it('GIVEN a set THEN the log has one section with a heading per member, notes per option nested under theirs', () => {
+    const log = decisionsMarkdown([ledgerSet]);
+    expect(outline(log)).toEqual([
+      'h1 Decision log',
+      'h2 #14 · Set: Database · Caches · Naming · billing · BILL-50',
+      'h3 Context',
+      'h3 Impact',
+      'h3 #14.1 · Database (blocking)',
+      'h4 Options',
+      'h4 Answer',
+      'h3 #14.2 · Caches',
+      'h4 Context',
+      'h4 Options (several could be picked)',
+      'h4 Answer',
+      'h3 #14.3 · Naming',
+      'h4 Impact',
+      'h4 Options',
+      'h4 Answer',
+    ]);
+    expect(log).toContain('- [x] **Redis** — Shared (recommended)\n- [x] **In-process** (recommended)\n- [ ] None\n');
+    expect(log).toContain(
+      '#### Answer\n\n> **Redis**, **In-process**\n>\n> - Redis:\n>   > Only for prices.\n>   > ##### not a heading\n>   > ```\n',
+    );
+    expect(log).toContain('#### Answer\n\n> **Other**\n>\n> Call it "books"\n');
+  });
+
+  it('GIVEN a set THEN JSON and CSV hold one record per member, sharing the id, with refs, topics and values', () => {
+    const records = JSON.parse(decisionsJson([ledgerSet])) as Record<string, unknown>[];
+    expect(records.map((record) => [record.id, record.ref, record.topic, record.question])).toEqual([
+      [14, '#14.1', 'Database', 'Which database for the ledger?'],
+      [14, '#14.2', 'Caches', 'Which caches may it use?'],
+      [14, '#14.3', 'Naming', 'What do we call it?'],
+    ]);
+    expect(records[0]).toMatchObject({ blocking: true, answer: { choices: ['Postgres'], values: ['pg'] } });
+    expect(records[1]).toMatchObject({
+      context: 'Splitting the ledger out of billing.\n\nPrices are read on every request.',
+      blocking: false,
+      multiSelect: true,
+      answer: {
+        choices: ['Redis', 'In-process'],
+        values: ['Redis', 'In-process'],
+        optionNotes: [{ choice: 'Redis', notes: 'Only for prices.\n## not a heading\n```' }],
+      },
+    });
+    expect(records[2]).toMatchObject({
+      impact: 'Decides the first milestone.\n\nThe name goes into every dashboard.',
+      answer: { text: 'Other', other: true, notes: 'Call it "books"' },
+    });
+    const rows = parseCsv(decisionsCsv([ledgerSet]));
+    expect(rows).toHaveLength(4);
+    const row = (index: number) => Object.fromEntries(CSV_COLUMNS.map((column, i) => [column, rows[index]?.[i]]));
+    expect([row(1).ref, row(2).ref, row(3).ref]).toEqual(['#14.1', '#14.2', '#14.3']);
+    expect(row(1).values).toBe('pg');
+    expect(row(2).recommended).toBe('Redis\nIn-process');
+    expect(row(2).optionNotes).toBe('Redis: Only for prices.\n## not a heading\n```');
   });
 });

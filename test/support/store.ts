@@ -79,7 +79,10 @@ export function setSpec(overrides: Partial<SetSpec> = {}): SetSpec {
     {
       topic: 'Database',
       question: 'Which database should billing use?',
-      options: [{ label: 'Postgres', value: 'pg' }, { label: 'SQLite', value: 'sqlite' }],
+      options: [
+        { label: 'Postgres', value: 'pg' },
+        { label: 'SQLite', value: 'sqlite' },
+      ],
       recommended: ['Postgres'],
       multiSelect: false,
       isBlocking: true,

@@ -12,7 +12,7 @@
  * A change that leaves every count the same between two polls (a reminder) is not reported: the waiter, the one
  * user, only looks at outcomes and pending questions, which always move a count.
  */
-import type { DeliveryPath, Question, QuestionSpec } from '../../core/question.js';
+import type { DeliveryPath, Question } from '../../core/question.js';
 import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
 
 /** Where the operations live under serve's URL. */

@@ -141,7 +141,8 @@ function describe(value: unknown): string {
 /** One question's pickable part as stored (a single question's spec, or a member of a set). */
 function readItem(read: Reader, item: Json, path: string, version: RecordVersion): QuestionItem {
   const rawOptions = item.options;
-  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail(`${path}.options`, 'a non-empty list', rawOptions);
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0)
+    read.fail(`${path}.options`, 'a non-empty list', rawOptions);
   const options = rawOptions.map((option, index): QuestionOption => {
     const at = `${path}.options.${index}`;
     if (version === '1') {
@@ -189,7 +190,10 @@ function readSpec(read: Reader, text: string, version: RecordVersion): QuestionS
   const members = rawMembers.map((raw, index): SetMember => {
     const path = `spec.members.${index}`;
     const object = read.object(raw, path);
-    const member: Writable<SetMember> = { topic: read.string(object, 'topic', path), ...readItem(read, object, path, version) };
+    const member: Writable<SetMember> = {
+      topic: read.string(object, 'topic', path),
+      ...readItem(read, object, path, version),
+    };
     const context = read.optionalString(object, 'context', path);
     if (context !== undefined) member.context = context;
     const impact = read.optionalString(object, 'impact', path);
@@ -220,7 +224,8 @@ function readSelection(read: Reader, selection: Json, path: string): Selection {
   const notes = read.optionalString(selection, 'notes', path);
   const result: Writable<Selection> = { choices, other };
   if (notes !== undefined) result.notes = notes;
-  if (selection.choiceNotes !== undefined) result.choiceNotes = readChoiceNotes(read, selection.choiceNotes, `${path}.choiceNotes`);
+  if (selection.choiceNotes !== undefined)
+    result.choiceNotes = readChoiceNotes(read, selection.choiceNotes, `${path}.choiceNotes`);
   return result;
 }
 
@@ -229,7 +234,10 @@ export function readChoiceNotes(read: Reader, value: unknown, path: string): Cho
   if (!Array.isArray(value)) read.fail(path, 'a list of {choice, notes}', value);
   return value.map((entry, index) => {
     const object = read.object(entry, `${path}.${index}`);
-    return { choice: read.string(object, 'choice', `${path}.${index}`), notes: read.string(object, 'notes', `${path}.${index}`) };
+    return {
+      choice: read.string(object, 'choice', `${path}.${index}`),
+      notes: read.string(object, 'notes', `${path}.${index}`),
+    };
   });
 }
 
@@ -238,7 +246,9 @@ function readAnswer(read: Reader, text: string): Answer {
   if ('members' in answer) {
     const raw = answer.members;
     if (!Array.isArray(raw)) read.fail('answer.members', 'a list of selections', raw);
-    const members = raw.map((member, index) => readSelection(read, read.object(member, `answer.members.${index}`), `answer.members.${index}`));
+    const members = raw.map((member, index) =>
+      readSelection(read, read.object(member, `answer.members.${index}`), `answer.members.${index}`),
+    );
     return { members, by: read.responder(answer.by, 'answer.by'), at: read.number(answer, 'at', 'answer') };
   }
   if ('choices' in answer) {

@@ -14,8 +14,8 @@ import type {
   Reply,
   Responder,
 } from '../../core/question.js';
-import { answerOf } from '../../core/reply.js';
 import { QUESTION_STATUSES } from '../../core/question.js';
+import { answerOf } from '../../core/reply.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 import {
   byBlockingThenAge,

@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deliveryEntryLength } from '../../core/delivery-note.js';
-import { answerOf } from '../../core/reply.js';
 import {
   type Closure,
   type DeliveryPath,
@@ -26,6 +25,7 @@ import {
   type Responder,
 } from '../../core/question.js';
 import { projectTag } from '../../core/question-ref.js';
+import { answerOf } from '../../core/reply.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
 import {
   byBlockingThenAge,
