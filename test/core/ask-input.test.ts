@@ -11,7 +11,11 @@ import {
   OPTION_LABEL_MAX,
   OPTIONS_MAX,
   QUESTION_MAX,
+  SET_MEMBERS_MAX,
+  SET_MEMBERS_MIN,
+  SET_TEXT_MAX,
   TICKET_MAX,
+  TOPIC_MAX,
   WAIT_MAX_SECONDS,
 } from '../../src/core/limits.js';
 import type { SingleSpec } from '../../src/core/question.js';
@@ -169,7 +173,7 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'a number as an option',
     withFields({ options: ['Yes', 5] }),
-    /^`options\[1\]` must be a one-line string or an object \{label, description\?\}, got 5$/,
+    /^`options\[1\]` must be a one-line string or an object \{label, value\?, description\?\}, got 5$/,
   ],
   ['null as an option', withFields({ options: [null] }), /^`options\[0\]` must be a one-line string .*got null$/],
   ['an empty option', withFields({ options: [''] }), /^`options\[0\]` must not be empty$/],
@@ -210,8 +214,8 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ],
   [
     'an option with an unknown key',
-    withFields({ options: ['Yes', { label: 'No', value: 'no' }] }),
-    /^`options\[1\]` has unknown field `value`: an option is a string or \{label, description\}$/,
+    withFields({ options: ['Yes', { label: 'No', id: 'no' }] }),
+    /^`options\[1\]` has unknown field `id`: an option is a string or \{label, value, description\}$/,
   ],
   ['a cyclic option', cyclicOption(), /^`options\[1\]` has unknown field `self`/],
   [
@@ -387,7 +391,7 @@ describe('parseAskInput accepts and normalises good calls', () => {
     });
     expect(value).toMatchObject({
       isBlocking: false,
-      recommended: 'DynamoDB',
+      recommended: ['DynamoDB'],
       multiSelect: true,
       ticket: 'PROJ-12',
       expiresInSeconds: 3600,
@@ -410,7 +414,7 @@ describe('parseAskInput accepts and normalises good calls', () => {
       question: 'Which one?',
       impact: 'a\nb',
       options: [{ label: 'Yes' }, { label: 'No', description: 'because' }],
-      recommended: 'Yes',
+      recommended: ['Yes'],
       ticket: '#3528',
     });
   });
@@ -445,7 +449,11 @@ describe('askInputSchema as the model sees it', () => {
 
   it('GIVEN the JSON Schema THEN every field is described and the limits are stated', () => {
     expect(jsonSchema.additionalProperties).toBe(false);
-    expect(jsonSchema.required).toEqual(['context', 'question', 'impact', 'isBlocking', 'options']);
+    // One question's fields are required by the checks unless `questions` (a set) is given instead.
+    expect(jsonSchema.required).toEqual(['context', 'impact']);
+    expect(jsonSchema.properties.question?.description).toMatch(/^Required for one question/);
+    expect(jsonSchema.properties.questions?.description).toContain(`${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}`);
+    expect(jsonSchema.properties.questions?.description).toContain(String(SET_TEXT_MAX));
     for (const [field, property] of Object.entries(jsonSchema.properties)) {
       expect(property.description, field).toMatch(/\S{3}/);
     }
