@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CorruptRecordError } from '../../src/store/corrupt-record-error.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
-import { person, spec, testClock, uniquePrefix, uniqueProject } from '../support/store.js';
+import { person, setSpec, spec, testClock, uniquePrefix, uniqueProject } from '../support/store.js';
 
 const prefix = uniquePrefix();
 const clock = testClock();
@@ -69,7 +69,7 @@ describe('records written by older versions', () => {
       impact: 'Old impact',
       isBlocking: true,
       options: [{ label: 'Yes' }, { label: 'No' }],
-      recommended: 'Yes',
+      recommended: ['Yes'],
       multiSelect: false,
       project,
       id: 2,
@@ -87,6 +87,42 @@ describe('records written by older versions', () => {
     const result = await store.answer(project, 3, { choices: ['A'], other: false }, person());
     expect(result.kind).toBe('won');
     expect(await store.get(project, 3)).toMatchObject({ answer: { choices: ['A'] } });
+  });
+});
+
+describe('the record version each question is written with', () => {
+  it('GIVEN a question an older ask-later could hold THEN version 2 (recommended as a string); a set, values or several recommended THEN version 3', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, spec());
+    await store.park(project, spec({ options: [{ label: 'Postgres', value: 'pg' }, { label: 'SQLite' }] }));
+    await store.park(project, spec({ multiSelect: true, recommended: ['Postgres', 'SQLite'] }));
+    await store.park(project, setSpec());
+    const written = await Promise.all(
+      [1, 2, 3, 4].map(async (id) => [
+        await raw.hGet(keys.question(id), 'v'),
+        await raw.hGet(keys.question(id), 'spec'),
+      ]),
+    );
+    expect(written.map(([v]) => v)).toEqual(['2', '3', '3', '3']);
+    expect(JSON.parse(written[0]?.[1] ?? '{}')).toMatchObject({ recommended: 'Postgres' });
+    expect(JSON.parse(written[2]?.[1] ?? '{}')).toMatchObject({ recommended: ['Postgres', 'SQLite'] });
+    expect(JSON.parse(written[3]?.[1] ?? '{}')).toMatchObject({ isBlocking: true, members: setSpec().members });
+    // Each reads back as parked.
+    expect(await store.get(project, 1)).toMatchObject({ recommended: ['Postgres'] });
+    expect(await store.get(project, 4)).toMatchObject({ members: setSpec().members });
+  });
+
+  it('GIVEN a set whose member lost its topic THEN reading names the record and the path', async () => {
+    const project = uniqueProject();
+    const keys = new ProjectKeys(prefix, project);
+    await store.park(project, setSpec());
+    const stored = JSON.parse((await raw.hGet(keys.question(1), 'spec')) ?? '{}') as { members: { topic?: string }[] };
+    delete stored.members[1]?.topic;
+    await raw.hSet(keys.question(1), 'spec', JSON.stringify(stored));
+    const error = await store.get(project, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptRecordError);
+    expect(String((error as Error).message)).toContain('`spec.members.1.topic`: expected a string, got nothing');
   });
 });
 
@@ -228,7 +264,8 @@ describe('view indexes next to an older version still writing', () => {
       status: 'pending',
       createdAt: String(clock.now()),
       blocking: '1',
-      spec: JSON.stringify(spec({ isBlocking: true })),
+      // Version 2 kept one recommended label as a string.
+      spec: JSON.stringify({ ...spec({ isBlocking: true }), recommended: 'Postgres' }),
     });
     await raw.zAdd(keys.status('pending'), { score: 4, value: '4' });
     await raw.hSet(keys.question(2), { status: 'cancelled', closure: JSON.stringify({ at: clock.now() }) });

@@ -162,7 +162,7 @@ describe('records written by older versions', () => {
         impact: 'Old impact',
         isBlocking: true,
         options: [{ label: 'Yes' }, { label: 'No' }],
-        recommended: 'Yes',
+        recommended: ['Yes'],
         multiSelect: false,
         project,
         id: 2,

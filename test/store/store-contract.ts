@@ -3,7 +3,7 @@ import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
 import type { Store, StoreEvent } from '../../src/store/port.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
-import { person, single, spec, testClock, uniqueProject } from '../support/store.js';
+import { person, setSpec, single, spec, testClock, uniqueProject } from '../support/store.js';
 import { agentStoreContract } from './agent-store-contract.js';
 
 /** What the contract asks of an adapter's test factory: a store of its own, on the given clock when one is given. */
@@ -211,6 +211,122 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       const final = await store.getDraft(project, 1, who);
       expect(final).toMatchObject({ choices: ['SQLite'], other: false, notes: expect.stringMatching(/^note \d+$/) });
       expect(drafts).toContainEqual(final);
+    });
+  });
+
+  describe('sets of questions', () => {
+    const who = { platform: 'slack' as const, userId: 'US' };
+    const caches = (choices: string[]) => ({ choices, other: false });
+
+    it('GIVEN a set parked THEN it reads back whole: members, values, several recommended, the set blocking', async () => {
+      const project = uniqueProject();
+      const parked = await store.park(project, setSpec({ ticket: 'BILL-50' }));
+      expect(await store.get(project, parked.id)).toEqual({ ...parked, messages: [] });
+      expect(parked).toMatchObject({ isBlocking: true, members: setSpec().members, ticket: 'BILL-50' });
+      // Listed and counted once, as a blocking question.
+      expect((await store.list(project, { blocking: true })).map((q) => q.id)).toEqual([parked.id]);
+      expect((await store.countQuestions(project)).pending).toEqual({ blocking: 1, canWait: 0 });
+    });
+
+    it('GIVEN drafts of each member THEN each is kept apart, starts from that member’s recommendations, and a single question takes no member', async () => {
+      const project = uniqueProject();
+      await store.park(project, setSpec());
+      await store.park(project, spec());
+      const saved = await store.saveDraft(project, 1, who, { member: 1, notes: 'warm it up' });
+      expect(saved).toMatchObject({
+        kind: 'saved',
+        draft: { choices: ['Redis', 'In-process'], other: false, notes: 'warm it up' },
+      });
+      await store.saveDraft(project, 1, who, { member: 2, pick: { choices: [], other: true } });
+      expect(await store.getDraft(project, 1, who, 0)).toBeUndefined();
+      expect(await store.getDraft(project, 1, who, 1)).toMatchObject({ notes: 'warm it up' });
+      expect(await store.getDraft(project, 1, who, 2)).toMatchObject({ choices: [], other: true });
+      expect(await store.getDraft(project, 1, who)).toBeUndefined();
+      await expect(store.saveDraft(project, 1, who, { pick: caches(['Redis']) })).rejects.toThrow(
+        /^Expected one of the 3 questions of the set #1, got none$/,
+      );
+      await expect(store.saveDraft(project, 1, who, { member: 3, notes: 'x' })).rejects.toThrow(
+        /^Expected one of the 3 questions of the set #1, got #1\.4$/,
+      );
+      await expect(store.saveDraft(project, 2, who, { member: 0, notes: 'x' })).rejects.toThrow(InvalidAnswerError);
+      await expect(store.saveDraft(project, 1, who, { member: 0, pick: caches(['Redis']) })).rejects.toThrow(
+        /^Expected choices among the options of #1\.1/,
+      );
+    });
+
+    it('GIVEN notes per option arriving together with a pick and other options’ notes THEN every change lands, in the options’ order; empty clears one', async () => {
+      const project = uniqueProject();
+      await store.park(project, setSpec());
+      const changes = [
+        { member: 1, choiceNotes: [{ choice: 'None', notes: ' none note ' }] },
+        { member: 1, pick: caches(['Redis', 'None']) },
+        { member: 1, choiceNotes: [{ choice: 'Redis', notes: 'redis note' }] },
+        { member: 1, notes: 'overall' },
+      ];
+      await Promise.all(changes.map((change) => store.saveDraft(project, 1, who, change)));
+      expect(await store.getDraft(project, 1, who, 1)).toEqual({
+        choices: ['Redis', 'None'],
+        other: false,
+        notes: 'overall',
+        choiceNotes: [
+          { choice: 'Redis', notes: 'redis note' },
+          { choice: 'None', notes: 'none note' },
+        ],
+        updatedAt: expect.any(Number),
+      });
+      await store.saveDraft(project, 1, who, { member: 1, choiceNotes: [{ choice: 'None', notes: '  ' }] });
+      expect((await store.getDraft(project, 1, who, 1))?.choiceNotes).toEqual([
+        { choice: 'Redis', notes: 'redis note' },
+      ]);
+      // Notes per option belong to multi-selects only.
+      await expect(
+        store.saveDraft(project, 1, who, { member: 0, choiceNotes: [{ choice: 'Postgres', notes: 'x' }] }),
+      ).rejects.toThrow(/^Expected notes per option only on a multi-select question/);
+    });
+
+    it('GIVEN a set THEN it is answered whole: an unready member refuses it and keeps the drafts; a ready reply wins once', async () => {
+      const project = uniqueProject();
+      await store.park(project, setSpec());
+      await store.saveDraft(project, 1, who, { member: 2, notes: 'kept' });
+      const unready = {
+        members: [caches(['Postgres']), caches(['Redis']), { choices: [], other: true }],
+      };
+      await expect(store.answer(project, 1, unready, person('U1'))).rejects.toThrow(
+        /^#1\.3 \(Naming\): Expected notes/,
+      );
+      expect((await store.get(project, 1))?.status).toBe('pending');
+      expect(await store.getDraft(project, 1, who, 2)).toMatchObject({ notes: 'kept' });
+      const reply = {
+        members: [
+          caches(['Postgres']),
+          { choices: ['Redis', 'None'], other: false, choiceNotes: [{ choice: 'None', notes: 'for now' }] },
+          { choices: [], other: true, notes: 'ledger' },
+        ],
+      };
+      const [first, second] = await Promise.all([
+        store.answer(project, 1, reply, person('U1')),
+        store.answer(project, 1, reply, person('U2')),
+      ]);
+      const kinds = [first.kind, second.kind].sort();
+      expect(kinds).toEqual(['already-answered', 'won']);
+      const answered = await store.get(project, 1);
+      expect(answered).toMatchObject({ status: 'answered', answer: { ...reply, by: { platform: 'slack' } } });
+      expect(await store.getDraft(project, 1, who, 2)).toBeUndefined();
+      // One outcome for the agent: the whole set.
+      const claim = await store.claimUndelivered(project, { budget: 100_000, leaseMs: 5000 });
+      expect(claim.questions.map((q) => q.id)).toEqual([1]);
+      expect(await store.confirmClaim(project, claim)).toEqual([1]);
+    });
+
+    it('GIVEN a reply of the wrong shape THEN InvalidAnswerError and still pending', async () => {
+      const project = uniqueProject();
+      await store.park(project, setSpec());
+      await store.park(project, spec());
+      await expect(store.answer(project, 1, pick('Postgres'), person())).rejects.toThrow(InvalidAnswerError);
+      await expect(store.answer(project, 2, { members: [pick('Postgres')] }, person())).rejects.toThrow(
+        InvalidAnswerError,
+      );
+      expect((await store.list(project)).map((q) => q.status)).toEqual(['pending', 'pending']);
     });
   });
 
