@@ -33,6 +33,7 @@ const globalSetup = ['test/support/global-redis.ts', 'test/support/global-redis-
 const onCluster = [
   'test/mcp/tools.test.ts',
   'test/mcp/collect-answers.test.ts',
+  'test/mcp/sets.test.ts',
   'test/mcp/stdio.test.ts',
   'test/hook/hook.test.ts',
   'test/status/status.test.ts',

@@ -10,6 +10,9 @@ export async function connectClient(options: McpServerOptions): Promise<Client> 
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
+  // Listing the tools makes the SDK client check every later result against its tool's outputSchema (a result
+  // without its structured content, or with content that does not match, then fails the call), as clients do.
+  await client.listTools();
   return client;
 }
 
