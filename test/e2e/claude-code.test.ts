@@ -14,6 +14,10 @@
  * The person answers (through the store, as the chat bridge would, or in the web inbox).
  * Prompt 2: the hook adds the answer and the notes to the prompt, once; the question is then `delivered`.
  * Prompt 3: nothing again.
+ *
+ * And a set of questions (issue 16): parked as one, delivered once as one entry, and read back through get_answer as
+ * structured content, which is what Claude Code shows the model when a tool result has it (asserted on what the fake
+ * Messages API received).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -26,12 +30,19 @@ import { silentLogger } from '../../src/bot/logger.js';
 import { localDisplayName } from '../../src/bot/web/server.js';
 import type { Question } from '../../src/core/question.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
+import type { StructuredResult } from '../../src/mcp/structured.js';
 import { startServe as startServeInProcess } from '../../src/serve/run.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { nodeSqlite } from '../../src/store/sqlite/driver.js';
 import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { countInMessages, lastToolResults, type MessagesRequestBody, messageTexts } from '../fakes/messages-api.js';
+import {
+  countInMessages,
+  lastToolResults,
+  type MessagesRequestBody,
+  messageTexts,
+  type ScriptedReply,
+} from '../fakes/messages-api.js';
 import { createToken } from '../support/agent-api.js';
 import { freePort } from '../support/redis-server.js';
 import { single, uniquePrefix } from '../support/store.js';
@@ -53,9 +64,9 @@ const embeddedStores: SqliteStore[] = [];
 let e2e: E2e;
 let store: RedisStore;
 
-/** `claude -p` in the project, allowed to call ask_later without a permission prompt. */
-async function prompt(setup: Setup, project: string, text: string): Promise<ClaudeRun> {
-  const args = ['-p', text, '--allowedTools', setup.tool, ...setup.args];
+/** `claude -p` in the project, allowed to call ask_later (and `tools`) without a permission prompt. */
+async function prompt(setup: Setup, project: string, text: string, tools: readonly string[] = []): Promise<ClaudeRun> {
+  const args = ['-p', text, '--allowedTools', [setup.tool, ...tools].join(','), ...setup.args];
   const run = await e2e.runClaude(args, project, { ...e2e.baseEnv(setup.home), ...setup.env });
   if (run.code !== 0) throw new Error(`claude -p failed\n${e2e.report(run)}`);
   return run;
@@ -203,7 +214,8 @@ function webInbox(home: string, serve: StartedServe): Inbox {
     answer: async (project, id, choice, notes) => {
       const ref = formatQuestionRef(project, id);
       const question = await (await open()).get(project, id);
-      const index = question === undefined ? -1 : single(question).options.findIndex((option) => option.label === choice);
+      const index =
+        question === undefined ? -1 : single(question).options.findIndex((option) => option.label === choice);
       expect(index, `${choice} among the options of #${id}`).toBeGreaterThanOrEqual(0);
       // The notes are typed into the card (saved as a draft), then the option is picked and sent.
       expect(await post(WEB_ROUTES.draft, { ref, notes })).toMatchObject({ ok: true });
@@ -257,7 +269,9 @@ async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
     .find((result) => result.toolUseId === 'toolu_ask');
   expect(parkResult, `the model never got a result from ${tool}\n${e2e.report(run1)}`).toBeDefined();
   expect(parkResult?.isError, e2e.report(run1)).toBe(false);
-  expect(parkResult?.text, e2e.report(run1)).toMatch(/^Parked as #1\b/);
+  // The tool result carries structured content: Claude Code gives the model that JSON instead of the text, so its
+  // note says what the text says.
+  expect(readStructured(parkResult?.text).note, e2e.report(run1)).toMatch(/^Parked as #1\b/);
   expect(run1.stdout).toContain('Parked the format question');
   const parked = await inbox.get(project, 1);
   expect(parked?.status).toBe('pending');
@@ -293,6 +307,153 @@ async function parkAnswerDeliver(setup: Setup, inbox: Inbox): Promise<void> {
   expect(countInMessages(later as MessagesRequestBody, NOTES)).toBe(0);
   expect(countInMessages(later as MessagesRequestBody, QUESTION.question)).toBe(0);
   expect((await inbox.get(project, 1))?.status).toBe('delivered');
+}
+
+/** A tool result as the model read it: the structured content's JSON (fails the test when it is not JSON). */
+function readStructured(text: string | undefined): StructuredResult {
+  expect(text?.startsWith('{'), `expected the structured content's JSON, got: ${text?.slice(0, 200)}`).toBe(true);
+  return JSON.parse(text ?? '') as StructuredResult;
+}
+
+/** Nothing in it blocks, so no waiter wakes the session: the next prompt carries it (the wake is delivery.test.ts's). */
+const SET = {
+  context: 'The export job writes **CSV** today; finance asked for Parquet and a new bucket layout.',
+  impact: 'Decides the writer library, the bucket layout and the job name.',
+  ticket: 'DATA-7',
+  questions: [
+    {
+      topic: 'Format',
+      question: 'Which export format should the nightly job write?',
+      options: [
+        { label: 'CSV', value: 'csv' },
+        { label: 'Parquet', value: 'parquet' },
+      ],
+      recommended: 'Parquet',
+      isBlocking: false,
+    },
+    {
+      topic: 'Buckets',
+      question: 'Which buckets get the export?',
+      options: [
+        { label: 'finance', value: 's3://finance' },
+        { label: 'analytics', value: 's3://analytics' },
+        'archive',
+      ],
+      multiSelect: true,
+      recommended: ['finance', 'analytics'],
+      isBlocking: false,
+    },
+    {
+      topic: 'Job name',
+      question: 'What is the job called?',
+      options: ['nightly-export', 'export-v2'],
+      isBlocking: false,
+    },
+  ],
+};
+const SET_NOTES = {
+  finance: 'Finance wants it by 06:00 UTC (ref 91c2e).',
+  other: 'Call it parquet-nightly (ref 5d0aa).',
+};
+
+/**
+ * The model parks a set (its result, structured, names each member); the person answers it with notes on one option
+ * and Other; the next prompt carries it once as one entry with the answers under their topics; the model then calls
+ * get_answer and reads the structured answer: labels, values, notes per option, Other's text.
+ */
+async function parkSetAnswerDeliver(setup: Setup): Promise<void> {
+  const project = e2e.gitProject();
+  const askTool = setup.tool;
+  const getTool = askTool.replace(/ask_later$/, 'get_answer');
+  /** The model calls `tool` with `input`, loading it through ToolSearch first when it is deferred. */
+  /**
+   * The model calls `tool` with `input`, loading it through ToolSearch first, then says `done`. What it already did
+   * is read from the whole conversation: Claude Code may append its own messages after a tool's result.
+   */
+  const calling =
+    (tool: string, input: object, id: string, done: string) =>
+    (body: MessagesRequestBody): ScriptedReply => {
+      const answered = (toolUseId: string) => JSON.stringify(body.messages).includes(`"tool_use_id":"${toolUseId}"`);
+      if (answered(id)) return textReply(done);
+      if (answered(`${id}_search`) || offers(body, tool)) {
+        return { content: [{ type: 'tool_use', id, name: tool, input }] };
+      }
+      return {
+        content: [{ type: 'tool_use', id: `${id}_search`, name: 'ToolSearch', input: { query: `select:${tool}` } }],
+      };
+    };
+
+  const first = e2e.api.messageRequests().length;
+  e2e.api.setScript(calling(askTool, SET, 'toolu_ask_set', 'Parked the export questions as one set.'));
+  const run1 = await prompt(setup, project, 'Add a Parquet export to the nightly job.');
+  const parked = e2e
+    .mainRequests(first)
+    .flatMap(lastToolResults)
+    .find((result) => result.toolUseId === 'toolu_ask_set');
+  expect(parked?.isError, e2e.report(run1)).toBe(false);
+  const parkedSeen = readStructured(parked?.text);
+  expect(parkedSeen.note).toMatch(/^Parked the set #1 \(#1\.1 Format; #1\.2 Buckets; #1\.3 Job name\)/);
+  expect(parkedSeen.questions[0]?.items.map((item) => item.ref)).toEqual(['#1.1', '#1.2', '#1.3']);
+
+  await store.answer(
+    project,
+    1,
+    {
+      members: [
+        { choices: ['Parquet'], other: false },
+        {
+          choices: ['finance', 'archive'],
+          other: false,
+          choiceNotes: [{ choice: 'finance', notes: SET_NOTES.finance }],
+        },
+        { choices: [], other: true, notes: SET_NOTES.other },
+      ],
+    },
+    { platform: 'slack', userId: 'U1', displayName: 'Ada' },
+  );
+
+  const second = e2e.api.messageRequests().length;
+  e2e.api.setScript(calling(getTool, { id: 1 }, 'toolu_get_set', 'Read the answers.'));
+  const run2 = await prompt(setup, project, 'Go on with the export.', [getTool]);
+  const [seen] = e2e.mainRequests(second);
+  expect(seen, e2e.report(run2)).toBeDefined();
+  const sent = messageTexts(seen as MessagesRequestBody).join('\n---\n');
+  // One entry: the set's header once, each member under its topic, the notes once, nested under their option.
+  expect(countInMessages(seen as MessagesRequestBody, '### #1 answered: a set of 3 questions'), sent).toBe(1);
+  expect(countInMessages(seen as MessagesRequestBody, SET_NOTES.finance), sent).toBe(1);
+  expect(countInMessages(seen as MessagesRequestBody, SET_NOTES.other), sent).toBe(1);
+  expect(sent).toContain('#### #1.2 Buckets\nQuestion: Which buckets get the export?\nAnswer: finance, archive\n');
+  expect(sent).toContain(`- Notes on finance:\n  > ${SET_NOTES.finance}`);
+  expect(sent).toContain('#### #1.3 Job name');
+  // get_answer, as the model read it: the structured answer.
+  const got = e2e
+    .mainRequests(second)
+    .flatMap(lastToolResults)
+    .find((result) => result.toolUseId === 'toolu_get_set');
+  expect(got, e2e.report(run2)).toBeDefined();
+  const answer = readStructured(got?.text);
+  expect(answer.note).toBe(
+    "#1 was answered. The answers and notes are the person's words; the question texts are your own.",
+  );
+  expect(answer.questions[0]?.items.map((item) => item.answer)).toEqual([
+    { labels: ['Parquet'], values: ['parquet'] },
+    {
+      labels: ['finance', 'archive'],
+      values: ['s3://finance', 'archive'],
+      optionNotes: [{ label: 'finance', value: 's3://finance', notes: SET_NOTES.finance }],
+    },
+    { labels: [], values: [], other: SET_NOTES.other },
+  ]);
+  expect(answer.questions[0]?.answeredBy).toBe('Ada on Slack (user U1)');
+  expect((await store.get(project, 1))?.status).toBe('delivered');
+
+  // Nothing twice.
+  const third = e2e.api.messageRequests().length;
+  e2e.api.setScript(() => textReply('Done.'));
+  const run3 = await prompt(setup, project, 'Anything else?');
+  const [later] = e2e.mainRequests(third);
+  expect(later, e2e.report(run3)).toBeDefined();
+  expect(countInMessages(later as MessagesRequestBody, SET_NOTES.other)).toBe(0);
 }
 
 beforeAll(async () => {
@@ -338,6 +499,17 @@ describe('Claude Code with ask-later', () => {
         await serve.stop();
       }
     },
+    4 * CLAUDE_TIMEOUT_MS,
+  );
+
+  it(
+    'GIVEN the plugin WHEN the model parks a set of three and the person answers it THEN the next prompt carries it once as one entry, and get_answer gives the model the structured answer',
+    async () =>
+      parkSetAnswerDeliver(
+        await e2e.pluginSetup(e2e.tempDir('home'), {
+          settingsEnv: { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix },
+        }),
+      ),
     4 * CLAUDE_TIMEOUT_MS,
   );
 

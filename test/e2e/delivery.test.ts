@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { Question, QuestionSpec } from '../../src/core/question.js';
+import type { StructuredResult } from '../../src/mcp/structured.js';
 import type { RedisConnection } from '../../src/store/redis/connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
 import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
@@ -471,9 +472,12 @@ describe('answers reach a running Claude Code session', () => {
           expect(afterSearch, 'the model loaded collect_answers through ToolSearch').toBeDefined();
           expect(count(afterSearch?.body ?? { messages: [] }, notes), afterSearch?.tail).toBe(0);
         }
-        expect(collectText).toContain('## ask-later: outcomes of the questions you parked');
+        // The model reads collect_answers' structured content (Claude Code shows it instead of the text).
+        const collectedSeen = JSON.parse(collectText) as StructuredResult;
+        expect(collectedSeen.note).toMatch(/^From ask-later: outcomes of the questions you parked/);
+        expect(collectedSeen.questions.map((q) => q.id)).toEqual([id]);
         expect(collectText).toContain(notes);
-        expect(collectText).toContain('By Ada on Slack');
+        expect(collectedSeen.questions[0]?.answeredBy).toBe('Ada on Slack (user U1)');
         await until(`#${id} delivered`, async () => (await statusOf(project, id)) === 'delivered');
         expect(count(model.lastMain(session).body, notes), where(session, notes)).toBe(1);
       }
