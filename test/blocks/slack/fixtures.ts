@@ -11,12 +11,15 @@ import {
   QUESTION_MAX,
   TICKET_MAX,
 } from '../../../src/core/limits.js';
-import type { Question, QuestionOption } from '../../../src/core/question.js';
+import type { Question, QuestionOption, SingleSpec } from '../../../src/core/question.js';
+
+/** A parked single question (the fixtures' questions are never sets). */
+export type SingleQuestion = Question & SingleSpec;
 
 export const CREATED_AT = Date.UTC(2026, 9, 1, 9, 30);
 
 /** A pending blocking question, 2 options, the first recommended. */
-export function makeQuestion(overrides: Partial<Question> = {}): Question {
+export function makeQuestion(overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   return {
     project: '/home/ada/src/shop',
     id: 7,
@@ -30,7 +33,7 @@ export function makeQuestion(overrides: Partial<Question> = {}): Question {
       { label: 'Use Postgres', description: 'already running' },
       { label: 'Use Redis', description: 'faster, one more service' },
     ],
-    recommended: 'Use Postgres',
+    recommended: ['Use Postgres'],
     multiSelect: false,
     ticket: 'SHOP-12',
     messages: [],
@@ -65,7 +68,7 @@ const MARKDOWN = [
  * lists, code, `<script>` and `&`), impact, question and ticket, multi-select, a long project path.
  * `fill` fills the free-text fields instead (e.g. `&`, which escapes to 5 characters: the worst case for mrkdwn).
  */
-export function extremeQuestion(fill?: string, overrides: Partial<Question> = {}): Question {
+export function extremeQuestion(fill?: string, overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   const options: QuestionOption[] = Array.from({ length: OPTIONS_MAX }, (_, index) => ({
     label: `${index}${sized(fill ?? 'Label <b> & more ', OPTION_LABEL_MAX - 1)}`,
     description: sized(fill ?? 'Description & <i>details</i> ', OPTION_DESCRIPTION_MAX),
@@ -78,7 +81,7 @@ export function extremeQuestion(fill?: string, overrides: Partial<Question> = {}
     question: sized(fill ?? 'Should we <really> use A & B? ', QUESTION_MAX),
     ticket: sized(fill ?? 'PROJ-12<&>', TICKET_MAX),
     options,
-    recommended: options[2]?.label ?? '',
+    recommended: [options[2]?.label ?? ''],
     multiSelect: true,
     ...overrides,
   });

@@ -7,7 +7,15 @@ import type { MessageBlock, SelectElement, SlackMessage } from '../../../src/blo
 import { NOTES_MAX } from '../../../src/core/limits.js';
 import type { Answer, Draft, Question, Responder } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
-import { CREATED_AT, extremeQuestion, makeQuestion, mrkdwnTexts, sized, textObjects } from './fixtures.js';
+import {
+  CREATED_AT,
+  extremeQuestion,
+  makeQuestion,
+  mrkdwnTexts,
+  type SingleQuestion,
+  sized,
+  textObjects,
+} from './fixtures.js';
 
 const ada: Responder = { platform: 'slack', userId: 'U1', displayName: 'Ada' };
 const ANSWERED_AT = CREATED_AT + 3_600_000;
@@ -283,12 +291,12 @@ describe('renderQuestionMessage: closed states', () => {
 });
 
 describe('renderQuestionMessage: the extreme question', () => {
-  const VARIANTS: [string, Question][] = [
+  const VARIANTS: [string, SingleQuestion][] = [
     ['Markdown, <script> and & at every limit', extremeQuestion()],
     ['every text made of & (escapes to 5 characters)', extremeQuestion('&')],
     ['every text made of <', extremeQuestion('<')],
   ];
-  const longNotes = (question: Question): Draft => ({
+  const longNotes = (question: SingleQuestion): Draft => ({
     choices: question.options.map((option) => option.label),
     other: true,
     notes: sized('&<', NOTES_MAX),
