@@ -14,12 +14,14 @@
  * has at most 4 members, and its texts at most `SET_TEXT_MAX` (5,000) characters together. Drawn *rich* (escaped
  * mrkdwn, as a single question), texts made of `&` would grow fivefold, far past the budget; drawn *plain* (the
  * questions, options, answers and notes as `plain_text` sections, which need no escaping), a pending set costs its
- * texts once, the option labels twice (list and picker), the topics escaped (≤ 150 each), and about 2,500
- * characters of our own: under 9,000 at the limits (tests/blocks/slack/set-message.test.ts measures it). So a
- * pending set is drawn rich when that fits and plain otherwise, with every text and every Context and Impact; at
- * most 4 + 4 × 8 + 3 = 39 blocks. An answered set adds notes: per member up to the 3,000 of its notes and 3,000
- * per picked option, together no more than one delivery note carries (`answerOf`), so an answer may need the later
- * {@link MESSAGE_STYLES}: without the members' own Context and Impact, then without the set's (a line says so).
+ * texts once, the option labels three times (the list, the picker's options, and its initial options when all are
+ * picked: at most 4 × 6 × 75 × 3 = 5,400), the topics escaped (≤ 150 each), and about 2,100 characters of our own:
+ * at most ~11,100 at the limits (test/blocks/slack/set-message.test.ts measures 11,061 for the worst accepted set).
+ * So a pending set is drawn rich when that fits and plain otherwise, always with every text and every Context and
+ * Impact, in at most 4 + 4 × 8 + 3 = 39 blocks. An answered set adds notes: per member up to the 3,000 of its
+ * notes and 3,000 per picked option, together no more than one delivery note carries (`answerOf`), so an answer
+ * may need the later {@link MESSAGE_STYLES}: without the members' own Context and Impact, then without the set's (a
+ * line says so); the last one is the answer's delivery entry drawn plain, ~8,500 characters, plus the headings.
  */
 import type { ContextBlock } from '@slack/types';
 import { answerReadiness } from '../../core/answer.js';
@@ -69,7 +71,7 @@ export function renderSetMessage(question: SetQuestion, view: QuestionMessageVie
   const ref = formatQuestionRef(question.project, question.id);
   let blocks: MessageBlock[] = [];
   for (const style of MESSAGE_STYLES) {
-    blocks = setBlocks(question, ref, view, style);
+    blocks = setMessageBlocks(question, view, style);
     if (fitsMessage(blocks)) break;
   }
   const message: SlackMessage = {
@@ -87,7 +89,16 @@ function setFallbackText(question: SetQuestion): string {
   return `${statusWord(question)} #${question.id} — ${question.members.length} questions: ${topics}`;
 }
 
-function setBlocks(question: SetQuestion, ref: string, view: QuestionMessageView, style: MessageStyle): MessageBlock[] {
+/**
+ * The set's blocks drawn in one style, unchecked. {@link renderSetMessage} keeps the first style that fits; the
+ * tests measure each.
+ */
+export function setMessageBlocks(
+  question: SetQuestion,
+  view: QuestionMessageView,
+  style: MessageStyle,
+): MessageBlock[] {
+  const ref = formatQuestionRef(question.project, question.id);
   const blocks: MessageBlock[] = [headerBlock(question), aboutBlock(question, `${question.members.length} questions`)];
   if (style.sharedContext) {
     blocks.push(...contextImpactBlocks(question, '###'));
