@@ -4,6 +4,10 @@
  * `InteractionService` (access, routing, first answer wins); the replies go out through the Web API or the
  * interaction's `response_url` (ephemeral, to the person who clicked, never replacing the shared message).
  *
+ * A set's members are told apart by the member in their block ids (`ids.ts`: a member's select and "Add notes" share
+ * its block) and in the notes modal's metadata; every draft change names the member. Send on a set and its review
+ * modal are `set-review.ts`'s.
+ *
  * Every method here may throw (store down, Web API failing): `app.ts` catches at one sink that logs ids and codes.
  * A payload this code does not recognise is logged as a warning (ids only) and dropped.
  */
