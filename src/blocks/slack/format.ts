@@ -3,7 +3,7 @@
  * preview. Pure.
  */
 import type { Readiness } from '../../core/answer.js';
-import type { Question } from '../../core/question.js';
+import { memberRef, type Question, type QuestionItem, type SetMember } from '../../core/question.js';
 import { SLACK_LIMITS } from './limits.js';
 
 /**
@@ -94,9 +94,29 @@ export function headerMrkdwn(question: Pick<Question, 'isBlocking' | 'id' | 'pro
   return `${mark} · #${question.id} · ${project}${ticket}`;
 }
 
-/** The question as bold mrkdwn. */
-export function questionMrkdwn(question: Pick<Question, 'question'>): string {
+/** The question (of a single question or a set member) as bold mrkdwn. */
+export function questionMrkdwn(question: Pick<QuestionItem, 'question'>): string {
   return `*${escapeMrkdwn(question.question)}*`;
+}
+
+/** A set member's heading in mrkdwn: `#12.1 · *Database* · 🔴 blocking` (the mark only when it blocks), escaped. */
+export function memberHeadingMrkdwn(
+  id: number,
+  index: number,
+  member: Pick<SetMember, 'topic' | 'isBlocking'>,
+): string {
+  const mark = member.isBlocking ? ' · 🔴 blocking' : '';
+  return `${memberRef(id, index)} · *${escapeMrkdwn(member.topic)}*${mark}`;
+}
+
+/** How many of a set's members are ready: `✅ 3 of 3 ready`, `👉 2 of 3 ready`. */
+export function setReadyMark(ready: number, total: number): string {
+  return `${ready === total ? '✅' : '👉'} ${ready} of ${total} ready`;
+}
+
+/** `notes on 1 option` / `notes on 3 options`: the draft's notes per option, counted (a multi-select). */
+export function choiceNotesCount(count: number): string {
+  return `notes on ${count} ${count === 1 ? 'option' : 'options'}`;
 }
 
 const READY_MARKS: Readonly<Record<Readiness, string>> = {

@@ -6,11 +6,16 @@
  * `core/question-ref.ts`), never by project name or text.
  * - Buttons (`al_notes`, `al_send`, `al_remove`, `al_inbox_notes`) carry the ref as their `value`.
  * - Selects (`al_pick`, `al_inbox_pick`) carry the option's value (see below); the ref is in their block's
- *   `block_id`: `al_q:<ref>:<revision>`. In a message the revision is the caller's message revision; in the inbox
- *   it is the draft's `updatedAt` (0 without a draft). A fresh block_id on every change makes Slack redraw the
- *   select from `initial_option` instead of keeping what the viewer last saw (FACTS.md).
- *   {@link refFromAction} reads either form, so one helper serves every action.
- * - The notes modal carries the ref as its `private_metadata`; its fields are {@link NOTES_BLOCK_IDS}.
+ *   `block_id`: `al_q:<ref>:<revision>`, and for a member of a set `al_q:<ref>:<revision>:<member>` (0-based).
+ *   In a message the revision is the caller's message revision; in the inbox it is the draft's `updatedAt` (0
+ *   without a draft). A fresh block_id on every change makes Slack redraw the select from `initial_option` instead
+ *   of keeping what the viewer last saw (FACTS.md). {@link refFromAction} reads either form, so one helper serves
+ *   every action; {@link memberFromAction} reads the member from the block id (a set member's "Add notes" sits in
+ *   the same block as its select). Messages posted before sets existed carry the three-part form: still read.
+ * - The notes modal carries the ref as its `private_metadata` ({@link notesMetadata}: JSON with the member for a
+ *   member of a set); its fields are {@link NOTES_BLOCK_IDS} and, on a multi-select, one notes input per picked
+ *   option ({@link optionNotesBlockId}).
+ * - The review modal of a set carries the ref as its `private_metadata` (the bot adds what was reviewed).
  * - The inbox carries its state `{filter, after?, back?}` as JSON in `private_metadata` (modal and Home tab).
  *
  * Option values in selects: the option's index in `question.options` (`"0"` … `"5"`) or `"other"` for `Other`,
@@ -21,7 +26,7 @@
  */
 
 import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
-import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
 
 /** Every action id (`action_id` of an interactive element). */
@@ -51,6 +56,8 @@ export const ACTION_IDS = Object.freeze({
   notesPick: 'al_notes_pick',
   /** Notes modal: the multiline notes input. */
   notesText: 'al_notes_text',
+  /** Notes modal of a multi-select: the notes input of one picked option (its block id names the option). */
+  notesOption: 'al_notes_opt',
 } as const);
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];
@@ -61,6 +68,8 @@ export const CALLBACK_IDS = Object.freeze({
   notes: 'al_notes',
   /** The `/questions` inbox, as a modal and as the Home tab; `private_metadata` = {@link formatInboxState}. */
   inbox: 'al_inbox',
+  /** A set's review before it is sent (Send on a set opens it; its submit sends); `private_metadata` = the ref. */
+  review: 'al_review',
 } as const);
 
 export type CallbackId = (typeof CALLBACK_IDS)[keyof typeof CALLBACK_IDS];
@@ -88,19 +97,43 @@ export const INBOX_BLOCK_IDS = Object.freeze({
 
 const QUESTION_BLOCK_PREFIX = 'al_q';
 
-/** `al_q:<ref>:<revision>`: the block id of the block holding a question's select. */
-export function questionBlockId(ref: string, revision: number): string {
-  return `${QUESTION_BLOCK_PREFIX}:${ref}:${Math.max(0, Math.trunc(revision))}`;
+/**
+ * `al_q:<ref>:<revision>`, or `al_q:<ref>:<revision>:<member>` for a member of a set (0-based): the block id of
+ * the block holding a question's (or a member's) select.
+ */
+export function questionBlockId(ref: string, revision: number, member?: number): string {
+  const base = `${QUESTION_BLOCK_PREFIX}:${ref}:${Math.max(0, Math.trunc(revision))}`;
+  return member === undefined ? base : `${base}:${Math.max(0, Math.trunc(member))}`;
 }
 
-/** The ref and revision in a block id made by {@link questionBlockId}, or undefined. */
-export function parseQuestionBlockId(blockId: unknown): { ref: string; revision: number } | undefined {
+/** What a block id made by {@link questionBlockId} names. */
+export interface QuestionBlock {
+  readonly ref: string;
+  readonly revision: number;
+  /** The member of a set (0-based); absent for a single question. */
+  readonly member?: number;
+}
+
+/** The ref, revision and member in a block id made by {@link questionBlockId}, or undefined. */
+export function parseQuestionBlockId(blockId: unknown): QuestionBlock | undefined {
   if (typeof blockId !== 'string' || blockId.length > 255) return undefined;
-  const match = /^al_q:([^:]+):(\d{1,16})$/.exec(blockId);
+  const match = /^al_q:([^:]+):(\d{1,16})(?::(\d))?$/.exec(blockId);
   const ref = match?.[1];
   const revision = match?.[2];
+  const member = match?.[3];
   if (ref === undefined || revision === undefined || parseQuestionRef(ref) === undefined) return undefined;
-  return { ref, revision: Number(revision) };
+  return member === undefined
+    ? { ref, revision: Number(revision) }
+    : { ref, revision: Number(revision), member: Number(member) };
+}
+
+/**
+ * The member of a set an action is about: from its `block_id` (a member's select and "Add notes" share the
+ * member's block). Undefined for a single question's action, and for anything unreadable.
+ */
+export function memberFromAction(action: unknown): number | undefined {
+  if (action === null || typeof action !== 'object') return undefined;
+  return parseQuestionBlockId((action as { block_id?: unknown }).block_id)?.member;
 }
 
 /** `value` when it is a question ref, else undefined. For the buttons' `value` and the notes modal's metadata. */
@@ -120,7 +153,44 @@ export function refFromAction(action: unknown): string | undefined {
 
 /** The ref in the notes modal's `private_metadata`, or undefined. */
 export function refFromNotesMetadata(privateMetadata: unknown): string | undefined {
-  return parseRefValue(privateMetadata);
+  return parseRefValue(privateMetadata) ?? parseNotesMetadata(privateMetadata)?.ref;
+}
+
+/**
+ * The notes modal's `private_metadata`: the bare ref for a single question (as before sets), else
+ * `{"ref":"<ref>","member":<n>}`.
+ */
+export function notesMetadata(ref: string, member?: number): string {
+  return member === undefined ? ref : JSON.stringify({ ref, member });
+}
+
+/** The ref and member in metadata made by {@link notesMetadata} (either form), or undefined. */
+export function parseNotesMetadata(privateMetadata: unknown): { ref: string; member?: number } | undefined {
+  const bare = parseRefValue(privateMetadata);
+  if (bare !== undefined) return { ref: bare };
+  if (typeof privateMetadata !== 'string' || privateMetadata.length > 3000) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(privateMetadata);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object') return undefined;
+  const { ref, member } = parsed as { ref?: unknown; member?: unknown };
+  const valid = parseRefValue(ref);
+  if (valid === undefined) return undefined;
+  const index = parseMember(member);
+  return index === undefined ? { ref: valid } : { ref: valid, member: index };
+}
+
+/** A member index as payloads carry it (0 to 9), or undefined. */
+export function parseMember(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 9 ? value : undefined;
+}
+
+/** `al_notes_opt:<index>`: the block id of the notes input of the option at `index` (a multi-select's pick). */
+export function optionNotesBlockId(index: number): string {
+  return `${ACTION_IDS.notesOption}:${index}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -135,14 +205,14 @@ export function optionValue(index: number): string {
 }
 
 /** The label a select value stands for (an option's label, or `Other`), or undefined for an unknown value. */
-export function labelForOptionValue(question: Pick<QuestionSpec, 'options'>, value: unknown): string | undefined {
+export function labelForOptionValue(question: Pick<QuestionItem, 'options'>, value: unknown): string | undefined {
   if (value === OTHER_OPTION_VALUE) return OTHER_LABEL;
   if (typeof value !== 'string' || !/^(0|[1-9]\d?)$/.test(value)) return undefined;
   return question.options[Number(value)]?.label;
 }
 
 /** The select value of a label (an option's label, or `Other`), or undefined when the question has no such label. */
-export function valueForLabel(question: Pick<QuestionSpec, 'options'>, label: string): string | undefined {
+export function valueForLabel(question: Pick<QuestionItem, 'options'>, label: string): string | undefined {
   if (label === OTHER_LABEL) return OTHER_OPTION_VALUE;
   const index = question.options.findIndex((option) => option.label === label);
   return index === -1 ? undefined : optionValue(index);
@@ -155,7 +225,7 @@ export function valueForLabel(question: Pick<QuestionSpec, 'options'>, label: st
  * select's state.
  */
 export function selectionFromSelectState(
-  question: Pick<QuestionSpec, 'options'>,
+  question: Pick<QuestionItem, 'options'>,
   state: unknown,
 ): Pick<Selection, 'choices' | 'other'> | undefined {
   if (state === null || typeof state !== 'object') return undefined;

@@ -3,20 +3,37 @@
  * slash command) and as the app's Home tab (`views.publish`). Pure. Which questions a filter shows, their order and
  * what "Send N answers" counts are `core/inbox.ts`'s, shared by every surface.
  *
- * Layout: header · filter select (All / Blocking / Non-blocking, with counts of every page) · "Send N answers" (the
- * ready answers on this page, the questions the person sees; or "Nothing ready to send": Slack buttons cannot be
- * disabled, so the button is left out) · the page's questions, blocking first then oldest, each a section (mark,
- * #id, project, ticket, question, ready mark, notes preview) and an actions block (picker, "Add notes") · where the
- * page is ("questions 32–62 of 10,000") with Previous / Next when there is more than one page.
+ * Layout: header · filter select (All / Blocking / Non-blocking, with counts of every page; a set counts once) ·
+ * "Send N answers" (the ready answers on this page, the questions the person sees, a set only when every member is
+ * ready; or "Nothing ready to send": Slack buttons cannot be disabled, so the button is left out) · the page's
+ * questions, blocking first then oldest. A single question is a section (mark, #id, project, ticket, question, ready
+ * mark, notes preview), an actions block (picker, "Add notes") and a divider: 3 blocks. A set is a section (mark,
+ * #id, project, ticket, `2 of 3 ready`), per member a section (ref, topic, question, ready mark, notes preview) and
+ * an actions block (picker, "Add notes"; block id `al_q:<ref>:<revision>:<member>`), and a divider: 2 + 2 × members,
+ * 10 for the largest set. Then where the page is ("questions 32–62 of 10,000") with Previous / Next when there is
+ * more than one page.
  *
- * A page holds {@link INBOX_PAGE_SIZE} questions: a view takes 100 blocks and each question takes 3.
+ * Paging by blocks: a view takes 100 blocks, and the frame around the entries up to {@link FIXED_BLOCKS}. The
+ * handler reads {@link INBOX_PAGE_SIZE} entries (31: as many single questions as fit); the page shows them while
+ * their blocks fit and ends early otherwise, its Next then starting after the last entry shown. So a page of single
+ * questions holds 31 as before, and a page of the largest sets 9; nothing is ever left half drawn.
  *
  * The viewer's drafts are their own (drafts are kept per person), so the notes preview names no author.
  */
 import type { PlainTextOption } from '@slack/types';
-import { type InboxItem, type InboxPage, readyItems } from '../../core/inbox.js';
+import type { Readiness } from '../../core/answer.js';
+import { draftsOf, type InboxItem, type InboxPage, readyItems, shownMarks } from '../../core/inbox.js';
+import type { Draft } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
-import { headerMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
+import {
+  choiceNotesCount,
+  headerMrkdwn,
+  memberHeadingMrkdwn,
+  notesPreview,
+  questionMrkdwn,
+  readyMark,
+  setReadyMark,
+} from './format.js';
 import {
   ACTION_IDS,
   CALLBACK_IDS,
@@ -28,7 +45,7 @@ import {
   questionBlockId,
 } from './ids.js';
 import { assertSlackView, SLACK_LIMITS } from './limits.js';
-import { pickerElement, shownReadiness, shownSelection } from './picker.js';
+import { pickerElement, shownSelection } from './picker.js';
 import type { SlackView, ViewBlock } from './types.js';
 
 export type { InboxItem, InboxPage } from '../../core/inbox.js';
@@ -36,13 +53,18 @@ export type { InboxItem, InboxPage } from '../../core/inbox.js';
 /** Where the inbox is shown. */
 export type InboxSurface = 'modal' | 'home';
 
-/** Blocks each question takes: its section, its actions, a divider. */
+/** Blocks a single question takes: its section, its actions, a divider. */
 const BLOCKS_PER_QUESTION = 3;
 /** Blocks around the questions at most: header, filter, send line, divider, page line, Previous, Next. */
 const FIXED_BLOCKS = 7;
+/** Blocks the entries of one page may take. */
+const ENTRY_BLOCKS_MAX = SLACK_LIMITS.viewBlocks - FIXED_BLOCKS;
 
-/** Questions per page: as many as fit one view's 100 blocks (31). */
-export const INBOX_PAGE_SIZE = Math.floor((SLACK_LIMITS.viewBlocks - FIXED_BLOCKS) / BLOCKS_PER_QUESTION);
+/**
+ * Entries read for a page: as many single questions as fit one view's 100 blocks (31). A page of sets shows fewer
+ * (see the module comment).
+ */
+export const INBOX_PAGE_SIZE = Math.floor(ENTRY_BLOCKS_MAX / BLOCKS_PER_QUESTION);
 
 const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
   all: 'All',
@@ -89,7 +111,20 @@ function inboxBlocks(page: InboxPage, state: InboxState): ViewBlock[] {
     ];
   }
 
-  const shown = page.items.slice(0, INBOX_PAGE_SIZE);
+  // Entries while their blocks fit; a page that ends early goes on after its last entry shown.
+  const entries: ViewBlock[][] = [];
+  let used = 0;
+  for (const item of page.items.slice(0, INBOX_PAGE_SIZE)) {
+    const drawn = entryBlocks(item);
+    if (used + drawn.length > ENTRY_BLOCKS_MAX) break;
+    entries.push(drawn);
+    used += drawn.length;
+  }
+  const shown = page.items.slice(0, entries.length);
+  const last = shown.at(-1)?.question;
+  const next =
+    shown.length < page.items.length && last !== undefined ? formatQuestionRef(last.project, last.id) : page.next;
+  const remaining = page.remaining + (page.items.length - shown.length);
   const blocks: ViewBlock[] = [header, filterBlock(counts, page.filter), sendBlock(shown, page.filter)];
   blocks.push({ type: 'divider' });
   if (shown.length === 0) {
@@ -104,9 +139,10 @@ function inboxBlocks(page: InboxPage, state: InboxState): ViewBlock[] {
       },
     });
   }
-  for (const item of shown) blocks.push(...questionBlocks(item));
-  const paged = page.offset > 0 || page.next !== undefined || (state.back?.length ?? 0) > 0;
-  if (paged) blocks.push(...pagingBlocks(page, shown.length, state));
+  for (const drawn of entries) blocks.push(...drawn);
+  const paged = page.offset > 0 || next !== undefined || (state.back?.length ?? 0) > 0;
+  if (paged)
+    blocks.push(...pagingBlocks({ ...page, remaining, ...(next === undefined ? {} : { next }) }, shown.length, state));
   return blocks;
 }
 
@@ -159,31 +195,86 @@ function sendBlock(shown: readonly InboxItem[], filter: InboxFilter): ViewBlock 
   };
 }
 
-function questionBlocks({ question, draft }: InboxItem): ViewBlock[] {
+/** One entry's blocks: a single question's 3, a set's 2 + 2 per member. */
+function entryBlocks(entry: InboxItem): ViewBlock[] {
+  const { question } = entry;
   const ref = formatQuestionRef(question.project, question.id);
-  const status = [readyMark(shownReadiness(question, draft))];
-  const notes = draft?.notes;
-  if (notes !== undefined && notes.trim() !== '') status.push(notesPreview(notes));
-  return [
+  const drafts = draftsOf(entry);
+  const marks = shownMarks(entry);
+  if (question.members === undefined) {
+    const draft = drafts[0];
+    return [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: [headerMrkdwn(question), questionMrkdwn(question), statusLine(marks[0] ?? 'pick-one', draft)].join(
+            '\n',
+          ),
+        },
+      },
+      pickerBlock(ref, question, draft),
+      { type: 'divider' },
+    ];
+  }
+  const ready = marks.filter((mark) => mark === 'ready').length;
+  const blocks: ViewBlock[] = [
     {
       type: 'section',
-      text: { type: 'mrkdwn', text: [headerMrkdwn(question), questionMrkdwn(question), status.join(' · ')].join('\n') },
+      text: {
+        type: 'mrkdwn',
+        text: `${headerMrkdwn(question)}\n*${question.members.length} questions* · ${setReadyMark(ready, question.members.length)}`,
+      },
     },
-    {
-      type: 'actions',
-      block_id: questionBlockId(ref, draft?.updatedAt ?? 0),
-      elements: [
-        pickerElement(question, shownSelection(question, draft), ACTION_IDS.inboxPick),
-        {
-          type: 'button',
-          action_id: ACTION_IDS.inboxNotes,
-          text: { type: 'plain_text', text: 'Add notes' },
-          value: ref,
-        },
-      ],
-    },
-    { type: 'divider' },
   ];
+  question.members.forEach((member, index) => {
+    const draft = drafts[index];
+    blocks.push(
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: [
+            memberHeadingMrkdwn(question.id, index, member),
+            questionMrkdwn(member),
+            statusLine(marks[index] ?? 'pick-one', draft),
+          ].join('\n'),
+        },
+      },
+      pickerBlock(ref, member, draft, index),
+    );
+  });
+  blocks.push({ type: 'divider' });
+  return blocks;
+}
+
+/** `✅ ready · Notes: … · notes on 2 options` (the viewer's own drafts: no author named). */
+function statusLine(mark: Readiness, draft: Draft | undefined): string {
+  const status = [readyMark(mark)];
+  const notes = draft?.notes;
+  if (notes !== undefined && notes.trim() !== '') status.push(notesPreview(notes));
+  const optionNotes = (draft?.choiceNotes ?? []).filter(
+    (entry) => entry.notes.trim() !== '' && draft?.choices.includes(entry.choice),
+  ).length;
+  if (optionNotes > 0) status.push(choiceNotesCount(optionNotes));
+  return status.join(' · ');
+}
+
+/** The item's picker and "Add notes", in a block whose id names the question (and member) and the draft's time. */
+function pickerBlock(
+  ref: string,
+  item: Parameters<typeof pickerElement>[0],
+  draft: Draft | undefined,
+  member?: number,
+): ViewBlock {
+  return {
+    type: 'actions',
+    block_id: questionBlockId(ref, draft?.updatedAt ?? 0, member),
+    elements: [
+      pickerElement(item, shownSelection(item, draft), ACTION_IDS.inboxPick),
+      { type: 'button', action_id: ACTION_IDS.inboxNotes, text: { type: 'plain_text', text: 'Add notes' }, value: ref },
+    ],
+  };
 }
 
 function pagingBlocks(page: InboxPage, shown: number, state: InboxState): ViewBlock[] {

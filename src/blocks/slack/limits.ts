@@ -294,6 +294,15 @@ export function blockTextLength(blocks: readonly KnownBlock[] | readonly unknown
   return visit(blocks);
 }
 
+/**
+ * Whether `blocks` keep a message's budgets: at most {@link SLACK_LIMITS}`.messageBlocks` blocks and
+ * `messageBlockText` characters of block text. Renderers that can draw a message more or less fully (a set, an
+ * answer with long notes) try their fuller forms first and keep the first one that fits.
+ */
+export function fitsMessage(blocks: readonly unknown[]): boolean {
+  return blocks.length <= SLACK_LIMITS.messageBlocks && blockTextLength(blocks) <= SLACK_LIMITS.messageBlockText;
+}
+
 function checkBlockIds(blocks: unknown, ctx: z.RefinementCtx): void {
   if (!Array.isArray(blocks)) return;
   const seen = new Set<string>();

@@ -4,7 +4,7 @@
  */
 import type { PlainTextOption } from '@slack/types';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
-import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
 import type { SelectElement } from './types.js';
 
@@ -20,17 +20,22 @@ export interface PickerStyle {
   readonly descriptions?: boolean;
 }
 
+/** Whether `label` is one of the item's recommended options (starred and preselected). */
+export function isRecommended(item: Pick<QuestionItem, 'recommended'>, label: string): boolean {
+  return item.recommended?.includes(label) ?? false;
+}
+
 /**
- * The select's options: each option (recommended one prefixed with `RECOMMENDED_MARK`, ≤ 75 by the question
+ * The select's options: each option (recommended ones prefixed with `RECOMMENDED_MARK`, ≤ 75 by the question
  * limits), with its description unless `style` says not, value = its index; then `Other`, value `other`.
  */
 export function pickerOptions(
-  question: Pick<QuestionSpec, 'options' | 'recommended'>,
+  question: Pick<QuestionItem, 'options' | 'recommended'>,
   style: PickerStyle = {},
 ): PlainTextOption[] {
   const descriptions = style.descriptions ?? true;
   const options = question.options.map((option, index): PlainTextOption => {
-    const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
+    const mark = isRecommended(question, option.label) ? RECOMMENDED_MARK : '';
     const text = { type: 'plain_text', text: `${mark}${option.label}` } as const;
     return !descriptions || option.description === undefined || option.description === ''
       ? { text, value: optionValue(index) }
@@ -50,12 +55,13 @@ export function pickerOptions(
 }
 
 /**
- * The select for `question` with `selection` preselected: a `static_select` (first pick preselected) or, for a
- * multi-select question, a `multi_static_select`. Initial options are the very objects of `options`, so they equal
+ * The select for `question` (a single question or a member of a set) with `selection` preselected: a
+ * `static_select` (first pick preselected) or, for a multi-select question, a `multi_static_select` (every pick,
+ * so several recommended options are all preselected). Initial options are the very objects of `options`, so they equal
  * one of them exactly, as Slack requires.
  */
 export function pickerElement(
-  question: Pick<QuestionSpec, 'options' | 'recommended' | 'multiSelect'>,
+  question: Pick<QuestionItem, 'options' | 'recommended' | 'multiSelect'>,
   selection: Selection,
   actionId: string,
   style: PickerStyle = {},

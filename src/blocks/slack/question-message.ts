@@ -1,60 +1,83 @@
 /**
  * One question as a Slack message, in every state. Pure: the bridge posts the result with `chat.postMessage` and
- * redraws it with `chat.update` (same function, the question's new state, a new revision).
+ * redraws it with `chat.update` (same function, the question's new state, a new revision). A set of questions is
+ * one message too, drawn by `set-message.ts`; {@link renderQuestionMessage} draws either.
  *
  * Layout: header (BLOCKING / can wait, #id, project, ticket) · context (full project path, asked, expires) ·
  * the question (bold) · Context and Impact as `markdown` blocks (the agent writes standard Markdown; Slack renders
- * it there, not in mrkdwn sections) · the options · then, while pending, the picker and buttons and the ready mark;
- * once closed, the outcome instead. Closed messages drop the options list and controls: the outcome names the
- * picked labels, and it keeps the worst-case message (every text at its limit, all of it `&`) under Slack's
- * total-text limit with 3,000 characters of notes shown in full.
+ * it there, not in mrkdwn sections) · the options (every recommended one starred) · then, while pending, the picker
+ * (every recommended option preselected) and buttons and the ready mark; once closed, the outcome instead. Closed
+ * messages drop the options list and controls: the outcome names the picked labels, then the notes per picked
+ * option (a multi-select) and the answer's notes, in full.
+ *
+ * Budget: a pending message and an answer with notes of up to 3,000 characters keep the worst-case message (every
+ * text at its limit, all of it `&`) under Slack's total-text limit in the full form. Notes per option can add up to
+ * what one delivery note carries (`answerOf` refuses more); an answer that would not fit is drawn in the next
+ * {@link MESSAGE_STYLES} that does: notes as plain text, then without Context and Impact (a line says so).
  */
-import type { ContextBlock, SectionBlock } from '@slack/types';
-import { describeSelection } from '../../core/answer.js';
-import { RECOMMENDED_MARK } from '../../core/limits.js';
-import type { Draft, Question } from '../../core/question.js';
+import type { ContextBlock } from '@slack/types';
+import type { Draft, Question, SingleSpec } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
-import {
-  displayNameMrkdwn,
-  escapeMrkdwn,
-  escapeMrkdwnWithin,
-  headerLine,
-  notesPreview,
-  PROJECT_PATH_SHOWN_MAX,
-  platformName,
-  questionMrkdwn,
-  readyMark,
-  slackDate,
-} from './format.js';
+import { choiceNotesCount, escapeMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
 import { ACTION_IDS, questionBlockId } from './ids.js';
-import { assertSlackMessage, SLACK_LIMITS } from './limits.js';
+import { assertSlackMessage, fitsMessage } from './limits.js';
+import {
+  aboutBlock,
+  answeredLine,
+  answerText,
+  closureLine,
+  contextImpactBlocks,
+  contextLine,
+  deliveredBlocks,
+  headerBlock,
+  MESSAGE_STYLES,
+  type MessageStyle,
+  mrkdwnSection,
+  notesButton,
+  optionBlocks,
+  plainSections,
+  removeButton,
+  selectionNotesBlocks,
+  sendButton,
+  statusWord,
+} from './message-parts.js';
 import { pickerElement, shownReadiness, shownSelection } from './picker.js';
+import { renderSetMessage } from './set-message.js';
 import type { MessageBlock, SlackMessage } from './types.js';
 
-/** What the message shows besides the question: one person's draft, and the message's revision. */
+/** What the message shows besides the question: one person's drafts, and the message's revision. */
 export interface QuestionMessageView {
-  /** The draft the picker and ready mark show (the last person who touched the message); else the recommendation. */
+  /**
+   * A single question's draft the picker and ready mark show (the last person who touched the message); else the
+   * recommendation.
+   */
   readonly draft?: Draft;
-  /** Display name of the draft's author, for "Notes by …". */
+  /** The drafts per item, as {@link draft} for each (a set: one per member, undefined where none). */
+  readonly drafts?: readonly (Draft | undefined)[];
+  /** Display name of the drafts' author, for "Notes by …". */
   readonly draftBy?: string;
-  /** Bumped by the caller on every redraw; part of the picker's block_id (see `ids.ts`). */
+  /** Bumped by the caller on every redraw; part of the pickers' block_ids (see `ids.ts`). */
   readonly revision: number;
 }
 
+type SingleQuestion = Question & SingleSpec;
+
 /**
- * The message for `question` in its current state, checked against Slack's limits (throws `SlackPayloadError`
- * only on a renderer bug or a question the question limits should have refused).
+ * The message for `question` (a single question or a set) in its current state, checked against Slack's limits
+ * (throws `SlackPayloadError` only on a renderer bug or a question the question limits should have refused).
  */
 export function renderQuestionMessage(question: Question, view: QuestionMessageView): SlackMessage {
+  if (question.members !== undefined) return renderSetMessage(question, view);
+  const single = question as SingleQuestion;
   const ref = formatQuestionRef(question.project, question.id);
-  const blocks: MessageBlock[] = [...questionBlocks(question)];
-  if (question.status === 'pending') {
-    blocks.push(...optionBlocks(question), ...controlBlocks(question, ref, view));
-  } else {
-    blocks.push(...outcomeBlocks(question));
+  const draft = view.draft ?? view.drafts?.[0];
+  let blocks: MessageBlock[] = [];
+  for (const style of MESSAGE_STYLES) {
+    blocks = singleBlocks(single, ref, { ...view, ...(draft === undefined ? {} : { draft }) }, style);
+    if (fitsMessage(blocks)) break;
   }
   const message: SlackMessage = {
-    text: fallbackText(question),
+    text: fallbackText(single),
     blocks,
     metadata: { event_type: 'ask_later_question', event_payload: { ref, project: question.project, id: question.id } },
   };
@@ -62,69 +85,41 @@ export function renderQuestionMessage(question: Question, view: QuestionMessageV
   return message;
 }
 
-function fallbackText(question: Question): string {
-  const state: Record<Question['status'], string> = {
-    pending: question.isBlocking ? 'BLOCKING' : 'Can wait',
-    answered: 'Answered',
-    delivered: 'Answered',
-    cancelled: 'Withdrawn',
-    dismissed: 'Dismissed',
-    expired: 'Expired',
-  };
-  return `${state[question.status]} #${question.id} — ${escapeMrkdwn(question.question)}`;
+function fallbackText(question: SingleQuestion): string {
+  return `${statusWord(question)} #${question.id} — ${escapeMrkdwn(question.question)}`;
 }
 
-function mrkdwnSection(text: string): SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
-
-function questionBlocks(question: Question): MessageBlock[] {
-  const about = [
-    `📁 ${escapeMrkdwnWithin(question.project, PROJECT_PATH_SHOWN_MAX)}`,
-    `asked ${slackDate(question.createdAt)}`,
+function singleBlocks(
+  question: SingleQuestion,
+  ref: string,
+  view: QuestionMessageView,
+  style: MessageStyle,
+): MessageBlock[] {
+  const blocks: MessageBlock[] = [
+    headerBlock(question),
+    aboutBlock(question),
+    ...(style.rich ? [mrkdwnSection(questionMrkdwn(question))] : plainSections(question.question)),
+    ...(style.sharedContext
+      ? contextImpactBlocks(question, '###')
+      : [contextLine('_Context and Impact are left out: too long for one Slack message with these notes._')]),
   ];
-  if (question.status === 'pending' && question.expiresAt !== undefined) {
-    about.push(`expires ${slackDate(question.expiresAt)}`);
+  if (question.status === 'pending') {
+    blocks.push(...optionBlocks(question, style.rich), ...controlBlocks(question, ref, view));
+  } else {
+    blocks.push(...outcomeBlocks(question, style));
   }
-  return [
-    { type: 'header', text: { type: 'plain_text', text: headerLine(question) } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: about.join(' · ') }] },
-    mrkdwnSection(questionMrkdwn(question)),
-    { type: 'markdown', text: `### Context\n\n${question.context}` },
-    { type: 'markdown', text: `### Impact\n\n${question.impact}` },
-  ];
+  return blocks;
 }
 
-/**
- * The options as mrkdwn lines (`• ★ *label* — description`), packed into as few sections as fit 3,000
- * characters each (escaping can make six long options outgrow one section).
- */
-function optionBlocks(question: Question): SectionBlock[] {
-  const heading = question.multiSelect ? '*Options* (pick any)' : '*Options* (pick one)';
-  const lines = question.options.map((option) => {
-    const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
-    const description = option.description ? ` — ${escapeMrkdwn(option.description)}` : '';
-    return `• ${mark}*${escapeMrkdwn(option.label)}*${description}`;
-  });
-  const sections: string[] = [];
-  let current = heading;
-  for (const line of lines) {
-    if (current.length + 1 + line.length > SLACK_LIMITS.sectionText) {
-      sections.push(current);
-      current = line;
-    } else {
-      current = `${current}\n${line}`;
-    }
-  }
-  sections.push(current);
-  return sections.map(mrkdwnSection);
-}
-
-function controlBlocks(question: Question, ref: string, view: QuestionMessageView): MessageBlock[] {
+function controlBlocks(question: SingleQuestion, ref: string, view: QuestionMessageView): MessageBlock[] {
   const selection = shownSelection(question, view.draft);
   const status = [readyMark(shownReadiness(question, view.draft))];
   const notes = view.draft?.notes;
   if (notes !== undefined && notes.trim() !== '') status.push(notesPreview(notes, view.draftBy));
+  const optionNotes = (view.draft?.choiceNotes ?? []).filter(
+    (entry) => entry.notes.trim() !== '' && selection.choices.includes(entry.choice),
+  ).length;
+  if (optionNotes > 0) status.push(choiceNotesCount(optionNotes));
   const ready: ContextBlock = { type: 'context', elements: status.map((text) => ({ type: 'mrkdwn', text })) };
   return [
     {
@@ -132,87 +127,32 @@ function controlBlocks(question: Question, ref: string, view: QuestionMessageVie
       block_id: questionBlockId(ref, view.revision),
       elements: [
         pickerElement(question, selection, ACTION_IDS.pick, { descriptions: false }),
-        { type: 'button', action_id: ACTION_IDS.notes, text: { type: 'plain_text', text: 'Add notes' }, value: ref },
-        {
-          type: 'button',
-          action_id: ACTION_IDS.send,
-          text: { type: 'plain_text', text: 'Send' },
-          value: ref,
-          style: 'primary',
-        },
-        {
-          type: 'button',
-          action_id: ACTION_IDS.remove,
-          text: { type: 'plain_text', text: 'Remove' },
-          value: ref,
-          style: 'danger',
-          confirm: {
-            title: { type: 'plain_text', text: `Remove #${question.id}?` },
-            text: {
-              type: 'plain_text',
-              text: `Remove #${question.id} without answering? The agent will be told it was dismissed.`,
-            },
-            confirm: { type: 'plain_text', text: 'Remove' },
-            deny: { type: 'plain_text', text: 'Keep it' },
-            style: 'danger',
-          },
-        },
+        notesButton(ACTION_IDS.notes, ref),
+        sendButton(ref),
+        removeButton(question, ref),
       ],
     },
     ready,
   ];
 }
 
-function at(ms: number | undefined): string {
-  return ms === undefined ? '' : ` at ${slackDate(ms)}`;
-}
-
-function outcomeBlocks(question: Question): MessageBlock[] {
-  switch (question.status) {
-    case 'answered':
-    case 'delivered': {
-      const blocks = answerBlocks(question);
-      if (question.status === 'delivered') {
-        blocks.push({
-          type: 'context',
-          elements: [{ type: 'mrkdwn', text: `📬 Delivered to the agent${at(question.deliveredAt)}` }],
-        });
-      }
-      return blocks;
-    }
-    case 'cancelled':
-      return [mrkdwnSection(`↩️ Withdrawn by the agent${at(question.closure?.at)}`)];
-    case 'dismissed': {
-      const by = question.closure?.by;
-      const who = by === undefined ? '' : ` by ${displayNameMrkdwn(by.displayName)}`;
-      return [mrkdwnSection(`🗑️ Dismissed${who}${at(question.closure?.at)}`)];
-    }
-    case 'expired':
-      return [mrkdwnSection(`⌛ Expired unanswered${at(question.closure?.at)}`)];
-    case 'pending':
-      return [];
-  }
-}
-
-function answerBlocks(question: Question): MessageBlock[] {
+function outcomeBlocks(question: SingleQuestion, style: MessageStyle): MessageBlock[] {
+  const closed = closureLine(question);
+  if (closed !== undefined) return [mrkdwnSection(closed)];
+  if (question.status !== 'answered' && question.status !== 'delivered') return [];
   const answer = question.answer;
-  if (answer === undefined) return [mrkdwnSection('✅ Answered')];
-  const who = `✅ Answered by ${displayNameMrkdwn(answer.by.displayName)} on ${platformName(answer.by.platform)}${at(answer.at)}`;
-  const blocks: MessageBlock[] = [
-    mrkdwnSection(`${who}\n*Answer:* ${escapeMrkdwn(describeSelection(question, answer))}`),
-  ];
-  const notes = answer.notes;
-  if (notes !== undefined && notes.trim() !== '') blocks.push(notesBlock(notes));
+  const blocks: MessageBlock[] = [];
+  if (answer === undefined || 'members' in answer) {
+    blocks.push(mrkdwnSection(answeredLine(answer)));
+  } else {
+    const headed = (answer.choiceNotes ?? []).length > 0;
+    if (style.rich) {
+      blocks.push(mrkdwnSection(`${answeredLine(answer)}\n${answerText(question, answer, true)}`));
+    } else {
+      blocks.push(mrkdwnSection(answeredLine(answer)), ...plainSections(answerText(question, answer, false)));
+    }
+    blocks.push(...selectionNotesBlocks(answer, style.rich, headed));
+  }
+  blocks.push(...deliveredBlocks(question));
   return blocks;
-}
-
-/**
- * The notes in full, as a mrkdwn quote (`>>>` quotes everything after it); when escaping would push them past a
- * section's 3,000 characters, as plain text instead (plain text needs no escaping, so ≤ 3,000 notes always fit).
- */
-function notesBlock(notes: string): SectionBlock {
-  const quoted = `>>> ${escapeMrkdwn(notes)}`;
-  return quoted.length <= SLACK_LIMITS.sectionText
-    ? mrkdwnSection(quoted)
-    : { type: 'section', text: { type: 'plain_text', text: notes } };
 }

@@ -16,6 +16,7 @@ import type { InteractionService } from '../interactions.js';
 import type { Logger } from '../logger.js';
 import { slackLogger } from './bolt-logger.js';
 import { payloadIds, SlackHandlers, type ViewAck } from './handlers.js';
+import { noticeModal } from './notice.js';
 import { type RetryOptions, slackErrorFields, webClientOptions } from './web.js';
 
 export interface SlackAppOptions {
@@ -51,7 +52,7 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-/** How long a notes submission may take before it is acked with "try again" (Slack's limit is 3 s). */
+/** How long a notes or review submission may take before it is acked with "try again" (Slack's limit is 3 s). */
 const SUBMIT_DEADLINE_MS = 2500;
 
 export function createSlackApp(options: SlackAppOptions): SlackApp {
@@ -161,9 +162,28 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       if (result.after) await timed('view_submission.after', body, result.after);
     }),
   );
+  // A set's review: its submit sends. Acked with nothing (closes), or the modal replaced by why not.
+  app.view({ callback_id: CALLBACK_IDS.review, type: 'view_submission' }, ({ ack, body }) =>
+    track(async () => {
+      const started = Date.now();
+      let result: { ack: ViewAck };
+      try {
+        result = await deadline(handlers.submitReview(body), SUBMIT_DEADLINE_MS);
+      } catch (error) {
+        sink(error, 'view_submission', body);
+        await ack({
+          response_action: 'update',
+          view: noticeModal('Not sent', 'Could not send the set just now: try again from its message.'),
+        });
+        return;
+      }
+      await ack(result.ack);
+      log.info({ where: 'view_submission', ...payloadIds(body), ms: Date.now() - started }, 'slack: review acked');
+    }),
+  );
   // Other views (the inbox modal, notices) have no submit button; ack anything else that arrives. (Bolt runs every
-  // matching listener, so this one must not match the notes modal.)
-  app.view(/^(?!al_notes$)/, async ({ ack, body }) => {
+  // matching listener, so this one must not match the notes modal or the review.)
+  app.view(/^(?!al_notes$|al_review$)/, async ({ ack, body }) => {
     await ack();
     log.warn({ where: 'view', ...payloadIds(body) }, 'slack: unexpected view payload dropped');
   });

@@ -4,6 +4,10 @@
  * `InteractionService` (access, routing, first answer wins); the replies go out through the Web API or the
  * interaction's `response_url` (ephemeral, to the person who clicked, never replacing the shared message).
  *
+ * A set's members are told apart by the member in their block ids (`ids.ts`: a member's select and "Add notes" share
+ * its block) and in the notes modal's metadata; every draft change names the member. Send on a set and its review
+ * modal are `set-review.ts`'s.
+ *
  * Every method here may throw (store down, Web API failing): `app.ts` catches at one sink that logs ids and codes.
  * A payload this code does not recognise is logged as a warning (ids only) and dropped.
  */
@@ -13,7 +17,9 @@ import {
   ACTION_IDS,
   CALLBACK_IDS,
   type InboxState,
+  memberFromAction,
   NOTES_BLOCK_IDS,
+  optionNotesBlockId,
   pagedState,
   parseInboxFilter,
   parseInboxPaging,
@@ -23,15 +29,14 @@ import {
 } from '../../blocks/slack/ids.js';
 import { INBOX_PAGE_SIZE, type InboxPage, renderInbox } from '../../blocks/slack/inbox.js';
 import { renderNotesModal } from '../../blocks/slack/notes-modal.js';
-import { shownReadiness, shownSelection } from '../../blocks/slack/picker.js';
 import { renderQuestionMessage } from '../../blocks/slack/question-message.js';
 import type { ModalView, SlackView, ViewBlock } from '../../blocks/slack/types.js';
-import { answerReadiness } from '../../core/answer.js';
-import type { Draft, Question } from '../../core/question.js';
+import type { ChoiceNote, Draft, Question, QuestionItem } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
 import type { Store } from '../../store/port.js';
-import type { Actor, InteractionService, Outcome, Pick, Place } from '../interactions.js';
+import { type Actor, type InteractionService, type Outcome, type Pick, type Place, reviewOf } from '../interactions.js';
 import type { Logger } from '../logger.js';
+import { noticeModal } from './notice.js';
 import {
   type BlockActions,
   inputState,
@@ -44,6 +49,7 @@ import {
   str,
   viewOf,
 } from './payload.js';
+import { SetReview } from './set-review.js';
 import { updateQuestionMessage } from './surface.js';
 import {
   type InboxOrigin,
@@ -67,8 +73,11 @@ export interface SlackHandlersOptions {
   readonly revision?: () => number;
 }
 
-/** What a `view_submission` is acked with: nothing (close the modal) or field errors. */
-export type ViewAck = undefined | { response_action: 'errors'; errors: Record<string, string> };
+/** What a `view_submission` is acked with: nothing (close the modal), field errors, or another view in its place. */
+export type ViewAck =
+  | undefined
+  | { response_action: 'errors'; errors: Record<string, string> }
+  | { response_action: 'update'; view: ModalView };
 
 /** Slack's limit on a view's blocks (modal and Home tab). */
 const VIEW_BLOCKS_MAX = 100;
@@ -89,12 +98,20 @@ export class SlackHandlers {
   readonly #log: Logger;
   readonly #respond: (responseUrl: string, body: Json) => Promise<void>;
   readonly #revision: () => number;
+  readonly #review: SetReview;
 
   constructor(options: SlackHandlersOptions) {
     this.#o = options;
     this.#log = options.logger;
     this.#respond = options.respond ?? fetchRespond;
     this.#revision = options.revision ?? Date.now;
+    this.#review = new SetReview({
+      interactions: options.interactions,
+      client: options.client,
+      logger: options.logger,
+      tell: (p, text, refusal) => this.#tell(p, text, refusal),
+      question: (ref) => this.#question(ref),
+    });
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -126,18 +143,27 @@ export class SlackHandlers {
     }
   }
 
-  /** The message's select: keep the pick as the actor's draft and redraw the message showing it. */
+  /**
+   * The message's select (of a set's member: its block id names it): keep the pick as the actor's draft and redraw
+   * the message showing the actor's drafts.
+   */
   async #pick(p: BlockActions): Promise<void> {
     const ref = refFromAction(p.action);
     if (ref === undefined || !p.message) return this.#drop(p.actionId, p, 'no question ref or message');
+    const member = memberFromAction(p.action);
     const place = { channel: p.message.channel };
     const question = await this.#question(ref);
-    const pick = question ? selectionFromSelectState(question, p.action) : undefined;
+    const item = question ? itemOf(question, member) : undefined;
+    if (question && !item) return this.#drop(p.actionId, p, 'no such member');
+    const pick = item ? selectionFromSelectState(item, p.action) : undefined;
     if (question && !pick) return this.#drop(p.actionId, p, 'unreadable select state');
-    const outcome = await this.#o.interactions.saveDraft(ref, p.actor, place, pick ? { pick } : {});
+    const outcome = await this.#o.interactions.saveDraft(ref, p.actor, place, {
+      ...(member === undefined ? {} : { member }),
+      ...(pick ? { pick } : {}),
+    });
     if (!outcome.ok) return this.#tell(p, outcome.text, outcome.refusal);
     const message = renderQuestionMessage(outcome.question, {
-      draft: outcome.draft,
+      drafts: await this.#draftsShown(outcome.question, p.actor, outcome.draft),
       draftBy: p.actor.displayName,
       revision: this.#revision(),
     });
@@ -145,31 +171,51 @@ export class SlackHandlers {
     await this.#settle(outcome.question, [p.message]);
   }
 
-  /** "Add notes": the notes modal, drawn from what this viewer's select shows, opened on the fresh trigger. */
+  /**
+   * "Add notes" (of a set's member: its block id names it): the notes modal, drawn from what this viewer's select
+   * shows, opened on the fresh trigger.
+   */
   async #openNotes(p: BlockActions): Promise<void> {
     const ref = refFromAction(p.action);
     if (ref === undefined || !p.message || p.triggerId === undefined) {
       return this.#drop(p.actionId, p, 'no question ref, message or trigger');
     }
+    const member = memberFromAction(p.action);
     const place = { channel: p.message.channel };
     // Access and routing are read before anything opens; nothing is written until the modal is submitted.
     const reach = await this.#o.interactions.reach(ref, p.actor, place);
     if (!reach.ok) return this.#tell(p, reach.text, reach.refusal);
-    const shown = withPick(reach.draft, this.#shownPick(reach.question, ref, p));
-    const view = withNotesOrigin(renderNotesModal(reach.question, shown), {
+    const item = itemOf(reach.question, member);
+    if (!item) return this.#drop(p.actionId, p, 'no such member');
+    const shown = withPick(reach.drafts[member ?? 0], this.#shownPick(item, ref, p, member));
+    const view = withNotesOrigin(renderNotesModal(reach.question, shown, member), {
       ref,
+      ...(member === undefined ? {} : { member }),
       channel: p.message.channel,
     });
     await callSlack(this.#o.client, 'views.open', { trigger_id: p.triggerId, view });
   }
 
-  /** "Send": what this viewer's message shows (their select's state; else their draft; else the recommendation). */
+  /**
+   * "Send": what this viewer's message shows (their select's state; else their draft; else the recommendation). A
+   * set is reviewed first: refused in place until every member is ready, else the review modal opens, whose submit
+   * sends (`set-review.ts`).
+   */
   async #send(p: BlockActions): Promise<void> {
     const ref = refFromAction(p.action);
     if (ref === undefined || !p.message) return this.#drop(p.actionId, p, 'no question ref or message');
     const question = await this.#question(ref);
+    if (question?.members !== undefined) {
+      const shown = question.members.map((member, index) => this.#shownPick(member, ref, p, index));
+      return this.#review.open(p, ref, shown);
+    }
     const pick = question ? this.#shownPick(question, ref, p) : undefined;
-    const outcome = await this.#o.interactions.send(ref, p.actor, { channel: p.message.channel }, pick);
+    const outcome = await this.#o.interactions.send(
+      ref,
+      p.actor,
+      { channel: p.message.channel },
+      pick === undefined ? undefined : [pick],
+    );
     // Success: the `answered` event makes the bridge redraw every copy; nothing to draw here.
     if (!outcome.ok) return this.#tell(p, outcome.text, outcome.refusal);
     this.#log.info({ action: p.actionId, questionId: outcome.question.id, user: p.actor.userId }, 'slack: answer sent');
@@ -188,11 +234,16 @@ export class SlackHandlers {
     const origin = readNotesOrigin(p.view?.privateMetadata);
     if (!origin || !p.view) return this.#drop(p.actionId, p, 'notes modal without a question ref');
     const question = await this.#question(origin.ref);
-    const pick = question ? selectionFromSelectState(question, p.action) : undefined;
+    const item = question ? itemOf(question, origin.member) : undefined;
+    if (question && !item) return this.#drop(p.actionId, p, 'no such member');
+    const pick = item ? selectionFromSelectState(item, p.action) : undefined;
     if (question && !pick) return this.#drop(p.actionId, p, 'unreadable select state');
-    const outcome = await this.#o.interactions.saveDraft(origin.ref, p.actor, placeOf(origin), pick ? { pick } : {});
+    const outcome = await this.#o.interactions.saveDraft(origin.ref, p.actor, placeOf(origin), {
+      ...(origin.member === undefined ? {} : { member: origin.member }),
+      ...(pick ? { pick } : {}),
+    });
     const view = outcome.ok
-      ? withNotesOrigin(renderNotesModal(outcome.question, outcome.draft), origin)
+      ? withNotesOrigin(renderNotesModal(outcome.question, outcome.draft, origin.member), origin)
       : noticeModal(question ? `Notes for #${question.id}` : 'Notes', outcome.text);
     if (!outcome.ok) this.#refused(p.actionId, p.actor, outcome.refusal);
     await callSlack(this.#o.client, 'views.update', { view_id: p.view.id, view });
@@ -202,9 +253,10 @@ export class SlackHandlers {
   // view_submission of the notes modal
 
   /**
-   * Save the notes (and the pick shown in the modal) as the actor's draft. Answers the ack: field errors when the
-   * draft is not ready because Other has no note, or when the person may not act on the question any more;
-   * otherwise nothing (the modal closes) and `after` redraws what shows the draft.
+   * Save the notes (and the pick shown in the modal, and on a multi-select the notes of each picked option) as the
+   * actor's draft (of the modal's member, for a set). Answers the ack: field errors when the draft is not ready
+   * because Other has no note, or when the person may not act on the question any more; otherwise nothing (the
+   * modal closes) and `after` redraws what shows the draft.
    */
   async submitNotes(body: unknown): Promise<{ ack: ViewAck; after?: () => Promise<void> }> {
     const b = obj(body);
@@ -216,19 +268,27 @@ export class SlackHandlers {
       return { ack: undefined };
     }
     const question = await this.#question(origin.ref);
+    const item = question ? itemOf(question, origin.member) : undefined;
+    if (question && !item) {
+      this.#drop('view_submission', body, 'no such member');
+      return { ack: undefined };
+    }
     const pickState = inputState(view.stateValues, NOTES_BLOCK_IDS.pick, ACTION_IDS.notesPick);
-    const pick = question && pickState ? selectionFromSelectState(question, pickState) : undefined;
+    const pick = item && pickState ? selectionFromSelectState(item, pickState) : undefined;
     const notesValue = inputState(view.stateValues, NOTES_BLOCK_IDS.notes, ACTION_IDS.notesText)?.value;
     const notes = typeof notesValue === 'string' ? notesValue : '';
+    const choiceNotes = item?.multiSelect ? optionNotesOf(item, view.stateValues) : [];
     const outcome = await this.#o.interactions.saveDraft(origin.ref, actor, placeOf(origin), {
+      ...(origin.member === undefined ? {} : { member: origin.member }),
       notes,
       ...(pick ? { pick } : {}),
+      ...(choiceNotes.length === 0 ? {} : { choiceNotes }),
     });
     if (!outcome.ok) {
       this.#refused('view_submission', actor, outcome.refusal);
       return { ack: { response_action: 'errors', errors: { [NOTES_BLOCK_IDS.notes]: outcome.text } } };
     }
-    if (answerReadiness(outcome.question, outcome.draft) === 'needs-note') {
+    if (outcome.readiness === 'needs-note') {
       return {
         ack: {
           response_action: 'errors',
@@ -247,7 +307,7 @@ export class SlackHandlers {
         .filter((m) => m.platform === 'slack')
         .map((m) => ({ channel: m.channel, ts: m.messageId }));
       const message = renderQuestionMessage(outcome.question, {
-        draft: outcome.draft,
+        drafts: await this.#draftsShown(outcome.question, actor, outcome.draft),
         draftBy: actor.displayName,
         revision: this.#revision(),
       });
@@ -257,6 +317,14 @@ export class SlackHandlers {
       await this.#settle(outcome.question, targets);
     };
     return { ack: undefined, after };
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // view_submission of a set's review modal
+
+  /** Send the reviewed set (see `set-review.ts`). */
+  submitReview(body: unknown): Promise<{ ack: ViewAck }> {
+    return this.#review.submit(body);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -313,24 +381,33 @@ export class SlackHandlers {
       case ACTION_IDS.inboxPick: {
         const ref = refFromAction(p.action);
         if (ref === undefined) return this.#drop(p.actionId, p, 'no question ref');
+        const member = memberFromAction(p.action);
         const question = await this.#question(ref);
-        const pick = question ? selectionFromSelectState(question, p.action) : undefined;
+        const item = question ? itemOf(question, member) : undefined;
+        if (question && !item) return this.#drop(p.actionId, p, 'no such member');
+        const pick = item ? selectionFromSelectState(item, p.action) : undefined;
         if (question && !pick) return this.#drop(p.actionId, p, 'unreadable select state');
-        const outcome = await this.#o.interactions.saveDraft(ref, p.actor, place, pick ? { pick } : {});
+        const outcome = await this.#o.interactions.saveDraft(ref, p.actor, place, {
+          ...(member === undefined ? {} : { member }),
+          ...(pick ? { pick } : {}),
+        });
         if (!outcome.ok) this.#refused(p.actionId, p.actor, outcome.refusal);
         return this.#showInbox(p.actor, origin, origin.viewId, outcome.ok ? undefined : outcome.text);
       }
       case ACTION_IDS.inboxNotes: {
         const ref = refFromAction(p.action);
         if (ref === undefined || p.triggerId === undefined) return this.#drop(p.actionId, p, 'no ref or trigger');
+        const member = memberFromAction(p.action);
         // Access and routing are read before anything opens; nothing is written until the modal is submitted.
         const reach = await this.#o.interactions.reach(ref, p.actor, place);
         if (!reach.ok) {
           this.#refused(p.actionId, p.actor, reach.refusal);
           return this.#showInbox(p.actor, origin, origin.viewId, reach.text);
         }
-        const view = withNotesOrigin(renderNotesModal(reach.question, reach.draft), {
+        if (!itemOf(reach.question, member)) return this.#drop(p.actionId, p, 'no such member');
+        const view = withNotesOrigin(renderNotesModal(reach.question, reach.drafts[member ?? 0], member), {
           ref,
+          ...(member === undefined ? {} : { member }),
           ...(channel !== undefined ? { channel } : {}),
           inbox: origin,
         });
@@ -350,16 +427,18 @@ export class SlackHandlers {
 
   /**
    * "Send N answers": the questions the button carries (the ready ones on the page the person saw), each sent as it
-   * shows now — the actor's draft, else the preselected recommendation — if still ready. Read afresh at the click,
-   * so a question answered meanwhile elsewhere is left out, not sent twice. Returns the summary to show.
+   * shows now — the actor's drafts, else the preselected recommendations — if still ready (a set whole, only when
+   * every member is). Read afresh at the click, so a question answered meanwhile elsewhere is left out, not sent
+   * twice. Returns the summary to show.
    */
   async #sendShownReady(actor: Actor, place: Place, refs: readonly string[]): Promise<string> {
-    const ready: { ref: string; question: Question; draft?: Draft }[] = [];
+    const ready: { ref: string; question: Question; drafts: readonly (Draft | undefined)[] }[] = [];
     const refused: string[] = [];
     for (const ref of refs) {
       const reach = await this.#o.interactions.reach(ref, actor, place);
       if (reach.ok) {
-        if (shownReadiness(reach.question, reach.draft) === 'ready') ready.push({ ref, ...reach });
+        if (reviewOf(reach.question, reach.drafts).ready)
+          ready.push({ ref, question: reach.question, drafts: reach.drafts });
       } else if (reach.refusal === 'not-allowed' || reach.refusal === 'other-channel') {
         // Told once per reason; questions answered or closed meanwhile are simply not sent.
         this.#refused(ACTION_IDS.inboxSendAll, actor, reach.refusal);
@@ -367,8 +446,8 @@ export class SlackHandlers {
       }
     }
     const sent: number[] = [];
-    for (const { ref, question, draft } of ready) {
-      const outcome: Outcome = await this.#o.interactions.send(ref, actor, place, shownSelection(question, draft));
+    for (const { ref, question, drafts } of ready) {
+      const outcome: Outcome = await this.#o.interactions.send(ref, actor, place, drafts);
       if (outcome.ok) sent.push(question.id);
       else {
         this.#refused(ACTION_IDS.inboxSendAll, actor, outcome.refusal);
@@ -425,10 +504,21 @@ export class SlackHandlers {
     return project === undefined ? undefined : this.#o.store.get(project, parsed.id);
   }
 
-  /** What the viewer's message select shows for `ref`, from the payload's state (undefined: no state sent). */
-  #shownPick(question: Question, ref: string, p: BlockActions): Pick | undefined {
-    const state = selectStateFor(p.stateValues, ref, ACTION_IDS.pick);
-    return state === undefined ? undefined : selectionFromSelectState(question, state);
+  /**
+   * What the viewer's message select shows for `ref` (a set's `member`), from the payload's state (undefined: no
+   * state sent).
+   */
+  #shownPick(item: QuestionItem, ref: string, p: BlockActions, member?: number): Pick | undefined {
+    const state = selectStateFor(p.stateValues, ref, ACTION_IDS.pick, member);
+    return state === undefined ? undefined : selectionFromSelectState(item, state);
+  }
+
+  /**
+   * The drafts a redraw shows after the actor changed one: a single question's `draft`; for a set, the actor's draft
+   * of every member (read afresh).
+   */
+  async #draftsShown(question: Question, actor: Actor, draft: Draft): Promise<readonly (Draft | undefined)[]> {
+    return question.members === undefined ? [draft] : this.#o.interactions.draftsOf(question, actor);
   }
 
   /**
@@ -474,6 +564,24 @@ function withPick(draft: Draft | undefined, pick: Pick | undefined): Draft | und
   return { ...draft, choices: pick.choices, other: pick.other, updatedAt: draft?.updatedAt ?? 0 };
 }
 
+/** The item an action is about: a single question itself (no member), or the set's `member`; else undefined. */
+function itemOf(question: Question, member: number | undefined): QuestionItem | undefined {
+  if (question.members === undefined) return member === undefined ? question : undefined;
+  return member === undefined ? undefined : question.members[member];
+}
+
+/**
+ * The notes per option a multi-select's notes modal submitted: one per option input it showed (empty clears).
+ * Options whose input was not shown (not picked) keep their notes in the draft.
+ */
+function optionNotesOf(item: QuestionItem, stateValues: Json | undefined): ChoiceNote[] {
+  return item.options.flatMap((option, index) => {
+    const state = inputState(stateValues, optionNotesBlockId(index), ACTION_IDS.notesOption);
+    if (state === undefined) return [];
+    return [{ choice: option.label, notes: typeof state.value === 'string' ? state.value : '' }];
+  });
+}
+
 function placeOf(origin: NotesOrigin): Place {
   const channel = origin.channel ?? origin.inbox?.channel;
   return channel !== undefined ? { channel } : {};
@@ -500,17 +608,6 @@ export function payloadIds(payload: unknown): Record<string, unknown> {
   if (view !== undefined) ids.view = view;
   if (action !== undefined && /^[\w.-]+$/.test(action)) ids.action = action;
   return ids;
-}
-
-/** A modal that only says something (a refusal where there is no `response_url`: inside a modal). */
-export function noticeModal(title: string, text: string): ModalView {
-  return {
-    type: 'modal',
-    callback_id: 'al_notice',
-    title: { type: 'plain_text', text: truncate(title, 24) },
-    close: { type: 'plain_text', text: 'Close' },
-    blocks: [{ type: 'section', text: { type: 'plain_text', text: truncate(text, 3000) } }],
-  };
 }
 
 /** The view with a one-line notice under its header, when a block is left under Slack's 100. */

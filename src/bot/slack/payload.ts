@@ -126,15 +126,16 @@ export function readBlockActions(body: unknown): BlockActions | undefined {
 }
 
 /**
- * The state of the select `actionId` in the question block of `ref` (`al_q:<ref>:<revision>`), taking the newest
- * revision when a payload somehow holds several. Undefined when the payload carries no such state.
+ * The state of the select `actionId` in the question block of `ref` (`al_q:<ref>:<revision>`; a set's `member`:
+ * `al_q:<ref>:<revision>:<member>`), taking the newest revision when a payload somehow holds several. Undefined
+ * when the payload carries no such state.
  */
-export function selectStateFor(stateValues: Json | undefined, ref: string, actionId: string): unknown {
+export function selectStateFor(stateValues: Json | undefined, ref: string, actionId: string, member?: number): unknown {
   if (!stateValues) return undefined;
   let best: { revision: number; state: unknown } | undefined;
   for (const [blockId, block] of Object.entries(stateValues)) {
     const parsed = parseQuestionBlockId(blockId);
-    if (parsed?.ref !== ref) continue;
+    if (parsed?.ref !== ref || parsed.member !== member) continue;
     const state = obj(block)?.[actionId];
     if (state !== undefined && (best === undefined || parsed.revision > best.revision)) {
       best = { revision: parsed.revision, state };

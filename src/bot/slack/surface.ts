@@ -8,8 +8,8 @@
  * through the channel's recent history for it (`conversations.history` with `include_all_metadata`).
  *
  * Slack may refuse a message that fits every per-block limit (`msg_blocks_too_long`, around 13k characters in
- * all). Then the message is sent without its two `markdown` blocks (Context and Impact), and, for a new post, those
- * follow in full as a thread reply, so no text is lost.
+ * all). Then the message is sent without its `markdown` blocks (Context and Impact; a set's members' own too), and,
+ * for a new post, those follow in full as a thread reply, so no text is lost.
  *
  * Uses its own WebClient (not the Bolt app's): a 429 pauses a client's whole request queue, and the bridge's
  * posts must never hold up `views.open` calls racing a 3-second trigger.
@@ -17,7 +17,7 @@
 import { renderQuestionMessage } from '../../blocks/slack/question-message.js';
 import { REMINDER_EVENT_TYPE, renderReminder } from '../../blocks/slack/reminder.js';
 import type { MessageBlock, SlackMessage } from '../../blocks/slack/types.js';
-import type { MessageRef, Question } from '../../core/question.js';
+import { type MessageRef, memberRef, type Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { type Logger, silentLogger } from '../logger.js';
 import type { PostOptions, Reminder, Surface } from '../surface.js';
@@ -84,7 +84,7 @@ export class SlackSurface implements Surface {
       await callSlack(this.#o.client, 'chat.postMessage', {
         channel,
         thread_ts: ts,
-        markdown_text: `### Context\n\n${question.context}\n\n### Impact\n\n${question.impact}`,
+        markdown_text: threadMarkdown(question),
         unfurl_links: false,
         unfurl_media: false,
       });
@@ -189,6 +189,21 @@ export class SlackSurface implements Surface {
     if (ts === undefined) throw new Error('chat.postMessage answered without a message ts');
     return ts;
   }
+}
+
+/**
+ * Context and Impact as one Markdown text for the thread reply: the question's (or the set's), then each set
+ * member's own under its ref and topic. A set's texts are at most 5,000 characters; a single question's 4,000.
+ */
+export function threadMarkdown(question: Question): string {
+  const parts = [`### Context\n\n${question.context}`, `### Impact\n\n${question.impact}`];
+  for (const [index, member] of (question.members ?? []).entries()) {
+    if (member.context === undefined && member.impact === undefined) continue;
+    parts.push(`### ${memberRef(question.id, index)} ${member.topic}`);
+    if (member.context !== undefined) parts.push(`#### Context\n\n${member.context}`);
+    if (member.impact !== undefined) parts.push(`#### Impact\n\n${member.impact}`);
+  }
+  return parts.join('\n\n');
 }
 
 /**

@@ -4,8 +4,12 @@
  *
  * - The inbox: blocks' `{"filter","after","back"}` JSON plus `"channel"` (absent on the Home tab). `parseInboxState`
  *   ignores the extra field, so blocks' own reader still works on it.
- * - The notes modal: blocks put the bare ref there; we replace it with `{"ref", "channel"?, "inbox"?}` and read
- *   either form (the bare ref meaning: no known origin).
+ * - The notes modal: blocks put the bare ref there (`{"ref","member"}` for a member of a set); we replace it with
+ *   `{"ref", "member"?, "channel"?, "inbox"?}` and read every form (the bare ref meaning: no known origin).
+ * - The review modal of a set: blocks put the bare ref there; we replace it with `{"ref", "channel", "picks", "fp"}`:
+ *   the picks that were reviewed (each member's select values, as the message showed them) and a fingerprint of the
+ *   review, so its submit sends exactly what was reviewed, and refuses (showing the review again) if the drafts'
+ *   notes changed meanwhile. At most 4 members × 7 values of ≤ 5 characters: far under 3,000.
  */
 import {
   formatInboxState,
@@ -13,8 +17,9 @@ import {
   type InboxState,
   inboxStateFields,
   parseInboxState,
+  parseNotesMetadata,
+  parseRefValue,
   readInboxState,
-  refFromNotesMetadata,
 } from '../../blocks/slack/ids.js';
 import type { SlackView } from '../../blocks/slack/types.js';
 import { obj, slackId, str } from './payload.js';
@@ -30,6 +35,8 @@ export interface InboxOrigin extends InboxState {
 
 export interface NotesOrigin {
   readonly ref: string;
+  /** The member of a set the notes are for (0-based); absent for a single question. */
+  readonly member?: number;
   /** The channel of the message whose "Add notes" opened it. */
   readonly channel?: string;
   /** Set when opened from the inbox (pushed over the modal, or over the Home tab). */
@@ -61,20 +68,55 @@ export function withNotesOrigin<V extends SlackView>(view: V, origin: NotesOrigi
 }
 
 export function readNotesOrigin(privateMetadata: string | undefined): NotesOrigin | undefined {
-  const bare = refFromNotesMetadata(privateMetadata);
-  if (bare !== undefined) return { ref: bare };
-  let parsed: unknown;
+  const blocks = parseNotesMetadata(privateMetadata);
+  const o = obj(parseJson(privateMetadata));
+  if (blocks === undefined || o === undefined) return blocks;
+  const channel = slackId(o.channel);
+  const inbox = readInboxOrigin(o.inbox);
+  return {
+    ...blocks,
+    ...(channel !== undefined ? { channel } : {}),
+    ...(inbox !== undefined ? { inbox } : {}),
+  };
+}
+
+/** What a set's review modal reviewed: where, which picks (each member's select values, null: not shown), and a fingerprint. */
+export interface ReviewOrigin {
+  readonly ref: string;
+  readonly channel: string;
+  readonly picks: readonly (readonly string[] | null)[];
+  /** A fingerprint of the review shown (selections and notes), see `handlers.ts`. */
+  readonly fp: string;
+}
+
+/** The review modal with what it reviewed in the metadata. */
+export function withReviewOrigin<V extends SlackView>(view: V, origin: ReviewOrigin): V {
+  return { ...view, private_metadata: JSON.stringify(origin) };
+}
+
+export function readReviewOrigin(privateMetadata: string | undefined): ReviewOrigin | undefined {
+  const o = obj(parseJson(privateMetadata));
+  const ref = parseRefValue(o?.ref);
+  const channel = slackId(o?.channel);
+  const fp = str(o?.fp, 64);
+  if (!o || ref === undefined || channel === undefined || fp === undefined || !Array.isArray(o.picks)) return undefined;
+  if (o.picks.length > 9) return undefined;
+  const picks: (string[] | null)[] = [];
+  for (const entry of o.picks) {
+    if (entry === null) picks.push(null);
+    else if (Array.isArray(entry) && entry.length <= 100 && entry.every((value) => str(value, 8) !== undefined)) {
+      picks.push(entry as string[]);
+    } else return undefined;
+  }
+  return { ref, channel, picks, fp };
+}
+
+function parseJson(text: string | undefined): unknown {
   try {
-    parsed = JSON.parse(privateMetadata ?? '');
+    return JSON.parse(text ?? '');
   } catch {
     return undefined;
   }
-  const o = obj(parsed);
-  const ref = refFromNotesMetadata(o?.ref);
-  if (!o || ref === undefined) return undefined;
-  const channel = slackId(o.channel);
-  const inbox = readInboxOrigin(o.inbox);
-  return { ref, ...(channel !== undefined ? { channel } : {}), ...(inbox !== undefined ? { inbox } : {}) };
 }
 
 function readInboxOrigin(value: unknown): InboxOrigin | undefined {

@@ -5,18 +5,27 @@ import type { MessageBlock, ViewBlock } from '../../../src/blocks/slack/types.js
 import {
   CONTEXT_MAX,
   IMPACT_MAX,
+  MEMBER_CONTEXT_MAX,
+  MEMBER_IMPACT_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_LABEL_MAX,
   OPTIONS_MAX,
   QUESTION_MAX,
+  SET_MEMBERS_MAX,
+  SET_TEXT_MAX,
+  setTextLength,
   TICKET_MAX,
+  TOPIC_MAX,
 } from '../../../src/core/limits.js';
-import type { Question, QuestionOption } from '../../../src/core/question.js';
+import type { Question, QuestionOption, SetMember, SetSpec, SingleSpec } from '../../../src/core/question.js';
+
+/** A parked single question (the fixtures' questions are never sets). */
+export type SingleQuestion = Question & SingleSpec;
 
 export const CREATED_AT = Date.UTC(2026, 9, 1, 9, 30);
 
 /** A pending blocking question, 2 options, the first recommended. */
-export function makeQuestion(overrides: Partial<Question> = {}): Question {
+export function makeQuestion(overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   return {
     project: '/home/ada/src/shop',
     id: 7,
@@ -30,7 +39,7 @@ export function makeQuestion(overrides: Partial<Question> = {}): Question {
       { label: 'Use Postgres', description: 'already running' },
       { label: 'Use Redis', description: 'faster, one more service' },
     ],
-    recommended: 'Use Postgres',
+    recommended: ['Use Postgres'],
     multiSelect: false,
     ticket: 'SHOP-12',
     messages: [],
@@ -65,7 +74,7 @@ const MARKDOWN = [
  * lists, code, `<script>` and `&`), impact, question and ticket, multi-select, a long project path.
  * `fill` fills the free-text fields instead (e.g. `&`, which escapes to 5 characters: the worst case for mrkdwn).
  */
-export function extremeQuestion(fill?: string, overrides: Partial<Question> = {}): Question {
+export function extremeQuestion(fill?: string, overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   const options: QuestionOption[] = Array.from({ length: OPTIONS_MAX }, (_, index) => ({
     label: `${index}${sized(fill ?? 'Label <b> & more ', OPTION_LABEL_MAX - 1)}`,
     description: sized(fill ?? 'Description & <i>details</i> ', OPTION_DESCRIPTION_MAX),
@@ -78,7 +87,7 @@ export function extremeQuestion(fill?: string, overrides: Partial<Question> = {}
     question: sized(fill ?? 'Should we <really> use A & B? ', QUESTION_MAX),
     ticket: sized(fill ?? 'PROJ-12<&>', TICKET_MAX),
     options,
-    recommended: options[2]?.label ?? '',
+    recommended: [options[2]?.label ?? ''],
     multiSelect: true,
     ...overrides,
   });
@@ -111,4 +120,113 @@ export function mrkdwnTexts(blocks: readonly Block[]): string[] {
   return textObjects(blocks)
     .filter(({ text }) => text.type === 'mrkdwn')
     .map(({ text }) => text.text);
+}
+
+/** A parked set. */
+export type SetQuestion = Question & SetSpec;
+
+/**
+ * A pending blocking set #12 of three: Database (single-select, recommended Postgres, blocking), Caches
+ * (multi-select, two recommended, its own context), Naming (no recommendation, its own impact).
+ */
+export function makeSet(overrides: Partial<SetQuestion> = {}): SetQuestion {
+  const members: SetMember[] = [
+    {
+      topic: 'Database',
+      question: 'Which database should billing use?',
+      options: [
+        { label: 'Postgres', value: 'pg', description: 'What the team knows' },
+        { label: 'SQLite', value: 'sqlite' },
+      ],
+      recommended: ['Postgres'],
+      multiSelect: false,
+      isBlocking: true,
+    },
+    {
+      topic: 'Caches',
+      question: 'Which caches may billing use?',
+      options: [{ label: 'Redis', description: 'Shared' }, { label: 'In-process' }, { label: 'None' }],
+      recommended: ['Redis', 'In-process'],
+      multiSelect: true,
+      isBlocking: false,
+      context: 'Billing reads prices on every request.',
+    },
+    {
+      topic: 'Naming',
+      question: 'What do we call the new service?',
+      options: [{ label: 'billing-v2' }, { label: 'ledger' }],
+      multiSelect: false,
+      isBlocking: false,
+      impact: 'The name goes into every dashboard.',
+    },
+  ];
+  return {
+    project: '/home/ada/src/shop',
+    id: 12,
+    status: 'pending',
+    createdAt: CREATED_AT,
+    context: 'We are migrating the **billing** service.',
+    impact: 'Decides the migration scripts.',
+    isBlocking: true,
+    ticket: 'SHOP-12',
+    members,
+    messages: [],
+    ...overrides,
+  };
+}
+
+/** How an extreme set spends its 5,000 characters (`SET_TEXT_MAX`). */
+export type SetShape = 'options' | 'members' | 'context';
+
+/**
+ * The largest sets `ask_later` accepts: 4 members of 6 options each, multi-select with every option recommended,
+ * every text `fill` (default Markdown and `<&>`), spending `SET_TEXT_MAX` exactly:
+ * - `options`: every topic, label and description at its limit, the questions at theirs, the rest in the set's
+ *   context and impact (the most text escaped or shown twice: labels sit in the list and the picker);
+ * - `members`: labels at their limit without descriptions, each member's own context and impact filling the rest;
+ * - `context`: the set's context and impact at their single-question limits, the members short.
+ */
+export function extremeSet(shape: SetShape, fill?: string): SetQuestion {
+  const members = Array.from({ length: SET_MEMBERS_MAX }, (_, index): SetMember => {
+    const short = shape === 'context';
+    const options: QuestionOption[] = Array.from({ length: OPTIONS_MAX }, (_unused, option) => ({
+      label: `${index}${option}${sized(fill ?? 'Label <b> & more ', short ? 8 : OPTION_LABEL_MAX - 2)}`,
+      ...(shape === 'options'
+        ? { description: sized(fill ?? 'Description & <i>details</i> ', OPTION_DESCRIPTION_MAX) }
+        : {}),
+    }));
+    return {
+      topic: `${index}${sized(fill ?? 'Topic & <t> ', TOPIC_MAX - 1)}`,
+      question: sized(fill ?? 'Should we <really> use A & B? ', short ? 144 : QUESTION_MAX),
+      options,
+      recommended: options.map((option) => option.label),
+      multiSelect: true,
+      isBlocking: index % 2 === 0,
+    };
+  });
+  const base: SetQuestion = {
+    ...makeSet({ id: 123_456_789, project: `/${sized(fill ?? 'deep/path/', 300)}/repo-${sized(fill ?? 'name', 120)}` }),
+    ticket: sized(fill ?? 'PROJ-12<&>', TICKET_MAX),
+    members,
+    context: 'x',
+    impact: 'x',
+  };
+  const room = SET_TEXT_MAX - setTextLength(base) + 2;
+  if (shape === 'members') {
+    const each = Math.floor(room / (2 * SET_MEMBERS_MAX)) - 1;
+    const withTexts = members.map((member) => ({
+      ...member,
+      context: sized(fill ?? MARKDOWN, Math.min(each, MEMBER_CONTEXT_MAX)),
+      impact: sized(fill ?? '**Impact** & <consequences>\n- a\n', Math.min(each, MEMBER_IMPACT_MAX)),
+    }));
+    const spent = setTextLength({ ...base, members: withTexts });
+    const left = SET_TEXT_MAX - spent + 2;
+    return { ...base, members: withTexts, context: sized(fill ?? MARKDOWN, left - 1), impact: 'x' };
+  }
+  const context = Math.min(CONTEXT_MAX, room - 1);
+  return {
+    ...base,
+    context: sized(fill ?? MARKDOWN, context),
+    impact: sized(fill ?? '**Impact** & <consequences>\n- a\n- b\n', Math.min(IMPACT_MAX, room - context)),
+  };
 }

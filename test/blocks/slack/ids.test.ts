@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   formatInboxState,
   labelForOptionValue,
+  memberFromAction,
+  notesMetadata,
   OTHER_OPTION_VALUE,
+  optionNotesBlockId,
   optionValue,
   pagedState,
   parseInboxFilter,
   parseInboxPaging,
   parseInboxState,
+  parseNotesMetadata,
   parseQuestionBlockId,
   parseRefValue,
   parseSendRefs,
@@ -156,5 +160,48 @@ describe('inbox state', () => {
     expect(pagedState(third, { to: 'previous' })).toEqual({ filter: 'blocking', after: r1, back: [''] });
     expect(pagedState(second, { to: 'previous' })).toEqual({ filter: 'blocking' });
     expect(pagedState({ filter: 'all' }, { to: 'previous' })).toEqual({ filter: 'all' });
+  });
+});
+
+describe('members of a set in payloads', () => {
+  it('GIVEN a member THEN its block id carries ref, revision and member, and reads back; a single question’s does not', () => {
+    const blockId = questionBlockId(ref, 3, 2);
+    expect(blockId).toBe(`al_q:${ref}:3:2`);
+    expect(parseQuestionBlockId(blockId)).toEqual({ ref, revision: 3, member: 2 });
+    expect(parseQuestionBlockId(questionBlockId(ref, 3))).toEqual({ ref, revision: 3 });
+    expect(memberFromAction({ action_id: 'al_pick', block_id: blockId })).toBe(2);
+    expect(memberFromAction({ action_id: 'al_notes', block_id: questionBlockId(ref, 3), value: ref })).toBeUndefined();
+    expect(refFromAction({ action_id: 'al_notes', block_id: blockId, value: ref })).toBe(ref);
+  });
+
+  it.each([
+    `al_q:${ref}:3:`,
+    `al_q:${ref}:3:10`,
+    `al_q:${ref}:3:x`,
+    `al_q:${ref}:3:1:1`,
+  ])('GIVEN the block id %j THEN no member is read', (blockId) => {
+    expect(parseQuestionBlockId(blockId)).toBeUndefined();
+    expect(memberFromAction({ block_id: blockId })).toBeUndefined();
+  });
+
+  it('GIVEN the notes modal of a member THEN its metadata carries ref and member; a single question’s stays the bare ref', () => {
+    expect(notesMetadata(ref)).toBe(ref);
+    expect(parseNotesMetadata(ref)).toEqual({ ref });
+    const member = notesMetadata(ref, 1);
+    expect(JSON.parse(member)).toEqual({ ref, member: 1 });
+    expect(parseNotesMetadata(member)).toEqual({ ref, member: 1 });
+    expect(parseNotesMetadata(JSON.stringify({ ref, member: 'x' }))).toEqual({ ref });
+    expect(parseNotesMetadata(JSON.stringify({ ref: 'nope', member: 1 }))).toBeUndefined();
+    expect(parseNotesMetadata('{')).toBeUndefined();
+    expect(optionNotesBlockId(4)).toBe('al_notes_opt:4');
+  });
+
+  it('GIVEN a set member THEN its select values map to its own labels', () => {
+    const member = { options: [{ label: 'Redis' }, { label: 'In-process' }] };
+    expect(selectionFromSelectState(member, { selected_options: [{ value: '1' }, { value: 'other' }] })).toEqual({
+      choices: ['In-process'],
+      other: true,
+    });
+    expect(selectionFromSelectState(member, { selected_options: [{ value: '2' }] })).toBeUndefined();
   });
 });

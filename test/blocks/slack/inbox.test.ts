@@ -8,7 +8,7 @@ import { inboxCounts } from '../../../src/core/inbox.js';
 import type { Draft } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { inboxPageOf } from '../../support/inbox.js';
-import { CREATED_AT, extremeQuestion, makeQuestion, mrkdwnTexts, sized } from './fixtures.js';
+import { CREATED_AT, extremeQuestion, extremeSet, makeQuestion, makeSet, mrkdwnTexts, sized } from './fixtures.js';
 
 /** The inbox as the handlers draw it: one page of `items` in `filter`, in that state. */
 function draw(items: readonly InboxItem[], filter: InboxFilter, surface: 'modal' | 'home', page = 0): SlackView {
@@ -209,7 +209,9 @@ describe('renderInbox: sixty questions', () => {
     among.filter(
       ({ question, draft: shown }) =>
         (filter === 'all' || question.isBlocking === (filter === 'blocking')) &&
-        (shown === undefined ? question.recommended !== undefined : !shown.other || shown.notes !== undefined),
+        (shown === undefined
+          ? question.members === undefined && question.recommended !== undefined
+          : !shown.other || shown.notes !== undefined),
     ).length;
 
   it('GIVEN sixty questions THEN a page holds what fits 100 blocks', () => {
@@ -302,5 +304,78 @@ describe('renderInbox: sixty questions', () => {
         expect(() => assertSlackView(draw(extreme, filter, 'home', page))).not.toThrow();
       }
     }
+  });
+});
+
+describe('renderInbox: sets', () => {
+  const set = makeSet({ id: 12 });
+  const single = makeQuestion({ id: 7, isBlocking: false });
+  const setDrafts = (naming?: Draft) => [undefined, undefined, naming];
+
+  it('GIVEN a set THEN it is one entry: a section with how many members are ready, then each member with its picker and Add notes', () => {
+    const view = draw([{ question: set, memberDrafts: setDrafts() }], 'all', 'modal');
+    expect(mrkdwnTexts(view.blocks)).toContain('🔴 *BLOCKING* · #12 · shop · SHOP-12\n*3 questions* · 👉 2 of 3 ready');
+    expect(mrkdwnTexts(view.blocks)).toContain(
+      '#12.1 · *Database* · 🔴 blocking\n*Which database should billing use?*\n✅ ready',
+    );
+    expect(mrkdwnTexts(view.blocks)).toContain('#12.3 · *Naming*\n*What do we call the new service?*\n👉 pick one');
+    const pickers = view.blocks.filter((block): block is ActionsBlock => block.type === 'actions').slice(1);
+    expect(pickers.map((block) => parseQuestionBlockId(block.block_id))).toEqual([
+      { ref: ref(12), revision: 0, member: 0 },
+      { ref: ref(12), revision: 0, member: 1 },
+      { ref: ref(12), revision: 0, member: 2 },
+    ]);
+    expect(pickers.map((block) => block.elements.map((element) => element.action_id))).toEqual([
+      ['al_inbox_pick', 'al_inbox_notes'],
+      ['al_inbox_pick', 'al_inbox_notes'],
+      ['al_inbox_pick', 'al_inbox_notes'],
+    ]);
+    expect(pickers[1]?.elements[0]).toMatchObject({ initial_options: [{ value: '0' }, { value: '1' }] });
+    expect(sendButtonText(view)).toBeUndefined();
+    expect(filterLabels(view)).toEqual(['All (1)', 'Blocking (1)', 'Non-blocking (0)']);
+  });
+
+  it('GIVEN a set whose members are all ready THEN Send N counts it once, carrying its ref once', () => {
+    const ready = draft(['ledger']);
+    const items: InboxItem[] = [{ question: set, memberDrafts: setDrafts(ready) }, { question: single }];
+    const view = draw(items, 'all', 'home');
+    expect(mrkdwnTexts(view.blocks)).toContain('🔴 *BLOCKING* · #12 · shop · SHOP-12\n*3 questions* · ✅ 3 of 3 ready');
+    expect(sendButtonText(view)).toBe('Send 2 answers');
+    expect(sendButtonValue(view)).toBe(`${ref(12)} ${ref(7)}`);
+    const marked = renderInbox(inboxPageOf(items, 'all'), { filter: 'all' }, 'home');
+    const naming = marked.blocks.filter((block): block is ActionsBlock => block.type === 'actions')[3];
+    expect(naming?.block_id).toBe(`al_q:${ref(12)}:42:2`);
+  });
+
+  it('GIVEN a page of 31 of the largest sets THEN the page shows the 9 that fit 100 blocks and Next starts after the 9th', () => {
+    const sets: InboxItem[] = Array.from({ length: 40 }, (_, index) => ({
+      question: { ...extremeSet('options', '&'), id: index + 1, createdAt: CREATED_AT + index },
+      memberDrafts: Array.from({ length: 4 }, () => draft([], true, sized('<&', 3000))),
+    }));
+    const page = inboxPageOf(sets, 'all', 0, INBOX_PAGE_SIZE);
+    const view = renderInbox(page, { filter: 'all' }, 'modal');
+    expect(() => assertSlackView(view)).not.toThrow();
+    expect(view.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.viewBlocks);
+    const entries = view.blocks.filter((block) => block.type === 'divider').length - 1;
+    expect(entries).toBe(9);
+    const nextValue = view.blocks
+      .flatMap((block) => (block.type === 'actions' && block.block_id === 'al_inbox_page_next' ? block.elements : []))
+      .map((element) => (element.type === 'button' ? element.value : undefined));
+    const project = sets[0]?.question.project ?? '';
+    expect(nextValue).toEqual([`next:${formatQuestionRef(project, 9)}`]);
+    expect(mrkdwnTexts(view.blocks)).toContain('questions 1–9 of 40');
+  });
+
+  it('GIVEN singles and sets mixed THEN a page takes entries while they fit and ends before one that would not', () => {
+    const items: InboxItem[] = Array.from({ length: 31 }, (_, index) =>
+      index % 2 === 0
+        ? { question: makeQuestion({ id: index + 1, isBlocking: false, createdAt: CREATED_AT + index }) }
+        : { question: { ...extremeSet('members'), id: index + 1, isBlocking: false, createdAt: CREATED_AT + index } },
+    );
+    const view = draw(items, 'all', 'home');
+    expect(view.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.viewBlocks);
+    // Singles take 3 blocks, these sets 10: 8 singles and 7 sets (94) would pass 93; 7 and 7 take 91.
+    expect(shownRefs(view).length).toBe(7 * 1 + 7 * 4);
+    expect(mrkdwnTexts(view.blocks)).toContain('questions 1–14 of 31');
   });
 });

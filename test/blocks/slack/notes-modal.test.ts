@@ -1,13 +1,18 @@
 import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { NOTES_BLOCK_IDS, refFromNotesMetadata } from '../../../src/blocks/slack/ids.js';
+import {
+  NOTES_BLOCK_IDS,
+  optionNotesBlockId,
+  parseNotesMetadata,
+  refFromNotesMetadata,
+} from '../../../src/blocks/slack/ids.js';
 import { assertSlackView } from '../../../src/blocks/slack/limits.js';
 import { renderNotesModal } from '../../../src/blocks/slack/notes-modal.js';
 import type { ModalView } from '../../../src/blocks/slack/types.js';
 import { NOTES_MAX } from '../../../src/core/limits.js';
 import type { Draft } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
-import { extremeQuestion, makeQuestion, sized } from './fixtures.js';
+import { extremeQuestion, extremeSet, makeQuestion, makeSet, sized } from './fixtures.js';
 
 function draft(choices: string[], other = false, notes?: string): Draft {
   return notes === undefined ? { choices, other, updatedAt: 1 } : { choices, other, notes, updatedAt: 1 };
@@ -86,5 +91,91 @@ describe('renderNotesModal', () => {
     expect(() => assertSlackView(view)).not.toThrow();
     expect(view.title.text).toBe('Notes for #123456789');
     expect(inputBlock(view, NOTES_BLOCK_IDS.pick).element.type).toBe('multi_static_select');
+  });
+});
+
+describe('renderNotesModal: notes per option and set members', () => {
+  const multi = makeQuestion({ multiSelect: true, recommended: ['Use Postgres', 'Use Redis'] });
+
+  function optionInputs(view: ModalView): InputBlock[] {
+    return view.blocks.filter(
+      (block): block is InputBlock => block.type === 'input' && (block.block_id ?? '').startsWith('al_notes_opt:'),
+    );
+  }
+
+  it('GIVEN a multi-select THEN each picked option has a notes field, prefilled from the draft, beside the answer notes', () => {
+    const shown: Draft = {
+      ...draft(['Use Redis'], false, 'overall'),
+      choiceNotes: [{ choice: 'Use Redis', notes: 'the cache one' }],
+    };
+    const view = renderNotesModal(multi, shown);
+    expect(optionInputs(view)).toEqual([
+      {
+        type: 'input',
+        block_id: optionNotesBlockId(1),
+        label: { type: 'plain_text', text: 'Notes on Use Redis' },
+        element: {
+          type: 'plain_text_input',
+          action_id: 'al_notes_opt',
+          multiline: true,
+          max_length: NOTES_MAX,
+          initial_value: 'the cache one',
+          placeholder: { type: 'plain_text', text: 'What the agent should know about this choice' },
+        },
+        optional: true,
+      },
+    ]);
+    expect(inputBlock(view, NOTES_BLOCK_IDS.notes).label.text).toBe('Notes on the whole answer');
+    expect(view.blocks.at(-1)).toBe(inputBlock(view, NOTES_BLOCK_IDS.notes));
+  });
+
+  it('GIVEN a multi-select with no draft THEN every recommended option is preselected and has its notes field', () => {
+    const view = renderNotesModal(multi);
+    expect(optionInputs(view).map((block) => block.block_id)).toEqual([optionNotesBlockId(0), optionNotesBlockId(1)]);
+    expect(inputBlock(view, NOTES_BLOCK_IDS.pick).element).toMatchObject({
+      type: 'multi_static_select',
+      initial_options: [{ value: '0' }, { value: '1' }],
+    });
+  });
+
+  it('GIVEN a single-select THEN there are only the answer notes', () => {
+    expect(optionInputs(renderNotesModal(makeQuestion(), draft(['Use Redis'])))).toEqual([]);
+  });
+
+  it('GIVEN a member of a set THEN the modal names it, carries it in the metadata and offers its own options', () => {
+    const set = makeSet();
+    const view = renderNotesModal(set, draft(['Redis', 'None']), 1);
+    expect(view.title.text).toBe('Notes for #12.2');
+    expect(parseNotesMetadata(view.private_metadata)).toEqual({ ref: formatQuestionRef(set.project, 12), member: 1 });
+    expect(refFromNotesMetadata(view.private_metadata)).toBe(formatQuestionRef(set.project, 12));
+    expect(view.blocks[1]).toMatchObject({ text: { text: '#12.2 · *Caches*\n*Which caches may billing use?*' } });
+    expect(inputBlock(view, NOTES_BLOCK_IDS.pick).element).toMatchObject({
+      type: 'multi_static_select',
+      initial_options: [{ value: '0' }, { value: '2' }],
+    });
+    expect(optionInputs(view).map((block) => block.label.text)).toEqual(['Notes on Redis', 'Notes on None']);
+  });
+
+  it('GIVEN a member a set does not have, or a set without a member THEN it throws a RangeError', () => {
+    expect(() => renderNotesModal(makeSet(), undefined, 3)).toThrow(RangeError);
+    expect(() => renderNotesModal(makeSet())).toThrow(RangeError);
+  });
+
+  it('GIVEN the largest set member with every option picked and every note at NOTES_MAX THEN the modal fits Slack limits', () => {
+    const set = extremeSet('options', '&');
+    for (const [index, member] of set.members.entries()) {
+      const full: Draft = {
+        ...draft(
+          member.options.map((option) => option.label),
+          true,
+          sized('<&', NOTES_MAX),
+        ),
+        choiceNotes: member.options.map((option) => ({ choice: option.label, notes: sized('&', NOTES_MAX) })),
+      };
+      const view = renderNotesModal(set, full, index);
+      expect(() => assertSlackView(view)).not.toThrow();
+      expect(optionInputs(view)).toHaveLength(6);
+      expect(view.title.text).toBe(`Notes for #123456789.${index + 1}`);
+    }
   });
 });

@@ -7,7 +7,16 @@ import type { MessageBlock, SelectElement, SlackMessage } from '../../../src/blo
 import { NOTES_MAX } from '../../../src/core/limits.js';
 import type { Answer, Draft, Question, Responder } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
-import { CREATED_AT, extremeQuestion, makeQuestion, mrkdwnTexts, sized, textObjects } from './fixtures.js';
+import { answerOf } from '../../../src/core/reply.js';
+import {
+  CREATED_AT,
+  extremeQuestion,
+  makeQuestion,
+  mrkdwnTexts,
+  type SingleQuestion,
+  sized,
+  textObjects,
+} from './fixtures.js';
 
 const ada: Responder = { platform: 'slack', userId: 'U1', displayName: 'Ada' };
 const ANSWERED_AT = CREATED_AT + 3_600_000;
@@ -283,12 +292,12 @@ describe('renderQuestionMessage: closed states', () => {
 });
 
 describe('renderQuestionMessage: the extreme question', () => {
-  const VARIANTS: [string, Question][] = [
+  const VARIANTS: [string, SingleQuestion][] = [
     ['Markdown, <script> and & at every limit', extremeQuestion()],
     ['every text made of & (escapes to 5 characters)', extremeQuestion('&')],
     ['every text made of <', extremeQuestion('<')],
   ];
-  const longNotes = (question: Question): Draft => ({
+  const longNotes = (question: SingleQuestion): Draft => ({
     choices: question.options.map((option) => option.label),
     other: true,
     notes: sized('&<', NOTES_MAX),
@@ -340,5 +349,109 @@ describe('renderQuestionMessage: the extreme question', () => {
     expect(select.options[2]?.text.text).toBe(`★ ${question.options[2]?.label}`);
     expect(select.options[2]?.text.text.length).toBe(SLACK_LIMITS.optionText);
     expect(select.type === 'multi_static_select' && select.initial_options).toEqual([select.options[2]]);
+  });
+});
+
+describe('renderQuestionMessage: several recommended and notes per option', () => {
+  const multi = makeQuestion({ multiSelect: true, recommended: ['Use Postgres', 'Use Redis'] });
+
+  it('GIVEN a multi-select with two recommended options THEN both are starred and preselected', () => {
+    const message = renderQuestionMessage(multi, { revision: 0 });
+    expect(mrkdwnTexts(message.blocks)).toContain(
+      '*Options* (pick any)\n• ★ *Use Postgres* — already running\n• ★ *Use Redis* — faster, one more service',
+    );
+    const select = picker(message);
+    expect(select.type === 'multi_static_select' && select.initial_options).toEqual([
+      select.options[0],
+      select.options[1],
+    ]);
+    expect(select.options.map((option) => option.text.text)).toEqual(['★ Use Postgres', '★ Use Redis', 'Other']);
+    expect(lastContext(message)).toBe('✅ ready');
+  });
+
+  it('GIVEN a draft with notes on picked options THEN the ready line counts them (not those of options not picked)', () => {
+    const shown: Draft = {
+      ...draft(['Use Redis'], false, 'overall'),
+      choiceNotes: [
+        { choice: 'Use Redis', notes: 'the cache one' },
+        { choice: 'Use Postgres', notes: 'not picked' },
+      ],
+    };
+    const message = renderQuestionMessage(multi, { draft: shown, draftBy: 'Ada', revision: 0 });
+    expect(lastContext(message)).toBe('✅ ready | Notes by Ada: overall | notes on 1 option');
+  });
+
+  it('GIVEN an answer with notes per option THEN each follows the answer under its option, then the notes under a heading', () => {
+    const answered: SingleQuestion = {
+      ...multi,
+      status: 'answered',
+      answer: {
+        choices: ['Use Postgres', 'Use Redis'],
+        other: false,
+        notes: 'Both.',
+        choiceNotes: [
+          { choice: 'Use Postgres', notes: 'for the rows' },
+          { choice: 'Use Redis', notes: 'for <sessions> & more' },
+        ],
+        by: ada,
+        at: ANSWERED_AT,
+      },
+    };
+    const texts = mrkdwnTexts(renderQuestionMessage(answered, { revision: 0 }).blocks);
+    expect(texts.slice(-3)).toEqual([
+      '*Notes on Use Postgres:*\n>>> for the rows',
+      '*Notes on Use Redis:*\n>>> for &lt;sessions&gt; &amp; more',
+      '*Notes:*\n>>> Both.',
+    ]);
+  });
+
+  it('GIVEN an answer without notes per option THEN it reads as it always has (notes bare, no heading)', () => {
+    const answered: Question = { ...makeQuestion(), status: 'answered', answer };
+    expect(mrkdwnTexts(renderQuestionMessage(answered, { revision: 0 }).blocks).at(-1)).toBe('>>> Keep it small');
+  });
+
+  /** The heaviest answer the store takes: every option and Other, notes on each, as long as one delivery note holds. */
+  function heaviestAnswer(question: SingleQuestion, fill: string): Answer {
+    for (let length = NOTES_MAX; length > 0; length = Math.floor(length * 0.9)) {
+      const selection = {
+        choices: question.options.map((option) => option.label),
+        other: true,
+        notes: sized(fill, length),
+        choiceNotes: question.options.map((option) => ({ choice: option.label, notes: sized(fill, length) })),
+      };
+      try {
+        return answerOf(question, selection, { by: { ...ada, displayName: sized(fill, 80) }, at: ANSWERED_AT });
+      } catch {
+        // too long for one delivery note: shorter notes
+      }
+    }
+    throw new Error('no answer fits');
+  }
+
+  const EXTREMES: [string, SingleQuestion][] = [
+    ['Markdown, <script> and &', extremeQuestion()],
+    ['every text made of &', extremeQuestion('&')],
+    ['every text made of <', extremeQuestion('<')],
+  ];
+  it.each(
+    EXTREMES,
+  )('GIVEN the extreme question (%s) answered with notes on every option THEN the message fits and shows every note in full', (_name, question) => {
+    const heavy = heaviestAnswer(question, question.question.startsWith('&') ? '&' : '<&> notes ');
+    for (const status of ['answered', 'delivered'] as const) {
+      const message = renderQuestionMessage(
+        { ...question, status, answer: heavy, deliveredAt: ANSWERED_AT },
+        { revision: 0 },
+      );
+      expect(() => assertSlackMessage(message)).not.toThrow();
+      expect(blockTextLength(message.blocks)).toBeLessThanOrEqual(SLACK_LIMITS.messageBlockText);
+      const shown = allText(message.blocks).replace(/\s+/g, '');
+      const notes =
+        'members' in heavy ? [] : [heavy.notes ?? '', ...(heavy.choiceNotes ?? []).map((entry) => entry.notes)];
+      for (const text of notes) {
+        const squashed = text.replace(/\s+/g, '');
+        const escapedText = squashed.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+        expect(shown.includes(squashed) || shown.includes(escapedText)).toBe(true);
+      }
+    }
   });
 });

@@ -209,7 +209,7 @@ describe('Slack end to end', () => {
     const winner = answered?.answer?.by.userId;
     const loser = winner === 'UANA' ? 'UBOB' : 'UANA';
     expect(h.responder.to(loser)[0]).toContain(`already answered by name-${winner?.toLowerCase()}`);
-    expect(answered?.answer?.choices).toEqual(['Postgres']);
+    expect(answered?.answer).toMatchObject({ choices: ['Postgres'] });
   });
 
   it('GIVEN a user outside SLACK_ALLOWED_USERS THEN every interaction is refused in place and nothing changes', async () => {
@@ -357,6 +357,8 @@ describe('Slack end to end', () => {
       ),
     );
     await expect.poll(async () => (await h.store.get(question.project, question.id))?.status).toBe('answered');
-    expect((await h.store.get(question.project, question.id))?.answer?.choices).toEqual(['Postgres', 'SQLite']);
+    expect((await h.store.get(question.project, question.id))?.answer).toMatchObject({
+      choices: ['Postgres', 'SQLite'],
+    });
   });
 });

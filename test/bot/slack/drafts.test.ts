@@ -36,8 +36,9 @@ async function harness(): Promise<Harness> {
 async function parkAndPost(h: Harness) {
   const project = uniqueProject('drafts');
   const question = await h.store.park(project, spec());
-  await vi.waitFor(async () =>
-    expect((await h.store.get(project, question.id))?.messages.filter(isChat)).toHaveLength(1),
+  await vi.waitFor(
+    async () => expect((await h.store.get(project, question.id))?.messages.filter(isChat)).toHaveLength(1),
+    { timeout: 10_000 },
   );
   const message = postedMessage(h.slack, question);
   if (!message) throw new Error('not posted');

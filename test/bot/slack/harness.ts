@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { inject } from 'vitest';
-import { ACTION_IDS, CALLBACK_IDS, NOTES_BLOCK_IDS } from '../../../src/blocks/slack/ids.js';
+import { ACTION_IDS, CALLBACK_IDS, NOTES_BLOCK_IDS, optionNotesBlockId } from '../../../src/blocks/slack/ids.js';
 import type { Logger } from '../../../src/bot/logger.js';
 import type { ServeConfig, SlackConfig } from '../../../src/config.js';
 import type { Question } from '../../../src/core/question.js';
@@ -216,11 +216,28 @@ export function messageState(blocks: unknown, selected?: { value: string } | { v
   return values;
 }
 
-/** The block id of the question's picker in the message as last drawn. */
-export function pickerBlockId(blocks: unknown): string {
-  const block = ((blocks ?? []) as Blocks).find((b) => b.elements?.some((e) => e.action_id === ACTION_IDS.pick));
+/** The block id of the question's picker in the message as last drawn (of a set: the `member`th picker). */
+export function pickerBlockId(blocks: unknown, member = 0): string {
+  const block = ((blocks ?? []) as Blocks).filter((b) => b.elements?.some((e) => e.action_id === ACTION_IDS.pick))[
+    member
+  ];
   if (block?.block_id === undefined) throw new Error('no picker in the message');
   return block.block_id;
+}
+
+/** A click on a set member's "Add notes": its block is the member's picker block. */
+export function memberButtonAction(actionId: string, ref: string, blockId: string) {
+  return { action_id: actionId, block_id: blockId, type: 'button', value: ref };
+}
+
+/** A multi-select's pick as Slack sends it (`selected_options`). */
+export function multiSelectAction(blockId: string, values: readonly string[], actionId: string = ACTION_IDS.pick) {
+  return {
+    action_id: actionId,
+    block_id: blockId,
+    type: 'multi_static_select',
+    selected_options: values.map((value) => ({ text: { type: 'plain_text', text: value }, value })),
+  };
 }
 
 export interface ClickOptions {
@@ -267,13 +284,21 @@ export function selectAction(blockId: string, value: string) {
   };
 }
 
-/** A `view_submission` of the notes modal as Slack sends it. */
+/**
+ * A `view_submission` of the notes modal as Slack sends it: `pick` one value (a static select) or several (a
+ * multi-select); `optionNotes` the notes typed per option (option index → text), for a multi-select's fields.
+ */
 export function notesSubmission(
   userId: string,
   view: { id: string; private_metadata: unknown; previous_view_id?: string | null },
-  pick: string | null,
+  pick: string | readonly string[] | null,
   notes: string | null,
+  optionNotes: Readonly<Record<number, string>> = {},
 ) {
+  const pickState =
+    typeof pick === 'object' && pick !== null
+      ? { type: 'multi_static_select', selected_options: pick.map((value) => ({ value })) }
+      : { type: 'static_select', selected_option: pick === null ? null : { value: pick } };
   return {
     type: 'view_submission',
     team: { id: 'T1', domain: 'team' },
@@ -291,12 +316,39 @@ export function notesSubmission(
       root_view_id: view.id,
       state: {
         values: {
-          [NOTES_BLOCK_IDS.pick]: {
-            [ACTION_IDS.notesPick]: { type: 'static_select', selected_option: pick === null ? null : { value: pick } },
-          },
+          [NOTES_BLOCK_IDS.pick]: { [ACTION_IDS.notesPick]: pickState },
+          ...Object.fromEntries(
+            Object.entries(optionNotes).map(([index, value]) => [
+              optionNotesBlockId(Number(index)),
+              { [ACTION_IDS.notesOption]: { type: 'plain_text_input', value } },
+            ]),
+          ),
           [NOTES_BLOCK_IDS.notes]: { [ACTION_IDS.notesText]: { type: 'plain_text_input', value: notes } },
         },
       },
+    },
+    response_urls: [],
+  };
+}
+
+/** A `view_submission` of a set's review modal (no inputs: its metadata is what it carries). */
+export function reviewSubmission(userId: string, view: { id: string; private_metadata: unknown }) {
+  return {
+    type: 'view_submission',
+    team: { id: 'T1', domain: 'team' },
+    user: user(userId),
+    api_app_id: 'A1',
+    token: 'verification-token',
+    trigger_id: `trigger-${userId}-${Date.now()}`,
+    view: {
+      id: view.id,
+      type: 'modal',
+      callback_id: CALLBACK_IDS.review,
+      private_metadata: view.private_metadata,
+      hash: 'h1',
+      previous_view_id: null,
+      root_view_id: view.id,
+      state: { values: {} },
     },
     response_urls: [],
   };

@@ -55,11 +55,14 @@ async function twoChannels(privateAllow?: readonly string[]): Promise<Setup> {
   open.push(h);
   const onPublic = await h.store.park(publicProject, spec({ question: 'Which queue should the public API use?' }));
   const onPrivate = await h.store.park(privateProject, spec({ question: 'Which key signs the private releases?' }));
-  await vi.waitFor(async () => {
-    for (const q of [onPublic, onPrivate]) {
-      expect((await h.store.get(q.project, q.id))?.messages.filter(isChat)).toHaveLength(1);
-    }
-  });
+  await vi.waitFor(
+    async () => {
+      for (const q of [onPublic, onPrivate]) {
+        expect((await h.store.get(q.project, q.id))?.messages.filter(isChat)).toHaveLength(1);
+      }
+    },
+    { timeout: 10_000 },
+  );
   return { h, onPublic, onPrivate };
 }
 
@@ -67,7 +70,7 @@ async function twoChannels(privateAllow?: readonly string[]): Promise<Setup> {
 async function openHome(h: Harness, user: string): Promise<{ json: string; metadata: string; send: string }> {
   const before = publishesFor(h, user).length;
   expect((await h.event({ type: 'app_home_opened', user, channel: `D${user}`, tab: 'home' })).status).toBe(200);
-  await vi.waitFor(() => expect(publishesFor(h, user).length).toBe(before + 1));
+  await vi.waitFor(() => expect(publishesFor(h, user).length).toBe(before + 1), { timeout: 10_000 });
   const view = (publishesFor(h, user).at(-1) as SlackCall).body.view as {
     private_metadata: string;
     blocks: { block_id?: string; accessory?: { value?: string } }[];
@@ -118,13 +121,16 @@ describe('the Home tab shows only the channels a person is in', () => {
         value: outsider.send,
       }),
     );
-    await vi.waitFor(async () => expect((await h.store.get(onPublic.project, onPublic.id))?.status).toBe('answered'));
+    await vi.waitFor(async () => expect((await h.store.get(onPublic.project, onPublic.id))?.status).toBe('answered'), {
+      timeout: 10_000,
+    });
     expect((await h.store.get(onPrivate.project, onPrivate.id))?.status).toBe('pending');
     expect(outsider.send).not.toContain(refOf(onPrivate));
 
     // A forged "Send N answers" naming the private question: refused with the reason, nothing sent.
-    await vi.waitFor(() =>
-      expect(JSON.stringify((publishesFor(h, 'UOUT').at(-1) as SlackCall).body.view)).toContain('Sent 1 answer'),
+    await vi.waitFor(
+      () => expect(JSON.stringify((publishesFor(h, 'UOUT').at(-1) as SlackCall).body.view)).toContain('Sent 1 answer'),
+      { timeout: 10_000 },
     );
     const before = publishesFor(h, 'UOUT').length;
     await h.interact(
@@ -135,7 +141,7 @@ describe('the Home tab shows only the channels a person is in', () => {
         value: refOf(onPrivate),
       }),
     );
-    await vi.waitFor(() => expect(publishesFor(h, 'UOUT').length).toBe(before + 1));
+    await vi.waitFor(() => expect(publishesFor(h, 'UOUT').length).toBe(before + 1), { timeout: 10_000 });
     expect(JSON.stringify((publishesFor(h, 'UOUT').at(-1) as SlackCall).body.view)).toContain(
       'a channel you are not in',
     );
@@ -151,7 +157,7 @@ describe('the Home tab shows only the channels a person is in', () => {
     // A pick from Home for the private question: refused, the tab redrawn with the reason, no draft kept.
     const before = publishes();
     await h.interact(homeAction('UOUT', outsider.metadata, inboxPick(onPrivate, 1)));
-    await vi.waitFor(() => expect(publishes()).toBe(before + 1));
+    await vi.waitFor(() => expect(publishes()).toBe(before + 1), { timeout: 10_000 });
     const redrawn = publishesFor(h, 'UOUT').at(-1) as SlackCall;
     expect(JSON.stringify(redrawn.body.view)).toContain('a channel you are not in');
     expect(await h.store.getDraft(onPrivate.project, onPrivate.id, person)).toBeUndefined();
@@ -165,7 +171,7 @@ describe('the Home tab shows only the channels a person is in', () => {
         value: refOf(onPrivate),
       }),
     );
-    await vi.waitFor(() => expect(publishes()).toBe(before + 2));
+    await vi.waitFor(() => expect(publishes()).toBe(before + 2), { timeout: 10_000 });
     expect(h.slack.callsOf('views.open')).toEqual([]);
 
     // A notes modal submission claiming to come from Home: refused in the modal, nothing saved.
@@ -194,7 +200,7 @@ describe('the Home tab shows only the channels a person is in', () => {
         buttonAction(ACTION_IDS.send, refOf(onPrivate)),
       ),
     );
-    await vi.waitFor(() => expect(h.responder.to('UOUT')).toHaveLength(1));
+    await vi.waitFor(() => expect(h.responder.to('UOUT')).toHaveLength(1), { timeout: 10_000 });
     expect(h.responder.to('UOUT')[0]).toContain('not routed to this channel');
 
     const after = await h.store.get(onPrivate.project, onPrivate.id);
@@ -216,8 +222,9 @@ describe('the Home tab shows only the channels a person is in', () => {
         value: granted.send,
       }),
     );
-    await vi.waitFor(async () =>
-      expect((await h.store.get(onPrivate.project, onPrivate.id))?.answer?.by.userId).toBe('UGRANT'),
+    await vi.waitFor(
+      async () => expect((await h.store.get(onPrivate.project, onPrivate.id))?.answer?.by.userId).toBe('UGRANT'),
+      { timeout: 10_000 },
     );
     expect((await h.store.get(onPublic.project, onPublic.id))?.status).toBe('pending');
   });

@@ -4,7 +4,7 @@ import { SlackSurface } from '../../../src/bot/slack/surface.js';
 import { createWebClient } from '../../../src/bot/slack/web.js';
 import { FakeSlackApi } from '../../fakes/slack-api.js';
 import { isChat } from '../../support/messages.js';
-import { openTestStore, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
+import { openTestStore, setSpec, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
 import { CHANNEL, type Harness, postedMessage, refOf, startHarness, TEST_RETRY } from './harness.js';
 
 const open: { stop: () => Promise<void> }[] = [];
@@ -104,6 +104,29 @@ describe('SlackSurface', () => {
     slack.fail('chat.update', { status: 200, error: 'message_not_found' });
     await expect(surface.update(question, ref)).resolves.toBeUndefined();
     expect(refOf(question)).toBe((message?.metadata as { event_payload: { ref: string } }).event_payload.ref);
+  });
+
+  it('GIVEN Slack refusing a set as msg_blocks_too_long THEN it is posted with every member and picker, and the set’s and members’ Context/Impact follow in the thread', async () => {
+    const slack = await new FakeSlackApi().start();
+    open.push(slack);
+    slack.fail('chat.postMessage', { status: 200, error: 'msg_blocks_too_long' });
+    const surface = new SlackSurface({
+      client: createWebClient({ token: 'xoxb-test', apiUrl: slack.url, retryConfig: TEST_RETRY }),
+      channel: CHANNEL,
+    });
+    const store = await openTestStore();
+    open.push({ stop: () => store.close() });
+    const question = await store.park(uniqueProject(), setSpec());
+    await surface.post(question, CHANNEL, { maybePostedBefore: false });
+    const message = postedMessage(slack, question);
+    const blocks = message?.blocks as { type: string; block_id?: string }[];
+    expect(blocks.map((b) => b.type)).not.toContain('markdown');
+    expect(blocks.filter((b) => b.block_id?.startsWith('al_q:'))).toHaveLength(3);
+    const thread = String(slack.callsOf('chat.postMessage').at(-1)?.body.markdown_text);
+    expect(thread).toContain(`### Context\n\n${question.context}`);
+    expect(thread).toContain(`### #${question.id}.2 Caches\n\n#### Context\n\nBilling reads prices on every request.`);
+    expect(thread).toContain(`### #${question.id}.3 Naming\n\n#### Impact\n\nThe name goes into every dashboard.`);
+    expect(thread).not.toContain(`#${question.id}.1 Database`);
   });
 
   it('GIVEN a first post THEN history is not read; GIVEN a retry with no earlier copy THEN it posts', async () => {
