@@ -159,7 +159,7 @@ describe('Discord interactions', () => {
     );
     const answered = await h.store.get(question.project, question.id);
     const winner = answered?.answer?.by.displayName;
-    expect(answered?.answer?.choices).toEqual(['Postgres']);
+    expect(answered?.answer).toMatchObject({ choices: ['Postgres'] });
     expect(texts.filter((t) => t.startsWith('Sent: Postgres'))).toHaveLength(1);
     const loser = texts.find((t) => !t.startsWith('Sent:'));
     expect(loser).toMatch(
