@@ -11,7 +11,7 @@ import {
 import type { DiscordMessage } from '../../../src/blocks/discord/types.js';
 import { toDiscordJsOptions } from '../../../src/blocks/discord/types.js';
 import { RECOMMENDED_MARK } from '../../../src/core/limits.js';
-import type { Draft, Question, QuestionStatus } from '../../../src/core/question.js';
+import type { Draft, QuestionStatus } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import {
   CREATED_AT,
