@@ -36,7 +36,6 @@ import {
   type Draft,
   memberRef,
   type Question,
-  type QuestionItem,
   type Selection,
   type SingleSpec,
 } from '../../core/question.js';
@@ -193,15 +192,15 @@ export interface ReceiptMember {
  */
 export function renderDraftReceipt(question: Question, draft: Draft, set?: ReceiptMember): DiscordMessage {
   const lines: string[] = [];
-  if (question.members === undefined || set === undefined) {
-    const item: QuestionItem = question.members?.[0] ?? (question as SingleQuestion);
+  if (question.members === undefined) {
     lines.push(
-      `**#${question.id}** · ${neutraliseMentions(truncate(oneLine(item.question), 120))}`,
-      `Your answer: **${neutraliseMentions(describeSelection(item, draft))}**`,
+      `**#${question.id}** · ${neutraliseMentions(truncate(oneLine(question.question), 120))}`,
+      `Your answer: **${neutraliseMentions(describeSelection(question, draft))}**`,
       ...notesLines(draft),
-      readyMark(answerReadiness(item, draft)),
+      readyMark(answerReadiness(question, draft)),
     );
   } else {
+    if (set === undefined) throw new RangeError(`#${question.id} is a set: a receipt names its member`);
     const member = question.members[set.member];
     if (member === undefined) throw new RangeError(`#${question.id} has no member ${set.member}`);
     const drafts = question.members.map((_, index) => (index === set.member ? draft : set.drafts[index]));
