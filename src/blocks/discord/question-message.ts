@@ -32,13 +32,7 @@
 import { type APIEmbed, type APIEmbedField, ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { answerReadiness, describeSelection } from '../../core/answer.js';
 import { shownMarks } from '../../core/inbox.js';
-import {
-  type Draft,
-  memberRef,
-  type Question,
-  type Selection,
-  type SingleSpec,
-} from '../../core/question.js';
+import { type Draft, memberRef, type Question, type Selection, type SingleSpec } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { type Cuttable, fitEmbeds } from './fit.js';
 import {
