@@ -121,3 +121,35 @@ export function displayName(name: string): string {
 export function notesPreview(notes: string): string {
   return neutraliseMentions(truncate(oneLine(notes), NOTES_PREVIEW_MAX));
 }
+
+/** Notes on one line, neutralised, cut to `max` (for previews where room is counted). */
+export function notesPreviewOf(notes: string, max: number): string {
+  return neutraliseMentions(truncate(oneLine(notes), max));
+}
+
+const ITEM_MARKS: Readonly<Record<Readiness, string>> = {
+  ready: '✅ ready',
+  'pick-one': '👉 pick one',
+  'needs-note': '✍️ needs a note (Other)',
+};
+
+/** The ready mark of one member of a set: `✅ ready` / `👉 pick one` / `✍️ needs a note (Other)`. */
+export function itemMark(readiness: Readiness): string {
+  return ITEM_MARKS[readiness];
+}
+
+/** How many members of a set are ready: `✅ 3 of 3 ready` when all are, else `👉 2 of 3 ready`. */
+export function setReadyLine(marks: readonly Readiness[]): string {
+  const ready = marks.filter((mark) => mark === 'ready').length;
+  return `${ready === marks.length ? '✅' : '👉'} ${ready} of ${marks.length} ready`;
+}
+
+/** 🔴 / 🟢: a member's (or an inbox entry's) blocking mark in one character. */
+export function blockingDot(isBlocking: boolean): string {
+  return isBlocking ? '🔴' : '🟢';
+}
+
+/** `text` as a Markdown block quote, line by line (`> `), so quotes can follow one another. */
+export function quoted(text: string): string {
+  return `> ${text.replace(/\n/g, '\n> ')}`;
+}

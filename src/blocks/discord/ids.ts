@@ -3,36 +3,46 @@
  * payload, the values of their selects, and the helpers that read those back.
  *
  * Every custom id is `al:<verb>` followed by `:`-separated arguments, ≤ 100 characters (Discord's limit; the
- * longest here is about 60). A question is referenced by its ref, `formatQuestionRef(project, id)`
+ * longest here is 82). A question is referenced by its ref, `formatQuestionRef(project, id)`
  * (`<16-char tag>.<id>`, see `core/question-ref.ts`), never by project name or text. Discord requires custom ids
- * to be unique within one message, and these are: each names its question (and, for paging, its target page).
- * The inbox pages by cursor, not by number: `<after>` is the ref of the question before the page, `-` for the first
+ * to be unique within one message, and these are: each names its question (and member, and for paging, its target
+ * page). The inbox pages by cursor, not by number: `<after>` is the ref of the question before the page, `-` for the first
  * page (a ref, not the store's longer cursor, so the longest id stays under 100 characters: about 85).
  *
  * | custom id                                   | component                                             |
  * | ------------------------------------------- | ----------------------------------------------------- |
- * | `al:pick:<ref>`                             | question message: the string select (options + Other) |
- * | `al:notes:<ref>`                            | question message: "Add notes" button (opens the modal) |
- * | `al:send:<ref>`                             | question message: "Send" button                       |
+ * | `al:pick:<ref>`                             | single question message: the string select            |
+ * | `al:pick:<ref>:<member>`                    | set message: one member's string select               |
+ * | `al:notes:<ref>`                            | question message: "Add notes" (a modal, or the menu)  |
+ * | `al:notes-for:<ref>[:<member>]`             | notes menu: which notes of an item to write (a modal) |
+ * | `al:send:<ref>`                             | "Send" (a set: the review first)                      |
+ * | `al:send-yes:<ref>:<check>`                 | the set's review: "Send answers"                      |
  * | `al:remove:<ref>`                           | question message: "Remove" button (asks to confirm)   |
  * | `al:remove-yes:<ref>`                       | ephemeral confirmation: "Remove" (dismisses)          |
  * | `al:remove-no:<ref>`                        | ephemeral confirmation: "Cancel"                      |
  * | `al:notes-modal:<ref>`                      | the notes modal, opened from a question message       |
+ * | `al:notes-modal:<ref>:menu`                 | the notes modal, opened from the notes menu           |
  * | `al:notes-modal:<ref>:<filter>:<after>`     | the notes modal, opened from the inbox (redraw it)    |
  * | `al:inbox-filter`                           | inbox: filter select; values {@link INBOX_FILTERS}    |
  * | `al:inbox-question:<filter>:<after>`        | inbox: which question to answer; values are refs      |
- * | `al:inbox-pick:<ref>:<filter>:<after>`      | inbox: the selected question's answer select          |
+ * | `al:inbox-pick:<ref>[:<member>]:<filter>:<after>` | inbox: the selected question's (member's) select |
  * | `al:inbox-notes:<ref>:<filter>:<after>`     | inbox: "Add notes" for the selected question          |
  * | `al:inbox-send:<filter>:<after>`            | inbox: "Send N answers" (the ready ones shown)        |
- * | `al:inbox-page:<filter>:<after>`            | inbox: "First" / "Next"; `after` starts the page shown |
+ * | `al:inbox-page:<filter>:<after>`            | inbox: "First" / "Next" / "Back"; `after` starts the page |
+ *
+ * `<member>` is the 0-based member of a set (`#12.1` is 0); ids of single questions carry none, so messages posted
+ * before sets existed still answer. `<check>` is {@link REVIEW_CHECK_LENGTH} url-safe characters naming the
+ * answers a review showed (`review.ts`). The longest id, `al:inbox-pick` with a member, the longest ref and
+ * cursor, is 82 characters.
  *
  * `<filter>` is `all`, `blocking` or `non-blocking`; `<after>` a ref or `-`. The inbox is an ephemeral
  * reply that each interaction redraws in place (`interaction.update`), so every inbox id carries the inbox state it
  * was drawn in: a handler redraws without remembering anything. The filter select carries none: a new filter
  * starts at its first page with nothing selected.
  *
- * Inside the notes modal the components' custom ids are {@link NOTES_MODAL_FIELDS} (`choice`, `notes`): Discord
- * requires them unique within the modal only, and the modal's own id carries the ref.
+ * Inside the notes modal the components' custom ids are {@link NOTES_MODAL_FIELDS} (`choice`, `notes`) and
+ * {@link formatNotesField}'s (`notes:<member>`, `option:<index>[:<member>]`): Discord requires them unique within
+ * the modal only, and the modal's own id carries the ref.
  *
  * Select values: the option's index in `question.options` (`"0"` … `"5"`) or `"other"` for `Other`, never the label
  * (labels change meaning if reordered and may outgrow a value). {@link selectionFromValues} reads a select's
@@ -43,7 +53,7 @@
  */
 
 import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
-import { OTHER_LABEL, type QuestionSpec, type Selection } from '../../core/question.js';
+import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
 
 /** Discord's limit on a `custom_id`. */
@@ -78,28 +88,48 @@ function parseAfter(value: string | undefined): { after?: string } | undefined {
 // Custom ids
 
 /** Verbs whose id is `al:<verb>:<ref>` and nothing else. */
-export const QUESTION_VERBS = ['pick', 'notes', 'send', 'remove', 'remove-yes', 'remove-no'] as const;
+export const QUESTION_VERBS = ['notes', 'send', 'remove', 'remove-yes', 'remove-no'] as const;
 export type QuestionVerb = (typeof QUESTION_VERBS)[number];
 
 /**
- * What a custom id says, by `kind` (the verb). `ref` is a question ref (checked with `parseQuestionRef`); `inbox`
- * is the inbox state the component was drawn in (for `inbox-page`, the page to show).
+ * What a custom id says, by `kind` (the verb). `ref` is a question ref (checked with `parseQuestionRef`); `member`
+ * the 0-based member of a set (`#12.1` is member 0); `inbox` is the inbox state the component was drawn in (for
+ * `inbox-page`, the page to show); `check` the review's check ({@link REVIEW_CHECK_LENGTH} url-safe characters).
  */
 export type DiscordCustomId =
   | { readonly kind: QuestionVerb; readonly ref: string }
-  /** The notes modal; `inbox` is set when it was opened from the inbox, which its submit then redraws. */
-  | { readonly kind: 'notes-modal'; readonly ref: string; readonly inbox?: InboxState }
+  /** The answer select of a single question (no member), or of one member of a set. */
+  | { readonly kind: 'pick'; readonly ref: string; readonly member?: number }
+  /** The notes menu's select of one item (a set's member, or the single question without one). */
+  | { readonly kind: 'notes-for'; readonly ref: string; readonly member?: number }
+  /** The review's "Send answers": sends when the answers are still those reviewed (`check`). */
+  | { readonly kind: 'send-yes'; readonly ref: string; readonly check: string }
+  /**
+   * The notes modal, opened from the question message; or from the inbox (`inbox`) or the notes menu (`menu`),
+   * which its submit then redraws. Never both.
+   */
+  | { readonly kind: 'notes-modal'; readonly ref: string; readonly inbox?: InboxState; readonly menu?: true }
   | { readonly kind: 'inbox-filter' }
   | { readonly kind: 'inbox-question'; readonly inbox: InboxState }
-  | { readonly kind: 'inbox-pick'; readonly ref: string; readonly inbox: InboxState }
+  | { readonly kind: 'inbox-pick'; readonly ref: string; readonly member?: number; readonly inbox: InboxState }
   | { readonly kind: 'inbox-notes'; readonly ref: string; readonly inbox: InboxState }
   | { readonly kind: 'inbox-send'; readonly inbox: InboxState }
   | { readonly kind: 'inbox-page'; readonly inbox: InboxState };
 
 export type DiscordCustomIdKind = DiscordCustomId['kind'];
 
+/** Characters of a review's check in `al:send-yes:<ref>:<check>`. */
+export const REVIEW_CHECK_LENGTH = 8;
+
+/** The argument that marks a notes modal opened from the notes menu. */
+const MENU_ARG = 'menu';
+
 function stateArgs(state: InboxState): string {
   return `${state.filter}:${state.after ?? '-'}`;
+}
+
+function memberArg(member: number | undefined): string {
+  return member === undefined ? '' : `:${member}`;
 }
 
 /**
@@ -109,15 +139,20 @@ function stateArgs(state: InboxState): string {
 export function formatCustomId(id: DiscordCustomId): string {
   const head = `${CUSTOM_ID_PREFIX}:${id.kind}`;
   switch (id.kind) {
-    case 'pick':
     case 'notes':
     case 'send':
     case 'remove':
     case 'remove-yes':
     case 'remove-no':
       return `${head}:${id.ref}`;
+    case 'pick':
+    case 'notes-for':
+      return `${head}:${id.ref}${memberArg(id.member)}`;
+    case 'send-yes':
+      return `${head}:${id.ref}:${id.check}`;
     case 'notes-modal':
-      return id.inbox === undefined ? `${head}:${id.ref}` : `${head}:${id.ref}:${stateArgs(id.inbox)}`;
+      if (id.inbox !== undefined) return `${head}:${id.ref}:${stateArgs(id.inbox)}`;
+      return id.menu === true ? `${head}:${id.ref}:${MENU_ARG}` : `${head}:${id.ref}`;
     case 'inbox-filter':
       return head;
     case 'inbox-question':
@@ -125,6 +160,7 @@ export function formatCustomId(id: DiscordCustomId): string {
     case 'inbox-page':
       return `${head}:${stateArgs(id.inbox)}`;
     case 'inbox-pick':
+      return `${head}:${id.ref}${memberArg(id.member)}:${stateArgs(id.inbox)}`;
     case 'inbox-notes':
       return `${head}:${id.ref}:${stateArgs(id.inbox)}`;
   }
@@ -134,10 +170,25 @@ function ref(text: string | undefined): string | undefined {
   return parseQuestionRef(text) === undefined ? undefined : text;
 }
 
+/** A member index as ids carry it (`0`…`99`), or undefined. */
+function member(text: string | undefined): number | undefined {
+  return text !== undefined && /^(0|[1-9]\d?)$/.test(text) ? Number(text) : undefined;
+}
+
 function state(filter: string | undefined, after: string | undefined): InboxState | undefined {
   const validFilter = parseInboxFilter(filter);
   const validAfter = parseAfter(after);
   return validFilter === undefined || validAfter === undefined ? undefined : { filter: validFilter, ...validAfter };
+}
+
+/** A ref with an optional member after it (`<ref>` or `<ref>:<member>`), from an id's arguments. */
+function refAndMember(args: readonly string[]): { ref: string; member?: number } | undefined {
+  const [a, b] = args;
+  const valid = ref(a);
+  if (valid === undefined || args.length > 2) return undefined;
+  if (args.length === 1) return { ref: valid };
+  const index = member(b);
+  return index === undefined ? undefined : { ref: valid, member: index };
 }
 
 /**
@@ -150,7 +201,6 @@ export function parseCustomId(customId: unknown): DiscordCustomId | undefined {
   if (prefix !== CUSTOM_ID_PREFIX || kind === undefined) return undefined;
   const [a, b, c] = args;
   switch (kind) {
-    case 'pick':
     case 'notes':
     case 'send':
     case 'remove':
@@ -159,10 +209,21 @@ export function parseCustomId(customId: unknown): DiscordCustomId | undefined {
       const valid = args.length === 1 ? ref(a) : undefined;
       return valid === undefined ? undefined : { kind, ref: valid };
     }
+    case 'pick':
+    case 'notes-for': {
+      const parsed = refAndMember(args);
+      return parsed === undefined ? undefined : { kind, ...parsed };
+    }
+    case 'send-yes': {
+      const valid = args.length === 2 ? ref(a) : undefined;
+      const check = b !== undefined && new RegExp(`^[A-Za-z0-9_-]{${REVIEW_CHECK_LENGTH}}$`).test(b) ? b : undefined;
+      return valid === undefined || check === undefined ? undefined : { kind, ref: valid, check };
+    }
     case 'notes-modal': {
       const valid = ref(a);
       if (valid === undefined) return undefined;
       if (args.length === 1) return { kind, ref: valid };
+      if (args.length === 2) return b === MENU_ARG ? { kind, ref: valid, menu: true } : undefined;
       const inbox = args.length === 3 ? state(b, c) : undefined;
       return inbox === undefined ? undefined : { kind, ref: valid, inbox };
     }
@@ -174,7 +235,12 @@ export function parseCustomId(customId: unknown): DiscordCustomId | undefined {
       const inbox = args.length === 2 ? state(a, b) : undefined;
       return inbox === undefined ? undefined : { kind, inbox };
     }
-    case 'inbox-pick':
+    case 'inbox-pick': {
+      if (args.length !== 3 && args.length !== 4) return undefined;
+      const parsed = refAndMember(args.slice(0, args.length - 2));
+      const inbox = state(args.at(-2), args.at(-1));
+      return parsed === undefined || inbox === undefined ? undefined : { kind, ...parsed, inbox };
+    }
     case 'inbox-notes': {
       const valid = args.length === 3 ? ref(a) : undefined;
       const inbox = state(b, c);
@@ -191,11 +257,51 @@ export function parseCustomId(customId: unknown): DiscordCustomId | undefined {
  * {@link selectionFromValues}) or, for the text input, `value`.
  */
 export const NOTES_MODAL_FIELDS = Object.freeze({
-  /** The answer select (options + Other). */
+  /** The answer select (options + Other) of a single question. */
   choice: 'choice',
-  /** The notes text input. */
+  /** The answer notes text input of a single question. */
   notes: 'notes',
 } as const);
+
+/**
+ * One text input of a notes modal: the answer notes of an item (`option` absent) or the notes of one picked option
+ * (its index in the item's options); `member` is the set's member, absent for a single question.
+ */
+export interface NotesField {
+  readonly member?: number;
+  readonly option?: number;
+}
+
+/**
+ * A notes text input's custom id (unique within its modal): `notes` / `notes:<member>` for the answer notes,
+ * `option:<index>` / `option:<index>:<member>` for an option's. A single question's answer notes keep the id they
+ * always had ({@link NOTES_MODAL_FIELDS}.notes).
+ */
+export function formatNotesField(field: NotesField): string {
+  const head = field.option === undefined ? NOTES_MODAL_FIELDS.notes : `option:${field.option}`;
+  return `${head}${memberArg(field.member)}`;
+}
+
+/** What a notes text input's custom id says, or undefined (the answer select's id, another id, garbage). */
+export function parseNotesField(customId: unknown): NotesField | undefined {
+  if (typeof customId !== 'string') return undefined;
+  const parts = customId.split(':');
+  const [head, x, y] = parts;
+  if (head === NOTES_MODAL_FIELDS.notes) {
+    if (parts.length === 1) return {};
+    const index = parts.length === 2 ? member(x) : undefined;
+    return index === undefined ? undefined : { member: index };
+  }
+  if (head !== 'option' || (parts.length !== 2 && parts.length !== 3)) return undefined;
+  const option = member(x);
+  if (option === undefined) return undefined;
+  if (parts.length === 2) return { option };
+  const index = member(y);
+  return index === undefined ? undefined : { member: index, option };
+}
+
+/** The notes menu's value for an item's answer notes (an option's notes are the option's select value). */
+export const ANSWER_NOTES_VALUE = 'notes';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Select values <-> labels
@@ -209,14 +315,14 @@ export function optionValue(index: number): string {
 }
 
 /** The label a select value stands for (an option's label, or `Other`), or undefined for an unknown value. */
-export function labelForOptionValue(question: Pick<QuestionSpec, 'options'>, value: unknown): string | undefined {
+export function labelForOptionValue(question: Pick<QuestionItem, 'options'>, value: unknown): string | undefined {
   if (value === OTHER_OPTION_VALUE) return OTHER_LABEL;
   if (typeof value !== 'string' || !/^(0|[1-9]\d?)$/.test(value)) return undefined;
   return question.options[Number(value)]?.label;
 }
 
 /** The select value of a label (an option's label, or `Other`), or undefined when the question has no such label. */
-export function valueForLabel(question: Pick<QuestionSpec, 'options'>, label: string): string | undefined {
+export function valueForLabel(question: Pick<QuestionItem, 'options'>, label: string): string | undefined {
   if (label === OTHER_LABEL) return OTHER_OPTION_VALUE;
   const index = question.options.findIndex((option) => option.label === label);
   return index === -1 ? undefined : optionValue(index);
@@ -230,7 +336,7 @@ export function valueForLabel(question: Pick<QuestionSpec, 'options'>, label: st
  * `checkAnswer`'s job.
  */
 export function selectionFromValues(
-  question: Pick<QuestionSpec, 'options'>,
+  question: Pick<QuestionItem, 'options'>,
   values: unknown,
 ): Pick<Selection, 'choices' | 'other'> | undefined {
   if (!Array.isArray(values) || values.length > 25) return undefined;

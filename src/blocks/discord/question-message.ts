@@ -1,6 +1,6 @@
 /**
  * One question as a Discord message, in every state, plus the two small ephemeral replies around it (the draft
- * receipt and the remove confirmation). Pure: the bot posts the result with the bot token (`channel.send`, or
+ * receipt and the remove confirmation). A set of questions is one message too, drawn by `set-message.ts`. Pure: the bot posts the result with the bot token (`channel.send`, or
  * `POST channels/{id}/messages`) and redraws it with `message.edit` (same function, the question's new state).
  *
  * Decision: classic embeds + action rows, not Components V2. Components V2 (`flags: 32768`) caps all text in a
@@ -17,50 +17,56 @@
  *
  * Closed states drop the controls (`components: []`), the Options field and Expires; the outcome (who, where, when,
  * the answer; or withdrawn / dismissed / expired) becomes the message's `content`, the first line anyone scanning
- * the channel reads, and outside the embeds' 6000; notes follow in full in a second embed. Fitting 6000: at the
- * limits, context 3000 + impact 1000 + notes 3000 cannot all show in one message's embeds. What gives is the
- * context, and only when it must: the person read it in full before answering and the agent has it, while the
- * answer and notes are the record. It is then cut to fit (about 1,350 of 3,000 characters remain in the extreme
- * case), at a line break where one is near, with a closed code fence, and says so. The question, impact, answer
- * and notes are never cut.
+ * the channel reads, and outside the embeds' 6000; notes follow as a quote in a second embed, and on a multi-select
+ * the notes of each picked option in an embed each (`**Notes on Redis**`). Fitting 6000: at the limits, context
+ * 3000 + impact 1000 + notes 3000 cannot all show in one message's embeds. What gives is the context, and only when
+ * it must: the person read it in full before answering and the agent has it, while the answer and notes are the
+ * record. It is then cut to fit (about 1,350 of 3,000 characters remain in the extreme case), at a line break where
+ * one is near, with a closed code fence, and says so. The question, impact and answer are never cut; notes only when
+ * the notes per option add up past what even an empty context leaves (the longest first, saying so: the agent has
+ * them in full).
  *
  * Mentions: every payload carries `allowed_mentions: { parse: [] }`, and `@everyone`/`@here` in any shown text are
  * neutralised (see `format.ts`), so no text from an agent or a person can ping or look like it did.
  */
-import {
-  type APIButtonComponentWithCustomId,
-  type APIEmbed,
-  type APIEmbedField,
-  ButtonStyle,
-  ComponentType,
-} from 'discord-api-types/v10';
+import { type APIEmbed, type APIEmbedField, ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { answerReadiness, describeSelection } from '../../core/answer.js';
-import { RECOMMENDED_MARK } from '../../core/limits.js';
-import type { Draft, Question } from '../../core/question.js';
+import { shownMarks } from '../../core/inbox.js';
+import { type Draft, memberRef, type Question, type Selection, type SingleSpec } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
+import { type Cuttable, fitEmbeds } from './fit.js';
 import {
   discordTime,
-  displayName,
   headerLine,
+  itemMark,
   neutraliseMentions,
-  notesPreview,
   oneLine,
   PROJECT_PATH_SHOWN_MAX,
-  platformName,
   questionColor,
   readyMark,
+  setReadyLine,
   truncate,
 } from './format.js';
 import { formatCustomId } from './ids.js';
-import { assertDiscordMessage, DISCORD_LIMITS, embedTextLength } from './limits.js';
+import { assertDiscordMessage } from './limits.js';
+import {
+  actionButtons,
+  button,
+  CONTEXT_HEADING,
+  contextCuttable,
+  notesCuttable,
+  notesLines,
+  optionsField,
+  outcome,
+} from './parts.js';
 import { pickerSelect, shownSelection } from './picker.js';
+import { renderSetMessage } from './set-message.js';
 import { type ActionRow, type DiscordMessage, noMentions } from './types.js';
 
-/** Heading of the embed description. */
-const CONTEXT_HEADING = '**Context**\n';
+export { CONTEXT_SHORTENED_NOTE } from './parts.js';
 
-/** Appended to a context that was cut to fit (closed states only, see the module comment). */
-export const CONTEXT_SHORTENED_NOTE = "\n\n*… context shortened to fit Discord's 6,000-character message limit*";
+/** A single question (not a set) in any state. */
+type SingleQuestion = Question & SingleSpec;
 
 /**
  * The channel message for `question` in its current state, checked against Discord's limits (throws
@@ -69,16 +75,26 @@ export const CONTEXT_SHORTENED_NOTE = "\n\n*… context shortened to fit Discord
  * notes), no components (`components: []`, so an edit removes the controls).
  */
 export function renderQuestionMessage(question: Question): DiscordMessage {
+  if (question.members !== undefined) return renderSetMessage(question);
+  return renderSingleMessage(question);
+}
+
+function renderSingleMessage(question: SingleQuestion): DiscordMessage {
   const ref = formatQuestionRef(question.project, question.id);
   const message: DiscordMessage =
     question.status === 'pending'
       ? { embeds: [pendingEmbed(question)], components: controlRows(question, ref), allowed_mentions: noMentions() }
-      : { content: outcome(question), embeds: closedEmbeds(question), components: [], allowed_mentions: noMentions() };
+      : {
+          content: outcome(question, answerLine(question)),
+          embeds: closedEmbeds(question),
+          components: [],
+          allowed_mentions: noMentions(),
+        };
   assertDiscordMessage(message);
   return message;
 }
 
-function baseEmbed(question: Question, context: string): APIEmbed {
+function baseEmbed(question: SingleQuestion, context: string): APIEmbed {
   return {
     author: { name: headerLine(question) },
     title: neutraliseMentions(question.question),
@@ -89,27 +105,11 @@ function baseEmbed(question: Question, context: string): APIEmbed {
   };
 }
 
-function impactField(question: Question): APIEmbedField {
+function impactField(question: SingleQuestion): APIEmbedField {
   return { name: 'Impact', value: neutraliseMentions(question.impact) };
 }
 
-/**
- * The options as Markdown lines, `• ★ **label** — description`. Six options at the longest label and description
- * take ~950 characters, within a field's 1024.
- */
-function optionsField(question: Question): APIEmbedField {
-  const lines = question.options.map((option) => {
-    const mark = option.label === question.recommended ? RECOMMENDED_MARK : '';
-    const description = option.description ? ` — ${option.description}` : '';
-    return `• ${mark}**${option.label}**${description}`;
-  });
-  return {
-    name: question.multiSelect ? 'Options (pick any)' : 'Options (pick one)',
-    value: neutraliseMentions(lines.join('\n')),
-  };
-}
-
-function pendingEmbed(question: Question): APIEmbed {
+function pendingEmbed(question: SingleQuestion): APIEmbed {
   const fields = [impactField(question), optionsField(question)];
   if (question.expiresAt !== undefined) {
     fields.push({
@@ -120,7 +120,7 @@ function pendingEmbed(question: Question): APIEmbed {
   return { ...baseEmbed(question, question.context), fields };
 }
 
-function controlRows(question: Question, ref: string): ActionRow[] {
+function controlRows(question: SingleQuestion, ref: string): ActionRow[] {
   return [
     {
       type: ComponentType.ActionRow,
@@ -128,96 +128,85 @@ function controlRows(question: Question, ref: string): ActionRow[] {
     },
     {
       type: ComponentType.ActionRow,
-      components: [
-        button('Add notes', formatCustomId({ kind: 'notes', ref }), ButtonStyle.Secondary),
-        button('Send', formatCustomId({ kind: 'send', ref }), ButtonStyle.Success),
-        button('Remove', formatCustomId({ kind: 'remove', ref }), ButtonStyle.Danger),
-      ],
+      components: actionButtons(ref),
     },
   ];
 }
 
-function button(
-  label: string,
-  customId: string,
-  style: APIButtonComponentWithCustomId['style'],
-): APIButtonComponentWithCustomId {
-  return { type: ComponentType.Button, style, label, custom_id: customId };
-}
-
-function at(ms: number | undefined): string {
-  return ms === undefined ? '' : ` at ${discordTime(ms)}`;
-}
-
-/** The outcome line(s) of a closed question: at most ~600 characters (names ≤ 80, six labels ≤ 73), within 2000. */
-function outcome(question: Question): string {
-  switch (question.status) {
-    case 'answered':
-    case 'delivered': {
-      const answer = question.answer;
-      const lines =
-        answer === undefined
-          ? ['✅ Answered']
-          : [
-              `✅ Answered by ${displayName(answer.by.displayName)} on ${platformName(answer.by.platform)}${at(answer.at)}`,
-              `**Answer:** ${neutraliseMentions(describeSelection(question, answer))}`,
-            ];
-      if (question.status === 'delivered') lines.push(`📬 Delivered to the agent${at(question.deliveredAt)}`);
-      return lines.join('\n');
-    }
-    case 'cancelled':
-      return `↩️ Withdrawn by the agent${at(question.closure?.at)}`;
-    case 'dismissed': {
-      const by = question.closure?.by;
-      return `🗑️ Dismissed${by === undefined ? '' : ` by ${displayName(by.displayName)}`}${at(question.closure?.at)}`;
-    }
-    case 'expired':
-      return `⌛ Expired unanswered${at(question.closure?.at)}`;
-    case 'pending':
-      return '';
-  }
-}
-
-function closedEmbeds(question: Question): APIEmbed[] {
-  const notes = question.status === 'answered' || question.status === 'delivered' ? question.answer?.notes : undefined;
-  const notesEmbeds: APIEmbed[] =
-    notes === undefined || notes.trim() === ''
-      ? []
-      : [{ description: `**Notes**\n>>> ${neutraliseMentions(notes)}`, color: questionColor(question) }];
-  const build = (context: string): APIEmbed[] => [
-    { ...baseEmbed(question, context), fields: [impactField(question)] },
-    ...notesEmbeds,
-  ];
-  const full = build(question.context);
-  const over = embedTextLength(full) - DISCORD_LIMITS.embedTotal;
-  return over <= 0 ? full : build(shortenContext(question.context, over));
-}
-
-/** `context` shortened by at least `over` characters plus the note saying so, at a line break when one is near. */
-function shortenContext(context: string, over: number): string {
-  const room = Math.max(0, context.length - over - CONTEXT_SHORTENED_NOTE.length - '\n```'.length);
-  // Never end inside a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(context.charAt(room - 1)) ? room - 1 : room;
-  let cut = context.slice(0, end);
-  const lineBreak = cut.lastIndexOf('\n');
-  if (lineBreak >= cut.length - 200 && lineBreak > 0) cut = cut.slice(0, lineBreak);
-  const openFence = (cut.match(/```/g)?.length ?? 0) % 2 === 1;
-  return `${cut}${openFence ? '\n```' : ''}${CONTEXT_SHORTENED_NOTE}`;
+function answerLine(question: SingleQuestion): string | undefined {
+  const answer = answerOfSingle(question);
+  return answer === undefined ? undefined : describeSelection(question, answer);
 }
 
 /**
- * The ephemeral reply after a person picks in the select or saves the notes modal: the question (one line), their
- * choice(s) as `describeSelection` says them, a notes preview, and the ready mark of the draft itself
- * (`✅ ready — press Send` / `👉 pick one` / `✍️ needs a note (Other)`). Content only; the caller adds
- * `flags: MessageFlags.Ephemeral`.
+ * The answer of a closed question, if it has one: a single question's selection (sets: see `set-message.ts`).
  */
-export function renderDraftReceipt(question: Question, draft: Draft): DiscordMessage {
-  const lines = [
-    `**#${question.id}** · ${neutraliseMentions(truncate(oneLine(question.question), 120))}`,
-    `Your answer: **${neutraliseMentions(describeSelection(question, draft))}**`,
-  ];
-  if (draft.notes !== undefined && draft.notes.trim() !== '') lines.push(`Notes: ${notesPreview(draft.notes)}`);
-  lines.push(readyMark(answerReadiness(question, draft)));
+function answerOfSingle(question: SingleQuestion): Selection | undefined {
+  const answer = question.status === 'answered' || question.status === 'delivered' ? question.answer : undefined;
+  return answer === undefined || 'members' in answer ? undefined : answer;
+}
+
+/**
+ * A closed single question's embeds: the question with its context and impact, then its notes in full as a quote,
+ * then the notes of each picked option (a multi-select), an embed each. What gives to fit: the context first, then
+ * the longest notes (see `fit.ts`).
+ */
+function closedEmbeds(question: SingleQuestion): APIEmbed[] {
+  const answer = answerOfSingle(question);
+  const notes = answer?.notes?.trim() ? answer.notes : undefined;
+  const choiceNotes = (answer?.choiceNotes ?? []).filter((entry) => entry.notes.trim() !== '');
+  const cuttables: Record<string, Cuttable> = { context: contextCuttable(question.context, 0) };
+  if (notes !== undefined) cuttables.notes = notesCuttable(notes, 1);
+  choiceNotes.forEach((entry, index) => {
+    cuttables[`choice${index}`] = notesCuttable(entry.notes, 2 + index);
+  });
+  const color = questionColor(question);
+  return fitEmbeds(cuttables, (texts) => [
+    { ...baseEmbed(question, texts.context ?? ''), fields: [impactField(question)] },
+    ...(notes === undefined ? [] : [{ description: `**Notes**\n>>> ${neutraliseMentions(texts.notes ?? '')}`, color }]),
+    ...choiceNotes.map((entry, index) => ({
+      description: `**Notes on ${neutraliseMentions(entry.choice)}**\n>>> ${neutraliseMentions(texts[`choice${index}`] ?? '')}`,
+      color,
+    })),
+  ]);
+}
+
+/** Which member of a set a receipt is for, and the person's drafts of every member (for the set's count). */
+export interface ReceiptMember {
+  readonly member: number;
+  readonly drafts: readonly (Draft | undefined)[];
+}
+
+/**
+ * The ephemeral reply after a person picks in a select or saves notes: the question (one line), their choice(s) as
+ * `describeSelection` says them, notes previews (the answer's and each picked option's), and the ready mark of the
+ * draft itself (`✅ ready — press Send` / `👉 pick one` / `✍️ needs a note (Other)`). For a member of a set
+ * (`set`), the member's ref and topic, its mark, and how many of the set's members are ready. Content only; the
+ * caller adds `flags: MessageFlags.Ephemeral`.
+ */
+export function renderDraftReceipt(question: Question, draft: Draft, set?: ReceiptMember): DiscordMessage {
+  const lines: string[] = [];
+  if (question.members === undefined) {
+    lines.push(
+      `**#${question.id}** · ${neutraliseMentions(truncate(oneLine(question.question), 120))}`,
+      `Your answer: **${neutraliseMentions(describeSelection(question, draft))}**`,
+      ...notesLines(draft),
+      readyMark(answerReadiness(question, draft)),
+    );
+  } else {
+    if (set === undefined) throw new RangeError(`#${question.id} is a set: a receipt names its member`);
+    const member = question.members[set.member];
+    if (member === undefined) throw new RangeError(`#${question.id} has no member ${set.member}`);
+    const drafts = question.members.map((_, index) => (index === set.member ? draft : set.drafts[index]));
+    const marks = shownMarks({ question, memberDrafts: drafts });
+    const all = marks.every((mark) => mark === 'ready');
+    lines.push(
+      `**${memberRef(question.id, set.member)} · ${neutraliseMentions(oneLine(member.topic))}** · ${neutraliseMentions(truncate(oneLine(member.question), 100))}`,
+      `Your answer: **${neutraliseMentions(describeSelection(member, draft))}**`,
+      ...notesLines(draft),
+      `${itemMark(answerReadiness(member, draft))} · #${question.id}: ${setReadyLine(marks)}${all ? ' — press Send' : ''}`,
+    );
+  }
   const message: DiscordMessage = {
     content: lines.join('\n'),
     embeds: [],

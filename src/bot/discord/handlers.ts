@@ -9,14 +9,16 @@
  * {@link DiscordHandlers.respond} sends it as the first response when it is ready in time, else defers (ephemeral
  * "thinking", or a silent update) and sends it as the edit of that response.
  *
- * | custom id / command          | does                                                                  |
- * | ---------------------------- | --------------------------------------------------------------------- |
- * | `al:pick:<ref>`              | keep the pick as the person's draft; ephemeral receipt with the mark   |
- * | `al:notes:<ref>`             | the notes modal (first response)                                      |
- * | `al:notes-modal:<ref>[:…]`   | save notes (+ choice); refuse Other without a note; receipt or inbox   |
- * | `al:send:<ref>`              | send the person's draft, else the recommendation                      |
- * | `al:remove:<ref>`            | ephemeral confirmation; `remove-yes` dismisses, `remove-no` keeps       |
- * | `/questions`, `al:inbox-…`   | the ephemeral inbox: filter, choose, pick, notes, send the ready ones  |
+ * | custom id / command            | does                                                                 |
+ * | ------------------------------ | -------------------------------------------------------------------- |
+ * | `al:pick:<ref>[:<member>]`     | keep the pick as the person's draft (of that member); receipt + mark  |
+ * | `al:notes:<ref>`               | the notes modal (first response), or the notes menu when many notes  |
+ * | `al:notes-for:<ref>[:<m>]`     | the menu's choice: the modal for that one note (first response)      |
+ * | `al:notes-modal:<ref>[:…]`     | save notes (+ choice); refuse Other without a note; receipt, inbox or menu |
+ * | `al:send:<ref>`                | a single question: send the draft, else the recommendation; a set: the review, or which members are not ready |
+ * | `al:send-yes:<ref>:<check>`    | the review's "Send answers": send the set when its answers are those reviewed |
+ * | `al:remove:<ref>`              | ephemeral confirmation; `remove-yes` dismisses, `remove-no` keeps     |
+ * | `/questions`, `al:inbox-…`     | the ephemeral inbox: filter, choose, pick, notes, send the ready ones |
  */
 import {
   type BaseInteraction,
@@ -29,22 +31,25 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import {
+  ANSWER_NOTES_VALUE,
   type DiscordCustomId,
   type InboxState,
   NOTES_MODAL_FIELDS,
   parseCustomId,
   parseInboxFilter,
+  parseNotesField,
   selectionFromValues,
 } from '../../blocks/discord/ids.js';
 import { INBOX_PAGE_SIZE, type InboxPage, renderInbox } from '../../blocks/discord/inbox.js';
-import { renderNotesModal } from '../../blocks/discord/notes-modal.js';
+import { renderNotes, renderNotesMenu, renderTargetModal } from '../../blocks/discord/notes-modal.js';
 import { renderDraftReceipt, renderRemoveConfirmation } from '../../blocks/discord/question-message.js';
+import { renderSendReview, renderSetReceipt, reviewCheck } from '../../blocks/discord/review.js';
 import { type DiscordMessage, type DiscordModal, toDiscordJsOptions } from '../../blocks/discord/types.js';
 import { answerReadiness } from '../../core/answer.js';
-import type { Question } from '../../core/question.js';
+import type { ChoiceNote, Question, QuestionItem } from '../../core/question.js';
 import { formatQuestionRef, parseQuestionRef } from '../../core/question-ref.js';
-import type { Store } from '../../store/port.js';
-import type { Actor, InteractionService, Place } from '../interactions.js';
+import type { DraftChange, Store } from '../../store/port.js';
+import type { Actor, DraftOutcomeOk, InteractionService, Place, ReviewLine } from '../interactions.js';
 import type { Logger } from '../logger.js';
 import { actorOf, interactionIds, obj, selectValues } from './payload.js';
 import { discordErrorFields } from './rest.js';
@@ -84,6 +89,8 @@ type Answerable =
 const TRY_AGAIN = 'Something went wrong on our side: try again in a moment.';
 const MODAL_LATE = 'That took too long for Discord to open the notes form: click "Add notes" again.';
 const NEEDS_NOTE = 'Other needs a note: say what the answer is, then save again.';
+const REVIEW_CHANGED =
+  'Your answers changed since that review: here they are now. Press Send answers again to send these.';
 
 /** Discord's limit on `content`. */
 const CONTENT_MAX = 2000;
@@ -119,8 +126,12 @@ export class DiscordHandlers {
     }
     const id = parseCustomId(interaction.customId);
     if (!id) return this.#drop(interaction, 'not one of our custom ids');
-    // Inbox redraws defer as a silent update; the rest as an ephemeral "thinking" reply.
-    const late = id.kind.startsWith('inbox-') && id.kind !== 'inbox-notes' ? 'update' : 'reply';
+    // Redraws (the inbox, the review, the notes menu) defer as a silent update; the rest as an ephemeral "thinking".
+    const redraws =
+      (id.kind.startsWith('inbox-') && id.kind !== 'inbox-notes') ||
+      id.kind === 'send-yes' ||
+      (id.kind === 'notes-modal' && (id.menu === true || id.inbox !== undefined));
+    const late = redraws ? 'update' : 'reply';
     return this.respond(interaction, late, started, id.kind, () => this.#route(interaction, id));
   }
 
@@ -131,12 +142,18 @@ export class DiscordHandlers {
     switch (id.kind) {
       case 'pick':
         return interaction.isStringSelectMenu()
-          ? this.#pick(interaction, id.ref, actor, place)
+          ? this.#pick(interaction, id.ref, id.member, actor, place)
           : Promise.resolve(this.#dropped(interaction, 'pick that is not a select'));
       case 'notes':
         return this.#openNotes(id.ref, actor, place, undefined);
+      case 'notes-for':
+        return interaction.isStringSelectMenu()
+          ? this.#openTarget(interaction, id.ref, id.member, actor, place)
+          : Promise.resolve(this.#dropped(interaction, 'notes-for that is not a select'));
       case 'send':
         return this.#send(id.ref, actor, place);
+      case 'send-yes':
+        return this.#confirmSend(id.ref, id.check, actor, place);
       case 'remove':
         return this.#confirmRemove(id.ref, actor, place);
       case 'remove-yes':
@@ -145,7 +162,7 @@ export class DiscordHandlers {
         return this.#keep(id.ref);
       case 'notes-modal':
         return interaction.isModalSubmit()
-          ? this.#submitNotes(interaction, id.ref, id.inbox, actor, place)
+          ? this.#submitNotes(interaction, id.ref, id.inbox ?? (id.menu === true ? 'menu' : undefined), actor, place)
           : Promise.resolve(this.#dropped(interaction, 'notes-modal id outside a modal'));
       case 'inbox-filter': {
         const filter = interaction.isStringSelectMenu() ? parseInboxFilter(interaction.values[0]) : undefined;
@@ -159,7 +176,7 @@ export class DiscordHandlers {
       }
       case 'inbox-pick':
         return interaction.isStringSelectMenu()
-          ? this.#inboxPick(interaction, id.ref, id.inbox, actor, place)
+          ? this.#inboxPick(interaction, id.ref, id.member, id.inbox, actor, place)
           : Promise.resolve(this.#dropped(interaction, 'pick that is not a select'));
       case 'inbox-notes':
         return this.#openNotes(id.ref, actor, place, id.inbox);
@@ -173,61 +190,157 @@ export class DiscordHandlers {
   // -------------------------------------------------------------------------------------------------------------
   // The question message
 
-  /** The message's select: Discord sends only this select's values, so the pick is kept as the person's draft. */
-  async #pick(interaction: StringSelectMenuInteraction, ref: string, actor: Actor, place: Place): Promise<Answer> {
+  /**
+   * A select's values as a pick of the item it is for (the single question, or the set's `member`): undefined when
+   * the values or the member do not fit the question (then the interaction is dropped). An unknown question gives
+   * `{}`: saving reports the refusal.
+   */
+  async #readPick(
+    ref: string,
+    member: number | undefined,
+    values: unknown,
+  ): Promise<{ change: DraftChange } | undefined> {
     const question = await this.#question(ref);
-    const pick = question ? selectionFromValues(question, selectValues(interaction.values)) : undefined;
-    if (question && !pick) return this.#dropped(interaction, 'unreadable select values');
-    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, pick ? { pick } : {});
+    if (question === undefined) return { change: {} };
+    const item = itemAt(question, member);
+    const pick = item === undefined ? undefined : selectionFromValues(item, selectValues(values));
+    if (pick === undefined) return undefined;
+    return { change: { ...(member === undefined ? {} : { member }), pick } };
+  }
+
+  /** A message's select: Discord sends only this select's values, so the pick is kept as the person's draft. */
+  async #pick(
+    interaction: StringSelectMenuInteraction,
+    ref: string,
+    member: number | undefined,
+    actor: Actor,
+    place: Place,
+  ): Promise<Answer> {
+    const read = await this.#readPick(ref, member, interaction.values);
+    if (read === undefined) return this.#dropped(interaction, 'unreadable select values');
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, read.change);
     if (!outcome.ok) return this.#refusal('pick', actor, outcome.refusal, outcome.text);
-    return { kind: 'reply', message: renderDraftReceipt(outcome.question, outcome.draft) };
+    if (outcome.member === undefined) {
+      return { kind: 'reply', message: renderDraftReceipt(outcome.question, outcome.draft) };
+    }
+    const drafts = await this.#o.interactions.draftsOf(outcome.question, actor);
+    return {
+      kind: 'reply',
+      message: renderDraftReceipt(outcome.question, outcome.draft, { member: outcome.member, drafts }),
+    };
   }
 
   /**
-   * "Add notes" (on the message or in the inbox): the modal, prefilled with the person's draft (else the question's
-   * recommendation). Whether they may act on it here is read, nothing written; a refusal is said instead.
+   * "Add notes" (on the message or in the inbox): the modal, prefilled with the person's drafts (else the
+   * recommendations); or, when the notes to write do not fit one modal, the notes menu. Whether they may act on it
+   * here is read, nothing written; a refusal is said instead.
    */
   async #openNotes(ref: string, actor: Actor, place: Place, inbox: InboxState | undefined): Promise<Answer> {
     const reach = await this.#o.interactions.reach(ref, actor, place);
     if (!reach.ok) return this.#refusal('notes', actor, reach.refusal, reach.text);
-    const modal = renderNotesModal(reach.question, reach.draft, inbox ? { inbox } : {});
-    return { kind: 'modal', modal };
+    const view = renderNotes(reach.question, reach.drafts, inbox ? { inbox } : {});
+    return view.kind === 'modal' ? { kind: 'modal', modal: view.modal } : { kind: 'reply', message: view.message };
+  }
+
+  /** The notes menu's choice: the modal for that one note (the answer's, or a picked option's), prefilled. */
+  async #openTarget(
+    interaction: StringSelectMenuInteraction,
+    ref: string,
+    member: number | undefined,
+    actor: Actor,
+    place: Place,
+  ): Promise<Answer> {
+    const value = selectValues(interaction.values)?.[0];
+    const reach = await this.#o.interactions.reach(ref, actor, place);
+    if (!reach.ok) return this.#refusal('notes-for', actor, reach.refusal, reach.text);
+    const item = itemAt(reach.question, member);
+    const index = value !== undefined && /^\d$/.test(value) ? Number(value) : undefined;
+    const target = value === ANSWER_NOTES_VALUE ? 'answer' : index;
+    if (item === undefined || target === undefined || (target !== 'answer' && item.options[target] === undefined)) {
+      return this.#dropped(interaction, 'unreadable notes target');
+    }
+    const draft = reach.drafts[member ?? 0];
+    return { kind: 'modal', modal: renderTargetModal(reach.question, member, target, draft) };
   }
 
   /**
-   * The notes modal submitted: save notes and the choice shown in it. Other without a note is refused (the draft
-   * keeps the pick, so Send says the same). From the inbox, the inbox is redrawn; from a message, a receipt.
+   * A notes modal submitted: save each item's notes, notes per option and (a single question's modal) the choice
+   * shown in it. A single question's Other without a note is refused (the draft keeps the pick, so Send says the
+   * same). Then: from the inbox, the inbox is redrawn; from the notes menu, the menu; from a message, a receipt.
    */
   async #submitNotes(
     interaction: ModalSubmitInteraction,
     ref: string,
-    inbox: InboxState | undefined,
+    origin: InboxState | 'menu' | undefined,
     actor: Actor,
     place: Place,
   ): Promise<Answer> {
-    const fields = modalFields(interaction);
     const question = await this.#question(ref);
-    const pick =
-      question && fields.choice !== undefined ? selectionFromValues(question, selectValues(fields.choice)) : undefined;
-    if (question && fields.choice !== undefined && !pick) return this.#dropped(interaction, 'unreadable modal select');
-    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, {
-      notes: fields.notes ?? '',
-      ...(pick ? { pick } : {}),
-    });
-    if (!outcome.ok) return this.#refusal('notes-modal', actor, outcome.refusal, outcome.text);
-    if (answerReadiness(outcome.question, outcome.draft) === 'needs-note') {
-      return this.#refusal('notes-modal', actor, 'needs-note', NEEDS_NOTE);
+    const changes = question === undefined ? [{ notes: '' }] : modalChanges(interaction, question);
+    if (changes === undefined || changes.length === 0) return this.#dropped(interaction, 'unreadable notes modal');
+    let last: DraftOutcomeOk | undefined;
+    for (const change of changes) {
+      const outcome = await this.#o.interactions.saveDraft(ref, actor, place, change);
+      if (!outcome.ok) return this.#refusal('notes-modal', actor, outcome.refusal, outcome.text);
+      last = outcome;
     }
-    if (inbox && interaction.isFromMessage()) return this.#inbox(actor, place, inbox, ref);
-    return { kind: 'reply', message: renderDraftReceipt(outcome.question, outcome.draft) };
+    if (last === undefined) return this.#dropped(interaction, 'nothing saved');
+    const saved = last.question;
+    const fromMessage = interaction.isFromMessage();
+    if (saved.members === undefined) {
+      const wroteNotes = changes.some((change) => change.notes !== undefined);
+      if (wroteNotes && answerReadiness(saved, last.draft) === 'needs-note') {
+        return this.#refusal('notes-modal', actor, 'needs-note', NEEDS_NOTE);
+      }
+    }
+    if (origin !== undefined && origin !== 'menu' && fromMessage) return this.#inbox(actor, place, origin, ref);
+    if (origin === 'menu' && fromMessage) {
+      const drafts = await this.#o.interactions.draftsOf(saved, actor);
+      return { kind: 'update', message: renderNotesMenu(saved, drafts) };
+    }
+    if (saved.members === undefined) return { kind: 'reply', message: renderDraftReceipt(saved, last.draft) };
+    return { kind: 'reply', message: renderSetReceipt(saved, await this.#o.interactions.draftsOf(saved, actor)) };
   }
 
-  /** "Send": the person's draft, else the recommendation. Told in place either way, the refusal naming who won. */
+  /**
+   * "Send". A single question: the person's draft, else the recommendation, sent at once. A set: reviewed first;
+   * refused in place, naming the members that are not ready, until every one is; then the review with "Send
+   * answers". Told in place either way, a refusal naming who won.
+   */
   async #send(ref: string, actor: Actor, place: Place): Promise<Answer> {
+    const question = await this.#question(ref);
+    if (question?.members !== undefined) {
+      const review = await this.#o.interactions.review(ref, actor, place);
+      if (!review.ok) return this.#refusal('send', actor, review.refusal, review.text);
+      if (!review.ready) return this.#refusal('send', actor, 'not-ready', review.text);
+      return { kind: 'reply', message: renderSendReview(review.question, entriesOfLines(review.lines)) };
+    }
     const outcome = await this.#o.interactions.send(ref, actor, place);
     if (!outcome.ok) return this.#refusal('send', actor, outcome.refusal, outcome.text);
     this.#log.info({ action: 'send', user: actor.userId, questionId: outcome.question.id }, 'discord: answer sent');
     return reply(outcome.text);
+  }
+
+  /**
+   * The review's "Send answers": sends the set when the person's answers are still the reviewed ones (`check`);
+   * otherwise the review is drawn again with the answers as they are now. The review turns into what happened.
+   */
+  async #confirmSend(ref: string, check: string, actor: Actor, place: Place): Promise<Answer> {
+    const review = await this.#o.interactions.review(ref, actor, place);
+    if (!review.ok || !review.ready) {
+      this.#refused('send-yes', actor, review.ok ? 'not-ready' : review.refusal);
+      return { kind: 'update', message: textMessage(review.text) };
+    }
+    if (reviewCheck(review.lines.map((line) => line.selection)) !== check) {
+      this.#refused('send-yes', actor, 'changed');
+      const message = renderSendReview(review.question, entriesOfLines(review.lines));
+      return { kind: 'update', message, notice: REVIEW_CHANGED };
+    }
+    const outcome = await this.#o.interactions.send(ref, actor, place);
+    if (!outcome.ok) this.#refused('send-yes', actor, outcome.refusal);
+    else
+      this.#log.info({ action: 'send', user: actor.userId, questionId: outcome.question.id }, 'discord: answer sent');
+    return { kind: 'update', message: textMessage(outcome.text) };
   }
 
   /** "Remove": asks first (ephemeral), if the person may act on the question at all (read, nothing written). */
@@ -270,14 +383,14 @@ export class DiscordHandlers {
   async #inboxPick(
     interaction: StringSelectMenuInteraction,
     ref: string,
+    member: number | undefined,
     state: InboxState,
     actor: Actor,
     place: Place,
   ): Promise<Answer> {
-    const question = await this.#question(ref);
-    const pick = question ? selectionFromValues(question, selectValues(interaction.values)) : undefined;
-    if (question && !pick) return this.#dropped(interaction, 'unreadable select values');
-    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, pick ? { pick } : {});
+    const read = await this.#readPick(ref, member, interaction.values);
+    if (read === undefined) return this.#dropped(interaction, 'unreadable select values');
+    const outcome = await this.#o.interactions.saveDraft(ref, actor, place, read.change);
     if (!outcome.ok) this.#refused('inbox-pick', actor, outcome.refusal);
     return this.#inbox(actor, place, state, ref, outcome.ok ? undefined : outcome.text);
   }
@@ -490,14 +603,62 @@ function canUpdate(interaction: Answerable): boolean {
   return interaction.isMessageComponent() || (interaction.isModalSubmit() && interaction.isFromMessage());
 }
 
-/** The notes modal's fields as submitted: the choice select's values and the notes text, read with guards. */
-function modalFields(interaction: ModalSubmitInteraction): { choice?: unknown; notes?: string } {
-  const choice = obj(interaction.fields.fields.get(NOTES_MODAL_FIELDS.choice));
-  const notes = obj(interaction.fields.fields.get(NOTES_MODAL_FIELDS.notes))?.value;
-  return {
-    ...(choice !== undefined ? { choice: choice.values } : {}),
-    ...(typeof notes === 'string' ? { notes } : {}),
+/** The item a member index names: the single question (no member), or the set's member; undefined otherwise. */
+function itemAt(question: Question, member: number | undefined): QuestionItem | undefined {
+  if (question.members === undefined) return member === undefined ? question : undefined;
+  return member === undefined ? undefined : question.members[member];
+}
+
+/** A review's lines as the review renderer takes them. */
+function entriesOfLines(
+  lines: readonly ReviewLine[],
+): { selection: ReviewLine['selection']; readiness: ReviewLine['readiness'] }[] {
+  return lines.map((line) => ({ selection: line.selection, readiness: line.readiness }));
+}
+
+/**
+ * A notes modal's fields as draft changes, one per item it holds (in the items' order): the choice select (a single
+ * question's), answer notes, and notes per option (by the option's index, saved under its label). Read with guards:
+ * undefined when a field names no item or option of the question, or its value is unreadable.
+ */
+function modalChanges(interaction: ModalSubmitInteraction, question: Question): DraftChange[] | undefined {
+  type Change = { member?: number; pick?: NonNullable<DraftChange['pick']>; notes?: string; choiceNotes: ChoiceNote[] };
+  const byItem = new Map<number, Change>();
+  const changeOf = (member: number | undefined): Change => {
+    const key = member ?? -1;
+    const existing = byItem.get(key);
+    if (existing !== undefined) return existing;
+    const created: Change = { ...(member === undefined ? {} : { member }), choiceNotes: [] };
+    byItem.set(key, created);
+    return created;
   };
+  for (const [customId, data] of interaction.fields.fields) {
+    const field = obj(data);
+    if (customId === NOTES_MODAL_FIELDS.choice) {
+      const pick =
+        question.members === undefined ? selectionFromValues(question, selectValues(field?.values)) : undefined;
+      if (pick === undefined) return undefined;
+      changeOf(undefined).pick = pick;
+      continue;
+    }
+    const target = parseNotesField(customId);
+    const value = field?.value;
+    const item = target === undefined ? undefined : itemAt(question, target.member);
+    if (target === undefined || item === undefined || typeof value !== 'string') return undefined;
+    const change = changeOf(target.member);
+    if (target.option === undefined) {
+      change.notes = value;
+      continue;
+    }
+    const label = item.options[target.option]?.label;
+    if (label === undefined) return undefined;
+    change.choiceNotes.push({ choice: label, notes: value });
+  }
+  return [...byItem.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(
+      ([, { choiceNotes, ...change }]): DraftChange => (choiceNotes.length === 0 ? change : { ...change, choiceNotes }),
+    );
 }
 
 function refOf(question: Question): string {

@@ -18,11 +18,12 @@ import type {
 } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { renderInbox } from '../../../src/blocks/discord/inbox.js';
-import { renderNotesModal } from '../../../src/blocks/discord/notes-modal.js';
+import { renderNotesMenu, renderNotesModal, renderSetNotesModal } from '../../../src/blocks/discord/notes-modal.js';
 import { renderQuestionMessage } from '../../../src/blocks/discord/question-message.js';
+import { entriesOf, renderSendReview } from '../../../src/blocks/discord/review.js';
 import { toDiscordJsOptions } from '../../../src/blocks/discord/types.js';
 import { inboxPageOf } from '../../support/inbox.js';
-import { makeQuestion } from './fixtures.js';
+import { makeQuestion, makeSet } from './fixtures.js';
 
 describe('the rendered JSON and the Discord libraries', () => {
   it('GIVEN a rendered message and modal THEN discord.js and the REST API types take them as they are', () => {
@@ -42,5 +43,18 @@ describe('the rendered JSON and the Discord libraries', () => {
       true,
     );
     expect(send).toMatchObject({ allowedMentions: { parse: [] } });
+  });
+
+  it('GIVEN a set: its message, notes modal, notes menu and review THEN discord.js and the REST API types take them too', () => {
+    const set = makeSet();
+    const create: RESTPostAPIChannelMessageJSONBody = renderQuestionMessage(set);
+    const edit: MessageEditOptions = toDiscordJsOptions(renderQuestionMessage(set));
+    const menu: InteractionReplyOptions = { ...toDiscordJsOptions(renderNotesMenu(set, [])), flags: 64 };
+    const review: InteractionReplyOptions = {
+      ...toDiscordJsOptions(renderSendReview(set, entriesOf(set, []))),
+      flags: 64,
+    };
+    const modal: APIModalInteractionResponseCallbackData = renderSetNotesModal(set, []);
+    expect([create, edit, menu, review, modal].every((payload) => typeof payload === 'object')).toBe(true);
   });
 });

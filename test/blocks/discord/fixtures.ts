@@ -1,23 +1,46 @@
-/** Questions for the Discord renderer tests: an ordinary one and the longest ones the question limits accept. */
+/**
+ * Questions for the Discord renderer tests: an ordinary one and the longest ones the question limits accept; sets of
+ * questions likewise.
+ */
 
 import type { APIEmbed } from 'discord-api-types/v10';
 import {
   CONTEXT_MAX,
   DISPLAY_NAME_MAX,
   IMPACT_MAX,
+  MEMBER_CONTEXT_MAX,
+  MEMBER_IMPACT_MAX,
   NOTES_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_LABEL_MAX,
   OPTIONS_MAX,
   QUESTION_MAX,
+  SET_MEMBERS_MAX,
+  SET_TEXT_MAX,
+  setTextLength,
   TICKET_MAX,
+  TOPIC_MAX,
 } from '../../../src/core/limits.js';
-import type { Answer, Question, QuestionOption } from '../../../src/core/question.js';
+import type {
+  AnswerMeta,
+  Question,
+  QuestionOption,
+  Selection,
+  SetMember,
+  SetSelection,
+  SetSpec,
+  SingleSpec,
+} from '../../../src/core/question.js';
+
+/** A single question in any state. */
+export type SingleQuestion = Question & SingleSpec;
+/** A set in any state. */
+export type SetQuestion = Question & SetSpec;
 
 export const CREATED_AT = Date.UTC(2026, 9, 1, 9, 30);
 
 /** A pending blocking question, 2 options, the first recommended. */
-export function makeQuestion(overrides: Partial<Question> = {}): Question {
+export function makeQuestion(overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   return {
     project: '/home/ada/src/shop',
     id: 7,
@@ -31,7 +54,7 @@ export function makeQuestion(overrides: Partial<Question> = {}): Question {
       { label: 'Use Postgres', description: 'already running' },
       { label: 'Use Redis', description: 'faster, one more service' },
     ],
-    recommended: 'Use Postgres',
+    recommended: ['Use Postgres'],
     multiSelect: false,
     ticket: 'SHOP-12',
     messages: [],
@@ -65,7 +88,7 @@ const MARKDOWN = [
  * The extreme question: 6 options at the longest label and description, the longest context (Markdown with
  * headings, lists, code, mentions), impact, question and ticket, multi-select, a long project path.
  */
-export function extremeQuestion(overrides: Partial<Question> = {}): Question {
+export function extremeQuestion(overrides: Partial<SingleQuestion> = {}): SingleQuestion {
   const options: QuestionOption[] = Array.from({ length: OPTIONS_MAX }, (_, index) => ({
     label: `${index}${sized('Label **bold** @here ', OPTION_LABEL_MAX - 1)}`,
     description: sized('Description _with_ @everyone details ', OPTION_DESCRIPTION_MAX),
@@ -78,7 +101,7 @@ export function extremeQuestion(overrides: Partial<Question> = {}): Question {
     question: sized('Should we @here really use A & B? ', QUESTION_MAX),
     ticket: sized('PROJ-12<&>', TICKET_MAX),
     options,
-    recommended: options[2]?.label ?? '',
+    recommended: [options[2]?.label ?? ''],
     multiSelect: true,
     expiresAt: CREATED_AT + 86_400_000,
     ...overrides,
@@ -86,7 +109,7 @@ export function extremeQuestion(overrides: Partial<Question> = {}): Question {
 }
 
 /** The longest answer to `question`: every option and Other, 3000 characters of notes, the longest name. */
-export function extremeAnswer(question: Question): Answer {
+export function extremeAnswer(question: SingleQuestion): Selection & AnswerMeta {
   return {
     choices: question.options.map((option) => option.label),
     other: true,
@@ -105,4 +128,136 @@ export function embedTexts(embeds: readonly APIEmbed[]): string[] {
     ...(embed.fields ?? []).flatMap((field) => [field.name, field.value]),
     ...(embed.footer === undefined ? [] : [embed.footer.text]),
   ]);
+}
+
+/** A pending set of three, like `test/support/store.ts`'s `setSpec`: Database (single, recommended), Caches (multi,
+ * two recommended, its own context), Naming (no recommendation, its own impact). */
+export function makeSet(overrides: Partial<SetQuestion> = {}): SetQuestion {
+  const members: SetMember[] = [
+    {
+      topic: 'Database',
+      question: 'Which database should billing use?',
+      options: [
+        { label: 'Postgres', value: 'pg', description: 'what the team knows' },
+        { label: 'SQLite', value: 'sqlite' },
+      ],
+      recommended: ['Postgres'],
+      multiSelect: false,
+      isBlocking: true,
+    },
+    {
+      topic: 'Caches',
+      question: 'Which caches may billing use?',
+      options: [{ label: 'Redis', description: 'Shared' }, { label: 'In-process' }, { label: 'None' }],
+      recommended: ['Redis', 'In-process'],
+      multiSelect: true,
+      isBlocking: false,
+      context: 'Billing reads prices on every request.',
+    },
+    {
+      topic: 'Naming',
+      question: 'What do we call the new service?',
+      options: [{ label: 'billing-v2' }, { label: 'ledger' }],
+      multiSelect: false,
+      isBlocking: false,
+      impact: 'The name goes into every dashboard.',
+    },
+  ];
+  return {
+    project: '/home/ada/src/shop',
+    id: 12,
+    status: 'pending',
+    createdAt: CREATED_AT,
+    context: 'We are migrating the **billing** service.',
+    impact: 'Decides the migration scripts.',
+    isBlocking: true,
+    members,
+    ticket: 'SHOP-12',
+    messages: [],
+    ...overrides,
+  };
+}
+
+/** The shapes of the largest sets the limits accept: each has `setTextLength` exactly {@link SET_TEXT_MAX}. */
+export type ExtremeSetShape = 'options' | 'shared text' | 'member text';
+
+/** How long each member's question is, so the shape's other texts fit the set's total. */
+const QUESTION_LENGTH: Readonly<Record<ExtremeSetShape, number>> = {
+  options: 150,
+  'shared text': 50,
+  'member text': 100,
+};
+
+function extremeMember(index: number, shape: ExtremeSetShape): SetMember {
+  const optionCount = shape === 'options' ? OPTIONS_MAX : 1;
+  const options: QuestionOption[] = Array.from({ length: optionCount }, (_, option) => ({
+    label: `${index}${option}${sized('Label **bold** @here ', OPTION_LABEL_MAX - 2)}`,
+    description: sized('Description _with_ @everyone details ', OPTION_DESCRIPTION_MAX),
+    value: `v${option}`,
+  }));
+  const multiSelect = index % 2 === 1;
+  return {
+    topic: `${index}${sized('Topic @everyone ', TOPIC_MAX - 1)}`,
+    question: sized('Should we @here really use A & B? ', QUESTION_LENGTH[shape]),
+    options,
+    recommended: multiSelect ? options.slice(0, 2).map((o) => o.label) : [options[0]?.label ?? ''],
+    multiSelect,
+    isBlocking: index % 2 === 0,
+    ...(shape === 'member text'
+      ? {
+          context: sized('Member **context** @here\n', index < 2 ? MEMBER_CONTEXT_MAX : 100),
+          impact: sized('Member impact @everyone ', index < 1 ? MEMBER_IMPACT_MAX : 100),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The largest set of `shape`: 4 members (`options`: 6 options each at the longest label and description;
+ * `shared text`: context and impact at their limits; `member text`: two members adding context and impact at their
+ * limits), the longest ticket and id and a long project path, a shared context filling {@link SET_TEXT_MAX} exactly.
+ */
+export function extremeSet(shape: ExtremeSetShape, overrides: Partial<SetQuestion> = {}): SetQuestion {
+  const members = Array.from({ length: SET_MEMBERS_MAX }, (_, index) => extremeMember(index, shape));
+  const impact = sized('**Impact** @everyone <consequences>\n- a\n- b\n', shape === 'shared text' ? IMPACT_MAX : 100);
+  const ticket = sized('PROJ-12<&>', TICKET_MAX);
+  const base = { context: '', impact, ticket, members };
+  const room = SET_TEXT_MAX - setTextLength(base);
+  if (room < 1) throw new Error(`extremeSet(${shape}) is over the set limit by ${1 - room}`);
+  const set = makeSet({
+    project: `/${sized('deep/path/', 300)}/repo-${sized('name', 120)}`,
+    id: 123_456_789,
+    context: sized(MARKDOWN, Math.min(room, CONTEXT_MAX)),
+    impact,
+    ticket,
+    members,
+    expiresAt: CREATED_AT + 86_400_000,
+    ...overrides,
+  });
+  return set;
+}
+
+/**
+ * The longest answer to a set: every option and Other on multi-selects (the first option and notes on the others),
+ * notes of {@link NOTES_MAX} everywhere, notes on every picked option. More than the store accepts (one delivery note
+ * holds ~9,000 characters), so it is the renderers' worst case.
+ */
+export function extremeSetAnswer(set: SetQuestion): SetSelection & AnswerMeta {
+  return {
+    members: set.members.map((member) => {
+      const choices = member.multiSelect ? member.options.map((o) => o.label) : [member.options[0]?.label ?? ''];
+      return {
+        choices,
+        other: member.multiSelect,
+        notes: sized('Notes with @everyone and `code` and **bold**.\n', NOTES_MAX),
+        ...(member.multiSelect
+          ? {
+              choiceNotes: choices.map((choice) => ({ choice, notes: sized(`On ${choice}: more @here\n`, NOTES_MAX) })),
+            }
+          : {}),
+      };
+    }),
+    by: { platform: 'discord', userId: '42', displayName: sized('Ada @here Lovelace ', DISPLAY_NAME_MAX) },
+    at: CREATED_AT + 60_000,
+  };
 }

@@ -3,10 +3,14 @@ import {
   CUSTOM_ID_MAX,
   type DiscordCustomId,
   formatCustomId,
+  formatNotesField,
   labelForOptionValue,
+  type NotesField,
   OTHER_OPTION_VALUE,
   optionValue,
   parseCustomId,
+  parseNotesField,
+  REVIEW_CHECK_LENGTH,
   selectionFromValues,
   valueForLabel,
 } from '../../../src/blocks/discord/ids.js';
@@ -34,6 +38,16 @@ const IDS: [string, DiscordCustomId][] = [
   [`al:inbox-notes:${ref}:all:-`, { kind: 'inbox-notes', ref, inbox: { filter: 'all' } }],
   ['al:inbox-send:non-blocking:-', { kind: 'inbox-send', inbox: { filter: 'non-blocking' } }],
   [`al:inbox-page:all:${longRef}`, { kind: 'inbox-page', inbox: { filter: 'all', after: longRef } }],
+  [`al:pick:${ref}:0`, { kind: 'pick', ref, member: 0 }],
+  [`al:pick:${ref}:3`, { kind: 'pick', ref, member: 3 }],
+  [`al:notes-for:${ref}`, { kind: 'notes-for', ref }],
+  [`al:notes-for:${ref}:2`, { kind: 'notes-for', ref, member: 2 }],
+  [`al:send-yes:${ref}:aB3_-x9Z`, { kind: 'send-yes', ref, check: 'aB3_-x9Z' }],
+  [`al:notes-modal:${ref}:menu`, { kind: 'notes-modal', ref, menu: true }],
+  [
+    `al:inbox-pick:${ref}:1:blocking:${ref}`,
+    { kind: 'inbox-pick', ref, member: 1, inbox: { filter: 'blocking', after: ref } },
+  ],
 ];
 
 describe('custom ids', () => {
@@ -47,6 +61,9 @@ describe('custom ids', () => {
     const inbox = { filter: 'non-blocking', after: longRef } as const;
     for (const id of [
       formatCustomId({ kind: 'inbox-pick', ref: longRef, inbox }),
+      formatCustomId({ kind: 'inbox-pick', ref: longRef, member: 3, inbox }),
+      formatCustomId({ kind: 'send-yes', ref: longRef, check: 'x'.repeat(REVIEW_CHECK_LENGTH) }),
+      formatCustomId({ kind: 'notes-for', ref: longRef, member: 3 }),
       formatCustomId({ kind: 'notes-modal', ref: longRef, inbox }),
       formatCustomId({ kind: 'remove-yes', ref: longRef }),
     ]) {
@@ -83,6 +100,16 @@ describe('custom ids', () => {
     `al:notes-modal:${ref}:all`,
     `al:notes-modal:${ref}:all:-:1`,
     `al:send:${ref}${'x'.repeat(100)}`,
+    `al:pick:${ref}:x`,
+    `al:pick:${ref}:01`,
+    `al:pick:${ref}:1:2`,
+    `al:notes-for:${ref}:-1`,
+    `al:send-yes:${ref}`,
+    `al:send-yes:${ref}:short`,
+    `al:send-yes:${ref}:has/slash`,
+    `al:notes-modal:${ref}:menus`,
+    `al:inbox-pick:${ref}:x:all:-`,
+    `al:inbox-pick:${ref}:1:2:all:-`,
   ];
   it.each(GARBAGE)('GIVEN %j THEN parseCustomId says undefined and does not throw', (value) => {
     expect(parseCustomId(value)).toBeUndefined();
@@ -136,5 +163,33 @@ describe('select values', () => {
     VALUES,
   )('GIVEN values with %s THEN selectionFromValues reads them (or refuses)', (_name, values, expected) => {
     expect(selectionFromValues(question, values)).toEqual(expected);
+  });
+});
+
+describe('notes modal fields', () => {
+  const FIELDS: [string, NotesField][] = [
+    ['notes', {}],
+    ['notes:2', { member: 2 }],
+    ['option:5', { option: 5 }],
+    ['option:0:3', { member: 3, option: 0 }],
+  ];
+  it.each(FIELDS)('GIVEN %s THEN it is formatted that way and parses back', (text, field) => {
+    expect(formatNotesField(field)).toBe(text);
+    expect(parseNotesField(text)).toEqual(field);
+  });
+
+  it.each([
+    'choice',
+    'notes:',
+    'notes:x',
+    'notes:1:2',
+    'option',
+    'option:',
+    'option:a',
+    'option:1:2:3',
+    42,
+    undefined,
+  ])('GIVEN %j THEN it names no notes field', (value) => {
+    expect(parseNotesField(value)).toBeUndefined();
   });
 });

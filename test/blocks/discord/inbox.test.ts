@@ -16,7 +16,7 @@ import { inboxCounts } from '../../../src/core/inbox.js';
 import type { Draft, Question } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { afterOf, inboxPageOf } from '../../support/inbox.js';
-import { CREATED_AT, extremeQuestion, makeQuestion } from './fixtures.js';
+import { CREATED_AT, extremeQuestion, extremeSet, extremeSetAnswer, makeQuestion, makeSet } from './fixtures.js';
 
 /** The inbox as the handlers draw it: page `page` of `items` in the view's filter. */
 function draw(items: readonly InboxItem[], view: InboxView, page = 0): DiscordMessage {
@@ -216,5 +216,88 @@ describe('renderInbox', () => {
     const question = makeQuestion();
     expect(shownSelection(question)).toEqual({ choices: ['Use Postgres'], other: false });
     expect(shownSelection(question, draft({}))).toEqual(draft({}));
+  });
+});
+
+describe('sets in the inbox', () => {
+  /** #1 a single question (ready), #12 the set of three (Naming has no recommendation: 2 of 3 ready). */
+  function withSet(memberDrafts?: (Draft | undefined)[]): InboxItem[] {
+    return [
+      { question: makeQuestion({ id: 1, createdAt: CREATED_AT }) },
+      { question: makeSet({ createdAt: CREATED_AT + 1 }), ...(memberDrafts === undefined ? {} : { memberDrafts }) },
+    ];
+  }
+
+  it('GIVEN a set THEN it is one entry, showing how many of its members are ready and its topics', () => {
+    const message = draw(withSet(), { filter: 'all' });
+    const entries = message.embeds[0]?.description?.split('\n\n') ?? [];
+    expect(entries).toEqual([
+      '🔴 **#1** · shop · SHOP-12 · ✅ ready — press Send\nWhich store should sessions use?',
+      '🔴 **#12** · shop · SHOP-12 · 👉 2 of 3 ready\nDatabase · Caches · Naming',
+    ]);
+    expect(message.embeds[0]?.title).toBe('📥 Questions waiting — All (2)');
+    const questionSelect = selects(message)[1];
+    expect(questionSelect?.options[1]).toMatchObject({
+      label: '#12 · Database · Caches · Naming',
+      description: '🔴 BLOCKING · shop · SHOP-12 · 👉 2 of 3 ready',
+    });
+  });
+
+  it('GIVEN a set THEN Send N counts it once, and only when every member is ready', () => {
+    expect(button(draw(withSet(), { filter: 'all' }), /^Send/)?.label).toBe('Send 1 answer');
+    const ready = withSet([undefined, undefined, draft({ choices: ['ledger'] })]);
+    const message = draw(ready, { filter: 'all' });
+    expect(button(message, /^Send/)?.label).toBe('Send 2 answers');
+    expect(message.embeds[0]?.description).toContain('✅ 3 of 3 ready');
+  });
+
+  it('GIVEN a set selected THEN the set view: its members with the answers shown, a select per member, and Add notes / Send / Back', () => {
+    const items = withSet([undefined, draft({ choices: ['None'], notes: 'none at all' }), undefined]);
+    const set = items[1]?.question;
+    if (set === undefined) throw new Error('fixture');
+    const ref = refOf(set);
+    const message = draw(items, { filter: 'blocking', selected: ref });
+    expect(message.components).toHaveLength(4);
+    expect(message.embeds[0]).toMatchObject({
+      author: { name: '🔴 BLOCKING · #12 · shop · SHOP-12' },
+      title: '#12 · 👉 2 of 3 ready',
+    });
+    expect(message.embeds.slice(1).map((embed) => [embed.title, embed.description])).toEqual([
+      ['🔴 #12.1 · Database', 'Which database should billing use?\nYour answer: **Postgres**\n✅ ready'],
+      ['🟢 #12.2 · Caches', 'Which caches may billing use?\nYour answer: **None**\nNotes: none at all\n✅ ready'],
+      ['🟢 #12.3 · Naming', 'What do we call the new service?\nYour answer: **nothing picked**\n👉 pick one'],
+    ]);
+    const pickers = selects(message);
+    expect(pickers.map((picker) => parseCustomId(picker.custom_id))).toEqual(
+      [0, 1, 2].map((member) => ({
+        kind: 'inbox-pick',
+        ref,
+        member,
+        inbox: { filter: 'blocking' },
+      })),
+    );
+    expect(pickers[1]?.options.filter((option) => option.default).map((option) => option.value)).toEqual(['2']);
+    expect(buttons(message).map((b) => [b.label, parseCustomId(b.custom_id)])).toEqual([
+      ['Add notes', { kind: 'inbox-notes', ref, inbox: { filter: 'blocking' } }],
+      ['Send', { kind: 'send', ref }],
+      ['← Back to the list', { kind: 'inbox-page', inbox: { filter: 'blocking' } }],
+    ]);
+  });
+
+  it('GIVEN a page of 10 of the largest sets, and each selected THEN every view fits Discord: rows ≤ 5, embeds ≤ 6000', () => {
+    const items: InboxItem[] = Array.from({ length: 10 }, (_, index) => {
+      const question = extremeSet(index % 3 === 0 ? 'options' : index % 3 === 1 ? 'shared text' : 'member text', {
+        id: index + 1,
+        createdAt: CREATED_AT + index,
+      });
+      const answer = extremeSetAnswer(question);
+      return { question, memberDrafts: answer.members.map((selection) => ({ ...selection, updatedAt: CREATED_AT })) };
+    });
+    expectWithinLimits(draw(items, { filter: 'all' }));
+    for (const item of items) {
+      const message = draw(items, { filter: 'all', selected: refOf(item.question) });
+      expectWithinLimits(message);
+      expect(message.components).toHaveLength(5);
+    }
   });
 });

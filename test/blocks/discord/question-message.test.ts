@@ -11,9 +11,17 @@ import {
 import type { DiscordMessage } from '../../../src/blocks/discord/types.js';
 import { toDiscordJsOptions } from '../../../src/blocks/discord/types.js';
 import { RECOMMENDED_MARK } from '../../../src/core/limits.js';
-import type { Draft, Question, QuestionStatus } from '../../../src/core/question.js';
+import type { Draft, QuestionStatus } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
-import { CREATED_AT, embedTexts, extremeAnswer, extremeQuestion, makeQuestion, sized } from './fixtures.js';
+import {
+  CREATED_AT,
+  embedTexts,
+  extremeAnswer,
+  extremeQuestion,
+  makeQuestion,
+  type SingleQuestion,
+  sized,
+} from './fixtures.js';
 
 const ref = formatQuestionRef('/home/ada/src/shop', 7);
 const ada = { platform: 'discord', userId: '42', displayName: 'Ada' } as const;
@@ -21,7 +29,7 @@ const AT = CREATED_AT + 60_000;
 const UNIX = Math.floor(AT / 1000);
 
 /** `question` moved to `status`, with what that state carries. */
-function inState(question: Question, status: QuestionStatus, answer = extremeAnswer(question)): Question {
+function inState<Q extends SingleQuestion>(question: Q, status: QuestionStatus, answer = extremeAnswer(question)): Q {
   switch (status) {
     case 'pending':
       return question;
@@ -103,7 +111,7 @@ describe('renderQuestionMessage', () => {
 
   it('GIVEN no recommendation THEN nothing is preselected or starred', () => {
     const { recommended: _, ...rest } = makeQuestion();
-    const message = renderQuestionMessage(rest as Question);
+    const message = renderQuestionMessage(rest as SingleQuestion);
     expect(select(message).options.some((option) => option.default)).toBe(false);
     expect(message.embeds[0]?.fields?.[1]?.value).not.toContain(RECOMMENDED_MARK);
   });
@@ -128,7 +136,7 @@ describe('renderQuestionMessage', () => {
     expect(pending.embeds[0]?.description).toContain('```ts');
   });
 
-  const ANSWERED: [string, Question, string][] = [
+  const ANSWERED: [string, SingleQuestion, string][] = [
     [
       'answered on Discord',
       inState(makeQuestion(), 'answered', { choices: ['Use Postgres'], other: false, by: ada, at: AT }),
@@ -210,10 +218,11 @@ describe('renderQuestionMessage', () => {
   });
 
   it('GIVEN the extreme question answered with 3000 characters of notes THEN notes, answer, impact and question show in full and only the context is shortened, saying so', () => {
-    const question = inState(extremeQuestion(), 'answered');
+    const answer = extremeAnswer(extremeQuestion());
+    const question = inState(extremeQuestion(), 'answered', answer);
     const message = renderQuestionMessage(question);
     const texts = embedTexts(message.embeds).join('\n').replaceAll('＠', '@');
-    expect(texts).toContain(question.answer?.notes);
+    expect(texts).toContain(answer.notes);
     expect(texts).toContain(question.impact);
     expect(texts).toContain(question.question);
     expect(message.embeds[0]?.description?.endsWith(CONTEXT_SHORTENED_NOTE)).toBe(true);
@@ -246,7 +255,7 @@ describe('renderQuestionMessage', () => {
 
 describe('renderDraftReceipt', () => {
   const draft = (overrides: Partial<Draft>): Draft => ({ choices: [], other: false, updatedAt: AT, ...overrides });
-  const RECEIPTS: [string, Question, Draft, string[]][] = [
+  const RECEIPTS: [string, SingleQuestion, Draft, string[]][] = [
     [
       'one option',
       makeQuestion(),

@@ -129,6 +129,56 @@ describe('Discord end to end', () => {
   });
 });
 
+describe('Discord: a multi-select question with notes per option', () => {
+  it('GIVEN a multi-select with two recommended WHEN a person adds notes on each pick in the modal and sends THEN the answer carries both picks with their notes, and the message shows them', async () => {
+    const h = await harness();
+    const { question, messageId } = await parkAndPost(h, { multiSelect: true, recommended: ['Postgres', 'SQLite'] });
+    const id = ids(question);
+    const ana = member(ANA, { nick: 'Ana' });
+
+    // The message preselects both recommendations.
+    const posted = textOf(h.discord.creates()[0]?.body);
+    expect(posted).toContain('"value":"0","description":"What the team knows","default":true');
+    expect(posted).toContain('"value":"1","default":true');
+
+    // Add notes: the modal as before, with a notes field per picked option.
+    const opened = h.discord.click(ana, id.notes, h.discord.messagePayload(messageId));
+    const modal = await h.discord.waitForResponse(opened);
+    expect(modal.type).toBe(9);
+    for (const field of [
+      '"custom_id":"choice"',
+      '"custom_id":"notes"',
+      '"custom_id":"option:0"',
+      '"custom_id":"option:1"',
+    ]) {
+      expect(textOf(modal.data)).toContain(field);
+    }
+    const saved = h.discord.submitModal(
+      ana,
+      id.notesModal,
+      { choice: ['0', '1'], notes: 'Both, for now.', 'option:0': 'For billing.', 'option:1': 'For tests.' },
+      h.discord.messagePayload(messageId),
+    );
+    const receipt = await h.discord.waitForResponse(saved);
+    expect(String(receipt.data?.content)).toContain('Notes on Postgres: For billing.');
+    expect(String(receipt.data?.content)).toContain('Notes on SQLite: For tests.');
+
+    const sent = await h.discord.waitForResponse(h.discord.click(ana, id.send, h.discord.messagePayload(messageId)));
+    expect(String(sent.data?.content)).toBe(`Sent: Postgres, SQLite (#${question.id}).`);
+    expect((await h.store.get(question.project, question.id))?.answer).toMatchObject({
+      choices: ['Postgres', 'SQLite'],
+      notes: 'Both, for now.',
+      choiceNotes: [
+        { choice: 'Postgres', notes: 'For billing.' },
+        { choice: 'SQLite', notes: 'For tests.' },
+      ],
+    });
+    await expect
+      .poll(() => h.discord.edits(messageId).map((c) => textOf(c.body)))
+      .toContainEqual(expect.stringContaining('**Notes on SQLite**'));
+  });
+});
+
 describe('Discord interactions', () => {
   it('GIVEN Other picked in the notes modal without a note THEN an ephemeral error, the question stays pending, and Send says the same', async () => {
     const h = await harness();
@@ -159,7 +209,7 @@ describe('Discord interactions', () => {
     );
     const answered = await h.store.get(question.project, question.id);
     const winner = answered?.answer?.by.displayName;
-    expect(answered?.answer?.choices).toEqual(['Postgres']);
+    expect(answered?.answer).toMatchObject({ choices: ['Postgres'] });
     expect(texts.filter((t) => t.startsWith('Sent: Postgres'))).toHaveLength(1);
     const loser = texts.find((t) => !t.startsWith('Sent:'));
     expect(loser).toMatch(

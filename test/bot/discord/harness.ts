@@ -12,7 +12,7 @@ import { type ServeDeps, type ServeHandle, startServe } from '../../../src/serve
 import type { RedisStore } from '../../../src/store/redis/redis-store.js';
 import { FakeDiscord, type FakeDiscordOptions, type Member } from '../../fakes/discord.js';
 import { FakeSlackApi, interactionBody, postSigned } from '../../fakes/slack-api.js';
-import { openTestStore, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
+import { openTestStore, setSpec, spec, uniquePrefix, uniqueProject } from '../../support/store.js';
 import { RecordingLogger, Responder, SECRET, CHANNEL as SLACK_CHANNEL, TEST_RETRY } from '../slack/harness.js';
 
 export { RecordingLogger };
@@ -134,6 +134,11 @@ export function ids(question: Pick<Question, 'project' | 'id'>) {
     remove: formatCustomId({ kind: 'remove', ref }),
     removeYes: formatCustomId({ kind: 'remove-yes', ref }),
     notesModal: formatCustomId({ kind: 'notes-modal', ref }),
+    /** A set member's select. */
+    pickOf: (member: number) => formatCustomId({ kind: 'pick', ref, member }),
+    /** The notes menu's select of a set member. */
+    notesFor: (member: number) => formatCustomId({ kind: 'notes-for', ref, member }),
+    notesMenuModal: formatCustomId({ kind: 'notes-modal', ref, menu: true }),
   };
 }
 
@@ -153,6 +158,21 @@ export async function parkAndPost(
   project = uniqueProject(),
 ) {
   const question = await h.store.park(project, spec(overrides));
+  const onDiscord = async () =>
+    (await h.store.get(project, question.id))?.messages.filter((m) => m.platform === 'discord') ?? [];
+  await expect.poll(onDiscord).toHaveLength(1);
+  const ref = (await onDiscord())[0];
+  if (!ref) throw new Error('not posted on Discord');
+  return { question, messageId: ref.messageId };
+}
+
+/** Park a set (default: `setSpec()`, three members) and wait for its Discord message. */
+export async function parkSetAndPost(
+  h: DiscordHarness,
+  overrides: Parameters<typeof setSpec>[0] = {},
+  project = uniqueProject(),
+) {
+  const question = await h.store.park(project, setSpec(overrides));
   const onDiscord = async () =>
     (await h.store.get(project, question.id))?.messages.filter((m) => m.platform === 'discord') ?? [];
   await expect.poll(onDiscord).toHaveLength(1);
