@@ -11,7 +11,7 @@ import type { Draft } from '../../src/core/question.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
-import { openTestStore, person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { openTestStore, person, setSpec, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 
 let store: RedisStore;
 beforeAll(async () => {
@@ -138,7 +138,7 @@ describe('send', () => {
     const { project, ref } = await parked();
     const svc = service();
     await svc.saveDraft(ref, ada, here, { notes: 'small data' });
-    await svc.send(ref, ada, here, { choices: ['SQLite'], other: false });
+    await svc.send(ref, ada, here, [{ choices: ['SQLite'], other: false }]);
     expect((await store.get(project, 1))?.answer).toMatchObject({ choices: ['SQLite'], notes: 'small data' });
   });
 
@@ -150,7 +150,7 @@ describe('send', () => {
       refusal: 'not-ready',
       text: 'Pick an answer first.',
     });
-    const other = await svc.send(ref, ada, here, { choices: [], other: true });
+    const other = await svc.send(ref, ada, here, [{ choices: [], other: true }]);
     expect(other).toMatchObject({ ok: false, refusal: 'not-ready', text: 'Other needs a note: add notes first.' });
     expect((await store.get(project, 1))?.status).toBe('pending');
   });
@@ -161,7 +161,7 @@ describe('send', () => {
     const svc = new InteractionService({ store, access: allowListPolicy({}), routing: () => ['C-team', 'D-team'] });
     const [a, b] = await Promise.all([
       svc.send(ref, ada, here),
-      svc.send(ref, bob, { channel: 'D-team' }, { choices: ['SQLite'], other: false }),
+      svc.send(ref, bob, { channel: 'D-team' }, [{ choices: ['SQLite'], other: false }]),
     ]);
     const outcomes = [a, b];
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
@@ -202,6 +202,106 @@ describe('send', () => {
     expect(await service().send(ref, ada, { channel: 'C-elsewhere' })).toMatchObject({ refusal: 'other-channel' });
     expect(await service().send('not-a-ref', ada, here)).toMatchObject({ refusal: 'unknown' });
     expect(await service().send('AAAAAAAAAAAAAAAA.1', ada, here)).toMatchObject({ refusal: 'unknown' });
+  });
+});
+
+describe('a set of questions', () => {
+  async function parkedSet() {
+    const project = uniqueProject();
+    const q = await store.park(project, setSpec());
+    return { project, ref: formatQuestionRef(project, q.id) };
+  }
+
+  it('GIVEN drafts per member THEN reach gives each, saveDraft reports that member’s readiness, and a member past the set is refused', async () => {
+    const { ref } = await parkedSet();
+    const svc = service();
+    const saved = await svc.saveDraft(ref, ada, here, { member: 2, pick: { choices: [], other: true } });
+    expect(saved).toMatchObject({ ok: true, member: 2, readiness: 'needs-note' });
+    const reached = await svc.reach(ref, ada, here);
+    expect(reached.ok && reached.drafts.map((draft) => draft?.other)).toEqual([undefined, undefined, true]);
+    expect(reached.ok && reached.draft).toBeUndefined();
+    expect(await svc.saveDraft(ref, ada, here, { member: 3, notes: 'x' })).toMatchObject({
+      ok: false,
+      refusal: 'invalid',
+      text: 'Expected one of the 3 questions of the set #1, got #1.4',
+    });
+  });
+
+  it('GIVEN a member not ready THEN review names it and Send refuses the whole set; once ready, review lists each topic and Send sends it whole', async () => {
+    const { project, ref } = await parkedSet();
+    const svc = service();
+    const before = await svc.review(ref, ada, here);
+    expect(before).toMatchObject({
+      ok: true,
+      ready: false,
+      text: 'Not sent: every question of the set must be ready first. Naming needs a pick.',
+    });
+    expect(await svc.send(ref, ada, here)).toMatchObject({
+      ok: false,
+      refusal: 'not-ready',
+      text: before.ok && before.text,
+    });
+    await svc.saveDraft(ref, ada, here, { member: 2, pick: { choices: [], other: true } });
+    expect((await svc.review(ref, ada, here)).ok && (await svc.review(ref, ada, here))).toMatchObject({
+      text: 'Not sent: every question of the set must be ready first. Naming needs a note (Other).',
+    });
+    await svc.saveDraft(ref, ada, here, { member: 2, notes: 'books' });
+    await svc.saveDraft(ref, ada, here, {
+      member: 1,
+      pick: { choices: ['Redis', 'None'], other: false },
+      choiceNotes: [{ choice: 'Redis', notes: 'prices' }],
+    });
+    // What the platform shows picked for a member wins over the draft's pick; the notes stay the draft's.
+    const shown = [{ choices: ['SQLite'], other: false }, undefined, undefined];
+    const review = await svc.review(ref, ada, here, shown);
+    expect(review).toMatchObject({
+      ok: true,
+      ready: true,
+      summary: 'Database: SQLite · Caches: Redis, None · Naming: Other',
+      lines: [
+        { member: 0, ref: '#1.1', topic: 'Database', answer: 'SQLite', readiness: 'ready' },
+        { member: 1, ref: '#1.2', topic: 'Caches', answer: 'Redis, None', readiness: 'ready' },
+        { member: 2, ref: '#1.3', topic: 'Naming', answer: 'Other', readiness: 'ready' },
+      ],
+    });
+    expect(await svc.send(ref, ada, here, shown)).toMatchObject({
+      ok: true,
+      text: 'Sent: Database: SQLite · Caches: Redis, None · Naming: Other (#1).',
+    });
+    expect((await store.get(project, 1))?.answer).toMatchObject({
+      members: [
+        { choices: ['SQLite'], other: false },
+        { choices: ['Redis', 'None'], other: false, choiceNotes: [{ choice: 'Redis', notes: 'prices' }] },
+        { choices: [], other: true, notes: 'books' },
+      ],
+      by: { userId: 'UADA' },
+    });
+    // A later Send, from the other platform, is told who sent what.
+    expect(await svc.send(ref, bob, { channel: 'D-team' })).toMatchObject({
+      ok: false,
+      refusal: 'already-answered',
+      text: expect.stringMatching(
+        /^#1 was already answered by Ada on Slack at .+: Database: SQLite · Caches: Redis, None · Naming: Other\.$/,
+      ),
+    });
+  });
+
+  it('GIVEN a set in the inbox THEN it carries the member drafts, counts once, and Send N sends it whole only when every member is ready', async () => {
+    const { project, ref } = await parkedSet();
+    const svc = new InteractionService({
+      store,
+      access: allowListPolicy({}),
+      routing: (_platform, name) => (name === project ? ['C-team'] : []),
+    });
+    await svc.saveDraft(ref, ada, here, { member: 2, pick: { choices: ['ledger'], other: false } });
+    const page = await svc.inboxPage(ada, here, { filter: 'all', limit: 10 });
+    expect(page.counts).toEqual({ all: 1, blocking: 1, 'non-blocking': 0 });
+    expect(page.items[0]?.memberDrafts?.map((draft) => draft?.choices)).toEqual([undefined, undefined, ['ledger']]);
+    const results = await svc.sendReady([ref], ada, here);
+    expect(results.map((result) => result.outcome.ok)).toEqual([true]);
+    expect((await store.get(project, 1))?.answer).toMatchObject({
+      members: [{ choices: ['Postgres'] }, { choices: ['Redis', 'In-process'] }, { choices: ['ledger'] }],
+    });
   });
 });
 
@@ -263,8 +363,8 @@ describe('inbox', () => {
         [refA, true],
         [refA3, true],
       ]);
-      expect((await isolated.get(a, 1))?.answer?.choices).toEqual(['SQLite']);
-      expect((await isolated.get(a, 3))?.answer?.choices).toEqual(['Postgres']);
+      expect(await isolated.get(a, 1)).toMatchObject({ answer: { choices: ['SQLite'] } });
+      expect(await isolated.get(a, 3)).toMatchObject({ answer: { choices: ['Postgres'] } });
       expect((await isolated.get(b, 1))?.status).toBe('pending');
     } finally {
       await isolated.close();
@@ -349,7 +449,9 @@ describe('drafts under concurrency', () => {
     const told = expect.stringMatching(new RegExp(`^${toldText}$`));
     expect(runs.find((r) => !r.send?.ok)?.send).toMatchObject({ refusal: 'already-answered', text: told });
     // The winner's draft as their Send read it: notes of wave 4 or 5, their own.
-    expect(answered?.answer?.notes).toMatch(new RegExp(`^${winner?.userId}:[45]:\\d$`));
+    expect(answered).toMatchObject({
+      answer: { notes: expect.stringMatching(new RegExp(`^${winner?.userId}:[45]:\\d$`)) },
+    });
 
     for (const { actor, waves } of runs) {
       for (const { wave, outcomes, kept } of waves) {
