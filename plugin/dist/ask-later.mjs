@@ -13817,6 +13817,39 @@ var init_agent_api_error = __esm({
   }
 });
 
+// src/core/question.ts
+function optionValue(option) {
+  return option.value ?? option.label;
+}
+function itemsOf(spec) {
+  return spec.members ?? [spec];
+}
+function askInputOf(spec) {
+  if (spec.members === void 0) return { ...spec };
+  const { members, isBlocking: _derived, ...common } = spec;
+  return { ...common, questions: members };
+}
+function memberRef(id, member) {
+  return `#${id}.${member + 1}`;
+}
+function platformName(platform) {
+  return PLATFORM_NAMES[platform];
+}
+function selectionsOf(reply) {
+  return "members" in reply ? reply.members : [reply];
+}
+var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -13850,22 +13883,6 @@ var init_protocol = __esm({
     AGENT_API_PATH = "/agent/v1/";
     LONG_POLL_MAX_MS = 25e3;
     AGENT_BODY_MAX_BYTES = 256 * 1024;
-  }
-});
-
-// src/core/question.ts
-function platformName(platform) {
-  return PLATFORM_NAMES[platform];
-}
-var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
-var init_question = __esm({
-  "src/core/question.ts"() {
-    "use strict";
-    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
-    PLATFORMS = ["slack", "discord", "web"];
-    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
-    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
-    OTHER_LABEL = "Other";
   }
 });
 
@@ -14118,6 +14135,7 @@ var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, HttpStore;
 var init_http_store = __esm({
   "src/store/http/http-store.ts"() {
     "use strict";
+    init_question();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -14134,7 +14152,7 @@ var init_http_store = __esm({
         this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
       }
       async park(project, spec) {
-        return (await this.#call("park", { project, spec })).question;
+        return (await this.#call("park", { project, spec: askInputOf(spec) })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -14316,15 +14334,15 @@ async function checkAgentHttp(location, project, timeoutMs) {
   }
   const store = await openHttpStore({ url: location.url, token: location.token, timeoutMs });
   try {
-    const who2 = await withDeadline(store.whoami(), timeoutMs + 250);
-    const expires = who2.expiresAt === null ? "" : `; it expires on ${new Date(who2.expiresAt).toISOString().slice(0, 10)}`;
+    const who3 = await withDeadline(store.whoami(), timeoutMs + 250);
+    const expires = who3.expiresAt === null ? "" : `; it expires on ${new Date(who3.expiresAt).toISOString().slice(0, 10)}`;
     lines.push(
-      ok(`${where} accepts the token "${who2.name}" (id ${who2.id}), which reaches ${who2.patterns.join(", ")}${expires}`)
+      ok(`${where} accepts the token "${who3.name}" (id ${who3.id}), which reaches ${who3.patterns.join(", ")}${expires}`)
     );
-    if (who2.expiresAt !== null && who2.expiresAt - Date.now() < EXPIRY_WARNING_MS) {
-      lines.push(warn(`The token "${who2.name}" expires within 7 days — ask for a new one (ask-later token create)`));
+    if (who3.expiresAt !== null && who3.expiresAt - Date.now() < EXPIRY_WARNING_MS) {
+      lines.push(warn(`The token "${who3.name}" expires within 7 days — ask for a new one (ask-later token create)`));
     }
-    if (!who2.patterns.some((pattern) => matchesProject(pattern, project))) {
+    if (!who3.patterns.some((pattern) => matchesProject(pattern, project))) {
       lines.push(
         warn(
           `This directory's project ${project} is not among the token's patterns — the agents here are refused (403); ask for a token that reaches it, or set ASK_LATER_PROJECT`
@@ -14756,7 +14774,16 @@ var init_discord = __esm({
 });
 
 // src/core/limits.ts
-var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, LIMITS;
+function setTextLength(set3) {
+  let length = set3.context.length + set3.impact.length + (set3.ticket?.length ?? 0);
+  for (const member of set3.members) {
+    length += member.topic.length + member.question.length;
+    length += (member.context?.length ?? 0) + (member.impact?.length ?? 0);
+    for (const option of member.options) length += option.label.length + (option.description?.length ?? 0);
+  }
+  return length;
+}
+var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, OPTION_VALUE_MAX, SET_MEMBERS_MIN, SET_MEMBERS_MAX, TOPIC_MAX, MEMBER_CONTEXT_MAX, MEMBER_IMPACT_MAX, SET_TEXT_MAX, LIMITS;
 var init_limits = __esm({
   "src/core/limits.ts"() {
     "use strict";
@@ -14773,6 +14800,13 @@ var init_limits = __esm({
     EXPIRES_MIN_SECONDS = 60;
     EXPIRES_MAX_SECONDS = 30 * 24 * 60 * 60;
     WAIT_MAX_SECONDS = 600;
+    OPTION_VALUE_MAX = 64;
+    SET_MEMBERS_MIN = 2;
+    SET_MEMBERS_MAX = 4;
+    TOPIC_MAX = 30;
+    MEMBER_CONTEXT_MAX = 1e3;
+    MEMBER_IMPACT_MAX = 1e3;
+    SET_TEXT_MAX = 5e3;
     LIMITS = Object.freeze({
       QUESTION_MAX,
       OPTION_LABEL_MAX,
@@ -14786,7 +14820,14 @@ var init_limits = __esm({
       DISPLAY_NAME_MAX,
       EXPIRES_MIN_SECONDS,
       EXPIRES_MAX_SECONDS,
-      WAIT_MAX_SECONDS
+      WAIT_MAX_SECONDS,
+      OPTION_VALUE_MAX,
+      SET_MEMBERS_MIN,
+      SET_MEMBERS_MAX,
+      TOPIC_MAX,
+      MEMBER_CONTEXT_MAX,
+      MEMBER_IMPACT_MAX,
+      SET_TEXT_MAX
     });
   }
 });
@@ -14824,6 +14865,8 @@ function checkAnswer(question, selection) {
   if (notes.length > NOTES_MAX) {
     return refuse(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
+  const choiceNotes = checkChoiceNotes(question, labels, seen, selection.choiceNotes ?? []);
+  if (typeof choiceNotes === "string") return refuse(choiceNotes);
   switch (answerReadiness(question, selection)) {
     case "pick-one":
       return refuse(`Expected a choice (one of ${quoteAll(labels)}) or ${OTHER_LABEL} with notes, got nothing`);
@@ -14835,9 +14878,32 @@ function checkAnswer(question, selection) {
   const normalised = {
     choices: labels.filter((label) => seen.has(label)),
     other: selection.other,
-    ...notes === "" ? {} : { notes }
+    ...notes === "" ? {} : { notes },
+    ...choiceNotes.length === 0 ? {} : { choiceNotes }
   };
   return { ok: true, selection: normalised };
+}
+function checkChoiceNotes(question, labels, picked, choiceNotes) {
+  if (choiceNotes.length === 0) return [];
+  if (!question.multiSelect) {
+    return "Expected notes per option only on a multi-select question (a single-select answer has one set of notes)";
+  }
+  const byChoice = /* @__PURE__ */ new Map();
+  for (const { choice, notes } of choiceNotes) {
+    if (!labels.includes(choice)) {
+      return `Expected notes per option for the options ${quoteAll(labels)}, got notes for ${quote(choice)}`;
+    }
+    if (byChoice.has(choice)) return `Expected notes for ${quote(choice)} once, got them more than once`;
+    const trimmed = notes.trim();
+    if (trimmed.length > NOTES_MAX) {
+      return `Expected the notes for ${quote(choice)} to be at most ${NOTES_MAX} characters, got ${trimmed.length}`;
+    }
+    byChoice.set(choice, trimmed);
+  }
+  return labels.flatMap((choice) => {
+    const notes = byChoice.get(choice);
+    return picked.has(choice) && notes ? [{ choice, notes }] : [];
+  });
 }
 function describeSelection(question, selection) {
   const order2 = new Map(question.options.map((option, index) => [option.label, index]));
@@ -14874,13 +14940,20 @@ function deliveryEntriesBudget(budget = DELIVERY_NOTE_BUDGET) {
 function renderDeliveryEntry(q) {
   const answer = q.answer;
   if ((q.status === "answered" || q.status === "delivered") && answer !== void 0) {
-    const notes = answer.notes?.trim() ?? "";
+    const selections = selectionsOf(answer);
+    const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
+    if (q.members === void 0) {
+      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join("\n");
+    }
     return [
-      `### #${q.id} answered`,
-      ...questionLines(q),
-      `Answer: ${oneLine(describeSelection(q, answer))}`,
-      ...notes === "" ? [] : ["Notes:", ...quoteLines(notes)],
-      `By ${who(answer.by)} at ${isoTime(answer.at)}`
+      `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...ticketLines(q),
+      ...q.members.flatMap((member, index) => [
+        memberHeading(q.id, index, member),
+        `Question: ${oneLine(member.question)}`,
+        ...answerLines(member, selections[index])
+      ]),
+      by
     ].join("\n");
   }
   if (q.status === "dismissed") {
@@ -14891,6 +14964,26 @@ function renderDeliveryEntry(q) {
     return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
   }
   return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
+}
+function answerLines(item, selection) {
+  if (selection === void 0) return ["Answer: nothing was recorded"];
+  const values = selection.choices.flatMap((choice) => {
+    const option = item.options.find((candidate) => candidate.label === choice);
+    return option?.value === void 0 ? [] : [`${oneLine(choice)} = ${oneLine(optionValue(option))}`];
+  });
+  const notes = selection.notes?.trim() ?? "";
+  return [
+    `Answer: ${oneLine(describeSelection(item, selection))}`,
+    ...values.length === 0 ? [] : [`Values: ${values.join("; ")}`],
+    ...(selection.choiceNotes ?? []).flatMap(({ choice, notes: optionNotes }) => [
+      `- Notes on ${oneLine(choice)}:`,
+      ...quoteLines(optionNotes).map((line) => `  ${line}`)
+    ]),
+    ...notes === "" ? [] : ["Notes:", ...quoteLines(notes)]
+  ];
+}
+function memberHeading(id, index, member) {
+  return `#### ${memberRef(id, index)} ${oneLine(member.topic)}${member.isBlocking ? " (blocking)" : ""}`;
 }
 function deliveryEntryLength(q) {
   return SEPARATOR.length + renderDeliveryEntry(q).length;
@@ -14928,8 +15021,17 @@ function footer(waiting, next) {
 function hookOutput(event, additionalContext) {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
+function ticketLines(q) {
+  return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
+}
 function questionLines(q) {
-  return [...q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`], `Question: ${oneLine(q.question)}`];
+  if (q.members === void 0) return [...ticketLines(q), `Question: ${oneLine(q.question)}`];
+  return [
+    ...ticketLines(q),
+    ...q.members.map(
+      (member, index) => `Question ${memberRef(q.id, index)} (${oneLine(member.topic)}): ${oneLine(member.question)}`
+    )
+  ];
 }
 function who(by) {
   const name = oneLine(by.displayName);
@@ -14957,6 +15059,7 @@ var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
     init_answer();
+    init_question();
     DELIVERY_NOTE_BUDGET = 9e3;
     HEADER = [
       "## ask-later: outcomes of the questions you parked",
@@ -14984,6 +15087,66 @@ var init_invalid_answer_error = __esm({
   }
 });
 
+// src/core/reply.ts
+function checkReply2(question, reply) {
+  const items = itemsOf(question);
+  if (question.members === void 0) {
+    if ("members" in reply) {
+      return { ok: false, reason: `Expected one selection for #${question.id}, got one per member of a set` };
+    }
+    const checked = checkAnswer(question, reply);
+    return checked.ok ? { ok: true, reply: checked.selection } : checked;
+  }
+  if (!("members" in reply)) {
+    return { ok: false, reason: `Expected a selection for each of the ${items.length} questions of #${question.id}` };
+  }
+  if (reply.members.length !== items.length) {
+    return {
+      ok: false,
+      reason: `Expected ${items.length} selections for the set #${question.id}, got ${reply.members.length}`
+    };
+  }
+  const members = [];
+  for (const [index, member] of question.members.entries()) {
+    const checked = checkAnswer(member, reply.members[index] ?? { choices: [], other: false });
+    if (!checked.ok)
+      return { ok: false, reason: `${memberRef(question.id, index)} (${member.topic}): ${checked.reason}` };
+    members.push(checked.selection);
+  }
+  return { ok: true, reply: { members } };
+}
+function answerOf(question, reply, meta) {
+  const checked = checkReply2(question, reply);
+  if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+  const answer = { ...checked.reply, ...meta };
+  const length = deliveryEntryLength({ ...question, status: "answered", answer });
+  const budget = deliveryEntriesBudget();
+  if (length > budget) {
+    throw new InvalidAnswerError(
+      `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
+    );
+  }
+  return answer;
+}
+function describeReply(question, reply) {
+  const selections = selectionsOf(reply);
+  if (question.members === void 0) {
+    return describeSelection(question, selections[0] ?? { choices: [], other: false });
+  }
+  return question.members.map(
+    (member, index) => `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`
+  ).join(" · ");
+}
+var init_reply = __esm({
+  "src/core/reply.ts"() {
+    "use strict";
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question();
+  }
+});
+
 // src/store/corrupt-record-error.ts
 var CorruptRecordError;
 var init_corrupt_record_error = __esm({
@@ -15003,31 +15166,49 @@ var init_corrupt_record_error = __esm({
 });
 
 // src/core/inbox.ts
-function shownSelection(question, draft) {
+function shownSelection(item, draft) {
   if (draft !== void 0) return draft;
-  return question.recommended === void 0 ? { choices: [], other: false } : { choices: [question.recommended], other: false };
+  return { choices: [...item.recommended ?? []], other: false };
 }
 var init_inbox = __esm({
   "src/core/inbox.ts"() {
     "use strict";
     init_answer();
+    init_question();
+    init_reply();
   }
 });
 
 // src/store/drafts.ts
-function personKey(person) {
-  return `${person.platform}:${person.userId}`;
+function personKey(person, member) {
+  const key = `${person.platform}:${person.userId}`;
+  return member === void 0 ? key : `${key}#${member + 1}`;
+}
+function draftItem(question, member) {
+  if (question.members === void 0) {
+    if (member !== void 0) throw new InvalidAnswerError(`Expected no member for #${question.id}: it is not a set`);
+    return question;
+  }
+  const item = member === void 0 ? void 0 : question.members[member];
+  if (item === void 0 || member === void 0) {
+    throw new InvalidAnswerError(
+      `Expected one of the ${question.members.length} questions of the set #${question.id}, got ${member === void 0 ? "none" : `#${question.id}.${member + 1}`}`
+    );
+  }
+  return item;
 }
 function checkDraftChange(question, change) {
+  const item = draftItem(question, change.member);
+  const where = change.member === void 0 ? `#${question.id}` : memberRef(question.id, change.member);
+  const labels = item.options.map((o) => o.label);
   let pick2;
   if (change.pick !== void 0) {
     const { choices, other } = change.pick;
-    const labels = question.options.map((o) => o.label);
     if (choices.some((choice) => !labels.includes(choice))) {
-      throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+      throw new InvalidAnswerError(`Expected choices among the options of ${where}, got one that is not`);
     }
-    if (!question.multiSelect && choices.length + (other ? 1 : 0) > 1) {
-      throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+    if (!item.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for ${where} (not multi-select)`);
     }
     pick2 = { choices: labels.filter((label) => choices.includes(label)), other };
   }
@@ -15035,16 +15216,39 @@ function checkDraftChange(question, change) {
   if (notes !== void 0 && notes.length > NOTES_MAX) {
     throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
-  return { ...pick2 !== void 0 ? { pick: pick2 } : {}, ...notes !== void 0 ? { notes } : {} };
+  let choiceNotes;
+  if (change.choiceNotes !== void 0) {
+    const checked = checkChoiceNotes(item, labels, new Set(labels), change.choiceNotes);
+    if (typeof checked === "string") throw new InvalidAnswerError(`${checked} (${where})`);
+    choiceNotes = change.choiceNotes.map(({ choice, notes: text3 }) => ({ choice, notes: text3.trim() }));
+  }
+  return {
+    ...change.member !== void 0 ? { member: change.member } : {},
+    ...pick2 !== void 0 ? { pick: pick2 } : {},
+    ...notes !== void 0 ? { notes } : {},
+    ...choiceNotes !== void 0 ? { choiceNotes } : {}
+  };
 }
-function draftBase(question) {
-  const { choices, other } = shownSelection(question);
+function draftBase(item) {
+  const { choices, other } = shownSelection(item);
   return { choices, other };
 }
-function mergeDraft(question, stored, change, now) {
-  const pick2 = change.pick ?? stored ?? draftBase(question);
+function mergeDraft(item, stored, change, now) {
+  const pick2 = change.pick ?? stored ?? draftBase(item);
   const notes = change.notes ?? stored?.notes;
-  return { choices: [...pick2.choices], other: pick2.other, ...notes ? { notes } : {}, updatedAt: now };
+  const byChoice = new Map((stored?.choiceNotes ?? []).map(({ choice, notes: text3 }) => [choice, text3]));
+  for (const { choice, notes: text3 } of change.choiceNotes ?? []) byChoice.set(choice, text3);
+  const choiceNotes = item.options.flatMap(({ label }) => {
+    const text3 = byChoice.get(label);
+    return text3 ? [{ choice: label, notes: text3 }] : [];
+  });
+  return {
+    choices: [...pick2.choices],
+    other: pick2.other,
+    ...notes ? { notes } : {},
+    ...choiceNotes.length > 0 ? { choiceNotes } : {},
+    updatedAt: now
+  };
 }
 function parseDraft(text3, where) {
   let value;
@@ -15053,13 +15257,18 @@ function parseDraft(text3, where) {
   } catch (error46) {
     throw new CorruptRecordError(where, "draft: expected JSON", { cause: error46 });
   }
-  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
+  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string") && (value.choiceNotes === void 0 || Array.isArray(value.choiceNotes) && value.choiceNotes.every(
+    (entry) => entry !== null && typeof entry === "object" && typeof entry.choice === "string" && typeof entry.notes === "string"
+  ))) {
     return value;
   }
   throw unreadableDraft(where);
 }
 function unreadableDraft(where) {
-  return new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+  return new CorruptRecordError(
+    where,
+    "draft: expected {choices: string[], other: boolean, notes?, choiceNotes?: {choice, notes}[], updatedAt}"
+  );
 }
 function byBlockingThenId(a, b) {
   return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
@@ -15070,9 +15279,11 @@ function byBlockingThenAge(a, b) {
 var init_drafts = __esm({
   "src/store/drafts.ts"() {
     "use strict";
+    init_answer();
     init_inbox();
     init_invalid_answer_error();
     init_limits();
+    init_question();
     init_corrupt_record_error();
   }
 });
@@ -15989,43 +16200,108 @@ function describe(value) {
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readSpec(read2, text3, version3) {
-  const spec = read2.json(text3, "spec");
-  const rawOptions = spec.options;
-  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read2.fail("spec.options", "a non-empty list", rawOptions);
+function readItem(read2, item, path, version3) {
+  const rawOptions = item.options;
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0)
+    read2.fail(`${path}.options`, "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
-    const path = `spec.options.${index}`;
+    const at = `${path}.options.${index}`;
     if (version3 === "1") {
-      if (typeof option !== "string") read2.fail(path, "a string", option);
+      if (typeof option !== "string") read2.fail(at, "a string", option);
       return { label: option };
     }
-    const object4 = read2.object(option, path);
-    const label = read2.string(object4, "label", path);
-    const description = read2.optionalString(object4, "description", path);
-    return description === void 0 ? { label } : { label, description };
+    const object4 = read2.object(option, at);
+    const label = read2.string(object4, "label", at);
+    const value = version3 === "3" ? read2.optionalString(object4, "value", at) : void 0;
+    const description = read2.optionalString(object4, "description", at);
+    const parsed = { label };
+    if (value !== void 0) parsed.value = value;
+    if (description !== void 0) parsed.description = description;
+    return parsed;
   });
-  return {
-    context: read2.string(spec, "context", "spec"),
-    question: read2.string(spec, "question", "spec"),
-    impact: read2.string(spec, "impact", "spec"),
-    isBlocking: read2.boolean(spec, "isBlocking", "spec"),
+  const result = {
+    question: read2.string(item, "question", path),
     options,
-    recommended: read2.optionalString(spec, "recommended", "spec"),
-    multiSelect: version3 === "1" ? false : read2.boolean(spec, "multiSelect", "spec"),
-    ticket: read2.optionalString(spec, "ticket", "spec"),
-    expiresInSeconds: read2.optionalNumber(spec, "expiresInSeconds", "spec")
+    multiSelect: version3 === "1" ? false : read2.boolean(item, "multiSelect", path),
+    isBlocking: read2.boolean(item, "isBlocking", path)
   };
+  if (item.recommended !== void 0) {
+    result.recommended = version3 === "3" ? read2.strings(item, "recommended", path) : [read2.string(item, "recommended", path)];
+  }
+  return result;
+}
+function readSpec(read2, text3, version3) {
+  const spec = read2.json(text3, "spec");
+  const common = {
+    context: read2.string(spec, "context", "spec"),
+    impact: read2.string(spec, "impact", "spec"),
+    isBlocking: read2.boolean(spec, "isBlocking", "spec")
+  };
+  const ticket2 = read2.optionalString(spec, "ticket", "spec");
+  if (ticket2 !== void 0) common.ticket = ticket2;
+  const expiresInSeconds = read2.optionalNumber(spec, "expiresInSeconds", "spec");
+  if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
+  if (version3 !== "3" || spec.members === void 0) return { ...common, ...readItem(read2, spec, "spec", version3) };
+  const rawMembers = spec.members;
+  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read2.fail("spec.members", "a non-empty list", rawMembers);
+  const members = rawMembers.map((raw, index) => {
+    const path = `spec.members.${index}`;
+    const object4 = read2.object(raw, path);
+    const member = {
+      topic: read2.string(object4, "topic", path),
+      ...readItem(read2, object4, path, version3)
+    };
+    const context = read2.optionalString(object4, "context", path);
+    if (context !== void 0) member.context = context;
+    const impact = read2.optionalString(object4, "impact", path);
+    if (impact !== void 0) member.impact = impact;
+    return member;
+  });
+  return { ...common, members };
+}
+function specRecord(spec) {
+  const recommended = spec.members === void 0 ? spec.recommended ?? [] : [];
+  const needsV3 = spec.members !== void 0 || recommended.length > 1 || spec.options.some((option) => option.value !== void 0);
+  if (needsV3 || spec.members !== void 0) return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+  const { recommended: _list, ...rest } = spec;
+  const v2 = recommended.length === 1 ? { ...rest, recommended: recommended[0] } : rest;
+  return { version: 2, json: JSON.stringify(v2) };
+}
+function readSelection(read2, selection, path) {
+  const choices = read2.strings(selection, "choices", path);
+  const other = read2.boolean(selection, "other", path);
+  const notes = read2.optionalString(selection, "notes", path);
+  const result = { choices, other };
+  if (notes !== void 0) result.notes = notes;
+  if (selection.choiceNotes !== void 0)
+    result.choiceNotes = readChoiceNotes(read2, selection.choiceNotes, `${path}.choiceNotes`);
+  return result;
+}
+function readChoiceNotes(read2, value, path) {
+  if (!Array.isArray(value)) read2.fail(path, "a list of {choice, notes}", value);
+  return value.map((entry, index) => {
+    const object4 = read2.object(entry, `${path}.${index}`);
+    return {
+      choice: read2.string(object4, "choice", `${path}.${index}`),
+      notes: read2.string(object4, "notes", `${path}.${index}`)
+    };
+  });
 }
 function readAnswer(read2, text3) {
   const answer = read2.json(text3, "answer");
-  const notes = read2.optionalString(answer, "notes", "answer");
-  if ("choices" in answer) {
-    const choices = read2.strings(answer, "choices", "answer");
-    const other = read2.boolean(answer, "other", "answer");
-    const by2 = read2.responder(answer.by, "answer.by");
-    const at2 = read2.number(answer, "at", "answer");
-    return notes === void 0 ? { choices, other, by: by2, at: at2 } : { choices, other, notes, by: by2, at: at2 };
+  if ("members" in answer) {
+    const raw = answer.members;
+    if (!Array.isArray(raw)) read2.fail("answer.members", "a list of selections", raw);
+    const members = raw.map(
+      (member, index) => readSelection(read2, read2.object(member, `answer.members.${index}`), `answer.members.${index}`)
+    );
+    return { members, by: read2.responder(answer.by, "answer.by"), at: read2.number(answer, "at", "answer") };
   }
+  if ("choices" in answer) {
+    const selection = readSelection(read2, answer, "answer");
+    return { ...selection, by: read2.responder(answer.by, "answer.by"), at: read2.number(answer, "at", "answer") };
+  }
+  const notes = read2.optionalString(answer, "notes", "answer");
   const choice = answer.choice === null ? null : read2.string(answer, "choice", "answer");
   const by = {
     platform: read2.oneOf(answer.platform, PLATFORMS, "answer.platform"),
@@ -16060,7 +16336,7 @@ function isPlatform(value) {
 }
 function questionFromHash(hash2, where) {
   const early = new Reader(where);
-  const version3 = early.oneOf(hash2.v, ["1", "2"], "v");
+  const version3 = early.oneOf(hash2.v, ["1", "2", "3"], "v");
   const project = hash2.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash2, "id");
@@ -16070,22 +16346,12 @@ function questionFromHash(hash2, where) {
   const specText = hash2.spec;
   if (specText === void 0) read2.fail("spec", "a string", specText);
   const spec = readSpec(read2, specText, version3);
-  const question = {
-    context: spec.context,
-    question: spec.question,
-    impact: spec.impact,
-    isBlocking: spec.isBlocking,
-    options: spec.options,
-    multiSelect: spec.multiSelect,
-    project,
-    id,
-    status,
-    createdAt,
-    messages: messagesFromHash(hash2, read2.record)
-  };
-  if (spec.recommended !== void 0) question.recommended = spec.recommended;
-  if (spec.ticket !== void 0) question.ticket = spec.ticket;
-  if (spec.expiresInSeconds !== void 0) question.expiresInSeconds = spec.expiresInSeconds;
+  const question = spec;
+  question.project = project;
+  question.id = id;
+  question.status = status;
+  question.createdAt = createdAt;
+  question.messages = messagesFromHash(hash2, read2.record);
   if (hash2.expiresAt !== void 0) question.expiresAt = read2.wholeNumber(hash2, "expiresAt");
   if (hash2.answer !== void 0) question.answer = readAnswer(read2, hash2.answer);
   if (hash2.closure !== void 0) question.closure = readClosure(read2, hash2.closure);
@@ -16109,7 +16375,7 @@ var init_record = __esm({
     "use strict";
     init_question();
     init_corrupt_record_error();
-    RECORD_VERSION = 2;
+    RECORD_VERSION = 3;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
       constructor(record4) {
@@ -62032,10 +62298,9 @@ var RETENTION_MS, CACHE_MAX, SETTLE_ATTEMPTS, KEYS_CACHE_MAX, VIEW_CHECK_MS, Red
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
-    init_answer();
     init_delivery_note();
-    init_invalid_answer_error();
     init_question();
+    init_reply();
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
@@ -62181,6 +62446,7 @@ var init_redis_store = __esm({
           await this.#registerProject(keys);
           const now = this.#now();
           const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+          const record4 = specRecord(spec);
           const id = Number(
             await this.#eval(
               scripts.park,
@@ -62188,10 +62454,10 @@ var init_redis_store = __esm({
               [
                 keys.base,
                 project,
-                JSON.stringify(spec),
+                record4.json,
                 now,
                 expiresAt ?? "",
-                RECORD_VERSION,
+                record4.version,
                 this.#maxLen,
                 spec.isBlocking ? "1" : "0",
                 INDEX_VERSION
@@ -62388,17 +62654,20 @@ var init_redis_store = __esm({
           const question = await this.#spec(project, id);
           if (!question) return { kind: "unknown" };
           const checked = checkDraftChange(question, change);
+          const item = draftItem(question, checked.member);
           const keys = this.#keys(project);
           const reply = await this.#eval(
             scripts.draft,
             [keys.question(id), keys.drafts(id)],
             [
-              personKey(person),
+              personKey(person, checked.member),
               checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
               checked.notes === void 0 ? "0" : "1",
               checked.notes ?? "",
-              JSON.stringify(draftBase(question)),
-              String(this.#now())
+              JSON.stringify(draftBase(item)),
+              String(this.#now()),
+              checked.choiceNotes === void 0 ? "" : JSON.stringify(checked.choiceNotes),
+              JSON.stringify(item.options.map((option) => option.label))
             ]
           );
           const where = `${project}#${id}`;
@@ -62414,23 +62683,22 @@ var init_redis_store = __esm({
           }
         });
       }
-      getDraft(project, id, person) {
+      getDraft(project, id, person, member) {
         return this.#run(async () => {
-          const text3 = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personKey(person)]);
+          const key = personKey(person, member);
+          const text3 = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), key]);
           return text3 === null ? void 0 : parseDraft(text3, `${project}#${id}`);
         });
       }
-      answer(project, id, selection, by) {
+      answer(project, id, reply, by) {
         return this.#run(async () => {
           const question = await this.#spec(project, id);
           if (!question) return { kind: "unknown" };
-          const checked = checkAnswer(question, selection);
-          if (!checked.ok) throw new InvalidAnswerError(checked.reason);
           const now = this.#now();
-          const answer = { ...checked.selection, by, at: now };
+          const answer = answerOf(question, reply, { by, at: now });
           const size = deliveryEntryLength({ ...question, status: "answered", answer });
           const keys = this.#keys(project);
-          const reply = await this.#eval(
+          const result = await this.#eval(
             scripts.answer,
             [
               keys.question(id),
@@ -62446,12 +62714,12 @@ var init_redis_store = __esm({
             ],
             [JSON.stringify(answer), now, size, this.#maxLen]
           );
-          if (Number(reply[0]) === TransitionCode.done) {
+          if (Number(result[0]) === TransitionCode.done) {
             await this.#hint(keys);
-            const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
+            const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
             return { kind: "won", question: { ...question, status: "answered", answer, messages } };
           }
-          return this.#transitionResult(project, id, reply, (q) => ({ kind: "won", question: q }));
+          return this.#transitionResult(project, id, result, (q) => ({ kind: "won", question: q }));
         });
       }
       async #transitionResult(project, id, reply, onDone) {
@@ -63775,11 +64043,10 @@ var RETENTION_MS2, PAGE_WHERE, PAGE_ORDER, VIEW_COLUMNS, SELECT_ONE, SqliteStore
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
     "use strict";
-    init_answer();
     init_delivery_note();
-    init_invalid_answer_error();
     init_question();
     init_question_ref();
+    init_reply();
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
@@ -63863,10 +64130,11 @@ var init_sqlite_store = __esm({
             const { seq: id } = this.#c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
             const now = this.#now();
             const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+            const record4 = specRecord(spec);
             this.#c.statement(
               `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
              VALUES (?, ?, ?, 'pending', ?, ?, ?)`
-            ).run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+            ).run(project, id, record4.version, record4.json, now, expiresAt ?? null);
             this.#event("parked", project, id, now);
             const question = {
               ...spec,
@@ -63989,19 +64257,19 @@ var init_sqlite_store = __esm({
               if (!question) return { kind: "unknown" };
               const checked = checkDraftChange(question, change);
               if (question.status !== "pending") return { kind: "not-pending", question };
-              const key = personKey(person);
+              const key = personKey(person, checked.member);
               const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, key);
               const stored = row && parseDraft(row.draft, `${project}#${id}`);
-              const draft = mergeDraft(question, stored, checked, this.#now());
+              const draft = mergeDraft(draftItem(question, checked.member), stored, checked, this.#now());
               this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, key, JSON.stringify(draft));
               return { kind: "saved", draft };
             })
           )
         );
       }
-      getDraft(project, id, person) {
+      getDraft(project, id, person, member) {
         return this.#run(() => {
-          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person));
+          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person, member));
           return row && parseDraft(row.draft, `${project}#${id}`);
         });
       }
@@ -64031,17 +64299,15 @@ var init_sqlite_store = __esm({
         }
         return void 0;
       }
-      answer(project, id, selection, by) {
+      answer(project, id, reply, by) {
         return this.#run(
           () => this.#c.write(() => {
             const question = this.#get(project, id);
             if (!question) return { kind: "unknown" };
-            const checked = checkAnswer(question, selection);
-            if (!checked.ok) throw new InvalidAnswerError(checked.reason);
             const now = this.#now();
+            const answer = answerOf(question, reply, { by, at: now });
             const refused = this.#notPending(question, now);
             if (refused) return refused;
-            const answer = { ...checked.selection, by, at: now };
             const answered = { ...question, status: "answered", answer };
             this.#c.statement(
               `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
@@ -72037,7 +72303,7 @@ var init_protocol2 = __esm({
             }
             await this.notification(notification, notificationOptions);
           },
-          sendRequest: async (r, resultSchema, options) => {
+          sendRequest: async (r, resultSchema2, options) => {
             if (abortController.signal.aborted) {
               throw new McpError(ErrorCode.ConnectionClosed, "Request was cancelled");
             }
@@ -72049,7 +72315,7 @@ var init_protocol2 = __esm({
             if (effectiveTaskId && taskStore) {
               await taskStore.updateTaskStatus(effectiveTaskId, "input_required");
             }
-            return await this.request(r, resultSchema, requestOptions);
+            return await this.request(r, resultSchema2, requestOptions);
           },
           authInfo: extra?.authInfo,
           requestId: request.id,
@@ -72213,11 +72479,11 @@ var init_protocol2 = __esm({
        *
        * @experimental Use `client.experimental.tasks.requestStream()` to access this method.
        */
-      async *requestStream(request, resultSchema, options) {
+      async *requestStream(request, resultSchema2, options) {
         const { task } = options ?? {};
         if (!task) {
           try {
-            const result = await this.request(request, resultSchema, options);
+            const result = await this.request(request, resultSchema2, options);
             yield { type: "result", result };
           } catch (error46) {
             yield {
@@ -72241,7 +72507,7 @@ var init_protocol2 = __esm({
             yield { type: "taskStatus", task: task2 };
             if (isTerminal(task2.status)) {
               if (task2.status === "completed") {
-                const result = await this.getTaskResult({ taskId }, resultSchema, options);
+                const result = await this.getTaskResult({ taskId }, resultSchema2, options);
                 yield { type: "result", result };
               } else if (task2.status === "failed") {
                 yield {
@@ -72257,7 +72523,7 @@ var init_protocol2 = __esm({
               return;
             }
             if (task2.status === "input_required") {
-              const result = await this.getTaskResult({ taskId }, resultSchema, options);
+              const result = await this.getTaskResult({ taskId }, resultSchema2, options);
               yield { type: "result", result };
               return;
             }
@@ -72277,7 +72543,7 @@ var init_protocol2 = __esm({
        *
        * Do not use this method to emit notifications! Use notification() instead.
        */
-      request(request, resultSchema, options) {
+      request(request, resultSchema2, options) {
         const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options ?? {};
         return new Promise((resolve6, reject) => {
           const earlyReject = (error46) => {
@@ -72353,7 +72619,7 @@ var init_protocol2 = __esm({
               return reject(response);
             }
             try {
-              const parseResult = safeParse3(resultSchema, response.result);
+              const parseResult = safeParse3(resultSchema2, response.result);
               if (!parseResult.success) {
                 reject(parseResult.error);
               } else {
@@ -72409,8 +72675,8 @@ var init_protocol2 = __esm({
        *
        * @experimental Use `client.experimental.tasks.getTaskResult()` to access this method.
        */
-      async getTaskResult(params, resultSchema, options) {
-        return this.request({ method: "tasks/result", params }, resultSchema, options);
+      async getTaskResult(params, resultSchema2, options) {
+        return this.request({ method: "tasks/result", params }, resultSchema2, options);
       }
       /**
        * Lists tasks, optionally starting from a pagination cursor.
@@ -80018,8 +80284,8 @@ var init_server = __esm({
        *
        * @experimental
        */
-      requestStream(request, resultSchema, options) {
-        return this._server.requestStream(request, resultSchema, options);
+      requestStream(request, resultSchema2, options) {
+        return this._server.requestStream(request, resultSchema2, options);
       }
       /**
        * Sends a sampling request and returns an AsyncGenerator that yields response messages.
@@ -80184,8 +80450,8 @@ var init_server = __esm({
        *
        * @experimental
        */
-      async getTaskResult(taskId, resultSchema, options) {
-        return this._server.getTaskResult({ taskId }, resultSchema, options);
+      async getTaskResult(taskId, resultSchema2, options) {
+        return this._server.getTaskResult({ taskId }, resultSchema2, options);
       }
       /**
        * Lists tasks with optional pagination.
@@ -80768,20 +81034,57 @@ function duplicateLabelProblem(options) {
   }
   return void 0;
 }
+function valuesOf(options) {
+  if (!Array.isArray(options)) return [];
+  const values = [];
+  options.forEach((option, index) => {
+    const raw = typeof option === "string" ? option : typeof option === "object" && option !== null ? option.value ?? option.label : void 0;
+    if (typeof raw === "string" && raw.length <= Math.max(OPTION_VALUE_MAX, OPTION_LABEL_MAX)) {
+      values.push({ value: raw.trim(), index });
+    }
+  });
+  return values;
+}
+function duplicateValueProblem(options) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { value, index } of valuesOf(options)) {
+    const first = seen.get(value);
+    if (first !== void 0 && value !== "") {
+      return `must have different values (a value defaults to the label): \`options[${index}]\` repeats ${quote2(value)} from \`options[${first}]\``;
+    }
+    seen.set(value, index);
+  }
+  return void 0;
+}
+function optionsProblem(options) {
+  return duplicateLabelProblem(options) ?? duplicateValueProblem(options);
+}
 function recommendedProblem(input) {
   if (typeof input !== "object" || input === null) return void 0;
-  const { recommended, options } = input;
-  if (typeof recommended !== "string") return void 0;
+  const { recommended, options, multiSelect } = input;
+  const picks = typeof recommended === "string" ? [recommended] : Array.isArray(recommended) ? recommended : [];
+  if (!picks.every((pick2) => typeof pick2 === "string")) return void 0;
+  if (picks.length > 1 && multiSelect !== true) {
+    return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
+  }
   const labels = labelsOf(options).map(({ label }) => label);
-  if (labels.length === 0 || labels.includes(recommended.trim())) return void 0;
-  const near = labels.find((label) => label.toLowerCase() === recommended.trim().toLowerCase());
-  const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
-  return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(recommended)}${hint}`;
+  if (labels.length === 0) return void 0;
+  const seen = /* @__PURE__ */ new Set();
+  for (const pick2 of picks) {
+    const wanted = pick2.trim();
+    if (seen.has(wanted)) return `must name each label once, got ${quote2(wanted)} more than once`;
+    seen.add(wanted);
+    if (labels.includes(wanted)) continue;
+    const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
+    const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
+    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick2)}${hint}`;
+  }
+  return void 0;
 }
-function suggestField(key) {
+function suggestField(key, fields) {
   if (key.length > ECHO_MAX) return void 0;
   let best;
-  for (const field of FIELDS2) {
+  for (const field of fields) {
     const distance = editDistance(key.toLowerCase(), field.toLowerCase());
     if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === void 0 || distance < best.distance)) {
       best = { field, distance };
@@ -80811,8 +81114,65 @@ function keyList(keys, suggest) {
   return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown3.join(", ")}${more}`;
 }
 function unknownFieldsMessage(keys) {
-  const optional2 = FIELDS2.filter((field) => !REQUIRED_FIELDS.includes(field));
-  return `contain ${keyList(keys, suggestField)}. The fields are ${listFields(REQUIRED_FIELDS)} (required) and ${listFields(optional2)} (optional)`;
+  return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
+}
+function unknownMemberFieldsMessage(keys) {
+  const optional2 = MEMBER_FIELDS.filter((field) => !MEMBER_REQUIRED.includes(field));
+  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
+}
+function duplicateTopicProblem(members) {
+  if (!Array.isArray(members)) return void 0;
+  const seen = /* @__PURE__ */ new Map();
+  for (const [index, member] of members.entries()) {
+    const topic = typeof member === "object" && member !== null ? member.topic : void 0;
+    if (typeof topic !== "string" || topic.trim() === "" || topic.length > TOPIC_MAX) continue;
+    const key = topic.trim().toLowerCase();
+    const first = seen.get(key);
+    if (first !== void 0) {
+      return `must have different topics (ignoring case): \`questions[${index}].topic\` repeats ${quote2(topic.trim())} from \`questions[${first}].topic\``;
+    }
+    seen.set(key, index);
+  }
+  return void 0;
+}
+function setSizeProblem(input) {
+  if (typeof input !== "object" || input === null) return void 0;
+  const { context, impact, ticket: ticket2, questions } = input;
+  if (!Array.isArray(questions)) return void 0;
+  const text3 = (value) => typeof value === "string" ? value : "";
+  const field = (object4, key) => typeof object4 === "object" && object4 !== null ? object4[key] : void 0;
+  const length = setTextLength({
+    context: text3(context),
+    impact: text3(impact),
+    ticket: text3(ticket2),
+    members: questions.map((member) => {
+      const options = field(member, "options");
+      return {
+        topic: text3(field(member, "topic")),
+        question: text3(field(member, "question")),
+        context: text3(field(member, "context")),
+        impact: text3(field(member, "impact")),
+        options: (Array.isArray(options) ? options : []).map((option) => ({
+          label: typeof option === "string" ? option : text3(field(option, "label")),
+          description: text3(field(option, "description"))
+        }))
+      };
+    })
+  });
+  if (length <= SET_TEXT_MAX) return void 0;
+  return `must fit in one chat message: the set's texts (context, impact, ticket, and each question's topic, question, options and added context and impact) come to ${length} characters, at most ${SET_TEXT_MAX}. Shorten them by ${length - SET_TEXT_MAX}, or park fewer questions in the set`;
+}
+function shapeProblem(input, field) {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return void 0;
+  const object4 = input;
+  if (object4.questions !== void 0) {
+    return object4[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
+  }
+  if (object4[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
+  return `is required: ${ITEM_EXPECTED[field]}`;
+}
+function isSetCall(input) {
+  return typeof input === "object" && input !== null && input.questions !== void 0;
 }
 function formatPath(path) {
   let text3 = "";
@@ -80849,8 +81209,39 @@ function normaliseMarkdown(text3) {
 }
 function normaliseOption(option) {
   if (typeof option === "string") return { label: option.trim() };
+  const label = option.label.trim();
+  const value = option.value?.trim();
   const description = option.description?.trim();
-  return description ? { label: option.label.trim(), description } : { label: option.label.trim() };
+  return {
+    label,
+    ...value !== void 0 && value !== label ? { value } : {},
+    ...description ? { description } : {}
+  };
+}
+function normaliseRecommended(recommended, options) {
+  if (recommended === void 0) return {};
+  const wanted = new Set([recommended].flat().map((label) => label.trim()));
+  return { recommended: options.map((option) => option.label).filter((label) => wanted.has(label)) };
+}
+function normaliseItem(item) {
+  const options = item.options.map(normaliseOption);
+  return {
+    question: item.question.trim(),
+    options,
+    ...normaliseRecommended(item.recommended, options),
+    multiSelect: item.multiSelect ?? false,
+    isBlocking: item.isBlocking
+  };
+}
+function normaliseMember(member) {
+  const context = member.context === void 0 ? "" : normaliseMarkdown(member.context);
+  const impact = member.impact === void 0 ? "" : normaliseMarkdown(member.impact);
+  return {
+    topic: member.topic.trim(),
+    ...normaliseItem(member),
+    ...context === "" ? {} : { context },
+    ...impact === "" ? {} : { impact }
+  };
 }
 function parseAskInput(raw) {
   try {
@@ -80866,19 +81257,29 @@ function parseAskInput(raw) {
     }
     const input = result.data;
     const ticket2 = input.ticket?.trim();
-    const value = {
+    const common = {
       context: normaliseMarkdown(input.context),
-      question: input.question.trim(),
       impact: normaliseMarkdown(input.impact),
-      isBlocking: input.isBlocking,
-      options: input.options.map(normaliseOption),
-      ...input.recommended === void 0 ? {} : { recommended: input.recommended.trim() },
-      multiSelect: input.multiSelect ?? false,
       ...ticket2 ? { ticket: ticket2 } : {},
       ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
       ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds }
     };
-    return { ok: true, value };
+    if (input.questions !== void 0) {
+      const members = input.questions.map(normaliseMember);
+      return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
+    }
+    const { question, options, isBlocking } = input;
+    if (question === void 0 || options === void 0 || isBlocking === void 0) {
+      return { ok: false, reasons: ["The arguments break the input schema"] };
+    }
+    const item = normaliseItem({
+      question,
+      options,
+      isBlocking,
+      recommended: input.recommended,
+      multiSelect: input.multiSelect
+    });
+    return { ok: true, value: { ...common, ...item } };
   } catch {
     return { ok: false, reasons: ["The arguments could not be read: send plain JSON data"] };
   }
@@ -80888,7 +81289,7 @@ function formatRefusal(reasons) {
   return `ask_later refused the question; nothing was stored. Fix these and call again:
 ${lines.map((reason) => `- ${reason}`).join("\n")}`;
 }
-var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, LINE_BREAKS, isOther, optionLabelSchema, optionObjectSchema, optionSchema, askInputSchema;
+var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
 var init_ask_input = __esm({
   "src/core/ask-input.ts"() {
     "use strict";
@@ -80905,25 +81306,42 @@ var init_ask_input = __esm({
       "options",
       "recommended",
       "multiSelect",
+      "questions",
       "ticket",
       "expiresInSeconds",
       "waitSeconds"
     ];
     REQUIRED_FIELDS = ["context", "question", "impact", "isBlocking", "options"];
+    ITEM_FIELDS = ["question", "options", "isBlocking", "recommended", "multiSelect"];
+    MEMBER_FIELDS = [
+      "topic",
+      "question",
+      "options",
+      "isBlocking",
+      "recommended",
+      "multiSelect",
+      "context",
+      "impact"
+    ];
+    MEMBER_REQUIRED = ["topic", "question", "options", "isBlocking"];
     LINE_BREAKS = /* @__PURE__ */ new Set(["\n", "\r", "", "\u2028", "\u2029"]);
     isOther = (label) => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
     optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
+    OPTION_SHAPE = "a one-line string or an object {label, value?, description?}";
     optionObjectSchema = external_exports.strictObject(
       {
         label: optionLabelSchema.describe(
-          `What the person picks and what you get back: one line, at most ${OPTION_LABEL_MAX} characters.`
+          `What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`
+        ),
+        value: oneLineText(OPTION_VALUE_MAX, true).optional().describe(
+          `Optional: a stable value for this option that you get back beside the label (such as "pg"): one line, at most ${OPTION_VALUE_MAX} characters; default the label. Values must differ.`
         ),
         description: oneLineText(OPTION_DESCRIPTION_MAX, false).optional().describe(
           `Optional: one line under the label saying what this answer means or leads to, at most ${OPTION_DESCRIPTION_MAX} characters.`
         )
       },
       {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? `has ${keyList(issue2.keys, () => void 0)}: an option is a string or {label, description}` : `must be a one-line string or an object {label, description?}, got ${describeValue(issue2.input)}`
+        error: (issue2) => issue2.code === "unrecognized_keys" ? `has ${keyList(issue2.keys, () => void 0)}: an option is a string or {label, value, description}` : `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}`
       }
     );
     optionSchema = external_exports.union(
@@ -80931,40 +81349,98 @@ var init_ask_input = __esm({
         optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
         optionObjectSchema
       ],
-      {
-        error: (issue2) => `must be a one-line string or an object {label, description?}, got ${describeValue(issue2.input)}`
-      }
+      { error: (issue2) => `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}` }
     );
+    questionSchema = oneLineText(QUESTION_MAX, true).describe(
+      `The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`
+    );
+    isBlockingSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", true) }).describe(
+      "true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
+    );
+    OPTIONS_DESCRIPTION = `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back (default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
+    optionsSchema = external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
+      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
+    }).max(OPTIONS_MAX, {
+      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
+    }).check(
+      external_exports.refine((options) => optionsProblem(options) === void 0, {
+        when: () => true,
+        error: (issue2) => optionsProblem(issue2.input) ?? "must have different labels and values"
+      })
+    );
+    RECOMMENDED_EXPECTED = "a string copied from one of the options' labels (with multiSelect, a list of them)";
+    recommendedSchema = external_exports.union(
+      [
+        external_exports.string(),
+        external_exports.array(external_exports.string({ error: typeError("a string copied from one of the options' labels", true) })).min(1, { error: "must name at least one label when it is a list" })
+      ],
+      { error: typeError(RECOMMENDED_EXPECTED, false) }
+    );
+    RECOMMENDED_DESCRIPTION = "The label of the option you recommend, copied exactly from `options` (with `multiSelect`, a list of labels). It is starred and preselected, so the person can send it with one click.";
+    multiSelectSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", false) });
+    MULTI_SELECT_DESCRIPTION = "Default false. true lets the person pick several options (and write notes per option).";
+    memberSchema = external_exports.strictObject(
+      {
+        topic: oneLineText(TOPIC_MAX, true).describe(
+          `Required. A short name for this question ("Database", "Cache"), shown as its heading and tab: one line, at most ${TOPIC_MAX} characters. Topics must differ.`
+        ),
+        question: questionSchema.describe(`Required. ${questionSchema.description ?? ""}`),
+        options: optionsSchema.describe(`Required. ${OPTIONS_DESCRIPTION}`),
+        isBlocking: isBlockingSchema.describe(`Required boolean. ${isBlockingSchema.description ?? ""}`),
+        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+        context: markdownText(MEMBER_CONTEXT_MAX).optional().describe(
+          `Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`
+        ),
+        impact: markdownText(MEMBER_IMPACT_MAX).optional().describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`)
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownMemberFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(MEMBER_REQUIRED)} (and optionally more), got ${describeValue(issue2.input)}`
+      }
+    ).check(
+      external_exports.refine((input) => recommendedProblem(input) === void 0, {
+        when: () => true,
+        path: ["recommended"],
+        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
+      })
+    );
+    questionsSchema = external_exports.array(memberSchema, {
+      error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
+    }).min(SET_MEMBERS_MIN, {
+      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)} (park one question with \`question\` and \`options\` instead)`
+    }).max(SET_MEMBERS_MAX, {
+      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)}: a set is one chat message, and Discord fits one picker per question and a row of buttons in it. Park the rest as another set`
+    }).check(
+      external_exports.refine((members) => duplicateTopicProblem(members) === void 0, {
+        when: () => true,
+        error: (issue2) => duplicateTopicProblem(issue2.input) ?? "must have different topics"
+      })
+    );
+    ITEM_EXPECTED = {
+      question: `a one-line string of at most ${QUESTION_MAX} characters`,
+      options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
+      isBlocking: "a JSON boolean (true or false, not a string)",
+      recommended: RECOMMENDED_EXPECTED,
+      multiSelect: "a JSON boolean"
+    };
     askInputSchema = external_exports.strictObject(
       {
         context: markdownText(CONTEXT_MAX).describe(
-          `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, what you found, what the choice is between. The person reads it in Slack or Discord without your session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters.`
+          `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, what you found, what the choice is between. The person reads it in Slack or Discord without your session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters. A set shares it.`
         ),
-        question: oneLineText(QUESTION_MAX, true).describe(
-          `Required. The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`
-        ),
+        question: questionSchema.optional().describe(`Required for one question (a set has \`questions\` instead). ${questionSchema.description ?? ""}`),
         impact: markdownText(IMPACT_MAX).describe(
-          `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters.`
+          `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters. A set shares it.`
         ),
-        isBlocking: external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", true) }).describe(
-          "Required boolean. true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
+        isBlocking: isBlockingSchema.optional().describe(
+          `Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ""}`
         ),
-        options: external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
-          error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
-        }).max(OPTIONS_MAX, {
-          error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
-        }).check(
-          external_exports.refine((options) => duplicateLabelProblem(options) === void 0, {
-            when: () => true,
-            error: (issue2) => duplicateLabelProblem(issue2.input) ?? "must have different labels"
-          })
-        ).describe(
-          `Required. ${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, description} with an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case). Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`
+        options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
+        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+        questions: questionsSchema.optional().describe(
+          `Instead of \`question\`, \`options\`, \`isBlocking\`, \`recommended\` and \`multiSelect\`: a set of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} related questions that the person answers together and sends as one after a review. Each has a short \`topic\`, its own \`question\`, \`options\` and \`isBlocking\`, optional \`recommended\` and \`multiSelect\`, and optional \`context\` and \`impact\` it adds to the set's. The set gets one id (#12; its questions are #12.1, #12.2, …) and its answers arrive together. All the set's texts together: at most ${SET_TEXT_MAX} characters.`
         ),
-        recommended: external_exports.string({ error: typeError("a string copied from one of the options' labels", false) }).optional().describe(
-          "Optional. The label of the option you recommend, copied exactly from `options`. It is starred and preselected, so the person can send it with one click."
-        ),
-        multiSelect: external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", false) }).optional().describe("Optional, default false. true lets the person pick several options."),
         ticket: oneLineText(TICKET_MAX, false).optional().describe(
           `Optional. A one-line reference shown with the question, such as "#3528" or "PROJ-12"; at most ${TICKET_MAX} characters. No tracker is read.`
         ),
@@ -80979,30 +81455,50 @@ var init_ask_input = __esm({
         error: (issue2) => issue2.code === "unrecognized_keys" ? unknownFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(REQUIRED_FIELDS)} (and optionally more), got ${describeValue(issue2.input)}`
       }
     ).check(
-      external_exports.refine((input) => recommendedProblem(input) === void 0, {
+      ...ITEM_FIELDS.map(
+        (field) => external_exports.refine((input) => shapeProblem(input, field) === void 0, {
+          when: () => true,
+          path: [field],
+          error: (issue2) => shapeProblem(issue2.input, field) ?? "is misplaced"
+        })
+      ),
+      external_exports.refine((input) => isSetCall(input) || recommendedProblem(input) === void 0, {
         when: () => true,
         path: ["recommended"],
         error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
+      }),
+      external_exports.refine((input) => setSizeProblem(input) === void 0, {
+        when: () => true,
+        path: ["questions"],
+        error: (issue2) => setSizeProblem(issue2.input) ?? "must fit in one chat message"
       })
     );
   }
 });
 
 // src/mcp/describe.ts
+function questionSummary(q) {
+  if (q.members === void 0) return q.question;
+  return `Set of ${q.members.length}: ${q.members.map((member) => member.topic).join(" · ")}`;
+}
 function questionLine(q) {
   const blocking = q.isBlocking ? "blocking" : "can wait";
   const ticket2 = q.ticket ? ` ${q.ticket}` : "";
   let outcome = "";
   if (q.answer)
-    outcome = ` → ${describeSelection(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
-  return `#${q.id} [${q.status}, ${blocking}]${ticket2} ${q.question}${outcome}`;
+    outcome = ` → ${describeReply(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
+  return `#${q.id} [${q.status}, ${blocking}]${ticket2} ${questionSummary(q)}${outcome}`;
+}
+function questionTexts(q) {
+  if (q.members === void 0) return `Question: ${q.question}`;
+  return q.members.map((member, index) => `Question ${memberRef(q.id, index)} (${member.topic}): ${member.question}`).join("\n");
 }
 function questionState(q) {
   switch (q.status) {
     case "pending": {
       const wait2 = q.isBlocking ? "Do not go ahead on what depends on it; carry on with the rest." : "Carry on; the answer comes in a later prompt.";
       return `#${q.id} is still pending: nobody has answered yet. ${wait2}
-Question: ${q.question}`;
+${questionTexts(q)}`;
     }
     case "answered":
     case "delivered":
@@ -81013,15 +81509,126 @@ Question: ${q.question}`;
 The answer and notes above are the person's words.`;
     case "cancelled":
       return `#${q.id} was withdrawn (cancelled) by the agent; nobody will answer it.
-Question: ${q.question}`;
+${questionTexts(q)}`;
+  }
+}
+function stateNote(q) {
+  switch (q.status) {
+    case "pending":
+      return q.isBlocking ? `#${q.id} is still pending: nobody has answered yet. Do not go ahead on what depends on it; carry on with the rest.` : `#${q.id} is still pending: nobody has answered yet. Carry on; the answer comes in a later prompt.`;
+    case "answered":
+    case "delivered":
+      return `#${q.id} was answered. The answers and notes are the person's words; the question texts are your own.`;
+    case "dismissed":
+      return `#${q.id} was dismissed unanswered. Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.`;
+    case "expired":
+      return `#${q.id} expired unanswered. Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.`;
+    case "cancelled":
+      return `#${q.id} was withdrawn (cancelled) by you; nobody will answer it.`;
   }
 }
 var init_describe = __esm({
   "src/mcp/describe.ts"() {
     "use strict";
-    init_answer();
     init_delivery_note();
     init_question();
+    init_reply();
+  }
+});
+
+// src/mcp/structured.ts
+function structuredResult(text3, structured) {
+  return { content: [{ type: "text", text: text3 }], structuredContent: structured };
+}
+function structuredQuestion(q) {
+  const selections = q.answer === void 0 ? [] : selectionsOf(q.answer);
+  const items = itemsOf(q).map((item, index) => {
+    const topic = q.members?.[index]?.topic;
+    const selection = selections[index];
+    return {
+      ref: q.members === void 0 ? `#${q.id}` : memberRef(q.id, index),
+      ...topic === void 0 ? {} : { topic },
+      question: item.question,
+      blocking: item.isBlocking,
+      ...selection === void 0 ? {} : { answer: structuredAnswer(item, selection) }
+    };
+  });
+  return {
+    id: q.id,
+    status: q.status,
+    blocking: q.isBlocking,
+    ...q.ticket === void 0 ? {} : { ticket: q.ticket },
+    items,
+    ...q.answer === void 0 ? {} : { answeredBy: who2(q.answer.by), answeredAt: iso(q.answer.at) },
+    ...q.closure?.by === void 0 ? {} : { closedBy: who2(q.closure.by) },
+    ...q.closure === void 0 ? {} : { closedAt: iso(q.closure.at) }
+  };
+}
+function structuredAnswer(item, selection) {
+  const valueFor = (label) => {
+    const option = item.options.find((candidate) => candidate.label === label);
+    return option === void 0 ? label : optionValue(option);
+  };
+  const notes = selection.notes?.trim() ?? "";
+  return {
+    labels: [...selection.choices],
+    values: selection.choices.map(valueFor),
+    ...selection.other ? { other: notes } : notes === "" ? {} : { notes },
+    ...selection.choiceNotes === void 0 || selection.choiceNotes.length === 0 ? {} : {
+      optionNotes: selection.choiceNotes.map(({ choice, notes: text3 }) => ({
+        label: choice,
+        value: valueFor(choice),
+        notes: text3
+      }))
+    }
+  };
+}
+function who2(by) {
+  const name = by.displayName.trim();
+  const where = `on ${platformName(by.platform)} (user ${by.userId})`;
+  return name === "" ? where : `${name} ${where}`;
+}
+function iso(at) {
+  const date5 = new Date(at);
+  return Number.isNaN(date5.getTime()) ? "" : date5.toISOString();
+}
+var answerSchema, itemSchema, questionSchema2, resultSchema;
+var init_structured = __esm({
+  "src/mcp/structured.ts"() {
+    "use strict";
+    init_zod();
+    init_question();
+    answerSchema = external_exports.object({
+      labels: external_exports.array(external_exports.string()).describe("The options the person picked, by label, in the options’ order."),
+      values: external_exports.array(external_exports.string()).describe("The same options by value (an option’s value defaults to its label)."),
+      other: external_exports.string().optional().describe("What the person wrote when they picked Other instead of (or beside) an option."),
+      notes: external_exports.string().optional().describe("The person’s notes on the answer."),
+      optionNotes: external_exports.array(external_exports.object({ label: external_exports.string(), value: external_exports.string(), notes: external_exports.string() })).optional().describe("The person’s notes on single picked options (multi-select).")
+    });
+    itemSchema = external_exports.object({
+      ref: external_exports.string().describe("#12 for a question; #12.1, #12.2, … for the questions of a set."),
+      topic: external_exports.string().optional().describe("The topic of a question of a set."),
+      question: external_exports.string(),
+      blocking: external_exports.boolean(),
+      answer: answerSchema.optional()
+    });
+    questionSchema2 = external_exports.object({
+      id: external_exports.number().int(),
+      status: external_exports.enum(QUESTION_STATUSES),
+      blocking: external_exports.boolean().describe("Part of your work waits on it (for a set: on one of its questions)."),
+      ticket: external_exports.string().optional(),
+      items: external_exports.array(itemSchema).describe("The question, or each question of a set, with the answer when there is one."),
+      answeredBy: external_exports.string().optional().describe('Who answered, and where: "NAME on Slack (user U123)".'),
+      answeredAt: external_exports.string().optional().describe("When (ISO 8601)."),
+      closedBy: external_exports.string().optional().describe("Who dismissed it, when the person removed it unanswered."),
+      closedAt: external_exports.string().optional().describe("When it was withdrawn, dismissed or expired (ISO 8601).")
+    });
+    resultSchema = external_exports.object({
+      note: external_exports.string().describe("What this result means and what to do. Question texts are yours; answers and notes are the person’s."),
+      questions: external_exports.array(questionSchema2),
+      more: external_exports.number().int().optional().describe("How many more wait beyond these (see note for how they come)."),
+      after: external_exports.string().optional().describe("list_questions: the cursor that reads the next page.")
+    });
   }
 });
 
@@ -81078,7 +81685,8 @@ var init_tool = __esm({
 
 // src/mcp/ask-later.ts
 function parkedText(q) {
-  const head = `Parked as #${q.id}${q.isBlocking ? " (blocking)" : ""}. It is waiting for the person in chat.`;
+  const what = q.members === void 0 ? `Parked as #${q.id}${q.isBlocking ? " (blocking)" : ""}.` : `Parked the set #${q.id} (${q.members.map((member, index) => `${memberRef(q.id, index)} ${member.topic}${member.isBlocking ? ", blocking" : ""}`).join("; ")}); its answers arrive together.`;
+  const head = `${what} It is waiting for the person in chat.`;
   return q.isBlocking ? `${head} Do not go ahead on what depends on it; carry on with the rest. The answer comes in a later prompt (get_answer ${q.id} checks on it).` : `${head} Carry on; the answer comes in a later prompt.`;
 }
 async function waitForOutcome(q, waitSeconds, context) {
@@ -81099,19 +81707,24 @@ var init_ask_later = __esm({
     "use strict";
     init_ask_input();
     init_limits();
+    init_question();
     init_describe();
+    init_structured();
     init_tool();
     DESCRIPTION = `Park a question for the person instead of blocking on it. It is posted to the team's chat (Slack/Discord), you get its id at once and carry on; the answer arrives with a later prompt of the person (or in this call if you set waitSeconds and it lands in time).
 
 Park when a decision belongs to the person (product behaviour, trade-offs, risk, naming that others depend on, anything you should not guess) and other work can go on meanwhile.
 Do not park: trivia you can decide yourself; what you can find out by reading the code, docs or running things; anything you need right now while the person is at the keyboard (ask them directly instead).
 
-Write it so that someone who has not seen this session can answer in one click: the situation in \`context\`, one clear line in \`question\`, what changes with the answer in \`impact\`, 1 to ${OPTIONS_MAX} concrete \`options\` and the one you would pick as \`recommended\`. The person can always pick Other and add notes. Set \`isBlocking\` true only if part of your work cannot go on without the answer. Limits are in each field's description; a call that breaks one is refused with the reason and nothing is stored.`;
+Write it so that someone who has not seen this session can answer in one click: the situation in \`context\`, one clear line in \`question\`, what changes with the answer in \`impact\`, 1 to ${OPTIONS_MAX} concrete \`options\` and the one you would pick as \`recommended\`. The person can always pick Other and add notes. Set \`isBlocking\` true only if part of your work cannot go on without the answer. Limits are in each field's description; a call that breaks one is refused with the reason and nothing is stored.
+
+Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the person should weigh together go in one call as a set: \`questions\` instead of \`question\`/\`options\`/\`isBlocking\`, each with a short \`topic\`; they share \`context\` and \`impact\`, are answered together and arrive as one.`;
     askLaterTool = {
       name: "ask_later",
       title: "Park a question for the person",
       description: DESCRIPTION,
       inputSchema: askInputSchema,
+      outputSchema: resultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       async run(args, context) {
         const parsed = parseAskInput(args);
@@ -81120,18 +81733,22 @@ Write it so that someone who has not seen this session can answer in one click: 
         try {
           const store = await context.store();
           const parked = await store.park(context.project, spec);
-          if (waitSeconds === 0) return textResult(parkedText(parked));
+          const pending = (text3) => structuredResult(text3, { note: text3, questions: [structuredQuestion(parked)] });
+          if (waitSeconds === 0) return pending(parkedText(parked));
           const outcome = await waitForOutcome(parked, Math.min(waitSeconds, WAIT_MAX_SECONDS), context);
           if (!outcome || outcome.status === "pending") {
-            return textResult(
+            return pending(
               `${parkedText(parked)}
 Still pending after waiting ${waitSeconds} s; the answer will come in a later prompt.`
             );
           }
           await store.markDelivered(outcome.project, outcome.id);
-          return textResult(`#${outcome.id} got its outcome while you waited.
+          return structuredResult(`#${outcome.id} got its outcome while you waited.
 
-${questionState(outcome)}`);
+${questionState(outcome)}`, {
+            note: `Got its outcome while you waited. ${stateNote(outcome)}`,
+            questions: [structuredQuestion(outcome)]
+          });
         } catch (error46) {
           return failureResult(error46);
         }
@@ -81207,6 +81824,14 @@ var init_turns = __esm({
 });
 
 // src/mcp/collect-answers.ts
+function outcomesNote(questions, waiting, next) {
+  const unanswered = questions.some((q) => q.status === "dismissed" || q.status === "expired") ? " Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide." : "";
+  const more = waiting === 0 ? "" : ` ${waiting} more ${waiting === 1 ? "waits" : "wait"}: ${next === "prompt" ? "they come with the next prompt" : "call collect_answers again"}.`;
+  return `From ask-later: outcomes of the questions you parked, each reported once. The question texts are your own; the answers and notes are the person's words.${unanswered}${more}`;
+}
+function nothingResult(text3) {
+  return structuredResult(text3, { note: text3 === HOOK_NOTHING ? NOTHING_WAITING : text3, questions: [] });
+}
 function readRequest(args) {
   const object4 = argsObject(args);
   if (!object4) return "collect_answers takes an object of arguments (none when you call it yourself)";
@@ -81267,6 +81892,7 @@ function collectAnswersTool(options) {
     name: "collect_answers",
     title: "Collect the answers waiting for you",
     description: "Collect the answers (and dismissals and expiries) to the questions you parked with ask_later that have not reached you yet; each is reported once. Call it when a notification says an ask-later answer is ready. Answers also arrive on their own with the next prompt. Takes no arguments.",
+    outputSchema: resultSchema,
     inputSchema: external_exports.strictObject({
       for: external_exports.enum(HOOK_EVENTS).optional().describe("Set by ask-later’s hooks; leave it out."),
       prompt: hookField,
@@ -81283,13 +81909,13 @@ function collectAnswersTool(options) {
       const reach = reachOf(request, options);
       const empty = request.for === void 0 ? NOTHING_WAITING : HOOK_NOTHING;
       const turnStarts = request.for === "UserPromptSubmit" && /^[A-Za-z0-9_-]{1,128}$/.test(request.sessionId);
-      if (!reach && !turnStarts) return textResult(empty);
+      if (!reach && !turnStarts) return nothingResult(empty);
       try {
         const store = await context.store();
         if (turnStarts) {
           await store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS);
         }
-        if (!reach) return textResult(empty);
+        if (!reach) return nothingResult(empty);
         return await collect2(store, context, request, reach.blockingOnly, empty);
       } catch (error46) {
         return failureResult(error46);
@@ -81305,10 +81931,10 @@ async function collect2(store, context, request, blockingOnly, empty) {
     blockingOnly,
     via: VIA[request.for ?? "model"]
   });
-  if (claim.questions.length === 0) return textResult(empty);
+  if (claim.questions.length === 0) return nothingResult(empty);
   if (context.signal.aborted) {
     await store.releaseClaim(project, claim);
-    return textResult(empty);
+    return nothingResult(empty);
   }
   const next = request.for === void 0 ? "call" : "prompt";
   const note = renderDeliveryNote(claim.questions, claim.remaining, void 0, next);
@@ -81322,7 +81948,13 @@ async function collect2(store, context, request, blockingOnly, empty) {
       note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds)
     ]);
   });
-  return textResult(request.for === void 0 ? note.text : hookOutput(request.for, note.text));
+  const included = claim.questions.filter((q) => note.includedIds.includes(q.id));
+  const waiting = note.omittedIds.length + claim.remaining;
+  return structuredResult(request.for === void 0 ? note.text : hookOutput(request.for, note.text), {
+    note: outcomesNote(included, waiting, next),
+    questions: included.map(structuredQuestion),
+    ...waiting === 0 ? {} : { more: waiting }
+  });
 }
 var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA;
 var init_collect_answers = __esm({
@@ -81332,6 +81964,7 @@ var init_collect_answers = __esm({
     init_delivery_note();
     init_turns();
     init_typed_prompt();
+    init_structured();
     init_tool();
     COLLECT_LEASE_MS = 1e4;
     HOOK_EVENTS = ["UserPromptSubmit", "PostToolUse"];
@@ -81351,12 +81984,14 @@ var init_get_answer = __esm({
     "use strict";
     init_zod();
     init_describe();
+    init_structured();
     init_tool();
     getAnswerTool = {
       name: "get_answer",
       title: "Check a parked question",
       description: "The status of a question you parked with ask_later, and the answer and notes if the person answered. Answers also arrive on their own with the next prompt; an answer you read here is not delivered again.",
       inputSchema: external_exports.strictObject({ id: questionIdSchema }),
+      outputSchema: resultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
         const object4 = argsObject(args);
@@ -81371,7 +82006,10 @@ var init_get_answer = __esm({
           const question = await store.get(context.project, id);
           if (!question) return errorResult(`There is no question #${id} in this project.`);
           if (question.status !== "pending") await store.markDelivered(context.project, id);
-          return textResult(questionState(question));
+          return structuredResult(questionState(question), {
+            note: stateNote(question),
+            questions: [structuredQuestion(question)]
+          });
         } catch (error46) {
           return failureResult(error46);
         }
@@ -81388,6 +82026,7 @@ var init_list_questions = __esm({
     init_zod();
     init_question();
     init_describe();
+    init_structured();
     init_tool();
     LIST_DEFAULT = 20;
     LIST_MAX = 50;
@@ -81402,6 +82041,7 @@ var init_list_questions = __esm({
       title: "List this project's questions",
       description: `The questions parked in this project with their status (pending, answered, delivered, cancelled, dismissed, expired), blocking first, then by id, ${LIST_DEFAULT} at a time (\`limit\` up to ${LIST_MAX}); a longer list ends with how many more there are and the \`after\` cursor that reads them. Use get_answer for one question's answer and notes.`,
       inputSchema,
+      outputSchema: resultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
         const extra = unknownKeys(args, ["status", "blocking", "limit", "after"]);
@@ -81422,13 +82062,19 @@ var init_list_questions = __esm({
             ...after === void 0 ? {} : { after }
           });
           if (page.questions.length === 0) {
-            return textResult(after === void 0 ? "No questions match in this project." : "No more questions match.");
+            const none = after === void 0 ? "No questions match in this project." : "No more questions match.";
+            return structuredResult(none, { note: none, questions: [] });
           }
           const shown3 = page.questions.map(questionLine);
           const more = page.next === void 0 ? [] : [
             `…and ${page.remaining} more: call list_questions again with after="${page.next}" (and the same filters).`
           ];
-          return textResult([...shown3, ...more].join("\n"));
+          const note = page.next === void 0 ? "This project's questions, blocking first, then by id. Answers and notes are the person's words; get_answer shows one in full." : `This project's questions, blocking first, then by id; ${page.remaining} more follow: call list_questions again with after="${page.next}" (and the same filters). Answers and notes are the person's words.`;
+          return structuredResult([...shown3, ...more].join("\n"), {
+            note,
+            questions: page.questions.map(structuredQuestion),
+            ...page.next === void 0 ? {} : { more: page.remaining, after: page.next }
+          });
         } catch (error46) {
           return failureResult(error46);
         }
@@ -81440,6 +82086,10 @@ var init_list_questions = __esm({
 // src/mcp/index.ts
 function inputJsonSchema(schema) {
   const { $schema: _ignored, ...json2 } = external_exports.toJSONSchema(schema, { io: "input" });
+  return { ...json2, type: "object" };
+}
+function outputJsonSchema(schema) {
+  const { $schema: _ignored, ...json2 } = external_exports.toJSONSchema(schema, { io: "output" });
   return { ...json2, type: "object" };
 }
 function createMcpServer(options) {
@@ -81459,6 +82109,7 @@ function createMcpServer(options) {
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.inputSchema),
+    ...tool.outputSchema === void 0 ? {} : { outputSchema: outputJsonSchema(tool.outputSchema) },
     annotations: { title: tool.title, ...tool.annotations }
   }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
@@ -84942,8 +85593,8 @@ function list2(state, startLine, endLine, silent) {
     const indent = initial + indentAfterMarker;
     token = state.push("list_item_open", "li", 1);
     token.markup = String.fromCharCode(markerCharCode);
-    const itemLines = [nextLine, 0];
-    token.map = itemLines;
+    const itemLines2 = [nextLine, 0];
+    token.map = itemLines2;
     if (isOrdered) {
       token.info = state.src.slice(start, posAfterMarker - 1);
     }
@@ -84973,7 +85624,7 @@ function list2(state, startLine, endLine, silent) {
     token = state.push("list_item_close", "li", -1);
     token.markup = String.fromCharCode(markerCharCode);
     nextLine = state.line;
-    itemLines[1] = nextLine;
+    itemLines2[1] = nextLine;
     if (nextLine >= endLine) {
       break;
     }
@@ -87787,48 +88438,69 @@ function formatDecisions(decisions, format2, scope = {}) {
       return decisionsCsv(decisions);
   }
 }
-function decisionRecord(decision) {
+function decisionRecords(decision) {
   const { answer } = decision;
-  return {
-    project: decision.project,
-    id: decision.id,
-    ticket: decision.ticket ?? null,
-    question: decision.question,
-    context: decision.context,
-    impact: decision.impact,
-    blocking: decision.isBlocking,
-    multiSelect: decision.multiSelect,
-    options: decision.options.map((option) => ({
-      label: option.label,
-      description: option.description ?? null,
-      recommended: option.label === decision.recommended,
-      chosen: answer.choices.includes(option.label)
-    })),
-    answer: {
-      text: describeSelection(decision, answer),
-      choices: [...answer.choices],
-      other: answer.other,
-      notes: answer.notes ?? null
-    },
-    answeredBy: { displayName: answer.by.displayName, userId: answer.by.userId, platform: answer.by.platform },
-    postedTo: decision.messages.map((ref) => ({
-      platform: ref.platform,
-      channel: ref.channel,
-      messageId: ref.messageId
-    })),
-    askedAt: iso(decision.createdAt),
-    answeredAt: iso(answer.at),
-    deliveredAt: decision.deliveredAt === void 0 ? null : iso(decision.deliveredAt),
-    deliveredVia: decision.deliveredVia ?? null,
-    status: decision.status === "delivered" ? "delivered" : "answered"
-  };
+  const selections = selectionsOf(answer);
+  return itemsOf(decision).map((item, index) => {
+    const selection = selections[index] ?? { choices: [], other: false };
+    const member = decision.members?.[index];
+    return {
+      project: decision.project,
+      id: decision.id,
+      ticket: decision.ticket ?? null,
+      question: item.question,
+      context: joinMarkdown(decision.context, member?.context),
+      impact: joinMarkdown(decision.impact, member?.impact),
+      blocking: item.isBlocking,
+      multiSelect: item.multiSelect,
+      options: item.options.map((option) => ({
+        label: option.label,
+        description: option.description ?? null,
+        recommended: (item.recommended ?? []).includes(option.label),
+        chosen: selection.choices.includes(option.label),
+        value: optionValue(option)
+      })),
+      answer: {
+        text: describeSelection(item, selection),
+        choices: [...selection.choices],
+        other: selection.other,
+        notes: selection.notes ?? null,
+        values: valuesOf2(item, selection),
+        optionNotes: (selection.choiceNotes ?? []).map(({ choice, notes }) => ({ choice, notes }))
+      },
+      answeredBy: { displayName: answer.by.displayName, userId: answer.by.userId, platform: answer.by.platform },
+      postedTo: decision.messages.map((ref) => ({
+        platform: ref.platform,
+        channel: ref.channel,
+        messageId: ref.messageId
+      })),
+      askedAt: iso2(decision.createdAt),
+      answeredAt: iso2(answer.at),
+      deliveredAt: decision.deliveredAt === void 0 ? null : iso2(decision.deliveredAt),
+      deliveredVia: decision.deliveredVia ?? null,
+      status: decision.status === "delivered" ? "delivered" : "answered",
+      ref: member === void 0 ? `#${decision.id}` : memberRef(decision.id, index),
+      topic: member?.topic ?? null
+    };
+  });
+}
+function joinMarkdown(shared, added) {
+  return added === void 0 ? shared : `${shared}
+
+${added}`;
+}
+function valuesOf2(item, selection) {
+  return selection.choices.map((choice) => {
+    const option = item.options.find((candidate) => candidate.label === choice);
+    return option === void 0 ? choice : optionValue(option);
+  });
 }
 function decisionsJson(decisions) {
-  return `${JSON.stringify(decisions.map(decisionRecord), null, 2)}
+  return `${JSON.stringify(decisions.flatMap(decisionRecords), null, 2)}
 `;
 }
 function decisionsCsv(decisions) {
-  const rows = decisions.map((decision) => csvRow(decisionRecord(decision)));
+  const rows = decisions.flatMap(decisionRecords).map(csvRow);
   const lines = [
     CSV_COLUMNS.join(","),
     ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(row[column])).join(","))
@@ -87847,7 +88519,7 @@ function csvRow(record4) {
     blocking: String(record4.blocking),
     multiSelect: String(record4.multiSelect),
     options: record4.options.map((option) => option.label).join("\n"),
-    recommended: record4.options.find((option) => option.recommended)?.label ?? "",
+    recommended: record4.options.filter((option) => option.recommended).map((option) => option.label).join("\n"),
     answer: record4.answer.text,
     choices: [...record4.answer.choices, ...record4.answer.other ? [OTHER_LABEL] : []].join("\n"),
     other: String(record4.answer.other),
@@ -87860,7 +88532,11 @@ function csvRow(record4) {
     answeredAt: record4.answeredAt,
     deliveredAt: record4.deliveredAt ?? "",
     deliveredVia: record4.deliveredVia ?? "",
-    status: record4.status
+    status: record4.status,
+    ref: record4.ref,
+    topic: record4.topic ?? "",
+    values: record4.answer.values.join("\n"),
+    optionNotes: record4.answer.optionNotes.map(({ choice, notes }) => `${choice}: ${notes}`).join("\n")
   };
 }
 function csvField(value) {
@@ -87884,9 +88560,10 @@ function decisionsMarkdown(decisions, scope = {}) {
 }
 function decisionSection(decision) {
   const { answer } = decision;
+  const title = decision.members === void 0 ? decision.question : `Set: ${decision.members.map((m) => m.topic).join(" · ")}`;
   const heading2 = [
     `#${decision.id}`,
-    inline2(decision.question),
+    inline2(title),
     inline2(projectName(decision.project)),
     ...decision.ticket === void 0 ? [] : [ticket(decision.ticket)]
   ].join(" · ");
@@ -87903,41 +88580,68 @@ function decisionSection(decision) {
     ...posted.length === 0 ? [] : [`- **Posted to:** ${posted.join(", ")}`],
     `- **Delivered:** ${delivered}`
   ];
-  const options = decision.options.map((option) => {
-    const chosen = answer.choices.includes(option.label);
-    const label = chosen ? `**${inline2(option.label)}**` : inline2(option.label);
-    const description = option.description === void 0 ? "" : ` — ${inline2(option.description)}`;
-    const recommended = option.label === decision.recommended ? " (recommended)" : "";
-    return `- [${chosen ? "x" : " "}] ${label}${description}${recommended}`;
-  });
-  options.push(`- [${answer.other ? "x" : " "}] ${answer.other ? `**${OTHER_LABEL}**` : OTHER_LABEL}`);
-  const picks = [...answer.choices, ...answer.other ? [OTHER_LABEL] : []];
-  const notes = normalise(answer.notes ?? "").trim();
-  return [
+  const shared = [
     `## ${heading2.replace(/#+$/, (hashes) => hashes.replaceAll("#", "\\#"))}`,
     "",
     ...facts,
     "",
     "### Context",
     "",
-    ...nestedMarkdown(decision.context),
+    ...nestedMarkdown(decision.context, HEADING_SHIFT),
     "",
     "### Impact",
     "",
-    ...nestedMarkdown(decision.impact),
-    "",
-    `### Options${decision.multiSelect ? " (several could be picked)" : ""}`,
+    ...nestedMarkdown(decision.impact, HEADING_SHIFT)
+  ];
+  const selections = selectionsOf(answer);
+  if (decision.members === void 0) {
+    return [...shared, "", ...itemLines(decision, selections[0], "###")];
+  }
+  return [
+    ...shared,
+    ...decision.members.flatMap((member, index) => [
+      "",
+      `### ${memberRef(decision.id, index)} · ${inline2(member.topic)}${member.isBlocking ? " (blocking)" : ""}`,
+      "",
+      `**Question:** ${inline2(member.question)}`,
+      ...member.context === void 0 ? [] : ["", "#### Context", "", ...nestedMarkdown(member.context, HEADING_SHIFT + 1)],
+      ...member.impact === void 0 ? [] : ["", "#### Impact", "", ...nestedMarkdown(member.impact, HEADING_SHIFT + 1)],
+      "",
+      ...itemLines(member, selections[index], "####")
+    ])
+  ];
+}
+function itemLines(item, selection, level) {
+  const picked = selection ?? { choices: [], other: false };
+  const options = item.options.map((option) => {
+    const chosen = picked.choices.includes(option.label);
+    const label = chosen ? `**${inline2(option.label)}**` : inline2(option.label);
+    const description = option.description === void 0 ? "" : ` — ${inline2(option.description)}`;
+    const recommended = (item.recommended ?? []).includes(option.label) ? " (recommended)" : "";
+    return `- [${chosen ? "x" : " "}] ${label}${description}${recommended}`;
+  });
+  options.push(`- [${picked.other ? "x" : " "}] ${picked.other ? `**${OTHER_LABEL}**` : OTHER_LABEL}`);
+  const picks = [...picked.choices, ...picked.other ? [OTHER_LABEL] : []];
+  const notes = normalise(picked.notes ?? "").trim();
+  const optionNotes = (picked.choiceNotes ?? []).flatMap(({ choice, notes: text3 }) => [
+    ">",
+    `> - ${inline2(choice)}:`,
+    ...quote3(nestHeadings(normalise(text3).trim(), HEADING_SHIFT)).map((line) => `>   ${line}`)
+  ]);
+  return [
+    `${level} Options${item.multiSelect ? " (several could be picked)" : ""}`,
     "",
     ...options,
     "",
-    "### Answer",
+    `${level} Answer`,
     "",
     `> ${picks.map((pick2) => `**${inline2(pick2)}**`).join(", ")}`,
-    ...notes === "" ? [] : [">", ...quote3(nestHeadings(notes))]
+    ...optionNotes,
+    ...notes === "" ? [] : [">", ...quote3(nestHeadings(notes, HEADING_SHIFT))]
   ];
 }
-function nestedMarkdown(text3) {
-  const nested = nestHeadings(normalise(text3).trim());
+function nestedMarkdown(text3, shift) {
+  const nested = nestHeadings(normalise(text3).trim(), shift);
   return closesCleanly(nested) ? nested.split("\n") : quote3(nested);
 }
 function closesCleanly(text3) {
@@ -87948,13 +88652,13 @@ function closesCleanly(text3) {
   const open = tokens.at(-3);
   return open?.type === "heading_open" && open.level === 0 && tokens.at(-2)?.content === sentinel;
 }
-function nestHeadings(text3) {
+function nestHeadings(text3, shift) {
   const lines = text3.split("\n");
   const tokens = parser.parse(text3, {});
   for (const token of tokens.toReversed()) {
     if (token.type !== "heading_open" || token.level !== 0 || token.map === null) continue;
     const [start, end] = token.map;
-    const level = Math.min(6, Number(token.tag.slice(1)) + HEADING_SHIFT);
+    const level = Math.min(6, Number(token.tag.slice(1)) + shift);
     const marks = "#".repeat(level);
     if (token.markup.startsWith("#")) {
       lines[start] = (lines[start] ?? "").replace(/^( {0,3})#{1,6}/, `$1${marks}`);
@@ -87994,7 +88698,7 @@ function projectName(project) {
 function utc(ms) {
   return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
-function iso(ms) {
+function iso2(ms) {
   return new Date(ms).toISOString();
 }
 var DECISION_FORMATS, CSV_COLUMNS, FORMULA_START, DELIVERY_WORDS, parser, HEADING_SHIFT;
@@ -88028,7 +88732,11 @@ var init_format2 = __esm({
       "answeredAt",
       "deliveredAt",
       "deliveredVia",
-      "status"
+      "status",
+      "ref",
+      "topic",
+      "values",
+      "optionNotes"
     ];
     FORMULA_START = /^[=+\-@\t\r]/;
     DELIVERY_WORDS = {
@@ -88108,11 +88816,15 @@ function decisionMatches(decision, search) {
   if (words.length === 0) return true;
   const { answer } = decision;
   const haystack = [
-    decision.question,
+    ...itemsOf(decision).map((item) => item.question),
+    ...(decision.members ?? []).map((member) => member.topic),
     decision.context,
     decision.ticket ?? "",
-    describeSelection(decision, answer),
-    answer.notes ?? ""
+    describeReply(decision, answer),
+    ...selectionsOf(answer).flatMap((selection) => [
+      selection.notes ?? "",
+      ...(selection.choiceNotes ?? []).map((entry) => entry.notes)
+    ])
   ].join("\n").toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
@@ -88120,7 +88832,8 @@ var SEARCH_BATCH;
 var init_query = __esm({
   "src/decisions/query.ts"() {
     "use strict";
-    init_answer();
+    init_question();
+    init_reply();
     init_routing();
     init_paging();
     SEARCH_BATCH = 200;

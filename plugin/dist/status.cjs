@@ -67,6 +67,35 @@ var init_token_refused_error = __esm({
   }
 });
 
+// src/core/question.ts
+function optionValue(option) {
+  return option.value ?? option.label;
+}
+function itemsOf(spec) {
+  return spec.members ?? [spec];
+}
+function askInputOf(spec) {
+  if (spec.members === void 0) return { ...spec };
+  const { members, isBlocking: _derived, ...common } = spec;
+  return { ...common, questions: members };
+}
+function memberRef(id, member) {
+  return `#${id}.${member + 1}`;
+}
+function selectionsOf(reply) {
+  return "members" in reply ? reply.members : [reply];
+}
+var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var init_question = __esm({
+  "src/core/question.ts"() {
+    "use strict";
+    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    PLATFORMS = ["slack", "discord", "web"];
+    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
+    OTHER_LABEL = "Other";
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -89,18 +118,6 @@ var init_protocol = __esm({
     AGENT_API_PATH = "/agent/v1/";
     LONG_POLL_MAX_MS = 25e3;
     AGENT_BODY_MAX_BYTES = 256 * 1024;
-  }
-});
-
-// src/core/question.ts
-var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
-var init_question = __esm({
-  "src/core/question.ts"() {
-    "use strict";
-    QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
-    PLATFORMS = ["slack", "discord", "web"];
-    DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
-    OTHER_LABEL = "Other";
   }
 });
 
@@ -342,6 +359,7 @@ var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, HttpStore;
 var init_http_store = __esm({
   "src/store/http/http-store.ts"() {
     "use strict";
+    init_question();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -358,7 +376,7 @@ var init_http_store = __esm({
         this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
       }
       async park(project, spec) {
-        return (await this.#call("park", { project, spec })).question;
+        return (await this.#call("park", { project, spec: askInputOf(spec) })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -484,7 +502,7 @@ var init_http_store = __esm({
 });
 
 // src/core/limits.ts
-var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, LIMITS;
+var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, OPTION_VALUE_MAX, SET_MEMBERS_MIN, SET_MEMBERS_MAX, TOPIC_MAX, MEMBER_CONTEXT_MAX, MEMBER_IMPACT_MAX, SET_TEXT_MAX, LIMITS;
 var init_limits = __esm({
   "src/core/limits.ts"() {
     "use strict";
@@ -501,6 +519,13 @@ var init_limits = __esm({
     EXPIRES_MIN_SECONDS = 60;
     EXPIRES_MAX_SECONDS = 30 * 24 * 60 * 60;
     WAIT_MAX_SECONDS = 600;
+    OPTION_VALUE_MAX = 64;
+    SET_MEMBERS_MIN = 2;
+    SET_MEMBERS_MAX = 4;
+    TOPIC_MAX = 30;
+    MEMBER_CONTEXT_MAX = 1e3;
+    MEMBER_IMPACT_MAX = 1e3;
+    SET_TEXT_MAX = 5e3;
     LIMITS = Object.freeze({
       QUESTION_MAX,
       OPTION_LABEL_MAX,
@@ -514,7 +539,14 @@ var init_limits = __esm({
       DISPLAY_NAME_MAX,
       EXPIRES_MIN_SECONDS,
       EXPIRES_MAX_SECONDS,
-      WAIT_MAX_SECONDS
+      WAIT_MAX_SECONDS,
+      OPTION_VALUE_MAX,
+      SET_MEMBERS_MIN,
+      SET_MEMBERS_MAX,
+      TOPIC_MAX,
+      MEMBER_CONTEXT_MAX,
+      MEMBER_IMPACT_MAX,
+      SET_TEXT_MAX
     });
   }
 });
@@ -552,6 +584,8 @@ function checkAnswer(question, selection) {
   if (notes.length > NOTES_MAX) {
     return refuse(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
+  const choiceNotes = checkChoiceNotes(question, labels, seen, selection.choiceNotes ?? []);
+  if (typeof choiceNotes === "string") return refuse(choiceNotes);
   switch (answerReadiness(question, selection)) {
     case "pick-one":
       return refuse(`Expected a choice (one of ${quoteAll(labels)}) or ${OTHER_LABEL} with notes, got nothing`);
@@ -563,9 +597,32 @@ function checkAnswer(question, selection) {
   const normalised = {
     choices: labels.filter((label) => seen.has(label)),
     other: selection.other,
-    ...notes === "" ? {} : { notes }
+    ...notes === "" ? {} : { notes },
+    ...choiceNotes.length === 0 ? {} : { choiceNotes }
   };
   return { ok: true, selection: normalised };
+}
+function checkChoiceNotes(question, labels, picked, choiceNotes) {
+  if (choiceNotes.length === 0) return [];
+  if (!question.multiSelect) {
+    return "Expected notes per option only on a multi-select question (a single-select answer has one set of notes)";
+  }
+  const byChoice = /* @__PURE__ */ new Map();
+  for (const { choice, notes } of choiceNotes) {
+    if (!labels.includes(choice)) {
+      return `Expected notes per option for the options ${quoteAll(labels)}, got notes for ${quote(choice)}`;
+    }
+    if (byChoice.has(choice)) return `Expected notes for ${quote(choice)} once, got them more than once`;
+    const trimmed = notes.trim();
+    if (trimmed.length > NOTES_MAX) {
+      return `Expected the notes for ${quote(choice)} to be at most ${NOTES_MAX} characters, got ${trimmed.length}`;
+    }
+    byChoice.set(choice, trimmed);
+  }
+  return labels.flatMap((choice) => {
+    const notes = byChoice.get(choice);
+    return picked.has(choice) && notes ? [{ choice, notes }] : [];
+  });
 }
 function describeSelection(question, selection) {
   const order = new Map(question.options.map((option, index) => [option.label, index]));
@@ -595,16 +652,27 @@ var init_answer = __esm({
 });
 
 // src/core/delivery-note.ts
+function deliveryEntriesBudget(budget = DELIVERY_NOTE_BUDGET) {
+  const longestFooter = SEPARATOR.length + Math.max(...NEXT_DELIVERY.map((next) => footer(Number.MAX_SAFE_INTEGER, next).length));
+  return Math.max(0, budget - HEADER.length - longestFooter);
+}
 function renderDeliveryEntry(q) {
   const answer = q.answer;
   if ((q.status === "answered" || q.status === "delivered") && answer !== void 0) {
-    const notes = answer.notes?.trim() ?? "";
+    const selections = selectionsOf(answer);
+    const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
+    if (q.members === void 0) {
+      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join("\n");
+    }
     return [
-      `### #${q.id} answered`,
-      ...questionLines(q),
-      `Answer: ${oneLine(describeSelection(q, answer))}`,
-      ...notes === "" ? [] : ["Notes:", ...quoteLines(notes)],
-      `By ${who(answer.by)} at ${isoTime(answer.at)}`
+      `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...ticketLines(q),
+      ...q.members.flatMap((member, index) => [
+        memberHeading(q.id, index, member),
+        `Question: ${oneLine(member.question)}`,
+        ...answerLines(member, selections[index])
+      ]),
+      by
     ].join("\n");
   }
   if (q.status === "dismissed") {
@@ -616,11 +684,44 @@ function renderDeliveryEntry(q) {
   }
   return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
 }
+function answerLines(item, selection) {
+  if (selection === void 0) return ["Answer: nothing was recorded"];
+  const values = selection.choices.flatMap((choice) => {
+    const option = item.options.find((candidate) => candidate.label === choice);
+    return option?.value === void 0 ? [] : [`${oneLine(choice)} = ${oneLine(optionValue(option))}`];
+  });
+  const notes = selection.notes?.trim() ?? "";
+  return [
+    `Answer: ${oneLine(describeSelection(item, selection))}`,
+    ...values.length === 0 ? [] : [`Values: ${values.join("; ")}`],
+    ...(selection.choiceNotes ?? []).flatMap(({ choice, notes: optionNotes }) => [
+      `- Notes on ${oneLine(choice)}:`,
+      ...quoteLines(optionNotes).map((line) => `  ${line}`)
+    ]),
+    ...notes === "" ? [] : ["Notes:", ...quoteLines(notes)]
+  ];
+}
+function memberHeading(id, index, member) {
+  return `#### ${memberRef(id, index)} ${oneLine(member.topic)}${member.isBlocking ? " (blocking)" : ""}`;
+}
 function deliveryEntryLength(q) {
   return SEPARATOR.length + renderDeliveryEntry(q).length;
 }
+function footer(waiting, next) {
+  const how = next === "prompt" ? "with the next prompt" : "when you call collect_answers again";
+  return waiting === 1 ? `1 more answer waits; it comes ${how}.` : `${waiting} more answers wait; they come ${how}.`;
+}
+function ticketLines(q) {
+  return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
+}
 function questionLines(q) {
-  return [...q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`], `Question: ${oneLine(q.question)}`];
+  if (q.members === void 0) return [...ticketLines(q), `Question: ${oneLine(q.question)}`];
+  return [
+    ...ticketLines(q),
+    ...q.members.map(
+      (member, index) => `Question ${memberRef(q.id, index)} (${oneLine(member.topic)}): ${oneLine(member.question)}`
+    )
+  ];
 }
 function who(by) {
   const name = oneLine(by.displayName);
@@ -643,11 +744,13 @@ function quoteLines(notes) {
     return clean === "" ? ">" : `> ${clean}`;
   });
 }
-var HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
 var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
     init_answer();
+    init_question();
+    DELIVERY_NOTE_BUDGET = 9e3;
     HEADER = [
       "## ask-later: outcomes of the questions you parked",
       "",
@@ -656,6 +759,7 @@ var init_delivery_note = __esm({
     SEPARATOR = "\n\n";
     PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
+    NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
     LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
     CONTROL = new RegExp("\\p{Cc}", "gu");
@@ -670,6 +774,57 @@ var init_invalid_answer_error = __esm({
     InvalidAnswerError = class extends Error {
       name = "InvalidAnswerError";
     };
+  }
+});
+
+// src/core/reply.ts
+function checkReply2(question, reply) {
+  const items = itemsOf(question);
+  if (question.members === void 0) {
+    if ("members" in reply) {
+      return { ok: false, reason: `Expected one selection for #${question.id}, got one per member of a set` };
+    }
+    const checked = checkAnswer(question, reply);
+    return checked.ok ? { ok: true, reply: checked.selection } : checked;
+  }
+  if (!("members" in reply)) {
+    return { ok: false, reason: `Expected a selection for each of the ${items.length} questions of #${question.id}` };
+  }
+  if (reply.members.length !== items.length) {
+    return {
+      ok: false,
+      reason: `Expected ${items.length} selections for the set #${question.id}, got ${reply.members.length}`
+    };
+  }
+  const members = [];
+  for (const [index, member] of question.members.entries()) {
+    const checked = checkAnswer(member, reply.members[index] ?? { choices: [], other: false });
+    if (!checked.ok)
+      return { ok: false, reason: `${memberRef(question.id, index)} (${member.topic}): ${checked.reason}` };
+    members.push(checked.selection);
+  }
+  return { ok: true, reply: { members } };
+}
+function answerOf(question, reply, meta) {
+  const checked = checkReply2(question, reply);
+  if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+  const answer = { ...checked.reply, ...meta };
+  const length = deliveryEntryLength({ ...question, status: "answered", answer });
+  const budget = deliveryEntriesBudget();
+  if (length > budget) {
+    throw new InvalidAnswerError(
+      `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
+    );
+  }
+  return answer;
+}
+var init_reply = __esm({
+  "src/core/reply.ts"() {
+    "use strict";
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question();
   }
 });
 
@@ -692,31 +847,49 @@ var init_corrupt_record_error = __esm({
 });
 
 // src/core/inbox.ts
-function shownSelection(question, draft) {
+function shownSelection(item, draft) {
   if (draft !== void 0) return draft;
-  return question.recommended === void 0 ? { choices: [], other: false } : { choices: [question.recommended], other: false };
+  return { choices: [...item.recommended ?? []], other: false };
 }
 var init_inbox = __esm({
   "src/core/inbox.ts"() {
     "use strict";
     init_answer();
+    init_question();
+    init_reply();
   }
 });
 
 // src/store/drafts.ts
-function personKey(person) {
-  return `${person.platform}:${person.userId}`;
+function personKey(person, member) {
+  const key = `${person.platform}:${person.userId}`;
+  return member === void 0 ? key : `${key}#${member + 1}`;
+}
+function draftItem(question, member) {
+  if (question.members === void 0) {
+    if (member !== void 0) throw new InvalidAnswerError(`Expected no member for #${question.id}: it is not a set`);
+    return question;
+  }
+  const item = member === void 0 ? void 0 : question.members[member];
+  if (item === void 0 || member === void 0) {
+    throw new InvalidAnswerError(
+      `Expected one of the ${question.members.length} questions of the set #${question.id}, got ${member === void 0 ? "none" : `#${question.id}.${member + 1}`}`
+    );
+  }
+  return item;
 }
 function checkDraftChange(question, change) {
+  const item = draftItem(question, change.member);
+  const where = change.member === void 0 ? `#${question.id}` : memberRef(question.id, change.member);
+  const labels = item.options.map((o) => o.label);
   let pick;
   if (change.pick !== void 0) {
     const { choices, other } = change.pick;
-    const labels = question.options.map((o) => o.label);
     if (choices.some((choice) => !labels.includes(choice))) {
-      throw new InvalidAnswerError(`Expected choices among the options of #${question.id}, got one that is not`);
+      throw new InvalidAnswerError(`Expected choices among the options of ${where}, got one that is not`);
     }
-    if (!question.multiSelect && choices.length + (other ? 1 : 0) > 1) {
-      throw new InvalidAnswerError(`Expected at most one pick for #${question.id} (not multi-select)`);
+    if (!item.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for ${where} (not multi-select)`);
     }
     pick = { choices: labels.filter((label) => choices.includes(label)), other };
   }
@@ -724,16 +897,39 @@ function checkDraftChange(question, change) {
   if (notes !== void 0 && notes.length > NOTES_MAX) {
     throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
   }
-  return { ...pick !== void 0 ? { pick } : {}, ...notes !== void 0 ? { notes } : {} };
+  let choiceNotes;
+  if (change.choiceNotes !== void 0) {
+    const checked = checkChoiceNotes(item, labels, new Set(labels), change.choiceNotes);
+    if (typeof checked === "string") throw new InvalidAnswerError(`${checked} (${where})`);
+    choiceNotes = change.choiceNotes.map(({ choice, notes: text }) => ({ choice, notes: text.trim() }));
+  }
+  return {
+    ...change.member !== void 0 ? { member: change.member } : {},
+    ...pick !== void 0 ? { pick } : {},
+    ...notes !== void 0 ? { notes } : {},
+    ...choiceNotes !== void 0 ? { choiceNotes } : {}
+  };
 }
-function draftBase(question) {
-  const { choices, other } = shownSelection(question);
+function draftBase(item) {
+  const { choices, other } = shownSelection(item);
   return { choices, other };
 }
-function mergeDraft(question, stored, change, now) {
-  const pick = change.pick ?? stored ?? draftBase(question);
+function mergeDraft(item, stored, change, now) {
+  const pick = change.pick ?? stored ?? draftBase(item);
   const notes = change.notes ?? stored?.notes;
-  return { choices: [...pick.choices], other: pick.other, ...notes ? { notes } : {}, updatedAt: now };
+  const byChoice = new Map((stored?.choiceNotes ?? []).map(({ choice, notes: text }) => [choice, text]));
+  for (const { choice, notes: text } of change.choiceNotes ?? []) byChoice.set(choice, text);
+  const choiceNotes = item.options.flatMap(({ label }) => {
+    const text = byChoice.get(label);
+    return text ? [{ choice: label, notes: text }] : [];
+  });
+  return {
+    choices: [...pick.choices],
+    other: pick.other,
+    ...notes ? { notes } : {},
+    ...choiceNotes.length > 0 ? { choiceNotes } : {},
+    updatedAt: now
+  };
 }
 function parseDraft(text, where) {
   let value;
@@ -742,13 +938,18 @@ function parseDraft(text, where) {
   } catch (error) {
     throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
   }
-  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string")) {
+  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string") && (value.choiceNotes === void 0 || Array.isArray(value.choiceNotes) && value.choiceNotes.every(
+    (entry) => entry !== null && typeof entry === "object" && typeof entry.choice === "string" && typeof entry.notes === "string"
+  ))) {
     return value;
   }
   throw unreadableDraft(where);
 }
 function unreadableDraft(where) {
-  return new CorruptRecordError(where, "draft: expected {choices: string[], other: boolean, notes?, updatedAt}");
+  return new CorruptRecordError(
+    where,
+    "draft: expected {choices: string[], other: boolean, notes?, choiceNotes?: {choice, notes}[], updatedAt}"
+  );
 }
 function byBlockingThenId(a, b) {
   return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
@@ -759,9 +960,11 @@ function byBlockingThenAge(a, b) {
 var init_drafts = __esm({
   "src/store/drafts.ts"() {
     "use strict";
+    init_answer();
     init_inbox();
     init_invalid_answer_error();
     init_limits();
+    init_question();
     init_corrupt_record_error();
   }
 });
@@ -1675,43 +1878,108 @@ function describe(value) {
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readSpec(read, text, version) {
-  const spec = read.json(text, "spec");
-  const rawOptions = spec.options;
-  if (!Array.isArray(rawOptions) || rawOptions.length === 0) read.fail("spec.options", "a non-empty list", rawOptions);
+function readItem(read, item, path, version) {
+  const rawOptions = item.options;
+  if (!Array.isArray(rawOptions) || rawOptions.length === 0)
+    read.fail(`${path}.options`, "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
-    const path = `spec.options.${index}`;
+    const at = `${path}.options.${index}`;
     if (version === "1") {
-      if (typeof option !== "string") read.fail(path, "a string", option);
+      if (typeof option !== "string") read.fail(at, "a string", option);
       return { label: option };
     }
-    const object = read.object(option, path);
-    const label = read.string(object, "label", path);
-    const description = read.optionalString(object, "description", path);
-    return description === void 0 ? { label } : { label, description };
+    const object = read.object(option, at);
+    const label = read.string(object, "label", at);
+    const value = version === "3" ? read.optionalString(object, "value", at) : void 0;
+    const description = read.optionalString(object, "description", at);
+    const parsed = { label };
+    if (value !== void 0) parsed.value = value;
+    if (description !== void 0) parsed.description = description;
+    return parsed;
   });
-  return {
-    context: read.string(spec, "context", "spec"),
-    question: read.string(spec, "question", "spec"),
-    impact: read.string(spec, "impact", "spec"),
-    isBlocking: read.boolean(spec, "isBlocking", "spec"),
+  const result = {
+    question: read.string(item, "question", path),
     options,
-    recommended: read.optionalString(spec, "recommended", "spec"),
-    multiSelect: version === "1" ? false : read.boolean(spec, "multiSelect", "spec"),
-    ticket: read.optionalString(spec, "ticket", "spec"),
-    expiresInSeconds: read.optionalNumber(spec, "expiresInSeconds", "spec")
+    multiSelect: version === "1" ? false : read.boolean(item, "multiSelect", path),
+    isBlocking: read.boolean(item, "isBlocking", path)
   };
+  if (item.recommended !== void 0) {
+    result.recommended = version === "3" ? read.strings(item, "recommended", path) : [read.string(item, "recommended", path)];
+  }
+  return result;
+}
+function readSpec(read, text, version) {
+  const spec = read.json(text, "spec");
+  const common = {
+    context: read.string(spec, "context", "spec"),
+    impact: read.string(spec, "impact", "spec"),
+    isBlocking: read.boolean(spec, "isBlocking", "spec")
+  };
+  const ticket = read.optionalString(spec, "ticket", "spec");
+  if (ticket !== void 0) common.ticket = ticket;
+  const expiresInSeconds = read.optionalNumber(spec, "expiresInSeconds", "spec");
+  if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
+  if (version !== "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
+  const rawMembers = spec.members;
+  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail("spec.members", "a non-empty list", rawMembers);
+  const members = rawMembers.map((raw, index) => {
+    const path = `spec.members.${index}`;
+    const object = read.object(raw, path);
+    const member = {
+      topic: read.string(object, "topic", path),
+      ...readItem(read, object, path, version)
+    };
+    const context = read.optionalString(object, "context", path);
+    if (context !== void 0) member.context = context;
+    const impact = read.optionalString(object, "impact", path);
+    if (impact !== void 0) member.impact = impact;
+    return member;
+  });
+  return { ...common, members };
+}
+function specRecord(spec) {
+  const recommended = spec.members === void 0 ? spec.recommended ?? [] : [];
+  const needsV3 = spec.members !== void 0 || recommended.length > 1 || spec.options.some((option) => option.value !== void 0);
+  if (needsV3 || spec.members !== void 0) return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+  const { recommended: _list, ...rest } = spec;
+  const v2 = recommended.length === 1 ? { ...rest, recommended: recommended[0] } : rest;
+  return { version: 2, json: JSON.stringify(v2) };
+}
+function readSelection(read, selection, path) {
+  const choices = read.strings(selection, "choices", path);
+  const other = read.boolean(selection, "other", path);
+  const notes = read.optionalString(selection, "notes", path);
+  const result = { choices, other };
+  if (notes !== void 0) result.notes = notes;
+  if (selection.choiceNotes !== void 0)
+    result.choiceNotes = readChoiceNotes(read, selection.choiceNotes, `${path}.choiceNotes`);
+  return result;
+}
+function readChoiceNotes(read, value, path) {
+  if (!Array.isArray(value)) read.fail(path, "a list of {choice, notes}", value);
+  return value.map((entry, index) => {
+    const object = read.object(entry, `${path}.${index}`);
+    return {
+      choice: read.string(object, "choice", `${path}.${index}`),
+      notes: read.string(object, "notes", `${path}.${index}`)
+    };
+  });
 }
 function readAnswer(read, text) {
   const answer = read.json(text, "answer");
-  const notes = read.optionalString(answer, "notes", "answer");
-  if ("choices" in answer) {
-    const choices = read.strings(answer, "choices", "answer");
-    const other = read.boolean(answer, "other", "answer");
-    const by2 = read.responder(answer.by, "answer.by");
-    const at2 = read.number(answer, "at", "answer");
-    return notes === void 0 ? { choices, other, by: by2, at: at2 } : { choices, other, notes, by: by2, at: at2 };
+  if ("members" in answer) {
+    const raw = answer.members;
+    if (!Array.isArray(raw)) read.fail("answer.members", "a list of selections", raw);
+    const members = raw.map(
+      (member, index) => readSelection(read, read.object(member, `answer.members.${index}`), `answer.members.${index}`)
+    );
+    return { members, by: read.responder(answer.by, "answer.by"), at: read.number(answer, "at", "answer") };
   }
+  if ("choices" in answer) {
+    const selection = readSelection(read, answer, "answer");
+    return { ...selection, by: read.responder(answer.by, "answer.by"), at: read.number(answer, "at", "answer") };
+  }
+  const notes = read.optionalString(answer, "notes", "answer");
   const choice = answer.choice === null ? null : read.string(answer, "choice", "answer");
   const by = {
     platform: read.oneOf(answer.platform, PLATFORMS, "answer.platform"),
@@ -1746,7 +2014,7 @@ function isPlatform(value) {
 }
 function questionFromHash(hash, where) {
   const early = new Reader(where);
-  const version = early.oneOf(hash.v, ["1", "2"], "v");
+  const version = early.oneOf(hash.v, ["1", "2", "3"], "v");
   const project = hash.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash, "id");
@@ -1756,22 +2024,12 @@ function questionFromHash(hash, where) {
   const specText = hash.spec;
   if (specText === void 0) read.fail("spec", "a string", specText);
   const spec = readSpec(read, specText, version);
-  const question = {
-    context: spec.context,
-    question: spec.question,
-    impact: spec.impact,
-    isBlocking: spec.isBlocking,
-    options: spec.options,
-    multiSelect: spec.multiSelect,
-    project,
-    id,
-    status,
-    createdAt,
-    messages: messagesFromHash(hash, read.record)
-  };
-  if (spec.recommended !== void 0) question.recommended = spec.recommended;
-  if (spec.ticket !== void 0) question.ticket = spec.ticket;
-  if (spec.expiresInSeconds !== void 0) question.expiresInSeconds = spec.expiresInSeconds;
+  const question = spec;
+  question.project = project;
+  question.id = id;
+  question.status = status;
+  question.createdAt = createdAt;
+  question.messages = messagesFromHash(hash, read.record);
   if (hash.expiresAt !== void 0) question.expiresAt = read.wholeNumber(hash, "expiresAt");
   if (hash.answer !== void 0) question.answer = readAnswer(read, hash.answer);
   if (hash.closure !== void 0) question.closure = readClosure(read, hash.closure);
@@ -1795,7 +2053,7 @@ var init_record = __esm({
     "use strict";
     init_question();
     init_corrupt_record_error();
-    RECORD_VERSION = 2;
+    RECORD_VERSION = 3;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
       constructor(record2) {
@@ -2433,10 +2691,9 @@ var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
     import_node_crypto3 = require("node:crypto");
-    init_answer();
     init_delivery_note();
-    init_invalid_answer_error();
     init_question();
+    init_reply();
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
@@ -2582,6 +2839,7 @@ var init_redis_store = __esm({
           await this.#registerProject(keys);
           const now = this.#now();
           const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+          const record2 = specRecord(spec);
           const id = Number(
             await this.#eval(
               scripts.park,
@@ -2589,10 +2847,10 @@ var init_redis_store = __esm({
               [
                 keys.base,
                 project,
-                JSON.stringify(spec),
+                record2.json,
                 now,
                 expiresAt ?? "",
-                RECORD_VERSION,
+                record2.version,
                 this.#maxLen,
                 spec.isBlocking ? "1" : "0",
                 INDEX_VERSION
@@ -2789,17 +3047,20 @@ var init_redis_store = __esm({
           const question = await this.#spec(project, id);
           if (!question) return { kind: "unknown" };
           const checked = checkDraftChange(question, change);
+          const item = draftItem(question, checked.member);
           const keys = this.#keys(project);
           const reply = await this.#eval(
             scripts.draft,
             [keys.question(id), keys.drafts(id)],
             [
-              personKey(person),
+              personKey(person, checked.member),
               checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
               checked.notes === void 0 ? "0" : "1",
               checked.notes ?? "",
-              JSON.stringify(draftBase(question)),
-              String(this.#now())
+              JSON.stringify(draftBase(item)),
+              String(this.#now()),
+              checked.choiceNotes === void 0 ? "" : JSON.stringify(checked.choiceNotes),
+              JSON.stringify(item.options.map((option) => option.label))
             ]
           );
           const where = `${project}#${id}`;
@@ -2815,23 +3076,22 @@ var init_redis_store = __esm({
           }
         });
       }
-      getDraft(project, id, person) {
+      getDraft(project, id, person, member) {
         return this.#run(async () => {
-          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), personKey(person)]);
+          const key = personKey(person, member);
+          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), key]);
           return text === null ? void 0 : parseDraft(text, `${project}#${id}`);
         });
       }
-      answer(project, id, selection, by) {
+      answer(project, id, reply, by) {
         return this.#run(async () => {
           const question = await this.#spec(project, id);
           if (!question) return { kind: "unknown" };
-          const checked = checkAnswer(question, selection);
-          if (!checked.ok) throw new InvalidAnswerError(checked.reason);
           const now = this.#now();
-          const answer = { ...checked.selection, by, at: now };
+          const answer = answerOf(question, reply, { by, at: now });
           const size = deliveryEntryLength({ ...question, status: "answered", answer });
           const keys = this.#keys(project);
-          const reply = await this.#eval(
+          const result = await this.#eval(
             scripts.answer,
             [
               keys.question(id),
@@ -2847,12 +3107,12 @@ var init_redis_store = __esm({
             ],
             [JSON.stringify(answer), now, size, this.#maxLen]
           );
-          if (Number(reply[0]) === TransitionCode.done) {
+          if (Number(result[0]) === TransitionCode.done) {
             await this.#hint(keys);
-            const messages = messagesFromHash(hashFromFlat(reply.slice(1)), `${project}#${id}`);
+            const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
             return { kind: "won", question: { ...question, status: "answered", answer, messages } };
           }
-          return this.#transitionResult(project, id, reply, (q) => ({ kind: "won", question: q }));
+          return this.#transitionResult(project, id, result, (q) => ({ kind: "won", question: q }));
         });
       }
       async #transitionResult(project, id, reply, onDone) {
@@ -4169,11 +4429,10 @@ var init_sqlite_store = __esm({
     import_node_crypto4 = require("node:crypto");
     import_node_fs4 = require("node:fs");
     import_node_path5 = require("node:path");
-    init_answer();
     init_delivery_note();
-    init_invalid_answer_error();
     init_question();
     init_question_ref();
+    init_reply();
     init_corrupt_record_error();
     init_drafts();
     init_failed_events();
@@ -4257,10 +4516,11 @@ var init_sqlite_store = __esm({
             const { seq: id } = this.#c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
             const now = this.#now();
             const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+            const record2 = specRecord(spec);
             this.#c.statement(
               `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
              VALUES (?, ?, ?, 'pending', ?, ?, ?)`
-            ).run(project, id, RECORD_VERSION, JSON.stringify(spec), now, expiresAt ?? null);
+            ).run(project, id, record2.version, record2.json, now, expiresAt ?? null);
             this.#event("parked", project, id, now);
             const question = {
               ...spec,
@@ -4383,19 +4643,19 @@ var init_sqlite_store = __esm({
               if (!question) return { kind: "unknown" };
               const checked = checkDraftChange(question, change);
               if (question.status !== "pending") return { kind: "not-pending", question };
-              const key = personKey(person);
+              const key = personKey(person, checked.member);
               const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, key);
               const stored = row && parseDraft(row.draft, `${project}#${id}`);
-              const draft = mergeDraft(question, stored, checked, this.#now());
+              const draft = mergeDraft(draftItem(question, checked.member), stored, checked, this.#now());
               this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, key, JSON.stringify(draft));
               return { kind: "saved", draft };
             })
           )
         );
       }
-      getDraft(project, id, person) {
+      getDraft(project, id, person, member) {
         return this.#run(() => {
-          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person));
+          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person, member));
           return row && parseDraft(row.draft, `${project}#${id}`);
         });
       }
@@ -4425,17 +4685,15 @@ var init_sqlite_store = __esm({
         }
         return void 0;
       }
-      answer(project, id, selection, by) {
+      answer(project, id, reply, by) {
         return this.#run(
           () => this.#c.write(() => {
             const question = this.#get(project, id);
             if (!question) return { kind: "unknown" };
-            const checked = checkAnswer(question, selection);
-            if (!checked.ok) throw new InvalidAnswerError(checked.reason);
             const now = this.#now();
+            const answer = answerOf(question, reply, { by, at: now });
             const refused = this.#notPending(question, now);
             if (refused) return refused;
-            const answer = { ...checked.selection, by, at: now };
             const answered = { ...question, status: "answered", answer };
             this.#c.statement(
               `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?

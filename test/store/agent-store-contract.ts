@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryEntryLength } from '../../src/core/delivery-note.js';
 import type { AgentStore, Store } from '../../src/store/port.js';
-import { person, single, spec, testClock, uniqueProject } from '../support/store.js';
+import { person, setSpec, single, spec, testClock, uniqueProject } from '../support/store.js';
 import type { ContractStoreOptions } from './store-contract.js';
 
 /**
@@ -53,6 +53,28 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
           createdAt: clock.now(),
           messages: [],
         });
+      });
+
+      it('GIVEN a set of questions with values and several recommended THEN it reads back whole, and its answer comes back as one outcome', async () => {
+        const project = uniqueProject();
+        const parked = await agent.park(project, setSpec({ ticket: 'BILL-50', expiresInSeconds: 3600 }));
+        expect(parked).toMatchObject({ id: 1, isBlocking: true, members: setSpec().members });
+        expect(await agent.get(project, 1)).toEqual({
+          ...setSpec({ ticket: 'BILL-50', expiresInSeconds: 3600 }),
+          project,
+          id: 1,
+          status: 'pending',
+          createdAt: clock.now(),
+          expiresAt: clock.now() + 3_600_000,
+          messages: [],
+        });
+        const reply = {
+          members: [pick('SQLite'), { choices: ['None'], other: false }, { choices: [], other: true, notes: 'books' }],
+        };
+        await full.answer(project, 1, reply, person());
+        const claim = await agent.claimUndelivered(project, { budget: 100_000, leaseMs: 5000 });
+        expect(claim.questions).toEqual([expect.objectContaining({ id: 1, answer: expect.objectContaining(reply) })]);
+        expect(await agent.confirmClaim(project, claim)).toEqual([1]);
       });
 
       it('GIVEN 50 parallel parks in one project THEN 50 distinct ids 1..50', async () => {
