@@ -5,8 +5,9 @@
  * beyond loopback. Pure: what it draws is one page and the counts, never the whole store.
  */
 
-import { type InboxPage, shownReadiness } from '../../core/inbox.js';
+import { entryReadiness, type InboxPage } from '../../core/inbox.js';
 import { renderCard, type WebInboxItem } from './card.js';
+import { KEY_HELP } from './client/keys.js';
 import { answersCount, projectName } from './format.js';
 import { html, SafeHtml } from './html.js';
 import { INBOX_FILTERS, type InboxFilter, type InboxState, inboxQuery, WEB_ROUTES } from './routes.js';
@@ -42,12 +43,10 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
 /**
  * How many answers "Send N answers" sends: the waiting questions shown whose shown selection (the draft, else the
  * recommendation) is ready, exactly what each card's ready mark says and what `InteractionService.sendReady` sends
- * (the client sends the refs of the cards shown).
+ * (the client sends the refs of the cards shown). A set counts once, and only when every one of its questions is.
  */
 export function readyCount(items: readonly WebInboxItem[]): number {
-  return items.filter(
-    (item) => item.question.status === 'pending' && shownReadiness(item.question, item.draft) === 'ready',
-  ).length;
+  return items.filter((item) => item.question.status === 'pending' && entryReadiness(item) === 'ready').length;
 }
 
 /** Every project's waiting questions: the tab title's count. */
@@ -171,12 +170,22 @@ export function pageTitle(waiting: number): string {
 export function renderInboxPage(view: WebInboxView, options: PageOptions): string {
   return pageShell(
     pageTitle(waitingTotal(view.projects)),
-    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><span id="live" class="live" data-live="connecting">connecting…</span></header>
+    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><div class="top-side"><button type="button" class="keys-button" data-action="keys" aria-haspopup="dialog" aria-keyshortcuts="?">Keys <kbd>?</kbd></button><span id="live" class="live" data-live="connecting">connecting…</span></div></header>
 ${viewTabs('waiting')}
 <p id="flash" class="flash" role="status" aria-live="polite" hidden></p>
 <main id="inbox">${renderInboxFragment(view)}</main>
+${renderKeysHelp()}
 <script src="${WEB_ROUTES.script}" defer></script>`,
   );
+}
+
+/** The `?` overlay: every key of the inbox (`client/keys.ts`), as a modal dialog the client opens and Escape closes. */
+export function renderKeysHelp(): SafeHtml {
+  const rows = KEY_HELP.map(
+    (entry) =>
+      html`<dt>${entry.keys.map((key) => (key === '…' ? html`<span class="keys-to">to</span>` : html`<kbd>${key}</kbd>`))}</dt><dd>${entry.what}</dd>`,
+  );
+  return html`<dialog id="keys-help" class="keys-help" aria-labelledby="keys-title"><h2 id="keys-title">Keyboard</h2><p class="keys-intro">Keys act on the focused question: reach one with Tab, or with j and k. What you type in a notes field stays text.</p><dl class="keys-list">${rows}</dl><div class="keys-actions"><button type="button" class="primary" data-action="close-keys">Close</button></div></dialog>`;
 }
 
 /** The sign-in page shown when the inbox needs `ASK_LATER_WEB_TOKEN` (bound beyond loopback). */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
 import { startWebInbox } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL } from '../../../src/bot/web/surface.js';
-import type { QuestionSpec, Responder, Selection } from '../../../src/core/question.js';
+import type { Responder, Selection, SingleSpec } from '../../../src/core/question.js';
 import { projectTag } from '../../../src/core/question-ref.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
 import { spec, testClock, uniqueProject } from '../../support/store.js';
@@ -29,7 +29,7 @@ interface Stack extends WebStack {
   /** Park a question, wait `waited`, answer it (and deliver it, unless `deliver: false`). */
   decide(
     project: string,
-    overrides?: Partial<QuestionSpec>,
+    overrides?: Partial<SingleSpec>,
     options?: { waited?: number; selection?: Selection; by?: Responder; deliver?: boolean },
   ): Promise<number>;
   readonly clock: ReturnType<typeof testClock>;

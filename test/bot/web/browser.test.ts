@@ -6,6 +6,7 @@
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { selectionsOf } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { answeredIds, hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
 import { connectClient, isError, textOf } from '../../support/mcp.js';
@@ -286,7 +287,7 @@ describe('the web inbox in Chromium', () => {
         ref,
         { platform: 'slack', userId: 'UBOB', displayName: 'Bob' },
         { channel: 'CTEAM' },
-        { choices: ['SQS'], other: false },
+        [{ choices: ['SQS'], other: false }],
       ),
     ]);
     expect(clicked).toBe(true);
@@ -315,7 +316,7 @@ describe('the web inbox in Chromium', () => {
     expect(winner).toMatch(/^(Ada|Bob)$/);
     const expected = byWinner[winner as keyof typeof byWinner];
     expect({
-      choices: stored?.answer?.choices,
+      choices: stored?.answer === undefined ? undefined : selectionsOf(stored.answer)[0]?.choices,
       pageSaid: await page.locator('#flash').textContent(),
       slackSaid: slackOutcome.text,
       slackWon: slackOutcome.ok,
