@@ -31,7 +31,11 @@ export interface WebInboxView {
   readonly timeZone?: string;
 }
 
-/** Waiting cards per page: a page of about 150 KB (a card is at most ~3 KB), bounded whatever the store holds. */
+/**
+ * Waiting cards per page, bounded whatever the store holds: a single question's card is a few KB, a set's at most
+ * ~50 KB (the largest set `ask_later` accepts, every character escaped at its longest; test/blocks/web/set.test.ts),
+ * plus the notes the viewer typed (shown in their fields and in a set's review).
+ */
 export const WEB_PAGE_SIZE = 50;
 
 const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {

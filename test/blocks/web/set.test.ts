@@ -9,6 +9,17 @@ import { renderDecision } from '../../../src/blocks/web/answered.js';
 import { renderCard, type WebInboxItem } from '../../../src/blocks/web/card.js';
 import { KEY_HELP } from '../../../src/blocks/web/client/keys.js';
 import { readyCount, renderInboxFragment, renderKeysHelp } from '../../../src/blocks/web/page.js';
+import { parseAskInput } from '../../../src/core/ask-input.js';
+import {
+  NOTES_MAX,
+  OPTION_DESCRIPTION_MAX,
+  OPTION_LABEL_MAX,
+  OPTIONS_MAX,
+  QUESTION_MAX,
+  SET_TEXT_MAX,
+  setTextLength,
+  TOPIC_MAX,
+} from '../../../src/core/limits.js';
 import type { Draft, Question, QuestionState, SetSpec, SingleSpec } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import type { Decision } from '../../../src/decisions/query.js';
@@ -347,5 +358,75 @@ describe('the inbox with sets', () => {
     expect(markup.match(/<dt>/g)).toHaveLength(KEY_HELP.length);
     for (const key of ['j', 'k', '1', '7', 'n', 'Enter', 'Esc', '?']) expect(markup).toContain(`<kbd>${key}</kbd>`);
     expect(markup).toContain('data-action="close-keys">Close</button>');
+  });
+});
+
+describe('the largest accepted set', () => {
+  /**
+   * `ask_later`'s largest set: 4 questions, 6 options each with labels and descriptions at their limits, every text
+   * as long as the set's total allows, and markup-heavy text (`&` and `"` grow the most when escaped).
+   */
+  function largestSet(): SetSpec {
+    const text = (length: number) => '&"<'.repeat(Math.ceil(length / 3)).slice(0, length);
+    const members = [0, 1, 2, 3].map((index) => ({
+      topic: `${index}${text(TOPIC_MAX - 1)}`,
+      question: text(QUESTION_MAX),
+      options: Array.from({ length: OPTIONS_MAX }, (_, option) => ({
+        label: `${option}${text(OPTION_LABEL_MAX - 1)}`,
+        description: text(OPTION_DESCRIPTION_MAX),
+      })),
+      recommended: [`0${text(OPTION_LABEL_MAX - 1)}`],
+      multiSelect: index % 2 === 1,
+      isBlocking: index === 0,
+    }));
+    const used = setTextLength({ context: '', impact: '', members });
+    const left = SET_TEXT_MAX - used;
+    const raw = {
+      context: text(Math.floor(left / 2)),
+      impact: text(left - Math.floor(left / 2)),
+      ticket: undefined,
+      questions: members,
+    };
+    const parsed = parseAskInput(raw);
+    if (!parsed.ok) throw new Error(parsed.reasons.join('; '));
+    if (parsed.value.members === undefined) throw new Error('expected a set');
+    return parsed.value as SetSpec;
+  }
+
+  it('GIVEN the largest set ask_later accepts THEN every state of its card is well-formed: under 64 KB, and the viewer’s own notes add at most twice their length (their fields and the review)', () => {
+    const spec = largestSet();
+    expect(setTextLength(spec)).toBe(SET_TEXT_MAX);
+    const question = { ...spec, ...state(99) } as Question;
+    const bare = render({ question }).length;
+    expect(bare).toBeLessThan(64 * 1024);
+
+    const memberDrafts = spec.members.map((member) => {
+      const choices = member.options.slice(0, member.multiSelect ? OPTIONS_MAX : 1).map((option) => option.label);
+      return draft({
+        choices,
+        other: false,
+        notes: 'n'.repeat(NOTES_MAX),
+        ...(member.multiSelect
+          ? { choiceNotes: choices.map((choice) => ({ choice, notes: 'o'.repeat(NOTES_MAX) })) }
+          : {}),
+      });
+    });
+    const typed = memberDrafts.reduce(
+      (sum, entry) =>
+        sum + (entry.notes?.length ?? 0) + (entry.choiceNotes ?? []).reduce((n, c) => n + c.notes.length, 0),
+      0,
+    );
+    const drafted = render({ question, memberDrafts });
+    expect(drafted).toContain('class="review"');
+    expect(drafted.length - bare).toBeLessThan(2 * typed + 16 * 1024);
+
+    const answer = {
+      members: memberDrafts.map(({ updatedAt: _, ...selection }) => selection),
+      by: person(),
+      at: AT,
+    };
+    expect(render({ question: { ...question, status: 'answered', answer } as Question }).length).toBeLessThan(
+      64 * 1024 + typed,
+    );
   });
 });
