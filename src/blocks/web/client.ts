@@ -147,6 +147,7 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
       if (focusId !== void 0) {
         const element = document.getElementById(focusId);
         if (element) {
+          showRow(element, true);
           element.focus();
           if (caret && element instanceof HTMLTextAreaElement) element.setSelectionRange(caret[0], caret[1]);
         }
@@ -328,7 +329,7 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
       const next = neighbourOf(card);
       flushNotes();
       void run(async () => {
-        const result = await post(WEB_ROUTES.send, body());
+        const result = await post(WEB_ROUTES.send, body);
         report(result);
         notice(ref, result.ok ? void 0 : result.text);
         if (result.ok) reviewing.delete(ref);
@@ -341,13 +342,14 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
     }
     function sendSingle(card) {
       const item = activeItem(card);
-      send(card, () => ({ ref: refOf(card), ...item ? { pick: pickOf(item) } : {} }));
+      send(card, { ref: refOf(card), ...item ? { pick: pickOf(item) } : {} });
     }
     function review(card) {
       const ref = refOf(card);
+      const picks = picksOf(card);
       flushNotes();
       void run(async () => {
-        const result = await post(WEB_ROUTES.review, { ref, picks: picksOf(card) });
+        const result = await post(WEB_ROUTES.review, { ref, picks });
         if (!result.ok || result.ready !== true) {
           flash(result.text, false);
           notice(ref, result.text);
@@ -605,7 +607,7 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
         sendSingle(card);
       } else if (action === "confirm") {
         button.disabled = true;
-        send(card, () => ({ ref, picks: picksOf(card) }));
+        send(card, { ref, picks: picksOf(card) });
       } else if (action === "cancel-review") {
         closeReview(card);
       } else if (action === "remove") {

@@ -143,6 +143,8 @@ function start(): void {
     if (focusId !== undefined) {
       const element = document.getElementById(focusId);
       if (element) {
+        // Notes per option being typed stay open, even when a redraw read the draft before its pick was saved.
+        showRow(element, true);
         element.focus();
         if (caret && element instanceof HTMLTextAreaElement) element.setSelectionRange(caret[0], caret[1]);
       }
@@ -361,13 +363,16 @@ function start(): void {
     return (cards[at + 1] ?? cards[at - 1])?.id;
   }
 
-  /** Send a card's answer (a set: after its review); the focus moves on to the next waiting card. */
-  function send(card: HTMLElement, body: () => unknown): void {
+  /**
+   * Send a card's answer (a set: after its review): what it shows picked when Send was pressed, with the notes typed
+   * so far; the focus moves on to the next waiting card.
+   */
+  function send(card: HTMLElement, body: unknown): void {
     const ref = refOf(card);
     const next = neighbourOf(card);
     flushNotes();
     void run(async () => {
-      const result = await post(WEB_ROUTES.send, body());
+      const result = await post(WEB_ROUTES.send, body);
       report(result);
       notice(ref, result.ok ? undefined : result.text);
       if (result.ok) reviewing.delete(ref);
@@ -381,15 +386,16 @@ function start(): void {
 
   function sendSingle(card: HTMLElement): void {
     const item = activeItem(card);
-    send(card, () => ({ ref: refOf(card), ...(item ? { pick: pickOf(item) } : {}) }));
+    send(card, { ref: refOf(card), ...(item ? { pick: pickOf(item) } : {}) });
   }
 
   /** A set's Send: refused in place until every question is ready, else its review opens on Send all. */
   function review(card: HTMLElement): void {
     const ref = refOf(card);
+    const picks = picksOf(card);
     flushNotes();
     void run(async () => {
-      const result = await post(WEB_ROUTES.review, { ref, picks: picksOf(card) });
+      const result = await post(WEB_ROUTES.review, { ref, picks });
       if (!result.ok || result.ready !== true) {
         flash(result.text, false);
         notice(ref, result.text);
@@ -672,7 +678,7 @@ function start(): void {
       sendSingle(card);
     } else if (action === 'confirm') {
       button.disabled = true;
-      send(card, () => ({ ref, picks: picksOf(card) }));
+      send(card, { ref, picks: picksOf(card) });
     } else if (action === 'cancel-review') {
       closeReview(card);
     } else if (action === 'remove') {
