@@ -1,7 +1,8 @@
 /**
  * The web inbox's Answered view: the decision trail (`decisions/query.ts`), newest answer first, with the
  * time-to-answer chart on top. Each decision shows its project, #id, ticket, question, the answer (labels, `Other`),
- * the notes, who answered and where, when it was asked, answered and delivered (and how), with Context and Impact
+ * the notes per option nested under each option, the notes (a set: each question's under its ref and topic), who
+ * answered and where, when it was asked, answered and delivered (and how), with Context and Impact
  * folded away. A search (every word, in question, context, ticket, answer or notes) and a project filter narrow
  * the list; it is read a page at a time from the store's answered index (Newest / Older links after a cursor), and
  * all three live in the URL, so a search is a link. Plain HTML: links and a GET form,
@@ -10,12 +11,11 @@
  * The chart follows the project filter but not the search: it answers "how long do agents wait on us", which a
  * word in the questions does not change.
  */
-import { describeSelection } from '../../core/answer.js';
 import { formatDuration } from '../../core/duration.js';
 import { formatQuestionRef, projectTag } from '../../core/question-ref.js';
 import { timeToAnswer, timeToAnswerByDay } from '../../core/time-to-answer.js';
 import type { Decision, DecisionPage } from '../../decisions/query.js';
-import { elementKey, renderContextAndImpact, renderTime } from './card.js';
+import { blockingBadge, elementKey, renderAllTexts, renderAnswer, renderTime, titleOf } from './card.js';
 import { renderTimeToAnswerChart } from './chart.js';
 import { deliveryPathName, placeName, projectName, stateName } from './format.js';
 import { html, type SafeHtml } from './html.js';
@@ -88,23 +88,18 @@ ${pager(page, state)}</main>`,
 export function renderDecision(decision: Decision, options: { readonly timeZone?: string } = {}): SafeHtml {
   const ref = formatQuestionRef(decision.project, decision.id);
   const { answer } = decision;
-  const badge = decision.isBlocking
-    ? html`<span class="badge badge-blocking">BLOCKING</span>`
-    : html`<span class="badge badge-waiting">can wait</span>`;
-  const notes =
-    answer.notes === undefined || answer.notes.trim() === ''
-      ? ''
-      : html`<blockquote class="answer-notes">${answer.notes}</blockquote>`;
   const delivered =
     decision.deliveredAt === undefined
       ? html`<dd class="delivery">not yet: reaches the agent with the next prompt in its session</dd>`
       : html`<dd class="delivery is-delivered">${renderTime(decision.deliveredAt, options)}${decision.deliveredVia === undefined ? '' : ` · ${deliveryPathName(decision.deliveredVia)}`}</dd>`;
-  return html`<article class="card decision is-closed ${decision.isBlocking ? 'is-blocking' : 'is-waiting'}" id="d-${elementKey(ref)}" data-ref="${ref}" data-status="${decision.status}" data-blocking="${String(decision.isBlocking)}">
-<header class="card-head">${badge}<span class="project" title="${decision.project}">${projectName(decision.project)}</span>${decision.ticket === undefined ? '' : html`<span class="ticket">${decision.ticket}</span>`}<span class="qid">#${decision.id}</span><span class="state state-${decision.status}">${stateName(decision.status)}</span></header>
-<h2 class="question">${decision.question}</h2>
-<div class="outcome"><p class="answer">Answer: <strong>${describeSelection(decision, answer)}</strong></p>${notes}<p class="who">Answered by <strong>${answer.by.displayName}</strong> ${placeName(answer.by.platform)}</p></div>
+  const size =
+    decision.members === undefined ? '' : html`<span class="set-size">${decision.members.length} questions</span>`;
+  return html`<article class="card decision is-closed${decision.members === undefined ? '' : ' is-set'} ${decision.isBlocking ? 'is-blocking' : 'is-waiting'}" id="d-${elementKey(ref)}" data-ref="${ref}" data-status="${decision.status}" data-blocking="${String(decision.isBlocking)}">
+<header class="card-head">${blockingBadge(decision.isBlocking)}<span class="project" title="${decision.project}">${projectName(decision.project)}</span>${decision.ticket === undefined ? '' : html`<span class="ticket">${decision.ticket}</span>`}<span class="qid">#${decision.id}</span>${size}<span class="state state-${decision.status}">${stateName(decision.status)}</span></header>
+<h2 class="question">${titleOf(decision)}</h2>
+<div class="outcome">${renderAnswer(decision, answer)}<p class="who">Answered by <strong>${answer.by.displayName}</strong> ${placeName(answer.by.platform)}</p></div>
 <dl class="times"><dt>Asked</dt><dd>${renderTime(decision.createdAt, options)}</dd><dt>Answered</dt><dd>${renderTime(answer.at, options)} · after ${formatDuration(timeToAnswer(decision))}</dd><dt>Delivered</dt>${delivered}</dl>
-<details class="more"><summary>Context and impact</summary>${renderContextAndImpact(decision)}</details>
+<details class="more"><summary>Context and impact</summary>${renderAllTexts(decision)}</details>
 </article>`;
 }
 

@@ -5,8 +5,9 @@
  * beyond loopback. Pure: what it draws is one page and the counts, never the whole store.
  */
 
-import { type InboxPage, shownReadiness } from '../../core/inbox.js';
+import { entryReadiness, type InboxPage } from '../../core/inbox.js';
 import { renderCard, type WebInboxItem } from './card.js';
+import { KEY_HELP } from './client/keys.js';
 import { answersCount, projectName } from './format.js';
 import { html, SafeHtml } from './html.js';
 import { INBOX_FILTERS, type InboxFilter, type InboxState, inboxQuery, WEB_ROUTES } from './routes.js';
@@ -30,7 +31,11 @@ export interface WebInboxView {
   readonly timeZone?: string;
 }
 
-/** Waiting cards per page: a page of about 150 KB (a card is at most ~3 KB), bounded whatever the store holds. */
+/**
+ * Waiting cards per page, bounded whatever the store holds: a single question's card is a few KB, a set's at most
+ * ~50 KB (the largest set `ask_later` accepts, every character escaped at its longest; test/blocks/web/set.test.ts),
+ * plus the notes the viewer typed (shown in their fields and in a set's review).
+ */
 export const WEB_PAGE_SIZE = 50;
 
 const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
@@ -42,12 +47,10 @@ const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
 /**
  * How many answers "Send N answers" sends: the waiting questions shown whose shown selection (the draft, else the
  * recommendation) is ready, exactly what each card's ready mark says and what `InteractionService.sendReady` sends
- * (the client sends the refs of the cards shown).
+ * (the client sends the refs of the cards shown). A set counts once, and only when every one of its questions is.
  */
 export function readyCount(items: readonly WebInboxItem[]): number {
-  return items.filter(
-    (item) => item.question.status === 'pending' && shownReadiness(item.question, item.draft) === 'ready',
-  ).length;
+  return items.filter((item) => item.question.status === 'pending' && entryReadiness(item) === 'ready').length;
 }
 
 /** Every project's waiting questions: the tab title's count. */
@@ -171,12 +174,22 @@ export function pageTitle(waiting: number): string {
 export function renderInboxPage(view: WebInboxView, options: PageOptions): string {
   return pageShell(
     pageTitle(waitingTotal(view.projects)),
-    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><span id="live" class="live" data-live="connecting">connecting…</span></header>
+    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><div class="top-side"><button type="button" class="keys-button" data-action="keys" aria-haspopup="dialog" aria-keyshortcuts="?">Keys <kbd>?</kbd></button><span id="live" class="live" data-live="connecting">connecting…</span></div></header>
 ${viewTabs('waiting')}
 <p id="flash" class="flash" role="status" aria-live="polite" hidden></p>
 <main id="inbox">${renderInboxFragment(view)}</main>
+${renderKeysHelp()}
 <script src="${WEB_ROUTES.script}" defer></script>`,
   );
+}
+
+/** The `?` overlay: every key of the inbox (`client/keys.ts`), as a modal dialog the client opens and Escape closes. */
+export function renderKeysHelp(): SafeHtml {
+  const rows = KEY_HELP.map(
+    (entry) =>
+      html`<dt>${entry.keys.map((key) => (key === '…' ? html`<span class="keys-to">to</span>` : html`<kbd>${key}</kbd>`))}</dt><dd>${entry.what}</dd>`,
+  );
+  return html`<dialog id="keys-help" class="keys-help" aria-labelledby="keys-title"><h2 id="keys-title">Keyboard</h2><p class="keys-intro">Keys act on the focused question: reach one with Tab, or with j and k. What you type in a notes field stays text.</p><dl class="keys-list">${rows}</dl><div class="keys-actions"><button type="button" class="primary" data-action="close-keys">Close</button></div></dialog>`;
 }
 
 /** The sign-in page shown when the inbox needs `ASK_LATER_WEB_TOKEN` (bound beyond loopback). */

@@ -1,27 +1,12 @@
 /**
  * The web inbox's paths and its view state in the URL: the contract between the page, its client script and the
- * HTTP side (`bot/web/server.ts`). Pure.
+ * HTTP side (`bot/web/server.ts`). Pure. The paths themselves are in `paths.ts` (the client bundles that file).
  */
 
-/** Every path the web inbox answers. */
-export const WEB_ROUTES = Object.freeze({
-  page: '/',
-  /** The inbox fragment (toolbar and cards) for the page's current query, swapped in by the client. */
-  inbox: '/inbox',
-  /** The decision trail: answered questions, newest first, searchable and paged ({@link AnsweredState}). */
-  answered: '/answered',
-  /** Server-sent events: one `message` (data: a question ref) whenever a question may have changed. */
-  events: '/events',
-  script: '/assets/inbox.js',
-  style: '/assets/inbox.css',
-  login: '/login',
-  draft: '/api/draft',
-  send: '/api/send',
-  sendReady: '/api/send-ready',
-  remove: '/api/remove',
-});
-
 import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
+import { WEB_ROUTES } from './paths.js';
+
+export { WEB_ROUTES, type WebRoutes } from './paths.js';
 
 export { INBOX_FILTERS, type InboxFilter };
 

@@ -157,4 +157,58 @@ ol.decisions { list-style: none; margin: 0; padding: 0; }
 .page-link { color: var(--accent); text-decoration: none; font-weight: 500; }
 .page-link.is-off { color: var(--muted); opacity: 0.6; }
 .page-of { color: var(--muted); font-size: 0.9rem; }
+[hidden] { display: none !important; }
+/* A clear focus ring wherever the keyboard is (cards, tabs, options, buttons, links). */
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.card:focus-visible { outline: 3px solid var(--accent); outline-offset: 3px; box-shadow: 0 0 0 6px color-mix(in srgb, var(--accent) 18%, transparent); }
+.option:has(input:focus-visible) { outline: 3px solid var(--accent); outline-offset: 1px; }
+.top-side { display: flex; align-items: center; gap: 0.6rem; }
+.keys-button { font-size: 0.8rem; padding: 0.15rem 0.6rem; border-radius: 999px; color: var(--muted); }
+kbd { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.8em; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 0.35em; background: var(--chip); color: var(--text); }
+.option .key { margin-left: auto; align-self: center; color: var(--muted); }
+.option-row { display: grid; gap: 0.25rem; }
+.choice-notes { display: block; margin: 0 0 0.2rem 2.2rem; }
+.choice-notes-label { display: block; font-size: 0.75rem; color: var(--muted); }
+.choice-notes textarea { width: 100%; resize: vertical; min-height: 2rem; padding: 0.3rem 0.55rem; border: 1px solid var(--line); border-radius: 7px; background: var(--card); }
+.choice-notes textarea:focus { outline: 2px solid var(--accent); outline-offset: -1px; }
+.set-size { font-size: 0.75rem; font-weight: 600; padding: 0.05rem 0.5rem; border-radius: 999px; background: var(--chip); color: var(--text); }
+.member-tabs { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.9rem 0 0; border-bottom: 1px solid var(--line); }
+.member-tab { display: inline-flex; align-items: center; gap: 0.45rem; border: 1px solid var(--line); border-bottom: 0; border-radius: 8px 8px 0 0; background: var(--chip); padding: 0.35rem 0.75rem; margin-bottom: -1px; color: var(--muted); }
+.member-tab[aria-selected="true"] { background: var(--card); color: var(--text); border-color: var(--line); box-shadow: inset 0 3px 0 var(--accent); }
+.tab-ref { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.8rem; }
+.tab-topic { font-weight: 600; }
+.tab-blocking { font-size: 0.7rem; font-weight: 700; color: var(--red); text-transform: uppercase; letter-spacing: 0.04em; }
+.member-tab .ready { font-size: 0.75rem; }
+.member { padding-top: 0.6rem; }
+.member-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0; font-size: 0.85rem; color: var(--muted); }
+.member-head .topic { font-weight: 600; color: var(--text); }
+.member .question { font-size: 1.05rem; margin: 0.35rem 0 0.2rem; }
+.text h4 { margin: 0.5rem 0 0.1rem; font-size: 0.72rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); }
+.member-texts h3 { margin: 0.8rem 0 0; font-size: 0.85rem; }
+.set-progress { font-size: 0.85rem; font-weight: 600; }
+.set-progress.ready-ready { color: var(--green); }
+.set-progress.ready-pick-one { color: var(--muted); }
+.set-progress.ready-needs-note { color: var(--amber); }
+button[aria-disabled="true"] { opacity: 0.55; }
+.notice { margin: 0; flex-basis: 100%; order: 10; padding: 0.4rem 0.7rem; border-radius: 7px; background: var(--amber-bg); color: var(--amber); font-size: 0.9rem; }
+.review { margin-top: 0.75rem; border: 2px solid var(--accent); border-radius: 10px; padding: 0.75rem 1rem; }
+.review-title { margin: 0 0 0.4rem; font-size: 0.95rem; }
+.review-lines { margin: 0; padding-left: 1.2rem; display: grid; gap: 0.5rem; }
+.review-head { margin: 0; display: flex; gap: 0.5rem; align-items: baseline; }
+.review-lines .answer { margin: 0.1rem 0; }
+.review-actions { display: flex; justify-content: flex-end; gap: 0.6rem; margin-top: 0.6rem; }
+.choice-notes-list { margin: 0.2rem 0 0.35rem; padding-left: 1.2rem; }
+.choice-notes-list .choice { font-weight: 600; }
+.choice-note { margin: 0.15rem 0 0.3rem; padding: 0.2rem 0.65rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; color: var(--muted); }
+.member-answers { margin: 0.3rem 0; padding-left: 1.2rem; display: grid; gap: 0.5rem; }
+.member-question { margin: 0.1rem 0; color: var(--muted); }
+.keys-help { max-width: 34rem; width: calc(100% - 2rem); border: 1px solid var(--line); border-radius: 12px; padding: 1.1rem 1.35rem; background: var(--card); color: var(--text); box-shadow: 0 16px 48px rgba(0,0,0,.25); }
+.keys-help::backdrop { background: rgba(0,0,0,.35); }
+.keys-help h2 { margin: 0 0 0.4rem; font-size: 1.1rem; }
+.keys-intro { margin: 0 0 0.6rem; color: var(--muted); font-size: 0.9rem; }
+.keys-list { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0; }
+.keys-list dt { display: flex; gap: 0.25rem; align-items: center; white-space: nowrap; }
+.keys-list dd { margin: 0; }
+.keys-to { color: var(--muted); font-size: 0.85rem; }
+.keys-actions { display: flex; justify-content: flex-end; margin-top: 0.9rem; }
 `;

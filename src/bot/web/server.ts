@@ -1,7 +1,8 @@
 /**
  * The web inbox's HTTP side: the page, the inbox fragment (each one page of questions and the counts), the Answered
- * view (one page of the decision trail, and its time-to-answer chart over the last days), server-sent events, and the JSON actions (draft, send,
- * send ready, remove), every one of them through the same `InteractionService` as Slack and Discord, so the first
+ * view (one page of the decision trail, and its time-to-answer chart over the last days), server-sent events, and the
+ * JSON actions (draft, of a set's member too and with notes per option; review, what a set's Send would send; send;
+ * send ready; remove), every one of them through the same `InteractionService` as Slack and Discord, so the first
  * answer wins across every surface. `createWebInbox` gives a request handler that `serve` mounts next to its other
  * routes; `startWebInbox` runs it on a server of its own.
  *
@@ -40,12 +41,13 @@ import {
   WEB_ROUTES,
 } from '../../blocks/web/routes.js';
 import { INBOX_STYLESHEET } from '../../blocks/web/style.js';
-import { NOTES_MAX, OPTIONS_MAX } from '../../core/limits.js';
+import { NOTES_MAX, OPTIONS_MAX, SET_MEMBERS_MAX } from '../../core/limits.js';
+import { itemsOf, type Question, type QuestionItem } from '../../core/question.js';
 import { parseQuestionRef, projectTag } from '../../core/question-ref.js';
 import { decisionsPage, listDecisions } from '../../decisions/query.js';
 import type { Store } from '../../store/port.js';
 import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
-import type { Actor, Pick as AnswerPick, InteractionService, Outcome } from '../interactions.js';
+import type { Actor, Pick as AnswerPick, InteractionService, Outcome, ShownPicks } from '../interactions.js';
 import { errorFields, type Logger, silentLogger } from '../logger.js';
 import { WEB_CHANNEL, type WebSurface } from './surface.js';
 
@@ -115,14 +117,37 @@ const pickSchema = z.object({
   other: z.boolean(),
 });
 const refSchema = z.string().max(40);
+const notesSchema = z.string().max(NOTES_MAX, `Notes can be at most ${NOTES_MAX} characters.`);
+/** The member of a set (0 for `#12.1`). */
+const memberSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(SET_MEMBERS_MAX - 1);
+/** Notes per option: the option by its index. */
+const choiceNoteSchema = z.object({
+  choice: z
+    .number()
+    .int()
+    .min(0)
+    .max(OPTIONS_MAX - 1),
+  notes: notesSchema,
+});
 const draftSchema = z.object({
   ref: refSchema,
+  member: memberSchema.optional(),
   pick: pickSchema.optional(),
-  notes: z.string().max(NOTES_MAX, `Notes can be at most ${NOTES_MAX} characters.`).optional(),
+  notes: notesSchema.optional(),
+  choiceNotes: z.array(choiceNoteSchema).max(OPTIONS_MAX).optional(),
 });
-const sendSchema = z.object({ ref: refSchema, pick: pickSchema.optional() });
+/** What a set's panels show picked, one per member (null: not reported). */
+const picksSchema = z.array(pickSchema.nullable()).max(SET_MEMBERS_MAX);
+const sendSchema = z.object({ ref: refSchema, pick: pickSchema.optional(), picks: picksSchema.optional() });
+const reviewSchema = z.object({ ref: refSchema, picks: picksSchema.optional() });
 const sendReadySchema = z.object({ refs: z.array(refSchema).max(500) });
 const removeSchema = z.object({ ref: refSchema });
+
+type PickInput = z.infer<typeof pickSchema>;
 
 /** The OS user's name, else `you`: who the page answers as. */
 export function localDisplayName(): string {
@@ -220,28 +245,73 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     };
   }
 
-  /** The picked option indexes as the labels the service takes; refused (400) when an index is not an option. */
-  async function labelsOf(ref: string, pick: z.infer<typeof pickSchema>): Promise<AnswerPick> {
+  /** The question a ref names, if there is one (an unknown question is the service's to report). */
+  async function questionOf(ref: string): Promise<Question | undefined> {
     const parsed = parseQuestionRef(ref);
     const project = parsed ? await options.store.projectByTag(parsed.tag) : undefined;
-    const question = parsed && project ? await options.store.get(project, parsed.id) : undefined;
-    // An unknown question is the service's to report; its pick does not matter.
-    if (!question) return { choices: [], other: pick.other };
-    const choices = pick.choices.map((index) => question.options[index]?.label);
-    if (choices.some((label) => label === undefined)) {
+    return parsed && project ? options.store.get(project, parsed.id) : undefined;
+  }
+
+  /**
+   * The item a draft is for: the question itself, or the set's `member`. Refused (400) when the page names a member
+   * of a single question, none of a set, or one the set does not have (the page is older than the question).
+   */
+  function itemOf(question: Question, member: number | undefined): QuestionItem {
+    if (question.members === undefined) {
+      if (member === undefined) return question;
+      throw new RequestRefused(400, 'That question is not a set; reload the page.');
+    }
+    const item = member === undefined ? undefined : question.members[member];
+    if (item === undefined) throw new RequestRefused(400, 'Say which question of the set; reload the page.');
+    return item;
+  }
+
+  /** An option index as its label; refused (400) when it is not one of the item's options. */
+  function labelOf(item: QuestionItem, index: number): string {
+    const label = item.options[index]?.label;
+    if (label === undefined) {
       throw new RequestRefused(400, 'That option is not one of the question’s options; reload the page.');
     }
-    return { choices: choices as string[], other: pick.other };
+    return label;
+  }
+
+  function pickOf(item: QuestionItem, pick: PickInput): AnswerPick {
+    return { choices: pick.choices.map((index) => labelOf(item, index)), other: pick.other };
+  }
+
+  /** What the page shows picked, item by item, as the labels the service takes (`ShownPicks`). */
+  async function shownOf(
+    ref: string,
+    input: { readonly pick?: PickInput | undefined; readonly picks?: (PickInput | null)[] | undefined },
+  ): Promise<ShownPicks> {
+    if (input.pick === undefined && input.picks === undefined) return [];
+    const question = await questionOf(ref);
+    if (!question) return [];
+    const items = itemsOf(question);
+    const picks = input.picks ?? [input.pick ?? null];
+    if (picks.length > items.length) throw new RequestRefused(400, 'That question has fewer parts; reload the page.');
+    return picks.map((pick, index) => {
+      const item = items[index];
+      return pick === null || item === undefined ? undefined : pickOf(item, pick);
+    });
   }
 
   async function act(path: string, body: unknown): Promise<{ ok: boolean; text: string; [key: string]: unknown }> {
     switch (path) {
       case WEB_ROUTES.draft: {
         const input = parse(draftSchema, body);
-        const pick = input.pick === undefined ? undefined : await labelsOf(input.ref, input.pick);
+        const question = await questionOf(input.ref);
+        const item = question ? itemOf(question, input.member) : undefined;
+        const pick = input.pick === undefined || item === undefined ? undefined : pickOf(item, input.pick);
+        const choiceNotes =
+          input.choiceNotes === undefined || item === undefined
+            ? undefined
+            : input.choiceNotes.map((entry) => ({ choice: labelOf(item, entry.choice), notes: entry.notes }));
         const outcome = await options.interactions.saveDraft(input.ref, actor, place, {
+          ...(input.member === undefined ? {} : { member: input.member }),
           ...(pick === undefined ? {} : { pick }),
           ...(input.notes === undefined ? {} : { notes: input.notes }),
+          ...(choiceNotes === undefined ? {} : { choiceNotes }),
         });
         if (outcome.ok) {
           options.surface.notify(input.ref);
@@ -249,10 +319,32 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
         }
         return { ok: false, text: outcome.text, refusal: outcome.refusal };
       }
+      case WEB_ROUTES.review: {
+        const input = parse(reviewSchema, body);
+        const review = await options.interactions.review(input.ref, actor, place, await shownOf(input.ref, input));
+        if (!review.ok) return { ok: false, text: review.text, refusal: review.refusal };
+        return {
+          ok: true,
+          ready: review.ready,
+          text: review.text,
+          summary: review.summary,
+          lines: review.lines.map((line) => ({
+            ref: line.ref,
+            ...(line.topic === undefined ? {} : { topic: line.topic }),
+            answer: line.answer,
+            readiness: line.readiness,
+          })),
+        };
+      }
       case WEB_ROUTES.send: {
         const input = parse(sendSchema, body);
-        const pick = input.pick === undefined ? undefined : await labelsOf(input.ref, input.pick);
-        const outcome = await options.interactions.send(input.ref, actor, place, pick);
+        const shown = await shownOf(input.ref, input);
+        const outcome = await options.interactions.send(
+          input.ref,
+          actor,
+          place,
+          shown.length === 0 ? undefined : shown,
+        );
         options.surface.notify(input.ref);
         return outcomeBody(outcome);
       }
@@ -452,7 +544,7 @@ function outcomeBody(outcome: Outcome): { ok: boolean; text: string; [key: strin
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const custom = result.error.issues.find((issue) => issue.code === 'too_big' && issue.path[0] === 'notes');
+  const custom = result.error.issues.find((issue) => issue.code === 'too_big' && issue.path.at(-1) === 'notes');
   throw new RequestRefused(400, custom?.message ?? 'That request is not one the inbox understands; reload the page.');
 }
 

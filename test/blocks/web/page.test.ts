@@ -14,7 +14,7 @@ import {
 } from '../../../src/blocks/web/page.js';
 import { type InboxState, inboxQuery, parseInboxState } from '../../../src/blocks/web/routes.js';
 import { inboxCounts } from '../../../src/core/inbox.js';
-import type { Question } from '../../../src/core/question.js';
+import type { Question, QuestionState, SingleSpec } from '../../../src/core/question.js';
 import { projectTag } from '../../../src/core/question-ref.js';
 import { inboxPageOf } from '../../support/inbox.js';
 import { person, spec } from '../../support/store.js';
@@ -54,8 +54,10 @@ function viewOf(
 
 const AT = Date.UTC(2027, 0, 15, 10, 20);
 
+/** A single question's fields. */
+type SingleQuestion = SingleSpec & QuestionState;
 /** Overrides where `undefined` removes a field (e.g. `recommended: undefined`: a question without one). */
-type Overrides = { [K in keyof Question]?: Question[K] | undefined };
+type Overrides = { [K in keyof SingleQuestion]?: SingleQuestion[K] | undefined };
 
 function question(overrides: Overrides = {}): Question {
   const merged: Record<string, unknown> = {
@@ -161,12 +163,12 @@ describe('cards', () => {
     expect(rendered).toContain('<span class="ticket">PROJ-12</span><span class="qid">#1</span>');
     expect(rendered).toContain('<time datetime="2027-01-15T10:20:00.000Z">15 Jan, 10:20</time>');
     expect(rendered).toMatch(
-      /<label class="option is-recommended"><input type="radio" name="pick-[^"]+" value="0" checked><span class="option-text"><span class="option-label">★ Postgres<\/span><span class="option-desc">What the team knows<\/span>/,
+      /<label class="option is-recommended"><input type="radio" id="opt-[^"]+-0" name="pick-[^"]+" value="0" checked><span class="option-text"><span class="option-label">★ Postgres<\/span><span class="option-desc">What the team knows<\/span><\/span><kbd class="key" aria-hidden="true">1<\/kbd><\/label>/,
     );
     expect(rendered).toContain('value="other"><span class="option-text"><span class="option-label">Other</span>');
     expect(rendered).toContain('data-readiness="ready"');
     expect(rendered).toContain('<span class="ready ready-ready">ready</span>');
-    expect(rendered).toContain('<button type="button" class="primary" data-action="send">Send</button>');
+    expect(rendered).toMatch(/<button type="button" id="send-[^"]+" class="primary" data-action="send">Send<\/button>/);
     expect(rendered).toContain('Remove #1 without answering? The agent will be told it was dismissed.');
   });
 
@@ -352,7 +354,7 @@ describe('the URL state and the client script', () => {
 
   it('GIVEN the client script THEN it parses, knows the routes, and never writes markup from data', () => {
     expect(() => new Script(INBOX_CLIENT_SCRIPT)).not.toThrow();
-    expect(INBOX_CLIENT_SCRIPT).toContain('"sendReady":"/api/send-ready"');
+    expect(INBOX_CLIENT_SCRIPT).toContain('sendReady: "/api/send-ready"');
     // The one innerHTML is the swap of the server-rendered fragment; messages go through textContent.
     expect(INBOX_CLIENT_SCRIPT.match(/innerHTML/g)).toEqual(['innerHTML']);
     expect(INBOX_CLIENT_SCRIPT).toContain('template.innerHTML = markup;');

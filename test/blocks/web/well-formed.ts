@@ -1,11 +1,14 @@
 /**
- * A strict well-formedness check for the markup the web inbox's renderers build without void elements (the chart,
- * a decision card): every tag closed in order or self-closed, attributes double-quoted and not repeated, `<` never
- * in text, `&` only as an entity. Stricter than XML where it is simpler to be (no comments, no CDATA, which the
+ * A strict well-formedness check for the markup the web inbox's renderers build (the chart, the cards): every tag
+ * closed in order or self-closed, attributes double-quoted (or bare, for HTML's boolean attributes: `checked`,
+ * `hidden`, `disabled`) and not repeated, `<` never in text, `&` only as an entity. HTML's void elements the cards use
+ * (`input`) need no closing tag. Stricter than XML where it is simpler to be (no comments, no CDATA, which the
  * renderers never write). Throws with the offset of the first fault.
  */
-const TAG = /^<(\/?)([a-zA-Z][\w:-]*)((?:\s+[a-zA-Z][\w:-]*="[^"<>]*")*)\s*(\/?)>$/;
-const ATTRIBUTE = /([a-zA-Z][\w:-]*)="([^"]*)"/g;
+const TAG = /^<(\/?)([a-zA-Z][\w:-]*)((?:\s+(?:[a-zA-Z][\w:-]*="[^"<>]*"|checked|hidden|disabled))*)\s*(\/?)>$/;
+const ATTRIBUTE = /([a-zA-Z][\w:-]*)(?:="([^"]*)")?/g;
+/** Elements HTML never closes. */
+const VOID = new Set(['input', 'br', 'meta', 'link']);
 const BAD_AMPERSAND = /&(?!(?:amp|lt|gt|quot|#39|#\d+);)/;
 
 export function assertWellFormed(markup: string): void {
@@ -24,7 +27,7 @@ export function assertWellFormed(markup: string): void {
     if (closing) {
       const open = stack.pop();
       if (open !== name) throw new Error(`</${name}> at ${match.index} closes <${open ?? 'nothing'}>`);
-    } else if (!selfClosing) {
+    } else if (!selfClosing && !VOID.has(name)) {
       stack.push(name);
     }
   }

@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
 import { startWebInbox } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL } from '../../../src/bot/web/surface.js';
-import type { QuestionSpec, Responder, Selection } from '../../../src/core/question.js';
+import type { Responder, Selection, SingleSpec } from '../../../src/core/question.js';
 import { projectTag } from '../../../src/core/question-ref.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
-import { spec, testClock, uniqueProject } from '../../support/store.js';
+import { setSpec, spec, testClock, uniqueProject } from '../../support/store.js';
 import { type StackOptions, startWebStack, type WebStack } from './support.js';
 
 const MIN = 60_000;
@@ -29,7 +29,7 @@ interface Stack extends WebStack {
   /** Park a question, wait `waited`, answer it (and deliver it, unless `deliver: false`). */
   decide(
     project: string,
-    overrides?: Partial<QuestionSpec>,
+    overrides?: Partial<SingleSpec>,
     options?: { waited?: number; selection?: Selection; by?: Responder; deliver?: boolean },
   ): Promise<number>;
   readonly clock: ReturnType<typeof testClock>;
@@ -257,6 +257,44 @@ describe('the Answered view', () => {
     const s = await stack();
     const { text } = await get(s, '/');
     expect(text).toContain('<a class="tab" href="/answered" data-view="answered">Answered</a>');
+  });
+});
+
+describe('the Answered view with sets', () => {
+  it('GIVEN an answered set THEN the trail shows it once, titled by its topics, each question’s answer with notes per option nested under the option; a search finds it by a topic', async () => {
+    const s = await stack();
+    const project = uniqueProject('sets');
+    const { id } = await s.store.park(project, setSpec());
+    s.clock.advance(5 * MIN);
+    const result = await s.store.answer(
+      project,
+      id,
+      {
+        members: [
+          { choices: ['SQLite'], other: false, notes: 'One file <b>is</b> enough.' },
+          { choices: ['Redis'], other: false, choiceNotes: [{ choice: 'Redis', notes: 'Shared across pods' }] },
+          { choices: [], other: true, notes: 'payments' },
+        ],
+      },
+      { platform: 'web', userId: 'local', displayName: 'Ada' },
+    );
+    expect(result.kind).toBe('won');
+    await s.decide(project, { question: 'Which queue?' });
+
+    const page = await get(s, '/answered');
+    expect(idsOf(page.text)).toEqual([id + 1, id]);
+    const card = page.text.slice(page.text.indexOf(`#${id}</span>`));
+    expect(card).toContain('<span class="set-size">3 questions</span>');
+    expect(card).toContain('<h2 class="question">Database · Caches · Naming</h2>');
+    expect(card).toContain(
+      `<span class="qid">#${id}.1</span><span class="topic">Database</span></p><p class="member-question">Which database should billing use?</p><p class="answer">Answer: <strong>SQLite</strong></p><blockquote class="answer-notes">One file &lt;b&gt;is&lt;/b&gt; enough.</blockquote>`,
+    );
+    expect(card).toContain(
+      '<p class="answer">Answer: <strong>Redis</strong></p><ul class="choice-notes-list"><li><span class="choice">Redis</span><blockquote class="choice-note">Shared across pods</blockquote></li></ul>',
+    );
+    expect(card).toContain('Answer: <strong>Other</strong></p><blockquote class="answer-notes">payments</blockquote>');
+    expect(card).toContain('after 5 min');
+    expect(idsOf((await get(s, '/answered?q=naming')).text)).toEqual([id]);
   });
 });
 

@@ -6,6 +6,7 @@
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { selectionsOf } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { answeredIds, hookEnv, noteOf, payload, runHookCli } from '../../hook/support.js';
 import { connectClient, isError, textOf } from '../../support/mcp.js';
@@ -282,12 +283,9 @@ describe('the web inbox in Chromium', () => {
         button?.click();
         return button !== null;
       }, ref),
-      s.interactions.send(
-        ref,
-        { platform: 'slack', userId: 'UBOB', displayName: 'Bob' },
-        { channel: 'CTEAM' },
+      s.interactions.send(ref, { platform: 'slack', userId: 'UBOB', displayName: 'Bob' }, { channel: 'CTEAM' }, [
         { choices: ['SQS'], other: false },
-      ),
+      ]),
     ]);
     expect(clicked).toBe(true);
 
@@ -315,7 +313,7 @@ describe('the web inbox in Chromium', () => {
     expect(winner).toMatch(/^(Ada|Bob)$/);
     const expected = byWinner[winner as keyof typeof byWinner];
     expect({
-      choices: stored?.answer?.choices,
+      choices: stored?.answer === undefined ? undefined : selectionsOf(stored.answer)[0]?.choices,
       pageSaid: await page.locator('#flash').textContent(),
       slackSaid: slackOutcome.text,
       slackWon: slackOutcome.ok,
@@ -368,6 +366,268 @@ describe('the web inbox in Chromium', () => {
     await cardIn(page, formatQuestionRef(docs, docsId), '[data-status="dismissed"]').waitFor();
     await expect(docsCard.locator('.outcome').textContent()).resolves.toContain('Dismissed by Ada in the web inbox');
     expect((await s.store.get(docs, docsId))?.status).toBe('dismissed');
+    await notReloaded(page);
+  });
+});
+
+/** The element that has the focus: its id, and whether a focus ring shows on it (or on the option row it is in). */
+async function focused(page: Page): Promise<{ id: string; ring: boolean }> {
+  return page.evaluate(() => {
+    // This runs in the page (the test's tsconfig has no DOM types).
+    interface El {
+      id: string;
+      closest(selector: string): El | null;
+    }
+    const dom = globalThis as unknown as {
+      document: { activeElement: El | null };
+      getComputedStyle(element: El): { outlineStyle: string; outlineWidth: string };
+    };
+    const active = dom.document.activeElement;
+    if (!active) return { id: '', ring: false };
+    const drawn = active.closest('.option') ?? active;
+    const style = dom.getComputedStyle(drawn);
+    return { id: active.id, ring: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2 };
+  });
+}
+
+/** Count what a pointer does in the page from now on (a keyboard's Enter on a button clicks, but never presses a pointer). */
+async function watchPointer(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const dom = globalThis as unknown as {
+      __pointer: number;
+      document: {
+        addEventListener(type: string, listener: (event: { isTrusted: boolean }) => void, capture: boolean): void;
+      };
+    };
+    dom.__pointer = 0;
+    for (const type of ['pointerdown', 'mousedown', 'mousemove', 'wheel']) {
+      dom.document.addEventListener(
+        type,
+        (event) => {
+          if (event.isTrusted) dom.__pointer += 1;
+        },
+        true,
+      );
+    }
+  });
+  return () => page.evaluate(() => (globalThis as unknown as { __pointer: number }).__pointer);
+}
+
+describe('the web inbox by keyboard alone', () => {
+  it('GIVEN a set of three parked through MCP THEN keys alone answer it: Send is refused in place until every question is ready, a multi-select gets notes on an option, Other gets notes, the review lists each topic, Enter sends it, the store holds one answer and the hook delivers it once as one entry', async () => {
+    const s = await serveStack();
+    const page = await openPage(s);
+    const pointer = await watchPointer(page);
+    const project = uniqueProject('billing');
+    const id = await park(s, project, {
+      context: 'Billing moves off the monolith.',
+      impact: 'Decides the migration scripts.',
+      ticket: 'BILL-12',
+      questions: [
+        {
+          topic: 'Database',
+          question: 'Which database should billing use?',
+          options: [{ label: 'Postgres', value: 'pg' }, 'SQLite'],
+          recommended: 'Postgres',
+          isBlocking: true,
+        },
+        {
+          topic: 'Caches',
+          question: 'Which caches may billing use?',
+          options: [{ label: 'Redis', description: 'Shared' }, 'In-process', 'None'],
+          recommended: ['Redis', 'In-process'],
+          multiSelect: true,
+          isBlocking: false,
+          context: 'Billing reads prices on every request.',
+        },
+        {
+          topic: 'Naming',
+          question: 'What do we call the new service?',
+          options: ['billing-v2', 'ledger'],
+          isBlocking: false,
+          impact: 'The name goes into every dashboard.',
+        },
+      ],
+    });
+    const ref = formatQuestionRef(project, id);
+    const key = ref.replace('.', '-');
+    const set = card(page, project, id);
+    await set.waitFor();
+    await expect(set.locator('.set-progress').textContent()).resolves.toBe('2 of 3 ready');
+    await expect(page.locator('.filters .filter').first().textContent()).resolves.toBe('All 1');
+
+    // j: the set's card has the focus, and shows it.
+    await page.keyboard.press('j');
+    expect(await focused(page)).toEqual({ id: `q-${key}`, ring: true });
+
+    // Enter: refused in place, naming what is missing; nothing is sent.
+    await page.keyboard.press('Enter');
+    const notReady = 'Not sent: every question of the set must be ready first. Naming needs a pick.';
+    await set.locator('.notice:not([hidden])', { hasText: notReady }).waitFor();
+    await expect(page.locator('#flash').textContent()).resolves.toBe(notReady);
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+
+    // → the Caches tab; 2 unpicks In-process (said in the live region); ↑ to Redis; n opens Redis's notes.
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toEqual({ id: `tab-${key}-1`, ring: true });
+    await expect(set.locator(`#tab-${key}-1`).getAttribute('aria-selected')).resolves.toBe('true');
+    expect(await set.locator(`#panel-${key}-1`).isVisible()).toBe(true);
+    expect(await set.locator(`#panel-${key}-0`).isVisible()).toBe(false);
+    await page.keyboard.press('2');
+    await page.locator('#flash', { hasText: 'In-process unpicked · Caches: ready · 2 of 3 ready' }).waitFor();
+    expect(await focused(page)).toEqual({ id: `opt-${key}-1-1`, ring: true });
+    await page.keyboard.press('ArrowUp');
+    expect((await focused(page)).id).toBe(`opt-${key}-1-0`);
+    await page.keyboard.press('n');
+    expect((await focused(page)).id).toBe(`cnotes-${key}-1-0`);
+    // Keys typed in a field stay text (1, n, j, ? and Enter included).
+    await page.keyboard.type('Shared across pods; 1 n j ?');
+    await page.keyboard.press('Escape');
+    expect(await focused(page)).toEqual({ id: `q-${key}`, ring: true });
+    await expect
+      .poll(async () => (await s.store.getDraft(project, id, { platform: 'web', userId: 'local' }, 1))?.choiceNotes)
+      .toEqual([{ choice: 'Redis', notes: 'Shared across pods; 1 n j ?' }]);
+    await expect(page.locator('#keys-help').isVisible()).resolves.toBe(false);
+
+    // → the Naming tab; 3 picks Other; Enter is refused again: Other needs a note; n opens the answer's notes.
+    await page.keyboard.press('ArrowRight');
+    expect((await focused(page)).id).toBe(`tab-${key}-2`);
+    await page.keyboard.press('3');
+    await page.locator('#flash', { hasText: 'Other picked · Naming: needs a note · 2 of 3 ready' }).waitFor();
+    await page.keyboard.press('Enter');
+    await set
+      .locator('.notice:not([hidden])', {
+        hasText: 'Not sent: every question of the set must be ready first. Naming needs a note (Other).',
+      })
+      .waitFor();
+    await page.keyboard.press('n');
+    expect((await focused(page)).id).toBe(`notes-${key}-2`);
+    await page.keyboard.type('payments');
+    await page.keyboard.press('Escape');
+    await set.locator('.set-progress', { hasText: '3 of 3 ready' }).waitFor();
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+
+    // Enter: the review, each topic with its answer and notes; the focus on its Send.
+    await page.keyboard.press('Enter');
+    const review = set.locator('.review');
+    await review.waitFor({ state: 'visible' });
+    expect(await focused(page)).toEqual({ id: `confirm-${key}`, ring: true });
+    await expect(set.locator('.notice').isVisible()).resolves.toBe(false);
+    const lines = await review.locator('.review-lines > li').evaluateAll((items) => items.map((li) => li.textContent));
+    expect(lines).toEqual([
+      `#${id}.1DatabaseAnswer: Postgres`,
+      `#${id}.2CachesAnswer: RedisRedisShared across pods; 1 n j ?`,
+      `#${id}.3NamingAnswer: Otherpayments`,
+    ]);
+    await expect(page.locator('#flash').textContent()).resolves.toBe(
+      'Review: Database: Postgres · Caches: Redis · Naming: Other. Enter sends all, Escape goes back.',
+    );
+    // Escape goes back to Send; Enter on Send opens the review again.
+    await page.keyboard.press('Escape');
+    await review.waitFor({ state: 'hidden' });
+    expect((await focused(page)).id).toBe(`send-${key}`);
+    await page.keyboard.press('Enter');
+    await review.waitFor({ state: 'visible' });
+    expect((await focused(page)).id).toBe(`confirm-${key}`);
+
+    // Enter sends the set, whole.
+    await page.keyboard.press('Enter');
+    await cardIn(page, ref, '[data-status="answered"]').waitFor();
+    await expect(page.locator('#flash').textContent()).resolves.toBe(
+      `Sent: Database: Postgres · Caches: Redis · Naming: Other (#${id}).`,
+    );
+    const stored = await s.store.get(project, id);
+    expect(stored?.answer).toEqual({
+      members: [
+        { choices: ['Postgres'], other: false },
+        { choices: ['Redis'], other: false, choiceNotes: [{ choice: 'Redis', notes: 'Shared across pods; 1 n j ?' }] },
+        { choices: [], other: true, notes: 'payments' },
+      ],
+      by: { platform: 'web', userId: 'local', displayName: 'Ada' },
+      at: expect.any(Number),
+    });
+    // The answered card shows each question's answer, notes per option nested under the option.
+    const answers = await set.locator('.member-answer').evaluateAll((items) => items.map((li) => li.textContent));
+    expect(answers).toEqual([
+      `#${id}.1DatabaseWhich database should billing use?Answer: Postgres`,
+      `#${id}.2CachesWhich caches may billing use?Answer: RedisRedisShared across pods; 1 n j ?`,
+      `#${id}.3NamingWhat do we call the new service?Answer: Otherpayments`,
+    ]);
+    expect(await set.locator('.choice-notes-list .choice-note').textContent()).toBe('Shared across pods; 1 n j ?');
+
+    // The real hook delivers it once, as one entry with the answers under their topics.
+    const env = hookEnv({ ASK_LATER_DB: s.path, ASK_LATER_PROJECT: project });
+    const first = await runHookCli(env, payload());
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const note = noteOf(first.stdout);
+    expect(note.match(/^### #\d+ answered/gm)).toEqual([`### #${id} answered`]);
+    expect(note).toContain(
+      `#### #${id}.1 Database (blocking)\nQuestion: Which database should billing use?\nAnswer: Postgres`,
+    );
+    expect(note).toContain(`#### #${id}.2 Caches\n`);
+    expect(note).toContain('- Notes on Redis:');
+    expect(note).toContain(`#### #${id}.3 Naming\nQuestion: What do we call the new service?\nAnswer: Other\nNotes:`);
+    const second = await runHookCli(env, payload({ prompt_id: 'prompt-2' }));
+    expect(second).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await cardIn(page, ref, '[data-status="delivered"]').waitFor();
+
+    expect(await pointer()).toBe(0);
+    await notReloaded(page);
+  });
+
+  it('GIVEN a single question THEN keys alone answer it (a pick, notes, Enter), the ? overlay opens and closes with Escape, and the focus always shows', async () => {
+    const s = await stack();
+    const page = await openPage(s);
+    const pointer = await watchPointer(page);
+    const project = uniqueProject('logs');
+    const id = await park(s, project, {
+      context: 'The new audit log needs a format.',
+      question: 'Which log format should the audit log use?',
+      impact: 'Decides the parser we ship.',
+      isBlocking: false,
+      options: [{ label: 'JSON lines', description: 'One object per line' }, 'logfmt'],
+      recommended: 'JSON lines',
+    });
+    const ref = formatQuestionRef(project, id);
+    const key = ref.replace('.', '-');
+    await card(page, project, id).waitFor();
+
+    // ? opens the overlay (a modal dialog listing the keys); Escape closes it and the focus goes back.
+    await page.keyboard.press('j');
+    expect(await focused(page)).toEqual({ id: `q-${key}`, ring: true });
+    await page.keyboard.press('?');
+    const help = page.locator('#keys-help');
+    await help.waitFor({ state: 'visible' });
+    await expect(help.getAttribute('open')).resolves.toBe('');
+    await expect(help.locator('h2').textContent()).resolves.toBe('Keyboard');
+    expect(await help.locator('dt').count()).toBeGreaterThanOrEqual(8);
+    // Keys do nothing behind the overlay.
+    await page.keyboard.press('2');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    expect(await focused(page)).toEqual({ id: `q-${key}`, ring: true });
+    expect(await card(page, project, id).locator('input[value="0"]').isChecked()).toBe(true);
+
+    // 2 picks logfmt (said in the live region), with a ring on its row; n opens the notes; Escape, Enter sends.
+    await page.keyboard.press('2');
+    await page.locator('#flash', { hasText: 'logfmt picked · ready' }).waitFor();
+    expect(await focused(page)).toEqual({ id: `opt-${key}-1`, ring: true });
+    await page.keyboard.press('n');
+    expect((await focused(page)).id).toBe(`notes-${key}`);
+    await page.keyboard.type('Greppable, and Enter stays text.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Second line.');
+    await page.keyboard.press('Escape');
+    expect(await focused(page)).toEqual({ id: `q-${key}`, ring: true });
+    await page.keyboard.press('Enter');
+    await cardIn(page, ref, '[data-status="answered"]').waitFor();
+    await expect(page.locator('#flash').textContent()).resolves.toBe(`Sent: logfmt (#${id}).`);
+    expect((await s.store.get(project, id))?.answer).toMatchObject({
+      choices: ['logfmt'],
+      other: false,
+      notes: 'Greppable, and Enter stays text.\nSecond line.',
+    });
+    expect(await pointer()).toBe(0);
     await notReloaded(page);
   });
 });

@@ -7,9 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
 import { createWebInbox, isLoopbackHost, startWebInbox } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL } from '../../../src/bot/web/surface.js';
+import { selectionsOf } from '../../../src/core/question.js';
 import { formatQuestionRef, projectTag } from '../../../src/core/question-ref.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
-import { spec, uniqueProject } from '../../support/store.js';
+import { setSpec, spec, uniqueProject } from '../../support/store.js';
 import { RecordingLogger } from '../slack/harness.js';
 import { type StackOptions, startWebStack, type WebStack } from './support.js';
 
@@ -475,5 +476,197 @@ describe('the inbox a page at a time', () => {
     const again = waitingRefs((await send(s, '/inbox')).text);
     expect(again.slice(0, 47)).toEqual(refs.slice(3));
     expect(again).toHaveLength(50);
+  });
+});
+
+describe('sets and the richer answers', () => {
+  const web = { platform: 'web', userId: 'local' } as const;
+
+  async function parkedSet(s: WebStack, project = uniqueProject('set')) {
+    const question = await s.store.park(project, setSpec());
+    return { project, id: question.id, ref: formatQuestionRef(project, question.id) };
+  }
+
+  const json = async (reply: Promise<Reply>) => JSON.parse((await reply).text);
+
+  it('GIVEN a set THEN drafts are kept per member, notes per option by the option’s index, and the inbox shows one card with its marks', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parkedSet(s);
+    expect(await json(postJson(s, '/api/draft', { ref, member: 2, pick: { choices: [], other: true } }))).toEqual({
+      ok: true,
+      text: '',
+      readiness: 'needs-note',
+    });
+    expect(await json(postJson(s, '/api/draft', { ref, member: 2, notes: 'payments' }))).toMatchObject({
+      readiness: 'ready',
+    });
+    expect(
+      await json(
+        postJson(s, '/api/draft', {
+          ref,
+          member: 1,
+          pick: { choices: [0], other: false },
+          choiceNotes: [{ choice: 0, notes: 'Shared across pods' }],
+        }),
+      ),
+    ).toMatchObject({ ok: true, readiness: 'ready' });
+    expect(await s.store.getDraft(project, id, web, 1)).toMatchObject({
+      choices: ['Redis'],
+      choiceNotes: [{ choice: 'Redis', notes: 'Shared across pods' }],
+    });
+    expect(await s.store.getDraft(project, id, web, 2)).toMatchObject({ choices: [], other: true, notes: 'payments' });
+    expect(await s.store.getDraft(project, id, web, 0)).toBeUndefined();
+
+    const inbox = (await send(s, '/inbox')).text;
+    expect(inbox.match(/<article /g)).toHaveLength(1);
+    expect(inbox).toContain('All <span class="count">1</span>');
+    expect(inbox).toContain('<span class="set-progress ready-ready">3 of 3 ready</span>');
+    expect(inbox).toContain('>Shared across pods</textarea>');
+    expect(inbox).toContain('>payments</textarea>');
+    expect(inbox).toContain('>Send 1 answer</button>');
+  });
+
+  it('GIVEN a set not all ready THEN review and Send refuse naming the members, nothing is sent; once all are ready the review lists each and Send sends the whole set once', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parkedSet(s);
+    const refused = await json(postJson(s, '/api/review', { ref }));
+    expect(refused).toMatchObject({
+      ok: true,
+      ready: false,
+      text: 'Not sent: every question of the set must be ready first. Naming needs a pick.',
+    });
+    expect(refused.lines.map((line: { readiness: string }) => line.readiness)).toEqual(['ready', 'ready', 'pick-one']);
+    expect(await json(postJson(s, '/api/send', { ref }))).toEqual({
+      ok: false,
+      refusal: 'not-ready',
+      text: 'Not sent: every question of the set must be ready first. Naming needs a pick.',
+    });
+    await postJson(s, '/api/draft', { ref, member: 2, pick: { choices: [], other: true } });
+    expect((await json(postJson(s, '/api/send', { ref }))).text).toBe(
+      'Not sent: every question of the set must be ready first. Naming needs a note (Other).',
+    );
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+
+    await postJson(s, '/api/draft', { ref, member: 2, notes: 'payments' });
+    await postJson(s, '/api/draft', { ref, member: 1, choiceNotes: [{ choice: 1, notes: 'per pod' }] });
+    // What the page shows picked goes with it (the draft of Caches still holds the recommendation).
+    const picks = [{ choices: [1], other: false }, { choices: [0, 1], other: false }, null];
+    const review = await json(postJson(s, '/api/review', { ref, picks }));
+    expect(review).toEqual({
+      ok: true,
+      ready: true,
+      text: '',
+      summary: 'Database: SQLite · Caches: Redis, In-process · Naming: Other',
+      lines: [
+        { ref: `#${id}.1`, topic: 'Database', answer: 'SQLite', readiness: 'ready' },
+        { ref: `#${id}.2`, topic: 'Caches', answer: 'Redis, In-process', readiness: 'ready' },
+        { ref: `#${id}.3`, topic: 'Naming', answer: 'Other', readiness: 'ready' },
+      ],
+    });
+    expect(await json(postJson(s, '/api/send', { ref, picks }))).toEqual({
+      ok: true,
+      text: `Sent: Database: SQLite · Caches: Redis, In-process · Naming: Other (#${id}).`,
+    });
+    const answered = await s.store.get(project, id);
+    expect(answered?.answer).toEqual({
+      members: [
+        { choices: ['SQLite'], other: false },
+        { choices: ['Redis', 'In-process'], other: false, choiceNotes: [{ choice: 'In-process', notes: 'per pod' }] },
+        { choices: [], other: true, notes: 'payments' },
+      ],
+      by: { platform: 'web', userId: 'local', displayName: 'Ada' },
+      at: expect.any(Number),
+    });
+    const again = await json(postJson(s, '/api/send', { ref, picks }));
+    expect(again).toMatchObject({ ok: false, refusal: 'already-answered' });
+    expect((await json(postJson(s, '/api/review', { ref }))).refusal).toBe('already-answered');
+    const inbox = (await send(s, '/inbox')).text;
+    expect(inbox).toContain('<blockquote class="choice-note">per pod</blockquote>');
+  });
+
+  it('GIVEN Send N with a ready set, an unready set and a ready single question THEN the ready set is sent whole and counted once', async () => {
+    const s = await stack();
+    const project = uniqueProject('batch');
+    const ready = await parkedSet(s, project);
+    const unready = await parkedSet(s, project);
+    const single = await parked(s, {}, project);
+    await postJson(s, '/api/draft', { ref: ready.ref, member: 2, pick: { choices: [1], other: false } });
+    const reply = await json(postJson(s, '/api/send-ready', { refs: [ready.ref, unready.ref, single.ref] }));
+    expect(reply).toMatchObject({ ok: true, text: 'Sent 2 answers.', sent: 2 });
+    expect(selectionsOf((await s.store.get(project, ready.id))?.answer ?? { members: [] })).toEqual([
+      { choices: ['Postgres'], other: false },
+      { choices: ['Redis', 'In-process'], other: false },
+      { choices: ['ledger'], other: false },
+    ]);
+    expect((await s.store.get(project, unready.id))?.status).toBe('pending');
+    expect((await s.store.get(project, single.id))?.status).toBe('answered');
+  });
+
+  it.each([
+    [
+      'no member for a set',
+      { pick: { choices: [0], other: false } },
+      'Say which question of the set; reload the page.',
+    ],
+    ['a member the set does not have', { member: 3, pick: { choices: [0], other: false } }, 'Say which question'],
+    ['a member past the largest set', { member: 4, notes: 'x' }, 'not one the inbox understands'],
+    ['an option the member does not have', { member: 0, pick: { choices: [2], other: false } }, 'not one of'],
+    [
+      'notes for an option the member does not have',
+      { member: 1, choiceNotes: [{ choice: 3, notes: 'x' }] },
+      'not one of',
+    ],
+    [
+      'notes per option over the limit',
+      { member: 1, choiceNotes: [{ choice: 0, notes: 'n'.repeat(3001) }] },
+      'at most 3000',
+    ],
+  ])('GIVEN a set and a draft with %s THEN 400 with a reason and no draft', async (_, body, reason) => {
+    const s = await stack();
+    const { project, id, ref } = await parkedSet(s);
+    const reply = await postJson(s, '/api/draft', { ref, ...body });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text)).toMatchObject({ ok: false, text: expect.stringContaining(reason) });
+    for (const member of [0, 1, 2]) expect(await s.store.getDraft(project, id, web, member)).toBeUndefined();
+  });
+
+  it('GIVEN a single question THEN a member is refused (400), and notes per option on a single-select are the service’s refusal', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    const member = await postJson(s, '/api/draft', { ref, member: 0, notes: 'x' });
+    expect(member.status).toBe(400);
+    expect(JSON.parse(member.text).text).toBe('That question is not a set; reload the page.');
+    const perOption = await json(postJson(s, '/api/draft', { ref, choiceNotes: [{ choice: 0, notes: 'x' }] }));
+    expect(perOption).toMatchObject({ ok: false, refusal: 'invalid' });
+    expect(await s.store.getDraft(project, id, web)).toBeUndefined();
+    const tooMany = await postJson(s, '/api/send', { ref, picks: [null, { choices: [0], other: false }] });
+    expect(tooMany.status).toBe(400);
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+  });
+
+  it('GIVEN a multi-select single question THEN notes per option are kept and sent with it', async () => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s, { multiSelect: true, recommended: ['Postgres', 'SQLite'] });
+    await postJson(s, '/api/draft', { ref, choiceNotes: [{ choice: 1, notes: 'tests only' }] });
+    expect(await json(postJson(s, '/api/send', { ref, pick: { choices: [0, 1], other: false } }))).toMatchObject({
+      ok: true,
+    });
+    expect((await s.store.get(project, id))?.answer).toMatchObject({
+      choices: ['Postgres', 'SQLite'],
+      choiceNotes: [{ choice: 'SQLite', notes: 'tests only' }],
+    });
+  });
+
+  it('GIVEN set actions THEN the log has routes and outcomes but no topic, question, answer or note text', async () => {
+    const logger = new RecordingLogger();
+    const s = await stack({ logger });
+    const { ref } = await parkedSet(s);
+    await postJson(s, '/api/draft', { ref, member: 1, choiceNotes: [{ choice: 0, notes: 'secret per-option note' }] });
+    await postJson(s, '/api/draft', { ref, member: 2, pick: { choices: [], other: true } });
+    await postJson(s, '/api/draft', { ref, member: 2, notes: 'secret note text' });
+    await postJson(s, '/api/review', { ref });
+    await postJson(s, '/api/send', { ref });
+    expect(logger.lines.length).toBeGreaterThan(0);
+    expect(logger.text()).not.toMatch(/secret|Naming|Caches|Redis|billing/);
   });
 });
