@@ -15,7 +15,6 @@ import {
   SET_MEMBERS_MIN,
   SET_TEXT_MAX,
   TICKET_MAX,
-  TOPIC_MAX,
   WAIT_MAX_SECONDS,
 } from '../../src/core/limits.js';
 import type { SingleSpec } from '../../src/core/question.js';
