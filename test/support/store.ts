@@ -80,7 +80,7 @@ export function setSpec(overrides: Partial<SetSpec> = {}): SetSpec {
       topic: 'Database',
       question: 'Which database should billing use?',
       options: [
-        { label: 'Postgres', value: 'pg' },
+        { label: 'Postgres', value: 'pg', description: 'What the team knows' },
         { label: 'SQLite', value: 'sqlite' },
       ],
       recommended: ['Postgres'],

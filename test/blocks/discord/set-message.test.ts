@@ -103,7 +103,7 @@ describe('a set as one Discord message', () => {
       fields: [
         {
           name: 'Options (pick one)',
-          value: `• ${RECOMMENDED_MARK}**Postgres** — what the team knows\n• **SQLite**`,
+          value: `• ${RECOMMENDED_MARK}**Postgres** — What the team knows\n• **SQLite**`,
         },
       ],
       footer: { text: '✅ ready as preselected' },

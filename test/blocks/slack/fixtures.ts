@@ -18,6 +18,7 @@ import {
   TOPIC_MAX,
 } from '../../../src/core/limits.js';
 import type { Question, QuestionOption, SetMember, SetSpec, SingleSpec } from '../../../src/core/question.js';
+import { setSpec } from '../../support/store.js';
 
 /** A parked single question (the fixtures' questions are never sets). */
 export type SingleQuestion = Question & SingleSpec;
@@ -130,46 +131,12 @@ export type SetQuestion = Question & SetSpec;
  * (multi-select, two recommended, its own context), Naming (no recommendation, its own impact).
  */
 export function makeSet(overrides: Partial<SetQuestion> = {}): SetQuestion {
-  const members: SetMember[] = [
-    {
-      topic: 'Database',
-      question: 'Which database should billing use?',
-      options: [
-        { label: 'Postgres', value: 'pg', description: 'What the team knows' },
-        { label: 'SQLite', value: 'sqlite' },
-      ],
-      recommended: ['Postgres'],
-      multiSelect: false,
-      isBlocking: true,
-    },
-    {
-      topic: 'Caches',
-      question: 'Which caches may billing use?',
-      options: [{ label: 'Redis', description: 'Shared' }, { label: 'In-process' }, { label: 'None' }],
-      recommended: ['Redis', 'In-process'],
-      multiSelect: true,
-      isBlocking: false,
-      context: 'Billing reads prices on every request.',
-    },
-    {
-      topic: 'Naming',
-      question: 'What do we call the new service?',
-      options: [{ label: 'billing-v2' }, { label: 'ledger' }],
-      multiSelect: false,
-      isBlocking: false,
-      impact: 'The name goes into every dashboard.',
-    },
-  ];
   return {
+    ...setSpec({ ticket: 'SHOP-12' }),
     project: '/home/ada/src/shop',
     id: 12,
     status: 'pending',
     createdAt: CREATED_AT,
-    context: 'We are migrating the **billing** service.',
-    impact: 'Decides the migration scripts.',
-    isBlocking: true,
-    ticket: 'SHOP-12',
-    members,
     messages: [],
     ...overrides,
   };
