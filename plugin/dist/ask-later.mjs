@@ -16260,11 +16260,11 @@ function readSpec(read2, text3, version3) {
   return { ...common, members };
 }
 function specRecord(spec) {
-  const recommended = spec.members === void 0 ? spec.recommended ?? [] : [];
-  const needsV3 = spec.members !== void 0 || recommended.length > 1 || spec.options.some((option) => option.value !== void 0);
-  if (needsV3 || spec.members !== void 0) return { version: RECORD_VERSION, json: JSON.stringify(spec) };
-  const { recommended: _list, ...rest } = spec;
-  const v2 = recommended.length === 1 ? { ...rest, recommended: recommended[0] } : rest;
+  if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
+    return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+  }
+  const { recommended, ...rest } = spec;
+  const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
   return { version: 2, json: JSON.stringify(v2) };
 }
 function readSelection(read2, selection, path) {

@@ -490,7 +490,7 @@ function personOf(actor: Actor): { platform: Platform; userId: string } {
 }
 
 /** What an item shows selected before anyone picks: its recommendations, if any (`core/inbox.ts`). */
-export function defaultSelection(item: QuestionItem): Pick {
+function defaultSelection(item: QuestionItem): Pick {
   return shownSelection(item);
 }
 

@@ -86,11 +86,6 @@ export interface SetSpec extends SpecCommon {
 /** A parked question: one question, or a set of them sharing context and impact. */
 export type QuestionSpec = SingleSpec | SetSpec;
 
-/** Whether a parked question is a set. */
-export function isSet<T extends QuestionSpec>(spec: T): spec is Extract<T, SetSpec> {
-  return spec.members !== undefined;
-}
-
 /** What the person answers, in order: the question itself, or each member of a set. */
 export function itemsOf(spec: QuestionSpec): readonly (QuestionItem | SetMember)[] {
   return spec.members ?? [spec];

@@ -1,9 +1,9 @@
 /**
  * The ready-answer rule for a whole parked question: a single question's selection, or a set's selections (one per
  * member, every one ready). Pure. The stores call {@link answerOf} before they answer, so nothing unready, invalid or
- * too long for one delivery note is ever stored; the surfaces use {@link replyReadiness} for the set's ready marks.
+ * too long for one delivery note is ever stored; the surfaces show {@link overallReadiness} of a set's marks.
  */
-import { answerReadiness, checkAnswer, describeSelection, type Readiness } from './answer.js';
+import { checkAnswer, describeSelection, type Readiness } from './answer.js';
 import { deliveryEntriesBudget, deliveryEntryLength } from './delivery-note.js';
 import { InvalidAnswerError } from './invalid-answer-error.js';
 import {
@@ -71,13 +71,6 @@ export function answerOf(question: Question, reply: Reply, meta: AnswerMeta): An
     );
   }
   return answer;
-}
-
-/** The ready mark of each item's selection (one for a single question, one per member of a set). */
-export function replyReadiness(question: QuestionSpec, selections: readonly Selection[]): Readiness[] {
-  return itemsOf(question).map((item, index) =>
-    answerReadiness(item, selections[index] ?? { choices: [], other: false }),
-  );
 }
 
 /** The ready mark of the whole: `ready` when every item is; else the first item's mark that is not. */

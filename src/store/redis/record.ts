@@ -209,12 +209,12 @@ function readSpec(read: Reader, text: string, version: RecordVersion): QuestionS
  * behind, sharing the store during an upgrade, still reads every question it could have parked itself.
  */
 export function specRecord(spec: QuestionSpec): { readonly version: number; readonly json: string } {
-  const recommended = spec.members === undefined ? (spec.recommended ?? []) : [];
-  const needsV3 =
-    spec.members !== undefined || recommended.length > 1 || spec.options.some((option) => option.value !== undefined);
-  if (needsV3 || spec.members !== undefined) return { version: RECORD_VERSION, json: JSON.stringify(spec) };
-  const { recommended: _list, ...rest } = spec;
-  const v2 = recommended.length === 1 ? { ...rest, recommended: recommended[0] } : rest;
+  // A set, option values and several recommended labels are version 3's.
+  if (spec.members !== undefined || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
+    return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+  }
+  const { recommended, ...rest } = spec;
+  const v2 = recommended?.[0] === undefined ? rest : { ...rest, recommended: recommended[0] };
   return { version: 2, json: JSON.stringify(v2) };
 }
 
