@@ -507,7 +507,8 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
     helpDialog?.addEventListener("close", () => {
       const back = beforeHelp;
       beforeHelp = void 0;
-      if (back?.isConnected) back.focus();
+      const active = document.activeElement;
+      if (back?.isConnected && (active === null || active === document.body)) back.focus();
     });
     document.addEventListener("change", (event) => {
       const target = event.target;

@@ -567,10 +567,14 @@ function start(): void {
     perform(action, pending, target, focused);
   });
 
+  // The browser gives the focus back itself when the dialog closes; the close event comes later, as a task of its
+  // own, by when the person may have moved on (a key pressed right after Escape): focus goes back only if it is
+  // nowhere.
   helpDialog?.addEventListener('close', () => {
     const back = beforeHelp;
     beforeHelp = undefined;
-    if (back?.isConnected) back.focus();
+    const active = document.activeElement;
+    if (back?.isConnected && (active === null || active === document.body)) back.focus();
   });
 
   // What the person does with the mouse, or with the keys the browser handles itself.
