@@ -82359,7 +82359,7 @@ async function runWaiter(io, env, cwd, options = {}) {
     const input = parseInput(await withTimeout(readStdin(io.stdin), 5e3, "stdin did not end"));
     const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve5(cwd, input.cwd));
     if (config3.wake === "off") return 0;
-    const store = await openStore(config3.store, { pollIntervalMs: 100 });
+    const store = options.store ?? await openStore(config3.store, { pollIntervalMs: 100 });
     try {
       const woke = await wait(store, config3, input, env, options);
       if (woke === void 0) return 0;
@@ -82367,7 +82367,7 @@ async function runWaiter(io, env, cwd, options = {}) {
 `);
       return WAKE_EXIT_CODE;
     } finally {
-      await store.close().catch(() => void 0);
+      if (options.store === void 0) await store.close().catch(() => void 0);
     }
   } catch (error46) {
     io.stderr.write(
@@ -82395,16 +82395,16 @@ async function wait(store, config3, input, env, options) {
       if (options.signal?.aborted) return void 0;
       if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
       const renewed = Date.now();
+      const pending = await store.list(config3.project, {
+        status: ["pending"],
+        ...blockingOnly ? { blocking: true } : {}
+      });
       const woken = loadWoken(stateDir, sessionId, config3.project);
       const due = (await store.waitingOutcomes(config3.project, { blockingOnly })).filter((q) => !woken.has(q.id));
       if (due.length > 0) {
         saveWoken(stateDir, sessionId, config3.project, [...woken, ...due.map((q) => q.id)]);
         return due;
       }
-      const pending = await store.list(config3.project, {
-        status: ["pending"],
-        ...blockingOnly ? { blocking: true } : {}
-      });
       if (pending.length === 0) return void 0;
       if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return void 0;
       const now = Date.now();

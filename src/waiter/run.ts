@@ -62,6 +62,8 @@ export interface WaiterOptions {
   readonly alive?: (pid: number) => boolean;
   /** Told each time the waiter starts waiting for the next change (tests prove the wait happened). */
   readonly onWait?: () => void;
+  /** The store to wait on instead of the one the settings name (left open: its owner closes it). */
+  readonly store?: AgentStore;
 }
 
 /** What the hook's stdin says (SessionStart, Stop): the session, its directory, the turn that just ended. */
@@ -96,14 +98,14 @@ export async function runWaiter(io: WaiterIo, env: Env, cwd: string, options: Wa
     const input = parseInput(await withTimeout(readStdin(io.stdin), 5000, 'stdin did not end'));
     const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
     if (config.wake === 'off') return 0;
-    const store = await openStore(config.store, { pollIntervalMs: 100 });
+    const store = options.store ?? (await openStore(config.store, { pollIntervalMs: 100 }));
     try {
       const woke = await wait(store, config, input, env, options);
       if (woke === undefined) return 0;
       io.stderr.write(`${wakeLine(woke)}\n`);
       return WAKE_EXIT_CODE;
     } finally {
-      await store.close().catch(() => undefined);
+      if (options.store === undefined) await store.close().catch(() => undefined);
     }
   } catch (error) {
     io.stderr.write(
@@ -140,6 +142,12 @@ async function wait(
       // Every look starts by renewing the lease: lost means a turn started (or the lease lapsed and was taken).
       if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined;
       const renewed = Date.now();
+      // What is pending first, then what waits: an answer landing between the two reads is then among the outcomes
+      // (the other order would see it in neither, and end without waking the session for it).
+      const pending = await store.list(config.project, {
+        status: ['pending'],
+        ...(blockingOnly ? { blocking: true } : {}),
+      });
       const woken = loadWoken(stateDir, sessionId, config.project);
       const due = (await store.waitingOutcomes(config.project, { blockingOnly })).filter((q) => !woken.has(q.id));
       if (due.length > 0) {
@@ -147,10 +155,6 @@ async function wait(
         return due;
       }
       // Nothing pending that could wake it: end now (Claude Code waits for a running async hook before it exits).
-      const pending = await store.list(config.project, {
-        status: ['pending'],
-        ...(blockingOnly ? { blocking: true } : {}),
-      });
       if (pending.length === 0) return undefined;
       if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return undefined;
       const now = Date.now();

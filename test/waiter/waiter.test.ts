@@ -96,6 +96,32 @@ describe('the waiter', () => {
     expect((await store.waitingOutcomes(project)).map((q) => q.id)).toEqual([1]);
   });
 
+  it('GIVEN the answer landing between the waiter’s looks (after it read what waits, before it read what is pending) THEN it still wakes the session', async () => {
+    const project = uniqueProject();
+    await store.park(project, spec({ isBlocking: true }));
+    let answered = false;
+    // The store as the waiter sees it: the first time it reads what waits, the person answers right after the read.
+    const racing = new Proxy(store, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (name !== 'waitingOutcomes') return value.bind(target);
+        return async (...args: Parameters<typeof store.waitingOutcomes>) => {
+          const waiting = await target.waitingOutcomes(...args);
+          if (!answered) {
+            answered = true;
+            await answer(project, 1);
+          }
+          return waiting;
+        };
+      },
+    });
+    const run = startWaiter(envFor(project), session(), { store: racing });
+    expect(await run.done).toBe(WAKE_EXIT_CODE);
+    expect(answered).toBe(true);
+    expect(run.stderr()).toBe('#1 (blocking) was answered on Slack. Call the collect_answers tool to read it.\n');
+  });
+
   it('GIVEN nothing pending THEN it exits 0 at once and says nothing', async () => {
     const run = startWaiter(envFor(uniqueProject()), session());
     expect(await run.done).toBe(0);
