@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two tiers. `npm test` (and so CI) runs both, the fast one first; `npm run test:fast` runs the fast one only.
  * The slow tier: the real Claude Code binary, `npm install` in a copy, the plugin's bundles and `claude plugin
- * validate`, Chromium, and tests that spend many seconds on real leases, reconnects or hundreds of questions.
+ * validate`, Chromium, and tests that spend many seconds on real leases, reconnects or hundreds of questions; and the
+ * agent side as shipped over HTTP, whose status line must answer within its real deadline (300 ms from the process
+ * start, Node's own start-up included): with the fast tier's files running beside it on two busy cores, Node 24 alone
+ * took longer than that to start.
  */
 const slow = [
   'test/e2e/**/*.test.ts',
@@ -15,6 +18,7 @@ const slow = [
   'test/ops/replicas.test.ts',
   'test/ops/scale.test.ts',
   'test/agent-http/replica.test.ts',
+  'test/agent-http/agents-over-http.test.ts',
   'test/store/redis-cluster-failover.test.ts',
 ];
 
