@@ -35201,8 +35201,8 @@ var require_socket = __commonJS({
           return false;
         }
         const jitter = Math.floor(Math.random() * 200);
-        const delay2 = Math.min(Math.pow(2, retries) * 50, 2e3);
-        return delay2 + jitter;
+        const delay3 = Math.min(Math.pow(2, retries) * 50, 2e3);
+        return delay3 + jitter;
       }
     };
     exports.default = RedisSocket;
@@ -35295,14 +35295,14 @@ var require_token_manager = __commonJS({
         if (!this.config.retry)
           return 0;
         const { initialDelayMs, maxDelayMs, backoffMultiplier, jitterPercentage } = this.config.retry;
-        let delay2 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
-        delay2 = Math.min(delay2, maxDelayMs);
+        let delay3 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
+        delay3 = Math.min(delay3, maxDelayMs);
         if (jitterPercentage) {
-          const jitterRange = delay2 * (jitterPercentage / 100);
+          const jitterRange = delay3 * (jitterPercentage / 100);
           const jitterAmount = Math.random() * jitterRange - jitterRange / 2;
-          delay2 += jitterAmount;
+          delay3 += jitterAmount;
         }
-        let result = Math.max(0, Math.floor(delay2));
+        let result = Math.max(0, Math.floor(delay3));
         return result;
       }
       shouldRetry(error46) {
@@ -49096,8 +49096,8 @@ var require_cluster_reconnection_tracker = __commonJS({
         }
         this.#reconnectingClients.set(clientId, address);
         this.#firstReconnectionAt ??= now;
-        const delay2 = this.#getDelay(this.#firstReconnectionAt);
-        if (delay2 === void 0 || now - this.#firstReconnectionAt < delay2) {
+        const delay3 = this.#getDelay(this.#firstReconnectionAt);
+        if (delay3 === void 0 || now - this.#firstReconnectionAt < delay3) {
           return false;
         }
         this.#firstReconnectionAt = now;
@@ -49128,13 +49128,13 @@ var require_cluster_reconnection_tracker = __commonJS({
         if (typeof this.#strategy === "number") {
           return this.#strategy;
         }
-        const delay2 = this.#strategy(firstReconnectionAt);
-        if (delay2 === false || delay2 === void 0 || delay2 === 0)
+        const delay3 = this.#strategy(firstReconnectionAt);
+        if (delay3 === false || delay3 === void 0 || delay3 === 0)
           return;
-        if (!Number.isInteger(delay2) || delay2 < 0) {
-          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay2} instead`);
+        if (!Number.isInteger(delay3) || delay3 < 0) {
+          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay3} instead`);
         }
-        return delay2;
+        return delay3;
       }
       #clearTimestampIfClean() {
         if (this.#reconnectingClients.size === 0) {
@@ -82338,6 +82338,7 @@ __export(run_exports5, {
 });
 import { randomUUID as randomUUID3 } from "node:crypto";
 import { resolve as resolve5 } from "node:path";
+import { setTimeout as delay2 } from "node:timers/promises";
 function parseInput(text3) {
   let value;
   try {
@@ -82388,30 +82389,44 @@ async function wait(store, config3, input, env, options) {
   const blockingOnly = config3.wake === "blocking";
   const claudePid = Number(env.CLAUDE_PID);
   const alive = options.alive ?? isAlive;
+  const sessionGone = () => Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid);
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config3.project);
+  let backoff = RETRY_FIRST_MS2;
   try {
     for (; ; ) {
       if (options.signal?.aborted) return void 0;
-      if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
-      const renewed = Date.now();
-      const pending = await store.list(config3.project, {
-        status: ["pending"],
-        ...blockingOnly ? { blocking: true } : {}
-      });
-      const woken = loadWoken(stateDir, sessionId, config3.project);
-      const due = (await store.waitingOutcomes(config3.project, { blockingOnly })).filter((q) => !woken.has(q.id));
-      if (due.length > 0) {
-        saveWoken(stateDir, sessionId, config3.project, [...woken, ...due.map((q) => q.id)]);
-        return due;
+      try {
+        if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
+        const renewed = Date.now();
+        const pending = await store.list(config3.project, {
+          status: ["pending"],
+          ...blockingOnly ? { blocking: true } : {}
+        });
+        const woken = loadWoken(stateDir, sessionId, config3.project);
+        const due = (await store.waitingOutcomes(config3.project, { blockingOnly })).filter((q) => !woken.has(q.id));
+        if (due.length > 0) {
+          saveWoken(stateDir, sessionId, config3.project, [...woken, ...due.map((q) => q.id)]);
+          return due;
+        }
+        if (pending.length === 0) return void 0;
+        if (sessionGone()) return void 0;
+        const now = Date.now();
+        if (now >= deadline) return void 0;
+        const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
+        options.onWait?.();
+        await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
+        backoff = RETRY_FIRST_MS2;
+      } catch (error46) {
+        if (!(error46 instanceof StoreUnavailableError) || options.signal?.aborted) throw error46;
+        if (sessionGone()) return void 0;
+        const left = deadline - Date.now();
+        if (left <= 0) throw error46;
+        await delay2(Math.min(backoff, left), void 0, options.signal ? { signal: options.signal } : {}).catch(
+          () => void 0
+        );
+        backoff = Math.min(backoff * 2, RETRY_MAX_MS2);
       }
-      if (pending.length === 0) return void 0;
-      if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return void 0;
-      const now = Date.now();
-      if (now >= deadline) return void 0;
-      const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
-      options.onWait?.();
-      await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
     }
   } finally {
     await watch.close().catch(() => void 0);
@@ -82454,7 +82469,7 @@ function explain3(error46) {
   const detail = typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3) ? ` (${code3})` : "";
   return `unexpected ${error46.constructor.name || error46.name}${detail}`;
 }
-var WAITER_MAX_MS, WAITER_LEASE_MS, WAKE_EXIT_CODE;
+var WAITER_MAX_MS, WAITER_LEASE_MS, WAKE_EXIT_CODE, RETRY_FIRST_MS2, RETRY_MAX_MS2;
 var init_run5 = __esm({
   "src/waiter/run.ts"() {
     "use strict";
@@ -82473,6 +82488,8 @@ var init_run5 = __esm({
     WAITER_MAX_MS = 23 * 60 * 60 * 1e3;
     WAITER_LEASE_MS = 6e4;
     WAKE_EXIT_CODE = 2;
+    RETRY_FIRST_MS2 = 100;
+    RETRY_MAX_MS2 = 2e3;
   }
 });
 

@@ -20,11 +20,13 @@
  * - It waits without polling (Redis: a blocking stream read; the embedded store: its change watch, slowed to
  *   100 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
  *   when another waiter holds the session, when its session's Claude Code is gone or sends SIGTERM, or after
- *   {@link WAITER_MAX_MS}. Any failure is one `ask-later wait:` line on stderr and exit 0: it must never wake a
- *   session by mistake.
+ *   {@link WAITER_MAX_MS}. A store that stops answering once the waiter has started (serve restarting, a replica
+ *   killed, Redis failing over) is asked again with back-off until it answers or that time is up. Any other
+ *   failure is one `ask-later wait:` line on stderr and exit 0: it must never wake a session by mistake.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentConfig, loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { platformName, type Question } from '../core/question.js';
@@ -45,6 +47,9 @@ export const WAITER_MAX_MS = 23 * 60 * 60 * 1000;
 export const WAITER_LEASE_MS = 60_000;
 /** Exit code that makes Claude Code wake the session (`asyncRewake`). */
 export const WAKE_EXIT_CODE = 2;
+/** Back-off between looks while the store that answered at the start does not (it is then retried until the end). */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 2000;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -134,34 +139,50 @@ async function wait(
   const blockingOnly = config.wake === 'blocking';
   const claudePid = Number(env.CLAUDE_PID);
   const alive = options.alive ?? isAlive;
+  const sessionGone = () => Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid);
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config.project);
+  let backoff = RETRY_FIRST_MS;
   try {
     for (;;) {
       if (options.signal?.aborted) return undefined;
-      // Every look starts by renewing the lease: lost means a turn started (or the lease lapsed and was taken).
-      if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined;
-      const renewed = Date.now();
-      // What is pending first, then what waits: an answer landing between the two reads is then among the outcomes
-      // (the other order would see it in neither, and end without waking the session for it).
-      const pending = await store.list(config.project, {
-        status: ['pending'],
-        ...(blockingOnly ? { blocking: true } : {}),
-      });
-      const woken = loadWoken(stateDir, sessionId, config.project);
-      const due = (await store.waitingOutcomes(config.project, { blockingOnly })).filter((q) => !woken.has(q.id));
-      if (due.length > 0) {
-        saveWoken(stateDir, sessionId, config.project, [...woken, ...due.map((q) => q.id)]);
-        return due;
+      try {
+        // Every look starts by renewing the lease: lost means a turn started (or the lease lapsed and was taken).
+        if (!(await store.acquireLease(lease, owner, leaseMs))) return undefined;
+        const renewed = Date.now();
+        // What is pending first, then what waits: an answer landing between the two reads is then among the
+        // outcomes (the other order would see it in neither, and end without waking the session for it).
+        const pending = await store.list(config.project, {
+          status: ['pending'],
+          ...(blockingOnly ? { blocking: true } : {}),
+        });
+        const woken = loadWoken(stateDir, sessionId, config.project);
+        const due = (await store.waitingOutcomes(config.project, { blockingOnly })).filter((q) => !woken.has(q.id));
+        if (due.length > 0) {
+          saveWoken(stateDir, sessionId, config.project, [...woken, ...due.map((q) => q.id)]);
+          return due;
+        }
+        // Nothing pending that could wake it: end now (Claude Code waits for a running async hook before it exits).
+        if (pending.length === 0) return undefined;
+        if (sessionGone()) return undefined;
+        const now = Date.now();
+        if (now >= deadline) return undefined;
+        const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
+        options.onWait?.();
+        await watch.changed({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+        backoff = RETRY_FIRST_MS;
+      } catch (error) {
+        // The store went away after the waiter started (serve restarting, a replica killed, Redis failing over):
+        // look again once it is back, rather than leave the session idle on an answer given meanwhile.
+        if (!(error instanceof StoreUnavailableError) || options.signal?.aborted) throw error;
+        if (sessionGone()) return undefined;
+        const left = deadline - Date.now();
+        if (left <= 0) throw error;
+        await delay(Math.min(backoff, left), undefined, options.signal ? { signal: options.signal } : {}).catch(
+          () => undefined,
+        );
+        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
       }
-      // Nothing pending that could wake it: end now (Claude Code waits for a running async hook before it exits).
-      if (pending.length === 0) return undefined;
-      if (Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid)) return undefined;
-      const now = Date.now();
-      if (now >= deadline) return undefined;
-      const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
-      options.onWait?.();
-      await watch.changed({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     }
   } finally {
     await watch.close().catch(() => undefined);

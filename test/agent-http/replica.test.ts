@@ -148,7 +148,8 @@ describe('a replica killed while an agent waits', () => {
     });
     const exited = new Promise<number | null>((resolve) => waiter.once('close', resolve));
     waiter.stdin?.end(JSON.stringify({ session_id: 'replica-session', hook_event_name: 'SessionStart' }));
-    // It looked (the pending question keeps it waiting) and now waits on a change through the first replica.
+    // It started looking through the first replica (the pending question keeps it waiting); whichever call the kill
+    // then cuts, the look or the wait on a change, it asks again until the second replica answers.
     await expect
       .poll(() => first.logs.some((line) => line.includes('"operation":"list"') && line.includes(token.slice(4, 16))))
       .toBe(true);

@@ -12,6 +12,7 @@ import type { RedisConnection } from '../../src/store/redis/connection.js';
 import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { runWaiter, WAKE_EXIT_CODE, type WaiterOptions, wakeLine } from '../../src/waiter/run.js';
 import { freshHome } from '../support/home.js';
 import {
@@ -119,6 +120,37 @@ describe('the waiter', () => {
     const run = startWaiter(envFor(project), session(), { store: racing });
     expect(await run.done).toBe(WAKE_EXIT_CODE);
     expect(answered).toBe(true);
+    expect(run.stderr()).toBe('#1 (blocking) was answered on Slack. Call the collect_answers tool to read it.\n');
+  });
+
+  it('GIVEN the store unreachable for a while after the waiter started, the answer given meanwhile THEN it looks again once the store is back and wakes the session', async () => {
+    const project = uniqueProject();
+    await store.park(project, spec({ isBlocking: true }));
+    let outage = 0;
+    // The store as the waiter sees it: once the waiter waits, its next two reads of what waits find it unreachable
+    // (and the person answers during the first of them).
+    const failing = new Proxy(store, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (name !== 'waitingOutcomes') return value.bind(target);
+        return async (...args: Parameters<typeof store.waitingOutcomes>) => {
+          if (waited && outage < 2) {
+            outage += 1;
+            if (outage === 1) await answer(project, 1);
+            throw new StoreUnavailableError({ cause: new Error('ECONNREFUSED') });
+          }
+          return target.waitingOutcomes(...args);
+        };
+      },
+    });
+    let waited = false;
+    const run = startWaiter(envFor(project), session(), { store: failing });
+    await run.waiting;
+    waited = true;
+    await store.park(project, spec({ isBlocking: true })); // a change, so the waiter looks again
+    expect(await run.done).toBe(WAKE_EXIT_CODE);
+    expect(outage).toBe(2);
     expect(run.stderr()).toBe('#1 (blocking) was answered on Slack. Call the collect_answers tool to read it.\n');
   });
 
