@@ -117,25 +117,14 @@ export function displayName(name: string): string {
   return neutraliseMentions(truncate(oneLine(name), DISPLAY_NAME_SHOWN_MAX));
 }
 
-/** Notes on one line, neutralised, cut to {@link NOTES_PREVIEW_MAX}. */
-export function notesPreview(notes: string): string {
-  return neutraliseMentions(truncate(oneLine(notes), NOTES_PREVIEW_MAX));
-}
-
-/** Notes on one line, neutralised, cut to `max` (for previews where room is counted). */
-export function notesPreviewOf(notes: string, max: number): string {
+/** Notes on one line, neutralised, cut to `max` ({@link NOTES_PREVIEW_MAX}, or less where room is counted). */
+export function notesPreview(notes: string, max = NOTES_PREVIEW_MAX): string {
   return neutraliseMentions(truncate(oneLine(notes), max));
 }
 
-const ITEM_MARKS: Readonly<Record<Readiness, string>> = {
-  ready: '✅ ready',
-  'pick-one': '👉 pick one',
-  'needs-note': '✍️ needs a note (Other)',
-};
-
 /** The ready mark of one member of a set: `✅ ready` / `👉 pick one` / `✍️ needs a note (Other)`. */
 export function itemMark(readiness: Readiness): string {
-  return ITEM_MARKS[readiness];
+  return readiness === 'ready' ? '✅ ready' : READY_MARKS[readiness];
 }
 
 /** How many members of a set are ready: `✅ 3 of 3 ready` when all are, else `👉 2 of 3 ready`. */

@@ -47,7 +47,7 @@ import {
   type SingleSpec,
 } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
-import { neutraliseMentions, notesPreviewOf, oneLine, truncate } from './format.js';
+import { neutraliseMentions, notesPreview, oneLine, truncate } from './format.js';
 import {
   ANSWER_NOTES_VALUE,
   formatCustomId,
@@ -308,7 +308,7 @@ function menuOption(label: string, value: string, notes: string | undefined, emp
   return {
     label: truncate(`${has ? '✎ ' : ''}${oneLine(label)}`, DISCORD_LIMITS.optionLabel),
     value,
-    description: has ? notesPreviewOf(notes, MENU_PREVIEW_MAX) : empty,
+    description: has ? notesPreview(notes, MENU_PREVIEW_MAX) : empty,
   };
 }
 

@@ -16,7 +16,7 @@ import {
   displayName,
   NOTES_PREVIEW_MAX,
   neutraliseMentions,
-  notesPreviewOf,
+  notesPreview,
   platformName,
 } from './format.js';
 import { formatCustomId } from './ids.js';
@@ -130,11 +130,11 @@ export function notesLines(
 ): string[] {
   const lines: string[] = [];
   if (selection.notes !== undefined && selection.notes.trim() !== '') {
-    lines.push(`Notes: ${notesPreviewOf(selection.notes, notesMax)}`);
+    lines.push(`Notes: ${notesPreview(selection.notes, notesMax)}`);
   }
   for (const entry of selection.choiceNotes ?? []) {
     if (entry.notes.trim() === '' || !selection.choices.includes(entry.choice)) continue;
-    lines.push(`Notes on ${neutraliseMentions(entry.choice)}: ${notesPreviewOf(entry.notes, optionsMax)}`);
+    lines.push(`Notes on ${neutraliseMentions(entry.choice)}: ${notesPreview(entry.notes, optionsMax)}`);
   }
   return lines;
 }

@@ -151,11 +151,6 @@ export function refFromAction(action: unknown): string | undefined {
   return parseRefValue(value) ?? parseQuestionBlockId(blockId)?.ref;
 }
 
-/** The ref in the notes modal's `private_metadata`, or undefined. */
-export function refFromNotesMetadata(privateMetadata: unknown): string | undefined {
-  return parseRefValue(privateMetadata) ?? parseNotesMetadata(privateMetadata)?.ref;
-}
-
 /**
  * The notes modal's `private_metadata`: the bare ref for a single question (as before sets), else
  * `{"ref":"<ref>","member":<n>}`.
@@ -168,13 +163,7 @@ export function notesMetadata(ref: string, member?: number): string {
 export function parseNotesMetadata(privateMetadata: unknown): { ref: string; member?: number } | undefined {
   const bare = parseRefValue(privateMetadata);
   if (bare !== undefined) return { ref: bare };
-  if (typeof privateMetadata !== 'string' || privateMetadata.length > 3000) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(privateMetadata);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseMetadataJson(privateMetadata);
   if (parsed === null || typeof parsed !== 'object') return undefined;
   const { ref, member } = parsed as { ref?: unknown; member?: unknown };
   const valid = parseRefValue(ref);
@@ -314,14 +303,17 @@ export function inboxStateFields(state: InboxState): Record<string, unknown> {
 
 /** The state in an inbox view's `private_metadata`, or undefined (an empty or foreign one included). */
 export function parseInboxState(privateMetadata: unknown): InboxState | undefined {
+  return readInboxState(parseMetadataJson(privateMetadata));
+}
+
+/** A view's `private_metadata` (at most Slack's 3000 characters) read as JSON, or undefined. */
+export function parseMetadataJson(privateMetadata: unknown): unknown {
   if (typeof privateMetadata !== 'string' || privateMetadata.length > 3000) return undefined;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(privateMetadata);
+    return JSON.parse(privateMetadata) as unknown;
   } catch {
     return undefined;
   }
-  return readInboxState(parsed);
 }
 
 /** The state in already parsed metadata (`{filter, after?, back?}`), or undefined. */

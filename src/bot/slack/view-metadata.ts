@@ -17,6 +17,7 @@ import {
   type InboxState,
   inboxStateFields,
   parseInboxState,
+  parseMetadataJson,
   parseNotesMetadata,
   parseRefValue,
   readInboxState,
@@ -53,12 +54,7 @@ export function withInboxMetadata(view: SlackView, channel: string | undefined):
 /** The inbox's state and channel from its metadata (an unreadable one shows the first page of everything). */
 export function readInboxMetadata(privateMetadata: string | undefined): { state: InboxState; channel?: string } {
   const state = parseInboxState(privateMetadata) ?? { filter: 'all' as InboxFilter };
-  let channel: string | undefined;
-  try {
-    channel = slackId(obj(JSON.parse(privateMetadata ?? ''))?.channel);
-  } catch {
-    channel = undefined;
-  }
+  const channel = slackId(obj(parseMetadataJson(privateMetadata))?.channel);
   return channel === undefined ? { state } : { state, channel };
 }
 
@@ -69,7 +65,7 @@ export function withNotesOrigin<V extends SlackView>(view: V, origin: NotesOrigi
 
 export function readNotesOrigin(privateMetadata: string | undefined): NotesOrigin | undefined {
   const blocks = parseNotesMetadata(privateMetadata);
-  const o = obj(parseJson(privateMetadata));
+  const o = obj(parseMetadataJson(privateMetadata));
   if (blocks === undefined || o === undefined) return blocks;
   const channel = slackId(o.channel);
   const inbox = readInboxOrigin(o.inbox);
@@ -95,7 +91,7 @@ export function withReviewOrigin<V extends SlackView>(view: V, origin: ReviewOri
 }
 
 export function readReviewOrigin(privateMetadata: string | undefined): ReviewOrigin | undefined {
-  const o = obj(parseJson(privateMetadata));
+  const o = obj(parseMetadataJson(privateMetadata));
   const ref = parseRefValue(o?.ref);
   const channel = slackId(o?.channel);
   const fp = str(o?.fp, 64);
@@ -109,14 +105,6 @@ export function readReviewOrigin(privateMetadata: string | undefined): ReviewOri
     } else return undefined;
   }
   return { ref, channel, picks, fp };
-}
-
-function parseJson(text: string | undefined): unknown {
-  try {
-    return JSON.parse(text ?? '');
-  } catch {
-    return undefined;
-  }
 }
 
 function readInboxOrigin(value: unknown): InboxOrigin | undefined {

@@ -17,7 +17,6 @@ import {
   parseSendRefs,
   questionBlockId,
   refFromAction,
-  refFromNotesMetadata,
   selectionFromSelectState,
   valueForLabel,
 } from '../../../src/blocks/slack/ids.js';
@@ -47,7 +46,7 @@ describe('question refs in payloads', () => {
 
   it.each([undefined, null, 7, '', 'shop.7', `${ref} `])('GIVEN the value %j THEN it is not a ref', (value) => {
     expect(parseRefValue(value)).toBeUndefined();
-    expect(refFromNotesMetadata(value)).toBeUndefined();
+    expect(parseNotesMetadata(value)?.ref).toBeUndefined();
   });
 
   const ACTIONS: [string, unknown, string | undefined][] = [

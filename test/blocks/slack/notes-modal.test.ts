@@ -1,11 +1,6 @@
 import type { InputBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import {
-  NOTES_BLOCK_IDS,
-  optionNotesBlockId,
-  parseNotesMetadata,
-  refFromNotesMetadata,
-} from '../../../src/blocks/slack/ids.js';
+import { NOTES_BLOCK_IDS, optionNotesBlockId, parseNotesMetadata } from '../../../src/blocks/slack/ids.js';
 import { assertSlackView } from '../../../src/blocks/slack/limits.js';
 import { renderNotesModal } from '../../../src/blocks/slack/notes-modal.js';
 import type { ModalView } from '../../../src/blocks/slack/types.js';
@@ -36,7 +31,7 @@ describe('renderNotesModal', () => {
       submit: { type: 'plain_text', text: 'Save' },
       close: { type: 'plain_text', text: 'Cancel' },
     });
-    expect(refFromNotesMetadata(view.private_metadata)).toBe(formatQuestionRef(question.project, 7));
+    expect(parseNotesMetadata(view.private_metadata)?.ref).toBe(formatQuestionRef(question.project, 7));
     expect(view.blocks[1]).toMatchObject({ type: 'section', text: { text: '*Which store should sessions use?*' } });
   });
 
@@ -147,7 +142,7 @@ describe('renderNotesModal: notes per option and set members', () => {
     const view = renderNotesModal(set, draft(['Redis', 'None']), 1);
     expect(view.title.text).toBe('Notes for #12.2');
     expect(parseNotesMetadata(view.private_metadata)).toEqual({ ref: formatQuestionRef(set.project, 12), member: 1 });
-    expect(refFromNotesMetadata(view.private_metadata)).toBe(formatQuestionRef(set.project, 12));
+    expect(parseNotesMetadata(view.private_metadata)?.ref).toBe(formatQuestionRef(set.project, 12));
     expect(view.blocks[1]).toMatchObject({ text: { text: '#12.2 · *Caches*\n*Which caches may billing use?*' } });
     expect(inputBlock(view, NOTES_BLOCK_IDS.pick).element).toMatchObject({
       type: 'multi_static_select',
