@@ -84,6 +84,17 @@ function startWaiter(
 const answer = (project: string, id: number, platform: 'slack' | 'discord' | 'web' = 'slack') =>
   store.answer(project, id, { choices: ['SQLite'], other: false, notes: 'n' }, person('U1', platform));
 
+/** The tests' store with its read of what waits replaced: a store for `WaiterOptions.store`. */
+function withWaitingOutcomes(waitingOutcomes: RedisStore['waitingOutcomes']): RedisStore {
+  return new Proxy(store, {
+    get(target, name) {
+      if (name === 'waitingOutcomes') return waitingOutcomes;
+      const value = Reflect.get(target, name, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 describe('the waiter', () => {
   it('GIVEN a pending blocking question WHEN it is answered while the waiter waits THEN it exits 2 saying which and to call collect_answers', async () => {
     const project = uniqueProject();
@@ -102,20 +113,13 @@ describe('the waiter', () => {
     await store.park(project, spec({ isBlocking: true }));
     let answered = false;
     // The store as the waiter sees it: the first time it reads what waits, the person answers right after the read.
-    const racing = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (typeof value !== 'function') return value;
-        if (name !== 'waitingOutcomes') return value.bind(target);
-        return async (...args: Parameters<typeof store.waitingOutcomes>) => {
-          const waiting = await target.waitingOutcomes(...args);
-          if (!answered) {
-            answered = true;
-            await answer(project, 1);
-          }
-          return waiting;
-        };
-      },
+    const racing = withWaitingOutcomes(async (...args) => {
+      const waiting = await store.waitingOutcomes(...args);
+      if (!answered) {
+        answered = true;
+        await answer(project, 1);
+      }
+      return waiting;
     });
     const run = startWaiter(envFor(project), session(), { store: racing });
     expect(await run.done).toBe(WAKE_EXIT_CODE);
@@ -129,20 +133,13 @@ describe('the waiter', () => {
     let outage = 0;
     // The store as the waiter sees it: once the waiter waits, its next two reads of what waits find it unreachable
     // (and the person answers during the first of them).
-    const failing = new Proxy(store, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (typeof value !== 'function') return value;
-        if (name !== 'waitingOutcomes') return value.bind(target);
-        return async (...args: Parameters<typeof store.waitingOutcomes>) => {
-          if (waited && outage < 2) {
-            outage += 1;
-            if (outage === 1) await answer(project, 1);
-            throw new StoreUnavailableError({ cause: new Error('ECONNREFUSED') });
-          }
-          return target.waitingOutcomes(...args);
-        };
-      },
+    const failing = withWaitingOutcomes(async (...args) => {
+      if (waited && outage < 2) {
+        outage += 1;
+        if (outage === 1) await answer(project, 1);
+        throw new StoreUnavailableError({ cause: new Error('ECONNREFUSED') });
+      }
+      return store.waitingOutcomes(...args);
     });
     let waited = false;
     const run = startWaiter(envFor(project), session(), { store: failing });
