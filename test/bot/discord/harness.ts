@@ -6,7 +6,7 @@
 import { expect, inject } from 'vitest';
 import { formatCustomId } from '../../../src/blocks/discord/ids.js';
 import type { DiscordConfig, ServeConfig, SlackConfig } from '../../../src/config.js';
-import type { Question } from '../../../src/core/question.js';
+import type { Question, QuestionSpec } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import { type ServeDeps, type ServeHandle, startServe } from '../../../src/serve/run.js';
 import type { RedisStore } from '../../../src/store/redis/redis-store.js';
@@ -152,27 +152,21 @@ export const BOB = '2000000000000000002';
 export const EVE = '2000000000000000003';
 
 /** Park a question and wait for its Discord message; returns both (the message id on Discord). */
-export async function parkAndPost(
-  h: DiscordHarness,
-  overrides: Parameters<typeof spec>[0] = {},
-  project = uniqueProject(),
-) {
-  const question = await h.store.park(project, spec(overrides));
-  const onDiscord = async () =>
-    (await h.store.get(project, question.id))?.messages.filter((m) => m.platform === 'discord') ?? [];
-  await expect.poll(onDiscord).toHaveLength(1);
-  const ref = (await onDiscord())[0];
-  if (!ref) throw new Error('not posted on Discord');
-  return { question, messageId: ref.messageId };
+export function parkAndPost(h: DiscordHarness, overrides: Parameters<typeof spec>[0] = {}, project = uniqueProject()) {
+  return posted(h, project, spec(overrides));
 }
 
 /** Park a set (default: `setSpec()`, three members) and wait for its Discord message. */
-export async function parkSetAndPost(
+export function parkSetAndPost(
   h: DiscordHarness,
   overrides: Parameters<typeof setSpec>[0] = {},
   project = uniqueProject(),
 ) {
-  const question = await h.store.park(project, setSpec(overrides));
+  return posted(h, project, setSpec(overrides));
+}
+
+async function posted(h: DiscordHarness, project: string, questionSpec: QuestionSpec) {
+  const question = await h.store.park(project, questionSpec);
   const onDiscord = async () =>
     (await h.store.get(project, question.id))?.messages.filter((m) => m.platform === 'discord') ?? [];
   await expect.poll(onDiscord).toHaveLength(1);

@@ -299,40 +299,31 @@ export function notesSubmission(
     typeof pick === 'object' && pick !== null
       ? { type: 'multi_static_select', selected_options: pick.map((value) => ({ value })) }
       : { type: 'static_select', selected_option: pick === null ? null : { value: pick } };
-  return {
-    type: 'view_submission',
-    team: { id: 'T1', domain: 'team' },
-    user: user(userId),
-    api_app_id: 'A1',
-    token: 'verification-token',
-    trigger_id: `trigger-${userId}-${Date.now()}`,
-    view: {
-      id: view.id,
-      type: 'modal',
-      callback_id: CALLBACK_IDS.notes,
-      private_metadata: view.private_metadata,
-      hash: 'h1',
-      previous_view_id: view.previous_view_id ?? null,
-      root_view_id: view.id,
-      state: {
-        values: {
-          [NOTES_BLOCK_IDS.pick]: { [ACTION_IDS.notesPick]: pickState },
-          ...Object.fromEntries(
-            Object.entries(optionNotes).map(([index, value]) => [
-              optionNotesBlockId(Number(index)),
-              { [ACTION_IDS.notesOption]: { type: 'plain_text_input', value } },
-            ]),
-          ),
-          [NOTES_BLOCK_IDS.notes]: { [ACTION_IDS.notesText]: { type: 'plain_text_input', value: notes } },
-        },
-      },
-    },
-    response_urls: [],
-  };
+  return viewSubmission(userId, view, CALLBACK_IDS.notes, view.previous_view_id ?? null, {
+    [NOTES_BLOCK_IDS.pick]: { [ACTION_IDS.notesPick]: pickState },
+    ...Object.fromEntries(
+      Object.entries(optionNotes).map(([index, value]) => [
+        optionNotesBlockId(Number(index)),
+        { [ACTION_IDS.notesOption]: { type: 'plain_text_input', value } },
+      ]),
+    ),
+    [NOTES_BLOCK_IDS.notes]: { [ACTION_IDS.notesText]: { type: 'plain_text_input', value: notes } },
+  });
 }
 
 /** A `view_submission` of a set's review modal (no inputs: its metadata is what it carries). */
 export function reviewSubmission(userId: string, view: { id: string; private_metadata: unknown }) {
+  return viewSubmission(userId, view, CALLBACK_IDS.review, null, {});
+}
+
+/** A modal's `view_submission` as Slack sends it, with its inputs' `state.values`. */
+function viewSubmission(
+  userId: string,
+  view: { id: string; private_metadata: unknown },
+  callbackId: string,
+  previousViewId: string | null,
+  values: Record<string, unknown>,
+) {
   return {
     type: 'view_submission',
     team: { id: 'T1', domain: 'team' },
@@ -343,12 +334,12 @@ export function reviewSubmission(userId: string, view: { id: string; private_met
     view: {
       id: view.id,
       type: 'modal',
-      callback_id: CALLBACK_IDS.review,
+      callback_id: callbackId,
       private_metadata: view.private_metadata,
       hash: 'h1',
-      previous_view_id: null,
+      previous_view_id: previousViewId,
       root_view_id: view.id,
-      state: { values: {} },
+      state: { values },
     },
     response_urls: [],
   };
