@@ -12,6 +12,7 @@ import type { Button, ContextBlock, MarkdownBlock, SectionBlock } from '@slack/t
 import { describeSelection } from '../../core/answer.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { AnswerMeta, Question, QuestionItem, Selection } from '../../core/question.js';
+import { formatQuestionRef } from '../../core/question-ref.js';
 import {
   displayNameMrkdwn,
   escapeMrkdwn,
@@ -22,8 +23,8 @@ import {
   slackDate,
 } from './format.js';
 import { ACTION_IDS } from './ids.js';
-import { SLACK_LIMITS } from './limits.js';
-import type { MessageBlock } from './types.js';
+import { assertSlackMessage, fitsMessage, SLACK_LIMITS } from './limits.js';
+import type { MessageBlock, SlackMessage } from './types.js';
 
 /**
  * How fully a message is drawn. Renderers try their styles in order and keep the first whose blocks fit the message
@@ -47,6 +48,30 @@ export const MESSAGE_STYLES: readonly MessageStyle[] = [
   { rich: false, memberContext: false, sharedContext: true },
   { rich: false, memberContext: false, sharedContext: false },
 ];
+
+/**
+ * The message for `question` (its fallback `text`, and its ref in the metadata) with the blocks `draw` makes in the
+ * first of {@link MESSAGE_STYLES} that fits, checked against Slack's limits.
+ */
+export function fittedMessage(
+  question: Question,
+  text: string,
+  draw: (style: MessageStyle) => MessageBlock[],
+): SlackMessage {
+  let blocks: MessageBlock[] = [];
+  for (const style of MESSAGE_STYLES) {
+    blocks = draw(style);
+    if (fitsMessage(blocks)) break;
+  }
+  const ref = formatQuestionRef(question.project, question.id);
+  const message: SlackMessage = {
+    text,
+    blocks,
+    metadata: { event_type: 'ask_later_question', event_payload: { ref, project: question.project, id: question.id } },
+  };
+  assertSlackMessage(message);
+  return message;
+}
 
 /** BLOCKING / Can wait while pending, else what became of it: the fallback text's first word. */
 export function statusWord(question: Question): string {

@@ -20,7 +20,6 @@ import type { Draft, Question, SingleSpec } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { choiceNotesCount, escapeMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
 import { ACTION_IDS, questionBlockId } from './ids.js';
-import { assertSlackMessage, fitsMessage } from './limits.js';
 import {
   aboutBlock,
   answeredLine,
@@ -29,8 +28,8 @@ import {
   contextImpactBlocks,
   contextLine,
   deliveredBlocks,
+  fittedMessage,
   headerBlock,
-  MESSAGE_STYLES,
   type MessageStyle,
   mrkdwnSection,
   notesButton,
@@ -71,18 +70,8 @@ export function renderQuestionMessage(question: Question, view: QuestionMessageV
   const single = question as SingleQuestion;
   const ref = formatQuestionRef(question.project, question.id);
   const draft = view.draft ?? view.drafts?.[0];
-  let blocks: MessageBlock[] = [];
-  for (const style of MESSAGE_STYLES) {
-    blocks = singleBlocks(single, ref, { ...view, ...(draft === undefined ? {} : { draft }) }, style);
-    if (fitsMessage(blocks)) break;
-  }
-  const message: SlackMessage = {
-    text: fallbackText(single),
-    blocks,
-    metadata: { event_type: 'ask_later_question', event_payload: { ref, project: question.project, id: question.id } },
-  };
-  assertSlackMessage(message);
-  return message;
+  const shown = { ...view, ...(draft === undefined ? {} : { draft }) };
+  return fittedMessage(single, fallbackText(single), (style) => singleBlocks(single, ref, shown, style));
 }
 
 function fallbackText(question: SingleQuestion): string {

@@ -38,7 +38,6 @@ import {
   setReadyMark,
 } from './format.js';
 import { ACTION_IDS, questionBlockId } from './ids.js';
-import { assertSlackMessage, fitsMessage } from './limits.js';
 import {
   aboutBlock,
   answeredLine,
@@ -47,8 +46,8 @@ import {
   contextImpactBlocks,
   contextLine,
   deliveredBlocks,
+  fittedMessage,
   headerBlock,
-  MESSAGE_STYLES,
   type MessageStyle,
   mrkdwnSection,
   notesButton,
@@ -68,19 +67,7 @@ export type SetQuestion = Question & SetSpec;
 
 /** The message for a set in its current state, checked against Slack's limits (see the module comment). */
 export function renderSetMessage(question: SetQuestion, view: QuestionMessageView): SlackMessage {
-  const ref = formatQuestionRef(question.project, question.id);
-  let blocks: MessageBlock[] = [];
-  for (const style of MESSAGE_STYLES) {
-    blocks = setMessageBlocks(question, view, style);
-    if (fitsMessage(blocks)) break;
-  }
-  const message: SlackMessage = {
-    text: setFallbackText(question),
-    blocks,
-    metadata: { event_type: 'ask_later_question', event_payload: { ref, project: question.project, id: question.id } },
-  };
-  assertSlackMessage(message);
-  return message;
+  return fittedMessage(question, setFallbackText(question), (style) => setMessageBlocks(question, view, style));
 }
 
 /** `BLOCKING #12 — 3 questions: Database, Caches, Naming`. */
