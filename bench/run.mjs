@@ -46,7 +46,7 @@ const SPEC = {
   impact: 'Decides the migration scripts.',
   isBlocking: false,
   options: [{ label: 'Postgres', description: 'What the team knows' }, { label: 'SQLite' }],
-  recommended: 'Postgres',
+  recommended: ['Postgres'],
   multiSelect: false,
 };
 const SELECTION = { choices: ['Postgres'], other: false };

@@ -45,7 +45,7 @@ function question(n, isBlocking) {
       { label: 'SQLite', description: 'One file next to the service' },
       { label: 'Keep the monolith tables' },
     ],
-    recommended: 'Postgres',
+    recommended: ['Postgres'],
     multiSelect: false,
     ticket: `BILL-${n}`,
   };

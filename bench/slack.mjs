@@ -24,7 +24,7 @@ const QUESTION = {
   impact: 'Decides the migration scripts.',
   isBlocking: false,
   options: [{ label: 'Postgres', description: 'What the team knows' }, { label: 'SQLite' }],
-  recommended: 'Postgres',
+  recommended: ['Postgres'],
   multiSelect: false,
 };
 
