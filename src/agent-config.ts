@@ -60,6 +60,7 @@ export const CONFIG_VARIABLES = [
   'CLAUDE_PROJECT_DIR',
   'ASK_LATER_WAKE',
   'ASK_LATER_MIDTURN',
+  'ASK_LATER_STATUS_DEADLINE_MS',
   'PORT',
   'ASK_LATER_HOST',
   'ASK_LATER_WEB_TOKEN',
@@ -221,6 +222,25 @@ export function loadDeliveryReach(
   if ((DELIVERY_REACHES as readonly string[]).includes(raw)) return raw as DeliveryReach;
   const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
+}
+
+/** The range of `ASK_LATER_STATUS_DEADLINE_MS`, in ms. */
+export const STATUS_DEADLINE_MIN_MS = 100;
+export const STATUS_DEADLINE_MAX_MS = 10_000;
+
+/**
+ * `ASK_LATER_STATUS_DEADLINE_MS`: by when, from its process start, the status line prints (an empty line if the
+ * inbox has not answered); undefined when unset, for the command's default.
+ */
+export function loadStatusDeadline(env: Env): number | undefined {
+  const raw = env.ASK_LATER_STATUS_DEADLINE_MS?.trim() ?? '';
+  if (raw === '') return undefined;
+  const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (ms >= STATUS_DEADLINE_MIN_MS && ms <= STATUS_DEADLINE_MAX_MS) return ms;
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from ${STATUS_DEADLINE_MIN_MS} to ${STATUS_DEADLINE_MAX_MS}, got ${shown}`,
+  );
 }
 
 /** Settings of the agent-side commands (MCP server, hooks, waiter): the store, the project, the delivery paths. */

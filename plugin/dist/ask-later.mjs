@@ -264,6 +264,16 @@ function loadDeliveryReach(name, value) {
   const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
 }
+function loadStatusDeadline(env) {
+  const raw = env.ASK_LATER_STATUS_DEADLINE_MS?.trim() ?? "";
+  if (raw === "") return void 0;
+  const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (ms >= STATUS_DEADLINE_MIN_MS && ms <= STATUS_DEADLINE_MAX_MS) return ms;
+  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from ${STATUS_DEADLINE_MIN_MS} to ${STATUS_DEADLINE_MAX_MS}, got ${shown3}`
+  );
+}
 function loadAgentConfig(env, cwd) {
   return Object.freeze({
     ...loadAgentStoreConfig(env),
@@ -272,7 +282,7 @@ function loadAgentConfig(env, cwd) {
     midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
   });
 }
-var DELIVERY_REACHES;
+var DELIVERY_REACHES, STATUS_DEADLINE_MIN_MS, STATUS_DEADLINE_MAX_MS;
 var init_agent_config = __esm({
   "src/agent-config.ts"() {
     "use strict";
@@ -281,6 +291,8 @@ var init_agent_config = __esm({
     init_path();
     init_shape();
     DELIVERY_REACHES = ["blocking", "all", "off"];
+    STATUS_DEADLINE_MIN_MS = 100;
+    STATUS_DEADLINE_MAX_MS = 1e4;
   }
 });
 
@@ -65742,12 +65754,20 @@ import { resolve as resolve4 } from "node:path";
 async function runStatus(io, env, cwd, options = {}) {
   io.stdout.on("error", ignore2);
   io.stderr.on("error", ignore2);
-  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS2, DEADLINE_MS2 - performance.now());
+  let configured;
+  let settingError;
+  try {
+    configured = loadStatusDeadline(env);
+  } catch (error46) {
+    settingError = error46;
+  }
+  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS2, (configured ?? DEADLINE_MS2) - performance.now());
   const endsAt = performance.now() + budget;
   const deadline = new Deadline(budget);
   const seen = {};
   let line = "";
   try {
+    if (settingError !== void 0) throw settingError;
     line = await run2(io, env, cwd, { deadline, endsAt }, seen);
   } catch (error46) {
     io.stderr.write(`ask-later status: ${describe4(error46, seen)}

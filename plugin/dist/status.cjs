@@ -5252,6 +5252,18 @@ function databasePath(env, home) {
   }
   return defaultDatabasePath(env, dir);
 }
+var STATUS_DEADLINE_MIN_MS = 100;
+var STATUS_DEADLINE_MAX_MS = 1e4;
+function loadStatusDeadline(env) {
+  const raw = env.ASK_LATER_STATUS_DEADLINE_MS?.trim() ?? "";
+  if (raw === "") return void 0;
+  const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (ms >= STATUS_DEADLINE_MIN_MS && ms <= STATUS_DEADLINE_MAX_MS) return ms;
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from ${STATUS_DEADLINE_MIN_MS} to ${STATUS_DEADLINE_MAX_MS}, got ${shown}`
+  );
+}
 
 // src/hook/deadline-error.ts
 var DeadlineError = class extends Error {
@@ -5474,12 +5486,20 @@ var EXIT_GRACE_MS = 50;
 async function runStatus(io, env, cwd, options = {}) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
-  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now());
+  let configured;
+  let settingError;
+  try {
+    configured = loadStatusDeadline(env);
+  } catch (error) {
+    settingError = error;
+  }
+  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now());
   const endsAt = performance.now() + budget;
   const deadline = new Deadline(budget);
   const seen = {};
   let line = "";
   try {
+    if (settingError !== void 0) throw settingError;
     line = await run(io, env, cwd, { deadline, endsAt }, seen);
   } catch (error) {
     io.stderr.write(`ask-later status: ${describe2(error, seen)}

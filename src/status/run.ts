@@ -5,12 +5,12 @@
  * Claude Code runs it on every refresh of its status bar, so it is as cheap as the hook: no zod, no node-redis (the
  * minimal RESP client), one store call (`countQuestions`). Whatever goes wrong (no store, a store that does not
  * answer, bad settings, unexpected stdin), it prints an empty line, at the latest at its deadline
- * ({@link DEADLINE_MS} from the process start), one `ask-later status:` line on stderr saying why, and exits 0. It
- * never prints question text or a setting's value.
+ * ({@link DEADLINE_MS} from the process start, or `ASK_LATER_STATUS_DEADLINE_MS`), one `ask-later status:` line on
+ * stderr saying why, and exits 0. It never prints question text or a setting's value.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type AgentStoreLocation, type Env, loadAgentStoreConfig } from '../agent-config.js';
+import { type AgentStoreLocation, type Env, loadAgentStoreConfig, loadStatusDeadline } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { Deadline } from '../hook/deadline.js';
 import { DeadlineError } from '../hook/deadline-error.js';
@@ -30,6 +30,7 @@ import { StatusInputError } from './status-input-error.js';
 /**
  * The whole run ends by then, counted from the process start: Claude Code refreshes its status bar at most every
  * 300 ms, and a run that takes longer holds back the next one; a store that has not answered by then gets an empty line.
+ * `ASK_LATER_STATUS_DEADLINE_MS` sets another (a serve far away over HTTP).
  */
 export const DEADLINE_MS = 300;
 /**
@@ -65,12 +66,20 @@ export async function runStatus(io: Io, env: Env, cwd: string, options: StatusOp
   // A closed stdout or stderr (EPIPE: Claude Code dropped a run it no longer needs) must not crash the process.
   io.stdout.on('error', ignore);
   io.stderr.on('error', ignore);
-  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now());
+  let configured: number | undefined;
+  let settingError: unknown;
+  try {
+    configured = loadStatusDeadline(env);
+  } catch (error) {
+    settingError = error;
+  }
+  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now());
   const endsAt = performance.now() + budget;
   const deadline = new Deadline(budget);
   const seen: Seen = {};
   let line = '';
   try {
+    if (settingError !== undefined) throw settingError;
     line = await run(io, env, cwd, { deadline, endsAt }, seen);
   } catch (error) {
     io.stderr.write(`ask-later status: ${describe(error, seen)}\n`);

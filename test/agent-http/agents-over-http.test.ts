@@ -170,7 +170,8 @@ describe.each([
     await store.park(project, spec({ isBlocking: true }));
     await store.park(project, spec());
     await answered(store, project, 1);
-    expect(await statusRun(args, agentEnv(project))).toEqual({
+    // A roomy deadline: what is checked here is the count through serve, not how fast a busy machine gives it.
+    expect(await statusRun(args, agentEnv(project, { ASK_LATER_STATUS_DEADLINE_MS: '10000' }))).toEqual({
       code: 0,
       stdout: 'ask-later: 2 waiting, 1 blocking · 1 answered\n',
       stderr: '',
@@ -183,15 +184,18 @@ describe.each([
     const address = closed.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     await new Promise((resolve) => closed.close(resolve));
-    const run = await statusRun(args, agentEnv(`${team}/down`, { ASK_LATER_URL: `http://127.0.0.1:${address.port}` }));
-    // The refused connection is the reason, unless a starved machine spent the run's whole deadline (300 ms from the
-    // process start) before it got to connect: the line then says so. Either way one line, an empty status, exit 0.
+    // A roomy deadline, so that a starved machine still gets to connect and the refusal is the reason given.
+    const run = await statusRun(
+      args,
+      agentEnv(`${team}/down`, {
+        ASK_LATER_URL: `http://127.0.0.1:${address.port}`,
+        ASK_LATER_STATUS_DEADLINE_MS: '10000',
+      }),
+    );
     expect(run).toEqual({
       code: 0,
       stdout: '\n',
-      stderr: expect.stringMatching(
-        /^ask-later status: (the inbox \(serve at ASK_LATER_URL\) is unreachable \(ECONNREFUSED\)|the inbox did not answer within [\d.]+ s \(\d+ ms after the process started\))\n$/,
-      ),
+      stderr: 'ask-later status: the inbox (serve at ASK_LATER_URL) is unreachable (ECONNREFUSED)\n',
     });
   });
 

@@ -299,6 +299,39 @@ describe('ask-later status when the store cannot be read', () => {
     expectEmptyLine(run, /the inbox did not answer within/);
   });
 
+  it.each([
+    ['the built CLI', [cli, 'status']],
+    ['the plugin bundle', [bundle]],
+  ])('GIVEN ASK_LATER_STATUS_DEADLINE_MS=1000 and a Redis that never answers THEN %s waits that long from its start before the empty line', async (_, args) => {
+    const run = await statusProcess(
+      args,
+      { HOME: testHome(), REDIS_URL: silentUrl, ASK_LATER_STATUS_DEADLINE_MS: '1000' },
+      statusJson({ project_dir: tmpdir() }),
+    );
+    expectEmptyLine(run, /the inbox did not answer within [\d.]+ s \(\d+ ms after the process started\)/);
+    // It cannot print before its deadline: the store never answers.
+    expect(Number(/\((\d+) ms after/.exec(run.stderr)?.[1])).toBeGreaterThanOrEqual(1000);
+  });
+
+  it.each([
+    '50',
+    '10001',
+    'soon',
+    '1e3',
+    '-300',
+  ])('GIVEN ASK_LATER_STATUS_DEADLINE_MS=%j THEN an empty line whose stderr line says what it takes', async (value) => {
+    const run = await statusHere(
+      { HOME: testHome(), REDIS_URL: silentUrl, ASK_LATER_STATUS_DEADLINE_MS: value },
+      statusJson({ project_dir: tmpdir() }),
+    );
+    expectEmptyLine(
+      run,
+      new RegExp(
+        `^ask-later status: ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from 100 to 10000, got ${JSON.stringify(value)}\n$`,
+      ),
+    );
+  });
+
   it('GIVEN a Redis that never answers THEN runStatus in this process gives up at its deadline with an empty line', async () => {
     const run = await statusHere({ HOME: testHome(), REDIS_URL: silentUrl }, statusJson({ project_dir: tmpdir() }), {
       deadlineMs: 200,
