@@ -61,6 +61,7 @@ export const CONFIG_VARIABLES = [
   'ASK_LATER_WAKE',
   'ASK_LATER_MIDTURN',
   'ASK_LATER_STATUS_DEADLINE_MS',
+  'ASK_LATER_HOOK_DEADLINE_MS',
   'PORT',
   'ASK_LATER_HOST',
   'ASK_LATER_WEB_TOKEN',
@@ -224,23 +225,28 @@ export function loadDeliveryReach(
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
 }
 
-/** The range of `ASK_LATER_STATUS_DEADLINE_MS`, in ms. */
-export const STATUS_DEADLINE_MIN_MS = 100;
-export const STATUS_DEADLINE_MAX_MS = 10_000;
-
 /**
- * `ASK_LATER_STATUS_DEADLINE_MS`: by when, from its process start, the status line prints (an empty line if the
- * inbox has not answered); undefined when unset, for the command's default.
+ * The deadlines that can be set, and their ranges in ms: by when, from its process start, the command is done (a
+ * store that has not answered by then is given up on). The hook's stays under its claim's 5 s lease, so a lease
+ * only lapses when a hook died.
  */
-export function loadStatusDeadline(env: Env): number | undefined {
-  const raw = env.ASK_LATER_STATUS_DEADLINE_MS?.trim() ?? '';
+export const DEADLINE_SETTINGS = {
+  ASK_LATER_STATUS_DEADLINE_MS: { min: 100, max: 10_000 },
+  ASK_LATER_HOOK_DEADLINE_MS: { min: 500, max: 4000 },
+} as const;
+
+/** A deadline setting's value, or undefined when unset (for the command's default). */
+export function loadDeadline(env: Env, name: keyof typeof DEADLINE_SETTINGS): number | undefined {
+  // Each read named in full (test/config.test.ts finds the settings read by their names).
+  const value =
+    name === 'ASK_LATER_HOOK_DEADLINE_MS' ? env.ASK_LATER_HOOK_DEADLINE_MS : env.ASK_LATER_STATUS_DEADLINE_MS;
+  const raw = value?.trim() ?? '';
   if (raw === '') return undefined;
+  const { min, max } = DEADLINE_SETTINGS[name];
   const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (ms >= STATUS_DEADLINE_MIN_MS && ms <= STATUS_DEADLINE_MAX_MS) return ms;
+  if (ms >= min && ms <= max) return ms;
   const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(
-    `ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from ${STATUS_DEADLINE_MIN_MS} to ${STATUS_DEADLINE_MAX_MS}, got ${shown}`,
-  );
+  throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown}`);
 }
 
 /** Settings of the agent-side commands (MCP server, hooks, waiter): the store, the project, the delivery paths. */

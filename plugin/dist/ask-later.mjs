@@ -264,15 +264,15 @@ function loadDeliveryReach(name, value) {
   const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
 }
-function loadStatusDeadline(env) {
-  const raw = env.ASK_LATER_STATUS_DEADLINE_MS?.trim() ?? "";
+function loadDeadline(env, name) {
+  const value = name === "ASK_LATER_HOOK_DEADLINE_MS" ? env.ASK_LATER_HOOK_DEADLINE_MS : env.ASK_LATER_STATUS_DEADLINE_MS;
+  const raw = value?.trim() ?? "";
   if (raw === "") return void 0;
+  const { min, max } = DEADLINE_SETTINGS[name];
   const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (ms >= STATUS_DEADLINE_MIN_MS && ms <= STATUS_DEADLINE_MAX_MS) return ms;
+  if (ms >= min && ms <= max) return ms;
   const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(
-    `ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from ${STATUS_DEADLINE_MIN_MS} to ${STATUS_DEADLINE_MAX_MS}, got ${shown3}`
-  );
+  throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown3}`);
 }
 function loadAgentConfig(env, cwd) {
   return Object.freeze({
@@ -282,7 +282,7 @@ function loadAgentConfig(env, cwd) {
     midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
   });
 }
-var DELIVERY_REACHES, STATUS_DEADLINE_MIN_MS, STATUS_DEADLINE_MAX_MS;
+var DELIVERY_REACHES, DEADLINE_SETTINGS;
 var init_agent_config = __esm({
   "src/agent-config.ts"() {
     "use strict";
@@ -291,8 +291,10 @@ var init_agent_config = __esm({
     init_path();
     init_shape();
     DELIVERY_REACHES = ["blocking", "all", "off"];
-    STATUS_DEADLINE_MIN_MS = 100;
-    STATUS_DEADLINE_MAX_MS = 1e4;
+    DEADLINE_SETTINGS = {
+      ASK_LATER_STATUS_DEADLINE_MS: { min: 100, max: 1e4 },
+      ASK_LATER_HOOK_DEADLINE_MS: { min: 500, max: 4e3 }
+    };
   }
 });
 
@@ -65563,9 +65565,17 @@ import { resolve as resolve3 } from "node:path";
 async function runHook(io, env, cwd) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
-  const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  let configured;
+  let settingError;
+  try {
+    configured = loadDeadline(env, "ASK_LATER_HOOK_DEADLINE_MS");
+  } catch (error46) {
+    settingError = error46;
+  }
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
   const seen = {};
   try {
+    if (settingError !== void 0) throw settingError;
     await run(io, env, cwd, deadline, seen);
   } catch (error46) {
     io.stderr.write(`ask-later hook: ${explain2(error46, seen)}
@@ -65757,7 +65767,7 @@ async function runStatus(io, env, cwd, options = {}) {
   let configured;
   let settingError;
   try {
-    configured = loadStatusDeadline(env);
+    configured = loadDeadline(env, "ASK_LATER_STATUS_DEADLINE_MS");
   } catch (error46) {
     settingError = error46;
   }

@@ -5411,6 +5411,20 @@ function loadDeliveryReach(name, value) {
   const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
 }
+var DEADLINE_SETTINGS = {
+  ASK_LATER_STATUS_DEADLINE_MS: { min: 100, max: 1e4 },
+  ASK_LATER_HOOK_DEADLINE_MS: { min: 500, max: 4e3 }
+};
+function loadDeadline(env, name) {
+  const value = name === "ASK_LATER_HOOK_DEADLINE_MS" ? env.ASK_LATER_HOOK_DEADLINE_MS : env.ASK_LATER_STATUS_DEADLINE_MS;
+  const raw = value?.trim() ?? "";
+  if (raw === "") return void 0;
+  const { min, max } = DEADLINE_SETTINGS[name];
+  const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (ms >= min && ms <= max) return ms;
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown}`);
+}
 function loadAgentConfig(env, cwd) {
   return Object.freeze({
     ...loadAgentStoreConfig(env),
@@ -5603,9 +5617,17 @@ var EXIT_GRACE_MS = 100;
 async function runHook(io, env, cwd) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
-  const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  let configured;
+  let settingError;
+  try {
+    configured = loadDeadline(env, "ASK_LATER_HOOK_DEADLINE_MS");
+  } catch (error) {
+    settingError = error;
+  }
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
   const seen = {};
   try {
+    if (settingError !== void 0) throw settingError;
     await run(io, env, cwd, deadline, seen);
   } catch (error) {
     io.stderr.write(`ask-later hook: ${explain(error, seen)}

@@ -5252,17 +5252,19 @@ function databasePath(env, home) {
   }
   return defaultDatabasePath(env, dir);
 }
-var STATUS_DEADLINE_MIN_MS = 100;
-var STATUS_DEADLINE_MAX_MS = 1e4;
-function loadStatusDeadline(env) {
-  const raw = env.ASK_LATER_STATUS_DEADLINE_MS?.trim() ?? "";
+var DEADLINE_SETTINGS = {
+  ASK_LATER_STATUS_DEADLINE_MS: { min: 100, max: 1e4 },
+  ASK_LATER_HOOK_DEADLINE_MS: { min: 500, max: 4e3 }
+};
+function loadDeadline(env, name) {
+  const value = name === "ASK_LATER_HOOK_DEADLINE_MS" ? env.ASK_LATER_HOOK_DEADLINE_MS : env.ASK_LATER_STATUS_DEADLINE_MS;
+  const raw = value?.trim() ?? "";
   if (raw === "") return void 0;
+  const { min, max } = DEADLINE_SETTINGS[name];
   const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (ms >= STATUS_DEADLINE_MIN_MS && ms <= STATUS_DEADLINE_MAX_MS) return ms;
+  if (ms >= min && ms <= max) return ms;
   const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(
-    `ASK_LATER_STATUS_DEADLINE_MS must be a whole number of milliseconds from ${STATUS_DEADLINE_MIN_MS} to ${STATUS_DEADLINE_MAX_MS}, got ${shown}`
-  );
+  throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown}`);
 }
 
 // src/hook/deadline-error.ts
@@ -5489,7 +5491,7 @@ async function runStatus(io, env, cwd, options = {}) {
   let configured;
   let settingError;
   try {
-    configured = loadStatusDeadline(env);
+    configured = loadDeadline(env, "ASK_LATER_STATUS_DEADLINE_MS");
   } catch (error) {
     settingError = error;
   }

@@ -10,7 +10,7 @@
  * note renderer (`deliver.ts`) are imported only for prompts that carry answers.
  */
 import { resolve } from 'node:path';
-import { type AgentStoreLocation, loadAgentConfig } from '../agent-config.js';
+import { type AgentStoreLocation, loadAgentConfig, loadDeadline } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { CorruptRecordError } from '../store/corrupt-record-error.js';
 import { AgentApiError } from '../store/http/agent-api-error.js';
@@ -27,6 +27,7 @@ import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 /**
  * The whole run, counted from the process start, ends by then: Claude Code waits for the hook before sending the
  * prompt, and the contract is "within 2 s at the most" with the store down. Node's own start is inside it.
+ * `ASK_LATER_HOOK_DEADLINE_MS` sets another (a serve far away over HTTP), under the claim's lease.
  */
 export const DEADLINE_MS = 1500;
 /** The least time a run gets when it starts late (a caller in a long-lived process, a slow start). */
@@ -44,9 +45,17 @@ export async function runHook(io: Io, env: Readonly<Record<string, string | unde
   // A closed stdout or stderr (EPIPE) must not crash the process; write callbacks report it where it matters.
   io.stdout.on('error', ignore);
   io.stderr.on('error', ignore);
-  const deadline = new Deadline(Math.max(MIN_RUN_MS, DEADLINE_MS - performance.now()));
+  let configured: number | undefined;
+  let settingError: unknown;
+  try {
+    configured = loadDeadline(env, 'ASK_LATER_HOOK_DEADLINE_MS');
+  } catch (error) {
+    settingError = error;
+  }
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
   const seen: Seen = {};
   try {
+    if (settingError !== undefined) throw settingError;
     await run(io, env, cwd, deadline, seen);
   } catch (error) {
     io.stderr.write(`ask-later hook: ${explain(error, seen)}\n`);

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type AgentStoreLocation, type Env, loadAgentStoreConfig, loadStatusDeadline } from '../agent-config.js';
+import { type AgentStoreLocation, type Env, loadAgentStoreConfig, loadDeadline } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { Deadline } from '../hook/deadline.js';
 import { DeadlineError } from '../hook/deadline-error.js';
@@ -69,7 +69,7 @@ export async function runStatus(io: Io, env: Env, cwd: string, options: StatusOp
   let configured: number | undefined;
   let settingError: unknown;
   try {
-    configured = loadStatusDeadline(env);
+    configured = loadDeadline(env, 'ASK_LATER_STATUS_DEADLINE_MS');
   } catch (error) {
     settingError = error;
   }

@@ -38,9 +38,12 @@ afterAll(async () => {
   await store.close();
 });
 
-function envFor(project: string, url = inject('redisUrl')): Record<string, string> {
-  return hookEnv({ REDIS_URL: url, ASK_LATER_REDIS_PREFIX: prefix, ASK_LATER_PROJECT: project });
+function envFor(project: string, url = inject('redisUrl'), extra: Record<string, string> = {}): Record<string, string> {
+  return hookEnv({ REDIS_URL: url, ASK_LATER_REDIS_PREFIX: prefix, ASK_LATER_PROJECT: project, ...extra });
 }
+
+/** The hook's own deadline, the default's, for the checks of the deadline itself. */
+const REAL_DEADLINE = { ASK_LATER_HOOK_DEADLINE_MS: '' };
 
 /** A call of `script`, as EVALSHA or (after NOSCRIPT) as EVAL with its source. */
 function isCall(script: { readonly sha: string; readonly source: string }, args: readonly string[]): boolean {
@@ -198,7 +201,10 @@ describe('ask-later hook: never blocks the prompt', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
       const stderr = expectQuickWarning(
-        await runHookCli(envFor(uniqueProject('silent'), `redis://${credentials}127.0.0.1:${port}`), payload()),
+        await runHookCli(
+          envFor(uniqueProject('silent'), `redis://${credentials}127.0.0.1:${port}`, REAL_DEADLINE),
+          payload(),
+        ),
       );
       // The connection's own time-out (handshake included) or, failing that, the hook's deadline.
       expect(stderr).toMatch(/connection timed out|did not answer within/);
@@ -209,8 +215,40 @@ describe('ask-later hook: never blocks the prompt', () => {
     }
   });
 
+  it('GIVEN ASK_LATER_HOOK_DEADLINE_MS=3000 and stdin that is never closed THEN the hook holds on that long from its start, then gives up', async () => {
+    const hook = startHook(
+      envFor(uniqueProject('open-stdin'), inject('redisUrl'), { ASK_LATER_HOOK_DEADLINE_MS: '3000' }),
+    );
+    hook.child.stdin.write('{"prompt": "still typ');
+    const run = await hook.done;
+    expect([run.code, run.stdout]).toEqual([0, '']);
+    expect(run.stderr).toMatch(
+      /^ask-later hook: stdin did not end within [\d.]+ s; answers wait for the next prompt\n$/,
+    );
+    // It cannot end earlier: nothing else would end it (its run is timed from the spawn, before the process start).
+    expect(run.ms).toBeGreaterThanOrEqual(3000);
+    hook.child.stdin.destroy();
+  });
+
+  it.each([
+    '100',
+    '5000',
+    'soon',
+    ' 2e3',
+  ])('GIVEN ASK_LATER_HOOK_DEADLINE_MS=%j THEN one stderr line saying what it takes, nothing delivered', async (value) => {
+    const project = uniqueProject('bad-deadline');
+    await answered(store, project, 1);
+    const run = await runHookCli(envFor(project, inject('redisUrl'), { ASK_LATER_HOOK_DEADLINE_MS: value }), payload());
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `ask-later hook: ASK_LATER_HOOK_DEADLINE_MS must be a whole number of milliseconds from 500 to 4000, got ${JSON.stringify(value.trim())}; answers wait for the next prompt\n`,
+    });
+    expect((await store.get(project, 1))?.status).toBe('answered');
+  });
+
   it('GIVEN stdin that is never closed THEN the hook gives up within 2 s', async () => {
-    const hook = startHook(envFor(uniqueProject('open-stdin')));
+    const hook = startHook(envFor(uniqueProject('open-stdin'), inject('redisUrl'), REAL_DEADLINE));
     hook.child.stdin.write('{"prompt": "still typ');
     const stderr = expectQuickWarning(await hook.done);
     expect(stderr).toMatch(/stdin did not end within/);

@@ -5,6 +5,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { expect } from 'vitest';
+import { DEADLINE_SETTINGS } from '../../src/agent-config.js';
 import type { Question } from '../../src/core/question.js';
 import type { Store } from '../../src/store/port.js';
 import { testHome } from '../support/home.js';
@@ -30,9 +31,17 @@ export interface StartedHook {
   readonly done: Promise<HookRun>;
 }
 
-/** The environment Claude Code would give the hook: PATH, HOME (the tests' own) and the given variables only. */
+/**
+ * The environment Claude Code would give the hook: PATH, HOME (the tests' own) and the given variables only, with
+ * the hook's longest deadline: what these runs check is what the hook does, not how fast a busy machine lets it (the
+ * checks of the deadline itself pass `ASK_LATER_HOOK_DEADLINE_MS: ''`, the default's).
+ */
 export function hookEnv(vars: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: testHome() };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: testHome(),
+    ASK_LATER_HOOK_DEADLINE_MS: String(DEADLINE_SETTINGS.ASK_LATER_HOOK_DEADLINE_MS.max),
+  };
   for (const [name, value] of Object.entries(vars)) if (value !== undefined) env[name] = value;
   return env;
 }
