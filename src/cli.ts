@@ -57,7 +57,11 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
   },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
-    run: async () => (await import('./serve/run.js')).runServe(process.env),
+    run: async () => {
+      const code = await (await import('./serve/run.js')).runServe(process.env);
+      // A stop that left work in hand (a store or platform not answering) may leave a socket open: end here.
+      process.exit(code);
+    },
   },
 };
 

@@ -62170,7 +62170,7 @@ var node_redis_connection_exports = {};
 __export(node_redis_connection_exports, {
   connectNodeRedis: () => connectNodeRedis
 });
-async function connectNodeRedis(url2, connectTimeoutMs) {
+async function openClient(url2, connectTimeoutMs) {
   let connected = false;
   const client = (0, import_redis.createClient)({
     url: url2,
@@ -62191,7 +62191,11 @@ async function connectNodeRedis(url2, connectTimeoutMs) {
     throw error46;
   }
   connected = true;
-  return new NodeRedisConnection(client);
+  return client;
+}
+async function connectNodeRedis(url2, connectTimeoutMs) {
+  const open = () => openClient(url2, connectTimeoutMs);
+  return new NodeRedisConnection(await open(), open);
 }
 var import_redis, NodeRedisConnection;
 var init_node_redis_connection = __esm({
@@ -62199,10 +62203,12 @@ var init_node_redis_connection = __esm({
     "use strict";
     import_redis = __toESM(require_dist3(), 1);
     NodeRedisConnection = class _NodeRedisConnection {
-      constructor(client) {
+      constructor(client, open) {
         this.client = client;
+        this.open = open;
       }
       client;
+      open;
       isCluster = false;
       get isOpen() {
         return this.client.isOpen;
@@ -62210,18 +62216,24 @@ var init_node_redis_connection = __esm({
       sendCommand(args) {
         return this.client.sendCommand([...args]);
       }
+      /**
+       * A connection of its own, made like the first one (not node-redis's `duplicate`, which would carry this client's
+       * reconnect rule): while the server is away it fails at once instead of waiting for the server to come back,
+       * so a caller backing off (or stopping) is never stuck inside a connect.
+       */
       async duplicate() {
-        const copy = this.client.duplicate();
-        copy.on("error", () => void 0);
-        await copy.connect();
-        return new _NodeRedisConnection(copy);
+        return new _NodeRedisConnection(await this.open(), this.open);
       }
       async subscribe(channel, listener) {
-        const copy = this.client.duplicate();
-        copy.on("error", () => void 0);
+        const copy = await this.open();
+        try {
+          await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
+        } catch (error46) {
+          copy.destroy();
+          throw error46;
+        }
+        listener.onReady?.();
         copy.on("ready", () => listener.onReady?.());
-        await copy.connect();
-        await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
         return {
           get isOpen() {
             return copy.isOpen;
@@ -62254,6 +62266,8 @@ function isConnectionError(error46) {
     "ClientOfflineError",
     "SocketClosedUnexpectedlyError",
     "ConnectionTimeoutError",
+    // A connection of its own (a tail, a consumer) that could not be made: its first connect gives up at once.
+    "ReconnectStrategyError",
     "SlotMovingError"
   ];
   if (names.includes(error46.name) || names.includes(error46.constructor.name)) return true;
@@ -89313,7 +89327,10 @@ var commands = {
   },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
-    run: async () => (await Promise.resolve().then(() => (init_serve(), serve_exports))).runServe(process.env)
+    run: async () => {
+      const code3 = await (await Promise.resolve().then(() => (init_serve(), serve_exports))).runServe(process.env);
+      process.exit(code3);
+    }
   }
 };
 function usage() {

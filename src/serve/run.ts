@@ -22,7 +22,8 @@
  * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
  * (Slack's requests or socket, Discord's gateway), the interactions already acknowledged finish, the web inbox's
  * event streams end, the bridge finishes and acknowledges the event in hand, the sweep lease is given up, the
- * server and the store close, exit 0.
+ * server and the store close, exit 0; within `STOP_TIMEOUT_MS` whatever the store and the platforms do (what is
+ * left then stays unacknowledged for the next start).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -90,6 +91,8 @@ export interface ServeDeps {
   readonly web?: { readonly displayName?: string; readonly timeZone?: string; readonly heartbeatMs?: number };
   /** Agents over HTTP (tests): how often a waiting ask_later on /mcp reports progress. */
   readonly agent?: { readonly progressIntervalMs?: number };
+  /** How long `stop` finishes what is in hand before it leaves the rest (default `STOP_TIMEOUT_MS`). */
+  readonly stopTimeoutMs?: number;
   /** Discord tuning (tests): deferral threshold, gateway start time-out, REST retries. */
   readonly discord?: {
     readonly deferAfterMs?: number;
@@ -107,7 +110,11 @@ export interface ServeHandle {
   readonly mode: 'http' | 'socket' | 'none';
   /** Whether the Discord gateway client runs. */
   readonly discord: boolean;
-  /** Stop taking interactions and events, finish what is in hand, close the store (if opened here). */
+  /**
+   * Stop taking interactions and events, finish what is in hand, close the store (if opened here). Bounded: what
+   * has not finished after `stopTimeoutMs` is left (its connections cut; an event in hand stays unacknowledged for
+   * another replica or the next start), and one log line names it.
+   */
   stop(): Promise<void>;
 }
 
@@ -389,28 +396,73 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
       stopping ??= (async () => {
         const started = Date.now();
         serving = false;
-        // Receivers first (each waits for the interactions it acknowledged), then the bridge's event in hand.
-        await Promise.all([
-          app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed')),
-          gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed')),
-        ]);
-        // Open pages' event streams and agents' long polls end (the server would wait for them), then the bridge's
-        // event in hand.
-        web.close();
-        agentApi.close();
-        await Promise.all([
-          bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed')),
-          metrics.stop(),
-          webChanges.stop(),
-        ]);
-        await sweeper?.stop();
-        await closeServer(server);
+        // Each step of the clean stop, in order; what is still running at the deadline is left as it is.
+        const unfinished = new Set<string>();
+        const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
+          unfinished.add(name);
+          await work();
+          unfinished.delete(name);
+        };
+        const clean = (async () => {
+          // Receivers first (each waits for the interactions it acknowledged), then the bridge's event in hand.
+          await Promise.all([
+            step('slack', async () =>
+              app?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Slack failed')),
+            ),
+            step('discord', async () =>
+              gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed')),
+            ),
+          ]);
+          // Open pages' event streams and agents' long polls end (the server would wait for them), then the
+          // bridge's event in hand.
+          web.close();
+          agentApi.close();
+          await Promise.all([
+            step('bridge', () =>
+              bridge.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping bridge failed')),
+            ),
+            step('metrics', () => metrics.stop()),
+            step('web inbox', () => webChanges.stop()),
+          ]);
+          await step('sweep', async () => sweeper?.stop());
+          await step('server', () => closeServer(server));
+          if (ownStore) await step('store', () => store.close().catch(() => undefined));
+        })();
+        const finished = await settlesWithin(clean, deps.stopTimeoutMs ?? STOP_TIMEOUT_MS);
+        if (finished) {
+          log.info({ ms: Date.now() - started }, 'serve: stopped');
+          return;
+        }
+        // Out of time: what is still in hand is left (a bridge's event stays unacknowledged in its group, for
+        // another replica or the next start), the connections are cut, and the caller exits.
+        const left = [...unfinished];
+        server.closeAllConnections();
+        server.close();
         if (ownStore) await store.close().catch(() => undefined);
-        log.info({ ms: Date.now() - started }, 'serve: stopped');
+        log.warn(
+          { ms: Date.now() - started, unfinished: left },
+          'serve: stopped without finishing (the store or a platform did not answer in time); an event in hand stays unacknowledged for the next start',
+        );
       })();
       return stopping;
     },
   };
+}
+
+/** How long a stop finishes what it has in hand before it leaves the rest (SIGTERM to exit within 5 s). */
+export const STOP_TIMEOUT_MS = 4_000;
+
+/** Whether `work` settles within `ms`, leaving no timer behind. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `GET /healthz` (any host name: container health checks and load balancers call it by address). */

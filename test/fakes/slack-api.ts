@@ -53,6 +53,7 @@ export class FakeSlackApi {
   readonly messages: PostedMessage[] = [];
   readonly #failures = new Map<string, Failure[]>();
   readonly #refusals = new Map<string, string>();
+  readonly #hanging = new Set<string>();
   readonly #listeners: ((call: SlackCall) => void)[] = [];
   #server: Server | undefined;
   #ts = 1_700_000_000;
@@ -75,6 +76,11 @@ export class FakeSlackApi {
       const auth = request.headers.authorization;
       const call: SlackCall = { method, body, ...(auth ? { token: auth.replace(/^Bearer /, '') } : {}) };
       this.calls.push(call);
+      if (this.#hanging.has(method)) {
+        // Recorded, never answered (until `stop` cuts the connection): a Slack that does not respond.
+        for (const listener of this.#listeners) listener(call);
+        return;
+      }
       const refusal = this.#refusals.get(method);
       const failure: Failure | undefined =
         refusal !== undefined ? { status: 200, error: refusal } : this.#failures.get(method)?.shift();
@@ -108,6 +114,12 @@ export class FakeSlackApi {
   /** Every call of `method` from now on is refused with this Slack error (e.g. `channel_not_found`). */
   refuse(method: string, error: string): void {
     this.#refusals.set(method, error);
+  }
+
+  /** Every call of `method` from now on is recorded and never answered; `false` answers them again. */
+  hang(method: string, hanging = true): void {
+    if (hanging) this.#hanging.add(method);
+    else this.#hanging.delete(method);
   }
 
   /** The next call(s) of `method` fail this way, in order. */

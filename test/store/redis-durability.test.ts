@@ -43,7 +43,7 @@ describe('durability', () => {
     }
   });
 
-  it('GIVEN a store that was connected THEN calls fail as unavailable while Redis is down and work once it is back', async () => {
+  it('GIVEN a store that was connected THEN calls, tails and consumers fail as unavailable while Redis is down and work once it is back', async () => {
     const prefix = uniquePrefix();
     const project = uniqueProject();
     const store = await openRedisStore({ url: redis.url, prefix });
@@ -52,6 +52,10 @@ describe('durability', () => {
       await redis.kill();
       await expect(store.get(project, 1)).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.park(project, spec())).rejects.toBeInstanceOf(StoreUnavailableError);
+      // What needs a connection of its own fails too, instead of waiting inside a connect for Redis to come back
+      // (a caller backing off, or a serve stopping, must never be stuck there).
+      await expect(store.tail()).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.consumer('bridge:web', 'c1')).rejects.toBeInstanceOf(StoreUnavailableError);
       await redis.start();
       // It reconnects on its own, with back-off.
       await expect

@@ -87,7 +87,7 @@ export async function startTestRedis(): Promise<TestRedis> {
 
   const exited = async (signal: NodeJS.Signals | 'shutdown') => {
     const running = child;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const gone = new Promise<void>((resolve) => running.once('exit', () => resolve()));
     if (signal === 'shutdown') {
       const socket = createConnection({ port, host: '127.0.0.1' });

@@ -5,7 +5,10 @@ import type { RedisConnection, Subscription, SubscriptionListener } from './conn
 class NodeRedisConnection implements RedisConnection {
   readonly isCluster = false;
 
-  constructor(readonly client: RedisClientType) {}
+  constructor(
+    readonly client: RedisClientType,
+    readonly open: () => Promise<RedisClientType>,
+  ) {}
 
   get isOpen(): boolean {
     return this.client.isOpen;
@@ -15,20 +18,27 @@ class NodeRedisConnection implements RedisConnection {
     return this.client.sendCommand([...args]);
   }
 
+  /**
+   * A connection of its own, made like the first one (not node-redis's `duplicate`, which would carry this client's
+   * reconnect rule): while the server is away it fails at once instead of waiting for the server to come back,
+   * so a caller backing off (or stopping) is never stuck inside a connect.
+   */
   async duplicate(): Promise<RedisConnection> {
-    const copy = this.client.duplicate() as RedisClientType;
-    copy.on('error', () => undefined);
-    await copy.connect();
-    return new NodeRedisConnection(copy);
+    return new NodeRedisConnection(await this.open(), this.open);
   }
 
   async subscribe(channel: string, listener: SubscriptionListener): Promise<Subscription> {
-    const copy = this.client.duplicate() as RedisClientType;
-    copy.on('error', () => undefined);
-    // node-redis subscribes again after a reconnect; what was published meanwhile is gone, so say so.
+    const copy = await this.open();
+    try {
+      await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
+    } catch (error) {
+      copy.destroy();
+      throw error;
+    }
+    // Subscribed: and node-redis subscribes again after each reconnect; what was published meanwhile is gone, so say
+    // so each time.
+    listener.onReady?.();
     copy.on('ready', () => listener.onReady?.());
-    await copy.connect();
-    await copy.subscribe(channel, (message) => listener.onMessage(String(message)));
     return {
       get isOpen() {
         return copy.isOpen;
@@ -45,11 +55,11 @@ class NodeRedisConnection implements RedisConnection {
 }
 
 /**
- * Connect a node-redis client that fails fast while the server is away instead of queueing commands forever.
- * Before the first connection it gives up at once (the caller reports the store unreachable); after it, it keeps
- * reconnecting with back-off, so a long-running process recovers when Redis is back.
+ * Connect one node-redis client that fails fast while the server is away instead of queueing commands forever.
+ * Before its first connection it gives up at once (the caller reports the store unreachable, or backs off); after
+ * it, it keeps reconnecting with back-off, so a long-running process recovers when Redis is back.
  */
-export async function connectNodeRedis(url: string, connectTimeoutMs: number): Promise<RedisConnection> {
+async function openClient(url: string, connectTimeoutMs: number): Promise<RedisClientType> {
   let connected = false;
   const client = createClient({
     url,
@@ -70,5 +80,11 @@ export async function connectNodeRedis(url: string, connectTimeoutMs: number): P
     throw error;
   }
   connected = true;
-  return new NodeRedisConnection(client);
+  return client;
+}
+
+/** The store's node-redis connection to `url`; its duplicates connect the same way. */
+export async function connectNodeRedis(url: string, connectTimeoutMs: number): Promise<RedisConnection> {
+  const open = () => openClient(url, connectTimeoutMs);
+  return new NodeRedisConnection(await open(), open);
 }

@@ -130,6 +130,8 @@ function isConnectionError(error: unknown): boolean {
     'ClientOfflineError',
     'SocketClosedUnexpectedlyError',
     'ConnectionTimeoutError',
+    // A connection of its own (a tail, a consumer) that could not be made: its first connect gives up at once.
+    'ReconnectStrategyError',
     'SlotMovingError',
   ];
   if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
