@@ -88,11 +88,22 @@ const withoutNodeRedis = {
       path: 'node-redis-connection',
       namespace: 'hook-stub',
     }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, () => ({
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, (args) => ({
       contents:
-        "export async function connectNodeRedis() { throw new Error('the hook bundle connects with the minimal client only'); }",
+        args.path === 'pre-tool-use'
+          ? "export async function capturePreToolUse() { throw new Error('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }"
+          : "export async function connectNodeRedis() { throw new Error('the hook bundle connects with the minimal client only'); }",
       loader: 'js',
     }));
+  },
+};
+
+// The prompt hook's bundle serves UserPromptSubmit only: the PreToolUse capture (AskUserQuestion) parses questions
+// with zod, which every prompt would parse for nothing. Wired as a PreToolUse hook, it says to run ask-later.mjs.
+const withoutCapture = {
+  name: 'hook-without-capture',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /[\\/]pre-tool-use\.js$/ }, () => ({ path: 'pre-tool-use', namespace: 'hook-stub' }));
   },
 };
 
@@ -104,7 +115,7 @@ await build({
   format: 'cjs',
   banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__askLaterUrl' },
-  plugins: [...common.plugins, withoutNodeRedis],
+  plugins: [...common.plugins, withoutNodeRedis, withoutCapture],
   stdin: {
     contents:
       "import { runHook } from './src/hook/run.ts';\nrunHook(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",

@@ -30,6 +30,19 @@ export interface AgentStoreConfig {
 export const DELIVERY_REACHES = ['blocking', 'all', 'off'] as const;
 export type DeliveryReach = (typeof DELIVERY_REACHES)[number];
 
+/**
+ * What becomes of the questions an agent asks with its own tool (Claude Code's AskUserQuestion, and its plan
+ * approval): parked in the inbox while the agent carries on (`park`), parked and held up to `seconds` for an answer
+ * that then comes back as the tool's own result (`wait`), or left to the agent's terminal dialog (`terminal`).
+ */
+export type CaptureMode =
+  | { readonly kind: 'park' }
+  | { readonly kind: 'wait'; readonly seconds: number }
+  | { readonly kind: 'terminal' };
+
+/** The longest `wait:<seconds>`: the plugin's hook gives the call 130 s. */
+export const CAPTURE_WAIT_MAX_SECONDS = 120;
+
 export interface AgentConfig extends AgentStoreConfig {
   /** The project every question of this process belongs to (BRIEF "The project"). */
   readonly project: string;
@@ -37,6 +50,8 @@ export interface AgentConfig extends AgentStoreConfig {
   readonly wake: DeliveryReach;
   /** `ASK_LATER_MIDTURN`: which outcomes join the context at the agent's next tool call. */
   readonly midturn: DeliveryReach;
+  /** `ASK_LATER_ASK_USER_QUESTION` (or the plugin's `ask_user_question` option): the agent's own questions. */
+  readonly capture: CaptureMode;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -60,6 +75,8 @@ export const CONFIG_VARIABLES = [
   'CLAUDE_PROJECT_DIR',
   'ASK_LATER_WAKE',
   'ASK_LATER_MIDTURN',
+  'ASK_LATER_ASK_USER_QUESTION',
+  'CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION',
   'ASK_LATER_STATUS_DEADLINE_MS',
   'ASK_LATER_HOOK_DEADLINE_MS',
   'PORT',
@@ -226,6 +243,31 @@ export function loadDeliveryReach(
 }
 
 /**
+ * `ASK_LATER_ASK_USER_QUESTION`, else the plugin's option (`CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION`, "" when unset):
+ * `park` (default), `wait:<seconds>` (1 to {@link CAPTURE_WAIT_MAX_SECONDS}) or `terminal`.
+ */
+export function loadCaptureMode(env: Env): CaptureMode {
+  const own = env.ASK_LATER_ASK_USER_QUESTION?.trim() ?? '';
+  const name = own !== '' ? 'ASK_LATER_ASK_USER_QUESTION' : "the plugin's ask_user_question option";
+  const raw = (own !== '' ? own : (env.CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION?.trim() ?? '')).toLowerCase();
+  if (raw === '' || raw === 'park') return { kind: 'park' };
+  if (raw === 'terminal') return { kind: 'terminal' };
+  const seconds = /^wait:(\d{1,3})$/.exec(raw)?.[1];
+  if (seconds !== undefined && Number(seconds) >= 1 && Number(seconds) <= CAPTURE_WAIT_MAX_SECONDS) {
+    return { kind: 'wait', seconds: Number(seconds) };
+  }
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `${name} must be park, wait:<seconds> (1 to ${CAPTURE_WAIT_MAX_SECONDS}) or terminal, got ${shown}`,
+  );
+}
+
+/** How a capture mode reads in `doctor` and messages: `park`, `wait:30`, `terminal`. */
+export function describeCaptureMode(mode: CaptureMode): string {
+  return mode.kind === 'wait' ? `wait:${mode.seconds}` : mode.kind;
+}
+
+/**
  * The deadlines that can be set, and their ranges in ms: by when, from its process start, the command is done (a
  * store that has not answered by then is given up on). The hook's stays under its claim's 5 s lease, so a lease
  * only lapses when a hook died.
@@ -256,5 +298,6 @@ export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
     project: projectFromEnvironment(env, cwd),
     wake: loadDeliveryReach('ASK_LATER_WAKE', env.ASK_LATER_WAKE),
     midturn: loadDeliveryReach('ASK_LATER_MIDTURN', env.ASK_LATER_MIDTURN),
+    capture: loadCaptureMode(env),
   });
 }

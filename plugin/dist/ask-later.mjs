@@ -264,6 +264,21 @@ function loadDeliveryReach(name, value) {
   const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
 }
+function loadCaptureMode(env) {
+  const own = env.ASK_LATER_ASK_USER_QUESTION?.trim() ?? "";
+  const name = own !== "" ? "ASK_LATER_ASK_USER_QUESTION" : "the plugin's ask_user_question option";
+  const raw = (own !== "" ? own : env.CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION?.trim() ?? "").toLowerCase();
+  if (raw === "" || raw === "park") return { kind: "park" };
+  if (raw === "terminal") return { kind: "terminal" };
+  const seconds = /^wait:(\d{1,3})$/.exec(raw)?.[1];
+  if (seconds !== void 0 && Number(seconds) >= 1 && Number(seconds) <= CAPTURE_WAIT_MAX_SECONDS) {
+    return { kind: "wait", seconds: Number(seconds) };
+  }
+  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `${name} must be park, wait:<seconds> (1 to ${CAPTURE_WAIT_MAX_SECONDS}) or terminal, got ${shown3}`
+  );
+}
 function loadDeadline(env, name) {
   const value = name === "ASK_LATER_HOOK_DEADLINE_MS" ? env.ASK_LATER_HOOK_DEADLINE_MS : env.ASK_LATER_STATUS_DEADLINE_MS;
   const raw = value?.trim() ?? "";
@@ -279,10 +294,11 @@ function loadAgentConfig(env, cwd) {
     ...loadAgentStoreConfig(env),
     project: projectFromEnvironment(env, cwd),
     wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
-    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
+    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN),
+    capture: loadCaptureMode(env)
   });
 }
-var DELIVERY_REACHES, DEADLINE_SETTINGS;
+var DELIVERY_REACHES, CAPTURE_WAIT_MAX_SECONDS, DEADLINE_SETTINGS;
 var init_agent_config = __esm({
   "src/agent-config.ts"() {
     "use strict";
@@ -291,6 +307,7 @@ var init_agent_config = __esm({
     init_path();
     init_shape();
     DELIVERY_REACHES = ["blocking", "all", "off"];
+    CAPTURE_WAIT_MAX_SECONDS = 120;
     DEADLINE_SETTINGS = {
       ASK_LATER_STATUS_DEADLINE_MS: { min: 100, max: 1e4 },
       ASK_LATER_HOOK_DEADLINE_MS: { min: 500, max: 4e3 }
@@ -446,9 +463,9 @@ function assertNever(_x) {
 }
 function assert(_) {
 }
-function getEnumValues(entries) {
-  const numericValues = Object.values(entries).filter((v) => typeof v === "number");
-  const values = Object.entries(entries).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
+function getEnumValues(entries2) {
+  const numericValues = Object.values(entries2).filter((v) => typeof v === "number");
+  const values = Object.entries(entries2).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
   return values;
 }
 function joinValues(array2, separator = "|") {
@@ -10573,17 +10590,17 @@ function _set(Class2, valueType, params) {
   });
 }
 function _enum(Class2, values, params) {
-  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new Class2({
     type: "enum",
-    entries,
+    entries: entries2,
     ...normalizeParams(params)
   });
 }
-function _nativeEnum(Class2, entries, params) {
+function _nativeEnum(Class2, entries2, params) {
   return new Class2({
     type: "enum",
-    entries,
+    entries: entries2,
     ...normalizeParams(params)
   });
 }
@@ -12295,17 +12312,17 @@ function set(valueType, params) {
   });
 }
 function _enum2(values, params) {
-  const entries = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
+  const entries2 = Array.isArray(values) ? Object.fromEntries(values.map((v) => [v, v])) : values;
   return new ZodEnum({
     type: "enum",
-    entries,
+    entries: entries2,
     ...util_exports.normalizeParams(params)
   });
 }
-function nativeEnum(entries, params) {
+function nativeEnum(entries2, params) {
   return new ZodEnum({
     type: "enum",
-    entries,
+    entries: entries2,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -13521,7 +13538,7 @@ function loadDiscordConfig(env, routes) {
     ...apiUrl !== void 0 ? { apiUrl } : {}
   });
 }
-function loadServeConfig(env, readFile2 = readUtf8) {
+function loadServeConfig(env, readFile3 = readUtf8) {
   const store = loadStoreConfig(env);
   const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(rawPort);
@@ -13545,7 +13562,7 @@ function loadServeConfig(env, readFile2 = readUtf8) {
       `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`
     );
   }
-  const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile2);
+  const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile3);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
   const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || void 0);
   const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
@@ -13611,11 +13628,11 @@ function keyPath(path) {
   for (const part of path) text3 += typeof part === "number" ? `[${part}]` : `${text3 === "" ? "" : "."}${String(part)}`;
   return text3;
 }
-function loadRoutes(path, readFile2) {
+function loadRoutes(path, readFile3) {
   if (path === void 0) return [];
   let text3;
   try {
-    text3 = readFile2(path);
+    text3 = readFile3(path);
   } catch (error46) {
     const code3 = error46.code;
     const why = code3 === "ENOENT" ? "no such file" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : typeof code3 === "string" ? code3 : "unreadable";
@@ -13839,8 +13856,9 @@ function itemsOf(spec) {
   return spec.members ?? [spec];
 }
 function askInputOf(spec) {
-  if (spec.members === void 0) return { ...spec };
-  const { members, isBlocking: _derived, ...common } = spec;
+  const { origin: _notAnArgument, ...rest } = spec;
+  if (rest.members === void 0) return { ...rest };
+  const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };
 }
 function memberRef(id, member) {
@@ -13852,11 +13870,12 @@ function platformName(platform) {
 function selectionsOf(reply) {
   return "members" in reply ? reply.members : [reply];
 }
-var QUESTION_STATUSES, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
+var QUESTION_STATUSES, ORIGIN_TOOLS, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
     PLATFORMS = ["slack", "discord", "web"];
     PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
@@ -13966,7 +13985,7 @@ var init_token_refused_error = __esm({
 
 // src/store/http/client.ts
 function readBody(response) {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const chunks = [];
     let size = 0;
     response.on("data", (chunk) => {
@@ -13974,7 +13993,7 @@ function readBody(response) {
       if (size > RESPONSE_MAX_BYTES) response.destroy(new Error(`response over ${RESPONSE_MAX_BYTES} bytes`));
       else chunks.push(chunk);
     });
-    response.on("end", () => resolve6(Buffer.concat(chunks).toString("utf8")));
+    response.on("end", () => resolve7(Buffer.concat(chunks).toString("utf8")));
     response.on("error", reject);
     response.on("aborted", () => reject(new Error("response aborted")));
   });
@@ -14056,7 +14075,7 @@ var init_client = __esm({
         if (this.#closed) throw new StoreUnavailableError({ cause: new Error("the client is closed") });
         if (options.signal?.aborted) throw new StoreUnavailableError({ cause: new CallAbortedError() });
         const url2 = new URL(`${AGENT_API_PATH.slice(1)}${operation}`, this.#base);
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           let settled = false;
           const finish = (error46, value) => {
             if (settled) return;
@@ -14064,7 +14083,7 @@ var init_client = __esm({
             clearTimeout(timer);
             options.signal?.removeEventListener("abort", onAbort);
             this.#inFlight.delete(request);
-            if (error46 === void 0) resolve6(value);
+            if (error46 === void 0) resolve7(value);
             else reject(error46);
           };
           const request = transport.request(
@@ -14135,12 +14154,12 @@ function wireClaim(claim) {
   return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
 }
 function pause(ms, signal) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve7) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve6();
+      resolve7();
     }
     signal?.addEventListener("abort", done, { once: true });
   });
@@ -14166,7 +14185,8 @@ var init_http_store = __esm({
         this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
       }
       async park(project, spec) {
-        return (await this.#call("park", { project, spec: askInputOf(spec) })).question;
+        const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -14957,10 +14977,17 @@ function renderDeliveryEntry(q) {
     const selections = selectionsOf(answer);
     const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
     if (q.members === void 0) {
-      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join("\n");
+      return [
+        `### #${q.id} answered`,
+        ...originLines(q),
+        ...questionLines(q),
+        ...answerLines(q, selections[0]),
+        by
+      ].join("\n");
     }
     return [
       `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...originLines(q),
       ...ticketLines(q),
       ...q.members.flatMap((member, index) => [
         memberHeading(q.id, index, member),
@@ -14972,10 +14999,20 @@ function renderDeliveryEntry(q) {
   }
   if (q.status === "dismissed") {
     const by = q.closure?.by === void 0 ? "" : ` by ${who(q.closure.by)}`;
-    return [`### #${q.id} dismissed unanswered${by}${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+    return [
+      `### #${q.id} dismissed unanswered${by}${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE
+    ].join("\n");
   }
   if (q.status === "expired") {
-    return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+    return [
+      `### #${q.id} expired unanswered${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE
+    ].join("\n");
   }
   return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
 }
@@ -15035,6 +15072,20 @@ function footer(waiting, next) {
 function hookOutput(event, additionalContext) {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
+function originLines(q) {
+  switch (q.origin?.tool) {
+    case void 0:
+      return [];
+    case "AskUserQuestion":
+      return q.members === void 0 ? [
+        `You asked this with AskUserQuestion${q.origin.header === void 0 ? "" : ` (header "${oneLine(q.origin.header)}")`}; ask-later parked it for the person.`
+      ] : ["You asked these with AskUserQuestion (each topic is your header); ask-later parked them for the person."];
+    case "ExitPlanMode":
+      return [
+        "Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through."
+      ];
+  }
+}
 function ticketLines(q) {
   return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
 }
@@ -15078,7 +15129,7 @@ var init_delivery_note = __esm({
     HEADER = [
       "## ask-later: outcomes of the questions you parked",
       "",
-      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
+      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
     PLATFORM_NAMES2 = { slack: "Slack", discord: "Discord", web: "the web" };
@@ -15418,8 +15469,8 @@ function comesBefore(view, a, b) {
   if (same) return false;
   return view === "pending" ? ascending : !ascending;
 }
-function sortInView(view, entries) {
-  return entries.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
+function sortInView(view, entries2) {
+  return entries2.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
 }
 function cursorOf(view, question) {
   const key = viewKey(view, question);
@@ -15538,10 +15589,10 @@ function crc16(bytes, start, end) {
 }
 function keySlot(key) {
   const bytes = Buffer.from(key, "utf8");
-  const open = bytes.indexOf(123);
-  if (open >= 0) {
-    const close = bytes.indexOf(125, open + 1);
-    if (close > open + 1) return crc16(bytes, open + 1, close) % SLOT_COUNT;
+  const open2 = bytes.indexOf(123);
+  if (open2 >= 0) {
+    const close = bytes.indexOf(125, open2 + 1);
+    if (close > open2 + 1) return crc16(bytes, open2 + 1, close) % SLOT_COUNT;
   }
   return crc16(bytes, 0, bytes.length) % SLOT_COUNT;
 }
@@ -15654,7 +15705,7 @@ var init_cluster_connection = __esm({
     init_unroutable_command_error();
     MAX_RETRIES = 16;
     MAX_REDIRECTS = 5;
-    sleep = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+    sleep = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
     SlotMap = class {
       constructor(seedUrl) {
         this.seedUrl = seedUrl;
@@ -15912,11 +15963,11 @@ var init_hints = __esm({
       async wait(ms) {
         if (this.#hinted.size > 0 || this.#fullPassDue || this.#closed) return;
         const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
-        await new Promise((resolve6) => {
+        await new Promise((resolve7) => {
           const done = () => {
             clearTimeout(timer);
             this.#wake = void 0;
-            resolve6();
+            resolve7();
           };
           const timer = setTimeout(done, Math.min(ms, untilFullPass));
           this.#wake = done;
@@ -15942,8 +15993,8 @@ function parseStreamReply(reply, projectOf) {
   if (reply === null || typeof reply !== "object") return [];
   const streams = Array.isArray(reply) ? reply : Object.entries(reply);
   const events = [];
-  for (const [streamKey, entries] of streams) {
-    for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
+  for (const [streamKey, entries2] of streams) {
+    for (const [entryId, flat] of entries2) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
   }
   return events;
 }
@@ -16046,7 +16097,7 @@ var init_events = __esm({
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
-          if (blockMs > 0) await new Promise((resolve6) => setTimeout(resolve6, Math.min(blockMs, 250)));
+          if (blockMs > 0) await new Promise((resolve7) => setTimeout(resolve7, Math.min(blockMs, 250)));
           return [];
         }
         const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
@@ -16226,7 +16277,7 @@ function readItem(read2, item, path, version3) {
     }
     const object4 = read2.object(option, at);
     const label = read2.string(object4, "label", at);
-    const value = version3 === "3" ? read2.optionalString(object4, "value", at) : void 0;
+    const value = version3 >= "3" ? read2.optionalString(object4, "value", at) : void 0;
     const description = read2.optionalString(object4, "description", at);
     const parsed = { label };
     if (value !== void 0) parsed.value = value;
@@ -16240,7 +16291,7 @@ function readItem(read2, item, path, version3) {
     isBlocking: read2.boolean(item, "isBlocking", path)
   };
   if (item.recommended !== void 0) {
-    result.recommended = version3 === "3" ? read2.strings(item, "recommended", path) : [read2.string(item, "recommended", path)];
+    result.recommended = version3 >= "3" ? read2.strings(item, "recommended", path) : [read2.string(item, "recommended", path)];
   }
   return result;
 }
@@ -16255,7 +16306,8 @@ function readSpec(read2, text3, version3) {
   if (ticket2 !== void 0) common.ticket = ticket2;
   const expiresInSeconds = read2.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
-  if (version3 !== "3" || spec.members === void 0) return { ...common, ...readItem(read2, spec, "spec", version3) };
+  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read2, spec.origin);
+  if (version3 < "3" || spec.members === void 0) return { ...common, ...readItem(read2, spec, "spec", version3) };
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read2.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -16273,9 +16325,19 @@ function readSpec(read2, text3, version3) {
   });
   return { ...common, members };
 }
+function readOrigin(read2, value) {
+  const object4 = read2.object(value, "spec.origin");
+  const origin = { tool: read2.oneOf(object4.tool, ORIGIN_TOOLS, "spec.origin.tool") };
+  const header = read2.optionalString(object4, "header", "spec.origin");
+  if (header !== void 0) origin.header = header;
+  const plan = read2.optionalString(object4, "plan", "spec.origin");
+  if (plan !== void 0) origin.plan = plan;
+  return origin;
+}
 function specRecord(spec) {
+  if (spec.origin !== void 0) return { version: 4, json: JSON.stringify(spec) };
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
-    return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+    return { version: 3, json: JSON.stringify(spec) };
   }
   const { recommended, ...rest } = spec;
   const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
@@ -16350,7 +16412,7 @@ function isPlatform(value) {
 }
 function questionFromHash(hash2, where) {
   const early = new Reader(where);
-  const version3 = early.oneOf(hash2.v, ["1", "2", "3"], "v");
+  const version3 = early.oneOf(hash2.v, ["1", "2", "3", "4"], "v");
   const project = hash2.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash2, "id");
@@ -16383,13 +16445,12 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash2[String(reply[i])] = String(reply[i + 1]);
   return hash2;
 }
-var RECORD_VERSION, MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
     init_question();
     init_corrupt_record_error();
-    RECORD_VERSION = 3;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
       constructor(record4) {
@@ -16816,10 +16877,10 @@ async function connectResp(url2, options) {
     }, options.connectTimeoutMs);
   });
   const handshake = async () => {
-    await new Promise((resolve6, reject) => {
+    await new Promise((resolve7, reject) => {
       socket.once(tls ? "secureConnect" : "connect", () => {
         socket.removeAllListeners("error");
-        resolve6();
+        resolve7();
       });
       socket.once("error", reject);
     });
@@ -16908,8 +16969,8 @@ var init_resp_connection = __esm({
       }
       sendCommand(args) {
         if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve6, reject) => {
-          this.#pending.push({ resolve: resolve6, reject });
+        return new Promise((resolve7, reject) => {
+          this.#pending.push({ resolve: resolve7, reject });
           this.socket.write(encode3(args));
         });
       }
@@ -19194,20 +19255,20 @@ var require_ARMSET = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser2, key, entries) {
+      parseCommand(parser2, key, entries2) {
         parser2.push("ARMSET");
         parser2.pushKey(key);
-        if (entries instanceof Map) {
-          for (const [index, value] of entries.entries()) {
+        if (entries2 instanceof Map) {
+          for (const [index, value] of entries2.entries()) {
             parser2.push(index.toString(), value);
           }
-        } else if (Array.isArray(entries)) {
-          for (const [index, value] of entries) {
+        } else if (Array.isArray(entries2)) {
+          for (const [index, value] of entries2) {
             parser2.push(index.toString(), value);
           }
         } else {
-          for (const index of Object.keys(entries)) {
-            parser2.push(index, entries[index]);
+          for (const index of Object.keys(entries2)) {
+            parser2.push(index, entries2[index]);
           }
         }
       },
@@ -20794,19 +20855,19 @@ var require_COMMAND_DOCS = __commonJS({
       if (!Array.isArray(reply)) {
         return reply;
       }
-      const entries = [];
+      const entries2 = [];
       for (let i = 0; i < reply.length; i += 2) {
         const key = reply[i].toString();
-        entries.push([key, transformValue(key, reply[i + 1])]);
+        entries2.push([key, transformValue(key, reply[i + 1])]);
       }
       switch (typeMapping?.[decoder_1.RESP_TYPES.MAP]) {
         case Array:
-          return entries.flat();
+          return entries2.flat();
         case Map:
-          return new Map(entries);
+          return new Map(entries2);
         default: {
           const object4 = {};
-          for (const [key, value] of entries) {
+          for (const [key, value] of entries2) {
             object4[key] = value;
           }
           return object4;
@@ -23009,17 +23070,17 @@ var require_HSCAN = __commonJS({
         (0, SCAN_1.parseScanArguments)(parser2, cursor, options);
       },
       transformReply([cursor, rawEntries]) {
-        const entries = [];
+        const entries2 = [];
         let i = 0;
         while (i < rawEntries.length) {
-          entries.push({
+          entries2.push({
             field: rawEntries[i++],
             value: rawEntries[i++]
           });
         }
         return {
           cursor,
-          entries
+          entries: entries2
         };
       }
     };
@@ -23261,11 +23322,11 @@ var require_reply_utils = __commonJS({
         if (value.every((item) => Array.isArray(item) && item.length >= 2)) {
           return value.map((item) => [keyToString(item[0]), item[1]]);
         }
-        const entries = [];
+        const entries2 = [];
         for (let i = 0; i < value.length - 1; i += 2) {
-          entries.push([keyToString(value[i]), value[i + 1]]);
+          entries2.push([keyToString(value[i]), value[i + 1]]);
         }
-        return entries;
+        return entries2;
       }
       if (isPlainObject3(value)) {
         return Object.entries(value);
@@ -24287,14 +24348,14 @@ var require_MODULE_LIST = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     function moduleEntries(moduleReply) {
       if (Array.isArray(moduleReply)) {
-        const entries = [];
+        const entries2 = [];
         for (let i = 0; i + 1 < moduleReply.length; i += 2) {
           const key = moduleReply[i];
           if (key === null || key === void 0)
             continue;
-          entries.push([key.toString(), moduleReply[i + 1]]);
+          entries2.push([key.toString(), moduleReply[i + 1]]);
         }
-        return entries;
+        return entries2;
       }
       if (moduleReply instanceof Map) {
         return Array.from(moduleReply.entries(), ([key, value]) => {
@@ -34746,10 +34807,10 @@ var require_enterprise_maintenance_manager = __commonJS({
           }
           map2.set(source, destinations);
         }
-        const entries = [];
+        const entries2 = [];
         for (const [src, destinations] of map2.entries()) {
           const [host, port] = src.split(":");
-          entries.push({
+          entries2.push({
             source: {
               host,
               port: Number(port)
@@ -34759,7 +34820,7 @@ var require_enterprise_maintenance_manager = __commonJS({
         }
         return {
           seqId: push[1],
-          entries
+          entries: entries2
         };
       }
       #getAddress() {
@@ -35215,8 +35276,8 @@ var require_socket = __commonJS({
           return false;
         }
         const jitter = Math.floor(Math.random() * 200);
-        const delay3 = Math.min(Math.pow(2, retries) * 50, 2e3);
-        return delay3 + jitter;
+        const delay4 = Math.min(Math.pow(2, retries) * 50, 2e3);
+        return delay4 + jitter;
       }
     };
     exports.default = RedisSocket;
@@ -35309,14 +35370,14 @@ var require_token_manager = __commonJS({
         if (!this.config.retry)
           return 0;
         const { initialDelayMs, maxDelayMs, backoffMultiplier, jitterPercentage } = this.config.retry;
-        let delay3 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
-        delay3 = Math.min(delay3, maxDelayMs);
+        let delay4 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
+        delay4 = Math.min(delay4, maxDelayMs);
         if (jitterPercentage) {
-          const jitterRange = delay3 * (jitterPercentage / 100);
+          const jitterRange = delay4 * (jitterPercentage / 100);
           const jitterAmount = Math.random() * jitterRange - jitterRange / 2;
-          delay3 += jitterAmount;
+          delay4 += jitterAmount;
         }
-        let result = Math.max(0, Math.floor(delay3));
+        let result = Math.max(0, Math.floor(delay4));
         return result;
       }
       shouldRetry(error46) {
@@ -36551,11 +36612,11 @@ var require_commands_queue = __commonJS({
         if (this.#waitingForReply.length === 0) {
           return;
         }
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const onEmpty = () => {
             if (timeoutId)
               clearTimeout(timeoutId);
-            resolve6();
+            resolve7();
           };
           let timeoutId;
           const timeoutMs = options?.timeoutMs;
@@ -36568,7 +36629,7 @@ var require_commands_queue = __commonJS({
                 (0, enterprise_maintenance_manager_1.dbgMaintenance)(`Flushing ${pendingCount} commands that timed out waiting for reply`);
                 this.#flushWaitingForReply(new errors_1.TimeoutError());
               }
-              resolve6();
+              resolve7();
             }, timeoutMs);
           }
           this.#waitingForReply.events.once("empty", onEmpty);
@@ -36598,13 +36659,13 @@ var require_commands_queue = __commonJS({
         } else if (options?.abortSignal?.aborted) {
           return Promise.reject(new errors_1.AbortError());
         }
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           const value = {
             args,
             chainId: options?.chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve6,
+            resolve: resolve7,
             reject,
             channelsCounter: void 0,
             typeMapping: options?.typeMapping
@@ -36643,7 +36704,7 @@ var require_commands_queue = __commonJS({
         });
       }
       #addPubSubCommand(command, asap = false, chainId) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           this.#toWrite.add({
             args: command.args,
             chainId,
@@ -36651,7 +36712,7 @@ var require_commands_queue = __commonJS({
             timeout: void 0,
             resolve() {
               command.resolve();
-              resolve6();
+              resolve7();
             },
             reject(err) {
               command.reject?.();
@@ -36671,8 +36732,8 @@ var require_commands_queue = __commonJS({
               return;
             const firstElement = typeof reply[0] === "string" ? Buffer.from(reply[0]) : reply[0];
             if (PONG.equals(firstElement)) {
-              const { resolve: resolve6, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
-              resolve6(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
+              const { resolve: resolve7, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
+              resolve7(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
               return;
             }
           }
@@ -36696,12 +36757,12 @@ var require_commands_queue = __commonJS({
         if (!command)
           return;
         if (command && this.#respVersion === 2) {
-          const { resolve: resolve6 } = command;
+          const { resolve: resolve7 } = command;
           command.resolve = () => {
             if (!this.#pubSub.isActive) {
               this.#resetDecoderCallbacks();
             }
-            resolve6();
+            resolve7();
           };
         }
         return this.#addPubSubCommand(command);
@@ -36737,7 +36798,7 @@ var require_commands_queue = __commonJS({
         return this.#pubSub.listeners[type];
       }
       monitor(callback, options) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           const typeMapping = options?.typeMapping ?? {};
           this.#toWrite.add({
             args: ["MONITOR"],
@@ -36752,7 +36813,7 @@ var require_commands_queue = __commonJS({
                 this.decoder.onReply = callback;
               }
               this.decoder.getTypeMapping = () => typeMapping;
-              resolve6();
+              resolve7();
             },
             reject,
             channelsCounter: void 0,
@@ -36766,7 +36827,7 @@ var require_commands_queue = __commonJS({
       }
       #resetFallbackOnReply;
       async reset(chainId, typeMapping) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           this.#resetFallbackOnReply = this.decoder.onReply;
           this.decoder.onReply = ((reply) => {
             if (typeof reply === "string" && reply === "RESET" || reply instanceof Buffer && RESET.equals(reply)) {
@@ -36783,7 +36844,7 @@ var require_commands_queue = __commonJS({
             chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve6,
+            resolve: resolve7,
             reject,
             channelsCounter: void 0,
             typeMapping
@@ -44627,7 +44688,7 @@ var require_pool = __commonJS({
         this._self.#returnClient(node);
       }
       execute(fn) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           if (this._self.isClosing || !this._self.#isOpen) {
             return reject(new errors_1.ClientClosedError());
           }
@@ -44644,7 +44705,7 @@ var require_pool = __commonJS({
             const task = this._self.#tasksQueue.push({
               timeout,
               // @ts-expect-error -- resolve generic variance
-              resolve: resolve6,
+              resolve: resolve7,
               reject,
               fn,
               waitStartTimestamp
@@ -44660,10 +44721,10 @@ var require_pool = __commonJS({
           }
           const node = this._self.#clientsInUse.push(client);
           (0, tracing_1.publish)(tracing_1.CHANNELS.POOL_CONNECTION_WAIT, () => ({ clientId: client._clientId, waitStartTimestamp }));
-          this._self.#executeTask(node, resolve6, reject, fn);
+          this._self.#executeTask(node, resolve7, reject, fn);
         });
       }
-      #executeTask(node, resolve6, reject, fn) {
+      #executeTask(node, resolve7, reject, fn) {
         let result;
         try {
           result = fn(node.value);
@@ -44673,11 +44734,11 @@ var require_pool = __commonJS({
           return;
         }
         if (result instanceof Promise) {
-          result.then(resolve6, reject).finally(() => {
+          result.then(resolve7, reject).finally(() => {
             this.#returnClient(node);
           });
         } else {
-          resolve6(result);
+          resolve7(result);
           this.#returnClient(node);
         }
       }
@@ -44731,8 +44792,8 @@ var require_pool = __commonJS({
       async #doClose() {
         try {
           if (this._self.#clientsInUse.length > 0) {
-            await new Promise((resolve6) => {
-              this._self.#drainResolve = resolve6;
+            await new Promise((resolve7) => {
+              this._self.#drainResolve = resolve7;
             });
           }
           const promises = [];
@@ -46074,8 +46135,8 @@ var require_diag = __commonJS({
 var require_baggage_impl = __commonJS({
   "node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs"(exports) {
     var BaggageImpl = class BaggageImpl2 {
-      constructor(entries) {
-        this._entries = entries ? new Map(entries) : /* @__PURE__ */ new Map();
+      constructor(entries2) {
+        this._entries = entries2 ? new Map(entries2) : /* @__PURE__ */ new Map();
       }
       getEntry(key) {
         const entry = this._entries.get(key);
@@ -46123,8 +46184,8 @@ var require_utils2 = __commonJS({
     var require_baggage_impl2 = require_baggage_impl();
     var require_symbol2 = require_symbol();
     var diag = require_diag2.DiagAPI.instance();
-    function createBaggage(entries = {}) {
-      return new require_baggage_impl2.BaggageImpl(new Map(Object.entries(entries)));
+    function createBaggage(entries2 = {}) {
+      return new require_baggage_impl2.BaggageImpl(new Map(Object.entries(entries2)));
     }
     function baggageEntryMetadataFromString(str) {
       if (typeof str !== "string") {
@@ -49006,7 +49067,7 @@ var require_client = __commonJS({
        * Close the client. Wait for pending commands.
        */
       close() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           clearTimeout(this._self.#pingTimer);
           this._self.#socket.close();
           if (this._self.#socket.socketEpoch > 0) {
@@ -49017,12 +49078,12 @@ var require_client = __commonJS({
           if (this._self.#queue.isEmpty()) {
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            return resolve6();
+            return resolve7();
           }
           const onEnd = () => {
             this._self.#socket.off("data", maybeClose);
             this._self.#unregisterFromMetrics();
-            resolve6();
+            resolve7();
           };
           const maybeClose = () => {
             if (!this._self.#queue.isEmpty())
@@ -49031,7 +49092,7 @@ var require_client = __commonJS({
             this._self.#socket.off("end", onEnd);
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            resolve6();
+            resolve7();
           };
           this._self.#socket.on("data", maybeClose);
           this._self.#socket.once("end", onEnd);
@@ -49110,8 +49171,8 @@ var require_cluster_reconnection_tracker = __commonJS({
         }
         this.#reconnectingClients.set(clientId, address);
         this.#firstReconnectionAt ??= now;
-        const delay3 = this.#getDelay(this.#firstReconnectionAt);
-        if (delay3 === void 0 || now - this.#firstReconnectionAt < delay3) {
+        const delay4 = this.#getDelay(this.#firstReconnectionAt);
+        if (delay4 === void 0 || now - this.#firstReconnectionAt < delay4) {
           return false;
         }
         this.#firstReconnectionAt = now;
@@ -49142,13 +49203,13 @@ var require_cluster_reconnection_tracker = __commonJS({
         if (typeof this.#strategy === "number") {
           return this.#strategy;
         }
-        const delay3 = this.#strategy(firstReconnectionAt);
-        if (delay3 === false || delay3 === void 0 || delay3 === 0)
+        const delay4 = this.#strategy(firstReconnectionAt);
+        if (delay4 === false || delay4 === void 0 || delay4 === 0)
           return;
-        if (!Number.isInteger(delay3) || delay3 < 0) {
-          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay3} instead`);
+        if (!Number.isInteger(delay4) || delay4 < 0) {
+          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay4} instead`);
         }
-        return delay3;
+        return delay4;
       }
       #clearTimestampIfClean() {
         if (this.#reconnectingClients.size === 0) {
@@ -51994,9 +52055,9 @@ var require_wait_queue = __commonJS({
       #list = new linked_list_1.SinglyLinkedList();
       #queue = new linked_list_1.SinglyLinkedList();
       push(value) {
-        const resolve6 = this.#queue.shift();
-        if (resolve6 !== void 0) {
-          resolve6(value);
+        const resolve7 = this.#queue.shift();
+        if (resolve7 !== void 0) {
+          resolve7(value);
           return;
         }
         this.#list.push(value);
@@ -52005,7 +52066,7 @@ var require_wait_queue = __commonJS({
         return this.#list.shift();
       }
       wait() {
-        return new Promise((resolve6) => this.#queue.push(resolve6));
+        return new Promise((resolve7) => this.#queue.push(resolve7));
       }
     };
     exports.WaitQueue = WaitQueue;
@@ -52663,10 +52724,10 @@ var require_sentinel = __commonJS({
        * `passthroughClientErrorEvents`), unchanged.
        */
       #connectOrFail(client) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           const onError = (err) => reject(err);
           client.once("error", onError);
-          client.connect().then(resolve6, reject).finally(() => client.off("error", onError));
+          client.connect().then(resolve7, reject).finally(() => client.off("error", onError));
         });
       }
       /**
@@ -52921,7 +52982,7 @@ var require_sentinel = __commonJS({
           }
         }
         this.#replicaClients = [];
-        await new Promise((resolve6) => {
+        await new Promise((resolve7) => {
           let settled = false;
           const forceDestroy = () => {
             if (settled)
@@ -52934,7 +52995,7 @@ var require_sentinel = __commonJS({
               } catch {
               }
             }
-            resolve6();
+            resolve7();
           };
           if (this.#teardownKind === "destroy") {
             forceDestroy();
@@ -52946,7 +53007,7 @@ var require_sentinel = __commonJS({
               return;
             settled = true;
             this.#escalateToDestroy = void 0;
-            resolve6();
+            resolve7();
           });
         });
         this.#pubSubProxy.destroy();
@@ -53639,7 +53700,7 @@ var require_helpers = __commonJS({
     exports.transformInfoV2Reply = void 0;
     var client_1 = require_dist2();
     function transformInfoV2Reply(reply, typeMapping) {
-      const entries = reply;
+      const entries2 = reply;
       const mapType2 = typeMapping ? typeMapping[client_1.RESP_TYPES.MAP] : void 0;
       switch (mapType2) {
         case Array: {
@@ -53647,15 +53708,15 @@ var require_helpers = __commonJS({
         }
         case Map: {
           const ret = /* @__PURE__ */ new Map();
-          for (let i = 0; i < entries.length; i += 2) {
-            ret.set(entries[i].toString(), entries[i + 1]);
+          for (let i = 0; i < entries2.length; i += 2) {
+            ret.set(entries2[i].toString(), entries2[i + 1]);
           }
           return ret;
         }
         default: {
           const ret = {};
-          for (let i = 0; i < entries.length; i += 2) {
-            ret[entries[i].toString()] = entries[i + 1];
+          for (let i = 0; i < entries2.length; i += 2) {
+            ret[entries2[i].toString()] = entries2[i + 1];
           }
           return ret;
         }
@@ -58268,10 +58329,10 @@ var require_SPELLCHECK = __commonJS({
             }
             continue;
           }
-          const entries = (0, reply_transformers_1.mapLikeEntries)(rawSuggestion);
-          if (entries.length === 0)
+          const entries2 = (0, reply_transformers_1.mapLikeEntries)(rawSuggestion);
+          if (entries2.length === 0)
             continue;
-          const [suggestion, score] = entries[0];
+          const [suggestion, score] = entries2[0];
           suggestions.push({
             score: Number(score),
             suggestion
@@ -62194,8 +62255,8 @@ async function openClient(url2, connectTimeoutMs) {
   return client;
 }
 async function connectNodeRedis(url2, connectTimeoutMs) {
-  const open = () => openClient(url2, connectTimeoutMs);
-  return new NodeRedisConnection(await open(), open);
+  const open2 = () => openClient(url2, connectTimeoutMs);
+  return new NodeRedisConnection(await open2(), open2);
 }
 var import_redis, NodeRedisConnection;
 var init_node_redis_connection = __esm({
@@ -62203,9 +62264,9 @@ var init_node_redis_connection = __esm({
     "use strict";
     import_redis = __toESM(require_dist3(), 1);
     NodeRedisConnection = class _NodeRedisConnection {
-      constructor(client, open) {
+      constructor(client, open2) {
         this.client = client;
-        this.open = open;
+        this.open = open2;
       }
       client;
       open;
@@ -62431,7 +62492,7 @@ var init_redis_store = __esm({
           const reply = await this.#eval(script, keys, args);
           if (reply !== SLOT_MOVING) return reply;
           if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
-          await new Promise((resolve6) => setTimeout(resolve6, Math.min(10 * 2 ** (attempt - 1), 250)));
+          await new Promise((resolve7) => setTimeout(resolve7, Math.min(10 * 2 ** (attempt - 1), 250)));
         }
       }
       async #registerProject(keys) {
@@ -62567,7 +62628,7 @@ var init_redis_store = __esm({
             counts.catch(() => this.#viewChecks.delete(keys.tag));
             return [keys.project, await counts];
           })
-        ).then((entries) => new Map(entries));
+        ).then((entries2) => new Map(entries2));
       }
       async #checkViews(keys) {
         const reply = await this.#evalSettled(
@@ -62891,7 +62952,8 @@ var init_redis_store = __esm({
               claimId,
               now + options.leaseMs,
               options.blockingOnly ? "blocking" : "",
-              this.#missing
+              this.#missing,
+              options.questionId === void 0 ? "" : String(options.questionId)
             ]
           );
           const questions = [];
@@ -63441,14 +63503,14 @@ var init_connection = __esm({
       }
       /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
       wait(mark, ms, signal) {
-        return new Promise((resolve6) => {
-          if (signal?.aborted) return resolve6();
+        return new Promise((resolve7) => {
+          if (signal?.aborted) return resolve7();
           const done = () => {
             clearTimeout(timeout);
             signal?.removeEventListener("abort", done);
             this.#waiters.delete(waiter);
             if (this.#waiters.size === 0) this.#stop();
-            resolve6();
+            resolve7();
           };
           const waiter = { mark, wake: done };
           const timeout = setTimeout(done, Math.max(0, ms));
@@ -64427,8 +64489,9 @@ var init_sqlite_store = __esm({
             const waiting = this.#c.statement(
               `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
              WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+               AND (? = 0 OR q.id = ?)
              ORDER BY q.ready_at, q.id`
-            ).all(project, options.blockingOnly ? 1 : 0);
+            ).all(project, options.blockingOnly ? 1 : 0, options.questionId ?? 0, options.questionId ?? 0);
             const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
             const questions = [];
             let used = 0;
@@ -65325,14 +65388,14 @@ var init_deadline2 = __esm({
           work.catch(() => void 0);
           return Promise.reject(this.#error(step));
         }
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           const onExpire = (error46) => reject(error46);
           this.#step = step;
           this.#rejects.add(onExpire);
           work.then(
             (value) => {
               this.#rejects.delete(onExpire);
-              resolve6(value);
+              resolve7(value);
             },
             (error46) => {
               this.#rejects.delete(onExpire);
@@ -65407,7 +65470,7 @@ var init_typed_prompt = __esm({
 
 // src/hook/input.ts
 function readStdin(stdin) {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const chunks = [];
     let size = 0;
     const cleanup = () => {
@@ -65427,7 +65490,7 @@ function readStdin(stdin) {
     };
     const onEnd = () => {
       cleanup();
-      resolve6(Buffer.concat(chunks).toString("utf8"));
+      resolve7(Buffer.concat(chunks).toString("utf8"));
     };
     const onError = () => {
       cleanup();
@@ -65469,6 +65532,17 @@ function parsePromptSubmit(text3) {
     ...cwd === void 0 ? {} : { cwd }
   };
 }
+function preToolUsePayload(text3) {
+  if (!text3.includes('"PreToolUse"')) return void 0;
+  try {
+    const value = JSON.parse(text3);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+    const fields = value;
+    return fields.hook_event_name === "PreToolUse" ? fields : void 0;
+  } catch {
+    return void 0;
+  }
+}
 function describe2(value) {
   if (value === null) return "null";
   if (value === void 0) return "nothing";
@@ -65492,6 +65566,1161 @@ var init_unconfirmed_delivery_error = __esm({
     UnconfirmedDeliveryError = class extends Error {
       name = "UnconfirmedDeliveryError";
     };
+  }
+});
+
+// src/core/ask-input.ts
+function quote2(text3) {
+  if (text3.length <= ECHO_MAX) return JSON.stringify(text3);
+  return `${JSON.stringify(`${text3.slice(0, ECHO_MAX)}…`)} (${text3.length} characters)`;
+}
+function describeValue(value) {
+  try {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
+    switch (typeof value) {
+      case "undefined":
+        return "nothing";
+      case "string":
+        return `the string ${quote2(value)}`;
+      case "number":
+        return Object.is(value, -0) ? "-0" : String(value);
+      case "bigint":
+        return "a bigint";
+      case "boolean":
+        return String(value);
+      case "object":
+        return "an object";
+      default:
+        return `a ${typeof value}`;
+    }
+  } catch {
+    return "a value that could not be read";
+  }
+}
+function lengthOf(value) {
+  return typeof value === "string" || Array.isArray(value) ? String(value.length) : describeValue(value);
+}
+function listFields(names) {
+  return names.map((name) => `\`${name}\``).join(", ");
+}
+function isControl(code3) {
+  return code3 <= 31 || code3 >= 127 && code3 <= 159;
+}
+function codePointName(code3) {
+  const hex3 = `U+${code3.toString(16).toUpperCase().padStart(4, "0")}`;
+  return code3 === 9 ? `a tab (${hex3})` : `the control character ${hex3}`;
+}
+function oneLineProblem(text3) {
+  for (let i = 0; i < text3.length; i++) {
+    const char = text3.charAt(i);
+    const code3 = text3.charCodeAt(i);
+    if (LINE_BREAKS.has(char)) return `must be one line: it contains a line break at character ${i + 1}`;
+    if (isControl(code3))
+      return `must be one line of plain text: it contains ${codePointName(code3)} at character ${i + 1}`;
+    const surrogate = surrogateProblem(text3, i);
+    if (surrogate === "pair") i++;
+    else if (surrogate !== void 0) return surrogate;
+  }
+  return void 0;
+}
+function markdownProblem(text3) {
+  for (let i = 0; i < text3.length; i++) {
+    const code3 = text3.charCodeAt(i);
+    if (code3 === 10 || code3 === 9) continue;
+    if (code3 === 13) {
+      if (text3.charCodeAt(i + 1) === 10) continue;
+      return `must use \\n for line breaks: it contains a carriage return (U+000D) without a line feed at character ${i + 1}`;
+    }
+    if (isControl(code3)) {
+      return `must not contain control characters other than tab and line break: it contains ${codePointName(code3)} at character ${i + 1}`;
+    }
+    const surrogate = surrogateProblem(text3, i);
+    if (surrogate === "pair") i++;
+    else if (surrogate !== void 0) return surrogate;
+  }
+  return void 0;
+}
+function surrogateProblem(text3, i) {
+  const code3 = text3.charCodeAt(i);
+  if (code3 < 55296 || code3 > 57343) return void 0;
+  const next = text3.charCodeAt(i + 1);
+  if (code3 <= 56319 && next >= 56320 && next <= 57343) return "pair";
+  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code3.toString(16).toUpperCase()} at character ${i + 1}`;
+}
+function typeError(expected, required2) {
+  return (issue2) => required2 && issue2.input === void 0 ? `is required: ${expected}` : `must be ${expected}, got ${describeValue(issue2.input)}`;
+}
+function tooLong(max) {
+  return (issue2) => `must be at most ${max} characters, got ${lengthOf(issue2.input)}`;
+}
+function oneLineText(max, required2, forbidOther = false) {
+  const base = external_exports.string({ error: typeError(`a one-line string of at most ${max} characters`, required2) });
+  return (required2 ? base.min(1, { error: "must not be empty" }) : base).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
+    const problem = oneLineProblem(text3);
+    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
+    else if (required2 && text3.length > 0 && text3.trim() === "")
+      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
+    if (forbidOther && isOther(text3)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must not be ${JSON.stringify(OTHER_LABEL)}: every question already offers ${OTHER_LABEL} (with notes) to the person, so leave it out`
+      });
+    }
+  });
+}
+function markdownText(max) {
+  return external_exports.string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) }).min(1, { error: "must not be empty" }).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
+    const problem = markdownProblem(text3);
+    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
+    else if (text3.length > 0 && text3.trim() === "")
+      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
+  });
+}
+function integerIn(min, max, required2) {
+  const error46 = typeError(`an integer from ${min} to ${max}`, required2);
+  return external_exports.int({ error: error46 }).min(min, { error: error46 }).max(max, { error: error46 });
+}
+function labelsOf(options) {
+  if (!Array.isArray(options)) return [];
+  const labels = [];
+  options.forEach((option, index) => {
+    const label = typeof option === "string" ? option : typeof option === "object" && option !== null && "label" in option ? option.label : void 0;
+    if (typeof label === "string" && label.length <= OPTION_LABEL_MAX) labels.push({ label: label.trim(), index });
+  });
+  return labels;
+}
+function duplicateLabelProblem(options) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { label, index } of labelsOf(options)) {
+    const key = label.toLowerCase();
+    const first = seen.get(key);
+    if (first !== void 0 && label !== "") {
+      return `must have different labels (ignoring case): \`options[${index}]\` repeats ${quote2(label)} from \`options[${first}]\``;
+    }
+    seen.set(key, index);
+  }
+  return void 0;
+}
+function valuesOf(options) {
+  if (!Array.isArray(options)) return [];
+  const values = [];
+  options.forEach((option, index) => {
+    const raw = typeof option === "string" ? option : typeof option === "object" && option !== null ? option.value ?? option.label : void 0;
+    if (typeof raw === "string" && raw.length <= Math.max(OPTION_VALUE_MAX, OPTION_LABEL_MAX)) {
+      values.push({ value: raw.trim(), index });
+    }
+  });
+  return values;
+}
+function duplicateValueProblem(options) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { value, index } of valuesOf(options)) {
+    const first = seen.get(value);
+    if (first !== void 0 && value !== "") {
+      return `must have different values (a value defaults to the label): \`options[${index}]\` repeats ${quote2(value)} from \`options[${first}]\``;
+    }
+    seen.set(value, index);
+  }
+  return void 0;
+}
+function optionsProblem(options) {
+  return duplicateLabelProblem(options) ?? duplicateValueProblem(options);
+}
+function recommendedProblem(input) {
+  if (typeof input !== "object" || input === null) return void 0;
+  const { recommended, options, multiSelect } = input;
+  const picks = typeof recommended === "string" ? [recommended] : Array.isArray(recommended) ? recommended : [];
+  if (!picks.every((pick2) => typeof pick2 === "string")) return void 0;
+  if (picks.length > 1 && multiSelect !== true) {
+    return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
+  }
+  const labels = labelsOf(options).map(({ label }) => label);
+  if (labels.length === 0) return void 0;
+  const seen = /* @__PURE__ */ new Set();
+  for (const pick2 of picks) {
+    const wanted = pick2.trim();
+    if (seen.has(wanted)) return `must name each label once, got ${quote2(wanted)} more than once`;
+    seen.add(wanted);
+    if (labels.includes(wanted)) continue;
+    const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
+    const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
+    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick2)}${hint}`;
+  }
+  return void 0;
+}
+function suggestField(key, fields) {
+  if (key.length > ECHO_MAX) return void 0;
+  let best;
+  for (const field of fields) {
+    const distance = editDistance(key.toLowerCase(), field.toLowerCase());
+    if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === void 0 || distance < best.distance)) {
+      best = { field, distance };
+    }
+  }
+  return best?.field;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+function keyList(keys, suggest) {
+  const shown3 = keys.slice(0, 5).map((key) => {
+    const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
+    const suggestion = suggest(key);
+    return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
+  });
+  const more = keys.length > shown3.length ? ` and ${keys.length - shown3.length} more` : "";
+  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown3.join(", ")}${more}`;
+}
+function unknownFieldsMessage(keys) {
+  return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
+}
+function unknownMemberFieldsMessage(keys) {
+  const optional2 = MEMBER_FIELDS.filter((field) => !MEMBER_REQUIRED.includes(field));
+  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
+}
+function duplicateTopicProblem(members) {
+  if (!Array.isArray(members)) return void 0;
+  const seen = /* @__PURE__ */ new Map();
+  for (const [index, member] of members.entries()) {
+    const topic = typeof member === "object" && member !== null ? member.topic : void 0;
+    if (typeof topic !== "string" || topic.trim() === "" || topic.length > TOPIC_MAX) continue;
+    const key = topic.trim().toLowerCase();
+    const first = seen.get(key);
+    if (first !== void 0) {
+      return `must have different topics (ignoring case): \`questions[${index}].topic\` repeats ${quote2(topic.trim())} from \`questions[${first}].topic\``;
+    }
+    seen.set(key, index);
+  }
+  return void 0;
+}
+function setSizeProblem(input) {
+  if (typeof input !== "object" || input === null) return void 0;
+  const { context, impact, ticket: ticket2, questions } = input;
+  if (!Array.isArray(questions)) return void 0;
+  const text3 = (value) => typeof value === "string" ? value : "";
+  const field = (object4, key) => typeof object4 === "object" && object4 !== null ? object4[key] : void 0;
+  const length = setTextLength({
+    context: text3(context),
+    impact: text3(impact),
+    ticket: text3(ticket2),
+    members: questions.map((member) => {
+      const options = field(member, "options");
+      return {
+        topic: text3(field(member, "topic")),
+        question: text3(field(member, "question")),
+        context: text3(field(member, "context")),
+        impact: text3(field(member, "impact")),
+        options: (Array.isArray(options) ? options : []).map((option) => ({
+          label: typeof option === "string" ? option : text3(field(option, "label")),
+          description: text3(field(option, "description"))
+        }))
+      };
+    })
+  });
+  if (length <= SET_TEXT_MAX) return void 0;
+  return `must fit in one chat message: the set's texts (context, impact, ticket, and each question's topic, question, options and added context and impact) come to ${length} characters, at most ${SET_TEXT_MAX}. Shorten them by ${length - SET_TEXT_MAX}, or park fewer questions in the set`;
+}
+function shapeProblem(input, field) {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return void 0;
+  const object4 = input;
+  if (object4.questions !== void 0) {
+    return object4[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
+  }
+  if (object4[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
+  return `is required: ${ITEM_EXPECTED[field]}`;
+}
+function isSetCall(input) {
+  return typeof input === "object" && input !== null && input.questions !== void 0;
+}
+function formatPath(path) {
+  let text3 = "";
+  for (const key of path) {
+    text3 += typeof key === "number" ? `[${key}]` : text3 === "" ? String(key) : `.${String(key)}`;
+  }
+  return text3;
+}
+function reasonsFrom(issues, input, prefix) {
+  const reasons = [];
+  for (const issue2 of issues) {
+    const path = [...prefix, ...issue2.path];
+    if (issue2.code === "invalid_union") {
+      const branch = issue2.errors.find(
+        (errors) => !errors.some((e) => e.path.length === 0 && e.code === "invalid_type")
+      );
+      if (branch !== void 0) {
+        reasons.push(...reasonsFrom(branch, input, path));
+        continue;
+      }
+    }
+    const subject = path.length === 0 ? "The arguments" : `\`${formatPath(path)}\``;
+    reasons.push({ path, text: `${subject} ${issue2.message}` });
+  }
+  return reasons;
+}
+function order(reason) {
+  const [field] = reason.path;
+  const rank = field === void 0 ? -1 : FIELDS2.indexOf(field);
+  return [rank, reason.path.length];
+}
+function normaliseMarkdown(text3) {
+  return text3.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
+}
+function normaliseOption(option) {
+  if (typeof option === "string") return { label: option.trim() };
+  const label = option.label.trim();
+  const value = option.value?.trim();
+  const description = option.description?.trim();
+  return {
+    label,
+    ...value !== void 0 && value !== label ? { value } : {},
+    ...description ? { description } : {}
+  };
+}
+function normaliseRecommended(recommended, options) {
+  if (recommended === void 0) return {};
+  const wanted = new Set([recommended].flat().map((label) => label.trim()));
+  return { recommended: options.map((option) => option.label).filter((label) => wanted.has(label)) };
+}
+function normaliseItem(item) {
+  const options = item.options.map(normaliseOption);
+  return {
+    question: item.question.trim(),
+    options,
+    ...normaliseRecommended(item.recommended, options),
+    multiSelect: item.multiSelect ?? false,
+    isBlocking: item.isBlocking
+  };
+}
+function normaliseMember(member) {
+  const context = member.context === void 0 ? "" : normaliseMarkdown(member.context);
+  const impact = member.impact === void 0 ? "" : normaliseMarkdown(member.impact);
+  return {
+    topic: member.topic.trim(),
+    ...normaliseItem(member),
+    ...context === "" ? {} : { context },
+    ...impact === "" ? {} : { impact }
+  };
+}
+function parseAskInput(raw) {
+  try {
+    const result = askInputSchema.safeParse(raw);
+    if (!result.success) {
+      const sorted = reasonsFrom(result.error.issues, raw, []).map((reason, index) => ({ reason, index, key: order(reason) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.index - b.index);
+      const reasons = [...new Set(sorted.map(({ reason }) => reason.text))];
+      if (reasons.length > REASONS_MAX) {
+        const more = reasons.length - REASONS_MAX;
+        return { ok: false, reasons: [...reasons.slice(0, REASONS_MAX), `…and ${more} more problems`] };
+      }
+      return { ok: false, reasons: reasons.length > 0 ? reasons : ["The arguments break the input schema"] };
+    }
+    const input = result.data;
+    const ticket2 = input.ticket?.trim();
+    const common = {
+      context: normaliseMarkdown(input.context),
+      impact: normaliseMarkdown(input.impact),
+      ...ticket2 ? { ticket: ticket2 } : {},
+      ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
+      ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds }
+    };
+    if (input.questions !== void 0) {
+      const members = input.questions.map(normaliseMember);
+      return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
+    }
+    const { question, options, isBlocking } = input;
+    if (question === void 0 || options === void 0 || isBlocking === void 0) {
+      return { ok: false, reasons: ["The arguments break the input schema"] };
+    }
+    const item = normaliseItem({
+      question,
+      options,
+      isBlocking,
+      recommended: input.recommended,
+      multiSelect: input.multiSelect
+    });
+    return { ok: true, value: { ...common, ...item } };
+  } catch {
+    return { ok: false, reasons: ["The arguments could not be read: send plain JSON data"] };
+  }
+}
+function formatRefusal(reasons) {
+  const lines = reasons.length > 0 ? reasons : ["The arguments break the input schema"];
+  return `ask_later refused the question; nothing was stored. Fix these and call again:
+${lines.map((reason) => `- ${reason}`).join("\n")}`;
+}
+var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
+var init_ask_input = __esm({
+  "src/core/ask-input.ts"() {
+    "use strict";
+    init_zod();
+    init_limits();
+    init_question();
+    ECHO_MAX = 40;
+    REASONS_MAX = 20;
+    FIELDS2 = [
+      "context",
+      "question",
+      "impact",
+      "isBlocking",
+      "options",
+      "recommended",
+      "multiSelect",
+      "questions",
+      "ticket",
+      "expiresInSeconds",
+      "waitSeconds"
+    ];
+    REQUIRED_FIELDS = ["context", "question", "impact", "isBlocking", "options"];
+    ITEM_FIELDS = ["question", "options", "isBlocking", "recommended", "multiSelect"];
+    MEMBER_FIELDS = [
+      "topic",
+      "question",
+      "options",
+      "isBlocking",
+      "recommended",
+      "multiSelect",
+      "context",
+      "impact"
+    ];
+    MEMBER_REQUIRED = ["topic", "question", "options", "isBlocking"];
+    LINE_BREAKS = /* @__PURE__ */ new Set(["\n", "\r", "", "\u2028", "\u2029"]);
+    isOther = (label) => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
+    optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
+    OPTION_SHAPE = "a one-line string or an object {label, value?, description?}";
+    optionObjectSchema = external_exports.strictObject(
+      {
+        label: optionLabelSchema.describe(
+          `What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`
+        ),
+        value: oneLineText(OPTION_VALUE_MAX, true).optional().describe(
+          `Optional: a stable value for this option that you get back beside the label (such as "pg"): one line, at most ${OPTION_VALUE_MAX} characters; default the label. Values must differ.`
+        ),
+        description: oneLineText(OPTION_DESCRIPTION_MAX, false).optional().describe(
+          `Optional: one line under the label saying what this answer means or leads to, at most ${OPTION_DESCRIPTION_MAX} characters.`
+        )
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? `has ${keyList(issue2.keys, () => void 0)}: an option is a string or {label, value, description}` : `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}`
+      }
+    );
+    optionSchema = external_exports.union(
+      [
+        optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
+        optionObjectSchema
+      ],
+      { error: (issue2) => `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}` }
+    );
+    questionSchema = oneLineText(QUESTION_MAX, true).describe(
+      `The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`
+    );
+    isBlockingSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", true) }).describe(
+      "true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
+    );
+    OPTIONS_DESCRIPTION = `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back (default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
+    optionsSchema = external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
+      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
+    }).max(OPTIONS_MAX, {
+      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
+    }).check(
+      external_exports.refine((options) => optionsProblem(options) === void 0, {
+        when: () => true,
+        error: (issue2) => optionsProblem(issue2.input) ?? "must have different labels and values"
+      })
+    );
+    RECOMMENDED_EXPECTED = "a string copied from one of the options' labels (with multiSelect, a list of them)";
+    recommendedSchema = external_exports.union(
+      [
+        external_exports.string(),
+        external_exports.array(external_exports.string({ error: typeError("a string copied from one of the options' labels", true) })).min(1, { error: "must name at least one label when it is a list" })
+      ],
+      { error: typeError(RECOMMENDED_EXPECTED, false) }
+    );
+    RECOMMENDED_DESCRIPTION = "The label of the option you recommend, copied exactly from `options` (with `multiSelect`, a list of labels). It is starred and preselected, so the person can send it with one click.";
+    multiSelectSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", false) });
+    MULTI_SELECT_DESCRIPTION = "Default false. true lets the person pick several options (and write notes per option).";
+    memberSchema = external_exports.strictObject(
+      {
+        topic: oneLineText(TOPIC_MAX, true).describe(
+          `Required. A short name for this question ("Database", "Cache"), shown as its heading and tab: one line, at most ${TOPIC_MAX} characters. Topics must differ.`
+        ),
+        question: questionSchema.describe(`Required. ${questionSchema.description ?? ""}`),
+        options: optionsSchema.describe(`Required. ${OPTIONS_DESCRIPTION}`),
+        isBlocking: isBlockingSchema.describe(`Required boolean. ${isBlockingSchema.description ?? ""}`),
+        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+        context: markdownText(MEMBER_CONTEXT_MAX).optional().describe(
+          `Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`
+        ),
+        impact: markdownText(MEMBER_IMPACT_MAX).optional().describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`)
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownMemberFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(MEMBER_REQUIRED)} (and optionally more), got ${describeValue(issue2.input)}`
+      }
+    ).check(
+      external_exports.refine((input) => recommendedProblem(input) === void 0, {
+        when: () => true,
+        path: ["recommended"],
+        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
+      })
+    );
+    questionsSchema = external_exports.array(memberSchema, {
+      error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
+    }).min(SET_MEMBERS_MIN, {
+      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)} (park one question with \`question\` and \`options\` instead)`
+    }).max(SET_MEMBERS_MAX, {
+      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)}: a set is one chat message, and Discord fits one picker per question and a row of buttons in it. Park the rest as another set`
+    }).check(
+      external_exports.refine((members) => duplicateTopicProblem(members) === void 0, {
+        when: () => true,
+        error: (issue2) => duplicateTopicProblem(issue2.input) ?? "must have different topics"
+      })
+    );
+    ITEM_EXPECTED = {
+      question: `a one-line string of at most ${QUESTION_MAX} characters`,
+      options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
+      isBlocking: "a JSON boolean (true or false, not a string)",
+      recommended: RECOMMENDED_EXPECTED,
+      multiSelect: "a JSON boolean"
+    };
+    askInputSchema = external_exports.strictObject(
+      {
+        context: markdownText(CONTEXT_MAX).describe(
+          `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, what you found, what the choice is between. The person reads it in Slack or Discord without your session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters. A set shares it.`
+        ),
+        question: questionSchema.optional().describe(`Required for one question (a set has \`questions\` instead). ${questionSchema.description ?? ""}`),
+        impact: markdownText(IMPACT_MAX).describe(
+          `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters. A set shares it.`
+        ),
+        isBlocking: isBlockingSchema.optional().describe(
+          `Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ""}`
+        ),
+        options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
+        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+        questions: questionsSchema.optional().describe(
+          `Instead of \`question\`, \`options\`, \`isBlocking\`, \`recommended\` and \`multiSelect\`: a set of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} related questions that the person answers together and sends as one after a review. Each has a short \`topic\`, its own \`question\`, \`options\` and \`isBlocking\`, optional \`recommended\` and \`multiSelect\`, and optional \`context\` and \`impact\` it adds to the set's. The set gets one id (#12; its questions are #12.1, #12.2, …) and its answers arrive together. All the set's texts together: at most ${SET_TEXT_MAX} characters.`
+        ),
+        ticket: oneLineText(TICKET_MAX, false).optional().describe(
+          `Optional. A one-line reference shown with the question, such as "#3528" or "PROJ-12"; at most ${TICKET_MAX} characters. No tracker is read.`
+        ),
+        expiresInSeconds: integerIn(EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, false).optional().describe(
+          `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to keep the question until it is answered.`
+        ),
+        waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false).optional().describe(
+          `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer then comes with a later prompt.`
+        )
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(REQUIRED_FIELDS)} (and optionally more), got ${describeValue(issue2.input)}`
+      }
+    ).check(
+      ...ITEM_FIELDS.map(
+        (field) => external_exports.refine((input) => shapeProblem(input, field) === void 0, {
+          when: () => true,
+          path: [field],
+          error: (issue2) => shapeProblem(issue2.input, field) ?? "is misplaced"
+        })
+      ),
+      external_exports.refine((input) => isSetCall(input) || recommendedProblem(input) === void 0, {
+        when: () => true,
+        path: ["recommended"],
+        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
+      }),
+      external_exports.refine((input) => setSizeProblem(input) === void 0, {
+        when: () => true,
+        path: ["questions"],
+        error: (issue2) => setSizeProblem(issue2.input) ?? "must fit in one chat message"
+      })
+    );
+  }
+});
+
+// src/agents/claude-code/ask-user-question.ts
+function plainLabel(label) {
+  return label.replace(RECOMMENDED_SUFFIX, "");
+}
+function readAskUserQuestion(toolInput) {
+  let input = toolInput;
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return "the tool input is not JSON";
+    }
+  }
+  const questions = input?.questions;
+  if (!Array.isArray(questions) || questions.length === 0) return "the tool input has no `questions` list";
+  const read2 = [];
+  for (const [index, raw] of questions.entries()) {
+    const where = `questions[${index}]`;
+    if (raw === null || typeof raw !== "object") return `${where} is not an object`;
+    const { question, header, options, multiSelect } = raw;
+    if (typeof question !== "string") return `${where}.question is not text`;
+    if (header !== void 0 && typeof header !== "string") return `${where}.header is not text`;
+    if (!Array.isArray(options)) return `${where}.options is not a list`;
+    const parsedOptions = [];
+    for (const [at, option] of options.entries()) {
+      const label = option?.label;
+      const description = option?.description;
+      if (typeof label !== "string") return `${where}.options[${at}].label is not text`;
+      if (description !== void 0 && typeof description !== "string") {
+        return `${where}.options[${at}].description is not text`;
+      }
+      parsedOptions.push(description === void 0 || description === "" ? { label } : { label, description });
+    }
+    read2.push({
+      question,
+      ...typeof header === "string" && header.trim() !== "" ? { header: header.trim() } : {},
+      options: parsedOptions,
+      multiSelect: multiSelect === true
+    });
+  }
+  return read2;
+}
+function itemInput(asked) {
+  const suggested = asked.options.filter((option) => RECOMMENDED_SUFFIX.test(option.label)).map((o) => plainLabel(o.label));
+  const recommended = asked.multiSelect ? suggested : suggested.slice(0, 1);
+  return {
+    question: asked.question,
+    options: asked.options.map((option) => ({ ...option, label: plainLabel(option.label) })),
+    ...recommended.length === 0 ? {} : { recommended: asked.multiSelect ? recommended : recommended[0] },
+    multiSelect: asked.multiSelect,
+    isBlocking: true
+  };
+}
+function askInputFor(asked, context, impact) {
+  const [only] = asked;
+  if (asked.length === 1 && only !== void 0) return { context, impact, ...itemInput(only) };
+  return {
+    context,
+    impact,
+    questions: asked.map((question, index) => ({
+      topic: question.header ?? `Question ${index + 1}`,
+      ...itemInput(question)
+    }))
+  };
+}
+function modelLabels(asked, item, selection) {
+  return selection.choices.map((choice) => {
+    const index = item.options.findIndex((option) => option.label === choice);
+    const label = asked.options[index]?.label ?? choice;
+    const notes = selection.choiceNotes?.find((note) => note.choice === choice)?.notes.trim();
+    return notes ? `${label} (notes: ${notes})` : label;
+  });
+}
+function toolAnswers(asked, question) {
+  const answers = {};
+  if (question.answer === void 0) return answers;
+  const selections = selectionsOf(question.answer);
+  const items = question.members ?? [question];
+  asked.forEach((each, index) => {
+    const item = items[index];
+    const selection = selections[index];
+    if (item === void 0 || selection === void 0) return;
+    const notes = selection.notes?.trim() ?? "";
+    const picked = modelLabels(each, item, selection);
+    if (selection.other) picked.push(notes === "" ? "Other" : notes);
+    const text3 = picked.join(", ");
+    answers[each.question] = !selection.other && notes !== "" ? `${text3} — notes: ${notes}` : text3;
+  });
+  return answers;
+}
+var ASK_USER_QUESTION, RECOMMENDED_SUFFIX, ASKED_IMPACT;
+var init_ask_user_question = __esm({
+  "src/agents/claude-code/ask-user-question.ts"() {
+    "use strict";
+    init_question();
+    ASK_USER_QUESTION = "AskUserQuestion";
+    RECOMMENDED_SUFFIX = /\s*\(recommended\)\s*$/i;
+    ASKED_IMPACT = "The agent asked this in Claude Code (AskUserQuestion) and goes on with work that does not depend on it; what depends on the answer waits for it.";
+  }
+});
+
+// src/agents/claude-code/session-file.ts
+import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync4, renameSync as renameSync2, rmSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { homedir as homedir3 } from "node:os";
+import { isAbsolute as isAbsolute4, join as join5 } from "node:path";
+function sessionStateDir(env) {
+  const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
+  if (plugin && isAbsolute4(plugin)) return join5(plugin, "sessions");
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute4(state)) return join5(state, "ask-later", "sessions");
+  const home = env.HOME?.trim();
+  return join5(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
+}
+function fileOf(dir, sessionId) {
+  return join5(dir, `${sessionId}.json`);
+}
+function read(dir, sessionId) {
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync4(fileOf(dir, sessionId), "utf8"));
+  } catch {
+    return { woken: {}, plans: {} };
+  }
+  const woken = {};
+  for (const [project, ids] of entries(parsed?.woken)) {
+    if (Array.isArray(ids)) woken[project] = ids.filter((id) => Number.isSafeInteger(id));
+  }
+  const plans = {};
+  for (const [project, digests] of entries(parsed?.plans)) {
+    const clean = {};
+    for (const [digest, id] of entries(digests)) if (Number.isSafeInteger(id)) clean[digest] = id;
+    plans[project] = clean;
+  }
+  return { woken, plans };
+}
+function entries(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+}
+function write(dir, sessionId, next) {
+  mkdirSync2(dir, { recursive: true, mode: 448 });
+  const path = fileOf(dir, sessionId);
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync2(temporary, JSON.stringify(next), { mode: 384 });
+  renameSync2(temporary, path);
+  removeStale(dir);
+}
+function loadWoken(dir, sessionId, project) {
+  return new Set(read(dir, sessionId).woken[project] ?? []);
+}
+function saveWoken(dir, sessionId, project, ids) {
+  const file2 = read(dir, sessionId);
+  write(dir, sessionId, { ...file2, woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } });
+}
+function loadPlan(dir, sessionId, project, digest) {
+  return read(dir, sessionId).plans[project]?.[digest];
+}
+function loadPlans(dir, sessionId, project) {
+  return read(dir, sessionId).plans[project] ?? {};
+}
+function savePlan(dir, sessionId, project, digest, id) {
+  const file2 = read(dir, sessionId);
+  const kept = Object.entries({ ...file2.plans[project], [digest]: id }).slice(-50);
+  write(dir, sessionId, { ...file2, plans: { ...file2.plans, [project]: Object.fromEntries(kept) } });
+}
+function removeStale(dir) {
+  const now = Date.now();
+  try {
+    for (const name of readdirSync(dir)) {
+      const path = join5(dir, name);
+      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+    }
+  } catch {
+  }
+}
+var STALE_MS;
+var init_session_file = __esm({
+  "src/agents/claude-code/session-file.ts"() {
+    "use strict";
+    STALE_MS = 7 * 24 * 60 * 60 * 1e3;
+  }
+});
+
+// src/agents/claude-code/transcript.ts
+import { open } from "node:fs/promises";
+import { setTimeout as delay2 } from "node:timers/promises";
+async function tailLines(path) {
+  if (path === "") return [];
+  let file2;
+  try {
+    file2 = await open(path, "r");
+    const { size } = await file2.stat();
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    await file2.read(buffer, 0, buffer.length, start);
+    const lines = buffer.toString("utf8").split("\n");
+    if (start > 0) lines.shift();
+    const parsed = [];
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      try {
+        const value = JSON.parse(line);
+        if (value !== null && typeof value === "object") parsed.push(value);
+      } catch {
+      }
+    }
+    return parsed;
+  } catch {
+    return [];
+  } finally {
+    await file2?.close().catch(() => void 0);
+  }
+}
+function blocksOf(line) {
+  const content = line.message?.content;
+  return Array.isArray(content) ? content.filter((block2) => block2 !== null && typeof block2 === "object") : [];
+}
+function isToolCall(block2, toolUseId) {
+  return block2.type === "tool_use" && block2.id === toolUseId;
+}
+function callIndex(lines, toolUseId) {
+  return lines.findLastIndex((line) => blocksOf(line).some((block2) => isToolCall(block2, toolUseId)));
+}
+async function textBeforeToolCall(path, toolUseId) {
+  const deadline = Date.now() + CALL_WRITTEN_MS;
+  let lines = await tailLines(path);
+  let end = callIndex(lines, toolUseId);
+  while (end < 0 && path !== "" && Date.now() < deadline) {
+    await delay2(LOOK_AGAIN_MS);
+    lines = await tailLines(path);
+    end = callIndex(lines, toolUseId);
+  }
+  if (end < 0) end = lines.length;
+  const texts = [];
+  const call = lines[end];
+  if (call !== void 0) {
+    const blocks = blocksOf(call);
+    const at = blocks.findIndex((block2) => isToolCall(block2, toolUseId));
+    for (const block2 of blocks.slice(0, at))
+      if (block2.type === "text" && typeof block2.text === "string") texts.push(block2.text);
+  }
+  for (let index = end - 1; index >= 0; index--) {
+    const line = lines[index];
+    if (line === void 0) break;
+    if (line.type === "user" || line.message?.role === "user") break;
+    if (line.type !== "assistant") continue;
+    const blocks = blocksOf(line);
+    if (blocks.some((block2) => block2.type === "tool_use" || block2.type === "tool_result")) break;
+    for (const block2 of blocks.reverse()) {
+      if (block2.type === "text" && typeof block2.text === "string") texts.unshift(block2.text);
+    }
+  }
+  return texts.map((text3) => text3.trim()).filter((text3) => text3 !== "").join("\n\n");
+}
+async function lastPlanFile(path) {
+  const lines = await tailLines(path);
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const blocks = blocksOf(lines[index] ?? {});
+    for (const block2 of blocks.reverse()) {
+      if (block2.type !== "tool_use") continue;
+      const file2 = block2.input?.file_path;
+      if (typeof file2 === "string" && PLAN_FILE.test(file2)) return file2;
+    }
+  }
+  return "";
+}
+function boundedTail(text3, max) {
+  if (text3.length <= max) return text3;
+  const kept = text3.slice(text3.length - (max - 2));
+  const lineStart = kept.indexOf("\n");
+  const from = lineStart >= 0 && lineStart < kept.length / 5 ? kept.slice(lineStart + 1) : kept;
+  return `…
+${from}`;
+}
+var TAIL_BYTES, CALL_WRITTEN_MS, LOOK_AGAIN_MS, PLAN_FILE;
+var init_transcript = __esm({
+  "src/agents/claude-code/transcript.ts"() {
+    "use strict";
+    TAIL_BYTES = 256 * 1024;
+    CALL_WRITTEN_MS = 1500;
+    LOOK_AGAIN_MS = 25;
+    PLAN_FILE = /[\\/]\.claude[\\/]plans[\\/][^\\/]+\.md$/;
+  }
+});
+
+// src/agents/claude-code/capture.ts
+import { createHash as createHash3 } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
+function hookJson(fields, systemMessage) {
+  return JSON.stringify({
+    ...systemMessage === void 0 ? {} : { systemMessage },
+    hookSpecificOutput: { hookEventName: "PreToolUse", ...fields }
+  });
+}
+function deny(reason) {
+  return { output: hookJson({ permissionDecision: "deny", permissionDecisionReason: reason }) };
+}
+function leaveToTerminal(toolName, why) {
+  const what = toolName === EXIT_PLAN_MODE ? "this plan" : "this question";
+  return {
+    output: hookJson(
+      { additionalContext: `ask-later did not park ${what} (${why}), so it is asked in the terminal as usual.` },
+      `ask-later did not park ${what}: ${why}`
+    )
+  };
+}
+function storeFailure(error46) {
+  return error46 instanceof StoreUnavailableError ? "ask-later's inbox does not answer right now" : "ask-later failed unexpectedly";
+}
+async function capture(request, options) {
+  if (options.mode.kind === "terminal") return { output: CARRY_ON };
+  try {
+    if (request.toolName === ASK_USER_QUESTION) return await captureQuestion(request, options);
+    if (request.toolName === EXIT_PLAN_MODE) return await capturePlan(request, options);
+    return { output: CARRY_ON };
+  } catch (error46) {
+    return leaveToTerminal(request.toolName, storeFailure(error46));
+  }
+}
+async function questionContext(request, asked) {
+  const said = await textBeforeToolCall(request.transcriptPath, request.toolUseId);
+  const text3 = said !== "" ? said : asked.map((question) => question.question).join("\n\n");
+  if (asked.length === 1) return boundedTail(text3, CONTEXT_MAX);
+  const rest = setTextLength({
+    context: "",
+    impact: ASKED_IMPACT,
+    members: asked.map((question) => ({ ...question, topic: question.header ?? "Question 10" }))
+  });
+  return boundedTail(text3, Math.max(1, Math.min(CONTEXT_MAX, SET_TEXT_MAX - rest)));
+}
+async function captureQuestion(request, options) {
+  const asked = readAskUserQuestion(request.toolInput);
+  if (typeof asked === "string") return leaveToTerminal(request.toolName, asked);
+  const parsed = parseAskInput(askInputFor(asked, await questionContext(request, asked), ASKED_IMPACT));
+  if (!parsed.ok) return leaveToTerminal(request.toolName, refusal(parsed.reasons));
+  const { waitSeconds: _none, ...spec } = parsed.value;
+  const header = asked.length === 1 ? asked[0]?.header : void 0;
+  const store = await options.store();
+  const parked = await store.park(options.project, {
+    ...spec,
+    origin: { tool: "AskUserQuestion", ...header === void 0 ? {} : { header } }
+  });
+  if (options.mode.kind !== "wait") return deny(parkedReason(parked, options.inbox));
+  const outcome = await store.waitWhilePending(options.project, parked.id, {
+    timeoutMs: options.mode.seconds * 1e3,
+    signal: options.signal
+  });
+  if (outcome === void 0 || outcome.status === "pending" || options.signal.aborted) {
+    return deny(parkedReason(parked, options.inbox, options.mode.seconds));
+  }
+  const claim = await store.claimUndelivered(options.project, {
+    budget: Number.MAX_SAFE_INTEGER,
+    leaseMs: CLAIM_LEASE_MS,
+    questionId: parked.id,
+    via: "tool-result"
+  });
+  const claimed = claim.questions.find((question) => question.id === parked.id);
+  if (claimed === void 0) return deny(parkedReason(parked, options.inbox, options.mode.seconds));
+  const settle = async (sent) => {
+    if (sent) await store.confirmClaim(options.project, claim);
+    else await store.releaseClaim(options.project, claim);
+  };
+  if (claimed.status !== "answered" && claimed.status !== "delivered") {
+    return { ...deny(unansweredReason(claimed)), afterResponse: settle };
+  }
+  const questions = typeof request.toolInput === "string" ? JSON.parse(request.toolInput) : request.toolInput;
+  return {
+    output: hookJson({
+      permissionDecision: "allow",
+      updatedInput: { questions: questions.questions, answers: toolAnswers(asked, claimed) }
+    }),
+    afterResponse: settle
+  };
+}
+function refusal(reasons) {
+  return `it breaks ask-later's rules: ${reasons.join("; ")}`;
+}
+function parkedReason(question, inbox, waitedSeconds) {
+  const what = question.members === void 0 ? `this question as #${question.id}` : `these questions as the set #${question.id} (${question.members.map((m, i) => `${memberRef(question.id, i)} ${m.topic}`).join(", ")})`;
+  const waited = waitedSeconds === void 0 ? "" : ` It was not answered within ${waitedSeconds} s.`;
+  return `ask-later parked ${what} for the person, in ${inbox}, so you are not blocked on it.${waited} Do not ask it again and do not wait for it: leave what depends on the answer, carry on with the rest of your work, or end your turn if nothing else can be done. The answer reaches you on its own (with a later prompt, in a tool result, or as a notification to call collect_answers), naming these questions.`;
+}
+function unansweredReason(question) {
+  const how = question.status === "expired" ? "expired unanswered" : "was dismissed unanswered";
+  return `ask-later parked this question as #${question.id}, and it ${how}: nobody is going to answer it. Decide it yourself, or ask again if a person must decide.`;
+}
+async function planText(request) {
+  const file2 = await lastPlanFile(request.transcriptPath);
+  if (file2 !== "") {
+    const text3 = await readFile2(file2, "utf8").catch(() => "");
+    if (text3.trim() !== "") return text3.trim();
+  }
+  let input = request.toolInput;
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return "";
+    }
+  }
+  const plan = input?.plan;
+  return typeof plan === "string" ? plan.trim() : "";
+}
+function planDecision(question) {
+  if (question.answer === void 0) return void 0;
+  const [selection] = selectionsOf(question.answer);
+  return {
+    approved: selection?.choices.includes(PLAN_APPROVE) === true && !selection.other,
+    notes: selection?.notes?.trim() ?? ""
+  };
+}
+async function capturePlan(request, options) {
+  const plan = await planText(request);
+  if (plan === "") return leaveToTerminal(request.toolName, "no plan file was found in this session");
+  if (plan.length > CONTEXT_MAX) {
+    return leaveToTerminal(
+      request.toolName,
+      `the plan has ${plan.length} characters and the inbox shows at most ${CONTEXT_MAX}`
+    );
+  }
+  const digest = createHash3("sha256").update(plan).digest("hex").slice(0, 16);
+  const store = await options.store();
+  const earlierId = loadPlan(options.stateDir, request.sessionId, options.project, digest);
+  const earlier = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
+  if (earlier !== void 0 && earlier.status === "pending") {
+    return deny(
+      `The person has not decided on this plan yet (#${earlier.id}, in ${options.inbox}). Stay in plan mode and end your turn; the decision reaches you on its own.`
+    );
+  }
+  const decision = earlier === void 0 ? void 0 : planDecision(earlier);
+  if (earlier !== void 0 && decision !== void 0) return planDecided(earlier, decision, options);
+  for (const id of Object.values(loadPlans(options.stateDir, request.sessionId, options.project))) {
+    const older = await store.get(options.project, id);
+    if (older?.status === "pending") await store.cancel(options.project, id);
+  }
+  const parsed = parseAskInput({
+    context: plan,
+    question: "Approve this plan?",
+    impact: "The agent is in plan mode (Claude Code) and changes nothing until the plan is approved. Keep planning, with notes, sends it back to change the plan.",
+    options: [
+      { label: PLAN_APPROVE, description: "Leave plan mode and carry the plan out" },
+      { label: PLAN_KEEP, description: "Stay in plan mode; say in the notes what to change" }
+    ],
+    recommended: PLAN_APPROVE,
+    isBlocking: true
+  });
+  if (!parsed.ok) return leaveToTerminal(request.toolName, refusal(parsed.reasons));
+  const { waitSeconds: _none, ...spec } = parsed.value;
+  const parked = await store.park(options.project, { ...spec, origin: { tool: "ExitPlanMode", plan: digest } });
+  savePlan(options.stateDir, request.sessionId, options.project, digest, parked.id);
+  if (options.mode.kind === "wait") {
+    const outcome = await store.waitWhilePending(options.project, parked.id, {
+      timeoutMs: options.mode.seconds * 1e3,
+      signal: options.signal
+    });
+    const decided = outcome === void 0 ? void 0 : planDecision(outcome);
+    if (outcome !== void 0 && decided !== void 0 && !options.signal.aborted) {
+      return planDecided(outcome, decided, options);
+    }
+  }
+  return deny(
+    `ask-later parked your plan for the person's approval as #${parked.id}, in ${options.inbox}. Stay in plan mode and end your turn: do not start on the plan. The decision reaches you on its own; once it is Approve, call ExitPlanMode again and it goes through.`
+  );
+}
+async function planDecided(question, decision, options) {
+  const notes = decision.notes === "" ? "" : ` Their notes: ${JSON.stringify(decision.notes)}.`;
+  const store = await options.store();
+  const claim = await store.claimUndelivered(options.project, {
+    budget: Number.MAX_SAFE_INTEGER,
+    leaseMs: CLAIM_LEASE_MS,
+    questionId: question.id,
+    via: "tool-result"
+  });
+  const carried = claim.questions.some((claimed) => claimed.id === question.id);
+  const settle = async (sent) => {
+    if (!carried) return;
+    if (sent) await store.confirmClaim(options.project, claim);
+    else await store.releaseClaim(options.project, claim);
+  };
+  if (!decision.approved) {
+    return {
+      ...deny(
+        `The person did not approve this plan (#${question.id}): they want you to keep planning.${notes} Change the plan accordingly before calling ExitPlanMode again.`
+      ),
+      afterResponse: settle
+    };
+  }
+  return {
+    output: hookJson({
+      permissionDecision: "allow",
+      // Claude Code 2.1.332 lets ExitPlanMode through without its dialog only with an updatedInput.
+      updatedInput: {},
+      ...notes === "" ? {} : { additionalContext: `ask-later: the person approved the plan (#${question.id}).${notes}` }
+    }),
+    afterResponse: settle
+  };
+}
+var EXIT_PLAN_MODE, CLAIM_LEASE_MS, CARRY_ON, PLAN_APPROVE, PLAN_KEEP;
+var init_capture = __esm({
+  "src/agents/claude-code/capture.ts"() {
+    "use strict";
+    init_ask_input();
+    init_limits();
+    init_question();
+    init_store_unavailable_error();
+    init_ask_user_question();
+    init_session_file();
+    init_transcript();
+    EXIT_PLAN_MODE = "ExitPlanMode";
+    CLAIM_LEASE_MS = 1e4;
+    CARRY_ON = "{}";
+    PLAN_APPROVE = "Approve";
+    PLAN_KEEP = "Keep planning";
+  }
+});
+
+// src/hook/pre-tool-use.ts
+var pre_tool_use_exports = {};
+__export(pre_tool_use_exports, {
+  capturePreToolUse: () => capturePreToolUse
+});
+import { resolve as resolve3 } from "node:path";
+function fieldsOf2(payload) {
+  const text3 = (key) => typeof payload[key] === "string" ? payload[key] : "";
+  return {
+    toolName: text3("tool_name"),
+    toolInput: payload.tool_input,
+    toolUseId: text3("tool_use_id"),
+    transcriptPath: text3("transcript_path"),
+    sessionId: text3("session_id")
+  };
+}
+async function capturePreToolUse(payload, env, cwd, write2) {
+  const request = fieldsOf2(payload);
+  if (request.toolName === "") throw new HookIoError('the PreToolUse JSON has no "tool_name"');
+  const session = typeof payload.cwd === "string" && payload.cwd.trim() !== "" ? resolve3(cwd, payload.cwd) : cwd;
+  const config3 = loadAgentConfig(env, session);
+  const bound = new AbortController();
+  const timer = setTimeout(
+    () => bound.abort(),
+    WORK_MS + (config3.capture.kind === "wait" ? config3.capture.seconds * 1e3 : 0)
+  );
+  let opened;
+  const store = () => {
+    opened ??= openStore(config3.store, { connection: "minimal" });
+    return opened;
+  };
+  try {
+    const decision = await capture(request, {
+      store,
+      project: config3.project,
+      mode: config3.capture,
+      inbox: config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)",
+      stateDir: sessionStateDir(env),
+      signal: bound.signal
+    });
+    let sent = false;
+    try {
+      await write2(decision.output);
+      sent = true;
+    } finally {
+      await decision.afterResponse?.(sent).catch(() => void 0);
+    }
+  } finally {
+    clearTimeout(timer);
+    await (await opened?.catch(() => void 0))?.close();
+  }
+}
+var WORK_MS;
+var init_pre_tool_use = __esm({
+  "src/hook/pre-tool-use.ts"() {
+    "use strict";
+    init_agent_config();
+    init_capture();
+    init_session_file();
+    init_open();
+    init_hook_io_error();
+    WORK_MS = 8e3;
   }
 });
 
@@ -65523,7 +66752,7 @@ async function deliverWaitingOutcomes(options) {
     await store.close();
   }
 }
-async function deliver(store, { config: config3, deadline, write }) {
+async function deliver(store, { config: config3, deadline, write: write2 }) {
   const project = config3.project;
   const claim = await deadline.race(
     store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
@@ -65533,7 +66762,7 @@ async function deliver(store, { config: config3, deadline, write }) {
   let note;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write(hookOutput("UserPromptSubmit", note.text)), "the note could not be written");
+    await deadline.race(write2(hookOutput("UserPromptSubmit", note.text)), "the note could not be written");
   } catch (error46) {
     await giveBack(store, project, claim, deadline);
     throw error46;
@@ -65575,7 +66804,7 @@ __export(run_exports2, {
   DEADLINE_MS: () => DEADLINE_MS,
   runHook: () => runHook
 });
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 async function runHook(io, env, cwd) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
@@ -65605,22 +66834,33 @@ function exitSoonIfStuck() {
   setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
 }
 async function run(io, env, cwd, deadline, seen) {
-  const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
+  const text3 = await deadline.race(readStdin(io.stdin), "stdin did not end");
   stopReading(io.stdin);
+  const preToolUse = preToolUsePayload(text3);
+  if (preToolUse !== void 0) {
+    deadline.clear();
+    const { capturePreToolUse: capturePreToolUse2 } = await Promise.resolve().then(() => (init_pre_tool_use(), pre_tool_use_exports));
+    await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
+    return;
+  }
+  const input = parsePromptSubmit(text3);
   if (!carriesAnswers(input)) return;
-  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve3(cwd, input.cwd));
+  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve4(cwd, input.cwd));
   seen.store = config3.store.kind;
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
     config: config3,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    write: (output) => new Promise((done, fail2) => {
-      io.stdout.write(output, (error46) => {
-        if (error46) fail2(new HookIoError("stdout could not be written (closed by Claude Code?)"));
-        else done();
-      });
-    })
+    write: (output) => writeOut(io, output)
+  });
+}
+function writeOut(io, output) {
+  return new Promise((done, fail2) => {
+    io.stdout.write(output, (error46) => {
+      if (error46) fail2(new HookIoError("stdout could not be written (closed by Claude Code?)"));
+      else done();
+    });
   });
 }
 function explain2(error46, seen) {
@@ -65774,7 +67014,7 @@ __export(run_exports3, {
   runStatus: () => runStatus
 });
 import { existsSync } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 async function runStatus(io, env, cwd, options = {}) {
   io.stdout.on("error", ignore2);
   io.stderr.on("error", ignore2);
@@ -65813,7 +67053,7 @@ async function run2(io, env, cwd, { deadline, endsAt }, seen) {
   seen.store = location.kind;
   const project = projectFromEnvironment(
     input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
-    input.currentDir === void 0 ? cwd : resolve4(cwd, input.currentDir)
+    input.currentDir === void 0 ? cwd : resolve5(cwd, input.currentDir)
   );
   if (location.kind === "sqlite" && !existsSync(location.path)) {
     return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
@@ -67542,12 +68782,12 @@ var init_stdio2 = __esm({
         this.onclose?.();
       }
       send(message) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const json2 = serializeMessage(message);
           if (this._stdout.write(json2)) {
-            resolve6();
+            resolve7();
           } else {
-            this._stdout.once("drain", resolve6);
+            this._stdout.once("drain", resolve7);
           }
         });
       }
@@ -72572,7 +73812,7 @@ var init_protocol2 = __esm({
               return;
             }
             const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-            await new Promise((resolve6) => setTimeout(resolve6, pollInterval));
+            await new Promise((resolve7) => setTimeout(resolve7, pollInterval));
             options?.signal?.throwIfAborted();
           }
         } catch (error46) {
@@ -72589,7 +73829,7 @@ var init_protocol2 = __esm({
        */
       request(request, resultSchema2, options) {
         const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options ?? {};
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           const earlyReject = (error46) => {
             reject(error46);
           };
@@ -72667,7 +73907,7 @@ var init_protocol2 = __esm({
               if (!parseResult.success) {
                 reject(parseResult.error);
               } else {
-                resolve6(parseResult.data);
+                resolve7(parseResult.data);
               }
             } catch (error46) {
               reject(error46);
@@ -72929,12 +74169,12 @@ var init_protocol2 = __esm({
           }
         } catch {
         }
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           if (signal.aborted) {
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
             return;
           }
-          const timeoutId = setTimeout(resolve6, interval);
+          const timeoutId = setTimeout(resolve7, interval);
           signal.addEventListener("abort", () => {
             clearTimeout(timeoutId);
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -75961,7 +77201,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve6.call(this, root, ref);
+      let _sch = resolve7.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
@@ -75988,7 +77228,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve6(root, ref) {
+    function resolve7(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -76852,7 +78092,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve6(baseURI, relativeURI, options) {
+    function resolve7(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -77243,7 +78483,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize3,
-      resolve: resolve6,
+      resolve: resolve7,
       resolveComponent,
       equal,
       serialize,
@@ -80945,581 +82185,6 @@ var init_server2 = __esm({
   }
 });
 
-// src/core/ask-input.ts
-function quote2(text3) {
-  if (text3.length <= ECHO_MAX) return JSON.stringify(text3);
-  return `${JSON.stringify(`${text3.slice(0, ECHO_MAX)}…`)} (${text3.length} characters)`;
-}
-function describeValue(value) {
-  try {
-    if (value === null) return "null";
-    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
-    switch (typeof value) {
-      case "undefined":
-        return "nothing";
-      case "string":
-        return `the string ${quote2(value)}`;
-      case "number":
-        return Object.is(value, -0) ? "-0" : String(value);
-      case "bigint":
-        return "a bigint";
-      case "boolean":
-        return String(value);
-      case "object":
-        return "an object";
-      default:
-        return `a ${typeof value}`;
-    }
-  } catch {
-    return "a value that could not be read";
-  }
-}
-function lengthOf(value) {
-  return typeof value === "string" || Array.isArray(value) ? String(value.length) : describeValue(value);
-}
-function listFields(names) {
-  return names.map((name) => `\`${name}\``).join(", ");
-}
-function isControl(code3) {
-  return code3 <= 31 || code3 >= 127 && code3 <= 159;
-}
-function codePointName(code3) {
-  const hex3 = `U+${code3.toString(16).toUpperCase().padStart(4, "0")}`;
-  return code3 === 9 ? `a tab (${hex3})` : `the control character ${hex3}`;
-}
-function oneLineProblem(text3) {
-  for (let i = 0; i < text3.length; i++) {
-    const char = text3.charAt(i);
-    const code3 = text3.charCodeAt(i);
-    if (LINE_BREAKS.has(char)) return `must be one line: it contains a line break at character ${i + 1}`;
-    if (isControl(code3))
-      return `must be one line of plain text: it contains ${codePointName(code3)} at character ${i + 1}`;
-    const surrogate = surrogateProblem(text3, i);
-    if (surrogate === "pair") i++;
-    else if (surrogate !== void 0) return surrogate;
-  }
-  return void 0;
-}
-function markdownProblem(text3) {
-  for (let i = 0; i < text3.length; i++) {
-    const code3 = text3.charCodeAt(i);
-    if (code3 === 10 || code3 === 9) continue;
-    if (code3 === 13) {
-      if (text3.charCodeAt(i + 1) === 10) continue;
-      return `must use \\n for line breaks: it contains a carriage return (U+000D) without a line feed at character ${i + 1}`;
-    }
-    if (isControl(code3)) {
-      return `must not contain control characters other than tab and line break: it contains ${codePointName(code3)} at character ${i + 1}`;
-    }
-    const surrogate = surrogateProblem(text3, i);
-    if (surrogate === "pair") i++;
-    else if (surrogate !== void 0) return surrogate;
-  }
-  return void 0;
-}
-function surrogateProblem(text3, i) {
-  const code3 = text3.charCodeAt(i);
-  if (code3 < 55296 || code3 > 57343) return void 0;
-  const next = text3.charCodeAt(i + 1);
-  if (code3 <= 56319 && next >= 56320 && next <= 57343) return "pair";
-  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code3.toString(16).toUpperCase()} at character ${i + 1}`;
-}
-function typeError(expected, required2) {
-  return (issue2) => required2 && issue2.input === void 0 ? `is required: ${expected}` : `must be ${expected}, got ${describeValue(issue2.input)}`;
-}
-function tooLong(max) {
-  return (issue2) => `must be at most ${max} characters, got ${lengthOf(issue2.input)}`;
-}
-function oneLineText(max, required2, forbidOther = false) {
-  const base = external_exports.string({ error: typeError(`a one-line string of at most ${max} characters`, required2) });
-  return (required2 ? base.min(1, { error: "must not be empty" }) : base).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
-    const problem = oneLineProblem(text3);
-    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
-    else if (required2 && text3.length > 0 && text3.trim() === "")
-      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
-    if (forbidOther && isOther(text3)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must not be ${JSON.stringify(OTHER_LABEL)}: every question already offers ${OTHER_LABEL} (with notes) to the person, so leave it out`
-      });
-    }
-  });
-}
-function markdownText(max) {
-  return external_exports.string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) }).min(1, { error: "must not be empty" }).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
-    const problem = markdownProblem(text3);
-    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
-    else if (text3.length > 0 && text3.trim() === "")
-      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
-  });
-}
-function integerIn(min, max, required2) {
-  const error46 = typeError(`an integer from ${min} to ${max}`, required2);
-  return external_exports.int({ error: error46 }).min(min, { error: error46 }).max(max, { error: error46 });
-}
-function labelsOf(options) {
-  if (!Array.isArray(options)) return [];
-  const labels = [];
-  options.forEach((option, index) => {
-    const label = typeof option === "string" ? option : typeof option === "object" && option !== null && "label" in option ? option.label : void 0;
-    if (typeof label === "string" && label.length <= OPTION_LABEL_MAX) labels.push({ label: label.trim(), index });
-  });
-  return labels;
-}
-function duplicateLabelProblem(options) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const { label, index } of labelsOf(options)) {
-    const key = label.toLowerCase();
-    const first = seen.get(key);
-    if (first !== void 0 && label !== "") {
-      return `must have different labels (ignoring case): \`options[${index}]\` repeats ${quote2(label)} from \`options[${first}]\``;
-    }
-    seen.set(key, index);
-  }
-  return void 0;
-}
-function valuesOf(options) {
-  if (!Array.isArray(options)) return [];
-  const values = [];
-  options.forEach((option, index) => {
-    const raw = typeof option === "string" ? option : typeof option === "object" && option !== null ? option.value ?? option.label : void 0;
-    if (typeof raw === "string" && raw.length <= Math.max(OPTION_VALUE_MAX, OPTION_LABEL_MAX)) {
-      values.push({ value: raw.trim(), index });
-    }
-  });
-  return values;
-}
-function duplicateValueProblem(options) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const { value, index } of valuesOf(options)) {
-    const first = seen.get(value);
-    if (first !== void 0 && value !== "") {
-      return `must have different values (a value defaults to the label): \`options[${index}]\` repeats ${quote2(value)} from \`options[${first}]\``;
-    }
-    seen.set(value, index);
-  }
-  return void 0;
-}
-function optionsProblem(options) {
-  return duplicateLabelProblem(options) ?? duplicateValueProblem(options);
-}
-function recommendedProblem(input) {
-  if (typeof input !== "object" || input === null) return void 0;
-  const { recommended, options, multiSelect } = input;
-  const picks = typeof recommended === "string" ? [recommended] : Array.isArray(recommended) ? recommended : [];
-  if (!picks.every((pick2) => typeof pick2 === "string")) return void 0;
-  if (picks.length > 1 && multiSelect !== true) {
-    return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
-  }
-  const labels = labelsOf(options).map(({ label }) => label);
-  if (labels.length === 0) return void 0;
-  const seen = /* @__PURE__ */ new Set();
-  for (const pick2 of picks) {
-    const wanted = pick2.trim();
-    if (seen.has(wanted)) return `must name each label once, got ${quote2(wanted)} more than once`;
-    seen.add(wanted);
-    if (labels.includes(wanted)) continue;
-    const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
-    const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
-    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick2)}${hint}`;
-  }
-  return void 0;
-}
-function suggestField(key, fields) {
-  if (key.length > ECHO_MAX) return void 0;
-  let best;
-  for (const field of fields) {
-    const distance = editDistance(key.toLowerCase(), field.toLowerCase());
-    if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best === void 0 || distance < best.distance)) {
-      best = { field, distance };
-    }
-  }
-  return best?.field;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-function keyList(keys, suggest) {
-  const shown3 = keys.slice(0, 5).map((key) => {
-    const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
-    const suggestion = suggest(key);
-    return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
-  });
-  const more = keys.length > shown3.length ? ` and ${keys.length - shown3.length} more` : "";
-  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown3.join(", ")}${more}`;
-}
-function unknownFieldsMessage(keys) {
-  return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
-}
-function unknownMemberFieldsMessage(keys) {
-  const optional2 = MEMBER_FIELDS.filter((field) => !MEMBER_REQUIRED.includes(field));
-  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
-}
-function duplicateTopicProblem(members) {
-  if (!Array.isArray(members)) return void 0;
-  const seen = /* @__PURE__ */ new Map();
-  for (const [index, member] of members.entries()) {
-    const topic = typeof member === "object" && member !== null ? member.topic : void 0;
-    if (typeof topic !== "string" || topic.trim() === "" || topic.length > TOPIC_MAX) continue;
-    const key = topic.trim().toLowerCase();
-    const first = seen.get(key);
-    if (first !== void 0) {
-      return `must have different topics (ignoring case): \`questions[${index}].topic\` repeats ${quote2(topic.trim())} from \`questions[${first}].topic\``;
-    }
-    seen.set(key, index);
-  }
-  return void 0;
-}
-function setSizeProblem(input) {
-  if (typeof input !== "object" || input === null) return void 0;
-  const { context, impact, ticket: ticket2, questions } = input;
-  if (!Array.isArray(questions)) return void 0;
-  const text3 = (value) => typeof value === "string" ? value : "";
-  const field = (object4, key) => typeof object4 === "object" && object4 !== null ? object4[key] : void 0;
-  const length = setTextLength({
-    context: text3(context),
-    impact: text3(impact),
-    ticket: text3(ticket2),
-    members: questions.map((member) => {
-      const options = field(member, "options");
-      return {
-        topic: text3(field(member, "topic")),
-        question: text3(field(member, "question")),
-        context: text3(field(member, "context")),
-        impact: text3(field(member, "impact")),
-        options: (Array.isArray(options) ? options : []).map((option) => ({
-          label: typeof option === "string" ? option : text3(field(option, "label")),
-          description: text3(field(option, "description"))
-        }))
-      };
-    })
-  });
-  if (length <= SET_TEXT_MAX) return void 0;
-  return `must fit in one chat message: the set's texts (context, impact, ticket, and each question's topic, question, options and added context and impact) come to ${length} characters, at most ${SET_TEXT_MAX}. Shorten them by ${length - SET_TEXT_MAX}, or park fewer questions in the set`;
-}
-function shapeProblem(input, field) {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return void 0;
-  const object4 = input;
-  if (object4.questions !== void 0) {
-    return object4[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
-  }
-  if (object4[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
-  return `is required: ${ITEM_EXPECTED[field]}`;
-}
-function isSetCall(input) {
-  return typeof input === "object" && input !== null && input.questions !== void 0;
-}
-function formatPath(path) {
-  let text3 = "";
-  for (const key of path) {
-    text3 += typeof key === "number" ? `[${key}]` : text3 === "" ? String(key) : `.${String(key)}`;
-  }
-  return text3;
-}
-function reasonsFrom(issues, input, prefix) {
-  const reasons = [];
-  for (const issue2 of issues) {
-    const path = [...prefix, ...issue2.path];
-    if (issue2.code === "invalid_union") {
-      const branch = issue2.errors.find(
-        (errors) => !errors.some((e) => e.path.length === 0 && e.code === "invalid_type")
-      );
-      if (branch !== void 0) {
-        reasons.push(...reasonsFrom(branch, input, path));
-        continue;
-      }
-    }
-    const subject = path.length === 0 ? "The arguments" : `\`${formatPath(path)}\``;
-    reasons.push({ path, text: `${subject} ${issue2.message}` });
-  }
-  return reasons;
-}
-function order(reason) {
-  const [field] = reason.path;
-  const rank = field === void 0 ? -1 : FIELDS2.indexOf(field);
-  return [rank, reason.path.length];
-}
-function normaliseMarkdown(text3) {
-  return text3.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
-}
-function normaliseOption(option) {
-  if (typeof option === "string") return { label: option.trim() };
-  const label = option.label.trim();
-  const value = option.value?.trim();
-  const description = option.description?.trim();
-  return {
-    label,
-    ...value !== void 0 && value !== label ? { value } : {},
-    ...description ? { description } : {}
-  };
-}
-function normaliseRecommended(recommended, options) {
-  if (recommended === void 0) return {};
-  const wanted = new Set([recommended].flat().map((label) => label.trim()));
-  return { recommended: options.map((option) => option.label).filter((label) => wanted.has(label)) };
-}
-function normaliseItem(item) {
-  const options = item.options.map(normaliseOption);
-  return {
-    question: item.question.trim(),
-    options,
-    ...normaliseRecommended(item.recommended, options),
-    multiSelect: item.multiSelect ?? false,
-    isBlocking: item.isBlocking
-  };
-}
-function normaliseMember(member) {
-  const context = member.context === void 0 ? "" : normaliseMarkdown(member.context);
-  const impact = member.impact === void 0 ? "" : normaliseMarkdown(member.impact);
-  return {
-    topic: member.topic.trim(),
-    ...normaliseItem(member),
-    ...context === "" ? {} : { context },
-    ...impact === "" ? {} : { impact }
-  };
-}
-function parseAskInput(raw) {
-  try {
-    const result = askInputSchema.safeParse(raw);
-    if (!result.success) {
-      const sorted = reasonsFrom(result.error.issues, raw, []).map((reason, index) => ({ reason, index, key: order(reason) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.index - b.index);
-      const reasons = [...new Set(sorted.map(({ reason }) => reason.text))];
-      if (reasons.length > REASONS_MAX) {
-        const more = reasons.length - REASONS_MAX;
-        return { ok: false, reasons: [...reasons.slice(0, REASONS_MAX), `…and ${more} more problems`] };
-      }
-      return { ok: false, reasons: reasons.length > 0 ? reasons : ["The arguments break the input schema"] };
-    }
-    const input = result.data;
-    const ticket2 = input.ticket?.trim();
-    const common = {
-      context: normaliseMarkdown(input.context),
-      impact: normaliseMarkdown(input.impact),
-      ...ticket2 ? { ticket: ticket2 } : {},
-      ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
-      ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds }
-    };
-    if (input.questions !== void 0) {
-      const members = input.questions.map(normaliseMember);
-      return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
-    }
-    const { question, options, isBlocking } = input;
-    if (question === void 0 || options === void 0 || isBlocking === void 0) {
-      return { ok: false, reasons: ["The arguments break the input schema"] };
-    }
-    const item = normaliseItem({
-      question,
-      options,
-      isBlocking,
-      recommended: input.recommended,
-      multiSelect: input.multiSelect
-    });
-    return { ok: true, value: { ...common, ...item } };
-  } catch {
-    return { ok: false, reasons: ["The arguments could not be read: send plain JSON data"] };
-  }
-}
-function formatRefusal(reasons) {
-  const lines = reasons.length > 0 ? reasons : ["The arguments break the input schema"];
-  return `ask_later refused the question; nothing was stored. Fix these and call again:
-${lines.map((reason) => `- ${reason}`).join("\n")}`;
-}
-var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
-var init_ask_input = __esm({
-  "src/core/ask-input.ts"() {
-    "use strict";
-    init_zod();
-    init_limits();
-    init_question();
-    ECHO_MAX = 40;
-    REASONS_MAX = 20;
-    FIELDS2 = [
-      "context",
-      "question",
-      "impact",
-      "isBlocking",
-      "options",
-      "recommended",
-      "multiSelect",
-      "questions",
-      "ticket",
-      "expiresInSeconds",
-      "waitSeconds"
-    ];
-    REQUIRED_FIELDS = ["context", "question", "impact", "isBlocking", "options"];
-    ITEM_FIELDS = ["question", "options", "isBlocking", "recommended", "multiSelect"];
-    MEMBER_FIELDS = [
-      "topic",
-      "question",
-      "options",
-      "isBlocking",
-      "recommended",
-      "multiSelect",
-      "context",
-      "impact"
-    ];
-    MEMBER_REQUIRED = ["topic", "question", "options", "isBlocking"];
-    LINE_BREAKS = /* @__PURE__ */ new Set(["\n", "\r", "", "\u2028", "\u2029"]);
-    isOther = (label) => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
-    optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
-    OPTION_SHAPE = "a one-line string or an object {label, value?, description?}";
-    optionObjectSchema = external_exports.strictObject(
-      {
-        label: optionLabelSchema.describe(
-          `What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`
-        ),
-        value: oneLineText(OPTION_VALUE_MAX, true).optional().describe(
-          `Optional: a stable value for this option that you get back beside the label (such as "pg"): one line, at most ${OPTION_VALUE_MAX} characters; default the label. Values must differ.`
-        ),
-        description: oneLineText(OPTION_DESCRIPTION_MAX, false).optional().describe(
-          `Optional: one line under the label saying what this answer means or leads to, at most ${OPTION_DESCRIPTION_MAX} characters.`
-        )
-      },
-      {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? `has ${keyList(issue2.keys, () => void 0)}: an option is a string or {label, value, description}` : `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}`
-      }
-    );
-    optionSchema = external_exports.union(
-      [
-        optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
-        optionObjectSchema
-      ],
-      { error: (issue2) => `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}` }
-    );
-    questionSchema = oneLineText(QUESTION_MAX, true).describe(
-      `The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`
-    );
-    isBlockingSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", true) }).describe(
-      "true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
-    );
-    OPTIONS_DESCRIPTION = `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back (default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
-    optionsSchema = external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
-      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
-    }).max(OPTIONS_MAX, {
-      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
-    }).check(
-      external_exports.refine((options) => optionsProblem(options) === void 0, {
-        when: () => true,
-        error: (issue2) => optionsProblem(issue2.input) ?? "must have different labels and values"
-      })
-    );
-    RECOMMENDED_EXPECTED = "a string copied from one of the options' labels (with multiSelect, a list of them)";
-    recommendedSchema = external_exports.union(
-      [
-        external_exports.string(),
-        external_exports.array(external_exports.string({ error: typeError("a string copied from one of the options' labels", true) })).min(1, { error: "must name at least one label when it is a list" })
-      ],
-      { error: typeError(RECOMMENDED_EXPECTED, false) }
-    );
-    RECOMMENDED_DESCRIPTION = "The label of the option you recommend, copied exactly from `options` (with `multiSelect`, a list of labels). It is starred and preselected, so the person can send it with one click.";
-    multiSelectSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", false) });
-    MULTI_SELECT_DESCRIPTION = "Default false. true lets the person pick several options (and write notes per option).";
-    memberSchema = external_exports.strictObject(
-      {
-        topic: oneLineText(TOPIC_MAX, true).describe(
-          `Required. A short name for this question ("Database", "Cache"), shown as its heading and tab: one line, at most ${TOPIC_MAX} characters. Topics must differ.`
-        ),
-        question: questionSchema.describe(`Required. ${questionSchema.description ?? ""}`),
-        options: optionsSchema.describe(`Required. ${OPTIONS_DESCRIPTION}`),
-        isBlocking: isBlockingSchema.describe(`Required boolean. ${isBlockingSchema.description ?? ""}`),
-        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
-        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
-        context: markdownText(MEMBER_CONTEXT_MAX).optional().describe(
-          `Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`
-        ),
-        impact: markdownText(MEMBER_IMPACT_MAX).optional().describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`)
-      },
-      {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownMemberFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(MEMBER_REQUIRED)} (and optionally more), got ${describeValue(issue2.input)}`
-      }
-    ).check(
-      external_exports.refine((input) => recommendedProblem(input) === void 0, {
-        when: () => true,
-        path: ["recommended"],
-        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
-      })
-    );
-    questionsSchema = external_exports.array(memberSchema, {
-      error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
-    }).min(SET_MEMBERS_MIN, {
-      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)} (park one question with \`question\` and \`options\` instead)`
-    }).max(SET_MEMBERS_MAX, {
-      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)}: a set is one chat message, and Discord fits one picker per question and a row of buttons in it. Park the rest as another set`
-    }).check(
-      external_exports.refine((members) => duplicateTopicProblem(members) === void 0, {
-        when: () => true,
-        error: (issue2) => duplicateTopicProblem(issue2.input) ?? "must have different topics"
-      })
-    );
-    ITEM_EXPECTED = {
-      question: `a one-line string of at most ${QUESTION_MAX} characters`,
-      options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
-      isBlocking: "a JSON boolean (true or false, not a string)",
-      recommended: RECOMMENDED_EXPECTED,
-      multiSelect: "a JSON boolean"
-    };
-    askInputSchema = external_exports.strictObject(
-      {
-        context: markdownText(CONTEXT_MAX).describe(
-          `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, what you found, what the choice is between. The person reads it in Slack or Discord without your session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters. A set shares it.`
-        ),
-        question: questionSchema.optional().describe(`Required for one question (a set has \`questions\` instead). ${questionSchema.description ?? ""}`),
-        impact: markdownText(IMPACT_MAX).describe(
-          `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters. A set shares it.`
-        ),
-        isBlocking: isBlockingSchema.optional().describe(
-          `Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ""}`
-        ),
-        options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
-        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
-        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
-        questions: questionsSchema.optional().describe(
-          `Instead of \`question\`, \`options\`, \`isBlocking\`, \`recommended\` and \`multiSelect\`: a set of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} related questions that the person answers together and sends as one after a review. Each has a short \`topic\`, its own \`question\`, \`options\` and \`isBlocking\`, optional \`recommended\` and \`multiSelect\`, and optional \`context\` and \`impact\` it adds to the set's. The set gets one id (#12; its questions are #12.1, #12.2, …) and its answers arrive together. All the set's texts together: at most ${SET_TEXT_MAX} characters.`
-        ),
-        ticket: oneLineText(TICKET_MAX, false).optional().describe(
-          `Optional. A one-line reference shown with the question, such as "#3528" or "PROJ-12"; at most ${TICKET_MAX} characters. No tracker is read.`
-        ),
-        expiresInSeconds: integerIn(EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, false).optional().describe(
-          `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to keep the question until it is answered.`
-        ),
-        waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false).optional().describe(
-          `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer then comes with a later prompt.`
-        )
-      },
-      {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(REQUIRED_FIELDS)} (and optionally more), got ${describeValue(issue2.input)}`
-      }
-    ).check(
-      ...ITEM_FIELDS.map(
-        (field) => external_exports.refine((input) => shapeProblem(input, field) === void 0, {
-          when: () => true,
-          path: [field],
-          error: (issue2) => shapeProblem(issue2.input, field) ?? "is misplaced"
-        })
-      ),
-      external_exports.refine((input) => isSetCall(input) || recommendedProblem(input) === void 0, {
-        when: () => true,
-        path: ["recommended"],
-        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
-      }),
-      external_exports.refine((input) => setSizeProblem(input) === void 0, {
-        when: () => true,
-        path: ["questions"],
-        error: (issue2) => setSizeProblem(issue2.input) ?? "must fit in one chat message"
-      })
-    );
-  }
-});
-
 // src/mcp/describe.ts
 function questionSummary(q) {
   if (q.members === void 0) return q.question;
@@ -81589,9 +82254,11 @@ function structuredQuestion(q) {
   const items = itemsOf(q).map((item, index) => {
     const topic = q.members?.[index]?.topic;
     const selection = selections[index];
+    const header = q.origin?.tool === "AskUserQuestion" ? topic ?? q.origin.header : void 0;
     return {
       ref: q.members === void 0 ? `#${q.id}` : memberRef(q.id, index),
       ...topic === void 0 ? {} : { topic },
+      ...header === void 0 ? {} : { header },
       question: item.question,
       blocking: item.isBlocking,
       ...selection === void 0 ? {} : { answer: structuredAnswer(item, selection) }
@@ -81602,6 +82269,7 @@ function structuredQuestion(q) {
     status: q.status,
     blocking: q.isBlocking,
     ...q.ticket === void 0 ? {} : { ticket: q.ticket },
+    ...q.origin === void 0 ? {} : { askedWith: q.origin.tool },
     items,
     ...q.answer === void 0 ? {} : { answeredBy: who2(q.answer.by), answeredAt: iso(q.answer.at) },
     ...q.closure?.by === void 0 ? {} : { closedBy: who2(q.closure.by) },
@@ -81652,6 +82320,7 @@ var init_structured = __esm({
     itemSchema = external_exports.object({
       ref: external_exports.string().describe("#12 for a question; #12.1, #12.2, … for the questions of a set."),
       topic: external_exports.string().optional().describe("The topic of a question of a set."),
+      header: external_exports.string().optional().describe("The header you gave the question when you asked it with AskUserQuestion."),
       question: external_exports.string(),
       blocking: external_exports.boolean(),
       answer: answerSchema.optional()
@@ -81661,6 +82330,7 @@ var init_structured = __esm({
       status: external_exports.enum(QUESTION_STATUSES),
       blocking: external_exports.boolean().describe("Part of your work waits on it (for a set: on one of its questions)."),
       ticket: external_exports.string().optional(),
+      askedWith: external_exports.enum(ORIGIN_TOOLS).optional().describe("You asked it with this tool of your own, and ask-later parked it for the person."),
       items: external_exports.array(itemSchema).describe("The question, or each question of a set, with the answer when there is one."),
       answeredBy: external_exports.string().optional().describe('Who answered, and where: "NAME on Slack (user U123)".'),
       answeredAt: external_exports.string().optional().describe("When (ISO 8601)."),
@@ -81856,6 +82526,67 @@ ${questionState(result.question)}`
   }
 });
 
+// src/mcp/capture-question.ts
+function readRequest(args) {
+  const object4 = argsObject(args);
+  if (!object4) return "capture_question takes the hook’s fields as an object";
+  const extra = Object.keys(object4).filter((key) => !FIELDS3.includes(key));
+  if (extra.length > 0) return `capture_question takes ${FIELDS3.join(", ")}; got ${extra.slice(0, 5).join(", ")}`;
+  for (const field of FIELDS3) {
+    if (typeof object4[field] !== "string") {
+      return `Expected \`${field}\` to be a string (set by ask-later's PreToolUse hook), got ${object4[field] === null ? "null" : typeof object4[field]}`;
+    }
+  }
+  return {
+    toolName: object4.tool_name,
+    toolInput: object4.tool_input,
+    toolUseId: object4.tool_use_id,
+    transcriptPath: object4.transcript_path,
+    sessionId: object4.session_id
+  };
+}
+function captureQuestionTool(options) {
+  const field = external_exports.string().describe("Set by ask-later’s PreToolUse hook.");
+  return {
+    name: "capture_question",
+    title: "Park a question asked with AskUserQuestion (hook only)",
+    description: "Used by ask-later's PreToolUse hook when you call AskUserQuestion or ExitPlanMode: it parks that question in the person's inbox. Do not call it yourself; to park a question, call ask_later.",
+    inputSchema: external_exports.strictObject({
+      tool_name: field,
+      tool_input: field,
+      tool_use_id: field,
+      transcript_path: field,
+      session_id: field
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async run(args, context) {
+      const request = readRequest(args);
+      if (typeof request === "string") return errorResult(request);
+      const decision = await capture(request, {
+        store: context.store,
+        project: context.project,
+        mode: options.mode,
+        inbox: options.inbox,
+        stateDir: options.stateDir,
+        signal: context.signal
+      });
+      const settle = decision.afterResponse;
+      if (settle) context.afterResponse(settle);
+      return textResult(decision.output);
+    }
+  };
+}
+var FIELDS3;
+var init_capture_question = __esm({
+  "src/mcp/capture-question.ts"() {
+    "use strict";
+    init_zod();
+    init_capture();
+    init_tool();
+    FIELDS3 = ["tool_name", "tool_input", "tool_use_id", "transcript_path", "session_id"];
+  }
+});
+
 // src/core/turns.ts
 var waiterLease, turnOwner, TURN_LEASE_MS;
 var init_turns = __esm({
@@ -81876,7 +82607,7 @@ function outcomesNote(questions, waiting, next) {
 function nothingResult(text3) {
   return structuredResult(text3, { note: text3 === HOOK_NOTHING ? NOTHING_WAITING : text3, questions: [] });
 }
-function readRequest(args) {
+function readRequest2(args) {
   const object4 = argsObject(args);
   if (!object4) return "collect_answers takes an object of arguments (none when you call it yourself)";
   const known = ["for", ...HOOK_FIELDS];
@@ -81948,7 +82679,7 @@ function collectAnswersTool(options) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, context) {
-      const request = readRequest(args);
+      const request = readRequest2(args);
       if (typeof request === "string") return errorResult(request);
       const reach = reachOf(request, options);
       const empty = request.for === void 0 ? NOTHING_WAITING : HOOK_NOTHING;
@@ -82146,7 +82877,8 @@ function createMcpServer(options) {
     getAnswerTool,
     listQuestionsTool,
     cancelQuestionTool,
-    collectAnswersTool({ midturn: options.midturn ?? "blocking" })
+    collectAnswersTool({ midturn: options.midturn ?? "blocking" }),
+    captureQuestionTool(options.capture ?? { mode: { kind: "park" }, inbox: SOME_INBOX, stateDir: "" })
   ];
   const listed = tools.map((tool) => ({
     name: tool.name,
@@ -82179,11 +82911,11 @@ function createMcpServer(options) {
   });
   return server;
 }
-function lazyStore(open) {
+function lazyStore(open2) {
   let opening;
   return {
     get: () => {
-      opening ??= open().catch((error46) => {
+      opening ??= open2().catch((error46) => {
         opening = void 0;
         throw error46;
       });
@@ -82195,7 +82927,7 @@ function lazyStore(open) {
     }
   };
 }
-var SERVER_NAME, INSTRUCTIONS, AskLaterServer;
+var SERVER_NAME, INSTRUCTIONS, SOME_INBOX, AskLaterServer;
 var init_mcp = __esm({
   "src/mcp/index.ts"() {
     "use strict";
@@ -82204,12 +82936,14 @@ var init_mcp = __esm({
     init_zod();
     init_ask_later();
     init_cancel_question();
+    init_capture_question();
     init_collect_answers();
     init_get_answer();
     init_list_questions();
     init_tool();
     SERVER_NAME = "ask-later";
     INSTRUCTIONS = "ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later prompt or tool result, marked as coming from ask-later. When a notification says an ask-later answer is ready, call collect_answers. Read delivered answers and notes as the person’s own words.";
+    SOME_INBOX = "the person's ask-later inbox";
     AskLaterServer = class extends Server {
       #afterResponse = /* @__PURE__ */ new Map();
       /** Run `work` once the response to `requestId` was written, or with `sent` false when `signal` aborts first. */
@@ -82246,9 +82980,9 @@ var init_mcp = __esm({
 });
 
 // src/mcp/version.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 function packageVersion() {
-  const pkg = JSON.parse(readFileSync4(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync5(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 var init_version = __esm({
@@ -82267,11 +83001,13 @@ async function runMcp(env, cwd) {
   let location;
   let project;
   let midturn;
+  let capture2;
   try {
     const config3 = loadAgentConfig(env, cwd);
     location = config3.store;
     project = config3.project;
     midturn = config3.midturn;
+    capture2 = config3.capture;
   } catch (error46) {
     if (!(error46 instanceof ConfigError)) throw error46;
     configProblem = error46.message;
@@ -82287,10 +83023,11 @@ async function runMcp(env, cwd) {
     store: store.get,
     version: packageVersion(),
     ...configProblem ? { configProblem } : {},
-    ...midturn ? { midturn } : {}
+    ...midturn ? { midturn } : {},
+    ...capture2 && location ? { capture: { mode: capture2, inbox: inboxOf(location), stateDir: sessionStateDir(env) } } : {}
   });
-  const closed = new Promise((resolve6) => {
-    server.onclose = () => resolve6();
+  const closed = new Promise((resolve7) => {
+    server.onclose = () => resolve7();
   });
   await server.connect(new StdioServerTransport());
   process.stdin.once("end", () => void server.close());
@@ -82298,76 +83035,20 @@ async function runMcp(env, cwd) {
   await store.close();
   return 0;
 }
+function inboxOf(location) {
+  return location.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
+}
 var init_run4 = __esm({
   "src/mcp/run.ts"() {
     "use strict";
     init_stdio2();
     init_agent_config();
+    init_session_file();
     init_config_error();
     init_project2();
     init_open();
     init_mcp();
     init_version();
-  }
-});
-
-// src/waiter/session.ts
-import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync5, renameSync as renameSync2, rmSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
-import { homedir as homedir3 } from "node:os";
-import { isAbsolute as isAbsolute4, join as join5 } from "node:path";
-function sessionStateDir(env) {
-  const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
-  if (plugin && isAbsolute4(plugin)) return join5(plugin, "sessions");
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute4(state)) return join5(state, "ask-later", "sessions");
-  const home = env.HOME?.trim();
-  return join5(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
-}
-function fileOf(dir, sessionId) {
-  return join5(dir, `${sessionId}.json`);
-}
-function read(dir, sessionId) {
-  try {
-    const parsed = JSON.parse(readFileSync5(fileOf(dir, sessionId), "utf8"));
-    const woken = parsed?.woken;
-    if (woken === null || typeof woken !== "object" || Array.isArray(woken)) return { woken: {} };
-    const clean = {};
-    for (const [project, ids] of Object.entries(woken)) {
-      if (Array.isArray(ids)) clean[project] = ids.filter((id) => Number.isSafeInteger(id));
-    }
-    return { woken: clean };
-  } catch {
-    return { woken: {} };
-  }
-}
-function loadWoken(dir, sessionId, project) {
-  return new Set(read(dir, sessionId).woken[project] ?? []);
-}
-function saveWoken(dir, sessionId, project, ids) {
-  mkdirSync2(dir, { recursive: true, mode: 448 });
-  const file2 = read(dir, sessionId);
-  const next = { woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } };
-  const path = fileOf(dir, sessionId);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync2(temporary, JSON.stringify(next), { mode: 384 });
-  renameSync2(temporary, path);
-  removeStale(dir);
-}
-function removeStale(dir) {
-  const now = Date.now();
-  try {
-    for (const name of readdirSync(dir)) {
-      const path = join5(dir, name);
-      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
-    }
-  } catch {
-  }
-}
-var STALE_MS;
-var init_session = __esm({
-  "src/waiter/session.ts"() {
-    "use strict";
-    STALE_MS = 7 * 24 * 60 * 60 * 1e3;
   }
 });
 
@@ -82381,8 +83062,8 @@ __export(run_exports5, {
   wakeLine: () => wakeLine
 });
 import { randomUUID as randomUUID3 } from "node:crypto";
-import { resolve as resolve5 } from "node:path";
-import { setTimeout as delay2 } from "node:timers/promises";
+import { resolve as resolve6 } from "node:path";
+import { setTimeout as delay3 } from "node:timers/promises";
 function parseInput(text3) {
   let value;
   try {
@@ -82402,7 +83083,7 @@ function parseInput(text3) {
 async function runWaiter(io, env, cwd, options = {}) {
   try {
     const input = parseInput(await withTimeout(readStdin(io.stdin), 5e3, "stdin did not end"));
-    const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve5(cwd, input.cwd));
+    const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve6(cwd, input.cwd));
     if (config3.wake === "off") return 0;
     const store = options.store ?? await openStore(config3.store, { pollIntervalMs: 100 });
     try {
@@ -82466,7 +83147,7 @@ async function wait(store, config3, input, env, options) {
         if (sessionGone()) return void 0;
         const left = deadline - Date.now();
         if (left <= 0) throw error46;
-        await delay2(Math.min(backoff, left), void 0, options.signal ? { signal: options.signal } : {}).catch(
+        await delay3(Math.min(backoff, left), void 0, options.signal ? { signal: options.signal } : {}).catch(
           () => void 0
         );
         backoff = Math.min(backoff * 2, RETRY_MAX_MS2);
@@ -82518,6 +83199,7 @@ var init_run5 = __esm({
   "src/waiter/run.ts"() {
     "use strict";
     init_agent_config();
+    init_session_file();
     init_config_error();
     init_question();
     init_turns();
@@ -82528,7 +83210,6 @@ var init_run5 = __esm({
     init_open();
     init_engine_missing_error();
     init_store_unavailable_error();
-    init_session();
     WAITER_MAX_MS = 23 * 60 * 60 * 1e3;
     WAITER_LEASE_MS = 6e4;
     WAKE_EXIT_CODE = 2;
@@ -88710,8 +89391,8 @@ function closesCleanly(text3) {
   const tokens = parser.parse(`${text3}
 
 # ${sentinel}`, {});
-  const open = tokens.at(-3);
-  return open?.type === "heading_open" && open.level === 0 && tokens.at(-2)?.content === sentinel;
+  const open2 = tokens.at(-3);
+  return open2?.type === "heading_open" && open2.level === 0 && tokens.at(-2)?.content === sentinel;
 }
 function nestHeadings(text3, shift) {
   const lines = text3.split("\n");
@@ -89138,14 +89819,14 @@ var init_args = __esm({
 });
 
 // src/tokens/format.ts
-import { createHash as createHash3, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash as createHash4, randomBytes, timingSafeEqual } from "node:crypto";
 function newToken() {
   const id = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 32]).join("");
   const token = `${TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
   return { token, id };
 }
 function hashToken(token) {
-  return createHash3("sha256").update(token).digest("hex");
+  return createHash4("sha256").update(token).digest("hex");
 }
 var ID_ALPHABET;
 var init_format3 = __esm({

@@ -127,6 +127,19 @@ var init_unconfirmed_delivery_error = __esm({
   }
 });
 
+// hook-stub:pre-tool-use
+var pre_tool_use_exports = {};
+__export(pre_tool_use_exports, {
+  capturePreToolUse: () => capturePreToolUse
+});
+async function capturePreToolUse() {
+  throw new Error("hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook");
+}
+var init_pre_tool_use = __esm({
+  "hook-stub:pre-tool-use"() {
+  }
+});
+
 // src/core/limits.ts
 var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, OPTION_VALUE_MAX, SET_MEMBERS_MIN, SET_MEMBERS_MAX, TOPIC_MAX, MEMBER_CONTEXT_MAX, MEMBER_IMPACT_MAX, SET_TEXT_MAX, LIMITS;
 var init_limits = __esm({
@@ -185,8 +198,9 @@ function itemsOf(spec) {
   return spec.members ?? [spec];
 }
 function askInputOf(spec) {
-  if (spec.members === void 0) return { ...spec };
-  const { members, isBlocking: _derived, ...common } = spec;
+  const { origin: _notAnArgument, ...rest } = spec;
+  if (rest.members === void 0) return { ...rest };
+  const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };
 }
 function memberRef(id, member) {
@@ -195,11 +209,12 @@ function memberRef(id, member) {
 function selectionsOf(reply) {
   return "members" in reply ? reply.members : [reply];
 }
-var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var QUESTION_STATUSES, ORIGIN_TOOLS, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
     PLATFORMS = ["slack", "discord", "web"];
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
@@ -317,10 +332,17 @@ function renderDeliveryEntry(q) {
     const selections = selectionsOf(answer);
     const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
     if (q.members === void 0) {
-      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join("\n");
+      return [
+        `### #${q.id} answered`,
+        ...originLines(q),
+        ...questionLines(q),
+        ...answerLines(q, selections[0]),
+        by
+      ].join("\n");
     }
     return [
       `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...originLines(q),
       ...ticketLines(q),
       ...q.members.flatMap((member, index) => [
         memberHeading(q.id, index, member),
@@ -332,10 +354,20 @@ function renderDeliveryEntry(q) {
   }
   if (q.status === "dismissed") {
     const by = q.closure?.by === void 0 ? "" : ` by ${who(q.closure.by)}`;
-    return [`### #${q.id} dismissed unanswered${by}${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+    return [
+      `### #${q.id} dismissed unanswered${by}${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE
+    ].join("\n");
   }
   if (q.status === "expired") {
-    return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+    return [
+      `### #${q.id} expired unanswered${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE
+    ].join("\n");
   }
   return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
 }
@@ -395,6 +427,20 @@ function footer(waiting, next) {
 function hookOutput(event, additionalContext) {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
 }
+function originLines(q) {
+  switch (q.origin?.tool) {
+    case void 0:
+      return [];
+    case "AskUserQuestion":
+      return q.members === void 0 ? [
+        `You asked this with AskUserQuestion${q.origin.header === void 0 ? "" : ` (header "${oneLine(q.origin.header)}")`}; ask-later parked it for the person.`
+      ] : ["You asked these with AskUserQuestion (each topic is your header); ask-later parked them for the person."];
+    case "ExitPlanMode":
+      return [
+        "Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through."
+      ];
+  }
+}
 function ticketLines(q) {
   return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
 }
@@ -438,7 +484,7 @@ var init_delivery_note = __esm({
     HEADER = [
       "## ask-later: outcomes of the questions you parked",
       "",
-      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
+      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
     PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
@@ -716,7 +762,8 @@ var init_http_store = __esm({
         this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
       }
       async park(project, spec) {
-        return (await this.#call("park", { project, spec: askInputOf(spec) })).question;
+        const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -1947,7 +1994,7 @@ function readItem(read, item, path, version) {
     }
     const object = read.object(option, at);
     const label = read.string(object, "label", at);
-    const value = version === "3" ? read.optionalString(object, "value", at) : void 0;
+    const value = version >= "3" ? read.optionalString(object, "value", at) : void 0;
     const description = read.optionalString(object, "description", at);
     const parsed = { label };
     if (value !== void 0) parsed.value = value;
@@ -1961,7 +2008,7 @@ function readItem(read, item, path, version) {
     isBlocking: read.boolean(item, "isBlocking", path)
   };
   if (item.recommended !== void 0) {
-    result.recommended = version === "3" ? read.strings(item, "recommended", path) : [read.string(item, "recommended", path)];
+    result.recommended = version >= "3" ? read.strings(item, "recommended", path) : [read.string(item, "recommended", path)];
   }
   return result;
 }
@@ -1976,7 +2023,8 @@ function readSpec(read, text, version) {
   if (ticket !== void 0) common.ticket = ticket;
   const expiresInSeconds = read.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
-  if (version !== "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
+  if (version >= "4" && spec.origin !== void 0) common.origin = readOrigin(read, spec.origin);
+  if (version < "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -1994,9 +2042,19 @@ function readSpec(read, text, version) {
   });
   return { ...common, members };
 }
+function readOrigin(read, value) {
+  const object = read.object(value, "spec.origin");
+  const origin = { tool: read.oneOf(object.tool, ORIGIN_TOOLS, "spec.origin.tool") };
+  const header = read.optionalString(object, "header", "spec.origin");
+  if (header !== void 0) origin.header = header;
+  const plan = read.optionalString(object, "plan", "spec.origin");
+  if (plan !== void 0) origin.plan = plan;
+  return origin;
+}
 function specRecord(spec) {
+  if (spec.origin !== void 0) return { version: 4, json: JSON.stringify(spec) };
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
-    return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+    return { version: 3, json: JSON.stringify(spec) };
   }
   const { recommended, ...rest } = spec;
   const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
@@ -2071,7 +2129,7 @@ function isPlatform(value) {
 }
 function questionFromHash(hash, where) {
   const early = new Reader(where);
-  const version = early.oneOf(hash.v, ["1", "2", "3"], "v");
+  const version = early.oneOf(hash.v, ["1", "2", "3", "4"], "v");
   const project = hash.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash, "id");
@@ -2104,13 +2162,12 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash[String(reply[i])] = String(reply[i + 1]);
   return hash;
 }
-var RECORD_VERSION, MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
     init_question();
     init_corrupt_record_error();
-    RECORD_VERSION = 3;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
       constructor(record2) {
@@ -3315,7 +3372,8 @@ var init_redis_store = __esm({
               claimId,
               now + options.leaseMs,
               options.blockingOnly ? "blocking" : "",
-              this.#missing
+              this.#missing,
+              options.questionId === void 0 ? "" : String(options.questionId)
             ]
           );
           const questions = [];
@@ -4827,8 +4885,9 @@ var init_sqlite_store = __esm({
             const waiting = this.#c.statement(
               `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
              WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+               AND (? = 0 OR q.id = ?)
              ORDER BY q.ready_at, q.id`
-            ).all(project, options.blockingOnly ? 1 : 0);
+            ).all(project, options.blockingOnly ? 1 : 0, options.questionId ?? 0, options.questionId ?? 0);
             const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
             const questions = [];
             let used = 0;
@@ -5315,6 +5374,7 @@ var TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
 
 // src/agent-config.ts
 var DELIVERY_REACHES = ["blocking", "all", "off"];
+var CAPTURE_WAIT_MAX_SECONDS = 120;
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";
@@ -5413,6 +5473,21 @@ function loadDeliveryReach(name, value) {
   const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be blocking, all or off, got ${shown}`);
 }
+function loadCaptureMode(env) {
+  const own = env.ASK_LATER_ASK_USER_QUESTION?.trim() ?? "";
+  const name = own !== "" ? "ASK_LATER_ASK_USER_QUESTION" : "the plugin's ask_user_question option";
+  const raw = (own !== "" ? own : env.CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION?.trim() ?? "").toLowerCase();
+  if (raw === "" || raw === "park") return { kind: "park" };
+  if (raw === "terminal") return { kind: "terminal" };
+  const seconds = /^wait:(\d{1,3})$/.exec(raw)?.[1];
+  if (seconds !== void 0 && Number(seconds) >= 1 && Number(seconds) <= CAPTURE_WAIT_MAX_SECONDS) {
+    return { kind: "wait", seconds: Number(seconds) };
+  }
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `${name} must be park, wait:<seconds> (1 to ${CAPTURE_WAIT_MAX_SECONDS}) or terminal, got ${shown}`
+  );
+}
 var DEADLINE_SETTINGS = {
   ASK_LATER_STATUS_DEADLINE_MS: { min: 100, max: 1e4 },
   ASK_LATER_HOOK_DEADLINE_MS: { min: 500, max: 4e3 }
@@ -5432,7 +5507,8 @@ function loadAgentConfig(env, cwd) {
     ...loadAgentStoreConfig(env),
     project: projectFromEnvironment(env, cwd),
     wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
-    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN)
+    midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN),
+    capture: loadCaptureMode(env)
   });
 }
 
@@ -5604,6 +5680,17 @@ function parsePromptSubmit(text) {
     ...cwd === void 0 ? {} : { cwd }
   };
 }
+function preToolUsePayload(text) {
+  if (!text.includes('"PreToolUse"')) return void 0;
+  try {
+    const value = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+    const fields = value;
+    return fields.hook_event_name === "PreToolUse" ? fields : void 0;
+  } catch {
+    return void 0;
+  }
+}
 function describe(value) {
   if (value === null) return "null";
   if (value === void 0) return "nothing";
@@ -5645,8 +5732,16 @@ function exitSoonIfStuck() {
   setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
 }
 async function run(io, env, cwd, deadline, seen) {
-  const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), "stdin did not end"));
+  const text = await deadline.race(readStdin(io.stdin), "stdin did not end");
   stopReading(io.stdin);
+  const preToolUse = preToolUsePayload(text);
+  if (preToolUse !== void 0) {
+    deadline.clear();
+    const { capturePreToolUse: capturePreToolUse2 } = await Promise.resolve().then(() => (init_pre_tool_use(), pre_tool_use_exports));
+    await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
+    return;
+  }
+  const input = parsePromptSubmit(text);
   if (!carriesAnswers(input)) return;
   const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, input.cwd));
   seen.store = config.store.kind;
@@ -5655,12 +5750,15 @@ async function run(io, env, cwd, deadline, seen) {
     config,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    write: (output) => new Promise((done, fail) => {
-      io.stdout.write(output, (error) => {
-        if (error) fail(new HookIoError("stdout could not be written (closed by Claude Code?)"));
-        else done();
-      });
-    })
+    write: (output) => writeOut(io, output)
+  });
+}
+function writeOut(io, output) {
+  return new Promise((done, fail) => {
+    io.stdout.write(output, (error) => {
+      if (error) fail(new HookIoError("stdout could not be written (closed by Claude Code?)"));
+      else done();
+    });
   });
 }
 function explain(error, seen) {

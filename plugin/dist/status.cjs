@@ -75,8 +75,9 @@ function itemsOf(spec) {
   return spec.members ?? [spec];
 }
 function askInputOf(spec) {
-  if (spec.members === void 0) return { ...spec };
-  const { members, isBlocking: _derived, ...common } = spec;
+  const { origin: _notAnArgument, ...rest } = spec;
+  if (rest.members === void 0) return { ...rest };
+  const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };
 }
 function memberRef(id, member) {
@@ -85,11 +86,12 @@ function memberRef(id, member) {
 function selectionsOf(reply) {
   return "members" in reply ? reply.members : [reply];
 }
-var QUESTION_STATUSES, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var QUESTION_STATUSES, ORIGIN_TOOLS, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
     PLATFORMS = ["slack", "discord", "web"];
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
@@ -376,7 +378,8 @@ var init_http_store = __esm({
         this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
       }
       async park(project, spec) {
-        return (await this.#call("park", { project, spec: askInputOf(spec) })).question;
+        const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -662,10 +665,17 @@ function renderDeliveryEntry(q) {
     const selections = selectionsOf(answer);
     const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
     if (q.members === void 0) {
-      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join("\n");
+      return [
+        `### #${q.id} answered`,
+        ...originLines(q),
+        ...questionLines(q),
+        ...answerLines(q, selections[0]),
+        by
+      ].join("\n");
     }
     return [
       `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...originLines(q),
       ...ticketLines(q),
       ...q.members.flatMap((member, index) => [
         memberHeading(q.id, index, member),
@@ -677,10 +687,20 @@ function renderDeliveryEntry(q) {
   }
   if (q.status === "dismissed") {
     const by = q.closure?.by === void 0 ? "" : ` by ${who(q.closure.by)}`;
-    return [`### #${q.id} dismissed unanswered${by}${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+    return [
+      `### #${q.id} dismissed unanswered${by}${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE
+    ].join("\n");
   }
   if (q.status === "expired") {
-    return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join("\n");
+    return [
+      `### #${q.id} expired unanswered${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE
+    ].join("\n");
   }
   return [`### #${q.id} ${q.status}`, ...questionLines(q)].join("\n");
 }
@@ -710,6 +730,20 @@ function deliveryEntryLength(q) {
 function footer(waiting, next) {
   const how = next === "prompt" ? "with the next prompt" : "when you call collect_answers again";
   return waiting === 1 ? `1 more answer waits; it comes ${how}.` : `${waiting} more answers wait; they come ${how}.`;
+}
+function originLines(q) {
+  switch (q.origin?.tool) {
+    case void 0:
+      return [];
+    case "AskUserQuestion":
+      return q.members === void 0 ? [
+        `You asked this with AskUserQuestion${q.origin.header === void 0 ? "" : ` (header "${oneLine(q.origin.header)}")`}; ask-later parked it for the person.`
+      ] : ["You asked these with AskUserQuestion (each topic is your header); ask-later parked them for the person."];
+    case "ExitPlanMode":
+      return [
+        "Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through."
+      ];
+  }
 }
 function ticketLines(q) {
   return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
@@ -754,7 +788,7 @@ var init_delivery_note = __esm({
     HEADER = [
       "## ask-later: outcomes of the questions you parked",
       "",
-      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
+      `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
     PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
@@ -1890,7 +1924,7 @@ function readItem(read, item, path, version) {
     }
     const object = read.object(option, at);
     const label = read.string(object, "label", at);
-    const value = version === "3" ? read.optionalString(object, "value", at) : void 0;
+    const value = version >= "3" ? read.optionalString(object, "value", at) : void 0;
     const description = read.optionalString(object, "description", at);
     const parsed = { label };
     if (value !== void 0) parsed.value = value;
@@ -1904,7 +1938,7 @@ function readItem(read, item, path, version) {
     isBlocking: read.boolean(item, "isBlocking", path)
   };
   if (item.recommended !== void 0) {
-    result.recommended = version === "3" ? read.strings(item, "recommended", path) : [read.string(item, "recommended", path)];
+    result.recommended = version >= "3" ? read.strings(item, "recommended", path) : [read.string(item, "recommended", path)];
   }
   return result;
 }
@@ -1919,7 +1953,8 @@ function readSpec(read, text, version) {
   if (ticket !== void 0) common.ticket = ticket;
   const expiresInSeconds = read.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
-  if (version !== "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
+  if (version >= "4" && spec.origin !== void 0) common.origin = readOrigin(read, spec.origin);
+  if (version < "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -1937,9 +1972,19 @@ function readSpec(read, text, version) {
   });
   return { ...common, members };
 }
+function readOrigin(read, value) {
+  const object = read.object(value, "spec.origin");
+  const origin = { tool: read.oneOf(object.tool, ORIGIN_TOOLS, "spec.origin.tool") };
+  const header = read.optionalString(object, "header", "spec.origin");
+  if (header !== void 0) origin.header = header;
+  const plan = read.optionalString(object, "plan", "spec.origin");
+  if (plan !== void 0) origin.plan = plan;
+  return origin;
+}
 function specRecord(spec) {
+  if (spec.origin !== void 0) return { version: 4, json: JSON.stringify(spec) };
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
-    return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+    return { version: 3, json: JSON.stringify(spec) };
   }
   const { recommended, ...rest } = spec;
   const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
@@ -2014,7 +2059,7 @@ function isPlatform(value) {
 }
 function questionFromHash(hash, where) {
   const early = new Reader(where);
-  const version = early.oneOf(hash.v, ["1", "2", "3"], "v");
+  const version = early.oneOf(hash.v, ["1", "2", "3", "4"], "v");
   const project = hash.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash, "id");
@@ -2047,13 +2092,12 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash[String(reply[i])] = String(reply[i + 1]);
   return hash;
 }
-var RECORD_VERSION, MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
     init_question();
     init_corrupt_record_error();
-    RECORD_VERSION = 3;
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
       constructor(record2) {
@@ -3258,7 +3302,8 @@ var init_redis_store = __esm({
               claimId,
               now + options.leaseMs,
               options.blockingOnly ? "blocking" : "",
-              this.#missing
+              this.#missing,
+              options.questionId === void 0 ? "" : String(options.questionId)
             ]
           );
           const questions = [];
@@ -4787,8 +4832,9 @@ var init_sqlite_store = __esm({
             const waiting = this.#c.statement(
               `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
              WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+               AND (? = 0 OR q.id = ?)
              ORDER BY q.ready_at, q.id`
-            ).all(project, options.blockingOnly ? 1 : 0);
+            ).all(project, options.blockingOnly ? 1 : 0, options.questionId ?? 0, options.questionId ?? 0);
             const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
             const questions = [];
             let used = 0;

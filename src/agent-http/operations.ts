@@ -38,7 +38,7 @@ function mark(counts: QuestionCounts): string {
 }
 
 export const OPERATIONS: Handlers = {
-  async park({ store }, { project, spec }) {
+  async park({ store }, { project, spec, origin }) {
     const parsed = parseAskInput(spec);
     if (!parsed.ok) {
       const more = parsed.reasons.length > 3 ? `; and ${parsed.reasons.length - 3} more` : '';
@@ -48,7 +48,10 @@ export const OPERATIONS: Handlers = {
     if (waitSeconds !== undefined) {
       throw new AgentRequestError('bad-request', 'spec.waitSeconds: a stored question has no waitSeconds (call wait)');
     }
-    return { question: await store.park(project, question) };
+    if (origin === undefined) return { question: await store.park(project, question) };
+    const { header, plan, tool } = origin;
+    const kept = { tool, ...(header === undefined ? {} : { header }), ...(plan === undefined ? {} : { plan }) };
+    return { question: await store.park(project, { ...question, origin: kept }) };
   },
   async get({ store }, { project, id }) {
     return { question: (await store.get(project, id)) ?? null };
@@ -78,6 +81,7 @@ export const OPERATIONS: Handlers = {
       leaseMs: options.leaseMs,
       ...(options.blockingOnly !== undefined ? { blockingOnly: options.blockingOnly } : {}),
       ...(options.via !== undefined ? { via: options.via } : {}),
+      ...(options.questionId !== undefined ? { questionId: options.questionId } : {}),
     });
     return { claimId: claim.claimId, via: claim.via, questions: [...claim.questions], remaining: claim.remaining };
   },

@@ -4,7 +4,7 @@
  * `ask_later` rules themselves (`core/ask-input.ts`) in operations.ts.
  */
 import { z } from 'zod';
-import { DELIVERY_PATHS, QUESTION_STATUSES } from '../core/question.js';
+import { DELIVERY_PATHS, ORIGIN_TOOLS, QUESTION_STATUSES } from '../core/question.js';
 import type { AgentOperationName } from '../store/http/protocol.js';
 
 const project = z.string().min(1).max(1024);
@@ -26,7 +26,17 @@ const timeoutMs = z
 const claim = z.strictObject({ claimId: z.string().min(1).max(100), via, ids });
 
 export const REQUEST_SCHEMAS = {
-  park: z.strictObject({ project, spec: z.unknown() }),
+  park: z.strictObject({
+    project,
+    spec: z.unknown(),
+    origin: z
+      .strictObject({
+        tool: z.enum(ORIGIN_TOOLS),
+        header: z.string().max(200).optional(),
+        plan: z.string().max(200).optional(),
+      })
+      .optional(),
+  }),
   get: z.strictObject({ project, id }),
   list: z.strictObject({
     project,
@@ -55,6 +65,7 @@ export const REQUEST_SCHEMAS = {
         .max(10 * 60 * 1000),
       blockingOnly: z.boolean().optional(),
       via: via.optional(),
+      questionId: id.optional(),
     }),
   }),
   confirm: z.strictObject({ project, claim, only: ids.optional() }),

@@ -26,7 +26,7 @@ const HEADER = [
   '## ask-later: outcomes of the questions you parked',
   '',
   'This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you ' +
-    'parked them with the ask_later tool. The answers and the notes (each notes line quoted with "> ") are the ' +
+    'parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the ' +
     "person's words. Each outcome is reported once.",
 ].join('\n');
 
@@ -56,10 +56,17 @@ export function renderDeliveryEntry(q: Question): string {
     const selections = selectionsOf(answer);
     const by = `By ${who(answer.by)} at ${isoTime(answer.at)}`;
     if (q.members === undefined) {
-      return [`### #${q.id} answered`, ...questionLines(q), ...answerLines(q, selections[0]), by].join('\n');
+      return [
+        `### #${q.id} answered`,
+        ...originLines(q),
+        ...questionLines(q),
+        ...answerLines(q, selections[0]),
+        by,
+      ].join('\n');
     }
     return [
       `### #${q.id} answered: a set of ${q.members.length} questions, answered together`,
+      ...originLines(q),
       ...ticketLines(q),
       ...q.members.flatMap((member, index) => [
         memberHeading(q.id, index, member),
@@ -71,10 +78,20 @@ export function renderDeliveryEntry(q: Question): string {
   }
   if (q.status === 'dismissed') {
     const by = q.closure?.by === undefined ? '' : ` by ${who(q.closure.by)}`;
-    return [`### #${q.id} dismissed unanswered${by}${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join('\n');
+    return [
+      `### #${q.id} dismissed unanswered${by}${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE,
+    ].join('\n');
   }
   if (q.status === 'expired') {
-    return [`### #${q.id} expired unanswered${closedAt(q)}`, ...questionLines(q), UNANSWERED_ADVICE].join('\n');
+    return [
+      `### #${q.id} expired unanswered${closedAt(q)}`,
+      ...originLines(q),
+      ...questionLines(q),
+      UNANSWERED_ADVICE,
+    ].join('\n');
   }
   // Not an outcome the store hands out for delivery (pending, cancelled, or answered without an answer record);
   // say what is known rather than fail the prompt.
@@ -157,6 +174,27 @@ function footer(waiting: number, next: NextDelivery): string {
 /** What a hook prints (or an `mcp_tool` hook's tool returns) to add `additionalContext` for Claude Code's `event`. */
 export function hookOutput(event: 'UserPromptSubmit' | 'PostToolUse', additionalContext: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext } });
+}
+
+/**
+ * For a question the agent asked with a tool of its own (which ask-later parked instead): which tool, and how the
+ * answer matches what it asked.
+ */
+function originLines(q: Question): string[] {
+  switch (q.origin?.tool) {
+    case undefined:
+      return [];
+    case 'AskUserQuestion':
+      return q.members === undefined
+        ? [
+            `You asked this with AskUserQuestion${q.origin.header === undefined ? '' : ` (header "${oneLine(q.origin.header)}")`}; ask-later parked it for the person.`,
+          ]
+        : ['You asked these with AskUserQuestion (each topic is your header); ask-later parked them for the person.'];
+    case 'ExitPlanMode':
+      return [
+        'Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through.',
+      ];
+  }
 }
 
 function ticketLines(q: Question): string[] {

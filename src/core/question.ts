@@ -63,6 +63,22 @@ export interface SetMember extends QuestionItem {
   readonly impact?: string;
 }
 
+/** The agents' own tools whose questions ask-later parks (see `agents/`). */
+export const ORIGIN_TOOLS = ['AskUserQuestion', 'ExitPlanMode'] as const;
+export type OriginTool = (typeof ORIGIN_TOOLS)[number];
+
+/**
+ * Where a question came from when the agent did not park it with `ask_later` itself: it asked with a tool of its
+ * own (Claude Code's AskUserQuestion, or ExitPlanMode: a plan to approve) and ask-later's hook parked that instead.
+ */
+export interface QuestionOrigin {
+  readonly tool: OriginTool;
+  /** AskUserQuestion: a single question's header (a set's headers are its members' topics). */
+  readonly header?: string;
+  /** ExitPlanMode: a digest of the plan, so the same plan's next ExitPlanMode call is let through once approved. */
+  readonly plan?: string;
+}
+
 /** What every parked question (single or set) has. */
 interface SpecCommon {
   readonly context: string;
@@ -71,6 +87,8 @@ interface SpecCommon {
   readonly isBlocking: boolean;
   readonly ticket?: string;
   readonly expiresInSeconds?: number;
+  /** Absent when the agent parked it with `ask_later`. */
+  readonly origin?: QuestionOrigin;
 }
 
 /** One question as the agent parked it, after validation and normalisation (see `ask-input.ts`). */
@@ -93,11 +111,13 @@ export function itemsOf(spec: QuestionSpec): readonly (QuestionItem | SetMember)
 
 /**
  * A parked question as `ask_later`'s arguments again (a set's `members` become `questions`, its derived
- * `isBlocking` is left out), for passing one on to where it is parsed again (serve's agent API).
+ * `isBlocking` and its `origin`, which no tool call sets, are left out), for passing one on to where it is parsed
+ * again (serve's agent API, which takes the origin beside it).
  */
 export function askInputOf(spec: QuestionSpec): Record<string, unknown> {
-  if (spec.members === undefined) return { ...spec };
-  const { members, isBlocking: _derived, ...common } = spec;
+  const { origin: _notAnArgument, ...rest } = spec;
+  if (rest.members === undefined) return { ...rest };
+  const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };
 }
 

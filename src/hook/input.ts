@@ -92,6 +92,23 @@ export function parsePromptSubmit(text: string): PromptSubmit {
   };
 }
 
+/**
+ * The payload when it is a `PreToolUse` call (a JSON object naming that event), else undefined: the
+ * `UserPromptSubmit` path reads it with {@link parsePromptSubmit}, which says what is wrong with it.
+ */
+export function preToolUsePayload(text: string): Record<string, unknown> | undefined {
+  // Cheap first: a prompt's payload rarely holds the event's name (a prompt that quotes it is parsed below).
+  if (!text.includes('"PreToolUse"')) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const fields = value as Record<string, unknown>;
+    return fields.hook_event_name === 'PreToolUse' ? fields : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A JSON value's kind, never its content. */
 function describe(value: unknown): string {
   if (value === null) return 'null';

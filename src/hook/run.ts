@@ -1,6 +1,7 @@
 /**
  * `ask-later hook`: Claude Code's `UserPromptSubmit` hook (BRIEF "Delivery (the hook)"). It adds the outcomes
- * waiting for this project (answers, dismissals, expiries) to the prompt the person typed, exactly once.
+ * waiting for this project (answers, dismissals, expiries) to the prompt the person typed, exactly once. Wired as a
+ * `PreToolUse` hook on AskUserQuestion / ExitPlanMode it captures those calls instead (`pre-tool-use.ts`).
  *
  * It never blocks or delays the prompt: whatever goes wrong (no store, bad settings, unexpected stdin, a bug), it
  * writes nothing to stdout, one line starting `ask-later hook:` to stderr, and exits 0, all within a hard deadline
@@ -21,7 +22,7 @@ import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
 import { DeadlineError } from './deadline-error.js';
 import { HookIoError } from './hook-io-error.js';
-import { carriesAnswers, parsePromptSubmit, readStdin } from './input.js';
+import { carriesAnswers, parsePromptSubmit, preToolUsePayload, readStdin } from './input.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 
 /**
@@ -88,8 +89,18 @@ async function run(
   deadline: Deadline,
   seen: Seen,
 ) {
-  const input = parsePromptSubmit(await deadline.race(readStdin(io.stdin), 'stdin did not end'));
+  const text = await deadline.race(readStdin(io.stdin), 'stdin did not end');
   stopReading(io.stdin);
+  const preToolUse = preToolUsePayload(text);
+  if (preToolUse !== undefined) {
+    // Claude Code's own question tools (AskUserQuestion, ExitPlanMode): bounded on their own, not by the prompt's
+    // deadline (a wait:<seconds> capture holds the call that long).
+    deadline.clear();
+    const { capturePreToolUse } = await import('./pre-tool-use.js');
+    await capturePreToolUse(preToolUse, env, cwd, (output) => writeOut(io, output));
+    return;
+  }
+  const input = parsePromptSubmit(text);
   if (!carriesAnswers(input)) return;
 
   // The project comes from the session's directory when Claude Code names it (the hook may run elsewhere).
@@ -100,13 +111,17 @@ async function run(
     config,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    write: (output) =>
-      new Promise<void>((done, fail) => {
-        io.stdout.write(output, (error) => {
-          if (error) fail(new HookIoError('stdout could not be written (closed by Claude Code?)'));
-          else done();
-        });
-      }),
+    write: (output) => writeOut(io, output),
+  });
+}
+
+/** Write the hook's output; resolves once flushed. */
+function writeOut(io: Io, output: string): Promise<void> {
+  return new Promise<void>((done, fail) => {
+    io.stdout.write(output, (error) => {
+      if (error) fail(new HookIoError('stdout could not be written (closed by Claude Code?)'));
+      else done();
+    });
   });
 }
 

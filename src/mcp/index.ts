@@ -1,5 +1,5 @@
 /**
- * The `ask-later` MCP server: the five tools, registered by hand. Tool failures a model can act on are `isError`
+ * The `ask-later` MCP server: its tools (five for the model, one for the capture hook), registered by hand. Tool failures a model can act on are `isError`
  * results (see tool.ts); protocol misuse (an unknown tool name) stays a protocol error.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -13,10 +13,11 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { DeliveryReach } from '../agent-config.js';
+import type { CaptureMode, DeliveryReach } from '../agent-config.js';
 import type { AgentStore } from '../store/port.js';
 import { askLaterTool } from './ask-later.js';
 import { cancelQuestionTool } from './cancel-question.js';
+import { captureQuestionTool } from './capture-question.js';
 import { collectAnswersTool } from './collect-answers.js';
 import { getAnswerTool } from './get-answer.js';
 import { listQuestionsTool } from './list-questions.js';
@@ -41,7 +42,12 @@ export interface McpServerOptions {
   readonly configProblem?: string;
   /** `ASK_LATER_MIDTURN`: which outcomes `collect_answers` carries for a `PostToolUse` hook (default blocking). */
   readonly midturn?: DeliveryReach;
+  /** The agent's own questions (`capture_question`): what becomes of them (default park), where they are answered. */
+  readonly capture?: { readonly mode: CaptureMode; readonly inbox: string; readonly stateDir: string };
 }
+
+/** Where the person answers, when the server is not told: said without naming a surface. */
+export const SOME_INBOX = "the person's ask-later inbox";
 
 /**
  * The SDK's server, telling each tool call's `afterResponse` work when its response was written (the SDK has no
@@ -104,6 +110,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? 'blocking' }),
+    captureQuestionTool(options.capture ?? { mode: { kind: 'park' }, inbox: SOME_INBOX, stateDir: '' }),
   ];
   const listed: Tool[] = tools.map((tool) => ({
     name: tool.name,

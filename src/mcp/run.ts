@@ -1,6 +1,7 @@
 /** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type AgentStoreLocation, type DeliveryReach, loadAgentConfig } from '../agent-config.js';
+import { type AgentStoreLocation, type CaptureMode, type DeliveryReach, loadAgentConfig } from '../agent-config.js';
+import { sessionStateDir } from '../agents/claude-code/session-file.js';
 import { ConfigError } from '../config-error.js';
 import { projectFromEnvironment } from '../project.js';
 import { openStore } from '../store/open.js';
@@ -12,11 +13,13 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
   let location: AgentStoreLocation | undefined;
   let project: string;
   let midturn: DeliveryReach | undefined;
+  let capture: CaptureMode | undefined;
   try {
     const config = loadAgentConfig(env, cwd);
     location = config.store;
     project = config.project;
     midturn = config.midturn;
+    capture = config.capture;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // Start anyway: the client shows the server, and every tool call says what to set.
@@ -35,6 +38,9 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
     version: packageVersion(),
     ...(configProblem ? { configProblem } : {}),
     ...(midturn ? { midturn } : {}),
+    ...(capture && location
+      ? { capture: { mode: capture, inbox: inboxOf(location), stateDir: sessionStateDir(env) } }
+      : {}),
   });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
@@ -45,4 +51,11 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
   await closed;
   await store.close();
   return 0;
+}
+
+/** Where the person answers the questions parked in this store, as the model is told. */
+function inboxOf(location: AgentStoreLocation): string {
+  return location.kind === 'sqlite'
+    ? 'the web inbox of ask-later serve on this machine'
+    : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
 }

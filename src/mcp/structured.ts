@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   itemsOf,
   memberRef,
+  ORIGIN_TOOLS,
   optionValue,
   platformName,
   QUESTION_STATUSES,
@@ -39,6 +40,7 @@ const answerSchema = z.object({
 const itemSchema = z.object({
   ref: z.string().describe('#12 for a question; #12.1, #12.2, … for the questions of a set.'),
   topic: z.string().optional().describe('The topic of a question of a set.'),
+  header: z.string().optional().describe('The header you gave the question when you asked it with AskUserQuestion.'),
   question: z.string(),
   blocking: z.boolean(),
   answer: answerSchema.optional(),
@@ -49,6 +51,10 @@ const questionSchema = z.object({
   status: z.enum(QUESTION_STATUSES),
   blocking: z.boolean().describe('Part of your work waits on it (for a set: on one of its questions).'),
   ticket: z.string().optional(),
+  askedWith: z
+    .enum(ORIGIN_TOOLS)
+    .optional()
+    .describe('You asked it with this tool of your own, and ask-later parked it for the person.'),
   items: z.array(itemSchema).describe('The question, or each question of a set, with the answer when there is one.'),
   answeredBy: z.string().optional().describe('Who answered, and where: "NAME on Slack (user U123)".'),
   answeredAt: z.string().optional().describe('When (ISO 8601).'),
@@ -83,9 +89,11 @@ export function structuredQuestion(q: Question): StructuredQuestion {
   const items = itemsOf(q).map((item, index) => {
     const topic = q.members?.[index]?.topic;
     const selection = selections[index];
+    const header = q.origin?.tool === 'AskUserQuestion' ? (topic ?? q.origin.header) : undefined;
     return {
       ref: q.members === undefined ? `#${q.id}` : memberRef(q.id, index),
       ...(topic === undefined ? {} : { topic }),
+      ...(header === undefined ? {} : { header }),
       question: item.question,
       blocking: item.isBlocking,
       ...(selection === undefined ? {} : { answer: structuredAnswer(item, selection) }),
@@ -96,6 +104,7 @@ export function structuredQuestion(q: Question): StructuredQuestion {
     status: q.status,
     blocking: q.isBlocking,
     ...(q.ticket === undefined ? {} : { ticket: q.ticket }),
+    ...(q.origin === undefined ? {} : { askedWith: q.origin.tool }),
     items,
     ...(q.answer === undefined ? {} : { answeredBy: who(q.answer.by), answeredAt: iso(q.answer.at) }),
     ...(q.closure?.by === undefined ? {} : { closedBy: who(q.closure.by) }),

@@ -90,6 +90,8 @@ export interface ClaimOptions {
   readonly blockingOnly?: boolean;
   /** The path the note takes to the agent (default `prompt`), kept on each confirmed question as `deliveredVia`. */
   readonly via?: DeliveryPath;
+  /** Only this question's outcome is taken (and counted): a path that hands the agent one outcome directly. */
+  readonly questionId?: number;
 }
 
 /** Outcome of recording a reminder. Only `reminded` changed anything (and appended a `reminded` event). */

@@ -28,6 +28,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentConfig, loadAgentConfig } from '../agent-config.js';
+import { loadWoken, saveWoken, sessionStateDir } from '../agents/claude-code/session-file.js';
 import { ConfigError } from '../config-error.js';
 import { platformName, type Question } from '../core/question.js';
 import { turnOwner, waiterLease } from '../core/turns.js';
@@ -39,7 +40,6 @@ import { openStore } from '../store/open.js';
 import type { AgentStore } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
-import { loadWoken, saveWoken, sessionStateDir } from './session.js';
 
 /** The longest a waiter waits; the plugin's hook time-out (24 h) is longer, so Claude Code never has to kill it. */
 export const WAITER_MAX_MS = 23 * 60 * 60 * 1000;

@@ -28,7 +28,7 @@ async function clientFor(project: string, extra: { progressIntervalMs?: number; 
 }
 
 describe('tools/list', () => {
-  it('GIVEN a client THEN it sees the five tools with described fields and the right annotations', async () => {
+  it('GIVEN a client THEN it sees the five tools for the model and the capture hook’s, with described fields and the right annotations', async () => {
     const client = await clientFor(uniqueProject());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
@@ -37,7 +37,9 @@ describe('tools/list', () => {
       'list_questions',
       'cancel_question',
       'collect_answers',
+      'capture_question',
     ]);
+    expect(tools.find((t) => t.name === 'capture_question')?.description).toMatch(/Do not call it yourself/);
     const ask = tools.find((t) => t.name === 'ask_later');
     const properties = ask?.inputSchema.properties as Record<string, { description?: string }>;
     for (const field of [

@@ -13,6 +13,7 @@
   ARGV[6] only        'blocking': only outcomes of blocking questions are taken or counted; '' for all
   ARGV[7] missing     when a record the outbox names is absent: 'wait' (Redis Cluster: the slot may be migrating)
                       returns -1 before writing anything; 'gone' (one server) drops its id from the outbox
+  ARGV[8] id          one question's id: only its outcome is taken or counted; '' for all
 
   Every record is read before the first write, so a cluster stopping this script at a key that already moved
   to another node stops it before it wrote anything.
@@ -44,7 +45,8 @@ for _, entry in ipairs(waiting) do
   local f = entry.f
   if not f[1] then
     redis.call('ZREM', KEYS[1], entry.id)
-  elseif ARGV[6] == 'blocking' and not (f[5] and cjson.decode(f[5]).isBlocking == true) then
+  elseif (ARGV[8] ~= '' and entry.id ~= ARGV[8])
+      or (ARGV[6] == 'blocking' and not (f[5] and cjson.decode(f[5]).isBlocking == true)) then
     -- not asked for: neither taken nor counted
   elseif not (f[2] and f[3] and tonumber(f[3]) > now) then
     local size = tonumber(f[4]) or 0

@@ -61,7 +61,8 @@ export class HttpStore implements AgentStore {
 
   async park(project: string, spec: QuestionSpec): Promise<Question> {
     // Sent as the tool's arguments, which serve parses again as ask_later would.
-    return (await this.#call('park', { project, spec: askInputOf(spec) })).question;
+    const origin = spec.origin === undefined ? {} : { origin: spec.origin };
+    return (await this.#call('park', { project, spec: askInputOf(spec), ...origin })).question;
   }
 
   async get(project: string, id: number): Promise<Question | undefined> {

@@ -12,7 +12,7 @@
  * A change that leaves every count the same between two polls (a reminder) is not reported: the waiter, the one
  * user, only looks at outcomes and pending questions, which always move a count.
  */
-import type { DeliveryPath, Question } from '../../core/question.js';
+import type { DeliveryPath, Question, QuestionOrigin } from '../../core/question.js';
 import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
 
 /** Where the operations live under serve's URL. */
@@ -33,8 +33,11 @@ export interface WireClaim {
 
 /** Each operation's request body and response body. */
 export interface AgentOperations {
-  /** `spec`: the question as `ask_later`'s arguments (`askInputOf`), parsed again by serve. */
-  park: { request: { project: string; spec: Record<string, unknown> }; response: { question: Question } };
+  /** `spec`: the question as `ask_later`'s arguments (`askInputOf`), parsed again by serve; its origin beside it. */
+  park: {
+    request: { project: string; spec: Record<string, unknown>; origin?: QuestionOrigin };
+    response: { question: Question };
+  };
   get: { request: { project: string; id: number }; response: { question: Question | null } };
   list: { request: { project: string; filter?: ListFilter }; response: { questions: Question[] } };
   'list-page': { request: { project: string; query: ListPageQuery }; response: { page: QuestionPage } };

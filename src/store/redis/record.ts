@@ -13,7 +13,9 @@
  *      its topic and optional context and impact) beside the shared context, impact and the derived isBlocking.
  *      A v3 answer to a set is {members: Selection[], by, at}; a Selection may carry `choiceNotes` (answers to any
  *      version's questions may, since notes per option are read by shape).
- *   A question that fits version 2 is still written as version 2 ({@link specRecord}).
+ *   4  spec may carry `origin` {tool, header?, plan?}: a question the agent asked with a tool of its own (Claude Code's
+     AskUserQuestion, ExitPlanMode) that ask-later's hook parked.
+  A question is written with the oldest version that holds it ({@link specRecord}).
  */
 import {
   type Answer,
@@ -21,12 +23,14 @@ import {
   type Closure,
   DELIVERY_PATHS,
   type MessageRef,
+  ORIGIN_TOOLS,
   PLATFORMS,
   type Platform,
   QUESTION_STATUSES,
   type Question,
   type QuestionItem,
   type QuestionOption,
+  type QuestionOrigin,
   type QuestionSpec,
   type QuestionStatus,
   type Responder,
@@ -37,9 +41,9 @@ import {
 import { CorruptRecordError } from '../corrupt-record-error.js';
 
 /** The newest record version: what this code writes for what older versions cannot hold (see {@link specRecord}). */
-export const RECORD_VERSION = 3;
+export const RECORD_VERSION = 4;
 
-type RecordVersion = '1' | '2' | '3';
+type RecordVersion = '1' | '2' | '3' | '4';
 
 /** Hash fields that name a message copy: `msg:<platform>:<channel>` → message id. */
 export const MESSAGE_FIELD_PREFIX = 'msg:';
@@ -151,7 +155,7 @@ function readItem(read: Reader, item: Json, path: string, version: RecordVersion
     }
     const object = read.object(option, at);
     const label = read.string(object, 'label', at);
-    const value = version === '3' ? read.optionalString(object, 'value', at) : undefined;
+    const value = version >= '3' ? read.optionalString(object, 'value', at) : undefined;
     const description = read.optionalString(object, 'description', at);
     const parsed: Writable<QuestionOption> = { label };
     if (value !== undefined) parsed.value = value;
@@ -167,7 +171,7 @@ function readItem(read: Reader, item: Json, path: string, version: RecordVersion
   // v1 and v2 kept one recommended label as a string; v3 keeps a list.
   if (item.recommended !== undefined) {
     result.recommended =
-      version === '3' ? read.strings(item, 'recommended', path) : [read.string(item, 'recommended', path)];
+      version >= '3' ? read.strings(item, 'recommended', path) : [read.string(item, 'recommended', path)];
   }
   return result;
 }
@@ -183,7 +187,8 @@ function readSpec(read: Reader, text: string, version: RecordVersion): QuestionS
   if (ticket !== undefined) common.ticket = ticket;
   const expiresInSeconds = read.optionalNumber(spec, 'expiresInSeconds', 'spec');
   if (expiresInSeconds !== undefined) common.expiresInSeconds = expiresInSeconds;
-  if (version !== '3' || spec.members === undefined) return { ...common, ...readItem(read, spec, 'spec', version) };
+  if (version >= '4' && spec.origin !== undefined) common.origin = readOrigin(read, spec.origin);
+  if (version < '3' || spec.members === undefined) return { ...common, ...readItem(read, spec, 'spec', version) };
 
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail('spec.members', 'a non-empty list', rawMembers);
@@ -203,15 +208,27 @@ function readSpec(read: Reader, text: string, version: RecordVersion): QuestionS
   return { ...common, members };
 }
 
+function readOrigin(read: Reader, value: unknown): QuestionOrigin {
+  const object = read.object(value, 'spec.origin');
+  const origin: Writable<QuestionOrigin> = { tool: read.oneOf(object.tool, ORIGIN_TOOLS, 'spec.origin.tool') };
+  const header = read.optionalString(object, 'header', 'spec.origin');
+  if (header !== undefined) origin.header = header;
+  const plan = read.optionalString(object, 'plan', 'spec.origin');
+  if (plan !== undefined) origin.plan = plan;
+  return origin;
+}
+
 /**
  * The `v` and `spec` to write for a question: the oldest version that holds it (2 for a single question without
- * option values and with at most one recommended label, which it keeps as a string), so an ask-later one version
- * behind, sharing the store during an upgrade, still reads every question it could have parked itself.
+ * option values and with at most one recommended label, which it keeps as a string; 3 for sets, values and
+ * several recommended labels; 4 for an origin), so an ask-later one version behind, sharing the store during an
+ * upgrade, still reads every question it could have parked itself.
  */
 export function specRecord(spec: QuestionSpec): { readonly version: number; readonly json: string } {
+  if (spec.origin !== undefined) return { version: 4, json: JSON.stringify(spec) };
   // A set, option values and several recommended labels are version 3's.
   if (spec.members !== undefined || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
-    return { version: RECORD_VERSION, json: JSON.stringify(spec) };
+    return { version: 3, json: JSON.stringify(spec) };
   }
   const { recommended, ...rest } = spec;
   const v2 = recommended?.[0] === undefined ? rest : { ...rest, recommended: recommended[0] };
@@ -299,7 +316,7 @@ function isPlatform(value: string): value is Platform {
 /** Build the domain question from a record's fields (HGETALL). `where` names it until its own fields are read. */
 export function questionFromHash(hash: Readonly<Record<string, string>>, where: string): Question {
   const early: Reader = new Reader(where);
-  const version = early.oneOf(hash.v, ['1', '2', '3'] as const, 'v');
+  const version = early.oneOf(hash.v, ['1', '2', '3', '4'] as const, 'v');
   const project = hash.project;
   if (project === undefined) early.fail('project', 'a string', project);
   const id = early.wholeNumber(hash, 'id');

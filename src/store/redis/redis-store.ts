@@ -769,6 +769,7 @@ export class RedisStore implements Store {
           now + options.leaseMs,
           options.blockingOnly ? 'blocking' : '',
           this.#missing,
+          options.questionId === undefined ? '' : String(options.questionId),
         ],
       )) as unknown[];
       const questions: Question[] = [];

@@ -604,9 +604,10 @@ export class SqliteStore implements Store {
           .statement(
             `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
              WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+               AND (? = 0 OR q.id = ?)
              ORDER BY q.ready_at, q.id`,
           )
-          .all(project, options.blockingOnly ? 1 : 0) as Row[];
+          .all(project, options.blockingOnly ? 1 : 0, options.questionId ?? 0, options.questionId ?? 0) as Row[];
         const lease = this.#c.statement('UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?');
         const questions: Question[] = [];
         let used = 0;
