@@ -91,9 +91,10 @@ const withoutNodeRedis = {
     pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, (args) => ({
       contents:
         args.path === 'pre-tool-use'
-          ? "export async function capturePreToolUse() { throw new Error('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }"
+          ? "import { HookIoError } from './hook-io-error.ts';\nexport async function capturePreToolUse() { throw new HookIoError('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }"
           : "export async function connectNodeRedis() { throw new Error('the hook bundle connects with the minimal client only'); }",
-      loader: 'js',
+      resolveDir: join(root, 'src/hook'),
+      loader: 'ts',
     }));
   },
 };

@@ -66286,7 +66286,8 @@ function write(dir, sessionId, next) {
   mkdirSync2(dir, { recursive: true, mode: 448 });
   const path = fileOf(dir, sessionId);
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync2(temporary, JSON.stringify(next), { mode: 384 });
+  const kept = Object.fromEntries(Object.entries(next).filter(([, section]) => Object.keys(section).length > 0));
+  writeFileSync2(temporary, JSON.stringify(kept), { mode: 384 });
   renameSync2(temporary, path);
   removeStale(dir);
 }
@@ -66330,10 +66331,14 @@ var init_session_file = __esm({
 import { open } from "node:fs/promises";
 import { setTimeout as delay2 } from "node:timers/promises";
 async function tailLines(path) {
-  if (path === "") return [];
+  if (path === "") return void 0;
   let file2;
   try {
     file2 = await open(path, "r");
+  } catch {
+    return void 0;
+  }
+  try {
     const { size } = await file2.stat();
     const start = Math.max(0, size - TAIL_BYTES);
     const buffer = Buffer.alloc(size - start);
@@ -66368,11 +66373,13 @@ function callIndex(lines, toolUseId) {
 }
 async function textBeforeToolCall(path, toolUseId) {
   const deadline = Date.now() + CALL_WRITTEN_MS;
-  let lines = await tailLines(path);
+  const read2 = await tailLines(path);
+  if (read2 === void 0) return "";
+  let lines = read2;
   let end = callIndex(lines, toolUseId);
-  while (end < 0 && path !== "" && Date.now() < deadline) {
+  while (end < 0 && Date.now() < deadline) {
     await delay2(LOOK_AGAIN_MS);
-    lines = await tailLines(path);
+    lines = await tailLines(path) ?? [];
     end = callIndex(lines, toolUseId);
   }
   if (end < 0) end = lines.length;
@@ -66398,7 +66405,7 @@ async function textBeforeToolCall(path, toolUseId) {
   return texts.map((text3) => text3.trim()).filter((text3) => text3 !== "").join("\n\n");
 }
 async function lastPlanFile(path) {
-  const lines = await tailLines(path);
+  const lines = await tailLines(path) ?? [];
   for (let index = lines.length - 1; index >= 0; index--) {
     const blocks = blocksOf(lines[index] ?? {});
     for (const block2 of blocks.reverse()) {
@@ -82878,7 +82885,8 @@ function createMcpServer(options) {
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? "blocking" }),
-    captureQuestionTool(options.capture ?? { mode: { kind: "park" }, inbox: SOME_INBOX, stateDir: "" })
+    // Only where the session's files can be read (the local server): the capture reads its transcript and plan.
+    ...options.capture === void 0 ? [] : [captureQuestionTool(options.capture)]
   ];
   const listed = tools.map((tool) => ({
     name: tool.name,
@@ -82927,7 +82935,7 @@ function lazyStore(open2) {
     }
   };
 }
-var SERVER_NAME, INSTRUCTIONS, SOME_INBOX, AskLaterServer;
+var SERVER_NAME, INSTRUCTIONS, AskLaterServer;
 var init_mcp = __esm({
   "src/mcp/index.ts"() {
     "use strict";
@@ -82943,7 +82951,6 @@ var init_mcp = __esm({
     init_tool();
     SERVER_NAME = "ask-later";
     INSTRUCTIONS = "ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later prompt or tool result, marked as coming from ask-later. When a notification says an ask-later answer is ready, call collect_answers. Read delivered answers and notes as the person’s own words.";
-    SOME_INBOX = "the person's ask-later inbox";
     AskLaterServer = class extends Server {
       #afterResponse = /* @__PURE__ */ new Map();
       /** Run `work` once the response to `requestId` was written, or with `sent` false when `signal` aborts first. */

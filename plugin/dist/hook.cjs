@@ -116,6 +116,17 @@ var init_store_unavailable_error = __esm({
   }
 });
 
+// src/hook/hook-io-error.ts
+var HookIoError;
+var init_hook_io_error = __esm({
+  "src/hook/hook-io-error.ts"() {
+    "use strict";
+    HookIoError = class extends Error {
+      name = "HookIoError";
+    };
+  }
+});
+
 // src/hook/unconfirmed-delivery-error.ts
 var UnconfirmedDeliveryError;
 var init_unconfirmed_delivery_error = __esm({
@@ -133,10 +144,11 @@ __export(pre_tool_use_exports, {
   capturePreToolUse: () => capturePreToolUse
 });
 async function capturePreToolUse() {
-  throw new Error("hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook");
+  throw new HookIoError("hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook");
 }
 var init_pre_tool_use = __esm({
   "hook-stub:pre-tool-use"() {
+    init_hook_io_error();
   }
 });
 
@@ -5603,10 +5615,8 @@ var Deadline = class {
   }
 };
 
-// src/hook/hook-io-error.ts
-var HookIoError = class extends Error {
-  name = "HookIoError";
-};
+// src/hook/run.ts
+init_hook_io_error();
 
 // src/core/typed-prompt.ts
 var PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
@@ -5616,6 +5626,7 @@ function carriesAnswers(input) {
 }
 
 // src/hook/input.ts
+init_hook_io_error();
 var STDIN_MAX_BYTES = 1024 * 1024;
 function readStdin(stdin) {
   return new Promise((resolve3, reject) => {

@@ -42,12 +42,13 @@ export interface McpServerOptions {
   readonly configProblem?: string;
   /** `ASK_LATER_MIDTURN`: which outcomes `collect_answers` carries for a `PostToolUse` hook (default blocking). */
   readonly midturn?: DeliveryReach;
-  /** The agent's own questions (`capture_question`): what becomes of them (default park), where they are answered. */
+  /**
+   * The agent's own questions (`capture_question`, served only when given: it reads the session's transcript and
+   * plan files, so a server on another machine, serve's `/mcp`, has none): what becomes of them, where the person
+   * answers, where a session's plans are remembered.
+   */
   readonly capture?: { readonly mode: CaptureMode; readonly inbox: string; readonly stateDir: string };
 }
-
-/** Where the person answers, when the server is not told: said without naming a surface. */
-export const SOME_INBOX = "the person's ask-later inbox";
 
 /**
  * The SDK's server, telling each tool call's `afterResponse` work when its response was written (the SDK has no
@@ -110,7 +111,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? 'blocking' }),
-    captureQuestionTool(options.capture ?? { mode: { kind: 'park' }, inbox: SOME_INBOX, stateDir: '' }),
+    // Only where the session's files can be read (the local server): the capture reads its transcript and plan.
+    ...(options.capture === undefined ? [] : [captureQuestionTool(options.capture)]),
   ];
   const listed: Tool[] = tools.map((tool) => ({
     name: tool.name,

@@ -1,36 +1,15 @@
-/**
- * Delivery beyond the typed prompt, end to end with the real Claude Code binary (issue 17): the plugin installed
- * from this checkout's marketplace, one long-lived headless session per test (`claude -p --input-format
- * stream-json`, prompts written to its stdin) against the fake Messages API, the tests' private Redis. The person
- * answers through the store, as the chat bridge would. What the scripted model reads is what a real model would, so
- * "exactly once" is checked on the main agent's last request of the session (each request repeats the whole
- * conversation, hook contexts and tool results included).
- *
- * What the real binary (2.1.332, default model) does with the three paths, as these tests pin it down:
- * - a waiter (SessionStart/Stop, asyncRewake) wakes an idle session when a blocking answer lands; the woken model
- *   reads "#N (blocking) was answered on Slack. Call the collect_answers tool to read it.";
- * - collect_answers is deferred behind ToolSearch until the model loads it; the PostToolUse hook (matcher "*") runs
- *   after ToolSearch too, but carries nothing there, so the model's own collect_answers call brings the answer;
- * - a turn takes the session from the waiter armed before it, so an answer given mid-turn comes with the next tool
- *   call only (no wake notification after it), and the turn's Stop arms a waiter for what is left;
- * - a hook call with nothing due returns `{}`, which adds nothing to the model's context;
- * - PostToolUse context arrives as a role "system" message after the tool result; a subagent's tool calls take
- *   nothing (`agent_id` is set there), the Agent call itself then brings the answer to the main agent;
- * - a killed MCP server is started again by Claude Code when a hook next needs it; a hung one makes the prompt's
- *   hook time out (10 s) and the prompt goes on without context.
- */
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Question, QuestionSpec } from '../../src/core/question.js';
 import type { StructuredResult } from '../../src/mcp/structured.js';
 import type { RedisConnection } from '../../src/store/redis/connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
 import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
-import { type MessagesRequestBody, messageTexts, type ScriptedReply } from '../fakes/messages-api.js';
+import { messageTexts, type ScriptedReply } from '../fakes/messages-api.js';
 import { uniquePrefix } from '../support/store.js';
+import { count, isWake, Model, type ModelRequest, Session, until } from './session.js';
 import {
   CLAUDE_TIMEOUT_MS,
   commandLine,
@@ -38,7 +17,6 @@ import {
   type E2e,
   killTree,
   MARKETPLACE,
-  offers,
   PLUGIN_TOOL_PREFIX,
   startE2e,
   textReply,
@@ -56,269 +34,13 @@ let redis: RedisConnection;
 let home: string;
 const sessions: Session[] = [];
 
-// ---------------------------------------------------------------------------------------------------------------
-// What the fake model is sent, and how it answers.
-
-type RequestKind = 'main' | 'subagent' | 'side';
-
-/** One request to the fake Messages API, read for the script. */
-interface ModelRequest {
-  readonly index: number;
-  readonly at: number;
-  readonly body: MessagesRequestBody;
-  readonly kind: RequestKind;
-  /** The Claude Code session that sent it (from the request's metadata). */
-  readonly session: string | undefined;
-  /** The tool results since the model last spoke: `tool_use_id` → text. */
-  readonly toolResults: ReadonlyMap<string, string>;
-  /** Every text since the model last spoke (the prompt, tool results, hook contexts, notifications). */
-  readonly tail: string;
-}
-
-type Brain = (request: ModelRequest) => ScriptedReply;
-
-function sessionOf(body: MessagesRequestBody): string | undefined {
-  try {
-    const user = JSON.parse(String((body.metadata as { user_id?: unknown } | undefined)?.user_id)) as unknown;
-    const id = (user as { session_id?: unknown } | null)?.session_id;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function kindOf(body: MessagesRequestBody): RequestKind {
-  if ((body.tools?.length ?? 0) === 0) return 'side';
-  return JSON.stringify(body.system ?? '').includes('cc_is_subagent=true') ? 'subagent' : 'main';
-}
-
-/** The messages after the model's last reply. */
-function tailMessages(body: MessagesRequestBody): MessagesRequestBody['messages'] {
-  const lastAssistant = body.messages.map((m) => m.role).lastIndexOf('assistant');
-  return body.messages.slice(lastAssistant + 1);
-}
-
-function toolResultsOf(messages: MessagesRequestBody['messages']): Map<string, string> {
-  const results = new Map<string, string>();
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as { type?: string; tool_use_id?: string }[]) {
-      if (block.type === 'tool_result' && block.tool_use_id !== undefined) {
-        results.set(block.tool_use_id, messageTexts({ messages: [{ role: 'user', content: [block] }] }).join('\n'));
-      }
-    }
-  }
-  return results;
-}
-
-/** Whether ToolSearch loaded `tool` earlier in this conversation (a deferred tool stays listed as deferred). */
-function loaded(body: MessagesRequestBody, tool: string): boolean {
-  return body.messages.some(
-    (m) =>
-      Array.isArray(m.content) &&
-      (m.content as { type?: string; content?: unknown }[]).some(
-        (block) =>
-          block.type === 'tool_result' &&
-          Array.isArray(block.content) &&
-          (block.content as { type?: string; tool_name?: string }[]).some(
-            (ref) => ref.type === 'tool_reference' && ref.tool_name === tool,
-          ),
-      ),
-  );
-}
-
-function isWake(request: ModelRequest): boolean {
-  return request.tail.includes('<task-notification>') && request.tail.includes('ask-later');
-}
-
-/** Occurrences of `needle` in the request's messages, system-role messages included. */
-function count(body: MessagesRequestBody, needle: string): number {
-  return messageTexts(body).reduce((n, text) => n + text.split(needle).length - 1, 0);
-}
-
-/**
- * The fake model for the whole file: requests are read into {@link ModelRequest}s and recorded; the current test's
- * brain decides main-agent and subagent replies; side requests (no tools) get a short text. A plugin tool deferred
- * behind ToolSearch is loaded first (see {@link use}), transparently for the brain.
- */
-class Model {
-  readonly requests: ModelRequest[] = [];
-  #brain: Brain = () => textReply('OK.');
-  readonly #afterSearch = new Map<string, ScriptedReply>();
-  #searches = 0;
-
-  install(e2eApi: E2e['api']): void {
-    e2eApi.setScript((body, index) => {
-      const tail = tailMessages(body);
-      const request: ModelRequest = {
-        index,
-        at: Date.now(),
-        body,
-        kind: kindOf(body),
-        session: sessionOf(body),
-        toolResults: toolResultsOf(tail),
-        tail: messageTexts({ messages: tail }).join('\n'),
-      };
-      this.requests.push(request);
-      if (request.kind === 'side') return textReply('OK.');
-      for (const id of request.toolResults.keys()) {
-        const then = this.#afterSearch.get(id);
-        if (then) {
-          this.#afterSearch.delete(id);
-          return then;
-        }
-      }
-      return this.#brain(request);
-    });
-  }
-
-  get brain(): Brain {
-    return this.#brain;
-  }
-
-  set brain(brain: Brain) {
-    this.#brain = brain;
-  }
-
-  /** Call `tool` (loading it through ToolSearch first when the request only lists its name). */
-  use(request: ModelRequest, tool: string, input: unknown, id: string): ScriptedReply {
-    const call: ScriptedReply = { content: [{ type: 'tool_use', id, name: tool, input }] };
-    if (offers(request.body, tool) || loaded(request.body, tool) || !offers(request.body, 'ToolSearch')) return call;
-    const searchId = `toolu_search_${++this.#searches}`;
-    this.#afterSearch.set(searchId, call);
-    return { content: [{ type: 'tool_use', id: searchId, name: 'ToolSearch', input: { query: `select:${tool}` } }] };
-  }
-
-  /** The main agent's requests of `session`, from request `from` (counted over every session) on. */
-  main(session: Session, from = 0): ModelRequest[] {
-    return this.requests.filter((r) => r.kind === 'main' && r.index >= from && r.session === session.sessionId);
-  }
-
-  /** The subagents' requests of `session`. */
-  subagents(session: Session, from = 0): ModelRequest[] {
-    return this.requests.filter((r) => r.kind === 'subagent' && r.index >= from && r.session === session.sessionId);
-  }
-
-  /**
-   * The main agent's last request in `session`: the whole conversation it was sent (each request repeats the ones
-   * before).
-   */
-  lastMain(session: Session): ModelRequest {
-    const last = this.main(session).at(-1);
-    if (!last) throw new Error('the main agent made no request');
-    return last;
-  }
-
-  dump(file: string): void {
-    writeFileSync(file, this.requests.map((r) => JSON.stringify({ ...r, toolResults: [...r.toolResults] })).join('\n'));
-  }
-}
-
 const model = new Model();
 
-// ---------------------------------------------------------------------------------------------------------------
-// A long-lived headless session.
-
-/** Resolves with what `check` returns once it returns something, polling; fails after `timeoutMs`. */
-/** `check`'s first value that is neither undefined nor false, waited for with vi.waitFor (the real binary is slow). */
-function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await check();
-      if (value === undefined || value === false) throw new Error(`still waiting for ${what}`);
-      return value as T;
-    },
-    { timeout: timeoutMs, interval: 25 },
-  );
-}
-
-interface StreamEvent {
-  readonly type?: string;
-  readonly subtype?: string;
-  readonly session_id?: string;
-  readonly result?: string;
-  readonly [key: string]: unknown;
-}
-
-class Session {
-  readonly events: StreamEvent[] = [];
-  readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
-  stdout = '';
-  stderr = '';
-
-  constructor(readonly project: string) {
-    const args = [
-      '-p',
-      '--input-format',
-      'stream-json',
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--allowedTools',
-      ALLOWED_TOOLS.join(','),
-    ];
-    this.child = e2e.spawnTracked(e2e.claude, args, {
-      cwd: project,
-      env: e2e.baseEnv(home),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let buffered = '';
-    this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stdout += chunk;
-      buffered += chunk;
-      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, end).trim();
-        buffered = buffered.slice(end + 1);
-        if (line === '') continue;
-        try {
-          this.events.push(JSON.parse(line) as StreamEvent);
-        } catch {
-          // not a JSON line
-        }
-      }
-    });
-    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.exited = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
-    sessions.push(this);
-  }
-
-  get sessionId(): string | undefined {
-    return this.events.find((event) => event.session_id !== undefined)?.session_id;
-  }
-
-  /** The person types `text`. */
-  type(text: string): void {
-    this.child.stdin?.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`);
-  }
-
-  /** Resolves once a turn (from stream event `from` on) ended with the model's final text `text`. */
-  async turnEnded(text: string | RegExp, from = 0, timeoutMs = CLAUDE_TIMEOUT_MS): Promise<StreamEvent> {
-    const matches = (result: string | undefined) =>
-      result !== undefined && (typeof text === 'string' ? result === text : text.test(result));
-    return until(
-      `a turn ending with ${String(text)}\n${this.report()}`,
-      () => this.events.slice(from).find((event) => event.type === 'result' && matches(event.result)),
-      timeoutMs,
-    );
-  }
-
-  /** Close stdin and wait for Claude Code to end (it waits for running async hooks); killed if it does not. */
-  async end(timeoutMs = 90_000): Promise<number | null> {
-    this.child.stdin?.end();
-    const timer = setTimeout(() => killTree(this.child), timeoutMs);
-    try {
-      return await this.exited;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  report(): string {
-    return e2e.reportOutput(this.stdout.slice(-20_000), this.stderr.slice(-5_000));
-  }
+/** A session of this file: the plugin's home, the tools the tests allow; killed after each test. */
+function openSession(project: string): Session {
+  const session = new Session(e2e, home, project, { allowedTools: ALLOWED_TOOLS });
+  sessions.push(session);
+  return session;
 }
 
 /** What the session's waiters recorded as woken for (the plugin's data directory), project → question ids. */
@@ -426,7 +148,7 @@ describe('answers reach a running Claude Code session', () => {
     'GIVEN blocking questions parked WHEN the person answers one while the session is idle THEN the session wakes with no prompt typed, names that question only, and the answer reaches the model once',
     async () => {
       const project = e2e.gitProject();
-      const session = new Session(project);
+      const session = openSession(project);
       const first = question({ question: 'Which format should the nightly export write?', isBlocking: true });
       let wakes = 0;
       model.brain = (r) => {
@@ -498,7 +220,7 @@ describe('answers reach a running Claude Code session', () => {
       const project = e2e.gitProject();
       await store.park(project, question({ question: 'Should the export keep the header row?', isBlocking: false }));
       await store.park(project, question({ question: 'Which bucket gets the export?', isBlocking: true }));
-      const session = new Session(project);
+      const session = openSession(project);
       model.brain = (r) => {
         if (r.kind !== 'main') return textReply('sub done');
         if (r.toolResults.has('toolu_collect')) return textReply('WOKEN');
@@ -552,7 +274,7 @@ describe('answers reach a running Claude Code session', () => {
       const flags = e2e.tempDir('flags');
       const gate = (name: string) => `until [ -e ${join(flags, name)} ]; do sleep 0.05; done`;
       const open = (name: string) => writeFileSync(join(flags, name), '');
-      const session = new Session(project);
+      const session = openSession(project);
       const bash = (id: string, command: string): ScriptedReply => ({
         content: [{ type: 'tool_use', id, name: 'Bash', input: { command, description: id } }],
       });
@@ -662,7 +384,7 @@ describe('answers reach a running Claude Code session', () => {
         answering.push(done.then(() => undefined));
         return done;
       };
-      const session = new Session(project);
+      const session = openSession(project);
       /** Loops: `LOOP-<k>-<steps>` runs <steps> Bash calls, answering one question at each while `answerInLoop`. */
       let answerInLoop = false;
       model.brain = (r) => {
@@ -786,7 +508,7 @@ describe('answers reach a running Claude Code session', () => {
       await store.park(project, question({ question: 'Keep the CSV writer?', isBlocking: false }));
       await store.park(project, question({ question: 'Which bucket?', isBlocking: true }));
       await store.park(project, question({ question: 'Compress the CSV?', isBlocking: false }));
-      const session = new Session(project);
+      const session = openSession(project);
       model.brain = (r) => {
         if (r.kind !== 'main') return textReply('sub done');
         const collected = [...r.toolResults.keys()].find((id) => id.startsWith('toolu_collect'));

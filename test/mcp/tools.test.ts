@@ -29,7 +29,13 @@ async function clientFor(project: string, extra: { progressIntervalMs?: number; 
 
 describe('tools/list', () => {
   it('GIVEN a client THEN it sees the five tools for the model and the capture hook’s, with described fields and the right annotations', async () => {
-    const client = await clientFor(uniqueProject());
+    // As `ask-later mcp` serves them (serve's /mcp, on another machine than the session, has no capture: mcp-http.test.ts).
+    const client = await connectClient({
+      project: uniqueProject(),
+      store: async () => store,
+      version: 'test',
+      capture: { mode: { kind: 'park' }, inbox: 'the web inbox', stateDir: '/nonexistent' },
+    });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'ask_later',

@@ -221,6 +221,49 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
         expect(tight.questions).toEqual([]);
       });
 
+      it('GIVEN several outcomes THEN a claim for one question takes and counts only its outcome, and none once another claim holds it', async () => {
+        const project = uniqueProject();
+        for (const isBlocking of [true, true, false]) {
+          const q = await agent.park(project, spec({ isBlocking }));
+          await full.answer(project, q.id, pick('SQLite'), person());
+          clock.advance(1);
+        }
+        const one = await agent.claimUndelivered(project, {
+          budget: 10_000,
+          leaseMs: 30_000,
+          questionId: 2,
+          via: 'tool-result',
+        });
+        expect(one.questions.map((q) => q.id)).toEqual([2]);
+        expect(one.remaining).toBe(0);
+        expect(
+          (await agent.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000, questionId: 2 })).questions,
+        ).toEqual([]);
+        expect(await agent.confirmClaim(project, one)).toEqual([2]);
+        expect((await agent.get(project, 2))?.deliveredVia).toBe('tool-result');
+        const rest = await agent.claimUndelivered(project, { budget: 10_000, leaseMs: 30_000 });
+        expect(rest.questions.map((q) => q.id)).toEqual([1, 3]);
+      });
+
+      it('GIVEN a question asked with the agent’s own tool THEN its origin is kept and read back', async () => {
+        const project = uniqueProject();
+        const parked = await agent.park(project, {
+          ...spec({ isBlocking: true }),
+          origin: { tool: 'AskUserQuestion', header: 'Format' },
+        });
+        expect(parked.origin).toEqual({ tool: 'AskUserQuestion', header: 'Format' });
+        expect((await agent.get(project, parked.id))?.origin).toEqual({ tool: 'AskUserQuestion', header: 'Format' });
+        const plan = await agent.park(project, {
+          ...spec(),
+          origin: { tool: 'ExitPlanMode', plan: '0123456789abcdef' },
+        });
+        expect((await agent.list(project)).map((q) => q.origin)).toEqual([
+          { tool: 'AskUserQuestion', header: 'Format' },
+          { tool: 'ExitPlanMode', plan: '0123456789abcdef' },
+        ]);
+        expect(plan.id).toBe(2);
+      });
+
       it('GIVEN outcomes, one of them leased THEN waitingOutcomes lists the free ones oldest first, blocking-only when asked, and takes nothing', async () => {
         const project = uniqueProject();
         expect(await agent.waitingOutcomes(project)).toEqual([]);

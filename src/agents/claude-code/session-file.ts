@@ -64,7 +64,9 @@ function write(dir: string, sessionId: string, next: SessionFile): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = fileOf(dir, sessionId);
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(next), { mode: 0o600 });
+  // Sections with nothing in them are left out.
+  const kept = Object.fromEntries(Object.entries(next).filter(([, section]) => Object.keys(section).length > 0));
+  writeFileSync(temporary, JSON.stringify(kept), { mode: 0o600 });
   renameSync(temporary, path);
   removeStale(dir);
 }

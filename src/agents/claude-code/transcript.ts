@@ -23,11 +23,16 @@ interface Line {
   readonly message?: { readonly role?: unknown; readonly content?: unknown };
 }
 
-async function tailLines(path: string): Promise<Line[]> {
-  if (path === '') return [];
+/** The parsed lines at the file's end; undefined when there is no such file to read. */
+async function tailLines(path: string): Promise<Line[] | undefined> {
+  if (path === '') return undefined;
   let file: Awaited<ReturnType<typeof open>> | undefined;
   try {
     file = await open(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
     const { size } = await file.stat();
     const start = Math.max(0, size - TAIL_BYTES);
     const buffer = Buffer.alloc(size - start);
@@ -80,11 +85,13 @@ const LOOK_AGAIN_MS = 25;
  */
 export async function textBeforeToolCall(path: string, toolUseId: string): Promise<string> {
   const deadline = Date.now() + CALL_WRITTEN_MS;
-  let lines = await tailLines(path);
+  const read = await tailLines(path);
+  if (read === undefined) return '';
+  let lines = read;
   let end = callIndex(lines, toolUseId);
-  while (end < 0 && path !== '' && Date.now() < deadline) {
+  while (end < 0 && Date.now() < deadline) {
     await delay(LOOK_AGAIN_MS);
-    lines = await tailLines(path);
+    lines = (await tailLines(path)) ?? [];
     end = callIndex(lines, toolUseId);
   }
   if (end < 0) end = lines.length;
@@ -119,7 +126,7 @@ const PLAN_FILE = /[\\/]\.claude[\\/]plans[\\/][^\\/]+\.md$/;
 
 /** The path of the plan file the model last wrote or edited in this session, from its tool calls; '' when none. */
 export async function lastPlanFile(path: string): Promise<string> {
-  const lines = await tailLines(path);
+  const lines = (await tailLines(path)) ?? [];
   for (let index = lines.length - 1; index >= 0; index--) {
     const blocks = blocksOf(lines[index] ?? {});
     for (const block of blocks.reverse()) {
