@@ -104,7 +104,10 @@ const withoutNodeRedis = {
 const withoutCapture = {
   name: 'hook-without-capture',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /[\\/]pre-tool-use\.js$/ }, () => ({ path: 'pre-tool-use', namespace: 'hook-stub' }));
+    pluginBuild.onResolve({ filter: /[\\/]pre-tool-use\.js$/ }, () => ({
+      path: 'pre-tool-use',
+      namespace: 'hook-stub',
+    }));
   },
 };
 
