@@ -279,6 +279,9 @@ function loadCaptureMode(env) {
     `${name} must be park, wait:<seconds> (1 to ${CAPTURE_WAIT_MAX_SECONDS}) or terminal, got ${shown3}`
   );
 }
+function describeCaptureMode(mode) {
+  return mode.kind === "wait" ? `wait:${mode.seconds}` : mode.kind;
+}
 function loadDeadline(env, name) {
   const value = name === "ASK_LATER_HOOK_DEADLINE_MS" ? env.ASK_LATER_HOOK_DEADLINE_MS : env.ASK_LATER_STATUS_DEADLINE_MS;
   const raw = value?.trim() ?? "";
@@ -14466,6 +14469,33 @@ function handWired(settings) {
     )
   };
 }
+function captureWired(settings) {
+  return settings.some(
+    (file2) => hooksOf(file2.json, "PreToolUse").some(
+      (hook) => hook.type === "mcp_tool" && hook.tool === "capture_question" || hook.type === "command" && /(?:ask-later\.mjs|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/.test(String(hook.command ?? ""))
+    )
+  );
+}
+function captureLine(wired, settings, env) {
+  if (!wired) {
+    return ok(
+      "Claude Code: AskUserQuestion and plan approvals: not captured, they stay in the terminal (no PreToolUse hook running ask-later hook or calling capture_question; README: What the agent gets)"
+    );
+  }
+  const given = settings.map((file2) => object2(file2.json.env)?.ASK_LATER_ASK_USER_QUESTION).find((value) => typeof value === "string");
+  let mode;
+  try {
+    mode = loadCaptureMode({
+      ...env,
+      ...typeof given === "string" ? { ASK_LATER_ASK_USER_QUESTION: given } : {}
+    });
+  } catch (error46) {
+    if (error46 instanceof ConfigError) return warn(`Claude Code: ${error46.message}`);
+    throw error46;
+  }
+  const what = mode.kind === "park" ? "parked in the inbox, the agent carries on" : mode.kind === "wait" ? `parked, the call held up to ${mode.seconds} s for an answer` : "left to Claude Code's dialog";
+  return ok(`Claude Code: AskUserQuestion and plan approvals: ${what} (${describeCaptureMode(mode)})`);
+}
 function deliveryLine(wired, settings, env) {
   const reachOf2 = (name) => {
     const given = settings.map((file2) => object2(file2.json.env)?.[name]).find((value) => typeof value === "string");
@@ -14597,11 +14627,13 @@ async function checkClaudeCode(options) {
     const where = enabledIn ? shown3(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
     lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
+    lines.push(captureLine(true, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
       ok(`Claude Code: the prompt hook (${shown3(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
     );
     lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
+    lines.push(captureLine(captureWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(

@@ -8,7 +8,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { type DeliveryReach, describeStore, loadDeliveryReach, type StoreLocation } from '../agent-config.js';
+import {
+  type DeliveryReach,
+  describeCaptureMode,
+  describeStore,
+  loadCaptureMode,
+  loadDeliveryReach,
+  type StoreLocation,
+} from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { type CheckLine, ok, warn } from './check.js';
 
@@ -85,6 +92,55 @@ function handWired(settings: readonly SettingsFile[]): { toolCall: boolean; wake
       ),
     ),
   };
+}
+
+/** Whether a by-hand install has a PreToolUse hook that captures AskUserQuestion (the command or the MCP tool). */
+function captureWired(settings: readonly SettingsFile[]): boolean {
+  return settings.some((file) =>
+    hooksOf(file.json, 'PreToolUse').some(
+      (hook) =>
+        (hook.type === 'mcp_tool' && hook.tool === 'capture_question') ||
+        (hook.type === 'command' &&
+          /(?:ask-later\.mjs|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/.test(String(hook.command ?? ''))),
+    ),
+  );
+}
+
+/**
+ * The line saying what becomes of the agent's own AskUserQuestion calls and plan approvals: the mode
+ * (`ASK_LATER_ASK_USER_QUESTION` from Claude Code's settings `env`, else this environment), and whether a hook
+ * captures them at all.
+ */
+function captureLine(
+  wired: boolean,
+  settings: readonly SettingsFile[],
+  env: Readonly<Record<string, string | undefined>>,
+): CheckLine {
+  if (!wired) {
+    return ok(
+      'Claude Code: AskUserQuestion and plan approvals: not captured, they stay in the terminal (no PreToolUse hook running ask-later hook or calling capture_question; README: What the agent gets)',
+    );
+  }
+  const given = settings
+    .map((file) => object(file.json.env)?.ASK_LATER_ASK_USER_QUESTION)
+    .find((value) => typeof value === 'string');
+  let mode: ReturnType<typeof loadCaptureMode>;
+  try {
+    mode = loadCaptureMode({
+      ...env,
+      ...(typeof given === 'string' ? { ASK_LATER_ASK_USER_QUESTION: given } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) return warn(`Claude Code: ${error.message}`);
+    throw error;
+  }
+  const what =
+    mode.kind === 'park'
+      ? 'parked in the inbox, the agent carries on'
+      : mode.kind === 'wait'
+        ? `parked, the call held up to ${mode.seconds} s for an answer`
+        : "left to Claude Code's dialog";
+  return ok(`Claude Code: AskUserQuestion and plan approvals: ${what} (${describeCaptureMode(mode)})`);
 }
 
 /**
@@ -249,11 +305,13 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
     const where = enabledIn ? shown(enabledIn.path) : '~/.claude/plugins/installed_plugins.json';
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
     lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
+    lines.push(captureLine(true, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
       ok(`Claude Code: the prompt hook (${shown(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`),
     );
     lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
+    lines.push(captureLine(captureWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(

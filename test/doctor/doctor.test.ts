@@ -145,6 +145,8 @@ const ENGINE =
 /** The delivery line of the plugin on its defaults. */
 const PLUGIN_PATHS =
   '✓ Claude Code: answers reach the agent with the next prompt; at its next tool call (answers to blocking questions); by waking an idle session (answers to blocking questions)';
+const PLUGIN_CAPTURE =
+  '✓ Claude Code: AskUserQuestion and plan approvals: parked in the inbox, the agent carries on (park)';
 
 describe('ask-later doctor (the built CLI)', () => {
   it('GIVEN Redis with AOF, Slack, Discord and the plugin all fine THEN every line is ✓ and it exits 0', async () => {
@@ -160,6 +162,7 @@ describe('ask-later doctor (the built CLI)', () => {
       `✓ Discord: /questions is registered in server ${discord.guildId}`,
       '✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)',
       PLUGIN_PATHS,
+      PLUGIN_CAPTURE,
     ]);
     expect(code).toBe(0);
   });
@@ -206,7 +209,7 @@ describe('ask-later doctor (the built CLI)', () => {
     const db = join(homeDir, '.local', 'state', 'ask-later', 'inbox.db');
     const token = 'web-token-never-printed-0123456789';
     const { lines, code } = await doctorCli({ PORT: '7555', ASK_LATER_WEB_TOKEN: token }, homeDir);
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(
       `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7555/ (asks for ASK_LATER_WEB_TOKEN); no Slack or Discord: answers come from the web inbox`,
     );
@@ -215,6 +218,7 @@ describe('ask-later doctor (the built CLI)', () => {
     );
     expect(lines[2]).toBe('✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)');
     expect(lines[3]).toBe(PLUGIN_PATHS);
+    expect(lines[4]).toBe(PLUGIN_CAPTURE);
     expect(existsSync(db)).toBe(true);
     expect(lines.join('\n')).not.toContain(token);
     expect(code).toBe(0);
@@ -468,6 +472,7 @@ describe('ask-later doctor, the embedded store', () => {
     expect(first.lines.slice(2)).toEqual([
       '✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)',
       PLUGIN_PATHS,
+      PLUGIN_CAPTURE,
     ]);
     expect(first.code).toBe(0);
     expect(existsSync(db)).toBe(true);
@@ -631,14 +636,15 @@ describe('ask-later doctor, the Claude Code side', () => {
       '.claude.json': { mcpServers: { 'ask-later': { command: 'node', args: ['/opt/ask-later.mjs', 'mcp'] } } },
     });
     const { lines, code } = await doctor(healthyEnv(), { home: byHand });
-    expect(lines.slice(-2)).toEqual([
+    expect(lines.slice(-3)).toEqual([
       '✓ Claude Code: the prompt hook (~/.claude/settings.json) and the MCP server ask-later (~/.claude.json) are set up',
       '✓ Claude Code: answers reach the agent with the next prompt; at its next tool call: not set up (no PostToolUse hook calling collect_answers; README: Claude Code); by waking an idle session: not set up (no SessionStart/Stop hook running ask-later wait; README: Claude Code)',
+      '✓ Claude Code: AskUserQuestion and plan approvals: not captured, they stay in the terminal (no PreToolUse hook running ask-later hook or calling capture_question; README: What the agent gets)',
     ]);
     expect(code).toBe(0);
   });
 
-  it('GIVEN every hook wired by hand and ASK_LATER_MIDTURN=off, ASK_LATER_WAKE=all in Claude Code’s settings THEN the paths line says so', async () => {
+  it('GIVEN every hook wired by hand and ASK_LATER_MIDTURN=off, ASK_LATER_WAKE=all, ASK_LATER_ASK_USER_QUESTION=wait:30 in Claude Code’s settings THEN the paths and capture lines say so', async () => {
     const collect = (input: Record<string, string>) => ({
       type: 'mcp_tool',
       server: 'ask-later',
@@ -648,8 +654,14 @@ describe('ask-later doctor, the Claude Code side', () => {
     const waiter = { type: 'command', command: 'node /opt/ask-later/dist/cli.js wait', async: true, asyncRewake: true };
     const byHand = homeWith({
       '.claude/settings.json': {
-        env: { ASK_LATER_MIDTURN: 'off', ASK_LATER_WAKE: 'all' },
+        env: { ASK_LATER_MIDTURN: 'off', ASK_LATER_WAKE: 'all', ASK_LATER_ASK_USER_QUESTION: 'wait:30' },
         hooks: {
+          PreToolUse: [
+            {
+              matcher: 'AskUserQuestion|ExitPlanMode',
+              hooks: [{ type: 'command', command: 'node /opt/ask-later/dist/cli.js hook' }],
+            },
+          ],
           UserPromptSubmit: [{ hooks: [collect({ for: 'UserPromptSubmit' })] }],
           PostToolUse: [{ matcher: '*', hooks: [collect({ for: 'PostToolUse' })] }],
           Stop: [{ hooks: [waiter] }],
@@ -658,9 +670,10 @@ describe('ask-later doctor, the Claude Code side', () => {
       '.claude.json': { mcpServers: { 'ask-later': { command: 'node', args: ['/opt/ask-later.mjs', 'mcp'] } } },
     });
     const { lines } = await doctor(healthyEnv(), { home: byHand });
-    expect(lines.at(-1)).toBe(
+    expect(lines.slice(-2)).toEqual([
       '✓ Claude Code: answers reach the agent with the next prompt; at its next tool call: off (ASK_LATER_MIDTURN=off); by waking an idle session (every answer)',
-    );
+      '✓ Claude Code: AskUserQuestion and plan approvals: parked, the call held up to 30 s for an answer (wait:30)',
+    ]);
   });
 
   it('GIVEN the plugin and a wrong ASK_LATER_WAKE in Claude Code’s settings THEN ⚠ names it', async () => {
@@ -668,7 +681,7 @@ describe('ask-later doctor, the Claude Code side', () => {
       '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true }, env: { ASK_LATER_WAKE: 'yes' } },
     });
     const { lines, code } = await doctor(healthyEnv(), { home: wrong });
-    expect(lines.at(-1)).toBe(
+    expect(lines.at(-2)).toBe(
       '⚠ Claude Code: ASK_LATER_WAKE must be blocking, all or off, got "yes" — every ask-later tool and hook refuses to work until it is fixed',
     );
     expect(code).toBe(0);

@@ -176,6 +176,8 @@ export interface SessionOptions {
   readonly allowedTools: readonly string[];
   /** More flags (`--permission-prompt-tool stdio` offers AskUserQuestion in -p mode). */
   readonly args?: readonly string[];
+  /** More environment for Claude Code (and so for the plugin's MCP server and hooks). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** `check`'s first value that is neither undefined nor false, waited for with vi.waitFor (the real binary is slow). */
@@ -231,7 +233,7 @@ export class Session {
     ];
     this.child = e2e.spawnTracked(e2e.claude, args, {
       cwd: project,
-      env: e2e.baseEnv(home),
+      env: { ...e2e.baseEnv(home), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let buffered = '';
