@@ -9,6 +9,7 @@
  *                       random prefix are removed at the end
  *   BENCH_ONLY=cluster  only the Redis Cluster part (a private three-master cluster: store throughput, the hook's and
  *                       the status line's cost on it)
+ *   BENCH_ONLY=claude   only the part inside the real Claude Code (prompt cost with and without the plugin, wake)
  *
  * Each phase keeps a fixed number of operations in flight on one store connection, like redis-benchmark's 50
  * clients. Exit code 0 when the run completed, whether or not an aim was met; non-zero on errors.
@@ -414,6 +415,14 @@ async function main() {
     return;
   }
   const target = await server();
+  if (process.env.BENCH_ONLY === 'claude') {
+    try {
+      await benchClaude(target.url, `al-bench-${randomUUID().slice(0, 8)}`);
+    } finally {
+      await target.stop?.();
+    }
+    return;
+  }
   const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
   let store;
   try {

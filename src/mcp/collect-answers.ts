@@ -163,7 +163,9 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
       agent_id: hookField,
       tool_name: hookField,
     }),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    // Read-only to the agent: it reads what waits for it (marking it delivered is the inbox's own bookkeeping). Claude
+    // Code's plan mode asks before any other tool, so a session woken while planning could not read its answer.
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, context) {
       const request = readRequest(args);
       if (typeof request === 'string') return errorResult(request);

@@ -72,6 +72,7 @@ describe('tools/list', () => {
     expect(ask?.description).toMatch(/Do not park/);
     expect(tools.find((t) => t.name === 'get_answer')?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'list_questions')?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((t) => t.name === 'collect_answers')?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'cancel_question')?.annotations?.destructiveHint).toBe(true);
     await client.close();
   });
