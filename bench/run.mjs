@@ -383,7 +383,7 @@ async function benchClaude(url, prefix) {
       const owner = await raw.sendCommand(['GET', `${prefix}:lease:waiter:${sessionId}`]);
       return typeof owner === 'string' && !owner.startsWith('turn');
     };
-    const rounds = QUICK ? 6 : 14;
+    const rounds = QUICK ? 6 : 40;
     const result = await measureClaude({ redisUrl: url, prefix, store, rounds, wakes: QUICK ? 3 : 12, waiterWaiting });
     if (result.skipped) {
       console.log(`inside Claude Code: skipped, ${result.skipped}`);
@@ -394,6 +394,7 @@ async function benchClaude(url, prefix) {
     console.log(`inside Claude Code 2.1.332 (headless stream-json sessions, fake model; medians of ${rounds}):`);
     console.log(
       `  prompt written → model request: none ${ms(p.none)}; plugin (mcp_tool hook) ${ms(p.plugin)} = ${ratio(p.plugin)}×; ` +
+        `any mcp_tool hook (a tool answering {} at once) ${ms(p.floor)} = ${ratio(p.floor)}×; ` +
         `command hook ${ms(p['command hook'])} = ${ratio(p['command hook'])}×`,
     );
     console.log(

@@ -82728,11 +82728,13 @@ function collectAnswersTool(options) {
       if (!reach && !turnStarts) return nothingResult(empty);
       try {
         const store = await context.store();
-        if (turnStarts) {
-          await store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS);
-        }
-        if (!reach) return nothingResult(empty);
-        return await collect2(store, context, request, reach.blockingOnly, empty);
+        const [seized, collected] = await Promise.allSettled([
+          turnStarts ? store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS) : void 0,
+          reach ? collect2(store, context, request, reach.blockingOnly, empty) : nothingResult(empty)
+        ]);
+        if (collected.status === "rejected") throw collected.reason;
+        if (seized.status === "rejected" && !reach) throw seized.reason;
+        return collected.value;
       } catch (error46) {
         return failureResult(error46);
       }

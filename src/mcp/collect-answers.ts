@@ -175,11 +175,17 @@ export function collectAnswersTool(options: CollectOptions): ToolDefinition {
       if (!reach && !turnStarts) return nothingResult(empty);
       try {
         const store = await context.store();
-        if (turnStarts) {
-          await store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS);
-        }
-        if (!reach) return nothingResult(empty);
-        return await collect(store, context, request, reach.blockingOnly, empty);
+        // The turn takes the session from its waiter while the claim runs: one round trip's wait, not two. What the
+        // claim took is answered whatever became of the seizure (its work after the response confirms it).
+        const [seized, collected] = await Promise.allSettled([
+          turnStarts
+            ? store.seizeLease(waiterLease(request.sessionId), turnOwner(request.promptId), TURN_LEASE_MS)
+            : undefined,
+          reach ? collect(store, context, request, reach.blockingOnly, empty) : nothingResult(empty),
+        ]);
+        if (collected.status === 'rejected') throw collected.reason;
+        if (seized.status === 'rejected' && !reach) throw seized.reason;
+        return collected.value;
       } catch (error) {
         return failureResult(error);
       }
