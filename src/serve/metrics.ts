@@ -18,7 +18,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { pause } from '../bot/bridge.js';
 import type { BridgeMetrics } from '../bot/bridge-metrics.js';
 import { errorFields, type Logger } from '../bot/logger.js';
 import { isLoopbackHost } from '../bot/web/server.js';
@@ -26,6 +25,7 @@ import { backoff } from '../core/backoff.js';
 import { DELIVERY_PATHS, type Platform, QUESTION_STATUSES } from '../core/question.js';
 import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import { waitToRetry } from '../store/wait-to-retry.js';
 
 /** The consumer group the time histograms read the store's events through. */
 export const METRICS_GROUP = 'metrics';
@@ -260,7 +260,8 @@ type Observe = (event: StoreEvent, question: NonNullable<Awaited<ReturnType<Stor
 
 /**
  * Reads the `metrics` group: answered and delivered events are looked up and observed, every event is acknowledged.
- * A store that fails is retried with back-off (one log line when it starts failing, one when it reads again).
+ * A store that fails is retried with back-off, or as soon as its connection is ready again (one log line when it
+ * starts failing, one when it reads again).
  */
 class EventsFollower {
   readonly #o: ServeMetricsOptions;
@@ -310,7 +311,12 @@ class EventsFollower {
           failingSince = Date.now();
           this.#o.logger.warn(errorFields(error), 'metrics: cannot read events; retrying with back-off');
         }
-        await pause(backoff(failures, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000), signal);
+        // The back-off step, or less: the moment the store's connection is ready again.
+        await waitToRetry(
+          this.#o.store,
+          backoff(failures, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000),
+          signal,
+        );
         failures++;
       }
     }

@@ -21,12 +21,12 @@
  *   100 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
  *   when another waiter holds the session, when its session's Claude Code is gone or sends SIGTERM, or after
  *   {@link WAITER_MAX_MS}. A store that stops answering once the waiter has started (serve restarting, a replica
- *   killed, Redis failing over) is asked again with back-off until it answers or that time is up. Any other
+ *   killed, Redis failing over) is asked again with back-off, or as soon as its connection is ready again
+ *   (`Store.whenReady`), until it answers or that time is up. Any other
  *   failure is one `ask-later wait:` line on stderr and exit 0: it must never wake a session by mistake.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentConfig, loadAgentConfig } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { platformName, type Question } from '../core/question.js';
@@ -39,6 +39,7 @@ import { openStore } from '../store/open.js';
 import type { AgentStore } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import { waitToRetry } from '../store/wait-to-retry.js';
 import { loadWoken, saveWoken, sessionStateDir } from './session.js';
 
 /** The longest a waiter waits; the plugin's hook time-out (24 h) is longer, so Claude Code never has to kill it. */
@@ -178,9 +179,8 @@ async function wait(
         if (sessionGone()) return undefined;
         const left = deadline - Date.now();
         if (left <= 0) throw error;
-        await delay(Math.min(backoff, left), undefined, options.signal ? { signal: options.signal } : {}).catch(
-          () => undefined,
-        );
+        // The back-off step, or less: the moment the store's connection is ready again.
+        await waitToRetry(store, Math.min(backoff, left), options.signal);
         backoff = Math.min(backoff * 2, RETRY_MAX_MS);
       }
     }
