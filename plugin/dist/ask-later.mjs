@@ -16334,11 +16334,12 @@ var init_keys = __esm({
 });
 
 // src/store/redis/readiness.ts
-var RECHECK_MS, StoreConnections;
+var RECHECK_MS, PING_MS, StoreConnections;
 var init_readiness = __esm({
   "src/store/redis/readiness.ts"() {
     "use strict";
     RECHECK_MS = 250;
+    PING_MS = 1e3;
     StoreConnections = class {
       #main;
       #duplicates = /* @__PURE__ */ new Set();
@@ -16357,10 +16358,28 @@ var init_readiness = __esm({
       #lost() {
         return this.#open().some((connection) => !connection.isReady);
       }
+      /** Whether the main connection answers a PING within `ms`. */
+      async #answers(ms) {
+        let timer;
+        const late2 = new Promise((resolve6) => {
+          timer = setTimeout(() => resolve6(false), ms);
+        });
+        const ping = this.#main.sendCommand(["PING"]).then(
+          () => true,
+          () => false
+        );
+        try {
+          return await Promise.race([ping, late2]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
       /** See `Store.whenReady`. */
-      whenReady(options) {
-        if (!this.#lost()) return Promise.resolve("ready");
+      async whenReady(options) {
+        if (options.signal?.aborted) return "lost";
+        if (!this.#lost() && await this.#answers(Math.max(1, Math.min(options.timeoutMs, PING_MS)))) return "ready";
         return new Promise((resolve6) => {
+          let seenLost = this.#lost();
           const stops = this.#open().map((connection) => connection.onReady(() => check2()));
           const finish = (readiness) => {
             clearTimeout(timer);
@@ -16370,7 +16389,8 @@ var init_readiness = __esm({
             resolve6(readiness);
           };
           const check2 = () => {
-            if (!this.#lost()) finish("reconnected");
+            if (this.#lost()) seenLost = true;
+            else if (seenLost) finish("reconnected");
           };
           const aborted2 = () => finish("lost");
           const timer = setTimeout(aborted2, Math.max(0, options.timeoutMs));
@@ -82740,7 +82760,9 @@ async function wait(store, config3, input, env, options) {
   const sessionGone = () => Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid);
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config3.project);
-  let backoff = RETRY_FIRST_MS2;
+  const retryFirstMs = options.retryMs?.first ?? RETRY_FIRST_MS2;
+  const retryMaxMs = options.retryMs?.max ?? RETRY_MAX_MS2;
+  let backoff = retryFirstMs;
   try {
     for (; ; ) {
       if (options.signal?.aborted) return void 0;
@@ -82764,14 +82786,14 @@ async function wait(store, config3, input, env, options) {
         const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
         options.onWait?.();
         await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
-        backoff = RETRY_FIRST_MS2;
+        backoff = retryFirstMs;
       } catch (error46) {
         if (!(error46 instanceof StoreUnavailableError) || options.signal?.aborted) throw error46;
         if (sessionGone()) return void 0;
         const left = deadline - Date.now();
         if (left <= 0) throw error46;
         await waitToRetry(store, Math.min(backoff, left), options.signal);
-        backoff = Math.min(backoff * 2, RETRY_MAX_MS2);
+        backoff = Math.min(backoff * 2, retryMaxMs);
       }
     }
   } finally {

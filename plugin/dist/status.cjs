@@ -1998,11 +1998,12 @@ var init_keys = __esm({
 });
 
 // src/store/redis/readiness.ts
-var RECHECK_MS, StoreConnections;
+var RECHECK_MS, PING_MS, StoreConnections;
 var init_readiness = __esm({
   "src/store/redis/readiness.ts"() {
     "use strict";
     RECHECK_MS = 250;
+    PING_MS = 1e3;
     StoreConnections = class {
       #main;
       #duplicates = /* @__PURE__ */ new Set();
@@ -2021,10 +2022,28 @@ var init_readiness = __esm({
       #lost() {
         return this.#open().some((connection) => !connection.isReady);
       }
+      /** Whether the main connection answers a PING within `ms`. */
+      async #answers(ms) {
+        let timer;
+        const late = new Promise((resolve3) => {
+          timer = setTimeout(() => resolve3(false), ms);
+        });
+        const ping = this.#main.sendCommand(["PING"]).then(
+          () => true,
+          () => false
+        );
+        try {
+          return await Promise.race([ping, late]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
       /** See `Store.whenReady`. */
-      whenReady(options) {
-        if (!this.#lost()) return Promise.resolve("ready");
+      async whenReady(options) {
+        if (options.signal?.aborted) return "lost";
+        if (!this.#lost() && await this.#answers(Math.max(1, Math.min(options.timeoutMs, PING_MS)))) return "ready";
         return new Promise((resolve3) => {
+          let seenLost = this.#lost();
           const stops = this.#open().map((connection) => connection.onReady(() => check()));
           const finish = (readiness) => {
             clearTimeout(timer);
@@ -2034,7 +2053,8 @@ var init_readiness = __esm({
             resolve3(readiness);
           };
           const check = () => {
-            if (!this.#lost()) finish("reconnected");
+            if (this.#lost()) seenLost = true;
+            else if (seenLost) finish("reconnected");
           };
           const aborted = () => finish("lost");
           const timer = setTimeout(aborted, Math.max(0, options.timeoutMs));

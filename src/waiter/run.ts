@@ -70,6 +70,11 @@ export interface WaiterOptions {
   readonly onWait?: () => void;
   /** The store to wait on instead of the one the settings name (left open: its owner closes it). */
   readonly store?: AgentStore;
+  /**
+   * The back-off while the store is away: `first` doubling to `max` (default 100 ms to 2 s). Tests make it far
+   * longer than they wait, to prove the waiter looks again when the store is back, not when a step ends.
+   */
+  readonly retryMs?: { readonly first: number; readonly max: number };
 }
 
 /** What the hook's stdin says (SessionStart, Stop): the session, its directory, the turn that just ended. */
@@ -143,7 +148,9 @@ async function wait(
   const sessionGone = () => Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid);
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config.project);
-  let backoff = RETRY_FIRST_MS;
+  const retryFirstMs = options.retryMs?.first ?? RETRY_FIRST_MS;
+  const retryMaxMs = options.retryMs?.max ?? RETRY_MAX_MS;
+  let backoff = retryFirstMs;
   try {
     for (;;) {
       if (options.signal?.aborted) return undefined;
@@ -171,7 +178,7 @@ async function wait(
         const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
         options.onWait?.();
         await watch.changed({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
-        backoff = RETRY_FIRST_MS;
+        backoff = retryFirstMs;
       } catch (error) {
         // The store went away after the waiter started (serve restarting, a replica killed, Redis failing over):
         // look again once it is back, rather than leave the session idle on an answer given meanwhile.
@@ -181,7 +188,7 @@ async function wait(
         if (left <= 0) throw error;
         // The back-off step, or less: the moment the store's connection is ready again.
         await waitToRetry(store, Math.min(backoff, left), options.signal);
-        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+        backoff = Math.min(backoff * 2, retryMaxMs);
       }
     }
   } finally {
