@@ -13545,6 +13545,7 @@ function loadServeConfig(env, readFile2 = readUtf8) {
       `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`
     );
   }
+  const publicUrl = loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || void 0);
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile2);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
   const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || void 0);
@@ -13556,6 +13557,7 @@ function loadServeConfig(env, readFile2 = readUtf8) {
     port,
     host,
     ...webToken !== void 0 ? { webToken } : {},
+    ...publicUrl !== void 0 ? { publicUrl } : {},
     routes,
     ...metricsProjects ? { metricsProjects } : {},
     ...remindAfterMs !== void 0 ? { remindAfterMs } : {},
@@ -13563,6 +13565,23 @@ function loadServeConfig(env, readFile2 = readUtf8) {
     ...slack ? { slack } : {},
     ...discord ? { discord } : {}
   });
+}
+function loadPublicUrl(value) {
+  if (value === void 0) return void 0;
+  const expected = "ASK_LATER_PUBLIC_URL must be the http:// or https:// address people and agents reach serve at";
+  let url2;
+  try {
+    url2 = new URL(value);
+  } catch {
+    throw new ConfigError(`${expected}, got ${describeUrl(value)}`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") {
+    throw new ConfigError(`${expected}, got ${describeUrl(value)}`);
+  }
+  if (url2.username !== "" || url2.password !== "") {
+    throw new ConfigError(`${expected}, without a user name or password in it`);
+  }
+  return url2.origin;
 }
 function loadRemindAfter(value) {
   if (value === void 0) return void 0;
@@ -13997,6 +14016,7 @@ function failure(status, text3) {
   } catch {
   }
   if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403 && code3 === "host-refused") return new AgentApiError(code3, message ?? "serve refused the host");
   if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
   if (status === 502 || status === 503 || status === 504 || code3 === "store-unavailable") {
     return new StoreUnavailableError({ cause: new AgentApiError(code3 ?? `HTTP ${status}`, `HTTP ${status}`) });
@@ -65498,7 +65518,8 @@ function describeConfig(config3) {
   const routes = config3.routes?.length ?? 0;
   if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
   const token = config3.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
-  parts.push(`web inbox on ${webAddress(config3)}${token}`);
+  const reached = config3.publicUrl !== void 0 ? `, reached as ${config3.publicUrl}` : "";
+  parts.push(`web inbox on ${webAddress(config3)}${token}${reached}`);
   if (config3.slack) {
     const mode = config3.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config3.port}`;
     parts.push(`Slack (${mode}) to ${routedChannels(config3, "slack").join(", ")}`);

@@ -13,16 +13,17 @@
  *   counted by this replica's bridge (the {@link BridgeMetrics} port).
  *
  * Labels carry statuses, platforms, delivery paths and (only when asked for) project names: never question,
- * answer or note text. Behind the web token when one is set (always when serve listens beyond loopback).
+ * answer or note text. Behind the web token when one is set (always when serve listens beyond loopback), and the
+ * Host / Origin rule of every entry point (`http/origin-rule.ts`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BridgeMetrics } from '../bot/bridge-metrics.js';
 import { errorFields, type Logger } from '../bot/logger.js';
-import { isLoopbackHost } from '../bot/web/server.js';
 import { backoff } from '../core/backoff.js';
 import { DELIVERY_PATHS, type Platform, QUESTION_STATUSES } from '../core/question.js';
+import { type OriginRule, originRule } from '../http/origin-rule.js';
 import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { waitToRetry } from '../store/wait-to-retry.js';
@@ -48,6 +49,8 @@ export interface ServeMetricsOptions {
   readonly projectLabels: boolean;
   /** The web token: when set, `/metrics` needs `Authorization: Bearer <token>`. */
   readonly token?: string;
+  /** Which Host and Origin are answered (default: loopback names and IP addresses; serve adds its public URL's). */
+  readonly origins?: OriginRule;
   readonly logger: Logger;
   /** How long one read of events waits (default 1000 ms); also bounds how long `stop` waits. */
   readonly blockMs?: number;
@@ -214,6 +217,7 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
   });
 
   const token = options.token === undefined || options.token === '' ? undefined : options.token;
+  const origins = options.origins ?? originRule();
   return {
     bridge,
     agent: { called: (operation, status) => agentRequests.inc({ operation, status: String(status) }) },
@@ -225,6 +229,12 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
         response.writeHead(405, { allow: 'GET, HEAD' }).end();
         return;
       }
+      // Like every entry point: no rebinding Host, no foreign page (http/origin-rule.ts).
+      const refused = origins.refusal(request.headers);
+      if (refused !== undefined) {
+        response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(`Refused: ${refused}.\n`);
+        return;
+      }
       if (token !== undefined) {
         const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
         if (bearer === undefined || !sameSecret(bearer, token)) {
@@ -233,14 +243,6 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
             .end('Send the web token: Authorization: Bearer <ASK_LATER_WEB_TOKEN>.\n');
           return;
         }
-      } else if (!isLoopbackHost(request.headers.host)) {
-        // Like the web inbox: without a token only loopback names are answered (no DNS rebinding).
-        response
-          .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
-          .end(
-            'Metrics are served on loopback only (127.0.0.1, localhost, [::1]) unless ASK_LATER_WEB_TOKEN is set.\n',
-          );
-        return;
       }
       void render().then(
         (text) => {
