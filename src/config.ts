@@ -94,6 +94,11 @@ export interface ServeConfig extends StoreConfig {
   readonly host: string;
   /** `ASK_LATER_WEB_TOKEN`: when set, the web inbox asks for it (required when `host` is not loopback). */
   readonly webToken?: string;
+  /**
+   * `ASK_LATER_PUBLIC_URL`'s origin (`https://ask-later.example.com`): the address people and agents reach serve at
+   * through a name; requests naming that host, and pages of that origin, are answered (`http/origin-rule.ts`).
+   */
+  readonly publicUrl?: string;
   /** Neither set: the web inbox alone. */
   readonly slack?: SlackConfig;
   readonly discord?: DiscordConfig;
@@ -298,6 +303,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
       `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`,
     );
   }
+  const publicUrl = loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || undefined);
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || undefined, readFile);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
   const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || undefined);
@@ -309,6 +315,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     port,
     host,
     ...(webToken !== undefined ? { webToken } : {}),
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
     routes,
     ...(metricsProjects ? { metricsProjects } : {}),
     ...(remindAfterMs !== undefined ? { remindAfterMs } : {}),
@@ -316,6 +323,25 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     ...(slack ? { slack } : {}),
     ...(discord ? { discord } : {}),
   });
+}
+
+/** `ASK_LATER_PUBLIC_URL`: an http(s) URL without credentials; kept as its origin. */
+function loadPublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const expected = 'ASK_LATER_PUBLIC_URL must be the http:// or https:// address people and agents reach serve at';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${expected}, got ${describeUrl(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${expected}, got ${describeUrl(value)}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${expected}, without a user name or password in it`);
+  }
+  return url.origin;
 }
 
 /** `ASK_LATER_REMIND_AFTER`: the default wait before each reminder of a blocking question. */

@@ -186,6 +186,18 @@ describe('the web inbox address', () => {
       'ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got 7',
     ],
     [{ PORT: '74200' }, 'PORT must be a port number from 0 to 65535, got "74200"'],
+    [
+      { ASK_LATER_PUBLIC_URL: 'ask-later.example.com' },
+      'ASK_LATER_PUBLIC_URL must be the http:// or https:// address people and agents reach serve at, got something that is not a URL',
+    ],
+    [
+      { ASK_LATER_PUBLIC_URL: 'ftp://ask-later.example.com' },
+      'ASK_LATER_PUBLIC_URL must be the http:// or https:// address people and agents reach serve at, got a ftp: URL',
+    ],
+    [
+      { ASK_LATER_PUBLIC_URL: 'https://ada:hunter2@ask-later.example.com' },
+      'ASK_LATER_PUBLIC_URL must be the http:// or https:// address people and agents reach serve at, without a user name or password in it',
+    ],
   ])('GIVEN %j THEN one line naming the variable and what it needs', (env, line) => {
     const error = configError({ HOME: '/home/ada', ...env });
     expect(error.message).toBe(line);
@@ -198,6 +210,15 @@ describe('the web inbox address', () => {
     [{ ASK_LATER_HOST: 'localhost' }, 'localhost'],
   ])('GIVEN the loopback address %j THEN no token is needed', (env, host) => {
     expect(loadServeConfig({ HOME: '/home/ada', ...env }).host).toBe(host);
+  });
+
+  it('GIVEN ASK_LATER_PUBLIC_URL THEN its origin is kept (the host serve also answers as)', () => {
+    const config = loadServeConfig({
+      HOME: '/home/ada',
+      ASK_LATER_PUBLIC_URL: ' https://Ask-Later.example.com/inbox ',
+    });
+    expect(config.publicUrl).toBe('https://ask-later.example.com');
+    expect(loadServeConfig({ HOME: '/home/ada' }).publicUrl).toBeUndefined();
   });
 
   it('GIVEN another address and a token THEN both are kept', () => {

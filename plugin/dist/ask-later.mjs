@@ -13565,6 +13565,7 @@ function loadServeConfig(env, readFile3 = readUtf8) {
       `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`
     );
   }
+  const publicUrl = loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || void 0);
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile3);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
   const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || void 0);
@@ -13576,6 +13577,7 @@ function loadServeConfig(env, readFile3 = readUtf8) {
     port,
     host,
     ...webToken !== void 0 ? { webToken } : {},
+    ...publicUrl !== void 0 ? { publicUrl } : {},
     routes,
     ...metricsProjects ? { metricsProjects } : {},
     ...remindAfterMs !== void 0 ? { remindAfterMs } : {},
@@ -13583,6 +13585,23 @@ function loadServeConfig(env, readFile3 = readUtf8) {
     ...slack ? { slack } : {},
     ...discord ? { discord } : {}
   });
+}
+function loadPublicUrl(value) {
+  if (value === void 0) return void 0;
+  const expected = "ASK_LATER_PUBLIC_URL must be the http:// or https:// address people and agents reach serve at";
+  let url2;
+  try {
+    url2 = new URL(value);
+  } catch {
+    throw new ConfigError(`${expected}, got ${describeUrl(value)}`);
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") {
+    throw new ConfigError(`${expected}, got ${describeUrl(value)}`);
+  }
+  if (url2.username !== "" || url2.password !== "") {
+    throw new ConfigError(`${expected}, without a user name or password in it`);
+  }
+  return url2.origin;
 }
 function loadRemindAfter(value) {
   if (value === void 0) return void 0;
@@ -14019,6 +14038,7 @@ function failure(status, text3) {
   } catch {
   }
   if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403 && code3 === "host-refused") return new AgentApiError(code3, message ?? "serve refused the host");
   if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
   if (status === 502 || status === 503 || status === 504 || code3 === "store-unavailable") {
     return new StoreUnavailableError({ cause: new AgentApiError(code3 ?? `HTTP ${status}`, `HTTP ${status}`) });
@@ -14167,7 +14187,7 @@ function pause(ms, signal) {
     signal?.addEventListener("abort", done, { once: true });
   });
 }
-var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, HttpStore;
+var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, HttpStore;
 var init_http_store = __esm({
   "src/store/http/http-store.ts"() {
     "use strict";
@@ -14178,10 +14198,14 @@ var init_http_store = __esm({
     RETRY_FIRST_MS = 100;
     RETRY_MAX_MS = 2e3;
     LONG_POLL_MARGIN_MS = 5e3;
+    PROBE_EVERY_MS = 250;
+    PROBE_TIMEOUT_MS = 1e3;
     HttpStore = class {
       #client;
       #timeoutMs;
       #longPollMs;
+      /** The last call found serve (or its store) away; the next one that answers clears it. */
+      #lost = false;
       constructor(options) {
         this.#client = new AgentClient({ url: options.url, token: options.token });
         this.#timeoutMs = options.timeoutMs ?? 1e4;
@@ -14284,11 +14308,44 @@ var init_http_store = __esm({
           if (last?.status !== "pending" || Date.now() >= deadline || options.signal?.aborted) return last;
         }
       }
+      /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
+      async whenReady(options) {
+        if (!this.#lost) return "ready";
+        const deadline = Date.now() + options.timeoutMs;
+        for (; ; ) {
+          if (options.signal?.aborted) return "lost";
+          const left = deadline - Date.now();
+          if (left <= 0) return "lost";
+          try {
+            await this.#track(
+              this.#client.call(
+                "ping",
+                {},
+                { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...options.signal ? { signal: options.signal } : {} }
+              )
+            );
+            return "reconnected";
+          } catch {
+            await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
+          }
+        }
+      }
       async close() {
         this.#client.close();
       }
       #call(operation, body) {
-        return this.#client.call(operation, body, { timeoutMs: this.#timeoutMs });
+        return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
+      }
+      /** A call's outcome, remembering whether serve answered (for `whenReady`). */
+      async #track(call) {
+        try {
+          const answer = await call;
+          this.#lost = false;
+          return answer;
+        } catch (error46) {
+          if (error46 instanceof StoreUnavailableError) this.#lost = true;
+          throw error46;
+        }
       }
       /**
        * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
@@ -14300,12 +14357,15 @@ var init_http_store = __esm({
           const left = deadline - Date.now();
           if (signal?.aborted) return void 0;
           try {
-            return await poll(Math.max(0, Math.min(left, this.#longPollMs)), signal);
+            return await this.#track(poll(Math.max(0, Math.min(left, this.#longPollMs)), signal));
           } catch (error46) {
             if (signal?.aborted) return void 0;
             if (!(error46 instanceof StoreUnavailableError)) throw error46;
             if (deadline - Date.now() <= 0) return void 0;
-            await pause(Math.min(backoff, deadline - Date.now()), signal);
+            const step = Math.min(backoff, deadline - Date.now());
+            if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
+              await pause(step, signal);
+            }
             backoff = Math.min(backoff * 2, RETRY_MAX_MS);
           }
         }
@@ -15533,6 +15593,52 @@ var init_paging = __esm({
   }
 });
 
+// src/store/surface-faults.ts
+function faultRecord(fault, now) {
+  return {
+    group: fault.group.slice(0, 100),
+    ...fault.channel !== void 0 && fault.channel !== "" ? { channel: fault.channel.slice(0, 100) } : {},
+    error: fault.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX2) || "error",
+    fix: fault.fix.replace(/[\r\n\u2028\u2029]+/g, " ").slice(0, FIX_MAX),
+    since: now
+  };
+}
+function readFaultRecord(value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { group, channel, error: error46, fix, since } = o;
+  if (typeof group !== "string" || channel !== void 0 && channel !== null && typeof channel !== "string" || typeof error46 !== "string" || typeof fix !== "string" || !Number.isSafeInteger(since)) {
+    return void 0;
+  }
+  return {
+    group,
+    ...typeof channel === "string" && channel !== "" ? { channel } : {},
+    error: error46,
+    fix,
+    since
+  };
+}
+function faultOrder(a, b) {
+  if (a.group !== b.group) return a.group < b.group ? -1 : 1;
+  const x = a.channel ?? "";
+  const y = b.channel ?? "";
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+var ERROR_MAX2, FIX_MAX;
+var init_surface_faults = __esm({
+  "src/store/surface-faults.ts"() {
+    "use strict";
+    ERROR_MAX2 = 80;
+    FIX_MAX = 300;
+  }
+});
+
 // src/store/redis/unroutable-command-error.ts
 var UnroutableCommandError;
 var init_unroutable_command_error = __esm({
@@ -15583,6 +15689,7 @@ var init_command_keys = __esm({
       "DEL",
       "EXISTS",
       "GET",
+      "HDEL",
       "HGET",
       "HGETALL",
       "HLEN",
@@ -15807,17 +15914,49 @@ var init_cluster_connection = __esm({
       #map;
       #connect;
       #nodes = /* @__PURE__ */ new Map();
+      /** The node connections opened so far, each with the way to stop listening to its reconnects. */
+      #live = /* @__PURE__ */ new Map();
+      #readyListeners = /* @__PURE__ */ new Set();
       #open = true;
       constructor(map2, connect, seed) {
         this.#map = map2;
         this.#connect = connect;
         if (seed) {
-          if (map2.masters.includes(seed.address)) this.#nodes.set(seed.address, Promise.resolve(seed.connection));
-          else seed.connection.close();
+          if (map2.masters.includes(seed.address)) {
+            this.#nodes.set(seed.address, Promise.resolve(seed.connection));
+            this.#follow(seed.connection);
+          } else {
+            seed.connection.close();
+          }
         }
       }
       get isOpen() {
         return this.#open;
+      }
+      /** Every node connection it holds takes commands (none held yet: nothing is lost). */
+      get isReady() {
+        if (!this.#open) return false;
+        for (const connection of this.#live.keys()) if (connection.isOpen && !connection.isReady) return false;
+        return true;
+      }
+      /** Called when any of its node connections is ready again. */
+      onReady(listener) {
+        this.#readyListeners.add(listener);
+        return () => this.#readyListeners.delete(listener);
+      }
+      /** Hear a node connection's reconnects (and forget it once it is dropped). */
+      #follow(connection) {
+        if (!this.#open || this.#live.has(connection)) return;
+        this.#live.set(
+          connection,
+          connection.onReady(() => {
+            for (const listener of [...this.#readyListeners]) listener();
+          })
+        );
+      }
+      #forget(connection) {
+        this.#live.get(connection)?.();
+        this.#live.delete(connection);
       }
       /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
       async #node(address) {
@@ -15825,14 +15964,18 @@ var init_cluster_connection = __esm({
         if (known) {
           const connection = await known.catch(() => void 0);
           if (connection?.isOpen) return connection;
+          if (connection) this.#forget(connection);
           if (this.#nodes.get(address) === known) this.#nodes.delete(address);
         }
         if (!this.#open) throw new ClusterClosed();
         const opening = this.#connect(this.#map.urlOf(address));
         this.#nodes.set(address, opening);
-        opening.catch(() => {
-          if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
-        });
+        opening.then(
+          (connection) => this.#follow(connection),
+          () => {
+            if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
+          }
+        );
         return opening;
       }
       async #refresh(options = {}) {
@@ -15840,7 +15983,10 @@ var init_cluster_connection = __esm({
         for (const [address, connection] of this.#nodes) {
           if (this.#map.masters.includes(address)) continue;
           this.#nodes.delete(address);
-          void connection.then((c) => c.close()).catch(() => void 0);
+          void connection.then((c) => {
+            this.#forget(c);
+            c.close();
+          }).catch(() => void 0);
         }
       }
       #ownerOf(slot) {
@@ -15919,6 +16065,9 @@ var init_cluster_connection = __esm({
         this.#open = false;
         for (const connection of this.#nodes.values()) void connection.then((c) => c.close()).catch(() => void 0);
         this.#nodes.clear();
+        for (const stop of this.#live.values()) stop();
+        this.#live.clear();
+        this.#readyListeners.clear();
       }
     };
     ClusterClosed = class extends Error {
@@ -16228,6 +16377,7 @@ function globalKeys(prefix) {
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
     replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    surfaceFaults: `${prefix}:{failed}:surface-faults`,
     tokens: `${prefix}:{tokens}`
   };
 }
@@ -16281,6 +16431,76 @@ var init_keys = __esm({
       /** The answered view's index. */
       get answeredIndex() {
         return `${this.base}ix:answered`;
+      }
+    };
+  }
+});
+
+// src/store/redis/readiness.ts
+var RECHECK_MS, PING_MS, StoreConnections;
+var init_readiness = __esm({
+  "src/store/redis/readiness.ts"() {
+    "use strict";
+    RECHECK_MS = 250;
+    PING_MS = 1e3;
+    StoreConnections = class {
+      #main;
+      #duplicates = /* @__PURE__ */ new Set();
+      constructor(main2) {
+        this.#main = main2;
+      }
+      /** Follow a duplicate from now on (dropped once closed). */
+      add(connection) {
+        for (const known of this.#duplicates) if (!known.isOpen) this.#duplicates.delete(known);
+        this.#duplicates.add(connection);
+        return connection;
+      }
+      #open() {
+        return [this.#main, ...this.#duplicates].filter((connection) => connection.isOpen);
+      }
+      #lost() {
+        return this.#open().some((connection) => !connection.isReady);
+      }
+      /** Whether the main connection answers a PING within `ms`. */
+      async #answers(ms) {
+        let timer;
+        const late2 = new Promise((resolve7) => {
+          timer = setTimeout(() => resolve7(false), ms);
+        });
+        const ping = this.#main.sendCommand(["PING"]).then(
+          () => true,
+          () => false
+        );
+        try {
+          return await Promise.race([ping, late2]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      /** See `Store.whenReady`. */
+      async whenReady(options) {
+        if (options.signal?.aborted) return "lost";
+        if (!this.#lost() && await this.#answers(Math.max(1, Math.min(options.timeoutMs, PING_MS)))) return "ready";
+        return new Promise((resolve7) => {
+          let seenLost = this.#lost();
+          const stops = this.#open().map((connection) => connection.onReady(() => check2()));
+          const finish = (readiness) => {
+            clearTimeout(timer);
+            clearInterval(recheck);
+            options.signal?.removeEventListener("abort", aborted2);
+            for (const stop of stops) stop();
+            resolve7(readiness);
+          };
+          const check2 = () => {
+            if (this.#lost()) seenLost = true;
+            else if (seenLost) finish("reconnected");
+          };
+          const aborted2 = () => finish("lost");
+          const timer = setTimeout(aborted2, Math.max(0, options.timeoutMs));
+          const recheck = setInterval(check2, RECHECK_MS);
+          options.signal?.addEventListener("abort", aborted2, { once: true });
+          if (options.signal?.aborted) aborted2();
+        });
       }
     };
   }
@@ -16968,6 +17188,13 @@ var init_resp_connection = __esm({
       #open = true;
       get isOpen() {
         return this.#open;
+      }
+      /** Ready while open: it never reconnects (a lost connection stays closed). */
+      get isReady() {
+        return this.#open;
+      }
+      onReady(_listener) {
+        return () => void 0;
       }
       #receive(chunk) {
         this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
@@ -62261,6 +62488,7 @@ var require_dist3 = __commonJS({
 // src/store/redis/node-redis-connection.ts
 var node_redis_connection_exports = {};
 __export(node_redis_connection_exports, {
+  RECONNECT_MAX_MS: () => RECONNECT_MAX_MS,
   connectNodeRedis: () => connectNodeRedis
 });
 async function openClient(url2, connectTimeoutMs) {
@@ -62273,7 +62501,7 @@ async function openClient(url2, connectTimeoutMs) {
     commandOptions: { timeout: 0 },
     socket: {
       connectTimeout: connectTimeoutMs,
-      reconnectStrategy: (retries, cause) => connected ? Math.min(50 * 2 ** retries, 2e3) : cause
+      reconnectStrategy: (retries, cause) => connected ? Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) : cause
     }
   });
   client.on("error", () => void 0);
@@ -62290,7 +62518,7 @@ async function connectNodeRedis(url2, connectTimeoutMs) {
   const open2 = () => openClient(url2, connectTimeoutMs);
   return new NodeRedisConnection(await open2(), open2);
 }
-var import_redis, NodeRedisConnection;
+var import_redis, NodeRedisConnection, RECONNECT_MAX_MS;
 var init_node_redis_connection = __esm({
   "src/store/redis/node-redis-connection.ts"() {
     "use strict";
@@ -62305,6 +62533,13 @@ var init_node_redis_connection = __esm({
       isCluster = false;
       get isOpen() {
         return this.client.isOpen;
+      }
+      get isReady() {
+        return this.client.isReady;
+      }
+      onReady(listener) {
+        this.client.on("ready", listener);
+        return () => this.client.off("ready", listener);
       }
       sendCommand(args) {
         return this.client.sendCommand([...args]);
@@ -62340,6 +62575,7 @@ var init_node_redis_connection = __esm({
         if (this.client.isOpen) this.client.destroy();
       }
     };
+    RECONNECT_MAX_MS = 500;
   }
 });
 
@@ -62388,6 +62624,10 @@ async function nodeConnector(kind, timeoutMs) {
   const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
   return (url2) => connectNodeRedis2(url2, timeoutMs);
 }
+function faultField(group, channel) {
+  return `${group}
+${channel ?? ""}`;
+}
 function wrapTail(tail) {
   return {
     next: async (options) => {
@@ -62427,9 +62667,11 @@ var init_redis_store = __esm({
     init_failed_events();
     init_paging();
     init_store_unavailable_error();
+    init_surface_faults();
     init_cluster_connection();
     init_events();
     init_keys();
+    init_readiness();
     init_record();
     init_scripts();
     init_slot_moving_error();
@@ -62442,6 +62684,8 @@ var init_redis_store = __esm({
     VIEW_CHECK_MS = 2e3;
     RedisStore = class {
       #client;
+      /** The client and the duplicates made for blocking reads: whether they take commands (`whenReady`). */
+      #connections;
       #options;
       #prefix;
       #now;
@@ -62454,6 +62698,7 @@ var init_redis_store = __esm({
       #viewChecks = /* @__PURE__ */ new Map();
       constructor(client, options) {
         this.#client = client;
+        this.#connections = new StoreConnections(client);
         this.#options = options;
         this.#prefix = options.prefix ?? "al";
         this.#now = options.now ?? Date.now;
@@ -63112,6 +63357,30 @@ var init_redis_store = __esm({
           await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record4]);
         });
       }
+      recordSurfaceFault(fault) {
+        return this.#run(async () => {
+          const record4 = faultRecord(fault, this.#now());
+          await this.#client.sendCommand([
+            "HSET",
+            globalKeys(this.#prefix).surfaceFaults,
+            faultField(record4.group, record4.channel),
+            JSON.stringify(record4)
+          ]);
+        });
+      }
+      clearSurfaceFaults(group, channels) {
+        return this.#run(async () => {
+          const fields = [faultField(group, void 0), ...channels.map((channel) => faultField(group, channel))];
+          await this.#client.sendCommand(["HDEL", globalKeys(this.#prefix).surfaceFaults, ...fields]);
+        });
+      }
+      surfaceFaults() {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["HGETALL", globalKeys(this.#prefix).surfaceFaults]);
+          const values = Array.isArray(reply) ? reply.filter((_, i) => i % 2 === 1) : Object.values(reply ?? {});
+          return values.map((value) => readFaultRecord(String(value))).filter((fault) => fault !== void 0).sort(faultOrder);
+        });
+      }
       failedEvents(options = {}) {
         return this.#run(async () => {
           const g = globalKeys(this.#prefix);
@@ -63167,6 +63436,13 @@ var init_redis_store = __esm({
           await this.#client.sendCommand(["PING"]);
         });
       }
+      whenReady(options) {
+        return this.#connections.whenReady(options);
+      }
+      /** A connection of its own for a blocking read, followed by `whenReady`. */
+      async #duplicate() {
+        return this.#connections.add(await this.#client.duplicate());
+      }
       recordMessage(project, id, ref) {
         return this.#run(async () => {
           const reply = await this.#eval(
@@ -63179,7 +63455,7 @@ var init_redis_store = __esm({
       }
       consumer(group, consumerName, options = {}) {
         return this.#run(async () => {
-          const connection = await this.#client.duplicate();
+          const connection = await this.#duplicate();
           const consumer = new RedisEventConsumer({
             client: this.#client,
             blocking: connection,
@@ -63207,7 +63483,7 @@ var init_redis_store = __esm({
       }
       tail() {
         return this.#run(async () => {
-          const blocking = await this.#client.duplicate();
+          const blocking = await this.#duplicate();
           const tail = await RedisEventTail.begin({
             client: this.#client,
             blocking,
@@ -63227,7 +63503,7 @@ var init_redis_store = __esm({
           const keys = this.#keys(project);
           const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
           let cursor = last[0]?.[0] ?? "0-0";
-          const connection = await this.#client.duplicate();
+          const connection = await this.#duplicate();
           this.#waiters.add(connection);
           const close = async () => {
             this.#waiters.delete(connection);
@@ -63268,7 +63544,7 @@ var init_redis_store = __esm({
           let cursor = last[0]?.[0] ?? "0-0";
           let question = await this.get(project, id);
           if (question?.status !== "pending" || options.signal?.aborted) return question;
-          const connection = await this.#client.duplicate();
+          const connection = await this.#duplicate();
           this.#waiters.add(connection);
           const abort = () => connection.close();
           options.signal?.addEventListener("abort", abort, { once: true });
@@ -63883,7 +64159,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 6;
+    SCHEMA_VERSION = 7;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -64011,6 +64287,17 @@ var init_schema = __esm({
     created_at   INTEGER NOT NULL,
     expires_at   INTEGER,
     last_used_at INTEGER
+  ) STRICT;
+  `,
+      // 6 → 7: surfaces the bridge found refusing for good.
+      `
+  CREATE TABLE IF NOT EXISTS surface_faults (
+    group_name TEXT NOT NULL,
+    channel    TEXT NOT NULL,
+    error      TEXT NOT NULL,
+    fix        TEXT NOT NULL,
+    since      INTEGER NOT NULL,
+    PRIMARY KEY (group_name, channel)
   ) STRICT;
   `
     ];
@@ -64174,6 +64461,7 @@ var init_sqlite_store = __esm({
     init_failed_events();
     init_paging();
     init_store_unavailable_error();
+    init_surface_faults();
     init_connection();
     init_driver();
     init_engine_missing_error();
@@ -64726,10 +65014,45 @@ var init_sqlite_store = __esm({
           });
         });
       }
+      recordSurfaceFault(fault) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const r = faultRecord(fault, this.#now());
+            this.#c.statement(
+              `INSERT OR REPLACE INTO surface_faults (group_name, channel, error, fix, since) VALUES (?, ?, ?, ?, ?)`
+            ).run(r.group, r.channel ?? "", r.error, r.fix, r.since);
+          })
+        );
+      }
+      clearSurfaceFaults(group, channels) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const drop = this.#c.statement("DELETE FROM surface_faults WHERE group_name = ? AND channel = ?");
+            for (const channel of ["", ...channels]) drop.run(group, channel);
+          })
+        );
+      }
+      surfaceFaults() {
+        return this.#run(
+          () => this.#c.statement("SELECT * FROM surface_faults ORDER BY group_name, channel").all().map(
+            (row) => readFaultRecord({
+              group: row.group_name,
+              channel: row.channel,
+              error: row.error,
+              fix: row.fix,
+              since: row.since
+            })
+          ).filter((fault) => fault !== void 0)
+        );
+      }
       ping() {
         return this.#run(() => {
           this.#c.statement("SELECT 1").get();
         });
+      }
+      /** A file has no connection to lose: a failure here had another cause. */
+      async whenReady(_options) {
+        return "ready";
       }
       recordMessage(project, id, ref) {
         return this.#run(
@@ -64878,13 +65201,22 @@ function failedEventLines(groups) {
     );
   });
 }
+function surfaceFaultLines(faults) {
+  return faults.map(({ group, channel, error: error46, fix }) => {
+    const what = channel !== void 0 ? `posts to ${channel} are refused` : "every post is refused";
+    return fail(
+      `${groupName(group)} is degraded: ${what} (${error46}) — ${fix}; it shows fine again once a post there succeeds`
+    );
+  });
+}
 async function checkFailedEvents(location, timeoutMs) {
   try {
     return await withDeadline(
       (async () => {
         const store = await openStore(location, { connection: "minimal", connectTimeoutMs: timeoutMs });
         try {
-          return failedEventLines(await store.failedEvents({ sample: 5 }));
+          const [faults, failed] = await Promise.all([store.surfaceFaults(), store.failedEvents({ sample: 5 })]);
+          return [...surfaceFaultLines(faults), ...failedEventLines(failed)];
         } finally {
           await store.close();
         }
@@ -65281,7 +65613,8 @@ function describeConfig(config3) {
   const routes = config3.routes?.length ?? 0;
   if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
   const token = config3.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
-  parts.push(`web inbox on ${webAddress(config3)}${token}`);
+  const reached = config3.publicUrl !== void 0 ? `, reached as ${config3.publicUrl}` : "";
+  parts.push(`web inbox on ${webAddress(config3)}${token}${reached}`);
   if (config3.slack) {
     const mode = config3.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config3.port}`;
     parts.push(`Slack (${mode}) to ${routedChannels(config3, "slack").join(", ")}`);
@@ -83095,6 +83428,19 @@ var init_run4 = __esm({
   }
 });
 
+// src/store/wait-to-retry.ts
+import { setTimeout as delay3 } from "node:timers/promises";
+async function waitToRetry(store, stepMs, signal) {
+  const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
+  if (readiness !== "ready" || signal?.aborted) return;
+  await delay3(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+}
+var init_wait_to_retry = __esm({
+  "src/store/wait-to-retry.ts"() {
+    "use strict";
+  }
+});
+
 // src/waiter/run.ts
 var run_exports5 = {};
 __export(run_exports5, {
@@ -83106,7 +83452,6 @@ __export(run_exports5, {
 });
 import { randomUUID as randomUUID3 } from "node:crypto";
 import { resolve as resolve6 } from "node:path";
-import { setTimeout as delay3 } from "node:timers/promises";
 function parseInput(text3) {
   let value;
   try {
@@ -83160,7 +83505,9 @@ async function wait(store, config3, input, env, options) {
   const sessionGone = () => Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid);
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config3.project);
-  let backoff = RETRY_FIRST_MS2;
+  const retryFirstMs = options.retryMs?.first ?? RETRY_FIRST_MS2;
+  const retryMaxMs = options.retryMs?.max ?? RETRY_MAX_MS2;
+  let backoff = retryFirstMs;
   try {
     for (; ; ) {
       if (options.signal?.aborted) return void 0;
@@ -83184,16 +83531,14 @@ async function wait(store, config3, input, env, options) {
         const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
         options.onWait?.();
         await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
-        backoff = RETRY_FIRST_MS2;
+        backoff = retryFirstMs;
       } catch (error46) {
         if (!(error46 instanceof StoreUnavailableError) || options.signal?.aborted) throw error46;
         if (sessionGone()) return void 0;
         const left = deadline - Date.now();
         if (left <= 0) throw error46;
-        await delay3(Math.min(backoff, left), void 0, options.signal ? { signal: options.signal } : {}).catch(
-          () => void 0
-        );
-        backoff = Math.min(backoff * 2, RETRY_MAX_MS2);
+        await waitToRetry(store, Math.min(backoff, left), options.signal);
+        backoff = Math.min(backoff * 2, retryMaxMs);
       }
     }
   } finally {
@@ -83253,6 +83598,7 @@ var init_run5 = __esm({
     init_open();
     init_engine_missing_error();
     init_store_unavailable_error();
+    init_wait_to_retry();
     WAITER_MAX_MS = 23 * 60 * 60 * 1e3;
     WAITER_LEASE_MS = 6e4;
     WAKE_EXIT_CODE = 2;

@@ -605,6 +605,7 @@ function failure(status, text) {
   } catch {
   }
   if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403 && code === "host-refused") return new AgentApiError(code, message ?? "serve refused the host");
   if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
   if (status === 502 || status === 503 || status === 504 || code === "store-unavailable") {
     return new StoreUnavailableError({ cause: new AgentApiError(code ?? `HTTP ${status}`, `HTTP ${status}`) });
@@ -753,7 +754,7 @@ function pause(ms, signal) {
     signal?.addEventListener("abort", done, { once: true });
   });
 }
-var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, HttpStore;
+var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, HttpStore;
 var init_http_store = __esm({
   "src/store/http/http-store.ts"() {
     "use strict";
@@ -764,10 +765,14 @@ var init_http_store = __esm({
     RETRY_FIRST_MS = 100;
     RETRY_MAX_MS = 2e3;
     LONG_POLL_MARGIN_MS = 5e3;
+    PROBE_EVERY_MS = 250;
+    PROBE_TIMEOUT_MS = 1e3;
     HttpStore = class {
       #client;
       #timeoutMs;
       #longPollMs;
+      /** The last call found serve (or its store) away; the next one that answers clears it. */
+      #lost = false;
       constructor(options) {
         this.#client = new AgentClient({ url: options.url, token: options.token });
         this.#timeoutMs = options.timeoutMs ?? 1e4;
@@ -870,11 +875,44 @@ var init_http_store = __esm({
           if (last?.status !== "pending" || Date.now() >= deadline || options.signal?.aborted) return last;
         }
       }
+      /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
+      async whenReady(options) {
+        if (!this.#lost) return "ready";
+        const deadline = Date.now() + options.timeoutMs;
+        for (; ; ) {
+          if (options.signal?.aborted) return "lost";
+          const left = deadline - Date.now();
+          if (left <= 0) return "lost";
+          try {
+            await this.#track(
+              this.#client.call(
+                "ping",
+                {},
+                { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...options.signal ? { signal: options.signal } : {} }
+              )
+            );
+            return "reconnected";
+          } catch {
+            await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
+          }
+        }
+      }
       async close() {
         this.#client.close();
       }
       #call(operation, body) {
-        return this.#client.call(operation, body, { timeoutMs: this.#timeoutMs });
+        return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
+      }
+      /** A call's outcome, remembering whether serve answered (for `whenReady`). */
+      async #track(call) {
+        try {
+          const answer = await call;
+          this.#lost = false;
+          return answer;
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) this.#lost = true;
+          throw error;
+        }
       }
       /**
        * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
@@ -886,12 +924,15 @@ var init_http_store = __esm({
           const left = deadline - Date.now();
           if (signal?.aborted) return void 0;
           try {
-            return await poll(Math.max(0, Math.min(left, this.#longPollMs)), signal);
+            return await this.#track(poll(Math.max(0, Math.min(left, this.#longPollMs)), signal));
           } catch (error) {
             if (signal?.aborted) return void 0;
             if (!(error instanceof StoreUnavailableError)) throw error;
             if (deadline - Date.now() <= 0) return void 0;
-            await pause(Math.min(backoff, deadline - Date.now()), signal);
+            const step = Math.min(backoff, deadline - Date.now());
+            if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
+              await pause(step, signal);
+            }
             backoff = Math.min(backoff * 2, RETRY_MAX_MS);
           }
         }
@@ -1230,6 +1271,52 @@ var init_paging = __esm({
   }
 });
 
+// src/store/surface-faults.ts
+function faultRecord(fault, now) {
+  return {
+    group: fault.group.slice(0, 100),
+    ...fault.channel !== void 0 && fault.channel !== "" ? { channel: fault.channel.slice(0, 100) } : {},
+    error: fault.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX2) || "error",
+    fix: fault.fix.replace(/[\r\n\u2028\u2029]+/g, " ").slice(0, FIX_MAX),
+    since: now
+  };
+}
+function readFaultRecord(value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { group, channel, error, fix, since } = o;
+  if (typeof group !== "string" || channel !== void 0 && channel !== null && typeof channel !== "string" || typeof error !== "string" || typeof fix !== "string" || !Number.isSafeInteger(since)) {
+    return void 0;
+  }
+  return {
+    group,
+    ...typeof channel === "string" && channel !== "" ? { channel } : {},
+    error,
+    fix,
+    since
+  };
+}
+function faultOrder(a, b) {
+  if (a.group !== b.group) return a.group < b.group ? -1 : 1;
+  const x = a.channel ?? "";
+  const y = b.channel ?? "";
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+var ERROR_MAX2, FIX_MAX;
+var init_surface_faults = __esm({
+  "src/store/surface-faults.ts"() {
+    "use strict";
+    ERROR_MAX2 = 80;
+    FIX_MAX = 300;
+  }
+});
+
 // src/store/redis/unroutable-command-error.ts
 var UnroutableCommandError;
 var init_unroutable_command_error = __esm({
@@ -1280,6 +1367,7 @@ var init_command_keys = __esm({
       "DEL",
       "EXISTS",
       "GET",
+      "HDEL",
       "HGET",
       "HGETALL",
       "HLEN",
@@ -1504,17 +1592,49 @@ var init_cluster_connection = __esm({
       #map;
       #connect;
       #nodes = /* @__PURE__ */ new Map();
+      /** The node connections opened so far, each with the way to stop listening to its reconnects. */
+      #live = /* @__PURE__ */ new Map();
+      #readyListeners = /* @__PURE__ */ new Set();
       #open = true;
       constructor(map, connect, seed) {
         this.#map = map;
         this.#connect = connect;
         if (seed) {
-          if (map.masters.includes(seed.address)) this.#nodes.set(seed.address, Promise.resolve(seed.connection));
-          else seed.connection.close();
+          if (map.masters.includes(seed.address)) {
+            this.#nodes.set(seed.address, Promise.resolve(seed.connection));
+            this.#follow(seed.connection);
+          } else {
+            seed.connection.close();
+          }
         }
       }
       get isOpen() {
         return this.#open;
+      }
+      /** Every node connection it holds takes commands (none held yet: nothing is lost). */
+      get isReady() {
+        if (!this.#open) return false;
+        for (const connection of this.#live.keys()) if (connection.isOpen && !connection.isReady) return false;
+        return true;
+      }
+      /** Called when any of its node connections is ready again. */
+      onReady(listener) {
+        this.#readyListeners.add(listener);
+        return () => this.#readyListeners.delete(listener);
+      }
+      /** Hear a node connection's reconnects (and forget it once it is dropped). */
+      #follow(connection) {
+        if (!this.#open || this.#live.has(connection)) return;
+        this.#live.set(
+          connection,
+          connection.onReady(() => {
+            for (const listener of [...this.#readyListeners]) listener();
+          })
+        );
+      }
+      #forget(connection) {
+        this.#live.get(connection)?.();
+        this.#live.delete(connection);
       }
       /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
       async #node(address) {
@@ -1522,14 +1642,18 @@ var init_cluster_connection = __esm({
         if (known) {
           const connection = await known.catch(() => void 0);
           if (connection?.isOpen) return connection;
+          if (connection) this.#forget(connection);
           if (this.#nodes.get(address) === known) this.#nodes.delete(address);
         }
         if (!this.#open) throw new ClusterClosed();
         const opening = this.#connect(this.#map.urlOf(address));
         this.#nodes.set(address, opening);
-        opening.catch(() => {
-          if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
-        });
+        opening.then(
+          (connection) => this.#follow(connection),
+          () => {
+            if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
+          }
+        );
         return opening;
       }
       async #refresh(options = {}) {
@@ -1537,7 +1661,10 @@ var init_cluster_connection = __esm({
         for (const [address, connection] of this.#nodes) {
           if (this.#map.masters.includes(address)) continue;
           this.#nodes.delete(address);
-          void connection.then((c) => c.close()).catch(() => void 0);
+          void connection.then((c) => {
+            this.#forget(c);
+            c.close();
+          }).catch(() => void 0);
         }
       }
       #ownerOf(slot) {
@@ -1616,6 +1743,9 @@ var init_cluster_connection = __esm({
         this.#open = false;
         for (const connection of this.#nodes.values()) void connection.then((c) => c.close()).catch(() => void 0);
         this.#nodes.clear();
+        for (const stop of this.#live.values()) stop();
+        this.#live.clear();
+        this.#readyListeners.clear();
       }
     };
     ClusterClosed = class extends Error {
@@ -1925,6 +2055,7 @@ function globalKeys(prefix) {
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
     replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    surfaceFaults: `${prefix}:{failed}:surface-faults`,
     tokens: `${prefix}:{tokens}`
   };
 }
@@ -1978,6 +2109,76 @@ var init_keys = __esm({
       /** The answered view's index. */
       get answeredIndex() {
         return `${this.base}ix:answered`;
+      }
+    };
+  }
+});
+
+// src/store/redis/readiness.ts
+var RECHECK_MS, PING_MS, StoreConnections;
+var init_readiness = __esm({
+  "src/store/redis/readiness.ts"() {
+    "use strict";
+    RECHECK_MS = 250;
+    PING_MS = 1e3;
+    StoreConnections = class {
+      #main;
+      #duplicates = /* @__PURE__ */ new Set();
+      constructor(main) {
+        this.#main = main;
+      }
+      /** Follow a duplicate from now on (dropped once closed). */
+      add(connection) {
+        for (const known of this.#duplicates) if (!known.isOpen) this.#duplicates.delete(known);
+        this.#duplicates.add(connection);
+        return connection;
+      }
+      #open() {
+        return [this.#main, ...this.#duplicates].filter((connection) => connection.isOpen);
+      }
+      #lost() {
+        return this.#open().some((connection) => !connection.isReady);
+      }
+      /** Whether the main connection answers a PING within `ms`. */
+      async #answers(ms) {
+        let timer;
+        const late = new Promise((resolve3) => {
+          timer = setTimeout(() => resolve3(false), ms);
+        });
+        const ping = this.#main.sendCommand(["PING"]).then(
+          () => true,
+          () => false
+        );
+        try {
+          return await Promise.race([ping, late]);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      /** See `Store.whenReady`. */
+      async whenReady(options) {
+        if (options.signal?.aborted) return "lost";
+        if (!this.#lost() && await this.#answers(Math.max(1, Math.min(options.timeoutMs, PING_MS)))) return "ready";
+        return new Promise((resolve3) => {
+          let seenLost = this.#lost();
+          const stops = this.#open().map((connection) => connection.onReady(() => check()));
+          const finish = (readiness) => {
+            clearTimeout(timer);
+            clearInterval(recheck);
+            options.signal?.removeEventListener("abort", aborted);
+            for (const stop of stops) stop();
+            resolve3(readiness);
+          };
+          const check = () => {
+            if (this.#lost()) seenLost = true;
+            else if (seenLost) finish("reconnected");
+          };
+          const aborted = () => finish("lost");
+          const timer = setTimeout(aborted, Math.max(0, options.timeoutMs));
+          const recheck = setInterval(check, RECHECK_MS);
+          options.signal?.addEventListener("abort", aborted, { once: true });
+          if (options.signal?.aborted) aborted();
+        });
       }
     };
   }
@@ -2664,6 +2865,13 @@ var init_resp_connection = __esm({
       get isOpen() {
         return this.#open;
       }
+      /** Ready while open: it never reconnects (a lost connection stays closed). */
+      get isReady() {
+        return this.#open;
+      }
+      onReady(_listener) {
+        return () => void 0;
+      }
       #receive(chunk) {
         this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
         let offset = 0;
@@ -2787,6 +2995,10 @@ async function nodeConnector(kind, timeoutMs) {
   const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
   return (url) => connectNodeRedis2(url, timeoutMs);
 }
+function faultField(group, channel) {
+  return `${group}
+${channel ?? ""}`;
+}
 function wrapTail(tail) {
   return {
     next: async (options) => {
@@ -2827,9 +3039,11 @@ var init_redis_store = __esm({
     init_failed_events();
     init_paging();
     init_store_unavailable_error();
+    init_surface_faults();
     init_cluster_connection();
     init_events();
     init_keys();
+    init_readiness();
     init_record();
     init_scripts();
     init_slot_moving_error();
@@ -2842,6 +3056,8 @@ var init_redis_store = __esm({
     VIEW_CHECK_MS = 2e3;
     RedisStore = class {
       #client;
+      /** The client and the duplicates made for blocking reads: whether they take commands (`whenReady`). */
+      #connections;
       #options;
       #prefix;
       #now;
@@ -2854,6 +3070,7 @@ var init_redis_store = __esm({
       #viewChecks = /* @__PURE__ */ new Map();
       constructor(client, options) {
         this.#client = client;
+        this.#connections = new StoreConnections(client);
         this.#options = options;
         this.#prefix = options.prefix ?? "al";
         this.#now = options.now ?? Date.now;
@@ -3512,6 +3729,30 @@ var init_redis_store = __esm({
           await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record2]);
         });
       }
+      recordSurfaceFault(fault) {
+        return this.#run(async () => {
+          const record2 = faultRecord(fault, this.#now());
+          await this.#client.sendCommand([
+            "HSET",
+            globalKeys(this.#prefix).surfaceFaults,
+            faultField(record2.group, record2.channel),
+            JSON.stringify(record2)
+          ]);
+        });
+      }
+      clearSurfaceFaults(group, channels) {
+        return this.#run(async () => {
+          const fields = [faultField(group, void 0), ...channels.map((channel) => faultField(group, channel))];
+          await this.#client.sendCommand(["HDEL", globalKeys(this.#prefix).surfaceFaults, ...fields]);
+        });
+      }
+      surfaceFaults() {
+        return this.#run(async () => {
+          const reply = await this.#client.sendCommand(["HGETALL", globalKeys(this.#prefix).surfaceFaults]);
+          const values = Array.isArray(reply) ? reply.filter((_, i) => i % 2 === 1) : Object.values(reply ?? {});
+          return values.map((value) => readFaultRecord(String(value))).filter((fault) => fault !== void 0).sort(faultOrder);
+        });
+      }
       failedEvents(options = {}) {
         return this.#run(async () => {
           const g = globalKeys(this.#prefix);
@@ -3567,6 +3808,13 @@ var init_redis_store = __esm({
           await this.#client.sendCommand(["PING"]);
         });
       }
+      whenReady(options) {
+        return this.#connections.whenReady(options);
+      }
+      /** A connection of its own for a blocking read, followed by `whenReady`. */
+      async #duplicate() {
+        return this.#connections.add(await this.#client.duplicate());
+      }
       recordMessage(project, id, ref) {
         return this.#run(async () => {
           const reply = await this.#eval(
@@ -3579,7 +3827,7 @@ var init_redis_store = __esm({
       }
       consumer(group, consumerName, options = {}) {
         return this.#run(async () => {
-          const connection = await this.#client.duplicate();
+          const connection = await this.#duplicate();
           const consumer = new RedisEventConsumer({
             client: this.#client,
             blocking: connection,
@@ -3607,7 +3855,7 @@ var init_redis_store = __esm({
       }
       tail() {
         return this.#run(async () => {
-          const blocking = await this.#client.duplicate();
+          const blocking = await this.#duplicate();
           const tail = await RedisEventTail.begin({
             client: this.#client,
             blocking,
@@ -3627,7 +3875,7 @@ var init_redis_store = __esm({
           const keys = this.#keys(project);
           const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
           let cursor = last[0]?.[0] ?? "0-0";
-          const connection = await this.#client.duplicate();
+          const connection = await this.#duplicate();
           this.#waiters.add(connection);
           const close = async () => {
             this.#waiters.delete(connection);
@@ -3668,7 +3916,7 @@ var init_redis_store = __esm({
           let cursor = last[0]?.[0] ?? "0-0";
           let question = await this.get(project, id);
           if (question?.status !== "pending" || options.signal?.aborted) return question;
-          const connection = await this.#client.duplicate();
+          const connection = await this.#duplicate();
           this.#waiters.add(connection);
           const abort = () => connection.close();
           options.signal?.addEventListener("abort", abort, { once: true });
@@ -4259,7 +4507,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 6;
+    SCHEMA_VERSION = 7;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -4387,6 +4635,17 @@ var init_schema = __esm({
     created_at   INTEGER NOT NULL,
     expires_at   INTEGER,
     last_used_at INTEGER
+  ) STRICT;
+  `,
+      // 6 → 7: surfaces the bridge found refusing for good.
+      `
+  CREATE TABLE IF NOT EXISTS surface_faults (
+    group_name TEXT NOT NULL,
+    channel    TEXT NOT NULL,
+    error      TEXT NOT NULL,
+    fix        TEXT NOT NULL,
+    since      INTEGER NOT NULL,
+    PRIMARY KEY (group_name, channel)
   ) STRICT;
   `
     ];
@@ -4550,6 +4809,7 @@ var init_sqlite_store = __esm({
     init_failed_events();
     init_paging();
     init_store_unavailable_error();
+    init_surface_faults();
     init_connection();
     init_driver();
     init_engine_missing_error();
@@ -5102,10 +5362,45 @@ var init_sqlite_store = __esm({
           });
         });
       }
+      recordSurfaceFault(fault) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const r = faultRecord(fault, this.#now());
+            this.#c.statement(
+              `INSERT OR REPLACE INTO surface_faults (group_name, channel, error, fix, since) VALUES (?, ?, ?, ?, ?)`
+            ).run(r.group, r.channel ?? "", r.error, r.fix, r.since);
+          })
+        );
+      }
+      clearSurfaceFaults(group, channels) {
+        return this.#run(
+          () => this.#c.write(() => {
+            const drop = this.#c.statement("DELETE FROM surface_faults WHERE group_name = ? AND channel = ?");
+            for (const channel of ["", ...channels]) drop.run(group, channel);
+          })
+        );
+      }
+      surfaceFaults() {
+        return this.#run(
+          () => this.#c.statement("SELECT * FROM surface_faults ORDER BY group_name, channel").all().map(
+            (row) => readFaultRecord({
+              group: row.group_name,
+              channel: row.channel,
+              error: row.error,
+              fix: row.fix,
+              since: row.since
+            })
+          ).filter((fault) => fault !== void 0)
+        );
+      }
       ping() {
         return this.#run(() => {
           this.#c.statement("SELECT 1").get();
         });
+      }
+      /** A file has no connection to lose: a failure here had another cause. */
+      async whenReady(_options) {
+        return "ready";
       }
       recordMessage(project, id, ref) {
         return this.#run(

@@ -7,6 +7,9 @@
  * all the tools need: none keeps state between calls (a waiting `ask_later` streams its progress on the POST's own
  * SSE response). GET and DELETE (a session's stream, its end) are 405.
  *
+ * Every request first passes the Host and Origin rule of serve's entry points (`http/origin-rule.ts`): a rebinding
+ * `Host` or a foreign page's `Origin` is 403, valid token or not.
+ *
  * The project a request works in: the `X-Ask-Later-Project` header, else the `project` query parameter, else the
  * token's one pattern when it names a single project (no `*`). None of these: 400; a project the token does not
  * reach: 403 with the same line whether or not it exists.
@@ -16,6 +19,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { DeliveryReach } from '../agent-config.js';
 import { errorFields, type Logger } from '../bot/logger.js';
+import { type OriginRule, originRule } from '../http/origin-rule.js';
 import { createMcpServer } from '../mcp/index.js';
 import { packageVersion } from '../mcp/version.js';
 import { PROJECT_HEADER } from '../store/http/protocol.js';
@@ -31,6 +35,8 @@ export const MCP_PATH = '/mcp';
 export interface McpEndpointOptions {
   readonly store: Store;
   readonly auth: Authenticator;
+  /** Which Host and Origin are answered (default: loopback names and IP addresses; serve adds its public URL's). */
+  readonly origins?: OriginRule;
   readonly logger: Logger;
   /** `ASK_LATER_MIDTURN` as serve reads it: which outcomes `collect_answers` carries for a `PostToolUse` hook. */
   readonly midturn?: DeliveryReach;
@@ -63,6 +69,13 @@ async function serveOne(
 ): Promise<void> {
   let status = 200;
   try {
+    // The transport's rule (servers MUST validate Origin) and DNS rebinding: before the token is even read.
+    const refused = (options.origins ?? originRule()).refusal(request.headers);
+    if (refused !== undefined) {
+      status = 403;
+      sendJson(response, 403, { jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: ${refused}` }, id: null });
+      return;
+    }
     if (request.method !== 'POST') {
       status = 405;
       sendJson(

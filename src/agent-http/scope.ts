@@ -50,6 +50,7 @@ export function scopedStore(store: Store, token: TokenRecord): AgentStore {
     releaseLease: (name, owner) => store.releaseLease(tokenLease(token, name), owner),
     seizeLease: (name, owner, ms) => store.seizeLease(tokenLease(token, name), owner, ms),
     ping: () => store.ping(),
+    whenReady: (options) => store.whenReady(options),
     close: async () => undefined,
   };
 }

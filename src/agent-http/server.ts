@@ -1,8 +1,9 @@
 /**
  * The agent API on serve's HTTP server (`POST /agent/v1/<operation>`, protocol.ts): what `ask-later mcp`, the
  * hook, the status line and the waiter need, for agents that hold a token rather than the store's password. This
- * file routes and runs the steps: method and path, the token (auth.ts), the body (body.ts, schemas.ts), the token's
- * scope (scope.ts), the operation (operations.ts), the answer (respond.ts).
+ * file routes and runs the steps: Host and Origin (`http/origin-rule.ts`: 403 before the token is read), method and
+ * path, the token (auth.ts), the body (body.ts, schemas.ts), the token's scope (scope.ts), the operation
+ * (operations.ts), the answer (respond.ts).
  *
  * Logs carry the operation, the status, the token's id and the time taken; never a token, a project's questions or
  * any text.
@@ -10,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../bot/logger.js';
 import { errorFields } from '../bot/logger.js';
+import { type OriginRule, originRule } from '../http/origin-rule.js';
 import { AGENT_API_PATH, AGENT_BODY_MAX_BYTES, type AgentOperationName, ERROR_STATUS } from '../store/http/protocol.js';
 import type { Store } from '../store/port.js';
 import { AgentRequestError } from './agent-request-error.js';
@@ -23,6 +25,8 @@ import { scopedStore } from './scope.js';
 export interface AgentApiOptions {
   readonly store: Store;
   readonly auth: Authenticator;
+  /** Which Host and Origin are answered (default: loopback names and IP addresses; serve adds its public URL's). */
+  readonly origins?: OriginRule;
   readonly logger: Logger;
   /** Told about every call once answered (serve's metrics): the operation (`unknown` for none) and the status. */
   readonly onCall?: (operation: string, status: number) => void;
@@ -53,7 +57,7 @@ function isOperation(name: string): name is AgentOperationName {
 }
 
 async function serveOne(
-  { store, auth, logger, onCall }: AgentApiOptions,
+  { store, auth, origins = originRule(), logger, onCall }: AgentApiOptions,
   name: string,
   request: IncomingMessage,
   response: ServerResponse,
@@ -70,6 +74,9 @@ async function serveOne(
   const signal = AbortSignal.any([gone.signal, stopping]);
   let status = 200;
   try {
+    // Before anything else, the token included: a rebinding Host or a foreign page is refused whoever it is.
+    const refused = origins.refusal(request.headers);
+    if (refused !== undefined) throw new AgentRequestError('host-refused', refused);
     if (request.method !== 'POST') {
       throw new AgentRequestError('method-not-allowed', `the agent API takes POST, got ${request.method ?? 'none'}`);
     }

@@ -31,8 +31,29 @@ export interface Surface {
    */
   remind?(question: Question, ref: MessageRef, reminder: Reminder, options: PostOptions): Promise<void>;
   /**
-   * What went wrong in one of this surface's calls, as a short code for the failed-event record and the logs
-   * (`channel_not_found`, `HTTP 403`): never a message, which can quote a payload. Default: the error's name.
+   * What went wrong in one of this surface's calls (see {@link SurfaceFailure}), from the platform's own error codes.
+   * Default: transient, coded by the error's name.
    */
-  describeFailure?(error: unknown): string;
+  classifyFailure?(error: unknown): SurfaceFailure;
 }
+
+/**
+ * A failed call as the bridge acts on it (BullMQ's "unrecoverable error"): a `transient` one (a rate limit, a 5xx,
+ * a reset, a time-out) is tried again with bounded back-off; a `permanent` one cannot succeed until a person fixes
+ * something, so the event is recorded as failed at once and, unless it concerns this event alone, the surface is
+ * shown degraded until a post on it succeeds again.
+ */
+export type SurfaceFailure =
+  | {
+      readonly kind: 'transient';
+      /** A short code for the failed-event record and the logs (`ratelimited`, `HTTP 503`): never a message. */
+      readonly code: string;
+    }
+  | {
+      readonly kind: 'permanent';
+      readonly code: string;
+      /** What a person must do, one line for the log and doctor ("invite the app to the channel"). */
+      readonly fix: string;
+      /** What the refusal covers: the whole platform (its token, a scope), the channel, or this event alone. */
+      readonly reach: 'platform' | 'channel' | 'event';
+    };

@@ -48,7 +48,8 @@ function describeConfig(config: ServeConfig): string {
   const routes = config.routes?.length ?? 0;
   if (routes > 0) parts.push(`${routes} route${routes === 1 ? '' : 's'} from ASK_LATER_CONFIG`);
   const token = config.webToken !== undefined ? ' (asks for ASK_LATER_WEB_TOKEN)' : '';
-  parts.push(`web inbox on ${webAddress(config)}${token}`);
+  const reached = config.publicUrl !== undefined ? `, reached as ${config.publicUrl}` : '';
+  parts.push(`web inbox on ${webAddress(config)}${token}${reached}`);
   if (config.slack) {
     // HTTP mode: Slack's requests come to /slack/events on the web inbox's port.
     const mode = config.slack.appToken !== undefined ? 'Socket Mode' : `HTTP at /slack/events on PORT ${config.port}`;

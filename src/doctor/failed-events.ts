@@ -1,13 +1,14 @@
 /**
- * The events the bridge gave up on (a platform kept refusing them): one ⚠ per platform with the count and the error
- * codes, and the command that hands them back once the cause is fixed. Nothing when there are none. Runs only when
- * the store check passed.
+ * What the bridge found refusing, from the store: each surface fault (a platform or channel that refused a post for
+ * good, until a post there succeeds again) as a ✗ naming the fix, then the events it gave up on as one ⚠ per platform
+ * with the count, the error codes and the command that hands them back once the cause is fixed. Nothing when there
+ * are none. Runs only when the store check passed.
  */
 
 import type { StoreLocation } from '../store/open.js';
 import { openStore } from '../store/open.js';
-import type { FailedEventsOfGroup } from '../store/port.js';
-import { type CheckLine, warn } from './check.js';
+import type { FailedEventsOfGroup, SurfaceFault } from '../store/port.js';
+import { type CheckLine, fail, warn } from './check.js';
 import { withDeadline } from './deadline.js';
 
 /** `bridge:slack` → Slack; any other group by its name. */
@@ -32,13 +33,24 @@ export function failedEventLines(groups: readonly FailedEventsOfGroup[]): CheckL
   });
 }
 
+/** `✗ Slack is degraded: posts to C0123 are refused (not_in_channel) — invite the app to the channel: …` */
+export function surfaceFaultLines(faults: readonly SurfaceFault[]): CheckLine[] {
+  return faults.map(({ group, channel, error, fix }) => {
+    const what = channel !== undefined ? `posts to ${channel} are refused` : 'every post is refused';
+    return fail(
+      `${groupName(group)} is degraded: ${what} (${error}) — ${fix}; it shows fine again once a post there succeeds`,
+    );
+  });
+}
+
 export async function checkFailedEvents(location: StoreLocation, timeoutMs: number): Promise<CheckLine[]> {
   try {
     return await withDeadline(
       (async () => {
         const store = await openStore(location, { connection: 'minimal', connectTimeoutMs: timeoutMs });
         try {
-          return failedEventLines(await store.failedEvents({ sample: 5 }));
+          const [faults, failed] = await Promise.all([store.surfaceFaults(), store.failedEvents({ sample: 5 })]);
+          return [...surfaceFaultLines(faults), ...failedEventLines(failed)];
         } finally {
           await store.close();
         }

@@ -1,25 +1,26 @@
 /**
  * `GET /healthz`: the store answers a PING, and each configured surface receives (Slack: HTTP server listening or
- * Socket Mode connected; Discord: gateway session up). The body names each part `ok` or `down`, and nothing else:
- * no ids, no data, no tokens.
+ * Socket Mode connected; Discord: gateway session up) and posts (no permanent refusal recorded). The body names each
+ * part `ok`, `degraded` or `down`, and nothing else: no ids, no data, no tokens.
  *
  *   200 {"status":"ok","store":"ok","slack":"ok","discord":"ok"}
  *   503 {"status":"down","store":"down","slack":"ok","discord":"ok"}
  *   503 {"status":"stopping",…}   after SIGTERM, while in-flight work finishes
  *
- * A platform that is not configured is left out of the body. When the bridge gave up on events (a platform kept
- * refusing them), `failed` counts them: the replica stays healthy (restarting it would not help), and
- * `ask-later doctor` says which and what to do.
+ * A platform that is not configured is left out of the body. A platform that refused a post for good (the app not
+ * in a channel, a revoked token: the bridge's surface faults) is `degraded` until a post there succeeds again, and
+ * so is the whole report, still 200: restarting the replica would not help, and `ask-later doctor` says what to fix.
+ * When the bridge gave up on events, `failed` counts them.
  *
- *   200 {"status":"ok","store":"ok","slack":"ok","failed":3}
+ *   200 {"status":"degraded","store":"ok","slack":"degraded","discord":"ok","failed":3}
  */
 import type { Store } from '../store/port.js';
 
-export type PartStatus = 'ok' | 'down';
+export type PartStatus = 'ok' | 'degraded' | 'down';
 
 export interface HealthBody {
-  readonly status: 'ok' | 'down' | 'stopping';
-  readonly store: PartStatus;
+  readonly status: 'ok' | 'degraded' | 'down' | 'stopping';
+  readonly store: 'ok' | 'down';
   readonly slack?: PartStatus;
   readonly discord?: PartStatus;
   /** Events the bridge gave up on, waiting for `ask-later retry-failed`; absent when none (or the store is down). */
@@ -43,15 +44,25 @@ export interface HealthParts {
 }
 
 export async function checkHealth(parts: HealthParts): Promise<HealthReport> {
-  const store = await storeStatus(parts.store, parts.storeTimeoutMs ?? 1000);
-  const failed = store === 'ok' ? await failedCount(parts.store, parts.storeTimeoutMs ?? 1000) : 0;
-  const slack = parts.slack ? (parts.slack() ? 'ok' : 'down') : undefined;
-  const discord = parts.discord ? (parts.discord() ? 'ok' : 'down') : undefined;
+  const timeoutMs = parts.storeTimeoutMs ?? 1000;
+  const store = await storeStatus(parts.store, timeoutMs);
+  const [failed, faulty] =
+    store === 'ok'
+      ? await Promise.all([failedCount(parts.store, timeoutMs), faultyGroups(parts.store, timeoutMs)])
+      : [0, new Set<string>()];
+  const part = (receives: (() => boolean) | undefined, group: string): PartStatus | undefined => {
+    if (!receives) return undefined;
+    if (!receives()) return 'down';
+    return faulty.has(group) ? 'degraded' : 'ok';
+  };
+  const slack = part(parts.slack, 'bridge:slack');
+  const discord = part(parts.discord, 'bridge:discord');
   const serving = parts.serving();
   const up = store === 'ok' && slack !== 'down' && discord !== 'down';
-  const status = !serving ? 'stopping' : up ? 'ok' : 'down';
+  const degraded = slack === 'degraded' || discord === 'degraded';
+  const status = !serving ? 'stopping' : !up ? 'down' : degraded ? 'degraded' : 'ok';
   return {
-    statusCode: status === 'ok' ? 200 : 503,
+    statusCode: status === 'ok' || status === 'degraded' ? 200 : 503,
     body: {
       status,
       store,
@@ -75,14 +86,27 @@ async function failedCount(store: Store, timeoutMs: number): Promise<number> {
   return Promise.race([counted, late]).finally(() => clearTimeout(timer));
 }
 
-async function storeStatus(store: Store, timeoutMs: number): Promise<PartStatus> {
+/** The groups with a surface fault recorded (a permanent refusal), or none when the store does not say in time. */
+async function faultyGroups(store: Store, timeoutMs: number): Promise<Set<string>> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<PartStatus>((resolve) => {
+  const late = new Promise<Set<string>>((resolve) => {
+    timer = setTimeout(() => resolve(new Set()), timeoutMs);
+  });
+  const read = store
+    .surfaceFaults()
+    .then((faults) => new Set(faults.map((fault) => fault.group)))
+    .catch(() => new Set<string>());
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
+}
+
+async function storeStatus(store: Store, timeoutMs: number): Promise<'ok' | 'down'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'ok' | 'down'>((resolve) => {
     timer = setTimeout(() => resolve('down'), timeoutMs);
   });
   const ping = store.ping().then(
-    (): PartStatus => 'ok',
-    (): PartStatus => 'down',
+    () => 'ok' as const,
+    () => 'down' as const,
   );
   try {
     return await Promise.race([ping, late]);

@@ -13,19 +13,20 @@
  *   counted by this replica's bridge (the {@link BridgeMetrics} port).
  *
  * Labels carry statuses, platforms, delivery paths and (only when asked for) project names: never question,
- * answer or note text. Behind the web token when one is set (always when serve listens beyond loopback).
+ * answer or note text. Behind the web token when one is set (always when serve listens beyond loopback), and the
+ * Host / Origin rule of every entry point (`http/origin-rule.ts`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { pause } from '../bot/bridge.js';
 import type { BridgeMetrics } from '../bot/bridge-metrics.js';
 import { errorFields, type Logger } from '../bot/logger.js';
-import { isLoopbackHost } from '../bot/web/server.js';
 import { backoff } from '../core/backoff.js';
 import { DELIVERY_PATHS, type Platform, QUESTION_STATUSES } from '../core/question.js';
+import { type OriginRule, originRule } from '../http/origin-rule.js';
 import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import { waitToRetry } from '../store/wait-to-retry.js';
 
 /** The consumer group the time histograms read the store's events through. */
 export const METRICS_GROUP = 'metrics';
@@ -48,6 +49,8 @@ export interface ServeMetricsOptions {
   readonly projectLabels: boolean;
   /** The web token: when set, `/metrics` needs `Authorization: Bearer <token>`. */
   readonly token?: string;
+  /** Which Host and Origin are answered (default: loopback names and IP addresses; serve adds its public URL's). */
+  readonly origins?: OriginRule;
   readonly logger: Logger;
   /** How long one read of events waits (default 1000 ms); also bounds how long `stop` waits. */
   readonly blockMs?: number;
@@ -214,6 +217,7 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
   });
 
   const token = options.token === undefined || options.token === '' ? undefined : options.token;
+  const origins = options.origins ?? originRule();
   return {
     bridge,
     agent: { called: (operation, status) => agentRequests.inc({ operation, status: String(status) }) },
@@ -225,6 +229,12 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
         response.writeHead(405, { allow: 'GET, HEAD' }).end();
         return;
       }
+      // Like every entry point: no rebinding Host, no foreign page (http/origin-rule.ts).
+      const refused = origins.refusal(request.headers);
+      if (refused !== undefined) {
+        response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(`Refused: ${refused}.\n`);
+        return;
+      }
       if (token !== undefined) {
         const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
         if (bearer === undefined || !sameSecret(bearer, token)) {
@@ -233,14 +243,6 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
             .end('Send the web token: Authorization: Bearer <ASK_LATER_WEB_TOKEN>.\n');
           return;
         }
-      } else if (!isLoopbackHost(request.headers.host)) {
-        // Like the web inbox: without a token only loopback names are answered (no DNS rebinding).
-        response
-          .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
-          .end(
-            'Metrics are served on loopback only (127.0.0.1, localhost, [::1]) unless ASK_LATER_WEB_TOKEN is set.\n',
-          );
-        return;
       }
       void render().then(
         (text) => {
@@ -260,7 +262,8 @@ type Observe = (event: StoreEvent, question: NonNullable<Awaited<ReturnType<Stor
 
 /**
  * Reads the `metrics` group: answered and delivered events are looked up and observed, every event is acknowledged.
- * A store that fails is retried with back-off (one log line when it starts failing, one when it reads again).
+ * A store that fails is retried with back-off, or as soon as its connection is ready again (one log line when it
+ * starts failing, one when it reads again).
  */
 class EventsFollower {
   readonly #o: ServeMetricsOptions;
@@ -310,7 +313,12 @@ class EventsFollower {
           failingSince = Date.now();
           this.#o.logger.warn(errorFields(error), 'metrics: cannot read events; retrying with back-off');
         }
-        await pause(backoff(failures, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000), signal);
+        // The back-off step, or less: the moment the store's connection is ready again.
+        await waitToRetry(
+          this.#o.store,
+          backoff(failures, this.#o.retryBaseMs ?? 200, this.#o.retryMaxMs ?? 30_000),
+          signal,
+        );
         failures++;
       }
     }

@@ -17,6 +17,6 @@ export function routedSurface(surface: Surface, table: RoutingTable): Surface {
             surface.remind?.(...args) ?? Promise.resolve(),
         }
       : {}),
-    ...(surface.describeFailure ? { describeFailure: (error: unknown) => surface.describeFailure?.(error) ?? '' } : {}),
+    ...(surface.classifyFailure ? { classifyFailure: surface.classifyFailure.bind(surface) } : {}),
   };
 }

@@ -16,7 +16,9 @@
  * One HTTP server on `ASK_LATER_HOST:PORT` (default 127.0.0.1:7420) answers every route: `GET /healthz`,
  * `GET /metrics` (`metrics.ts`), Slack's `POST /slack/events` in HTTP mode, agents holding a token (`POST
  * /agent/v1/*`, `agent-http/server.ts`; the MCP server over Streamable HTTP at `/mcp`, `agent-http/mcp.ts`), and
- * the web inbox (everything else; see `bot/web/server.ts`).
+ * the web inbox (everything else; see `bot/web/server.ts`). Every one but `/healthz` (load balancers call it by any
+ * name) and Slack's signed requests refuses a rebinding `Host` or a foreign `Origin` with 403, by one rule
+ * (`http/origin-rule.ts`: loopback names, IP addresses, `ASK_LATER_PUBLIC_URL`).
  *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
  * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
@@ -51,6 +53,7 @@ import { createWebInbox, type WebInbox } from '../bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
 import { loadServeConfig, type ServeConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
+import { originRule } from '../http/origin-rule.js';
 import { routingTable } from '../routing.js';
 import { type OpenStoreOptions, openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
@@ -179,10 +182,13 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   let serving = true;
   const webSurface = new WebSurface();
   const surfaces: Surface[] = [webSurface];
+  // One Host / Origin rule for every entry point but /healthz and Slack's signed requests.
+  const origins = originRule(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {});
   const web: WebInbox = createWebInbox({
     interactions,
     store,
     surface: webSurface,
+    origins,
     logger: log,
     ...(config.webToken !== undefined ? { token: config.webToken } : {}),
     ...(deps.web?.displayName !== undefined ? { displayName: deps.web.displayName } : {}),
@@ -259,6 +265,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     platforms: surfaces.map((surface) => surface.platform),
     projectLabels: config.metricsProjects === true,
     ...(config.webToken !== undefined ? { token: config.webToken } : {}),
+    origins,
     logger: log,
     ...(deps.bridge?.blockMs !== undefined ? { blockMs: deps.bridge.blockMs } : {}),
     ...(deps.bridge?.reclaimIdleMs !== undefined ? { reclaimIdleMs: deps.bridge.reclaimIdleMs } : {}),
@@ -280,12 +287,14 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   const agentApi = createAgentApi({
     store,
     auth: agentAuth,
+    origins,
     logger: log,
     onCall: (operation, status) => metrics.agent.called(operation, status),
   });
   const mcpEndpoint = createMcpEndpoint({
     store,
     auth: agentAuth,
+    origins,
     logger: log,
     ...(deps.agent?.progressIntervalMs !== undefined ? { progressIntervalMs: deps.agent.progressIntervalMs } : {}),
   });

@@ -6,6 +6,8 @@
  * while alive; when it dies, the lease lapses and another replica takes over within two periods; when it stops
  * cleanly, it gives the lease up at once. Every operation is safe to run twice (each transition is atomic; a
  * reminder is recorded once per ordinal), so a lease lapsing under a paused holder costs work, never correctness.
+ * A sweep the store failed (it was away) runs again the moment the store's connection is ready
+ * (`Store.whenReady`), so questions that fell due meanwhile are not left a whole period.
  */
 import { errorFields, type Logger } from '../bot/logger.js';
 import type { ReminderSchedule } from '../core/reminder.js';
@@ -50,22 +52,43 @@ export function startSweep(options: SweepOptions): Sweeper {
     }
   };
 
-  const sweep = async () => {
+  let failingSince: number | undefined;
+  const stopping = new AbortController();
+
+  /** One sweep; false when the store failed it (one warning when that starts, one line when it works again). */
+  const sweep = async (): Promise<boolean> => {
     const started = Date.now();
     try {
       held = await store.acquireLease(SWEEP_LEASE, owner, leaseMs);
-      if (!held) return;
+      if (failingSince !== undefined) {
+        log.info({ ms: started - failingSince }, 'serve: sweeping again');
+        failingSince = undefined;
+      }
+      if (!held) return true;
       const expired = await store.expireDue();
       const reminded = await remind();
       const purged = await store.purgeExpired();
       log.info({ expired, reminded, purged, ms: Date.now() - started }, 'serve: swept');
+      return true;
     } catch (error) {
-      log.warn(errorFields(error), 'serve: sweep failed');
+      if (failingSince === undefined) {
+        failingSince = started;
+        log.warn(errorFields(error), 'serve: sweep failed; trying again as soon as the store is back');
+      }
+      return false;
+    }
+  };
+  /** A sweep the store failed is run again the moment its connection is ready, not a period later. */
+  const sweepUntilDone = async (): Promise<void> => {
+    while (!(await sweep()) && !stopping.signal.aborted) {
+      const readiness = await store.whenReady({ timeoutMs: everyMs, signal: stopping.signal });
+      // Nothing lost (the failure had another cause): the next period tries again.
+      if (readiness === 'ready' || stopping.signal.aborted) return;
     }
   };
   const tick = () => {
     if (running) return; // the last one is still going: skip a period rather than pile up
-    running = sweep().finally(() => {
+    running = sweepUntilDone().finally(() => {
       running = undefined;
     });
   };
@@ -77,6 +100,7 @@ export function startSweep(options: SweepOptions): Sweeper {
   return {
     async stop() {
       clearInterval(timer);
+      stopping.abort();
       await running;
       if (held) await store.releaseLease(SWEEP_LEASE, owner).catch(() => undefined);
     },

@@ -245,6 +245,24 @@ export interface FailedEventsOfGroup {
   readonly sample: readonly FailedEvent[];
 }
 
+/**
+ * A surface the bridge found refusing for good (a permanent failure: a channel the app is not in, a revoked token),
+ * kept until a post there succeeds again; `/healthz` and `ask-later doctor` show the surface degraded meanwhile.
+ * Codes and the fix only: never a question's text, never a token.
+ */
+export interface SurfaceFault {
+  /** The consumer group of the refused surface, e.g. `bridge:slack`. */
+  readonly group: string;
+  /** The channel refused; absent when the whole platform refuses (its token, a missing scope). */
+  readonly channel?: string;
+  /** The platform's code (`not_in_channel`, `HTTP 403 (50001)`). */
+  readonly error: string;
+  /** What a person must do, one line ("invite the app to the channel: /invite @app"). */
+  readonly fix: string;
+  /** When it was recorded. */
+  readonly since: number;
+}
+
 export interface ConsumerOptions {
   /**
    * Where a group created now starts, when a group of this name exists: just before the oldest event that group
@@ -258,6 +276,13 @@ export interface WaitOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
 }
+
+/**
+ * What {@link Store.whenReady} found: `ready`, nothing is lost (a failure just seen had another cause, so the caller
+ * backs off as it would); `reconnected`, a lost connection is ready again (the caller tries again now); `lost`, still
+ * lost when the time ran out or the signal aborted.
+ */
+export type Readiness = 'ready' | 'reconnected' | 'lost';
 
 /**
  * The part of the store the agent side uses (the MCP server, the hook, the status line, the waiter): every
@@ -285,6 +310,7 @@ export type AgentOperation =
   | 'watch'
   | 'waitWhilePending'
   | 'ping'
+  | 'whenReady'
   | 'close';
 
 export interface Store {
@@ -388,6 +414,13 @@ export interface Store {
 
   /** A cheap round trip to the store (health checks). Throws `StoreUnavailableError` when it is not there. */
   ping(): Promise<void>;
+  /**
+   * For loops that back off after a failed call: wait while the store's connection is lost, and wake the moment it
+   * is ready again rather than at the end of the back-off step (Redis: every connection of this store reconnected,
+   * node-redis's `ready`; the HTTP client: a probe answered; the embedded store is never lost). At once `ready` when
+   * nothing is lost now. Never throws.
+   */
+  whenReady(options: WaitOptions): Promise<Readiness>;
 
   /** Remember where a copy of the question was posted. False when the question is unknown. */
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
@@ -407,6 +440,12 @@ export interface Store {
   replayFailedEvents(group?: string): Promise<number>;
   /** Up to `count` events handed back to `group`, each to one caller only. */
   takeReplayedEvents(group: string, count: number): Promise<FailedEvent[]>;
+  /** Keep a surface's permanent refusal (replacing one recorded for the same group and channel). */
+  recordSurfaceFault(fault: Omit<SurfaceFault, 'since'>): Promise<void>;
+  /** A post on the surface succeeded: drop its platform-wide fault and those of `channels`. */
+  clearSurfaceFaults(group: string, channels: readonly string[]): Promise<void>;
+  /** Every fault recorded, by group then channel (a platform-wide one first). */
+  surfaceFaults(): Promise<SurfaceFault[]>;
 
   /** Follow one project's changes from now on (see {@link ProjectWatch}); close it when done. */
   watch(project: string): Promise<ProjectWatch>;

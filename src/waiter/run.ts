@@ -21,12 +21,12 @@
  *   100 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
  *   when another waiter holds the session, when its session's Claude Code is gone or sends SIGTERM, or after
  *   {@link WAITER_MAX_MS}. A store that stops answering once the waiter has started (serve restarting, a replica
- *   killed, Redis failing over) is asked again with back-off until it answers or that time is up. Any other
+ *   killed, Redis failing over) is asked again with back-off, or as soon as its connection is ready again
+ *   (`Store.whenReady`), until it answers or that time is up. Any other
  *   failure is one `ask-later wait:` line on stderr and exit 0: it must never wake a session by mistake.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { type AgentConfig, loadAgentConfig } from '../agent-config.js';
 import { loadWoken, saveWoken, sessionStateDir } from '../agents/claude-code/session-file.js';
 import { ConfigError } from '../config-error.js';
@@ -40,6 +40,7 @@ import { openStore } from '../store/open.js';
 import type { AgentStore } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import { waitToRetry } from '../store/wait-to-retry.js';
 
 /** The longest a waiter waits; the plugin's hook time-out (24 h) is longer, so Claude Code never has to kill it. */
 export const WAITER_MAX_MS = 23 * 60 * 60 * 1000;
@@ -69,6 +70,11 @@ export interface WaiterOptions {
   readonly onWait?: () => void;
   /** The store to wait on instead of the one the settings name (left open: its owner closes it). */
   readonly store?: AgentStore;
+  /**
+   * The back-off while the store is away: `first` doubling to `max` (default 100 ms to 2 s). Tests make it far
+   * longer than they wait, to prove the waiter looks again when the store is back, not when a step ends.
+   */
+  readonly retryMs?: { readonly first: number; readonly max: number };
 }
 
 /** What the hook's stdin says (SessionStart, Stop): the session, its directory, the turn that just ended. */
@@ -142,7 +148,9 @@ async function wait(
   const sessionGone = () => Number.isInteger(claudePid) && claudePid > 1 && !alive(claudePid);
   const deadline = Date.now() + (options.maxMs ?? WAITER_MAX_MS);
   const watch = await store.watch(config.project);
-  let backoff = RETRY_FIRST_MS;
+  const retryFirstMs = options.retryMs?.first ?? RETRY_FIRST_MS;
+  const retryMaxMs = options.retryMs?.max ?? RETRY_MAX_MS;
+  let backoff = retryFirstMs;
   try {
     for (;;) {
       if (options.signal?.aborted) return undefined;
@@ -170,7 +178,7 @@ async function wait(
         const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
         options.onWait?.();
         await watch.changed({ timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
-        backoff = RETRY_FIRST_MS;
+        backoff = retryFirstMs;
       } catch (error) {
         // The store went away after the waiter started (serve restarting, a replica killed, Redis failing over):
         // look again once it is back, rather than leave the session idle on an answer given meanwhile.
@@ -178,10 +186,9 @@ async function wait(
         if (sessionGone()) return undefined;
         const left = deadline - Date.now();
         if (left <= 0) throw error;
-        await delay(Math.min(backoff, left), undefined, options.signal ? { signal: options.signal } : {}).catch(
-          () => undefined,
-        );
-        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+        // The back-off step, or less: the moment the store's connection is ready again.
+        await waitToRetry(store, Math.min(backoff, left), options.signal);
+        backoff = Math.min(backoff * 2, retryMaxMs);
       }
     }
   } finally {

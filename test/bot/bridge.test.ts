@@ -189,6 +189,75 @@ describe('the bridge', () => {
     expect(posted?.messages.map((m) => m.platform).sort()).toEqual(['discord', 'slack', 'web']);
   });
 
+  it('GIVEN a refusal of one event’s payload (permanent, this event alone) THEN it is tried once and recorded, a warning each, and the surface is not degraded', async () => {
+    const { store, slack, discord, start } = await setup();
+    const logger = new RecordingLogger();
+    slack.failNext = 2;
+    slack.failure = { kind: 'permanent', code: 'invalid_blocks', reach: 'event', fix: 'report it' };
+    await start('b1', [slack, discord], { attempts: 5, logger });
+    const project = uniqueProject();
+    for (let i = 0; i < 3; i++) await store.park(project, spec());
+    await vi.waitFor(() => expect(slack.posts.map((p) => p.question.id)).toEqual([3]));
+    await vi.waitFor(async () => {
+      const [failed] = await store.failedEvents({ sample: 10 });
+      expect(failed?.sample.map((f) => [f.event.questionId, f.attempts, f.error]).sort()).toEqual([
+        [1, 1, 'invalid_blocks'],
+        [2, 1, 'invalid_blocks'],
+      ]);
+    });
+    expect(slack.calls).toBe(3);
+    const warnings = logger.lines.filter((line) => line.level === 'warn');
+    expect(warnings.map((line) => [line.fields.questionId, line.fields.fix])).toEqual([
+      [1, 'report it'],
+      [2, 'report it'],
+    ]);
+    expect(await store.surfaceFaults()).toEqual([]);
+  });
+
+  it('GIVEN the store away while an event is in hand THEN no attempt is spent on it: the event waits for the store and is posted once', async () => {
+    const real = await openTestStore();
+    open.push({ stop: () => real.close() });
+    let away = 0;
+    // The real store, whose reads of a question fail `away` times (the store away mid-event).
+    const flaky = new Proxy(real, {
+      get(target, property) {
+        if (property === 'get' && away > 0) {
+          return () => {
+            away--;
+            return Promise.reject(new StoreUnavailableError());
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as Store;
+    const logger = new RecordingLogger();
+    const slack = new RecordingSurface('slack', () => ['C-team']);
+    // One attempt per event: a store failure that spent it would record the event as failed.
+    const bridge = new Bridge({
+      store: flaky,
+      surfaces: [slack],
+      consumerName: 'b1',
+      blockMs: 50,
+      retryBaseMs: 1,
+      retryMaxMs: 2,
+      attempts: 1,
+      logger,
+    });
+    await bridge.start();
+    open.push(bridge);
+    away = 6;
+    const project = uniqueProject();
+    await real.park(project, spec());
+    await vi.waitFor(() => expect(slack.posts.map((p) => p.question.id)).toEqual([1]));
+    expect(away).toBe(0);
+    expect(slack.calls).toBe(1);
+    expect(await real.failedEvents()).toEqual([]);
+    expect(logger.lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
+      'bridge: the store is away mid-event; waiting for it',
+    ]);
+  });
+
   it('GIVEN a group shared by every surface (an older bridge) THEN the surfaces’ own groups start where it got to', async () => {
     const { store, slack, discord, start } = await setup();
     const project = uniqueProject();

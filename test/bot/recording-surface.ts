@@ -1,5 +1,5 @@
 /** A Surface that records what the bridge asked of it, and can be told to fail. Our own port, not a mock. */
-import type { Surface } from '../../src/bot/surface.js';
+import type { Surface, SurfaceFailure } from '../../src/bot/surface.js';
 import type { MessageRef, Platform, Question } from '../../src/core/question.js';
 
 export class RecordingSurface implements Surface {
@@ -9,6 +9,8 @@ export class RecordingSurface implements Surface {
   failNext = 0;
   /** Every post and update asked for, failed ones included. */
   calls = 0;
+  /** What its failures mean to the bridge (default: transient). */
+  failure: SurfaceFailure = { kind: 'transient', code: 'Error' };
   #counter = 0;
 
   constructor(
@@ -28,6 +30,10 @@ export class RecordingSurface implements Surface {
     }
     this.posts.push({ question, channel, maybePostedBefore: options.maybePostedBefore });
     return { platform: this.platform, channel, messageId: `m${++this.#counter}` };
+  }
+
+  classifyFailure(_error: unknown): SurfaceFailure {
+    return this.failure;
   }
 
   async update(question: Question, ref: MessageRef): Promise<void> {

@@ -111,9 +111,10 @@ export class FakeSlackApi {
     await new Promise<void>((resolve) => this.#server?.close(() => resolve()) ?? resolve());
   }
 
-  /** Every call of `method` from now on is refused with this Slack error (e.g. `channel_not_found`). */
-  refuse(method: string, error: string): void {
-    this.#refusals.set(method, error);
+  /** Every call of `method` from now on is refused with this Slack error (e.g. `channel_not_found`); none: answered again. */
+  refuse(method: string, error: string | undefined): void {
+    if (error === undefined) this.#refusals.delete(method);
+    else this.#refusals.set(method, error);
   }
 
   /** Every call of `method` from now on is recorded and never answered; `false` answers them again. */

@@ -95,4 +95,61 @@ export function failedEventsContract(openStore: (options: ContractStoreOptions) 
       expect(error).not.toMatch(/[<>?\n]/);
     });
   });
+
+  describe('surface faults', () => {
+    it('GIVEN refusals of a platform and of channels THEN they are listed by group, the platform-wide one first, with code, fix and time; the same key again replaces it', async () => {
+      const group = `bridge:slack-${uniqueProject('faults')}`;
+      await store.recordSurfaceFault({ group, channel: 'C2', error: 'not_in_channel', fix: 'invite the app' });
+      clock.advance(5);
+      await store.recordSurfaceFault({ group, error: 'token_revoked', fix: 'reinstall the app' });
+      await store.recordSurfaceFault({ group, channel: 'C1', error: 'is_archived', fix: 'unarchive it' });
+      clock.advance(5);
+      await store.recordSurfaceFault({ group, channel: 'C2', error: 'channel_not_found', fix: 'check the id' });
+      const mine = (await store.surfaceFaults()).filter((fault) => fault.group === group);
+      expect(mine).toEqual([
+        { group, error: 'token_revoked', fix: 'reinstall the app', since: clock.now() - 5 },
+        { group, channel: 'C1', error: 'is_archived', fix: 'unarchive it', since: clock.now() - 5 },
+        { group, channel: 'C2', error: 'channel_not_found', fix: 'check the id', since: clock.now() },
+      ]);
+    });
+
+    it('GIVEN a post that succeeded on one channel THEN its fault and the platform-wide one are cleared, another channel’s and another group’s stay', async () => {
+      const group = `bridge:discord-${uniqueProject('clear')}`;
+      const other = `bridge:slack-${uniqueProject('clear')}`;
+      await store.recordSurfaceFault({ group, error: 'HTTP 401 (0)', fix: 'set the token' });
+      await store.recordSurfaceFault({ group, channel: '111', error: 'HTTP 403 (50001)', fix: 'let the bot in' });
+      await store.recordSurfaceFault({ group, channel: '222', error: 'HTTP 404 (10003)', fix: 'check the id' });
+      await store.recordSurfaceFault({ group: other, error: 'invalid_auth', fix: 'set the token' });
+      await store.clearSurfaceFaults(group, ['111']);
+      const left = (await store.surfaceFaults()).filter((fault) => fault.group === group || fault.group === other);
+      expect(left.map((fault) => [fault.group, fault.channel ?? '-'])).toEqual([
+        [group, '222'],
+        [other, '-'],
+      ]);
+      await store.clearSurfaceFaults(group, ['222']);
+      await store.clearSurfaceFaults(other, []);
+      expect((await store.surfaceFaults()).filter((f) => f.group === group || f.group === other)).toEqual([]);
+    });
+
+    it('GIVEN a code and a fix with odd characters THEN a short plain code and a one-line fix are kept', async () => {
+      const group = `g-${uniqueProject('odd')}`;
+      await store.recordSurfaceFault({
+        group,
+        error: `<b>x</b>\n${'y'.repeat(300)}`,
+        fix: `line one\nline two${'z'.repeat(500)}`,
+      });
+      const [kept] = (await store.surfaceFaults()).filter((fault) => fault.group === group);
+      expect(kept?.error.length).toBeLessThanOrEqual(80);
+      expect(kept?.error).not.toMatch(/[<>\n]/);
+      expect(kept?.fix.startsWith('line one line two')).toBe(true);
+      expect(kept?.fix.length).toBeLessThanOrEqual(300);
+    });
+  });
+
+  describe('readiness', () => {
+    it('GIVEN a store whose connections are all up THEN whenReady answers ready at once, even with a long time-out', async () => {
+      await store.ping();
+      expect(await store.whenReady({ timeoutMs: 600_000 })).toBe('ready');
+    });
+  });
 }

@@ -2,6 +2,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthenticator } from '../../src/agent-http/auth.js';
+import { createAgentApi } from '../../src/agent-http/server.js';
+import { silentLogger } from '../../src/bot/logger.js';
 import { AgentApiError } from '../../src/store/http/agent-api-error.js';
 import { openHttpStore } from '../../src/store/http/http-store.js';
 import type { Store } from '../../src/store/port.js';
@@ -36,6 +39,36 @@ async function answering(
 }
 
 describe('the HTTP agent store', () => {
+  it('GIVEN serve gone after a call failed THEN whenReady waits, probing, and says reconnected the moment serve answers again (before the step ends)', async () => {
+    const gone = await startAgentApi(store);
+    const port = Number(new URL(gone.url).port);
+    const client = await openHttpStore({ url: gone.url, token, timeoutMs: 2000 });
+    expect(await client.whenReady({ timeoutMs: 600_000 })).toBe('ready');
+    await gone.close();
+    await expect(client.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+    let answered = false;
+    const ready = client.whenReady({ timeoutMs: 600_000 }).then((readiness) => {
+      answered = true;
+      return readiness;
+    });
+    // Serve back on the same address: the agent API over the same store.
+    const back = createAgentApi({ store, auth: createAuthenticator(store.tokens()), logger: silentLogger });
+    const server = createServer((request, response) => {
+      if (!back.handle(request, response)) response.writeHead(404).end();
+    });
+    expect(answered).toBe(false);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    try {
+      expect(await ready).toBe('reconnected');
+      expect(await client.whenReady({ timeoutMs: 600_000 })).toBe('ready');
+    } finally {
+      back.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await client.close();
+    }
+  });
+
   it('GIVEN serve holding each poll shorter than the wait THEN the client polls again until the answer lands', async () => {
     const client = await openHttpStore({ url: api.url, token, longPollMs: 50 });
     try {

@@ -21,7 +21,8 @@ import type { DiscordMessage } from '../../blocks/discord/types.js';
 import type { MessageRef, Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { type Logger, silentLogger } from '../logger.js';
-import type { PostOptions, Reminder, Surface } from '../surface.js';
+import type { PostOptions, Reminder, Surface, SurfaceFailure } from '../surface.js';
+import { classifyDiscordFailure } from './failures.js';
 import { arr, obj, snowflake, snowflakeAt } from './payload.js';
 import { discordErrorCode, discordErrorFields } from './rest.js';
 
@@ -90,12 +91,9 @@ export class DiscordSurface implements Surface {
     this.#log = options.logger ?? silentLogger;
   }
 
-  /** Discord's error code and HTTP status (`HTTP 403 (50001)`), else the error's name. */
-  describeFailure(error: unknown): string {
-    const fields = discordErrorFields(error);
-    const status = typeof fields.status === 'number' ? `HTTP ${fields.status}` : undefined;
-    const code = typeof fields.code === 'number' ? ` (${fields.code})` : '';
-    return status !== undefined ? `${status}${code}` : String(fields.error ?? 'error');
+  /** Discord's HTTP status and error code (`HTTP 403 (50001)`), else the error's name (failures.ts). */
+  classifyFailure(error: unknown): SurfaceFailure {
+    return classifyDiscordFailure(error);
   }
 
   channelsFor(_project: string): readonly string[] {

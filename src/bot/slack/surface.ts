@@ -20,7 +20,8 @@ import type { MessageBlock, SlackMessage } from '../../blocks/slack/types.js';
 import { type MessageRef, memberRef, type Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { type Logger, silentLogger } from '../logger.js';
-import type { PostOptions, Reminder, Surface } from '../surface.js';
+import type { PostOptions, Reminder, Surface, SurfaceFailure } from '../surface.js';
+import { classifySlackFailure } from './failures.js';
 import { messageTs, obj } from './payload.js';
 import { callSlack, slackErrorCode, slackErrorFields, type WebClient } from './web.js';
 
@@ -53,12 +54,9 @@ export class SlackSurface implements Surface {
     this.#log = options.logger ?? silentLogger;
   }
 
-  /** Slack's error code (`channel_not_found`, `ratelimited`), else the HTTP status, else the error's name. */
-  describeFailure(error: unknown): string {
-    const fields = slackErrorFields(error);
-    if (typeof fields.slackError === 'string') return fields.slackError;
-    if (typeof fields.status === 'number') return `HTTP ${fields.status}`;
-    return String(fields.error ?? 'error');
+  /** Slack's error code (`channel_not_found`, `ratelimited`), else the HTTP status, else the error's name (failures.ts). */
+  classifyFailure(error: unknown): SurfaceFailure {
+    return classifySlackFailure(error);
   }
 
   channelsFor(_project: string): readonly string[] {

@@ -1,13 +1,14 @@
 /**
  * Every replica's web inbox hears every change: a tail of the store's events (`store.tail()`, outside any consumer
  * group) tells the open pages which question changed, whichever replica's bridge handled the event. A store that
- * fails is retried with back-off: one warning when reading fails, one line when it reads again; a new tail then
- * starts from that moment (pages refresh on their next notice; what they show is read afresh each time).
+ * fails is retried with back-off, or as soon as its connection is ready again (`Store.whenReady`): one warning when
+ * reading fails, one line when it reads again; a new tail then starts from that moment (pages refresh on their next
+ * notice; what they show is read afresh each time).
  */
 import { backoff } from '../../core/backoff.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import type { EventTail, Store } from '../../store/port.js';
-import { pause } from '../bridge.js';
+import { waitToRetry } from '../../store/wait-to-retry.js';
 import { errorFields, type Logger, silentLogger } from '../logger.js';
 import type { WebSurface } from './surface.js';
 
@@ -64,7 +65,12 @@ export function followStoreChanges(options: StoreChangesOptions): StoreChanges {
         }
         await tail?.close().catch(() => undefined);
         tail = undefined;
-        await pause(backoff(failures, options.retryBaseMs ?? 200, options.retryMaxMs ?? 30_000), signal);
+        // The back-off step, or less: the moment the store's connection is ready again.
+        await waitToRetry(
+          options.store,
+          backoff(failures, options.retryBaseMs ?? 200, options.retryMaxMs ?? 30_000),
+          signal,
+        );
         failures++;
       }
     }

@@ -7,8 +7,9 @@
  * routes; `startWebInbox` runs it on a server of its own.
  *
  * Protection, since the page answers for the person:
- * - bound to loopback (no token): every request must name a loopback host (`127.0.0.1`, `localhost`, `[::1]`), so
- *   a site that rebinds its DNS name to 127.0.0.1 cannot read the page or act through it;
+ * - every request must name a host serve answers as and come from no foreign page (`http/origin-rule.ts`, the rule
+ *   of every entry point: loopback names, IP addresses, `ASK_LATER_PUBLIC_URL`'s host), so a site that rebinds its
+ *   DNS name to 127.0.0.1 cannot read the page or act through it;
  * - with a token (`ASK_LATER_WEB_TOKEN`, required to bind elsewhere): every request needs the session cookie the
  *   sign-in form sets, or `Authorization: Bearer <token>`; otherwise 401 (the page shows the sign-in form);
  * - every POST must be JSON (a cross-site form cannot send it; a cross-site `fetch` of it needs a CORS preflight,
@@ -45,6 +46,7 @@ import { NOTES_MAX, OPTIONS_MAX, SET_MEMBERS_MAX } from '../../core/limits.js';
 import { itemsOf, type Question, type QuestionItem } from '../../core/question.js';
 import { parseQuestionRef, projectTag } from '../../core/question-ref.js';
 import { decisionsPage, listDecisions } from '../../decisions/query.js';
+import { type OriginRule, originRule } from '../../http/origin-rule.js';
 import type { Store } from '../../store/port.js';
 import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
 import type { Actor, Pick as AnswerPick, InteractionService, Outcome, ShownPicks } from '../interactions.js';
@@ -62,6 +64,8 @@ export interface WebInboxOptions {
    * `Authorization: Bearer <token>`. When not set, only loopback host names are served.
    */
   readonly token?: string;
+  /** Which Host and Origin are answered (default: loopback names and IP addresses; serve adds its public URL's). */
+  readonly origins?: OriginRule;
   readonly logger?: Logger;
   /** The name answers are sent under (default the OS user name, else `you`). */
   readonly displayName?: string;
@@ -175,6 +179,7 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
   const place = { channel: WEB_CHANNEL };
   const now = options.now ?? Date.now;
   const token = options.token === undefined || options.token === '' ? undefined : options.token;
+  const origins = options.origins ?? originRule();
   const session = token === undefined ? undefined : sessionValue(token);
   const streams = new Set<ServerResponse>();
   const routes = new Set<string>(Object.values(WEB_ROUTES));
@@ -402,9 +407,8 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     const method = request.method ?? 'GET';
     const path = url.pathname;
 
-    if (token === undefined && !isLoopbackHost(request.headers.host)) {
-      return sendText(response, 403, 'This inbox only answers on loopback (127.0.0.1, localhost, [::1]).');
-    }
+    const refused = origins.refusal(request.headers);
+    if (refused !== undefined) return sendText(response, 403, `Refused: ${refused}.`);
     // Static assets hold no data: served without a session, so the sign-in page is styled too.
     if (path === WEB_ROUTES.style || path === WEB_ROUTES.script) {
       if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(response, 'GET, HEAD');
@@ -566,20 +570,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (key === name) return rest.join('=');
   }
   return undefined;
-}
-
-/** The host name of a `Host` header (`[::1]:7420` → `[::1]`), lower-cased. */
-function hostName(host: string): string {
-  const bracketed = /^(\[[^\]]*\])(?::\d+)?$/.exec(host);
-  if (bracketed?.[1]) return bracketed[1].toLowerCase();
-  return host.replace(/:\d+$/, '').toLowerCase();
-}
-
-/** Whether the `Host` header names this machine's loopback (the only names a loopback-bound inbox answers to). */
-export function isLoopbackHost(host: string | undefined): boolean {
-  if (host === undefined || host === '') return false;
-  const name = hostName(host);
-  return name === 'localhost' || name === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(name);
 }
 
 /** Refuse a request another site's page made: its `Origin` must be this host, `Sec-Fetch-Site` same-origin. */

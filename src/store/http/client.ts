@@ -197,6 +197,7 @@ function failure(status: number, text: string): Error {
     // Not ours (a proxy's page): the status says enough.
   }
   if (status === 401) return new TokenRefusedError(message ?? 'serve refused the token (HTTP 401)');
+  if (status === 403 && code === 'host-refused') return new AgentApiError(code, message ?? 'serve refused the host');
   if (status === 403) return new ProjectRefusedError(message ?? 'the token does not reach this project (HTTP 403)');
   if (status === 502 || status === 503 || status === 504 || code === 'store-unavailable') {
     return new StoreUnavailableError({ cause: new AgentApiError(code ?? `HTTP ${status}`, `HTTP ${status}`) });

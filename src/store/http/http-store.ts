@@ -20,6 +20,7 @@ import type {
   ProjectWatch,
   QuestionCounts,
   QuestionPage,
+  Readiness,
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
@@ -42,6 +43,9 @@ const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 2000;
 /** A long poll's own time-out: what serve holds it, plus this. */
 const LONG_POLL_MARGIN_MS = 5000;
+/** While serve does not answer, `whenReady` asks it this often (a `ping`, each given this long). */
+const PROBE_EVERY_MS = 250;
+const PROBE_TIMEOUT_MS = 1000;
 
 /** Open the HTTP agent store. Nothing is sent until the first call (like the minimal Redis client, no round trip). */
 export async function openHttpStore(options: HttpStoreOptions): Promise<HttpStore> {
@@ -52,6 +56,8 @@ export class HttpStore implements AgentStore {
   readonly #client: AgentClient;
   readonly #timeoutMs: number;
   readonly #longPollMs: number;
+  /** The last call found serve (or its store) away; the next one that answers clears it. */
+  #lost = false;
 
   constructor(options: HttpStoreOptions) {
     this.#client = new AgentClient({ url: options.url, token: options.token });
@@ -177,6 +183,29 @@ export class HttpStore implements AgentStore {
     }
   }
 
+  /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
+  async whenReady(options: WaitOptions): Promise<Readiness> {
+    if (!this.#lost) return 'ready';
+    const deadline = Date.now() + options.timeoutMs;
+    for (;;) {
+      if (options.signal?.aborted) return 'lost';
+      const left = deadline - Date.now();
+      if (left <= 0) return 'lost';
+      try {
+        await this.#track(
+          this.#client.call(
+            'ping',
+            {},
+            { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...(options.signal ? { signal: options.signal } : {}) },
+          ),
+        );
+        return 'reconnected';
+      } catch {
+        await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
+      }
+    }
+  }
+
   async close(): Promise<void> {
     this.#client.close();
   }
@@ -185,7 +214,19 @@ export class HttpStore implements AgentStore {
     operation: Op,
     body: AgentOperations[Op]['request'],
   ): Promise<AgentOperations[Op]['response']> {
-    return this.#client.call(operation, body, { timeoutMs: this.#timeoutMs });
+    return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
+  }
+
+  /** A call's outcome, remembering whether serve answered (for `whenReady`). */
+  async #track<T>(call: Promise<T>): Promise<T> {
+    try {
+      const answer = await call;
+      this.#lost = false;
+      return answer;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) this.#lost = true;
+      throw error;
+    }
   }
 
   /**
@@ -202,12 +243,16 @@ export class HttpStore implements AgentStore {
       const left = deadline - Date.now();
       if (signal?.aborted) return undefined;
       try {
-        return await poll(Math.max(0, Math.min(left, this.#longPollMs)), signal);
+        return await this.#track(poll(Math.max(0, Math.min(left, this.#longPollMs)), signal));
       } catch (error) {
         if (signal?.aborted) return undefined;
         if (!(error instanceof StoreUnavailableError)) throw error;
         if (deadline - Date.now() <= 0) return undefined;
-        await pause(Math.min(backoff, deadline - Date.now()), signal);
+        // Back off, or less: until serve answers a probe again.
+        const step = Math.min(backoff, deadline - Date.now());
+        if ((await this.whenReady({ timeoutMs: step, ...(signal ? { signal } : {}) })) === 'ready') {
+          await pause(step, signal);
+        }
         backoff = Math.min(backoff * 2, RETRY_MAX_MS);
       }
     }

@@ -81,6 +81,8 @@ export const ERROR_STATUS = {
   'bad-request': 400,
   unauthorized: 401,
   forbidden: 403,
+  /** The request named a host serve does not answer as, or came from a foreign page (`http/origin-rule.ts`). */
+  'host-refused': 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'too-large': 413,

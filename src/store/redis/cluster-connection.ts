@@ -160,6 +160,9 @@ export class ClusterConnection implements RedisConnection {
   readonly #map: SlotMap;
   readonly #connect: NodeConnector;
   readonly #nodes = new Map<string, Promise<RedisConnection>>();
+  /** The node connections opened so far, each with the way to stop listening to its reconnects. */
+  readonly #live = new Map<RedisConnection, () => void>();
+  readonly #readyListeners = new Set<() => void>();
   #open = true;
 
   constructor(
@@ -170,13 +173,46 @@ export class ClusterConnection implements RedisConnection {
     this.#map = map;
     this.#connect = connect;
     if (seed) {
-      if (map.masters.includes(seed.address)) this.#nodes.set(seed.address, Promise.resolve(seed.connection));
-      else seed.connection.close();
+      if (map.masters.includes(seed.address)) {
+        this.#nodes.set(seed.address, Promise.resolve(seed.connection));
+        this.#follow(seed.connection);
+      } else {
+        seed.connection.close();
+      }
     }
   }
 
   get isOpen(): boolean {
     return this.#open;
+  }
+
+  /** Every node connection it holds takes commands (none held yet: nothing is lost). */
+  get isReady(): boolean {
+    if (!this.#open) return false;
+    for (const connection of this.#live.keys()) if (connection.isOpen && !connection.isReady) return false;
+    return true;
+  }
+
+  /** Called when any of its node connections is ready again. */
+  onReady(listener: () => void): () => void {
+    this.#readyListeners.add(listener);
+    return () => this.#readyListeners.delete(listener);
+  }
+
+  /** Hear a node connection's reconnects (and forget it once it is dropped). */
+  #follow(connection: RedisConnection): void {
+    if (!this.#open || this.#live.has(connection)) return;
+    this.#live.set(
+      connection,
+      connection.onReady(() => {
+        for (const listener of [...this.#readyListeners]) listener();
+      }),
+    );
+  }
+
+  #forget(connection: RedisConnection): void {
+    this.#live.get(connection)?.();
+    this.#live.delete(connection);
   }
 
   /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
@@ -185,14 +221,18 @@ export class ClusterConnection implements RedisConnection {
     if (known) {
       const connection = await known.catch(() => undefined);
       if (connection?.isOpen) return connection;
+      if (connection) this.#forget(connection);
       if (this.#nodes.get(address) === known) this.#nodes.delete(address);
     }
     if (!this.#open) throw new ClusterClosed();
     const opening = this.#connect(this.#map.urlOf(address));
     this.#nodes.set(address, opening);
-    opening.catch(() => {
-      if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
-    });
+    opening.then(
+      (connection) => this.#follow(connection),
+      () => {
+        if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
+      },
+    );
     return opening;
   }
 
@@ -201,7 +241,12 @@ export class ClusterConnection implements RedisConnection {
     for (const [address, connection] of this.#nodes) {
       if (this.#map.masters.includes(address)) continue;
       this.#nodes.delete(address);
-      void connection.then((c) => c.close()).catch(() => undefined);
+      void connection
+        .then((c) => {
+          this.#forget(c);
+          c.close();
+        })
+        .catch(() => undefined);
     }
   }
 
@@ -288,6 +333,9 @@ export class ClusterConnection implements RedisConnection {
     this.#open = false;
     for (const connection of this.#nodes.values()) void connection.then((c) => c.close()).catch(() => undefined);
     this.#nodes.clear();
+    for (const stop of this.#live.values()) stop();
+    this.#live.clear();
+    this.#readyListeners.clear();
   }
 }
 

@@ -10,6 +10,7 @@ const FIRST_ARGUMENT = new Set([
   'DEL',
   'EXISTS',
   'GET',
+  'HDEL',
   'HGET',
   'HGETALL',
   'HLEN',

@@ -17,6 +17,13 @@ export interface RedisConnection {
   /** True when the server is a Redis Cluster (commands are routed by slot; XREADGROUP reads one slot at a time). */
   readonly isCluster: boolean;
   readonly isOpen: boolean;
+  /** True while the connection takes commands: open and not reconnecting. */
+  readonly isReady: boolean;
+  /**
+   * Call `listener` each time the connection is ready again after it was lost (a reconnect); returns the way to stop.
+   * A connection that never reconnects (the minimal client) never calls it.
+   */
+  onReady(listener: () => void): () => void;
   /** Drop the connection at once; pending commands fail. */
   close(): void;
 }

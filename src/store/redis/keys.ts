@@ -13,6 +13,7 @@
  *   <prefix>:{failed}:groups          set     consumer groups that recorded failed events
  *   <prefix>:{failed}:<group>         hash    eventId -> failed-event JSON (ids, type, attempts, error code)
  *   <prefix>:{failed}:<group>:replay  list    failed-event JSON handed back to the group
+ *   <prefix>:{failed}:surface-faults  hash    "<group>\n<channel>" → a surface's permanent refusal (JSON: codes, fix)
  *   <prefix>:{tokens}                 hash    agents' tokens: t:<id> → record JSON (name, SHA-256, patterns),
  *                                             n:<name> → id, u:<id> → last used (ms); one key, so one slot
  *   <prefix>:{tag}:meta               hash    project (owner of the tag), seq (last id given out), ix (the view
@@ -100,6 +101,8 @@ export function globalKeys(prefix: string): {
   readonly failedGroups: string;
   failed(group: string): string;
   replay(group: string): string;
+  /** Surfaces refusing for good (the bridge's permanent failures), until a post there succeeds again. */
+  readonly surfaceFaults: string;
   /** The agents' tokens (see tokens.ts): one hash. */
   readonly tokens: string;
 } {
@@ -110,6 +113,7 @@ export function globalKeys(prefix: string): {
     failedGroups: `${prefix}:{failed}:groups`,
     failed: (group) => `${prefix}:{failed}:${group}`,
     replay: (group) => `${prefix}:{failed}:${group}:replay`,
+    surfaceFaults: `${prefix}:{failed}:surface-faults`,
     tokens: `${prefix}:{tokens}`,
   };
 }

@@ -14,6 +14,15 @@ class NodeRedisConnection implements RedisConnection {
     return this.client.isOpen;
   }
 
+  get isReady(): boolean {
+    return this.client.isReady;
+  }
+
+  onReady(listener: () => void): () => void {
+    this.client.on('ready', listener);
+    return () => this.client.off('ready', listener);
+  }
+
   sendCommand(args: readonly string[]): Promise<unknown> {
     return this.client.sendCommand([...args]);
   }
@@ -55,9 +64,16 @@ class NodeRedisConnection implements RedisConnection {
 }
 
 /**
+ * How long a connection that was lost waits between attempts to reconnect, at most: the loops waiting on the store
+ * wake on the reconnect itself (`Store.whenReady`), so this bounds how late they notice the server is back.
+ */
+export const RECONNECT_MAX_MS = 500;
+
+/**
  * Connect one node-redis client that fails fast while the server is away instead of queueing commands forever.
  * Before its first connection it gives up at once (the caller reports the store unreachable, or backs off); after
- * it, it keeps reconnecting with back-off, so a long-running process recovers when Redis is back.
+ * it, it keeps reconnecting with back-off (50 ms doubling to {@link RECONNECT_MAX_MS}), so a long-running process
+ * recovers within half a second of Redis coming back.
  */
 async function openClient(url: string, connectTimeoutMs: number): Promise<RedisClientType> {
   let connected = false;
@@ -69,7 +85,8 @@ async function openClient(url: string, connectTimeoutMs: number): Promise<RedisC
     commandOptions: { timeout: 0 },
     socket: {
       connectTimeout: connectTimeoutMs,
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, 2000) : cause),
+      reconnectStrategy: (retries: number, cause: Error) =>
+        connected ? Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) : cause,
     },
   }) as RedisClientType;
   client.on('error', () => undefined);

@@ -58,18 +58,22 @@ import type {
   ProjectWatch,
   QuestionCounts,
   QuestionPage,
+  Readiness,
   RemindResult,
   Store,
   StoreEvent,
+  SurfaceFault,
   ViewCounts,
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { faultOrder, faultRecord, readFaultRecord } from '../surface-faults.js';
 import type { TokenStore } from '../token-port.js';
 import { connectRedis, type NodeConnector } from './cluster-connection.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
 import { globalKeys, ProjectKeys } from './keys.js';
+import { StoreConnections } from './readiness.js';
 import { hashFromFlat, messageField, messagesFromHash, questionFromHash, specRecord } from './record.js';
 import {
   DeliverCode,
@@ -176,6 +180,8 @@ async function nodeConnector(kind: 'node-redis' | 'minimal', timeoutMs: number):
 
 export class RedisStore implements Store {
   readonly #client: RedisConnection;
+  /** The client and the duplicates made for blocking reads: whether they take commands (`whenReady`). */
+  readonly #connections: StoreConnections;
   readonly #options: RedisStoreOptions;
   readonly #prefix: string;
   readonly #now: () => number;
@@ -189,6 +195,7 @@ export class RedisStore implements Store {
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
     this.#client = client;
+    this.#connections = new StoreConnections(client);
     this.#options = options;
     this.#prefix = options.prefix ?? 'al';
     this.#now = options.now ?? Date.now;
@@ -913,6 +920,38 @@ export class RedisStore implements Store {
     });
   }
 
+  recordSurfaceFault(fault: Omit<SurfaceFault, 'since'>): Promise<void> {
+    return this.#run(async () => {
+      const record = faultRecord(fault, this.#now());
+      await this.#client.sendCommand([
+        'HSET',
+        globalKeys(this.#prefix).surfaceFaults,
+        faultField(record.group, record.channel),
+        JSON.stringify(record),
+      ]);
+    });
+  }
+
+  clearSurfaceFaults(group: string, channels: readonly string[]): Promise<void> {
+    return this.#run(async () => {
+      const fields = [faultField(group, undefined), ...channels.map((channel) => faultField(group, channel))];
+      await this.#client.sendCommand(['HDEL', globalKeys(this.#prefix).surfaceFaults, ...fields]);
+    });
+  }
+
+  surfaceFaults(): Promise<SurfaceFault[]> {
+    return this.#run(async () => {
+      const reply = await this.#client.sendCommand(['HGETALL', globalKeys(this.#prefix).surfaceFaults]);
+      const values = Array.isArray(reply)
+        ? reply.filter((_, i) => i % 2 === 1)
+        : Object.values((reply ?? {}) as Record<string, unknown>);
+      return values
+        .map((value) => readFaultRecord(String(value)))
+        .filter((fault): fault is SurfaceFault => fault !== undefined)
+        .sort(faultOrder);
+    });
+  }
+
   failedEvents(options: { readonly sample?: number } = {}): Promise<FailedEventsOfGroup[]> {
     return this.#run(async () => {
       const g = globalKeys(this.#prefix);
@@ -977,6 +1016,15 @@ export class RedisStore implements Store {
     });
   }
 
+  whenReady(options: WaitOptions): Promise<Readiness> {
+    return this.#connections.whenReady(options);
+  }
+
+  /** A connection of its own for a blocking read, followed by `whenReady`. */
+  async #duplicate(): Promise<RedisConnection> {
+    return this.#connections.add(await this.#client.duplicate());
+  }
+
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {
     return this.#run(async () => {
       const reply = await this.#eval(
@@ -990,7 +1038,7 @@ export class RedisStore implements Store {
 
   consumer(group: string, consumerName: string, options: ConsumerOptions = {}): Promise<EventConsumer> {
     return this.#run(async () => {
-      const connection = await this.#client.duplicate();
+      const connection = await this.#duplicate();
       const consumer = new RedisEventConsumer({
         client: this.#client,
         blocking: connection,
@@ -1023,7 +1071,7 @@ export class RedisStore implements Store {
 
   tail(): Promise<EventTail> {
     return this.#run(async () => {
-      const blocking = await this.#client.duplicate();
+      const blocking = await this.#duplicate();
       const tail = await RedisEventTail.begin({
         client: this.#client,
         blocking,
@@ -1044,7 +1092,7 @@ export class RedisStore implements Store {
       const keys = this.#keys(project);
       const last = (await this.#client.sendCommand(['XREVRANGE', keys.events, '+', '-', 'COUNT', '1'])) as string[][];
       let cursor = last[0]?.[0] ?? '0-0';
-      const connection = await this.#client.duplicate();
+      const connection = await this.#duplicate();
       this.#waiters.add(connection);
       const close = async () => {
         this.#waiters.delete(connection);
@@ -1089,7 +1137,7 @@ export class RedisStore implements Store {
       let question = await this.get(project, id);
       if (question?.status !== 'pending' || options.signal?.aborted) return question;
 
-      const connection = await this.#client.duplicate();
+      const connection = await this.#duplicate();
       this.#waiters.add(connection);
       const abort = () => connection.close();
       options.signal?.addEventListener('abort', abort, { once: true });
@@ -1136,6 +1184,11 @@ export class RedisStore implements Store {
     for (const waiter of this.#waiters) waiter.close();
     this.#client.close();
   }
+}
+
+/** A fault's field in the faults hash: the group and the channel (empty for the whole platform). */
+function faultField(group: string, channel: string | undefined): string {
+  return `${group}\n${channel ?? ''}`;
 }
 
 /** The tail with its failures as the store's errors (a lost connection is `StoreUnavailableError`). */

@@ -98,6 +98,15 @@ class RespConnection implements RedisConnection {
     return this.#open;
   }
 
+  /** Ready while open: it never reconnects (a lost connection stays closed). */
+  get isReady(): boolean {
+    return this.#open;
+  }
+
+  onReady(_listener: () => void): () => void {
+    return () => undefined;
+  }
+
   #receive(chunk: Buffer): void {
     this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
     let offset = 0;

@@ -21,12 +21,14 @@
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
  *   tokens          agents' tokens (v6): id → name (unique), hash (SHA-256 of the token, never the token),
  *                   patterns (JSON array), created_at, expires_at, last_used_at
+ *   surface_faults  surfaces refusing for good (v7): (group_name, channel; '' for the whole platform) → error,
+ *                   fix, since; dropped when a post there succeeds again
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -155,6 +157,17 @@ const MIGRATIONS: readonly string[] = [
     created_at   INTEGER NOT NULL,
     expires_at   INTEGER,
     last_used_at INTEGER
+  ) STRICT;
+  `,
+  // 6 → 7: surfaces the bridge found refusing for good.
+  `
+  CREATE TABLE IF NOT EXISTS surface_faults (
+    group_name TEXT NOT NULL,
+    channel    TEXT NOT NULL,
+    error      TEXT NOT NULL,
+    fix        TEXT NOT NULL,
+    since      INTEGER NOT NULL,
+    PRIMARY KEY (group_name, channel)
   ) STRICT;
   `,
 ];

@@ -68,13 +68,16 @@ import type {
   ProjectWatch,
   QuestionCounts,
   QuestionPage,
+  Readiness,
   RemindResult,
   Store,
   StoreEvent,
+  SurfaceFault,
   ViewCounts,
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { faultRecord, readFaultRecord } from '../surface-faults.js';
 import type { TokenStore } from '../token-port.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
@@ -868,10 +871,61 @@ export class SqliteStore implements Store {
     });
   }
 
+  recordSurfaceFault(fault: Omit<SurfaceFault, 'since'>): Promise<void> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const r = faultRecord(fault, this.#now());
+        this.#c
+          .statement(
+            `INSERT OR REPLACE INTO surface_faults (group_name, channel, error, fix, since) VALUES (?, ?, ?, ?, ?)`,
+          )
+          .run(r.group, r.channel ?? '', r.error, r.fix, r.since);
+      }),
+    );
+  }
+
+  clearSurfaceFaults(group: string, channels: readonly string[]): Promise<void> {
+    return this.#run(() =>
+      this.#c.write(() => {
+        const drop = this.#c.statement('DELETE FROM surface_faults WHERE group_name = ? AND channel = ?');
+        for (const channel of ['', ...channels]) drop.run(group, channel);
+      }),
+    );
+  }
+
+  surfaceFaults(): Promise<SurfaceFault[]> {
+    return this.#run(() =>
+      (
+        this.#c.statement('SELECT * FROM surface_faults ORDER BY group_name, channel').all() as {
+          group_name: string;
+          channel: string;
+          error: string;
+          fix: string;
+          since: number;
+        }[]
+      )
+        .map((row) =>
+          readFaultRecord({
+            group: row.group_name,
+            channel: row.channel,
+            error: row.error,
+            fix: row.fix,
+            since: row.since,
+          }),
+        )
+        .filter((fault): fault is SurfaceFault => fault !== undefined),
+    );
+  }
+
   ping(): Promise<void> {
     return this.#run(() => {
       this.#c.statement('SELECT 1').get();
     });
+  }
+
+  /** A file has no connection to lose: a failure here had another cause. */
+  async whenReady(_options: WaitOptions): Promise<Readiness> {
+    return 'ready';
   }
 
   recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {

@@ -74,6 +74,47 @@ describe('DiscordSurface', () => {
   });
 });
 
+describe('Discord failures, classified', () => {
+  it.each([
+    [
+      'a 401 (the token)',
+      { status: 401 as const, code: 0 },
+      { kind: 'permanent', code: 'HTTP 401 (0)', reach: 'platform' },
+    ],
+    [
+      'Missing Access',
+      { status: 403 as const, code: 50001 },
+      { kind: 'permanent', code: 'HTTP 403 (50001)', reach: 'channel' },
+    ],
+    [
+      'Missing Permissions',
+      { status: 403 as const, code: 50013 },
+      { kind: 'permanent', code: 'HTTP 403 (50013)', reach: 'channel' },
+    ],
+    [
+      'Unknown Channel',
+      { status: 404 as const, code: 10003 },
+      { kind: 'permanent', code: 'HTTP 404 (10003)', reach: 'channel' },
+    ],
+    [
+      'Invalid Form Body',
+      { status: 400 as const, code: 50035 },
+      { kind: 'permanent', code: 'HTTP 400 (50035)', reach: 'event' },
+    ],
+    ['a 500', { status: 500 as const }, { kind: 'transient', code: 'HTTP 500' }],
+  ])('GIVEN %s on a post THEN it is classified as the bridge acts on it, with a fix when permanent', async (_what, failure, expected) => {
+    const { discord, store, surface } = await fakeAndSurface();
+    const question = await store.park(uniqueProject(), spec());
+    discord.fail('POST /channels/:id/messages', failure);
+    const error = await surface
+      .post(question, discord.channelId, { maybePostedBefore: false })
+      .catch((e: unknown) => e);
+    const classified = surface.classifyFailure(error);
+    expect(classified).toMatchObject(expected);
+    expect(classified.kind === 'transient' || /\w/.test(classified.fix)).toBe(true);
+  });
+});
+
 describe('Discord posting across a crash', () => {
   it('GIVEN the answer to a create is lost (the bridge cannot know it posted) THEN the retry finds the first message: one message, recorded', async () => {
     const harnesses: DiscordHarness[] = [];

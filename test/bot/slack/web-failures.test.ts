@@ -78,17 +78,46 @@ describe('the Slack surface when the Web API fails', () => {
 
   it.each([
     [
-      'a refusal',
+      'a channel refusal',
       () => nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: false, error: 'channel_not_found' }),
-      'channel_not_found',
+      { kind: 'permanent', code: 'channel_not_found', reach: 'channel' },
     ],
-    ['a 500 every time', () => nock(SLACK).post('/api/chat.postMessage').times(2).reply(500, 'boom'), 'HTTP 500'],
-  ])('GIVEN %s THEN the post fails with a short code for the failed-event record', async (_what, arrange, code) => {
+    [
+      'the app not in the channel',
+      () => nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: false, error: 'not_in_channel' }),
+      { kind: 'permanent', code: 'not_in_channel', reach: 'channel', fix: expect.stringMatching(/^invite the app/) },
+    ],
+    [
+      'a revoked token',
+      () => nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: false, error: 'token_revoked' }),
+      { kind: 'permanent', code: 'token_revoked', reach: 'platform', fix: expect.stringMatching(/revoked/) },
+    ],
+    [
+      'a missing scope',
+      () => nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: false, error: 'missing_scope' }),
+      { kind: 'permanent', code: 'missing_scope', reach: 'platform' },
+    ],
+    [
+      'an archived channel',
+      () => nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: false, error: 'is_archived' }),
+      { kind: 'permanent', code: 'is_archived', reach: 'channel' },
+    ],
+    [
+      "Slack's own trouble",
+      () => nock(SLACK).post('/api/chat.postMessage').reply(200, { ok: false, error: 'internal_error' }),
+      { kind: 'transient', code: 'internal_error' },
+    ],
+    [
+      'a 500 every time',
+      () => nock(SLACK).post('/api/chat.postMessage').times(2).reply(500, 'boom'),
+      { kind: 'transient', code: 'HTTP 500' },
+    ],
+  ])('GIVEN %s THEN the post fails, classified as the bridge acts on it', async (_what, arrange, expected) => {
     arrange();
     const target = surface({ retries: 1 });
     const error = await target.post(await question(), CHANNEL, { maybePostedBefore: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
-    expect(target.describeFailure(error)).toBe(code);
+    expect(target.classifyFailure(error)).toMatchObject(expected);
   });
 
   it('GIVEN Slack never answering THEN the post gives up at its time-out', async () => {
@@ -96,7 +125,7 @@ describe('the Slack surface when the Web API fails', () => {
     const target = surface({ retries: 0, timeoutMs: 200 });
     const error = await target.post(await question(), CHANNEL, { maybePostedBefore: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
-    expect(target.describeFailure(error)).not.toBe('');
+    expect(target.classifyFailure(error)).toMatchObject({ kind: 'transient', code: expect.stringMatching(/\w/) });
   });
 });
 

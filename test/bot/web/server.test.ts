@@ -5,10 +5,11 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowListPolicy, InteractionService } from '../../../src/bot/interactions.js';
-import { createWebInbox, isLoopbackHost, startWebInbox } from '../../../src/bot/web/server.js';
+import { createWebInbox, startWebInbox } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL } from '../../../src/bot/web/surface.js';
 import { selectionsOf } from '../../../src/core/question.js';
 import { formatQuestionRef, projectTag } from '../../../src/core/question-ref.js';
+import { isLoopbackHost, originRule } from '../../../src/http/origin-rule.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
 import { setSpec, spec, uniqueProject } from '../../support/store.js';
 import { RecordingLogger } from '../slack/harness.js';
@@ -265,8 +266,18 @@ describe('actions', () => {
 
 describe('protection', () => {
   it.each([
-    ['a cross-site Origin', { origin: 'https://evil.example' }],
-    ['a null Origin', { origin: 'null' }],
+    ['a cross-site Origin', 'https://evil.example'],
+    ['a null Origin', 'null'],
+  ])('GIVEN a POST with %s THEN 403 by the rule of every entry point and nothing changes', async (_, origin) => {
+    const s = await stack();
+    const { project, id, ref } = await parked(s);
+    const reply = await postJson(s, '/api/send', { ref }, { origin });
+    expect(reply.status).toBe(403);
+    expect(reply.text).toMatch(/^Refused: a page of another site may not call serve/);
+    expect((await s.store.get(project, id))?.status).toBe('pending');
+  });
+
+  it.each([
     ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
     ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }],
   ])('GIVEN a POST with %s THEN 403 and nothing changes', async (_, headers) => {
@@ -312,6 +323,10 @@ describe('protection', () => {
     for (const host of [`localhost:${s.web.port}`, `127.0.0.1:${s.web.port}`, `[::1]:${s.web.port}`]) {
       expect((await send(s, '/inbox', { headers: { host } })).status, host).toBe(200);
     }
+    // A foreign page's Origin is refused on a loopback Host too (a GET included).
+    const foreign = await send(s, '/inbox', { headers: { origin: 'http://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.text).not.toContain('Private?');
     expect(isLoopbackHost('127.0.0.1.evil.example')).toBe(false);
     expect(isLoopbackHost('localhost.evil.example:80')).toBe(false);
     expect(isLoopbackHost(undefined)).toBe(false);
@@ -357,11 +372,21 @@ describe('the token', () => {
     expect((await send(s, '/inbox', { headers: { cookie: 'ask_later_session=forged' } })).status).toBe(401);
   });
 
-  it('GIVEN a token THEN any Host is served (the inbox is bound beyond loopback), still only with the token', async () => {
-    const s = await stack({ token: TOKEN });
-    const elsewhere = { host: `inbox.lan:${s.web.port}` };
-    expect((await send(s, '/inbox', { headers: elsewhere })).status).toBe(401);
-    expect((await send(s, '/inbox', { headers: { ...elsewhere, authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  it('GIVEN a token and a public URL THEN its host and IP addresses are served, only with the token; any other name is 403 even with it', async () => {
+    const s = await stack({ token: TOKEN, origins: originRule({ publicUrl: 'https://inbox.example.com' }) });
+    const bearer = { authorization: `Bearer ${TOKEN}` };
+    for (const host of ['inbox.example.com', 'Inbox.Example.com:443', `10.0.0.7:${s.web.port}`, '[fd00::7]:7420']) {
+      expect((await send(s, '/inbox', { headers: { host } })).status, host).toBe(401);
+      expect((await send(s, '/inbox', { headers: { host, ...bearer } })).status, host).toBe(200);
+    }
+    const rebound = await send(s, '/inbox', { headers: { host: `inbox.lan:${s.web.port}`, ...bearer } });
+    expect(rebound.status).toBe(403);
+    expect(rebound.text).toContain('ASK_LATER_PUBLIC_URL');
+    // A page of the public origin may call it; one of another site may not.
+    const fromPublic = { host: 'inbox.example.com', origin: 'https://inbox.example.com', ...bearer };
+    expect((await send(s, '/inbox', { headers: fromPublic })).status).toBe(200);
+    const foreign = { host: 'inbox.example.com', origin: 'https://evil.example', ...bearer };
+    expect((await send(s, '/inbox', { headers: foreign })).status).toBe(403);
   });
 });
 
