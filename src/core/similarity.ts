@@ -1,0 +1,148 @@
+/**
+ * How alike a new question is to a decision taken before, for "already decided" (`ask_later` looks before it
+ * parks). Pure.
+ *
+ * A question becomes a bag of terms: its question text, its options' labels and (a set's member) its topic, lower
+ * case, accents and punctuation gone, stop words dropped, and each word cut to a stem (plurals and the common
+ * English word forms: `databases`, `database's` → `databas`; `caching`, `cached` → `cach`). Two questions are
+ * compared BM25-style: a shared term counts by how rare it is among the project's decisions (`ln(1 + (N - df + 0.5)
+ * / (df + 0.5))`), saturating with repeats and discounted in long texts. The score is divided by what the new question
+ * would score against itself, so it reads 0 (nothing shared) to about 1 (the same terms), whatever the project's
+ * size: one threshold ({@link DECIDED_THRESHOLD}) serves every project. The store adapters keep the per-project
+ * counts (how many decisions hold each term) and each decision's terms, and call {@link similarity} on candidates.
+ */
+
+/** Words that say nothing about what a question decides. */
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again all also am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing down during each either few for from further had has have having he her here hers ' +
+    'how i if in into is it its itself just let lets like may me might more most must my need needs no nor not now of ' +
+    'off on once one only or other our ours out over own please same shall she should so some such than that the their ' +
+    'theirs them then there these they this those through to too under until up us use used using very want wants was ' +
+    'we were what when where whether which while who whom why will with would yes you your yours go going get'
+  ).split(' '),
+);
+
+/** BM25's saturation and length normalisation, the usual values. */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The score at or above which an earlier decision is put in front of the model instead of parking. Chosen from
+ * test/core/decided.test.ts's labelled pairs (it prints recall and interruptions around this value).
+ */
+export const DECIDED_THRESHOLD = 0.55;
+
+/** At most this many earlier decisions are returned. */
+export const DECIDED_MAX = 3;
+
+/** A word cut to its stem: plurals, possessives and the common English endings. */
+export function stem(word: string): string {
+  let w = word.replace(/'s$/, '');
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('es') && /(?:ch|sh|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'edly', 'ed', 'ly', 'ment', 'ments', 'ers', 'er']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  // A trailing e and a doubled consonant are dropped, so `cache`/`caching` and `ship`/`shipping` meet.
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  if (/([bdgklmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/** The terms of a text, in order: normalised, stop words dropped, stemmed. */
+export function terms(text: string): string[] {
+  const words = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/['’]s\b/g, '')
+    .split(/[^\p{L}\p{N}]+/u);
+  const kept: string[] = [];
+  for (const word of words) {
+    if (word === '' || STOP_WORDS.has(word)) continue;
+    kept.push(stem(word));
+  }
+  return kept;
+}
+
+/** What of a question is compared: its question, its options' labels, a set member's topic. */
+export interface Comparable {
+  readonly question: string;
+  readonly options: readonly { readonly label: string }[];
+  readonly topic?: string;
+}
+
+/** A question's terms and how often each occurs; `length` counts them all. */
+export interface TermVector {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly length: number;
+}
+
+/** The terms of what is compared of a question. The question's own words count twice: they say what is decided. */
+export function termVector(item: Comparable): TermVector {
+  const all = [
+    ...terms(item.question),
+    ...terms(item.question),
+    ...item.options.flatMap((option) => terms(option.label)),
+    ...(item.topic === undefined ? [] : terms(item.topic)),
+  ];
+  const counts = new Map<string, number>();
+  for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { counts, length: all.length };
+}
+
+/** What the project's decisions say about terms: how many there are, their mean length, and each term's count. */
+export interface CorpusStats {
+  readonly documents: number;
+  readonly averageLength: number;
+  /** How many of the project's decisions hold `term`. */
+  documentFrequency(term: string): number;
+}
+
+function idf(term: string, stats: CorpusStats): number {
+  const df = Math.min(stats.documentFrequency(term), stats.documents);
+  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
+}
+
+function bm25(query: TermVector, document: TermVector, stats: CorpusStats): number {
+  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
+  let score = 0;
+  for (const term of query.counts.keys()) {
+    const tf = document.counts.get(term) ?? 0;
+    if (tf === 0) continue;
+    score += (idf(term, stats) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * document.length) / average));
+  }
+  return score;
+}
+
+/**
+ * How alike `candidate` (an earlier decision) is to `query` (the new question), from 0 to about 1: the BM25 score
+ * over what the question would score against itself.
+ */
+export function similarity(query: TermVector, candidate: TermVector, stats: CorpusStats): number {
+  const self = bm25(query, query, stats);
+  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
+}
+
+/** Corpus statistics over decisions held in memory (tests, and adapters that read the candidates' vectors). */
+export function corpusOf(vectors: readonly TermVector[]): CorpusStats {
+  const frequency = new Map<string, number>();
+  let total = 0;
+  for (const vector of vectors) {
+    total += vector.length;
+    for (const term of vector.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  }
+  return {
+    documents: vectors.length,
+    averageLength: vectors.length === 0 ? 0 : total / vectors.length,
+    documentFrequency: (term) => frequency.get(term) ?? 0,
+  };
+}
