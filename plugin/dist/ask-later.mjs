@@ -13951,7 +13951,7 @@ function checkReply(operation, body) {
   }
   return body;
 }
-var isObject2, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, FIELDS;
+var isObject2, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, isDecisionPage, FIELDS;
 var init_replies = __esm({
   "src/store/http/replies.ts"() {
     "use strict";
@@ -13970,11 +13970,13 @@ var init_replies = __esm({
     });
     isResult = (value) => isObject2(value) && isString(value.kind);
     isPage = (value) => isObject2(value) && arrayOf(isQuestion)(value.questions) && isNumber(value.remaining) && (value.next === void 0 || isString(value.next));
+    isDecisionPage = (value) => isObject2(value) && arrayOf((decision) => isQuestion(decision) && isObject2(decision.answer))(value.decisions) && (value.next === void 0 || isString(value.next)) && (value.remaining === void 0 || isNumber(value.remaining));
     FIELDS = {
       park: { question: isQuestion },
       get: { question: orNull(isQuestion) },
       list: { questions: arrayOf(isQuestion) },
       "list-page": { page: isPage },
+      decisions: { page: isDecisionPage },
       cancel: { result: isResult },
       claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
       confirm: { ids: arrayOf(isNumber) },
@@ -14220,6 +14222,9 @@ var init_http_store = __esm({
       }
       async list(project, filter) {
         return (await this.#call("list", { project, ...filter ? { filter } : {} })).questions;
+      }
+      async findDecisions(project, query) {
+        return (await this.#call("decisions", { project, query })).page;
       }
       async listPage(project, query) {
         return (await this.#call("list-page", { project, query })).page;
@@ -15636,6 +15641,74 @@ var init_surface_faults = __esm({
     "use strict";
     ERROR_MAX2 = 80;
     FIX_MAX = 300;
+  }
+});
+
+// src/store/trail.ts
+async function trailPage(store, projects, query) {
+  const words = searchWords(query.search);
+  const since = query.since === void 0 ? {} : { since: query.since };
+  if (words.length === 0) {
+    const page = await store.pageAcross(projects, {
+      view: "answered",
+      limit: query.limit,
+      ...since,
+      ...query.after === void 0 ? {} : { after: query.after }
+    });
+    const decisions2 = page.questions.filter(isDecision);
+    return page.next === void 0 ? { decisions: decisions2, remaining: 0 } : { decisions: decisions2, next: page.next, remaining: page.remaining };
+  }
+  const found = [];
+  let after = query.after;
+  for (; ; ) {
+    const batch = await store.pageAcross(projects, {
+      view: "answered",
+      limit: SEARCH_BATCH,
+      ...since,
+      ...after === void 0 ? {} : { after }
+    });
+    for (const question of batch.questions) {
+      if (isDecision(question) && decisionMatches(question, query.search)) found.push(question);
+    }
+    if (found.length > query.limit || batch.next === void 0) break;
+    after = batch.next;
+  }
+  const decisions = found.slice(0, query.limit);
+  const last = decisions.at(-1);
+  const cursor = found.length > query.limit && last !== void 0 ? cursorOf("answered", last) : void 0;
+  return cursor === void 0 ? { decisions } : { decisions, next: formatCursor(cursor) };
+}
+function isDecision(question) {
+  return question.answer !== void 0;
+}
+function searchWords(search) {
+  return (search ?? "").toLowerCase().split(/\s+/u).filter((word) => word !== "");
+}
+function decisionMatches(decision, search) {
+  const words = searchWords(search);
+  if (words.length === 0) return true;
+  const { answer } = decision;
+  const haystack = [
+    ...itemsOf(decision).map((item) => item.question),
+    ...(decision.members ?? []).map((member) => member.topic),
+    decision.context,
+    decision.ticket ?? "",
+    describeReply(decision, answer),
+    ...selectionsOf(answer).flatMap((selection) => [
+      selection.notes ?? "",
+      ...(selection.choiceNotes ?? []).map((entry) => entry.notes)
+    ])
+  ].join("\n").toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+var SEARCH_BATCH;
+var init_trail = __esm({
+  "src/store/trail.ts"() {
+    "use strict";
+    init_question();
+    init_reply();
+    init_paging();
+    SEARCH_BATCH = 200;
   }
 });
 
@@ -62668,6 +62741,7 @@ var init_redis_store = __esm({
     init_paging();
     init_store_unavailable_error();
     init_surface_faults();
+    init_trail();
     init_cluster_connection();
     init_events();
     init_keys();
@@ -62982,6 +63056,9 @@ var init_redis_store = __esm({
       }
       countAcross(projects) {
         return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+      }
+      findDecisions(project, query) {
+        return trailPage(this, [project], query);
       }
       listPage(project, query) {
         return this.#run(async () => {
@@ -64462,6 +64539,7 @@ var init_sqlite_store = __esm({
     init_paging();
     init_store_unavailable_error();
     init_surface_faults();
+    init_trail();
     init_connection();
     init_driver();
     init_engine_missing_error();
@@ -64627,6 +64705,9 @@ var init_sqlite_store = __esm({
           }
           return counts;
         });
+      }
+      findDecisions(project, query) {
+        return trailPage(this, [project], query);
       }
       listPage(project, query) {
         return this.#run(() => {
@@ -83128,6 +83209,66 @@ var init_collect_answers = __esm({
   }
 });
 
+// src/mcp/find-decisions.ts
+var FIND_DEFAULT, FIND_MAX, inputSchema, NOTE, findDecisionsTool;
+var init_find_decisions = __esm({
+  "src/mcp/find-decisions.ts"() {
+    "use strict";
+    init_zod();
+    init_delivery_note();
+    init_structured();
+    init_tool();
+    FIND_DEFAULT = 5;
+    FIND_MAX = 20;
+    inputSchema = external_exports.strictObject({
+      search: external_exports.string().max(500).optional().describe(
+        'Words that must all appear in the decision (its question, context, ticket, answer or notes), any case: "billing database". Default: every decision.'
+      ),
+      limit: external_exports.number().int().min(1).max(FIND_MAX).optional().describe(`How many decisions to show, 1–${FIND_MAX}. Default: ${FIND_DEFAULT}.`),
+      after: external_exports.string().max(200).optional().describe("The cursor the previous result ended with, to read older decisions.")
+    });
+    NOTE = "This project's earlier decisions, newest first: the question texts were an agent's, the answers and notes are the person's words. If one of them decides what you were about to ask, go on with it instead of asking again.";
+    findDecisionsTool = {
+      name: "find_decisions",
+      title: "Find this project's earlier decisions",
+      description: `Search the decisions the person already took in this project (questions parked earlier and answered, with the answer, the notes, who answered and when), newest first, ${FIND_DEFAULT} at a time (\`limit\` up to ${FIND_MAX}). Call it before asking something the team may have decided before (which database, naming, a policy): if a decision answers it, go on with it. Every word of \`search\` must appear in the decision.`,
+      inputSchema,
+      outputSchema: resultSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      async run(args, context) {
+        const extra = unknownKeys(args, ["search", "limit", "after"]);
+        const parsed = argsObject(args) && extra.length === 0 ? inputSchema.safeParse(args ?? {}) : void 0;
+        if (!parsed?.success) {
+          return errorResult(
+            `find_decisions takes \`search\` (words, up to 500 characters), \`limit\` (1–${FIND_MAX}) and \`after\` (a cursor from an earlier result), all optional${extra.length ? `; got also ${extra.join(", ")}` : ""}`
+          );
+        }
+        const { search, limit, after } = parsed.data;
+        try {
+          const store = await context.store();
+          const page = await store.findDecisions(context.project, {
+            limit: limit ?? FIND_DEFAULT,
+            ...search === void 0 ? {} : { search },
+            ...after === void 0 ? {} : { after }
+          });
+          if (page.decisions.length === 0) {
+            const none = after !== void 0 ? "No older decisions match." : search === void 0 || search.trim() === "" ? "No decisions yet in this project." : "No decision in this project matches every word of the search.";
+            return structuredResult(none, { note: none, questions: [] });
+          }
+          const more = page.next === void 0 ? [] : [`Older decisions match: call find_decisions again with after="${page.next}".`];
+          return structuredResult([...page.decisions.map(renderDeliveryEntry), ...more].join("\n\n"), {
+            note: page.next === void 0 ? NOTE : `${NOTE} Older ones match: call again with after="${page.next}".`,
+            questions: page.decisions.map(structuredQuestion),
+            ...page.next === void 0 ? {} : { after: page.next }
+          });
+        } catch (error46) {
+          return failureResult(error46);
+        }
+      }
+    };
+  }
+});
+
 // src/mcp/get-answer.ts
 var getAnswerTool;
 var init_get_answer = __esm({
@@ -83170,7 +83311,7 @@ var init_get_answer = __esm({
 });
 
 // src/mcp/list-questions.ts
-var LIST_DEFAULT, LIST_MAX, inputSchema, listQuestionsTool;
+var LIST_DEFAULT, LIST_MAX, inputSchema2, listQuestionsTool;
 var init_list_questions = __esm({
   "src/mcp/list-questions.ts"() {
     "use strict";
@@ -83181,7 +83322,7 @@ var init_list_questions = __esm({
     init_tool();
     LIST_DEFAULT = 20;
     LIST_MAX = 50;
-    inputSchema = external_exports.strictObject({
+    inputSchema2 = external_exports.strictObject({
       status: external_exports.union([external_exports.enum(QUESTION_STATUSES), external_exports.array(external_exports.enum(QUESTION_STATUSES))]).optional().describe(`Only questions in this status (or any of these): ${QUESTION_STATUSES.join(", ")}. Default: all.`),
       blocking: external_exports.boolean().optional().describe("true: only blocking questions; false: only non-blocking. Default: both."),
       limit: external_exports.number().int().min(1).max(LIST_MAX).optional().describe(`How many questions to show, 1–${LIST_MAX}. Default: ${LIST_DEFAULT}.`),
@@ -83191,12 +83332,12 @@ var init_list_questions = __esm({
       name: "list_questions",
       title: "List this project's questions",
       description: `The questions parked in this project with their status (pending, answered, delivered, cancelled, dismissed, expired), blocking first, then by id, ${LIST_DEFAULT} at a time (\`limit\` up to ${LIST_MAX}); a longer list ends with how many more there are and the \`after\` cursor that reads them. Use get_answer for one question's answer and notes.`,
-      inputSchema,
+      inputSchema: inputSchema2,
       outputSchema: resultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
         const extra = unknownKeys(args, ["status", "blocking", "limit", "after"]);
-        const parsed = argsObject(args) && extra.length === 0 ? inputSchema.safeParse(args ?? {}) : void 0;
+        const parsed = argsObject(args) && extra.length === 0 ? inputSchema2.safeParse(args ?? {}) : void 0;
         if (!parsed?.success) {
           return errorResult(
             `list_questions takes \`status\` (one of ${QUESTION_STATUSES.join(", ")}, or a list of them), \`blocking\` (true or false), \`limit\` (1–${LIST_MAX}) and \`after\` (a cursor from an earlier result), all optional${extra.length ? `; got also ${extra.join(", ")}` : ""}`
@@ -83254,6 +83395,7 @@ function createMcpServer(options) {
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? "blocking" }),
+    findDecisionsTool,
     // Only where the session's files can be read (the local server): the capture reads its transcript and plan.
     ...options.capture === void 0 ? [] : [captureQuestionTool(options.capture)]
   ];
@@ -83315,6 +83457,7 @@ var init_mcp = __esm({
     init_cancel_question();
     init_capture_question();
     init_collect_answers();
+    init_find_decisions();
     init_get_answer();
     init_list_questions();
     init_tool();
@@ -89888,40 +90031,12 @@ async function projectsOf(store, project) {
 }
 async function decisionsPage(store, query) {
   const projects = query.projects ?? await projectsOf(store, query.project);
-  const words = searchWords(query.search);
-  const since = query.since === void 0 ? {} : { since: query.since };
-  if (words.length === 0) {
-    const page = await store.pageAcross(projects, {
-      view: "answered",
-      limit: query.limit,
-      ...since,
-      ...query.after === void 0 ? {} : { after: query.after }
-    });
-    const decisions2 = page.questions.filter(isDecision);
-    return page.next === void 0 ? { decisions: decisions2, remaining: 0 } : { decisions: decisions2, next: page.next, remaining: page.remaining };
-  }
-  const found = [];
-  let after = query.after;
-  for (; ; ) {
-    const batch = await store.pageAcross(projects, {
-      view: "answered",
-      limit: SEARCH_BATCH,
-      ...since,
-      ...after === void 0 ? {} : { after }
-    });
-    for (const question of batch.questions) {
-      if (isDecision(question) && decisionMatches(question, query.search)) found.push(question);
-    }
-    if (found.length > query.limit || batch.next === void 0) break;
-    after = batch.next;
-  }
-  const decisions = found.slice(0, query.limit);
-  const last = decisions.at(-1);
-  const cursor = found.length > query.limit && last !== void 0 ? cursorOf("answered", last) : void 0;
-  return cursor === void 0 ? { decisions } : { decisions, next: formatCursor(cursor) };
-}
-function isDecision(question) {
-  return question.answer !== void 0;
+  return trailPage(store, projects, {
+    limit: query.limit,
+    ...query.since === void 0 ? {} : { since: query.since },
+    ...query.search === void 0 ? {} : { search: query.search },
+    ...query.after === void 0 ? {} : { after: query.after }
+  });
 }
 async function listDecisions(store, query = {}) {
   const projects = query.projects ?? await projectsOf(store, query.project);
@@ -89939,35 +90054,12 @@ async function listDecisions(store, query = {}) {
     after = page.next;
   }
 }
-function searchWords(search) {
-  return (search ?? "").toLowerCase().split(/\s+/u).filter((word) => word !== "");
-}
-function decisionMatches(decision, search) {
-  const words = searchWords(search);
-  if (words.length === 0) return true;
-  const { answer } = decision;
-  const haystack = [
-    ...itemsOf(decision).map((item) => item.question),
-    ...(decision.members ?? []).map((member) => member.topic),
-    decision.context,
-    decision.ticket ?? "",
-    describeReply(decision, answer),
-    ...selectionsOf(answer).flatMap((selection) => [
-      selection.notes ?? "",
-      ...(selection.choiceNotes ?? []).map((entry) => entry.notes)
-    ])
-  ].join("\n").toLowerCase();
-  return words.every((word) => haystack.includes(word));
-}
-var SEARCH_BATCH;
 var init_query = __esm({
   "src/decisions/query.ts"() {
     "use strict";
-    init_question();
-    init_reply();
     init_routing();
-    init_paging();
-    SEARCH_BATCH = 200;
+    init_trail();
+    init_trail();
   }
 });
 

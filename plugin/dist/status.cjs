@@ -133,7 +133,7 @@ function checkReply(operation, body) {
   }
   return body;
 }
-var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, FIELDS;
+var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, isDecisionPage, FIELDS;
 var init_replies = __esm({
   "src/store/http/replies.ts"() {
     "use strict";
@@ -152,11 +152,13 @@ var init_replies = __esm({
     });
     isResult = (value) => isObject(value) && isString(value.kind);
     isPage = (value) => isObject(value) && arrayOf(isQuestion)(value.questions) && isNumber(value.remaining) && (value.next === void 0 || isString(value.next));
+    isDecisionPage = (value) => isObject(value) && arrayOf((decision) => isQuestion(decision) && isObject(decision.answer))(value.decisions) && (value.next === void 0 || isString(value.next)) && (value.remaining === void 0 || isNumber(value.remaining));
     FIELDS = {
       park: { question: isQuestion },
       get: { question: orNull(isQuestion) },
       list: { questions: arrayOf(isQuestion) },
       "list-page": { page: isPage },
+      decisions: { page: isDecisionPage },
       cancel: { result: isResult },
       claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
       confirm: { ids: arrayOf(isNumber) },
@@ -391,6 +393,9 @@ var init_http_store = __esm({
       }
       async list(project, filter) {
         return (await this.#call("list", { project, ...filter ? { filter } : {} })).questions;
+      }
+      async findDecisions(project, query) {
+        return (await this.#call("decisions", { project, query })).page;
       }
       async listPage(project, query) {
         return (await this.#call("list-page", { project, query })).page;
@@ -893,6 +898,15 @@ function answerOf(question, reply, meta) {
   }
   return answer;
 }
+function describeReply(question, reply) {
+  const selections = selectionsOf(reply);
+  if (question.members === void 0) {
+    return describeSelection(question, selections[0] ?? { choices: [], other: false });
+  }
+  return question.members.map(
+    (member, index) => `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`
+  ).join(" · ");
+}
 var init_reply = __esm({
   "src/core/reply.ts"() {
     "use strict";
@@ -1164,6 +1178,10 @@ function comesBefore(view, a, b) {
 function sortInView(view, entries) {
   return entries.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
 }
+function cursorOf(view, question) {
+  const key = viewKey(view, question);
+  return key === void 0 ? void 0 : { key, tag: projectTag(question.project) };
+}
 function viewStatuses(view) {
   if (view === "pending") return ["pending"];
   if (view === "answered") return ["answered", "delivered"];
@@ -1232,6 +1250,74 @@ var init_surface_faults = __esm({
     "use strict";
     ERROR_MAX2 = 80;
     FIX_MAX = 300;
+  }
+});
+
+// src/store/trail.ts
+async function trailPage(store, projects, query) {
+  const words = searchWords(query.search);
+  const since = query.since === void 0 ? {} : { since: query.since };
+  if (words.length === 0) {
+    const page = await store.pageAcross(projects, {
+      view: "answered",
+      limit: query.limit,
+      ...since,
+      ...query.after === void 0 ? {} : { after: query.after }
+    });
+    const decisions2 = page.questions.filter(isDecision);
+    return page.next === void 0 ? { decisions: decisions2, remaining: 0 } : { decisions: decisions2, next: page.next, remaining: page.remaining };
+  }
+  const found = [];
+  let after = query.after;
+  for (; ; ) {
+    const batch = await store.pageAcross(projects, {
+      view: "answered",
+      limit: SEARCH_BATCH,
+      ...since,
+      ...after === void 0 ? {} : { after }
+    });
+    for (const question of batch.questions) {
+      if (isDecision(question) && decisionMatches(question, query.search)) found.push(question);
+    }
+    if (found.length > query.limit || batch.next === void 0) break;
+    after = batch.next;
+  }
+  const decisions = found.slice(0, query.limit);
+  const last = decisions.at(-1);
+  const cursor = found.length > query.limit && last !== void 0 ? cursorOf("answered", last) : void 0;
+  return cursor === void 0 ? { decisions } : { decisions, next: formatCursor(cursor) };
+}
+function isDecision(question) {
+  return question.answer !== void 0;
+}
+function searchWords(search) {
+  return (search ?? "").toLowerCase().split(/\s+/u).filter((word) => word !== "");
+}
+function decisionMatches(decision, search) {
+  const words = searchWords(search);
+  if (words.length === 0) return true;
+  const { answer } = decision;
+  const haystack = [
+    ...itemsOf(decision).map((item) => item.question),
+    ...(decision.members ?? []).map((member) => member.topic),
+    decision.context,
+    decision.ticket ?? "",
+    describeReply(decision, answer),
+    ...selectionsOf(answer).flatMap((selection) => [
+      selection.notes ?? "",
+      ...(selection.choiceNotes ?? []).map((entry) => entry.notes)
+    ])
+  ].join("\n").toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+var SEARCH_BATCH;
+var init_trail = __esm({
+  "src/store/trail.ts"() {
+    "use strict";
+    init_question();
+    init_reply();
+    init_paging();
+    SEARCH_BATCH = 200;
   }
 });
 
@@ -2958,6 +3044,7 @@ var init_redis_store = __esm({
     init_paging();
     init_store_unavailable_error();
     init_surface_faults();
+    init_trail();
     init_cluster_connection();
     init_events();
     init_keys();
@@ -3272,6 +3359,9 @@ var init_redis_store = __esm({
       }
       countAcross(projects) {
         return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+      }
+      findDecisions(project, query) {
+        return trailPage(this, [project], query);
       }
       listPage(project, query) {
         return this.#run(async () => {
@@ -4745,6 +4835,7 @@ var init_sqlite_store = __esm({
     init_paging();
     init_store_unavailable_error();
     init_surface_faults();
+    init_trail();
     init_connection();
     init_driver();
     init_engine_missing_error();
@@ -4910,6 +5001,9 @@ var init_sqlite_store = __esm({
           }
           return counts;
         });
+      }
+      findDecisions(project, query) {
+        return trailPage(this, [project], query);
       }
       listPage(project, query) {
         return this.#run(() => {

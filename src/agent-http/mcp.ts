@@ -1,6 +1,6 @@
 /**
  * The MCP server itself over Streamable HTTP at `/mcp`, for MCP clients that cannot start a local process: the same
- * five tools as `ask-later mcp`, on serve's store through the token's scope (scope.ts), with the same tokens as the
+ * model's tools as `ask-later mcp` (not the capture hook's), on serve's store through the token's scope (scope.ts), with the same tokens as the
  * agent API (`Authorization: Bearer alt_…`).
  *
  * Stateless: each POST gets a server and a transport of its own (the SDK's stateless mode, no session id), which is

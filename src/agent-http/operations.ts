@@ -63,6 +63,15 @@ export const OPERATIONS: Handlers = {
     };
     return { questions: await store.list(project, shaped) };
   },
+  async decisions({ store }, { project, query }) {
+    const page = await store.findDecisions(project, {
+      limit: query.limit,
+      ...(query.search === undefined ? {} : { search: query.search }),
+      ...(query.since === undefined ? {} : { since: query.since }),
+      ...(query.after === undefined ? {} : { after: query.after }),
+    });
+    return { page };
+  },
   async 'list-page'({ store }, { project, query }) {
     const page = await store.listPage(project, {
       limit: query.limit,

@@ -53,6 +53,15 @@ export const REQUEST_SCHEMAS = {
       after: z.string().max(200).optional(),
     }),
   }),
+  decisions: z.strictObject({
+    project,
+    query: z.strictObject({
+      search: z.string().max(500).optional(),
+      since: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(100),
+      after: z.string().max(200).optional(),
+    }),
+  }),
   cancel: z.strictObject({ project, id }),
   claim: z.strictObject({
     project,

@@ -1,5 +1,5 @@
 /**
- * The `ask-later` MCP server: its tools (five for the model, one for the capture hook), registered by hand. Tool failures a model can act on are `isError`
+ * The `ask-later` MCP server: its tools (six for the model, one for the capture hook), registered by hand. Tool failures a model can act on are `isError`
  * results (see tool.ts); protocol misuse (an unknown tool name) stays a protocol error.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -19,6 +19,7 @@ import { askLaterTool } from './ask-later.js';
 import { cancelQuestionTool } from './cancel-question.js';
 import { captureQuestionTool } from './capture-question.js';
 import { collectAnswersTool } from './collect-answers.js';
+import { findDecisionsTool } from './find-decisions.js';
 import { getAnswerTool } from './get-answer.js';
 import { listQuestionsTool } from './list-questions.js';
 import { errorResult, type ToolDefinition } from './tool.js';
@@ -111,6 +112,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? 'blocking' }),
+    findDecisionsTool,
     // Only where the session's files can be read (the local server): the capture reads its transcript and plan.
     ...(options.capture === undefined ? [] : [captureQuestionTool(options.capture)]),
   ];

@@ -2,6 +2,7 @@
  * The Store port: the domain operations every adapter (Redis, later an embedded one) provides with the same
  * guarantees. No adapter types leak through it. All times are ms since the epoch, from the adapter's clock.
  */
+import type { DecisionPage, TrailQuery } from './trail.js';
 import type {
   ChoiceNote,
   DeliveryPath,
@@ -297,6 +298,7 @@ export type AgentOperation =
   | 'get'
   | 'list'
   | 'listPage'
+  | 'findDecisions'
   | 'cancel'
   | 'claimUndelivered'
   | 'confirmClaim'
@@ -332,6 +334,8 @@ export interface Store {
   countAcross(projects: readonly string[]): Promise<ReadonlyMap<string, ViewCounts>>;
   /** One page of one project's questions (`list_questions`), blocking first, then by id; `remaining` follow it. */
   listPage(project: string, query: ListPageQuery): Promise<QuestionPage>;
+  /** One page of one project's decision trail, newest answer first, narrowed by a search (`find_decisions`). */
+  findDecisions(project: string, query: TrailQuery): Promise<DecisionPage>;
 
   /**
    * Change one person's draft of a pending question, atomically: the fields `change` gives replace the stored ones,

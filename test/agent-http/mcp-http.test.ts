@@ -48,7 +48,7 @@ async function connect(headers: Record<string, string>, query = ''): Promise<Cli
 const question = { context: 'c', question: 'Which one?', impact: 'i', isBlocking: true, options: ['A', 'B'] };
 
 describe('/mcp over Streamable HTTP', () => {
-  it('GIVEN a token and the project header THEN the five tools are served, ask_later parks and get_answer reads it back', async () => {
+  it('GIVEN a token and the project header THEN the six tools for the model are served, ask_later parks and get_answer reads it back', async () => {
     const project = `${team}/api`;
     const client = await connect({ authorization: `Bearer ${token}`, 'x-ask-later-project': project });
     const { tools } = await client.listTools();
@@ -56,6 +56,7 @@ describe('/mcp over Streamable HTTP', () => {
       'ask_later',
       'cancel_question',
       'collect_answers',
+      'find_decisions',
       'get_answer',
       'list_questions',
     ]);

@@ -28,7 +28,7 @@ async function clientFor(project: string, extra: { progressIntervalMs?: number; 
 }
 
 describe('tools/list', () => {
-  it('GIVEN a client THEN it sees the five tools for the model and the capture hook’s, with described fields and the right annotations', async () => {
+  it('GIVEN a client THEN it sees the six tools for the model and the capture hook’s, with described fields and the right annotations', async () => {
     // As `ask-later mcp` serves them (serve's /mcp, on another machine than the session, has no capture: mcp-http.test.ts).
     const client = await connectClient({
       project: uniqueProject(),
@@ -43,6 +43,7 @@ describe('tools/list', () => {
       'list_questions',
       'cancel_question',
       'collect_answers',
+      'find_decisions',
       'capture_question',
     ]);
     expect(tools.find((t) => t.name === 'capture_question')?.description).toMatch(/Do not call it yourself/);

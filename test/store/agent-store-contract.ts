@@ -245,6 +245,29 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
         expect(rest.questions.map((q) => q.id)).toEqual([1, 3]);
       });
 
+      it('GIVEN answered questions THEN findDecisions reads them newest first, narrowed by a search, only this project’s', async () => {
+        const project = uniqueProject();
+        for (const question of ['Which database for billing?', 'Prices with VAT?', 'Which database for search?']) {
+          const q = await agent.park(project, spec({ question }));
+          await full.answer(project, q.id, pick('SQLite'), person());
+          clock.advance(1);
+        }
+        await agent.park(project, spec({ question: 'Which database for logs?' }));
+        const found = await agent.findDecisions(project, { search: 'database', limit: 10 });
+        expect(found.decisions.map((d) => [d.id, d.answer.choices])).toEqual([
+          [3, ['SQLite']],
+          [1, ['SQLite']],
+        ]);
+        const first = await agent.findDecisions(project, { limit: 2 });
+        expect(first.decisions.map((d) => d.id)).toEqual([3, 2]);
+        expect(
+          (
+            await agent.findDecisions(project, { limit: 2, ...(first.next ? { after: first.next } : {}) })
+          ).decisions.map((d) => d.id),
+        ).toEqual([1]);
+        expect((await agent.findDecisions(uniqueProject(), { limit: 10 })).decisions).toEqual([]);
+      });
+
       it('GIVEN a question asked with the agent’s own tool THEN its origin is kept and read back', async () => {
         const project = uniqueProject();
         const parked = await agent.park(project, {

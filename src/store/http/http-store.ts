@@ -9,6 +9,7 @@
  * response left).
  */
 import { askInputOf, type DeliveryPath, type Question, type QuestionSpec } from '../../core/question.js';
+import type { DecisionPage, TrailQuery } from '../trail.js';
 import type {
   AgentStore,
   Claim,
@@ -77,6 +78,10 @@ export class HttpStore implements AgentStore {
 
   async list(project: string, filter?: ListFilter): Promise<Question[]> {
     return (await this.#call('list', { project, ...(filter ? { filter } : {}) })).questions;
+  }
+
+  async findDecisions(project: string, query: TrailQuery): Promise<DecisionPage> {
+    return (await this.#call('decisions', { project, query })).page;
   }
 
   async listPage(project: string, query: ListPageQuery): Promise<QuestionPage> {

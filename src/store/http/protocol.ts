@@ -13,6 +13,7 @@
  * user, only looks at outcomes and pending questions, which always move a count.
  */
 import type { DeliveryPath, Question, QuestionOrigin } from '../../core/question.js';
+import type { DecisionPage, TrailQuery } from '../trail.js';
 import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
 
 /** Where the operations live under serve's URL. */
@@ -41,6 +42,7 @@ export interface AgentOperations {
   get: { request: { project: string; id: number }; response: { question: Question | null } };
   list: { request: { project: string; filter?: ListFilter }; response: { questions: Question[] } };
   'list-page': { request: { project: string; query: ListPageQuery }; response: { page: QuestionPage } };
+  decisions: { request: { project: string; query: TrailQuery }; response: { page: DecisionPage } };
   cancel: { request: { project: string; id: number }; response: { result: CloseResult } };
   claim: {
     request: { project: string; options: ClaimOptions };

@@ -41,11 +41,18 @@ const isPage: Check = (value) =>
   isNumber(value.remaining) &&
   (value.next === undefined || isString(value.next));
 
+const isDecisionPage: Check = (value) =>
+  isObject(value) &&
+  arrayOf((decision) => isQuestion(decision) && isObject((decision as { answer?: unknown }).answer))(value.decisions) &&
+  (value.next === undefined || isString(value.next)) &&
+  (value.remaining === undefined || isNumber(value.remaining));
+
 const FIELDS: { readonly [Op in AgentOperationName]: Readonly<Record<string, Check>> } = {
   park: { question: isQuestion },
   get: { question: orNull(isQuestion) },
   list: { questions: arrayOf(isQuestion) },
   'list-page': { page: isPage },
+  decisions: { page: isDecisionPage },
   cancel: { result: isResult },
   claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
   confirm: { ids: arrayOf(isNumber) },

@@ -69,6 +69,7 @@ import type {
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { faultOrder, faultRecord, readFaultRecord } from '../surface-faults.js';
 import type { TokenStore } from '../token-port.js';
+import { type DecisionPage, type TrailQuery, trailPage } from '../trail.js';
 import { connectRedis, type NodeConnector } from './cluster-connection.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './events.js';
@@ -508,6 +509,10 @@ export class RedisStore implements Store {
 
   countAcross(projects: readonly string[]): Promise<ReadonlyMap<string, ViewCounts>> {
     return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+  }
+
+  findDecisions(project: string, query: TrailQuery): Promise<DecisionPage> {
+    return trailPage(this, [project], query);
   }
 
   listPage(project: string, query: ListPageQuery): Promise<QuestionPage> {

@@ -79,6 +79,7 @@ import type {
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { faultRecord, readFaultRecord } from '../surface-faults.js';
 import type { TokenStore } from '../token-port.js';
+import { type DecisionPage, type TrailQuery, trailPage } from '../trail.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
 import { SqliteEngineMissingError } from './engine-missing-error.js';
@@ -388,6 +389,10 @@ export class SqliteStore implements Store {
       }
       return counts;
     });
+  }
+
+  findDecisions(project: string, query: TrailQuery): Promise<DecisionPage> {
+    return trailPage(this, [project], query);
   }
 
   listPage(project: string, query: ListPageQuery): Promise<QuestionPage> {
