@@ -2,7 +2,7 @@
  * The Store port: the domain operations every adapter (Redis, later an embedded one) provides with the same
  * guarantees. No adapter types leak through it. All times are ms since the epoch, from the adapter's clock.
  */
-import type { DecisionPage, TrailQuery } from './trail.js';
+
 import type {
   ChoiceNote,
   DeliveryPath,
@@ -16,6 +16,7 @@ import type {
   Responder,
 } from '../core/question.js';
 import type { TokenStore } from './token-port.js';
+import type { DecisionPage, TrailQuery } from './trail.js';
 
 /** Which questions to list. Omitted fields do not filter. */
 export interface ListFilter {

@@ -9,7 +9,6 @@
  * response left).
  */
 import { askInputOf, type DeliveryPath, type Question, type QuestionSpec } from '../../core/question.js';
-import type { DecisionPage, TrailQuery } from '../trail.js';
 import type {
   AgentStore,
   Claim,
@@ -25,6 +24,7 @@ import type {
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import type { DecisionPage, TrailQuery } from '../trail.js';
 import { AgentClient } from './client.js';
 import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS, type WireClaim } from './protocol.js';
 

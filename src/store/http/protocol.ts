@@ -13,8 +13,8 @@
  * user, only looks at outcomes and pending questions, which always move a count.
  */
 import type { DeliveryPath, Question, QuestionOrigin } from '../../core/question.js';
-import type { DecisionPage, TrailQuery } from '../trail.js';
 import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
+import type { DecisionPage, TrailQuery } from '../trail.js';
 
 /** Where the operations live under serve's URL. */
 export const AGENT_API_PATH = '/agent/v1/';
