@@ -254,9 +254,9 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
         }
         await agent.park(project, spec({ question: 'Which database for logs?' }));
         const found = await agent.findDecisions(project, { search: 'database', limit: 10 });
-        expect(found.decisions.map((d) => [d.id, d.answer.choices])).toEqual([
-          [3, ['SQLite']],
-          [1, ['SQLite']],
+        expect(found.decisions.map((d) => [d.id, d.answer.by.userId])).toEqual([
+          [3, 'U1'],
+          [1, 'U1'],
         ]);
         const first = await agent.findDecisions(project, { limit: 2 });
         expect(first.decisions.map((d) => d.id)).toEqual([3, 2]);
