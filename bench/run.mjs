@@ -25,6 +25,7 @@ import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
 import { startBenchCluster } from './cluster.mjs';
 import { measureHook } from './hook.mjs';
+import { measurePromptHook } from './prompt-hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureScale, scaleLines } from './scale.mjs';
 import { measureSlackPost } from './slack.mjs';
@@ -391,6 +392,7 @@ async function benchClaude(url, prefix) {
     }
     const p = result.promptMs;
     const ratio = (value) => (value / p.none).toFixed(2);
+    const own = await measurePromptHook(store, QUICK ? 200 : 1000);
     console.log(`inside Claude Code 2.1.332 (headless stream-json sessions, fake model; medians of ${rounds}):`);
     console.log(
       `  prompt written → model request: none ${ms(p.none)}; plugin (mcp_tool hook) ${ms(p.plugin)} = ${ratio(p.plugin)}×; ` +
@@ -399,6 +401,9 @@ async function benchClaude(url, prefix) {
     );
     console.log(
       `  aim plugin ≤ ${CLAUDE_AIMS.promptRatio}×: ${p.plugin / p.none <= CLAUDE_AIMS.promptRatio ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `  of which ask-later's own part (collect_answers for a typed prompt, nothing due, Redis, in process): p50 ${ms(own.p50)}, p99 ${ms(own.p99)}`,
     );
     console.log(
       `  blocking answer stored → woken model request (${result.wakes} wakes): p50 ${ms(result.wakeP50Ms)}, p90 ${ms(result.wakeP90Ms)}; ` +
