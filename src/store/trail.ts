@@ -3,22 +3,13 @@
  * the store's answered index, optionally narrowed by a free-text search. Over the Store port's `pageAcross`, so every
  * adapter reads it the same way (`findDecisions` for one project; `decisions/query.ts` for patterns of projects).
  */
+import type { Decision, DecisionPage } from '../core/decision.js';
 import { itemsOf, type Question, selectionsOf } from '../core/question.js';
 import { describeReply } from '../core/reply.js';
 import { cursorOf, formatCursor } from './paging.js';
 import type { Store } from './port.js';
 
-/** An answered question: its answer is always there. */
-export type Decision = Question & { readonly answer: NonNullable<Question['answer']> };
-
-/** One page of the trail, newest answer first. */
-export interface DecisionPage {
-  readonly decisions: readonly Decision[];
-  /** The `after` of the next page, when more decisions match. */
-  readonly next?: string;
-  /** How many more match, when the store can count them without reading them (no search). */
-  readonly remaining?: number;
-}
+export type { Decision, DecisionPage } from '../core/decision.js';
 
 /** Which page of the trail to read. Omitted fields do not filter. */
 export interface TrailQuery {

@@ -11,10 +11,11 @@
  * The chart follows the project filter but not the search: it answers "how long do agents wait on us", which a
  * word in the questions does not change.
  */
+
+import type { Decision, DecisionPage } from '../../core/decision.js';
 import { formatDuration } from '../../core/duration.js';
 import { formatQuestionRef, projectTag } from '../../core/question-ref.js';
 import { timeToAnswer, timeToAnswerByDay } from '../../core/time-to-answer.js';
-import type { Decision, DecisionPage } from '../../decisions/query.js';
 import { blockingBadge, elementKey, renderAllTexts, renderAnswer, renderTime, titleOf } from './card.js';
 import { renderTimeToAnswerChart } from './chart.js';
 import { deliveryPathName, placeName, projectName, stateName } from './format.js';
