@@ -78,7 +78,7 @@ interface Violation {
 }
 
 /** Every import that breaks a rule, in `files` (path relative to src/ → source text). */
-export function violations(files: ReadonlyMap<string, string>): Violation[] {
+function violations(files: ReadonlyMap<string, string>): Violation[] {
   const broken: Violation[] = [];
   for (const [file, text] of files) {
     const rule = RULES.find((candidate) => candidate.from.test(file));
