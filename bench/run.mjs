@@ -10,6 +10,7 @@
  *   BENCH_ONLY=cluster  only the Redis Cluster part (a private three-master cluster: store throughput, the hook's and
  *                       the status line's cost on it)
  *   BENCH_ONLY=claude   only the part inside the real Claude Code (prompt cost with and without the plugin, wake)
+ *   BENCH_ONLY=store    only the store's throughput on one server (the three ratios)
  *
  * Each phase keeps a fixed number of operations in flight on one store connection, like redis-benchmark's 50
  * clients. Exit code 0 when the run completed, whether or not an aim was met; non-zero on errors.
@@ -476,6 +477,7 @@ async function main() {
     console.log('');
     console.log(`redis-benchmark -t set: ${fmt(before)} ops/s before, ${fmt(after)} ops/s after; the higher is used`);
     console.log(missed === 0 ? 'every aim met' : `${missed} of ${aimed.length} aims NOT met`);
+    if (process.env.BENCH_ONLY === 'store') return;
 
     console.log('');
     const wake = await measureWake({

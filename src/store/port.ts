@@ -1,6 +1,13 @@
 /**
- * The Store port: the domain operations every adapter (Redis, later an embedded one) provides with the same
+ * The Store port: the domain operations every adapter (Redis, the embedded SQLite file) provides with the same
  * guarantees. No adapter types leak through it. All times are ms since the epoch, from the adapter's clock.
+ *
+ * The port is read in sections, each an interface below and one file of the same name in every adapter
+ * (`redis/delivery.ts` beside `sqlite/delivery.ts`): {@link QuestionsSection} (park and read),
+ * {@link ViewsSection} (pages and counts), {@link DraftsSection}, {@link TransitionsSection} (answer, cancel,
+ * dismiss, expire, remind, purge: the state rules of `core/question.ts`), {@link DeliverySection} (outcomes to the
+ * agent, exactly once), {@link EventsSection}, {@link LeasesSection}, {@link FailuresSection} (failed events and
+ * surface faults), {@link DecisionsSection} (the trail, read through the views) and {@link TokensSection}. {@link Store} is all of them plus the connection's own calls.
  */
 
 import type {
@@ -316,7 +323,8 @@ export type AgentOperation =
   | 'whenReady'
   | 'close';
 
-export interface Store {
+/** Park and read questions; the projects that parked them. Adapters: `redis/questions.ts`, `sqlite/questions.ts`. */
+export interface QuestionsSection {
   /** Store a validated question as `pending` with the project's next id. */
   park(project: string, spec: QuestionSpec): Promise<Question>;
   get(project: string, id: number): Promise<Question | undefined>;
@@ -324,7 +332,20 @@ export interface Store {
   list(project: string, filter?: ListFilter): Promise<Question[]>;
   /** Several projects' questions (a channel's inbox), blocking first, then oldest first. */
   listAcross(projects: readonly string[], filter?: ListFilter): Promise<Question[]>;
+  /** Every project that ever parked a question. */
+  knownProjects(): Promise<string[]>;
+  /** The project a question reference's tag (`core/question-ref.ts`) belongs to, if any parked here. */
+  projectByTag(tag: string): Promise<string | undefined>;
+  /** Remember where a copy of the question was posted. False when the question is unknown. */
+  recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
+}
 
+/**
+ * The views read a page at a time, and what they count, bounded by the page and the number of projects, never by how
+ * many questions are stored (`store/paging.ts` holds their orders and cursors). Adapters: `redis/views.ts`,
+ * `sqlite/views.ts`.
+ */
+export interface ViewsSection {
   /**
    * One page of a view over several projects (a channel's inbox, the web inbox, the decision trail), read from
    * per-project indexes in the view's order: the work is bounded by the page and the number of projects, not by how
@@ -335,9 +356,12 @@ export interface Store {
   countAcross(projects: readonly string[]): Promise<ReadonlyMap<string, ViewCounts>>;
   /** One page of one project's questions (`list_questions`), blocking first, then by id; `remaining` follow it. */
   listPage(project: string, query: ListPageQuery): Promise<QuestionPage>;
-  /** One page of one project's decision trail, newest answer first, narrowed by a search (`find_decisions`). */
-  findDecisions(project: string, query: TrailQuery): Promise<DecisionPage>;
+  /** How many of the project's questions are in each state, blocking and not (metrics, the status line). */
+  countQuestions(project: string): Promise<QuestionCounts>;
+}
 
+/** One person's draft of an answer, kept while the question is pending. Adapters: `redis/drafts.ts`, `sqlite/drafts.ts`. */
+export interface DraftsSection {
   /**
    * Change one person's draft of a pending question, atomically: the fields `change` gives replace the stored ones,
    * the others are kept, so changes arriving together (a pick and a notes submit) all land. With no draft yet, the
@@ -348,7 +372,15 @@ export interface Store {
   saveDraft(project: string, id: number, person: PersonRef, change: DraftChange): Promise<DraftResult>;
   /** One person's draft of a question (of a set's `member`, 0 for the first), if they have one. */
   getDraft(project: string, id: number, person: PersonRef, member?: number): Promise<Draft | undefined>;
+}
 
+/**
+ * A question's way out of `pending`, each move one atomic step that follows `canTransition` (`core/question.ts`, the
+ * one statement of the state rules; the contract suite checks every adapter against it): the first answer wins,
+ * cancel and dismiss only from pending, a question past its expiry is expired by whichever call touches it first.
+ * Then retention. Adapters: `redis/transitions.ts`, `sqlite/transitions.ts`.
+ */
+export interface TransitionsSection {
   /**
    * Answer atomically; the first answer wins. The reply (a selection, or one per member of a set) must be ready and
    * fit one delivery note (`answerOf` in core): an unready or invalid one throws `InvalidAnswerError` and changes
@@ -359,7 +391,23 @@ export interface Store {
   cancel(project: string, id: number): Promise<CloseResult>;
   /** The person removes a pending question without answering. */
   dismiss(project: string, id: number, by: Responder): Promise<CloseResult>;
+  /**
+   * Record the `ordinal`-th reminder (1 for the first) of a pending question, atomically: only while it is pending
+   * and exactly `ordinal - 1` reminders are recorded, so replicas deciding at once record (and send) each reminder
+   * once. A recorded reminder appends a `reminded` event, which the bridge turns into a message in each copy's thread.
+   */
+  remind(project: string, id: number, ordinal: number): Promise<RemindResult>;
+  /** Expire every pending question whose `expiresAt` has passed, in every project. Returns how many. */
+  expireDue(): Promise<number>;
+  /** Drop questions delivered (or cancelled) more than the retention period ago (the adapter's `retentionMs`, default 30 days). Returns how many. */
+  purgeExpired(): Promise<number>;
+}
 
+/**
+ * Outcomes (answered, dismissed, expired) to the agent, each exactly once: claimed under a lease, confirmed once the
+ * note was written, given back otherwise. Adapters: `redis/delivery.ts`, `sqlite/delivery.ts`.
+ */
+export interface DeliverySection {
   /**
    * Lease the outcomes waiting for the agent (answered, dismissed, expired; oldest first) that fit in the budget.
    * The first waiting outcome is always taken, so a claim never starves. Two claims never share a question.
@@ -382,26 +430,28 @@ export interface Store {
    * again. `leased`: a delivery claim holds it right now and will report it; `not-waiting`: nothing to deliver.
    */
   markDelivered(project: string, id: number, via?: DeliveryPath): Promise<'delivered' | 'leased' | 'not-waiting'>;
+}
 
+/**
+ * What happened, followed without polling: consumer groups (the bridge), tails (every replica's web inbox), one
+ * project's watch and one question's wait (the agent side). Adapters: `redis/events.ts`, `sqlite/events.ts`.
+ */
+export interface EventsSection {
+  /** A consumer in a named group over all projects' events; the group is created if missing. */
+  consumer(group: string, consumerName: string, options?: ConsumerOptions): Promise<EventConsumer>;
+  /** Follow every project's events from now on, outside any group (see {@link EventTail}); close it when done. */
+  tail(): Promise<EventTail>;
+  /** Follow one project's changes from now on (see {@link ProjectWatch}); close it when done. */
+  watch(project: string): Promise<ProjectWatch>;
   /**
-   * Record the `ordinal`-th reminder (1 for the first) of a pending question, atomically: only while it is pending
-   * and exactly `ordinal - 1` reminders are recorded, so replicas deciding at once record (and send) each reminder
-   * once. A recorded reminder appends a `reminded` event, which the bridge turns into a message in each copy's thread.
+   * Wait, without polling, until the question is no longer pending or the time runs out or the signal aborts.
+   * Resolves with the question as it then is (possibly still pending), or undefined when it is unknown.
    */
-  remind(project: string, id: number, ordinal: number): Promise<RemindResult>;
-  /** How many of the project's questions are in each state, blocking and not (metrics, the status line). */
-  countQuestions(project: string): Promise<QuestionCounts>;
+  waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined>;
+}
 
-  /** Expire every pending question whose `expiresAt` has passed, in every project. Returns how many. */
-  expireDue(): Promise<number>;
-  /** Drop questions delivered (or cancelled) more than the retention period ago (the adapter's `retentionMs`, default 30 days). Returns how many. */
-  purgeExpired(): Promise<number>;
-
-  /** Every project that ever parked a question. */
-  knownProjects(): Promise<string[]>;
-  /** The project a question reference's tag (`core/question-ref.ts`) belongs to, if any parked here. */
-  projectByTag(tag: string): Promise<string | undefined>;
-
+/** Named leases: work one process at a time should do. Adapters: `redis/leases.ts`, `sqlite/leases.ts`. */
+export interface LeasesSection {
   /**
    * Take or renew a named lease for `ms`: true when `owner` holds it now (it was free, had lapsed, or was already
    * this owner's, whose lease then runs `ms` from now); false while another owner holds it. For work that one
@@ -416,24 +466,13 @@ export interface Store {
    * the session from its idle-time waiter, which finds it lost the lease and ends).
    */
   seizeLease(name: string, owner: string, ms: number): Promise<void>;
+}
 
-  /** A cheap round trip to the store (health checks). Throws `StoreUnavailableError` when it is not there. */
-  ping(): Promise<void>;
-  /**
-   * For loops that back off after a failed call: wait while the store's connection is lost, and wake the moment it
-   * is ready again rather than at the end of the back-off step (Redis: every connection of this store reconnected,
-   * node-redis's `ready`; the HTTP client: a probe answered; the embedded store is never lost). At once `ready` when
-   * nothing is lost now. Never throws.
-   */
-  whenReady(options: WaitOptions): Promise<Readiness>;
-
-  /** Remember where a copy of the question was posted. False when the question is unknown. */
-  recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean>;
-
-  /** A consumer in a named group over all projects' events; the group is created if missing. */
-  consumer(group: string, consumerName: string, options?: ConsumerOptions): Promise<EventConsumer>;
-  /** Follow every project's events from now on, outside any group (see {@link EventTail}); close it when done. */
-  tail(): Promise<EventTail>;
+/**
+ * Failure as a state someone can see: events a group gave up on (kept until replayed) and surfaces refusing for good
+ * (kept until a post there succeeds). Adapters: `redis/failed-events.ts`, `sqlite/failed-events.ts`.
+ */
+export interface FailuresSection {
   /** Keep an event `group` gave up on (replacing an earlier record of the same event). */
   recordFailedEvent(group: string, event: StoreEvent, failure: { attempts: number; error: string }): Promise<void>;
   /** The groups with failed events, each with its count and a sample of up to `sample` (default 5) records. */
@@ -451,17 +490,40 @@ export interface Store {
   clearSurfaceFaults(group: string, channels: readonly string[]): Promise<void>;
   /** Every fault recorded, by group then channel (a platform-wide one first). */
   surfaceFaults(): Promise<SurfaceFault[]>;
+}
 
-  /** Follow one project's changes from now on (see {@link ProjectWatch}); close it when done. */
-  watch(project: string): Promise<ProjectWatch>;
-  /**
-   * Wait, without polling, until the question is no longer pending or the time runs out or the signal aborts.
-   * Resolves with the question as it then is (possibly still pending), or undefined when it is unknown.
-   */
-  waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined>;
-
+/** The agents' tokens (`token-port.ts`). Adapters: `redis/tokens.ts`, `sqlite/tokens.ts`. */
+export interface TokensSection {
   /** The agents' tokens kept in this store (`ask-later token`, serve's agent API). */
   tokens(): TokenStore;
+}
 
+/** Every section, and the calls about the store's connection itself. */
+/** The decisions taken before, read from the trail (`find_decisions`). */
+export interface DecisionsSection {
+  /** One page of one project's decision trail, newest answer first, narrowed by a search (`store/trail.ts`). */
+  findDecisions(project: string, query: TrailQuery): Promise<DecisionPage>;
+}
+
+export interface Store
+  extends QuestionsSection,
+    ViewsSection,
+    DecisionsSection,
+    DraftsSection,
+    TransitionsSection,
+    DeliverySection,
+    EventsSection,
+    LeasesSection,
+    FailuresSection,
+    TokensSection {
+  /** A cheap round trip to the store (health checks). Throws `StoreUnavailableError` when it is not there. */
+  ping(): Promise<void>;
+  /**
+   * For loops that back off after a failed call: wait while the store's connection is lost, and wake the moment it
+   * is ready again rather than at the end of the back-off step (Redis: every connection of this store reconnected,
+   * node-redis's `ready`; the HTTP client: a probe answered; the embedded store is never lost). At once `ready` when
+   * nothing is lost now. Never throws.
+   */
+  whenReady(options: WaitOptions): Promise<Readiness>;
   close(): Promise<void>;
 }

@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventTail, StoreEvent, WaitOptions } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
-import { parseStreamReply, type RawEvent } from './events.js';
+import { parseStreamReply, type RawEvent } from './consumer.js';
 import { StreamHints } from './hints.js';
 import type { ProjectKeys } from './keys.js';
 

@@ -1,225 +1,98 @@
 /**
- * Consumer groups over the `events` table, with the guarantees of a Redis stream consumer group:
- * - a group has one cursor (`event_groups.last_id`): each event goes to one consumer of the group;
- * - an event handed out stays in `event_pending` (consumer, delivered_at) until acknowledged: at-least-once;
- * - `reclaim` hands events whose consumer stayed silent for `minIdleMs` to the caller (deliveries counted).
- * A new group starts before the oldest event kept, as a Redis group created at `0` does. Idle times are measured
- * with the store's clock. A blocking read polls through the connection's change watch (see connection.ts).
+ * What happened, in the SQLite file (see `EventsSection` in the port): the `events` table, read by consumer groups
+ * (consumer.ts) and tails (tail.ts); one project's watch and one question's wait follow the file's changes through
+ * the connection's change watch (connection.ts): a commit of this process wakes them at once, another process's
+ * within `pollIntervalMs`.
  */
-import {
-  EVENT_TYPES,
-  type EventConsumer,
-  type EventTail,
-  type EventType,
-  type ReadEventsOptions,
-  type StoreEvent,
-  type WaitOptions,
-} from '../port.js';
-import { StoreUnavailableError } from '../store-unavailable-error.js';
-import { type SqliteConnection, toStoreError } from './connection.js';
+import type { Question } from '../../core/question.js';
+import type { ConsumerOptions, EventConsumer, EventsSection, EventTail, ProjectWatch, WaitOptions } from '../port.js';
+import { toStoreError } from './connection.js';
+import { SqliteEventConsumer } from './consumer.js';
+import type { SqliteContext } from './context.js';
+import { SqliteEventTail } from './tail.js';
 
-interface EventRow {
-  readonly id: number;
-  readonly type: string;
-  readonly project: string;
-  readonly question_id: number;
-  readonly at: number;
-}
+export class SqliteEvents implements EventsSection {
+  readonly #x: SqliteContext;
+  readonly #consumers = new Set<EventConsumer>();
+  readonly #tails = new Set<EventTail>();
 
-function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
+  constructor(context: SqliteContext) {
+    this.#x = context;
+  }
 
-/** Rows as store events; a row of a type this version does not know (a newer writer) is left out. */
-function toEvents(rows: readonly EventRow[]): StoreEvent[] {
-  const events: StoreEvent[] = [];
-  for (const row of rows) {
-    if (!isEventType(row.type)) continue;
-    events.push({
-      eventId: String(row.id),
-      type: row.type,
-      project: row.project,
-      questionId: row.question_id,
-      at: row.at,
+  consumer(group: string, consumerName: string, options: ConsumerOptions = {}): Promise<EventConsumer> {
+    const { c } = this.#x;
+    return this.#x.run(() => {
+      SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
+      const consumer: EventConsumer = new SqliteEventConsumer({
+        connection: c,
+        group,
+        consumer: consumerName,
+        now: this.#x.now,
+        onClose: () => this.#consumers.delete(consumer),
+      });
+      this.#consumers.add(consumer);
+      return consumer;
     });
   }
-  return events;
-}
 
-export interface SqliteEventConsumerOptions {
-  readonly connection: SqliteConnection;
-  readonly group: string;
-  readonly consumer: string;
-  readonly now: () => number;
-  readonly onClose: () => void;
-}
-
-export class SqliteEventConsumer implements EventConsumer {
-  readonly #o: SqliteEventConsumerOptions;
-  readonly #closing = new AbortController();
-
-  constructor(options: SqliteEventConsumerOptions) {
-    this.#o = options;
+  tail(): Promise<EventTail> {
+    return this.#x.run(() => {
+      const tail = new SqliteEventTail(this.#x.c);
+      this.#tails.add(tail);
+      const close = tail.close.bind(tail);
+      tail.close = async () => {
+        this.#tails.delete(tail);
+        await close();
+      };
+      return tail;
+    });
   }
 
   /**
-   * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
-   * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
+   * Returns the moment a commit of this process settles the question; a commit of another process is seen within
+   * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
+   * is real time, not the store's clock.
    */
-  static ensureGroup(connection: SqliteConnection, group: string, inheritFrom?: string): void {
-    connection.write(() => {
-      connection
-        .statement(
-          `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
-             (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
-             (SELECT last_id FROM event_groups WHERE name = ?),
-             0))`,
-        )
-        .run(group, inheritFrom ?? null, inheritFrom ?? null);
-    });
-  }
-
-  #take(count: number): StoreEvent[] {
-    const c = this.#o.connection;
-    // Look first without the write lock: a polling reader must not queue behind writers for nothing.
-    const ready = c
-      .statement('SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1')
-      .get(this.#o.group);
-    if (ready === undefined) return [];
-    return c.write(() => {
-      const rows = c
-        .statement(
-          `SELECT e.id, e.type, e.project, e.question_id, e.at FROM events e
-           WHERE e.id > (SELECT last_id FROM event_groups WHERE name = ?) ORDER BY e.id LIMIT ?`,
-        )
-        .all(this.#o.group, count) as EventRow[];
-      const last = rows.at(-1);
-      if (!last) return [];
-      const now = this.#o.now();
-      c.statement('UPDATE event_groups SET last_id = ? WHERE name = ?').run(last.id, this.#o.group);
-      const pend = c.statement(
-        `INSERT OR REPLACE INTO event_pending (group_name, event_id, consumer, delivered_at, deliveries)
-         VALUES (?, ?, ?, ?, 1)`,
-      );
-      for (const row of rows) pend.run(this.#o.group, row.id, this.#o.consumer, now);
-      return toEvents(rows);
-    });
-  }
-
-  async read(options: ReadEventsOptions = {}): Promise<StoreEvent[]> {
-    const count = options.count ?? 100;
-    const deadline = Date.now() + (options.blockMs ?? 0);
-    try {
-      for (;;) {
-        if (this.#closing.signal.aborted) return [];
-        const mark = this.#o.connection.watch.mark();
-        const events = this.#take(count);
-        const left = deadline - Date.now();
-        if (events.length > 0 || left <= 0) return events;
-        await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
-      }
-    } catch (error) {
-      throw toStoreError(error);
-    }
-  }
-
-  async reclaim(minIdleMs: number, count = 100): Promise<StoreEvent[]> {
-    const c = this.#o.connection;
-    try {
-      return c.write(() => {
-        const now = this.#o.now();
-        const idle = c
-          .statement(
-            `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
-             LEFT JOIN events e ON e.id = p.event_id
-             WHERE p.group_name = ? AND p.delivered_at <= ? ORDER BY p.event_id LIMIT ?`,
-          )
-          .all(this.#o.group, now - minIdleMs, count) as (EventRow & { event_id: number })[];
-        const move = c.statement(
-          `UPDATE event_pending SET consumer = ?, delivered_at = ?, deliveries = deliveries + 1
-           WHERE group_name = ? AND event_id = ?`,
-        );
-        const drop = c.statement('DELETE FROM event_pending WHERE group_name = ? AND event_id = ?');
-        const kept: EventRow[] = [];
-        for (const row of idle) {
-          // An event purged by retention while pending: nothing left to hand out (XAUTOCLAIM drops those too).
-          if (row.id === null) drop.run(this.#o.group, row.event_id);
-          else {
-            move.run(this.#o.consumer, now, this.#o.group, row.event_id);
-            kept.push(row);
-          }
+  async watch(_project: string): Promise<ProjectWatch> {
+    const watch = this.#x.c.watch;
+    let mark = watch.mark();
+    return {
+      changed: async (options: WaitOptions) => {
+        try {
+          if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+          await watch.wait(mark, options.timeoutMs, options.signal);
+          const now = watch.mark();
+          if (now.data === mark.data && now.local === mark.local) return false;
+          mark = now;
+          return true;
+        } catch (error) {
+          throw toStoreError(error);
         }
-        return toEvents(kept);
-      });
-    } catch (error) {
-      throw toStoreError(error);
-    }
+      },
+      close: async () => undefined,
+    };
   }
 
-  async ack(events: readonly StoreEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    const c = this.#o.connection;
-    try {
-      c.write(() => {
-        const drop = c.statement('DELETE FROM event_pending WHERE group_name = ? AND event_id = ?');
-        for (const event of events) {
-          const id = Number(event.eventId);
-          if (Number.isSafeInteger(id)) drop.run(this.#o.group, id);
-        }
-      });
-    } catch (error) {
-      throw toStoreError(error);
-    }
-  }
-
-  async close(): Promise<void> {
-    this.#closing.abort();
-    this.#o.onClose();
-  }
-}
-
-/**
- * A tail over the `events` table (see `EventTail`): a cursor of its own, from the newest row when it began; it waits
- * through the change watch like a blocking group read. Nothing is written, so it never takes the write lock.
- */
-export class SqliteEventTail implements EventTail {
-  readonly #connection: SqliteConnection;
-  readonly #closing = new AbortController();
-  #cursor: number;
-
-  constructor(connection: SqliteConnection) {
-    this.#connection = connection;
-    const newest = connection.statement('SELECT MAX(id) AS id FROM events').get() as { id: number | null } | undefined;
-    this.#cursor = newest?.id ?? 0;
-  }
-
-  async next(options: WaitOptions & { readonly count?: number }): Promise<StoreEvent[]> {
+  async waitWhilePending(project: string, id: number, options: WaitOptions): Promise<Question | undefined> {
+    const { watch } = this.#x.c;
     const deadline = Date.now() + options.timeoutMs;
-    const select = this.#connection.statement(
-      'SELECT id, type, project, question_id, at FROM events WHERE id > ? ORDER BY id LIMIT ?',
-    );
     try {
       for (;;) {
-        if (this.#closing.signal.aborted) throw new StoreUnavailableError();
-        if (options.signal?.aborted) return [];
-        const mark = this.#connection.watch.mark();
-        const rows = select.all(this.#cursor, options.count ?? 100) as EventRow[];
-        const last = rows.at(-1);
-        if (last) {
-          this.#cursor = last.id;
-          return toEvents(rows);
-        }
+        const mark = watch.mark();
+        const question = this.#x.get(project, id);
         const left = deadline - Date.now();
-        if (left <= 0) return [];
-        const signal = options.signal ? AbortSignal.any([options.signal, this.#closing.signal]) : this.#closing.signal;
-        await this.#connection.watch.wait(mark, left, signal);
+        if (question?.status !== 'pending' || left <= 0 || options.signal?.aborted) return question;
+        await watch.wait(mark, left, options.signal);
       }
     } catch (error) {
       throw toStoreError(error);
     }
   }
 
+  /** Stop every consumer and tail this store started. */
   async close(): Promise<void> {
-    this.#closing.abort();
+    for (const consumer of [...this.#consumers]) await consumer.close();
+    for (const tail of [...this.#tails]) await tail.close();
   }
 }

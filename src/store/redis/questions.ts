@@ -1,0 +1,106 @@
+/** Park and read questions on Redis (see `QuestionsSection` in the port). */
+import { type MessageRef, QUESTION_STATUSES, type Question, type QuestionSpec } from '../../core/question.js';
+import { byBlockingThenAge, byBlockingThenId } from '../drafts.js';
+import type { ListFilter, QuestionsSection } from '../port.js';
+import { expiryOf, parkedQuestion, readEach } from '../shared.js';
+import { TagCollisionError } from '../tag-collision-error.js';
+import type { RedisContext } from './context.js';
+import { messageField, questionFromHash, specRecord } from './record.js';
+import { INDEX_VERSION, PARK_TAG_COLLISION, scripts } from './scripts.js';
+
+export class RedisQuestions implements QuestionsSection {
+  readonly #x: RedisContext;
+
+  constructor(context: RedisContext) {
+    this.#x = context;
+  }
+
+  park(project: string, spec: QuestionSpec): Promise<Question> {
+    const x = this.#x;
+    return x.run(async () => {
+      const keys = x.keys(project);
+      await x.registerProject(keys);
+      const now = x.now();
+      const expiresAt = expiryOf(spec, now);
+      const record = specRecord(spec);
+      const id = Number(
+        await x.eval(
+          scripts.park,
+          [keys.meta, keys.status('pending'), keys.expiry, keys.events, keys.inboxIndex],
+          [
+            keys.base,
+            project,
+            record.json,
+            now,
+            expiresAt ?? '',
+            record.version,
+            x.maxLen,
+            spec.isBlocking ? '1' : '0',
+            INDEX_VERSION,
+          ],
+        ),
+      );
+      if (id === PARK_TAG_COLLISION) throw new TagCollisionError(keys.tag);
+      await x.hint(keys);
+      return parkedQuestion(project, id, spec, now);
+    });
+  }
+
+  get(project: string, id: number): Promise<Question | undefined> {
+    return this.#x.run(() => this.#x.get(project, id));
+  }
+
+  /** One project's questions in the filter's states, in no particular order. */
+  async #list(project: string, filter: ListFilter): Promise<Question[]> {
+    const x = this.#x;
+    const keys = x.keys(project);
+    const statuses = filter.status ?? QUESTION_STATUSES;
+    const idLists = await Promise.all(
+      statuses.map((status) => x.client.sendCommand(['ZRANGE', keys.status(status), '0', '-1']) as Promise<string[]>),
+    );
+    const ids = idLists.flat();
+    const hashes = await Promise.all(ids.map((id) => x.hash(keys.question(Number(id)))));
+    const questions = readEach(
+      hashes.keys(),
+      (i) => {
+        const hash = hashes[i];
+        return hash && x.remember(questionFromHash(hash, `${project}#${ids[i]}`));
+      },
+      x.options.onCorruptRecord,
+    );
+    return questions.filter((q) => filter.blocking === undefined || q.isBlocking === filter.blocking);
+  }
+
+  list(project: string, filter: ListFilter = {}): Promise<Question[]> {
+    return this.#x.run(async () => (await this.#list(project, filter)).sort(byBlockingThenId));
+  }
+
+  listAcross(projects: readonly string[], filter: ListFilter = {}): Promise<Question[]> {
+    return this.#x.run(async () => {
+      const lists = await Promise.all([...new Set(projects)].map((project) => this.#list(project, filter)));
+      return lists.flat().sort(byBlockingThenAge);
+    });
+  }
+
+  knownProjects(): Promise<string[]> {
+    return this.#x.run(async () => [...(await this.#x.projects()).values()]);
+  }
+
+  projectByTag(tag: string): Promise<string | undefined> {
+    return this.#x.run(async () => {
+      const reply = await this.#x.client.sendCommand(['HGET', this.#x.global.projects, tag]);
+      return typeof reply === 'string' ? reply : undefined;
+    });
+  }
+
+  recordMessage(project: string, id: number, ref: MessageRef): Promise<boolean> {
+    return this.#x.run(async () => {
+      const reply = await this.#x.eval(
+        scripts.recordMessage,
+        [this.#x.keys(project).question(id)],
+        [messageField(ref.platform, ref.channel), ref.messageId],
+      );
+      return Number(reply) === 1;
+    });
+  }
+}
