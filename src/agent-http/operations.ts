@@ -63,6 +63,14 @@ export const OPERATIONS: Handlers = {
     };
     return { questions: await store.list(project, shaped) };
   },
+  async similar({ store }, { project, items, options }) {
+    const compared = items.map(({ topic, ...item }) => (topic === undefined ? item : { ...item, topic }));
+    const shaped = {
+      ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
+      ...(options.max === undefined ? {} : { max: options.max }),
+    };
+    return { similar: await store.similarDecisions(project, compared, shaped) };
+  },
   async decisions({ store }, { project, query }) {
     const page = await store.findDecisions(project, {
       limit: query.limit,

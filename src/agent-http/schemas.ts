@@ -62,6 +62,23 @@ export const REQUEST_SCHEMAS = {
       after: z.string().max(200).optional(),
     }),
   }),
+  similar: z.strictObject({
+    project,
+    items: z
+      .array(
+        z.strictObject({
+          question: z.string().max(1000),
+          options: z.array(z.strictObject({ label: z.string().max(200) })).max(10),
+          topic: z.string().max(100).optional(),
+        }),
+      )
+      .min(1)
+      .max(10),
+    options: z.strictObject({
+      threshold: z.number().min(0).max(2).optional(),
+      max: z.number().int().min(1).max(10).optional(),
+    }),
+  }),
   cancel: z.strictObject({ project, id }),
   claim: z.strictObject({
     project,

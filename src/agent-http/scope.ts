@@ -38,6 +38,8 @@ export function scopedStore(store: Store, token: TokenRecord): AgentStore {
     list: (project, filter) => inScope(project, () => store.list(project, filter)),
     listPage: (project, query) => inScope(project, () => store.listPage(project, query)),
     findDecisions: (project, query) => inScope(project, () => store.findDecisions(project, query)),
+    similarDecisions: (project, items, options) =>
+      inScope(project, () => store.similarDecisions(project, items, options)),
     cancel: (project, id) => inScope(project, () => store.cancel(project, id)),
     claimUndelivered: (project, options) => inScope(project, () => store.claimUndelivered(project, options)),
     confirmClaim: (project, claim, ids) => inScope(project, () => store.confirmClaim(project, claim, ids)),

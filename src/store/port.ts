@@ -22,8 +22,9 @@ import type {
   Reply,
   Responder,
 } from '../core/question.js';
+import type { Comparable } from '../core/similarity.js';
 import type { TokenStore } from './token-port.js';
-import type { DecisionPage, TrailQuery } from './trail.js';
+import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from './trail.js';
 
 /** Which questions to list. Omitted fields do not filter. */
 export interface ListFilter {
@@ -307,6 +308,7 @@ export type AgentOperation =
   | 'list'
   | 'listPage'
   | 'findDecisions'
+  | 'similarDecisions'
   | 'cancel'
   | 'claimUndelivered'
   | 'confirmClaim'
@@ -503,6 +505,15 @@ export interface TokensSection {
 export interface DecisionsSection {
   /** One page of one project's decision trail, newest answer first, narrowed by a search (`store/trail.ts`). */
   findDecisions(project: string, query: TrailQuery): Promise<DecisionPage>;
+  /**
+   * The earlier decisions of `project` like each of `items` (a new question's: one, or a set's members), per item
+   * best first: those at least `threshold` alike (default `DECIDED_THRESHOLD`), at most `max` (default 3).
+   */
+  similarDecisions(
+    project: string,
+    items: readonly Comparable[],
+    options?: SimilarOptions,
+  ): Promise<SimilarDecision[][]>;
 }
 
 export interface Store

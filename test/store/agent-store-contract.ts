@@ -268,6 +268,50 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
         expect((await agent.findDecisions(uniqueProject(), { limit: 10 })).decisions).toEqual([]);
       });
 
+      it('GIVEN decisions of two projects THEN similarDecisions finds, per item, this project’s alike ones best first (a set by member) and nothing of the other project or of pending questions', async () => {
+        const project = uniqueProject();
+        const other = uniqueProject();
+        const decide = async (where: string, parked: Parameters<typeof agent.park>[1]) => {
+          const q = await agent.park(where, parked);
+          const reply =
+            parked.members === undefined
+              ? pick(parked.options[0]?.label ?? '')
+              : { members: parked.members.map((m) => pick(m.options[0]?.label ?? '')) };
+          await full.answer(where, q.id, reply, person());
+          clock.advance(1);
+          return q.id;
+        };
+        const billing = await decide(project, spec({ question: 'Which database should billing use?' }));
+        await decide(
+          project,
+          spec({
+            question: 'Should prices include VAT?',
+            options: [{ label: 'Yes' }, { label: 'No' }],
+            recommended: ['Yes'],
+          }),
+        );
+        const set = await decide(project, setSpec());
+        await decide(other, spec({ question: 'Which database should billing use?' }));
+        await agent.park(project, spec({ question: 'Which database should billing use now?' })); // pending
+        const [database, unrelated] = await agent.similarDecisions(project, [
+          { question: 'What database does billing use?', options: [{ label: 'Postgres' }] },
+          { question: 'Which font for headings?', options: [{ label: 'Inter' }] },
+        ]);
+        // Both ask the same (the set's first member is the billing question): both come, best first.
+        expect(database?.map((found) => [found.decision.id, found.member]).sort()).toEqual([
+          [billing, undefined],
+          [set, 0],
+        ]);
+        expect((database?.[0]?.score ?? 0) >= (database?.[1]?.score ?? 0)).toBe(true);
+        expect(database?.[1]?.score).toBeGreaterThan(0.55);
+        expect(unrelated).toEqual([]);
+        const [cache] = await agent.similarDecisions(project, [
+          { question: 'Which caches may billing use?', options: [{ label: 'Redis' }], topic: 'Caches' },
+        ]);
+        expect(cache?.[0]).toMatchObject({ member: 1 });
+        expect(cache?.[0]?.decision.id).toBe(set);
+      });
+
       it('GIVEN a question asked with the agent’s own tool THEN its origin is kept and read back', async () => {
         const project = uniqueProject();
         const parked = await agent.park(project, {

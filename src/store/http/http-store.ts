@@ -9,6 +9,7 @@
  * response left).
  */
 import { askInputOf, type DeliveryPath, type Question, type QuestionSpec } from '../../core/question.js';
+import type { Comparable } from '../../core/similarity.js';
 import type {
   AgentStore,
   Claim,
@@ -24,7 +25,7 @@ import type {
   WaitOptions,
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
-import type { DecisionPage, TrailQuery } from '../trail.js';
+import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from '../trail.js';
 import { AgentClient } from './client.js';
 import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS, type WireClaim } from './protocol.js';
 
@@ -78,6 +79,20 @@ export class HttpStore implements AgentStore {
 
   async list(project: string, filter?: ListFilter): Promise<Question[]> {
     return (await this.#call('list', { project, ...(filter ? { filter } : {}) })).questions;
+  }
+
+  async similarDecisions(
+    project: string,
+    items: readonly Comparable[],
+    options: SimilarOptions = {},
+  ): Promise<SimilarDecision[][]> {
+    // Only what is compared travels: the question, its options' labels, a member's topic.
+    const compared = items.map((item) => ({
+      question: item.question,
+      options: item.options.map((option) => ({ label: option.label })),
+      ...(item.topic === undefined ? {} : { topic: item.topic }),
+    }));
+    return (await this.#call('similar', { project, items: compared, options })).similar;
   }
 
   async findDecisions(project: string, query: TrailQuery): Promise<DecisionPage> {

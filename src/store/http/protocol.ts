@@ -13,8 +13,9 @@
  * user, only looks at outcomes and pending questions, which always move a count.
  */
 import type { DeliveryPath, Question, QuestionOrigin } from '../../core/question.js';
+import type { Comparable } from '../../core/similarity.js';
 import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
-import type { DecisionPage, TrailQuery } from '../trail.js';
+import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from '../trail.js';
 
 /** Where the operations live under serve's URL. */
 export const AGENT_API_PATH = '/agent/v1/';
@@ -43,6 +44,10 @@ export interface AgentOperations {
   list: { request: { project: string; filter?: ListFilter }; response: { questions: Question[] } };
   'list-page': { request: { project: string; query: ListPageQuery }; response: { page: QuestionPage } };
   decisions: { request: { project: string; query: TrailQuery }; response: { page: DecisionPage } };
+  similar: {
+    request: { project: string; items: readonly Comparable[]; options: SimilarOptions };
+    response: { similar: SimilarDecision[][] };
+  };
   cancel: { request: { project: string; id: number }; response: { result: CloseResult } };
   claim: {
     request: { project: string; options: ClaimOptions };

@@ -53,6 +53,17 @@ const FIELDS: { readonly [Op in AgentOperationName]: Readonly<Record<string, Che
   list: { questions: arrayOf(isQuestion) },
   'list-page': { page: isPage },
   decisions: { page: isDecisionPage },
+  similar: {
+    similar: arrayOf(
+      arrayOf(
+        (found) =>
+          isObject(found) &&
+          isNumber(found.score) &&
+          isQuestion(found.decision) &&
+          (found.member === undefined || isNumber(found.member)),
+      ),
+    ),
+  },
   cancel: { result: isResult },
   claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
   confirm: { ids: arrayOf(isNumber) },

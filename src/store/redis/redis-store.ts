@@ -5,6 +5,7 @@
  * script (scripts.ts and lua/).
  */
 import type { DeliveryPath, Draft, MessageRef, Question, QuestionSpec, Reply, Responder } from '../../core/question.js';
+import type { Comparable } from '../../core/similarity.js';
 import type { CorruptRecordError } from '../corrupt-record-error.js';
 import type {
   AnswerResult,
@@ -36,7 +37,14 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { TokenStore } from '../token-port.js';
-import { type DecisionPage, type TrailQuery, trailPage } from '../trail.js';
+import {
+  type DecisionPage,
+  type SimilarDecision,
+  type SimilarOptions,
+  similarFromTrail,
+  type TrailQuery,
+  trailPage,
+} from '../trail.js';
 import { connectRedis, type NodeConnector } from './cluster-connection.js';
 import type { RedisConnection } from './connection.js';
 import { RedisContext } from './context.js';
@@ -160,6 +168,13 @@ export class RedisStore implements Store {
   }
   findDecisions(project: string, query: TrailQuery): Promise<DecisionPage> {
     return trailPage(this, [project], query);
+  }
+  similarDecisions(
+    project: string,
+    items: readonly Comparable[],
+    options?: SimilarOptions,
+  ): Promise<SimilarDecision[][]> {
+    return similarFromTrail(this, project, items, options);
   }
   countQuestions(project: string): Promise<QuestionCounts> {
     return this.#views.countQuestions(project);

@@ -14,6 +14,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DeliveryPath, Draft, MessageRef, Question, QuestionSpec, Reply, Responder } from '../../core/question.js';
+import type { Comparable } from '../../core/similarity.js';
 import type { CorruptRecordError } from '../corrupt-record-error.js';
 import type {
   AnswerResult,
@@ -45,7 +46,14 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { TokenStore } from '../token-port.js';
-import { type DecisionPage, type TrailQuery, trailPage } from '../trail.js';
+import {
+  type DecisionPage,
+  type SimilarDecision,
+  type SimilarOptions,
+  similarFromTrail,
+  type TrailQuery,
+  trailPage,
+} from '../trail.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { SqliteContext } from './context.js';
 import { SqliteDelivery } from './delivery.js';
@@ -181,6 +189,13 @@ export class SqliteStore implements Store {
   }
   findDecisions(project: string, query: TrailQuery): Promise<DecisionPage> {
     return trailPage(this, [project], query);
+  }
+  similarDecisions(
+    project: string,
+    items: readonly Comparable[],
+    options?: SimilarOptions,
+  ): Promise<SimilarDecision[][]> {
+    return similarFromTrail(this, project, items, options);
   }
   countQuestions(project: string): Promise<QuestionCounts> {
     return this.#views.countQuestions(project);
