@@ -52,6 +52,20 @@ export interface AgentConfig extends AgentStoreConfig {
   readonly midturn: DeliveryReach;
   /** `ASK_LATER_ASK_USER_QUESTION` (or the plugin's `ask_user_question` option): the agent's own questions. */
   readonly capture: CaptureMode;
+  /** `ASK_LATER_DECIDED`: whether `ask_later` first looks for decisions taken before (`check`) or not (`off`). */
+  readonly decided: DecidedCheck;
+}
+
+/** Whether `ask_later` looks for earlier decisions like a new question before it parks it. */
+export type DecidedCheck = 'check' | 'off';
+
+/** `ASK_LATER_DECIDED`: `check` (default) or `off`. */
+export function loadDecidedCheck(env: Env): DecidedCheck {
+  const raw = env.ASK_LATER_DECIDED?.trim().toLowerCase() ?? '';
+  if (raw === '' || raw === 'check') return 'check';
+  if (raw === 'off') return 'off';
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`ASK_LATER_DECIDED must be check or off, got ${shown}`);
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -77,6 +91,7 @@ export const CONFIG_VARIABLES = [
   'ASK_LATER_MIDTURN',
   'ASK_LATER_ASK_USER_QUESTION',
   'CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION',
+  'ASK_LATER_DECIDED',
   'ASK_LATER_STATUS_DEADLINE_MS',
   'ASK_LATER_HOOK_DEADLINE_MS',
   'PORT',
@@ -300,5 +315,6 @@ export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
     wake: loadDeliveryReach('ASK_LATER_WAKE', env.ASK_LATER_WAKE),
     midturn: loadDeliveryReach('ASK_LATER_MIDTURN', env.ASK_LATER_MIDTURN),
     capture: loadCaptureMode(env),
+    decided: loadDecidedCheck(env),
   });
 }

@@ -155,6 +155,13 @@ var init_shape = __esm({
 // src/agent-config.ts
 import { homedir } from "node:os";
 import { isAbsolute as isAbsolute2 } from "node:path";
+function loadDecidedCheck(env) {
+  const raw = env.ASK_LATER_DECIDED?.trim().toLowerCase() ?? "";
+  if (raw === "" || raw === "check") return "check";
+  if (raw === "off") return "off";
+  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`ASK_LATER_DECIDED must be check or off, got ${shown3}`);
+}
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";
@@ -298,7 +305,8 @@ function loadAgentConfig(env, cwd) {
     project: projectFromEnvironment(env, cwd),
     wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
     midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN),
-    capture: loadCaptureMode(env)
+    capture: loadCaptureMode(env),
+    decided: loadDecidedCheck(env)
   });
 }
 var DELIVERY_REACHES, CAPTURE_WAIT_MAX_SECONDS, DEADLINE_SETTINGS;
@@ -13881,7 +13889,7 @@ function itemsOf(spec) {
   return spec.members ?? [spec];
 }
 function askInputOf(spec) {
-  const { origin: _notAnArgument, ...rest } = spec;
+  const { origin: _notAnArgument, askedBefore: _found, ...rest } = spec;
   if (rest.members === void 0) return { ...rest };
   const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };
@@ -13988,6 +13996,13 @@ var init_replies = __esm({
       list: { questions: arrayOf(isQuestion) },
       "list-page": { page: isPage },
       decisions: { page: isDecisionPage },
+      similar: {
+        similar: arrayOf(
+          arrayOf(
+            (found) => isObject2(found) && isNumber(found.score) && isQuestion(found.decision) && (found.member === void 0 || isNumber(found.member))
+          )
+        )
+      },
       cancel: { result: isResult },
       claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
       confirm: { ids: arrayOf(isNumber) },
@@ -14226,13 +14241,22 @@ var init_http_store = __esm({
       }
       async park(project, spec) {
         const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
-        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin })).question;
+        const askedBefore = spec.askedBefore === void 0 ? {} : { askedBefore: spec.askedBefore };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin, ...askedBefore })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
       }
       async list(project, filter) {
         return (await this.#call("list", { project, ...filter ? { filter } : {} })).questions;
+      }
+      async similarDecisions(project, items, options = {}) {
+        const compared = items.map((item) => ({
+          question: item.question,
+          options: item.options.map((option) => ({ label: option.label })),
+          ...item.topic === void 0 ? {} : { topic: item.topic }
+        }));
+        return (await this.#call("similar", { project, items: compared, options })).similar;
       }
       async findDecisions(project, query) {
         return (await this.#call("decisions", { project, query })).page;
@@ -15320,6 +15344,85 @@ var init_reply = __esm({
   }
 });
 
+// src/core/similarity.ts
+function stem(word) {
+  let w = word.replace(/'s$/, "");
+  if (w.length <= 3) return w;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.endsWith("es") && /(?:ch|sh|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  for (const suffix of ["ations", "ation", "ings", "ing", "edly", "ed", "ly", "ment", "ments", "ers", "er"]) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
+  if (/([bdgklmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+function terms(text3) {
+  const words = text3.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/['’]s\b/g, "").split(/[^\p{L}\p{N}]+/u);
+  const kept = [];
+  for (const word of words) {
+    if (word === "" || STOP_WORDS.has(word)) continue;
+    kept.push(stem(word));
+  }
+  return kept;
+}
+function termVector(item) {
+  const own = [...terms(item.question), ...item.topic === void 0 ? [] : terms(item.topic)];
+  const all = [...own, ...terms(item.question), ...item.options.flatMap((option) => terms(option.label))];
+  const counts = /* @__PURE__ */ new Map();
+  for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { counts, length: all.length, core: new Set(own) };
+}
+function idf(term, stats) {
+  const df = Math.min(stats.documentFrequency(term), stats.documents);
+  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
+}
+function bm25(query, document, stats, only) {
+  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
+  let score = 0;
+  for (const term of only ?? query.counts.keys()) {
+    const tf = document.counts.get(term) ?? 0;
+    if (tf === 0) continue;
+    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
+  }
+  return score;
+}
+function similarity(query, candidate, stats) {
+  const self2 = bm25(query, query, stats, query.core);
+  return self2 === 0 ? 0 : bm25(query, candidate, stats) / self2;
+}
+function corpusOf(vectors) {
+  const frequency = /* @__PURE__ */ new Map();
+  let total = 0;
+  for (const vector of vectors) {
+    total += vector.length;
+    for (const term of vector.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  }
+  return {
+    documents: vectors.length,
+    averageLength: vectors.length === 0 ? 0 : total / vectors.length,
+    documentFrequency: (term) => frequency.get(term) ?? 0
+  };
+}
+var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
+var init_similarity = __esm({
+  "src/core/similarity.ts"() {
+    "use strict";
+    STOP_WORDS = new Set(
+      "a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either few for from further had has have having he her here hers how i if in into is it its itself just let lets like may me might more most must my need needs no nor not now of off on once one only or other our ours out over own please same shall she should so some such than that the their theirs them then there these they this those through to too under until up us use used using very want wants was we were what when where whether which while who whom why will with would yes you your yours go going get".split(" ")
+    );
+    K1 = 1.2;
+    B = 0.75;
+    DECIDED_THRESHOLD = 0.65;
+    DECIDED_MAX = 3;
+  }
+});
+
 // src/core/question-ref.ts
 import { createHash } from "node:crypto";
 function projectTag(project) {
@@ -15463,14 +15566,40 @@ function decisionMatches(decision, search) {
   ].join("\n").toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
-var SEARCH_BATCH;
+function decisionDocuments(decision) {
+  if (decision.members === void 0) return [{ vector: termVector(decision) }];
+  return decision.members.map((member, index) => ({ member: index, vector: termVector(member) }));
+}
+async function similarFromTrail(store, project, items, options = {}) {
+  const documents = [];
+  let after;
+  do {
+    const page = await trailPage(store, [project], { limit: WHOLE_TRAIL_BATCH, ...after ? { after } : {} });
+    for (const decision of page.decisions) {
+      for (const document of decisionDocuments(decision)) documents.push({ decision, ...document });
+    }
+    after = page.next;
+  } while (after !== void 0);
+  const stats = corpusOf(documents.map((document) => document.vector));
+  return items.map((item) => {
+    const query = termVector(item);
+    return documents.map(({ decision, member, vector }) => ({
+      decision,
+      ...member === void 0 ? {} : { member },
+      score: similarity(query, vector, stats)
+    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.decision.id - a.decision.id).slice(0, options.max ?? DECIDED_MAX);
+  });
+}
+var SEARCH_BATCH, WHOLE_TRAIL_BATCH;
 var init_trail = __esm({
   "src/store/trail.ts"() {
     "use strict";
     init_question();
     init_reply();
+    init_similarity();
     init_paging();
     SEARCH_BATCH = 200;
+    WHOLE_TRAIL_BATCH = 500;
   }
 });
 
@@ -16123,6 +16252,7 @@ function readSpec(read2, text3, version3) {
   const expiresInSeconds = read2.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
   if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read2, spec.origin);
+  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read2, spec.askedBefore);
   if (version3 < "3" || spec.members === void 0) return { ...common, ...readItem(read2, spec, "spec", version3) };
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read2.fail("spec.members", "a non-empty list", rawMembers);
@@ -16150,8 +16280,24 @@ function readOrigin(read2, value) {
   if (plan !== void 0) origin.plan = plan;
   return origin;
 }
+function readAskedBefore(read2, value) {
+  if (!Array.isArray(value)) read2.fail("spec.askedBefore", "a list", value);
+  return value.map((entry, index) => {
+    const path = `spec.askedBefore.${index}`;
+    const object4 = read2.object(entry, path);
+    const member = read2.optionalNumber(object4, "member", path);
+    return {
+      id: read2.number(object4, "id", path),
+      ...member === void 0 ? {} : { member },
+      question: read2.string(object4, "question", path),
+      answer: read2.string(object4, "answer", path),
+      by: read2.responder(object4.by, `${path}.by`),
+      at: read2.number(object4, "at", path)
+    };
+  });
+}
 function specRecord(spec) {
-  if (spec.origin !== void 0) return { version: 4, json: JSON.stringify(spec) };
+  if (spec.origin !== void 0 || spec.askedBefore !== void 0) return { version: 4, json: JSON.stringify(spec) };
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
   }
@@ -60166,12 +60312,12 @@ var require_SYNUPDATE = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
-      parseCommand(parser2, index, groupId, terms, options) {
+      parseCommand(parser2, index, groupId, terms2, options) {
         parser2.push("FT.SYNUPDATE", index, groupId);
         if (options?.SKIPINITIALSCAN) {
           parser2.push("SKIPINITIALSCAN");
         }
-        parser2.pushVariadic(terms);
+        parser2.pushVariadic(terms2);
       },
       transformReply: void 0
     };
@@ -63961,6 +64107,9 @@ var init_redis_store = __esm({
       findDecisions(project, query) {
         return trailPage(this, [project], query);
       }
+      similarDecisions(project, items, options) {
+        return similarFromTrail(this, project, items, options);
+      }
       countQuestions(project) {
         return this.#views.countQuestions(project);
       }
@@ -65835,6 +65984,9 @@ var init_sqlite_store = __esm({
       findDecisions(project, query) {
         return trailPage(this, [project], query);
       }
+      similarDecisions(project, items, options) {
+        return similarFromTrail(this, project, items, options);
+      }
       countQuestions(project) {
         return this.#views.countQuestions(project);
       }
@@ -67099,7 +67251,8 @@ function parseAskInput(raw) {
       impact: normaliseMarkdown(input.impact),
       ...ticket2 ? { ticket: ticket2 } : {},
       ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
-      ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds }
+      ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds },
+      ...input.askAgain === void 0 ? {} : { askAgain: input.askAgain }
     };
     if (input.questions !== void 0) {
       const members = input.questions.map(normaliseMember);
@@ -67283,6 +67436,9 @@ var init_ask_input = __esm({
         ),
         expiresInSeconds: integerIn(EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, false).optional().describe(
           `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to keep the question until it is answered.`
+        ),
+        askAgain: external_exports.boolean().optional().describe(
+          "Optional. Before parking, ask_later looks for decisions like this one that the person already took in this project, and returns them instead of parking. true parks it anyway: set it only after such a result, when the situation changed, and say in `context` what changed; the person then sees the earlier decision beside it."
         ),
         waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false).optional().describe(
           `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer then comes with a later prompt.`
@@ -67742,14 +67898,14 @@ async function capturePlan(request, options) {
   const digest = createHash3("sha256").update(plan).digest("hex").slice(0, 16);
   const store = await options.store();
   const earlierId = loadPlan(options.stateDir, request.sessionId, options.project, digest);
-  const earlier = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
-  if (earlier !== void 0 && earlier.status === "pending") {
+  const earlier2 = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
+  if (earlier2 !== void 0 && earlier2.status === "pending") {
     return deny(
-      `The person has not decided on this plan yet (#${earlier.id}, in ${options.inbox}). Stay in plan mode and end your turn; the decision reaches you on its own.`
+      `The person has not decided on this plan yet (#${earlier2.id}, in ${options.inbox}). Stay in plan mode and end your turn; the decision reaches you on its own.`
     );
   }
-  const decision = earlier === void 0 ? void 0 : planDecision(earlier);
-  if (earlier !== void 0 && decision !== void 0) return planDecided(earlier, decision, options);
+  const decision = earlier2 === void 0 ? void 0 : planDecision(earlier2);
+  if (earlier2 !== void 0 && decision !== void 0) return planDecided(earlier2, decision, options);
   for (const id of Object.values(loadPlans(options.stateDir, request.sessionId, options.project))) {
     const older = await store.get(options.project, id);
     if (older?.status === "pending") await store.cancel(options.project, id);
@@ -83591,13 +83747,49 @@ async function waitForOutcome(q, waitSeconds, context) {
     clearInterval(timer);
   }
 }
-var DESCRIPTION, askLaterTool;
+function closest(found) {
+  const best = /* @__PURE__ */ new Map();
+  for (const each of found.flat()) {
+    const key = `${each.decision.id}.${each.member ?? ""}`;
+    const kept = best.get(key);
+    if (!kept || kept.score < each.score) best.set(key, each);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, DECIDED_MAX);
+}
+function earlier({ decision, member }) {
+  const item = itemsOf(decision)[member ?? 0];
+  const selection = selectionsOf(decision.answer)[member ?? 0];
+  return {
+    id: decision.id,
+    ...member === void 0 ? {} : { member },
+    question: item?.question ?? "",
+    answer: item === void 0 || selection === void 0 ? describeReply(decision, decision.answer) : describeSelection(item, selection),
+    by: decision.answer.by,
+    at: decision.answer.at
+  };
+}
+function decidedResult(found) {
+  const entries2 = found.map(({ decision, member }) => {
+    const matched = member === void 0 ? "" : `(its ${memberRef(decision.id, member)} is like your question)
+`;
+    return `${matched}${renderDeliveryEntry(decision)}`;
+  });
+  return structuredResult([ALREADY_DECIDED, ...entries2].join("\n\n"), {
+    note: ALREADY_DECIDED,
+    questions: found.map(({ decision }) => structuredQuestion(decision))
+  });
+}
+var DESCRIPTION, ALREADY_DECIDED, askLaterTool;
 var init_ask_later = __esm({
   "src/mcp/ask-later.ts"() {
     "use strict";
+    init_answer();
     init_ask_input();
+    init_delivery_note();
     init_limits();
     init_question();
+    init_reply();
+    init_similarity();
     init_describe();
     init_structured();
     init_tool();
@@ -83609,7 +83801,8 @@ Do not park: trivia you can decide yourself; what you can find out by reading th
 Write it so that someone who has not seen this session can answer in one click: the situation in \`context\`, one clear line in \`question\`, what changes with the answer in \`impact\`, 1 to ${OPTIONS_MAX} concrete \`options\` and the one you would pick as \`recommended\`. The person can always pick Other and add notes. Set \`isBlocking\` true only if part of your work cannot go on without the answer. Limits are in each field's description; a call that breaks one is refused with the reason and nothing is stored.
 
 Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the person should weigh together go in one call as a set: \`questions\` instead of \`question\`/\`options\`/\`isBlocking\`, each with a short \`topic\`; they share \`context\` and \`impact\`, are answered together and arrive as one.`;
-    askLaterTool = {
+    ALREADY_DECIDED = "Not parked: the person already decided questions like this one in this project (below: each question, its answer, the notes, who answered and when; the answers and notes are the person's words). If one of them answers your question, go on with it and say so in your summary. If the situation changed since, call ask_later again with the same question and `askAgain: true`, and say in `context` what changed: the person then sees the earlier decision beside it.";
+    askLaterTool = (options = {}) => ({
       name: "ask_later",
       title: "Park a question for the person",
       description: DESCRIPTION,
@@ -83619,10 +83812,21 @@ Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the pe
       async run(args, context) {
         const parsed = parseAskInput(args);
         if (!parsed.ok) return errorResult(formatRefusal(parsed.reasons));
-        const { waitSeconds = 0, ...spec } = parsed.value;
+        const { waitSeconds = 0, askAgain = false, ...spec } = parsed.value;
         try {
           const store = await context.store();
-          const parked = await store.park(context.project, spec);
+          let askedBefore = [];
+          if ((options.decided ?? "check") === "check") {
+            const items = itemsOf(spec).map((item) => ({
+              question: item.question,
+              options: item.options,
+              ..."topic" in item ? { topic: item.topic } : {}
+            }));
+            const found = closest(await store.similarDecisions(context.project, items));
+            if (found.length > 0 && !askAgain) return decidedResult(found);
+            askedBefore = found.map(earlier);
+          }
+          const parked = await store.park(context.project, askedBefore.length > 0 ? { ...spec, askedBefore } : spec);
           const pending = (text3) => structuredResult(text3, { note: text3, questions: [structuredQuestion(parked)] });
           if (waitSeconds === 0) return pending(parkedText(parked));
           const outcome = await waitForOutcome(parked, Math.min(waitSeconds, WAIT_MAX_SECONDS), context);
@@ -83643,7 +83847,7 @@ ${questionState(outcome)}`, {
           return failureResult(error46);
         }
       }
-    };
+    });
   }
 });
 
@@ -84113,7 +84317,7 @@ function createMcpServer(options) {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS }
   );
   const tools = [
-    askLaterTool,
+    askLaterTool({ decided: options.decided ?? "check" }),
     getAnswerTool,
     listQuestionsTool,
     cancelQuestionTool,
@@ -84244,12 +84448,14 @@ async function runMcp(env, cwd) {
   let project;
   let midturn;
   let capture2;
+  let decided;
   try {
     const config3 = loadAgentConfig(env, cwd);
     location = config3.store;
     project = config3.project;
     midturn = config3.midturn;
     capture2 = config3.capture;
+    decided = config3.decided;
   } catch (error46) {
     if (!(error46 instanceof ConfigError)) throw error46;
     configProblem = error46.message;
@@ -84266,6 +84472,7 @@ async function runMcp(env, cwd) {
     version: packageVersion(),
     ...configProblem ? { configProblem } : {},
     ...midturn ? { midturn } : {},
+    ...decided ? { decided } : {},
     ...capture2 && location ? { capture: { mode: capture2, inbox: inboxOf(location), stateDir: sessionStateDir(env) } } : {}
   });
   const closed = new Promise((resolve7) => {

@@ -78,7 +78,7 @@ function itemsOf(spec) {
   return spec.members ?? [spec];
 }
 function askInputOf(spec) {
-  const { origin: _notAnArgument, ...rest } = spec;
+  const { origin: _notAnArgument, askedBefore: _found, ...rest } = spec;
   if (rest.members === void 0) return { ...rest };
   const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };
@@ -170,6 +170,13 @@ var init_replies = __esm({
       list: { questions: arrayOf(isQuestion) },
       "list-page": { page: isPage },
       decisions: { page: isDecisionPage },
+      similar: {
+        similar: arrayOf(
+          arrayOf(
+            (found) => isObject(found) && isNumber(found.score) && isQuestion(found.decision) && (found.member === void 0 || isNumber(found.member))
+          )
+        )
+      },
       cancel: { result: isResult },
       claim: { claimId: isString, via: isString, questions: arrayOf(isQuestion), remaining: isNumber },
       confirm: { ids: arrayOf(isNumber) },
@@ -397,13 +404,22 @@ var init_http_store = __esm({
       }
       async park(project, spec) {
         const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
-        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin })).question;
+        const askedBefore = spec.askedBefore === void 0 ? {} : { askedBefore: spec.askedBefore };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin, ...askedBefore })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
       }
       async list(project, filter) {
         return (await this.#call("list", { project, ...filter ? { filter } : {} })).questions;
+      }
+      async similarDecisions(project, items, options = {}) {
+        const compared = items.map((item) => ({
+          question: item.question,
+          options: item.options.map((option) => ({ label: option.label })),
+          ...item.topic === void 0 ? {} : { topic: item.topic }
+        }));
+        return (await this.#call("similar", { project, items: compared, options })).similar;
       }
       async findDecisions(project, query) {
         return (await this.#call("decisions", { project, query })).page;
@@ -928,6 +944,85 @@ var init_reply = __esm({
   }
 });
 
+// src/core/similarity.ts
+function stem(word) {
+  let w = word.replace(/'s$/, "");
+  if (w.length <= 3) return w;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.endsWith("es") && /(?:ch|sh|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  for (const suffix of ["ations", "ation", "ings", "ing", "edly", "ed", "ly", "ment", "ments", "ers", "er"]) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
+  if (/([bdgklmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+function terms(text) {
+  const words = text.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/['’]s\b/g, "").split(/[^\p{L}\p{N}]+/u);
+  const kept = [];
+  for (const word of words) {
+    if (word === "" || STOP_WORDS.has(word)) continue;
+    kept.push(stem(word));
+  }
+  return kept;
+}
+function termVector(item) {
+  const own = [...terms(item.question), ...item.topic === void 0 ? [] : terms(item.topic)];
+  const all = [...own, ...terms(item.question), ...item.options.flatMap((option) => terms(option.label))];
+  const counts = /* @__PURE__ */ new Map();
+  for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { counts, length: all.length, core: new Set(own) };
+}
+function idf(term, stats) {
+  const df = Math.min(stats.documentFrequency(term), stats.documents);
+  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
+}
+function bm25(query, document, stats, only) {
+  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
+  let score = 0;
+  for (const term of only ?? query.counts.keys()) {
+    const tf = document.counts.get(term) ?? 0;
+    if (tf === 0) continue;
+    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
+  }
+  return score;
+}
+function similarity(query, candidate, stats) {
+  const self = bm25(query, query, stats, query.core);
+  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
+}
+function corpusOf(vectors) {
+  const frequency = /* @__PURE__ */ new Map();
+  let total = 0;
+  for (const vector of vectors) {
+    total += vector.length;
+    for (const term of vector.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  }
+  return {
+    documents: vectors.length,
+    averageLength: vectors.length === 0 ? 0 : total / vectors.length,
+    documentFrequency: (term) => frequency.get(term) ?? 0
+  };
+}
+var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
+var init_similarity = __esm({
+  "src/core/similarity.ts"() {
+    "use strict";
+    STOP_WORDS = new Set(
+      "a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either few for from further had has have having he her here hers how i if in into is it its itself just let lets like may me might more most must my need needs no nor not now of off on once one only or other our ours out over own please same shall she should so some such than that the their theirs them then there these they this those through to too under until up us use used using very want wants was we were what when where whether which while who whom why will with would yes you your yours go going get".split(" ")
+    );
+    K1 = 1.2;
+    B = 0.75;
+    DECIDED_THRESHOLD = 0.65;
+    DECIDED_MAX = 3;
+  }
+});
+
 // src/core/question-ref.ts
 function projectTag(project) {
   return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
@@ -1072,14 +1167,40 @@ function decisionMatches(decision, search) {
   ].join("\n").toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
-var SEARCH_BATCH;
+function decisionDocuments(decision) {
+  if (decision.members === void 0) return [{ vector: termVector(decision) }];
+  return decision.members.map((member, index) => ({ member: index, vector: termVector(member) }));
+}
+async function similarFromTrail(store, project, items, options = {}) {
+  const documents = [];
+  let after;
+  do {
+    const page = await trailPage(store, [project], { limit: WHOLE_TRAIL_BATCH, ...after ? { after } : {} });
+    for (const decision of page.decisions) {
+      for (const document of decisionDocuments(decision)) documents.push({ decision, ...document });
+    }
+    after = page.next;
+  } while (after !== void 0);
+  const stats = corpusOf(documents.map((document) => document.vector));
+  return items.map((item) => {
+    const query = termVector(item);
+    return documents.map(({ decision, member, vector }) => ({
+      decision,
+      ...member === void 0 ? {} : { member },
+      score: similarity(query, vector, stats)
+    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.decision.id - a.decision.id).slice(0, options.max ?? DECIDED_MAX);
+  });
+}
+var SEARCH_BATCH, WHOLE_TRAIL_BATCH;
 var init_trail = __esm({
   "src/store/trail.ts"() {
     "use strict";
     init_question();
     init_reply();
+    init_similarity();
     init_paging();
     SEARCH_BATCH = 200;
+    WHOLE_TRAIL_BATCH = 500;
   }
 });
 
@@ -1732,6 +1853,7 @@ function readSpec(read, text, version) {
   const expiresInSeconds = read.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
   if (version >= "4" && spec.origin !== void 0) common.origin = readOrigin(read, spec.origin);
+  if (version >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read, spec.askedBefore);
   if (version < "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail("spec.members", "a non-empty list", rawMembers);
@@ -1759,8 +1881,24 @@ function readOrigin(read, value) {
   if (plan !== void 0) origin.plan = plan;
   return origin;
 }
+function readAskedBefore(read, value) {
+  if (!Array.isArray(value)) read.fail("spec.askedBefore", "a list", value);
+  return value.map((entry, index) => {
+    const path = `spec.askedBefore.${index}`;
+    const object = read.object(entry, path);
+    const member = read.optionalNumber(object, "member", path);
+    return {
+      id: read.number(object, "id", path),
+      ...member === void 0 ? {} : { member },
+      question: read.string(object, "question", path),
+      answer: read.string(object, "answer", path),
+      by: read.responder(object.by, `${path}.by`),
+      at: read.number(object, "at", path)
+    };
+  });
+}
 function specRecord(spec) {
-  if (spec.origin !== void 0) return { version: 4, json: JSON.stringify(spec) };
+  if (spec.origin !== void 0 || spec.askedBefore !== void 0) return { version: 4, json: JSON.stringify(spec) };
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
   }
@@ -4264,6 +4402,9 @@ var init_redis_store = __esm({
       findDecisions(project, query) {
         return trailPage(this, [project], query);
       }
+      similarDecisions(project, items, options) {
+        return similarFromTrail(this, project, items, options);
+      }
       countQuestions(project) {
         return this.#views.countQuestions(project);
       }
@@ -6130,6 +6271,9 @@ var init_sqlite_store = __esm({
       }
       findDecisions(project, query) {
         return trailPage(this, [project], query);
+      }
+      similarDecisions(project, items, options) {
+        return similarFromTrail(this, project, items, options);
       }
       countQuestions(project) {
         return this.#views.countQuestions(project);

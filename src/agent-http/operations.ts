@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { parseAskInput } from '../core/ask-input.js';
-import { QUESTION_STATUSES } from '../core/question.js';
+import { type EarlierDecision, QUESTION_STATUSES, type Responder } from '../core/question.js';
 import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS } from '../store/http/protocol.js';
 import type { AgentStore, QuestionCounts } from '../store/port.js';
 import type { TokenRecord } from '../store/token-port.js';
@@ -37,14 +37,28 @@ function mark(counts: QuestionCounts): string {
   return JSON.stringify(QUESTION_STATUSES.map((status) => [counts[status].blocking, counts[status].canWait]));
 }
 
+/** An earlier decision as the schema read it, without the fields it left absent. */
+function earlierDecision(entry: {
+  id: number;
+  member?: number | undefined;
+  question: string;
+  answer: string;
+  by: Responder;
+  at: number;
+}): EarlierDecision {
+  const { member, ...rest } = entry;
+  return member === undefined ? rest : { ...rest, member };
+}
+
 export const OPERATIONS: Handlers = {
-  async park({ store }, { project, spec, origin }) {
+  async park({ store }, { project, spec, origin, askedBefore }) {
     const parsed = parseAskInput(spec);
     if (!parsed.ok) {
       const more = parsed.reasons.length > 3 ? `; and ${parsed.reasons.length - 3} more` : '';
       throw new AgentRequestError('bad-request', `spec: ${parsed.reasons.slice(0, 3).join('; ')}${more}`);
     }
-    const { waitSeconds, ...question } = parsed.value;
+    const { waitSeconds, askAgain: _agentSide, ...asked } = parsed.value;
+    const question = askedBefore === undefined ? asked : { ...asked, askedBefore: askedBefore.map(earlierDecision) };
     if (waitSeconds !== undefined) {
       throw new AgentRequestError('bad-request', 'spec.waitSeconds: a stored question has no waitSeconds (call wait)');
     }

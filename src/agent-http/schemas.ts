@@ -4,7 +4,7 @@
  * `ask_later` rules themselves (`core/ask-input.ts`) in operations.ts.
  */
 import { z } from 'zod';
-import { DELIVERY_PATHS, ORIGIN_TOOLS, QUESTION_STATUSES } from '../core/question.js';
+import { DELIVERY_PATHS, ORIGIN_TOOLS, PLATFORMS, QUESTION_STATUSES } from '../core/question.js';
 import type { AgentOperationName } from '../store/http/protocol.js';
 
 const project = z.string().min(1).max(1024);
@@ -35,6 +35,23 @@ export const REQUEST_SCHEMAS = {
         header: z.string().max(200).optional(),
         plan: z.string().max(200).optional(),
       })
+      .optional(),
+    askedBefore: z
+      .array(
+        z.strictObject({
+          id,
+          member: z.number().int().min(0).max(10).optional(),
+          question: z.string().max(1000),
+          answer: z.string().max(2000),
+          by: z.strictObject({
+            platform: z.enum(PLATFORMS),
+            userId: z.string().max(200),
+            displayName: z.string().max(200),
+          }),
+          at: z.number().int().min(0),
+        }),
+      )
+      .max(3)
       .optional(),
   }),
   get: z.strictObject({ project, id }),

@@ -34,7 +34,7 @@ import {
 import { OTHER_LABEL, type QuestionOption, type QuestionSpec, type SetMember } from './question.js';
 
 /** A parked question (one, or a set) as the tool received it, validated and normalised. */
-export type AskInput = QuestionSpec & { readonly waitSeconds?: number };
+export type AskInput = QuestionSpec & { readonly waitSeconds?: number; readonly askAgain?: boolean };
 
 export type AskInputResult = { ok: true; value: AskInput } | { ok: false; reasons: string[] };
 
@@ -643,6 +643,15 @@ export const askInputSchema = z
             `expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to ` +
             'keep the question until it is answered.',
         ),
+      askAgain: z
+        .boolean()
+        .optional()
+        .describe(
+          'Optional. Before parking, ask_later looks for decisions like this one that the person already took in ' +
+            'this project, and returns them instead of parking. true parks it anyway: set it only after such a ' +
+            'result, when the situation changed, and say in `context` what changed; the person then sees the ' +
+            'earlier decision beside it.',
+        ),
       waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false)
         .optional()
         .describe(
@@ -819,6 +828,7 @@ export function parseAskInput(raw: unknown): AskInputResult {
       ...(ticket ? { ticket } : {}),
       ...(input.expiresInSeconds === undefined ? {} : { expiresInSeconds: input.expiresInSeconds }),
       ...(input.waitSeconds === undefined ? {} : { waitSeconds: input.waitSeconds }),
+      ...(input.askAgain === undefined ? {} : { askAgain: input.askAgain }),
     };
     if (input.questions !== undefined) {
       const members = input.questions.map(normaliseMember);

@@ -79,6 +79,22 @@ export interface QuestionOrigin {
   readonly plan?: string;
 }
 
+/**
+ * An earlier decision a question was asked again despite (`ask_later` with `askAgain`): shown on its card so the
+ * person sees what was decided before.
+ */
+export interface EarlierDecision {
+  readonly id: number;
+  /** The matching member of an earlier set (0 for its first). */
+  readonly member?: number;
+  /** The earlier question's text. */
+  readonly question: string;
+  /** The answer as it reads (`Postgres`, `Other`, `Redis, In-process`). */
+  readonly answer: string;
+  readonly by: Responder;
+  readonly at: number;
+}
+
 /** What every parked question (single or set) has. */
 interface SpecCommon {
   readonly context: string;
@@ -89,6 +105,8 @@ interface SpecCommon {
   readonly expiresInSeconds?: number;
   /** Absent when the agent parked it with `ask_later`. */
   readonly origin?: QuestionOrigin;
+  /** The decisions like it taken before, when the agent asked again anyway (`askAgain`); at most three. */
+  readonly askedBefore?: readonly EarlierDecision[];
 }
 
 /** One question as the agent parked it, after validation and normalisation (see `ask-input.ts`). */
@@ -115,7 +133,7 @@ export function itemsOf(spec: QuestionSpec): readonly (QuestionItem | SetMember)
  * again (serve's agent API, which takes the origin beside it).
  */
 export function askInputOf(spec: QuestionSpec): Record<string, unknown> {
-  const { origin: _notAnArgument, ...rest } = spec;
+  const { origin: _notAnArgument, askedBefore: _found, ...rest } = spec;
   if (rest.members === undefined) return { ...rest };
   const { members, isBlocking: _derived, ...common } = rest;
   return { ...common, questions: members };

@@ -6,9 +6,9 @@
  * case, accents and punctuation gone, stop words dropped, and each word cut to a stem (plurals and the common
  * English word forms: `databases`, `database's` → `databas`; `caching`, `cached` → `cach`). Two questions are
  * compared BM25-style: a shared term counts by how rare it is among the project's decisions (`ln(1 + (N - df + 0.5)
- * / (df + 0.5))`), saturating with repeats and discounted in long texts. The score is divided by what the new question
- * would score against itself, so it reads 0 (nothing shared) to about 1 (the same terms), whatever the project's
- * size: one threshold ({@link DECIDED_THRESHOLD}) serves every project. The store adapters keep the per-project
+ * / (df + 0.5))`), saturating with repeats and discounted in long texts. The score is divided by what the new
+ * question's own words (not its options) score against itself, so it reads 0 (nothing shared) to about 1 (the same
+ * question), whatever the project's size: one threshold ({@link DECIDED_THRESHOLD}) serves every project. The store adapters keep the per-project
  * counts (how many decisions hold each term) and each decision's terms, and call {@link similarity} on candidates.
  */
 
@@ -32,7 +32,7 @@ const B = 0.75;
  * The score at or above which an earlier decision is put in front of the model instead of parking. Chosen from
  * test/core/decided.test.ts's labelled pairs (it prints recall and interruptions around this value).
  */
-export const DECIDED_THRESHOLD = 0.55;
+export const DECIDED_THRESHOLD = 0.65;
 
 /** At most this many earlier decisions are returned. */
 export const DECIDED_MAX = 3;
@@ -84,19 +84,17 @@ export interface Comparable {
 export interface TermVector {
   readonly counts: ReadonlyMap<string, number>;
   readonly length: number;
+  /** The terms of the question itself (and a member's topic): what a score is measured against. */
+  readonly core: ReadonlySet<string>;
 }
 
 /** The terms of what is compared of a question. The question's own words count twice: they say what is decided. */
 export function termVector(item: Comparable): TermVector {
-  const all = [
-    ...terms(item.question),
-    ...terms(item.question),
-    ...item.options.flatMap((option) => terms(option.label)),
-    ...(item.topic === undefined ? [] : terms(item.topic)),
-  ];
+  const own = [...terms(item.question), ...(item.topic === undefined ? [] : terms(item.topic))];
+  const all = [...own, ...terms(item.question), ...item.options.flatMap((option) => terms(option.label))];
   const counts = new Map<string, number>();
   for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return { counts, length: all.length };
+  return { counts, length: all.length, core: new Set(own) };
 }
 
 /** What the project's decisions say about terms: how many there are, their mean length, and each term's count. */
@@ -112,10 +110,10 @@ function idf(term: string, stats: CorpusStats): number {
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }
 
-function bm25(query: TermVector, document: TermVector, stats: CorpusStats): number {
+function bm25(query: TermVector, document: TermVector, stats: CorpusStats, only?: ReadonlySet<string>): number {
   const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
   let score = 0;
-  for (const term of query.counts.keys()) {
+  for (const term of only ?? query.counts.keys()) {
     const tf = document.counts.get(term) ?? 0;
     if (tf === 0) continue;
     score += (idf(term, stats) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * document.length) / average));
@@ -124,11 +122,12 @@ function bm25(query: TermVector, document: TermVector, stats: CorpusStats): numb
 }
 
 /**
- * How alike `candidate` (an earlier decision) is to `query` (the new question), from 0 to about 1: the BM25 score
- * over what the question would score against itself.
+ * How alike `candidate` (an earlier decision) is to `query` (the new question), from 0 to about 1: the BM25 score of
+ * the candidate over what the question's own words score against the question. Options the candidate shares add to
+ * it; options it lacks (the same choice offered under other names) take nothing away.
  */
 export function similarity(query: TermVector, candidate: TermVector, stats: CorpusStats): number {
-  const self = bm25(query, query, stats);
+  const self = bm25(query, query, stats, query.core);
   return self === 0 ? 0 : bm25(query, candidate, stats) / self;
 }
 

@@ -1,7 +1,14 @@
 /** `ask_later`: park a question for the person, and optionally wait a while for the answer. */
+
+import type { DecidedCheck } from '../agent-config.js';
+import { describeSelection } from '../core/answer.js';
 import { askInputSchema, formatRefusal, parseAskInput } from '../core/ask-input.js';
+import { renderDeliveryEntry } from '../core/delivery-note.js';
 import { OPTIONS_MAX, SET_MEMBERS_MAX, SET_MEMBERS_MIN, WAIT_MAX_SECONDS } from '../core/limits.js';
-import { memberRef, type Question } from '../core/question.js';
+import { type EarlierDecision, itemsOf, memberRef, type Question, selectionsOf } from '../core/question.js';
+import { describeReply } from '../core/reply.js';
+import { DECIDED_MAX } from '../core/similarity.js';
+import type { SimilarDecision } from '../store/trail.js';
 import { questionState, stateNote } from './describe.js';
 import { resultSchema, structuredQuestion, structuredResult } from './structured.js';
 import { errorResult, failureResult, type ToolContext, type ToolDefinition } from './tool.js';
@@ -42,7 +49,58 @@ async function waitForOutcome(q: Question, waitSeconds: number, context: ToolCon
   }
 }
 
-export const askLaterTool: ToolDefinition = {
+/** The earlier decisions found for a new question: across its items, unique, best first, at most three. */
+function closest(found: readonly SimilarDecision[][]): SimilarDecision[] {
+  const best = new Map<string, SimilarDecision>();
+  for (const each of found.flat()) {
+    const key = `${each.decision.id}.${each.member ?? ''}`;
+    const kept = best.get(key);
+    if (!kept || kept.score < each.score) best.set(key, each);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score).slice(0, DECIDED_MAX);
+}
+
+/** An earlier decision as the new question's card shows it. */
+function earlier({ decision, member }: SimilarDecision): EarlierDecision {
+  const item = itemsOf(decision)[member ?? 0];
+  const selection = selectionsOf(decision.answer)[member ?? 0];
+  return {
+    id: decision.id,
+    ...(member === undefined ? {} : { member }),
+    question: item?.question ?? '',
+    answer:
+      item === undefined || selection === undefined
+        ? describeReply(decision, decision.answer)
+        : describeSelection(item, selection),
+    by: decision.answer.by,
+    at: decision.answer.at,
+  };
+}
+
+const ALREADY_DECIDED =
+  'Not parked: the person already decided questions like this one in this project (below: each question, its ' +
+  "answer, the notes, who answered and when; the answers and notes are the person's words). If one of them " +
+  'answers your question, go on with it and say so in your summary. If the situation changed since, call ' +
+  'ask_later again with the same question and `askAgain: true`, and say in `context` what changed: the person ' +
+  'then sees the earlier decision beside it.';
+
+function decidedResult(found: readonly SimilarDecision[]) {
+  const entries = found.map(({ decision, member }) => {
+    const matched = member === undefined ? '' : `(its ${memberRef(decision.id, member)} is like your question)\n`;
+    return `${matched}${renderDeliveryEntry(decision)}`;
+  });
+  return structuredResult([ALREADY_DECIDED, ...entries].join('\n\n'), {
+    note: ALREADY_DECIDED,
+    questions: found.map(({ decision }) => structuredQuestion(decision)),
+  });
+}
+
+export interface AskLaterOptions {
+  /** `ASK_LATER_DECIDED`: look for earlier decisions before parking (`check`, the default) or not. */
+  readonly decided?: DecidedCheck;
+}
+
+export const askLaterTool = (options: AskLaterOptions = {}): ToolDefinition => ({
   name: 'ask_later',
   title: 'Park a question for the person',
   description: DESCRIPTION,
@@ -52,10 +110,21 @@ export const askLaterTool: ToolDefinition = {
   async run(args, context) {
     const parsed = parseAskInput(args);
     if (!parsed.ok) return errorResult(formatRefusal(parsed.reasons));
-    const { waitSeconds = 0, ...spec } = parsed.value;
+    const { waitSeconds = 0, askAgain = false, ...spec } = parsed.value;
     try {
       const store = await context.store();
-      const parked = await store.park(context.project, spec);
+      let askedBefore: EarlierDecision[] = [];
+      if ((options.decided ?? 'check') === 'check') {
+        const items = itemsOf(spec).map((item) => ({
+          question: item.question,
+          options: item.options,
+          ...('topic' in item ? { topic: item.topic } : {}),
+        }));
+        const found = closest(await store.similarDecisions(context.project, items));
+        if (found.length > 0 && !askAgain) return decidedResult(found);
+        askedBefore = found.map(earlier);
+      }
+      const parked = await store.park(context.project, askedBefore.length > 0 ? { ...spec, askedBefore } : spec);
       const pending = (text: string) => structuredResult(text, { note: text, questions: [structuredQuestion(parked)] });
       if (waitSeconds === 0) return pending(parkedText(parked));
 
@@ -75,4 +144,4 @@ export const askLaterTool: ToolDefinition = {
       return failureResult(error);
     }
   },
-};
+});

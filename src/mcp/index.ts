@@ -13,7 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CaptureMode, DeliveryReach } from '../agent-config.js';
+import type { CaptureMode, DecidedCheck, DeliveryReach } from '../agent-config.js';
 import type { AgentStore } from '../store/port.js';
 import { askLaterTool } from './ask-later.js';
 import { cancelQuestionTool } from './cancel-question.js';
@@ -43,6 +43,8 @@ export interface McpServerOptions {
   readonly configProblem?: string;
   /** `ASK_LATER_MIDTURN`: which outcomes `collect_answers` carries for a `PostToolUse` hook (default blocking). */
   readonly midturn?: DeliveryReach;
+  /** `ASK_LATER_DECIDED`: whether ask_later first looks for decisions taken before (default check). */
+  readonly decided?: DecidedCheck;
   /**
    * The agent's own questions (`capture_question`, served only when given: it reads the session's transcript and
    * plan files, so a server on another machine, serve's `/mcp`, has none): what becomes of them, where the person
@@ -107,7 +109,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const tools: readonly ToolDefinition[] = [
-    askLaterTool,
+    askLaterTool({ decided: options.decided ?? 'check' }),
     getAnswerTool,
     listQuestionsTool,
     cancelQuestionTool,

@@ -1,6 +1,12 @@
 /** `ask-later mcp`: the MCP server over stdio, started by Claude Code (or any MCP client) per session. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type AgentStoreLocation, type CaptureMode, type DeliveryReach, loadAgentConfig } from '../agent-config.js';
+import {
+  type AgentStoreLocation,
+  type CaptureMode,
+  type DecidedCheck,
+  type DeliveryReach,
+  loadAgentConfig,
+} from '../agent-config.js';
 import { sessionStateDir } from '../agents/claude-code/session-file.js';
 import { ConfigError } from '../config-error.js';
 import { projectFromEnvironment } from '../project.js';
@@ -14,12 +20,14 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
   let project: string;
   let midturn: DeliveryReach | undefined;
   let capture: CaptureMode | undefined;
+  let decided: DecidedCheck | undefined;
   try {
     const config = loadAgentConfig(env, cwd);
     location = config.store;
     project = config.project;
     midturn = config.midturn;
     capture = config.capture;
+    decided = config.decided;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // Start anyway: the client shows the server, and every tool call says what to set.
@@ -38,6 +46,7 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
     version: packageVersion(),
     ...(configProblem ? { configProblem } : {}),
     ...(midturn ? { midturn } : {}),
+    ...(decided ? { decided } : {}),
     ...(capture && location
       ? { capture: { mode: capture, inbox: inboxOf(location), stateDir: sessionStateDir(env) } }
       : {}),

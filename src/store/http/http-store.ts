@@ -70,7 +70,8 @@ export class HttpStore implements AgentStore {
   async park(project: string, spec: QuestionSpec): Promise<Question> {
     // Sent as the tool's arguments, which serve parses again as ask_later would.
     const origin = spec.origin === undefined ? {} : { origin: spec.origin };
-    return (await this.#call('park', { project, spec: askInputOf(spec), ...origin })).question;
+    const askedBefore = spec.askedBefore === undefined ? {} : { askedBefore: spec.askedBefore };
+    return (await this.#call('park', { project, spec: askInputOf(spec), ...origin, ...askedBefore })).question;
   }
 
   async get(project: string, id: number): Promise<Question | undefined> {

@@ -12,7 +12,7 @@
  * A change that leaves every count the same between two polls (a reminder) is not reported: the waiter, the one
  * user, only looks at outcomes and pending questions, which always move a count.
  */
-import type { DeliveryPath, Question, QuestionOrigin } from '../../core/question.js';
+import type { DeliveryPath, EarlierDecision, Question, QuestionOrigin } from '../../core/question.js';
 import type { Comparable } from '../../core/similarity.js';
 import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
 import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from '../trail.js';
@@ -37,7 +37,12 @@ export interface WireClaim {
 export interface AgentOperations {
   /** `spec`: the question as `ask_later`'s arguments (`askInputOf`), parsed again by serve; its origin beside it. */
   park: {
-    request: { project: string; spec: Record<string, unknown>; origin?: QuestionOrigin };
+    request: {
+      project: string;
+      spec: Record<string, unknown>;
+      origin?: QuestionOrigin;
+      askedBefore?: readonly EarlierDecision[];
+    };
     response: { question: Question };
   };
   get: { request: { project: string; id: number }; response: { question: Question | null } };

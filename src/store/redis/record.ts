@@ -14,7 +14,8 @@
  *      A v3 answer to a set is {members: Selection[], by, at}; a Selection may carry `choiceNotes` (answers to any
  *      version's questions may, since notes per option are read by shape).
  *   4  spec may carry `origin` {tool, header?, plan?}: a question the agent asked with a tool of its own (Claude Code's
-     AskUserQuestion, ExitPlanMode) that ask-later's hook parked.
+     AskUserQuestion, ExitPlanMode) that ask-later's hook parked; and `askedBefore` [{id, member?, question, answer,
+     by, at}]: the earlier decisions like it, when the agent asked again anyway.
   A question is written with the oldest version that holds it ({@link specRecord}).
  */
 import {
@@ -22,6 +23,7 @@ import {
   type ChoiceNote,
   type Closure,
   DELIVERY_PATHS,
+  type EarlierDecision,
   type MessageRef,
   ORIGIN_TOOLS,
   PLATFORMS,
@@ -188,6 +190,7 @@ function readSpec(read: Reader, text: string, version: RecordVersion): QuestionS
   const expiresInSeconds = read.optionalNumber(spec, 'expiresInSeconds', 'spec');
   if (expiresInSeconds !== undefined) common.expiresInSeconds = expiresInSeconds;
   if (version >= '4' && spec.origin !== undefined) common.origin = readOrigin(read, spec.origin);
+  if (version >= '4' && spec.askedBefore !== undefined) common.askedBefore = readAskedBefore(read, spec.askedBefore);
   if (version < '3' || spec.members === undefined) return { ...common, ...readItem(read, spec, 'spec', version) };
 
   const rawMembers = spec.members;
@@ -218,6 +221,23 @@ function readOrigin(read: Reader, value: unknown): QuestionOrigin {
   return origin;
 }
 
+function readAskedBefore(read: Reader, value: unknown): EarlierDecision[] {
+  if (!Array.isArray(value)) read.fail('spec.askedBefore', 'a list', value);
+  return value.map((entry, index) => {
+    const path = `spec.askedBefore.${index}`;
+    const object = read.object(entry, path);
+    const member = read.optionalNumber(object, 'member', path);
+    return {
+      id: read.number(object, 'id', path),
+      ...(member === undefined ? {} : { member }),
+      question: read.string(object, 'question', path),
+      answer: read.string(object, 'answer', path),
+      by: read.responder(object.by, `${path}.by`),
+      at: read.number(object, 'at', path),
+    };
+  });
+}
+
 /**
  * The `v` and `spec` to write for a question: the oldest version that holds it (2 for a single question without
  * option values and with at most one recommended label, which it keeps as a string; 3 for sets, values and
@@ -225,7 +245,7 @@ function readOrigin(read: Reader, value: unknown): QuestionOrigin {
  * upgrade, still reads every question it could have parked itself.
  */
 export function specRecord(spec: QuestionSpec): { readonly version: number; readonly json: string } {
-  if (spec.origin !== undefined) return { version: 4, json: JSON.stringify(spec) };
+  if (spec.origin !== undefined || spec.askedBefore !== undefined) return { version: 4, json: JSON.stringify(spec) };
   // A set, option values and several recommended labels are version 3's.
   if (spec.members !== undefined || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
