@@ -8,6 +8,7 @@ import {
   ButtonStyle,
   ComponentType,
 } from 'discord-api-types/v10';
+import { askedBeforeLine } from '../../core/asked-before.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { Question, QuestionItem, Selection } from '../../core/question.js';
 import { type Cuttable, NOTES_SHORTENED_NOTE, shortenPlain } from './fit.js';
@@ -32,6 +33,12 @@ export const CONTEXT_SHORTENED_NOTE = "\n\n*… context shortened to fit Discord
  * An item's options as Markdown lines, `• ★ **label** — description`. Six options at the longest label and
  * description take ~960 characters, within a field's 1024.
  */
+/** The closest earlier decision a pending question was asked again despite, as an embed field. */
+export function askedBeforeFields(question: Question): APIEmbedField[] {
+  const [closest] = question.askedBefore ?? [];
+  return closest === undefined ? [] : [{ name: '↩ Asked before', value: neutraliseMentions(askedBeforeLine(closest)) }];
+}
+
 export function optionsField(item: QuestionItem): APIEmbedField {
   const lines = item.options.map((option) => {
     const mark = isRecommended(item, option.label) ? RECOMMENDED_MARK : '';

@@ -51,6 +51,7 @@ import { formatCustomId } from './ids.js';
 import { assertDiscordMessage } from './limits.js';
 import {
   actionButtons,
+  askedBeforeFields,
   button,
   CONTEXT_HEADING,
   contextCuttable,
@@ -110,7 +111,7 @@ function impactField(question: SingleQuestion): APIEmbedField {
 }
 
 function pendingEmbed(question: SingleQuestion): APIEmbed {
-  const fields = [impactField(question), optionsField(question)];
+  const fields = [impactField(question), optionsField(question), ...askedBeforeFields(question)];
   if (question.expiresAt !== undefined) {
     fields.push({
       name: 'Expires',

@@ -49,7 +49,15 @@ import {
 } from './format.js';
 import { formatCustomId } from './ids.js';
 import { assertDiscordMessage, DISCORD_LIMITS } from './limits.js';
-import { actionButtons, CONTEXT_HEADING, contextCuttable, notesCuttable, optionsField, outcome } from './parts.js';
+import {
+  actionButtons,
+  askedBeforeFields,
+  CONTEXT_HEADING,
+  contextCuttable,
+  notesCuttable,
+  optionsField,
+  outcome,
+} from './parts.js';
 import { pickerSelect } from './picker.js';
 import { type ActionRow, type DiscordMessage, noMentions } from './types.js';
 
@@ -97,7 +105,11 @@ function headerEmbed(question: SetQuestion, context: string, path: string, field
     title: question.status === 'pending' ? `${count} questions · answer each, then Send` : `${count} questions`,
     description: `${CONTEXT_HEADING}${neutraliseMentions(context)}`,
     color: questionColor(question),
-    fields: [{ name: 'Impact', value: neutraliseMentions(question.impact) }, ...fields],
+    fields: [
+      { name: 'Impact', value: neutraliseMentions(question.impact) },
+      ...(question.status === 'pending' ? askedBeforeFields(question) : []),
+      ...fields,
+    ],
     footer: { text: `📁 ${path}` },
     timestamp: new Date(question.createdAt).toISOString(),
   };

@@ -8,8 +8,10 @@
  * no escaping. Escaping can make mrkdwn five times longer than the text (`&` → `&amp;`), so a renderer whose texts
  * could outgrow the message's budget in mrkdwn draws them plain instead (see {@link MessageStyle}).
  */
+
 import type { Button, ContextBlock, MarkdownBlock, SectionBlock } from '@slack/types';
 import { describeSelection } from '../../core/answer.js';
+import { askedBeforeLine } from '../../core/asked-before.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { AnswerMeta, Question, QuestionItem, Selection } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
@@ -131,6 +133,12 @@ export function headerBlock(question: Question): MessageBlock {
 }
 
 /** The line under the header: the project's full path, when it was asked, when it expires, and `extra`. */
+/** The closest earlier decision a question was asked again despite, as a context line (the web card lists them all). */
+export function askedBeforeBlocks(question: Question): ContextBlock[] {
+  const [closest] = question.askedBefore ?? [];
+  return closest === undefined ? [] : [contextLine(`↩ ${escapeMrkdwnWithin(askedBeforeLine(closest), 400)}`)];
+}
+
 export function aboutBlock(question: Question, extra?: string): ContextBlock {
   const about = [
     `📁 ${escapeMrkdwnWithin(question.project, PROJECT_PATH_SHOWN_MAX)}`,

@@ -24,6 +24,7 @@ import {
   aboutBlock,
   answeredLine,
   answerText,
+  askedBeforeBlocks,
   closureLine,
   contextImpactBlocks,
   contextLine,
@@ -87,6 +88,7 @@ function singleBlocks(
   const blocks: MessageBlock[] = [
     headerBlock(question),
     aboutBlock(question),
+    ...askedBeforeBlocks(question),
     ...(style.rich ? [mrkdwnSection(questionMrkdwn(question))] : plainSections(question.question)),
     ...(style.sharedContext
       ? contextImpactBlocks(question, '###')

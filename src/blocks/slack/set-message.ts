@@ -42,6 +42,7 @@ import {
   aboutBlock,
   answeredLine,
   answerText,
+  askedBeforeBlocks,
   closureLine,
   contextImpactBlocks,
   contextLine,
@@ -86,7 +87,11 @@ export function setMessageBlocks(
   style: MessageStyle,
 ): MessageBlock[] {
   const ref = formatQuestionRef(question.project, question.id);
-  const blocks: MessageBlock[] = [headerBlock(question), aboutBlock(question, `${question.members.length} questions`)];
+  const blocks: MessageBlock[] = [
+    headerBlock(question),
+    aboutBlock(question, `${question.members.length} questions`),
+    ...askedBeforeBlocks(question),
+  ];
   if (style.sharedContext) {
     blocks.push(...contextImpactBlocks(question, '###'));
   } else {

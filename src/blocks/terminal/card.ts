@@ -5,6 +5,7 @@
  * ready mark; a set shows a tab per topic and the open one's options. Nothing is cut: long text wraps. Pure.
  */
 import type { Readiness } from '../../core/answer.js';
+import { askedBeforeLine } from '../../core/asked-before.js';
 import { type InboxItem, shownMarks, shownSelections } from '../../core/inbox.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { itemsOf, OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
@@ -78,6 +79,8 @@ export function cardLines(entry: InboxItem, width: number, view: CardView = {}):
   const badge = question.isBlocking ? red(bold(' BLOCKING ')) : green(' can wait ');
   const about = [`#${question.id}`, view.projectName ?? question.project, question.ticket].filter(Boolean).join(' · ');
   const lines = [...wrap(about, width, `${badge} `, ' '.repeat(11))];
+  for (const earlier of question.askedBefore ?? [])
+    lines.push(...wrap(askedBeforeLine(earlier), width, '↩ ', '  ').map(dim));
 
   if (question.members === undefined) {
     lines.push('', ...wrap(question.question, width).map(bold));

@@ -21,7 +21,9 @@
  * client script keep focus, unsaved notes and open folds across a redraw; `data-ref` carries the question ref itself,
  * `data-member` the member of a set (0 for `#12.1`).
  */
+
 import { describeSelection } from '../../core/answer.js';
+import { askedBeforeLine } from '../../core/asked-before.js';
 import { draftsOf, entryReadiness, type InboxItem, shownMarks, shownSelections } from '../../core/inbox.js';
 import { NOTES_MAX } from '../../core/limits.js';
 import {
@@ -80,9 +82,15 @@ export function renderCard(item: WebInboxItem, options: CardOptions = {}): SafeH
     : html`${outcome(question, options)}<details class="more" id="more-${key}"><summary>Context and impact</summary>${renderAllTexts(question)}</details>`;
   return html`<article class="${classes.join(' ')}" id="q-${key}" data-ref="${ref}" data-status="${question.status}" data-blocking="${String(question.isBlocking)}"${readiness === undefined ? '' : html` data-readiness="${readiness}"`} tabindex="${pending ? '0' : '-1'}" aria-labelledby="title-${key}">
 ${cardHead(question, options)}
-<h2 class="question" id="title-${key}">${titleOf(question)}</h2>
+${askedBefore(question)}<h2 class="question" id="title-${key}">${titleOf(question)}</h2>
 ${body}
 </article>`;
+}
+
+/** The earlier decisions a question was asked again despite, when it was. */
+function askedBefore(question: Question): SafeHtml | string {
+  if (question.askedBefore === undefined || question.askedBefore.length === 0) return '';
+  return html`<ul class="asked-before">${question.askedBefore.map((earlier) => html`<li>${askedBeforeLine(earlier)}</li>`)}</ul>`;
 }
 
 /** What a card is titled: the question, or a set's topics (`Database · Caches · Naming`). */

@@ -59,6 +59,8 @@ button.danger { background: var(--red); border-color: var(--red); color: #fff; }
 .card.is-blocking { border-left-color: var(--red); }
 .card.is-closed { border-left-color: var(--line); }
 .card.is-closed .question { color: var(--muted); }
+.asked-before { margin: 0.4rem 0 0; padding: 0; list-style: none; font-size: 0.85rem; color: var(--muted); }
+.asked-before li::before { content: "↩ "; }
 .card-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.6rem; font-size: 0.85rem; color: var(--muted); }
 .badge { font-weight: 700; font-size: 0.72rem; letter-spacing: 0.05em; padding: 0.12rem 0.5rem; border-radius: 5px; }
 .badge-blocking { background: var(--red-bg); color: var(--red); }

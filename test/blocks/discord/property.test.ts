@@ -312,6 +312,16 @@ function renderEverything(question: Question, drafts: readonly Draft[], answer: 
   expectMessageFits(renderInbox(page, { filter: 'all', selected: ref }));
 }
 
+/** The longest earlier decision a card can quote (a question asked again with `askAgain`). */
+const WORST_EARLIER = {
+  id: 999_999_999,
+  member: 3,
+  question: 'Q'.repeat(250),
+  answer: 'A&<*_'.repeat(60),
+  by: { platform: 'discord' as const, userId: '9'.repeat(20), displayName: 'N'.repeat(80) },
+  at: CREATED_AT,
+};
+
 describe('everything ask_later accepts renders on Discord', () => {
   const cases = fc.tuple(
     fc.oneof({ weight: 1, arbitrary: singleInput }, { weight: 2, arbitrary: setInput }),
@@ -336,6 +346,7 @@ describe('everything ask_later accepts renders on Discord', () => {
           project: `/home/ada/src/${sized('proj@here/', 1 + (seed & 0x1ff))}`,
           id,
           status: 'pending',
+          ...(id % 2 === 0 ? { askedBefore: [WORST_EARLIER, WORST_EARLIER, WORST_EARLIER] } : {}),
           createdAt: CREATED_AT,
           messages: [],
         } as Question;

@@ -313,6 +313,16 @@ function expectMessageFits(blocks: readonly MessageBlock[]): void {
   expect(blockTextLength(blocks)).toBeLessThanOrEqual(SLACK_LIMITS.messageBlockText);
 }
 
+/** The longest earlier decision a card can quote (a question asked again with `askAgain`). */
+const WORST_EARLIER = {
+  id: 999_999_999,
+  member: 3,
+  question: 'Q'.repeat(250),
+  answer: 'A&<*_'.repeat(60),
+  by: { platform: 'discord' as const, userId: '9'.repeat(20), displayName: 'N'.repeat(80) },
+  at: CREATED_AT,
+};
+
 describe('property: every accepted question renders on Slack within its limits', () => {
   it('GIVEN random ask_later input that parseAskInput accepts THEN its message in every state, its notes modals, its review and its inbox entry fit Slack', () => {
     let accepted = 0;
@@ -328,6 +338,7 @@ describe('property: every accepted question renders on Slack within its limits',
           project: `/home/${g(() => text(200))}/repo`,
           id,
           status: 'pending',
+          ...(id % 2 === 0 ? { askedBefore: [WORST_EARLIER, WORST_EARLIER, WORST_EARLIER] } : {}),
           createdAt: CREATED_AT,
           ...(spec.expiresInSeconds === undefined ? {} : { expiresAt: CREATED_AT + spec.expiresInSeconds * 1000 }),
           messages: [],
