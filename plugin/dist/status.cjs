@@ -702,8 +702,8 @@ function checkChoiceNotes(question, labels, picked, choiceNotes) {
 }
 function describeSelection(question, selection) {
   const order = new Map(question.options.map((option, index) => [option.label, index]));
-  const rank = (label) => order.get(label) ?? order.size;
-  const choices = [...selection.choices].sort((a, b) => rank(a) - rank(b));
+  const rank2 = (label) => order.get(label) ?? order.size;
+  const choices = [...selection.choices].sort((a, b) => rank2(a) - rank2(b));
   const parts = selection.other ? [...choices, OTHER_LABEL] : choices;
   return parts.length === 0 ? "nothing picked" : parts.join(", ");
 }
@@ -4918,6 +4918,149 @@ var init_context2 = __esm({
   }
 });
 
+// src/store/decided-index.ts
+function documentsOf(question) {
+  if (question.members === void 0) return [{ id: question.id, vector: termVector(question) }];
+  return question.members.map((member, index) => ({ id: question.id, member: index, vector: termVector(member) }));
+}
+function encodeTerms(vector) {
+  return [...vector.counts].map(([term, count]) => `${term}:${count}`).join(" ");
+}
+function decodeTerms(text) {
+  const counts = /* @__PURE__ */ new Map();
+  let length = 0;
+  for (const pair of text.split(" ")) {
+    const colon = pair.lastIndexOf(":");
+    const count = Number(pair.slice(colon + 1));
+    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
+    counts.set(pair.slice(0, colon), count);
+    length += count;
+  }
+  return { counts, length, core: /* @__PURE__ */ new Set() };
+}
+function candidateTerms(queries, stats) {
+  const all = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
+  if (stats.documents < 30) return all;
+  return all.filter((term) => stats.documentFrequency(term) <= stats.documents / 3);
+}
+function rank(items, candidates, stats, options = {}) {
+  return items.map((item) => {
+    const query = termVector(item);
+    const scored = candidates.map((document) => ({
+      id: document.id,
+      ...document.member === void 0 ? {} : { member: document.member },
+      score: similarity(query, document.vector, stats)
+    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.id - a.id);
+    const seen = /* @__PURE__ */ new Set();
+    return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
+  });
+}
+function withDecisions(ranked, decisions) {
+  return ranked.map(
+    (found) => found.flatMap(({ id, member, score }) => {
+      const decision = decisions.get(id);
+      return decision === void 0 ? [] : [{ decision, ...member === void 0 ? {} : { member }, score }];
+    })
+  );
+}
+var init_decided_index = __esm({
+  "src/store/decided-index.ts"() {
+    "use strict";
+    init_similarity();
+  }
+});
+
+// src/store/sqlite/decisions.ts
+function indexDecision(x, question) {
+  const doc = x.c.statement(
+    "INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)"
+  );
+  const term = x.c.statement("INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)");
+  for (const document of documentsOf(question)) {
+    const member = document.member ?? -1;
+    if (doc.run(question.project, question.id, member, document.vector.length, encodeTerms(document.vector)).changes === 0) {
+      continue;
+    }
+    for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+  }
+}
+function unindexDecision(x, project, id) {
+  x.c.statement("DELETE FROM decided_docs WHERE project = ? AND id = ?").run(project, id);
+  x.c.statement("DELETE FROM decided_terms WHERE project = ? AND id = ?").run(project, id);
+}
+var CANDIDATES_MAX, SqliteDecisions;
+var init_decisions = __esm({
+  "src/store/sqlite/decisions.ts"() {
+    "use strict";
+    init_similarity();
+    init_decided_index();
+    CANDIDATES_MAX = 2e3;
+    SqliteDecisions = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      /** Index the project's earlier decisions once (a file written before the index). */
+      #build(project) {
+        const { c } = this.#x;
+        if (c.statement("SELECT 1 FROM decided_built WHERE project = ?").get(project) !== void 0) return;
+        c.write(() => {
+          if (c.statement("SELECT 1 FROM decided_built WHERE project = ?").get(project) !== void 0) return;
+          const rows = c.statement(`SELECT id FROM questions WHERE project = ? AND status IN ('answered', 'delivered')`).all(project);
+          for (const { id } of rows) {
+            const question = this.#x.get(project, id);
+            if (question?.answer !== void 0) indexDecision(this.#x, question);
+          }
+          c.statement("INSERT INTO decided_built (project) VALUES (?)").run(project);
+        });
+      }
+      similarDecisions(project, items, options = {}) {
+        const x = this.#x;
+        const { c } = x;
+        return x.run(() => {
+          this.#build(project);
+          const queries = items.map((item) => termVector(item));
+          const totals = c.statement(
+            "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ?"
+          ).get(project);
+          if (totals.documents === 0) return items.map(() => []);
+          const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
+          const frequency = /* @__PURE__ */ new Map();
+          const count = c.statement("SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?");
+          for (const term of terms2) frequency.set(term, count.get(project, term).n);
+          const stats = {
+            documents: totals.documents,
+            averageLength: totals.length / totals.documents,
+            documentFrequency: (term) => frequency.get(term) ?? 0
+          };
+          const wanted = candidateTerms(queries, stats);
+          if (wanted.length === 0) return items.map(() => []);
+          const rows = c.statement(
+            `SELECT d.id, d.member, d.terms FROM decided_docs d
+           WHERE d.project = ? AND EXISTS (
+             SELECT 1 FROM decided_terms t
+             WHERE t.project = d.project AND t.id = d.id AND t.member = d.member
+               AND t.term IN (${wanted.map(() => "?").join(", ")}))
+           ORDER BY d.id DESC LIMIT ${CANDIDATES_MAX}`
+          ).all(project, ...wanted);
+          const candidates = rows.map((row) => ({
+            id: row.id,
+            ...row.member < 0 ? {} : { member: row.member },
+            vector: decodeTerms(row.terms)
+          }));
+          const ranked = rank(items, candidates, stats, options);
+          const decisions = /* @__PURE__ */ new Map();
+          for (const id of new Set(ranked.flat().map((found) => found.id))) {
+            const question = x.get(project, id);
+            if (question?.answer !== void 0) decisions.set(id, question);
+          }
+          return withDecisions(ranked, decisions);
+        });
+      }
+    };
+  }
+});
+
 // src/store/sqlite/delivery.ts
 var import_node_crypto4, SqliteDelivery;
 var init_delivery2 = __esm({
@@ -5625,7 +5768,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 7;
+    SCHEMA_VERSION = 8;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -5765,6 +5908,26 @@ var init_schema = __esm({
     since      INTEGER NOT NULL,
     PRIMARY KEY (group_name, channel)
   ) STRICT;
+  `,
+      // 7 → 8: the index of decisions (sqlite/decisions.ts), built per project on its first check.
+      `
+  CREATE TABLE IF NOT EXISTS decided_docs (
+    project TEXT NOT NULL,
+    id      INTEGER NOT NULL,
+    member  INTEGER NOT NULL,
+    length  INTEGER NOT NULL,
+    terms   TEXT NOT NULL,
+    PRIMARY KEY (project, id, member)
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS decided_terms (
+    project TEXT NOT NULL,
+    term    TEXT NOT NULL,
+    id      INTEGER NOT NULL,
+    member  INTEGER NOT NULL,
+    PRIMARY KEY (project, term, id, member)
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
+  CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
   `
     ];
   }
@@ -5857,6 +6020,7 @@ var init_transitions2 = __esm({
     init_delivery_note();
     init_reply();
     init_shared();
+    init_decisions();
     init_record2();
     SqliteTransitions = class {
       #x;
@@ -5907,6 +6071,7 @@ var init_transitions2 = __esm({
              WHERE project = ? AND id = ?`
             ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
             this.#x.dropDrafts(project, id);
+            indexDecision(this.#x, answered);
             this.#x.event("answered", project, id, now);
             return { kind: "won", question: answered };
           })
@@ -6002,6 +6167,7 @@ var init_transitions2 = __esm({
               dropQuestion.run(project, id);
               dropMessages.run(project, id);
               this.#x.dropDrafts(project, id);
+              unindexDecision(this.#x, project, id);
             }
             c.statement("DELETE FROM events WHERE at <= ?").run(cutoff);
             c.statement("DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)").run();
@@ -6202,6 +6368,7 @@ var init_sqlite_store = __esm({
     init_trail();
     init_connection();
     init_context2();
+    init_decisions();
     init_delivery2();
     init_drafts3();
     init_driver();
@@ -6225,6 +6392,7 @@ var init_sqlite_store = __esm({
       #events;
       #leases;
       #failures;
+      #decisions;
       constructor(connection, options) {
         const x = new SqliteContext(connection, options);
         this.#x = x;
@@ -6236,6 +6404,7 @@ var init_sqlite_store = __esm({
         this.#events = new SqliteEvents(x);
         this.#leases = new SqliteLeases(x);
         this.#failures = new SqliteFailures(x);
+        this.#decisions = new SqliteDecisions(x);
       }
       // Questions (questions.ts)
       park(project, spec) {
@@ -6273,7 +6442,7 @@ var init_sqlite_store = __esm({
         return trailPage(this, [project], query);
       }
       similarDecisions(project, items, options) {
-        return similarFromTrail(this, project, items, options);
+        return this.#decisions.similarDecisions(project, items, options);
       }
       countQuestions(project) {
         return this.#views.countQuestions(project);

@@ -348,3 +348,30 @@ describe('a file of schema version 4 (before the paged views)', () => {
     check.close();
   });
 });
+
+describe('the index of decisions in a file written before it', () => {
+  it('GIVEN decisions answered before the file had the index THEN the first check indexes them, once', async () => {
+    const path = newPath();
+    const project = uniqueProject();
+    const before = await openSqliteStore({ path });
+    await before.park(project, spec({ question: 'Which database should billing use?' }));
+    await before.answer(project, 1, pick('Postgres'), person());
+    await before.close();
+    // What a file of schema 7 holds: the decision, no index rows.
+    const raw = rawDatabase(path);
+    raw.exec('DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built;');
+    raw.close();
+
+    const after = await openSqliteStore({ path });
+    try {
+      const database = { question: 'What database does billing use?', options: [{ label: 'Postgres' }] };
+      expect((await after.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([1]);
+      expect((await after.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([1]);
+      const check = rawDatabase(path, true);
+      expect(check.prepare('SELECT COUNT(*) AS n FROM decided_docs WHERE project = ?').get(project)).toEqual({ n: 1 });
+      check.close();
+    } finally {
+      await after.close();
+    }
+  });
+});

@@ -541,6 +541,26 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
     });
   });
 
+  describe('the index of decisions', () => {
+    it('GIVEN decisions answered, dismissed and purged THEN the check finds exactly the answered ones still kept', async () => {
+      const project = uniqueProject();
+      const database = { question: 'What database does billing use?', options: [{ label: 'Postgres' }] };
+      expect(await store.similarDecisions(project, [database])).toEqual([[]]);
+      await store.park(project, spec({ question: 'Which database should billing use?' })); // 1 answered, delivered
+      await store.answer(project, 1, pick('Postgres'), person());
+      await store.confirmClaim(project, await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 }));
+      await store.park(project, spec({ question: 'Which database should billing use now?' })); // 2 dismissed
+      await store.dismiss(project, 2, person());
+      expect((await store.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([1]);
+      clock.advance(31 * 24 * 3600_000);
+      await store.purgeExpired();
+      expect(await store.similarDecisions(project, [database])).toEqual([[]]);
+      await store.park(project, spec({ question: 'Which database should billing use?' })); // 3, answered after the purge
+      await store.answer(project, 3, pick('SQLite'), person());
+      expect((await store.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([3]);
+    });
+  });
+
   describe('message references', () => {
     it('GIVEN copies posted on two platforms THEN both are kept; an unknown question records nothing', async () => {
       const project = uniqueProject();

@@ -23,12 +23,15 @@
  *                   patterns (JSON array), created_at, expires_at, last_used_at
  *   surface_faults  surfaces refusing for good (v7): (group_name, channel; '' for the whole platform) → error,
  *                   fix, since; dropped when a post there succeeds again
+ *   decided_docs, decided_terms, decided_built   the index of decisions (v8, sqlite/decisions.ts): a row per decided
+ *                   question (or set member, `member` ≥ 0; -1 for a question) with its terms, one per term of it,
+ *                   and the projects indexed once
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -169,6 +172,26 @@ const MIGRATIONS: readonly string[] = [
     since      INTEGER NOT NULL,
     PRIMARY KEY (group_name, channel)
   ) STRICT;
+  `,
+  // 7 → 8: the index of decisions (sqlite/decisions.ts), built per project on its first check.
+  `
+  CREATE TABLE IF NOT EXISTS decided_docs (
+    project TEXT NOT NULL,
+    id      INTEGER NOT NULL,
+    member  INTEGER NOT NULL,
+    length  INTEGER NOT NULL,
+    terms   TEXT NOT NULL,
+    PRIMARY KEY (project, id, member)
+  ) STRICT;
+  CREATE TABLE IF NOT EXISTS decided_terms (
+    project TEXT NOT NULL,
+    term    TEXT NOT NULL,
+    id      INTEGER NOT NULL,
+    member  INTEGER NOT NULL,
+    PRIMARY KEY (project, term, id, member)
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
+  CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
   `,
 ];
 

@@ -46,16 +46,10 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { TokenStore } from '../token-port.js';
-import {
-  type DecisionPage,
-  type SimilarDecision,
-  type SimilarOptions,
-  similarFromTrail,
-  type TrailQuery,
-  trailPage,
-} from '../trail.js';
+import { type DecisionPage, type SimilarDecision, type SimilarOptions, type TrailQuery, trailPage } from '../trail.js';
 import { SqliteConnection, toStoreError } from './connection.js';
 import { SqliteContext } from './context.js';
+import { SqliteDecisions } from './decisions.js';
 import { SqliteDelivery } from './delivery.js';
 import { SqliteDrafts } from './drafts.js';
 import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
@@ -140,6 +134,7 @@ export class SqliteStore implements Store {
   readonly #events: SqliteEvents;
   readonly #leases: SqliteLeases;
   readonly #failures: SqliteFailures;
+  readonly #decisions: SqliteDecisions;
 
   constructor(connection: SqliteConnection, options: SqliteStoreOptions) {
     const x = new SqliteContext(connection, options);
@@ -152,6 +147,7 @@ export class SqliteStore implements Store {
     this.#events = new SqliteEvents(x);
     this.#leases = new SqliteLeases(x);
     this.#failures = new SqliteFailures(x);
+    this.#decisions = new SqliteDecisions(x);
   }
 
   // Questions (questions.ts)
@@ -195,7 +191,7 @@ export class SqliteStore implements Store {
     items: readonly Comparable[],
     options?: SimilarOptions,
   ): Promise<SimilarDecision[][]> {
-    return similarFromTrail(this, project, items, options);
+    return this.#decisions.similarDecisions(project, items, options);
   }
   countQuestions(project: string): Promise<QuestionCounts> {
     return this.#views.countQuestions(project);

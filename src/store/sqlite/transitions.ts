@@ -10,6 +10,7 @@ import { answerOf } from '../../core/reply.js';
 import type { AnswerResult, CloseResult, RemindResult, TransitionsSection } from '../port.js';
 import { RETENTION_MS, refusal } from '../shared.js';
 import type { Row, SqliteContext } from './context.js';
+import { indexDecision, unindexDecision } from './decisions.js';
 import { QUESTION_COLUMNS } from './record.js';
 
 export class SqliteTransitions implements TransitionsSection {
@@ -71,6 +72,7 @@ export class SqliteTransitions implements TransitionsSection {
              WHERE project = ? AND id = ?`,
         ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
         this.#x.dropDrafts(project, id);
+        indexDecision(this.#x, answered);
         this.#x.event('answered', project, id, now);
         return { kind: 'won', question: answered };
       }),
@@ -180,6 +182,7 @@ export class SqliteTransitions implements TransitionsSection {
           dropQuestion.run(project, id);
           dropMessages.run(project, id);
           this.#x.dropDrafts(project, id);
+          unindexDecision(this.#x, project, id);
         }
         // Events age out with the questions they tell about (ids are never reused: AUTOINCREMENT).
         c.statement('DELETE FROM events WHERE at <= ?').run(cutoff);

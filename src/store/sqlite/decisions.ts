@@ -1,0 +1,123 @@
+/**
+ * The index of decisions in the SQLite file (see `store/decided-index.ts`): `decided_docs` (a row per decided
+ * question, or per member of a decided set, with its terms) and `decided_terms` (a row per term of each), written in
+ * the transaction that answers the question and dropped in the one that purges it; `decided_built` names the
+ * projects whose earlier decisions were indexed once (files older than the index).
+ */
+import type { Decision } from '../../core/decision.js';
+import type { Question } from '../../core/question.js';
+import { type Comparable, type CorpusStats, termVector } from '../../core/similarity.js';
+import {
+  candidateTerms,
+  decodeTerms,
+  documentsOf,
+  encodeTerms,
+  type IndexDocument,
+  rank,
+  withDecisions,
+} from '../decided-index.js';
+import type { SimilarDecision, SimilarOptions } from '../trail.js';
+import type { SqliteContext } from './context.js';
+
+/** Candidates read at most per check: a check stays bounded however many decisions share its terms. */
+const CANDIDATES_MAX = 2000;
+
+/** Index an answered question (inside the transaction that answers it, or the one that builds the index). */
+export function indexDecision(x: SqliteContext, question: Question): void {
+  const doc = x.c.statement(
+    'INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)',
+  );
+  const term = x.c.statement('INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)');
+  for (const document of documentsOf(question)) {
+    const member = document.member ?? -1;
+    if (
+      doc.run(question.project, question.id, member, document.vector.length, encodeTerms(document.vector)).changes === 0
+    ) {
+      continue;
+    }
+    for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+  }
+}
+
+/** Drop a question's documents (inside the transaction that purges it). */
+export function unindexDecision(x: SqliteContext, project: string, id: number): void {
+  x.c.statement('DELETE FROM decided_docs WHERE project = ? AND id = ?').run(project, id);
+  x.c.statement('DELETE FROM decided_terms WHERE project = ? AND id = ?').run(project, id);
+}
+
+export class SqliteDecisions {
+  readonly #x: SqliteContext;
+
+  constructor(context: SqliteContext) {
+    this.#x = context;
+  }
+
+  /** Index the project's earlier decisions once (a file written before the index). */
+  #build(project: string): void {
+    const { c } = this.#x;
+    if (c.statement('SELECT 1 FROM decided_built WHERE project = ?').get(project) !== undefined) return;
+    c.write(() => {
+      if (c.statement('SELECT 1 FROM decided_built WHERE project = ?').get(project) !== undefined) return;
+      const rows = c
+        .statement(`SELECT id FROM questions WHERE project = ? AND status IN ('answered', 'delivered')`)
+        .all(project) as { id: number }[];
+      for (const { id } of rows) {
+        const question = this.#x.get(project, id);
+        if (question?.answer !== undefined) indexDecision(this.#x, question);
+      }
+      c.statement('INSERT INTO decided_built (project) VALUES (?)').run(project);
+    });
+  }
+
+  similarDecisions(
+    project: string,
+    items: readonly Comparable[],
+    options: SimilarOptions = {},
+  ): Promise<SimilarDecision[][]> {
+    const x = this.#x;
+    const { c } = x;
+    return x.run(() => {
+      this.#build(project);
+      const queries = items.map((item) => termVector(item));
+      const totals = c
+        .statement(
+          'SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ?',
+        )
+        .get(project) as { documents: number; length: number };
+      if (totals.documents === 0) return items.map(() => []);
+      const terms = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
+      const frequency = new Map<string, number>();
+      const count = c.statement('SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?');
+      for (const term of terms) frequency.set(term, (count.get(project, term) as { n: number }).n);
+      const stats: CorpusStats = {
+        documents: totals.documents,
+        averageLength: totals.length / totals.documents,
+        documentFrequency: (term) => frequency.get(term) ?? 0,
+      };
+      const wanted = candidateTerms(queries, stats);
+      if (wanted.length === 0) return items.map(() => []);
+      const rows = c
+        .statement(
+          `SELECT d.id, d.member, d.terms FROM decided_docs d
+           WHERE d.project = ? AND EXISTS (
+             SELECT 1 FROM decided_terms t
+             WHERE t.project = d.project AND t.id = d.id AND t.member = d.member
+               AND t.term IN (${wanted.map(() => '?').join(', ')}))
+           ORDER BY d.id DESC LIMIT ${CANDIDATES_MAX}`,
+        )
+        .all(project, ...wanted) as { id: number; member: number; terms: string }[];
+      const candidates: IndexDocument[] = rows.map((row) => ({
+        id: row.id,
+        ...(row.member < 0 ? {} : { member: row.member }),
+        vector: decodeTerms(row.terms),
+      }));
+      const ranked = rank(items, candidates, stats, options);
+      const decisions = new Map<number, Decision>();
+      for (const id of new Set(ranked.flat().map((found) => found.id))) {
+        const question = x.get(project, id);
+        if (question?.answer !== undefined) decisions.set(id, question as Decision);
+      }
+      return withDecisions(ranked, decisions);
+    });
+  }
+}
