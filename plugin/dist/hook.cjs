@@ -203,6 +203,9 @@ var init_limits = __esm({
 });
 
 // src/core/question.ts
+function canTransition(from, to) {
+  return TRANSITIONS[from].includes(to);
+}
 function optionValue(option) {
   return option.value ?? option.label;
 }
@@ -221,11 +224,19 @@ function memberRef(id, member) {
 function selectionsOf(reply) {
   return "members" in reply ? reply.members : [reply];
 }
-var QUESTION_STATUSES, ORIGIN_TOOLS, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var QUESTION_STATUSES, TRANSITIONS, ORIGIN_TOOLS, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
     QUESTION_STATUSES = ["pending", "answered", "delivered", "cancelled", "dismissed", "expired"];
+    TRANSITIONS = {
+      pending: ["answered", "cancelled", "dismissed", "expired"],
+      answered: ["delivered"],
+      delivered: [],
+      cancelled: [],
+      dismissed: [],
+      expired: []
+    };
     ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
     PLATFORMS = ["slack", "discord", "web"];
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
@@ -941,382 +952,6 @@ var init_http_store = __esm({
   }
 });
 
-// src/core/invalid-answer-error.ts
-var InvalidAnswerError;
-var init_invalid_answer_error = __esm({
-  "src/core/invalid-answer-error.ts"() {
-    "use strict";
-    InvalidAnswerError = class extends Error {
-      name = "InvalidAnswerError";
-    };
-  }
-});
-
-// src/core/reply.ts
-function checkReply2(question, reply) {
-  const items = itemsOf(question);
-  if (question.members === void 0) {
-    if ("members" in reply) {
-      return { ok: false, reason: `Expected one selection for #${question.id}, got one per member of a set` };
-    }
-    const checked = checkAnswer(question, reply);
-    return checked.ok ? { ok: true, reply: checked.selection } : checked;
-  }
-  if (!("members" in reply)) {
-    return { ok: false, reason: `Expected a selection for each of the ${items.length} questions of #${question.id}` };
-  }
-  if (reply.members.length !== items.length) {
-    return {
-      ok: false,
-      reason: `Expected ${items.length} selections for the set #${question.id}, got ${reply.members.length}`
-    };
-  }
-  const members = [];
-  for (const [index, member] of question.members.entries()) {
-    const checked = checkAnswer(member, reply.members[index] ?? { choices: [], other: false });
-    if (!checked.ok)
-      return { ok: false, reason: `${memberRef(question.id, index)} (${member.topic}): ${checked.reason}` };
-    members.push(checked.selection);
-  }
-  return { ok: true, reply: { members } };
-}
-function answerOf(question, reply, meta) {
-  const checked = checkReply2(question, reply);
-  if (!checked.ok) throw new InvalidAnswerError(checked.reason);
-  const answer = { ...checked.reply, ...meta };
-  const length = deliveryEntryLength({ ...question, status: "answered", answer });
-  const budget = deliveryEntriesBudget();
-  if (length > budget) {
-    throw new InvalidAnswerError(
-      `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
-    );
-  }
-  return answer;
-}
-var init_reply = __esm({
-  "src/core/reply.ts"() {
-    "use strict";
-    init_answer();
-    init_delivery_note();
-    init_invalid_answer_error();
-    init_question();
-  }
-});
-
-// src/core/inbox.ts
-function shownSelection(item, draft) {
-  if (draft !== void 0) return draft;
-  return { choices: [...item.recommended ?? []], other: false };
-}
-var init_inbox = __esm({
-  "src/core/inbox.ts"() {
-    "use strict";
-    init_answer();
-    init_question();
-    init_reply();
-  }
-});
-
-// src/store/drafts.ts
-function personKey(person, member) {
-  const key = `${person.platform}:${person.userId}`;
-  return member === void 0 ? key : `${key}#${member + 1}`;
-}
-function draftItem(question, member) {
-  if (question.members === void 0) {
-    if (member !== void 0) throw new InvalidAnswerError(`Expected no member for #${question.id}: it is not a set`);
-    return question;
-  }
-  const item = member === void 0 ? void 0 : question.members[member];
-  if (item === void 0 || member === void 0) {
-    throw new InvalidAnswerError(
-      `Expected one of the ${question.members.length} questions of the set #${question.id}, got ${member === void 0 ? "none" : `#${question.id}.${member + 1}`}`
-    );
-  }
-  return item;
-}
-function checkDraftChange(question, change) {
-  const item = draftItem(question, change.member);
-  const where = change.member === void 0 ? `#${question.id}` : memberRef(question.id, change.member);
-  const labels = item.options.map((o) => o.label);
-  let pick;
-  if (change.pick !== void 0) {
-    const { choices, other } = change.pick;
-    if (choices.some((choice) => !labels.includes(choice))) {
-      throw new InvalidAnswerError(`Expected choices among the options of ${where}, got one that is not`);
-    }
-    if (!item.multiSelect && choices.length + (other ? 1 : 0) > 1) {
-      throw new InvalidAnswerError(`Expected at most one pick for ${where} (not multi-select)`);
-    }
-    pick = { choices: labels.filter((label) => choices.includes(label)), other };
-  }
-  const notes = change.notes?.trim();
-  if (notes !== void 0 && notes.length > NOTES_MAX) {
-    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
-  }
-  let choiceNotes;
-  if (change.choiceNotes !== void 0) {
-    const checked = checkChoiceNotes(item, labels, new Set(labels), change.choiceNotes);
-    if (typeof checked === "string") throw new InvalidAnswerError(`${checked} (${where})`);
-    choiceNotes = change.choiceNotes.map(({ choice, notes: text }) => ({ choice, notes: text.trim() }));
-  }
-  return {
-    ...change.member !== void 0 ? { member: change.member } : {},
-    ...pick !== void 0 ? { pick } : {},
-    ...notes !== void 0 ? { notes } : {},
-    ...choiceNotes !== void 0 ? { choiceNotes } : {}
-  };
-}
-function draftBase(item) {
-  const { choices, other } = shownSelection(item);
-  return { choices, other };
-}
-function mergeDraft(item, stored, change, now) {
-  const pick = change.pick ?? stored ?? draftBase(item);
-  const notes = change.notes ?? stored?.notes;
-  const byChoice = new Map((stored?.choiceNotes ?? []).map(({ choice, notes: text }) => [choice, text]));
-  for (const { choice, notes: text } of change.choiceNotes ?? []) byChoice.set(choice, text);
-  const choiceNotes = item.options.flatMap(({ label }) => {
-    const text = byChoice.get(label);
-    return text ? [{ choice: label, notes: text }] : [];
-  });
-  return {
-    choices: [...pick.choices],
-    other: pick.other,
-    ...notes ? { notes } : {},
-    ...choiceNotes.length > 0 ? { choiceNotes } : {},
-    updatedAt: now
-  };
-}
-function parseDraft(text, where) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
-  }
-  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string") && (value.choiceNotes === void 0 || Array.isArray(value.choiceNotes) && value.choiceNotes.every(
-    (entry) => entry !== null && typeof entry === "object" && typeof entry.choice === "string" && typeof entry.notes === "string"
-  ))) {
-    return value;
-  }
-  throw unreadableDraft(where);
-}
-function unreadableDraft(where) {
-  return new CorruptRecordError(
-    where,
-    "draft: expected {choices: string[], other: boolean, notes?, choiceNotes?: {choice, notes}[], updatedAt}"
-  );
-}
-function byBlockingThenId(a, b) {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
-}
-function byBlockingThenAge(a, b) {
-  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
-}
-var init_drafts = __esm({
-  "src/store/drafts.ts"() {
-    "use strict";
-    init_answer();
-    init_inbox();
-    init_invalid_answer_error();
-    init_limits();
-    init_question();
-    init_corrupt_record_error();
-  }
-});
-
-// src/store/port.ts
-var EVENT_TYPES;
-var init_port = __esm({
-  "src/store/port.ts"() {
-    "use strict";
-    EVENT_TYPES = [
-      "parked",
-      "answered",
-      "cancelled",
-      "dismissed",
-      "expired",
-      "delivered",
-      "reminded"
-    ];
-  }
-});
-
-// src/store/failed-events.ts
-function failedRecord(event, failure2, now) {
-  return {
-    type: event.type,
-    project: event.project,
-    questionId: event.questionId,
-    at: event.at,
-    attempts: failure2.attempts,
-    error: failure2.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
-    failedAt: now
-  };
-}
-function readFailedRecord(group, eventId, value) {
-  let o;
-  try {
-    const parsed = typeof value === "string" ? JSON.parse(value) : value;
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
-    o = parsed;
-  } catch {
-    return void 0;
-  }
-  const { type, project, questionId, at, attempts, error, failedAt } = o;
-  if (typeof type !== "string" || !EVENT_TYPES.includes(type) || typeof project !== "string" || !Number.isSafeInteger(questionId) || !Number.isSafeInteger(at) || !Number.isSafeInteger(attempts) || typeof error !== "string" || !Number.isSafeInteger(failedAt)) {
-    return void 0;
-  }
-  return {
-    group,
-    event: { eventId, type, project, questionId, at },
-    attempts,
-    error,
-    failedAt
-  };
-}
-function newestFirst(events, count) {
-  return [...events].sort((a, b) => b.failedAt - a.failedAt).slice(0, count);
-}
-var ERROR_MAX;
-var init_failed_events = __esm({
-  "src/store/failed-events.ts"() {
-    "use strict";
-    init_port();
-    ERROR_MAX = 80;
-  }
-});
-
-// src/core/question-ref.ts
-function projectTag(project) {
-  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
-}
-var import_node_crypto;
-var init_question_ref = __esm({
-  "src/core/question-ref.ts"() {
-    "use strict";
-    import_node_crypto = require("node:crypto");
-  }
-});
-
-// src/store/paging.ts
-function pad(value, digits) {
-  return String(Math.max(0, Math.trunc(value))).padStart(digits, "0");
-}
-function pendingKey(isBlocking, createdAt, id) {
-  return `${isBlocking ? "0" : "1"}${pad(createdAt, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
-}
-function closedKey(closedAt2, id) {
-  return `${pad(closedAt2, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
-}
-function closedSinceKey(since) {
-  return pad(since, TIME_DIGITS);
-}
-function closedAtOf(question) {
-  if (question.status === "pending") return void 0;
-  return question.answer?.at ?? question.closure?.at ?? question.deliveredAt ?? question.createdAt;
-}
-function viewKey(view, question) {
-  if (view === "pending") {
-    return question.status === "pending" ? pendingKey(question.isBlocking, question.createdAt, question.id) : void 0;
-  }
-  if (view === "answered" && question.status !== "answered" && question.status !== "delivered") return void 0;
-  const at = closedAtOf(question);
-  return at === void 0 ? void 0 : closedKey(at, question.id);
-}
-function parseCursor(view, text) {
-  const match = text === void 0 ? null : CURSOR.exec(text);
-  const key = match?.[1];
-  const tag = match?.[2];
-  if (key === void 0 || tag === void 0) return void 0;
-  const length = view === "pending" ? 1 + TIME_DIGITS + ID_DIGITS : TIME_DIGITS + ID_DIGITS;
-  if (key.length !== length || view === "pending" && key[0] !== "0" && key[0] !== "1") return void 0;
-  return { key, tag };
-}
-function formatCursor(cursor) {
-  return `${cursor.key}.${cursor.tag}`;
-}
-function comesBefore(view, a, b) {
-  const ascending = a.key < b.key || a.key === b.key && a.tag < b.tag;
-  const same = a.key === b.key && a.tag === b.tag;
-  if (same) return false;
-  return view === "pending" ? ascending : !ascending;
-}
-function sortInView(view, entries) {
-  return entries.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
-}
-function viewStatuses(view) {
-  if (view === "pending") return ["pending"];
-  if (view === "answered") return ["answered", "delivered"];
-  return QUESTION_STATUSES.filter((status) => status !== "pending");
-}
-function parseListCursor(text) {
-  const match = text === void 0 ? null : /^([01])\.(\d{1,12})$/.exec(text);
-  if (!match?.[1] || !match[2]) return void 0;
-  return { blockingFirst: match[1] === "0" ? 0 : 1, id: Number(match[2]) };
-}
-function formatListCursor(question) {
-  return `${question.isBlocking ? "0" : "1"}.${question.id}`;
-}
-var TIME_DIGITS, ID_DIGITS, CURSOR;
-var init_paging = __esm({
-  "src/store/paging.ts"() {
-    "use strict";
-    init_question();
-    init_question_ref();
-    TIME_DIGITS = 15;
-    ID_DIGITS = 12;
-    CURSOR = /^(\d{27,28})\.([A-Za-z0-9_-]{16})$/;
-  }
-});
-
-// src/store/surface-faults.ts
-function faultRecord(fault, now) {
-  return {
-    group: fault.group.slice(0, 100),
-    ...fault.channel !== void 0 && fault.channel !== "" ? { channel: fault.channel.slice(0, 100) } : {},
-    error: fault.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX2) || "error",
-    fix: fault.fix.replace(/[\r\n\u2028\u2029]+/g, " ").slice(0, FIX_MAX),
-    since: now
-  };
-}
-function readFaultRecord(value) {
-  let o;
-  try {
-    const parsed = typeof value === "string" ? JSON.parse(value) : value;
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
-    o = parsed;
-  } catch {
-    return void 0;
-  }
-  const { group, channel, error, fix, since } = o;
-  if (typeof group !== "string" || channel !== void 0 && channel !== null && typeof channel !== "string" || typeof error !== "string" || typeof fix !== "string" || !Number.isSafeInteger(since)) {
-    return void 0;
-  }
-  return {
-    group,
-    ...typeof channel === "string" && channel !== "" ? { channel } : {},
-    error,
-    fix,
-    since
-  };
-}
-function faultOrder(a, b) {
-  if (a.group !== b.group) return a.group < b.group ? -1 : 1;
-  const x = a.channel ?? "";
-  const y = b.channel ?? "";
-  return x === y ? 0 : x < y ? -1 : 1;
-}
-var ERROR_MAX2, FIX_MAX;
-var init_surface_faults = __esm({
-  "src/store/surface-faults.ts"() {
-    "use strict";
-    ERROR_MAX2 = 80;
-    FIX_MAX = 300;
-  }
-});
-
 // src/store/redis/unroutable-command-error.ts
 var UnroutableCommandError;
 var init_unroutable_command_error = __esm({
@@ -1757,292 +1392,15 @@ var init_cluster_connection = __esm({
   }
 });
 
-// src/store/redis/hints.ts
-var FULL_PASS_MS, StreamHints;
-var init_hints = __esm({
-  "src/store/redis/hints.ts"() {
+// src/core/question-ref.ts
+function projectTag(project) {
+  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
+}
+var import_node_crypto;
+var init_question_ref = __esm({
+  "src/core/question-ref.ts"() {
     "use strict";
-    FULL_PASS_MS = 5e3;
-    StreamHints = class {
-      #subscribe;
-      #fullPassMs;
-      /** Project tags hinted since their stream was last read. */
-      #hinted = /* @__PURE__ */ new Set();
-      #fullPassDue = true;
-      #lastFullPass = 0;
-      #subscription;
-      #subscribing;
-      #wake;
-      #closed = false;
-      constructor(subscribe, fullPassMs = FULL_PASS_MS) {
-        this.#subscribe = subscribe;
-        this.#fullPassMs = fullPassMs;
-      }
-      /** Subscribe if not subscribed (again after a lost subscription); a failure leaves the periodic full pass. */
-      async subscribe() {
-        if (this.#subscription?.isOpen || this.#closed) return;
-        this.#subscribing ??= (async () => {
-          try {
-            this.#subscription = await this.#subscribe({
-              onMessage: (tag) => {
-                this.#hinted.add(tag);
-                this.#wake?.();
-              },
-              onReady: () => {
-                this.#fullPassDue = true;
-                this.#wake?.();
-              }
-            });
-            if (this.#closed) this.#subscription.close();
-          } catch {
-          } finally {
-            this.#subscribing = void 0;
-          }
-        })();
-        await this.#subscribing;
-      }
-      /** The streams to read now: every one on a full pass, else those hinted since the last call. */
-      due(streams) {
-        const now = Date.now();
-        if (this.#fullPassDue || now - this.#lastFullPass >= this.#fullPassMs) {
-          this.#fullPassDue = false;
-          this.#lastFullPass = now;
-          this.#hinted.clear();
-          return [...streams];
-        }
-        const due = streams.filter((stream) => this.#hinted.has(stream.tag));
-        this.#hinted.clear();
-        return due;
-      }
-      /** Read this stream again next time (a full batch may have left more behind). */
-      again(tag) {
-        this.#hinted.add(tag);
-      }
-      /** Until a hint (or a new subscription) arrives, the next full pass is due, `ms` passed, or `close`. */
-      async wait(ms) {
-        if (this.#hinted.size > 0 || this.#fullPassDue || this.#closed) return;
-        const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
-        await new Promise((resolve3) => {
-          const done = () => {
-            clearTimeout(timer);
-            this.#wake = void 0;
-            resolve3();
-          };
-          const timer = setTimeout(done, Math.min(ms, untilFullPass));
-          this.#wake = done;
-        });
-      }
-      close() {
-        this.#closed = true;
-        this.#subscription?.close();
-        this.#wake?.();
-      }
-    };
-  }
-});
-
-// src/store/redis/events.ts
-function isEventType(value) {
-  return EVENT_TYPES.includes(value ?? "");
-}
-function tagOf(streamKey) {
-  return streamKey.slice(streamKey.indexOf("{") + 1, streamKey.indexOf("}"));
-}
-function parseStreamReply(reply, projectOf) {
-  if (reply === null || typeof reply !== "object") return [];
-  const streams = Array.isArray(reply) ? reply : Object.entries(reply);
-  const events = [];
-  for (const [streamKey, entries] of streams) {
-    for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
-  }
-  return events;
-}
-function parseEntry(streamKey, entryId, flat, projectOf) {
-  const fields = {};
-  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields[String(flat[i])] = String(flat[i + 1]);
-  const project = fields.project ?? projectOf(streamKey);
-  const type = fields.type;
-  const questionId = Number(fields.id);
-  if (!isEventType(type) || project === void 0 || !Number.isInteger(questionId)) {
-    return [];
-  }
-  return [
-    {
-      eventId: `${tagOf(streamKey)}/${entryId}`,
-      entryId,
-      streamKey,
-      type,
-      project,
-      questionId,
-      at: Number(fields.at)
-    }
-  ];
-}
-function fieldsOf(reply) {
-  if (Array.isArray(reply)) {
-    const fields = {};
-    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
-    return fields;
-  }
-  return reply !== null && typeof reply === "object" ? reply : {};
-}
-function entryIdBefore(id) {
-  const [ms = "0", seq = "0"] = id.split("-");
-  if (BigInt(seq) > 0n) return `${ms}-${BigInt(seq) - 1n}`;
-  if (BigInt(ms) > 0n) return `${BigInt(ms) - 1n}-18446744073709551615`;
-  return "0";
-}
-function strip(event) {
-  return {
-    eventId: event.eventId,
-    type: event.type,
-    project: event.project,
-    questionId: event.questionId,
-    at: event.at
-  };
-}
-var RedisEventConsumer;
-var init_events = __esm({
-  "src/store/redis/events.ts"() {
-    "use strict";
-    init_port();
-    init_hints();
-    RedisEventConsumer = class {
-      #o;
-      #grouped = /* @__PURE__ */ new Set();
-      #streamByTag = /* @__PURE__ */ new Map();
-      /** Cluster: which streams to read next (hints.ts). */
-      #hints;
-      #closed = false;
-      constructor(options) {
-        this.#o = options;
-        this.#hints = options.hints && new StreamHints(options.hints, options.fullPassMs);
-      }
-      /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
-      async #streams() {
-        const keys = await this.#o.streams();
-        for (const project of keys) {
-          if (this.#grouped.has(project.events)) continue;
-          try {
-            const start = await this.#startOf(project.events);
-            await this.#o.client.sendCommand(["XGROUP", "CREATE", project.events, this.#o.group, start, "MKSTREAM"]);
-          } catch (error) {
-            if (!(error instanceof Error && error.message.startsWith("BUSYGROUP"))) throw error;
-          }
-          this.#grouped.add(project.events);
-          this.#streamByTag.set(project.tag, project.events);
-        }
-        return [...this.#grouped];
-      }
-      /** Where this group starts on a stream: `0`, or where the inherited group got to (see `ConsumerOptions`). */
-      async #startOf(stream) {
-        const from = this.#o.inheritFrom;
-        if (from === void 0) return "0";
-        let groups;
-        try {
-          groups = await this.#o.client.sendCommand(["XINFO", "GROUPS", stream]);
-        } catch {
-          return "0";
-        }
-        const inherited = (Array.isArray(groups) ? groups : []).map(fieldsOf).find((g) => g.name === from);
-        if (!inherited) return "0";
-        const summary = await this.#o.client.sendCommand(["XPENDING", stream, from]);
-        const oldestPending = Number(summary?.[0] ?? 0) > 0 ? summary[1] : void 0;
-        if (typeof oldestPending === "string") return entryIdBefore(oldestPending);
-        return typeof inherited["last-delivered-id"] === "string" ? inherited["last-delivered-id"] : "0";
-      }
-      async read(options = {}) {
-        if (this.#hints) return this.#readEach(options, this.#hints);
-        const streams = await this.#streams();
-        const blockMs = options.blockMs ?? 0;
-        if (streams.length === 0) {
-          if (blockMs > 0) await new Promise((resolve3) => setTimeout(resolve3, Math.min(blockMs, 250)));
-          return [];
-        }
-        const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
-        if (blockMs > 0) command.push("BLOCK", String(blockMs));
-        command.push("STREAMS", ...streams, ...streams.map(() => ">"));
-        const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
-        return parseStreamReply(await connection.sendCommand(command), () => void 0).map(strip);
-      }
-      /** Cluster: the hinted streams (all of them on a full pass), one command each; waiting means waiting for a hint. */
-      async #readEach(options, hints) {
-        await hints.subscribe();
-        const blockMs = options.blockMs ?? 0;
-        const count = options.count ?? 100;
-        const events = await this.#readDue(count, hints);
-        if (events.length > 0 || blockMs <= 0 || this.#closed) return events;
-        await hints.wait(blockMs);
-        return this.#closed ? [] : this.#readDue(count, hints);
-      }
-      async #readDue(count, hints) {
-        await this.#streams();
-        const due = hints.due([...this.#streamByTag].map(([tag, key]) => ({ tag, key })));
-        const replies = await Promise.all(
-          due.map(
-            ({ key }) => this.#o.client.sendCommand([
-              "XREADGROUP",
-              "GROUP",
-              this.#o.group,
-              this.#o.consumer,
-              "COUNT",
-              String(count),
-              "STREAMS",
-              key,
-              ">"
-            ])
-          )
-        );
-        const events = [];
-        replies.forEach((reply, i) => {
-          const read = parseStreamReply(reply, () => void 0);
-          if (read.length >= count) hints.again(due[i]?.tag ?? "");
-          events.push(...read.map(strip));
-        });
-        return events;
-      }
-      async reclaim(minIdleMs, count = 100) {
-        const claimed = [];
-        for (const stream of await this.#streams()) {
-          let cursor = "0-0";
-          do {
-            const reply = await this.#o.client.sendCommand([
-              "XAUTOCLAIM",
-              stream,
-              this.#o.group,
-              this.#o.consumer,
-              String(minIdleMs),
-              cursor,
-              "COUNT",
-              String(count)
-            ]);
-            cursor = reply[0];
-            for (const [entryId, flat] of reply[1] ?? []) {
-              claimed.push(...parseEntry(stream, entryId, flat, () => void 0).map(strip));
-            }
-          } while (cursor !== "0-0" && claimed.length < count);
-        }
-        return claimed;
-      }
-      async ack(events) {
-        const byStream = /* @__PURE__ */ new Map();
-        for (const event of events) {
-          const slash = event.eventId.indexOf("/");
-          const stream = this.#streamByTag.get(event.eventId.slice(0, slash));
-          if (!stream) continue;
-          byStream.set(stream, [...byStream.get(stream) ?? [], event.eventId.slice(slash + 1)]);
-        }
-        for (const [stream, ids] of byStream) {
-          await this.#o.client.sendCommand(["XACK", stream, this.#o.group, ...ids]);
-        }
-      }
-      async close() {
-        this.#closed = true;
-        this.#hints?.close();
-        this.#o.blocking.close();
-        this.#o.onClose();
-      }
-    };
+    import_node_crypto = require("node:crypto");
   }
 });
 
@@ -2454,12 +1812,46 @@ var init_record = __esm({
   }
 });
 
+// src/store/redis/lua-includes.ts
+function isPlainPath(path) {
+  return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
+}
+function resolveIncludes(name, source, read) {
+  const included = /* @__PURE__ */ new Set();
+  const expand = (text, chain) => text.replace(INCLUDE, (_line, path) => {
+    if (!isPlainPath(path)) throw new Error(`${name}.lua: @include "${path}" is not a path under lua/`);
+    if (chain.includes(path))
+      throw new Error(`${name}.lua: @include "${path}" includes itself (${chain.join(" → ")})`);
+    if (included.has(path)) return `-- (${path} is included above)`;
+    included.add(path);
+    let body;
+    try {
+      body = read(path);
+    } catch (error) {
+      throw new Error(`${name}.lua: @include "${path}" cannot be read`, { cause: error });
+    }
+    return `-- ${path}.lua
+${expand(body, [...chain, path]).trimEnd()}`;
+  });
+  return expand(source, []);
+}
+var INCLUDE;
+var init_lua_includes = __esm({
+  "src/store/redis/lua-includes.ts"() {
+    "use strict";
+    INCLUDE = /^---\s*@include\s+"([^"]+)"\s*$/gm;
+  }
+});
+
 // src/store/redis/scripts.ts
+function readLua(path) {
+  return (0, import_node_fs2.readFileSync)(new URL(`./lua/${path}.lua`, __askLaterUrl), "utf8");
+}
 function load(file) {
   let loaded;
   const get = () => {
     if (!loaded) {
-      const source = (0, import_node_fs2.readFileSync)(new URL(`./lua/${file}.lua`, __askLaterUrl), "utf8");
+      const source = resolveIncludes(file, readLua(file), readLua);
       loaded = { source, sha: (0, import_node_crypto2.createHash)("sha1").update(source).digest("hex") };
     }
     return loaded;
@@ -2481,6 +1873,7 @@ var init_scripts = __esm({
     "use strict";
     import_node_crypto2 = require("node:crypto");
     import_node_fs2 = require("node:fs");
+    init_lua_includes();
     scripts = {
       park: load("park-5"),
       answer: load("answer-10"),
@@ -2522,6 +1915,894 @@ var init_scripts = __esm({
   }
 });
 
+// src/store/redis/context.ts
+function isConnectionError(error) {
+  if (!(error instanceof Error)) return false;
+  const names = [
+    "ClientClosedError",
+    "ClientOfflineError",
+    "SocketClosedUnexpectedlyError",
+    "ConnectionTimeoutError",
+    // A connection of its own (a tail, a consumer) that could not be made: its first connect gives up at once.
+    "ReconnectStrategyError",
+    "SlotMovingError"
+  ];
+  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
+  const code = error.code;
+  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
+}
+function toStoreError(error) {
+  if (error instanceof StoreUnavailableError) return error;
+  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
+}
+var CACHE_MAX, SETTLE_ATTEMPTS, KEYS_CACHE_MAX, RedisContext;
+var init_context = __esm({
+  "src/store/redis/context.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_keys();
+    init_readiness();
+    init_record();
+    init_scripts();
+    init_slot_moving_error();
+    CACHE_MAX = 1e4;
+    SETTLE_ATTEMPTS = 16;
+    KEYS_CACHE_MAX = 1e5;
+    RedisContext = class {
+      client;
+      /** The client and the duplicates made for blocking reads: whether they take commands (`whenReady`). */
+      connections;
+      options;
+      prefix;
+      /** The keys outside any project. */
+      global;
+      now;
+      /** Approximate cap of each project's event stream, as the scripts take it. */
+      maxLen;
+      #knownProjects = /* @__PURE__ */ new Set();
+      #keyCache = /* @__PURE__ */ new Map();
+      // small entries: KEYS_CACHE_MAX
+      /**
+       * Questions as last read or parked, by `project\0id`, used only for what never changes after parking (the
+       * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
+       * answers has usually read the question already (the bridge rendered it). States always come from Redis.
+       */
+      #specCache = /* @__PURE__ */ new Map();
+      constructor(client, options) {
+        this.client = client;
+        this.connections = new StoreConnections(client);
+        this.options = options;
+        this.prefix = options.prefix ?? "al";
+        this.global = globalKeys(this.prefix);
+        this.now = options.now ?? Date.now;
+        this.maxLen = String(options.eventStreamMaxLen ?? 1e4);
+      }
+      keys(project) {
+        let keys = this.#keyCache.get(project);
+        if (!keys) {
+          if (this.#keyCache.size >= KEYS_CACHE_MAX) this.#keyCache.clear();
+          keys = new ProjectKeys(this.prefix, project);
+          this.#keyCache.set(project, keys);
+        }
+        return keys;
+      }
+      /** Keep a question's unchanging parts for later calls about it; returns it. */
+      remember(question) {
+        const key = `${question.project}\0${question.id}`;
+        if (!this.#specCache.has(key)) {
+          if (this.#specCache.size >= CACHE_MAX) {
+            const oldest = this.#specCache.keys().next();
+            if (!oldest.done) this.#specCache.delete(oldest.value);
+          }
+          this.#specCache.set(key, question);
+        }
+        return question;
+      }
+      /** The question's unchanging parts: from the cache, else read (and remembered). */
+      async spec(project, id) {
+        return this.#specCache.get(`${project}\0${id}`) ?? await this.get(project, id);
+      }
+      /** Run a call's work, connection failures as `StoreUnavailableError`. */
+      async run(work) {
+        try {
+          return await work();
+        } catch (error) {
+          throw toStoreError(error);
+        }
+      }
+      /** A record (HGETALL) as a question, remembered. Throws `CorruptRecordError`. */
+      read(reply, where) {
+        return this.remember(questionFromHash(hashFromFlat(reply), where));
+      }
+      /** A hash's fields; undefined when the key does not exist. */
+      async hash(key) {
+        const hash = hashFromFlat(await this.client.sendCommand(["HGETALL", key]));
+        return Object.keys(hash).length === 0 ? void 0 : hash;
+      }
+      /** One question as stored now (not mapped: callers run it inside `run`). */
+      async get(project, id) {
+        const hash = await this.hash(this.keys(project).question(id));
+        return hash && this.remember(questionFromHash(hash, `${project}#${id}`));
+      }
+      /** Run a script. */
+      async eval(script, keys, args) {
+        if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys`);
+        const tail = [String(keys.length), ...keys, ...args.map(String)];
+        try {
+          return await this.client.sendCommand(["EVALSHA", script.sha, ...tail]);
+        } catch (error) {
+          if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
+            return this.client.sendCommand(["EVAL", script.source, ...tail]);
+          }
+          throw error;
+        }
+      }
+      /**
+       * What a script that reads the records an index names does with one that is absent: in a Redis Cluster the slot
+       * may be migrating (the record is on the other node for now), so it answers SLOT_MOVING and writes nothing; on
+       * one server the record is gone.
+       */
+      get missing() {
+        return this.client.isCluster ? "wait" : "gone";
+      }
+      /** `eval`, again after a back-off while the script answers SLOT_MOVING (bounded: then SlotMovingError). */
+      async evalSettled(script, keys, args) {
+        for (let attempt = 1; ; attempt++) {
+          const reply = await this.eval(script, keys, args);
+          if (reply !== SLOT_MOVING) return reply;
+          if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
+          await new Promise((resolve3) => setTimeout(resolve3, Math.min(10 * 2 ** (attempt - 1), 250)));
+        }
+      }
+      /** Record the project in `projects` (tag → name), once per process. */
+      async registerProject(keys) {
+        if (this.#knownProjects.has(keys.tag)) return;
+        await this.client.sendCommand(["HSETNX", this.global.projects, keys.tag, keys.project]);
+        this.#knownProjects.add(keys.tag);
+      }
+      /**
+       * Cluster only: tell event consumers that this project's stream has something new (consumer.ts), once the
+       * transition is written. A lost hint only delays consumers until their next full pass, so it never fails a call.
+       */
+      async hint(keys) {
+        if (!this.client.isCluster) return;
+        await this.client.sendCommand(["PUBLISH", this.global.hints, keys.tag]).catch(() => void 0);
+      }
+      /** Every project that ever parked: tag → project name. */
+      async projects() {
+        const reply = await this.client.sendCommand(["HGETALL", this.global.projects]);
+        return new Map(Object.entries(hashFromFlat(reply)));
+      }
+      /** A connection of its own for a blocking read, followed by `whenReady`. */
+      async duplicate() {
+        return this.connections.add(await this.client.duplicate());
+      }
+      /** Cluster only: how readers of every project's stream learn which streams to read (hints.ts). */
+      hintOptions() {
+        if (!this.client.isCluster) return {};
+        return {
+          hints: (listener) => this.client.subscribe(this.global.hints, listener),
+          ...this.options.eventFullPassMs !== void 0 ? { fullPassMs: this.options.eventFullPassMs } : {}
+        };
+      }
+    };
+  }
+});
+
+// src/store/shared.ts
+function claimedIds(claim, only) {
+  const ids = claim.questions.map((q) => q.id);
+  return only ? ids.filter((id) => only.includes(id)) : ids;
+}
+function readEach(records, read, onCorrupt) {
+  const questions = [];
+  for (const record2 of records) {
+    try {
+      const question = read(record2);
+      if (question !== void 0) questions.push(question);
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      onCorrupt?.(error);
+    }
+  }
+  return questions;
+}
+function expiryOf(spec, now) {
+  return spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+}
+function parkedQuestion(project, id, spec, now) {
+  const expiresAt = expiryOf(spec, now);
+  return {
+    ...spec,
+    project,
+    id,
+    status: "pending",
+    createdAt: now,
+    ...expiresAt === void 0 ? {} : { expiresAt },
+    messages: []
+  };
+}
+function refusal(question, target, now) {
+  if (!canTransition(question.status, target)) {
+    return question.status === "answered" || question.status === "delivered" ? "already-answered" : "not-pending";
+  }
+  if (question.expiresAt !== void 0 && question.expiresAt <= now) return "past-expiry";
+  return void 0;
+}
+function tallyCounts(rows) {
+  const counts = Object.fromEntries(QUESTION_STATUSES.map((status) => [status, { blocking: 0, canWait: 0 }]));
+  for (const row of rows) {
+    const entry = counts[row.status];
+    if (!entry) continue;
+    if (row.blocking) entry.blocking += row.n;
+    else entry.canWait += row.n;
+  }
+  return counts;
+}
+var RETENTION_MS;
+var init_shared = __esm({
+  "src/store/shared.ts"() {
+    "use strict";
+    init_question();
+    init_corrupt_record_error();
+    RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
+  }
+});
+
+// src/store/redis/delivery.ts
+var import_node_crypto3, RedisDelivery;
+var init_delivery = __esm({
+  "src/store/redis/delivery.ts"() {
+    "use strict";
+    import_node_crypto3 = require("node:crypto");
+    init_shared();
+    init_scripts();
+    RedisDelivery = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      claimUndelivered(project, options) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const claimId = (0, import_node_crypto3.randomUUID)();
+          const now = x.now();
+          const reply = await x.evalSettled(
+            scripts.claim,
+            [keys.outbox],
+            [
+              keys.base,
+              now,
+              options.budget,
+              claimId,
+              now + options.leaseMs,
+              options.blockingOnly ? "blocking" : "",
+              x.missing,
+              options.questionId === void 0 ? "" : String(options.questionId)
+            ]
+          );
+          const questions = [];
+          try {
+            for (let i = 1; i + 1 < reply.length; i += 2) questions.push(x.read(reply[i + 1], `${project}#${reply[i]}`));
+          } catch (error) {
+            const ids = reply.filter((_, i) => i % 2 === 1).map(String);
+            await x.evalSettled(scripts.release, [keys.outbox], [keys.base, x.missing, claimId, ...ids]).catch(() => void 0);
+            throw error;
+          }
+          return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
+        });
+      }
+      waitingOutcomes(project, options = {}) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const reply = await x.evalSettled(
+            scripts.waiting,
+            [keys.outbox],
+            [keys.base, x.now(), options.blockingOnly ? "blocking" : "", x.missing]
+          );
+          const questions = [];
+          for (let i = 0; i + 1 < reply.length; i += 2) questions.push(x.read(reply[i + 1], `${project}#${reply[i]}`));
+          return questions;
+        });
+      }
+      confirmClaim(project, claim, ids) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const reply = await x.evalSettled(
+            scripts.confirm,
+            [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
+            [keys.base, x.now(), claim.claimId, x.maxLen, claim.via, x.missing, ...claimedIds(claim, ids)]
+          );
+          if (reply.length > 0) await x.hint(keys);
+          return reply.map(Number).sort((a, b) => a - b);
+        });
+      }
+      releaseClaim(project, claim, ids) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          await x.evalSettled(
+            scripts.release,
+            [keys.outbox],
+            [keys.base, x.missing, claim.claimId, ...claimedIds(claim, ids)]
+          );
+        });
+      }
+      markDelivered(project, id, via = "tool-result") {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const code = Number(
+            await x.eval(
+              scripts.deliver,
+              [keys.question(id), keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
+              [id, x.now(), x.maxLen, via]
+            )
+          );
+          if (code === DeliverCode.delivered) {
+            await x.hint(keys);
+            return "delivered";
+          }
+          return code === DeliverCode.leased ? "leased" : "not-waiting";
+        });
+      }
+    };
+  }
+});
+
+// src/core/invalid-answer-error.ts
+var InvalidAnswerError;
+var init_invalid_answer_error = __esm({
+  "src/core/invalid-answer-error.ts"() {
+    "use strict";
+    InvalidAnswerError = class extends Error {
+      name = "InvalidAnswerError";
+    };
+  }
+});
+
+// src/core/reply.ts
+function checkReply2(question, reply) {
+  const items = itemsOf(question);
+  if (question.members === void 0) {
+    if ("members" in reply) {
+      return { ok: false, reason: `Expected one selection for #${question.id}, got one per member of a set` };
+    }
+    const checked = checkAnswer(question, reply);
+    return checked.ok ? { ok: true, reply: checked.selection } : checked;
+  }
+  if (!("members" in reply)) {
+    return { ok: false, reason: `Expected a selection for each of the ${items.length} questions of #${question.id}` };
+  }
+  if (reply.members.length !== items.length) {
+    return {
+      ok: false,
+      reason: `Expected ${items.length} selections for the set #${question.id}, got ${reply.members.length}`
+    };
+  }
+  const members = [];
+  for (const [index, member] of question.members.entries()) {
+    const checked = checkAnswer(member, reply.members[index] ?? { choices: [], other: false });
+    if (!checked.ok)
+      return { ok: false, reason: `${memberRef(question.id, index)} (${member.topic}): ${checked.reason}` };
+    members.push(checked.selection);
+  }
+  return { ok: true, reply: { members } };
+}
+function answerOf(question, reply, meta) {
+  const checked = checkReply2(question, reply);
+  if (!checked.ok) throw new InvalidAnswerError(checked.reason);
+  const answer = { ...checked.reply, ...meta };
+  const length = deliveryEntryLength({ ...question, status: "answered", answer });
+  const budget = deliveryEntriesBudget();
+  if (length > budget) {
+    throw new InvalidAnswerError(
+      `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
+    );
+  }
+  return answer;
+}
+var init_reply = __esm({
+  "src/core/reply.ts"() {
+    "use strict";
+    init_answer();
+    init_delivery_note();
+    init_invalid_answer_error();
+    init_question();
+  }
+});
+
+// src/core/inbox.ts
+function shownSelection(item, draft) {
+  if (draft !== void 0) return draft;
+  return { choices: [...item.recommended ?? []], other: false };
+}
+var init_inbox = __esm({
+  "src/core/inbox.ts"() {
+    "use strict";
+    init_answer();
+    init_question();
+    init_reply();
+  }
+});
+
+// src/store/drafts.ts
+function personKey(person, member) {
+  const key = `${person.platform}:${person.userId}`;
+  return member === void 0 ? key : `${key}#${member + 1}`;
+}
+function draftItem(question, member) {
+  if (question.members === void 0) {
+    if (member !== void 0) throw new InvalidAnswerError(`Expected no member for #${question.id}: it is not a set`);
+    return question;
+  }
+  const item = member === void 0 ? void 0 : question.members[member];
+  if (item === void 0 || member === void 0) {
+    throw new InvalidAnswerError(
+      `Expected one of the ${question.members.length} questions of the set #${question.id}, got ${member === void 0 ? "none" : `#${question.id}.${member + 1}`}`
+    );
+  }
+  return item;
+}
+function checkDraftChange(question, change) {
+  const item = draftItem(question, change.member);
+  const where = change.member === void 0 ? `#${question.id}` : memberRef(question.id, change.member);
+  const labels = item.options.map((o) => o.label);
+  let pick;
+  if (change.pick !== void 0) {
+    const { choices, other } = change.pick;
+    if (choices.some((choice) => !labels.includes(choice))) {
+      throw new InvalidAnswerError(`Expected choices among the options of ${where}, got one that is not`);
+    }
+    if (!item.multiSelect && choices.length + (other ? 1 : 0) > 1) {
+      throw new InvalidAnswerError(`Expected at most one pick for ${where} (not multi-select)`);
+    }
+    pick = { choices: labels.filter((label) => choices.includes(label)), other };
+  }
+  const notes = change.notes?.trim();
+  if (notes !== void 0 && notes.length > NOTES_MAX) {
+    throw new InvalidAnswerError(`Expected notes of at most ${NOTES_MAX} characters, got ${notes.length}`);
+  }
+  let choiceNotes;
+  if (change.choiceNotes !== void 0) {
+    const checked = checkChoiceNotes(item, labels, new Set(labels), change.choiceNotes);
+    if (typeof checked === "string") throw new InvalidAnswerError(`${checked} (${where})`);
+    choiceNotes = change.choiceNotes.map(({ choice, notes: text }) => ({ choice, notes: text.trim() }));
+  }
+  return {
+    ...change.member !== void 0 ? { member: change.member } : {},
+    ...pick !== void 0 ? { pick } : {},
+    ...notes !== void 0 ? { notes } : {},
+    ...choiceNotes !== void 0 ? { choiceNotes } : {}
+  };
+}
+function draftBase(item) {
+  const { choices, other } = shownSelection(item);
+  return { choices, other };
+}
+function mergeDraft(item, stored, change, now) {
+  const pick = change.pick ?? stored ?? draftBase(item);
+  const notes = change.notes ?? stored?.notes;
+  const byChoice = new Map((stored?.choiceNotes ?? []).map(({ choice, notes: text }) => [choice, text]));
+  for (const { choice, notes: text } of change.choiceNotes ?? []) byChoice.set(choice, text);
+  const choiceNotes = item.options.flatMap(({ label }) => {
+    const text = byChoice.get(label);
+    return text ? [{ choice: label, notes: text }] : [];
+  });
+  return {
+    choices: [...pick.choices],
+    other: pick.other,
+    ...notes ? { notes } : {},
+    ...choiceNotes.length > 0 ? { choiceNotes } : {},
+    updatedAt: now
+  };
+}
+function parseDraft(text, where) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CorruptRecordError(where, "draft: expected JSON", { cause: error });
+  }
+  if (value !== null && typeof value === "object" && Array.isArray(value.choices) && value.choices.every((c) => typeof c === "string") && typeof value.other === "boolean" && typeof value.updatedAt === "number" && (value.notes === void 0 || typeof value.notes === "string") && (value.choiceNotes === void 0 || Array.isArray(value.choiceNotes) && value.choiceNotes.every(
+    (entry) => entry !== null && typeof entry === "object" && typeof entry.choice === "string" && typeof entry.notes === "string"
+  ))) {
+    return value;
+  }
+  throw unreadableDraft(where);
+}
+function unreadableDraft(where) {
+  return new CorruptRecordError(
+    where,
+    "draft: expected {choices: string[], other: boolean, notes?, choiceNotes?: {choice, notes}[], updatedAt}"
+  );
+}
+function byBlockingThenId(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.id - b.id;
+}
+function byBlockingThenAge(a, b) {
+  return Number(b.isBlocking) - Number(a.isBlocking) || a.createdAt - b.createdAt || a.id - b.id;
+}
+var init_drafts = __esm({
+  "src/store/drafts.ts"() {
+    "use strict";
+    init_answer();
+    init_inbox();
+    init_invalid_answer_error();
+    init_limits();
+    init_question();
+    init_corrupt_record_error();
+  }
+});
+
+// src/store/redis/drafts.ts
+var RedisDrafts;
+var init_drafts2 = __esm({
+  "src/store/redis/drafts.ts"() {
+    "use strict";
+    init_drafts();
+    init_scripts();
+    RedisDrafts = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      saveDraft(project, id, person, change) {
+        const x = this.#x;
+        return x.run(async () => {
+          const question = await x.spec(project, id);
+          if (!question) return { kind: "unknown" };
+          const checked = checkDraftChange(question, change);
+          const item = draftItem(question, checked.member);
+          const keys = x.keys(project);
+          const reply = await x.eval(
+            scripts.draft,
+            [keys.question(id), keys.drafts(id)],
+            [
+              personKey(person, checked.member),
+              checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
+              checked.notes === void 0 ? "0" : "1",
+              checked.notes ?? "",
+              JSON.stringify(draftBase(item)),
+              String(x.now()),
+              checked.choiceNotes === void 0 ? "" : JSON.stringify(checked.choiceNotes),
+              JSON.stringify(item.options.map((option) => option.label))
+            ]
+          );
+          const where = `${project}#${id}`;
+          switch (Number(reply[0])) {
+            case DraftCode.saved:
+              return { kind: "saved", draft: parseDraft(String(reply[1]), where) };
+            case DraftCode.unknown:
+              return { kind: "unknown" };
+            case DraftCode.notPending:
+              return { kind: "not-pending", question: x.read(reply[1], where) };
+            default:
+              throw unreadableDraft(where);
+          }
+        });
+      }
+      getDraft(project, id, person, member) {
+        const x = this.#x;
+        return x.run(async () => {
+          const key = personKey(person, member);
+          const text = await x.client.sendCommand(["HGET", x.keys(project).drafts(id), key]);
+          return text === null ? void 0 : parseDraft(text, `${project}#${id}`);
+        });
+      }
+    };
+  }
+});
+
+// src/store/port.ts
+var EVENT_TYPES;
+var init_port = __esm({
+  "src/store/port.ts"() {
+    "use strict";
+    EVENT_TYPES = [
+      "parked",
+      "answered",
+      "cancelled",
+      "dismissed",
+      "expired",
+      "delivered",
+      "reminded"
+    ];
+  }
+});
+
+// src/store/redis/hints.ts
+var FULL_PASS_MS, StreamHints;
+var init_hints = __esm({
+  "src/store/redis/hints.ts"() {
+    "use strict";
+    FULL_PASS_MS = 5e3;
+    StreamHints = class {
+      #subscribe;
+      #fullPassMs;
+      /** Project tags hinted since their stream was last read. */
+      #hinted = /* @__PURE__ */ new Set();
+      #fullPassDue = true;
+      #lastFullPass = 0;
+      #subscription;
+      #subscribing;
+      #wake;
+      #closed = false;
+      constructor(subscribe, fullPassMs = FULL_PASS_MS) {
+        this.#subscribe = subscribe;
+        this.#fullPassMs = fullPassMs;
+      }
+      /** Subscribe if not subscribed (again after a lost subscription); a failure leaves the periodic full pass. */
+      async subscribe() {
+        if (this.#subscription?.isOpen || this.#closed) return;
+        this.#subscribing ??= (async () => {
+          try {
+            this.#subscription = await this.#subscribe({
+              onMessage: (tag) => {
+                this.#hinted.add(tag);
+                this.#wake?.();
+              },
+              onReady: () => {
+                this.#fullPassDue = true;
+                this.#wake?.();
+              }
+            });
+            if (this.#closed) this.#subscription.close();
+          } catch {
+          } finally {
+            this.#subscribing = void 0;
+          }
+        })();
+        await this.#subscribing;
+      }
+      /** The streams to read now: every one on a full pass, else those hinted since the last call. */
+      due(streams) {
+        const now = Date.now();
+        if (this.#fullPassDue || now - this.#lastFullPass >= this.#fullPassMs) {
+          this.#fullPassDue = false;
+          this.#lastFullPass = now;
+          this.#hinted.clear();
+          return [...streams];
+        }
+        const due = streams.filter((stream) => this.#hinted.has(stream.tag));
+        this.#hinted.clear();
+        return due;
+      }
+      /** Read this stream again next time (a full batch may have left more behind). */
+      again(tag) {
+        this.#hinted.add(tag);
+      }
+      /** Until a hint (or a new subscription) arrives, the next full pass is due, `ms` passed, or `close`. */
+      async wait(ms) {
+        if (this.#hinted.size > 0 || this.#fullPassDue || this.#closed) return;
+        const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
+        await new Promise((resolve3) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.#wake = void 0;
+            resolve3();
+          };
+          const timer = setTimeout(done, Math.min(ms, untilFullPass));
+          this.#wake = done;
+        });
+      }
+      close() {
+        this.#closed = true;
+        this.#subscription?.close();
+        this.#wake?.();
+      }
+    };
+  }
+});
+
+// src/store/redis/consumer.ts
+function isEventType(value) {
+  return EVENT_TYPES.includes(value ?? "");
+}
+function tagOf(streamKey) {
+  return streamKey.slice(streamKey.indexOf("{") + 1, streamKey.indexOf("}"));
+}
+function parseStreamReply(reply, projectOf) {
+  if (reply === null || typeof reply !== "object") return [];
+  const streams = Array.isArray(reply) ? reply : Object.entries(reply);
+  const events = [];
+  for (const [streamKey, entries] of streams) {
+    for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
+  }
+  return events;
+}
+function parseEntry(streamKey, entryId, flat, projectOf) {
+  const fields = {};
+  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields[String(flat[i])] = String(flat[i + 1]);
+  const project = fields.project ?? projectOf(streamKey);
+  const type = fields.type;
+  const questionId = Number(fields.id);
+  if (!isEventType(type) || project === void 0 || !Number.isInteger(questionId)) {
+    return [];
+  }
+  return [
+    {
+      eventId: `${tagOf(streamKey)}/${entryId}`,
+      entryId,
+      streamKey,
+      type,
+      project,
+      questionId,
+      at: Number(fields.at)
+    }
+  ];
+}
+function fieldsOf(reply) {
+  if (Array.isArray(reply)) {
+    const fields = {};
+    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+    return fields;
+  }
+  return reply !== null && typeof reply === "object" ? reply : {};
+}
+function entryIdBefore(id) {
+  const [ms = "0", seq = "0"] = id.split("-");
+  if (BigInt(seq) > 0n) return `${ms}-${BigInt(seq) - 1n}`;
+  if (BigInt(ms) > 0n) return `${BigInt(ms) - 1n}-18446744073709551615`;
+  return "0";
+}
+function strip(event) {
+  return {
+    eventId: event.eventId,
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at
+  };
+}
+var RedisEventConsumer;
+var init_consumer = __esm({
+  "src/store/redis/consumer.ts"() {
+    "use strict";
+    init_port();
+    init_hints();
+    RedisEventConsumer = class {
+      #o;
+      #grouped = /* @__PURE__ */ new Set();
+      #streamByTag = /* @__PURE__ */ new Map();
+      /** Cluster: which streams to read next (hints.ts). */
+      #hints;
+      #closed = false;
+      constructor(options) {
+        this.#o = options;
+        this.#hints = options.hints && new StreamHints(options.hints, options.fullPassMs);
+      }
+      /** Stream keys of every project, creating the group (from the first entry) on streams that lack it. */
+      async #streams() {
+        const keys = await this.#o.streams();
+        for (const project of keys) {
+          if (this.#grouped.has(project.events)) continue;
+          try {
+            const start = await this.#startOf(project.events);
+            await this.#o.client.sendCommand(["XGROUP", "CREATE", project.events, this.#o.group, start, "MKSTREAM"]);
+          } catch (error) {
+            if (!(error instanceof Error && error.message.startsWith("BUSYGROUP"))) throw error;
+          }
+          this.#grouped.add(project.events);
+          this.#streamByTag.set(project.tag, project.events);
+        }
+        return [...this.#grouped];
+      }
+      /** Where this group starts on a stream: `0`, or where the inherited group got to (see `ConsumerOptions`). */
+      async #startOf(stream) {
+        const from = this.#o.inheritFrom;
+        if (from === void 0) return "0";
+        let groups;
+        try {
+          groups = await this.#o.client.sendCommand(["XINFO", "GROUPS", stream]);
+        } catch {
+          return "0";
+        }
+        const inherited = (Array.isArray(groups) ? groups : []).map(fieldsOf).find((g) => g.name === from);
+        if (!inherited) return "0";
+        const summary = await this.#o.client.sendCommand(["XPENDING", stream, from]);
+        const oldestPending = Number(summary?.[0] ?? 0) > 0 ? summary[1] : void 0;
+        if (typeof oldestPending === "string") return entryIdBefore(oldestPending);
+        return typeof inherited["last-delivered-id"] === "string" ? inherited["last-delivered-id"] : "0";
+      }
+      async read(options = {}) {
+        if (this.#hints) return this.#readEach(options, this.#hints);
+        const streams = await this.#streams();
+        const blockMs = options.blockMs ?? 0;
+        if (streams.length === 0) {
+          if (blockMs > 0) await new Promise((resolve3) => setTimeout(resolve3, Math.min(blockMs, 250)));
+          return [];
+        }
+        const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
+        if (blockMs > 0) command.push("BLOCK", String(blockMs));
+        command.push("STREAMS", ...streams, ...streams.map(() => ">"));
+        const connection = blockMs > 0 ? this.#o.blocking : this.#o.client;
+        return parseStreamReply(await connection.sendCommand(command), () => void 0).map(strip);
+      }
+      /** Cluster: the hinted streams (all of them on a full pass), one command each; waiting means waiting for a hint. */
+      async #readEach(options, hints) {
+        await hints.subscribe();
+        const blockMs = options.blockMs ?? 0;
+        const count = options.count ?? 100;
+        const events = await this.#readDue(count, hints);
+        if (events.length > 0 || blockMs <= 0 || this.#closed) return events;
+        await hints.wait(blockMs);
+        return this.#closed ? [] : this.#readDue(count, hints);
+      }
+      async #readDue(count, hints) {
+        await this.#streams();
+        const due = hints.due([...this.#streamByTag].map(([tag, key]) => ({ tag, key })));
+        const replies = await Promise.all(
+          due.map(
+            ({ key }) => this.#o.client.sendCommand([
+              "XREADGROUP",
+              "GROUP",
+              this.#o.group,
+              this.#o.consumer,
+              "COUNT",
+              String(count),
+              "STREAMS",
+              key,
+              ">"
+            ])
+          )
+        );
+        const events = [];
+        replies.forEach((reply, i) => {
+          const read = parseStreamReply(reply, () => void 0);
+          if (read.length >= count) hints.again(due[i]?.tag ?? "");
+          events.push(...read.map(strip));
+        });
+        return events;
+      }
+      async reclaim(minIdleMs, count = 100) {
+        const claimed = [];
+        for (const stream of await this.#streams()) {
+          let cursor = "0-0";
+          do {
+            const reply = await this.#o.client.sendCommand([
+              "XAUTOCLAIM",
+              stream,
+              this.#o.group,
+              this.#o.consumer,
+              String(minIdleMs),
+              cursor,
+              "COUNT",
+              String(count)
+            ]);
+            cursor = reply[0];
+            for (const [entryId, flat] of reply[1] ?? []) {
+              claimed.push(...parseEntry(stream, entryId, flat, () => void 0).map(strip));
+            }
+          } while (cursor !== "0-0" && claimed.length < count);
+        }
+        return claimed;
+      }
+      async ack(events) {
+        const byStream = /* @__PURE__ */ new Map();
+        for (const event of events) {
+          const slash = event.eventId.indexOf("/");
+          const stream = this.#streamByTag.get(event.eventId.slice(0, slash));
+          if (!stream) continue;
+          byStream.set(stream, [...byStream.get(stream) ?? [], event.eventId.slice(slash + 1)]);
+        }
+        for (const [stream, ids] of byStream) {
+          await this.#o.client.sendCommand(["XACK", stream, this.#o.group, ...ids]);
+        }
+      }
+      async close() {
+        this.#closed = true;
+        this.#hints?.close();
+        this.#o.blocking.close();
+        this.#o.onClose();
+      }
+    };
+  }
+});
+
 // src/store/redis/tail.ts
 var import_promises, RedisEventTail;
 var init_tail = __esm({
@@ -2529,7 +2810,7 @@ var init_tail = __esm({
     "use strict";
     import_promises = require("node:timers/promises");
     init_store_unavailable_error();
-    init_events();
+    init_consumer();
     init_hints();
     RedisEventTail = class _RedisEventTail {
       #o;
@@ -2619,6 +2900,519 @@ var init_tail = __esm({
         this.#hints?.close();
         this.#o.blocking.close();
         this.#o.onClose();
+      }
+    };
+  }
+});
+
+// src/store/redis/events.ts
+function wrapTail(tail) {
+  return {
+    next: async (options) => {
+      try {
+        return await tail.next(options);
+      } catch (error) {
+        throw toStoreError(error);
+      }
+    },
+    close: () => tail.close()
+  };
+}
+var RedisEvents;
+var init_events = __esm({
+  "src/store/redis/events.ts"() {
+    "use strict";
+    init_consumer();
+    init_context();
+    init_tail();
+    RedisEvents = class {
+      #x;
+      #consumers = /* @__PURE__ */ new Set();
+      #tails = /* @__PURE__ */ new Set();
+      #waiters = /* @__PURE__ */ new Set();
+      constructor(context) {
+        this.#x = context;
+      }
+      consumer(group, consumerName, options = {}) {
+        const x = this.#x;
+        return x.run(async () => {
+          const connection = await x.duplicate();
+          const consumer = new RedisEventConsumer({
+            client: x.client,
+            blocking: connection,
+            group,
+            ...options.inheritFrom !== void 0 ? { inheritFrom: options.inheritFrom } : {},
+            consumer: consumerName,
+            streams: async () => {
+              const projects = await x.projects();
+              return [...projects.values()].map((project) => x.keys(project));
+            },
+            onClose: () => this.#consumers.delete(consumer),
+            ...x.hintOptions()
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      tail() {
+        const x = this.#x;
+        return x.run(async () => {
+          const blocking = await x.duplicate();
+          const tail = await RedisEventTail.begin({
+            client: x.client,
+            blocking,
+            streams: async () => [...(await x.projects()).values()].map((project) => x.keys(project)),
+            onClose: () => this.#tails.delete(tail),
+            ...x.hintOptions()
+          }).catch((error) => {
+            blocking.close();
+            throw error;
+          });
+          this.#tails.add(tail);
+          return wrapTail(tail);
+        });
+      }
+      /** The id of the newest entry of a project's stream ('0-0' when it has none): where a blocking read starts. */
+      async #newestEntry(eventsKey) {
+        const last = await this.#x.client.sendCommand(["XREVRANGE", eventsKey, "+", "-", "COUNT", "1"]);
+        return last[0]?.[0] ?? "0-0";
+      }
+      watch(project) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          let cursor = await this.#newestEntry(keys.events);
+          const connection = await x.duplicate();
+          this.#waiters.add(connection);
+          const close = async () => {
+            this.#waiters.delete(connection);
+            connection.close();
+          };
+          const changed = (options) => x.run(async () => {
+            if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+            const abort = () => void close();
+            options.signal?.addEventListener("abort", abort, { once: true });
+            try {
+              const reply = await connection.sendCommand([
+                "XREAD",
+                "BLOCK",
+                String(Math.max(1, Math.ceil(options.timeoutMs))),
+                "STREAMS",
+                keys.events,
+                cursor
+              ]);
+              const newest = parseStreamReply(reply, () => project).at(-1);
+              if (!newest) return false;
+              cursor = newest.entryId;
+              return true;
+            } catch (error) {
+              if (options.signal?.aborted) return false;
+              throw error;
+            } finally {
+              options.signal?.removeEventListener("abort", abort);
+            }
+          });
+          return { changed, close };
+        });
+      }
+      waitWhilePending(project, id, options) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const deadline = x.now() + options.timeoutMs;
+          let cursor = await this.#newestEntry(keys.events);
+          let question = await x.get(project, id);
+          if (question?.status !== "pending" || options.signal?.aborted) return question;
+          const connection = await x.duplicate();
+          this.#waiters.add(connection);
+          const abort = () => connection.close();
+          options.signal?.addEventListener("abort", abort, { once: true });
+          try {
+            for (; ; ) {
+              const left = deadline - x.now();
+              if (left <= 0 || options.signal?.aborted) break;
+              let reply;
+              try {
+                reply = await connection.sendCommand(["XREAD", "BLOCK", String(left), "STREAMS", keys.events, cursor]);
+              } catch (error) {
+                if (options.signal?.aborted) break;
+                throw error;
+              }
+              const events = parseStreamReply(reply, () => project);
+              const mine = events.some((event) => event.questionId === id);
+              const newest = events.at(-1);
+              if (newest) cursor = newest.entryId;
+              if (mine) {
+                question = await x.get(project, id);
+                if (question?.status !== "pending") return question;
+              }
+            }
+            return await x.get(project, id);
+          } finally {
+            options.signal?.removeEventListener("abort", abort);
+            this.#waiters.delete(connection);
+            connection.close();
+          }
+        });
+      }
+      /** Stop every consumer, tail and wait this store started. */
+      async close() {
+        for (const consumer of this.#consumers) await consumer.close();
+        for (const tail of [...this.#tails]) await tail.close();
+        for (const waiter of this.#waiters) waiter.close();
+      }
+    };
+  }
+});
+
+// src/store/failed-events.ts
+function failedRecord(event, failure2, now) {
+  return {
+    type: event.type,
+    project: event.project,
+    questionId: event.questionId,
+    at: event.at,
+    attempts: failure2.attempts,
+    error: failure2.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX) || "error",
+    failedAt: now
+  };
+}
+function readFailedRecord(group, eventId, value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { type, project, questionId, at, attempts, error, failedAt } = o;
+  if (typeof type !== "string" || !EVENT_TYPES.includes(type) || typeof project !== "string" || !Number.isSafeInteger(questionId) || !Number.isSafeInteger(at) || !Number.isSafeInteger(attempts) || typeof error !== "string" || !Number.isSafeInteger(failedAt)) {
+    return void 0;
+  }
+  return {
+    group,
+    event: { eventId, type, project, questionId, at },
+    attempts,
+    error,
+    failedAt
+  };
+}
+function newestFirst(events, count) {
+  return [...events].sort((a, b) => b.failedAt - a.failedAt).slice(0, count);
+}
+var ERROR_MAX;
+var init_failed_events = __esm({
+  "src/store/failed-events.ts"() {
+    "use strict";
+    init_port();
+    ERROR_MAX = 80;
+  }
+});
+
+// src/store/surface-faults.ts
+function faultRecord(fault, now) {
+  return {
+    group: fault.group.slice(0, 100),
+    ...fault.channel !== void 0 && fault.channel !== "" ? { channel: fault.channel.slice(0, 100) } : {},
+    error: fault.error.replace(/[^\w .:()-]/g, "").slice(0, ERROR_MAX2) || "error",
+    fix: fault.fix.replace(/[\r\n\u2028\u2029]+/g, " ").slice(0, FIX_MAX),
+    since: now
+  };
+}
+function readFaultRecord(value) {
+  let o;
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
+    o = parsed;
+  } catch {
+    return void 0;
+  }
+  const { group, channel, error, fix, since } = o;
+  if (typeof group !== "string" || channel !== void 0 && channel !== null && typeof channel !== "string" || typeof error !== "string" || typeof fix !== "string" || !Number.isSafeInteger(since)) {
+    return void 0;
+  }
+  return {
+    group,
+    ...typeof channel === "string" && channel !== "" ? { channel } : {},
+    error,
+    fix,
+    since
+  };
+}
+function faultOrder(a, b) {
+  if (a.group !== b.group) return a.group < b.group ? -1 : 1;
+  const x = a.channel ?? "";
+  const y = b.channel ?? "";
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+var ERROR_MAX2, FIX_MAX;
+var init_surface_faults = __esm({
+  "src/store/surface-faults.ts"() {
+    "use strict";
+    ERROR_MAX2 = 80;
+    FIX_MAX = 300;
+  }
+});
+
+// src/store/redis/failed-events.ts
+function faultField(group, channel) {
+  return `${group}
+${channel ?? ""}`;
+}
+var RedisFailures;
+var init_failed_events2 = __esm({
+  "src/store/redis/failed-events.ts"() {
+    "use strict";
+    init_failed_events();
+    init_surface_faults();
+    init_scripts();
+    RedisFailures = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      recordFailedEvent(group, event, failure2) {
+        const x = this.#x;
+        return x.run(async () => {
+          const record2 = JSON.stringify(failedRecord(event, failure2, x.now()));
+          await x.eval(
+            scripts.recordFailure,
+            [x.global.failed(group), x.global.failedGroups],
+            [group, event.eventId, record2]
+          );
+        });
+      }
+      failedEvents(options = {}) {
+        const x = this.#x;
+        return x.run(async () => {
+          const g = x.global;
+          const groups = (await x.client.sendCommand(["SMEMBERS", g.failedGroups])).sort();
+          const result = [];
+          for (const group of groups) {
+            const count = Number(await x.client.sendCommand(["HLEN", g.failed(group)]));
+            if (count === 0) continue;
+            if (options.sample === 0) {
+              result.push({ group, count, sample: [] });
+              continue;
+            }
+            const [, flat] = await x.client.sendCommand(["HSCAN", g.failed(group), "0", "COUNT", "100"]);
+            const records = [];
+            for (let i = 0; i + 1 < flat.length; i += 2) {
+              const record2 = readFailedRecord(group, String(flat[i]), flat[i + 1]);
+              if (record2) records.push(record2);
+            }
+            result.push({ group, count, sample: newestFirst(records, options.sample ?? 5) });
+          }
+          return result;
+        });
+      }
+      replayFailedEvents(group) {
+        const x = this.#x;
+        return x.run(async () => {
+          const g = x.global;
+          const groups = group !== void 0 ? [group] : await x.client.sendCommand(["SMEMBERS", g.failedGroups]);
+          let moved = 0;
+          for (const name of groups)
+            moved += Number(await x.eval(scripts.replayFailed, [g.failed(name), g.replay(name)], []));
+          return moved;
+        });
+      }
+      takeReplayedEvents(group, count) {
+        const x = this.#x;
+        return x.run(async () => {
+          const reply = await x.client.sendCommand(["LPOP", x.global.replay(group), String(count)]);
+          const taken = [];
+          for (const value of Array.isArray(reply) ? reply : []) {
+            let eventId;
+            try {
+              eventId = JSON.parse(String(value)).eventId;
+            } catch {
+              continue;
+            }
+            const record2 = typeof eventId === "string" ? readFailedRecord(group, eventId, String(value)) : void 0;
+            if (record2) taken.push(record2);
+          }
+          return taken;
+        });
+      }
+      recordSurfaceFault(fault) {
+        const x = this.#x;
+        return x.run(async () => {
+          const record2 = faultRecord(fault, x.now());
+          await x.client.sendCommand([
+            "HSET",
+            x.global.surfaceFaults,
+            faultField(record2.group, record2.channel),
+            JSON.stringify(record2)
+          ]);
+        });
+      }
+      clearSurfaceFaults(group, channels) {
+        const x = this.#x;
+        return x.run(async () => {
+          const fields = [faultField(group, void 0), ...channels.map((channel) => faultField(group, channel))];
+          await x.client.sendCommand(["HDEL", x.global.surfaceFaults, ...fields]);
+        });
+      }
+      surfaceFaults() {
+        const x = this.#x;
+        return x.run(async () => {
+          const reply = await x.client.sendCommand(["HGETALL", x.global.surfaceFaults]);
+          const values = Array.isArray(reply) ? reply.filter((_, i) => i % 2 === 1) : Object.values(reply ?? {});
+          return values.map((value) => readFaultRecord(String(value))).filter((fault) => fault !== void 0).sort(faultOrder);
+        });
+      }
+    };
+  }
+});
+
+// src/store/redis/leases.ts
+var RedisLeases;
+var init_leases = __esm({
+  "src/store/redis/leases.ts"() {
+    "use strict";
+    init_scripts();
+    RedisLeases = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      acquireLease(name, owner, ms) {
+        const x = this.#x;
+        return x.run(
+          async () => Number(await x.eval(scripts.lease, [x.global.lease(name)], [owner, Math.max(1, ms)])) === 1
+        );
+      }
+      releaseLease(name, owner) {
+        const x = this.#x;
+        return x.run(async () => {
+          await x.eval(scripts.releaseLease, [x.global.lease(name)], [owner]);
+        });
+      }
+      seizeLease(name, owner, ms) {
+        const x = this.#x;
+        return x.run(async () => {
+          await x.client.sendCommand(["SET", x.global.lease(name), owner, "PX", String(Math.max(1, ms))]);
+        });
+      }
+    };
+  }
+});
+
+// src/store/tag-collision-error.ts
+var TagCollisionError;
+var init_tag_collision_error = __esm({
+  "src/store/tag-collision-error.ts"() {
+    "use strict";
+    TagCollisionError = class extends Error {
+      constructor(tag) {
+        super(`Project key tag ${tag} already belongs to another project; set ASK_LATER_PROJECT`);
+        this.tag = tag;
+      }
+      tag;
+      name = "TagCollisionError";
+    };
+  }
+});
+
+// src/store/redis/questions.ts
+var RedisQuestions;
+var init_questions = __esm({
+  "src/store/redis/questions.ts"() {
+    "use strict";
+    init_question();
+    init_drafts();
+    init_shared();
+    init_tag_collision_error();
+    init_record();
+    init_scripts();
+    RedisQuestions = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      park(project, spec) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          await x.registerProject(keys);
+          const now = x.now();
+          const expiresAt = expiryOf(spec, now);
+          const record2 = specRecord(spec);
+          const id = Number(
+            await x.eval(
+              scripts.park,
+              [keys.meta, keys.status("pending"), keys.expiry, keys.events, keys.inboxIndex],
+              [
+                keys.base,
+                project,
+                record2.json,
+                now,
+                expiresAt ?? "",
+                record2.version,
+                x.maxLen,
+                spec.isBlocking ? "1" : "0",
+                INDEX_VERSION
+              ]
+            )
+          );
+          if (id === PARK_TAG_COLLISION) throw new TagCollisionError(keys.tag);
+          await x.hint(keys);
+          return parkedQuestion(project, id, spec, now);
+        });
+      }
+      get(project, id) {
+        return this.#x.run(() => this.#x.get(project, id));
+      }
+      /** One project's questions in the filter's states, in no particular order. */
+      async #list(project, filter) {
+        const x = this.#x;
+        const keys = x.keys(project);
+        const statuses = filter.status ?? QUESTION_STATUSES;
+        const idLists = await Promise.all(
+          statuses.map((status) => x.client.sendCommand(["ZRANGE", keys.status(status), "0", "-1"]))
+        );
+        const ids = idLists.flat();
+        const hashes = await Promise.all(ids.map((id) => x.hash(keys.question(Number(id)))));
+        const questions = readEach(
+          hashes.keys(),
+          (i) => {
+            const hash = hashes[i];
+            return hash && x.remember(questionFromHash(hash, `${project}#${ids[i]}`));
+          },
+          x.options.onCorruptRecord
+        );
+        return questions.filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#x.run(async () => (await this.#list(project, filter)).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#x.run(async () => {
+          const lists = await Promise.all([...new Set(projects)].map((project) => this.#list(project, filter)));
+          return lists.flat().sort(byBlockingThenAge);
+        });
+      }
+      knownProjects() {
+        return this.#x.run(async () => [...(await this.#x.projects()).values()]);
+      }
+      projectByTag(tag) {
+        return this.#x.run(async () => {
+          const reply = await this.#x.client.sendCommand(["HGET", this.#x.global.projects, tag]);
+          return typeof reply === "string" ? reply : void 0;
+        });
+      }
+      recordMessage(project, id, ref) {
+        return this.#x.run(async () => {
+          const reply = await this.#x.eval(
+            scripts.recordMessage,
+            [this.#x.keys(project).question(id)],
+            [messageField(ref.platform, ref.channel), ref.messageId]
+          );
+          return Number(reply) === 1;
+        });
       }
     };
   }
@@ -2733,6 +3527,455 @@ var init_tokens = __esm({
       }
       async touch(id, at) {
         await this.#deps.command(["HSET", this.#deps.key, `u:${id}`, String(at)]);
+      }
+    };
+  }
+});
+
+// src/store/redis/transitions.ts
+var PURGE_BATCH, RedisTransitions;
+var init_transitions = __esm({
+  "src/store/redis/transitions.ts"() {
+    "use strict";
+    init_delivery_note();
+    init_reply();
+    init_shared();
+    init_record();
+    init_scripts();
+    PURGE_BATCH = 500;
+    RedisTransitions = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      answer(project, id, reply, by) {
+        const x = this.#x;
+        return x.run(async () => {
+          const question = await x.spec(project, id);
+          if (!question) return { kind: "unknown" };
+          const now = x.now();
+          const answer = answerOf(question, reply, { by, at: now });
+          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const keys = x.keys(project);
+          const result = await x.eval(
+            scripts.answer,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status("answered"),
+              keys.outbox,
+              keys.expiry,
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex,
+              keys.answeredIndex
+            ],
+            [JSON.stringify(answer), now, size, x.maxLen]
+          );
+          if (Number(result[0]) === TransitionCode.done) {
+            await x.hint(keys);
+            const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
+            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+          }
+          return this.#refused(project, id, result, (q) => ({ kind: "won", question: q }));
+        });
+      }
+      /** What answer-10 or close-10 answered, as the port's result (a question past its expiry is expired first). */
+      async #refused(project, id, reply, onDone) {
+        const x = this.#x;
+        const where = `${project}#${id}`;
+        switch (Number(reply[0])) {
+          case TransitionCode.done:
+            return onDone(x.read(reply[1], where));
+          case TransitionCode.alreadyAnswered:
+            return { kind: "already-answered", question: x.read(reply[1], where) };
+          case TransitionCode.notPending:
+            return { kind: "not-pending", question: x.read(reply[1], where) };
+          case TransitionCode.dueToExpire: {
+            await this.#expireOne(project, id);
+            const question = await x.get(project, id);
+            return question ? { kind: "not-pending", question } : { kind: "unknown" };
+          }
+          default:
+            return { kind: "unknown" };
+        }
+      }
+      #close(project, id, target, by) {
+        const x = this.#x;
+        return x.run(async () => {
+          const now = x.now();
+          const closure = { at: now, ...by ? { by } : {} };
+          let size = 0;
+          if (target === "dismissed") {
+            const question = await x.spec(project, id);
+            if (!question) return { kind: "unknown" };
+            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+          }
+          const keys = x.keys(project);
+          const reply = await x.eval(
+            scripts.close,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status(target),
+              keys.outbox,
+              keys.expiry,
+              keys.done,
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex
+            ],
+            [target, JSON.stringify(closure), now, size, x.maxLen]
+          );
+          if (Number(reply[0]) === TransitionCode.done) await x.hint(keys);
+          return this.#refused(project, id, reply, (q) => ({ kind: "done", question: q }));
+        });
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      async #expireOne(project, id) {
+        const x = this.#x;
+        const question = await x.spec(project, id);
+        const now = x.now();
+        const closure = { at: now };
+        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const keys = x.keys(project);
+        const code = Number(
+          await x.eval(
+            scripts.expire,
+            [
+              keys.question(id),
+              keys.drafts(id),
+              keys.status("pending"),
+              keys.status("expired"),
+              keys.outbox,
+              keys.expiry,
+              keys.events,
+              keys.inboxIndex,
+              keys.closedIndex
+            ],
+            [id, JSON.stringify(closure), now, size, x.maxLen]
+          )
+        );
+        if (code === ExpireCode.expired) await x.hint(keys);
+        return code === ExpireCode.expired;
+      }
+      remind(project, id, ordinal) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const code = Number(
+            await x.eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, x.now(), x.maxLen])
+          );
+          if (code === RemindCode.unknown) return { kind: "unknown" };
+          if (code === RemindCode.reminded) await x.hint(keys);
+          const question = await x.get(project, id);
+          if (!question) return { kind: "unknown" };
+          if (code === RemindCode.reminded) return { kind: "reminded", question };
+          return code === RemindCode.already ? { kind: "already", question } : { kind: "not-pending", question };
+        });
+      }
+      expireDue() {
+        const x = this.#x;
+        return x.run(async () => {
+          let expired = 0;
+          for (const project of (await x.projects()).values()) {
+            const due = await x.client.sendCommand([
+              "ZRANGEBYSCORE",
+              x.keys(project).expiry,
+              "-inf",
+              String(x.now())
+            ]);
+            for (const id of due) if (await this.#expireOne(project, Number(id))) expired++;
+          }
+          return expired;
+        });
+      }
+      purgeExpired() {
+        const x = this.#x;
+        return x.run(async () => {
+          const cutoff = x.now() - (x.options.retentionMs ?? RETENTION_MS);
+          let dropped = 0;
+          for (const project of (await x.projects()).values()) {
+            const keys = x.keys(project);
+            for (; ; ) {
+              const n = Number(
+                await x.evalSettled(
+                  scripts.purge,
+                  [
+                    keys.done,
+                    keys.closedIndex,
+                    keys.answeredIndex,
+                    keys.status("delivered"),
+                    keys.status("cancelled"),
+                    keys.status("dismissed"),
+                    keys.status("expired")
+                  ],
+                  [keys.base, cutoff, PURGE_BATCH, x.missing]
+                )
+              );
+              dropped += n;
+              if (n < PURGE_BATCH) break;
+            }
+          }
+          return dropped;
+        });
+      }
+    };
+  }
+});
+
+// src/store/paging.ts
+function pad(value, digits) {
+  return String(Math.max(0, Math.trunc(value))).padStart(digits, "0");
+}
+function pendingKey(isBlocking, createdAt, id) {
+  return `${isBlocking ? "0" : "1"}${pad(createdAt, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+}
+function closedKey(closedAt2, id) {
+  return `${pad(closedAt2, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+}
+function closedSinceKey(since) {
+  return pad(since, TIME_DIGITS);
+}
+function closedAtOf(question) {
+  if (question.status === "pending") return void 0;
+  return question.answer?.at ?? question.closure?.at ?? question.deliveredAt ?? question.createdAt;
+}
+function viewKey(view, question) {
+  if (view === "pending") {
+    return question.status === "pending" ? pendingKey(question.isBlocking, question.createdAt, question.id) : void 0;
+  }
+  if (view === "answered" && question.status !== "answered" && question.status !== "delivered") return void 0;
+  const at = closedAtOf(question);
+  return at === void 0 ? void 0 : closedKey(at, question.id);
+}
+function parseCursor(view, text) {
+  const match = text === void 0 ? null : CURSOR.exec(text);
+  const key = match?.[1];
+  const tag = match?.[2];
+  if (key === void 0 || tag === void 0) return void 0;
+  const length = view === "pending" ? 1 + TIME_DIGITS + ID_DIGITS : TIME_DIGITS + ID_DIGITS;
+  if (key.length !== length || view === "pending" && key[0] !== "0" && key[0] !== "1") return void 0;
+  return { key, tag };
+}
+function formatCursor(cursor) {
+  return `${cursor.key}.${cursor.tag}`;
+}
+function comesBefore(view, a, b) {
+  const ascending = a.key < b.key || a.key === b.key && a.tag < b.tag;
+  const same = a.key === b.key && a.tag === b.tag;
+  if (same) return false;
+  return view === "pending" ? ascending : !ascending;
+}
+function sortInView(view, entries) {
+  return entries.sort((a, b) => comesBefore(view, a, b) ? -1 : comesBefore(view, b, a) ? 1 : 0);
+}
+function viewStatuses(view) {
+  if (view === "pending") return ["pending"];
+  if (view === "answered") return ["answered", "delivered"];
+  return QUESTION_STATUSES.filter((status) => status !== "pending");
+}
+function parseListCursor(text) {
+  const match = text === void 0 ? null : /^([01])\.(\d{1,12})$/.exec(text);
+  if (!match?.[1] || !match[2]) return void 0;
+  return { blockingFirst: match[1] === "0" ? 0 : 1, id: Number(match[2]) };
+}
+function formatListCursor(question) {
+  return `${question.isBlocking ? "0" : "1"}.${question.id}`;
+}
+var TIME_DIGITS, ID_DIGITS, CURSOR;
+var init_paging = __esm({
+  "src/store/paging.ts"() {
+    "use strict";
+    init_question();
+    init_question_ref();
+    TIME_DIGITS = 15;
+    ID_DIGITS = 12;
+    CURSOR = /^(\d{27,28})\.([A-Za-z0-9_-]{16})$/;
+  }
+});
+
+// src/store/redis/views.ts
+function lexRange(query, tag, cursor) {
+  if (query.view === "pending") {
+    const filterLow = query.blocking === false ? "1" : "0";
+    const high2 = query.blocking === true ? "(1" : "+";
+    const low2 = cursor !== void 0 && cursor.key >= filterLow ? `${tag > cursor.tag ? "[" : "("}${cursor.key}` : query.blocking === void 0 ? "-" : `[${filterLow}`;
+    return [low2, high2];
+  }
+  const low = query.since === void 0 ? "-" : `[${closedSinceKey(query.since)}`;
+  const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
+  return [low, high];
+}
+var VIEW_CHECK_MS, RedisViews;
+var init_views = __esm({
+  "src/store/redis/views.ts"() {
+    "use strict";
+    init_question();
+    init_paging();
+    init_shared();
+    init_context();
+    init_record();
+    init_scripts();
+    VIEW_CHECK_MS = 2e3;
+    RedisViews = class {
+      #x;
+      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
+      #viewChecks = /* @__PURE__ */ new Map();
+      constructor(context) {
+        this.#x = context;
+      }
+      /**
+       * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
+       * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
+       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
+       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+       */
+      #views(projects, reuse = false) {
+        const now = Date.now();
+        return Promise.all(
+          projects.map(async (keys) => {
+            const recent = this.#viewChecks.get(keys.tag);
+            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
+              return [keys.project, await recent.counts];
+            const counts = this.#checkViews(keys);
+            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
+            this.#viewChecks.set(keys.tag, { at: now, counts });
+            counts.catch(() => this.#viewChecks.delete(keys.tag));
+            return [keys.project, await counts];
+          })
+        ).then((entries) => new Map(entries));
+      }
+      async #checkViews(keys) {
+        const reply = await this.#x.evalSettled(
+          scripts.views,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [keys.base, INDEX_VERSION, this.#x.missing]
+        );
+        return {
+          blocking: Number(reply[0] ?? 0),
+          canWait: Number(reply[1] ?? 0),
+          closed: Number(reply[2] ?? 0),
+          answered: Number(reply[3] ?? 0)
+        };
+      }
+      pageAcross(projects, query) {
+        const x = this.#x;
+        return x.run(async () => {
+          const all = [...new Set(projects)].map((project) => x.keys(project));
+          await this.#views(all, true);
+          const { view } = query;
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseCursor(view, query.after);
+          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
+          const ranges = await Promise.all(
+            all.map(async (keys) => {
+              const [from, to] = lexRange(query, keys.tag, cursor);
+              const args = view === "pending" ? [from, to] : [to, from, "REV"];
+              const members = await x.client.sendCommand([
+                "ZRANGE",
+                index(keys),
+                ...args.slice(0, 2),
+                "BYLEX",
+                ...args.slice(2),
+                "LIMIT",
+                "0",
+                String(limit + 1)
+              ]);
+              return members.map((key) => ({ key, tag: keys.tag, keys }));
+            })
+          );
+          const merged = sortInView(view, ranges.flat());
+          const taken = merged.slice(0, limit);
+          const last = taken.at(-1);
+          const follows = merged.length > limit && last !== void 0;
+          const [hashes, counts] = await Promise.all([
+            Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12)))))),
+            follows ? Promise.all(
+              all.map((keys) => {
+                const [from, to] = lexRange(query, keys.tag, last);
+                return x.client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
+              })
+            ) : Promise.resolve([])
+          ]);
+          const questions = readEach(
+            hashes.keys(),
+            (i) => {
+              const hash = hashes[i];
+              const entry = taken[i];
+              if (!hash || !entry) return void 0;
+              const question = x.remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              return viewKey(view, question) === entry.key ? question : void 0;
+            },
+            x.options.onCorruptRecord
+          );
+          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
+          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+        });
+      }
+      countAcross(projects) {
+        return this.#x.run(() => this.#views([...new Set(projects)].map((project) => this.#x.keys(project))));
+      }
+      listPage(project, query) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const wanted = query.status ?? QUESTION_STATUSES;
+          const cursor = parseListCursor(query.after);
+          const reply = await x.eval(
+            scripts.listPage,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [
+              keys.base,
+              QUESTION_STATUSES.map((status) => wanted.includes(status) ? "1" : "0").join(""),
+              query.blocking === void 0 ? "" : query.blocking ? "1" : "0",
+              Math.max(1, Math.trunc(query.limit)),
+              cursor === void 0 ? "" : String(cursor.blockingFirst),
+              cursor === void 0 ? "" : String(cursor.id)
+            ]
+          );
+          const records = [];
+          for (let i = 1; i + 1 < reply.length; i += 2) records.push(i);
+          const questions = readEach(
+            records,
+            (i) => x.read(reply[i + 1], `${project}#${reply[i]}`),
+            x.options.onCorruptRecord
+          );
+          const remaining = Number(reply[0]);
+          const lastId = reply.length >= 3 ? Number(reply[reply.length - 2]) : void 0;
+          const last = lastId === void 0 ? void 0 : questions.find((q) => q.id === lastId);
+          return remaining > 0 && last !== void 0 ? { questions, next: formatListCursor(last), remaining } : { questions, remaining };
+        });
+      }
+      countQuestions(project) {
+        const x = this.#x;
+        return x.run(async () => {
+          const keys = x.keys(project);
+          const reply = await x.eval(
+            scripts.count,
+            QUESTION_STATUSES.map((status) => keys.status(status)),
+            [keys.base]
+          );
+          return Object.fromEntries(
+            QUESTION_STATUSES.map((status, i) => [
+              status,
+              { blocking: Number(reply[2 * i] ?? 0), canWait: Number(reply[2 * i + 1] ?? 0) }
+            ])
+          );
+        });
       }
     };
   }
@@ -2959,25 +4202,6 @@ __export(redis_store_exports, {
   openRedisStore: () => openRedisStore,
   toStoreError: () => toStoreError
 });
-function isConnectionError(error) {
-  if (!(error instanceof Error)) return false;
-  const names = [
-    "ClientClosedError",
-    "ClientOfflineError",
-    "SocketClosedUnexpectedlyError",
-    "ConnectionTimeoutError",
-    // A connection of its own (a tail, a consumer) that could not be made: its first connect gives up at once.
-    "ReconnectStrategyError",
-    "SlotMovingError"
-  ];
-  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
-  const code = error.code;
-  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
-}
-function toStoreError(error) {
-  if (error instanceof StoreUnavailableError) return error;
-  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
-}
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
@@ -2995,971 +4219,193 @@ async function nodeConnector(kind, timeoutMs) {
   const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
   return (url) => connectNodeRedis2(url, timeoutMs);
 }
-function faultField(group, channel) {
-  return `${group}
-${channel ?? ""}`;
-}
-function wrapTail(tail) {
-  return {
-    next: async (options) => {
-      try {
-        return await tail.next(options);
-      } catch (error) {
-        throw toStoreError(error);
-      }
-    },
-    close: () => tail.close()
-  };
-}
-function lexRange(query, tag, cursor) {
-  if (query.view === "pending") {
-    const filterLow = query.blocking === false ? "1" : "0";
-    const high2 = query.blocking === true ? "(1" : "+";
-    const low2 = cursor !== void 0 && cursor.key >= filterLow ? `${tag > cursor.tag ? "[" : "("}${cursor.key}` : query.blocking === void 0 ? "-" : `[${filterLow}`;
-    return [low2, high2];
-  }
-  const low = query.since === void 0 ? "-" : `[${closedSinceKey(query.since)}`;
-  const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
-  return [low, high];
-}
-function claimedIds(claim, only) {
-  const ids = claim.questions.map((q) => q.id);
-  return only ? ids.filter((id) => only.includes(id)) : ids;
-}
-var import_node_crypto3, RETENTION_MS, CACHE_MAX, SETTLE_ATTEMPTS, KEYS_CACHE_MAX, VIEW_CHECK_MS, RedisStore;
+var RedisStore;
 var init_redis_store = __esm({
   "src/store/redis/redis-store.ts"() {
     "use strict";
-    import_node_crypto3 = require("node:crypto");
-    init_delivery_note();
-    init_question();
-    init_reply();
-    init_corrupt_record_error();
-    init_drafts();
-    init_failed_events();
-    init_paging();
     init_store_unavailable_error();
-    init_surface_faults();
     init_cluster_connection();
+    init_context();
+    init_delivery();
+    init_drafts2();
     init_events();
-    init_keys();
-    init_readiness();
-    init_record();
-    init_scripts();
-    init_slot_moving_error();
-    init_tail();
+    init_failed_events2();
+    init_leases();
+    init_questions();
     init_tokens();
-    RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
-    CACHE_MAX = 1e4;
-    SETTLE_ATTEMPTS = 16;
-    KEYS_CACHE_MAX = 1e5;
-    VIEW_CHECK_MS = 2e3;
+    init_transitions();
+    init_views();
+    init_shared();
+    init_context();
     RedisStore = class {
-      #client;
-      /** The client and the duplicates made for blocking reads: whether they take commands (`whenReady`). */
-      #connections;
-      #options;
-      #prefix;
-      #now;
-      #maxLen;
-      #knownProjects = /* @__PURE__ */ new Set();
-      #consumers = /* @__PURE__ */ new Set();
-      #tails = /* @__PURE__ */ new Set();
-      #waiters = /* @__PURE__ */ new Set();
-      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
-      #viewChecks = /* @__PURE__ */ new Map();
+      #x;
+      #questions;
+      #views;
+      #drafts;
+      #transitions;
+      #delivery;
+      #events;
+      #leases;
+      #failures;
       constructor(client, options) {
-        this.#client = client;
-        this.#connections = new StoreConnections(client);
-        this.#options = options;
-        this.#prefix = options.prefix ?? "al";
-        this.#now = options.now ?? Date.now;
-        this.#maxLen = String(options.eventStreamMaxLen ?? 1e4);
+        const x = new RedisContext(client, options);
+        this.#x = x;
+        this.#questions = new RedisQuestions(x);
+        this.#views = new RedisViews(x);
+        this.#drafts = new RedisDrafts(x);
+        this.#transitions = new RedisTransitions(x);
+        this.#delivery = new RedisDelivery(x);
+        this.#events = new RedisEvents(x);
+        this.#leases = new RedisLeases(x);
+        this.#failures = new RedisFailures(x);
       }
-      #keyCache = /* @__PURE__ */ new Map();
-      // small entries: KEYS_CACHE_MAX
-      /**
-       * Questions as last read or parked, by `project\0id`, used only for what never changes after parking (the
-       * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
-       * answers has usually read the question already (the bridge rendered it). States always come from Redis.
-       */
-      #specCache = /* @__PURE__ */ new Map();
-      #keys(project) {
-        let keys = this.#keyCache.get(project);
-        if (!keys) {
-          if (this.#keyCache.size >= KEYS_CACHE_MAX) this.#keyCache.clear();
-          keys = new ProjectKeys(this.#prefix, project);
-          this.#keyCache.set(project, keys);
-        }
-        return keys;
-      }
-      #remember(question) {
-        const key = `${question.project}\0${question.id}`;
-        if (!this.#specCache.has(key)) {
-          if (this.#specCache.size >= CACHE_MAX) {
-            const oldest = this.#specCache.keys().next();
-            if (!oldest.done) this.#specCache.delete(oldest.value);
-          }
-          this.#specCache.set(key, question);
-        }
-        return question;
-      }
-      /** The question's unchanging parts: from the cache, else read (and remembered). */
-      async #spec(project, id) {
-        return this.#specCache.get(`${project}\0${id}`) ?? await this.get(project, id);
-      }
-      async #run(work) {
-        try {
-          return await work();
-        } catch (error) {
-          throw toStoreError(error);
-        }
-      }
-      async #eval(script, keys, args) {
-        if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys`);
-        const tail = [String(keys.length), ...keys, ...args.map(String)];
-        try {
-          return await this.#client.sendCommand(["EVALSHA", script.sha, ...tail]);
-        } catch (error) {
-          if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
-            return this.#client.sendCommand(["EVAL", script.source, ...tail]);
-          }
-          throw error;
-        }
-      }
-      /**
-       * What a script that reads the records an index names does with one that is absent: in a Redis Cluster the slot
-       * may be migrating (the record is on the other node for now), so it answers SLOT_MOVING and writes nothing; on
-       * one server the record is gone.
-       */
-      get #missing() {
-        return this.#client.isCluster ? "wait" : "gone";
-      }
-      /** `#eval`, again after a back-off while the script answers SLOT_MOVING (bounded: then SlotMovingError). */
-      async #evalSettled(script, keys, args) {
-        for (let attempt = 1; ; attempt++) {
-          const reply = await this.#eval(script, keys, args);
-          if (reply !== SLOT_MOVING) return reply;
-          if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
-          await new Promise((resolve3) => setTimeout(resolve3, Math.min(10 * 2 ** (attempt - 1), 250)));
-        }
-      }
-      async #registerProject(keys) {
-        if (this.#knownProjects.has(keys.tag)) return;
-        await this.#client.sendCommand(["HSETNX", globalKeys(this.#prefix).projects, keys.tag, keys.project]);
-        this.#knownProjects.add(keys.tag);
-      }
-      /**
-       * Cluster only: tell event consumers that this project's stream has something new (events.ts), once the
-       * transition is written. A lost hint only delays consumers until their next full pass, so it never fails a call.
-       */
-      async #hint(keys) {
-        if (!this.#client.isCluster) return;
-        await this.#client.sendCommand(["PUBLISH", globalKeys(this.#prefix).hints, keys.tag]).catch(() => void 0);
-      }
-      knownProjects() {
-        return this.#run(async () => [...(await this.projects()).values()]);
-      }
-      projectByTag(tag) {
-        return this.#run(async () => {
-          const reply = await this.#client.sendCommand(["HGET", globalKeys(this.#prefix).projects, tag]);
-          return typeof reply === "string" ? reply : void 0;
-        });
-      }
-      /** Every project that ever parked: tag → project name. */
-      async projects() {
-        const reply = await this.#client.sendCommand(["HGETALL", globalKeys(this.#prefix).projects]);
-        return new Map(Object.entries(hashFromFlat(reply)));
-      }
-      #read(reply, where) {
-        return this.#remember(questionFromHash(hashFromFlat(reply), where));
-      }
-      async #hash(key) {
-        const hash = hashFromFlat(await this.#client.sendCommand(["HGETALL", key]));
-        return Object.keys(hash).length === 0 ? void 0 : hash;
-      }
+      // Questions (questions.ts)
       park(project, spec) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          await this.#registerProject(keys);
-          const now = this.#now();
-          const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
-          const record2 = specRecord(spec);
-          const id = Number(
-            await this.#eval(
-              scripts.park,
-              [keys.meta, keys.status("pending"), keys.expiry, keys.events, keys.inboxIndex],
-              [
-                keys.base,
-                project,
-                record2.json,
-                now,
-                expiresAt ?? "",
-                record2.version,
-                this.#maxLen,
-                spec.isBlocking ? "1" : "0",
-                INDEX_VERSION
-              ]
-            )
-          );
-          if (id === PARK_TAG_COLLISION) {
-            throw new Error(`Project key tag ${keys.tag} already belongs to another project; set ASK_LATER_PROJECT`);
-          }
-          await this.#hint(keys);
-          return {
-            ...spec,
-            project,
-            id,
-            status: "pending",
-            createdAt: now,
-            ...expiresAt ? { expiresAt } : {},
-            messages: []
-          };
-        });
+        return this.#questions.park(project, spec);
       }
       get(project, id) {
-        return this.#run(async () => {
-          const hash = await this.#hash(this.#keys(project).question(id));
-          return hash && this.#remember(questionFromHash(hash, `${project}#${id}`));
-        });
+        return this.#questions.get(project, id);
       }
-      async #readMany(project, ids) {
-        const keys = this.#keys(project);
-        const hashes = await Promise.all(ids.map((id) => this.#hash(keys.question(Number(id)))));
-        const questions = [];
-        hashes.forEach((hash, index) => {
-          if (!hash) return;
-          try {
-            questions.push(this.#remember(questionFromHash(hash, `${project}#${ids[index]}`)));
-          } catch (error) {
-            if (!(error instanceof CorruptRecordError)) throw error;
-            this.#options.onCorruptRecord?.(error);
-          }
-        });
-        return questions;
+      list(project, filter) {
+        return this.#questions.list(project, filter);
       }
-      async #list(project, filter) {
-        const keys = this.#keys(project);
-        const statuses = filter.status ?? QUESTION_STATUSES;
-        const idLists = await Promise.all(
-          statuses.map(
-            (status) => this.#client.sendCommand(["ZRANGE", keys.status(status), "0", "-1"])
-          )
-        );
-        const questions = await this.#readMany(project, idLists.flat());
-        return questions.filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      listAcross(projects, filter) {
+        return this.#questions.listAcross(projects, filter);
       }
-      list(project, filter = {}) {
-        return this.#run(async () => (await this.#list(project, filter)).sort(byBlockingThenId));
+      knownProjects() {
+        return this.#questions.knownProjects();
       }
-      listAcross(projects, filter = {}) {
-        return this.#run(async () => {
-          const lists = await Promise.all([...new Set(projects)].map((project) => this.#list(project, filter)));
-          return lists.flat().sort(byBlockingThenAge);
-        });
+      projectByTag(tag) {
+        return this.#questions.projectByTag(tag);
       }
-      /**
-       * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
-       * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
-       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
-       */
-      #views(projects, reuse = false) {
-        const now = Date.now();
-        return Promise.all(
-          projects.map(async (keys) => {
-            const recent = this.#viewChecks.get(keys.tag);
-            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
-              return [keys.project, await recent.counts];
-            const counts = this.#checkViews(keys);
-            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
-            this.#viewChecks.set(keys.tag, { at: now, counts });
-            counts.catch(() => this.#viewChecks.delete(keys.tag));
-            return [keys.project, await counts];
-          })
-        ).then((entries) => new Map(entries));
+      recordMessage(project, id, ref) {
+        return this.#questions.recordMessage(project, id, ref);
       }
-      async #checkViews(keys) {
-        const reply = await this.#evalSettled(
-          scripts.views,
-          [
-            keys.meta,
-            keys.inboxIndex,
-            keys.closedIndex,
-            keys.answeredIndex,
-            ...QUESTION_STATUSES.map((status) => keys.status(status))
-          ],
-          [keys.base, INDEX_VERSION, this.#missing]
-        );
-        return {
-          blocking: Number(reply[0] ?? 0),
-          canWait: Number(reply[1] ?? 0),
-          closed: Number(reply[2] ?? 0),
-          answered: Number(reply[3] ?? 0)
-        };
-      }
+      // Views (views.ts)
       pageAcross(projects, query) {
-        return this.#run(async () => {
-          const all = [...new Set(projects)].map((project) => this.#keys(project));
-          await this.#views(all, true);
-          const { view } = query;
-          const limit = Math.max(1, Math.trunc(query.limit));
-          const cursor = parseCursor(view, query.after);
-          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
-          const ranges = await Promise.all(
-            all.map(async (keys) => {
-              const [from, to] = lexRange(query, keys.tag, cursor);
-              const args = view === "pending" ? [from, to] : [to, from, "REV"];
-              const members = await this.#client.sendCommand([
-                "ZRANGE",
-                index(keys),
-                ...args.slice(0, 2),
-                "BYLEX",
-                ...args.slice(2),
-                "LIMIT",
-                "0",
-                String(limit + 1)
-              ]);
-              return members.map((key) => ({ key, tag: keys.tag, keys }));
-            })
-          );
-          const merged = sortInView(view, ranges.flat());
-          const taken = merged.slice(0, limit);
-          const last = taken.at(-1);
-          const follows = merged.length > limit && last !== void 0;
-          const [hashes, counts] = await Promise.all([
-            Promise.all(taken.map((entry) => this.#hash(entry.keys.question(Number(entry.key.slice(-12)))))),
-            follows ? Promise.all(
-              all.map((keys) => {
-                const [from, to] = lexRange(query, keys.tag, last);
-                return this.#client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
-              })
-            ) : Promise.resolve([])
-          ]);
-          const questions = [];
-          hashes.forEach((hash, i) => {
-            const entry = taken[i];
-            if (!hash || !entry) return;
-            try {
-              const question = this.#remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
-              if (viewKey(view, question) === entry.key) questions.push(question);
-            } catch (error) {
-              if (!(error instanceof CorruptRecordError)) throw error;
-              this.#options.onCorruptRecord?.(error);
-            }
-          });
-          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
-          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
-        });
+        return this.#views.pageAcross(projects, query);
       }
       countAcross(projects) {
-        return this.#run(() => this.#views([...new Set(projects)].map((project) => this.#keys(project))));
+        return this.#views.countAcross(projects);
       }
       listPage(project, query) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const wanted = query.status ?? QUESTION_STATUSES;
-          const cursor = parseListCursor(query.after);
-          const reply = await this.#eval(
-            scripts.listPage,
-            QUESTION_STATUSES.map((status) => keys.status(status)),
-            [
-              keys.base,
-              QUESTION_STATUSES.map((status) => wanted.includes(status) ? "1" : "0").join(""),
-              query.blocking === void 0 ? "" : query.blocking ? "1" : "0",
-              Math.max(1, Math.trunc(query.limit)),
-              cursor === void 0 ? "" : String(cursor.blockingFirst),
-              cursor === void 0 ? "" : String(cursor.id)
-            ]
-          );
-          const questions = [];
-          for (let i = 1; i + 1 < reply.length; i += 2) {
-            try {
-              questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
-            } catch (error) {
-              if (!(error instanceof CorruptRecordError)) throw error;
-              this.#options.onCorruptRecord?.(error);
-            }
-          }
-          const remaining = Number(reply[0]);
-          const lastId = reply.length >= 3 ? Number(reply[reply.length - 2]) : void 0;
-          const last = lastId === void 0 ? void 0 : questions.find((q) => q.id === lastId);
-          return remaining > 0 && last !== void 0 ? { questions, next: formatListCursor(last), remaining } : { questions, remaining };
-        });
-      }
-      saveDraft(project, id, person, change) {
-        return this.#run(async () => {
-          const question = await this.#spec(project, id);
-          if (!question) return { kind: "unknown" };
-          const checked = checkDraftChange(question, change);
-          const item = draftItem(question, checked.member);
-          const keys = this.#keys(project);
-          const reply = await this.#eval(
-            scripts.draft,
-            [keys.question(id), keys.drafts(id)],
-            [
-              personKey(person, checked.member),
-              checked.pick === void 0 ? "" : JSON.stringify(checked.pick),
-              checked.notes === void 0 ? "0" : "1",
-              checked.notes ?? "",
-              JSON.stringify(draftBase(item)),
-              String(this.#now()),
-              checked.choiceNotes === void 0 ? "" : JSON.stringify(checked.choiceNotes),
-              JSON.stringify(item.options.map((option) => option.label))
-            ]
-          );
-          const where = `${project}#${id}`;
-          switch (Number(reply[0])) {
-            case DraftCode.saved:
-              return { kind: "saved", draft: parseDraft(String(reply[1]), where) };
-            case DraftCode.unknown:
-              return { kind: "unknown" };
-            case DraftCode.notPending:
-              return { kind: "not-pending", question: this.#read(reply[1], where) };
-            default:
-              throw unreadableDraft(where);
-          }
-        });
-      }
-      getDraft(project, id, person, member) {
-        return this.#run(async () => {
-          const key = personKey(person, member);
-          const text = await this.#client.sendCommand(["HGET", this.#keys(project).drafts(id), key]);
-          return text === null ? void 0 : parseDraft(text, `${project}#${id}`);
-        });
-      }
-      answer(project, id, reply, by) {
-        return this.#run(async () => {
-          const question = await this.#spec(project, id);
-          if (!question) return { kind: "unknown" };
-          const now = this.#now();
-          const answer = answerOf(question, reply, { by, at: now });
-          const size = deliveryEntryLength({ ...question, status: "answered", answer });
-          const keys = this.#keys(project);
-          const result = await this.#eval(
-            scripts.answer,
-            [
-              keys.question(id),
-              keys.drafts(id),
-              keys.status("pending"),
-              keys.status("answered"),
-              keys.outbox,
-              keys.expiry,
-              keys.events,
-              keys.inboxIndex,
-              keys.closedIndex,
-              keys.answeredIndex
-            ],
-            [JSON.stringify(answer), now, size, this.#maxLen]
-          );
-          if (Number(result[0]) === TransitionCode.done) {
-            await this.#hint(keys);
-            const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
-            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
-          }
-          return this.#transitionResult(project, id, result, (q) => ({ kind: "won", question: q }));
-        });
-      }
-      async #transitionResult(project, id, reply, onDone) {
-        const code = Number(reply[0]);
-        const where = `${project}#${id}`;
-        switch (code) {
-          case TransitionCode.done:
-            return onDone(this.#read(reply[1], where));
-          case TransitionCode.alreadyAnswered:
-            return { kind: "already-answered", question: this.#read(reply[1], where) };
-          case TransitionCode.notPending:
-            return { kind: "not-pending", question: this.#read(reply[1], where) };
-          case TransitionCode.dueToExpire: {
-            await this.#expireOne(project, id);
-            const question = await this.get(project, id);
-            return question ? { kind: "not-pending", question } : { kind: "unknown" };
-          }
-          default:
-            return { kind: "unknown" };
-        }
-      }
-      #close(project, id, target, by) {
-        return this.#run(async () => {
-          const now = this.#now();
-          const closure = { at: now, ...by ? { by } : {} };
-          let size = 0;
-          if (target === "dismissed") {
-            const question = await this.#spec(project, id);
-            if (!question) return { kind: "unknown" };
-            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
-          }
-          const keys = this.#keys(project);
-          const reply = await this.#eval(
-            scripts.close,
-            [
-              keys.question(id),
-              keys.drafts(id),
-              keys.status("pending"),
-              keys.status(target),
-              keys.outbox,
-              keys.expiry,
-              keys.done,
-              keys.events,
-              keys.inboxIndex,
-              keys.closedIndex
-            ],
-            [target, JSON.stringify(closure), now, size, this.#maxLen]
-          );
-          if (Number(reply[0]) === TransitionCode.done) await this.#hint(keys);
-          return this.#transitionResult(project, id, reply, (q) => ({ kind: "done", question: q }));
-        });
-      }
-      cancel(project, id) {
-        return this.#close(project, id, "cancelled");
-      }
-      dismiss(project, id, by) {
-        return this.#close(project, id, "dismissed", by);
-      }
-      async #expireOne(project, id) {
-        const question = await this.#spec(project, id);
-        const now = this.#now();
-        const closure = { at: now };
-        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
-        const keys = this.#keys(project);
-        const code = Number(
-          await this.#eval(
-            scripts.expire,
-            [
-              keys.question(id),
-              keys.drafts(id),
-              keys.status("pending"),
-              keys.status("expired"),
-              keys.outbox,
-              keys.expiry,
-              keys.events,
-              keys.inboxIndex,
-              keys.closedIndex
-            ],
-            [id, JSON.stringify(closure), now, size, this.#maxLen]
-          )
-        );
-        if (code === ExpireCode.expired) await this.#hint(keys);
-        return code === ExpireCode.expired;
-      }
-      expireDue() {
-        return this.#run(async () => {
-          let expired = 0;
-          for (const project of (await this.projects()).values()) {
-            const due = await this.#client.sendCommand([
-              "ZRANGEBYSCORE",
-              this.#keys(project).expiry,
-              "-inf",
-              String(this.#now())
-            ]);
-            for (const id of due) if (await this.#expireOne(project, Number(id))) expired++;
-          }
-          return expired;
-        });
-      }
-      purgeExpired() {
-        return this.#run(async () => {
-          const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS);
-          let dropped = 0;
-          for (const project of (await this.projects()).values()) {
-            const keys = this.#keys(project);
-            for (; ; ) {
-              const n = Number(
-                await this.#evalSettled(
-                  scripts.purge,
-                  [
-                    keys.done,
-                    keys.closedIndex,
-                    keys.answeredIndex,
-                    keys.status("delivered"),
-                    keys.status("cancelled"),
-                    keys.status("dismissed"),
-                    keys.status("expired")
-                  ],
-                  [keys.base, cutoff, 500, this.#missing]
-                )
-              );
-              dropped += n;
-              if (n < 500) break;
-            }
-          }
-          return dropped;
-        });
-      }
-      claimUndelivered(project, options) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const claimId = (0, import_node_crypto3.randomUUID)();
-          const now = this.#now();
-          const reply = await this.#evalSettled(
-            scripts.claim,
-            [keys.outbox],
-            [
-              keys.base,
-              now,
-              options.budget,
-              claimId,
-              now + options.leaseMs,
-              options.blockingOnly ? "blocking" : "",
-              this.#missing,
-              options.questionId === void 0 ? "" : String(options.questionId)
-            ]
-          );
-          const questions = [];
-          try {
-            for (let i = 1; i + 1 < reply.length; i += 2)
-              questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
-          } catch (error) {
-            const ids = reply.filter((_, i) => i % 2 === 1).map(String);
-            await this.#evalSettled(scripts.release, [keys.outbox], [keys.base, this.#missing, claimId, ...ids]).catch(
-              () => void 0
-            );
-            throw error;
-          }
-          return { claimId, via: options.via ?? "prompt", questions, remaining: Number(reply[0]) };
-        });
-      }
-      waitingOutcomes(project, options = {}) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const reply = await this.#evalSettled(
-            scripts.waiting,
-            [keys.outbox],
-            [keys.base, this.#now(), options.blockingOnly ? "blocking" : "", this.#missing]
-          );
-          const questions = [];
-          for (let i = 0; i + 1 < reply.length; i += 2) questions.push(this.#read(reply[i + 1], `${project}#${reply[i]}`));
-          return questions;
-        });
-      }
-      confirmClaim(project, claim, ids) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const reply = await this.#evalSettled(
-            scripts.confirm,
-            [keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-            [keys.base, this.#now(), claim.claimId, this.#maxLen, claim.via, this.#missing, ...claimedIds(claim, ids)]
-          );
-          if (reply.length > 0) await this.#hint(keys);
-          return reply.map(Number).sort((a, b) => a - b);
-        });
-      }
-      releaseClaim(project, claim, ids) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          await this.#evalSettled(
-            scripts.release,
-            [keys.outbox],
-            [keys.base, this.#missing, claim.claimId, ...claimedIds(claim, ids)]
-          );
-        });
-      }
-      markDelivered(project, id, via = "tool-result") {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const code = Number(
-            await this.#eval(
-              scripts.deliver,
-              [keys.question(id), keys.outbox, keys.status("answered"), keys.status("delivered"), keys.done, keys.events],
-              [id, this.#now(), this.#maxLen, via]
-            )
-          );
-          if (code === DeliverCode.delivered) {
-            await this.#hint(keys);
-            return "delivered";
-          }
-          return code === DeliverCode.leased ? "leased" : "not-waiting";
-        });
-      }
-      remind(project, id, ordinal) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const code = Number(
-            await this.#eval(scripts.remind, [keys.question(id), keys.events], [id, ordinal, this.#now(), this.#maxLen])
-          );
-          if (code === RemindCode.unknown) return { kind: "unknown" };
-          if (code === RemindCode.reminded) await this.#hint(keys);
-          const question = await this.get(project, id);
-          if (!question) return { kind: "unknown" };
-          if (code === RemindCode.reminded) return { kind: "reminded", question };
-          return code === RemindCode.already ? { kind: "already", question } : { kind: "not-pending", question };
-        });
+        return this.#views.listPage(project, query);
       }
       countQuestions(project) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const reply = await this.#eval(
-            scripts.count,
-            QUESTION_STATUSES.map((status) => keys.status(status)),
-            [keys.base]
-          );
-          return Object.fromEntries(
-            QUESTION_STATUSES.map((status, i) => [
-              status,
-              { blocking: Number(reply[2 * i] ?? 0), canWait: Number(reply[2 * i + 1] ?? 0) }
-            ])
-          );
-        });
+        return this.#views.countQuestions(project);
       }
+      // Drafts (drafts.ts)
+      saveDraft(project, id, person, change) {
+        return this.#drafts.saveDraft(project, id, person, change);
+      }
+      getDraft(project, id, person, member) {
+        return this.#drafts.getDraft(project, id, person, member);
+      }
+      // Transitions (transitions.ts)
+      answer(project, id, reply, by) {
+        return this.#transitions.answer(project, id, reply, by);
+      }
+      cancel(project, id) {
+        return this.#transitions.cancel(project, id);
+      }
+      dismiss(project, id, by) {
+        return this.#transitions.dismiss(project, id, by);
+      }
+      remind(project, id, ordinal) {
+        return this.#transitions.remind(project, id, ordinal);
+      }
+      expireDue() {
+        return this.#transitions.expireDue();
+      }
+      purgeExpired() {
+        return this.#transitions.purgeExpired();
+      }
+      // Delivery (delivery.ts)
+      claimUndelivered(project, options) {
+        return this.#delivery.claimUndelivered(project, options);
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#delivery.confirmClaim(project, claim, ids);
+      }
+      waitingOutcomes(project, options) {
+        return this.#delivery.waitingOutcomes(project, options);
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#delivery.releaseClaim(project, claim, ids);
+      }
+      markDelivered(project, id, via) {
+        return this.#delivery.markDelivered(project, id, via);
+      }
+      // Events (events.ts)
+      consumer(group, consumerName, options) {
+        return this.#events.consumer(group, consumerName, options);
+      }
+      tail() {
+        return this.#events.tail();
+      }
+      watch(project) {
+        return this.#events.watch(project);
+      }
+      waitWhilePending(project, id, options) {
+        return this.#events.waitWhilePending(project, id, options);
+      }
+      // Leases (leases.ts)
       acquireLease(name, owner, ms) {
-        return this.#run(
-          async () => Number(await this.#eval(scripts.lease, [globalKeys(this.#prefix).lease(name)], [owner, Math.max(1, ms)])) === 1
-        );
+        return this.#leases.acquireLease(name, owner, ms);
       }
       releaseLease(name, owner) {
-        return this.#run(async () => {
-          await this.#eval(scripts.releaseLease, [globalKeys(this.#prefix).lease(name)], [owner]);
-        });
+        return this.#leases.releaseLease(name, owner);
       }
       seizeLease(name, owner, ms) {
-        return this.#run(async () => {
-          await this.#client.sendCommand([
-            "SET",
-            globalKeys(this.#prefix).lease(name),
-            owner,
-            "PX",
-            String(Math.max(1, ms))
-          ]);
-        });
+        return this.#leases.seizeLease(name, owner, ms);
       }
+      // Failures (failed-events.ts)
       recordFailedEvent(group, event, failure2) {
-        return this.#run(async () => {
-          const g = globalKeys(this.#prefix);
-          const record2 = JSON.stringify(failedRecord(event, failure2, this.#now()));
-          await this.#eval(scripts.recordFailure, [g.failed(group), g.failedGroups], [group, event.eventId, record2]);
-        });
+        return this.#failures.recordFailedEvent(group, event, failure2);
       }
-      recordSurfaceFault(fault) {
-        return this.#run(async () => {
-          const record2 = faultRecord(fault, this.#now());
-          await this.#client.sendCommand([
-            "HSET",
-            globalKeys(this.#prefix).surfaceFaults,
-            faultField(record2.group, record2.channel),
-            JSON.stringify(record2)
-          ]);
-        });
-      }
-      clearSurfaceFaults(group, channels) {
-        return this.#run(async () => {
-          const fields = [faultField(group, void 0), ...channels.map((channel) => faultField(group, channel))];
-          await this.#client.sendCommand(["HDEL", globalKeys(this.#prefix).surfaceFaults, ...fields]);
-        });
-      }
-      surfaceFaults() {
-        return this.#run(async () => {
-          const reply = await this.#client.sendCommand(["HGETALL", globalKeys(this.#prefix).surfaceFaults]);
-          const values = Array.isArray(reply) ? reply.filter((_, i) => i % 2 === 1) : Object.values(reply ?? {});
-          return values.map((value) => readFaultRecord(String(value))).filter((fault) => fault !== void 0).sort(faultOrder);
-        });
-      }
-      failedEvents(options = {}) {
-        return this.#run(async () => {
-          const g = globalKeys(this.#prefix);
-          const groups = (await this.#client.sendCommand(["SMEMBERS", g.failedGroups])).sort();
-          const result = [];
-          for (const group of groups) {
-            const count = Number(await this.#client.sendCommand(["HLEN", g.failed(group)]));
-            if (count === 0) continue;
-            if (options.sample === 0) {
-              result.push({ group, count, sample: [] });
-              continue;
-            }
-            const [, flat] = await this.#client.sendCommand(["HSCAN", g.failed(group), "0", "COUNT", "100"]);
-            const records = [];
-            for (let i = 0; i + 1 < flat.length; i += 2) {
-              const record2 = readFailedRecord(group, String(flat[i]), flat[i + 1]);
-              if (record2) records.push(record2);
-            }
-            result.push({ group, count, sample: newestFirst(records, options.sample ?? 5) });
-          }
-          return result;
-        });
+      failedEvents(options) {
+        return this.#failures.failedEvents(options);
       }
       replayFailedEvents(group) {
-        return this.#run(async () => {
-          const g = globalKeys(this.#prefix);
-          const groups = group !== void 0 ? [group] : await this.#client.sendCommand(["SMEMBERS", g.failedGroups]);
-          let moved = 0;
-          for (const name of groups)
-            moved += Number(await this.#eval(scripts.replayFailed, [g.failed(name), g.replay(name)], []));
-          return moved;
-        });
+        return this.#failures.replayFailedEvents(group);
       }
       takeReplayedEvents(group, count) {
-        return this.#run(async () => {
-          const reply = await this.#client.sendCommand(["LPOP", globalKeys(this.#prefix).replay(group), String(count)]);
-          const taken = [];
-          for (const value of Array.isArray(reply) ? reply : []) {
-            let eventId;
-            try {
-              eventId = JSON.parse(String(value)).eventId;
-            } catch {
-              continue;
-            }
-            const record2 = typeof eventId === "string" ? readFailedRecord(group, eventId, String(value)) : void 0;
-            if (record2) taken.push(record2);
-          }
-          return taken;
+        return this.#failures.takeReplayedEvents(group, count);
+      }
+      recordSurfaceFault(fault) {
+        return this.#failures.recordSurfaceFault(fault);
+      }
+      clearSurfaceFaults(group, channels) {
+        return this.#failures.clearSurfaceFaults(group, channels);
+      }
+      surfaceFaults() {
+        return this.#failures.surfaceFaults();
+      }
+      // Tokens (tokens.ts)
+      tokens() {
+        const x = this.#x;
+        return new RedisTokenStore({
+          key: x.global.tokens,
+          command: (args) => x.run(() => x.client.sendCommand(args)),
+          eval: (script, keys, args) => x.run(() => x.eval(script, keys, args))
         });
       }
+      // The connection
+      /** Every project that ever parked: tag → project name. */
+      projects() {
+        return this.#x.projects();
+      }
       ping() {
-        return this.#run(async () => {
-          await this.#client.sendCommand(["PING"]);
+        return this.#x.run(async () => {
+          await this.#x.client.sendCommand(["PING"]);
         });
       }
       whenReady(options) {
-        return this.#connections.whenReady(options);
-      }
-      /** A connection of its own for a blocking read, followed by `whenReady`. */
-      async #duplicate() {
-        return this.#connections.add(await this.#client.duplicate());
-      }
-      recordMessage(project, id, ref) {
-        return this.#run(async () => {
-          const reply = await this.#eval(
-            scripts.recordMessage,
-            [this.#keys(project).question(id)],
-            [messageField(ref.platform, ref.channel), ref.messageId]
-          );
-          return Number(reply) === 1;
-        });
-      }
-      consumer(group, consumerName, options = {}) {
-        return this.#run(async () => {
-          const connection = await this.#duplicate();
-          const consumer = new RedisEventConsumer({
-            client: this.#client,
-            blocking: connection,
-            group,
-            ...options.inheritFrom !== void 0 ? { inheritFrom: options.inheritFrom } : {},
-            consumer: consumerName,
-            streams: async () => {
-              const projects = await this.projects();
-              return [...projects.values()].map((project) => this.#keys(project));
-            },
-            onClose: () => this.#consumers.delete(consumer),
-            ...this.#hintOptions()
-          });
-          this.#consumers.add(consumer);
-          return consumer;
-        });
-      }
-      /** Cluster only: how readers of every project's stream learn which streams to read (hints.ts). */
-      #hintOptions() {
-        if (!this.#client.isCluster) return {};
-        return {
-          hints: (listener) => this.#client.subscribe(globalKeys(this.#prefix).hints, listener),
-          ...this.#options.eventFullPassMs !== void 0 ? { fullPassMs: this.#options.eventFullPassMs } : {}
-        };
-      }
-      tail() {
-        return this.#run(async () => {
-          const blocking = await this.#duplicate();
-          const tail = await RedisEventTail.begin({
-            client: this.#client,
-            blocking,
-            streams: async () => [...(await this.projects()).values()].map((project) => this.#keys(project)),
-            onClose: () => this.#tails.delete(tail),
-            ...this.#hintOptions()
-          }).catch((error) => {
-            blocking.close();
-            throw error;
-          });
-          this.#tails.add(tail);
-          return wrapTail(tail);
-        });
-      }
-      watch(project) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
-          let cursor = last[0]?.[0] ?? "0-0";
-          const connection = await this.#duplicate();
-          this.#waiters.add(connection);
-          const close = async () => {
-            this.#waiters.delete(connection);
-            connection.close();
-          };
-          const changed = (options) => this.#run(async () => {
-            if (options.signal?.aborted || options.timeoutMs <= 0) return false;
-            const abort = () => void close();
-            options.signal?.addEventListener("abort", abort, { once: true });
-            try {
-              const reply = await connection.sendCommand([
-                "XREAD",
-                "BLOCK",
-                String(Math.max(1, Math.ceil(options.timeoutMs))),
-                "STREAMS",
-                keys.events,
-                cursor
-              ]);
-              const newest = parseStreamReply(reply, () => project).at(-1);
-              if (!newest) return false;
-              cursor = newest.entryId;
-              return true;
-            } catch (error) {
-              if (options.signal?.aborted) return false;
-              throw error;
-            } finally {
-              options.signal?.removeEventListener("abort", abort);
-            }
-          });
-          return { changed, close };
-        });
-      }
-      waitWhilePending(project, id, options) {
-        return this.#run(async () => {
-          const keys = this.#keys(project);
-          const deadline = this.#now() + options.timeoutMs;
-          const last = await this.#client.sendCommand(["XREVRANGE", keys.events, "+", "-", "COUNT", "1"]);
-          let cursor = last[0]?.[0] ?? "0-0";
-          let question = await this.get(project, id);
-          if (question?.status !== "pending" || options.signal?.aborted) return question;
-          const connection = await this.#duplicate();
-          this.#waiters.add(connection);
-          const abort = () => connection.close();
-          options.signal?.addEventListener("abort", abort, { once: true });
-          try {
-            for (; ; ) {
-              const left = deadline - this.#now();
-              if (left <= 0 || options.signal?.aborted) break;
-              let reply;
-              try {
-                reply = await connection.sendCommand(["XREAD", "BLOCK", String(left), "STREAMS", keys.events, cursor]);
-              } catch (error) {
-                if (options.signal?.aborted) break;
-                throw error;
-              }
-              const events = parseStreamReply(reply, () => project);
-              const mine = events.some((event) => event.questionId === id);
-              const newest = events.at(-1);
-              if (newest) cursor = newest.entryId;
-              if (mine) {
-                question = await this.get(project, id);
-                if (question?.status !== "pending") return question;
-              }
-            }
-            return await this.get(project, id);
-          } finally {
-            options.signal?.removeEventListener("abort", abort);
-            this.#waiters.delete(connection);
-            connection.close();
-          }
-        });
-      }
-      tokens() {
-        return new RedisTokenStore({
-          key: globalKeys(this.#prefix).tokens,
-          command: (args) => this.#run(() => this.#client.sendCommand(args)),
-          eval: (script, keys, args) => this.#run(() => this.#eval(script, keys, args))
-        });
+        return this.#x.connections.whenReady(options);
       }
       async close() {
-        for (const consumer of this.#consumers) await consumer.close();
-        for (const tail of [...this.#tails]) await tail.close();
-        for (const waiter of this.#waiters) waiter.close();
-        this.#client.close();
+        await this.#events.close();
+        this.#x.client.close();
       }
     };
   }
@@ -4242,7 +4688,263 @@ var init_connection = __esm({
   }
 });
 
-// src/store/sqlite/events.ts
+// src/store/sqlite/record.ts
+function questionFromRow(row) {
+  const where = `${String(row.project)}#${String(row.id)}`;
+  const hash = {};
+  const put = (field, value) => {
+    if (value !== null && value !== void 0) hash[field] = String(value);
+  };
+  put("v", row.v);
+  put("project", row.project);
+  put("id", row.id);
+  put("status", row.status);
+  put("spec", row.spec);
+  put("createdAt", row.created_at);
+  put("expiresAt", row.expires_at);
+  put("answer", row.answer);
+  put("closure", row.closure);
+  put("deliveredAt", row.delivered_at);
+  put("deliveredVia", row.delivered_via);
+  put("reminders", row.reminders);
+  put("remindedAt", row.reminded_at);
+  for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
+    hash[messageField(platform, channel)] = messageId;
+  }
+  return questionFromHash(hash, where);
+}
+function messageTriples(value, where) {
+  if (value === null || value === void 0) return [];
+  let list;
+  try {
+    list = JSON.parse(String(value));
+  } catch (error) {
+    throw new CorruptRecordError(where, "`messages`: expected JSON", { cause: error });
+  }
+  if (!Array.isArray(list) || !list.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
+    throw new CorruptRecordError(where, "`messages`: expected [platform, channel, messageId] triples");
+  }
+  return list;
+}
+var QUESTION_COLUMNS;
+var init_record2 = __esm({
+  "src/store/sqlite/record.ts"() {
+    "use strict";
+    init_corrupt_record_error();
+    init_record();
+    init_record();
+    QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
+  q.closure, q.delivered_at, q.delivered_via, q.reminders, q.reminded_at,
+  (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
+    WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
+  }
+});
+
+// src/store/sqlite/context.ts
+var SELECT_ONE, SqliteContext;
+var init_context2 = __esm({
+  "src/store/sqlite/context.ts"() {
+    "use strict";
+    init_shared();
+    init_connection();
+    init_record2();
+    SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
+    SqliteContext = class {
+      c;
+      options;
+      now;
+      constructor(connection, options) {
+        this.c = connection;
+        this.options = options;
+        this.now = options.now ?? Date.now;
+      }
+      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      async run(work) {
+        try {
+          return work();
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      /** Append a transition's event (inside its transaction). */
+      event(type, project, id, at) {
+        this.c.statement("INSERT INTO events (type, project, question_id, at) VALUES (?, ?, ?, ?)").run(type, project, id, at);
+      }
+      /** Drop every draft of a question that is no longer pending (inside its transaction). */
+      dropDrafts(project, id) {
+        this.c.statement("DELETE FROM drafts WHERE project = ? AND question_id = ?").run(project, id);
+      }
+      /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
+      get(project, id) {
+        const row = this.c.statement(SELECT_ONE).get(project, id);
+        return row && questionFromRow(row);
+      }
+      /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
+      readMany(rows) {
+        return readEach(rows, questionFromRow, this.options.onCorruptRecord);
+      }
+    };
+  }
+});
+
+// src/store/sqlite/delivery.ts
+var import_node_crypto4, SqliteDelivery;
+var init_delivery2 = __esm({
+  "src/store/sqlite/delivery.ts"() {
+    "use strict";
+    import_node_crypto4 = require("node:crypto");
+    init_shared();
+    init_record2();
+    SqliteDelivery = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      claimUndelivered(project, options) {
+        const { c } = this.#x;
+        const claimId = (0, import_node_crypto4.randomUUID)();
+        return this.#x.run(
+          () => c.write(() => {
+            const now = this.#x.now();
+            const waiting = c.statement(
+              `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
+             WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+               AND (? = 0 OR q.id = ?)
+             ORDER BY q.ready_at, q.id`
+            ).all(project, options.blockingOnly ? 1 : 0, options.questionId ?? 0, options.questionId ?? 0);
+            const lease = c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
+            const questions = [];
+            let used = 0;
+            let full = false;
+            let remaining = 0;
+            for (const row of waiting) {
+              if (row.claim != null && row.claim_until != null && row.claim_until > now) continue;
+              const size = row.size ?? 0;
+              if (!full && (questions.length === 0 || used + size <= options.budget)) {
+                used += size;
+                questions.push(questionFromRow(row));
+                lease.run(claimId, now + options.leaseMs, project, row.id);
+              } else {
+                full = true;
+                remaining++;
+              }
+            }
+            return { claimId, via: options.via ?? "prompt", questions, remaining };
+          })
+        );
+      }
+      waitingOutcomes(project, options = {}) {
+        return this.#x.run(() => {
+          const rows = this.#x.c.statement(
+            `SELECT ${QUESTION_COLUMNS} FROM questions q
+           WHERE q.project = ? AND q.ready_at IS NOT NULL AND (q.claim IS NULL OR q.claim_until IS NULL OR q.claim_until <= ?)
+             AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
+           ORDER BY q.ready_at, q.id`
+          ).all(project, this.#x.now(), options.blockingOnly ? 1 : 0);
+          return rows.map(questionFromRow);
+        });
+      }
+      /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
+      #deliver(project, id, status, now, via) {
+        this.#x.c.statement(
+          `UPDATE questions SET status = ?, delivered_at = ?, delivered_via = ?, done_at = ?, ready_at = NULL,
+           claim = NULL, claim_until = NULL
+         WHERE project = ? AND id = ?`
+        ).run(status === "answered" ? "delivered" : status, now, via, now, project, id);
+        this.#x.event("delivered", project, id, now);
+      }
+      confirmClaim(project, claim, ids) {
+        const { c } = this.#x;
+        const wanted = claimedIds(claim, ids);
+        return this.#x.run(
+          () => c.write(() => {
+            const now = this.#x.now();
+            const read = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const confirmed = [];
+            for (const id of wanted) {
+              const row = read.get(project, id);
+              if (row?.claim !== claim.claimId) continue;
+              this.#deliver(project, id, row.status, now, claim.via);
+              confirmed.push(id);
+            }
+            return confirmed.sort((a, b) => a - b);
+          })
+        );
+      }
+      releaseClaim(project, claim, ids) {
+        const { c } = this.#x;
+        const wanted = claimedIds(claim, ids);
+        return this.#x.run(
+          () => c.write(() => {
+            const release = c.statement(
+              "UPDATE questions SET claim = NULL, claim_until = NULL WHERE project = ? AND id = ? AND claim = ?"
+            );
+            for (const id of wanted) release.run(project, id, claim.claimId);
+          })
+        );
+      }
+      markDelivered(project, id, via = "tool-result") {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const now = this.#x.now();
+            const row = c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (!row || row.ready_at === null) return "not-waiting";
+            if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
+            this.#deliver(project, id, row.status, now, via);
+            return "delivered";
+          })
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/drafts.ts
+var SELECT_DRAFT, SqliteDrafts;
+var init_drafts3 = __esm({
+  "src/store/sqlite/drafts.ts"() {
+    "use strict";
+    init_drafts();
+    SELECT_DRAFT = "SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?";
+    SqliteDrafts = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      saveDraft(project, id, person, change) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const question = this.#x.get(project, id);
+            if (!question) return { kind: "unknown" };
+            const checked = checkDraftChange(question, change);
+            if (question.status !== "pending") return { kind: "not-pending", question };
+            const key = personKey(person, checked.member);
+            const row = c.statement(SELECT_DRAFT).get(project, id, key);
+            const stored = row && parseDraft(row.draft, `${project}#${id}`);
+            const draft = mergeDraft(draftItem(question, checked.member), stored, checked, this.#x.now());
+            c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(
+              project,
+              id,
+              key,
+              JSON.stringify(draft)
+            );
+            return { kind: "saved", draft };
+          })
+        );
+      }
+      getDraft(project, id, person, member) {
+        return this.#x.run(() => {
+          const row = this.#x.c.statement(SELECT_DRAFT).get(project, id, personKey(person, member));
+          return row && parseDraft(row.draft, `${project}#${id}`);
+        });
+      }
+    };
+  }
+});
+
+// src/store/sqlite/consumer.ts
 function isEventType2(value) {
   return EVENT_TYPES.includes(value);
 }
@@ -4260,12 +4962,11 @@ function toEvents(rows) {
   }
   return events;
 }
-var SqliteEventConsumer, SqliteEventTail;
-var init_events2 = __esm({
-  "src/store/sqlite/events.ts"() {
+var SqliteEventConsumer;
+var init_consumer2 = __esm({
+  "src/store/sqlite/consumer.ts"() {
     "use strict";
     init_port();
-    init_store_unavailable_error();
     init_connection();
     SqliteEventConsumer = class {
       #o;
@@ -4373,6 +5074,17 @@ var init_events2 = __esm({
         this.#o.onClose();
       }
     };
+  }
+});
+
+// src/store/sqlite/tail.ts
+var SqliteEventTail;
+var init_tail2 = __esm({
+  "src/store/sqlite/tail.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_connection();
+    init_consumer2();
     SqliteEventTail = class {
       #connection;
       #closing = new AbortController();
@@ -4414,55 +5126,330 @@ var init_events2 = __esm({
   }
 });
 
-// src/store/sqlite/record.ts
-function questionFromRow(row) {
-  const where = `${String(row.project)}#${String(row.id)}`;
-  const hash = {};
-  const put = (field, value) => {
-    if (value !== null && value !== void 0) hash[field] = String(value);
-  };
-  put("v", row.v);
-  put("project", row.project);
-  put("id", row.id);
-  put("status", row.status);
-  put("spec", row.spec);
-  put("createdAt", row.created_at);
-  put("expiresAt", row.expires_at);
-  put("answer", row.answer);
-  put("closure", row.closure);
-  put("deliveredAt", row.delivered_at);
-  put("deliveredVia", row.delivered_via);
-  put("reminders", row.reminders);
-  put("remindedAt", row.reminded_at);
-  for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
-    hash[messageField(platform, channel)] = messageId;
-  }
-  return questionFromHash(hash, where);
-}
-function messageTriples(value, where) {
-  if (value === null || value === void 0) return [];
-  let list;
-  try {
-    list = JSON.parse(String(value));
-  } catch (error) {
-    throw new CorruptRecordError(where, "`messages`: expected JSON", { cause: error });
-  }
-  if (!Array.isArray(list) || !list.every((item) => Array.isArray(item) && item.length === 3 && item.every((part) => typeof part === "string"))) {
-    throw new CorruptRecordError(where, "`messages`: expected [platform, channel, messageId] triples");
-  }
-  return list;
-}
-var QUESTION_COLUMNS;
-var init_record2 = __esm({
-  "src/store/sqlite/record.ts"() {
+// src/store/sqlite/events.ts
+var SqliteEvents;
+var init_events2 = __esm({
+  "src/store/sqlite/events.ts"() {
     "use strict";
-    init_corrupt_record_error();
-    init_record();
-    init_record();
-    QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.created_at, q.expires_at, q.answer,
-  q.closure, q.delivered_at, q.delivered_via, q.reminders, q.reminded_at,
-  (SELECT json_group_array(json_array(m.platform, m.channel, m.message_id)) FROM messages m
-    WHERE m.project = q.project AND m.question_id = q.id) AS messages`;
+    init_connection();
+    init_consumer2();
+    init_tail2();
+    SqliteEvents = class {
+      #x;
+      #consumers = /* @__PURE__ */ new Set();
+      #tails = /* @__PURE__ */ new Set();
+      constructor(context) {
+        this.#x = context;
+      }
+      consumer(group, consumerName, options = {}) {
+        const { c } = this.#x;
+        return this.#x.run(() => {
+          SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
+          const consumer = new SqliteEventConsumer({
+            connection: c,
+            group,
+            consumer: consumerName,
+            now: this.#x.now,
+            onClose: () => this.#consumers.delete(consumer)
+          });
+          this.#consumers.add(consumer);
+          return consumer;
+        });
+      }
+      tail() {
+        return this.#x.run(() => {
+          const tail = new SqliteEventTail(this.#x.c);
+          this.#tails.add(tail);
+          const close = tail.close.bind(tail);
+          tail.close = async () => {
+            this.#tails.delete(tail);
+            await close();
+          };
+          return tail;
+        });
+      }
+      /**
+       * Returns the moment a commit of this process settles the question; a commit of another process is seen within
+       * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
+       * is real time, not the store's clock.
+       */
+      async watch(_project) {
+        const watch = this.#x.c.watch;
+        let mark = watch.mark();
+        return {
+          changed: async (options) => {
+            try {
+              if (options.signal?.aborted || options.timeoutMs <= 0) return false;
+              await watch.wait(mark, options.timeoutMs, options.signal);
+              const now = watch.mark();
+              if (now.data === mark.data && now.local === mark.local) return false;
+              mark = now;
+              return true;
+            } catch (error) {
+              throw toStoreError2(error);
+            }
+          },
+          close: async () => void 0
+        };
+      }
+      async waitWhilePending(project, id, options) {
+        const { watch } = this.#x.c;
+        const deadline = Date.now() + options.timeoutMs;
+        try {
+          for (; ; ) {
+            const mark = watch.mark();
+            const question = this.#x.get(project, id);
+            const left = deadline - Date.now();
+            if (question?.status !== "pending" || left <= 0 || options.signal?.aborted) return question;
+            await watch.wait(mark, left, options.signal);
+          }
+        } catch (error) {
+          throw toStoreError2(error);
+        }
+      }
+      /** Stop every consumer and tail this store started. */
+      async close() {
+        for (const consumer of [...this.#consumers]) await consumer.close();
+        for (const tail of [...this.#tails]) await tail.close();
+      }
+    };
+  }
+});
+
+// src/store/sqlite/failed-events.ts
+function failedFromRow(row) {
+  const { type, project, question_id: questionId, at, attempts, error, failed_at: failedAt } = row;
+  return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error, failedAt });
+}
+var SqliteFailures;
+var init_failed_events3 = __esm({
+  "src/store/sqlite/failed-events.ts"() {
+    "use strict";
+    init_failed_events();
+    init_surface_faults();
+    SqliteFailures = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      recordFailedEvent(group, event, failure2) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const r = failedRecord(event, failure2, this.#x.now());
+            c.statement(
+              `INSERT OR REPLACE INTO failed_events
+               (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
+            ).run(group, event.eventId, r.type, r.project, r.questionId, r.at, r.attempts, r.error, r.failedAt);
+          })
+        );
+      }
+      failedEvents(options = {}) {
+        const { c } = this.#x;
+        return this.#x.run(() => {
+          const groups = c.statement(
+            "SELECT group_name, COUNT(*) AS n FROM failed_events WHERE replay = 0 GROUP BY group_name ORDER BY group_name"
+          ).all();
+          const sample = c.statement(
+            `SELECT * FROM failed_events WHERE group_name = ? AND replay = 0 ORDER BY failed_at DESC LIMIT ?`
+          );
+          return groups.map(({ group_name: group, n }) => ({
+            group,
+            count: n,
+            sample: sample.all(group, options.sample ?? 5).map((row) => failedFromRow(row)).filter((event) => event !== void 0)
+          }));
+        });
+      }
+      replayFailedEvents(group) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(
+            () => Number(
+              c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
+            )
+          )
+        );
+      }
+      takeReplayedEvents(group, count) {
+        const { c } = this.#x;
+        return this.#x.run(() => {
+          const any = c.statement("SELECT 1 FROM failed_events WHERE group_name = ? AND replay = 1 LIMIT 1").get(group);
+          if (any === void 0) return [];
+          return c.write(() => {
+            const rows = c.statement("SELECT * FROM failed_events WHERE group_name = ? AND replay = 1 ORDER BY failed_at LIMIT ?").all(group, count);
+            const drop = c.statement("DELETE FROM failed_events WHERE group_name = ? AND event_id = ?");
+            for (const row of rows) drop.run(group, row.event_id);
+            return rows.map((row) => failedFromRow(row)).filter((event) => event !== void 0);
+          });
+        });
+      }
+      recordSurfaceFault(fault) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const r = faultRecord(fault, this.#x.now());
+            c.statement(
+              `INSERT OR REPLACE INTO surface_faults (group_name, channel, error, fix, since) VALUES (?, ?, ?, ?, ?)`
+            ).run(r.group, r.channel ?? "", r.error, r.fix, r.since);
+          })
+        );
+      }
+      clearSurfaceFaults(group, channels) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const drop = c.statement("DELETE FROM surface_faults WHERE group_name = ? AND channel = ?");
+            for (const channel of ["", ...channels]) drop.run(group, channel);
+          })
+        );
+      }
+      surfaceFaults() {
+        return this.#x.run(
+          () => this.#x.c.statement("SELECT * FROM surface_faults ORDER BY group_name, channel").all().map(
+            (row) => readFaultRecord({
+              group: row.group_name,
+              channel: row.channel,
+              error: row.error,
+              fix: row.fix,
+              since: row.since
+            })
+          ).filter((fault) => fault !== void 0)
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/leases.ts
+var SqliteLeases;
+var init_leases2 = __esm({
+  "src/store/sqlite/leases.ts"() {
+    "use strict";
+    SqliteLeases = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      acquireLease(name, owner, ms) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const now = this.#x.now();
+            const taken = c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE leases.owner = excluded.owner OR leases.until <= ?`
+            ).run(name, owner, now + Math.max(1, ms), now);
+            return Number(taken.changes) === 1;
+          })
+        );
+      }
+      releaseLease(name, owner) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
+          })
+        );
+      }
+      seizeLease(name, owner, ms) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            c.statement(
+              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until`
+            ).run(name, owner, this.#x.now() + Math.max(1, ms));
+          })
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/questions.ts
+var SqliteQuestions;
+var init_questions2 = __esm({
+  "src/store/sqlite/questions.ts"() {
+    "use strict";
+    init_question_ref();
+    init_drafts();
+    init_shared();
+    init_tag_collision_error();
+    init_record2();
+    SqliteQuestions = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      park(project, spec) {
+        const { c } = this.#x;
+        const record2 = specRecord(spec);
+        const tag = projectTag(project);
+        return this.#x.run(
+          () => c.write(() => {
+            const owner = c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+            if (owner && owner.project !== project) throw new TagCollisionError(tag);
+            if (!owner) c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
+            const { seq: id } = c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
+            const now = this.#x.now();
+            c.statement(
+              `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
+             VALUES (?, ?, ?, 'pending', ?, ?, ?)`
+            ).run(project, id, record2.version, record2.json, now, expiryOf(spec, now) ?? null);
+            this.#x.event("parked", project, id, now);
+            return parkedQuestion(project, id, spec, now);
+          })
+        );
+      }
+      get(project, id) {
+        return this.#x.run(() => this.#x.get(project, id));
+      }
+      #list(project, filter) {
+        const statuses = filter.status === void 0 ? null : JSON.stringify(filter.status);
+        const rows = this.#x.c.statement(
+          `SELECT ${QUESTION_COLUMNS} FROM questions q
+         WHERE q.project = @project AND (@statuses IS NULL OR q.status IN (SELECT value FROM json_each(@statuses)))`
+        ).all({ project, statuses });
+        return this.#x.readMany(rows).filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      }
+      list(project, filter = {}) {
+        return this.#x.run(() => this.#list(project, filter).sort(byBlockingThenId));
+      }
+      listAcross(projects, filter = {}) {
+        return this.#x.run(
+          () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
+        );
+      }
+      knownProjects() {
+        return this.#x.run(
+          () => this.#x.c.statement("SELECT project FROM projects ORDER BY rowid").all().map(
+            (row) => row.project
+          )
+        );
+      }
+      projectByTag(tag) {
+        return this.#x.run(() => {
+          const row = this.#x.c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
+          return row?.project;
+        });
+      }
+      recordMessage(project, id, ref) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const exists = c.statement("SELECT 1 FROM questions WHERE project = ? AND id = ?").get(project, id);
+            if (exists === void 0) return false;
+            c.statement(
+              `INSERT OR REPLACE INTO messages (project, question_id, platform, channel, message_id)
+             VALUES (?, ?, ?, ?, ?)`
+            ).run(project, id, ref.platform, ref.channel, ref.messageId);
+            return true;
+          })
+        );
+      }
+    };
   }
 });
 
@@ -4731,10 +5718,320 @@ var init_tokens2 = __esm({
   }
 });
 
+// src/store/sqlite/transitions.ts
+var SqliteTransitions;
+var init_transitions2 = __esm({
+  "src/store/sqlite/transitions.ts"() {
+    "use strict";
+    init_delivery_note();
+    init_reply();
+    init_shared();
+    init_record2();
+    SqliteTransitions = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      /**
+       * Expire a pending question in the running transaction (its expiry passed): it waits in the outbox to be
+       * reported to the agent, like an answer.
+       */
+      #expire(question, now) {
+        const closure = { at: now };
+        const expired = { ...question, status: "expired", closure };
+        this.#x.c.statement(
+          `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
+         WHERE project = ? AND id = ? AND status = 'pending'`
+        ).run(JSON.stringify(closure), deliveryEntryLength(expired), now, question.project, question.id);
+        this.#x.dropDrafts(question.project, question.id);
+        this.#x.event("expired", question.project, question.id, now);
+        return expired;
+      }
+      /** Why a question cannot move to `target` now, or undefined when it can. Expires it when its time has passed. */
+      #refused(question, target, now) {
+        switch (refusal(question, target, now)) {
+          case void 0:
+            return void 0;
+          case "already-answered":
+            return { kind: "already-answered", question };
+          case "not-pending":
+            return { kind: "not-pending", question };
+          case "past-expiry":
+            return { kind: "not-pending", question: this.#expire(question, now) };
+        }
+      }
+      answer(project, id, reply, by) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const question = this.#x.get(project, id);
+            if (!question) return { kind: "unknown" };
+            const now = this.#x.now();
+            const answer = answerOf(question, reply, { by, at: now });
+            const refused = this.#refused(question, "answered", now);
+            if (refused) return refused;
+            const answered = { ...question, status: "answered", answer };
+            c.statement(
+              `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            this.#x.dropDrafts(project, id);
+            this.#x.event("answered", project, id, now);
+            return { kind: "won", question: answered };
+          })
+        );
+      }
+      #close(project, id, target, by) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const question = this.#x.get(project, id);
+            if (!question) return { kind: "unknown" };
+            const now = this.#x.now();
+            const refused = this.#refused(question, target, now);
+            if (refused) return refused;
+            const closure = by ? { at: now, by } : { at: now };
+            const closed = { ...question, status: target, closure };
+            const dismissed = target === "dismissed";
+            c.statement(
+              `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
+             WHERE project = ? AND id = ?`
+            ).run(
+              target,
+              JSON.stringify(closure),
+              dismissed ? deliveryEntryLength(closed) : null,
+              dismissed ? now : null,
+              dismissed ? null : now,
+              project,
+              id
+            );
+            this.#x.dropDrafts(project, id);
+            this.#x.event(target, project, id, now);
+            return { kind: "done", question: closed };
+          })
+        );
+      }
+      cancel(project, id) {
+        return this.#close(project, id, "cancelled");
+      }
+      dismiss(project, id, by) {
+        return this.#close(project, id, "dismissed", by);
+      }
+      remind(project, id, ordinal) {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const now = this.#x.now();
+            const question = this.#x.get(project, id);
+            if (!question) return { kind: "unknown" };
+            if (question.status !== "pending" || question.expiresAt !== void 0 && question.expiresAt <= now) {
+              return { kind: "not-pending", question };
+            }
+            if ((question.reminders ?? 0) !== ordinal - 1) return { kind: "already", question };
+            c.statement("UPDATE questions SET reminders = ?, reminded_at = ? WHERE project = ? AND id = ?").run(
+              ordinal,
+              now,
+              project,
+              id
+            );
+            this.#x.event("reminded", project, id, now);
+            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+          })
+        );
+      }
+      expireDue() {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const now = this.#x.now();
+            const rows = c.statement(
+              `SELECT ${QUESTION_COLUMNS} FROM questions q
+             WHERE q.status = 'pending' AND q.expires_at IS NOT NULL AND q.expires_at <= ?`
+            ).all(now);
+            const due = this.#x.readMany(rows);
+            for (const question of due) this.#expire(question, now);
+            return due.length;
+          })
+        );
+      }
+      purgeExpired() {
+        const { c } = this.#x;
+        return this.#x.run(
+          () => c.write(() => {
+            const cutoff = this.#x.now() - (this.#x.options.retentionMs ?? RETENTION_MS);
+            const finished = c.statement(
+              `SELECT project, id FROM questions
+             WHERE done_at IS NOT NULL AND done_at <= ?
+               AND (status IN ('delivered', 'cancelled')
+                    OR (status IN ('dismissed', 'expired') AND delivered_at IS NOT NULL))`
+            ).all(cutoff);
+            const dropQuestion = c.statement("DELETE FROM questions WHERE project = ? AND id = ?");
+            const dropMessages = c.statement("DELETE FROM messages WHERE project = ? AND question_id = ?");
+            for (const { project, id } of finished) {
+              dropQuestion.run(project, id);
+              dropMessages.run(project, id);
+              this.#x.dropDrafts(project, id);
+            }
+            c.statement("DELETE FROM events WHERE at <= ?").run(cutoff);
+            c.statement("DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)").run();
+            return finished.length;
+          })
+        );
+      }
+    };
+  }
+});
+
+// src/store/sqlite/views.ts
+function cursorParams(view, cursor) {
+  if (view === "pending") {
+    if (cursor === void 0) return { key: null, blocking_after: null, at: null, id: null, tag: null };
+    const { key: key2, tag: tag2 } = cursor;
+    return {
+      key: key2,
+      blocking_after: key2[0] === "0" ? 1 : 0,
+      at: Number(key2.slice(1, 16)),
+      id: Number(key2.slice(16)),
+      tag: tag2
+    };
+  }
+  if (cursor === void 0) return { key: null, at: null, id: null, tag: null };
+  const { key, tag } = cursor;
+  return { key, at: Number(key.slice(0, 15)), id: Number(key.slice(15)), tag };
+}
+function cursorOfRow(view, row) {
+  const id = Number(row.id);
+  const key = view === "pending" ? pendingKey(Number(row.view_blocking) === 1, Number(row.created_at), id) : closedKey(Number(row.view_closed_at ?? 0), id);
+  return { key, tag: row.view_tag };
+}
+var PAGE_WHERE, PAGE_ORDER, VIEW_COLUMNS, SqliteViews;
+var init_views2 = __esm({
+  "src/store/sqlite/views.ts"() {
+    "use strict";
+    init_question();
+    init_paging();
+    init_shared();
+    init_record2();
+    PAGE_WHERE = {
+      pending: `q.status = 'pending' AND q.project IN (SELECT value FROM json_each(@projects))
+    AND (@blocking IS NULL OR q.blocking = @blocking)
+    AND (@key IS NULL OR q.blocking < @blocking_after
+      OR (q.blocking = @blocking_after AND (q.created_at, q.id, p.tag) > (@at, @id, @tag)))`,
+      closed: `q.status IN (SELECT value FROM json_each(@statuses)) AND q.project IN (SELECT value FROM json_each(@projects))
+    AND (@since IS NULL OR q.closed_at >= @since)
+    AND (@key IS NULL OR (q.closed_at, q.id, p.tag) < (@at, @id, @tag))`
+    };
+    PAGE_ORDER = {
+      pending: "q.blocking DESC, q.created_at, q.id, p.tag",
+      closed: "q.closed_at DESC, q.id DESC, p.tag DESC"
+    };
+    VIEW_COLUMNS = "q.blocking AS view_blocking, q.closed_at AS view_closed_at, p.tag AS view_tag";
+    SqliteViews = class {
+      #x;
+      constructor(context) {
+        this.#x = context;
+      }
+      pageAcross(projects, query) {
+        const { c } = this.#x;
+        return this.#x.run(() => {
+          const { view } = query;
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseCursor(view, query.after);
+          const projectList = JSON.stringify([...new Set(projects)]);
+          const base = view === "pending" ? {
+            projects: projectList,
+            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
+          } : { projects: projectList, statuses: JSON.stringify(viewStatuses(view)), since: query.since ?? null };
+          const rows = c.statement(
+            `SELECT ${QUESTION_COLUMNS}, ${VIEW_COLUMNS} FROM questions q JOIN projects p ON p.project = q.project
+           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}
+           ORDER BY ${PAGE_ORDER[view === "pending" ? "pending" : "closed"]} LIMIT @limit`
+          ).all({ ...base, ...cursorParams(view, cursor), limit: limit + 1 });
+          const follows = rows.length > limit;
+          const questions = this.#x.readMany(rows.slice(0, limit));
+          const lastRow = rows[Math.min(rows.length, limit) - 1];
+          if (!follows || lastRow === void 0) return { questions, remaining: 0 };
+          const last = cursorOfRow(view, lastRow);
+          const { n } = c.statement(
+            `SELECT count(*) AS n FROM questions q JOIN projects p ON p.project = q.project
+           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}`
+          ).get({ ...base, ...cursorParams(view, last) });
+          return { questions, next: formatCursor(last), remaining: Number(n) };
+        });
+      }
+      countAcross(projects) {
+        return this.#x.run(() => {
+          const rows = this.#x.c.statement(
+            `SELECT q.project, q.status, q.blocking, count(*) AS n FROM questions q
+           WHERE q.project IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3`
+          ).all(JSON.stringify([...new Set(projects)]));
+          const counts = /* @__PURE__ */ new Map();
+          for (const project of projects) counts.set(project, { blocking: 0, canWait: 0, closed: 0, answered: 0 });
+          for (const row of rows) {
+            const entry = counts.get(row.project);
+            if (!entry) continue;
+            const n = Number(row.n);
+            if (row.status === "pending") {
+              if (Number(row.blocking) === 1) entry.blocking += n;
+              else entry.canWait += n;
+            } else {
+              entry.closed += n;
+              if (row.status === "answered" || row.status === "delivered") entry.answered += n;
+            }
+          }
+          return counts;
+        });
+      }
+      listPage(project, query) {
+        const { c } = this.#x;
+        return this.#x.run(() => {
+          const limit = Math.max(1, Math.trunc(query.limit));
+          const cursor = parseListCursor(query.after);
+          const where = `q.project = @project AND q.status IN (SELECT value FROM json_each(@statuses))
+        AND (@blocking IS NULL OR q.blocking = @blocking)
+        AND (@rank IS NULL OR (1 - q.blocking, q.id) > (@rank, @id))`;
+          const base = {
+            project,
+            statuses: JSON.stringify(query.status ?? QUESTION_STATUSES),
+            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
+          };
+          const rows = c.statement(
+            `SELECT ${QUESTION_COLUMNS}, q.blocking AS view_blocking FROM questions q WHERE ${where}
+           ORDER BY q.blocking DESC, q.id LIMIT @limit`
+          ).all({ ...base, rank: cursor?.blockingFirst ?? null, id: cursor?.id ?? null, limit });
+          const questions = this.#x.readMany(rows);
+          const last = rows.at(-1);
+          if (last === void 0) return { questions, remaining: 0 };
+          const lastBlocking = Number(last.view_blocking) === 1;
+          const { n } = c.statement(`SELECT count(*) AS n FROM questions q WHERE ${where}`).get({
+            ...base,
+            rank: lastBlocking ? 0 : 1,
+            id: Number(last.id)
+          });
+          const remaining = Number(n);
+          const next = `${lastBlocking ? "0" : "1"}.${Number(last.id)}`;
+          return remaining > 0 ? { questions, next, remaining } : { questions, remaining };
+        });
+      }
+      countQuestions(project) {
+        return this.#x.run(() => {
+          const rows = this.#x.c.statement(
+            `SELECT status, json_extract(spec, '$.isBlocking') = 1 AS blocking, count(*) AS n FROM questions
+           WHERE project = ? GROUP BY 1, 2`
+          ).all(project);
+          return tallyCounts(
+            rows.map((row) => ({ status: row.status, blocking: Number(row.blocking) === 1, n: Number(row.n) }))
+          );
+        });
+      }
+    };
+  }
+});
+
 // src/store/sqlite/sqlite-store.ts
 var sqlite_store_exports = {};
 __export(sqlite_store_exports, {
-  RETENTION_MS: () => RETENTION_MS2,
+  RETENTION_MS: () => RETENTION_MS,
   SqliteStore: () => SqliteStore,
   openSqliteStore: () => openSqliteStore
 });
@@ -4764,728 +6061,189 @@ async function openSqliteStore(options) {
     throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
   }
 }
-function cursorParams(view, cursor) {
-  if (view === "pending") {
-    if (cursor === void 0) return { key: null, blocking_after: null, at: null, id: null, tag: null };
-    const { key: key2, tag: tag2 } = cursor;
-    return {
-      key: key2,
-      blocking_after: key2[0] === "0" ? 1 : 0,
-      at: Number(key2.slice(1, 16)),
-      id: Number(key2.slice(16)),
-      tag: tag2
-    };
-  }
-  if (cursor === void 0) return { key: null, at: null, id: null, tag: null };
-  const { key, tag } = cursor;
-  return { key, at: Number(key.slice(0, 15)), id: Number(key.slice(15)), tag };
-}
-function cursorOfRow(view, row) {
-  const id = Number(row.id);
-  const key = view === "pending" ? pendingKey(Number(row.view_blocking) === 1, Number(row.created_at), id) : closedKey(Number(row.view_closed_at ?? 0), id);
-  return { key, tag: row.view_tag };
-}
-function claimedIds2(claim, only) {
-  const ids = claim.questions.map((q) => q.id);
-  return only ? ids.filter((id) => only.includes(id)) : ids;
-}
-function failedFromRow(row) {
-  const { type, project, question_id: questionId, at, attempts, error, failed_at: failedAt } = row;
-  return readFailedRecord(row.group_name, row.event_id, { type, project, questionId, at, attempts, error, failedAt });
-}
-var import_node_crypto4, import_node_fs4, import_node_path5, RETENTION_MS2, PAGE_WHERE, PAGE_ORDER, VIEW_COLUMNS, SELECT_ONE, SqliteStore;
+var import_node_fs4, import_node_path5, SqliteStore;
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
     "use strict";
-    import_node_crypto4 = require("node:crypto");
     import_node_fs4 = require("node:fs");
     import_node_path5 = require("node:path");
-    init_delivery_note();
-    init_question();
-    init_question_ref();
-    init_reply();
-    init_corrupt_record_error();
-    init_drafts();
-    init_failed_events();
-    init_paging();
     init_store_unavailable_error();
-    init_surface_faults();
     init_connection();
+    init_context2();
+    init_delivery2();
+    init_drafts3();
     init_driver();
     init_engine_missing_error();
     init_events2();
-    init_record2();
+    init_failed_events3();
+    init_leases2();
+    init_questions2();
     init_schema();
     init_tokens2();
-    RETENTION_MS2 = 30 * 24 * 60 * 60 * 1e3;
-    PAGE_WHERE = {
-      pending: `q.status = 'pending' AND q.project IN (SELECT value FROM json_each(@projects))
-    AND (@blocking IS NULL OR q.blocking = @blocking)
-    AND (@key IS NULL OR q.blocking < @blocking_after
-      OR (q.blocking = @blocking_after AND (q.created_at, q.id, p.tag) > (@at, @id, @tag)))`,
-      closed: `q.status IN (SELECT value FROM json_each(@statuses)) AND q.project IN (SELECT value FROM json_each(@projects))
-    AND (@since IS NULL OR q.closed_at >= @since)
-    AND (@key IS NULL OR (q.closed_at, q.id, p.tag) < (@at, @id, @tag))`
-    };
-    PAGE_ORDER = {
-      pending: "q.blocking DESC, q.created_at, q.id, p.tag",
-      closed: "q.closed_at DESC, q.id DESC, p.tag DESC"
-    };
-    VIEW_COLUMNS = "q.blocking AS view_blocking, q.closed_at AS view_closed_at, p.tag AS view_tag";
-    SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
+    init_transitions2();
+    init_views2();
+    init_shared();
     SqliteStore = class {
-      #c;
-      #options;
-      #now;
-      #consumers = /* @__PURE__ */ new Set();
-      #tails = /* @__PURE__ */ new Set();
+      #x;
+      #questions;
+      #views;
+      #drafts;
+      #transitions;
+      #delivery;
+      #events;
+      #leases;
+      #failures;
       constructor(connection, options) {
-        this.#c = connection;
-        this.#options = options;
-        this.#now = options.now ?? Date.now;
+        const x = new SqliteContext(connection, options);
+        this.#x = x;
+        this.#questions = new SqliteQuestions(x);
+        this.#views = new SqliteViews(x);
+        this.#drafts = new SqliteDrafts(x);
+        this.#transitions = new SqliteTransitions(x);
+        this.#delivery = new SqliteDelivery(x);
+        this.#events = new SqliteEvents(x);
+        this.#leases = new SqliteLeases(x);
+        this.#failures = new SqliteFailures(x);
       }
-      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
-      async #run(work) {
-        try {
-          return work();
-        } catch (error) {
-          throw toStoreError2(error);
-        }
-      }
-      #event(type, project, id, at) {
-        this.#c.statement("INSERT INTO events (type, project, question_id, at) VALUES (?, ?, ?, ?)").run(type, project, id, at);
-      }
-      #dropDrafts(project, id) {
-        this.#c.statement("DELETE FROM drafts WHERE project = ? AND question_id = ?").run(project, id);
-      }
-      /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
-      #get(project, id) {
-        const row = this.#c.statement(SELECT_ONE).get(project, id);
-        return row && questionFromRow(row);
-      }
-      /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
-      #readMany(rows) {
-        const questions = [];
-        for (const row of rows) {
-          try {
-            questions.push(questionFromRow(row));
-          } catch (error) {
-            if (!(error instanceof CorruptRecordError)) throw error;
-            this.#options.onCorruptRecord?.(error);
-          }
-        }
-        return questions;
-      }
+      // Questions (questions.ts)
       park(project, spec) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const tag = projectTag(project);
-            const owner = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
-            if (owner && owner.project !== project) {
-              throw new Error(`Project key tag ${tag} already belongs to another project; set ASK_LATER_PROJECT`);
-            }
-            if (!owner) this.#c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
-            const { seq: id } = this.#c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
-            const now = this.#now();
-            const expiresAt = spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
-            const record2 = specRecord(spec);
-            this.#c.statement(
-              `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
-             VALUES (?, ?, ?, 'pending', ?, ?, ?)`
-            ).run(project, id, record2.version, record2.json, now, expiresAt ?? null);
-            this.#event("parked", project, id, now);
-            const question = {
-              ...spec,
-              project,
-              id,
-              status: "pending",
-              createdAt: now,
-              ...expiresAt === void 0 ? {} : { expiresAt },
-              messages: []
-            };
-            return question;
-          })
-        );
+        return this.#questions.park(project, spec);
       }
       get(project, id) {
-        return this.#run(() => this.#get(project, id));
+        return this.#questions.get(project, id);
       }
-      #list(project, filter) {
-        const statuses = filter.status === void 0 ? null : JSON.stringify(filter.status);
-        const rows = this.#c.statement(
-          `SELECT ${QUESTION_COLUMNS} FROM questions q
-         WHERE q.project = @project AND (@statuses IS NULL OR q.status IN (SELECT value FROM json_each(@statuses)))`
-        ).all({ project, statuses });
-        return this.#readMany(rows).filter((q) => filter.blocking === void 0 || q.isBlocking === filter.blocking);
+      list(project, filter) {
+        return this.#questions.list(project, filter);
       }
-      list(project, filter = {}) {
-        return this.#run(() => this.#list(project, filter).sort(byBlockingThenId));
-      }
-      listAcross(projects, filter = {}) {
-        return this.#run(
-          () => [...new Set(projects)].flatMap((project) => this.#list(project, filter)).sort(byBlockingThenAge)
-        );
-      }
-      pageAcross(projects, query) {
-        return this.#run(() => {
-          const { view } = query;
-          const limit = Math.max(1, Math.trunc(query.limit));
-          const cursor = parseCursor(view, query.after);
-          const projectList = JSON.stringify([...new Set(projects)]);
-          const base = view === "pending" ? {
-            projects: projectList,
-            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
-          } : { projects: projectList, statuses: JSON.stringify(viewStatuses(view)), since: query.since ?? null };
-          const rows = this.#c.statement(
-            `SELECT ${QUESTION_COLUMNS}, ${VIEW_COLUMNS} FROM questions q JOIN projects p ON p.project = q.project
-           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}
-           ORDER BY ${PAGE_ORDER[view === "pending" ? "pending" : "closed"]} LIMIT @limit`
-          ).all({ ...base, ...cursorParams(view, cursor), limit: limit + 1 });
-          const follows = rows.length > limit;
-          const questions = this.#readMany(rows.slice(0, limit));
-          const lastRow = rows[Math.min(rows.length, limit) - 1];
-          if (!follows || lastRow === void 0) return { questions, remaining: 0 };
-          const last = cursorOfRow(view, lastRow);
-          const { n } = this.#c.statement(
-            `SELECT count(*) AS n FROM questions q JOIN projects p ON p.project = q.project
-           WHERE ${PAGE_WHERE[view === "pending" ? "pending" : "closed"]}`
-          ).get({ ...base, ...cursorParams(view, last) });
-          return { questions, next: formatCursor(last), remaining: Number(n) };
-        });
-      }
-      countAcross(projects) {
-        return this.#run(() => {
-          const rows = this.#c.statement(
-            `SELECT q.project, q.status, q.blocking, count(*) AS n FROM questions q
-           WHERE q.project IN (SELECT value FROM json_each(?)) GROUP BY 1, 2, 3`
-          ).all(JSON.stringify([...new Set(projects)]));
-          const counts = /* @__PURE__ */ new Map();
-          for (const project of projects) counts.set(project, { blocking: 0, canWait: 0, closed: 0, answered: 0 });
-          for (const row of rows) {
-            const entry = counts.get(row.project);
-            if (!entry) continue;
-            const n = Number(row.n);
-            if (row.status === "pending") {
-              if (Number(row.blocking) === 1) entry.blocking += n;
-              else entry.canWait += n;
-            } else {
-              entry.closed += n;
-              if (row.status === "answered" || row.status === "delivered") entry.answered += n;
-            }
-          }
-          return counts;
-        });
-      }
-      listPage(project, query) {
-        return this.#run(() => {
-          const limit = Math.max(1, Math.trunc(query.limit));
-          const cursor = parseListCursor(query.after);
-          const where = `q.project = @project AND q.status IN (SELECT value FROM json_each(@statuses))
-        AND (@blocking IS NULL OR q.blocking = @blocking)
-        AND (@rank IS NULL OR (1 - q.blocking, q.id) > (@rank, @id))`;
-          const base = {
-            project,
-            statuses: JSON.stringify(query.status ?? QUESTION_STATUSES),
-            blocking: query.blocking === void 0 ? null : query.blocking ? 1 : 0
-          };
-          const rows = this.#c.statement(
-            `SELECT ${QUESTION_COLUMNS}, q.blocking AS view_blocking FROM questions q WHERE ${where}
-           ORDER BY q.blocking DESC, q.id LIMIT @limit`
-          ).all({ ...base, rank: cursor?.blockingFirst ?? null, id: cursor?.id ?? null, limit });
-          const questions = this.#readMany(rows);
-          const last = rows.at(-1);
-          if (last === void 0) return { questions, remaining: 0 };
-          const lastBlocking = Number(last.view_blocking) === 1;
-          const { n } = this.#c.statement(`SELECT count(*) AS n FROM questions q WHERE ${where}`).get({
-            ...base,
-            rank: lastBlocking ? 0 : 1,
-            id: Number(last.id)
-          });
-          const remaining = Number(n);
-          const next = `${lastBlocking ? "0" : "1"}.${Number(last.id)}`;
-          return remaining > 0 ? { questions, next, remaining } : { questions, remaining };
-        });
-      }
-      saveDraft(project, id, person, change) {
-        return this.#run(
-          () => (
-            // Read and merged in the write transaction, so changes arriving together (other processes too) all land.
-            this.#c.write(() => {
-              const question = this.#get(project, id);
-              if (!question) return { kind: "unknown" };
-              const checked = checkDraftChange(question, change);
-              if (question.status !== "pending") return { kind: "not-pending", question };
-              const key = personKey(person, checked.member);
-              const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, key);
-              const stored = row && parseDraft(row.draft, `${project}#${id}`);
-              const draft = mergeDraft(draftItem(question, checked.member), stored, checked, this.#now());
-              this.#c.statement("INSERT OR REPLACE INTO drafts (project, question_id, person, draft) VALUES (?, ?, ?, ?)").run(project, id, key, JSON.stringify(draft));
-              return { kind: "saved", draft };
-            })
-          )
-        );
-      }
-      getDraft(project, id, person, member) {
-        return this.#run(() => {
-          const row = this.#c.statement("SELECT draft FROM drafts WHERE project = ? AND question_id = ? AND person = ?").get(project, id, personKey(person, member));
-          return row && parseDraft(row.draft, `${project}#${id}`);
-        });
-      }
-      /**
-       * Expire a pending question in the running transaction (its expiry passed): it waits in the outbox to be
-       * reported to the agent, like an answer.
-       */
-      #expire(question, now) {
-        const closure = { at: now };
-        const expired = { ...question, status: "expired", closure };
-        this.#c.statement(
-          `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
-         WHERE project = ? AND id = ? AND status = 'pending'`
-        ).run(JSON.stringify(closure), deliveryEntryLength(expired), now, question.project, question.id);
-        this.#dropDrafts(question.project, question.id);
-        this.#event("expired", question.project, question.id, now);
-        return expired;
-      }
-      /** Why a question cannot leave `pending` now, or undefined when it can. Expires it when its time has passed. */
-      #notPending(question, now) {
-        if (question.status === "answered" || question.status === "delivered") {
-          return { kind: "already-answered", question };
-        }
-        if (question.status !== "pending") return { kind: "not-pending", question };
-        if (question.expiresAt !== void 0 && question.expiresAt <= now) {
-          return { kind: "not-pending", question: this.#expire(question, now) };
-        }
-        return void 0;
-      }
-      answer(project, id, reply, by) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const question = this.#get(project, id);
-            if (!question) return { kind: "unknown" };
-            const now = this.#now();
-            const answer = answerOf(question, reply, { by, at: now });
-            const refused = this.#notPending(question, now);
-            if (refused) return refused;
-            const answered = { ...question, status: "answered", answer };
-            this.#c.statement(
-              `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
-             WHERE project = ? AND id = ?`
-            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
-            this.#dropDrafts(project, id);
-            this.#event("answered", project, id, now);
-            return { kind: "won", question: answered };
-          })
-        );
-      }
-      #close(project, id, target, by) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const question = this.#get(project, id);
-            if (!question) return { kind: "unknown" };
-            const now = this.#now();
-            const refused = this.#notPending(question, now);
-            if (refused) return refused;
-            const closure = by ? { at: now, by } : { at: now };
-            const closed = { ...question, status: target, closure };
-            const dismissed = target === "dismissed";
-            this.#c.statement(
-              `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
-             WHERE project = ? AND id = ?`
-            ).run(
-              target,
-              JSON.stringify(closure),
-              dismissed ? deliveryEntryLength(closed) : null,
-              dismissed ? now : null,
-              dismissed ? null : now,
-              project,
-              id
-            );
-            this.#dropDrafts(project, id);
-            this.#event(target, project, id, now);
-            return { kind: "done", question: closed };
-          })
-        );
-      }
-      cancel(project, id) {
-        return this.#close(project, id, "cancelled");
-      }
-      dismiss(project, id, by) {
-        return this.#close(project, id, "dismissed", by);
-      }
-      expireDue() {
-        return this.#run(
-          () => this.#c.write(() => {
-            const now = this.#now();
-            const rows = this.#c.statement(
-              `SELECT ${QUESTION_COLUMNS} FROM questions q
-             WHERE q.status = 'pending' AND q.expires_at IS NOT NULL AND q.expires_at <= ?`
-            ).all(now);
-            const due = this.#readMany(rows);
-            for (const question of due) this.#expire(question, now);
-            return due.length;
-          })
-        );
-      }
-      purgeExpired() {
-        return this.#run(
-          () => this.#c.write(() => {
-            const cutoff = this.#now() - (this.#options.retentionMs ?? RETENTION_MS2);
-            const finished = this.#c.statement(
-              `SELECT project, id FROM questions
-             WHERE done_at IS NOT NULL AND done_at <= ?
-               AND (status IN ('delivered', 'cancelled')
-                    OR (status IN ('dismissed', 'expired') AND delivered_at IS NOT NULL))`
-            ).all(cutoff);
-            const dropQuestion = this.#c.statement("DELETE FROM questions WHERE project = ? AND id = ?");
-            const dropMessages = this.#c.statement("DELETE FROM messages WHERE project = ? AND question_id = ?");
-            for (const { project, id } of finished) {
-              dropQuestion.run(project, id);
-              dropMessages.run(project, id);
-              this.#dropDrafts(project, id);
-            }
-            this.#c.statement("DELETE FROM events WHERE at <= ?").run(cutoff);
-            this.#c.statement("DELETE FROM event_pending WHERE event_id NOT IN (SELECT id FROM events)").run();
-            return finished.length;
-          })
-        );
-      }
-      claimUndelivered(project, options) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const claimId = (0, import_node_crypto4.randomUUID)();
-            const now = this.#now();
-            const waiting = this.#c.statement(
-              `SELECT ${QUESTION_COLUMNS}, q.size, q.claim, q.claim_until FROM questions q
-             WHERE q.project = ? AND q.ready_at IS NOT NULL AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
-               AND (? = 0 OR q.id = ?)
-             ORDER BY q.ready_at, q.id`
-            ).all(project, options.blockingOnly ? 1 : 0, options.questionId ?? 0, options.questionId ?? 0);
-            const lease = this.#c.statement("UPDATE questions SET claim = ?, claim_until = ? WHERE project = ? AND id = ?");
-            const questions = [];
-            let used = 0;
-            let full = false;
-            let remaining = 0;
-            for (const row of waiting) {
-              if (row.claim != null && row.claim_until != null && row.claim_until > now) continue;
-              const size = row.size ?? 0;
-              if (!full && (questions.length === 0 || used + size <= options.budget)) {
-                used += size;
-                questions.push(questionFromRow(row));
-                lease.run(claimId, now + options.leaseMs, project, row.id);
-              } else {
-                full = true;
-                remaining++;
-              }
-            }
-            return { claimId, via: options.via ?? "prompt", questions, remaining };
-          })
-        );
-      }
-      waitingOutcomes(project, options = {}) {
-        return this.#run(() => {
-          const rows = this.#c.statement(
-            `SELECT ${QUESTION_COLUMNS} FROM questions q
-           WHERE q.project = ? AND q.ready_at IS NOT NULL AND (q.claim IS NULL OR q.claim_until IS NULL OR q.claim_until <= ?)
-             AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
-           ORDER BY q.ready_at, q.id`
-          ).all(project, this.#now(), options.blockingOnly ? 1 : 0);
-          return rows.map(questionFromRow);
-        });
-      }
-      /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
-      #deliver(project, id, status, now, via) {
-        this.#c.statement(
-          `UPDATE questions SET status = ?, delivered_at = ?, delivered_via = ?, done_at = ?, ready_at = NULL,
-           claim = NULL, claim_until = NULL
-         WHERE project = ? AND id = ?`
-        ).run(status === "answered" ? "delivered" : status, now, via, now, project, id);
-        this.#event("delivered", project, id, now);
-      }
-      confirmClaim(project, claim, ids) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const now = this.#now();
-            const read = this.#c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
-            const confirmed = [];
-            for (const id of claimedIds2(claim, ids)) {
-              const row = read.get(project, id);
-              if (row?.claim !== claim.claimId) continue;
-              this.#deliver(project, id, row.status, now, claim.via);
-              confirmed.push(id);
-            }
-            return confirmed.sort((a, b) => a - b);
-          })
-        );
-      }
-      releaseClaim(project, claim, ids) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const release = this.#c.statement(
-              "UPDATE questions SET claim = NULL, claim_until = NULL WHERE project = ? AND id = ? AND claim = ?"
-            );
-            for (const id of claimedIds2(claim, ids)) release.run(project, id, claim.claimId);
-          })
-        );
-      }
-      markDelivered(project, id, via = "tool-result") {
-        return this.#run(
-          () => this.#c.write(() => {
-            const now = this.#now();
-            const row = this.#c.statement("SELECT status, ready_at, claim, claim_until FROM questions WHERE project = ? AND id = ?").get(project, id);
-            if (!row || row.ready_at === null) return "not-waiting";
-            if (row.claim !== null && row.claim_until !== null && row.claim_until > now) return "leased";
-            this.#deliver(project, id, row.status, now, via);
-            return "delivered";
-          })
-        );
-      }
-      remind(project, id, ordinal) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const now = this.#now();
-            const question = this.#get(project, id);
-            if (!question) return { kind: "unknown" };
-            if (question.status !== "pending" || question.expiresAt !== void 0 && question.expiresAt <= now) {
-              return { kind: "not-pending", question };
-            }
-            if ((question.reminders ?? 0) !== ordinal - 1) return { kind: "already", question };
-            this.#c.statement("UPDATE questions SET reminders = ?, reminded_at = ? WHERE project = ? AND id = ?").run(ordinal, now, project, id);
-            this.#event("reminded", project, id, now);
-            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
-          })
-        );
-      }
-      countQuestions(project) {
-        return this.#run(() => {
-          const rows = this.#c.statement(
-            `SELECT status, json_extract(spec, '$.isBlocking') = 1 AS blocking, count(*) AS n FROM questions
-           WHERE project = ? GROUP BY 1, 2`
-          ).all(project);
-          const counts = Object.fromEntries(QUESTION_STATUSES.map((status) => [status, { blocking: 0, canWait: 0 }]));
-          for (const row of rows) {
-            const entry = counts[row.status];
-            if (!entry) continue;
-            if (Number(row.blocking) === 1) entry.blocking += Number(row.n);
-            else entry.canWait += Number(row.n);
-          }
-          return counts;
-        });
+      listAcross(projects, filter) {
+        return this.#questions.listAcross(projects, filter);
       }
       knownProjects() {
-        return this.#run(
-          () => this.#c.statement("SELECT project FROM projects ORDER BY rowid").all().map(
-            (row) => row.project
-          )
-        );
+        return this.#questions.knownProjects();
       }
       projectByTag(tag) {
-        return this.#run(() => {
-          const row = this.#c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
-          return row?.project;
-        });
+        return this.#questions.projectByTag(tag);
       }
+      recordMessage(project, id, ref) {
+        return this.#questions.recordMessage(project, id, ref);
+      }
+      // Views (views.ts)
+      pageAcross(projects, query) {
+        return this.#views.pageAcross(projects, query);
+      }
+      countAcross(projects) {
+        return this.#views.countAcross(projects);
+      }
+      listPage(project, query) {
+        return this.#views.listPage(project, query);
+      }
+      countQuestions(project) {
+        return this.#views.countQuestions(project);
+      }
+      // Drafts (drafts.ts)
+      saveDraft(project, id, person, change) {
+        return this.#drafts.saveDraft(project, id, person, change);
+      }
+      getDraft(project, id, person, member) {
+        return this.#drafts.getDraft(project, id, person, member);
+      }
+      // Transitions (transitions.ts)
+      answer(project, id, reply, by) {
+        return this.#transitions.answer(project, id, reply, by);
+      }
+      cancel(project, id) {
+        return this.#transitions.cancel(project, id);
+      }
+      dismiss(project, id, by) {
+        return this.#transitions.dismiss(project, id, by);
+      }
+      remind(project, id, ordinal) {
+        return this.#transitions.remind(project, id, ordinal);
+      }
+      expireDue() {
+        return this.#transitions.expireDue();
+      }
+      purgeExpired() {
+        return this.#transitions.purgeExpired();
+      }
+      // Delivery (delivery.ts)
+      claimUndelivered(project, options) {
+        return this.#delivery.claimUndelivered(project, options);
+      }
+      confirmClaim(project, claim, ids) {
+        return this.#delivery.confirmClaim(project, claim, ids);
+      }
+      waitingOutcomes(project, options) {
+        return this.#delivery.waitingOutcomes(project, options);
+      }
+      releaseClaim(project, claim, ids) {
+        return this.#delivery.releaseClaim(project, claim, ids);
+      }
+      markDelivered(project, id, via) {
+        return this.#delivery.markDelivered(project, id, via);
+      }
+      // Events (events.ts)
+      consumer(group, consumerName, options) {
+        return this.#events.consumer(group, consumerName, options);
+      }
+      tail() {
+        return this.#events.tail();
+      }
+      watch(project) {
+        return this.#events.watch(project);
+      }
+      waitWhilePending(project, id, options) {
+        return this.#events.waitWhilePending(project, id, options);
+      }
+      // Leases (leases.ts)
       acquireLease(name, owner, ms) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const now = this.#now();
-            const taken = this.#c.statement(
-              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
-             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until
-             WHERE leases.owner = excluded.owner OR leases.until <= ?`
-            ).run(name, owner, now + Math.max(1, ms), now);
-            return Number(taken.changes) === 1;
-          })
-        );
+        return this.#leases.acquireLease(name, owner, ms);
       }
       releaseLease(name, owner) {
-        return this.#run(
-          () => this.#c.write(() => {
-            this.#c.statement("DELETE FROM leases WHERE name = ? AND owner = ?").run(name, owner);
-          })
-        );
+        return this.#leases.releaseLease(name, owner);
       }
       seizeLease(name, owner, ms) {
-        return this.#run(
-          () => this.#c.write(() => {
-            this.#c.statement(
-              `INSERT INTO leases (name, owner, until) VALUES (?, ?, ?)
-             ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until`
-            ).run(name, owner, this.#now() + Math.max(1, ms));
-          })
-        );
+        return this.#leases.seizeLease(name, owner, ms);
       }
+      // Failures (failed-events.ts)
       recordFailedEvent(group, event, failure2) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const r = failedRecord(event, failure2, this.#now());
-            this.#c.statement(
-              `INSERT OR REPLACE INTO failed_events
-               (group_name, event_id, type, project, question_id, at, attempts, error, failed_at, replay)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`
-            ).run(group, event.eventId, r.type, r.project, r.questionId, r.at, r.attempts, r.error, r.failedAt);
-          })
-        );
+        return this.#failures.recordFailedEvent(group, event, failure2);
       }
-      failedEvents(options = {}) {
-        return this.#run(() => {
-          const groups = this.#c.statement(
-            "SELECT group_name, COUNT(*) AS n FROM failed_events WHERE replay = 0 GROUP BY group_name ORDER BY group_name"
-          ).all();
-          const sample = this.#c.statement(
-            `SELECT * FROM failed_events WHERE group_name = ? AND replay = 0 ORDER BY failed_at DESC LIMIT ?`
-          );
-          return groups.map(({ group_name: group, n }) => ({
-            group,
-            count: n,
-            sample: sample.all(group, options.sample ?? 5).map((row) => failedFromRow(row)).filter((event) => event !== void 0)
-          }));
-        });
+      failedEvents(options) {
+        return this.#failures.failedEvents(options);
       }
       replayFailedEvents(group) {
-        return this.#run(
-          () => this.#c.write(
-            () => Number(
-              this.#c.statement("UPDATE failed_events SET replay = 1 WHERE replay = 0 AND (? IS NULL OR group_name = ?)").run(group ?? null, group ?? null).changes
-            )
-          )
-        );
+        return this.#failures.replayFailedEvents(group);
       }
       takeReplayedEvents(group, count) {
-        return this.#run(() => {
-          const any = this.#c.statement("SELECT 1 FROM failed_events WHERE group_name = ? AND replay = 1 LIMIT 1").get(group);
-          if (any === void 0) return [];
-          return this.#c.write(() => {
-            const rows = this.#c.statement("SELECT * FROM failed_events WHERE group_name = ? AND replay = 1 ORDER BY failed_at LIMIT ?").all(group, count);
-            const drop = this.#c.statement("DELETE FROM failed_events WHERE group_name = ? AND event_id = ?");
-            for (const row of rows) drop.run(group, row.event_id);
-            return rows.map((row) => failedFromRow(row)).filter((event) => event !== void 0);
-          });
-        });
+        return this.#failures.takeReplayedEvents(group, count);
       }
       recordSurfaceFault(fault) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const r = faultRecord(fault, this.#now());
-            this.#c.statement(
-              `INSERT OR REPLACE INTO surface_faults (group_name, channel, error, fix, since) VALUES (?, ?, ?, ?, ?)`
-            ).run(r.group, r.channel ?? "", r.error, r.fix, r.since);
-          })
-        );
+        return this.#failures.recordSurfaceFault(fault);
       }
       clearSurfaceFaults(group, channels) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const drop = this.#c.statement("DELETE FROM surface_faults WHERE group_name = ? AND channel = ?");
-            for (const channel of ["", ...channels]) drop.run(group, channel);
-          })
-        );
+        return this.#failures.clearSurfaceFaults(group, channels);
       }
       surfaceFaults() {
-        return this.#run(
-          () => this.#c.statement("SELECT * FROM surface_faults ORDER BY group_name, channel").all().map(
-            (row) => readFaultRecord({
-              group: row.group_name,
-              channel: row.channel,
-              error: row.error,
-              fix: row.fix,
-              since: row.since
-            })
-          ).filter((fault) => fault !== void 0)
-        );
+        return this.#failures.surfaceFaults();
       }
+      // Tokens (tokens.ts)
+      tokens() {
+        return new SqliteTokenStore(this.#x.c, (work) => this.#x.run(work));
+      }
+      // The file
       ping() {
-        return this.#run(() => {
-          this.#c.statement("SELECT 1").get();
+        return this.#x.run(() => {
+          this.#x.c.statement("SELECT 1").get();
         });
       }
       /** A file has no connection to lose: a failure here had another cause. */
       async whenReady(_options) {
         return "ready";
       }
-      recordMessage(project, id, ref) {
-        return this.#run(
-          () => this.#c.write(() => {
-            const exists = this.#c.statement("SELECT 1 FROM questions WHERE project = ? AND id = ?").get(project, id);
-            if (exists === void 0) return false;
-            this.#c.statement(
-              `INSERT OR REPLACE INTO messages (project, question_id, platform, channel, message_id)
-             VALUES (?, ?, ?, ?, ?)`
-            ).run(project, id, ref.platform, ref.channel, ref.messageId);
-            return true;
-          })
-        );
-      }
-      consumer(group, consumerName, options = {}) {
-        return this.#run(() => {
-          SqliteEventConsumer.ensureGroup(this.#c, group, options.inheritFrom);
-          const consumer = new SqliteEventConsumer({
-            connection: this.#c,
-            group,
-            consumer: consumerName,
-            now: this.#now,
-            onClose: () => this.#consumers.delete(consumer)
-          });
-          this.#consumers.add(consumer);
-          return consumer;
-        });
-      }
-      tail() {
-        return this.#run(() => {
-          const tail = new SqliteEventTail(this.#c);
-          this.#tails.add(tail);
-          const close = tail.close.bind(tail);
-          tail.close = async () => {
-            this.#tails.delete(tail);
-            await close();
-          };
-          return tail;
-        });
-      }
-      /**
-       * Returns the moment a commit of this process settles the question; a commit of another process is seen within
-       * `pollIntervalMs` (the file has no push notification; looking costs one `PRAGMA data_version`). The time-out
-       * is real time, not the store's clock.
-       */
-      async watch(_project) {
-        const watch = this.#c.watch;
-        let mark = watch.mark();
-        return {
-          changed: async (options) => {
-            try {
-              if (options.signal?.aborted || options.timeoutMs <= 0) return false;
-              await watch.wait(mark, options.timeoutMs, options.signal);
-              const now = watch.mark();
-              if (now.data === mark.data && now.local === mark.local) return false;
-              mark = now;
-              return true;
-            } catch (error) {
-              throw toStoreError2(error);
-            }
-          },
-          close: async () => void 0
-        };
-      }
-      async waitWhilePending(project, id, options) {
-        const deadline = Date.now() + options.timeoutMs;
-        try {
-          for (; ; ) {
-            const mark = this.#c.watch.mark();
-            const question = this.#get(project, id);
-            const left = deadline - Date.now();
-            if (question?.status !== "pending" || left <= 0 || options.signal?.aborted) return question;
-            await this.#c.watch.wait(mark, left, options.signal);
-          }
-        } catch (error) {
-          throw toStoreError2(error);
-        }
-      }
-      tokens() {
-        return new SqliteTokenStore(this.#c, (work) => this.#run(work));
-      }
       async close() {
-        for (const consumer of [...this.#consumers]) await consumer.close();
-        for (const tail of [...this.#tails]) await tail.close();
-        this.#c.close();
+        await this.#events.close();
+        this.#x.c.close();
       }
     };
   }

@@ -22,6 +22,9 @@
   code 1 returns only the message references ({1, field, value, …}): the caller knows the rest.
   Events: answered (code 1)
 ]]
+--- @include "includes/view-members"
+--- @include "includes/blocking-flag"
+
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {0} end
 if status ~= 'pending' then
@@ -32,24 +35,12 @@ end
 local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
 if expiresAt and tonumber(expiresAt) <= tonumber(ARGV[2]) then return {4} end
 
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
-
 local f = redis.call('HMGET', KEYS[1], 'id', 'project', 'createdAt', 'blocking', 'spec')
 local id, project = f[1], f[2]
-local blocking = f[4]
-if not blocking then
-  local ok, spec = pcall(cjson.decode, f[5] or '')
-  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
-end
-local first = '1'
-if blocking == '1' then first = '0' end
-redis.call('ZREM', KEYS[8], first .. pad(f[3], 15) .. pad(id, 12))
-local closedMember = pad(ARGV[2], 15) .. pad(id, 12)
-redis.call('ZADD', KEYS[9], 0, closedMember)
-redis.call('ZADD', KEYS[10], 0, closedMember)
+redis.call('ZREM', KEYS[8], inboxMember(blockingFlag(f[4], f[5]), f[3], id))
+local closed = closedMember(ARGV[2], id)
+redis.call('ZADD', KEYS[9], 0, closed)
+redis.call('ZADD', KEYS[10], 0, closed)
 redis.call('HSET', KEYS[1], 'status', 'answered', 'answer', ARGV[1], 'size', ARGV[3], 'closedAt', ARGV[2])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], id)

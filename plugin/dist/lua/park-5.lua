@@ -19,10 +19,7 @@
   Returns: the new id (> 0); -1 when the key tag already belongs to another project (digest collision).
   Events: parked
 ]]
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
+--- @include "includes/view-members"
 
 local owner = redis.call('HGET', KEYS[1], 'project')
 if owner and owner ~= ARGV[2] then return -1 end
@@ -43,8 +40,6 @@ if ARGV[5] ~= '' then
   redis.call('ZADD', KEYS[3], ARGV[5], id)
 end
 redis.call('ZADD', KEYS[2], id, id)
-local first = '1'
-if ARGV[8] == '1' then first = '0' end
-redis.call('ZADD', KEYS[5], 0, first .. pad(ARGV[4], 15) .. pad(id, 12))
+redis.call('ZADD', KEYS[5], 0, inboxMember(ARGV[8], ARGV[4], id))
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'type', 'parked', 'project', ARGV[2], 'id', id, 'at', ARGV[4])
 return id

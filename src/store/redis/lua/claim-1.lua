@@ -21,16 +21,11 @@
   claimed id with its record (HGETALL, flat), oldest first; -1 a record is missing and ARGV[7] is 'wait'.
   Events: none (a claim is not a transition; confirm-5 emits 'delivered')
 ]]
+--- @include "includes/outbox-in-order"
+
 local now = tonumber(ARGV[2])
 local budget = tonumber(ARGV[3])
--- Oldest first; outcomes of the same millisecond by id (a zset orders equal scores as strings: "10" < "9").
-local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local waiting = {}
-for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
-table.sort(waiting, function(a, b)
-  if a.at ~= b.at then return a.at < b.at end
-  return tonumber(a.id) < tonumber(b.id)
-end)
+local waiting = outboxInOrder(KEYS[1])
 for _, entry in ipairs(waiting) do
   entry.key = ARGV[1] .. 'q:' .. entry.id
   entry.f = redis.call('HMGET', entry.key, 'status', 'claim', 'claimUntil', 'size', 'spec')

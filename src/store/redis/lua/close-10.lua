@@ -22,6 +22,9 @@
   (nothing written: the caller expires it); 0 unknown. The record follows codes 1, 2 and 3.
   Events: cancelled | dismissed (code 1)
 ]]
+--- @include "includes/view-members"
+--- @include "includes/blocking-flag"
+
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {0} end
 if status ~= 'pending' then
@@ -32,22 +35,10 @@ end
 local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
 if expiresAt and tonumber(expiresAt) <= tonumber(ARGV[3]) then return {4} end
 
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
-
 local f = redis.call('HMGET', KEYS[1], 'id', 'project', 'createdAt', 'blocking', 'spec')
 local id, project = f[1], f[2]
-local blocking = f[4]
-if not blocking then
-  local ok, spec = pcall(cjson.decode, f[5] or '')
-  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
-end
-local first = '1'
-if blocking == '1' then first = '0' end
-redis.call('ZREM', KEYS[9], first .. pad(f[3], 15) .. pad(id, 12))
-redis.call('ZADD', KEYS[10], 0, pad(ARGV[3], 15) .. pad(id, 12))
+redis.call('ZREM', KEYS[9], inboxMember(blockingFlag(f[4], f[5]), f[3], id))
+redis.call('ZADD', KEYS[10], 0, closedMember(ARGV[3], id))
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'closure', ARGV[2], 'closedAt', ARGV[3])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], id)

@@ -13,14 +13,10 @@
   record is missing and ARGV[4] is 'wait'.
   Events: none
 ]]
+--- @include "includes/outbox-in-order"
+
 local now = tonumber(ARGV[2])
-local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local waiting = {}
-for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
-table.sort(waiting, function(a, b)
-  if a.at ~= b.at then return a.at < b.at end
-  return tonumber(a.id) < tonumber(b.id)
-end)
+local waiting = outboxInOrder(KEYS[1])
 local reply = {}
 for _, entry in ipairs(waiting) do
   local key = ARGV[1] .. 'q:' .. entry.id
