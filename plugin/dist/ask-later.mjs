@@ -15570,7 +15570,7 @@ function readSpec(read2, text3, version3) {
   const expiresInSeconds = read2.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
   if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read2, spec.origin);
-  if (version3 < "3" || spec.members === void 0) return { ...common, ...readItem(read2, spec, "spec", version3) };
+  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read2, spec, "spec", version3));
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read2.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -15586,7 +15586,7 @@ function readSpec(read2, text3, version3) {
     if (impact !== void 0) member.impact = impact;
     return member;
   });
-  return { ...common, members };
+  return Object.assign(common, { members });
 }
 function readOrigin(read2, value) {
   const object4 = read2.object(value, "spec.origin");
@@ -15602,8 +15602,9 @@ function specRecord(spec) {
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
   }
-  const { recommended, ...rest } = spec;
-  const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
+  const v2 = {};
+  for (const [key, value] of Object.entries(spec)) if (key !== "recommended") v2[key] = value;
+  if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
 function readSelection(read2, selection, path) {
@@ -15638,7 +15639,10 @@ function readAnswer(read2, text3) {
   }
   if ("choices" in answer) {
     const selection = readSelection(read2, answer, "answer");
-    return { ...selection, by: read2.responder(answer.by, "answer.by"), at: read2.number(answer, "at", "answer") };
+    return Object.assign(selection, {
+      by: read2.responder(answer.by, "answer.by"),
+      at: read2.number(answer, "at", "answer")
+    });
   }
   const notes = read2.optionalString(answer, "notes", "answer");
   const choice = answer.choice === null ? null : read2.string(answer, "choice", "answer");
@@ -15649,7 +15653,7 @@ function readAnswer(read2, text3) {
   };
   const at = read2.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
-  return notes === void 0 ? base : { ...base, notes };
+  return notes === void 0 ? base : Object.assign(base, { notes });
 }
 function readClosure(read2, text3) {
   const closure = read2.json(text3, "closure");
@@ -15673,7 +15677,7 @@ function messagesFromHash(hash2, record4) {
 function isPlatform(value) {
   return PLATFORMS.includes(value);
 }
-function questionFromHash(hash2, where) {
+function questionFromHash(hash2, where, specs) {
   const early = new Reader(where);
   const version3 = early.oneOf(hash2.v, ["1", "2", "3", "4"], "v");
   const project = hash2.project;
@@ -15684,8 +15688,12 @@ function questionFromHash(hash2, where) {
   const createdAt = read2.wholeNumber(hash2, "createdAt");
   const specText = hash2.spec;
   if (specText === void 0) read2.fail("spec", "a string", specText);
-  const spec = readSpec(read2, specText, version3);
-  const question = spec;
+  let spec = specs?.get(read2.record, version3, specText);
+  if (spec === void 0) {
+    spec = readSpec(read2, specText, version3);
+    specs?.set(read2.record, version3, specText, spec);
+  }
+  const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
@@ -15708,7 +15716,7 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash2[String(reply[i])] = String(reply[i + 1]);
   return hash2;
 }
-var MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader, ParsedSpecs;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
@@ -15782,6 +15790,24 @@ var init_record = __esm({
           userId: this.string(object4, "userId", path),
           displayName: this.string(object4, "displayName", path)
         };
+      }
+    };
+    ParsedSpecs = class {
+      constructor(max) {
+        this.max = max;
+      }
+      max;
+      #entries = /* @__PURE__ */ new Map();
+      get(record4, v, text3) {
+        const entry = this.#entries.get(record4);
+        return entry !== void 0 && entry.v === v && entry.text === text3 ? entry.spec : void 0;
+      }
+      set(record4, v, text3, spec) {
+        if (!this.#entries.has(record4) && this.#entries.size >= this.max) {
+          const oldest = this.#entries.keys().next();
+          if (!oldest.done) this.#entries.delete(oldest.value);
+        }
+        this.#entries.set(record4, { v, text: text3, spec });
       }
     };
   }
@@ -15943,6 +15969,8 @@ var init_context = __esm({
        * answers has usually read the question already (the bridge rendered it). States always come from Redis.
        */
       #specCache = /* @__PURE__ */ new Map();
+      /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
+      #parsed = new ParsedSpecs(CACHE_MAX);
       constructor(client, options) {
         this.client = client;
         this.connections = new StoreConnections(client);
@@ -15985,9 +16013,13 @@ var init_context = __esm({
           throw toStoreError(error46);
         }
       }
-      /** A record (HGETALL) as a question, remembered. Throws `CorruptRecordError`. */
+      /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */
+      fromHash(hash2, where) {
+        return this.remember(questionFromHash(hash2, where, this.#parsed));
+      }
+      /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
       read(reply, where) {
-        return this.remember(questionFromHash(hashFromFlat(reply), where));
+        return this.fromHash(hashFromFlat(reply), where);
       }
       /** A hash's fields; undefined when the key does not exist. */
       async hash(key) {
@@ -15997,7 +16029,7 @@ var init_context = __esm({
       /** One question as stored now (not mapped: callers run it inside `run`). */
       async get(project, id) {
         const hash2 = await this.hash(this.keys(project).question(id));
-        return hash2 && this.remember(questionFromHash(hash2, `${project}#${id}`));
+        return hash2 && this.fromHash(hash2, `${project}#${id}`);
       }
       /** Run a script. */
       async eval(script, keys, args) {
@@ -16087,15 +16119,8 @@ function expiryOf(spec, now) {
 }
 function parkedQuestion(project, id, spec, now) {
   const expiresAt = expiryOf(spec, now);
-  return {
-    ...spec,
-    project,
-    id,
-    status: "pending",
-    createdAt: now,
-    ...expiresAt === void 0 ? {} : { expiresAt },
-    messages: []
-  };
+  const state = expiresAt === void 0 ? { project, id, status: "pending", createdAt: now, messages: [] } : { project, id, status: "pending", createdAt: now, expiresAt, messages: [] };
+  return Object.assign({}, spec, state);
 }
 function refusal(question, target, now) {
   if (!canTransition(question.status, target)) {
@@ -16601,18 +16626,18 @@ function checkReply2(question, reply) {
   }
   return { ok: true, reply: { members } };
 }
-function answerOf(question, reply, meta) {
+function measuredAnswerOf(question, reply, meta) {
   const checked = checkReply2(question, reply);
   if (!checked.ok) throw new InvalidAnswerError(checked.reason);
-  const answer = { ...checked.reply, ...meta };
-  const length = deliveryEntryLength({ ...question, status: "answered", answer });
-  const budget = deliveryEntriesBudget();
+  const answer = Object.assign({}, checked.reply, meta);
+  const length = deliveryEntryLength(Object.assign({}, question, { status: "answered", answer }));
+  const budget = ENTRIES_BUDGET;
   if (length > budget) {
     throw new InvalidAnswerError(
       `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
     );
   }
-  return answer;
+  return { answer, entryLength: length };
 }
 function describeReply(question, reply) {
   const selections = selectionsOf(reply);
@@ -16623,6 +16648,7 @@ function describeReply(question, reply) {
     (member, index) => `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`
   ).join(" · ");
 }
+var ENTRIES_BUDGET;
 var init_reply = __esm({
   "src/core/reply.ts"() {
     "use strict";
@@ -16630,6 +16656,7 @@ var init_reply = __esm({
     init_delivery_note();
     init_invalid_answer_error();
     init_question();
+    ENTRIES_BUDGET = deliveryEntriesBudget();
   }
 });
 
@@ -17698,7 +17725,7 @@ var init_questions = __esm({
           hashes.keys(),
           (i) => {
             const hash2 = hashes[i];
-            return hash2 && x.remember(questionFromHash(hash2, `${project}#${ids[i]}`));
+            return hash2 && x.fromHash(hash2, `${project}#${ids[i]}`);
           },
           x.options.onCorruptRecord
         );
@@ -17874,8 +17901,7 @@ var init_transitions = __esm({
           const question = await x.spec(project, id);
           if (!question) return { kind: "unknown" };
           const now = x.now();
-          const answer = answerOf(question, reply, { by, at: now });
-          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const { answer, entryLength: size } = measuredAnswerOf(question, reply, { by, at: now });
           const keys = x.keys(project);
           const result = await x.eval(
             scripts.answer,
@@ -17896,7 +17922,10 @@ var init_transitions = __esm({
           if (Number(result[0]) === TransitionCode.done) {
             await x.hint(keys);
             const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
-            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+            return {
+              kind: "won",
+              question: Object.assign({}, question, { status: "answered", answer, messages })
+            };
           }
           return this.#refused(project, id, result, (q) => ({ kind: "won", question: q }));
         });
@@ -17930,7 +17959,7 @@ var init_transitions = __esm({
           if (target === "dismissed") {
             const question = await x.spec(project, id);
             if (!question) return { kind: "unknown" };
-            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+            size = deliveryEntryLength(Object.assign({}, question, { status: "dismissed", closure }));
           }
           const keys = x.keys(project);
           const reply = await x.eval(
@@ -17964,7 +17993,7 @@ var init_transitions = __esm({
         const question = await x.spec(project, id);
         const now = x.now();
         const closure = { at: now };
-        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const size = question ? deliveryEntryLength(Object.assign({}, question, { status: "expired", closure })) : 0;
         const keys = x.keys(project);
         const code3 = Number(
           await x.eval(
@@ -18146,7 +18175,6 @@ var init_views = __esm({
     init_paging();
     init_shared();
     init_context();
-    init_record();
     init_scripts();
     VIEW_CHECK_MS = 2e3;
     RedisViews = class {
@@ -18241,7 +18269,7 @@ var init_views = __esm({
               const hash2 = hashes[i];
               const entry = taken[i];
               if (!hash2 || !entry) return void 0;
-              const question = x.remember(questionFromHash(hash2, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              const question = x.fromHash(hash2, `${entry.keys.project}#${entry.key.slice(-12)}`);
               return viewKey(view, question) === entry.key ? question : void 0;
             },
             x.options.onCorruptRecord
@@ -64341,7 +64369,7 @@ var init_connection = __esm({
 });
 
 // src/store/sqlite/record.ts
-function questionFromRow(row) {
+function questionFromRow(row, specs) {
   const where = `${String(row.project)}#${String(row.id)}`;
   const hash2 = {};
   const put = (field, value) => {
@@ -64363,7 +64391,7 @@ function questionFromRow(row) {
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash2[messageField(platform, channel)] = messageId;
   }
-  return questionFromHash(hash2, where);
+  return questionFromHash(hash2, where, specs);
 }
 function messageTriples(value, where) {
   if (value === null || value === void 0) return [];
@@ -64397,6 +64425,7 @@ var SELECT_ONE, SqliteContext;
 var init_context2 = __esm({
   "src/store/sqlite/context.ts"() {
     "use strict";
+    init_record();
     init_shared();
     init_connection();
     init_record2();
@@ -64405,6 +64434,8 @@ var init_context2 = __esm({
       c;
       options;
       now;
+      /** Specs as parsed from rows, so reading the same row again skips parsing its spec. */
+      #parsed = new ParsedSpecs(1e4);
       constructor(connection, options) {
         this.c = connection;
         this.options = options;
@@ -64429,11 +64460,15 @@ var init_context2 = __esm({
       /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
       get(project, id) {
         const row = this.c.statement(SELECT_ONE).get(project, id);
-        return row && questionFromRow(row);
+        return row && this.fromRow(row);
+      }
+      /** A row as a question. Throws `CorruptRecordError`. */
+      fromRow(row) {
+        return questionFromRow(row, this.#parsed);
       }
       /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
       readMany(rows) {
-        return readEach(rows, questionFromRow, this.options.onCorruptRecord);
+        return readEach(rows, (row) => this.fromRow(row), this.options.onCorruptRecord);
       }
     };
   }
@@ -64474,7 +64509,7 @@ var init_delivery2 = __esm({
               const size = row.size ?? 0;
               if (!full && (questions.length === 0 || used + size <= options.budget)) {
                 used += size;
-                questions.push(questionFromRow(row));
+                questions.push(this.#x.fromRow(row));
                 lease.run(claimId, now + options.leaseMs, project, row.id);
               } else {
                 full = true;
@@ -64493,7 +64528,7 @@ var init_delivery2 = __esm({
              AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
            ORDER BY q.ready_at, q.id`
           ).all(project, this.#x.now(), options.blockingOnly ? 1 : 0);
-          return rows.map(questionFromRow);
+          return rows.map((row) => this.#x.fromRow(row));
         });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
@@ -65390,7 +65425,7 @@ var init_transitions2 = __esm({
        */
       #expire(question, now) {
         const closure = { at: now };
-        const expired = { ...question, status: "expired", closure };
+        const expired = Object.assign({}, question, { status: "expired", closure });
         this.#x.c.statement(
           `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
          WHERE project = ? AND id = ? AND status = 'pending'`
@@ -65419,14 +65454,14 @@ var init_transitions2 = __esm({
             const question = this.#x.get(project, id);
             if (!question) return { kind: "unknown" };
             const now = this.#x.now();
-            const answer = answerOf(question, reply, { by, at: now });
+            const { answer, entryLength } = measuredAnswerOf(question, reply, { by, at: now });
             const refused = this.#refused(question, "answered", now);
             if (refused) return refused;
-            const answered = { ...question, status: "answered", answer };
+            const answered = Object.assign({}, question, { status: "answered", answer });
             c.statement(
               `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
              WHERE project = ? AND id = ?`
-            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            ).run(JSON.stringify(answer), entryLength, now, project, id);
             this.#x.dropDrafts(project, id);
             this.#x.event("answered", project, id, now);
             return { kind: "won", question: answered };
@@ -65443,7 +65478,7 @@ var init_transitions2 = __esm({
             const refused = this.#refused(question, target, now);
             if (refused) return refused;
             const closure = by ? { at: now, by } : { at: now };
-            const closed = { ...question, status: target, closure };
+            const closed = Object.assign({}, question, { status: target, closure });
             const dismissed = target === "dismissed";
             c.statement(
               `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
@@ -65487,7 +65522,7 @@ var init_transitions2 = __esm({
               id
             );
             this.#x.event("reminded", project, id, now);
-            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+            return { kind: "reminded", question: Object.assign({}, question, { reminders: ordinal, remindedAt: now }) };
           })
         );
       }

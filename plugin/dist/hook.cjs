@@ -1595,7 +1595,7 @@ function readSpec(read, text, version) {
   const expiresInSeconds = read.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
   if (version >= "4" && spec.origin !== void 0) common.origin = readOrigin(read, spec.origin);
-  if (version < "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
+  if (version < "3" || spec.members === void 0) return Object.assign(common, readItem(read, spec, "spec", version));
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -1611,7 +1611,7 @@ function readSpec(read, text, version) {
     if (impact !== void 0) member.impact = impact;
     return member;
   });
-  return { ...common, members };
+  return Object.assign(common, { members });
 }
 function readOrigin(read, value) {
   const object = read.object(value, "spec.origin");
@@ -1627,8 +1627,9 @@ function specRecord(spec) {
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
   }
-  const { recommended, ...rest } = spec;
-  const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
+  const v2 = {};
+  for (const [key, value] of Object.entries(spec)) if (key !== "recommended") v2[key] = value;
+  if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
 function readSelection(read, selection, path) {
@@ -1663,7 +1664,10 @@ function readAnswer(read, text) {
   }
   if ("choices" in answer) {
     const selection = readSelection(read, answer, "answer");
-    return { ...selection, by: read.responder(answer.by, "answer.by"), at: read.number(answer, "at", "answer") };
+    return Object.assign(selection, {
+      by: read.responder(answer.by, "answer.by"),
+      at: read.number(answer, "at", "answer")
+    });
   }
   const notes = read.optionalString(answer, "notes", "answer");
   const choice = answer.choice === null ? null : read.string(answer, "choice", "answer");
@@ -1674,7 +1678,7 @@ function readAnswer(read, text) {
   };
   const at = read.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
-  return notes === void 0 ? base : { ...base, notes };
+  return notes === void 0 ? base : Object.assign(base, { notes });
 }
 function readClosure(read, text) {
   const closure = read.json(text, "closure");
@@ -1698,7 +1702,7 @@ function messagesFromHash(hash, record2) {
 function isPlatform(value) {
   return PLATFORMS.includes(value);
 }
-function questionFromHash(hash, where) {
+function questionFromHash(hash, where, specs) {
   const early = new Reader(where);
   const version = early.oneOf(hash.v, ["1", "2", "3", "4"], "v");
   const project = hash.project;
@@ -1709,8 +1713,12 @@ function questionFromHash(hash, where) {
   const createdAt = read.wholeNumber(hash, "createdAt");
   const specText = hash.spec;
   if (specText === void 0) read.fail("spec", "a string", specText);
-  const spec = readSpec(read, specText, version);
-  const question = spec;
+  let spec = specs?.get(read.record, version, specText);
+  if (spec === void 0) {
+    spec = readSpec(read, specText, version);
+    specs?.set(read.record, version, specText, spec);
+  }
+  const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
@@ -1733,7 +1741,7 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash[String(reply[i])] = String(reply[i + 1]);
   return hash;
 }
-var MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader, ParsedSpecs;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
@@ -1807,6 +1815,24 @@ var init_record = __esm({
           userId: this.string(object, "userId", path),
           displayName: this.string(object, "displayName", path)
         };
+      }
+    };
+    ParsedSpecs = class {
+      constructor(max) {
+        this.max = max;
+      }
+      max;
+      #entries = /* @__PURE__ */ new Map();
+      get(record2, v, text) {
+        const entry = this.#entries.get(record2);
+        return entry !== void 0 && entry.v === v && entry.text === text ? entry.spec : void 0;
+      }
+      set(record2, v, text, spec) {
+        if (!this.#entries.has(record2) && this.#entries.size >= this.max) {
+          const oldest = this.#entries.keys().next();
+          if (!oldest.done) this.#entries.delete(oldest.value);
+        }
+        this.#entries.set(record2, { v, text, spec });
       }
     };
   }
@@ -1968,6 +1994,8 @@ var init_context = __esm({
        * answers has usually read the question already (the bridge rendered it). States always come from Redis.
        */
       #specCache = /* @__PURE__ */ new Map();
+      /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
+      #parsed = new ParsedSpecs(CACHE_MAX);
       constructor(client, options) {
         this.client = client;
         this.connections = new StoreConnections(client);
@@ -2010,9 +2038,13 @@ var init_context = __esm({
           throw toStoreError(error);
         }
       }
-      /** A record (HGETALL) as a question, remembered. Throws `CorruptRecordError`. */
+      /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */
+      fromHash(hash, where) {
+        return this.remember(questionFromHash(hash, where, this.#parsed));
+      }
+      /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
       read(reply, where) {
-        return this.remember(questionFromHash(hashFromFlat(reply), where));
+        return this.fromHash(hashFromFlat(reply), where);
       }
       /** A hash's fields; undefined when the key does not exist. */
       async hash(key) {
@@ -2022,7 +2054,7 @@ var init_context = __esm({
       /** One question as stored now (not mapped: callers run it inside `run`). */
       async get(project, id) {
         const hash = await this.hash(this.keys(project).question(id));
-        return hash && this.remember(questionFromHash(hash, `${project}#${id}`));
+        return hash && this.fromHash(hash, `${project}#${id}`);
       }
       /** Run a script. */
       async eval(script, keys, args) {
@@ -2112,15 +2144,8 @@ function expiryOf(spec, now) {
 }
 function parkedQuestion(project, id, spec, now) {
   const expiresAt = expiryOf(spec, now);
-  return {
-    ...spec,
-    project,
-    id,
-    status: "pending",
-    createdAt: now,
-    ...expiresAt === void 0 ? {} : { expiresAt },
-    messages: []
-  };
+  const state = expiresAt === void 0 ? { project, id, status: "pending", createdAt: now, messages: [] } : { project, id, status: "pending", createdAt: now, expiresAt, messages: [] };
+  return Object.assign({}, spec, state);
 }
 function refusal(question, target, now) {
   if (!canTransition(question.status, target)) {
@@ -2292,19 +2317,20 @@ function checkReply2(question, reply) {
   }
   return { ok: true, reply: { members } };
 }
-function answerOf(question, reply, meta) {
+function measuredAnswerOf(question, reply, meta) {
   const checked = checkReply2(question, reply);
   if (!checked.ok) throw new InvalidAnswerError(checked.reason);
-  const answer = { ...checked.reply, ...meta };
-  const length = deliveryEntryLength({ ...question, status: "answered", answer });
-  const budget = deliveryEntriesBudget();
+  const answer = Object.assign({}, checked.reply, meta);
+  const length = deliveryEntryLength(Object.assign({}, question, { status: "answered", answer }));
+  const budget = ENTRIES_BUDGET;
   if (length > budget) {
     throw new InvalidAnswerError(
       `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
     );
   }
-  return answer;
+  return { answer, entryLength: length };
 }
+var ENTRIES_BUDGET;
 var init_reply = __esm({
   "src/core/reply.ts"() {
     "use strict";
@@ -2312,6 +2338,7 @@ var init_reply = __esm({
     init_delivery_note();
     init_invalid_answer_error();
     init_question();
+    ENTRIES_BUDGET = deliveryEntriesBudget();
   }
 });
 
@@ -3380,7 +3407,7 @@ var init_questions = __esm({
           hashes.keys(),
           (i) => {
             const hash = hashes[i];
-            return hash && x.remember(questionFromHash(hash, `${project}#${ids[i]}`));
+            return hash && x.fromHash(hash, `${project}#${ids[i]}`);
           },
           x.options.onCorruptRecord
         );
@@ -3554,8 +3581,7 @@ var init_transitions = __esm({
           const question = await x.spec(project, id);
           if (!question) return { kind: "unknown" };
           const now = x.now();
-          const answer = answerOf(question, reply, { by, at: now });
-          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const { answer, entryLength: size } = measuredAnswerOf(question, reply, { by, at: now });
           const keys = x.keys(project);
           const result = await x.eval(
             scripts.answer,
@@ -3576,7 +3602,10 @@ var init_transitions = __esm({
           if (Number(result[0]) === TransitionCode.done) {
             await x.hint(keys);
             const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
-            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+            return {
+              kind: "won",
+              question: Object.assign({}, question, { status: "answered", answer, messages })
+            };
           }
           return this.#refused(project, id, result, (q) => ({ kind: "won", question: q }));
         });
@@ -3610,7 +3639,7 @@ var init_transitions = __esm({
           if (target === "dismissed") {
             const question = await x.spec(project, id);
             if (!question) return { kind: "unknown" };
-            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+            size = deliveryEntryLength(Object.assign({}, question, { status: "dismissed", closure }));
           }
           const keys = x.keys(project);
           const reply = await x.eval(
@@ -3644,7 +3673,7 @@ var init_transitions = __esm({
         const question = await x.spec(project, id);
         const now = x.now();
         const closure = { at: now };
-        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const size = question ? deliveryEntryLength(Object.assign({}, question, { status: "expired", closure })) : 0;
         const keys = x.keys(project);
         const code = Number(
           await x.eval(
@@ -3822,7 +3851,6 @@ var init_views = __esm({
     init_paging();
     init_shared();
     init_context();
-    init_record();
     init_scripts();
     VIEW_CHECK_MS = 2e3;
     RedisViews = class {
@@ -3917,7 +3945,7 @@ var init_views = __esm({
               const hash = hashes[i];
               const entry = taken[i];
               if (!hash || !entry) return void 0;
-              const question = x.remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              const question = x.fromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`);
               return viewKey(view, question) === entry.key ? question : void 0;
             },
             x.options.onCorruptRecord
@@ -4689,7 +4717,7 @@ var init_connection = __esm({
 });
 
 // src/store/sqlite/record.ts
-function questionFromRow(row) {
+function questionFromRow(row, specs) {
   const where = `${String(row.project)}#${String(row.id)}`;
   const hash = {};
   const put = (field, value) => {
@@ -4711,7 +4739,7 @@ function questionFromRow(row) {
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash[messageField(platform, channel)] = messageId;
   }
-  return questionFromHash(hash, where);
+  return questionFromHash(hash, where, specs);
 }
 function messageTriples(value, where) {
   if (value === null || value === void 0) return [];
@@ -4745,6 +4773,7 @@ var SELECT_ONE, SqliteContext;
 var init_context2 = __esm({
   "src/store/sqlite/context.ts"() {
     "use strict";
+    init_record();
     init_shared();
     init_connection();
     init_record2();
@@ -4753,6 +4782,8 @@ var init_context2 = __esm({
       c;
       options;
       now;
+      /** Specs as parsed from rows, so reading the same row again skips parsing its spec. */
+      #parsed = new ParsedSpecs(1e4);
       constructor(connection, options) {
         this.c = connection;
         this.options = options;
@@ -4777,11 +4808,15 @@ var init_context2 = __esm({
       /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
       get(project, id) {
         const row = this.c.statement(SELECT_ONE).get(project, id);
-        return row && questionFromRow(row);
+        return row && this.fromRow(row);
+      }
+      /** A row as a question. Throws `CorruptRecordError`. */
+      fromRow(row) {
+        return questionFromRow(row, this.#parsed);
       }
       /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
       readMany(rows) {
-        return readEach(rows, questionFromRow, this.options.onCorruptRecord);
+        return readEach(rows, (row) => this.fromRow(row), this.options.onCorruptRecord);
       }
     };
   }
@@ -4822,7 +4857,7 @@ var init_delivery2 = __esm({
               const size = row.size ?? 0;
               if (!full && (questions.length === 0 || used + size <= options.budget)) {
                 used += size;
-                questions.push(questionFromRow(row));
+                questions.push(this.#x.fromRow(row));
                 lease.run(claimId, now + options.leaseMs, project, row.id);
               } else {
                 full = true;
@@ -4841,7 +4876,7 @@ var init_delivery2 = __esm({
              AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
            ORDER BY q.ready_at, q.id`
           ).all(project, this.#x.now(), options.blockingOnly ? 1 : 0);
-          return rows.map(questionFromRow);
+          return rows.map((row) => this.#x.fromRow(row));
         });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
@@ -5738,7 +5773,7 @@ var init_transitions2 = __esm({
        */
       #expire(question, now) {
         const closure = { at: now };
-        const expired = { ...question, status: "expired", closure };
+        const expired = Object.assign({}, question, { status: "expired", closure });
         this.#x.c.statement(
           `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
          WHERE project = ? AND id = ? AND status = 'pending'`
@@ -5767,14 +5802,14 @@ var init_transitions2 = __esm({
             const question = this.#x.get(project, id);
             if (!question) return { kind: "unknown" };
             const now = this.#x.now();
-            const answer = answerOf(question, reply, { by, at: now });
+            const { answer, entryLength } = measuredAnswerOf(question, reply, { by, at: now });
             const refused = this.#refused(question, "answered", now);
             if (refused) return refused;
-            const answered = { ...question, status: "answered", answer };
+            const answered = Object.assign({}, question, { status: "answered", answer });
             c.statement(
               `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
              WHERE project = ? AND id = ?`
-            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            ).run(JSON.stringify(answer), entryLength, now, project, id);
             this.#x.dropDrafts(project, id);
             this.#x.event("answered", project, id, now);
             return { kind: "won", question: answered };
@@ -5791,7 +5826,7 @@ var init_transitions2 = __esm({
             const refused = this.#refused(question, target, now);
             if (refused) return refused;
             const closure = by ? { at: now, by } : { at: now };
-            const closed = { ...question, status: target, closure };
+            const closed = Object.assign({}, question, { status: target, closure });
             const dismissed = target === "dismissed";
             c.statement(
               `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
@@ -5835,7 +5870,7 @@ var init_transitions2 = __esm({
               id
             );
             this.#x.event("reminded", project, id, now);
-            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+            return { kind: "reminded", question: Object.assign({}, question, { reminders: ordinal, remindedAt: now }) };
           })
         );
       }

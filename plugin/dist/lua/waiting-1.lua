@@ -14,16 +14,17 @@
   Events: none
 ]]
 --- @include "includes/outbox-in-order"
+--- @include "includes/blocking-flag"
 
 local now = tonumber(ARGV[2])
 local waiting = outboxInOrder(KEYS[1])
 local reply = {}
 for _, entry in ipairs(waiting) do
   local key = ARGV[1] .. 'q:' .. entry.id
-  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'spec')
+  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'blocking')
   if not f[1] and ARGV[4] == 'wait' then return -1 end
   local free = f[1] and not (f[2] and f[3] and tonumber(f[3]) > now)
-  if free and (ARGV[3] ~= 'blocking' or (f[4] and cjson.decode(f[4]).isBlocking == true)) then
+  if free and (ARGV[3] ~= 'blocking' or (f[4] or blockingFlag(nil, redis.call('HGET', key, 'spec'))) == '1') then
     reply[#reply + 1] = entry.id
     reply[#reply + 1] = redis.call('HGETALL', key)
   end

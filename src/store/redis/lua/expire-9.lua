@@ -22,7 +22,8 @@
 --- @include "includes/view-members"
 --- @include "includes/blocking-flag"
 
-local status = redis.call('HGET', KEYS[1], 'status')
+local f = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'project', 'createdAt', 'blocking')
+local status = f[1]
 if not status then
   redis.call('ZREM', KEYS[6], ARGV[1])
   return 0
@@ -31,12 +32,11 @@ if status ~= 'pending' then
   redis.call('ZREM', KEYS[6], ARGV[1])
   return 3
 end
-local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
-if not expiresAt or tonumber(expiresAt) > tonumber(ARGV[3]) then return 2 end
+if not f[2] or tonumber(f[2]) > tonumber(ARGV[3]) then return 2 end
 
-local f = redis.call('HMGET', KEYS[1], 'project', 'createdAt', 'blocking', 'spec')
-local project = f[1]
-redis.call('ZREM', KEYS[8], inboxMember(blockingFlag(f[3], f[4]), f[2], ARGV[1]))
+local project = f[3]
+local blocking = f[5] or blockingFlag(nil, redis.call('HGET', KEYS[1], 'spec'))
+redis.call('ZREM', KEYS[8], inboxMember(blocking, f[4], ARGV[1]))
 redis.call('ZADD', KEYS[9], 0, closedMember(ARGV[3], ARGV[1]))
 redis.call('HSET', KEYS[1], 'status', 'expired', 'closure', ARGV[2], 'size', ARGV[4], 'closedAt', ARGV[3])
 redis.call('DEL', KEYS[2])

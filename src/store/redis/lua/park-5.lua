@@ -21,9 +21,9 @@
 ]]
 --- @include "includes/view-members"
 
-local owner = redis.call('HGET', KEYS[1], 'project')
+local meta = redis.call('HMGET', KEYS[1], 'project', 'seq')
+local owner, seq = meta[1], meta[2]
 if owner and owner ~= ARGV[2] then return -1 end
-local seq = redis.call('HGET', KEYS[1], 'seq')
 local id = (tonumber(seq) or 0) + 1
 local key = ARGV[1] .. 'q:' .. id
 -- Read before any write: in a Redis Cluster whose slot is migrating, a key this node cannot create stops the
@@ -33,10 +33,12 @@ if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
 -- A project's first park starts with its view indexes built: there is nothing older to index.
 if not seq then redis.call('HSETNX', KEYS[1], 'ix', ARGV[9]) end
 redis.call('HSET', KEYS[1], 'seq', id)
-redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
-  'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8])
-if ARGV[5] ~= '' then
-  redis.call('HSET', key, 'expiresAt', ARGV[5])
+if ARGV[5] == '' then
+  redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
+    'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8])
+else
+  redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
+    'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8], 'expiresAt', ARGV[5])
   redis.call('ZADD', KEYS[3], ARGV[5], id)
 end
 redis.call('ZADD', KEYS[2], id, id)
