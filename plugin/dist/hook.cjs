@@ -4593,12 +4593,13 @@ function toStoreError2(error) {
   if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error });
   return error;
 }
-var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
+var LOCK_RETRY_MS, UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
 var init_connection = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
     init_driver();
+    LOCK_RETRY_MS = [1, 2];
     UNAVAILABLE_CODES = [
       "SQLITE_BUSY",
       "SQLITE_LOCKED",
@@ -4677,8 +4678,11 @@ var init_connection = __esm({
       db;
       watch;
       #statements = /* @__PURE__ */ new Map();
-      constructor(db, pollIntervalMs) {
+      #busyTimeoutMs;
+      /** `busyTimeoutMs`: the busy timeout the database was opened with (how long a write waits for the lock). */
+      constructor(db, pollIntervalMs, busyTimeoutMs) {
         this.db = db;
+        this.#busyTimeoutMs = busyTimeoutMs;
         const dataVersion = db.prepare("PRAGMA data_version");
         this.watch = new ChangeWatch(
           () => Number(dataVersion.get().data_version),
@@ -4694,9 +4698,44 @@ var init_connection = __esm({
         }
         return statement;
       }
-      /** Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. */
-      write(work) {
-        this.statement("BEGIN IMMEDIATE").run();
+      /**
+       * Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. `work`
+       * is synchronous, so a transaction never spans an await. While another connection holds the write lock, this waits
+       * (asynchronously, a millisecond or two at a time) until it is free or the busy timeout has passed (then SQLite's
+       * SQLITE_BUSY, which the store reports as unavailable).
+       */
+      async write(work) {
+        const deadline = Date.now() + this.#busyTimeoutMs;
+        const [low, high] = LOCK_RETRY_MS;
+        while (!this.#begin(Date.now() >= deadline)) {
+          const left = deadline - Date.now();
+          await new Promise(
+            (resolve3) => setTimeout(resolve3, Math.max(0, Math.min(left, low + Math.random() * (high - low))))
+          );
+        }
+        return this.#commit(work);
+      }
+      /**
+       * Try to take the write lock without waiting: false when another connection holds it, unless this is the `last` try
+       * (then SQLite's SQLITE_BUSY error is thrown).
+       */
+      #begin(last) {
+        this.statement("PRAGMA busy_timeout = 0").get();
+        try {
+          this.statement("BEGIN IMMEDIATE").run();
+          return true;
+        } catch (error) {
+          if (last || !sqliteErrorCode(error)?.startsWith("SQLITE_BUSY")) throw error;
+          return false;
+        } finally {
+          if (this.db.open) this.#restoreBusyTimeout();
+        }
+      }
+      #restoreBusyTimeout() {
+        this.statement(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(this.#busyTimeoutMs))}`).get();
+      }
+      /** The transaction begun: `work`, then COMMIT (ROLLBACK if it throws). */
+      #commit(work) {
         let result;
         try {
           result = work();
@@ -4789,10 +4828,10 @@ var init_context2 = __esm({
         this.options = options;
         this.now = options.now ?? Date.now;
       }
-      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      /** Run a call's work (a read, or a write transaction) as the port's promise, failures to reach the file as `StoreUnavailableError`. */
       async run(work) {
         try {
-          return work();
+          return await work();
         } catch (error) {
           throw toStoreError2(error);
         }
@@ -5013,8 +5052,8 @@ var init_consumer2 = __esm({
        * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
        * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
        */
-      static ensureGroup(connection, group, inheritFrom) {
-        connection.write(() => {
+      static async ensureGroup(connection, group, inheritFrom) {
+        await connection.write(() => {
           connection.statement(
             `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
              (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
@@ -5023,7 +5062,7 @@ var init_consumer2 = __esm({
           ).run(group, inheritFrom ?? null, inheritFrom ?? null);
         });
       }
-      #take(count) {
+      async #take(count) {
         const c = this.#o.connection;
         const ready = c.statement("SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1").get(this.#o.group);
         if (ready === void 0) return [];
@@ -5051,7 +5090,7 @@ var init_consumer2 = __esm({
           for (; ; ) {
             if (this.#closing.signal.aborted) return [];
             const mark = this.#o.connection.watch.mark();
-            const events = this.#take(count);
+            const events = await this.#take(count);
             const left = deadline - Date.now();
             if (events.length > 0 || left <= 0) return events;
             await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
@@ -5063,7 +5102,7 @@ var init_consumer2 = __esm({
       async reclaim(minIdleMs, count = 100) {
         const c = this.#o.connection;
         try {
-          return c.write(() => {
+          return await c.write(() => {
             const now = this.#o.now();
             const idle = c.statement(
               `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
@@ -5093,7 +5132,7 @@ var init_consumer2 = __esm({
         if (events.length === 0) return;
         const c = this.#o.connection;
         try {
-          c.write(() => {
+          await c.write(() => {
             const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
             for (const event of events) {
               const id = Number(event.eventId);
@@ -5178,8 +5217,8 @@ var init_events2 = __esm({
       }
       consumer(group, consumerName, options = {}) {
         const { c } = this.#x;
-        return this.#x.run(() => {
-          SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
+        return this.#x.run(async () => {
+          await SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
           const consumer = new SqliteEventConsumer({
             connection: c,
             group,
@@ -6072,6 +6111,7 @@ __export(sqlite_store_exports, {
 });
 async function openSqliteStore(options) {
   let db;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 2e3;
   try {
     if (options.path !== ":memory:") {
       (0, import_node_fs4.mkdirSync)((0, import_node_path5.dirname)(options.path), { recursive: true, mode: 448 });
@@ -6079,13 +6119,13 @@ async function openSqliteStore(options) {
     }
     db = openDatabase(options.path, {
       directory: options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path),
-      busyTimeoutMs: options.busyTimeoutMs ?? 2e3,
+      busyTimeoutMs,
       ...options.engine !== void 0 ? { engine: options.engine } : {}
     });
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     migrate(db);
-    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25, busyTimeoutMs), options);
   } catch (error) {
     try {
       db?.close();

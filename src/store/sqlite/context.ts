@@ -33,10 +33,10 @@ export class SqliteContext {
     this.now = options.now ?? Date.now;
   }
 
-  /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
-  async run<T>(work: () => T): Promise<T> {
+  /** Run a call's work (a read, or a write transaction) as the port's promise, failures to reach the file as `StoreUnavailableError`. */
+  async run<T>(work: () => T | Promise<T>): Promise<T> {
     try {
-      return work();
+      return await work();
     } catch (error) {
       throw toStoreError(error);
     }
