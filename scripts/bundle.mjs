@@ -2,7 +2,8 @@
 //   ask-later.mjs  the whole CLI (`mcp`, `hook`, …) with every dependency inlined: one file, no node_modules
 //   hook.cjs       the UserPromptSubmit hook alone (it runs before every prompt, so it loads only what it needs)
 //   status.cjs     `ask-later status` alone, for Claude Code's statusLine (it runs on every refresh of the status bar)
-//   lua/*.lua      the store's scripts, read at run time next to the bundle (src/store/redis/scripts.ts)
+//   lua/*.lua      the store's scripts and lua/includes/*.lua, read at run time next to the bundle
+//                  (src/store/redis/scripts.ts)
 //   package.json   name and version only, for `--version` and the MCP server's version (see the note below)
 // The bundles are committed (a person installs the plugin with no build step), so the output is deterministic:
 // same sources and lock file -> same bytes, no absolute paths, no timestamps. test/plugin/bundle.test.ts rebuilds
@@ -148,9 +149,12 @@ await build({
   outfile: join(outDir, 'status.cjs'),
 });
 
-mkdirSync(join(outDir, 'lua'));
-for (const file of readdirSync(join(root, 'src/store/redis/lua')).sort()) {
-  if (file.endsWith('.lua')) cpSync(join(root, 'src/store/redis/lua', file), join(outDir, 'lua', file));
+// The scripts and their includes (lua/includes/, resolved when a script loads).
+for (const dir of ['', 'includes']) {
+  mkdirSync(join(outDir, 'lua', dir), { recursive: true });
+  for (const file of readdirSync(join(root, 'src/store/redis/lua', dir)).sort()) {
+    if (file.endsWith('.lua')) cpSync(join(root, 'src/store/redis/lua', dir, file), join(outDir, 'lua', dir, file));
+  }
 }
 
 writeFileSync(

@@ -15312,18 +15312,18 @@ function checkReply2(question, reply) {
   }
   return { ok: true, reply: { members } };
 }
-function answerOf(question, reply, meta) {
+function measuredAnswerOf(question, reply, meta) {
   const checked = checkReply2(question, reply);
   if (!checked.ok) throw new InvalidAnswerError(checked.reason);
-  const answer = { ...checked.reply, ...meta };
-  const length = deliveryEntryLength({ ...question, status: "answered", answer });
-  const budget = deliveryEntriesBudget();
+  const answer = Object.assign({}, checked.reply, meta);
+  const length = deliveryEntryLength(Object.assign({}, question, { status: "answered", answer }));
+  const budget = ENTRIES_BUDGET;
   if (length > budget) {
     throw new InvalidAnswerError(
       `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
     );
   }
-  return answer;
+  return { answer, entryLength: length };
 }
 function describeReply(question, reply) {
   const selections = selectionsOf(reply);
@@ -15334,6 +15334,7 @@ function describeReply(question, reply) {
     (member, index) => `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`
   ).join(" · ");
 }
+var ENTRIES_BUDGET;
 var init_reply = __esm({
   "src/core/reply.ts"() {
     "use strict";
@@ -15341,6 +15342,7 @@ var init_reply = __esm({
     init_delivery_note();
     init_invalid_answer_error();
     init_question();
+    ENTRIES_BUDGET = deliveryEntriesBudget();
   }
 });
 
@@ -16253,7 +16255,7 @@ function readSpec(read2, text3, version3) {
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
   if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read2, spec.origin);
   if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read2, spec.askedBefore);
-  if (version3 < "3" || spec.members === void 0) return { ...common, ...readItem(read2, spec, "spec", version3) };
+  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read2, spec, "spec", version3));
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read2.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -16269,7 +16271,7 @@ function readSpec(read2, text3, version3) {
     if (impact !== void 0) member.impact = impact;
     return member;
   });
-  return { ...common, members };
+  return Object.assign(common, { members });
 }
 function readOrigin(read2, value) {
   const object4 = read2.object(value, "spec.origin");
@@ -16301,8 +16303,9 @@ function specRecord(spec) {
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
   }
-  const { recommended, ...rest } = spec;
-  const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
+  const v2 = {};
+  for (const [key, value] of Object.entries(spec)) if (key !== "recommended") v2[key] = value;
+  if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
 function readSelection(read2, selection, path) {
@@ -16337,7 +16340,10 @@ function readAnswer(read2, text3) {
   }
   if ("choices" in answer) {
     const selection = readSelection(read2, answer, "answer");
-    return { ...selection, by: read2.responder(answer.by, "answer.by"), at: read2.number(answer, "at", "answer") };
+    return Object.assign(selection, {
+      by: read2.responder(answer.by, "answer.by"),
+      at: read2.number(answer, "at", "answer")
+    });
   }
   const notes = read2.optionalString(answer, "notes", "answer");
   const choice = answer.choice === null ? null : read2.string(answer, "choice", "answer");
@@ -16348,7 +16354,7 @@ function readAnswer(read2, text3) {
   };
   const at = read2.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
-  return notes === void 0 ? base : { ...base, notes };
+  return notes === void 0 ? base : Object.assign(base, { notes });
 }
 function readClosure(read2, text3) {
   const closure = read2.json(text3, "closure");
@@ -16372,7 +16378,7 @@ function messagesFromHash(hash2, record4) {
 function isPlatform(value) {
   return PLATFORMS.includes(value);
 }
-function questionFromHash(hash2, where) {
+function questionFromHash(hash2, where, specs) {
   const early = new Reader(where);
   const version3 = early.oneOf(hash2.v, ["1", "2", "3", "4"], "v");
   const project = hash2.project;
@@ -16383,8 +16389,12 @@ function questionFromHash(hash2, where) {
   const createdAt = read2.wholeNumber(hash2, "createdAt");
   const specText = hash2.spec;
   if (specText === void 0) read2.fail("spec", "a string", specText);
-  const spec = readSpec(read2, specText, version3);
-  const question = spec;
+  let spec = specs?.get(read2.record, version3, specText);
+  if (spec === void 0) {
+    spec = readSpec(read2, specText, version3);
+    specs?.set(read2.record, version3, specText, spec);
+  }
+  const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
@@ -16407,7 +16417,7 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash2[String(reply[i])] = String(reply[i + 1]);
   return hash2;
 }
-var MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader, ParsedSpecs;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
@@ -16483,17 +16493,69 @@ var init_record = __esm({
         };
       }
     };
+    ParsedSpecs = class {
+      constructor(max) {
+        this.max = max;
+      }
+      max;
+      #entries = /* @__PURE__ */ new Map();
+      get(record4, v, text3) {
+        const entry = this.#entries.get(record4);
+        return entry !== void 0 && entry.v === v && entry.text === text3 ? entry.spec : void 0;
+      }
+      set(record4, v, text3, spec) {
+        if (!this.#entries.has(record4) && this.#entries.size >= this.max) {
+          const oldest = this.#entries.keys().next();
+          if (!oldest.done) this.#entries.delete(oldest.value);
+        }
+        this.#entries.set(record4, { v, text: text3, spec });
+      }
+    };
+  }
+});
+
+// src/store/redis/lua-includes.ts
+function isPlainPath(path) {
+  return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
+}
+function resolveIncludes(name, source, read2) {
+  const included = /* @__PURE__ */ new Set();
+  const expand = (text3, chain) => text3.replace(INCLUDE, (_line, path) => {
+    if (!isPlainPath(path)) throw new Error(`${name}.lua: @include "${path}" is not a path under lua/`);
+    if (chain.includes(path))
+      throw new Error(`${name}.lua: @include "${path}" includes itself (${chain.join(" → ")})`);
+    if (included.has(path)) return `-- (${path} is included above)`;
+    included.add(path);
+    let body;
+    try {
+      body = read2(path);
+    } catch (error46) {
+      throw new Error(`${name}.lua: @include "${path}" cannot be read`, { cause: error46 });
+    }
+    return `-- ${path}.lua
+${expand(body, [...chain, path]).trimEnd()}`;
+  });
+  return expand(source, []);
+}
+var INCLUDE;
+var init_lua_includes = __esm({
+  "src/store/redis/lua-includes.ts"() {
+    "use strict";
+    INCLUDE = /^---\s*@include\s+"([^"]+)"\s*$/gm;
   }
 });
 
 // src/store/redis/scripts.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
+function readLua(path) {
+  return readFileSync2(new URL(`./lua/${path}.lua`, import.meta.url), "utf8");
+}
 function load(file2) {
   let loaded;
   const get2 = () => {
     if (!loaded) {
-      const source = readFileSync2(new URL(`./lua/${file2}.lua`, import.meta.url), "utf8");
+      const source = resolveIncludes(file2, readLua(file2), readLua);
       loaded = { source, sha: createHash2("sha1").update(source).digest("hex") };
     }
     return loaded;
@@ -16513,6 +16575,7 @@ var scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, D
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
+    init_lua_includes();
     scripts = {
       park: load("park-5"),
       answer: load("answer-10"),
@@ -16607,6 +16670,8 @@ var init_context = __esm({
        * answers has usually read the question already (the bridge rendered it). States always come from Redis.
        */
       #specCache = /* @__PURE__ */ new Map();
+      /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
+      #parsed = new ParsedSpecs(CACHE_MAX);
       constructor(client, options) {
         this.client = client;
         this.connections = new StoreConnections(client);
@@ -16649,9 +16714,13 @@ var init_context = __esm({
           throw toStoreError(error46);
         }
       }
-      /** A record (HGETALL) as a question, remembered. Throws `CorruptRecordError`. */
+      /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */
+      fromHash(hash2, where) {
+        return this.remember(questionFromHash(hash2, where, this.#parsed));
+      }
+      /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
       read(reply, where) {
-        return this.remember(questionFromHash(hashFromFlat(reply), where));
+        return this.fromHash(hashFromFlat(reply), where);
       }
       /** A hash's fields; undefined when the key does not exist. */
       async hash(key) {
@@ -16661,7 +16730,7 @@ var init_context = __esm({
       /** One question as stored now (not mapped: callers run it inside `run`). */
       async get(project, id) {
         const hash2 = await this.hash(this.keys(project).question(id));
-        return hash2 && this.remember(questionFromHash(hash2, `${project}#${id}`));
+        return hash2 && this.fromHash(hash2, `${project}#${id}`);
       }
       /** Run a script. */
       async eval(script, keys, args) {
@@ -16751,15 +16820,8 @@ function expiryOf(spec, now) {
 }
 function parkedQuestion(project, id, spec, now) {
   const expiresAt = expiryOf(spec, now);
-  return {
-    ...spec,
-    project,
-    id,
-    status: "pending",
-    createdAt: now,
-    ...expiresAt === void 0 ? {} : { expiresAt },
-    messages: []
-  };
+  const state = expiresAt === void 0 ? { project, id, status: "pending", createdAt: now, messages: [] } : { project, id, status: "pending", createdAt: now, expiresAt, messages: [] };
+  return Object.assign({}, spec, state);
 }
 function refusal(question, target, now) {
   if (!canTransition(question.status, target)) {
@@ -17957,7 +18019,7 @@ var init_questions = __esm({
           hashes.keys(),
           (i) => {
             const hash2 = hashes[i];
-            return hash2 && x.remember(questionFromHash(hash2, `${project}#${ids[i]}`));
+            return hash2 && x.fromHash(hash2, `${project}#${ids[i]}`);
           },
           x.options.onCorruptRecord
         );
@@ -18133,8 +18195,7 @@ var init_transitions = __esm({
           const question = await x.spec(project, id);
           if (!question) return { kind: "unknown" };
           const now = x.now();
-          const answer = answerOf(question, reply, { by, at: now });
-          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const { answer, entryLength: size } = measuredAnswerOf(question, reply, { by, at: now });
           const keys = x.keys(project);
           const result = await x.eval(
             scripts.answer,
@@ -18155,7 +18216,10 @@ var init_transitions = __esm({
           if (Number(result[0]) === TransitionCode.done) {
             await x.hint(keys);
             const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
-            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+            return {
+              kind: "won",
+              question: Object.assign({}, question, { status: "answered", answer, messages })
+            };
           }
           return this.#refused(project, id, result, (q) => ({ kind: "won", question: q }));
         });
@@ -18189,7 +18253,7 @@ var init_transitions = __esm({
           if (target === "dismissed") {
             const question = await x.spec(project, id);
             if (!question) return { kind: "unknown" };
-            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+            size = deliveryEntryLength(Object.assign({}, question, { status: "dismissed", closure }));
           }
           const keys = x.keys(project);
           const reply = await x.eval(
@@ -18223,7 +18287,7 @@ var init_transitions = __esm({
         const question = await x.spec(project, id);
         const now = x.now();
         const closure = { at: now };
-        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const size = question ? deliveryEntryLength(Object.assign({}, question, { status: "expired", closure })) : 0;
         const keys = x.keys(project);
         const code3 = Number(
           await x.eval(
@@ -18330,7 +18394,6 @@ var init_views = __esm({
     init_paging();
     init_shared();
     init_context();
-    init_record();
     init_scripts();
     VIEW_CHECK_MS = 2e3;
     RedisViews = class {
@@ -18425,7 +18488,7 @@ var init_views = __esm({
               const hash2 = hashes[i];
               const entry = taken[i];
               if (!hash2 || !entry) return void 0;
-              const question = x.remember(questionFromHash(hash2, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              const question = x.fromHash(hash2, `${entry.keys.project}#${entry.key.slice(-12)}`);
               return viewKey(view, question) === entry.key ? question : void 0;
             },
             x.options.onCorruptRecord
@@ -64408,12 +64471,13 @@ function toStoreError2(error46) {
   if (typeof code3 === "string" && FS_CODES.includes(code3)) return new StoreUnavailableError({ cause: error46 });
   return error46;
 }
-var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
+var LOCK_RETRY_MS, UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
 var init_connection = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
     init_driver();
+    LOCK_RETRY_MS = [1, 2];
     UNAVAILABLE_CODES = [
       "SQLITE_BUSY",
       "SQLITE_LOCKED",
@@ -64492,8 +64556,11 @@ var init_connection = __esm({
       db;
       watch;
       #statements = /* @__PURE__ */ new Map();
-      constructor(db, pollIntervalMs) {
+      #busyTimeoutMs;
+      /** `busyTimeoutMs`: the busy timeout the database was opened with (how long a write waits for the lock). */
+      constructor(db, pollIntervalMs, busyTimeoutMs) {
         this.db = db;
+        this.#busyTimeoutMs = busyTimeoutMs;
         const dataVersion = db.prepare("PRAGMA data_version");
         this.watch = new ChangeWatch(
           () => Number(dataVersion.get().data_version),
@@ -64509,9 +64576,44 @@ var init_connection = __esm({
         }
         return statement;
       }
-      /** Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. */
-      write(work) {
-        this.statement("BEGIN IMMEDIATE").run();
+      /**
+       * Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. `work`
+       * is synchronous, so a transaction never spans an await. While another connection holds the write lock, this waits
+       * (asynchronously, a millisecond or two at a time) until it is free or the busy timeout has passed (then SQLite's
+       * SQLITE_BUSY, which the store reports as unavailable).
+       */
+      async write(work) {
+        const deadline = Date.now() + this.#busyTimeoutMs;
+        const [low, high] = LOCK_RETRY_MS;
+        while (!this.#begin(Date.now() >= deadline)) {
+          const left = deadline - Date.now();
+          await new Promise(
+            (resolve7) => setTimeout(resolve7, Math.max(0, Math.min(left, low + Math.random() * (high - low))))
+          );
+        }
+        return this.#commit(work);
+      }
+      /**
+       * Try to take the write lock without waiting: false when another connection holds it, unless this is the `last` try
+       * (then SQLite's SQLITE_BUSY error is thrown).
+       */
+      #begin(last) {
+        this.statement("PRAGMA busy_timeout = 0").get();
+        try {
+          this.statement("BEGIN IMMEDIATE").run();
+          return true;
+        } catch (error46) {
+          if (last || !sqliteErrorCode(error46)?.startsWith("SQLITE_BUSY")) throw error46;
+          return false;
+        } finally {
+          if (this.db.open) this.#restoreBusyTimeout();
+        }
+      }
+      #restoreBusyTimeout() {
+        this.statement(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(this.#busyTimeoutMs))}`).get();
+      }
+      /** The transaction begun: `work`, then COMMIT (ROLLBACK if it throws). */
+      #commit(work) {
         let result;
         try {
           result = work();
@@ -64532,7 +64634,7 @@ var init_connection = __esm({
 });
 
 // src/store/sqlite/record.ts
-function questionFromRow(row) {
+function questionFromRow(row, specs) {
   const where = `${String(row.project)}#${String(row.id)}`;
   const hash2 = {};
   const put = (field, value) => {
@@ -64554,7 +64656,7 @@ function questionFromRow(row) {
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash2[messageField(platform, channel)] = messageId;
   }
-  return questionFromHash(hash2, where);
+  return questionFromHash(hash2, where, specs);
 }
 function messageTriples(value, where) {
   if (value === null || value === void 0) return [];
@@ -64588,6 +64690,7 @@ var SELECT_ONE, SqliteContext;
 var init_context2 = __esm({
   "src/store/sqlite/context.ts"() {
     "use strict";
+    init_record();
     init_shared();
     init_connection();
     init_record2();
@@ -64596,15 +64699,17 @@ var init_context2 = __esm({
       c;
       options;
       now;
+      /** Specs as parsed from rows, so reading the same row again skips parsing its spec. */
+      #parsed = new ParsedSpecs(1e4);
       constructor(connection, options) {
         this.c = connection;
         this.options = options;
         this.now = options.now ?? Date.now;
       }
-      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      /** Run a call's work (a read, or a write transaction) as the port's promise, failures to reach the file as `StoreUnavailableError`. */
       async run(work) {
         try {
-          return work();
+          return await work();
         } catch (error46) {
           throw toStoreError2(error46);
         }
@@ -64620,11 +64725,15 @@ var init_context2 = __esm({
       /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
       get(project, id) {
         const row = this.c.statement(SELECT_ONE).get(project, id);
-        return row && questionFromRow(row);
+        return row && this.fromRow(row);
+      }
+      /** A row as a question. Throws `CorruptRecordError`. */
+      fromRow(row) {
+        return questionFromRow(row, this.#parsed);
       }
       /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
       readMany(rows) {
-        return readEach(rows, questionFromRow, this.options.onCorruptRecord);
+        return readEach(rows, (row) => this.fromRow(row), this.options.onCorruptRecord);
       }
     };
   }
@@ -64808,7 +64917,7 @@ var init_delivery2 = __esm({
               const size = row.size ?? 0;
               if (!full && (questions.length === 0 || used + size <= options.budget)) {
                 used += size;
-                questions.push(questionFromRow(row));
+                questions.push(this.#x.fromRow(row));
                 lease.run(claimId, now + options.leaseMs, project, row.id);
               } else {
                 full = true;
@@ -64827,7 +64936,7 @@ var init_delivery2 = __esm({
              AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
            ORDER BY q.ready_at, q.id`
           ).all(project, this.#x.now(), options.blockingOnly ? 1 : 0);
-          return rows.map(questionFromRow);
+          return rows.map((row) => this.#x.fromRow(row));
         });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
@@ -64964,8 +65073,8 @@ var init_consumer2 = __esm({
        * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
        * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
        */
-      static ensureGroup(connection, group, inheritFrom) {
-        connection.write(() => {
+      static async ensureGroup(connection, group, inheritFrom) {
+        await connection.write(() => {
           connection.statement(
             `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
              (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
@@ -64974,7 +65083,7 @@ var init_consumer2 = __esm({
           ).run(group, inheritFrom ?? null, inheritFrom ?? null);
         });
       }
-      #take(count) {
+      async #take(count) {
         const c = this.#o.connection;
         const ready = c.statement("SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1").get(this.#o.group);
         if (ready === void 0) return [];
@@ -65002,7 +65111,7 @@ var init_consumer2 = __esm({
           for (; ; ) {
             if (this.#closing.signal.aborted) return [];
             const mark = this.#o.connection.watch.mark();
-            const events = this.#take(count);
+            const events = await this.#take(count);
             const left = deadline - Date.now();
             if (events.length > 0 || left <= 0) return events;
             await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
@@ -65014,7 +65123,7 @@ var init_consumer2 = __esm({
       async reclaim(minIdleMs, count = 100) {
         const c = this.#o.connection;
         try {
-          return c.write(() => {
+          return await c.write(() => {
             const now = this.#o.now();
             const idle = c.statement(
               `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
@@ -65044,7 +65153,7 @@ var init_consumer2 = __esm({
         if (events.length === 0) return;
         const c = this.#o.connection;
         try {
-          c.write(() => {
+          await c.write(() => {
             const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
             for (const event of events) {
               const id = Number(event.eventId);
@@ -65129,8 +65238,8 @@ var init_events2 = __esm({
       }
       consumer(group, consumerName, options = {}) {
         const { c } = this.#x;
-        return this.#x.run(() => {
-          SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
+        return this.#x.run(async () => {
+          await SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
           const consumer = new SqliteEventConsumer({
             connection: c,
             group,
@@ -65745,7 +65854,7 @@ var init_transitions2 = __esm({
        */
       #expire(question, now) {
         const closure = { at: now };
-        const expired = { ...question, status: "expired", closure };
+        const expired = Object.assign({}, question, { status: "expired", closure });
         this.#x.c.statement(
           `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
          WHERE project = ? AND id = ? AND status = 'pending'`
@@ -65774,14 +65883,14 @@ var init_transitions2 = __esm({
             const question = this.#x.get(project, id);
             if (!question) return { kind: "unknown" };
             const now = this.#x.now();
-            const answer = answerOf(question, reply, { by, at: now });
+            const { answer, entryLength } = measuredAnswerOf(question, reply, { by, at: now });
             const refused = this.#refused(question, "answered", now);
             if (refused) return refused;
-            const answered = { ...question, status: "answered", answer };
+            const answered = Object.assign({}, question, { status: "answered", answer });
             c.statement(
               `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
              WHERE project = ? AND id = ?`
-            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            ).run(JSON.stringify(answer), entryLength, now, project, id);
             this.#x.dropDrafts(project, id);
             indexDecision(this.#x, answered);
             this.#x.event("answered", project, id, now);
@@ -65799,7 +65908,7 @@ var init_transitions2 = __esm({
             const refused = this.#refused(question, target, now);
             if (refused) return refused;
             const closure = by ? { at: now, by } : { at: now };
-            const closed = { ...question, status: target, closure };
+            const closed = Object.assign({}, question, { status: target, closure });
             const dismissed = target === "dismissed";
             c.statement(
               `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
@@ -65843,7 +65952,7 @@ var init_transitions2 = __esm({
               id
             );
             this.#x.event("reminded", project, id, now);
-            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+            return { kind: "reminded", question: Object.assign({}, question, { reminders: ordinal, remindedAt: now }) };
           })
         );
       }
@@ -66048,6 +66157,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname as dirname3 } from "node:path";
 async function openSqliteStore(options) {
   let db;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 2e3;
   try {
     if (options.path !== ":memory:") {
       mkdirSync(dirname3(options.path), { recursive: true, mode: 448 });
@@ -66055,13 +66165,13 @@ async function openSqliteStore(options) {
     }
     db = openDatabase(options.path, {
       directory: options.path === ":memory:" ? void 0 : dirname3(options.path),
-      busyTimeoutMs: options.busyTimeoutMs ?? 2e3,
+      busyTimeoutMs,
       ...options.engine !== void 0 ? { engine: options.engine } : {}
     });
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     migrate(db);
-    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25, busyTimeoutMs), options);
   } catch (error46) {
     try {
       db?.close();

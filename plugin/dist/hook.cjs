@@ -1012,18 +1012,18 @@ function checkReply2(question, reply) {
   }
   return { ok: true, reply: { members } };
 }
-function answerOf(question, reply, meta) {
+function measuredAnswerOf(question, reply, meta) {
   const checked = checkReply2(question, reply);
   if (!checked.ok) throw new InvalidAnswerError(checked.reason);
-  const answer = { ...checked.reply, ...meta };
-  const length = deliveryEntryLength({ ...question, status: "answered", answer });
-  const budget = deliveryEntriesBudget();
+  const answer = Object.assign({}, checked.reply, meta);
+  const length = deliveryEntryLength(Object.assign({}, question, { status: "answered", answer }));
+  const budget = ENTRIES_BUDGET;
   if (length > budget) {
     throw new InvalidAnswerError(
       `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`
     );
   }
-  return answer;
+  return { answer, entryLength: length };
 }
 function describeReply(question, reply) {
   const selections = selectionsOf(reply);
@@ -1034,6 +1034,7 @@ function describeReply(question, reply) {
     (member, index) => `${member.topic}: ${describeSelection(member, selections[index] ?? { choices: [], other: false })}`
   ).join(" · ");
 }
+var ENTRIES_BUDGET;
 var init_reply = __esm({
   "src/core/reply.ts"() {
     "use strict";
@@ -1041,6 +1042,7 @@ var init_reply = __esm({
     init_delivery_note();
     init_invalid_answer_error();
     init_question();
+    ENTRIES_BUDGET = deliveryEntriesBudget();
   }
 });
 
@@ -1936,7 +1938,7 @@ function readSpec(read, text, version) {
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
   if (version >= "4" && spec.origin !== void 0) common.origin = readOrigin(read, spec.origin);
   if (version >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read, spec.askedBefore);
-  if (version < "3" || spec.members === void 0) return { ...common, ...readItem(read, spec, "spec", version) };
+  if (version < "3" || spec.members === void 0) return Object.assign(common, readItem(read, spec, "spec", version));
   const rawMembers = spec.members;
   if (!Array.isArray(rawMembers) || rawMembers.length === 0) read.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
@@ -1952,7 +1954,7 @@ function readSpec(read, text, version) {
     if (impact !== void 0) member.impact = impact;
     return member;
   });
-  return { ...common, members };
+  return Object.assign(common, { members });
 }
 function readOrigin(read, value) {
   const object = read.object(value, "spec.origin");
@@ -1984,8 +1986,9 @@ function specRecord(spec) {
   if (spec.members !== void 0 || (spec.recommended ?? []).length > 1 || spec.options.some((o) => o.value)) {
     return { version: 3, json: JSON.stringify(spec) };
   }
-  const { recommended, ...rest } = spec;
-  const v2 = recommended?.[0] === void 0 ? rest : { ...rest, recommended: recommended[0] };
+  const v2 = {};
+  for (const [key, value] of Object.entries(spec)) if (key !== "recommended") v2[key] = value;
+  if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
 function readSelection(read, selection, path) {
@@ -2020,7 +2023,10 @@ function readAnswer(read, text) {
   }
   if ("choices" in answer) {
     const selection = readSelection(read, answer, "answer");
-    return { ...selection, by: read.responder(answer.by, "answer.by"), at: read.number(answer, "at", "answer") };
+    return Object.assign(selection, {
+      by: read.responder(answer.by, "answer.by"),
+      at: read.number(answer, "at", "answer")
+    });
   }
   const notes = read.optionalString(answer, "notes", "answer");
   const choice = answer.choice === null ? null : read.string(answer, "choice", "answer");
@@ -2031,7 +2037,7 @@ function readAnswer(read, text) {
   };
   const at = read.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
-  return notes === void 0 ? base : { ...base, notes };
+  return notes === void 0 ? base : Object.assign(base, { notes });
 }
 function readClosure(read, text) {
   const closure = read.json(text, "closure");
@@ -2055,7 +2061,7 @@ function messagesFromHash(hash, record2) {
 function isPlatform(value) {
   return PLATFORMS.includes(value);
 }
-function questionFromHash(hash, where) {
+function questionFromHash(hash, where, specs) {
   const early = new Reader(where);
   const version = early.oneOf(hash.v, ["1", "2", "3", "4"], "v");
   const project = hash.project;
@@ -2066,8 +2072,12 @@ function questionFromHash(hash, where) {
   const createdAt = read.wholeNumber(hash, "createdAt");
   const specText = hash.spec;
   if (specText === void 0) read.fail("spec", "a string", specText);
-  const spec = readSpec(read, specText, version);
-  const question = spec;
+  let spec = specs?.get(read.record, version, specText);
+  if (spec === void 0) {
+    spec = readSpec(read, specText, version);
+    specs?.set(read.record, version, specText, spec);
+  }
+  const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
@@ -2090,7 +2100,7 @@ function hashFromFlat(reply) {
   for (let i = 0; i + 1 < reply.length; i += 2) hash[String(reply[i])] = String(reply[i + 1]);
   return hash;
 }
-var MESSAGE_FIELD_PREFIX, Reader;
+var MESSAGE_FIELD_PREFIX, Reader, ParsedSpecs;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
@@ -2166,15 +2176,67 @@ var init_record = __esm({
         };
       }
     };
+    ParsedSpecs = class {
+      constructor(max) {
+        this.max = max;
+      }
+      max;
+      #entries = /* @__PURE__ */ new Map();
+      get(record2, v, text) {
+        const entry = this.#entries.get(record2);
+        return entry !== void 0 && entry.v === v && entry.text === text ? entry.spec : void 0;
+      }
+      set(record2, v, text, spec) {
+        if (!this.#entries.has(record2) && this.#entries.size >= this.max) {
+          const oldest = this.#entries.keys().next();
+          if (!oldest.done) this.#entries.delete(oldest.value);
+        }
+        this.#entries.set(record2, { v, text, spec });
+      }
+    };
+  }
+});
+
+// src/store/redis/lua-includes.ts
+function isPlainPath(path) {
+  return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
+}
+function resolveIncludes(name, source, read) {
+  const included = /* @__PURE__ */ new Set();
+  const expand = (text, chain) => text.replace(INCLUDE, (_line, path) => {
+    if (!isPlainPath(path)) throw new Error(`${name}.lua: @include "${path}" is not a path under lua/`);
+    if (chain.includes(path))
+      throw new Error(`${name}.lua: @include "${path}" includes itself (${chain.join(" → ")})`);
+    if (included.has(path)) return `-- (${path} is included above)`;
+    included.add(path);
+    let body;
+    try {
+      body = read(path);
+    } catch (error) {
+      throw new Error(`${name}.lua: @include "${path}" cannot be read`, { cause: error });
+    }
+    return `-- ${path}.lua
+${expand(body, [...chain, path]).trimEnd()}`;
+  });
+  return expand(source, []);
+}
+var INCLUDE;
+var init_lua_includes = __esm({
+  "src/store/redis/lua-includes.ts"() {
+    "use strict";
+    INCLUDE = /^---\s*@include\s+"([^"]+)"\s*$/gm;
   }
 });
 
 // src/store/redis/scripts.ts
+function readLua(path) {
+  return (0, import_node_fs2.readFileSync)(new URL(`./lua/${path}.lua`, __askLaterUrl), "utf8");
+}
 function load(file) {
   let loaded;
   const get = () => {
     if (!loaded) {
-      const source = (0, import_node_fs2.readFileSync)(new URL(`./lua/${file}.lua`, __askLaterUrl), "utf8");
+      const source = resolveIncludes(file, readLua(file), readLua);
       loaded = { source, sha: (0, import_node_crypto2.createHash)("sha1").update(source).digest("hex") };
     }
     return loaded;
@@ -2196,6 +2258,7 @@ var init_scripts = __esm({
     "use strict";
     import_node_crypto2 = require("node:crypto");
     import_node_fs2 = require("node:fs");
+    init_lua_includes();
     scripts = {
       park: load("park-5"),
       answer: load("answer-10"),
@@ -2290,6 +2353,8 @@ var init_context = __esm({
        * answers has usually read the question already (the bridge rendered it). States always come from Redis.
        */
       #specCache = /* @__PURE__ */ new Map();
+      /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
+      #parsed = new ParsedSpecs(CACHE_MAX);
       constructor(client, options) {
         this.client = client;
         this.connections = new StoreConnections(client);
@@ -2332,9 +2397,13 @@ var init_context = __esm({
           throw toStoreError(error);
         }
       }
-      /** A record (HGETALL) as a question, remembered. Throws `CorruptRecordError`. */
+      /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */
+      fromHash(hash, where) {
+        return this.remember(questionFromHash(hash, where, this.#parsed));
+      }
+      /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
       read(reply, where) {
-        return this.remember(questionFromHash(hashFromFlat(reply), where));
+        return this.fromHash(hashFromFlat(reply), where);
       }
       /** A hash's fields; undefined when the key does not exist. */
       async hash(key) {
@@ -2344,7 +2413,7 @@ var init_context = __esm({
       /** One question as stored now (not mapped: callers run it inside `run`). */
       async get(project, id) {
         const hash = await this.hash(this.keys(project).question(id));
-        return hash && this.remember(questionFromHash(hash, `${project}#${id}`));
+        return hash && this.fromHash(hash, `${project}#${id}`);
       }
       /** Run a script. */
       async eval(script, keys, args) {
@@ -2434,15 +2503,8 @@ function expiryOf(spec, now) {
 }
 function parkedQuestion(project, id, spec, now) {
   const expiresAt = expiryOf(spec, now);
-  return {
-    ...spec,
-    project,
-    id,
-    status: "pending",
-    createdAt: now,
-    ...expiresAt === void 0 ? {} : { expiresAt },
-    messages: []
-  };
+  const state = expiresAt === void 0 ? { project, id, status: "pending", createdAt: now, messages: [] } : { project, id, status: "pending", createdAt: now, expiresAt, messages: [] };
+  return Object.assign({}, spec, state);
 }
 function refusal(question, target, now) {
   if (!canTransition(question.status, target)) {
@@ -3640,7 +3702,7 @@ var init_questions = __esm({
           hashes.keys(),
           (i) => {
             const hash = hashes[i];
-            return hash && x.remember(questionFromHash(hash, `${project}#${ids[i]}`));
+            return hash && x.fromHash(hash, `${project}#${ids[i]}`);
           },
           x.options.onCorruptRecord
         );
@@ -3814,8 +3876,7 @@ var init_transitions = __esm({
           const question = await x.spec(project, id);
           if (!question) return { kind: "unknown" };
           const now = x.now();
-          const answer = answerOf(question, reply, { by, at: now });
-          const size = deliveryEntryLength({ ...question, status: "answered", answer });
+          const { answer, entryLength: size } = measuredAnswerOf(question, reply, { by, at: now });
           const keys = x.keys(project);
           const result = await x.eval(
             scripts.answer,
@@ -3836,7 +3897,10 @@ var init_transitions = __esm({
           if (Number(result[0]) === TransitionCode.done) {
             await x.hint(keys);
             const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
-            return { kind: "won", question: { ...question, status: "answered", answer, messages } };
+            return {
+              kind: "won",
+              question: Object.assign({}, question, { status: "answered", answer, messages })
+            };
           }
           return this.#refused(project, id, result, (q) => ({ kind: "won", question: q }));
         });
@@ -3870,7 +3934,7 @@ var init_transitions = __esm({
           if (target === "dismissed") {
             const question = await x.spec(project, id);
             if (!question) return { kind: "unknown" };
-            size = deliveryEntryLength({ ...question, status: "dismissed", closure });
+            size = deliveryEntryLength(Object.assign({}, question, { status: "dismissed", closure }));
           }
           const keys = x.keys(project);
           const reply = await x.eval(
@@ -3904,7 +3968,7 @@ var init_transitions = __esm({
         const question = await x.spec(project, id);
         const now = x.now();
         const closure = { at: now };
-        const size = question ? deliveryEntryLength({ ...question, status: "expired", closure }) : 0;
+        const size = question ? deliveryEntryLength(Object.assign({}, question, { status: "expired", closure })) : 0;
         const keys = x.keys(project);
         const code = Number(
           await x.eval(
@@ -4011,7 +4075,6 @@ var init_views = __esm({
     init_paging();
     init_shared();
     init_context();
-    init_record();
     init_scripts();
     VIEW_CHECK_MS = 2e3;
     RedisViews = class {
@@ -4106,7 +4169,7 @@ var init_views = __esm({
               const hash = hashes[i];
               const entry = taken[i];
               if (!hash || !entry) return void 0;
-              const question = x.remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
+              const question = x.fromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`);
               return viewKey(view, question) === entry.key ? question : void 0;
             },
             x.options.onCorruptRecord
@@ -4761,12 +4824,13 @@ function toStoreError2(error) {
   if (typeof code === "string" && FS_CODES.includes(code)) return new StoreUnavailableError({ cause: error });
   return error;
 }
-var UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
+var LOCK_RETRY_MS, UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
 var init_connection = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
     init_driver();
+    LOCK_RETRY_MS = [1, 2];
     UNAVAILABLE_CODES = [
       "SQLITE_BUSY",
       "SQLITE_LOCKED",
@@ -4845,8 +4909,11 @@ var init_connection = __esm({
       db;
       watch;
       #statements = /* @__PURE__ */ new Map();
-      constructor(db, pollIntervalMs) {
+      #busyTimeoutMs;
+      /** `busyTimeoutMs`: the busy timeout the database was opened with (how long a write waits for the lock). */
+      constructor(db, pollIntervalMs, busyTimeoutMs) {
         this.db = db;
+        this.#busyTimeoutMs = busyTimeoutMs;
         const dataVersion = db.prepare("PRAGMA data_version");
         this.watch = new ChangeWatch(
           () => Number(dataVersion.get().data_version),
@@ -4862,9 +4929,44 @@ var init_connection = __esm({
         }
         return statement;
       }
-      /** Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. */
-      write(work) {
-        this.statement("BEGIN IMMEDIATE").run();
+      /**
+       * Run `work` in one `BEGIN IMMEDIATE` transaction; roll back if it throws. Waiters are told after a commit. `work`
+       * is synchronous, so a transaction never spans an await. While another connection holds the write lock, this waits
+       * (asynchronously, a millisecond or two at a time) until it is free or the busy timeout has passed (then SQLite's
+       * SQLITE_BUSY, which the store reports as unavailable).
+       */
+      async write(work) {
+        const deadline = Date.now() + this.#busyTimeoutMs;
+        const [low, high] = LOCK_RETRY_MS;
+        while (!this.#begin(Date.now() >= deadline)) {
+          const left = deadline - Date.now();
+          await new Promise(
+            (resolve3) => setTimeout(resolve3, Math.max(0, Math.min(left, low + Math.random() * (high - low))))
+          );
+        }
+        return this.#commit(work);
+      }
+      /**
+       * Try to take the write lock without waiting: false when another connection holds it, unless this is the `last` try
+       * (then SQLite's SQLITE_BUSY error is thrown).
+       */
+      #begin(last) {
+        this.statement("PRAGMA busy_timeout = 0").get();
+        try {
+          this.statement("BEGIN IMMEDIATE").run();
+          return true;
+        } catch (error) {
+          if (last || !sqliteErrorCode(error)?.startsWith("SQLITE_BUSY")) throw error;
+          return false;
+        } finally {
+          if (this.db.open) this.#restoreBusyTimeout();
+        }
+      }
+      #restoreBusyTimeout() {
+        this.statement(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(this.#busyTimeoutMs))}`).get();
+      }
+      /** The transaction begun: `work`, then COMMIT (ROLLBACK if it throws). */
+      #commit(work) {
         let result;
         try {
           result = work();
@@ -4885,7 +4987,7 @@ var init_connection = __esm({
 });
 
 // src/store/sqlite/record.ts
-function questionFromRow(row) {
+function questionFromRow(row, specs) {
   const where = `${String(row.project)}#${String(row.id)}`;
   const hash = {};
   const put = (field, value) => {
@@ -4907,7 +5009,7 @@ function questionFromRow(row) {
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash[messageField(platform, channel)] = messageId;
   }
-  return questionFromHash(hash, where);
+  return questionFromHash(hash, where, specs);
 }
 function messageTriples(value, where) {
   if (value === null || value === void 0) return [];
@@ -4941,6 +5043,7 @@ var SELECT_ONE, SqliteContext;
 var init_context2 = __esm({
   "src/store/sqlite/context.ts"() {
     "use strict";
+    init_record();
     init_shared();
     init_connection();
     init_record2();
@@ -4949,15 +5052,17 @@ var init_context2 = __esm({
       c;
       options;
       now;
+      /** Specs as parsed from rows, so reading the same row again skips parsing its spec. */
+      #parsed = new ParsedSpecs(1e4);
       constructor(connection, options) {
         this.c = connection;
         this.options = options;
         this.now = options.now ?? Date.now;
       }
-      /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
+      /** Run a call's work (a read, or a write transaction) as the port's promise, failures to reach the file as `StoreUnavailableError`. */
       async run(work) {
         try {
-          return work();
+          return await work();
         } catch (error) {
           throw toStoreError2(error);
         }
@@ -4973,11 +5078,15 @@ var init_context2 = __esm({
       /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
       get(project, id) {
         const row = this.c.statement(SELECT_ONE).get(project, id);
-        return row && questionFromRow(row);
+        return row && this.fromRow(row);
+      }
+      /** A row as a question. Throws `CorruptRecordError`. */
+      fromRow(row) {
+        return questionFromRow(row, this.#parsed);
       }
       /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
       readMany(rows) {
-        return readEach(rows, questionFromRow, this.options.onCorruptRecord);
+        return readEach(rows, (row) => this.fromRow(row), this.options.onCorruptRecord);
       }
     };
   }
@@ -5161,7 +5270,7 @@ var init_delivery2 = __esm({
               const size = row.size ?? 0;
               if (!full && (questions.length === 0 || used + size <= options.budget)) {
                 used += size;
-                questions.push(questionFromRow(row));
+                questions.push(this.#x.fromRow(row));
                 lease.run(claimId, now + options.leaseMs, project, row.id);
               } else {
                 full = true;
@@ -5180,7 +5289,7 @@ var init_delivery2 = __esm({
              AND (? = 0 OR json_extract(q.spec, '$.isBlocking') = 1)
            ORDER BY q.ready_at, q.id`
           ).all(project, this.#x.now(), options.blockingOnly ? 1 : 0);
-          return rows.map(questionFromRow);
+          return rows.map((row) => this.#x.fromRow(row));
         });
       }
       /** Deliver one outcome in the running transaction: answers become delivered, the retention clock starts. */
@@ -5317,8 +5426,8 @@ var init_consumer2 = __esm({
        * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
        * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
        */
-      static ensureGroup(connection, group, inheritFrom) {
-        connection.write(() => {
+      static async ensureGroup(connection, group, inheritFrom) {
+        await connection.write(() => {
           connection.statement(
             `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
              (SELECT MIN(event_id) - 1 FROM event_pending WHERE group_name = ?),
@@ -5327,7 +5436,7 @@ var init_consumer2 = __esm({
           ).run(group, inheritFrom ?? null, inheritFrom ?? null);
         });
       }
-      #take(count) {
+      async #take(count) {
         const c = this.#o.connection;
         const ready = c.statement("SELECT 1 FROM events WHERE id > (SELECT last_id FROM event_groups WHERE name = ?) LIMIT 1").get(this.#o.group);
         if (ready === void 0) return [];
@@ -5355,7 +5464,7 @@ var init_consumer2 = __esm({
           for (; ; ) {
             if (this.#closing.signal.aborted) return [];
             const mark = this.#o.connection.watch.mark();
-            const events = this.#take(count);
+            const events = await this.#take(count);
             const left = deadline - Date.now();
             if (events.length > 0 || left <= 0) return events;
             await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
@@ -5367,7 +5476,7 @@ var init_consumer2 = __esm({
       async reclaim(minIdleMs, count = 100) {
         const c = this.#o.connection;
         try {
-          return c.write(() => {
+          return await c.write(() => {
             const now = this.#o.now();
             const idle = c.statement(
               `SELECT p.event_id, e.id, e.type, e.project, e.question_id, e.at FROM event_pending p
@@ -5397,7 +5506,7 @@ var init_consumer2 = __esm({
         if (events.length === 0) return;
         const c = this.#o.connection;
         try {
-          c.write(() => {
+          await c.write(() => {
             const drop = c.statement("DELETE FROM event_pending WHERE group_name = ? AND event_id = ?");
             for (const event of events) {
               const id = Number(event.eventId);
@@ -5482,8 +5591,8 @@ var init_events2 = __esm({
       }
       consumer(group, consumerName, options = {}) {
         const { c } = this.#x;
-        return this.#x.run(() => {
-          SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
+        return this.#x.run(async () => {
+          await SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
           const consumer = new SqliteEventConsumer({
             connection: c,
             group,
@@ -6098,7 +6207,7 @@ var init_transitions2 = __esm({
        */
       #expire(question, now) {
         const closure = { at: now };
-        const expired = { ...question, status: "expired", closure };
+        const expired = Object.assign({}, question, { status: "expired", closure });
         this.#x.c.statement(
           `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
          WHERE project = ? AND id = ? AND status = 'pending'`
@@ -6127,14 +6236,14 @@ var init_transitions2 = __esm({
             const question = this.#x.get(project, id);
             if (!question) return { kind: "unknown" };
             const now = this.#x.now();
-            const answer = answerOf(question, reply, { by, at: now });
+            const { answer, entryLength } = measuredAnswerOf(question, reply, { by, at: now });
             const refused = this.#refused(question, "answered", now);
             if (refused) return refused;
-            const answered = { ...question, status: "answered", answer };
+            const answered = Object.assign({}, question, { status: "answered", answer });
             c.statement(
               `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
              WHERE project = ? AND id = ?`
-            ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+            ).run(JSON.stringify(answer), entryLength, now, project, id);
             this.#x.dropDrafts(project, id);
             indexDecision(this.#x, answered);
             this.#x.event("answered", project, id, now);
@@ -6152,7 +6261,7 @@ var init_transitions2 = __esm({
             const refused = this.#refused(question, target, now);
             if (refused) return refused;
             const closure = by ? { at: now, by } : { at: now };
-            const closed = { ...question, status: target, closure };
+            const closed = Object.assign({}, question, { status: target, closure });
             const dismissed = target === "dismissed";
             c.statement(
               `UPDATE questions SET status = ?, closure = ?, size = ?, ready_at = ?, done_at = ?
@@ -6196,7 +6305,7 @@ var init_transitions2 = __esm({
               id
             );
             this.#x.event("reminded", project, id, now);
-            return { kind: "reminded", question: { ...question, reminders: ordinal, remindedAt: now } };
+            return { kind: "reminded", question: Object.assign({}, question, { reminders: ordinal, remindedAt: now }) };
           })
         );
       }
@@ -6399,6 +6508,7 @@ __export(sqlite_store_exports, {
 });
 async function openSqliteStore(options) {
   let db;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 2e3;
   try {
     if (options.path !== ":memory:") {
       (0, import_node_fs4.mkdirSync)((0, import_node_path5.dirname)(options.path), { recursive: true, mode: 448 });
@@ -6406,13 +6516,13 @@ async function openSqliteStore(options) {
     }
     db = openDatabase(options.path, {
       directory: options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path),
-      busyTimeoutMs: options.busyTimeoutMs ?? 2e3,
+      busyTimeoutMs,
       ...options.engine !== void 0 ? { engine: options.engine } : {}
     });
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     migrate(db);
-    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25, busyTimeoutMs), options);
   } catch (error) {
     try {
       db?.close();

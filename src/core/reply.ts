@@ -60,18 +60,34 @@ export function checkReply(question: QuestionSpec & { readonly id: number }, rep
  * never splits an entry. Throws `InvalidAnswerError` with the reason.
  */
 export function answerOf(question: Question, reply: Reply, meta: AnswerMeta): Answer {
+  return measuredAnswerOf(question, reply, meta).answer;
+}
+
+/**
+ * {@link answerOf}, with the characters the answered question's delivery entry takes (`deliveryEntryLength`), which
+ * the stores keep with the outcome: the entry is rendered once.
+ */
+export function measuredAnswerOf(
+  question: Question,
+  reply: Reply,
+  meta: AnswerMeta,
+): { readonly answer: Answer; readonly entryLength: number } {
   const checked = checkReply(question, reply);
   if (!checked.ok) throw new InvalidAnswerError(checked.reason);
-  const answer: Answer = { ...checked.reply, ...meta };
-  const length = deliveryEntryLength({ ...question, status: 'answered', answer } as Question);
-  const budget = deliveryEntriesBudget();
+  // Object.assign rather than spread: the stores answer through here, and Node 20 spreads into a new object slowly.
+  const answer: Answer = Object.assign({}, checked.reply, meta);
+  const length = deliveryEntryLength(Object.assign({}, question, { status: 'answered', answer }) as Question);
+  const budget = ENTRIES_BUDGET;
   if (length > budget) {
     throw new InvalidAnswerError(
       `Expected the answer to #${question.id} to fit in one delivery note to the agent (${budget} characters), got ${length}: shorten the notes by ${length - budget} characters`,
     );
   }
-  return answer;
+  return { answer, entryLength: length };
 }
+
+/** Characters a note's entries may take, reserved once (deliveryEntriesBudget renders the footers). */
+const ENTRIES_BUDGET = deliveryEntriesBudget();
 
 /** The ready mark of the whole: `ready` when every item is; else the first item's mark that is not. */
 export function overallReadiness(marks: readonly Readiness[]): Readiness {

@@ -51,15 +51,12 @@ export function expiryOf(spec: QuestionSpec, now: number): number | undefined {
 /** The question just parked, as both adapters return it (no record read back). */
 export function parkedQuestion(project: string, id: number, spec: QuestionSpec, now: number): Question {
   const expiresAt = expiryOf(spec, now);
-  return {
-    ...spec,
-    project,
-    id,
-    status: 'pending',
-    createdAt: now,
-    ...(expiresAt === undefined ? {} : { expiresAt }),
-    messages: [],
-  };
+  // Object.assign rather than `{ ...spec, project, … }`: parking is a hot path, and Node 20 spreads slowly.
+  const state =
+    expiresAt === undefined
+      ? { project, id, status: 'pending' as const, createdAt: now, messages: [] }
+      : { project, id, status: 'pending' as const, createdAt: now, expiresAt, messages: [] };
+  return Object.assign({}, spec, state);
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, inject } from 'vitest';
 import { openTestStore } from '../support/store.js';
 import { failedEventsContract } from './failed-events-contract.js';
 import { pagingContract } from './paging-contract.js';
+import { stateRulesContract } from './state-rules-contract.js';
 import { storeContract } from './store-contract.js';
 
 const servers = [
@@ -22,4 +23,8 @@ describe.each(servers)('Redis store on $kind', ({ url }) => {
     pagingContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('paging over the minimal RESP client', () =>
     pagingContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
+  describe('the state rules over node-redis', () =>
+    stateRulesContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
+  describe('the state rules over the minimal RESP client', () =>
+    stateRulesContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
 });

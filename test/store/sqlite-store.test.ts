@@ -3,6 +3,7 @@ import { nodeSqlite, type SqliteEngineName } from '../../src/store/sqlite/driver
 import { openSqliteTestStore } from '../support/store.js';
 import { failedEventsContract } from './failed-events-contract.js';
 import { pagingContract } from './paging-contract.js';
+import { stateRulesContract } from './state-rules-contract.js';
 import { storeContract } from './store-contract.js';
 
 /** better-sqlite3 everywhere; node:sqlite where this Node has it (22.13 and later): both pass the same contract. */
@@ -12,4 +13,5 @@ describe.each(ENGINES)('SQLite store on %s', (engine) => {
   describe('the store contract', () => storeContract((options) => openSqliteTestStore({ ...options, engine })));
   describe('failed events', () => failedEventsContract((options) => openSqliteTestStore({ ...options, engine })));
   describe('paging', () => pagingContract((options) => openSqliteTestStore({ ...options, engine })));
+  describe('the state rules', () => stateRulesContract((options) => openSqliteTestStore({ ...options, engine })));
 });

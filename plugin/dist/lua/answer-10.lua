@@ -22,40 +22,33 @@
   code 1 returns only the message references ({1, field, value, …}): the caller knows the rest.
   Events: answered (code 1)
 ]]
-local status = redis.call('HGET', KEYS[1], 'status')
+--- @include "includes/view-members"
+--- @include "includes/blocking-flag"
+
+-- The state rule (core/question.ts's canTransition): only a pending question moves; the contract suite checks it.
+local f = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'id', 'project', 'createdAt', 'blocking')
+local status = f[1]
 if not status then return {0} end
 if status ~= 'pending' then
   local code = 3
   if status == 'answered' or status == 'delivered' then code = 2 end
   return {code, redis.call('HGETALL', KEYS[1])}
 end
-local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
-if expiresAt and tonumber(expiresAt) <= tonumber(ARGV[2]) then return {4} end
+if f[2] and tonumber(f[2]) <= tonumber(ARGV[2]) then return {4} end
 
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
-
-local f = redis.call('HMGET', KEYS[1], 'id', 'project', 'createdAt', 'blocking', 'spec')
-local id, project = f[1], f[2]
-local blocking = f[4]
-if not blocking then
-  local ok, spec = pcall(cjson.decode, f[5] or '')
-  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
-end
-local first = '1'
-if blocking == '1' then first = '0' end
-redis.call('ZREM', KEYS[8], first .. pad(f[3], 15) .. pad(id, 12))
-local closedMember = pad(ARGV[2], 15) .. pad(id, 12)
-redis.call('ZADD', KEYS[9], 0, closedMember)
-redis.call('ZADD', KEYS[10], 0, closedMember)
+local id, project = f[3], f[4]
+-- The spec is read only for a record parked before park-5 wrote the blocking flag.
+local blocking = f[6] or blockingFlag(nil, redis.call('HGET', KEYS[1], 'spec'))
+redis.call('ZREM', KEYS[8], inboxMember(blocking, f[5], id))
+local closed = closedMember(ARGV[2], id)
+redis.call('ZADD', KEYS[9], 0, closed)
+redis.call('ZADD', KEYS[10], 0, closed)
 redis.call('HSET', KEYS[1], 'status', 'answered', 'answer', ARGV[1], 'size', ARGV[3], 'closedAt', ARGV[2])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], id)
 redis.call('ZADD', KEYS[4], id, id)
 redis.call('ZADD', KEYS[5], ARGV[2], id)
-redis.call('ZREM', KEYS[6], id)
+if f[2] then redis.call('ZREM', KEYS[6], id) end
 redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'type', 'answered', 'project', project, 'id', id, 'at', ARGV[2])
 local reply = {1}
 local fields = redis.call('HGETALL', KEYS[1])

@@ -21,20 +21,20 @@
   claimed id with its record (HGETALL, flat), oldest first; -1 a record is missing and ARGV[7] is 'wait'.
   Events: none (a claim is not a transition; confirm-5 emits 'delivered')
 ]]
+--- @include "includes/outbox-in-order"
+--- @include "includes/blocking-flag"
+
 local now = tonumber(ARGV[2])
 local budget = tonumber(ARGV[3])
--- Oldest first; outcomes of the same millisecond by id (a zset orders equal scores as strings: "10" < "9").
-local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local waiting = {}
-for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
-table.sort(waiting, function(a, b)
-  if a.at ~= b.at then return a.at < b.at end
-  return tonumber(a.id) < tonumber(b.id)
-end)
+local waiting = outboxInOrder(KEYS[1])
 for _, entry in ipairs(waiting) do
   entry.key = ARGV[1] .. 'q:' .. entry.id
-  entry.f = redis.call('HMGET', entry.key, 'status', 'claim', 'claimUntil', 'size', 'spec')
+  entry.f = redis.call('HMGET', entry.key, 'status', 'claim', 'claimUntil', 'size', 'blocking')
   if not entry.f[1] and ARGV[7] == 'wait' then return -1 end
+  -- A record parked before park-5 wrote the blocking flag: read from its spec (still before any write).
+  if entry.f[1] and not entry.f[5] and ARGV[6] == 'blocking' then
+    entry.f[5] = blockingFlag(nil, redis.call('HGET', entry.key, 'spec'))
+  end
 end
 
 local used = 0
@@ -46,7 +46,7 @@ for _, entry in ipairs(waiting) do
   if not f[1] then
     redis.call('ZREM', KEYS[1], entry.id)
   elseif (ARGV[8] ~= '' and entry.id ~= ARGV[8])
-      or (ARGV[6] == 'blocking' and not (f[5] and cjson.decode(f[5]).isBlocking == true)) then
+      or (ARGV[6] == 'blocking' and f[5] ~= '1') then
     -- not asked for: neither taken nor counted
   elseif not (f[2] and f[3] and tonumber(f[3]) > now) then
     local size = tonumber(f[4]) or 0

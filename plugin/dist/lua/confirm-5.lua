@@ -35,13 +35,12 @@ local confirmed = {}
 for _, q in ipairs(held) do
   local key = ARGV[1] .. 'q:' .. q.id
   if q.status == 'answered' then
-    redis.call('HSET', key, 'status', 'delivered', 'deliveredAt', ARGV[2])
+    redis.call('HSET', key, 'status', 'delivered', 'deliveredAt', ARGV[2], 'deliveredVia', ARGV[5])
     redis.call('ZREM', KEYS[2], q.id)
     redis.call('ZADD', KEYS[3], q.id, q.id)
   else
-    redis.call('HSET', key, 'deliveredAt', ARGV[2])
+    redis.call('HSET', key, 'deliveredAt', ARGV[2], 'deliveredVia', ARGV[5])
   end
-  redis.call('HSET', key, 'deliveredVia', ARGV[5])
   redis.call('HDEL', key, 'claim', 'claimUntil')
   redis.call('ZREM', KEYS[1], q.id)
   redis.call('ZADD', KEYS[4], ARGV[2], q.id)

@@ -8,6 +8,8 @@
   Returns: 12 integers, per status in KEYS order: blocking, not blocking.
   Events: none
 ]]
+--- @include "includes/blocking-flag"
+
 local counts = {}
 for k = 1, #KEYS do
   local blocking, canWait = 0, 0
@@ -16,10 +18,7 @@ for k = 1, #KEYS do
     local flag = redis.call('HGET', key, 'blocking')
     if not flag then
       local spec = redis.call('HGET', key, 'spec')
-      if spec then
-        local ok, decoded = pcall(cjson.decode, spec)
-        flag = (ok and type(decoded) == 'table' and decoded.isBlocking == true) and '1' or '0'
-      end
+      if spec then flag = blockingFlag(nil, spec) end
     end
     if flag == '1' then blocking = blocking + 1 elseif flag == '0' then canWait = canWait + 1 end
   end

@@ -19,10 +19,7 @@
   Returns: how many questions were dropped; -1 a record is missing and ARGV[4] is 'wait' (nothing written).
   Events: none (nothing is left to show)
 ]]
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
+--- @include "includes/view-members"
 
 local index = {delivered = KEYS[4], cancelled = KEYS[5], dismissed = KEYS[6], expired = KEYS[7]}
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2], 'LIMIT', 0, ARGV[3])
@@ -38,7 +35,7 @@ for i, id in ipairs(ids) do
   if not f[1] or finished then
     if f[1] and index[f[1]] then redis.call('ZREM', index[f[1]], id) end
     if f[3] then
-      local member = pad(f[3], 15) .. pad(id, 12)
+      local member = closedMember(f[3], id)
       redis.call('ZREM', KEYS[2], member)
       redis.call('ZREM', KEYS[3], member)
     end

@@ -8,7 +8,7 @@ import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { StoreConnections } from './readiness.js';
-import { hashFromFlat, questionFromHash } from './record.js';
+import { hashFromFlat, ParsedSpecs, questionFromHash } from './record.js';
 import type { RedisStoreOptions } from './redis-store.js';
 import { type Script, SLOT_MOVING } from './scripts.js';
 import { SlotMovingError } from './slot-moving-error.js';
@@ -65,6 +65,8 @@ export class RedisContext {
    * answers has usually read the question already (the bridge rendered it). States always come from Redis.
    */
   readonly #specCache = new Map<string, Question>();
+  /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
+  readonly #parsed = new ParsedSpecs(CACHE_MAX);
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
     this.client = client;
@@ -113,9 +115,14 @@ export class RedisContext {
     }
   }
 
-  /** A record (HGETALL) as a question, remembered. Throws `CorruptRecordError`. */
+  /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */
+  fromHash(hash: Readonly<Record<string, string>>, where: string): Question {
+    return this.remember(questionFromHash(hash, where, this.#parsed));
+  }
+
+  /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
   read(reply: unknown, where: string): Question {
-    return this.remember(questionFromHash(hashFromFlat(reply), where));
+    return this.fromHash(hashFromFlat(reply), where);
   }
 
   /** A hash's fields; undefined when the key does not exist. */
@@ -127,7 +134,7 @@ export class RedisContext {
   /** One question as stored now (not mapped: callers run it inside `run`). */
   async get(project: string, id: number): Promise<Question | undefined> {
     const hash = await this.hash(this.keys(project).question(id));
-    return hash && this.remember(questionFromHash(hash, `${project}#${id}`));
+    return hash && this.fromHash(hash, `${project}#${id}`);
   }
 
   /** Run a script. */

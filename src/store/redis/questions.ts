@@ -5,7 +5,7 @@ import type { ListFilter, QuestionsSection } from '../port.js';
 import { expiryOf, parkedQuestion, readEach } from '../shared.js';
 import { TagCollisionError } from '../tag-collision-error.js';
 import type { RedisContext } from './context.js';
-import { messageField, questionFromHash, specRecord } from './record.js';
+import { messageField, specRecord } from './record.js';
 import { INDEX_VERSION, PARK_TAG_COLLISION, scripts } from './scripts.js';
 
 export class RedisQuestions implements QuestionsSection {
@@ -64,7 +64,7 @@ export class RedisQuestions implements QuestionsSection {
       hashes.keys(),
       (i) => {
         const hash = hashes[i];
-        return hash && x.remember(questionFromHash(hash, `${project}#${ids[i]}`));
+        return hash && x.fromHash(hash, `${project}#${ids[i]}`);
       },
       x.options.onCorruptRecord,
     );

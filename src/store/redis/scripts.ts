@@ -1,16 +1,23 @@
 /**
  * The store's Lua scripts, loaded from `lua/*.lua` (named `name-N.lua`, N = number of KEYS, each with a header
- * contract). Run with EVALSHA; a server that does not know the script yet (first use, restart, failover) gets it
- * with EVAL, which also caches it there.
+ * contract), their `--- @include "includes/…"` lines replaced by the shared functions of `lua/includes/`
+ * (lua-includes.ts). Run with EVALSHA; a server that does not know the script yet (first use, restart, failover) gets
+ * it with EVAL, which also caches it there.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolveIncludes } from './lua-includes.js';
 
 export interface Script {
   readonly name: string;
   readonly numberOfKeys: number;
   readonly source: string;
   readonly sha: string;
+}
+
+/** A file under lua/, by its path without `.lua`. */
+function readLua(path: string): string {
+  return readFileSync(new URL(`./lua/${path}.lua`, import.meta.url), 'utf8');
 }
 
 /**
@@ -21,7 +28,7 @@ function load(file: string): Script {
   let loaded: { source: string; sha: string } | undefined;
   const get = () => {
     if (!loaded) {
-      const source = readFileSync(new URL(`./lua/${file}.lua`, import.meta.url), 'utf8');
+      const source = resolveIncludes(file, readLua(file), readLua);
       loaded = { source, sha: createHash('sha1').update(source).digest('hex') };
     }
     return loaded;

@@ -6,7 +6,7 @@
  */
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import type { Question, Reply, Responder } from '../../core/question.js';
-import { answerOf } from '../../core/reply.js';
+import { measuredAnswerOf } from '../../core/reply.js';
 import type { AnswerResult, CloseResult, RemindResult, TransitionsSection } from '../port.js';
 import { RETENTION_MS } from '../shared.js';
 import type { RedisContext } from './context.js';
@@ -29,8 +29,7 @@ export class RedisTransitions implements TransitionsSection {
       const question = await x.spec(project, id);
       if (!question) return { kind: 'unknown' };
       const now = x.now();
-      const answer = answerOf(question, reply, { by, at: now });
-      const size = deliveryEntryLength({ ...question, status: 'answered', answer } as Question);
+      const { answer, entryLength: size } = measuredAnswerOf(question, reply, { by, at: now });
       const keys = x.keys(project);
       const result = (await x.eval(
         scripts.answer,
@@ -52,7 +51,10 @@ export class RedisTransitions implements TransitionsSection {
         await x.hint(keys);
         // Won: the script sends back only the message references; the rest is what was just written.
         const messages = messagesFromHash(hashFromFlat(result.slice(1)), `${project}#${id}`);
-        return { kind: 'won', question: { ...question, status: 'answered', answer, messages } as Question };
+        return {
+          kind: 'won',
+          question: Object.assign({}, question, { status: 'answered', answer, messages }) as Question,
+        };
       }
       return this.#refused(project, id, result, (q) => ({ kind: 'won', question: q }));
     });
@@ -93,7 +95,7 @@ export class RedisTransitions implements TransitionsSection {
       if (target === 'dismissed') {
         const question = await x.spec(project, id);
         if (!question) return { kind: 'unknown' };
-        size = deliveryEntryLength({ ...question, status: 'dismissed', closure });
+        size = deliveryEntryLength(Object.assign({}, question, { status: 'dismissed', closure }) as Question);
       }
       const keys = x.keys(project);
       const reply = (await x.eval(
@@ -130,7 +132,9 @@ export class RedisTransitions implements TransitionsSection {
     const question = await x.spec(project, id);
     const now = x.now();
     const closure = { at: now };
-    const size = question ? deliveryEntryLength({ ...question, status: 'expired', closure }) : 0;
+    const size = question
+      ? deliveryEntryLength(Object.assign({}, question, { status: 'expired', closure }) as Question)
+      : 0;
     const keys = x.keys(project);
     const code = Number(
       await x.eval(

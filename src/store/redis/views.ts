@@ -19,7 +19,6 @@ import type { ListPageQuery, PageQuery, QuestionCounts, QuestionPage, ViewCounts
 import { readEach } from '../shared.js';
 import { KEYS_CACHE_MAX, type RedisContext } from './context.js';
 import type { ProjectKeys } from './keys.js';
-import { questionFromHash } from './record.js';
 import { INDEX_VERSION, scripts } from './scripts.js';
 
 /**
@@ -128,7 +127,7 @@ export class RedisViews implements ViewsSection {
           const hash = hashes[i];
           const entry = taken[i];
           if (!hash || !entry) return undefined;
-          const question = x.remember(questionFromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`));
+          const question = x.fromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`);
           // Changed between the index read and the record read (answered elsewhere meanwhile): left out.
           return viewKey(view, question) === entry.key ? question : undefined;
         },

@@ -58,8 +58,8 @@ export class SqliteEventConsumer implements EventConsumer {
    * Create the group if missing (not a transition: no event, no notify needed, but under the write lock), at the
    * start, or where `inheritFrom` got to (before its oldest unacknowledged event, else at its cursor).
    */
-  static ensureGroup(connection: SqliteConnection, group: string, inheritFrom?: string): void {
-    connection.write(() => {
+  static async ensureGroup(connection: SqliteConnection, group: string, inheritFrom?: string): Promise<void> {
+    await connection.write(() => {
       connection
         .statement(
           `INSERT OR IGNORE INTO event_groups (name, last_id) VALUES (?, COALESCE(
@@ -71,7 +71,7 @@ export class SqliteEventConsumer implements EventConsumer {
     });
   }
 
-  #take(count: number): StoreEvent[] {
+  async #take(count: number): Promise<StoreEvent[]> {
     const c = this.#o.connection;
     // Look first without the write lock: a polling reader must not queue behind writers for nothing.
     const ready = c
@@ -105,7 +105,7 @@ export class SqliteEventConsumer implements EventConsumer {
       for (;;) {
         if (this.#closing.signal.aborted) return [];
         const mark = this.#o.connection.watch.mark();
-        const events = this.#take(count);
+        const events = await this.#take(count);
         const left = deadline - Date.now();
         if (events.length > 0 || left <= 0) return events;
         await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
@@ -118,7 +118,7 @@ export class SqliteEventConsumer implements EventConsumer {
   async reclaim(minIdleMs: number, count = 100): Promise<StoreEvent[]> {
     const c = this.#o.connection;
     try {
-      return c.write(() => {
+      return await c.write(() => {
         const now = this.#o.now();
         const idle = c
           .statement(
@@ -152,7 +152,7 @@ export class SqliteEventConsumer implements EventConsumer {
     if (events.length === 0) return;
     const c = this.#o.connection;
     try {
-      c.write(() => {
+      await c.write(() => {
         const drop = c.statement('DELETE FROM event_pending WHERE group_name = ? AND event_id = ?');
         for (const event of events) {
           const id = Number(event.eventId);

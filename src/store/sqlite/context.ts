@@ -5,6 +5,7 @@
  */
 import type { Question } from '../../core/question.js';
 import type { EventType } from '../port.js';
+import { ParsedSpecs } from '../redis/record.js';
 import { readEach } from '../shared.js';
 import { type SqliteConnection, toStoreError } from './connection.js';
 import { QUESTION_COLUMNS, type QuestionRow, questionFromRow } from './record.js';
@@ -23,6 +24,8 @@ export class SqliteContext {
   readonly c: SqliteConnection;
   readonly options: SqliteStoreOptions;
   readonly now: () => number;
+  /** Specs as parsed from rows, so reading the same row again skips parsing its spec. */
+  readonly #parsed = new ParsedSpecs(10_000);
 
   constructor(connection: SqliteConnection, options: SqliteStoreOptions) {
     this.c = connection;
@@ -30,10 +33,10 @@ export class SqliteContext {
     this.now = options.now ?? Date.now;
   }
 
-  /** Run synchronous work as the port's promise, connection failures as `StoreUnavailableError`. */
-  async run<T>(work: () => T): Promise<T> {
+  /** Run a call's work (a read, or a write transaction) as the port's promise, failures to reach the file as `StoreUnavailableError`. */
+  async run<T>(work: () => T | Promise<T>): Promise<T> {
     try {
-      return work();
+      return await work();
     } catch (error) {
       throw toStoreError(error);
     }
@@ -54,11 +57,16 @@ export class SqliteContext {
   /** One question as stored now (inside or outside a transaction). Throws `CorruptRecordError`. */
   get(project: string, id: number): Question | undefined {
     const row = this.c.statement(SELECT_ONE).get(project, id) as Row | undefined;
-    return row && questionFromRow(row);
+    return row && this.fromRow(row);
+  }
+
+  /** A row as a question. Throws `CorruptRecordError`. */
+  fromRow(row: QuestionRow): Question {
+    return questionFromRow(row, this.#parsed);
   }
 
   /** Rows as questions; a row that does not read is reported and skipped (listings never fail whole). */
   readMany(rows: readonly Row[]): Question[] {
-    return readEach(rows, questionFromRow, this.options.onCorruptRecord);
+    return readEach(rows, (row) => this.fromRow(row), this.options.onCorruptRecord);
   }
 }

@@ -8,7 +8,7 @@ import type { DeliveryPath, Question } from '../../core/question.js';
 import type { Claim, ClaimOptions, ClaimRef, DeliverySection } from '../port.js';
 import { claimedIds } from '../shared.js';
 import type { Row, SqliteContext } from './context.js';
-import { QUESTION_COLUMNS, questionFromRow } from './record.js';
+import { QUESTION_COLUMNS } from './record.js';
 
 export class SqliteDelivery implements DeliverySection {
   readonly #x: SqliteContext;
@@ -46,7 +46,7 @@ export class SqliteDelivery implements DeliverySection {
           if (!full && (questions.length === 0 || used + size <= options.budget)) {
             used += size;
             // A record that does not read throws here and the transaction rolls back: nothing stays leased.
-            questions.push(questionFromRow(row));
+            questions.push(this.#x.fromRow(row));
             lease.run(claimId, now + options.leaseMs, project, row.id as number);
           } else {
             full = true;
@@ -68,7 +68,7 @@ export class SqliteDelivery implements DeliverySection {
            ORDER BY q.ready_at, q.id`,
         )
         .all(project, this.#x.now(), options.blockingOnly ? 1 : 0) as Row[];
-      return rows.map(questionFromRow);
+      return rows.map((row) => this.#x.fromRow(row));
     });
   }
 

@@ -22,8 +22,8 @@ export class SqliteEvents implements EventsSection {
 
   consumer(group: string, consumerName: string, options: ConsumerOptions = {}): Promise<EventConsumer> {
     const { c } = this.#x;
-    return this.#x.run(() => {
-      SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
+    return this.#x.run(async () => {
+      await SqliteEventConsumer.ensureGroup(c, group, options.inheritFrom);
       const consumer: EventConsumer = new SqliteEventConsumer({
         connection: c,
         group,

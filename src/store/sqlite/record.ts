@@ -1,6 +1,6 @@
 import type { Question } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
-import { messageField, questionFromHash } from '../redis/record.js';
+import { messageField, type ParsedSpecs, questionFromHash } from '../redis/record.js';
 
 /** The record versions this code writes (the Redis adapter's: one record shape for both stores). */
 export { RECORD_VERSION, specRecord } from '../redis/record.js';
@@ -31,9 +31,10 @@ export const QUESTION_COLUMNS = `q.project, q.id, q.v, q.status, q.spec, q.creat
 
 /**
  * Build the domain question from a row. The columns are laid out as the Redis record's fields (numbers as their
- * decimal text) and read by `questionFromHash`, so both stores accept and refuse exactly the same records.
+ * decimal text) and read by `questionFromHash`, so both stores accept and refuse exactly the same records. With
+ * `specs`, a spec read before from the same text is taken from there.
  */
-export function questionFromRow(row: QuestionRow): Question {
+export function questionFromRow(row: QuestionRow, specs?: ParsedSpecs): Question {
   const where = `${String(row.project)}#${String(row.id)}`;
   const hash: Record<string, string> = {};
   const put = (field: string, value: unknown) => {
@@ -55,7 +56,7 @@ export function questionFromRow(row: QuestionRow): Question {
   for (const [platform, channel, messageId] of messageTriples(row.messages, where)) {
     hash[messageField(platform, channel)] = messageId;
   }
-  return questionFromHash(hash, where);
+  return questionFromHash(hash, where, specs);
 }
 
 function messageTriples(value: unknown, where: string): [string, string, string][] {

@@ -8,8 +8,8 @@
  * its event is written in the same transaction. Tables and migrations: schema.ts; records: record.ts; the engine:
  * driver.ts; the write lock, busy waiting and change watch: connection.ts.
  *
- * better-sqlite3 is synchronous: a call blocks its process for the length of its transaction (well under a
- * millisecond), or up to `busyTimeoutMs` while another process holds the write lock.
+ * Both SQLite engines are synchronous: a call blocks its process for the length of its transaction (well under a
+ * millisecond); waiting for another process's write lock does not block it (connection.ts).
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -76,8 +76,8 @@ export interface SqliteStoreOptions {
   readonly onCorruptRecord?: (error: CorruptRecordError) => void;
   /**
    * How long a call waits for another process's write transaction before it fails with `StoreUnavailableError`
-   * (default 2000 ms). The wait blocks the process (better-sqlite3 is synchronous): the hook passes less than
-   * its deadline.
+   * (default 2000 ms). A write waits a millisecond or two at a time without blocking the process (connection.ts);
+   * the hook passes less than its deadline.
    */
   readonly busyTimeoutMs?: number;
   /** How often a blocking event read or a wait looks for other processes' commits (default 25 ms). */
@@ -93,6 +93,7 @@ export interface SqliteStoreOptions {
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   let db: SqliteDatabase | undefined;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 2000;
   try {
     if (options.path !== ':memory:') {
       // The file holds question texts and answers: only its owner reads it. SQLite gives the -wal and -shm files
@@ -102,7 +103,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     }
     db = openDatabase(options.path, {
       directory: options.path === ':memory:' ? undefined : dirname(options.path),
-      busyTimeoutMs: options.busyTimeoutMs ?? 2000,
+      busyTimeoutMs,
       ...(options.engine !== undefined ? { engine: options.engine } : {}),
     });
     // WAL: readers never wait for the writer. NORMAL: a commit survives a crash of the process (not of the
@@ -110,7 +111,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
     migrate(db);
-    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25), options);
+    return new SqliteStore(new SqliteConnection(db, options.pollIntervalMs ?? 25, busyTimeoutMs), options);
   } catch (error) {
     try {
       db?.close();

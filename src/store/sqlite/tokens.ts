@@ -17,10 +17,10 @@ const SELECT = 'SELECT id, name, hash, patterns, created_at, expires_at, last_us
 
 export class SqliteTokenStore implements TokenStore {
   readonly #c: SqliteConnection;
-  readonly #run: <T>(work: () => T) => Promise<T>;
+  readonly #run: <T>(work: () => T | Promise<T>) => Promise<T>;
 
   /** `run` maps the driver's errors as the store does. */
-  constructor(connection: SqliteConnection, run: <T>(work: () => T) => Promise<T>) {
+  constructor(connection: SqliteConnection, run: <T>(work: () => T | Promise<T>) => Promise<T>) {
     this.#c = connection;
     this.#run = run;
   }

@@ -6,7 +6,7 @@
  */
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import type { Closure, Question, QuestionStatus, Reply, Responder } from '../../core/question.js';
-import { answerOf } from '../../core/reply.js';
+import { measuredAnswerOf } from '../../core/reply.js';
 import type { AnswerResult, CloseResult, RemindResult, TransitionsSection } from '../port.js';
 import { RETENTION_MS, refusal } from '../shared.js';
 import type { Row, SqliteContext } from './context.js';
@@ -26,7 +26,7 @@ export class SqliteTransitions implements TransitionsSection {
    */
   #expire(question: Question, now: number): Question {
     const closure: Closure = { at: now };
-    const expired: Question = { ...question, status: 'expired', closure };
+    const expired = Object.assign({}, question, { status: 'expired', closure }) as Question;
     this.#x.c
       .statement(
         `UPDATE questions SET status = 'expired', closure = ?, size = ?, ready_at = ?
@@ -63,14 +63,14 @@ export class SqliteTransitions implements TransitionsSection {
         const question = this.#x.get(project, id);
         if (!question) return { kind: 'unknown' };
         const now = this.#x.now();
-        const answer = answerOf(question, reply, { by, at: now });
+        const { answer, entryLength } = measuredAnswerOf(question, reply, { by, at: now });
         const refused = this.#refused(question, 'answered', now);
         if (refused) return refused;
-        const answered = { ...question, status: 'answered', answer } as Question;
+        const answered = Object.assign({}, question, { status: 'answered', answer }) as Question;
         c.statement(
           `UPDATE questions SET status = 'answered', answer = ?, size = ?, ready_at = ?
              WHERE project = ? AND id = ?`,
-        ).run(JSON.stringify(answer), deliveryEntryLength(answered), now, project, id);
+        ).run(JSON.stringify(answer), entryLength, now, project, id);
         this.#x.dropDrafts(project, id);
         indexDecision(this.#x, answered);
         this.#x.event('answered', project, id, now);
@@ -89,7 +89,7 @@ export class SqliteTransitions implements TransitionsSection {
         const refused = this.#refused(question, target, now);
         if (refused) return refused;
         const closure: Closure = by ? { at: now, by } : { at: now };
-        const closed: Question = { ...question, status: target, closure };
+        const closed = Object.assign({}, question, { status: target, closure }) as Question;
         // A dismissal waits in the outbox to be reported to the agent; a cancellation does not (the agent knows)
         // and starts its retention clock at once.
         const dismissed = target === 'dismissed';
@@ -138,7 +138,7 @@ export class SqliteTransitions implements TransitionsSection {
           id,
         );
         this.#x.event('reminded', project, id, now);
-        return { kind: 'reminded', question: { ...question, reminders: ordinal, remindedAt: now } };
+        return { kind: 'reminded', question: Object.assign({}, question, { reminders: ordinal, remindedAt: now }) };
       }),
     );
   }

@@ -24,11 +24,12 @@ if not f[1] then
 end
 if f[2] and f[3] and tonumber(f[3]) > tonumber(ARGV[2]) then return 2 end
 if f[1] == 'answered' then
-  redis.call('HSET', KEYS[1], 'status', 'delivered')
+  redis.call('HSET', KEYS[1], 'status', 'delivered', 'deliveredAt', ARGV[2], 'deliveredVia', ARGV[4])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZADD', KEYS[4], ARGV[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], 'deliveredAt', ARGV[2], 'deliveredVia', ARGV[4])
 end
-redis.call('HSET', KEYS[1], 'deliveredAt', ARGV[2], 'deliveredVia', ARGV[4])
 redis.call('HDEL', KEYS[1], 'claim', 'claimUntil')
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[2], ARGV[1])

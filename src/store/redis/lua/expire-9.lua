@@ -19,7 +19,11 @@
   Returns: 1 expired; 2 not due yet; 3 not pending (dropped from the expiry index); 0 unknown (dropped too).
   Events: expired (code 1)
 ]]
-local status = redis.call('HGET', KEYS[1], 'status')
+--- @include "includes/view-members"
+--- @include "includes/blocking-flag"
+
+local f = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'project', 'createdAt', 'blocking')
+local status = f[1]
 if not status then
   redis.call('ZREM', KEYS[6], ARGV[1])
   return 0
@@ -28,25 +32,12 @@ if status ~= 'pending' then
   redis.call('ZREM', KEYS[6], ARGV[1])
   return 3
 end
-local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
-if not expiresAt or tonumber(expiresAt) > tonumber(ARGV[3]) then return 2 end
+if not f[2] or tonumber(f[2]) > tonumber(ARGV[3]) then return 2 end
 
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
-
-local f = redis.call('HMGET', KEYS[1], 'project', 'createdAt', 'blocking', 'spec')
-local project = f[1]
-local blocking = f[3]
-if not blocking then
-  local ok, spec = pcall(cjson.decode, f[4] or '')
-  blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
-end
-local first = '1'
-if blocking == '1' then first = '0' end
-redis.call('ZREM', KEYS[8], first .. pad(f[2], 15) .. pad(ARGV[1], 12))
-redis.call('ZADD', KEYS[9], 0, pad(ARGV[3], 15) .. pad(ARGV[1], 12))
+local project = f[3]
+local blocking = f[5] or blockingFlag(nil, redis.call('HGET', KEYS[1], 'spec'))
+redis.call('ZREM', KEYS[8], inboxMember(blocking, f[4], ARGV[1]))
+redis.call('ZADD', KEYS[9], 0, closedMember(ARGV[3], ARGV[1]))
 redis.call('HSET', KEYS[1], 'status', 'expired', 'closure', ARGV[2], 'size', ARGV[4], 'closedAt', ARGV[3])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[1])

@@ -19,14 +19,11 @@
   Returns: the new id (> 0); -1 when the key tag already belongs to another project (digest collision).
   Events: parked
 ]]
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
+--- @include "includes/view-members"
 
-local owner = redis.call('HGET', KEYS[1], 'project')
+local meta = redis.call('HMGET', KEYS[1], 'project', 'seq')
+local owner, seq = meta[1], meta[2]
 if owner and owner ~= ARGV[2] then return -1 end
-local seq = redis.call('HGET', KEYS[1], 'seq')
 local id = (tonumber(seq) or 0) + 1
 local key = ARGV[1] .. 'q:' .. id
 -- Read before any write: in a Redis Cluster whose slot is migrating, a key this node cannot create stops the
@@ -36,15 +33,15 @@ if not owner then redis.call('HSET', KEYS[1], 'project', ARGV[2]) end
 -- A project's first park starts with its view indexes built: there is nothing older to index.
 if not seq then redis.call('HSETNX', KEYS[1], 'ix', ARGV[9]) end
 redis.call('HSET', KEYS[1], 'seq', id)
-redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
-  'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8])
-if ARGV[5] ~= '' then
-  redis.call('HSET', key, 'expiresAt', ARGV[5])
+if ARGV[5] == '' then
+  redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
+    'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8])
+else
+  redis.call('HSET', key, 'v', ARGV[6], 'project', ARGV[2], 'id', id, 'spec', ARGV[3],
+    'status', 'pending', 'createdAt', ARGV[4], 'blocking', ARGV[8], 'expiresAt', ARGV[5])
   redis.call('ZADD', KEYS[3], ARGV[5], id)
 end
 redis.call('ZADD', KEYS[2], id, id)
-local first = '1'
-if ARGV[8] == '1' then first = '0' end
-redis.call('ZADD', KEYS[5], 0, first .. pad(ARGV[4], 15) .. pad(id, 12))
+redis.call('ZADD', KEYS[5], 0, inboxMember(ARGV[8], ARGV[4], id))
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'type', 'parked', 'project', ARGV[2], 'id', id, 'at', ARGV[4])
 return id

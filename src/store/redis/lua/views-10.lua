@@ -24,10 +24,9 @@
   -1 when a rebuild found a record missing and ARGV[3] is 'wait' (nothing written).
   Events: none (nothing changed state)
 ]]
-local function pad(value, digits)
-  local s = tostring(value)
-  return string.rep('0', digits - #s) .. s
-end
+--- @include "includes/view-members"
+--- @include "includes/blocking-flag"
+
 local function decodedAt(text)
   if not text then return nil end
   local ok, value = pcall(cjson.decode, text)
@@ -67,14 +66,7 @@ if not inStep then
   for i, id in ipairs(pendingIds) do
     local f = pending[i]
     if f[1] then
-      local blocking = f[2]
-      if not blocking then
-        local ok, spec = pcall(cjson.decode, f[3] or '')
-        blocking = (ok and type(spec) == 'table' and spec.isBlocking == true) and '1' or '0'
-      end
-      local first = '1'
-      if blocking == '1' then first = '0' end
-      redis.call('ZADD', KEYS[2], 0, first .. pad(f[1], 15) .. pad(id, 12))
+      redis.call('ZADD', KEYS[2], 0, inboxMember(blockingFlag(f[2], f[3]), f[1], id))
     else
       redis.call('ZREM', KEYS[5], id)
     end
@@ -85,7 +77,7 @@ if not inStep then
       if f[5] then
         local closedAt = f[1] or decodedAt(f[2]) or decodedAt(f[3]) or f[4] or f[5]
         if not f[1] then redis.call('HSET', ARGV[1] .. 'q:' .. id, 'closedAt', closedAt) end
-        local member = pad(closedAt, 15) .. pad(id, 12)
+        local member = closedMember(closedAt, id)
         redis.call('ZADD', KEYS[3], 0, member)
         if k <= 7 then redis.call('ZADD', KEYS[4], 0, member) end
       else

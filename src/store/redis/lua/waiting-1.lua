@@ -13,21 +13,18 @@
   record is missing and ARGV[4] is 'wait'.
   Events: none
 ]]
+--- @include "includes/outbox-in-order"
+--- @include "includes/blocking-flag"
+
 local now = tonumber(ARGV[2])
-local flat = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local waiting = {}
-for i = 1, #flat, 2 do waiting[#waiting + 1] = {id = flat[i], at = tonumber(flat[i + 1])} end
-table.sort(waiting, function(a, b)
-  if a.at ~= b.at then return a.at < b.at end
-  return tonumber(a.id) < tonumber(b.id)
-end)
+local waiting = outboxInOrder(KEYS[1])
 local reply = {}
 for _, entry in ipairs(waiting) do
   local key = ARGV[1] .. 'q:' .. entry.id
-  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'spec')
+  local f = redis.call('HMGET', key, 'status', 'claim', 'claimUntil', 'blocking')
   if not f[1] and ARGV[4] == 'wait' then return -1 end
   local free = f[1] and not (f[2] and f[3] and tonumber(f[3]) > now)
-  if free and (ARGV[3] ~= 'blocking' or (f[4] and cjson.decode(f[4]).isBlocking == true)) then
+  if free and (ARGV[3] ~= 'blocking' or (f[4] or blockingFlag(nil, redis.call('HGET', key, 'spec'))) == '1') then
     reply[#reply + 1] = entry.id
     reply[#reply + 1] = redis.call('HGETALL', key)
   end
