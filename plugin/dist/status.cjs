@@ -946,85 +946,6 @@ var init_reply = __esm({
   }
 });
 
-// src/core/similarity.ts
-function stem(word) {
-  let w = word.replace(/'s$/, "");
-  if (w.length <= 3) return w;
-  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith("sses")) w = w.slice(0, -2);
-  else if (w.endsWith("es") && /(?:ch|sh|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
-  for (const suffix of ["ations", "ation", "ings", "ing", "edly", "ed", "ly", "ment", "ments", "ers", "er"]) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      w = w.slice(0, -suffix.length);
-      break;
-    }
-  }
-  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
-  if (/([bdgklmnprt])\1$/.test(w)) w = w.slice(0, -1);
-  return w;
-}
-function terms(text) {
-  const words = text.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/['’]s\b/g, "").split(/[^\p{L}\p{N}]+/u);
-  const kept = [];
-  for (const word of words) {
-    if (word === "" || STOP_WORDS.has(word)) continue;
-    kept.push(stem(word));
-  }
-  return kept;
-}
-function termVector(item) {
-  const own = [...terms(item.question), ...item.topic === void 0 ? [] : terms(item.topic)];
-  const all = [...own, ...terms(item.question), ...item.options.flatMap((option) => terms(option.label))];
-  const counts = /* @__PURE__ */ new Map();
-  for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return { counts, length: all.length, core: new Set(own) };
-}
-function idf(term, stats) {
-  const df = Math.min(stats.documentFrequency(term), stats.documents);
-  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
-}
-function bm25(query, document, stats, only) {
-  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
-  let score = 0;
-  for (const term of only ?? query.counts.keys()) {
-    const tf = document.counts.get(term) ?? 0;
-    if (tf === 0) continue;
-    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
-  }
-  return score;
-}
-function similarity(query, candidate, stats) {
-  const self = bm25(query, query, stats, query.core);
-  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
-}
-function corpusOf(vectors) {
-  const frequency = /* @__PURE__ */ new Map();
-  let total = 0;
-  for (const vector of vectors) {
-    total += vector.length;
-    for (const term of vector.counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
-  }
-  return {
-    documents: vectors.length,
-    averageLength: vectors.length === 0 ? 0 : total / vectors.length,
-    documentFrequency: (term) => frequency.get(term) ?? 0
-  };
-}
-var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
-var init_similarity = __esm({
-  "src/core/similarity.ts"() {
-    "use strict";
-    STOP_WORDS = new Set(
-      "a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either few for from further had has have having he her here hers how i if in into is it its itself just let lets like may me might more most must my need needs no nor not now of off on once one only or other our ours out over own please same shall she should so some such than that the their theirs them then there these they this those through to too under until up us use used using very want wants was we were what when where whether which while who whom why will with would yes you your yours go going get".split(" ")
-    );
-    K1 = 1.2;
-    B = 0.75;
-    DECIDED_THRESHOLD = 0.65;
-    DECIDED_MAX = 3;
-  }
-});
-
 // src/core/question-ref.ts
 function projectTag(project) {
   return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
@@ -1169,40 +1090,14 @@ function decisionMatches(decision, search) {
   ].join("\n").toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
-function decisionDocuments(decision) {
-  if (decision.members === void 0) return [{ vector: termVector(decision) }];
-  return decision.members.map((member, index) => ({ member: index, vector: termVector(member) }));
-}
-async function similarFromTrail(store, project, items, options = {}) {
-  const documents = [];
-  let after;
-  do {
-    const page = await trailPage(store, [project], { limit: WHOLE_TRAIL_BATCH, ...after ? { after } : {} });
-    for (const decision of page.decisions) {
-      for (const document of decisionDocuments(decision)) documents.push({ decision, ...document });
-    }
-    after = page.next;
-  } while (after !== void 0);
-  const stats = corpusOf(documents.map((document) => document.vector));
-  return items.map((item) => {
-    const query = termVector(item);
-    return documents.map(({ decision, member, vector }) => ({
-      decision,
-      ...member === void 0 ? {} : { member },
-      score: similarity(query, vector, stats)
-    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.decision.id - a.decision.id).slice(0, options.max ?? DECIDED_MAX);
-  });
-}
-var SEARCH_BATCH, WHOLE_TRAIL_BATCH;
+var SEARCH_BATCH;
 var init_trail = __esm({
   "src/store/trail.ts"() {
     "use strict";
     init_question();
     init_reply();
-    init_similarity();
     init_paging();
     SEARCH_BATCH = 200;
-    WHOLE_TRAIL_BATCH = 500;
   }
 });
 
@@ -1710,6 +1605,10 @@ var init_keys = __esm({
       get answeredIndex() {
         return `${this.base}ix:answered`;
       }
+      /** The index of decisions (`lua/includes/decided-index.lua`). */
+      get decisions() {
+        return `${this.base}ix:decided`;
+      }
     };
   }
 });
@@ -2179,7 +2078,7 @@ var init_scripts = __esm({
     init_lua_includes();
     scripts = {
       park: load("park-5"),
-      answer: load("answer-10"),
+      answer: load("answer-11"),
       close: load("close-10"),
       expire: load("expire-9"),
       draft: load("draft-2"),
@@ -2189,7 +2088,8 @@ var init_scripts = __esm({
       confirm: load("confirm-5"),
       release: load("release-1"),
       deliver: load("deliver-6"),
-      purge: load("purge-7"),
+      purge: load("purge-8"),
+      indexDecisions: load("index-decisions-1"),
       views: load("views-10"),
       listPage: load("list-page-6"),
       lease: load("lease-1"),
@@ -2393,6 +2293,206 @@ var init_context = __esm({
           hints: (listener) => this.client.subscribe(this.global.hints, listener),
           ...this.options.eventFullPassMs !== void 0 ? { fullPassMs: this.options.eventFullPassMs } : {}
         };
+      }
+    };
+  }
+});
+
+// src/core/similarity.ts
+function stem(word) {
+  let w = word.replace(/'s$/, "");
+  if (w.length <= 3) return w;
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.endsWith("es") && /(?:ch|sh|x|z|ss)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  for (const suffix of ["ations", "ation", "ings", "ing", "edly", "ed", "ly", "ment", "ments", "ers", "er"]) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
+  if (/([bdgklmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+function terms(text) {
+  const words = text.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/['’]s\b/g, "").split(/[^\p{L}\p{N}]+/u);
+  const kept = [];
+  for (const word of words) {
+    if (word === "" || STOP_WORDS.has(word)) continue;
+    kept.push(stem(word));
+  }
+  return kept;
+}
+function termVector(item) {
+  const own = [...terms(item.question), ...item.topic === void 0 ? [] : terms(item.topic)];
+  const all = [...own, ...terms(item.question), ...item.options.flatMap((option) => terms(option.label))];
+  const counts = /* @__PURE__ */ new Map();
+  for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { counts, length: all.length, core: new Set(own) };
+}
+function idf(term, stats) {
+  const df = Math.min(stats.documentFrequency(term), stats.documents);
+  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
+}
+function bm25(query, document, stats, only) {
+  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
+  let score = 0;
+  for (const term of only ?? query.counts.keys()) {
+    const tf = document.counts.get(term) ?? 0;
+    if (tf === 0) continue;
+    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
+  }
+  return score;
+}
+function similarity(query, candidate, stats) {
+  const self = bm25(query, query, stats, query.core);
+  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
+}
+var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
+var init_similarity = __esm({
+  "src/core/similarity.ts"() {
+    "use strict";
+    STOP_WORDS = new Set(
+      "a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing down during each either few for from further had has have having he her here hers how i if in into is it its itself just let lets like may me might more most must my need needs no nor not now of off on once one only or other our ours out over own please same shall she should so some such than that the their theirs them then there these they this those through to too under until up us use used using very want wants was we were what when where whether which while who whom why will with would yes you your yours go going get".split(" ")
+    );
+    K1 = 1.2;
+    B = 0.75;
+    DECIDED_THRESHOLD = 0.65;
+    DECIDED_MAX = 3;
+  }
+});
+
+// src/store/decided-index.ts
+function documentsOf(question) {
+  if (question.members === void 0) return [{ id: question.id, vector: termVector(question) }];
+  return question.members.map((member, index) => ({ id: question.id, member: index, vector: termVector(member) }));
+}
+function encodeTerms(vector) {
+  return [...vector.counts].map(([term, count]) => `${term}:${count}`).join(" ");
+}
+function documentRef(document) {
+  return document.member === void 0 ? String(document.id) : `${document.id}.${document.member}`;
+}
+function encodeDocuments(documents) {
+  return documents.map((document) => `${documentRef(document)}	${document.vector.length}	${encodeTerms(document.vector)}`).join("\n");
+}
+function decodeTerms(text) {
+  const counts = /* @__PURE__ */ new Map();
+  let length = 0;
+  for (const pair of text.split(" ")) {
+    const colon = pair.lastIndexOf(":");
+    const count = Number(pair.slice(colon + 1));
+    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
+    counts.set(pair.slice(0, colon), count);
+    length += count;
+  }
+  return { counts, length, core: /* @__PURE__ */ new Set() };
+}
+function candidateTerms(queries, stats) {
+  const all = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
+  if (stats.documents < 30) return all;
+  return all.filter((term) => stats.documentFrequency(term) <= stats.documents / 3);
+}
+function rank(items, candidates, stats, options = {}) {
+  return items.map((item) => {
+    const query = termVector(item);
+    const scored = candidates.map((document) => ({
+      id: document.id,
+      ...document.member === void 0 ? {} : { member: document.member },
+      score: similarity(query, document.vector, stats)
+    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.id - a.id);
+    const seen = /* @__PURE__ */ new Set();
+    return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
+  });
+}
+function withDecisions(ranked, decisions) {
+  return ranked.map(
+    (found) => found.flatMap(({ id, member, score }) => {
+      const decision = decisions.get(id);
+      return decision === void 0 ? [] : [{ decision, ...member === void 0 ? {} : { member }, score }];
+    })
+  );
+}
+var init_decided_index = __esm({
+  "src/store/decided-index.ts"() {
+    "use strict";
+    init_similarity();
+  }
+});
+
+// src/store/redis/decisions.ts
+var CANDIDATES_MAX, BUILD_BATCH, RedisDecisions;
+var init_decisions = __esm({
+  "src/store/redis/decisions.ts"() {
+    "use strict";
+    init_similarity();
+    init_decided_index();
+    init_scripts();
+    CANDIDATES_MAX = 2e3;
+    BUILD_BATCH = 200;
+    RedisDecisions = class {
+      #x;
+      #trail;
+      constructor(context, trail) {
+        this.#x = context;
+        this.#trail = trail;
+      }
+      /** Index the project's earlier decisions once (answered before the index existed). */
+      async #build(key, project) {
+        const x = this.#x;
+        if (await x.client.sendCommand(["HGET", key, "b"]) === "1") return;
+        let after;
+        do {
+          const page = await this.#trail(project, { limit: BUILD_BATCH, ...after === void 0 ? {} : { after } });
+          const args = page.decisions.flatMap((decision) => [String(decision.id), encodeDocuments(documentsOf(decision))]);
+          after = page.next;
+          await x.eval(scripts.indexDecisions, [key], [after === void 0 ? "1" : "0", ...args]);
+        } while (after !== void 0);
+      }
+      similarDecisions(project, items, options = {}) {
+        const x = this.#x;
+        return x.run(async () => {
+          const key = x.keys(project).decisions;
+          await this.#build(key, project);
+          const queries = items.map((item) => termVector(item));
+          const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
+          const totals = await x.client.sendCommand(["HMGET", key, "n", "l", ...terms2.map((term) => `df:${term}`)]);
+          const documents = Number(totals[0] ?? 0);
+          if (documents <= 0 || terms2.length === 0) return items.map(() => []);
+          const frequency = new Map(terms2.map((term, index) => [term, Number(totals[index + 2] ?? 0)]));
+          const stats = {
+            documents,
+            averageLength: Number(totals[1] ?? 0) / documents,
+            documentFrequency: (term) => frequency.get(term) ?? 0
+          };
+          const wanted = candidateTerms(queries, stats).filter((term) => (frequency.get(term) ?? 0) > 0);
+          if (wanted.length === 0) return items.map(() => []);
+          const postings = await x.client.sendCommand(["HMGET", key, ...wanted.map((term) => `t:${term}`)]);
+          const refs = [...new Set(postings.flatMap((text) => (text ?? "").split(" ").filter((ref) => ref !== "")))].sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
+          if (refs.length === 0) return items.map(() => []);
+          const stored = await x.client.sendCommand(["HMGET", key, ...refs.map((ref) => `d:${ref}`)]);
+          const candidates = [];
+          refs.forEach((ref, index) => {
+            const text = stored[index];
+            if (typeof text !== "string") return;
+            const [id, member] = ref.split(".");
+            candidates.push({
+              id: Number(id),
+              ...member === void 0 ? {} : { member: Number(member) },
+              vector: decodeTerms(text.slice(text.indexOf("|") + 1))
+            });
+          });
+          const ranked = rank(items, candidates, stats, options);
+          const ids = [...new Set(ranked.flat().map((found) => found.id))];
+          const read = await Promise.all(ids.map((id) => x.get(project, id)));
+          const decisions = /* @__PURE__ */ new Map();
+          for (const question of read) {
+            if (question?.answer !== void 0) decisions.set(question.id, question);
+          }
+          return withDecisions(ranked, decisions);
+        });
       }
     };
   }
@@ -3779,6 +3879,7 @@ var init_transitions = __esm({
     "use strict";
     init_delivery_note();
     init_reply();
+    init_decided_index();
     init_shared();
     init_record();
     init_scripts();
@@ -3808,9 +3909,10 @@ var init_transitions = __esm({
               keys.events,
               keys.inboxIndex,
               keys.closedIndex,
-              keys.answeredIndex
+              keys.answeredIndex,
+              keys.decisions
             ],
-            [JSON.stringify(answer), now, size, x.maxLen]
+            [JSON.stringify(answer), now, size, x.maxLen, encodeDocuments(documentsOf(question))]
           );
           if (Number(result[0]) === TransitionCode.done) {
             await x.hint(keys);
@@ -3823,7 +3925,7 @@ var init_transitions = __esm({
           return this.#refused(project, id, result, (q) => ({ kind: "won", question: q }));
         });
       }
-      /** What answer-10 or close-10 answered, as the port's result (a question past its expiry is expired first). */
+      /** What answer-11 or close-10 answered, as the port's result (a question past its expiry is expired first). */
       async #refused(project, id, reply, onDone) {
         const x = this.#x;
         const where = `${project}#${id}`;
@@ -3957,7 +4059,8 @@ var init_transitions = __esm({
                     keys.status("delivered"),
                     keys.status("cancelled"),
                     keys.status("dismissed"),
-                    keys.status("expired")
+                    keys.status("expired"),
+                    keys.decisions
                   ],
                   [keys.base, cutoff, PURGE_BATCH, x.missing]
                 )
@@ -4397,6 +4500,7 @@ var init_redis_store = __esm({
     init_trail();
     init_cluster_connection();
     init_context();
+    init_decisions();
     init_delivery();
     init_drafts2();
     init_events();
@@ -4418,6 +4522,7 @@ var init_redis_store = __esm({
       #events;
       #leases;
       #failures;
+      #decisions;
       constructor(client, options) {
         const x = new RedisContext(client, options);
         this.#x = x;
@@ -4429,6 +4534,7 @@ var init_redis_store = __esm({
         this.#events = new RedisEvents(x);
         this.#leases = new RedisLeases(x);
         this.#failures = new RedisFailures(x);
+        this.#decisions = new RedisDecisions(this.#x, (project, query) => trailPage(this, [project], query));
       }
       // Questions (questions.ts)
       park(project, spec) {
@@ -4466,7 +4572,7 @@ var init_redis_store = __esm({
         return trailPage(this, [project], query);
       }
       similarDecisions(project, items, options) {
-        return similarFromTrail(this, project, items, options);
+        return this.#decisions.similarDecisions(project, items, options);
       }
       countQuestions(project) {
         return this.#views.countQuestions(project);
@@ -5027,58 +5133,6 @@ var init_context2 = __esm({
   }
 });
 
-// src/store/decided-index.ts
-function documentsOf(question) {
-  if (question.members === void 0) return [{ id: question.id, vector: termVector(question) }];
-  return question.members.map((member, index) => ({ id: question.id, member: index, vector: termVector(member) }));
-}
-function encodeTerms(vector) {
-  return [...vector.counts].map(([term, count]) => `${term}:${count}`).join(" ");
-}
-function decodeTerms(text) {
-  const counts = /* @__PURE__ */ new Map();
-  let length = 0;
-  for (const pair of text.split(" ")) {
-    const colon = pair.lastIndexOf(":");
-    const count = Number(pair.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
-    counts.set(pair.slice(0, colon), count);
-    length += count;
-  }
-  return { counts, length, core: /* @__PURE__ */ new Set() };
-}
-function candidateTerms(queries, stats) {
-  const all = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-  if (stats.documents < 30) return all;
-  return all.filter((term) => stats.documentFrequency(term) <= stats.documents / 3);
-}
-function rank(items, candidates, stats, options = {}) {
-  return items.map((item) => {
-    const query = termVector(item);
-    const scored = candidates.map((document) => ({
-      id: document.id,
-      ...document.member === void 0 ? {} : { member: document.member },
-      score: similarity(query, document.vector, stats)
-    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.id - a.id);
-    const seen = /* @__PURE__ */ new Set();
-    return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
-  });
-}
-function withDecisions(ranked, decisions) {
-  return ranked.map(
-    (found) => found.flatMap(({ id, member, score }) => {
-      const decision = decisions.get(id);
-      return decision === void 0 ? [] : [{ decision, ...member === void 0 ? {} : { member }, score }];
-    })
-  );
-}
-var init_decided_index = __esm({
-  "src/store/decided-index.ts"() {
-    "use strict";
-    init_similarity();
-  }
-});
-
 // src/store/sqlite/decisions.ts
 function indexDecision(x, question) {
   const doc = x.c.statement(
@@ -5097,13 +5151,13 @@ function unindexDecision(x, project, id) {
   x.c.statement("DELETE FROM decided_docs WHERE project = ? AND id = ?").run(project, id);
   x.c.statement("DELETE FROM decided_terms WHERE project = ? AND id = ?").run(project, id);
 }
-var CANDIDATES_MAX, SqliteDecisions;
-var init_decisions = __esm({
+var CANDIDATES_MAX2, SqliteDecisions;
+var init_decisions2 = __esm({
   "src/store/sqlite/decisions.ts"() {
     "use strict";
     init_similarity();
     init_decided_index();
-    CANDIDATES_MAX = 2e3;
+    CANDIDATES_MAX2 = 2e3;
     SqliteDecisions = class {
       #x;
       constructor(context) {
@@ -5150,7 +5204,7 @@ var init_decisions = __esm({
              SELECT 1 FROM decided_terms t
              WHERE t.project = d.project AND t.id = d.id AND t.member = d.member
                AND t.term IN (${wanted.map(() => "?").join(", ")}))
-           ORDER BY d.id DESC LIMIT ${CANDIDATES_MAX}`
+           ORDER BY d.id DESC LIMIT ${CANDIDATES_MAX2}`
           ).all(project, ...wanted);
           const candidates = rows.map((row) => ({
             id: row.id,
@@ -6129,7 +6183,7 @@ var init_transitions2 = __esm({
     init_delivery_note();
     init_reply();
     init_shared();
-    init_decisions();
+    init_decisions2();
     init_record2();
     SqliteTransitions = class {
       #x;
@@ -6478,7 +6532,7 @@ var init_sqlite_store = __esm({
     init_trail();
     init_connection();
     init_context2();
-    init_decisions();
+    init_decisions2();
     init_delivery2();
     init_drafts3();
     init_driver();

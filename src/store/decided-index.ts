@@ -36,6 +36,18 @@ export function encodeTerms(vector: TermVector): string {
   return [...vector.counts].map(([term, count]) => `${term}:${count}`).join(' ');
 }
 
+/** A document's reference in a store: the question id, or `<id>.<member>` for a set's member. */
+export function documentRef(document: Pick<IndexDocument, 'id' | 'member'>): string {
+  return document.member === undefined ? String(document.id) : `${document.id}.${document.member}`;
+}
+
+/** Documents as the Redis scripts take them: a line each, `<ref>\t<length>\t<terms>`. */
+export function encodeDocuments(documents: readonly IndexDocument[]): string {
+  return documents
+    .map((document) => `${documentRef(document)}\t${document.vector.length}\t${encodeTerms(document.vector)}`)
+    .join('\n');
+}
+
 /** The stored terms read back; anything malformed reads as no term. */
 export function decodeTerms(text: string): TermVector {
   const counts = new Map<string, number>();

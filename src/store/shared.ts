@@ -63,7 +63,7 @@ export function parkedQuestion(project: string, id: number, spec: QuestionSpec, 
  * Why a question cannot move to `target` now, or undefined when it can. The moves themselves are core's
  * `canTransition`; a refusal is `already-answered` when an answer is there (the caller says who answered),
  * `not-pending` for every other state, and `past-expiry` for a pending question whose expiry has passed, which the
- * caller expires first (then it is `not-pending`). The Lua scripts (answer-10, close-10) decide the same; the
+ * caller expires first (then it is `not-pending`). The Lua scripts (answer-11, close-10) decide the same; the
  * contract suite checks every adapter against `canTransition`.
  */
 export function refusal(

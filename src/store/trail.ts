@@ -6,15 +6,6 @@
 import type { Decision, DecisionPage } from '../core/decision.js';
 import { itemsOf, type Question, selectionsOf } from '../core/question.js';
 import { describeReply } from '../core/reply.js';
-import {
-  type Comparable,
-  corpusOf,
-  DECIDED_MAX,
-  DECIDED_THRESHOLD,
-  similarity,
-  type TermVector,
-  termVector,
-} from '../core/similarity.js';
 import { cursorOf, formatCursor } from './paging.js';
 import type { Store } from './port.js';
 
@@ -131,48 +122,4 @@ export interface SimilarDecision {
 export interface SimilarOptions {
   readonly threshold?: number;
   readonly max?: number;
-}
-
-/** A decision's items as the similarity compares them, each with the member it is (a set's). */
-export function decisionDocuments(decision: Decision): { readonly member?: number; readonly vector: TermVector }[] {
-  if (decision.members === undefined) return [{ vector: termVector(decision) }];
-  return decision.members.map((member, index) => ({ member: index, vector: termVector(member) }));
-}
-
-/** The trail's page size while the whole of it is read. */
-const WHOLE_TRAIL_BATCH = 500;
-
-/**
- * The earlier decisions of `project` like each of `items` (a new question's items: one, or a set's members): per
- * item, those scoring at least the threshold, best first, at most `max`, scored over the whole trail (every decision
- * the store still keeps). Reads every decision of the project: an adapter with an index of its own answers faster.
- */
-export async function similarFromTrail(
-  store: Pick<Store, 'pageAcross'>,
-  project: string,
-  items: readonly Comparable[],
-  options: SimilarOptions = {},
-): Promise<SimilarDecision[][]> {
-  const documents: { decision: Decision; member?: number; vector: TermVector }[] = [];
-  let after: string | undefined;
-  do {
-    const page = await trailPage(store, [project], { limit: WHOLE_TRAIL_BATCH, ...(after ? { after } : {}) });
-    for (const decision of page.decisions) {
-      for (const document of decisionDocuments(decision)) documents.push({ decision, ...document });
-    }
-    after = page.next;
-  } while (after !== undefined);
-  const stats = corpusOf(documents.map((document) => document.vector));
-  return items.map((item) => {
-    const query = termVector(item);
-    return documents
-      .map(({ decision, member, vector }) => ({
-        decision,
-        ...(member === undefined ? {} : { member }),
-        score: similarity(query, vector, stats),
-      }))
-      .filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD))
-      .sort((a, b) => b.score - a.score || b.decision.id - a.decision.id)
-      .slice(0, options.max ?? DECIDED_MAX);
-  });
 }

@@ -292,3 +292,38 @@ describe('view indexes next to an older version still writing', () => {
     expect(await raw.exists(new ProjectKeys(prefix, project).meta)).toBe(0);
   });
 });
+
+describe('the index of decisions on a project answered before it', () => {
+  it('GIVEN decisions whose index is missing THEN the first check indexes them from the trail, once, and purging keeps it true', async () => {
+    const project = uniqueProject();
+    await store.park(project, spec({ question: 'Which database should billing use?' }));
+    await store.answer(project, 1, { choices: ['Postgres'], other: false }, person());
+    await store.park(project, setSpec());
+    await store.answer(
+      project,
+      2,
+      {
+        members: [
+          { choices: ['SQLite'], other: false },
+          { choices: ['None'], other: false },
+          { choices: ['ledger'], other: false },
+        ],
+      },
+      person(),
+    );
+    const key = new ProjectKeys(prefix, project).decisions;
+    // What a project answered before the index holds: the decisions, no index.
+    await raw.del(key);
+    const database = { question: 'What database does billing use?', options: [{ label: 'Postgres' }] };
+    const found = await store.similarDecisions(project, [database]);
+    expect(found[0]?.map((each) => [each.decision.id, each.member]).sort()).toEqual([
+      [1, undefined],
+      [2, 0],
+    ]);
+    expect(await raw.hGet(key, 'b')).toBe('1');
+    expect(await raw.hGet(key, 'n')).toBe('4');
+    // Indexed once: a second check adds nothing.
+    await store.similarDecisions(project, [database]);
+    expect(await raw.hGet(key, 'n')).toBe('4');
+  });
+});

@@ -89,6 +89,10 @@ export class ProjectKeys {
   get answeredIndex(): string {
     return `${this.base}ix:answered`;
   }
+  /** The index of decisions (`lua/includes/decided-index.lua`). */
+  get decisions(): string {
+    return `${this.base}ix:decided`;
+  }
 }
 
 /** Keys outside any project. */

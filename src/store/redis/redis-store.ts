@@ -37,17 +37,11 @@ import type {
 } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { TokenStore } from '../token-port.js';
-import {
-  type DecisionPage,
-  type SimilarDecision,
-  type SimilarOptions,
-  similarFromTrail,
-  type TrailQuery,
-  trailPage,
-} from '../trail.js';
+import { type DecisionPage, type SimilarDecision, type SimilarOptions, type TrailQuery, trailPage } from '../trail.js';
 import { connectRedis, type NodeConnector } from './cluster-connection.js';
 import type { RedisConnection } from './connection.js';
 import { RedisContext } from './context.js';
+import { RedisDecisions } from './decisions.js';
 import { RedisDelivery } from './delivery.js';
 import { RedisDrafts } from './drafts.js';
 import { RedisEvents } from './events.js';
@@ -119,6 +113,7 @@ export class RedisStore implements Store {
   readonly #events: RedisEvents;
   readonly #leases: RedisLeases;
   readonly #failures: RedisFailures;
+  readonly #decisions: RedisDecisions;
 
   constructor(client: RedisConnection, options: RedisStoreOptions) {
     const x = new RedisContext(client, options);
@@ -131,6 +126,7 @@ export class RedisStore implements Store {
     this.#events = new RedisEvents(x);
     this.#leases = new RedisLeases(x);
     this.#failures = new RedisFailures(x);
+    this.#decisions = new RedisDecisions(this.#x, (project, query) => trailPage(this, [project], query));
   }
 
   // Questions (questions.ts)
@@ -174,7 +170,7 @@ export class RedisStore implements Store {
     items: readonly Comparable[],
     options?: SimilarOptions,
   ): Promise<SimilarDecision[][]> {
-    return similarFromTrail(this, project, items, options);
+    return this.#decisions.similarDecisions(project, items, options);
   }
   countQuestions(project: string): Promise<QuestionCounts> {
     return this.#views.countQuestions(project);

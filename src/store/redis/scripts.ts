@@ -47,7 +47,7 @@ function load(file: string): Script {
 
 export const scripts = {
   park: load('park-5'),
-  answer: load('answer-10'),
+  answer: load('answer-11'),
   close: load('close-10'),
   expire: load('expire-9'),
   draft: load('draft-2'),
@@ -57,7 +57,8 @@ export const scripts = {
   confirm: load('confirm-5'),
   release: load('release-1'),
   deliver: load('deliver-6'),
-  purge: load('purge-7'),
+  purge: load('purge-8'),
+  indexDecisions: load('index-decisions-1'),
   views: load('views-10'),
   listPage: load('list-page-6'),
   lease: load('lease-1'),
@@ -73,7 +74,7 @@ export const scripts = {
 /** The version of the view indexes (ix:*) the scripts keep; views-10 builds them for projects that have an older one. */
 export const INDEX_VERSION = 1;
 
-/** Return codes shared by answer-10 and close-10 (see their headers). */
+/** Return codes shared by answer-11 and close-10 (see their headers). */
 export const TransitionCode = {
   unknown: 0,
   done: 1,
@@ -96,7 +97,7 @@ export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;
 
 /**
  * Return code of the scripts that read question records an index names (claim-1, waiting-1, confirm-5, release-1,
- * purge-7, views-10) when, in a Redis Cluster, such a record is not on the node running the script: the slot is
+ * purge-8, views-10) when, in a Redis Cluster, such a record is not on the node running the script: the slot is
  * migrating and the record already moved (or not yet). Nothing was written; the caller tries again after a back-off.
  */
 export const SLOT_MOVING = -1;

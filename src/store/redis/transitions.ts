@@ -1,19 +1,20 @@
 /**
  * A question's way out of `pending` on Redis (see `TransitionsSection` in the port): each move one script
- * (answer-10, close-10, expire-9, remind-2) whose status check and write are one step, following core's
- * `canTransition`; then retention (purge-7). A script that finds a pending question past its expiry writes nothing
+ * (answer-11, close-10, expire-9, remind-2) whose status check and write are one step, following core's
+ * `canTransition`; then retention (purge-8). A script that finds a pending question past its expiry writes nothing
  * and says so; the question is expired here first.
  */
 import { deliveryEntryLength } from '../../core/delivery-note.js';
 import type { Question, Reply, Responder } from '../../core/question.js';
 import { measuredAnswerOf } from '../../core/reply.js';
+import { documentsOf, encodeDocuments } from '../decided-index.js';
 import type { AnswerResult, CloseResult, RemindResult, TransitionsSection } from '../port.js';
 import { RETENTION_MS } from '../shared.js';
 import type { RedisContext } from './context.js';
 import { hashFromFlat, messagesFromHash } from './record.js';
 import { ExpireCode, RemindCode, scripts, TransitionCode } from './scripts.js';
 
-/** Questions purge-7 drops per run; it runs again while it drops this many. */
+/** Questions purge-8 drops per run; it runs again while it drops this many. */
 const PURGE_BATCH = 500;
 
 export class RedisTransitions implements TransitionsSection {
@@ -44,8 +45,9 @@ export class RedisTransitions implements TransitionsSection {
           keys.inboxIndex,
           keys.closedIndex,
           keys.answeredIndex,
+          keys.decisions,
         ],
-        [JSON.stringify(answer), now, size, x.maxLen],
+        [JSON.stringify(answer), now, size, x.maxLen, encodeDocuments(documentsOf(question))],
       )) as unknown[];
       if (Number(result[0]) === TransitionCode.done) {
         await x.hint(keys);
@@ -60,7 +62,7 @@ export class RedisTransitions implements TransitionsSection {
     });
   }
 
-  /** What answer-10 or close-10 answered, as the port's result (a question past its expiry is expired first). */
+  /** What answer-11 or close-10 answered, as the port's result (a question past its expiry is expired first). */
   async #refused<R extends AnswerResult | CloseResult>(
     project: string,
     id: number,
@@ -209,6 +211,7 @@ export class RedisTransitions implements TransitionsSection {
                 keys.status('cancelled'),
                 keys.status('dismissed'),
                 keys.status('expired'),
+                keys.decisions,
               ],
               [keys.base, cutoff, PURGE_BATCH, x.missing],
             ),

@@ -9,6 +9,7 @@
   KEYS[5] cancelled  zset
   KEYS[6] dismissed  zset
   KEYS[7] expired    zset
+  KEYS[8] index      hash   the index of decisions (includes/decided-index.lua): a purged question's documents leave it
   ARGV[1] base       the project's key prefix; question and drafts keys are derived from it
   ARGV[2] cutoff     ms
   ARGV[3] limit      most ids to drop in one call
@@ -19,6 +20,7 @@
   Returns: how many questions were dropped; -1 a record is missing and ARGV[4] is 'wait' (nothing written).
   Events: none (nothing is left to show)
 ]]
+--- @include "includes/decided-index"
 --- @include "includes/view-members"
 
 local index = {delivered = KEYS[4], cancelled = KEYS[5], dismissed = KEYS[6], expired = KEYS[7]}
@@ -39,6 +41,7 @@ for i, id in ipairs(ids) do
       redis.call('ZREM', KEYS[2], member)
       redis.call('ZREM', KEYS[3], member)
     end
+    unindexQuestion(KEYS[8], id)
     redis.call('DEL', ARGV[1] .. 'q:' .. id, ARGV[1] .. 'd:' .. id)
     dropped = dropped + 1
   end

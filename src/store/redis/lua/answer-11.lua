@@ -11,10 +11,12 @@
   KEYS[8] inbox     zset   the pending view's index (store/paging.ts): the question leaves it
   KEYS[9] closed    zset   the closed view's index: members <closedAt:15><id:12>, score 0
   KEYS[10] decided  zset   the answered view's index (same members): the decision trail
+  KEYS[11] index    hash   the index of decisions (includes/decided-index.lua): the question's documents join it
   ARGV[1] answer    JSON
   ARGV[2] now       ms
   ARGV[3] size      characters its delivery entry takes
   ARGV[4] maxlen    approximate cap of the event stream
+  ARGV[5] documents the question's documents for the index, as lines "<ref>\t<length>\t<terms>"
 
   Returns {code, record...}: 1 won; 2 already answered (answered or delivered); 3 no longer pending (cancelled,
   dismissed, expired); 4 pending but past its expiry (nothing written: the caller expires it); 0 unknown.
@@ -24,6 +26,7 @@
 ]]
 --- @include "includes/view-members"
 --- @include "includes/blocking-flag"
+--- @include "includes/decided-index"
 
 -- The state rule (core/question.ts's canTransition): only a pending question moves; the contract suite checks it.
 local f = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'id', 'project', 'createdAt', 'blocking')
@@ -49,6 +52,7 @@ redis.call('ZREM', KEYS[3], id)
 redis.call('ZADD', KEYS[4], id, id)
 redis.call('ZADD', KEYS[5], ARGV[2], id)
 if f[2] then redis.call('ZREM', KEYS[6], id) end
+indexDocuments(KEYS[11], id, ARGV[5])
 redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'type', 'answered', 'project', project, 'id', id, 'at', ARGV[2])
 local reply = {1}
 local fields = redis.call('HGETALL', KEYS[1])
