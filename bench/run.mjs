@@ -11,6 +11,7 @@
  *                       the status line's cost on it)
  *   BENCH_ONLY=claude   only the part inside the real Claude Code (prompt cost with and without the plugin, wake)
  *   BENCH_ONLY=store    only the store's throughput on one server (the three ratios)
+ *   BENCH_ONLY=decided  only the "already decided" check at park time in a project of 10,000 decisions
  *
  * Each phase keeps a fixed number of operations in flight on one store connection, like redis-benchmark's 50
  * clients. Exit code 0 when the run completed, whether or not an aim was met; non-zero on errors.
@@ -25,6 +26,7 @@ import { openRedisStore } from '../dist/store/redis/redis-store.js';
 import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
 import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
 import { startBenchCluster } from './cluster.mjs';
+import { measureDecided } from './decided.mjs';
 import { measureHook } from './hook.mjs';
 import { measurePromptHook } from './prompt-hook.mjs';
 import { startBenchRedis } from './redis.mjs';
@@ -416,12 +418,37 @@ async function benchClaude(url, prefix) {
   }
 }
 
+/** The "already decided" check at park time (bench/decided.mjs): p50 and p99, aim p99 ≤ 5 ms on both stores. */
+async function benchDecided(url) {
+  const decisions = QUICK ? 2_000 : 10_000;
+  const result = await measureDecided({
+    openRedis: () => openRedisStore({ url, prefix: `al-bench-${randomUUID().slice(0, 8)}` }),
+    openSqlite: (path) => openSqliteStore({ path }),
+    decisions,
+    runs: QUICK ? 200 : 1000,
+  });
+  console.log(`"already decided" check at park time, ${decisions} decisions in the project:`);
+  for (const [name, figures] of Object.entries(result)) {
+    console.log(
+      `  ${name}: p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}; aim p99 ≤ 5 ms: ${figures.p99 <= 5 ? 'met' : 'NOT met'}`,
+    );
+  }
+}
+
 async function main() {
   if (process.env.BENCH_ONLY === 'cluster') {
     await benchCluster();
     return;
   }
   const target = await server();
+  if (process.env.BENCH_ONLY === 'decided') {
+    try {
+      await benchDecided(target.url);
+    } finally {
+      await target.stop?.();
+    }
+    return;
+  }
   if (process.env.BENCH_ONLY === 'claude') {
     try {
       await benchClaude(target.url, `al-bench-${randomUUID().slice(0, 8)}`);

@@ -2390,10 +2390,19 @@ function decodeTerms(text) {
   }
   return { counts, length, core: /* @__PURE__ */ new Set() };
 }
-function candidateTerms(queries, stats) {
-  const all = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-  if (stats.documents < 30) return all;
-  return all.filter((term) => stats.documentFrequency(term) <= stats.documents / 3);
+function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
+  const chosen = /* @__PURE__ */ new Set();
+  for (const query of queries) {
+    const weighed = [...query.core].map((term) => ({ term, weight: idf(term, stats), held: stats.documentFrequency(term) > 0 })).sort((a, b) => b.weight - a.weight);
+    const total = weighed.reduce((sum, each) => sum + each.weight, 0);
+    let left = total;
+    for (const { term, weight, held } of weighed) {
+      if (left < threshold * total * 0.6) break;
+      if (held) chosen.add(term);
+      left -= weight;
+    }
+  }
+  return [...chosen];
 }
 function rank(items, candidates, stats, options = {}) {
   return items.map((item) => {
@@ -2467,7 +2476,7 @@ var init_decisions = __esm({
             averageLength: Number(totals[1] ?? 0) / documents,
             documentFrequency: (term) => frequency.get(term) ?? 0
           };
-          const wanted = candidateTerms(queries, stats).filter((term) => (frequency.get(term) ?? 0) > 0);
+          const wanted = candidateTerms(queries, stats, options.threshold).filter((term) => (frequency.get(term) ?? 0) > 0);
           if (wanted.length === 0) return items.map(() => []);
           const postings = await x.client.sendCommand(["HMGET", key, ...wanted.map((term) => `t:${term}`)]);
           const refs = [...new Set(postings.flatMap((text) => (text ?? "").split(" ").filter((ref) => ref !== "")))].sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
@@ -5196,16 +5205,14 @@ var init_decisions2 = __esm({
             averageLength: totals.length / totals.documents,
             documentFrequency: (term) => frequency.get(term) ?? 0
           };
-          const wanted = candidateTerms(queries, stats);
+          const wanted = candidateTerms(queries, stats, options.threshold);
           if (wanted.length === 0) return items.map(() => []);
+          const seen = /* @__PURE__ */ new Set();
           const rows = c.statement(
-            `SELECT d.id, d.member, d.terms FROM decided_docs d
-           WHERE d.project = ? AND EXISTS (
-             SELECT 1 FROM decided_terms t
-             WHERE t.project = d.project AND t.id = d.id AND t.member = d.member
-               AND t.term IN (${wanted.map(() => "?").join(", ")}))
-           ORDER BY d.id DESC LIMIT ${CANDIDATES_MAX2}`
-          ).all(project, ...wanted);
+            `SELECT d.id, d.member, d.terms FROM decided_terms t
+             JOIN decided_docs d ON d.project = t.project AND d.id = t.id AND d.member = t.member
+             WHERE t.project = ? AND t.term IN (${wanted.map(() => "?").join(", ")})`
+          ).all(project, ...wanted).filter((row) => !seen.has(`${row.id}.${row.member}`) && seen.add(`${row.id}.${row.member}`)).sort((a, b) => b.id - a.id).slice(0, CANDIDATES_MAX2);
           const candidates = rows.map((row) => ({
             id: row.id,
             ...row.member < 0 ? {} : { member: row.member },

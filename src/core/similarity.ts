@@ -105,7 +105,8 @@ export interface CorpusStats {
   documentFrequency(term: string): number;
 }
 
-function idf(term: string, stats: CorpusStats): number {
+/** How rare `term` is among the project's decisions: BM25's inverse document frequency. */
+export function idf(term: string, stats: CorpusStats): number {
   const df = Math.min(stats.documentFrequency(term), stats.documents);
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }

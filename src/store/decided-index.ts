@@ -12,6 +12,7 @@ import {
   type CorpusStats,
   DECIDED_MAX,
   DECIDED_THRESHOLD,
+  idf,
   similarity,
   type TermVector,
   termVector,
@@ -63,13 +64,31 @@ export function decodeTerms(text: string): TermVector {
 }
 
 /**
- * The query terms worth reading candidates for: every one when the project has few decisions, else those held by
- * at most a third of them (a term in most decisions says little and would make every decision a candidate).
+ * The query terms whose decisions are worth reading as candidates. A decision reaches the threshold only by sharing
+ * most of the weight of the new question's own words, so it must hold at least one of its rarest ones: the question's
+ * words are taken rarest first until those left weigh less than the threshold's share (with a margin for BM25's
+ * repeats and lengths). Common words and words no decision holds bring no candidate; a new question sharing nothing
+ * rare reads no decision at all. (A decision alike only in its options is not looked for.)
  */
-export function candidateTerms(queries: readonly TermVector[], stats: CorpusStats): string[] {
-  const all = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-  if (stats.documents < 30) return all;
-  return all.filter((term) => stats.documentFrequency(term) <= stats.documents / 3);
+export function candidateTerms(
+  queries: readonly TermVector[],
+  stats: CorpusStats,
+  threshold: number = DECIDED_THRESHOLD,
+): string[] {
+  const chosen = new Set<string>();
+  for (const query of queries) {
+    const weighed = [...query.core]
+      .map((term) => ({ term, weight: idf(term, stats), held: stats.documentFrequency(term) > 0 }))
+      .sort((a, b) => b.weight - a.weight);
+    const total = weighed.reduce((sum, each) => sum + each.weight, 0);
+    let left = total;
+    for (const { term, weight, held } of weighed) {
+      if (left < threshold * total * 0.6) break;
+      if (held) chosen.add(term);
+      left -= weight;
+    }
+  }
+  return [...chosen];
 }
 
 /** Each item's candidates ranked: at least the threshold, best first, at most `max`, one document per decision. */

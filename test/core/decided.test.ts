@@ -13,17 +13,24 @@ import {
   terms,
   termVector,
 } from '../../src/core/similarity.js';
+import { candidateTerms } from '../../src/store/decided-index.js';
 import { type Asked, DECISIONS, NEAR_MISSES, PARAPHRASES, UNRELATED } from './decided-pairs.js';
 
 const vectorOf = ([question, options]: Asked) => termVector({ question, options: options.map((label) => ({ label })) });
 const decisions = DECISIONS.map(vectorOf);
 const stats = corpusOf(decisions);
 
-/** The earlier decisions shown for a new question: at or above `threshold`, best first, at most three. */
+/**
+ * The earlier decisions shown for a new question: at or above `threshold`, best first, at most three; among the
+ * candidates an index reads (those holding a term `candidateTerms` picks), as the stores do.
+ */
 function shown(asked: Asked, threshold: number): number[] {
   const query = vectorOf(asked);
+  const wanted = candidateTerms([query], stats, threshold);
   return decisions
-    .map((decision, index) => ({ index, score: similarity(query, decision, stats) }))
+    .map((decision, index) => ({ index, decision }))
+    .filter(({ decision }) => wanted.some((term) => decision.counts.has(term)))
+    .map(({ decision, index }) => ({ index, score: similarity(query, decision, stats) }))
     .filter((scored) => scored.score >= threshold)
     .sort((a, b) => b.score - a.score)
     .slice(0, DECIDED_MAX)

@@ -69,7 +69,7 @@ export class RedisDecisions {
         averageLength: Number(totals[1] ?? 0) / documents,
         documentFrequency: (term) => frequency.get(term) ?? 0,
       };
-      const wanted = candidateTerms(queries, stats).filter((term) => (frequency.get(term) ?? 0) > 0);
+      const wanted = candidateTerms(queries, stats, options.threshold).filter((term) => (frequency.get(term) ?? 0) > 0);
       if (wanted.length === 0) return items.map(() => []);
       const postings = (await x.client.sendCommand(['HMGET', key, ...wanted.map((term) => `t:${term}`)])) as (
         | string

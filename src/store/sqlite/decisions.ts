@@ -94,18 +94,22 @@ export class SqliteDecisions {
         averageLength: totals.length / totals.documents,
         documentFrequency: (term) => frequency.get(term) ?? 0,
       };
-      const wanted = candidateTerms(queries, stats);
+      const wanted = candidateTerms(queries, stats, options.threshold);
       if (wanted.length === 0) return items.map(() => []);
-      const rows = c
-        .statement(
-          `SELECT d.id, d.member, d.terms FROM decided_docs d
-           WHERE d.project = ? AND EXISTS (
-             SELECT 1 FROM decided_terms t
-             WHERE t.project = d.project AND t.id = d.id AND t.member = d.member
-               AND t.term IN (${wanted.map(() => '?').join(', ')}))
-           ORDER BY d.id DESC LIMIT ${CANDIDATES_MAX}`,
-        )
-        .all(project, ...wanted) as { id: number; member: number; terms: string }[];
+      // Each document once, however many of the wanted terms it holds; the newest first when there are too many.
+      const seen = new Set<string>();
+      const rows = (
+        c
+          .statement(
+            `SELECT d.id, d.member, d.terms FROM decided_terms t
+             JOIN decided_docs d ON d.project = t.project AND d.id = t.id AND d.member = t.member
+             WHERE t.project = ? AND t.term IN (${wanted.map(() => '?').join(', ')})`,
+          )
+          .all(project, ...wanted) as { id: number; member: number; terms: string }[]
+      )
+        .filter((row) => !seen.has(`${row.id}.${row.member}`) && seen.add(`${row.id}.${row.member}`))
+        .sort((a, b) => b.id - a.id)
+        .slice(0, CANDIDATES_MAX);
       const candidates: IndexDocument[] = rows.map((row) => ({
         id: row.id,
         ...(row.member < 0 ? {} : { member: row.member }),
