@@ -21,3 +21,8 @@ export function classifyStoreFailure(error: unknown): 'away' | SurfaceFailure | 
   }
   return undefined;
 }
+
+/** Whether a failure means the store cannot be reached right now (a surface answers "try again in a moment"). */
+export function isStoreUnavailable(error: unknown): boolean {
+  return error instanceof StoreUnavailableError;
+}

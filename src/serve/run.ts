@@ -48,9 +48,9 @@ import { SlackMembership } from '../bot/slack/membership.js';
 import { SlackSurface } from '../bot/slack/surface.js';
 import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
 import type { Surface } from '../bot/surface.js';
-import { followStoreChanges } from '../bot/web/changes.js';
 import { createWebInbox, type WebInbox } from '../bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
+import { followStoreChanges } from '../bot/web-changes.js';
 import { loadServeConfig, type ServeConfig } from '../config.js';
 import { ConfigError } from '../config-error.js';
 import { originRule } from '../http/origin-rule.js';
@@ -186,7 +186,6 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   const origins = originRule(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {});
   const web: WebInbox = createWebInbox({
     interactions,
-    store,
     surface: webSurface,
     origins,
     logger: log,
@@ -210,7 +209,6 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     app = createSlackApp({
       config: slack,
       interactions,
-      store,
       logger: log,
       ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
       ...(deps.botId !== undefined ? { botId: deps.botId } : {}),
@@ -234,7 +232,6 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     gateway = createDiscordApp({
       config: discord,
       interactions,
-      store,
       logger: log,
       ...(deps.discord?.deferAfterMs !== undefined ? { deferAfterMs: deps.discord.deferAfterMs } : {}),
       ...(deps.discord?.startTimeoutMs !== undefined ? { startTimeoutMs: deps.discord.startTimeoutMs } : {}),

@@ -8,8 +8,8 @@
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Bridge } from '../../src/bot/bridge.js';
-import { followStoreChanges } from '../../src/bot/web/changes.js';
 import { WebSurface } from '../../src/bot/web/surface.js';
+import { followStoreChanges } from '../../src/bot/web-changes.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
 import { createServeMetrics } from '../../src/serve/metrics.js';
 import { startSweep } from '../../src/serve/sweep.js';

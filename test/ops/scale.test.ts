@@ -67,7 +67,7 @@ describe.each([
       access: allowListPolicy({}),
       routing: (platform) => (platform === 'web' ? [WEB_CHANNEL] : [CHANNEL]),
     });
-    web = await startWebInbox({ interactions: service, store, surface: new WebSurface(), timeZone: 'UTC' });
+    web = await startWebInbox({ interactions: service, surface: new WebSurface(), timeZone: 'UTC' });
   }, 300_000);
 
   afterAll(async () => {

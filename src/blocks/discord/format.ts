@@ -6,8 +6,8 @@
  * write, so agent and person text is shown as written: nothing valid is escaped. The one change is to mass mentions
  * (see {@link neutraliseMentions}); pings are prevented by `allowed_mentions: { parse: [] }` on every message.
  */
-import type { Readiness } from '../../core/answer.js';
 import type { Question, QuestionStatus } from '../../core/question.js';
+import { projectName, readyMark, setReadyMark } from '../vocabulary.js';
 
 /** Fullwidth commercial at (U+FF20): looks like `@`, is one UTF-16 unit like it, and Discord never reads a mention in it. */
 const SAFE_AT = '\uFF20';
@@ -38,11 +38,7 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
-export function projectName(project: string): string {
-  const segments = project.split(/[\\/]/).filter((segment) => segment !== '');
-  return segments.at(-1) ?? project;
-}
+export { projectName, readyMark } from '../vocabulary.js';
 
 /** How much of a project's last segment the header shows. */
 export const PROJECT_NAME_SHOWN_MAX = 60;
@@ -101,17 +97,6 @@ export function headerLine(question: Pick<Question, 'status' | 'isBlocking' | 'i
   return `${mark} · #${question.id} · ${project}${ticket}`;
 }
 
-const READY_MARKS: Readonly<Record<Readiness, string>> = {
-  ready: '✅ ready — press Send',
-  'pick-one': '👉 pick one',
-  'needs-note': '✍️ needs a note (Other)',
-};
-
-/** The ready mark: `✅ ready — press Send` / `👉 pick one` / `✍️ needs a note (Other)`. */
-export function readyMark(readiness: Readiness): string {
-  return READY_MARKS[readiness];
-}
-
 /** A display name for Markdown: one line, neutralised, within {@link DISPLAY_NAME_SHOWN_MAX}. */
 export function displayName(name: string): string {
   return neutraliseMentions(truncate(oneLine(name), DISPLAY_NAME_SHOWN_MAX));
@@ -122,16 +107,11 @@ export function notesPreview(notes: string, max = NOTES_PREVIEW_MAX): string {
   return neutraliseMentions(truncate(oneLine(notes), max));
 }
 
-/** The ready mark of one member of a set: `✅ ready` / `👉 pick one` / `✍️ needs a note (Other)`. */
-export function itemMark(readiness: Readiness): string {
-  return readiness === 'ready' ? '✅ ready' : READY_MARKS[readiness];
-}
+/** The ready mark of one member of a set (the vocabulary's). */
+export const itemMark = readyMark;
 
 /** How many members of a set are ready: `✅ 3 of 3 ready` when all are, else `👉 2 of 3 ready`. */
-export function setReadyLine(marks: readonly Readiness[]): string {
-  const ready = marks.filter((mark) => mark === 'ready').length;
-  return `${ready === marks.length ? '✅' : '👉'} ${ready} of ${marks.length} ready`;
-}
+export const setReadyLine = setReadyMark;
 
 /** 🔴 / 🟢: a member's (or an inbox entry's) blocking mark in one character. */
 export function blockingDot(isBlocking: boolean): string {

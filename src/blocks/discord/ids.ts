@@ -55,6 +55,7 @@
 import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
 import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
+import { REVIEW_CHECK_LENGTH } from '../../core/review-check.js';
 
 /** Discord's limit on a `custom_id`. */
 export const CUSTOM_ID_MAX = 100;
@@ -117,9 +118,6 @@ export type DiscordCustomId =
   | { readonly kind: 'inbox-page'; readonly inbox: InboxState };
 
 export type DiscordCustomIdKind = DiscordCustomId['kind'];
-
-/** Characters of a review's check in `al:send-yes:<ref>:<check>`. */
-export const REVIEW_CHECK_LENGTH = 8;
 
 /** The argument that marks a notes modal opened from the notes menu. */
 const MENU_ARG = 'menu';

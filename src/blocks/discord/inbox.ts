@@ -40,6 +40,7 @@ import { type InboxItem, type InboxPage, readyItems, shownMarks, shownSelections
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { memberRef, type Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
+import { FILTER_LABELS } from '../vocabulary.js';
 import {
   blockingDot,
   blockingMark,
@@ -79,12 +80,6 @@ export const INBOX_PAGE_SIZE = 10;
 
 /** How much of each question the list shows. */
 export const LIST_QUESTION_MAX = 150;
-
-const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
-  all: 'All',
-  blocking: 'Blocking',
-  'non-blocking': 'Non-blocking',
-};
 
 export { inboxQuestions, readyCount } from '../../core/inbox.js';
 

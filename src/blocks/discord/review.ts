@@ -7,14 +7,14 @@
  * ({@link reviewCheck}): the click sends only when the person's answers are still those (a pick made in another
  * tab meanwhile asks for a new review instead of sending something not reviewed).
  */
-import { createHash } from 'node:crypto';
 import { type APIEmbed, ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { answerReadiness, describeSelection, type Readiness } from '../../core/answer.js';
 import { shownSelection } from '../../core/inbox.js';
 import type { Draft, Question, Selection } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
+import { reviewCheck } from '../../core/review-check.js';
 import { itemMark, neutraliseMentions, setReadyLine } from './format.js';
-import { formatCustomId, REVIEW_CHECK_LENGTH } from './ids.js';
+import { formatCustomId } from './ids.js';
 import { assertDiscordMessage, DISCORD_LIMITS, embedTextLength } from './limits.js';
 import { button, notesLines } from './parts.js';
 import { memberTitle } from './set-message.js';
@@ -26,21 +26,7 @@ export interface ReviewEntry {
   readonly readiness: Readiness;
 }
 
-/**
- * A short check of a set's answers (picks, notes and notes per option, member by member): {@link REVIEW_CHECK_LENGTH}
- * url-safe characters of their SHA-256. Equal answers give equal checks.
- */
-export function reviewCheck(selections: readonly Selection[]): string {
-  const canonical = selections.map((selection) => [
-    [...selection.choices],
-    selection.other,
-    selection.notes?.trim() ?? '',
-    (selection.choiceNotes ?? [])
-      .filter((entry) => entry.notes.trim() !== '' && selection.choices.includes(entry.choice))
-      .map((entry) => [entry.choice, entry.notes.trim()]),
-  ]);
-  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, REVIEW_CHECK_LENGTH);
-}
+export { reviewCheck } from '../../core/review-check.js';
 
 /** Longest and shortest note previews a review tries: it shortens them until the whole fits one message. */
 const PREVIEW_MAX = 300;

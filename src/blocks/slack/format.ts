@@ -2,8 +2,8 @@
  * Text shared by the Slack renderers: mrkdwn escaping, the header line, dates, the ready mark and the notes
  * preview. Pure.
  */
-import type { Readiness } from '../../core/answer.js';
 import { memberRef, type Question, type QuestionItem, type SetMember } from '../../core/question.js';
+import { projectName } from '../vocabulary.js';
 import { SLACK_LIMITS } from './limits.js';
 
 /**
@@ -49,11 +49,7 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
-export function projectName(project: string): string {
-  const segments = project.split(/[\\/]/).filter((segment) => segment !== '');
-  return segments.at(-1) ?? project;
-}
+export { projectName, readyMark, setReadyMark } from '../vocabulary.js';
 
 /** A Slack date token: the viewer's own time zone, with the ISO time as the fallback text. */
 export function slackDate(ms: number): string {
@@ -109,25 +105,9 @@ export function memberHeadingMrkdwn(
   return `${memberRef(id, index)} · *${escapeMrkdwn(member.topic)}*${mark}`;
 }
 
-/** How many of a set's members are ready: `✅ 3 of 3 ready`, `👉 2 of 3 ready`. */
-export function setReadyMark(ready: number, total: number): string {
-  return `${ready === total ? '✅' : '👉'} ${ready} of ${total} ready`;
-}
-
 /** `notes on 1 option` / `notes on 3 options`: the draft's notes per option, counted (a multi-select). */
 export function choiceNotesCount(count: number): string {
   return `notes on ${count} ${count === 1 ? 'option' : 'options'}`;
-}
-
-const READY_MARKS: Readonly<Record<Readiness, string>> = {
-  ready: '✅ ready',
-  'pick-one': '👉 pick one',
-  'needs-note': '✍️ needs a note',
-};
-
-/** The ready mark: ✅ ready / 👉 pick one / ✍️ needs a note. */
-export function readyMark(readiness: Readiness): string {
-  return READY_MARKS[readiness];
 }
 
 /** How many characters (escaped) of the notes a preview shows, on one line; the stored notes are never cut. */

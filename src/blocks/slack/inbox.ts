@@ -25,6 +25,7 @@ import type { Readiness } from '../../core/answer.js';
 import { draftsOf, type InboxItem, type InboxPage, readyItems, shownMarks } from '../../core/inbox.js';
 import type { Draft } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
+import { FILTER_LABELS, nothingInFilter } from '../vocabulary.js';
 import {
   choiceNotesCount,
   headerMrkdwn,
@@ -65,12 +66,6 @@ const ENTRY_BLOCKS_MAX = SLACK_LIMITS.viewBlocks - FIXED_BLOCKS;
  * (see the module comment).
  */
 export const INBOX_PAGE_SIZE = Math.floor(ENTRY_BLOCKS_MAX / BLOCKS_PER_QUESTION);
-
-const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
-  all: 'All',
-  blocking: 'Blocking',
-  'non-blocking': 'Non-blocking',
-};
 
 export { inboxQuestions, readyCount } from '../../core/inbox.js';
 
@@ -135,7 +130,7 @@ function inboxBlocks(page: InboxPage, state: InboxState): ViewBlock[] {
         text:
           page.offset > 0
             ? 'Nothing more on this page: the questions here were answered meanwhile.'
-            : `Nothing ${FILTER_LABELS[page.filter].toLowerCase()} waiting.`,
+            : nothingInFilter(page.filter),
       },
     });
   }
@@ -217,13 +212,12 @@ function entryBlocks(entry: InboxItem): ViewBlock[] {
       { type: 'divider' },
     ];
   }
-  const ready = marks.filter((mark) => mark === 'ready').length;
   const blocks: ViewBlock[] = [
     {
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `${headerMrkdwn(question)}\n*${question.members.length} questions* · ${setReadyMark(ready, question.members.length)}`,
+        text: `${headerMrkdwn(question)}\n*${question.members.length} questions* · ${setReadyMark(marks)}`,
       },
     },
   ];

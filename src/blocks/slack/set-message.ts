@@ -24,7 +24,7 @@
  * line says so); the last one is the answer's delivery entry drawn plain, ~8,500 characters, plus the headings.
  */
 import type { ContextBlock } from '@slack/types';
-import { answerReadiness } from '../../core/answer.js';
+import { answerReadiness, type Readiness } from '../../core/answer.js';
 import type { Draft, Question, Selection, SetMember, SetSpec } from '../../core/question.js';
 import { selectionsOf } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
@@ -142,12 +142,12 @@ function pendingBlocks(
   style: MessageStyle,
 ): MessageBlock[] {
   const blocks: MessageBlock[] = [];
-  let ready = 0;
+  const marks: Readiness[] = [];
   question.members.forEach((member, index) => {
     const draft = view.drafts?.[index];
     const selection = shownSelection(member, draft);
     const readiness = answerReadiness(member, selection);
-    if (readiness === 'ready') ready += 1;
+    marks.push(readiness);
     blocks.push(
       { type: 'divider' },
       ...memberQuestionBlocks(question, index, member, style),
@@ -165,9 +165,7 @@ function pendingBlocks(
   });
   blocks.push(
     { type: 'divider' },
-    contextLine(
-      `*${setReadyMark(ready, question.members.length)}* · Send shows every answer for review before the set goes.`,
-    ),
+    contextLine(`*${setReadyMark(marks)}* · Send shows every answer for review before the set goes.`),
     { type: 'actions', elements: [sendButton(ref), removeButton(question, ref)] },
   );
   return blocks;

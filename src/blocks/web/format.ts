@@ -1,14 +1,9 @@
 /**
  * Words and small pieces the web inbox renders: project names, times, ready marks, state names. Pure.
  */
-import type { Readiness } from '../../core/answer.js';
 import type { DeliveryPath, Platform, QuestionStatus } from '../../core/question.js';
 
-/** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
-export function projectName(project: string): string {
-  const segments = project.split(/[\\/]/).filter((segment) => segment !== '');
-  return segments.at(-1) ?? project;
-}
+export { answersCount, projectName, readyWords as readyMark } from '../vocabulary.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -31,20 +26,6 @@ export function formatTime(ms: number, timeZone?: string): string {
     formatters.set(key, formatter);
   }
   return formatter.format(new Date(ms));
-}
-
-const READY_MARKS: Readonly<Record<Readiness, string>> = {
-  ready: 'ready',
-  'pick-one': 'pick one',
-  'needs-note': 'needs a note',
-};
-
-/**
- * The ready mark: ready / pick one / needs a note (the page colours it; no emoji, which not every machine's fonts
- * draw).
- */
-export function readyMark(readiness: Readiness): string {
-  return READY_MARKS[readiness];
 }
 
 const STATE_NAMES: Readonly<Record<QuestionStatus, string>> = {
@@ -70,11 +51,6 @@ const PLACES: Readonly<Record<Platform, string>> = {
 /** Where an answer came from, as it reads after a name: `on Slack`, `in the web inbox`. */
 export function placeName(platform: Platform): string {
   return PLACES[platform];
-}
-
-/** `1 answer`, `3 answers`. */
-export function answersCount(count: number): string {
-  return count === 1 ? '1 answer' : `${count} answers`;
 }
 
 const DELIVERY_PATHS: Readonly<Record<DeliveryPath, string>> = {

@@ -6,11 +6,12 @@
  */
 
 import { entryReadiness, type InboxPage } from '../../core/inbox.js';
+import { FILTER_LABELS, nothingInFilter } from '../vocabulary.js';
 import { renderCard, type WebInboxItem } from './card.js';
 import { KEY_HELP } from './client/keys.js';
 import { answersCount, projectName } from './format.js';
 import { html, SafeHtml } from './html.js';
-import { INBOX_FILTERS, type InboxFilter, type InboxState, inboxQuery, WEB_ROUTES } from './routes.js';
+import { INBOX_FILTERS, type InboxState, inboxQuery, WEB_ROUTES } from './routes.js';
 
 /** A project the project filter offers, with how many of its questions wait. */
 export interface WebProjectEntry {
@@ -37,12 +38,6 @@ export interface WebInboxView {
  * plus the notes the viewer typed (shown in their fields and in a set's review).
  */
 export const WEB_PAGE_SIZE = 50;
-
-const FILTER_LABELS: Readonly<Record<InboxFilter, string>> = {
-  all: 'All',
-  blocking: 'Blocking',
-  'non-blocking': 'Non-blocking',
-};
 
 /**
  * How many answers "Send N answers" sends: the waiting questions shown whose shown selection (the draft, else the
@@ -116,7 +111,7 @@ function pager(view: WebInboxView): SafeHtml | string {
 function emptyText(view: WebInboxView): string {
   const { page, state } = view;
   if (page.offset > 0) return 'Nothing more here: the questions of this page were answered meanwhile.';
-  if (page.counts.all > 0) return `Nothing ${FILTER_LABELS[state.filter].toLowerCase()} waiting.`;
+  if (page.counts.all > 0) return nothingInFilter(state.filter);
   return 'Nothing waiting. When an agent parks a question, it shows up here.';
 }
 

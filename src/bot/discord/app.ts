@@ -2,7 +2,7 @@
  * The Discord transport: a discord.js gateway client with the `Guilds` intent only (no privileged intents: it needs
  * interactions, which every bot gets, and the guild's roles for role allow-lists). At start it logs in, waits for
  * the guild, and registers `/questions` (in `DISCORD_GUILD_ID` when set, where it appears at once; else globally).
- * Interactions go to `DiscordHandlers`; nothing is thrown out of a listener. Gateway drops are discord.js's
+ * Interactions go through the pipeline (`respond.ts`); nothing is thrown out of a listener. Gateway drops are discord.js's
  * business (it resumes the session, or identifies again); they are logged here with codes only.
  */
 import {
@@ -20,17 +20,16 @@ import {
   Status,
 } from 'discord.js';
 import type { DiscordConfig } from '../../config.js';
-import type { Store } from '../../store/port.js';
 import type { InteractionService } from '../interactions.js';
 import { errorFields, type Logger } from '../logger.js';
-import { DiscordHandlers, QUESTIONS_COMMAND } from './handlers.js';
+import { QUESTIONS_COMMAND } from './parse.js';
 import { interactionIds } from './payload.js';
+import { DiscordResponder } from './respond.js';
 import { discordErrorFields } from './rest.js';
 
 export interface DiscordAppOptions {
   readonly config: DiscordConfig;
   readonly interactions: InteractionService;
-  readonly store: Store;
   readonly logger: Logger;
   /** Handlers' deferral threshold (default 1500 ms); tests use 0 to take the deferred path. */
   readonly deferAfterMs?: number;
@@ -74,9 +73,8 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
     allowedMentions: { parse: [] },
   };
   const client = new Client(clientOptions);
-  const handlers = new DiscordHandlers({
+  const responder = new DiscordResponder({
     interactions: options.interactions,
-    store: options.store,
     logger: log,
     ...(options.deferAfterMs !== undefined ? { deferAfterMs: options.deferAfterMs } : {}),
   });
@@ -84,7 +82,7 @@ export function createDiscordApp(options: DiscordAppOptions): DiscordApp {
   /** Interactions being answered: `stop` waits for them. */
   const inFlight = new Set<Promise<void>>();
   client.on(Events.InteractionCreate, (interaction) => {
-    const running: Promise<void> = handlers
+    const running: Promise<void> = responder
       .handle(interaction)
       .catch((error: unknown) => {
         log.error({ ...interactionIds(interaction), ...discordErrorFields(error) }, 'discord: interaction failed');

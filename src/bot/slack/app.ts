@@ -3,26 +3,51 @@
  * `POST /slack/events` (events, interactivity and slash commands, signature-checked by Bolt) on the server `serve`
  * runs for every route (the web inbox, `/healthz`).
  *
- * Every listener acks first (Slack wants it within 3 s; a modal must open on a trigger that lives 3 s), then hands
- * the raw payload to `SlackHandlers`. Nothing is thrown out of a listener: failures go to one sink that logs the
- * error's name and codes and the payload's ids, never text; Bolt's own `app.error` ends in the same sink.
+ * One listener per action id (and per view callback, `/questions`, the Home tab): each acks first (Slack wants it
+ * within 3 s; a modal must open on a trigger that lives 3 s; a view submission is acked with its answer), then runs
+ * the pipeline: `parse.ts` reads the payload as an action, `actions/perform.ts` performs it, `reply.ts` renders the
+ * result. Nothing is thrown out of a listener: failures go to one sink that logs the error's name and codes and the
+ * payload's ids, never text; Bolt's own `app.error` ends in the same sink.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
-import { CALLBACK_IDS, NOTES_BLOCK_IDS } from '../../blocks/slack/ids.js';
+import { ACTION_IDS, CALLBACK_IDS, NOTES_BLOCK_IDS } from '../../blocks/slack/ids.js';
 import type { SlackConfig } from '../../config.js';
-import type { Store } from '../../store/port.js';
+import { perform } from '../actions/perform.js';
 import type { InteractionService } from '../interactions.js';
 import type { Logger } from '../logger.js';
 import { slackLogger } from './bolt-logger.js';
-import { payloadIds, SlackHandlers, type ViewAck } from './handlers.js';
 import { noticeModal } from './notice.js';
+import {
+  parseHomeOpened,
+  parseInboxAction,
+  parseMessageAction,
+  parseNotesPick,
+  parseQuestionsCommand,
+  type SlackRequest,
+} from './parse.js';
+import { parseNotesSubmit, parseReviewSubmit } from './parse-submissions.js';
+import { type BlockActions, payloadIds, readBlockActions } from './payload.js';
+import { fetchRespond, SlackReplier, type SlackReply, type ViewAck } from './reply.js';
 import { type RetryOptions, slackErrorFields, webClientOptions } from './web.js';
+
+/** The action ids ask-later's messages and views carry, each with a listener of its own. */
+const LISTENED_ACTION_IDS = new Set<string>([
+  ACTION_IDS.pick,
+  ACTION_IDS.notes,
+  ACTION_IDS.send,
+  ACTION_IDS.remove,
+  ACTION_IDS.notesPick,
+  ACTION_IDS.inboxFilter,
+  ACTION_IDS.inboxPage,
+  ACTION_IDS.inboxPick,
+  ACTION_IDS.inboxNotes,
+  ACTION_IDS.inboxSendAll,
+]);
 
 export interface SlackAppOptions {
   readonly config: SlackConfig;
   readonly interactions: InteractionService;
-  readonly store: Store;
   readonly logger: Logger;
   /** Web API retries (default `SERVE_RETRY_CONFIG`); tests use small ones. */
   readonly retryConfig?: RetryOptions;
@@ -111,13 +136,20 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
   app.error(async (error) => sink(error, 'bolt'));
 
-  const handlers = new SlackHandlers({
+  const replier = new SlackReplier({
     interactions: options.interactions,
-    store: options.store,
     client: app.client,
     logger: log,
-    ...(options.respond !== undefined ? { respond: options.respond } : {}),
+    respond: options.respond ?? fetchRespond,
   });
+  /** The pipeline: the payload read as an action, performed, its result rendered as Slack's reply. */
+  const pipeline = async (where: string, payload: unknown, request: SlackRequest | undefined): Promise<SlackReply> => {
+    if (request === undefined) {
+      log.warn({ where, ...payloadIds(payload) }, 'slack: payload dropped (not one ask-later reads)');
+      return {};
+    }
+    return replier.reply(request, await perform(options.interactions, request, log));
+  };
   /** Listener runs not finished yet: `stop` waits for them. Each is tracked before its ack, so none slips by. */
   const inFlight = new Set<Promise<void>>();
   const track = (run: () => Promise<void>): Promise<void> => {
@@ -125,7 +157,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     inFlight.add(running);
     return running;
   };
-  const timed = async (where: string, payload: unknown, work: () => Promise<void>) => {
+  const timed = async (where: string, payload: unknown, work: () => Promise<unknown>) => {
     const started = Date.now();
     try {
       await work();
@@ -135,52 +167,69 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     }
   };
 
-  // Every block action (ours are all `al_…`; anything else is acked and dropped with a warning).
-  app.action(/.*/, ({ ack, body }) =>
-    track(async () => {
-      await ack();
-      await timed('block_actions', body, () => handlers.blockActions(body));
-    }),
-  );
+  // One listener per action id: ack at once, then the pipeline.
+  const blockAction = (actionId: string, parse: (p: BlockActions) => SlackRequest | undefined) =>
+    app.action(actionId, ({ ack, body }) =>
+      track(async () => {
+        await ack();
+        const read = readBlockActions(body);
+        await timed('block_actions', body, () =>
+          pipeline('block_actions', body, read === undefined ? undefined : parse(read)),
+        );
+      }),
+    );
+  for (const id of [ACTION_IDS.pick, ACTION_IDS.notes, ACTION_IDS.send, ACTION_IDS.remove]) {
+    blockAction(id, parseMessageAction);
+  }
+  blockAction(ACTION_IDS.notesPick, parseNotesPick);
+  for (const id of [
+    ACTION_IDS.inboxFilter,
+    ACTION_IDS.inboxPage,
+    ACTION_IDS.inboxPick,
+    ACTION_IDS.inboxNotes,
+    ACTION_IDS.inboxSendAll,
+  ]) {
+    blockAction(id, parseInboxAction);
+  }
+  // Anything else (not ours, or from an older message) is acked and dropped with a warning. Bolt runs every
+  // matching listener, so this one must match none of the above.
+  const ours = [...LISTENED_ACTION_IDS].join('|');
+  app.action(new RegExp(`^(?!(?:${ours})$)`), async ({ ack, body }) => {
+    await ack();
+    log.warn({ where: 'block_actions', ...payloadIds(body) }, 'slack: payload dropped (unknown action)');
+  });
 
-  app.view({ callback_id: CALLBACK_IDS.notes, type: 'view_submission' }, ({ ack, body }) =>
-    track(async () => {
-      const started = Date.now();
-      let result: { ack: ViewAck; after?: () => Promise<void> };
-      try {
-        result = await deadline(handlers.submitNotes(body), SUBMIT_DEADLINE_MS);
-      } catch (error) {
-        sink(error, 'view_submission', body);
-        await ack({
-          response_action: 'errors',
-          errors: { [NOTES_BLOCK_IDS.notes]: 'Could not save your notes just now: try again.' },
-        });
-        return;
-      }
-      await ack(result.ack);
-      log.info({ where: 'view_submission', ...payloadIds(body), ms: Date.now() - started }, 'slack: notes acked');
-      if (result.after) await timed('view_submission.after', body, result.after);
-    }),
-  );
+  /** A view submission: the pipeline within Slack's 3 s, acked with its answer (or `late` when it ran out). */
+  const submission = (callbackId: string, parse: (body: unknown) => SlackRequest | undefined, late: ViewAck) =>
+    app.view({ callback_id: callbackId, type: 'view_submission' }, ({ ack, body }) =>
+      track(async () => {
+        const started = Date.now();
+        let reply: SlackReply;
+        try {
+          reply = await deadline(pipeline('view_submission', body, parse(body)), SUBMIT_DEADLINE_MS);
+        } catch (error) {
+          sink(error, 'view_submission', body);
+          await ack(late);
+          return;
+        }
+        await ack(reply.ack);
+        log.info(
+          { where: 'view_submission', ...payloadIds(body), ms: Date.now() - started },
+          'slack: submission acked',
+        );
+        const after = reply.after;
+        if (after) await timed('view_submission.after', body, after);
+      }),
+    );
+  submission(CALLBACK_IDS.notes, parseNotesSubmit, {
+    response_action: 'errors',
+    errors: { [NOTES_BLOCK_IDS.notes]: 'Could not save your notes just now: try again.' },
+  });
   // A set's review: its submit sends. Acked with nothing (closes), or the modal replaced by why not.
-  app.view({ callback_id: CALLBACK_IDS.review, type: 'view_submission' }, ({ ack, body }) =>
-    track(async () => {
-      const started = Date.now();
-      let result: { ack: ViewAck };
-      try {
-        result = await deadline(handlers.submitReview(body), SUBMIT_DEADLINE_MS);
-      } catch (error) {
-        sink(error, 'view_submission', body);
-        await ack({
-          response_action: 'update',
-          view: noticeModal('Not sent', 'Could not send the set just now: try again from its message.'),
-        });
-        return;
-      }
-      await ack(result.ack);
-      log.info({ where: 'view_submission', ...payloadIds(body), ms: Date.now() - started }, 'slack: review acked');
-    }),
-  );
+  submission(CALLBACK_IDS.review, parseReviewSubmit, {
+    response_action: 'update',
+    view: noticeModal('Not sent', 'Could not send the set just now: try again from its message.'),
+  });
   // Other views (the inbox modal, notices) have no submit button; ack anything else that arrives. (Bolt runs every
   // matching listener, so this one must not match the notes modal or the review.)
   app.view(/^(?!al_notes$|al_review$)/, async ({ ack, body }) => {
@@ -191,12 +240,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   app.command('/questions', ({ ack, body }) =>
     track(async () => {
       await ack();
-      await timed('/questions', body, () => handlers.questionsCommand(body));
+      await timed('/questions', body, () => pipeline('/questions', body, parseQuestionsCommand(body)));
     }),
   );
 
   app.event('app_home_opened', ({ event }) =>
-    track(() => timed('app_home_opened', event, () => handlers.homeOpened(event))),
+    track(() =>
+      timed('app_home_opened', event, async () => {
+        const request = parseHomeOpened(event);
+        if (request !== 'not-home') await pipeline('app_home_opened', event, request);
+      }),
+    ),
   );
 
   let receiving = false;

@@ -148,3 +148,19 @@ export function selectStateFor(stateValues: Json | undefined, ref: string, actio
 export function inputState(stateValues: Json | undefined, blockId: string, actionId: string): Json | undefined {
   return obj(obj(stateValues?.[blockId])?.[actionId]);
 }
+
+/** The ids a log line may carry about a payload: team, user, channel, view, action ids. Never values or text. */
+export function payloadIds(payload: unknown): Record<string, unknown> {
+  const p = obj(payload);
+  if (!p) return {};
+  const user = slackId(obj(p.user)?.id) ?? slackId(p.user_id) ?? slackId(p.user);
+  const channel = slackId(obj(p.channel)?.id) ?? slackId(p.channel_id);
+  const view = slackId(obj(p.view)?.id);
+  const action = Array.isArray(p.actions) ? str(obj(p.actions[0])?.action_id, 64) : str(obj(p.action)?.action_id, 64);
+  const ids: Record<string, unknown> = {};
+  if (user !== undefined) ids.user = user;
+  if (channel !== undefined) ids.channel = channel;
+  if (view !== undefined) ids.view = view;
+  if (action !== undefined && /^[\w.-]+$/.test(action)) ids.action = action;
+  return ids;
+}

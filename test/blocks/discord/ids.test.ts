@@ -10,11 +10,11 @@ import {
   optionValue,
   parseCustomId,
   parseNotesField,
-  REVIEW_CHECK_LENGTH,
   selectionFromValues,
   valueForLabel,
 } from '../../../src/blocks/discord/ids.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { REVIEW_CHECK_LENGTH } from '../../../src/core/review-check.js';
 import { makeQuestion } from './fixtures.js';
 
 const ref = formatQuestionRef('/home/ada/src/shop', 7);

@@ -88,9 +88,9 @@ describe('renderInbox', () => {
     expect(message.embeds).toHaveLength(1);
     const entries = message.embeds[0]?.description?.split('\n\n') ?? [];
     expect(entries.map((entry) => entry.split('\n')[0])).toEqual([
-      '🔴 **#1** · shop · SHOP-12 · ✅ ready — press Send',
+      '🔴 **#1** · shop · SHOP-12 · ✅ ready',
       '🔴 **#3** · shop · SHOP-12 · 👉 pick one',
-      '🟢 **#2** · shop · SHOP-12 · ✍️ needs a note (Other)',
+      '🟢 **#2** · shop · SHOP-12 · ✍️ needs a note',
     ]);
     expect(message.embeds[0]?.title).toBe('📥 Questions waiting — All (3)');
     expectWithinLimits(message);
@@ -143,7 +143,7 @@ describe('renderInbox', () => {
     });
     expect(message.embeds).toHaveLength(2);
     expect(message.embeds[1]?.description).toContain('Your answer: **Other**');
-    expect(message.embeds[1]?.description).toContain('✍️ needs a note (Other)');
+    expect(message.embeds[1]?.description).toContain('✍️ needs a note');
   });
 
   it('GIVEN a selected question outside the filter THEN it is ignored', () => {
@@ -232,7 +232,7 @@ describe('sets in the inbox', () => {
     const message = draw(withSet(), { filter: 'all' });
     const entries = message.embeds[0]?.description?.split('\n\n') ?? [];
     expect(entries).toEqual([
-      '🔴 **#1** · shop · SHOP-12 · ✅ ready — press Send\nWhich store should sessions use?',
+      '🔴 **#1** · shop · SHOP-12 · ✅ ready\nWhich store should sessions use?',
       '🔴 **#12** · shop · SHOP-12 · 👉 2 of 3 ready\nDatabase · Caches · Naming',
     ]);
     expect(message.embeds[0]?.title).toBe('📥 Questions waiting — All (2)');

@@ -260,26 +260,26 @@ describe('renderDraftReceipt', () => {
       'one option',
       makeQuestion(),
       draft({ choices: ['Use Redis'] }),
-      ['Your answer: **Use Redis**', '✅ ready — press Send'],
+      ['Your answer: **Use Redis**', '✅ ready'],
     ],
     ['nothing', makeQuestion(), draft({}), ['Your answer: **nothing picked**', '👉 pick one']],
     [
       'Other without notes',
       makeQuestion(),
       draft({ other: true }),
-      ['Your answer: **Other**', '✍️ needs a note (Other)'],
+      ['Your answer: **Other**', '✍️ needs a note'],
     ],
     [
       'Other with notes',
       makeQuestion(),
       draft({ other: true, notes: 'Use files\nplease @everyone' }),
-      ['Notes: Use files please ＠everyone', '✅ ready — press Send'],
+      ['Notes: Use files please ＠everyone', '✅ ready'],
     ],
     [
       'several on a multi-select question',
       makeQuestion({ multiSelect: true }),
       draft({ choices: ['Use Redis', 'Use Postgres'] }),
-      ['Your answer: **Use Postgres, Use Redis**', '✅ ready — press Send'],
+      ['Your answer: **Use Postgres, Use Redis**', '✅ ready'],
     ],
   ];
   it.each(

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseCustomId, REVIEW_CHECK_LENGTH } from '../../../src/blocks/discord/ids.js';
+import { parseCustomId } from '../../../src/blocks/discord/ids.js';
 import { DISCORD_LIMITS, embedTextLength } from '../../../src/blocks/discord/limits.js';
 import { entriesOf, renderSendReview, renderSetReceipt, reviewCheck } from '../../../src/blocks/discord/review.js';
 import type { Draft, Selection } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { REVIEW_CHECK_LENGTH } from '../../../src/core/review-check.js';
 import { CREATED_AT, extremeSet, extremeSetAnswer, makeSet } from './fixtures.js';
 
 const ref = formatQuestionRef('/home/ada/src/shop', 12);
@@ -55,7 +56,7 @@ describe('the review before a set is sent', () => {
     const set = makeSet();
     const message = renderSetReceipt(set, [undefined, READY[1], draft({ other: true })]);
     expect(message.content).toBe('Saved. **#12**: 👉 2 of 3 ready');
-    expect(message.embeds[2]?.description).toBe('**Answer:** Other\n✍️ needs a note (Other)');
+    expect(message.embeds[2]?.description).toBe('**Answer:** Other\n✍️ needs a note');
     expect(message.components).toEqual([]);
     expect(renderSetReceipt(set, READY).content).toBe('Saved. **#12**: ✅ 3 of 3 ready — press Send');
   });

@@ -76,7 +76,7 @@ describe('a set of questions on Discord, end to end', () => {
 
     // Naming: Other, no notes yet. Send names what is missing.
     const naming = await h.discord.waitForResponse(h.discord.select(ana, id.pickOf(2), ['other'], message()));
-    expect(String(naming.data?.content)).toContain('✍️ needs a note (Other)');
+    expect(String(naming.data?.content)).toContain('✍️ needs a note');
     const noNote = await h.discord.waitForResponse(h.discord.click(ana, id.send, message()));
     expect(String(noNote.data?.content)).toBe(
       'Not sent: every question of the set must be ready first. Naming needs a note (Other).',

@@ -342,7 +342,7 @@ describe('the Answered view’s protection', () => {
       access: allowListPolicy({}),
       routing: () => [WEB_CHANNEL],
     });
-    const web = await startWebInbox({ interactions, store: down, surface: s.surface });
+    const web = await startWebInbox({ interactions, surface: s.surface });
     open.push(web);
     const page = await fetch(`${web.url}/answered`);
     expect(page.status).toBe(503);

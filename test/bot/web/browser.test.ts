@@ -164,7 +164,7 @@ describe('the web inbox in Chromium', () => {
 
     await page.locator('button.send-ready').click();
     await cardIn(page, formatQuestionRef(billing, database), '[data-status="answered"]').waitFor();
-    await expect(page.locator('#flash').textContent()).resolves.toBe('Sent 1 answer.');
+    await expect(page.locator('#flash').textContent()).resolves.toBe(`Sent 1 answer: #${database}.`);
     const answered = await s.store.get(billing, database);
     expect(answered?.answer).toMatchObject({
       choices: ['SQLite'],

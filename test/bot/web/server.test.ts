@@ -107,7 +107,7 @@ describe('pages', () => {
   it('GIVEN a path that is not the inbox’s THEN handle returns false and leaves the response alone', async () => {
     const s = await stack();
     expect((await send(s, '/healthz')).status).toBe(404); // startWebInbox's own fallback
-    const inbox = createWebInbox({ interactions: s.interactions, store: s.store, surface: s.surface });
+    const inbox = createWebInbox({ interactions: s.interactions, surface: s.surface });
     const untouched = { writeHead: () => expect.fail('written'), end: () => expect.fail('ended') };
     for (const url of ['/healthz', '/slack/events', '/api/other', '/inbox/x']) {
       expect(inbox.handle({ url, method: 'GET', headers: {} } as never, untouched as never)).toBe(false);
@@ -129,7 +129,7 @@ describe('pages', () => {
       access: allowListPolicy({}),
       routing: () => [WEB_CHANNEL],
     });
-    const web = await startWebInbox({ interactions, store: down, surface: s.surface });
+    const web = await startWebInbox({ interactions, surface: s.surface });
     open.push(web);
     const page = await fetch(`${web.url}/`);
     expect(page.status).toBe(503);
@@ -202,13 +202,13 @@ describe('actions', () => {
         })
       ).text,
     );
-    expect(reply).toMatchObject({ ok: true, text: 'Sent 1 answer.', sent: 1 });
+    expect(reply).toMatchObject({ ok: true, text: `Sent 1 answer: #${recommended.id}.`, sent: 1 });
     expect((await s.store.get(project, recommended.id))?.status).toBe('answered');
     expect((await s.store.get(project, other.id))?.status).toBe('pending');
     expect((await s.store.get(project, bare.id))?.status).toBe('pending');
     expect(JSON.parse((await postJson(s, '/api/send-ready', { refs: [other.ref] })).text)).toMatchObject({
       ok: false,
-      text: 'Nothing was sent.',
+      text: 'Nothing sent: no answer shown is ready.',
       sent: 0,
     });
   });
@@ -617,7 +617,7 @@ describe('sets and the richer answers', () => {
     const single = await parked(s, {}, project);
     await postJson(s, '/api/draft', { ref: ready.ref, member: 2, pick: { choices: [1], other: false } });
     const reply = await json(postJson(s, '/api/send-ready', { refs: [ready.ref, unready.ref, single.ref] }));
-    expect(reply).toMatchObject({ ok: true, text: 'Sent 2 answers.', sent: 2 });
+    expect(reply).toMatchObject({ ok: true, text: `Sent 2 answers: #${ready.id}, #${single.id}.`, sent: 2 });
     expect(selectionsOf((await s.store.get(project, ready.id))?.answer ?? { members: [] })).toEqual([
       { choices: ['Postgres'], other: false },
       { choices: ['Redis', 'In-process'], other: false },

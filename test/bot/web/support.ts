@@ -17,9 +17,9 @@ import { silentLogger } from '../../../src/bot/logger.js';
 import { SlackSurface } from '../../../src/bot/slack/surface.js';
 import { createWebClient } from '../../../src/bot/slack/web.js';
 import type { Surface } from '../../../src/bot/surface.js';
-import { followStoreChanges } from '../../../src/bot/web/changes.js';
 import { type StartedWebInbox, startWebInbox, type WebInboxOptions } from '../../../src/bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../../../src/bot/web/surface.js';
+import { followStoreChanges } from '../../../src/bot/web-changes.js';
 import { startServe } from '../../../src/serve/run.js';
 import type { Store } from '../../../src/store/port.js';
 import type { RedisStore } from '../../../src/store/redis/redis-store.js';
@@ -80,7 +80,6 @@ export async function startWebStack(options: StackOptions = {}): Promise<WebStac
     timeZone: 'UTC',
     ...inboxOptions,
     interactions,
-    store,
     surface,
   });
   return {

@@ -5,12 +5,12 @@
  * reading fails, one line when it reads again; a new tail then starts from that moment (pages refresh on their next
  * notice; what they show is read afresh each time).
  */
-import { backoff } from '../../core/backoff.js';
-import { formatQuestionRef } from '../../core/question-ref.js';
-import type { EventTail, Store } from '../../store/port.js';
-import { waitToRetry } from '../../store/wait-to-retry.js';
-import { errorFields, type Logger, silentLogger } from '../logger.js';
-import type { WebSurface } from './surface.js';
+import { backoff } from '../core/backoff.js';
+import { formatQuestionRef } from '../core/question-ref.js';
+import type { EventTail, Store } from '../store/port.js';
+import { waitToRetry } from '../store/wait-to-retry.js';
+import { errorFields, type Logger, silentLogger } from './logger.js';
+import type { WebSurface } from './web/surface.js';
 
 export interface StoreChangesOptions {
   readonly store: Store;
