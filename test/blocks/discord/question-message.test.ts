@@ -256,19 +256,9 @@ describe('renderQuestionMessage', () => {
 describe('renderDraftReceipt', () => {
   const draft = (overrides: Partial<Draft>): Draft => ({ choices: [], other: false, updatedAt: AT, ...overrides });
   const RECEIPTS: [string, SingleQuestion, Draft, string[]][] = [
-    [
-      'one option',
-      makeQuestion(),
-      draft({ choices: ['Use Redis'] }),
-      ['Your answer: **Use Redis**', '✅ ready'],
-    ],
+    ['one option', makeQuestion(), draft({ choices: ['Use Redis'] }), ['Your answer: **Use Redis**', '✅ ready']],
     ['nothing', makeQuestion(), draft({}), ['Your answer: **nothing picked**', '👉 pick one']],
-    [
-      'Other without notes',
-      makeQuestion(),
-      draft({ other: true }),
-      ['Your answer: **Other**', '✍️ needs a note'],
-    ],
+    ['Other without notes', makeQuestion(), draft({ other: true }), ['Your answer: **Other**', '✍️ needs a note']],
     [
       'Other with notes',
       makeQuestion(),
