@@ -110,7 +110,9 @@ describe('the plugin bundles', () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         'ask_later',
         'cancel_question',
+        'capture_question',
         'collect_answers',
+        'find_decisions',
         'get_answer',
         'list_questions',
       ]);

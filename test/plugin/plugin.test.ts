@@ -84,6 +84,7 @@ describe('the Claude Code plugin', () => {
       command: 'node',
       args: [`${PLUGIN_ROOT}/dist/ask-later.mjs`, 'mcp'],
       env: {
+        CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION: field('user_config.ask_user_question'),
         CLAUDE_PLUGIN_OPTION_SERVER_URL: field('user_config.server_url'),
         CLAUDE_PLUGIN_OPTION_TOKEN: field('user_config.token'),
       },
@@ -93,9 +94,10 @@ describe('the Claude Code plugin', () => {
       '.claude-plugin',
       'plugin.json',
     );
-    expect(Object.keys(manifest.userConfig)).toEqual(['server_url', 'token']);
+    expect(Object.keys(manifest.userConfig)).toEqual(['server_url', 'token', 'ask_user_question']);
     expect(manifest.userConfig.server_url).toMatchObject({ type: 'string', required: false });
     expect(manifest.userConfig.token).toMatchObject({ type: 'string', required: false, sensitive: true });
+    expect(manifest.userConfig.ask_user_question).toMatchObject({ type: 'string', required: false });
 
     type Hook = Record<string, unknown> & { type: string; timeout: number };
     const hooks = readJson<{ hooks: Record<string, { matcher?: string; hooks: Hook[] }[]> }>(
@@ -108,7 +110,13 @@ describe('the Claude Code plugin', () => {
       expect(all, event).toHaveLength(1);
       return all[0] as Hook;
     };
-    expect(Object.keys(hooks.hooks).sort()).toEqual(['PostToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks.hooks).sort()).toEqual([
+      'PostToolUse',
+      'PreToolUse',
+      'SessionStart',
+      'Stop',
+      'UserPromptSubmit',
+    ]);
     // Prompt and tool call: the session's own MCP server (no process), never failing the prompt or the tool.
     const collect = { type: 'mcp_tool', server: 'plugin:ask-later:ask-later', tool: 'collect_answers' };
     expect(only('UserPromptSubmit')).toMatchObject({
@@ -122,6 +130,17 @@ describe('the Claude Code plugin', () => {
       onFailure: 'continue',
     });
     for (const event of ['UserPromptSubmit', 'PostToolUse']) expect(only(event).timeout).toBeLessThanOrEqual(10);
+    // The agent's own questions and plans: parked through the same connection; a failure shows the terminal dialog.
+    expect(hooks.hooks.PreToolUse?.[0]?.matcher).toBe('AskUserQuestion|ExitPlanMode');
+    expect(only('PreToolUse')).toMatchObject({
+      type: 'mcp_tool',
+      server: 'plugin:ask-later:ask-later',
+      tool: 'capture_question',
+      input: { tool_name: field('tool_name'), tool_input: field('tool_input'), transcript_path: field('transcript_path') },
+      onFailure: 'continue',
+    });
+    // Long enough for wait:<=120 s, its own limit coming first.
+    expect(only('PreToolUse').timeout).toBeGreaterThan(120);
     // The waiter: in the background, waking the session when it exits 2; its own limit (23 h) comes first.
     for (const event of ['SessionStart', 'Stop']) {
       expect(only(event)).toMatchObject({
