@@ -248,7 +248,9 @@ describe('what serve counted of all this', () => {
     expect(sampleValue(families, 'ask_later_agent_requests_total', { operation: 'claim', status: '401' })).toBe(2);
     // ask_later first looks for an earlier decision (similar); the token's refusal comes there, before any park.
     expect(sampleValue(families, 'ask_later_agent_requests_total', { operation: 'similar', status: '403' })).toBe(1);
-    expect(sampleValue(families, 'ask_later_agent_requests_total', { operation: 'park', status: '403' })).toBeUndefined();
+    expect(
+      sampleValue(families, 'ask_later_agent_requests_total', { operation: 'park', status: '403' }),
+    ).toBeUndefined();
   });
 });
 

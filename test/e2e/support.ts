@@ -13,7 +13,7 @@ import {
   type ScriptedReply,
   startFakeMessagesApi,
 } from '../fakes/messages-api.js';
-import { claudeBinary } from './claude-binary.js';
+import { claudeBinary } from './pinned-binary.js';
 
 export const repoRoot = realpathSync(new URL('../..', import.meta.url).pathname);
 export const MARKETPLACE = JSON.parse(readFileSync(join(repoRoot, '.claude-plugin/marketplace.json'), 'utf8'))

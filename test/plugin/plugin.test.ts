@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeBinary } from '../e2e/claude-binary.js';
+import { claudeBinary } from '../e2e/pinned-binary.js';
 
 const repoRoot = realpathSync(new URL('../..', import.meta.url).pathname);
 const pluginDir = join(repoRoot, 'plugin');
@@ -136,7 +136,11 @@ describe('the Claude Code plugin', () => {
       type: 'mcp_tool',
       server: 'plugin:ask-later:ask-later',
       tool: 'capture_question',
-      input: { tool_name: field('tool_name'), tool_input: field('tool_input'), transcript_path: field('transcript_path') },
+      input: {
+        tool_name: field('tool_name'),
+        tool_input: field('tool_input'),
+        transcript_path: field('transcript_path'),
+      },
       onFailure: 'continue',
     });
     // Long enough for wait:<=120 s, its own limit coming first.

@@ -1,10 +1,10 @@
 /**
- * The real Claude Code binary for tests, installed on demand (it is about 380 MB, so it is no dependency of ours).
+ * The real agent binaries for tests (Claude Code, and any other agent's npm package), installed on demand: they are
+ * hundreds of MB, so they are no dependency of ours.
  *
- * It ships inside the npm package `@anthropic-ai/claude-agent-sdk-<platform>-<arch>` as the file `claude`. The
- * version is pinned; the package is installed once into a cache outside the repository
- * (`~/.cache/ask-later-test/`, or `ASK_LATER_TEST_CACHE`) and reused by every later run. `ASK_LATER_CLAUDE_BIN`
- * points the tests at another binary instead (another platform, another version).
+ * Each version is pinned; its package is installed once into a cache outside the repository
+ * (`~/.cache/ask-later-test/`, or `ASK_LATER_TEST_CACHE`) and reused by every later run, offline. An environment
+ * variable per agent (`ASK_LATER_CLAUDE_BIN`, …) points the tests at another binary instead.
  *
  * Several test files may ask at once (vitest runs files in parallel): one installs under a lock directory into a
  * temporary directory and renames it into place, the others wait for it.
@@ -15,17 +15,34 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+/** One agent binary inside a pinned npm package. */
+export interface PinnedBinary {
+  /** What the agent is called in errors ("the Claude Code binary"). */
+  readonly what: string;
+  /** The npm package that holds it, and its pinned version. */
+  readonly packageName: string;
+  readonly version: string;
+  /** The binary's path inside the package's folder (`node_modules/<packageName>/…`). */
+  readonly file: string;
+  /** The environment variable that names another binary to use instead. */
+  readonly overrideVariable: string;
+}
+
 /** `@anthropic-ai/claude-agent-sdk-*` 0.3.332 carries Claude Code 2.1.332. */
 export const CLAUDE_PACKAGE_VERSION = '0.3.332';
+
+export const CLAUDE_CODE: PinnedBinary = {
+  what: 'the Claude Code binary',
+  packageName: `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`,
+  version: CLAUDE_PACKAGE_VERSION,
+  file: 'claude',
+  overrideVariable: 'ASK_LATER_CLAUDE_BIN',
+};
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const STALE_LOCK_MS = INSTALL_TIMEOUT_MS + 60_000;
 
 const run = promisify(execFile);
-
-function packageName(): string {
-  return `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`;
-}
 
 function cacheRoot(): string {
   return process.env.ASK_LATER_TEST_CACHE ?? join(homedir(), '.cache', 'ask-later-test');
@@ -44,19 +61,20 @@ async function sleep(ms: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The path of a working `claude` binary; installs the pinned package first when the cache does not have it. */
-export async function claudeBinary(): Promise<string> {
-  const override = process.env.ASK_LATER_CLAUDE_BIN;
+/** The path of a working binary of `pinned`; installs its package first when the cache does not have it. */
+export async function pinnedBinary(pinned: PinnedBinary): Promise<string> {
+  const override = process.env[pinned.overrideVariable];
   if (override) {
-    if (!works(override)) throw new Error(`ASK_LATER_CLAUDE_BIN=${override} does not run (\`--version\` failed)`);
+    if (!works(override)) throw new Error(`${pinned.overrideVariable}=${override} does not run (\`--version\` failed)`);
     return override;
   }
 
-  const name = packageName();
+  const { packageName: name, version } = pinned;
   const root = cacheRoot();
-  const dir = join(root, `${name.replace('@anthropic-ai/', '')}-${CLAUDE_PACKAGE_VERSION}`);
-  const bin = join(dir, 'node_modules', name, 'claude');
-  const lock = join(root, `${CLAUDE_PACKAGE_VERSION}.lock`);
+  const slug = name.replace(/^@[^/]+\//, '');
+  const dir = join(root, `${slug}-${version}`);
+  const bin = join(dir, 'node_modules', name, pinned.file);
+  const lock = join(root, `${slug}-${version}.lock`);
   mkdirSync(root, { recursive: true });
 
   const deadline = Date.now() + STALE_LOCK_MS;
@@ -85,7 +103,7 @@ export async function claudeBinary(): Promise<string> {
             '--no-fund',
             '--prefix',
             staging,
-            `${name}@${CLAUDE_PACKAGE_VERSION}`,
+            `${name}@${version}`,
           ],
           { cwd: staging, timeout: INSTALL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
         );
@@ -93,8 +111,8 @@ export async function claudeBinary(): Promise<string> {
         rmSync(staging, { recursive: true, force: true });
         const detail = (error as { stderr?: string }).stderr?.trim() || String(error);
         throw new Error(
-          `could not install the Claude Code binary (${name}@${CLAUDE_PACKAGE_VERSION}) for the end-to-end tests; ` +
-            `set ASK_LATER_CLAUDE_BIN to a claude binary to use instead.\n${detail}`,
+          `could not install ${pinned.what} (${name}@${version}) for the end-to-end tests; ` +
+            `set ${pinned.overrideVariable} to a binary to use instead.\n${detail}`,
         );
       }
       rmSync(dir, { recursive: true, force: true });
@@ -103,6 +121,11 @@ export async function claudeBinary(): Promise<string> {
       rmSync(lock, { recursive: true, force: true });
     }
   }
-  if (!works(bin)) throw new Error(`the Claude Code binary at ${bin} does not run (\`--version\` failed)`);
+  if (!works(bin)) throw new Error(`${pinned.what} at ${bin} does not run (\`--version\` failed)`);
   return bin;
+}
+
+/** The path of a working `claude` binary (Claude Code 2.1.332). */
+export function claudeBinary(): Promise<string> {
+  return pinnedBinary(CLAUDE_CODE);
 }
