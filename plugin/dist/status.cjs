@@ -2336,19 +2336,19 @@ function idf(term, stats) {
   const df = Math.min(stats.documentFrequency(term), stats.documents);
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }
-function bm25(query, document, stats, only) {
-  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
-  let score = 0;
-  for (const term of only ?? query.counts.keys()) {
-    const tf = document.counts.get(term) ?? 0;
-    if (tf === 0) continue;
-    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
-  }
-  return score;
+function termScore(query, term, tf, length) {
+  const weight = query.weights.get(term);
+  if (weight === void 0 || tf <= 0) return 0;
+  const average = query.averageLength > 0 ? query.averageLength : length || 1;
+  return weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average));
 }
-function similarity(query, candidate, stats) {
-  const self = bm25(query, query, stats, query.core);
-  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
+function prepareQuery(query, stats) {
+  const weights = /* @__PURE__ */ new Map();
+  for (const term of query.counts.keys()) weights.set(term, idf(term, stats));
+  const prepared = { weights, self: 0, averageLength: stats.averageLength };
+  let self = 0;
+  for (const term of query.core) self += termScore(prepared, term, query.counts.get(term) ?? 0, query.length);
+  return { ...prepared, self };
 }
 var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
 var init_similarity = __esm({
@@ -2378,17 +2378,23 @@ function documentRef(document) {
 function encodeDocuments(documents) {
   return documents.map((document) => `${documentRef(document)}	${document.vector.length}	${encodeTerms(document.vector)}`).join("\n");
 }
-function decodeTerms(text) {
-  const counts = /* @__PURE__ */ new Map();
-  let length = 0;
-  for (const pair of text.split(" ")) {
-    const colon = pair.lastIndexOf(":");
-    const count = Number(pair.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
-    counts.set(pair.slice(0, colon), count);
-    length += count;
-  }
-  return { counts, length, core: /* @__PURE__ */ new Set() };
+function storedScorer(query) {
+  const needles = [...query.weights.keys()].map((term) => ({ term, first: `${term}:`, later: ` ${term}:` }));
+  return ({ terms: terms2, length }) => {
+    if (query.self === 0) return 0;
+    let score = 0;
+    for (const { term, first, later } of needles) {
+      let at = terms2.startsWith(first) ? 0 : terms2.indexOf(later);
+      if (at < 0) continue;
+      at += at === 0 ? first.length : later.length;
+      let tf = 0;
+      for (let code = terms2.charCodeAt(at); code >= 48 && code <= 57; code = terms2.charCodeAt(++at)) {
+        tf = tf * 10 + code - 48;
+      }
+      score += termScore(query, term, tf, length);
+    }
+    return score / query.self;
+  };
 }
 function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   const chosen = /* @__PURE__ */ new Set();
@@ -2405,13 +2411,16 @@ function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   return [...chosen];
 }
 function rank(items, candidates, stats, options = {}) {
+  const threshold = options.threshold ?? DECIDED_THRESHOLD;
   return items.map((item) => {
-    const query = termVector(item);
-    const scored = candidates.map((document) => ({
-      id: document.id,
-      ...document.member === void 0 ? {} : { member: document.member },
-      score: similarity(query, document.vector, stats)
-    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.id - a.id);
+    const scoreOf = storedScorer(prepareQuery(termVector(item), stats));
+    const scored = [];
+    for (const document of candidates) {
+      const score = scoreOf(document);
+      if (score < threshold) continue;
+      scored.push({ id: document.id, ...document.member === void 0 ? {} : { member: document.member }, score });
+    }
+    scored.sort((a, b) => b.score - a.score || b.id - a.id);
     const seen = /* @__PURE__ */ new Set();
     return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
   });
@@ -2487,10 +2496,12 @@ var init_decisions = __esm({
             const text = stored[index];
             if (typeof text !== "string") return;
             const [id, member] = ref.split(".");
+            const bar = text.indexOf("|");
             candidates.push({
               id: Number(id),
               ...member === void 0 ? {} : { member: Number(member) },
-              vector: decodeTerms(text.slice(text.indexOf("|") + 1))
+              length: Number(text.slice(0, bar)) || 0,
+              terms: text.slice(bar + 1)
             });
           });
           const ranked = rank(items, candidates, stats, options);
@@ -5148,15 +5159,25 @@ function indexDecision(x, question) {
     "INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)"
   );
   const term = x.c.statement("INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)");
+  const totals = x.c.statement(
+    `INSERT INTO decided_totals (project, documents, length) VALUES (?, 1, ?)
+     ON CONFLICT (project) DO UPDATE SET documents = documents + 1, length = length + excluded.length`
+  );
   for (const document of documentsOf(question)) {
     const member = document.member ?? -1;
-    if (doc.run(question.project, question.id, member, document.vector.length, encodeTerms(document.vector)).changes === 0) {
-      continue;
-    }
+    const { length } = document.vector;
+    if (doc.run(question.project, question.id, member, length, encodeTerms(document.vector)).changes === 0) continue;
     for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+    totals.run(question.project, length);
   }
 }
 function unindexDecision(x, project, id) {
+  const dropped = x.c.statement(
+    "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ? AND id = ?"
+  ).get(project, id);
+  if (dropped.documents > 0) {
+    x.c.statement("UPDATE decided_totals SET documents = documents - ?, length = length - ? WHERE project = ?").run(dropped.documents, dropped.length, project);
+  }
   x.c.statement("DELETE FROM decided_docs WHERE project = ? AND id = ?").run(project, id);
   x.c.statement("DELETE FROM decided_terms WHERE project = ? AND id = ?").run(project, id);
 }
@@ -5192,10 +5213,8 @@ var init_decisions2 = __esm({
         return x.run(() => {
           this.#build(project);
           const queries = items.map((item) => termVector(item));
-          const totals = c.statement(
-            "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ?"
-          ).get(project);
-          if (totals.documents === 0) return items.map(() => []);
+          const totals = c.statement("SELECT documents, length FROM decided_totals WHERE project = ?").get(project);
+          if (totals === void 0 || totals.documents <= 0) return items.map(() => []);
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
           const frequency = /* @__PURE__ */ new Map();
           const count = c.statement("SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?");
@@ -5209,14 +5228,15 @@ var init_decisions2 = __esm({
           if (wanted.length === 0) return items.map(() => []);
           const seen = /* @__PURE__ */ new Set();
           const rows = c.statement(
-            `SELECT d.id, d.member, d.terms FROM decided_terms t
+            `SELECT d.id, d.member, d.length, d.terms FROM decided_terms t
              JOIN decided_docs d ON d.project = t.project AND d.id = t.id AND d.member = t.member
              WHERE t.project = ? AND t.term IN (${wanted.map(() => "?").join(", ")})`
           ).all(project, ...wanted).filter((row) => !seen.has(`${row.id}.${row.member}`) && seen.add(`${row.id}.${row.member}`)).sort((a, b) => b.id - a.id).slice(0, CANDIDATES_MAX2);
           const candidates = rows.map((row) => ({
             id: row.id,
             ...row.member < 0 ? {} : { member: row.member },
-            vector: decodeTerms(row.terms)
+            length: row.length,
+            terms: row.terms
           }));
           const ranked = rank(items, candidates, stats, options);
           const decisions = /* @__PURE__ */ new Map();
@@ -5938,7 +5958,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 8;
+    SCHEMA_VERSION = 9;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -6098,6 +6118,16 @@ var init_schema = __esm({
   ) STRICT;
   CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
   CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
+  `,
+      // 8 → 9: the index's totals kept with it (a check read every document to count them).
+      `
+  CREATE TABLE IF NOT EXISTS decided_totals (
+    project   TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL,
+    length    INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR REPLACE INTO decided_totals (project, documents, length)
+    SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
   `
     ];
   }

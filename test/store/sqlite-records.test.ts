@@ -359,7 +359,9 @@ describe('the index of decisions in a file written before it', () => {
     await before.close();
     // What a file of schema 7 holds: the decision, no index rows.
     const raw = rawDatabase(path);
-    raw.exec('DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built;');
+    raw.exec(
+      'DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built; DELETE FROM decided_totals;',
+    );
     raw.close();
 
     const after = await openSqliteStore({ path });
@@ -369,7 +371,50 @@ describe('the index of decisions in a file written before it', () => {
       expect((await after.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([1]);
       const check = rawDatabase(path, true);
       expect(check.prepare('SELECT COUNT(*) AS n FROM decided_docs WHERE project = ?').get(project)).toEqual({ n: 1 });
+      expect(check.prepare('SELECT documents FROM decided_totals WHERE project = ?').get(project)).toEqual({
+        documents: 1,
+      });
       check.close();
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('GIVEN a file of schema 8 (the index without its totals) THEN opening it counts them, and purges keep them in step', async () => {
+    const path = newPath();
+    const clock = testClock();
+    const project = uniqueProject();
+    const before = await openSqliteStore({ path, now: clock.now });
+    for (const question of ['Which database should billing use?', 'Which queue should search use?']) {
+      const parked = await before.park(project, spec({ question }));
+      await before.answer(project, parked.id, pick('SQLite'), person());
+    }
+    await before.close();
+    const raw = rawDatabase(path);
+    raw.exec('DROP TABLE decided_totals; PRAGMA user_version = 8;');
+    raw.close();
+
+    const totals = () => {
+      const check = rawDatabase(path, true);
+      try {
+        return check.prepare('SELECT documents, length FROM decided_totals WHERE project = ?').get(project);
+      } finally {
+        check.close();
+      }
+    };
+    const after = await openSqliteStore({ path, now: clock.now });
+    try {
+      expect(totals()).toMatchObject({ documents: 2 });
+      const found = await after.similarDecisions(project, [{ question: 'What queue does search use?', options: [] }]);
+      expect(found[0]?.map((each) => each.decision.id)).toEqual([2]);
+      // Delivered, then dropped after the retention: its document goes, and the totals with it.
+      for (const id of [1, 2]) expect(await after.markDelivered(project, id)).toBe('delivered');
+      clock.advance(31 * 24 * 3600_000);
+      await after.purgeExpired();
+      expect(totals()).toEqual({ documents: 0, length: 0 });
+      expect(await after.similarDecisions(project, [{ question: 'What queue does search use?', options: [] }])).toEqual(
+        [[]],
+      );
     } finally {
       await after.close();
     }

@@ -26,12 +26,13 @@
  *   decided_docs, decided_terms, decided_built   the index of decisions (v8, sqlite/decisions.ts): a row per decided
  *                   question (or set member, `member` ≥ 0; -1 for a question) with its terms, one per term of it,
  *                   and the projects indexed once
+ *   decided_totals  per project: how many documents the index holds and their total length (v9, kept with them)
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -192,6 +193,16 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
   CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
+  `,
+  // 8 → 9: the index's totals kept with it (a check read every document to count them).
+  `
+  CREATE TABLE IF NOT EXISTS decided_totals (
+    project   TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL,
+    length    INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR REPLACE INTO decided_totals (project, documents, length)
+    SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
   `,
 ];
 
