@@ -2173,6 +2173,7 @@ var init_scripts = __esm({
       purge: load("purge-8"),
       indexDecisions: load("index-decisions-1"),
       views: load("views-10"),
+      viewPage: load("view-page-10"),
       listPage: load("list-page-6"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
@@ -4190,43 +4191,37 @@ function lexRange(query, tag, cursor) {
   const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
   return [low, high];
 }
-var VIEW_CHECK_MS, RedisViews;
+function countsOf(reply) {
+  return {
+    blocking: Number(reply[0] ?? 0),
+    canWait: Number(reply[1] ?? 0),
+    closed: Number(reply[2] ?? 0),
+    answered: Number(reply[3] ?? 0)
+  };
+}
+var RedisViews;
 var init_views = __esm({
   "src/store/redis/views.ts"() {
     "use strict";
     init_question();
     init_paging();
     init_shared();
-    init_context();
     init_scripts();
-    VIEW_CHECK_MS = 2e3;
     RedisViews = class {
       #x;
-      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
-      #viewChecks = /* @__PURE__ */ new Map();
       constructor(context) {
         this.#x = context;
       }
       /**
        * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
        * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
-       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+       * project, all in flight at once.
        */
-      #views(projects, reuse = false) {
-        const now = Date.now();
-        return Promise.all(
-          projects.map(async (keys) => {
-            const recent = this.#viewChecks.get(keys.tag);
-            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
-              return [keys.project, await recent.counts];
-            const counts = this.#checkViews(keys);
-            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
-            this.#viewChecks.set(keys.tag, { at: now, counts });
-            counts.catch(() => this.#viewChecks.delete(keys.tag));
-            return [keys.project, await counts];
-          })
-        ).then((entries) => new Map(entries));
+      async #views(projects) {
+        const entries = await Promise.all(
+          projects.map(async (keys) => [keys.project, await this.#checkViews(keys)])
+        );
+        return new Map(entries);
       }
       async #checkViews(keys) {
         const reply = await this.#x.evalSettled(
@@ -4240,52 +4235,53 @@ var init_views = __esm({
           ],
           [keys.base, INDEX_VERSION, this.#x.missing]
         );
-        return {
-          blocking: Number(reply[0] ?? 0),
-          canWait: Number(reply[1] ?? 0),
-          closed: Number(reply[2] ?? 0),
-          answered: Number(reply[3] ?? 0)
-        };
+        return countsOf(reply);
+      }
+      /** One project's part of a page (view-page-10): its counts, how many of the range there are, the range's top. */
+      async #pagePart(keys, view, [low, high], limit) {
+        const reply = await this.#x.evalSettled(
+          scripts.viewPage,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [
+            keys.base,
+            INDEX_VERSION,
+            this.#x.missing,
+            view === "pending" ? 2 : view === "closed" ? 3 : 4,
+            low,
+            high,
+            view === "pending" ? "asc" : "desc",
+            limit
+          ]
+        );
+        return { counts: countsOf(reply), inRange: Number(reply[5] ?? 0), members: reply.slice(6).map(String) };
       }
       pageAcross(projects, query) {
         const x = this.#x;
         return x.run(async () => {
           const all = [...new Set(projects)].map((project) => x.keys(project));
-          await this.#views(all, true);
           const { view } = query;
           const limit = Math.max(1, Math.trunc(query.limit));
           const cursor = parseCursor(view, query.after);
-          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
-          const ranges = await Promise.all(
-            all.map(async (keys) => {
-              const [from, to] = lexRange(query, keys.tag, cursor);
-              const args = view === "pending" ? [from, to] : [to, from, "REV"];
-              const members = await x.client.sendCommand([
-                "ZRANGE",
-                index(keys),
-                ...args.slice(0, 2),
-                "BYLEX",
-                ...args.slice(2),
-                "LIMIT",
-                "0",
-                String(limit + 1)
-              ]);
-              return members.map((key) => ({ key, tag: keys.tag, keys }));
-            })
+          const parts = await Promise.all(
+            all.map(async (keys) => ({
+              keys,
+              ...await this.#pagePart(keys, view, lexRange(query, keys.tag, cursor), limit + 1)
+            }))
           );
-          const merged = sortInView(view, ranges.flat());
+          const merged = sortInView(
+            view,
+            parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys })))
+          );
           const taken = merged.slice(0, limit);
           const last = taken.at(-1);
           const follows = merged.length > limit && last !== void 0;
-          const [hashes, counts] = await Promise.all([
-            Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12)))))),
-            follows ? Promise.all(
-              all.map((keys) => {
-                const [from, to] = lexRange(query, keys.tag, last);
-                return x.client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
-              })
-            ) : Promise.resolve([])
-          ]);
+          const hashes = await Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12))))));
           const questions = readEach(
             hashes.keys(),
             (i) => {
@@ -4297,8 +4293,9 @@ var init_views = __esm({
             },
             x.options.onCorruptRecord
           );
-          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
-          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+          const remaining = parts.reduce((sum, part) => sum + part.inRange, 0) - taken.length;
+          const counts = new Map(parts.map(({ keys, counts: each }) => [keys.project, each]));
+          return follows ? { questions, next: formatCursor(last), remaining, counts } : { questions, remaining: 0, counts };
         });
       }
       countAcross(projects) {
