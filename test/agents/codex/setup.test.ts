@@ -28,7 +28,18 @@ afterEach(() => {
 async function setup(codexHome: string, args: string[] = [], cwd = codexHome) {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
+  const io = {
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+      },
+    },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+      },
+    },
+  };
   const code = await runSetupCodex(args, { CODEX_HOME: codexHome, HOME: '/nonexistent' }, cwd, io, wiring);
   return { code, stdout, stderr };
 }
