@@ -6885,17 +6885,24 @@ async function deliverWaitingOutcomes(options) {
     await store.close();
   }
 }
-async function deliver(store, { config, deadline, write }) {
+async function deliver(store, options) {
+  const { config, deadline, write } = options;
+  const event = options.event ?? "UserPromptSubmit";
   const project = config.project;
   const claim = await deadline.race(
-    store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
+    store.claimUndelivered(project, {
+      budget: deliveryEntriesBudget(),
+      leaseMs: LEASE_MS,
+      ...options.blockingOnly === true ? { blockingOnly: true } : {},
+      ...event === "PostToolUse" ? { via: VIA[event] } : {}
+    }),
     "the inbox did not answer"
   );
   if (claim.questions.length === 0) return;
   let note;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write(hookOutput("UserPromptSubmit", note.text)), "the note could not be written");
+    await deadline.race(write(hookOutput(event, note.text)), "the note could not be written");
   } catch (error) {
     await giveBack(store, project, claim, deadline);
     throw error;
@@ -6919,7 +6926,7 @@ async function giveBack(store, project, claim, deadline) {
   if (deadline.expired) return;
   await deadline.race(store.releaseClaim(project, claim), "release").catch(() => void 0);
 }
-var LEASE_MS, CONFIRM_GRACE_MS;
+var LEASE_MS, CONFIRM_GRACE_MS, VIA;
 var init_deliver = __esm({
   "src/hook/deliver.ts"() {
     "use strict";
@@ -6928,6 +6935,10 @@ var init_deliver = __esm({
     init_unconfirmed_delivery_error();
     LEASE_MS = 5e3;
     CONFIRM_GRACE_MS = 300;
+    VIA = {
+      UserPromptSubmit: "prompt",
+      PostToolUse: "tool-call"
+    };
   }
 });
 
@@ -7333,6 +7344,21 @@ function preToolUsePayload(text) {
     return void 0;
   }
 }
+function postToolUsePayload(text) {
+  if (!text.includes('"PostToolUse"')) return void 0;
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+  const fields = value;
+  if (fields.hook_event_name !== "PostToolUse") return void 0;
+  const field = (key) => typeof fields[key] === "string" ? fields[key] : "";
+  const cwd = field("cwd").trim() === "" ? void 0 : field("cwd");
+  return { toolName: field("tool_name"), agentId: field("agent_id"), ...cwd === void 0 ? {} : { cwd } };
+}
 function describe(value) {
   if (value === null) return "null";
   if (value === void 0) return "nothing";
@@ -7383,16 +7409,28 @@ async function run(io, env, cwd, deadline, seen) {
     await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
     return;
   }
+  const toolCall = postToolUsePayload(text);
+  if (toolCall !== void 0) {
+    if (toolCall.agentId !== "") return;
+    const config2 = loadAgentConfig(env, toolCall.cwd === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, toolCall.cwd));
+    if (config2.midturn === "off") return;
+    await deliver2(io, config2, deadline, seen, { event: "PostToolUse", blockingOnly: config2.midturn === "blocking" });
+    return;
+  }
   const input = parsePromptSubmit(text);
   if (!carriesAnswers(input)) return;
   const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, input.cwd));
+  await deliver2(io, config, deadline, seen, { event: "UserPromptSubmit" });
+}
+async function deliver2(io, config, deadline, seen, what) {
   seen.store = config.store.kind;
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
     config,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    write: (output) => writeOut(io, output)
+    write: (output) => writeOut(io, output),
+    ...what
   });
 }
 function writeOut(io, output) {
