@@ -145,6 +145,15 @@ describe('the layers', () => {
     ]);
   });
 
+  it('GIVEN the composition root THEN only serve/ itself and cli.ts import serve/, and nothing imports cli.ts', () => {
+    const crossings = [...tree].flatMap(([file, text]) =>
+      importsOf(file, text)
+        .filter((target) => (target.startsWith('serve/') && !/^(serve\/|cli\.ts$)/.test(file)) || target === 'cli')
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
   it('GIVEN bot/ THEN no file is over ~300 lines (files the size of their job)', () => {
     const long = [...tree]
       .filter(([file]) => file.startsWith('bot/'))
