@@ -4186,16 +4186,33 @@ var init_views = __esm({
           const { view } = query;
           const limit = Math.max(1, Math.trunc(query.limit));
           const cursor = parseCursor(view, query.after);
+          const wanted = limit + 1;
+          const few = Math.min(wanted, Math.ceil(wanted / Math.max(1, all.length)) + 1);
           const parts = await Promise.all(
-            all.map(async (keys) => ({
-              keys,
-              ...await this.#pagePart(keys, view, lexRange(query, keys.tag, cursor), limit + 1)
-            }))
+            all.map(async (keys) => {
+              const range = lexRange(query, keys.tag, cursor);
+              return { keys, range, ...await this.#pagePart(keys, view, range, few) };
+            })
           );
-          const merged = sortInView(
+          const mergedOf = () => sortInView(
             view,
             parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys })))
           );
+          let merged = mergedOf();
+          const top = new Set(merged.slice(0, wanted).map((entry) => `${entry.tag}
+${entry.key}`));
+          const further = parts.filter(
+            (part) => part.members.length === few && few < wanted && part.members.every((key) => top.has(`${part.keys.tag}
+${key}`))
+          );
+          if (further.length > 0) {
+            await Promise.all(
+              further.map(async (part) => {
+                part.members = (await this.#pagePart(part.keys, view, part.range, wanted)).members;
+              })
+            );
+            merged = mergedOf();
+          }
           const taken = merged.slice(0, limit);
           const last = taken.at(-1);
           const follows = merged.length > limit && last !== void 0;

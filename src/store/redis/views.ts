@@ -93,18 +93,39 @@ export class RedisViews implements ViewsSection {
       const { view } = query;
       const limit = Math.max(1, Math.trunc(query.limit));
       const cursor = parseCursor(view, query.after);
-      // Each project's top of the view after the cursor (the page can come from one project alone), its counts, and
-      // how many it holds after the cursor: one script per project, all in flight at once.
+      // Each project's first few of the view after the cursor, its counts, and how many it holds after the cursor:
+      // one script per project, all in flight at once. Few each, so a page over a thousand projects reads thousands
+      // of members, not tens of thousands; then only a project whose few all made the page's top is read further
+      // (the page can come from one project alone).
+      const wanted = limit + 1;
+      const few = Math.min(wanted, Math.ceil(wanted / Math.max(1, all.length)) + 1);
       const parts = await Promise.all(
-        all.map(async (keys) => ({
-          keys,
-          ...(await this.#pagePart(keys, view, lexRange(query, keys.tag, cursor), limit + 1)),
-        })),
+        all.map(async (keys) => {
+          const range = lexRange(query, keys.tag, cursor);
+          return { keys, range, ...(await this.#pagePart(keys, view, range, few)) };
+        }),
       );
-      const merged = sortInView(
-        view,
-        parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys }))),
+      const mergedOf = () =>
+        sortInView(
+          view,
+          parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys }))),
+        );
+      let merged = mergedOf();
+      const top = new Set(merged.slice(0, wanted).map((entry) => `${entry.tag}\n${entry.key}`));
+      const further = parts.filter(
+        (part) =>
+          part.members.length === few &&
+          few < wanted &&
+          part.members.every((key) => top.has(`${part.keys.tag}\n${key}`)),
       );
+      if (further.length > 0) {
+        await Promise.all(
+          further.map(async (part) => {
+            part.members = (await this.#pagePart(part.keys, view, part.range, wanted)).members;
+          }),
+        );
+        merged = mergedOf();
+      }
       const taken = merged.slice(0, limit);
       const last = taken.at(-1);
       const follows = merged.length > limit && last !== undefined;
