@@ -3,11 +3,18 @@
  * shared one, against the test Redis. Each sees, hears of and answers only the projects their token reaches, under
  * the token's name; a forged, revoked, agents-only or expired token is refused.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/bot/logger.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { startServe } from '../../../src/serve/run.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { TokenRecord } from '../../../src/store/token-port.js';
 import { hashToken, newToken } from '../../../src/tokens/format.js';
+import { runToken } from '../../../src/tokens/run.js';
 import { spec, uniqueProject } from '../../support/store.js';
 import { startWebStack, type WebStack } from './support.js';
 
@@ -234,5 +241,61 @@ describe("people's own tokens in the web inbox", () => {
     expect((await send(s, '/events', { headers: { cookie: aliceIn.cookie } })).status).toBe(401);
     expect((await postJson(s, '/api/send', { ref: 'AAAAAAAAAAAAAAAA.1' }, aliceIn.cookie)).status).toBe(401);
     expect((await signIn(s, alice)).status).toBe(401);
+  });
+});
+
+describe("people's own tokens in serve", () => {
+  it('GIVEN serve with a shared token and a person’s token made by `ask-later token create --web` THEN the person signs in, sees only their project and answers under the token’s name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'al-people-'));
+    open.push({ stop: async () => rmSync(dir, { recursive: true, force: true }) });
+    const path = join(dir, 'inbox.db');
+    const base = uniqueProject('serve');
+    let printed = '';
+    const code = await runToken(
+      { ASK_LATER_DB: path },
+      ['create', '--name', 'carol', '--projects', `${base}/shop`, '--web'],
+      {
+        stdout: {
+          write: (text: string) => {
+            printed += text;
+          },
+        },
+        stderr: { write: () => true },
+      },
+    );
+    expect(code).toBe(0);
+    const serve = await startServe(
+      { store: { kind: 'sqlite', path }, port: 0, host: '127.0.0.1', routes: [], webToken: SHARED },
+      { logger: silentLogger, sweepMs: 0, bridge: { blockMs: 50, retryBaseMs: 10 } },
+    );
+    open.push(serve);
+    const store = await openSqliteStore({ path });
+    open.push({ stop: () => store.close() });
+    const mine = await store.park(`${base}/shop`, spec({ question: 'Which payment provider?' }));
+    await store.park(`${base}/docs`, spec({ question: 'Which docs generator?' }));
+
+    const signedIn = await fetch(`${serve.url}login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: printed.trim() }).toString(),
+      redirect: 'manual',
+    });
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const page = await (await fetch(serve.url, { headers: { cookie } })).text();
+    expect(page).toContain('answering as <strong>carol</strong>');
+    expect(page).toContain('Which payment provider?');
+    expect(page).not.toContain('Which docs generator?');
+    const sent = await fetch(`${serve.url}api/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ ref: formatQuestionRef(`${base}/shop`, mine.id) }),
+    });
+    expect(await sent.json()).toMatchObject({ ok: true });
+    expect((await store.get(`${base}/shop`, mine.id))?.answer?.by).toEqual({
+      platform: 'web',
+      userId: 'carol',
+      displayName: 'carol',
+    });
   });
 });
