@@ -99,7 +99,7 @@ export function createWebAuth(options: WebAuthOptions): WebAuth {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (bearer !== undefined) {
         const signedIn = await signIn(bearer);
-        return 'actor' in signedIn ? signedIn.actor : undefined;
+        if ('actor' in signedIn) return signedIn.actor;
       }
       const cookie = cookieValue(request.headers.cookie, SESSION_COOKIE);
       if (cookie === undefined) return undefined;
