@@ -3,7 +3,8 @@
  * the web surface's notices; for a blocking question just parked, one `blocking` event too (data: JSON with its ref
  * and project name), on which the page may raise a desktop notification; and a heartbeat comment so proxies and
  * browsers keep the stream open. A person signed in for some projects hears only of theirs: a notice whose project
- * is unknown or out of their reach is not sent to them.
+ * is unknown or out of their reach is not sent to them; and at each heartbeat their sign-in is checked again, so a
+ * revoked or expired token ends the stream (the page's next request then asks them to sign in).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { projectName } from '../../blocks/web/format.js';
@@ -12,8 +13,11 @@ import { COMMON_HEADERS } from './respond.js';
 import type { ChangeDetails, WebSurface } from './surface.js';
 
 export interface EventStreams {
-  /** Stream the changes `actor` may hear of. */
-  open(request: IncomingMessage, response: ServerResponse, actor: Actor): void;
+  /**
+   * Stream the changes `actor` may hear of. `stillSignedIn`, for a person signed in with their own token: asked at
+   * each heartbeat; false ends the stream.
+   */
+  open(request: IncomingMessage, response: ServerResponse, actor: Actor, stillSignedIn?: () => Promise<boolean>): void;
   /** End every open stream (the HTTP server would otherwise wait for them). */
   close(): void;
 }
@@ -27,7 +31,7 @@ function heard(actor: Actor, details: ChangeDetails): boolean {
 export function eventStreams(surface: WebSurface, heartbeatMs: number): EventStreams {
   const streams = new Set<ServerResponse>();
   return {
-    open(request, response, actor) {
+    open(request, response, actor, stillSignedIn) {
       response.writeHead(200, {
         ...COMMON_HEADERS,
         'content-type': 'text/event-stream; charset=utf-8',
@@ -48,7 +52,16 @@ export function eventStreams(surface: WebSurface, heartbeatMs: number): EventStr
           );
         }
       });
-      const heartbeat = setInterval(() => response.write(': ping\n\n'), heartbeatMs);
+      const heartbeat = setInterval(() => {
+        response.write(': ping\n\n');
+        // A store that cannot say keeps the stream: the page's own requests are refused if the token is gone.
+        stillSignedIn?.().then(
+          (yes) => {
+            if (!yes) response.end();
+          },
+          () => undefined,
+        );
+      }, heartbeatMs);
       heartbeat.unref();
       const end = () => {
         clearInterval(heartbeat);

@@ -137,7 +137,8 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     }
     if (path === WEB_ROUTES.events) {
       if (method !== 'GET') return methodNotAllowed(response, 'GET');
-      return streams.open(request, response, actor);
+      const recheck = async () => (await auth.actorOf(request)) !== undefined;
+      return streams.open(request, response, actor, actor.projects === undefined ? undefined : recheck);
     }
     // The JSON actions.
     if (method !== 'POST') return methodNotAllowed(response, 'POST');

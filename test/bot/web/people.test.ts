@@ -77,9 +77,13 @@ async function signIn(s: WebStack, token: string): Promise<Reply & { cookie: str
 }
 
 /** Open /events with `headers` and collect what arrives. */
-function listen(s: WebStack, headers: Record<string, string>): Promise<{ status: number; text: () => string }> {
+function listen(
+  s: WebStack,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: () => string; ended: () => boolean }> {
   return new Promise((resolve, reject) => {
     let text = '';
+    let ended = false;
     const req = httpRequest(
       {
         host: '127.0.0.1',
@@ -92,7 +96,10 @@ function listen(s: WebStack, headers: Record<string, string>): Promise<{ status:
           text += chunk;
         });
         res.on('error', () => undefined);
-        resolve({ status: res.statusCode ?? 0, text: () => text });
+        res.on('end', () => {
+          ended = true;
+        });
+        resolve({ status: res.statusCode ?? 0, text: () => text, ended: () => ended });
       },
     );
     req.on('error', reject);
@@ -110,7 +117,8 @@ async function createToken(s: WebStack, record: Omit<TokenRecord, 'id' | 'hash' 
 
 /** The stack with people's sign-in, two projects under one team folder, and alice's and bob's tokens. */
 async function team() {
-  const s = await startWebStack({ token: SHARED, people: true });
+  // A short heartbeat: a person's stream checks their sign-in again at each one.
+  const s = await startWebStack({ token: SHARED, people: true, heartbeatMs: 50 });
   open.push(s);
   const base = uniqueProject('team');
   const shop = `${base}/shop/api`;
@@ -210,7 +218,7 @@ describe("people's own tokens in the web inbox", () => {
     );
   });
 
-  it('GIVEN a forged, an agents-only or an expired token THEN sign-in is refused, saying why, with no cookie; a revoked token ends its sessions at once', async () => {
+  it('GIVEN a forged, an agents-only or an expired token THEN sign-in is refused, saying why, with no cookie; a revoked token ends its sessions and open streams', async () => {
     const { s, shop, alice } = await team();
     await park(s, shop, 'Which payment provider?');
     const forged = `${alice.slice(0, 17)}${'A'.repeat(43)}`;
@@ -234,7 +242,11 @@ describe("people's own tokens in the web inbox", () => {
     expect((await send(s, '/', { headers: { cookie: `ask_later_session=${id}.forged` } })).status).toBe(401);
 
     expect((await send(s, '/', { headers: { cookie: aliceIn.cookie } })).status).toBe(200);
+    const stream = await listen(s, { cookie: aliceIn.cookie });
+    await expect.poll(() => stream.text()).toContain(': ping');
+    expect(stream.ended()).toBe(false);
     expect(await s.store.tokens().revoke('alice')).toBeDefined();
+    await expect.poll(() => stream.ended(), { message: 'the open stream ends at the next heartbeat' }).toBe(true);
     const page = await send(s, '/', { headers: { cookie: aliceIn.cookie } });
     expect(page.status).toBe(401);
     expect(page.text).toContain('<form method="post" action="/login">');
