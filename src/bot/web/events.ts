@@ -52,22 +52,25 @@ export function eventStreams(surface: WebSurface, heartbeatMs: number): EventStr
           );
         }
       });
-      const heartbeat = setInterval(() => {
-        response.write(': ping\n\n');
-        // A store that cannot say keeps the stream: the page's own requests are refused if the token is gone.
-        stillSignedIn?.().then(
-          (yes) => {
-            if (!yes) response.end();
-          },
-          () => undefined,
-        );
-      }, heartbeatMs);
-      heartbeat.unref();
+      let heartbeat: ReturnType<typeof setInterval> | undefined;
       const end = () => {
         clearInterval(heartbeat);
         unsubscribe();
         streams.delete(response);
       };
+      heartbeat = setInterval(() => {
+        response.write(': ping\n\n');
+        // A store that cannot say keeps the stream: the page's own requests are refused if the token is gone.
+        stillSignedIn?.().then(
+          (yes) => {
+            if (yes || response.writableEnded) return;
+            end(); // nothing more is written to it
+            response.end();
+          },
+          () => undefined,
+        );
+      }, heartbeatMs);
+      heartbeat.unref();
       request.once('close', end);
       response.once('close', end);
     },
