@@ -20,6 +20,8 @@ const slow = [
   'test/quickstart.test.ts',
   'test/plugin/**/*.test.ts',
   'test/bot/web/browser.test.ts',
+  'test/bot/web/accessibility.test.ts',
+  'test/bot/web/attention.test.ts',
   'test/hook/exactly-once.test.ts',
   'test/bot/discord/gateway.test.ts',
   'test/ops/replicas.test.ts',

@@ -19648,7 +19648,8 @@ function tokenRecordJson(record4) {
     hash: record4.hash,
     patterns: record4.patterns,
     createdAt: record4.createdAt,
-    ...record4.expiresAt !== void 0 ? { expiresAt: record4.expiresAt } : {}
+    ...record4.expiresAt !== void 0 ? { expiresAt: record4.expiresAt } : {},
+    ...record4.web === true ? { web: true } : {}
   });
 }
 function readTokenRecord(json2, id, lastUsedAt) {
@@ -19668,6 +19669,7 @@ function readTokenRecord(json2, id, lastUsedAt) {
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString4);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  const web = fields.web === void 0 ? false : field("web", (v) => typeof v === "boolean");
   return {
     id: field("id", isString4),
     name: field("name", isString4),
@@ -19675,6 +19677,7 @@ function readTokenRecord(json2, id, lastUsedAt) {
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
     ...expiresAt !== void 0 ? { expiresAt } : {},
+    ...web ? { web: true } : {},
     ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
   };
 }
@@ -67127,7 +67130,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 9;
+    SCHEMA_VERSION = 10;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -67297,6 +67300,10 @@ var init_schema = __esm({
   ) STRICT;
   INSERT OR REPLACE INTO decided_totals (project, documents, length)
     SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
+  `,
+      // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
+      `
+  ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
   `
     ];
   }
@@ -67316,7 +67323,8 @@ function fromRow(row) {
     hash: row.hash,
     patterns,
     createdAt: Number(row.created_at),
-    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {},
+    ...Number(row.web) === 1 ? { web: true } : {}
   });
   return readTokenRecord(json2, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
 }
@@ -67325,7 +67333,7 @@ var init_tokens2 = __esm({
   "src/store/sqlite/tokens.ts"() {
     "use strict";
     init_token_record();
-    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at, web FROM tokens";
     SqliteTokenStore = class {
       #c;
       #run;
@@ -67338,14 +67346,15 @@ var init_tokens2 = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const result = this.#c.statement(
-              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at, web) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
             ).run(
               record4.id,
               record4.name,
               record4.hash,
               JSON.stringify(record4.patterns),
               record4.createdAt,
-              record4.expiresAt ?? null
+              record4.expiresAt ?? null,
+              record4.web === true ? 1 : 0
             );
             return Number(result.changes) === 1;
           })
@@ -93079,15 +93088,20 @@ function parseTokenArgs(args) {
   }
   let name;
   let expiresInDays;
+  let web = false;
   const patterns = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
+    if (arg === "--web") {
+      web = true;
+      continue;
+    }
     const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
     const option = flag?.[1];
     if (option !== "--name" && option !== "--projects" && option !== "--expires") {
       return {
         ok: false,
-        error: `unexpected ${shown2(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd`
+        error: `unexpected ${shown2(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd, --web`
       };
     }
     let value = flag?.[2];
@@ -93130,7 +93144,13 @@ function parseTokenArgs(args) {
   }
   return {
     ok: true,
-    command: { kind: "create", name, patterns, ...expiresInDays !== void 0 ? { expiresInDays } : {} }
+    command: {
+      kind: "create",
+      name,
+      patterns,
+      ...expiresInDays !== void 0 ? { expiresInDays } : {},
+      ...web ? { web: true } : {}
+    }
   };
 }
 var TOKEN_USAGE, MAX_DAYS, PATTERNS_MAX;
@@ -93139,7 +93159,7 @@ var init_args = __esm({
     "use strict";
     init_token_record();
     TOKEN_USAGE = [
-      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd]",
+      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd] [--web]",
       "       ask-later token list",
       "       ask-later token revoke NAME|ID",
       "",
@@ -93147,6 +93167,7 @@ var init_args = __esm({
       "  --name NAME          who or what the token is for (alice, ci-runner): letters, digits and . _ @ -, at most 64",
       "  --projects PATTERN   the projects it reaches, as in the routing file (acme/*, /srv/repos/**); repeat for more",
       "  --expires DAYSd      serve refuses it after that many days (90d); default: until it is revoked",
+      "  --web                it also signs its holder in to serve's web inbox, for those projects and under NAME",
       "create prints the token once, on stdout; the store keeps only its SHA-256."
     ].join("\n");
     MAX_DAYS = 3650;
@@ -93205,7 +93226,8 @@ async function runToken(env, argv, io, options = {}) {
         hash: hashToken(token),
         patterns: command.patterns,
         createdAt: now(),
-        ...command.expiresInDays !== void 0 ? { expiresAt: now() + command.expiresInDays * DAY_MS2 } : {}
+        ...command.expiresInDays !== void 0 ? { expiresAt: now() + command.expiresInDays * DAY_MS2 } : {},
+        ...command.web === true ? { web: true } : {}
       };
       if (!await tokens.create(record4)) {
         io.stderr.write(
@@ -93217,8 +93239,9 @@ async function runToken(env, argv, io, options = {}) {
       io.stdout.write(`${token}
 `);
       const until = record4.expiresAt === void 0 ? "" : `, until ${isoMinute(record4.expiresAt)}`;
+      const web = record4.web === true ? ` It also signs ${command.name} in to serve's web inbox (beyond loopback, beside ASK_LATER_WEB_TOKEN), for those projects.` : "";
       io.stderr.write(
-        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.
+        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.${web}
 `
       );
       return 0;
@@ -93249,13 +93272,14 @@ function formatList(records, now) {
   if (records.length === 0)
     return "No tokens. Create one with: ask-later token create --name NAME --projects PATTERN\n";
   const rows = [
-    ["ID", "NAME", "CREATED", "EXPIRES", "LAST USED", "PROJECTS"],
+    ["ID", "NAME", "CREATED", "EXPIRES", "LAST USED", "WEB", "PROJECTS"],
     ...records.map((record4) => [
       record4.id,
       record4.name,
       isoMinute(record4.createdAt),
       record4.expiresAt === void 0 ? "never" : `${isoMinute(record4.expiresAt)}${record4.expiresAt <= now ? " (expired)" : ""}`,
       record4.lastUsedAt === void 0 ? "never" : isoMinute(record4.lastUsedAt),
+      record4.web === true ? "yes" : "no",
       record4.patterns.join(" ")
     ])
   ];

@@ -3888,7 +3888,8 @@ function tokenRecordJson(record2) {
     hash: record2.hash,
     patterns: record2.patterns,
     createdAt: record2.createdAt,
-    ...record2.expiresAt !== void 0 ? { expiresAt: record2.expiresAt } : {}
+    ...record2.expiresAt !== void 0 ? { expiresAt: record2.expiresAt } : {},
+    ...record2.web === true ? { web: true } : {}
   });
 }
 function readTokenRecord(json, id, lastUsedAt) {
@@ -3908,6 +3909,7 @@ function readTokenRecord(json, id, lastUsedAt) {
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString2);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  const web = fields.web === void 0 ? false : field("web", (v) => typeof v === "boolean");
   return {
     id: field("id", isString2),
     name: field("name", isString2),
@@ -3915,6 +3917,7 @@ function readTokenRecord(json, id, lastUsedAt) {
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
     ...expiresAt !== void 0 ? { expiresAt } : {},
+    ...web ? { web: true } : {},
     ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
   };
 }
@@ -6037,7 +6040,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 9;
+    SCHEMA_VERSION = 10;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -6207,6 +6210,10 @@ var init_schema = __esm({
   ) STRICT;
   INSERT OR REPLACE INTO decided_totals (project, documents, length)
     SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
+  `,
+      // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
+      `
+  ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
   `
     ];
   }
@@ -6226,7 +6233,8 @@ function fromRow(row) {
     hash: row.hash,
     patterns,
     createdAt: Number(row.created_at),
-    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {},
+    ...Number(row.web) === 1 ? { web: true } : {}
   });
   return readTokenRecord(json, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
 }
@@ -6235,7 +6243,7 @@ var init_tokens2 = __esm({
   "src/store/sqlite/tokens.ts"() {
     "use strict";
     init_token_record();
-    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at, web FROM tokens";
     SqliteTokenStore = class {
       #c;
       #run;
@@ -6248,14 +6256,15 @@ var init_tokens2 = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const result = this.#c.statement(
-              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at, web) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
             ).run(
               record2.id,
               record2.name,
               record2.hash,
               JSON.stringify(record2.patterns),
               record2.createdAt,
-              record2.expiresAt ?? null
+              record2.expiresAt ?? null,
+              record2.web === true ? 1 : 0
             );
             return Number(result.changes) === 1;
           })

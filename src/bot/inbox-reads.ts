@@ -16,7 +16,7 @@ import {
 } from '../decisions/query.js';
 import { cursorOf, formatCursor } from '../store/paging.js';
 import type { ViewCounts } from '../store/port.js';
-import type { Actor, Place } from './access.js';
+import { type Actor, type Place, reachesProject } from './access.js';
 import type { InboxPageRequest, InteractionServiceOptions } from './interactions.js';
 
 export class InboxReads {
@@ -50,6 +50,7 @@ export class InboxReads {
     const unplaced =
       place.channel === undefined ? await this.#o.membership?.[actor.platform]?.channelsOf(actor) : undefined;
     return (await this.#o.store.knownProjects()).filter((project) => {
+      if (!reachesProject(actor, project)) return false;
       const channels = this.#o.routing(actor.platform, project, actor);
       if (place.channel !== undefined) return channels.includes(place.channel);
       if (channels.length === 0 || !this.#o.access.mayAnswer(actor, project)) return false;

@@ -64,6 +64,7 @@ import { createServeMetrics, METRICS_PATH } from './metrics.js';
 import { routedSurface } from './routed-surface.js';
 import { ServeStartError } from './serve-start-error.js';
 import { type Sweeper, startSweep } from './sweep.js';
+import { webPeople } from './web-people.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -154,7 +155,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     ...(config.remindAfterMs !== undefined ? { remindAfterMs: config.remindAfterMs } : {}),
   });
   const routing: Routing = (platform, project) => {
-    // The web inbox shows every project of the store: it is the person's own machine (or behind the web token).
+    // The web inbox shows every project of the store: it is the person's own machine (or behind the web token); a
+    // person signed in with a token of their own reaches only its projects (InteractionService checks the actor).
     if (platform === 'web') return [WEB_CHANNEL];
     if ((platform === 'slack' && !slack) || (platform === 'discord' && !discord)) return [];
     return table.channelsFor(platform, project);
@@ -190,6 +192,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     origins,
     logger: log,
     ...(config.webToken !== undefined ? { token: config.webToken } : {}),
+    // People's own tokens (`token create --web`) sign in beside the shared one: each sees only their projects.
+    people: webPeople(store.tokens()),
     ...(deps.web?.displayName !== undefined ? { displayName: deps.web.displayName } : {}),
     ...(deps.web?.timeZone !== undefined ? { timeZone: deps.web.timeZone } : {}),
     ...(deps.web?.heartbeatMs !== undefined ? { heartbeatMs: deps.web.heartbeatMs } : {}),

@@ -321,10 +321,12 @@ describe('a file of schema version 4 (before the paged views)', () => {
     for (let i = 0; i < 3; i++) await first.park(project, spec({ isBlocking: i === 2 }));
     await first.answer(project, 1, pick('SQLite'), person());
     await first.close();
-    // Back to version 4's layout: no view columns, no view indexes.
+    // Back to version 4's layout: no view columns, no view indexes (and no tokens' `web` column, which v10 adds;
+    // the later tables are made only if missing).
     const raw = rawDatabase(path);
     raw.exec(`DROP INDEX questions_pending_view; DROP INDEX questions_closed_view;
       ALTER TABLE questions DROP COLUMN blocking; ALTER TABLE questions DROP COLUMN closed_at;
+      ALTER TABLE tokens DROP COLUMN web;
       PRAGMA user_version = 4;`);
     raw.close();
 
@@ -391,7 +393,8 @@ describe('the index of decisions in a file written before it', () => {
     }
     await before.close();
     const raw = rawDatabase(path);
-    raw.exec('DROP TABLE decided_totals; PRAGMA user_version = 8;');
+    // Schema 8's layout: no totals, and no tokens' `web` column (v10).
+    raw.exec('DROP TABLE decided_totals; ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 8;');
     raw.close();
 
     const totals = () => {
@@ -415,6 +418,33 @@ describe('the index of decisions in a file written before it', () => {
       expect(await after.similarDecisions(project, [{ question: 'What queue does search use?', options: [] }])).toEqual(
         [[]],
       );
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe('a file of schema version 9 (tokens for agents only)', () => {
+  it('GIVEN a token kept before version 10 THEN opening the file migrates it: the token reads as an agent token, and a web token can be kept', async () => {
+    const path = newPath();
+    const before = await openSqliteStore({ path });
+    const agent = { id: 'aaaaaaaaaaaa', name: 'ci', hash: 'a'.repeat(64), patterns: ['**'], createdAt: 1 };
+    expect(await before.tokens().create(agent)).toBe(true);
+    await before.close();
+    // Back to version 9's layout: the tokens table without `web`.
+    const raw = rawDatabase(path);
+    raw.exec('ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 9;');
+    raw.close();
+
+    const after = await openSqliteStore({ path });
+    try {
+      expect(await after.tokens().get(agent.id)).toEqual(agent);
+      const web = { ...agent, id: 'bbbbbbbbbbbb', name: 'alice', web: true as const };
+      expect(await after.tokens().create(web)).toBe(true);
+      expect(await after.tokens().get(web.id)).toEqual(web);
+      const check = rawDatabase(path, true);
+      expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+      check.close();
     } finally {
       await after.close();
     }

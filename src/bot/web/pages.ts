@@ -72,7 +72,7 @@ async function loadInbox(options: WebPagesOptions, actor: Actor, state: InboxSta
   const projects: WebProjectEntry[] = [];
   for (const [project, count] of counts) {
     const waiting = count.blocking + count.canWait;
-    if (waiting > 0) projects.push({ tag: projectTag(project), project, waiting });
+    if (waiting > 0) projects.push({ tag: projectTag(project), project, waiting, blocking: count.blocking });
   }
   // The closed list follows the blocking filter among the newest it read (it is a glance, not a search).
   const closed = recent

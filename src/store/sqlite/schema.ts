@@ -20,7 +20,8 @@
  *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
  *   tokens          agents' tokens (v6): id → name (unique), hash (SHA-256 of the token, never the token),
- *                   patterns (JSON array), created_at, expires_at, last_used_at
+ *                   patterns (JSON array), created_at, expires_at, last_used_at; web (v10: 1 when it also signs a
+ *                   person in to the web inbox)
  *   surface_faults  surfaces refusing for good (v7): (group_name, channel; '' for the whole platform) → error,
  *                   fix, since; dropped when a post there succeeds again
  *   decided_docs, decided_terms, decided_built   the index of decisions (v8, sqlite/decisions.ts): a row per decided
@@ -32,7 +33,7 @@ import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -203,6 +204,10 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   INSERT OR REPLACE INTO decided_totals (project, documents, length)
     SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
+  `,
+  // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
+  `
+  ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
   `,
 ];
 
