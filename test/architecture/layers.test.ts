@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * folder it reaches. A rule broken names the file and what it imports.
  */
 const SRC = resolve(import.meta.dirname, '../../src');
-const SURFACES = ['slack', 'discord', 'telegram', 'web'] as const;
+const SURFACES = ['slack', 'discord', 'telegram', 'terminal', 'web'] as const;
 
 function modules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
