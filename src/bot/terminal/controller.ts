@@ -24,7 +24,7 @@ import {
   typeInto,
 } from './edits.js';
 import type { InkKey } from './keys.js';
-import { screenKey } from './keys.js';
+import { keyOf, screenKey } from './keys.js';
 import { closedMeanwhile, nextProject } from './list.js';
 import { type NotesField, type ScreenView, screenLines } from './screen.js';
 import type { TerminalInbox } from './session.js';
@@ -188,6 +188,11 @@ export class InboxController {
 
   /** Ink's key event. */
   key(input: string, key: InkKey): void {
+    // Keys typed faster than they are read arrive as one chunk of text (`3n`, `ger\r`): each character is a key.
+    if (!key.ctrl && !key.meta && [...input].length > 1) {
+      for (const char of input) this.key(char, keyOf(char));
+      return;
+    }
     if (this.#help) {
       this.#help = false;
       this.#o.changed();

@@ -23,6 +23,22 @@ export interface InkKey {
   readonly delete: boolean;
 }
 
+/** The key one character of a chunk of typed text is (Enter, Tab and Backspace are characters too). */
+export function keyOf(char: string): InkKey {
+  const none = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, home: false, end: false };
+  return {
+    ...none,
+    return: char === '\r' || char === '\n',
+    escape: false,
+    ctrl: false,
+    meta: false,
+    shift: false,
+    tab: char === '\t',
+    backspace: char === '\u007f' || char === '\b',
+    delete: false,
+  };
+}
+
 /** What a key does on the inbox (not while typing notes, nor in a review or a confirmation). */
 export type ScreenKey =
   | KeyAction
