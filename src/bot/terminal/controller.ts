@@ -54,6 +54,7 @@ export class InboxController {
   #focus = 0;
   readonly #members = new Map<string, number>();
   #option = 0;
+  #scroll = 0;
   #notes: NotesField | undefined;
   #review: { readonly review: ReviewOf; readonly check: string } | undefined;
   #confirmRemove = false;
@@ -100,6 +101,7 @@ export class InboxController {
       focus: this.#focus,
       member: this.#member(),
       option: this.#option,
+      scroll: this.#scroll,
       ...(this.#notes === undefined ? {} : { notes: this.#notes }),
       ...(this.#review === undefined ? {} : { review: this.#review.review }),
       confirmRemove: this.#confirmRemove,
@@ -218,6 +220,7 @@ export class InboxController {
       }
       if (key.escape) {
         this.#review = undefined;
+        this.#messages = [];
         this.#o.changed();
         return;
       }
@@ -226,6 +229,7 @@ export class InboxController {
     const action = screenKey(input, key, { inCard: entry !== undefined, isSet: entry?.question.members !== undefined });
     if (action === undefined) return;
     this.#messages = [];
+    this.#scroll = action.kind === 'scroll' ? Math.max(-10, Math.min(10, this.#scroll + action.by)) : 0;
     this.#do(action);
     this.#o.changed();
   }

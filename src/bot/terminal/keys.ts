@@ -12,6 +12,8 @@ export interface InkKey {
   readonly leftArrow: boolean;
   readonly rightArrow: boolean;
   readonly home: boolean;
+  readonly pageUp: boolean;
+  readonly pageDown: boolean;
   readonly end: boolean;
   readonly return: boolean;
   readonly escape: boolean;
@@ -26,8 +28,10 @@ export interface InkKey {
 /** The key one character of a chunk of typed text is (Enter, Tab and Backspace are characters too). */
 export function keyOf(char: string): InkKey {
   const none = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, home: false, end: false };
+  const pages = { pageUp: false, pageDown: false };
   return {
     ...none,
+    ...pages,
     return: char === '\r' || char === '\n',
     escape: false,
     ctrl: false,
@@ -47,7 +51,8 @@ export type ScreenKey =
   | { readonly kind: 'send-ready' }
   | { readonly kind: 'remove' }
   | { readonly kind: 'filter'; readonly by: 1 | -1 }
-  | { readonly kind: 'project' };
+  | { readonly kind: 'project' }
+  | { readonly kind: 'scroll'; readonly by: 1 | -1 };
 
 /** The key's name as a browser's `KeyboardEvent.key` says it, so the web inbox's rule reads it. */
 export function keyName(input: string, key: InkKey): string {
@@ -71,6 +76,7 @@ export function screenKey(
 ): ScreenKey | undefined {
   if (key.ctrl || key.meta) return undefined;
   if (key.tab) return { kind: 'filter', by: key.shift ? -1 : 1 };
+  if (key.pageUp || key.pageDown) return { kind: 'scroll', by: key.pageDown ? 1 : -1 };
   if (input === 'q') return { kind: 'quit' };
   if (input === 'p') return { kind: 'project' };
   if (input === 'S') return { kind: 'send-ready' };

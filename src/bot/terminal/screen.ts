@@ -36,6 +36,8 @@ export interface ScreenView {
   readonly member: number;
   /** The focused option row of the open item (the options, then Other). */
   readonly option: number;
+  /** Pages the card is scrolled by from where the focused option shows (PgUp / PgDn). */
+  readonly scroll?: number;
   readonly notes?: NotesField;
   readonly review?: ReviewOf;
   /** Remove's confirmation is asked for the focused question. */
@@ -135,6 +137,7 @@ function helpLines(width: number): string[] {
     ...wrap('Remove the focused question (asks first)', width, 'x'.padEnd(14)),
     ...wrap('Next filter: All / Blocking / Non-blocking', width, 'Tab'.padEnd(14)),
     ...wrap('Next project (all, then each)', width, 'p'.padEnd(14)),
+    ...wrap('Scroll a long question by a page', width, 'PgUp PgDn'.padEnd(14)),
     ...wrap('Quit (Ctrl-C too)', width, 'q'.padEnd(14)),
     '',
     dim('Any key closes this.'),
@@ -169,11 +172,13 @@ export function screenLines(page: InboxPage | undefined, view: ScreenView): stri
       option: view.option,
       projectName: projectName(entry.question.project),
     });
-    const at = focusLine(card);
-    const start = card.length <= room ? 0 : Math.max(0, Math.min(at - Math.floor(room / 2), card.length - room));
-    middle.push(...card.slice(start, start + room));
-    if (start + room < card.length && middle.length > 0)
-      middle[middle.length - 1] = dim(`… ${card.length - start - room} more lines (↑↓)`);
+    // Where the focused option shows, moved by whole pages (PgUp / PgDn) when the card is taller than the room.
+    const auto = focusLine(card) - Math.floor(room / 2) + (view.scroll ?? 0) * Math.max(1, room - 2);
+    const start = card.length <= room ? 0 : Math.max(0, Math.min(auto, card.length - room));
+    const shown = card.slice(start, start + room);
+    if (start > 0) shown[0] = dim(`… ${start} lines above (PgUp)`);
+    if (start + room < card.length) shown[shown.length - 1] = dim(`… ${card.length - start - room} more lines (PgDn)`);
+    middle.push(...shown);
   }
   return pad([...top, ...middle], width, height, bottom);
 }

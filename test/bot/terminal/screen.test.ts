@@ -14,7 +14,16 @@ import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { openSqliteTestStore, person, setSpec, spec, uniqueProject } from '../../support/store.js';
 import { noRecommendation } from './support.js';
 
-const KEYS = { enter: '\r', escape: '\u001b', down: '\u001b[B', right: '\u001b[C', space: ' ', backspace: '\u007f' };
+const KEYS = {
+  enter: '\r',
+  escape: '\u001b',
+  down: '\u001b[B',
+  right: '\u001b[C',
+  space: ' ',
+  backspace: '\u007f',
+  pageDown: '\u001b[6~',
+  pageUp: '\u001b[5~',
+};
 
 let store: SqliteStore;
 let project: string;
@@ -153,6 +162,21 @@ describe('the keyboard inbox', () => {
     await press('x', 'y');
     await expect.poll(screen).toContain('Removed #1; the agent will be told.');
     expect((await store.get(project, 1))?.status).toBe('dismissed');
+    ink.unmount();
+  });
+
+  it('GIVEN a card taller than the terminal THEN it shows where the focused option is, and PgUp / PgDn scroll it', async () => {
+    const context = Array.from({ length: 60 }, (_, line) => `Context line ${line + 1}.`).join('\n\n');
+    await store.park(project, spec({ context }));
+    const { screen, press, ink } = await open();
+    await expect.poll(screen).toContain('(•) ★ Postgres');
+    expect(screen()).toMatch(/… \d+ lines above \(PgUp\)/);
+    expect(screen()).not.toContain('Context line 1.');
+    await press(KEYS.pageUp, KEYS.pageUp, KEYS.pageUp, KEYS.pageUp, KEYS.pageUp, KEYS.pageUp, KEYS.pageUp, KEYS.pageUp);
+    await expect.poll(screen).toContain('Context line 1.');
+    expect(screen()).toMatch(/… \d+ more lines \(PgDn\)/);
+    await press(KEYS.down);
+    await expect.poll(screen).not.toContain('Context line 1.');
     ink.unmount();
   });
 
