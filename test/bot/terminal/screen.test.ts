@@ -180,6 +180,34 @@ describe('the keyboard inbox', () => {
     ink.unmount();
   });
 
+  it('GIVEN two projects THEN Tab changes the filter and p the project, each with its counts, and S sends every ready answer shown', async () => {
+    const other = uniqueProject('api');
+    await store.park(project, spec({ question: 'Which database?', isBlocking: true }));
+    await store.park(other, spec({ question: 'Which cache?' }));
+    await store.park(other, noRecommendation({ question: 'Which queue?' }));
+    const { screen, press, ink } = await open();
+    await expect.poll(screen).toContain(' All 3   Blocking 1   Non-blocking 2 ');
+    /** What the list shows, once read: which of the three questions are on the screen. */
+    const shown = () => ['Which database?', 'Which cache?', 'Which queue?'].filter((text) => screen().includes(text));
+    await press('\t');
+    await expect.poll(shown).toEqual(['Which database?']);
+    await press('\t');
+    await expect.poll(shown).toEqual(['Which cache?', 'Which queue?']);
+    await press('p');
+    await expect.poll(screen).toContain(`project: ${project.split('/').at(-1)}`);
+    expect(screen()).toContain(' All 1   Blocking 1   Non-blocking 0 ');
+    expect(screen()).toContain('Nothing non-blocking waiting.');
+    await press('p');
+    await expect.poll(screen).toContain(`project: ${other.split('/').at(-1)}`);
+    expect(screen()).toContain(' All 2   Blocking 0   Non-blocking 2 ');
+    await press('S');
+    await expect.poll(screen).toContain('Sent 1 answer: #1.');
+    expect((await store.get(other, 1))?.answer).toMatchObject({ choices: ['Postgres'] });
+    expect((await store.get(other, 2))?.status).toBe('pending');
+    expect((await store.get(project, 1))?.status).toBe('pending');
+    ink.unmount();
+  });
+
   it('GIVEN ? THEN the keys show, any key closes them, and q quits', async () => {
     await store.park(project, spec());
     const { screen, press, quitted, ink } = await open();

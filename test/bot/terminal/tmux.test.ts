@@ -112,7 +112,8 @@ describe.each(stores)('ask-later inbox in tmux on $name', ({ open }) => {
     const name = terminal(env);
     literally(name, `node ${cli} inbox; echo INBOX-EXIT=$?`);
     keys(name, 'Enter');
-    await expect.poll(() => screen(name)).toContain('1. Database');
+    // The first screen waits for Node, Ink and the store to start: allow a busy machine its time.
+    await expect.poll(() => screen(name), { timeout: 30_000 }).toContain('1. Database');
     expect(tmux('display-message', '-p', '-t', name, '#{alternate_on}').trim()).toBe('1');
 
     keys(name, 'Enter');
@@ -182,7 +183,7 @@ describe.each(stores)('ask-later inbox in tmux on $name', ({ open }) => {
     const name = terminal(env);
     literally(name, `node ${cli} inbox; echo INBOX-EXIT=$?`);
     keys(name, 'Enter');
-    await expect.poll(() => screen(name)).toContain(' All 1 ');
+    await expect.poll(() => screen(name), { timeout: 30_000 }).toContain(' All 1 ');
 
     await store.park(project, spec({ question: 'Parked while the inbox is open?', isBlocking: true }));
     await expect.poll(() => screen(name)).toContain(' All 2 ');
