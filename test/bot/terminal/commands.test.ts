@@ -250,3 +250,22 @@ describe.each(stores)('ask-later inbox --list / --json and answer on $name', ({ 
     expect(empty.stdout).toBe('0 waiting: 0 blocking, 0 can wait.\n');
   });
 });
+
+describe('ask-later inbox and answer without a store', () => {
+  it('GIVEN only serve’s agent API (ASK_LATER_URL) THEN one line says the command needs the store itself, exit 1', async () => {
+    const env = {
+      ASK_LATER_URL: 'http://127.0.0.1:9',
+      ASK_LATER_TOKEN: 'alt_abcdefghijkl_0123456789012345678901234567890123456',
+      HOME: freshHome(),
+    };
+    const run = await inbox(env, ['--list']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^ask-later inbox: this command works on the store itself: set REDIS_URL .*\n$/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('GIVEN a Redis that is not there THEN one line says the inbox is unreachable, exit 1', async () => {
+    const run = await answer({ REDIS_URL: 'redis://127.0.0.1:9', HOME: freshHome() }, ['3', '--pick', 'Postgres']);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: 'ask-later answer: the inbox (its store) is unreachable\n' });
+  });
+});
