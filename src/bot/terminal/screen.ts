@@ -151,7 +151,7 @@ function focusLine(lines: readonly string[]): number {
   return 0;
 }
 
-/** The whole screen: exactly `view.height` lines of at most `view.width` columns. */
+/** The whole screen: exactly `view.height` lines of at most `view.width` columns (a terminal of at least 20 × 8). */
 export function screenLines(page: InboxPage | undefined, view: ScreenView): string[] {
   const width = Math.max(20, view.width);
   const height = Math.max(8, view.height);
