@@ -10,7 +10,7 @@ import { bold, cyan, dim, green, inverse, plain, red, yellow } from '../../block
 import { columns, wrap, wrapLines } from '../../blocks/terminal/wrap.js';
 import { FILTER_LABELS, projectName } from '../../blocks/vocabulary.js';
 import { KEY_HELP } from '../../blocks/web/client/keys.js';
-import { entryReadiness, INBOX_FILTERS, type InboxPage, readyCount } from '../../core/inbox.js';
+import { entryReadiness, INBOX_FILTERS, type InboxItem, type InboxPage, readyCount } from '../../core/inbox.js';
 import type { ReviewOf } from '../review.js';
 
 /** What is being typed into a notes field. */
@@ -57,12 +57,16 @@ export function clip(text: string, width: number): string {
   const bare = plain(text);
   if (columns(bare) <= width) return text;
   let out = '';
-  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(bare)) {
-    if (columns(`${out}${segment}…`) > width) break;
+  let used = 1; // the ellipsis
+  for (const { segment } of graphemes.segment(bare)) {
+    used += columns(segment);
+    if (used > width) break;
     out += segment;
   }
   return `${out}…`;
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 function filterLine(page: InboxPage | undefined, view: ScreenView): string {
   const tabs = INBOX_FILTERS.map((filter) => {
@@ -151,6 +155,24 @@ function focusLine(lines: readonly string[]): number {
   return 0;
 }
 
+/**
+ * A card's lines, drawn once per entry (a page read is new entries), width, open member and focused option: a long
+ * context takes a while to lay out, and a screen is drawn again on every key typed into a notes field.
+ */
+const cards = new WeakMap<InboxItem, Map<string, string[]>>();
+
+function cachedCard(entry: InboxItem, width: number, member: number, option: number): string[] {
+  const key = `${width}:${member}:${option}`;
+  const drawn = cards.get(entry) ?? new Map<string, string[]>();
+  cards.set(entry, drawn);
+  let lines = drawn.get(key);
+  if (lines === undefined) {
+    lines = cardLines(entry, width, { member, option, projectName: projectName(entry.question.project) });
+    drawn.set(key, lines);
+  }
+  return lines;
+}
+
 /** The whole screen: exactly `view.height` lines of at most `view.width` columns (a terminal of at least 20 × 8). */
 export function screenLines(page: InboxPage | undefined, view: ScreenView): string[] {
   const width = Math.max(20, view.width);
@@ -167,11 +189,7 @@ export function screenLines(page: InboxPage | undefined, view: ScreenView): stri
   const middle: string[] = [...list];
   if (entry !== undefined && room > 0) {
     middle.push(dim('─'.repeat(width)));
-    const card = cardLines(entry, width, {
-      member: view.member,
-      option: view.option,
-      projectName: projectName(entry.question.project),
-    });
+    const card = cachedCard(entry, width, view.member, view.option);
     // Where the focused option shows, moved by whole pages (PgUp / PgDn) when the card is taller than the room.
     const auto = focusLine(card) - Math.floor(room / 2) + (view.scroll ?? 0) * Math.max(1, room - 2);
     const start = card.length <= room ? 0 : Math.max(0, Math.min(auto, card.length - room));
