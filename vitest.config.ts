@@ -29,6 +29,7 @@ const slow = [
   'test/agent-http/replica.test.ts',
   'test/agent-http/agents-over-http.test.ts',
   'test/store/redis-cluster-failover.test.ts',
+  'test/bot/terminal/tmux.test.ts',
 ];
 
 /**

@@ -19,7 +19,7 @@ export const STATUS_AIM = 1.3;
 
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const WARMUP = 3;
-const EXPECTED = 'ask-later: 2 waiting, 1 blocking · 1 answered\n';
+const EXPECTED = 'ask-later: 2 waiting, 1 blocking · 1 answered → ask-later inbox\n';
 
 const spec = (isBlocking) => ({
   context: 'Bench.',

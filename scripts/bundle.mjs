@@ -65,17 +65,31 @@ const withoutServe = {
   name: 'plugin-without-serve',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /[\\/]serve[\\/]run\.js$/ }, () => ({ path: 'serve', namespace: 'plugin-stub' }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'plugin-stub' }, () => ({
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'plugin-stub' }, (args) => ({
       contents:
-        "export async function runServe() { process.stderr.write('ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\\n'); return 2; }",
+        args.path === 'screen'
+          ? "export async function runScreen() { process.stderr.write('ask-later inbox: the keyboard inbox is not part of the Claude Code plugin; run it from the npm package (ask-later inbox, or node dist/cli.js inbox in your clone), or use --list, --json and ask-later answer\\n'); return 2; }"
+          : "export async function runServe() { process.stderr.write('ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\\n'); return 2; }",
       loader: 'js',
+    }));
+  },
+};
+
+// The terminal inbox's screen (Ink, React and Yoga: about 1.9 MB) stays out too: the MCP server parses this bundle at
+// every session start. `inbox --list`, `--json` and `answer` stay in; the screen says to run the npm package.
+const withoutScreen = {
+  name: 'plugin-without-terminal-screen',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /[\\/]terminal[\\/]screen-run\.js$/ }, () => ({
+      path: 'screen',
+      namespace: 'plugin-stub',
     }));
   },
 };
 
 await build({
   ...common,
-  plugins: [...common.plugins, withoutServe],
+  plugins: [...common.plugins, withoutServe, withoutScreen],
   entryPoints: ['src/cli.ts'],
   outfile: join(outDir, 'ask-later.mjs'),
 });

@@ -69,6 +69,24 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       return 2;
     },
   },
+  inbox: {
+    summary:
+      'the questions waiting, as a keyboard inbox in the terminal: inbox [--list | --json] [--filter …] [--project …]',
+    run: async (args) =>
+      (await import('./inbox/run.js')).runInboxCommand(process.env, args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdin: process.stdin,
+      }),
+  },
+  answer: {
+    summary: 'answers one waiting question: answer <id> --pick <label>… [--other TEXT] [--notes TEXT] [--project NAME]',
+    run: async (args) =>
+      (await import('./inbox/run.js')).runAnswerCommand(process.env, args, {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      }),
+  },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
     run: async () => {

@@ -159,8 +159,8 @@ function loadDecidedCheck(env) {
   const raw = env.ASK_LATER_DECIDED?.trim().toLowerCase() ?? "";
   if (raw === "" || raw === "check") return "check";
   if (raw === "off") return "off";
-  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(`ASK_LATER_DECIDED must be check or off, got ${shown3}`);
+  const shown5 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`ASK_LATER_DECIDED must be check or off, got ${shown5}`);
 }
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
@@ -268,8 +268,8 @@ function loadDeliveryReach(name, value) {
   const raw = value?.trim().toLowerCase() ?? "";
   if (raw === "") return "blocking";
   if (DELIVERY_REACHES.includes(raw)) return raw;
-  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(`${name} must be blocking, all or off, got ${shown3}`);
+  const shown5 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be blocking, all or off, got ${shown5}`);
 }
 function loadCaptureMode(env) {
   const own = env.ASK_LATER_ASK_USER_QUESTION?.trim() ?? "";
@@ -281,9 +281,9 @@ function loadCaptureMode(env) {
   if (seconds !== void 0 && Number(seconds) >= 1 && Number(seconds) <= CAPTURE_WAIT_MAX_SECONDS) {
     return { kind: "wait", seconds: Number(seconds) };
   }
-  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  const shown5 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(
-    `${name} must be park, wait:<seconds> (1 to ${CAPTURE_WAIT_MAX_SECONDS}) or terminal, got ${shown3}`
+    `${name} must be park, wait:<seconds> (1 to ${CAPTURE_WAIT_MAX_SECONDS}) or terminal, got ${shown5}`
   );
 }
 function describeCaptureMode(mode) {
@@ -296,8 +296,8 @@ function loadDeadline(env, name) {
   const { min, max } = DEADLINE_SETTINGS[name];
   const ms = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
   if (ms >= min && ms <= max) return ms;
-  const shown3 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
-  throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown3}`);
+  const shown5 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown5}`);
 }
 function loadAgentConfig(env, cwd) {
   return Object.freeze({
@@ -1348,13 +1348,13 @@ function time(args) {
   return new RegExp(`^${timeSource(args)}$`);
 }
 function datetime(args) {
-  const time3 = timeSource({ precision: args.precision });
+  const time4 = timeSource({ precision: args.precision });
   const opts = ["Z"];
   if (args.local)
     opts.push("");
   if (args.offset)
     opts.push(`([+-](?:[01]\\d|2[0-3]):[0-5]\\d)`);
-  const timeRegex2 = `${time3}(?:${opts.join("|")})`;
+  const timeRegex2 = `${time4}(?:${opts.join("|")})`;
   return new RegExp(`^${dateSource}T(?:${timeRegex2})$`);
 }
 function fixedBase64(bodyLength, padding) {
@@ -14392,7 +14392,7 @@ var init_http_store = __esm({
        * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
        */
       async #longPoll(deadline, signal, poll) {
-        let backoff = RETRY_FIRST_MS;
+        let backoff2 = RETRY_FIRST_MS;
         for (; ; ) {
           const left = deadline - Date.now();
           if (signal?.aborted) return void 0;
@@ -14402,11 +14402,11 @@ var init_http_store = __esm({
             if (signal?.aborted) return void 0;
             if (!(error46 instanceof StoreUnavailableError)) throw error46;
             if (deadline - Date.now() <= 0) return void 0;
-            const step = Math.min(backoff, deadline - Date.now());
+            const step = Math.min(backoff2, deadline - Date.now());
             if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
               await pause(step, signal);
             }
-            backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+            backoff2 = Math.min(backoff2 * 2, RETRY_MAX_MS);
           }
         }
       }
@@ -14679,7 +14679,7 @@ function storeMismatch(store, given) {
   return void 0;
 }
 async function checkClaudeCode(options) {
-  const shown3 = (path) => {
+  const shown5 = (path) => {
     const inHome = relative(options.home, path);
     if (!inHome.startsWith("..") && !inHome.startsWith(sep)) return `~/${inHome.split(sep).join("/")}`;
     return path;
@@ -14694,7 +14694,7 @@ async function checkClaudeCode(options) {
   for (const path of [...new Set(settingsPaths)]) {
     const json2 = await readJson(path);
     if (json2 === "invalid")
-      lines.push(warn(`Claude Code: ${shown3(path)} is not valid JSON — Claude Code cannot read it; fix it`));
+      lines.push(warn(`Claude Code: ${shown5(path)} is not valid JSON — Claude Code cannot read it; fix it`));
     else if (json2) settings.push({ path, json: json2 });
   }
   const userConfigPath = join3(options.home, ".claude.json");
@@ -14710,34 +14710,34 @@ async function checkClaudeCode(options) {
   const userJson = typeof userConfig === "object" ? userConfig : void 0;
   const projectEntry = object2(object2(userJson?.projects)?.[options.cwd]);
   const mcpSources = [
-    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown3(projectMcpPath)],
-    [mcpServer(projectEntry), shown3(userConfigPath)],
-    [mcpServer(userJson), shown3(userConfigPath)],
-    ...settings.map((file2) => [mcpServer(file2.json), shown3(file2.path)])
+    [mcpServer(typeof projectMcp === "object" ? projectMcp : void 0), shown5(projectMcpPath)],
+    [mcpServer(projectEntry), shown5(userConfigPath)],
+    [mcpServer(userJson), shown5(userConfigPath)],
+    ...settings.map((file2) => [mcpServer(file2.json), shown5(file2.path)])
   ];
   const mcp = mcpSources.find(([entry]) => entry !== void 0);
   if (mcp) collect(given, mcp[0]?.env);
   if (enabledIn && pluginEnabled(enabledIn.json) === false) {
     lines.push(
       warn(
-        `Claude Code: the ask-later plugin is disabled in ${shown3(enabledIn.path)} — claude plugin enable ask-later@ask-later`
+        `Claude Code: the ask-later plugin is disabled in ${shown5(enabledIn.path)} — claude plugin enable ask-later@ask-later`
       )
     );
   } else if (enabledIn || isInstalled) {
-    const where = enabledIn ? shown3(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
+    const where = enabledIn ? shown5(enabledIn.path) : "~/.claude/plugins/installed_plugins.json";
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
     lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
     lines.push(captureLine(true, settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
-      ok(`Claude Code: the prompt hook (${shown3(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
+      ok(`Claude Code: the prompt hook (${shown5(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`)
     );
     lines.push(deliveryLine(handWired(settings), settings, options.env ?? {}));
     lines.push(captureLine(captureWired(settings), settings, options.env ?? {}));
   } else if (hookIn) {
     lines.push(
       warn(
-        `Claude Code: the prompt hook is set up (${shown3(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
+        `Claude Code: the prompt hook is set up (${shown5(hookIn.path)}) but no MCP server ask-later — the agent cannot park questions: claude mcp add --scope user ask-later -- node /abs/path/ask-later/dist/cli.js mcp`
       )
     );
   } else if (mcp) {
@@ -16306,11 +16306,11 @@ async function checkChannel(config3, channel, timeoutMs) {
   }
   if (answer.status !== 200) return [fail(`Discord: cannot read channel ${channel} (${describeRefusal(answer)})`)];
   const name = text(answer.body, "name");
-  const shown3 = name !== void 0 ? `${channel} (#${name})` : channel;
+  const shown5 = name !== void 0 ? `${channel} (#${name})` : channel;
   const type = record2(answer.body).type;
   const kind = typeof type === "number" ? NOT_POSTABLE[type] : void 0;
-  if (kind !== void 0) return [fail(`Discord: channel ${shown3} is ${kind} — route questions to a text channel`)];
-  const lines = [ok(`Discord: the bot sees channel ${shown3}`)];
+  if (kind !== void 0) return [fail(`Discord: channel ${shown5} is ${kind} — route questions to a text channel`)];
+  const lines = [ok(`Discord: the bot sees channel ${shown5}`)];
   const guild = text(answer.body, "guild_id");
   if (config3.guildId !== void 0 && guild !== void 0 && guild !== config3.guildId) {
     lines.push(
@@ -16392,10 +16392,11 @@ function setTextLength(set3) {
   }
   return length;
 }
-var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, OPTION_VALUE_MAX, SET_MEMBERS_MIN, SET_MEMBERS_MAX, TOPIC_MAX, MEMBER_CONTEXT_MAX, MEMBER_IMPACT_MAX, SET_TEXT_MAX, LIMITS;
+var RECOMMENDED_MARK, QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, OPTION_VALUE_MAX, SET_MEMBERS_MIN, SET_MEMBERS_MAX, TOPIC_MAX, MEMBER_CONTEXT_MAX, MEMBER_IMPACT_MAX, SET_TEXT_MAX, LIMITS;
 var init_limits = __esm({
   "src/core/limits.ts"() {
     "use strict";
+    RECOMMENDED_MARK = "★ ";
     QUESTION_MAX = 250;
     OPTION_LABEL_MAX = 73;
     OPTION_DESCRIPTION_MAX = 75;
@@ -16768,6 +16769,9 @@ function measuredAnswerOf(question, reply, meta) {
   }
   return { answer, entryLength: length };
 }
+function overallReadiness(marks) {
+  return marks.find((mark) => mark !== "ready") ?? "ready";
+}
 function describeReply(question, reply) {
   const selections = selectionsOf(reply);
   if (question.members === void 0) {
@@ -16794,6 +16798,14 @@ import { createHash as createHash2 } from "node:crypto";
 function projectTag(project) {
   return createHash2("sha256").update(project).digest("base64url").slice(0, 16);
 }
+function formatQuestionRef(project, id) {
+  return `${projectTag(project)}.${id}`;
+}
+function parseQuestionRef(text3) {
+  if (typeof text3 !== "string") return void 0;
+  const match2 = /^([A-Za-z0-9_-]{16})\.([1-9]\d{0,8})$/.exec(text3);
+  return match2?.[1] && match2[2] ? { tag: match2[1], id: Number(match2[2]) } : void 0;
+}
 var init_question_ref = __esm({
   "src/core/question-ref.ts"() {
     "use strict";
@@ -16804,8 +16816,8 @@ var init_question_ref = __esm({
 function pad(value, digits) {
   return String(Math.max(0, Math.trunc(value))).padStart(digits, "0");
 }
-function pendingKey(isBlocking, createdAt, id) {
-  return `${isBlocking ? "0" : "1"}${pad(createdAt, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
+function pendingKey(isBlocking2, createdAt, id) {
+  return `${isBlocking2 ? "0" : "1"}${pad(createdAt, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
 }
 function closedKey(closedAt2, id) {
   return `${pad(closedAt2, TIME_DIGITS)}${pad(id, ID_DIGITS)}`;
@@ -18523,12 +18535,31 @@ function shownSelection(item, draft) {
   if (draft !== void 0) return draft;
   return { choices: [...item.recommended ?? []], other: false };
 }
+function shownReadiness(item, draft) {
+  return answerReadiness(item, shownSelection(item, draft));
+}
+function draftsOf(entry) {
+  return entry.question.members === void 0 ? [entry.draft] : entry.question.members.map((_, index) => entry.memberDrafts?.[index]);
+}
+function shownSelections(entry) {
+  const drafts = draftsOf(entry);
+  return itemsOf(entry.question).map((item, index) => shownSelection(item, drafts[index]));
+}
+function shownMarks(entry) {
+  const drafts = draftsOf(entry);
+  return itemsOf(entry.question).map((item, index) => shownReadiness(item, drafts[index]));
+}
+function entryReadiness(entry) {
+  return overallReadiness(shownMarks(entry));
+}
+var INBOX_FILTERS;
 var init_inbox = __esm({
   "src/core/inbox.ts"() {
     "use strict";
     init_answer();
     init_question();
     init_reply();
+    INBOX_FILTERS = ["all", "blocking", "non-blocking"];
   }
 });
 
@@ -18554,7 +18585,7 @@ function checkDraftChange(question, change) {
   const item = draftItem(question, change.member);
   const where = change.member === void 0 ? `#${question.id}` : memberRef(question.id, change.member);
   const labels = item.options.map((o) => o.label);
-  let pick2;
+  let pick3;
   if (change.pick !== void 0) {
     const { choices, other } = change.pick;
     if (choices.some((choice) => !labels.includes(choice))) {
@@ -18563,7 +18594,7 @@ function checkDraftChange(question, change) {
     if (!item.multiSelect && choices.length + (other ? 1 : 0) > 1) {
       throw new InvalidAnswerError(`Expected at most one pick for ${where} (not multi-select)`);
     }
-    pick2 = { choices: labels.filter((label) => choices.includes(label)), other };
+    pick3 = { choices: labels.filter((label) => choices.includes(label)), other };
   }
   const notes = change.notes?.trim();
   if (notes !== void 0 && notes.length > NOTES_MAX) {
@@ -18577,7 +18608,7 @@ function checkDraftChange(question, change) {
   }
   return {
     ...change.member !== void 0 ? { member: change.member } : {},
-    ...pick2 !== void 0 ? { pick: pick2 } : {},
+    ...pick3 !== void 0 ? { pick: pick3 } : {},
     ...notes !== void 0 ? { notes } : {},
     ...choiceNotes !== void 0 ? { choiceNotes } : {}
   };
@@ -18587,7 +18618,7 @@ function draftBase(item) {
   return { choices, other };
 }
 function mergeDraft(item, stored, change, now) {
-  const pick2 = change.pick ?? stored ?? draftBase(item);
+  const pick3 = change.pick ?? stored ?? draftBase(item);
   const notes = change.notes ?? stored?.notes;
   const byChoice = new Map((stored?.choiceNotes ?? []).map(({ choice, notes: text3 }) => [choice, text3]));
   for (const { choice, notes: text3 } of change.choiceNotes ?? []) byChoice.set(choice, text3);
@@ -18596,8 +18627,8 @@ function mergeDraft(item, stored, change, now) {
     return text3 ? [{ choice: label, notes: text3 }] : [];
   });
   return {
-    choices: [...pick2.choices],
-    other: pick2.other,
+    choices: [...pick3.choices],
+    other: pick3.other,
     ...notes ? { notes } : {},
     ...choiceNotes.length > 0 ? { choiceNotes } : {},
     updatedAt: now
@@ -51970,7 +52001,7 @@ var require_client = __commonJS({
           prelude.push({ args: [ASKING_1.ASKING_CMD], rollback: () => {
           } });
         }
-        const send = () => client.sendCommand(parser2.redisArgs, commandOptions);
+        const send2 = () => client.sendCommand(parser2.redisArgs, commandOptions);
         let mainGate;
         const enqueue = (injection) => {
           const promise2 = client.sendCommand(injection.args, injectOpts);
@@ -51980,7 +52011,7 @@ var require_client = __commonJS({
         };
         let mainPromise;
         if (effectiveAsap) {
-          mainPromise = send();
+          mainPromise = send2();
           for (let i = prelude.length - 1; i >= 0; i--) {
             enqueue(prelude[i]);
           }
@@ -51988,7 +52019,7 @@ var require_client = __commonJS({
           for (const injection of prelude) {
             enqueue(injection);
           }
-          mainPromise = send();
+          mainPromise = send2();
         }
         let reply;
         try {
@@ -67338,9 +67369,9 @@ var init_tokens2 = __esm({
       #c;
       #run;
       /** `run` maps the driver's errors as the store does. */
-      constructor(connection, run3) {
+      constructor(connection, run4) {
         this.#c = connection;
-        this.#run = run3;
+        this.#run = run4;
       }
       create(record4) {
         return this.#run(
@@ -68912,21 +68943,21 @@ function recommendedProblem(input) {
   if (typeof input !== "object" || input === null) return void 0;
   const { recommended, options, multiSelect } = input;
   const picks = typeof recommended === "string" ? [recommended] : Array.isArray(recommended) ? recommended : [];
-  if (!picks.every((pick2) => typeof pick2 === "string")) return void 0;
+  if (!picks.every((pick3) => typeof pick3 === "string")) return void 0;
   if (picks.length > 1 && multiSelect !== true) {
     return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
   }
   const labels = labelsOf(options).map(({ label }) => label);
   if (labels.length === 0) return void 0;
   const seen = /* @__PURE__ */ new Set();
-  for (const pick2 of picks) {
-    const wanted = pick2.trim();
+  for (const pick3 of picks) {
+    const wanted = pick3.trim();
     if (seen.has(wanted)) return `must name each label once, got ${quote2(wanted)} more than once`;
     seen.add(wanted);
     if (labels.includes(wanted)) continue;
     const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
     const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
-    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick2)}${hint}`;
+    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick3)}${hint}`;
   }
   return void 0;
 }
@@ -68954,13 +68985,13 @@ function editDistance(a, b) {
   return previous[b.length] ?? 0;
 }
 function keyList(keys, suggest) {
-  const shown3 = keys.slice(0, 5).map((key) => {
+  const shown5 = keys.slice(0, 5).map((key) => {
     const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
     const suggestion = suggest(key);
     return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
   });
-  const more = keys.length > shown3.length ? ` and ${keys.length - shown3.length} more` : "";
-  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown3.join(", ")}${more}`;
+  const more = keys.length > shown5.length ? ` and ${keys.length - shown5.length} more` : "";
+  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown5.join(", ")}${more}`;
 }
 function unknownFieldsMessage(keys) {
   return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
@@ -69118,14 +69149,14 @@ function parseAskInput(raw) {
       const members = input.questions.map(normaliseMember);
       return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
     }
-    const { question, options, isBlocking } = input;
-    if (question === void 0 || options === void 0 || isBlocking === void 0) {
+    const { question, options, isBlocking: isBlocking2 } = input;
+    if (question === void 0 || options === void 0 || isBlocking2 === void 0) {
       return { ok: false, reasons: ["The arguments break the input schema"] };
     }
     const item = normaliseItem({
       question,
       options,
-      isBlocking,
+      isBlocking: isBlocking2,
       recommended: input.recommended,
       multiSelect: input.multiSelect
     });
@@ -69712,10 +69743,10 @@ async function captureQuestion(request, options) {
 function refusal2(reasons) {
   return `it breaks ask-later's rules: ${reasons.join("; ")}`;
 }
-function parkedReason(question, inbox, waitedSeconds) {
+function parkedReason(question, inbox2, waitedSeconds) {
   const what = question.members === void 0 ? `this question as #${question.id}` : `these questions as the set #${question.id} (${question.members.map((m, i) => `${memberRef(question.id, i)} ${m.topic}`).join(", ")})`;
   const waited = waitedSeconds === void 0 ? "" : ` It was not answered within ${waitedSeconds} s.`;
-  return `ask-later parked ${what} for the person, in ${inbox}, so you are not blocked on it.${waited} Do not ask it again and do not wait for it: leave what depends on the answer, carry on with the rest of your work, or end your turn if nothing else can be done. The answer reaches you on its own (with a later prompt, in a tool result, or as a notification to call collect_answers), naming these questions.`;
+  return `ask-later parked ${what} for the person, in ${inbox2}, so you are not blocked on it.${waited} Do not ask it again and do not wait for it: leave what depends on the answer, carry on with the rest of your work, or end your turn if nothing else can be done. The answer reaches you on its own (with a later prompt, in a tool result, or as a notification to call collect_answers), naming these questions.`;
 }
 function unansweredReason(question) {
   const how = question.status === "expired" ? "expired unanswered" : "was dismissed unanswered";
@@ -69925,18 +69956,18 @@ async function capturePreToolUse(payload, env, cwd, write2) {
     opened ??= openStore(config3.store, { connection: "minimal" });
     return opened;
   };
-  const inbox = config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
+  const inbox2 = config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
   try {
     const decision = request.toolName === REQUEST_USER_INPUT ? await captureRequestUserInput(request.toolInput, {
       store,
       project: config3.project,
       mode: config3.capture,
-      inbox
+      inbox: inbox2
     }) : await capture(request, {
       store,
       project: config3.project,
       mode: config3.capture,
-      inbox,
+      inbox: inbox2,
       stateDir: sessionStateDir(env),
       signal: bound.signal
     });
@@ -70265,7 +70296,8 @@ function renderStatusLine({ waiting, blocking, answered }) {
   const parts = [];
   if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
   if (answered > 0) parts.push(`${answered} answered`);
-  return `ask-later: ${parts.length === 0 ? "no questions waiting" : parts.join(" · ")}`;
+  if (parts.length === 0) return "ask-later: no questions waiting";
+  return `ask-later: ${parts.join(" · ")}${waiting > 0 ? " → ask-later inbox" : ""}`;
 }
 var init_line = __esm({
   "src/status/line.ts"() {
@@ -84518,7 +84550,7 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time3(str) {
+      return function time4(str) {
         const matches = TIME.exec(str);
         if (!matches)
           return false;
@@ -84564,10 +84596,10 @@ var require_formats = __commonJS({
     }
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
-      const time3 = getTime(strictTimeZone);
+      const time4 = getTime(strictTimeZone);
       return function date_time(str) {
         const dateTime = str.split(DATE_TIME_SEPARATOR);
-        return dateTime.length === 2 && date5(dateTime[0]) && time3(dateTime[1]);
+        return dateTime.length === 2 && date5(dateTime[0]) && time4(dateTime[1]);
       };
     }
     function compareDateTime(dt1, dt2) {
@@ -86218,12 +86250,12 @@ var init_list_questions = __esm({
             const none = after === void 0 ? "No questions match in this project." : "No more questions match.";
             return structuredResult(none, { note: none, questions: [] });
           }
-          const shown3 = page.questions.map(questionLine);
+          const shown5 = page.questions.map(questionLine);
           const more = page.next === void 0 ? [] : [
             `…and ${page.remaining} more: call list_questions again with after="${page.next}" (and the same filters).`
           ];
           const note = page.next === void 0 ? "This project's questions, blocking first, then by id. Answers and notes are the person's words; get_answer shows one in full." : `This project's questions, blocking first, then by id; ${page.remaining} more follow: call list_questions again with after="${page.next}" (and the same filters). Answers and notes are the person's words.`;
-          return structuredResult([...shown3, ...more].join("\n"), {
+          return structuredResult([...shown5, ...more].join("\n"), {
             note,
             questions: page.questions.map(structuredQuestion),
             ...page.next === void 0 ? {} : { more: page.remaining, after: page.next }
@@ -86339,15 +86371,15 @@ var init_mcp = __esm({
         else signal.addEventListener("abort", cancelled, { once: true });
       }
       async connect(transport) {
-        const send = transport.send.bind(transport);
+        const send2 = transport.send.bind(transport);
         transport.send = async (message, options) => {
           const id = "id" in message && ("result" in message || "error" in message) ? message.id : void 0;
           const pending = id === void 0 ? void 0 : this.#afterResponse.get(id);
-          if (id === void 0 || !pending) return send(message, options);
+          if (id === void 0 || !pending) return send2(message, options);
           this.#afterResponse.delete(id);
           let sent = false;
           try {
-            await send(message, options);
+            await send2(message, options);
             sent = true;
           } finally {
             for (const work of pending) await work(sent).catch(() => void 0);
@@ -86514,7 +86546,7 @@ async function wait(store, config3, input, env, options) {
   const watch = await store.watch(config3.project);
   const retryFirstMs = options.retryMs?.first ?? RETRY_FIRST_MS2;
   const retryMaxMs = options.retryMs?.max ?? RETRY_MAX_MS2;
-  let backoff = retryFirstMs;
+  let backoff2 = retryFirstMs;
   try {
     for (; ; ) {
       if (options.signal?.aborted) return void 0;
@@ -86538,14 +86570,14 @@ async function wait(store, config3, input, env, options) {
         const timeoutMs = Math.min(deadline - now, leaseMs / 2 - (now - renewed));
         options.onWait?.();
         await watch.changed({ timeoutMs, ...options.signal ? { signal: options.signal } : {} });
-        backoff = retryFirstMs;
+        backoff2 = retryFirstMs;
       } catch (error46) {
         if (!(error46 instanceof StoreUnavailableError) || options.signal?.aborted) throw error46;
         if (sessionGone()) return void 0;
         const left = deadline - Date.now();
         if (left <= 0) throw error46;
-        await waitToRetry(store, Math.min(backoff, left), options.signal);
-        backoff = Math.min(backoff * 2, retryMaxMs);
+        await waitToRetry(store, Math.min(backoff2, left), options.signal);
+        backoff2 = Math.min(backoff2 * 2, retryMaxMs);
       }
     }
   } finally {
@@ -92773,7 +92805,7 @@ function itemLines(item, selection, level) {
     "",
     `${level} Answer`,
     "",
-    `> ${picks.map((pick2) => `**${inline2(pick2)}**`).join(", ")}`,
+    `> ${picks.map((pick3) => `**${inline2(pick3)}**`).join(", ")}`,
     ...optionNotes,
     ...notes === "" ? [] : [">", ...quote3(nestHeadings(notes, HEADING_SHIFT))]
   ];
@@ -92821,7 +92853,7 @@ function oneLine2(text3) {
 }
 function code2(text3) {
   const value = oneLine2(text3);
-  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run3) => run3[0].length));
+  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run4) => run4[0].length));
   const fence2 = "`".repeat(longest + 1);
   const pad2 = value.startsWith("`") || value.endsWith("`") ? " " : "";
   return `${fence2}${pad2}${value}${pad2}${fence2}`;
@@ -93302,6 +93334,1444 @@ var init_run7 = __esm({
   }
 });
 
+// src/blocks/vocabulary.ts
+function projectName2(project) {
+  const segments = project.split(/[\\/]/).filter((segment) => segment !== "");
+  return segments.at(-1) ?? project;
+}
+function readyWords(readiness) {
+  return READY_WORDS[readiness];
+}
+function answersCount(count) {
+  return count === 1 ? "1 answer" : `${count} answers`;
+}
+function time3(at) {
+  return `${new Date(at).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+}
+function notPendingText(question) {
+  const answer = question.answer;
+  if (answer) {
+    return `#${question.id} was already answered by ${answer.by.displayName} on ${platformName(answer.by.platform)} at ${time3(answer.at)}: ${describeReply(question, answer)}.`;
+  }
+  switch (question.status) {
+    case "cancelled":
+      return `#${question.id} was withdrawn by the agent.`;
+    case "dismissed": {
+      const by = question.closure?.by;
+      return by ? `#${question.id} was dismissed by ${by.displayName} on ${platformName(by.platform)}.` : `#${question.id} was dismissed.`;
+    }
+    case "expired":
+      return `#${question.id} expired unanswered.`;
+    default:
+      return `#${question.id} is ${question.status}.`;
+  }
+}
+function sentText(id, summary) {
+  return `Sent: ${summary} (#${id}).`;
+}
+function removedText(id) {
+  return `Removed #${id}; the agent will be told.`;
+}
+function keptText(id) {
+  return `Kept #${id ?? "?"}: nothing was removed.`;
+}
+function setNotReadyText(needs) {
+  const parts = needs.map(
+    ({ name, readiness }) => `${name} ${readiness === "needs-note" ? `needs a note (${OTHER_LABEL})` : "needs a pick"}`
+  );
+  return `Not sent: every question of the set must be ready first. ${parts.join("; ")}.`;
+}
+function batchSummary(sent, refused) {
+  const head = sent.length === 0 ? "Nothing sent: no answer shown is ready." : `Sent ${answersCount(sent.length)}: ${sent.map((id) => `#${id}`).join(", ")}.`;
+  return [head, ...refused].join(" ");
+}
+var FILTER_LABELS, READY_WORDS, REFUSALS;
+var init_vocabulary = __esm({
+  "src/blocks/vocabulary.ts"() {
+    "use strict";
+    init_question();
+    init_reply();
+    FILTER_LABELS = {
+      all: "All",
+      blocking: "Blocking",
+      "non-blocking": "Non-blocking"
+    };
+    READY_WORDS = {
+      ready: "ready",
+      "pick-one": "pick one",
+      "needs-note": "needs a note"
+    };
+    REFUSALS = {
+      unknown: "This question no longer exists.",
+      notAllowed: "You are not allowed to answer questions here.",
+      otherChannel: "This question belongs to a project that is not routed to this channel.",
+      notMember: "This question belongs to a channel you are not in: answer it there, or ask to be added.",
+      pickOne: "Pick an answer first.",
+      needsNote: `${OTHER_LABEL} needs a note: add notes first.`,
+      /** A notes form saved with Other picked and no note. */
+      noteMissing: `${OTHER_LABEL} needs a note: say what the answer is, then save again.`,
+      /** A set's review whose answers changed since it was shown. */
+      reviewChanged: "Your answers changed since that review: here they are now. Send again to send these.",
+      tryAgain: "Something went wrong on our side: try again in a moment."
+    };
+  }
+});
+
+// src/bot/access.ts
+function reachesProject(actor, project) {
+  return actor.projects === void 0 || actor.projects.some((pattern) => matchesProject(pattern, project));
+}
+function responderOf(actor) {
+  const displayName = actor.displayName.trim().slice(0, DISPLAY_NAME_MAX) || actor.userId;
+  return { platform: actor.platform, userId: actor.userId, displayName };
+}
+function allowListPolicy(lists) {
+  const listsFor = (actor) => ({
+    users: lists.users?.[actor.platform] ?? [],
+    roles: actor.platform === "discord" ? lists.discordRoles ?? [] : []
+  });
+  const names = (actor) => {
+    const { users, roles } = listsFor(actor);
+    return users.includes(actor.userId) || (actor.roles ?? []).some((role) => roles.includes(role));
+  };
+  return {
+    mayAnswer(actor) {
+      const { users, roles } = listsFor(actor);
+      return users.length === 0 && roles.length === 0 || names(actor);
+    },
+    grants: names
+  };
+}
+var init_access = __esm({
+  "src/bot/access.ts"() {
+    "use strict";
+    init_limits();
+    init_routing();
+  }
+});
+
+// src/bot/inbox-reads.ts
+var InboxReads;
+var init_inbox_reads = __esm({
+  "src/bot/inbox-reads.ts"() {
+    "use strict";
+    init_question_ref();
+    init_query();
+    init_paging();
+    init_access();
+    InboxReads = class {
+      #o;
+      #draftsOf;
+      constructor(options, draftsOf2) {
+        this.#o = options;
+        this.#draftsOf = draftsOf2;
+      }
+      /**
+       * From a place without a channel, whether the person reaches a project routed to `channels`: an allow-list names
+       * them, or they are a member of one of those channels (the platform asked again when its cached answer says no).
+       */
+      async reachesUnplaced(actor, project, channels) {
+        if (this.#o.access.grants(actor, project)) return true;
+        const membership = this.#o.membership?.[actor.platform];
+        if (!membership) return false;
+        const cached2 = await membership.channelsOf(actor);
+        if (channels.some((channel) => cached2.has(channel))) return true;
+        const fresh = await membership.channelsOf(actor, { fresh: true });
+        return channels.some((channel) => fresh.has(channel));
+      }
+      /** The projects whose questions a place's inbox shows this person. */
+      async projects(actor, place) {
+        const unplaced = place.channel === void 0 ? await this.#o.membership?.[actor.platform]?.channelsOf(actor) : void 0;
+        return (await this.#o.store.knownProjects()).filter((project) => {
+          if (!reachesProject(actor, project)) return false;
+          const channels = this.#o.routing(actor.platform, project, actor);
+          if (place.channel !== void 0) return channels.includes(place.channel);
+          if (channels.length === 0 || !this.#o.access.mayAnswer(actor, project)) return false;
+          return this.#o.access.grants(actor, project) || channels.some((channel) => unplaced?.has(channel));
+        });
+      }
+      /** The projects of one project's tag among those the place shows (all of them without a tag). */
+      async #scoped(actor, place, tag) {
+        const reached = await this.projects(actor, place);
+        return tag === void 0 ? reached : reached.filter((project) => projectTag(project) === tag);
+      }
+      async inboxPage(actor, place, request) {
+        const projects = await this.#scoped(actor, place, request.project);
+        const after = await this.#pendingCursor(request.after);
+        const page = await this.#o.store.pageAcross(projects, {
+          view: "pending",
+          limit: request.limit,
+          ...request.filter === "all" ? {} : { blocking: request.filter === "blocking" },
+          ...after === void 0 ? {} : { after }
+        });
+        const counted = request.counts ?? page.counts ?? await this.#o.store.countAcross(projects);
+        let blocking = 0;
+        let canWait = 0;
+        for (const project of projects) {
+          const count = counted.get(project);
+          blocking += count?.blocking ?? 0;
+          canWait += count?.canWait ?? 0;
+        }
+        const counts = { all: blocking + canWait, blocking, "non-blocking": canWait };
+        const items = await Promise.all(
+          page.questions.map(async (question) => {
+            const drafts = await this.#draftsOf(question, actor);
+            if (question.members !== void 0) return { question, memberDrafts: drafts };
+            const draft = drafts[0];
+            return draft ? { question, draft } : { question };
+          })
+        );
+        const last = page.questions.at(-1);
+        return {
+          filter: request.filter,
+          items,
+          counts,
+          offset: Math.max(0, counts[request.filter] - page.remaining - items.length),
+          remaining: page.remaining,
+          ...page.next !== void 0 && last !== void 0 ? { next: formatQuestionRef(last.project, last.id) } : {},
+          ...page.counts === void 0 ? {} : { perProject: page.counts }
+        };
+      }
+      /**
+       * The store's pending-view cursor for "after this question" (a ref: short enough for Discord's custom ids). A
+       * question's place in the pending order never changes (blocking, parked at, id), so its ref marks the spot even
+       * once it is answered; an unknown ref reads the first page.
+       */
+      async #pendingCursor(ref) {
+        const parsed2 = parseQuestionRef(ref);
+        const project = parsed2 ? await this.#o.store.projectByTag(parsed2.tag) : void 0;
+        const question = project && parsed2 ? await this.#o.store.get(project, parsed2.id) : void 0;
+        if (!question) return void 0;
+        const cursor = cursorOf("pending", { ...question, status: "pending" });
+        return cursor === void 0 ? void 0 : formatCursor(cursor);
+      }
+      async projectCounts(actor, place) {
+        return this.#o.store.countAcross(await this.projects(actor, place));
+      }
+      async recentlyClosed(actor, place, query) {
+        const projects = await this.#scoped(actor, place, query.project);
+        const page = await this.#o.store.pageAcross(projects, { view: "closed", since: query.since, limit: query.limit });
+        return page.questions;
+      }
+      async decisionsPage(actor, place, query) {
+        const { projectTag: tag, ...rest } = query;
+        return decisionsPage(this.#o.store, { ...rest, projects: await this.#scoped(actor, place, tag) });
+      }
+      async decisions(actor, place, query) {
+        const { projectTag: tag, ...rest } = query;
+        return listDecisions(this.#o.store, { ...rest, projects: await this.#scoped(actor, place, tag) });
+      }
+    };
+  }
+});
+
+// src/bot/review.ts
+function reviewOf(question, drafts, shown5) {
+  const lines = itemsOf(question).map((item, member) => {
+    const draft = drafts[member];
+    const base = shown5?.[member] ?? draft ?? shownSelection(item);
+    const selection = {
+      choices: base.choices,
+      other: base.other,
+      ...draft?.notes !== void 0 ? { notes: draft.notes } : {},
+      ...draft?.choiceNotes !== void 0 ? { choiceNotes: draft.choiceNotes } : {}
+    };
+    const topic = question.members?.[member]?.topic;
+    return {
+      member,
+      ref: question.members === void 0 ? `#${question.id}` : memberRef(question.id, member),
+      ...topic === void 0 ? {} : { topic },
+      selection,
+      answer: describeSelection(item, selection),
+      readiness: answerReadiness(item, selection)
+    };
+  });
+  const unready = lines.filter((line) => line.readiness !== "ready");
+  const reply = question.members === void 0 ? lines[0]?.selection ?? { choices: [], other: false } : { members: lines.map((line) => line.selection) };
+  return {
+    question,
+    lines,
+    ready: unready.length === 0,
+    summary: describeReply(question, reply),
+    text: unreadyText(unready)
+  };
+}
+function unreadyText(unready) {
+  if (unready.length === 0) return "";
+  const [first] = unready;
+  if (unready.length === 1 && first?.topic === void 0) {
+    return first?.readiness === "needs-note" ? REFUSALS.needsNote : REFUSALS.pickOne;
+  }
+  return setNotReadyText(unready.map((line) => ({ name: line.topic ?? line.ref, readiness: line.readiness })));
+}
+var init_review = __esm({
+  "src/bot/review.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_answer();
+    init_inbox();
+    init_question();
+    init_reply();
+  }
+});
+
+// src/bot/interactions.ts
+function notPending(question) {
+  return {
+    ok: false,
+    refusal: question.answer ? "already-answered" : "closed",
+    text: notPendingText(question),
+    question
+  };
+}
+function personOf(actor) {
+  return { platform: actor.platform, userId: actor.userId };
+}
+var InteractionService;
+var init_interactions = __esm({
+  "src/bot/interactions.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_answer();
+    init_invalid_answer_error();
+    init_question();
+    init_question_ref();
+    init_access();
+    init_inbox_reads();
+    init_review();
+    init_vocabulary();
+    init_access();
+    init_review();
+    InteractionService = class {
+      #o;
+      #reads;
+      constructor(options) {
+        this.#o = options;
+        this.#reads = new InboxReads(options, (question, actor) => this.draftsOf(question, actor));
+      }
+      /**
+       * The question a ref names, as it is now: for reading a payload's values against the question's options before
+       * the action (which checks access) runs. Undefined for an unknown ref, and for one of a project the `actor`'s
+       * sign-in does not reach (so reading a payload tells them nothing about it).
+       */
+      async lookup(ref, actor) {
+        const parsed2 = parseQuestionRef(ref);
+        const project = parsed2 ? await this.#o.store.projectByTag(parsed2.tag) : void 0;
+        if (project === void 0 || parsed2 === void 0) return void 0;
+        if (actor !== void 0 && !reachesProject(actor, project)) return void 0;
+        return this.#o.store.get(project, parsed2.id);
+      }
+      /** The question as it is now (a redraw showing a draft checks it did not close meanwhile). */
+      current(question) {
+        return this.#o.store.get(question.project, question.id);
+      }
+      /** Resolve a payload's question reference and check that this actor may act on it here. */
+      async #locate(ref, actor, place) {
+        const question = await this.lookup(ref, actor);
+        if (!question) return { ok: false, refusal: "unknown", text: REFUSALS.unknown };
+        const channels = this.#o.routing(actor.platform, question.project, actor);
+        if (place.channel !== void 0 ? !channels.includes(place.channel) : channels.length === 0) {
+          return { ok: false, refusal: "other-channel", text: REFUSALS.otherChannel };
+        }
+        if (!this.#o.access.mayAnswer(actor, question.project)) {
+          return { ok: false, refusal: "not-allowed", text: REFUSALS.notAllowed };
+        }
+        if (place.channel === void 0 && !await this.#reads.reachesUnplaced(actor, question.project, channels)) {
+          return { ok: false, refusal: "not-allowed", text: REFUSALS.notMember };
+        }
+        return { ok: true, question };
+      }
+      /** The actor's draft for a question (of a set's `member`), if they have one (without one, the recommendation shows). */
+      async draftOf(question, actor, member) {
+        return this.#o.store.getDraft(question.project, question.id, personOf(actor), member);
+      }
+      /** The actor's draft of each item of a question: one for a single question, one per member of a set. */
+      async draftsOf(question, actor) {
+        if (question.members === void 0) return [await this.draftOf(question, actor)];
+        return Promise.all(question.members.map((_, member) => this.draftOf(question, actor, member)));
+      }
+      /**
+       * Whether the actor may act on the question here and now (access, routing, still pending), and their drafts.
+       * Reads only: for what asks before it acts, such as opening the notes modal or Remove's confirmation. A refusal
+       * comes with its text, as the acting calls give it.
+       */
+      async reach(ref, actor, place) {
+        const located = await this.#locate(ref, actor, place);
+        if (!located.ok) return located;
+        const { question } = located;
+        if (question.status !== "pending") return notPending(question);
+        const drafts = await this.draftsOf(question, actor);
+        const draft = question.members === void 0 ? drafts[0] : void 0;
+        return draft === void 0 ? { ok: true, question, drafts } : { ok: true, question, draft, drafts };
+      }
+      /**
+       * Change the actor's draft (of one member, for a set: `change.member`): `pick` replaces the choices, `notes` the
+       * notes, `choiceNotes` each named option's notes (each kept when not given; empty notes clear them). The store
+       * merges the change in one step, so a pick and notes arriving together both land. Not ready is fine for a draft;
+       * only labels of the question are.
+       */
+      async saveDraft(ref, actor, place, change) {
+        const located = await this.#locate(ref, actor, place);
+        if (!located.ok) return located;
+        const { question } = located;
+        try {
+          const saved = await this.#o.store.saveDraft(question.project, question.id, personOf(actor), change);
+          if (saved.kind === "unknown") return { ok: false, refusal: "unknown", text: REFUSALS.unknown };
+          if (saved.kind === "not-pending") return notPending(saved.question);
+          const item = itemsOf(question)[change.member ?? 0];
+          const readiness = item === void 0 ? "pick-one" : answerReadiness(item, saved.draft);
+          return {
+            ok: true,
+            question,
+            ...change.member === void 0 ? {} : { member: change.member },
+            draft: saved.draft,
+            readiness
+          };
+        } catch (error46) {
+          if (error46 instanceof InvalidAnswerError) return { ok: false, refusal: "invalid", text: error46.message };
+          throw error46;
+        }
+      }
+      /**
+       * What Send would send now, item by item, without sending: `shown` (what the platform shows selected right now),
+       * else the actor's draft, else the recommendation; notes from the draft. A set is reviewed before it is sent.
+       */
+      async review(ref, actor, place, shown5) {
+        const located = await this.#locate(ref, actor, place);
+        if (!located.ok) return located;
+        const { question } = located;
+        if (question.status !== "pending") return notPending(question);
+        const drafts = await this.draftsOf(question, actor);
+        return { ok: true, ...reviewOf(question, drafts, shown5) };
+      }
+      /**
+       * Send the actor's answer: per item `shown` (what the platform shows selected right now) or else their draft, or
+       * else the recommendation; notes from their draft. A set is sent whole, only when every member is ready. The first
+       * answer wins; a later one is told who answered and where.
+       */
+      async send(ref, actor, place, shown5) {
+        const reviewed = await this.review(ref, actor, place, shown5);
+        if (!reviewed.ok) return reviewed;
+        const { question } = reviewed;
+        if (!reviewed.ready) return { ok: false, refusal: "not-ready", text: reviewed.text, question };
+        const selections = reviewed.lines.map((line) => line.selection);
+        const reply = question.members === void 0 ? selections[0] : { members: selections };
+        try {
+          const result = await this.#o.store.answer(question.project, question.id, reply, responderOf(actor));
+          switch (result.kind) {
+            case "won":
+              return { ok: true, question: result.question, text: sentText(question.id, reviewed.summary) };
+            case "unknown":
+              return { ok: false, refusal: "unknown", text: REFUSALS.unknown };
+            default:
+              return notPending(result.question);
+          }
+        } catch (error46) {
+          if (error46 instanceof InvalidAnswerError) return { ok: false, refusal: "invalid", text: error46.message, question };
+          throw error46;
+        }
+      }
+      /** Remove (dismiss) a pending question without answering; the agent is told. */
+      async remove(ref, actor, place) {
+        const located = await this.#locate(ref, actor, place);
+        if (!located.ok) return located;
+        const result = await this.#o.store.dismiss(located.question.project, located.question.id, responderOf(actor));
+        switch (result.kind) {
+          case "done":
+            return { ok: true, question: result.question, text: removedText(result.question.id) };
+          case "unknown":
+            return { ok: false, refusal: "unknown", text: REFUSALS.unknown };
+          default:
+            return notPending(result.question);
+        }
+      }
+      /**
+       * One page of the inbox of a place: the pending questions of every project routed there (on this platform) in
+       * `request.filter`, blocking first then oldest, each with the actor's draft; and the counts of every filter. Without
+       * a channel (Slack's Home tab): the projects the person may answer that are routed to a channel they are in (as
+       * last learnt) or that an allow-list names them for. Reads the counts and the page only, never the whole inbox.
+       */
+      inboxPage(actor, place, request) {
+        return this.#reads.inboxPage(actor, place, request);
+      }
+      /**
+       * Send every question among `refs` (those in the inbox's current filter) whose shown selection is ready: the
+       * actor's draft, else the recommendation. Unready ones are left alone; each outcome is reported.
+       */
+      async sendReady(refs, actor, place) {
+        const results = [];
+        for (const ref of refs) {
+          const located = await this.#locate(ref, actor, place);
+          if (!located.ok) {
+            results.push({ ref, outcome: located });
+            continue;
+          }
+          const drafts = await this.draftsOf(located.question, actor);
+          if (!reviewOf(located.question, drafts).ready) continue;
+          results.push({ ref, outcome: await this.send(ref, actor, place, drafts) });
+        }
+        return results;
+      }
+      /** The pending counts of every project the place shows this person (the web inbox's project filter). */
+      projectCounts(actor, place) {
+        return this.#reads.projectCounts(actor, place);
+      }
+      /** The newest questions closed since `since` among the projects the place shows (of one project's tag, if given). */
+      recentlyClosed(actor, place, query) {
+        return this.#reads.recentlyClosed(actor, place, query);
+      }
+      /** One page of the decision trail of the projects the place shows (of one project's tag, if given). */
+      decisionsPage(actor, place, query) {
+        return this.#reads.decisionsPage(actor, place, query);
+      }
+      /** Every decision since `query.since` of the projects the place shows (the time-to-answer chart). */
+      decisions(actor, place, query) {
+        return this.#reads.decisions(actor, place, query);
+      }
+    };
+  }
+});
+
+// src/bot/terminal/actor.ts
+import { userInfo } from "node:os";
+function osUserName() {
+  try {
+    const name = userInfo().username.trim();
+    return name === "" ? "you" : name;
+  } catch {
+    return "you";
+  }
+}
+function terminalActor(name = osUserName()) {
+  return { platform: "web", userId: "local", displayName: name };
+}
+var TERMINAL_CHANNEL, TERMINAL_PLACE, terminalRouting;
+var init_actor = __esm({
+  "src/bot/terminal/actor.ts"() {
+    "use strict";
+    TERMINAL_CHANNEL = "terminal";
+    TERMINAL_PLACE = { channel: TERMINAL_CHANNEL };
+    terminalRouting = () => [TERMINAL_CHANNEL];
+  }
+});
+
+// src/bot/actions/action.ts
+function itemAt(question, member) {
+  if (question.members === void 0) return member === void 0 ? question : void 0;
+  return member === void 0 ? void 0 : question.members[member];
+}
+var init_action = __esm({
+  "src/bot/actions/action.ts"() {
+    "use strict";
+  }
+});
+
+// src/bot/actions/draft.ts
+async function pick2(interactions, actor, place, action) {
+  const question = await interactions.lookup(action.ref, actor);
+  let change = {};
+  if (question !== void 0) {
+    const item = itemAt(question, action.member);
+    if (item === void 0) return { kind: "dropped", reason: "no such member" };
+    const shown5 = shownSelection(item, await interactions.draftOf(question, actor, action.member));
+    const read3 = action.read(item, shown5);
+    if (read3 === void 0) return { kind: "dropped", reason: "unreadable pick" };
+    change = { ...action.member === void 0 ? {} : { member: action.member }, pick: read3 };
+  }
+  const outcome = await interactions.saveDraft(action.ref, actor, place, change);
+  if (!outcome.ok) return { kind: "refused", ...outcome };
+  return drafted(interactions, actor, outcome);
+}
+async function saveNotes(interactions, actor, place, action) {
+  const question = await interactions.lookup(action.ref, actor);
+  const changes = question === void 0 ? [{ notes: "" }] : action.read(question);
+  if (changes === void 0 || changes.length === 0) return { kind: "dropped", reason: "unreadable notes form" };
+  let last;
+  for (const change of changes) {
+    const outcome = await interactions.saveDraft(action.ref, actor, place, change);
+    if (!outcome.ok) return { kind: "refused", ...outcome };
+    last = outcome;
+  }
+  if (last === void 0) return { kind: "dropped", reason: "nothing saved" };
+  const [only] = changes;
+  const form = action.kind === "save-notes";
+  if (form && changes.length === 1 && only?.notes !== void 0 && last.readiness === "needs-note") {
+    return { kind: "refused", refusal: "needs-note", text: REFUSALS.noteMissing, question: last.question };
+  }
+  return drafted(interactions, actor, last);
+}
+async function drafted(interactions, actor, saved) {
+  const drafts = saved.question.members === void 0 ? [saved.draft] : await interactions.draftsOf(saved.question, actor);
+  return {
+    kind: "drafted",
+    question: saved.question,
+    ...saved.member === void 0 ? {} : { member: saved.member },
+    draft: saved.draft,
+    drafts,
+    readiness: saved.readiness
+  };
+}
+var init_draft = __esm({
+  "src/bot/actions/draft.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_inbox();
+    init_action();
+  }
+});
+
+// src/bot/actions/inbox.ts
+async function inbox(interactions, actor, place, action) {
+  return { kind: "inbox", page: await interactions.inboxPage(actor, place, action.request) };
+}
+async function openNotes(interactions, actor, place, action) {
+  const reach = await interactions.reach(action.ref, actor, place);
+  if (!reach.ok) return { kind: "refused", ...reach };
+  if (action.member !== void 0 && reach.question.members?.[action.member] === void 0) {
+    return { kind: "dropped", reason: "no such member" };
+  }
+  return {
+    kind: "notes",
+    question: reach.question,
+    drafts: reach.drafts,
+    ...action.member === void 0 ? {} : { member: action.member }
+  };
+}
+async function sendReady(interactions, actor, place, action) {
+  const refs = action.refs.length > 0 || action.page === void 0 ? [...new Set(action.refs)] : (await interactions.inboxPage(actor, place, action.page)).items.map(
+    (item) => formatQuestionRef(item.question.project, item.question.id)
+  );
+  const results = await interactions.sendReady(refs, actor, place);
+  const sent = [];
+  const refused = [];
+  for (const { outcome } of results) {
+    if (outcome.ok) sent.push(outcome.question.id);
+    else if (!refused.includes(outcome.text)) refused.push(outcome.text);
+  }
+  return {
+    kind: "batch",
+    text: batchSummary(sent, refused),
+    sent,
+    results: results.map(({ ref, outcome }) => ({ ref, ok: outcome.ok, text: outcome.text }))
+  };
+}
+var init_inbox2 = __esm({
+  "src/bot/actions/inbox.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_question_ref();
+  }
+});
+
+// src/bot/actions/remove.ts
+async function askRemove(interactions, actor, place, action) {
+  const reach = await interactions.reach(action.ref, actor, place);
+  if (!reach.ok) return { kind: "refused", ...reach };
+  return { kind: "confirm-remove", question: reach.question };
+}
+async function remove(interactions, actor, place, action) {
+  const outcome = await interactions.remove(action.ref, actor, place);
+  if (!outcome.ok) return { kind: "refused", ...outcome };
+  return { kind: "removed", question: outcome.question, text: outcome.text };
+}
+function keep(action) {
+  return { kind: "kept", text: keptText(parseQuestionRef(action.ref)?.id) };
+}
+var init_remove = __esm({
+  "src/bot/actions/remove.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_question_ref();
+  }
+});
+
+// src/core/review-check.ts
+import { createHash as createHash6 } from "node:crypto";
+function reviewCheck(selections) {
+  const canonical2 = selections.map((selection) => [
+    [...selection.choices],
+    selection.other,
+    selection.notes?.trim() ?? "",
+    (selection.choiceNotes ?? []).filter((entry) => entry.notes.trim() !== "" && selection.choices.includes(entry.choice)).map((entry) => [entry.choice, entry.notes.trim()])
+  ]);
+  return createHash6("sha256").update(JSON.stringify(canonical2)).digest("base64url").slice(0, REVIEW_CHECK_LENGTH);
+}
+var REVIEW_CHECK_LENGTH;
+var init_review_check = __esm({
+  "src/core/review-check.ts"() {
+    "use strict";
+    REVIEW_CHECK_LENGTH = 8;
+  }
+});
+
+// src/bot/actions/send.ts
+async function shownOf(interactions, actor, ref, read3) {
+  if (read3 === void 0) return void 0;
+  const question = await interactions.lookup(ref, actor);
+  if (question === void 0) return void 0;
+  return read3(question) ?? "unreadable";
+}
+async function send(interactions, actor, place, action) {
+  const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
+  if (shown5 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  if (action.reviewSets && (await interactions.lookup(action.ref, actor))?.members !== void 0) {
+    const review2 = await interactions.review(action.ref, actor, place, shown5);
+    if (!review2.ok) return { kind: "refused", ...review2 };
+    if (!review2.ready) return { kind: "refused", refusal: "not-ready", text: review2.text, question: review2.question };
+    return { kind: "review", review: review2, check: reviewCheck(review2.lines.map((line) => line.selection)) };
+  }
+  const outcome = await interactions.send(action.ref, actor, place, shown5);
+  if (!outcome.ok) return { kind: "refused", ...outcome };
+  return { kind: "sent", question: outcome.question, text: outcome.text };
+}
+async function review(interactions, actor, place, action) {
+  const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
+  if (shown5 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const reviewed = await interactions.review(action.ref, actor, place, shown5);
+  if (!reviewed.ok) return { kind: "refused", ...reviewed };
+  return { kind: "review", review: reviewed, check: reviewCheck(reviewed.lines.map((line) => line.selection)) };
+}
+async function confirmSend(interactions, actor, place, action) {
+  const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
+  if (shown5 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const reviewed = await interactions.review(action.ref, actor, place, shown5);
+  if (!reviewed.ok) return { kind: "refused", ...reviewed };
+  if (!reviewed.ready) {
+    return { kind: "refused", refusal: "not-ready", text: reviewed.text, question: reviewed.question };
+  }
+  const check2 = reviewCheck(reviewed.lines.map((line) => line.selection));
+  if (check2 !== action.check) return { kind: "review", review: reviewed, check: check2, changed: true };
+  const outcome = await interactions.send(action.ref, actor, place, shown5);
+  if (!outcome.ok) return { kind: "refused", ...outcome };
+  return { kind: "sent", question: outcome.question, text: outcome.text };
+}
+var REVIEW_CHANGED;
+var init_send = __esm({
+  "src/bot/actions/send.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_review_check();
+    REVIEW_CHANGED = REFUSALS.reviewChanged;
+  }
+});
+
+// src/bot/actions/perform.ts
+function run3(interactions, { actor, place, action }) {
+  switch (action.kind) {
+    case "pick":
+      return pick2(interactions, actor, place, action);
+    case "open-notes":
+      return openNotes(interactions, actor, place, action);
+    case "save-notes":
+    case "draft":
+      return saveNotes(interactions, actor, place, action);
+    case "send":
+      return send(interactions, actor, place, action);
+    case "confirm-send":
+      return confirmSend(interactions, actor, place, action);
+    case "review":
+      return review(interactions, actor, place, action);
+    case "ask-remove":
+      return askRemove(interactions, actor, place, action);
+    case "remove":
+      return remove(interactions, actor, place, action);
+    case "keep":
+      return Promise.resolve(keep(action));
+    case "inbox":
+      return inbox(interactions, actor, place, action);
+    case "send-ready":
+      return sendReady(interactions, actor, place, action);
+  }
+}
+async function perform(interactions, request, logger) {
+  const result = await run3(interactions, request);
+  const fields = { platform: request.actor.platform, action: request.action.kind, user: request.actor.userId };
+  if (result.kind === "refused") logger.info({ ...fields, refusal: result.refusal }, "interaction refused");
+  else if (result.kind === "dropped") logger.warn(fields, `interaction dropped (${result.reason})`);
+  else if (result.kind === "sent") logger.info({ ...fields, questionId: result.question.id }, "answer sent");
+  else if (result.kind === "batch") {
+    logger.info({ ...fields, sent: result.sent.length, results: result.results.length }, "inbox sent");
+  }
+  return result;
+}
+var init_perform = __esm({
+  "src/bot/actions/perform.ts"() {
+    "use strict";
+    init_draft();
+    init_inbox2();
+    init_remove();
+    init_send();
+  }
+});
+
+// src/bot/logger.ts
+function errorFields(error46) {
+  if (!(error46 instanceof Error)) return { error: typeof error46 };
+  const code3 = error46.code;
+  return { error: error46.name, ...typeof code3 === "string" || typeof code3 === "number" ? { code: code3 } : {} };
+}
+var silentLogger;
+var init_logger = __esm({
+  "src/bot/logger.ts"() {
+    "use strict";
+    silentLogger = { info: () => void 0, warn: () => void 0, error: () => void 0 };
+  }
+});
+
+// src/bot/terminal/answer-args.ts
+function shown3(value) {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+function parseAnswerArgs(args) {
+  let id;
+  let member;
+  const picks = [];
+  let other;
+  let notes;
+  let project;
+  let help = false;
+  const once = /* @__PURE__ */ new Set();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (arg === "--pick") {
+      const start = i;
+      while (args[i + 1] !== void 0 && !(args[i + 1] ?? "").startsWith("--")) picks.push(args[++i] ?? "");
+      if (i === start) return { ok: false, error: "--pick needs a label: --pick LABEL (several for a multi-select)" };
+      continue;
+    }
+    if (arg === "--other" || arg === "--notes" || arg === "--project") {
+      if (once.has(arg)) return { ok: false, error: `${arg} was given twice: give it once` };
+      once.add(arg);
+      const value = args[i + 1];
+      if (value === void 0 || value.startsWith("--")) {
+        return {
+          ok: false,
+          error: `${arg} needs a value: ${arg === "--project" ? "a project path or name" : "a text"}`
+        };
+      }
+      i++;
+      if (arg === "--other") other = value;
+      else if (arg === "--notes") notes = value;
+      else project = value;
+      continue;
+    }
+    if (arg.startsWith("-")) return { ok: false, error: `unknown option ${shown3(arg)}: ${EXPECTED2}` };
+    if (id !== void 0) return { ok: false, error: `unexpected argument ${shown3(arg)}: ${EXPECTED2}` };
+    const match2 = /^#?([1-9]\d{0,8})(?:\.([1-9]))?$/.exec(arg);
+    if (!match2) return { ok: false, error: `${shown3(arg)} is not a question id: expected 12, #12 or a member 12.2` };
+    id = Number(match2[1]);
+    if (match2[2] !== void 0) member = Number(match2[2]) - 1;
+  }
+  if (help) return { ok: true, args: { id: id ?? 0, picks, help } };
+  if (id === void 0) return { ok: false, error: `which question? ${EXPECTED2}` };
+  if (other !== void 0 && other.trim() === "") {
+    return { ok: false, error: `--other needs a text: ${OTHER_LABEL} without one says nothing` };
+  }
+  return {
+    ok: true,
+    args: {
+      id,
+      ...member === void 0 ? {} : { member },
+      picks,
+      ...other === void 0 ? {} : { other },
+      ...notes === void 0 ? {} : { notes },
+      ...project === void 0 ? {} : { project },
+      help
+    }
+  };
+}
+function resolvePicks(item, picks) {
+  const labels = [];
+  for (const pick3 of picks) {
+    const exact = item.options.find((option2) => option2.label === pick3);
+    const folded = item.options.filter((option2) => option2.label.toLowerCase() === pick3.trim().toLowerCase());
+    const numbered = /^\d+$/.test(pick3) ? item.options[Number(pick3) - 1] : void 0;
+    const option = exact ?? (folded.length === 1 ? folded[0] : void 0) ?? numbered;
+    if (option === void 0) return { ok: false, unknown: pick3 };
+    if (!labels.includes(option.label)) labels.push(option.label);
+  }
+  return { ok: true, labels };
+}
+function unknownPickText(ref, pick3, item) {
+  const labels = item.options.map((option) => option.label).join(", ");
+  return `${ref} has no option ${shown3(pick3)}: pick one of ${labels} (or --other TEXT).`;
+}
+var ANSWER_USAGE, EXPECTED2;
+var init_answer_args = __esm({
+  "src/bot/terminal/answer-args.ts"() {
+    "use strict";
+    init_question();
+    ANSWER_USAGE = [
+      "Usage: ask-later answer <id> --pick <label>… [--other TEXT] [--notes TEXT] [--project NAME]",
+      "",
+      "Answers one waiting question (see ask-later inbox --list) as you, the first answer winning on every surface.",
+      "  <id>            the question: 12 (or #12); a set member: 12.2, then the whole set: 12 with no --pick",
+      "  --pick LABEL…   the option(s) to pick, by label (or number); several for a multi-select",
+      `  --other TEXT    picks ${OTHER_LABEL}, with TEXT as its answer`,
+      "  --notes TEXT    notes sent with the answer",
+      "  --project NAME  the project (its path, or its last segment) when the id waits in several"
+    ].join("\n");
+    EXPECTED2 = "expected <id> --pick LABEL… [--other TEXT] [--notes TEXT] [--project NAME]";
+  }
+});
+
+// src/bot/terminal/answer.ts
+async function find(inbox2, args, current) {
+  const projects = [...(await inbox2.interactions.projectCounts(inbox2.actor, inbox2.place)).keys()];
+  const named = args.project === void 0 ? projects : projects.filter((project) => project === args.project || projectName2(project) === args.project);
+  if (named.length === 0) return { ok: false, text: `No project ${JSON.stringify(args.project)} in the inbox.` };
+  const found = (await Promise.all(named.map((project) => inbox2.interactions.lookup(formatQuestionRef(project, args.id))))).filter((question) => question !== void 0);
+  const here = found.find((question) => question.project === current);
+  const waiting = found.filter((question) => question.status === "pending");
+  const [only] = waiting;
+  if (here !== void 0 && (here.status === "pending" || waiting.length === 0)) return { ok: true, question: here };
+  if (only !== void 0 && waiting.length === 1) return { ok: true, question: only };
+  if (waiting.length > 1) {
+    const names = waiting.map((question) => projectName2(question.project)).join(", ");
+    return { ok: false, text: `#${args.id} waits in several projects (${names}): add --project NAME.` };
+  }
+  const [closed] = found;
+  if (closed !== void 0 && found.length === 1) return { ok: true, question: closed };
+  return { ok: false, text: `No question #${args.id} waits (ask-later inbox --list shows what does).` };
+}
+function changeOf(question, args) {
+  const item = itemsOf(question)[args.member ?? 0];
+  const ref = args.member === void 0 ? `#${question.id}` : memberRef(question.id, args.member);
+  if (item === void 0) return `${ref} is not a question of the set #${question.id}.`;
+  const resolved = resolvePicks(item, args.picks);
+  if (!resolved.ok) return unknownPickText(ref, resolved.unknown, item);
+  const notes = [args.other, args.notes].filter((text3) => text3 !== void 0 && text3 !== "").join("\n\n");
+  return {
+    ...args.member === void 0 ? {} : { member: args.member },
+    pick: { choices: resolved.labels, other: args.other !== void 0 },
+    notes
+  };
+}
+async function runAnswer(inbox2, args, io, current) {
+  const refuse2 = (text3) => {
+    io.stderr.write(`ask-later answer: ${text3.replaceAll("\n", " ")}
+`);
+    return 1;
+  };
+  const found = await find(inbox2, args, current);
+  if (!found.ok) return refuse2(found.text);
+  const { question } = found;
+  if (question.status !== "pending") return refuse2(notPendingText(question));
+  const ref = formatQuestionRef(question.project, question.id);
+  const wholeSet = question.members !== void 0 && args.member === void 0;
+  if (wholeSet && (args.picks.length > 0 || args.other !== void 0 || args.notes !== void 0)) {
+    return refuse2(
+      `#${question.id} is a set: answer each question as #${question.id}.1, .2…, then send it with #${question.id} alone.`
+    );
+  }
+  if (!wholeSet) {
+    if (args.picks.length === 0 && args.other === void 0) {
+      io.stderr.write(`ask-later answer: expected --pick LABEL… or --other TEXT
+${ANSWER_USAGE.split("\n")[0]}
+`);
+      return 2;
+    }
+    const change = changeOf(question, args);
+    if (typeof change === "string") return refuse2(change);
+    const drafted2 = await perform(
+      inbox2.interactions,
+      { actor: inbox2.actor, place: inbox2.place, action: { kind: "draft", ref, read: () => [change] } },
+      silentLogger
+    );
+    if (drafted2.kind === "refused") return refuse2(drafted2.text);
+    if (drafted2.kind !== "drafted") return refuse2(`#${question.id} could not be answered.`);
+    if (args.member !== void 0) {
+      const review2 = reviewOf(question, drafted2.drafts);
+      const ready = review2.lines.filter((line) => line.readiness === "ready").length;
+      const mark = readyWords(drafted2.readiness);
+      io.stdout.write(
+        `Saved ${memberRef(question.id, args.member)}: ${mark} · ${ready} of ${review2.lines.length} ready${review2.ready ? ` · send the set: ask-later answer ${question.id}` : ""}.
+`
+      );
+      return 0;
+    }
+  }
+  const sent = await perform(
+    inbox2.interactions,
+    { actor: inbox2.actor, place: inbox2.place, action: { kind: "send", ref, reviewSets: false } },
+    silentLogger
+  );
+  if (sent.kind === "sent") {
+    io.stdout.write(`${sent.text}
+`);
+    return 0;
+  }
+  return refuse2(sent.kind === "refused" ? sent.text : `#${question.id} could not be sent.`);
+}
+var init_answer2 = __esm({
+  "src/bot/terminal/answer.ts"() {
+    "use strict";
+    init_vocabulary();
+    init_question();
+    init_question_ref();
+    init_perform();
+    init_interactions();
+    init_logger();
+    init_answer_args();
+  }
+});
+
+// src/bot/terminal/inbox-args.ts
+function shown4(value) {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+function parseInboxArgs(args) {
+  let mode = "screen";
+  let filter = "all";
+  let project;
+  let limit = LIST_LIMIT_DEFAULT;
+  let help = false;
+  const seen = /* @__PURE__ */ new Set();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (arg === "--list" || arg === "--json") {
+      if (mode !== "screen") return { ok: false, error: "give --list or --json, not both" };
+      mode = arg === "--list" ? "list" : "json";
+      continue;
+    }
+    if (arg !== "--filter" && arg !== "--project" && arg !== "--limit") {
+      return {
+        ok: false,
+        error: arg.startsWith("-") ? `unknown option ${shown4(arg)}: ${EXPECTED3}` : `unexpected argument ${shown4(arg)}: ${EXPECTED3}`
+      };
+    }
+    if (seen.has(arg)) return { ok: false, error: `${arg} was given twice: give it once` };
+    seen.add(arg);
+    const value = args[i + 1];
+    const what = arg === "--filter" ? INBOX_FILTERS.join(", ") : arg === "--project" ? "a project path or name" : "a number";
+    if (value === void 0 || value.startsWith("--")) return { ok: false, error: `${arg} needs a value: ${what}` };
+    i++;
+    if (arg === "--filter") {
+      const known = INBOX_FILTERS.find((each) => each === value);
+      if (known === void 0) return { ok: false, error: `--filter ${shown4(value)} is not one of ${what}` };
+      filter = known;
+    } else if (arg === "--project") {
+      project = value;
+    } else {
+      const count = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+      if (!(count >= 1 && count <= LIST_LIMIT_MAX)) {
+        return { ok: false, error: `--limit ${shown4(value)} is not a number from 1 to ${LIST_LIMIT_MAX}` };
+      }
+      limit = count;
+    }
+  }
+  return { ok: true, args: { mode, filter, ...project === void 0 ? {} : { project }, limit, help } };
+}
+var LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, INBOX_USAGE, EXPECTED3;
+var init_inbox_args = __esm({
+  "src/bot/terminal/inbox-args.ts"() {
+    "use strict";
+    init_inbox();
+    LIST_LIMIT_MAX = 500;
+    LIST_LIMIT_DEFAULT = 50;
+    INBOX_USAGE = [
+      "Usage: ask-later inbox [--list | --json] [--filter all|blocking|non-blocking] [--project NAME] [--limit N]",
+      "",
+      "The questions waiting for an answer. In a terminal: a keyboard inbox (press ? for its keys, q to quit).",
+      "  --list            what waits as plain text (for a pipe or a script; also what runs without a terminal)",
+      "  --json            what waits as one JSON document",
+      "  --filter WHICH    all (the default), blocking or non-blocking",
+      "  --project NAME    only this project (its path, or its last segment)",
+      `  --limit N         questions listed, 1 to ${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`,
+      "",
+      "Answer one from a script: ask-later answer <id> --pick <label>… [--other TEXT] [--notes TEXT]"
+    ].join("\n");
+    EXPECTED3 = "expected --list, --json, --filter all|blocking|non-blocking, --project NAME, --limit N";
+  }
+});
+
+// src/blocks/terminal/list.ts
+function when(at) {
+  return `${new Date(at).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+}
+function optionLines(item, selection, indent) {
+  const lines = item.options.map((option, index) => {
+    const star = item.recommended?.includes(option.label) ? RECOMMENDED_MARK : "";
+    const picked = selection.choices.includes(option.label) ? " (picked)" : "";
+    const about = option.description ? ` — ${option.description}` : "";
+    return `${indent}${index + 1}. ${star}${option.label}${picked}${about}`;
+  });
+  lines.push(`${indent}${item.options.length + 1}. ${OTHER_LABEL}${selection.other ? " (picked)" : ""}`);
+  return lines;
+}
+function entryLines(entry) {
+  const { question } = entry;
+  const marks = shownMarks(entry);
+  const selections = shownSelections(entry);
+  const head = [
+    `#${question.id}`,
+    question.isBlocking ? "BLOCKING" : "can wait",
+    projectName2(question.project),
+    question.ticket,
+    `parked ${when(question.createdAt)}`,
+    readyWords(entryReadiness(entry))
+  ].filter((part) => part !== void 0 && part !== "");
+  const lines = [head.join(" · ")];
+  if (question.members === void 0) {
+    lines.push(`  ${question.question}`, ...optionLines(question, selections[0] ?? emptySelection, "    "));
+  } else {
+    question.members.forEach((member, index) => {
+      lines.push(
+        `  ${memberRef(question.id, index)} ${member.topic}: ${member.question} (${readyWords(marks[index] ?? "pick-one")})`,
+        ...optionLines(member, selections[index] ?? emptySelection, "    ")
+      );
+    });
+  }
+  return lines;
+}
+function countsLine(page) {
+  return `${page.counts.all} waiting: ${page.counts.blocking} blocking, ${page.counts["non-blocking"]} can wait.`;
+}
+function inboxListText(page) {
+  const lines = [countsLine(page)];
+  if (page.filter !== "all") lines.push(`Showing: ${FILTER_LABELS[page.filter]}.`);
+  for (const entry of page.items) lines.push("", ...entryLines(entry));
+  if (page.remaining > 0) lines.push("", `… and ${page.remaining} more (ask-later inbox --list --limit N).`);
+  if (page.items.length > 0) {
+    lines.push("", "Answer one: ask-later answer <id> --pick <label>… [--other TEXT] [--notes TEXT]");
+  }
+  return `${lines.join("\n")}
+`;
+}
+function inboxListJson(page) {
+  const questions = page.items.map((entry) => {
+    const { question } = entry;
+    const marks = shownMarks(entry);
+    const selections = shownSelections(entry);
+    const items = itemsOf(question).map((item, index) => {
+      const selection = selections[index] ?? emptySelection;
+      const topic = question.members?.[index]?.topic;
+      return {
+        ref: question.members === void 0 ? `#${question.id}` : memberRef(question.id, index),
+        ...topic === void 0 ? {} : { topic },
+        question: item.question,
+        multiSelect: item.multiSelect,
+        options: item.options.map((option) => ({
+          label: option.label,
+          ...option.description ? { description: option.description } : {},
+          recommended: item.recommended?.includes(option.label) === true
+        })),
+        picked: {
+          choices: selection.choices,
+          other: selection.other,
+          ...selection.notes ? { notes: selection.notes } : {}
+        },
+        readiness: marks[index] ?? "pick-one"
+      };
+    });
+    return {
+      ref: formatQuestionRef(question.project, question.id),
+      id: question.id,
+      project: question.project,
+      ...question.ticket ? { ticket: question.ticket } : {},
+      isBlocking: question.isBlocking,
+      createdAt: new Date(question.createdAt).toISOString(),
+      context: question.context,
+      impact: question.impact,
+      readiness: entryReadiness(entry),
+      items
+    };
+  });
+  const document = {
+    filter: page.filter,
+    counts: { all: page.counts.all, blocking: page.counts.blocking, nonBlocking: page.counts["non-blocking"] },
+    remaining: page.remaining,
+    questions
+  };
+  return `${JSON.stringify(document, null, 2)}
+`;
+}
+var emptySelection;
+var init_list2 = __esm({
+  "src/blocks/terminal/list.ts"() {
+    "use strict";
+    init_inbox();
+    init_limits();
+    init_question();
+    init_question_ref();
+    init_vocabulary();
+    emptySelection = { choices: [], other: false };
+  }
+});
+
+// src/bot/terminal/list.ts
+async function projectFilter(inbox2, name) {
+  const projects = [...(await inbox2.interactions.projectCounts(inbox2.actor, inbox2.place)).keys()];
+  const exact = projects.find((project) => project === name);
+  const named = projects.filter((project) => projectName2(project) === name);
+  const [only] = named;
+  if (exact !== void 0) return { ok: true, tag: projectTag(exact) };
+  if (only !== void 0 && named.length === 1) return { ok: true, tag: projectTag(only) };
+  if (named.length > 1)
+    return { ok: false, text: `Several projects are named ${JSON.stringify(name)}: give its path.` };
+  return { ok: false, text: `No project ${JSON.stringify(name)} in the inbox.` };
+}
+async function runList(inbox2, args, io) {
+  let tag;
+  if (args.project !== void 0) {
+    const found = await projectFilter(inbox2, args.project);
+    if (!found.ok) {
+      io.stderr.write(`ask-later inbox: ${found.text}
+`);
+      return 1;
+    }
+    tag = found.tag;
+  }
+  const result = await perform(
+    inbox2.interactions,
+    {
+      actor: inbox2.actor,
+      place: inbox2.place,
+      action: {
+        kind: "inbox",
+        request: { filter: args.filter, limit: args.limit, ...tag === void 0 ? {} : { project: tag } }
+      }
+    },
+    silentLogger
+  );
+  if (result.kind !== "inbox") {
+    io.stderr.write("ask-later inbox: the inbox could not be read\n");
+    return 1;
+  }
+  io.stdout.write(args.mode === "json" ? inboxListJson(result.page) : inboxListText(result.page));
+  return 0;
+}
+var init_list3 = __esm({
+  "src/bot/terminal/list.ts"() {
+    "use strict";
+    init_list2();
+    init_vocabulary();
+    init_question_ref();
+    init_perform();
+    init_logger();
+  }
+});
+
+// src/core/backoff.ts
+function backoff(attempt, baseMs, maxMs) {
+  const step = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
+  return step / 2 + Math.random() * (step / 2);
+}
+var init_backoff = __esm({
+  "src/core/backoff.ts"() {
+    "use strict";
+  }
+});
+
+// src/bot/web-changes.ts
+function followStoreChanges(options) {
+  const log = options.logger ?? silentLogger;
+  const stopping = new AbortController();
+  const signal = stopping.signal;
+  let began = () => void 0;
+  const started = new Promise((resolve8) => {
+    began = resolve8;
+  });
+  let tail;
+  const run4 = async () => {
+    let failures = 0;
+    let failingSince = 0;
+    while (!signal.aborted) {
+      try {
+        tail ??= await options.store.tail();
+        began();
+        const events = await tail.next({ timeoutMs: options.waitMs ?? 5e3, signal });
+        if (failures > 0) {
+          log.info({ failures, ms: Date.now() - failingSince }, "web inbox: following the store again");
+          failures = 0;
+        }
+        for (const event of events) {
+          if (event.type === "reminded") continue;
+          const blockingParked = event.type === "parked" && await isBlocking(options.store, event);
+          options.surface.notify(formatQuestionRef(event.project, event.questionId), {
+            project: event.project,
+            ...blockingParked ? { blockingParked } : {}
+          });
+        }
+      } catch (error46) {
+        began();
+        if (signal.aborted) break;
+        if (failures === 0) {
+          failingSince = Date.now();
+          log.warn(errorFields(error46), "web inbox: cannot follow the store; retrying with back-off");
+        }
+        await tail?.close().catch(() => void 0);
+        tail = void 0;
+        await waitToRetry(
+          options.store,
+          backoff(failures, options.retryBaseMs ?? 200, options.retryMaxMs ?? 3e4),
+          signal
+        );
+        failures++;
+      }
+    }
+    began();
+  };
+  const loop = run4();
+  return {
+    started,
+    async stop() {
+      stopping.abort();
+      await loop;
+      await tail?.close().catch(() => void 0);
+    }
+  };
+}
+async function isBlocking(store, event) {
+  try {
+    const question = await store.get(event.project, event.questionId);
+    return question?.status === "pending" && question.isBlocking;
+  } catch {
+    return false;
+  }
+}
+var init_web_changes = __esm({
+  "src/bot/web-changes.ts"() {
+    "use strict";
+    init_backoff();
+    init_question_ref();
+    init_wait_to_retry();
+    init_logger();
+  }
+});
+
+// plugin-stub:screen
+var screen_exports = {};
+__export(screen_exports, {
+  runScreen: () => runScreen
+});
+async function runScreen() {
+  process.stderr.write("ask-later inbox: the keyboard inbox is not part of the Claude Code plugin; run it from the npm package (ask-later inbox, or node dist/cli.js inbox in your clone), or use --list, --json and ask-later answer\n");
+  return 2;
+}
+var init_screen = __esm({
+  "plugin-stub:screen"() {
+  }
+});
+
+// src/inbox/run.ts
+var run_exports8 = {};
+__export(run_exports8, {
+  hasTerminal: () => hasTerminal,
+  runAnswerCommand: () => runAnswerCommand,
+  runInboxCommand: () => runInboxCommand,
+  terminalInbox: () => terminalInbox
+});
+function terminalInbox(store) {
+  const listeners = /* @__PURE__ */ new Set();
+  return {
+    interactions: new InteractionService({ store, access: allowListPolicy({}), routing: terminalRouting }),
+    actor: terminalActor(),
+    place: TERMINAL_PLACE,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify(ref) {
+      for (const listener of listeners) listener(ref);
+    }
+  };
+}
+async function withStore(command, env, io, work) {
+  const store = await openCommandStore(command, env, io.stderr);
+  if (store === void 0) return 1;
+  try {
+    return await work(store);
+  } catch (error46) {
+    if (!(error46 instanceof StoreUnavailableError)) throw error46;
+    io.stderr.write(`ask-later ${command}: the inbox (its store) is unreachable
+`);
+    return 1;
+  } finally {
+    await store.close().catch(() => void 0);
+  }
+}
+function hasTerminal(env, io) {
+  return io.stdout.isTTY === true && io.stdin?.isTTY === true && env.TERM !== "dumb";
+}
+async function runInboxCommand(env, argv, io) {
+  const parsed2 = parseInboxArgs(argv);
+  if (!parsed2.ok) {
+    io.stderr.write(`ask-later inbox: ${parsed2.error}
+${INBOX_USAGE.split("\n")[0]}
+`);
+    return 2;
+  }
+  if (parsed2.args.help) {
+    io.stdout.write(`${INBOX_USAGE}
+`);
+    return 0;
+  }
+  let args = parsed2.args;
+  if (args.mode === "screen" && !hasTerminal(env, io)) {
+    io.stderr.write(
+      "ask-later inbox: no terminal here, so the list (ask-later inbox --list); answer with ask-later answer\n"
+    );
+    args = { ...args, mode: "list" };
+  }
+  return withStore("inbox", env, io, async (store) => {
+    const inbox2 = terminalInbox(store);
+    if (args.mode !== "screen") return runList(inbox2, args, io);
+    const changes = followStoreChanges({ store, surface: inbox2 });
+    try {
+      await changes.started;
+      const { runScreen: runScreen2 } = await Promise.resolve().then(() => (init_screen(), screen_exports));
+      return await runScreen2(inbox2, args);
+    } finally {
+      await changes.stop();
+    }
+  });
+}
+async function runAnswerCommand(env, argv, io, cwd = process.cwd()) {
+  const parsed2 = parseAnswerArgs(argv);
+  if (!parsed2.ok) {
+    io.stderr.write(`ask-later answer: ${parsed2.error}
+${ANSWER_USAGE.split("\n")[0]}
+`);
+    return 2;
+  }
+  if (parsed2.args.help) {
+    io.stdout.write(`${ANSWER_USAGE}
+`);
+    return 0;
+  }
+  const args = parsed2.args;
+  return withStore(
+    "answer",
+    env,
+    io,
+    (store) => runAnswer(terminalInbox(store), args, io, projectFromEnvironment(env, cwd))
+  );
+}
+var init_run8 = __esm({
+  "src/inbox/run.ts"() {
+    "use strict";
+    init_interactions();
+    init_actor();
+    init_answer2();
+    init_answer_args();
+    init_inbox_args();
+    init_list3();
+    init_web_changes();
+    init_command_store();
+    init_project2();
+    init_store_unavailable_error();
+  }
+});
+
 // plugin-stub:serve
 var serve_exports = {};
 __export(serve_exports, {
@@ -93380,6 +94850,21 @@ var commands = {
 `);
       return 2;
     }
+  },
+  inbox: {
+    summary: "the questions waiting, as a keyboard inbox in the terminal: inbox [--list | --json] [--filter …] [--project …]",
+    run: async (args) => (await Promise.resolve().then(() => (init_run8(), run_exports8))).runInboxCommand(process.env, args, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin
+    })
+  },
+  answer: {
+    summary: "answers one waiting question: answer <id> --pick <label>… [--other TEXT] [--notes TEXT] [--project NAME]",
+    run: async (args) => (await Promise.resolve().then(() => (init_run8(), run_exports8))).runAnswerCommand(process.env, args, {
+      stdout: process.stdout,
+      stderr: process.stderr
+    })
   },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",

@@ -7174,7 +7174,8 @@ function renderStatusLine({ waiting, blocking, answered }) {
   const parts = [];
   if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
   if (answered > 0) parts.push(`${answered} answered`);
-  return `ask-later: ${parts.length === 0 ? "no questions waiting" : parts.join(" · ")}`;
+  if (parts.length === 0) return "ask-later: no questions waiting";
+  return `ask-later: ${parts.join(" · ")}${waiting > 0 ? " → ask-later inbox" : ""}`;
 }
 
 // src/status/run.ts

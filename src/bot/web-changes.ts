@@ -14,7 +14,8 @@ import type { WebSurface } from './web/surface.js';
 
 export interface StoreChangesOptions {
   readonly store: Store;
-  readonly surface: WebSurface;
+  /** Told of each change (the web inbox's surface; the terminal inbox passes its own listeners). */
+  readonly surface: Pick<WebSurface, 'notify'>;
   readonly logger?: Logger;
   /** How long one read waits for events (default 5 s); shorter only makes stopping quicker. */
   readonly waitMs?: number;

@@ -22,7 +22,8 @@ export function statusFigures(counts: QuestionCounts): StatusFigures {
 }
 
 /**
- * `ask-later: 2 waiting, 1 blocking · 1 answered`; parts with nothing to count are left out. With nothing at all it
+ * `ask-later: 2 waiting, 1 blocking · 1 answered → ask-later inbox`; parts with nothing to count are left out, and the
+ * pointer to the terminal inbox shows while something waits for the person. With nothing at all it
  * still says so (`ask-later: no questions waiting`): the bar then shows that the inbox was reached, so an empty line
  * keeps one meaning, "the inbox could not be read" (run the command by hand to see why).
  */
@@ -30,5 +31,6 @@ export function renderStatusLine({ waiting, blocking, answered }: StatusFigures)
   const parts: string[] = [];
   if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
   if (answered > 0) parts.push(`${answered} answered`);
-  return `ask-later: ${parts.length === 0 ? 'no questions waiting' : parts.join(' · ')}`;
+  if (parts.length === 0) return 'ask-later: no questions waiting';
+  return `ask-later: ${parts.join(' · ')}${waiting > 0 ? ' → ask-later inbox' : ''}`;
 }

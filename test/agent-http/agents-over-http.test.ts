@@ -173,7 +173,7 @@ describe.each([
     // A roomy deadline: what is checked here is the count through serve, not how fast a busy machine gives it.
     expect(await statusRun(args, agentEnv(project, { ASK_LATER_STATUS_DEADLINE_MS: '10000' }))).toEqual({
       code: 0,
-      stdout: 'ask-later: 2 waiting, 1 blocking · 1 answered\n',
+      stdout: 'ask-later: 2 waiting, 1 blocking · 1 answered → ask-later inbox\n',
       stderr: '',
     });
   });

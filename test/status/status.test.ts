@@ -24,7 +24,7 @@ const bundle = join(repoRoot, 'plugin', 'dist', 'status.cjs');
 const scratch: string[] = [];
 /** A generous budget for runs in this process that are not about the deadline (the machine may be loaded). */
 const ROOMY: StatusOptions = { deadlineMs: 10_000, ownsProcess: false };
-const FULL_LINE = 'ask-later: 2 waiting, 1 blocking · 1 answered\n';
+const FULL_LINE = 'ask-later: 2 waiting, 1 blocking · 1 answered → ask-later inbox\n';
 
 function tempDir(name: string): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `ask-later-status-${name}-`)));
@@ -175,7 +175,7 @@ describe('ask-later status on the embedded store', () => {
     const repo = gitRepo('current-dir');
     await store.park(repo, spec());
     const run = await statusHere(env, statusJson({ current_dir: join(repo, 'src') }), ROOMY, tempDir('cwd'));
-    expect(run).toEqual({ code: 0, stdout: 'ask-later: 1 waiting\n', stderr: '' });
+    expect(run).toEqual({ code: 0, stdout: 'ask-later: 1 waiting → ask-later inbox\n', stderr: '' });
   });
 
   it('GIVEN ASK_LATER_PROJECT THEN it names the project whatever the stdin says (as on the agent side)', async () => {
@@ -194,7 +194,7 @@ describe('ask-later status on the embedded store', () => {
     const repo = gitRepo('by-hand');
     await store.park(repo, spec({ isBlocking: true }));
     const run = await statusHere(env, '', ROOMY, join(repo, 'src', 'deep'));
-    expect(run).toEqual({ code: 0, stdout: 'ask-later: 1 waiting, 1 blocking\n', stderr: '' });
+    expect(run).toEqual({ code: 0, stdout: 'ask-later: 1 waiting, 1 blocking → ask-later inbox\n', stderr: '' });
   });
 
   it('GIVEN a project with no questions waiting THEN the line says so', async () => {

@@ -16,12 +16,16 @@ export function columns(text: string): number {
 function breakWord(word: string, width: number): string[] {
   const pieces: string[] = [];
   let piece = '';
+  let used = 0;
   for (const { segment } of graphemes.segment(word)) {
-    if (piece !== '' && columns(piece + segment) > width) {
+    const size = columns(segment);
+    if (piece !== '' && used + size > width) {
       pieces.push(piece);
       piece = '';
+      used = 0;
     }
     piece += segment;
+    used += size;
   }
   if (piece !== '') pieces.push(piece);
   return pieces;
@@ -32,22 +36,33 @@ function breakWord(word: string, width: number): string[] {
  * the first, which begins with `first` (a bullet, a number). Runs of spaces become one.
  */
 export function wrap(text: string, width: number, first = '', indent = ' '.repeat(columns(first))): string[] {
-  const room = (line: number) => Math.max(1, width - columns(line === 0 ? first : indent));
+  // Widths add up across the spaces between words, so each word is measured once (a long text wraps in linear time).
+  const rooms = [Math.max(1, width - columns(first)), Math.max(1, width - columns(indent))] as const;
+  const room = (line: number) => rooms[line === 0 ? 0 : 1];
   const lines: string[] = [];
   let line = '';
+  let used = 0;
   const push = () => {
     lines.push(`${lines.length === 0 ? first : indent}${line}`);
     line = '';
+    used = 0;
   };
   for (const word of text.split(/ +/).filter((part) => part !== '')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (columns(candidate) <= room(lines.length)) {
-      line = candidate;
+    const size = columns(word);
+    if (line === '' && size <= room(lines.length)) {
+      line = word;
+      used = size;
+      continue;
+    }
+    if (line !== '' && used + 1 + size <= room(lines.length)) {
+      line = `${line} ${word}`;
+      used += 1 + size;
       continue;
     }
     if (line !== '') push();
-    if (columns(word) <= room(lines.length)) {
+    if (size <= room(lines.length)) {
       line = word;
+      used = size;
       continue;
     }
     const pieces = breakWord(word, room(lines.length));
@@ -56,6 +71,7 @@ export function wrap(text: string, width: number, first = '', indent = ' '.repea
       push();
     }
     line = pieces.at(-1) ?? '';
+    used = columns(line);
   }
   if (line !== '' || lines.length === 0) push();
   return lines;

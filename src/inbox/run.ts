@@ -1,0 +1,124 @@
+/**
+ * `ask-later inbox` and `ask-later answer`: the terminal surface wired to the store (`bot/terminal/` never reaches
+ * the store itself). The store is the one every command reads (REDIS_URL, else the embedded file); the person is the
+ * OS user, through the same `InteractionService` as every surface, so the first answer wins everywhere. The keyboard
+ * inbox also follows the store's events (a tail, as the web inbox does) to stay live.
+ *
+ * Exit codes: 0 done; 1 refused, or the settings or the store failed (one stderr line); 2 wrong arguments.
+ */
+
+import { allowListPolicy, InteractionService } from '../bot/interactions.js';
+import { TERMINAL_PLACE, terminalActor, terminalRouting } from '../bot/terminal/actor.js';
+import { runAnswer } from '../bot/terminal/answer.js';
+import { ANSWER_USAGE, parseAnswerArgs } from '../bot/terminal/answer-args.js';
+import { INBOX_USAGE, parseInboxArgs } from '../bot/terminal/inbox-args.js';
+import { runList } from '../bot/terminal/list.js';
+import type { ChangeListener, TerminalInbox } from '../bot/terminal/session.js';
+import { followStoreChanges } from '../bot/web-changes.js';
+import { openCommandStore } from '../command-store.js';
+import { projectFromEnvironment } from '../project.js';
+import type { Store } from '../store/port.js';
+import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the commands read and write: the streams, and whether they are a terminal. */
+export interface InboxIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown };
+  readonly stdin?: { readonly isTTY?: boolean };
+}
+
+/** The terminal surface over `store`, and how to tell it of a change (a question's ref). */
+export function terminalInbox(store: Store): TerminalInbox & { notify(ref: string): void } {
+  const listeners = new Set<ChangeListener>();
+  return {
+    interactions: new InteractionService({ store, access: allowListPolicy({}), routing: terminalRouting }),
+    actor: terminalActor(),
+    place: TERMINAL_PLACE,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify(ref) {
+      for (const listener of listeners) listener(ref);
+    },
+  };
+}
+
+/** Runs `work` on the open store, closing it after; a store that stops answering is one line, exit 1. */
+async function withStore(
+  command: string,
+  env: Env,
+  io: InboxIo,
+  work: (store: Store) => Promise<number>,
+): Promise<number> {
+  const store = await openCommandStore(command, env, io.stderr);
+  if (store === undefined) return 1;
+  try {
+    return await work(store);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    io.stderr.write(`ask-later ${command}: the inbox (its store) is unreachable\n`);
+    return 1;
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** Whether the keyboard inbox can run here: a terminal on both sides, and one that can draw. */
+export function hasTerminal(env: Env, io: InboxIo): boolean {
+  return io.stdout.isTTY === true && io.stdin?.isTTY === true && env.TERM !== 'dumb';
+}
+
+export async function runInboxCommand(env: Env, argv: readonly string[], io: InboxIo): Promise<number> {
+  const parsed = parseInboxArgs(argv);
+  if (!parsed.ok) {
+    io.stderr.write(`ask-later inbox: ${parsed.error}\n${INBOX_USAGE.split('\n')[0]}\n`);
+    return 2;
+  }
+  if (parsed.args.help) {
+    io.stdout.write(`${INBOX_USAGE}\n`);
+    return 0;
+  }
+  let args = parsed.args;
+  if (args.mode === 'screen' && !hasTerminal(env, io)) {
+    io.stderr.write(
+      'ask-later inbox: no terminal here, so the list (ask-later inbox --list); answer with ask-later answer\n',
+    );
+    args = { ...args, mode: 'list' };
+  }
+  return withStore('inbox', env, io, async (store) => {
+    const inbox = terminalInbox(store);
+    if (args.mode !== 'screen') return runList(inbox, args, io);
+    const changes = followStoreChanges({ store, surface: inbox });
+    try {
+      await changes.started;
+      const { runScreen } = await import('../bot/terminal/screen-run.js');
+      return await runScreen(inbox, args);
+    } finally {
+      await changes.stop();
+    }
+  });
+}
+
+export async function runAnswerCommand(
+  env: Env,
+  argv: readonly string[],
+  io: InboxIo,
+  cwd: string = process.cwd(),
+): Promise<number> {
+  const parsed = parseAnswerArgs(argv);
+  if (!parsed.ok) {
+    io.stderr.write(`ask-later answer: ${parsed.error}\n${ANSWER_USAGE.split('\n')[0]}\n`);
+    return 2;
+  }
+  if (parsed.args.help) {
+    io.stdout.write(`${ANSWER_USAGE}\n`);
+    return 0;
+  }
+  const args = parsed.args;
+  return withStore('answer', env, io, (store) =>
+    runAnswer(terminalInbox(store), args, io, projectFromEnvironment(env as NodeJS.ProcessEnv, cwd)),
+  );
+}
