@@ -55,6 +55,27 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
         stderr: process.stderr,
       }),
   },
+  setup: {
+    summary: 'wires ask-later into another coding agent: setup opencode [--project] [--remove] [--dry-run]',
+    run: async (args) => {
+      const [agent, ...flags] = args;
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      if (agent === 'opencode') {
+        return (await import('./agents/opencode/setup.js')).runSetupOpenCode(flags, process.env, process.cwd(), io);
+      }
+      process.stderr.write(`ask-later setup: expected an agent (opencode), got ${JSON.stringify(agent ?? '')}\n`);
+      return 2;
+    },
+  },
+  'opencode-bridge': {
+    summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
+    run: async () =>
+      (await import('./agents/opencode/bridge.js')).runBridge(
+        { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+        process.env,
+        process.cwd(),
+      ),
+  },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
     run: async () => {
