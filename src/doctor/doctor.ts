@@ -16,6 +16,7 @@ import { type CheckLine, fail, NETWORK_TIMEOUT_MS, ok } from './check.js';
 import { checkClaudeCode } from './claude-code.js';
 import { checkDiscord } from './discord.js';
 import { checkFailedEvents } from './failed-events.js';
+import { checkOpenCode } from './opencode.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
@@ -85,7 +86,13 @@ async function diagnoseAgentHttp(
     checkAgentHttp(location, project, timeoutMs),
     checkClaudeCode({ home: options.home ?? homedir(), cwd, env }),
   ]);
-  return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, cwd);
+  return [
+    ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
+    ...agent,
+    ...claudeCode,
+    ...openCode,
+  ];
 }
 
 /** Every check's line, in order: config, the store, Slack, Discord, Claude Code. */
@@ -128,5 +135,6 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
       ...(store ? { store: store.store } : {}),
     }),
   ]);
-  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode];
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
+  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...openCode];
 }

@@ -129,3 +129,17 @@ export async function pinnedBinary(pinned: PinnedBinary): Promise<string> {
 export function claudeBinary(): Promise<string> {
   return pinnedBinary(CLAUDE_CODE);
 }
+
+/** OpenCode 1.18.33: `opencode-ai`'s native binary ships in a platform package (`opencode-linux-x64`, …). */
+export const OPENCODE: PinnedBinary = {
+  what: 'the OpenCode binary',
+  packageName: `opencode-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`,
+  version: '1.18.33',
+  file: 'bin/opencode',
+  overrideVariable: 'ASK_LATER_OPENCODE_BIN',
+};
+
+/** The path of a working `opencode` binary (OpenCode 1.18.33). */
+export function openCodeBinary(): Promise<string> {
+  return pinnedBinary(OPENCODE);
+}

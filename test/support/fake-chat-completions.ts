@@ -26,7 +26,7 @@ export interface ChatRequestBody {
 }
 
 /** Decides the reply to one request that offers tools (a model turn); `index` counts those from 0. */
-export type ChatScript = (body: ChatRequestBody, index: number) => ChatReply;
+export type ChatScript = (body: ChatRequestBody, index: number) => ChatReply | Promise<ChatReply>;
 
 export interface FakeChatCompletions {
   /** The provider's `baseURL` (ends in `/v1`). */
@@ -134,7 +134,7 @@ export async function startFakeChatCompletions(script: ChatScript): Promise<Fake
       turns.push(body);
       let reply: ChatReply;
       try {
-        reply = current(body, index);
+        reply = await current(body, index);
       } catch (error) {
         reply = { text: `fake script failed: ${String(error)}` };
       }

@@ -141,7 +141,7 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string): Promise<nu
     }
   }
 
-  const work: Promise<unknown>[] = [];
+  const work = new Set<Promise<unknown>>();
   for await (const line of createInterface({ input: io.stdin })) {
     let request: Record<string, unknown>;
     try {
@@ -170,7 +170,8 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string): Promise<nu
           io.stderr.write('ask-later opencode-bridge: an unknown op was ignored\n');
       }
     })().catch((error: unknown) => warn(`${String(request.op)} failed`, error));
-    work.push(run);
+    work.add(run);
+    void run.finally(() => work.delete(run));
   }
   for (const stop of waiters.values()) stop.abort();
   mirror.close();
