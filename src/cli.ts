@@ -69,12 +69,14 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
   },
   'opencode-bridge': {
     summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
-    run: async () =>
-      (await import('./agents/opencode/bridge.js')).runBridge(
-        { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
-        process.env,
-        process.cwd(),
-      ),
+    run: async () => {
+      const [{ runBridge }, { runWaiter }] = await Promise.all([
+        import('./agents/opencode/bridge.js'),
+        import('./waiter/run.js'),
+      ]);
+      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+      return runBridge(io, process.env, process.cwd(), runWaiter);
+    },
   },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',

@@ -66824,12 +66824,12 @@ export const AskLater = async ({ client, directory }) => {
       client.session
         .prompt({ path: { id: message.sessionID }, body: { parts: [{ type: 'text', text: message.text }] } })
         .catch((error) => log('ask-later could not wake the session: ' + error));
-    } else if (message.push === 'reply') {
+    } else if (message.push === 'reply' || message.push === 'reject') {
       const sent = await client._client
         .post({
-          url: '/question/{requestID}/reply',
+          url: message.push === 'reply' ? '/question/{requestID}/reply' : '/question/{requestID}/reject',
           path: { requestID: message.requestID },
-          body: { answers: message.answers },
+          body: message.push === 'reply' ? { answers: message.answers } : {},
           headers: { 'Content-Type': 'application/json' },
         })
         .then((result) => !result.error)
@@ -92351,8 +92351,15 @@ var init_mirror = __esm({
           return;
         }
         mirrored.replying = claim;
-        const answers = claimed.status === "answered" ? replyAnswers(mirrored.request.asked, claimed) : [];
-        this.options.push({ push: "reply", requestID: mirrored.request.id, answers });
+        if (claimed.status === "answered") {
+          this.options.push({
+            push: "reply",
+            requestID: mirrored.request.id,
+            answers: replyAnswers(mirrored.request.asked, claimed)
+          });
+        } else {
+          this.options.push({ push: "reject", requestID: mirrored.request.id });
+        }
       }
       /** The plugin's report on a reply pushed to it. */
       async repliedByInbox(requestID, sent) {
@@ -92413,7 +92420,7 @@ __export(bridge_exports, {
 });
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
-async function runBridge(io, env, cwd) {
+async function runBridge(io, env, cwd, runWaiter2) {
   let config3;
   try {
     config3 = loadAgentConfig(env, cwd);
@@ -92491,7 +92498,7 @@ async function runBridge(io, env, cwd) {
         ...turn === void 0 ? {} : { prompt_id: turn }
       });
       const lines = [];
-      const code3 = await runWaiter(
+      const code3 = await runWaiter2(
         { stdin: Readable.from([input]), stderr: { write: (text3) => lines.push(text3) } },
         env,
         cwd,
@@ -92549,7 +92556,6 @@ var init_bridge = __esm({
     init_delivery_note();
     init_turns();
     init_open();
-    init_run5();
     init_mirror();
     CLAIM_LEASE_MS3 = 1e4;
     WAKE_TEXT = "[ask-later] This message was sent by ask-later, not typed by the person: an answer to a question you parked has arrived (below). Carry on with what was waiting for it.";
@@ -92636,11 +92642,14 @@ var commands = {
   },
   "opencode-bridge": {
     summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
-    run: async () => (await Promise.resolve().then(() => (init_bridge(), bridge_exports))).runBridge(
-      { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
-      process.env,
-      process.cwd()
-    )
+    run: async () => {
+      const [{ runBridge: runBridge2 }, { runWaiter: runWaiter2 }] = await Promise.all([
+        Promise.resolve().then(() => (init_bridge(), bridge_exports)),
+        Promise.resolve().then(() => (init_run5(), run_exports5))
+      ]);
+      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+      return runBridge2(io, process.env, process.cwd(), runWaiter2);
+    }
   },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",

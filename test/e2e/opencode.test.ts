@@ -409,6 +409,38 @@ describe('OpenCode with ask-later set up', () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  it(
+    "GIVEN OpenCode's question tool dismissed in the inbox THEN the tool returns as dismissed and the model hears it once",
+    async () => {
+      const home = tempDir('home');
+      const project = gitProject();
+      const env = openCodeEnv(home);
+      setup(project, env);
+      const { store, name } = await inbox(env, project);
+      let turn = -1;
+      script = (_body, index) => {
+        if (turn === -1) {
+          turn = index;
+          return { toolCalls: [{ name: 'question', arguments: QUESTION_CALL }] };
+        }
+        return { text: 'understood' };
+      };
+      const base = await serveOpenCode(project, env);
+      const session = (await post(`${base}/session`, {})) as { id: string };
+      const reply = post(`${base}/session/${session.id}/message`, { parts: [{ type: 'text', text: 'ask me' }] });
+
+      const mirrored = await mirroredQuestion(store, name);
+      const dismissed = await store.dismiss(name, mirrored.id, { platform: 'slack', userId: 'U1', displayName: 'Ada' });
+      expect(dismissed.kind).toBe('done');
+      await reply;
+      const after = api.turns()[turn + 1];
+      expect(after).toBeDefined();
+      expect(lastMessageText(after as ChatRequestBody)).toMatch(/dismissed/i);
+      await expect.poll(async () => (await store.get(name, mirrored.id))?.deliveredVia).toBe('tool-result');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 const QUESTION_CALL = {

@@ -20,7 +20,6 @@ import { deliveryEntriesBudget, renderDeliveryNote } from '../../core/delivery-n
 import { TURN_LEASE_MS, turnOwner, waiterLease } from '../../core/turns.js';
 import { openStore } from '../../store/open.js';
 import type { AgentStore, Claim } from '../../store/port.js';
-import { runWaiter } from '../../waiter/run.js';
 import { Mirror } from './mirror.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -41,6 +40,17 @@ export interface BridgeIo {
   readonly stderr: { write(text: string): unknown };
 }
 
+/**
+ * `ask-later wait`'s loop (waiter/run.ts `runWaiter`), handed in by cli.ts: it resolves 2 when the session should be
+ * woken, 0 when the waiter ends without waking it.
+ */
+export type RunWaiter = (
+  io: { readonly stdin: NodeJS.ReadableStream; readonly stderr: { write(text: string): unknown } },
+  env: Env,
+  cwd: string,
+  options: { readonly signal: AbortSignal; readonly store: AgentStore },
+) => Promise<number>;
+
 interface Held {
   readonly claim: Claim;
   readonly included: readonly number[];
@@ -48,7 +58,7 @@ interface Held {
 }
 
 /** Run the bridge until its stdin ends (OpenCode is gone). */
-export async function runBridge(io: BridgeIo, env: Env, cwd: string): Promise<number> {
+export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: RunWaiter): Promise<number> {
   let config: AgentConfig;
   try {
     config = loadAgentConfig(env, cwd);

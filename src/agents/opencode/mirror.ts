@@ -4,7 +4,7 @@
  * - `asked`: the request is parked (one question, or a set), blocking, and watched while it is pending;
  * - answered in the inbox first: the outcome is claimed for this request alone and pushed to the plugin as
  *   `{push: 'reply', requestID, answers}` (OpenCode's `POST /question/{id}/reply`); confirmed once the plugin says the
- *   reply went through, given back otherwise; dismissed or expired: pushed as an empty reply so the tool returns;
+ *   reply went through, given back otherwise; dismissed or expired: pushed as a rejection (`/question/{id}/reject`);
  * - answered in OpenCode first (`replied`): the inbox copy is answered with the same picks (by "OpenCode", on the
  *   web inbox's platform) and marked delivered, since the tool's result carried it; over serve's agent API, which has
  *   no answer operation, it is withdrawn instead; dismissed in OpenCode (`rejected`): withdrawn.
@@ -87,8 +87,16 @@ export class Mirror {
       return;
     }
     mirrored.replying = claim;
-    const answers = claimed.status === 'answered' ? replyAnswers(mirrored.request.asked, claimed) : [];
-    this.options.push({ push: 'reply', requestID: mirrored.request.id, answers });
+    if (claimed.status === 'answered') {
+      this.options.push({
+        push: 'reply',
+        requestID: mirrored.request.id,
+        answers: replyAnswers(mirrored.request.asked, claimed),
+      });
+    } else {
+      // Dismissed or expired in the inbox: the tool is told nobody answered (OpenCode's own dismissal).
+      this.options.push({ push: 'reject', requestID: mirrored.request.id });
+    }
   }
 
   /** The plugin's report on a reply pushed to it. */
