@@ -66824,12 +66824,12 @@ export const AskLater = async ({ client, directory }) => {
       client.session
         .prompt({ path: { id: message.sessionID }, body: { parts: [{ type: 'text', text: message.text }] } })
         .catch((error) => log('ask-later could not wake the session: ' + error));
-    } else if (message.push === 'reply' || message.push === 'reject') {
+    } else if (message.push === 'reply') {
       const sent = await client._client
         .post({
-          url: message.push === 'reply' ? '/question/{requestID}/reply' : '/question/{requestID}/reject',
+          url: '/question/{requestID}/reply',
           path: { requestID: message.requestID },
-          body: message.push === 'reply' ? { answers: message.answers } : {},
+          body: { answers: message.answers },
           headers: { 'Content-Type': 'application/json' },
         })
         .then((result) => !result.error)
@@ -84872,9 +84872,9 @@ var init_turns = __esm({
 
 // src/mcp/collect-answers.ts
 function outcomesNote(questions, waiting, next) {
-  const unanswered = questions.some((q) => q.status === "dismissed" || q.status === "expired") ? " Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide." : "";
+  const unanswered2 = questions.some((q) => q.status === "dismissed" || q.status === "expired") ? " Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide." : "";
   const more = waiting === 0 ? "" : ` ${waiting} more ${waiting === 1 ? "waits" : "wait"}: ${next === "prompt" ? "they come with the next prompt" : "call collect_answers again"}.`;
-  return `From ask-later: outcomes of the questions you parked, each reported once. The question texts are your own; the answers and notes are the person's words.${unanswered}${more}`;
+  return `From ask-later: outcomes of the questions you parked, each reported once. The question texts are your own; the answers and notes are the person's words.${unanswered2}${more}`;
 }
 function nothingResult(text3) {
   return structuredResult(text3, { note: text3 === HOOK_NOTHING ? NOTHING_WAITING : text3, questions: [] });
@@ -92300,6 +92300,10 @@ var init_question2 = __esm({
 function canAnswer(store) {
   return typeof store.answer === "function";
 }
+function unanswered(status) {
+  const how = status === "expired" ? "expired unanswered" : "was dismissed without an answer";
+  return `No answer: this question ${how} in ask-later's inbox. Decide it yourself, or ask again if a person must decide.`;
+}
 var OPENCODE_RESPONDER, WATCH_STEP_MS, CLAIM_LEASE_MS2, Mirror;
 var init_mirror = __esm({
   "src/agents/opencode/mirror.ts"() {
@@ -92351,15 +92355,8 @@ var init_mirror = __esm({
           return;
         }
         mirrored.replying = claim;
-        if (claimed.status === "answered") {
-          this.options.push({
-            push: "reply",
-            requestID: mirrored.request.id,
-            answers: replyAnswers(mirrored.request.asked, claimed)
-          });
-        } else {
-          this.options.push({ push: "reject", requestID: mirrored.request.id });
-        }
+        const answers = claimed.status === "answered" ? replyAnswers(mirrored.request.asked, claimed) : mirrored.request.asked.map(() => [unanswered(claimed.status)]);
+        this.options.push({ push: "reply", requestID: mirrored.request.id, answers });
       }
       /** The plugin's report on a reply pushed to it. */
       async repliedByInbox(requestID, sent) {

@@ -4,7 +4,8 @@
  * - `asked`: the request is parked (one question, or a set), blocking, and watched while it is pending;
  * - answered in the inbox first: the outcome is claimed for this request alone and pushed to the plugin as
  *   `{push: 'reply', requestID, answers}` (OpenCode's `POST /question/{id}/reply`); confirmed once the plugin says the
- *   reply went through, given back otherwise; dismissed or expired: pushed as a rejection (`/question/{id}/reject`);
+ *   reply went through, given back otherwise; dismissed or expired: replied with a line saying so (a rejection would
+ *   end OpenCode's turn);
  * - answered in OpenCode first (`replied`): the inbox copy is answered with the same picks (by "OpenCode", on the
  *   web inbox's platform) and marked delivered, since the tool's result carried it; over serve's agent API, which has
  *   no answer operation, it is withdrawn instead; dismissed in OpenCode (`rejected`): withdrawn.
@@ -47,6 +48,12 @@ function canAnswer(store: AgentStore): store is AgentStore & Pick<Store, 'answer
   return typeof (store as Partial<Store>).answer === 'function';
 }
 
+/** The tool's answer when nobody answered: the model decides, as with any dismissed or expired question. */
+function unanswered(status: string): string {
+  const how = status === 'expired' ? 'expired unanswered' : 'was dismissed without an answer';
+  return `No answer: this question ${how} in ask-later's inbox. Decide it yourself, or ask again if a person must decide.`;
+}
+
 export class Mirror {
   readonly #mirrored = new Map<string, Mirrored>();
   constructor(readonly options: MirrorOptions) {}
@@ -87,16 +94,12 @@ export class Mirror {
       return;
     }
     mirrored.replying = claim;
-    if (claimed.status === 'answered') {
-      this.options.push({
-        push: 'reply',
-        requestID: mirrored.request.id,
-        answers: replyAnswers(mirrored.request.asked, claimed),
-      });
-    } else {
-      // Dismissed or expired in the inbox: the tool is told nobody answered (OpenCode's own dismissal).
-      this.options.push({ push: 'reject', requestID: mirrored.request.id });
-    }
+    // Dismissed or expired in the inbox: the tool returns saying so (OpenCode's own rejection would end the turn).
+    const answers =
+      claimed.status === 'answered'
+        ? replyAnswers(mirrored.request.asked, claimed)
+        : mirrored.request.asked.map(() => [unanswered(claimed.status)]);
+    this.options.push({ push: 'reply', requestID: mirrored.request.id, answers });
   }
 
   /** The plugin's report on a reply pushed to it. */

@@ -10,7 +10,7 @@
  * - `session.idle` arms the session's waiter; a wake is `client.session.prompt` with a line saying ask-later sent it
  *   (its own `chat.message` then carries the answers);
  * - `question.asked` / `question.replied` / `question.rejected`: OpenCode's question tool mirrored into the inbox; an
- *   inbox answer is replied with `POST /question/{id}/reply` through the plugin's client (a dismissal: `/reject`).
+ *   inbox answer is replied with `POST /question/{id}/reply` through the plugin's client.
  *
  * Any failure leaves OpenCode as it would be without ask-later: each call to the bridge gives up after a few seconds.
  */
@@ -88,12 +88,12 @@ export const AskLater = async ({ client, directory }) => {
       client.session
         .prompt({ path: { id: message.sessionID }, body: { parts: [{ type: 'text', text: message.text }] } })
         .catch((error) => log('ask-later could not wake the session: ' + error));
-    } else if (message.push === 'reply' || message.push === 'reject') {
+    } else if (message.push === 'reply') {
       const sent = await client._client
         .post({
-          url: message.push === 'reply' ? '/question/{requestID}/reply' : '/question/{requestID}/reject',
+          url: '/question/{requestID}/reply',
           path: { requestID: message.requestID },
-          body: message.push === 'reply' ? { answers: message.answers } : {},
+          body: { answers: message.answers },
           headers: { 'Content-Type': 'application/json' },
         })
         .then((result) => !result.error)
