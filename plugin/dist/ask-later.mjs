@@ -92422,11 +92422,12 @@ async function runBridge(io, env, cwd, runWaiter2) {
   try {
     config3 = loadAgentConfig(env, cwd);
   } catch (error46) {
-    io.stderr.write(`ask-later opencode-bridge: ${error46.message}
+    const why = error46 instanceof ConfigError ? error46.message : "the settings could not be read";
+    io.stderr.write(`ask-later opencode-bridge: ${why}; answers do not reach OpenCode until it is fixed
 `);
     for await (const line of createInterface({ input: io.stdin })) {
-      const id = JSON.parse(line).id;
-      if (id !== void 0) io.stdout.write(`${JSON.stringify({ id, text: null })}
+      const id = /^\{"id":(\d+)/.exec(line)?.[1];
+      if (id !== void 0) io.stdout.write(`${JSON.stringify({ id: Number(id), text: null })}
 `);
     }
     return 0;
@@ -92550,6 +92551,7 @@ var init_bridge = __esm({
   "src/agents/opencode/bridge.ts"() {
     "use strict";
     init_agent_config();
+    init_config_error();
     init_delivery_note();
     init_turns();
     init_open();

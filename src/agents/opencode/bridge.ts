@@ -16,6 +16,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { type AgentConfig, loadAgentConfig } from '../../agent-config.js';
+import { ConfigError } from '../../config-error.js';
 import { deliveryEntriesBudget, renderDeliveryNote } from '../../core/delivery-note.js';
 import { TURN_LEASE_MS, turnOwner, waiterLease } from '../../core/turns.js';
 import { openStore } from '../../store/open.js';
@@ -63,11 +64,12 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
   try {
     config = loadAgentConfig(env, cwd);
   } catch (error) {
-    io.stderr.write(`ask-later opencode-bridge: ${(error as Error).message}\n`);
+    const why = error instanceof ConfigError ? error.message : 'the settings could not be read';
+    io.stderr.write(`ask-later opencode-bridge: ${why}; answers do not reach OpenCode until it is fixed\n`);
     // Answer every call with nothing, so OpenCode goes on as without ask-later.
     for await (const line of createInterface({ input: io.stdin })) {
-      const id = (JSON.parse(line) as { id?: unknown }).id;
-      if (id !== undefined) io.stdout.write(`${JSON.stringify({ id, text: null })}\n`);
+      const id = /^\{"id":(\d+)/.exec(line)?.[1];
+      if (id !== undefined) io.stdout.write(`${JSON.stringify({ id: Number(id), text: null })}\n`);
     }
     return 0;
   }

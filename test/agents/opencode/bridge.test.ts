@@ -111,6 +111,26 @@ describe('the OpenCode bridge', () => {
     await bridge.end();
   });
 
+  it('GIVEN a wrong setting THEN every call is answered with nothing and one line names the variable', async () => {
+    const stdin = new PassThrough();
+    const out: string[] = [];
+    const errors: string[] = [];
+    const done = runBridge(
+      {
+        stdin,
+        stdout: { write: (text: string) => out.push(text) },
+        stderr: { write: (text: string) => errors.push(text) },
+      },
+      { ...env, ASK_LATER_WAKE: 'sometimes' },
+      dir,
+      runWaiter,
+    );
+    stdin.end(`${JSON.stringify({ id: 7, op: 'collect', for: 'prompt', sessionID: 'ses_d' })}\n`);
+    expect(await done).toBe(0);
+    expect(out).toEqual([`${JSON.stringify({ id: 7, text: null })}\n`]);
+    expect(errors).toEqual([expect.stringMatching(/^ask-later opencode-bridge: ASK_LATER_WAKE must be .*\n$/)]);
+  });
+
   it('GIVEN lines that are not requests THEN they are ignored and the bridge keeps answering', async () => {
     const bridge = startBridge();
     bridge.send({ op: 'nonsense' });
