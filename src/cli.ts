@@ -57,7 +57,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       }),
   },
   setup: {
-    summary: 'wires ask-later into another coding agent: setup codex [--project] [--remove] [--dry-run]',
+    summary: 'wires ask-later into another coding agent: setup codex|opencode [--project] [--remove] [--dry-run]',
     run: async (args) => {
       const [agent, ...flags] = args;
       const io = { stdout: process.stdout, stderr: process.stderr };
@@ -65,7 +65,12 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
         const wiring = { node: process.execPath, cli: fileURLToPath(import.meta.url) };
         return (await import('./agents/codex/setup.js')).runSetupCodex(flags, process.env, process.cwd(), io, wiring);
       }
-      process.stderr.write(`ask-later setup: which agent? setup codex [--project] [--remove] [--dry-run]\n`);
+      if (agent === 'opencode') {
+        return (await import('./agents/opencode/setup.js')).runSetupOpenCode(flags, process.env, process.cwd(), io);
+      }
+      process.stderr.write(
+        `ask-later setup: expected an agent (codex or opencode), got ${JSON.stringify(agent ?? '')}\n`,
+      );
       return 2;
     },
   },
@@ -86,6 +91,17 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
         stdout: process.stdout,
         stderr: process.stderr,
       }),
+  },
+  'opencode-bridge': {
+    summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
+    run: async () => {
+      const [{ runBridge }, { runWaiter }] = await Promise.all([
+        import('./agents/opencode/bridge.js'),
+        import('./waiter/run.js'),
+      ]);
+      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+      return runBridge(io, process.env, process.cwd(), runWaiter);
+    },
   },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',

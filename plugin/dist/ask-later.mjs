@@ -128,12 +128,12 @@ var init_project2 = __esm({
 
 // src/store/sqlite/path.ts
 import { isAbsolute, join as join2 } from "node:path";
-function defaultDatabasePath(env, homedir4) {
+function defaultDatabasePath(env, homedir5) {
   const explicit = env.ASK_LATER_DB?.trim();
   if (explicit) return explicit;
   const state = env.XDG_STATE_HOME?.trim();
   if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
-  return join2(homedir4, ".local", "state", "ask-later", "inbox.db");
+  return join2(homedir5, ".local", "state", "ask-later", "inbox.db");
 }
 var init_path = __esm({
   "src/store/sqlite/path.ts"() {
@@ -17566,89 +17566,89 @@ function describe2(value) {
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readItem(read3, item, path, version3) {
+function readItem(read4, item, path, version3) {
   const rawOptions = item.options;
   if (!Array.isArray(rawOptions) || rawOptions.length === 0)
-    read3.fail(`${path}.options`, "a non-empty list", rawOptions);
+    read4.fail(`${path}.options`, "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
     const at = `${path}.options.${index}`;
     if (version3 === "1") {
-      if (typeof option !== "string") read3.fail(at, "a string", option);
+      if (typeof option !== "string") read4.fail(at, "a string", option);
       return { label: option };
     }
-    const object5 = read3.object(option, at);
-    const label = read3.string(object5, "label", at);
-    const value = version3 >= "3" ? read3.optionalString(object5, "value", at) : void 0;
-    const description = read3.optionalString(object5, "description", at);
+    const object5 = read4.object(option, at);
+    const label = read4.string(object5, "label", at);
+    const value = version3 >= "3" ? read4.optionalString(object5, "value", at) : void 0;
+    const description = read4.optionalString(object5, "description", at);
     const parsed2 = { label };
     if (value !== void 0) parsed2.value = value;
     if (description !== void 0) parsed2.description = description;
     return parsed2;
   });
   const result = {
-    question: read3.string(item, "question", path),
+    question: read4.string(item, "question", path),
     options,
-    multiSelect: version3 === "1" ? false : read3.boolean(item, "multiSelect", path),
-    isBlocking: read3.boolean(item, "isBlocking", path)
+    multiSelect: version3 === "1" ? false : read4.boolean(item, "multiSelect", path),
+    isBlocking: read4.boolean(item, "isBlocking", path)
   };
   if (item.recommended !== void 0) {
-    result.recommended = version3 >= "3" ? read3.strings(item, "recommended", path) : [read3.string(item, "recommended", path)];
+    result.recommended = version3 >= "3" ? read4.strings(item, "recommended", path) : [read4.string(item, "recommended", path)];
   }
   return result;
 }
-function readSpec(read3, text3, version3) {
-  const spec = read3.json(text3, "spec");
+function readSpec(read4, text3, version3) {
+  const spec = read4.json(text3, "spec");
   const common = {
-    context: read3.string(spec, "context", "spec"),
-    impact: read3.string(spec, "impact", "spec"),
-    isBlocking: read3.boolean(spec, "isBlocking", "spec")
+    context: read4.string(spec, "context", "spec"),
+    impact: read4.string(spec, "impact", "spec"),
+    isBlocking: read4.boolean(spec, "isBlocking", "spec")
   };
-  const ticket2 = read3.optionalString(spec, "ticket", "spec");
+  const ticket2 = read4.optionalString(spec, "ticket", "spec");
   if (ticket2 !== void 0) common.ticket = ticket2;
-  const expiresInSeconds = read3.optionalNumber(spec, "expiresInSeconds", "spec");
+  const expiresInSeconds = read4.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
-  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read3, spec.origin);
-  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read3, spec.askedBefore);
-  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read3, spec, "spec", version3));
+  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read4, spec.origin);
+  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read4, spec.askedBefore);
+  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read4, spec, "spec", version3));
   const rawMembers = spec.members;
-  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read3.fail("spec.members", "a non-empty list", rawMembers);
+  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read4.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
     const path = `spec.members.${index}`;
-    const object5 = read3.object(raw, path);
+    const object5 = read4.object(raw, path);
     const member = {
-      topic: read3.string(object5, "topic", path),
-      ...readItem(read3, object5, path, version3)
+      topic: read4.string(object5, "topic", path),
+      ...readItem(read4, object5, path, version3)
     };
-    const context = read3.optionalString(object5, "context", path);
+    const context = read4.optionalString(object5, "context", path);
     if (context !== void 0) member.context = context;
-    const impact = read3.optionalString(object5, "impact", path);
+    const impact = read4.optionalString(object5, "impact", path);
     if (impact !== void 0) member.impact = impact;
     return member;
   });
   return Object.assign(common, { members });
 }
-function readOrigin(read3, value) {
-  const object5 = read3.object(value, "spec.origin");
-  const origin = { tool: read3.oneOf(object5.tool, ORIGIN_TOOLS, "spec.origin.tool") };
-  const header = read3.optionalString(object5, "header", "spec.origin");
+function readOrigin(read4, value) {
+  const object5 = read4.object(value, "spec.origin");
+  const origin = { tool: read4.oneOf(object5.tool, ORIGIN_TOOLS, "spec.origin.tool") };
+  const header = read4.optionalString(object5, "header", "spec.origin");
   if (header !== void 0) origin.header = header;
-  const plan = read3.optionalString(object5, "plan", "spec.origin");
+  const plan = read4.optionalString(object5, "plan", "spec.origin");
   if (plan !== void 0) origin.plan = plan;
   return origin;
 }
-function readAskedBefore(read3, value) {
-  if (!Array.isArray(value)) read3.fail("spec.askedBefore", "a list", value);
+function readAskedBefore(read4, value) {
+  if (!Array.isArray(value)) read4.fail("spec.askedBefore", "a list", value);
   return value.map((entry, index) => {
     const path = `spec.askedBefore.${index}`;
-    const object5 = read3.object(entry, path);
-    const member = read3.optionalNumber(object5, "member", path);
+    const object5 = read4.object(entry, path);
+    const member = read4.optionalNumber(object5, "member", path);
     return {
-      id: read3.number(object5, "id", path),
+      id: read4.number(object5, "id", path),
       ...member === void 0 ? {} : { member },
-      question: read3.string(object5, "question", path),
-      answer: read3.string(object5, "answer", path),
-      by: read3.responder(object5.by, `${path}.by`),
-      at: read3.number(object5, "at", path)
+      question: read4.string(object5, "question", path),
+      answer: read4.string(object5, "answer", path),
+      by: read4.responder(object5.by, `${path}.by`),
+      at: read4.number(object5, "at", path)
     };
   });
 }
@@ -17662,58 +17662,58 @@ function specRecord(spec) {
   if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
-function readSelection(read3, selection, path) {
-  const choices = read3.strings(selection, "choices", path);
-  const other = read3.boolean(selection, "other", path);
-  const notes = read3.optionalString(selection, "notes", path);
+function readSelection(read4, selection, path) {
+  const choices = read4.strings(selection, "choices", path);
+  const other = read4.boolean(selection, "other", path);
+  const notes = read4.optionalString(selection, "notes", path);
   const result = { choices, other };
   if (notes !== void 0) result.notes = notes;
   if (selection.choiceNotes !== void 0)
-    result.choiceNotes = readChoiceNotes(read3, selection.choiceNotes, `${path}.choiceNotes`);
+    result.choiceNotes = readChoiceNotes(read4, selection.choiceNotes, `${path}.choiceNotes`);
   return result;
 }
-function readChoiceNotes(read3, value, path) {
-  if (!Array.isArray(value)) read3.fail(path, "a list of {choice, notes}", value);
+function readChoiceNotes(read4, value, path) {
+  if (!Array.isArray(value)) read4.fail(path, "a list of {choice, notes}", value);
   return value.map((entry, index) => {
-    const object5 = read3.object(entry, `${path}.${index}`);
+    const object5 = read4.object(entry, `${path}.${index}`);
     return {
-      choice: read3.string(object5, "choice", `${path}.${index}`),
-      notes: read3.string(object5, "notes", `${path}.${index}`)
+      choice: read4.string(object5, "choice", `${path}.${index}`),
+      notes: read4.string(object5, "notes", `${path}.${index}`)
     };
   });
 }
-function readAnswer(read3, text3) {
-  const answer = read3.json(text3, "answer");
+function readAnswer(read4, text3) {
+  const answer = read4.json(text3, "answer");
   if ("members" in answer) {
     const raw = answer.members;
-    if (!Array.isArray(raw)) read3.fail("answer.members", "a list of selections", raw);
+    if (!Array.isArray(raw)) read4.fail("answer.members", "a list of selections", raw);
     const members = raw.map(
-      (member, index) => readSelection(read3, read3.object(member, `answer.members.${index}`), `answer.members.${index}`)
+      (member, index) => readSelection(read4, read4.object(member, `answer.members.${index}`), `answer.members.${index}`)
     );
-    return { members, by: read3.responder(answer.by, "answer.by"), at: read3.number(answer, "at", "answer") };
+    return { members, by: read4.responder(answer.by, "answer.by"), at: read4.number(answer, "at", "answer") };
   }
   if ("choices" in answer) {
-    const selection = readSelection(read3, answer, "answer");
+    const selection = readSelection(read4, answer, "answer");
     return Object.assign(selection, {
-      by: read3.responder(answer.by, "answer.by"),
-      at: read3.number(answer, "at", "answer")
+      by: read4.responder(answer.by, "answer.by"),
+      at: read4.number(answer, "at", "answer")
     });
   }
-  const notes = read3.optionalString(answer, "notes", "answer");
-  const choice = answer.choice === null ? null : read3.string(answer, "choice", "answer");
+  const notes = read4.optionalString(answer, "notes", "answer");
+  const choice = answer.choice === null ? null : read4.string(answer, "choice", "answer");
   const by = {
-    platform: read3.oneOf(answer.platform, PLATFORMS, "answer.platform"),
-    userId: read3.string(answer, "userId", "answer"),
-    displayName: read3.string(answer, "userName", "answer")
+    platform: read4.oneOf(answer.platform, PLATFORMS, "answer.platform"),
+    userId: read4.string(answer, "userId", "answer"),
+    displayName: read4.string(answer, "userName", "answer")
   };
-  const at = read3.number(answer, "at", "answer");
+  const at = read4.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
   return notes === void 0 ? base : Object.assign(base, { notes });
 }
-function readClosure(read3, text3) {
-  const closure = read3.json(text3, "closure");
-  const at = read3.number(closure, "at", "closure");
-  return closure.by === void 0 ? { at } : { at, by: read3.responder(closure.by, "closure.by") };
+function readClosure(read4, text3) {
+  const closure = read4.json(text3, "closure");
+  const at = read4.number(closure, "at", "closure");
+  return closure.by === void 0 ? { at } : { at, by: read4.responder(closure.by, "closure.by") };
 }
 function messagesFromHash(hash2, record4) {
   const messages = [];
@@ -17738,31 +17738,31 @@ function questionFromHash(hash2, where, specs) {
   const project = hash2.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash2, "id");
-  const read3 = new Reader(`${project}#${id}`);
-  const status = read3.oneOf(hash2.status, QUESTION_STATUSES, "status");
-  const createdAt = read3.wholeNumber(hash2, "createdAt");
+  const read4 = new Reader(`${project}#${id}`);
+  const status = read4.oneOf(hash2.status, QUESTION_STATUSES, "status");
+  const createdAt = read4.wholeNumber(hash2, "createdAt");
   const specText = hash2.spec;
-  if (specText === void 0) read3.fail("spec", "a string", specText);
-  let spec = specs?.get(read3.record, version3, specText);
+  if (specText === void 0) read4.fail("spec", "a string", specText);
+  let spec = specs?.get(read4.record, version3, specText);
   if (spec === void 0) {
-    spec = readSpec(read3, specText, version3);
-    specs?.set(read3.record, version3, specText, spec);
+    spec = readSpec(read4, specText, version3);
+    specs?.set(read4.record, version3, specText, spec);
   }
   const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
   question.createdAt = createdAt;
-  question.messages = messagesFromHash(hash2, read3.record);
-  if (hash2.expiresAt !== void 0) question.expiresAt = read3.wholeNumber(hash2, "expiresAt");
-  if (hash2.answer !== void 0) question.answer = readAnswer(read3, hash2.answer);
-  if (hash2.closure !== void 0) question.closure = readClosure(read3, hash2.closure);
-  if (hash2.deliveredAt !== void 0) question.deliveredAt = read3.wholeNumber(hash2, "deliveredAt");
+  question.messages = messagesFromHash(hash2, read4.record);
+  if (hash2.expiresAt !== void 0) question.expiresAt = read4.wholeNumber(hash2, "expiresAt");
+  if (hash2.answer !== void 0) question.answer = readAnswer(read4, hash2.answer);
+  if (hash2.closure !== void 0) question.closure = readClosure(read4, hash2.closure);
+  if (hash2.deliveredAt !== void 0) question.deliveredAt = read4.wholeNumber(hash2, "deliveredAt");
   if (hash2.deliveredVia !== void 0) {
-    question.deliveredVia = read3.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
+    question.deliveredVia = read4.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
   }
-  if (hash2.reminders !== void 0) question.reminders = read3.wholeNumber(hash2, "reminders");
-  if (hash2.remindedAt !== void 0) question.remindedAt = read3.wholeNumber(hash2, "remindedAt");
+  if (hash2.reminders !== void 0) question.reminders = read4.wholeNumber(hash2, "reminders");
+  if (hash2.remindedAt !== void 0) question.remindedAt = read4.wholeNumber(hash2, "remindedAt");
   return question;
 }
 function hashFromFlat(reply) {
@@ -17872,7 +17872,7 @@ var init_record = __esm({
 function isPlainPath(path) {
   return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
 }
-function resolveIncludes(name, source, read3) {
+function resolveIncludes(name, source, read4) {
   const included = /* @__PURE__ */ new Set();
   const expand = (text3, chain) => text3.replace(INCLUDE, (_line, path) => {
     if (!isPlainPath(path)) throw new Error(`${name}.lua: @include "${path}" is not a path under lua/`);
@@ -17882,7 +17882,7 @@ function resolveIncludes(name, source, read3) {
     included.add(path);
     let body;
     try {
-      body = read3(path);
+      body = read4(path);
     } catch (error46) {
       throw new Error(`${name}.lua: @include "${path}" cannot be read`, { cause: error46 });
     }
@@ -18361,9 +18361,9 @@ var init_decisions = __esm({
           });
           const ranked = rank(items, candidates, stats, options);
           const ids = [...new Set(ranked.flat().map((found) => found.id))];
-          const read3 = await Promise.all(ids.map((id) => x.get(project, id)));
+          const read4 = await Promise.all(ids.map((id) => x.get(project, id)));
           const decisions = /* @__PURE__ */ new Map();
-          for (const question of read3) {
+          for (const question of read4) {
             if (question?.answer !== void 0) decisions.set(question.id, question);
           }
           return withDecisions(ranked, decisions);
@@ -18378,11 +18378,11 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-function readEach(records, read3, onCorrupt) {
+function readEach(records, read4, onCorrupt) {
   const questions = [];
   for (const record4 of records) {
     try {
-      const question = read3(record4);
+      const question = read4(record4);
       if (question !== void 0) questions.push(question);
     } catch (error46) {
       if (!(error46 instanceof CorruptRecordError)) throw error46;
@@ -18986,9 +18986,9 @@ var init_consumer = __esm({
         );
         const events = [];
         replies.forEach((reply, i) => {
-          const read3 = parseStreamReply(reply, () => void 0);
-          if (read3.length >= count) hints.again(due[i]?.tag ?? "");
-          events.push(...read3.map(strip));
+          const read4 = parseStreamReply(reply, () => void 0);
+          if (read4.length >= count) hints.again(due[i]?.tag ?? "");
+          events.push(...read4.map(strip));
         });
         return events;
       }
@@ -19103,7 +19103,7 @@ var init_tail = __esm({
       /** Cluster: the streams due (hinted, or all on a full pass), one XREAD each; waiting means waiting for a hint. */
       async #readHinted(streams, count, timeoutMs, hints) {
         await hints.subscribe();
-        const read3 = async () => {
+        const read4 = async () => {
           const due = hints.due(streams);
           const replies = await Promise.all(
             due.map(
@@ -19123,10 +19123,10 @@ var init_tail = __esm({
             return events2;
           });
         };
-        const events = await read3();
+        const events = await read4();
         if (events.length > 0 || timeoutMs <= 0 || this.#closed) return events;
         await hints.wait(timeoutMs);
-        return this.#closed ? [] : read3();
+        return this.#closed ? [] : read4();
       }
       async close() {
         if (this.#closed) return;
@@ -66526,10 +66526,10 @@ var init_delivery2 = __esm({
         return this.#x.run(
           () => c.write(() => {
             const now = this.#x.now();
-            const read3 = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const read4 = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
             const confirmed = [];
             for (const id of wanted) {
-              const row = read3.get(project, id);
+              const row = read4.get(project, id);
               if (row?.claim !== claim.claimId) continue;
               this.#deliver(project, id, row.status, now, claim.via);
               confirmed.push(id);
@@ -68059,6 +68059,550 @@ var init_failed_events4 = __esm({
   }
 });
 
+// src/agents/opencode/jsonc.ts
+function plain(node) {
+  if (node.kind === "other") return node.value;
+  return Object.fromEntries(node.members.map((member) => [member.key, plain(member.value)]));
+}
+function parseJsonc(text3) {
+  const reader = new Reader2(text3);
+  const node = reader.value();
+  reader.skip();
+  if (reader.at < text3.length) reader.fail("unexpected text after the end");
+  return node;
+}
+var JsoncSyntaxError, Reader2;
+var init_jsonc = __esm({
+  "src/agents/opencode/jsonc.ts"() {
+    "use strict";
+    JsoncSyntaxError = class extends Error {
+      name = "JsoncSyntaxError";
+    };
+    Reader2 = class {
+      constructor(text3) {
+        this.text = text3;
+      }
+      text;
+      at = 0;
+      fail(what) {
+        const line = this.text.slice(0, this.at).split("\n").length;
+        throw new JsoncSyntaxError(`${what} on line ${line}`);
+      }
+      /** Skip whitespace and comments. */
+      skip() {
+        const { text: text3 } = this;
+        while (this.at < text3.length) {
+          const char = text3[this.at];
+          if (char === " " || char === "	" || char === "\n" || char === "\r" || char === "\uFEFF") this.at++;
+          else if (text3.startsWith("//", this.at)) {
+            const end = text3.indexOf("\n", this.at);
+            this.at = end < 0 ? text3.length : end;
+          } else if (text3.startsWith("/*", this.at)) {
+            const end = text3.indexOf("*/", this.at + 2);
+            if (end < 0) this.fail("an unclosed /* comment");
+            this.at = end + 2;
+          } else return;
+        }
+      }
+      string() {
+        const start = this.at;
+        this.at++;
+        while (this.at < this.text.length) {
+          const char = this.text[this.at];
+          if (char === "\\") this.at += 2;
+          else if (char === '"') {
+            this.at++;
+            return JSON.parse(this.text.slice(start, this.at));
+          } else if (char === "\n") break;
+          else this.at++;
+        }
+        return this.fail("an unclosed string");
+      }
+      value() {
+        this.skip();
+        const start = this.at;
+        const char = this.text[this.at];
+        if (char === "{") return this.object();
+        if (char === "[") {
+          this.at++;
+          const items = [];
+          for (; ; ) {
+            this.skip();
+            if (this.text[this.at] === "]") break;
+            items.push(plain(this.value()));
+            this.skip();
+            if (this.text[this.at] === ",") this.at++;
+            else if (this.text[this.at] !== "]") this.fail("expected , or ] in a list");
+          }
+          this.at++;
+          return { kind: "other", start, end: this.at, value: items };
+        }
+        if (char === '"') return { kind: "other", start, end: this.at, value: this.string() };
+        const literal2 = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(this.text.slice(this.at));
+        if (!literal2) this.fail(this.at >= this.text.length ? "the text ends early" : "an unexpected character");
+        this.at += literal2[0].length;
+        return { kind: "other", start, end: this.at, value: JSON.parse(literal2[0]) };
+      }
+      object() {
+        const start = this.at;
+        this.at++;
+        const members = [];
+        for (; ; ) {
+          this.skip();
+          if (this.text[this.at] === "}") break;
+          if (this.text[this.at] !== '"') this.fail("expected a quoted key");
+          const keyStart = this.at;
+          const key = this.string();
+          this.skip();
+          if (this.text[this.at] !== ":") this.fail("expected : after a key");
+          this.at++;
+          const value = this.value();
+          members.push({ key, keyStart, valueStart: value.start, valueEnd: value.end, value });
+          this.skip();
+          if (this.text[this.at] === ",") this.at++;
+          else if (this.text[this.at] !== "}") this.fail("expected , or } in an object");
+        }
+        this.at++;
+        return { kind: "object", start, end: this.at, members };
+      }
+    };
+  }
+});
+
+// src/agents/opencode/config-edit.ts
+import { isDeepStrictEqual } from "node:util";
+function indented(value, indent) {
+  return JSON.stringify(value, null, 2).replace(/\n/g, `
+${indent}`);
+}
+function snippets(entry) {
+  return [
+    `
+  ${mcpText(entry)},`,
+    `
+  ${mcpText(entry)}
+`,
+    `
+    ${memberText(entry)},`,
+    `
+    ${memberText(entry)}
+  `
+  ];
+}
+function newConfigText(entry) {
+  return `{
+  "$schema": "https://opencode.ai/config.json",
+  ${mcpText(entry)}
+}
+`;
+}
+function locate(text3) {
+  let root;
+  try {
+    root = parseJsonc(text3);
+  } catch (error46) {
+    if (error46 instanceof JsoncSyntaxError) return `it is not JSON or JSONC (${error46.message})`;
+    throw error46;
+  }
+  if (root.kind !== "object") return "it does not hold a JSON object";
+  const mcp = root.members.find((member) => member.key === "mcp");
+  if (mcp === void 0) return { root };
+  if (mcp.value.kind !== "object") return '"mcp" is not an object';
+  const server = mcp.value.members.find((member) => member.key === SERVER_KEY);
+  return { root, mcp, ...server === void 0 ? {} : { server } };
+}
+function withAskLater(text3, entry) {
+  if (text3 === void 0 || text3.trim() === "") return { kind: "write", text: newConfigText(entry) };
+  const found = locate(text3);
+  if (typeof found === "string") return { kind: "refused", reason: found };
+  const { root, mcp, server } = found;
+  if (server !== void 0) {
+    if (isDeepStrictEqual(plain(server.value), entry)) return { kind: "unchanged" };
+    return {
+      kind: "write",
+      text: text3.slice(0, server.valueStart) + indented(entry, "    ") + text3.slice(server.valueEnd)
+    };
+  }
+  if (mcp !== void 0 && mcp.value.kind === "object") {
+    const at2 = mcp.value.start + 1;
+    const insert2 = mcp.value.members.length > 0 ? `
+    ${memberText(entry)},` : `
+    ${memberText(entry)}
+  `;
+    return { kind: "write", text: text3.slice(0, at2) + insert2 + text3.slice(at2) };
+  }
+  const at = root.start + 1;
+  const insert = root.members.length > 0 ? `
+  ${mcpText(entry)},` : `
+  ${mcpText(entry)}
+`;
+  return { kind: "write", text: text3.slice(0, at) + insert + text3.slice(at) };
+}
+function withoutAskLater2(text3) {
+  if (text3 === void 0) return { kind: "unchanged" };
+  const found = locate(text3);
+  if (typeof found === "string") return { kind: "refused", reason: found };
+  const { mcp, server } = found;
+  if (server === void 0 || mcp === void 0 || mcp.value.kind !== "object") return { kind: "unchanged" };
+  const entry = plain(server.value);
+  if (text3 === newConfigText(entry)) return { kind: "delete" };
+  for (const snippet of snippets(entry)) {
+    const at = text3.indexOf(snippet);
+    if (at >= 0 && text3.indexOf(snippet, at + 1) < 0) {
+      const next = text3.slice(0, at) + text3.slice(at + snippet.length);
+      const check2 = locate(next);
+      if (typeof check2 !== "string" && check2.server === void 0) return { kind: "write", text: next };
+    }
+  }
+  const members = mcp.value.members;
+  const index = members.indexOf(server);
+  const following = members[index + 1];
+  if (following !== void 0) {
+    return { kind: "write", text: text3.slice(0, server.keyStart) + text3.slice(following.keyStart) };
+  }
+  const previous = members[index - 1];
+  const from = previous === void 0 ? mcp.value.start + 1 : previous.valueEnd;
+  return { kind: "write", text: text3.slice(0, from) + text3.slice(mcp.value.end - 1) };
+}
+function askLaterEntry(text3) {
+  const found = locate(text3);
+  if (typeof found === "string") return found;
+  if (found.server === void 0) return void 0;
+  const entry = plain(found.server.value);
+  return { command: entry?.command };
+}
+var SERVER_KEY, memberText, mcpText;
+var init_config_edit = __esm({
+  "src/agents/opencode/config-edit.ts"() {
+    "use strict";
+    init_jsonc();
+    SERVER_KEY = "ask-later";
+    memberText = (entry) => `"${SERVER_KEY}": ${indented(entry, "    ")}`;
+    mcpText = (entry) => `"mcp": {
+    ${memberText(entry)}
+  }`;
+  }
+});
+
+// src/agents/opencode/plugin-module.ts
+function pluginModule(node, cli) {
+  return `${PLUGIN_MARKER}
+// It is rewritten by setup and deleted by \`ask-later setup opencode --remove\`: do not edit it.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const NODE = ${JSON.stringify(node)};
+const CLI = ${JSON.stringify(cli)};
+const CALL_TIMEOUT_MS = 5000;
+
+export const AskLater = async ({ client, directory }) => {
+  let bridge;
+  let nextId = 0;
+  const pending = new Map();
+  const parents = new Map();
+
+  const log = (message) =>
+    client.app.log({ body: { service: 'ask-later', level: 'warn', message } }).catch(() => undefined);
+
+  const start = () => {
+    const child = spawn(NODE, [CLI, 'opencode-bridge'], { cwd: directory, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.on('error', (error) => log('ask-later bridge: ' + error.message));
+    child.stdin.on('error', () => undefined);
+    child.on('exit', () => {
+      if (bridge === child) bridge = undefined;
+      for (const [id, done] of pending) (pending.delete(id), done(undefined));
+    });
+    createInterface({ input: child.stderr }).on('line', (line) => log(line));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (message.push) void onPush(message);
+      else if (pending.has(message.id)) (pending.get(message.id)(message), pending.delete(message.id));
+    });
+    return child;
+  };
+  const send = (message) => {
+    bridge = bridge ?? start();
+    bridge.stdin.write(JSON.stringify(message) + '\\n');
+  };
+  const call = (op, fields) =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      const timer = setTimeout(() => (pending.delete(id), resolve(undefined)), CALL_TIMEOUT_MS);
+      pending.set(id, (reply) => (clearTimeout(timer), resolve(reply)));
+      send({ id, op, ...fields });
+    });
+
+  /** Whether a session is a subagent's (its tool results never reach the main agent). */
+  const isChild = async (sessionID) => {
+    if (!parents.has(sessionID)) {
+      const found = await client.session.get({ path: { id: sessionID } }).catch(() => undefined);
+      parents.set(sessionID, Boolean(found?.data?.parentID));
+    }
+    return parents.get(sessionID);
+  };
+
+  async function onPush(message) {
+    if (message.push === 'wake') {
+      client.session
+        .prompt({ path: { id: message.sessionID }, body: { parts: [{ type: 'text', text: message.text }] } })
+        .catch((error) => log('ask-later could not wake the session: ' + error));
+    } else if (message.push === 'reply') {
+      const sent = await client._client
+        .post({
+          url: '/question/{requestID}/reply',
+          path: { requestID: message.requestID },
+          body: { answers: message.answers },
+          headers: { 'Content-Type': 'application/json' },
+        })
+        .then((result) => !result.error)
+        .catch(() => false);
+      send({ op: 'replied-by-inbox', requestID: message.requestID, sent });
+    }
+  }
+
+  const partId = (parts) => {
+    const first = parts.find((part) => typeof part.id === 'string')?.id ?? 'prt_' + Date.now().toString(16);
+    return first.slice(0, 16) + 'zzaskl' + Math.random().toString(36).slice(2, 10);
+  };
+
+  return {
+    'chat.message': async (input, output) => {
+      const reply = await call('collect', {
+        for: 'prompt',
+        sessionID: input.sessionID,
+        messageID: output.message?.id ?? input.messageID ?? '',
+      });
+      if (!reply?.text) return;
+      output.parts.push({
+        id: partId(output.parts),
+        sessionID: input.sessionID,
+        messageID: output.message.id,
+        type: 'text',
+        text: reply.text,
+        synthetic: true,
+      });
+      send({ op: 'confirm', claim: reply.claim });
+    },
+    'tool.execute.after': async (input, output) => {
+      if (input.tool === 'question' || (await isChild(input.sessionID))) return;
+      const reply = await call('collect', { for: 'tool', sessionID: input.sessionID, tool: input.tool });
+      if (!reply?.text) return;
+      output.output = (output.output ? output.output + '\\n\\n' : '') + reply.text;
+      send({ op: 'confirm', claim: reply.claim });
+    },
+    event: async ({ event }) => {
+      const properties = event.properties ?? {};
+      if (event.type === 'session.idle') {
+        if (!(await isChild(properties.sessionID))) send({ op: 'idle', sessionID: properties.sessionID });
+      } else if (event.type === 'question.asked') {
+        send({ op: 'asked', request: properties });
+      } else if (event.type === 'question.replied') {
+        send({ op: 'replied', requestID: properties.requestID, answers: properties.answers });
+      } else if (event.type === 'question.rejected') {
+        send({ op: 'rejected', requestID: properties.requestID });
+      }
+    },
+  };
+};
+`;
+}
+var PLUGIN_MARKER, PLUGIN_FILE;
+var init_plugin_module = __esm({
+  "src/agents/opencode/plugin-module.ts"() {
+    "use strict";
+    PLUGIN_MARKER = "// ask-later plugin for OpenCode, written by `ask-later setup opencode`.";
+    PLUGIN_FILE = "ask-later.js";
+  }
+});
+
+// src/agents/opencode/setup.ts
+var setup_exports2 = {};
+__export(setup_exports2, {
+  USAGE: () => USAGE2,
+  currentRuntime: () => currentRuntime,
+  openCodePaths: () => openCodePaths,
+  parseSetupFlags: () => parseSetupFlags,
+  runSetupOpenCode: () => runSetupOpenCode,
+  userConfigDir: () => userConfigDir
+});
+import { existsSync, mkdirSync as mkdirSync3, readFileSync as readFileSync5, realpathSync as realpathSync3, rmdirSync as rmdirSync2, unlinkSync, writeFileSync as writeFileSync3 } from "node:fs";
+import { homedir as homedir2 } from "node:os";
+import { dirname as dirname5, join as join7 } from "node:path";
+function parseSetupFlags(args) {
+  const known = ["--project", "--remove", "--dry-run"];
+  const unknown2 = args.filter((arg) => !known.includes(arg));
+  if (unknown2.length > 0) return `unexpected ${JSON.stringify(unknown2[0])}; expected --project, --remove or --dry-run`;
+  return { project: args.includes("--project"), remove: args.includes("--remove"), dryRun: args.includes("--dry-run") };
+}
+function userConfigDir(env) {
+  const xdg = env.XDG_CONFIG_HOME?.trim();
+  return join7(xdg ? xdg : env.HOME ?? homedir2(), ...xdg ? [] : [".config"], "opencode");
+}
+function openCodePaths(env, cwd, project) {
+  const dir = project ? findGitTopLevel(cwd) ?? cwd : userConfigDir(env);
+  const jsonc = join7(dir, "opencode.jsonc");
+  const config3 = existsSync(jsonc) ? jsonc : join7(dir, "opencode.json");
+  const plugin = project ? join7(dir, ".opencode", "plugins", PLUGIN_FILE) : join7(dir, "plugins", PLUGIN_FILE);
+  return { config: config3, plugin };
+}
+function read2(path) {
+  try {
+    return readFileSync5(path, "utf8");
+  } catch (error46) {
+    if (error46.code === "ENOENT") return void 0;
+    throw error46;
+  }
+}
+function currentRuntime() {
+  const script = process.argv[1] ?? "";
+  return { node: process.execPath, cli: existsSync(script) ? realpathSync3(script) : script };
+}
+async function runSetupOpenCode(args, env, cwd, io, runtime = currentRuntime()) {
+  const flags = parseSetupFlags(args);
+  if (typeof flags === "string") {
+    io.stderr.write(`ask-later setup opencode: ${flags}
+${USAGE2}
+`);
+    return 2;
+  }
+  const paths = openCodePaths(env, cwd, flags.project);
+  const entry = { type: "local", command: [runtime.node, runtime.cli, "mcp"], enabled: true };
+  const configText = read2(paths.config);
+  const edit = flags.remove ? withoutAskLater2(configText) : withAskLater(configText, entry);
+  if (edit.kind === "refused") {
+    io.stderr.write(`ask-later setup opencode: ${paths.config} was left as it is: ${edit.reason}
+`);
+    return 1;
+  }
+  const pluginText = read2(paths.plugin);
+  if (pluginText !== void 0 && !pluginText.startsWith(PLUGIN_MARKER)) {
+    io.stderr.write(`ask-later setup opencode: ${paths.plugin} is not ask-later's plugin; it was left as it is
+`);
+    return 1;
+  }
+  const changes = [];
+  if (edit.kind === "write") changes.push({ path: paths.config, text: edit.text });
+  if (edit.kind === "delete") changes.push({ path: paths.config, text: void 0 });
+  if (flags.remove) {
+    if (pluginText !== void 0) changes.push({ path: paths.plugin, text: void 0 });
+  } else {
+    const wanted = pluginModule(runtime.node, runtime.cli);
+    if (pluginText !== wanted) changes.push({ path: paths.plugin, text: wanted });
+  }
+  if (changes.length === 0) {
+    io.stdout.write(`OpenCode: ask-later is ${flags.remove ? "not set up" : "already set up"} in ${paths.config}
+`);
+    return 0;
+  }
+  for (const change of changes) {
+    const what = change.text === void 0 ? "delete" : existsSync(change.path) ? "update" : "create";
+    io.stdout.write(`${flags.dryRun ? "would " : ""}${what} ${change.path}
+`);
+    if (flags.dryRun && change.text !== void 0) {
+      io.stdout.write(`${change.text.replace(/^/gm, "  | ")}
+`);
+    }
+  }
+  if (flags.dryRun) return 0;
+  for (const change of changes) {
+    if (change.text === void 0) {
+      unlinkSync(change.path);
+      if (change.path === paths.plugin) removeEmpty(dirname5(change.path), flags.project ? 2 : 1);
+    } else {
+      mkdirSync3(dirname5(change.path), { recursive: true });
+      writeFileSync3(change.path, change.text);
+    }
+  }
+  io.stdout.write(
+    flags.remove ? "OpenCode: ask-later removed; restart OpenCode.\n" : "OpenCode: ask-later set up (MCP server and plugin); restart OpenCode to load it.\n"
+  );
+  return 0;
+}
+function removeEmpty(dir, levels) {
+  let current = dir;
+  for (let level = 0; level < levels; level++) {
+    try {
+      rmdirSync2(current);
+    } catch {
+      return;
+    }
+    current = dirname5(current);
+  }
+}
+var USAGE2;
+var init_setup2 = __esm({
+  "src/agents/opencode/setup.ts"() {
+    "use strict";
+    init_project2();
+    init_config_edit();
+    init_plugin_module();
+    USAGE2 = "Usage: ask-later setup opencode [--project] [--remove] [--dry-run]";
+  }
+});
+
+// src/doctor/opencode.ts
+import { existsSync as existsSync2, readFileSync as readFileSync6 } from "node:fs";
+function readText(path) {
+  try {
+    return readFileSync6(path, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function scopeLine(env, cwd, project, gets) {
+  const paths = openCodePaths(env, cwd, project);
+  const config3 = readText(paths.config);
+  const entry = config3 === void 0 ? void 0 : askLaterEntry(config3);
+  const plugin = readText(paths.plugin)?.startsWith(PLUGIN_MARKER) === true;
+  if (typeof entry === "string") return warn(`OpenCode: ${paths.config} cannot be read (${entry}); fix it by hand`);
+  if (entry === void 0 && !plugin) return void 0;
+  if (entry === void 0 || !plugin) {
+    const missing = entry === void 0 ? `the MCP server in ${paths.config}` : `the plugin ${paths.plugin}`;
+    return warn(
+      `OpenCode: half set up, ${missing} is missing; run \`ask-later setup opencode${project ? " --project" : ""}\` again`
+    );
+  }
+  const command = Array.isArray(entry.command) ? entry.command : [];
+  const gone = command.slice(0, 2).find((part) => typeof part !== "string" || !existsSync2(part));
+  if (command.length < 2 || gone !== void 0) {
+    return warn(
+      `OpenCode: ${paths.config} runs an ask-later that is no longer there; run \`ask-later setup opencode\` again`
+    );
+  }
+  return ok(`OpenCode: set up in ${paths.config} (MCP server and plugin): ${gets}`);
+}
+function checkOpenCode(env, cwd) {
+  let gets;
+  try {
+    const midturn = loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN);
+    const wake = loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE);
+    const reach = (value) => value === "all" ? "every answer" : value === "off" ? "nothing" : "blocking answers";
+    gets = `answers with the next message, ${reach(midturn)} after a tool call, ${reach(wake)} wake an idle session; its question tool is mirrored into the inbox`;
+  } catch (error46) {
+    if (error46 instanceof ConfigError) return [warn(`OpenCode: ${error46.message}`)];
+    throw error46;
+  }
+  return [scopeLine(env, cwd, false, gets), scopeLine(env, cwd, true, gets)].filter(
+    (line) => line !== void 0
+  );
+}
+var init_opencode = __esm({
+  "src/doctor/opencode.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_edit();
+    init_plugin_module();
+    init_setup2();
+    init_config_error();
+    init_check();
+  }
+});
+
 // src/doctor/redis.ts
 function compareVersions(a, b) {
   const left = a.split(".").map(Number);
@@ -68320,7 +68864,7 @@ var init_slack = __esm({
 });
 
 // src/doctor/sqlite.ts
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 function rootCause(error46) {
   let current = error46;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
@@ -68337,7 +68881,7 @@ function describeFailure(error46, path) {
   if (newer) {
     return `the file was written by a newer ask-later (schema version ${newer.found}; this one reads up to ${newer.known}) — upgrade ask-later here and wherever the agents run it`;
   }
-  const dir = dirname5(path);
+  const dir = dirname6(path);
   const primary = code3?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code3)?.[0] : code3;
   switch (primary) {
     case "ENOTDIR":
@@ -68371,7 +68915,7 @@ async function inspect(path) {
   try {
     const { defaultEngine: defaultEngine2, openDatabase: openDatabase2 } = await Promise.resolve().then(() => (init_driver(), driver_exports));
     const { engine, why } = defaultEngine2();
-    const db = openDatabase2(path, { directory: dirname5(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
+    const db = openDatabase2(path, { directory: dirname6(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
     try {
       const version3 = String(db.prepare("SELECT sqlite_version() AS v").get().v);
       const journalMode = String(db.prepare("PRAGMA journal_mode").get().journal_mode);
@@ -68422,7 +68966,7 @@ var init_sqlite = __esm({
 
 // src/doctor/doctor.ts
 import { isIPv6 } from "node:net";
-import { homedir as homedir2 } from "node:os";
+import { homedir as homedir3 } from "node:os";
 function routedChannels(config3, platform) {
   const channels = [config3[platform]?.channel, ...(config3.routes ?? []).map((route) => route[platform])];
   return [...new Set(channels.filter((channel) => channel !== void 0))];
@@ -68456,14 +69000,16 @@ async function diagnoseAgentHttp(env, location, options, timeoutMs) {
   const project = projectFromEnvironment(env, cwd);
   const [agent, claudeCode, codex] = await Promise.all([
     checkAgentHttp(location, project, timeoutMs),
-    checkClaudeCode({ home: options.home ?? homedir2(), cwd, env }),
-    checkCodex({ ...env, HOME: options.home ?? homedir2() }, cwd)
+    checkClaudeCode({ home: options.home ?? homedir3(), cwd, env }),
+    checkCodex({ ...env, HOME: options.home ?? homedir3() }, cwd)
   ]);
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, cwd);
   return [
     ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
     ...agent,
     ...claudeCode,
-    ...codex
+    ...codex,
+    ...openCode
   ];
 }
 async function diagnose(env, options = {}) {
@@ -68498,14 +69044,15 @@ async function diagnose(env, options = {}) {
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
     checkClaudeCode({
-      home: options.home ?? homedir2(),
+      home: options.home ?? homedir3(),
       cwd: options.cwd ?? process.cwd(),
       env,
       ...store ? { store: store.store } : {}
     }),
-    checkCodex({ ...env, HOME: options.home ?? homedir2() }, cwd)
+    checkCodex({ ...env, HOME: options.home ?? homedir3() }, cwd)
   ]);
-  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...codex];
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
+  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...codex, ...openCode];
 }
 var init_doctor = __esm({
   "src/doctor/doctor.ts"() {
@@ -68520,6 +69067,7 @@ var init_doctor = __esm({
     init_codex();
     init_discord();
     init_failed_events4();
+    init_opencode();
     init_redis();
     init_slack();
     init_sqlite();
@@ -69375,7 +69923,7 @@ function readAskUserQuestion(toolInput) {
   }
   const questions = input?.questions;
   if (!Array.isArray(questions) || questions.length === 0) return "the tool input has no `questions` list";
-  const read3 = [];
+  const read4 = [];
   for (const [index, raw] of questions.entries()) {
     const where = `questions[${index}]`;
     if (raw === null || typeof raw !== "object") return `${where} is not an object`;
@@ -69393,14 +69941,14 @@ function readAskUserQuestion(toolInput) {
       }
       parsedOptions.push(description === void 0 || description === "" ? { label } : { label, description });
     }
-    read3.push({
+    read4.push({
       question,
       ...typeof header === "string" && header.trim() !== "" ? { header: header.trim() } : {},
       options: parsedOptions,
       multiSelect: multiSelect === true
     });
   }
-  return read3;
+  return read4;
 }
 function itemInput(asked) {
   const suggested = asked.options.filter((option) => RECOMMENDED_SUFFIX.test(option.label)).map((o) => plainLabel(o.label));
@@ -69462,24 +70010,24 @@ var init_ask_user_question = __esm({
 });
 
 // src/agents/claude-code/session-file.ts
-import { mkdirSync as mkdirSync3, readdirSync, readFileSync as readFileSync5, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync as writeFileSync3 } from "node:fs";
-import { homedir as homedir3 } from "node:os";
-import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
+import { mkdirSync as mkdirSync4, readdirSync, readFileSync as readFileSync7, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { homedir as homedir4 } from "node:os";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
 function sessionStateDir(env) {
   const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
-  if (plugin && isAbsolute4(plugin)) return join7(plugin, "sessions");
+  if (plugin && isAbsolute4(plugin)) return join8(plugin, "sessions");
   const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute4(state)) return join7(state, "ask-later", "sessions");
+  if (state && isAbsolute4(state)) return join8(state, "ask-later", "sessions");
   const home = env.HOME?.trim();
-  return join7(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
+  return join8(home && isAbsolute4(home) ? home : homedir4(), ".local", "state", "ask-later", "sessions");
 }
 function fileOf(dir, sessionId) {
-  return join7(dir, `${sessionId}.json`);
+  return join8(dir, `${sessionId}.json`);
 }
-function read2(dir, sessionId) {
+function read3(dir, sessionId) {
   let parsed2;
   try {
-    parsed2 = JSON.parse(readFileSync5(fileOf(dir, sessionId), "utf8"));
+    parsed2 = JSON.parse(readFileSync7(fileOf(dir, sessionId), "utf8"));
   } catch {
     return { woken: {}, plans: {} };
   }
@@ -69499,29 +70047,29 @@ function entries(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
 }
 function write(dir, sessionId, next) {
-  mkdirSync3(dir, { recursive: true, mode: 448 });
+  mkdirSync4(dir, { recursive: true, mode: 448 });
   const path = fileOf(dir, sessionId);
   const temporary = `${path}.${process.pid}.tmp`;
   const kept = Object.fromEntries(Object.entries(next).filter(([, section]) => Object.keys(section).length > 0));
-  writeFileSync3(temporary, JSON.stringify(kept), { mode: 384 });
+  writeFileSync4(temporary, JSON.stringify(kept), { mode: 384 });
   renameSync2(temporary, path);
   removeStale(dir);
 }
 function loadWoken(dir, sessionId, project) {
-  return new Set(read2(dir, sessionId).woken[project] ?? []);
+  return new Set(read3(dir, sessionId).woken[project] ?? []);
 }
 function saveWoken(dir, sessionId, project, ids) {
-  const file2 = read2(dir, sessionId);
+  const file2 = read3(dir, sessionId);
   write(dir, sessionId, { ...file2, woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } });
 }
 function loadPlan(dir, sessionId, project, digest) {
-  return read2(dir, sessionId).plans[project]?.[digest];
+  return read3(dir, sessionId).plans[project]?.[digest];
 }
 function loadPlans(dir, sessionId, project) {
-  return read2(dir, sessionId).plans[project] ?? {};
+  return read3(dir, sessionId).plans[project] ?? {};
 }
 function savePlan(dir, sessionId, project, digest, id) {
-  const file2 = read2(dir, sessionId);
+  const file2 = read3(dir, sessionId);
   const kept = Object.entries({ ...file2.plans[project], [digest]: id }).slice(-50);
   write(dir, sessionId, { ...file2, plans: { ...file2.plans, [project]: Object.fromEntries(kept) } });
 }
@@ -69529,7 +70077,7 @@ function removeStale(dir) {
   const now = Date.now();
   try {
     for (const name of readdirSync(dir)) {
-      const path = join7(dir, name);
+      const path = join8(dir, name);
       if (now - statSync2(path).mtimeMs > STALE_MS) rmSync2(path, { force: true });
     }
   } catch {
@@ -69589,9 +70137,9 @@ function callIndex(lines, toolUseId) {
 }
 async function textBeforeToolCall(path, toolUseId) {
   const deadline = Date.now() + CALL_WRITTEN_MS;
-  const read3 = await tailLines(path);
-  if (read3 === void 0) return "";
-  let lines = read3;
+  const read4 = await tailLines(path);
+  if (read4 === void 0) return "";
+  let lines = read4;
   let end = callIndex(lines, toolUseId);
   while (end < 0 && Date.now() < deadline) {
     await delay2(LOOK_AGAIN_MS);
@@ -70311,7 +70859,7 @@ __export(run_exports3, {
   DEADLINE_MS: () => DEADLINE_MS2,
   runStatus: () => runStatus
 });
-import { existsSync } from "node:fs";
+import { existsSync as existsSync3 } from "node:fs";
 import { resolve as resolve6 } from "node:path";
 async function runStatus(io, env, cwd, options = {}) {
   io.stdout.on("error", ignore2);
@@ -70353,7 +70901,7 @@ async function run2(io, env, cwd, { deadline, endsAt }, seen) {
     input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
     input.currentDir === void 0 ? cwd : resolve6(cwd, input.currentDir)
   );
-  if (location.kind === "sqlite" && !existsSync(location.path)) {
+  if (location.kind === "sqlite" && !existsSync3(location.path)) {
     return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
   }
   const left = () => Math.max(1, Math.floor(endsAt - performance.now()));
@@ -78701,11 +79249,11 @@ var require_util = __commonJS({
       Object.keys(ps).forEach((p) => gen.assign((0, codegen_1._)`${props}${(0, codegen_1.getProperty)(p)}`, true));
     }
     exports.setEvaluated = setEvaluated;
-    var snippets = {};
+    var snippets2 = {};
     function useFunc(gen, f) {
       return gen.scopeValue("func", {
         ref: f,
-        code: snippets[f.code] || (snippets[f.code] = new code_1._Code(f.code))
+        code: snippets2[f.code] || (snippets2[f.code] = new code_1._Code(f.code))
       });
     }
     exports.useFunc = useFunc;
@@ -85946,9 +86494,9 @@ var init_turns = __esm({
 
 // src/mcp/collect-answers.ts
 function outcomesNote(questions, waiting, next) {
-  const unanswered = questions.some((q) => q.status === "dismissed" || q.status === "expired") ? " Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide." : "";
+  const unanswered2 = questions.some((q) => q.status === "dismissed" || q.status === "expired") ? " Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide." : "";
   const more = waiting === 0 ? "" : ` ${waiting} more ${waiting === 1 ? "waits" : "wait"}: ${next === "prompt" ? "they come with the next prompt" : "call collect_answers again"}.`;
-  return `From ask-later: outcomes of the questions you parked, each reported once. The question texts are your own; the answers and notes are the person's words.${unanswered}${more}`;
+  return `From ask-later: outcomes of the questions you parked, each reported once. The question texts are your own; the answers and notes are the person's words.${unanswered2}${more}`;
 }
 function nothingResult(text3) {
   return structuredResult(text3, { note: text3 === HOOK_NOTHING ? NOTHING_WAITING : text3, questions: [] });
@@ -86392,9 +86940,9 @@ var init_mcp = __esm({
 });
 
 // src/mcp/version.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 function packageVersion() {
-  const pkg = JSON.parse(readFileSync6(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync8(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 var init_version = __esm({
@@ -93874,9 +94422,9 @@ async function pick2(interactions, actor, place, action) {
     const item = itemAt(question, action.member);
     if (item === void 0) return { kind: "dropped", reason: "no such member" };
     const shown5 = shownSelection(item, await interactions.draftOf(question, actor, action.member));
-    const read3 = action.read(item, shown5);
-    if (read3 === void 0) return { kind: "dropped", reason: "unreadable pick" };
-    change = { ...action.member === void 0 ? {} : { member: action.member }, pick: read3 };
+    const read4 = action.read(item, shown5);
+    if (read4 === void 0) return { kind: "dropped", reason: "unreadable pick" };
+    change = { ...action.member === void 0 ? {} : { member: action.member }, pick: read4 };
   }
   const outcome = await interactions.saveDraft(action.ref, actor, place, change);
   if (!outcome.ok) return { kind: "refused", ...outcome };
@@ -94005,11 +94553,11 @@ var init_review_check = __esm({
 });
 
 // src/bot/actions/send.ts
-async function shownOf(interactions, actor, ref, read3) {
-  if (read3 === void 0) return void 0;
+async function shownOf(interactions, actor, ref, read4) {
+  if (read4 === void 0) return void 0;
   const question = await interactions.lookup(ref, actor);
   if (question === void 0) return void 0;
-  return read3(question) ?? "unreadable";
+  return read4(question) ?? "unreadable";
 }
 async function send(interactions, actor, place, action) {
   const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
@@ -94772,6 +95320,323 @@ var init_run8 = __esm({
   }
 });
 
+// src/agents/opencode/question.ts
+function readQuestionRequest(properties) {
+  const fields = properties ?? {};
+  if (typeof fields.id !== "string" || fields.id === "") return "the question request has no id";
+  if (typeof fields.sessionID !== "string") return "the question request has no sessionID";
+  const questions = Array.isArray(fields.questions) ? fields.questions.map(
+    (question) => question !== null && typeof question === "object" ? { ...question, multiSelect: question.multiple === true } : question
+  ) : fields.questions;
+  const asked = readAskUserQuestion({ questions });
+  if (typeof asked === "string") return asked;
+  return { id: fields.id, sessionID: fields.sessionID, asked };
+}
+function questionContext2(asked) {
+  return asked.map((question) => question.header === void 0 ? question.question : `${question.header}: ${question.question}`).join("\n\n");
+}
+function labelsOf2(asked, selection) {
+  const labels = selection.choices.map(
+    (choice) => asked.options.find((option) => plainLabel(option.label) === choice)?.label ?? choice
+  );
+  const notes = selection.notes?.trim() ?? "";
+  if (selection.other) labels.push(notes === "" ? "Other" : notes);
+  else if (notes !== "") labels.push(`Notes: ${notes}`);
+  for (const note of selection.choiceNotes ?? []) labels.push(`Notes on ${note.choice}: ${note.notes.trim()}`);
+  return labels;
+}
+function replyAnswers(asked, question) {
+  if (question.answer === void 0) return asked.map(() => []);
+  const selections = selectionsOf(question.answer);
+  return asked.map((each, index) => {
+    const selection = selections[index];
+    return selection === void 0 ? [] : labelsOf2(each, selection);
+  });
+}
+function selectionFromReply(asked, answers) {
+  const labels = new Set(asked.options.map((option) => plainLabel(option.label)));
+  const picked = answers.map(plainLabel);
+  const choices = asked.options.map((option) => plainLabel(option.label)).filter((label) => picked.includes(label));
+  const own = picked.filter((answer) => !labels.has(answer)).join("\n");
+  if (own === "") return { choices: asked.multiSelect ? choices : choices.slice(0, 1), other: false };
+  return { choices: asked.multiSelect ? choices : [], other: true, notes: own };
+}
+var OPENCODE_ASKED_IMPACT;
+var init_question2 = __esm({
+  "src/agents/opencode/question.ts"() {
+    "use strict";
+    init_question();
+    init_ask_user_question();
+    OPENCODE_ASKED_IMPACT = "The agent asked this in OpenCode (its question tool) and waits for the answer; answer here or in OpenCode's own prompt, whichever comes first.";
+  }
+});
+
+// src/agents/opencode/mirror.ts
+function canAnswer(store) {
+  return typeof store.answer === "function";
+}
+function unanswered(status) {
+  const how = status === "expired" ? "expired unanswered" : "was dismissed without an answer";
+  return `No answer: this question ${how} in ask-later's inbox. Decide it yourself, or ask again if a person must decide.`;
+}
+var OPENCODE_RESPONDER, WATCH_STEP_MS, CLAIM_LEASE_MS2, Mirror;
+var init_mirror = __esm({
+  "src/agents/opencode/mirror.ts"() {
+    "use strict";
+    init_ask_input();
+    init_ask_user_question();
+    init_question2();
+    OPENCODE_RESPONDER = { platform: "web", userId: "opencode", displayName: "OpenCode" };
+    WATCH_STEP_MS = 10 * 6e4;
+    CLAIM_LEASE_MS2 = 3e4;
+    Mirror = class {
+      constructor(options) {
+        this.options = options;
+      }
+      options;
+      #mirrored = /* @__PURE__ */ new Map();
+      async asked(properties) {
+        const request = readQuestionRequest(properties);
+        if (typeof request === "string") return void this.options.warn("a question was not mirrored", new Error(request));
+        if (this.#mirrored.has(request.id)) return;
+        const parsed2 = parseAskInput(askInputFor(request.asked, questionContext2(request.asked), OPENCODE_ASKED_IMPACT));
+        if (!parsed2.ok) return void this.options.warn("a question breaks the inbox rules", new Error("refused"));
+        const { waitSeconds: _none, ...spec } = parsed2.value;
+        const store = await this.options.store();
+        const parked = await store.park(this.options.project, spec);
+        const mirrored = { request, questionId: parked.id, stop: new AbortController() };
+        this.#mirrored.set(request.id, mirrored);
+        await this.#watch(store, mirrored);
+      }
+      async #watch(store, mirrored) {
+        const { signal } = mirrored.stop;
+        let outcome = await store.get(this.options.project, mirrored.questionId);
+        while (outcome?.status === "pending" && !signal.aborted) {
+          outcome = await store.waitWhilePending(this.options.project, mirrored.questionId, {
+            timeoutMs: WATCH_STEP_MS,
+            signal
+          });
+        }
+        if (signal.aborted || outcome === void 0 || outcome.status === "cancelled") return;
+        const claim = await store.claimUndelivered(this.options.project, {
+          budget: Number.MAX_SAFE_INTEGER,
+          leaseMs: CLAIM_LEASE_MS2,
+          questionId: mirrored.questionId,
+          via: "tool-result"
+        });
+        const claimed = claim.questions.find((question) => question.id === mirrored.questionId);
+        if (claimed === void 0 || signal.aborted) {
+          if (claimed !== void 0) await store.releaseClaim(this.options.project, claim);
+          return;
+        }
+        mirrored.replying = claim;
+        const answers = claimed.status === "answered" ? replyAnswers(mirrored.request.asked, claimed) : mirrored.request.asked.map(() => [unanswered(claimed.status)]);
+        this.options.push({ push: "reply", requestID: mirrored.request.id, answers });
+      }
+      /** The plugin's report on a reply pushed to it. */
+      async repliedByInbox(requestID, sent) {
+        const mirrored = typeof requestID === "string" ? this.#mirrored.get(requestID) : void 0;
+        if (mirrored?.replying === void 0) return;
+        const store = await this.options.store();
+        this.#mirrored.delete(mirrored.request.id);
+        if (sent) await store.confirmClaim(this.options.project, mirrored.replying);
+        else await store.releaseClaim(this.options.project, mirrored.replying);
+      }
+      /** Answered in OpenCode (also the echo of an inbox reply, which is ignored). */
+      async replied(requestID, answers) {
+        const mirrored = typeof requestID === "string" ? this.#mirrored.get(requestID) : void 0;
+        if (mirrored === void 0 || mirrored.replying !== void 0) return;
+        this.#mirrored.delete(mirrored.request.id);
+        mirrored.stop.abort();
+        const store = await this.options.store();
+        const { project } = this.options;
+        const lists = Array.isArray(answers) ? answers : [];
+        const selections = mirrored.request.asked.map((asked, index) => {
+          const list3 = lists[index];
+          return selectionFromReply(
+            asked,
+            Array.isArray(list3) ? list3.filter((x) => typeof x === "string") : []
+          );
+        });
+        const [only] = selections;
+        const reply = selections.length === 1 && only !== void 0 ? only : { members: selections };
+        if (canAnswer(store)) {
+          const result = await store.answer(project, mirrored.questionId, reply, OPENCODE_RESPONDER).catch(() => void 0);
+          if (result?.kind === "won") {
+            await store.markDelivered(project, mirrored.questionId, "tool-result");
+            return;
+          }
+        }
+        await store.cancel(project, mirrored.questionId);
+      }
+      /** Dismissed in OpenCode: the inbox copy is withdrawn. */
+      async rejected(requestID) {
+        const mirrored = typeof requestID === "string" ? this.#mirrored.get(requestID) : void 0;
+        if (mirrored === void 0 || mirrored.replying !== void 0) return;
+        this.#mirrored.delete(mirrored.request.id);
+        mirrored.stop.abort();
+        await (await this.options.store()).cancel(this.options.project, mirrored.questionId);
+      }
+      close() {
+        for (const mirrored of this.#mirrored.values()) mirrored.stop.abort();
+      }
+    };
+  }
+});
+
+// src/agents/opencode/bridge.ts
+var bridge_exports = {};
+__export(bridge_exports, {
+  WAKE_TEXT: () => WAKE_TEXT,
+  runBridge: () => runBridge
+});
+import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+async function runBridge(io, env, cwd, runWaiter2) {
+  let config3;
+  try {
+    config3 = loadAgentConfig(env, cwd);
+  } catch (error46) {
+    const why = error46 instanceof ConfigError ? error46.message : "the settings could not be read";
+    io.stderr.write(`ask-later opencode-bridge: ${why}; answers do not reach OpenCode until it is fixed
+`);
+    for await (const line of createInterface({ input: io.stdin })) {
+      const id = /^\{"id":(\d+)/.exec(line)?.[1];
+      if (id !== void 0) io.stdout.write(`${JSON.stringify({ id: Number(id), text: null })}
+`);
+    }
+    return 0;
+  }
+  let opened;
+  const store = () => {
+    opened ??= openStore(config3.store, { pollIntervalMs: 100 }).catch((error46) => {
+      opened = void 0;
+      throw error46;
+    });
+    return opened;
+  };
+  const send2 = (message) => io.stdout.write(`${JSON.stringify(message)}
+`);
+  const warn2 = (what, error46) => io.stderr.write(`ask-later opencode-bridge: ${what}: ${error46 instanceof Error ? error46.name : typeof error46}
+`);
+  const held = /* @__PURE__ */ new Map();
+  const waiters = /* @__PURE__ */ new Map();
+  const lastTurn = /* @__PURE__ */ new Map();
+  const mirror = new Mirror({ store, project: config3.project, push: send2, warn: warn2 });
+  async function collect3(id, request) {
+    const sessionID = typeof request.sessionID === "string" ? request.sessionID : "";
+    const forPrompt = request.for === "prompt";
+    try {
+      const open2 = await store();
+      if (forPrompt && SESSION_ID.test(sessionID)) {
+        waiters.get(sessionID)?.abort();
+        const messageID = typeof request.messageID === "string" && request.messageID !== "" ? request.messageID : "-";
+        lastTurn.set(sessionID, messageID);
+        await open2.seizeLease(waiterLease(sessionID), turnOwner(messageID), TURN_LEASE_MS);
+      }
+      if (!forPrompt && config3.midturn === "off") return void send2({ id, text: null });
+      const claim = await open2.claimUndelivered(config3.project, {
+        budget: deliveryEntriesBudget(),
+        leaseMs: CLAIM_LEASE_MS3,
+        blockingOnly: !forPrompt && config3.midturn === "blocking",
+        via: forPrompt ? "prompt" : "tool-call"
+      });
+      if (claim.questions.length === 0) return void send2({ id, text: null });
+      const note = renderDeliveryNote(claim.questions, claim.remaining, void 0, "prompt");
+      held.set(claim.claimId, { claim, included: note.includedIds, omitted: note.omittedIds });
+      send2({ id, text: note.text, claim: claim.claimId });
+    } catch (error46) {
+      warn2("collect failed", error46);
+      send2({ id, text: null });
+    }
+  }
+  async function confirm(key) {
+    const claim = typeof key === "string" ? held.get(key) : void 0;
+    if (claim === void 0) return;
+    held.delete(claim.claim.claimId);
+    const open2 = await store();
+    await open2.confirmClaim(config3.project, claim.claim, claim.included);
+    if (claim.omitted.length > 0) await open2.releaseClaim(config3.project, claim.claim, claim.omitted);
+  }
+  async function arm(sessionID) {
+    if (typeof sessionID !== "string" || !SESSION_ID.test(sessionID) || waiters.has(sessionID)) return;
+    if (config3.wake === "off") return;
+    const stop = new AbortController();
+    waiters.set(sessionID, stop);
+    try {
+      const turn = lastTurn.get(sessionID);
+      const input = JSON.stringify({
+        session_id: sessionID,
+        hook_event_name: "Stop",
+        ...turn === void 0 ? {} : { prompt_id: turn }
+      });
+      const lines = [];
+      const code3 = await runWaiter2(
+        { stdin: Readable.from([input]), stderr: { write: (text3) => lines.push(text3) } },
+        env,
+        cwd,
+        { signal: stop.signal, store: await store() }
+      );
+      if (code3 === 2 && !stop.signal.aborted) send2({ push: "wake", sessionID, text: WAKE_TEXT });
+      else if (code3 !== 2 && lines.length > 0) io.stderr.write(lines.join(""));
+    } finally {
+      if (waiters.get(sessionID) === stop) waiters.delete(sessionID);
+    }
+  }
+  const work = /* @__PURE__ */ new Set();
+  for await (const line of createInterface({ input: io.stdin })) {
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch {
+      io.stderr.write("ask-later opencode-bridge: a line that is not JSON was ignored\n");
+      continue;
+    }
+    const run4 = (async () => {
+      switch (request.op) {
+        case "collect":
+          return collect3(request.id, request);
+        case "confirm":
+          return confirm(request.claim);
+        case "idle":
+          return arm(request.sessionID);
+        case "asked":
+          return mirror.asked(request.request);
+        case "replied":
+          return mirror.replied(request.requestID, request.answers);
+        case "rejected":
+          return mirror.rejected(request.requestID);
+        case "replied-by-inbox":
+          return mirror.repliedByInbox(request.requestID, request.sent === true);
+        default:
+          io.stderr.write("ask-later opencode-bridge: an unknown op was ignored\n");
+      }
+    })().catch((error46) => warn2(`${String(request.op)} failed`, error46));
+    work.add(run4);
+    void run4.finally(() => work.delete(run4));
+  }
+  for (const stop of waiters.values()) stop.abort();
+  mirror.close();
+  await Promise.allSettled(work);
+  if (opened) await (await opened.catch(() => void 0))?.close().catch(() => void 0);
+  return 0;
+}
+var CLAIM_LEASE_MS3, WAKE_TEXT, SESSION_ID;
+var init_bridge = __esm({
+  "src/agents/opencode/bridge.ts"() {
+    "use strict";
+    init_agent_config();
+    init_config_error();
+    init_delivery_note();
+    init_turns();
+    init_open();
+    init_mirror();
+    CLAIM_LEASE_MS3 = 1e4;
+    WAKE_TEXT = "[ask-later] This message was sent by ask-later, not typed by the person: an answer to a question you parked has arrived (below). Carry on with what was waiting for it.";
+    SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+  }
+});
+
 // plugin-stub:serve
 var serve_exports = {};
 __export(serve_exports, {
@@ -94787,7 +95652,7 @@ var init_serve = __esm({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 import { fileURLToPath } from "node:url";
 var commands = {
   doctor: {
@@ -94838,7 +95703,7 @@ var commands = {
     })
   },
   setup: {
-    summary: "wires ask-later into another coding agent: setup codex [--project] [--remove] [--dry-run]",
+    summary: "wires ask-later into another coding agent: setup codex|opencode [--project] [--remove] [--dry-run]",
     run: async (args) => {
       const [agent, ...flags] = args;
       const io = { stdout: process.stdout, stderr: process.stderr };
@@ -94846,8 +95711,13 @@ var commands = {
         const wiring = { node: process.execPath, cli: fileURLToPath(import.meta.url) };
         return (await Promise.resolve().then(() => (init_setup(), setup_exports))).runSetupCodex(flags, process.env, process.cwd(), io, wiring);
       }
-      process.stderr.write(`ask-later setup: which agent? setup codex [--project] [--remove] [--dry-run]
-`);
+      if (agent === "opencode") {
+        return (await Promise.resolve().then(() => (init_setup2(), setup_exports2))).runSetupOpenCode(flags, process.env, process.cwd(), io);
+      }
+      process.stderr.write(
+        `ask-later setup: expected an agent (codex or opencode), got ${JSON.stringify(agent ?? "")}
+`
+      );
       return 2;
     }
   },
@@ -94866,6 +95736,17 @@ var commands = {
       stderr: process.stderr
     })
   },
+  "opencode-bridge": {
+    summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
+    run: async () => {
+      const [{ runBridge: runBridge2 }, { runWaiter: runWaiter2 }] = await Promise.all([
+        Promise.resolve().then(() => (init_bridge(), bridge_exports)),
+        Promise.resolve().then(() => (init_run5(), run_exports5))
+      ]);
+      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+      return runBridge2(io, process.env, process.cwd(), runWaiter2);
+    }
+  },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
     run: async () => {
@@ -94879,7 +95760,7 @@ function usage() {
   return ["Usage: ask-later <command>", "", "Commands:", ...lines, "", "Options: --help, --version"].join("\n");
 }
 function version2() {
-  const pkg = JSON.parse(readFileSync7(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync9(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function main(argv) {

@@ -17,6 +17,7 @@ import { checkClaudeCode } from './claude-code.js';
 import { checkCodex } from './codex.js';
 import { checkDiscord } from './discord.js';
 import { checkFailedEvents } from './failed-events.js';
+import { checkOpenCode } from './opencode.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
@@ -87,11 +88,13 @@ async function diagnoseAgentHttp(
     checkClaudeCode({ home: options.home ?? homedir(), cwd, env }),
     checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, cwd);
   return [
     ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
     ...agent,
     ...claudeCode,
     ...codex,
+    ...openCode,
   ];
 }
 
@@ -137,5 +140,6 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
     }),
     checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
-  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...codex];
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
+  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...codex, ...openCode];
 }

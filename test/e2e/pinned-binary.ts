@@ -152,3 +152,17 @@ export function claudeBinary(): Promise<string> {
 export function codexBinary(): Promise<string> {
   return pinnedBinary(CODEX);
 }
+
+/** OpenCode 1.18.33: `opencode-ai`'s native binary ships in a platform package (`opencode-linux-x64`, …). */
+export const OPENCODE: PinnedBinary = {
+  what: 'the OpenCode binary',
+  packageName: `opencode-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`,
+  version: '1.18.33',
+  file: 'bin/opencode',
+  overrideVariable: 'ASK_LATER_OPENCODE_BIN',
+};
+
+/** The path of a working `opencode` binary (OpenCode 1.18.33). */
+export function openCodeBinary(): Promise<string> {
+  return pinnedBinary(OPENCODE);
+}
