@@ -19,6 +19,7 @@ import { checkFailedEvents } from './failed-events.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
+import { checkTelegram } from './telegram.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -35,6 +36,12 @@ export interface DoctorOptions {
 function routedChannels(config: ServeConfig, platform: 'slack' | 'discord'): string[] {
   const channels = [config[platform]?.channel, ...(config.routes ?? []).map((route) => route[platform])];
   return [...new Set(channels.filter((channel): channel is string => channel !== undefined))];
+}
+
+/** Every Telegram chat some project can be routed to: the default one first, then the routes', once each. */
+function routedChats(config: ServeConfig): string[] {
+  const chats = [config.telegram?.chat, ...(config.routes ?? []).map((route) => route.telegram)];
+  return [...new Set(chats.filter((chat): chat is string => chat !== undefined))];
 }
 
 /** The web inbox's address as `serve` binds it: `http://127.0.0.1:7420/`, `http://[::1]:7420/`. */
@@ -56,7 +63,13 @@ function describeConfig(config: ServeConfig): string {
     parts.push(`Slack (${mode}) to ${routedChannels(config, 'slack').join(', ')}`);
   }
   if (config.discord) parts.push(`Discord to ${routedChannels(config, 'discord').join(', ')}`);
-  if (!config.slack && !config.discord) parts.push('no Slack or Discord: answers come from the web inbox');
+  if (config.telegram) {
+    const mode = config.publicUrl !== undefined ? 'webhook' : 'long polling';
+    parts.push(`Telegram (${mode}) to ${routedChats(config).join(', ')}`);
+  }
+  if (!config.slack && !config.discord && !config.telegram) {
+    parts.push('no Slack or Discord: answers come from the web inbox');
+  }
   return `Config: ${parts.join('; ')}`;
 }
 
@@ -88,7 +101,7 @@ async function diagnoseAgentHttp(
   return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
 }
 
-/** Every check's line, in order: config, the store, Slack, Discord, Claude Code. */
+/** Every check's line, in order: config, the store, Slack, Discord, Telegram, Claude Code. */
 export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<CheckLine[]> {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
   let agentStore: AgentStoreLocation | undefined;
@@ -117,10 +130,11 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
       store = undefined;
     }
   }
-  const [storeLines, slack, discord, claudeCode] = await Promise.all([
+  const [storeLines, slack, discord, telegram, claudeCode] = await Promise.all([
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, 'slack'), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, 'discord'), timeoutMs) : [],
+    serve?.telegram ? checkTelegram(serve.telegram, routedChats(serve), timeoutMs) : [],
     checkClaudeCode({
       home: options.home ?? homedir(),
       cwd: options.cwd ?? process.cwd(),
@@ -128,5 +142,5 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
       ...(store ? { store: store.store } : {}),
     }),
   ]);
-  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode];
+  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode];
 }

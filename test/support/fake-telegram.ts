@@ -90,8 +90,14 @@ export class FakeTelegram {
     await new Promise<void>((resolve) => this.#server?.close(() => resolve()));
   }
 
+  /** A chat with its members; the bot is in it (until {@link removeBot}). */
   addChat(chatId: number, members: readonly number[]): void {
-    this.chats.set(chatId, new Set(members));
+    this.chats.set(chatId, new Set([...members, this.bot.id]));
+  }
+
+  /** The bot removed from the chat: posting there is refused with 403, as Telegram does. */
+  removeBot(chatId: number): void {
+    this.chats.get(chatId)?.delete(this.bot.id);
   }
 
   callsOf(method: string): TelegramCall[] {
@@ -272,6 +278,11 @@ export class FakeTelegram {
           user: { id: Number(body.user_id), is_bot: false, first_name: 'x' },
         };
       }
+      case 'getChat': {
+        this.#chat(body.chat_id);
+        const id = Number(body.chat_id);
+        return { id, type: id < 0 ? 'supergroup' : 'private', title: 'team' };
+      }
       case 'sendMessage':
         return this.#send(body);
       case 'editMessageText':
@@ -315,7 +326,9 @@ export class FakeTelegram {
   }
 
   #send(body: Json): Json {
-    this.#chat(body.chat_id);
+    if (!this.#chat(body.chat_id).has(this.bot.id)) {
+      throw new ApiError(403, 'Forbidden: bot was kicked from the supergroup chat');
+    }
     const { text, markup } = this.#check(body);
     const chatId = Number(body.chat_id);
     const messageId = this.#nextMessage++;
