@@ -44,3 +44,21 @@ describe('Telegram failures', () => {
     expect(await h.store.failedEvents()).toEqual([]);
   });
 });
+
+describe('Telegram reminders', () => {
+  it('GIVEN a route with Telegram owners THEN a reminder of a blocking question replies to its message mentioning only them', async () => {
+    const project = uniqueProject();
+    const h = await startTelegramHarness({
+      config: { routes: [{ project, telegram: String(CHAT), owners: { telegram: [String(BOB.id)] } }] },
+    });
+    open.push(h);
+    const question = await h.store.park(project, spec({ isBlocking: true }));
+    const messageId = await postedMessageId(h.store, question);
+    await h.store.remind(project, question.id, 1);
+    const reminderOf = () => h.telegram.botMessages(CHAT).find((m) => m.text.includes('Reminder'));
+    await expect.poll(reminderOf).toBeDefined();
+    expect(reminderOf()?.replyTo).toBe(messageId);
+    expect(reminderOf()?.text).toContain(`tg://user?id=${BOB.id}`);
+    expect(reminderOf()?.text).not.toContain(`tg://user?id=${ANN.id}`);
+  });
+});
