@@ -66570,6 +66570,7 @@ function groupName(group) {
   const names = {
     "bridge:slack": "Slack",
     "bridge:discord": "Discord",
+    "bridge:telegram": "Telegram",
     "bridge:web": "the web inbox"
   };
   return names[group] ?? group;

@@ -5,7 +5,7 @@
  * input from the edge, with guards. Nothing here does I/O.
  */
 import type { CallbackQuery, Message, Update } from 'grammy/types';
-import { type CallbackData, type InboxState, parseCallbackData } from '../../blocks/telegram/ids.js';
+import { type InboxState, parseCallbackData } from '../../blocks/telegram/ids.js';
 import { INBOX_PAGE_SIZE } from '../../blocks/telegram/inbox.js';
 import { type NotesTarget, parseNotesTarget } from '../../blocks/telegram/replies.js';
 import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
@@ -98,7 +98,7 @@ function parseCallback(query: CallbackQuery): TelegramRequest | undefined {
   if (!actor || !message || !data || typeof message.chat?.id !== 'number') return undefined;
   const chatId = message.chat.id;
   const messageId = message.message_id;
-  const base = { actor, place: { channel: String(chatId) }, chatId, callbackId: query.id, verb: verbOf(data) };
+  const base = { actor, place: { channel: String(chatId) }, chatId, callbackId: query.id, verb: data.kind };
   const m = (member: number | undefined) => (member === undefined ? {} : { member });
   switch (data.kind) {
     case 'pick':
@@ -129,6 +129,7 @@ function parseCallback(query: CallbackQuery): TelegramRequest | undefined {
         action: { kind: 'open-notes', ref: data.ref, ...m(data.member) },
       };
     case 'member':
+      // Showing another member is a read (access, drafts), the notes form's: the reply redraws with that tab.
       return {
         ...base,
         origin: { kind: 'question', messageId, member: data.member },
@@ -165,12 +166,9 @@ function parseCallback(query: CallbackQuery): TelegramRequest | undefined {
         action: { kind: 'send-ready', refs: shownRefs(message), page: inboxRequest(data.inbox) },
       };
     case 'inbox-open':
+      // A read that checks the person may act on the question here and gives it (with its copies): no notes open.
       return { ...base, origin: { kind: 'open', messageId }, action: { kind: 'open-notes', ref: data.ref } };
   }
-}
-
-function verbOf(data: CallbackData): string {
-  return data.kind;
 }
 
 /** The refs of the questions an inbox message shows: its question buttons' (`qo:<ref>`). */
