@@ -44,7 +44,8 @@ describe('Telegram end to end (long polling)', () => {
     const tap = h.telegram.tap(ANN, CHAT, messageId, data({ kind: 'pick', ref, option: 1 }));
     await expect.poll(() => h.telegram.answersTo(tap)).toHaveLength(1);
     expect(h.telegram.answersTo(tap)[0]?.text).toBe('✅ ready');
-    expect(buttonsOf(h.telegram, messageId)[1]).toEqual(['✅ 2. SQLite']);
+    // The toast comes first, the redraw right after it.
+    await expect.poll(() => buttonsOf(h.telegram, messageId)[1]).toEqual(['✅ 2. SQLite']);
     expect(textOf(h.telegram, messageId)).toContain('Picked: Postgres, SQLite');
 
     // Notes: the Notes button sends a force-reply prompt; a reply to it saves the notes.

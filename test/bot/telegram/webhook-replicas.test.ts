@@ -116,7 +116,7 @@ describe('Telegram long polling across replicas', () => {
     const twoMessage = await postedMessageId(second.store, two);
     const tapTwo = telegram.tap(ANN, CHAT, twoMessage, data({ kind: 'send', ref: refOf(two) }));
     await expect.poll(async () => (await second.store.get(project, two.id))?.status).toBe('answered');
-    expect(telegram.answersTo(tapTwo)).toHaveLength(1);
+    await expect.poll(() => telegram.answersTo(tapTwo)).toHaveLength(1);
     expect(telegram.answersTo(tapOne)).toHaveLength(1);
     expect(telegram.conflicts).toBe(0);
     const posts = telegram.callsOf('sendMessage').map((call) => String(call.body.text));
