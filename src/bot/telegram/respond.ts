@@ -1,6 +1,7 @@
 /**
- * Telegram's transport for the pipeline: every update is claimed once (by `update_id`, across replicas and
- * redeliveries), read (`parse.ts`), checked against the chat's membership (a stranger's tap is refused in place),
+ * Telegram's transport for the pipeline: every update is read (`parse.ts`), claimed once when it is ours (by
+ * `update_id`, across replicas and redeliveries; a claimed update whose replica dies mid-way is not handled again:
+ * the person taps again), checked against the chat's membership (a stranger's tap is refused in place),
  * performed (`actions/perform.ts`), rendered (`reply.ts`), and answered: the callback's toast first (the client
  * shows a spinner until then), then the edit, then any new message. Never throws: failures are logged (ids and
  * codes) and told in place.
@@ -44,6 +45,15 @@ export class TelegramResponder {
   async handle(update: Update): Promise<void> {
     const started = Date.now();
     const ids = { update: update.update_id };
+    const request = parseUpdate(update, this.#o.botId());
+    if (request === undefined) {
+      // Not ours (a chat message, a button of no question): nothing to claim; a tap is answered silently.
+      if (update.callback_query !== undefined) {
+        await this.#answer(update.callback_query.id, undefined, ids);
+        this.#log.warn(ids, 'telegram: update dropped (not one ask-later reads)');
+      }
+      return;
+    }
     try {
       if (!(await this.#o.claimUpdate(update.update_id))) {
         this.#log.info(ids, 'telegram: update already handled; skipped');
@@ -51,13 +61,8 @@ export class TelegramResponder {
       }
     } catch (error) {
       this.#log.error({ ...ids, ...telegramErrorFields(error) }, 'telegram: update not claimed (store); skipped');
-      return;
-    }
-    const request = parseUpdate(update, this.#o.botId());
-    if (request === undefined) {
-      if (update.callback_query !== undefined) await this.#answer(update.callback_query.id, undefined, ids);
-      if (update.callback_query !== undefined || update.message?.text?.startsWith('/') === true) {
-        this.#log.warn(ids, 'telegram: update dropped (not one ask-later reads)');
+      if (request.callbackId !== undefined) {
+        await this.#answer(request.callbackId, { text: REFUSALS.tryAgain, alert: true }, ids);
       }
       return;
     }
