@@ -96,4 +96,24 @@ describe('Telegram sets and /questions', () => {
       userId: String(BOB.id),
     });
   });
+
+  it('GIVEN ten questions THEN /questions shows eight with Next, and Next shows the other two', async () => {
+    const h = await startTelegramHarness();
+    open.push(h);
+    const project = uniqueProject();
+    for (let i = 1; i <= 10; i++) await h.store.park(project, spec({ question: `Question number ${i}?` }));
+    h.telegram.say(ANN, CHAT, '/questions');
+    const inboxOf = () => h.telegram.botMessages(CHAT).find((m) => m.text.includes('Questions waiting here'));
+    await expect.poll(inboxOf).toBeDefined();
+    const inbox = inboxOf();
+    const id = inbox?.messageId ?? 0;
+    expect(textOf(h.telegram, id)).toContain('Question number 8?');
+    expect(textOf(h.telegram, id)).not.toContain('Question number 9?');
+    expect(textOf(h.telegram, id)).toContain('2 more after these.');
+    const next = inbox?.replyMarkup?.inline_keyboard?.flat().find((b) => b.text === 'Next ▶')?.callback_data ?? '';
+    h.telegram.tap(ANN, CHAT, id, next);
+    await expect.poll(() => textOf(h.telegram, id)).toContain('Question number 10?');
+    expect(textOf(h.telegram, id)).not.toContain('Question number 8?');
+    expect(buttonsOf(h.telegram, id).flat()).toContain('📤 Send 2 answers');
+  });
 });
