@@ -1,18 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two tiers. `npm test` (and so CI) runs both, the fast one first; `npm run test:fast` runs the fast one only.
- * The slow tier: the real Claude Code binary, `npm install` in a copy, the plugin's bundles and `claude plugin
- * validate`, Chromium, and tests that spend many seconds on real leases, reconnects or hundreds of questions; and the
+ * Tiers. `npm test` (and so CI) runs them all, in order: fast, cluster, slow, agents; `npm run test:fast` runs the
+ * fast and cluster ones. The slow tier: `npm install` in a copy, the plugin's bundles and `claude plugin validate`,
+ * Chromium, and tests that spend many seconds on real leases, reconnects or hundreds of questions; and the
  * agent side as shipped over HTTP, whose status line must answer within its real deadline (300 ms from the process
  * start, Node's own start-up included): with the fast tier's files running beside it on two busy cores, Node 24 alone
  * took longer than that to start.
  */
+/**
+ * The tier that drives the real agent binaries (Claude Code, Codex, OpenCode) against fakes of their model APIs.
+ * It runs last, one file at a time. `ASK_LATER_TEST_AGENTS=off` leaves it out: CI runs it on one Node only
+ * (.ci/run), since what it checks is the agents' behaviour, not Node's.
+ */
+const agents = ['test/e2e/**/*.test.ts'];
+const withAgents = process.env.ASK_LATER_TEST_AGENTS !== 'off';
+
 const slow = [
-  'test/e2e/**/*.test.ts',
   'test/quickstart.test.ts',
   'test/plugin/**/*.test.ts',
   'test/bot/web/browser.test.ts',
+  'test/bot/web/accessibility.test.ts',
+  'test/bot/web/attention.test.ts',
   'test/hook/exactly-once.test.ts',
   'test/bot/discord/gateway.test.ts',
   'test/ops/replicas.test.ts',
@@ -65,7 +74,7 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: ['test/**/*.test.ts'],
-          exclude: slow,
+          exclude: [...slow, ...agents],
           globalSetup,
           // Mostly waiting on sockets and child processes: more files at once than cores (vitest's default: cores - 1).
           maxWorkers: 3,
@@ -84,9 +93,17 @@ export default defineConfig({
       },
       {
         extends: true,
-        // After the fast tier, one file at a time: the real Claude Code binary and Chromium need the machine.
+        // After the fast tier, one file at a time: Chromium, tmux and long leases need the machine.
         test: { name: 'slow', include: slow, globalSetup, maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
+      ...(withAgents
+        ? [
+            {
+              extends: true as const,
+              test: { name: 'agents', include: agents, globalSetup, maxWorkers: 1, sequence: { groupOrder: 3 } },
+            },
+          ]
+        : []),
     ],
   },
 });

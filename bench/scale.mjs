@@ -1,7 +1,7 @@
 /**
- * 10,000 questions: 10,000 pending questions over 200 projects in one private redis-server, and two `ask-later serve`
- * replicas (the real `startServe` from dist/: Bolt in HTTP mode, the bridge, the web inbox) against it. The bench
- * times, alternating between the replicas:
+ * 10,000 questions: 10,000 pending questions over 200 projects in one private redis-server, and three `ask-later
+ * serve` replicas (the real `startServe` from dist/: Bolt in HTTP mode, the bridge, the web inbox) against it. The
+ * bench times, alternating between the replicas:
  *   - `/questions` on Slack: a signed slash command to a replica's `/slack/events`, until the local fake Web API
  *     receives its `views.open` (Bolt's round trip, the inbox read and rendered, the Web API call);
  *   - the Home tab: a signed `app_home_opened` event, until the fake receives its `views.publish`;
@@ -13,7 +13,14 @@
  *
  *   node bench/scale.mjs           starts its own redis-server (never the one on 6379) and prints the figures
  *   BENCH_QUICK=1                  1,000 questions over 20 projects (a smoke test)
+ *   BENCH_SCALE=100000             that many questions over one project per 100 (100,000 over 1,000), the views
+ *                                  timed while the bridges are still busy posting them (the figures then say so);
+ *                                  memory is given as parked only
  *   import { measureScale }        from bench/run.mjs
+ *
+ * Beside each view: what it cost in Redis commands, counted by a proxy in front of a third replica's store
+ * (bench/command-counter.mjs; pipelined commands are counted one by one). The views are timed on that replica too,
+ * and its bridge posts like the others', so a count is the smallest over the runs (posting adds, never takes away).
  *
  * Every project is routed to one Slack channel, so `/questions` there and the Home tab of a member of it cover all
  * 200 projects: the widest inbox a channel can have. The fake Web API is a few lines here (the test fake is
@@ -24,9 +31,14 @@ import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startServe } from '../dist/serve/run.js';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
+import { startCommandCounter } from './command-counter.mjs';
 import { startBenchRedis } from './redis.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+const SCALE = process.env.BENCH_SCALE === undefined ? undefined : Number(process.env.BENCH_SCALE);
+if (SCALE !== undefined && !(Number.isInteger(SCALE) && SCALE >= 100)) {
+  throw new Error(`BENCH_SCALE must be a whole number of questions, 100 or more; got ${process.env.BENCH_SCALE}`);
+}
 const SECRET = 'bench-signing-secret';
 const CHANNEL = 'CBENCH';
 export const SCALE_AIMS = { viewMs: 200, pageBytes: 1024 * 1024, bytesPerQuestion: 2048 };
@@ -154,13 +166,21 @@ async function startReplica(url, slackUrl, name) {
   );
 }
 
-/** Run `work(i)` `runs` times after `warmup` unmeasured runs; the median and p95 of what it returned (ms). */
-async function timed(runs, warmup, work) {
+/**
+ * Run `work(i)` `runs` times after `warmup` unmeasured runs, on the replicas in turn (`i % count`); the median and
+ * p95 of what it returned (ms), and the fewest Redis commands a run on the counted replica (`counted(i)`) cost.
+ */
+async function timed(runs, warmup, work, counter, counted) {
   for (let i = 0; i < warmup; i++) await work(i);
   const samples = [];
-  for (let i = 0; i < runs; i++) samples.push(await work(warmup + i));
+  let commands = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const before = counter.commands();
+    samples.push(await work(warmup + i));
+    if (counted(warmup + i)) commands = Math.min(commands, counter.commands() - before);
+  }
   const sorted = [...samples].sort((a, b) => a - b);
-  return { median: percentile(sorted, 50), p95: percentile(sorted, 95), runs };
+  return { median: percentile(sorted, 50), p95: percentile(sorted, 95), runs, commands };
 }
 
 /**
@@ -168,11 +188,13 @@ async function timed(runs, warmup, work) {
  * the questions' alone).
  */
 export async function measureScale(options = {}) {
-  const questions = options.questions ?? (QUICK ? 1_000 : 10_000);
-  const projectCount = options.projects ?? (QUICK ? 20 : 200);
-  const runs = options.runs ?? (QUICK ? 5 : 20);
+  const questions = options.questions ?? SCALE ?? (QUICK ? 1_000 : 10_000);
+  const projectCount = options.projects ?? (SCALE === undefined ? (QUICK ? 20 : 200) : Math.ceil(SCALE / 100));
+  const busy = options.busy ?? SCALE !== undefined;
+  const runs = options.runs ?? (QUICK ? 6 : 21);
   const redis = await startBenchRedis();
   const slack = await startFakeSlack();
+  const counter = await startCommandCounter(new URL(redis.url).port);
   const replicas = [];
   try {
     const store = await openRedisStore({ url: redis.url, prefix: 'al' });
@@ -193,76 +215,109 @@ export async function measureScale(options = {}) {
     await store.close();
     // Then the replicas start: their bridges post every question (to Slack and the web inbox) and record where.
     const postStarted = performance.now();
+    // The third replica's store goes through the counting proxy.
     replicas.push(
       await startReplica(redis.url, slack.url, 'bench-a'),
       await startReplica(redis.url, slack.url, 'bench-b'),
+      await startReplica(counter.url, slack.url, 'bench-c'),
     );
-    while (slack.posts() < questions) await new Promise((resolve) => setTimeout(resolve, 200));
-    const postedMs = performance.now() - postStarted;
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the last message references land, events are acked
-    const posted = await usedMemory(redis.url);
+    let postedMs;
+    let posted;
+    if (busy) {
+      // Measured while the bridges post: wait only until they are well under way.
+      while (slack.posts() < Math.min(questions, 1000)) await new Promise((resolve) => setTimeout(resolve, 100));
+    } else {
+      while (slack.posts() < questions) await new Promise((resolve) => setTimeout(resolve, 200));
+      postedMs = performance.now() - postStarted;
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the last message references land, events are acked
+      posted = await usedMemory(redis.url);
+    }
+    const postsBefore = slack.posts();
 
-    const endpoint = (i) => `http://127.0.0.1:${replicas[i % 2].port}/slack/events`;
-    const slash = await timed(runs, 3, async (i) => {
-      const trigger = `trig-${randomUUID()}`;
-      const arrival = slack.expect(trigger);
-      const body = new URLSearchParams({
-        command: '/questions',
-        text: '',
-        team_id: 'T1',
-        channel_id: CHANNEL,
-        user_id: 'UBENCH',
-        user_name: 'bench',
-        trigger_id: trigger,
-        response_url: 'http://127.0.0.1:9/unused',
-        api_app_id: 'A1',
-        token: 'verification-token',
-      }).toString();
-      const started = performance.now();
-      const response = await fetch(endpoint(i), signed(body, 'application/x-www-form-urlencoded'));
-      if (response.status !== 200) throw new Error(`bench: /questions answered ${response.status}`);
-      return (await arrival).at - started;
-    });
-    const home = await timed(runs, 3, async (i) => {
-      const user = `UHOME${i}`;
-      const arrival = slack.expect(`home:${user}`);
-      const body = JSON.stringify({
-        token: 't',
-        team_id: 'T1',
-        api_app_id: 'A1',
-        type: 'event_callback',
-        event_id: `Ev${randomUUID()}`,
-        event_time: Math.floor(Date.now() / 1000),
-        event: { type: 'app_home_opened', user, channel: `D${user}`, tab: 'home' },
-      });
-      const started = performance.now();
-      const response = await fetch(endpoint(i), signed(body, 'application/json'));
-      if (response.status !== 200) throw new Error(`bench: app_home_opened answered ${response.status}`);
-      return (await arrival).at - started;
-    });
+    const count = replicas.length;
+    const counted = (i) => i % count === count - 1;
+    const endpoint = (i) => `http://127.0.0.1:${replicas[i % count].port}/slack/events`;
+    const slash = await timed(
+      runs,
+      3,
+      async (i) => {
+        const trigger = `trig-${randomUUID()}`;
+        const arrival = slack.expect(trigger);
+        const body = new URLSearchParams({
+          command: '/questions',
+          text: '',
+          team_id: 'T1',
+          channel_id: CHANNEL,
+          user_id: 'UBENCH',
+          user_name: 'bench',
+          trigger_id: trigger,
+          response_url: 'http://127.0.0.1:9/unused',
+          api_app_id: 'A1',
+          token: 'verification-token',
+        }).toString();
+        const started = performance.now();
+        const response = await fetch(endpoint(i), signed(body, 'application/x-www-form-urlencoded'));
+        if (response.status !== 200) throw new Error(`bench: /questions answered ${response.status}`);
+        return (await arrival).at - started;
+      },
+      counter,
+      counted,
+    );
+    const home = await timed(
+      runs,
+      3,
+      async (i) => {
+        const user = `UHOME${i}`;
+        const arrival = slack.expect(`home:${user}`);
+        const body = JSON.stringify({
+          token: 't',
+          team_id: 'T1',
+          api_app_id: 'A1',
+          type: 'event_callback',
+          event_id: `Ev${randomUUID()}`,
+          event_time: Math.floor(Date.now() / 1000),
+          event: { type: 'app_home_opened', user, channel: `D${user}`, tab: 'home' },
+        });
+        const started = performance.now();
+        const response = await fetch(endpoint(i), signed(body, 'application/json'));
+        if (response.status !== 200) throw new Error(`bench: app_home_opened answered ${response.status}`);
+        return (await arrival).at - started;
+      },
+      counter,
+      counted,
+    );
     let pageBytes = 0;
-    const web = await timed(runs, 3, async (i) => {
-      const started = performance.now();
-      const response = await fetch(`http://127.0.0.1:${replicas[i % 2].port}/`);
-      const text = await response.text();
-      if (response.status !== 200) throw new Error(`bench: the web inbox answered ${response.status}`);
-      pageBytes = Math.max(pageBytes, Buffer.byteLength(text));
-      return performance.now() - started;
-    });
+    const web = await timed(
+      runs,
+      3,
+      async (i) => {
+        const started = performance.now();
+        const response = await fetch(`http://127.0.0.1:${replicas[i % count].port}/`);
+        const text = await response.text();
+        if (response.status !== 200) throw new Error(`bench: the web inbox answered ${response.status}`);
+        pageBytes = Math.max(pageBytes, Buffer.byteLength(text));
+        return performance.now() - started;
+      },
+      counter,
+      counted,
+    );
     return {
       questions,
       projects: projectCount,
       parkedMs,
       postedMs,
+      // Busy: how many the bridges posted while the views were timed (a rate, to show they were at work).
+      postedDuring: slack.posts() - postsBefore,
       slash,
       home,
       web,
       pageBytes,
       bytesPerQuestion: (parked - before) / questions,
-      bytesPerPostedQuestion: (posted - before) / questions,
+      bytesPerPostedQuestion: posted === undefined ? undefined : (posted - before) / questions,
     };
   } finally {
     for (const replica of replicas) await replica.stop();
+    await counter.stop();
     await slack.stop();
     await redis.stop();
   }
@@ -273,15 +328,23 @@ export function scaleLines(result) {
   const mark = (ok) => (ok ? 'aim met' : 'AIM MISSED');
   const ms = (v) => `${v.toFixed(0)} ms`;
   const view = (name, t) =>
-    `  ${name.padEnd(34)} median ${ms(t.median).padStart(7)}, p95 ${ms(t.p95).padStart(7)} (${t.runs} runs)   aim ≤ ${SCALE_AIMS.viewMs} ms: ${mark(t.median <= SCALE_AIMS.viewMs)}`;
+    `  ${name.padEnd(34)} median ${ms(t.median).padStart(7)}, p95 ${ms(t.p95).padStart(7)} (${t.runs} runs), ${String(t.commands).padStart(5)} Redis commands   aim ≤ ${SCALE_AIMS.viewMs} ms: ${mark(t.median <= SCALE_AIMS.viewMs)}`;
+  const replicas =
+    result.postedMs === undefined
+      ? `then three serve replicas on the same redis-server, timed while their bridges were posting them (${result.postedDuring.toLocaleString('en')} posted meanwhile)`
+      : `then three serve replicas on the same redis-server (their bridges posted them all in ${(result.postedMs / 1000).toFixed(1)} s)`;
   return [
-    `${result.questions.toLocaleString('en')} pending questions over ${result.projects} projects (parked in ${(result.parkedMs / 1000).toFixed(1)} s), then two serve replicas on the same redis-server (their bridges posted them all in ${(result.postedMs / 1000).toFixed(1)} s):`,
+    `${result.questions.toLocaleString('en')} pending questions over ${result.projects.toLocaleString('en')} projects (parked in ${(result.parkedMs / 1000).toFixed(1)} s), ${replicas}:`,
     view('/questions (Slack, Bolt round trip)', result.slash),
     view('Home tab (Slack, Bolt round trip)', result.home),
     view('web inbox page (GET /)', result.web),
     `  ${'web inbox page size'.padEnd(34)} ${(result.pageBytes / 1024).toFixed(0)} KB   aim ≤ 1 MB: ${mark(result.pageBytes <= SCALE_AIMS.pageBytes)}`,
     `  ${'Redis memory per question, parked'.padEnd(34)} ${(result.bytesPerQuestion / 1024).toFixed(2)} KB (used_memory delta / questions: records, indexes, events)   aim ≤ 2 KB: ${mark(result.bytesPerQuestion <= SCALE_AIMS.bytesPerQuestion)}`,
-    `  ${'  … and posted'.padEnd(34)} ${(result.bytesPerPostedQuestion / 1024).toFixed(2)} KB (with each question's Slack and web message references and the replicas' consumer groups)   aim ≤ 2 KB: ${mark(result.bytesPerPostedQuestion <= SCALE_AIMS.bytesPerQuestion)}`,
+    ...(result.bytesPerPostedQuestion === undefined
+      ? []
+      : [
+          `  ${'  … and posted'.padEnd(34)} ${(result.bytesPerPostedQuestion / 1024).toFixed(2)} KB (with each question's Slack and web message references and the replicas' consumer groups)   aim ≤ 2 KB: ${mark(result.bytesPerPostedQuestion <= SCALE_AIMS.bytesPerQuestion)}`,
+        ]),
   ];
 }
 

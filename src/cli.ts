@@ -3,6 +3,7 @@
  * `ask-later <command>`: each command lazy-imports only what it runs, so the per-prompt hook stays cheap.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {
   doctor: {
@@ -55,6 +56,19 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
         stdout: process.stdout,
         stderr: process.stderr,
       }),
+  },
+  setup: {
+    summary: 'wires ask-later into another coding agent: setup codex [--project] [--remove] [--dry-run]',
+    run: async (args) => {
+      const [agent, ...flags] = args;
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      if (agent === 'codex') {
+        const wiring = { node: process.execPath, cli: fileURLToPath(import.meta.url) };
+        return (await import('./agents/codex/setup.js')).runSetupCodex(flags, process.env, process.cwd(), io, wiring);
+      }
+      process.stderr.write(`ask-later setup: which agent? setup codex [--project] [--remove] [--dry-run]\n`);
+      return 2;
+    },
   },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',

@@ -211,13 +211,13 @@ function loadAgentStoreConfig(env, home = homedir) {
   if (!url2) {
     throw new ConfigError(`ASK_LATER_URL must be set with ${tokenName}: the URL of ask-later serve`);
   }
-  let parsed;
+  let parsed2;
   try {
-    parsed = new URL(url2);
+    parsed2 = new URL(url2);
   } catch {
-    parsed = void 0;
+    parsed2 = void 0;
   }
-  if (!parsed || parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+  if (!parsed2 || parsed2.protocol !== "http:" && parsed2.protocol !== "https:") {
     throw new ConfigError(`${urlName} must be an http:// or https:// URL of ask-later serve, got ${describeUrl(url2)}`);
   }
   if (!token) {
@@ -479,8 +479,8 @@ function getEnumValues(entries2) {
   const values = Object.entries(entries2).filter(([k, _]) => numericValues.indexOf(+k) === -1).map(([_, v]) => v);
   return values;
 }
-function joinValues(array2, separator = "|") {
-  return array2.map((val) => stringifyPrimitive(val)).join(separator);
+function joinValues(array3, separator = "|") {
+  return array3.map((val) => stringifyPrimitive(val)).join(separator);
 }
 function jsonStringifyReplacer(_, value) {
   if (typeof value === "bigint")
@@ -523,9 +523,9 @@ function floatSafeRemainder(val, step) {
   const stepInt = Number.parseInt(step.toFixed(decCount).replace(".", ""));
   return valInt % stepInt / 10 ** decCount;
 }
-function defineLazy(object4, key, getter) {
+function defineLazy(object5, key, getter) {
   let value = void 0;
-  Object.defineProperty(object4, key, {
+  Object.defineProperty(object5, key, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -537,7 +537,7 @@ function defineLazy(object4, key, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object4, key, {
+      Object.defineProperty(object5, key, {
         value: v
         // configurable: true,
       });
@@ -13595,7 +13595,7 @@ function loadTelegramConfig(env, routes) {
     ...apiUrl !== void 0 ? { apiUrl } : {}
   });
 }
-function loadServeConfig(env, readFile3 = readUtf8) {
+function loadServeConfig(env, readFile4 = readUtf8) {
   const store = loadStoreConfig(env);
   const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(rawPort);
@@ -13620,7 +13620,7 @@ function loadServeConfig(env, readFile3 = readUtf8) {
     );
   }
   const publicUrl = loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || void 0);
-  const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile3);
+  const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile4);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
   const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || void 0);
   const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
@@ -13661,11 +13661,11 @@ function loadPublicUrl(value) {
 }
 function loadRemindAfter(value) {
   if (value === void 0) return void 0;
-  const parsed = parseDuration(value);
-  if ("problem" in parsed) {
-    throw new ConfigError(`ASK_LATER_REMIND_AFTER: ${parsed.problem}, got ${JSON.stringify(value.slice(0, 30))}`);
+  const parsed2 = parseDuration(value);
+  if ("problem" in parsed2) {
+    throw new ConfigError(`ASK_LATER_REMIND_AFTER: ${parsed2.problem}, got ${JSON.stringify(value.slice(0, 30))}`);
   }
-  return parsed.ms;
+  return parsed2.ms;
 }
 function loadRetentionDays(value) {
   const raw = value?.trim() ?? "";
@@ -13706,11 +13706,11 @@ function keyPath(path) {
   for (const part of path) text3 += typeof part === "number" ? `[${part}]` : `${text3 === "" ? "" : "."}${String(part)}`;
   return text3;
 }
-function loadRoutes(path, readFile3) {
+function loadRoutes(path, readFile4) {
   if (path === void 0) return [];
   let text3;
   try {
-    text3 = readFile3(path);
+    text3 = readFile4(path);
   } catch (error46) {
     const code3 = error46.code;
     const why = code3 === "ENOENT" ? "no such file" : code3 === "EACCES" ? "permission denied" : code3 === "EISDIR" ? "it is a directory" : typeof code3 === "string" ? code3 : "unreadable";
@@ -13727,9 +13727,9 @@ function loadRoutes(path, readFile3) {
     const yaml = /\.ya?ml$/i.test(path) ? "; write it as JSON, YAML is not read" : "";
     throw new ConfigError(`ASK_LATER_CONFIG names ${JSON.stringify(path)}, which is not valid JSON (${where}${yaml})`);
   }
-  const parsed = routingFileSchema.safeParse(data, { reportInput: true });
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
+  const parsed2 = routingFileSchema.safeParse(data, { reportInput: true });
+  if (!parsed2.success) {
+    const issue2 = parsed2.error.issues[0];
     if (issue2 === void 0) throw new ConfigError("ASK_LATER_CONFIG: the routing file is not valid");
     const at = keyPath(issue2.path);
     const where = `ASK_LATER_CONFIG ${at === "" ? "(the file)" : at}`;
@@ -13741,7 +13741,7 @@ function loadRoutes(path, readFile3) {
       `${where}: ${issue2.message}, got ${got(issue2.input, NUMERIC_KEYS.includes(issue2.path.at(-1) ?? ""))}`
     );
   }
-  return parsed.data.routes.map((route, index) => freezeRoute(route, index));
+  return parsed2.data.routes.map((route, index) => freezeRoute(route, index));
 }
 function knownKeys(path) {
   if (path.length === 0) return "routes";
@@ -13841,9 +13841,9 @@ var init_config = __esm({
     telegramUserIds = external_exports.array(external_exports.string().regex(TELEGRAM_USER_ID, 'expected a Telegram user id such as "123456789"')).max(ALLOW_MAX);
     ownersMax = { message: `expected at most ${OWNERS_MAX} owners` };
     durationSchema = external_exports.union([external_exports.number(), external_exports.string()], DURATION_EXPECTED).transform((value, ctx) => {
-      const parsed = parseDuration(value);
-      if ("ms" in parsed) return parsed.ms;
-      ctx.addIssue({ code: "custom", message: parsed.problem, input: value });
+      const parsed2 = parseDuration(value);
+      if ("ms" in parsed2) return parsed2.ms;
+      ctx.addIssue({ code: "custom", message: parsed2.problem, input: value });
       return external_exports.NEVER;
     });
     routeSchema = external_exports.strictObject(
@@ -14118,7 +14118,7 @@ var init_token_refused_error = __esm({
 
 // src/store/http/client.ts
 function readBody(response) {
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const chunks = [];
     let size = 0;
     response.on("data", (chunk) => {
@@ -14126,7 +14126,7 @@ function readBody(response) {
       if (size > RESPONSE_MAX_BYTES) response.destroy(new Error(`response over ${RESPONSE_MAX_BYTES} bytes`));
       else chunks.push(chunk);
     });
-    response.on("end", () => resolve7(Buffer.concat(chunks).toString("utf8")));
+    response.on("end", () => resolve8(Buffer.concat(chunks).toString("utf8")));
     response.on("error", reject);
     response.on("aborted", () => reject(new Error("response aborted")));
   });
@@ -14209,7 +14209,7 @@ var init_client = __esm({
         if (this.#closed) throw new StoreUnavailableError({ cause: new Error("the client is closed") });
         if (options.signal?.aborted) throw new StoreUnavailableError({ cause: new CallAbortedError() });
         const url2 = new URL(`${AGENT_API_PATH.slice(1)}${operation}`, this.#base);
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           let settled = false;
           const finish = (error46, value) => {
             if (settled) return;
@@ -14217,7 +14217,7 @@ var init_client = __esm({
             clearTimeout(timer);
             options.signal?.removeEventListener("abort", onAbort);
             this.#inFlight.delete(request);
-            if (error46 === void 0) resolve7(value);
+            if (error46 === void 0) resolve8(value);
             else reject(error46);
           };
           const request = transport.request(
@@ -14288,12 +14288,12 @@ function wireClaim(claim) {
   return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
 }
 function pause(ms, signal) {
-  return new Promise((resolve7) => {
+  return new Promise((resolve8) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve7();
+      resolve8();
     }
     signal?.addEventListener("abort", done, { once: true });
   });
@@ -14856,6 +14856,1449 @@ var init_claude_code = __esm({
     HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
     WAIT_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+wait\b/;
     callsCollect = (hook) => hook.type === "mcp_tool" && hook.tool === "collect_answers";
+  }
+});
+
+// src/agents/codex/hook-trust.ts
+import { createHash } from "node:crypto";
+function eventLabel(event) {
+  return event.replace(/[A-Z]/g, (letter, at) => `${at === 0 ? "" : "_"}${letter.toLowerCase()}`);
+}
+function trustKey(file2, event, group, handler) {
+  return `${file2}:${eventLabel(event)}:${group}:${handler}`;
+}
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    const sorted = {};
+    for (const key of Object.keys(value).sort()) sorted[key] = canonical(value[key]);
+    return sorted;
+  }
+  return value;
+}
+function trustedHash(event, matcher, hook) {
+  const handler = {
+    type: "command",
+    command: hook.command,
+    timeout: Math.max(1, hook.timeout ?? DEFAULT_TIMEOUT),
+    async: hook.async ?? false,
+    ...hook.statusMessage === void 0 ? {} : { statusMessage: hook.statusMessage }
+  };
+  const identity = {
+    event_name: eventLabel(event),
+    ...matcher === void 0 || !MATCHED_EVENTS.has(event) ? {} : { matcher },
+    hooks: [handler]
+  };
+  return `sha256:${createHash("sha256").update(JSON.stringify(canonical(identity))).digest("hex")}`;
+}
+var DEFAULT_TIMEOUT, MATCHED_EVENTS;
+var init_hook_trust = __esm({
+  "src/agents/codex/hook-trust.ts"() {
+    "use strict";
+    DEFAULT_TIMEOUT = 600;
+    MATCHED_EVENTS = /* @__PURE__ */ new Set(["PreToolUse", "PostToolUse", "PermissionRequest"]);
+  }
+});
+
+// src/agents/codex/setup-refusal-error.ts
+var SetupRefusalError;
+var init_setup_refusal_error = __esm({
+  "src/agents/codex/setup-refusal-error.ts"() {
+    "use strict";
+    SetupRefusalError = class extends Error {
+      name = "SetupRefusalError";
+    };
+  }
+});
+
+// node_modules/smol-toml/dist/error.js
+function getLineColFromPtr(string4, ptr) {
+  let lines = string4.slice(0, ptr).split(/\r?\n/);
+  return [lines.length, lines.pop().length + 1];
+}
+function makeCodeBlock(string4, line, column) {
+  let lines = string4.split(/\r?\n/);
+  let codeblock = "";
+  let numberLen = (Math.log10(line + 1) | 0) + 1;
+  for (let i = line - 1; i <= line + 1; i++) {
+    let l = lines[i - 1];
+    if (!l)
+      continue;
+    codeblock += i.toString().padEnd(numberLen, " ");
+    codeblock += ":  ";
+    codeblock += l;
+    codeblock += "\n";
+    if (i === line) {
+      codeblock += " ".repeat(numberLen + column + 2);
+      codeblock += "^\n";
+    }
+  }
+  return codeblock;
+}
+var TomlError;
+var init_error = __esm({
+  "node_modules/smol-toml/dist/error.js"() {
+    TomlError = class _TomlError extends Error {
+      line;
+      column;
+      codeblock;
+      constructor(message, options) {
+        const [line, column] = getLineColFromPtr(options.toml, options.ptr);
+        const codeblock = makeCodeBlock(options.toml, line, column);
+        super(`Invalid TOML document: ${message}
+
+${codeblock}`, options);
+        this.line = line;
+        this.column = column;
+        this.codeblock = codeblock;
+      }
+      /** @internal */
+      static x(message, ctx, ptr) {
+        throw new _TomlError(message, { toml: ctx.s, ptr: ptr ?? ctx.p });
+      }
+    };
+  }
+});
+
+// node_modules/smol-toml/dist/primitive.js
+function parseString(ctx) {
+  let startPtr = ctx.p;
+  let c = ctx.s.charCodeAt(ctx.p++);
+  let first = c;
+  let isLiteral = c === 39;
+  let isMultiline = c === ctx.s.charCodeAt(ctx.p) && c === ctx.s.charCodeAt(ctx.p + 1);
+  if (isMultiline) {
+    if ((c = ctx.s.charCodeAt(ctx.p += 2)) === 10)
+      ctx.p++;
+    else if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)
+      ctx.p += 2;
+  }
+  let parsed2 = "";
+  let sliceStart = ctx.p;
+  let state = 0;
+  for (; ctx.p < ctx.s.length; ctx.p++) {
+    c = ctx.s.charCodeAt(ctx.p);
+    if (isMultiline && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)) {
+      state = state && 3;
+    } else if (c < 32 && c !== 9 || c === 127) {
+      TomlError.x("control characters are not allowed in strings", ctx);
+    } else if ((!state || state === 3) && c === first && (!isMultiline || ctx.s.charCodeAt(ctx.p + 1) === first && ctx.s.charCodeAt(ctx.p + 2) === first)) {
+      if (isMultiline) {
+        if (ctx.s.charCodeAt(ctx.p + 3) === first)
+          ctx.p++;
+        if (ctx.s.charCodeAt(ctx.p + 3) === first)
+          ctx.p++;
+      }
+      if (!state) {
+        let s = ctx.s.slice(sliceStart, ctx.p);
+        parsed2 = parsed2 ? parsed2 + s : s;
+      }
+      ctx.p += isMultiline ? 3 : 1;
+      return parsed2;
+    } else if (!state) {
+      if (!isLiteral && c === 92) {
+        parsed2 += ctx.s.slice(sliceStart, sliceStart = ctx.p);
+        state = 1;
+      }
+    } else if (state === 1) {
+      if (c === 120 || c === 117 || c === 85) {
+        let errPtr = ctx.p++ - 1;
+        let value = 0;
+        let len = c === 120 ? 2 : c === 117 ? 4 : 8;
+        for (let j = 0; j < len; j++, ctx.p++) {
+          let hex3 = ctx.s.charCodeAt(ctx.p);
+          let digit = (
+            /* 0-9 */
+            hex3 >= 48 && hex3 <= 57 ? hex3 - 48 : (
+              /* A-F */
+              hex3 >= 65 && hex3 <= 70 ? hex3 - 65 + 10 : (
+                /* a-f */
+                hex3 >= 97 && hex3 <= 102 ? hex3 - 97 + 10 : -1
+              )
+            )
+          );
+          if (digit < 0)
+            TomlError.x("invalid non-hex character in unicode escape", ctx);
+          value = value << 4 | digit;
+        }
+        if (value < 0 || value > 1114111 || value >= 55296 && value <= 57343) {
+          TomlError.x("invalid unicode escape", ctx, errPtr);
+        }
+        parsed2 += String.fromCodePoint(value);
+        sliceStart = ctx.p--;
+        state = 0;
+      } else if (isMultiline && (c === 32 || c === 9)) {
+        state = 2;
+      } else {
+        if (c === 98)
+          parsed2 += "\b";
+        else if (c === 116)
+          parsed2 += "	";
+        else if (c === 110)
+          parsed2 += "\n";
+        else if (c === 102)
+          parsed2 += "\f";
+        else if (c === 114)
+          parsed2 += "\r";
+        else if (c === 101)
+          parsed2 += "\x1B";
+        else if (c === 34)
+          parsed2 += '"';
+        else if (c === 92)
+          parsed2 += "\\";
+        else
+          TomlError.x("unrecognised escape sequence", ctx);
+        sliceStart = ctx.p + 1;
+        state = 0;
+      }
+    } else if (c !== 32 && c !== 9) {
+      if (state === 2)
+        TomlError.x("invalid escape: only line-ending whitespace may be escaped", ctx, sliceStart);
+      state = !isLiteral && c === 92 ? 1 : 0;
+      sliceStart = ctx.p;
+    }
+  }
+  TomlError.x("unfinished string", ctx, startPtr);
+}
+var init_primitive = __esm({
+  "node_modules/smol-toml/dist/primitive.js"() {
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/date.js
+var DATE_TIME_RE, TomlDate;
+var init_date = __esm({
+  "node_modules/smol-toml/dist/date.js"() {
+    DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
+    TomlDate = class _TomlDate extends Date {
+      #hasDate = false;
+      #hasTime = false;
+      #offset = null;
+      constructor(date5, fasttype, unsafeDelim) {
+        let hasDate = true;
+        let hasTime = true;
+        let offset = "Z";
+        let c;
+        if (typeof date5 === "string") {
+          if (fasttype)
+            prep: {
+              if (fasttype < 3) {
+                if (+date5.slice(11, 13) > 23) {
+                  date5 = "";
+                  break prep;
+                }
+                if (fasttype === 2) {
+                  offset = null;
+                  date5 += "Z";
+                } else if ((c = date5.charCodeAt(date5.length - 1)) !== 90 && c !== 122) {
+                  offset = date5.slice(date5.length - 6);
+                }
+                if (unsafeDelim)
+                  date5 = date5.slice(0, 10) + "T" + date5.slice(11);
+              } else if (fasttype === 4) {
+                date5 = +date5.slice(0, 2) > 23 ? "" : `0000-01-01T${date5}Z`;
+              }
+              hasDate = fasttype !== 4;
+              hasTime = fasttype !== 3;
+            }
+          else {
+            let match2 = date5.match(DATE_TIME_RE);
+            if (match2) {
+              if (!match2[1]) {
+                hasDate = false;
+                date5 = `0000-01-01T${date5}`;
+              }
+              hasTime = !!match2[2];
+              hasTime && date5[10] === " " && (date5 = date5.replace(" ", "T"));
+              if (match2[2] && +match2[2] > 23) {
+                date5 = "";
+              } else {
+                offset = match2[3] || null;
+                if (!offset && hasTime)
+                  date5 += "Z";
+              }
+            } else {
+              date5 = "";
+            }
+          }
+        }
+        super(date5);
+        if (!isNaN(this.getTime())) {
+          this.#hasDate = hasDate;
+          this.#hasTime = hasTime;
+          this.#offset = offset;
+        }
+      }
+      isDateTime() {
+        return this.#hasDate && this.#hasTime;
+      }
+      isLocal() {
+        return !this.#hasDate || !this.#hasTime || !this.#offset;
+      }
+      isDate() {
+        return this.#hasDate && !this.#hasTime;
+      }
+      isTime() {
+        return this.#hasTime && !this.#hasDate;
+      }
+      isValid() {
+        return this.#hasDate || this.#hasTime;
+      }
+      toISOString() {
+        let iso3 = super.toISOString();
+        if (this.isDate())
+          return iso3.slice(0, 10);
+        if (this.isTime())
+          return iso3.slice(11, 23);
+        if (this.#offset === null)
+          return iso3.slice(0, -1);
+        if (this.#offset === "Z" || this.#offset === "z")
+          return iso3;
+        let offset = +this.#offset.slice(1, 3) * 60 + +this.#offset.slice(4, 6);
+        offset = this.#offset[0] === "-" ? offset : -offset;
+        let offsetDate = new Date(this.getTime() - offset * 6e4);
+        return offsetDate.toISOString().slice(0, -1) + this.#offset;
+      }
+      static wrapAsOffsetDateTime(jsDate, offset = "Z") {
+        let date5 = new _TomlDate(jsDate);
+        date5.#offset = offset;
+        return date5;
+      }
+      static wrapAsLocalDateTime(jsDate) {
+        let date5 = new _TomlDate(jsDate);
+        date5.#offset = null;
+        return date5;
+      }
+      static wrapAsLocalDate(jsDate) {
+        let date5 = new _TomlDate(jsDate);
+        date5.#hasTime = false;
+        date5.#offset = null;
+        return date5;
+      }
+      static wrapAsLocalTime(jsDate) {
+        let date5 = new _TomlDate(jsDate);
+        date5.#hasDate = false;
+        date5.#offset = null;
+        return date5;
+      }
+    };
+  }
+});
+
+// node_modules/smol-toml/dist/extract.js
+function isDigit(char, base = 10) {
+  return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
+}
+function isEndOfValue(char, delim) {
+  return char === 32 || char === 9 || char === 10 || char === 13 || // Structure end or next value delimiter
+  delim && (char === delim || char === 44) || // Comment
+  char === 35;
+}
+function extractValue(ctx, end) {
+  let errPtr = ctx.p;
+  let c = ctx.s.charCodeAt(ctx.p);
+  if (c === 91 || c === 123) {
+    ctx.d-- || TomlError.x("document contains excessively nested structures. aborting.", ctx);
+    let value = c === 91 ? parseArray(ctx) : parseInlineTable(ctx);
+    ctx.d++;
+    return value;
+  }
+  if (c === 34 || c === 39) {
+    return parseString(ctx);
+  }
+  if (c === 116) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 114 || ctx.s.charCodeAt(++ctx.p) !== 117 || ctx.s.charCodeAt(++ctx.p) !== 101)
+      TomlError.x("invalid value", ctx, errPtr);
+    return ctx.p++, true;
+  }
+  if (c === 102) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 108 || ctx.s.charCodeAt(++ctx.p) !== 115 || ctx.s.charCodeAt(++ctx.p) !== 101)
+      TomlError.x("invalid value", ctx, errPtr);
+    return ctx.p++, false;
+  }
+  if (c === 43 || c === 45) {
+    return parseNumber(ctx, ctx.p, ctx.s.charCodeAt(++ctx.p), 44 - c, end);
+  }
+  if (ctx.s.charCodeAt(ctx.p + 4) === 45 && ctx.s.charCodeAt(ctx.p + 7) === 45) {
+    return parseDate(ctx, c, end);
+  }
+  if (ctx.s.charCodeAt(ctx.p + 2) === 58) {
+    return parseTime(ctx, c, end);
+  }
+  return parseNumber(ctx, ctx.p, c, 0, end);
+}
+function parseNumber(ctx, startPtr, startChr, sign, endChr) {
+  let c = startChr;
+  let state = 0;
+  let hasUnderscores = false;
+  if (c === 105) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 110 || ctx.s.charCodeAt(++ctx.p) !== 102)
+      TomlError.x("invalid value", ctx, startPtr);
+    return ctx.p++, (sign || 1) / 0;
+  }
+  if (c === 110) {
+    if (ctx.s.charCodeAt(++ctx.p) !== 97 || ctx.s.charCodeAt(++ctx.p) !== 110)
+      TomlError.x("invalid value", ctx, startPtr);
+    return ctx.p++, NaN;
+  }
+  if (c === 48) {
+    if (++ctx.p >= ctx.s.length || isEndOfValue(c = ctx.s.charCodeAt(ctx.p), endChr))
+      return ctx.bi === true ? 0n : 0;
+    if (!sign) {
+      if (c === 120)
+        return parseIntegerBaseN(ctx, startPtr, 16, endChr);
+      else if (c === 98)
+        return parseIntegerBaseN(ctx, startPtr, 2, endChr);
+      else if (c === 111)
+        return parseIntegerBaseN(ctx, startPtr, 8, endChr);
+    }
+    if (c === 46)
+      state = 2;
+    else if (c === 101 || c === 69)
+      state = 4;
+    else
+      TomlError.x("illegal leading zero", ctx, startPtr);
+  } else if (!isDigit(c))
+    TomlError.x("invalid value", ctx, startPtr);
+  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+    if (!state)
+      state = 1;
+    if (c === 95) {
+      if (!(state & 1))
+        TomlError.x("illegal underscore", ctx);
+      state += 11;
+      hasUnderscores = true;
+    } else if (state === 1 && c === 46)
+      state = 2;
+    else if ((state === 1 || state === 3) && (c === 101 || c === 69))
+      state = 4;
+    else if (state === 4 && (c === 43 || c === 45)) {
+      state = 6;
+    } else if (!isDigit(c))
+      TomlError.x(`illegal character in numeric literal`, ctx);
+    else if (state > 9)
+      state -= 11;
+    else if (!(state & 1))
+      state++;
+  }
+  if (!state) {
+    let val = (startChr - 48) * (sign || 1);
+    return ctx.bi === true ? BigInt(val) : val;
+  }
+  if (!(state & 1))
+    TomlError.x("unfinished numeric value", ctx, startPtr);
+  let str = ctx.s.slice(startPtr, ctx.p);
+  if (hasUnderscores)
+    str = str.replaceAll("_", "");
+  return state > 1 ? parseFloat(str) : parseInteger(ctx, str, 10, startPtr);
+}
+function parseIntegerBaseN(ctx, startPtr, base, endChr) {
+  let c, underscore = 1;
+  while (++ctx.p < ctx.s.length && (c = ctx.s.charCodeAt(ctx.p), !isEndOfValue(c, endChr))) {
+    if (c === 95) {
+      if (underscore & 1)
+        TomlError.x("illegal underscore", ctx);
+      underscore = 3;
+    } else if (!isDigit(c, base))
+      TomlError.x(`illegal character in numeric literal`, ctx);
+    else if (underscore & 1)
+      underscore--;
+  }
+  if (underscore & 1)
+    TomlError.x("unfinished numeric value", ctx);
+  let str = ctx.s.slice(startPtr + 2, ctx.p);
+  if (underscore)
+    str = str.replaceAll("_", "");
+  return parseInteger(ctx, str, base, startPtr);
+}
+function parseInteger(ctx, str, base, startPtr) {
+  if (ctx.bi !== true)
+    int: {
+      let val = parseInt(str, base);
+      if (!Number.isSafeInteger(val)) {
+        if (ctx.bi)
+          break int;
+        TomlError.x("integer value cannot be represented losslessly", ctx, startPtr);
+      }
+      return val;
+    }
+  return base === 10 ? BigInt(str) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str);
+}
+function parseDate(ctx, c, endChr) {
+  let startPtr = ctx.p++, unsafeSeparator;
+  if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(ctx.p++)) || !isDigit(ctx.s.charCodeAt(ctx.p++)) || !isDigit(ctx.s.charCodeAt(ctx.p++))) {
+    return parseNumber(ctx, ctx.p = startPtr, c, 0, endChr);
+  }
+  ctx.p += 5;
+  if (!isDigit(ctx.s.charCodeAt(ctx.p++)))
+    TomlError.x("invalid date-time: date part is malformed", ctx, startPtr);
+  if (ctx.p >= ctx.s.length || ((c = ctx.s.charCodeAt(ctx.p)) !== 32 || (unsafeSeparator = true, !isDigit(ctx.s.charCodeAt(ctx.p + 1)))) && c !== 84 && c !== 116) {
+    let t2 = ctx.s.slice(startPtr, ctx.p);
+    return readDate(ctx, t2, 3, false, startPtr);
+  }
+  if (ctx.s.charCodeAt(ctx.p += 3) !== 58)
+    TomlError.x("invalid date-time: time part is malformed", ctx, startPtr);
+  if (ctx.s.charCodeAt(ctx.p += 3) === 58)
+    ctx.p += 3;
+  if (ctx.s.charCodeAt(ctx.p) === 46)
+    while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+      ;
+  if (c = ctx.s.charCodeAt(ctx.p)) {
+    if (c === 90 || c === 122) {
+      let t2 = ctx.s.slice(startPtr, ++ctx.p);
+      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, "[+00:00]");
+    }
+    if (c === 43 || c === 45) {
+      let t2 = ctx.s.slice(startPtr, ctx.p += 6);
+      return readDate(ctx, t2, 1, unsafeSeparator, startPtr, !ctx.ld && "[" + ctx.s.slice(ctx.p - 6, ctx.p) + "]");
+    }
+  }
+  let t = ctx.s.slice(startPtr, ctx.p);
+  return readDate(ctx, t, 2, unsafeSeparator, startPtr);
+}
+function parseTime(ctx, c, endChr) {
+  let start = ctx.p;
+  if (!isDigit(c) || !isDigit(ctx.s.charCodeAt(++ctx.p))) {
+    return parseNumber(ctx, --ctx.p, c, 0, endChr);
+  }
+  if (ctx.s.charCodeAt(ctx.p += 4) === 58)
+    ctx.p += 3;
+  if (ctx.s.charCodeAt(ctx.p) === 46)
+    while (isDigit(ctx.s.charCodeAt(++ctx.p)))
+      ;
+  let t = ctx.s.slice(start, ctx.p);
+  return readDate(ctx, t, 4, false, start);
+}
+function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
+  if (ctx.ld) {
+    let date5 = new TomlDate(str, type, unsafeDelim);
+    if (!date5.isValid())
+      TomlError.x("invalid date", ctx, errPtr);
+    return date5;
+  }
+  try {
+    if (temporalSuffix)
+      str += temporalSuffix;
+    switch (type) {
+      case 1:
+        return Temporal.ZonedDateTime.from(str);
+      case 2:
+        return Temporal.PlainDateTime.from(str);
+      case 3:
+        return Temporal.PlainDate.from(str);
+      case 4:
+        return Temporal.PlainTime.from(str);
+    }
+  } catch (e) {
+    TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
+  }
+}
+var init_extract = __esm({
+  "node_modules/smol-toml/dist/extract.js"() {
+    init_primitive();
+    init_struct();
+    init_error();
+    init_date();
+  }
+});
+
+// node_modules/smol-toml/dist/util.js
+function skipComment(ctx) {
+  for (; ctx.p < ctx.s.length; ctx.p++) {
+    let c = ctx.s.charCodeAt(ctx.p);
+    if (c === 10)
+      break;
+    if (c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10) {
+      ctx.p++;
+      break;
+    }
+    if (c < 32 && c !== 9 || c === 127) {
+      TomlError.x("control characters are not allowed in comments", ctx);
+    }
+  }
+}
+function skipVoid(ctx, banNewLines, banComments) {
+  let c;
+  while (ctx.p < ctx.s.length) {
+    while (ctx.p < ctx.s.length && ((c = ctx.s.charCodeAt(ctx.p)) === 32 || c === 9 || !banNewLines && (c === 10 || c === 13 && ctx.s.charCodeAt(ctx.p + 1) === 10)))
+      ctx.p++;
+    if (banComments || c !== 35)
+      break;
+    skipComment(ctx);
+  }
+}
+var init_util2 = __esm({
+  "node_modules/smol-toml/dist/util.js"() {
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/struct.js
+function parseKey(ctx, end = 61) {
+  let startPtr;
+  let state = 0;
+  let parsed2 = [];
+  let sliceStart;
+  let c = ctx.s.charCodeAt(startPtr = ctx.p);
+  do {
+    if (c === end) {
+      if (!state)
+        TomlError.x("unexpected end of key", ctx);
+      if (state === 1)
+        parsed2.push(ctx.s.slice(sliceStart, ctx.p));
+      return ctx.p++, parsed2;
+    } else if (c === 46) {
+      if (!state)
+        TomlError.x("illegal empty bare key", ctx);
+      if (state === 1)
+        parsed2.push(ctx.s.slice(sliceStart, ctx.p));
+      state = 0;
+    } else if (!state && (c === 34 || c === 39)) {
+      if (c === ctx.s.charCodeAt(ctx.p + 1) && c === ctx.s.charCodeAt(ctx.p + 2))
+        TomlError.x("illegal quoted key: multiline strings are not allowed", ctx);
+      parsed2.push(parseString(ctx));
+      state = 2;
+      ctx.p--;
+    } else if (c === 32 || c === 9) {
+      if (state === 1) {
+        parsed2.push(ctx.s.slice(sliceStart, ctx.p));
+        state = 2;
+      }
+    } else if (state === 2 || c < 48 && c !== 45 || c > 57 && c < 65 || c > 90 && c < 97 && c !== 95 || c > 122) {
+      TomlError.x("illegal character in key", ctx);
+    } else if (!state) {
+      state = 1;
+      sliceStart = ctx.p;
+    }
+  } while (c = ctx.s.charCodeAt(++ctx.p));
+  TomlError.x("incomplete key-value: cannot find end of key", ctx, startPtr);
+}
+function parseInlineTable(ctx) {
+  let startPtr = ctx.p++;
+  let res = /* @__PURE__ */ Object.create(null);
+  let seen = /* @__PURE__ */ new Set();
+  let c;
+  while (ctx.p < ctx.s.length) {
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p)) === 125) {
+      ctx.p++;
+      return res;
+    }
+    let k;
+    let t = res;
+    let hasOwn = false;
+    let errPtr = ctx.p;
+    let key = parseKey(ctx);
+    for (let i = 0; i < key.length; i++) {
+      if (i)
+        t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+      k = key[i];
+      if ((hasOwn = Object.hasOwn(t, k)) && (typeof t[k] !== "object" || seen.has(t[k]))) {
+        TomlError.x("trying to redefine an already defined value", ctx, errPtr);
+      }
+      let unsafe = k === "__proto__";
+      if (ctx.uk && (unsafe || k === "constructor")) {
+        t = ctx.uk !== 1 && TomlError.x("document contains an unsafe property", ctx, errPtr);
+        break;
+      }
+      if (!hasOwn && unsafe) {
+        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+      }
+    }
+    if (hasOwn) {
+      TomlError.x("trying to redefine an already defined value", ctx, errPtr);
+    }
+    skipVoid(ctx, true, true);
+    let value = extractValue(
+      ctx,
+      125
+      /* } */
+    );
+    if (t && typeof (t[k] = value) === "object")
+      seen.add(value);
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p++)) === 125) {
+      return res;
+    }
+    if (c !== 44)
+      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
+  }
+  TomlError.x("unfinished table", ctx, startPtr);
+}
+function parseArray(ctx) {
+  let startPtr = ctx.p++;
+  let res = [];
+  let c;
+  while (ctx.p < ctx.s.length) {
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p)) === 93) {
+      ctx.p++;
+      return res;
+    }
+    res.push(extractValue(
+      ctx,
+      93
+      /* ] */
+    ));
+    skipVoid(ctx);
+    if ((c = ctx.s.charCodeAt(ctx.p++)) === 93) {
+      return res;
+    }
+    if (c !== 44)
+      TomlError.x("expected comma or end of structure", ctx, ctx.p - 1);
+  }
+  TomlError.x("unfinished array", ctx, startPtr);
+}
+var init_struct = __esm({
+  "node_modules/smol-toml/dist/struct.js"() {
+    init_primitive();
+    init_extract();
+    init_util2();
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/parse.js
+function peekTable(ctx, key, table3, meta, type) {
+  let t = table3;
+  let m = meta;
+  let k;
+  let hasOwn = false;
+  let state;
+  for (let i = 0; i < key.length; i++) {
+    if (i) {
+      t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+      m = (state = m[k]).c;
+      if (type === 0 && (state.t === 1 || state.t === 2)) {
+        return null;
+      }
+      if (state.t === 2) {
+        let l = t.length - 1;
+        t = t[l];
+        m = m[l].c;
+      }
+    }
+    k = key[i];
+    if ((hasOwn = Object.hasOwn(t, k)) && m[k]?.t === 0 && m[k]?.d) {
+      return null;
+    }
+    if (!hasOwn) {
+      let unsafe = k === "__proto__";
+      if (ctx.uk && (unsafe || k === "constructor"))
+        return false;
+      if (unsafe) {
+        Object.defineProperty(t, k, { enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(m, k, { enumerable: true, configurable: true, writable: true });
+      }
+      m[k] = {
+        t: i < key.length - 1 && type === 2 ? 3 : type,
+        d: false,
+        i: 0,
+        c: /* @__PURE__ */ Object.create(null)
+      };
+    }
+  }
+  state = m[k];
+  if (state.t !== type && !(type === 1 && state.t === 3)) {
+    return null;
+  }
+  if (type === 2) {
+    if (!state.d) {
+      state.d = true;
+      t[k] = [];
+    }
+    t[k].push(t = /* @__PURE__ */ Object.create(null));
+    state.c[state.i++] = state = { t: 1, d: false, i: 0, c: /* @__PURE__ */ Object.create(null) };
+  }
+  if (state.d) {
+    return null;
+  }
+  state.d = true;
+  if (type === 1) {
+    t = hasOwn ? t[k] : t[k] = /* @__PURE__ */ Object.create(null);
+  } else if (type === 0 && hasOwn) {
+    return null;
+  }
+  return [k, t, state.c];
+}
+function validateTablePeek(ctx, peek, ptr) {
+  if (peek === null || ctx.uk === 2)
+    TomlError.x(peek === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
+}
+function parse3(toml, options = {}) {
+  let ctx = {
+    s: toml,
+    p: 0,
+    d: options.maxDepth ?? 1e3,
+    bi: options.integersAsBigInt ?? false,
+    ld: options.useLegacyDate ?? true,
+    uk: options.unsafeKeyBehaviour === "throw" ? 2 : options.unsafeKeyBehaviour === "drop" ? 1 : 0
+  };
+  let res = /* @__PURE__ */ Object.create(null);
+  let meta = /* @__PURE__ */ Object.create(null);
+  let tmp;
+  let skipping = false;
+  let tbl = res;
+  let m = meta;
+  if (toml.charCodeAt(0) === 65279)
+    ctx.p++;
+  skipVoid(ctx);
+  while (ctx.p < toml.length) {
+    if (toml.charCodeAt(ctx.p) === 91) {
+      let isTableArray = toml.charCodeAt(++ctx.p) === 91;
+      tmp = ctx.p += +isTableArray;
+      skipping = false;
+      let k = parseKey(
+        ctx,
+        93
+        /* ] */
+      );
+      if (isTableArray) {
+        if (toml.charCodeAt(ctx.p) !== 93) {
+          TomlError.x("expected end of table array declaration", ctx);
+        }
+        ctx.p++;
+      }
+      let p = peekTable(
+        ctx,
+        k,
+        res,
+        meta,
+        isTableArray ? 2 : 1
+        /* Type.EXPLICIT */
+      );
+      if (!p) {
+        validateTablePeek(ctx, p, tmp);
+        skipping = true;
+      } else {
+        m = p[2];
+        tbl = p[1];
+      }
+    } else {
+      tmp = ctx.p;
+      let k = parseKey(ctx);
+      let p = peekTable(
+        ctx,
+        k,
+        tbl,
+        m,
+        0
+        /* Type.DOTTED */
+      );
+      if (!p && !skipping)
+        validateTablePeek(ctx, p, tmp);
+      skipVoid(ctx, true, true);
+      let v = extractValue(ctx, void 0);
+      if (p && !skipping)
+        p[1][p[0]] = v;
+    }
+    skipVoid(ctx, true);
+    if (ctx.p < toml.length && (tmp = toml.charCodeAt(ctx.p)) !== 10 && (tmp !== 13 || toml.charCodeAt(ctx.p + 1) !== 10)) {
+      TomlError.x("each key-value declaration must be followed by an end-of-line", ctx);
+    }
+    skipVoid(ctx);
+  }
+  return res;
+}
+var init_parse3 = __esm({
+  "node_modules/smol-toml/dist/parse.js"() {
+    init_struct();
+    init_extract();
+    init_util2();
+    init_error();
+  }
+});
+
+// node_modules/smol-toml/dist/stringify.js
+var HAS_WELLFORMED;
+var init_stringify = __esm({
+  "node_modules/smol-toml/dist/stringify.js"() {
+    HAS_WELLFORMED = !!"".isWellFormed;
+  }
+});
+
+// node_modules/smol-toml/dist/index.js
+var init_dist = __esm({
+  "node_modules/smol-toml/dist/index.js"() {
+    init_parse3();
+    init_stringify();
+    init_date();
+    init_error();
+  }
+});
+
+// src/agents/codex/toml-text.ts
+function parseToml(text3) {
+  try {
+    return { ok: true, doc: parse3(text3) };
+  } catch (error46) {
+    if (error46 instanceof TomlError) {
+      const what = error46.message.split("\n")[0]?.replace(/^Invalid TOML document: /, "") ?? "invalid TOML";
+      return { ok: false, reason: `line ${error46.line}: ${what}` };
+    }
+    throw error46;
+  }
+}
+function tomlString(value) {
+  let out = '"';
+  for (const char of value) {
+    const code3 = char.codePointAt(0) ?? 0;
+    if (char === '"') out += '\\"';
+    else if (char === "\\") out += "\\\\";
+    else if (char === "\n") out += "\\n";
+    else if (char === "	") out += "\\t";
+    else if (char === "\r") out += "\\r";
+    else if (code3 < 32 || code3 === 127) out += `\\u${code3.toString(16).padStart(4, "0")}`;
+    else out += char;
+  }
+  return `${out}"`;
+}
+function tomlKey(key) {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+function headerOf(line) {
+  const array3 = line.startsWith("[[");
+  if (!line.startsWith("[")) return void 0;
+  let at = array3 ? 2 : 1;
+  const path = [];
+  const space = () => {
+    while (line[at] === " " || line[at] === "	") at++;
+  };
+  for (; ; ) {
+    space();
+    const char = line[at];
+    if (char === '"' || char === "'") {
+      const end = readQuoted(line, at);
+      if (end === void 0) return void 0;
+      path.push(end.value);
+      at = end.next;
+    } else {
+      const bare = /^[A-Za-z0-9_-]+/.exec(line.slice(at));
+      if (!bare) return void 0;
+      path.push(bare[0]);
+      at += bare[0].length;
+    }
+    space();
+    if (line[at] === ".") {
+      at++;
+      continue;
+    }
+    const close = array3 ? "]]" : "]";
+    if (!line.startsWith(close, at)) return void 0;
+    at += close.length;
+    space();
+    const rest = line.slice(at);
+    return rest === "" || rest === "\r" || rest.startsWith("#") ? { path, array: array3 } : void 0;
+  }
+}
+function readQuoted(line, start) {
+  const quote4 = line[start];
+  let value = "";
+  let at = start + 1;
+  while (at < line.length) {
+    const char = line[at];
+    if (char === quote4) return { value, next: at + 1 };
+    if (quote4 === '"' && char === "\\") {
+      const escaped = line[at + 1];
+      const simple = { b: "\b", t: "	", n: "\n", f: "\f", r: "\r", '"': '"', "\\": "\\" };
+      if (escaped !== void 0 && simple[escaped] !== void 0) {
+        value += simple[escaped];
+        at += 2;
+        continue;
+      }
+      const hex3 = escaped === "u" ? 4 : escaped === "U" ? 8 : 0;
+      if (hex3 === 0) return void 0;
+      const code3 = Number.parseInt(line.slice(at + 2, at + 2 + hex3), 16);
+      if (Number.isNaN(code3)) return void 0;
+      value += String.fromCodePoint(code3);
+      at += 2 + hex3;
+      continue;
+    }
+    value += char;
+    at++;
+  }
+  return void 0;
+}
+function sectionsOf(text3) {
+  const lines = text3.split("\n");
+  const sections = [];
+  const counts = /* @__PURE__ */ new Map();
+  let open2;
+  const close = () => {
+    if (open2) sections.push({ header: open2.header, index: open2.index, start: open2.start, end: open2.last + 1 });
+  };
+  lines.forEach((line, at) => {
+    const header = headerOf(line);
+    if (header) {
+      close();
+      const key = JSON.stringify(header.path);
+      const index = header.array ? counts.get(key) ?? 0 : 0;
+      if (header.array) counts.set(key, index + 1);
+      open2 = { header, index, start: at, last: at };
+      return;
+    }
+    const trimmed = line.trim();
+    if (open2 && trimmed !== "" && !trimmed.startsWith("#")) open2.last = at;
+  });
+  close();
+  return { lines, sections };
+}
+function withoutSections(text3, drop) {
+  const { lines, sections } = sectionsOf(text3);
+  const dropped = sections.filter(drop);
+  if (dropped.length === 0) return text3;
+  const gone = /* @__PURE__ */ new Set();
+  for (const section of dropped) for (let at = section.start; at < section.end; at++) gone.add(at);
+  const first = Math.min(...dropped.map((section) => section.start));
+  const tail = lines.slice(first).every((line, offset) => gone.has(first + offset) || line.trim() === "");
+  if (tail) {
+    if (first === 0) return "";
+    const before = `${lines.slice(0, first).join("\n")}
+`;
+    return before.slice(0, before.endsWith("\r\n") ? -2 : -1);
+  }
+  const kept = [];
+  lines.forEach((line, at) => {
+    if (gone.has(at)) return;
+    const previousGone = at > 0 && gone.has(at - 1);
+    if (previousGone && line.trim() === "" && kept.length > 0 && kept[kept.length - 1]?.trim() === "") return;
+    kept.push(line);
+  });
+  return kept.join("\n");
+}
+function appendTables(text3, tables, eol = "\n") {
+  if (tables.length === 0) return text3;
+  const body = tables.map((table3) => table3.replaceAll("\n", eol)).join(eol);
+  return text3 === "" ? body : `${text3}${eol}${body}`;
+}
+function lineEnding(text3) {
+  const first = text3.indexOf("\n");
+  return first > 0 && text3[first - 1] === "\r" ? "\r\n" : "\n";
+}
+var init_toml_text = __esm({
+  "src/agents/codex/toml-text.ts"() {
+    "use strict";
+    init_dist();
+  }
+});
+
+// src/agents/codex/wiring.ts
+function shellWord(value) {
+  return /^[A-Za-z0-9_/.:@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
+}
+function hookCommand(wiring) {
+  return `${shellWord(wiring.node)} ${shellWord(wiring.cli)} hook`;
+}
+function isOurCommand(command) {
+  return typeof command === "string" && OUR_COMMAND.test(command);
+}
+function array2(value) {
+  return `[${value.map(tomlString).join(", ")}]`;
+}
+function mcpTable(wiring) {
+  return [
+    `[mcp_servers.${tomlKey(MCP_SERVER)}]`,
+    `command = ${tomlString(wiring.node)}`,
+    `args = ${array2([wiring.cli, "mcp"])}`,
+    `env_vars = ${array2(PASSED_VARIABLES)}`,
+    'default_tools_approval_mode = "approve"',
+    ""
+  ].join("\n");
+}
+function hookTables(wiring) {
+  const command = hookCommand(wiring);
+  return HOOKS.map(
+    (hook) => [
+      `[[hooks.${hook.event}]]`,
+      ...hook.matcher === void 0 ? [] : [`matcher = ${tomlString(hook.matcher)}`],
+      `[[hooks.${hook.event}.hooks]]`,
+      'type = "command"',
+      `command = ${tomlString(command)}`,
+      `timeout = ${hook.timeout}`,
+      ""
+    ].join("\n")
+  );
+}
+function trustTable(entry) {
+  return [`[hooks.state.${tomlString(entry.key)}]`, `trusted_hash = ${tomlString(entry.hash)}`, ""].join("\n");
+}
+function object3(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : void 0;
+}
+function groupsOf(doc, event) {
+  const groups = object3(doc.hooks)?.[event];
+  return Array.isArray(groups) ? groups : [];
+}
+function isOurGroup(group) {
+  const hooks = object3(group)?.hooks;
+  return Array.isArray(hooks) && hooks.length > 0 && hooks.every((hook) => object3(hook)?.type === "command" && isOurCommand(object3(hook)?.command));
+}
+function ourGroups(doc) {
+  const found = /* @__PURE__ */ new Map();
+  for (const event of Object.keys(object3(doc.hooks) ?? {})) {
+    const indices = groupsOf(doc, event).flatMap((group, index) => isOurGroup(group) ? [index] : []);
+    if (indices.length > 0) found.set(event, indices);
+  }
+  return found;
+}
+function ourTrustKeys(doc, file2) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const [event, indices] of ourGroups(doc)) {
+    for (const index of indices) {
+      const hooks = object3(groupsOf(doc, event)[index])?.hooks;
+      for (let handler = 0; handler < hooks.length; handler++) keys.add(trustKey(file2, event, index, handler));
+    }
+  }
+  return keys;
+}
+function groupCounts(doc) {
+  return new Map(HOOKS.map((hook) => [hook.event, groupsOf(doc, hook.event).length]));
+}
+function trustEntries(wiring, file2, counts) {
+  const command = hookCommand(wiring);
+  return HOOKS.map((hook) => ({
+    key: trustKey(file2, hook.event, counts.get(hook.event) ?? 0, 0),
+    hash: trustedHash(hook.event, hook.matcher, { command, timeout: hook.timeout })
+  }));
+}
+function withoutAskLater(text3, doc, removal) {
+  const groups = removal.hooks ? ourGroups(doc) : /* @__PURE__ */ new Map();
+  const { sections } = sectionsOf(text3);
+  const drop = /* @__PURE__ */ new Set();
+  const current = /* @__PURE__ */ new Map();
+  for (const section of sections) {
+    if (isDropped(section, removal, groups, current)) drop.add(section.start);
+  }
+  return withoutSections(text3, (section) => drop.has(section.start));
+}
+function isDropped(section, removal, groups, current) {
+  const [root, name, ...rest] = section.header.path;
+  if (root === "mcp_servers" && name === MCP_SERVER) return removal.mcp;
+  if (root !== "hooks" || name === void 0) return false;
+  if (name === "state") return rest.length === 1 && removal.trustKeys.has(rest[0]);
+  if (rest.length === 0 && section.header.array) current.set(name, section.index);
+  const group = current.get(name);
+  return group !== void 0 && (groups.get(name)?.includes(group) ?? false);
+}
+var MCP_SERVER, PASSED_VARIABLES, HOOKS, OUR_COMMAND;
+var init_wiring = __esm({
+  "src/agents/codex/wiring.ts"() {
+    "use strict";
+    init_hook_trust();
+    init_toml_text();
+    MCP_SERVER = "ask-later";
+    PASSED_VARIABLES = [
+      "REDIS_URL",
+      "ASK_LATER_REDIS_PREFIX",
+      "ASK_LATER_URL",
+      "ASK_LATER_TOKEN",
+      "ASK_LATER_DB",
+      "XDG_STATE_HOME",
+      "ASK_LATER_PROJECT",
+      "ASK_LATER_DECIDED"
+    ];
+    HOOKS = [
+      { event: "UserPromptSubmit", timeout: 10 },
+      { event: "PostToolUse", timeout: 10 },
+      { event: "PreToolUse", matcher: "request_user_input", timeout: 30 }
+    ];
+    OUR_COMMAND = /(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)['"]?\s+hook\s*$|hook\.cjs['"]?\s*$/;
+  }
+});
+
+// src/agents/codex/setup.ts
+var setup_exports = {};
+__export(setup_exports, {
+  codexHome: () => codexHome,
+  describeChange: () => describeChange,
+  parseSetupArgs: () => parseSetupArgs,
+  planSetup: () => planSetup,
+  runSetupCodex: () => runSetupCodex
+});
+import { mkdirSync, readFileSync as readFileSync2, realpathSync as realpathSync2, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname as dirname2, join as join4, resolve as resolve3 } from "node:path";
+function parseSetupArgs(args) {
+  const flags = { project: false, remove: false, dryRun: false };
+  for (const arg of args) {
+    if (arg === "--project") flags.project = true;
+    else if (arg === "--remove") flags.remove = true;
+    else if (arg === "--dry-run") flags.dryRun = true;
+    else return `unknown argument ${JSON.stringify(arg.slice(0, 40))}; ${USAGE}`;
+  }
+  return flags;
+}
+function codexHome(env) {
+  const own = env.CODEX_HOME?.trim();
+  if (own) {
+    try {
+      return realpathSync2(own);
+    } catch {
+      return resolve3(own);
+    }
+  }
+  return join4(env.HOME?.trim() || "/", ".codex");
+}
+function read(path) {
+  try {
+    return readFileSync2(path, "utf8");
+  } catch (error46) {
+    if (error46.code === "ENOENT") return void 0;
+    throw new SetupRefusalError(`${path} cannot be read (${error46.code ?? "error"})`);
+  }
+}
+function parsed(path, text3) {
+  const result = parseToml(text3);
+  if (!result.ok) throw new SetupRefusalError(`${path} does not parse as TOML (${result.reason}); left untouched`);
+  return result.doc;
+}
+function stripped(path, text3, doc, removal) {
+  const base = withoutAskLater(text3, doc, removal);
+  const baseDoc = parsed(path, base);
+  const servers = baseDoc.mcp_servers;
+  if (removal.mcp && servers?.[MCP_SERVER] !== void 0) {
+    throw new SetupRefusalError(
+      `${path} defines mcp_servers.${MCP_SERVER} in a form ask-later cannot edit (inline); take it out by hand; left untouched`
+    );
+  }
+  if (removal.hooks && ourGroups(baseDoc).size > 0) {
+    throw new SetupRefusalError(
+      `${path} holds ask-later's hooks in a form ask-later cannot edit (inline arrays); take them out by hand; left untouched`
+    );
+  }
+  return { base, baseDoc };
+}
+function withTables(path, base, tables) {
+  const after = appendTables(base, tables, lineEnding(base));
+  const result = parseToml(after);
+  if (!result.ok) {
+    throw new SetupRefusalError(
+      `${path} cannot take ask-later's tables (${result.reason}: its own hooks or MCP servers are written inline?); left untouched`
+    );
+  }
+  return after;
+}
+function newTrust(entries2, userDoc, notes) {
+  const states = userDoc.hooks?.state ?? {};
+  return entries2.filter((entry) => {
+    const existing = states[entry.key];
+    if (existing === void 0) return true;
+    if (existing.trusted_hash !== entry.hash) {
+      notes.push(
+        `Codex already has a trust entry for ${entry.key}: it will ask you to review ask-later's hook (/hooks)`
+      );
+    }
+    return false;
+  });
+}
+function planSetup(options, env, cwd, wiring, notes) {
+  const userPath = join4(codexHome(env), "config.toml");
+  const userText = read(userPath);
+  const userDoc = parsed(userPath, userText ?? "");
+  if (!options.project) {
+    const removal = { mcp: true, hooks: true, trustKeys: ourTrustKeys(userDoc, userPath) };
+    const { base, baseDoc } = stripped(userPath, userText ?? "", userDoc, removal);
+    if (options.remove) return [{ path: userPath, before: userText, after: emptyToNone(base), what: "removed" }];
+    const trust2 = newTrust(trustEntries(wiring, userPath, groupCounts(baseDoc)), baseDoc, notes);
+    const after = withTables(userPath, base, [mcpTable(wiring), ...hookTables(wiring), ...trust2.map(trustTable)]);
+    return [{ path: userPath, before: userText, after, what: "the MCP server, the hooks and their trust" }];
+  }
+  const top = findGitTopLevel(cwd);
+  if (top === void 0) throw new SetupRefusalError(`--project needs a git repository, and ${cwd} is not in one`);
+  const projectPath = join4(top, ".codex", "config.toml");
+  const projectText = read(projectPath);
+  const projectDoc = parsed(projectPath, projectText ?? "");
+  const userRemoval = { mcp: false, hooks: false, trustKeys: ourTrustKeys(projectDoc, projectPath) };
+  const user = stripped(userPath, userText ?? "", userDoc, userRemoval);
+  const project = stripped(projectPath, projectText ?? "", projectDoc, {
+    mcp: true,
+    hooks: true,
+    trustKeys: /* @__PURE__ */ new Set()
+  });
+  if (options.remove) {
+    return [
+      { path: projectPath, before: projectText, after: emptyToNone(project.base), what: "removed" },
+      { path: userPath, before: userText, after: emptyToNone(user.base), what: "removed the trust entries" }
+    ];
+  }
+  const trust = newTrust(trustEntries(wiring, projectPath, groupCounts(project.baseDoc)), user.baseDoc, notes);
+  notes.push(`Codex reads ${join4(top, ".codex")} only in a trusted project: trust ${top} when Codex asks`);
+  return [
+    {
+      path: projectPath,
+      before: projectText,
+      after: withTables(projectPath, project.base, [mcpTable(wiring), ...hookTables(wiring)]),
+      what: "the MCP server and the hooks"
+    },
+    {
+      path: userPath,
+      before: userText,
+      after: withTables(userPath, user.base, trust.map(trustTable)),
+      what: "the trust in the project's hooks"
+    }
+  ];
+}
+function emptyToNone(text3) {
+  return text3.trim() === "" ? void 0 : text3;
+}
+function describeChange(change) {
+  const before = change.before === void 0 ? [] : change.before.split("\n");
+  const after = change.after === void 0 ? [] : change.after.split("\n");
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) {
+    tail++;
+  }
+  const removed = before.slice(head, before.length - tail).map((line) => `- ${line}`);
+  const added = after.slice(head, after.length - tail).map((line) => `+ ${line}`);
+  const state = change.before === void 0 ? " (new file)" : change.after === void 0 ? " (deleted: nothing else in it)" : "";
+  return [`--- ${change.path}${state}`, ...removed, ...added].join("\n");
+}
+function apply(change) {
+  if (change.after === change.before) return;
+  if (change.after === void 0) {
+    rmSync(change.path, { force: true });
+    try {
+      rmdirSync(dirname2(change.path));
+    } catch {
+    }
+    return;
+  }
+  mkdirSync(dirname2(change.path), { recursive: true });
+  writeFileSync(change.path, change.after);
+}
+async function runSetupCodex(args, env, cwd, io, wiring) {
+  const options = parseSetupArgs(args);
+  if (typeof options === "string") {
+    io.stderr.write(`ask-later setup codex: ${options}
+`);
+    return 2;
+  }
+  const notes = [];
+  let changes;
+  try {
+    changes = planSetup(options, env, cwd, wiring, notes);
+  } catch (error46) {
+    if (!(error46 instanceof SetupRefusalError)) throw error46;
+    io.stderr.write(`ask-later setup codex: ${error46.message}
+`);
+    return 1;
+  }
+  const changed = changes.filter((change) => change.after !== change.before);
+  if (options.dryRun) {
+    if (changed.length === 0) io.stdout.write("ask-later setup codex: nothing to change\n");
+    for (const change of changed) io.stdout.write(`${describeChange(change)}
+`);
+    return 0;
+  }
+  for (const change of changed) apply(change);
+  if (changed.length === 0) {
+    io.stdout.write(`ask-later setup codex: ${options.remove ? "nothing of ask-later to remove" : "already set up"}
+`);
+  }
+  for (const change of changed) {
+    const done = change.after === void 0 ? "deleted" : change.before === void 0 ? "created" : "updated";
+    io.stdout.write(`ask-later setup codex: ${done} ${change.path} (${change.what})
+`);
+  }
+  if (!options.remove) for (const note of notes) io.stdout.write(`ask-later setup codex: ${note}
+`);
+  return 0;
+}
+var USAGE;
+var init_setup = __esm({
+  "src/agents/codex/setup.ts"() {
+    "use strict";
+    init_project2();
+    init_setup_refusal_error();
+    init_toml_text();
+    init_wiring();
+    USAGE = "usage: ask-later setup codex [--project] [--remove] [--dry-run]";
+  }
+});
+
+// src/doctor/codex.ts
+import { readFile as readFile2 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+async function readConfig(path) {
+  let text3;
+  try {
+    text3 = await readFile2(path, "utf8");
+  } catch {
+    return void 0;
+  }
+  const parsed2 = parseToml(text3);
+  return parsed2.ok ? parsed2.doc : "invalid";
+}
+function table(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : {};
+}
+function hooksIn(doc, file2, userDoc) {
+  const states = table(table(userDoc.hooks).state);
+  let untrusted = 0;
+  const groups = ourGroups(doc);
+  for (const [event, indices] of groups) {
+    for (const index of indices) {
+      const group = table(table(doc.hooks)[event][index]);
+      const matcher = typeof group.matcher === "string" ? group.matcher : void 0;
+      group.hooks.forEach((raw, handler) => {
+        const hook = table(raw);
+        const hash2 = trustedHash(event, matcher, {
+          command: String(hook.command),
+          ...typeof hook.timeout === "number" ? { timeout: hook.timeout } : {},
+          ...typeof hook.async === "boolean" ? { async: hook.async } : {},
+          ...typeof hook.statusMessage === "string" ? { statusMessage: hook.statusMessage } : {}
+        });
+        if (table(states[trustKey(file2, event, index, handler)]).trusted_hash !== hash2) untrusted++;
+      });
+    }
+  }
+  return { events: [...groups.keys()], untrusted };
+}
+function describe(where, doc, file2, userDoc) {
+  const mcp = table(doc.mcp_servers)[MCP_SERVER] !== void 0;
+  const { events, untrusted } = hooksIn(doc, file2, userDoc);
+  if (!mcp && events.length === 0) return void 0;
+  const gets = [
+    mcp ? "the MCP server" : "no MCP server (the model cannot park questions)",
+    events.includes("UserPromptSubmit") ? "answers with the next prompt" : "no prompt hook",
+    events.includes("PostToolUse") ? "blocking answers with the next tool result" : "no tool-result hook",
+    events.includes("PreToolUse") ? "request_user_input parked" : "request_user_input not parked",
+    "no wake of an idle session"
+  ];
+  const trust = untrusted === 0 ? "" : `; ${untrusted} of its hooks not trusted: Codex asks to review them (/hooks), and \`codex exec\` skips them (run ask-later setup codex again)`;
+  const line = `Codex (${where}): ${gets.join(", ")}${trust}`;
+  return mcp && events.length === 3 && untrusted === 0 ? ok(line) : warn(line);
+}
+async function checkCodex(env, cwd) {
+  const userFile = join5(codexHome(env), "config.toml");
+  const userDoc = await readConfig(userFile);
+  const top = findGitTopLevel(cwd);
+  const projectFile = top === void 0 ? void 0 : join5(top, ".codex", "config.toml");
+  const projectDoc = projectFile === void 0 ? void 0 : await readConfig(projectFile);
+  const lines = [];
+  if (userDoc === "invalid") lines.push(warn(`Codex: ${userFile} does not parse as TOML, so Codex will not start`));
+  if (projectDoc === "invalid") lines.push(warn(`Codex: ${projectFile} does not parse as TOML`));
+  const user = typeof userDoc === "object" ? userDoc : {};
+  const own = typeof userDoc === "object" ? describe(userFile, userDoc, userFile, user) : void 0;
+  const project = typeof projectDoc === "object" && projectFile !== void 0 ? describe(projectFile, projectDoc, projectFile, user) : void 0;
+  if (own) lines.push(own);
+  if (project) lines.push(project);
+  if (!own && !project && userDoc !== void 0 && userDoc !== "invalid") {
+    lines.push(warn("Codex: ask-later is not set up (ask-later setup codex)"));
+  }
+  return lines;
+}
+var init_codex = __esm({
+  "src/doctor/codex.ts"() {
+    "use strict";
+    init_hook_trust();
+    init_setup();
+    init_toml_text();
+    init_wiring();
+    init_project2();
+    init_check();
   }
 });
 
@@ -15435,9 +16878,9 @@ var init_reply = __esm({
 });
 
 // src/core/question-ref.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 function projectTag(project) {
-  return createHash("sha256").update(project).digest("base64url").slice(0, 16);
+  return createHash2("sha256").update(project).digest("base64url").slice(0, 16);
 }
 var init_question_ref = __esm({
   "src/core/question-ref.ts"() {
@@ -15690,13 +17133,13 @@ var init_slot = __esm({
     "use strict";
     SLOT_COUNT = 16384;
     TABLE = (() => {
-      const table2 = new Uint16Array(256);
+      const table3 = new Uint16Array(256);
       for (let byte = 0; byte < 256; byte++) {
         let crc = byte << 8;
         for (let bit = 0; bit < 8; bit++) crc = crc & 32768 ? (crc << 1 ^ 4129) & 65535 : crc << 1 & 65535;
-        table2[byte] = crc;
+        table3[byte] = crc;
       }
-      return table2;
+      return table3;
     })();
   }
 });
@@ -15769,17 +17212,17 @@ async function connectRedis(url2, connect) {
     seed.close();
     throw error46;
   }
-  const parsed = new URL(url2);
-  const db = parsed.pathname.replace(/^\//, "");
+  const parsed2 = new URL(url2);
+  const db = parsed2.pathname.replace(/^\//, "");
   if (db !== "" && db !== "0") {
     seed.close();
     throw new Error(`Expected REDIS_URL to name database 0 (a Redis Cluster has no other), got /${db}`);
   }
   const map2 = new SlotMap(url2);
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  const host = parsed2.hostname.replace(/^\[|\]$/g, "");
   map2.load(reply, host);
   return new ClusterConnection(map2, connect, {
-    address: addressOf(host, Number(parsed.port || 6379)),
+    address: addressOf(host, Number(parsed2.port || 6379)),
     connection: seed
   });
 }
@@ -15793,7 +17236,7 @@ var init_cluster_connection = __esm({
     init_unroutable_command_error();
     MAX_RETRIES = 16;
     MAX_REDIRECTS = 5;
-    sleep = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
+    sleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
     SlotMap = class {
       constructor(seedUrl) {
         this.seedUrl = seedUrl;
@@ -16128,8 +17571,8 @@ var init_readiness = __esm({
       /** Whether the main connection answers a PING within `ms`. */
       async #answers(ms) {
         let timer;
-        const late2 = new Promise((resolve7) => {
-          timer = setTimeout(() => resolve7(false), ms);
+        const late2 = new Promise((resolve8) => {
+          timer = setTimeout(() => resolve8(false), ms);
         });
         const ping = this.#main.sendCommand(["PING"]).then(
           () => true,
@@ -16145,7 +17588,7 @@ var init_readiness = __esm({
       async whenReady(options) {
         if (options.signal?.aborted) return "lost";
         if (!this.#lost() && await this.#answers(Math.max(1, Math.min(options.timeoutMs, PING_MS)))) return "ready";
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           let seenLost = this.#lost();
           const stops = this.#open().map((connection) => connection.onReady(() => check2()));
           const finish = (readiness) => {
@@ -16153,7 +17596,7 @@ var init_readiness = __esm({
             clearInterval(recheck);
             options.signal?.removeEventListener("abort", aborted2);
             for (const stop of stops) stop();
-            resolve7(readiness);
+            resolve8(readiness);
           };
           const check2 = () => {
             if (this.#lost()) seenLost = true;
@@ -16192,96 +17635,96 @@ var init_corrupt_record_error = __esm({
 function messageField(platform, channel) {
   return `${MESSAGE_FIELD_PREFIX}${platform}:${channel}`;
 }
-function describe(value) {
+function describe2(value) {
   if (value === void 0) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readItem(read2, item, path, version3) {
+function readItem(read3, item, path, version3) {
   const rawOptions = item.options;
   if (!Array.isArray(rawOptions) || rawOptions.length === 0)
-    read2.fail(`${path}.options`, "a non-empty list", rawOptions);
+    read3.fail(`${path}.options`, "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
     const at = `${path}.options.${index}`;
     if (version3 === "1") {
-      if (typeof option !== "string") read2.fail(at, "a string", option);
+      if (typeof option !== "string") read3.fail(at, "a string", option);
       return { label: option };
     }
-    const object4 = read2.object(option, at);
-    const label = read2.string(object4, "label", at);
-    const value = version3 >= "3" ? read2.optionalString(object4, "value", at) : void 0;
-    const description = read2.optionalString(object4, "description", at);
-    const parsed = { label };
-    if (value !== void 0) parsed.value = value;
-    if (description !== void 0) parsed.description = description;
-    return parsed;
+    const object5 = read3.object(option, at);
+    const label = read3.string(object5, "label", at);
+    const value = version3 >= "3" ? read3.optionalString(object5, "value", at) : void 0;
+    const description = read3.optionalString(object5, "description", at);
+    const parsed2 = { label };
+    if (value !== void 0) parsed2.value = value;
+    if (description !== void 0) parsed2.description = description;
+    return parsed2;
   });
   const result = {
-    question: read2.string(item, "question", path),
+    question: read3.string(item, "question", path),
     options,
-    multiSelect: version3 === "1" ? false : read2.boolean(item, "multiSelect", path),
-    isBlocking: read2.boolean(item, "isBlocking", path)
+    multiSelect: version3 === "1" ? false : read3.boolean(item, "multiSelect", path),
+    isBlocking: read3.boolean(item, "isBlocking", path)
   };
   if (item.recommended !== void 0) {
-    result.recommended = version3 >= "3" ? read2.strings(item, "recommended", path) : [read2.string(item, "recommended", path)];
+    result.recommended = version3 >= "3" ? read3.strings(item, "recommended", path) : [read3.string(item, "recommended", path)];
   }
   return result;
 }
-function readSpec(read2, text3, version3) {
-  const spec = read2.json(text3, "spec");
+function readSpec(read3, text3, version3) {
+  const spec = read3.json(text3, "spec");
   const common = {
-    context: read2.string(spec, "context", "spec"),
-    impact: read2.string(spec, "impact", "spec"),
-    isBlocking: read2.boolean(spec, "isBlocking", "spec")
+    context: read3.string(spec, "context", "spec"),
+    impact: read3.string(spec, "impact", "spec"),
+    isBlocking: read3.boolean(spec, "isBlocking", "spec")
   };
-  const ticket2 = read2.optionalString(spec, "ticket", "spec");
+  const ticket2 = read3.optionalString(spec, "ticket", "spec");
   if (ticket2 !== void 0) common.ticket = ticket2;
-  const expiresInSeconds = read2.optionalNumber(spec, "expiresInSeconds", "spec");
+  const expiresInSeconds = read3.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
-  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read2, spec.origin);
-  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read2, spec.askedBefore);
-  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read2, spec, "spec", version3));
+  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read3, spec.origin);
+  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read3, spec.askedBefore);
+  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read3, spec, "spec", version3));
   const rawMembers = spec.members;
-  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read2.fail("spec.members", "a non-empty list", rawMembers);
+  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read3.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
     const path = `spec.members.${index}`;
-    const object4 = read2.object(raw, path);
+    const object5 = read3.object(raw, path);
     const member = {
-      topic: read2.string(object4, "topic", path),
-      ...readItem(read2, object4, path, version3)
+      topic: read3.string(object5, "topic", path),
+      ...readItem(read3, object5, path, version3)
     };
-    const context = read2.optionalString(object4, "context", path);
+    const context = read3.optionalString(object5, "context", path);
     if (context !== void 0) member.context = context;
-    const impact = read2.optionalString(object4, "impact", path);
+    const impact = read3.optionalString(object5, "impact", path);
     if (impact !== void 0) member.impact = impact;
     return member;
   });
   return Object.assign(common, { members });
 }
-function readOrigin(read2, value) {
-  const object4 = read2.object(value, "spec.origin");
-  const origin = { tool: read2.oneOf(object4.tool, ORIGIN_TOOLS, "spec.origin.tool") };
-  const header = read2.optionalString(object4, "header", "spec.origin");
+function readOrigin(read3, value) {
+  const object5 = read3.object(value, "spec.origin");
+  const origin = { tool: read3.oneOf(object5.tool, ORIGIN_TOOLS, "spec.origin.tool") };
+  const header = read3.optionalString(object5, "header", "spec.origin");
   if (header !== void 0) origin.header = header;
-  const plan = read2.optionalString(object4, "plan", "spec.origin");
+  const plan = read3.optionalString(object5, "plan", "spec.origin");
   if (plan !== void 0) origin.plan = plan;
   return origin;
 }
-function readAskedBefore(read2, value) {
-  if (!Array.isArray(value)) read2.fail("spec.askedBefore", "a list", value);
+function readAskedBefore(read3, value) {
+  if (!Array.isArray(value)) read3.fail("spec.askedBefore", "a list", value);
   return value.map((entry, index) => {
     const path = `spec.askedBefore.${index}`;
-    const object4 = read2.object(entry, path);
-    const member = read2.optionalNumber(object4, "member", path);
+    const object5 = read3.object(entry, path);
+    const member = read3.optionalNumber(object5, "member", path);
     return {
-      id: read2.number(object4, "id", path),
+      id: read3.number(object5, "id", path),
       ...member === void 0 ? {} : { member },
-      question: read2.string(object4, "question", path),
-      answer: read2.string(object4, "answer", path),
-      by: read2.responder(object4.by, `${path}.by`),
-      at: read2.number(object4, "at", path)
+      question: read3.string(object5, "question", path),
+      answer: read3.string(object5, "answer", path),
+      by: read3.responder(object5.by, `${path}.by`),
+      at: read3.number(object5, "at", path)
     };
   });
 }
@@ -16295,58 +17738,58 @@ function specRecord(spec) {
   if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
-function readSelection(read2, selection, path) {
-  const choices = read2.strings(selection, "choices", path);
-  const other = read2.boolean(selection, "other", path);
-  const notes = read2.optionalString(selection, "notes", path);
+function readSelection(read3, selection, path) {
+  const choices = read3.strings(selection, "choices", path);
+  const other = read3.boolean(selection, "other", path);
+  const notes = read3.optionalString(selection, "notes", path);
   const result = { choices, other };
   if (notes !== void 0) result.notes = notes;
   if (selection.choiceNotes !== void 0)
-    result.choiceNotes = readChoiceNotes(read2, selection.choiceNotes, `${path}.choiceNotes`);
+    result.choiceNotes = readChoiceNotes(read3, selection.choiceNotes, `${path}.choiceNotes`);
   return result;
 }
-function readChoiceNotes(read2, value, path) {
-  if (!Array.isArray(value)) read2.fail(path, "a list of {choice, notes}", value);
+function readChoiceNotes(read3, value, path) {
+  if (!Array.isArray(value)) read3.fail(path, "a list of {choice, notes}", value);
   return value.map((entry, index) => {
-    const object4 = read2.object(entry, `${path}.${index}`);
+    const object5 = read3.object(entry, `${path}.${index}`);
     return {
-      choice: read2.string(object4, "choice", `${path}.${index}`),
-      notes: read2.string(object4, "notes", `${path}.${index}`)
+      choice: read3.string(object5, "choice", `${path}.${index}`),
+      notes: read3.string(object5, "notes", `${path}.${index}`)
     };
   });
 }
-function readAnswer(read2, text3) {
-  const answer = read2.json(text3, "answer");
+function readAnswer(read3, text3) {
+  const answer = read3.json(text3, "answer");
   if ("members" in answer) {
     const raw = answer.members;
-    if (!Array.isArray(raw)) read2.fail("answer.members", "a list of selections", raw);
+    if (!Array.isArray(raw)) read3.fail("answer.members", "a list of selections", raw);
     const members = raw.map(
-      (member, index) => readSelection(read2, read2.object(member, `answer.members.${index}`), `answer.members.${index}`)
+      (member, index) => readSelection(read3, read3.object(member, `answer.members.${index}`), `answer.members.${index}`)
     );
-    return { members, by: read2.responder(answer.by, "answer.by"), at: read2.number(answer, "at", "answer") };
+    return { members, by: read3.responder(answer.by, "answer.by"), at: read3.number(answer, "at", "answer") };
   }
   if ("choices" in answer) {
-    const selection = readSelection(read2, answer, "answer");
+    const selection = readSelection(read3, answer, "answer");
     return Object.assign(selection, {
-      by: read2.responder(answer.by, "answer.by"),
-      at: read2.number(answer, "at", "answer")
+      by: read3.responder(answer.by, "answer.by"),
+      at: read3.number(answer, "at", "answer")
     });
   }
-  const notes = read2.optionalString(answer, "notes", "answer");
-  const choice = answer.choice === null ? null : read2.string(answer, "choice", "answer");
+  const notes = read3.optionalString(answer, "notes", "answer");
+  const choice = answer.choice === null ? null : read3.string(answer, "choice", "answer");
   const by = {
-    platform: read2.oneOf(answer.platform, PLATFORMS, "answer.platform"),
-    userId: read2.string(answer, "userId", "answer"),
-    displayName: read2.string(answer, "userName", "answer")
+    platform: read3.oneOf(answer.platform, PLATFORMS, "answer.platform"),
+    userId: read3.string(answer, "userId", "answer"),
+    displayName: read3.string(answer, "userName", "answer")
   };
-  const at = read2.number(answer, "at", "answer");
+  const at = read3.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
   return notes === void 0 ? base : Object.assign(base, { notes });
 }
-function readClosure(read2, text3) {
-  const closure = read2.json(text3, "closure");
-  const at = read2.number(closure, "at", "closure");
-  return closure.by === void 0 ? { at } : { at, by: read2.responder(closure.by, "closure.by") };
+function readClosure(read3, text3) {
+  const closure = read3.json(text3, "closure");
+  const at = read3.number(closure, "at", "closure");
+  return closure.by === void 0 ? { at } : { at, by: read3.responder(closure.by, "closure.by") };
 }
 function messagesFromHash(hash2, record4) {
   const messages = [];
@@ -16371,31 +17814,31 @@ function questionFromHash(hash2, where, specs) {
   const project = hash2.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash2, "id");
-  const read2 = new Reader(`${project}#${id}`);
-  const status = read2.oneOf(hash2.status, QUESTION_STATUSES, "status");
-  const createdAt = read2.wholeNumber(hash2, "createdAt");
+  const read3 = new Reader(`${project}#${id}`);
+  const status = read3.oneOf(hash2.status, QUESTION_STATUSES, "status");
+  const createdAt = read3.wholeNumber(hash2, "createdAt");
   const specText = hash2.spec;
-  if (specText === void 0) read2.fail("spec", "a string", specText);
-  let spec = specs?.get(read2.record, version3, specText);
+  if (specText === void 0) read3.fail("spec", "a string", specText);
+  let spec = specs?.get(read3.record, version3, specText);
   if (spec === void 0) {
-    spec = readSpec(read2, specText, version3);
-    specs?.set(read2.record, version3, specText, spec);
+    spec = readSpec(read3, specText, version3);
+    specs?.set(read3.record, version3, specText, spec);
   }
   const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
   question.createdAt = createdAt;
-  question.messages = messagesFromHash(hash2, read2.record);
-  if (hash2.expiresAt !== void 0) question.expiresAt = read2.wholeNumber(hash2, "expiresAt");
-  if (hash2.answer !== void 0) question.answer = readAnswer(read2, hash2.answer);
-  if (hash2.closure !== void 0) question.closure = readClosure(read2, hash2.closure);
-  if (hash2.deliveredAt !== void 0) question.deliveredAt = read2.wholeNumber(hash2, "deliveredAt");
+  question.messages = messagesFromHash(hash2, read3.record);
+  if (hash2.expiresAt !== void 0) question.expiresAt = read3.wholeNumber(hash2, "expiresAt");
+  if (hash2.answer !== void 0) question.answer = readAnswer(read3, hash2.answer);
+  if (hash2.closure !== void 0) question.closure = readClosure(read3, hash2.closure);
+  if (hash2.deliveredAt !== void 0) question.deliveredAt = read3.wholeNumber(hash2, "deliveredAt");
   if (hash2.deliveredVia !== void 0) {
-    question.deliveredVia = read2.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
+    question.deliveredVia = read3.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
   }
-  if (hash2.reminders !== void 0) question.reminders = read2.wholeNumber(hash2, "reminders");
-  if (hash2.remindedAt !== void 0) question.remindedAt = read2.wholeNumber(hash2, "remindedAt");
+  if (hash2.reminders !== void 0) question.reminders = read3.wholeNumber(hash2, "reminders");
+  if (hash2.remindedAt !== void 0) question.remindedAt = read3.wholeNumber(hash2, "remindedAt");
   return question;
 }
 function hashFromFlat(reply) {
@@ -16417,7 +17860,7 @@ var init_record = __esm({
       }
       record;
       fail(path, expected, got2) {
-        throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe(got2)}`);
+        throw new CorruptRecordError(this.record, `\`${path}\`: expected ${expected}, got ${describe2(got2)}`);
       }
       json(text3, path) {
         let value;
@@ -16432,29 +17875,29 @@ var init_record = __esm({
         if (value === null || typeof value !== "object" || Array.isArray(value)) this.fail(path, "an object", value);
         return value;
       }
-      string(object4, key, path) {
-        const value = object4[key];
+      string(object5, key, path) {
+        const value = object5[key];
         if (typeof value !== "string") this.fail(`${path}.${key}`, "a string", value);
         return value;
       }
-      optionalString(object4, key, path) {
-        return object4[key] === void 0 ? void 0 : this.string(object4, key, path);
+      optionalString(object5, key, path) {
+        return object5[key] === void 0 ? void 0 : this.string(object5, key, path);
       }
-      boolean(object4, key, path) {
-        const value = object4[key];
+      boolean(object5, key, path) {
+        const value = object5[key];
         if (typeof value !== "boolean") this.fail(`${path}.${key}`, "true or false", value);
         return value;
       }
-      number(object4, key, path) {
-        const value = object4[key];
+      number(object5, key, path) {
+        const value = object5[key];
         if (typeof value !== "number" || !Number.isFinite(value)) this.fail(`${path}.${key}`, "a number", value);
         return value;
       }
-      optionalNumber(object4, key, path) {
-        return object4[key] === void 0 ? void 0 : this.number(object4, key, path);
+      optionalNumber(object5, key, path) {
+        return object5[key] === void 0 ? void 0 : this.number(object5, key, path);
       }
-      strings(object4, key, path) {
-        const value = object4[key];
+      strings(object5, key, path) {
+        const value = object5[key];
         if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
           this.fail(`${path}.${key}`, "a list of strings", value);
         }
@@ -16472,11 +17915,11 @@ var init_record = __esm({
         return Number(value);
       }
       responder(value, path) {
-        const object4 = this.object(value, path);
+        const object5 = this.object(value, path);
         return {
-          platform: this.oneOf(object4.platform, PLATFORMS, `${path}.platform`),
-          userId: this.string(object4, "userId", path),
-          displayName: this.string(object4, "displayName", path)
+          platform: this.oneOf(object5.platform, PLATFORMS, `${path}.platform`),
+          userId: this.string(object5, "userId", path),
+          displayName: this.string(object5, "displayName", path)
         };
       }
     };
@@ -16505,7 +17948,7 @@ var init_record = __esm({
 function isPlainPath(path) {
   return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
 }
-function resolveIncludes(name, source, read2) {
+function resolveIncludes(name, source, read3) {
   const included = /* @__PURE__ */ new Set();
   const expand = (text3, chain) => text3.replace(INCLUDE, (_line, path) => {
     if (!isPlainPath(path)) throw new Error(`${name}.lua: @include "${path}" is not a path under lua/`);
@@ -16515,7 +17958,7 @@ function resolveIncludes(name, source, read2) {
     included.add(path);
     let body;
     try {
-      body = read2(path);
+      body = read3(path);
     } catch (error46) {
       throw new Error(`${name}.lua: @include "${path}" cannot be read`, { cause: error46 });
     }
@@ -16533,17 +17976,17 @@ var init_lua_includes = __esm({
 });
 
 // src/store/redis/scripts.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readFileSync as readFileSync2 } from "node:fs";
+import { createHash as createHash3 } from "node:crypto";
+import { readFileSync as readFileSync3 } from "node:fs";
 function readLua(path) {
-  return readFileSync2(new URL(`./lua/${path}.lua`, import.meta.url), "utf8");
+  return readFileSync3(new URL(`./lua/${path}.lua`, import.meta.url), "utf8");
 }
 function load(file2) {
   let loaded;
   const get2 = () => {
     if (!loaded) {
       const source = resolveIncludes(file2, readLua(file2), readLua);
-      loaded = { source, sha: createHash2("sha1").update(source).digest("hex") };
+      loaded = { source, sha: createHash3("sha1").update(source).digest("hex") };
     }
     return loaded;
   };
@@ -16578,6 +18021,7 @@ var init_scripts = __esm({
       purge: load("purge-8"),
       indexDecisions: load("index-decisions-1"),
       views: load("views-10"),
+      viewPage: load("view-page-10"),
       listPage: load("list-page-6"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
@@ -16747,7 +18191,7 @@ var init_context = __esm({
           const reply = await this.eval(script, keys, args);
           if (reply !== SLOT_MOVING) return reply;
           if (attempt >= SETTLE_ATTEMPTS) throw new SlotMovingError(keys[0] ?? script.name, attempt);
-          await new Promise((resolve7) => setTimeout(resolve7, Math.min(10 * 2 ** (attempt - 1), 250)));
+          await new Promise((resolve8) => setTimeout(resolve8, Math.min(10 * 2 ** (attempt - 1), 250)));
         }
       }
       /** Record the project in `projects` (tag → name), once per process. */
@@ -16823,19 +18267,19 @@ function idf(term, stats) {
   const df = Math.min(stats.documentFrequency(term), stats.documents);
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }
-function bm25(query, document, stats, only) {
-  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
-  let score = 0;
-  for (const term of only ?? query.counts.keys()) {
-    const tf = document.counts.get(term) ?? 0;
-    if (tf === 0) continue;
-    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
-  }
-  return score;
+function termScore(query, term, tf, length) {
+  const weight = query.weights.get(term);
+  if (weight === void 0 || tf <= 0) return 0;
+  const average = query.averageLength > 0 ? query.averageLength : length || 1;
+  return weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average));
 }
-function similarity(query, candidate, stats) {
-  const self2 = bm25(query, query, stats, query.core);
-  return self2 === 0 ? 0 : bm25(query, candidate, stats) / self2;
+function prepareQuery(query, stats) {
+  const weights = /* @__PURE__ */ new Map();
+  for (const term of query.counts.keys()) weights.set(term, idf(term, stats));
+  const prepared = { weights, self: 0, averageLength: stats.averageLength };
+  let self2 = 0;
+  for (const term of query.core) self2 += termScore(prepared, term, query.counts.get(term) ?? 0, query.length);
+  return { ...prepared, self: self2 };
 }
 var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
 var init_similarity = __esm({
@@ -16865,17 +18309,23 @@ function documentRef(document) {
 function encodeDocuments(documents) {
   return documents.map((document) => `${documentRef(document)}	${document.vector.length}	${encodeTerms(document.vector)}`).join("\n");
 }
-function decodeTerms(text3) {
-  const counts = /* @__PURE__ */ new Map();
-  let length = 0;
-  for (const pair of text3.split(" ")) {
-    const colon = pair.lastIndexOf(":");
-    const count = Number(pair.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
-    counts.set(pair.slice(0, colon), count);
-    length += count;
-  }
-  return { counts, length, core: /* @__PURE__ */ new Set() };
+function storedScorer(query) {
+  const needles = [...query.weights.keys()].map((term) => ({ term, first: `${term}:`, later: ` ${term}:` }));
+  return ({ terms: terms2, length }) => {
+    if (query.self === 0) return 0;
+    let score = 0;
+    for (const { term, first, later } of needles) {
+      let at = terms2.startsWith(first) ? 0 : terms2.indexOf(later);
+      if (at < 0) continue;
+      at += at === 0 ? first.length : later.length;
+      let tf = 0;
+      for (let code3 = terms2.charCodeAt(at); code3 >= 48 && code3 <= 57; code3 = terms2.charCodeAt(++at)) {
+        tf = tf * 10 + code3 - 48;
+      }
+      score += termScore(query, term, tf, length);
+    }
+    return score / query.self;
+  };
 }
 function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   const chosen = /* @__PURE__ */ new Set();
@@ -16892,13 +18342,16 @@ function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   return [...chosen];
 }
 function rank(items, candidates, stats, options = {}) {
+  const threshold = options.threshold ?? DECIDED_THRESHOLD;
   return items.map((item) => {
-    const query = termVector(item);
-    const scored = candidates.map((document) => ({
-      id: document.id,
-      ...document.member === void 0 ? {} : { member: document.member },
-      score: similarity(query, document.vector, stats)
-    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.id - a.id);
+    const scoreOf = storedScorer(prepareQuery(termVector(item), stats));
+    const scored = [];
+    for (const document of candidates) {
+      const score = scoreOf(document);
+      if (score < threshold) continue;
+      scored.push({ id: document.id, ...document.member === void 0 ? {} : { member: document.member }, score });
+    }
+    scored.sort((a, b) => b.score - a.score || b.id - a.id);
     const seen = /* @__PURE__ */ new Set();
     return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
   });
@@ -16974,17 +18427,19 @@ var init_decisions = __esm({
             const text3 = stored[index];
             if (typeof text3 !== "string") return;
             const [id, member] = ref.split(".");
+            const bar = text3.indexOf("|");
             candidates.push({
               id: Number(id),
               ...member === void 0 ? {} : { member: Number(member) },
-              vector: decodeTerms(text3.slice(text3.indexOf("|") + 1))
+              length: Number(text3.slice(0, bar)) || 0,
+              terms: text3.slice(bar + 1)
             });
           });
           const ranked = rank(items, candidates, stats, options);
           const ids = [...new Set(ranked.flat().map((found) => found.id))];
-          const read2 = await Promise.all(ids.map((id) => x.get(project, id)));
+          const read3 = await Promise.all(ids.map((id) => x.get(project, id)));
           const decisions = /* @__PURE__ */ new Map();
-          for (const question of read2) {
+          for (const question of read3) {
             if (question?.answer !== void 0) decisions.set(question.id, question);
           }
           return withDecisions(ranked, decisions);
@@ -16999,11 +18454,11 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-function readEach(records, read2, onCorrupt) {
+function readEach(records, read3, onCorrupt) {
   const questions = [];
   for (const record4 of records) {
     try {
-      const question = read2(record4);
+      const question = read3(record4);
       if (question !== void 0) questions.push(question);
     } catch (error46) {
       if (!(error46 instanceof CorruptRecordError)) throw error46;
@@ -17415,11 +18870,11 @@ var init_hints = __esm({
       async wait(ms) {
         if (this.#hinted.size > 0 || this.#fullPassDue || this.#closed) return;
         const untilFullPass = Math.max(0, this.#lastFullPass + this.#fullPassMs - Date.now());
-        await new Promise((resolve7) => {
+        await new Promise((resolve8) => {
           const done = () => {
             clearTimeout(timer);
             this.#wake = void 0;
-            resolve7();
+            resolve8();
           };
           const timer = setTimeout(done, Math.min(ms, untilFullPass));
           this.#wake = done;
@@ -17549,7 +19004,7 @@ var init_consumer = __esm({
         const streams = await this.#streams();
         const blockMs = options.blockMs ?? 0;
         if (streams.length === 0) {
-          if (blockMs > 0) await new Promise((resolve7) => setTimeout(resolve7, Math.min(blockMs, 250)));
+          if (blockMs > 0) await new Promise((resolve8) => setTimeout(resolve8, Math.min(blockMs, 250)));
           return [];
         }
         const command = ["XREADGROUP", "GROUP", this.#o.group, this.#o.consumer, "COUNT", String(options.count ?? 100)];
@@ -17588,9 +19043,9 @@ var init_consumer = __esm({
         );
         const events = [];
         replies.forEach((reply, i) => {
-          const read2 = parseStreamReply(reply, () => void 0);
-          if (read2.length >= count) hints.again(due[i]?.tag ?? "");
-          events.push(...read2.map(strip));
+          const read3 = parseStreamReply(reply, () => void 0);
+          if (read3.length >= count) hints.again(due[i]?.tag ?? "");
+          events.push(...read3.map(strip));
         });
         return events;
       }
@@ -17705,7 +19160,7 @@ var init_tail = __esm({
       /** Cluster: the streams due (hinted, or all on a full pass), one XREAD each; waiting means waiting for a hint. */
       async #readHinted(streams, count, timeoutMs, hints) {
         await hints.subscribe();
-        const read2 = async () => {
+        const read3 = async () => {
           const due = hints.due(streams);
           const replies = await Promise.all(
             due.map(
@@ -17725,10 +19180,10 @@ var init_tail = __esm({
             return events2;
           });
         };
-        const events = await read2();
+        const events = await read3();
         if (events.length > 0 || timeoutMs <= 0 || this.#closed) return events;
         await hints.wait(timeoutMs);
-        return this.#closed ? [] : read2();
+        return this.#closed ? [] : read3();
       }
       async close() {
         if (this.#closed) return;
@@ -17916,9 +19371,9 @@ function failedRecord(event, failure2, now) {
 function readFailedRecord(group, eventId, value) {
   let o;
   try {
-    const parsed = typeof value === "string" ? JSON.parse(value) : value;
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
-    o = parsed;
+    const parsed2 = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed2 === null || typeof parsed2 !== "object" || Array.isArray(parsed2)) return void 0;
+    o = parsed2;
   } catch {
     return void 0;
   }
@@ -17959,9 +19414,9 @@ function faultRecord(fault, now) {
 function readFaultRecord(value) {
   let o;
   try {
-    const parsed = typeof value === "string" ? JSON.parse(value) : value;
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return void 0;
-    o = parsed;
+    const parsed2 = typeof value === "string" ? JSON.parse(value) : value;
+    if (parsed2 === null || typeof parsed2 !== "object" || Array.isArray(parsed2)) return void 0;
+    o = parsed2;
   } catch {
     return void 0;
   }
@@ -18281,7 +19736,8 @@ function tokenRecordJson(record4) {
     hash: record4.hash,
     patterns: record4.patterns,
     createdAt: record4.createdAt,
-    ...record4.expiresAt !== void 0 ? { expiresAt: record4.expiresAt } : {}
+    ...record4.expiresAt !== void 0 ? { expiresAt: record4.expiresAt } : {},
+    ...record4.web === true ? { web: true } : {}
   });
 }
 function readTokenRecord(json2, id, lastUsedAt) {
@@ -18301,6 +19757,7 @@ function readTokenRecord(json2, id, lastUsedAt) {
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString4);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  const web = fields.web === void 0 ? false : field("web", (v) => typeof v === "boolean");
   return {
     id: field("id", isString4),
     name: field("name", isString4),
@@ -18308,6 +19765,7 @@ function readTokenRecord(json2, id, lastUsedAt) {
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
     ...expiresAt !== void 0 ? { expiresAt } : {},
+    ...web ? { web: true } : {},
     ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
   };
 }
@@ -18586,43 +20044,37 @@ function lexRange(query, tag, cursor) {
   const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
   return [low, high];
 }
-var VIEW_CHECK_MS, RedisViews;
+function countsOf(reply) {
+  return {
+    blocking: Number(reply[0] ?? 0),
+    canWait: Number(reply[1] ?? 0),
+    closed: Number(reply[2] ?? 0),
+    answered: Number(reply[3] ?? 0)
+  };
+}
+var RedisViews;
 var init_views = __esm({
   "src/store/redis/views.ts"() {
     "use strict";
     init_question();
     init_paging();
     init_shared();
-    init_context();
     init_scripts();
-    VIEW_CHECK_MS = 2e3;
     RedisViews = class {
       #x;
-      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
-      #viewChecks = /* @__PURE__ */ new Map();
       constructor(context) {
         this.#x = context;
       }
       /**
        * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
        * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
-       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+       * project, all in flight at once.
        */
-      #views(projects, reuse = false) {
-        const now = Date.now();
-        return Promise.all(
-          projects.map(async (keys) => {
-            const recent = this.#viewChecks.get(keys.tag);
-            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
-              return [keys.project, await recent.counts];
-            const counts = this.#checkViews(keys);
-            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
-            this.#viewChecks.set(keys.tag, { at: now, counts });
-            counts.catch(() => this.#viewChecks.delete(keys.tag));
-            return [keys.project, await counts];
-          })
-        ).then((entries2) => new Map(entries2));
+      async #views(projects) {
+        const entries2 = await Promise.all(
+          projects.map(async (keys) => [keys.project, await this.#checkViews(keys)])
+        );
+        return new Map(entries2);
       }
       async #checkViews(keys) {
         const reply = await this.#x.evalSettled(
@@ -18636,52 +20088,70 @@ var init_views = __esm({
           ],
           [keys.base, INDEX_VERSION, this.#x.missing]
         );
-        return {
-          blocking: Number(reply[0] ?? 0),
-          canWait: Number(reply[1] ?? 0),
-          closed: Number(reply[2] ?? 0),
-          answered: Number(reply[3] ?? 0)
-        };
+        return countsOf(reply);
+      }
+      /** One project's part of a page (view-page-10): its counts, how many of the range there are, the range's top. */
+      async #pagePart(keys, view, [low, high], limit) {
+        const reply = await this.#x.evalSettled(
+          scripts.viewPage,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [
+            keys.base,
+            INDEX_VERSION,
+            this.#x.missing,
+            view === "pending" ? 2 : view === "closed" ? 3 : 4,
+            low,
+            high,
+            view === "pending" ? "asc" : "desc",
+            limit
+          ]
+        );
+        return { counts: countsOf(reply), inRange: Number(reply[5] ?? 0), members: reply.slice(6).map(String) };
       }
       pageAcross(projects, query) {
         const x = this.#x;
         return x.run(async () => {
           const all = [...new Set(projects)].map((project) => x.keys(project));
-          await this.#views(all, true);
           const { view } = query;
           const limit = Math.max(1, Math.trunc(query.limit));
           const cursor = parseCursor(view, query.after);
-          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
-          const ranges = await Promise.all(
+          const wanted = limit + 1;
+          const few = Math.min(wanted, Math.ceil(wanted / Math.max(1, all.length)) + 1);
+          const parts = await Promise.all(
             all.map(async (keys) => {
-              const [from, to] = lexRange(query, keys.tag, cursor);
-              const args = view === "pending" ? [from, to] : [to, from, "REV"];
-              const members = await x.client.sendCommand([
-                "ZRANGE",
-                index(keys),
-                ...args.slice(0, 2),
-                "BYLEX",
-                ...args.slice(2),
-                "LIMIT",
-                "0",
-                String(limit + 1)
-              ]);
-              return members.map((key) => ({ key, tag: keys.tag, keys }));
+              const range = lexRange(query, keys.tag, cursor);
+              return { keys, range, ...await this.#pagePart(keys, view, range, few) };
             })
           );
-          const merged = sortInView(view, ranges.flat());
+          const mergedOf = () => sortInView(
+            view,
+            parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys })))
+          );
+          let merged = mergedOf();
+          const top = new Set(merged.slice(0, wanted).map((entry) => `${entry.tag}
+${entry.key}`));
+          const further = parts.filter(
+            (part) => part.members.length === few && few < wanted && part.members.every((key) => top.has(`${part.keys.tag}
+${key}`))
+          );
+          if (further.length > 0) {
+            await Promise.all(
+              further.map(async (part) => {
+                part.members = (await this.#pagePart(part.keys, view, part.range, wanted)).members;
+              })
+            );
+            merged = mergedOf();
+          }
           const taken = merged.slice(0, limit);
           const last = taken.at(-1);
           const follows = merged.length > limit && last !== void 0;
-          const [hashes, counts] = await Promise.all([
-            Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12)))))),
-            follows ? Promise.all(
-              all.map((keys) => {
-                const [from, to] = lexRange(query, keys.tag, last);
-                return x.client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
-              })
-            ) : Promise.resolve([])
-          ]);
+          const hashes = await Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12))))));
           const questions = readEach(
             hashes.keys(),
             (i) => {
@@ -18693,8 +20163,9 @@ var init_views = __esm({
             },
             x.options.onCorruptRecord
           );
-          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
-          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+          const remaining = parts.reduce((sum, part) => sum + part.inRange, 0) - taken.length;
+          const counts = new Map(parts.map(({ keys, counts: each }) => [keys.project, each]));
+          return follows ? { questions, next: formatCursor(last), remaining, counts } : { questions, remaining: 0, counts };
         });
       }
       countAcross(projects) {
@@ -18806,10 +20277,10 @@ function encode3(args) {
   return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
 }
 async function connectResp(url2, options) {
-  const parsed = new URL(url2);
-  const tls = parsed.protocol === "rediss:";
-  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
-  const port = Number(parsed.port || 6379);
+  const parsed2 = new URL(url2);
+  const tls = parsed2.protocol === "rediss:";
+  const host = parsed2.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+  const port = Number(parsed2.port || 6379);
   const socket = tls ? (await import("node:tls")).connect({ host, port, ...isIP2(host) ? {} : { servername: host } }) : connectTcp({ host, port });
   let timer;
   const timeout = new Promise((_, reject) => {
@@ -18819,19 +20290,19 @@ async function connectResp(url2, options) {
     }, options.connectTimeoutMs);
   });
   const handshake = async () => {
-    await new Promise((resolve7, reject) => {
+    await new Promise((resolve8, reject) => {
       socket.once(tls ? "secureConnect" : "connect", () => {
         socket.removeAllListeners("error");
-        resolve7();
+        resolve8();
       });
       socket.once("error", reject);
     });
     socket.setNoDelay(true);
     const connection = new RespConnection(socket, url2, options);
-    const password = decodeURIComponent(parsed.password);
-    const username = decodeURIComponent(parsed.username);
+    const password = decodeURIComponent(parsed2.password);
+    const username = decodeURIComponent(parsed2.username);
     if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
-    const db = parsed.pathname.replace(/^\//, "");
+    const db = parsed2.pathname.replace(/^\//, "");
     if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
     return connection;
   };
@@ -18891,17 +20362,17 @@ var init_resp_connection = __esm({
         let offset = 0;
         try {
           for (; ; ) {
-            const parsed = parseReply(this.#buffer, offset);
-            if (parsed === INCOMPLETE) break;
-            offset = parsed.next;
-            const value = parsed.value;
+            const parsed2 = parseReply(this.#buffer, offset);
+            if (parsed2 === INCOMPLETE) break;
+            offset = parsed2.next;
+            const value = parsed2.value;
             if (this.#onPush && Array.isArray(value) && value[0] === "message") {
               this.#onPush(String(value[2]));
               continue;
             }
             const waiter = this.#pending.shift();
-            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
-            else waiter?.resolve(parsed.value);
+            if (parsed2.value instanceof RedisErrorReply) waiter?.reject(parsed2.value);
+            else waiter?.resolve(parsed2.value);
           }
         } catch (error46) {
           this.#fail(error46);
@@ -18918,8 +20389,8 @@ var init_resp_connection = __esm({
       }
       sendCommand(args) {
         if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve7, reject) => {
-          this.#pending.push({ resolve: resolve7, reject });
+        return new Promise((resolve8, reject) => {
+          this.#pending.push({ resolve: resolve8, reject });
           this.socket.write(encode3(args));
         });
       }
@@ -19567,26 +21038,26 @@ var require_decoder = __commonJS({
       #continueDecodeArrayLength(lengthCb, typeMapping, chunk) {
         return this.#decodeArrayWithLength(lengthCb(chunk), typeMapping, chunk);
       }
-      #decodeArrayItems(array2, filled, typeMapping, chunk) {
-        for (let i = filled; i < array2.length; i++) {
+      #decodeArrayItems(array3, filled, typeMapping, chunk) {
+        for (let i = filled; i < array3.length; i++) {
           if (this.#cursor >= chunk.length) {
-            return this.#decodeArrayItems.bind(this, array2, i, typeMapping);
+            return this.#decodeArrayItems.bind(this, array3, i, typeMapping);
           }
           const item = this.#decodeNestedType(typeMapping, chunk);
           if (typeof item === "function") {
-            return this.#continueDecodeArrayItems.bind(this, array2, i, item, typeMapping);
+            return this.#continueDecodeArrayItems.bind(this, array3, i, item, typeMapping);
           }
-          array2[i] = item;
+          array3[i] = item;
         }
-        return array2;
+        return array3;
       }
-      #continueDecodeArrayItems(array2, filled, itemCb, typeMapping, chunk) {
+      #continueDecodeArrayItems(array3, filled, itemCb, typeMapping, chunk) {
         const item = itemCb(chunk);
         if (typeof item === "function") {
-          return this.#continueDecodeArrayItems.bind(this, array2, filled, item, typeMapping);
+          return this.#continueDecodeArrayItems.bind(this, array3, filled, item, typeMapping);
         }
-        array2[filled++] = item;
-        return this.#decodeArrayItems(array2, filled, typeMapping, chunk);
+        array3[filled++] = item;
+        return this.#decodeArrayItems(array3, filled, typeMapping, chunk);
       }
       #decodeSet(typeMapping, chunk) {
         const length = this.#decodeUnsingedNumber(0, chunk);
@@ -19705,49 +21176,49 @@ var require_decoder = __commonJS({
         map2.set(key, value);
         return this.#decodeMapAsMap(map2, remaining - 1, typeMapping, chunk);
       }
-      #decodeMapAsObject(object4, remaining, typeMapping, chunk) {
+      #decodeMapAsObject(object5, remaining, typeMapping, chunk) {
         while (remaining > 0) {
           if (this.#cursor >= chunk.length) {
-            return this.#decodeMapAsObject.bind(this, object4, remaining, typeMapping);
+            return this.#decodeMapAsObject.bind(this, object5, remaining, typeMapping);
           }
           const key = this.#decodeMapKey(typeMapping, chunk);
           if (typeof key === "function") {
-            return this.#continueDecodeMapAsObjectKey.bind(this, object4, remaining, key, typeMapping);
+            return this.#continueDecodeMapAsObjectKey.bind(this, object5, remaining, key, typeMapping);
           }
           if (this.#cursor >= chunk.length) {
-            return this.#continueDecodeMapAsObjectValue.bind(this, object4, remaining, key, this.#decodeNestedType.bind(this, typeMapping), typeMapping);
+            return this.#continueDecodeMapAsObjectValue.bind(this, object5, remaining, key, this.#decodeNestedType.bind(this, typeMapping), typeMapping);
           }
           const value = this.#decodeNestedType(typeMapping, chunk);
           if (typeof value === "function") {
-            return this.#continueDecodeMapAsObjectValue.bind(this, object4, remaining, key, value, typeMapping);
+            return this.#continueDecodeMapAsObjectValue.bind(this, object5, remaining, key, value, typeMapping);
           }
-          object4[key] = value;
+          object5[key] = value;
           --remaining;
         }
-        return object4;
+        return object5;
       }
-      #continueDecodeMapAsObjectKey(object4, remaining, keyCb, typeMapping, chunk) {
+      #continueDecodeMapAsObjectKey(object5, remaining, keyCb, typeMapping, chunk) {
         const key = keyCb(chunk);
         if (typeof key === "function") {
-          return this.#continueDecodeMapAsObjectKey.bind(this, object4, remaining, key, typeMapping);
+          return this.#continueDecodeMapAsObjectKey.bind(this, object5, remaining, key, typeMapping);
         }
         if (this.#cursor >= chunk.length) {
-          return this.#continueDecodeMapAsObjectValue.bind(this, object4, remaining, key, this.#decodeNestedType.bind(this, typeMapping), typeMapping);
+          return this.#continueDecodeMapAsObjectValue.bind(this, object5, remaining, key, this.#decodeNestedType.bind(this, typeMapping), typeMapping);
         }
         const value = this.#decodeNestedType(typeMapping, chunk);
         if (typeof value === "function") {
-          return this.#continueDecodeMapAsObjectValue.bind(this, object4, remaining, key, value, typeMapping);
+          return this.#continueDecodeMapAsObjectValue.bind(this, object5, remaining, key, value, typeMapping);
         }
-        object4[key] = value;
-        return this.#decodeMapAsObject(object4, remaining - 1, typeMapping, chunk);
+        object5[key] = value;
+        return this.#decodeMapAsObject(object5, remaining - 1, typeMapping, chunk);
       }
-      #continueDecodeMapAsObjectValue(object4, remaining, key, valueCb, typeMapping, chunk) {
+      #continueDecodeMapAsObjectValue(object5, remaining, key, valueCb, typeMapping, chunk) {
         const value = valueCb(chunk);
         if (typeof value === "function") {
-          return this.#continueDecodeMapAsObjectValue.bind(this, object4, remaining, key, value, typeMapping);
+          return this.#continueDecodeMapAsObjectValue.bind(this, object5, remaining, key, value, typeMapping);
         }
-        object4[key] = value;
-        return this.#decodeMapAsObject(object4, remaining - 1, typeMapping, chunk);
+        object5[key] = value;
+        return this.#decodeMapAsObject(object5, remaining - 1, typeMapping, chunk);
       }
     };
     exports.Decoder = Decoder;
@@ -22815,11 +24286,11 @@ var require_COMMAND_DOCS = __commonJS({
         case Map:
           return new Map(entries2);
         default: {
-          const object4 = {};
+          const object5 = {};
           for (const [key, value] of entries2) {
-            object4[key] = value;
+            object5[key] = value;
           }
-          return object4;
+          return object5;
         }
       }
     }
@@ -25096,9 +26567,9 @@ var require_HSET = __commonJS({
         parser2.push(convertValue(tuple2));
       }
     }
-    function pushObject(parser2, object4) {
-      for (const key of Object.keys(object4)) {
-        parser2.push(convertValue(key), convertValue(object4[key]));
+    function pushObject(parser2, object5) {
+      for (const key of Object.keys(object5)) {
+        parser2.push(convertValue(key), convertValue(object5[key]));
       }
     }
     function convertValue(value) {
@@ -25164,14 +26635,14 @@ var require_HSETEX = __commonJS({
         parser2.push(convertValue(tuple2));
       }
     }
-    function pushObject(parser2, object4) {
-      const len = Object.keys(object4).length;
+    function pushObject(parser2, object5) {
+      const len = Object.keys(object5).length;
       if (len == 0) {
         throw Error("object without keys");
       }
       parser2.push(len.toString());
-      for (const key of Object.keys(object4)) {
-        parser2.push(convertValue(key), convertValue(object4[key]));
+      for (const key of Object.keys(object5)) {
+        parser2.push(convertValue(key), convertValue(object5[key]));
       }
     }
     function convertValue(value) {
@@ -25294,11 +26765,11 @@ var require_reply_utils = __commonJS({
     }
     exports.mapLikeValues = mapLikeValues;
     function mapLikeToObject(value) {
-      const object4 = {};
+      const object5 = {};
       for (const [key, entryValue] of mapLikeEntries(value)) {
-        object4[key] = entryValue;
+        object5[key] = entryValue;
       }
-      return object4;
+      return object5;
     }
     exports.mapLikeToObject = mapLikeToObject;
     function mapLikeToFlatArray(value) {
@@ -25310,14 +26781,14 @@ var require_reply_utils = __commonJS({
     }
     exports.mapLikeToFlatArray = mapLikeToFlatArray;
     function getMapValue(value, keys) {
-      const object4 = mapLikeToObject(value);
+      const object5 = mapLikeToObject(value);
       for (const key of keys) {
-        if (Object.hasOwn(object4, key)) {
-          return object4[key];
+        if (Object.hasOwn(object5, key)) {
+          return object5[key];
         }
       }
       const lowerCaseKeyToOriginal = /* @__PURE__ */ new Map();
-      for (const key of Object.keys(object4)) {
+      for (const key of Object.keys(object5)) {
         const lowerCaseKey = key.toLowerCase();
         if (!lowerCaseKeyToOriginal.has(lowerCaseKey)) {
           lowerCaseKeyToOriginal.set(lowerCaseKey, key);
@@ -25326,7 +26797,7 @@ var require_reply_utils = __commonJS({
       for (const key of keys) {
         const original = lowerCaseKeyToOriginal.get(key.toLowerCase());
         if (original !== void 0) {
-          return object4[original];
+          return object5[original];
         }
       }
       return void 0;
@@ -38561,11 +40032,11 @@ var require_commands_queue = __commonJS({
         if (this.#waitingForReply.length === 0) {
           return;
         }
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const onEmpty = () => {
             if (timeoutId)
               clearTimeout(timeoutId);
-            resolve7();
+            resolve8();
           };
           let timeoutId;
           const timeoutMs = options?.timeoutMs;
@@ -38578,7 +40049,7 @@ var require_commands_queue = __commonJS({
                 (0, enterprise_maintenance_manager_1.dbgMaintenance)(`Flushing ${pendingCount} commands that timed out waiting for reply`);
                 this.#flushWaitingForReply(new errors_1.TimeoutError());
               }
-              resolve7();
+              resolve8();
             }, timeoutMs);
           }
           this.#waitingForReply.events.once("empty", onEmpty);
@@ -38608,13 +40079,13 @@ var require_commands_queue = __commonJS({
         } else if (options?.abortSignal?.aborted) {
           return Promise.reject(new errors_1.AbortError());
         }
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           const value = {
             args,
             chainId: options?.chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve7,
+            resolve: resolve8,
             reject,
             channelsCounter: void 0,
             typeMapping: options?.typeMapping
@@ -38653,7 +40124,7 @@ var require_commands_queue = __commonJS({
         });
       }
       #addPubSubCommand(command, asap = false, chainId) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           this.#toWrite.add({
             args: command.args,
             chainId,
@@ -38661,7 +40132,7 @@ var require_commands_queue = __commonJS({
             timeout: void 0,
             resolve() {
               command.resolve();
-              resolve7();
+              resolve8();
             },
             reject(err) {
               command.reject?.();
@@ -38681,8 +40152,8 @@ var require_commands_queue = __commonJS({
               return;
             const firstElement = typeof reply[0] === "string" ? Buffer.from(reply[0]) : reply[0];
             if (PONG.equals(firstElement)) {
-              const { resolve: resolve7, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
-              resolve7(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
+              const { resolve: resolve8, typeMapping } = this.#waitingForReply.shift(), buffer = reply[1].length === 0 ? reply[0] : reply[1];
+              resolve8(typeMapping?.[decoder_1.RESP_TYPES.SIMPLE_STRING] === Buffer ? buffer : buffer.toString());
               return;
             }
           }
@@ -38706,12 +40177,12 @@ var require_commands_queue = __commonJS({
         if (!command)
           return;
         if (command && this.#respVersion === 2) {
-          const { resolve: resolve7 } = command;
+          const { resolve: resolve8 } = command;
           command.resolve = () => {
             if (!this.#pubSub.isActive) {
               this.#resetDecoderCallbacks();
             }
-            resolve7();
+            resolve8();
           };
         }
         return this.#addPubSubCommand(command);
@@ -38747,7 +40218,7 @@ var require_commands_queue = __commonJS({
         return this.#pubSub.listeners[type];
       }
       monitor(callback, options) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           const typeMapping = options?.typeMapping ?? {};
           this.#toWrite.add({
             args: ["MONITOR"],
@@ -38762,7 +40233,7 @@ var require_commands_queue = __commonJS({
                 this.decoder.onReply = callback;
               }
               this.decoder.getTypeMapping = () => typeMapping;
-              resolve7();
+              resolve8();
             },
             reject,
             channelsCounter: void 0,
@@ -38776,7 +40247,7 @@ var require_commands_queue = __commonJS({
       }
       #resetFallbackOnReply;
       async reset(chainId, typeMapping) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           this.#resetFallbackOnReply = this.decoder.onReply;
           this.decoder.onReply = ((reply) => {
             if (typeof reply === "string" && reply === "RESET" || reply instanceof Buffer && RESET.equals(reply)) {
@@ -38793,7 +40264,7 @@ var require_commands_queue = __commonJS({
             chainId,
             abort: void 0,
             timeout: void 0,
-            resolve: resolve7,
+            resolve: resolve8,
             reject,
             channelsCounter: void 0,
             typeMapping
@@ -45053,11 +46524,11 @@ var require_static_metadata_resolver = __commonJS({
         return result.ok ? result.value : void 0;
       }
       resolvePolicy(commandIdentifier) {
-        const parsed = (0, types_1.parseCommandName)(commandIdentifier.command.toLowerCase());
-        if (!parsed) {
+        const parsed2 = (0, types_1.parseCommandName)(commandIdentifier.command.toLowerCase());
+        if (!parsed2) {
           return { ok: false, error: "wrong-command-or-module-name" };
         }
-        const { moduleName, commandName } = parsed;
+        const { moduleName, commandName } = parsed2;
         if (!this.policies[moduleName]) {
           if (this.fallbackResolver) {
             return this.fallbackResolver.resolvePolicy(commandIdentifier);
@@ -45126,11 +46597,11 @@ var require_dynamic_policy_resolver_factory = __commonJS({
       static buildModuleMetadataRecords(commands2) {
         const policies = {};
         for (const command of commands2) {
-          const parsed = (0, types_1.parseCommandName)(command.name);
-          if (!parsed) {
+          const parsed2 = (0, types_1.parseCommandName)(command.name);
+          if (!parsed2) {
             continue;
           }
-          const { moduleName, commandName } = parsed;
+          const { moduleName, commandName } = parsed2;
           if (!policies[moduleName]) {
             policies[moduleName] = {};
           }
@@ -46637,7 +48108,7 @@ var require_pool = __commonJS({
         this._self.#returnClient(node);
       }
       execute(fn) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           if (this._self.isClosing || !this._self.#isOpen) {
             return reject(new errors_1.ClientClosedError());
           }
@@ -46654,7 +48125,7 @@ var require_pool = __commonJS({
             const task = this._self.#tasksQueue.push({
               timeout,
               // @ts-expect-error -- resolve generic variance
-              resolve: resolve7,
+              resolve: resolve8,
               reject,
               fn,
               waitStartTimestamp
@@ -46670,10 +48141,10 @@ var require_pool = __commonJS({
           }
           const node = this._self.#clientsInUse.push(client);
           (0, tracing_1.publish)(tracing_1.CHANNELS.POOL_CONNECTION_WAIT, () => ({ clientId: client._clientId, waitStartTimestamp }));
-          this._self.#executeTask(node, resolve7, reject, fn);
+          this._self.#executeTask(node, resolve8, reject, fn);
         });
       }
-      #executeTask(node, resolve7, reject, fn) {
+      #executeTask(node, resolve8, reject, fn) {
         let result;
         try {
           result = fn(node.value);
@@ -46683,11 +48154,11 @@ var require_pool = __commonJS({
           return;
         }
         if (result instanceof Promise) {
-          result.then(resolve7, reject).finally(() => {
+          result.then(resolve8, reject).finally(() => {
             this.#returnClient(node);
           });
         } else {
-          resolve7(result);
+          resolve8(result);
           this.#returnClient(node);
         }
       }
@@ -46741,8 +48212,8 @@ var require_pool = __commonJS({
       async #doClose() {
         try {
           if (this._self.#clientsInUse.length > 0) {
-            await new Promise((resolve7) => {
-              this._self.#drainResolve = resolve7;
+            await new Promise((resolve8) => {
+              this._self.#drainResolve = resolve8;
             });
           }
           const promises = [];
@@ -49829,14 +51300,14 @@ var require_client = __commonJS({
       }
       static parseOptions(options) {
         if (options?.url) {
-          const parsed = _a2.parseURL(options.url);
+          const parsed2 = _a2.parseURL(options.url);
           if (options.socket) {
-            if (options.socket.tls !== void 0 && options.socket.tls !== parsed.socket.tls) {
+            if (options.socket.tls !== void 0 && options.socket.tls !== parsed2.socket.tls) {
               throw new TypeError(`tls socket option is set to ${options.socket.tls} which is mismatch with protocol or the URL ${options.url} passed`);
             }
-            parsed.socket = Object.assign(options.socket, parsed.socket);
+            parsed2.socket = Object.assign(options.socket, parsed2.socket);
           }
-          Object.assign(options, parsed);
+          Object.assign(options, parsed2);
         }
         return options;
       }
@@ -49844,7 +51315,7 @@ var require_client = __commonJS({
         if (url2.startsWith("unix:")) {
           return _a2.#parseUnixURL(url2);
         }
-        const { hostname: hostname3, port, protocol, username, password, pathname } = new node_url_1.URL(url2), parsed = {
+        const { hostname: hostname3, port, protocol, username, password, pathname } = new node_url_1.URL(url2), parsed2 = {
           socket: {
             // Use net.SocketAddress.parse() once supported.
             host: hostname3.replace(/^\[([0-9a-f:]+)\]$/, "$1"),
@@ -49854,18 +51325,18 @@ var require_client = __commonJS({
         if (protocol !== "redis:" && protocol !== "rediss:") {
           throw new TypeError(`Protocol - ${protocol} - is not a valid Redis protocol. Expected redis: or rediss:`);
         }
-        parsed.socket.tls = protocol === "rediss:";
+        parsed2.socket.tls = protocol === "rediss:";
         if (port) {
-          parsed.socket.port = Number(port);
+          parsed2.socket.port = Number(port);
         }
         if (username) {
-          parsed.username = decodeURIComponent(username);
+          parsed2.username = decodeURIComponent(username);
         }
         if (password) {
-          parsed.password = decodeURIComponent(password);
+          parsed2.password = decodeURIComponent(password);
         }
         if (username || password) {
-          parsed.credentialsProvider = {
+          parsed2.credentialsProvider = {
             type: "async-credentials-provider",
             credentials: async () => ({
               username: username ? decodeURIComponent(username) : void 0,
@@ -49878,29 +51349,29 @@ var require_client = __commonJS({
           if (isNaN(database)) {
             throw new TypeError("Invalid pathname");
           }
-          parsed.database = database;
+          parsed2.database = database;
         }
-        return parsed;
+        return parsed2;
       }
       static #parseUnixURL(url2) {
         const match2 = /^unix:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?(\/[^?#]*)(?:\?([^#]*))?(?:#.*)?$/.exec(url2);
         if (!match2 || match2[3] === "/") {
           throw new TypeError("Invalid unix URL");
         }
-        const [, username, password, rawPath, rawQuery] = match2, parsed = {
+        const [, username, password, rawPath, rawQuery] = match2, parsed2 = {
           socket: {
             path: decodeURIComponent(rawPath),
             tls: false
           }
         };
         if (username) {
-          parsed.username = decodeURIComponent(username);
+          parsed2.username = decodeURIComponent(username);
         }
         if (password) {
-          parsed.password = decodeURIComponent(password);
+          parsed2.password = decodeURIComponent(password);
         }
         if (username || password) {
-          parsed.credentialsProvider = {
+          parsed2.credentialsProvider = {
             type: "async-credentials-provider",
             credentials: async () => ({
               username: username ? decodeURIComponent(username) : void 0,
@@ -49915,10 +51386,10 @@ var require_client = __commonJS({
             if (isNaN(database)) {
               throw new TypeError("Invalid db query parameter");
             }
-            parsed.database = database;
+            parsed2.database = database;
           }
         }
-        return parsed;
+        return parsed2;
       }
       #options;
       #socket;
@@ -51016,7 +52487,7 @@ var require_client = __commonJS({
        * Close the client. Wait for pending commands.
        */
       close() {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           clearTimeout(this._self.#pingTimer);
           this._self.#socket.close();
           if (this._self.#socket.socketEpoch > 0) {
@@ -51027,12 +52498,12 @@ var require_client = __commonJS({
           if (this._self.#queue.isEmpty()) {
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            return resolve7();
+            return resolve8();
           }
           const onEnd = () => {
             this._self.#socket.off("data", maybeClose);
             this._self.#unregisterFromMetrics();
-            resolve7();
+            resolve8();
           };
           const maybeClose = () => {
             if (!this._self.#queue.isEmpty())
@@ -51041,7 +52512,7 @@ var require_client = __commonJS({
             this._self.#socket.off("end", onEnd);
             this._self.#unregisterFromMetrics();
             this._self.#socket.destroySocket();
-            resolve7();
+            resolve8();
           };
           this._self.#socket.on("data", maybeClose);
           this._self.#socket.once("end", onEnd);
@@ -52848,8 +54319,8 @@ var require_dispatch = __commonJS({
       const map2 = typeMapping?.[decoder_1.RESP_TYPES.NUMBER];
       if (!map2 || map2 === Number)
         return reply;
-      const apply = map2;
-      return Array.isArray(reply) ? reply.map((value) => apply(value)) : apply(reply);
+      const apply2 = map2;
+      return Array.isArray(reply) ? reply.map((value) => apply2(value)) : apply2(reply);
     }
     exports.remapAggregateReply = remapAggregateReply;
     exports.REQUEST_ROUTERS = {
@@ -54004,9 +55475,9 @@ var require_wait_queue = __commonJS({
       #list = new linked_list_1.SinglyLinkedList();
       #queue = new linked_list_1.SinglyLinkedList();
       push(value) {
-        const resolve7 = this.#queue.shift();
-        if (resolve7 !== void 0) {
-          resolve7(value);
+        const resolve8 = this.#queue.shift();
+        if (resolve8 !== void 0) {
+          resolve8(value);
           return;
         }
         this.#list.push(value);
@@ -54015,7 +55486,7 @@ var require_wait_queue = __commonJS({
         return this.#list.shift();
       }
       wait() {
-        return new Promise((resolve7) => this.#queue.push(resolve7));
+        return new Promise((resolve8) => this.#queue.push(resolve8));
       }
     };
     exports.WaitQueue = WaitQueue;
@@ -54673,10 +56144,10 @@ var require_sentinel = __commonJS({
        * `passthroughClientErrorEvents`), unchanged.
        */
       #connectOrFail(client) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           const onError = (err) => reject(err);
           client.once("error", onError);
-          client.connect().then(resolve7, reject).finally(() => client.off("error", onError));
+          client.connect().then(resolve8, reject).finally(() => client.off("error", onError));
         });
       }
       /**
@@ -54931,7 +56402,7 @@ var require_sentinel = __commonJS({
           }
         }
         this.#replicaClients = [];
-        await new Promise((resolve7) => {
+        await new Promise((resolve8) => {
           let settled = false;
           const forceDestroy = () => {
             if (settled)
@@ -54944,7 +56415,7 @@ var require_sentinel = __commonJS({
               } catch {
               }
             }
-            resolve7();
+            resolve8();
           };
           if (this.#teardownKind === "destroy") {
             forceDestroy();
@@ -54956,7 +56427,7 @@ var require_sentinel = __commonJS({
               return;
             settled = true;
             this.#escalateToDestroy = void 0;
-            resolve7();
+            resolve8();
           });
         });
         this.#pubSubProxy.destroy();
@@ -59809,10 +61280,10 @@ var require_HYBRID = __commonJS({
         parser2.push("YIELD_SCORE_AS", combine.YIELD_SCORE_AS);
       }
     }
-    function parseApply(parser2, apply) {
-      parser2.push("APPLY", apply.expression);
-      if (apply.AS) {
-        parser2.push("AS", apply.AS);
+    function parseApply(parser2, apply2) {
+      parser2.push("APPLY", apply2.expression);
+      if (apply2.AS) {
+        parser2.push("AS", apply2.AS);
       }
     }
     function parseHybridOptions(parser2, options) {
@@ -59839,8 +61310,8 @@ var require_HYBRID = __commonJS({
       }
       if (options.APPLY) {
         const applies = Array.isArray(options.APPLY) ? options.APPLY : [options.APPLY];
-        for (const apply of applies) {
-          parseApply(parser2, apply);
+        for (const apply2 of applies) {
+          parseApply(parser2, apply2);
         }
       }
       if (options.SORTBY) {
@@ -60002,9 +61473,9 @@ var require_INFO7 = __commonJS({
             break;
           case "gc_stats": {
             const innerRet = {};
-            const array2 = reply[i + 1];
-            for (let i2 = 0; i2 < array2.length; i2 += 2) {
-              const innerKey = array2[i2].toString();
+            const array3 = reply[i + 1];
+            for (let i2 = 0; i2 < array3.length; i2 += 2) {
+              const innerKey = array3[i2].toString();
               switch (innerKey) {
                 case "bytes_collected":
                 case "total_ms_run":
@@ -60013,7 +61484,7 @@ var require_INFO7 = __commonJS({
                 case "last_run_time_ms":
                 case "gc_numeric_trees_missed":
                 case "gc_blocks_denied":
-                  innerRet[innerKey] = generic_transformers_1.transformDoubleReply[2](array2[i2 + 1], void 0, typeMapping);
+                  innerRet[innerKey] = generic_transformers_1.transformDoubleReply[2](array3[i2 + 1], void 0, typeMapping);
                   break;
               }
             }
@@ -60022,15 +61493,15 @@ var require_INFO7 = __commonJS({
           }
           case "cursor_stats": {
             const innerRet = {};
-            const array2 = reply[i + 1];
-            for (let i2 = 0; i2 < array2.length; i2 += 2) {
-              const innerKey = array2[i2].toString();
+            const array3 = reply[i + 1];
+            for (let i2 = 0; i2 < array3.length; i2 += 2) {
+              const innerKey = array3[i2].toString();
               switch (innerKey) {
                 case "global_idle":
                 case "global_total":
                 case "index_capacity":
                 case "index_total":
-                  innerRet[innerKey] = array2[i2 + 1];
+                  innerRet[innerKey] = array3[i2 + 1];
                   break;
               }
             }
@@ -61851,10 +63322,10 @@ var require_INFO8 = __commonJS({
           return labels.map((item) => [item[0], item[1]]);
         }
         const normalized = labels.map((label) => {
-          const object4 = (0, reply_utils_1.mapLikeToObject)(label);
+          const object5 = (0, reply_utils_1.mapLikeToObject)(label);
           return [
-            (0, reply_utils_1.getMapValue)(object4, ["name", "label"]),
-            (0, reply_utils_1.getMapValue)(object4, ["value"])
+            (0, reply_utils_1.getMapValue)(object5, ["name", "label"]),
+            (0, reply_utils_1.getMapValue)(object5, ["value"])
           ];
         }).filter(([name]) => name !== void 0);
         if (normalized.length > 0) {
@@ -61893,9 +63364,9 @@ var require_INFO8 = __commonJS({
             ]);
             continue;
           }
-          const object4 = (0, reply_utils_1.mapLikeToObject)(value);
-          const timeBucket = (0, reply_utils_1.getMapValue)(object4, ["timeBucket", "time_bucket"]);
-          const aggregationType = (0, reply_utils_1.getMapValue)(object4, ["aggregationType", "aggregation_type"]);
+          const object5 = (0, reply_utils_1.mapLikeToObject)(value);
+          const timeBucket = (0, reply_utils_1.getMapValue)(object5, ["timeBucket", "time_bucket"]);
+          const aggregationType = (0, reply_utils_1.getMapValue)(object5, ["aggregationType", "aggregation_type"]);
           normalized.push([
             key,
             timeBucket,
@@ -61912,10 +63383,10 @@ var require_INFO8 = __commonJS({
           normalized.push(parseRuleTuple(rule));
           continue;
         }
-        const object4 = (0, reply_utils_1.mapLikeToObject)(rule);
-        const key = (0, reply_utils_1.getMapValue)(object4, ["key"]);
-        const timeBucket = (0, reply_utils_1.getMapValue)(object4, ["timeBucket", "time_bucket"]);
-        const aggregationType = (0, reply_utils_1.getMapValue)(object4, ["aggregationType", "aggregation_type"]);
+        const object5 = (0, reply_utils_1.mapLikeToObject)(rule);
+        const key = (0, reply_utils_1.getMapValue)(object5, ["key"]);
+        const timeBucket = (0, reply_utils_1.getMapValue)(object5, ["timeBucket", "time_bucket"]);
+        const aggregationType = (0, reply_utils_1.getMapValue)(object5, ["aggregationType", "aggregation_type"]);
         normalized.push(parseRuleTuple([key, timeBucket, aggregationType]));
       }
       return normalized;
@@ -62024,13 +63495,13 @@ var require_INFO_DEBUG = __commonJS({
             bytesPerSample: chunk[4].toString()
           };
         }
-        const object4 = (0, reply_utils_1.mapLikeToObject)(chunk);
+        const object5 = (0, reply_utils_1.mapLikeToObject)(chunk);
         return {
-          startTimestamp: object4.startTimestamp ?? object4.start_timestamp,
-          endTimestamp: object4.endTimestamp ?? object4.end_timestamp,
-          samples: object4.samples,
-          size: object4.size,
-          bytesPerSample: (object4.bytesPerSample ?? object4.bytes_per_sample).toString()
+          startTimestamp: object5.startTimestamp ?? object5.start_timestamp,
+          endTimestamp: object5.endTimestamp ?? object5.end_timestamp,
+          samples: object5.samples,
+          size: object5.size,
+          bytesPerSample: (object5.bytesPerSample ?? object5.bytes_per_sample).toString()
         };
       });
     }
@@ -64514,18 +65985,18 @@ var init_engine_missing_error = __esm({
 });
 
 // src/store/sqlite/engine.ts
-import { readFileSync as readFileSync3, renameSync, writeFileSync } from "node:fs";
+import { readFileSync as readFileSync4, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname2, isAbsolute as isAbsolute3, join as join4 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute3, join as join6 } from "node:path";
 function loadSqliteEngine(directory) {
   const require2 = createRequire(import.meta.url);
   let own;
   try {
-    own = dirname2(require2.resolve(`${MODULE}/package.json`));
+    own = dirname3(require2.resolve(`${MODULE}/package.json`));
   } catch {
     own = void 0;
   }
-  const recordPath = directory === void 0 ? void 0 : join4(directory, ENGINE_FILE);
+  const recordPath = directory === void 0 ? void 0 : join6(directory, ENGINE_FILE);
   if (own !== void 0) {
     const engine = require2(MODULE);
     if (recordPath !== void 0) record3(recordPath, own);
@@ -64542,7 +66013,7 @@ function loadSqliteEngine(directory) {
 function readRecord(path) {
   let data;
   try {
-    data = JSON.parse(readFileSync3(path, "utf8"));
+    data = JSON.parse(readFileSync4(path, "utf8"));
   } catch {
     return void 0;
   }
@@ -64555,7 +66026,7 @@ function record3(path, module) {
 `;
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, text3, { mode: 384 });
+    writeFileSync2(temporary, text3, { mode: 384 });
     renameSync(temporary, path);
   } catch {
   }
@@ -64715,14 +66186,14 @@ var init_connection = __esm({
       }
       /** Resolves when the file changed since `mark`, after `ms`, or when `signal` aborts or the watch closes. */
       wait(mark, ms, signal) {
-        return new Promise((resolve7) => {
-          if (signal?.aborted) return resolve7();
+        return new Promise((resolve8) => {
+          if (signal?.aborted) return resolve8();
           const done = () => {
             clearTimeout(timeout);
             signal?.removeEventListener("abort", done);
             this.#waiters.delete(waiter);
             if (this.#waiters.size === 0) this.#stop();
-            resolve7();
+            resolve8();
           };
           const waiter = { mark, wake: done };
           const timeout = setTimeout(done, Math.max(0, ms));
@@ -64791,7 +66262,7 @@ var init_connection = __esm({
         while (!this.#begin(Date.now() >= deadline)) {
           const left = deadline - Date.now();
           await new Promise(
-            (resolve7) => setTimeout(resolve7, Math.max(0, Math.min(left, low + Math.random() * (high - low))))
+            (resolve8) => setTimeout(resolve8, Math.max(0, Math.min(left, low + Math.random() * (high - low))))
           );
         }
         return this.#commit(work);
@@ -64948,15 +66419,25 @@ function indexDecision(x, question) {
     "INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)"
   );
   const term = x.c.statement("INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)");
+  const totals = x.c.statement(
+    `INSERT INTO decided_totals (project, documents, length) VALUES (?, 1, ?)
+     ON CONFLICT (project) DO UPDATE SET documents = documents + 1, length = length + excluded.length`
+  );
   for (const document of documentsOf(question)) {
     const member = document.member ?? -1;
-    if (doc.run(question.project, question.id, member, document.vector.length, encodeTerms(document.vector)).changes === 0) {
-      continue;
-    }
+    const { length } = document.vector;
+    if (doc.run(question.project, question.id, member, length, encodeTerms(document.vector)).changes === 0) continue;
     for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+    totals.run(question.project, length);
   }
 }
 function unindexDecision(x, project, id) {
+  const dropped = x.c.statement(
+    "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ? AND id = ?"
+  ).get(project, id);
+  if (dropped.documents > 0) {
+    x.c.statement("UPDATE decided_totals SET documents = documents - ?, length = length - ? WHERE project = ?").run(dropped.documents, dropped.length, project);
+  }
   x.c.statement("DELETE FROM decided_docs WHERE project = ? AND id = ?").run(project, id);
   x.c.statement("DELETE FROM decided_terms WHERE project = ? AND id = ?").run(project, id);
 }
@@ -64992,10 +66473,8 @@ var init_decisions2 = __esm({
         return x.run(() => {
           this.#build(project);
           const queries = items.map((item) => termVector(item));
-          const totals = c.statement(
-            "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ?"
-          ).get(project);
-          if (totals.documents === 0) return items.map(() => []);
+          const totals = c.statement("SELECT documents, length FROM decided_totals WHERE project = ?").get(project);
+          if (totals === void 0 || totals.documents <= 0) return items.map(() => []);
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
           const frequency = /* @__PURE__ */ new Map();
           const count = c.statement("SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?");
@@ -65009,14 +66488,15 @@ var init_decisions2 = __esm({
           if (wanted.length === 0) return items.map(() => []);
           const seen = /* @__PURE__ */ new Set();
           const rows = c.statement(
-            `SELECT d.id, d.member, d.terms FROM decided_terms t
+            `SELECT d.id, d.member, d.length, d.terms FROM decided_terms t
              JOIN decided_docs d ON d.project = t.project AND d.id = t.id AND d.member = t.member
              WHERE t.project = ? AND t.term IN (${wanted.map(() => "?").join(", ")})`
           ).all(project, ...wanted).filter((row) => !seen.has(`${row.id}.${row.member}`) && seen.add(`${row.id}.${row.member}`)).sort((a, b) => b.id - a.id).slice(0, CANDIDATES_MAX2);
           const candidates = rows.map((row) => ({
             id: row.id,
             ...row.member < 0 ? {} : { member: row.member },
-            vector: decodeTerms(row.terms)
+            length: row.length,
+            terms: row.terms
           }));
           const ranked = rank(items, candidates, stats, options);
           const decisions = /* @__PURE__ */ new Map();
@@ -65103,10 +66583,10 @@ var init_delivery2 = __esm({
         return this.#x.run(
           () => c.write(() => {
             const now = this.#x.now();
-            const read2 = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const read3 = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
             const confirmed = [];
             for (const id of wanted) {
-              const row = read2.get(project, id);
+              const row = read3.get(project, id);
               if (row?.claim !== claim.claimId) continue;
               this.#deliver(project, id, row.status, now, claim.via);
               confirmed.push(id);
@@ -65738,7 +67218,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 8;
+    SCHEMA_VERSION = 10;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -65898,6 +67378,20 @@ var init_schema = __esm({
   ) STRICT;
   CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
   CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
+  `,
+      // 8 → 9: the index's totals kept with it (a check read every document to count them).
+      `
+  CREATE TABLE IF NOT EXISTS decided_totals (
+    project   TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL,
+    length    INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR REPLACE INTO decided_totals (project, documents, length)
+    SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
+  `,
+      // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
+      `
+  ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
   `
     ];
   }
@@ -65917,7 +67411,8 @@ function fromRow(row) {
     hash: row.hash,
     patterns,
     createdAt: Number(row.created_at),
-    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {},
+    ...Number(row.web) === 1 ? { web: true } : {}
   });
   return readTokenRecord(json2, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
 }
@@ -65926,7 +67421,7 @@ var init_tokens2 = __esm({
   "src/store/sqlite/tokens.ts"() {
     "use strict";
     init_token_record();
-    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at, web FROM tokens";
     SqliteTokenStore = class {
       #c;
       #run;
@@ -65939,14 +67434,15 @@ var init_tokens2 = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const result = this.#c.statement(
-              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at, web) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
             ).run(
               record4.id,
               record4.name,
               record4.hash,
               JSON.stringify(record4.patterns),
               record4.createdAt,
-              record4.expiresAt ?? null
+              record4.expiresAt ?? null,
+              record4.web === true ? 1 : 0
             );
             return Number(result.changes) === 1;
           })
@@ -66302,18 +67798,18 @@ __export(sqlite_store_exports, {
   SqliteStore: () => SqliteStore,
   openSqliteStore: () => openSqliteStore
 });
-import { closeSync, mkdirSync, openSync } from "node:fs";
-import { dirname as dirname3 } from "node:path";
+import { closeSync, mkdirSync as mkdirSync2, openSync } from "node:fs";
+import { dirname as dirname4 } from "node:path";
 async function openSqliteStore(options) {
   let db;
   const busyTimeoutMs = options.busyTimeoutMs ?? 2e3;
   try {
     if (options.path !== ":memory:") {
-      mkdirSync(dirname3(options.path), { recursive: true, mode: 448 });
+      mkdirSync2(dirname4(options.path), { recursive: true, mode: 448 });
       closeSync(openSync(options.path, "a", 384));
     }
     db = openDatabase(options.path, {
-      directory: options.path === ":memory:" ? void 0 : dirname3(options.path),
+      directory: options.path === ":memory:" ? void 0 : dirname4(options.path),
       busyTimeoutMs,
       ...options.engine !== void 0 ? { engine: options.engine } : {}
     });
@@ -66882,7 +68378,7 @@ var init_slack = __esm({
 });
 
 // src/doctor/sqlite.ts
-import { dirname as dirname4 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 function rootCause(error46) {
   let current = error46;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
@@ -66899,7 +68395,7 @@ function describeFailure(error46, path) {
   if (newer) {
     return `the file was written by a newer ask-later (schema version ${newer.found}; this one reads up to ${newer.known}) — upgrade ask-later here and wherever the agents run it`;
   }
-  const dir = dirname4(path);
+  const dir = dirname5(path);
   const primary = code3?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code3)?.[0] : code3;
   switch (primary) {
     case "ENOTDIR":
@@ -66933,7 +68429,7 @@ async function inspect(path) {
   try {
     const { defaultEngine: defaultEngine2, openDatabase: openDatabase2 } = await Promise.resolve().then(() => (init_driver(), driver_exports));
     const { engine, why } = defaultEngine2();
-    const db = openDatabase2(path, { directory: dirname4(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
+    const db = openDatabase2(path, { directory: dirname5(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
     try {
       const version3 = String(db.prepare("SELECT sqlite_version() AS v").get().v);
       const journalMode = String(db.prepare("PRAGMA journal_mode").get().journal_mode);
@@ -67108,11 +68604,17 @@ async function checkStore(config3, timeoutMs) {
 async function diagnoseAgentHttp(env, location, options, timeoutMs) {
   const cwd = options.cwd ?? process.cwd();
   const project = projectFromEnvironment(env, cwd);
-  const [agent, claudeCode] = await Promise.all([
+  const [agent, claudeCode, codex] = await Promise.all([
     checkAgentHttp(location, project, timeoutMs),
-    checkClaudeCode({ home: options.home ?? homedir2(), cwd, env })
+    checkClaudeCode({ home: options.home ?? homedir2(), cwd, env }),
+    checkCodex({ ...env, HOME: options.home ?? homedir2() }, cwd)
   ]);
-  return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
+  return [
+    ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
+    ...agent,
+    ...claudeCode,
+    ...codex
+  ];
 }
 async function diagnose(env, options = {}) {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
@@ -67140,7 +68642,8 @@ async function diagnose(env, options = {}) {
       store = void 0;
     }
   }
-  const [storeLines, slack, discord, telegram, claudeCode] = await Promise.all([
+  const cwd = options.cwd ?? process.cwd();
+  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
@@ -67150,9 +68653,10 @@ async function diagnose(env, options = {}) {
       cwd: options.cwd ?? process.cwd(),
       env,
       ...store ? { store: store.store } : {}
-    })
+    }),
+    checkCodex({ ...env, HOME: options.home ?? homedir2() }, cwd)
   ]);
-  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode];
+  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex];
 }
 var init_doctor = __esm({
   "src/doctor/doctor.ts"() {
@@ -67164,6 +68668,7 @@ var init_doctor = __esm({
     init_agent_http();
     init_check();
     init_claude_code();
+    init_codex();
     init_discord();
     init_failed_events4();
     init_redis();
@@ -67232,14 +68737,14 @@ var init_deadline2 = __esm({
           work.catch(() => void 0);
           return Promise.reject(this.#error(step));
         }
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           const onExpire = (error46) => reject(error46);
           this.#step = step;
           this.#rejects.add(onExpire);
           work.then(
             (value) => {
               this.#rejects.delete(onExpire);
-              resolve7(value);
+              resolve8(value);
             },
             (error46) => {
               this.#rejects.delete(onExpire);
@@ -67314,7 +68819,7 @@ var init_typed_prompt = __esm({
 
 // src/hook/input.ts
 function readStdin(stdin) {
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const chunks = [];
     let size = 0;
     const cleanup = () => {
@@ -67334,7 +68839,7 @@ function readStdin(stdin) {
     };
     const onEnd = () => {
       cleanup();
-      resolve7(Buffer.concat(chunks).toString("utf8"));
+      resolve8(Buffer.concat(chunks).toString("utf8"));
     };
     const onError = () => {
       cleanup();
@@ -67357,7 +68862,7 @@ function parsePromptSubmit(text3) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new HookIoError(
-      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe2(value)}`}, expected an object`
+      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe3(value)}`}, expected an object`
     );
   }
   const fields = value;
@@ -67367,7 +68872,7 @@ function parsePromptSubmit(text3) {
     throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
   }
   if (typeof fields.prompt !== "string") {
-    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe2(fields.prompt)})`);
+    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe3(fields.prompt)})`);
   }
   const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
   return {
@@ -67387,7 +68892,22 @@ function preToolUsePayload(text3) {
     return void 0;
   }
 }
-function describe2(value) {
+function postToolUsePayload(text3) {
+  if (!text3.includes('"PostToolUse"')) return void 0;
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    return void 0;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+  const fields = value;
+  if (fields.hook_event_name !== "PostToolUse") return void 0;
+  const field = (key) => typeof fields[key] === "string" ? fields[key] : "";
+  const cwd = field("cwd").trim() === "" ? void 0 : field("cwd");
+  return { toolName: field("tool_name"), agentId: field("agent_id"), ...cwd === void 0 ? {} : { cwd } };
+}
+function describe3(value) {
   if (value === null) return "null";
   if (value === void 0) return "nothing";
   return `a ${typeof value}`;
@@ -67652,7 +69172,7 @@ function setSizeProblem(input) {
   const { context, impact, ticket: ticket2, questions } = input;
   if (!Array.isArray(questions)) return void 0;
   const text3 = (value) => typeof value === "string" ? value : "";
-  const field = (object4, key) => typeof object4 === "object" && object4 !== null ? object4[key] : void 0;
+  const field = (object5, key) => typeof object5 === "object" && object5 !== null ? object5[key] : void 0;
   const length = setTextLength({
     context: text3(context),
     impact: text3(impact),
@@ -67676,11 +69196,11 @@ function setSizeProblem(input) {
 }
 function shapeProblem(input, field) {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return void 0;
-  const object4 = input;
-  if (object4.questions !== void 0) {
-    return object4[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
+  const object5 = input;
+  if (object5.questions !== void 0) {
+    return object5[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
   }
-  if (object4[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
+  if (object5[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
   return `is required: ${ITEM_EXPECTED[field]}`;
 }
 function isSetCall(input) {
@@ -68007,7 +69527,7 @@ function readAskUserQuestion(toolInput) {
   }
   const questions = input?.questions;
   if (!Array.isArray(questions) || questions.length === 0) return "the tool input has no `questions` list";
-  const read2 = [];
+  const read3 = [];
   for (const [index, raw] of questions.entries()) {
     const where = `questions[${index}]`;
     if (raw === null || typeof raw !== "object") return `${where} is not an object`;
@@ -68025,14 +69545,14 @@ function readAskUserQuestion(toolInput) {
       }
       parsedOptions.push(description === void 0 || description === "" ? { label } : { label, description });
     }
-    read2.push({
+    read3.push({
       question,
       ...typeof header === "string" && header.trim() !== "" ? { header: header.trim() } : {},
       options: parsedOptions,
       multiSelect: multiSelect === true
     });
   }
-  return read2;
+  return read3;
 }
 function itemInput(asked) {
   const suggested = asked.options.filter((option) => RECOMMENDED_SUFFIX.test(option.label)).map((o) => plainLabel(o.label));
@@ -68094,33 +69614,33 @@ var init_ask_user_question = __esm({
 });
 
 // src/agents/claude-code/session-file.ts
-import { mkdirSync as mkdirSync2, readdirSync, readFileSync as readFileSync4, renameSync as renameSync2, rmSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync as mkdirSync3, readdirSync, readFileSync as readFileSync5, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync as writeFileSync3 } from "node:fs";
 import { homedir as homedir3 } from "node:os";
-import { isAbsolute as isAbsolute4, join as join5 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join7 } from "node:path";
 function sessionStateDir(env) {
   const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
-  if (plugin && isAbsolute4(plugin)) return join5(plugin, "sessions");
+  if (plugin && isAbsolute4(plugin)) return join7(plugin, "sessions");
   const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute4(state)) return join5(state, "ask-later", "sessions");
+  if (state && isAbsolute4(state)) return join7(state, "ask-later", "sessions");
   const home = env.HOME?.trim();
-  return join5(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
+  return join7(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
 }
 function fileOf(dir, sessionId) {
-  return join5(dir, `${sessionId}.json`);
+  return join7(dir, `${sessionId}.json`);
 }
-function read(dir, sessionId) {
-  let parsed;
+function read2(dir, sessionId) {
+  let parsed2;
   try {
-    parsed = JSON.parse(readFileSync4(fileOf(dir, sessionId), "utf8"));
+    parsed2 = JSON.parse(readFileSync5(fileOf(dir, sessionId), "utf8"));
   } catch {
     return { woken: {}, plans: {} };
   }
   const woken = {};
-  for (const [project, ids] of entries(parsed?.woken)) {
+  for (const [project, ids] of entries(parsed2?.woken)) {
     if (Array.isArray(ids)) woken[project] = ids.filter((id) => Number.isSafeInteger(id));
   }
   const plans = {};
-  for (const [project, digests] of entries(parsed?.plans)) {
+  for (const [project, digests] of entries(parsed2?.plans)) {
     const clean = {};
     for (const [digest, id] of entries(digests)) if (Number.isSafeInteger(id)) clean[digest] = id;
     plans[project] = clean;
@@ -68131,29 +69651,29 @@ function entries(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
 }
 function write(dir, sessionId, next) {
-  mkdirSync2(dir, { recursive: true, mode: 448 });
+  mkdirSync3(dir, { recursive: true, mode: 448 });
   const path = fileOf(dir, sessionId);
   const temporary = `${path}.${process.pid}.tmp`;
   const kept = Object.fromEntries(Object.entries(next).filter(([, section]) => Object.keys(section).length > 0));
-  writeFileSync2(temporary, JSON.stringify(kept), { mode: 384 });
+  writeFileSync3(temporary, JSON.stringify(kept), { mode: 384 });
   renameSync2(temporary, path);
   removeStale(dir);
 }
 function loadWoken(dir, sessionId, project) {
-  return new Set(read(dir, sessionId).woken[project] ?? []);
+  return new Set(read2(dir, sessionId).woken[project] ?? []);
 }
 function saveWoken(dir, sessionId, project, ids) {
-  const file2 = read(dir, sessionId);
+  const file2 = read2(dir, sessionId);
   write(dir, sessionId, { ...file2, woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } });
 }
 function loadPlan(dir, sessionId, project, digest) {
-  return read(dir, sessionId).plans[project]?.[digest];
+  return read2(dir, sessionId).plans[project]?.[digest];
 }
 function loadPlans(dir, sessionId, project) {
-  return read(dir, sessionId).plans[project] ?? {};
+  return read2(dir, sessionId).plans[project] ?? {};
 }
 function savePlan(dir, sessionId, project, digest, id) {
-  const file2 = read(dir, sessionId);
+  const file2 = read2(dir, sessionId);
   const kept = Object.entries({ ...file2.plans[project], [digest]: id }).slice(-50);
   write(dir, sessionId, { ...file2, plans: { ...file2.plans, [project]: Object.fromEntries(kept) } });
 }
@@ -68161,8 +69681,8 @@ function removeStale(dir) {
   const now = Date.now();
   try {
     for (const name of readdirSync(dir)) {
-      const path = join5(dir, name);
-      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+      const path = join7(dir, name);
+      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync2(path, { force: true });
     }
   } catch {
   }
@@ -68193,16 +69713,16 @@ async function tailLines(path) {
     await file2.read(buffer, 0, buffer.length, start);
     const lines = buffer.toString("utf8").split("\n");
     if (start > 0) lines.shift();
-    const parsed = [];
+    const parsed2 = [];
     for (const line of lines) {
       if (line.trim() === "") continue;
       try {
         const value = JSON.parse(line);
-        if (value !== null && typeof value === "object") parsed.push(value);
+        if (value !== null && typeof value === "object") parsed2.push(value);
       } catch {
       }
     }
-    return parsed;
+    return parsed2;
   } catch {
     return [];
   } finally {
@@ -68221,9 +69741,9 @@ function callIndex(lines, toolUseId) {
 }
 async function textBeforeToolCall(path, toolUseId) {
   const deadline = Date.now() + CALL_WRITTEN_MS;
-  const read2 = await tailLines(path);
-  if (read2 === void 0) return "";
-  let lines = read2;
+  const read3 = await tailLines(path);
+  if (read3 === void 0) return "";
+  let lines = read3;
   let end = callIndex(lines, toolUseId);
   while (end < 0 && Date.now() < deadline) {
     await delay2(LOOK_AGAIN_MS);
@@ -68284,8 +69804,8 @@ var init_transcript = __esm({
 });
 
 // src/agents/claude-code/capture.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
+import { createHash as createHash4 } from "node:crypto";
+import { readFile as readFile3 } from "node:fs/promises";
 function hookJson(fields, systemMessage) {
   return JSON.stringify({
     ...systemMessage === void 0 ? {} : { systemMessage },
@@ -68331,9 +69851,9 @@ async function questionContext(request, asked) {
 async function captureQuestion(request, options) {
   const asked = readAskUserQuestion(request.toolInput);
   if (typeof asked === "string") return leaveToTerminal(request.toolName, asked);
-  const parsed = parseAskInput(askInputFor(asked, await questionContext(request, asked), ASKED_IMPACT));
-  if (!parsed.ok) return leaveToTerminal(request.toolName, refusal2(parsed.reasons));
-  const { waitSeconds: _none, ...spec } = parsed.value;
+  const parsed2 = parseAskInput(askInputFor(asked, await questionContext(request, asked), ASKED_IMPACT));
+  if (!parsed2.ok) return leaveToTerminal(request.toolName, refusal2(parsed2.reasons));
+  const { waitSeconds: _none, ...spec } = parsed2.value;
   const header = asked.length === 1 ? asked[0]?.header : void 0;
   const store = await options.store();
   const parked = await store.park(options.project, {
@@ -68387,7 +69907,7 @@ function unansweredReason(question) {
 async function planText(request) {
   const file2 = await lastPlanFile(request.transcriptPath);
   if (file2 !== "") {
-    const text3 = await readFile2(file2, "utf8").catch(() => "");
+    const text3 = await readFile3(file2, "utf8").catch(() => "");
     if (text3.trim() !== "") return text3.trim();
   }
   let input = request.toolInput;
@@ -68418,7 +69938,7 @@ async function capturePlan(request, options) {
       `the plan has ${plan.length} characters and the inbox shows at most ${CONTEXT_MAX}`
     );
   }
-  const digest = createHash3("sha256").update(plan).digest("hex").slice(0, 16);
+  const digest = createHash4("sha256").update(plan).digest("hex").slice(0, 16);
   const store = await options.store();
   const earlierId = loadPlan(options.stateDir, request.sessionId, options.project, digest);
   const earlier2 = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
@@ -68433,7 +69953,7 @@ async function capturePlan(request, options) {
     const older = await store.get(options.project, id);
     if (older?.status === "pending") await store.cancel(options.project, id);
   }
-  const parsed = parseAskInput({
+  const parsed2 = parseAskInput({
     context: plan,
     question: "Approve this plan?",
     impact: "The agent is in plan mode (Claude Code) and changes nothing until the plan is approved. Keep planning, with notes, sends it back to change the plan.",
@@ -68444,8 +69964,8 @@ async function capturePlan(request, options) {
     recommended: PLAN_APPROVE,
     isBlocking: true
   });
-  if (!parsed.ok) return leaveToTerminal(request.toolName, refusal2(parsed.reasons));
-  const { waitSeconds: _none, ...spec } = parsed.value;
+  if (!parsed2.ok) return leaveToTerminal(request.toolName, refusal2(parsed2.reasons));
+  const { waitSeconds: _none, ...spec } = parsed2.value;
   const parked = await store.park(options.project, { ...spec, origin: { tool: "ExitPlanMode", plan: digest } });
   savePlan(options.stateDir, request.sessionId, options.project, digest, parked.id);
   if (options.mode.kind === "wait") {
@@ -68514,12 +70034,55 @@ var init_capture = __esm({
   }
 });
 
+// src/agents/codex/request-user-input.ts
+function requestedInput(toolInput) {
+  const asked = readAskUserQuestion(toolInput);
+  if (typeof asked === "string") return asked;
+  const context = ["The agent asked in Codex:", ...asked.map((question) => `- ${question.question}`)].join("\n");
+  return askInputFor(asked, context, REQUESTED_IMPACT);
+}
+var REQUEST_USER_INPUT, REQUESTED_IMPACT;
+var init_request_user_input = __esm({
+  "src/agents/codex/request-user-input.ts"() {
+    "use strict";
+    init_ask_user_question();
+    REQUEST_USER_INPUT = "request_user_input";
+    REQUESTED_IMPACT = "The agent asked this in Codex (request_user_input) and goes on with work that does not depend on it; what depends on the answer waits for it.";
+  }
+});
+
+// src/agents/codex/capture.ts
+async function captureRequestUserInput(toolInput, options) {
+  if (options.mode.kind === "terminal") return { output: CARRY_ON2 };
+  try {
+    const input = requestedInput(toolInput);
+    if (typeof input === "string") return leaveToTerminal(REQUEST_USER_INPUT, input);
+    const parsed2 = parseAskInput(input);
+    if (!parsed2.ok) return leaveToTerminal(REQUEST_USER_INPUT, refusal2(parsed2.reasons));
+    const { waitSeconds: _none, ...spec } = parsed2.value;
+    const parked = await (await options.store()).park(options.project, spec);
+    return deny(parkedReason(parked, options.inbox));
+  } catch (error46) {
+    return leaveToTerminal(REQUEST_USER_INPUT, storeFailure(error46));
+  }
+}
+var CARRY_ON2;
+var init_capture2 = __esm({
+  "src/agents/codex/capture.ts"() {
+    "use strict";
+    init_ask_input();
+    init_capture();
+    init_request_user_input();
+    CARRY_ON2 = "{}";
+  }
+});
+
 // src/hook/pre-tool-use.ts
 var pre_tool_use_exports = {};
 __export(pre_tool_use_exports, {
   capturePreToolUse: () => capturePreToolUse
 });
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 function fieldsOf2(payload) {
   const text3 = (key) => typeof payload[key] === "string" ? payload[key] : "";
   return {
@@ -68533,7 +70096,7 @@ function fieldsOf2(payload) {
 async function capturePreToolUse(payload, env, cwd, write2) {
   const request = fieldsOf2(payload);
   if (request.toolName === "") throw new HookIoError('the PreToolUse JSON has no "tool_name"');
-  const session = typeof payload.cwd === "string" && payload.cwd.trim() !== "" ? resolve3(cwd, payload.cwd) : cwd;
+  const session = typeof payload.cwd === "string" && payload.cwd.trim() !== "" ? resolve4(cwd, payload.cwd) : cwd;
   const config3 = loadAgentConfig(env, session);
   const bound = new AbortController();
   const timer = setTimeout(
@@ -68545,12 +70108,18 @@ async function capturePreToolUse(payload, env, cwd, write2) {
     opened ??= openStore(config3.store, { connection: "minimal" });
     return opened;
   };
+  const inbox = config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
   try {
-    const decision = await capture(request, {
+    const decision = request.toolName === REQUEST_USER_INPUT ? await captureRequestUserInput(request.toolInput, {
       store,
       project: config3.project,
       mode: config3.capture,
-      inbox: config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)",
+      inbox
+    }) : await capture(request, {
+      store,
+      project: config3.project,
+      mode: config3.capture,
+      inbox,
       stateDir: sessionStateDir(env),
       signal: bound.signal
     });
@@ -68573,6 +70142,8 @@ var init_pre_tool_use = __esm({
     init_agent_config();
     init_capture();
     init_session_file();
+    init_capture2();
+    init_request_user_input();
     init_open();
     init_hook_io_error();
     WORK_MS = 8e3;
@@ -68607,17 +70178,24 @@ async function deliverWaitingOutcomes(options) {
     await store.close();
   }
 }
-async function deliver(store, { config: config3, deadline, write: write2 }) {
+async function deliver(store, options) {
+  const { config: config3, deadline, write: write2 } = options;
+  const event = options.event ?? "UserPromptSubmit";
   const project = config3.project;
   const claim = await deadline.race(
-    store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
+    store.claimUndelivered(project, {
+      budget: deliveryEntriesBudget(),
+      leaseMs: LEASE_MS,
+      ...options.blockingOnly === true ? { blockingOnly: true } : {},
+      ...event === "PostToolUse" ? { via: VIA[event] } : {}
+    }),
     "the inbox did not answer"
   );
   if (claim.questions.length === 0) return;
   let note;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write2(hookOutput("UserPromptSubmit", note.text)), "the note could not be written");
+    await deadline.race(write2(hookOutput(event, note.text)), "the note could not be written");
   } catch (error46) {
     await giveBack(store, project, claim, deadline);
     throw error46;
@@ -68641,7 +70219,7 @@ async function giveBack(store, project, claim, deadline) {
   if (deadline.expired) return;
   await deadline.race(store.releaseClaim(project, claim), "release").catch(() => void 0);
 }
-var LEASE_MS, CONFIRM_GRACE_MS;
+var LEASE_MS, CONFIRM_GRACE_MS, VIA;
 var init_deliver = __esm({
   "src/hook/deliver.ts"() {
     "use strict";
@@ -68650,6 +70228,10 @@ var init_deliver = __esm({
     init_unconfirmed_delivery_error();
     LEASE_MS = 5e3;
     CONFIRM_GRACE_MS = 300;
+    VIA = {
+      UserPromptSubmit: "prompt",
+      PostToolUse: "tool-call"
+    };
   }
 });
 
@@ -68659,7 +70241,7 @@ __export(run_exports2, {
   DEADLINE_MS: () => DEADLINE_MS,
   runHook: () => runHook
 });
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 async function runHook(io, env, cwd) {
   io.stdout.on("error", ignore);
   io.stderr.on("error", ignore);
@@ -68698,16 +70280,28 @@ async function run(io, env, cwd, deadline, seen) {
     await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
     return;
   }
+  const toolCall = postToolUsePayload(text3);
+  if (toolCall !== void 0) {
+    if (toolCall.agentId !== "") return;
+    const config4 = loadAgentConfig(env, toolCall.cwd === void 0 ? cwd : resolve5(cwd, toolCall.cwd));
+    if (config4.midturn === "off") return;
+    await deliver2(io, config4, deadline, seen, { event: "PostToolUse", blockingOnly: config4.midturn === "blocking" });
+    return;
+  }
   const input = parsePromptSubmit(text3);
   if (!carriesAnswers(input)) return;
-  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve4(cwd, input.cwd));
+  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve5(cwd, input.cwd));
+  await deliver2(io, config3, deadline, seen, { event: "UserPromptSubmit" });
+}
+async function deliver2(io, config3, deadline, seen, what) {
   seen.store = config3.store.kind;
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
   await deliverWaitingOutcomes2({
     config: config3,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    write: (output) => writeOut(io, output)
+    write: (output) => writeOut(io, output),
+    ...what
   });
 }
 function writeOut(io, output) {
@@ -68721,11 +70315,11 @@ function writeOut(io, output) {
 function explain2(error46, seen) {
   const waiting = "answers wait for the next prompt";
   if (error46 instanceof UnconfirmedDeliveryError) {
-    return `${error46.message} (${describe3(error46.cause, seen)}); they may come again with a prompt after 5 s`;
+    return `${error46.message} (${describe4(error46.cause, seen)}); they may come again with a prompt after 5 s`;
   }
-  return `${describe3(error46, seen)}; ${waiting}`;
+  return `${describe4(error46, seen)}; ${waiting}`;
 }
-function describe3(error46, seen) {
+function describe4(error46, seen) {
   if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
     return error46.message;
   }
@@ -68869,7 +70463,7 @@ __export(run_exports3, {
   runStatus: () => runStatus
 });
 import { existsSync } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 async function runStatus(io, env, cwd, options = {}) {
   io.stdout.on("error", ignore2);
   io.stderr.on("error", ignore2);
@@ -68889,7 +70483,7 @@ async function runStatus(io, env, cwd, options = {}) {
     if (settingError !== void 0) throw settingError;
     line = await run2(io, env, cwd, { deadline, endsAt }, seen);
   } catch (error46) {
-    io.stderr.write(`ask-later status: ${describe4(error46, seen)}
+    io.stderr.write(`ask-later status: ${describe5(error46, seen)}
 `);
   } finally {
     deadline.clear();
@@ -68908,7 +70502,7 @@ async function run2(io, env, cwd, { deadline, endsAt }, seen) {
   seen.store = location.kind;
   const project = projectFromEnvironment(
     input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
-    input.currentDir === void 0 ? cwd : resolve5(cwd, input.currentDir)
+    input.currentDir === void 0 ? cwd : resolve6(cwd, input.currentDir)
   );
   if (location.kind === "sqlite" && !existsSync(location.path)) {
     return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
@@ -68931,7 +70525,7 @@ async function run2(io, env, cwd, { deadline, endsAt }, seen) {
     await store.close().catch(() => void 0);
   }
 }
-function describe4(error46, seen) {
+function describe5(error46, seen) {
   if (error46 instanceof DeadlineError) {
     return `${error46.message} (${Math.round(performance.now())} ms after the process started)`;
   }
@@ -70637,12 +72231,12 @@ var init_stdio2 = __esm({
         this.onclose?.();
       }
       send(message) {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const json2 = serializeMessage(message);
           if (this._stdout.write(json2)) {
-            resolve7();
+            resolve8();
           } else {
-            this._stdout.once("drain", resolve7);
+            this._stdout.once("drain", resolve8);
           }
         });
       }
@@ -70652,7 +72246,7 @@ var init_stdio2 = __esm({
 
 // node_modules/zod/v3/helpers/util.js
 var util, objectUtil, ZodParsedType, getParsedType2;
-var init_util2 = __esm({
+var init_util3 = __esm({
   "node_modules/zod/v3/helpers/util.js"() {
     (function(util2) {
       util2.assertEqual = (_) => {
@@ -70684,10 +72278,10 @@ var init_util2 = __esm({
           return obj[e];
         });
       };
-      util2.objectKeys = typeof Object.keys === "function" ? (obj) => Object.keys(obj) : (object4) => {
+      util2.objectKeys = typeof Object.keys === "function" ? (obj) => Object.keys(obj) : (object5) => {
         const keys = [];
-        for (const key in object4) {
-          if (Object.prototype.hasOwnProperty.call(object4, key)) {
+        for (const key in object5) {
+          if (Object.prototype.hasOwnProperty.call(object5, key)) {
             keys.push(key);
           }
         }
@@ -70701,8 +72295,8 @@ var init_util2 = __esm({
         return void 0;
       };
       util2.isInteger = typeof Number.isInteger === "function" ? (val) => Number.isInteger(val) : (val) => typeof val === "number" && Number.isFinite(val) && Math.floor(val) === val;
-      function joinValues2(array2, separator = " | ") {
-        return array2.map((val) => typeof val === "string" ? `'${val}'` : val).join(separator);
+      function joinValues2(array3, separator = " | ") {
+        return array3.map((val) => typeof val === "string" ? `'${val}'` : val).join(separator);
       }
       util2.joinValues = joinValues2;
       util2.jsonStringifyReplacer = (_, value) => {
@@ -70791,7 +72385,7 @@ var init_util2 = __esm({
 var ZodIssueCode2, ZodError2;
 var init_ZodError = __esm({
   "node_modules/zod/v3/ZodError.js"() {
-    init_util2();
+    init_util3();
     ZodIssueCode2 = util.arrayToEnum([
       "invalid_type",
       "invalid_literal",
@@ -70912,7 +72506,7 @@ var errorMap, en_default2;
 var init_en2 = __esm({
   "node_modules/zod/v3/locales/en.js"() {
     init_ZodError();
-    init_util2();
+    init_util3();
     errorMap = (issue2, _ctx) => {
       let message;
       switch (issue2.code) {
@@ -71334,7 +72928,7 @@ var init_types2 = __esm({
     init_errors3();
     init_errorUtil();
     init_parseUtil();
-    init_util2();
+    init_util3();
     ParseInputLazyPath = class {
       constructor(parent, value, path, key) {
         this._cachedPath = [];
@@ -74579,7 +76173,7 @@ var init_external2 = __esm({
     init_errors3();
     init_parseUtil();
     init_typeAliases();
-    init_util2();
+    init_util3();
     init_types2();
     init_ZodError();
   }
@@ -74594,7 +76188,7 @@ var init_v3 = __esm({
 });
 
 // node_modules/zod/v4/mini/parse.js
-var init_parse3 = __esm({
+var init_parse4 = __esm({
   "node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
@@ -74605,7 +76199,7 @@ var init_schemas3 = __esm({
   "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_core2();
-    init_parse3();
+    init_parse4();
   }
 });
 
@@ -74636,7 +76230,7 @@ var init_coerce2 = __esm({
 var init_external3 = __esm({
   "node_modules/zod/v4/mini/external.js"() {
     init_core2();
-    init_parse3();
+    init_parse4();
     init_schemas3();
     init_checks3();
     init_core2();
@@ -74809,7 +76403,7 @@ var init_catch = __esm({
 });
 
 // node_modules/zod-to-json-schema/dist/esm/parsers/date.js
-var init_date = __esm({
+var init_date2 = __esm({
   "node_modules/zod-to-json-schema/dist/esm/parsers/date.js"() {
     init_errorMessages();
   }
@@ -74994,7 +76588,7 @@ var init_selectParser = __esm({
     init_boolean();
     init_branded();
     init_catch();
-    init_date();
+    init_date2();
     init_default();
     init_effects();
     init_enum();
@@ -75061,7 +76655,7 @@ var init_esm = __esm({
     init_boolean();
     init_branded();
     init_catch();
-    init_date();
+    init_date2();
     init_default();
     init_effects();
     init_enum();
@@ -75667,7 +77261,7 @@ var init_protocol2 = __esm({
               return;
             }
             const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-            await new Promise((resolve7) => setTimeout(resolve7, pollInterval));
+            await new Promise((resolve8) => setTimeout(resolve8, pollInterval));
             options?.signal?.throwIfAborted();
           }
         } catch (error46) {
@@ -75684,7 +77278,7 @@ var init_protocol2 = __esm({
        */
       request(request, resultSchema2, options) {
         const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options ?? {};
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           const earlyReject = (error46) => {
             reject(error46);
           };
@@ -75762,7 +77356,7 @@ var init_protocol2 = __esm({
               if (!parseResult.success) {
                 reject(parseResult.error);
               } else {
-                resolve7(parseResult.data);
+                resolve8(parseResult.data);
               }
             } catch (error46) {
               reject(error46);
@@ -75920,8 +77514,8 @@ var init_protocol2 = __esm({
         const method = getMethodLiteral(requestSchema);
         this.assertRequestHandlerCapability(method);
         this._requestHandlers.set(method, (request, extra) => {
-          const parsed = parseWithCompat(requestSchema, request);
-          return Promise.resolve(handler(parsed, extra));
+          const parsed2 = parseWithCompat(requestSchema, request);
+          return Promise.resolve(handler(parsed2, extra));
         });
       }
       /**
@@ -75946,8 +77540,8 @@ var init_protocol2 = __esm({
       setNotificationHandler(notificationSchema, handler) {
         const method = getMethodLiteral(notificationSchema);
         this._notificationHandlers.set(method, (notification) => {
-          const parsed = parseWithCompat(notificationSchema, notification);
-          return Promise.resolve(handler(parsed));
+          const parsed2 = parseWithCompat(notificationSchema, notification);
+          return Promise.resolve(handler(parsed2));
         });
       }
       /**
@@ -76024,12 +77618,12 @@ var init_protocol2 = __esm({
           }
         } catch {
         }
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           if (signal.aborted) {
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
             return;
           }
-          const timeoutId = setTimeout(resolve7, interval);
+          const timeoutId = setTimeout(resolve8, interval);
           signal.addEventListener("abort", () => {
             clearTimeout(timeoutId);
             reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -76233,10 +77827,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify(x) {
+    function stringify2(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -79056,7 +80650,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve7.call(this, root, ref);
+      let _sch = resolve8.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a2 = root.localRefs) === null || _a2 === void 0 ? void 0 : _a2[ref];
         const { schemaId } = this.opts;
@@ -79083,7 +80677,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve7(root, ref) {
+    function resolve8(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -79943,11 +81537,11 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse3(serialize(uri, options), options);
+        parse4(serialize(uri, options), options);
       }
       return uri;
     }
-    function resolve7(baseURI, relativeURI, options) {
+    function resolve8(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -79986,8 +81580,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative2, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse3(serialize(base, options), options);
-        relative2 = parse3(serialize(relative2, options), options);
+        base = parse4(serialize(base, options), options);
+        relative2 = parse4(serialize(relative2, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative2.scheme) {
@@ -80114,11 +81708,11 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed2, matches) {
+      if (matches[2] !== void 0 && parsed2.path && parsed2.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
-      if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
+      if (typeof parsed2.port === "number" && (parsed2.port < 0 || parsed2.port > 65535)) {
         return "URI port is malformed.";
       }
       return void 0;
@@ -80141,30 +81735,30 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
-        parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+    function canonicalizeHost(parsed2, options, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed2, options, schemeHandler, isIP3)) {
+        parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed2.host && !isIPLiteral(parsed2.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed2.host)) {
         let url2;
         try {
-          url2 = new URL("http://" + parsed.host);
+          url2 = new URL("http://" + parsed2.host);
         } catch (e) {
-          parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
+          parsed2.error = parsed2.error || "Host's domain name can not be converted to ASCII: " + e;
           return true;
         }
         if (!isHostOnlyURL(url2)) {
-          parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+          parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
           return true;
         }
-        parsed.host = url2.hostname;
+        parsed2.host = url2.hostname;
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
+    function hasForbiddenDomainHost(parsed2, options, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed2.host && isIP3 === false && !isIPLiteral(parsed2.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed2.host)
       );
     }
     function isHostOnlyURL(url2) {
@@ -80172,7 +81766,7 @@ var require_fast_uri = __commonJS({
     }
     function parseWithStatus(uri, opts) {
       const options = Object.assign({}, opts);
-      const parsed = {
+      const parsed2 = {
         scheme: void 0,
         userinfo: void 0,
         host: "",
@@ -80197,7 +81791,7 @@ var require_fast_uri = __commonJS({
       }
       const authorityMatch = uri.match(AUTHORITY_PREFIX);
       if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
-        parsed.error = "URI authority must not contain a literal backslash.";
+        parsed2.error = "URI authority must not contain a literal backslash.";
         malformedAuthorityOrPort = true;
       }
       const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
@@ -80206,115 +81800,115 @@ var require_fast_uri = __commonJS({
         const normalizedRegion = region.replace(/[\t\n\r]/g, "");
         if (normalizedRegion.length >= 2) {
           if (normalizedRegion.slice(0, 2) !== "//") {
-            parsed.error = parsed.error || "URI authority must not contain a literal backslash.";
+            parsed2.error = parsed2.error || "URI authority must not contain a literal backslash.";
             malformedAuthorityOrPort = true;
           } else if (region.length !== normalizedRegion.length) {
-            parsed.error = parsed.error || "URI authority introducer must not contain whitespace.";
+            parsed2.error = parsed2.error || "URI authority introducer must not contain whitespace.";
             malformedAuthorityOrPort = true;
           }
         }
       }
       const matches = uri.match(URI_PARSE);
       if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
-        if (parsed.scheme !== void 0) {
-          if (VALID_SCHEME.test(parsed.scheme)) {
-            parsed.scheme = parsed.scheme.toLowerCase();
+        parsed2.scheme = matches[1];
+        parsed2.userinfo = matches[3];
+        parsed2.host = matches[4];
+        parsed2.port = parseInt(matches[5], 10);
+        parsed2.path = matches[6] || "";
+        parsed2.query = matches[7];
+        parsed2.fragment = matches[8];
+        if (parsed2.scheme !== void 0) {
+          if (VALID_SCHEME.test(parsed2.scheme)) {
+            parsed2.scheme = parsed2.scheme.toLowerCase();
           } else {
-            parsed.error = parsed.error || MALFORMED_SCHEME_ERROR;
+            parsed2.error = parsed2.error || MALFORMED_SCHEME_ERROR;
             malformedScheme = true;
           }
         }
         malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
         if (malformedPercentEncoding) {
-          parsed.error = parsed.error || "URI contains malformed percent-encoding.";
+          parsed2.error = parsed2.error || "URI contains malformed percent-encoding.";
         }
-        if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+        if (isNaN(parsed2.port)) {
+          parsed2.port = matches[5];
         }
-        const parseError = getParseError(parsed, matches);
+        const parseError = getParseError(parsed2, matches);
         if (parseError !== void 0) {
-          parsed.error = parsed.error || parseError;
+          parsed2.error = parsed2.error || parseError;
           malformedAuthorityOrPort = true;
         }
-        if (parsed.host) {
-          const ipv4result = isIPv4(parsed.host);
+        if (parsed2.host) {
+          const ipv4result = isIPv4(parsed2.host);
           if (ipv4result === false) {
-            const bracketedIPLiteral = isIPLiteral(parsed.host);
-            const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
-            const ipv6result = normalizeIPv6(parsed.host);
+            const bracketedIPLiteral = isIPLiteral(parsed2.host);
+            const hasIPLiteralBracket = parsed2.host.indexOf("[") !== -1 || parsed2.host.indexOf("]") !== -1;
+            const ipv6result = normalizeIPv6(parsed2.host);
             isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed2.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
-              parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+              parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
             isIP3 = true;
           }
         }
-        if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
-          parsed.reference = "same-document";
-        } else if (parsed.scheme === void 0) {
-          parsed.reference = "relative";
-        } else if (parsed.fragment === void 0) {
-          parsed.reference = "absolute";
+        if (parsed2.scheme === void 0 && parsed2.userinfo === void 0 && parsed2.host === void 0 && parsed2.port === void 0 && parsed2.query === void 0 && !parsed2.path) {
+          parsed2.reference = "same-document";
+        } else if (parsed2.scheme === void 0) {
+          parsed2.reference = "relative";
+        } else if (parsed2.fragment === void 0) {
+          parsed2.reference = "absolute";
         } else {
-          parsed.reference = "uri";
+          parsed2.reference = "uri";
         }
-        if (options.reference && options.reference !== "suffix" && options.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options.reference + " reference.";
+        if (options.reference && options.reference !== "suffix" && options.reference !== parsed2.reference) {
+          parsed2.error = parsed2.error || "URI is not a " + options.reference + " reference.";
         }
-        const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
+        const schemeHandler = getSchemeHandler(options.scheme || parsed2.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
+          malformedHost = canonicalizeHost(parsed2, options, schemeHandler, isIP3);
         }
-        if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+        if (uri.indexOf("%") !== -1 && parsed2.host !== void 0 && !malformedIPLiteral) {
+          let host = isIP3 ? parsed2.host : normalizePercentEncoding(parsed2.host, true);
           if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
+          parsed2.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
-          if (parsed.path) {
-            parsed.path = normalizePathEncoding(parsed.path);
+          if (parsed2.path) {
+            parsed2.path = normalizePathEncoding(parsed2.path);
           }
-          if (parsed.query) {
-            parsed.query = normalizeQueryFragmentEncoding(parsed.query);
+          if (parsed2.query) {
+            parsed2.query = normalizeQueryFragmentEncoding(parsed2.query);
           }
-          if (parsed.fragment) {
-            parsed.fragment = normalizeQueryFragmentEncoding(parsed.fragment);
+          if (parsed2.fragment) {
+            parsed2.fragment = normalizeQueryFragmentEncoding(parsed2.fragment);
           }
         }
         if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options);
-          if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
+          schemeHandler.parse(parsed2, options);
+          if (schemeHandler === SCHEMES.urn && parsed2.nid === void 0) {
             malformedSchemeSpecific = true;
           }
         }
       } else {
-        parsed.error = parsed.error || "URI can not be parsed.";
+        parsed2.error = parsed2.error || "URI can not be parsed.";
       }
-      return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
+      return { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse3(uri, opts) {
+    function parse4(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
       return normalizeStringWithStatus(uri, opts).normalized;
     }
     function normalizeStringWithStatus(uri, opts) {
-      const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
+      const { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
       return {
-        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed, opts),
+        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed2, opts),
         malformedAuthorityOrPort,
         malformedPercentEncoding,
         malformedSchemeSpecific,
@@ -80338,11 +81932,11 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize3,
-      resolve: resolve7,
+      resolve: resolve8,
       resolveComponent,
       equal,
       serialize,
-      parse: parse3
+      parse: parse4
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -84333,9 +85927,9 @@ Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the pe
       outputSchema: resultSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       async run(args, context) {
-        const parsed = parseAskInput(args);
-        if (!parsed.ok) return errorResult(formatRefusal(parsed.reasons));
-        const { waitSeconds = 0, askAgain = false, ...spec } = parsed.value;
+        const parsed2 = parseAskInput(args);
+        if (!parsed2.ok) return errorResult(formatRefusal(parsed2.reasons));
+        const { waitSeconds = 0, askAgain = false, ...spec } = parsed2.value;
         try {
           const store = await context.store();
           let askedBefore = [];
@@ -84389,14 +85983,14 @@ var init_cancel_question = __esm({
       inputSchema: external_exports.strictObject({ id: questionIdSchema }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
       async run(args, context) {
-        const object4 = argsObject(args);
+        const object5 = argsObject(args);
         const extra = unknownKeys(args, ["id"]);
-        if (!object4 || extra.length > 0) {
+        if (!object5 || extra.length > 0) {
           return errorResult(
             `cancel_question takes one field, \`id\`${extra.length ? `; got also ${extra.join(", ")}` : ""}`
           );
         }
-        const id = parseQuestionId(object4.id);
+        const id = parseQuestionId(object5.id);
         if (typeof id === "string") return errorResult(id);
         try {
           const store = await context.store();
@@ -84431,21 +86025,21 @@ ${questionState(result.question)}`
 
 // src/mcp/capture-question.ts
 function readRequest(args) {
-  const object4 = argsObject(args);
-  if (!object4) return "capture_question takes the hook’s fields as an object";
-  const extra = Object.keys(object4).filter((key) => !FIELDS3.includes(key));
+  const object5 = argsObject(args);
+  if (!object5) return "capture_question takes the hook’s fields as an object";
+  const extra = Object.keys(object5).filter((key) => !FIELDS3.includes(key));
   if (extra.length > 0) return `capture_question takes ${FIELDS3.join(", ")}; got ${extra.slice(0, 5).join(", ")}`;
   for (const field of FIELDS3) {
-    if (typeof object4[field] !== "string") {
-      return `Expected \`${field}\` to be a string (set by ask-later's PreToolUse hook), got ${object4[field] === null ? "null" : typeof object4[field]}`;
+    if (typeof object5[field] !== "string") {
+      return `Expected \`${field}\` to be a string (set by ask-later's PreToolUse hook), got ${object5[field] === null ? "null" : typeof object5[field]}`;
     }
   }
   return {
-    toolName: object4.tool_name,
-    toolInput: object4.tool_input,
-    toolUseId: object4.tool_use_id,
-    transcriptPath: object4.transcript_path,
-    sessionId: object4.session_id
+    toolName: object5.tool_name,
+    toolInput: object5.tool_input,
+    toolUseId: object5.tool_use_id,
+    transcriptPath: object5.transcript_path,
+    sessionId: object5.session_id
   };
 }
 function captureQuestionTool(options) {
@@ -84511,22 +86105,22 @@ function nothingResult(text3) {
   return structuredResult(text3, { note: text3 === HOOK_NOTHING ? NOTHING_WAITING : text3, questions: [] });
 }
 function readRequest2(args) {
-  const object4 = argsObject(args);
-  if (!object4) return "collect_answers takes an object of arguments (none when you call it yourself)";
+  const object5 = argsObject(args);
+  if (!object5) return "collect_answers takes an object of arguments (none when you call it yourself)";
   const known = ["for", ...HOOK_FIELDS];
-  const extra = Object.keys(object4).filter((key) => !known.includes(key));
+  const extra = Object.keys(object5).filter((key) => !known.includes(key));
   if (extra.length > 0) {
     return `collect_answers takes no arguments when you call it yourself; got ${extra.slice(0, 5).join(", ")}`;
   }
   for (const field of HOOK_FIELDS) {
-    const value = object4[field];
+    const value = object5[field];
     if (value !== void 0 && typeof value !== "string") {
       return `Expected \`${field}\` to be a string (set by ask-later's hooks), got ${value === null ? "null" : typeof value}`;
     }
   }
-  const event = object4.for;
+  const event = object5.for;
   if (event === void 0) {
-    const hookOnly = HOOK_FIELDS.filter((field) => object4[field] !== void 0);
+    const hookOnly = HOOK_FIELDS.filter((field) => object5[field] !== void 0);
     if (hookOnly.length > 0) {
       return `collect_answers takes no arguments when you call it yourself; ${hookOnly.join(", ")} are set by ask-later's hooks together with \`for\``;
     }
@@ -84537,21 +86131,21 @@ function readRequest2(args) {
     return `Expected \`for\` to be UserPromptSubmit or PostToolUse (set by ask-later's hooks), got ${got2}`;
   }
   if (event === "UserPromptSubmit") {
-    if (typeof object4.prompt !== "string") {
+    if (typeof object5.prompt !== "string") {
       return "Expected `prompt` (the prompt the person typed, templated by the hook) with `for` UserPromptSubmit";
     }
     return {
       for: "UserPromptSubmit",
-      prompt: object4.prompt,
-      source: object4.source ?? "",
-      sessionId: object4.session_id ?? "",
-      promptId: object4.prompt_id ?? ""
+      prompt: object5.prompt,
+      source: object5.source ?? "",
+      sessionId: object5.session_id ?? "",
+      promptId: object5.prompt_id ?? ""
     };
   }
   return {
     for: "PostToolUse",
-    agentId: object4.agent_id ?? "",
-    toolName: object4.tool_name ?? ""
+    agentId: object5.agent_id ?? "",
+    toolName: object5.tool_name ?? ""
   };
 }
 function reachOf(request, options) {
@@ -84611,7 +86205,7 @@ async function collect2(store, context, request, blockingOnly, empty) {
     budget: deliveryEntriesBudget(),
     leaseMs: COLLECT_LEASE_MS,
     blockingOnly,
-    via: VIA[request.for ?? "model"]
+    via: VIA2[request.for ?? "model"]
   });
   if (claim.questions.length === 0) return nothingResult(empty);
   if (context.signal.aborted) {
@@ -84638,7 +86232,7 @@ async function collect2(store, context, request, blockingOnly, empty) {
     ...waiting === 0 ? {} : { more: waiting }
   });
 }
-var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA;
+var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA2;
 var init_collect_answers = __esm({
   "src/mcp/collect-answers.ts"() {
     "use strict";
@@ -84655,7 +86249,7 @@ var init_collect_answers = __esm({
     NOTHING_WAITING = 'Nothing new: every answer, dismissal and expiry so far has already reached you (look for the latest note headed "ask-later: outcomes of the questions you parked", in a prompt or a tool result). Carry on.';
     HOOK_NOTHING = "{}";
     QUIET_AFTER = /* @__PURE__ */ new Set(["ToolSearch"]);
-    VIA = { UserPromptSubmit: "prompt", PostToolUse: "tool-call", model: "wake" };
+    VIA2 = { UserPromptSubmit: "prompt", PostToolUse: "tool-call", model: "wake" };
   }
 });
 
@@ -84687,13 +86281,13 @@ var init_find_decisions = __esm({
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
         const extra = unknownKeys(args, ["search", "limit", "after"]);
-        const parsed = argsObject(args) && extra.length === 0 ? inputSchema.safeParse(args ?? {}) : void 0;
-        if (!parsed?.success) {
+        const parsed2 = argsObject(args) && extra.length === 0 ? inputSchema.safeParse(args ?? {}) : void 0;
+        if (!parsed2?.success) {
           return errorResult(
             `find_decisions takes \`search\` (words, up to 500 characters), \`limit\` (1–${FIND_MAX}) and \`after\` (a cursor from an earlier result), all optional${extra.length ? `; got also ${extra.join(", ")}` : ""}`
           );
         }
-        const { search, limit, after } = parsed.data;
+        const { search, limit, after } = parsed2.data;
         try {
           const store = await context.store();
           const page = await store.findDecisions(context.project, {
@@ -84736,12 +86330,12 @@ var init_get_answer = __esm({
       outputSchema: resultSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
-        const object4 = argsObject(args);
+        const object5 = argsObject(args);
         const extra = unknownKeys(args, ["id"]);
-        if (!object4 || extra.length > 0) {
+        if (!object5 || extra.length > 0) {
           return errorResult(`get_answer takes one field, \`id\`${extra.length ? `; got also ${extra.join(", ")}` : ""}`);
         }
-        const id = parseQuestionId(object4.id);
+        const id = parseQuestionId(object5.id);
         if (typeof id === "string") return errorResult(id);
         try {
           const store = await context.store();
@@ -84787,13 +86381,13 @@ var init_list_questions = __esm({
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(args, context) {
         const extra = unknownKeys(args, ["status", "blocking", "limit", "after"]);
-        const parsed = argsObject(args) && extra.length === 0 ? inputSchema2.safeParse(args ?? {}) : void 0;
-        if (!parsed?.success) {
+        const parsed2 = argsObject(args) && extra.length === 0 ? inputSchema2.safeParse(args ?? {}) : void 0;
+        if (!parsed2?.success) {
           return errorResult(
             `list_questions takes \`status\` (one of ${QUESTION_STATUSES.join(", ")}, or a list of them), \`blocking\` (true or false), \`limit\` (1–${LIST_MAX}) and \`after\` (a cursor from an earlier result), all optional${extra.length ? `; got also ${extra.join(", ")}` : ""}`
           );
         }
-        const { status, blocking, limit, after } = parsed.data;
+        const { status, blocking, limit, after } = parsed2.data;
         const statuses = status === void 0 ? void 0 : [status].flat();
         try {
           const store = await context.store();
@@ -84949,9 +86543,9 @@ var init_mcp = __esm({
 });
 
 // src/mcp/version.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 function packageVersion() {
-  const pkg = JSON.parse(readFileSync5(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync6(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 var init_version = __esm({
@@ -84998,8 +86592,8 @@ async function runMcp(env, cwd) {
     ...decided ? { decided } : {},
     ...capture2 && location ? { capture: { mode: capture2, inbox: inboxOf(location), stateDir: sessionStateDir(env) } } : {}
   });
-  const closed = new Promise((resolve7) => {
-    server.onclose = () => resolve7();
+  const closed = new Promise((resolve8) => {
+    server.onclose = () => resolve8();
   });
   await server.connect(new StdioServerTransport());
   process.stdin.once("end", () => void server.close());
@@ -85047,7 +86641,7 @@ __export(run_exports5, {
   wakeLine: () => wakeLine
 });
 import { randomUUID as randomUUID3 } from "node:crypto";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 function parseInput(text3) {
   let value;
   try {
@@ -85067,7 +86661,7 @@ function parseInput(text3) {
 async function runWaiter(io, env, cwd, options = {}) {
   try {
     const input = parseInput(await withTimeout(readStdin(io.stdin), 5e3, "stdin did not end"));
-    const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve6(cwd, input.cwd));
+    const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve7(cwd, input.cwd));
     if (config3.wake === "off") return 0;
     const store = options.store ?? await openStore(config3.store, { pollIntervalMs: 100 });
     try {
@@ -85474,7 +87068,7 @@ function urlParse(url2, slashesDenoteHost) {
   return u;
 }
 var protocolPattern, portPattern, simplePathPattern, delims, unwise, autoEscape, nonHostChars, hostEndingChars, hostnameMaxLen, hostnamePartPattern, hostnamePartStart, hostlessProtocol, slashedProtocol, parse_default;
-var init_parse4 = __esm({
+var init_parse5 = __esm({
   "node_modules/mdurl/lib/parse.mjs"() {
     protocolPattern = /^([a-z0-9.+-]+:)/i;
     portPattern = /:[0-9]*$/;
@@ -85656,7 +87250,7 @@ var init_mdurl = __esm({
     init_decode();
     init_encode();
     init_format();
-    init_parse4();
+    init_parse5();
   }
 });
 
@@ -86297,8 +87891,8 @@ function _class(obj) {
 function isString2(obj) {
   return _class(obj) === "[object String]";
 }
-function has(object4, key) {
-  return _hasOwnProperty.call(object4, key);
+function has(object5, key) {
+  return _hasOwnProperty.call(object5, key);
 }
 function assign(obj) {
   const sources = Array.prototype.slice.call(arguments, 1);
@@ -87742,7 +89336,7 @@ function escapedSplit(str) {
   result.push(current + str.substring(lastPos));
   return result;
 }
-function table(state, startLine, endLine, silent) {
+function table2(state, startLine, endLine, silent) {
   if (startLine + 2 > endLine) {
     return false;
   }
@@ -88924,7 +90518,7 @@ var init_parser_block = __esm({
     _rules2 = [
       // First 2 params - rule name & source. Secondary array - list of rules,
       // which can be terminated by this one.
-      ["table", table, ["paragraph", "reference"]],
+      ["table", table2, ["paragraph", "reference"]],
       ["code", code],
       ["fence", fence, ["paragraph", "reference", "blockquote", "list"]],
       ["blockquote", blockquote, ["paragraph", "reference", "blockquote", "list"]],
@@ -90572,11 +92166,11 @@ var require_punycode = __commonJS({
     function error46(type) {
       throw new RangeError(errors[type]);
     }
-    function map2(array2, callback) {
+    function map2(array3, callback) {
       const result = [];
-      let length = array2.length;
+      let length = array3.length;
       while (length--) {
-        result[length] = callback(array2[length]);
+        result[length] = callback(array3[length]);
       }
       return result;
     }
@@ -90979,28 +92573,28 @@ function validateLink(url2) {
   return BAD_PROTO_RE.test(str) ? GOOD_DATA_RE.test(str) : true;
 }
 function normalizeLink(url2) {
-  const parsed = parse_default(url2, true);
-  if (parsed.hostname) {
-    if (!parsed.protocol || RECODE_HOSTNAME_FOR.indexOf(parsed.protocol) >= 0) {
+  const parsed2 = parse_default(url2, true);
+  if (parsed2.hostname) {
+    if (!parsed2.protocol || RECODE_HOSTNAME_FOR.indexOf(parsed2.protocol) >= 0) {
       try {
-        parsed.hostname = import_punycode.default.toASCII(parsed.hostname);
+        parsed2.hostname = import_punycode.default.toASCII(parsed2.hostname);
       } catch (er) {
       }
     }
   }
-  return encode_default(format(parsed));
+  return encode_default(format(parsed2));
 }
 function normalizeLinkText(url2) {
-  const parsed = parse_default(url2, true);
-  if (parsed.hostname) {
-    if (!parsed.protocol || RECODE_HOSTNAME_FOR.indexOf(parsed.protocol) >= 0) {
+  const parsed2 = parse_default(url2, true);
+  if (parsed2.hostname) {
+    if (!parsed2.protocol || RECODE_HOSTNAME_FOR.indexOf(parsed2.protocol) >= 0) {
       try {
-        parsed.hostname = import_punycode.default.toUnicode(parsed.hostname);
+        parsed2.hostname = import_punycode.default.toUnicode(parsed2.hostname);
       } catch (er) {
       }
     }
   }
-  return decode_default(format(parsed), decode_default.defaultChars + "%");
+  return decode_default(format(parsed2), decode_default.defaultChars + "%");
 }
 function MarkdownIt(presetName, options) {
   if (!(this instanceof MarkdownIt)) {
@@ -91599,13 +93193,13 @@ function parseDecisionArgs(args, now) {
   };
 }
 async function runDecisions(env, argv, io, options = {}) {
-  const parsed = parseDecisionArgs(argv, (options.now ?? Date.now)());
-  if (!parsed.ok) {
-    io.stderr.write(`ask-later decisions: ${parsed.error}
+  const parsed2 = parseDecisionArgs(argv, (options.now ?? Date.now)());
+  if (!parsed2.ok) {
+    io.stderr.write(`ask-later decisions: ${parsed2.error}
 `);
     return 2;
   }
-  const { args } = parsed;
+  const { args } = parsed2;
   if (args.help) {
     io.stdout.write(`${DECISIONS_USAGE}
 `);
@@ -91677,15 +93271,20 @@ function parseTokenArgs(args) {
   }
   let name;
   let expiresInDays;
+  let web = false;
   const patterns = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? "";
+    if (arg === "--web") {
+      web = true;
+      continue;
+    }
     const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
     const option = flag?.[1];
     if (option !== "--name" && option !== "--projects" && option !== "--expires") {
       return {
         ok: false,
-        error: `unexpected ${shown2(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd`
+        error: `unexpected ${shown2(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd, --web`
       };
     }
     let value = flag?.[2];
@@ -91728,7 +93327,13 @@ function parseTokenArgs(args) {
   }
   return {
     ok: true,
-    command: { kind: "create", name, patterns, ...expiresInDays !== void 0 ? { expiresInDays } : {} }
+    command: {
+      kind: "create",
+      name,
+      patterns,
+      ...expiresInDays !== void 0 ? { expiresInDays } : {},
+      ...web ? { web: true } : {}
+    }
   };
 }
 var TOKEN_USAGE, MAX_DAYS, PATTERNS_MAX;
@@ -91737,7 +93342,7 @@ var init_args = __esm({
     "use strict";
     init_token_record();
     TOKEN_USAGE = [
-      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd]",
+      "Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd] [--web]",
       "       ask-later token list",
       "       ask-later token revoke NAME|ID",
       "",
@@ -91745,6 +93350,7 @@ var init_args = __esm({
       "  --name NAME          who or what the token is for (alice, ci-runner): letters, digits and . _ @ -, at most 64",
       "  --projects PATTERN   the projects it reaches, as in the routing file (acme/*, /srv/repos/**); repeat for more",
       "  --expires DAYSd      serve refuses it after that many days (90d); default: until it is revoked",
+      "  --web                it also signs its holder in to serve's web inbox, for those projects and under NAME",
       "create prints the token once, on stdout; the store keeps only its SHA-256."
     ].join("\n");
     MAX_DAYS = 3650;
@@ -91753,14 +93359,14 @@ var init_args = __esm({
 });
 
 // src/tokens/format.ts
-import { createHash as createHash4, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash as createHash5, randomBytes, timingSafeEqual } from "node:crypto";
 function newToken() {
   const id = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 32]).join("");
   const token = `${TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
   return { token, id };
 }
 function hashToken(token) {
-  return createHash4("sha256").update(token).digest("hex");
+  return createHash5("sha256").update(token).digest("hex");
 }
 var ID_ALPHABET;
 var init_format3 = __esm({
@@ -91778,13 +93384,13 @@ __export(run_exports7, {
   runToken: () => runToken
 });
 async function runToken(env, argv, io, options = {}) {
-  const parsed = parseTokenArgs(argv);
-  if (!parsed.ok) {
-    io.stderr.write(`ask-later token: ${parsed.error}
+  const parsed2 = parseTokenArgs(argv);
+  if (!parsed2.ok) {
+    io.stderr.write(`ask-later token: ${parsed2.error}
 `);
     return 2;
   }
-  const { command } = parsed;
+  const { command } = parsed2;
   if (command.kind === "help") {
     io.stdout.write(`${TOKEN_USAGE}
 `);
@@ -91803,7 +93409,8 @@ async function runToken(env, argv, io, options = {}) {
         hash: hashToken(token),
         patterns: command.patterns,
         createdAt: now(),
-        ...command.expiresInDays !== void 0 ? { expiresAt: now() + command.expiresInDays * DAY_MS2 } : {}
+        ...command.expiresInDays !== void 0 ? { expiresAt: now() + command.expiresInDays * DAY_MS2 } : {},
+        ...command.web === true ? { web: true } : {}
       };
       if (!await tokens.create(record4)) {
         io.stderr.write(
@@ -91815,8 +93422,9 @@ async function runToken(env, argv, io, options = {}) {
       io.stdout.write(`${token}
 `);
       const until = record4.expiresAt === void 0 ? "" : `, until ${isoMinute(record4.expiresAt)}`;
+      const web = record4.web === true ? ` It also signs ${command.name} in to serve's web inbox (beyond loopback, beside ASK_LATER_WEB_TOKEN), for those projects.` : "";
       io.stderr.write(
-        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.
+        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(", ")}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.${web}
 `
       );
       return 0;
@@ -91847,13 +93455,14 @@ function formatList(records, now) {
   if (records.length === 0)
     return "No tokens. Create one with: ask-later token create --name NAME --projects PATTERN\n";
   const rows = [
-    ["ID", "NAME", "CREATED", "EXPIRES", "LAST USED", "PROJECTS"],
+    ["ID", "NAME", "CREATED", "EXPIRES", "LAST USED", "WEB", "PROJECTS"],
     ...records.map((record4) => [
       record4.id,
       record4.name,
       isoMinute(record4.createdAt),
       record4.expiresAt === void 0 ? "never" : `${isoMinute(record4.expiresAt)}${record4.expiresAt <= now ? " (expired)" : ""}`,
       record4.lastUsedAt === void 0 ? "never" : isoMinute(record4.lastUsedAt),
+      record4.web === true ? "yes" : "no",
       record4.patterns.join(" ")
     ])
   ];
@@ -91891,7 +93500,8 @@ var init_serve = __esm({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
+import { fileURLToPath } from "node:url";
 var commands = {
   doctor: {
     summary: "checks the config, the store, Slack, Discord and the Claude Code install, and says what to fix",
@@ -91940,6 +93550,20 @@ var commands = {
       stderr: process.stderr
     })
   },
+  setup: {
+    summary: "wires ask-later into another coding agent: setup codex [--project] [--remove] [--dry-run]",
+    run: async (args) => {
+      const [agent, ...flags] = args;
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      if (agent === "codex") {
+        const wiring = { node: process.execPath, cli: fileURLToPath(import.meta.url) };
+        return (await Promise.resolve().then(() => (init_setup(), setup_exports))).runSetupCodex(flags, process.env, process.cwd(), io, wiring);
+      }
+      process.stderr.write(`ask-later setup: which agent? setup codex [--project] [--remove] [--dry-run]
+`);
+      return 2;
+    }
+  },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
     run: async () => {
@@ -91953,7 +93577,7 @@ function usage() {
   return ["Usage: ask-later <command>", "", "Commands:", ...lines, "", "Options: --help, --version"].join("\n");
 }
 function version2() {
-  const pkg = JSON.parse(readFileSync6(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync7(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function main(argv) {
@@ -91979,3 +93603,42 @@ ${usage()}
   return command.run(rest);
 }
 process.exitCode = await main(process.argv.slice(2));
+/*! Bundled license information:
+
+smol-toml/dist/error.js:
+smol-toml/dist/primitive.js:
+smol-toml/dist/date.js:
+smol-toml/dist/extract.js:
+smol-toml/dist/util.js:
+smol-toml/dist/struct.js:
+smol-toml/dist/parse.js:
+smol-toml/dist/stringify.js:
+smol-toml/dist/index.js:
+  (*!
+   * Copyright (c) Squirrel Chat et al., All rights reserved.
+   * SPDX-License-Identifier: BSD-3-Clause
+   *
+   * Redistribution and use in source and binary forms, with or without
+   * modification, are permitted provided that the following conditions are met:
+   *
+   * 1. Redistributions of source code must retain the above copyright notice, this
+   *    list of conditions and the following disclaimer.
+   * 2. Redistributions in binary form must reproduce the above copyright notice,
+   *    this list of conditions and the following disclaimer in the
+   *    documentation and/or other materials provided with the distribution.
+   * 3. Neither the name of the copyright holder nor the names of its contributors
+   *    may be used to endorse or promote products derived from this software without
+   *    specific prior written permission.
+   *
+   * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND
+   * ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED
+   * WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+   * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+   * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+   * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+   * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+   * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+   * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+   * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+   *)
+*/

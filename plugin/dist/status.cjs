@@ -2096,6 +2096,7 @@ var init_scripts = __esm({
       purge: load("purge-8"),
       indexDecisions: load("index-decisions-1"),
       views: load("views-10"),
+      viewPage: load("view-page-10"),
       listPage: load("list-page-6"),
       lease: load("lease-1"),
       releaseLease: load("release-lease-1"),
@@ -2341,19 +2342,19 @@ function idf(term, stats) {
   const df = Math.min(stats.documentFrequency(term), stats.documents);
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }
-function bm25(query, document, stats, only) {
-  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
-  let score = 0;
-  for (const term of only ?? query.counts.keys()) {
-    const tf = document.counts.get(term) ?? 0;
-    if (tf === 0) continue;
-    score += idf(term, stats) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * document.length / average));
-  }
-  return score;
+function termScore(query, term, tf, length) {
+  const weight = query.weights.get(term);
+  if (weight === void 0 || tf <= 0) return 0;
+  const average = query.averageLength > 0 ? query.averageLength : length || 1;
+  return weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average));
 }
-function similarity(query, candidate, stats) {
-  const self = bm25(query, query, stats, query.core);
-  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
+function prepareQuery(query, stats) {
+  const weights = /* @__PURE__ */ new Map();
+  for (const term of query.counts.keys()) weights.set(term, idf(term, stats));
+  const prepared = { weights, self: 0, averageLength: stats.averageLength };
+  let self = 0;
+  for (const term of query.core) self += termScore(prepared, term, query.counts.get(term) ?? 0, query.length);
+  return { ...prepared, self };
 }
 var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
 var init_similarity = __esm({
@@ -2383,17 +2384,23 @@ function documentRef(document) {
 function encodeDocuments(documents) {
   return documents.map((document) => `${documentRef(document)}	${document.vector.length}	${encodeTerms(document.vector)}`).join("\n");
 }
-function decodeTerms(text) {
-  const counts = /* @__PURE__ */ new Map();
-  let length = 0;
-  for (const pair of text.split(" ")) {
-    const colon = pair.lastIndexOf(":");
-    const count = Number(pair.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
-    counts.set(pair.slice(0, colon), count);
-    length += count;
-  }
-  return { counts, length, core: /* @__PURE__ */ new Set() };
+function storedScorer(query) {
+  const needles = [...query.weights.keys()].map((term) => ({ term, first: `${term}:`, later: ` ${term}:` }));
+  return ({ terms: terms2, length }) => {
+    if (query.self === 0) return 0;
+    let score = 0;
+    for (const { term, first, later } of needles) {
+      let at = terms2.startsWith(first) ? 0 : terms2.indexOf(later);
+      if (at < 0) continue;
+      at += at === 0 ? first.length : later.length;
+      let tf = 0;
+      for (let code = terms2.charCodeAt(at); code >= 48 && code <= 57; code = terms2.charCodeAt(++at)) {
+        tf = tf * 10 + code - 48;
+      }
+      score += termScore(query, term, tf, length);
+    }
+    return score / query.self;
+  };
 }
 function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   const chosen = /* @__PURE__ */ new Set();
@@ -2410,13 +2417,16 @@ function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   return [...chosen];
 }
 function rank(items, candidates, stats, options = {}) {
+  const threshold = options.threshold ?? DECIDED_THRESHOLD;
   return items.map((item) => {
-    const query = termVector(item);
-    const scored = candidates.map((document) => ({
-      id: document.id,
-      ...document.member === void 0 ? {} : { member: document.member },
-      score: similarity(query, document.vector, stats)
-    })).filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD)).sort((a, b) => b.score - a.score || b.id - a.id);
+    const scoreOf = storedScorer(prepareQuery(termVector(item), stats));
+    const scored = [];
+    for (const document of candidates) {
+      const score = scoreOf(document);
+      if (score < threshold) continue;
+      scored.push({ id: document.id, ...document.member === void 0 ? {} : { member: document.member }, score });
+    }
+    scored.sort((a, b) => b.score - a.score || b.id - a.id);
     const seen = /* @__PURE__ */ new Set();
     return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
   });
@@ -2492,10 +2502,12 @@ var init_decisions = __esm({
             const text = stored[index];
             if (typeof text !== "string") return;
             const [id, member] = ref.split(".");
+            const bar = text.indexOf("|");
             candidates.push({
               id: Number(id),
               ...member === void 0 ? {} : { member: Number(member) },
-              vector: decodeTerms(text.slice(text.indexOf("|") + 1))
+              length: Number(text.slice(0, bar)) || 0,
+              terms: text.slice(bar + 1)
             });
           });
           const ranked = rank(items, candidates, stats, options);
@@ -3799,7 +3811,8 @@ function tokenRecordJson(record2) {
     hash: record2.hash,
     patterns: record2.patterns,
     createdAt: record2.createdAt,
-    ...record2.expiresAt !== void 0 ? { expiresAt: record2.expiresAt } : {}
+    ...record2.expiresAt !== void 0 ? { expiresAt: record2.expiresAt } : {},
+    ...record2.web === true ? { web: true } : {}
   });
 }
 function readTokenRecord(json, id, lastUsedAt) {
@@ -3819,6 +3832,7 @@ function readTokenRecord(json, id, lastUsedAt) {
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString2);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
   const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  const web = fields.web === void 0 ? false : field("web", (v) => typeof v === "boolean");
   return {
     id: field("id", isString2),
     name: field("name", isString2),
@@ -3826,6 +3840,7 @@ function readTokenRecord(json, id, lastUsedAt) {
     patterns: field("patterns", isPatterns),
     createdAt: field("createdAt", isTime),
     ...expiresAt !== void 0 ? { expiresAt } : {},
+    ...web ? { web: true } : {},
     ...lastUsedAt !== void 0 && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}
   };
 }
@@ -4102,43 +4117,37 @@ function lexRange(query, tag, cursor) {
   const high = cursor === void 0 ? "+" : `${tag < cursor.tag ? "[" : "("}${cursor.key}`;
   return [low, high];
 }
-var VIEW_CHECK_MS, RedisViews;
+function countsOf(reply) {
+  return {
+    blocking: Number(reply[0] ?? 0),
+    canWait: Number(reply[1] ?? 0),
+    closed: Number(reply[2] ?? 0),
+    answered: Number(reply[3] ?? 0)
+  };
+}
+var RedisViews;
 var init_views = __esm({
   "src/store/redis/views.ts"() {
     "use strict";
     init_question();
     init_paging();
     init_shared();
-    init_context();
     init_scripts();
-    VIEW_CHECK_MS = 2e3;
     RedisViews = class {
       #x;
-      /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
-      #viewChecks = /* @__PURE__ */ new Map();
       constructor(context) {
         this.#x = context;
       }
       /**
        * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
        * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-       * project, all in flight at once. Every paged read starts with this check; a check this process made less than
-       * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+       * project, all in flight at once.
        */
-      #views(projects, reuse = false) {
-        const now = Date.now();
-        return Promise.all(
-          projects.map(async (keys) => {
-            const recent = this.#viewChecks.get(keys.tag);
-            if (reuse && recent !== void 0 && now - recent.at < VIEW_CHECK_MS)
-              return [keys.project, await recent.counts];
-            const counts = this.#checkViews(keys);
-            if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
-            this.#viewChecks.set(keys.tag, { at: now, counts });
-            counts.catch(() => this.#viewChecks.delete(keys.tag));
-            return [keys.project, await counts];
-          })
-        ).then((entries) => new Map(entries));
+      async #views(projects) {
+        const entries = await Promise.all(
+          projects.map(async (keys) => [keys.project, await this.#checkViews(keys)])
+        );
+        return new Map(entries);
       }
       async #checkViews(keys) {
         const reply = await this.#x.evalSettled(
@@ -4152,52 +4161,70 @@ var init_views = __esm({
           ],
           [keys.base, INDEX_VERSION, this.#x.missing]
         );
-        return {
-          blocking: Number(reply[0] ?? 0),
-          canWait: Number(reply[1] ?? 0),
-          closed: Number(reply[2] ?? 0),
-          answered: Number(reply[3] ?? 0)
-        };
+        return countsOf(reply);
+      }
+      /** One project's part of a page (view-page-10): its counts, how many of the range there are, the range's top. */
+      async #pagePart(keys, view, [low, high], limit) {
+        const reply = await this.#x.evalSettled(
+          scripts.viewPage,
+          [
+            keys.meta,
+            keys.inboxIndex,
+            keys.closedIndex,
+            keys.answeredIndex,
+            ...QUESTION_STATUSES.map((status) => keys.status(status))
+          ],
+          [
+            keys.base,
+            INDEX_VERSION,
+            this.#x.missing,
+            view === "pending" ? 2 : view === "closed" ? 3 : 4,
+            low,
+            high,
+            view === "pending" ? "asc" : "desc",
+            limit
+          ]
+        );
+        return { counts: countsOf(reply), inRange: Number(reply[5] ?? 0), members: reply.slice(6).map(String) };
       }
       pageAcross(projects, query) {
         const x = this.#x;
         return x.run(async () => {
           const all = [...new Set(projects)].map((project) => x.keys(project));
-          await this.#views(all, true);
           const { view } = query;
           const limit = Math.max(1, Math.trunc(query.limit));
           const cursor = parseCursor(view, query.after);
-          const index = (keys) => view === "pending" ? keys.inboxIndex : view === "closed" ? keys.closedIndex : keys.answeredIndex;
-          const ranges = await Promise.all(
+          const wanted = limit + 1;
+          const few = Math.min(wanted, Math.ceil(wanted / Math.max(1, all.length)) + 1);
+          const parts = await Promise.all(
             all.map(async (keys) => {
-              const [from, to] = lexRange(query, keys.tag, cursor);
-              const args = view === "pending" ? [from, to] : [to, from, "REV"];
-              const members = await x.client.sendCommand([
-                "ZRANGE",
-                index(keys),
-                ...args.slice(0, 2),
-                "BYLEX",
-                ...args.slice(2),
-                "LIMIT",
-                "0",
-                String(limit + 1)
-              ]);
-              return members.map((key) => ({ key, tag: keys.tag, keys }));
+              const range = lexRange(query, keys.tag, cursor);
+              return { keys, range, ...await this.#pagePart(keys, view, range, few) };
             })
           );
-          const merged = sortInView(view, ranges.flat());
+          const mergedOf = () => sortInView(
+            view,
+            parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys })))
+          );
+          let merged = mergedOf();
+          const top = new Set(merged.slice(0, wanted).map((entry) => `${entry.tag}
+${entry.key}`));
+          const further = parts.filter(
+            (part) => part.members.length === few && few < wanted && part.members.every((key) => top.has(`${part.keys.tag}
+${key}`))
+          );
+          if (further.length > 0) {
+            await Promise.all(
+              further.map(async (part) => {
+                part.members = (await this.#pagePart(part.keys, view, part.range, wanted)).members;
+              })
+            );
+            merged = mergedOf();
+          }
           const taken = merged.slice(0, limit);
           const last = taken.at(-1);
           const follows = merged.length > limit && last !== void 0;
-          const [hashes, counts] = await Promise.all([
-            Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12)))))),
-            follows ? Promise.all(
-              all.map((keys) => {
-                const [from, to] = lexRange(query, keys.tag, last);
-                return x.client.sendCommand(["ZLEXCOUNT", index(keys), from, to]);
-              })
-            ) : Promise.resolve([])
-          ]);
+          const hashes = await Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12))))));
           const questions = readEach(
             hashes.keys(),
             (i) => {
@@ -4209,8 +4236,9 @@ var init_views = __esm({
             },
             x.options.onCorruptRecord
           );
-          const remaining = counts.reduce((sum, n) => sum + Number(n), 0);
-          return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+          const remaining = parts.reduce((sum, part) => sum + part.inRange, 0) - taken.length;
+          const counts = new Map(parts.map(({ keys, counts: each }) => [keys.project, each]));
+          return follows ? { questions, next: formatCursor(last), remaining, counts } : { questions, remaining: 0, counts };
         });
       }
       countAcross(projects) {
@@ -5153,15 +5181,25 @@ function indexDecision(x, question) {
     "INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)"
   );
   const term = x.c.statement("INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)");
+  const totals = x.c.statement(
+    `INSERT INTO decided_totals (project, documents, length) VALUES (?, 1, ?)
+     ON CONFLICT (project) DO UPDATE SET documents = documents + 1, length = length + excluded.length`
+  );
   for (const document of documentsOf(question)) {
     const member = document.member ?? -1;
-    if (doc.run(question.project, question.id, member, document.vector.length, encodeTerms(document.vector)).changes === 0) {
-      continue;
-    }
+    const { length } = document.vector;
+    if (doc.run(question.project, question.id, member, length, encodeTerms(document.vector)).changes === 0) continue;
     for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+    totals.run(question.project, length);
   }
 }
 function unindexDecision(x, project, id) {
+  const dropped = x.c.statement(
+    "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ? AND id = ?"
+  ).get(project, id);
+  if (dropped.documents > 0) {
+    x.c.statement("UPDATE decided_totals SET documents = documents - ?, length = length - ? WHERE project = ?").run(dropped.documents, dropped.length, project);
+  }
   x.c.statement("DELETE FROM decided_docs WHERE project = ? AND id = ?").run(project, id);
   x.c.statement("DELETE FROM decided_terms WHERE project = ? AND id = ?").run(project, id);
 }
@@ -5197,10 +5235,8 @@ var init_decisions2 = __esm({
         return x.run(() => {
           this.#build(project);
           const queries = items.map((item) => termVector(item));
-          const totals = c.statement(
-            "SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ?"
-          ).get(project);
-          if (totals.documents === 0) return items.map(() => []);
+          const totals = c.statement("SELECT documents, length FROM decided_totals WHERE project = ?").get(project);
+          if (totals === void 0 || totals.documents <= 0) return items.map(() => []);
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
           const frequency = /* @__PURE__ */ new Map();
           const count = c.statement("SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?");
@@ -5214,14 +5250,15 @@ var init_decisions2 = __esm({
           if (wanted.length === 0) return items.map(() => []);
           const seen = /* @__PURE__ */ new Set();
           const rows = c.statement(
-            `SELECT d.id, d.member, d.terms FROM decided_terms t
+            `SELECT d.id, d.member, d.length, d.terms FROM decided_terms t
              JOIN decided_docs d ON d.project = t.project AND d.id = t.id AND d.member = t.member
              WHERE t.project = ? AND t.term IN (${wanted.map(() => "?").join(", ")})`
           ).all(project, ...wanted).filter((row) => !seen.has(`${row.id}.${row.member}`) && seen.add(`${row.id}.${row.member}`)).sort((a, b) => b.id - a.id).slice(0, CANDIDATES_MAX2);
           const candidates = rows.map((row) => ({
             id: row.id,
             ...row.member < 0 ? {} : { member: row.member },
-            vector: decodeTerms(row.terms)
+            length: row.length,
+            terms: row.terms
           }));
           const ranked = rank(items, candidates, stats, options);
           const decisions = /* @__PURE__ */ new Map();
@@ -5943,7 +5980,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 8;
+    SCHEMA_VERSION = 10;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -6103,6 +6140,20 @@ var init_schema = __esm({
   ) STRICT;
   CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
   CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
+  `,
+      // 8 → 9: the index's totals kept with it (a check read every document to count them).
+      `
+  CREATE TABLE IF NOT EXISTS decided_totals (
+    project   TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL,
+    length    INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR REPLACE INTO decided_totals (project, documents, length)
+    SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
+  `,
+      // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
+      `
+  ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
   `
     ];
   }
@@ -6122,7 +6173,8 @@ function fromRow(row) {
     hash: row.hash,
     patterns,
     createdAt: Number(row.created_at),
-    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}
+    ...row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {},
+    ...Number(row.web) === 1 ? { web: true } : {}
   });
   return readTokenRecord(json, row.id, row.last_used_at === null ? void 0 : Number(row.last_used_at));
 }
@@ -6131,7 +6183,7 @@ var init_tokens2 = __esm({
   "src/store/sqlite/tokens.ts"() {
     "use strict";
     init_token_record();
-    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens";
+    SELECT = "SELECT id, name, hash, patterns, created_at, expires_at, last_used_at, web FROM tokens";
     SqliteTokenStore = class {
       #c;
       #run;
@@ -6144,14 +6196,15 @@ var init_tokens2 = __esm({
         return this.#run(
           () => this.#c.write(() => {
             const result = this.#c.statement(
-              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+              "INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at, web) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
             ).run(
               record2.id,
               record2.name,
               record2.hash,
               JSON.stringify(record2.patterns),
               record2.createdAt,
-              record2.expiresAt ?? null
+              record2.expiresAt ?? null,
+              record2.web === true ? 1 : 0
             );
             return Number(result.changes) === 1;
           })

@@ -5,10 +5,21 @@
  */
 import { DISPLAY_NAME_MAX } from '../core/limits.js';
 import type { Platform, Responder } from '../core/question.js';
+import { matchesProject } from '../routing.js';
 
 /** The person acting, as the platform identifies them. `roles` are Discord role ids (empty elsewhere). */
 export interface Actor extends Responder {
   readonly roles?: readonly string[];
+  /**
+   * The project patterns (routing's `*`, `**`) this person's sign-in reaches: the web inbox signed in with a
+   * person's own token. Absent: no limit beyond the routing and the allow-lists.
+   */
+  readonly projects?: readonly string[];
+}
+
+/** Whether the actor's sign-in reaches the project (always, for an actor without patterns). */
+export function reachesProject(actor: Actor, project: string): boolean {
+  return actor.projects === undefined || actor.projects.some((pattern) => matchesProject(pattern, project));
 }
 
 /** The actor as the store keeps them: platform, id, and a display name within the limit. */

@@ -16,7 +16,7 @@ import {
 } from '../decisions/query.js';
 import { cursorOf, formatCursor } from '../store/paging.js';
 import type { ViewCounts } from '../store/port.js';
-import type { Actor, Place } from './access.js';
+import { type Actor, type Place, reachesProject } from './access.js';
 import type { InboxPageRequest, InteractionServiceOptions } from './interactions.js';
 
 export class InboxReads {
@@ -50,6 +50,7 @@ export class InboxReads {
     const unplaced =
       place.channel === undefined ? await this.#o.membership?.[actor.platform]?.channelsOf(actor) : undefined;
     return (await this.#o.store.knownProjects()).filter((project) => {
+      if (!reachesProject(actor, project)) return false;
       const channels = this.#o.routing(actor.platform, project, actor);
       if (place.channel !== undefined) return channels.includes(place.channel);
       if (channels.length === 0 || !this.#o.access.mayAnswer(actor, project)) return false;
@@ -66,15 +67,14 @@ export class InboxReads {
   async inboxPage(actor: Actor, place: Place, request: InboxPageRequest): Promise<InboxPage> {
     const projects = await this.#scoped(actor, place, request.project);
     const after = await this.#pendingCursor(request.after);
-    const [counted, page] = await Promise.all([
-      request.counts ?? this.#o.store.countAcross(projects),
-      this.#o.store.pageAcross(projects, {
-        view: 'pending',
-        limit: request.limit,
-        ...(request.filter === 'all' ? {} : { blocking: request.filter === 'blocking' }),
-        ...(after === undefined ? {} : { after }),
-      }),
-    ]);
+    const page = await this.#o.store.pageAcross(projects, {
+      view: 'pending',
+      limit: request.limit,
+      ...(request.filter === 'all' ? {} : { blocking: request.filter === 'blocking' }),
+      ...(after === undefined ? {} : { after }),
+    });
+    // The counts the page was read with where the store gives them (one read per project for both).
+    const counted = request.counts ?? page.counts ?? (await this.#o.store.countAcross(projects));
     let blocking = 0;
     let canWait = 0;
     for (const project of projects) {
@@ -99,6 +99,7 @@ export class InboxReads {
       offset: Math.max(0, counts[request.filter] - page.remaining - items.length),
       remaining: page.remaining,
       ...(page.next !== undefined && last !== undefined ? { next: formatQuestionRef(last.project, last.id) } : {}),
+      ...(page.counts === undefined ? {} : { perProject: page.counts }),
     };
   }
 

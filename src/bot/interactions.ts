@@ -14,7 +14,15 @@ import { type Draft, itemsOf, type Platform, type Question, type Reply, type Sel
 import { parseQuestionRef } from '../core/question-ref.js';
 import type { Decision, DecisionPage, DecisionPageQuery, DecisionQuery } from '../decisions/query.js';
 import type { DraftChange, Store, ViewCounts } from '../store/port.js';
-import { type AccessPolicy, type Actor, type Membership, type Place, type Routing, responderOf } from './access.js';
+import {
+  type AccessPolicy,
+  type Actor,
+  type Membership,
+  type Place,
+  type Routing,
+  reachesProject,
+  responderOf,
+} from './access.js';
 import { InboxReads } from './inbox-reads.js';
 import type { DraftOutcome, InboxPageRequest, Outcome, Reach, Refused, Review } from './outcomes.js';
 import { reviewOf, type ShownPicks } from './review.js';
@@ -22,7 +30,7 @@ import { reviewOf, type ShownPicks } from './review.js';
 export { notPendingText } from '../blocks/vocabulary.js';
 export type { DraftChange } from '../store/port.js';
 export type { AccessPolicy, Actor, AllowLists, Membership, Place, Routing } from './access.js';
-export { allowListPolicy, responderOf } from './access.js';
+export { allowListPolicy, reachesProject, responderOf } from './access.js';
 export type {
   DraftOutcome,
   DraftOutcomeOk,
@@ -56,13 +64,16 @@ export class InteractionService {
   }
 
   /**
-   * The question a ref names, as it is now, without asking who wants it: for reading a payload's values against
-   * the question's options before the action (which checks access) runs. Undefined for an unknown ref.
+   * The question a ref names, as it is now: for reading a payload's values against the question's options before
+   * the action (which checks access) runs. Undefined for an unknown ref, and for one of a project the `actor`'s
+   * sign-in does not reach (so reading a payload tells them nothing about it).
    */
-  async lookup(ref: unknown): Promise<Question | undefined> {
+  async lookup(ref: unknown, actor?: Actor): Promise<Question | undefined> {
     const parsed = parseQuestionRef(ref);
     const project = parsed ? await this.#o.store.projectByTag(parsed.tag) : undefined;
-    return project && parsed ? this.#o.store.get(project, parsed.id) : undefined;
+    if (project === undefined || parsed === undefined) return undefined;
+    if (actor !== undefined && !reachesProject(actor, project)) return undefined;
+    return this.#o.store.get(project, parsed.id);
   }
 
   /** The question as it is now (a redraw showing a draft checks it did not close meanwhile). */
@@ -72,7 +83,8 @@ export class InteractionService {
 
   /** Resolve a payload's question reference and check that this actor may act on it here. */
   async #locate(ref: unknown, actor: Actor, place: Place): Promise<{ ok: true; question: Question } | Refused> {
-    const question = await this.lookup(ref);
+    // A project the actor's sign-in does not reach reads as unknown: the refusal tells nothing about it.
+    const question = await this.lookup(ref, actor);
     if (!question) return { ok: false, refusal: 'unknown', text: REFUSALS.unknown };
     const channels = this.#o.routing(actor.platform, question.project, actor);
     if (place.channel !== undefined ? !channels.includes(place.channel) : channels.length === 0) {

@@ -7,7 +7,7 @@
  */
 import { backoff } from '../core/backoff.js';
 import { formatQuestionRef } from '../core/question-ref.js';
-import type { EventTail, Store } from '../store/port.js';
+import type { EventTail, Store, StoreEvent } from '../store/port.js';
 import { waitToRetry } from '../store/wait-to-retry.js';
 import { errorFields, type Logger, silentLogger } from './logger.js';
 import type { WebSurface } from './web/surface.js';
@@ -54,7 +54,12 @@ export function followStoreChanges(options: StoreChangesOptions): StoreChanges {
         }
         // A reminder changes nothing a page shows.
         for (const event of events) {
-          if (event.type !== 'reminded') options.surface.notify(formatQuestionRef(event.project, event.questionId));
+          if (event.type === 'reminded') continue;
+          const blockingParked = event.type === 'parked' && (await isBlocking(options.store, event));
+          options.surface.notify(formatQuestionRef(event.project, event.questionId), {
+            project: event.project,
+            ...(blockingParked ? { blockingParked } : {}),
+          });
         }
       } catch (error) {
         began(); // a store failing at the start must not hold the caller up: it is retried below
@@ -86,4 +91,17 @@ export function followStoreChanges(options: StoreChangesOptions): StoreChanges {
       await tail?.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Whether a just-parked question is blocking and still waits (the pages' desktop notification); false when the
+ * store cannot say: a notification missed is better than the tail starting over.
+ */
+async function isBlocking(store: Store, event: StoreEvent): Promise<boolean> {
+  try {
+    const question = await store.get(event.project, event.questionId);
+    return question?.status === 'pending' && question.isBlocking;
+  } catch {
+    return false;
+  }
 }

@@ -34,6 +34,11 @@ export interface InboxPage<T extends InboxItem = InboxItem> {
   readonly remaining: number;
   /** The `after` of the next page (the ref of this page's last question), when one follows. */
   readonly next?: string;
+  /**
+   * How many wait in each project the page was read across, when the store read them with the page (so an inbox
+   * showing per-project numbers need not count again).
+   */
+  readonly perProject?: ReadonlyMap<string, { readonly blocking: number; readonly canWait: number }>;
 }
 
 /**

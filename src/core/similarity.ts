@@ -111,15 +111,33 @@ export function idf(term: string, stats: CorpusStats): number {
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }
 
-function bm25(query: TermVector, document: TermVector, stats: CorpusStats, only?: ReadonlySet<string>): number {
-  const average = stats.averageLength > 0 ? stats.averageLength : document.length || 1;
-  let score = 0;
-  for (const term of only ?? query.counts.keys()) {
-    const tf = document.counts.get(term) ?? 0;
-    if (tf === 0) continue;
-    score += (idf(term, stats) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * document.length) / average));
-  }
-  return score;
+/**
+ * A new question made ready to be compared with many candidates: each of its terms' weight (idf) and what its own
+ * words score against itself. Candidates are then scored term by term ({@link termScore}) with no allocation.
+ */
+export interface PreparedQuery {
+  readonly weights: ReadonlyMap<string, number>;
+  /** What the question's own words score against the question: the 1 of the 0-to-1 scale. */
+  readonly self: number;
+  readonly averageLength: number;
+}
+
+/** A candidate's term, held `tf` times in a candidate of `length` terms, scored BM25-style for `query`. */
+export function termScore(query: PreparedQuery, term: string, tf: number, length: number): number {
+  const weight = query.weights.get(term);
+  if (weight === undefined || tf <= 0) return 0;
+  const average = query.averageLength > 0 ? query.averageLength : length || 1;
+  return (weight * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / average));
+}
+
+/** `query`'s weights under `stats`, and its own words' score against itself. */
+export function prepareQuery(query: TermVector, stats: CorpusStats): PreparedQuery {
+  const weights = new Map<string, number>();
+  for (const term of query.counts.keys()) weights.set(term, idf(term, stats));
+  const prepared = { weights, self: 0, averageLength: stats.averageLength };
+  let self = 0;
+  for (const term of query.core) self += termScore(prepared, term, query.counts.get(term) ?? 0, query.length);
+  return { ...prepared, self };
 }
 
 /**
@@ -128,8 +146,11 @@ function bm25(query: TermVector, document: TermVector, stats: CorpusStats, only?
  * it; options it lacks (the same choice offered under other names) take nothing away.
  */
 export function similarity(query: TermVector, candidate: TermVector, stats: CorpusStats): number {
-  const self = bm25(query, query, stats, query.core);
-  return self === 0 ? 0 : bm25(query, candidate, stats) / self;
+  const prepared = prepareQuery(query, stats);
+  if (prepared.self === 0) return 0;
+  let score = 0;
+  for (const [term, tf] of candidate.counts) score += termScore(prepared, term, tf, candidate.length);
+  return score / prepared.self;
 }
 
 /** Corpus statistics over decisions held in memory (tests, and adapters that read the candidates' vectors). */

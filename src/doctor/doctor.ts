@@ -1,6 +1,6 @@
 /**
  * `ask-later doctor`: the config, then the store (Redis, or the embedded SQLite file, and the events the bridge gave
- * up on), Slack, Discord and the Claude Code install; on an agent machine set up for HTTP, serve, the token and the
+ * up on), Slack, Discord, the Claude Code install and Codex's (`codex.ts`); on an agent machine set up for HTTP, serve, the token and the
  * Claude Code install instead (`agent-http.ts`), checked at the same time, each network call bounded by a time-out. One line per check, in a fixed
  * order; `fail` lines make the exit non-zero, `warn` lines do not (see `check.ts`).
  */
@@ -14,6 +14,7 @@ import type { HttpStoreLocation } from '../store/open.js';
 import { checkAgentHttp } from './agent-http.js';
 import { type CheckLine, fail, NETWORK_TIMEOUT_MS, ok } from './check.js';
 import { checkClaudeCode } from './claude-code.js';
+import { checkCodex } from './codex.js';
 import { checkDiscord } from './discord.js';
 import { checkFailedEvents } from './failed-events.js';
 import { checkRedis } from './redis.js';
@@ -94,11 +95,17 @@ async function diagnoseAgentHttp(
 ): Promise<CheckLine[]> {
   const cwd = options.cwd ?? process.cwd();
   const project = projectFromEnvironment(env, cwd);
-  const [agent, claudeCode] = await Promise.all([
+  const [agent, claudeCode, codex] = await Promise.all([
     checkAgentHttp(location, project, timeoutMs),
     checkClaudeCode({ home: options.home ?? homedir(), cwd, env }),
+    checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
-  return [ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`), ...agent, ...claudeCode];
+  return [
+    ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
+    ...agent,
+    ...claudeCode,
+    ...codex,
+  ];
 }
 
 /** Every check's line, in order: config, the store, Slack, Discord, Telegram, Claude Code. */
@@ -130,7 +137,8 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
       store = undefined;
     }
   }
-  const [storeLines, slack, discord, telegram, claudeCode] = await Promise.all([
+  const cwd = options.cwd ?? process.cwd();
+  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, 'slack'), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, 'discord'), timeoutMs) : [],
@@ -141,6 +149,7 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
       env,
       ...(store ? { store: store.store } : {}),
     }),
+    checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
-  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode];
+  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex];
 }

@@ -9,6 +9,7 @@
  */
 import type { AgentConfig } from '../agent-config.js';
 import { deliveryEntriesBudget, hookOutput, renderDeliveryNote } from '../core/delivery-note.js';
+import type { DeliveryPath } from '../core/question.js';
 import { openStore } from '../store/open.js';
 import type { AgentStore, Claim } from '../store/port.js';
 import type { Deadline } from './deadline.js';
@@ -25,7 +26,19 @@ export interface DeliverOptions {
   readonly connectTimeoutMs: number;
   /** Writes the output; resolves once it was flushed, rejects if it could not be written. */
   readonly write: (output: string) => Promise<void>;
+  /**
+   * The event the note rides (default `UserPromptSubmit`: every outcome; `PostToolUse`: a tool's result, carrying
+   * the outcomes `blockingOnly` allows).
+   */
+  readonly event?: 'UserPromptSubmit' | 'PostToolUse';
+  readonly blockingOnly?: boolean;
 }
+
+/** The delivery path kept on each outcome this hook carries. */
+const VIA: Readonly<Record<'UserPromptSubmit' | 'PostToolUse', DeliveryPath>> = {
+  UserPromptSubmit: 'prompt',
+  PostToolUse: 'tool-call',
+};
 
 /** Deliver what waits for the project, if anything. Writes nothing when nothing waits. */
 export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<void> {
@@ -52,10 +65,17 @@ export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<v
   }
 }
 
-async function deliver(store: AgentStore, { config, deadline, write }: DeliverOptions): Promise<void> {
+async function deliver(store: AgentStore, options: DeliverOptions): Promise<void> {
+  const { config, deadline, write } = options;
+  const event = options.event ?? 'UserPromptSubmit';
   const project = config.project;
   const claim = await deadline.race(
-    store.claimUndelivered(project, { budget: deliveryEntriesBudget(), leaseMs: LEASE_MS }),
+    store.claimUndelivered(project, {
+      budget: deliveryEntriesBudget(),
+      leaseMs: LEASE_MS,
+      ...(options.blockingOnly === true ? { blockingOnly: true } : {}),
+      ...(event === 'PostToolUse' ? { via: VIA[event] } : {}),
+    }),
     'the inbox did not answer',
   );
   if (claim.questions.length === 0) return;
@@ -63,7 +83,7 @@ async function deliver(store: AgentStore, { config, deadline, write }: DeliverOp
   let note: ReturnType<typeof renderDeliveryNote>;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write(hookOutput('UserPromptSubmit', note.text)), 'the note could not be written');
+    await deadline.race(write(hookOutput(event, note.text)), 'the note could not be written');
   } catch (error) {
     // Not written (or not known to be): give the outcomes back for the next prompt rather than wait out the lease.
     await giveBack(store, project, claim, deadline);

@@ -109,6 +109,36 @@ export function preToolUsePayload(text: string): Record<string, unknown> | undef
   }
 }
 
+/** The fields of a `PostToolUse` payload the hook acts on. */
+export interface ToolCallDone {
+  /** The tool that ran, as the agent names it (`Bash`, `mcp__ask_later__ask_later`); '' when absent. */
+  readonly toolName: string;
+  /** Set in a subagent's call (Claude Code); '' in the main agent. */
+  readonly agentId: string;
+  /** The session's working directory, when it is a non-empty string. */
+  readonly cwd?: string;
+}
+
+/**
+ * The payload when it is a `PostToolUse` call (a JSON object naming that event), else undefined. Agents whose hooks
+ * only run commands (Codex) wire `ask-later hook` there: a blocking question's answer joins the tool's result.
+ */
+export function postToolUsePayload(text: string): ToolCallDone | undefined {
+  if (!text.includes('"PostToolUse"')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const fields = value as Record<string, unknown>;
+  if (fields.hook_event_name !== 'PostToolUse') return undefined;
+  const field = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : '');
+  const cwd = field('cwd').trim() === '' ? undefined : field('cwd');
+  return { toolName: field('tool_name'), agentId: field('agent_id'), ...(cwd === undefined ? {} : { cwd }) };
+}
+
 /** A JSON value's kind, never its content. */
 function describe(value: unknown): string {
   if (value === null) return 'null';

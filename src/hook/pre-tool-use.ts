@@ -1,13 +1,15 @@
 /**
  * `ask-later hook` run as a `PreToolUse` hook (by-hand setups and Claude Code before 2.1.118, whose hooks can only
- * run commands): Claude Code's own question tools, captured as the plugin's `mcp_tool` hook does (see
- * `agents/claude-code/capture.ts`). Loaded by `run.ts` only for that event. Its bound is its own, not the prompt's:
+ * run commands; Codex): Claude Code's own question tools, captured as the plugin's `mcp_tool` hook does (see
+ * `agents/claude-code/capture.ts`), and Codex's `request_user_input` (`agents/codex/capture.ts`). Loaded by `run.ts` only for that event. Its bound is its own, not the prompt's:
  * a `wait:<seconds>` capture holds the call that long (the hook's `timeout` in settings must allow it).
  */
 import { resolve } from 'node:path';
 import { loadAgentConfig } from '../agent-config.js';
 import { capture } from '../agents/claude-code/capture.js';
 import { sessionStateDir } from '../agents/claude-code/session-file.js';
+import { captureRequestUserInput } from '../agents/codex/capture.js';
+import { REQUEST_USER_INPUT } from '../agents/codex/request-user-input.js';
 import { openStore } from '../store/open.js';
 import type { AgentStore } from '../store/port.js';
 import { HookIoError } from './hook-io-error.js';
@@ -53,18 +55,27 @@ export async function capturePreToolUse(
     opened ??= openStore(config.store, { connection: 'minimal' });
     return opened;
   };
+  const inbox =
+    config.store.kind === 'sqlite'
+      ? 'the web inbox of ask-later serve on this machine'
+      : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
   try {
-    const decision = await capture(request, {
-      store,
-      project: config.project,
-      mode: config.capture,
-      inbox:
-        config.store.kind === 'sqlite'
-          ? 'the web inbox of ask-later serve on this machine'
-          : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)",
-      stateDir: sessionStateDir(env),
-      signal: bound.signal,
-    });
+    const decision =
+      request.toolName === REQUEST_USER_INPUT
+        ? await captureRequestUserInput(request.toolInput, {
+            store,
+            project: config.project,
+            mode: config.capture,
+            inbox,
+          })
+        : await capture(request, {
+            store,
+            project: config.project,
+            mode: config.capture,
+            inbox,
+            stateDir: sessionStateDir(env),
+            signal: bound.signal,
+          });
     let sent = false;
     try {
       await write(decision.output);

@@ -1,7 +1,9 @@
 /**
  * `ask-later hook`: Claude Code's `UserPromptSubmit` hook (BRIEF "Delivery (the hook)"). It adds the outcomes
  * waiting for this project (answers, dismissals, expiries) to the prompt the person typed, exactly once. Wired as a
- * `PreToolUse` hook on AskUserQuestion / ExitPlanMode it captures those calls instead (`pre-tool-use.ts`).
+ * `PostToolUse` hook it adds blocking questions' outcomes to a tool's result (`ASK_LATER_MIDTURN`; agents whose
+ * hooks only run commands, such as Codex). Wired as a `PreToolUse` hook on the agent's own question tools
+ * (AskUserQuestion / ExitPlanMode, Codex's request_user_input) it captures those calls instead (`pre-tool-use.ts`).
  *
  * It never blocks or delays the prompt: whatever goes wrong (no store, bad settings, unexpected stdin, a bug), it
  * writes nothing to stdout, one line starting `ask-later hook:` to stderr, and exits 0, all within a hard deadline
@@ -11,7 +13,7 @@
  * note renderer (`deliver.ts`) are imported only for prompts that carry answers.
  */
 import { resolve } from 'node:path';
-import { type AgentStoreLocation, loadAgentConfig, loadDeadline } from '../agent-config.js';
+import { type AgentConfig, type AgentStoreLocation, loadAgentConfig, loadDeadline } from '../agent-config.js';
 import { ConfigError } from '../config-error.js';
 import { CorruptRecordError } from '../store/corrupt-record-error.js';
 import { AgentApiError } from '../store/http/agent-api-error.js';
@@ -22,7 +24,7 @@ import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
 import { DeadlineError } from './deadline-error.js';
 import { HookIoError } from './hook-io-error.js';
-import { carriesAnswers, parsePromptSubmit, preToolUsePayload, readStdin } from './input.js';
+import { carriesAnswers, parsePromptSubmit, postToolUsePayload, preToolUsePayload, readStdin } from './input.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 
 /**
@@ -100,11 +102,31 @@ async function run(
     await capturePreToolUse(preToolUse, env, cwd, (output) => writeOut(io, output));
     return;
   }
+  const toolCall = postToolUsePayload(text);
+  if (toolCall !== undefined) {
+    // Wired as a PostToolUse hook (agents whose hooks only run commands: Codex): the tool's result carries the
+    // outcomes ASK_LATER_MIDTURN names, in the main agent only (a subagent's context is thrown away).
+    if (toolCall.agentId !== '') return;
+    const config = loadAgentConfig(env, toolCall.cwd === undefined ? cwd : resolve(cwd, toolCall.cwd));
+    if (config.midturn === 'off') return;
+    await deliver(io, config, deadline, seen, { event: 'PostToolUse', blockingOnly: config.midturn === 'blocking' });
+    return;
+  }
   const input = parsePromptSubmit(text);
   if (!carriesAnswers(input)) return;
 
   // The project comes from the session's directory when Claude Code names it (the hook may run elsewhere).
   const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
+  await deliver(io, config, deadline, seen, { event: 'UserPromptSubmit' });
+}
+
+async function deliver(
+  io: Io,
+  config: AgentConfig,
+  deadline: Deadline,
+  seen: Seen,
+  what: { event: 'UserPromptSubmit' | 'PostToolUse'; blockingOnly?: boolean },
+): Promise<void> {
   seen.store = config.store.kind;
   const { deliverWaitingOutcomes } = await deadline.race(import('./deliver.js'), 'the hook did not load');
   await deliverWaitingOutcomes({
@@ -112,6 +134,7 @@ async function run(
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
     write: (output) => writeOut(io, output),
+    ...what,
   });
 }
 

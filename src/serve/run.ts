@@ -72,6 +72,7 @@ import { createServeMetrics, METRICS_PATH } from './metrics.js';
 import { routedSurface } from './routed-surface.js';
 import { ServeStartError } from './serve-start-error.js';
 import { type Sweeper, startSweep } from './sweep.js';
+import { webPeople } from './web-people.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -167,7 +168,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     ...(config.remindAfterMs !== undefined ? { remindAfterMs: config.remindAfterMs } : {}),
   });
   const routing: Routing = (platform, project) => {
-    // The web inbox shows every project of the store: it is the person's own machine (or behind the web token).
+    // The web inbox shows every project of the store: it is the person's own machine (or behind the web token); a
+    // person signed in with a token of their own reaches only its projects (InteractionService checks the actor).
     if (platform === 'web') return [WEB_CHANNEL];
     if (
       (platform === 'slack' && !slack) ||
@@ -213,6 +215,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     origins,
     logger: log,
     ...(config.webToken !== undefined ? { token: config.webToken } : {}),
+    // People's own tokens (`token create --web`) sign in beside the shared one: each sees only their projects.
+    people: webPeople(store.tokens()),
     ...(deps.web?.displayName !== undefined ? { displayName: deps.web.displayName } : {}),
     ...(deps.web?.timeZone !== undefined ? { timeZone: deps.web.timeZone } : {}),
     ...(deps.web?.heartbeatMs !== undefined ? { heartbeatMs: deps.web.heartbeatMs } : {}),

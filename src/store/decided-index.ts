@@ -13,8 +13,10 @@ import {
   DECIDED_MAX,
   DECIDED_THRESHOLD,
   idf,
-  similarity,
+  type PreparedQuery,
+  prepareQuery,
   type TermVector,
+  termScore,
   termVector,
 } from '../core/similarity.js';
 import type { SimilarDecision, SimilarOptions } from './trail.js';
@@ -49,18 +51,37 @@ export function encodeDocuments(documents: readonly IndexDocument[]): string {
     .join('\n');
 }
 
-/** The stored terms read back; anything malformed reads as no term. */
-export function decodeTerms(text: string): TermVector {
-  const counts = new Map<string, number>();
-  let length = 0;
-  for (const pair of text.split(' ')) {
-    const colon = pair.lastIndexOf(':');
-    const count = Number(pair.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(count) || count <= 0) continue;
-    counts.set(pair.slice(0, colon), count);
-    length += count;
-  }
-  return { counts, length, core: new Set() };
+/** A candidate as a store reads it back: its decision (and member), its length in terms, its stored terms. */
+export interface StoredDocument {
+  readonly id: number;
+  readonly member?: number;
+  readonly length: number;
+  /** As {@link encodeTerms} wrote them. */
+  readonly terms: string;
+}
+
+/**
+ * How alike stored documents are to a prepared query, read straight from their stored terms: each of the query's
+ * terms looked up in the text, nothing allocated per document (a check reads up to thousands of candidates).
+ * Anything malformed counts as no term.
+ */
+export function storedScorer(query: PreparedQuery): (document: StoredDocument) => number {
+  const needles = [...query.weights.keys()].map((term) => ({ term, first: `${term}:`, later: ` ${term}:` }));
+  return ({ terms, length }) => {
+    if (query.self === 0) return 0;
+    let score = 0;
+    for (const { term, first, later } of needles) {
+      let at = terms.startsWith(first) ? 0 : terms.indexOf(later);
+      if (at < 0) continue;
+      at += at === 0 ? first.length : later.length;
+      let tf = 0;
+      for (let code = terms.charCodeAt(at); code >= 48 && code <= 57; code = terms.charCodeAt(++at)) {
+        tf = tf * 10 + code - 48;
+      }
+      score += termScore(query, term, tf, length);
+    }
+    return score / query.self;
+  };
 }
 
 /**
@@ -94,20 +115,20 @@ export function candidateTerms(
 /** Each item's candidates ranked: at least the threshold, best first, at most `max`, one document per decision. */
 export function rank(
   items: readonly Comparable[],
-  candidates: readonly IndexDocument[],
+  candidates: readonly StoredDocument[],
   stats: CorpusStats,
   options: SimilarOptions = {},
 ): { id: number; member?: number; score: number }[][] {
+  const threshold = options.threshold ?? DECIDED_THRESHOLD;
   return items.map((item) => {
-    const query = termVector(item);
-    const scored = candidates
-      .map((document) => ({
-        id: document.id,
-        ...(document.member === undefined ? {} : { member: document.member }),
-        score: similarity(query, document.vector, stats),
-      }))
-      .filter((found) => found.score >= (options.threshold ?? DECIDED_THRESHOLD))
-      .sort((a, b) => b.score - a.score || b.id - a.id);
+    const scoreOf = storedScorer(prepareQuery(termVector(item), stats));
+    const scored: { id: number; member?: number; score: number }[] = [];
+    for (const document of candidates) {
+      const score = scoreOf(document);
+      if (score < threshold) continue;
+      scored.push({ id: document.id, ...(document.member === undefined ? {} : { member: document.member }), score });
+    }
+    scored.sort((a, b) => b.score - a.score || b.id - a.id);
     const seen = new Set<number>();
     return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
   });

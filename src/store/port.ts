@@ -139,6 +139,11 @@ export interface QuestionPage {
   readonly next?: string;
   /** How many questions of the view (within its filters) follow this page. */
   readonly remaining: number;
+  /**
+   * The view counts of every project the page read across, when the adapter read them with the page (Redis: one
+   * script per project does both), so an inbox need not count again; absent otherwise (then `countAcross`).
+   */
+  readonly counts?: ReadonlyMap<string, ViewCounts>;
 }
 
 /** One project's listing page ({@link Store.listPage}): blocking first, then by id. */

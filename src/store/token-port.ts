@@ -17,6 +17,11 @@ export interface TokenRecord {
   readonly createdAt: number;
   /** When serve stops accepting it (`token create --expires`); never, when absent. */
   readonly expiresAt?: number;
+  /**
+   * It also signs a person in to the web inbox (`token create --web`): they see and answer the projects it reaches,
+   * under its name. Absent: agents only.
+   */
+  readonly web?: true;
   /** When a request last authenticated with it (recorded at most once a minute per serve replica). */
   readonly lastUsedAt?: number;
 }

@@ -18,6 +18,7 @@ export function tokenRecordJson(record: TokenRecord): string {
     patterns: record.patterns,
     createdAt: record.createdAt,
     ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}),
+    ...(record.web === true ? { web: true } : {}),
   });
 }
 
@@ -38,6 +39,7 @@ export function readTokenRecord(json: string, id: string, lastUsedAt?: number): 
   const isPatterns = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every(isString);
   const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   const expiresAt = fields.expiresAt === undefined ? undefined : field('expiresAt', isTime);
+  const web = fields.web === undefined ? false : field('web', (v): v is boolean => typeof v === 'boolean');
   return {
     id: field('id', isString),
     name: field('name', isString),
@@ -45,6 +47,7 @@ export function readTokenRecord(json: string, id: string, lastUsedAt?: number): 
     patterns: field('patterns', isPatterns),
     createdAt: field('createdAt', isTime),
     ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(web ? { web: true as const } : {}),
     ...(lastUsedAt !== undefined && Number.isSafeInteger(lastUsedAt) ? { lastUsedAt } : {}),
   };
 }

@@ -8,13 +8,15 @@ export type TokenCommand =
       readonly patterns: readonly string[];
       /** How long serve accepts it (`--expires 90d`); forever when absent. */
       readonly expiresInDays?: number;
+      /** It also signs a person in to the web inbox (`--web`). */
+      readonly web?: true;
     }
   | { readonly kind: 'list' }
   | { readonly kind: 'revoke'; readonly nameOrId: string }
   | { readonly kind: 'help' };
 
 export const TOKEN_USAGE = [
-  'Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd]',
+  'Usage: ask-later token create --name NAME --projects PATTERN [--projects PATTERN …] [--expires DAYSd] [--web]',
   '       ask-later token list',
   '       ask-later token revoke NAME|ID',
   '',
@@ -22,6 +24,7 @@ export const TOKEN_USAGE = [
   '  --name NAME          who or what the token is for (alice, ci-runner): letters, digits and . _ @ -, at most 64',
   '  --projects PATTERN   the projects it reaches, as in the routing file (acme/*, /srv/repos/**); repeat for more',
   '  --expires DAYSd      serve refuses it after that many days (90d); default: until it is revoked',
+  "  --web                it also signs its holder in to serve's web inbox, for those projects and under NAME",
   'create prints the token once, on stdout; the store keeps only its SHA-256.',
 ].join('\n');
 
@@ -58,15 +61,20 @@ export function parseTokenArgs(
   }
   let name: string | undefined;
   let expiresInDays: number | undefined;
+  let web = false;
   const patterns: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? '';
+    if (arg === '--web') {
+      web = true;
+      continue;
+    }
     const flag = /^(--[a-z-]+)(?:=(.*))?$/s.exec(arg);
     const option = flag?.[1];
     if (option !== '--name' && option !== '--projects' && option !== '--expires') {
       return {
         ok: false,
-        error: `unexpected ${shown(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd`,
+        error: `unexpected ${shown(arg)}: expected --name NAME, --projects PATTERN and optionally --expires DAYSd, --web`,
       };
     }
     let value = flag?.[2];
@@ -109,6 +117,12 @@ export function parseTokenArgs(
   }
   return {
     ok: true,
-    command: { kind: 'create', name, patterns, ...(expiresInDays !== undefined ? { expiresInDays } : {}) },
+    command: {
+      kind: 'create',
+      name,
+      patterns,
+      ...(expiresInDays !== undefined ? { expiresInDays } : {}),
+      ...(web ? { web: true as const } : {}),
+    },
   };
 }

@@ -50,6 +50,7 @@ export async function runToken(
         patterns: command.patterns,
         createdAt: now(),
         ...(command.expiresInDays !== undefined ? { expiresAt: now() + command.expiresInDays * DAY_MS } : {}),
+        ...(command.web === true ? { web: true as const } : {}),
       };
       if (!(await tokens.create(record))) {
         io.stderr.write(
@@ -59,8 +60,12 @@ export async function runToken(
       }
       io.stdout.write(`${token}\n`);
       const until = record.expiresAt === undefined ? '' : `, until ${isoMinute(record.expiresAt)}`;
+      const web =
+        record.web === true
+          ? ` It also signs ${command.name} in to serve's web inbox (beyond loopback, beside ASK_LATER_WEB_TOKEN), for those projects.`
+          : '';
       io.stderr.write(
-        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(', ')}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.\n`,
+        `ask-later token: created ${command.name} (id ${id}), reaching ${command.patterns.join(', ')}${until}. It is shown this once: give it to the agent as ASK_LATER_TOKEN (or the plugin's token setting), with ASK_LATER_URL set to serve's URL.${web}\n`,
       );
       return 0;
     }
@@ -84,12 +89,12 @@ export async function runToken(
   }
 }
 
-/** The live tokens as a table: id, name, patterns, when created and last used. Never a token. */
+/** The live tokens as a table: id, name, when created, expiring and last used, web sign-in, patterns. Never a token. */
 export function formatList(records: readonly TokenRecord[], now: number): string {
   if (records.length === 0)
     return 'No tokens. Create one with: ask-later token create --name NAME --projects PATTERN\n';
   const rows = [
-    ['ID', 'NAME', 'CREATED', 'EXPIRES', 'LAST USED', 'PROJECTS'],
+    ['ID', 'NAME', 'CREATED', 'EXPIRES', 'LAST USED', 'WEB', 'PROJECTS'],
     ...records.map((record) => [
       record.id,
       record.name,
@@ -98,6 +103,7 @@ export function formatList(records: readonly TokenRecord[], now: number): string
         ? 'never'
         : `${isoMinute(record.expiresAt)}${record.expiresAt <= now ? ' (expired)' : ''}`,
       record.lastUsedAt === undefined ? 'never' : isoMinute(record.lastUsedAt),
+      record.web === true ? 'yes' : 'no',
       record.patterns.join(' '),
     ]),
   ];

@@ -39,6 +39,24 @@ export const CLAUDE_CODE: PinnedBinary = {
   overrideVariable: 'ASK_LATER_CLAUDE_BIN',
 };
 
+/** Codex CLI's native binary: the platform build of `@openai/codex`, published as its version `0.169.0-<os>-<cpu>`. */
+export const CODEX_VERSION = '0.169.0';
+
+const CODEX_TARGETS: Readonly<Record<string, string>> = {
+  'linux-x64': 'x86_64-unknown-linux-musl',
+  'linux-arm64': 'aarch64-unknown-linux-musl',
+  'darwin-x64': 'x86_64-apple-darwin',
+  'darwin-arm64': 'aarch64-apple-darwin',
+};
+
+export const CODEX: PinnedBinary = {
+  what: 'the Codex CLI binary',
+  packageName: '@openai/codex',
+  version: `${CODEX_VERSION}-${process.platform}-${process.arch}`,
+  file: `vendor/${CODEX_TARGETS[`${process.platform}-${process.arch}`] ?? 'unsupported-platform'}/bin/codex`,
+  overrideVariable: 'ASK_LATER_CODEX_BIN',
+};
+
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const STALE_LOCK_MS = INSTALL_TIMEOUT_MS + 60_000;
 
@@ -128,4 +146,9 @@ export async function pinnedBinary(pinned: PinnedBinary): Promise<string> {
 /** The path of a working `claude` binary (Claude Code 2.1.332). */
 export function claudeBinary(): Promise<string> {
   return pinnedBinary(CLAUDE_CODE);
+}
+
+/** The path of a working `codex` binary (Codex CLI 0.169.0). */
+export function codexBinary(): Promise<string> {
+  return pinnedBinary(CODEX);
 }

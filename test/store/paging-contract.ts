@@ -143,11 +143,40 @@ export function pagingContract(openStore: (options: ContractStoreOptions) => Pro
     });
 
     it('GIVEN no projects or nothing pending THEN an empty page with nothing remaining and no cursor', async () => {
-      expect(await store.pageAcross([], { view: 'pending', limit: 5 })).toEqual({ questions: [], remaining: 0 });
-      expect(await store.pageAcross([uniqueProject('none')], { view: 'closed', limit: 5 })).toEqual({
-        questions: [],
-        remaining: 0,
-      });
+      const { counts: none, ...empty } = await store.pageAcross([], { view: 'pending', limit: 5 });
+      expect(empty).toEqual({ questions: [], remaining: 0 });
+      const project = uniqueProject('none');
+      const { counts, ...closed } = await store.pageAcross([project], { view: 'closed', limit: 5 });
+      expect(closed).toEqual({ questions: [], remaining: 0 });
+      // Counts read with a page (where an adapter gives them) are every project's, zeros included.
+      expect(none === undefined || none.size === 0).toBe(true);
+      if (counts !== undefined) expect([...counts]).toEqual([...(await store.countAcross([project]))]);
+    });
+
+    it('GIVEN many projects and the oldest questions all in one THEN the page comes from that one alone, whole', async () => {
+      const crowded = uniqueProject('crowded');
+      const others = Array.from({ length: 11 }, (_, i) => uniqueProject(`other${i}`));
+      for (let i = 0; i < 8; i++) await store.park(crowded, spec({ isBlocking: false, question: `old ${i}?` }));
+      clock.advance(1000);
+      for (const project of others) await store.park(project, spec({ isBlocking: false, question: 'newer?' }));
+      const projects = [...others, crowded];
+      const first = await store.pageAcross(projects, { view: 'pending', limit: 5 });
+      const text = (q: Question) => ('question' in q ? q.question : '');
+      expect(first.questions.map((q) => [q.project, text(q)])).toEqual(
+        [0, 1, 2, 3, 4].map((i) => [crowded, `old ${i}?`]),
+      );
+      expect(first.remaining).toBe(3 + others.length);
+      const second = await store.pageAcross(projects, { view: 'pending', limit: 5, after: first.next ?? '' });
+      expect(second.questions.map(text)).toEqual(['old 5?', 'old 6?', 'old 7?', 'newer?', 'newer?']);
+      expect(second.remaining).toBe(others.length - 2);
+    });
+
+    it('GIVEN a page that brings counts THEN they are what countAcross reads for the same projects', async () => {
+      const projects = await threeProjects();
+      const page = await store.pageAcross(projects, { view: 'pending', limit: 2 });
+      const counted = await store.countAcross(projects);
+      expect([...counted.values()].reduce((sum, each) => sum + each.blocking + each.canWait, 0)).toBe(12);
+      if (page.counts !== undefined) expect(new Map(page.counts)).toEqual(new Map(counted));
     });
   });
 

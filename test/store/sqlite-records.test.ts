@@ -321,10 +321,12 @@ describe('a file of schema version 4 (before the paged views)', () => {
     for (let i = 0; i < 3; i++) await first.park(project, spec({ isBlocking: i === 2 }));
     await first.answer(project, 1, pick('SQLite'), person());
     await first.close();
-    // Back to version 4's layout: no view columns, no view indexes.
+    // Back to version 4's layout: no view columns, no view indexes (and no tokens' `web` column, which v10 adds;
+    // the later tables are made only if missing).
     const raw = rawDatabase(path);
     raw.exec(`DROP INDEX questions_pending_view; DROP INDEX questions_closed_view;
       ALTER TABLE questions DROP COLUMN blocking; ALTER TABLE questions DROP COLUMN closed_at;
+      ALTER TABLE tokens DROP COLUMN web;
       PRAGMA user_version = 4;`);
     raw.close();
 
@@ -359,7 +361,9 @@ describe('the index of decisions in a file written before it', () => {
     await before.close();
     // What a file of schema 7 holds: the decision, no index rows.
     const raw = rawDatabase(path);
-    raw.exec('DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built;');
+    raw.exec(
+      'DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built; DELETE FROM decided_totals;',
+    );
     raw.close();
 
     const after = await openSqliteStore({ path });
@@ -369,6 +373,77 @@ describe('the index of decisions in a file written before it', () => {
       expect((await after.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([1]);
       const check = rawDatabase(path, true);
       expect(check.prepare('SELECT COUNT(*) AS n FROM decided_docs WHERE project = ?').get(project)).toEqual({ n: 1 });
+      expect(check.prepare('SELECT documents FROM decided_totals WHERE project = ?').get(project)).toEqual({
+        documents: 1,
+      });
+      check.close();
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('GIVEN a file of schema 8 (the index without its totals) THEN opening it counts them, and purges keep them in step', async () => {
+    const path = newPath();
+    const clock = testClock();
+    const project = uniqueProject();
+    const before = await openSqliteStore({ path, now: clock.now });
+    for (const question of ['Which database should billing use?', 'Which queue should search use?']) {
+      const parked = await before.park(project, spec({ question }));
+      await before.answer(project, parked.id, pick('SQLite'), person());
+    }
+    await before.close();
+    const raw = rawDatabase(path);
+    // Schema 8's layout: no totals, and no tokens' `web` column (v10).
+    raw.exec('DROP TABLE decided_totals; ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 8;');
+    raw.close();
+
+    const totals = () => {
+      const check = rawDatabase(path, true);
+      try {
+        return check.prepare('SELECT documents, length FROM decided_totals WHERE project = ?').get(project);
+      } finally {
+        check.close();
+      }
+    };
+    const after = await openSqliteStore({ path, now: clock.now });
+    try {
+      expect(totals()).toMatchObject({ documents: 2 });
+      const found = await after.similarDecisions(project, [{ question: 'What queue does search use?', options: [] }]);
+      expect(found[0]?.map((each) => each.decision.id)).toEqual([2]);
+      // Delivered, then dropped after the retention: its document goes, and the totals with it.
+      for (const id of [1, 2]) expect(await after.markDelivered(project, id)).toBe('delivered');
+      clock.advance(31 * 24 * 3600_000);
+      await after.purgeExpired();
+      expect(totals()).toEqual({ documents: 0, length: 0 });
+      expect(await after.similarDecisions(project, [{ question: 'What queue does search use?', options: [] }])).toEqual(
+        [[]],
+      );
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe('a file of schema version 9 (tokens for agents only)', () => {
+  it('GIVEN a token kept before version 10 THEN opening the file migrates it: the token reads as an agent token, and a web token can be kept', async () => {
+    const path = newPath();
+    const before = await openSqliteStore({ path });
+    const agent = { id: 'aaaaaaaaaaaa', name: 'ci', hash: 'a'.repeat(64), patterns: ['**'], createdAt: 1 };
+    expect(await before.tokens().create(agent)).toBe(true);
+    await before.close();
+    // Back to version 9's layout: the tokens table without `web`.
+    const raw = rawDatabase(path);
+    raw.exec('ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 9;');
+    raw.close();
+
+    const after = await openSqliteStore({ path });
+    try {
+      expect(await after.tokens().get(agent.id)).toEqual(agent);
+      const web = { ...agent, id: 'bbbbbbbbbbbb', name: 'alice', web: true as const };
+      expect(await after.tokens().create(web)).toBe(true);
+      expect(await after.tokens().get(web.id)).toEqual(web);
+      const check = rawDatabase(path, true);
+      expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
       check.close();
     } finally {
       await after.close();

@@ -86,8 +86,8 @@ describe.each(Object.entries(stores))('ask-later token on %s', (_name, open) => 
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(secret);
     expect(listed.stdout.split('\n')).toEqual([
-      'ID            NAME   CREATED            EXPIRES  LAST USED  PROJECTS',
-      `${id}  alice  2027-01-08T09:30Z  never    never      acme/* acme/tools/**`,
+      'ID            NAME   CREATED            EXPIRES  LAST USED  WEB  PROJECTS',
+      `${id}  alice  2027-01-08T09:30Z  never    never      no   acme/* acme/tools/**`,
       '',
     ]);
 
@@ -119,7 +119,20 @@ describe.each(Object.entries(stores))('ask-later token on %s', (_name, open) => 
     expect(created.stderr).toContain('reaching **, until 2027-04-08T09:30Z.');
     const id = TOKEN_PATTERN.exec(created.stdout.trim())?.[1] ?? '';
     expect((await token(env, 'list')).stdout.split('\n')[1]).toBe(
-      `${id}  ci    2027-01-08T09:30Z  2027-04-08T09:30Z  never      **`,
+      `${id}  ci    2027-01-08T09:30Z  2027-04-08T09:30Z  never      no   **`,
+    );
+  });
+
+  it('GIVEN --web THEN the token is kept as one that signs a person in to the web inbox, and list says so', async () => {
+    const { env, raw } = open();
+    const created = await token(env, 'create', '--name', 'bea', '--web', '--projects', 'shop/*');
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain("It also signs bea in to serve's web inbox");
+    const id = TOKEN_PATTERN.exec(created.stdout.trim())?.[1] ?? '';
+    // Redis: `"web":true` in the record's JSON; SQLite: the `web` column, 1.
+    expect(await raw()).toMatch(/web\\?":(?:true|1)[,}]/);
+    expect((await token(env, 'list')).stdout.split('\n')[1]).toBe(
+      `${id}  bea   2027-01-08T09:30Z  never    never      yes  shop/*`,
     );
   });
 });

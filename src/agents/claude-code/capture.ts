@@ -76,19 +76,19 @@ const CARRY_ON = '{}';
 const PLAN_APPROVE = 'Approve';
 const PLAN_KEEP = 'Keep planning';
 
-function hookJson(fields: Record<string, unknown>, systemMessage?: string): string {
+export function hookJson(fields: Record<string, unknown>, systemMessage?: string): string {
   return JSON.stringify({
     ...(systemMessage === undefined ? {} : { systemMessage }),
     hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields },
   });
 }
 
-function deny(reason: string): CaptureDecision {
+export function deny(reason: string): CaptureDecision {
   return { output: hookJson({ permissionDecision: 'deny', permissionDecisionReason: reason }) };
 }
 
 /** The call goes to Claude Code's own dialog; the model and the person are told why ask-later did not take it. */
-function leaveToTerminal(toolName: string, why: string): CaptureDecision {
+export function leaveToTerminal(toolName: string, why: string): CaptureDecision {
   const what = toolName === EXIT_PLAN_MODE ? 'this plan' : 'this question';
   return {
     output: hookJson(
@@ -99,7 +99,7 @@ function leaveToTerminal(toolName: string, why: string): CaptureDecision {
 }
 
 /** Why a store failure leaves the call to the terminal, without any detail of the store. */
-function storeFailure(error: unknown): string {
+export function storeFailure(error: unknown): string {
   return error instanceof StoreUnavailableError
     ? "ask-later's inbox does not answer right now"
     : 'ask-later failed unexpectedly';
@@ -184,7 +184,7 @@ async function captureQuestion(request: CaptureRequest, options: CaptureOptions)
 }
 
 /** `ask_later`'s refusal reasons as one clause. */
-function refusal(reasons: readonly string[]): string {
+export function refusal(reasons: readonly string[]): string {
   return `it breaks ask-later's rules: ${reasons.join('; ')}`;
 }
 

@@ -24,6 +24,60 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
     remove: "/api/remove"
   });
 
+  // src/blocks/web/title.ts
+  function pageTitle(waiting, blocking) {
+    if (waiting <= 0) return "ask-later inbox";
+    return blocking > 0 ? \`(\${blocking} blocking · \${waiting}) ask-later inbox\` : \`(\${waiting}) ask-later inbox\`;
+  }
+
+  // src/blocks/web/client/attention.ts
+  function startAttention(onOpen) {
+    const button = document.getElementById("notify");
+    const supported = typeof Notification === "function";
+    function showButton() {
+      if (!(button instanceof HTMLButtonElement)) return;
+      button.hidden = !supported || Notification.permission !== "default";
+    }
+    button?.addEventListener("click", () => {
+      if (!supported) return;
+      void Notification.requestPermission().then(showButton, showButton);
+    });
+    showButton();
+    return {
+      countFrom(root) {
+        const toolbar = root.querySelector("[data-waiting]");
+        const waiting = Number(toolbar?.getAttribute("data-waiting") ?? 0);
+        const blocking = Number(toolbar?.getAttribute("data-blocking") ?? 0);
+        document.title = pageTitle(waiting, blocking);
+      },
+      blockingParked(data) {
+        if (!supported || Notification.permission !== "granted") return;
+        const parked = parse(data);
+        if (parked === void 0) return;
+        const id = parked.ref.slice(parked.ref.indexOf(".") + 1);
+        const notification = new Notification(\`Blocking question #\${id}\`, {
+          body: \`\${parked.project}: an agent waits for your answer.\`,
+          tag: parked.ref
+        });
+        notification.onclick = () => {
+          window.focus();
+          onOpen(parked.ref);
+          notification.close();
+        };
+      }
+    };
+  }
+  function parse(data) {
+    try {
+      const value = JSON.parse(data);
+      if (typeof value !== "object" || value === null) return void 0;
+      const { ref, project } = value;
+      return typeof ref === "string" && typeof project === "string" ? { ref, project } : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+
   // src/blocks/web/client/keys.ts
   var PICK_KEYS_MAX = 7;
   function keyAction(press, context) {
@@ -84,6 +138,7 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
     const notices = /* @__PURE__ */ new Map();
     let announcePick;
     let beforeHelp;
+    const attention = startAttention((ref) => cardByRef(ref)?.focus());
     function run(task) {
       queue = queue.then(task).catch(() => {
         flash("The inbox did not answer; try again.", false);
@@ -128,9 +183,7 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
       const template = document.createElement("template");
       template.innerHTML = markup;
       root.replaceChildren(template.content);
-      const toolbar = root.querySelector("[data-waiting]");
-      const waiting = toolbar ? Number(toolbar.getAttribute("data-waiting")) : 0;
-      document.title = waiting > 0 ? \`(\${waiting}) ask-later inbox\` : "ask-later inbox";
+      attention.countFrom(root);
       for (const id of open) {
         const details = document.getElementById(id);
         if (details instanceof HTMLDetailsElement) details.open = true;
@@ -630,6 +683,9 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
       source.onmessage = () => {
         refreshSoon();
       };
+      source.addEventListener("blocking", (event) => {
+        if (event instanceof MessageEvent && typeof event.data === "string") attention.blockingParked(event.data);
+      });
       source.onerror = () => {
         setLive("down", "reconnecting…");
         if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3e3);

@@ -12,12 +12,16 @@ import { KEY_HELP } from './client/keys.js';
 import { answersCount, projectName } from './format.js';
 import { html, SafeHtml } from './html.js';
 import { INBOX_FILTERS, type InboxState, inboxQuery, WEB_ROUTES } from './routes.js';
+import { pageTitle } from './title.js';
 
-/** A project the project filter offers, with how many of its questions wait. */
+export { pageTitle } from './title.js';
+
+/** A project the project filter offers, with how many of its questions wait (and how many of those block). */
 export interface WebProjectEntry {
   readonly tag: string;
   readonly project: string;
   readonly waiting: number;
+  readonly blocking: number;
 }
 
 export interface WebInboxView {
@@ -53,6 +57,11 @@ export function waitingTotal(projects: readonly WebProjectEntry[]): number {
   return projects.reduce((sum, entry) => sum + entry.waiting, 0);
 }
 
+/** Every project's waiting blocking questions: the tab title's first count. */
+export function blockingTotal(projects: readonly WebProjectEntry[]): number {
+  return projects.reduce((sum, entry) => sum + entry.blocking, 0);
+}
+
 /** The inbox fragment: what the client swaps into `#inbox` on every change. */
 export function renderInboxFragment(view: WebInboxView): SafeHtml {
   const { page, state } = view;
@@ -83,7 +92,7 @@ export function renderInboxFragment(view: WebInboxView): SafeHtml {
       ? ''
       : html`<section id="closed" class="list" aria-label="Recently closed"><h2 class="list-title">Recently closed</h2>${view.closed.map((item) => renderCard(item, cardOptions))}</section>`;
 
-  return html`<nav class="toolbar" aria-label="Filters" data-waiting="${waitingTotal(view.projects)}"><div class="filters" role="group" aria-label="Show">${filters}</div>${projectFilter(view)}<span class="spacer"></span>${send}</nav>
+  return html`<nav class="toolbar" aria-label="Filters" data-waiting="${waitingTotal(view.projects)}" data-blocking="${blockingTotal(view.projects)}"><div class="filters" role="group" aria-label="Show">${filters}</div>${projectFilter(view)}<span class="spacer"></span>${send}</nav>
 <section id="pending" class="list" aria-label="Waiting">${waitingList}</section>
 ${pager(view)}${closedList}`;
 }
@@ -160,16 +169,11 @@ export function viewTabs(current: WebView): SafeHtml {
   return html`<nav class="tabs" aria-label="Views">${tab('waiting', WEB_ROUTES.page, 'Waiting')}${tab('answered', WEB_ROUTES.answered, 'Answered')}</nav>`;
 }
 
-/** `(3) ask-later inbox`: the tab shows how many questions wait (the client keeps it current). */
-export function pageTitle(waiting: number): string {
-  return waiting === 0 ? 'ask-later inbox' : `(${waiting}) ask-later inbox`;
-}
-
 /** The whole page, server-rendered with the current inbox; the client script keeps it live. */
 export function renderInboxPage(view: WebInboxView, options: PageOptions): string {
   return pageShell(
-    pageTitle(waitingTotal(view.projects)),
-    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><div class="top-side"><button type="button" class="keys-button" data-action="keys" aria-haspopup="dialog" aria-keyshortcuts="?">Keys <kbd>?</kbd></button><span id="live" class="live" data-live="connecting">connecting…</span></div></header>
+    pageTitle(waitingTotal(view.projects), blockingTotal(view.projects)),
+    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><div class="top-side"><button type="button" id="notify" class="keys-button" hidden title="A desktop notification for each new blocking question">Notify me</button><button type="button" class="keys-button" data-action="keys" aria-haspopup="dialog" aria-keyshortcuts="?">Keys <kbd>?</kbd></button><span id="live" class="live" data-live="connecting">connecting…</span></div></header>
 ${viewTabs('waiting')}
 <p id="flash" class="flash" role="status" aria-live="polite" hidden></p>
 <main id="inbox">${renderInboxFragment(view)}</main>
@@ -187,10 +191,13 @@ export function renderKeysHelp(): SafeHtml {
   return html`<dialog id="keys-help" class="keys-help" aria-labelledby="keys-title"><h2 id="keys-title">Keyboard</h2><p class="keys-intro">Keys act on the focused question: reach one with Tab, or with j and k. What you type in a notes field stays text.</p><dl class="keys-list">${rows}</dl><div class="keys-actions"><button type="button" class="primary" data-action="close-keys">Close</button></div></dialog>`;
 }
 
-/** The sign-in page shown when the inbox needs `ASK_LATER_WEB_TOKEN` (bound beyond loopback). */
-export function renderLoginPage(options: { readonly failed: boolean }): string {
+/**
+ * The sign-in page shown when the inbox asks for a token (bound beyond loopback): the one it was started with
+ * (`ASK_LATER_WEB_TOKEN`), or a person's own (`ask-later token create --web`). `refused`: why the last try was.
+ */
+export function renderLoginPage(options: { readonly refused?: string }): string {
   return pageShell(
     'ask-later inbox: sign in',
-    html`<main class="login">${LOGO}<h1>ask-later</h1><p>This inbox is shared beyond this machine. Enter the token it was started with (<code>ASK_LATER_WEB_TOKEN</code>).</p>${options.failed ? html`<p class="flash flash-warn" role="alert">That token is not the one the inbox was started with.</p>` : ''}<form method="post" action="${WEB_ROUTES.login}"><label>Token <input type="password" name="token" autocomplete="current-password" required autofocus></label><button type="submit" class="primary">Sign in</button></form></main>`,
+    html`<main class="login">${LOGO}<h1>ask-later</h1><p>This inbox is shared beyond this machine. Sign in with your own token (<code>ask-later token create --web</code>) or the one the inbox was started with (<code>ASK_LATER_WEB_TOKEN</code>).</p>${options.refused === undefined ? '' : html`<p class="flash flash-warn" role="alert">${options.refused}</p>`}<form method="post" action="${WEB_ROUTES.login}"><label>Token <input type="password" name="token" autocomplete="current-password" required autofocus></label><button type="submit" class="primary">Sign in</button></form></main>`,
   );
 }

@@ -1,18 +1,21 @@
 /**
  * The web inbox's stylesheet, served as a static asset (`WEB_ROUTES.style`) so the page's Content-Security-Policy
- * can forbid inline styles. Light and dark follow the system.
+ * can forbid inline styles. Light and dark follow the system. Every text colour keeps WCAG AA's 4.5:1 on the
+ * backgrounds it is drawn on (test/bot/web/accessibility.test.ts runs axe-core over both schemes).
  */
 export const INBOX_STYLESHEET = `
 :root {
   color-scheme: light dark;
   --bg: #f5f6f8; --card: #ffffff; --text: #1d2129; --muted: #5f6b7a; --line: #dfe3e8;
-  --accent: #2563eb; --accent-text: #ffffff; --red: #d92d20; --red-bg: #fdecea; --green: #16803c; --green-bg: #e7f6ec;
+  --accent: #2563eb; --accent-text: #ffffff; --red: #c0271b; --red-bg: #fdecea; --red-text: #ffffff;
+  --green: #12703a; --green-bg: #e7f6ec;
   --amber: #b54708; --amber-bg: #fef4e6; --chip: #eef1f5; --code: #f0f2f5;
 }
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #14171c; --card: #1d2128; --text: #e6e9ee; --muted: #9aa4b2; --line: #2e343d;
-    --accent: #4f8cff; --accent-text: #ffffff; --red: #ff6b5e; --red-bg: #3a1d1b; --green: #4cc27a; --green-bg: #17321f;
+    --accent: #4f8cff; --accent-text: #0b1220; --red: #ff6b5e; --red-bg: #3a1d1b; --red-text: #0b1220;
+    --green: #4cc27a; --green-bg: #17321f;
     --amber: #f5a524; --amber-bg: #3a2a12; --chip: #272c35; --code: #262b33;
   }
 }
@@ -50,7 +53,7 @@ button { cursor: pointer; border: 1px solid var(--line); background: var(--card)
 button:hover:not(:disabled) { border-color: var(--muted); }
 button:disabled { cursor: default; opacity: 0.55; }
 button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-text); }
-button.danger { background: var(--red); border-color: var(--red); color: #fff; }
+button.danger { background: var(--red); border-color: var(--red); color: var(--red-text); }
 .list { display: flex; flex-direction: column; gap: 1rem; }
 .list-title { margin: 1.75rem 0 0; font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); }
 .empty { text-align: center; color: var(--muted); padding: 2.5rem 1rem; background: var(--card); border: 1px dashed var(--line); border-radius: 12px; margin: 0; }

@@ -15,7 +15,7 @@ export async function pick(
   place: Place,
   action: Extract<Action, { kind: 'pick' }>,
 ): Promise<ActionResult> {
-  const question = await interactions.lookup(action.ref);
+  const question = await interactions.lookup(action.ref, actor);
   let change: DraftChange = {};
   if (question !== undefined) {
     const item = itemAt(question, action.member);
@@ -41,7 +41,7 @@ export async function saveNotes(
   place: Place,
   action: Extract<Action, { kind: 'save-notes' | 'draft' }>,
 ): Promise<ActionResult> {
-  const question = await interactions.lookup(action.ref);
+  const question = await interactions.lookup(action.ref, actor);
   const changes = question === undefined ? [{ notes: '' }] : action.read(question);
   if (changes === undefined || changes.length === 0) return { kind: 'dropped', reason: 'unreadable notes form' };
   let last: DraftOutcomeOk | undefined;

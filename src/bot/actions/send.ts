@@ -8,11 +8,12 @@ import type { Action, ActionResult, ShownReader } from './action.js';
 /** What the platform shows picked, read against the question; `dropped` when unreadable. */
 async function shownOf(
   interactions: InteractionService,
+  actor: Actor,
   ref: string,
   read: ShownReader | undefined,
 ): Promise<ShownPicks | 'unreadable' | undefined> {
   if (read === undefined) return undefined;
-  const question = await interactions.lookup(ref);
+  const question = await interactions.lookup(ref, actor);
   if (question === undefined) return undefined;
   return read(question) ?? 'unreadable';
 }
@@ -27,9 +28,9 @@ export async function send(
   place: Place,
   action: Extract<Action, { kind: 'send' }>,
 ): Promise<ActionResult> {
-  const shown = await shownOf(interactions, action.ref, action.shown);
+  const shown = await shownOf(interactions, actor, action.ref, action.shown);
   if (shown === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
-  if (action.reviewSets && (await interactions.lookup(action.ref))?.members !== undefined) {
+  if (action.reviewSets && (await interactions.lookup(action.ref, actor))?.members !== undefined) {
     const review = await interactions.review(action.ref, actor, place, shown);
     if (!review.ok) return { kind: 'refused', ...review };
     if (!review.ready) return { kind: 'refused', refusal: 'not-ready', text: review.text, question: review.question };
@@ -47,7 +48,7 @@ export async function review(
   place: Place,
   action: Extract<Action, { kind: 'review' }>,
 ): Promise<ActionResult> {
-  const shown = await shownOf(interactions, action.ref, action.shown);
+  const shown = await shownOf(interactions, actor, action.ref, action.shown);
   if (shown === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
   const reviewed = await interactions.review(action.ref, actor, place, shown);
   if (!reviewed.ok) return { kind: 'refused', ...reviewed };
@@ -64,7 +65,7 @@ export async function confirmSend(
   place: Place,
   action: Extract<Action, { kind: 'confirm-send' }>,
 ): Promise<ActionResult> {
-  const shown = await shownOf(interactions, action.ref, action.shown);
+  const shown = await shownOf(interactions, actor, action.ref, action.shown);
   if (shown === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
   const reviewed = await interactions.review(action.ref, actor, place, shown);
   if (!reviewed.ok) return { kind: 'refused', ...reviewed };

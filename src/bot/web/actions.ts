@@ -46,8 +46,10 @@ export async function runWebAction(
     { actor, place: { channel: WEB_CHANNEL }, action },
     options.logger,
   );
-  const refs = notify(result);
-  for (const ref of refs) options.surface.notify(ref);
+  for (const ref of notify(result)) {
+    const project = 'question' in result ? result.question?.project : undefined;
+    options.surface.notify(ref, project === undefined ? {} : { project });
+  }
   return bodyOf(result);
 }
 

@@ -50,13 +50,12 @@ export async function answeredPage(options: WebPagesOptions, actor: Actor, query
 
 async function loadInbox(options: WebPagesOptions, actor: Actor, state: InboxState): Promise<WebInboxView> {
   const { interactions } = options;
-  // One count of every project reached: the project filter's numbers, and the service's filter counts for this page.
-  const counts = await interactions.projectCounts(actor, place);
+  // The project filter's numbers: every project reached, counted with the page where the store reads them together
+  // (the page then spans every project), else counted apart.
   const [page, recent] = await Promise.all([
     interactions.inboxPage(actor, place, {
       filter: state.filter,
       limit: WEB_PAGE_SIZE,
-      counts,
       ...(state.after === undefined ? {} : { after: state.after }),
       ...(state.project === undefined ? {} : { project: state.project }),
     }),
@@ -66,10 +65,14 @@ async function loadInbox(options: WebPagesOptions, actor: Actor, state: InboxSta
       ...(state.project === undefined ? {} : { project: state.project }),
     }),
   ]);
+  const counts =
+    state.project === undefined && page.perProject !== undefined
+      ? page.perProject
+      : await interactions.projectCounts(actor, place);
   const projects: WebProjectEntry[] = [];
   for (const [project, count] of counts) {
     const waiting = count.blocking + count.canWait;
-    if (waiting > 0) projects.push({ tag: projectTag(project), project, waiting });
+    if (waiting > 0) projects.push({ tag: projectTag(project), project, waiting, blocking: count.blocking });
   }
   // The closed list follows the blocking filter among the newest it read (it is a glance, not a search).
   const closed = recent

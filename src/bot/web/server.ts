@@ -25,7 +25,7 @@ import type { Actor, InteractionService } from '../interactions.js';
 import { errorFields, type Logger, silentLogger } from '../logger.js';
 import { isStoreUnavailable } from '../store-failure.js';
 import { runWebAction } from './actions.js';
-import { createWebAuth } from './auth.js';
+import { createWebAuth, type WebPeople } from './auth.js';
 import { readJson } from './body.js';
 import { eventStreams } from './events.js';
 import { checkSameOrigin } from './guards.js';
@@ -34,7 +34,7 @@ import { RequestRefusedError } from './request-refused-error.js';
 import { COMMON_HEADERS, methodNotAllowed, sendHtml, sendJson, sendText } from './respond.js';
 import type { WebSurface } from './surface.js';
 
-export { localDisplayName } from './auth.js';
+export { localDisplayName, type PersonSignIn, type WebPeople, type WebPerson } from './auth.js';
 
 export interface WebInboxOptions {
   /** The one service every surface answers through. Its routing must give platform `web` `[WEB_CHANNEL]`. */
@@ -46,6 +46,11 @@ export interface WebInboxOptions {
    * `Authorization: Bearer <token>`. When not set, only loopback host names are served.
    */
   readonly token?: string;
+  /**
+   * People's own tokens, taken beside `token` (sign-in form or bearer): each person sees and answers only the
+   * projects their token reaches, under its name (auth.ts).
+   */
+  readonly people?: WebPeople;
   /** Which Host and Origin are answered (default: loopback names and IP addresses; serve adds its public URL's). */
   readonly origins?: OriginRule;
   readonly logger?: Logger;
@@ -81,6 +86,7 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
   const auth = createWebAuth({
     logger: log,
     ...(options.token === undefined ? {} : { token: options.token }),
+    ...(options.people === undefined ? {} : { people: options.people }),
     ...(options.displayName === undefined ? {} : { displayName: options.displayName }),
   });
   const streams = eventStreams(options.surface, options.heartbeatMs ?? 15_000);
@@ -113,10 +119,10 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     }
     if (path === WEB_ROUTES.login) return auth.login(request, response, method);
 
-    const actor = auth.actorOf(request);
+    const actor = await auth.actorOf(request);
     if (actor === undefined) {
       if ((path === WEB_ROUTES.page || path === WEB_ROUTES.answered) && method === 'GET') {
-        return sendHtml(response, 401, renderLoginPage({ failed: false }));
+        return sendHtml(response, 401, renderLoginPage({}));
       }
       return sendJson(response, 401, { ok: false, text: 'Sign in first.' });
     }
@@ -131,7 +137,8 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     }
     if (path === WEB_ROUTES.events) {
       if (method !== 'GET') return methodNotAllowed(response, 'GET');
-      return streams.open(request, response);
+      const recheck = async () => (await auth.actorOf(request)) !== undefined;
+      return streams.open(request, response, actor, actor.projects === undefined ? undefined : recheck);
     }
     // The JSON actions.
     if (method !== 'POST') return methodNotAllowed(response, 'POST');

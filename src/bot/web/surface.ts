@@ -14,8 +14,16 @@ import type { Surface } from '../surface.js';
 /** The web inbox's one channel: the routing for platform `web` is `[WEB_CHANNEL]` for every project. */
 export const WEB_CHANNEL = 'local';
 
+/** What is known of a change beyond the question's ref. */
+export interface ChangeDetails {
+  /** The question's project, when the notice knows it (a page signed in for some projects hears only theirs). */
+  readonly project?: string;
+  /** The question was just parked, and it is blocking (the pages may raise a desktop notification). */
+  readonly blockingParked?: boolean;
+}
+
 /** Called with a question's ref when it may have changed. */
-export type ChangeListener = (ref: string) => void;
+export type ChangeListener = (ref: string, details: ChangeDetails) => void;
 
 export class WebSurface implements Surface {
   readonly platform = 'web' as const;
@@ -33,10 +41,10 @@ export class WebSurface implements Surface {
   async update(_question: Question): Promise<void> {}
 
   /** Tell every listener (open page) that the question `ref` may have changed. A failing listener is skipped. */
-  notify(ref: string): void {
+  notify(ref: string, details: ChangeDetails = {}): void {
     for (const listener of this.#listeners) {
       try {
-        listener(ref);
+        listener(ref, details);
       } catch {
         // One broken stream must not keep the others (or the bridge) from going on.
       }

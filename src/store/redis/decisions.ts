@@ -8,11 +8,10 @@ import type { Decision } from '../../core/decision.js';
 import { type Comparable, type CorpusStats, termVector } from '../../core/similarity.js';
 import {
   candidateTerms,
-  decodeTerms,
   documentsOf,
   encodeDocuments,
-  type IndexDocument,
   rank,
+  type StoredDocument,
   withDecisions,
 } from '../decided-index.js';
 import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from '../trail.js';
@@ -83,15 +82,17 @@ export class RedisDecisions {
         | string
         | null
       )[];
-      const candidates: IndexDocument[] = [];
+      const candidates: StoredDocument[] = [];
       refs.forEach((ref, index) => {
         const text = stored[index];
         if (typeof text !== 'string') return;
         const [id, member] = ref.split('.');
+        const bar = text.indexOf('|');
         candidates.push({
           id: Number(id),
           ...(member === undefined ? {} : { member: Number(member) }),
-          vector: decodeTerms(text.slice(text.indexOf('|') + 1)),
+          length: Number(text.slice(0, bar)) || 0,
+          terms: text.slice(bar + 1),
         });
       });
       const ranked = rank(items, candidates, stats, options);

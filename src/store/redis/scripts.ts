@@ -60,6 +60,7 @@ export const scripts = {
   purge: load('purge-8'),
   indexDecisions: load('index-decisions-1'),
   views: load('views-10'),
+  viewPage: load('view-page-10'),
   listPage: load('list-page-6'),
   lease: load('lease-1'),
   releaseLease: load('release-lease-1'),

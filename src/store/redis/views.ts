@@ -1,8 +1,9 @@
 /**
  * The paged views and counts on Redis (see `ViewsSection` in the port; the orders and cursors are store/paging.ts):
  * each project keeps its views in lexicographic sorted sets (`ix:*`, keys.ts) that the transitions keep true; a
- * page across projects reads the top of each project's index after the cursor, merges, and reads only the page's
- * records. Every paged read starts with views-10 per project, which rebuilds indexes an older version left behind.
+ * page across projects reads, in one script per project (view-page-10), its view check and counts and the top of its
+ * index after the cursor, then merges and reads only the page's records. The view check (includes/view-check.lua)
+ * rebuilds indexes an older version left behind.
  */
 import { QUESTION_STATUSES, type Question } from '../../core/question.js';
 import {
@@ -17,20 +18,12 @@ import {
 } from '../paging.js';
 import type { ListPageQuery, PageQuery, QuestionCounts, QuestionPage, ViewCounts, ViewsSection } from '../port.js';
 import { readEach } from '../shared.js';
-import { KEYS_CACHE_MAX, type RedisContext } from './context.js';
+import type { RedisContext } from './context.js';
 import type { ProjectKeys } from './keys.js';
 import { INDEX_VERSION, scripts } from './scripts.js';
 
-/**
- * How long a view check (views-10) stands for the page reads that follow it. Its only risk is an older version's
- * write landing in this window, which the next check (the next view drawn) repairs.
- */
-const VIEW_CHECK_MS = 2000;
-
 export class RedisViews implements ViewsSection {
   readonly #x: RedisContext;
-  /** The last view check of each project (by tag), for page reads right after it (see `#views`). */
-  readonly #viewChecks = new Map<string, { readonly at: number; readonly counts: Promise<ViewCounts> }>();
 
   constructor(context: RedisContext) {
     this.#x = context;
@@ -39,23 +32,13 @@ export class RedisViews implements ViewsSection {
   /**
    * Every project's view counts, its indexes first brought in step with its status sets (views-10: built for a
    * project parked before they existed, rebuilt after an older version of ask-later wrote to it), one script per
-   * project, all in flight at once. Every paged read starts with this check; a check this process made less than
-   * {@link VIEW_CHECK_MS} ago (or is making) stands for a page read, so a view's counts and page cost one check.
+   * project, all in flight at once.
    */
-  #views(projects: readonly ProjectKeys[], reuse = false): Promise<Map<string, ViewCounts>> {
-    const now = Date.now();
-    return Promise.all(
-      projects.map(async (keys): Promise<[string, ViewCounts]> => {
-        const recent = this.#viewChecks.get(keys.tag);
-        if (reuse && recent !== undefined && now - recent.at < VIEW_CHECK_MS)
-          return [keys.project, await recent.counts];
-        const counts = this.#checkViews(keys);
-        if (this.#viewChecks.size >= KEYS_CACHE_MAX) this.#viewChecks.clear();
-        this.#viewChecks.set(keys.tag, { at: now, counts });
-        counts.catch(() => this.#viewChecks.delete(keys.tag));
-        return [keys.project, await counts];
-      }),
-    ).then((entries) => new Map(entries));
+  async #views(projects: readonly ProjectKeys[]): Promise<Map<string, ViewCounts>> {
+    const entries = await Promise.all(
+      projects.map(async (keys): Promise<[string, ViewCounts]> => [keys.project, await this.#checkViews(keys)]),
+    );
+    return new Map(entries);
   }
 
   async #checkViews(keys: ProjectKeys): Promise<ViewCounts> {
@@ -70,57 +53,83 @@ export class RedisViews implements ViewsSection {
       ],
       [keys.base, INDEX_VERSION, this.#x.missing],
     )) as unknown[];
-    return {
-      blocking: Number(reply[0] ?? 0),
-      canWait: Number(reply[1] ?? 0),
-      closed: Number(reply[2] ?? 0),
-      answered: Number(reply[3] ?? 0),
-    };
+    return countsOf(reply);
+  }
+
+  /** One project's part of a page (view-page-10): its counts, how many of the range there are, the range's top. */
+  async #pagePart(
+    keys: ProjectKeys,
+    view: PageQuery['view'],
+    [low, high]: [string, string],
+    limit: number,
+  ): Promise<{ counts: ViewCounts; inRange: number; members: string[] }> {
+    const reply = (await this.#x.evalSettled(
+      scripts.viewPage,
+      [
+        keys.meta,
+        keys.inboxIndex,
+        keys.closedIndex,
+        keys.answeredIndex,
+        ...QUESTION_STATUSES.map((status) => keys.status(status)),
+      ],
+      [
+        keys.base,
+        INDEX_VERSION,
+        this.#x.missing,
+        view === 'pending' ? 2 : view === 'closed' ? 3 : 4,
+        low,
+        high,
+        view === 'pending' ? 'asc' : 'desc',
+        limit,
+      ],
+    )) as unknown[];
+    return { counts: countsOf(reply), inRange: Number(reply[5] ?? 0), members: reply.slice(6).map(String) };
   }
 
   pageAcross(projects: readonly string[], query: PageQuery): Promise<QuestionPage> {
     const x = this.#x;
     return x.run(async () => {
       const all = [...new Set(projects)].map((project) => x.keys(project));
-      await this.#views(all, true);
       const { view } = query;
       const limit = Math.max(1, Math.trunc(query.limit));
       const cursor = parseCursor(view, query.after);
-      const index = (keys: ProjectKeys) =>
-        view === 'pending' ? keys.inboxIndex : view === 'closed' ? keys.closedIndex : keys.answeredIndex;
-      // Each project's top of the view after the cursor: the page can come from one project alone.
-      const ranges = await Promise.all(
+      // Each project's first few of the view after the cursor, its counts, and how many it holds after the cursor:
+      // one script per project, all in flight at once. Few each, so a page over a thousand projects reads thousands
+      // of members, not tens of thousands; then only a project whose few all made the page's top is read further
+      // (the page can come from one project alone).
+      const wanted = limit + 1;
+      const few = Math.min(wanted, Math.ceil(wanted / Math.max(1, all.length)) + 1);
+      const parts = await Promise.all(
         all.map(async (keys) => {
-          const [from, to] = lexRange(query, keys.tag, cursor);
-          const args = view === 'pending' ? [from, to] : [to, from, 'REV'];
-          const members = (await x.client.sendCommand([
-            'ZRANGE',
-            index(keys),
-            ...args.slice(0, 2),
-            'BYLEX',
-            ...args.slice(2),
-            'LIMIT',
-            '0',
-            String(limit + 1),
-          ])) as string[];
-          return members.map((key) => ({ key, tag: keys.tag, keys }));
+          const range = lexRange(query, keys.tag, cursor);
+          return { keys, range, ...(await this.#pagePart(keys, view, range, few)) };
         }),
       );
-      const merged = sortInView(view, ranges.flat());
+      const mergedOf = () =>
+        sortInView(
+          view,
+          parts.flatMap(({ keys, members }) => members.map((key) => ({ key, tag: keys.tag, keys }))),
+        );
+      let merged = mergedOf();
+      const top = new Set(merged.slice(0, wanted).map((entry) => `${entry.tag}\n${entry.key}`));
+      const further = parts.filter(
+        (part) =>
+          part.members.length === few &&
+          few < wanted &&
+          part.members.every((key) => top.has(`${part.keys.tag}\n${key}`)),
+      );
+      if (further.length > 0) {
+        await Promise.all(
+          further.map(async (part) => {
+            part.members = (await this.#pagePart(part.keys, view, part.range, wanted)).members;
+          }),
+        );
+        merged = mergedOf();
+      }
       const taken = merged.slice(0, limit);
       const last = taken.at(-1);
       const follows = merged.length > limit && last !== undefined;
-      const [hashes, counts] = await Promise.all([
-        Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12)))))),
-        follows
-          ? Promise.all(
-              all.map((keys) => {
-                const [from, to] = lexRange(query, keys.tag, last);
-                return x.client.sendCommand(['ZLEXCOUNT', index(keys), from, to]);
-              }),
-            )
-          : Promise.resolve([]),
-      ]);
+      const hashes = await Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12))))));
       const questions = readEach(
         hashes.keys(),
         (i): Question | undefined => {
@@ -133,8 +142,10 @@ export class RedisViews implements ViewsSection {
         },
         x.options.onCorruptRecord,
       );
-      const remaining = counts.reduce((sum: number, n) => sum + Number(n), 0);
-      return follows ? { questions, next: formatCursor(last), remaining } : { questions, remaining: 0 };
+      // What follows the page: everything after the cursor, less what the page took.
+      const remaining = parts.reduce((sum, part) => sum + part.inRange, 0) - taken.length;
+      const counts = new Map(parts.map(({ keys, counts: each }) => [keys.project, each]));
+      return follows ? { questions, next: formatCursor(last), remaining, counts } : { questions, remaining: 0, counts };
     });
   }
 
@@ -216,4 +227,14 @@ function lexRange(query: PageQuery, tag: string, cursor: Cursor | undefined): [s
   // Newest first: after the cursor is a smaller key, or the same key in a project of a smaller tag.
   const high = cursor === undefined ? '+' : `${tag < cursor.tag ? '[' : '('}${cursor.key}`;
   return [low, high];
+}
+
+/** The counts a view check answers with (views-10, view-page-10). */
+function countsOf(reply: readonly unknown[]): ViewCounts {
+  return {
+    blocking: Number(reply[0] ?? 0),
+    canWait: Number(reply[1] ?? 0),
+    closed: Number(reply[2] ?? 0),
+    answered: Number(reply[3] ?? 0),
+  };
 }

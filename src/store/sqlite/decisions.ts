@@ -1,19 +1,19 @@
 /**
  * The index of decisions in the SQLite file (see `store/decided-index.ts`): `decided_docs` (a row per decided
  * question, or per member of a decided set, with its terms) and `decided_terms` (a row per term of each), written in
- * the transaction that answers the question and dropped in the one that purges it; `decided_built` names the
- * projects whose earlier decisions were indexed once (files older than the index).
+ * the transaction that answers the question and dropped in the one that purges it; `decided_totals` counts each
+ * project's documents and their length (kept with them, so a check reads two numbers, not every document);
+ * `decided_built` names the projects whose earlier decisions were indexed once (files older than the index).
  */
 import type { Decision } from '../../core/decision.js';
 import type { Question } from '../../core/question.js';
 import { type Comparable, type CorpusStats, termVector } from '../../core/similarity.js';
 import {
   candidateTerms,
-  decodeTerms,
   documentsOf,
   encodeTerms,
-  type IndexDocument,
   rank,
+  type StoredDocument,
   withDecisions,
 } from '../decided-index.js';
 import type { SimilarDecision, SimilarOptions } from '../trail.js';
@@ -28,19 +28,31 @@ export function indexDecision(x: SqliteContext, question: Question): void {
     'INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)',
   );
   const term = x.c.statement('INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)');
+  const totals = x.c.statement(
+    `INSERT INTO decided_totals (project, documents, length) VALUES (?, 1, ?)
+     ON CONFLICT (project) DO UPDATE SET documents = documents + 1, length = length + excluded.length`,
+  );
   for (const document of documentsOf(question)) {
     const member = document.member ?? -1;
-    if (
-      doc.run(question.project, question.id, member, document.vector.length, encodeTerms(document.vector)).changes === 0
-    ) {
-      continue;
-    }
+    const { length } = document.vector;
+    if (doc.run(question.project, question.id, member, length, encodeTerms(document.vector)).changes === 0) continue;
     for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+    totals.run(question.project, length);
   }
 }
 
 /** Drop a question's documents (inside the transaction that purges it). */
 export function unindexDecision(x: SqliteContext, project: string, id: number): void {
+  const dropped = x.c
+    .statement(
+      'SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ? AND id = ?',
+    )
+    .get(project, id) as { documents: number; length: number };
+  if (dropped.documents > 0) {
+    x.c
+      .statement('UPDATE decided_totals SET documents = documents - ?, length = length - ? WHERE project = ?')
+      .run(dropped.documents, dropped.length, project);
+  }
   x.c.statement('DELETE FROM decided_docs WHERE project = ? AND id = ?').run(project, id);
   x.c.statement('DELETE FROM decided_terms WHERE project = ? AND id = ?').run(project, id);
 }
@@ -79,12 +91,10 @@ export class SqliteDecisions {
     return x.run(() => {
       this.#build(project);
       const queries = items.map((item) => termVector(item));
-      const totals = c
-        .statement(
-          'SELECT COUNT(*) AS documents, COALESCE(SUM(length), 0) AS length FROM decided_docs WHERE project = ?',
-        )
-        .get(project) as { documents: number; length: number };
-      if (totals.documents === 0) return items.map(() => []);
+      const totals = c.statement('SELECT documents, length FROM decided_totals WHERE project = ?').get(project) as
+        | { documents: number; length: number }
+        | undefined;
+      if (totals === undefined || totals.documents <= 0) return items.map(() => []);
       const terms = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
       const frequency = new Map<string, number>();
       const count = c.statement('SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?');
@@ -101,19 +111,20 @@ export class SqliteDecisions {
       const rows = (
         c
           .statement(
-            `SELECT d.id, d.member, d.terms FROM decided_terms t
+            `SELECT d.id, d.member, d.length, d.terms FROM decided_terms t
              JOIN decided_docs d ON d.project = t.project AND d.id = t.id AND d.member = t.member
              WHERE t.project = ? AND t.term IN (${wanted.map(() => '?').join(', ')})`,
           )
-          .all(project, ...wanted) as { id: number; member: number; terms: string }[]
+          .all(project, ...wanted) as { id: number; member: number; length: number; terms: string }[]
       )
         .filter((row) => !seen.has(`${row.id}.${row.member}`) && seen.add(`${row.id}.${row.member}`))
         .sort((a, b) => b.id - a.id)
         .slice(0, CANDIDATES_MAX);
-      const candidates: IndexDocument[] = rows.map((row) => ({
+      const candidates: StoredDocument[] = rows.map((row) => ({
         id: row.id,
         ...(row.member < 0 ? {} : { member: row.member }),
-        vector: decodeTerms(row.terms),
+        length: row.length,
+        terms: row.terms,
       }));
       const ranked = rank(items, candidates, stats, options);
       const decisions = new Map<number, Decision>();

@@ -20,18 +20,20 @@
  *   failed_events   events a consumer group gave up on: (group_name, event_id) → type, project, question_id, at,
  *                   attempts, error, failed_at, replay (1: handed back to the group, waiting to be taken)
  *   tokens          agents' tokens (v6): id → name (unique), hash (SHA-256 of the token, never the token),
- *                   patterns (JSON array), created_at, expires_at, last_used_at
+ *                   patterns (JSON array), created_at, expires_at, last_used_at; web (v10: 1 when it also signs a
+ *                   person in to the web inbox)
  *   surface_faults  surfaces refusing for good (v7): (group_name, channel; '' for the whole platform) → error,
  *                   fix, since; dropped when a post there succeeds again
  *   decided_docs, decided_terms, decided_built   the index of decisions (v8, sqlite/decisions.ts): a row per decided
  *                   question (or set member, `member` ≥ 0; -1 for a question) with its terms, one per term of it,
  *                   and the projects indexed once
+ *   decided_totals  per project: how many documents the index holds and their total length (v9, kept with them)
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 10;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -192,6 +194,20 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX IF NOT EXISTS decided_terms_by_question ON decided_terms (project, id, member);
   CREATE TABLE IF NOT EXISTS decided_built (project TEXT PRIMARY KEY) STRICT;
+  `,
+  // 8 → 9: the index's totals kept with it (a check read every document to count them).
+  `
+  CREATE TABLE IF NOT EXISTS decided_totals (
+    project   TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL,
+    length    INTEGER NOT NULL
+  ) STRICT;
+  INSERT OR REPLACE INTO decided_totals (project, documents, length)
+    SELECT project, COUNT(*), SUM(length) FROM decided_docs GROUP BY project;
+  `,
+  // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
+  `
+  ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
   `,
 ];
 

@@ -1,4 +1,4 @@
-/** The agents' tokens in the embedded store: the `tokens` table (schema v6). */
+/** The agents' tokens in the embedded store: the `tokens` table (schema v6; `web`, v10). */
 import type { TokenRecord, TokenStore } from '../token-port.js';
 import { readTokenRecord, tokenRecordJson } from '../token-record.js';
 import type { SqliteConnection } from './connection.js';
@@ -11,9 +11,10 @@ interface Row {
   created_at: number | bigint;
   expires_at: number | bigint | null;
   last_used_at: number | bigint | null;
+  web: number | bigint;
 }
 
-const SELECT = 'SELECT id, name, hash, patterns, created_at, expires_at, last_used_at FROM tokens';
+const SELECT = 'SELECT id, name, hash, patterns, created_at, expires_at, last_used_at, web FROM tokens';
 
 export class SqliteTokenStore implements TokenStore {
   readonly #c: SqliteConnection;
@@ -30,7 +31,7 @@ export class SqliteTokenStore implements TokenStore {
       this.#c.write(() => {
         const result = this.#c
           .statement(
-            'INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+            'INSERT INTO tokens (id, name, hash, patterns, created_at, expires_at, web) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
           )
           .run(
             record.id,
@@ -39,6 +40,7 @@ export class SqliteTokenStore implements TokenStore {
             JSON.stringify(record.patterns),
             record.createdAt,
             record.expiresAt ?? null,
+            record.web === true ? 1 : 0,
           );
         return Number(result.changes) === 1;
       }),
@@ -92,6 +94,7 @@ function fromRow(row: Row): TokenRecord {
     patterns: patterns as string[],
     createdAt: Number(row.created_at),
     ...(row.expires_at !== null ? { expiresAt: Number(row.expires_at) } : {}),
+    ...(Number(row.web) === 1 ? { web: true as const } : {}),
   });
   return readTokenRecord(json, row.id, row.last_used_at === null ? undefined : Number(row.last_used_at));
 }

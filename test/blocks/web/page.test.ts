@@ -5,6 +5,7 @@ import { INBOX_CLIENT_SCRIPT } from '../../../src/blocks/web/client.js';
 import { escapeHtml, html } from '../../../src/blocks/web/html.js';
 import { renderMarkdown } from '../../../src/blocks/web/markdown.js';
 import {
+  pageTitle,
   readyCount,
   renderInboxFragment,
   renderInboxPage,
@@ -36,8 +37,13 @@ function viewOf(
       tag: projectTag(question.project),
       project: question.project,
       waiting: 0,
+      blocking: 0,
     };
-    projects.set(question.project, { ...entry, waiting: entry.waiting + 1 });
+    projects.set(question.project, {
+      ...entry,
+      waiting: entry.waiting + 1,
+      blocking: entry.blocking + (question.isBlocking ? 1 : 0),
+    });
   }
   return {
     page: inboxPageOf(scoped, state.filter, options.page ?? 0, options.size),
@@ -329,12 +335,25 @@ describe('the inbox', () => {
   it('GIVEN a viewer name with markup THEN the page shell escapes it', () => {
     const page = renderInboxPage(viewOf(items, { filter: 'all' }), { viewer: '<img src=x onerror=alert(1)>' });
     expect(page).toContain('answering as <strong>&lt;img src=x onerror=alert(1)&gt;</strong>');
-    expect(page).toContain('<title>(4) ask-later inbox</title>');
+    expect(page).toContain('<title>(1 blocking · 4) ask-later inbox</title>');
   });
 
-  it('GIVEN the sign-in page THEN it posts the token to /login and says when it was wrong', () => {
-    expect(renderLoginPage({ failed: false })).toContain('<form method="post" action="/login">');
-    expect(renderLoginPage({ failed: true })).toContain('That token is not the one the inbox was started with.');
+  it('GIVEN what waits THEN the tab title counts it, the blocking ones first', () => {
+    expect(pageTitle(0, 0)).toBe('ask-later inbox');
+    expect(pageTitle(3, 0)).toBe('(3) ask-later inbox');
+    expect(pageTitle(3, 1)).toBe('(1 blocking · 3) ask-later inbox');
+    expect(pageTitle(2, 2)).toBe('(2 blocking · 2) ask-later inbox');
+  });
+
+  it('GIVEN the sign-in page THEN it posts the token to /login, names both kinds of token, and says why one was refused, escaped', () => {
+    const form = renderLoginPage({});
+    expect(form).toContain('<form method="post" action="/login">');
+    expect(form).toContain('<code>ask-later token create --web</code>');
+    expect(form).toContain('<code>ASK_LATER_WEB_TOKEN</code>');
+    expect(form).not.toContain('role="alert"');
+    expect(renderLoginPage({ refused: 'That token is <not> accepted.' })).toContain(
+      '<p class="flash flash-warn" role="alert">That token is &lt;not&gt; accepted.</p>',
+    );
   });
 });
 

@@ -21,6 +21,7 @@ import { type StartedWebInbox, startWebInbox, type WebInboxOptions } from '../..
 import { WEB_CHANNEL, WebSurface } from '../../../src/bot/web/surface.js';
 import { followStoreChanges } from '../../../src/bot/web-changes.js';
 import { startServe } from '../../../src/serve/run.js';
+import { webPeople } from '../../../src/serve/web-people.js';
 import type { Store } from '../../../src/store/port.js';
 import type { RedisStore } from '../../../src/store/redis/redis-store.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
@@ -41,7 +42,9 @@ export interface WebStack {
   stop(): Promise<void>;
 }
 
-export interface StackOptions extends Partial<Omit<WebInboxOptions, 'interactions' | 'store' | 'surface'>> {
+export interface StackOptions extends Partial<Omit<WebInboxOptions, 'interactions' | 'store' | 'surface' | 'people'>> {
+  /** People sign in with tokens of their own, kept in the stack's store (`token create --web`), as serve does. */
+  readonly people?: boolean;
   /** Also run a Slack surface against the fake Slack Web API (the bridge posts and redraws there too). */
   readonly slack?: boolean;
   /** Run the bridge (default true). */
@@ -74,11 +77,12 @@ export async function startWebStack(options: StackOptions = {}): Promise<WebStac
   // As serve does: the pages hear of changes from the store's events.
   const changes = followStoreChanges({ store, surface, waitMs: 1_000, retryBaseMs: 10 });
   await changes.started;
-  const { slack: _slack, bridge: _bridge, storeNow: _storeNow, ...inboxOptions } = options;
+  const { slack: _slack, bridge: _bridge, storeNow: _storeNow, people, ...inboxOptions } = options;
   const web = await startWebInbox({
     displayName: 'Ada',
     timeZone: 'UTC',
     ...inboxOptions,
+    ...(people === true ? { people: webPeople(store.tokens()) } : {}),
     interactions,
     surface,
   });

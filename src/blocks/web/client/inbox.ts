@@ -10,10 +10,13 @@
  * - all of it runs in one queue, so a refresh never overtakes the draft it should show;
  * - a redraw keeps the focused element (and caret), notes typed but not yet saved, open folds, each set's open tab,
  *   an open review and a refusal shown in a card;
+ * - the tab title counts what waits, and a blocking question parked raises a desktop notification once the person
+ *   allowed them with a click (`attention.ts`);
  * - the keyboard (`keys.ts`): pick, notes, send, the set's tabs, the `?` overlay; what a key did is said in the live
  *   region (`#flash`), as every outcome is, with `textContent`.
  */
 import { WEB_ROUTES } from '../paths.js';
+import { startAttention } from './attention.js';
 import { type KeyAction, type KeyTarget, keyAction } from './keys.js';
 
 /** What every JSON action answers. */
@@ -72,6 +75,8 @@ function start(): void {
   let announcePick: string | undefined;
   /** Where the focus was when the `?` overlay opened. */
   let beforeHelp: HTMLElement | undefined;
+  /** The tab title and desktop notifications; a notification's click focuses its card. */
+  const attention = startAttention((ref) => cardByRef(ref)?.focus());
 
   function run(task: () => Promise<unknown>): Promise<unknown> {
     queue = queue.then(task).catch(() => {
@@ -124,9 +129,7 @@ function start(): void {
     const template = document.createElement('template');
     template.innerHTML = markup;
     root.replaceChildren(template.content);
-    const toolbar = root.querySelector('[data-waiting]');
-    const waiting = toolbar ? Number(toolbar.getAttribute('data-waiting')) : 0;
-    document.title = waiting > 0 ? `(${waiting}) ask-later inbox` : 'ask-later inbox';
+    attention.countFrom(root);
     for (const id of open) {
       const details = document.getElementById(id);
       if (details instanceof HTMLDetailsElement) details.open = true;
@@ -707,6 +710,9 @@ function start(): void {
     source.onmessage = () => {
       refreshSoon();
     };
+    source.addEventListener('blocking', (event) => {
+      if (event instanceof MessageEvent && typeof event.data === 'string') attention.blockingParked(event.data);
+    });
     source.onerror = () => {
       setLive('down', 'reconnecting…');
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
