@@ -33,7 +33,8 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     },
   },
   'retry-failed': {
-    summary: 'hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|web]',
+    summary:
+      'hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|telegram|web]',
     run: async (args) =>
       (await import('./serve/retry-failed.js')).runRetryFailed(process.env, args, {
         stdout: process.stdout,

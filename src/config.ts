@@ -58,17 +58,34 @@ export interface DiscordConfig {
   readonly allowedRoles: readonly string[];
 }
 
+/** Telegram, when `TELEGRAM_BOT_TOKEN` is set. Chat and user ids are integers (a group's are negative). */
+export interface TelegramConfig {
+  /** The bot token from @BotFather (`123456:ABC…`). */
+  readonly token: string;
+  /**
+   * `TELEGRAM_CHAT`: where the questions of projects no route matches go (a group, channel or private chat id).
+   * Absent when the routing file routes projects to Telegram and everything else stays off Telegram.
+   */
+  readonly chat?: string;
+  /** Bot API root without a trailing slash (`https://api.telegram.org`; a self-hosted Bot API server, tests). */
+  readonly apiUrl?: string;
+  /** Telegram user ids allowed to answer; empty: everyone in the chat. */
+  readonly allowedUsers: readonly string[];
+}
+
 /** Who may answer the questions of a route's projects, per platform (each list narrows; see `src/routing.ts`). */
 export interface RouteAllowConfig {
   readonly slackUsers?: readonly string[];
   readonly discordUsers?: readonly string[];
   readonly discordRoles?: readonly string[];
+  readonly telegramUsers?: readonly string[];
 }
 
 /** Who a route's reminders mention, per platform (user ids, validated like the allow-lists). */
 export interface RouteOwnersConfig {
   readonly slack?: readonly string[];
   readonly discord?: readonly string[];
+  readonly telegram?: readonly string[];
 }
 
 /** One entry of the routing file: the projects it matches and where their questions go. */
@@ -79,6 +96,8 @@ export interface RouteConfig {
   readonly slack?: string;
   /** Discord channel id (17–20 digits). */
   readonly discord?: string;
+  /** Telegram chat id (an integer; groups and channels are negative). */
+  readonly telegram?: string;
   readonly allow?: RouteAllowConfig;
   /** `remindAfter` in ms (0: no reminders); absent: the default (see `src/routing.ts`). */
   readonly remindAfterMs?: number;
@@ -99,9 +118,10 @@ export interface ServeConfig extends StoreConfig {
    * through a name; requests naming that host, and pages of that origin, are answered (`http/origin-rule.ts`).
    */
   readonly publicUrl?: string;
-  /** Neither set: the web inbox alone. */
+  /** None set: the web inbox alone. */
   readonly slack?: SlackConfig;
   readonly discord?: DiscordConfig;
+  readonly telegram?: TelegramConfig;
   /** The routing file's routes (`ASK_LATER_CONFIG`), in order: the first that matches a project wins. None: every
    * project goes to `SLACK_CHANNEL` / `DISCORD_CHANNEL`. */
   readonly routes?: readonly RouteConfig[];
@@ -269,6 +289,59 @@ function loadDiscordConfig(env: Env, routes: readonly RouteConfig[]): DiscordCon
   });
 }
 
+/** A Telegram chat id: an integer, negative for groups and channels (`-1001234567890`). */
+const TELEGRAM_CHAT_ID = /^-?[1-9]\d{0,15}$/;
+/** A Telegram user id: a positive integer. */
+const TELEGRAM_USER_ID = /^[1-9]\d{0,15}$/;
+
+function loadTelegramConfig(env: Env, routes: readonly RouteConfig[]): TelegramConfig | undefined {
+  const token = env.TELEGRAM_BOT_TOKEN?.trim();
+  if (!token) {
+    const stray = ['TELEGRAM_CHAT', 'TELEGRAM_ALLOWED_USERS', 'TELEGRAM_API_URL'].find((name) => env[name]?.trim());
+    if (stray)
+      throw new ConfigError(`${stray} is set but TELEGRAM_BOT_TOKEN is not: set the bot token from @BotFather too`);
+    const routed = routes.findIndex((route) => route.telegram !== undefined);
+    if (routed >= 0) {
+      throw new ConfigError(
+        `ASK_LATER_CONFIG routes[${routed}].telegram names a Telegram chat but TELEGRAM_BOT_TOKEN is not set: set the bot token from @BotFather too`,
+      );
+    }
+    return undefined;
+  }
+  // `<bot id>:<secret>`; never quote it back.
+  if (!/^\d{3,15}:[A-Za-z0-9_-]{30,}$/.test(token)) {
+    throw new ConfigError(
+      'TELEGRAM_BOT_TOKEN must be the bot token @BotFather gave (digits, a colon, then 30 or more letters, digits, _ or -), got one that is not',
+    );
+  }
+  const chat = env.TELEGRAM_CHAT?.trim() || undefined;
+  if (chat === undefined && !routes.some((route) => route.telegram !== undefined)) {
+    throw new ConfigError(
+      'TELEGRAM_CHAT is not set: name the chat id questions go to (an integer such as -1001234567890), or route projects to Telegram chats in ASK_LATER_CONFIG',
+    );
+  }
+  if (chat !== undefined && !TELEGRAM_CHAT_ID.test(chat)) {
+    throw new ConfigError(
+      `TELEGRAM_CHAT must be a chat id, an integer such as -1001234567890 (not a @name), got ${quoted(chat)}`,
+    );
+  }
+  const allowedUsers = list(env.TELEGRAM_ALLOWED_USERS);
+  const bad = allowedUsers.find((id) => !TELEGRAM_USER_ID.test(id));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TELEGRAM_ALLOWED_USERS must list user ids (positive integers, comma-separated), got ${quoted(bad)}`,
+    );
+  }
+  const rawApi = env.TELEGRAM_API_URL?.trim();
+  const apiUrl = rawApi ? httpUrl('TELEGRAM_API_URL', rawApi).replace(/\/+$/, '') : undefined;
+  return Object.freeze({
+    token,
+    ...(chat !== undefined ? { chat } : {}),
+    allowedUsers,
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+  });
+}
+
 /** Reads the routing file (default: `readFileSync` as UTF-8); tests hand in their own. */
 export type ReadConfigFile = (path: string) => string;
 
@@ -310,6 +383,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
   const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
+  const telegram = loadTelegramConfig(env, routes);
   return Object.freeze({
     ...store,
     port,
@@ -322,6 +396,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     retentionMs,
     ...(slack ? { slack } : {}),
     ...(discord ? { discord } : {}),
+    ...(telegram ? { telegram } : {}),
   });
 }
 
@@ -408,6 +483,10 @@ const slackUserIds = z
 const snowflakeIds = (what: string) =>
   z.array(z.string().regex(SNOWFLAKE, `expected a Discord ${what} id of 17–20 digits`)).max(ALLOW_MAX);
 
+const telegramUserIds = z
+  .array(z.string().regex(TELEGRAM_USER_ID, 'expected a Telegram user id such as "123456789"'))
+  .max(ALLOW_MAX);
+
 const ownersMax = { message: `expected at most ${OWNERS_MAX} owners` };
 
 /** A duration (`remindAfter`) in ms, or one issue saying what it should be. */
@@ -432,14 +511,18 @@ const routeSchema = z
       discord: z
         .string('expected a channel id of 17–20 digits')
         .regex(SNOWFLAKE, { message: 'expected a channel id of 17–20 digits' }),
+      telegram: z
+        .string('expected a Telegram chat id such as "-1001234567890" (in quotes)')
+        .regex(TELEGRAM_CHAT_ID, { message: 'expected a Telegram chat id such as "-1001234567890"' }),
       allow: z
         .strictObject(
           {
             slackUsers: slackUserIds,
             discordUsers: snowflakeIds('user'),
             discordRoles: snowflakeIds('role'),
+            telegramUsers: telegramUserIds,
           },
-          'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...]}',
+          'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...], "telegramUsers": [...]}',
         )
         .partial(),
       remindAfter: durationSchema,
@@ -463,16 +546,30 @@ const routeSchema = z
                 'expected a list of Discord user ids such as ["123456789012345678"]',
               )
               .max(OWNERS_MAX, ownersMax),
+            telegram: z
+              .array(
+                z.string().regex(TELEGRAM_USER_ID, 'expected a Telegram user id such as "123456789"'),
+                'expected a list of Telegram user ids such as ["123456789"]',
+              )
+              .max(OWNERS_MAX, ownersMax),
           },
-          'expected {"slack": ["U…"], "discord": ["1234…"]}',
+          'expected {"slack": ["U…"], "discord": ["1234…"], "telegram": ["1234…"]}',
         )
         .partial(),
     },
-    'expected a route {"project": "...", "slack": "C…", "discord": "1234…"}',
+    'expected a route {"project": "...", "slack": "C…", "discord": "1234…", "telegram": "-100…"}',
   )
-  .partial({ slack: true, discord: true, allow: true, remindAfter: true, remindTimes: true, owners: true })
-  .refine((route) => route.slack !== undefined || route.discord !== undefined, {
-    message: 'expected "slack" or "discord" (or both): a route must send its projects somewhere',
+  .partial({
+    slack: true,
+    discord: true,
+    telegram: true,
+    allow: true,
+    remindAfter: true,
+    remindTimes: true,
+    owners: true,
+  })
+  .refine((route) => route.slack !== undefined || route.discord !== undefined || route.telegram !== undefined, {
+    message: 'expected "slack", "discord" or "telegram" (or several): a route must send its projects somewhere',
   });
 
 const routingFileSchema = z.strictObject(
@@ -560,9 +657,9 @@ function loadRoutes(path: string | undefined, readFile: ReadConfigFile): RouteCo
 
 function knownKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'routes';
-  if (path.at(-1) === 'allow') return 'slackUsers, discordUsers, discordRoles';
-  if (path.at(-1) === 'owners') return 'slack, discord';
-  return 'project, slack, discord, allow, remindAfter, remindTimes, owners';
+  if (path.at(-1) === 'allow') return 'slackUsers, discordUsers, discordRoles, telegramUsers';
+  if (path.at(-1) === 'owners') return 'slack, discord, telegram';
+  return 'project, slack, discord, telegram, allow, remindAfter, remindTimes, owners';
 }
 
 function lineColumn(text: string, position: number): string {
@@ -586,7 +683,17 @@ function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteCo
       `ASK_LATER_CONFIG routes[${index}].allow.${key}: the route names no Discord channel, got a Discord allow-list`,
     );
   }
+  if (allow?.telegramUsers !== undefined && route.telegram === undefined) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].allow.telegramUsers: the route names no Telegram chat, got a Telegram allow-list`,
+    );
+  }
   const owners = route.owners;
+  if (owners?.telegram !== undefined && route.telegram === undefined) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].owners.telegram: the route names no Telegram chat, got Telegram owners`,
+    );
+  }
   if (owners?.slack !== undefined && route.slack === undefined) {
     throw new ConfigError(
       `ASK_LATER_CONFIG routes[${index}].owners.slack: the route names no Slack channel, got Slack owners`,
@@ -601,6 +708,7 @@ function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteCo
     project: route.project,
     ...(route.slack !== undefined ? { slack: route.slack } : {}),
     ...(route.discord !== undefined ? { discord: route.discord } : {}),
+    ...(route.telegram !== undefined ? { telegram: route.telegram } : {}),
     ...(route.remindAfter !== undefined ? { remindAfterMs: route.remindAfter } : {}),
     ...(route.remindTimes !== undefined ? { remindTimes: route.remindTimes } : {}),
     ...(owners !== undefined
@@ -608,6 +716,7 @@ function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteCo
           owners: Object.freeze({
             ...(owners.slack !== undefined ? { slack: Object.freeze([...owners.slack]) } : {}),
             ...(owners.discord !== undefined ? { discord: Object.freeze([...owners.discord]) } : {}),
+            ...(owners.telegram !== undefined ? { telegram: Object.freeze([...owners.telegram]) } : {}),
           }),
         }
       : {}),
@@ -617,6 +726,7 @@ function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteCo
             ...(allow.slackUsers !== undefined ? { slackUsers: Object.freeze([...allow.slackUsers]) } : {}),
             ...(allow.discordUsers !== undefined ? { discordUsers: Object.freeze([...allow.discordUsers]) } : {}),
             ...(allow.discordRoles !== undefined ? { discordRoles: Object.freeze([...allow.discordRoles]) } : {}),
+            ...(allow.telegramUsers !== undefined ? { telegramUsers: Object.freeze([...allow.telegramUsers]) } : {}),
           }),
         }
       : {}),

@@ -1,6 +1,6 @@
 /**
  * Where each project's questions go, and who may answer them: the routing file's routes (`ASK_LATER_CONFIG`) over
- * the default channels (`SLACK_CHANNEL`, `DISCORD_CHANNEL`). Pure: no I/O, nothing read from the environment.
+ * the default channels (`SLACK_CHANNEL`, `DISCORD_CHANNEL`, `TELEGRAM_CHAT`: a Telegram chat is its channel). Pure: no I/O, nothing read from the environment.
  *
  * The rule:
  * - Routes are tried in order; the first whose `project` pattern matches the project decides, for both platforms.
@@ -11,7 +11,7 @@
  *   Every other character is literal.
  * - Allow-lists: a route's lists for a platform, when present, narrow who may answer its projects' questions on that
  *   platform: a person must pass the global lists (`SLACK_ALLOWED_USERS`, `DISCORD_ALLOWED_USERS` /
- *   `DISCORD_ALLOWED_ROLES`; empty: everyone) *and* the route's (on Discord: listed user *or* holding a listed role).
+ *   `DISCORD_ALLOWED_ROLES`, `TELEGRAM_ALLOWED_USERS`; empty: everyone) *and* the route's (on Discord: listed user *or* holding a listed role).
  * - Reminders (blocking questions only): the matching route's `remindAfter` / `remindTimes` / `owners`; what a route
  *   leaves out, and every project no route matches, takes the defaults (`ASK_LATER_REMIND_AFTER`, else 30 minutes;
  *   2 reminders; no owners, so no one is mentioned). `remindAfter` 0 or `remindTimes` 0: no reminders.
@@ -24,18 +24,21 @@ export interface RouteAllow {
   readonly slackUsers?: readonly string[];
   readonly discordUsers?: readonly string[];
   readonly discordRoles?: readonly string[];
+  readonly telegramUsers?: readonly string[];
 }
 
 /** Who a route's reminders mention, per platform (user ids; each absent or empty list: no one). */
 export interface RouteOwners {
   readonly slack?: readonly string[];
   readonly discord?: readonly string[];
+  readonly telegram?: readonly string[];
 }
 
 export interface RoutingRoute {
   readonly project: string;
   readonly slack?: string;
   readonly discord?: string;
+  readonly telegram?: string;
   readonly allow?: RouteAllow;
   /** How long a blocking question waits before each reminder, in ms; 0: none. Absent: the default. */
   readonly remindAfterMs?: number;
@@ -49,6 +52,7 @@ export interface RoutingInput {
   /** Default channels for projects no route matches. */
   readonly slackChannel?: string;
   readonly discordChannel?: string;
+  readonly telegramChat?: string;
   /** `remindAfter` of routes that do not set it and of projects no route matches (default 30 minutes; 0: off). */
   readonly remindAfterMs?: number;
 }
@@ -70,6 +74,7 @@ export interface ReminderPolicy extends ReminderSchedule {
 export interface ProjectRoute {
   readonly slack?: string;
   readonly discord?: string;
+  readonly telegram?: string;
   /** The matching route's lists; absent for a project on the default channels. */
   readonly allow?: RouteAllow;
   /** Index of the matching route in the file; absent: the defaults. */
@@ -126,6 +131,7 @@ export function routingTable(input: RoutingInput): RoutingTable {
   const defaults: ProjectRoute = {
     ...(input.slackChannel !== undefined ? { slack: input.slackChannel } : {}),
     ...(input.discordChannel !== undefined ? { discord: input.discordChannel } : {}),
+    ...(input.telegramChat !== undefined ? { telegram: input.telegramChat } : {}),
   };
   const cache = new Map<string, ProjectRoute>();
 
@@ -138,6 +144,7 @@ export function routingTable(input: RoutingInput): RoutingTable {
       ? {
           ...(match.slack !== undefined ? { slack: match.slack } : {}),
           ...(match.discord !== undefined ? { discord: match.discord } : {}),
+          ...(match.telegram !== undefined ? { telegram: match.telegram } : {}),
           ...(match.allow !== undefined ? { allow: match.allow } : {}),
           route: index,
         }
@@ -148,7 +155,7 @@ export function routingTable(input: RoutingInput): RoutingTable {
   };
 
   const channelsFor = (platform: Platform, project: string): readonly string[] => {
-    if (platform !== 'slack' && platform !== 'discord') return [];
+    if (platform === 'web') return [];
     const channel = routeFor(project)[platform];
     return channel === undefined ? [] : [channel];
   };

@@ -176,7 +176,7 @@ describe('reminder settings in the routing file', () => {
       'an unknown owners key',
       SLACK,
       { project: 'a', slack: 'C1AAA', owners: { users: ['U0ANA'] } },
-      'ASK_LATER_CONFIG routes[1].owners: unknown key "users" (expected slack, discord)',
+      'ASK_LATER_CONFIG routes[1].owners: unknown key "users" (expected slack, discord, telegram)',
     ],
     [
       'Slack owners on a route without Slack',

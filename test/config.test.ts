@@ -314,7 +314,7 @@ describe('the routing file (ASK_LATER_CONFIG)', () => {
       'a route without a channel',
       SLACK,
       { routes: [{ project: 'a' }] },
-      'ASK_LATER_CONFIG routes[0]: expected "slack" or "discord" (or both): a route must send its projects somewhere, got an object',
+      'ASK_LATER_CONFIG routes[0]: expected "slack", "discord" or "telegram" (or several): a route must send its projects somewhere, got an object',
     ],
     [
       'an empty project',
@@ -332,13 +332,13 @@ describe('the routing file (ASK_LATER_CONFIG)', () => {
       'a misspelt key',
       SLACK,
       { routes: [{ project: 'a', slak: 'C1AAA' }] },
-      'ASK_LATER_CONFIG routes[0]: unknown key "slak" (expected project, slack, discord, allow, remindAfter, remindTimes, owners)',
+      'ASK_LATER_CONFIG routes[0]: unknown key "slak" (expected project, slack, discord, telegram, allow, remindAfter, remindTimes, owners)',
     ],
     [
       'a misspelt allow key',
       SLACK,
       { routes: [{ project: 'a', slack: 'C1AAA', allow: { users: ['U1AAA'] } }] },
-      'ASK_LATER_CONFIG routes[0].allow: unknown key "users" (expected slackUsers, discordUsers, discordRoles)',
+      'ASK_LATER_CONFIG routes[0].allow: unknown key "users" (expected slackUsers, discordUsers, discordRoles, telegramUsers)',
     ],
     [
       'a Slack user given by name',

@@ -13549,6 +13549,52 @@ function loadDiscordConfig(env, routes) {
     ...apiUrl !== void 0 ? { apiUrl } : {}
   });
 }
+function loadTelegramConfig(env, routes) {
+  const token = env.TELEGRAM_BOT_TOKEN?.trim();
+  if (!token) {
+    const stray = ["TELEGRAM_CHAT", "TELEGRAM_ALLOWED_USERS", "TELEGRAM_API_URL"].find((name) => env[name]?.trim());
+    if (stray)
+      throw new ConfigError(`${stray} is set but TELEGRAM_BOT_TOKEN is not: set the bot token from @BotFather too`);
+    const routed = routes.findIndex((route) => route.telegram !== void 0);
+    if (routed >= 0) {
+      throw new ConfigError(
+        `ASK_LATER_CONFIG routes[${routed}].telegram names a Telegram chat but TELEGRAM_BOT_TOKEN is not set: set the bot token from @BotFather too`
+      );
+    }
+    return void 0;
+  }
+  if (!/^\d{3,15}:[A-Za-z0-9_-]{30,}$/.test(token)) {
+    throw new ConfigError(
+      "TELEGRAM_BOT_TOKEN must be the bot token @BotFather gave (digits, a colon, then 30 or more letters, digits, _ or -), got one that is not"
+    );
+  }
+  const chat = env.TELEGRAM_CHAT?.trim() || void 0;
+  if (chat === void 0 && !routes.some((route) => route.telegram !== void 0)) {
+    throw new ConfigError(
+      "TELEGRAM_CHAT is not set: name the chat id questions go to (an integer such as -1001234567890), or route projects to Telegram chats in ASK_LATER_CONFIG"
+    );
+  }
+  if (chat !== void 0 && !TELEGRAM_CHAT_ID.test(chat)) {
+    throw new ConfigError(
+      `TELEGRAM_CHAT must be a chat id, an integer such as -1001234567890 (not a @name), got ${quoted(chat)}`
+    );
+  }
+  const allowedUsers = list(env.TELEGRAM_ALLOWED_USERS);
+  const bad = allowedUsers.find((id) => !TELEGRAM_USER_ID.test(id));
+  if (bad !== void 0) {
+    throw new ConfigError(
+      `TELEGRAM_ALLOWED_USERS must list user ids (positive integers, comma-separated), got ${quoted(bad)}`
+    );
+  }
+  const rawApi = env.TELEGRAM_API_URL?.trim();
+  const apiUrl = rawApi ? httpUrl2("TELEGRAM_API_URL", rawApi).replace(/\/+$/, "") : void 0;
+  return Object.freeze({
+    token,
+    ...chat !== void 0 ? { chat } : {},
+    allowedUsers,
+    ...apiUrl !== void 0 ? { apiUrl } : {}
+  });
+}
 function loadServeConfig(env, readFile4 = readUtf8) {
   const store = loadStoreConfig(env);
   const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
@@ -13580,6 +13626,7 @@ function loadServeConfig(env, readFile4 = readUtf8) {
   const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
+  const telegram = loadTelegramConfig(env, routes);
   return Object.freeze({
     ...store,
     port,
@@ -13591,7 +13638,8 @@ function loadServeConfig(env, readFile4 = readUtf8) {
     ...remindAfterMs !== void 0 ? { remindAfterMs } : {},
     retentionMs,
     ...slack ? { slack } : {},
-    ...discord ? { discord } : {}
+    ...discord ? { discord } : {},
+    ...telegram ? { telegram } : {}
   });
 }
 function loadPublicUrl(value) {
@@ -13697,9 +13745,9 @@ function loadRoutes(path, readFile4) {
 }
 function knownKeys(path) {
   if (path.length === 0) return "routes";
-  if (path.at(-1) === "allow") return "slackUsers, discordUsers, discordRoles";
-  if (path.at(-1) === "owners") return "slack, discord";
-  return "project, slack, discord, allow, remindAfter, remindTimes, owners";
+  if (path.at(-1) === "allow") return "slackUsers, discordUsers, discordRoles, telegramUsers";
+  if (path.at(-1) === "owners") return "slack, discord, telegram";
+  return "project, slack, discord, telegram, allow, remindAfter, remindTimes, owners";
 }
 function lineColumn(text3, position) {
   const before = text3.slice(0, position);
@@ -13720,7 +13768,17 @@ function freezeRoute(route, index) {
       `ASK_LATER_CONFIG routes[${index}].allow.${key}: the route names no Discord channel, got a Discord allow-list`
     );
   }
+  if (allow?.telegramUsers !== void 0 && route.telegram === void 0) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].allow.telegramUsers: the route names no Telegram chat, got a Telegram allow-list`
+    );
+  }
   const owners = route.owners;
+  if (owners?.telegram !== void 0 && route.telegram === void 0) {
+    throw new ConfigError(
+      `ASK_LATER_CONFIG routes[${index}].owners.telegram: the route names no Telegram chat, got Telegram owners`
+    );
+  }
   if (owners?.slack !== void 0 && route.slack === void 0) {
     throw new ConfigError(
       `ASK_LATER_CONFIG routes[${index}].owners.slack: the route names no Slack channel, got Slack owners`
@@ -13735,24 +13793,27 @@ function freezeRoute(route, index) {
     project: route.project,
     ...route.slack !== void 0 ? { slack: route.slack } : {},
     ...route.discord !== void 0 ? { discord: route.discord } : {},
+    ...route.telegram !== void 0 ? { telegram: route.telegram } : {},
     ...route.remindAfter !== void 0 ? { remindAfterMs: route.remindAfter } : {},
     ...route.remindTimes !== void 0 ? { remindTimes: route.remindTimes } : {},
     ...owners !== void 0 ? {
       owners: Object.freeze({
         ...owners.slack !== void 0 ? { slack: Object.freeze([...owners.slack]) } : {},
-        ...owners.discord !== void 0 ? { discord: Object.freeze([...owners.discord]) } : {}
+        ...owners.discord !== void 0 ? { discord: Object.freeze([...owners.discord]) } : {},
+        ...owners.telegram !== void 0 ? { telegram: Object.freeze([...owners.telegram]) } : {}
       })
     } : {},
     ...allow !== void 0 ? {
       allow: Object.freeze({
         ...allow.slackUsers !== void 0 ? { slackUsers: Object.freeze([...allow.slackUsers]) } : {},
         ...allow.discordUsers !== void 0 ? { discordUsers: Object.freeze([...allow.discordUsers]) } : {},
-        ...allow.discordRoles !== void 0 ? { discordRoles: Object.freeze([...allow.discordRoles]) } : {}
+        ...allow.discordRoles !== void 0 ? { discordRoles: Object.freeze([...allow.discordRoles]) } : {},
+        ...allow.telegramUsers !== void 0 ? { telegramUsers: Object.freeze([...allow.telegramUsers]) } : {}
       })
     } : {}
   });
 }
-var SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, DEFAULT_PORT, DAY_MS, RETENTION_DAYS_DEFAULT, RETENTION_DAYS_MAX, ROUTES_MAX, ALLOW_MAX, OWNERS_MAX, REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED, slackUserIds, snowflakeIds, ownersMax, durationSchema, routeSchema, routingFileSchema, NUMERIC_KEYS;
+var SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, TELEGRAM_CHAT_ID, TELEGRAM_USER_ID, DEFAULT_PORT, DAY_MS, RETENTION_DAYS_DEFAULT, RETENTION_DAYS_MAX, ROUTES_MAX, ALLOW_MAX, OWNERS_MAX, REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED, slackUserIds, snowflakeIds, telegramUserIds, ownersMax, durationSchema, routeSchema, routingFileSchema, NUMERIC_KEYS;
 var init_config = __esm({
   "src/config.ts"() {
     "use strict";
@@ -13764,6 +13825,8 @@ var init_config = __esm({
     SNOWFLAKE = /^\d{17,20}$/;
     SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
     SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
+    TELEGRAM_CHAT_ID = /^-?[1-9]\d{0,15}$/;
+    TELEGRAM_USER_ID = /^[1-9]\d{0,15}$/;
     DEFAULT_PORT = 7420;
     DAY_MS = 24 * 60 * 60 * 1e3;
     RETENTION_DAYS_DEFAULT = 30;
@@ -13775,6 +13838,7 @@ var init_config = __esm({
     REMIND_TIMES_EXPECTED = `expected a whole number from 0 to ${REMIND_TIMES_MAX}`;
     slackUserIds = external_exports.array(external_exports.string().regex(SLACK_USER_ID, "expected a Slack user id such as U0123ABCD")).max(ALLOW_MAX);
     snowflakeIds = (what) => external_exports.array(external_exports.string().regex(SNOWFLAKE, `expected a Discord ${what} id of 17–20 digits`)).max(ALLOW_MAX);
+    telegramUserIds = external_exports.array(external_exports.string().regex(TELEGRAM_USER_ID, 'expected a Telegram user id such as "123456789"')).max(ALLOW_MAX);
     ownersMax = { message: `expected at most ${OWNERS_MAX} owners` };
     durationSchema = external_exports.union([external_exports.number(), external_exports.string()], DURATION_EXPECTED).transform((value, ctx) => {
       const parsed2 = parseDuration(value);
@@ -13789,13 +13853,15 @@ var init_config = __esm({
           message: "expected a channel id such as C0123ABCD"
         }),
         discord: external_exports.string("expected a channel id of 17–20 digits").regex(SNOWFLAKE, { message: "expected a channel id of 17–20 digits" }),
+        telegram: external_exports.string('expected a Telegram chat id such as "-1001234567890" (in quotes)').regex(TELEGRAM_CHAT_ID, { message: 'expected a Telegram chat id such as "-1001234567890"' }),
         allow: external_exports.strictObject(
           {
             slackUsers: slackUserIds,
             discordUsers: snowflakeIds("user"),
-            discordRoles: snowflakeIds("role")
+            discordRoles: snowflakeIds("role"),
+            telegramUsers: telegramUserIds
           },
-          'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...]}'
+          'expected {"slackUsers": [...], "discordUsers": [...], "discordRoles": [...], "telegramUsers": [...]}'
         ).partial(),
         remindAfter: durationSchema,
         remindTimes: external_exports.number(REMIND_TIMES_EXPECTED).int(REMIND_TIMES_EXPECTED).min(0, REMIND_TIMES_EXPECTED).max(REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED),
@@ -13808,14 +13874,26 @@ var init_config = __esm({
             discord: external_exports.array(
               external_exports.string().regex(SNOWFLAKE, "expected a Discord user id of 17–20 digits"),
               'expected a list of Discord user ids such as ["123456789012345678"]'
+            ).max(OWNERS_MAX, ownersMax),
+            telegram: external_exports.array(
+              external_exports.string().regex(TELEGRAM_USER_ID, 'expected a Telegram user id such as "123456789"'),
+              'expected a list of Telegram user ids such as ["123456789"]'
             ).max(OWNERS_MAX, ownersMax)
           },
-          'expected {"slack": ["U…"], "discord": ["1234…"]}'
+          'expected {"slack": ["U…"], "discord": ["1234…"], "telegram": ["1234…"]}'
         ).partial()
       },
-      'expected a route {"project": "...", "slack": "C…", "discord": "1234…"}'
-    ).partial({ slack: true, discord: true, allow: true, remindAfter: true, remindTimes: true, owners: true }).refine((route) => route.slack !== void 0 || route.discord !== void 0, {
-      message: 'expected "slack" or "discord" (or both): a route must send its projects somewhere'
+      'expected a route {"project": "...", "slack": "C…", "discord": "1234…", "telegram": "-100…"}'
+    ).partial({
+      slack: true,
+      discord: true,
+      telegram: true,
+      allow: true,
+      remindAfter: true,
+      remindTimes: true,
+      owners: true
+    }).refine((route) => route.slack !== void 0 || route.discord !== void 0 || route.telegram !== void 0, {
+      message: 'expected "slack", "discord" or "telegram" (or several): a route must send its projects somewhere'
     });
     routingFileSchema = external_exports.strictObject(
       {
@@ -13917,8 +13995,13 @@ var init_question = __esm({
       expired: []
     };
     ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
-    PLATFORMS = ["slack", "discord", "web"];
-    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web inbox" };
+    PLATFORMS = ["slack", "discord", "telegram", "web"];
+    PLATFORM_NAMES = {
+      slack: "Slack",
+      discord: "Discord",
+      telegram: "Telegram",
+      web: "the web inbox"
+    };
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
   }
@@ -14377,9 +14460,9 @@ var init_http_store = __esm({
         return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
       }
       /** A call's outcome, remembering whether serve answered (for `whenReady`). */
-      async #track(call) {
+      async #track(call2) {
         try {
-          const answer = await call;
+          const answer = await call2;
           this.#lost = false;
           return answer;
         } catch (error46) {
@@ -16708,7 +16791,12 @@ var init_delivery_note = __esm({
       `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
-    PLATFORM_NAMES2 = { slack: "Slack", discord: "Discord", web: "the web" };
+    PLATFORM_NAMES2 = {
+      slack: "Slack",
+      discord: "Discord",
+      telegram: "Telegram",
+      web: "the web"
+    };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
     NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
@@ -68009,6 +68097,7 @@ function groupName(group) {
   const names = {
     "bridge:slack": "Slack",
     "bridge:discord": "Discord",
+    "bridge:telegram": "Telegram",
     "bridge:web": "the web inbox"
   };
   return names[group] ?? group;
@@ -68964,12 +69053,98 @@ var init_sqlite = __esm({
   }
 });
 
+// src/doctor/telegram.ts
+async function call(config3, method, body, timeoutMs) {
+  try {
+    const answer = await requestJson(
+      `${config3.apiUrl ?? TELEGRAM_API}/bot${config3.token}/${method}`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+      timeoutMs
+    );
+    const json2 = record2(answer.body);
+    if (json2.ok === true) return { ok: true, result: json2.result };
+    const description = text(json2, "description");
+    const why = description !== void 0 && /^[\w :;'".,()-]{1,120}$/.test(description) ? description : `HTTP ${answer.status}`;
+    return { ok: false, why, status: answer.status };
+  } catch (error46) {
+    return { network: describeNetworkError(error46, timeoutMs) };
+  }
+}
+function apiName3(config3) {
+  return config3.apiUrl !== void 0 ? "TELEGRAM_API_URL" : "api.telegram.org";
+}
+function unreachable3(config3, why) {
+  return fail(
+    `Telegram: no answer from the Bot API at ${apiName3(config3)} (${why}) — check the network, proxy or TELEGRAM_API_URL`
+  );
+}
+async function checkChat(config3, chat, botId, timeoutMs) {
+  const found = await call(config3, "getChat", { chat_id: chat }, timeoutMs);
+  if ("network" in found) return unreachable3(config3, found.network);
+  if (!found.ok) {
+    return fail(
+      `Telegram: the bot cannot see chat ${chat} (${found.why}) — add the bot to the chat, and check the chat id (a group's starts with -100)`
+    );
+  }
+  const title = text(found.result, "title") ?? text(found.result, "username");
+  const type = text(found.result, "type") ?? "chat";
+  const shown5 = `${chat}${title !== void 0 ? ` (${title.slice(0, 60)})` : ""}`;
+  if (type === "private") return ok(`Telegram: the bot can post in the private chat ${shown5}`);
+  const member = await call(config3, "getChatMember", { chat_id: chat, user_id: botId }, timeoutMs);
+  if ("network" in member) return unreachable3(config3, member.network);
+  if (!member.ok) return fail(`Telegram: cannot read the bot's membership of chat ${shown5} (${member.why})`);
+  const status = text(member.result, "status");
+  const rights = record2(member.result);
+  if (status === "left" || status === "kicked")
+    return fail(`Telegram: the bot is not in chat ${shown5} — add it to the chat again`);
+  if (type === "channel" && !(status === "administrator" && rights.can_post_messages === true)) {
+    return fail(
+      `Telegram: the bot may not post in channel ${shown5} — make it an administrator allowed to post messages`
+    );
+  }
+  if (status === "restricted" && rights.can_send_messages === false) {
+    return fail(`Telegram: the bot may not send messages in chat ${shown5} — lift its restriction`);
+  }
+  return ok(`Telegram: the bot can post in ${type} ${shown5}`);
+}
+async function checkTelegram(config3, chats, timeoutMs) {
+  const me = await call(config3, "getMe", {}, timeoutMs);
+  if ("network" in me) return [unreachable3(config3, me.network)];
+  if (!me.ok) {
+    return [
+      me.status === 401 || me.status === 404 ? fail("Telegram refused TELEGRAM_BOT_TOKEN — copy the token @BotFather gave (/token there shows it again)") : fail(`Telegram: getMe failed (${me.why}) — check TELEGRAM_BOT_TOKEN and ${apiName3(config3)}`)
+    ];
+  }
+  const botId = record2(me.result).id;
+  const username = text(me.result, "username");
+  if (typeof botId !== "number") return [fail("Telegram: getMe answered without the bot id")];
+  const lines = [
+    ok(`Telegram: signed in as ${username !== void 0 ? `@${username}` : "the bot"} (${botId})`)
+  ];
+  lines.push(...await Promise.all(chats.map((chat) => checkChat(config3, chat, botId, timeoutMs))));
+  return lines;
+}
+var TELEGRAM_API;
+var init_telegram = __esm({
+  "src/doctor/telegram.ts"() {
+    "use strict";
+    init_check();
+    init_deadline();
+    init_http();
+    TELEGRAM_API = "https://api.telegram.org";
+  }
+});
+
 // src/doctor/doctor.ts
 import { isIPv6 } from "node:net";
 import { homedir as homedir3 } from "node:os";
 function routedChannels(config3, platform) {
   const channels = [config3[platform]?.channel, ...(config3.routes ?? []).map((route) => route[platform])];
   return [...new Set(channels.filter((channel) => channel !== void 0))];
+}
+function routedChats(config3) {
+  const chats = [config3.telegram?.chat, ...(config3.routes ?? []).map((route) => route.telegram)];
+  return [...new Set(chats.filter((chat) => chat !== void 0))];
 }
 function webAddress(config3) {
   const host = isIPv6(config3.host) ? `[${config3.host}]` : config3.host;
@@ -68987,7 +69162,13 @@ function describeConfig(config3) {
     parts.push(`Slack (${mode}) to ${routedChannels(config3, "slack").join(", ")}`);
   }
   if (config3.discord) parts.push(`Discord to ${routedChannels(config3, "discord").join(", ")}`);
-  if (!config3.slack && !config3.discord) parts.push("no Slack or Discord: answers come from the web inbox");
+  if (config3.telegram) {
+    const mode = config3.publicUrl !== void 0 ? "webhook" : "long polling";
+    parts.push(`Telegram (${mode}) to ${routedChats(config3).join(", ")}`);
+  }
+  if (!config3.slack && !config3.discord && !config3.telegram) {
+    parts.push("no Slack or Discord: answers come from the web inbox");
+  }
   return `Config: ${parts.join("; ")}`;
 }
 async function checkStore(config3, timeoutMs) {
@@ -69039,10 +69220,11 @@ async function diagnose(env, options = {}) {
     }
   }
   const cwd = options.cwd ?? process.cwd();
-  const [storeLines, slack, discord, claudeCode, codex] = await Promise.all([
+  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
+    serve?.telegram ? checkTelegram(serve.telegram, routedChats(serve), timeoutMs) : [],
     checkClaudeCode({
       home: options.home ?? homedir3(),
       cwd: options.cwd ?? process.cwd(),
@@ -69052,7 +69234,7 @@ async function diagnose(env, options = {}) {
     checkCodex({ ...env, HOME: options.home ?? homedir3() }, cwd)
   ]);
   const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
-  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...codex, ...openCode];
+  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
 }
 var init_doctor = __esm({
   "src/doctor/doctor.ts"() {
@@ -69071,6 +69253,7 @@ var init_doctor = __esm({
     init_redis();
     init_slack();
     init_sqlite();
+    init_telegram();
   }
 });
 
@@ -70148,9 +70331,9 @@ async function textBeforeToolCall(path, toolUseId) {
   }
   if (end < 0) end = lines.length;
   const texts = [];
-  const call = lines[end];
-  if (call !== void 0) {
-    const blocks = blocksOf(call);
+  const call2 = lines[end];
+  if (call2 !== void 0) {
+    const blocks = blocksOf(call2);
     const at = blocks.findIndex((block2) => isToolCall(block2, toolUseId));
     for (const block2 of blocks.slice(0, at))
       if (block2.type === "text" && typeof block2.text === "string") texts.push(block2.text);
@@ -87202,7 +87385,7 @@ __export(retry_failed_exports, {
 async function runRetryFailed(env, args, io) {
   const [platform, ...extra] = args;
   if (extra.length > 0 || platform !== void 0 && !PLATFORMS2.includes(platform)) {
-    io.stderr.write("ask-later retry-failed: expected no argument, or one of slack, discord, web\n");
+    io.stderr.write("ask-later retry-failed: expected no argument, or one of slack, discord, telegram, web\n");
     return 2;
   }
   let store;
@@ -87243,7 +87426,7 @@ var init_retry_failed = __esm({
     init_config_error();
     init_failed_events4();
     init_open();
-    PLATFORMS2 = ["slack", "discord", "web"];
+    PLATFORMS2 = ["slack", "discord", "telegram", "web"];
   }
 });
 
@@ -95682,7 +95865,7 @@ var commands = {
     }
   },
   "retry-failed": {
-    summary: "hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|web]",
+    summary: "hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|telegram|web]",
     run: async (args) => (await Promise.resolve().then(() => (init_retry_failed(), retry_failed_exports))).runRetryFailed(process.env, args, {
       stdout: process.stdout,
       stderr: process.stderr

@@ -238,7 +238,7 @@ var init_question = __esm({
       expired: []
     };
     ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
-    PLATFORMS = ["slack", "discord", "web"];
+    PLATFORMS = ["slack", "discord", "telegram", "web"];
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
   }
@@ -510,7 +510,12 @@ var init_delivery_note = __esm({
       `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
-    PLATFORM_NAMES = { slack: "Slack", discord: "Discord", web: "the web" };
+    PLATFORM_NAMES = {
+      slack: "Slack",
+      discord: "Discord",
+      telegram: "Telegram",
+      web: "the web"
+    };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
     NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;

@@ -33,7 +33,12 @@ const HEADER = [
 /** Between the header, the entries and the footer. Counted with each entry by {@link deliveryEntryLength}. */
 const SEPARATOR = '\n\n';
 
-const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord', web: 'the web' };
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  web: 'the web',
+};
 
 /** The advice that closes a dismissed or expired entry: nobody is going to answer it. */
 const UNANSWERED_ADVICE =

@@ -145,12 +145,17 @@ export function memberRef(id: number, member: number): string {
 }
 
 /** The surfaces a person answers from. */
-export const PLATFORMS = ['slack', 'discord', 'web'] as const;
+export const PLATFORMS = ['slack', 'discord', 'telegram', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-const PLATFORM_NAMES: Readonly<Record<Platform, string>> = { slack: 'Slack', discord: 'Discord', web: 'the web inbox' };
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  web: 'the web inbox',
+};
 
-/** Where something was done, as it reads after "on": `Slack`, `Discord`, `the web inbox`. */
+/** Where something was done, as it reads after "on": `Slack`, `Discord`, `Telegram`, `the web inbox`. */
 export function platformName(platform: Platform): string {
   return PLATFORM_NAMES[platform];
 }

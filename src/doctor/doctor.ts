@@ -21,6 +21,7 @@ import { checkOpenCode } from './opencode.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
+import { checkTelegram } from './telegram.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,6 +38,12 @@ export interface DoctorOptions {
 function routedChannels(config: ServeConfig, platform: 'slack' | 'discord'): string[] {
   const channels = [config[platform]?.channel, ...(config.routes ?? []).map((route) => route[platform])];
   return [...new Set(channels.filter((channel): channel is string => channel !== undefined))];
+}
+
+/** Every Telegram chat some project can be routed to: the default one first, then the routes', once each. */
+function routedChats(config: ServeConfig): string[] {
+  const chats = [config.telegram?.chat, ...(config.routes ?? []).map((route) => route.telegram)];
+  return [...new Set(chats.filter((chat): chat is string => chat !== undefined))];
 }
 
 /** The web inbox's address as `serve` binds it: `http://127.0.0.1:7420/`, `http://[::1]:7420/`. */
@@ -58,7 +65,13 @@ function describeConfig(config: ServeConfig): string {
     parts.push(`Slack (${mode}) to ${routedChannels(config, 'slack').join(', ')}`);
   }
   if (config.discord) parts.push(`Discord to ${routedChannels(config, 'discord').join(', ')}`);
-  if (!config.slack && !config.discord) parts.push('no Slack or Discord: answers come from the web inbox');
+  if (config.telegram) {
+    const mode = config.publicUrl !== undefined ? 'webhook' : 'long polling';
+    parts.push(`Telegram (${mode}) to ${routedChats(config).join(', ')}`);
+  }
+  if (!config.slack && !config.discord && !config.telegram) {
+    parts.push('no Slack or Discord: answers come from the web inbox');
+  }
   return `Config: ${parts.join('; ')}`;
 }
 
@@ -98,7 +111,7 @@ async function diagnoseAgentHttp(
   ];
 }
 
-/** Every check's line, in order: config, the store, Slack, Discord, Claude Code. */
+/** Every check's line, in order: config, the store, Slack, Discord, Telegram, Claude Code. */
 export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<CheckLine[]> {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
   let agentStore: AgentStoreLocation | undefined;
@@ -128,10 +141,11 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
     }
   }
   const cwd = options.cwd ?? process.cwd();
-  const [storeLines, slack, discord, claudeCode, codex] = await Promise.all([
+  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, 'slack'), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, 'discord'), timeoutMs) : [],
+    serve?.telegram ? checkTelegram(serve.telegram, routedChats(serve), timeoutMs) : [],
     checkClaudeCode({
       home: options.home ?? homedir(),
       cwd: options.cwd ?? process.cwd(),
@@ -141,5 +155,5 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
     checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
   const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
-  return [...configLines, ...storeLines, ...slack, ...discord, ...claudeCode, ...codex, ...openCode];
+  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
 }

@@ -16,6 +16,7 @@ export function groupName(group: string): string {
   const names: Record<string, string> = {
     'bridge:slack': 'Slack',
     'bridge:discord': 'Discord',
+    'bridge:telegram': 'Telegram',
     'bridge:web': 'the web inbox',
   };
   return names[group] ?? group;

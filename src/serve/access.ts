@@ -1,6 +1,6 @@
 /**
  * Who may answer a project's questions: the global allow-lists (`SLACK_ALLOWED_USERS`, `DISCORD_ALLOWED_USERS`,
- * `DISCORD_ALLOWED_ROLES`) and, when the project's route has lists for the person's platform, those too. Both
+ * `DISCORD_ALLOWED_ROLES`, `TELEGRAM_ALLOWED_USERS`) and, when the project's route has lists for the person's platform, those too. Both
  * must let the person in; an empty or absent list lets everyone in (see `src/routing.ts`). A person either list
  * names is granted the project's questions outside its channel too (Slack's Home tab).
  */
@@ -16,7 +16,11 @@ export function routedAccessPolicy(global: AllowLists, table: RoutingTable): Acc
     let policy = perRoute.get(allow);
     if (!policy) {
       policy = allowListPolicy({
-        users: { slack: allow.slackUsers ?? [], discord: allow.discordUsers ?? [] },
+        users: {
+          slack: allow.slackUsers ?? [],
+          discord: allow.discordUsers ?? [],
+          telegram: allow.telegramUsers ?? [],
+        },
         discordRoles: allow.discordRoles ?? [],
       });
       perRoute.set(allow, policy);

@@ -23,6 +23,7 @@ export interface HealthBody {
   readonly store: 'ok' | 'down';
   readonly slack?: PartStatus;
   readonly discord?: PartStatus;
+  readonly telegram?: PartStatus;
   /** Events the bridge gave up on, waiting for `ask-later retry-failed`; absent when none (or the store is down). */
   readonly failed?: number;
 }
@@ -39,6 +40,7 @@ export interface HealthParts {
   /** Whether each configured surface receives now; absent: that platform is not served. */
   readonly slack?: () => boolean;
   readonly discord?: () => boolean;
+  readonly telegram?: () => boolean;
   /** How long the store may take to answer (default 1000 ms). */
   readonly storeTimeoutMs?: number;
 }
@@ -57,9 +59,10 @@ export async function checkHealth(parts: HealthParts): Promise<HealthReport> {
   };
   const slack = part(parts.slack, 'bridge:slack');
   const discord = part(parts.discord, 'bridge:discord');
+  const telegram = part(parts.telegram, 'bridge:telegram');
   const serving = parts.serving();
-  const up = store === 'ok' && slack !== 'down' && discord !== 'down';
-  const degraded = slack === 'degraded' || discord === 'degraded';
+  const up = store === 'ok' && slack !== 'down' && discord !== 'down' && telegram !== 'down';
+  const degraded = slack === 'degraded' || discord === 'degraded' || telegram === 'degraded';
   const status = !serving ? 'stopping' : !up ? 'down' : degraded ? 'degraded' : 'ok';
   return {
     statusCode: status === 'ok' || status === 'degraded' ? 200 : 503,
@@ -68,6 +71,7 @@ export async function checkHealth(parts: HealthParts): Promise<HealthReport> {
       store,
       ...(slack !== undefined ? { slack } : {}),
       ...(discord !== undefined ? { discord } : {}),
+      ...(telegram !== undefined ? { telegram } : {}),
       ...(failed > 0 ? { failed } : {}),
     },
   };

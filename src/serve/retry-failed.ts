@@ -1,5 +1,5 @@
 /**
- * `ask-later retry-failed [slack|discord|web]`: hand the events the bridge gave up on back to it, once the cause is
+ * `ask-later retry-failed [slack|discord|telegram|web]`: hand the events the bridge gave up on back to it, once the cause is
  * fixed (a channel the bot was not in, a permission, a long outage). A running `ask-later serve` takes them back at
  * once and tries each again, with its usual attempts; what still fails is recorded again. Prints one line of what
  * was handed back; exit 0, or 1 with one line when the settings or the store are wrong.
@@ -12,7 +12,7 @@ import type { Store } from '../store/port.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const PLATFORMS = ['slack', 'discord', 'web'] as const;
+const PLATFORMS = ['slack', 'discord', 'telegram', 'web'] as const;
 
 export async function runRetryFailed(
   env: Env,
@@ -21,7 +21,7 @@ export async function runRetryFailed(
 ): Promise<number> {
   const [platform, ...extra] = args;
   if (extra.length > 0 || (platform !== undefined && !(PLATFORMS as readonly string[]).includes(platform))) {
-    io.stderr.write('ask-later retry-failed: expected no argument, or one of slack, discord, web\n');
+    io.stderr.write('ask-later retry-failed: expected no argument, or one of slack, discord, telegram, web\n');
     return 2;
   }
   let store: Store;

@@ -48,6 +48,14 @@ import { SlackMembership } from '../bot/slack/membership.js';
 import { SlackSurface } from '../bot/slack/surface.js';
 import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
 import type { Surface } from '../bot/surface.js';
+import { createTelegramApi } from '../bot/telegram/api.js';
+import {
+  createTelegramApp,
+  isTelegramTokenRefused,
+  TELEGRAM_WEBHOOK_PATH,
+  type TelegramApp,
+} from '../bot/telegram/app.js';
+import { TelegramSurface } from '../bot/telegram/surface.js';
 import { createWebInbox, type WebInbox } from '../bot/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
 import { followStoreChanges } from '../bot/web-changes.js';
@@ -97,6 +105,8 @@ export interface ServeDeps {
   readonly agent?: { readonly progressIntervalMs?: number };
   /** How long `stop` finishes what is in hand before it leaves the rest (default `STOP_TIMEOUT_MS`). */
   readonly stopTimeoutMs?: number;
+  /** Telegram tuning (tests): the poller lease and the long poll's timeout in seconds. */
+  readonly telegram?: { readonly leaseMs?: number; readonly pollSeconds?: number };
   /** Discord tuning (tests): deferral threshold, gateway start time-out, REST retries. */
   readonly discord?: {
     readonly deferAfterMs?: number;
@@ -114,6 +124,8 @@ export interface ServeHandle {
   readonly mode: 'http' | 'socket' | 'none';
   /** Whether the Discord gateway client runs. */
   readonly discord: boolean;
+  /** How Telegram's updates arrive; `none` when Telegram is not configured. */
+  readonly telegram: 'polling' | 'webhook' | 'none';
   /**
    * Stop taking interactions and events, finish what is in hand, close the store (if opened here). Bounded: what
    * has not finished after `stopTimeoutMs` is left (its connections cut; an event in hand stays unacknowledged for
@@ -132,7 +144,7 @@ export function serveStoreOptions(config: Pick<ServeConfig, 'retentionMs'>): Ope
  * or the port cannot be bound.
  */
 export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Promise<ServeHandle> {
-  const { slack, discord } = config;
+  const { slack, discord, telegram } = config;
   const log = deps.logger ?? pino({ base: { pid: process.pid } });
 
   let store: Store;
@@ -152,13 +164,20 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     routes: config.routes ?? [],
     ...(slack?.channel !== undefined ? { slackChannel: slack.channel } : {}),
     ...(discord?.channel !== undefined ? { discordChannel: discord.channel } : {}),
+    ...(telegram?.chat !== undefined ? { telegramChat: telegram.chat } : {}),
     ...(config.remindAfterMs !== undefined ? { remindAfterMs: config.remindAfterMs } : {}),
   });
   const routing: Routing = (platform, project) => {
     // The web inbox shows every project of the store: it is the person's own machine (or behind the web token); a
     // person signed in with a token of their own reaches only its projects (InteractionService checks the actor).
     if (platform === 'web') return [WEB_CHANNEL];
-    if ((platform === 'slack' && !slack) || (platform === 'discord' && !discord)) return [];
+    if (
+      (platform === 'slack' && !slack) ||
+      (platform === 'discord' && !discord) ||
+      (platform === 'telegram' && !telegram)
+    ) {
+      return [];
+    }
     return table.channelsFor(platform, project);
   };
   // One Web API client for what serve itself sends (posts, redraws, membership); Bolt's handlers use the app's own.
@@ -174,7 +193,11 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     ...(slackClient ? { membership: { slack: new SlackMembership({ client: slackClient, logger: log }) } } : {}),
     access: routedAccessPolicy(
       {
-        users: { slack: slack?.allowedUsers ?? [], discord: discord?.allowedUsers ?? [] },
+        users: {
+          slack: slack?.allowedUsers ?? [],
+          discord: discord?.allowedUsers ?? [],
+          telegram: telegram?.allowedUsers ?? [],
+        },
         discordRoles: discord?.allowedRoles ?? [],
       },
       table,
@@ -201,12 +224,14 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   const replica = deps.replica ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   let app: SlackApp | undefined;
   let gateway: DiscordApp | undefined;
+  let telegramApp: TelegramApp | undefined;
   const health = (): Promise<HealthReport> =>
     checkHealth({
       serving: () => serving,
       store,
       ...(app ? { slack: () => app?.connected() ?? false } : {}),
       ...(gateway ? { discord: () => gateway?.connected() ?? false } : {}),
+      ...(telegramApp ? { telegram: () => telegramApp?.connected() ?? false } : {}),
     });
 
   if (slack && slackClient) {
@@ -260,6 +285,31 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     );
   }
 
+  if (telegram) {
+    const api = createTelegramApi({
+      token: telegram.token,
+      ...(telegram.apiUrl !== undefined ? { apiUrl: telegram.apiUrl } : {}),
+    });
+    // The token's first part is the bot's id (not a secret): the leases are per bot.
+    const bot = telegram.token.split(':')[0] ?? 'bot';
+    telegramApp = createTelegramApp({
+      api,
+      token: telegram.token,
+      interactions,
+      logger: log,
+      claimUpdate: (updateId) =>
+        store.acquireLease(`telegram-update:${bot}:${updateId}`, randomUUID(), UPDATE_CLAIM_MS),
+      lease: {
+        acquire: (ms) => store.acquireLease(`telegram-poller:${bot}`, replica, ms),
+        release: () => store.releaseLease(`telegram-poller:${bot}`, replica),
+      },
+      ...(config.publicUrl !== undefined ? { publicUrl: config.publicUrl } : {}),
+      ...(deps.telegram?.leaseMs !== undefined ? { leaseMs: deps.telegram.leaseMs } : {}),
+      ...(deps.telegram?.pollSeconds !== undefined ? { pollSeconds: deps.telegram.pollSeconds } : {}),
+    });
+    surfaces.push(routedSurface(new TelegramSurface({ api, logger: log }), table));
+  }
+
   const metrics = createServeMetrics({
     store,
     replica,
@@ -279,7 +329,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     logger: log,
     metrics: metrics.bridge,
     reminderOwners: (platform, project) =>
-      platform === 'slack' || platform === 'discord' ? (table.remindersFor(project).owners[platform] ?? []) : [],
+      platform === 'web' ? [] : (table.remindersFor(project).owners[platform] ?? []),
     ...deps.bridge,
   });
 
@@ -301,11 +351,14 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   });
 
   const slackHandler = app?.handle;
+  const telegramWebhook = telegramApp?.webhook;
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz') return answerHealth(request, response, health);
     if (path === METRICS_PATH) return metrics.handle(request, response);
     if (path === SLACK_EVENTS_PATH && slackHandler) return slackHandler(request, response);
+    // Telegram's updates carry its secret token header, checked on each (like Slack's signature).
+    if (path === TELEGRAM_WEBHOOK_PATH && telegramWebhook) return telegramWebhook(request, response);
     if (agentApi.handle(request, response)) return;
     if (mcpEndpoint.handle(request, response)) return;
     if (web.handle(request, response)) return;
@@ -314,6 +367,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
   const stopStarted = async () => {
     await app?.stop().catch(() => undefined);
     await gateway?.stop().catch(() => undefined);
+    await telegramApp?.stop().catch(() => undefined);
     web.close();
     agentApi.close();
     await closeServer(server);
@@ -337,6 +391,15 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     const what = isTokenRefused(error)
       ? "Discord refused DISCORD_TOKEN (401): use the bot token from the Developer Portal's Bot page"
       : `cannot start the Discord client (${discordStatus(error) ?? describeError(error)})`;
+    throw new ServeStartError(what, { cause: error });
+  }
+  try {
+    if (telegramApp) await telegramApp.start();
+  } catch (error) {
+    await stopStarted();
+    const what = isTelegramTokenRefused(error)
+      ? 'Telegram refused TELEGRAM_BOT_TOKEN: use the token @BotFather gave'
+      : `cannot start the Telegram bot (${describeError(error)})`;
     throw new ServeStartError(what, { cause: error });
   }
   try {
@@ -377,7 +440,10 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
           logger: log,
           // Reminders are chat messages: a project on no chat platform (the web inbox alone) is not reminded.
           remindersFor: (project) =>
-            routing('slack', project).length + routing('discord', project).length > 0
+            routing('slack', project).length +
+              routing('discord', project).length +
+              routing('telegram', project).length >
+            0
               ? table.remindersFor(project)
               : { afterMs: 0, times: 0 },
           ...(deps.now !== undefined ? { now: deps.now } : {}),
@@ -392,6 +458,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
       routes: config.routes?.length ?? 0,
       slackChannel: slack?.channel,
       discordChannel: discord?.channel,
+      telegram: telegramApp?.mode ?? 'none',
+      telegramChat: telegram?.chat,
     },
     'serve: ready',
   );
@@ -402,6 +470,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     url,
     mode: app?.mode ?? 'none',
     discord: gateway !== undefined,
+    telegram: telegramApp?.mode ?? 'none',
     stop() {
       stopping ??= (async () => {
         const started = Date.now();
@@ -421,6 +490,11 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
             ),
             step('discord', async () =>
               gateway?.stop().catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Discord failed')),
+            ),
+            step('telegram', async () =>
+              telegramApp
+                ?.stop()
+                .catch((error: unknown) => log.warn(errorFields(error), 'serve: stopping Telegram failed')),
             ),
           ]);
           // Open pages' event streams and agents' long polls end (the server would wait for them), then the
@@ -458,6 +532,9 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     },
   };
 }
+
+/** How long an update's claim is kept: Telegram redelivers an unconfirmed update within hours, not days. */
+const UPDATE_CLAIM_MS = 24 * 60 * 60 * 1000;
 
 /** How long a stop finishes what it has in hand before it leaves the rest (SIGTERM to exit within 5 s). */
 export const STOP_TIMEOUT_MS = 4_000;
@@ -530,6 +607,7 @@ function readyLines(handle: ServeHandle): string[] {
   const chat = [
     handle.mode === 'socket' ? 'Slack (Socket Mode)' : handle.mode === 'http' ? 'Slack (POST /slack/events)' : '',
     handle.discord ? 'Discord' : '',
+    handle.telegram === 'none' ? '' : `Telegram (${handle.telegram === 'webhook' ? 'webhook' : 'long polling'})`,
   ].filter(Boolean);
   const lines = [
     chat.length === 0

@@ -107,7 +107,7 @@ describe('failed events, from outside', () => {
     expect(await retryFailed(['teams'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'ask-later retry-failed: expected no argument, or one of slack, discord, web\n',
+      stderr: 'ask-later retry-failed: expected no argument, or one of slack, discord, telegram, web\n',
     });
   });
 });

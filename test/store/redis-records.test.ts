@@ -163,7 +163,7 @@ describe('records that do not read', () => {
     const answer = JSON.parse((await raw.hGet(keys.question(2), 'answer')) ?? '{}');
     await raw.hSet(keys.question(2), 'answer', JSON.stringify({ ...answer, by: { ...answer.by, platform: 'irc' } }));
     await expect(store.get(project, 2)).rejects.toThrow(
-      /`answer\.by\.platform`: expected one of slack, discord, web, got "irc"/,
+      /`answer\.by\.platform`: expected one of slack, discord, telegram, web, got "irc"/,
     );
   });
 

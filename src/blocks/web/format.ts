@@ -45,6 +45,7 @@ export function stateName(status: QuestionStatus): string {
 const PLACES: Readonly<Record<Platform, string>> = {
   slack: 'on Slack',
   discord: 'on Discord',
+  telegram: 'on Telegram',
   web: 'in the web inbox',
 };
 

@@ -41,6 +41,8 @@ export interface DiscordHarnessOptions {
   /** Serve Slack as well (HTTP mode against a fake Web API). */
   readonly withSlack?: boolean;
   readonly slackConfig?: Partial<SlackConfig>;
+  /** More of serve's config (another platform, routes). */
+  readonly config?: Partial<ServeConfig>;
 }
 
 export async function startDiscordHarness(options: DiscordHarnessOptions = {}): Promise<DiscordHarness> {
@@ -74,6 +76,7 @@ export async function startDiscordHarness(options: DiscordHarnessOptions = {}): 
           },
         }
       : {}),
+    ...options.config,
   };
   const serve = await startServe(config, {
     logger,

@@ -1,0 +1,389 @@
+/**
+ * Property: whatever `ask_later` accepts renders on Telegram within Telegram's limits, in every state, with any
+ * answer the store accepts and any drafts a person can hold, and renders whole: what does not fit the message is in
+ * the replies posted under it. Raw tool input is generated as for Discord's property (single questions and sets,
+ * texts from short to their limits, Markdown, HTML-like text, entities, emoji); `parseAskInput` keeps what it
+ * accepts, and every payload the Telegram renderers make for it is re-checked against the limits: the question
+ * message in each state (as posted, and as redrawn for a person's drafts on each member), its continuation
+ * replies, the notes prompt of every item and picked option, a review, Remove's confirmation, the inbox, a reminder.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { markdownHtml } from '../../../src/blocks/telegram/format.js';
+import { renderInbox } from '../../../src/blocks/telegram/inbox.js';
+import { TELEGRAM_LIMITS, telegramMessageIssues, visibleLength } from '../../../src/blocks/telegram/limits.js';
+import { renderQuestion } from '../../../src/blocks/telegram/question-message.js';
+import {
+  parseNotesTarget,
+  renderNotesPrompt,
+  renderReminder,
+  renderRemoveConfirmation,
+  renderReview,
+} from '../../../src/blocks/telegram/replies.js';
+import type { TelegramMessage } from '../../../src/blocks/telegram/types.js';
+import { answerReadiness } from '../../../src/core/answer.js';
+import { parseAskInput } from '../../../src/core/ask-input.js';
+import {
+  CONTEXT_MAX,
+  IMPACT_MAX,
+  MEMBER_CONTEXT_MAX,
+  MEMBER_IMPACT_MAX,
+  NOTES_MAX,
+  OPTION_DESCRIPTION_MAX,
+  OPTION_LABEL_MAX,
+  OPTION_VALUE_MAX,
+  OPTIONS_MAX,
+  QUESTION_MAX,
+  SET_MEMBERS_MAX,
+  SET_MEMBERS_MIN,
+  TICKET_MAX,
+  TOPIC_MAX,
+} from '../../../src/core/limits.js';
+import {
+  type Answer,
+  type Draft,
+  itemsOf,
+  type Question,
+  type QuestionItem,
+  type QuestionStatus,
+  type Reply,
+  type Selection,
+} from '../../../src/core/question.js';
+import { formatQuestionRef } from '../../../src/core/question-ref.js';
+import { answerOf } from '../../../src/core/reply.js';
+import { plainText } from '../../support/fake-telegram.js';
+import { inboxPageOf } from '../../support/inbox.js';
+import { CREATED_AT, sized } from '../discord/fixtures.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Raw input
+
+/** Pieces texts are made of: Markdown, mentions, entities, emoji (surrogate pairs), accents. */
+const piece = fc.constantFrom(
+  'a',
+  'Z',
+  ' ',
+  '@here',
+  '@everyone',
+  '**',
+  '_',
+  '`',
+  '<b>',
+  '&amp;',
+  '&',
+  '<',
+  '😀',
+  'é',
+  '#',
+  '-',
+  '1',
+);
+const lineBreak = fc.constant('\n');
+
+/**
+ * A length: short, near the limit, or anywhere. `short` weighs the short ones (sets: their texts together must fit
+ * 5000, so a set of texts all near their limits is refused; mostly short texts with some long ones get accepted).
+ */
+function lengthUpTo(max: number, short = 3) {
+  return fc.oneof(
+    { weight: short, arbitrary: fc.integer({ min: 1, max: Math.min(max, 24) }) },
+    { weight: 2, arbitrary: fc.integer({ min: Math.max(1, max - 3), max }) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max }) },
+  );
+}
+
+/** A text of up to `max` characters (a pattern repeated), one line unless `multiline`. */
+function text(max: number, multiline = false, short = 3) {
+  const unit = multiline ? fc.oneof({ weight: 6, arbitrary: piece }, { weight: 1, arbitrary: lineBreak }) : piece;
+  return fc
+    .tuple(fc.string({ unit, minLength: 1, maxLength: 10 }), lengthUpTo(max, short))
+    .map(([pattern, length]) => sized(pattern, length));
+}
+
+/** A set's text: mostly short. */
+const setText = (max: number, multiline = false) => text(max, multiline, 12);
+
+const optionOf = (t: typeof text) =>
+  fc.record(
+    { label: t(OPTION_LABEL_MAX), description: t(OPTION_DESCRIPTION_MAX), value: t(OPTION_VALUE_MAX) },
+    { requiredKeys: ['label'] },
+  );
+
+/** One question's own fields: options, which are recommended, multi-select, blocking. */
+const itemOf = (t: typeof text) =>
+  fc
+    .tuple(fc.array(optionOf(t), { minLength: 1, maxLength: OPTIONS_MAX }), fc.boolean(), fc.boolean(), fc.nat())
+    .map(([options, multiSelect, isBlocking, seed]) => {
+      const labels = options.map((o) => o.label);
+      const recommended = multiSelect
+        ? labels.filter((_, index) => (seed >> index) % 2 === 1)
+        : seed % 3 === 0
+          ? []
+          : [labels[seed % labels.length] ?? ''];
+      return {
+        options,
+        multiSelect,
+        isBlocking,
+        ...(recommended.length === 0 ? {} : { recommended: multiSelect ? recommended : recommended[0] }),
+      };
+    });
+
+const commonOf = (t: typeof text) => ({
+  context: t(CONTEXT_MAX, true),
+  impact: t(IMPACT_MAX, true),
+  ticket: t(TICKET_MAX),
+  expiresInSeconds: fc.integer({ min: 60, max: 86_400 }),
+});
+
+const singleInput = fc
+  .tuple(fc.record(commonOf(text), { requiredKeys: ['context', 'impact'] }), itemOf(text), text(QUESTION_MAX))
+  .map(([shared, own, question]) => ({ ...shared, ...own, question }));
+
+const memberInput = fc
+  .tuple(
+    itemOf(setText),
+    fc.record(
+      {
+        topic: text(TOPIC_MAX),
+        question: setText(QUESTION_MAX),
+        context: setText(MEMBER_CONTEXT_MAX, true),
+        impact: setText(MEMBER_IMPACT_MAX, true),
+      },
+      { requiredKeys: ['topic', 'question'] },
+    ),
+  )
+  .map(([own, texts]) => ({ ...own, ...texts }));
+
+const setInput = fc
+  .tuple(
+    fc.record(commonOf(setText), { requiredKeys: ['context', 'impact'] }),
+    fc.array(memberInput, { minLength: SET_MEMBERS_MIN, maxLength: SET_MEMBERS_MAX }),
+  )
+  .map(([shared, questions]) => ({ ...shared, questions }));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers and drafts, derived from the parked question with a seeded generator
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function notesOf(next: () => number): string | undefined {
+  const roll = next();
+  if (roll < 0.35) return undefined;
+  const length =
+    roll < 0.7 ? 1 + Math.floor(next() * 40) : roll < 0.85 ? NOTES_MAX : 1 + Math.floor(next() * NOTES_MAX);
+  return sized('Notes @here **bold** `code`\n😀 and more ', length);
+}
+
+/** A selection of `target` a person could hold (not necessarily ready). */
+function selectionOf(target: QuestionItem, next: () => number): Selection {
+  const labels = target.options.map((o) => o.label);
+  const choices = target.multiSelect
+    ? labels.filter(() => next() < 0.5)
+    : next() < 0.8
+      ? [labels[Math.floor(next() * labels.length)] ?? '']
+      : [];
+  const other = (target.multiSelect || choices.length === 0) && next() < 0.3;
+  const notes = notesOf(next);
+  const choiceNotes = target.multiSelect
+    ? choices.flatMap((choice) => {
+        const text = notesOf(next);
+        return text === undefined ? [] : [{ choice, notes: text }];
+      })
+    : [];
+  return {
+    choices,
+    other,
+    ...(notes === undefined ? {} : { notes }),
+    ...(choiceNotes.length === 0 ? {} : { choiceNotes }),
+  };
+}
+
+/** A ready form of `selection`: a pick, and notes with Other. */
+function readied(target: QuestionItem, selection: Selection): Selection {
+  const picked = selection.choices.length > 0 || selection.other;
+  const base = picked ? selection : { ...selection, choices: [target.options[0]?.label ?? ''] };
+  return base.other && !base.notes?.trim() ? { ...base, notes: 'Said in the notes.' } : base;
+}
+
+const by = { platform: 'telegram', userId: '42', displayName: 'Ada <b>&amp;</b>' } as const;
+
+/** An answer the store accepts: the generated one, else with fewer notes, else the first option of each item. */
+function acceptedAnswer(question: Question, next: () => number): Answer {
+  const items = itemsOf(question);
+  const selections = items.map((target) => readied(target, selectionOf(target, next)));
+  const reply = (list: Selection[]): Reply =>
+    question.members === undefined ? (list[0] as Selection) : { members: list };
+  const tries: Selection[][] = [
+    selections,
+    selections.map(({ choiceNotes: _c, ...rest }) => rest),
+    selections.map(({ choiceNotes: _c, notes, ...rest }) => (rest.other ? { ...rest, notes: 'x' } : rest)),
+    items.map((target) => ({ choices: [target.options[0]?.label ?? ''], other: false })),
+  ];
+  for (const attempt of tries) {
+    try {
+      return answerOf(question, reply(attempt), { by, at: CREATED_AT + 60_000 });
+    } catch {
+      // The store would refuse it: try a smaller one.
+    }
+  }
+  throw new Error('no accepted answer');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checks
+
+let checkedMessages = 0;
+
+function expectFits(message: TelegramMessage): void {
+  checkedMessages++;
+  expect(telegramMessageIssues(message)).toEqual([]);
+}
+
+const STATES: QuestionStatus[] = ['pending', 'answered', 'delivered', 'cancelled', 'dismissed', 'expired'];
+
+function inState(question: Question, status: QuestionStatus, answer: Answer): Question {
+  switch (status) {
+    case 'pending':
+      return question;
+    case 'answered':
+      return { ...question, status, answer };
+    case 'delivered':
+      return { ...question, status, answer, deliveredAt: CREATED_AT + 120_000 };
+    case 'cancelled':
+    case 'expired':
+      return { ...question, status, closure: { at: CREATED_AT + 60_000 } };
+    case 'dismissed':
+      return { ...question, status, closure: { at: CREATED_AT + 60_000, by } };
+  }
+}
+
+/** Text as Telegram shows it, without whitespace (a continuation splits between lines). */
+function squeezed(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/** Every text the agent wrote shows, in the message or in the replies under it. */
+function expectWhole(question: Question): void {
+  const { message, details } = renderQuestion(question);
+  const shown = squeezed(plainText([message.text, ...details].join('\n')));
+  // Markdown (context, impact) shows as Telegram shows its HTML; the other texts as written.
+  const markdown = (text: string | undefined) => plainText(markdownHtml(text ?? ''));
+  const texts = [markdown(question.context), markdown(question.impact), question.ticket ?? ''];
+  for (const item of itemsOf(question)) {
+    texts.push(item.question, ...item.options.flatMap((option) => [option.label, option.description ?? '']));
+  }
+  for (const member of question.members ?? []) {
+    texts.push(member.topic, markdown(member.context), markdown(member.impact));
+  }
+  for (const text of texts) expect(shown).toContain(squeezed(text));
+}
+
+/** Every Telegram payload for `question` with the person's `drafts`, each checked. */
+function renderEverything(question: Question, drafts: readonly Draft[], answer: Answer): void {
+  for (const status of STATES) {
+    const { message, details } = renderQuestion(inState(question, status, answer));
+    expectFits(message);
+    for (const detail of details) expect(visibleLength(detail)).toBeLessThanOrEqual(TELEGRAM_LIMITS.text);
+  }
+  expectWhole(question);
+  const items = itemsOf(question);
+  const ref = formatQuestionRef(question.project, question.id);
+  items.forEach((target, index) => {
+    const member = question.members === undefined ? undefined : index;
+    expectFits(renderQuestion(question, { drafts, ...(member === undefined ? {} : { member }) }).message);
+    const selection: Selection = drafts[index] ?? { choices: [], other: false };
+    const options = [
+      undefined,
+      ...target.options.flatMap((option, o) => (selection.choices.includes(option.label) ? [o] : [])),
+    ];
+    for (const option of options) {
+      const notesTarget = {
+        ref,
+        ...(member === undefined ? {} : { member }),
+        ...(option === undefined ? {} : { option }),
+        messageId: 2_147_483_647,
+      };
+      const prompt = renderNotesPrompt(question, notesTarget, selection);
+      expectFits(prompt);
+      expect(parseNotesTarget(plainText(prompt.text))).toEqual(notesTarget);
+    }
+  });
+  const entries = items.map((target, index) => {
+    const selection: Selection = drafts[index] ?? { choices: [], other: false };
+    return { selection, readiness: answerReadiness(target, selection) };
+  });
+  expectFits(renderReview(question, entries, 'AbCdEfGh'));
+  expectFits(renderReview(question, entries, 'AbCdEfGh', 'Your answers changed since that review.'));
+  expectFits(renderRemoveConfirmation(question));
+  const entry = question.members === undefined ? { question, draft: drafts[0] } : { question, memberDrafts: drafts };
+  const eight = Array.from({ length: 8 }, (_, i) => ({ ...entry, question: { ...question, id: question.id + i } }));
+  const page = inboxPageOf(eight as never[], 'all');
+  const after = 'AAAAAAAAAAAAAAAA.999999999';
+  expectFits(
+    renderInbox({ ...page, remaining: 999, next: after }, { filter: 'non-blocking', after }, 'x'.repeat(2000)),
+  );
+  const owners = Array.from({ length: 50 }, (_, i) => String(1_000_000_000 + i));
+  expectFits(renderReminder({ ordinal: 1, waitedMs: 3_600_000, owners }));
+}
+
+/** The longest earlier decision a card can quote (a question asked again with `askAgain`). */
+const WORST_EARLIER = {
+  id: 999_999_999,
+  member: 3,
+  question: 'Q'.repeat(250),
+  answer: 'A&<*_'.repeat(60),
+  by: { platform: 'telegram' as const, userId: '9'.repeat(15), displayName: 'N'.repeat(80) },
+  at: CREATED_AT,
+};
+
+describe('everything ask_later accepts renders on Telegram', () => {
+  const cases = fc.tuple(
+    fc.oneof({ weight: 1, arbitrary: singleInput }, { weight: 2, arbitrary: setInput }),
+    fc.integer(),
+    fc.integer({ min: 1, max: 999_999_990 }),
+  );
+
+  it('GIVEN random single questions and sets, answers and drafts THEN every payload of every state is within Telegram limits and the question shows whole', () => {
+    let accepted = 0;
+    let sets = 0;
+    fc.assert(
+      fc.property(cases, ([raw, seed, id]) => {
+        const parsed = parseAskInput(raw);
+        if (!parsed.ok) return;
+        accepted++;
+        const { waitSeconds: _w, expiresInSeconds, ...spec } = parsed.value;
+        const question = {
+          ...spec,
+          ...(expiresInSeconds === undefined
+            ? {}
+            : { expiresInSeconds, expiresAt: CREATED_AT + expiresInSeconds * 1000 }),
+          project: `/home/ada/src/${sized('proj<b>/', 1 + (seed & 0x1ff))}`,
+          id,
+          status: 'pending',
+          ...(id % 2 === 0 ? { askedBefore: [WORST_EARLIER, WORST_EARLIER, WORST_EARLIER] } : {}),
+          createdAt: CREATED_AT,
+          messages: [],
+        } as Question;
+        if (question.members !== undefined) sets++;
+        const next = random(seed);
+        const drafts = itemsOf(question).map(
+          (target): Draft => ({ ...selectionOf(target, next), updatedAt: CREATED_AT }),
+        );
+        renderEverything(question, drafts, acceptedAnswer(question, next));
+      }),
+      { numRuns: 300 },
+    );
+    expect(accepted).toBeGreaterThan(60);
+    expect(sets).toBeGreaterThan(20);
+    expect(checkedMessages).toBeGreaterThan(accepted * 10);
+  });
+});
