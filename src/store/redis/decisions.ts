@@ -35,7 +35,6 @@ export class RedisDecisions {
   /** Index the project's earlier decisions once (answered before the index existed). */
   async #build(key: string, project: string): Promise<void> {
     const x = this.#x;
-    if ((await x.client.sendCommand(['HGET', key, 'b'])) === '1') return;
     let after: string | undefined;
     do {
       const page = await this.#trail(project, { limit: BUILD_BATCH, ...(after === undefined ? {} : { after }) });
@@ -53,13 +52,20 @@ export class RedisDecisions {
     const x = this.#x;
     return x.run(async () => {
       const key = x.keys(project).decisions;
-      await this.#build(key, project);
       const queries = items.map((item) => termVector(item));
       const terms = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-      const totals = (await x.client.sendCommand(['HMGET', key, 'n', 'l', ...terms.map((term) => `df:${term}`)])) as (
-        | string
-        | null
-      )[];
+      // Whether the project was indexed, its totals and the terms' counts: one read (again after indexing it once).
+      const readTotals = async () =>
+        (await x.client.sendCommand(['HMGET', key, 'b', 'n', 'l', ...terms.map((term) => `df:${term}`)])) as (
+          | string
+          | null
+        )[];
+      let counted = await readTotals();
+      if (counted[0] !== '1') {
+        await this.#build(key, project);
+        counted = await readTotals();
+      }
+      const totals = counted.slice(1);
       const documents = Number(totals[0] ?? 0);
       if (documents <= 0 || terms.length === 0) return items.map(() => []);
       const frequency = new Map(terms.map((term, index) => [term, Number(totals[index + 2] ?? 0)]));
