@@ -46,8 +46,11 @@ async function openStore(prefix: string): Promise<RedisStore> {
 /** Kill the server, wait until `failing` says the loop noticed, start it again. */
 async function outage(failing: () => boolean): Promise<void> {
   await redis.kill();
-  await expect.poll(failing, { message: 'the loop noticed the store is gone' }).toBe(true);
-  await redis.start();
+  try {
+    await expect.poll(failing, { message: 'the loop noticed the store is gone' }).toBe(true);
+  } finally {
+    await redis.start(); // whatever happened, the next test has its server
+  }
 }
 
 function logged(logger: RecordingLogger, message: string): number {
@@ -74,6 +77,8 @@ describe('recovery on reconnect', () => {
     const project = uniqueProject('recovery');
     await store.park(project, spec());
     await vi.waitFor(() => expect(slack.posts).toHaveLength(1));
+    // The event wholly handled (acknowledged), so the outage finds the bridge's loop reading, not mid-event.
+    await vi.waitFor(() => expect(logged(logger, 'bridge: event handled')).toBe(1));
 
     await outage(() => logged(logger, 'bridge: cannot read events; retrying with back-off') === 1);
     // A process that parks once the store is back (the agent's side: a connection of its own).
