@@ -78,7 +78,7 @@ describe('recovery on reconnect', () => {
     await store.park(project, spec());
     await vi.waitFor(() => expect(slack.posts).toHaveLength(1));
     // The event wholly handled (acknowledged), so the outage finds the bridge's loop reading, not mid-event.
-    await vi.waitFor(() => expect(logged(logger, 'bridge: event handled')).toBe(1));
+    await vi.waitFor(() => expect(logged(logger, 'bridge: event handled')).toBeGreaterThanOrEqual(1));
 
     await outage(() => logged(logger, 'bridge: cannot read events; retrying with back-off') === 1);
     // A process that parks once the store is back (the agent's side: a connection of its own).
