@@ -183,7 +183,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
   await api?.close();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 describe('Codex CLI set up with ask-later setup codex (embedded store)', () => {

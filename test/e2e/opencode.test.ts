@@ -69,7 +69,7 @@ afterAll(async () => {
   step('stores closed');
   await api?.close();
   step('api closed');
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   step('removed');
 }, 180_000);
 

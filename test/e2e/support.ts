@@ -293,7 +293,9 @@ export async function startE2e(): Promise<E2e> {
   const close = async (): Promise<void> => {
     for (const child of running) killTree(child);
     await api.close();
-    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+    // A process just killed (Claude Code in a tmux pane ends on its own signal) may still be writing its state
+    // under a scratch home: removing retries on ENOTEMPTY/EBUSY rather than failing the file's cleanup.
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   };
 
   return {
