@@ -2466,7 +2466,6 @@ var init_decisions = __esm({
       /** Index the project's earlier decisions once (answered before the index existed). */
       async #build(key, project) {
         const x = this.#x;
-        if (await x.client.sendCommand(["HGET", key, "b"]) === "1") return;
         let after;
         do {
           const page = await this.#trail(project, { limit: BUILD_BATCH, ...after === void 0 ? {} : { after } });
@@ -2479,10 +2478,15 @@ var init_decisions = __esm({
         const x = this.#x;
         return x.run(async () => {
           const key = x.keys(project).decisions;
-          await this.#build(key, project);
           const queries = items.map((item) => termVector(item));
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-          const totals = await x.client.sendCommand(["HMGET", key, "n", "l", ...terms2.map((term) => `df:${term}`)]);
+          const readTotals = async () => await x.client.sendCommand(["HMGET", key, "b", "n", "l", ...terms2.map((term) => `df:${term}`)]);
+          let counted = await readTotals();
+          if (counted[0] !== "1") {
+            await this.#build(key, project);
+            counted = await readTotals();
+          }
+          const totals = counted.slice(1);
           const documents = Number(totals[0] ?? 0);
           if (documents <= 0 || terms2.length === 0) return items.map(() => []);
           const frequency = new Map(terms2.map((term, index) => [term, Number(totals[index + 2] ?? 0)]));
