@@ -326,7 +326,7 @@ var init_agent_config = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 // @__NO_SIDE_EFFECTS__
 function $constructor(name, initializer3, params) {
   function init(inst, def) {
@@ -377,7 +377,7 @@ function config(newConfig) {
 }
 var NEVER, $brand, $ZodAsyncError, $ZodEncodeError, globalConfig;
 var init_core = __esm({
-  "../main/node_modules/zod/v4/core/core.js"() {
+  "node_modules/zod/v4/core/core.js"() {
     NEVER = Object.freeze({
       status: "aborted"
     });
@@ -397,7 +397,7 @@ var init_core = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -956,7 +956,7 @@ function uint8ArrayToHex(bytes) {
 }
 var EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, Class;
 var init_util = __esm({
-  "../main/node_modules/zod/v4/core/util.js"() {
+  "node_modules/zod/v4/core/util.js"() {
     EVALUATING = /* @__PURE__ */ Symbol("evaluating");
     captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
     };
@@ -1036,7 +1036,7 @@ var init_util = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function flattenError(error46, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
   const formErrors = [];
@@ -1155,7 +1155,7 @@ function prettifyError(error46) {
 }
 var initializer, $ZodError, $ZodRealError;
 var init_errors = __esm({
-  "../main/node_modules/zod/v4/core/errors.js"() {
+  "node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     initializer = (inst, def) => {
@@ -1179,10 +1179,10 @@ var init_errors = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync, _encode, encode, _decode, decode, _encodeAsync, encodeAsync, _decodeAsync, decodeAsync, _safeEncode, safeEncode, _safeDecode, safeDecode, _safeEncodeAsync, safeEncodeAsync, _safeDecodeAsync, safeDecodeAsync;
 var init_parse = __esm({
-  "../main/node_modules/zod/v4/core/parse.js"() {
+  "node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors();
     init_util();
@@ -1275,7 +1275,7 @@ var init_parse = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   base64: () => base64,
@@ -1365,7 +1365,7 @@ function fixedBase64url(length) {
 }
 var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, extendedDuration, guid, uuid, uuid4, uuid6, uuid7, email, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, _emoji, ipv4, ipv6, cidrv4, cidrv6, base64, base64url, hostname, domain, e164, dateSource, date, string, bigint, integer, number, boolean, _null, _undefined, lowercase, uppercase, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url;
 var init_regexes = __esm({
-  "../main/node_modules/zod/v4/core/regexes.js"() {
+  "node_modules/zod/v4/core/regexes.js"() {
     cuid = /^[cC][^\s-]{8,}$/;
     cuid2 = /^[0-9a-z]+$/;
     ulid = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
@@ -1432,7 +1432,7 @@ var init_regexes = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 function handleCheckPropertyResult(result, payload, property) {
   if (result.issues.length) {
     payload.issues.push(...prefixIssues(property, result.issues));
@@ -1440,7 +1440,7 @@ function handleCheckPropertyResult(result, payload, property) {
 }
 var $ZodCheck, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckMultipleOf, $ZodCheckNumberFormat, $ZodCheckBigIntFormat, $ZodCheckMaxSize, $ZodCheckMinSize, $ZodCheckSizeEquals, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckLengthEquals, $ZodCheckStringFormat, $ZodCheckRegex, $ZodCheckLowerCase, $ZodCheckUpperCase, $ZodCheckIncludes, $ZodCheckStartsWith, $ZodCheckEndsWith, $ZodCheckProperty, $ZodCheckMimeType, $ZodCheckOverwrite;
 var init_checks = __esm({
-  "../main/node_modules/zod/v4/core/checks.js"() {
+  "node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_regexes();
     init_util();
@@ -1982,10 +1982,10 @@ var init_checks = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc;
 var init_doc = __esm({
-  "../main/node_modules/zod/v4/core/doc.js"() {
+  "node_modules/zod/v4/core/doc.js"() {
     Doc = class {
       constructor(args = []) {
         this.content = [];
@@ -2023,10 +2023,10 @@ var init_doc = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "../main/node_modules/zod/v4/core/versions.js"() {
+  "node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 1,
@@ -2035,7 +2035,7 @@ var init_versions = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 function isValidBase64(data) {
   if (data === "")
     return true;
@@ -2344,7 +2344,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, $ZodString, $ZodStringFormat, $ZodGUID, $ZodUUID, $ZodEmail, $ZodURL, $ZodEmoji, $ZodNanoID, $ZodCUID, $ZodCUID2, $ZodULID, $ZodXID, $ZodKSUID, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodIPv4, $ZodIPv6, $ZodCIDRv4, $ZodCIDRv6, $ZodBase64, $ZodBase64URL, $ZodE164, $ZodJWT, $ZodCustomStringFormat, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodBigInt, $ZodBigIntFormat, $ZodSymbol, $ZodUndefined, $ZodNull, $ZodAny, $ZodUnknown, $ZodNever, $ZodVoid, $ZodDate, $ZodArray, $ZodObject, $ZodObjectJIT, $ZodUnion, $ZodDiscriminatedUnion, $ZodIntersection, $ZodTuple, $ZodRecord, $ZodMap, $ZodSet, $ZodEnum, $ZodLiteral, $ZodFile, $ZodTransform, $ZodOptional, $ZodNullable, $ZodDefault, $ZodPrefault, $ZodNonOptional, $ZodSuccess, $ZodCatch, $ZodNaN, $ZodPipe, $ZodCodec, $ZodReadonly, $ZodTemplateLiteral, $ZodFunction, $ZodPromise, $ZodLazy, $ZodCustom;
 var init_schemas = __esm({
-  "../main/node_modules/zod/v4/core/schemas.js"() {
+  "node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_doc();
@@ -3893,7 +3893,7 @@ var init_schemas = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 function ar_default() {
   return {
     localeError: error()
@@ -3901,7 +3901,7 @@ function ar_default() {
 }
 var error;
 var init_ar = __esm({
-  "../main/node_modules/zod/v4/locales/ar.js"() {
+  "node_modules/zod/v4/locales/ar.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -4016,7 +4016,7 @@ var init_ar = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 function az_default() {
   return {
     localeError: error2()
@@ -4024,7 +4024,7 @@ function az_default() {
 }
 var error2;
 var init_az = __esm({
-  "../main/node_modules/zod/v4/locales/az.js"() {
+  "node_modules/zod/v4/locales/az.js"() {
     init_util();
     error2 = () => {
       const Sizable = {
@@ -4138,7 +4138,7 @@ var init_az = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -4161,7 +4161,7 @@ function be_default() {
 }
 var error3;
 var init_be = __esm({
-  "../main/node_modules/zod/v4/locales/be.js"() {
+  "node_modules/zod/v4/locales/be.js"() {
     init_util();
     error3 = () => {
       const Sizable = {
@@ -4309,7 +4309,7 @@ var init_be = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 function bg_default() {
   return {
     localeError: error4()
@@ -4317,7 +4317,7 @@ function bg_default() {
 }
 var parsedType, error4;
 var init_bg = __esm({
-  "../main/node_modules/zod/v4/locales/bg.js"() {
+  "node_modules/zod/v4/locales/bg.js"() {
     init_util();
     parsedType = (data) => {
       const t = typeof data;
@@ -4444,7 +4444,7 @@ var init_bg = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 function ca_default() {
   return {
     localeError: error5()
@@ -4452,7 +4452,7 @@ function ca_default() {
 }
 var error5;
 var init_ca = __esm({
-  "../main/node_modules/zod/v4/locales/ca.js"() {
+  "node_modules/zod/v4/locales/ca.js"() {
     init_util();
     error5 = () => {
       const Sizable = {
@@ -4570,7 +4570,7 @@ var init_ca = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 function cs_default() {
   return {
     localeError: error6()
@@ -4578,7 +4578,7 @@ function cs_default() {
 }
 var error6;
 var init_cs = __esm({
-  "../main/node_modules/zod/v4/locales/cs.js"() {
+  "node_modules/zod/v4/locales/cs.js"() {
     init_util();
     error6 = () => {
       const Sizable = {
@@ -4712,7 +4712,7 @@ var init_cs = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 function da_default() {
   return {
     localeError: error7()
@@ -4720,7 +4720,7 @@ function da_default() {
 }
 var error7;
 var init_da = __esm({
-  "../main/node_modules/zod/v4/locales/da.js"() {
+  "node_modules/zod/v4/locales/da.js"() {
     init_util();
     error7 = () => {
       const Sizable = {
@@ -4850,7 +4850,7 @@ var init_da = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 function de_default() {
   return {
     localeError: error8()
@@ -4858,7 +4858,7 @@ function de_default() {
 }
 var error8;
 var init_de = __esm({
-  "../main/node_modules/zod/v4/locales/de.js"() {
+  "node_modules/zod/v4/locales/de.js"() {
     init_util();
     error8 = () => {
       const Sizable = {
@@ -4973,7 +4973,7 @@ var init_de = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error9()
@@ -4981,7 +4981,7 @@ function en_default() {
 }
 var parsedType2, error9;
 var init_en = __esm({
-  "../main/node_modules/zod/v4/locales/en.js"() {
+  "node_modules/zod/v4/locales/en.js"() {
     init_util();
     parsedType2 = (data) => {
       const t = typeof data;
@@ -5097,7 +5097,7 @@ var init_en = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 function eo_default() {
   return {
     localeError: error10()
@@ -5105,7 +5105,7 @@ function eo_default() {
 }
 var parsedType3, error10;
 var init_eo = __esm({
-  "../main/node_modules/zod/v4/locales/eo.js"() {
+  "node_modules/zod/v4/locales/eo.js"() {
     init_util();
     parsedType3 = (data) => {
       const t = typeof data;
@@ -5220,7 +5220,7 @@ var init_eo = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 function es_default() {
   return {
     localeError: error11()
@@ -5228,7 +5228,7 @@ function es_default() {
 }
 var error11;
 var init_es = __esm({
-  "../main/node_modules/zod/v4/locales/es.js"() {
+  "node_modules/zod/v4/locales/es.js"() {
     init_util();
     error11 = () => {
       const Sizable = {
@@ -5376,7 +5376,7 @@ var init_es = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 function fa_default() {
   return {
     localeError: error12()
@@ -5384,7 +5384,7 @@ function fa_default() {
 }
 var error12;
 var init_fa = __esm({
-  "../main/node_modules/zod/v4/locales/fa.js"() {
+  "node_modules/zod/v4/locales/fa.js"() {
     init_util();
     error12 = () => {
       const Sizable = {
@@ -5505,7 +5505,7 @@ var init_fa = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 function fi_default() {
   return {
     localeError: error13()
@@ -5513,7 +5513,7 @@ function fi_default() {
 }
 var error13;
 var init_fi = __esm({
-  "../main/node_modules/zod/v4/locales/fi.js"() {
+  "node_modules/zod/v4/locales/fi.js"() {
     init_util();
     error13 = () => {
       const Sizable = {
@@ -5634,7 +5634,7 @@ var init_fi = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 function fr_default() {
   return {
     localeError: error14()
@@ -5642,7 +5642,7 @@ function fr_default() {
 }
 var error14;
 var init_fr = __esm({
-  "../main/node_modules/zod/v4/locales/fr.js"() {
+  "node_modules/zod/v4/locales/fr.js"() {
     init_util();
     error14 = () => {
       const Sizable = {
@@ -5757,7 +5757,7 @@ var init_fr = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 function fr_CA_default() {
   return {
     localeError: error15()
@@ -5765,7 +5765,7 @@ function fr_CA_default() {
 }
 var error15;
 var init_fr_CA = __esm({
-  "../main/node_modules/zod/v4/locales/fr-CA.js"() {
+  "node_modules/zod/v4/locales/fr-CA.js"() {
     init_util();
     error15 = () => {
       const Sizable = {
@@ -5881,7 +5881,7 @@ var init_fr_CA = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 function he_default() {
   return {
     localeError: error16()
@@ -5889,7 +5889,7 @@ function he_default() {
 }
 var error16;
 var init_he = __esm({
-  "../main/node_modules/zod/v4/locales/he.js"() {
+  "node_modules/zod/v4/locales/he.js"() {
     init_util();
     error16 = () => {
       const Sizable = {
@@ -6005,7 +6005,7 @@ var init_he = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 function hu_default() {
   return {
     localeError: error17()
@@ -6013,7 +6013,7 @@ function hu_default() {
 }
 var error17;
 var init_hu = __esm({
-  "../main/node_modules/zod/v4/locales/hu.js"() {
+  "node_modules/zod/v4/locales/hu.js"() {
     init_util();
     error17 = () => {
       const Sizable = {
@@ -6129,7 +6129,7 @@ var init_hu = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 function id_default() {
   return {
     localeError: error18()
@@ -6137,7 +6137,7 @@ function id_default() {
 }
 var error18;
 var init_id = __esm({
-  "../main/node_modules/zod/v4/locales/id.js"() {
+  "node_modules/zod/v4/locales/id.js"() {
     init_util();
     error18 = () => {
       const Sizable = {
@@ -6252,7 +6252,7 @@ var init_id = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 function is_default() {
   return {
     localeError: error19()
@@ -6260,7 +6260,7 @@ function is_default() {
 }
 var parsedType4, error19;
 var init_is = __esm({
-  "../main/node_modules/zod/v4/locales/is.js"() {
+  "node_modules/zod/v4/locales/is.js"() {
     init_util();
     parsedType4 = (data) => {
       const t = typeof data;
@@ -6376,7 +6376,7 @@ var init_is = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 function it_default() {
   return {
     localeError: error20()
@@ -6384,7 +6384,7 @@ function it_default() {
 }
 var error20;
 var init_it = __esm({
-  "../main/node_modules/zod/v4/locales/it.js"() {
+  "node_modules/zod/v4/locales/it.js"() {
     init_util();
     error20 = () => {
       const Sizable = {
@@ -6500,7 +6500,7 @@ var init_it = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 function ja_default() {
   return {
     localeError: error21()
@@ -6508,7 +6508,7 @@ function ja_default() {
 }
 var error21;
 var init_ja = __esm({
-  "../main/node_modules/zod/v4/locales/ja.js"() {
+  "node_modules/zod/v4/locales/ja.js"() {
     init_util();
     error21 = () => {
       const Sizable = {
@@ -6622,7 +6622,7 @@ var init_ja = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 function ka_default() {
   return {
     localeError: error22()
@@ -6630,7 +6630,7 @@ function ka_default() {
 }
 var parsedType5, error22;
 var init_ka = __esm({
-  "../main/node_modules/zod/v4/locales/ka.js"() {
+  "node_modules/zod/v4/locales/ka.js"() {
     init_util();
     parsedType5 = (data) => {
       const t = typeof data;
@@ -6754,7 +6754,7 @@ var init_ka = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 function km_default() {
   return {
     localeError: error23()
@@ -6762,7 +6762,7 @@ function km_default() {
 }
 var error23;
 var init_km = __esm({
-  "../main/node_modules/zod/v4/locales/km.js"() {
+  "node_modules/zod/v4/locales/km.js"() {
     init_util();
     error23 = () => {
       const Sizable = {
@@ -6878,17 +6878,17 @@ var init_km = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 var init_kh = __esm({
-  "../main/node_modules/zod/v4/locales/kh.js"() {
+  "node_modules/zod/v4/locales/kh.js"() {
     init_km();
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 function ko_default() {
   return {
     localeError: error24()
@@ -6896,7 +6896,7 @@ function ko_default() {
 }
 var error24;
 var init_ko = __esm({
-  "../main/node_modules/zod/v4/locales/ko.js"() {
+  "node_modules/zod/v4/locales/ko.js"() {
     init_util();
     error24 = () => {
       const Sizable = {
@@ -7016,7 +7016,7 @@ var init_ko = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/lt.js
+// node_modules/zod/v4/locales/lt.js
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
   const last = abs % 10;
@@ -7034,7 +7034,7 @@ function lt_default() {
 }
 var parsedType6, parsedTypeFromType, capitalizeFirstCharacter, error25;
 var init_lt = __esm({
-  "../main/node_modules/zod/v4/locales/lt.js"() {
+  "node_modules/zod/v4/locales/lt.js"() {
     init_util();
     parsedType6 = (data) => {
       const t = typeof data;
@@ -7253,7 +7253,7 @@ var init_lt = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 function mk_default() {
   return {
     localeError: error26()
@@ -7261,7 +7261,7 @@ function mk_default() {
 }
 var error26;
 var init_mk = __esm({
-  "../main/node_modules/zod/v4/locales/mk.js"() {
+  "node_modules/zod/v4/locales/mk.js"() {
     init_util();
     error26 = () => {
       const Sizable = {
@@ -7378,7 +7378,7 @@ var init_mk = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 function ms_default() {
   return {
     localeError: error27()
@@ -7386,7 +7386,7 @@ function ms_default() {
 }
 var error27;
 var init_ms = __esm({
-  "../main/node_modules/zod/v4/locales/ms.js"() {
+  "node_modules/zod/v4/locales/ms.js"() {
     init_util();
     error27 = () => {
       const Sizable = {
@@ -7501,7 +7501,7 @@ var init_ms = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 function nl_default() {
   return {
     localeError: error28()
@@ -7509,7 +7509,7 @@ function nl_default() {
 }
 var error28;
 var init_nl = __esm({
-  "../main/node_modules/zod/v4/locales/nl.js"() {
+  "node_modules/zod/v4/locales/nl.js"() {
     init_util();
     error28 = () => {
       const Sizable = {
@@ -7625,7 +7625,7 @@ var init_nl = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 function no_default() {
   return {
     localeError: error29()
@@ -7633,7 +7633,7 @@ function no_default() {
 }
 var error29;
 var init_no = __esm({
-  "../main/node_modules/zod/v4/locales/no.js"() {
+  "node_modules/zod/v4/locales/no.js"() {
     init_util();
     error29 = () => {
       const Sizable = {
@@ -7748,7 +7748,7 @@ var init_no = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 function ota_default() {
   return {
     localeError: error30()
@@ -7756,7 +7756,7 @@ function ota_default() {
 }
 var error30;
 var init_ota = __esm({
-  "../main/node_modules/zod/v4/locales/ota.js"() {
+  "node_modules/zod/v4/locales/ota.js"() {
     init_util();
     error30 = () => {
       const Sizable = {
@@ -7872,7 +7872,7 @@ var init_ota = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 function ps_default() {
   return {
     localeError: error31()
@@ -7880,7 +7880,7 @@ function ps_default() {
 }
 var error31;
 var init_ps = __esm({
-  "../main/node_modules/zod/v4/locales/ps.js"() {
+  "node_modules/zod/v4/locales/ps.js"() {
     init_util();
     error31 = () => {
       const Sizable = {
@@ -8001,7 +8001,7 @@ var init_ps = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 function pl_default() {
   return {
     localeError: error32()
@@ -8009,7 +8009,7 @@ function pl_default() {
 }
 var error32;
 var init_pl = __esm({
-  "../main/node_modules/zod/v4/locales/pl.js"() {
+  "node_modules/zod/v4/locales/pl.js"() {
     init_util();
     error32 = () => {
       const Sizable = {
@@ -8125,7 +8125,7 @@ var init_pl = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 function pt_default() {
   return {
     localeError: error33()
@@ -8133,7 +8133,7 @@ function pt_default() {
 }
 var error33;
 var init_pt = __esm({
-  "../main/node_modules/zod/v4/locales/pt.js"() {
+  "node_modules/zod/v4/locales/pt.js"() {
     init_util();
     error33 = () => {
       const Sizable = {
@@ -8248,7 +8248,7 @@ var init_pt = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -8271,7 +8271,7 @@ function ru_default() {
 }
 var error34;
 var init_ru = __esm({
-  "../main/node_modules/zod/v4/locales/ru.js"() {
+  "node_modules/zod/v4/locales/ru.js"() {
     init_util();
     error34 = () => {
       const Sizable = {
@@ -8419,7 +8419,7 @@ var init_ru = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 function sl_default() {
   return {
     localeError: error35()
@@ -8427,7 +8427,7 @@ function sl_default() {
 }
 var error35;
 var init_sl = __esm({
-  "../main/node_modules/zod/v4/locales/sl.js"() {
+  "node_modules/zod/v4/locales/sl.js"() {
     init_util();
     error35 = () => {
       const Sizable = {
@@ -8543,7 +8543,7 @@ var init_sl = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 function sv_default() {
   return {
     localeError: error36()
@@ -8551,7 +8551,7 @@ function sv_default() {
 }
 var error36;
 var init_sv = __esm({
-  "../main/node_modules/zod/v4/locales/sv.js"() {
+  "node_modules/zod/v4/locales/sv.js"() {
     init_util();
     error36 = () => {
       const Sizable = {
@@ -8668,7 +8668,7 @@ var init_sv = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 function ta_default() {
   return {
     localeError: error37()
@@ -8676,7 +8676,7 @@ function ta_default() {
 }
 var error37;
 var init_ta = __esm({
-  "../main/node_modules/zod/v4/locales/ta.js"() {
+  "node_modules/zod/v4/locales/ta.js"() {
     init_util();
     error37 = () => {
       const Sizable = {
@@ -8792,7 +8792,7 @@ var init_ta = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 function th_default() {
   return {
     localeError: error38()
@@ -8800,7 +8800,7 @@ function th_default() {
 }
 var error38;
 var init_th = __esm({
-  "../main/node_modules/zod/v4/locales/th.js"() {
+  "node_modules/zod/v4/locales/th.js"() {
     init_util();
     error38 = () => {
       const Sizable = {
@@ -8916,7 +8916,7 @@ var init_th = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 function tr_default() {
   return {
     localeError: error39()
@@ -8924,7 +8924,7 @@ function tr_default() {
 }
 var parsedType7, error39;
 var init_tr = __esm({
-  "../main/node_modules/zod/v4/locales/tr.js"() {
+  "node_modules/zod/v4/locales/tr.js"() {
     init_util();
     parsedType7 = (data) => {
       const t = typeof data;
@@ -9038,7 +9038,7 @@ var init_tr = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 function uk_default() {
   return {
     localeError: error40()
@@ -9046,7 +9046,7 @@ function uk_default() {
 }
 var error40;
 var init_uk = __esm({
-  "../main/node_modules/zod/v4/locales/uk.js"() {
+  "node_modules/zod/v4/locales/uk.js"() {
     init_util();
     error40 = () => {
       const Sizable = {
@@ -9162,17 +9162,17 @@ var init_uk = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 var init_ua = __esm({
-  "../main/node_modules/zod/v4/locales/ua.js"() {
+  "node_modules/zod/v4/locales/ua.js"() {
     init_uk();
   }
 });
 
-// ../main/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 function ur_default() {
   return {
     localeError: error41()
@@ -9180,7 +9180,7 @@ function ur_default() {
 }
 var error41;
 var init_ur = __esm({
-  "../main/node_modules/zod/v4/locales/ur.js"() {
+  "node_modules/zod/v4/locales/ur.js"() {
     init_util();
     error41 = () => {
       const Sizable = {
@@ -9296,7 +9296,7 @@ var init_ur = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 function vi_default() {
   return {
     localeError: error42()
@@ -9304,7 +9304,7 @@ function vi_default() {
 }
 var error42;
 var init_vi = __esm({
-  "../main/node_modules/zod/v4/locales/vi.js"() {
+  "node_modules/zod/v4/locales/vi.js"() {
     init_util();
     error42 = () => {
       const Sizable = {
@@ -9419,7 +9419,7 @@ var init_vi = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 function zh_CN_default() {
   return {
     localeError: error43()
@@ -9427,7 +9427,7 @@ function zh_CN_default() {
 }
 var error43;
 var init_zh_CN = __esm({
-  "../main/node_modules/zod/v4/locales/zh-CN.js"() {
+  "node_modules/zod/v4/locales/zh-CN.js"() {
     init_util();
     error43 = () => {
       const Sizable = {
@@ -9542,7 +9542,7 @@ var init_zh_CN = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 function zh_TW_default() {
   return {
     localeError: error44()
@@ -9550,7 +9550,7 @@ function zh_TW_default() {
 }
 var error44;
 var init_zh_TW = __esm({
-  "../main/node_modules/zod/v4/locales/zh-TW.js"() {
+  "node_modules/zod/v4/locales/zh-TW.js"() {
     init_util();
     error44 = () => {
       const Sizable = {
@@ -9666,7 +9666,7 @@ var init_zh_TW = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 function yo_default() {
   return {
     localeError: error45()
@@ -9674,7 +9674,7 @@ function yo_default() {
 }
 var error45;
 var init_yo = __esm({
-  "../main/node_modules/zod/v4/locales/yo.js"() {
+  "node_modules/zod/v4/locales/yo.js"() {
     init_util();
     error45 = () => {
       const Sizable = {
@@ -9788,7 +9788,7 @@ var init_yo = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -9840,7 +9840,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 var init_locales = __esm({
-  "../main/node_modules/zod/v4/locales/index.js"() {
+  "node_modules/zod/v4/locales/index.js"() {
     init_ar();
     init_az();
     init_be();
@@ -9891,13 +9891,13 @@ var init_locales = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var $output, $input, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "../main/node_modules/zod/v4/core/registries.js"() {
+  "node_modules/zod/v4/core/registries.js"() {
     $output = /* @__PURE__ */ Symbol("ZodOutput");
     $input = /* @__PURE__ */ Symbol("ZodInput");
     $ZodRegistry = class {
@@ -9947,7 +9947,7 @@ var init_registries = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function _string(Class2, params) {
   return new Class2({
     type: "string",
@@ -10823,7 +10823,7 @@ function _stringFormat(Class2, format2, fnOrRegex, _params = {}) {
 }
 var TimePrecision;
 var init_api = __esm({
-  "../main/node_modules/zod/v4/core/api.js"() {
+  "node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_schemas();
     init_util();
@@ -10837,7 +10837,7 @@ var init_api = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function toJSONSchema(input, _params) {
   if (input instanceof $ZodRegistry) {
     const gen2 = new JSONSchemaGenerator(_params);
@@ -10975,7 +10975,7 @@ function isTransforming(_schema, _ctx) {
 }
 var JSONSchemaGenerator;
 var init_to_json_schema = __esm({
-  "../main/node_modules/zod/v4/core/to-json-schema.js"() {
+  "node_modules/zod/v4/core/to-json-schema.js"() {
     init_registries();
     init_util();
     JSONSchemaGenerator = class {
@@ -11664,14 +11664,14 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
   }
 });
 
-// ../main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 var init_json_schema = __esm({
-  "../main/node_modules/zod/v4/core/json-schema.js"() {
+  "node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// ../main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -11935,7 +11935,7 @@ __export(core_exports2, {
   version: () => version
 });
 var init_core2 = __esm({
-  "../main/node_modules/zod/v4/core/index.js"() {
+  "node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors();
@@ -11953,14 +11953,14 @@ var init_core2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var init_checks2 = __esm({
-  "../main/node_modules/zod/v4/classic/checks.js"() {
+  "node_modules/zod/v4/classic/checks.js"() {
     init_core2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -11986,7 +11986,7 @@ function duration2(params) {
 }
 var ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration;
 var init_iso = __esm({
-  "../main/node_modules/zod/v4/classic/iso.js"() {
+  "node_modules/zod/v4/classic/iso.js"() {
     init_core2();
     init_schemas2();
     ZodISODateTime = /* @__PURE__ */ $constructor("ZodISODateTime", (inst, def) => {
@@ -12008,10 +12008,10 @@ var init_iso = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 var initializer2, ZodError, ZodRealError;
 var init_errors2 = __esm({
-  "../main/node_modules/zod/v4/classic/errors.js"() {
+  "node_modules/zod/v4/classic/errors.js"() {
     init_core2();
     init_core2();
     init_util();
@@ -12056,10 +12056,10 @@ var init_errors2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse2, parseAsync2, safeParse2, safeParseAsync2, encode2, decode2, encodeAsync2, decodeAsync2, safeEncode2, safeDecode2, safeEncodeAsync2, safeDecodeAsync2;
 var init_parse2 = __esm({
-  "../main/node_modules/zod/v4/classic/parse.js"() {
+  "node_modules/zod/v4/classic/parse.js"() {
     init_core2();
     init_errors2();
     parse2 = /* @__PURE__ */ _parse(ZodRealError);
@@ -12077,7 +12077,7 @@ var init_parse2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 function string2(params) {
   return _string(ZodString, params);
 }
@@ -12499,7 +12499,7 @@ function preprocess(fn, schema) {
 }
 var ZodType, _ZodString, ZodString, ZodStringFormat, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodJWT, ZodCustomStringFormat, ZodNumber, ZodNumberFormat, ZodBoolean, ZodBigInt, ZodBigIntFormat, ZodSymbol, ZodUndefined, ZodNull, ZodAny, ZodUnknown, ZodNever, ZodVoid, ZodDate, ZodArray, ZodObject, ZodUnion, ZodDiscriminatedUnion, ZodIntersection, ZodTuple, ZodRecord, ZodMap, ZodSet, ZodEnum, ZodLiteral, ZodFile, ZodTransform, ZodOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodSuccess, ZodCatch, ZodNaN, ZodPipe, ZodCodec, ZodReadonly, ZodTemplateLiteral, ZodLazy, ZodPromise, ZodFunction, ZodCustom, stringbool;
 var init_schemas2 = __esm({
-  "../main/node_modules/zod/v4/classic/schemas.js"() {
+  "node_modules/zod/v4/classic/schemas.js"() {
     init_core2();
     init_core2();
     init_checks2();
@@ -13057,7 +13057,7 @@ var init_schemas2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 function setErrorMap(map2) {
   config({
     customError: map2
@@ -13068,7 +13068,7 @@ function getErrorMap() {
 }
 var ZodIssueCode, ZodFirstPartyTypeKind;
 var init_compat = __esm({
-  "../main/node_modules/zod/v4/classic/compat.js"() {
+  "node_modules/zod/v4/classic/compat.js"() {
     init_core2();
     init_core2();
     ZodIssueCode = {
@@ -13089,7 +13089,7 @@ var init_compat = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -13114,13 +13114,13 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 var init_coerce = __esm({
-  "../main/node_modules/zod/v4/classic/coerce.js"() {
+  "node_modules/zod/v4/classic/coerce.js"() {
     init_core2();
     init_schemas2();
   }
 });
 
-// ../main/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -13350,7 +13350,7 @@ __export(external_exports, {
   xid: () => xid2
 });
 var init_external = __esm({
-  "../main/node_modules/zod/v4/classic/external.js"() {
+  "node_modules/zod/v4/classic/external.js"() {
     init_core2();
     init_schemas2();
     init_checks2();
@@ -13368,9 +13368,9 @@ var init_external = __esm({
   }
 });
 
-// ../main/node_modules/zod/index.js
+// node_modules/zod/index.js
 var init_zod = __esm({
-  "../main/node_modules/zod/index.js"() {
+  "node_modules/zod/index.js"() {
     init_external();
     init_external();
   }
@@ -14911,7 +14911,7 @@ var init_setup_refusal_error = __esm({
   }
 });
 
-// ../main/node_modules/smol-toml/dist/error.js
+// node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string4, ptr) {
   let lines = string4.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -14937,7 +14937,7 @@ function makeCodeBlock(string4, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "../main/node_modules/smol-toml/dist/error.js"() {
+  "node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -14960,7 +14960,7 @@ ${codeblock}`, options);
   }
 });
 
-// ../main/node_modules/smol-toml/dist/primitive.js
+// node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -15061,15 +15061,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "../main/node_modules/smol-toml/dist/primitive.js"() {
+  "node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// ../main/node_modules/smol-toml/dist/date.js
+// node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "../main/node_modules/smol-toml/dist/date.js"() {
+  "node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -15186,7 +15186,7 @@ var init_date = __esm({
   }
 });
 
-// ../main/node_modules/smol-toml/dist/extract.js
+// node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -15395,7 +15395,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "../main/node_modules/smol-toml/dist/extract.js"() {
+  "node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -15403,7 +15403,7 @@ var init_extract = __esm({
   }
 });
 
-// ../main/node_modules/smol-toml/dist/util.js
+// node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -15429,12 +15429,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "../main/node_modules/smol-toml/dist/util.js"() {
+  "node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// ../main/node_modules/smol-toml/dist/struct.js
+// node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -15551,7 +15551,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "../main/node_modules/smol-toml/dist/struct.js"() {
+  "node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -15559,7 +15559,7 @@ var init_struct = __esm({
   }
 });
 
-// ../main/node_modules/smol-toml/dist/parse.js
+// node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table3, meta, type) {
   let t = table3;
   let m = meta;
@@ -15702,7 +15702,7 @@ function parse3(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "../main/node_modules/smol-toml/dist/parse.js"() {
+  "node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -15710,17 +15710,17 @@ var init_parse3 = __esm({
   }
 });
 
-// ../main/node_modules/smol-toml/dist/stringify.js
+// node_modules/smol-toml/dist/stringify.js
 var HAS_WELLFORMED;
 var init_stringify = __esm({
-  "../main/node_modules/smol-toml/dist/stringify.js"() {
+  "node_modules/smol-toml/dist/stringify.js"() {
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// ../main/node_modules/smol-toml/dist/index.js
+// node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "../main/node_modules/smol-toml/dist/index.js"() {
+  "node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();
@@ -20458,9 +20458,9 @@ var init_resp_connection = __esm({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/RESP/verbatim-string.js
+// node_modules/@redis/client/dist/lib/RESP/verbatim-string.js
 var require_verbatim_string = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/RESP/verbatim-string.js"(exports) {
+  "node_modules/@redis/client/dist/lib/RESP/verbatim-string.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.VerbatimString = void 0;
@@ -20476,9 +20476,9 @@ var require_verbatim_string = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/errors.js
+// node_modules/@redis/client/dist/lib/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/errors.js"(exports) {
+  "node_modules/@redis/client/dist/lib/errors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.MaxCommandRedirectionsError = exports.OpenTelemetryError = exports.MultiErrorReply = exports.CommandTimeoutDuringMaintenanceError = exports.SocketTimeoutDuringMaintenanceError = exports.TimeoutError = exports.BlobError = exports.SimpleError = exports.ErrorReply = exports.ReconnectStrategyError = exports.ScanIteratorInterruptedError = exports.RootNodesUnavailableError = exports.SocketClosedUnexpectedlyError = exports.DisconnectsClientError = exports.ClientOfflineError = exports.ClientClosedError = exports.SocketTimeoutError = exports.ConnectionTimeoutError = exports.WatchError = exports.AbortError = void 0;
@@ -20603,9 +20603,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/RESP/decoder.js
+// node_modules/@redis/client/dist/lib/RESP/decoder.js
 var require_decoder = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/RESP/decoder.js"(exports) {
+  "node_modules/@redis/client/dist/lib/RESP/decoder.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Decoder = exports.PUSH_TYPE_MAPPING = exports.RESP_TYPES = void 0;
@@ -21260,9 +21260,9 @@ var require_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/RESP/types.js
+// node_modules/@redis/client/dist/lib/RESP/types.js
 var require_types = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/RESP/types.js"(exports) {
+  "node_modules/@redis/client/dist/lib/RESP/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DEFAULT_RESP = void 0;
@@ -21271,9 +21271,9 @@ var require_types = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/lua-script.js
+// node_modules/@redis/client/dist/lib/lua-script.js
 var require_lua_script = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/lua-script.js"(exports) {
+  "node_modules/@redis/client/dist/lib/lua-script.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.scriptSha1 = exports.defineScript = void 0;
@@ -21292,9 +21292,9 @@ var require_lua_script = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/utils/digest.js
+// node_modules/@redis/client/dist/lib/utils/digest.js
 var require_digest = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/utils/digest.js"(exports) {
+  "node_modules/@redis/client/dist/lib/utils/digest.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.digest = void 0;
@@ -21320,9 +21320,9 @@ var require_digest = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_CAT.js
+// node_modules/@redis/client/dist/lib/commands/ACL_CAT.js
 var require_ACL_CAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_CAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_CAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -21338,9 +21338,9 @@ var require_ACL_CAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_DELUSER.js
+// node_modules/@redis/client/dist/lib/commands/ACL_DELUSER.js
 var require_ACL_DELUSER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_DELUSER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_DELUSER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -21353,9 +21353,9 @@ var require_ACL_DELUSER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_DRYRUN.js
+// node_modules/@redis/client/dist/lib/commands/ACL_DRYRUN.js
 var require_ACL_DRYRUN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_DRYRUN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_DRYRUN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -21368,9 +21368,9 @@ var require_ACL_DRYRUN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_GENPASS.js
+// node_modules/@redis/client/dist/lib/commands/ACL_GENPASS.js
 var require_ACL_GENPASS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_GENPASS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_GENPASS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -21386,9 +21386,9 @@ var require_ACL_GENPASS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/parser.js
+// node_modules/@redis/client/dist/lib/client/parser.js
 var require_parser = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/parser.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/parser.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.BasicCommandParser = exports.prefixKeys = exports.prefixKey = void 0;
@@ -21523,9 +21523,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/policies-constants.js
+// node_modules/@redis/client/dist/lib/command-metadata/policies-constants.js
 var require_policies_constants = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/policies-constants.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/policies-constants.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.defaultCommandPolicies = exports.RESPONSE_POLICIES_WITH_DEFAULTS = exports.REQUEST_POLICIES_WITH_DEFAULTS = void 0;
@@ -21640,9 +21640,9 @@ var require_policies_constants = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/generic-transformers.js
+// node_modules/@redis/client/dist/lib/commands/generic-transformers.js
 var require_generic_transformers = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/generic-transformers.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/generic-transformers.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRedisJsonNullReply = exports.transformRedisJsonReply = exports.transformRedisJsonArgument = exports.transformStreamsMessagesReplyResp3Compat = exports.transformStreamsMessagesReplyResp3 = exports.transformStreamsMessagesReplyResp2 = exports.transformStreamMessagesReply = exports.transformStreamMessageNullReply = exports.transformStreamMessageReply = exports.parseArgs = exports.parseZKeysArguments = exports.transformRangeReply = exports.parseSlotRangesArguments = exports.transformFunctionListItemReply = exports.RedisFunctionFlags = exports.transformCommandReply = exports.transformKeySpec = exports.CommandCategories = exports.CommandFlags = exports.parseOptionalVariadicArgument = exports.pushVariadicArgument = exports.pushVariadicNumberArguments = exports.pushVariadicArguments = exports.pushEvalArguments = exports.evalFirstKeyIndex = exports.transformPXAT = exports.transformEXAT = exports.transformSortedSetReply = exports.transformTuplesReply = exports.createTransformTuplesReplyFunc = exports.transformTuplesToMap = exports.transformNullableDoubleReply = exports.createTransformNullableDoubleReplyResp2Func = exports.transformDoubleArrayReply = exports.createTransformDoubleReplyResp2Func = exports.transformDoubleReply = exports.transformStringDoubleArgument = exports.transformDoubleArgument = exports.transformBooleanArrayReply = exports.transformBooleanReply = exports.isArrayReply = exports.isNullReply = void 0;
@@ -22265,9 +22265,9 @@ var require_generic_transformers = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_GETUSER.js
+// node_modules/@redis/client/dist/lib/commands/ACL_GETUSER.js
 var require_ACL_GETUSER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_GETUSER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_GETUSER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -22303,9 +22303,9 @@ var require_ACL_GETUSER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_LIST.js
+// node_modules/@redis/client/dist/lib/commands/ACL_LIST.js
 var require_ACL_LIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_LIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_LIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22318,9 +22318,9 @@ var require_ACL_LIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_LOAD.js
+// node_modules/@redis/client/dist/lib/commands/ACL_LOAD.js
 var require_ACL_LOAD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_LOAD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_LOAD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22332,9 +22332,9 @@ var require_ACL_LOAD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_LOG_RESET.js
+// node_modules/@redis/client/dist/lib/commands/ACL_LOG_RESET.js
 var require_ACL_LOG_RESET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_LOG_RESET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_LOG_RESET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22346,9 +22346,9 @@ var require_ACL_LOG_RESET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_LOG.js
+// node_modules/@redis/client/dist/lib/commands/ACL_LOG.js
 var require_ACL_LOG = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_LOG.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_LOG.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -22384,9 +22384,9 @@ var require_ACL_LOG = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_SAVE.js
+// node_modules/@redis/client/dist/lib/commands/ACL_SAVE.js
 var require_ACL_SAVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_SAVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_SAVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22398,9 +22398,9 @@ var require_ACL_SAVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_SETUSER.js
+// node_modules/@redis/client/dist/lib/commands/ACL_SETUSER.js
 var require_ACL_SETUSER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_SETUSER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_SETUSER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22413,9 +22413,9 @@ var require_ACL_SETUSER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_USERS.js
+// node_modules/@redis/client/dist/lib/commands/ACL_USERS.js
 var require_ACL_USERS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_USERS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_USERS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22428,9 +22428,9 @@ var require_ACL_USERS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ACL_WHOAMI.js
+// node_modules/@redis/client/dist/lib/commands/ACL_WHOAMI.js
 var require_ACL_WHOAMI = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ACL_WHOAMI.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ACL_WHOAMI.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22443,9 +22443,9 @@ var require_ACL_WHOAMI = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/APPEND.js
+// node_modules/@redis/client/dist/lib/commands/APPEND.js
 var require_APPEND = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/APPEND.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/APPEND.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22459,9 +22459,9 @@ var require_APPEND = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARCOUNT.js
+// node_modules/@redis/client/dist/lib/commands/ARCOUNT.js
 var require_ARCOUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARCOUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22474,9 +22474,9 @@ var require_ARCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARDEL.js
+// node_modules/@redis/client/dist/lib/commands/ARDEL.js
 var require_ARDEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARDEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22495,9 +22495,9 @@ var require_ARDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARDELRANGE.js
+// node_modules/@redis/client/dist/lib/commands/ARDELRANGE.js
 var require_ARDELRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARDELRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARDELRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22513,9 +22513,9 @@ var require_ARDELRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARGET.js
+// node_modules/@redis/client/dist/lib/commands/ARGET.js
 var require_ARGET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARGET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22529,9 +22529,9 @@ var require_ARGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARGETRANGE.js
+// node_modules/@redis/client/dist/lib/commands/ARGETRANGE.js
 var require_ARGETRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARGETRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARGETRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22545,9 +22545,9 @@ var require_ARGETRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARGREP.js
+// node_modules/@redis/client/dist/lib/commands/ARGREP.js
 var require_ARGREP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARGREP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARGREP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseArGrepArguments = exports.AR_PREDICATE_COMBINATORS = exports.AR_PREDICATE_TYPES = void 0;
@@ -22588,9 +22588,9 @@ var require_ARGREP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARGREP_WITHVALUES.js
+// node_modules/@redis/client/dist/lib/commands/ARGREP_WITHVALUES.js
 var require_ARGREP_WITHVALUES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARGREP_WITHVALUES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARGREP_WITHVALUES.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ARGREP_1 = require_ARGREP();
@@ -22611,9 +22611,9 @@ var require_ARGREP_WITHVALUES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARINFO.js
+// node_modules/@redis/client/dist/lib/commands/ARINFO.js
 var require_ARINFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARINFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARINFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -22633,9 +22633,9 @@ var require_ARINFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARINSERT.js
+// node_modules/@redis/client/dist/lib/commands/ARINSERT.js
 var require_ARINSERT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARINSERT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARINSERT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22649,9 +22649,9 @@ var require_ARINSERT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARLASTITEMS.js
+// node_modules/@redis/client/dist/lib/commands/ARLASTITEMS.js
 var require_ARLASTITEMS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARLASTITEMS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARLASTITEMS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22668,9 +22668,9 @@ var require_ARLASTITEMS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARLEN.js
+// node_modules/@redis/client/dist/lib/commands/ARLEN.js
 var require_ARLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22683,9 +22683,9 @@ var require_ARLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARMGET.js
+// node_modules/@redis/client/dist/lib/commands/ARMGET.js
 var require_ARMGET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARMGET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARMGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22704,9 +22704,9 @@ var require_ARMGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARMSET.js
+// node_modules/@redis/client/dist/lib/commands/ARMSET.js
 var require_ARMSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARMSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARMSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22732,9 +22732,9 @@ var require_ARMSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARNEXT.js
+// node_modules/@redis/client/dist/lib/commands/ARNEXT.js
 var require_ARNEXT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARNEXT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARNEXT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22747,9 +22747,9 @@ var require_ARNEXT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/AROP.js
+// node_modules/@redis/client/dist/lib/commands/AROP.js
 var require_AROP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/AROP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/AROP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.AR_OPERATIONS = void 0;
@@ -22777,9 +22777,9 @@ var require_AROP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARRING.js
+// node_modules/@redis/client/dist/lib/commands/ARRING.js
 var require_ARRING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARRING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARRING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22794,9 +22794,9 @@ var require_ARRING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARSCAN.js
+// node_modules/@redis/client/dist/lib/commands/ARSCAN.js
 var require_ARSCAN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARSCAN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARSCAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22819,9 +22819,9 @@ var require_ARSCAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARSEEK.js
+// node_modules/@redis/client/dist/lib/commands/ARSEEK.js
 var require_ARSEEK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARSEEK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARSEEK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22835,9 +22835,9 @@ var require_ARSEEK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ARSET.js
+// node_modules/@redis/client/dist/lib/commands/ARSET.js
 var require_ARSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ARSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ARSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22852,9 +22852,9 @@ var require_ARSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ASKING.js
+// node_modules/@redis/client/dist/lib/commands/ASKING.js
 var require_ASKING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ASKING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ASKING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ASKING_CMD = void 0;
@@ -22869,9 +22869,9 @@ var require_ASKING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/AUTH.js
+// node_modules/@redis/client/dist/lib/commands/AUTH.js
 var require_AUTH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/AUTH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/AUTH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22888,9 +22888,9 @@ var require_AUTH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BGREWRITEAOF.js
+// node_modules/@redis/client/dist/lib/commands/BGREWRITEAOF.js
 var require_BGREWRITEAOF = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BGREWRITEAOF.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BGREWRITEAOF.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22902,9 +22902,9 @@ var require_BGREWRITEAOF = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BGSAVE.js
+// node_modules/@redis/client/dist/lib/commands/BGSAVE.js
 var require_BGSAVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BGSAVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BGSAVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22919,9 +22919,9 @@ var require_BGSAVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BITCOUNT.js
+// node_modules/@redis/client/dist/lib/commands/BITCOUNT.js
 var require_BITCOUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BITCOUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BITCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22941,9 +22941,9 @@ var require_BITCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BITFIELD_RO.js
+// node_modules/@redis/client/dist/lib/commands/BITFIELD_RO.js
 var require_BITFIELD_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BITFIELD_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BITFIELD_RO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22961,9 +22961,9 @@ var require_BITFIELD_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BITFIELD.js
+// node_modules/@redis/client/dist/lib/commands/BITFIELD.js
 var require_BITFIELD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BITFIELD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BITFIELD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -22992,9 +22992,9 @@ var require_BITFIELD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BITOP.js
+// node_modules/@redis/client/dist/lib/commands/BITOP.js
 var require_BITOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BITOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BITOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23008,9 +23008,9 @@ var require_BITOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BITPOS.js
+// node_modules/@redis/client/dist/lib/commands/BITPOS.js
 var require_BITPOS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BITPOS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BITPOS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23033,9 +23033,9 @@ var require_BITPOS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLESS_GET.js
+// node_modules/@redis/client/dist/lib/commands/BLESS_GET.js
 var require_BLESS_GET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLESS_GET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLESS_GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23049,9 +23049,9 @@ var require_BLESS_GET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLESS_SET.js
+// node_modules/@redis/client/dist/lib/commands/BLESS_SET.js
 var require_BLESS_SET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLESS_SET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLESS_SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23066,9 +23066,9 @@ var require_BLESS_SET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLESS_CLEAR.js
+// node_modules/@redis/client/dist/lib/commands/BLESS_CLEAR.js
 var require_BLESS_CLEAR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLESS_CLEAR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLESS_CLEAR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23083,9 +23083,9 @@ var require_BLESS_CLEAR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLESS_SCAN.js
+// node_modules/@redis/client/dist/lib/commands/BLESS_SCAN.js
 var require_BLESS_SCAN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLESS_SCAN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLESS_SCAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23117,9 +23117,9 @@ var require_BLESS_SCAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLMOVE.js
+// node_modules/@redis/client/dist/lib/commands/BLMOVE.js
 var require_BLMOVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLMOVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLMOVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23133,9 +23133,9 @@ var require_BLMOVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LMOVEM.js
+// node_modules/@redis/client/dist/lib/commands/LMOVEM.js
 var require_LMOVEM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LMOVEM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LMOVEM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseLMoveMOptions = void 0;
@@ -23163,9 +23163,9 @@ var require_LMOVEM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLMOVEM.js
+// node_modules/@redis/client/dist/lib/commands/BLMOVEM.js
 var require_BLMOVEM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLMOVEM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLMOVEM.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -23209,9 +23209,9 @@ var require_BLMOVEM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LMPOP.js
+// node_modules/@redis/client/dist/lib/commands/LMPOP.js
 var require_LMPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LMPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LMPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseLMPopArguments = void 0;
@@ -23233,9 +23233,9 @@ var require_LMPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLMPOP.js
+// node_modules/@redis/client/dist/lib/commands/BLMPOP.js
 var require_BLMPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLMPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLMPOP.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -23276,9 +23276,9 @@ var require_BLMPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BLPOP.js
+// node_modules/@redis/client/dist/lib/commands/BLPOP.js
 var require_BLPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BLPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BLPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23299,9 +23299,9 @@ var require_BLPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BRPOP.js
+// node_modules/@redis/client/dist/lib/commands/BRPOP.js
 var require_BRPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BRPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BRPOP.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -23319,9 +23319,9 @@ var require_BRPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BRPOPLPUSH.js
+// node_modules/@redis/client/dist/lib/commands/BRPOPLPUSH.js
 var require_BRPOPLPUSH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BRPOPLPUSH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BRPOPLPUSH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23335,9 +23335,9 @@ var require_BRPOPLPUSH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZMPOP.js
+// node_modules/@redis/client/dist/lib/commands/ZMPOP.js
 var require_ZMPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZMPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZMPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseZMPopArguments = void 0;
@@ -23379,9 +23379,9 @@ var require_ZMPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BZMPOP.js
+// node_modules/@redis/client/dist/lib/commands/BZMPOP.js
 var require_BZMPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BZMPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BZMPOP.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -23422,9 +23422,9 @@ var require_BZMPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BZPOPMAX.js
+// node_modules/@redis/client/dist/lib/commands/BZPOPMAX.js
 var require_BZPOPMAX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BZPOPMAX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BZPOPMAX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -23454,9 +23454,9 @@ var require_BZPOPMAX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/BZPOPMIN.js
+// node_modules/@redis/client/dist/lib/commands/BZPOPMIN.js
 var require_BZPOPMIN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/BZPOPMIN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/BZPOPMIN.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -23474,9 +23474,9 @@ var require_BZPOPMIN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_CACHING.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_CACHING.js
 var require_CLIENT_CACHING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_CACHING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_CACHING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23489,9 +23489,9 @@ var require_CLIENT_CACHING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_GETNAME.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_GETNAME.js
 var require_CLIENT_GETNAME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_GETNAME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_GETNAME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23504,9 +23504,9 @@ var require_CLIENT_GETNAME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_GETREDIR.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_GETREDIR.js
 var require_CLIENT_GETREDIR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_GETREDIR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_GETREDIR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23519,9 +23519,9 @@ var require_CLIENT_GETREDIR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_ID.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_ID.js
 var require_CLIENT_ID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_ID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_ID.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23534,9 +23534,9 @@ var require_CLIENT_ID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_INFO.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_INFO.js
 var require_CLIENT_INFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_INFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var CLIENT_INFO_REGEX = /([^\s=]+)=([^\s]*)/g;
@@ -23605,9 +23605,9 @@ var require_CLIENT_INFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_KILL.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_KILL.js
 var require_CLIENT_KILL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_KILL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_KILL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CLIENT_KILL_FILTERS = void 0;
@@ -23666,9 +23666,9 @@ var require_CLIENT_KILL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_LIST.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_LIST.js
 var require_CLIENT_LIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_LIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_LIST.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -23699,9 +23699,9 @@ var require_CLIENT_LIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_NO-EVICT.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_NO-EVICT.js
 var require_CLIENT_NO_EVICT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_NO-EVICT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_NO-EVICT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23714,9 +23714,9 @@ var require_CLIENT_NO_EVICT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_NO-TOUCH.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_NO-TOUCH.js
 var require_CLIENT_NO_TOUCH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_NO-TOUCH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_NO-TOUCH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23729,9 +23729,9 @@ var require_CLIENT_NO_TOUCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_PAUSE.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_PAUSE.js
 var require_CLIENT_PAUSE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_PAUSE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_PAUSE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23746,9 +23746,9 @@ var require_CLIENT_PAUSE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_SETNAME.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_SETNAME.js
 var require_CLIENT_SETNAME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_SETNAME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_SETNAME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23761,9 +23761,9 @@ var require_CLIENT_SETNAME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKING.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKING.js
 var require_CLIENT_TRACKING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23809,9 +23809,9 @@ var require_CLIENT_TRACKING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKINGINFO.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKINGINFO.js
 var require_CLIENT_TRACKINGINFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKINGINFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_TRACKINGINFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23831,9 +23831,9 @@ var require_CLIENT_TRACKINGINFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_UNBLOCK.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_UNBLOCK.js
 var require_CLIENT_UNBLOCK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_UNBLOCK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_UNBLOCK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CLIENT_UNBLOCK_MODES = void 0;
@@ -23853,9 +23853,9 @@ var require_CLIENT_UNBLOCK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLIENT_UNPAUSE.js
+// node_modules/@redis/client/dist/lib/commands/CLIENT_UNPAUSE.js
 var require_CLIENT_UNPAUSE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLIENT_UNPAUSE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLIENT_UNPAUSE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23867,9 +23867,9 @@ var require_CLIENT_UNPAUSE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTS.js
 var require_CLUSTER_ADDSLOTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23882,9 +23882,9 @@ var require_CLUSTER_ADDSLOTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTSRANGE.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTSRANGE.js
 var require_CLUSTER_ADDSLOTSRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTSRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_ADDSLOTSRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -23898,9 +23898,9 @@ var require_CLUSTER_ADDSLOTSRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_BUMPEPOCH.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_BUMPEPOCH.js
 var require_CLUSTER_BUMPEPOCH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_BUMPEPOCH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_BUMPEPOCH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23913,9 +23913,9 @@ var require_CLUSTER_BUMPEPOCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNT-FAILURE-REPORTS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNT-FAILURE-REPORTS.js
 var require_CLUSTER_COUNT_FAILURE_REPORTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNT-FAILURE-REPORTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNT-FAILURE-REPORTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23928,9 +23928,9 @@ var require_CLUSTER_COUNT_FAILURE_REPORTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNTKEYSINSLOT.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNTKEYSINSLOT.js
 var require_CLUSTER_COUNTKEYSINSLOT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNTKEYSINSLOT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_COUNTKEYSINSLOT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23943,9 +23943,9 @@ var require_CLUSTER_COUNTKEYSINSLOT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTS.js
 var require_CLUSTER_DELSLOTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -23958,9 +23958,9 @@ var require_CLUSTER_DELSLOTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTSRANGE.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTSRANGE.js
 var require_CLUSTER_DELSLOTSRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTSRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_DELSLOTSRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -23974,9 +23974,9 @@ var require_CLUSTER_DELSLOTSRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_FAILOVER.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_FAILOVER.js
 var require_CLUSTER_FAILOVER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_FAILOVER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_FAILOVER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.FAILOVER_MODES = void 0;
@@ -23996,9 +23996,9 @@ var require_CLUSTER_FAILOVER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_FLUSHSLOTS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_FLUSHSLOTS.js
 var require_CLUSTER_FLUSHSLOTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_FLUSHSLOTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_FLUSHSLOTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24010,9 +24010,9 @@ var require_CLUSTER_FLUSHSLOTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_FORGET.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_FORGET.js
 var require_CLUSTER_FORGET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_FORGET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_FORGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24024,9 +24024,9 @@ var require_CLUSTER_FORGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_GETKEYSINSLOT.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_GETKEYSINSLOT.js
 var require_CLUSTER_GETKEYSINSLOT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_GETKEYSINSLOT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_GETKEYSINSLOT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24039,9 +24039,9 @@ var require_CLUSTER_GETKEYSINSLOT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_INFO.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_INFO.js
 var require_CLUSTER_INFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_INFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24054,9 +24054,9 @@ var require_CLUSTER_INFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_KEYSLOT.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_KEYSLOT.js
 var require_CLUSTER_KEYSLOT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_KEYSLOT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_KEYSLOT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24070,9 +24070,9 @@ var require_CLUSTER_KEYSLOT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_LINKS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_LINKS.js
 var require_CLUSTER_LINKS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_LINKS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_LINKS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24098,9 +24098,9 @@ var require_CLUSTER_LINKS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_MEET.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_MEET.js
 var require_CLUSTER_MEET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_MEET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_MEET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24112,9 +24112,9 @@ var require_CLUSTER_MEET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_MYID.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_MYID.js
 var require_CLUSTER_MYID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_MYID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_MYID.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24127,9 +24127,9 @@ var require_CLUSTER_MYID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_MYSHARDID.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_MYSHARDID.js
 var require_CLUSTER_MYSHARDID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_MYSHARDID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_MYSHARDID.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24142,9 +24142,9 @@ var require_CLUSTER_MYSHARDID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_NODES.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_NODES.js
 var require_CLUSTER_NODES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_NODES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_NODES.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24157,9 +24157,9 @@ var require_CLUSTER_NODES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICAS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICAS.js
 var require_CLUSTER_REPLICAS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICAS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICAS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24172,9 +24172,9 @@ var require_CLUSTER_REPLICAS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICATE.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICATE.js
 var require_CLUSTER_REPLICATE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICATE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_REPLICATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24186,9 +24186,9 @@ var require_CLUSTER_REPLICATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_RESET.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_RESET.js
 var require_CLUSTER_RESET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_RESET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_RESET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24203,9 +24203,9 @@ var require_CLUSTER_RESET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SAVECONFIG.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_SAVECONFIG.js
 var require_CLUSTER_SAVECONFIG = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SAVECONFIG.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_SAVECONFIG.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24217,9 +24217,9 @@ var require_CLUSTER_SAVECONFIG = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SET-CONFIG-EPOCH.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_SET-CONFIG-EPOCH.js
 var require_CLUSTER_SET_CONFIG_EPOCH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SET-CONFIG-EPOCH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_SET-CONFIG-EPOCH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24231,9 +24231,9 @@ var require_CLUSTER_SET_CONFIG_EPOCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SETSLOT.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_SETSLOT.js
 var require_CLUSTER_SETSLOT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SETSLOT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_SETSLOT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CLUSTER_SLOT_STATES = void 0;
@@ -24255,9 +24255,9 @@ var require_CLUSTER_SETSLOT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SLOTS.js
+// node_modules/@redis/client/dist/lib/commands/CLUSTER_SLOTS.js
 var require_CLUSTER_SLOTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CLUSTER_SLOTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CLUSTER_SLOTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24285,9 +24285,9 @@ var require_CLUSTER_SLOTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND_COUNT.js
 var require_COMMAND_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND_COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24300,9 +24300,9 @@ var require_COMMAND_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND_DOCS.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND_DOCS.js
 var require_COMMAND_DOCS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND_DOCS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND_DOCS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var decoder_1 = require_decoder();
@@ -24373,9 +24373,9 @@ var require_COMMAND_DOCS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYS.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYS.js
 var require_COMMAND_GETKEYS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24389,9 +24389,9 @@ var require_COMMAND_GETKEYS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYSANDFLAGS.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYSANDFLAGS.js
 var require_COMMAND_GETKEYSANDFLAGS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYSANDFLAGS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND_GETKEYSANDFLAGS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24413,9 +24413,9 @@ var require_COMMAND_GETKEYSANDFLAGS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND_INFO.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND_INFO.js
 var require_COMMAND_INFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND_INFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND_INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -24432,9 +24432,9 @@ var require_COMMAND_INFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND_LIST.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND_LIST.js
 var require_COMMAND_LIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND_LIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND_LIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.COMMAND_LIST_FILTER_BY = void 0;
@@ -24456,9 +24456,9 @@ var require_COMMAND_LIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COMMAND.js
+// node_modules/@redis/client/dist/lib/commands/COMMAND.js
 var require_COMMAND = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COMMAND.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COMMAND.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -24475,9 +24475,9 @@ var require_COMMAND = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CONFIG_GET.js
+// node_modules/@redis/client/dist/lib/commands/CONFIG_GET.js
 var require_CONFIG_GET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CONFIG_GET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CONFIG_GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -24495,9 +24495,9 @@ var require_CONFIG_GET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CONFIG_RESETSTAT.js
+// node_modules/@redis/client/dist/lib/commands/CONFIG_RESETSTAT.js
 var require_CONFIG_RESETSTAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CONFIG_RESETSTAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CONFIG_RESETSTAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24509,9 +24509,9 @@ var require_CONFIG_RESETSTAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CONFIG_REWRITE.js
+// node_modules/@redis/client/dist/lib/commands/CONFIG_REWRITE.js
 var require_CONFIG_REWRITE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CONFIG_REWRITE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CONFIG_REWRITE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24523,9 +24523,9 @@ var require_CONFIG_REWRITE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/CONFIG_SET.js
+// node_modules/@redis/client/dist/lib/commands/CONFIG_SET.js
 var require_CONFIG_SET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/CONFIG_SET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/CONFIG_SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24544,9 +24544,9 @@ var require_CONFIG_SET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/COPY.js
+// node_modules/@redis/client/dist/lib/commands/COPY.js
 var require_COPY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/COPY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/COPY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24565,9 +24565,9 @@ var require_COPY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DBSIZE.js
+// node_modules/@redis/client/dist/lib/commands/DBSIZE.js
 var require_DBSIZE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DBSIZE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DBSIZE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24583,9 +24583,9 @@ var require_DBSIZE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DECR.js
+// node_modules/@redis/client/dist/lib/commands/DECR.js
 var require_DECR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DECR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DECR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24598,9 +24598,9 @@ var require_DECR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DECRBY.js
+// node_modules/@redis/client/dist/lib/commands/DECRBY.js
 var require_DECRBY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DECRBY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DECRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24614,9 +24614,9 @@ var require_DECRBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DEL.js
+// node_modules/@redis/client/dist/lib/commands/DEL.js
 var require_DEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24629,9 +24629,9 @@ var require_DEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DELEX.js
+// node_modules/@redis/client/dist/lib/commands/DELEX.js
 var require_DELEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DELEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DELEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DelexCondition = void 0;
@@ -24667,9 +24667,9 @@ var require_DELEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DIGEST.js
+// node_modules/@redis/client/dist/lib/commands/DIGEST.js
 var require_DIGEST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DIGEST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DIGEST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24682,9 +24682,9 @@ var require_DIGEST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/DUMP.js
+// node_modules/@redis/client/dist/lib/commands/DUMP.js
 var require_DUMP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/DUMP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/DUMP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24697,9 +24697,9 @@ var require_DUMP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ECHO.js
+// node_modules/@redis/client/dist/lib/commands/ECHO.js
 var require_ECHO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ECHO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ECHO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24712,9 +24712,9 @@ var require_ECHO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EVAL.js
+// node_modules/@redis/client/dist/lib/commands/EVAL.js
 var require_EVAL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EVAL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EVAL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseEvalArguments = void 0;
@@ -24740,9 +24740,9 @@ var require_EVAL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EVAL_RO.js
+// node_modules/@redis/client/dist/lib/commands/EVAL_RO.js
 var require_EVAL_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EVAL_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EVAL_RO.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -24784,9 +24784,9 @@ var require_EVAL_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EVALSHA_RO.js
+// node_modules/@redis/client/dist/lib/commands/EVALSHA_RO.js
 var require_EVALSHA_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EVALSHA_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EVALSHA_RO.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -24828,9 +24828,9 @@ var require_EVALSHA_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EVALSHA.js
+// node_modules/@redis/client/dist/lib/commands/EVALSHA.js
 var require_EVALSHA = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EVALSHA.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EVALSHA.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -24871,9 +24871,9 @@ var require_EVALSHA = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEOADD.js
+// node_modules/@redis/client/dist/lib/commands/GEOADD.js
 var require_GEOADD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEOADD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEOADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24906,9 +24906,9 @@ var require_GEOADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEODIST.js
+// node_modules/@redis/client/dist/lib/commands/GEODIST.js
 var require_GEODIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEODIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEODIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24927,9 +24927,9 @@ var require_GEODIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEOHASH.js
+// node_modules/@redis/client/dist/lib/commands/GEOHASH.js
 var require_GEOHASH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEOHASH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEOHASH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24943,9 +24943,9 @@ var require_GEOHASH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEOPOS.js
+// node_modules/@redis/client/dist/lib/commands/GEOPOS.js
 var require_GEOPOS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEOPOS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEOPOS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -24967,9 +24967,9 @@ var require_GEOPOS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEOSEARCH.js
+// node_modules/@redis/client/dist/lib/commands/GEOSEARCH.js
 var require_GEOSEARCH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEOSEARCH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEOSEARCH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGeoSearchOptions = exports.parseGeoSearchArguments = void 0;
@@ -25014,9 +25014,9 @@ var require_GEOSEARCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUS.js
 var require_GEORADIUS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGeoRadiusArguments = void 0;
@@ -25037,9 +25037,9 @@ var require_GEORADIUS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEOSEARCH_WITH.js
+// node_modules/@redis/client/dist/lib/commands/GEOSEARCH_WITH.js
 var require_GEOSEARCH_WITH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEOSEARCH_WITH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEOSEARCH_WITH.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -25099,9 +25099,9 @@ var require_GEOSEARCH_WITH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_WITH.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUS_WITH.js
 var require_GEORADIUS_WITH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_WITH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUS_WITH.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -25126,9 +25126,9 @@ var require_GEORADIUS_WITH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO_WITH.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO_WITH.js
 var require_GEORADIUS_RO_WITH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO_WITH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO_WITH.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -25146,9 +25146,9 @@ var require_GEORADIUS_RO_WITH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO.js
 var require_GEORADIUS_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUS_RO.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -25189,9 +25189,9 @@ var require_GEORADIUS_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_STORE.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUS_STORE.js
 var require_GEORADIUS_STORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUS_STORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUS_STORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var GEORADIUS_1 = require_GEORADIUS();
@@ -25212,9 +25212,9 @@ var require_GEORADIUS_STORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_WITH.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_WITH.js
 var require_GEORADIUSBYMEMBER_WITH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_WITH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_WITH.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -25241,9 +25241,9 @@ var require_GEORADIUSBYMEMBER_WITH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO_WITH.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO_WITH.js
 var require_GEORADIUSBYMEMBER_RO_WITH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO_WITH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO_WITH.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -25285,9 +25285,9 @@ var require_GEORADIUSBYMEMBER_RO_WITH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER.js
 var require_GEORADIUSBYMEMBER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGeoRadiusByMemberArguments = void 0;
@@ -25308,9 +25308,9 @@ var require_GEORADIUSBYMEMBER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO.js
 var require_GEORADIUSBYMEMBER_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_RO.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -25352,9 +25352,9 @@ var require_GEORADIUSBYMEMBER_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_STORE.js
+// node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_STORE.js
 var require_GEORADIUSBYMEMBER_STORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_STORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEORADIUSBYMEMBER_STORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var GEORADIUSBYMEMBER_1 = require_GEORADIUSBYMEMBER();
@@ -25375,9 +25375,9 @@ var require_GEORADIUSBYMEMBER_STORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GEOSEARCHSTORE.js
+// node_modules/@redis/client/dist/lib/commands/GEOSEARCHSTORE.js
 var require_GEOSEARCHSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GEOSEARCHSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GEOSEARCHSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var GEOSEARCH_1 = require_GEOSEARCH();
@@ -25397,9 +25397,9 @@ var require_GEOSEARCHSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GET.js
+// node_modules/@redis/client/dist/lib/commands/GET.js
 var require_GET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25412,9 +25412,9 @@ var require_GET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GETBIT.js
+// node_modules/@redis/client/dist/lib/commands/GETBIT.js
 var require_GETBIT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GETBIT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GETBIT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25428,9 +25428,9 @@ var require_GETBIT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GETDEL.js
+// node_modules/@redis/client/dist/lib/commands/GETDEL.js
 var require_GETDEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GETDEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GETDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25443,9 +25443,9 @@ var require_GETDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GETEX.js
+// node_modules/@redis/client/dist/lib/commands/GETEX.js
 var require_GETEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GETEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GETEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -25488,9 +25488,9 @@ var require_GETEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GETRANGE.js
+// node_modules/@redis/client/dist/lib/commands/GETRANGE.js
 var require_GETRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GETRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GETRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25504,9 +25504,9 @@ var require_GETRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/GETSET.js
+// node_modules/@redis/client/dist/lib/commands/GETSET.js
 var require_GETSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/GETSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/GETSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25520,9 +25520,9 @@ var require_GETSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EXISTS.js
+// node_modules/@redis/client/dist/lib/commands/EXISTS.js
 var require_EXISTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EXISTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25535,9 +25535,9 @@ var require_EXISTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EXPIRE.js
+// node_modules/@redis/client/dist/lib/commands/EXPIRE.js
 var require_EXPIRE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EXPIRE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EXPIRE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25554,9 +25554,9 @@ var require_EXPIRE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EXPIREAT.js
+// node_modules/@redis/client/dist/lib/commands/EXPIREAT.js
 var require_EXPIREAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EXPIREAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EXPIREAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -25574,9 +25574,9 @@ var require_EXPIREAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/EXPIRETIME.js
+// node_modules/@redis/client/dist/lib/commands/EXPIRETIME.js
 var require_EXPIRETIME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/EXPIRETIME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/EXPIRETIME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25589,9 +25589,9 @@ var require_EXPIRETIME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FLUSHALL.js
+// node_modules/@redis/client/dist/lib/commands/FLUSHALL.js
 var require_FLUSHALL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FLUSHALL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FLUSHALL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.REDIS_FLUSH_MODES = void 0;
@@ -25611,9 +25611,9 @@ var require_FLUSHALL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FLUSHDB.js
+// node_modules/@redis/client/dist/lib/commands/FLUSHDB.js
 var require_FLUSHDB = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FLUSHDB.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FLUSHDB.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25628,9 +25628,9 @@ var require_FLUSHDB = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FCALL.js
+// node_modules/@redis/client/dist/lib/commands/FCALL.js
 var require_FCALL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FCALL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FCALL.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -25671,9 +25671,9 @@ var require_FCALL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FCALL_RO.js
+// node_modules/@redis/client/dist/lib/commands/FCALL_RO.js
 var require_FCALL_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FCALL_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FCALL_RO.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -25715,9 +25715,9 @@ var require_FCALL_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_DELETE.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_DELETE.js
 var require_FUNCTION_DELETE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_DELETE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_DELETE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25729,9 +25729,9 @@ var require_FUNCTION_DELETE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_DUMP.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_DUMP.js
 var require_FUNCTION_DUMP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_DUMP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_DUMP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25744,9 +25744,9 @@ var require_FUNCTION_DUMP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_FLUSH.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_FLUSH.js
 var require_FUNCTION_FLUSH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_FLUSH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_FLUSH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25761,9 +25761,9 @@ var require_FUNCTION_FLUSH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_KILL.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_KILL.js
 var require_FUNCTION_KILL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_KILL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_KILL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25775,9 +25775,9 @@ var require_FUNCTION_KILL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST.js
 var require_FUNCTION_LIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25812,9 +25812,9 @@ var require_FUNCTION_LIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST_WITHCODE.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST_WITHCODE.js
 var require_FUNCTION_LIST_WITHCODE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST_WITHCODE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_LIST_WITHCODE.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -25852,9 +25852,9 @@ var require_FUNCTION_LIST_WITHCODE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_LOAD.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_LOAD.js
 var require_FUNCTION_LOAD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_LOAD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_LOAD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25870,9 +25870,9 @@ var require_FUNCTION_LOAD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_RESTORE.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_RESTORE.js
 var require_FUNCTION_RESTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_RESTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_RESTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25887,9 +25887,9 @@ var require_FUNCTION_RESTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_STATS.js
+// node_modules/@redis/client/dist/lib/commands/FUNCTION_STATS.js
 var require_FUNCTION_STATS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/FUNCTION_STATS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/FUNCTION_STATS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -25934,9 +25934,9 @@ var require_FUNCTION_STATS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HDEL.js
+// node_modules/@redis/client/dist/lib/commands/HDEL.js
 var require_HDEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HDEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25950,9 +25950,9 @@ var require_HDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HELLO.js
+// node_modules/@redis/client/dist/lib/commands/HELLO.js
 var require_HELLO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HELLO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HELLO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -25984,9 +25984,9 @@ var require_HELLO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HEXISTS.js
+// node_modules/@redis/client/dist/lib/commands/HEXISTS.js
 var require_HEXISTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HEXISTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HEXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26000,9 +26000,9 @@ var require_HEXISTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HEXPIRE.js
+// node_modules/@redis/client/dist/lib/commands/HEXPIRE.js
 var require_HEXPIRE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HEXPIRE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HEXPIRE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.HASH_EXPIRATION = void 0;
@@ -26032,9 +26032,9 @@ var require_HEXPIRE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HEXPIREAT.js
+// node_modules/@redis/client/dist/lib/commands/HEXPIREAT.js
 var require_HEXPIREAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HEXPIREAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HEXPIREAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -26054,9 +26054,9 @@ var require_HEXPIREAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HEXPIRETIME.js
+// node_modules/@redis/client/dist/lib/commands/HEXPIRETIME.js
 var require_HEXPIRETIME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HEXPIRETIME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HEXPIRETIME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.HASH_EXPIRATION_TIME = void 0;
@@ -26078,9 +26078,9 @@ var require_HEXPIRETIME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HGET.js
+// node_modules/@redis/client/dist/lib/commands/HGET.js
 var require_HGET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HGET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26094,9 +26094,9 @@ var require_HGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HGETALL.js
+// node_modules/@redis/client/dist/lib/commands/HGETALL.js
 var require_HGETALL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HGETALL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HGETALL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -26114,9 +26114,9 @@ var require_HGETALL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HGETDEL.js
+// node_modules/@redis/client/dist/lib/commands/HGETDEL.js
 var require_HGETDEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HGETDEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HGETDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26131,9 +26131,9 @@ var require_HGETDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HGETEX.js
+// node_modules/@redis/client/dist/lib/commands/HGETEX.js
 var require_HGETEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HGETEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HGETEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26157,9 +26157,9 @@ var require_HGETEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARD.js
+// node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARD.js
 var require_HIMPORT_DISCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26171,9 +26171,9 @@ var require_HIMPORT_DISCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARDALL.js
+// node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARDALL.js
 var require_HIMPORT_DISCARDALL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARDALL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HIMPORT_DISCARDALL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26185,9 +26185,9 @@ var require_HIMPORT_DISCARDALL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_PREPARE.js
+// node_modules/@redis/client/dist/lib/commands/HIMPORT_PREPARE.js
 var require_HIMPORT_PREPARE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_PREPARE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HIMPORT_PREPARE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26200,9 +26200,9 @@ var require_HIMPORT_PREPARE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_SET.js
+// node_modules/@redis/client/dist/lib/commands/HIMPORT_SET.js
 var require_HIMPORT_SET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HIMPORT_SET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HIMPORT_SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26217,9 +26217,9 @@ var require_HIMPORT_SET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HINCRBY.js
+// node_modules/@redis/client/dist/lib/commands/HINCRBY.js
 var require_HINCRBY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HINCRBY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HINCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26233,9 +26233,9 @@ var require_HINCRBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HINCRBYFLOAT.js
+// node_modules/@redis/client/dist/lib/commands/HINCRBYFLOAT.js
 var require_HINCRBYFLOAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HINCRBYFLOAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HINCRBYFLOAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26249,9 +26249,9 @@ var require_HINCRBYFLOAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HKEYS.js
+// node_modules/@redis/client/dist/lib/commands/HKEYS.js
 var require_HKEYS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HKEYS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HKEYS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26264,9 +26264,9 @@ var require_HKEYS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HLEN.js
+// node_modules/@redis/client/dist/lib/commands/HLEN.js
 var require_HLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26279,9 +26279,9 @@ var require_HLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HMGET.js
+// node_modules/@redis/client/dist/lib/commands/HMGET.js
 var require_HMGET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HMGET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HMGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26295,9 +26295,9 @@ var require_HMGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HPERSIST.js
+// node_modules/@redis/client/dist/lib/commands/HPERSIST.js
 var require_HPERSIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HPERSIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HPERSIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26312,9 +26312,9 @@ var require_HPERSIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HPEXPIRE.js
+// node_modules/@redis/client/dist/lib/commands/HPEXPIRE.js
 var require_HPEXPIRE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HPEXPIRE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HPEXPIRE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26333,9 +26333,9 @@ var require_HPEXPIRE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HPEXPIREAT.js
+// node_modules/@redis/client/dist/lib/commands/HPEXPIREAT.js
 var require_HPEXPIREAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HPEXPIREAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HPEXPIREAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -26355,9 +26355,9 @@ var require_HPEXPIREAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HPEXPIRETIME.js
+// node_modules/@redis/client/dist/lib/commands/HPEXPIRETIME.js
 var require_HPEXPIRETIME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HPEXPIRETIME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HPEXPIRETIME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26372,9 +26372,9 @@ var require_HPEXPIRETIME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HPTTL.js
+// node_modules/@redis/client/dist/lib/commands/HPTTL.js
 var require_HPTTL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HPTTL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HPTTL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26389,9 +26389,9 @@ var require_HPTTL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT_WITHVALUES.js
+// node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT_WITHVALUES.js
 var require_HRANDFIELD_COUNT_WITHVALUES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT_WITHVALUES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT_WITHVALUES.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26426,9 +26426,9 @@ var require_HRANDFIELD_COUNT_WITHVALUES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT.js
 var require_HRANDFIELD_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HRANDFIELD_COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26442,9 +26442,9 @@ var require_HRANDFIELD_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HRANDFIELD.js
+// node_modules/@redis/client/dist/lib/commands/HRANDFIELD.js
 var require_HRANDFIELD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HRANDFIELD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HRANDFIELD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26457,9 +26457,9 @@ var require_HRANDFIELD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCAN.js
+// node_modules/@redis/client/dist/lib/commands/SCAN.js
 var require_SCAN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCAN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.pushScanArguments = exports.parseScanArguments = void 0;
@@ -26512,9 +26512,9 @@ var require_SCAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HSCAN.js
+// node_modules/@redis/client/dist/lib/commands/HSCAN.js
 var require_HSCAN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HSCAN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HSCAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var SCAN_1 = require_SCAN();
@@ -26542,9 +26542,9 @@ var require_HSCAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HSCAN_NOVALUES.js
+// node_modules/@redis/client/dist/lib/commands/HSCAN_NOVALUES.js
 var require_HSCAN_NOVALUES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HSCAN_NOVALUES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HSCAN_NOVALUES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -26567,9 +26567,9 @@ var require_HSCAN_NOVALUES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HSET.js
+// node_modules/@redis/client/dist/lib/commands/HSET.js
 var require_HSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26613,9 +26613,9 @@ var require_HSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HSETEX.js
+// node_modules/@redis/client/dist/lib/commands/HSETEX.js
 var require_HSETEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HSETEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HSETEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var parser_1 = require_parser();
@@ -26686,9 +26686,9 @@ var require_HSETEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HSETNX.js
+// node_modules/@redis/client/dist/lib/commands/HSETNX.js
 var require_HSETNX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HSETNX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HSETNX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26702,9 +26702,9 @@ var require_HSETNX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HSTRLEN.js
+// node_modules/@redis/client/dist/lib/commands/HSTRLEN.js
 var require_HSTRLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HSTRLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HSTRLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26718,9 +26718,9 @@ var require_HSTRLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HTTL.js
+// node_modules/@redis/client/dist/lib/commands/HTTL.js
 var require_HTTL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HTTL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HTTL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26735,9 +26735,9 @@ var require_HTTL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HVALS.js
+// node_modules/@redis/client/dist/lib/commands/HVALS.js
 var require_HVALS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HVALS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HVALS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26750,9 +26750,9 @@ var require_HVALS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/reply-utils.js
+// node_modules/@redis/client/dist/lib/commands/reply-utils.js
 var require_reply_utils = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/reply-utils.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/reply-utils.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getMapValue = exports.mapLikeToFlatArray = exports.mapLikeToObject = exports.mapLikeValues = exports.mapLikeEntries = exports.keyToString = exports.isPlainObject = void 0;
@@ -26841,9 +26841,9 @@ var require_reply_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_GET.js
+// node_modules/@redis/client/dist/lib/commands/HOTKEYS_GET.js
 var require_HOTKEYS_GET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_GET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HOTKEYS_GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var reply_utils_1 = require_reply_utils();
@@ -26953,9 +26953,9 @@ var require_HOTKEYS_GET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_RESET.js
+// node_modules/@redis/client/dist/lib/commands/HOTKEYS_RESET.js
 var require_HOTKEYS_RESET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_RESET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HOTKEYS_RESET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -26967,9 +26967,9 @@ var require_HOTKEYS_RESET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_START.js
+// node_modules/@redis/client/dist/lib/commands/HOTKEYS_START.js
 var require_HOTKEYS_START = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_START.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HOTKEYS_START.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.HOTKEYS_METRICS = void 0;
@@ -27008,9 +27008,9 @@ var require_HOTKEYS_START = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_STOP.js
+// node_modules/@redis/client/dist/lib/commands/HOTKEYS_STOP.js
 var require_HOTKEYS_STOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/HOTKEYS_STOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/HOTKEYS_STOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27022,9 +27022,9 @@ var require_HOTKEYS_STOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/INCR.js
+// node_modules/@redis/client/dist/lib/commands/INCR.js
 var require_INCR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/INCR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/INCR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27037,9 +27037,9 @@ var require_INCR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/INCRBY.js
+// node_modules/@redis/client/dist/lib/commands/INCRBY.js
 var require_INCRBY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/INCRBY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/INCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27053,9 +27053,9 @@ var require_INCRBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/INCRBYFLOAT.js
+// node_modules/@redis/client/dist/lib/commands/INCRBYFLOAT.js
 var require_INCRBYFLOAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/INCRBYFLOAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/INCRBYFLOAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27069,9 +27069,9 @@ var require_INCRBYFLOAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/INCREX.js
+// node_modules/@redis/client/dist/lib/commands/INCREX.js
 var require_INCREX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/INCREX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/INCREX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -27107,9 +27107,9 @@ var require_INCREX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/INCREXBYFLOAT.js
+// node_modules/@redis/client/dist/lib/commands/INCREXBYFLOAT.js
 var require_INCREXBYFLOAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/INCREXBYFLOAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/INCREXBYFLOAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -27146,9 +27146,9 @@ var require_INCREXBYFLOAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/INFO.js
+// node_modules/@redis/client/dist/lib/commands/INFO.js
 var require_INFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/INFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27164,9 +27164,9 @@ var require_INFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/KEYS.js
+// node_modules/@redis/client/dist/lib/commands/KEYS.js
 var require_KEYS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/KEYS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/KEYS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27182,9 +27182,9 @@ var require_KEYS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LASTSAVE.js
+// node_modules/@redis/client/dist/lib/commands/LASTSAVE.js
 var require_LASTSAVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LASTSAVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LASTSAVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27197,9 +27197,9 @@ var require_LASTSAVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LATENCY_DOCTOR.js
+// node_modules/@redis/client/dist/lib/commands/LATENCY_DOCTOR.js
 var require_LATENCY_DOCTOR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LATENCY_DOCTOR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LATENCY_DOCTOR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27212,9 +27212,9 @@ var require_LATENCY_DOCTOR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LATENCY_GRAPH.js
+// node_modules/@redis/client/dist/lib/commands/LATENCY_GRAPH.js
 var require_LATENCY_GRAPH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LATENCY_GRAPH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LATENCY_GRAPH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.LATENCY_EVENTS = void 0;
@@ -27249,9 +27249,9 @@ var require_LATENCY_GRAPH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LATENCY_HISTORY.js
+// node_modules/@redis/client/dist/lib/commands/LATENCY_HISTORY.js
 var require_LATENCY_HISTORY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LATENCY_HISTORY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LATENCY_HISTORY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27264,9 +27264,9 @@ var require_LATENCY_HISTORY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LATENCY_LATEST.js
+// node_modules/@redis/client/dist/lib/commands/LATENCY_LATEST.js
 var require_LATENCY_LATEST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LATENCY_LATEST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LATENCY_LATEST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27279,9 +27279,9 @@ var require_LATENCY_LATEST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LATENCY_RESET.js
+// node_modules/@redis/client/dist/lib/commands/LATENCY_RESET.js
 var require_LATENCY_RESET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LATENCY_RESET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LATENCY_RESET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.LATENCY_EVENTS = void 0;
@@ -27302,9 +27302,9 @@ var require_LATENCY_RESET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LCS.js
+// node_modules/@redis/client/dist/lib/commands/LCS.js
 var require_LCS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LCS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LCS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27317,9 +27317,9 @@ var require_LCS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LCS_IDX.js
+// node_modules/@redis/client/dist/lib/commands/LCS_IDX.js
 var require_LCS_IDX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LCS_IDX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LCS_IDX.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -27345,9 +27345,9 @@ var require_LCS_IDX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LCS_IDX_WITHMATCHLEN.js
+// node_modules/@redis/client/dist/lib/commands/LCS_IDX_WITHMATCHLEN.js
 var require_LCS_IDX_WITHMATCHLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LCS_IDX_WITHMATCHLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LCS_IDX_WITHMATCHLEN.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -27371,9 +27371,9 @@ var require_LCS_IDX_WITHMATCHLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LCS_LEN.js
+// node_modules/@redis/client/dist/lib/commands/LCS_LEN.js
 var require_LCS_LEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LCS_LEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LCS_LEN.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -27391,9 +27391,9 @@ var require_LCS_LEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LINDEX.js
+// node_modules/@redis/client/dist/lib/commands/LINDEX.js
 var require_LINDEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LINDEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LINDEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27407,9 +27407,9 @@ var require_LINDEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LINSERT.js
+// node_modules/@redis/client/dist/lib/commands/LINSERT.js
 var require_LINSERT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LINSERT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LINSERT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27423,9 +27423,9 @@ var require_LINSERT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LLEN.js
+// node_modules/@redis/client/dist/lib/commands/LLEN.js
 var require_LLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27438,9 +27438,9 @@ var require_LLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LMOVE.js
+// node_modules/@redis/client/dist/lib/commands/LMOVE.js
 var require_LMOVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LMOVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LMOVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27454,9 +27454,9 @@ var require_LMOVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LOLWUT.js
+// node_modules/@redis/client/dist/lib/commands/LOLWUT.js
 var require_LOLWUT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LOLWUT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LOLWUT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27472,9 +27472,9 @@ var require_LOLWUT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LPOP.js
+// node_modules/@redis/client/dist/lib/commands/LPOP.js
 var require_LPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27487,9 +27487,9 @@ var require_LPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LPOP_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/LPOP_COUNT.js
 var require_LPOP_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LPOP_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LPOP_COUNT.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -27506,9 +27506,9 @@ var require_LPOP_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LPOS.js
+// node_modules/@redis/client/dist/lib/commands/LPOS.js
 var require_LPOS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LPOS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LPOS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27528,9 +27528,9 @@ var require_LPOS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LPOS_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/LPOS_COUNT.js
 var require_LPOS_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LPOS_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LPOS_COUNT.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -27547,9 +27547,9 @@ var require_LPOS_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LPUSH.js
+// node_modules/@redis/client/dist/lib/commands/LPUSH.js
 var require_LPUSH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LPUSH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LPUSH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27563,9 +27563,9 @@ var require_LPUSH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LPUSHX.js
+// node_modules/@redis/client/dist/lib/commands/LPUSHX.js
 var require_LPUSHX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LPUSHX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LPUSHX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27579,9 +27579,9 @@ var require_LPUSHX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LRANGE.js
+// node_modules/@redis/client/dist/lib/commands/LRANGE.js
 var require_LRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27595,9 +27595,9 @@ var require_LRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LREM.js
+// node_modules/@redis/client/dist/lib/commands/LREM.js
 var require_LREM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LREM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LREM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27612,9 +27612,9 @@ var require_LREM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LSET.js
+// node_modules/@redis/client/dist/lib/commands/LSET.js
 var require_LSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27628,9 +27628,9 @@ var require_LSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LTRIM.js
+// node_modules/@redis/client/dist/lib/commands/LTRIM.js
 var require_LTRIM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LTRIM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LTRIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27644,9 +27644,9 @@ var require_LTRIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MEMORY_DOCTOR.js
+// node_modules/@redis/client/dist/lib/commands/MEMORY_DOCTOR.js
 var require_MEMORY_DOCTOR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MEMORY_DOCTOR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MEMORY_DOCTOR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27659,9 +27659,9 @@ var require_MEMORY_DOCTOR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MEMORY_MALLOC-STATS.js
+// node_modules/@redis/client/dist/lib/commands/MEMORY_MALLOC-STATS.js
 var require_MEMORY_MALLOC_STATS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MEMORY_MALLOC-STATS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MEMORY_MALLOC-STATS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27674,9 +27674,9 @@ var require_MEMORY_MALLOC_STATS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MEMORY_PURGE.js
+// node_modules/@redis/client/dist/lib/commands/MEMORY_PURGE.js
 var require_MEMORY_PURGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MEMORY_PURGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MEMORY_PURGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27688,9 +27688,9 @@ var require_MEMORY_PURGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MEMORY_STATS.js
+// node_modules/@redis/client/dist/lib/commands/MEMORY_STATS.js
 var require_MEMORY_STATS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MEMORY_STATS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MEMORY_STATS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -27725,9 +27725,9 @@ var require_MEMORY_STATS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MEMORY_USAGE.js
+// node_modules/@redis/client/dist/lib/commands/MEMORY_USAGE.js
 var require_MEMORY_USAGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MEMORY_USAGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MEMORY_USAGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27743,9 +27743,9 @@ var require_MEMORY_USAGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MGET.js
+// node_modules/@redis/client/dist/lib/commands/MGET.js
 var require_MGET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MGET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27758,9 +27758,9 @@ var require_MGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MIGRATE.js
+// node_modules/@redis/client/dist/lib/commands/MIGRATE.js
 var require_MIGRATE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MIGRATE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MIGRATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27796,9 +27796,9 @@ var require_MIGRATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MODULE_LIST.js
+// node_modules/@redis/client/dist/lib/commands/MODULE_LIST.js
 var require_MODULE_LIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MODULE_LIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MODULE_LIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function moduleEntries(moduleReply) {
@@ -27846,9 +27846,9 @@ var require_MODULE_LIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MODULE_LOAD.js
+// node_modules/@redis/client/dist/lib/commands/MODULE_LOAD.js
 var require_MODULE_LOAD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MODULE_LOAD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MODULE_LOAD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27863,9 +27863,9 @@ var require_MODULE_LOAD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MODULE_UNLOAD.js
+// node_modules/@redis/client/dist/lib/commands/MODULE_UNLOAD.js
 var require_MODULE_UNLOAD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MODULE_UNLOAD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MODULE_UNLOAD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27877,9 +27877,9 @@ var require_MODULE_UNLOAD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MOVE.js
+// node_modules/@redis/client/dist/lib/commands/MOVE.js
 var require_MOVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MOVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MOVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -27893,9 +27893,9 @@ var require_MOVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MSET.js
+// node_modules/@redis/client/dist/lib/commands/MSET.js
 var require_MSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseMSetArguments = void 0;
@@ -27934,9 +27934,9 @@ var require_MSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MSETEX.js
+// node_modules/@redis/client/dist/lib/commands/MSETEX.js
 var require_MSETEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MSETEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MSETEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseMSetExArguments = exports.ExpirationMode = exports.SetMode = void 0;
@@ -28029,9 +28029,9 @@ var require_MSETEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/MSETNX.js
+// node_modules/@redis/client/dist/lib/commands/MSETNX.js
 var require_MSETNX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/MSETNX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/MSETNX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var MSET_1 = require_MSET();
@@ -28045,9 +28045,9 @@ var require_MSETNX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/OBJECT_ENCODING.js
+// node_modules/@redis/client/dist/lib/commands/OBJECT_ENCODING.js
 var require_OBJECT_ENCODING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/OBJECT_ENCODING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/OBJECT_ENCODING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28060,9 +28060,9 @@ var require_OBJECT_ENCODING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/OBJECT_FREQ.js
+// node_modules/@redis/client/dist/lib/commands/OBJECT_FREQ.js
 var require_OBJECT_FREQ = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/OBJECT_FREQ.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/OBJECT_FREQ.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28075,9 +28075,9 @@ var require_OBJECT_FREQ = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/OBJECT_IDLETIME.js
+// node_modules/@redis/client/dist/lib/commands/OBJECT_IDLETIME.js
 var require_OBJECT_IDLETIME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/OBJECT_IDLETIME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/OBJECT_IDLETIME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28090,9 +28090,9 @@ var require_OBJECT_IDLETIME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/OBJECT_REFCOUNT.js
+// node_modules/@redis/client/dist/lib/commands/OBJECT_REFCOUNT.js
 var require_OBJECT_REFCOUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/OBJECT_REFCOUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/OBJECT_REFCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28105,9 +28105,9 @@ var require_OBJECT_REFCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PERSIST.js
+// node_modules/@redis/client/dist/lib/commands/PERSIST.js
 var require_PERSIST = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PERSIST.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PERSIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28120,9 +28120,9 @@ var require_PERSIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PEXPIRE.js
+// node_modules/@redis/client/dist/lib/commands/PEXPIRE.js
 var require_PEXPIRE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PEXPIRE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PEXPIRE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28139,9 +28139,9 @@ var require_PEXPIRE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PEXPIREAT.js
+// node_modules/@redis/client/dist/lib/commands/PEXPIREAT.js
 var require_PEXPIREAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PEXPIREAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PEXPIREAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -28159,9 +28159,9 @@ var require_PEXPIREAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PEXPIRETIME.js
+// node_modules/@redis/client/dist/lib/commands/PEXPIRETIME.js
 var require_PEXPIRETIME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PEXPIRETIME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PEXPIRETIME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28174,9 +28174,9 @@ var require_PEXPIRETIME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PFADD.js
+// node_modules/@redis/client/dist/lib/commands/PFADD.js
 var require_PFADD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PFADD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PFADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28192,9 +28192,9 @@ var require_PFADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PFCOUNT.js
+// node_modules/@redis/client/dist/lib/commands/PFCOUNT.js
 var require_PFCOUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PFCOUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PFCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28207,9 +28207,9 @@ var require_PFCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PFMERGE.js
+// node_modules/@redis/client/dist/lib/commands/PFMERGE.js
 var require_PFMERGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PFMERGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PFMERGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28225,9 +28225,9 @@ var require_PFMERGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PING.js
+// node_modules/@redis/client/dist/lib/commands/PING.js
 var require_PING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28243,9 +28243,9 @@ var require_PING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PSETEX.js
+// node_modules/@redis/client/dist/lib/commands/PSETEX.js
 var require_PSETEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PSETEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PSETEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28259,9 +28259,9 @@ var require_PSETEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PTTL.js
+// node_modules/@redis/client/dist/lib/commands/PTTL.js
 var require_PTTL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PTTL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PTTL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28274,9 +28274,9 @@ var require_PTTL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PUBLISH.js
+// node_modules/@redis/client/dist/lib/commands/PUBLISH.js
 var require_PUBLISH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PUBLISH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PUBLISH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28289,9 +28289,9 @@ var require_PUBLISH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_CHANNELS.js
+// node_modules/@redis/client/dist/lib/commands/PUBSUB_CHANNELS.js
 var require_PUBSUB_CHANNELS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_CHANNELS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PUBSUB_CHANNELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28307,9 +28307,9 @@ var require_PUBSUB_CHANNELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMPAT.js
+// node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMPAT.js
 var require_PUBSUB_NUMPAT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMPAT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMPAT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28322,9 +28322,9 @@ var require_PUBSUB_NUMPAT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMSUB.js
+// node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMSUB.js
 var require_PUBSUB_NUMSUB = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMSUB.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PUBSUB_NUMSUB.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28353,9 +28353,9 @@ var require_PUBSUB_NUMSUB = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDNUMSUB.js
+// node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDNUMSUB.js
 var require_PUBSUB_SHARDNUMSUB = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDNUMSUB.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDNUMSUB.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28390,9 +28390,9 @@ var require_PUBSUB_SHARDNUMSUB = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDCHANNELS.js
+// node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDCHANNELS.js
 var require_PUBSUB_SHARDCHANNELS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDCHANNELS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/PUBSUB_SHARDCHANNELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28408,9 +28408,9 @@ var require_PUBSUB_SHARDCHANNELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RANDOMKEY.js
+// node_modules/@redis/client/dist/lib/commands/RANDOMKEY.js
 var require_RANDOMKEY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RANDOMKEY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RANDOMKEY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28426,9 +28426,9 @@ var require_RANDOMKEY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/READONLY.js
+// node_modules/@redis/client/dist/lib/commands/READONLY.js
 var require_READONLY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/READONLY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/READONLY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28441,9 +28441,9 @@ var require_READONLY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RENAME.js
+// node_modules/@redis/client/dist/lib/commands/RENAME.js
 var require_RENAME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RENAME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RENAME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28456,9 +28456,9 @@ var require_RENAME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RENAMENX.js
+// node_modules/@redis/client/dist/lib/commands/RENAMENX.js
 var require_RENAMENX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RENAMENX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RENAMENX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28471,9 +28471,9 @@ var require_RENAMENX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/REPLICAOF.js
+// node_modules/@redis/client/dist/lib/commands/REPLICAOF.js
 var require_REPLICAOF = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/REPLICAOF.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/REPLICAOF.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28485,9 +28485,9 @@ var require_REPLICAOF = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RESTORE-ASKING.js
+// node_modules/@redis/client/dist/lib/commands/RESTORE-ASKING.js
 var require_RESTORE_ASKING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RESTORE-ASKING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RESTORE-ASKING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28499,9 +28499,9 @@ var require_RESTORE_ASKING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RESTORE.js
+// node_modules/@redis/client/dist/lib/commands/RESTORE.js
 var require_RESTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RESTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RESTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28527,9 +28527,9 @@ var require_RESTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ROLE.js
+// node_modules/@redis/client/dist/lib/commands/ROLE.js
 var require_ROLE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ROLE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ROLE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28585,9 +28585,9 @@ var require_ROLE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RPOP_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/RPOP_COUNT.js
 var require_RPOP_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RPOP_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RPOP_COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28601,9 +28601,9 @@ var require_RPOP_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RPOP.js
+// node_modules/@redis/client/dist/lib/commands/RPOP.js
 var require_RPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28616,9 +28616,9 @@ var require_RPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RPOPLPUSH.js
+// node_modules/@redis/client/dist/lib/commands/RPOPLPUSH.js
 var require_RPOPLPUSH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RPOPLPUSH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RPOPLPUSH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28631,9 +28631,9 @@ var require_RPOPLPUSH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RPUSH.js
+// node_modules/@redis/client/dist/lib/commands/RPUSH.js
 var require_RPUSH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RPUSH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RPUSH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28647,9 +28647,9 @@ var require_RPUSH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/RPUSHX.js
+// node_modules/@redis/client/dist/lib/commands/RPUSHX.js
 var require_RPUSHX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/RPUSHX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/RPUSHX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28663,9 +28663,9 @@ var require_RPUSHX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SADD.js
+// node_modules/@redis/client/dist/lib/commands/SADD.js
 var require_SADD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SADD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28679,9 +28679,9 @@ var require_SADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCARD.js
+// node_modules/@redis/client/dist/lib/commands/SCARD.js
 var require_SCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28694,9 +28694,9 @@ var require_SCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_DEBUG.js
+// node_modules/@redis/client/dist/lib/commands/SCRIPT_DEBUG.js
 var require_SCRIPT_DEBUG = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_DEBUG.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCRIPT_DEBUG.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28709,9 +28709,9 @@ var require_SCRIPT_DEBUG = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_EXISTS.js
+// node_modules/@redis/client/dist/lib/commands/SCRIPT_EXISTS.js
 var require_SCRIPT_EXISTS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_EXISTS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCRIPT_EXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28725,9 +28725,9 @@ var require_SCRIPT_EXISTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_FLUSH.js
+// node_modules/@redis/client/dist/lib/commands/SCRIPT_FLUSH.js
 var require_SCRIPT_FLUSH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_FLUSH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCRIPT_FLUSH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28742,9 +28742,9 @@ var require_SCRIPT_FLUSH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_KILL.js
+// node_modules/@redis/client/dist/lib/commands/SCRIPT_KILL.js
 var require_SCRIPT_KILL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_KILL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCRIPT_KILL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28756,9 +28756,9 @@ var require_SCRIPT_KILL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_LOAD.js
+// node_modules/@redis/client/dist/lib/commands/SCRIPT_LOAD.js
 var require_SCRIPT_LOAD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SCRIPT_LOAD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SCRIPT_LOAD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28770,9 +28770,9 @@ var require_SCRIPT_LOAD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SDIFF.js
+// node_modules/@redis/client/dist/lib/commands/SDIFF.js
 var require_SDIFF = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SDIFF.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SDIFF.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28785,9 +28785,9 @@ var require_SDIFF = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SDIFFCARD.js
+// node_modules/@redis/client/dist/lib/commands/SDIFFCARD.js
 var require_SDIFFCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SDIFFCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SDIFFCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28804,9 +28804,9 @@ var require_SDIFFCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SDIFFSTORE.js
+// node_modules/@redis/client/dist/lib/commands/SDIFFSTORE.js
 var require_SDIFFSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SDIFFSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SDIFFSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28820,9 +28820,9 @@ var require_SDIFFSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SET.js
+// node_modules/@redis/client/dist/lib/commands/SET.js
 var require_SET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28868,9 +28868,9 @@ var require_SET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SETBIT.js
+// node_modules/@redis/client/dist/lib/commands/SETBIT.js
 var require_SETBIT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SETBIT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SETBIT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28884,9 +28884,9 @@ var require_SETBIT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SETEX.js
+// node_modules/@redis/client/dist/lib/commands/SETEX.js
 var require_SETEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SETEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SETEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28900,9 +28900,9 @@ var require_SETEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SETNX.js
+// node_modules/@redis/client/dist/lib/commands/SETNX.js
 var require_SETNX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SETNX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SETNX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28916,9 +28916,9 @@ var require_SETNX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SETRANGE.js
+// node_modules/@redis/client/dist/lib/commands/SETRANGE.js
 var require_SETRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SETRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SETRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28932,9 +28932,9 @@ var require_SETRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SINTER.js
+// node_modules/@redis/client/dist/lib/commands/SINTER.js
 var require_SINTER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SINTER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SINTER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28947,9 +28947,9 @@ var require_SINTER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SINTERCARD.js
+// node_modules/@redis/client/dist/lib/commands/SINTERCARD.js
 var require_SINTERCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SINTERCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SINTERCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28967,9 +28967,9 @@ var require_SINTERCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SINTERSTORE.js
+// node_modules/@redis/client/dist/lib/commands/SINTERSTORE.js
 var require_SINTERSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SINTERSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SINTERSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28983,9 +28983,9 @@ var require_SINTERSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SISMEMBER.js
+// node_modules/@redis/client/dist/lib/commands/SISMEMBER.js
 var require_SISMEMBER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SISMEMBER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SISMEMBER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -28999,9 +28999,9 @@ var require_SISMEMBER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SMEMBERS.js
+// node_modules/@redis/client/dist/lib/commands/SMEMBERS.js
 var require_SMEMBERS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SMEMBERS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SMEMBERS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29017,9 +29017,9 @@ var require_SMEMBERS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SMISMEMBER.js
+// node_modules/@redis/client/dist/lib/commands/SMISMEMBER.js
 var require_SMISMEMBER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SMISMEMBER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SMISMEMBER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29033,9 +29033,9 @@ var require_SMISMEMBER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SMOVE.js
+// node_modules/@redis/client/dist/lib/commands/SMOVE.js
 var require_SMOVE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SMOVE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SMOVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29049,9 +29049,9 @@ var require_SMOVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SORT.js
+// node_modules/@redis/client/dist/lib/commands/SORT.js
 var require_SORT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SORT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SORT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseSortArguments = void 0;
@@ -29090,9 +29090,9 @@ var require_SORT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SORT_RO.js
+// node_modules/@redis/client/dist/lib/commands/SORT_RO.js
 var require_SORT_RO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SORT_RO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SORT_RO.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -29134,9 +29134,9 @@ var require_SORT_RO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SORT_STORE.js
+// node_modules/@redis/client/dist/lib/commands/SORT_STORE.js
 var require_SORT_STORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SORT_STORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SORT_STORE.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -29154,9 +29154,9 @@ var require_SORT_STORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SPOP_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/SPOP_COUNT.js
 var require_SPOP_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SPOP_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SPOP_COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29170,9 +29170,9 @@ var require_SPOP_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SPOP.js
+// node_modules/@redis/client/dist/lib/commands/SPOP.js
 var require_SPOP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SPOP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29185,9 +29185,9 @@ var require_SPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SPUBLISH.js
+// node_modules/@redis/client/dist/lib/commands/SPUBLISH.js
 var require_SPUBLISH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SPUBLISH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SPUBLISH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29201,9 +29201,9 @@ var require_SPUBLISH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SRANDMEMBER.js
+// node_modules/@redis/client/dist/lib/commands/SRANDMEMBER.js
 var require_SRANDMEMBER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SRANDMEMBER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SRANDMEMBER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29216,9 +29216,9 @@ var require_SRANDMEMBER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SRANDMEMBER_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/SRANDMEMBER_COUNT.js
 var require_SRANDMEMBER_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SRANDMEMBER_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SRANDMEMBER_COUNT.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -29235,9 +29235,9 @@ var require_SRANDMEMBER_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SREM.js
+// node_modules/@redis/client/dist/lib/commands/SREM.js
 var require_SREM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SREM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SREM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29251,9 +29251,9 @@ var require_SREM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SSCAN.js
+// node_modules/@redis/client/dist/lib/commands/SSCAN.js
 var require_SSCAN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SSCAN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SSCAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var SCAN_1 = require_SCAN();
@@ -29280,9 +29280,9 @@ var require_SSCAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/STRLEN.js
+// node_modules/@redis/client/dist/lib/commands/STRLEN.js
 var require_STRLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/STRLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/STRLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29295,9 +29295,9 @@ var require_STRLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SUNION.js
+// node_modules/@redis/client/dist/lib/commands/SUNION.js
 var require_SUNION = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SUNION.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SUNION.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29310,9 +29310,9 @@ var require_SUNION = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SUNIONCARD.js
+// node_modules/@redis/client/dist/lib/commands/SUNIONCARD.js
 var require_SUNIONCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SUNIONCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SUNIONCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29332,9 +29332,9 @@ var require_SUNIONCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SUNIONSTORE.js
+// node_modules/@redis/client/dist/lib/commands/SUNIONSTORE.js
 var require_SUNIONSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SUNIONSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SUNIONSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29348,9 +29348,9 @@ var require_SUNIONSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/SWAPDB.js
+// node_modules/@redis/client/dist/lib/commands/SWAPDB.js
 var require_SWAPDB = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/SWAPDB.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/SWAPDB.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29362,9 +29362,9 @@ var require_SWAPDB = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/TIME.js
+// node_modules/@redis/client/dist/lib/commands/TIME.js
 var require_TIME = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/TIME.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/TIME.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29377,9 +29377,9 @@ var require_TIME = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/TOUCH.js
+// node_modules/@redis/client/dist/lib/commands/TOUCH.js
 var require_TOUCH = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/TOUCH.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/TOUCH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29403,9 +29403,9 @@ var require_TOUCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/TTL.js
+// node_modules/@redis/client/dist/lib/commands/TTL.js
 var require_TTL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/TTL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/TTL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29418,9 +29418,9 @@ var require_TTL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/TYPE.js
+// node_modules/@redis/client/dist/lib/commands/TYPE.js
 var require_TYPE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/TYPE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/TYPE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29433,9 +29433,9 @@ var require_TYPE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/UNLINK.js
+// node_modules/@redis/client/dist/lib/commands/UNLINK.js
 var require_UNLINK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/UNLINK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/UNLINK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29448,9 +29448,9 @@ var require_UNLINK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/WAIT.js
+// node_modules/@redis/client/dist/lib/commands/WAIT.js
 var require_WAIT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/WAIT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/WAIT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29462,9 +29462,9 @@ var require_WAIT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XACK.js
+// node_modules/@redis/client/dist/lib/commands/XACK.js
 var require_XACK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XACK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XACK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29479,9 +29479,9 @@ var require_XACK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XACKDEL.js
+// node_modules/@redis/client/dist/lib/commands/XACKDEL.js
 var require_XACKDEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XACKDEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XACKDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29500,9 +29500,9 @@ var require_XACKDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XADD.js
+// node_modules/@redis/client/dist/lib/commands/XADD.js
 var require_XADD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XADD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseXAddArguments = void 0;
@@ -29548,9 +29548,9 @@ var require_XADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XADD_NOMKSTREAM.js
+// node_modules/@redis/client/dist/lib/commands/XADD_NOMKSTREAM.js
 var require_XADD_NOMKSTREAM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XADD_NOMKSTREAM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XADD_NOMKSTREAM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var XADD_1 = require_XADD();
@@ -29563,9 +29563,9 @@ var require_XADD_NOMKSTREAM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM.js
+// node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM.js
 var require_XAUTOCLAIM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -29597,9 +29597,9 @@ var require_XAUTOCLAIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM_JUSTID.js
+// node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM_JUSTID.js
 var require_XAUTOCLAIM_JUSTID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM_JUSTID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XAUTOCLAIM_JUSTID.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -29629,9 +29629,9 @@ var require_XAUTOCLAIM_JUSTID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XCLAIM.js
+// node_modules/@redis/client/dist/lib/commands/XCLAIM.js
 var require_XCLAIM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XCLAIM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XCLAIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -29672,9 +29672,9 @@ var require_XCLAIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XCLAIM_JUSTID.js
+// node_modules/@redis/client/dist/lib/commands/XCLAIM_JUSTID.js
 var require_XCLAIM_JUSTID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XCLAIM_JUSTID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XCLAIM_JUSTID.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -29697,9 +29697,9 @@ var require_XCLAIM_JUSTID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XCFGSET.js
+// node_modules/@redis/client/dist/lib/commands/XCFGSET.js
 var require_XCFGSET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XCFGSET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XCFGSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29718,9 +29718,9 @@ var require_XCFGSET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XDEL.js
+// node_modules/@redis/client/dist/lib/commands/XDEL.js
 var require_XDEL = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XDEL.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29734,9 +29734,9 @@ var require_XDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XDELEX.js
+// node_modules/@redis/client/dist/lib/commands/XDELEX.js
 var require_XDELEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XDELEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XDELEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29754,9 +29754,9 @@ var require_XDELEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XGROUP_CREATE.js
+// node_modules/@redis/client/dist/lib/commands/XGROUP_CREATE.js
 var require_XGROUP_CREATE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XGROUP_CREATE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XGROUP_CREATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29776,9 +29776,9 @@ var require_XGROUP_CREATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XGROUP_CREATECONSUMER.js
+// node_modules/@redis/client/dist/lib/commands/XGROUP_CREATECONSUMER.js
 var require_XGROUP_CREATECONSUMER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XGROUP_CREATECONSUMER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XGROUP_CREATECONSUMER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29792,9 +29792,9 @@ var require_XGROUP_CREATECONSUMER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XGROUP_DELCONSUMER.js
+// node_modules/@redis/client/dist/lib/commands/XGROUP_DELCONSUMER.js
 var require_XGROUP_DELCONSUMER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XGROUP_DELCONSUMER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XGROUP_DELCONSUMER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29808,9 +29808,9 @@ var require_XGROUP_DELCONSUMER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XGROUP_DESTROY.js
+// node_modules/@redis/client/dist/lib/commands/XGROUP_DESTROY.js
 var require_XGROUP_DESTROY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XGROUP_DESTROY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XGROUP_DESTROY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29824,9 +29824,9 @@ var require_XGROUP_DESTROY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XGROUP_SETID.js
+// node_modules/@redis/client/dist/lib/commands/XGROUP_SETID.js
 var require_XGROUP_SETID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XGROUP_SETID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XGROUP_SETID.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29843,9 +29843,9 @@ var require_XGROUP_SETID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XINFO_CONSUMERS.js
+// node_modules/@redis/client/dist/lib/commands/XINFO_CONSUMERS.js
 var require_XINFO_CONSUMERS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XINFO_CONSUMERS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XINFO_CONSUMERS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29878,9 +29878,9 @@ var require_XINFO_CONSUMERS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XINFO_GROUPS.js
+// node_modules/@redis/client/dist/lib/commands/XINFO_GROUPS.js
 var require_XINFO_GROUPS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XINFO_GROUPS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XINFO_GROUPS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29920,9 +29920,9 @@ var require_XINFO_GROUPS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XINFO_STREAM.js
+// node_modules/@redis/client/dist/lib/commands/XINFO_STREAM.js
 var require_XINFO_STREAM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XINFO_STREAM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XINFO_STREAM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -29980,9 +29980,9 @@ var require_XINFO_STREAM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XLEN.js
+// node_modules/@redis/client/dist/lib/commands/XLEN.js
 var require_XLEN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XLEN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -29995,9 +29995,9 @@ var require_XLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XNACK.js
+// node_modules/@redis/client/dist/lib/commands/XNACK.js
 var require_XNACK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XNACK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XNACK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30018,9 +30018,9 @@ var require_XNACK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XPENDING_RANGE.js
+// node_modules/@redis/client/dist/lib/commands/XPENDING_RANGE.js
 var require_XPENDING_RANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XPENDING_RANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XPENDING_RANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30057,9 +30057,9 @@ var require_XPENDING_RANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XPENDING.js
+// node_modules/@redis/client/dist/lib/commands/XPENDING.js
 var require_XPENDING = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XPENDING.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XPENDING.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30093,9 +30093,9 @@ var require_XPENDING = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XRANGE.js
+// node_modules/@redis/client/dist/lib/commands/XRANGE.js
 var require_XRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.xRangeArguments = void 0;
@@ -30131,9 +30131,9 @@ var require_XRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XREAD.js
+// node_modules/@redis/client/dist/lib/commands/XREAD.js
 var require_XREAD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XREAD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XREAD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.pushXReadStreams = void 0;
@@ -30181,9 +30181,9 @@ var require_XREAD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XREADGROUP.js
+// node_modules/@redis/client/dist/lib/commands/XREADGROUP.js
 var require_XREADGROUP = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XREADGROUP.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XREADGROUP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var XREAD_1 = require_XREAD();
@@ -30222,9 +30222,9 @@ var require_XREADGROUP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XREVRANGE.js
+// node_modules/@redis/client/dist/lib/commands/XREVRANGE.js
 var require_XREVRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XREVRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XREVRANGE.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -30266,9 +30266,9 @@ var require_XREVRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XSETID.js
+// node_modules/@redis/client/dist/lib/commands/XSETID.js
 var require_XSETID = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XSETID.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XSETID.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30288,9 +30288,9 @@ var require_XSETID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/XTRIM.js
+// node_modules/@redis/client/dist/lib/commands/XTRIM.js
 var require_XTRIM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/XTRIM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/XTRIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30314,9 +30314,9 @@ var require_XTRIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZADD.js
+// node_modules/@redis/client/dist/lib/commands/ZADD.js
 var require_ZADD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZADD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.pushMembers = void 0;
@@ -30362,9 +30362,9 @@ var require_ZADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZADD_INCR.js
+// node_modules/@redis/client/dist/lib/commands/ZADD_INCR.js
 var require_ZADD_INCR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZADD_INCR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZADD_INCR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ZADD_1 = require_ZADD();
@@ -30390,9 +30390,9 @@ var require_ZADD_INCR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZCARD.js
+// node_modules/@redis/client/dist/lib/commands/ZCARD.js
 var require_ZCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30405,9 +30405,9 @@ var require_ZCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZCOUNT.js
+// node_modules/@redis/client/dist/lib/commands/ZCOUNT.js
 var require_ZCOUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZCOUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30422,9 +30422,9 @@ var require_ZCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZDIFF.js
+// node_modules/@redis/client/dist/lib/commands/ZDIFF.js
 var require_ZDIFF = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZDIFF.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZDIFF.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30437,9 +30437,9 @@ var require_ZDIFF = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZDIFF_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/ZDIFF_WITHSCORES.js
 var require_ZDIFF_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZDIFF_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZDIFF_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30457,9 +30457,9 @@ var require_ZDIFF_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZDIFFSTORE.js
+// node_modules/@redis/client/dist/lib/commands/ZDIFFSTORE.js
 var require_ZDIFFSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZDIFFSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZDIFFSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30473,9 +30473,9 @@ var require_ZDIFFSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZINCRBY.js
+// node_modules/@redis/client/dist/lib/commands/ZINCRBY.js
 var require_ZINCRBY = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZINCRBY.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZINCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30490,9 +30490,9 @@ var require_ZINCRBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZINTER.js
+// node_modules/@redis/client/dist/lib/commands/ZINTER.js
 var require_ZINTER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZINTER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZINTER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseZInterArguments = void 0;
@@ -30514,9 +30514,9 @@ var require_ZINTER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZINTER_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/ZINTER_WITHSCORES.js
 var require_ZINTER_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZINTER_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZINTER_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30534,9 +30534,9 @@ var require_ZINTER_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZINTERCARD.js
+// node_modules/@redis/client/dist/lib/commands/ZINTERCARD.js
 var require_ZINTERCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZINTERCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZINTERCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30554,9 +30554,9 @@ var require_ZINTERCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZINTERSTORE.js
+// node_modules/@redis/client/dist/lib/commands/ZINTERSTORE.js
 var require_ZINTERSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZINTERSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZINTERSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ZINTER_1 = require_ZINTER();
@@ -30571,9 +30571,9 @@ var require_ZINTERSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZLEXCOUNT.js
+// node_modules/@redis/client/dist/lib/commands/ZLEXCOUNT.js
 var require_ZLEXCOUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZLEXCOUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZLEXCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30588,9 +30588,9 @@ var require_ZLEXCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZMSCORE.js
+// node_modules/@redis/client/dist/lib/commands/ZMSCORE.js
 var require_ZMSCORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZMSCORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZMSCORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30610,9 +30610,9 @@ var require_ZMSCORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZPOPMAX_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/ZPOPMAX_COUNT.js
 var require_ZPOPMAX_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZPOPMAX_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZPOPMAX_COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30627,9 +30627,9 @@ var require_ZPOPMAX_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZPOPMAX.js
+// node_modules/@redis/client/dist/lib/commands/ZPOPMAX.js
 var require_ZPOPMAX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZPOPMAX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZPOPMAX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30660,9 +30660,9 @@ var require_ZPOPMAX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZPOPMIN_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/ZPOPMIN_COUNT.js
 var require_ZPOPMIN_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZPOPMIN_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZPOPMIN_COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30677,9 +30677,9 @@ var require_ZPOPMIN_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZPOPMIN.js
+// node_modules/@redis/client/dist/lib/commands/ZPOPMIN.js
 var require_ZPOPMIN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZPOPMIN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZPOPMIN.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30696,9 +30696,9 @@ var require_ZPOPMIN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER.js
+// node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER.js
 var require_ZRANDMEMBER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30711,9 +30711,9 @@ var require_ZRANDMEMBER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT.js
+// node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT.js
 var require_ZRANDMEMBER_COUNT = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30730,9 +30730,9 @@ var require_ZRANDMEMBER_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT_WITHSCORES.js
 var require_ZRANDMEMBER_COUNT_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANDMEMBER_COUNT_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30750,9 +30750,9 @@ var require_ZRANDMEMBER_COUNT_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANGE.js
+// node_modules/@redis/client/dist/lib/commands/ZRANGE.js
 var require_ZRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.zRangeArgument = void 0;
@@ -30790,9 +30790,9 @@ var require_ZRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANGE_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/ZRANGE_WITHSCORES.js
 var require_ZRANGE_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANGE_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANGE_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30811,9 +30811,9 @@ var require_ZRANGE_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANGEBYLEX.js
+// node_modules/@redis/client/dist/lib/commands/ZRANGEBYLEX.js
 var require_ZRANGEBYLEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANGEBYLEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANGEBYLEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30831,9 +30831,9 @@ var require_ZRANGEBYLEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE.js
+// node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE.js
 var require_ZRANGEBYSCORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30851,9 +30851,9 @@ var require_ZRANGEBYSCORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE_WITHSCORES.js
 var require_ZRANGEBYSCORE_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANGEBYSCORE_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30872,9 +30872,9 @@ var require_ZRANGEBYSCORE_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANGESTORE.js
+// node_modules/@redis/client/dist/lib/commands/ZRANGESTORE.js
 var require_ZRANGESTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANGESTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANGESTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30904,9 +30904,9 @@ var require_ZRANGESTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYSCORE.js
+// node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYSCORE.js
 var require_ZREMRANGEBYSCORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYSCORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYSCORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -30921,9 +30921,9 @@ var require_ZREMRANGEBYSCORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANK.js
+// node_modules/@redis/client/dist/lib/commands/ZRANK.js
 var require_ZRANK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30937,9 +30937,9 @@ var require_ZRANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZRANK_WITHSCORE.js
+// node_modules/@redis/client/dist/lib/commands/ZRANK_WITHSCORE.js
 var require_ZRANK_WITHSCORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZRANK_WITHSCORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZRANK_WITHSCORE.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -30974,9 +30974,9 @@ var require_ZRANK_WITHSCORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZREM.js
+// node_modules/@redis/client/dist/lib/commands/ZREM.js
 var require_ZREM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZREM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZREM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -30990,9 +30990,9 @@ var require_ZREM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYLEX.js
+// node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYLEX.js
 var require_ZREMRANGEBYLEX = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYLEX.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYLEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31007,9 +31007,9 @@ var require_ZREMRANGEBYLEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYRANK.js
+// node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYRANK.js
 var require_ZREMRANGEBYRANK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYRANK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZREMRANGEBYRANK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31023,9 +31023,9 @@ var require_ZREMRANGEBYRANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZREVRANK.js
+// node_modules/@redis/client/dist/lib/commands/ZREVRANK.js
 var require_ZREVRANK = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZREVRANK.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZREVRANK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31039,9 +31039,9 @@ var require_ZREVRANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZREVRANK_WITHSCORE.js
+// node_modules/@redis/client/dist/lib/commands/ZREVRANK_WITHSCORE.js
 var require_ZREVRANK_WITHSCORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZREVRANK_WITHSCORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZREVRANK_WITHSCORE.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -31060,9 +31060,9 @@ var require_ZREVRANK_WITHSCORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZSCAN.js
+// node_modules/@redis/client/dist/lib/commands/ZSCAN.js
 var require_ZSCAN = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZSCAN.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZSCAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var SCAN_1 = require_SCAN();
@@ -31083,9 +31083,9 @@ var require_ZSCAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZSCORE.js
+// node_modules/@redis/client/dist/lib/commands/ZSCORE.js
 var require_ZSCORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZSCORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZSCORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31100,9 +31100,9 @@ var require_ZSCORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZUNION.js
+// node_modules/@redis/client/dist/lib/commands/ZUNION.js
 var require_ZUNION = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZUNION.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZUNION.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31119,9 +31119,9 @@ var require_ZUNION = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZUNION_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/ZUNION_WITHSCORES.js
 var require_ZUNION_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZUNION_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZUNION_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -31140,9 +31140,9 @@ var require_ZUNION_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/ZUNIONSTORE.js
+// node_modules/@redis/client/dist/lib/commands/ZUNIONSTORE.js
 var require_ZUNIONSTORE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/ZUNIONSTORE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/ZUNIONSTORE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31160,9 +31160,9 @@ var require_ZUNIONSTORE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VADD.js
+// node_modules/@redis/client/dist/lib/commands/VADD.js
 var require_VADD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VADD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31199,9 +31199,9 @@ var require_VADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VCARD.js
+// node_modules/@redis/client/dist/lib/commands/VCARD.js
 var require_VCARD = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VCARD.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VCARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31214,9 +31214,9 @@ var require_VCARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VDIM.js
+// node_modules/@redis/client/dist/lib/commands/VDIM.js
 var require_VDIM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VDIM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VDIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31229,9 +31229,9 @@ var require_VDIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VEMB.js
+// node_modules/@redis/client/dist/lib/commands/VEMB.js
 var require_VEMB = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VEMB.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VEMB.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31246,9 +31246,9 @@ var require_VEMB = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VEMB_RAW.js
+// node_modules/@redis/client/dist/lib/commands/VEMB_RAW.js
 var require_VEMB_RAW = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VEMB_RAW.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VEMB_RAW.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -31285,9 +31285,9 @@ var require_VEMB_RAW = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VGETATTR.js
+// node_modules/@redis/client/dist/lib/commands/VGETATTR.js
 var require_VGETATTR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VGETATTR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VGETATTR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31302,9 +31302,9 @@ var require_VGETATTR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VINFO.js
+// node_modules/@redis/client/dist/lib/commands/VINFO.js
 var require_VINFO = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VINFO.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VINFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31333,9 +31333,9 @@ var require_VINFO = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VLINKS.js
+// node_modules/@redis/client/dist/lib/commands/VLINKS.js
 var require_VLINKS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VLINKS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VLINKS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31349,9 +31349,9 @@ var require_VLINKS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VLINKS_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/VLINKS_WITHSCORES.js
 var require_VLINKS_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VLINKS_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VLINKS_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -31386,9 +31386,9 @@ var require_VLINKS_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VRANDMEMBER.js
+// node_modules/@redis/client/dist/lib/commands/VRANDMEMBER.js
 var require_VRANDMEMBER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VRANDMEMBER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VRANDMEMBER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31410,9 +31410,9 @@ var require_VRANDMEMBER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VRANGE.js
+// node_modules/@redis/client/dist/lib/commands/VRANGE.js
 var require_VRANGE = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VRANGE.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -31429,9 +31429,9 @@ var require_VRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VREM.js
+// node_modules/@redis/client/dist/lib/commands/VREM.js
 var require_VREM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VREM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VREM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31446,9 +31446,9 @@ var require_VREM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VSETATTR.js
+// node_modules/@redis/client/dist/lib/commands/VSETATTR.js
 var require_VSETATTR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VSETATTR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VSETATTR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31468,9 +31468,9 @@ var require_VSETATTR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VSIM.js
+// node_modules/@redis/client/dist/lib/commands/VSIM.js
 var require_VSIM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VSIM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VSIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31513,9 +31513,9 @@ var require_VSIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/VSIM_WITHSCORES.js
+// node_modules/@redis/client/dist/lib/commands/VSIM_WITHSCORES.js
 var require_VSIM_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/VSIM_WITHSCORES.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/VSIM_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -31545,9 +31545,9 @@ var require_VSIM_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/LATENCY_HISTOGRAM.js
+// node_modules/@redis/client/dist/lib/commands/LATENCY_HISTOGRAM.js
 var require_LATENCY_HISTOGRAM = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/LATENCY_HISTOGRAM.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/LATENCY_HISTOGRAM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -31581,9 +31581,9 @@ var require_LATENCY_HISTOGRAM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commands/index.js
+// node_modules/@redis/client/dist/lib/commands/index.js
 var require_commands = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commands/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commands/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -37851,9 +37851,9 @@ var require_commands = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/tracing.js
+// node_modules/@redis/client/dist/lib/client/tracing.js
 var require_tracing = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/tracing.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/tracing.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.publish = exports.getChannel = exports.trace = exports.getTracingChannel = exports.sanitizeArgs = exports.CHANNELS = void 0;
@@ -37958,9 +37958,9 @@ var require_tracing = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/enterprise-maintenance-manager.js
+// node_modules/@redis/client/dist/lib/client/enterprise-maintenance-manager.js
 var require_enterprise_maintenance_manager = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/enterprise-maintenance-manager.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/enterprise-maintenance-manager.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -38324,9 +38324,9 @@ var require_enterprise_maintenance_manager = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/defaults.js
+// node_modules/@redis/client/dist/lib/defaults.js
 var require_defaults = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/defaults.js"(exports) {
+  "node_modules/@redis/client/dist/lib/defaults.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DEFAULT_COMMAND_TIMEOUT = exports.DEFAULT_KEEPALIVE_INITIAL_DELAY = void 0;
@@ -38335,9 +38335,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/socket.js
+// node_modules/@redis/client/dist/lib/client/socket.js
 var require_socket = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/socket.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/socket.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -38739,9 +38739,9 @@ var require_socket = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/authx/token.js
+// node_modules/@redis/client/dist/lib/authx/token.js
 var require_token = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/authx/token.js"(exports) {
+  "node_modules/@redis/client/dist/lib/authx/token.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Token = void 0;
@@ -38769,9 +38769,9 @@ var require_token = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/authx/token-manager.js
+// node_modules/@redis/client/dist/lib/authx/token-manager.js
 var require_token_manager = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/authx/token-manager.js"(exports) {
+  "node_modules/@redis/client/dist/lib/authx/token-manager.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.TokenManager = exports.IDPError = void 0;
@@ -38941,9 +38941,9 @@ var require_token_manager = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/authx/credentials-provider.js
+// node_modules/@redis/client/dist/lib/authx/credentials-provider.js
 var require_credentials_provider = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/authx/credentials-provider.js"(exports) {
+  "node_modules/@redis/client/dist/lib/authx/credentials-provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.UnableToObtainNewCredentialsError = exports.CredentialsError = void 0;
@@ -38964,9 +38964,9 @@ var require_credentials_provider = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/authx/index.js
+// node_modules/@redis/client/dist/lib/authx/index.js
 var require_authx = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/authx/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/authx/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Token = exports.CredentialsError = exports.UnableToObtainNewCredentialsError = exports.IDPError = exports.TokenManager = void 0;
@@ -38991,9 +38991,9 @@ var require_authx = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/linked-list.js
+// node_modules/@redis/client/dist/lib/client/linked-list.js
 var require_linked_list = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/linked-list.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/linked-list.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -39199,9 +39199,9 @@ var require_linked_list = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/RESP/encoder.js
+// node_modules/@redis/client/dist/lib/RESP/encoder.js
 var require_encoder = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/RESP/encoder.js"(exports) {
+  "node_modules/@redis/client/dist/lib/RESP/encoder.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var CRLF = "\r\n";
@@ -39226,9 +39226,9 @@ var require_encoder = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/utils/calculate-slot.js
+// node_modules/@redis/client/dist/lib/utils/calculate-slot.js
 var require_calculate_slot = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/utils/calculate-slot.js"(exports) {
+  "node_modules/@redis/client/dist/lib/utils/calculate-slot.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var lookup = [
@@ -39557,9 +39557,9 @@ var require_calculate_slot = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/pub-sub.js
+// node_modules/@redis/client/dist/lib/client/pub-sub.js
 var require_pub_sub = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/pub-sub.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/pub-sub.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -39923,9 +39923,9 @@ var require_pub_sub = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/commands-queue.js
+// node_modules/@redis/client/dist/lib/client/commands-queue.js
 var require_commands_queue = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/commands-queue.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/commands-queue.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -40517,9 +40517,9 @@ var require_commands_queue = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/commander.js
+// node_modules/@redis/client/dist/lib/commander.js
 var require_commander = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/commander.js"(exports) {
+  "node_modules/@redis/client/dist/lib/commander.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.scriptArgumentsPrefix = exports.functionArgumentsPrefix = exports.getTransformReply = exports.attachConfig = void 0;
@@ -40609,9 +40609,9 @@ var require_commander = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/types.js
+// node_modules/@redis/client/dist/lib/command-metadata/types.js
 var require_types2 = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/types.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseCommandName = void 0;
@@ -40627,9 +40627,9 @@ var require_types2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/command-metadata-data.js
+// node_modules/@redis/client/dist/lib/command-metadata/command-metadata-data.js
 var require_command_metadata_data = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/command-metadata-data.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/command-metadata-data.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.COMMAND_METADATA = void 0;
@@ -46515,9 +46515,9 @@ var require_command_metadata_data = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/static-metadata-resolver.js
+// node_modules/@redis/client/dist/lib/command-metadata/static-metadata-resolver.js
 var require_static_metadata_resolver = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/static-metadata-resolver.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/static-metadata-resolver.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.StaticMetadataResolver = void 0;
@@ -46599,9 +46599,9 @@ var require_static_metadata_resolver = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/dynamic-policy-resolver-factory.js
+// node_modules/@redis/client/dist/lib/command-metadata/dynamic-policy-resolver-factory.js
 var require_dynamic_policy_resolver_factory = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/dynamic-policy-resolver-factory.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/dynamic-policy-resolver-factory.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DynamicPolicyResolverFactory = void 0;
@@ -46692,9 +46692,9 @@ var require_dynamic_policy_resolver_factory = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/predicates.js
+// node_modules/@redis/client/dist/lib/command-metadata/predicates.js
 var require_predicates = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/predicates.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/predicates.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isCacheable = exports.isReplicaSafe = void 0;
@@ -46722,9 +46722,9 @@ var require_predicates = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/command-metadata/index.js
+// node_modules/@redis/client/dist/lib/command-metadata/index.js
 var require_command_metadata = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/command-metadata/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/command-metadata/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -46770,9 +46770,9 @@ var require_command_metadata = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/multi-command.js
+// node_modules/@redis/client/dist/lib/multi-command.js
 var require_multi_command = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/multi-command.js"(exports) {
+  "node_modules/@redis/client/dist/lib/multi-command.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var errors_1 = require_errors();
@@ -46822,9 +46822,9 @@ var require_multi_command = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/multi-command.js
+// node_modules/@redis/client/dist/lib/client/multi-command.js
 var require_multi_command2 = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/multi-command.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/multi-command.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -46947,9 +46947,9 @@ var require_multi_command2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/legacy-mode.js
+// node_modules/@redis/client/dist/lib/client/legacy-mode.js
 var require_legacy_mode = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/legacy-mode.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/legacy-mode.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -47067,9 +47067,9 @@ var require_legacy_mode = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/cache.js
+// node_modules/@redis/client/dist/lib/client/cache.js
 var require_cache = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/cache.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/cache.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.PooledNoRedirectClientSideCache = exports.BasicPooledClientSideCache = exports.PooledClientSideCacheProvider = exports.BasicClientSideCache = exports.ClientSideCacheProvider = exports.CacheStats = void 0;
@@ -47649,9 +47649,9 @@ var require_cache = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/single-entry-cache.js
+// node_modules/@redis/client/dist/lib/single-entry-cache.js
 var require_single_entry_cache = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/single-entry-cache.js"(exports) {
+  "node_modules/@redis/client/dist/lib/single-entry-cache.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var SingleEntryCache = class {
@@ -47692,9 +47692,9 @@ var require_single_entry_cache = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/identity.js
+// node_modules/@redis/client/dist/lib/client/identity.js
 var require_identity = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/identity.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/identity.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.generateClusterClientId = exports.generateClientId = exports.ClientRole = void 0;
@@ -47736,9 +47736,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/himport/registry.js
+// node_modules/@redis/client/dist/lib/himport/registry.js
 var require_registry = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/himport/registry.js"(exports) {
+  "node_modules/@redis/client/dist/lib/himport/registry.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.PreparedFieldsets = exports.FieldsetRegistry = void 0;
@@ -47873,9 +47873,9 @@ var require_registry = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/pool.js
+// node_modules/@redis/client/dist/lib/client/pool.js
 var require_pool = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/pool.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/pool.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -48295,9 +48295,9 @@ var require_pool = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/package.json
+// node_modules/@redis/client/dist/package.json
 var require_package = __commonJS({
-  "../main/node_modules/@redis/client/dist/package.json"(exports, module) {
+  "node_modules/@redis/client/dist/package.json"(exports, module) {
     module.exports = {
       name: "@redis/client",
       version: "6.3.1",
@@ -48353,9 +48353,9 @@ var require_package = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/opentelemetry/client-registry.js
+// node_modules/@redis/client/dist/lib/opentelemetry/client-registry.js
 var require_client_registry = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/opentelemetry/client-registry.js"(exports) {
+  "node_modules/@redis/client/dist/lib/opentelemetry/client-registry.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ClientRegistry = void 0;
@@ -48429,9 +48429,9 @@ var require_client_registry = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/opentelemetry/types.js
+// node_modules/@redis/client/dist/lib/opentelemetry/types.js
 var require_types3 = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/opentelemetry/types.js"(exports) {
+  "node_modules/@redis/client/dist/lib/opentelemetry/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.METRIC_ERROR_ORIGIN = exports.METRIC_ERROR_TYPE = exports.DEFAULT_HISTOGRAM_BUCKETS = exports.DEFAULT_METRIC_GROUPS = exports.METRIC_NAMES = exports.DEFAULT_OTEL_ATTRIBUTES = exports.INSTRUMENTATION_SCOPE_NAME = exports.CSC_EVICTION_REASON = exports.CSC_RESULT = exports.CONNECTION_CLOSE_REASON = exports.ERROR_CATEGORY = exports.OTEL_ATTRIBUTES = exports.METRIC_GROUP = void 0;
@@ -48555,9 +48555,9 @@ var require_types3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/opentelemetry/utils/error.util.js
+// node_modules/@redis/client/dist/lib/opentelemetry/utils/error.util.js
 var require_error_util = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/opentelemetry/utils/error.util.js"(exports) {
+  "node_modules/@redis/client/dist/lib/opentelemetry/utils/error.util.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isRedirectionError = exports.getErrorInfo = void 0;
@@ -48697,9 +48697,9 @@ var require_error_util = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/opentelemetry/utils/index.js
+// node_modules/@redis/client/dist/lib/opentelemetry/utils/index.js
 var require_utils = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/opentelemetry/utils/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/opentelemetry/utils/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseClientAttributes = exports.noopFunction = exports.isRedirectionError = exports.getErrorInfo = void 0;
@@ -48737,9 +48737,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/opentelemetry/metrics.js
+// node_modules/@redis/client/dist/lib/opentelemetry/metrics.js
 var require_metrics = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/opentelemetry/metrics.js"(exports) {
+  "node_modules/@redis/client/dist/lib/opentelemetry/metrics.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.OTelMetrics = void 0;
@@ -49330,9 +49330,9 @@ var require_metrics = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/diag/types.cjs
+// node_modules/@opentelemetry/api/dist/diag/types.cjs
 var require_types4 = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/diag/types.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/diag/types.cjs"(exports) {
     var DiagLogLevel = /* @__PURE__ */ (function(DiagLogLevel2) {
       DiagLogLevel2[DiagLogLevel2["NONE"] = 0] = "NONE";
       DiagLogLevel2[DiagLogLevel2["ERROR"] = 30] = "ERROR";
@@ -49347,17 +49347,17 @@ var require_types4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/version.cjs
+// node_modules/@opentelemetry/api/dist/version.cjs
 var require_version = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/version.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/version.cjs"(exports) {
     var VERSION = "1.10.0";
     exports.VERSION = VERSION;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/internal/semver.cjs
+// node_modules/@opentelemetry/api/dist/internal/semver.cjs
 var require_semver = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/internal/semver.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/internal/semver.cjs"(exports) {
     var require_version2 = require_version();
     var re = /^(\d+)\.(\d+)\.(\d+)(-(.+))?$/;
     function _makeCompatibilityCheck(ownVersion) {
@@ -49409,9 +49409,9 @@ var require_semver = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/internal/global-utils.cjs
+// node_modules/@opentelemetry/api/dist/internal/global-utils.cjs
 var require_global_utils = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/internal/global-utils.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/internal/global-utils.cjs"(exports) {
     var require_version2 = require_version();
     var require_semver2 = require_semver();
     var major = require_version2.VERSION.split(".")[0];
@@ -49463,9 +49463,9 @@ var require_global_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/diag/ComponentLogger.cjs
+// node_modules/@opentelemetry/api/dist/diag/ComponentLogger.cjs
 var require_ComponentLogger = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/diag/ComponentLogger.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/diag/ComponentLogger.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var DiagComponentLogger = class {
       constructor(props) {
@@ -49496,9 +49496,9 @@ var require_ComponentLogger = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.cjs
+// node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.cjs
 var require_logLevelLogger = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.cjs"(exports) {
     require_types4();
     function createLogLevelDiagLogger(maxLevel, logger) {
       if (maxLevel < 0) maxLevel = 0;
@@ -49522,9 +49522,9 @@ var require_logLevelLogger = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/api/diag.cjs
+// node_modules/@opentelemetry/api/dist/api/diag.cjs
 var require_diag = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/api/diag.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/api/diag.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var require_ComponentLogger2 = require_ComponentLogger();
     require_types4();
@@ -49586,9 +49586,9 @@ var require_diag = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs
+// node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs
 var require_baggage_impl = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.cjs"(exports) {
     var BaggageImpl = class BaggageImpl2 {
       constructor(entries2) {
         this._entries = entries2 ? new Map(entries2) : /* @__PURE__ */ new Map();
@@ -49624,17 +49624,17 @@ var require_baggage_impl = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/baggage/internal/symbol.cjs
+// node_modules/@opentelemetry/api/dist/baggage/internal/symbol.cjs
 var require_symbol = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/baggage/internal/symbol.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/baggage/internal/symbol.cjs"(exports) {
     var baggageEntryMetadataSymbol = /* @__PURE__ */ Symbol("BaggageEntryMetadata");
     exports.baggageEntryMetadataSymbol = baggageEntryMetadataSymbol;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/baggage/utils.cjs
+// node_modules/@opentelemetry/api/dist/baggage/utils.cjs
 var require_utils2 = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/baggage/utils.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/baggage/utils.cjs"(exports) {
     var require_diag2 = require_diag();
     var require_baggage_impl2 = require_baggage_impl();
     var require_symbol2 = require_symbol();
@@ -49659,9 +49659,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/context/context.cjs
+// node_modules/@opentelemetry/api/dist/context/context.cjs
 var require_context = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/context/context.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/context/context.cjs"(exports) {
     function createContextKey(description) {
       return Symbol.for(description);
     }
@@ -49692,9 +49692,9 @@ var require_context = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/diag/consoleLogger.cjs
+// node_modules/@opentelemetry/api/dist/diag/consoleLogger.cjs
 var require_consoleLogger = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/diag/consoleLogger.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/diag/consoleLogger.cjs"(exports) {
     var consoleMap = [
       {
         n: "error",
@@ -49749,9 +49749,9 @@ var require_consoleLogger = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/metrics/NoopMeter.cjs
+// node_modules/@opentelemetry/api/dist/metrics/NoopMeter.cjs
 var require_NoopMeter = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/metrics/NoopMeter.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/metrics/NoopMeter.cjs"(exports) {
     var NoopMeter = class {
       constructor() {
       }
@@ -49871,9 +49871,9 @@ var require_NoopMeter = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/metrics/Metric.cjs
+// node_modules/@opentelemetry/api/dist/metrics/Metric.cjs
 var require_Metric = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/metrics/Metric.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/metrics/Metric.cjs"(exports) {
     var ValueType = /* @__PURE__ */ (function(ValueType2) {
       ValueType2[ValueType2["INT"] = 0] = "INT";
       ValueType2[ValueType2["DOUBLE"] = 1] = "DOUBLE";
@@ -49883,9 +49883,9 @@ var require_Metric = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/logs/NoopLogger.cjs
+// node_modules/@opentelemetry/api/dist/logs/NoopLogger.cjs
 var require_NoopLogger = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/logs/NoopLogger.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/logs/NoopLogger.cjs"(exports) {
     var NoopLogger = class {
       emit(_logRecord) {
       }
@@ -49903,9 +49903,9 @@ var require_NoopLogger = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/logs/LogRecord.cjs
+// node_modules/@opentelemetry/api/dist/logs/LogRecord.cjs
 var require_LogRecord = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/logs/LogRecord.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/logs/LogRecord.cjs"(exports) {
     var SeverityNumber = /* @__PURE__ */ (function(SeverityNumber2) {
       SeverityNumber2[SeverityNumber2["UNSPECIFIED"] = 0] = "UNSPECIFIED";
       SeverityNumber2[SeverityNumber2["TRACE"] = 1] = "TRACE";
@@ -49938,9 +49938,9 @@ var require_LogRecord = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.cjs
+// node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.cjs
 var require_TextMapPropagator = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.cjs"(exports) {
     var defaultTextMapGetter = {
       get(carrier, key) {
         if (carrier == null) return;
@@ -49960,9 +49960,9 @@ var require_TextMapPropagator = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/trace_flags.cjs
+// node_modules/@opentelemetry/api/dist/trace/trace_flags.cjs
 var require_trace_flags = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/trace_flags.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/trace_flags.cjs"(exports) {
     var TraceFlags = /* @__PURE__ */ (function(TraceFlags2) {
       TraceFlags2[TraceFlags2["NONE"] = 0] = "NONE";
       TraceFlags2[TraceFlags2["SAMPLED"] = 1] = "SAMPLED";
@@ -49972,9 +49972,9 @@ var require_trace_flags = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.cjs
+// node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.cjs
 var require_invalid_span_constants = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.cjs"(exports) {
     require_trace_flags();
     var INVALID_SPANID = "0000000000000000";
     var INVALID_TRACEID = "00000000000000000000000000000000";
@@ -49989,9 +49989,9 @@ var require_invalid_span_constants = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.cjs
+// node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.cjs
 var require_NonRecordingSpan = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.cjs"(exports) {
     var require_invalid_span_constants2 = require_invalid_span_constants();
     var NonRecordingSpan = class {
       constructor(spanContext = require_invalid_span_constants2.INVALID_SPAN_CONTEXT) {
@@ -50033,9 +50033,9 @@ var require_NonRecordingSpan = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/spancontext-utils.cjs
+// node_modules/@opentelemetry/api/dist/trace/spancontext-utils.cjs
 var require_spancontext_utils = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/spancontext-utils.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/spancontext-utils.cjs"(exports) {
     require_invalid_span_constants();
     var require_NonRecordingSpan2 = require_NonRecordingSpan();
     var isHex = new Uint8Array([
@@ -50168,9 +50168,9 @@ var require_spancontext_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/context/NoopContextManager.cjs
+// node_modules/@opentelemetry/api/dist/context/NoopContextManager.cjs
 var require_NoopContextManager = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/context/NoopContextManager.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/context/NoopContextManager.cjs"(exports) {
     var require_context3 = require_context();
     var NoopContextManager = class {
       active() {
@@ -50198,9 +50198,9 @@ var require_NoopContextManager = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/api/context.cjs
+// node_modules/@opentelemetry/api/dist/api/context.cjs
 var require_context2 = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/api/context.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/api/context.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var require_diag2 = require_diag();
     var require_NoopContextManager2 = require_NoopContextManager();
@@ -50296,9 +50296,9 @@ var require_context2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/context-utils.cjs
+// node_modules/@opentelemetry/api/dist/trace/context-utils.cjs
 var require_context_utils = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/context-utils.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/context-utils.cjs"(exports) {
     var require_context3 = require_context();
     var require_context$1 = require_context2();
     var require_NonRecordingSpan2 = require_NonRecordingSpan();
@@ -50331,9 +50331,9 @@ var require_context_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/NoopTracer.cjs
+// node_modules/@opentelemetry/api/dist/trace/NoopTracer.cjs
 var require_NoopTracer = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/NoopTracer.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/NoopTracer.cjs"(exports) {
     var require_context3 = require_context2();
     var require_NonRecordingSpan2 = require_NonRecordingSpan();
     var require_context_utils2 = require_context_utils();
@@ -50374,9 +50374,9 @@ var require_NoopTracer = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs
+// node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs
 var require_ProxyTracer = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/ProxyTracer.cjs"(exports) {
     var NOOP_TRACER = new (require_NoopTracer()).NoopTracer();
     var ProxyTracer = class {
       constructor(provider, name, version3, options) {
@@ -50408,9 +50408,9 @@ var require_ProxyTracer = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/span_kind.cjs
+// node_modules/@opentelemetry/api/dist/trace/span_kind.cjs
 var require_span_kind = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/span_kind.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/span_kind.cjs"(exports) {
     var SpanKind = /* @__PURE__ */ (function(SpanKind2) {
       SpanKind2[SpanKind2["INTERNAL"] = 0] = "INTERNAL";
       SpanKind2[SpanKind2["SERVER"] = 1] = "SERVER";
@@ -50423,9 +50423,9 @@ var require_span_kind = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/status.cjs
+// node_modules/@opentelemetry/api/dist/trace/status.cjs
 var require_status = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/status.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/status.cjs"(exports) {
     var SpanStatusCode = /* @__PURE__ */ (function(SpanStatusCode2) {
       SpanStatusCode2[SpanStatusCode2["UNSET"] = 0] = "UNSET";
       SpanStatusCode2[SpanStatusCode2["OK"] = 1] = "OK";
@@ -50436,9 +50436,9 @@ var require_status = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/internal/tracestate-validators.cjs
+// node_modules/@opentelemetry/api/dist/trace/internal/tracestate-validators.cjs
 var require_tracestate_validators = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/internal/tracestate-validators.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/internal/tracestate-validators.cjs"(exports) {
     var VALID_KEY_CHAR_RANGE = "[_0-9a-z-*/]";
     var VALID_KEY_REGEX = new RegExp(`^(?:${`[a-z]${VALID_KEY_CHAR_RANGE}{0,255}`}|${`[a-z0-9]${VALID_KEY_CHAR_RANGE}{0,240}@[a-z]${VALID_KEY_CHAR_RANGE}{0,13}`})$`);
     var VALID_VALUE_BASE_REGEX = /^[ -~]{0,255}[!-~]$/;
@@ -50454,9 +50454,9 @@ var require_tracestate_validators = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/internal/tracestate-impl.cjs
+// node_modules/@opentelemetry/api/dist/trace/internal/tracestate-impl.cjs
 var require_tracestate_impl = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/internal/tracestate-impl.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/internal/tracestate-impl.cjs"(exports) {
     var require_tracestate_validators2 = require_tracestate_validators();
     var MAX_TRACE_STATE_ITEMS = 32;
     var MAX_TRACE_STATE_LEN = 512;
@@ -50522,9 +50522,9 @@ var require_tracestate_impl = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/internal/utils.cjs
+// node_modules/@opentelemetry/api/dist/trace/internal/utils.cjs
 var require_utils3 = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/internal/utils.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/internal/utils.cjs"(exports) {
     var require_tracestate_impl2 = require_tracestate_impl();
     function createTraceState(rawTraceState) {
       return new require_tracestate_impl2.TraceStateImpl(rawTraceState);
@@ -50533,9 +50533,9 @@ var require_utils3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.cjs
+// node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.cjs
 var require_NoopTracerProvider = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.cjs"(exports) {
     var require_NoopTracer2 = require_NoopTracer();
     var NoopTracerProvider = class {
       getTracer(_name, _version, _options) {
@@ -50546,9 +50546,9 @@ var require_NoopTracerProvider = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.cjs
+// node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.cjs
 var require_ProxyTracerProvider = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.cjs"(exports) {
     var require_ProxyTracer2 = require_ProxyTracer();
     var NOOP_TRACER_PROVIDER = new (require_NoopTracerProvider()).NoopTracerProvider();
     var ProxyTracerProvider = class {
@@ -50578,9 +50578,9 @@ var require_ProxyTracerProvider = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace/SamplingResult.cjs
+// node_modules/@opentelemetry/api/dist/trace/SamplingResult.cjs
 var require_SamplingResult = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace/SamplingResult.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace/SamplingResult.cjs"(exports) {
     var SamplingDecision = /* @__PURE__ */ (function(SamplingDecision2) {
       SamplingDecision2[SamplingDecision2["NOT_RECORD"] = 0] = "NOT_RECORD";
       SamplingDecision2[SamplingDecision2["RECORD"] = 1] = "RECORD";
@@ -50591,25 +50591,25 @@ var require_SamplingResult = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/context-api.cjs
+// node_modules/@opentelemetry/api/dist/context-api.cjs
 var require_context_api = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/context-api.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/context-api.cjs"(exports) {
     var context = require_context2().ContextAPI.getInstance();
     exports.context = context;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/diag-api.cjs
+// node_modules/@opentelemetry/api/dist/diag-api.cjs
 var require_diag_api = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/diag-api.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/diag-api.cjs"(exports) {
     var diag = require_diag().DiagAPI.instance();
     exports.diag = diag;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/logs/NoopLoggerProvider.cjs
+// node_modules/@opentelemetry/api/dist/logs/NoopLoggerProvider.cjs
 var require_NoopLoggerProvider = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/logs/NoopLoggerProvider.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/logs/NoopLoggerProvider.cjs"(exports) {
     var require_NoopLogger2 = require_NoopLogger();
     var NoopLoggerProvider = class {
       getLogger(_name, _version, _options) {
@@ -50622,9 +50622,9 @@ var require_NoopLoggerProvider = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs
+// node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs
 var require_ProxyLogger = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/logs/ProxyLogger.cjs"(exports) {
     var require_NoopLogger2 = require_NoopLogger();
     var ProxyLogger = class {
       constructor(provider, name, version3, options) {
@@ -50660,9 +50660,9 @@ var require_ProxyLogger = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/logs/ProxyLoggerProvider.cjs
+// node_modules/@opentelemetry/api/dist/logs/ProxyLoggerProvider.cjs
 var require_ProxyLoggerProvider = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/logs/ProxyLoggerProvider.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/logs/ProxyLoggerProvider.cjs"(exports) {
     var require_NoopLoggerProvider2 = require_NoopLoggerProvider();
     var require_ProxyLogger2 = require_ProxyLogger();
     var ProxyLoggerProvider = class {
@@ -50698,9 +50698,9 @@ var require_ProxyLoggerProvider = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/api/logs.cjs
+// node_modules/@opentelemetry/api/dist/api/logs.cjs
 var require_logs = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/api/logs.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/api/logs.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var require_diag2 = require_diag();
     var require_ProxyLoggerProvider2 = require_ProxyLoggerProvider();
@@ -50754,17 +50754,17 @@ var require_logs = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/logs-api.cjs
+// node_modules/@opentelemetry/api/dist/logs-api.cjs
 var require_logs_api = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/logs-api.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/logs-api.cjs"(exports) {
     var logs = require_logs().LogsAPI.getInstance();
     exports.logs = logs;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/metrics/NoopMeterProvider.cjs
+// node_modules/@opentelemetry/api/dist/metrics/NoopMeterProvider.cjs
 var require_NoopMeterProvider = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/metrics/NoopMeterProvider.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/metrics/NoopMeterProvider.cjs"(exports) {
     var require_NoopMeter2 = require_NoopMeter();
     var NoopMeterProvider = class {
       getMeter(_name, _version, _options) {
@@ -50777,9 +50777,9 @@ var require_NoopMeterProvider = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/api/metrics.cjs
+// node_modules/@opentelemetry/api/dist/api/metrics.cjs
 var require_metrics2 = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/api/metrics.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/api/metrics.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var require_diag2 = require_diag();
     var require_NoopMeterProvider2 = require_NoopMeterProvider();
@@ -50821,17 +50821,17 @@ var require_metrics2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/metrics-api.cjs
+// node_modules/@opentelemetry/api/dist/metrics-api.cjs
 var require_metrics_api = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/metrics-api.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/metrics-api.cjs"(exports) {
     var metrics = require_metrics2().MetricsAPI.getInstance();
     exports.metrics = metrics;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.cjs
+// node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.cjs
 var require_NoopTextMapPropagator = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.cjs"(exports) {
     var NoopTextMapPropagator = class {
       /** Noop inject function does nothing */
       inject(_context, _carrier) {
@@ -50848,9 +50848,9 @@ var require_NoopTextMapPropagator = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/baggage/context-helpers.cjs
+// node_modules/@opentelemetry/api/dist/baggage/context-helpers.cjs
 var require_context_helpers = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/baggage/context-helpers.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/baggage/context-helpers.cjs"(exports) {
     var require_context3 = require_context();
     var require_context$1 = require_context2();
     var BAGGAGE_KEY = require_context3.createContextKey("OpenTelemetry Baggage Key");
@@ -50873,9 +50873,9 @@ var require_context_helpers = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/api/propagation.cjs
+// node_modules/@opentelemetry/api/dist/api/propagation.cjs
 var require_propagation = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/api/propagation.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/api/propagation.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var require_diag2 = require_diag();
     var require_utils6 = require_utils2();
@@ -50944,17 +50944,17 @@ var require_propagation = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/propagation-api.cjs
+// node_modules/@opentelemetry/api/dist/propagation-api.cjs
 var require_propagation_api = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/propagation-api.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/propagation-api.cjs"(exports) {
     var propagation = require_propagation().PropagationAPI.getInstance();
     exports.propagation = propagation;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/api/trace.cjs
+// node_modules/@opentelemetry/api/dist/api/trace.cjs
 var require_trace = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/api/trace.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/api/trace.cjs"(exports) {
     var require_global_utils2 = require_global_utils();
     var require_diag2 = require_diag();
     var require_context_utils2 = require_context_utils();
@@ -51011,17 +51011,17 @@ var require_trace = __commonJS({
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/trace-api.cjs
+// node_modules/@opentelemetry/api/dist/trace-api.cjs
 var require_trace_api = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/trace-api.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/trace-api.cjs"(exports) {
     var trace = require_trace().TraceAPI.getInstance();
     exports.trace = trace;
   }
 });
 
-// ../main/node_modules/@opentelemetry/api/dist/index.cjs
+// node_modules/@opentelemetry/api/dist/index.cjs
 var require_dist = __commonJS({
-  "../main/node_modules/@opentelemetry/api/dist/index.cjs"(exports) {
+  "node_modules/@opentelemetry/api/dist/index.cjs"(exports) {
     Object.defineProperties(exports, {
       __esModule: { value: true },
       [Symbol.toStringTag]: { value: "Module" }
@@ -51092,9 +51092,9 @@ var require_dist = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/opentelemetry/index.js
+// node_modules/@redis/client/dist/lib/opentelemetry/index.js
 var require_opentelemetry = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/opentelemetry/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/opentelemetry/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ClientRegistry = exports.OTelMetrics = exports.CSC_EVICTION_REASON = exports.CSC_RESULT = exports.CONNECTION_CLOSE_REASON = exports.OTEL_ATTRIBUTES = exports.OpenTelemetry = void 0;
@@ -51190,9 +51190,9 @@ var require_opentelemetry = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/client/index.js
+// node_modules/@redis/client/dist/lib/client/index.js
 var require_client = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/client/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/client/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -52579,9 +52579,9 @@ var require_client = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/cluster-reconnection-tracker.js
+// node_modules/@redis/client/dist/lib/cluster/cluster-reconnection-tracker.js
 var require_cluster_reconnection_tracker = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/cluster-reconnection-tracker.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/cluster-reconnection-tracker.js"(exports) {
     "use strict";
     var _a2;
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -52677,9 +52677,9 @@ var require_cluster_reconnection_tracker = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/cluster-slots.js
+// node_modules/@redis/client/dist/lib/cluster/cluster-slots.js
 var require_cluster_slots = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/cluster-slots.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/cluster-slots.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -53585,9 +53585,9 @@ var require_cluster_slots = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/multi-command.js
+// node_modules/@redis/client/dist/lib/cluster/multi-command.js
 var require_multi_command3 = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/multi-command.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/multi-command.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -53721,9 +53721,9 @@ var require_multi_command3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/multi-shard-splitter.js
+// node_modules/@redis/client/dist/lib/cluster/request-response-policies/multi-shard-splitter.js
 var require_multi_shard_splitter = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/multi-shard-splitter.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/request-response-policies/multi-shard-splitter.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -53832,9 +53832,9 @@ var require_multi_shard_splitter = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/generic-aggregators.js
+// node_modules/@redis/client/dist/lib/cluster/request-response-policies/generic-aggregators.js
 var require_generic_aggregators = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/generic-aggregators.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/request-response-policies/generic-aggregators.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.aggregateMerge = exports.aggregateSum = exports.aggregateMax = exports.aggregateMin = exports.aggregateLogicalOr = exports.aggregateLogicalAnd = void 0;
@@ -53950,9 +53950,9 @@ var require_generic_aggregators = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/ft-cursor.js
+// node_modules/@redis/client/dist/lib/cluster/request-response-policies/ft-cursor.js
 var require_ft_cursor = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/ft-cursor.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/request-response-policies/ft-cursor.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.finalizeFtCursor = exports.routeFtCursor = exports.extractCursorValue = exports.upperCommand = exports.argToString = void 0;
@@ -54089,9 +54089,9 @@ var require_ft_cursor = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/scan-cursor.js
+// node_modules/@redis/client/dist/lib/cluster/request-response-policies/scan-cursor.js
 var require_scan_cursor = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/scan-cursor.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/request-response-policies/scan-cursor.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.finalizeScanCursor = exports.routeScan = void 0;
@@ -54214,9 +54214,9 @@ var require_scan_cursor = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/dispatch.js
+// node_modules/@redis/client/dist/lib/cluster/request-response-policies/dispatch.js
 var require_dispatch = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/request-response-policies/dispatch.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/request-response-policies/dispatch.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.RESPONSE_REDUCERS = exports.REQUEST_ROUTERS = exports.remapAggregateReply = exports.NUMERIC_AGG_POLICIES = exports.reduceDefaultKeyed = exports.reduceDefaultKeyless = exports.reduceSpecial = exports.SPECIAL_RESPONSE_REDUCERS = exports.reduceRandomKey = exports.reduceSum = exports.reduceMax = exports.reduceMin = exports.reduceLogicalOr = exports.reduceLogicalAnd = exports.reduceAllSucceeded = exports.reduceOneSucceeded = exports.routeSpecial = exports.SPECIAL_REQUEST_ROUTERS = exports.routeDefaultKeyed = exports.routeDefaultKeyless = exports.routeMultiShard = exports.routeAllShards = exports.routeAllNodes = void 0;
@@ -54381,9 +54381,9 @@ var require_dispatch = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/cluster/index.js
+// node_modules/@redis/client/dist/lib/cluster/index.js
 var require_cluster = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/cluster/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/cluster/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -54950,9 +54950,9 @@ var require_cluster = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/utils.js
+// node_modules/@redis/client/dist/lib/sentinel/utils.js
 var require_utils4 = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/utils.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/utils.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getMappedNode = exports.createScriptCommand = exports.createModuleCommand = exports.createFunctionCommand = exports.createCommand = exports.clientSocketToNode = exports.mergeSentinelNodes = exports.createNodeList = exports.parseNode = void 0;
@@ -55059,9 +55059,9 @@ var require_utils4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/multi-commands.js
+// node_modules/@redis/client/dist/lib/sentinel/multi-commands.js
 var require_multi_commands = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/multi-commands.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/multi-commands.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -55184,9 +55184,9 @@ var require_multi_commands = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/pub-sub-proxy.js
+// node_modules/@redis/client/dist/lib/sentinel/pub-sub-proxy.js
 var require_pub_sub_proxy = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/pub-sub-proxy.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/pub-sub-proxy.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -55328,9 +55328,9 @@ var require_pub_sub_proxy = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MASTER.js
+// node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MASTER.js
 var require_SENTINEL_MASTER = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MASTER.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MASTER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -55351,9 +55351,9 @@ var require_SENTINEL_MASTER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MONITOR.js
+// node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MONITOR.js
 var require_SENTINEL_MONITOR = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MONITOR.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_MONITOR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -55373,9 +55373,9 @@ var require_SENTINEL_MONITOR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_REPLICAS.js
+// node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_REPLICAS.js
 var require_SENTINEL_REPLICAS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_REPLICAS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_REPLICAS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -55403,9 +55403,9 @@ var require_SENTINEL_REPLICAS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SENTINELS.js
+// node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SENTINELS.js
 var require_SENTINEL_SENTINELS = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SENTINELS.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SENTINELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -55433,9 +55433,9 @@ var require_SENTINEL_SENTINELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SET.js
+// node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SET.js
 var require_SENTINEL_SET = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SET.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/commands/SENTINEL_SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -55456,9 +55456,9 @@ var require_SENTINEL_SET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/commands/index.js
+// node_modules/@redis/client/dist/lib/sentinel/commands/index.js
 var require_commands2 = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/commands/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/commands/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -55484,9 +55484,9 @@ var require_commands2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/module.js
+// node_modules/@redis/client/dist/lib/sentinel/module.js
 var require_module = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/module.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/module.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -55499,9 +55499,9 @@ var require_module = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/wait-queue.js
+// node_modules/@redis/client/dist/lib/sentinel/wait-queue.js
 var require_wait_queue = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/wait-queue.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/wait-queue.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.WaitQueue = void 0;
@@ -55528,9 +55528,9 @@ var require_wait_queue = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/lib/sentinel/index.js
+// node_modules/@redis/client/dist/lib/sentinel/index.js
 var require_sentinel = __commonJS({
-  "../main/node_modules/@redis/client/dist/lib/sentinel/index.js"(exports) {
+  "node_modules/@redis/client/dist/lib/sentinel/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -56984,9 +56984,9 @@ var require_sentinel = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/client/dist/index.js
+// node_modules/@redis/client/dist/index.js
 var require_dist2 = __commonJS({
-  "../main/node_modules/@redis/client/dist/index.js"(exports) {
+  "node_modules/@redis/client/dist/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -57098,9 +57098,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/ADD.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/ADD.js
 var require_ADD = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/ADD.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/ADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57115,9 +57115,9 @@ var require_ADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/CARD.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/CARD.js
 var require_CARD = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/CARD.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/CARD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57130,9 +57130,9 @@ var require_CARD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/EXISTS.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/EXISTS.js
 var require_EXISTS2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/EXISTS.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/EXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57147,9 +57147,9 @@ var require_EXISTS2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/helpers.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/helpers.js
 var require_helpers = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/helpers.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/helpers.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformInfoV2Reply = void 0;
@@ -57181,9 +57181,9 @@ var require_helpers = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/INFO.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/INFO.js
 var require_INFO2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/INFO.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers();
@@ -57202,9 +57202,9 @@ var require_INFO2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/INSERT.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/INSERT.js
 var require_INSERT = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/INSERT.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/INSERT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57235,9 +57235,9 @@ var require_INSERT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/LOADCHUNK.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/LOADCHUNK.js
 var require_LOADCHUNK = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/LOADCHUNK.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/LOADCHUNK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57251,9 +57251,9 @@ var require_LOADCHUNK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/MADD.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/MADD.js
 var require_MADD = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/MADD.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/MADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57268,9 +57268,9 @@ var require_MADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/MEXISTS.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/MEXISTS.js
 var require_MEXISTS = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/MEXISTS.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/MEXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57285,9 +57285,9 @@ var require_MEXISTS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/RESERVE.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/RESERVE.js
 var require_RESERVE = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/RESERVE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/RESERVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57307,9 +57307,9 @@ var require_RESERVE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/SCANDUMP.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/SCANDUMP.js
 var require_SCANDUMP = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/SCANDUMP.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/SCANDUMP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57328,9 +57328,9 @@ var require_SCANDUMP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/bloom/index.js
+// node_modules/@redis/bloom/dist/lib/commands/bloom/index.js
 var require_bloom = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/bloom/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/bloom/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -57506,9 +57506,9 @@ var require_bloom = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INCRBY.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INCRBY.js
 var require_INCRBY2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INCRBY.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57531,9 +57531,9 @@ var require_INCRBY2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INFO.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INFO.js
 var require_INFO3 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INFO.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var bloom_1 = require_bloom();
@@ -57552,9 +57552,9 @@ var require_INFO3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYDIM.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYDIM.js
 var require_INITBYDIM = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYDIM.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYDIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57571,9 +57571,9 @@ var require_INITBYDIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYPROB.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYPROB.js
 var require_INITBYPROB = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYPROB.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/INITBYPROB.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57590,9 +57590,9 @@ var require_INITBYPROB = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/MERGE.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/MERGE.js
 var require_MERGE = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/MERGE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/MERGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57620,9 +57620,9 @@ var require_MERGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/QUERY.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/QUERY.js
 var require_QUERY = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/QUERY.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/QUERY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57636,9 +57636,9 @@ var require_QUERY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/index.js
+// node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/index.js
 var require_count_min_sketch = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/count-min-sketch/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -57737,9 +57737,9 @@ var require_count_min_sketch = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADD.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADD.js
 var require_ADD2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADD.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57754,9 +57754,9 @@ var require_ADD2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADDNX.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADDNX.js
 var require_ADDNX = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADDNX.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/ADDNX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57771,9 +57771,9 @@ var require_ADDNX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/COUNT.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/COUNT.js
 var require_COUNT = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/COUNT.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57787,9 +57787,9 @@ var require_COUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/DEL.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/DEL.js
 var require_DEL2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/DEL.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/DEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57804,9 +57804,9 @@ var require_DEL2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/EXISTS.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/EXISTS.js
 var require_EXISTS3 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/EXISTS.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/EXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57821,9 +57821,9 @@ var require_EXISTS3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/INFO.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/INFO.js
 var require_INFO4 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/INFO.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var bloom_1 = require_bloom();
@@ -57842,9 +57842,9 @@ var require_INFO4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERT.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERT.js
 var require_INSERT2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERT.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseCfInsertArguments = void 0;
@@ -57871,9 +57871,9 @@ var require_INSERT2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERTNX.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERTNX.js
 var require_INSERTNX = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERTNX.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/INSERTNX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var INSERT_1 = require_INSERT2();
@@ -57887,9 +57887,9 @@ var require_INSERTNX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/LOADCHUNK.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/LOADCHUNK.js
 var require_LOADCHUNK2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/LOADCHUNK.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/LOADCHUNK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57903,9 +57903,9 @@ var require_LOADCHUNK2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/RESERVE.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/RESERVE.js
 var require_RESERVE2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/RESERVE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/RESERVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57928,9 +57928,9 @@ var require_RESERVE2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/SCANDUMP.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/SCANDUMP.js
 var require_SCANDUMP2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/SCANDUMP.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/SCANDUMP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -57949,9 +57949,9 @@ var require_SCANDUMP2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/MEXISTS.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/MEXISTS.js
 var require_MEXISTS2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/MEXISTS.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/MEXISTS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -57966,9 +57966,9 @@ var require_MEXISTS2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/index.js
+// node_modules/@redis/bloom/dist/lib/commands/cuckoo/index.js
 var require_cuckoo = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/cuckoo/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/cuckoo/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -58155,9 +58155,9 @@ var require_cuckoo = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/ADD.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/ADD.js
 var require_ADD3 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/ADD.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/ADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58173,9 +58173,9 @@ var require_ADD3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/BYRANK.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/BYRANK.js
 var require_BYRANK = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/BYRANK.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/BYRANK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformByRankArguments = void 0;
@@ -58197,9 +58197,9 @@ var require_BYRANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/BYREVRANK.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/BYREVRANK.js
 var require_BYREVRANK = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/BYREVRANK.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/BYREVRANK.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -58240,9 +58240,9 @@ var require_BYREVRANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/CDF.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/CDF.js
 var require_CDF = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/CDF.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/CDF.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58259,9 +58259,9 @@ var require_CDF = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/CREATE.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/CREATE.js
 var require_CREATE = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/CREATE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/CREATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58277,9 +58277,9 @@ var require_CREATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/INFO.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/INFO.js
 var require_INFO5 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/INFO.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var bloom_1 = require_bloom();
@@ -58298,9 +58298,9 @@ var require_INFO5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/MAX.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/MAX.js
 var require_MAX = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/MAX.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/MAX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58314,9 +58314,9 @@ var require_MAX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/MERGE.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/MERGE.js
 var require_MERGE2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/MERGE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/MERGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58336,9 +58336,9 @@ var require_MERGE2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/MIN.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/MIN.js
 var require_MIN = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/MIN.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/MIN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58352,9 +58352,9 @@ var require_MIN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/QUANTILE.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/QUANTILE.js
 var require_QUANTILE = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/QUANTILE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/QUANTILE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58371,9 +58371,9 @@ var require_QUANTILE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/RANK.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/RANK.js
 var require_RANK = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/RANK.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/RANK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRankArguments = void 0;
@@ -58394,9 +58394,9 @@ var require_RANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/RESET.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/RESET.js
 var require_RESET = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/RESET.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/RESET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58409,9 +58409,9 @@ var require_RESET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/REVRANK.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/REVRANK.js
 var require_REVRANK = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/REVRANK.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/REVRANK.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -58452,9 +58452,9 @@ var require_REVRANK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/TRIMMED_MEAN.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/TRIMMED_MEAN.js
 var require_TRIMMED_MEAN = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/TRIMMED_MEAN.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/TRIMMED_MEAN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58469,9 +58469,9 @@ var require_TRIMMED_MEAN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/index.js
+// node_modules/@redis/bloom/dist/lib/commands/t-digest/index.js
 var require_t_digest = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/t-digest/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/t-digest/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -58666,9 +58666,9 @@ var require_t_digest = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/ADD.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/ADD.js
 var require_ADD4 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/ADD.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/ADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58682,9 +58682,9 @@ var require_ADD4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/COUNT.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/COUNT.js
 var require_COUNT2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/COUNT.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/COUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58698,9 +58698,9 @@ var require_COUNT2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js
 var require_INCRBY3 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/INCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function pushIncrByItem(parser2, { item, incrementBy }) {
@@ -58723,9 +58723,9 @@ var require_INCRBY3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/INFO.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/INFO.js
 var require_INFO6 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/INFO.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58746,9 +58746,9 @@ var require_INFO6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/LIST_WITHCOUNT.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/LIST_WITHCOUNT.js
 var require_LIST_WITHCOUNT = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/LIST_WITHCOUNT.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/LIST_WITHCOUNT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58771,9 +58771,9 @@ var require_LIST_WITHCOUNT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/LIST.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/LIST.js
 var require_LIST = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/LIST.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/LIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58786,9 +58786,9 @@ var require_LIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/QUERY.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/QUERY.js
 var require_QUERY2 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/QUERY.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/QUERY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -58803,9 +58803,9 @@ var require_QUERY2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/RESERVE.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/RESERVE.js
 var require_RESERVE3 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/RESERVE.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/RESERVE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -58822,9 +58822,9 @@ var require_RESERVE3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/top-k/index.js
+// node_modules/@redis/bloom/dist/lib/commands/top-k/index.js
 var require_top_k = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/top-k/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/top-k/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -58941,9 +58941,9 @@ var require_top_k = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/commands/index.js
+// node_modules/@redis/bloom/dist/lib/commands/index.js
 var require_commands3 = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/commands/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/commands/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -58964,9 +58964,9 @@ var require_commands3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/bloom/dist/lib/index.js
+// node_modules/@redis/bloom/dist/lib/index.js
 var require_lib = __commonJS({
-  "../main/node_modules/@redis/bloom/dist/lib/index.js"(exports) {
+  "node_modules/@redis/bloom/dist/lib/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -58980,9 +58980,9 @@ var require_lib = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/ARRAPPEND.js
+// node_modules/@redis/json/dist/lib/commands/ARRAPPEND.js
 var require_ARRAPPEND = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/ARRAPPEND.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/ARRAPPEND.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59000,9 +59000,9 @@ var require_ARRAPPEND = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/ARRINDEX.js
+// node_modules/@redis/json/dist/lib/commands/ARRINDEX.js
 var require_ARRINDEX = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/ARRINDEX.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/ARRINDEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59023,9 +59023,9 @@ var require_ARRINDEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/ARRINSERT.js
+// node_modules/@redis/json/dist/lib/commands/ARRINSERT.js
 var require_ARRINSERT = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/ARRINSERT.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/ARRINSERT.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59043,9 +59043,9 @@ var require_ARRINSERT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/ARRLEN.js
+// node_modules/@redis/json/dist/lib/commands/ARRLEN.js
 var require_ARRLEN = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/ARRLEN.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/ARRLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59061,9 +59061,9 @@ var require_ARRLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/ARRPOP.js
+// node_modules/@redis/json/dist/lib/commands/ARRPOP.js
 var require_ARRPOP = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/ARRPOP.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/ARRPOP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59088,9 +59088,9 @@ var require_ARRPOP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/ARRTRIM.js
+// node_modules/@redis/json/dist/lib/commands/ARRTRIM.js
 var require_ARRTRIM = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/ARRTRIM.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/ARRTRIM.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59104,9 +59104,9 @@ var require_ARRTRIM = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/CLEAR.js
+// node_modules/@redis/json/dist/lib/commands/CLEAR.js
 var require_CLEAR = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/CLEAR.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/CLEAR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59122,9 +59122,9 @@ var require_CLEAR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/DEBUG_MEMORY.js
+// node_modules/@redis/json/dist/lib/commands/DEBUG_MEMORY.js
 var require_DEBUG_MEMORY = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/DEBUG_MEMORY.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/DEBUG_MEMORY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59140,9 +59140,9 @@ var require_DEBUG_MEMORY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/DEL.js
+// node_modules/@redis/json/dist/lib/commands/DEL.js
 var require_DEL3 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/DEL.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/DEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59158,9 +59158,9 @@ var require_DEL3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/FORGET.js
+// node_modules/@redis/json/dist/lib/commands/FORGET.js
 var require_FORGET = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/FORGET.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/FORGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59176,9 +59176,9 @@ var require_FORGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/GET.js
+// node_modules/@redis/json/dist/lib/commands/GET.js
 var require_GET2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/GET.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59196,9 +59196,9 @@ var require_GET2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/MERGE.js
+// node_modules/@redis/json/dist/lib/commands/MERGE.js
 var require_MERGE3 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/MERGE.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/MERGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59213,9 +59213,9 @@ var require_MERGE3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/MGET.js
+// node_modules/@redis/json/dist/lib/commands/MGET.js
 var require_MGET2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/MGET.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/MGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59233,9 +59233,9 @@ var require_MGET2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/MSET.js
+// node_modules/@redis/json/dist/lib/commands/MSET.js
 var require_MSET2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/MSET.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/MSET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59252,9 +59252,9 @@ var require_MSET2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/NUMINCRBY.js
+// node_modules/@redis/json/dist/lib/commands/NUMINCRBY.js
 var require_NUMINCRBY = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/NUMINCRBY.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/NUMINCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59273,9 +59273,9 @@ var require_NUMINCRBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/NUMMULTBY.js
+// node_modules/@redis/json/dist/lib/commands/NUMMULTBY.js
 var require_NUMMULTBY = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/NUMMULTBY.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/NUMMULTBY.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -59293,9 +59293,9 @@ var require_NUMMULTBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/OBJKEYS.js
+// node_modules/@redis/json/dist/lib/commands/OBJKEYS.js
 var require_OBJKEYS = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/OBJKEYS.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/OBJKEYS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59311,9 +59311,9 @@ var require_OBJKEYS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/OBJLEN.js
+// node_modules/@redis/json/dist/lib/commands/OBJLEN.js
 var require_OBJLEN = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/OBJLEN.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/OBJLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59329,9 +59329,9 @@ var require_OBJLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/SET.js
+// node_modules/@redis/json/dist/lib/commands/SET.js
 var require_SET2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/SET.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59356,9 +59356,9 @@ var require_SET2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/STRAPPEND.js
+// node_modules/@redis/json/dist/lib/commands/STRAPPEND.js
 var require_STRAPPEND = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/STRAPPEND.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/STRAPPEND.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -59376,9 +59376,9 @@ var require_STRAPPEND = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/STRLEN.js
+// node_modules/@redis/json/dist/lib/commands/STRLEN.js
 var require_STRLEN2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/STRLEN.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/STRLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59394,9 +59394,9 @@ var require_STRLEN2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/TOGGLE.js
+// node_modules/@redis/json/dist/lib/commands/TOGGLE.js
 var require_TOGGLE = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/TOGGLE.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/TOGGLE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59410,9 +59410,9 @@ var require_TOGGLE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/TYPE.js
+// node_modules/@redis/json/dist/lib/commands/TYPE.js
 var require_TYPE2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/TYPE.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/TYPE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59434,9 +59434,9 @@ var require_TYPE2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/commands/index.js
+// node_modules/@redis/json/dist/lib/commands/index.js
 var require_commands4 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/commands/index.js"(exports) {
+  "node_modules/@redis/json/dist/lib/commands/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -59927,9 +59927,9 @@ var require_commands4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/json/dist/lib/index.js
+// node_modules/@redis/json/dist/lib/index.js
 var require_lib2 = __commonJS({
-  "../main/node_modules/@redis/json/dist/lib/index.js"(exports) {
+  "node_modules/@redis/json/dist/lib/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -59943,9 +59943,9 @@ var require_lib2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/_LIST.js
+// node_modules/@redis/search/dist/lib/commands/_LIST.js
 var require_LIST2 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/_LIST.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/_LIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -59962,9 +59962,9 @@ var require_LIST2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/CREATE.js
+// node_modules/@redis/search/dist/lib/commands/CREATE.js
 var require_CREATE2 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/CREATE.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/CREATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.REDISEARCH_LANGUAGE = exports.parseSchema = exports.SCHEMA_GEO_SHAPE_COORD_SYSTEM = exports.VAMANA_COMPRESSION_ALGORITHM = exports.SCHEMA_VECTOR_FIELD_ALGORITHM = exports.SCHEMA_TEXT_FIELD_PHONETIC = exports.SCHEMA_FIELD_TYPE = void 0;
@@ -60229,9 +60229,9 @@ var require_CREATE2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/ALTER.js
+// node_modules/@redis/search/dist/lib/commands/ALTER.js
 var require_ALTER = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/ALTER.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/ALTER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var CREATE_1 = require_CREATE2();
@@ -60245,9 +60245,9 @@ var require_ALTER = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/dialect/default.js
+// node_modules/@redis/search/dist/lib/dialect/default.js
 var require_default = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/dialect/default.js"(exports) {
+  "node_modules/@redis/search/dist/lib/dialect/default.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DEFAULT_DIALECT = void 0;
@@ -60255,9 +60255,9 @@ var require_default = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/reply-transformers.js
+// node_modules/@redis/search/dist/lib/commands/reply-transformers.js
 var require_reply_transformers = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/reply-transformers.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/reply-transformers.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseAggregateResultRow = exports.parseSearchResultRow = exports.normalizeProfileReply = exports.parseWarnings = exports.parseDocumentValue = exports.toCompatObject = exports.getMapValue = exports.mapLikeToFlatArray = exports.mapLikeToObject = exports.mapLikeValues = exports.mapLikeEntries = exports.isPlainObject = void 0;
@@ -60379,9 +60379,9 @@ var require_reply_transformers = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SEARCH.js
+// node_modules/@redis/search/dist/lib/commands/SEARCH.js
 var require_SEARCH = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SEARCH.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SEARCH.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.preserveSearchLayout = exports.parseSearchOptions = exports.parseParamsArgument = void 0;
@@ -60640,9 +60640,9 @@ var require_SEARCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/AGGREGATE.js
+// node_modules/@redis/search/dist/lib/commands/AGGREGATE.js
 var require_AGGREGATE = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/AGGREGATE.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/AGGREGATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseGroupByReducer = exports.parseAggregateOptions = exports.FT_AGGREGATE_GROUP_BY_REDUCERS = exports.FT_AGGREGATE_STEPS = void 0;
@@ -60897,9 +60897,9 @@ var require_AGGREGATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/AGGREGATE_WITHCURSOR.js
+// node_modules/@redis/search/dist/lib/commands/AGGREGATE_WITHCURSOR.js
 var require_AGGREGATE_WITHCURSOR = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/AGGREGATE_WITHCURSOR.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/AGGREGATE_WITHCURSOR.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -60945,9 +60945,9 @@ var require_AGGREGATE_WITHCURSOR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/ALIASADD.js
+// node_modules/@redis/search/dist/lib/commands/ALIASADD.js
 var require_ALIASADD = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/ALIASADD.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/ALIASADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -60959,9 +60959,9 @@ var require_ALIASADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/ALIASDEL.js
+// node_modules/@redis/search/dist/lib/commands/ALIASDEL.js
 var require_ALIASDEL = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/ALIASDEL.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/ALIASDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -60973,9 +60973,9 @@ var require_ALIASDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/ALIASLIST.js
+// node_modules/@redis/search/dist/lib/commands/ALIASLIST.js
 var require_ALIASLIST = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/ALIASLIST.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/ALIASLIST.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -60992,9 +60992,9 @@ var require_ALIASLIST = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/ALIASUPDATE.js
+// node_modules/@redis/search/dist/lib/commands/ALIASUPDATE.js
 var require_ALIASUPDATE = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/ALIASUPDATE.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/ALIASUPDATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61006,9 +61006,9 @@ var require_ALIASUPDATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/CONFIG_GET.js
+// node_modules/@redis/search/dist/lib/commands/CONFIG_GET.js
 var require_CONFIG_GET2 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/CONFIG_GET.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/CONFIG_GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var reply_transformers_1 = require_reply_transformers();
@@ -61029,9 +61029,9 @@ var require_CONFIG_GET2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/CONFIG_SET.js
+// node_modules/@redis/search/dist/lib/commands/CONFIG_SET.js
 var require_CONFIG_SET2 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/CONFIG_SET.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/CONFIG_SET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61045,9 +61045,9 @@ var require_CONFIG_SET2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/CURSOR_DEL.js
+// node_modules/@redis/search/dist/lib/commands/CURSOR_DEL.js
 var require_CURSOR_DEL = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/CURSOR_DEL.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/CURSOR_DEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61059,9 +61059,9 @@ var require_CURSOR_DEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/CURSOR_READ.js
+// node_modules/@redis/search/dist/lib/commands/CURSOR_READ.js
 var require_CURSOR_READ = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/CURSOR_READ.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/CURSOR_READ.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -61080,9 +61080,9 @@ var require_CURSOR_READ = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/DICTADD.js
+// node_modules/@redis/search/dist/lib/commands/DICTADD.js
 var require_DICTADD = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/DICTADD.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/DICTADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61095,9 +61095,9 @@ var require_DICTADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/DICTDEL.js
+// node_modules/@redis/search/dist/lib/commands/DICTDEL.js
 var require_DICTDEL = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/DICTDEL.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/DICTDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61110,9 +61110,9 @@ var require_DICTDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/DICTDUMP.js
+// node_modules/@redis/search/dist/lib/commands/DICTDUMP.js
 var require_DICTDUMP = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/DICTDUMP.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/DICTDUMP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61131,9 +61131,9 @@ var require_DICTDUMP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/DROPINDEX.js
+// node_modules/@redis/search/dist/lib/commands/DROPINDEX.js
 var require_DROPINDEX = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/DROPINDEX.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/DROPINDEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61151,9 +61151,9 @@ var require_DROPINDEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/EXPLAIN.js
+// node_modules/@redis/search/dist/lib/commands/EXPLAIN.js
 var require_EXPLAIN = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/EXPLAIN.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/EXPLAIN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var SEARCH_1 = require_SEARCH();
@@ -61177,9 +61177,9 @@ var require_EXPLAIN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/EXPLAINCLI.js
+// node_modules/@redis/search/dist/lib/commands/EXPLAINCLI.js
 var require_EXPLAINCLI = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/EXPLAINCLI.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/EXPLAINCLI.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var default_1 = require_default();
@@ -61201,9 +61201,9 @@ var require_EXPLAINCLI = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/HYBRID.js
+// node_modules/@redis/search/dist/lib/commands/HYBRID.js
 var require_HYBRID = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/HYBRID.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/HYBRID.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.FT_HYBRID_COMBINE_METHOD = exports.FT_HYBRID_VECTOR_METHOD = void 0;
@@ -61437,9 +61437,9 @@ var require_HYBRID = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/INFO.js
+// node_modules/@redis/search/dist/lib/commands/INFO.js
 var require_INFO7 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/INFO.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var generic_transformers_1 = require_generic_transformers();
@@ -61550,9 +61550,9 @@ var require_INFO7 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/PROFILE_SEARCH.js
+// node_modules/@redis/search/dist/lib/commands/PROFILE_SEARCH.js
 var require_PROFILE_SEARCH = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/PROFILE_SEARCH.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/PROFILE_SEARCH.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -61652,9 +61652,9 @@ var require_PROFILE_SEARCH = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/PROFILE_AGGREGATE.js
+// node_modules/@redis/search/dist/lib/commands/PROFILE_AGGREGATE.js
 var require_PROFILE_AGGREGATE = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/PROFILE_AGGREGATE.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/PROFILE_AGGREGATE.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -61717,9 +61717,9 @@ var require_PROFILE_AGGREGATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SEARCH_NOCONTENT.js
+// node_modules/@redis/search/dist/lib/commands/SEARCH_NOCONTENT.js
 var require_SEARCH_NOCONTENT = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SEARCH_NOCONTENT.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SEARCH_NOCONTENT.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -61754,9 +61754,9 @@ var require_SEARCH_NOCONTENT = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SPELLCHECK.js
+// node_modules/@redis/search/dist/lib/commands/SPELLCHECK.js
 var require_SPELLCHECK = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SPELLCHECK.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SPELLCHECK.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var default_1 = require_default();
@@ -61844,9 +61844,9 @@ var require_SPELLCHECK = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGADD.js
+// node_modules/@redis/search/dist/lib/commands/SUGADD.js
 var require_SUGADD = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGADD.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61866,9 +61866,9 @@ var require_SUGADD = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGDEL.js
+// node_modules/@redis/search/dist/lib/commands/SUGDEL.js
 var require_SUGDEL = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGDEL.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGDEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61882,9 +61882,9 @@ var require_SUGDEL = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGGET.js
+// node_modules/@redis/search/dist/lib/commands/SUGGET.js
 var require_SUGGET = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGGET.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -61904,9 +61904,9 @@ var require_SUGGET = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGGET_WITHPAYLOADS.js
+// node_modules/@redis/search/dist/lib/commands/SUGGET_WITHPAYLOADS.js
 var require_SUGGET_WITHPAYLOADS = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGGET_WITHPAYLOADS.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGGET_WITHPAYLOADS.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -61936,9 +61936,9 @@ var require_SUGGET_WITHPAYLOADS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES_WITHPAYLOADS.js
+// node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES_WITHPAYLOADS.js
 var require_SUGGET_WITHSCORES_WITHPAYLOADS = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES_WITHPAYLOADS.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES_WITHPAYLOADS.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -61985,9 +61985,9 @@ var require_SUGGET_WITHSCORES_WITHPAYLOADS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES.js
+// node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES.js
 var require_SUGGET_WITHSCORES = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGGET_WITHSCORES.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -62032,9 +62032,9 @@ var require_SUGGET_WITHSCORES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SUGLEN.js
+// node_modules/@redis/search/dist/lib/commands/SUGLEN.js
 var require_SUGLEN = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SUGLEN.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SUGLEN.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -62046,9 +62046,9 @@ var require_SUGLEN = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SYNDUMP.js
+// node_modules/@redis/search/dist/lib/commands/SYNDUMP.js
 var require_SYNDUMP = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SYNDUMP.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SYNDUMP.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -62075,9 +62075,9 @@ var require_SYNDUMP = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/SYNUPDATE.js
+// node_modules/@redis/search/dist/lib/commands/SYNUPDATE.js
 var require_SYNUPDATE = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/SYNUPDATE.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/SYNUPDATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -62093,9 +62093,9 @@ var require_SYNUPDATE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/TAGVALS.js
+// node_modules/@redis/search/dist/lib/commands/TAGVALS.js
 var require_TAGVALS = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/TAGVALS.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/TAGVALS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -62114,9 +62114,9 @@ var require_TAGVALS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/commands/index.js
+// node_modules/@redis/search/dist/lib/commands/index.js
 var require_commands5 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/commands/index.js"(exports) {
+  "node_modules/@redis/search/dist/lib/commands/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -62739,9 +62739,9 @@ var require_commands5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/search/dist/lib/index.js
+// node_modules/@redis/search/dist/lib/index.js
 var require_lib3 = __commonJS({
-  "../main/node_modules/@redis/search/dist/lib/index.js"(exports) {
+  "node_modules/@redis/search/dist/lib/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -62775,9 +62775,9 @@ var require_lib3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/helpers.js
+// node_modules/@redis/time-series/dist/lib/commands/helpers.js
 var require_helpers2 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/helpers.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/helpers.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRESP2LabelsWithSources = exports.transformRESP2Labels = exports.parseQueryLabelsFilterArgument = exports.parseSelectedLabelsArguments = exports.resp3MapToValue = exports.resp2MapToValue = exports.transformPivotSamplesReply = exports.transformMultiAggregationSamplesReply = exports.transformMultiAggregationSampleReply = exports.transformSamplesReply = exports.transformSampleReply = exports.parseLabelsArgument = exports.parseExcludeEmptyArgument = exports.parseRangeCommonArguments = exports.transformTimestampArgument = exports.parseDuplicatePolicy = exports.TIME_SERIES_DUPLICATE_POLICIES = exports.parseChunkSizeArgument = exports.parseEncodingArgument = exports.TIME_SERIES_ENCODING = exports.parseRetentionArgument = exports.parseIgnoreArgument = void 0;
@@ -63092,9 +63092,9 @@ var require_helpers2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/ADD.js
+// node_modules/@redis/time-series/dist/lib/commands/ADD.js
 var require_ADD5 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/ADD.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/ADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -63117,9 +63117,9 @@ var require_ADD5 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/ALTER.js
+// node_modules/@redis/time-series/dist/lib/commands/ALTER.js
 var require_ALTER2 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/ALTER.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/ALTER.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -63138,9 +63138,9 @@ var require_ALTER2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/CREATE.js
+// node_modules/@redis/time-series/dist/lib/commands/CREATE.js
 var require_CREATE3 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/CREATE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/CREATE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -63160,9 +63160,9 @@ var require_CREATE3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/CREATERULE.js
+// node_modules/@redis/time-series/dist/lib/commands/CREATERULE.js
 var require_CREATERULE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/CREATERULE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/CREATERULE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.TIME_SERIES_AGGREGATION_TYPE = void 0;
@@ -63203,9 +63203,9 @@ var require_CREATERULE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/INCRBY.js
+// node_modules/@redis/time-series/dist/lib/commands/INCRBY.js
 var require_INCRBY4 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/INCRBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/INCRBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseIncrByArguments = void 0;
@@ -63236,9 +63236,9 @@ var require_INCRBY4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/DECRBY.js
+// node_modules/@redis/time-series/dist/lib/commands/DECRBY.js
 var require_DECRBY2 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/DECRBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/DECRBY.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -63280,9 +63280,9 @@ var require_DECRBY2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/DEL.js
+// node_modules/@redis/time-series/dist/lib/commands/DEL.js
 var require_DEL4 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/DEL.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/DEL.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -63297,9 +63297,9 @@ var require_DEL4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/DELETERULE.js
+// node_modules/@redis/time-series/dist/lib/commands/DELETERULE.js
 var require_DELETERULE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/DELETERULE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/DELETERULE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -63312,9 +63312,9 @@ var require_DELETERULE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/GET.js
+// node_modules/@redis/time-series/dist/lib/commands/GET.js
 var require_GET3 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/GET.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/GET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -63343,9 +63343,9 @@ var require_GET3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/INFO.js
+// node_modules/@redis/time-series/dist/lib/commands/INFO.js
 var require_INFO8 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/INFO.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/INFO.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var CREATERULE_1 = require_CREATERULE();
@@ -63500,9 +63500,9 @@ var require_INFO8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/INFO_DEBUG.js
+// node_modules/@redis/time-series/dist/lib/commands/INFO_DEBUG.js
 var require_INFO_DEBUG = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/INFO_DEBUG.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/INFO_DEBUG.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -63582,9 +63582,9 @@ var require_INFO_DEBUG = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MADD.js
+// node_modules/@redis/time-series/dist/lib/commands/MADD.js
 var require_MADD2 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MADD.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MADD.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -63601,9 +63601,9 @@ var require_MADD2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MGET.js
+// node_modules/@redis/time-series/dist/lib/commands/MGET.js
 var require_MGET3 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MGET.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MGET.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseFilterArgument = exports.parseLatestArgument = void 0;
@@ -63649,9 +63649,9 @@ var require_MGET3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MGET_WITHLABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/MGET_WITHLABELS.js
 var require_MGET_WITHLABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MGET_WITHLABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MGET_WITHLABELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMGetLabelsReply = void 0;
@@ -63690,9 +63690,9 @@ var require_MGET_WITHLABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MGET_SELECTED_LABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/MGET_SELECTED_LABELS.js
 var require_MGET_SELECTED_LABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MGET_SELECTED_LABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MGET_SELECTED_LABELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var MGET_1 = require_MGET3();
@@ -63710,9 +63710,9 @@ var require_MGET_SELECTED_LABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/RANGE.js
+// node_modules/@redis/time-series/dist/lib/commands/RANGE.js
 var require_RANGE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/RANGE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/RANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRangeArguments = exports.parseRangeArguments = exports.TIME_SERIES_BUCKET_TIMESTAMP = void 0;
@@ -63761,9 +63761,9 @@ var require_RANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_GROUPBY.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_GROUPBY.js
 var require_MRANGE_GROUPBY = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_GROUPBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_GROUPBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extractResp3MRangeSources = exports.createTransformMRangeGroupByArguments = exports.parseGroupByArguments = exports.TIME_SERIES_REDUCERS = void 0;
@@ -63836,9 +63836,9 @@ var require_MRANGE_GROUPBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/RANGE_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/RANGE_MULTIAGGR.js
 var require_RANGE_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/RANGE_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/RANGE_MULTIAGGR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformRangeMultiArguments = exports.parseRangeMultiArguments = void 0;
@@ -63880,9 +63880,9 @@ var require_RANGE_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_MULTIAGGR.js
 var require_MRANGE_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_MULTIAGGR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMRangeMultiArguments = void 0;
@@ -63916,9 +63916,9 @@ var require_MRANGE_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_MULTIAGGR.js
 var require_MRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_MULTIAGGR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMRangeSelectedLabelsMultiArguments = void 0;
@@ -63959,9 +63959,9 @@ var require_MRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS.js
 var require_MRANGE_SELECTED_LABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMRangeSelectedLabelsArguments = void 0;
@@ -64002,9 +64002,9 @@ var require_MRANGE_SELECTED_LABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_GROUPBY.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_GROUPBY.js
 var require_MRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_GROUPBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_SELECTED_LABELS_GROUPBY.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -64043,9 +64043,9 @@ var require_MRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_MULTIAGGR.js
 var require_MRANGE_WITHLABELS_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_MULTIAGGR.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMRangeWithLabelsMultiArguments = void 0;
@@ -64093,9 +64093,9 @@ var require_MRANGE_WITHLABELS_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_GROUPBY.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_GROUPBY.js
 var require_MRANGE_WITHLABELS_GROUPBY = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_GROUPBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS_GROUPBY.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createMRangeWithLabelsGroupByTransformArguments = void 0;
@@ -64140,9 +64140,9 @@ var require_MRANGE_WITHLABELS_GROUPBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS.js
 var require_MRANGE_WITHLABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE_WITHLABELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMRangeWithLabelsArguments = void 0;
@@ -64190,9 +64190,9 @@ var require_MRANGE_WITHLABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE.js
+// node_modules/@redis/time-series/dist/lib/commands/MRANGE.js
 var require_MRANGE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MRANGE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createTransformMRangeArguments = void 0;
@@ -64230,9 +64230,9 @@ var require_MRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_GROUPBY.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_GROUPBY.js
 var require_MREVRANGE_GROUPBY = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_GROUPBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_GROUPBY.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64270,9 +64270,9 @@ var require_MREVRANGE_GROUPBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_MULTIAGGR.js
 var require_MREVRANGE_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_MULTIAGGR.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64310,9 +64310,9 @@ var require_MREVRANGE_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_MULTIAGGR.js
 var require_MREVRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_MULTIAGGR.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64350,9 +64350,9 @@ var require_MREVRANGE_SELECTED_LABELS_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_GROUPBY.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_GROUPBY.js
 var require_MREVRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_GROUPBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS_GROUPBY.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64390,9 +64390,9 @@ var require_MREVRANGE_SELECTED_LABELS_GROUPBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS.js
 var require_MREVRANGE_SELECTED_LABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_SELECTED_LABELS.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64430,9 +64430,9 @@ var require_MREVRANGE_SELECTED_LABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_MULTIAGGR.js
 var require_MREVRANGE_WITHLABELS_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_MULTIAGGR.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64470,9 +64470,9 @@ var require_MREVRANGE_WITHLABELS_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_GROUPBY.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_GROUPBY.js
 var require_MREVRANGE_WITHLABELS_GROUPBY = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_GROUPBY.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS_GROUPBY.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64510,9 +64510,9 @@ var require_MREVRANGE_WITHLABELS_GROUPBY = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS.js
 var require_MREVRANGE_WITHLABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE_WITHLABELS.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64550,9 +64550,9 @@ var require_MREVRANGE_WITHLABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE.js
+// node_modules/@redis/time-series/dist/lib/commands/MREVRANGE.js
 var require_MREVRANGE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/MREVRANGE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/MREVRANGE.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64594,9 +64594,9 @@ var require_MREVRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/QUERYINDEX.js
+// node_modules/@redis/time-series/dist/lib/commands/QUERYINDEX.js
 var require_QUERYINDEX = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/QUERYINDEX.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/QUERYINDEX.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = {
@@ -64616,9 +64616,9 @@ var require_QUERYINDEX = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS.js
+// node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS.js
 var require_QUERYLABELS = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -64637,9 +64637,9 @@ var require_QUERYLABELS = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS_VALUES.js
+// node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS_VALUES.js
 var require_QUERYLABELS_VALUES = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS_VALUES.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/QUERYLABELS_VALUES.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var helpers_1 = require_helpers2();
@@ -64658,9 +64658,9 @@ var require_QUERYLABELS_VALUES = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/READ.js
+// node_modules/@redis/time-series/dist/lib/commands/READ.js
 var require_READ = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/READ.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/READ.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.TS_READ_TIMESTAMP = void 0;
@@ -64697,9 +64697,9 @@ var require_READ = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/REVRANGE_MULTIAGGR.js
+// node_modules/@redis/time-series/dist/lib/commands/REVRANGE_MULTIAGGR.js
 var require_REVRANGE_MULTIAGGR = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/REVRANGE_MULTIAGGR.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/REVRANGE_MULTIAGGR.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64741,9 +64741,9 @@ var require_REVRANGE_MULTIAGGR = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/REVRANGE.js
+// node_modules/@redis/time-series/dist/lib/commands/REVRANGE.js
 var require_REVRANGE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/REVRANGE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/REVRANGE.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64785,9 +64785,9 @@ var require_REVRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/NRANGE.js
+// node_modules/@redis/time-series/dist/lib/commands/NRANGE.js
 var require_NRANGE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/NRANGE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/NRANGE.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.transformNRangeArguments = exports.parseNRangeArguments = void 0;
@@ -64829,9 +64829,9 @@ var require_NRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/NREVRANGE.js
+// node_modules/@redis/time-series/dist/lib/commands/NREVRANGE.js
 var require_NREVRANGE = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/NREVRANGE.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/NREVRANGE.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -64874,9 +64874,9 @@ var require_NREVRANGE = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/commands/index.js
+// node_modules/@redis/time-series/dist/lib/commands/index.js
 var require_commands6 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/commands/index.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/commands/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -65559,9 +65559,9 @@ var require_commands6 = __commonJS({
   }
 });
 
-// ../main/node_modules/@redis/time-series/dist/lib/index.js
+// node_modules/@redis/time-series/dist/lib/index.js
 var require_lib4 = __commonJS({
-  "../main/node_modules/@redis/time-series/dist/lib/index.js"(exports) {
+  "node_modules/@redis/time-series/dist/lib/index.js"(exports) {
     "use strict";
     var __importDefault = exports && exports.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -65597,9 +65597,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// ../main/node_modules/redis/dist/index.js
+// node_modules/redis/dist/index.js
 var require_dist3 = __commonJS({
-  "../main/node_modules/redis/dist/index.js"(exports) {
+  "node_modules/redis/dist/index.js"(exports) {
     "use strict";
     var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -71171,26 +71171,26 @@ var init_run3 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/classic/index.js
+// node_modules/zod/v4/classic/index.js
 var init_classic = __esm({
-  "../main/node_modules/zod/v4/classic/index.js"() {
+  "node_modules/zod/v4/classic/index.js"() {
     init_external();
     init_external();
   }
 });
 
-// ../main/node_modules/zod/v4/index.js
+// node_modules/zod/v4/index.js
 var init_v4 = __esm({
-  "../main/node_modules/zod/v4/index.js"() {
+  "node_modules/zod/v4/index.js"() {
     init_classic();
     init_classic();
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, RELATED_TASK_META_KEY, JSONRPC_VERSION, AssertObjectSchema, ProgressTokenSchema, CursorSchema, TaskCreationParamsSchema, TaskMetadataSchema, RelatedTaskMetadataSchema, RequestMetaSchema, BaseRequestParamsSchema, TaskAugmentedRequestParamsSchema, isTaskAugmentedRequestParams, RequestSchema, NotificationsParamsSchema, NotificationSchema, ResultSchema, RequestIdSchema, JSONRPCRequestSchema, isJSONRPCRequest, JSONRPCNotificationSchema, isJSONRPCNotification, JSONRPCResultResponseSchema, isJSONRPCResultResponse, ErrorCode, JSONRPCErrorResponseSchema, isJSONRPCErrorResponse, JSONRPCMessageSchema, JSONRPCResponseSchema, EmptyResultSchema, CancelledNotificationParamsSchema, CancelledNotificationSchema, IconSchema, IconsSchema, BaseMetadataSchema, ImplementationSchema, FormElicitationCapabilitySchema, ElicitationCapabilitySchema, ClientTasksCapabilitySchema, ServerTasksCapabilitySchema, ClientCapabilitiesSchema, InitializeRequestParamsSchema, InitializeRequestSchema, ServerCapabilitiesSchema, InitializeResultSchema, InitializedNotificationSchema, PingRequestSchema, ProgressSchema, ProgressNotificationParamsSchema, ProgressNotificationSchema, PaginatedRequestParamsSchema, PaginatedRequestSchema, PaginatedResultSchema, TaskStatusSchema, TaskSchema, CreateTaskResultSchema, TaskStatusNotificationParamsSchema, TaskStatusNotificationSchema, GetTaskRequestSchema, GetTaskResultSchema, GetTaskPayloadRequestSchema, GetTaskPayloadResultSchema, ListTasksRequestSchema, ListTasksResultSchema, CancelTaskRequestSchema, CancelTaskResultSchema, ResourceContentsSchema, TextResourceContentsSchema, Base64Schema, BlobResourceContentsSchema, RoleSchema, AnnotationsSchema, ResourceSchema, ResourceTemplateSchema, ListResourcesRequestSchema, ListResourcesResultSchema, ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, ResourceRequestParamsSchema, ReadResourceRequestParamsSchema, ReadResourceRequestSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, SubscribeRequestParamsSchema, SubscribeRequestSchema, UnsubscribeRequestParamsSchema, UnsubscribeRequestSchema, ResourceUpdatedNotificationParamsSchema, ResourceUpdatedNotificationSchema, PromptArgumentSchema, PromptSchema, ListPromptsRequestSchema, ListPromptsResultSchema, GetPromptRequestParamsSchema, GetPromptRequestSchema, TextContentSchema, ImageContentSchema, AudioContentSchema, ToolUseContentSchema, EmbeddedResourceSchema, ResourceLinkSchema, ContentBlockSchema, PromptMessageSchema, GetPromptResultSchema, PromptListChangedNotificationSchema, ToolAnnotationsSchema, ToolExecutionSchema, ToolSchema, ListToolsRequestSchema, ListToolsResultSchema, CallToolResultSchema, CompatibilityCallToolResultSchema, CallToolRequestParamsSchema, CallToolRequestSchema, ToolListChangedNotificationSchema, ListChangedOptionsBaseSchema, LoggingLevelSchema, SetLevelRequestParamsSchema, SetLevelRequestSchema, LoggingMessageNotificationParamsSchema, LoggingMessageNotificationSchema, ModelHintSchema, ModelPreferencesSchema, ToolChoiceSchema, ToolResultContentSchema, SamplingContentSchema, SamplingMessageContentBlockSchema, SamplingMessageSchema, CreateMessageRequestParamsSchema, CreateMessageRequestSchema, CreateMessageResultSchema, CreateMessageResultWithToolsSchema, BooleanSchemaSchema, StringSchemaSchema, NumberSchemaSchema, UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema, SingleSelectEnumSchemaSchema, UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, EnumSchemaSchema, PrimitiveSchemaDefinitionSchema, ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema, ElicitRequestParamsSchema, ElicitRequestSchema, ElicitationCompleteNotificationParamsSchema, ElicitationCompleteNotificationSchema, ElicitResultSchema, ResourceTemplateReferenceSchema, PromptReferenceSchema, CompleteRequestParamsSchema, CompleteRequestSchema, CompleteResultSchema, RootSchema, ListRootsRequestSchema, ListRootsResultSchema, RootsListChangedNotificationSchema, ClientRequestSchema, ClientNotificationSchema, ClientResultSchema, ServerRequestSchema, ServerNotificationSchema, ServerResultSchema, McpError, UrlElicitationRequiredError;
 var init_types = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"() {
     init_v4();
     LATEST_PROTOCOL_VERSION = "2025-11-25";
     SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
@@ -72711,7 +72711,7 @@ var init_types = __esm({
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 function deserializeMessage(line) {
   return JSONRPCMessageSchema.parse(JSON.parse(line));
 }
@@ -72720,7 +72720,7 @@ function serializeMessage(message) {
 }
 var STDIO_DEFAULT_MAX_BUFFER_SIZE, ReadBuffer;
 var init_stdio = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js"() {
     init_types();
     STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
     ReadBuffer = class {
@@ -72754,11 +72754,11 @@ var init_stdio = __esm({
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 import process2 from "node:process";
 var StdioServerTransport;
 var init_stdio2 = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js"() {
     init_stdio();
     StdioServerTransport = class {
       constructor(_stdin = process2.stdin, _stdout = process2.stdout, options) {
@@ -72828,10 +72828,10 @@ var init_stdio2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/helpers/util.js
+// node_modules/zod/v3/helpers/util.js
 var util, objectUtil, ZodParsedType, getParsedType2;
 var init_util3 = __esm({
-  "../main/node_modules/zod/v3/helpers/util.js"() {
+  "node_modules/zod/v3/helpers/util.js"() {
     (function(util2) {
       util2.assertEqual = (_) => {
       };
@@ -72965,10 +72965,10 @@ var init_util3 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/ZodError.js
+// node_modules/zod/v3/ZodError.js
 var ZodIssueCode2, ZodError2;
 var init_ZodError = __esm({
-  "../main/node_modules/zod/v3/ZodError.js"() {
+  "node_modules/zod/v3/ZodError.js"() {
     init_util3();
     ZodIssueCode2 = util.arrayToEnum([
       "invalid_type",
@@ -73085,10 +73085,10 @@ var init_ZodError = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/locales/en.js
+// node_modules/zod/v3/locales/en.js
 var errorMap, en_default2;
 var init_en2 = __esm({
-  "../main/node_modules/zod/v3/locales/en.js"() {
+  "node_modules/zod/v3/locales/en.js"() {
     init_ZodError();
     init_util3();
     errorMap = (issue2, _ctx) => {
@@ -73195,19 +73195,19 @@ var init_en2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/errors.js
+// node_modules/zod/v3/errors.js
 function getErrorMap2() {
   return overrideErrorMap;
 }
 var overrideErrorMap;
 var init_errors3 = __esm({
-  "../main/node_modules/zod/v3/errors.js"() {
+  "node_modules/zod/v3/errors.js"() {
     init_en2();
     overrideErrorMap = en_default2;
   }
 });
 
-// ../main/node_modules/zod/v3/helpers/parseUtil.js
+// node_modules/zod/v3/helpers/parseUtil.js
 function addIssueToContext(ctx, issueData) {
   const overrideMap = getErrorMap2();
   const issue2 = makeIssue({
@@ -73229,7 +73229,7 @@ function addIssueToContext(ctx, issueData) {
 }
 var makeIssue, ParseStatus, INVALID, DIRTY, OK, isAborted, isDirty, isValid, isAsync;
 var init_parseUtil = __esm({
-  "../main/node_modules/zod/v3/helpers/parseUtil.js"() {
+  "node_modules/zod/v3/helpers/parseUtil.js"() {
     init_errors3();
     init_en2();
     makeIssue = (params) => {
@@ -73323,16 +73323,16 @@ var init_parseUtil = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/helpers/typeAliases.js
+// node_modules/zod/v3/helpers/typeAliases.js
 var init_typeAliases = __esm({
-  "../main/node_modules/zod/v3/helpers/typeAliases.js"() {
+  "node_modules/zod/v3/helpers/typeAliases.js"() {
   }
 });
 
-// ../main/node_modules/zod/v3/helpers/errorUtil.js
+// node_modules/zod/v3/helpers/errorUtil.js
 var errorUtil;
 var init_errorUtil = __esm({
-  "../main/node_modules/zod/v3/helpers/errorUtil.js"() {
+  "node_modules/zod/v3/helpers/errorUtil.js"() {
     (function(errorUtil2) {
       errorUtil2.errToObj = (message) => typeof message === "string" ? { message } : message || {};
       errorUtil2.toString = (message) => typeof message === "string" ? message : message?.message;
@@ -73340,7 +73340,7 @@ var init_errorUtil = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/types.js
+// node_modules/zod/v3/types.js
 function processCreateParams(params) {
   if (!params)
     return {};
@@ -73507,7 +73507,7 @@ function createZodEnum(values, params) {
 }
 var ParseInputLazyPath, handleResult, ZodType2, cuidRegex, cuid2Regex, ulidRegex, uuidRegex, nanoidRegex, jwtRegex, durationRegex, emailRegex, _emojiRegex, emojiRegex, ipv4Regex, ipv4CidrRegex, ipv6Regex, ipv6CidrRegex, base64Regex, base64urlRegex, dateRegexSource, dateRegex, ZodString2, ZodNumber2, ZodBigInt2, ZodBoolean2, ZodDate2, ZodSymbol2, ZodUndefined2, ZodNull2, ZodAny2, ZodUnknown2, ZodNever2, ZodVoid2, ZodArray2, ZodObject2, ZodUnion2, getDiscriminator, ZodDiscriminatedUnion2, ZodIntersection2, ZodTuple2, ZodRecord2, ZodMap2, ZodSet2, ZodFunction2, ZodLazy2, ZodLiteral2, ZodEnum2, ZodNativeEnum, ZodPromise2, ZodEffects, ZodOptional2, ZodNullable2, ZodDefault2, ZodCatch2, ZodNaN2, ZodBranded, ZodPipeline, ZodReadonly2, late, ZodFirstPartyTypeKind2, stringType, numberType, nanType, bigIntType, booleanType, dateType, symbolType, undefinedType, nullType, anyType, unknownType, neverType, voidType, arrayType, objectType, strictObjectType, unionType, discriminatedUnionType, intersectionType, tupleType, recordType, mapType, setType, functionType, lazyType, literalType, enumType, nativeEnumType, promiseType, effectsType, optionalType, nullableType, preprocessType, pipelineType;
 var init_types2 = __esm({
-  "../main/node_modules/zod/v3/types.js"() {
+  "node_modules/zod/v3/types.js"() {
     init_ZodError();
     init_errors3();
     init_errorUtil();
@@ -76751,9 +76751,9 @@ var init_types2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/external.js
+// node_modules/zod/v3/external.js
 var init_external2 = __esm({
-  "../main/node_modules/zod/v3/external.js"() {
+  "node_modules/zod/v3/external.js"() {
     init_errors3();
     init_parseUtil();
     init_typeAliases();
@@ -76763,56 +76763,56 @@ var init_external2 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v3/index.js
+// node_modules/zod/v3/index.js
 var init_v3 = __esm({
-  "../main/node_modules/zod/v3/index.js"() {
+  "node_modules/zod/v3/index.js"() {
     init_external2();
     init_external2();
   }
 });
 
-// ../main/node_modules/zod/v4/mini/parse.js
+// node_modules/zod/v4/mini/parse.js
 var init_parse4 = __esm({
-  "../main/node_modules/zod/v4/mini/parse.js"() {
+  "node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// ../main/node_modules/zod/v4/mini/schemas.js
+// node_modules/zod/v4/mini/schemas.js
 var init_schemas3 = __esm({
-  "../main/node_modules/zod/v4/mini/schemas.js"() {
+  "node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_core2();
     init_parse4();
   }
 });
 
-// ../main/node_modules/zod/v4/mini/checks.js
+// node_modules/zod/v4/mini/checks.js
 var init_checks3 = __esm({
-  "../main/node_modules/zod/v4/mini/checks.js"() {
+  "node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// ../main/node_modules/zod/v4/mini/iso.js
+// node_modules/zod/v4/mini/iso.js
 var init_iso2 = __esm({
-  "../main/node_modules/zod/v4/mini/iso.js"() {
+  "node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas3();
   }
 });
 
-// ../main/node_modules/zod/v4/mini/coerce.js
+// node_modules/zod/v4/mini/coerce.js
 var init_coerce2 = __esm({
-  "../main/node_modules/zod/v4/mini/coerce.js"() {
+  "node_modules/zod/v4/mini/coerce.js"() {
     init_core2();
     init_schemas3();
   }
 });
 
-// ../main/node_modules/zod/v4/mini/external.js
+// node_modules/zod/v4/mini/external.js
 var init_external3 = __esm({
-  "../main/node_modules/zod/v4/mini/external.js"() {
+  "node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse4();
     init_schemas3();
@@ -76825,22 +76825,22 @@ var init_external3 = __esm({
   }
 });
 
-// ../main/node_modules/zod/v4/mini/index.js
+// node_modules/zod/v4/mini/index.js
 var init_mini = __esm({
-  "../main/node_modules/zod/v4/mini/index.js"() {
+  "node_modules/zod/v4/mini/index.js"() {
     init_external3();
     init_external3();
   }
 });
 
-// ../main/node_modules/zod/v4-mini/index.js
+// node_modules/zod/v4-mini/index.js
 var init_v4_mini = __esm({
-  "../main/node_modules/zod/v4-mini/index.js"() {
+  "node_modules/zod/v4-mini/index.js"() {
     init_mini();
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 function isZ4Schema(s) {
   const schema = s;
   return !!schema._zod;
@@ -76903,142 +76903,142 @@ function getLiteralValue(schema) {
   return void 0;
 }
 var init_zod_compat = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js"() {
     init_v3();
     init_v4_mini();
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
 function isTerminal(status) {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 var init_interfaces = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/Options.js
+// node_modules/zod-to-json-schema/dist/esm/Options.js
 var init_Options = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/Options.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/Options.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/Refs.js
+// node_modules/zod-to-json-schema/dist/esm/Refs.js
 var init_Refs = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/Refs.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/Refs.js"() {
     init_Options();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/errorMessages.js
+// node_modules/zod-to-json-schema/dist/esm/errorMessages.js
 var init_errorMessages = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/errorMessages.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/errorMessages.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
+// node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
 var init_getRelativePath = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/getRelativePath.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/getRelativePath.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/any.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/any.js
 var init_any = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/any.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/any.js"() {
     init_getRelativePath();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/array.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/array.js
 var init_array = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/array.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/array.js"() {
     init_v3();
     init_errorMessages();
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
 var init_bigint = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js"() {
     init_errorMessages();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
 var init_boolean = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
 var init_branded = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/branded.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/branded.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
 var init_catch = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/catch.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/catch.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/date.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/date.js
 var init_date2 = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/date.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/date.js"() {
     init_errorMessages();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/default.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/default.js
 var init_default = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/default.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/default.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
 var init_effects = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/effects.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/effects.js"() {
     init_parseDef();
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
 var init_enum = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/enum.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/enum.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
 var init_intersection = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
 var init_literal = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/literal.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/literal.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 var ALPHA_NUMERIC;
 var init_string = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/string.js"() {
     init_errorMessages();
     ALPHA_NUMERIC = new Set("ABCDEFGHIJKLMNOPQRSTUVXYZabcdefghijklmnopqrstuvxyz0123456789");
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/record.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/record.js
 var init_record3 = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/record.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/record.js"() {
     init_v3();
     init_parseDef();
     init_string();
@@ -77047,124 +77047,124 @@ var init_record3 = __esm({
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/map.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/map.js
 var init_map = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/map.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/map.js"() {
     init_parseDef();
     init_record3();
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
 var init_nativeEnum = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/never.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/never.js
 var init_never = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/never.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/never.js"() {
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/null.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/null.js
 var init_null = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/null.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/null.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/union.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/union.js
 var init_union = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/union.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/union.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
 var init_nullable = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js"() {
     init_parseDef();
     init_union();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/number.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/number.js
 var init_number = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/number.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/number.js"() {
     init_errorMessages();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/object.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/object.js
 var init_object = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/object.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/object.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
 var init_optional = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/optional.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/optional.js"() {
     init_parseDef();
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
 var init_pipeline = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
 var init_promise = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/promise.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/promise.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/set.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/set.js
 var init_set = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/set.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/set.js"() {
     init_errorMessages();
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
 var init_tuple = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
 var init_undefined = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js"() {
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
 var init_unknown = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js"() {
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
 var init_readonly = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js"() {
     init_parseDef();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/selectParser.js
+// node_modules/zod-to-json-schema/dist/esm/selectParser.js
 var init_selectParser = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/selectParser.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/selectParser.js"() {
     init_v3();
     init_any();
     init_array();
@@ -77199,9 +77199,9 @@ var init_selectParser = __esm({
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parseDef.js
+// node_modules/zod-to-json-schema/dist/esm/parseDef.js
 var init_parseDef = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parseDef.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parseDef.js"() {
     init_Options();
     init_selectParser();
     init_getRelativePath();
@@ -77209,24 +77209,24 @@ var init_parseDef = __esm({
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/parseTypes.js
+// node_modules/zod-to-json-schema/dist/esm/parseTypes.js
 var init_parseTypes = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/parseTypes.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/parseTypes.js"() {
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
+// node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
 var init_zodToJsonSchema = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js"() {
     init_parseDef();
     init_Refs();
     init_any();
   }
 });
 
-// ../main/node_modules/zod-to-json-schema/dist/esm/index.js
+// node_modules/zod-to-json-schema/dist/esm/index.js
 var init_esm = __esm({
-  "../main/node_modules/zod-to-json-schema/dist/esm/index.js"() {
+  "node_modules/zod-to-json-schema/dist/esm/index.js"() {
     init_Options();
     init_Refs();
     init_errorMessages();
@@ -77269,7 +77269,7 @@ var init_esm = __esm({
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 function getMethodLiteral(schema) {
   const shape = getObjectShape(schema);
   const methodSchema = shape?.method;
@@ -77290,14 +77290,14 @@ function parseWithCompat(schema, data) {
   return result.data;
 }
 var init_zod_json_schema_compat = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js"() {
     init_v4_mini();
     init_zod_compat();
     init_esm();
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 function isPlainObject2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -77319,7 +77319,7 @@ function mergeCapabilities(base, additional) {
 }
 var DEFAULT_REQUEST_TIMEOUT_MSEC, Protocol;
 var init_protocol2 = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js"() {
     init_zod_compat();
     init_types();
     init_interfaces();
@@ -78283,9 +78283,9 @@ var init_protocol2 = __esm({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/code.js
+// node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports) {
+  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
@@ -78437,9 +78437,9 @@ var require_code = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/scope.js
+// node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
+  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
@@ -78582,9 +78582,9 @@ var require_scope = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/codegen/index.js
+// node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports) {
+  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
@@ -79302,9 +79302,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/util.js
+// node_modules/ajv/dist/compile/util.js
 var require_util = __commonJS({
-  "../main/node_modules/ajv/dist/compile/util.js"(exports) {
+  "node_modules/ajv/dist/compile/util.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
@@ -79469,9 +79469,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/names.js
+// node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "../main/node_modules/ajv/dist/compile/names.js"(exports) {
+  "node_modules/ajv/dist/compile/names.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -79508,9 +79508,9 @@ var require_names = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/errors.js
+// node_modules/ajv/dist/compile/errors.js
 var require_errors2 = __commonJS({
-  "../main/node_modules/ajv/dist/compile/errors.js"(exports) {
+  "node_modules/ajv/dist/compile/errors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
@@ -79630,9 +79630,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
+// node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
@@ -79681,9 +79681,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/rules.js
+// node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "../main/node_modules/ajv/dist/compile/rules.js"(exports) {
+  "node_modules/ajv/dist/compile/rules.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getRules = exports.isJSONType = void 0;
@@ -79712,9 +79712,9 @@ var require_rules = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/applicability.js
+// node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
@@ -79735,9 +79735,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/dataType.js
+// node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
@@ -79919,9 +79919,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/defaults.js
+// node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults2 = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.assignDefaults = void 0;
@@ -79956,9 +79956,9 @@ var require_defaults2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/code.js
+// node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
@@ -80089,9 +80089,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/keyword.js
+// node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
@@ -80207,9 +80207,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/subschema.js
+// node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
@@ -80290,9 +80290,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-deep-equal/index.js
+// node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "../main/node_modules/fast-deep-equal/index.js"(exports, module) {
+  "node_modules/fast-deep-equal/index.js"(exports, module) {
     "use strict";
     module.exports = function equal(a, b) {
       if (a === b) return true;
@@ -80325,9 +80325,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// ../main/node_modules/json-schema-traverse/index.js
+// node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "../main/node_modules/json-schema-traverse/index.js"(exports, module) {
+  "node_modules/json-schema-traverse/index.js"(exports, module) {
     "use strict";
     var traverse = module.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -80413,9 +80413,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/resolve.js
+// node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "../main/node_modules/ajv/dist/compile/resolve.js"(exports) {
+  "node_modules/ajv/dist/compile/resolve.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
@@ -80569,9 +80569,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/validate/index.js
+// node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports) {
+  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
@@ -81077,9 +81077,9 @@ var require_validate = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/validation_error.js
+// node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports) {
+  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -81093,9 +81093,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/ref_error.js
+// node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports) {
+  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -81110,9 +81110,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/compile/index.js
+// node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "../main/node_modules/ajv/dist/compile/index.js"(exports) {
+  "node_modules/ajv/dist/compile/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
@@ -81334,9 +81334,9 @@ var require_compile = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/data.json
+// node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "../main/node_modules/ajv/dist/refs/data.json"(exports, module) {
+  "node_modules/ajv/dist/refs/data.json"(exports, module) {
     module.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -81353,9 +81353,9 @@ var require_data = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/lib/utils.js
+// node_modules/fast-uri/lib/utils.js
 var require_utils5 = __commonJS({
-  "../main/node_modules/fast-uri/lib/utils.js"(exports, module) {
+  "node_modules/fast-uri/lib/utils.js"(exports, module) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -81887,9 +81887,9 @@ var require_utils5 = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/lib/schemes.js
+// node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "../main/node_modules/fast-uri/lib/schemes.js"(exports, module) {
+  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
     "use strict";
     var { isUUID } = require_utils5();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -82098,9 +82098,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-uri/index.js
+// node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "../main/node_modules/fast-uri/index.js"(exports, module) {
+  "node_modules/fast-uri/index.js"(exports, module) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils5();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -82528,9 +82528,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/uri.js
+// node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/uri.js"(exports) {
+  "node_modules/ajv/dist/runtime/uri.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -82539,9 +82539,9 @@ var require_uri = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/core.js
+// node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "../main/node_modules/ajv/dist/core.js"(exports) {
+  "node_modules/ajv/dist/core.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
@@ -83150,9 +83150,9 @@ var require_core = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/id.js
+// node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var def = {
@@ -83165,9 +83165,9 @@ var require_id = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
+// node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.callRef = exports.getValidate = void 0;
@@ -83287,9 +83287,9 @@ var require_ref = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/core/index.js
+// node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var id_1 = require_id();
@@ -83308,9 +83308,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83340,9 +83340,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83368,9 +83368,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/ucs2length.js
+// node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function ucs2length(str) {
@@ -83394,9 +83394,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83426,9 +83426,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
+// node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -83463,9 +83463,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83492,9 +83492,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
+// node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -83574,9 +83574,9 @@ var require_required = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83603,9 +83603,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/runtime/equal.js
+// node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "../main/node_modules/ajv/dist/runtime/equal.js"(exports) {
+  "node_modules/ajv/dist/runtime/equal.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -83614,9 +83614,9 @@ var require_equal = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -83681,9 +83681,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
+// node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83710,9 +83710,9 @@ var require_const = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
+// node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83759,9 +83759,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
+// node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -83797,9 +83797,9 @@ var require_validation = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateAdditionalItems = void 0;
@@ -83850,9 +83850,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
+// node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateTuple = void 0;
@@ -83907,9 +83907,9 @@ var require_items = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var items_1 = require_items();
@@ -83924,9 +83924,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -83959,9 +83959,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
+// node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -84053,9 +84053,9 @@ var require_contains = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
@@ -84147,9 +84147,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -84190,9 +84190,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -84296,9 +84296,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
+// node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -84354,9 +84354,9 @@ var require_properties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -84428,9 +84428,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
+// node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -84459,9 +84459,9 @@ var require_not = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -84476,9 +84476,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -84534,9 +84534,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -84561,9 +84561,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
+// node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -84630,9 +84630,9 @@ var require_if = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -84648,9 +84648,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
+// node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -84696,9 +84696,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/format/format.js
+// node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -84786,9 +84786,9 @@ var require_format = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/format/index.js
+// node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var format_1 = require_format();
@@ -84797,9 +84797,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/metadata.js
+// node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.contentVocabulary = exports.metadataVocabulary = void 0;
@@ -84820,9 +84820,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/draft7.js
+// node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -84842,9 +84842,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
+// node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types5 = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DiscrError = void 0;
@@ -84856,9 +84856,9 @@ var require_types5 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
+// node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
+  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -84961,9 +84961,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
+// node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
     module.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -85118,9 +85118,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv/dist/ajv.js
+// node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "../main/node_modules/ajv/dist/ajv.js"(exports, module) {
+  "node_modules/ajv/dist/ajv.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
@@ -85188,9 +85188,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-formats/dist/formats.js
+// node_modules/ajv-formats/dist/formats.js
 var require_formats = __commonJS({
-  "../main/node_modules/ajv-formats/dist/formats.js"(exports) {
+  "node_modules/ajv-formats/dist/formats.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
@@ -85391,9 +85391,9 @@ var require_formats = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-formats/dist/limit.js
+// node_modules/ajv-formats/dist/limit.js
 var require_limit = __commonJS({
-  "../main/node_modules/ajv-formats/dist/limit.js"(exports) {
+  "node_modules/ajv-formats/dist/limit.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatLimitDefinition = void 0;
@@ -85463,9 +85463,9 @@ var require_limit = __commonJS({
   }
 });
 
-// ../main/node_modules/ajv-formats/dist/index.js
+// node_modules/ajv-formats/dist/index.js
 var require_dist4 = __commonJS({
-  "../main/node_modules/ajv-formats/dist/index.js"(exports, module) {
+  "node_modules/ajv-formats/dist/index.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var formats_1 = require_formats();
@@ -85505,7 +85505,7 @@ var require_dist4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 function createDefaultAjvInstance() {
   const ajv = new import_ajv.default({
     strict: false,
@@ -85519,7 +85519,7 @@ function createDefaultAjvInstance() {
 }
 var import_ajv, import_ajv_formats, AjvJsonSchemaValidator;
 var init_ajv_provider = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js"() {
     import_ajv = __toESM(require_ajv(), 1);
     import_ajv_formats = __toESM(require_dist4(), 1);
     AjvJsonSchemaValidator = class {
@@ -85578,10 +85578,10 @@ var init_ajv_provider = __esm({
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks;
 var init_server = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js"() {
     init_types();
     ExperimentalServerTasks = class {
       constructor(_server) {
@@ -85797,7 +85797,7 @@ var init_server = __esm({
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 function assertToolsCallTaskCapability(requests, method, entityName) {
   if (!requests) {
     throw new Error(`${entityName} does not support task creation (required for ${method})`);
@@ -85832,14 +85832,14 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
   }
 }
 var init_helpers = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js"() {
   }
 });
 
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 var Server;
 var init_server2 = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js"() {
+  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js"() {
     init_protocol2();
     init_types();
     init_ajv_provider();
@@ -87455,7 +87455,7 @@ var init_command_store = __esm({
   }
 });
 
-// ../main/node_modules/mdurl/lib/decode.mjs
+// node_modules/mdurl/lib/decode.mjs
 function getDecodeCache(exclude) {
   let cache = decodeCache[exclude];
   if (cache) {
@@ -87535,7 +87535,7 @@ function decode3(string4, exclude) {
 }
 var decodeCache, decode_default;
 var init_decode = __esm({
-  "../main/node_modules/mdurl/lib/decode.mjs"() {
+  "node_modules/mdurl/lib/decode.mjs"() {
     decodeCache = {};
     decode3.defaultChars = ";/?:@&=+$,#";
     decode3.componentChars = "";
@@ -87543,7 +87543,7 @@ var init_decode = __esm({
   }
 });
 
-// ../main/node_modules/mdurl/lib/encode.mjs
+// node_modules/mdurl/lib/encode.mjs
 function getEncodeCache(exclude) {
   let cache = encodeCache[exclude];
   if (cache) {
@@ -87604,7 +87604,7 @@ function encode4(string4, exclude, keepEscaped) {
 }
 var encodeCache, encode_default;
 var init_encode = __esm({
-  "../main/node_modules/mdurl/lib/encode.mjs"() {
+  "node_modules/mdurl/lib/encode.mjs"() {
     encodeCache = {};
     encode4.defaultChars = ";/?:@&=+$,-_.!~*'()#";
     encode4.componentChars = "-_.!~*'()";
@@ -87612,7 +87612,7 @@ var init_encode = __esm({
   }
 });
 
-// ../main/node_modules/mdurl/lib/format.mjs
+// node_modules/mdurl/lib/format.mjs
 function format(url2) {
   let result = "";
   result += url2.protocol || "";
@@ -87630,11 +87630,11 @@ function format(url2) {
   return result;
 }
 var init_format = __esm({
-  "../main/node_modules/mdurl/lib/format.mjs"() {
+  "node_modules/mdurl/lib/format.mjs"() {
   }
 });
 
-// ../main/node_modules/mdurl/lib/parse.mjs
+// node_modules/mdurl/lib/parse.mjs
 function Url() {
   this.protocol = null;
   this.slashes = null;
@@ -87653,7 +87653,7 @@ function urlParse(url2, slashesDenoteHost) {
 }
 var protocolPattern, portPattern, simplePathPattern, delims, unwise, autoEscape, nonHostChars, hostEndingChars, hostnameMaxLen, hostnamePartPattern, hostnamePartStart, hostlessProtocol, slashedProtocol, parse_default;
 var init_parse5 = __esm({
-  "../main/node_modules/mdurl/lib/parse.mjs"() {
+  "node_modules/mdurl/lib/parse.mjs"() {
     protocolPattern = /^([a-z0-9.+-]+:)/i;
     portPattern = /:[0-9]*$/;
     simplePathPattern = /^(\/\/?(?!\/)[^\?\s]*)(\?[^\s]*)?$/;
@@ -87821,7 +87821,7 @@ var init_parse5 = __esm({
   }
 });
 
-// ../main/node_modules/mdurl/index.mjs
+// node_modules/mdurl/index.mjs
 var mdurl_exports = {};
 __export(mdurl_exports, {
   decode: () => decode_default,
@@ -87830,7 +87830,7 @@ __export(mdurl_exports, {
   parse: () => parse_default
 });
 var init_mdurl = __esm({
-  "../main/node_modules/mdurl/index.mjs"() {
+  "node_modules/mdurl/index.mjs"() {
     init_decode();
     init_encode();
     init_format();
@@ -87838,55 +87838,55 @@ var init_mdurl = __esm({
   }
 });
 
-// ../main/node_modules/uc.micro/properties/Any/regex.mjs
+// node_modules/uc.micro/properties/Any/regex.mjs
 var regex_default;
 var init_regex = __esm({
-  "../main/node_modules/uc.micro/properties/Any/regex.mjs"() {
+  "node_modules/uc.micro/properties/Any/regex.mjs"() {
     regex_default = /[\0-\uD7FF\uE000-\uFFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
   }
 });
 
-// ../main/node_modules/uc.micro/categories/Cc/regex.mjs
+// node_modules/uc.micro/categories/Cc/regex.mjs
 var regex_default2;
 var init_regex2 = __esm({
-  "../main/node_modules/uc.micro/categories/Cc/regex.mjs"() {
+  "node_modules/uc.micro/categories/Cc/regex.mjs"() {
     regex_default2 = /[\0-\x1F\x7F-\x9F]/;
   }
 });
 
-// ../main/node_modules/uc.micro/categories/Cf/regex.mjs
+// node_modules/uc.micro/categories/Cf/regex.mjs
 var regex_default3;
 var init_regex3 = __esm({
-  "../main/node_modules/uc.micro/categories/Cf/regex.mjs"() {
+  "node_modules/uc.micro/categories/Cf/regex.mjs"() {
     regex_default3 = /[\xAD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uD804[\uDCBD\uDCCD]|\uD80D[\uDC30-\uDC3F]|\uD82F[\uDCA0-\uDCA3]|\uD834[\uDD73-\uDD7A]|\uDB40[\uDC01\uDC20-\uDC7F]/;
   }
 });
 
-// ../main/node_modules/uc.micro/categories/P/regex.mjs
+// node_modules/uc.micro/categories/P/regex.mjs
 var regex_default4;
 var init_regex4 = __esm({
-  "../main/node_modules/uc.micro/categories/P/regex.mjs"() {
+  "node_modules/uc.micro/categories/P/regex.mjs"() {
     regex_default4 = /[!-#%-\*,-\/:;\?@\[-\]_\{\}\xA1\xA7\xAB\xB6\xB7\xBB\xBF\u037E\u0387\u055A-\u055F\u0589\u058A\u05BE\u05C0\u05C3\u05C6\u05F3\u05F4\u0609\u060A\u060C\u060D\u061B\u061D-\u061F\u066A-\u066D\u06D4\u0700-\u070D\u07F7-\u07F9\u0830-\u083E\u085E\u0964\u0965\u0970\u09FD\u0A76\u0AF0\u0C77\u0C84\u0DF4\u0E4F\u0E5A\u0E5B\u0F04-\u0F12\u0F14\u0F3A-\u0F3D\u0F85\u0FD0-\u0FD4\u0FD9\u0FDA\u104A-\u104F\u10FB\u1360-\u1368\u1400\u166E\u169B\u169C\u16EB-\u16ED\u1735\u1736\u17D4-\u17D6\u17D8-\u17DA\u1800-\u180A\u1944\u1945\u1A1E\u1A1F\u1AA0-\u1AA6\u1AA8-\u1AAD\u1B5A-\u1B60\u1B7D\u1B7E\u1BFC-\u1BFF\u1C3B-\u1C3F\u1C7E\u1C7F\u1CC0-\u1CC7\u1CD3\u2010-\u2027\u2030-\u2043\u2045-\u2051\u2053-\u205E\u207D\u207E\u208D\u208E\u2308-\u230B\u2329\u232A\u2768-\u2775\u27C5\u27C6\u27E6-\u27EF\u2983-\u2998\u29D8-\u29DB\u29FC\u29FD\u2CF9-\u2CFC\u2CFE\u2CFF\u2D70\u2E00-\u2E2E\u2E30-\u2E4F\u2E52-\u2E5D\u3001-\u3003\u3008-\u3011\u3014-\u301F\u3030\u303D\u30A0\u30FB\uA4FE\uA4FF\uA60D-\uA60F\uA673\uA67E\uA6F2-\uA6F7\uA874-\uA877\uA8CE\uA8CF\uA8F8-\uA8FA\uA8FC\uA92E\uA92F\uA95F\uA9C1-\uA9CD\uA9DE\uA9DF\uAA5C-\uAA5F\uAADE\uAADF\uAAF0\uAAF1\uABEB\uFD3E\uFD3F\uFE10-\uFE19\uFE30-\uFE52\uFE54-\uFE61\uFE63\uFE68\uFE6A\uFE6B\uFF01-\uFF03\uFF05-\uFF0A\uFF0C-\uFF0F\uFF1A\uFF1B\uFF1F\uFF20\uFF3B-\uFF3D\uFF3F\uFF5B\uFF5D\uFF5F-\uFF65]|\uD800[\uDD00-\uDD02\uDF9F\uDFD0]|\uD801\uDD6F|\uD802[\uDC57\uDD1F\uDD3F\uDE50-\uDE58\uDE7F\uDEF0-\uDEF6\uDF39-\uDF3F\uDF99-\uDF9C]|\uD803[\uDEAD\uDF55-\uDF59\uDF86-\uDF89]|\uD804[\uDC47-\uDC4D\uDCBB\uDCBC\uDCBE-\uDCC1\uDD40-\uDD43\uDD74\uDD75\uDDC5-\uDDC8\uDDCD\uDDDB\uDDDD-\uDDDF\uDE38-\uDE3D\uDEA9]|\uD805[\uDC4B-\uDC4F\uDC5A\uDC5B\uDC5D\uDCC6\uDDC1-\uDDD7\uDE41-\uDE43\uDE60-\uDE6C\uDEB9\uDF3C-\uDF3E]|\uD806[\uDC3B\uDD44-\uDD46\uDDE2\uDE3F-\uDE46\uDE9A-\uDE9C\uDE9E-\uDEA2\uDF00-\uDF09]|\uD807[\uDC41-\uDC45\uDC70\uDC71\uDEF7\uDEF8\uDF43-\uDF4F\uDFFF]|\uD809[\uDC70-\uDC74]|\uD80B[\uDFF1\uDFF2]|\uD81A[\uDE6E\uDE6F\uDEF5\uDF37-\uDF3B\uDF44]|\uD81B[\uDE97-\uDE9A\uDFE2]|\uD82F\uDC9F|\uD836[\uDE87-\uDE8B]|\uD83A[\uDD5E\uDD5F]/;
   }
 });
 
-// ../main/node_modules/uc.micro/categories/S/regex.mjs
+// node_modules/uc.micro/categories/S/regex.mjs
 var regex_default5;
 var init_regex5 = __esm({
-  "../main/node_modules/uc.micro/categories/S/regex.mjs"() {
+  "node_modules/uc.micro/categories/S/regex.mjs"() {
     regex_default5 = /[\$\+<->\^`\|~\xA2-\xA6\xA8\xA9\xAC\xAE-\xB1\xB4\xB8\xD7\xF7\u02C2-\u02C5\u02D2-\u02DF\u02E5-\u02EB\u02ED\u02EF-\u02FF\u0375\u0384\u0385\u03F6\u0482\u058D-\u058F\u0606-\u0608\u060B\u060E\u060F\u06DE\u06E9\u06FD\u06FE\u07F6\u07FE\u07FF\u0888\u09F2\u09F3\u09FA\u09FB\u0AF1\u0B70\u0BF3-\u0BFA\u0C7F\u0D4F\u0D79\u0E3F\u0F01-\u0F03\u0F13\u0F15-\u0F17\u0F1A-\u0F1F\u0F34\u0F36\u0F38\u0FBE-\u0FC5\u0FC7-\u0FCC\u0FCE\u0FCF\u0FD5-\u0FD8\u109E\u109F\u1390-\u1399\u166D\u17DB\u1940\u19DE-\u19FF\u1B61-\u1B6A\u1B74-\u1B7C\u1FBD\u1FBF-\u1FC1\u1FCD-\u1FCF\u1FDD-\u1FDF\u1FED-\u1FEF\u1FFD\u1FFE\u2044\u2052\u207A-\u207C\u208A-\u208C\u20A0-\u20C0\u2100\u2101\u2103-\u2106\u2108\u2109\u2114\u2116-\u2118\u211E-\u2123\u2125\u2127\u2129\u212E\u213A\u213B\u2140-\u2144\u214A-\u214D\u214F\u218A\u218B\u2190-\u2307\u230C-\u2328\u232B-\u2426\u2440-\u244A\u249C-\u24E9\u2500-\u2767\u2794-\u27C4\u27C7-\u27E5\u27F0-\u2982\u2999-\u29D7\u29DC-\u29FB\u29FE-\u2B73\u2B76-\u2B95\u2B97-\u2BFF\u2CE5-\u2CEA\u2E50\u2E51\u2E80-\u2E99\u2E9B-\u2EF3\u2F00-\u2FD5\u2FF0-\u2FFF\u3004\u3012\u3013\u3020\u3036\u3037\u303E\u303F\u309B\u309C\u3190\u3191\u3196-\u319F\u31C0-\u31E3\u31EF\u3200-\u321E\u322A-\u3247\u3250\u3260-\u327F\u328A-\u32B0\u32C0-\u33FF\u4DC0-\u4DFF\uA490-\uA4C6\uA700-\uA716\uA720\uA721\uA789\uA78A\uA828-\uA82B\uA836-\uA839\uAA77-\uAA79\uAB5B\uAB6A\uAB6B\uFB29\uFBB2-\uFBC2\uFD40-\uFD4F\uFDCF\uFDFC-\uFDFF\uFE62\uFE64-\uFE66\uFE69\uFF04\uFF0B\uFF1C-\uFF1E\uFF3E\uFF40\uFF5C\uFF5E\uFFE0-\uFFE6\uFFE8-\uFFEE\uFFFC\uFFFD]|\uD800[\uDD37-\uDD3F\uDD79-\uDD89\uDD8C-\uDD8E\uDD90-\uDD9C\uDDA0\uDDD0-\uDDFC]|\uD802[\uDC77\uDC78\uDEC8]|\uD805\uDF3F|\uD807[\uDFD5-\uDFF1]|\uD81A[\uDF3C-\uDF3F\uDF45]|\uD82F\uDC9C|\uD833[\uDF50-\uDFC3]|\uD834[\uDC00-\uDCF5\uDD00-\uDD26\uDD29-\uDD64\uDD6A-\uDD6C\uDD83\uDD84\uDD8C-\uDDA9\uDDAE-\uDDEA\uDE00-\uDE41\uDE45\uDF00-\uDF56]|\uD835[\uDEC1\uDEDB\uDEFB\uDF15\uDF35\uDF4F\uDF6F\uDF89\uDFA9\uDFC3]|\uD836[\uDC00-\uDDFF\uDE37-\uDE3A\uDE6D-\uDE74\uDE76-\uDE83\uDE85\uDE86]|\uD838[\uDD4F\uDEFF]|\uD83B[\uDCAC\uDCB0\uDD2E\uDEF0\uDEF1]|\uD83C[\uDC00-\uDC2B\uDC30-\uDC93\uDCA0-\uDCAE\uDCB1-\uDCBF\uDCC1-\uDCCF\uDCD1-\uDCF5\uDD0D-\uDDAD\uDDE6-\uDE02\uDE10-\uDE3B\uDE40-\uDE48\uDE50\uDE51\uDE60-\uDE65\uDF00-\uDFFF]|\uD83D[\uDC00-\uDED7\uDEDC-\uDEEC\uDEF0-\uDEFC\uDF00-\uDF76\uDF7B-\uDFD9\uDFE0-\uDFEB\uDFF0]|\uD83E[\uDC00-\uDC0B\uDC10-\uDC47\uDC50-\uDC59\uDC60-\uDC87\uDC90-\uDCAD\uDCB0\uDCB1\uDD00-\uDE53\uDE60-\uDE6D\uDE70-\uDE7C\uDE80-\uDE88\uDE90-\uDEBD\uDEBF-\uDEC5\uDECE-\uDEDB\uDEE0-\uDEE8\uDEF0-\uDEF8\uDF00-\uDF92\uDF94-\uDFCA]/;
   }
 });
 
-// ../main/node_modules/uc.micro/categories/Z/regex.mjs
+// node_modules/uc.micro/categories/Z/regex.mjs
 var regex_default6;
 var init_regex6 = __esm({
-  "../main/node_modules/uc.micro/categories/Z/regex.mjs"() {
+  "node_modules/uc.micro/categories/Z/regex.mjs"() {
     regex_default6 = /[ \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/;
   }
 });
 
-// ../main/node_modules/uc.micro/index.mjs
+// node_modules/uc.micro/index.mjs
 var uc_exports = {};
 __export(uc_exports, {
   Any: () => regex_default,
@@ -87897,7 +87897,7 @@ __export(uc_exports, {
   Z: () => regex_default6
 });
 var init_uc = __esm({
-  "../main/node_modules/uc.micro/index.mjs"() {
+  "node_modules/uc.micro/index.mjs"() {
     init_regex();
     init_regex2();
     init_regex3();
@@ -87907,10 +87907,10 @@ var init_uc = __esm({
   }
 });
 
-// ../main/node_modules/entities/lib/esm/generated/decode-data-html.js
+// node_modules/entities/lib/esm/generated/decode-data-html.js
 var decode_data_html_default;
 var init_decode_data_html = __esm({
-  "../main/node_modules/entities/lib/esm/generated/decode-data-html.js"() {
+  "node_modules/entities/lib/esm/generated/decode-data-html.js"() {
     decode_data_html_default = new Uint16Array(
       // prettier-ignore
       'ᵁ<Õıʊҝջאٵ۞ޢߖࠏ੊ઑඡ๭༉༦჊ረዡᐕᒝᓃᓟᔥ\0\0\0\0\0\0ᕫᛍᦍᰒᷝ὾⁠↰⊍⏀⏻⑂⠤⤒ⴈ⹈⿎〖㊺㘹㞬㣾㨨㩱㫠㬮ࠀEMabcfglmnoprstu\\bfms¦³¹ÈÏlig耻Æ䃆P耻&䀦cute耻Á䃁reve;䄂Āiyx}rc耻Â䃂;䐐r;쀀𝔄rave耻À䃀pha;䎑acr;䄀d;橓Āgp¡on;䄄f;쀀𝔸plyFunction;恡ing耻Å䃅Ācs¾Ãr;쀀𝒜ign;扔ilde耻Ã䃃ml耻Ä䃄ЀaceforsuåûþėĜĢħĪĀcrêòkslash;或Ŷöø;櫧ed;挆y;䐑ƀcrtąċĔause;戵noullis;愬a;䎒r;쀀𝔅pf;쀀𝔹eve;䋘còēmpeq;扎܀HOacdefhilorsuōőŖƀƞƢƵƷƺǜȕɳɸɾcy;䐧PY耻©䂩ƀcpyŝŢźute;䄆Ā;iŧŨ拒talDifferentialD;慅leys;愭ȀaeioƉƎƔƘron;䄌dil耻Ç䃇rc;䄈nint;戰ot;䄊ĀdnƧƭilla;䂸terDot;䂷òſi;䎧rcleȀDMPTǇǋǑǖot;抙inus;抖lus;投imes;抗oĀcsǢǸkwiseContourIntegral;戲eCurlyĀDQȃȏoubleQuote;思uote;怙ȀlnpuȞȨɇɕonĀ;eȥȦ户;橴ƀgitȯȶȺruent;扡nt;戯ourIntegral;戮ĀfrɌɎ;愂oduct;成nterClockwiseContourIntegral;戳oss;樯cr;쀀𝒞pĀ;Cʄʅ拓ap;才րDJSZacefiosʠʬʰʴʸˋ˗ˡ˦̳ҍĀ;oŹʥtrahd;椑cy;䐂cy;䐅cy;䐏ƀgrsʿ˄ˇger;怡r;憡hv;櫤Āayː˕ron;䄎;䐔lĀ;t˝˞戇a;䎔r;쀀𝔇Āaf˫̧Ācm˰̢riticalȀADGT̖̜̀̆cute;䂴oŴ̋̍;䋙bleAcute;䋝rave;䁠ilde;䋜ond;拄ferentialD;慆Ѱ̽\0\0\0͔͂\0Ѕf;쀀𝔻ƀ;DE͈͉͍䂨ot;惜qual;扐blèCDLRUVͣͲ΂ϏϢϸontourIntegraìȹoɴ͹\0\0ͻ»͉nArrow;懓Āeo·ΤftƀARTΐΖΡrrow;懐ightArrow;懔eåˊngĀLRΫτeftĀARγιrrow;柸ightArrow;柺ightArrow;柹ightĀATϘϞrrow;懒ee;抨pɁϩ\0\0ϯrrow;懑ownArrow;懕erticalBar;戥ǹABLRTaВЪаўѿͼrrowƀ;BUНОТ憓ar;椓pArrow;懵reve;䌑eft˒к\0ц\0ѐightVector;楐eeVector;楞ectorĀ;Bљњ憽ar;楖ightǔѧ\0ѱeeVector;楟ectorĀ;BѺѻ懁ar;楗eeĀ;A҆҇护rrow;憧ĀctҒҗr;쀀𝒟rok;䄐ࠀNTacdfglmopqstuxҽӀӄӋӞӢӧӮӵԡԯԶՒ՝ՠեG;䅊H耻Ð䃐cute耻É䃉ƀaiyӒӗӜron;䄚rc耻Ê䃊;䐭ot;䄖r;쀀𝔈rave耻È䃈ement;戈ĀapӺӾcr;䄒tyɓԆ\0\0ԒmallSquare;旻erySmallSquare;斫ĀgpԦԪon;䄘f;쀀𝔼silon;䎕uĀaiԼՉlĀ;TՂՃ橵ilde;扂librium;懌Āci՗՚r;愰m;橳a;䎗ml耻Ë䃋Āipժկsts;戃onentialE;慇ʀcfiosօֈ֍ֲ׌y;䐤r;쀀𝔉lledɓ֗\0\0֣mallSquare;旼erySmallSquare;斪Ͱֺ\0ֿ\0\0ׄf;쀀𝔽All;戀riertrf;愱cò׋؀JTabcdfgorstר׬ׯ׺؀ؒؖ؛؝أ٬ٲcy;䐃耻>䀾mmaĀ;d׷׸䎓;䏜reve;䄞ƀeiy؇،ؐdil;䄢rc;䄜;䐓ot;䄠r;쀀𝔊;拙pf;쀀𝔾eater̀EFGLSTصلَٖٛ٦qualĀ;Lؾؿ扥ess;招ullEqual;执reater;檢ess;扷lantEqual;橾ilde;扳cr;쀀𝒢;扫ЀAacfiosuڅڋږڛڞڪھۊRDcy;䐪Āctڐڔek;䋇;䁞irc;䄤r;愌lbertSpace;愋ǰگ\0ڲf;愍izontalLine;攀Āctۃۅòکrok;䄦mpńېۘownHumðįqual;扏܀EJOacdfgmnostuۺ۾܃܇܎ܚܞܡܨ݄ݸދޏޕcy;䐕lig;䄲cy;䐁cute耻Í䃍Āiyܓܘrc耻Î䃎;䐘ot;䄰r;愑rave耻Ì䃌ƀ;apܠܯܿĀcgܴܷr;䄪inaryI;慈lieóϝǴ݉\0ݢĀ;eݍݎ戬Āgrݓݘral;戫section;拂isibleĀCTݬݲomma;恣imes;恢ƀgptݿރވon;䄮f;쀀𝕀a;䎙cr;愐ilde;䄨ǫޚ\0ޞcy;䐆l耻Ï䃏ʀcfosuެ޷޼߂ߐĀiyޱ޵rc;䄴;䐙r;쀀𝔍pf;쀀𝕁ǣ߇\0ߌr;쀀𝒥rcy;䐈kcy;䐄΀HJacfosߤߨ߽߬߱ࠂࠈcy;䐥cy;䐌ppa;䎚Āey߶߻dil;䄶;䐚r;쀀𝔎pf;쀀𝕂cr;쀀𝒦րJTaceflmostࠥࠩࠬࡐࡣ঳সে্਷ੇcy;䐉耻<䀼ʀcmnpr࠷࠼ࡁࡄࡍute;䄹bda;䎛g;柪lacetrf;愒r;憞ƀaeyࡗ࡜ࡡron;䄽dil;䄻;䐛Āfsࡨ॰tԀACDFRTUVarࡾࢩࢱࣦ࣠ࣼयज़ΐ४Ānrࢃ࢏gleBracket;柨rowƀ;BR࢙࢚࢞憐ar;懤ightArrow;懆eiling;挈oǵࢷ\0ࣃbleBracket;柦nǔࣈ\0࣒eeVector;楡ectorĀ;Bࣛࣜ懃ar;楙loor;挊ightĀAV࣯ࣵrrow;憔ector;楎Āerँगeƀ;AVउऊऐ抣rrow;憤ector;楚iangleƀ;BEतथऩ抲ar;槏qual;抴pƀDTVषूौownVector;楑eeVector;楠ectorĀ;Bॖॗ憿ar;楘ectorĀ;B॥०憼ar;楒ightáΜs̀EFGLSTॾঋকঝঢভqualGreater;拚ullEqual;扦reater;扶ess;檡lantEqual;橽ilde;扲r;쀀𝔏Ā;eঽা拘ftarrow;懚idot;䄿ƀnpw৔ਖਛgȀLRlr৞৷ਂਐeftĀAR০৬rrow;柵ightArrow;柷ightArrow;柶eftĀarγਊightáοightáϊf;쀀𝕃erĀLRਢਬeftArrow;憙ightArrow;憘ƀchtਾੀੂòࡌ;憰rok;䅁;扪Ѐacefiosuਗ਼੝੠੷੼અઋ઎p;椅y;䐜Ādl੥੯iumSpace;恟lintrf;愳r;쀀𝔐nusPlus;戓pf;쀀𝕄cò੶;䎜ҀJacefostuણધભીଔଙඑ඗ඞcy;䐊cute;䅃ƀaey઴હાron;䅇dil;䅅;䐝ƀgswે૰଎ativeƀMTV૓૟૨ediumSpace;怋hiĀcn૦૘ë૙eryThiî૙tedĀGL૸ଆreaterGreateòٳessLesóੈLine;䀊r;쀀𝔑ȀBnptଢନଷ଺reak;恠BreakingSpace;䂠f;愕ڀ;CDEGHLNPRSTV୕ୖ୪୼஡௫ఄ౞಄ದ೘ൡඅ櫬Āou୛୤ngruent;扢pCap;扭oubleVerticalBar;戦ƀlqxஃஊ஛ement;戉ualĀ;Tஒஓ扠ilde;쀀≂̸ists;戄reater΀;EFGLSTஶஷ஽௉௓௘௥扯qual;扱ullEqual;쀀≧̸reater;쀀≫̸ess;批lantEqual;쀀⩾̸ilde;扵umpń௲௽ownHump;쀀≎̸qual;쀀≏̸eĀfsఊధtTriangleƀ;BEచఛడ拪ar;쀀⧏̸qual;括s̀;EGLSTవశ఼ౄోౘ扮qual;扰reater;扸ess;쀀≪̸lantEqual;쀀⩽̸ilde;扴estedĀGL౨౹reaterGreater;쀀⪢̸essLess;쀀⪡̸recedesƀ;ESಒಓಛ技qual;쀀⪯̸lantEqual;拠ĀeiಫಹverseElement;戌ghtTriangleƀ;BEೋೌ೒拫ar;쀀⧐̸qual;拭ĀquೝഌuareSuĀbp೨೹setĀ;E೰ೳ쀀⊏̸qual;拢ersetĀ;Eഃആ쀀⊐̸qual;拣ƀbcpഓതൎsetĀ;Eഛഞ쀀⊂⃒qual;抈ceedsȀ;ESTലള഻െ抁qual;쀀⪰̸lantEqual;拡ilde;쀀≿̸ersetĀ;E൘൛쀀⊃⃒qual;抉ildeȀ;EFT൮൯൵ൿ扁qual;扄ullEqual;扇ilde;扉erticalBar;戤cr;쀀𝒩ilde耻Ñ䃑;䎝܀Eacdfgmoprstuvලෂ෉෕ෛ෠෧෼ขภยา฿ไlig;䅒cute耻Ó䃓Āiy෎ීrc耻Ô䃔;䐞blac;䅐r;쀀𝔒rave耻Ò䃒ƀaei෮ෲ෶cr;䅌ga;䎩cron;䎟pf;쀀𝕆enCurlyĀDQฎบoubleQuote;怜uote;怘;橔Āclวฬr;쀀𝒪ash耻Ø䃘iŬื฼de耻Õ䃕es;樷ml耻Ö䃖erĀBP๋๠Āar๐๓r;怾acĀek๚๜;揞et;掴arenthesis;揜Ҁacfhilors๿ງຊຏຒດຝະ໼rtialD;戂y;䐟r;쀀𝔓i;䎦;䎠usMinus;䂱Āipຢອncareplanåڝf;愙Ȁ;eio຺ູ໠໤檻cedesȀ;EST່້໏໚扺qual;檯lantEqual;扼ilde;找me;怳Ādp໩໮uct;戏ortionĀ;aȥ໹l;戝Āci༁༆r;쀀𝒫;䎨ȀUfos༑༖༛༟OT耻"䀢r;쀀𝔔pf;愚cr;쀀𝒬؀BEacefhiorsu༾གྷཇའཱིྦྷྪྭ႖ႩႴႾarr;椐G耻®䂮ƀcnrཎནབute;䅔g;柫rĀ;tཛྷཝ憠l;椖ƀaeyཧཬཱron;䅘dil;䅖;䐠Ā;vླྀཹ愜erseĀEUྂྙĀlq྇ྎement;戋uilibrium;懋pEquilibrium;楯r»ཹo;䎡ghtЀACDFTUVa࿁࿫࿳ဢဨၛႇϘĀnr࿆࿒gleBracket;柩rowƀ;BL࿜࿝࿡憒ar;懥eftArrow;懄eiling;按oǵ࿹\0စbleBracket;柧nǔည\0နeeVector;楝ectorĀ;Bဝသ懂ar;楕loor;挋Āerိ၃eƀ;AVဵံြ抢rrow;憦ector;楛iangleƀ;BEၐၑၕ抳ar;槐qual;抵pƀDTVၣၮၸownVector;楏eeVector;楜ectorĀ;Bႂႃ憾ar;楔ectorĀ;B႑႒懀ar;楓Āpuႛ႞f;愝ndImplies;楰ightarrow;懛ĀchႹႼr;愛;憱leDelayed;槴ڀHOacfhimoqstuფჱჷჽᄙᄞᅑᅖᅡᅧᆵᆻᆿĀCcჩხHcy;䐩y;䐨FTcy;䐬cute;䅚ʀ;aeiyᄈᄉᄎᄓᄗ檼ron;䅠dil;䅞rc;䅜;䐡r;쀀𝔖ortȀDLRUᄪᄴᄾᅉownArrow»ОeftArrow»࢚ightArrow»࿝pArrow;憑gma;䎣allCircle;战pf;쀀𝕊ɲᅭ\0\0ᅰt;戚areȀ;ISUᅻᅼᆉᆯ斡ntersection;抓uĀbpᆏᆞsetĀ;Eᆗᆘ抏qual;抑ersetĀ;Eᆨᆩ抐qual;抒nion;抔cr;쀀𝒮ar;拆ȀbcmpᇈᇛሉላĀ;sᇍᇎ拐etĀ;Eᇍᇕqual;抆ĀchᇠህeedsȀ;ESTᇭᇮᇴᇿ扻qual;檰lantEqual;扽ilde;承Tháྌ;我ƀ;esሒሓሣ拑rsetĀ;Eሜም抃qual;抇et»ሓրHRSacfhiorsሾቄ቉ቕ቞ቱቶኟዂወዑORN耻Þ䃞ADE;愢ĀHc቎ቒcy;䐋y;䐦Ābuቚቜ;䀉;䎤ƀaeyብቪቯron;䅤dil;䅢;䐢r;쀀𝔗Āeiቻ኉ǲኀ\0ኇefore;戴a;䎘Ācn኎ኘkSpace;쀀  Space;怉ldeȀ;EFTካኬኲኼ戼qual;扃ullEqual;扅ilde;扈pf;쀀𝕋ipleDot;惛Āctዖዛr;쀀𝒯rok;䅦ૡዷጎጚጦ\0ጬጱ\0\0\0\0\0ጸጽ፷ᎅ\0᏿ᐄᐊᐐĀcrዻጁute耻Ú䃚rĀ;oጇገ憟cir;楉rǣጓ\0጖y;䐎ve;䅬Āiyጞጣrc耻Û䃛;䐣blac;䅰r;쀀𝔘rave耻Ù䃙acr;䅪Ādiፁ፩erĀBPፈ፝Āarፍፐr;䁟acĀekፗፙ;揟et;掵arenthesis;揝onĀ;P፰፱拃lus;抎Āgp፻፿on;䅲f;쀀𝕌ЀADETadps᎕ᎮᎸᏄϨᏒᏗᏳrrowƀ;BDᅐᎠᎤar;椒ownArrow;懅ownArrow;憕quilibrium;楮eeĀ;AᏋᏌ报rrow;憥ownáϳerĀLRᏞᏨeftArrow;憖ightArrow;憗iĀ;lᏹᏺ䏒on;䎥ing;䅮cr;쀀𝒰ilde;䅨ml耻Ü䃜ҀDbcdefosvᐧᐬᐰᐳᐾᒅᒊᒐᒖash;披ar;櫫y;䐒ashĀ;lᐻᐼ抩;櫦Āerᑃᑅ;拁ƀbtyᑌᑐᑺar;怖Ā;iᑏᑕcalȀBLSTᑡᑥᑪᑴar;戣ine;䁼eparator;杘ilde;所ThinSpace;怊r;쀀𝔙pf;쀀𝕍cr;쀀𝒱dash;抪ʀcefosᒧᒬᒱᒶᒼirc;䅴dge;拀r;쀀𝔚pf;쀀𝕎cr;쀀𝒲Ȁfiosᓋᓐᓒᓘr;쀀𝔛;䎞pf;쀀𝕏cr;쀀𝒳ҀAIUacfosuᓱᓵᓹᓽᔄᔏᔔᔚᔠcy;䐯cy;䐇cy;䐮cute耻Ý䃝Āiyᔉᔍrc;䅶;䐫r;쀀𝔜pf;쀀𝕐cr;쀀𝒴ml;䅸ЀHacdefosᔵᔹᔿᕋᕏᕝᕠᕤcy;䐖cute;䅹Āayᕄᕉron;䅽;䐗ot;䅻ǲᕔ\0ᕛoWidtè૙a;䎖r;愨pf;愤cr;쀀𝒵௡ᖃᖊᖐ\0ᖰᖶᖿ\0\0\0\0ᗆᗛᗫᙟ᙭\0ᚕ᚛ᚲᚹ\0ᚾcute耻á䃡reve;䄃̀;Ediuyᖜᖝᖡᖣᖨᖭ戾;쀀∾̳;房rc耻â䃢te肻´̆;䐰lig耻æ䃦Ā;r²ᖺ;쀀𝔞rave耻à䃠ĀepᗊᗖĀfpᗏᗔsym;愵èᗓha;䎱ĀapᗟcĀclᗤᗧr;䄁g;樿ɤᗰ\0\0ᘊʀ;adsvᗺᗻᗿᘁᘇ戧nd;橕;橜lope;橘;橚΀;elmrszᘘᘙᘛᘞᘿᙏᙙ戠;榤e»ᘙsdĀ;aᘥᘦ戡ѡᘰᘲᘴᘶᘸᘺᘼᘾ;榨;榩;榪;榫;榬;榭;榮;榯tĀ;vᙅᙆ戟bĀ;dᙌᙍ抾;榝Āptᙔᙗh;戢»¹arr;捼Āgpᙣᙧon;䄅f;쀀𝕒΀;Eaeiop዁ᙻᙽᚂᚄᚇᚊ;橰cir;橯;扊d;手s;䀧roxĀ;e዁ᚒñᚃing耻å䃥ƀctyᚡᚦᚨr;쀀𝒶;䀪mpĀ;e዁ᚯñʈilde耻ã䃣ml耻ä䃤Āciᛂᛈoninôɲnt;樑ࠀNabcdefiklnoprsu᛭ᛱᜰ᜼ᝃᝈ᝸᝽០៦ᠹᡐᜍ᤽᥈ᥰot;櫭Ācrᛶ᜞kȀcepsᜀᜅᜍᜓong;扌psilon;䏶rime;怵imĀ;e᜚᜛戽q;拍Ŷᜢᜦee;抽edĀ;gᜬᜭ挅e»ᜭrkĀ;t፜᜷brk;掶Āoyᜁᝁ;䐱quo;怞ʀcmprtᝓ᝛ᝡᝤᝨausĀ;eĊĉptyv;榰séᜌnoõēƀahwᝯ᝱ᝳ;䎲;愶een;扬r;쀀𝔟g΀costuvwឍឝឳេ៕៛៞ƀaiuបពរðݠrc;旯p»፱ƀdptឤឨឭot;樀lus;樁imes;樂ɱឹ\0\0ើcup;樆ar;昅riangleĀdu៍្own;施p;斳plus;樄eåᑄåᒭarow;植ƀako៭ᠦᠵĀcn៲ᠣkƀlst៺֫᠂ozenge;槫riangleȀ;dlr᠒᠓᠘᠝斴own;斾eft;旂ight;斸k;搣Ʊᠫ\0ᠳƲᠯ\0ᠱ;斒;斑4;斓ck;斈ĀeoᠾᡍĀ;qᡃᡆ쀀=⃥uiv;쀀≡⃥t;挐Ȁptwxᡙᡞᡧᡬf;쀀𝕓Ā;tᏋᡣom»Ꮜtie;拈؀DHUVbdhmptuvᢅᢖᢪᢻᣗᣛᣬ᣿ᤅᤊᤐᤡȀLRlrᢎᢐᢒᢔ;敗;敔;敖;敓ʀ;DUduᢡᢢᢤᢦᢨ敐;敦;敩;敤;敧ȀLRlrᢳᢵᢷᢹ;敝;敚;敜;教΀;HLRhlrᣊᣋᣍᣏᣑᣓᣕ救;敬;散;敠;敫;敢;敟ox;槉ȀLRlrᣤᣦᣨᣪ;敕;敒;攐;攌ʀ;DUduڽ᣷᣹᣻᣽;敥;敨;攬;攴inus;抟lus;択imes;抠ȀLRlrᤙᤛᤝ᤟;敛;敘;攘;攔΀;HLRhlrᤰᤱᤳᤵᤷ᤻᤹攂;敪;敡;敞;攼;攤;攜Āevģ᥂bar耻¦䂦Ȁceioᥑᥖᥚᥠr;쀀𝒷mi;恏mĀ;e᜚᜜lƀ;bhᥨᥩᥫ䁜;槅sub;柈Ŭᥴ᥾lĀ;e᥹᥺怢t»᥺pƀ;Eeįᦅᦇ;檮Ā;qۜۛೡᦧ\0᧨ᨑᨕᨲ\0ᨷᩐ\0\0᪴\0\0᫁\0\0ᬡᬮ᭍᭒\0᯽\0ᰌƀcpr᦭ᦲ᧝ute;䄇̀;abcdsᦿᧀᧄ᧊᧕᧙戩nd;橄rcup;橉Āau᧏᧒p;橋p;橇ot;橀;쀀∩︀Āeo᧢᧥t;恁îړȀaeiu᧰᧻ᨁᨅǰ᧵\0᧸s;橍on;䄍dil耻ç䃧rc;䄉psĀ;sᨌᨍ橌m;橐ot;䄋ƀdmnᨛᨠᨦil肻¸ƭptyv;榲t脀¢;eᨭᨮ䂢räƲr;쀀𝔠ƀceiᨽᩀᩍy;䑇ckĀ;mᩇᩈ朓ark»ᩈ;䏇r΀;Ecefms᩟᩠ᩢᩫ᪤᪪᪮旋;槃ƀ;elᩩᩪᩭ䋆q;扗eɡᩴ\0\0᪈rrowĀlr᩼᪁eft;憺ight;憻ʀRSacd᪒᪔᪖᪚᪟»ཇ;擈st;抛irc;抚ash;抝nint;樐id;櫯cir;槂ubsĀ;u᪻᪼晣it»᪼ˬ᫇᫔᫺\0ᬊonĀ;eᫍᫎ䀺Ā;qÇÆɭ᫙\0\0᫢aĀ;t᫞᫟䀬;䁀ƀ;fl᫨᫩᫫戁îᅠeĀmx᫱᫶ent»᫩eóɍǧ᫾\0ᬇĀ;dኻᬂot;橭nôɆƀfryᬐᬔᬗ;쀀𝕔oäɔ脀©;sŕᬝr;愗Āaoᬥᬩrr;憵ss;朗Ācuᬲᬷr;쀀𝒸Ābpᬼ᭄Ā;eᭁᭂ櫏;櫑Ā;eᭉᭊ櫐;櫒dot;拯΀delprvw᭠᭬᭷ᮂᮬᯔ᯹arrĀlr᭨᭪;椸;椵ɰ᭲\0\0᭵r;拞c;拟arrĀ;p᭿ᮀ憶;椽̀;bcdosᮏᮐᮖᮡᮥᮨ截rcap;橈Āauᮛᮞp;橆p;橊ot;抍r;橅;쀀∪︀Ȁalrv᮵ᮿᯞᯣrrĀ;mᮼᮽ憷;椼yƀevwᯇᯔᯘqɰᯎ\0\0ᯒreã᭳uã᭵ee;拎edge;拏en耻¤䂤earrowĀlrᯮ᯳eft»ᮀight»ᮽeäᯝĀciᰁᰇoninôǷnt;戱lcty;挭ঀAHabcdefhijlorstuwz᰸᰻᰿ᱝᱩᱵᲊᲞᲬᲷ᳻᳿ᴍᵻᶑᶫᶻ᷆᷍rò΁ar;楥Ȁglrs᱈ᱍ᱒᱔ger;怠eth;愸òᄳhĀ;vᱚᱛ怐»ऊūᱡᱧarow;椏aã̕Āayᱮᱳron;䄏;䐴ƀ;ao̲ᱼᲄĀgrʿᲁr;懊tseq;橷ƀglmᲑᲔᲘ耻°䂰ta;䎴ptyv;榱ĀirᲣᲨsht;楿;쀀𝔡arĀlrᲳᲵ»ࣜ»သʀaegsv᳂͸᳖᳜᳠mƀ;oș᳊᳔ndĀ;ș᳑uit;晦amma;䏝in;拲ƀ;io᳧᳨᳸䃷de脀÷;o᳧ᳰntimes;拇nø᳷cy;䑒cɯᴆ\0\0ᴊrn;挞op;挍ʀlptuwᴘᴝᴢᵉᵕlar;䀤f;쀀𝕕ʀ;emps̋ᴭᴷᴽᵂqĀ;d͒ᴳot;扑inus;戸lus;戔quare;抡blebarwedgåúnƀadhᄮᵝᵧownarrowóᲃarpoonĀlrᵲᵶefôᲴighôᲶŢᵿᶅkaro÷གɯᶊ\0\0ᶎrn;挟op;挌ƀcotᶘᶣᶦĀryᶝᶡ;쀀𝒹;䑕l;槶rok;䄑Ādrᶰᶴot;拱iĀ;fᶺ᠖斿Āah᷀᷃ròЩaòྦangle;榦Āci᷒ᷕy;䑟grarr;柿ऀDacdefglmnopqrstuxḁḉḙḸոḼṉṡṾấắẽỡἪἷὄ὎὚ĀDoḆᴴoôᲉĀcsḎḔute耻é䃩ter;橮ȀaioyḢḧḱḶron;䄛rĀ;cḭḮ扖耻ê䃪lon;払;䑍ot;䄗ĀDrṁṅot;扒;쀀𝔢ƀ;rsṐṑṗ檚ave耻è䃨Ā;dṜṝ檖ot;檘Ȁ;ilsṪṫṲṴ檙nters;揧;愓Ā;dṹṺ檕ot;檗ƀapsẅẉẗcr;䄓tyƀ;svẒẓẕ戅et»ẓpĀ1;ẝẤĳạả;怄;怅怃ĀgsẪẬ;䅋p;怂ĀgpẴẸon;䄙f;쀀𝕖ƀalsỄỎỒrĀ;sỊị拕l;槣us;橱iƀ;lvỚớở䎵on»ớ;䏵ȀcsuvỪỳἋἣĀioữḱrc»Ḯɩỹ\0\0ỻíՈantĀglἂἆtr»ṝess»Ṻƀaeiἒ἖Ἒls;䀽st;扟vĀ;DȵἠD;橸parsl;槥ĀDaἯἳot;打rr;楱ƀcdiἾὁỸr;愯oô͒ĀahὉὋ;䎷耻ð䃰Āmrὓὗl耻ë䃫o;悬ƀcipὡὤὧl;䀡sôծĀeoὬὴctatioîՙnentialåչৡᾒ\0ᾞ\0ᾡᾧ\0\0ῆῌ\0ΐ\0ῦῪ \0 ⁚llingdotseñṄy;䑄male;晀ƀilrᾭᾳ῁lig;耀ﬃɩᾹ\0\0᾽g;耀ﬀig;耀ﬄ;쀀𝔣lig;耀ﬁlig;쀀fjƀaltῙ῜ῡt;晭ig;耀ﬂns;斱of;䆒ǰ΅\0ῳf;쀀𝕗ĀakֿῷĀ;vῼ´拔;櫙artint;樍Āao‌⁕Ācs‑⁒α‚‰‸⁅⁈\0⁐β•‥‧‪‬\0‮耻½䂽;慓耻¼䂼;慕;慙;慛Ƴ‴\0‶;慔;慖ʴ‾⁁\0\0⁃耻¾䂾;慗;慜5;慘ƶ⁌\0⁎;慚;慝8;慞l;恄wn;挢cr;쀀𝒻ࢀEabcdefgijlnorstv₂₉₟₥₰₴⃰⃵⃺⃿℃ℒℸ̗ℾ⅒↞Ā;lٍ₇;檌ƀcmpₐₕ₝ute;䇵maĀ;dₜ᳚䎳;檆reve;䄟Āiy₪₮rc;䄝;䐳ot;䄡Ȁ;lqsؾق₽⃉ƀ;qsؾٌ⃄lanô٥Ȁ;cdl٥⃒⃥⃕c;檩otĀ;o⃜⃝檀Ā;l⃢⃣檂;檄Ā;e⃪⃭쀀⋛︀s;檔r;쀀𝔤Ā;gٳ؛mel;愷cy;䑓Ȁ;Eajٚℌℎℐ;檒;檥;檤ȀEaesℛℝ℩ℴ;扩pĀ;p℣ℤ檊rox»ℤĀ;q℮ℯ檈Ā;q℮ℛim;拧pf;쀀𝕘Āci⅃ⅆr;愊mƀ;el٫ⅎ⅐;檎;檐茀>;cdlqr׮ⅠⅪⅮⅳⅹĀciⅥⅧ;檧r;橺ot;拗Par;榕uest;橼ʀadelsↄⅪ←ٖ↛ǰ↉\0↎proø₞r;楸qĀlqؿ↖lesó₈ií٫Āen↣↭rtneqq;쀀≩︀Å↪ԀAabcefkosy⇄⇇⇱⇵⇺∘∝∯≨≽ròΠȀilmr⇐⇔⇗⇛rsðᒄf»․ilôکĀdr⇠⇤cy;䑊ƀ;cwࣴ⇫⇯ir;楈;憭ar;意irc;䄥ƀalr∁∎∓rtsĀ;u∉∊晥it»∊lip;怦con;抹r;쀀𝔥sĀew∣∩arow;椥arow;椦ʀamopr∺∾≃≞≣rr;懿tht;戻kĀlr≉≓eftarrow;憩ightarrow;憪f;쀀𝕙bar;怕ƀclt≯≴≸r;쀀𝒽asè⇴rok;䄧Ābp⊂⊇ull;恃hen»ᱛૡ⊣\0⊪\0⊸⋅⋎\0⋕⋳\0\0⋸⌢⍧⍢⍿\0⎆⎪⎴cute耻í䃭ƀ;iyݱ⊰⊵rc耻î䃮;䐸Ācx⊼⊿y;䐵cl耻¡䂡ĀfrΟ⋉;쀀𝔦rave耻ì䃬Ȁ;inoܾ⋝⋩⋮Āin⋢⋦nt;樌t;戭fin;槜ta;愩lig;䄳ƀaop⋾⌚⌝ƀcgt⌅⌈⌗r;䄫ƀelpܟ⌏⌓inåގarôܠh;䄱f;抷ed;䆵ʀ;cfotӴ⌬⌱⌽⍁are;愅inĀ;t⌸⌹戞ie;槝doô⌙ʀ;celpݗ⍌⍐⍛⍡al;抺Āgr⍕⍙eróᕣã⍍arhk;樗rod;樼Ȁcgpt⍯⍲⍶⍻y;䑑on;䄯f;쀀𝕚a;䎹uest耻¿䂿Āci⎊⎏r;쀀𝒾nʀ;EdsvӴ⎛⎝⎡ӳ;拹ot;拵Ā;v⎦⎧拴;拳Ā;iݷ⎮lde;䄩ǫ⎸\0⎼cy;䑖l耻ï䃯̀cfmosu⏌⏗⏜⏡⏧⏵Āiy⏑⏕rc;䄵;䐹r;쀀𝔧ath;䈷pf;쀀𝕛ǣ⏬\0⏱r;쀀𝒿rcy;䑘kcy;䑔Ѐacfghjos␋␖␢␧␭␱␵␻ppaĀ;v␓␔䎺;䏰Āey␛␠dil;䄷;䐺r;쀀𝔨reen;䄸cy;䑅cy;䑜pf;쀀𝕜cr;쀀𝓀஀ABEHabcdefghjlmnoprstuv⑰⒁⒆⒍⒑┎┽╚▀♎♞♥♹♽⚚⚲⛘❝❨➋⟀⠁⠒ƀart⑷⑺⑼rò৆òΕail;椛arr;椎Ā;gঔ⒋;檋ar;楢ॣ⒥\0⒪\0⒱\0\0\0\0\0⒵Ⓔ\0ⓆⓈⓍ\0⓹ute;䄺mptyv;榴raîࡌbda;䎻gƀ;dlࢎⓁⓃ;榑åࢎ;檅uo耻«䂫rЀ;bfhlpst࢙ⓞⓦⓩ⓫⓮⓱⓵Ā;f࢝ⓣs;椟s;椝ë≒p;憫l;椹im;楳l;憢ƀ;ae⓿─┄檫il;椙Ā;s┉┊檭;쀀⪭︀ƀabr┕┙┝rr;椌rk;杲Āak┢┬cĀek┨┪;䁻;䁛Āes┱┳;榋lĀdu┹┻;榏;榍Ȁaeuy╆╋╖╘ron;䄾Ādi═╔il;䄼ìࢰâ┩;䐻Ȁcqrs╣╦╭╽a;椶uoĀ;rนᝆĀdu╲╷har;楧shar;楋h;憲ʀ;fgqs▋▌উ◳◿扤tʀahlrt▘▤▷◂◨rrowĀ;t࢙□aé⓶arpoonĀdu▯▴own»њp»०eftarrows;懇ightƀahs◍◖◞rrowĀ;sࣴࢧarpoonó྘quigarro÷⇰hreetimes;拋ƀ;qs▋ও◺lanôবʀ;cdgsব☊☍☝☨c;檨otĀ;o☔☕橿Ā;r☚☛檁;檃Ā;e☢☥쀀⋚︀s;檓ʀadegs☳☹☽♉♋pproøⓆot;拖qĀgq♃♅ôউgtò⒌ôছiíলƀilr♕࣡♚sht;楼;쀀𝔩Ā;Eজ♣;檑š♩♶rĀdu▲♮Ā;l॥♳;楪lk;斄cy;䑙ʀ;achtੈ⚈⚋⚑⚖rò◁orneòᴈard;楫ri;旺Āio⚟⚤dot;䅀ustĀ;a⚬⚭掰che»⚭ȀEaes⚻⚽⛉⛔;扨pĀ;p⛃⛄檉rox»⛄Ā;q⛎⛏檇Ā;q⛎⚻im;拦Ѐabnoptwz⛩⛴⛷✚✯❁❇❐Ānr⛮⛱g;柬r;懽rëࣁgƀlmr⛿✍✔eftĀar০✇ightá৲apsto;柼ightá৽parrowĀlr✥✩efô⓭ight;憬ƀafl✶✹✽r;榅;쀀𝕝us;樭imes;樴š❋❏st;戗áፎƀ;ef❗❘᠀旊nge»❘arĀ;l❤❥䀨t;榓ʀachmt❳❶❼➅➇ròࢨorneòᶌarĀ;d྘➃;業;怎ri;抿̀achiqt➘➝ੀ➢➮➻quo;怹r;쀀𝓁mƀ;egল➪➬;檍;檏Ābu┪➳oĀ;rฟ➹;怚rok;䅂萀<;cdhilqrࠫ⟒☹⟜⟠⟥⟪⟰Āci⟗⟙;檦r;橹reå◲mes;拉arr;楶uest;橻ĀPi⟵⟹ar;榖ƀ;ef⠀भ᠛旃rĀdu⠇⠍shar;楊har;楦Āen⠗⠡rtneqq;쀀≨︀Å⠞܀Dacdefhilnopsu⡀⡅⢂⢎⢓⢠⢥⢨⣚⣢⣤ઃ⣳⤂Dot;戺Ȁclpr⡎⡒⡣⡽r耻¯䂯Āet⡗⡙;時Ā;e⡞⡟朠se»⡟Ā;sျ⡨toȀ;dluျ⡳⡷⡻owîҌefôएðᏑker;斮Āoy⢇⢌mma;権;䐼ash;怔asuredangle»ᘦr;쀀𝔪o;愧ƀcdn⢯⢴⣉ro耻µ䂵Ȁ;acdᑤ⢽⣀⣄sôᚧir;櫰ot肻·Ƶusƀ;bd⣒ᤃ⣓戒Ā;uᴼ⣘;横ţ⣞⣡p;櫛ò−ðઁĀdp⣩⣮els;抧f;쀀𝕞Āct⣸⣽r;쀀𝓂pos»ᖝƀ;lm⤉⤊⤍䎼timap;抸ఀGLRVabcdefghijlmoprstuvw⥂⥓⥾⦉⦘⧚⧩⨕⨚⩘⩝⪃⪕⪤⪨⬄⬇⭄⭿⮮ⰴⱧⱼ⳩Āgt⥇⥋;쀀⋙̸Ā;v⥐௏쀀≫⃒ƀelt⥚⥲⥶ftĀar⥡⥧rrow;懍ightarrow;懎;쀀⋘̸Ā;v⥻ే쀀≪⃒ightarrow;懏ĀDd⦎⦓ash;抯ash;抮ʀbcnpt⦣⦧⦬⦱⧌la»˞ute;䅄g;쀀∠⃒ʀ;Eiop඄⦼⧀⧅⧈;쀀⩰̸d;쀀≋̸s;䅉roø඄urĀ;a⧓⧔普lĀ;s⧓ସǳ⧟\0⧣p肻 ଷmpĀ;e௹ఀʀaeouy⧴⧾⨃⨐⨓ǰ⧹\0⧻;橃on;䅈dil;䅆ngĀ;dൾ⨊ot;쀀⩭̸p;橂;䐽ash;怓΀;Aadqsxஒ⨩⨭⨻⩁⩅⩐rr;懗rĀhr⨳⨶k;椤Ā;oᏲᏰot;쀀≐̸uiöୣĀei⩊⩎ar;椨í஘istĀ;s஠டr;쀀𝔫ȀEest௅⩦⩹⩼ƀ;qs஼⩭௡ƀ;qs஼௅⩴lanô௢ií௪Ā;rஶ⪁»ஷƀAap⪊⪍⪑rò⥱rr;憮ar;櫲ƀ;svྍ⪜ྌĀ;d⪡⪢拼;拺cy;䑚΀AEadest⪷⪺⪾⫂⫅⫶⫹rò⥦;쀀≦̸rr;憚r;急Ȁ;fqs఻⫎⫣⫯tĀar⫔⫙rro÷⫁ightarro÷⪐ƀ;qs఻⪺⫪lanôౕĀ;sౕ⫴»శiíౝĀ;rవ⫾iĀ;eచథiäඐĀpt⬌⬑f;쀀𝕟膀¬;in⬙⬚⬶䂬nȀ;Edvஉ⬤⬨⬮;쀀⋹̸ot;쀀⋵̸ǡஉ⬳⬵;拷;拶iĀ;vಸ⬼ǡಸ⭁⭃;拾;拽ƀaor⭋⭣⭩rȀ;ast୻⭕⭚⭟lleì୻l;쀀⫽⃥;쀀∂̸lint;樔ƀ;ceಒ⭰⭳uåಥĀ;cಘ⭸Ā;eಒ⭽ñಘȀAait⮈⮋⮝⮧rò⦈rrƀ;cw⮔⮕⮙憛;쀀⤳̸;쀀↝̸ghtarrow»⮕riĀ;eೋೖ΀chimpqu⮽⯍⯙⬄୸⯤⯯Ȁ;cerല⯆ഷ⯉uå൅;쀀𝓃ortɭ⬅\0\0⯖ará⭖mĀ;e൮⯟Ā;q൴൳suĀbp⯫⯭å೸åഋƀbcp⯶ⰑⰙȀ;Ees⯿ⰀഢⰄ抄;쀀⫅̸etĀ;eഛⰋqĀ;qണⰀcĀ;eലⰗñസȀ;EesⰢⰣൟⰧ抅;쀀⫆̸etĀ;e൘ⰮqĀ;qൠⰣȀgilrⰽⰿⱅⱇìௗlde耻ñ䃱çృiangleĀlrⱒⱜeftĀ;eచⱚñదightĀ;eೋⱥñ೗Ā;mⱬⱭ䎽ƀ;esⱴⱵⱹ䀣ro;愖p;怇ҀDHadgilrsⲏⲔⲙⲞⲣⲰⲶⳓⳣash;抭arr;椄p;쀀≍⃒ash;抬ĀetⲨⲬ;쀀≥⃒;쀀>⃒nfin;槞ƀAetⲽⳁⳅrr;椂;쀀≤⃒Ā;rⳊⳍ쀀<⃒ie;쀀⊴⃒ĀAtⳘⳜrr;椃rie;쀀⊵⃒im;쀀∼⃒ƀAan⳰⳴ⴂrr;懖rĀhr⳺⳽k;椣Ā;oᏧᏥear;椧ቓ᪕\0\0\0\0\0\0\0\0\0\0\0\0\0ⴭ\0ⴸⵈⵠⵥ⵲ⶄᬇ\0\0ⶍⶫ\0ⷈⷎ\0ⷜ⸙⸫⸾⹃Ācsⴱ᪗ute耻ó䃳ĀiyⴼⵅrĀ;c᪞ⵂ耻ô䃴;䐾ʀabios᪠ⵒⵗǈⵚlac;䅑v;樸old;榼lig;䅓Ācr⵩⵭ir;榿;쀀𝔬ͯ⵹\0\0⵼\0ⶂn;䋛ave耻ò䃲;槁Ābmⶈ෴ar;榵Ȁacitⶕ⶘ⶥⶨrò᪀Āir⶝ⶠr;榾oss;榻nå๒;槀ƀaeiⶱⶵⶹcr;䅍ga;䏉ƀcdnⷀⷅǍron;䎿;榶pf;쀀𝕠ƀaelⷔ⷗ǒr;榷rp;榹΀;adiosvⷪⷫⷮ⸈⸍⸐⸖戨rò᪆Ȁ;efmⷷⷸ⸂⸅橝rĀ;oⷾⷿ愴f»ⷿ耻ª䂪耻º䂺gof;抶r;橖lope;橗;橛ƀclo⸟⸡⸧ò⸁ash耻ø䃸l;折iŬⸯ⸴de耻õ䃵esĀ;aǛ⸺s;樶ml耻ö䃶bar;挽ૡ⹞\0⹽\0⺀⺝\0⺢⺹\0\0⻋ຜ\0⼓\0\0⼫⾼\0⿈rȀ;astЃ⹧⹲຅脀¶;l⹭⹮䂶leìЃɩ⹸\0\0⹻m;櫳;櫽y;䐿rʀcimpt⺋⺏⺓ᡥ⺗nt;䀥od;䀮il;怰enk;怱r;쀀𝔭ƀimo⺨⺰⺴Ā;v⺭⺮䏆;䏕maô੶ne;明ƀ;tv⺿⻀⻈䏀chfork»´;䏖Āau⻏⻟nĀck⻕⻝kĀ;h⇴⻛;愎ö⇴sҀ;abcdemst⻳⻴ᤈ⻹⻽⼄⼆⼊⼎䀫cir;樣ir;樢Āouᵀ⼂;樥;橲n肻±ຝim;樦wo;樧ƀipu⼙⼠⼥ntint;樕f;쀀𝕡nd耻£䂣Ԁ;Eaceinosu່⼿⽁⽄⽇⾁⾉⾒⽾⾶;檳p;檷uå໙Ā;c໎⽌̀;acens່⽙⽟⽦⽨⽾pproø⽃urlyeñ໙ñ໎ƀaes⽯⽶⽺pprox;檹qq;檵im;拨iíໟmeĀ;s⾈ຮ怲ƀEas⽸⾐⽺ð⽵ƀdfp໬⾙⾯ƀals⾠⾥⾪lar;挮ine;挒urf;挓Ā;t໻⾴ï໻rel;抰Āci⿀⿅r;쀀𝓅;䏈ncsp;怈̀fiopsu⿚⋢⿟⿥⿫⿱r;쀀𝔮pf;쀀𝕢rime;恗cr;쀀𝓆ƀaeo⿸〉〓tĀei⿾々rnionóڰnt;樖stĀ;e【】䀿ñἙô༔઀ABHabcdefhilmnoprstux぀けさすムㄎㄫㅇㅢㅲㆎ㈆㈕㈤㈩㉘㉮㉲㊐㊰㊷ƀartぇおがròႳòϝail;検aròᱥar;楤΀cdenqrtとふへみわゔヌĀeuねぱ;쀀∽̱te;䅕iãᅮmptyv;榳gȀ;del࿑らるろ;榒;榥å࿑uo耻»䂻rր;abcfhlpstw࿜ガクシスゼゾダッデナp;極Ā;f࿠ゴs;椠;椳s;椞ë≝ð✮l;楅im;楴l;憣;憝Āaiパフil;椚oĀ;nホボ戶aló༞ƀabrョリヮrò៥rk;杳ĀakンヽcĀekヹ・;䁽;䁝Āes㄂㄄;榌lĀduㄊㄌ;榎;榐Ȁaeuyㄗㄜㄧㄩron;䅙Ādiㄡㄥil;䅗ì࿲âヺ;䑀Ȁclqsㄴㄷㄽㅄa;椷dhar;楩uoĀ;rȎȍh;憳ƀacgㅎㅟངlȀ;ipsླྀㅘㅛႜnåႻarôྩt;断ƀilrㅩဣㅮsht;楽;쀀𝔯ĀaoㅷㆆrĀduㅽㅿ»ѻĀ;l႑ㆄ;楬Ā;vㆋㆌ䏁;䏱ƀgns㆕ㇹㇼht̀ahlrstㆤㆰ㇂㇘㇤㇮rrowĀ;t࿜ㆭaéトarpoonĀduㆻㆿowîㅾp»႒eftĀah㇊㇐rrowó࿪arpoonóՑightarrows;應quigarro÷ニhreetimes;拌g;䋚ingdotseñἲƀahm㈍㈐㈓rò࿪aòՑ;怏oustĀ;a㈞㈟掱che»㈟mid;櫮Ȁabpt㈲㈽㉀㉒Ānr㈷㈺g;柭r;懾rëဃƀafl㉇㉊㉎r;榆;쀀𝕣us;樮imes;樵Āap㉝㉧rĀ;g㉣㉤䀩t;榔olint;樒arò㇣Ȁachq㉻㊀Ⴜ㊅quo;怺r;쀀𝓇Ābu・㊊oĀ;rȔȓƀhir㊗㊛㊠reåㇸmes;拊iȀ;efl㊪ၙᠡ㊫方tri;槎luhar;楨;愞ൡ㋕㋛㋟㌬㌸㍱\0㍺㎤\0\0㏬㏰\0㐨㑈㑚㒭㒱㓊㓱\0㘖\0\0㘳cute;䅛quï➺Ԁ;Eaceinpsyᇭ㋳㋵㋿㌂㌋㌏㌟㌦㌩;檴ǰ㋺\0㋼;檸on;䅡uåᇾĀ;dᇳ㌇il;䅟rc;䅝ƀEas㌖㌘㌛;檶p;檺im;择olint;樓iíሄ;䑁otƀ;be㌴ᵇ㌵担;橦΀Aacmstx㍆㍊㍗㍛㍞㍣㍭rr;懘rĀhr㍐㍒ë∨Ā;oਸ਼਴t耻§䂧i;䀻war;椩mĀin㍩ðnuóñt;朶rĀ;o㍶⁕쀀𝔰Ȁacoy㎂㎆㎑㎠rp;景Āhy㎋㎏cy;䑉;䑈rtɭ㎙\0\0㎜iäᑤaraì⹯耻­䂭Āgm㎨㎴maƀ;fv㎱㎲㎲䏃;䏂Ѐ;deglnprካ㏅㏉㏎㏖㏞㏡㏦ot;橪Ā;q኱ኰĀ;E㏓㏔檞;檠Ā;E㏛㏜檝;檟e;扆lus;樤arr;楲aròᄽȀaeit㏸㐈㐏㐗Āls㏽㐄lsetmé㍪hp;樳parsl;槤Ādlᑣ㐔e;挣Ā;e㐜㐝檪Ā;s㐢㐣檬;쀀⪬︀ƀflp㐮㐳㑂tcy;䑌Ā;b㐸㐹䀯Ā;a㐾㐿槄r;挿f;쀀𝕤aĀdr㑍ЂesĀ;u㑔㑕晠it»㑕ƀcsu㑠㑹㒟Āau㑥㑯pĀ;sᆈ㑫;쀀⊓︀pĀ;sᆴ㑵;쀀⊔︀uĀbp㑿㒏ƀ;esᆗᆜ㒆etĀ;eᆗ㒍ñᆝƀ;esᆨᆭ㒖etĀ;eᆨ㒝ñᆮƀ;afᅻ㒦ְrť㒫ֱ»ᅼaròᅈȀcemt㒹㒾㓂㓅r;쀀𝓈tmîñiì㐕aræᆾĀar㓎㓕rĀ;f㓔ឿ昆Āan㓚㓭ightĀep㓣㓪psiloîỠhé⺯s»⡒ʀbcmnp㓻㕞ሉ㖋㖎Ҁ;Edemnprs㔎㔏㔑㔕㔞㔣㔬㔱㔶抂;櫅ot;檽Ā;dᇚ㔚ot;櫃ult;櫁ĀEe㔨㔪;櫋;把lus;檿arr;楹ƀeiu㔽㕒㕕tƀ;en㔎㕅㕋qĀ;qᇚ㔏eqĀ;q㔫㔨m;櫇Ābp㕚㕜;櫕;櫓c̀;acensᇭ㕬㕲㕹㕻㌦pproø㋺urlyeñᇾñᇳƀaes㖂㖈㌛pproø㌚qñ㌗g;晪ڀ123;Edehlmnps㖩㖬㖯ሜ㖲㖴㗀㗉㗕㗚㗟㗨㗭耻¹䂹耻²䂲耻³䂳;櫆Āos㖹㖼t;檾ub;櫘Ā;dሢ㗅ot;櫄sĀou㗏㗒l;柉b;櫗arr;楻ult;櫂ĀEe㗤㗦;櫌;抋lus;櫀ƀeiu㗴㘉㘌tƀ;enሜ㗼㘂qĀ;qሢ㖲eqĀ;q㗧㗤m;櫈Ābp㘑㘓;櫔;櫖ƀAan㘜㘠㘭rr;懙rĀhr㘦㘨ë∮Ā;oਫ਩war;椪lig耻ß䃟௡㙑㙝㙠ዎ㙳㙹\0㙾㛂\0\0\0\0\0㛛㜃\0㜉㝬\0\0\0㞇ɲ㙖\0\0㙛get;挖;䏄rë๟ƀaey㙦㙫㙰ron;䅥dil;䅣;䑂lrec;挕r;쀀𝔱Ȁeiko㚆㚝㚵㚼ǲ㚋\0㚑eĀ4fኄኁaƀ;sv㚘㚙㚛䎸ym;䏑Ācn㚢㚲kĀas㚨㚮pproø዁im»ኬsðኞĀas㚺㚮ð዁rn耻þ䃾Ǭ̟㛆⋧es膀×;bd㛏㛐㛘䃗Ā;aᤏ㛕r;樱;樰ƀeps㛡㛣㜀á⩍Ȁ;bcf҆㛬㛰㛴ot;挶ir;櫱Ā;o㛹㛼쀀𝕥rk;櫚á㍢rime;怴ƀaip㜏㜒㝤dåቈ΀adempst㜡㝍㝀㝑㝗㝜㝟ngleʀ;dlqr㜰㜱㜶㝀㝂斵own»ᶻeftĀ;e⠀㜾ñम;扜ightĀ;e㊪㝋ñၚot;旬inus;樺lus;樹b;槍ime;樻ezium;揢ƀcht㝲㝽㞁Āry㝷㝻;쀀𝓉;䑆cy;䑛rok;䅧Āio㞋㞎xô᝷headĀlr㞗㞠eftarro÷ࡏightarrow»ཝऀAHabcdfghlmoprstuw㟐㟓㟗㟤㟰㟼㠎㠜㠣㠴㡑㡝㡫㢩㣌㣒㣪㣶ròϭar;楣Ācr㟜㟢ute耻ú䃺òᅐrǣ㟪\0㟭y;䑞ve;䅭Āiy㟵㟺rc耻û䃻;䑃ƀabh㠃㠆㠋ròᎭlac;䅱aòᏃĀir㠓㠘sht;楾;쀀𝔲rave耻ù䃹š㠧㠱rĀlr㠬㠮»ॗ»ႃlk;斀Āct㠹㡍ɯ㠿\0\0㡊rnĀ;e㡅㡆挜r»㡆op;挏ri;旸Āal㡖㡚cr;䅫肻¨͉Āgp㡢㡦on;䅳f;쀀𝕦̀adhlsuᅋ㡸㡽፲㢑㢠ownáᎳarpoonĀlr㢈㢌efô㠭ighô㠯iƀ;hl㢙㢚㢜䏅»ᏺon»㢚parrows;懈ƀcit㢰㣄㣈ɯ㢶\0\0㣁rnĀ;e㢼㢽挝r»㢽op;挎ng;䅯ri;旹cr;쀀𝓊ƀdir㣙㣝㣢ot;拰lde;䅩iĀ;f㜰㣨»᠓Āam㣯㣲rò㢨l耻ü䃼angle;榧ހABDacdeflnoprsz㤜㤟㤩㤭㦵㦸㦽㧟㧤㧨㧳㧹㧽㨁㨠ròϷarĀ;v㤦㤧櫨;櫩asèϡĀnr㤲㤷grt;榜΀eknprst㓣㥆㥋㥒㥝㥤㦖appá␕othinçẖƀhir㓫⻈㥙opô⾵Ā;hᎷ㥢ïㆍĀiu㥩㥭gmá㎳Ābp㥲㦄setneqĀ;q㥽㦀쀀⊊︀;쀀⫋︀setneqĀ;q㦏㦒쀀⊋︀;쀀⫌︀Āhr㦛㦟etá㚜iangleĀlr㦪㦯eft»थight»ၑy;䐲ash»ံƀelr㧄㧒㧗ƀ;beⷪ㧋㧏ar;抻q;扚lip;拮Ābt㧜ᑨaòᑩr;쀀𝔳tré㦮suĀbp㧯㧱»ജ»൙pf;쀀𝕧roð໻tré㦴Ācu㨆㨋r;쀀𝓋Ābp㨐㨘nĀEe㦀㨖»㥾nĀEe㦒㨞»㦐igzag;榚΀cefoprs㨶㨻㩖㩛㩔㩡㩪irc;䅵Ādi㩀㩑Ābg㩅㩉ar;機eĀ;qᗺ㩏;扙erp;愘r;쀀𝔴pf;쀀𝕨Ā;eᑹ㩦atèᑹcr;쀀𝓌ૣណ㪇\0㪋\0㪐㪛\0\0㪝㪨㪫㪯\0\0㫃㫎\0㫘ៜ៟tré៑r;쀀𝔵ĀAa㪔㪗ròσrò৶;䎾ĀAa㪡㪤ròθrò৫að✓is;拻ƀdptឤ㪵㪾Āfl㪺ឩ;쀀𝕩imåឲĀAa㫇㫊ròώròਁĀcq㫒ីr;쀀𝓍Āpt៖㫜ré។Ѐacefiosu㫰㫽㬈㬌㬑㬕㬛㬡cĀuy㫶㫻te耻ý䃽;䑏Āiy㬂㬆rc;䅷;䑋n耻¥䂥r;쀀𝔶cy;䑗pf;쀀𝕪cr;쀀𝓎Ācm㬦㬩y;䑎l耻ÿ䃿Ԁacdefhiosw㭂㭈㭔㭘㭤㭩㭭㭴㭺㮀cute;䅺Āay㭍㭒ron;䅾;䐷ot;䅼Āet㭝㭡træᕟa;䎶r;쀀𝔷cy;䐶grarr;懝pf;쀀𝕫cr;쀀𝓏Ājn㮅㮇;怍j;怌'.split("").map((c) => c.charCodeAt(0))
@@ -87918,10 +87918,10 @@ var init_decode_data_html = __esm({
   }
 });
 
-// ../main/node_modules/entities/lib/esm/generated/decode-data-xml.js
+// node_modules/entities/lib/esm/generated/decode-data-xml.js
 var decode_data_xml_default;
 var init_decode_data_xml = __esm({
-  "../main/node_modules/entities/lib/esm/generated/decode-data-xml.js"() {
+  "node_modules/entities/lib/esm/generated/decode-data-xml.js"() {
     decode_data_xml_default = new Uint16Array(
       // prettier-ignore
       "Ȁaglq	\x1Bɭ\0\0p;䀦os;䀧t;䀾t;䀼uot;䀢".split("").map((c) => c.charCodeAt(0))
@@ -87929,7 +87929,7 @@ var init_decode_data_xml = __esm({
   }
 });
 
-// ../main/node_modules/entities/lib/esm/decode_codepoint.js
+// node_modules/entities/lib/esm/decode_codepoint.js
 function replaceCodePoint(codePoint) {
   var _a2;
   if (codePoint >= 55296 && codePoint <= 57343 || codePoint > 1114111) {
@@ -87939,7 +87939,7 @@ function replaceCodePoint(codePoint) {
 }
 var _a, decodeMap, fromCodePoint;
 var init_decode_codepoint = __esm({
-  "../main/node_modules/entities/lib/esm/decode_codepoint.js"() {
+  "node_modules/entities/lib/esm/decode_codepoint.js"() {
     decodeMap = /* @__PURE__ */ new Map([
       [0, 65533],
       // C1 Unicode control character reference replacements
@@ -87985,7 +87985,7 @@ var init_decode_codepoint = __esm({
   }
 });
 
-// ../main/node_modules/entities/lib/esm/decode.js
+// node_modules/entities/lib/esm/decode.js
 function isNumber2(code3) {
   return code3 >= CharCodes.ZERO && code3 <= CharCodes.NINE;
 }
@@ -88054,7 +88054,7 @@ function decodeHTML(str, mode = DecodingMode.Legacy) {
 }
 var CharCodes, TO_LOWER_BIT, BinTrieFlags, EntityDecoderState, DecodingMode, EntityDecoder, htmlDecoder, xmlDecoder;
 var init_decode2 = __esm({
-  "../main/node_modules/entities/lib/esm/decode.js"() {
+  "node_modules/entities/lib/esm/decode.js"() {
     init_decode_data_html();
     init_decode_data_xml();
     init_decode_codepoint();
@@ -88357,7 +88357,7 @@ var init_decode2 = __esm({
   }
 });
 
-// ../main/node_modules/entities/lib/esm/generated/encode-html.js
+// node_modules/entities/lib/esm/generated/encode-html.js
 function restoreDiff(arr) {
   for (let i = 1; i < arr.length; i++) {
     arr[i][0] += arr[i - 1][0] + 1;
@@ -88366,12 +88366,12 @@ function restoreDiff(arr) {
 }
 var encode_html_default;
 var init_encode_html = __esm({
-  "../main/node_modules/entities/lib/esm/generated/encode-html.js"() {
+  "node_modules/entities/lib/esm/generated/encode-html.js"() {
     encode_html_default = new Map(/* @__PURE__ */ restoreDiff([[9, "&Tab;"], [0, "&NewLine;"], [22, "&excl;"], [0, "&quot;"], [0, "&num;"], [0, "&dollar;"], [0, "&percnt;"], [0, "&amp;"], [0, "&apos;"], [0, "&lpar;"], [0, "&rpar;"], [0, "&ast;"], [0, "&plus;"], [0, "&comma;"], [1, "&period;"], [0, "&sol;"], [10, "&colon;"], [0, "&semi;"], [0, { v: "&lt;", n: 8402, o: "&nvlt;" }], [0, { v: "&equals;", n: 8421, o: "&bne;" }], [0, { v: "&gt;", n: 8402, o: "&nvgt;" }], [0, "&quest;"], [0, "&commat;"], [26, "&lbrack;"], [0, "&bsol;"], [0, "&rbrack;"], [0, "&Hat;"], [0, "&lowbar;"], [0, "&DiacriticalGrave;"], [5, { n: 106, o: "&fjlig;" }], [20, "&lbrace;"], [0, "&verbar;"], [0, "&rbrace;"], [34, "&nbsp;"], [0, "&iexcl;"], [0, "&cent;"], [0, "&pound;"], [0, "&curren;"], [0, "&yen;"], [0, "&brvbar;"], [0, "&sect;"], [0, "&die;"], [0, "&copy;"], [0, "&ordf;"], [0, "&laquo;"], [0, "&not;"], [0, "&shy;"], [0, "&circledR;"], [0, "&macr;"], [0, "&deg;"], [0, "&PlusMinus;"], [0, "&sup2;"], [0, "&sup3;"], [0, "&acute;"], [0, "&micro;"], [0, "&para;"], [0, "&centerdot;"], [0, "&cedil;"], [0, "&sup1;"], [0, "&ordm;"], [0, "&raquo;"], [0, "&frac14;"], [0, "&frac12;"], [0, "&frac34;"], [0, "&iquest;"], [0, "&Agrave;"], [0, "&Aacute;"], [0, "&Acirc;"], [0, "&Atilde;"], [0, "&Auml;"], [0, "&angst;"], [0, "&AElig;"], [0, "&Ccedil;"], [0, "&Egrave;"], [0, "&Eacute;"], [0, "&Ecirc;"], [0, "&Euml;"], [0, "&Igrave;"], [0, "&Iacute;"], [0, "&Icirc;"], [0, "&Iuml;"], [0, "&ETH;"], [0, "&Ntilde;"], [0, "&Ograve;"], [0, "&Oacute;"], [0, "&Ocirc;"], [0, "&Otilde;"], [0, "&Ouml;"], [0, "&times;"], [0, "&Oslash;"], [0, "&Ugrave;"], [0, "&Uacute;"], [0, "&Ucirc;"], [0, "&Uuml;"], [0, "&Yacute;"], [0, "&THORN;"], [0, "&szlig;"], [0, "&agrave;"], [0, "&aacute;"], [0, "&acirc;"], [0, "&atilde;"], [0, "&auml;"], [0, "&aring;"], [0, "&aelig;"], [0, "&ccedil;"], [0, "&egrave;"], [0, "&eacute;"], [0, "&ecirc;"], [0, "&euml;"], [0, "&igrave;"], [0, "&iacute;"], [0, "&icirc;"], [0, "&iuml;"], [0, "&eth;"], [0, "&ntilde;"], [0, "&ograve;"], [0, "&oacute;"], [0, "&ocirc;"], [0, "&otilde;"], [0, "&ouml;"], [0, "&div;"], [0, "&oslash;"], [0, "&ugrave;"], [0, "&uacute;"], [0, "&ucirc;"], [0, "&uuml;"], [0, "&yacute;"], [0, "&thorn;"], [0, "&yuml;"], [0, "&Amacr;"], [0, "&amacr;"], [0, "&Abreve;"], [0, "&abreve;"], [0, "&Aogon;"], [0, "&aogon;"], [0, "&Cacute;"], [0, "&cacute;"], [0, "&Ccirc;"], [0, "&ccirc;"], [0, "&Cdot;"], [0, "&cdot;"], [0, "&Ccaron;"], [0, "&ccaron;"], [0, "&Dcaron;"], [0, "&dcaron;"], [0, "&Dstrok;"], [0, "&dstrok;"], [0, "&Emacr;"], [0, "&emacr;"], [2, "&Edot;"], [0, "&edot;"], [0, "&Eogon;"], [0, "&eogon;"], [0, "&Ecaron;"], [0, "&ecaron;"], [0, "&Gcirc;"], [0, "&gcirc;"], [0, "&Gbreve;"], [0, "&gbreve;"], [0, "&Gdot;"], [0, "&gdot;"], [0, "&Gcedil;"], [1, "&Hcirc;"], [0, "&hcirc;"], [0, "&Hstrok;"], [0, "&hstrok;"], [0, "&Itilde;"], [0, "&itilde;"], [0, "&Imacr;"], [0, "&imacr;"], [2, "&Iogon;"], [0, "&iogon;"], [0, "&Idot;"], [0, "&imath;"], [0, "&IJlig;"], [0, "&ijlig;"], [0, "&Jcirc;"], [0, "&jcirc;"], [0, "&Kcedil;"], [0, "&kcedil;"], [0, "&kgreen;"], [0, "&Lacute;"], [0, "&lacute;"], [0, "&Lcedil;"], [0, "&lcedil;"], [0, "&Lcaron;"], [0, "&lcaron;"], [0, "&Lmidot;"], [0, "&lmidot;"], [0, "&Lstrok;"], [0, "&lstrok;"], [0, "&Nacute;"], [0, "&nacute;"], [0, "&Ncedil;"], [0, "&ncedil;"], [0, "&Ncaron;"], [0, "&ncaron;"], [0, "&napos;"], [0, "&ENG;"], [0, "&eng;"], [0, "&Omacr;"], [0, "&omacr;"], [2, "&Odblac;"], [0, "&odblac;"], [0, "&OElig;"], [0, "&oelig;"], [0, "&Racute;"], [0, "&racute;"], [0, "&Rcedil;"], [0, "&rcedil;"], [0, "&Rcaron;"], [0, "&rcaron;"], [0, "&Sacute;"], [0, "&sacute;"], [0, "&Scirc;"], [0, "&scirc;"], [0, "&Scedil;"], [0, "&scedil;"], [0, "&Scaron;"], [0, "&scaron;"], [0, "&Tcedil;"], [0, "&tcedil;"], [0, "&Tcaron;"], [0, "&tcaron;"], [0, "&Tstrok;"], [0, "&tstrok;"], [0, "&Utilde;"], [0, "&utilde;"], [0, "&Umacr;"], [0, "&umacr;"], [0, "&Ubreve;"], [0, "&ubreve;"], [0, "&Uring;"], [0, "&uring;"], [0, "&Udblac;"], [0, "&udblac;"], [0, "&Uogon;"], [0, "&uogon;"], [0, "&Wcirc;"], [0, "&wcirc;"], [0, "&Ycirc;"], [0, "&ycirc;"], [0, "&Yuml;"], [0, "&Zacute;"], [0, "&zacute;"], [0, "&Zdot;"], [0, "&zdot;"], [0, "&Zcaron;"], [0, "&zcaron;"], [19, "&fnof;"], [34, "&imped;"], [63, "&gacute;"], [65, "&jmath;"], [142, "&circ;"], [0, "&caron;"], [16, "&breve;"], [0, "&DiacriticalDot;"], [0, "&ring;"], [0, "&ogon;"], [0, "&DiacriticalTilde;"], [0, "&dblac;"], [51, "&DownBreve;"], [127, "&Alpha;"], [0, "&Beta;"], [0, "&Gamma;"], [0, "&Delta;"], [0, "&Epsilon;"], [0, "&Zeta;"], [0, "&Eta;"], [0, "&Theta;"], [0, "&Iota;"], [0, "&Kappa;"], [0, "&Lambda;"], [0, "&Mu;"], [0, "&Nu;"], [0, "&Xi;"], [0, "&Omicron;"], [0, "&Pi;"], [0, "&Rho;"], [1, "&Sigma;"], [0, "&Tau;"], [0, "&Upsilon;"], [0, "&Phi;"], [0, "&Chi;"], [0, "&Psi;"], [0, "&ohm;"], [7, "&alpha;"], [0, "&beta;"], [0, "&gamma;"], [0, "&delta;"], [0, "&epsi;"], [0, "&zeta;"], [0, "&eta;"], [0, "&theta;"], [0, "&iota;"], [0, "&kappa;"], [0, "&lambda;"], [0, "&mu;"], [0, "&nu;"], [0, "&xi;"], [0, "&omicron;"], [0, "&pi;"], [0, "&rho;"], [0, "&sigmaf;"], [0, "&sigma;"], [0, "&tau;"], [0, "&upsi;"], [0, "&phi;"], [0, "&chi;"], [0, "&psi;"], [0, "&omega;"], [7, "&thetasym;"], [0, "&Upsi;"], [2, "&phiv;"], [0, "&piv;"], [5, "&Gammad;"], [0, "&digamma;"], [18, "&kappav;"], [0, "&rhov;"], [3, "&epsiv;"], [0, "&backepsilon;"], [10, "&IOcy;"], [0, "&DJcy;"], [0, "&GJcy;"], [0, "&Jukcy;"], [0, "&DScy;"], [0, "&Iukcy;"], [0, "&YIcy;"], [0, "&Jsercy;"], [0, "&LJcy;"], [0, "&NJcy;"], [0, "&TSHcy;"], [0, "&KJcy;"], [1, "&Ubrcy;"], [0, "&DZcy;"], [0, "&Acy;"], [0, "&Bcy;"], [0, "&Vcy;"], [0, "&Gcy;"], [0, "&Dcy;"], [0, "&IEcy;"], [0, "&ZHcy;"], [0, "&Zcy;"], [0, "&Icy;"], [0, "&Jcy;"], [0, "&Kcy;"], [0, "&Lcy;"], [0, "&Mcy;"], [0, "&Ncy;"], [0, "&Ocy;"], [0, "&Pcy;"], [0, "&Rcy;"], [0, "&Scy;"], [0, "&Tcy;"], [0, "&Ucy;"], [0, "&Fcy;"], [0, "&KHcy;"], [0, "&TScy;"], [0, "&CHcy;"], [0, "&SHcy;"], [0, "&SHCHcy;"], [0, "&HARDcy;"], [0, "&Ycy;"], [0, "&SOFTcy;"], [0, "&Ecy;"], [0, "&YUcy;"], [0, "&YAcy;"], [0, "&acy;"], [0, "&bcy;"], [0, "&vcy;"], [0, "&gcy;"], [0, "&dcy;"], [0, "&iecy;"], [0, "&zhcy;"], [0, "&zcy;"], [0, "&icy;"], [0, "&jcy;"], [0, "&kcy;"], [0, "&lcy;"], [0, "&mcy;"], [0, "&ncy;"], [0, "&ocy;"], [0, "&pcy;"], [0, "&rcy;"], [0, "&scy;"], [0, "&tcy;"], [0, "&ucy;"], [0, "&fcy;"], [0, "&khcy;"], [0, "&tscy;"], [0, "&chcy;"], [0, "&shcy;"], [0, "&shchcy;"], [0, "&hardcy;"], [0, "&ycy;"], [0, "&softcy;"], [0, "&ecy;"], [0, "&yucy;"], [0, "&yacy;"], [1, "&iocy;"], [0, "&djcy;"], [0, "&gjcy;"], [0, "&jukcy;"], [0, "&dscy;"], [0, "&iukcy;"], [0, "&yicy;"], [0, "&jsercy;"], [0, "&ljcy;"], [0, "&njcy;"], [0, "&tshcy;"], [0, "&kjcy;"], [1, "&ubrcy;"], [0, "&dzcy;"], [7074, "&ensp;"], [0, "&emsp;"], [0, "&emsp13;"], [0, "&emsp14;"], [1, "&numsp;"], [0, "&puncsp;"], [0, "&ThinSpace;"], [0, "&hairsp;"], [0, "&NegativeMediumSpace;"], [0, "&zwnj;"], [0, "&zwj;"], [0, "&lrm;"], [0, "&rlm;"], [0, "&dash;"], [2, "&ndash;"], [0, "&mdash;"], [0, "&horbar;"], [0, "&Verbar;"], [1, "&lsquo;"], [0, "&CloseCurlyQuote;"], [0, "&lsquor;"], [1, "&ldquo;"], [0, "&CloseCurlyDoubleQuote;"], [0, "&bdquo;"], [1, "&dagger;"], [0, "&Dagger;"], [0, "&bull;"], [2, "&nldr;"], [0, "&hellip;"], [9, "&permil;"], [0, "&pertenk;"], [0, "&prime;"], [0, "&Prime;"], [0, "&tprime;"], [0, "&backprime;"], [3, "&lsaquo;"], [0, "&rsaquo;"], [3, "&oline;"], [2, "&caret;"], [1, "&hybull;"], [0, "&frasl;"], [10, "&bsemi;"], [7, "&qprime;"], [7, { v: "&MediumSpace;", n: 8202, o: "&ThickSpace;" }], [0, "&NoBreak;"], [0, "&af;"], [0, "&InvisibleTimes;"], [0, "&ic;"], [72, "&euro;"], [46, "&tdot;"], [0, "&DotDot;"], [37, "&complexes;"], [2, "&incare;"], [4, "&gscr;"], [0, "&hamilt;"], [0, "&Hfr;"], [0, "&Hopf;"], [0, "&planckh;"], [0, "&hbar;"], [0, "&imagline;"], [0, "&Ifr;"], [0, "&lagran;"], [0, "&ell;"], [1, "&naturals;"], [0, "&numero;"], [0, "&copysr;"], [0, "&weierp;"], [0, "&Popf;"], [0, "&Qopf;"], [0, "&realine;"], [0, "&real;"], [0, "&reals;"], [0, "&rx;"], [3, "&trade;"], [1, "&integers;"], [2, "&mho;"], [0, "&zeetrf;"], [0, "&iiota;"], [2, "&bernou;"], [0, "&Cayleys;"], [1, "&escr;"], [0, "&Escr;"], [0, "&Fouriertrf;"], [1, "&Mellintrf;"], [0, "&order;"], [0, "&alefsym;"], [0, "&beth;"], [0, "&gimel;"], [0, "&daleth;"], [12, "&CapitalDifferentialD;"], [0, "&dd;"], [0, "&ee;"], [0, "&ii;"], [10, "&frac13;"], [0, "&frac23;"], [0, "&frac15;"], [0, "&frac25;"], [0, "&frac35;"], [0, "&frac45;"], [0, "&frac16;"], [0, "&frac56;"], [0, "&frac18;"], [0, "&frac38;"], [0, "&frac58;"], [0, "&frac78;"], [49, "&larr;"], [0, "&ShortUpArrow;"], [0, "&rarr;"], [0, "&darr;"], [0, "&harr;"], [0, "&updownarrow;"], [0, "&nwarr;"], [0, "&nearr;"], [0, "&LowerRightArrow;"], [0, "&LowerLeftArrow;"], [0, "&nlarr;"], [0, "&nrarr;"], [1, { v: "&rarrw;", n: 824, o: "&nrarrw;" }], [0, "&Larr;"], [0, "&Uarr;"], [0, "&Rarr;"], [0, "&Darr;"], [0, "&larrtl;"], [0, "&rarrtl;"], [0, "&LeftTeeArrow;"], [0, "&mapstoup;"], [0, "&map;"], [0, "&DownTeeArrow;"], [1, "&hookleftarrow;"], [0, "&hookrightarrow;"], [0, "&larrlp;"], [0, "&looparrowright;"], [0, "&harrw;"], [0, "&nharr;"], [1, "&lsh;"], [0, "&rsh;"], [0, "&ldsh;"], [0, "&rdsh;"], [1, "&crarr;"], [0, "&cularr;"], [0, "&curarr;"], [2, "&circlearrowleft;"], [0, "&circlearrowright;"], [0, "&leftharpoonup;"], [0, "&DownLeftVector;"], [0, "&RightUpVector;"], [0, "&LeftUpVector;"], [0, "&rharu;"], [0, "&DownRightVector;"], [0, "&dharr;"], [0, "&dharl;"], [0, "&RightArrowLeftArrow;"], [0, "&udarr;"], [0, "&LeftArrowRightArrow;"], [0, "&leftleftarrows;"], [0, "&upuparrows;"], [0, "&rightrightarrows;"], [0, "&ddarr;"], [0, "&leftrightharpoons;"], [0, "&Equilibrium;"], [0, "&nlArr;"], [0, "&nhArr;"], [0, "&nrArr;"], [0, "&DoubleLeftArrow;"], [0, "&DoubleUpArrow;"], [0, "&DoubleRightArrow;"], [0, "&dArr;"], [0, "&DoubleLeftRightArrow;"], [0, "&DoubleUpDownArrow;"], [0, "&nwArr;"], [0, "&neArr;"], [0, "&seArr;"], [0, "&swArr;"], [0, "&lAarr;"], [0, "&rAarr;"], [1, "&zigrarr;"], [6, "&larrb;"], [0, "&rarrb;"], [15, "&DownArrowUpArrow;"], [7, "&loarr;"], [0, "&roarr;"], [0, "&hoarr;"], [0, "&forall;"], [0, "&comp;"], [0, { v: "&part;", n: 824, o: "&npart;" }], [0, "&exist;"], [0, "&nexist;"], [0, "&empty;"], [1, "&Del;"], [0, "&Element;"], [0, "&NotElement;"], [1, "&ni;"], [0, "&notni;"], [2, "&prod;"], [0, "&coprod;"], [0, "&sum;"], [0, "&minus;"], [0, "&MinusPlus;"], [0, "&dotplus;"], [1, "&Backslash;"], [0, "&lowast;"], [0, "&compfn;"], [1, "&radic;"], [2, "&prop;"], [0, "&infin;"], [0, "&angrt;"], [0, { v: "&ang;", n: 8402, o: "&nang;" }], [0, "&angmsd;"], [0, "&angsph;"], [0, "&mid;"], [0, "&nmid;"], [0, "&DoubleVerticalBar;"], [0, "&NotDoubleVerticalBar;"], [0, "&and;"], [0, "&or;"], [0, { v: "&cap;", n: 65024, o: "&caps;" }], [0, { v: "&cup;", n: 65024, o: "&cups;" }], [0, "&int;"], [0, "&Int;"], [0, "&iiint;"], [0, "&conint;"], [0, "&Conint;"], [0, "&Cconint;"], [0, "&cwint;"], [0, "&ClockwiseContourIntegral;"], [0, "&awconint;"], [0, "&there4;"], [0, "&becaus;"], [0, "&ratio;"], [0, "&Colon;"], [0, "&dotminus;"], [1, "&mDDot;"], [0, "&homtht;"], [0, { v: "&sim;", n: 8402, o: "&nvsim;" }], [0, { v: "&backsim;", n: 817, o: "&race;" }], [0, { v: "&ac;", n: 819, o: "&acE;" }], [0, "&acd;"], [0, "&VerticalTilde;"], [0, "&NotTilde;"], [0, { v: "&eqsim;", n: 824, o: "&nesim;" }], [0, "&sime;"], [0, "&NotTildeEqual;"], [0, "&cong;"], [0, "&simne;"], [0, "&ncong;"], [0, "&ap;"], [0, "&nap;"], [0, "&ape;"], [0, { v: "&apid;", n: 824, o: "&napid;" }], [0, "&backcong;"], [0, { v: "&asympeq;", n: 8402, o: "&nvap;" }], [0, { v: "&bump;", n: 824, o: "&nbump;" }], [0, { v: "&bumpe;", n: 824, o: "&nbumpe;" }], [0, { v: "&doteq;", n: 824, o: "&nedot;" }], [0, "&doteqdot;"], [0, "&efDot;"], [0, "&erDot;"], [0, "&Assign;"], [0, "&ecolon;"], [0, "&ecir;"], [0, "&circeq;"], [1, "&wedgeq;"], [0, "&veeeq;"], [1, "&triangleq;"], [2, "&equest;"], [0, "&ne;"], [0, { v: "&Congruent;", n: 8421, o: "&bnequiv;" }], [0, "&nequiv;"], [1, { v: "&le;", n: 8402, o: "&nvle;" }], [0, { v: "&ge;", n: 8402, o: "&nvge;" }], [0, { v: "&lE;", n: 824, o: "&nlE;" }], [0, { v: "&gE;", n: 824, o: "&ngE;" }], [0, { v: "&lnE;", n: 65024, o: "&lvertneqq;" }], [0, { v: "&gnE;", n: 65024, o: "&gvertneqq;" }], [0, { v: "&ll;", n: new Map(/* @__PURE__ */ restoreDiff([[824, "&nLtv;"], [7577, "&nLt;"]])) }], [0, { v: "&gg;", n: new Map(/* @__PURE__ */ restoreDiff([[824, "&nGtv;"], [7577, "&nGt;"]])) }], [0, "&between;"], [0, "&NotCupCap;"], [0, "&nless;"], [0, "&ngt;"], [0, "&nle;"], [0, "&nge;"], [0, "&lesssim;"], [0, "&GreaterTilde;"], [0, "&nlsim;"], [0, "&ngsim;"], [0, "&LessGreater;"], [0, "&gl;"], [0, "&NotLessGreater;"], [0, "&NotGreaterLess;"], [0, "&pr;"], [0, "&sc;"], [0, "&prcue;"], [0, "&sccue;"], [0, "&PrecedesTilde;"], [0, { v: "&scsim;", n: 824, o: "&NotSucceedsTilde;" }], [0, "&NotPrecedes;"], [0, "&NotSucceeds;"], [0, { v: "&sub;", n: 8402, o: "&NotSubset;" }], [0, { v: "&sup;", n: 8402, o: "&NotSuperset;" }], [0, "&nsub;"], [0, "&nsup;"], [0, "&sube;"], [0, "&supe;"], [0, "&NotSubsetEqual;"], [0, "&NotSupersetEqual;"], [0, { v: "&subne;", n: 65024, o: "&varsubsetneq;" }], [0, { v: "&supne;", n: 65024, o: "&varsupsetneq;" }], [1, "&cupdot;"], [0, "&UnionPlus;"], [0, { v: "&sqsub;", n: 824, o: "&NotSquareSubset;" }], [0, { v: "&sqsup;", n: 824, o: "&NotSquareSuperset;" }], [0, "&sqsube;"], [0, "&sqsupe;"], [0, { v: "&sqcap;", n: 65024, o: "&sqcaps;" }], [0, { v: "&sqcup;", n: 65024, o: "&sqcups;" }], [0, "&CirclePlus;"], [0, "&CircleMinus;"], [0, "&CircleTimes;"], [0, "&osol;"], [0, "&CircleDot;"], [0, "&circledcirc;"], [0, "&circledast;"], [1, "&circleddash;"], [0, "&boxplus;"], [0, "&boxminus;"], [0, "&boxtimes;"], [0, "&dotsquare;"], [0, "&RightTee;"], [0, "&dashv;"], [0, "&DownTee;"], [0, "&bot;"], [1, "&models;"], [0, "&DoubleRightTee;"], [0, "&Vdash;"], [0, "&Vvdash;"], [0, "&VDash;"], [0, "&nvdash;"], [0, "&nvDash;"], [0, "&nVdash;"], [0, "&nVDash;"], [0, "&prurel;"], [1, "&LeftTriangle;"], [0, "&RightTriangle;"], [0, { v: "&LeftTriangleEqual;", n: 8402, o: "&nvltrie;" }], [0, { v: "&RightTriangleEqual;", n: 8402, o: "&nvrtrie;" }], [0, "&origof;"], [0, "&imof;"], [0, "&multimap;"], [0, "&hercon;"], [0, "&intcal;"], [0, "&veebar;"], [1, "&barvee;"], [0, "&angrtvb;"], [0, "&lrtri;"], [0, "&bigwedge;"], [0, "&bigvee;"], [0, "&bigcap;"], [0, "&bigcup;"], [0, "&diam;"], [0, "&sdot;"], [0, "&sstarf;"], [0, "&divideontimes;"], [0, "&bowtie;"], [0, "&ltimes;"], [0, "&rtimes;"], [0, "&leftthreetimes;"], [0, "&rightthreetimes;"], [0, "&backsimeq;"], [0, "&curlyvee;"], [0, "&curlywedge;"], [0, "&Sub;"], [0, "&Sup;"], [0, "&Cap;"], [0, "&Cup;"], [0, "&fork;"], [0, "&epar;"], [0, "&lessdot;"], [0, "&gtdot;"], [0, { v: "&Ll;", n: 824, o: "&nLl;" }], [0, { v: "&Gg;", n: 824, o: "&nGg;" }], [0, { v: "&leg;", n: 65024, o: "&lesg;" }], [0, { v: "&gel;", n: 65024, o: "&gesl;" }], [2, "&cuepr;"], [0, "&cuesc;"], [0, "&NotPrecedesSlantEqual;"], [0, "&NotSucceedsSlantEqual;"], [0, "&NotSquareSubsetEqual;"], [0, "&NotSquareSupersetEqual;"], [2, "&lnsim;"], [0, "&gnsim;"], [0, "&precnsim;"], [0, "&scnsim;"], [0, "&nltri;"], [0, "&NotRightTriangle;"], [0, "&nltrie;"], [0, "&NotRightTriangleEqual;"], [0, "&vellip;"], [0, "&ctdot;"], [0, "&utdot;"], [0, "&dtdot;"], [0, "&disin;"], [0, "&isinsv;"], [0, "&isins;"], [0, { v: "&isindot;", n: 824, o: "&notindot;" }], [0, "&notinvc;"], [0, "&notinvb;"], [1, { v: "&isinE;", n: 824, o: "&notinE;" }], [0, "&nisd;"], [0, "&xnis;"], [0, "&nis;"], [0, "&notnivc;"], [0, "&notnivb;"], [6, "&barwed;"], [0, "&Barwed;"], [1, "&lceil;"], [0, "&rceil;"], [0, "&LeftFloor;"], [0, "&rfloor;"], [0, "&drcrop;"], [0, "&dlcrop;"], [0, "&urcrop;"], [0, "&ulcrop;"], [0, "&bnot;"], [1, "&profline;"], [0, "&profsurf;"], [1, "&telrec;"], [0, "&target;"], [5, "&ulcorn;"], [0, "&urcorn;"], [0, "&dlcorn;"], [0, "&drcorn;"], [2, "&frown;"], [0, "&smile;"], [9, "&cylcty;"], [0, "&profalar;"], [7, "&topbot;"], [6, "&ovbar;"], [1, "&solbar;"], [60, "&angzarr;"], [51, "&lmoustache;"], [0, "&rmoustache;"], [2, "&OverBracket;"], [0, "&bbrk;"], [0, "&bbrktbrk;"], [37, "&OverParenthesis;"], [0, "&UnderParenthesis;"], [0, "&OverBrace;"], [0, "&UnderBrace;"], [2, "&trpezium;"], [4, "&elinters;"], [59, "&blank;"], [164, "&circledS;"], [55, "&boxh;"], [1, "&boxv;"], [9, "&boxdr;"], [3, "&boxdl;"], [3, "&boxur;"], [3, "&boxul;"], [3, "&boxvr;"], [7, "&boxvl;"], [7, "&boxhd;"], [7, "&boxhu;"], [7, "&boxvh;"], [19, "&boxH;"], [0, "&boxV;"], [0, "&boxdR;"], [0, "&boxDr;"], [0, "&boxDR;"], [0, "&boxdL;"], [0, "&boxDl;"], [0, "&boxDL;"], [0, "&boxuR;"], [0, "&boxUr;"], [0, "&boxUR;"], [0, "&boxuL;"], [0, "&boxUl;"], [0, "&boxUL;"], [0, "&boxvR;"], [0, "&boxVr;"], [0, "&boxVR;"], [0, "&boxvL;"], [0, "&boxVl;"], [0, "&boxVL;"], [0, "&boxHd;"], [0, "&boxhD;"], [0, "&boxHD;"], [0, "&boxHu;"], [0, "&boxhU;"], [0, "&boxHU;"], [0, "&boxvH;"], [0, "&boxVh;"], [0, "&boxVH;"], [19, "&uhblk;"], [3, "&lhblk;"], [3, "&block;"], [8, "&blk14;"], [0, "&blk12;"], [0, "&blk34;"], [13, "&square;"], [8, "&blacksquare;"], [0, "&EmptyVerySmallSquare;"], [1, "&rect;"], [0, "&marker;"], [2, "&fltns;"], [1, "&bigtriangleup;"], [0, "&blacktriangle;"], [0, "&triangle;"], [2, "&blacktriangleright;"], [0, "&rtri;"], [3, "&bigtriangledown;"], [0, "&blacktriangledown;"], [0, "&dtri;"], [2, "&blacktriangleleft;"], [0, "&ltri;"], [6, "&loz;"], [0, "&cir;"], [32, "&tridot;"], [2, "&bigcirc;"], [8, "&ultri;"], [0, "&urtri;"], [0, "&lltri;"], [0, "&EmptySmallSquare;"], [0, "&FilledSmallSquare;"], [8, "&bigstar;"], [0, "&star;"], [7, "&phone;"], [49, "&female;"], [1, "&male;"], [29, "&spades;"], [2, "&clubs;"], [1, "&hearts;"], [0, "&diamondsuit;"], [3, "&sung;"], [2, "&flat;"], [0, "&natural;"], [0, "&sharp;"], [163, "&check;"], [3, "&cross;"], [8, "&malt;"], [21, "&sext;"], [33, "&VerticalSeparator;"], [25, "&lbbrk;"], [0, "&rbbrk;"], [84, "&bsolhsub;"], [0, "&suphsol;"], [28, "&LeftDoubleBracket;"], [0, "&RightDoubleBracket;"], [0, "&lang;"], [0, "&rang;"], [0, "&Lang;"], [0, "&Rang;"], [0, "&loang;"], [0, "&roang;"], [7, "&longleftarrow;"], [0, "&longrightarrow;"], [0, "&longleftrightarrow;"], [0, "&DoubleLongLeftArrow;"], [0, "&DoubleLongRightArrow;"], [0, "&DoubleLongLeftRightArrow;"], [1, "&longmapsto;"], [2, "&dzigrarr;"], [258, "&nvlArr;"], [0, "&nvrArr;"], [0, "&nvHarr;"], [0, "&Map;"], [6, "&lbarr;"], [0, "&bkarow;"], [0, "&lBarr;"], [0, "&dbkarow;"], [0, "&drbkarow;"], [0, "&DDotrahd;"], [0, "&UpArrowBar;"], [0, "&DownArrowBar;"], [2, "&Rarrtl;"], [2, "&latail;"], [0, "&ratail;"], [0, "&lAtail;"], [0, "&rAtail;"], [0, "&larrfs;"], [0, "&rarrfs;"], [0, "&larrbfs;"], [0, "&rarrbfs;"], [2, "&nwarhk;"], [0, "&nearhk;"], [0, "&hksearow;"], [0, "&hkswarow;"], [0, "&nwnear;"], [0, "&nesear;"], [0, "&seswar;"], [0, "&swnwar;"], [8, { v: "&rarrc;", n: 824, o: "&nrarrc;" }], [1, "&cudarrr;"], [0, "&ldca;"], [0, "&rdca;"], [0, "&cudarrl;"], [0, "&larrpl;"], [2, "&curarrm;"], [0, "&cularrp;"], [7, "&rarrpl;"], [2, "&harrcir;"], [0, "&Uarrocir;"], [0, "&lurdshar;"], [0, "&ldrushar;"], [2, "&LeftRightVector;"], [0, "&RightUpDownVector;"], [0, "&DownLeftRightVector;"], [0, "&LeftUpDownVector;"], [0, "&LeftVectorBar;"], [0, "&RightVectorBar;"], [0, "&RightUpVectorBar;"], [0, "&RightDownVectorBar;"], [0, "&DownLeftVectorBar;"], [0, "&DownRightVectorBar;"], [0, "&LeftUpVectorBar;"], [0, "&LeftDownVectorBar;"], [0, "&LeftTeeVector;"], [0, "&RightTeeVector;"], [0, "&RightUpTeeVector;"], [0, "&RightDownTeeVector;"], [0, "&DownLeftTeeVector;"], [0, "&DownRightTeeVector;"], [0, "&LeftUpTeeVector;"], [0, "&LeftDownTeeVector;"], [0, "&lHar;"], [0, "&uHar;"], [0, "&rHar;"], [0, "&dHar;"], [0, "&luruhar;"], [0, "&ldrdhar;"], [0, "&ruluhar;"], [0, "&rdldhar;"], [0, "&lharul;"], [0, "&llhard;"], [0, "&rharul;"], [0, "&lrhard;"], [0, "&udhar;"], [0, "&duhar;"], [0, "&RoundImplies;"], [0, "&erarr;"], [0, "&simrarr;"], [0, "&larrsim;"], [0, "&rarrsim;"], [0, "&rarrap;"], [0, "&ltlarr;"], [1, "&gtrarr;"], [0, "&subrarr;"], [1, "&suplarr;"], [0, "&lfisht;"], [0, "&rfisht;"], [0, "&ufisht;"], [0, "&dfisht;"], [5, "&lopar;"], [0, "&ropar;"], [4, "&lbrke;"], [0, "&rbrke;"], [0, "&lbrkslu;"], [0, "&rbrksld;"], [0, "&lbrksld;"], [0, "&rbrkslu;"], [0, "&langd;"], [0, "&rangd;"], [0, "&lparlt;"], [0, "&rpargt;"], [0, "&gtlPar;"], [0, "&ltrPar;"], [3, "&vzigzag;"], [1, "&vangrt;"], [0, "&angrtvbd;"], [6, "&ange;"], [0, "&range;"], [0, "&dwangle;"], [0, "&uwangle;"], [0, "&angmsdaa;"], [0, "&angmsdab;"], [0, "&angmsdac;"], [0, "&angmsdad;"], [0, "&angmsdae;"], [0, "&angmsdaf;"], [0, "&angmsdag;"], [0, "&angmsdah;"], [0, "&bemptyv;"], [0, "&demptyv;"], [0, "&cemptyv;"], [0, "&raemptyv;"], [0, "&laemptyv;"], [0, "&ohbar;"], [0, "&omid;"], [0, "&opar;"], [1, "&operp;"], [1, "&olcross;"], [0, "&odsold;"], [1, "&olcir;"], [0, "&ofcir;"], [0, "&olt;"], [0, "&ogt;"], [0, "&cirscir;"], [0, "&cirE;"], [0, "&solb;"], [0, "&bsolb;"], [3, "&boxbox;"], [3, "&trisb;"], [0, "&rtriltri;"], [0, { v: "&LeftTriangleBar;", n: 824, o: "&NotLeftTriangleBar;" }], [0, { v: "&RightTriangleBar;", n: 824, o: "&NotRightTriangleBar;" }], [11, "&iinfin;"], [0, "&infintie;"], [0, "&nvinfin;"], [4, "&eparsl;"], [0, "&smeparsl;"], [0, "&eqvparsl;"], [5, "&blacklozenge;"], [8, "&RuleDelayed;"], [1, "&dsol;"], [9, "&bigodot;"], [0, "&bigoplus;"], [0, "&bigotimes;"], [1, "&biguplus;"], [1, "&bigsqcup;"], [5, "&iiiint;"], [0, "&fpartint;"], [2, "&cirfnint;"], [0, "&awint;"], [0, "&rppolint;"], [0, "&scpolint;"], [0, "&npolint;"], [0, "&pointint;"], [0, "&quatint;"], [0, "&intlarhk;"], [10, "&pluscir;"], [0, "&plusacir;"], [0, "&simplus;"], [0, "&plusdu;"], [0, "&plussim;"], [0, "&plustwo;"], [1, "&mcomma;"], [0, "&minusdu;"], [2, "&loplus;"], [0, "&roplus;"], [0, "&Cross;"], [0, "&timesd;"], [0, "&timesbar;"], [1, "&smashp;"], [0, "&lotimes;"], [0, "&rotimes;"], [0, "&otimesas;"], [0, "&Otimes;"], [0, "&odiv;"], [0, "&triplus;"], [0, "&triminus;"], [0, "&tritime;"], [0, "&intprod;"], [2, "&amalg;"], [0, "&capdot;"], [1, "&ncup;"], [0, "&ncap;"], [0, "&capand;"], [0, "&cupor;"], [0, "&cupcap;"], [0, "&capcup;"], [0, "&cupbrcap;"], [0, "&capbrcup;"], [0, "&cupcup;"], [0, "&capcap;"], [0, "&ccups;"], [0, "&ccaps;"], [2, "&ccupssm;"], [2, "&And;"], [0, "&Or;"], [0, "&andand;"], [0, "&oror;"], [0, "&orslope;"], [0, "&andslope;"], [1, "&andv;"], [0, "&orv;"], [0, "&andd;"], [0, "&ord;"], [1, "&wedbar;"], [6, "&sdote;"], [3, "&simdot;"], [2, { v: "&congdot;", n: 824, o: "&ncongdot;" }], [0, "&easter;"], [0, "&apacir;"], [0, { v: "&apE;", n: 824, o: "&napE;" }], [0, "&eplus;"], [0, "&pluse;"], [0, "&Esim;"], [0, "&Colone;"], [0, "&Equal;"], [1, "&ddotseq;"], [0, "&equivDD;"], [0, "&ltcir;"], [0, "&gtcir;"], [0, "&ltquest;"], [0, "&gtquest;"], [0, { v: "&leqslant;", n: 824, o: "&nleqslant;" }], [0, { v: "&geqslant;", n: 824, o: "&ngeqslant;" }], [0, "&lesdot;"], [0, "&gesdot;"], [0, "&lesdoto;"], [0, "&gesdoto;"], [0, "&lesdotor;"], [0, "&gesdotol;"], [0, "&lap;"], [0, "&gap;"], [0, "&lne;"], [0, "&gne;"], [0, "&lnap;"], [0, "&gnap;"], [0, "&lEg;"], [0, "&gEl;"], [0, "&lsime;"], [0, "&gsime;"], [0, "&lsimg;"], [0, "&gsiml;"], [0, "&lgE;"], [0, "&glE;"], [0, "&lesges;"], [0, "&gesles;"], [0, "&els;"], [0, "&egs;"], [0, "&elsdot;"], [0, "&egsdot;"], [0, "&el;"], [0, "&eg;"], [2, "&siml;"], [0, "&simg;"], [0, "&simlE;"], [0, "&simgE;"], [0, { v: "&LessLess;", n: 824, o: "&NotNestedLessLess;" }], [0, { v: "&GreaterGreater;", n: 824, o: "&NotNestedGreaterGreater;" }], [1, "&glj;"], [0, "&gla;"], [0, "&ltcc;"], [0, "&gtcc;"], [0, "&lescc;"], [0, "&gescc;"], [0, "&smt;"], [0, "&lat;"], [0, { v: "&smte;", n: 65024, o: "&smtes;" }], [0, { v: "&late;", n: 65024, o: "&lates;" }], [0, "&bumpE;"], [0, { v: "&PrecedesEqual;", n: 824, o: "&NotPrecedesEqual;" }], [0, { v: "&sce;", n: 824, o: "&NotSucceedsEqual;" }], [2, "&prE;"], [0, "&scE;"], [0, "&precneqq;"], [0, "&scnE;"], [0, "&prap;"], [0, "&scap;"], [0, "&precnapprox;"], [0, "&scnap;"], [0, "&Pr;"], [0, "&Sc;"], [0, "&subdot;"], [0, "&supdot;"], [0, "&subplus;"], [0, "&supplus;"], [0, "&submult;"], [0, "&supmult;"], [0, "&subedot;"], [0, "&supedot;"], [0, { v: "&subE;", n: 824, o: "&nsubE;" }], [0, { v: "&supE;", n: 824, o: "&nsupE;" }], [0, "&subsim;"], [0, "&supsim;"], [2, { v: "&subnE;", n: 65024, o: "&varsubsetneqq;" }], [0, { v: "&supnE;", n: 65024, o: "&varsupsetneqq;" }], [2, "&csub;"], [0, "&csup;"], [0, "&csube;"], [0, "&csupe;"], [0, "&subsup;"], [0, "&supsub;"], [0, "&subsub;"], [0, "&supsup;"], [0, "&suphsub;"], [0, "&supdsub;"], [0, "&forkv;"], [0, "&topfork;"], [0, "&mlcp;"], [8, "&Dashv;"], [1, "&Vdashl;"], [0, "&Barv;"], [0, "&vBar;"], [0, "&vBarv;"], [1, "&Vbar;"], [0, "&Not;"], [0, "&bNot;"], [0, "&rnmid;"], [0, "&cirmid;"], [0, "&midcir;"], [0, "&topcir;"], [0, "&nhpar;"], [0, "&parsim;"], [9, { v: "&parsl;", n: 8421, o: "&nparsl;" }], [44343, { n: new Map(/* @__PURE__ */ restoreDiff([[56476, "&Ascr;"], [1, "&Cscr;"], [0, "&Dscr;"], [2, "&Gscr;"], [2, "&Jscr;"], [0, "&Kscr;"], [2, "&Nscr;"], [0, "&Oscr;"], [0, "&Pscr;"], [0, "&Qscr;"], [1, "&Sscr;"], [0, "&Tscr;"], [0, "&Uscr;"], [0, "&Vscr;"], [0, "&Wscr;"], [0, "&Xscr;"], [0, "&Yscr;"], [0, "&Zscr;"], [0, "&ascr;"], [0, "&bscr;"], [0, "&cscr;"], [0, "&dscr;"], [1, "&fscr;"], [1, "&hscr;"], [0, "&iscr;"], [0, "&jscr;"], [0, "&kscr;"], [0, "&lscr;"], [0, "&mscr;"], [0, "&nscr;"], [1, "&pscr;"], [0, "&qscr;"], [0, "&rscr;"], [0, "&sscr;"], [0, "&tscr;"], [0, "&uscr;"], [0, "&vscr;"], [0, "&wscr;"], [0, "&xscr;"], [0, "&yscr;"], [0, "&zscr;"], [52, "&Afr;"], [0, "&Bfr;"], [1, "&Dfr;"], [0, "&Efr;"], [0, "&Ffr;"], [0, "&Gfr;"], [2, "&Jfr;"], [0, "&Kfr;"], [0, "&Lfr;"], [0, "&Mfr;"], [0, "&Nfr;"], [0, "&Ofr;"], [0, "&Pfr;"], [0, "&Qfr;"], [1, "&Sfr;"], [0, "&Tfr;"], [0, "&Ufr;"], [0, "&Vfr;"], [0, "&Wfr;"], [0, "&Xfr;"], [0, "&Yfr;"], [1, "&afr;"], [0, "&bfr;"], [0, "&cfr;"], [0, "&dfr;"], [0, "&efr;"], [0, "&ffr;"], [0, "&gfr;"], [0, "&hfr;"], [0, "&ifr;"], [0, "&jfr;"], [0, "&kfr;"], [0, "&lfr;"], [0, "&mfr;"], [0, "&nfr;"], [0, "&ofr;"], [0, "&pfr;"], [0, "&qfr;"], [0, "&rfr;"], [0, "&sfr;"], [0, "&tfr;"], [0, "&ufr;"], [0, "&vfr;"], [0, "&wfr;"], [0, "&xfr;"], [0, "&yfr;"], [0, "&zfr;"], [0, "&Aopf;"], [0, "&Bopf;"], [1, "&Dopf;"], [0, "&Eopf;"], [0, "&Fopf;"], [0, "&Gopf;"], [1, "&Iopf;"], [0, "&Jopf;"], [0, "&Kopf;"], [0, "&Lopf;"], [0, "&Mopf;"], [1, "&Oopf;"], [3, "&Sopf;"], [0, "&Topf;"], [0, "&Uopf;"], [0, "&Vopf;"], [0, "&Wopf;"], [0, "&Xopf;"], [0, "&Yopf;"], [1, "&aopf;"], [0, "&bopf;"], [0, "&copf;"], [0, "&dopf;"], [0, "&eopf;"], [0, "&fopf;"], [0, "&gopf;"], [0, "&hopf;"], [0, "&iopf;"], [0, "&jopf;"], [0, "&kopf;"], [0, "&lopf;"], [0, "&mopf;"], [0, "&nopf;"], [0, "&oopf;"], [0, "&popf;"], [0, "&qopf;"], [0, "&ropf;"], [0, "&sopf;"], [0, "&topf;"], [0, "&uopf;"], [0, "&vopf;"], [0, "&wopf;"], [0, "&xopf;"], [0, "&yopf;"], [0, "&zopf;"]])) }], [8906, "&fflig;"], [0, "&filig;"], [0, "&fllig;"], [0, "&ffilig;"], [0, "&ffllig;"]]));
   }
 });
 
-// ../main/node_modules/entities/lib/esm/escape.js
+// node_modules/entities/lib/esm/escape.js
 function getEscaper(regex, map2) {
   return function escape4(data) {
     let match2;
@@ -88389,7 +88389,7 @@ function getEscaper(regex, map2) {
 }
 var xmlCodeMap, getCodePoint, escapeUTF8, escapeAttribute, escapeText;
 var init_escape = __esm({
-  "../main/node_modules/entities/lib/esm/escape.js"() {
+  "node_modules/entities/lib/esm/escape.js"() {
     xmlCodeMap = /* @__PURE__ */ new Map([
       [34, "&quot;"],
       [38, "&amp;"],
@@ -88417,18 +88417,18 @@ var init_escape = __esm({
   }
 });
 
-// ../main/node_modules/entities/lib/esm/encode.js
+// node_modules/entities/lib/esm/encode.js
 var init_encode2 = __esm({
-  "../main/node_modules/entities/lib/esm/encode.js"() {
+  "node_modules/entities/lib/esm/encode.js"() {
     init_encode_html();
     init_escape();
   }
 });
 
-// ../main/node_modules/entities/lib/esm/index.js
+// node_modules/entities/lib/esm/index.js
 var EntityLevel, EncodingMode;
 var init_esm2 = __esm({
-  "../main/node_modules/entities/lib/esm/index.js"() {
+  "node_modules/entities/lib/esm/index.js"() {
     init_decode2();
     init_encode2();
     init_escape();
@@ -88449,7 +88449,7 @@ var init_esm2 = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/common/utils.mjs
+// node_modules/markdown-it/lib/common/utils.mjs
 var utils_exports = {};
 __export(utils_exports, {
   arrayReplaceAt: () => arrayReplaceAt,
@@ -88659,7 +88659,7 @@ function normalizeReference(str) {
 }
 var _hasOwnProperty, UNESCAPE_MD_RE, ENTITY_RE, UNESCAPE_ALL_RE, DIGITAL_ENTITY_TEST_RE, HTML_ESCAPE_TEST_RE, HTML_ESCAPE_REPLACE_RE, HTML_REPLACEMENTS, REGEXP_ESCAPE_RE, lib;
 var init_utils = __esm({
-  "../main/node_modules/markdown-it/lib/common/utils.mjs"() {
+  "node_modules/markdown-it/lib/common/utils.mjs"() {
     init_mdurl();
     init_uc();
     init_esm2();
@@ -88681,7 +88681,7 @@ var init_utils = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/helpers/parse_link_label.mjs
+// node_modules/markdown-it/lib/helpers/parse_link_label.mjs
 function parseLinkLabel(state, start, disableNested) {
   let level, found, marker, prevPos;
   const max = state.posMax;
@@ -88716,11 +88716,11 @@ function parseLinkLabel(state, start, disableNested) {
   return labelEnd;
 }
 var init_parse_link_label = __esm({
-  "../main/node_modules/markdown-it/lib/helpers/parse_link_label.mjs"() {
+  "node_modules/markdown-it/lib/helpers/parse_link_label.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/helpers/parse_link_destination.mjs
+// node_modules/markdown-it/lib/helpers/parse_link_destination.mjs
 function parseLinkDestination(str, start, max) {
   let code3;
   let pos = start;
@@ -88795,12 +88795,12 @@ function parseLinkDestination(str, start, max) {
   return result;
 }
 var init_parse_link_destination = __esm({
-  "../main/node_modules/markdown-it/lib/helpers/parse_link_destination.mjs"() {
+  "node_modules/markdown-it/lib/helpers/parse_link_destination.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/helpers/parse_link_title.mjs
+// node_modules/markdown-it/lib/helpers/parse_link_title.mjs
 function parseLinkTitle(str, start, max, prev_state) {
   let code3;
   let pos = start;
@@ -88853,12 +88853,12 @@ function parseLinkTitle(str, start, max, prev_state) {
   return state;
 }
 var init_parse_link_title = __esm({
-  "../main/node_modules/markdown-it/lib/helpers/parse_link_title.mjs"() {
+  "node_modules/markdown-it/lib/helpers/parse_link_title.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/helpers/index.mjs
+// node_modules/markdown-it/lib/helpers/index.mjs
 var helpers_exports = {};
 __export(helpers_exports, {
   parseLinkDestination: () => parseLinkDestination,
@@ -88866,20 +88866,20 @@ __export(helpers_exports, {
   parseLinkTitle: () => parseLinkTitle
 });
 var init_helpers2 = __esm({
-  "../main/node_modules/markdown-it/lib/helpers/index.mjs"() {
+  "node_modules/markdown-it/lib/helpers/index.mjs"() {
     init_parse_link_label();
     init_parse_link_destination();
     init_parse_link_title();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/renderer.mjs
+// node_modules/markdown-it/lib/renderer.mjs
 function Renderer() {
   this.rules = assign({}, default_rules);
 }
 var default_rules, renderer_default;
 var init_renderer = __esm({
-  "../main/node_modules/markdown-it/lib/renderer.mjs"() {
+  "node_modules/markdown-it/lib/renderer.mjs"() {
     init_utils();
     default_rules = {};
     default_rules.code_inline = function(tokens, idx, options, env, slf) {
@@ -89044,14 +89044,14 @@ var init_renderer = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/ruler.mjs
+// node_modules/markdown-it/lib/ruler.mjs
 function Ruler() {
   this.__rules__ = [];
   this.__cache__ = null;
 }
 var ruler_default;
 var init_ruler = __esm({
-  "../main/node_modules/markdown-it/lib/ruler.mjs"() {
+  "node_modules/markdown-it/lib/ruler.mjs"() {
     Ruler.prototype.__find__ = function(name) {
       for (let i = 0; i < this.__rules__.length; i++) {
         if (this.__rules__[i].name === name) {
@@ -89192,7 +89192,7 @@ var init_ruler = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/token.mjs
+// node_modules/markdown-it/lib/token.mjs
 function Token(type, tag, nesting) {
   this.type = type;
   this.tag = tag;
@@ -89210,7 +89210,7 @@ function Token(type, tag, nesting) {
 }
 var token_default;
 var init_token = __esm({
-  "../main/node_modules/markdown-it/lib/token.mjs"() {
+  "node_modules/markdown-it/lib/token.mjs"() {
     Token.prototype.attrIndex = function attrIndex(name) {
       if (!this.attrs) {
         return -1;
@@ -89259,7 +89259,7 @@ var init_token = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/state_core.mjs
+// node_modules/markdown-it/lib/rules_core/state_core.mjs
 function StateCore(src, md, env) {
   this.src = src;
   this.env = env;
@@ -89269,14 +89269,14 @@ function StateCore(src, md, env) {
 }
 var state_core_default;
 var init_state_core = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/state_core.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/state_core.mjs"() {
     init_token();
     StateCore.prototype.Token = token_default;
     state_core_default = StateCore;
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/normalize.mjs
+// node_modules/markdown-it/lib/rules_core/normalize.mjs
 function normalize(state) {
   let str;
   str = state.src.replace(NEWLINES_RE, "\n");
@@ -89285,13 +89285,13 @@ function normalize(state) {
 }
 var NEWLINES_RE, NULL_RE;
 var init_normalize = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/normalize.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/normalize.mjs"() {
     NEWLINES_RE = /\r\n?|\n/g;
     NULL_RE = /\0/g;
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/block.mjs
+// node_modules/markdown-it/lib/rules_core/block.mjs
 function block(state) {
   let token;
   if (state.inlineMode) {
@@ -89305,11 +89305,11 @@ function block(state) {
   }
 }
 var init_block = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/block.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/block.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/inline.mjs
+// node_modules/markdown-it/lib/rules_core/inline.mjs
 function inline(state) {
   const tokens = state.tokens;
   for (let i = 0, l = tokens.length; i < l; i++) {
@@ -89320,11 +89320,11 @@ function inline(state) {
   }
 }
 var init_inline = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/inline.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/inline.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/linkify.mjs
+// node_modules/markdown-it/lib/rules_core/linkify.mjs
 function isLinkOpen(str) {
   return /^<a[>\s]/i.test(str);
 }
@@ -89421,12 +89421,12 @@ function linkify(state) {
   }
 }
 var init_linkify = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/linkify.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/linkify.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/replacements.mjs
+// node_modules/markdown-it/lib/rules_core/replacements.mjs
 function replaceFn(match2, name) {
   return SCOPED_ABBR[name.toLowerCase()];
 }
@@ -89481,7 +89481,7 @@ function replace(state) {
 }
 var RARE_RE, SCOPED_ABBR_TEST_RE, SCOPED_ABBR_RE, SCOPED_ABBR;
 var init_replacements = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/replacements.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/replacements.mjs"() {
     RARE_RE = /\+-|\.\.|\?\?\?\?|!!!!|,,|--/;
     SCOPED_ABBR_TEST_RE = /\((c|tm|r)\)/i;
     SCOPED_ABBR_RE = /\((c|tm|r)\)/ig;
@@ -89493,7 +89493,7 @@ var init_replacements = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/smartquotes.mjs
+// node_modules/markdown-it/lib/rules_core/smartquotes.mjs
 function replaceAt(str, index, ch) {
   return str.slice(0, index) + ch + str.slice(index + 1);
 }
@@ -89641,7 +89641,7 @@ function smartquotes(state) {
 }
 var QUOTE_TEST_RE, QUOTE_RE, APOSTROPHE;
 var init_smartquotes = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/smartquotes.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/smartquotes.mjs"() {
     init_utils();
     QUOTE_TEST_RE = /['"]/;
     QUOTE_RE = /['"]/g;
@@ -89649,7 +89649,7 @@ var init_smartquotes = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_core/text_join.mjs
+// node_modules/markdown-it/lib/rules_core/text_join.mjs
 function text_join(state) {
   let curr, last;
   const blockTokens = state.tokens;
@@ -89679,11 +89679,11 @@ function text_join(state) {
   }
 }
 var init_text_join = __esm({
-  "../main/node_modules/markdown-it/lib/rules_core/text_join.mjs"() {
+  "node_modules/markdown-it/lib/rules_core/text_join.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/parser_core.mjs
+// node_modules/markdown-it/lib/parser_core.mjs
 function Core() {
   this.ruler = new ruler_default();
   for (let i = 0; i < _rules.length; i++) {
@@ -89692,7 +89692,7 @@ function Core() {
 }
 var _rules, parser_core_default;
 var init_parser_core = __esm({
-  "../main/node_modules/markdown-it/lib/parser_core.mjs"() {
+  "node_modules/markdown-it/lib/parser_core.mjs"() {
     init_ruler();
     init_state_core();
     init_normalize();
@@ -89724,7 +89724,7 @@ var init_parser_core = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/state_block.mjs
+// node_modules/markdown-it/lib/rules_block/state_block.mjs
 function StateBlock(src, md, env, tokens) {
   this.src = src;
   this.md = md;
@@ -89783,7 +89783,7 @@ function StateBlock(src, md, env, tokens) {
 }
 var state_block_default;
 var init_state_block = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/state_block.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/state_block.mjs"() {
     init_token();
     init_utils();
     StateBlock.prototype.push = function(type, tag, nesting) {
@@ -89888,7 +89888,7 @@ var init_state_block = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/table.mjs
+// node_modules/markdown-it/lib/rules_block/table.mjs
 function getLine(state, line) {
   const pos = state.bMarks[line] + state.tShift[line];
   const max = state.eMarks[line];
@@ -90078,13 +90078,13 @@ function table2(state, startLine, endLine, silent) {
 }
 var MAX_AUTOCOMPLETED_CELLS;
 var init_table = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/table.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/table.mjs"() {
     init_utils();
     MAX_AUTOCOMPLETED_CELLS = 65536;
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/code.mjs
+// node_modules/markdown-it/lib/rules_block/code.mjs
 function code(state, startLine, endLine) {
   if (state.sCount[startLine] - state.blkIndent < 4) {
     return false;
@@ -90110,11 +90110,11 @@ function code(state, startLine, endLine) {
   return true;
 }
 var init_code = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/code.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/code.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/fence.mjs
+// node_modules/markdown-it/lib/rules_block/fence.mjs
 function fence(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -90183,11 +90183,11 @@ function fence(state, startLine, endLine, silent) {
   return true;
 }
 var init_fence = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/fence.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/fence.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/blockquote.mjs
+// node_modules/markdown-it/lib/rules_block/blockquote.mjs
 function blockquote(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -90312,12 +90312,12 @@ function blockquote(state, startLine, endLine, silent) {
   return true;
 }
 var init_blockquote = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/blockquote.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/blockquote.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/hr.mjs
+// node_modules/markdown-it/lib/rules_block/hr.mjs
 function hr(state, startLine, endLine, silent) {
   const max = state.eMarks[startLine];
   if (state.sCount[startLine] - state.blkIndent >= 4) {
@@ -90351,12 +90351,12 @@ function hr(state, startLine, endLine, silent) {
   return true;
 }
 var init_hr = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/hr.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/hr.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/list.mjs
+// node_modules/markdown-it/lib/rules_block/list.mjs
 function skipBulletListMarker(state, startLine) {
   const max = state.eMarks[startLine];
   let pos = state.bMarks[startLine] + state.tShift[startLine];
@@ -90580,12 +90580,12 @@ function list2(state, startLine, endLine, silent) {
   return true;
 }
 var init_list = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/list.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/list.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/reference.mjs
+// node_modules/markdown-it/lib/rules_block/reference.mjs
 function reference(state, startLine, _endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -90760,15 +90760,15 @@ function reference(state, startLine, _endLine, silent) {
   return true;
 }
 var init_reference = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/reference.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/reference.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/common/html_blocks.mjs
+// node_modules/markdown-it/lib/common/html_blocks.mjs
 var html_blocks_default;
 var init_html_blocks = __esm({
-  "../main/node_modules/markdown-it/lib/common/html_blocks.mjs"() {
+  "node_modules/markdown-it/lib/common/html_blocks.mjs"() {
     html_blocks_default = [
       "address",
       "article",
@@ -90836,10 +90836,10 @@ var init_html_blocks = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/common/html_re.mjs
+// node_modules/markdown-it/lib/common/html_re.mjs
 var attr_name, unquoted, single_quoted, double_quoted, attr_value, attribute, open_tag, close_tag, comment, processing, declaration, cdata, HTML_TAG_RE, HTML_OPEN_CLOSE_TAG_RE;
 var init_html_re = __esm({
-  "../main/node_modules/markdown-it/lib/common/html_re.mjs"() {
+  "node_modules/markdown-it/lib/common/html_re.mjs"() {
     attr_name = "[a-zA-Z_:][a-zA-Z0-9:._-]*";
     unquoted = "[^\"'=<>`\\x00-\\x20]+";
     single_quoted = "'[^']*'";
@@ -90857,7 +90857,7 @@ var init_html_re = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/html_block.mjs
+// node_modules/markdown-it/lib/rules_block/html_block.mjs
 function html_block(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -90908,7 +90908,7 @@ function html_block(state, startLine, endLine, silent) {
 }
 var HTML_SEQUENCES;
 var init_html_block = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/html_block.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/html_block.mjs"() {
     init_html_blocks();
     init_html_re();
     HTML_SEQUENCES = [
@@ -90923,7 +90923,7 @@ var init_html_block = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/heading.mjs
+// node_modules/markdown-it/lib/rules_block/heading.mjs
 function heading(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -90964,12 +90964,12 @@ function heading(state, startLine, endLine, silent) {
   return true;
 }
 var init_heading = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/heading.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/heading.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/lheading.mjs
+// node_modules/markdown-it/lib/rules_block/lheading.mjs
 function lheading(state, startLine, endLine) {
   const terminatorRules = state.md.block.ruler.getRules("paragraph");
   if (state.sCount[startLine] - state.blkIndent >= 4) {
@@ -91031,11 +91031,11 @@ function lheading(state, startLine, endLine) {
   return true;
 }
 var init_lheading = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/lheading.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/lheading.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_block/paragraph.mjs
+// node_modules/markdown-it/lib/rules_block/paragraph.mjs
 function paragraph(state, startLine, endLine) {
   const terminatorRules = state.md.block.ruler.getRules("paragraph");
   const oldParentType = state.parentType;
@@ -91072,11 +91072,11 @@ function paragraph(state, startLine, endLine) {
   return true;
 }
 var init_paragraph = __esm({
-  "../main/node_modules/markdown-it/lib/rules_block/paragraph.mjs"() {
+  "node_modules/markdown-it/lib/rules_block/paragraph.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/parser_block.mjs
+// node_modules/markdown-it/lib/parser_block.mjs
 function ParserBlock() {
   this.ruler = new ruler_default();
   for (let i = 0; i < _rules2.length; i++) {
@@ -91085,7 +91085,7 @@ function ParserBlock() {
 }
 var _rules2, parser_block_default;
 var init_parser_block = __esm({
-  "../main/node_modules/markdown-it/lib/parser_block.mjs"() {
+  "node_modules/markdown-it/lib/parser_block.mjs"() {
     init_ruler();
     init_state_block();
     init_table();
@@ -91168,7 +91168,7 @@ var init_parser_block = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/state_inline.mjs
+// node_modules/markdown-it/lib/rules_inline/state_inline.mjs
 function StateInline(src, md, env, outTokens) {
   this.src = src;
   this.env = env;
@@ -91189,7 +91189,7 @@ function StateInline(src, md, env, outTokens) {
 }
 var state_inline_default;
 var init_state_inline = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/state_inline.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/state_inline.mjs"() {
     init_token();
     init_utils();
     StateInline.prototype.pushPending = function() {
@@ -91247,7 +91247,7 @@ var init_state_inline = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/text.mjs
+// node_modules/markdown-it/lib/rules_inline/text.mjs
 function isTerminatorChar(ch) {
   switch (ch) {
     case 10:
@@ -91293,11 +91293,11 @@ function text2(state, silent) {
   return true;
 }
 var init_text = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/text.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/text.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/linkify.mjs
+// node_modules/markdown-it/lib/rules_inline/linkify.mjs
 function linkify2(state, silent) {
   if (!state.md.options.linkify) return false;
   if (state.linkLevel > 0) return false;
@@ -91334,12 +91334,12 @@ function linkify2(state, silent) {
 }
 var SCHEME_RE;
 var init_linkify2 = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/linkify.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/linkify.mjs"() {
     SCHEME_RE = /(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$/i;
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/newline.mjs
+// node_modules/markdown-it/lib/rules_inline/newline.mjs
 function newline(state, silent) {
   let pos = state.pos;
   if (state.src.charCodeAt(pos) !== 10) {
@@ -91370,12 +91370,12 @@ function newline(state, silent) {
   return true;
 }
 var init_newline = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/newline.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/newline.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/escape.mjs
+// node_modules/markdown-it/lib/rules_inline/escape.mjs
 function escape3(state, silent) {
   let pos = state.pos;
   const max = state.posMax;
@@ -91420,7 +91420,7 @@ function escape3(state, silent) {
 }
 var ESCAPED;
 var init_escape2 = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/escape.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/escape.mjs"() {
     init_utils();
     ESCAPED = [];
     for (let i = 0; i < 256; i++) {
@@ -91432,7 +91432,7 @@ var init_escape2 = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/backticks.mjs
+// node_modules/markdown-it/lib/rules_inline/backticks.mjs
 function backtick(state, silent) {
   let pos = state.pos;
   const ch = state.src.charCodeAt(pos);
@@ -91477,11 +91477,11 @@ function backtick(state, silent) {
   return true;
 }
 var init_backticks = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/backticks.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/backticks.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/strikethrough.mjs
+// node_modules/markdown-it/lib/rules_inline/strikethrough.mjs
 function strikethrough_tokenize(state, silent) {
   const start = state.pos;
   const marker = state.src.charCodeAt(start);
@@ -91574,7 +91574,7 @@ function strikethrough_postProcess(state) {
 }
 var strikethrough_default;
 var init_strikethrough = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/strikethrough.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/strikethrough.mjs"() {
     strikethrough_default = {
       tokenize: strikethrough_tokenize,
       postProcess: strikethrough_postProcess
@@ -91582,7 +91582,7 @@ var init_strikethrough = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/emphasis.mjs
+// node_modules/markdown-it/lib/rules_inline/emphasis.mjs
 function emphasis_tokenize(state, silent) {
   const start = state.pos;
   const marker = state.src.charCodeAt(start);
@@ -91666,7 +91666,7 @@ function emphasis_post_process(state) {
 }
 var emphasis_default;
 var init_emphasis = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/emphasis.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/emphasis.mjs"() {
     emphasis_default = {
       tokenize: emphasis_tokenize,
       postProcess: emphasis_post_process
@@ -91674,7 +91674,7 @@ var init_emphasis = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/link.mjs
+// node_modules/markdown-it/lib/rules_inline/link.mjs
 function link(state, silent) {
   let code3, label, res, ref;
   let href = "";
@@ -91782,12 +91782,12 @@ function link(state, silent) {
   return true;
 }
 var init_link = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/link.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/link.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/image.mjs
+// node_modules/markdown-it/lib/rules_inline/image.mjs
 function image(state, silent) {
   let code3, content, label, pos, ref, res, title, start;
   let href = "";
@@ -91900,12 +91900,12 @@ function image(state, silent) {
   return true;
 }
 var init_image = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/image.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/image.mjs"() {
     init_utils();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/autolink.mjs
+// node_modules/markdown-it/lib/rules_inline/autolink.mjs
 function autolink(state, silent) {
   let pos = state.pos;
   if (state.src.charCodeAt(pos) !== 60) {
@@ -91962,13 +91962,13 @@ function autolink(state, silent) {
 }
 var EMAIL_RE, AUTOLINK_RE;
 var init_autolink = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/autolink.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/autolink.mjs"() {
     EMAIL_RE = /^([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)$/;
     AUTOLINK_RE = /^([a-zA-Z][a-zA-Z0-9+.-]{1,31}):([^<>\x00-\x20]*)$/;
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/html_inline.mjs
+// node_modules/markdown-it/lib/rules_inline/html_inline.mjs
 function isLinkOpen2(str) {
   return /^<a[>\s]/i.test(str);
 }
@@ -92006,12 +92006,12 @@ function html_inline(state, silent) {
   return true;
 }
 var init_html_inline = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/html_inline.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/html_inline.mjs"() {
     init_html_re();
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/entity.mjs
+// node_modules/markdown-it/lib/rules_inline/entity.mjs
 function entity(state, silent) {
   const pos = state.pos;
   const max = state.posMax;
@@ -92051,7 +92051,7 @@ function entity(state, silent) {
 }
 var DIGITAL_RE, NAMED_RE;
 var init_entity = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/entity.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/entity.mjs"() {
     init_esm2();
     init_utils();
     DIGITAL_RE = /^&#((?:x[a-f0-9]{1,6}|[0-9]{1,7}));/i;
@@ -92059,7 +92059,7 @@ var init_entity = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs
+// node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs
 function processDelimiters(delimiters) {
   const openersBottom = {};
   const max = delimiters.length;
@@ -92123,11 +92123,11 @@ function link_pairs(state) {
   }
 }
 var init_balance_pairs = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/rules_inline/fragments_join.mjs
+// node_modules/markdown-it/lib/rules_inline/fragments_join.mjs
 function fragments_join(state) {
   let curr, last;
   let level = 0;
@@ -92151,11 +92151,11 @@ function fragments_join(state) {
   }
 }
 var init_fragments_join = __esm({
-  "../main/node_modules/markdown-it/lib/rules_inline/fragments_join.mjs"() {
+  "node_modules/markdown-it/lib/rules_inline/fragments_join.mjs"() {
   }
 });
 
-// ../main/node_modules/markdown-it/lib/parser_inline.mjs
+// node_modules/markdown-it/lib/parser_inline.mjs
 function ParserInline() {
   this.ruler = new ruler_default();
   for (let i = 0; i < _rules3.length; i++) {
@@ -92168,7 +92168,7 @@ function ParserInline() {
 }
 var _rules3, _rules22, parser_inline_default;
 var init_parser_inline = __esm({
-  "../main/node_modules/markdown-it/lib/parser_inline.mjs"() {
+  "node_modules/markdown-it/lib/parser_inline.mjs"() {
     init_ruler();
     init_state_inline();
     init_text();
@@ -92283,7 +92283,7 @@ var init_parser_inline = __esm({
   }
 });
 
-// ../main/node_modules/linkify-it/lib/re.mjs
+// node_modules/linkify-it/lib/re.mjs
 function re_default(opts) {
   const re = {};
   opts = opts || {};
@@ -92325,12 +92325,12 @@ function re_default(opts) {
   return re;
 }
 var init_re = __esm({
-  "../main/node_modules/linkify-it/lib/re.mjs"() {
+  "node_modules/linkify-it/lib/re.mjs"() {
     init_uc();
   }
 });
 
-// ../main/node_modules/linkify-it/index.mjs
+// node_modules/linkify-it/index.mjs
 function assign2(obj) {
   const sources = Array.prototype.slice.call(arguments, 1);
   sources.forEach(function(source) {
@@ -92482,7 +92482,7 @@ function LinkifyIt(schemas, options) {
 }
 var defaultOptions, defaultSchemas, tlds_2ch_src_re, tlds_default, linkify_it_default;
 var init_linkify_it = __esm({
-  "../main/node_modules/linkify-it/index.mjs"() {
+  "node_modules/linkify-it/index.mjs"() {
     init_re();
     defaultOptions = {
       fuzzyLink: true,
@@ -92723,9 +92723,9 @@ var init_linkify_it = __esm({
   }
 });
 
-// ../main/node_modules/punycode.js/punycode.js
+// node_modules/punycode.js/punycode.js
 var require_punycode = __commonJS({
-  "../main/node_modules/punycode.js/punycode.js"(exports, module) {
+  "node_modules/punycode.js/punycode.js"(exports, module) {
     "use strict";
     var maxInt = 2147483647;
     var base = 36;
@@ -92962,10 +92962,10 @@ var require_punycode = __commonJS({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/presets/default.mjs
+// node_modules/markdown-it/lib/presets/default.mjs
 var default_default;
 var init_default2 = __esm({
-  "../main/node_modules/markdown-it/lib/presets/default.mjs"() {
+  "node_modules/markdown-it/lib/presets/default.mjs"() {
     default_default = {
       options: {
         // Enable HTML tags in source
@@ -93006,10 +93006,10 @@ var init_default2 = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/presets/zero.mjs
+// node_modules/markdown-it/lib/presets/zero.mjs
 var zero_default;
 var init_zero = __esm({
-  "../main/node_modules/markdown-it/lib/presets/zero.mjs"() {
+  "node_modules/markdown-it/lib/presets/zero.mjs"() {
     zero_default = {
       options: {
         // Enable HTML tags in source
@@ -93069,10 +93069,10 @@ var init_zero = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/presets/commonmark.mjs
+// node_modules/markdown-it/lib/presets/commonmark.mjs
 var commonmark_default;
 var init_commonmark = __esm({
-  "../main/node_modules/markdown-it/lib/presets/commonmark.mjs"() {
+  "node_modules/markdown-it/lib/presets/commonmark.mjs"() {
     commonmark_default = {
       options: {
         // Enable HTML tags in source
@@ -93151,7 +93151,7 @@ var init_commonmark = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/lib/index.mjs
+// node_modules/markdown-it/lib/index.mjs
 function validateLink(url2) {
   const str = url2.trim().toLowerCase();
   return BAD_PROTO_RE.test(str) ? GOOD_DATA_RE.test(str) : true;
@@ -93208,7 +93208,7 @@ function MarkdownIt(presetName, options) {
 }
 var import_punycode, config2, BAD_PROTO_RE, GOOD_DATA_RE, RECODE_HOSTNAME_FOR, lib_default;
 var init_lib = __esm({
-  "../main/node_modules/markdown-it/lib/index.mjs"() {
+  "node_modules/markdown-it/lib/index.mjs"() {
     init_utils();
     init_helpers2();
     init_renderer();
@@ -93325,9 +93325,9 @@ var init_lib = __esm({
   }
 });
 
-// ../main/node_modules/markdown-it/index.mjs
+// node_modules/markdown-it/index.mjs
 var init_markdown_it = __esm({
-  "../main/node_modules/markdown-it/index.mjs"() {
+  "node_modules/markdown-it/index.mjs"() {
     init_lib();
   }
 });
