@@ -1,10 +1,10 @@
 // Builds the web inbox's client script: esbuild bundles src/blocks/web/client/inbox.ts (TypeScript with DOM types,
 // typechecked by its own tsconfig there) into one IIFE for current browsers and writes it, as a string constant, to
-// src/blocks/web/client.ts, which the server serves. The generated module is committed, so `npm start` and the tests
+// src/generated/web-inbox-client.ts, which the server serves. The generated module is committed, so `npm start` and the tests
 // serve the script with no build step, and tsc (dist/) and the plugin's bundles carry it like any other module.
 // The output is deterministic (same sources, same bytes); test/blocks/web/client.test.ts checks that the committed
 // file is what this script builds from the sources.
-//   node scripts/bundle-client.mjs            write src/blocks/web/client.ts
+//   node scripts/bundle-client.mjs            write src/generated/web-inbox-client.ts
 //   node scripts/bundle-client.mjs --stdout   print what it would write
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(root, 'src/blocks/web/client.ts');
+const target = join(root, 'src/generated/web-inbox-client.ts');
 
 const result = await build({
   absWorkingDir: root,

@@ -16,10 +16,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { INBOX_CLIENT_SCRIPT } from '../../blocks/web/client.js';
 import { renderLoginPage } from '../../blocks/web/page.js';
 import { WEB_ROUTES } from '../../blocks/web/routes.js';
 import { INBOX_STYLESHEET } from '../../blocks/web/style.js';
+import { INBOX_CLIENT_SCRIPT } from '../../generated/web-inbox-client.js';
 import { type OriginRule, originRule } from '../../http/origin-rule.js';
 import type { Actor, InteractionService } from '../interactions.js';
 import { errorFields, type Logger, silentLogger } from '../logger.js';

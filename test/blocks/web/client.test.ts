@@ -8,18 +8,18 @@ import { readFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { type KeyAction, type KeyContext, type KeyTarget, keyAction } from '../../../src/blocks/web/client/keys.js';
-import { INBOX_CLIENT_SCRIPT } from '../../../src/blocks/web/client.js';
+import { INBOX_CLIENT_SCRIPT } from '../../../src/generated/web-inbox-client.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
 describe('the bundle', () => {
-  it('GIVEN the TypeScript sources THEN src/blocks/web/client.ts is exactly what scripts/bundle-client.mjs builds from them', () => {
+  it('GIVEN the TypeScript sources THEN src/generated/web-inbox-client.ts is exactly what scripts/bundle-client.mjs builds from them', () => {
     const fresh = execFileSync(process.execPath, ['scripts/bundle-client.mjs', '--stdout'], {
       cwd: root,
       encoding: 'utf8',
     });
-    const committed = readFileSync(new URL('../../../src/blocks/web/client.ts', import.meta.url), 'utf8');
-    expect(committed === fresh, 'src/blocks/web/client.ts is stale: run `npm run build:client`').toBe(true);
+    const committed = readFileSync(new URL('../../../src/generated/web-inbox-client.ts', import.meta.url), 'utf8');
+    expect(committed === fresh, 'src/generated/web-inbox-client.ts is stale: run `npm run build:client`').toBe(true);
   });
 
   it('GIVEN the served script THEN it parses as a classic script, knows the routes, and writes markup only by swapping in the server’s fragment', () => {

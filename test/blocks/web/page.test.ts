@@ -1,7 +1,6 @@
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { renderCard, type WebInboxItem } from '../../../src/blocks/web/card.js';
-import { INBOX_CLIENT_SCRIPT } from '../../../src/blocks/web/client.js';
 import { escapeHtml, html } from '../../../src/blocks/web/html.js';
 import { renderMarkdown } from '../../../src/blocks/web/markdown.js';
 import {
@@ -17,6 +16,7 @@ import { type InboxState, inboxQuery, parseInboxState } from '../../../src/block
 import { inboxCounts } from '../../../src/core/inbox.js';
 import type { Question, QuestionState, SingleSpec } from '../../../src/core/question.js';
 import { projectTag } from '../../../src/core/question-ref.js';
+import { INBOX_CLIENT_SCRIPT } from '../../../src/generated/web-inbox-client.js';
 import { inboxPageOf } from '../../support/inbox.js';
 import { person, spec } from '../../support/store.js';
 
