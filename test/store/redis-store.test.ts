@@ -20,9 +20,11 @@ describe.each(servers)('Redis store on $kind', ({ url }) => {
   describe('failed events over the minimal RESP client', () =>
     failedEventsContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
   describe('paging over node-redis', () =>
-    pagingContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
+    pagingContract((options) => openTestStore({ url, connection: 'node-redis', ...options }), {
+      countsWithPage: true,
+    }));
   describe('paging over the minimal RESP client', () =>
-    pagingContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
+    pagingContract((options) => openTestStore({ url, connection: 'minimal', ...options }), { countsWithPage: true }));
   describe('the state rules over node-redis', () =>
     stateRulesContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('the state rules over the minimal RESP client', () =>
