@@ -112,31 +112,43 @@ export function candidateTerms(
   return [...chosen];
 }
 
+/** A candidate that reached the threshold for an item: its decision (and member) and how alike it is. */
+export interface ScoredDocument {
+  readonly id: number;
+  readonly member?: number;
+  readonly score: number;
+}
+
+/** An item's scored candidates ranked: best first (the newer on a tie), one document per decision, at most `max`. */
+export function best(scored: ScoredDocument[], max: number = DECIDED_MAX): ScoredDocument[] {
+  scored.sort((a, b) => b.score - a.score || b.id - a.id);
+  const seen = new Set<number>();
+  return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, max);
+}
+
 /** Each item's candidates ranked: at least the threshold, best first, at most `max`, one document per decision. */
 export function rank(
   items: readonly Comparable[],
   candidates: readonly StoredDocument[],
   stats: CorpusStats,
   options: SimilarOptions = {},
-): { id: number; member?: number; score: number }[][] {
+): ScoredDocument[][] {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
   return items.map((item) => {
     const scoreOf = storedScorer(prepareQuery(termVector(item), stats));
-    const scored: { id: number; member?: number; score: number }[] = [];
+    const scored: ScoredDocument[] = [];
     for (const document of candidates) {
       const score = scoreOf(document);
       if (score < threshold) continue;
       scored.push({ id: document.id, ...(document.member === undefined ? {} : { member: document.member }), score });
     }
-    scored.sort((a, b) => b.score - a.score || b.id - a.id);
-    const seen = new Set<number>();
-    return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
+    return best(scored, options.max);
   });
 }
 
 /** Ranked ids with their decisions (read after ranking); a decision gone meanwhile (purged) is left out. */
 export function withDecisions(
-  ranked: readonly { id: number; member?: number; score: number }[][],
+  ranked: readonly (readonly ScoredDocument[])[],
   decisions: ReadonlyMap<number, Decision>,
 ): SimilarDecision[][] {
   return ranked.map((found) =>

@@ -4,38 +4,13 @@
  * questions may be interrupted. The figures (and those around the threshold, which is how it was chosen) are printed.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  corpusOf,
-  DECIDED_MAX,
-  DECIDED_THRESHOLD,
-  similarity,
-  stem,
-  terms,
-  termVector,
-} from '../../src/core/similarity.js';
-import { candidateTerms } from '../../src/store/decided-index.js';
-import { type Asked, DECISIONS, NEAR_MISSES, PARAPHRASES, UNRELATED } from './decided-pairs.js';
+import { corpusOf, DECIDED_THRESHOLD, similarity, stem, terms } from '../../src/core/similarity.js';
+import { type Asked, shownFor, vectorOf } from '../support/decided-reference.js';
+import { DECISIONS, NEAR_MISSES, PARAPHRASES, UNRELATED } from './decided-pairs.js';
 
-const vectorOf = ([question, options]: Asked) => termVector({ question, options: options.map((label) => ({ label })) });
-const decisions = DECISIONS.map(vectorOf);
-const stats = corpusOf(decisions);
-
-/**
- * The earlier decisions shown for a new question: at or above `threshold`, best first, at most three; among the
- * candidates an index reads (those holding a term `candidateTerms` picks), as the stores do.
- */
-function shown(asked: Asked, threshold: number): number[] {
-  const query = vectorOf(asked);
-  const wanted = candidateTerms([query], stats, threshold);
-  return decisions
-    .map((decision, index) => ({ index, decision }))
-    .filter(({ decision }) => wanted.some((term) => decision.counts.has(term)))
-    .map(({ decision, index }) => ({ index, score: similarity(query, decision, stats) }))
-    .filter((scored) => scored.score >= threshold)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, DECIDED_MAX)
-    .map((scored) => scored.index);
-}
+const stats = corpusOf(DECISIONS.map(vectorOf));
+const reference = shownFor(DECISIONS);
+const shown = (asked: Asked, threshold: number) => reference(asked, threshold).map((found) => found.index);
 
 function figures(threshold: number) {
   const recall =

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
+import { DECIDED_THRESHOLD } from '../../src/core/similarity.js';
 import type { Store, StoreEvent } from '../../src/store/port.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
+import { DECISIONS, NEAR_MISSES, PARAPHRASES, UNRELATED } from '../core/decided-pairs.js';
+import { type Asked, shownFor } from '../support/decided-reference.js';
 import { person, setSpec, single, spec, testClock, uniqueProject } from '../support/store.js';
 import { agentStoreContract } from './agent-store-contract.js';
 
@@ -558,6 +561,53 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       await store.park(project, spec({ question: 'Which database should billing use?' })); // 3, answered after the purge
       await store.answer(project, 3, pick('SQLite'), person());
       expect((await store.similarDecisions(project, [database]))[0]?.map((found) => found.decision.id)).toEqual([3]);
+    });
+
+    it('GIVEN a decision purged before any check THEN no check finds it, and one answered later is found', async () => {
+      const project = uniqueProject();
+      await store.park(project, spec({ question: 'Which queue should the mailer use?' }));
+      await store.answer(project, 1, pick('Postgres'), person());
+      await store.confirmClaim(project, await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 }));
+      clock.advance(31 * 24 * 3600_000);
+      expect(await store.purgeExpired()).toBeGreaterThanOrEqual(1);
+      const queue = { question: 'What queue does the mailer use?', options: [{ label: 'Postgres' }] };
+      expect(await store.similarDecisions(project, [queue])).toEqual([[]]);
+      await store.park(project, spec({ question: 'Which queue should the mailer use?' }));
+      await store.answer(project, 2, pick('SQLite'), person());
+      expect((await store.similarDecisions(project, [queue]))[0]?.map((found) => found.decision.id)).toEqual([2]);
+    });
+
+    it('GIVEN the labelled decisions, some checked before others were answered THEN every check finds what the in-memory reference finds, with its scores', async () => {
+      const project = uniqueProject();
+      const reference = shownFor(DECISIONS);
+      const asked: Asked[] = [
+        ...PARAPHRASES.map((pair) => pair.asked),
+        ...NEAR_MISSES.map((pair) => pair.asked),
+        ...UNRELATED,
+      ];
+      const half = Math.floor(DECISIONS.length / 2);
+      for (const [index, [question, labels]] of DECISIONS.entries()) {
+        const parked = await store.park(
+          project,
+          spec({ question, options: labels.map((label) => ({ label })), recommended: [] }),
+        );
+        expect(parked.id).toBe(index + 1);
+        await store.answer(project, parked.id, pick(labels[0] ?? ''), person());
+        // Half of them indexed by a check before the rest are answered: those wait for the next check.
+        if (index === half) await store.similarDecisions(project, [{ question, options: [] }]);
+      }
+      let found = 0;
+      for (const each of asked) {
+        const [question, labels] = each;
+        const [got = []] = await store.similarDecisions(project, [
+          { question, options: labels.map((label) => ({ label })) },
+        ]);
+        const expected = reference(each, DECIDED_THRESHOLD);
+        expect(got.map((one) => one.decision.id)).toEqual(expected.map((one) => one.index + 1));
+        got.forEach((one, i) => expect(one.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9));
+        found += got.length;
+      }
+      expect(found).toBeGreaterThan(asked.length / 2);
     });
   });
 

@@ -1,8 +1,9 @@
 /**
  * The index of decisions on Redis (see `store/decided-index.ts` and `lua/includes/decided-index.lua`): one hash per
- * project, written by answer-11 and purge-8 with the question, and read here by the "already decided" check in a
- * few round trips (the counts, the postings of the rarer terms, the candidates' documents, the few decisions). A
- * project answered before the index existed is indexed once, from its trail, on its first check.
+ * project. answer-11 queues a decision's documents; the project's next "already decided" check indexes the queue and
+ * reads the counts (decided-stats-2), then the postings of the rarer terms, the candidates' documents (scored here)
+ * and the few decisions: four round trips. purge-9 drops a purged question from both. A project answered before the index existed is
+ * indexed once, from its trail, on its first check.
  */
 import type { Decision } from '../../core/decision.js';
 import { type Comparable, type CorpusStats, termVector } from '../../core/similarity.js';
@@ -51,12 +52,14 @@ export class RedisDecisions {
   ): Promise<SimilarDecision[][]> {
     const x = this.#x;
     return x.run(async () => {
-      const key = x.keys(project).decisions;
+      const keys = x.keys(project);
+      const key = keys.decisions;
       const queries = items.map((item) => termVector(item));
       const terms = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-      // Whether the project was indexed, its totals and the terms' counts: one read (again after indexing it once).
+      // What was answered since the last check joins the index; then whether the project's older decisions were
+      // indexed, its totals and the terms' counts (again after indexing those once).
       const readTotals = async () =>
-        (await x.client.sendCommand(['HMGET', key, 'b', 'n', 'l', ...terms.map((term) => `df:${term}`)])) as (
+        (await x.eval(scripts.decidedStats, [key, keys.decisionsQueue], [keys.base, CANDIDATES_MAX, ...terms])) as (
           | string
           | null
         )[];
@@ -65,24 +68,24 @@ export class RedisDecisions {
         await this.#build(key, project);
         counted = await readTotals();
       }
-      const totals = counted.slice(1);
-      const documents = Number(totals[0] ?? 0);
+      const documents = Number(counted[1] ?? 0);
       if (documents <= 0 || terms.length === 0) return items.map(() => []);
-      const frequency = new Map(terms.map((term, index) => [term, Number(totals[index + 2] ?? 0)]));
+      const frequency = new Map(terms.map((term, index) => [term, Number(counted[index + 3] ?? 0)]));
       const stats: CorpusStats = {
         documents,
-        averageLength: Number(totals[1] ?? 0) / documents,
+        averageLength: Number(counted[2] ?? 0) / documents,
         documentFrequency: (term) => frequency.get(term) ?? 0,
       };
       const wanted = candidateTerms(queries, stats, options.threshold).filter((term) => (frequency.get(term) ?? 0) > 0);
       if (wanted.length === 0) return items.map(() => []);
-      const postings = (await x.client.sendCommand(['HMGET', key, ...wanted.map((term) => `t:${term}`)])) as (
-        | string
-        | null
-      )[];
-      const refs = [...new Set(postings.flatMap((text) => (text ?? '').split(' ').filter((ref) => ref !== '')))]
-        .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
-        .slice(0, CANDIDATES_MAX);
+      // The postings came with the counts, but for a term too common to send whole (its candidates are capped).
+      const sent = new Map(terms.map((term, index) => [term, counted[index + 3 + terms.length] ?? null]));
+      const unsent = wanted.filter((term) => sent.get(term) === null);
+      const fetched =
+        unsent.length === 0
+          ? []
+          : ((await x.client.sendCommand(['HMGET', key, ...unsent.map((term) => `t:${term}`)])) as (string | null)[]);
+      const refs = candidateRefs([...wanted.map((term) => sent.get(term) ?? null), ...fetched]);
       if (refs.length === 0) return items.map(() => []);
       const stored = (await x.client.sendCommand(['HMGET', key, ...refs.map((ref) => `d:${ref}`)])) as (
         | string
@@ -102,7 +105,7 @@ export class RedisDecisions {
         });
       });
       const ranked = rank(items, candidates, stats, options);
-      const ids = [...new Set(ranked.flat().map((found) => found.id))];
+      const ids = [...new Set(ranked.flat().map((each) => each.id))];
       const read = await Promise.all(ids.map((id) => x.get(project, id)));
       const decisions = new Map<number, Decision>();
       for (const question of read) {
@@ -111,4 +114,19 @@ export class RedisDecisions {
       return withDecisions(ranked, decisions);
     });
   }
+}
+
+/**
+ * The refs the postings name, each once; past {@link CANDIDATES_MAX}, the newest (postings are in answer order, so
+ * sorting is needed only then).
+ */
+function candidateRefs(postings: readonly (string | null)[]): string[] {
+  const refs = new Set<string>();
+  for (const text of postings) {
+    if (text === null) continue;
+    for (const ref of text.split(' ')) if (ref !== '') refs.add(ref);
+  }
+  const all = [...refs];
+  if (all.length <= CANDIDATES_MAX) return all;
+  return all.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
 }

@@ -29,6 +29,8 @@
  *                                             store/paging.ts): <0 blocking|1 can wait><createdAt:15><id:12>
  *   <prefix>:{tag}:ix:closed          zset    the closed view: <closedAt:15><id:12> of every question not pending
  *   <prefix>:{tag}:ix:answered        zset    the answered view (the decision trail): the same, answered/delivered
+ *   <prefix>:{tag}:ix:decided         hash    the index of decisions (lua/includes/decided-index.lua)
+ *   <prefix>:{tag}:ix:decided-queue   hash    id → documents of a decision answered since the last check, not indexed yet
  *   <prefix>:hints                    channel (pub/sub, not a key) Redis Cluster only: the tag of each project
  *                                             that just had a transition, so consumers read that stream (events.ts)
  *
@@ -92,6 +94,10 @@ export class ProjectKeys {
   /** The index of decisions (`lua/includes/decided-index.lua`). */
   get decisions(): string {
     return `${this.base}ix:decided`;
+  }
+  /** Decisions answered since the project's last "already decided" check, waiting to join its index (answer-11). */
+  get decisionsQueue(): string {
+    return `${this.base}ix:decided-queue`;
   }
 }
 

@@ -57,8 +57,9 @@ export const scripts = {
   confirm: load('confirm-5'),
   release: load('release-1'),
   deliver: load('deliver-6'),
-  purge: load('purge-8'),
+  purge: load('purge-9'),
   indexDecisions: load('index-decisions-1'),
+  decidedStats: load('decided-stats-2'),
   views: load('views-10'),
   viewPage: load('view-page-10'),
   listPage: load('list-page-6'),
@@ -98,7 +99,7 @@ export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;
 
 /**
  * Return code of the scripts that read question records an index names (claim-1, waiting-1, confirm-5, release-1,
- * purge-8, views-10) when, in a Redis Cluster, such a record is not on the node running the script: the slot is
+ * purge-9, views-10) when, in a Redis Cluster, such a record is not on the node running the script: the slot is
  * migrating and the record already moved (or not yet). Nothing was written; the caller tries again after a back-off.
  */
 export const SLOT_MOVING = -1;

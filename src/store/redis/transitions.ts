@@ -1,7 +1,7 @@
 /**
  * A question's way out of `pending` on Redis (see `TransitionsSection` in the port): each move one script
  * (answer-11, close-10, expire-9, remind-2) whose status check and write are one step, following core's
- * `canTransition`; then retention (purge-8). A script that finds a pending question past its expiry writes nothing
+ * `canTransition`; then retention (purge-9). A script that finds a pending question past its expiry writes nothing
  * and says so; the question is expired here first.
  */
 import { deliveryEntryLength } from '../../core/delivery-note.js';
@@ -14,7 +14,7 @@ import type { RedisContext } from './context.js';
 import { hashFromFlat, messagesFromHash } from './record.js';
 import { ExpireCode, RemindCode, scripts, TransitionCode } from './scripts.js';
 
-/** Questions purge-8 drops per run; it runs again while it drops this many. */
+/** Questions purge-9 drops per run; it runs again while it drops this many. */
 const PURGE_BATCH = 500;
 
 export class RedisTransitions implements TransitionsSection {
@@ -45,7 +45,7 @@ export class RedisTransitions implements TransitionsSection {
           keys.inboxIndex,
           keys.closedIndex,
           keys.answeredIndex,
-          keys.decisions,
+          keys.decisionsQueue,
         ],
         [JSON.stringify(answer), now, size, x.maxLen, encodeDocuments(documentsOf(question))],
       )) as unknown[];
@@ -212,6 +212,7 @@ export class RedisTransitions implements TransitionsSection {
                 keys.status('dismissed'),
                 keys.status('expired'),
                 keys.decisions,
+                keys.decisionsQueue,
               ],
               [keys.base, cutoff, PURGE_BATCH, x.missing],
             ),
