@@ -604,7 +604,7 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
         ]);
         const expected = reference(each, DECIDED_THRESHOLD);
         expect(got.map((one) => one.decision.id)).toEqual(expected.map((one) => one.index + 1));
-        got.forEach((one, i) => expect(one.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9));
+        for (const [i, one] of got.entries()) expect(one.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
         found += got.length;
       }
       expect(found).toBeGreaterThan(asked.length / 2);
