@@ -2,6 +2,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CorruptRecordError } from '../../src/store/corrupt-record-error.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
+import { hashFromScript } from '../../src/store/redis/record.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { person, setSpec, spec, testClock, uniquePrefix, uniqueProject } from '../support/store.js';
 
@@ -123,6 +124,18 @@ describe('the record version each question is written with', () => {
     const error = await store.get(project, 1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CorruptRecordError);
     expect(String((error as Error).message)).toContain('`spec.members.1.topic`: expected a string, got nothing');
+  });
+});
+
+describe('records as scripts send them', () => {
+  it('GIVEN a record sent as one JSON list (cjson) THEN it reads as the flat fields; an empty table is no fields; anything else names the record', () => {
+    expect(hashFromScript(['status', 'pending', 'id', '7'], 'p#7')).toEqual({ status: 'pending', id: '7' });
+    expect(hashFromScript('["status","pending","id","7"]', 'p#7')).toEqual({ status: 'pending', id: '7' });
+    expect(hashFromScript('{}', 'p#7')).toEqual({});
+    for (const bad of ['not json', '{"status":"pending"}', '["status",7]', '"text"']) {
+      expect(() => hashFromScript(bad, 'p#7')).toThrow(CorruptRecordError);
+      expect(() => hashFromScript(bad, 'p#7')).toThrow(/p#7.*JSON list/s);
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { StoreConnections } from './readiness.js';
-import { hashFromFlat, ParsedSpecs, questionFromHash } from './record.js';
+import { hashFromFlat, hashFromScript, ParsedSpecs, questionFromHash } from './record.js';
 import type { RedisStoreOptions } from './redis-store.js';
 import { type Script, SLOT_MOVING } from './scripts.js';
 import { SlotMovingError } from './slot-moving-error.js';
@@ -120,9 +120,9 @@ export class RedisContext {
     return this.remember(questionFromHash(hash, where, this.#parsed));
   }
 
-  /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
+  /** A record a script sent (see `hashFromScript`) as a question, remembered. Throws `CorruptRecordError`. */
   read(reply: unknown, where: string): Question {
-    return this.fromHash(hashFromFlat(reply), where);
+    return this.fromHash(hashFromScript(reply, where), where);
   }
 
   /** A hash's fields; undefined when the key does not exist. */

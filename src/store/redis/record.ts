@@ -404,6 +404,27 @@ export function questionFromHash(hash: Readonly<Record<string, string>>, where: 
   return question;
 }
 
+/**
+ * A record as a script sent it: its fields flat (HGETALL), or that list as one JSON text (`cjson.encode`: claim-1,
+ * waiting-1, list-page-6), which a client reads far faster than a reply of many strings. `where` names the record in
+ * the error when the text is not such a list.
+ */
+export function hashFromScript(reply: unknown, where: string): Record<string, string> {
+  if (typeof reply !== 'string') return hashFromFlat(reply);
+  let flat: unknown;
+  try {
+    flat = JSON.parse(reply);
+  } catch {
+    flat = undefined;
+  }
+  // cjson writes an empty table as an object: a record with no fields.
+  if (flat !== null && typeof flat === 'object' && !Array.isArray(flat) && Object.keys(flat).length === 0) return {};
+  if (!Array.isArray(flat) || flat.some((item) => typeof item !== 'string')) {
+    throw new CorruptRecordError(where, 'expected the record as a JSON list of its fields and values');
+  }
+  return hashFromFlat(flat);
+}
+
 /** An HGETALL reply as an object: flat [field, value, …] from scripts, or already an object from the client. */
 export function hashFromFlat(reply: unknown): Record<string, string> {
   if (!Array.isArray(reply)) return { ...(reply as Record<string, string>) };
