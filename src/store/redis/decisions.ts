@@ -1,9 +1,10 @@
 /**
  * The index of decisions on Redis (see `store/decided-index.ts` and `lua/includes/decided-index.lua`): one hash per
  * project. answer-11 queues a decision's documents; the project's next "already decided" check indexes the queue and
- * reads the counts (decided-stats-2), then the postings of the rarer terms, the candidates' documents (scored here)
- * and the few decisions: four round trips. purge-9 drops a purged question from both. A project answered before the index existed is
- * indexed once, from its trail, on its first check.
+ * reads the counts and the postings of the new question's terms (decided-stats-2), then the candidates' documents
+ * (scored here) and the few decisions: three round trips. purge-9 drops a purged question from
+ * the index and the queue. A project answered before the index existed is indexed once, from its trail, on its first
+ * check.
  */
 import type { Decision } from '../../core/decision.js';
 import { type Comparable, type CorpusStats, termVector } from '../../core/similarity.js';
