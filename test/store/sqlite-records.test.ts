@@ -362,7 +362,7 @@ describe('the index of decisions in a file written before it', () => {
     // What a file of schema 7 holds: the decision, no index rows.
     const raw = rawDatabase(path);
     raw.exec(
-      'DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built; DELETE FROM decided_totals;',
+      'DELETE FROM decided_docs; DELETE FROM decided_terms; DELETE FROM decided_built; DELETE FROM decided_totals; DELETE FROM decided_df;',
     );
     raw.close();
 
@@ -394,7 +394,9 @@ describe('the index of decisions in a file written before it', () => {
     await before.close();
     const raw = rawDatabase(path);
     // Schema 8's layout: no totals, and no tokens' `web` column (v10).
-    raw.exec('DROP TABLE decided_totals; ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 8;');
+    raw.exec(
+      'DROP TABLE decided_totals; DROP TABLE decided_df; ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 8;',
+    );
     raw.close();
 
     const totals = () => {
@@ -433,7 +435,7 @@ describe('a file of schema version 9 (tokens for agents only)', () => {
     await before.close();
     // Back to version 9's layout: the tokens table without `web`.
     const raw = rawDatabase(path);
-    raw.exec('ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 9;');
+    raw.exec('DROP TABLE decided_df; ALTER TABLE tokens DROP COLUMN web; PRAGMA user_version = 9;');
     raw.close();
 
     const after = await openSqliteStore({ path });

@@ -2,7 +2,8 @@
  * The index of decisions in the SQLite file (see `store/decided-index.ts`): `decided_docs` (a row per decided
  * question, or per member of a decided set, with its terms) and `decided_terms` (a row per term of each), written in
  * the transaction that answers the question and dropped in the one that purges it; `decided_totals` counts each
- * project's documents and their length (kept with them, so a check reads two numbers, not every document);
+ * project's documents and their length, `decided_df` the documents holding each term (kept with them, so a check
+ * reads a few numbers, not every row);
  * `decided_built` names the projects whose earlier decisions were indexed once (files older than the index).
  */
 import type { Decision } from '../../core/decision.js';
@@ -28,6 +29,10 @@ export function indexDecision(x: SqliteContext, question: Question): void {
     'INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)',
   );
   const term = x.c.statement('INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)');
+  const held = x.c.statement(
+    `INSERT INTO decided_df (project, term, documents) VALUES (?, ?, 1)
+     ON CONFLICT (project, term) DO UPDATE SET documents = documents + 1`,
+  );
   const totals = x.c.statement(
     `INSERT INTO decided_totals (project, documents, length) VALUES (?, 1, ?)
      ON CONFLICT (project) DO UPDATE SET documents = documents + 1, length = length + excluded.length`,
@@ -36,7 +41,9 @@ export function indexDecision(x: SqliteContext, question: Question): void {
     const member = document.member ?? -1;
     const { length } = document.vector;
     if (doc.run(question.project, question.id, member, length, encodeTerms(document.vector)).changes === 0) continue;
-    for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+    for (const name of document.vector.counts.keys()) {
+      if (term.run(question.project, name, question.id, member).changes > 0) held.run(question.project, name);
+    }
     totals.run(question.project, length);
   }
 }
@@ -53,6 +60,20 @@ export function unindexDecision(x: SqliteContext, project: string, id: number): 
       .statement('UPDATE decided_totals SET documents = documents - ?, length = length - ? WHERE project = ?')
       .run(dropped.documents, dropped.length, project);
   }
+  // Each term loses the question's documents holding it (a set's members may share one).
+  x.c
+    .statement(
+      `UPDATE decided_df SET documents = documents - (
+         SELECT COUNT(*) FROM decided_terms t WHERE t.project = decided_df.project AND t.term = decided_df.term AND t.id = ?)
+       WHERE project = ? AND term IN (SELECT term FROM decided_terms WHERE project = ? AND id = ?)`,
+    )
+    .run(id, project, project, id);
+  x.c
+    .statement(
+      `DELETE FROM decided_df WHERE project = ? AND documents <= 0
+         AND term IN (SELECT term FROM decided_terms WHERE project = ? AND id = ?)`,
+    )
+    .run(project, project, id);
   x.c.statement('DELETE FROM decided_docs WHERE project = ? AND id = ?').run(project, id);
   x.c.statement('DELETE FROM decided_terms WHERE project = ? AND id = ?').run(project, id);
 }
@@ -97,8 +118,12 @@ export class SqliteDecisions {
       if (totals === undefined || totals.documents <= 0) return items.map(() => []);
       const terms = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
       const frequency = new Map<string, number>();
-      const count = c.statement('SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?');
-      for (const term of terms) frequency.set(term, (count.get(project, term) as { n: number }).n);
+      const held = c
+        .statement(
+          `SELECT term, documents FROM decided_df WHERE project = ? AND term IN (${terms.map(() => '?').join(', ')})`,
+        )
+        .all(project, ...terms) as { term: string; documents: number }[];
+      for (const row of held) frequency.set(row.term, row.documents);
       const stats: CorpusStats = {
         documents: totals.documents,
         averageLength: totals.length / totals.documents,

@@ -28,12 +28,13 @@
  *                   question (or set member, `member` ≥ 0; -1 for a question) with its terms, one per term of it,
  *                   and the projects indexed once
  *   decided_totals  per project: how many documents the index holds and their total length (v9, kept with them)
+ *   decided_df      per project and term: how many documents hold the term (v11, kept with them)
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -208,6 +209,17 @@ const MIGRATIONS: readonly string[] = [
   // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
   `
   ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 10 → 11: each term's document count kept with the index (a check counted the term's rows, every time).
+  `
+  CREATE TABLE IF NOT EXISTS decided_df (
+    project   TEXT NOT NULL,
+    term      TEXT NOT NULL,
+    documents INTEGER NOT NULL,
+    PRIMARY KEY (project, term)
+  ) STRICT, WITHOUT ROWID;
+  INSERT OR REPLACE INTO decided_df (project, term, documents)
+    SELECT project, term, COUNT(*) FROM decided_terms GROUP BY project, term;
   `,
 ];
 
