@@ -20,6 +20,15 @@ export interface NotesField {
   /** The option the notes are for (a multi-select's notes per option); absent: the answer's notes. */
   readonly choice?: string;
   readonly text: string;
+  /** Where typing goes in: before this many characters (graphemes) of `text`; absent: at its end. */
+  readonly cursor?: number;
+}
+
+/** The field's text with the cursor drawn (`█`) where typing goes in. */
+export function withCursor(field: NotesField): string {
+  if (field.cursor === undefined) return `${field.text}█`;
+  const parts = [...graphemes.segment(field.text)].map((each) => each.segment);
+  return `${parts.slice(0, field.cursor).join('')}█${parts.slice(field.cursor).join('')}`;
 }
 
 /** How the screen is looked at, besides the page it shows. */
@@ -104,7 +113,7 @@ function bottomLines(view: ScreenView, page: InboxPage | undefined): string[] {
   if (view.notes) {
     const what = view.notes.choice === undefined ? 'Notes' : `Notes for ${view.notes.choice}`;
     lines.push(cyan(clip(`✎ ${what} (Enter saves, Esc leaves):`, width)));
-    lines.push(...wrapLines(`${view.notes.text}█`, width, '  '));
+    lines.push(...wrapLines(withCursor(view.notes), width, '  '));
   } else if (view.review) {
     lines.push(bold(`Review #${view.review.question.id} before it is sent:`));
     for (const line of view.review.lines) {
@@ -142,6 +151,7 @@ function helpLines(width: number): string[] {
     ...wrap('Next filter: All / Blocking / Non-blocking', width, 'Tab'.padEnd(14)),
     ...wrap('Next project (all, then each)', width, 'p'.padEnd(14)),
     ...wrap('Scroll a long question by a page', width, 'PgUp PgDn'.padEnd(14)),
+    ...wrap('In a note being typed: move within it', width, '← → Home End'.padEnd(14)),
     ...wrap('Quit (Ctrl-C too)', width, 'q'.padEnd(14)),
     '',
     dim('Any key closes this.'),

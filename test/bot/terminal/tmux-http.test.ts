@@ -1,7 +1,7 @@
 /**
  * `ask-later inbox` on the token setup, as a person uses it: the built CLI in a real terminal (tmux on a private
  * socket) reaching a real serve (port 0, over a redis-server this file starts) with ASK_LATER_URL and a person's token.
- * A question answered with keys alone is sent under the token's name and reaches the agent once; a question parked
+ * A question answered with keys alone (a note edited within, its cursor moved) is sent under the token's name and reaches the agent once; a question parked
  * meanwhile shows, and one answered on Slack meanwhile leaves with who answered (serve's long poll).
  */
 import { execFileSync } from 'node:child_process';
@@ -92,10 +92,22 @@ describe('ask-later inbox in tmux over serve’s HTTP API with a person’s toke
 
     keys(name, '2');
     await expect.poll(() => screen(name)).toContain('(•) SQLite');
+    // A note, edited within: the cursor moved back a character, typing goes in there.
+    keys(name, 'n');
+    await expect.poll(() => screen(name)).toContain('✎ Notes (Enter saves, Esc leaves):');
+    literally(name, 'ab');
+    await expect.poll(() => screen(name)).toContain('ab█');
+    keys(name, 'Left');
+    await expect.poll(() => screen(name)).toContain('a█b');
+    literally(name, 'X');
+    await expect.poll(() => screen(name)).toContain('aX█b');
+    keys(name, 'Enter');
+    await expect.poll(() => screen(name)).toContain('✎ aXb');
     keys(name, 'Enter');
     await expect.poll(() => screen(name).replace(/\s+/g, ' ')).toContain('Sent: SQLite (#1).');
     expect((await store.get(project, 1))?.answer).toMatchObject({
       choices: ['SQLite'],
+      notes: 'aXb',
       by: { platform: 'web', userId: 'carol', displayName: 'carol' },
     });
     const first = await store.claimUndelivered(project, { budget: DELIVERY_NOTE_BUDGET, leaseMs: 60_000 });
