@@ -82,7 +82,13 @@ function filterLine(page: InboxPage | undefined, view: ScreenView): string {
     const label = ` ${FILTER_LABELS[filter]} ${page?.counts[filter] ?? 0} `;
     return page?.filter === filter ? inverse(label) : label;
   });
-  return `${tabs.join(' ')}  ${dim(`project: ${view.project ?? 'all'}`)}`;
+  // More than one page waits: which of them this is (j / k go on past its ends).
+  const all = page === undefined ? 0 : page.counts[page.filter];
+  const range =
+    page !== undefined && all > page.items.length && page.items.length > 0
+      ? ` · ${page.offset + 1}–${page.offset + page.items.length} of ${all}`
+      : '';
+  return `${tabs.join(' ')}  ${dim(`project: ${view.project ?? 'all'}${range}`)}`;
 }
 
 function listLines(page: InboxPage, view: ScreenView, rows: number): string[] {
@@ -90,8 +96,11 @@ function listLines(page: InboxPage, view: ScreenView, rows: number): string[] {
     return [
       dim(page.counts.all === 0 ? 'Nothing waiting.' : `Nothing ${FILTER_LABELS[page.filter].toLowerCase()} waiting.`),
     ];
-  const first = Math.max(0, Math.min(view.focus - Math.floor(rows / 2), page.items.length - rows));
-  const shown = page.items.slice(first, first + rows);
+  // A row kept for "… more below" when not every question fits, so it never hides the focused one.
+  const moreRow = rows > 1 && (page.items.length > rows || page.remaining > 0);
+  const itemRows = moreRow ? rows - 1 : rows;
+  const first = Math.max(0, Math.min(view.focus - Math.floor(itemRows / 2), page.items.length - itemRows));
+  const shown = page.items.slice(first, first + itemRows);
   const lines = shown.map((entry, index) => {
     const at = first + index;
     const { question } = entry;
@@ -102,7 +111,7 @@ function listLines(page: InboxPage, view: ScreenView, rows: number): string[] {
     return at === view.focus ? bold(clip(text, view.width)) : clip(text, view.width);
   });
   const more = page.items.length - (first + shown.length) + page.remaining;
-  if (more > 0 && lines.length > 0) lines[lines.length - 1] = dim(clip(`  … ${more} more below (j)`, view.width));
+  if (more > 0) lines.push(dim(clip(`  … ${more} more below (j)`, view.width)));
   return lines;
 }
 
