@@ -95452,6 +95452,14 @@ __export(inbox_store_exports, {
 async function openHttpInboxStore(options) {
   return new HttpInboxStore(options);
 }
+function selectionOnly({ choices, other, notes, choiceNotes }) {
+  return {
+    choices,
+    other,
+    ...notes === void 0 ? {} : { notes },
+    ...choiceNotes === void 0 ? {} : { choiceNotes: choiceNotes.map(({ choice, notes: text3 }) => ({ choice, notes: text3 })) }
+  };
+}
 var HttpInboxStore;
 var init_inbox_store = __esm({
   "src/store/http/inbox-store.ts"() {
@@ -95486,7 +95494,8 @@ var init_inbox_store = __esm({
       }
       /** Answers as the token's person (`_by` is serve's to say). */
       async answer(project, id, reply, _by) {
-        return (await this.#link.call("inbox-answer", { project, id, reply })).result;
+        const sent = "members" in reply ? { members: reply.members.map(selectionOnly) } : selectionOnly(reply);
+        return (await this.#link.call("inbox-answer", { project, id, reply: sent })).result;
       }
       async dismiss(project, id, _by) {
         return (await this.#link.call("inbox-dismiss", { project, id })).result;

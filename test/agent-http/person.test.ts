@@ -5,7 +5,10 @@
  * change of a reached project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
+import { AgentsOnlyTokenError } from '../../src/store/http/agents-only-token-error.js';
+import { openHttpInboxStore } from '../../src/store/http/inbox-store.js';
 import { AGENTS_ONLY_TEXT } from '../../src/store/http/protocol.js';
 import type { Store } from '../../src/store/port.js';
 import { hashToken, newToken } from '../../src/tokens/format.js';
@@ -179,5 +182,50 @@ describe('the person side of the agent API', () => {
     const woke = (await waiting).body as { changed: boolean; mark: string };
     expect(woke.changed).toBe(true);
     expect(woke.mark).not.toBe(mark);
+  });
+
+  it('GIVEN the client (HttpInboxStore) THEN it reads and answers through the person side as the port says, and maps the refusals', async () => {
+    const team2 = `/srv/${uniquePrefix()}`;
+    const project = `${team2}/api`;
+    const mine = await token(`fay-${uniquePrefix()}`, [`${team2}/*`], true);
+    await store.park(project, spec({ question: 'Which port?', isBlocking: true }));
+    const client = await openHttpInboxStore({ url: api.url, token: mine });
+    const refused = await openHttpInboxStore({ url: api.url, token: agents });
+    try {
+      expect(await client.holder()).toMatchObject({ person: true });
+      expect(await client.knownProjects()).toEqual([project]);
+      expect(await client.projectByTag(projectTag(project))).toBe(project);
+      expect(await client.projectByTag(projectTag(outside))).toBeUndefined();
+      const page = await client.pageAcross([project, outside], { view: 'pending', limit: 10 });
+      expect(page.questions.map((q) => [q.project, q.id])).toEqual([[project, 1]]);
+      expect((await client.countAcross([project, outside])).get(project)).toMatchObject({ blocking: 1, canWait: 0 });
+      const someone = { platform: 'slack', userId: 'U1' } as const;
+      const saved = await client.saveDraft(project, 1, someone, { notes: 'from the terminal' });
+      expect(saved.kind).toBe('saved');
+      const draft = await client.getDraft(project, 1, someone);
+      expect(draft).toMatchObject({ notes: 'from the terminal' });
+      await expect(
+        client.answer(project, 1, { choices: ['Mongo'], other: false }, { ...someone, displayName: 'x' }),
+      ).rejects.toBeInstanceOf(InvalidAnswerError);
+      // A draft as the reply (it carries `updatedAt`): only the selection travels; serve names who answered.
+      const won = await client.answer(
+        project,
+        1,
+        { ...(draft ?? { choices: [], other: false }), choices: ['SQLite'] },
+        {
+          ...someone,
+          displayName: 'Mallory',
+        },
+      );
+      expect(won).toMatchObject({
+        kind: 'won',
+        question: { answer: { choices: ['SQLite'], by: { platform: 'web' } } },
+      });
+      expect(won.kind === 'won' && won.question.answer?.by.displayName).not.toBe('Mallory');
+      await expect(refused.knownProjects()).rejects.toBeInstanceOf(AgentsOnlyTokenError);
+    } finally {
+      await client.close();
+      await refused.close();
+    }
   });
 });

@@ -5,7 +5,7 @@
  * reach; the person given to drafts and answers here is not sent. Changes are followed by a long poll
  * ({@link HttpInboxStore.watchInbox}), which outlives serve restarting.
  */
-import type { Draft, Question, Reply, Responder } from '../../core/question.js';
+import type { Draft, Question, Reply, Responder, Selection } from '../../core/question.js';
 import type {
   AnswerResult,
   CloseResult,
@@ -70,7 +70,8 @@ export class HttpInboxStore implements PersonStore {
 
   /** Answers as the token's person (`_by` is serve's to say). */
   async answer(project: string, id: number, reply: Reply, _by: Responder): Promise<AnswerResult> {
-    return (await this.#link.call('inbox-answer', { project, id, reply })).result;
+    const sent = 'members' in reply ? { members: reply.members.map(selectionOnly) } : selectionOnly(reply);
+    return (await this.#link.call('inbox-answer', { project, id, reply: sent })).result;
   }
 
   async dismiss(project: string, id: number, _by: Responder): Promise<CloseResult> {
@@ -126,4 +127,16 @@ export class HttpInboxStore implements PersonStore {
   async close(): Promise<void> {
     this.#link.close();
   }
+}
+
+/** A selection's own fields (a draft's `updatedAt` stays here: serve's strict schema would refuse it). */
+function selectionOnly({ choices, other, notes, choiceNotes }: Selection): Selection {
+  return {
+    choices,
+    other,
+    ...(notes === undefined ? {} : { notes }),
+    ...(choiceNotes === undefined
+      ? {}
+      : { choiceNotes: choiceNotes.map(({ choice, notes: text }) => ({ choice, notes: text })) }),
+  };
 }
