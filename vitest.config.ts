@@ -30,6 +30,7 @@ const slow = [
   'test/agent-http/agents-over-http.test.ts',
   'test/store/redis-cluster-failover.test.ts',
   'test/bot/terminal/tmux.test.ts',
+  'test/bot/terminal/tmux-http.test.ts',
 ];
 
 /**

@@ -14021,6 +14021,28 @@ var init_store_unavailable_error = __esm({
   }
 });
 
+// src/core/invalid-answer-error.ts
+var InvalidAnswerError;
+var init_invalid_answer_error = __esm({
+  "src/core/invalid-answer-error.ts"() {
+    "use strict";
+    InvalidAnswerError = class extends Error {
+      name = "InvalidAnswerError";
+    };
+  }
+});
+
+// src/store/http/agents-only-token-error.ts
+var AgentsOnlyTokenError;
+var init_agents_only_token_error = __esm({
+  "src/store/http/agents-only-token-error.ts"() {
+    "use strict";
+    AgentsOnlyTokenError = class extends Error {
+      name = "AgentsOnlyTokenError";
+    };
+  }
+});
+
 // src/store/http/project-refused-error.ts
 var ProjectRefusedError;
 var init_project_refused_error = __esm({
@@ -14033,13 +14055,14 @@ var init_project_refused_error = __esm({
 });
 
 // src/store/http/protocol.ts
-var AGENT_API_PATH, LONG_POLL_MAX_MS, AGENT_BODY_MAX_BYTES;
+var AGENT_API_PATH, LONG_POLL_MAX_MS, AGENT_BODY_MAX_BYTES, AGENTS_ONLY_TEXT;
 var init_protocol = __esm({
   "src/store/http/protocol.ts"() {
     "use strict";
     AGENT_API_PATH = "/agent/v1/";
     LONG_POLL_MAX_MS = 25e3;
     AGENT_BODY_MAX_BYTES = 256 * 1024;
+    AGENTS_ONLY_TEXT = "this token is for agents only; a person's token is made with ask-later token create --name NAME --projects PATTERN --web";
   }
 });
 
@@ -14053,7 +14076,7 @@ function checkReply(operation, body) {
   }
   return body;
 }
-var isObject2, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, isDecisionPage, FIELDS;
+var isObject2, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, isDecisionPage, isDraft, isViewCounts, isCountsEntry, isOutcome, isWirePage, FIELDS;
 var init_replies = __esm({
   "src/store/http/replies.ts"() {
     "use strict";
@@ -14073,6 +14096,11 @@ var init_replies = __esm({
     isResult = (value) => isObject2(value) && isString(value.kind);
     isPage = (value) => isObject2(value) && arrayOf(isQuestion)(value.questions) && isNumber(value.remaining) && (value.next === void 0 || isString(value.next));
     isDecisionPage = (value) => isObject2(value) && arrayOf((decision) => isQuestion(decision) && isObject2(decision.answer))(value.decisions) && (value.next === void 0 || isString(value.next)) && (value.remaining === void 0 || isNumber(value.remaining));
+    isDraft = (value) => isObject2(value) && arrayOf(isString)(value.choices) && isBoolean(value.other);
+    isViewCounts = (value) => isObject2(value) && isNumber(value.blocking) && isNumber(value.canWait) && isNumber(value.closed);
+    isCountsEntry = (value) => Array.isArray(value) && value.length === 2 && isString(value[0]) && isViewCounts(value[1]);
+    isOutcome = (value) => isObject2(value) && isString(value.kind) && (value.kind === "unknown" || (value.kind === "saved" ? isDraft(value.draft) : isQuestion(value.question)));
+    isWirePage = (value) => isPage(value) && isObject2(value) && (value.counts === void 0 || arrayOf(isCountsEntry)(value.counts));
     FIELDS = {
       park: { question: isQuestion },
       get: { question: orNull(isQuestion) },
@@ -14100,7 +14128,18 @@ var init_replies = __esm({
       changed: { changed: isBoolean, mark: isString },
       wait: { question: orNull(isQuestion) },
       ping: {},
-      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) }
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) },
+      "inbox-projects": { projects: arrayOf(isString) },
+      "inbox-project": { project: orNull(isString) },
+      "inbox-question": { question: orNull(isQuestion) },
+      "inbox-draft": { draft: orNull(isDraft) },
+      "inbox-save-draft": { result: isOutcome },
+      "inbox-answer": { result: isOutcome },
+      "inbox-dismiss": { result: isOutcome },
+      "inbox-page": { page: isWirePage },
+      "inbox-counts": { counts: arrayOf(isCountsEntry) },
+      "inbox-watch": { mark: isString },
+      "inbox-changed": { changed: isBoolean, mark: isString }
     };
   }
 });
@@ -14149,6 +14188,9 @@ function failure(status, text3) {
   } catch {
   }
   if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403 && code3 === "agents-only")
+    return new AgentsOnlyTokenError(message ?? "the token is for agents only");
+  if (status === 422 && code3 === "invalid-answer") return new InvalidAnswerError(message ?? "serve refused the answer");
   if (status === 403 && code3 === "host-refused") return new AgentApiError(code3, message ?? "serve refused the host");
   if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
   if (status === 502 || status === 503 || status === 504 || code3 === "store-unavailable") {
@@ -14160,8 +14202,10 @@ var RESPONSE_MAX_BYTES, AgentClient, CallTimeoutError, CallAbortedError, StaleSo
 var init_client = __esm({
   "src/store/http/client.ts"() {
     "use strict";
+    init_invalid_answer_error();
     init_store_unavailable_error();
     init_agent_api_error();
+    init_agents_only_token_error();
     init_project_refused_error();
     init_protocol();
     init_replies();
@@ -14275,6 +14319,111 @@ var init_client = __esm({
   }
 });
 
+// src/store/http/serve-link.ts
+function pause(ms, signal) {
+  return new Promise((resolve8) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve8();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
+var init_serve_link = __esm({
+  "src/store/http/serve-link.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_client();
+    init_protocol();
+    RETRY_FIRST_MS = 100;
+    RETRY_MAX_MS = 2e3;
+    LONG_POLL_MARGIN_MS = 5e3;
+    PROBE_EVERY_MS = 250;
+    PROBE_TIMEOUT_MS = 1e3;
+    ServeLink = class {
+      #client;
+      #timeoutMs;
+      #longPollMs;
+      /** The last call found serve (or its store) away; the next one that answers clears it. */
+      #lost = false;
+      constructor(options) {
+        this.#client = new AgentClient({ url: options.url, token: options.token });
+        this.#timeoutMs = options.timeoutMs ?? 1e4;
+        this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+      }
+      /** One call, given the store's time-out. */
+      call(operation, body) {
+        return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
+      }
+      /**
+       * One long poll that reached serve, asking it to hold (`body(ms)`) at most until `deadline`; undefined when the
+       * deadline came or `signal` aborted first. While serve does not answer, it tries again with back-off.
+       */
+      async longPoll(operation, body, deadline, signal) {
+        let backoff2 = RETRY_FIRST_MS;
+        for (; ; ) {
+          const left = deadline - Date.now();
+          if (signal?.aborted) return void 0;
+          try {
+            const ms = Math.max(0, Math.min(left, this.#longPollMs));
+            return await this.#track(
+              this.#client.call(operation, body(ms), { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal })
+            );
+          } catch (error46) {
+            if (signal?.aborted) return void 0;
+            if (!(error46 instanceof StoreUnavailableError)) throw error46;
+            if (deadline - Date.now() <= 0) return void 0;
+            const step = Math.min(backoff2, deadline - Date.now());
+            if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
+              await pause(step, signal);
+            }
+            backoff2 = Math.min(backoff2 * 2, RETRY_MAX_MS);
+          }
+        }
+      }
+      /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
+      async whenReady(options) {
+        if (!this.#lost) return "ready";
+        const deadline = Date.now() + options.timeoutMs;
+        for (; ; ) {
+          if (options.signal?.aborted) return "lost";
+          const left = deadline - Date.now();
+          if (left <= 0) return "lost";
+          try {
+            await this.#track(
+              this.#client.call(
+                "ping",
+                {},
+                { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...options.signal ? { signal: options.signal } : {} }
+              )
+            );
+            return "reconnected";
+          } catch {
+            await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
+          }
+        }
+      }
+      close() {
+        this.#client.close();
+      }
+      /** A call's outcome, remembering whether serve answered (for `whenReady`). */
+      async #track(call2) {
+        try {
+          const answer = await call2;
+          this.#lost = false;
+          return answer;
+        } catch (error46) {
+          if (error46 instanceof StoreUnavailableError) this.#lost = true;
+          throw error46;
+        }
+      }
+    };
+  }
+});
+
 // src/store/http/http-store.ts
 var http_store_exports = {};
 __export(http_store_exports, {
@@ -14287,40 +14436,16 @@ async function openHttpStore(options) {
 function wireClaim(claim) {
   return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
 }
-function pause(ms, signal) {
-  return new Promise((resolve8) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve8();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, HttpStore;
+var HttpStore;
 var init_http_store = __esm({
   "src/store/http/http-store.ts"() {
     "use strict";
     init_question();
-    init_store_unavailable_error();
-    init_client();
-    init_protocol();
-    RETRY_FIRST_MS = 100;
-    RETRY_MAX_MS = 2e3;
-    LONG_POLL_MARGIN_MS = 5e3;
-    PROBE_EVERY_MS = 250;
-    PROBE_TIMEOUT_MS = 1e3;
+    init_serve_link();
     HttpStore = class {
-      #client;
-      #timeoutMs;
-      #longPollMs;
-      /** The last call found serve (or its store) away; the next one that answers clears it. */
-      #lost = false;
+      #link;
       constructor(options) {
-        this.#client = new AgentClient({ url: options.url, token: options.token });
-        this.#timeoutMs = options.timeoutMs ?? 1e4;
-        this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+        this.#link = new ServeLink(options);
       }
       async park(project, spec) {
         const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
@@ -14394,14 +14519,11 @@ var init_http_store = __esm({
             const deadline = Date.now() + timeoutMs;
             const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
             for (; ; ) {
-              const reply = await this.#longPoll(
+              const reply = await this.#link.longPoll(
+                "changed",
+                (ms) => ({ project, mark, timeoutMs: ms }),
                 deadline,
-                signals,
-                (ms, pollSignal) => this.#client.call(
-                  "changed",
-                  { project, mark, timeoutMs: ms },
-                  { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal: pollSignal }
-                )
+                signals
               );
               if (reply === void 0) return false;
               mark = reply.mark;
@@ -14417,10 +14539,11 @@ var init_http_store = __esm({
         let last;
         let known = false;
         for (; ; ) {
-          const reply = await this.#longPoll(
+          const reply = await this.#link.longPoll(
+            "wait",
+            (ms) => ({ project, id, timeoutMs: ms }),
             deadline,
-            options.signal,
-            (ms, signal) => this.#client.call("wait", { project, id, timeoutMs: ms }, { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal })
+            options.signal
           );
           if (reply === void 0) {
             if (known) return last;
@@ -14432,66 +14555,14 @@ var init_http_store = __esm({
         }
       }
       /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
-      async whenReady(options) {
-        if (!this.#lost) return "ready";
-        const deadline = Date.now() + options.timeoutMs;
-        for (; ; ) {
-          if (options.signal?.aborted) return "lost";
-          const left = deadline - Date.now();
-          if (left <= 0) return "lost";
-          try {
-            await this.#track(
-              this.#client.call(
-                "ping",
-                {},
-                { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...options.signal ? { signal: options.signal } : {} }
-              )
-            );
-            return "reconnected";
-          } catch {
-            await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
-          }
-        }
+      whenReady(options) {
+        return this.#link.whenReady(options);
       }
       async close() {
-        this.#client.close();
+        this.#link.close();
       }
       #call(operation, body) {
-        return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
-      }
-      /** A call's outcome, remembering whether serve answered (for `whenReady`). */
-      async #track(call2) {
-        try {
-          const answer = await call2;
-          this.#lost = false;
-          return answer;
-        } catch (error46) {
-          if (error46 instanceof StoreUnavailableError) this.#lost = true;
-          throw error46;
-        }
-      }
-      /**
-       * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
-       * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
-       */
-      async #longPoll(deadline, signal, poll) {
-        let backoff2 = RETRY_FIRST_MS;
-        for (; ; ) {
-          const left = deadline - Date.now();
-          if (signal?.aborted) return void 0;
-          try {
-            return await this.#track(poll(Math.max(0, Math.min(left, this.#longPollMs)), signal));
-          } catch (error46) {
-            if (signal?.aborted) return void 0;
-            if (!(error46 instanceof StoreUnavailableError)) throw error46;
-            if (deadline - Date.now() <= 0) return void 0;
-            const step = Math.min(backoff2, deadline - Date.now());
-            if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
-              await pause(step, signal);
-            }
-            backoff2 = Math.min(backoff2 * 2, RETRY_MAX_MS);
-          }
-        }
+        return this.#link.call(operation, body);
       }
     };
   }
@@ -16802,17 +16873,6 @@ var init_delivery_note = __esm({
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
     LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
     CONTROL = new RegExp("\\p{Cc}", "gu");
-  }
-});
-
-// src/core/invalid-answer-error.ts
-var InvalidAnswerError;
-var init_invalid_answer_error = __esm({
-  "src/core/invalid-answer-error.ts"() {
-    "use strict";
-    InvalidAnswerError = class extends Error {
-      name = "InvalidAnswerError";
-    };
   }
 });
 
@@ -95383,6 +95443,210 @@ var init_web_changes = __esm({
   }
 });
 
+// src/store/http/inbox-store.ts
+var inbox_store_exports = {};
+__export(inbox_store_exports, {
+  HttpInboxStore: () => HttpInboxStore,
+  openHttpInboxStore: () => openHttpInboxStore
+});
+async function openHttpInboxStore(options) {
+  return new HttpInboxStore(options);
+}
+function selectionOnly({ choices, other, notes, choiceNotes }) {
+  return {
+    choices,
+    other,
+    ...notes === void 0 ? {} : { notes },
+    ...choiceNotes === void 0 ? {} : { choiceNotes: choiceNotes.map(({ choice, notes: text3 }) => ({ choice, notes: text3 })) }
+  };
+}
+var HttpInboxStore;
+var init_inbox_store = __esm({
+  "src/store/http/inbox-store.ts"() {
+    "use strict";
+    init_serve_link();
+    HttpInboxStore = class {
+      #link;
+      constructor(options) {
+        this.#link = new ServeLink(options);
+      }
+      /** Who the token is. */
+      async holder() {
+        const reply = await this.#link.call("whoami", {});
+        return { name: reply.name, person: reply.person === true };
+      }
+      async knownProjects() {
+        return (await this.#link.call("inbox-projects", {})).projects;
+      }
+      async projectByTag(tag) {
+        return (await this.#link.call("inbox-project", { tag })).project ?? void 0;
+      }
+      async get(project, id) {
+        return (await this.#link.call("inbox-question", { project, id })).question ?? void 0;
+      }
+      /** The token's person's draft (`_person` is serve's to say). */
+      async getDraft(project, id, _person, member) {
+        const reply = await this.#link.call("inbox-draft", { project, id, ...member === void 0 ? {} : { member } });
+        return reply.draft ?? void 0;
+      }
+      async saveDraft(project, id, _person, change) {
+        return (await this.#link.call("inbox-save-draft", { project, id, change })).result;
+      }
+      /** Answers as the token's person (`_by` is serve's to say). */
+      async answer(project, id, reply, _by) {
+        const sent = "members" in reply ? { members: reply.members.map(selectionOnly) } : selectionOnly(reply);
+        return (await this.#link.call("inbox-answer", { project, id, reply: sent })).result;
+      }
+      async dismiss(project, id, _by) {
+        return (await this.#link.call("inbox-dismiss", { project, id })).result;
+      }
+      async pageAcross(projects, query) {
+        const { page } = await this.#link.call("inbox-page", { projects, query });
+        return {
+          questions: page.questions,
+          remaining: page.remaining,
+          ...page.next === void 0 ? {} : { next: page.next },
+          ...page.counts === void 0 ? {} : { counts: new Map(page.counts) }
+        };
+      }
+      async countAcross(projects) {
+        return new Map((await this.#link.call("inbox-counts", { projects })).counts);
+      }
+      /**
+       * Follow every change serve sees to the projects the person reaches, from now on: `changed` resolves true once
+       * something changed since the watch began or since it last resolved true.
+       */
+      async watchInbox() {
+        let mark = (await this.#link.call("inbox-watch", {})).mark;
+        const stop = new AbortController();
+        return {
+          changed: async ({ timeoutMs, signal }) => {
+            const deadline = Date.now() + timeoutMs;
+            const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+            for (; ; ) {
+              const reply = await this.#link.longPoll(
+                "inbox-changed",
+                (ms) => ({ mark, timeoutMs: ms }),
+                deadline,
+                signals
+              );
+              if (reply === void 0) return false;
+              mark = reply.mark;
+              if (reply.changed) return true;
+              if (Date.now() >= deadline || signals.aborted) return false;
+            }
+          },
+          close: async () => stop.abort()
+        };
+      }
+      whenReady(options) {
+        return this.#link.whenReady(options);
+      }
+      async close() {
+        this.#link.close();
+      }
+    };
+  }
+});
+
+// src/inbox/open.ts
+function failureText(error46) {
+  if (error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) return error46.message;
+  if (error46 instanceof StoreUnavailableError) return "the inbox (its store) is unreachable";
+  if (error46 instanceof AgentsOnlyTokenError) return AGENTS_ONLY_TEXT;
+  if (error46 instanceof TokenRefusedError) return `serve refused the token: ${error46.message}`;
+  if (error46 instanceof AgentApiError) return `serve refused: ${error46.message}`;
+  return void 0;
+}
+async function openInbox(env) {
+  let closeOnFailure;
+  try {
+    const location = loadAgentStoreConfig(env).store;
+    if (location.kind !== "http") {
+      const store2 = await openStore(location);
+      return { ok: true, inbox: { store: store2, actor: terminalActor(), follow: (notify) => followTail(store2, notify) } };
+    }
+    const { openHttpInboxStore: openHttpInboxStore2 } = await Promise.resolve().then(() => (init_inbox_store(), inbox_store_exports));
+    const store = await openHttpInboxStore2({ url: location.url, token: location.token });
+    closeOnFailure = () => store.close();
+    const holder = await store.holder();
+    if (!holder.person) {
+      await store.close();
+      return { ok: false, text: AGENTS_ONLY_TEXT };
+    }
+    const inbox2 = {
+      store,
+      actor: terminalActor(holder.name),
+      follow: (notify) => followWatch(store, notify)
+    };
+    return { ok: true, inbox: inbox2 };
+  } catch (error46) {
+    await closeOnFailure?.().catch(() => void 0);
+    const text3 = failureText(error46);
+    if (text3 === void 0) return { ok: false, text: "the inbox (its store) is unreachable" };
+    return { ok: false, text: text3 };
+  }
+}
+function followTail(store, notify) {
+  return followStoreChanges({ store, surface: { notify: (ref) => notify(ref) } });
+}
+function followWatch(store, notify) {
+  const stopping = new AbortController();
+  const signal = stopping.signal;
+  let began = () => void 0;
+  const started = new Promise((resolve8) => {
+    began = resolve8;
+  });
+  const loop = (async () => {
+    let failures = 0;
+    let watch;
+    while (!signal.aborted) {
+      try {
+        if (watch === void 0) {
+          watch = await store.watchInbox();
+          if (failures > 0) notify();
+          failures = 0;
+        }
+        began();
+        if (await watch.changed({ timeoutMs: 6e4, signal })) notify();
+      } catch {
+        began();
+        if (signal.aborted) break;
+        await watch?.close().catch(() => void 0);
+        watch = void 0;
+        await waitToRetry(store, backoff(failures++, 200, 1e4), signal);
+      }
+    }
+    began();
+    await watch?.close().catch(() => void 0);
+  })();
+  return {
+    started,
+    async stop() {
+      stopping.abort();
+      await loop;
+    }
+  };
+}
+var init_open2 = __esm({
+  "src/inbox/open.ts"() {
+    "use strict";
+    init_agent_config();
+    init_actor();
+    init_web_changes();
+    init_config_error();
+    init_backoff();
+    init_agent_api_error();
+    init_agents_only_token_error();
+    init_protocol();
+    init_token_refused_error();
+    init_open();
+    init_engine_missing_error();
+    init_store_unavailable_error();
+    init_wait_to_retry();
+  }
+});
+
 // plugin-stub:screen
 var screen_exports = {};
 __export(screen_exports, {
@@ -95405,11 +95669,11 @@ __export(run_exports8, {
   runInboxCommand: () => runInboxCommand,
   terminalInbox: () => terminalInbox
 });
-function terminalInbox(store) {
+function terminalInbox(store, actor = terminalActor()) {
   const listeners = /* @__PURE__ */ new Set();
   return {
     interactions: new InteractionService({ store, access: allowListPolicy({}), routing: terminalRouting }),
-    actor: terminalActor(),
+    actor,
     place: TERMINAL_PLACE,
     subscribe(listener) {
       listeners.add(listener);
@@ -95420,18 +95684,23 @@ function terminalInbox(store) {
     }
   };
 }
-async function withStore(command, env, io, work) {
-  const store = await openCommandStore(command, env, io.stderr);
-  if (store === void 0) return 1;
+async function withInbox(command, env, io, work) {
+  const opened = await openInbox(env);
+  if (!opened.ok) {
+    io.stderr.write(`ask-later ${command}: ${opened.text}
+`);
+    return 1;
+  }
   try {
-    return await work(store);
+    return await work(opened.inbox);
   } catch (error46) {
-    if (!(error46 instanceof StoreUnavailableError)) throw error46;
-    io.stderr.write(`ask-later ${command}: the inbox (its store) is unreachable
+    const text3 = failureText(error46);
+    if (text3 === void 0) throw error46;
+    io.stderr.write(`ask-later ${command}: ${text3}
 `);
     return 1;
   } finally {
-    await store.close().catch(() => void 0);
+    await opened.inbox.store.close().catch(() => void 0);
   }
 }
 function hasTerminal(env, io) {
@@ -95457,10 +95726,10 @@ ${INBOX_USAGE.split("\n")[0]}
     );
     args = { ...args, mode: "list" };
   }
-  return withStore("inbox", env, io, async (store) => {
-    const inbox2 = terminalInbox(store);
+  return withInbox("inbox", env, io, async (opened) => {
+    const inbox2 = terminalInbox(opened.store, opened.actor);
     if (args.mode !== "screen") return runList(inbox2, args, io);
-    const changes = followStoreChanges({ store, surface: inbox2 });
+    const changes = opened.follow((ref) => inbox2.notify(ref));
     try {
       await changes.started;
       const { runScreen: runScreen2 } = await Promise.resolve().then(() => (init_screen(), screen_exports));
@@ -95484,11 +95753,16 @@ ${ANSWER_USAGE.split("\n")[0]}
     return 0;
   }
   const args = parsed2.args;
-  return withStore(
+  return withInbox(
     "answer",
     env,
     io,
-    (store) => runAnswer(terminalInbox(store), args, io, projectFromEnvironment(env, cwd))
+    (opened) => runAnswer(
+      terminalInbox(opened.store, opened.actor),
+      args,
+      io,
+      projectFromEnvironment(env, cwd)
+    )
   );
 }
 var init_run8 = __esm({
@@ -95500,10 +95774,8 @@ var init_run8 = __esm({
     init_answer_args();
     init_inbox_args();
     init_list3();
-    init_web_changes();
-    init_command_store();
     init_project2();
-    init_store_unavailable_error();
+    init_open2();
   }
 });
 

@@ -524,6 +524,28 @@ var init_delivery_note = __esm({
   }
 });
 
+// src/core/invalid-answer-error.ts
+var InvalidAnswerError;
+var init_invalid_answer_error = __esm({
+  "src/core/invalid-answer-error.ts"() {
+    "use strict";
+    InvalidAnswerError = class extends Error {
+      name = "InvalidAnswerError";
+    };
+  }
+});
+
+// src/store/http/agents-only-token-error.ts
+var AgentsOnlyTokenError;
+var init_agents_only_token_error = __esm({
+  "src/store/http/agents-only-token-error.ts"() {
+    "use strict";
+    AgentsOnlyTokenError = class extends Error {
+      name = "AgentsOnlyTokenError";
+    };
+  }
+});
+
 // src/store/http/protocol.ts
 var AGENT_API_PATH, LONG_POLL_MAX_MS, AGENT_BODY_MAX_BYTES;
 var init_protocol = __esm({
@@ -545,7 +567,7 @@ function checkReply(operation, body) {
   }
   return body;
 }
-var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, isDecisionPage, FIELDS;
+var isObject, isString, isNumber, isBoolean, arrayOf, orNull, isQuestion, isCounts, isResult, isPage, isDecisionPage, isDraft, isViewCounts, isCountsEntry, isOutcome, isWirePage, FIELDS;
 var init_replies = __esm({
   "src/store/http/replies.ts"() {
     "use strict";
@@ -565,6 +587,11 @@ var init_replies = __esm({
     isResult = (value) => isObject(value) && isString(value.kind);
     isPage = (value) => isObject(value) && arrayOf(isQuestion)(value.questions) && isNumber(value.remaining) && (value.next === void 0 || isString(value.next));
     isDecisionPage = (value) => isObject(value) && arrayOf((decision) => isQuestion(decision) && isObject(decision.answer))(value.decisions) && (value.next === void 0 || isString(value.next)) && (value.remaining === void 0 || isNumber(value.remaining));
+    isDraft = (value) => isObject(value) && arrayOf(isString)(value.choices) && isBoolean(value.other);
+    isViewCounts = (value) => isObject(value) && isNumber(value.blocking) && isNumber(value.canWait) && isNumber(value.closed);
+    isCountsEntry = (value) => Array.isArray(value) && value.length === 2 && isString(value[0]) && isViewCounts(value[1]);
+    isOutcome = (value) => isObject(value) && isString(value.kind) && (value.kind === "unknown" || (value.kind === "saved" ? isDraft(value.draft) : isQuestion(value.question)));
+    isWirePage = (value) => isPage(value) && isObject(value) && (value.counts === void 0 || arrayOf(isCountsEntry)(value.counts));
     FIELDS = {
       park: { question: isQuestion },
       get: { question: orNull(isQuestion) },
@@ -592,7 +619,18 @@ var init_replies = __esm({
       changed: { changed: isBoolean, mark: isString },
       wait: { question: orNull(isQuestion) },
       ping: {},
-      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) }
+      whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) },
+      "inbox-projects": { projects: arrayOf(isString) },
+      "inbox-project": { project: orNull(isString) },
+      "inbox-question": { question: orNull(isQuestion) },
+      "inbox-draft": { draft: orNull(isDraft) },
+      "inbox-save-draft": { result: isOutcome },
+      "inbox-answer": { result: isOutcome },
+      "inbox-dismiss": { result: isOutcome },
+      "inbox-page": { page: isWirePage },
+      "inbox-counts": { counts: arrayOf(isCountsEntry) },
+      "inbox-watch": { mark: isString },
+      "inbox-changed": { changed: isBoolean, mark: isString }
     };
   }
 });
@@ -630,6 +668,9 @@ function failure(status, text) {
   } catch {
   }
   if (status === 401) return new TokenRefusedError(message ?? "serve refused the token (HTTP 401)");
+  if (status === 403 && code === "agents-only")
+    return new AgentsOnlyTokenError(message ?? "the token is for agents only");
+  if (status === 422 && code === "invalid-answer") return new InvalidAnswerError(message ?? "serve refused the answer");
   if (status === 403 && code === "host-refused") return new AgentApiError(code, message ?? "serve refused the host");
   if (status === 403) return new ProjectRefusedError(message ?? "the token does not reach this project (HTTP 403)");
   if (status === 502 || status === 503 || status === 504 || code === "store-unavailable") {
@@ -641,8 +682,10 @@ var RESPONSE_MAX_BYTES, AgentClient, CallTimeoutError, CallAbortedError, StaleSo
 var init_client = __esm({
   "src/store/http/client.ts"() {
     "use strict";
+    init_invalid_answer_error();
     init_store_unavailable_error();
     init_agent_api_error();
+    init_agents_only_token_error();
     init_project_refused_error();
     init_protocol();
     init_replies();
@@ -756,6 +799,111 @@ var init_client = __esm({
   }
 });
 
+// src/store/http/serve-link.ts
+function pause(ms, signal) {
+  return new Promise((resolve3) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve3();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
+var init_serve_link = __esm({
+  "src/store/http/serve-link.ts"() {
+    "use strict";
+    init_store_unavailable_error();
+    init_client();
+    init_protocol();
+    RETRY_FIRST_MS = 100;
+    RETRY_MAX_MS = 2e3;
+    LONG_POLL_MARGIN_MS = 5e3;
+    PROBE_EVERY_MS = 250;
+    PROBE_TIMEOUT_MS = 1e3;
+    ServeLink = class {
+      #client;
+      #timeoutMs;
+      #longPollMs;
+      /** The last call found serve (or its store) away; the next one that answers clears it. */
+      #lost = false;
+      constructor(options) {
+        this.#client = new AgentClient({ url: options.url, token: options.token });
+        this.#timeoutMs = options.timeoutMs ?? 1e4;
+        this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+      }
+      /** One call, given the store's time-out. */
+      call(operation, body) {
+        return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
+      }
+      /**
+       * One long poll that reached serve, asking it to hold (`body(ms)`) at most until `deadline`; undefined when the
+       * deadline came or `signal` aborted first. While serve does not answer, it tries again with back-off.
+       */
+      async longPoll(operation, body, deadline, signal) {
+        let backoff = RETRY_FIRST_MS;
+        for (; ; ) {
+          const left = deadline - Date.now();
+          if (signal?.aborted) return void 0;
+          try {
+            const ms = Math.max(0, Math.min(left, this.#longPollMs));
+            return await this.#track(
+              this.#client.call(operation, body(ms), { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal })
+            );
+          } catch (error) {
+            if (signal?.aborted) return void 0;
+            if (!(error instanceof StoreUnavailableError)) throw error;
+            if (deadline - Date.now() <= 0) return void 0;
+            const step = Math.min(backoff, deadline - Date.now());
+            if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
+              await pause(step, signal);
+            }
+            backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+          }
+        }
+      }
+      /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
+      async whenReady(options) {
+        if (!this.#lost) return "ready";
+        const deadline = Date.now() + options.timeoutMs;
+        for (; ; ) {
+          if (options.signal?.aborted) return "lost";
+          const left = deadline - Date.now();
+          if (left <= 0) return "lost";
+          try {
+            await this.#track(
+              this.#client.call(
+                "ping",
+                {},
+                { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...options.signal ? { signal: options.signal } : {} }
+              )
+            );
+            return "reconnected";
+          } catch {
+            await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
+          }
+        }
+      }
+      close() {
+        this.#client.close();
+      }
+      /** A call's outcome, remembering whether serve answered (for `whenReady`). */
+      async #track(call) {
+        try {
+          const answer = await call;
+          this.#lost = false;
+          return answer;
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) this.#lost = true;
+          throw error;
+        }
+      }
+    };
+  }
+});
+
 // src/store/http/http-store.ts
 var http_store_exports = {};
 __export(http_store_exports, {
@@ -768,40 +916,16 @@ async function openHttpStore(options) {
 function wireClaim(claim) {
   return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
 }
-function pause(ms, signal) {
-  return new Promise((resolve3) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve3();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, HttpStore;
+var HttpStore;
 var init_http_store = __esm({
   "src/store/http/http-store.ts"() {
     "use strict";
     init_question();
-    init_store_unavailable_error();
-    init_client();
-    init_protocol();
-    RETRY_FIRST_MS = 100;
-    RETRY_MAX_MS = 2e3;
-    LONG_POLL_MARGIN_MS = 5e3;
-    PROBE_EVERY_MS = 250;
-    PROBE_TIMEOUT_MS = 1e3;
+    init_serve_link();
     HttpStore = class {
-      #client;
-      #timeoutMs;
-      #longPollMs;
-      /** The last call found serve (or its store) away; the next one that answers clears it. */
-      #lost = false;
+      #link;
       constructor(options) {
-        this.#client = new AgentClient({ url: options.url, token: options.token });
-        this.#timeoutMs = options.timeoutMs ?? 1e4;
-        this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+        this.#link = new ServeLink(options);
       }
       async park(project, spec) {
         const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
@@ -875,14 +999,11 @@ var init_http_store = __esm({
             const deadline = Date.now() + timeoutMs;
             const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
             for (; ; ) {
-              const reply = await this.#longPoll(
+              const reply = await this.#link.longPoll(
+                "changed",
+                (ms) => ({ project, mark, timeoutMs: ms }),
                 deadline,
-                signals,
-                (ms, pollSignal) => this.#client.call(
-                  "changed",
-                  { project, mark, timeoutMs: ms },
-                  { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal: pollSignal }
-                )
+                signals
               );
               if (reply === void 0) return false;
               mark = reply.mark;
@@ -898,10 +1019,11 @@ var init_http_store = __esm({
         let last;
         let known = false;
         for (; ; ) {
-          const reply = await this.#longPoll(
+          const reply = await this.#link.longPoll(
+            "wait",
+            (ms) => ({ project, id, timeoutMs: ms }),
             deadline,
-            options.signal,
-            (ms, signal) => this.#client.call("wait", { project, id, timeoutMs: ms }, { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal })
+            options.signal
           );
           if (reply === void 0) {
             if (known) return last;
@@ -913,78 +1035,15 @@ var init_http_store = __esm({
         }
       }
       /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
-      async whenReady(options) {
-        if (!this.#lost) return "ready";
-        const deadline = Date.now() + options.timeoutMs;
-        for (; ; ) {
-          if (options.signal?.aborted) return "lost";
-          const left = deadline - Date.now();
-          if (left <= 0) return "lost";
-          try {
-            await this.#track(
-              this.#client.call(
-                "ping",
-                {},
-                { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...options.signal ? { signal: options.signal } : {} }
-              )
-            );
-            return "reconnected";
-          } catch {
-            await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
-          }
-        }
+      whenReady(options) {
+        return this.#link.whenReady(options);
       }
       async close() {
-        this.#client.close();
+        this.#link.close();
       }
       #call(operation, body) {
-        return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
+        return this.#link.call(operation, body);
       }
-      /** A call's outcome, remembering whether serve answered (for `whenReady`). */
-      async #track(call) {
-        try {
-          const answer = await call;
-          this.#lost = false;
-          return answer;
-        } catch (error) {
-          if (error instanceof StoreUnavailableError) this.#lost = true;
-          throw error;
-        }
-      }
-      /**
-       * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
-       * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
-       */
-      async #longPoll(deadline, signal, poll) {
-        let backoff = RETRY_FIRST_MS;
-        for (; ; ) {
-          const left = deadline - Date.now();
-          if (signal?.aborted) return void 0;
-          try {
-            return await this.#track(poll(Math.max(0, Math.min(left, this.#longPollMs)), signal));
-          } catch (error) {
-            if (signal?.aborted) return void 0;
-            if (!(error instanceof StoreUnavailableError)) throw error;
-            if (deadline - Date.now() <= 0) return void 0;
-            const step = Math.min(backoff, deadline - Date.now());
-            if (await this.whenReady({ timeoutMs: step, ...signal ? { signal } : {} }) === "ready") {
-              await pause(step, signal);
-            }
-            backoff = Math.min(backoff * 2, RETRY_MAX_MS);
-          }
-        }
-      }
-    };
-  }
-});
-
-// src/core/invalid-answer-error.ts
-var InvalidAnswerError;
-var init_invalid_answer_error = __esm({
-  "src/core/invalid-answer-error.ts"() {
-    "use strict";
-    InvalidAnswerError = class extends Error {
-      name = "InvalidAnswerError";
     };
   }
 });

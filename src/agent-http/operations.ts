@@ -6,11 +6,11 @@
 import type { z } from 'zod';
 import { parseAskInput } from '../core/ask-input.js';
 import { type EarlierDecision, QUESTION_STATUSES, type Responder } from '../core/question.js';
-import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS } from '../store/http/protocol.js';
+import { type AgentOperations, LONG_POLL_MAX_MS } from '../store/http/protocol.js';
 import type { AgentStore, QuestionCounts } from '../store/port.js';
 import type { TokenRecord } from '../store/token-port.js';
 import { AgentRequestError } from './agent-request-error.js';
-import type { REQUEST_SCHEMAS } from './schemas.js';
+import type { AgentSideOperationName, REQUEST_SCHEMAS } from './schemas.js';
 
 export interface OperationContext {
   /** The store as the token sees it. */
@@ -21,7 +21,7 @@ export interface OperationContext {
 }
 
 type Handlers = {
-  [Op in AgentOperationName]: (
+  [Op in AgentSideOperationName]: (
     context: OperationContext,
     body: z.infer<(typeof REQUEST_SCHEMAS)[Op]>,
   ) => Promise<AgentOperations[Op]['response']>;
@@ -170,6 +170,12 @@ export const OPERATIONS: Handlers = {
     return {};
   },
   async whoami({ token }) {
-    return { name: token.name, id: token.id, patterns: [...token.patterns], expiresAt: token.expiresAt ?? null };
+    return {
+      name: token.name,
+      id: token.id,
+      patterns: [...token.patterns],
+      expiresAt: token.expiresAt ?? null,
+      person: token.web === true,
+    };
   },
 };

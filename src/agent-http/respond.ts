@@ -1,5 +1,6 @@
 /** How the agent API answers: JSON, never cached; failures as `{"error": {"code", "message"}}` (protocol.ts). */
 import type { ServerResponse } from 'node:http';
+import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { CorruptRecordError } from '../store/corrupt-record-error.js';
 import { ProjectRefusedError } from '../store/http/project-refused-error.js';
 import { type AgentErrorBody, type AgentErrorCode, ERROR_STATUS } from '../store/http/protocol.js';
@@ -29,6 +30,8 @@ export function sendJson(
 /** What a failure becomes on the wire: the code and the one line the caller reads. */
 export function failureOf(error: unknown): { readonly code: AgentErrorCode; readonly message: string } {
   if (error instanceof AgentRequestError) return { code: error.code, message: error.message };
+  // The question cannot take that pick or those notes: the reason, for the person who sent them (never logged).
+  if (error instanceof InvalidAnswerError) return { code: 'invalid-answer', message: error.message };
   if (error instanceof ProjectRefusedError) return { code: 'forbidden', message: error.message };
   if (error instanceof StoreUnavailableError) {
     return { code: 'store-unavailable', message: 'serve cannot reach its store right now; nothing was done' };

@@ -5,7 +5,10 @@
  */
 import { z } from 'zod';
 import { DELIVERY_PATHS, ORIGIN_TOOLS, PLATFORMS, QUESTION_STATUSES } from '../core/question.js';
-import type { AgentOperationName } from '../store/http/protocol.js';
+import type { AgentOperationName, PersonOperationName } from '../store/http/protocol.js';
+
+/** The agent side's operations (the person side's bodies are in person-schemas.ts). */
+export type AgentSideOperationName = Exclude<AgentOperationName, PersonOperationName>;
 
 const project = z.string().min(1).max(1024);
 const id = z.number().int().min(1).max(999_999_999);
@@ -124,7 +127,7 @@ export const REQUEST_SCHEMAS = {
   wait: z.strictObject({ project, id, timeoutMs }),
   ping: z.strictObject({}),
   whoami: z.strictObject({}),
-} as const satisfies Record<AgentOperationName, z.ZodType>;
+} as const satisfies Record<AgentSideOperationName, z.ZodType>;
 
 /** One line for a refused body: the first problem's path and what was wrong, never the value. */
 export function describeIssues(error: z.ZodError): string {

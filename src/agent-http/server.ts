@@ -3,7 +3,9 @@
  * hook, the status line and the waiter need, for agents that hold a token rather than the store's password. This
  * file routes and runs the steps: Host and Origin (`http/origin-rule.ts`: 403 before the token is read), method and
  * path, the token (auth.ts), the body (body.ts, schemas.ts), the token's scope (scope.ts), the operation
- * (operations.ts), the answer (respond.ts).
+ * (operations.ts), the answer (respond.ts). The person side (`inbox-*`: person-operations.ts, person-schemas.ts) takes
+ * only a token that signs a person in (`token create --web`); its long polls wait on one tail of the store's events
+ * (inbox-changes.ts).
  *
  * Logs carry the operation, the status, the token's id and the time taken; never a token, a project's questions or
  * any text.
@@ -12,14 +14,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../bot/logger.js';
 import { errorFields } from '../bot/logger.js';
 import { type OriginRule, originRule } from '../http/origin-rule.js';
-import { AGENT_API_PATH, AGENT_BODY_MAX_BYTES, type AgentOperationName, ERROR_STATUS } from '../store/http/protocol.js';
+import {
+  AGENT_API_PATH,
+  AGENT_BODY_MAX_BYTES,
+  AGENTS_ONLY_TEXT,
+  type AgentOperationName,
+  ERROR_STATUS,
+  type PersonOperationName,
+} from '../store/http/protocol.js';
 import type { Store } from '../store/port.js';
 import { AgentRequestError } from './agent-request-error.js';
 import type { Authenticator } from './auth.js';
 import { readJsonBody } from './body.js';
+import { type InboxChanges, inboxChanges } from './inbox-changes.js';
 import { OPERATIONS } from './operations.js';
+import { PERSON_OPERATIONS } from './person-operations.js';
+import { PERSON_SCHEMAS } from './person-schemas.js';
 import { failureOf, sendFailure, sendJson } from './respond.js';
-import { describeIssues, REQUEST_SCHEMAS } from './schemas.js';
+import { type AgentSideOperationName, describeIssues, REQUEST_SCHEMAS } from './schemas.js';
 import { scopedStore } from './scope.js';
 
 export interface AgentApiOptions {
@@ -41,23 +53,32 @@ export interface AgentApi {
 
 export function createAgentApi(options: AgentApiOptions): AgentApi {
   const stopping = new AbortController();
+  const changes = inboxChanges(options.store);
   return {
     handle(request, response) {
       const path = (request.url ?? '/').split('?')[0] ?? '/';
       if (!path.startsWith(AGENT_API_PATH)) return false;
-      void serveOne(options, path.slice(AGENT_API_PATH.length), request, response, stopping.signal);
+      void serveOne(options, changes, path.slice(AGENT_API_PATH.length), request, response, stopping.signal);
       return true;
     },
-    close: () => stopping.abort(),
+    close: () => {
+      stopping.abort();
+      changes.close();
+    },
   };
 }
 
 function isOperation(name: string): name is AgentOperationName {
-  return Object.hasOwn(OPERATIONS, name);
+  return Object.hasOwn(OPERATIONS, name) || Object.hasOwn(PERSON_OPERATIONS, name);
+}
+
+function isPersonOperation(name: AgentOperationName): name is PersonOperationName {
+  return Object.hasOwn(PERSON_OPERATIONS, name);
 }
 
 async function serveOne(
   { store, auth, origins = originRule(), logger, onCall }: AgentApiOptions,
+  changes: InboxChanges,
   name: string,
   request: IncomingMessage,
   response: ServerResponse,
@@ -86,11 +107,21 @@ async function serveOne(
     if (stopping.aborted) throw new AgentRequestError('store-unavailable', 'serve is stopping; ask again shortly');
     const token = await auth.authenticate(request);
     tokenId = token.id;
+    const person = isPersonOperation(name);
+    // Before the body: whatever it holds, an agents-only token never reaches the person side.
+    if (person && token.web !== true) throw new AgentRequestError('agents-only', AGENTS_ONLY_TEXT);
     const raw = await readJsonBody(request, AGENT_BODY_MAX_BYTES);
-    const parsed = REQUEST_SCHEMAS[name].safeParse(raw);
+    const parsed = (person ? PERSON_SCHEMAS[name] : REQUEST_SCHEMAS[name as AgentSideOperationName]).safeParse(raw);
     if (!parsed.success) throw new AgentRequestError('bad-request', describeIssues(parsed.error));
-    const run = OPERATIONS[name] as (context: unknown, body: unknown) => Promise<unknown>;
-    const result = await run({ store: scopedStore(store, token), token, signal }, parsed.data);
+    const result = person
+      ? await (PERSON_OPERATIONS[name] as (context: unknown, body: unknown) => Promise<unknown>)(
+          { store, token, changes, signal },
+          parsed.data,
+        )
+      : await (OPERATIONS[name as AgentSideOperationName] as (context: unknown, body: unknown) => Promise<unknown>)(
+          { store: scopedStore(store, token), token, signal },
+          parsed.data,
+        );
     sendJson(response, 200, result);
   } catch (error) {
     const failure = failureOf(error);

@@ -13,7 +13,7 @@ import { InvalidAnswerError } from '../core/invalid-answer-error.js';
 import { type Draft, itemsOf, type Platform, type Question, type Reply, type Selection } from '../core/question.js';
 import { parseQuestionRef } from '../core/question-ref.js';
 import type { Decision, DecisionPage, DecisionPageQuery, DecisionQuery } from '../decisions/query.js';
-import type { DraftChange, Store, ViewCounts } from '../store/port.js';
+import type { DraftChange, PersonStore, ViewCounts } from '../store/port.js';
 import {
   type AccessPolicy,
   type Actor,
@@ -45,7 +45,7 @@ export type { ReviewLine, ShownPick, ShownPicks } from './review.js';
 export { reviewOf } from './review.js';
 
 export interface InteractionServiceOptions {
-  readonly store: Store;
+  readonly store: PersonStore;
   readonly access: AccessPolicy;
   readonly routing: Routing;
   /** Per platform, whose channels a person is in: needed for places without a channel; absent there, none shown. */

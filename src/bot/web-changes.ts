@@ -13,7 +13,7 @@ import { errorFields, type Logger, silentLogger } from './logger.js';
 import type { WebSurface } from './web/surface.js';
 
 export interface StoreChangesOptions {
-  readonly store: Store;
+  readonly store: Pick<Store, 'tail' | 'get' | 'whenReady'>;
   /** Told of each change (the web inbox's surface; the terminal inbox passes its own listeners). */
   readonly surface: Pick<WebSurface, 'notify'>;
   readonly logger?: Logger;
@@ -98,7 +98,7 @@ export function followStoreChanges(options: StoreChangesOptions): StoreChanges {
  * Whether a just-parked question is blocking and still waits (the pages' desktop notification); false when the
  * store cannot say: a notification missed is better than the tail starting over.
  */
-async function isBlocking(store: Store, event: StoreEvent): Promise<boolean> {
+async function isBlocking(store: Pick<Store, 'get'>, event: StoreEvent): Promise<boolean> {
   try {
     const question = await store.get(event.project, event.questionId);
     return question?.status === 'pending' && question.isBlocking;

@@ -9,6 +9,9 @@ import { type Decision, type DecisionPage, trailPage } from '../store/trail.js';
 
 export { type Decision, type DecisionPage, decisionMatches, searchWords } from '../store/trail.js';
 
+/** What the trail is read through: the projects the store knows, and its answered view. */
+type TrailStore = Pick<Store, 'knownProjects' | 'pageAcross'>;
+
 /** Which decisions to read. Omitted fields do not filter. */
 export interface DecisionQuery {
   /** A project pattern, as in the routing file (`acme/*`, `acme/**`, a project name). */
@@ -28,13 +31,13 @@ export interface DecisionPageQuery extends DecisionQuery {
 }
 
 /** The projects a project pattern selects among those the store knows. */
-async function projectsOf(store: Store, project: string | undefined): Promise<string[]> {
+async function projectsOf(store: TrailStore, project: string | undefined): Promise<string[]> {
   const pattern = project === undefined ? undefined : compilePattern(project);
   return (await store.knownProjects()).filter((name) => pattern?.test(name) ?? true);
 }
 
 /** One page of the trail of the projects the query names (see `trailPage`). */
-export async function decisionsPage(store: Store, query: DecisionPageQuery): Promise<DecisionPage> {
+export async function decisionsPage(store: TrailStore, query: DecisionPageQuery): Promise<DecisionPage> {
   const projects = query.projects ?? (await projectsOf(store, query.project));
   return trailPage(store, projects, {
     limit: query.limit,
@@ -48,7 +51,7 @@ export async function decisionsPage(store: Store, query: DecisionPageQuery): Pro
  * Every decision matching the query, newest answer first (then the higher id): the whole trail, read from the
  * answered index a page at a time (`ask-later decisions` exports it all).
  */
-export async function listDecisions(store: Store, query: DecisionQuery = {}): Promise<Decision[]> {
+export async function listDecisions(store: TrailStore, query: DecisionQuery = {}): Promise<Decision[]> {
   const projects = query.projects ?? (await projectsOf(store, query.project));
   const decisions: Decision[] = [];
   let after: string | undefined;

@@ -1,12 +1,14 @@
 /**
  * `ask-later inbox` and `ask-later answer`: the terminal surface wired to the store (`bot/terminal/` never reaches
- * the store itself). The store is the one every command reads (REDIS_URL, else the embedded file); the person is the
- * OS user, through the same `InteractionService` as every surface, so the first answer wins everywhere. The keyboard
- * inbox also follows the store's events (a tail, as the web inbox does) to stay live.
+ * the store itself). The store is the one every command reads (REDIS_URL, else the embedded file), as the OS user;
+ * or serve over HTTP with a person's token (ASK_LATER_URL + ASK_LATER_TOKEN made with `token create --web`), as the
+ * token's name (open.ts). Either way through the same `InteractionService` as every surface, so the first answer
+ * wins everywhere. The keyboard inbox also follows the changes (the store's tail, or serve's long poll) to stay live.
  *
  * Exit codes: 0 done; 1 refused, or the settings or the store failed (one stderr line); 2 wrong arguments.
  */
 
+import type { Actor } from '../bot/interactions.js';
 import { allowListPolicy, InteractionService } from '../bot/interactions.js';
 import { TERMINAL_PLACE, terminalActor, terminalRouting } from '../bot/terminal/actor.js';
 import { runAnswer } from '../bot/terminal/answer.js';
@@ -14,11 +16,9 @@ import { ANSWER_USAGE, parseAnswerArgs } from '../bot/terminal/answer-args.js';
 import { INBOX_USAGE, parseInboxArgs } from '../bot/terminal/inbox-args.js';
 import { runList } from '../bot/terminal/list.js';
 import type { ChangeListener, TerminalInbox } from '../bot/terminal/session.js';
-import { followStoreChanges } from '../bot/web-changes.js';
-import { openCommandStore } from '../command-store.js';
 import { projectFromEnvironment } from '../project.js';
-import type { Store } from '../store/port.js';
-import { StoreUnavailableError } from '../store/store-unavailable-error.js';
+import type { PersonStore } from '../store/port.js';
+import { failureText, type OpenedInbox, openInbox } from './open.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,12 +29,15 @@ export interface InboxIo {
   readonly stdin?: { readonly isTTY?: boolean };
 }
 
-/** The terminal surface over `store`, and how to tell it of a change (a question's ref). */
-export function terminalInbox(store: Store): TerminalInbox & { notify(ref: string): void } {
+/** The terminal surface over `store` as `actor`, and how to tell it of a change (a question's ref, when known). */
+export function terminalInbox(
+  store: PersonStore,
+  actor: Actor = terminalActor(),
+): TerminalInbox & { notify(ref?: string): void } {
   const listeners = new Set<ChangeListener>();
   return {
     interactions: new InteractionService({ store, access: allowListPolicy({}), routing: terminalRouting }),
-    actor: terminalActor(),
+    actor,
     place: TERMINAL_PLACE,
     subscribe(listener) {
       listeners.add(listener);
@@ -46,23 +49,27 @@ export function terminalInbox(store: Store): TerminalInbox & { notify(ref: strin
   };
 }
 
-/** Runs `work` on the open store, closing it after; a store that stops answering is one line, exit 1. */
-async function withStore(
+/** Runs `work` on the open inbox, closing it after; a store or serve that stops answering is one line, exit 1. */
+async function withInbox(
   command: string,
   env: Env,
   io: InboxIo,
-  work: (store: Store) => Promise<number>,
+  work: (opened: OpenedInbox) => Promise<number>,
 ): Promise<number> {
-  const store = await openCommandStore(command, env, io.stderr);
-  if (store === undefined) return 1;
+  const opened = await openInbox(env);
+  if (!opened.ok) {
+    io.stderr.write(`ask-later ${command}: ${opened.text}\n`);
+    return 1;
+  }
   try {
-    return await work(store);
+    return await work(opened.inbox);
   } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    io.stderr.write(`ask-later ${command}: the inbox (its store) is unreachable\n`);
+    const text = failureText(error);
+    if (text === undefined) throw error;
+    io.stderr.write(`ask-later ${command}: ${text}\n`);
     return 1;
   } finally {
-    await store.close().catch(() => undefined);
+    await opened.inbox.store.close().catch(() => undefined);
   }
 }
 
@@ -88,10 +95,10 @@ export async function runInboxCommand(env: Env, argv: readonly string[], io: Inb
     );
     args = { ...args, mode: 'list' };
   }
-  return withStore('inbox', env, io, async (store) => {
-    const inbox = terminalInbox(store);
+  return withInbox('inbox', env, io, async (opened) => {
+    const inbox = terminalInbox(opened.store, opened.actor);
     if (args.mode !== 'screen') return runList(inbox, args, io);
-    const changes = followStoreChanges({ store, surface: inbox });
+    const changes = opened.follow((ref) => inbox.notify(ref));
     try {
       await changes.started;
       const { runScreen } = await import('../bot/terminal/screen-run.js');
@@ -118,7 +125,12 @@ export async function runAnswerCommand(
     return 0;
   }
   const args = parsed.args;
-  return withStore('answer', env, io, (store) =>
-    runAnswer(terminalInbox(store), args, io, projectFromEnvironment(env as NodeJS.ProcessEnv, cwd)),
+  return withInbox('answer', env, io, (opened) =>
+    runAnswer(
+      terminalInbox(opened.store, opened.actor),
+      args,
+      io,
+      projectFromEnvironment(env as NodeJS.ProcessEnv, cwd),
+    ),
   );
 }

@@ -330,6 +330,27 @@ export type AgentOperation =
   | 'whenReady'
   | 'close';
 
+/**
+ * The part of the store a person's inbox uses (`InteractionService`: read pages and drafts, answer, remove): every
+ * adapter gives it, and so does the HTTP client for a person's token (`http/inbox-store.ts`, where serve decides who
+ * the person is and which projects they reach).
+ */
+export type PersonStore = Pick<Store, PersonOperation>;
+
+/** The operations of {@link PersonStore}. */
+export type PersonOperation =
+  | 'projectByTag'
+  | 'get'
+  | 'knownProjects'
+  | 'getDraft'
+  | 'saveDraft'
+  | 'answer'
+  | 'dismiss'
+  | 'pageAcross'
+  | 'countAcross'
+  | 'whenReady'
+  | 'close';
+
 /** Park and read questions; the projects that parked them. Adapters: `redis/questions.ts`, `sqlite/questions.ts`. */
 export interface QuestionsSection {
   /** Store a validated question as `pending` with the project's next id. */

@@ -26,7 +26,10 @@ export function osUserName(): string {
   }
 }
 
-/** The person the terminal answers as: `name` (a token's name), else the OS user. */
+/**
+ * The person the terminal answers as: `name` (a token's name: over HTTP serve answers as the token's person whatever
+ * this says, so drafts are that person's in the web inbox too), else the OS user.
+ */
 export function terminalActor(name: string = osUserName()): Actor {
   return { platform: 'web', userId: 'local', displayName: name };
 }

@@ -1,10 +1,9 @@
 /**
- * The keyboard inbox's behaviour, apart from Ink: what it shows (one page of the filter, read through the pipeline's
- * `inbox` action), how it is looked at (the focused question, a set's open tab, the focused option, a notes field, a
- * review, a confirmation), and what each key does, as actions through `perform` (so every refusal is the other
- * surfaces'). Work runs one task at a time, so a refresh never overtakes the draft it should show. Drafts live in the
- * store (a redraw reads them back); only notes being typed live here until saved. `changed` is called whenever the
- * screen should be drawn again.
+ * The keyboard inbox's behaviour, apart from Ink: what it shows (a page of the filter, pages.ts; j / k go on past its
+ * ends), how it is looked at (the focused question, a set's tab, the focused option, a notes field, a review, a
+ * confirmation), and what each key does, as actions through `perform` (so every refusal is the other surfaces').
+ * One task at a time, so a refresh never overtakes the draft it should show. Drafts live in the store (a redraw reads
+ * them back); only notes being typed live here till saved. `changed`: the screen is to be drawn again.
  */
 import type { InboxFilter, InboxItem, InboxPage } from '../../core/inbox.js';
 import { itemsOf } from '../../core/question.js';
@@ -23,14 +22,11 @@ import {
   tabAfter,
   typeInto,
 } from './edits.js';
-import type { InkKey } from './keys.js';
-import { keyOf, screenKey } from './keys.js';
+import { type InkKey, keyOf, screenKey } from './keys.js';
 import { closedMeanwhile, nextProject } from './list.js';
+import { PageTurns } from './pages.js';
 import { type NotesField, type ScreenView, screenLines } from './screen.js';
 import type { TerminalInbox } from './session.js';
-
-/** Questions one screen reads: the page of the filter. */
-const PAGE_LIMIT = 50;
 
 export interface ControllerOptions {
   readonly filter: InboxFilter;
@@ -50,6 +46,7 @@ export class InboxController {
   #filter: InboxFilter;
   #project: { readonly tag: string; readonly name: string } | undefined;
   #page: InboxPage | undefined;
+  readonly #pages = new PageTurns();
   #focusRef: string | undefined;
   #focus = 0;
   readonly #members = new Map<string, number>();
@@ -157,24 +154,18 @@ export class InboxController {
 
   async #refresh(): Promise<void> {
     const before = this.#page;
-    const result = await this.#perform({
-      kind: 'inbox',
-      request: { filter: this.#filter, limit: PAGE_LIMIT, ...(this.#project ? { project: this.#project.tag } : {}) },
-    });
-    if (result.kind !== 'inbox') return;
-    const page = result.page;
+    const read = await this.#pages.read((action) => this.#perform(action), this.#filter, this.#project?.tag);
+    const { page, turnedBack } = read ?? {};
+    if (page === undefined) return;
     const refs = page.items.map((entry) => this.#ref(entry));
     for (const text of await closedMeanwhile(this.#inbox, before, page, this.#own)) this.#say(text, false);
     this.#page = page;
     const at = this.#focusRef === undefined ? -1 : refs.indexOf(this.#focusRef);
-    const focus = at >= 0 ? at : Math.min(this.#focus, Math.max(0, page.items.length - 1));
+    const last = Math.max(0, page.items.length - 1);
+    const focus = at >= 0 ? at : turnedBack ? last : Math.min(this.#focus, last);
     this.#focusOn(focus, at >= 0);
-    if (
-      this.#review &&
-      this.#ref() !== formatQuestionRef(this.#review.review.question.project, this.#review.review.question.id)
-    ) {
-      this.#review = undefined;
-    }
+    const reviewed = this.#review?.review.question;
+    if (reviewed && this.#ref() !== formatQuestionRef(reviewed.project, reviewed.id)) this.#review = undefined;
   }
 
   #focusOn(index: number, same: boolean): void {
@@ -242,10 +233,10 @@ export class InboxController {
     if (action.kind === 'quit') this.#o.quit();
     else if (action.kind === 'help') this.#help = true;
     else if (action.kind === 'card' && items.length === 0) this.#say('Nothing waiting.', true);
-    else if (action.kind === 'card')
-      this.#focusOn(Math.min(items.length - 1, Math.max(0, this.#focus + action.by)), false);
+    else if (action.kind === 'card') this.#move(action.by);
     else if (action.kind === 'filter') {
       this.#filter = nextFilter(this.#filter, action.by);
+      this.#pages.reset();
       this.#page = undefined;
       this.refreshSoon();
     } else if (action.kind === 'project') void this.#run(() => this.#nextProject());
@@ -295,7 +286,20 @@ export class InboxController {
     this.#o.changed();
   }
 
+  /** j / k: the question below or above, onto the next or the previous page past the ends of this one. */
+  #move(by: number): void {
+    const last = (this.#page?.items.length ?? 0) - 1;
+    if (!this.#pages.turn(this.#page, this.#focus + by))
+      this.#focusOn(Math.min(last, Math.max(0, this.#focus + by)), false);
+    else
+      void this.#run(async () => {
+        await this.#refresh();
+        this.#focusOn(by > 0 ? 0 : Math.max(0, (this.#page?.items.length ?? 1) - 1), false);
+      });
+  }
+
   async #nextProject(): Promise<void> {
+    this.#pages.reset();
     this.#project = await nextProject(this.#inbox, this.#project?.tag);
     this.#page = undefined;
     await this.#refresh();

@@ -31,16 +31,34 @@ export function rowPick(row: number): PickReader {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** The field after a key: its new text, or `done` (Enter or Escape: save it and leave). */
+/** `field` with `parts` as its text and the cursor before part `cursor` (omitted at the end, where typing adds). */
+function edited(field: NotesField, parts: readonly string[], cursor: number): NotesField {
+  const { cursor: _old, ...rest } = field;
+  const at = Math.max(0, Math.min(cursor, parts.length));
+  return { ...rest, text: parts.join(''), ...(at < parts.length ? { cursor: at } : {}) };
+}
+
+/**
+ * The field after a key: its new text and cursor, or `done` (Enter or Escape: save it and leave). Left / Right move
+ * the cursor by a character (an emoji whole), Home / End to the start and the end; Backspace takes the character
+ * before it; typing goes in at it.
+ */
 export function typeInto(field: NotesField, input: string, key: InkKey): NotesField | 'done' {
   if (key.return || key.escape) return 'done';
+  const parts = [...graphemes.segment(field.text)].map((each) => each.segment);
+  const at = Math.min(field.cursor ?? parts.length, parts.length);
+  if (key.leftArrow) return edited(field, parts, at - 1);
+  if (key.rightArrow) return edited(field, parts, at + 1);
+  if (key.home) return edited(field, parts, 0);
+  if (key.end) return edited(field, parts, parts.length);
   if (key.backspace || key.delete) {
-    const kept = [...graphemes.segment(field.text)].slice(0, -1);
-    return { ...field, text: kept.map((each) => each.segment).join('') };
+    if (at === 0) return field;
+    return edited(field, [...parts.slice(0, at - 1), ...parts.slice(at)], at - 1);
   }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are keys, not text
   if (key.ctrl || key.meta || input === '' || /[\u0000-\u001f\u007f]/.test(input)) return field;
-  return { ...field, text: field.text + input };
+  const typed = [...graphemes.segment(input)].map((each) => each.segment);
+  return edited(field, [...parts.slice(0, at), ...typed, ...parts.slice(at)], at + typed.length);
 }
 
 /** The draft change that saves a field. */

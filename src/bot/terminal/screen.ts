@@ -20,6 +20,15 @@ export interface NotesField {
   /** The option the notes are for (a multi-select's notes per option); absent: the answer's notes. */
   readonly choice?: string;
   readonly text: string;
+  /** Where typing goes in: before this many characters (graphemes) of `text`; absent: at its end. */
+  readonly cursor?: number;
+}
+
+/** The field's text with the cursor drawn (`█`) where typing goes in. */
+export function withCursor(field: NotesField): string {
+  if (field.cursor === undefined) return `${field.text}█`;
+  const parts = [...graphemes.segment(field.text)].map((each) => each.segment);
+  return `${parts.slice(0, field.cursor).join('')}█${parts.slice(field.cursor).join('')}`;
 }
 
 /** How the screen is looked at, besides the page it shows. */
@@ -73,7 +82,13 @@ function filterLine(page: InboxPage | undefined, view: ScreenView): string {
     const label = ` ${FILTER_LABELS[filter]} ${page?.counts[filter] ?? 0} `;
     return page?.filter === filter ? inverse(label) : label;
   });
-  return `${tabs.join(' ')}  ${dim(`project: ${view.project ?? 'all'}`)}`;
+  // More than one page waits: which of them this is (j / k go on past its ends).
+  const all = page === undefined ? 0 : page.counts[page.filter];
+  const range =
+    page !== undefined && all > page.items.length && page.items.length > 0
+      ? ` · ${page.offset + 1}–${page.offset + page.items.length} of ${all}`
+      : '';
+  return `${tabs.join(' ')}  ${dim(`project: ${view.project ?? 'all'}${range}`)}`;
 }
 
 function listLines(page: InboxPage, view: ScreenView, rows: number): string[] {
@@ -81,8 +96,11 @@ function listLines(page: InboxPage, view: ScreenView, rows: number): string[] {
     return [
       dim(page.counts.all === 0 ? 'Nothing waiting.' : `Nothing ${FILTER_LABELS[page.filter].toLowerCase()} waiting.`),
     ];
-  const first = Math.max(0, Math.min(view.focus - Math.floor(rows / 2), page.items.length - rows));
-  const shown = page.items.slice(first, first + rows);
+  // A row kept for "… more below" when not every question fits, so it never hides the focused one.
+  const moreRow = rows > 1 && (page.items.length > rows || page.remaining > 0);
+  const itemRows = moreRow ? rows - 1 : rows;
+  const first = Math.max(0, Math.min(view.focus - Math.floor(itemRows / 2), page.items.length - itemRows));
+  const shown = page.items.slice(first, first + itemRows);
   const lines = shown.map((entry, index) => {
     const at = first + index;
     const { question } = entry;
@@ -93,7 +111,7 @@ function listLines(page: InboxPage, view: ScreenView, rows: number): string[] {
     return at === view.focus ? bold(clip(text, view.width)) : clip(text, view.width);
   });
   const more = page.items.length - (first + shown.length) + page.remaining;
-  if (more > 0 && lines.length > 0) lines[lines.length - 1] = dim(clip(`  … ${more} more below (j)`, view.width));
+  if (more > 0) lines.push(dim(clip(`  … ${more} more below (j)`, view.width)));
   return lines;
 }
 
@@ -104,7 +122,7 @@ function bottomLines(view: ScreenView, page: InboxPage | undefined): string[] {
   if (view.notes) {
     const what = view.notes.choice === undefined ? 'Notes' : `Notes for ${view.notes.choice}`;
     lines.push(cyan(clip(`✎ ${what} (Enter saves, Esc leaves):`, width)));
-    lines.push(...wrapLines(`${view.notes.text}█`, width, '  '));
+    lines.push(...wrapLines(withCursor(view.notes), width, '  '));
   } else if (view.review) {
     lines.push(bold(`Review #${view.review.question.id} before it is sent:`));
     for (const line of view.review.lines) {
@@ -142,6 +160,7 @@ function helpLines(width: number): string[] {
     ...wrap('Next filter: All / Blocking / Non-blocking', width, 'Tab'.padEnd(14)),
     ...wrap('Next project (all, then each)', width, 'p'.padEnd(14)),
     ...wrap('Scroll a long question by a page', width, 'PgUp PgDn'.padEnd(14)),
+    ...wrap('In a note being typed: move within it', width, '← → Home End'.padEnd(14)),
     ...wrap('Quit (Ctrl-C too)', width, 'q'.padEnd(14)),
     '',
     dim('Any key closes this.'),

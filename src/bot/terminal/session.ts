@@ -4,8 +4,8 @@
  */
 import type { Actor, InteractionService, Place } from '../interactions.js';
 
-/** Called with a question's ref when it may have changed (parked, answered, withdrawn…). */
-export type ChangeListener = (ref: string) => void;
+/** Called when a question may have changed (parked, answered, withdrawn…), with its ref when that is known. */
+export type ChangeListener = (ref?: string) => void;
 
 export interface TerminalInbox {
   readonly interactions: InteractionService;

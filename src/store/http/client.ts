@@ -1,15 +1,18 @@
 /**
  * One JSON call to serve's agent API over node:http(s): keep-alive, a time-out per call, and every failure mapped
  * to what the agent side already handles: StoreUnavailableError (nothing answered: refused, reset, timed out, a
- * gateway's 502/503/504), TokenRefusedError (401), ProjectRefusedError (403), AgentApiError (the rest). The
+ * gateway's 502/503/504), TokenRefusedError (401), ProjectRefusedError (403), and for the person side
+ * AgentsOnlyTokenError (403 `agents-only`) and InvalidAnswerError (422); AgentApiError (the rest). The
  * token goes in the Authorization header only; no error carries it, or a body.
  *
  * node:http rather than fetch: the hook and the status line pay for what they load on every prompt, and undici
  * (behind fetch) costs more to load than their whole store call.
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { InvalidAnswerError } from '../../core/invalid-answer-error.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { AgentApiError } from './agent-api-error.js';
+import { AgentsOnlyTokenError } from './agents-only-token-error.js';
 import { ProjectRefusedError } from './project-refused-error.js';
 import { AGENT_API_PATH, type AgentOperationName, type AgentOperations } from './protocol.js';
 import { checkReply } from './replies.js';
@@ -197,6 +200,9 @@ function failure(status: number, text: string): Error {
     // Not ours (a proxy's page): the status says enough.
   }
   if (status === 401) return new TokenRefusedError(message ?? 'serve refused the token (HTTP 401)');
+  if (status === 403 && code === 'agents-only')
+    return new AgentsOnlyTokenError(message ?? 'the token is for agents only');
+  if (status === 422 && code === 'invalid-answer') return new InvalidAnswerError(message ?? 'serve refused the answer');
   if (status === 403 && code === 'host-refused') return new AgentApiError(code, message ?? 'serve refused the host');
   if (status === 403) return new ProjectRefusedError(message ?? 'the token does not reach this project (HTTP 403)');
   if (status === 502 || status === 503 || status === 504 || code === 'store-unavailable') {

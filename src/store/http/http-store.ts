@@ -24,30 +24,12 @@ import type {
   Readiness,
   WaitOptions,
 } from '../port.js';
-import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from '../trail.js';
-import { AgentClient } from './client.js';
-import { type AgentOperationName, type AgentOperations, LONG_POLL_MAX_MS, type WireClaim } from './protocol.js';
+import type { AgentOperationName, AgentOperations, WireClaim } from './protocol.js';
+import { ServeLink, type ServeLinkOptions } from './serve-link.js';
 
-export interface HttpStoreOptions {
-  /** Serve's URL (`ASK_LATER_URL`). */
-  readonly url: string;
-  /** `ASK_LATER_TOKEN`. */
-  readonly token: string;
-  /** How long one ordinary call may take (default 10 s; the hook and the status line give their own budget). */
-  readonly timeoutMs?: number;
-  /** The longest serve is asked to hold one long poll (default {@link LONG_POLL_MAX_MS}). */
-  readonly longPollMs?: number;
-}
-
-/** Back-off between attempts of a wait while serve does not answer. */
-const RETRY_FIRST_MS = 100;
-const RETRY_MAX_MS = 2000;
-/** A long poll's own time-out: what serve holds it, plus this. */
-const LONG_POLL_MARGIN_MS = 5000;
-/** While serve does not answer, `whenReady` asks it this often (a `ping`, each given this long). */
-const PROBE_EVERY_MS = 250;
-const PROBE_TIMEOUT_MS = 1000;
+/** Serve's URL and the token, and the calls' time-outs (serve-link.ts). */
+export type HttpStoreOptions = ServeLinkOptions;
 
 /** Open the HTTP agent store. Nothing is sent until the first call (like the minimal Redis client, no round trip). */
 export async function openHttpStore(options: HttpStoreOptions): Promise<HttpStore> {
@@ -55,16 +37,10 @@ export async function openHttpStore(options: HttpStoreOptions): Promise<HttpStor
 }
 
 export class HttpStore implements AgentStore {
-  readonly #client: AgentClient;
-  readonly #timeoutMs: number;
-  readonly #longPollMs: number;
-  /** The last call found serve (or its store) away; the next one that answers clears it. */
-  #lost = false;
+  readonly #link: ServeLink;
 
   constructor(options: HttpStoreOptions) {
-    this.#client = new AgentClient({ url: options.url, token: options.token });
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#longPollMs = Math.min(options.longPollMs ?? LONG_POLL_MAX_MS, LONG_POLL_MAX_MS);
+    this.#link = new ServeLink(options);
   }
 
   async park(project: string, spec: QuestionSpec): Promise<Question> {
@@ -168,12 +144,11 @@ export class HttpStore implements AgentStore {
         const deadline = Date.now() + timeoutMs;
         const signals = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
         for (;;) {
-          const reply = await this.#longPoll(deadline, signals, (ms, pollSignal) =>
-            this.#client.call(
-              'changed',
-              { project, mark, timeoutMs: ms },
-              { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal: pollSignal },
-            ),
+          const reply = await this.#link.longPoll(
+            'changed',
+            (ms) => ({ project, mark, timeoutMs: ms }),
+            deadline,
+            signals,
           );
           if (reply === undefined) return false;
           mark = reply.mark;
@@ -190,8 +165,11 @@ export class HttpStore implements AgentStore {
     let last: Question | undefined;
     let known = false;
     for (;;) {
-      const reply = await this.#longPoll(deadline, options.signal, (ms, signal) =>
-        this.#client.call('wait', { project, id, timeoutMs: ms }, { timeoutMs: ms + LONG_POLL_MARGIN_MS, signal }),
+      const reply = await this.#link.longPoll(
+        'wait',
+        (ms) => ({ project, id, timeoutMs: ms }),
+        deadline,
+        options.signal,
       );
       if (reply === undefined) {
         // Out of time or aborted: the question as it is now (as last seen, when serve does not answer).
@@ -205,93 +183,22 @@ export class HttpStore implements AgentStore {
   }
 
   /** Lost after a call found serve (or its store) away: then a `ping` every 250 ms until one answers. */
-  async whenReady(options: WaitOptions): Promise<Readiness> {
-    if (!this.#lost) return 'ready';
-    const deadline = Date.now() + options.timeoutMs;
-    for (;;) {
-      if (options.signal?.aborted) return 'lost';
-      const left = deadline - Date.now();
-      if (left <= 0) return 'lost';
-      try {
-        await this.#track(
-          this.#client.call(
-            'ping',
-            {},
-            { timeoutMs: Math.min(PROBE_TIMEOUT_MS, left), ...(options.signal ? { signal: options.signal } : {}) },
-          ),
-        );
-        return 'reconnected';
-      } catch {
-        await pause(Math.min(PROBE_EVERY_MS, Math.max(0, deadline - Date.now())), options.signal);
-      }
-    }
+  whenReady(options: WaitOptions): Promise<Readiness> {
+    return this.#link.whenReady(options);
   }
 
   async close(): Promise<void> {
-    this.#client.close();
+    this.#link.close();
   }
 
   #call<Op extends AgentOperationName>(
     operation: Op,
     body: AgentOperations[Op]['request'],
   ): Promise<AgentOperations[Op]['response']> {
-    return this.#track(this.#client.call(operation, body, { timeoutMs: this.#timeoutMs }));
-  }
-
-  /** A call's outcome, remembering whether serve answered (for `whenReady`). */
-  async #track<T>(call: Promise<T>): Promise<T> {
-    try {
-      const answer = await call;
-      this.#lost = false;
-      return answer;
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) this.#lost = true;
-      throw error;
-    }
-  }
-
-  /**
-   * One long poll that reached serve, asking it to hold at most until `deadline`; undefined when the deadline came
-   * or `signal` aborted first. While serve does not answer (restarting, a replica gone), it tries again with back-off.
-   */
-  async #longPoll<T>(
-    deadline: number,
-    signal: AbortSignal | undefined,
-    poll: (ms: number, signal: AbortSignal | undefined) => Promise<T>,
-  ): Promise<T | undefined> {
-    let backoff = RETRY_FIRST_MS;
-    for (;;) {
-      const left = deadline - Date.now();
-      if (signal?.aborted) return undefined;
-      try {
-        return await this.#track(poll(Math.max(0, Math.min(left, this.#longPollMs)), signal));
-      } catch (error) {
-        if (signal?.aborted) return undefined;
-        if (!(error instanceof StoreUnavailableError)) throw error;
-        if (deadline - Date.now() <= 0) return undefined;
-        // Back off, or less: until serve answers a probe again.
-        const step = Math.min(backoff, deadline - Date.now());
-        if ((await this.whenReady({ timeoutMs: step, ...(signal ? { signal } : {}) })) === 'ready') {
-          await pause(step, signal);
-        }
-        backoff = Math.min(backoff * 2, RETRY_MAX_MS);
-      }
-    }
+    return this.#link.call(operation, body);
   }
 }
 
 function wireClaim(claim: ClaimRef): WireClaim {
   return { claimId: claim.claimId, via: claim.via, ids: claim.questions.map((q) => q.id) };
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

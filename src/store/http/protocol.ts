@@ -12,9 +12,21 @@
  * A change that leaves every count the same between two polls (a reminder) is not reported: the waiter, the one
  * user, only looks at outcomes and pending questions, which always move a count.
  */
-import type { DeliveryPath, EarlierDecision, Question, QuestionOrigin } from '../../core/question.js';
+import type { DeliveryPath, Draft, EarlierDecision, Question, QuestionOrigin, Reply } from '../../core/question.js';
 import type { Comparable } from '../../core/similarity.js';
-import type { ClaimOptions, CloseResult, ListFilter, ListPageQuery, QuestionCounts, QuestionPage } from '../port.js';
+import type {
+  AnswerResult,
+  ClaimOptions,
+  CloseResult,
+  DraftChange,
+  DraftResult,
+  ListFilter,
+  ListPageQuery,
+  PageQuery,
+  QuestionCounts,
+  QuestionPage,
+  ViewCounts,
+} from '../port.js';
 import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from '../trail.js';
 
 /** Where the operations live under serve's URL. */
@@ -79,12 +91,56 @@ export interface AgentOperations {
   };
   wait: { request: { project: string; id: number; timeoutMs: number }; response: { question: Question | null } };
   ping: { request: Record<string, never>; response: Record<string, never> };
-  /** Who the token is (doctor): its name, id and patterns. */
+  /** Who the token is (doctor, the terminal inbox): its name, id, patterns, and whether it signs a person in. */
   whoami: {
     request: Record<string, never>;
-    response: { name: string; id: string; patterns: string[]; expiresAt: number | null };
+    response: { name: string; id: string; patterns: string[]; expiresAt: number | null; person?: boolean };
+  };
+  // The person side (`inbox-*`): only a token that signs a person in (`token create --web`). Serve answers as that
+  // person (platform `web`, the token's name) and shows only the projects the token reaches: any other reads as
+  // unknown (null, `unknown`, left out of pages), never as refused.
+  /** The projects the person reaches, among those the store knows. */
+  'inbox-projects': { request: Record<string, never>; response: { projects: string[] } };
+  /** The project of a question reference's tag, when the person reaches it. */
+  'inbox-project': { request: { tag: string }; response: { project: string | null } };
+  'inbox-question': { request: { project: string; id: number }; response: { question: Question | null } };
+  /** The person's draft. */
+  'inbox-draft': {
+    request: { project: string; id: number; member?: number };
+    response: { draft: Draft | null };
+  };
+  'inbox-save-draft': {
+    request: { project: string; id: number; change: DraftChange };
+    response: { result: DraftResult };
+  };
+  /** Answer as the person; the first answer wins. */
+  'inbox-answer': { request: { project: string; id: number; reply: Reply }; response: { result: AnswerResult } };
+  'inbox-dismiss': { request: { project: string; id: number }; response: { result: CloseResult } };
+  /** A page of a view across the projects named that the person reaches; `counts` as `[project, counts]` pairs. */
+  'inbox-page': {
+    request: { projects: readonly string[]; query: PageQuery };
+    response: { page: WirePage };
+  };
+  'inbox-counts': { request: { projects: readonly string[] }; response: { counts: [string, ViewCounts][] } };
+  /** A mark of everything the person's inbox shows (every reached project's view counts). */
+  'inbox-watch': { request: Record<string, never>; response: { mark: string } };
+  /** Long poll: at once when the mark moved, else when a reached project changes or the time runs out. */
+  'inbox-changed': {
+    request: { mark: string; timeoutMs: number };
+    response: { changed: boolean; mark: string };
   };
 }
+
+/** A page of a view as it travels: its counts (a Map in the port) as `[project, counts]` pairs. */
+export interface WirePage {
+  readonly questions: readonly Question[];
+  readonly next?: string;
+  readonly remaining: number;
+  readonly counts?: readonly (readonly [string, ViewCounts])[];
+}
+
+/** The person side's operations. */
+export type PersonOperationName = Extract<keyof AgentOperations, `inbox-${string}`>;
 
 export type AgentOperationName = keyof AgentOperations;
 
@@ -95,10 +151,14 @@ export const ERROR_STATUS = {
   forbidden: 403,
   /** The request named a host serve does not answer as, or came from a foreign page (`http/origin-rule.ts`). */
   'host-refused': 403,
+  /** The token is for agents only: the person side needs one made with `token create --web`. */
+  'agents-only': 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'too-large': 413,
   'unsupported-media-type': 415,
+  /** An answer or a draft the question cannot take (`InvalidAnswerError`): the message says why. */
+  'invalid-answer': 422,
   'store-unavailable': 503,
   internal: 500,
 } as const;
@@ -107,6 +167,10 @@ export type AgentErrorCode = keyof typeof ERROR_STATUS;
 export interface AgentErrorBody {
   readonly error: { readonly code: AgentErrorCode; readonly message: string };
 }
+
+/** What an agents-only token is told by the person side (serve's refusal, and the terminal's line). */
+export const AGENTS_ONLY_TEXT =
+  "this token is for agents only; a person's token is made with ask-later token create --name NAME --projects PATTERN --web";
 
 /** The project header of `/mcp` (see `agent-http/mcp.ts`). */
 export const PROJECT_HEADER = 'x-ask-later-project';

@@ -47,6 +47,19 @@ const isDecisionPage: Check = (value) =>
   (value.next === undefined || isString(value.next)) &&
   (value.remaining === undefined || isNumber(value.remaining));
 
+const isDraft: Check = (value) => isObject(value) && arrayOf(isString)(value.choices) && isBoolean(value.other);
+const isViewCounts: Check = (value) =>
+  isObject(value) && isNumber(value.blocking) && isNumber(value.canWait) && isNumber(value.closed);
+const isCountsEntry: Check = (value) =>
+  Array.isArray(value) && value.length === 2 && isString(value[0]) && isViewCounts(value[1]);
+/** An answer's, a removal's or a draft's outcome: its kind, and the question (or the draft) it names. */
+const isOutcome: Check = (value) =>
+  isObject(value) &&
+  isString(value.kind) &&
+  (value.kind === 'unknown' || (value.kind === 'saved' ? isDraft(value.draft) : isQuestion(value.question)));
+const isWirePage: Check = (value) =>
+  isPage(value) && isObject(value) && (value.counts === undefined || arrayOf(isCountsEntry)(value.counts));
+
 const FIELDS: { readonly [Op in AgentOperationName]: Readonly<Record<string, Check>> } = {
   park: { question: isQuestion },
   get: { question: orNull(isQuestion) },
@@ -79,6 +92,17 @@ const FIELDS: { readonly [Op in AgentOperationName]: Readonly<Record<string, Che
   wait: { question: orNull(isQuestion) },
   ping: {},
   whoami: { name: isString, id: isString, patterns: arrayOf(isString), expiresAt: orNull(isNumber) },
+  'inbox-projects': { projects: arrayOf(isString) },
+  'inbox-project': { project: orNull(isString) },
+  'inbox-question': { question: orNull(isQuestion) },
+  'inbox-draft': { draft: orNull(isDraft) },
+  'inbox-save-draft': { result: isOutcome },
+  'inbox-answer': { result: isOutcome },
+  'inbox-dismiss': { result: isOutcome },
+  'inbox-page': { page: isWirePage },
+  'inbox-counts': { counts: arrayOf(isCountsEntry) },
+  'inbox-watch': { mark: isString },
+  'inbox-changed': { changed: isBoolean, mark: isString },
 };
 
 /** `body` as the operation's reply, or AgentApiError naming the first field that is not what it should be. */

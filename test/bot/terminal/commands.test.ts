@@ -12,6 +12,7 @@ import { runAnswerCommand, runInboxCommand } from '../../../src/inbox/run.js';
 import type { Store } from '../../../src/store/port.js';
 import { openRedisStore } from '../../../src/store/redis/redis-store.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { newToken } from '../../../src/tokens/format.js';
 import { freshHome } from '../../support/home.js';
 import { person, setSpec, spec, sqliteTestDir, testClock, uniquePrefix, uniqueProject } from '../../support/store.js';
 import { noRecommendation } from './support.js';
@@ -252,16 +253,17 @@ describe.each(stores)('ask-later inbox --list / --json and answer on $name', ({ 
 });
 
 describe('ask-later inbox and answer without a store', () => {
-  it('GIVEN only serve’s agent API (ASK_LATER_URL) THEN one line says the command needs the store itself, exit 1', async () => {
-    const env = {
-      ASK_LATER_URL: 'http://127.0.0.1:9',
-      ASK_LATER_TOKEN: 'alt_abcdefghijkl_0123456789012345678901234567890123456',
-      HOME: freshHome(),
-    };
+  it('GIVEN serve’s URL where nothing answers THEN one line says the inbox is unreachable, exit 1', async () => {
+    const env = { ASK_LATER_URL: 'http://127.0.0.1:9', ASK_LATER_TOKEN: newToken().token, HOME: freshHome() };
     const run = await inbox(env, ['--list']);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: 'ask-later inbox: the inbox (its store) is unreachable\n' });
+  });
+
+  it('GIVEN a token that is not one THEN one line names ASK_LATER_TOKEN, exit 1', async () => {
+    const env = { ASK_LATER_URL: 'http://127.0.0.1:9', ASK_LATER_TOKEN: 'alt_nope', HOME: freshHome() };
+    const run = await answer(env, ['3', '--pick', 'Postgres']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^ask-later inbox: this command works on the store itself: set REDIS_URL .*\n$/);
-    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^ask-later answer: ASK_LATER_TOKEN must be a token from `ask-later token create`.*\n$/);
   });
 
   it('GIVEN a Redis that is not there THEN one line says the inbox is unreachable, exit 1', async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowPick, typeInto } from '../../../src/bot/terminal/edits.js';
 import { keyOf, screenKey } from '../../../src/bot/terminal/keys.js';
+import { withCursor } from '../../../src/bot/terminal/screen.js';
 import type { QuestionItem } from '../../../src/core/question.js';
 
 const none = keyOf('a');
@@ -64,5 +65,29 @@ describe('the keyboard inbox’s keys', () => {
     expect(typeInto(field, '\u0007', none)).toEqual(field);
     expect(typeInto(field, '', { ...none, return: true })).toBe('done');
     expect(typeInto(field, '', { ...none, escape: true })).toBe('done');
+  });
+
+  it('GIVEN a notes field THEN Left / Right / Home / End move the cursor (an emoji whole), typing and Backspace work at it, and it is drawn there', () => {
+    const field = { ref: 'r', text: 'ok 👍🏽' };
+    const left = typeInto(field, '', { ...none, leftArrow: true });
+    expect(left).toEqual({ ref: 'r', text: 'ok 👍🏽', cursor: 3 });
+    if (left === 'done') throw new Error('not done');
+    expect(withCursor(left)).toBe('ok █👍🏽');
+    const typed = typeInto(left, 'go', none);
+    expect(typed).toEqual({ ref: 'r', text: 'ok go👍🏽', cursor: 5 });
+    if (typed === 'done') throw new Error('not done');
+    const home = typeInto(typed, '', { ...none, home: true });
+    expect(home).toEqual({ ref: 'r', text: 'ok go👍🏽', cursor: 0 });
+    if (home === 'done') throw new Error('not done');
+    // Nothing before the cursor: Backspace leaves the field; Left stays at the start.
+    expect(typeInto(home, '', { ...none, backspace: true })).toEqual(home);
+    expect(typeInto(home, '', { ...none, leftArrow: true })).toEqual(home);
+    const right = typeInto(home, '', { ...none, rightArrow: true });
+    expect(right).toEqual({ ref: 'r', text: 'ok go👍🏽', cursor: 1 });
+    if (right === 'done') throw new Error('not done');
+    expect(typeInto(right, '', { ...none, backspace: true })).toEqual({ ref: 'r', text: 'k go👍🏽', cursor: 0 });
+    // End: the cursor at the end again, where typing adds.
+    expect(typeInto(right, '', { ...none, end: true })).toEqual({ ref: 'r', text: 'ok go👍🏽' });
+    expect(withCursor(field)).toBe('ok 👍🏽█');
   });
 });

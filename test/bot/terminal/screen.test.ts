@@ -151,6 +151,35 @@ describe('the keyboard inbox', () => {
     ink.unmount();
   });
 
+  it('GIVEN more than a page waiting THEN j goes on past the last question onto the next page, k back, and a page emptied meanwhile gives way to the one before', async () => {
+    for (let n = 1; n <= 53; n++) await store.park(project, spec({ question: `Question number ${n}?` }));
+    const { screen, press, ink, inbox } = await open();
+    await expect.poll(screen).toContain('project: all · 1–50 of 53');
+    expect(screen()).toMatch(/… 50 more below \(j\)/);
+    await press(...Array.from({ length: 49 }, () => 'j'));
+    await expect.poll(screen).toMatch(/▸ .*#50 .*Question number 50\?/);
+    expect(screen()).toContain('project: all · 1–50 of 53');
+    await press('j');
+    await expect.poll(screen).toContain('project: all · 51–53 of 53');
+    await expect.poll(screen).toMatch(/▸ .*#51 /);
+    await press('j', 'j', 'j'); // the last question: nothing follows
+    await expect.poll(screen).toMatch(/▸ .*#53 /);
+    expect(screen()).toContain('project: all · 51–53 of 53');
+    await press('k', 'k', 'k');
+    await expect.poll(screen).toContain('project: all · 1–50 of 53');
+    await expect.poll(screen).toMatch(/▸ .*#50 /);
+
+    await press('j');
+    await expect.poll(screen).toContain('project: all · 51–53 of 53');
+    for (const id of [51, 52, 53]) await store.answer(project, id, { choices: ['SQLite'], other: false }, person('U7'));
+    inbox.notify(formatQuestionRef(project, 53));
+    await expect.poll(screen).toContain(' All 50 ');
+    await expect.poll(screen).toMatch(/▸ .*#50 .*Question number 50\?/);
+    expect(screen()).not.toContain('of 53');
+    expect(screen()).not.toContain('Question number 51?');
+    ink.unmount();
+  });
+
   it('GIVEN x THEN Remove asks first: any key keeps, y dismisses', async () => {
     await store.park(project, spec());
     const { screen, press, ink } = await open();
