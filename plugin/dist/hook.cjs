@@ -1773,6 +1773,10 @@ var init_keys = __esm({
       get decisions() {
         return `${this.base}ix:decided`;
       }
+      /** Decisions answered since the project's last "already decided" check, waiting to join its index (answer-11). */
+      get decisionsQueue() {
+        return `${this.base}ix:decided-queue`;
+      }
     };
   }
 });
@@ -2057,6 +2061,20 @@ function questionFromHash(hash, where, specs) {
   if (hash.remindedAt !== void 0) question.remindedAt = read.wholeNumber(hash, "remindedAt");
   return question;
 }
+function hashFromScript(reply, where) {
+  if (typeof reply !== "string") return hashFromFlat(reply);
+  let flat;
+  try {
+    flat = JSON.parse(reply);
+  } catch {
+    flat = void 0;
+  }
+  if (flat !== null && typeof flat === "object" && !Array.isArray(flat) && Object.keys(flat).length === 0) return {};
+  if (!Array.isArray(flat) || flat.some((item) => typeof item !== "string")) {
+    throw new CorruptRecordError(where, "expected the record as a JSON list of its fields and values");
+  }
+  return hashFromFlat(flat);
+}
 function hashFromFlat(reply) {
   if (!Array.isArray(reply)) return { ...reply };
   const hash = {};
@@ -2234,8 +2252,9 @@ var init_scripts = __esm({
       confirm: load("confirm-5"),
       release: load("release-1"),
       deliver: load("deliver-6"),
-      purge: load("purge-8"),
+      purge: load("purge-9"),
       indexDecisions: load("index-decisions-1"),
+      decidedStats: load("decided-stats-2"),
       views: load("views-10"),
       viewPage: load("view-page-10"),
       listPage: load("list-page-6"),
@@ -2366,9 +2385,9 @@ var init_context = __esm({
       fromHash(hash, where) {
         return this.remember(questionFromHash(hash, where, this.#parsed));
       }
-      /** A record (HGETALL, flat from a script) as a question, remembered. Throws `CorruptRecordError`. */
+      /** A record a script sent (see `hashFromScript`) as a question, remembered. Throws `CorruptRecordError`. */
       read(reply, where) {
-        return this.fromHash(hashFromFlat(reply), where);
+        return this.fromHash(hashFromScript(reply, where), where);
       }
       /** A hash's fields; undefined when the key does not exist. */
       async hash(key) {
@@ -2557,6 +2576,11 @@ function candidateTerms(queries, stats, threshold = DECIDED_THRESHOLD) {
   }
   return [...chosen];
 }
+function best(scored, max = DECIDED_MAX) {
+  scored.sort((a, b) => b.score - a.score || b.id - a.id);
+  const seen = /* @__PURE__ */ new Set();
+  return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, max);
+}
 function rank(items, candidates, stats, options = {}) {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
   return items.map((item) => {
@@ -2567,9 +2591,7 @@ function rank(items, candidates, stats, options = {}) {
       if (score < threshold) continue;
       scored.push({ id: document.id, ...document.member === void 0 ? {} : { member: document.member }, score });
     }
-    scored.sort((a, b) => b.score - a.score || b.id - a.id);
-    const seen = /* @__PURE__ */ new Set();
-    return scored.filter((found) => !seen.has(found.id) && seen.add(found.id)).slice(0, options.max ?? DECIDED_MAX);
+    return best(scored, options.max);
   });
 }
 function withDecisions(ranked, decisions) {
@@ -2588,6 +2610,16 @@ var init_decided_index = __esm({
 });
 
 // src/store/redis/decisions.ts
+function candidateRefs(postings) {
+  const refs = /* @__PURE__ */ new Set();
+  for (const text of postings) {
+    if (text === null) continue;
+    for (const ref of text.split(" ")) if (ref !== "") refs.add(ref);
+  }
+  const all = [...refs];
+  if (all.length <= CANDIDATES_MAX) return all;
+  return all.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
+}
 var CANDIDATES_MAX, BUILD_BATCH, RedisDecisions;
 var init_decisions = __esm({
   "src/store/redis/decisions.ts"() {
@@ -2618,28 +2650,30 @@ var init_decisions = __esm({
       similarDecisions(project, items, options = {}) {
         const x = this.#x;
         return x.run(async () => {
-          const key = x.keys(project).decisions;
+          const keys = x.keys(project);
+          const key = keys.decisions;
           const queries = items.map((item) => termVector(item));
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-          const readTotals = async () => await x.client.sendCommand(["HMGET", key, "b", "n", "l", ...terms2.map((term) => `df:${term}`)]);
+          const readTotals = async () => await x.eval(scripts.decidedStats, [key, keys.decisionsQueue], [keys.base, CANDIDATES_MAX, ...terms2]);
           let counted = await readTotals();
           if (counted[0] !== "1") {
             await this.#build(key, project);
             counted = await readTotals();
           }
-          const totals = counted.slice(1);
-          const documents = Number(totals[0] ?? 0);
+          const documents = Number(counted[1] ?? 0);
           if (documents <= 0 || terms2.length === 0) return items.map(() => []);
-          const frequency = new Map(terms2.map((term, index) => [term, Number(totals[index + 2] ?? 0)]));
+          const frequency = new Map(terms2.map((term, index) => [term, Number(counted[index + 3] ?? 0)]));
           const stats = {
             documents,
-            averageLength: Number(totals[1] ?? 0) / documents,
+            averageLength: Number(counted[2] ?? 0) / documents,
             documentFrequency: (term) => frequency.get(term) ?? 0
           };
           const wanted = candidateTerms(queries, stats, options.threshold).filter((term) => (frequency.get(term) ?? 0) > 0);
           if (wanted.length === 0) return items.map(() => []);
-          const postings = await x.client.sendCommand(["HMGET", key, ...wanted.map((term) => `t:${term}`)]);
-          const refs = [...new Set(postings.flatMap((text) => (text ?? "").split(" ").filter((ref) => ref !== "")))].sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
+          const sent = new Map(terms2.map((term, index) => [term, counted[index + 3 + terms2.length] ?? null]));
+          const unsent = wanted.filter((term) => sent.get(term) === null);
+          const fetched = unsent.length === 0 ? [] : await x.client.sendCommand(["HMGET", key, ...unsent.map((term) => `t:${term}`)]);
+          const refs = candidateRefs([...wanted.map((term) => sent.get(term) ?? null), ...fetched]);
           if (refs.length === 0) return items.map(() => []);
           const stored = await x.client.sendCommand(["HMGET", key, ...refs.map((ref) => `d:${ref}`)]);
           const candidates = [];
@@ -2656,7 +2690,7 @@ var init_decisions = __esm({
             });
           });
           const ranked = rank(items, candidates, stats, options);
-          const ids = [...new Set(ranked.flat().map((found) => found.id))];
+          const ids = [...new Set(ranked.flat().map((each) => each.id))];
           const read = await Promise.all(ids.map((id) => x.get(project, id)));
           const decisions = /* @__PURE__ */ new Map();
           for (const question of read) {
@@ -4084,7 +4118,7 @@ var init_transitions = __esm({
               keys.inboxIndex,
               keys.closedIndex,
               keys.answeredIndex,
-              keys.decisions
+              keys.decisionsQueue
             ],
             [JSON.stringify(answer), now, size, x.maxLen, encodeDocuments(documentsOf(question))]
           );
@@ -4234,7 +4268,8 @@ var init_transitions = __esm({
                     keys.status("cancelled"),
                     keys.status("dismissed"),
                     keys.status("expired"),
-                    keys.decisions
+                    keys.decisions,
+                    keys.decisionsQueue
                   ],
                   [keys.base, cutoff, PURGE_BATCH, x.missing]
                 )
@@ -5309,6 +5344,10 @@ function indexDecision(x, question) {
     "INSERT OR IGNORE INTO decided_docs (project, id, member, length, terms) VALUES (?, ?, ?, ?, ?)"
   );
   const term = x.c.statement("INSERT OR IGNORE INTO decided_terms (project, term, id, member) VALUES (?, ?, ?, ?)");
+  const held = x.c.statement(
+    `INSERT INTO decided_df (project, term, documents) VALUES (?, ?, 1)
+     ON CONFLICT (project, term) DO UPDATE SET documents = documents + 1`
+  );
   const totals = x.c.statement(
     `INSERT INTO decided_totals (project, documents, length) VALUES (?, 1, ?)
      ON CONFLICT (project) DO UPDATE SET documents = documents + 1, length = length + excluded.length`
@@ -5317,7 +5356,9 @@ function indexDecision(x, question) {
     const member = document.member ?? -1;
     const { length } = document.vector;
     if (doc.run(question.project, question.id, member, length, encodeTerms(document.vector)).changes === 0) continue;
-    for (const name of document.vector.counts.keys()) term.run(question.project, name, question.id, member);
+    for (const name of document.vector.counts.keys()) {
+      if (term.run(question.project, name, question.id, member).changes > 0) held.run(question.project, name);
+    }
     totals.run(question.project, length);
   }
 }
@@ -5328,6 +5369,15 @@ function unindexDecision(x, project, id) {
   if (dropped.documents > 0) {
     x.c.statement("UPDATE decided_totals SET documents = documents - ?, length = length - ? WHERE project = ?").run(dropped.documents, dropped.length, project);
   }
+  x.c.statement(
+    `UPDATE decided_df SET documents = documents - (
+         SELECT COUNT(*) FROM decided_terms t WHERE t.project = decided_df.project AND t.term = decided_df.term AND t.id = ?)
+       WHERE project = ? AND term IN (SELECT term FROM decided_terms WHERE project = ? AND id = ?)`
+  ).run(id, project, project, id);
+  x.c.statement(
+    `DELETE FROM decided_df WHERE project = ? AND documents <= 0
+         AND term IN (SELECT term FROM decided_terms WHERE project = ? AND id = ?)`
+  ).run(project, project, id);
   x.c.statement("DELETE FROM decided_docs WHERE project = ? AND id = ?").run(project, id);
   x.c.statement("DELETE FROM decided_terms WHERE project = ? AND id = ?").run(project, id);
 }
@@ -5367,8 +5417,10 @@ var init_decisions2 = __esm({
           if (totals === void 0 || totals.documents <= 0) return items.map(() => []);
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
           const frequency = /* @__PURE__ */ new Map();
-          const count = c.statement("SELECT COUNT(*) AS n FROM decided_terms WHERE project = ? AND term = ?");
-          for (const term of terms2) frequency.set(term, count.get(project, term).n);
+          const held = c.statement(
+            `SELECT term, documents FROM decided_df WHERE project = ? AND term IN (${terms2.map(() => "?").join(", ")})`
+          ).all(project, ...terms2);
+          for (const row of held) frequency.set(row.term, row.documents);
           const stats = {
             documents: totals.documents,
             averageLength: totals.length / totals.documents,
@@ -6108,7 +6160,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 10;
+    SCHEMA_VERSION = 11;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -6282,6 +6334,17 @@ var init_schema = __esm({
       // 9 → 10: tokens that also sign a person in to the web inbox (`token create --web`).
       `
   ALTER TABLE tokens ADD COLUMN web INTEGER NOT NULL DEFAULT 0;
+  `,
+      // 10 → 11: each term's document count kept with the index (a check counted the term's rows, every time).
+      `
+  CREATE TABLE IF NOT EXISTS decided_df (
+    project   TEXT NOT NULL,
+    term      TEXT NOT NULL,
+    documents INTEGER NOT NULL,
+    PRIMARY KEY (project, term)
+  ) STRICT, WITHOUT ROWID;
+  INSERT OR REPLACE INTO decided_df (project, term, documents)
+    SELECT project, term, COUNT(*) FROM decided_terms GROUP BY project, term;
   `
     ];
   }

@@ -11,7 +11,8 @@
   KEYS[8] inbox     zset   the pending view's index (store/paging.ts): the question leaves it
   KEYS[9] closed    zset   the closed view's index: members <closedAt:15><id:12>, score 0
   KEYS[10] decided  zset   the answered view's index (same members): the decision trail
-  KEYS[11] index    hash   the index of decisions (includes/decided-index.lua): the question's documents join it
+  KEYS[11] queued   hash   decisions waiting to join the index of decisions (includes/decided-index.lua): id ->
+                           its documents; the next "already decided" check of the project indexes them (decided-stats-2)
   ARGV[1] answer    JSON
   ARGV[2] now       ms
   ARGV[3] size      characters its delivery entry takes
@@ -26,7 +27,6 @@
 ]]
 --- @include "includes/view-members"
 --- @include "includes/blocking-flag"
---- @include "includes/decided-index"
 
 -- The state rule (core/question.ts's canTransition): only a pending question moves; the contract suite checks it.
 local f = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'id', 'project', 'createdAt', 'blocking')
@@ -52,7 +52,8 @@ redis.call('ZREM', KEYS[3], id)
 redis.call('ZADD', KEYS[4], id, id)
 redis.call('ZADD', KEYS[5], ARGV[2], id)
 if f[2] then redis.call('ZREM', KEYS[6], id) end
-indexDocuments(KEYS[11], id, ARGV[5])
+-- Queued, not indexed here: an answer stays one short step; the next check indexes what was queued at once.
+redis.call('HSET', KEYS[11], id, ARGV[5])
 redis.call('XADD', KEYS[7], 'MAXLEN', '~', ARGV[4], '*', 'type', 'answered', 'project', project, 'id', id, 'at', ARGV[2])
 local reply = {1}
 local fields = redis.call('HGETALL', KEYS[1])

@@ -18,7 +18,8 @@
   Every record is read before the first write, so a cluster stopping this script at a key that already moved
   to another node stops it before it wrote anything.
   Returns {remaining, id, record, id, record, …}: how many free outcomes this claim left waiting, then each
-  claimed id with its record (HGETALL, flat), oldest first; -1 a record is missing and ARGV[7] is 'wait'.
+  claimed id with its record (its HGETALL as one JSON list, cjson.encode: far cheaper for a client to read than
+  a reply of many strings), oldest first; -1 a record is missing and ARGV[7] is 'wait'.
   Events: none (a claim is not a transition; confirm-5 emits 'delivered')
 ]]
 --- @include "includes/outbox-in-order"
@@ -54,7 +55,7 @@ for _, entry in ipairs(waiting) do
       used = used + size
       redis.call('HSET', entry.key, 'claim', ARGV[4], 'claimUntil', ARGV[5])
       reply[#reply + 1] = entry.id
-      reply[#reply + 1] = redis.call('HGETALL', entry.key)
+      reply[#reply + 1] = cjson.encode(redis.call('HGETALL', entry.key))
     else
       full = true
       remaining = remaining + 1

@@ -11,7 +11,7 @@
   ARGV[6] afterId    the cursor's id (with ARGV[5])
 
   Returns {remaining, id, record, id, record, …}: how many questions follow the page, then each question's id and
-  record (HGETALL, flat) in the listing order.
+  record (HGETALL as one JSON list: cjson.encode) in the listing order.
   Events: none
 ]]
 local entries = {}
@@ -46,7 +46,7 @@ for _, entry in ipairs(entries) do
   if follows then
     if (#reply - 1) / 2 < limit then
       reply[#reply + 1] = entry.id
-      reply[#reply + 1] = redis.call('HGETALL', ARGV[1] .. 'q:' .. entry.id)
+      reply[#reply + 1] = cjson.encode(redis.call('HGETALL', ARGV[1] .. 'q:' .. entry.id))
     else
       remaining = remaining + 1
     end

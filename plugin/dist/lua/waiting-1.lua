@@ -9,8 +9,8 @@
   ARGV[4] missing     when a record the outbox names is absent: 'wait' (Redis Cluster: the slot may be migrating)
                       returns -1 rather than a partial answer; 'gone' (one server) leaves it out
 
-  Returns {id, record, id, record, …}: each free outcome's id and record (HGETALL, flat), oldest first; -1 a
-  record is missing and ARGV[4] is 'wait'.
+  Returns {id, record, id, record, …}: each free outcome's id and record (its HGETALL as one JSON list,
+  cjson.encode), oldest first; -1 a record is missing and ARGV[4] is 'wait'.
   Events: none
 ]]
 --- @include "includes/outbox-in-order"
@@ -26,7 +26,7 @@ for _, entry in ipairs(waiting) do
   local free = f[1] and not (f[2] and f[3] and tonumber(f[3]) > now)
   if free and (ARGV[3] ~= 'blocking' or (f[4] or blockingFlag(nil, redis.call('HGET', key, 'spec'))) == '1') then
     reply[#reply + 1] = entry.id
-    reply[#reply + 1] = redis.call('HGETALL', key)
+    reply[#reply + 1] = cjson.encode(redis.call('HGETALL', key))
   end
 end
 return reply

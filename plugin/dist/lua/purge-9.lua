@@ -10,6 +10,7 @@
   KEYS[6] dismissed  zset
   KEYS[7] expired    zset
   KEYS[8] index      hash   the index of decisions (includes/decided-index.lua): a purged question's documents leave it
+  KEYS[9] queued     hash   decisions not indexed yet (answer-11): a purged question leaves the queue
   ARGV[1] base       the project's key prefix; question and drafts keys are derived from it
   ARGV[2] cutoff     ms
   ARGV[3] limit      most ids to drop in one call
@@ -42,6 +43,7 @@ for i, id in ipairs(ids) do
       redis.call('ZREM', KEYS[3], member)
     end
     unindexQuestion(KEYS[8], id)
+    redis.call('HDEL', KEYS[9], id)
     redis.call('DEL', ARGV[1] .. 'q:' .. id, ARGV[1] .. 'd:' .. id)
     dropped = dropped + 1
   end

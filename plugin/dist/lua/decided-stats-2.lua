@@ -1,0 +1,42 @@
+--[[
+  The first step of the "already decided" check (store/redis/decisions.ts): index the decisions answered since the
+  last check (answer-11 queues them), then read what ranking needs: whether the project's older decisions were
+  indexed, the totals, how many documents hold each of the new question's terms, and the postings of those held by
+  few enough documents to be read whole (the caller picks the candidates' terms among them: one round trip less).
+
+  KEYS[1] index   hash   the index of decisions (includes/decided-index.lua)
+  KEYS[2] queued  hash   id -> the documents of a decision not indexed yet (answer-11)
+  ARGV[1] base    the project's key prefix; a question key is base .. 'q:' .. id
+  ARGV[2] most    postings of a term held by more documents than this are not returned
+  ARGV[3…] terms  the new question's terms
+
+  A queued decision purged meanwhile (its record gone) is dropped from the queue, not indexed.
+  Returns {b, n, l, df of each term…, postings of each term…}: b '1' once the project's older decisions were indexed
+  (else nil), n documents, l their total length, each term's document count (nil for none), then each term's
+  postings (" ref ref … "; nil for none, or when more than `most` documents hold it).
+  Events: none
+]]
+--- @include "includes/decided-index"
+
+local queued = redis.call('HGETALL', KEYS[2])
+if #queued > 0 then
+  for i = 1, #queued, 2 do
+    if redis.call('EXISTS', ARGV[1] .. 'q:' .. queued[i]) == 1 then
+      indexDocuments(KEYS[1], queued[i], queued[i + 1])
+    end
+  end
+  redis.call('DEL', KEYS[2])
+end
+local fields = {'b', 'n', 'l'}
+for i = 3, #ARGV do fields[#fields + 1] = 'df:' .. ARGV[i] end
+local reply = redis.call('HMGET', KEYS[1], unpack(fields))
+local most = tonumber(ARGV[2])
+for i = 3, #ARGV do
+  local held = tonumber(reply[i + 1]) or 0
+  if held > 0 and held <= most then
+    reply[#reply + 1] = redis.call('HGET', KEYS[1], 't:' .. ARGV[i]) or false
+  else
+    reply[#reply + 1] = false
+  end
+end
+return reply
