@@ -18510,7 +18510,11 @@ var init_decisions = __esm({
           const key = keys.decisions;
           const queries = items.map((item) => termVector(item));
           const terms2 = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
-          const readTotals = async () => await x.eval(scripts.decidedStats, [key, keys.decisionsQueue], [keys.base, CANDIDATES_MAX, ...terms2]);
+          const readTotals = async () => await x.evalSettled(
+            scripts.decidedStats,
+            [key, keys.decisionsQueue],
+            [keys.base, x.missing, CANDIDATES_MAX, ...terms2]
+          );
           let counted = await readTotals();
           if (counted[0] !== "1") {
             await this.#build(key, project);

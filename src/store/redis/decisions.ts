@@ -60,10 +60,11 @@ export class RedisDecisions {
       // What was answered since the last check joins the index; then whether the project's older decisions were
       // indexed, its totals and the terms' counts (again after indexing those once).
       const readTotals = async () =>
-        (await x.eval(scripts.decidedStats, [key, keys.decisionsQueue], [keys.base, CANDIDATES_MAX, ...terms])) as (
-          | string
-          | null
-        )[];
+        (await x.evalSettled(
+          scripts.decidedStats,
+          [key, keys.decisionsQueue],
+          [keys.base, x.missing, CANDIDATES_MAX, ...terms],
+        )) as (string | null)[];
       let counted = await readTotals();
       if (counted[0] !== '1') {
         await this.#build(key, project);
