@@ -25,34 +25,8 @@ import {
 import { entriesOf, renderSendReview, renderSetReceipt } from '../../../src/blocks/discord/review.js';
 import type { DiscordMessage, DiscordModal } from '../../../src/blocks/discord/types.js';
 import { parseAskInput } from '../../../src/core/ask-input.js';
-import {
-  CONTEXT_MAX,
-  IMPACT_MAX,
-  MEMBER_CONTEXT_MAX,
-  MEMBER_IMPACT_MAX,
-  NOTES_MAX,
-  OPTION_DESCRIPTION_MAX,
-  OPTION_LABEL_MAX,
-  OPTION_VALUE_MAX,
-  OPTIONS_MAX,
-  QUESTION_MAX,
-  SET_MEMBERS_MAX,
-  SET_MEMBERS_MIN,
-  TICKET_MAX,
-  TOPIC_MAX,
-} from '../../../src/core/limits.js';
-import {
-  type Answer,
-  type Draft,
-  itemsOf,
-  type Question,
-  type QuestionItem,
-  type QuestionStatus,
-  type Reply,
-  type Selection,
-} from '../../../src/core/question.js';
+import { type Answer, type Draft, itemsOf, type Question, type QuestionStatus } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
-import { answerOf } from '../../../src/core/reply.js';
 import { acceptedAnswer, askInputArbitraries, random, selectionOf } from '../../support/ask-input-arbitraries.js';
 import { inboxPageOf } from '../../support/inbox.js';
 import { CREATED_AT, sized } from './fixtures.js';

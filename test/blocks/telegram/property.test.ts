@@ -24,33 +24,14 @@ import type { TelegramMessage } from '../../../src/blocks/telegram/types.js';
 import { answerReadiness } from '../../../src/core/answer.js';
 import { parseAskInput } from '../../../src/core/ask-input.js';
 import {
-  CONTEXT_MAX,
-  IMPACT_MAX,
-  MEMBER_CONTEXT_MAX,
-  MEMBER_IMPACT_MAX,
-  NOTES_MAX,
-  OPTION_DESCRIPTION_MAX,
-  OPTION_LABEL_MAX,
-  OPTION_VALUE_MAX,
-  OPTIONS_MAX,
-  QUESTION_MAX,
-  SET_MEMBERS_MAX,
-  SET_MEMBERS_MIN,
-  TICKET_MAX,
-  TOPIC_MAX,
-} from '../../../src/core/limits.js';
-import {
   type Answer,
   type Draft,
   itemsOf,
   type Question,
-  type QuestionItem,
   type QuestionStatus,
-  type Reply,
   type Selection,
 } from '../../../src/core/question.js';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
-import { answerOf } from '../../../src/core/reply.js';
 import { acceptedAnswer, askInputArbitraries, random, selectionOf } from '../../support/ask-input-arbitraries.js';
 import { plainText } from '../../support/fake-telegram.js';
 import { inboxPageOf } from '../../support/inbox.js';
