@@ -49,7 +49,7 @@ const common = {
   charset: 'utf8',
   legalComments: 'eof',
   logLevel: 'warning',
-  // node-redis (redis, @redis/client) is CommonJS and requires Node's built-ins; an ES module has no `require` of its own.
+  // CommonJS dependencies require Node's built-ins; an ES module has no `require` of its own.
   banner: {
     js: "import { createRequire as __askLaterCreateRequire } from 'node:module';\nconst require = __askLaterCreateRequire(import.meta.url);",
   },
@@ -94,26 +94,6 @@ await build({
   outfile: join(outDir, 'ask-later.mjs'),
 });
 
-// The hook connects with the minimal RESP client only; node-redis (1.2 MB) would be parsed on every prompt for
-// nothing, so the hook's bundle gets a stand-in that says so if it were ever reached.
-const withoutNodeRedis = {
-  name: 'hook-without-node-redis',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /node-redis-connection\.js$/ }, () => ({
-      path: 'node-redis-connection',
-      namespace: 'hook-stub',
-    }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, (args) => ({
-      contents:
-        args.path === 'pre-tool-use'
-          ? "import { HookIoError } from './hook-io-error.ts';\nexport async function capturePreToolUse() { throw new HookIoError('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }"
-          : "export async function connectNodeRedis() { throw new Error('the hook bundle connects with the minimal client only'); }",
-      resolveDir: join(root, 'src/hook'),
-      loader: 'ts',
-    }));
-  },
-};
-
 // The prompt hook's bundle serves UserPromptSubmit only: the PreToolUse capture (AskUserQuestion) parses questions
 // with zod, which every prompt would parse for nothing. Wired as a PreToolUse hook, it says to run ask-later.mjs.
 const withoutCapture = {
@@ -122,6 +102,12 @@ const withoutCapture = {
     pluginBuild.onResolve({ filter: /[\\/]pre-tool-use\.js$/ }, () => ({
       path: 'pre-tool-use',
       namespace: 'hook-stub',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, () => ({
+      contents:
+        "import { HookIoError } from './hook-io-error.ts';\nexport async function capturePreToolUse() { throw new HookIoError('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }",
+      resolveDir: join(root, 'src/hook'),
+      loader: 'ts',
     }));
   },
 };
@@ -134,7 +120,7 @@ await build({
   format: 'cjs',
   banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__askLaterUrl' },
-  plugins: [...common.plugins, withoutNodeRedis, withoutCapture],
+  plugins: [...common.plugins, withoutCapture],
   stdin: {
     contents:
       "import { runHook } from './src/hook/run.ts';\nrunHook(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
@@ -152,7 +138,7 @@ await build({
   format: 'cjs',
   banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__askLaterUrl' },
-  plugins: [...common.plugins, withoutNodeRedis],
+  plugins: [...common.plugins],
   stdin: {
     contents:
       "import { runStatus } from './src/status/run.ts';\nrunStatus(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",

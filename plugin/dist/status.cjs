@@ -1246,6 +1246,18 @@ var init_command_keys = __esm({
   }
 });
 
+// src/store/redis/connection.ts
+function askThen(connection, args) {
+  const asked = connection.sendCommand(["ASKING"]);
+  asked.catch(() => void 0);
+  return connection.sendCommand(args);
+}
+var init_connection = __esm({
+  "src/store/redis/connection.ts"() {
+    "use strict";
+  }
+});
+
 // src/store/redis/slot.ts
 function crc16(bytes, start, end) {
   let crc = 0;
@@ -1365,6 +1377,7 @@ var init_cluster_connection = __esm({
   "src/store/redis/cluster-connection.ts"() {
     "use strict";
     init_command_keys();
+    init_connection();
     init_slot();
     init_slot_moving_error();
     init_unroutable_command_error();
@@ -1539,10 +1552,7 @@ var init_cluster_connection = __esm({
           }
           try {
             if (!asking) return await node.sendCommand(args);
-            const asked = node.sendCommand(["ASKING"]);
-            const reply = node.sendCommand(args);
-            asked.catch(() => void 0);
-            return await reply;
+            return await (node.sendAsking ? node.sendAsking(args) : askThen(node, args));
           } catch (error) {
             const redirect = redirectOf(error);
             if (!redirect) {
@@ -3768,6 +3778,75 @@ var init_leases = __esm({
   }
 });
 
+// src/store/redis/pooled-connection.ts
+async function connectPool(size, open) {
+  if (size <= 1) return open();
+  const opened = await Promise.allSettled(Array.from({ length: size }, open));
+  const members = opened.flatMap((result) => result.status === "fulfilled" ? [result.value] : []);
+  const failed = opened.find((result) => result.status === "rejected");
+  if (failed) {
+    for (const member of members) member.close();
+    throw failed.reason;
+  }
+  return new PooledConnection(members);
+}
+var POOL_SIZE, PooledConnection;
+var init_pooled_connection = __esm({
+  "src/store/redis/pooled-connection.ts"() {
+    "use strict";
+    init_connection();
+    POOL_SIZE = 2;
+    PooledConnection = class {
+      isCluster = false;
+      #members;
+      #turn = 0;
+      constructor(members) {
+        this.#members = members;
+      }
+      get isOpen() {
+        return this.#members.some((member) => member.isOpen);
+      }
+      /** Ready when every open member is: one reconnecting means the server was lost, and readiness waits for it. */
+      get isReady() {
+        const open = this.#members.filter((member) => member.isOpen);
+        return open.length > 0 && open.every((member) => member.isReady);
+      }
+      onReady(listener) {
+        const stops = this.#members.map((member) => member.onReady(listener));
+        return () => {
+          for (const stop of stops) stop();
+        };
+      }
+      /** The next member in turn that takes commands; if none does, the one whose turn it is (it fails them). */
+      #member() {
+        const count = this.#members.length;
+        const first = this.#turn;
+        this.#turn = (first + 1) % count;
+        for (let i = 0; i < count; i++) {
+          const member = this.#members[(first + i) % count];
+          if (member.isReady) return member;
+        }
+        return this.#members[first];
+      }
+      sendCommand(args) {
+        return this.#member().sendCommand(args);
+      }
+      sendAsking(args) {
+        return askThen(this.#member(), args);
+      }
+      duplicate() {
+        return this.#members[0].duplicate();
+      }
+      subscribe(channel, listener) {
+        return this.#members[0].subscribe(channel, listener);
+      }
+      close() {
+        for (const member of this.#members) member.close();
+      }
+    };
+  }
+});
+
 // src/store/tag-collision-error.ts
 var TagCollisionError;
 var init_tag_collision_error = __esm({
@@ -4404,51 +4483,25 @@ __export(resp_connection_exports, {
   RedisErrorReply: () => RedisErrorReply,
   connectResp: () => connectResp
 });
-function parseReply(buffer, offset) {
-  const lineEnd = buffer.indexOf("\r\n", offset);
-  if (lineEnd < 0) return INCOMPLETE;
-  const type = String.fromCharCode(buffer[offset] ?? 0);
-  const line = buffer.toString("utf8", offset + 1, lineEnd);
-  const next = lineEnd + 2;
-  switch (type) {
-    case "+":
-      return { value: line, next };
-    case "-":
-      return { value: new RedisErrorReply(line), next };
-    case ":":
-      return { value: Number(line), next };
-    case "$": {
-      const length = Number(line);
-      if (length < 0) return { value: null, next };
-      if (buffer.length < next + length + 2) return INCOMPLETE;
-      return { value: buffer.toString("utf8", next, next + length), next: next + length + 2 };
-    }
-    case "*": {
-      const count = Number(line);
-      if (count < 0) return { value: null, next };
-      const items = [];
-      let cursor = next;
-      for (let i = 0; i < count; i++) {
-        const item = parseReply(buffer, cursor);
-        if (item === INCOMPLETE) return INCOMPLETE;
-        items.push(item.value);
-        cursor = item.next;
-      }
-      return { value: items, next: cursor };
-    }
-    default:
-      throw new ConnectionLost(`unexpected RESP type byte ${JSON.stringify(type)}`);
+function wholeNumber(buffer, from, to) {
+  let at = from;
+  const negative = buffer[at] === 45;
+  if (negative) at++;
+  let value = 0;
+  for (; at < to; at++) {
+    const digit = (buffer[at] ?? 0) - 48;
+    if (digit < 0 || digit > 9) throw new ConnectionLost("expected a number in a RESP reply");
+    value = value * 10 + digit;
   }
+  return negative ? -value : value;
 }
 function encode(args) {
-  const parts = [`*${args.length}\r
-`];
-  for (const arg of args) {
-    const bytes = Buffer.from(arg, "utf8");
-    parts.push(`$${bytes.length}\r
-`, bytes, "\r\n");
-  }
-  return Buffer.concat(parts.map((part) => typeof part === "string" ? Buffer.from(part) : part));
+  let text = `*${args.length}\r
+`;
+  for (const arg of args) text += `$${Buffer.byteLength(arg, "utf8")}\r
+${arg}\r
+`;
+  return text;
 }
 async function connectResp(url, options) {
   const parsed = new URL(url);
@@ -4489,7 +4542,7 @@ async function connectResp(url, options) {
     clearTimeout(timer);
   }
 }
-var import_node_net, RedisErrorReply, ConnectionLost, ConnectTimeout, INCOMPLETE, RespConnection;
+var import_node_net, RedisErrorReply, ConnectionLost, ConnectTimeout, ReplyParser, RespConnection;
 var init_resp_connection = __esm({
   "src/store/redis/resp-connection.ts"() {
     "use strict";
@@ -4503,7 +4556,67 @@ var init_resp_connection = __esm({
     ConnectTimeout = class extends Error {
       name = "ConnectionTimeoutError";
     };
-    INCOMPLETE = /* @__PURE__ */ Symbol("incomplete");
+    ReplyParser = class {
+      constructor(onReply) {
+        this.onReply = onReply;
+      }
+      onReply;
+      #buffer = Buffer.alloc(0);
+      #offset = 0;
+      #open = [];
+      /** Read what `chunk` completes; throws on bytes that are not RESP2 (the connection is then unusable). */
+      push(chunk) {
+        const left = this.#buffer.length - this.#offset;
+        this.#buffer = left === 0 ? chunk : Buffer.concat([this.#buffer.subarray(this.#offset), chunk]);
+        this.#offset = 0;
+        const buffer = this.#buffer;
+        for (; ; ) {
+          const start = this.#offset;
+          const lineEnd = buffer.indexOf(13, start);
+          if (lineEnd < 0 || lineEnd + 1 >= buffer.length) break;
+          const type = buffer[start];
+          const next = lineEnd + 2;
+          let value;
+          if (type === 36) {
+            const length = wholeNumber(buffer, start + 1, lineEnd);
+            if (length < 0) value = null;
+            else if (buffer.length < next + length + 2) break;
+            else {
+              value = buffer.toString("utf8", next, next + length);
+              this.#offset = next + length + 2;
+              this.#add(value);
+              continue;
+            }
+          } else if (type === 42) {
+            const count = wholeNumber(buffer, start + 1, lineEnd);
+            this.#offset = next;
+            if (count > 0) this.#open.push({ items: [], missing: count });
+            else this.#add(count < 0 ? null : []);
+            continue;
+          } else if (type === 58) value = wholeNumber(buffer, start + 1, lineEnd);
+          else if (type === 43) value = buffer.toString("utf8", start + 1, lineEnd);
+          else if (type === 45) value = new RedisErrorReply(buffer.toString("utf8", start + 1, lineEnd));
+          else throw new ConnectionLost(`unexpected RESP type byte ${String(type)}`);
+          this.#offset = next;
+          this.#add(value);
+        }
+      }
+      /** One element read: into the array being filled (closing those it completes), else a whole reply. */
+      #add(value) {
+        let done = value;
+        for (; ; ) {
+          const open = this.#open.at(-1);
+          if (open === void 0) {
+            this.onReply(done);
+            return;
+          }
+          open.items.push(done);
+          if (--open.missing > 0) return;
+          this.#open.pop();
+          done = open.items;
+        }
+      }
+    };
     RespConnection = class {
       constructor(socket, url, options) {
         this.socket = socket;
@@ -4511,16 +4624,23 @@ var init_resp_connection = __esm({
         this.options = options;
         socket.on("data", (chunk) => this.#receive(chunk));
         socket.on("error", (error) => this.#fail(error));
-        socket.on("close", () => this.#fail(new ConnectionLost("connection closed")));
+        socket.on("close", () => {
+          this.#fail(new ConnectionLost("connection closed"));
+          options.onClose?.();
+        });
       }
       socket;
       url;
       options;
       isCluster = false;
-      #buffer = Buffer.alloc(0);
+      #parser = new ReplyParser((reply) => this.#reply(reply));
       /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
       #onPush;
+      /** Commands sent and not yet answered, oldest at `#head`. */
       #pending = [];
+      #head = 0;
+      /** Commands given since the last write: written together once the current tick's work is done. */
+      #unwritten = [];
       #open = true;
       get isOpen() {
         return this.#open;
@@ -4533,51 +4653,61 @@ var init_resp_connection = __esm({
         return () => void 0;
       }
       #receive(chunk) {
-        this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-        let offset = 0;
         try {
-          for (; ; ) {
-            const parsed = parseReply(this.#buffer, offset);
-            if (parsed === INCOMPLETE) break;
-            offset = parsed.next;
-            const value = parsed.value;
-            if (this.#onPush && Array.isArray(value) && value[0] === "message") {
-              this.#onPush(String(value[2]));
-              continue;
-            }
-            const waiter = this.#pending.shift();
-            if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
-            else waiter?.resolve(parsed.value);
-          }
+          this.#parser.push(chunk);
         } catch (error) {
           this.#fail(error);
           this.socket.destroy();
+        }
+      }
+      #reply(reply) {
+        if (this.#onPush && Array.isArray(reply) && reply[0] === "message") {
+          this.#onPush(String(reply[2]));
           return;
         }
-        this.#buffer = offset === this.#buffer.length ? Buffer.alloc(0) : this.#buffer.subarray(offset);
+        const waiter = this.#pending[this.#head];
+        if (waiter === void 0) return;
+        this.#pending[this.#head++] = void 0;
+        if (this.#head === this.#pending.length) {
+          this.#pending = [];
+          this.#head = 0;
+        }
+        if (reply instanceof RedisErrorReply) waiter.reject(reply);
+        else waiter.resolve(reply);
       }
       #fail(error) {
         this.#open = false;
-        const pending = this.#pending;
+        const pending = this.#pending.slice(this.#head);
         this.#pending = [];
+        this.#head = 0;
+        this.#unwritten = [];
         for (const waiter of pending) waiter.reject(error);
       }
       sendCommand(args) {
         if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
         return new Promise((resolve3, reject) => {
           this.#pending.push({ resolve: resolve3, reject });
-          this.socket.write(encode(args));
+          if (this.#unwritten.push(encode(args)) === 1) process.nextTick(() => this.#flush());
         });
       }
+      /** Write what was given meanwhile as one chunk: one system call for all the commands of a tick. */
+      #flush() {
+        const unwritten = this.#unwritten;
+        this.#unwritten = [];
+        if (unwritten.length > 0 && this.#open) this.socket.write(unwritten.join(""));
+      }
       duplicate() {
-        return connectResp(this.url, this.options);
+        return connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
+      }
+      async subscribeOnly(channel, onMessage) {
+        this.#onPush = onMessage;
+        await this.sendCommand(["SUBSCRIBE", channel]);
       }
       /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
       async subscribe(channel, listener) {
-        const connection = await connectResp(this.url, this.options);
-        connection.#onPush = (message) => listener.onMessage(message);
+        const connection = await connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
         try {
-          await connection.sendCommand(["SUBSCRIBE", channel]);
+          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
         } catch (error) {
           connection.close();
           throw error;
@@ -4598,16 +4728,146 @@ var init_resp_connection = __esm({
   }
 });
 
-// hook-stub:node-redis-connection
-var node_redis_connection_exports = {};
-__export(node_redis_connection_exports, {
-  connectNodeRedis: () => connectNodeRedis
+// src/store/redis/reconnecting-connection.ts
+var reconnecting_connection_exports = {};
+__export(reconnecting_connection_exports, {
+  RECONNECT_MAX_MS: () => RECONNECT_MAX_MS,
+  connectReconnecting: () => connectReconnecting
 });
-async function connectNodeRedis() {
-  throw new Error("the hook bundle connects with the minimal client only");
+async function connectReconnecting(url, connectTimeoutMs) {
+  const connection = new ReconnectingConnection(url, connectTimeoutMs, async () => void 0);
+  await connection.start();
+  return connection;
 }
-var init_node_redis_connection = __esm({
-  "hook-stub:node-redis-connection"() {
+var RECONNECT_MAX_MS, ClientOfflineError, ClientClosedError, ReconnectingConnection;
+var init_reconnecting_connection = __esm({
+  "src/store/redis/reconnecting-connection.ts"() {
+    "use strict";
+    init_resp_connection();
+    RECONNECT_MAX_MS = 500;
+    ClientOfflineError = class extends Error {
+      name = "ClientOfflineError";
+    };
+    ClientClosedError = class extends Error {
+      name = "ClientClosedError";
+    };
+    ReconnectingConnection = class _ReconnectingConnection {
+      isCluster = false;
+      #url;
+      #connectTimeoutMs;
+      /** Run on every new connection before it takes commands (a subscription subscribes there). */
+      #prepare;
+      #readyListeners = /* @__PURE__ */ new Set();
+      #current;
+      #closed = false;
+      #retries = 0;
+      #timer;
+      constructor(url, connectTimeoutMs, prepare) {
+        this.#url = url;
+        this.#connectTimeoutMs = connectTimeoutMs;
+        this.#prepare = prepare;
+      }
+      /** Make a connection and prepare it; a failure closes it and is thrown. */
+      async #connect() {
+        let connection;
+        const options = {
+          connectTimeoutMs: this.#connectTimeoutMs,
+          onClose: () => {
+            if (connection !== void 0) this.#lost(connection);
+          }
+        };
+        connection = await connectResp(this.#url, options);
+        try {
+          await this.#prepare(connection);
+        } catch (error) {
+          connection.close();
+          throw error;
+        }
+        if (!connection.isOpen) throw new ClientOfflineError("the connection closed while it was being made");
+        return connection;
+      }
+      /** The first connection: its failure is the caller's. */
+      async start() {
+        this.#current = await this.#connect();
+      }
+      #lost(connection) {
+        if (connection !== this.#current) return;
+        this.#current = void 0;
+        this.#schedule();
+      }
+      #schedule() {
+        if (this.#closed || this.#timer !== void 0) return;
+        const delay2 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        this.#retries++;
+        this.#timer = setTimeout(() => {
+          this.#timer = void 0;
+          void this.#reconnect();
+        }, delay2);
+      }
+      async #reconnect() {
+        if (this.#closed) return;
+        let connection;
+        try {
+          connection = await this.#connect();
+        } catch {
+          this.#schedule();
+          return;
+        }
+        if (this.#closed) {
+          connection.close();
+          return;
+        }
+        this.#current = connection;
+        this.#retries = 0;
+        for (const listener of [...this.#readyListeners]) listener();
+      }
+      get isOpen() {
+        return !this.#closed;
+      }
+      get isReady() {
+        return !this.#closed && this.#current?.isOpen === true;
+      }
+      onReady(listener) {
+        this.#readyListeners.add(listener);
+        return () => this.#readyListeners.delete(listener);
+      }
+      sendCommand(args) {
+        if (this.#closed) return Promise.reject(new ClientClosedError("the connection was closed"));
+        const current = this.#current;
+        if (current === void 0 || !current.isOpen) {
+          return Promise.reject(new ClientOfflineError("the connection to Redis is being made again"));
+        }
+        return current.sendCommand(args);
+      }
+      /** A connection of its own, made like this one: while the server is away it fails at once. */
+      duplicate() {
+        return connectReconnecting(this.#url, this.#connectTimeoutMs);
+      }
+      async subscribe(channel, listener) {
+        let subscription;
+        const subscribed = new _ReconnectingConnection(this.#url, this.#connectTimeoutMs, async (connection) => {
+          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
+          if (subscription !== void 0) queueMicrotask(() => listener.onReady?.());
+        });
+        await subscribed.start();
+        subscription = subscribed;
+        listener.onReady?.();
+        return {
+          get isOpen() {
+            return subscribed.isOpen;
+          },
+          close: () => subscribed.close()
+        };
+      }
+      close() {
+        this.#closed = true;
+        clearTimeout(this.#timer);
+        this.#timer = void 0;
+        this.#current?.close();
+        this.#current = void 0;
+        this.#readyListeners.clear();
+      }
+    };
   }
 });
 
@@ -4622,7 +4882,7 @@ __export(redis_store_exports, {
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
-    const connector = await nodeConnector(options.connection ?? "node-redis", timeout);
+    const connector = await nodeConnector(options.connection ?? "reconnecting", timeout);
     return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
@@ -4633,8 +4893,8 @@ async function nodeConnector(kind, timeoutMs) {
     const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
     return (url) => connectResp2(url, { connectTimeoutMs: timeoutMs });
   }
-  const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis_connection(), node_redis_connection_exports));
-  return (url) => connectNodeRedis2(url, timeoutMs);
+  const { connectReconnecting: connectReconnecting2 } = await Promise.resolve().then(() => (init_reconnecting_connection(), reconnecting_connection_exports));
+  return (url) => connectPool(POOL_SIZE, () => connectReconnecting2(url, timeoutMs));
 }
 var RedisStore;
 var init_redis_store = __esm({
@@ -4650,6 +4910,7 @@ var init_redis_store = __esm({
     init_events();
     init_failed_events2();
     init_leases();
+    init_pooled_connection();
     init_questions();
     init_tokens();
     init_transitions();
@@ -5010,7 +5271,7 @@ function toStoreError2(error) {
   return error;
 }
 var LOCK_RETRY_MS, UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
-var init_connection = __esm({
+var init_connection2 = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
@@ -5230,7 +5491,7 @@ var init_context2 = __esm({
     "use strict";
     init_record();
     init_shared();
-    init_connection();
+    init_connection2();
     init_record2();
     SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
     SqliteContext = class {
@@ -5572,7 +5833,7 @@ var init_consumer2 = __esm({
   "src/store/sqlite/consumer.ts"() {
     "use strict";
     init_port();
-    init_connection();
+    init_connection2();
     SqliteEventConsumer = class {
       #o;
       #closing = new AbortController();
@@ -5688,7 +5949,7 @@ var init_tail2 = __esm({
   "src/store/sqlite/tail.ts"() {
     "use strict";
     init_store_unavailable_error();
-    init_connection();
+    init_connection2();
     init_consumer2();
     SqliteEventTail = class {
       #connection;
@@ -5736,7 +5997,7 @@ var SqliteEvents;
 var init_events2 = __esm({
   "src/store/sqlite/events.ts"() {
     "use strict";
-    init_connection();
+    init_connection2();
     init_consumer2();
     init_tail2();
     SqliteEvents = class {
@@ -6725,7 +6986,7 @@ var init_sqlite_store = __esm({
     import_node_path5 = require("node:path");
     init_store_unavailable_error();
     init_trail();
-    init_connection();
+    init_connection2();
     init_context2();
     init_decisions2();
     init_delivery2();

@@ -4,6 +4,7 @@
  * embedded store never loads a Redis client.
  */
 import type { AgentStore, Store } from './port.js';
+import type { RedisClientKind } from './redis/redis-store.js';
 
 /** Where the inbox is kept: Redis (a team's, `REDIS_URL`), or the embedded SQLite file of one machine. */
 export type StoreLocation =
@@ -33,8 +34,8 @@ export interface HttpStoreLocation {
 export type AgentStoreLocation = StoreLocation | HttpStoreLocation;
 
 export interface OpenStoreOptions {
-  /** Redis: which client (default node-redis, reconnecting; the hook uses the minimal one). */
-  readonly connection?: 'node-redis' | 'minimal';
+  /** Redis: which client (default the reconnecting one; the hook uses the minimal one). */
+  readonly connection?: RedisClientKind;
   /** Redis: how long connecting may take. HTTP: how long each call may take. */
   readonly connectTimeoutMs?: number;
   /** SQLite: how long a call waits for another process's write before it fails as unavailable. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Question } from '../../src/core/question.js';
 import { connectRedis } from '../../src/store/redis/cluster-connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
-import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
+import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { isChat } from '../support/messages.js';
@@ -20,16 +20,19 @@ afterEach(async () => {
  */
 async function eventsInFlight(url: string, prefix: string, projects: readonly string[]): Promise<string[]> {
   // Routed by slot when `url` names a Redis Cluster node.
-  const raw = await connectRedis(url, (node) => connectNodeRedis(node, 2000));
+  const raw = await connectRedis(url, (node) => connectReconnecting(node, 2000));
   try {
     const found: string[] = [];
     for (const project of projects) {
-      // node-redis hands each group over as an object of its fields.
-      const groups = (await raw.sendCommand(['XINFO', 'GROUPS', new ProjectKeys(prefix, project).events])) as Record<
-        string,
-        unknown
-      >[];
-      for (const group of groups) {
+      // Each group as a flat [field, value, …] list (RESP2).
+      const groups = (await raw.sendCommand([
+        'XINFO',
+        'GROUPS',
+        new ProjectKeys(prefix, project).events,
+      ])) as unknown[][];
+      for (const flat of groups) {
+        const group: Record<string, unknown> = {};
+        for (let i = 0; i + 1 < flat.length; i += 2) group[String(flat[i])] = flat[i + 1];
         const name = String(group.name);
         // lag is nil when Redis cannot tell (never here: the streams are not trimmed); count it as in flight.
         const lag = group.lag === null ? 1 : Number(group.lag);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { EventConsumer } from '../../src/store/port.js';
 import { connectRedis } from '../../src/store/redis/cluster-connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
-import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
+import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
 import { nodeCommand } from '../support/redis-cluster.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
@@ -26,7 +26,7 @@ async function subscribers(channel: string): Promise<number> {
   return count;
 }
 
-describe.each(['node-redis', 'minimal'] as const)('event consumers on a Redis Cluster over %s', (connection) => {
+describe.each(['reconnecting', 'minimal'] as const)('event consumers on a Redis Cluster over %s', (connection) => {
   it('GIVEN a consumer waiting and no full pass due for ten minutes THEN a park wakes it through its hint', async () => {
     const prefix = uniquePrefix();
     const store = await openTestStore({ url: inject('redisClusterUrl'), prefix, connection, eventFullPassMs: 600_000 });
@@ -55,7 +55,7 @@ describe.each(['node-redis', 'minimal'] as const)('event consumers on a Redis Cl
     expect(await consumer.read()).toHaveLength(1);
 
     // Written straight into the stream, as if its hint were lost.
-    const raw = await connectRedis(inject('redisClusterUrl'), (url) => connectNodeRedis(url, 2000));
+    const raw = await connectRedis(inject('redisClusterUrl'), (url) => connectReconnecting(url, 2000));
     const stream = new ProjectKeys(prefix, project).events;
     await raw.sendCommand(['XADD', stream, '*', 'type', 'answered', 'project', project, 'id', '1', 'at', '1']);
     raw.close();

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { connectRedis, type NodeConnector } from '../../src/store/redis/cluster-connection.js';
-import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
+import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
 import { connectResp } from '../../src/store/redis/resp-connection.js';
 import { keySlot } from '../../src/store/redis/slot.js';
 import { clusterSlots, type FakeNode, resp, startFakeNode } from '../support/fake-resp.js';
@@ -42,7 +42,7 @@ describe('the hash slot of a key', () => {
 });
 
 const clients: readonly { readonly name: string; readonly connect: NodeConnector }[] = [
-  { name: 'node-redis', connect: (url) => connectNodeRedis(url, 1000) },
+  { name: 'the reconnecting client', connect: (url) => connectReconnecting(url, 1000) },
   { name: 'the minimal RESP client', connect: (url) => connectResp(url, { connectTimeoutMs: 1000 }) },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * A Redis Cluster behind the RedisConnection port: each command goes to the master serving its keys' hash slot,
- * over per-node connections a connector makes (node-redis for long-running processes, the minimal RESP client for
+ * over per-node connections a connector makes (the reconnecting client for long-running processes, the minimal one for
  * the hook and the status line), so one router serves both.
  *
  * - Detection: `connectRedis` asks the node REDIS_URL names for `CLUSTER SLOTS` once. Any refusal ("cluster support
@@ -19,7 +19,7 @@
  * database 0, so a URL naming another is refused.
  */
 import { commandKeys } from './command-keys.js';
-import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
+import { askThen, type RedisConnection, type Subscription, type SubscriptionListener } from './connection.js';
 import { keySlot, SLOT_COUNT } from './slot.js';
 import { SlotMovingError } from './slot-moving-error.js';
 import { UnroutableCommandError } from './unroutable-command-error.js';
@@ -150,7 +150,7 @@ class SlotMap {
 /** Connection errors after which the command was not written: sending it to another node cannot run it twice. */
 function notSent(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  // node-redis names these by class only.
+  // The reconnecting client's refusals while it reconnects and after it was closed (reconnecting-connection.ts).
   const names = ['ClientOfflineError', 'ClientClosedError'];
   return names.includes(error.name) || names.includes(error.constructor.name);
 }
@@ -277,10 +277,7 @@ export class ClusterConnection implements RedisConnection {
       try {
         if (!asking) return await node.sendCommand(args);
         // ASKING holds for the next command on this connection only: both are written back to back.
-        const asked = node.sendCommand(['ASKING']);
-        const reply = node.sendCommand(args);
-        asked.catch(() => undefined);
-        return await reply;
+        return await (node.sendAsking ? node.sendAsking(args) : askThen(node, args));
       } catch (error) {
         const redirect = redirectOf(error);
         if (!redirect) {

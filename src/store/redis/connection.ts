@@ -1,12 +1,18 @@
 /**
- * What the Redis store needs from a connection: raw commands in, raw replies out. Three implementations:
- * `node-redis-connection.ts` for long-running processes (reconnects, TLS, the full client), `resp-connection.ts`,
- * a minimal RESP2 client for the per-prompt hook, which must start in milliseconds, and `cluster-connection.ts`,
- * which routes each command to the Redis Cluster node serving its keys over per-node connections of either kind.
- * Replies may come as RESP2 arrays or as node-redis maps them (objects for HGETALL and XREAD); the store reads both.
+ * What the Redis store needs from a connection: raw commands in, raw RESP2 replies out. The implementations:
+ * `resp-connection.ts`, a minimal RESP2 client that loads in a millisecond (the per-prompt hook uses it alone);
+ * `reconnecting-connection.ts`, that client connected again whenever it is lost, for long-running processes;
+ * `pooled-connection.ts`, a few of those used as one; and `cluster-connection.ts`, which routes each command to the
+ * Redis Cluster node serving its keys over per-node connections of either kind.
  */
 export interface RedisConnection {
   sendCommand(args: readonly string[]): Promise<unknown>;
+  /**
+   * `args` right after `ASKING`, on one socket (a Redis Cluster's redirection to the node importing a slot holds for
+   * the next command on that connection only); resolves with the reply to `args`. Only a connection of several
+   * sockets needs its own ({@link askThen} otherwise).
+   */
+  sendAsking?(args: readonly string[]): Promise<unknown>;
   /** A new connection to the same server (or cluster), for blocking reads that would hold this one. */
   duplicate(): Promise<RedisConnection>;
   /**
@@ -37,4 +43,11 @@ export interface Subscription {
   /** False once the subscription's connection is gone for good (the minimal client does not reconnect). */
   readonly isOpen: boolean;
   close(): void;
+}
+
+/** `ASKING` and `args` written back to back on `connection` (one socket); the reply to `args`. */
+export function askThen(connection: RedisConnection, args: readonly string[]): Promise<unknown> {
+  const asked = connection.sendCommand(['ASKING']);
+  asked.catch(() => undefined);
+  return connection.sendCommand(args);
 }

@@ -1,7 +1,7 @@
 /**
  * Whether a Redis store's connections take commands, for `Store.whenReady`: the main connection and every duplicate
  * it made for a blocking read (a consumer, a tail, a watch, a wait). A loop that failed on any of them waits until
- * all the open ones are ready again: it wakes on their `ready` (node-redis reconnected), not on a timer. Closed
+ * all the open ones are ready again: it wakes on their `ready` (reconnected), not on a timer. Closed
  * connections are left out (their owner is done with them), and so are ones that never reconnect (the minimal
  * client's: closed once lost).
  *

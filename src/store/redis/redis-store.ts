@@ -47,6 +47,7 @@ import { RedisDrafts } from './drafts.js';
 import { RedisEvents } from './events.js';
 import { RedisFailures } from './failed-events.js';
 import { RedisLeases } from './leases.js';
+import { connectPool, POOL_SIZE } from './pooled-connection.js';
 import { RedisQuestions } from './questions.js';
 import { RedisTokenStore } from './tokens.js';
 import { RedisTransitions } from './transitions.js';
@@ -71,21 +72,27 @@ export interface RedisStoreOptions {
   /** Told about records that cannot be read back; listings skip them instead of failing whole. */
   readonly onCorruptRecord?: (error: CorruptRecordError) => void;
   /** Which client to connect with (see `openRedisStore`). */
-  readonly connection?: 'node-redis' | 'minimal';
+  readonly connection?: RedisClientKind;
   /** Redis Cluster: how often a consumer reads every stream, whatever the hints said (default `FULL_PASS_MS`). */
   readonly eventFullPassMs?: number;
 }
 
 /**
- * Open the store. `connection: 'node-redis'` (default) suits long-running processes (it reconnects);
- * `'minimal'` is a bare RESP client that loads in a millisecond, for the per-prompt hook. Either is imported only
- * when chosen. A Redis Cluster is detected and routed over connections of the chosen client (cluster-connection.ts).
- * Fails with `StoreUnavailableError` when the server cannot be reached.
+ * Which client the store connects with: `'reconnecting'` (default) suits long-running processes: the minimal client,
+ * connected again when lost, {@link POOL_SIZE} connections to each server; `'minimal'` is the bare RESP client alone,
+ * which loads in a millisecond, for the per-prompt hook.
+ */
+export type RedisClientKind = 'reconnecting' | 'minimal';
+
+/**
+ * Open the store over the chosen client (imported only when chosen). A Redis Cluster is detected and routed over
+ * connections of that client (cluster-connection.ts). Fails with `StoreUnavailableError` when the server cannot be
+ * reached.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const timeout = options.connectTimeoutMs ?? 2000;
   try {
-    const connector = await nodeConnector(options.connection ?? 'node-redis', timeout);
+    const connector = await nodeConnector(options.connection ?? 'reconnecting', timeout);
     return new RedisStore(await connectRedis(options.url, connector), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
@@ -93,13 +100,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 }
 
 /** How the store connects to one server (or to each node of a cluster), the chosen client imported only. */
-async function nodeConnector(kind: 'node-redis' | 'minimal', timeoutMs: number): Promise<NodeConnector> {
+async function nodeConnector(kind: RedisClientKind, timeoutMs: number): Promise<NodeConnector> {
   if (kind === 'minimal') {
     const { connectResp } = await import('./resp-connection.js');
     return (url) => connectResp(url, { connectTimeoutMs: timeoutMs });
   }
-  const { connectNodeRedis } = await import('./node-redis-connection.js');
-  return (url) => connectNodeRedis(url, timeoutMs);
+  const { connectReconnecting } = await import('./reconnecting-connection.js');
+  return (url) => connectPool(POOL_SIZE, () => connectReconnecting(url, timeoutMs));
 }
 
 /** Each call is its section's (see the port); this class only holds them together. */

@@ -8,6 +8,8 @@ import type { RedisConnection, Subscription, SubscriptionListener } from './conn
 
 export interface RespOptions {
   readonly connectTimeoutMs: number;
+  /** Called once when the connection's socket closes, whoever closed it. */
+  readonly onClose?: () => void;
 }
 
 /** A reply Redis sent as an error (`-ERR …`, `-NOSCRIPT …`). */
@@ -27,61 +29,118 @@ class ConnectTimeout extends Error {
 
 type Reply = string | number | null | RedisErrorReply | Reply[];
 
-const INCOMPLETE = Symbol('incomplete');
-
-/** Parse one reply at `offset`; INCOMPLETE when the buffer does not hold all of it yet. */
-function parseReply(buffer: Buffer, offset: number): { value: Reply; next: number } | typeof INCOMPLETE {
-  const lineEnd = buffer.indexOf('\r\n', offset);
-  if (lineEnd < 0) return INCOMPLETE;
-  const type = String.fromCharCode(buffer[offset] ?? 0);
-  const line = buffer.toString('utf8', offset + 1, lineEnd);
-  const next = lineEnd + 2;
-  switch (type) {
-    case '+':
-      return { value: line, next };
-    case '-':
-      return { value: new RedisErrorReply(line), next };
-    case ':':
-      return { value: Number(line), next };
-    case '$': {
-      const length = Number(line);
-      if (length < 0) return { value: null, next };
-      if (buffer.length < next + length + 2) return INCOMPLETE;
-      return { value: buffer.toString('utf8', next, next + length), next: next + length + 2 };
-    }
-    case '*': {
-      const count = Number(line);
-      if (count < 0) return { value: null, next };
-      const items: Reply[] = [];
-      let cursor = next;
-      for (let i = 0; i < count; i++) {
-        const item = parseReply(buffer, cursor);
-        if (item === INCOMPLETE) return INCOMPLETE;
-        items.push(item.value);
-        cursor = item.next;
-      }
-      return { value: items, next: cursor };
-    }
-    default:
-      throw new ConnectionLost(`unexpected RESP type byte ${JSON.stringify(type)}`);
-  }
+/** An array whose items are still arriving: the items so far and how many are missing. */
+interface OpenArray {
+  readonly items: Reply[];
+  missing: number;
 }
 
-function encode(args: readonly string[]): Buffer {
-  const parts: (string | Buffer)[] = [`*${args.length}\r\n`];
-  for (const arg of args) {
-    const bytes = Buffer.from(arg, 'utf8');
-    parts.push(`$${bytes.length}\r\n`, bytes, '\r\n');
-  }
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
-}
-
-class RespConnection implements RedisConnection {
-  readonly isCluster = false;
+/**
+ * Replies from a stream of chunks. What a chunk completes is handed on at once; an element cut by the chunk's end
+ * waits for the next chunk, and only that element is read again, so a large reply costs one pass however it is
+ * split. Arrays being filled are kept on a stack, nested ones above their parents.
+ */
+class ReplyParser {
   #buffer: Buffer = Buffer.alloc(0);
+  #offset = 0;
+  readonly #open: OpenArray[] = [];
+
+  constructor(readonly onReply: (reply: Reply) => void) {}
+
+  /** Read what `chunk` completes; throws on bytes that are not RESP2 (the connection is then unusable). */
+  push(chunk: Buffer): void {
+    const left = this.#buffer.length - this.#offset;
+    this.#buffer = left === 0 ? chunk : Buffer.concat([this.#buffer.subarray(this.#offset), chunk]);
+    this.#offset = 0;
+    const buffer = this.#buffer;
+    for (;;) {
+      const start = this.#offset;
+      const lineEnd = buffer.indexOf(13, start);
+      if (lineEnd < 0 || lineEnd + 1 >= buffer.length) break;
+      const type = buffer[start];
+      const next = lineEnd + 2;
+      let value: Reply;
+      if (type === 36) {
+        // $: a bulk string, cut or whole
+        const length = wholeNumber(buffer, start + 1, lineEnd);
+        if (length < 0) value = null;
+        else if (buffer.length < next + length + 2) break;
+        else {
+          value = buffer.toString('utf8', next, next + length);
+          this.#offset = next + length + 2;
+          this.#add(value);
+          continue;
+        }
+      } else if (type === 42) {
+        // *: an array; its items follow
+        const count = wholeNumber(buffer, start + 1, lineEnd);
+        this.#offset = next;
+        if (count > 0) this.#open.push({ items: [] as Reply[], missing: count });
+        else this.#add(count < 0 ? null : []);
+        continue;
+      } else if (type === 58) value = wholeNumber(buffer, start + 1, lineEnd);
+      else if (type === 43) value = buffer.toString('utf8', start + 1, lineEnd);
+      else if (type === 45) value = new RedisErrorReply(buffer.toString('utf8', start + 1, lineEnd));
+      else throw new ConnectionLost(`unexpected RESP type byte ${String(type)}`);
+      this.#offset = next;
+      this.#add(value);
+    }
+  }
+
+  /** One element read: into the array being filled (closing those it completes), else a whole reply. */
+  #add(value: Reply): void {
+    let done = value;
+    for (;;) {
+      const open = this.#open.at(-1);
+      if (open === undefined) {
+        this.onReply(done);
+        return;
+      }
+      open.items.push(done);
+      if (--open.missing > 0) return;
+      this.#open.pop();
+      done = open.items;
+    }
+  }
+}
+
+/** The integer written in `buffer[from, to)` (a RESP length or integer reply, possibly negative). */
+function wholeNumber(buffer: Buffer, from: number, to: number): number {
+  let at = from;
+  const negative = buffer[at] === 45;
+  if (negative) at++;
+  let value = 0;
+  for (; at < to; at++) {
+    const digit = (buffer[at] ?? 0) - 48;
+    if (digit < 0 || digit > 9) throw new ConnectionLost('expected a number in a RESP reply');
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+
+/** One command as RESP2 text: a single string, so a command of any length is one write. */
+function encode(args: readonly string[]): string {
+  let text = `*${args.length}\r\n`;
+  for (const arg of args) text += `$${Buffer.byteLength(arg, 'utf8')}\r\n${arg}\r\n`;
+  return text;
+}
+
+/** The minimal client, and what a reconnecting one built on it needs. */
+export interface RespClient extends RedisConnection {
+  /** Make this connection a subscriber of `channel` (it then takes no other command). */
+  subscribeOnly(channel: string, onMessage: (message: string) => void): Promise<void>;
+}
+
+class RespConnection implements RespClient {
+  readonly isCluster = false;
+  readonly #parser = new ReplyParser((reply) => this.#reply(reply));
   /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
   #onPush: ((message: string) => void) | undefined;
+  /** Commands sent and not yet answered, oldest at `#head`. */
   #pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
+  #head = 0;
+  /** Commands given since the last write: written together once the current tick's work is done. */
+  #unwritten: string[] = [];
   #open = true;
 
   constructor(
@@ -91,7 +150,10 @@ class RespConnection implements RedisConnection {
   ) {
     socket.on('data', (chunk: Buffer) => this.#receive(chunk));
     socket.on('error', (error) => this.#fail(error));
-    socket.on('close', () => this.#fail(new ConnectionLost('connection closed')));
+    socket.on('close', () => {
+      this.#fail(new ConnectionLost('connection closed'));
+      options.onClose?.();
+    });
   }
 
   get isOpen(): boolean {
@@ -108,34 +170,36 @@ class RespConnection implements RedisConnection {
   }
 
   #receive(chunk: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-    let offset = 0;
     try {
-      for (;;) {
-        const parsed = parseReply(this.#buffer, offset);
-        if (parsed === INCOMPLETE) break;
-        offset = parsed.next;
-        const value = parsed.value;
-        if (this.#onPush && Array.isArray(value) && value[0] === 'message') {
-          this.#onPush(String(value[2]));
-          continue;
-        }
-        const waiter = this.#pending.shift();
-        if (parsed.value instanceof RedisErrorReply) waiter?.reject(parsed.value);
-        else waiter?.resolve(parsed.value);
-      }
+      this.#parser.push(chunk);
     } catch (error) {
       this.#fail(error as Error);
       this.socket.destroy();
+    }
+  }
+
+  #reply(reply: Reply): void {
+    if (this.#onPush && Array.isArray(reply) && reply[0] === 'message') {
+      this.#onPush(String(reply[2]));
       return;
     }
-    this.#buffer = offset === this.#buffer.length ? Buffer.alloc(0) : this.#buffer.subarray(offset);
+    const waiter = this.#pending[this.#head];
+    if (waiter === undefined) return;
+    this.#pending[this.#head++] = undefined as never;
+    if (this.#head === this.#pending.length) {
+      this.#pending = [];
+      this.#head = 0;
+    }
+    if (reply instanceof RedisErrorReply) waiter.reject(reply);
+    else waiter.resolve(reply);
   }
 
   #fail(error: Error): void {
     this.#open = false;
-    const pending = this.#pending;
+    const pending = this.#pending.slice(this.#head);
     this.#pending = [];
+    this.#head = 0;
+    this.#unwritten = [];
     for (const waiter of pending) waiter.reject(error);
   }
 
@@ -143,20 +207,31 @@ class RespConnection implements RedisConnection {
     if (!this.#open) return Promise.reject(new ConnectionLost('connection closed'));
     return new Promise((resolve, reject) => {
       this.#pending.push({ resolve, reject });
-      this.socket.write(encode(args));
+      if (this.#unwritten.push(encode(args)) === 1) process.nextTick(() => this.#flush());
     });
   }
 
+  /** Write what was given meanwhile as one chunk: one system call for all the commands of a tick. */
+  #flush(): void {
+    const unwritten = this.#unwritten;
+    this.#unwritten = [];
+    if (unwritten.length > 0 && this.#open) this.socket.write(unwritten.join(''));
+  }
+
   duplicate(): Promise<RedisConnection> {
-    return connectResp(this.url, this.options);
+    return connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
+  }
+
+  async subscribeOnly(channel: string, onMessage: (message: string) => void): Promise<void> {
+    this.#onPush = onMessage;
+    await this.sendCommand(['SUBSCRIBE', channel]);
   }
 
   /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
   async subscribe(channel: string, listener: SubscriptionListener): Promise<Subscription> {
-    const connection = (await connectResp(this.url, this.options)) as RespConnection;
-    connection.#onPush = (message) => listener.onMessage(message);
+    const connection = await connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
     try {
-      await connection.sendCommand(['SUBSCRIBE', channel]);
+      await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
     } catch (error) {
       connection.close();
       throw error;
@@ -180,7 +255,7 @@ class RespConnection implements RedisConnection {
  * Connect, authenticate and select the database the URL names. Rejects within `connectTimeoutMs`, handshake
  * included: a server that accepts and never answers is as unreachable as one that refuses.
  */
-export async function connectResp(url: string, options: RespOptions): Promise<RedisConnection> {
+export async function connectResp(url: string, options: RespOptions): Promise<RespClient> {
   const parsed = new URL(url);
   const tls = parsed.protocol === 'rediss:';
   const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
@@ -197,7 +272,7 @@ export async function connectResp(url: string, options: RespOptions): Promise<Re
       reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
     }, options.connectTimeoutMs);
   });
-  const handshake = async (): Promise<RedisConnection> => {
+  const handshake = async (): Promise<RespClient> => {
     await new Promise<void>((resolve, reject) => {
       socket.once(tls ? 'secureConnect' : 'connect', () => {
         socket.removeAllListeners('error');
