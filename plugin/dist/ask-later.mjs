@@ -17547,6 +17547,38 @@ var init_cluster_connection = __esm({
   }
 });
 
+// src/store/redis/bounded-cache.ts
+var BoundedCache;
+var init_bounded_cache = __esm({
+  "src/store/redis/bounded-cache.ts"() {
+    "use strict";
+    BoundedCache = class {
+      #half;
+      #young = /* @__PURE__ */ new Map();
+      #old = /* @__PURE__ */ new Map();
+      constructor(max) {
+        this.#half = Math.max(1, Math.floor(max / 2));
+      }
+      get(key) {
+        return this.#young.get(key) ?? this.#old.get(key);
+      }
+      has(key) {
+        return this.#young.has(key) || this.#old.has(key);
+      }
+      set(key, value) {
+        if (!this.#young.has(key) && this.#young.size >= this.#half) {
+          this.#old = this.#young;
+          this.#young = /* @__PURE__ */ new Map();
+        }
+        this.#young.set(key, value);
+      }
+      get size() {
+        return this.#young.size + this.#old.size;
+      }
+    };
+  }
+});
+
 // src/store/redis/keys.ts
 function globalKeys(prefix) {
   return {
@@ -17947,6 +17979,7 @@ var init_record = __esm({
     "use strict";
     init_question();
     init_corrupt_record_error();
+    init_bounded_cache();
     MESSAGE_FIELD_PREFIX = "msg:";
     Reader = class {
       constructor(record4) {
@@ -18020,18 +18053,15 @@ var init_record = __esm({
     ParsedSpecs = class {
       constructor(max) {
         this.max = max;
+        this.#entries = new BoundedCache(max);
       }
       max;
-      #entries = /* @__PURE__ */ new Map();
+      #entries;
       get(record4, v, text3) {
         const entry = this.#entries.get(record4);
         return entry !== void 0 && entry.v === v && entry.text === text3 ? entry.spec : void 0;
       }
       set(record4, v, text3, spec) {
-        if (!this.#entries.has(record4) && this.#entries.size >= this.max) {
-          const oldest = this.#entries.keys().next();
-          if (!oldest.done) this.#entries.delete(oldest.value);
-        }
         this.#entries.set(record4, { v, text: text3, spec });
       }
     };
@@ -18169,6 +18199,7 @@ var init_context = __esm({
   "src/store/redis/context.ts"() {
     "use strict";
     init_store_unavailable_error();
+    init_bounded_cache();
     init_keys();
     init_readiness();
     init_record();
@@ -18196,7 +18227,7 @@ var init_context = __esm({
        * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
        * answers has usually read the question already (the bridge rendered it). States always come from Redis.
        */
-      #specCache = /* @__PURE__ */ new Map();
+      #specCache = new BoundedCache(CACHE_MAX);
       /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
       #parsed = new ParsedSpecs(CACHE_MAX);
       constructor(client, options) {
@@ -18220,13 +18251,7 @@ var init_context = __esm({
       /** Keep a question's unchanging parts for later calls about it; returns it. */
       remember(question) {
         const key = `${question.project}\0${question.id}`;
-        if (!this.#specCache.has(key)) {
-          if (this.#specCache.size >= CACHE_MAX) {
-            const oldest = this.#specCache.keys().next();
-            if (!oldest.done) this.#specCache.delete(oldest.value);
-          }
-          this.#specCache.set(key, question);
-        }
+        if (!this.#specCache.has(key)) this.#specCache.set(key, question);
         return question;
       }
       /** The question's unchanging parts: from the cache, else read (and remembered). */

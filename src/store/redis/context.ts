@@ -5,6 +5,7 @@
  */
 import type { Question } from '../../core/question.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
+import { BoundedCache } from './bounded-cache.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { globalKeys, ProjectKeys } from './keys.js';
 import { StoreConnections } from './readiness.js';
@@ -64,7 +65,7 @@ export class RedisContext {
    * spec, id, project, times): answering, dismissing and drafting need the options and texts, and the process that
    * answers has usually read the question already (the bridge rendered it). States always come from Redis.
    */
-  readonly #specCache = new Map<string, Question>();
+  readonly #specCache = new BoundedCache<string, Question>(CACHE_MAX);
   /** Specs as parsed from records, so reading the same record again skips parsing its spec (record.ts). */
   readonly #parsed = new ParsedSpecs(CACHE_MAX);
 
@@ -91,13 +92,7 @@ export class RedisContext {
   /** Keep a question's unchanging parts for later calls about it; returns it. */
   remember(question: Question): Question {
     const key = `${question.project}\0${question.id}`;
-    if (!this.#specCache.has(key)) {
-      if (this.#specCache.size >= CACHE_MAX) {
-        const oldest = this.#specCache.keys().next();
-        if (!oldest.done) this.#specCache.delete(oldest.value);
-      }
-      this.#specCache.set(key, question);
-    }
+    if (!this.#specCache.has(key)) this.#specCache.set(key, question);
     return question;
   }
 

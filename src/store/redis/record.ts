@@ -41,6 +41,7 @@ import {
   type SetSpec,
 } from '../../core/question.js';
 import { CorruptRecordError } from '../corrupt-record-error.js';
+import { BoundedCache } from './bounded-cache.js';
 
 /** The newest record version: what this code writes for what older versions cannot hold (see {@link specRecord}). */
 export const RECORD_VERSION = 4;
@@ -342,12 +343,14 @@ function isPlatform(value: string): value is Platform {
 /**
  * Specs already read, by record (`project#id`), each with the version and text it was read from: a record whose `v`
  * and `spec` are the same text again is not parsed and checked again (the hot paths read the same questions over and
- * over). Holds at most `max` specs, dropping the oldest.
+ * over). Holds at most `max` specs, forgetting the older half at once (bounded-cache.ts).
  */
 export class ParsedSpecs {
-  readonly #entries = new Map<string, { readonly v: string; readonly text: string; readonly spec: QuestionSpec }>();
+  readonly #entries: BoundedCache<string, { readonly v: string; readonly text: string; readonly spec: QuestionSpec }>;
 
-  constructor(readonly max: number) {}
+  constructor(readonly max: number) {
+    this.#entries = new BoundedCache(max);
+  }
 
   get(record: string, v: string, text: string): QuestionSpec | undefined {
     const entry = this.#entries.get(record);
@@ -355,10 +358,6 @@ export class ParsedSpecs {
   }
 
   set(record: string, v: string, text: string, spec: QuestionSpec): void {
-    if (!this.#entries.has(record) && this.#entries.size >= this.max) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
     this.#entries.set(record, { v, text, spec });
   }
 }
