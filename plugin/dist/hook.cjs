@@ -2716,18 +2716,20 @@ var init_decisions = __esm({
           if (refs.length === 0) return items.map(() => []);
           const stored = await x.client.sendCommand(["HMGET", key, ...refs.map((ref) => `d:${ref}`)]);
           const candidates = [];
-          refs.forEach((ref, index) => {
+          for (let index = 0; index < refs.length; index++) {
+            const ref = refs[index];
             const text = stored[index];
-            if (typeof text !== "string") return;
-            const [id, member] = ref.split(".");
+            if (typeof text !== "string") continue;
+            const dot = ref.indexOf(".");
             const bar = text.indexOf("|");
-            candidates.push({
-              id: Number(id),
-              ...member === void 0 ? {} : { member: Number(member) },
+            const candidate = {
+              id: Number(dot < 0 ? ref : ref.slice(0, dot)),
               length: Number(text.slice(0, bar)) || 0,
               terms: text.slice(bar + 1)
-            });
-          });
+            };
+            if (dot >= 0) candidate.member = Number(ref.slice(dot + 1));
+            candidates.push(candidate);
+          }
           const ranked = rank(items, candidates, stats, options);
           const ids = [...new Set(ranked.flat().map((each) => each.id))];
           const read = await Promise.all(ids.map((id) => x.get(project, id)));
@@ -4778,6 +4780,9 @@ var init_resp_connection = __esm({
         if (this.#head === this.#pending.length) {
           this.#pending = [];
           this.#head = 0;
+        } else if (this.#head >= 1024 && this.#head * 2 >= this.#pending.length) {
+          this.#pending = this.#pending.slice(this.#head);
+          this.#head = 0;
         }
         if (reply instanceof RedisErrorReply) waiter.reject(reply);
         else waiter.resolve(reply);
@@ -4922,6 +4927,10 @@ var init_reconnecting_connection = __esm({
         }
         if (this.#closed) {
           connection.close();
+          return;
+        }
+        if (!connection.isOpen) {
+          this.#schedule();
           return;
         }
         this.#current = connection;
@@ -7314,7 +7323,7 @@ async function deliverWaitingOutcomes(options) {
   const { config, deadline } = options;
   const opening = openStore(config.store, {
     connectTimeoutMs: options.connectTimeoutMs,
-    // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
+    // The bare RESP client: one socket, no reconnecting, for a process that lives for one prompt.
     connection: "minimal",
     // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
     busyTimeoutMs: options.connectTimeoutMs

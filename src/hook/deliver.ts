@@ -45,7 +45,7 @@ export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<v
   const { config, deadline } = options;
   const opening = openStore(config.store, {
     connectTimeoutMs: options.connectTimeoutMs,
-    // The bare RESP client: node-redis alone takes longer to load than the hook may take (AGENTS "Connections").
+    // The bare RESP client: one socket, no reconnecting, for a process that lives for one prompt.
     connection: 'minimal',
     // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
     busyTimeoutMs: options.connectTimeoutMs,

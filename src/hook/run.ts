@@ -196,7 +196,7 @@ function storeName(kind: AgentStoreLocation['kind'] | undefined): string {
 /** A connection failure's code (ECONNREFUSED, a Redis error code such as WRONGPASS, a time-out), never its text. */
 function connectionDetail(cause: unknown, depth = 0): string | undefined {
   if (!(cause instanceof Error) || depth > 3) return undefined;
-  // node-redis wraps the socket's error when its reconnect strategy gives up.
+  // A client may wrap the socket's error (node-redis did when its reconnect strategy gave up).
   const inner = (cause as { originalError?: unknown }).originalError;
   if (inner !== undefined) return connectionDetail(inner, depth + 1);
   const code = (cause as { code?: unknown }).code;
@@ -211,7 +211,7 @@ function redisErrorCode(error: unknown): string | undefined {
   return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
 }
 
-/** Error classes of both connections: the minimal client sets `name`, node-redis only has its class names. */
+/** An error by its `name` (the store's clients set it) or its class name. */
 function isNamed(error: Error, name: RegExp): boolean {
   return name.test(error.name) || name.test(error.constructor.name);
 }

@@ -2,8 +2,8 @@
  * `ask-later status`: one line for Claude Code's `statusLine` setting, e.g. `ask-later: 2 waiting, 1 blocking ·
  * 1 answered`, for the session's project (line.ts says what it counts).
  *
- * Claude Code runs it on every refresh of its status bar, so it is as cheap as the hook: no zod, no node-redis (the
- * minimal RESP client), one store call (`countQuestions`). Whatever goes wrong (no store, a store that does not
+ * Claude Code runs it on every refresh of its status bar, so it is as cheap as the hook: no zod, one socket (the
+ * minimal RESP client: no reconnecting, no second connection), one store call (`countQuestions`). Whatever goes wrong (no store, a store that does not
  * answer, bad settings, unexpected stdin), it prints an empty line, at the latest at its deadline
  * ({@link DEADLINE_MS} from the process start, or `ASK_LATER_STATUS_DEADLINE_MS`), one `ask-later status:` line on
  * stderr saying why, and exits 0. It never prints question text or a setting's value.
@@ -123,7 +123,7 @@ async function run(io: Io, env: Env, cwd: string, { deadline, endsAt }: Budget, 
 
   const left = () => Math.max(1, Math.floor(endsAt - performance.now()));
   const opening = openStore(location, {
-    // The bare RESP client: node-redis alone takes longer to load than this command may take.
+    // The bare RESP client: one socket, no reconnecting, for a command that lives a moment.
     connection: 'minimal',
     connectTimeoutMs: left(),
     busyTimeoutMs: Math.max(1, left() - SQLITE_MARGIN_MS),

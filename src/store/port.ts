@@ -558,7 +558,7 @@ export interface Store
   /**
    * For loops that back off after a failed call: wait while the store's connection is lost, and wake the moment it
    * is ready again rather than at the end of the back-off step (Redis: every connection of this store reconnected,
-   * node-redis's `ready`; the HTTP client: a probe answered; the embedded store is never lost). At once `ready` when
+   * its `ready`; the HTTP client: a probe answered; the embedded store is never lost). At once `ready` when
    * nothing is lost now. Never throws.
    */
   whenReady(options: WaitOptions): Promise<Readiness>;

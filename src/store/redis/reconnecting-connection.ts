@@ -101,6 +101,11 @@ class ReconnectingConnection implements RedisConnection {
       connection.close();
       return;
     }
+    if (!connection.isOpen) {
+      // Lost again before it was taken up (its close went unheard: it was not current yet).
+      this.#schedule();
+      return;
+    }
     this.#current = connection;
     this.#retries = 0;
     for (const listener of [...this.#readyListeners]) listener();

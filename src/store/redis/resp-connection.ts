@@ -1,7 +1,8 @@
 /**
- * A minimal RESP2 client over one socket: enough for the store's commands, nothing else loaded. The hook runs it
- * on every prompt, where loading node-redis alone would cost more than the whole hook may take. No reconnection:
- * a lost connection fails every pending and later command (the caller reports the store unreachable).
+ * A minimal RESP2 client over one socket: enough for the store's commands, nothing else loaded, so the hook, which
+ * runs on every prompt, starts in a millisecond. No reconnection here: a lost connection fails every pending and
+ * later command (the caller reports the store unreachable); reconnecting-connection.ts makes it again for
+ * long-running processes. Commands given in one tick are written as one chunk; replies are read in one pass.
  */
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
@@ -188,6 +189,10 @@ class RespConnection implements RespClient {
     this.#pending[this.#head++] = undefined as never;
     if (this.#head === this.#pending.length) {
       this.#pending = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#pending.length) {
+      // Under steady load the queue never empties: drop the answered front now and then.
+      this.#pending = this.#pending.slice(this.#head);
       this.#head = 0;
     }
     if (reply instanceof RedisErrorReply) waiter.reject(reply);
