@@ -2547,6 +2547,99 @@ function rank(items, candidates, stats, options = {}) {
     return best(scored, options.max);
   });
 }
+function forEachPosting(text, visit) {
+  let at = 0;
+  while (at < text.length) {
+    if (text.charCodeAt(at) === 32) {
+      at++;
+      continue;
+    }
+    let end = text.indexOf(" ", at);
+    if (end < 0) end = text.length;
+    const colon = text.indexOf(":", at);
+    if (colon < 0 || colon > end) {
+      visit(text.slice(at, end), -1, -1);
+    } else {
+      const second = text.indexOf(":", colon + 1);
+      const tf = second < 0 || second > end ? Number.NaN : Number(text.slice(colon + 1, second));
+      const length = second < 0 || second > end ? Number.NaN : Number(text.slice(second + 1, end));
+      const known = Number.isInteger(tf) && Number.isInteger(length) && tf > 0 && length > 0;
+      visit(text.slice(at, colon), known ? tf : -1, known ? length : -1);
+    }
+    at = end + 1;
+  }
+}
+function scoredDocument(ref, score) {
+  const dot = ref.indexOf(".");
+  if (dot < 0) return { id: Number(ref), score };
+  return { id: Number(ref.slice(0, dot)), member: Number(ref.slice(dot + 1)), score };
+}
+function rankFromPostings(items, postings, wanted, stats, options) {
+  const threshold = options.threshold ?? DECIDED_THRESHOLD;
+  const queries = items.map((item) => prepareQuery(termVector(item), stats));
+  let candidates = /* @__PURE__ */ new Map();
+  const add = (ref, tf, length) => {
+    const known = candidates.get(ref);
+    if (known !== void 0) {
+      if (length < 0) known.unknown = true;
+      return;
+    }
+    candidates.set(ref, { ref, length, unknown: length < 0 || tf < 0, partial: queries.map(() => 0) });
+  };
+  for (const term of wanted) {
+    const text = postings.get(term);
+    if (text !== void 0) forEachPosting(text, add);
+  }
+  if (candidates.size > options.most) {
+    const newest = [...candidates.keys()].sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, options.most);
+    candidates = new Map(newest.map((ref) => [ref, candidates.get(ref)]));
+  }
+  for (const [term, text] of postings) {
+    const asking = queries.flatMap((query, index) => query.weights.has(term) ? [index] : []);
+    if (asking.length === 0) continue;
+    forEachPosting(text, (ref, tf, length) => {
+      const candidate = candidates.get(ref);
+      if (candidate === void 0) return;
+      if (length < 0) {
+        candidate.unknown = true;
+        return;
+      }
+      candidate.length = length;
+      for (const index of asking) {
+        candidate.partial[index] = (candidate.partial[index] ?? 0) + termScore(queries[index], term, tf, length);
+      }
+    });
+  }
+  const scored = [];
+  const unsettled = [];
+  for (const query of queries) {
+    const index = scored.length;
+    const found = [];
+    const unread = [];
+    scored.push(found);
+    unsettled.push(unread);
+    if (query.self === 0) continue;
+    const missing = [...query.weights.keys()].filter(
+      (term) => !postings.has(term) && stats.documentFrequency(term) > 0
+    );
+    for (const candidate of candidates.values()) {
+      if (candidate.unknown) {
+        unread.push(candidate.ref);
+        continue;
+      }
+      const known = candidate.partial[index] ?? 0;
+      if (missing.length === 0) {
+        const score = known / query.self;
+        if (score >= threshold) found.push(scoredDocument(candidate.ref, score));
+        continue;
+      }
+      let bound = known;
+      for (const term of missing) bound += termScore(query, term, candidate.length, candidate.length);
+      if (bound / query.self >= threshold) unread.push(candidate.ref);
+    }
+  }
+  return { scored, unsettled };
+}
 function withDecisions(ranked, decisions) {
   return ranked.map(
     (found) => found.flatMap(({ id, member, score }) => {
@@ -2563,15 +2656,17 @@ var init_decided_index = __esm({
 });
 
 // src/store/redis/decisions.ts
-function candidateRefs(postings) {
-  const refs = /* @__PURE__ */ new Set();
-  for (const text of postings) {
-    if (text === null) continue;
-    for (const ref of text.split(" ")) if (ref !== "") refs.add(ref);
-  }
-  const all = [...refs];
-  if (all.length <= CANDIDATES_MAX) return all;
-  return all.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
+function storedDocument(ref, text) {
+  if (typeof text !== "string") return void 0;
+  const dot = ref.indexOf(".");
+  const bar = text.indexOf("|");
+  const document = {
+    id: Number(dot < 0 ? ref : ref.slice(0, dot)),
+    length: Number(text.slice(0, bar)) || 0,
+    terms: text.slice(bar + 1)
+  };
+  if (dot >= 0) document.member = Number(ref.slice(dot + 1));
+  return document;
 }
 var CANDIDATES_MAX, BUILD_BATCH, RedisDecisions;
 var init_decisions = __esm({
@@ -2627,32 +2722,32 @@ var init_decisions = __esm({
           };
           const wanted = candidateTerms(queries, stats, options.threshold).filter((term) => (frequency.get(term) ?? 0) > 0);
           if (wanted.length === 0) return items.map(() => []);
-          const sent = new Map(terms2.map((term, index) => [term, counted[index + 3 + terms2.length] ?? null]));
-          const unsent = wanted.filter((term) => sent.get(term) === null);
-          const fetched = unsent.length === 0 ? [] : await x.client.sendCommand(["HMGET", key, ...unsent.map((term) => `t:${term}`)]);
-          const refs = candidateRefs([...wanted.map((term) => sent.get(term) ?? null), ...fetched]);
-          if (refs.length === 0) return items.map(() => []);
-          const stored = await x.client.sendCommand(["HMGET", key, ...refs.map((ref) => `d:${ref}`)]);
-          const candidates = [];
-          for (let index = 0; index < refs.length; index++) {
-            const ref = refs[index];
-            const text = stored[index];
-            if (typeof text !== "string") continue;
-            const dot = ref.indexOf(".");
-            const bar = text.indexOf("|");
-            const candidate = {
-              id: Number(dot < 0 ? ref : ref.slice(0, dot)),
-              length: Number(text.slice(0, bar)) || 0,
-              terms: text.slice(bar + 1)
-            };
-            if (dot >= 0) candidate.member = Number(ref.slice(dot + 1));
-            candidates.push(candidate);
+          const postings = /* @__PURE__ */ new Map();
+          for (const [index, term] of terms2.entries()) {
+            const text = counted[index + 3 + terms2.length];
+            if (typeof text === "string") postings.set(term, text);
           }
-          const ranked = rank(items, candidates, stats, options);
+          const unsent = wanted.filter((term) => !postings.has(term));
+          if (unsent.length > 0) {
+            const fetched = await x.client.sendCommand(["HMGET", key, ...unsent.map((term) => `t:${term}`)]);
+            for (const [index, term] of unsent.entries()) postings.set(term, fetched[index] ?? "");
+          }
+          const settled = rankFromPostings(items, postings, wanted, stats, { ...options, most: CANDIDATES_MAX });
+          const refs = [...new Set(settled.unsettled.flat())];
+          const stored = refs.length === 0 ? [] : await x.client.sendCommand(["HMGET", key, ...refs.map((ref) => `d:${ref}`)]);
+          const read = /* @__PURE__ */ new Map();
+          for (let index = 0; index < refs.length; index++) {
+            const document = storedDocument(refs[index], stored[index]);
+            if (document !== void 0) read.set(refs[index], document);
+          }
+          const ranked = items.map((item, index) => {
+            const documents2 = (settled.unsettled[index] ?? []).flatMap((ref) => read.get(ref) ?? []);
+            const [fromDocuments = []] = rank([item], documents2, stats, { ...options, max: Number.POSITIVE_INFINITY });
+            return best([...settled.scored[index] ?? [], ...fromDocuments], options.max);
+          });
           const ids = [...new Set(ranked.flat().map((each) => each.id))];
-          const read = await Promise.all(ids.map((id) => x.get(project, id)));
           const decisions = /* @__PURE__ */ new Map();
-          for (const question of read) {
+          for (const question of await Promise.all(ids.map((id) => x.get(project, id)))) {
             if (question?.answer !== void 0) decisions.set(question.id, question);
           }
           return withDecisions(ranked, decisions);

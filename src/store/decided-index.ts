@@ -146,6 +146,142 @@ export function rank(
   });
 }
 
+/**
+ * Each posting of a term as the Redis index keeps them, ` ref:tf:len ref:tf:len … `: the document, how often it holds
+ * the term, and its length in terms. A posting written before postings carried counts (` ref `) is visited with tf and
+ * length -1: its score must be read from the document.
+ */
+export function forEachPosting(text: string, visit: (ref: string, tf: number, length: number) => void): void {
+  let at = 0;
+  while (at < text.length) {
+    if (text.charCodeAt(at) === 32) {
+      at++;
+      continue;
+    }
+    let end = text.indexOf(' ', at);
+    if (end < 0) end = text.length;
+    const colon = text.indexOf(':', at);
+    if (colon < 0 || colon > end) {
+      visit(text.slice(at, end), -1, -1);
+    } else {
+      const second = text.indexOf(':', colon + 1);
+      const tf = second < 0 || second > end ? Number.NaN : Number(text.slice(colon + 1, second));
+      const length = second < 0 || second > end ? Number.NaN : Number(text.slice(second + 1, end));
+      const known = Number.isInteger(tf) && Number.isInteger(length) && tf > 0 && length > 0;
+      visit(text.slice(at, colon), known ? tf : -1, known ? length : -1);
+    }
+    at = end + 1;
+  }
+}
+
+/** A candidate while it is ranked from postings: its length, and per item what its known terms score. */
+interface Pending {
+  readonly ref: string;
+  length: number;
+  /** A posting without counts: the document must be read. */
+  unknown: boolean;
+  readonly partial: number[];
+}
+
+/** What {@link rankFromPostings} settled, and the documents it could not. */
+export interface PostingsRanking {
+  /** Per item, the candidates scored exactly from the postings, at or above the threshold (not yet cut to `max`). */
+  readonly scored: ScoredDocument[][];
+  /** Per item, the candidates the postings cannot settle: read their documents and score them with {@link rank}. */
+  readonly unsettled: string[][];
+}
+
+function scoredDocument(ref: string, score: number): ScoredDocument {
+  const dot = ref.indexOf('.');
+  if (dot < 0) return { id: Number(ref), score };
+  return { id: Number(ref.slice(0, dot)), member: Number(ref.slice(dot + 1)), score };
+}
+
+/**
+ * The candidates (the documents the `wanted` terms' postings name, the newest `most` when there are more) scored from
+ * postings instead of from their documents. A candidate's score is exact when every query term some decision holds
+ * has its postings in `postings`; otherwise each missing term (too common to be sent whole) could add at most what it
+ * scores held as often as the document is long, and only a candidate whose known score plus that bound reaches the
+ * threshold is left unsettled, to be read. The same documents come out as when every candidate is read and scored.
+ */
+export function rankFromPostings(
+  items: readonly Comparable[],
+  postings: ReadonlyMap<string, string>,
+  wanted: readonly string[],
+  stats: CorpusStats,
+  options: SimilarOptions & { most: number },
+): PostingsRanking {
+  const threshold = options.threshold ?? DECIDED_THRESHOLD;
+  const queries = items.map((item) => prepareQuery(termVector(item), stats));
+  let candidates = new Map<string, Pending>();
+  const add = (ref: string, tf: number, length: number) => {
+    const known = candidates.get(ref);
+    if (known !== undefined) {
+      if (length < 0) known.unknown = true;
+      return;
+    }
+    candidates.set(ref, { ref, length, unknown: length < 0 || tf < 0, partial: queries.map(() => 0) });
+  };
+  for (const term of wanted) {
+    const text = postings.get(term);
+    if (text !== undefined) forEachPosting(text, add);
+  }
+  if (candidates.size > options.most) {
+    // Postings are in answer order but merged from several terms: the newest by id.
+    const newest = [...candidates.keys()]
+      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
+      .slice(0, options.most);
+    candidates = new Map(newest.map((ref) => [ref, candidates.get(ref) as Pending]));
+  }
+  for (const [term, text] of postings) {
+    const asking = queries.flatMap((query, index) => (query.weights.has(term) ? [index] : []));
+    if (asking.length === 0) continue;
+    forEachPosting(text, (ref, tf, length) => {
+      const candidate = candidates.get(ref);
+      if (candidate === undefined) return;
+      if (length < 0) {
+        candidate.unknown = true;
+        return;
+      }
+      candidate.length = length;
+      for (const index of asking) {
+        candidate.partial[index] =
+          (candidate.partial[index] ?? 0) + termScore(queries[index] as PreparedQuery, term, tf, length);
+      }
+    });
+  }
+  const scored: ScoredDocument[][] = [];
+  const unsettled: string[][] = [];
+  for (const query of queries) {
+    const index = scored.length;
+    const found: ScoredDocument[] = [];
+    const unread: string[] = [];
+    scored.push(found);
+    unsettled.push(unread);
+    if (query.self === 0) continue;
+    // Terms some decision holds whose postings were not sent: each may add to a candidate's score.
+    const missing = [...query.weights.keys()].filter(
+      (term) => !postings.has(term) && stats.documentFrequency(term) > 0,
+    );
+    for (const candidate of candidates.values()) {
+      if (candidate.unknown) {
+        unread.push(candidate.ref);
+        continue;
+      }
+      const known = candidate.partial[index] ?? 0;
+      if (missing.length === 0) {
+        const score = known / query.self;
+        if (score >= threshold) found.push(scoredDocument(candidate.ref, score));
+        continue;
+      }
+      let bound = known;
+      for (const term of missing) bound += termScore(query, term, candidate.length, candidate.length);
+      if (bound / query.self >= threshold) unread.push(candidate.ref);
+    }
+  }
+  return { scored, unsettled };
+}
+
 /** Ranked ids with their decisions (read after ranking); a decision gone meanwhile (purged) is left out. */
 export function withDecisions(
   ranked: readonly (readonly ScoredDocument[])[],

@@ -339,4 +339,57 @@ describe('the index of decisions on a project answered before it', () => {
     await store.similarDecisions(project, [database]);
     expect(await raw.hGet(key, 'n')).toBe('4');
   });
+
+  it('GIVEN an index written before postings carried counts THEN purge still drops from it, and the next check starts it again with the same results', async () => {
+    const project = uniqueProject();
+    const key = new ProjectKeys(prefix, project).decisions;
+    const toOlderFormat = async () => {
+      for (const [field, value] of Object.entries(await raw.hGetAll(key))) {
+        if (field.startsWith('t:')) await raw.hSet(key, field, value.replace(/:\d+:\d+ /g, ' '));
+      }
+      await raw.hDel(key, 'v');
+    };
+    /** The refs a term's postings name, if every posting carries its counts ("ref:tf:len"). */
+    const postingRefs = async (term: string) => {
+      const text = (await raw.hGet(key, `t:${term}`)) ?? '';
+      expect(text).toMatch(/^( \d+:\d+:\d+)+ $/);
+      return text
+        .trim()
+        .split(' ')
+        .map((posting) => posting.split(':')[0])
+        .sort();
+    };
+    const deliver = async () =>
+      store.confirmClaim(project, await store.claimUndelivered(project, { budget: 10_000, leaseMs: 1_000 }));
+    await store.park(project, spec({ question: 'Which database should billing use?' }));
+    await store.answer(project, 1, { choices: ['Postgres'], other: false }, person());
+    await deliver();
+    clock.advance(20 * 24 * 3600_000);
+    await store.park(project, spec({ question: 'Which queue should billing use?' }));
+    await store.answer(project, 2, { choices: ['Postgres'], other: false }, person());
+    await deliver();
+    const database = { question: 'What database does billing use?', options: [{ label: 'Postgres' }] };
+    const before = await store.similarDecisions(project, [database]);
+    expect(before[0]?.map((each) => each.decision.id)).toEqual([1]);
+    expect(await postingRefs('bil')).toEqual(['1', '2']);
+
+    await toOlderFormat();
+    expect((await raw.hGet(key, 't:bil'))?.split(' ').sort()).toEqual(['', '', '1', '2']);
+    const again = await store.similarDecisions(project, [database]);
+    expect(again[0]?.map((each) => [each.decision.id, each.score])).toEqual(
+      before[0]?.map((each) => [each.decision.id, each.score]),
+    );
+    expect(await raw.hGet(key, 'v')).toBe('2');
+    expect(await raw.hGet(key, 'n')).toBe('2');
+    expect(await postingRefs('bil')).toEqual(['1', '2']);
+
+    // The first decision purged while the index is in the older format: the postings lose it all the same.
+    await toOlderFormat();
+    clock.advance(11 * 24 * 3600_000);
+    expect(await store.purgeExpired()).toBe(1);
+    expect(await raw.hGet(key, 't:bil')).toBe(' 2 ');
+    expect(await raw.hGet(key, 't:databas')).toBeNull();
+    expect(await store.similarDecisions(project, [database])).toEqual([[]]);
+    expect(await postingRefs('bil')).toEqual(['2']);
+  });
 });

@@ -1,6 +1,7 @@
 --[[
-  The first step of the "already decided" check (store/redis/decisions.ts): index the decisions answered since the
-  last check (answer-11 queues them), then read what ranking needs: whether the project's older decisions were
+  The first step of the "already decided" check (store/redis/decisions.ts): start the index again if it was written
+  before postings carried counts (no 'v'; the caller then builds it once from the trail), index the decisions
+  answered since the last check (answer-11 queues them), then read what ranking needs: whether the project's older decisions were
   indexed, the totals, how many documents hold each of the new question's terms, and the postings of those held by
   few enough documents to be read whole (the caller picks the candidates' terms among them: one round trip less).
 
@@ -14,20 +15,26 @@
 
   Returns {b, n, l, df of each term…, postings of each term…}: b '1' once the project's older decisions were indexed
   (else nil), n documents, l their total length, each term's document count (nil for none), then each term's
-  postings (" ref ref … "; nil for none, or when more than `most` documents hold it); -1 a queued decision's record
+  postings (" ref:tf:len … "; nil for none, or when more than `most` documents hold it); -1 a queued decision's record
   is missing and ARGV[2] is 'wait'.
   Events: none
 ]]
 --- @include "includes/decided-index"
 
 local queued = redis.call('HGETALL', KEYS[2])
+local kept = {}
 if #queued > 0 then
   -- Every record is looked at before the first write (see claim-1).
-  local kept = {}
   for i = 1, #queued, 2 do
     kept[i] = redis.call('EXISTS', ARGV[1] .. 'q:' .. queued[i]) == 1
     if not kept[i] and ARGV[2] == 'wait' then return -1 end
   end
+end
+if redis.call('HGET', KEYS[1], 'v') ~= '2' then
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'v', '2')
+end
+if #queued > 0 then
   for i = 1, #queued, 2 do
     if kept[i] then indexDocuments(KEYS[1], queued[i], queued[i + 1]) end
   end

@@ -1,18 +1,21 @@
 /**
  * The index of decisions on Redis (see `store/decided-index.ts` and `lua/includes/decided-index.lua`): one hash per
  * project. answer-11 queues a decision's documents; the project's next "already decided" check indexes the queue and
- * reads the counts and the postings of the new question's terms (decided-stats-2), then the candidates' documents
- * (scored here) and the few decisions: three round trips. purge-9 drops a purged question from
+ * reads the counts and the postings of the new question's terms (decided-stats-2). The postings carry each document's
+ * counts, so candidates are scored from them; only those a term too common to send whole leaves unsettled are read.
+ * Then the few decisions: two round trips, three or four with a very common term. purge-9 drops a purged question from
  * the index and the queue. A project answered before the index existed is indexed once, from its trail, on its first
  * check.
  */
 import type { Decision } from '../../core/decision.js';
 import { type Comparable, type CorpusStats, termVector } from '../../core/similarity.js';
 import {
+  best,
   candidateTerms,
   documentsOf,
   encodeDocuments,
   rank,
+  rankFromPostings,
   type StoredDocument,
   withDecisions,
 } from '../decided-index.js';
@@ -81,39 +84,39 @@ export class RedisDecisions {
       const wanted = candidateTerms(queries, stats, options.threshold).filter((term) => (frequency.get(term) ?? 0) > 0);
       if (wanted.length === 0) return items.map(() => []);
       // The postings came with the counts, but for a term too common to send whole (its candidates are capped).
-      const sent = new Map(terms.map((term, index) => [term, counted[index + 3 + terms.length] ?? null]));
-      const unsent = wanted.filter((term) => sent.get(term) === null);
-      const fetched =
-        unsent.length === 0
-          ? []
-          : ((await x.client.sendCommand(['HMGET', key, ...unsent.map((term) => `t:${term}`)])) as (string | null)[]);
-      const refs = candidateRefs([...wanted.map((term) => sent.get(term) ?? null), ...fetched]);
-      if (refs.length === 0) return items.map(() => []);
-      const stored = (await x.client.sendCommand(['HMGET', key, ...refs.map((ref) => `d:${ref}`)])) as (
-        | string
-        | null
-      )[];
-      // Built field by field, no spread or split: a check reads hundreds of these (Node 20 spreads slowly).
-      const candidates: StoredDocument[] = [];
-      for (let index = 0; index < refs.length; index++) {
-        const ref = refs[index] as string;
-        const text = stored[index];
-        if (typeof text !== 'string') continue;
-        const dot = ref.indexOf('.');
-        const bar = text.indexOf('|');
-        const candidate: { id: number; member?: number; length: number; terms: string } = {
-          id: Number(dot < 0 ? ref : ref.slice(0, dot)),
-          length: Number(text.slice(0, bar)) || 0,
-          terms: text.slice(bar + 1),
-        };
-        if (dot >= 0) candidate.member = Number(ref.slice(dot + 1));
-        candidates.push(candidate);
+      const postings = new Map<string, string>();
+      for (const [index, term] of terms.entries()) {
+        const text = counted[index + 3 + terms.length];
+        if (typeof text === 'string') postings.set(term, text);
       }
-      const ranked = rank(items, candidates, stats, options);
+      const unsent = wanted.filter((term) => !postings.has(term));
+      if (unsent.length > 0) {
+        const fetched = (await x.client.sendCommand(['HMGET', key, ...unsent.map((term) => `t:${term}`)])) as (
+          | string
+          | null
+        )[];
+        for (const [index, term] of unsent.entries()) postings.set(term, fetched[index] ?? '');
+      }
+      // Scored from the postings (they carry each document's counts); only a candidate they cannot settle is read.
+      const settled = rankFromPostings(items, postings, wanted, stats, { ...options, most: CANDIDATES_MAX });
+      const refs = [...new Set(settled.unsettled.flat())];
+      const stored =
+        refs.length === 0
+          ? []
+          : ((await x.client.sendCommand(['HMGET', key, ...refs.map((ref) => `d:${ref}`)])) as (string | null)[]);
+      const read = new Map<string, StoredDocument>();
+      for (let index = 0; index < refs.length; index++) {
+        const document = storedDocument(refs[index] as string, stored[index]);
+        if (document !== undefined) read.set(refs[index] as string, document);
+      }
+      const ranked = items.map((item, index) => {
+        const documents = (settled.unsettled[index] ?? []).flatMap((ref) => read.get(ref) ?? []);
+        const [fromDocuments = []] = rank([item], documents, stats, { ...options, max: Number.POSITIVE_INFINITY });
+        return best([...(settled.scored[index] ?? []), ...fromDocuments], options.max);
+      });
       const ids = [...new Set(ranked.flat().map((each) => each.id))];
-      const read = await Promise.all(ids.map((id) => x.get(project, id)));
       const decisions = new Map<number, Decision>();
-      for (const question of read) {
+      for (const question of await Promise.all(ids.map((id) => x.get(project, id)))) {
         if (question?.answer !== undefined) decisions.set(question.id, question as Decision);
       }
       return withDecisions(ranked, decisions);
@@ -121,17 +124,16 @@ export class RedisDecisions {
   }
 }
 
-/**
- * The refs the postings name, each once; past {@link CANDIDATES_MAX}, the newest (postings are in answer order, so
- * sorting is needed only then).
- */
-function candidateRefs(postings: readonly (string | null)[]): string[] {
-  const refs = new Set<string>();
-  for (const text of postings) {
-    if (text === null) continue;
-    for (const ref of text.split(' ')) if (ref !== '') refs.add(ref);
-  }
-  const all = [...refs];
-  if (all.length <= CANDIDATES_MAX) return all;
-  return all.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, CANDIDATES_MAX);
+/** A document as the index keeps it (`<length>|<terms>`), for ranking; undefined when it is gone. */
+function storedDocument(ref: string, text: string | null | undefined): StoredDocument | undefined {
+  if (typeof text !== 'string') return undefined;
+  const dot = ref.indexOf('.');
+  const bar = text.indexOf('|');
+  const document: { id: number; member?: number; length: number; terms: string } = {
+    id: Number(dot < 0 ? ref : ref.slice(0, dot)),
+    length: Number(text.slice(0, bar)) || 0,
+    terms: text.slice(bar + 1),
+  };
+  if (dot >= 0) document.member = Number(ref.slice(dot + 1));
+  return document;
 }

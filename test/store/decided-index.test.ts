@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Comparable, corpusOf, type TermVector, termVector } from '../../src/core/similarity.js';
+import {
+  best,
+  candidateTerms,
+  encodeTerms,
+  forEachPosting,
+  rank,
+  rankFromPostings,
+  type StoredDocument,
+} from '../../src/store/decided-index.js';
+
+const WORDS = ['database', 'queue', 'billing', 'search', 'postgres', 'redis', 'region', 'cache', 'mailer', 'ledger'];
+
+const comparable = fc.record({
+  question: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(' ')),
+  options: fc.array(
+    fc.constantFrom(...WORDS).map((label) => ({ label })),
+    { maxLength: 2 },
+  ),
+});
+
+/** The postings of every term, as the Redis index writes them (" ref:tf:len "), documents in answer order. */
+function postingsOf(vectors: readonly TermVector[], legacy: ReadonlySet<number>): Map<string, string> {
+  const postings = new Map<string, string>();
+  for (const [index, vector] of vectors.entries()) {
+    const ref = String(index + 1);
+    for (const [term, tf] of vector.counts) {
+      const posting = legacy.has(index) ? ref : `${ref}:${tf}:${vector.length}`;
+      postings.set(term, `${postings.get(term) ?? ' '}${posting} `);
+    }
+  }
+  return postings;
+}
+
+const stored = (vector: TermVector, index: number): StoredDocument => ({
+  id: index + 1,
+  length: vector.length,
+  terms: encodeTerms(vector),
+});
+
+describe('ranking decisions from their postings', () => {
+  it('GIVEN any decisions, question, threshold and terms too common to be sent THEN the same decisions and scores as reading every candidate', () => {
+    fc.assert(
+      fc.property(
+        fc.array(comparable, { minLength: 1, maxLength: 40 }),
+        comparable,
+        fc.double({ min: 0.1, max: 0.95, noNaN: true }),
+        fc.array(fc.boolean(), { minLength: WORDS.length * 2, maxLength: WORDS.length * 2 }),
+        fc.integer({ min: 1, max: 45 }),
+        fc.uniqueArray(fc.nat(39), { maxLength: 5 }),
+        (decisions, item, threshold, sendMask, most, legacyIndexes) => {
+          const vectors = decisions.map((decision) => termVector(decision));
+          const stats = corpusOf(vectors);
+          const query = termVector(item);
+          const wanted = candidateTerms([query], stats, threshold).filter((term) => stats.documentFrequency(term) > 0);
+          const all = postingsOf(vectors, new Set(legacyIndexes));
+          // What a check has: the wanted terms' postings, and some of the query's other terms' (the rest too common).
+          const postings = new Map<string, string>();
+          for (const [index, term] of [...query.counts.keys()].entries()) {
+            const text = all.get(term);
+            if (text !== undefined && (wanted.includes(term) || sendMask[index % sendMask.length])) {
+              postings.set(term, text);
+            }
+          }
+
+          const settled = rankFromPostings([item], postings, wanted, stats, { threshold, most });
+          const byRef = new Map(vectors.map((vector, index) => [String(index + 1), stored(vector, index)]));
+          const read = (settled.unsettled[0] ?? []).map((ref) => byRef.get(ref) as StoredDocument);
+          const [fromDocuments = []] = rank([item], read, stats, { threshold, max: Number.POSITIVE_INFINITY });
+          const got = best([...(settled.scored[0] ?? []), ...fromDocuments]);
+
+          // Reading every candidate: the documents the wanted terms' postings name, the newest `most`.
+          const candidates = vectors
+            .map((vector, index) => ({ vector, index }))
+            .filter(({ vector }) => wanted.some((term) => vector.counts.has(term)))
+            .slice(-most)
+            .map(({ vector, index }) => stored(vector, index));
+          const [expected = []] = rank([item], candidates, stats, { threshold });
+
+          expect(got.map((one) => one.id)).toEqual(expected.map((one) => one.id));
+          for (const [i, one] of got.entries()) expect(one.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
+          // Nothing is read when every term's postings are there and all carry counts.
+          const complete = [...query.counts.keys()].every((term) => postings.has(term) || !all.has(term));
+          if (complete && legacyIndexes.length === 0) expect(settled.unsettled[0]).toEqual([]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('GIVEN a term too common to be sent THEN only candidates it could lift to the threshold are read', () => {
+    const subjects = ['queue', 'cache', 'region', 'mailer', 'search', 'ledger', 'redis', 'postgres', 'font', 'backup'];
+    const decisions: Comparable[] = [
+      ...subjects.map((subject) => ({ question: `Which ${subject} should billing use?`, options: [] })),
+      { question: 'Which database should billing use?', options: [] },
+      { question: 'Which database, region, cache, queue, mailer, search and ledger should redis use?', options: [] },
+    ];
+    const vectors = decisions.map((decision) => termVector(decision));
+    const stats = corpusOf(vectors);
+    const all = postingsOf(vectors, new Set());
+    const item = { question: 'What database does billing use?', options: [] };
+    // `billing` (`bil`) is held by all but one decision: suppose it too common to send. `databas` is sent.
+    const postings = new Map([['databas', all.get('databas') as string]]);
+    const settled = rankFromPostings([item], postings, ['databas'], stats, { most: 100 });
+    expect(settled.scored).toEqual([[]]);
+    // The long decision shares `databas` but even `billing` as often as it is long would not lift it: not read.
+    expect(settled.unsettled).toEqual([['11']]);
+    // With both terms sent, the first is scored from the postings and nothing is read.
+    const both = new Map([...all].filter(([term]) => termVector(item).counts.has(term)));
+    const exact = rankFromPostings([item], both, ['databas'], stats, { most: 100 });
+    expect(exact.unsettled).toEqual([[]]);
+    expect(exact.scored[0]?.map((one) => one.id)).toEqual([11]);
+  });
+
+  it('GIVEN postings of every form THEN each is visited with its counts, or none when it carries none or bad ones', () => {
+    const seen: [string, number, number][] = [];
+    forEachPosting(' 12:2:9  3.1:1:4 7 8:x:3 9:1: 10:0:5 ', (ref, tf, length) => seen.push([ref, tf, length]));
+    expect(seen).toEqual([
+      ['12', 2, 9],
+      ['3.1', 1, 4],
+      ['7', -1, -1],
+      ['8', -1, -1],
+      ['9', -1, -1],
+      ['10', -1, -1],
+    ]);
+  });
+});
