@@ -2437,12 +2437,17 @@ var init_context = __esm({
       /** Run a script. */
       async eval(script, keys, args) {
         if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys`);
-        const tail = [String(keys.length), ...keys, ...args.map(String)];
+        const command = ["EVALSHA", script.sha, String(keys.length)];
+        for (const key of keys) command.push(key);
+        for (const arg of args) command.push(String(arg));
         try {
-          return await this.client.sendCommand(["EVALSHA", script.sha, ...tail]);
+          return await this.client.sendCommand(command);
         } catch (error) {
           if (error instanceof Error && error.message.startsWith("NOSCRIPT")) {
-            return this.client.sendCommand(["EVAL", script.source, ...tail]);
+            const again = command.slice();
+            again[0] = "EVAL";
+            again[1] = script.source;
+            return this.client.sendCommand(again);
           }
           throw error;
         }
