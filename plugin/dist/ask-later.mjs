@@ -18484,28 +18484,6 @@ function rank(items, candidates, stats, options = {}) {
     return best(scored, options.max);
   });
 }
-function forEachPosting(text3, visit) {
-  let at = 0;
-  while (at < text3.length) {
-    if (text3.charCodeAt(at) === 32) {
-      at++;
-      continue;
-    }
-    let end = text3.indexOf(" ", at);
-    if (end < 0) end = text3.length;
-    const colon = text3.indexOf(":", at);
-    if (colon < 0 || colon > end) {
-      visit(text3.slice(at, end), -1, -1);
-    } else {
-      const second = text3.indexOf(":", colon + 1);
-      const tf = second < 0 || second > end ? Number.NaN : Number(text3.slice(colon + 1, second));
-      const length = second < 0 || second > end ? Number.NaN : Number(text3.slice(second + 1, end));
-      const known = Number.isInteger(tf) && Number.isInteger(length) && tf > 0 && length > 0;
-      visit(text3.slice(at, colon), known ? tf : -1, known ? length : -1);
-    }
-    at = end + 1;
-  }
-}
 function scoredDocument(ref, score) {
   const dot = ref.indexOf(".");
   if (dot < 0) return { id: Number(ref), score };
@@ -18514,38 +18492,43 @@ function scoredDocument(ref, score) {
 function rankFromPostings(items, postings, wanted, stats, options) {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
   const queries = items.map((item) => prepareQuery(termVector(item), stats));
+  const reader = new PostingReader();
   let candidates = /* @__PURE__ */ new Map();
-  const add2 = (ref, tf, length) => {
-    const known = candidates.get(ref);
-    if (known !== void 0) {
-      if (length < 0) known.unknown = true;
-      return;
-    }
-    candidates.set(ref, { ref, length, unknown: length < 0 || tf < 0, partial: queries.map(() => 0) });
-  };
   for (const term of wanted) {
     const text3 = postings.get(term);
-    if (text3 !== void 0) forEachPosting(text3, add2);
+    if (text3 === void 0) continue;
+    reader.reset(text3);
+    while (reader.next()) {
+      const known = candidates.get(reader.key);
+      if (known === void 0) {
+        const partial2 = queries.map(() => 0);
+        const candidate = { key: reader.key, ref: reader.ref, length: reader.length, unknown: reader.tf < 0, partial: partial2 };
+        candidates.set(reader.key, candidate);
+      } else if (reader.tf < 0) {
+        known.unknown = true;
+      }
+    }
   }
   if (candidates.size > options.most) {
-    const newest = [...candidates.keys()].sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, options.most);
-    candidates = new Map(newest.map((ref) => [ref, candidates.get(ref)]));
+    const newest = [...candidates.values()].sort((a, b) => Number.parseFloat(b.ref) - Number.parseFloat(a.ref)).slice(0, options.most);
+    candidates = new Map(newest.map((candidate) => [candidate.key, candidate]));
   }
   for (const [term, text3] of postings) {
     const asking = queries.flatMap((query, index) => query.weights.has(term) ? [index] : []);
     if (asking.length === 0) continue;
-    forEachPosting(text3, (ref, tf, length) => {
-      const candidate = candidates.get(ref);
-      if (candidate === void 0) return;
-      if (length < 0) {
+    reader.reset(text3);
+    while (reader.next()) {
+      const candidate = candidates.get(reader.key);
+      if (candidate === void 0) continue;
+      if (reader.tf < 0) {
         candidate.unknown = true;
-        return;
+        continue;
       }
-      candidate.length = length;
+      candidate.length = reader.length;
       for (const index of asking) {
-        candidate.partial[index] = (candidate.partial[index] ?? 0) + termScore(queries[index], term, tf, length);
+        candidate.partial[index] = (candidate.partial[index] ?? 0) + termScore(queries[index], term, reader.tf, reader.length);
       }
-    });
+    }
   }
   const scored = [];
   const unsettled = [];
@@ -18585,10 +18568,92 @@ function withDecisions(ranked, decisions) {
     })
   );
 }
+var SPACE, DOT, COLON, PostingReader;
 var init_decided_index = __esm({
   "src/store/decided-index.ts"() {
     "use strict";
     init_similarity();
+    SPACE = 32;
+    DOT = 46;
+    COLON = 58;
+    PostingReader = class {
+      /** The document as a map key: a number for `<id>` and `<id>.<member>` with a member below 7, else its ref. */
+      key = 0;
+      tf = -1;
+      length = -1;
+      #text = "";
+      #at = 0;
+      #refStart = 0;
+      #refEnd = 0;
+      constructor(text3 = "") {
+        this.reset(text3);
+      }
+      reset(text3) {
+        this.#text = text3;
+        this.#at = 0;
+      }
+      /** The document's ref, `<id>` or `<id>.<member>` (allocated: call it once per document, not per posting). */
+      get ref() {
+        return this.#text.slice(this.#refStart, this.#refEnd);
+      }
+      /** Move to the next readable posting; false after the last. */
+      next() {
+        const text3 = this.#text;
+        for (; ; ) {
+          let at = this.#at;
+          while (at < text3.length && text3.charCodeAt(at) === SPACE) at++;
+          if (at >= text3.length) {
+            this.#at = at;
+            return false;
+          }
+          let end = text3.indexOf(" ", at);
+          if (end < 0) end = text3.length;
+          this.#at = end;
+          this.#refStart = at;
+          const id = this.#number(at, end);
+          if (id < 0) continue;
+          at = this.#after;
+          let member = -1;
+          if (at < end && text3.charCodeAt(at) === DOT) {
+            member = this.#number(at + 1, end);
+            if (member < 0) continue;
+            at = this.#after;
+          }
+          this.#refEnd = at;
+          this.tf = -1;
+          this.length = -1;
+          if (at < end) {
+            if (text3.charCodeAt(at) !== COLON) continue;
+            const tf = this.#number(at + 1, end);
+            at = this.#after;
+            if (tf > 0 && at < end && text3.charCodeAt(at) === COLON) {
+              const length = this.#number(at + 1, end);
+              if (length > 0 && this.#after === end) {
+                this.tf = tf;
+                this.length = length;
+              }
+            }
+          }
+          this.key = member < 0 ? id * 8 : member < 7 ? id * 8 + 1 + member : this.ref;
+          return true;
+        }
+      }
+      /** Where {@link #number} stopped. */
+      #after = 0;
+      /** The whole number whose digits start at `at` (before `end`); -1 if none. */
+      #number(at, end) {
+        const text3 = this.#text;
+        let value = 0;
+        let i = at;
+        for (; i < end; i++) {
+          const code3 = text3.charCodeAt(i);
+          if (code3 < 48 || code3 > 57) break;
+          value = value * 10 + code3 - 48;
+        }
+        this.#after = i;
+        return i === at ? -1 : value;
+      }
+    };
   }
 });
 

@@ -2634,28 +2634,6 @@ function rank(items, candidates, stats, options = {}) {
     return best(scored, options.max);
   });
 }
-function forEachPosting(text, visit) {
-  let at = 0;
-  while (at < text.length) {
-    if (text.charCodeAt(at) === 32) {
-      at++;
-      continue;
-    }
-    let end = text.indexOf(" ", at);
-    if (end < 0) end = text.length;
-    const colon = text.indexOf(":", at);
-    if (colon < 0 || colon > end) {
-      visit(text.slice(at, end), -1, -1);
-    } else {
-      const second = text.indexOf(":", colon + 1);
-      const tf = second < 0 || second > end ? Number.NaN : Number(text.slice(colon + 1, second));
-      const length = second < 0 || second > end ? Number.NaN : Number(text.slice(second + 1, end));
-      const known = Number.isInteger(tf) && Number.isInteger(length) && tf > 0 && length > 0;
-      visit(text.slice(at, colon), known ? tf : -1, known ? length : -1);
-    }
-    at = end + 1;
-  }
-}
 function scoredDocument(ref, score) {
   const dot = ref.indexOf(".");
   if (dot < 0) return { id: Number(ref), score };
@@ -2664,38 +2642,43 @@ function scoredDocument(ref, score) {
 function rankFromPostings(items, postings, wanted, stats, options) {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
   const queries = items.map((item) => prepareQuery(termVector(item), stats));
+  const reader = new PostingReader();
   let candidates = /* @__PURE__ */ new Map();
-  const add = (ref, tf, length) => {
-    const known = candidates.get(ref);
-    if (known !== void 0) {
-      if (length < 0) known.unknown = true;
-      return;
-    }
-    candidates.set(ref, { ref, length, unknown: length < 0 || tf < 0, partial: queries.map(() => 0) });
-  };
   for (const term of wanted) {
     const text = postings.get(term);
-    if (text !== void 0) forEachPosting(text, add);
+    if (text === void 0) continue;
+    reader.reset(text);
+    while (reader.next()) {
+      const known = candidates.get(reader.key);
+      if (known === void 0) {
+        const partial = queries.map(() => 0);
+        const candidate = { key: reader.key, ref: reader.ref, length: reader.length, unknown: reader.tf < 0, partial };
+        candidates.set(reader.key, candidate);
+      } else if (reader.tf < 0) {
+        known.unknown = true;
+      }
+    }
   }
   if (candidates.size > options.most) {
-    const newest = [...candidates.keys()].sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a)).slice(0, options.most);
-    candidates = new Map(newest.map((ref) => [ref, candidates.get(ref)]));
+    const newest = [...candidates.values()].sort((a, b) => Number.parseFloat(b.ref) - Number.parseFloat(a.ref)).slice(0, options.most);
+    candidates = new Map(newest.map((candidate) => [candidate.key, candidate]));
   }
   for (const [term, text] of postings) {
     const asking = queries.flatMap((query, index) => query.weights.has(term) ? [index] : []);
     if (asking.length === 0) continue;
-    forEachPosting(text, (ref, tf, length) => {
-      const candidate = candidates.get(ref);
-      if (candidate === void 0) return;
-      if (length < 0) {
+    reader.reset(text);
+    while (reader.next()) {
+      const candidate = candidates.get(reader.key);
+      if (candidate === void 0) continue;
+      if (reader.tf < 0) {
         candidate.unknown = true;
-        return;
+        continue;
       }
-      candidate.length = length;
+      candidate.length = reader.length;
       for (const index of asking) {
-        candidate.partial[index] = (candidate.partial[index] ?? 0) + termScore(queries[index], term, tf, length);
+        candidate.partial[index] = (candidate.partial[index] ?? 0) + termScore(queries[index], term, reader.tf, reader.length);
       }
-    });
+    }
   }
   const scored = [];
   const unsettled = [];
@@ -2735,10 +2718,92 @@ function withDecisions(ranked, decisions) {
     })
   );
 }
+var SPACE, DOT, COLON, PostingReader;
 var init_decided_index = __esm({
   "src/store/decided-index.ts"() {
     "use strict";
     init_similarity();
+    SPACE = 32;
+    DOT = 46;
+    COLON = 58;
+    PostingReader = class {
+      /** The document as a map key: a number for `<id>` and `<id>.<member>` with a member below 7, else its ref. */
+      key = 0;
+      tf = -1;
+      length = -1;
+      #text = "";
+      #at = 0;
+      #refStart = 0;
+      #refEnd = 0;
+      constructor(text = "") {
+        this.reset(text);
+      }
+      reset(text) {
+        this.#text = text;
+        this.#at = 0;
+      }
+      /** The document's ref, `<id>` or `<id>.<member>` (allocated: call it once per document, not per posting). */
+      get ref() {
+        return this.#text.slice(this.#refStart, this.#refEnd);
+      }
+      /** Move to the next readable posting; false after the last. */
+      next() {
+        const text = this.#text;
+        for (; ; ) {
+          let at = this.#at;
+          while (at < text.length && text.charCodeAt(at) === SPACE) at++;
+          if (at >= text.length) {
+            this.#at = at;
+            return false;
+          }
+          let end = text.indexOf(" ", at);
+          if (end < 0) end = text.length;
+          this.#at = end;
+          this.#refStart = at;
+          const id = this.#number(at, end);
+          if (id < 0) continue;
+          at = this.#after;
+          let member = -1;
+          if (at < end && text.charCodeAt(at) === DOT) {
+            member = this.#number(at + 1, end);
+            if (member < 0) continue;
+            at = this.#after;
+          }
+          this.#refEnd = at;
+          this.tf = -1;
+          this.length = -1;
+          if (at < end) {
+            if (text.charCodeAt(at) !== COLON) continue;
+            const tf = this.#number(at + 1, end);
+            at = this.#after;
+            if (tf > 0 && at < end && text.charCodeAt(at) === COLON) {
+              const length = this.#number(at + 1, end);
+              if (length > 0 && this.#after === end) {
+                this.tf = tf;
+                this.length = length;
+              }
+            }
+          }
+          this.key = member < 0 ? id * 8 : member < 7 ? id * 8 + 1 + member : this.ref;
+          return true;
+        }
+      }
+      /** Where {@link #number} stopped. */
+      #after = 0;
+      /** The whole number whose digits start at `at` (before `end`); -1 if none. */
+      #number(at, end) {
+        const text = this.#text;
+        let value = 0;
+        let i = at;
+        for (; i < end; i++) {
+          const code = text.charCodeAt(i);
+          if (code < 48 || code > 57) break;
+          value = value * 10 + code - 48;
+        }
+        this.#after = i;
+        return i === at ? -1 : value;
+      }
+    };
   }
 });
 

@@ -146,36 +146,104 @@ export function rank(
   });
 }
 
+const SPACE = 32;
+const DOT = 46;
+const COLON = 58;
+
 /**
- * Each posting of a term as the Redis index keeps them, ` ref:tf:len ref:tf:len … `: the document, how often it holds
- * the term, and its length in terms. A posting written before postings carried counts (` ref `) is visited with tf and
- * length -1: its score must be read from the document.
+ * Reads a term's postings as the Redis index keeps them, ` ref:tf:len ref:tf:len … ` (the document, how often it holds
+ * the term, its length in terms), one at a time and allocating nothing per posting: a check reads thousands. A posting
+ * written before postings carried counts (` ref `), or with counts that do not read, has tf and length -1: its score
+ * must be read from the document. A ref that does not read (not `<id>` or `<id>.<member>`) is skipped.
  */
-export function forEachPosting(text: string, visit: (ref: string, tf: number, length: number) => void): void {
-  let at = 0;
-  while (at < text.length) {
-    if (text.charCodeAt(at) === 32) {
-      at++;
-      continue;
+export class PostingReader {
+  /** The document as a map key: a number for `<id>` and `<id>.<member>` with a member below 7, else its ref. */
+  key: number | string = 0;
+  tf = -1;
+  length = -1;
+  #text = '';
+  #at = 0;
+  #refStart = 0;
+  #refEnd = 0;
+
+  constructor(text = '') {
+    this.reset(text);
+  }
+
+  reset(text: string): void {
+    this.#text = text;
+    this.#at = 0;
+  }
+
+  /** The document's ref, `<id>` or `<id>.<member>` (allocated: call it once per document, not per posting). */
+  get ref(): string {
+    return this.#text.slice(this.#refStart, this.#refEnd);
+  }
+
+  /** Move to the next readable posting; false after the last. */
+  next(): boolean {
+    const text = this.#text;
+    for (;;) {
+      let at = this.#at;
+      while (at < text.length && text.charCodeAt(at) === SPACE) at++;
+      if (at >= text.length) {
+        this.#at = at;
+        return false;
+      }
+      let end = text.indexOf(' ', at);
+      if (end < 0) end = text.length;
+      this.#at = end;
+      this.#refStart = at;
+      const id = this.#number(at, end);
+      if (id < 0) continue;
+      at = this.#after;
+      let member = -1;
+      if (at < end && text.charCodeAt(at) === DOT) {
+        member = this.#number(at + 1, end);
+        if (member < 0) continue;
+        at = this.#after;
+      }
+      this.#refEnd = at;
+      this.tf = -1;
+      this.length = -1;
+      if (at < end) {
+        if (text.charCodeAt(at) !== COLON) continue;
+        const tf = this.#number(at + 1, end);
+        at = this.#after;
+        if (tf > 0 && at < end && text.charCodeAt(at) === COLON) {
+          const length = this.#number(at + 1, end);
+          if (length > 0 && this.#after === end) {
+            this.tf = tf;
+            this.length = length;
+          }
+        }
+      }
+      this.key = member < 0 ? id * 8 : member < 7 ? id * 8 + 1 + member : this.ref;
+      return true;
     }
-    let end = text.indexOf(' ', at);
-    if (end < 0) end = text.length;
-    const colon = text.indexOf(':', at);
-    if (colon < 0 || colon > end) {
-      visit(text.slice(at, end), -1, -1);
-    } else {
-      const second = text.indexOf(':', colon + 1);
-      const tf = second < 0 || second > end ? Number.NaN : Number(text.slice(colon + 1, second));
-      const length = second < 0 || second > end ? Number.NaN : Number(text.slice(second + 1, end));
-      const known = Number.isInteger(tf) && Number.isInteger(length) && tf > 0 && length > 0;
-      visit(text.slice(at, colon), known ? tf : -1, known ? length : -1);
+  }
+
+  /** Where {@link #number} stopped. */
+  #after = 0;
+
+  /** The whole number whose digits start at `at` (before `end`); -1 if none. */
+  #number(at: number, end: number): number {
+    const text = this.#text;
+    let value = 0;
+    let i = at;
+    for (; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 48 || code > 57) break;
+      value = value * 10 + code - 48;
     }
-    at = end + 1;
+    this.#after = i;
+    return i === at ? -1 : value;
   }
 }
 
 /** A candidate while it is ranked from postings: its length, and per item what its known terms score. */
 interface Pending {
+  readonly key: number | string;
   readonly ref: string;
   length: number;
   /** A posting without counts: the document must be read. */
@@ -213,42 +281,47 @@ export function rankFromPostings(
 ): PostingsRanking {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
   const queries = items.map((item) => prepareQuery(termVector(item), stats));
-  let candidates = new Map<string, Pending>();
-  const add = (ref: string, tf: number, length: number) => {
-    const known = candidates.get(ref);
-    if (known !== undefined) {
-      if (length < 0) known.unknown = true;
-      return;
-    }
-    candidates.set(ref, { ref, length, unknown: length < 0 || tf < 0, partial: queries.map(() => 0) });
-  };
+  const reader = new PostingReader();
+  let candidates = new Map<number | string, Pending>();
   for (const term of wanted) {
     const text = postings.get(term);
-    if (text !== undefined) forEachPosting(text, add);
+    if (text === undefined) continue;
+    reader.reset(text);
+    while (reader.next()) {
+      const known = candidates.get(reader.key);
+      if (known === undefined) {
+        const partial = queries.map(() => 0);
+        const candidate = { key: reader.key, ref: reader.ref, length: reader.length, unknown: reader.tf < 0, partial };
+        candidates.set(reader.key, candidate);
+      } else if (reader.tf < 0) {
+        known.unknown = true;
+      }
+    }
   }
   if (candidates.size > options.most) {
     // Postings are in answer order but merged from several terms: the newest by id.
-    const newest = [...candidates.keys()]
-      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
+    const newest = [...candidates.values()]
+      .sort((a, b) => Number.parseFloat(b.ref) - Number.parseFloat(a.ref))
       .slice(0, options.most);
-    candidates = new Map(newest.map((ref) => [ref, candidates.get(ref) as Pending]));
+    candidates = new Map(newest.map((candidate) => [candidate.key, candidate]));
   }
   for (const [term, text] of postings) {
     const asking = queries.flatMap((query, index) => (query.weights.has(term) ? [index] : []));
     if (asking.length === 0) continue;
-    forEachPosting(text, (ref, tf, length) => {
-      const candidate = candidates.get(ref);
-      if (candidate === undefined) return;
-      if (length < 0) {
+    reader.reset(text);
+    while (reader.next()) {
+      const candidate = candidates.get(reader.key);
+      if (candidate === undefined) continue;
+      if (reader.tf < 0) {
         candidate.unknown = true;
-        return;
+        continue;
       }
-      candidate.length = length;
+      candidate.length = reader.length;
       for (const index of asking) {
         candidate.partial[index] =
-          (candidate.partial[index] ?? 0) + termScore(queries[index] as PreparedQuery, term, tf, length);
+          (candidate.partial[index] ?? 0) + termScore(queries[index] as PreparedQuery, term, reader.tf, reader.length);
       }
-    });
+    }
   }
   const scored: ScoredDocument[][] = [];
   const unsettled: string[][] = [];

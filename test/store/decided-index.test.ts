@@ -5,7 +5,7 @@ import {
   best,
   candidateTerms,
   encodeTerms,
-  forEachPosting,
+  PostingReader,
   rank,
   rankFromPostings,
   type StoredDocument,
@@ -114,16 +114,22 @@ describe('ranking decisions from their postings', () => {
     expect(exact.scored[0]?.map((one) => one.id)).toEqual([11]);
   });
 
-  it('GIVEN postings of every form THEN each is visited with its counts, or none when it carries none or bad ones', () => {
-    const seen: [string, number, number][] = [];
-    forEachPosting(' 12:2:9  3.1:1:4 7 8:x:3 9:1: 10:0:5 ', (ref, tf, length) => seen.push([ref, tf, length]));
+  it('GIVEN postings of every form THEN each readable ref is visited with its counts, or none when they do not read', () => {
+    const seen: [string, number | string, number, number][] = [];
+    const reader = new PostingReader(' 12:2:9  3.1:1:4 7 8:x:3 9:1: 10:0:5 x:1:2 .4 5. 6x 11.9:2:3 13:2:3:4 14:1:2 ');
+    while (reader.next()) seen.push([reader.ref, reader.key, reader.tf, reader.length]);
     expect(seen).toEqual([
-      ['12', 2, 9],
-      ['3.1', 1, 4],
-      ['7', -1, -1],
-      ['8', -1, -1],
-      ['9', -1, -1],
-      ['10', -1, -1],
+      ['12', 96, 2, 9],
+      ['3.1', 26, 1, 4],
+      ['7', 56, -1, -1],
+      ['8', 64, -1, -1],
+      ['9', 72, -1, -1],
+      ['10', 80, -1, -1],
+      ['11.9', '11.9', 2, 3],
+      ['13', 104, -1, -1],
+      ['14', 112, 1, 2],
     ]);
+    reader.reset('');
+    expect(reader.next()).toBe(false);
   });
 });
