@@ -19226,10 +19226,9 @@ function tagOf(streamKey) {
   return streamKey.slice(streamKey.indexOf("{") + 1, streamKey.indexOf("}"));
 }
 function parseStreamReply(reply, projectOf) {
-  if (reply === null || typeof reply !== "object") return [];
-  const streams = Array.isArray(reply) ? reply : Object.entries(reply);
+  if (!Array.isArray(reply)) return [];
   const events = [];
-  for (const [streamKey, entries2] of streams) {
+  for (const [streamKey, entries2] of reply) {
     for (const [entryId, flat] of entries2) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
   }
   return events;
@@ -19256,12 +19255,10 @@ function parseEntry(streamKey, entryId, flat, projectOf) {
   ];
 }
 function fieldsOf(reply) {
-  if (Array.isArray(reply)) {
-    const fields = {};
-    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
-    return fields;
-  }
-  return reply !== null && typeof reply === "object" ? reply : {};
+  const fields = {};
+  if (!Array.isArray(reply)) return fields;
+  for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+  return fields;
 }
 function entryIdBefore(id) {
   const [ms = "0", seq = "0"] = id.split("-");
@@ -26204,17 +26201,15 @@ function storeName(kind) {
   if (kind === "http") return "serve at ASK_LATER_URL";
   return "Redis at REDIS_URL";
 }
-function connectionDetail(cause, depth = 0) {
-  if (!(cause instanceof Error) || depth > 3) return void 0;
-  const inner = cause.originalError;
-  if (inner !== void 0) return connectionDetail(inner, depth + 1);
+function connectionDetail(cause) {
+  if (!(cause instanceof Error)) return void 0;
   const code3 = cause.code;
   if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
   if (isNamed(cause, /^ConnectionTimeoutError$/)) return "connection timed out";
   return redisErrorCode(cause) ?? (cause.name || void 0);
 }
 function redisErrorCode(error46) {
-  if (!(error46 instanceof Error) || !isNamed(error46, /^(ErrorReply|SimpleError|BlobError)$/)) return void 0;
+  if (!(error46 instanceof Error) || !isNamed(error46, /^ErrorReply$/)) return void 0;
   return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
 }
 function isNamed(error46, name) {

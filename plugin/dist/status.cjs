@@ -3275,10 +3275,9 @@ function tagOf(streamKey) {
   return streamKey.slice(streamKey.indexOf("{") + 1, streamKey.indexOf("}"));
 }
 function parseStreamReply(reply, projectOf) {
-  if (reply === null || typeof reply !== "object") return [];
-  const streams = Array.isArray(reply) ? reply : Object.entries(reply);
+  if (!Array.isArray(reply)) return [];
   const events = [];
-  for (const [streamKey, entries] of streams) {
+  for (const [streamKey, entries] of reply) {
     for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
   }
   return events;
@@ -3305,12 +3304,10 @@ function parseEntry(streamKey, entryId, flat, projectOf) {
   ];
 }
 function fieldsOf(reply) {
-  if (Array.isArray(reply)) {
-    const fields = {};
-    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
-    return fields;
-  }
-  return reply !== null && typeof reply === "object" ? reply : {};
+  const fields = {};
+  if (!Array.isArray(reply)) return fields;
+  for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+  return fields;
 }
 function entryIdBefore(id) {
   const [ms = "0", seq = "0"] = id.split("-");

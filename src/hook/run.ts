@@ -194,11 +194,8 @@ function storeName(kind: AgentStoreLocation['kind'] | undefined): string {
 }
 
 /** A connection failure's code (ECONNREFUSED, a Redis error code such as WRONGPASS, a time-out), never its text. */
-function connectionDetail(cause: unknown, depth = 0): string | undefined {
-  if (!(cause instanceof Error) || depth > 3) return undefined;
-  // A client may wrap the socket's error (node-redis did when its reconnect strategy gave up).
-  const inner = (cause as { originalError?: unknown }).originalError;
-  if (inner !== undefined) return connectionDetail(inner, depth + 1);
+function connectionDetail(cause: unknown): string | undefined {
+  if (!(cause instanceof Error)) return undefined;
   const code = (cause as { code?: unknown }).code;
   if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
   if (isNamed(cause, /^ConnectionTimeoutError$/)) return 'connection timed out';
@@ -207,7 +204,7 @@ function connectionDetail(cause: unknown, depth = 0): string | undefined {
 
 /** The leading upper-case word of a Redis error reply (`WRONGPASS`, `NOPERM`, `LOADING`); the rest may say more. */
 function redisErrorCode(error: unknown): string | undefined {
-  if (!(error instanceof Error) || !isNamed(error, /^(ErrorReply|SimpleError|BlobError)$/)) return undefined;
+  if (!(error instanceof Error) || !isNamed(error, /^ErrorReply$/)) return undefined;
   return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
 }
 

@@ -31,17 +31,11 @@ function tagOf(streamKey: string): string {
 
 type Entries = [string, string[] | null][];
 
-/**
- * Parse an XREAD / XREADGROUP reply: null, {key: [[id, [field, value, …]], …]} (as node-redis maps it), or the
- * raw RESP2 [[key, entries], …].
- */
+/** Parse an XREAD / XREADGROUP reply: null (nothing new), or [[key, [[id, [field, value, …]], …]], …]. */
 export function parseStreamReply(reply: unknown, projectOf: (streamKey: string) => string | undefined): RawEvent[] {
-  if (reply === null || typeof reply !== 'object') return [];
-  const streams = Array.isArray(reply)
-    ? (reply as [string, Entries][])
-    : Object.entries(reply as Record<string, Entries>);
+  if (!Array.isArray(reply)) return [];
   const events: RawEvent[] = [];
-  for (const [streamKey, entries] of streams) {
+  for (const [streamKey, entries] of reply as [string, Entries][]) {
     for (const [entryId, flat] of entries) events.push(...parseEntry(String(streamKey), entryId, flat, projectOf));
   }
   return events;
@@ -242,14 +236,12 @@ export class RedisEventConsumer implements EventConsumer {
   }
 }
 
-/** An XINFO reply's flat [field, value, …] list (RESP2) or map (RESP3, as node-redis may give it) as a record. */
+/** An XINFO reply's flat [field, value, …] list as a record; anything else as no fields. */
 function fieldsOf(reply: unknown): Record<string, unknown> {
-  if (Array.isArray(reply)) {
-    const fields: Record<string, unknown> = {};
-    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
-    return fields;
-  }
-  return reply !== null && typeof reply === 'object' ? (reply as Record<string, unknown>) : {};
+  const fields: Record<string, unknown> = {};
+  if (!Array.isArray(reply)) return fields;
+  for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+  return fields;
 }
 
 /** The stream entry id just before `id` (`ms-seq`), so a group starting there reads `id` next. */
