@@ -20548,19 +20548,27 @@ ${key}`))
           const last = taken.at(-1);
           const follows = merged.length > limit && last !== void 0;
           const hashes = await Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12))))));
+          const changed = /* @__PURE__ */ new Set();
           const questions = readEach(
             hashes.keys(),
             (i) => {
               const hash2 = hashes[i];
               const entry = taken[i];
-              if (!hash2 || !entry) return void 0;
+              if (!entry) return void 0;
+              if (!hash2) {
+                changed.add(entry.keys);
+                return void 0;
+              }
               const question = x.fromHash(hash2, `${entry.keys.project}#${entry.key.slice(-12)}`);
-              return viewKey(view, question) === entry.key ? question : void 0;
+              if (viewKey(view, question) === entry.key) return question;
+              changed.add(entry.keys);
+              return void 0;
             },
             x.options.onCorruptRecord
           );
           const remaining = parts.reduce((sum, part) => sum + part.inRange, 0) - taken.length;
           const counts = new Map(parts.map(({ keys, counts: each }) => [keys.project, each]));
+          if (changed.size > 0) for (const [project, each] of await this.#views([...changed])) counts.set(project, each);
           return follows ? { questions, next: formatCursor(last), remaining, counts } : { questions, remaining: 0, counts };
         });
       }

@@ -130,21 +130,31 @@ export class RedisViews implements ViewsSection {
       const last = taken.at(-1);
       const follows = merged.length > limit && last !== undefined;
       const hashes = await Promise.all(taken.map((entry) => x.hash(entry.keys.question(Number(entry.key.slice(-12))))));
+      /** Projects with a question that changed between the index read and the record read. */
+      const changed = new Set<ProjectKeys>();
       const questions = readEach(
         hashes.keys(),
         (i): Question | undefined => {
           const hash = hashes[i];
           const entry = taken[i];
-          if (!hash || !entry) return undefined;
+          if (!entry) return undefined;
+          if (!hash) {
+            changed.add(entry.keys);
+            return undefined;
+          }
           const question = x.fromHash(hash, `${entry.keys.project}#${entry.key.slice(-12)}`);
-          // Changed between the index read and the record read (answered elsewhere meanwhile): left out.
-          return viewKey(view, question) === entry.key ? question : undefined;
+          if (viewKey(view, question) === entry.key) return question;
+          // Answered elsewhere meanwhile (or purged): left out.
+          changed.add(entry.keys);
+          return undefined;
         },
         x.options.onCorruptRecord,
       );
       // What follows the page: everything after the cursor, less what the page took.
       const remaining = parts.reduce((sum, part) => sum + part.inRange, 0) - taken.length;
       const counts = new Map(parts.map(({ keys, counts: each }) => [keys.project, each]));
+      // Those projects' counts were read before the change: read again, so they agree with the questions shown.
+      if (changed.size > 0) for (const [project, each] of await this.#views([...changed])) counts.set(project, each);
       return follows ? { questions, next: formatCursor(last), remaining, counts } : { questions, remaining: 0, counts };
     });
   }
