@@ -9,7 +9,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { APPENDFSYNC, freePort } from './redis.mjs';
+import { APPENDFSYNC, freePort, NO_AOF_REWRITE } from './redis.mjs';
 
 const run = promisify(execFile);
 
@@ -46,7 +46,7 @@ export async function startBenchCluster(masters = 3) {
       'redis-server',
       [
         ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
-        ...['--dbfilename', `dump-${port}.rdb`, '--appendonly', 'yes', '--appendfsync', APPENDFSYNC],
+        ...['--dbfilename', `dump-${port}.rdb`, '--appendonly', 'yes', '--appendfsync', APPENDFSYNC, ...NO_AOF_REWRITE],
         ...['--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`],
         ...['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--daemonize', 'no'],
       ],

@@ -62,7 +62,8 @@ function timed(command, env, stdin) {
   });
 }
 
-function median(values) {
+/** The middle value (the mean of the middle two of an even count). */
+export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
