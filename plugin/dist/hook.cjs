@@ -2634,78 +2634,95 @@ function rank(items, candidates, stats, options = {}) {
     return best(scored, options.max);
   });
 }
-function scoredDocument(ref, score) {
-  const dot = ref.indexOf(".");
-  if (dot < 0) return { id: Number(ref), score };
-  return { id: Number(ref.slice(0, dot)), member: Number(ref.slice(dot + 1)), score };
+function refOf(key) {
+  if (typeof key === "string") return key;
+  const member = key % 8 - 1;
+  return member < 0 ? String(key / 8) : `${(key - member - 1) / 8}.${member}`;
+}
+function scoredDocument(key, score) {
+  if (typeof key === "string") {
+    const dot = key.indexOf(".");
+    return { id: Number(key.slice(0, dot)), member: Number(key.slice(dot + 1)), score };
+  }
+  const member = key % 8 - 1;
+  return member < 0 ? { id: key / 8, score } : { id: (key - member - 1) / 8, member, score };
 }
 function rankFromPostings(items, postings, wanted, stats, options) {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
-  const queries = items.map((item) => prepareQuery(termVector(item), stats));
   const reader = new PostingReader();
-  let candidates = /* @__PURE__ */ new Map();
+  let slots = /* @__PURE__ */ new Map();
+  let keys = [];
+  let lengths = [];
+  let unknown = [];
   for (const term of wanted) {
     const text = postings.get(term);
     if (text === void 0) continue;
     reader.reset(text);
     while (reader.next()) {
-      const known = candidates.get(reader.key);
-      if (known === void 0) {
-        const partial = queries.map(() => 0);
-        const candidate = { key: reader.key, ref: reader.ref, length: reader.length, unknown: reader.tf < 0, partial };
-        candidates.set(reader.key, candidate);
+      const slot = slots.get(reader.key);
+      if (slot === void 0) {
+        slots.set(reader.key, keys.length);
+        keys.push(reader.key);
+        lengths.push(reader.length);
+        unknown.push(reader.tf < 0);
       } else if (reader.tf < 0) {
-        known.unknown = true;
+        unknown[slot] = true;
       }
     }
   }
-  if (candidates.size > options.most) {
-    const newest = [...candidates.values()].sort((a, b) => Number.parseFloat(b.ref) - Number.parseFloat(a.ref)).slice(0, options.most);
-    candidates = new Map(newest.map((candidate) => [candidate.key, candidate]));
+  if (keys.length > options.most) {
+    const id = (key) => typeof key === "number" ? key / 8 : Number.parseFloat(key);
+    const newest = keys.map((_, slot) => slot).sort((a, b) => id(keys[b]) - id(keys[a])).slice(0, options.most);
+    const was = { keys, lengths, unknown };
+    keys = newest.map((slot) => was.keys[slot]);
+    lengths = newest.map((slot) => was.lengths[slot]);
+    unknown = newest.map((slot) => was.unknown[slot]);
+    slots = new Map(keys.map((key, slot) => [key, slot]));
   }
-  for (const [term, text] of postings) {
-    const asking = queries.flatMap((query, index) => query.weights.has(term) ? [index] : []);
-    if (asking.length === 0) continue;
-    reader.reset(text);
-    while (reader.next()) {
-      const candidate = candidates.get(reader.key);
-      if (candidate === void 0) continue;
-      if (reader.tf < 0) {
-        candidate.unknown = true;
-        continue;
-      }
-      candidate.length = reader.length;
-      for (const index of asking) {
-        candidate.partial[index] = (candidate.partial[index] ?? 0) + termScore(queries[index], term, reader.tf, reader.length);
-      }
-    }
-  }
+  const partial = new Float64Array(keys.length);
   const scored = [];
   const unsettled = [];
-  for (const query of queries) {
-    const index = scored.length;
+  for (const item of items) {
+    const query = prepareQuery(termVector(item), stats);
     const found = [];
     const unread = [];
     scored.push(found);
     unsettled.push(unread);
     if (query.self === 0) continue;
+    partial.fill(0);
+    for (const [term, text] of postings) {
+      if (!query.weights.has(term)) continue;
+      reader.reset(text);
+      while (reader.next()) {
+        const slot = slots.get(reader.key);
+        if (slot === void 0) continue;
+        if (reader.tf < 0) {
+          unknown[slot] = true;
+          continue;
+        }
+        lengths[slot] = reader.length;
+        partial[slot] = (partial[slot] ?? 0) + termScore(query, term, reader.tf, reader.length);
+      }
+    }
     const missing = [...query.weights.keys()].filter(
       (term) => !postings.has(term) && stats.documentFrequency(term) > 0
     );
-    for (const candidate of candidates.values()) {
-      if (candidate.unknown) {
-        unread.push(candidate.ref);
+    for (let slot = 0; slot < keys.length; slot++) {
+      const key = keys[slot];
+      if (unknown[slot]) {
+        unread.push(refOf(key));
         continue;
       }
-      const known = candidate.partial[index] ?? 0;
+      const known = partial[slot] ?? 0;
       if (missing.length === 0) {
         const score = known / query.self;
-        if (score >= threshold) found.push(scoredDocument(candidate.ref, score));
+        if (score >= threshold) found.push(scoredDocument(key, score));
         continue;
       }
+      const length = lengths[slot] ?? 0;
       let bound = known;
-      for (const term of missing) bound += termScore(query, term, candidate.length, candidate.length);
-      if (bound / query.self >= threshold) unread.push(candidate.ref);
+      for (const term of missing) bound += termScore(query, term, length, length);
+      if (bound / query.self >= threshold) unread.push(refOf(key));
     }
   }
   return { scored, unsettled };

@@ -241,16 +241,6 @@ export class PostingReader {
   }
 }
 
-/** A candidate while it is ranked from postings: its length, and per item what its known terms score. */
-interface Pending {
-  readonly key: number | string;
-  readonly ref: string;
-  length: number;
-  /** A posting without counts: the document must be read. */
-  unknown: boolean;
-  readonly partial: number[];
-}
-
 /** What {@link rankFromPostings} settled, and the documents it could not. */
 export interface PostingsRanking {
   /** Per item, the candidates scored exactly from the postings, at or above the threshold (not yet cut to `max`). */
@@ -259,10 +249,21 @@ export interface PostingsRanking {
   readonly unsettled: string[][];
 }
 
-function scoredDocument(ref: string, score: number): ScoredDocument {
-  const dot = ref.indexOf('.');
-  if (dot < 0) return { id: Number(ref), score };
-  return { id: Number(ref.slice(0, dot)), member: Number(ref.slice(dot + 1)), score };
+/** A document's ref from its key ({@link PostingReader.key}). */
+function refOf(key: number | string): string {
+  if (typeof key === 'string') return key;
+  const member = (key % 8) - 1;
+  return member < 0 ? String(key / 8) : `${(key - member - 1) / 8}.${member}`;
+}
+
+/** A scored document from its key. */
+function scoredDocument(key: number | string, score: number): ScoredDocument {
+  if (typeof key === 'string') {
+    const dot = key.indexOf('.');
+    return { id: Number(key.slice(0, dot)), member: Number(key.slice(dot + 1)), score };
+  }
+  const member = (key % 8) - 1;
+  return member < 0 ? { id: key / 8, score } : { id: (key - member - 1) / 8, member, score };
 }
 
 /**
@@ -271,6 +272,7 @@ function scoredDocument(ref: string, score: number): ScoredDocument {
  * has its postings in `postings`; otherwise each missing term (too common to be sent whole) could add at most what it
  * scores held as often as the document is long, and only a candidate whose known score plus that bound reaches the
  * threshold is left unsettled, to be read. The same documents come out as when every candidate is read and scored.
+ * The candidates live in parallel arrays, not an object each: a check may hold thousands.
  */
 export function rankFromPostings(
   items: readonly Comparable[],
@@ -280,76 +282,87 @@ export function rankFromPostings(
   options: SimilarOptions & { most: number },
 ): PostingsRanking {
   const threshold = options.threshold ?? DECIDED_THRESHOLD;
-  const queries = items.map((item) => prepareQuery(termVector(item), stats));
   const reader = new PostingReader();
-  let candidates = new Map<number | string, Pending>();
+  // Candidate i: keys[i], its length lengths[i] (-1 until a posting with counts gives it), unknown[i] when some
+  // posting of it carries no counts (its document must be read).
+  let slots = new Map<number | string, number>();
+  let keys: (number | string)[] = [];
+  let lengths: number[] = [];
+  let unknown: boolean[] = [];
   for (const term of wanted) {
     const text = postings.get(term);
     if (text === undefined) continue;
     reader.reset(text);
     while (reader.next()) {
-      const known = candidates.get(reader.key);
-      if (known === undefined) {
-        const partial = queries.map(() => 0);
-        const candidate = { key: reader.key, ref: reader.ref, length: reader.length, unknown: reader.tf < 0, partial };
-        candidates.set(reader.key, candidate);
+      const slot = slots.get(reader.key);
+      if (slot === undefined) {
+        slots.set(reader.key, keys.length);
+        keys.push(reader.key);
+        lengths.push(reader.length);
+        unknown.push(reader.tf < 0);
       } else if (reader.tf < 0) {
-        known.unknown = true;
+        unknown[slot] = true;
       }
     }
   }
-  if (candidates.size > options.most) {
+  if (keys.length > options.most) {
     // Postings are in answer order but merged from several terms: the newest by id.
-    const newest = [...candidates.values()]
-      .sort((a, b) => Number.parseFloat(b.ref) - Number.parseFloat(a.ref))
+    const id = (key: number | string) => (typeof key === 'number' ? key / 8 : Number.parseFloat(key));
+    const newest = keys
+      .map((_, slot) => slot)
+      .sort((a, b) => id(keys[b] as number | string) - id(keys[a] as number | string))
       .slice(0, options.most);
-    candidates = new Map(newest.map((candidate) => [candidate.key, candidate]));
+    const was = { keys, lengths, unknown };
+    keys = newest.map((slot) => was.keys[slot] as number | string);
+    lengths = newest.map((slot) => was.lengths[slot] as number);
+    unknown = newest.map((slot) => was.unknown[slot] as boolean);
+    slots = new Map(keys.map((key, slot) => [key, slot]));
   }
-  for (const [term, text] of postings) {
-    const asking = queries.flatMap((query, index) => (query.weights.has(term) ? [index] : []));
-    if (asking.length === 0) continue;
-    reader.reset(text);
-    while (reader.next()) {
-      const candidate = candidates.get(reader.key);
-      if (candidate === undefined) continue;
-      if (reader.tf < 0) {
-        candidate.unknown = true;
-        continue;
-      }
-      candidate.length = reader.length;
-      for (const index of asking) {
-        candidate.partial[index] =
-          (candidate.partial[index] ?? 0) + termScore(queries[index] as PreparedQuery, term, reader.tf, reader.length);
-      }
-    }
-  }
+  const partial = new Float64Array(keys.length);
   const scored: ScoredDocument[][] = [];
   const unsettled: string[][] = [];
-  for (const query of queries) {
-    const index = scored.length;
+  for (const item of items) {
+    const query = prepareQuery(termVector(item), stats);
     const found: ScoredDocument[] = [];
     const unread: string[] = [];
     scored.push(found);
     unsettled.push(unread);
     if (query.self === 0) continue;
+    partial.fill(0);
+    for (const [term, text] of postings) {
+      if (!query.weights.has(term)) continue;
+      reader.reset(text);
+      while (reader.next()) {
+        const slot = slots.get(reader.key);
+        if (slot === undefined) continue;
+        if (reader.tf < 0) {
+          unknown[slot] = true;
+          continue;
+        }
+        lengths[slot] = reader.length;
+        partial[slot] = (partial[slot] ?? 0) + termScore(query, term, reader.tf, reader.length);
+      }
+    }
     // Terms some decision holds whose postings were not sent: each may add to a candidate's score.
     const missing = [...query.weights.keys()].filter(
       (term) => !postings.has(term) && stats.documentFrequency(term) > 0,
     );
-    for (const candidate of candidates.values()) {
-      if (candidate.unknown) {
-        unread.push(candidate.ref);
+    for (let slot = 0; slot < keys.length; slot++) {
+      const key = keys[slot] as number | string;
+      if (unknown[slot]) {
+        unread.push(refOf(key));
         continue;
       }
-      const known = candidate.partial[index] ?? 0;
+      const known = partial[slot] ?? 0;
       if (missing.length === 0) {
         const score = known / query.self;
-        if (score >= threshold) found.push(scoredDocument(candidate.ref, score));
+        if (score >= threshold) found.push(scoredDocument(key, score));
         continue;
       }
+      const length = lengths[slot] ?? 0;
       let bound = known;
-      for (const term of missing) bound += termScore(query, term, candidate.length, candidate.length);
-      if (bound / query.self >= threshold) unread.push(candidate.ref);
+      for (const term of missing) bound += termScore(query, term, length, length);
+      if (bound / query.self >= threshold) unread.push(refOf(key));
     }
   }
   return { scored, unsettled };

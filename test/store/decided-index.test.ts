@@ -21,11 +21,16 @@ const comparable = fc.record({
   ),
 });
 
+/** A decision's document: its vector and ref (`<id>` or `<id>.<member>`). */
+interface Doc {
+  readonly ref: string;
+  readonly vector: TermVector;
+}
+
 /** The postings of every term, as the Redis index writes them (" ref:tf:len "), documents in answer order. */
-function postingsOf(vectors: readonly TermVector[], legacy: ReadonlySet<number>): Map<string, string> {
+function postingsOf(docs: readonly Doc[], legacy: ReadonlySet<number>): Map<string, string> {
   const postings = new Map<string, string>();
-  for (const [index, vector] of vectors.entries()) {
-    const ref = String(index + 1);
+  for (const [index, { ref, vector }] of docs.entries()) {
     for (const [term, tf] of vector.counts) {
       const posting = legacy.has(index) ? ref : `${ref}:${tf}:${vector.length}`;
       postings.set(term, `${postings.get(term) ?? ' '}${posting} `);
@@ -34,56 +39,70 @@ function postingsOf(vectors: readonly TermVector[], legacy: ReadonlySet<number>)
   return postings;
 }
 
-const stored = (vector: TermVector, index: number): StoredDocument => ({
-  id: index + 1,
-  length: vector.length,
-  terms: encodeTerms(vector),
-});
+const stored = ({ ref, vector }: Doc): StoredDocument => {
+  const [id, member] = ref.split('.');
+  return {
+    id: Number(id),
+    ...(member === undefined ? {} : { member: Number(member) }),
+    length: vector.length,
+    terms: encodeTerms(vector),
+  };
+};
+
+const found = (one: { id: number; member?: number }) => [one.id, one.member];
 
 describe('ranking decisions from their postings', () => {
-  it('GIVEN any decisions, question, threshold and terms too common to be sent THEN the same decisions and scores as reading every candidate', () => {
+  it('GIVEN any decisions (members of sets among them), questions, threshold and terms too common to be sent THEN the same decisions and scores as reading every candidate', () => {
     fc.assert(
       fc.property(
-        fc.array(comparable, { minLength: 1, maxLength: 40 }),
-        comparable,
+        fc.array(fc.record({ item: comparable, member: fc.option(fc.nat(9), { nil: undefined }) }), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.array(comparable, { minLength: 1, maxLength: 3 }),
         fc.double({ min: 0.1, max: 0.95, noNaN: true }),
         fc.array(fc.boolean(), { minLength: WORDS.length * 2, maxLength: WORDS.length * 2 }),
         fc.integer({ min: 1, max: 45 }),
         fc.uniqueArray(fc.nat(39), { maxLength: 5 }),
-        (decisions, item, threshold, sendMask, most, legacyIndexes) => {
-          const vectors = decisions.map((decision) => termVector(decision));
-          const stats = corpusOf(vectors);
-          const query = termVector(item);
-          const wanted = candidateTerms([query], stats, threshold).filter((term) => stats.documentFrequency(term) > 0);
-          const all = postingsOf(vectors, new Set(legacyIndexes));
-          // What a check has: the wanted terms' postings, and some of the query's other terms' (the rest too common).
+        (decisions, items, threshold, sendMask, most, legacyIndexes) => {
+          const docs: Doc[] = decisions.map(({ item, member }, index) => ({
+            ref: member === undefined ? String(index + 1) : `${index + 1}.${member}`,
+            vector: termVector(item),
+          }));
+          const stats = corpusOf(docs.map((doc) => doc.vector));
+          const queries = items.map((item) => termVector(item));
+          const wanted = candidateTerms(queries, stats, threshold).filter((term) => stats.documentFrequency(term) > 0);
+          const all = postingsOf(docs, new Set(legacyIndexes));
+          // What a check has: the wanted terms' postings, and some of the questions' other terms' (the rest too common).
+          const asked = [...new Set(queries.flatMap((query) => [...query.counts.keys()]))];
           const postings = new Map<string, string>();
-          for (const [index, term] of [...query.counts.keys()].entries()) {
+          for (const [index, term] of asked.entries()) {
             const text = all.get(term);
             if (text !== undefined && (wanted.includes(term) || sendMask[index % sendMask.length])) {
               postings.set(term, text);
             }
           }
-
-          const settled = rankFromPostings([item], postings, wanted, stats, { threshold, most });
-          const byRef = new Map(vectors.map((vector, index) => [String(index + 1), stored(vector, index)]));
-          const read = (settled.unsettled[0] ?? []).map((ref) => byRef.get(ref) as StoredDocument);
-          const [fromDocuments = []] = rank([item], read, stats, { threshold, max: Number.POSITIVE_INFINITY });
-          const got = best([...(settled.scored[0] ?? []), ...fromDocuments]);
+          const settled = rankFromPostings(items, postings, wanted, stats, { threshold, most });
 
           // Reading every candidate: the documents the wanted terms' postings name, the newest `most`.
-          const candidates = vectors
-            .map((vector, index) => ({ vector, index }))
+          const candidates = docs
             .filter(({ vector }) => wanted.some((term) => vector.counts.has(term)))
             .slice(-most)
-            .map(({ vector, index }) => stored(vector, index));
-          const [expected = []] = rank([item], candidates, stats, { threshold });
-
-          expect(got.map((one) => one.id)).toEqual(expected.map((one) => one.id));
-          for (const [i, one] of got.entries()) expect(one.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
-          // Nothing is read when every term's postings are there and all carry counts.
-          const complete = [...query.counts.keys()].every((term) => postings.has(term) || !all.has(term));
-          if (complete && legacyIndexes.length === 0) expect(settled.unsettled[0]).toEqual([]);
+            .map(stored);
+          const byRef = new Map(docs.map((doc) => [doc.ref, stored(doc)]));
+          for (const [i, item] of items.entries()) {
+            const read = (settled.unsettled[i] ?? []).map((ref) => byRef.get(ref) as StoredDocument);
+            const [fromDocuments = []] = rank([item], read, stats, { threshold, max: Number.POSITIVE_INFINITY });
+            const got = best([...(settled.scored[i] ?? []), ...fromDocuments]);
+            const [expected = []] = rank([item], candidates, stats, { threshold });
+            expect(got.map(found)).toEqual(expected.map(found));
+            for (const [j, one] of got.entries()) expect(one.score).toBeCloseTo(expected[j]?.score ?? Number.NaN, 9);
+            // Nothing is read when every term's postings are there and all carry counts.
+            const complete = [...(queries[i]?.counts.keys() ?? [])].every(
+              (term) => postings.has(term) || !all.has(term),
+            );
+            if (complete && legacyIndexes.length === 0) expect(settled.unsettled[i]).toEqual([]);
+          }
         },
       ),
       { numRuns: 500 },
@@ -97,9 +116,9 @@ describe('ranking decisions from their postings', () => {
       { question: 'Which database should billing use?', options: [] },
       { question: 'Which database, region, cache, queue, mailer, search and ledger should redis use?', options: [] },
     ];
-    const vectors = decisions.map((decision) => termVector(decision));
-    const stats = corpusOf(vectors);
-    const all = postingsOf(vectors, new Set());
+    const docs = decisions.map((decision, index) => ({ ref: String(index + 1), vector: termVector(decision) }));
+    const stats = corpusOf(docs.map((doc) => doc.vector));
+    const all = postingsOf(docs, new Set());
     const item = { question: 'What database does billing use?', options: [] };
     // `billing` (`bil`) is held by all but one decision: suppose it too common to send. `databas` is sent.
     const postings = new Map([['databas', all.get('databas') as string]]);
