@@ -2752,6 +2752,8 @@ var init_decided_index = __esm({
       #at = 0;
       #refStart = 0;
       #refEnd = 0;
+      /** Where the last `#number` stopped. */
+      #after = 0;
       constructor(text = "") {
         this.reset(text);
       }
@@ -2805,8 +2807,6 @@ var init_decided_index = __esm({
           return true;
         }
       }
-      /** Where {@link #number} stopped. */
-      #after = 0;
       /** The whole number whose digits start at `at` (before `end`); -1 if none. */
       #number(at, end) {
         const text = this.#text;

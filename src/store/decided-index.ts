@@ -165,6 +165,8 @@ export class PostingReader {
   #at = 0;
   #refStart = 0;
   #refEnd = 0;
+  /** Where the last `#number` stopped. */
+  #after = 0;
 
   constructor(text = '') {
     this.reset(text);
@@ -222,9 +224,6 @@ export class PostingReader {
       return true;
     }
   }
-
-  /** Where {@link #number} stopped. */
-  #after = 0;
 
   /** The whole number whose digits start at `at` (before `end`); -1 if none. */
   #number(at: number, end: number): number {

@@ -1,9 +1,9 @@
 --[[
   The first step of the "already decided" check (store/redis/decisions.ts): start the index again if it was written
   before postings carried counts (no 'v'; the caller then builds it once from the trail), index the decisions
-  answered since the last check (answer-11 queues them), then read what ranking needs: whether the project's older decisions were
-  indexed, the totals, how many documents hold each of the new question's terms, and the postings of those held by
-  few enough documents to be read whole (the caller picks the candidates' terms among them: one round trip less).
+  answered since the last check (answer-11 queues them), then read what ranking needs: whether the project's older
+  decisions were indexed, the totals, how many documents hold each of the new question's terms, and the postings of
+  those held by few enough documents to be read whole (the caller scores the candidates from them: no document read).
 
   KEYS[1] index   hash   the index of decisions (includes/decided-index.lua)
   KEYS[2] queued  hash   id -> the documents of a decision not indexed yet (answer-11)
