@@ -2499,6 +2499,10 @@ function encodeTerms(vector) {
 function documentRef(document) {
   return document.member === void 0 ? String(document.id) : `${document.id}.${document.member}`;
 }
+function parseDocumentRef(ref) {
+  const dot = ref.indexOf(".");
+  return dot < 0 ? { id: Number(ref) } : { id: Number(ref.slice(0, dot)), member: Number(ref.slice(dot + 1)) };
+}
 function encodeDocuments(documents) {
   return documents.map((document) => `${documentRef(document)}	${document.vector.length}	${encodeTerms(document.vector)}`).join("\n");
 }
@@ -2558,10 +2562,7 @@ function refOf(key) {
   return member < 0 ? String(key / 8) : `${(key - member - 1) / 8}.${member}`;
 }
 function scoredDocument(key, score) {
-  if (typeof key === "string") {
-    const dot = key.indexOf(".");
-    return { id: Number(key.slice(0, dot)), member: Number(key.slice(dot + 1)), score };
-  }
+  if (typeof key === "string") return { ...parseDocumentRef(key), score };
   const member = key % 8 - 1;
   return member < 0 ? { id: key / 8, score } : { id: (key - member - 1) / 8, member, score };
 }
@@ -2745,15 +2746,8 @@ var init_decided_index = __esm({
 // src/store/redis/decisions.ts
 function storedDocument(ref, text) {
   if (typeof text !== "string") return void 0;
-  const dot = ref.indexOf(".");
   const bar = text.indexOf("|");
-  const document = {
-    id: Number(dot < 0 ? ref : ref.slice(0, dot)),
-    length: Number(text.slice(0, bar)) || 0,
-    terms: text.slice(bar + 1)
-  };
-  if (dot >= 0) document.member = Number(ref.slice(dot + 1));
-  return document;
+  return { ...parseDocumentRef(ref), length: Number(text.slice(0, bar)) || 0, terms: text.slice(bar + 1) };
 }
 var CANDIDATES_MAX, BUILD_BATCH, RedisDecisions;
 var init_decisions = __esm({

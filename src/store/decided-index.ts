@@ -44,6 +44,12 @@ export function documentRef(document: Pick<IndexDocument, 'id' | 'member'>): str
   return document.member === undefined ? String(document.id) : `${document.id}.${document.member}`;
 }
 
+/** A document's id (and member) from its reference ({@link documentRef}). */
+export function parseDocumentRef(ref: string): { id: number; member?: number } {
+  const dot = ref.indexOf('.');
+  return dot < 0 ? { id: Number(ref) } : { id: Number(ref.slice(0, dot)), member: Number(ref.slice(dot + 1)) };
+}
+
 /** Documents as the Redis scripts take them: a line each, `<ref>\t<length>\t<terms>`. */
 export function encodeDocuments(documents: readonly IndexDocument[]): string {
   return documents
@@ -257,10 +263,7 @@ function refOf(key: number | string): string {
 
 /** A scored document from its key. */
 function scoredDocument(key: number | string, score: number): ScoredDocument {
-  if (typeof key === 'string') {
-    const dot = key.indexOf('.');
-    return { id: Number(key.slice(0, dot)), member: Number(key.slice(dot + 1)), score };
-  }
+  if (typeof key === 'string') return { ...parseDocumentRef(key), score };
   const member = (key % 8) - 1;
   return member < 0 ? { id: key / 8, score } : { id: (key - member - 1) / 8, member, score };
 }

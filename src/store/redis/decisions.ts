@@ -14,6 +14,7 @@ import {
   candidateTerms,
   documentsOf,
   encodeDocuments,
+  parseDocumentRef,
   rank,
   rankFromPostings,
   type StoredDocument,
@@ -127,13 +128,6 @@ export class RedisDecisions {
 /** A document as the index keeps it (`<length>|<terms>`), for ranking; undefined when it is gone. */
 function storedDocument(ref: string, text: string | null | undefined): StoredDocument | undefined {
   if (typeof text !== 'string') return undefined;
-  const dot = ref.indexOf('.');
   const bar = text.indexOf('|');
-  const document: { id: number; member?: number; length: number; terms: string } = {
-    id: Number(dot < 0 ? ref : ref.slice(0, dot)),
-    length: Number(text.slice(0, bar)) || 0,
-    terms: text.slice(bar + 1),
-  };
-  if (dot >= 0) document.member = Number(ref.slice(dot + 1));
-  return document;
+  return { ...parseDocumentRef(ref), length: Number(text.slice(0, bar)) || 0, terms: text.slice(bar + 1) };
 }
