@@ -1882,9 +1882,19 @@ var init_readiness = __esm({
             if (this.#lost()) seenLost = true;
             else if (seenLost) finish("reconnected");
           };
+          let pinging = false;
+          const again = () => {
+            check();
+            if (seenLost || pinging || this.#lost()) return;
+            pinging = true;
+            void this.#answers(PING_MS).then((answers) => {
+              pinging = false;
+              if (answers && !this.#lost()) finish("reconnected");
+            });
+          };
           const aborted = () => finish("lost");
           const timer = setTimeout(aborted, Math.max(0, options.timeoutMs));
-          const recheck = setInterval(check, RECHECK_MS);
+          const recheck = setInterval(again, RECHECK_MS);
           options.signal?.addEventListener("abort", aborted, { once: true });
           if (options.signal?.aborted) aborted();
         });

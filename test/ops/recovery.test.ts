@@ -156,6 +156,34 @@ describe('recovery on reconnect', () => {
     expect(logger.lines.filter((line) => line.level !== 'info')).toHaveLength(1);
   });
 
+  it('GIVEN a server that answers errors on connections that stay up (as while it loads its data) THEN whenReady returns once it answers again, not after its time-out', async () => {
+    const store = await openStore(uniquePrefix());
+    // The default user loses PING: every connection stays up, and every PING is refused.
+    const { createClient } = await import('redis');
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    cleanup.push(async () => {
+      await client.sendCommand(['ACL', 'SETUSER', 'default', '+@all']);
+      client.destroy();
+    });
+    await client.sendCommand(['ACL', 'SETUSER', 'default', '-ping']);
+    let readiness: string | undefined;
+    const waiting = store.whenReady({ timeoutMs: STEP }).then((value) => {
+      readiness = value;
+    });
+    await expect
+      .poll(() =>
+        store.ping().then(
+          () => 'answers',
+          () => 'refused',
+        ),
+      )
+      .toBe('refused');
+    await client.sendCommand(['ACL', 'SETUSER', 'default', '+ping']);
+    await waiting;
+    expect(readiness).toBe('reconnected');
+  });
+
   it('GIVEN the store killed under a waiting waiter THEN it waits again once the store is back and wakes the session for an answer given then', async () => {
     const prefix = uniquePrefix();
     const store = await openStore(prefix);

@@ -75,9 +75,21 @@ export class StoreConnections {
         if (this.#lost()) seenLost = true;
         else if (seenLost) finish('reconnected');
       };
+      let pinging = false;
+      // Nothing seen lost, yet the PING failed: the server may answer errors on a connection that stays up (still
+      // loading its data after a restart). It is back once a PING answers.
+      const again = () => {
+        check();
+        if (seenLost || pinging || this.#lost()) return;
+        pinging = true;
+        void this.#answers(PING_MS).then((answers) => {
+          pinging = false;
+          if (answers && !this.#lost()) finish('reconnected');
+        });
+      };
       const aborted = () => finish('lost');
       const timer = setTimeout(aborted, Math.max(0, options.timeoutMs));
-      const recheck = setInterval(check, RECHECK_MS);
+      const recheck = setInterval(again, RECHECK_MS);
       options.signal?.addEventListener('abort', aborted, { once: true });
       if (options.signal?.aborted) aborted();
     });
