@@ -61,7 +61,18 @@ export function markdownLines(markdown: string, width: number): string[] {
   const frames: Frame[] = [];
   let pendingMarker: string | undefined;
 
-  const prefix = () => frames.map((frame) => (frame.kind === 'quote' ? '│ ' : '   ')).join('');
+  // Each list or quote indents its lines, up to half the width: past it only the innermost that fit are shown, so
+  // nested text still has room (a list in a list of thirty would otherwise begin past the line's end) and a quote
+  // keeps its bar.
+  const prefix = () => {
+    let indent = '';
+    for (let depth = frames.length - 1; depth >= 0; depth--) {
+      const step = frames[depth]?.kind === 'quote' ? '│ ' : '   ';
+      if (indent.length + step.length > width / 2) break;
+      indent = step + indent;
+    }
+    return indent;
+  };
   const emit = (text: string, style: (line: string) => string = (line) => line) => {
     const base = prefix();
     const marker = pendingMarker ?? '';

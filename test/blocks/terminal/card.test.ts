@@ -140,4 +140,13 @@ describe('terminal cards', () => {
     expect(wrap('a'.repeat(25), 10)).toEqual(['aaaaaaaaaa', 'aaaaaaaaaa', 'aaaaa']);
     expect(wrap('界'.repeat(6), 5)).toEqual(['界界', '界界', '界界']);
   });
+
+  it('GIVEN lists and quotes nested deeper than half the width THEN the innermost indents that fit are kept, a quote keeps its bar, and every line fits', () => {
+    // The counterexample fast-check found: thirty ordered lists, one inside the other, in 80 columns.
+    const deep = markdownLines(`${'1. '.repeat(30)}1`, 80).map(plain);
+    expect(Math.max(...deep.map(columns))).toBeLessThanOrEqual(80);
+    expect(deep.at(-1)).toBe(`${' '.repeat(36)}1. 1`);
+    const nested = markdownLines('- a\n  - b\n    - c\n      > d', 12).map(plain);
+    expect(nested).toEqual(['•  a', '   •  b', '   •  c', '   │ d']);
+  });
 });
