@@ -18078,6 +18078,260 @@ var init_record = __esm({
   }
 });
 
+// src/store/redis/resp-connection.ts
+var resp_connection_exports = {};
+__export(resp_connection_exports, {
+  RedisErrorReply: () => RedisErrorReply,
+  connectResp: () => connectResp
+});
+import { connect as connectTcp, isIP as isIP2 } from "node:net";
+function wholeNumber(buffer, from, to) {
+  let at = from;
+  const negative = buffer[at] === 45;
+  if (negative) at++;
+  let value = 0;
+  for (; at < to; at++) {
+    const digit = (buffer[at] ?? 0) - 48;
+    if (digit < 0 || digit > 9) throw new ConnectionLost("expected a number in a RESP reply");
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+function encode3(args) {
+  let text3 = `*${args.length}\r
+`;
+  for (const arg of args) text3 += `$${Buffer.byteLength(arg, "utf8")}\r
+${arg}\r
+`;
+  return text3;
+}
+async function connectResp(url2, options) {
+  const parsed2 = new URL(url2);
+  const tls = parsed2.protocol === "rediss:";
+  const host = parsed2.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+  const port = Number(parsed2.port || 6379);
+  const socket = tls ? (await import("node:tls")).connect({ host, port, ...isIP2(host) ? {} : { servername: host } }) : connectTcp({ host, port });
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      socket.destroy();
+      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
+    }, options.connectTimeoutMs);
+  });
+  const handshake = async () => {
+    await new Promise((resolve8, reject) => {
+      socket.once(tls ? "secureConnect" : "connect", () => {
+        socket.removeAllListeners("error");
+        resolve8();
+      });
+      socket.once("error", reject);
+    });
+    socket.setNoDelay(true);
+    const connection = new RespConnection(socket, url2, options);
+    const password = decodeURIComponent(parsed2.password);
+    const username = decodeURIComponent(parsed2.username);
+    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
+    const db = parsed2.pathname.replace(/^\//, "");
+    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
+    return connection;
+  };
+  try {
+    return await Promise.race([handshake(), timeout]);
+  } catch (error46) {
+    socket.destroy();
+    throw error46;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+var RedisErrorReply, ConnectionLost, ConnectTimeout, ReplyParser, RespConnection;
+var init_resp_connection = __esm({
+  "src/store/redis/resp-connection.ts"() {
+    "use strict";
+    RedisErrorReply = class extends Error {
+      name = "ErrorReply";
+    };
+    ConnectionLost = class extends Error {
+      name = "SocketClosedUnexpectedlyError";
+    };
+    ConnectTimeout = class extends Error {
+      name = "ConnectionTimeoutError";
+    };
+    ReplyParser = class {
+      constructor(onReply) {
+        this.onReply = onReply;
+      }
+      onReply;
+      #buffer = Buffer.alloc(0);
+      #offset = 0;
+      #open = [];
+      /** Read what `chunk` completes; throws on bytes that are not RESP2 (the connection is then unusable). */
+      push(chunk) {
+        const left = this.#buffer.length - this.#offset;
+        this.#buffer = left === 0 ? chunk : Buffer.concat([this.#buffer.subarray(this.#offset), chunk]);
+        this.#offset = 0;
+        const buffer = this.#buffer;
+        for (; ; ) {
+          const start = this.#offset;
+          const lineEnd = buffer.indexOf(13, start);
+          if (lineEnd < 0 || lineEnd + 1 >= buffer.length) break;
+          const type = buffer[start];
+          const next = lineEnd + 2;
+          let value;
+          if (type === 36) {
+            const length = wholeNumber(buffer, start + 1, lineEnd);
+            if (length < 0) value = null;
+            else if (buffer.length < next + length + 2) break;
+            else {
+              value = buffer.toString("utf8", next, next + length);
+              this.#offset = next + length + 2;
+              this.#add(value);
+              continue;
+            }
+          } else if (type === 42) {
+            const count = wholeNumber(buffer, start + 1, lineEnd);
+            this.#offset = next;
+            if (count > 0) this.#open.push({ items: [], missing: count });
+            else this.#add(count < 0 ? null : []);
+            continue;
+          } else if (type === 58) value = wholeNumber(buffer, start + 1, lineEnd);
+          else if (type === 43) value = buffer.toString("utf8", start + 1, lineEnd);
+          else if (type === 45) value = new RedisErrorReply(buffer.toString("utf8", start + 1, lineEnd));
+          else throw new ConnectionLost(`unexpected RESP type byte ${String(type)}`);
+          this.#offset = next;
+          this.#add(value);
+        }
+      }
+      /** One element read: into the array being filled (closing those it completes), else a whole reply. */
+      #add(value) {
+        let done = value;
+        for (; ; ) {
+          const open2 = this.#open.at(-1);
+          if (open2 === void 0) {
+            this.onReply(done);
+            return;
+          }
+          open2.items.push(done);
+          if (--open2.missing > 0) return;
+          this.#open.pop();
+          done = open2.items;
+        }
+      }
+    };
+    RespConnection = class {
+      constructor(socket, url2, options) {
+        this.socket = socket;
+        this.url = url2;
+        this.options = options;
+        socket.on("data", (chunk) => this.#receive(chunk));
+        socket.on("error", (error46) => this.#fail(error46));
+        socket.on("close", () => {
+          this.#fail(new ConnectionLost("connection closed"));
+          options.onClose?.();
+        });
+      }
+      socket;
+      url;
+      options;
+      isCluster = false;
+      #parser = new ReplyParser((reply) => this.#reply(reply));
+      /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
+      #onPush;
+      /** Commands sent and not yet answered, oldest at `#head`. */
+      #pending = [];
+      #head = 0;
+      /** Commands given since the last write: written together once the current tick's work is done. */
+      #unwritten = [];
+      #open = true;
+      get isOpen() {
+        return this.#open;
+      }
+      /** Ready while open: it never reconnects (a lost connection stays closed). */
+      get isReady() {
+        return this.#open;
+      }
+      onReady(_listener) {
+        return () => void 0;
+      }
+      #receive(chunk) {
+        try {
+          this.#parser.push(chunk);
+        } catch (error46) {
+          this.#fail(error46);
+          this.socket.destroy();
+        }
+      }
+      #reply(reply) {
+        if (this.#onPush && Array.isArray(reply) && reply[0] === "message") {
+          this.#onPush(String(reply[2]));
+          return;
+        }
+        const waiter = this.#pending[this.#head];
+        if (waiter === void 0) return;
+        this.#pending[this.#head++] = void 0;
+        if (this.#head === this.#pending.length) {
+          this.#pending = [];
+          this.#head = 0;
+        } else if (this.#head >= 1024 && this.#head * 2 >= this.#pending.length) {
+          this.#pending = this.#pending.slice(this.#head);
+          this.#head = 0;
+        }
+        if (reply instanceof RedisErrorReply) waiter.reject(reply);
+        else waiter.resolve(reply);
+      }
+      #fail(error46) {
+        this.#open = false;
+        const pending = this.#pending.slice(this.#head);
+        this.#pending = [];
+        this.#head = 0;
+        this.#unwritten = [];
+        for (const waiter of pending) waiter.reject(error46);
+      }
+      sendCommand(args) {
+        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
+        return new Promise((resolve8, reject) => {
+          this.#pending.push({ resolve: resolve8, reject });
+          if (this.#unwritten.push(encode3(args)) === 1) process.nextTick(() => this.#flush());
+        });
+      }
+      /** Write what was given meanwhile as one chunk: one system call for all the commands of a tick. */
+      #flush() {
+        const unwritten = this.#unwritten;
+        this.#unwritten = [];
+        if (unwritten.length > 0 && this.#open) this.socket.write(unwritten.join(""));
+      }
+      duplicate() {
+        return connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
+      }
+      async subscribeOnly(channel, onMessage) {
+        this.#onPush = onMessage;
+        await this.sendCommand(["SUBSCRIBE", channel]);
+      }
+      /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
+      async subscribe(channel, listener) {
+        const connection = await connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
+        try {
+          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
+        } catch (error46) {
+          connection.close();
+          throw error46;
+        }
+        listener.onReady?.();
+        return {
+          get isOpen() {
+            return connection.isOpen;
+          },
+          close: () => connection.close()
+        };
+      }
+      close() {
+        this.#open = false;
+        this.socket.destroy();
+      }
+    };
+  }
+});
+
 // src/store/redis/lua-includes.ts
 function isPlainPath(path) {
   return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
@@ -18197,6 +18451,7 @@ function isConnectionError(error46) {
     "SlotMovingError"
   ];
   if (names.includes(error46.name) || names.includes(error46.constructor.name)) return true;
+  if (error46 instanceof RedisErrorReply && /^(LOADING|MASTERDOWN) /.test(error46.message)) return true;
   const code3 = error46.code;
   return typeof code3 === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code3);
 }
@@ -18213,6 +18468,7 @@ var init_context = __esm({
     init_keys();
     init_readiness();
     init_record();
+    init_resp_connection();
     init_scripts();
     init_slot_moving_error();
     CACHE_MAX = 1e4;
@@ -20648,260 +20904,6 @@ ${key}`))
   }
 });
 
-// src/store/redis/resp-connection.ts
-var resp_connection_exports = {};
-__export(resp_connection_exports, {
-  RedisErrorReply: () => RedisErrorReply,
-  connectResp: () => connectResp
-});
-import { connect as connectTcp, isIP as isIP2 } from "node:net";
-function wholeNumber(buffer, from, to) {
-  let at = from;
-  const negative = buffer[at] === 45;
-  if (negative) at++;
-  let value = 0;
-  for (; at < to; at++) {
-    const digit = (buffer[at] ?? 0) - 48;
-    if (digit < 0 || digit > 9) throw new ConnectionLost("expected a number in a RESP reply");
-    value = value * 10 + digit;
-  }
-  return negative ? -value : value;
-}
-function encode3(args) {
-  let text3 = `*${args.length}\r
-`;
-  for (const arg of args) text3 += `$${Buffer.byteLength(arg, "utf8")}\r
-${arg}\r
-`;
-  return text3;
-}
-async function connectResp(url2, options) {
-  const parsed2 = new URL(url2);
-  const tls = parsed2.protocol === "rediss:";
-  const host = parsed2.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
-  const port = Number(parsed2.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, ...isIP2(host) ? {} : { servername: host } }) : connectTcp({ host, port });
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => {
-      socket.destroy();
-      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
-    }, options.connectTimeoutMs);
-  });
-  const handshake = async () => {
-    await new Promise((resolve8, reject) => {
-      socket.once(tls ? "secureConnect" : "connect", () => {
-        socket.removeAllListeners("error");
-        resolve8();
-      });
-      socket.once("error", reject);
-    });
-    socket.setNoDelay(true);
-    const connection = new RespConnection(socket, url2, options);
-    const password = decodeURIComponent(parsed2.password);
-    const username = decodeURIComponent(parsed2.username);
-    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
-    const db = parsed2.pathname.replace(/^\//, "");
-    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
-    return connection;
-  };
-  try {
-    return await Promise.race([handshake(), timeout]);
-  } catch (error46) {
-    socket.destroy();
-    throw error46;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-var RedisErrorReply, ConnectionLost, ConnectTimeout, ReplyParser, RespConnection;
-var init_resp_connection = __esm({
-  "src/store/redis/resp-connection.ts"() {
-    "use strict";
-    RedisErrorReply = class extends Error {
-      name = "ErrorReply";
-    };
-    ConnectionLost = class extends Error {
-      name = "SocketClosedUnexpectedlyError";
-    };
-    ConnectTimeout = class extends Error {
-      name = "ConnectionTimeoutError";
-    };
-    ReplyParser = class {
-      constructor(onReply) {
-        this.onReply = onReply;
-      }
-      onReply;
-      #buffer = Buffer.alloc(0);
-      #offset = 0;
-      #open = [];
-      /** Read what `chunk` completes; throws on bytes that are not RESP2 (the connection is then unusable). */
-      push(chunk) {
-        const left = this.#buffer.length - this.#offset;
-        this.#buffer = left === 0 ? chunk : Buffer.concat([this.#buffer.subarray(this.#offset), chunk]);
-        this.#offset = 0;
-        const buffer = this.#buffer;
-        for (; ; ) {
-          const start = this.#offset;
-          const lineEnd = buffer.indexOf(13, start);
-          if (lineEnd < 0 || lineEnd + 1 >= buffer.length) break;
-          const type = buffer[start];
-          const next = lineEnd + 2;
-          let value;
-          if (type === 36) {
-            const length = wholeNumber(buffer, start + 1, lineEnd);
-            if (length < 0) value = null;
-            else if (buffer.length < next + length + 2) break;
-            else {
-              value = buffer.toString("utf8", next, next + length);
-              this.#offset = next + length + 2;
-              this.#add(value);
-              continue;
-            }
-          } else if (type === 42) {
-            const count = wholeNumber(buffer, start + 1, lineEnd);
-            this.#offset = next;
-            if (count > 0) this.#open.push({ items: [], missing: count });
-            else this.#add(count < 0 ? null : []);
-            continue;
-          } else if (type === 58) value = wholeNumber(buffer, start + 1, lineEnd);
-          else if (type === 43) value = buffer.toString("utf8", start + 1, lineEnd);
-          else if (type === 45) value = new RedisErrorReply(buffer.toString("utf8", start + 1, lineEnd));
-          else throw new ConnectionLost(`unexpected RESP type byte ${String(type)}`);
-          this.#offset = next;
-          this.#add(value);
-        }
-      }
-      /** One element read: into the array being filled (closing those it completes), else a whole reply. */
-      #add(value) {
-        let done = value;
-        for (; ; ) {
-          const open2 = this.#open.at(-1);
-          if (open2 === void 0) {
-            this.onReply(done);
-            return;
-          }
-          open2.items.push(done);
-          if (--open2.missing > 0) return;
-          this.#open.pop();
-          done = open2.items;
-        }
-      }
-    };
-    RespConnection = class {
-      constructor(socket, url2, options) {
-        this.socket = socket;
-        this.url = url2;
-        this.options = options;
-        socket.on("data", (chunk) => this.#receive(chunk));
-        socket.on("error", (error46) => this.#fail(error46));
-        socket.on("close", () => {
-          this.#fail(new ConnectionLost("connection closed"));
-          options.onClose?.();
-        });
-      }
-      socket;
-      url;
-      options;
-      isCluster = false;
-      #parser = new ReplyParser((reply) => this.#reply(reply));
-      /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
-      #onPush;
-      /** Commands sent and not yet answered, oldest at `#head`. */
-      #pending = [];
-      #head = 0;
-      /** Commands given since the last write: written together once the current tick's work is done. */
-      #unwritten = [];
-      #open = true;
-      get isOpen() {
-        return this.#open;
-      }
-      /** Ready while open: it never reconnects (a lost connection stays closed). */
-      get isReady() {
-        return this.#open;
-      }
-      onReady(_listener) {
-        return () => void 0;
-      }
-      #receive(chunk) {
-        try {
-          this.#parser.push(chunk);
-        } catch (error46) {
-          this.#fail(error46);
-          this.socket.destroy();
-        }
-      }
-      #reply(reply) {
-        if (this.#onPush && Array.isArray(reply) && reply[0] === "message") {
-          this.#onPush(String(reply[2]));
-          return;
-        }
-        const waiter = this.#pending[this.#head];
-        if (waiter === void 0) return;
-        this.#pending[this.#head++] = void 0;
-        if (this.#head === this.#pending.length) {
-          this.#pending = [];
-          this.#head = 0;
-        } else if (this.#head >= 1024 && this.#head * 2 >= this.#pending.length) {
-          this.#pending = this.#pending.slice(this.#head);
-          this.#head = 0;
-        }
-        if (reply instanceof RedisErrorReply) waiter.reject(reply);
-        else waiter.resolve(reply);
-      }
-      #fail(error46) {
-        this.#open = false;
-        const pending = this.#pending.slice(this.#head);
-        this.#pending = [];
-        this.#head = 0;
-        this.#unwritten = [];
-        for (const waiter of pending) waiter.reject(error46);
-      }
-      sendCommand(args) {
-        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve8, reject) => {
-          this.#pending.push({ resolve: resolve8, reject });
-          if (this.#unwritten.push(encode3(args)) === 1) process.nextTick(() => this.#flush());
-        });
-      }
-      /** Write what was given meanwhile as one chunk: one system call for all the commands of a tick. */
-      #flush() {
-        const unwritten = this.#unwritten;
-        this.#unwritten = [];
-        if (unwritten.length > 0 && this.#open) this.socket.write(unwritten.join(""));
-      }
-      duplicate() {
-        return connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
-      }
-      async subscribeOnly(channel, onMessage) {
-        this.#onPush = onMessage;
-        await this.sendCommand(["SUBSCRIBE", channel]);
-      }
-      /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
-      async subscribe(channel, listener) {
-        const connection = await connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
-        try {
-          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
-        } catch (error46) {
-          connection.close();
-          throw error46;
-        }
-        listener.onReady?.();
-        return {
-          get isOpen() {
-            return connection.isOpen;
-          },
-          close: () => connection.close()
-        };
-      }
-      close() {
-        this.#open = false;
-        this.socket.destroy();
-      }
-    };
-  }
-});
-
 // src/store/redis/reconnecting-connection.ts
 var reconnecting_connection_exports = {};
 __export(reconnecting_connection_exports, {
@@ -20941,8 +20943,11 @@ var init_reconnecting_connection = __esm({
         this.#connectTimeoutMs = connectTimeoutMs;
         this.#prepare = prepare;
       }
-      /** Make a connection and prepare it; a failure closes it and is thrown. */
-      async #connect() {
+      /**
+       * Make a connection and prepare it; a failure closes it and is thrown. `answering`: first check that the server
+       * answers PING (it may still be loading its data).
+       */
+      async #connect(answering = false) {
         let connection;
         const options = {
           connectTimeoutMs: this.#connectTimeoutMs,
@@ -20952,6 +20957,7 @@ var init_reconnecting_connection = __esm({
         };
         connection = await connectResp(this.#url, options);
         try {
+          if (answering) await connection.sendCommand(["PING"]);
           await this.#prepare(connection);
         } catch (error46) {
           connection.close();
@@ -20982,7 +20988,7 @@ var init_reconnecting_connection = __esm({
         if (this.#closed) return;
         let connection;
         try {
-          connection = await this.#connect();
+          connection = await this.#connect(true);
         } catch {
           this.#schedule();
           return;

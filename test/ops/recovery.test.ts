@@ -43,13 +43,17 @@ async function openStore(prefix: string): Promise<RedisStore> {
   return store;
 }
 
-/** Kill the server, wait until `failing` says the loop noticed, start it again. */
-async function outage(failing: () => boolean): Promise<void> {
+/**
+ * Kill the server, wait until `failing` says the loop noticed, start it again (`loadDelayUs`: loading its data slowly,
+ * see `TestRedis.start`).
+ */
+async function outage(failing: () => boolean, loadDelayUs?: number): Promise<void> {
   await redis.kill();
   try {
     await expect.poll(failing, { message: 'the loop noticed the store is gone' }).toBe(true);
   } finally {
-    await redis.start(); // whatever happened, the next test has its server
+    // Whatever happened, the next test has its server.
+    await redis.start(loadDelayUs === undefined ? {} : { loadDelayUs });
   }
 }
 
@@ -184,11 +188,24 @@ describe('recovery on reconnect', () => {
     expect(readiness).toBe('reconnected');
   });
 
-  it('GIVEN the store killed under a waiting waiter THEN it waits again once the store is back and wakes the session for an answer given then', async () => {
+  it.each([
+    ['back', undefined],
+    // Connections are accepted for seconds before any command is: the loop must not take them for the store back.
+    ['back and loading its data slowly', 1000],
+  ] as const)('GIVEN the store killed under a waiting waiter THEN it waits again once the store is %s and wakes the session for an answer given then', async (_back, loadDelayUs) => {
     const prefix = uniquePrefix();
     const store = await openStore(prefix);
     const project = uniqueProject('waiter');
     await store.park(project, spec({ isBlocking: true }));
+    if (loadDelayUs !== undefined) {
+      // Two thousand writes in the server's AOF: each takes loadDelayUs to load again.
+      const script = "for i = 1, 2000 do redis.call('SET', ARGV[1] .. i, 'x') end";
+      const { createClient } = await import('redis');
+      const client = createClient({ url: redis.url });
+      await client.connect();
+      await client.sendCommand(['EVAL', script, '0', `${prefix}filler:`]);
+      client.destroy();
+    }
     // The store as the waiter has it, counting how often it waits for the store's connection.
     let backingOff = 0;
     const counted = new Proxy(store, {
@@ -222,7 +239,7 @@ describe('recovery on reconnect', () => {
     );
     await expect.poll(() => waits, { message: 'the waiter waits' }).toBe(1);
 
-    await outage(() => backingOff === 1);
+    await outage(() => backingOff === 1, loadDelayUs);
     // It looks again (and waits again) once the store is back.
     await expect.poll(() => waits, { message: 'the waiter waits again' }).toBe(2);
     await (await openStore(prefix)).answer(project, 1, { choices: ['SQLite'], other: false }, person());

@@ -206,6 +206,38 @@ describe('the reconnecting client', () => {
     }
   });
 
+  it('GIVEN the server started again and still loading its data THEN what it refuses meanwhile is the store being unavailable, and the client is ready only once it takes commands', async () => {
+    // Two thousand writes in the server's AOF, each loaded a millisecond late: it refuses commands for seconds.
+    await admin.sendCommand(['EVAL', "for i = 1, 2000 do redis.call('SET', 'loading:' .. i, 'x') end", '0']);
+    const connection = await connectReconnecting(redis.url, 1000);
+    try {
+      const ready = nextReady(connection);
+      await redis.kill();
+      const starting = redis.start({ loadDelayUs: 1000 });
+      // A connection of its own, made as soon as the server listens, is refused while the data loads.
+      let refused: unknown;
+      while (refused === undefined) {
+        const early = await connectResp(redis.url, { connectTimeoutMs: 1000 }).catch(() => undefined);
+        if (early === undefined) continue;
+        refused = await early.sendCommand(['GET', 'loading:1']).then(
+          () => 'answered',
+          (error: unknown) => error,
+        );
+        early.close();
+      }
+      expect(String(refused)).toMatch(/^ErrorReply: LOADING /);
+      expect(toStoreError(refused)).toBeInstanceOf(StoreUnavailableError);
+      // The client's own connection comes back only once the server answers.
+      await ready;
+      expect(await connection.sendCommand(['GET', 'loading:2000'])).toBe('x');
+      await starting;
+    } finally {
+      connection.close();
+      if (!admin.isReady) await new Promise((resolve) => admin.once('ready', resolve));
+      await admin.sendCommand(['EVAL', "for i = 1, 2000 do redis.call('DEL', 'loading:' .. i) end", '0']);
+    }
+  });
+
   it('GIVEN a subscription whose connection is dropped THEN it subscribes again, says so, and hears what comes after', async () => {
     const connection = await connectReconnecting(redis.url, 1000);
     const heard: string[] = [];

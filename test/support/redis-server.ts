@@ -15,8 +15,11 @@ export interface TestRedis {
   restart(): Promise<void>;
   /** Kill the server without a clean shutdown. */
   kill(): Promise<void>;
-  /** Start it again after `kill`. */
-  start(): Promise<void>;
+  /**
+   * Start it again after `kill`. `loadDelayUs`: each command of its AOF takes that much longer to load (Redis's
+   * `key-load-delay`), so the server refuses commands (`-LOADING`) for a while after it accepts connections.
+   */
+  start(options?: { readonly loadDelayUs?: number }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,7 +62,8 @@ export async function startTestRedis(): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'ask-later-redis-'));
   let child: ChildProcess | undefined;
 
-  const start = async () => {
+  const start = async (options: { readonly loadDelayUs?: number } = {}) => {
+    const loading = options.loadDelayUs === undefined ? [] : ['--key-load-delay', String(options.loadDelayUs)];
     child = spawn(
       'redis-server',
       [
@@ -77,6 +81,7 @@ export async function startTestRedis(): Promise<TestRedis> {
         'always',
         '--daemonize',
         'no',
+        ...loading,
       ],
       { stdio: 'ignore' },
     );

@@ -11,6 +11,7 @@ import { globalKeys, ProjectKeys } from './keys.js';
 import { StoreConnections } from './readiness.js';
 import { hashFromFlat, hashFromScript, ParsedSpecs, questionFromHash } from './record.js';
 import type { RedisStoreOptions } from './redis-store.js';
+import { RedisErrorReply } from './resp-connection.js';
 import { type Script, SLOT_MOVING } from './scripts.js';
 import { SlotMovingError } from './slot-moving-error.js';
 
@@ -21,7 +22,7 @@ const SETTLE_ATTEMPTS = 16;
 /** Projects whose keys are kept (a few strings each). */
 export const KEYS_CACHE_MAX = 100_000;
 
-/** Errors that mean "the server is not there", as opposed to a bug or a script error. */
+/** Errors that mean "the server is not there" (or not taking commands yet), as opposed to a bug or a script error. */
 function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const names = [
@@ -34,6 +35,9 @@ function isConnectionError(error: unknown): boolean {
     'SlotMovingError',
   ];
   if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
+  // A server that refuses commands for a while: still loading its data after a restart, or a replica cut off from
+  // its primary.
+  if (error instanceof RedisErrorReply && /^(LOADING|MASTERDOWN) /.test(error.message)) return true;
   const code = (error as { code?: unknown }).code;
   return (
     typeof code === 'string' &&

@@ -6,7 +6,9 @@
  *
  * - The first connection is not retried: a server that is not there when the process opens the store is reported
  *   at once. After it, reconnection goes on with back-off (50 ms doubling to {@link RECONNECT_MAX_MS}) until
- *   `close`, and each success calls the `onReady` listeners.
+ *   `close`, and each success calls the `onReady` listeners. A success is a server that answers PING: one that
+ *   restarted accepts connections while it still loads its data, and refuses every command until it is done
+ *   (`-LOADING`), so a connection counts as back only once it would take the loop's next command.
  * - A subscription is a connection of its own that subscribes again after each reconnect and calls `onReady` then,
  *   since what was published meanwhile is lost (pub/sub is at-most-once).
  */
@@ -47,8 +49,11 @@ class ReconnectingConnection implements RedisConnection {
     this.#prepare = prepare;
   }
 
-  /** Make a connection and prepare it; a failure closes it and is thrown. */
-  async #connect(): Promise<RedisConnection> {
+  /**
+   * Make a connection and prepare it; a failure closes it and is thrown. `answering`: first check that the server
+   * answers PING (it may still be loading its data).
+   */
+  async #connect(answering = false): Promise<RedisConnection> {
     let connection: RespClient | undefined;
     const options: RespOptions = {
       connectTimeoutMs: this.#connectTimeoutMs,
@@ -58,6 +63,7 @@ class ReconnectingConnection implements RedisConnection {
     };
     connection = await connectResp(this.#url, options);
     try {
+      if (answering) await connection.sendCommand(['PING']);
       await this.#prepare(connection);
     } catch (error) {
       connection.close();
@@ -92,7 +98,7 @@ class ReconnectingConnection implements RedisConnection {
     if (this.#closed) return;
     let connection: RedisConnection;
     try {
-      connection = await this.#connect();
+      connection = await this.#connect(true);
     } catch {
       this.#schedule();
       return;
