@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from '../dist/mcp/index.js';
+import { createMcpServer } from '../dist/agents/mcp/index.js';
 
 export async function measurePromptHook(store, runs) {
   const server = createMcpServer({

@@ -12,11 +12,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Bridge } from '../dist/bot/bridge.js';
-import { SlackSurface } from '../dist/bot/slack/surface.js';
-import { createWebClient } from '../dist/bot/slack/web.js';
 import { formatQuestionRef } from '../dist/core/question-ref.js';
+import { Bridge } from '../dist/serve/bridge/bridge.js';
 import { openRedisStore } from '../dist/store/redis/redis-store.js';
+import { SlackSurface } from '../dist/surfaces/slack/surface.js';
+import { createWebClient } from '../dist/surfaces/slack/web.js';
 
 const QUESTION = {
   context: 'We are migrating the **billing** service.',

@@ -17,8 +17,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = resolve(root, process.argv[2] ?? 'plugin/dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// cli.ts and mcp/run.ts read the version from the repository's package.json, found relative to their own module
-// (`new URL('../package.json', import.meta.url)`, `'../../package.json'`). Inside a bundle every module is the
+// cli.ts and agents/mcp/run.ts read the version from the repository's package.json, found relative to their own module
+// (`new URL('../package.json', import.meta.url)`, `'../../../package.json'`). Inside a bundle every module is the
 // bundle, and an installed plugin has no repository around it, so each such URL is pointed at the package.json
 // this script writes next to the bundle. A build that finds none to rewrite in a file that reads package.json
 // fails, so a change in src is noticed here rather than in a person's Claude Code.
@@ -106,7 +106,7 @@ const withoutCapture = {
     pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, () => ({
       contents:
         "import { HookIoError } from './hook-io-error.ts';\nexport async function capturePreToolUse() { throw new HookIoError('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }",
-      resolveDir: join(root, 'src/hook'),
+      resolveDir: join(root, 'src/agents/hooks'),
       loader: 'ts',
     }));
   },
@@ -123,7 +123,7 @@ await build({
   plugins: [...common.plugins, withoutCapture],
   stdin: {
     contents:
-      "import { runHook } from './src/hook/run.ts';\nrunHook(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
+      "import { runHook } from './src/agents/hooks/run.ts';\nrunHook(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
     resolveDir: root,
     sourcefile: 'hook-entry.ts',
     loader: 'ts',
@@ -141,7 +141,7 @@ await build({
   plugins: [...common.plugins],
   stdin: {
     contents:
-      "import { runStatus } from './src/status/run.ts';\nrunStatus(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
+      "import { runStatus } from './src/agents/status-line/run.ts';\nrunStatus(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
     resolveDir: root,
     sourcefile: 'status-entry.ts',
     loader: 'ts',

@@ -8,19 +8,19 @@ import { fileURLToPath } from 'node:url';
 const commands: Record<string, { summary: string; run: (args: string[]) => Promise<number> }> = {
   doctor: {
     summary: 'checks the config, the store, Slack, Discord and the Claude Code install, and says what to fix',
-    run: async () => (await import('./doctor/run.js')).runDoctor(process.env),
+    run: async () => (await import('./commands/doctor/run.js')).runDoctor(process.env),
   },
   hook: {
     summary: "Claude Code's UserPromptSubmit hook: adds the answers waiting for this project to the prompt",
-    run: async () => (await import('./hook/run.js')).runHook(process, process.env, process.cwd()),
+    run: async () => (await import('./agents/hooks/run.js')).runHook(process, process.env, process.cwd()),
   },
   status: {
     summary: "one line for Claude Code's statusLine: questions waiting, blocking and answered in this project",
-    run: async () => (await import('./status/run.js')).runStatus(process, process.env, process.cwd()),
+    run: async () => (await import('./agents/status-line/run.js')).runStatus(process, process.env, process.cwd()),
   },
   mcp: {
     summary: 'the MCP server over stdio (started by Claude Code or any MCP client)',
-    run: async () => (await import('./mcp/run.js')).runMcp(process.env, process.cwd()),
+    run: async () => (await import('./agents/mcp/run.js')).runMcp(process.env, process.cwd()),
   },
   wait: {
     summary: "Claude Code's SessionStart/Stop waiter (async, asyncRewake): wakes the idle session when an answer lands",
@@ -28,7 +28,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       process.once('SIGINT', () => stop.abort());
-      const { runWaiter } = await import('./waiter/run.js');
+      const { runWaiter } = await import('./agents/wake/run.js');
       return runWaiter(process, process.env, process.cwd(), { signal: stop.signal });
     },
   },
@@ -36,7 +36,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     summary:
       'hands the events the bridge gave up on (see doctor) back to it: retry-failed [slack|discord|telegram|web]',
     run: async (args) =>
-      (await import('./serve/retry-failed.js')).runRetryFailed(process.env, args, {
+      (await import('./commands/doctor/retry-failed.js')).runRetryFailed(process.env, args, {
         stdout: process.stdout,
         stderr: process.stderr,
       }),
@@ -44,7 +44,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
   decisions: {
     summary: 'the answered questions, newest first: decisions [--project PATTERN] [--since 7d] [--format md|json|csv]',
     run: async (args) =>
-      (await import('./decisions/run.js')).runDecisions(process.env, args, {
+      (await import('./commands/decisions/run.js')).runDecisions(process.env, args, {
         stdout: process.stdout,
         stderr: process.stderr,
       }),
@@ -52,7 +52,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
   token: {
     summary: "agents' tokens for serve's agent API: token create --name NAME --projects PATTERN | list | revoke NAME",
     run: async (args) =>
-      (await import('./tokens/run.js')).runToken(process.env, args, {
+      (await import('./commands/token/run.js')).runToken(process.env, args, {
         stdout: process.stdout,
         stderr: process.stderr,
       }),
@@ -79,7 +79,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     summary:
       'the questions waiting, as a keyboard inbox in the terminal: inbox [--list | --json] [--filter …] [--project …]',
     run: async (args) =>
-      (await import('./inbox/run.js')).runInboxCommand(process.env, args, {
+      (await import('./commands/inbox/run.js')).runInboxCommand(process.env, args, {
         stdout: process.stdout,
         stderr: process.stderr,
         stdin: process.stdin,
@@ -88,7 +88,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
   answer: {
     summary: 'answers one waiting question: answer <id> --pick <label>… [--other TEXT] [--notes TEXT] [--project NAME]',
     run: async (args) =>
-      (await import('./inbox/run.js')).runAnswerCommand(process.env, args, {
+      (await import('./commands/inbox/run.js')).runAnswerCommand(process.env, args, {
         stdout: process.stdout,
         stderr: process.stderr,
       }),
@@ -98,7 +98,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     run: async () => {
       const [{ runBridge }, { runWaiter }] = await Promise.all([
         import('./agents/opencode/bridge.js'),
-        import('./waiter/run.js'),
+        import('./agents/wake/run.js'),
       ]);
       const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
       return runBridge(io, process.env, process.cwd(), runWaiter);

@@ -17,8 +17,8 @@ import { delimiter, dirname, join, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_ROUTES } from '../src/blocks/web/routes.js';
-import { answeredIds, noteOf, payload, runHookCli } from './hook/support.js';
+import { WEB_ROUTES } from '../src/render/web/routes.js';
+import { answeredIds, noteOf, payload, runHookCli } from './agents/hooks/support.js';
 import { textOf } from './support/mcp.js';
 import { freePort } from './support/redis-server.js';
 

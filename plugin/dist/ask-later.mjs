@@ -34,13 +34,13 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// src/doctor/check.ts
+// src/commands/doctor/check.ts
 function formatLine(line) {
   return `${MARKS[line.status]} ${line.text}`;
 }
 var ok, warn, fail, MARKS, NETWORK_TIMEOUT_MS;
 var init_check = __esm({
-  "src/doctor/check.ts"() {
+  "src/commands/doctor/check.ts"() {
     "use strict";
     ok = (text3) => ({ status: "ok", text: text3 });
     warn = (text3) => ({ status: "warn", text: text3 });
@@ -50,10 +50,36 @@ var init_check = __esm({
   }
 });
 
-// src/config-error.ts
+// src/core/token-shape.ts
+var TOKEN_PREFIX, TOKEN_PATTERN, TOKEN_SHAPE;
+var init_token_shape = __esm({
+  "src/core/token-shape.ts"() {
+    "use strict";
+    TOKEN_PREFIX = "alt_";
+    TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
+    TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
+  }
+});
+
+// src/store/sqlite/path.ts
+import { isAbsolute, join } from "node:path";
+function defaultDatabasePath(env, homedir5) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute(state)) return join(state, "ask-later", "inbox.db");
+  return join(homedir5, ".local", "state", "ask-later", "inbox.db");
+}
+var init_path = __esm({
+  "src/store/sqlite/path.ts"() {
+    "use strict";
+  }
+});
+
+// src/config/config-error.ts
 var ConfigError;
 var init_config_error = __esm({
-  "src/config-error.ts"() {
+  "src/config/config-error.ts"() {
     "use strict";
     ConfigError = class extends Error {
       name = "ConfigError";
@@ -77,13 +103,13 @@ var init_project = __esm({
   }
 });
 
-// src/project.ts
+// src/config/project.ts
 import { realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join as join2, resolve } from "node:path";
 function findGitTopLevel(dir) {
   let current = canonicalPath(dir);
   for (; ; ) {
-    const entry = statSync(join(current, ".git"), { throwIfNoEntry: false });
+    const entry = statSync(join2(current, ".git"), { throwIfNoEntry: false });
     if (entry?.isDirectory() || entry?.isFile()) {
       return current;
     }
@@ -114,39 +140,13 @@ function canonicalPath(path) {
   }
 }
 var init_project2 = __esm({
-  "src/project.ts"() {
+  "src/config/project.ts"() {
     "use strict";
     init_project();
   }
 });
 
-// src/store/sqlite/path.ts
-import { isAbsolute, join as join2 } from "node:path";
-function defaultDatabasePath(env, homedir5) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit) return explicit;
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute(state)) return join2(state, "ask-later", "inbox.db");
-  return join2(homedir5, ".local", "state", "ask-later", "inbox.db");
-}
-var init_path = __esm({
-  "src/store/sqlite/path.ts"() {
-    "use strict";
-  }
-});
-
-// src/tokens/shape.ts
-var TOKEN_PREFIX, TOKEN_PATTERN, TOKEN_SHAPE;
-var init_shape = __esm({
-  "src/tokens/shape.ts"() {
-    "use strict";
-    TOKEN_PREFIX = "alt_";
-    TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
-    TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
-  }
-});
-
-// src/agent-config.ts
+// src/config/agent.ts
 import { homedir } from "node:os";
 import { isAbsolute as isAbsolute2 } from "node:path";
 function loadDecidedCheck(env) {
@@ -304,13 +304,13 @@ function loadAgentConfig(env, cwd) {
   });
 }
 var DELIVERY_REACHES, CAPTURE_WAIT_MAX_SECONDS, DEADLINE_SETTINGS;
-var init_agent_config = __esm({
-  "src/agent-config.ts"() {
+var init_agent = __esm({
+  "src/config/agent.ts"() {
     "use strict";
+    init_token_shape();
+    init_path();
     init_config_error();
     init_project2();
-    init_path();
-    init_shape();
     DELIVERY_REACHES = ["blocking", "all", "off"];
     CAPTURE_WAIT_MAX_SECONDS = 120;
     DEADLINE_SETTINGS = {
@@ -13407,7 +13407,7 @@ var init_duration = __esm({
   }
 });
 
-// src/config.ts
+// src/config/serve.ts
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 function list(value) {
@@ -13808,14 +13808,14 @@ function freezeRoute(route, index) {
   });
 }
 var SNOWFLAKE, SLACK_CHANNEL_ID, SLACK_USER_ID, TELEGRAM_CHAT_ID, TELEGRAM_USER_ID, DEFAULT_PORT, DAY_MS, RETENTION_DAYS_DEFAULT, RETENTION_DAYS_MAX, ROUTES_MAX, ALLOW_MAX, OWNERS_MAX, REMIND_TIMES_MAX, REMIND_TIMES_EXPECTED, slackUserIds, snowflakeIds, telegramUserIds, ownersMax, durationSchema, routeSchema, routingFileSchema, NUMERIC_KEYS;
-var init_config = __esm({
-  "src/config.ts"() {
+var init_serve = __esm({
+  "src/config/serve.ts"() {
     "use strict";
     init_zod();
-    init_config_error();
     init_duration();
-    init_agent_config();
-    init_agent_config();
+    init_config_error();
+    init_agent();
+    init_agent();
     SNOWFLAKE = /^\d{17,20}$/;
     SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
     SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
@@ -13899,7 +13899,7 @@ var init_config = __esm({
   }
 });
 
-// src/routing.ts
+// src/core/project-pattern.ts
 function compilePattern(pattern) {
   let source = "";
   for (let i = 0; i < pattern.length; ) {
@@ -13926,11 +13926,9 @@ function compilePattern(pattern) {
 function matchesProject(pattern, project) {
   return compilePattern(pattern).test(project);
 }
-var DEFAULT_REMIND_AFTER_MS;
-var init_routing = __esm({
-  "src/routing.ts"() {
+var init_project_pattern = __esm({
+  "src/core/project-pattern.ts"() {
     "use strict";
-    DEFAULT_REMIND_AFTER_MS = 30 * 6e4;
   }
 });
 
@@ -14562,10 +14560,10 @@ var init_http_store = __esm({
   }
 });
 
-// src/doctor/check-timeout-error.ts
+// src/commands/doctor/check-timeout-error.ts
 var CheckTimeoutError;
 var init_check_timeout_error = __esm({
-  "src/doctor/check-timeout-error.ts"() {
+  "src/commands/doctor/check-timeout-error.ts"() {
     "use strict";
     CheckTimeoutError = class extends Error {
       name = "CheckTimeoutError";
@@ -14573,7 +14571,7 @@ var init_check_timeout_error = __esm({
   }
 });
 
-// src/doctor/deadline.ts
+// src/commands/doctor/deadline.ts
 function withDeadline(work, ms) {
   let timer;
   const late2 = new Promise((_resolve, reject) => {
@@ -14600,13 +14598,13 @@ function describeNetworkError(error46, timeoutMs) {
   return error46 instanceof Error ? error46.name : "unknown error";
 }
 var init_deadline = __esm({
-  "src/doctor/deadline.ts"() {
+  "src/commands/doctor/deadline.ts"() {
     "use strict";
     init_check_timeout_error();
   }
 });
 
-// src/doctor/agent-http.ts
+// src/commands/doctor/agent-http.ts
 async function checkAgentHttp(location, project, timeoutMs) {
   const where = `ask-later serve at ${describeServeUrl(location.url)}`;
   const lines = [];
@@ -14661,10 +14659,10 @@ function plainOverNetwork(url2) {
 }
 var EXPIRY_WARNING_MS;
 var init_agent_http = __esm({
-  "src/doctor/agent-http.ts"() {
+  "src/commands/doctor/agent-http.ts"() {
     "use strict";
-    init_agent_config();
-    init_routing();
+    init_agent();
+    init_project_pattern();
     init_agent_api_error();
     init_http_store();
     init_token_refused_error();
@@ -14675,7 +14673,7 @@ var init_agent_http = __esm({
   }
 });
 
-// src/doctor/claude-code.ts
+// src/commands/doctor/claude-code.ts
 import { readFile } from "node:fs/promises";
 import { join as join3, relative, resolve as resolve2, sep } from "node:path";
 function object2(value) {
@@ -14913,9 +14911,9 @@ async function checkClaudeCode(options) {
 }
 var HOOK_COMMAND, WAIT_COMMAND, callsCollect;
 var init_claude_code = __esm({
-  "src/doctor/claude-code.ts"() {
+  "src/commands/doctor/claude-code.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
     init_config_error();
     init_check();
     HOOK_COMMAND = /hook\.cjs|(?:ask-later(?:\.mjs)?|[\\/]dist[\\/]cli\.js)["']?\s+hook\b/;
@@ -16283,7 +16281,7 @@ var init_setup = __esm({
   }
 });
 
-// src/doctor/codex.ts
+// src/commands/doctor/codex.ts
 import { readFile as readFile2 } from "node:fs/promises";
 import { join as join5 } from "node:path";
 async function readConfig(path) {
@@ -16356,7 +16354,7 @@ async function checkCodex(env, cwd) {
   return lines;
 }
 var init_codex = __esm({
-  "src/doctor/codex.ts"() {
+  "src/commands/doctor/codex.ts"() {
     "use strict";
     init_hook_trust();
     init_setup();
@@ -16367,7 +16365,7 @@ var init_codex = __esm({
   }
 });
 
-// src/doctor/http.ts
+// src/commands/doctor/http.ts
 async function requestJson(url2, init, timeoutMs) {
   const work = (async () => {
     const response = await fetch(url2, { ...init, signal: AbortSignal.timeout(timeoutMs) });
@@ -16395,13 +16393,13 @@ function text(value, field) {
   return typeof found === "string" ? found : void 0;
 }
 var init_http = __esm({
-  "src/doctor/http.ts"() {
+  "src/commands/doctor/http.ts"() {
     "use strict";
     init_deadline();
   }
 });
 
-// src/doctor/discord.ts
+// src/commands/doctor/discord.ts
 async function get(config3, path, timeoutMs) {
   try {
     return await requestJson(
@@ -16514,7 +16512,7 @@ async function checkDiscord(config3, channels, timeoutMs) {
 }
 var DISCORD_API, NOT_POSTABLE, REFUSED;
 var init_discord = __esm({
-  "src/doctor/discord.ts"() {
+  "src/commands/doctor/discord.ts"() {
     "use strict";
     init_check();
     init_deadline();
@@ -23405,7 +23403,7 @@ var init_open = __esm({
   }
 });
 
-// src/doctor/failed-events.ts
+// src/commands/doctor/failed-events.ts
 function groupName(group) {
   const names = {
     "bridge:slack": "Slack",
@@ -23453,7 +23451,7 @@ async function checkFailedEvents(location, timeoutMs) {
   }
 }
 var init_failed_events4 = __esm({
-  "src/doctor/failed-events.ts"() {
+  "src/commands/doctor/failed-events.ts"() {
     "use strict";
     init_open();
     init_check();
@@ -23947,7 +23945,7 @@ var init_setup2 = __esm({
   }
 });
 
-// src/doctor/opencode.ts
+// src/commands/doctor/opencode.ts
 import { existsSync as existsSync2, readFileSync as readFileSync6 } from "node:fs";
 function readText(path) {
   try {
@@ -23994,18 +23992,18 @@ function checkOpenCode(env, cwd) {
   );
 }
 var init_opencode = __esm({
-  "src/doctor/opencode.ts"() {
+  "src/commands/doctor/opencode.ts"() {
     "use strict";
-    init_agent_config();
     init_config_edit();
     init_plugin_module();
     init_setup2();
+    init_agent();
     init_config_error();
     init_check();
   }
 });
 
-// src/doctor/redis.ts
+// src/commands/doctor/redis.ts
 function compareVersions(a, b) {
   const left = a.split(".").map(Number);
   const right = b.split(".").map(Number);
@@ -24129,7 +24127,7 @@ async function checkRedis(location, timeoutMs) {
 }
 var MIN_REDIS_VERSION, SLOTS, CLUSTER_DB_ONLY;
 var init_redis = __esm({
-  "src/doctor/redis.ts"() {
+  "src/commands/doctor/redis.ts"() {
     "use strict";
     init_resp_connection();
     init_check();
@@ -24140,7 +24138,7 @@ var init_redis = __esm({
   }
 });
 
-// src/doctor/slack.ts
+// src/commands/doctor/slack.ts
 async function callSlack(config3, token, method, args, timeoutMs) {
   try {
     const response = await requestJson(
@@ -24248,7 +24246,7 @@ async function checkSlack(config3, channels, timeoutMs) {
 }
 var SLACK_API, REFUSED2;
 var init_slack = __esm({
-  "src/doctor/slack.ts"() {
+  "src/commands/doctor/slack.ts"() {
     "use strict";
     init_check();
     init_deadline();
@@ -24265,7 +24263,7 @@ var init_slack = __esm({
   }
 });
 
-// src/doctor/sqlite.ts
+// src/commands/doctor/sqlite.ts
 import { dirname as dirname6 } from "node:path";
 function rootCause(error46) {
   let current = error46;
@@ -24354,7 +24352,7 @@ async function checkSqlite(location) {
 }
 var BUSY_TIMEOUT_MS, ELSEWHERE;
 var init_sqlite = __esm({
-  "src/doctor/sqlite.ts"() {
+  "src/commands/doctor/sqlite.ts"() {
     "use strict";
     init_open();
     init_driver();
@@ -24366,7 +24364,7 @@ var init_sqlite = __esm({
   }
 });
 
-// src/doctor/telegram.ts
+// src/commands/doctor/telegram.ts
 async function call(config3, method, body, timeoutMs) {
   try {
     const answer = await requestJson(
@@ -24439,7 +24437,7 @@ async function checkTelegram(config3, chats, timeoutMs) {
 }
 var TELEGRAM_API;
 var init_telegram = __esm({
-  "src/doctor/telegram.ts"() {
+  "src/commands/doctor/telegram.ts"() {
     "use strict";
     init_check();
     init_deadline();
@@ -24448,7 +24446,7 @@ var init_telegram = __esm({
   }
 });
 
-// src/doctor/doctor.ts
+// src/commands/doctor/doctor.ts
 import { isIPv6 } from "node:net";
 import { homedir as homedir3 } from "node:os";
 function routedChannels(config3, platform) {
@@ -24550,12 +24548,12 @@ async function diagnose(env, options = {}) {
   return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
 }
 var init_doctor = __esm({
-  "src/doctor/doctor.ts"() {
+  "src/commands/doctor/doctor.ts"() {
     "use strict";
-    init_agent_config();
-    init_config();
+    init_agent();
     init_config_error();
     init_project2();
+    init_serve();
     init_agent_http();
     init_check();
     init_claude_code();
@@ -24570,7 +24568,7 @@ var init_doctor = __esm({
   }
 });
 
-// src/doctor/run.ts
+// src/commands/doctor/run.ts
 var run_exports = {};
 __export(run_exports, {
   runDoctor: () => runDoctor
@@ -24582,17 +24580,17 @@ async function runDoctor(env, io = { stdout: process.stdout }, options = {}) {
   return lines.some((line) => line.status === "fail") ? 1 : 0;
 }
 var init_run = __esm({
-  "src/doctor/run.ts"() {
+  "src/commands/doctor/run.ts"() {
     "use strict";
     init_check();
     init_doctor();
   }
 });
 
-// src/hook/deadline-error.ts
+// src/agents/hooks/deadline-error.ts
 var DeadlineError;
 var init_deadline_error = __esm({
-  "src/hook/deadline-error.ts"() {
+  "src/agents/hooks/deadline-error.ts"() {
     "use strict";
     DeadlineError = class extends Error {
       name = "DeadlineError";
@@ -24600,10 +24598,10 @@ var init_deadline_error = __esm({
   }
 });
 
-// src/hook/deadline.ts
+// src/agents/hooks/deadline.ts
 var Deadline;
 var init_deadline2 = __esm({
-  "src/hook/deadline.ts"() {
+  "src/agents/hooks/deadline.ts"() {
     "use strict";
     init_deadline_error();
     Deadline = class {
@@ -24685,10 +24683,10 @@ var init_deadline2 = __esm({
   }
 });
 
-// src/hook/hook-io-error.ts
+// src/agents/hooks/hook-io-error.ts
 var HookIoError;
 var init_hook_io_error = __esm({
-  "src/hook/hook-io-error.ts"() {
+  "src/agents/hooks/hook-io-error.ts"() {
     "use strict";
     HookIoError = class extends Error {
       name = "HookIoError";
@@ -24709,7 +24707,7 @@ var init_typed_prompt = __esm({
   }
 });
 
-// src/hook/input.ts
+// src/agents/hooks/input.ts
 function readStdin(stdin) {
   return new Promise((resolve8, reject) => {
     const chunks = [];
@@ -24806,7 +24804,7 @@ function describe3(value) {
 }
 var STDIN_MAX_BYTES;
 var init_input = __esm({
-  "src/hook/input.ts"() {
+  "src/agents/hooks/input.ts"() {
     "use strict";
     init_typed_prompt();
     init_hook_io_error();
@@ -24814,10 +24812,10 @@ var init_input = __esm({
   }
 });
 
-// src/hook/unconfirmed-delivery-error.ts
+// src/agents/hooks/unconfirmed-delivery-error.ts
 var UnconfirmedDeliveryError;
 var init_unconfirmed_delivery_error = __esm({
-  "src/hook/unconfirmed-delivery-error.ts"() {
+  "src/agents/hooks/unconfirmed-delivery-error.ts"() {
     "use strict";
     UnconfirmedDeliveryError = class extends Error {
       name = "UnconfirmedDeliveryError";
@@ -25969,7 +25967,7 @@ var init_capture2 = __esm({
   }
 });
 
-// src/hook/pre-tool-use.ts
+// src/agents/hooks/pre-tool-use.ts
 var pre_tool_use_exports = {};
 __export(pre_tool_use_exports, {
   capturePreToolUse: () => capturePreToolUse
@@ -26029,20 +26027,20 @@ async function capturePreToolUse(payload, env, cwd, write2) {
 }
 var WORK_MS;
 var init_pre_tool_use = __esm({
-  "src/hook/pre-tool-use.ts"() {
+  "src/agents/hooks/pre-tool-use.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
+    init_open();
     init_capture();
     init_session_file();
     init_capture2();
     init_request_user_input();
-    init_open();
     init_hook_io_error();
     WORK_MS = 8e3;
   }
 });
 
-// src/hook/deliver.ts
+// src/agents/hooks/deliver.ts
 var deliver_exports = {};
 __export(deliver_exports, {
   LEASE_MS: () => LEASE_MS,
@@ -26113,7 +26111,7 @@ async function giveBack(store, project, claim, deadline) {
 }
 var LEASE_MS, CONFIRM_GRACE_MS, VIA;
 var init_deliver = __esm({
-  "src/hook/deliver.ts"() {
+  "src/agents/hooks/deliver.ts"() {
     "use strict";
     init_delivery_note();
     init_open();
@@ -26127,7 +26125,7 @@ var init_deliver = __esm({
   }
 });
 
-// src/hook/run.ts
+// src/agents/hooks/run.ts
 var run_exports2 = {};
 __export(run_exports2, {
   DEADLINE_MS: () => DEADLINE_MS,
@@ -26259,9 +26257,9 @@ function ignore() {
 }
 var DEADLINE_MS, MIN_RUN_MS, CONNECT_TIMEOUT_MS, EXIT_GRACE_MS;
 var init_run2 = __esm({
-  "src/hook/run.ts"() {
+  "src/agents/hooks/run.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
     init_config_error();
     init_corrupt_record_error();
     init_agent_api_error();
@@ -26281,10 +26279,10 @@ var init_run2 = __esm({
   }
 });
 
-// src/status/status-input-error.ts
+// src/agents/status-line/status-input-error.ts
 var StatusInputError;
 var init_status_input_error = __esm({
-  "src/status/status-input-error.ts"() {
+  "src/agents/status-line/status-input-error.ts"() {
     "use strict";
     StatusInputError = class extends Error {
       name = "StatusInputError";
@@ -26292,7 +26290,7 @@ var init_status_input_error = __esm({
   }
 });
 
-// src/status/input.ts
+// src/agents/status-line/input.ts
 function parseStatusInput(text3) {
   if (text3.trim() === "") return {};
   let value;
@@ -26320,13 +26318,13 @@ function nonBlank(value) {
   return typeof value === "string" && value.trim() !== "" ? value : void 0;
 }
 var init_input2 = __esm({
-  "src/status/input.ts"() {
+  "src/agents/status-line/input.ts"() {
     "use strict";
     init_status_input_error();
   }
 });
 
-// src/status/line.ts
+// src/agents/status-line/line.ts
 function statusFigures(counts) {
   return {
     waiting: counts.pending.blocking + counts.pending.canWait,
@@ -26342,12 +26340,12 @@ function renderStatusLine({ waiting, blocking, answered }) {
   return `ask-later: ${parts.join(" · ")}${waiting > 0 ? " → ask-later inbox" : ""}`;
 }
 var init_line = __esm({
-  "src/status/line.ts"() {
+  "src/agents/status-line/line.ts"() {
     "use strict";
   }
 });
 
-// src/status/run.ts
+// src/agents/status-line/run.ts
 var run_exports3 = {};
 __export(run_exports3, {
   DEADLINE_MS: () => DEADLINE_MS2,
@@ -26453,14 +26451,10 @@ function ignore2() {
 }
 var DEADLINE_MS2, MIN_RUN_MS2, SQLITE_MARGIN_MS, EXIT_GRACE_MS2;
 var init_run3 = __esm({
-  "src/status/run.ts"() {
+  "src/agents/status-line/run.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
     init_config_error();
-    init_deadline2();
-    init_deadline_error();
-    init_hook_io_error();
-    init_input();
     init_project2();
     init_agent_api_error();
     init_project_refused_error();
@@ -26468,6 +26462,10 @@ var init_run3 = __esm({
     init_open();
     init_engine_missing_error();
     init_store_unavailable_error();
+    init_deadline2();
+    init_deadline_error();
+    init_hook_io_error();
+    init_input();
     init_input2();
     init_line();
     init_status_input_error();
@@ -41525,7 +41523,7 @@ var init_server2 = __esm({
   }
 });
 
-// src/mcp/describe.ts
+// src/agents/mcp/describe.ts
 function questionSummary(q) {
   if (q.members === void 0) return q.question;
   return `Set of ${q.members.length}: ${q.members.map((member) => member.topic).join(" · ")}`;
@@ -41577,7 +41575,7 @@ function stateNote(q) {
   }
 }
 var init_describe = __esm({
-  "src/mcp/describe.ts"() {
+  "src/agents/mcp/describe.ts"() {
     "use strict";
     init_delivery_note();
     init_question();
@@ -41585,7 +41583,7 @@ var init_describe = __esm({
   }
 });
 
-// src/mcp/structured.ts
+// src/agents/mcp/structured.ts
 function structuredResult(text3, structured) {
   return { content: [{ type: "text", text: text3 }], structuredContent: structured };
 }
@@ -41646,7 +41644,7 @@ function iso(at) {
 }
 var answerSchema, itemSchema, questionSchema2, resultSchema;
 var init_structured = __esm({
-  "src/mcp/structured.ts"() {
+  "src/agents/mcp/structured.ts"() {
     "use strict";
     init_zod();
     init_question();
@@ -41686,7 +41684,7 @@ var init_structured = __esm({
   }
 });
 
-// src/mcp/tool.ts
+// src/agents/mcp/tool.ts
 function textResult(text3) {
   return { content: [{ type: "text", text: text3 }] };
 }
@@ -41725,7 +41723,7 @@ function argsObject(args) {
 }
 var UNREACHABLE, questionIdSchema;
 var init_tool = __esm({
-  "src/mcp/tool.ts"() {
+  "src/agents/mcp/tool.ts"() {
     "use strict";
     init_zod();
     init_project_refused_error();
@@ -41737,7 +41735,7 @@ var init_tool = __esm({
   }
 });
 
-// src/mcp/ask-later.ts
+// src/agents/mcp/ask-later.ts
 function parkedText(q) {
   const what = q.members === void 0 ? `Parked as #${q.id}${q.isBlocking ? " (blocking)" : ""}.` : `Parked the set #${q.id} (${q.members.map((member, index) => `${memberRef(q.id, index)} ${member.topic}${member.isBlocking ? ", blocking" : ""}`).join("; ")}); its answers arrive together.`;
   const head = `${what} It is waiting for the person in chat.`;
@@ -41789,7 +41787,7 @@ function decidedResult(found) {
 }
 var DESCRIPTION, ALREADY_DECIDED, askLaterTool;
 var init_ask_later = __esm({
-  "src/mcp/ask-later.ts"() {
+  "src/agents/mcp/ask-later.ts"() {
     "use strict";
     init_answer();
     init_ask_input();
@@ -41859,10 +41857,10 @@ ${questionState(outcome)}`, {
   }
 });
 
-// src/mcp/cancel-question.ts
+// src/agents/mcp/cancel-question.ts
 var cancelQuestionTool;
 var init_cancel_question = __esm({
-  "src/mcp/cancel-question.ts"() {
+  "src/agents/mcp/cancel-question.ts"() {
     "use strict";
     init_zod();
     init_describe();
@@ -41914,7 +41912,7 @@ ${questionState(result.question)}`
   }
 });
 
-// src/mcp/capture-question.ts
+// src/agents/mcp/capture-question.ts
 function readRequest(args) {
   const object5 = argsObject(args);
   if (!object5) return "capture_question takes the hook’s fields as an object";
@@ -41966,7 +41964,7 @@ function captureQuestionTool(options) {
 }
 var FIELDS3;
 var init_capture_question = __esm({
-  "src/mcp/capture-question.ts"() {
+  "src/agents/mcp/capture-question.ts"() {
     "use strict";
     init_zod();
     init_capture();
@@ -41986,7 +41984,7 @@ var init_turns = __esm({
   }
 });
 
-// src/mcp/collect-answers.ts
+// src/agents/mcp/collect-answers.ts
 function outcomesNote(questions, waiting, next) {
   const unanswered2 = questions.some((q) => q.status === "dismissed" || q.status === "expired") ? " Dismissed or expired ones were not answered: decide them yourself, or park them again if a person must decide." : "";
   const more = waiting === 0 ? "" : ` ${waiting} more ${waiting === 1 ? "waits" : "wait"}: ${next === "prompt" ? "they come with the next prompt" : "call collect_answers again"}.`;
@@ -42125,7 +42123,7 @@ async function collect2(store, context, request, blockingOnly, empty) {
 }
 var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA2;
 var init_collect_answers = __esm({
-  "src/mcp/collect-answers.ts"() {
+  "src/agents/mcp/collect-answers.ts"() {
     "use strict";
     init_zod();
     init_delivery_note();
@@ -42144,10 +42142,10 @@ var init_collect_answers = __esm({
   }
 });
 
-// src/mcp/find-decisions.ts
+// src/agents/mcp/find-decisions.ts
 var FIND_DEFAULT, FIND_MAX, inputSchema, NOTE, findDecisionsTool;
 var init_find_decisions = __esm({
-  "src/mcp/find-decisions.ts"() {
+  "src/agents/mcp/find-decisions.ts"() {
     "use strict";
     init_zod();
     init_delivery_note();
@@ -42204,10 +42202,10 @@ var init_find_decisions = __esm({
   }
 });
 
-// src/mcp/get-answer.ts
+// src/agents/mcp/get-answer.ts
 var getAnswerTool;
 var init_get_answer = __esm({
-  "src/mcp/get-answer.ts"() {
+  "src/agents/mcp/get-answer.ts"() {
     "use strict";
     init_zod();
     init_describe();
@@ -42245,10 +42243,10 @@ var init_get_answer = __esm({
   }
 });
 
-// src/mcp/list-questions.ts
+// src/agents/mcp/list-questions.ts
 var LIST_DEFAULT, LIST_MAX, inputSchema2, listQuestionsTool;
 var init_list_questions = __esm({
-  "src/mcp/list-questions.ts"() {
+  "src/agents/mcp/list-questions.ts"() {
     "use strict";
     init_zod();
     init_question();
@@ -42310,7 +42308,7 @@ var init_list_questions = __esm({
   }
 });
 
-// src/mcp/index.ts
+// src/agents/mcp/index.ts
 function inputJsonSchema(schema) {
   const { $schema: _ignored, ...json2 } = external_exports.toJSONSchema(schema, { io: "input" });
   return { ...json2, type: "object" };
@@ -42383,7 +42381,7 @@ function lazyStore(open2) {
 }
 var SERVER_NAME, INSTRUCTIONS, AskLaterServer;
 var init_mcp = __esm({
-  "src/mcp/index.ts"() {
+  "src/agents/mcp/index.ts"() {
     "use strict";
     init_server2();
     init_types();
@@ -42433,19 +42431,19 @@ var init_mcp = __esm({
   }
 });
 
-// src/mcp/version.ts
+// src/agents/mcp/version.ts
 import { readFileSync as readFileSync8 } from "node:fs";
 function packageVersion() {
   const pkg = JSON.parse(readFileSync8(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 var init_version = __esm({
-  "src/mcp/version.ts"() {
+  "src/agents/mcp/version.ts"() {
     "use strict";
   }
 });
 
-// src/mcp/run.ts
+// src/agents/mcp/run.ts
 var run_exports4 = {};
 __export(run_exports4, {
   runMcp: () => runMcp
@@ -42496,14 +42494,14 @@ function inboxOf(location) {
   return location.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
 }
 var init_run4 = __esm({
-  "src/mcp/run.ts"() {
+  "src/agents/mcp/run.ts"() {
     "use strict";
     init_stdio2();
-    init_agent_config();
-    init_session_file();
+    init_agent();
     init_config_error();
     init_project2();
     init_open();
+    init_session_file();
     init_mcp();
     init_version();
   }
@@ -42522,7 +42520,7 @@ var init_wait_to_retry = __esm({
   }
 });
 
-// src/waiter/run.ts
+// src/agents/wake/run.ts
 var run_exports5 = {};
 __export(run_exports5, {
   WAITER_LEASE_MS: () => WAITER_LEASE_MS,
@@ -42665,21 +42663,21 @@ function explain3(error46) {
 }
 var WAITER_MAX_MS, WAITER_LEASE_MS, WAKE_EXIT_CODE, RETRY_FIRST_MS2, RETRY_MAX_MS2;
 var init_run5 = __esm({
-  "src/waiter/run.ts"() {
+  "src/agents/wake/run.ts"() {
     "use strict";
-    init_agent_config();
-    init_session_file();
+    init_agent();
     init_config_error();
     init_question();
     init_turns();
-    init_hook_io_error();
-    init_input();
     init_project_refused_error();
     init_token_refused_error();
     init_open();
     init_engine_missing_error();
     init_store_unavailable_error();
     init_wait_to_retry();
+    init_session_file();
+    init_hook_io_error();
+    init_input();
     WAITER_MAX_MS = 23 * 60 * 60 * 1e3;
     WAITER_LEASE_MS = 6e4;
     WAKE_EXIT_CODE = 2;
@@ -42688,7 +42686,7 @@ var init_run5 = __esm({
   }
 });
 
-// src/serve/retry-failed.ts
+// src/commands/doctor/retry-failed.ts
 var retry_failed_exports = {};
 __export(retry_failed_exports, {
   runRetryFailed: () => runRetryFailed
@@ -42731,17 +42729,56 @@ async function runRetryFailed(env, args, io) {
 }
 var PLATFORMS2;
 var init_retry_failed = __esm({
-  "src/serve/retry-failed.ts"() {
+  "src/commands/doctor/retry-failed.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
     init_config_error();
-    init_failed_events4();
     init_open();
+    init_failed_events4();
     PLATFORMS2 = ["slack", "discord", "telegram", "web"];
   }
 });
 
-// src/command-store.ts
+// src/store/decision-query.ts
+async function projectsOf(store, project) {
+  const pattern = project === void 0 ? void 0 : compilePattern(project);
+  return (await store.knownProjects()).filter((name) => pattern?.test(name) ?? true);
+}
+async function decisionsPage(store, query) {
+  const projects = query.projects ?? await projectsOf(store, query.project);
+  return trailPage(store, projects, {
+    limit: query.limit,
+    ...query.since === void 0 ? {} : { since: query.since },
+    ...query.search === void 0 ? {} : { search: query.search },
+    ...query.after === void 0 ? {} : { after: query.after }
+  });
+}
+async function listDecisions(store, query = {}) {
+  const projects = query.projects ?? await projectsOf(store, query.project);
+  const decisions = [];
+  let after;
+  for (; ; ) {
+    const page = await decisionsPage(store, {
+      ...query,
+      projects,
+      limit: 500,
+      ...after === void 0 ? {} : { after }
+    });
+    decisions.push(...page.decisions);
+    if (page.next === void 0) return decisions;
+    after = page.next;
+  }
+}
+var init_decision_query = __esm({
+  "src/store/decision-query.ts"() {
+    "use strict";
+    init_project_pattern();
+    init_trail();
+    init_trail();
+  }
+});
+
+// src/commands/open-store.ts
 async function openCommandStore(command, env, stderr) {
   try {
     return await openStore(loadStoreConfig(env).store);
@@ -42752,10 +42789,10 @@ async function openCommandStore(command, env, stderr) {
     return void 0;
   }
 }
-var init_command_store = __esm({
-  "src/command-store.ts"() {
+var init_open_store = __esm({
+  "src/commands/open-store.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
     init_config_error();
     init_open();
     init_engine_missing_error();
@@ -48639,7 +48676,7 @@ var init_markdown_it = __esm({
   }
 });
 
-// src/decisions/format.ts
+// src/commands/decisions/format.ts
 function formatDecisions(decisions, format2, scope = {}) {
   switch (format2) {
     case "md":
@@ -48915,7 +48952,7 @@ function iso2(ms) {
 }
 var DECISION_FORMATS, CSV_COLUMNS, FORMULA_START, DELIVERY_WORDS, parser, HEADING_SHIFT;
 var init_format2 = __esm({
-  "src/decisions/format.ts"() {
+  "src/commands/decisions/format.ts"() {
     "use strict";
     init_markdown_it();
     init_answer();
@@ -48962,46 +48999,7 @@ var init_format2 = __esm({
   }
 });
 
-// src/decisions/query.ts
-async function projectsOf(store, project) {
-  const pattern = project === void 0 ? void 0 : compilePattern(project);
-  return (await store.knownProjects()).filter((name) => pattern?.test(name) ?? true);
-}
-async function decisionsPage(store, query) {
-  const projects = query.projects ?? await projectsOf(store, query.project);
-  return trailPage(store, projects, {
-    limit: query.limit,
-    ...query.since === void 0 ? {} : { since: query.since },
-    ...query.search === void 0 ? {} : { search: query.search },
-    ...query.after === void 0 ? {} : { after: query.after }
-  });
-}
-async function listDecisions(store, query = {}) {
-  const projects = query.projects ?? await projectsOf(store, query.project);
-  const decisions = [];
-  let after;
-  for (; ; ) {
-    const page = await decisionsPage(store, {
-      ...query,
-      projects,
-      limit: 500,
-      ...after === void 0 ? {} : { after }
-    });
-    decisions.push(...page.decisions);
-    if (page.next === void 0) return decisions;
-    after = page.next;
-  }
-}
-var init_query = __esm({
-  "src/decisions/query.ts"() {
-    "use strict";
-    init_routing();
-    init_trail();
-    init_trail();
-  }
-});
-
-// src/decisions/run.ts
+// src/commands/decisions/run.ts
 var run_exports6 = {};
 __export(run_exports6, {
   DECISIONS_USAGE: () => DECISIONS_USAGE,
@@ -49117,11 +49115,11 @@ async function runDecisions(env, argv, io, options = {}) {
 }
 var DECISIONS_USAGE, EXPECTED, SINCE_EXPECTED, UNIT_MS2;
 var init_run6 = __esm({
-  "src/decisions/run.ts"() {
+  "src/commands/decisions/run.ts"() {
     "use strict";
-    init_command_store();
+    init_decision_query();
+    init_open_store();
     init_format2();
-    init_query();
     DECISIONS_USAGE = [
       "Usage: ask-later decisions [--project PATTERN] [--since DURATION|DATE] [--format md|json|csv]",
       "",
@@ -49137,7 +49135,26 @@ var init_run6 = __esm({
   }
 });
 
-// src/tokens/args.ts
+// src/core/token-format.ts
+import { createHash as createHash5, randomBytes, timingSafeEqual } from "node:crypto";
+function newToken() {
+  const id = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 32]).join("");
+  const token = `${TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
+  return { token, id };
+}
+function hashToken(token) {
+  return createHash5("sha256").update(token).digest("hex");
+}
+var ID_ALPHABET;
+var init_token_format = __esm({
+  "src/core/token-format.ts"() {
+    "use strict";
+    init_token_shape();
+    ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+  }
+});
+
+// src/commands/token/args.ts
 function shown2(value) {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
@@ -49229,7 +49246,7 @@ function parseTokenArgs(args) {
 }
 var TOKEN_USAGE, MAX_DAYS, PATTERNS_MAX;
 var init_args = __esm({
-  "src/tokens/args.ts"() {
+  "src/commands/token/args.ts"() {
     "use strict";
     init_token_record();
     TOKEN_USAGE = [
@@ -49249,26 +49266,7 @@ var init_args = __esm({
   }
 });
 
-// src/tokens/format.ts
-import { createHash as createHash5, randomBytes, timingSafeEqual } from "node:crypto";
-function newToken() {
-  const id = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 32]).join("");
-  const token = `${TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
-  return { token, id };
-}
-function hashToken(token) {
-  return createHash5("sha256").update(token).digest("hex");
-}
-var ID_ALPHABET;
-var init_format3 = __esm({
-  "src/tokens/format.ts"() {
-    "use strict";
-    init_shape();
-    ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
-  }
-});
-
-// src/tokens/run.ts
+// src/commands/token/run.ts
 var run_exports7 = {};
 __export(run_exports7, {
   formatList: () => formatList,
@@ -49366,17 +49364,17 @@ function isoMinute(ms) {
 }
 var DAY_MS2;
 var init_run7 = __esm({
-  "src/tokens/run.ts"() {
+  "src/commands/token/run.ts"() {
     "use strict";
-    init_command_store();
+    init_token_format();
     init_corrupt_token_error();
+    init_open_store();
     init_args();
-    init_format3();
     DAY_MS2 = 24 * 60 * 60 * 1e3;
   }
 });
 
-// src/blocks/vocabulary.ts
+// src/render/vocabulary.ts
 function projectName2(project) {
   const segments = project.split(/[\\/]/).filter((segment) => segment !== "");
   return segments.at(-1) ?? project;
@@ -49429,7 +49427,7 @@ function batchSummary(sent, refused) {
 }
 var FILTER_LABELS, READY_WORDS, REFUSALS;
 var init_vocabulary = __esm({
-  "src/blocks/vocabulary.ts"() {
+  "src/render/vocabulary.ts"() {
     "use strict";
     init_question();
     init_reply();
@@ -49459,7 +49457,7 @@ var init_vocabulary = __esm({
   }
 });
 
-// src/bot/access.ts
+// src/surfaces/access.ts
 function reachesProject(actor, project) {
   return actor.projects === void 0 || actor.projects.some((pattern) => matchesProject(pattern, project));
 }
@@ -49485,20 +49483,20 @@ function allowListPolicy(lists) {
   };
 }
 var init_access = __esm({
-  "src/bot/access.ts"() {
+  "src/surfaces/access.ts"() {
     "use strict";
     init_limits();
-    init_routing();
+    init_project_pattern();
   }
 });
 
-// src/bot/inbox-reads.ts
+// src/surfaces/inbox-reads.ts
 var InboxReads;
 var init_inbox_reads = __esm({
-  "src/bot/inbox-reads.ts"() {
+  "src/surfaces/inbox-reads.ts"() {
     "use strict";
     init_question_ref();
-    init_query();
+    init_decision_query();
     init_paging();
     init_access();
     InboxReads = class {
@@ -49607,7 +49605,7 @@ var init_inbox_reads = __esm({
   }
 });
 
-// src/bot/review.ts
+// src/surfaces/review.ts
 function reviewOf(question, drafts, shown5) {
   const lines = itemsOf(question).map((item, member) => {
     const draft = drafts[member];
@@ -49647,17 +49645,17 @@ function unreadyText(unready) {
   return setNotReadyText(unready.map((line) => ({ name: line.topic ?? line.ref, readiness: line.readiness })));
 }
 var init_review = __esm({
-  "src/bot/review.ts"() {
+  "src/surfaces/review.ts"() {
     "use strict";
-    init_vocabulary();
     init_answer();
     init_inbox();
     init_question();
     init_reply();
+    init_vocabulary();
   }
 });
 
-// src/bot/interactions.ts
+// src/surfaces/interactions.ts
 function notPending(question) {
   return {
     ok: false,
@@ -49671,13 +49669,13 @@ function personOf(actor) {
 }
 var InteractionService;
 var init_interactions = __esm({
-  "src/bot/interactions.ts"() {
+  "src/surfaces/interactions.ts"() {
     "use strict";
-    init_vocabulary();
     init_answer();
     init_invalid_answer_error();
     init_question();
     init_question_ref();
+    init_vocabulary();
     init_access();
     init_inbox_reads();
     init_review();
@@ -49874,7 +49872,7 @@ var init_interactions = __esm({
   }
 });
 
-// src/bot/terminal/actor.ts
+// src/surfaces/terminal/actor.ts
 import { userInfo } from "node:os";
 function osUserName() {
   try {
@@ -49889,7 +49887,7 @@ function terminalActor(name = osUserName()) {
 }
 var TERMINAL_CHANNEL, TERMINAL_PLACE, terminalRouting;
 var init_actor = __esm({
-  "src/bot/terminal/actor.ts"() {
+  "src/surfaces/terminal/actor.ts"() {
     "use strict";
     TERMINAL_CHANNEL = "terminal";
     TERMINAL_PLACE = { channel: TERMINAL_CHANNEL };
@@ -49897,18 +49895,32 @@ var init_actor = __esm({
   }
 });
 
-// src/bot/actions/action.ts
+// src/core/logger.ts
+function errorFields(error46) {
+  if (!(error46 instanceof Error)) return { error: typeof error46 };
+  const code3 = error46.code;
+  return { error: error46.name, ...typeof code3 === "string" || typeof code3 === "number" ? { code: code3 } : {} };
+}
+var silentLogger;
+var init_logger = __esm({
+  "src/core/logger.ts"() {
+    "use strict";
+    silentLogger = { info: () => void 0, warn: () => void 0, error: () => void 0 };
+  }
+});
+
+// src/surfaces/actions/action.ts
 function itemAt(question, member) {
   if (question.members === void 0) return member === void 0 ? question : void 0;
   return member === void 0 ? void 0 : question.members[member];
 }
 var init_action = __esm({
-  "src/bot/actions/action.ts"() {
+  "src/surfaces/actions/action.ts"() {
     "use strict";
   }
 });
 
-// src/bot/actions/draft.ts
+// src/surfaces/actions/draft.ts
 async function pick2(interactions, actor, place, action) {
   const question = await interactions.lookup(action.ref, actor);
   let change = {};
@@ -49954,15 +49966,15 @@ async function drafted(interactions, actor, saved) {
   };
 }
 var init_draft = __esm({
-  "src/bot/actions/draft.ts"() {
+  "src/surfaces/actions/draft.ts"() {
     "use strict";
-    init_vocabulary();
     init_inbox();
+    init_vocabulary();
     init_action();
   }
 });
 
-// src/bot/actions/inbox.ts
+// src/surfaces/actions/inbox.ts
 async function inbox(interactions, actor, place, action) {
   return { kind: "inbox", page: await interactions.inboxPage(actor, place, action.request) };
 }
@@ -49998,14 +50010,14 @@ async function sendReady(interactions, actor, place, action) {
   };
 }
 var init_inbox2 = __esm({
-  "src/bot/actions/inbox.ts"() {
+  "src/surfaces/actions/inbox.ts"() {
     "use strict";
-    init_vocabulary();
     init_question_ref();
+    init_vocabulary();
   }
 });
 
-// src/bot/actions/remove.ts
+// src/surfaces/actions/remove.ts
 async function askRemove(interactions, actor, place, action) {
   const reach = await interactions.reach(action.ref, actor, place);
   if (!reach.ok) return { kind: "refused", ...reach };
@@ -50020,10 +50032,10 @@ function keep(action) {
   return { kind: "kept", text: keptText(parseQuestionRef(action.ref)?.id) };
 }
 var init_remove = __esm({
-  "src/bot/actions/remove.ts"() {
+  "src/surfaces/actions/remove.ts"() {
     "use strict";
-    init_vocabulary();
     init_question_ref();
+    init_vocabulary();
   }
 });
 
@@ -50046,7 +50058,7 @@ var init_review_check = __esm({
   }
 });
 
-// src/bot/actions/send.ts
+// src/surfaces/actions/send.ts
 async function shownOf(interactions, actor, ref, read4) {
   if (read4 === void 0) return void 0;
   const question = await interactions.lookup(ref, actor);
@@ -50089,15 +50101,15 @@ async function confirmSend(interactions, actor, place, action) {
 }
 var REVIEW_CHANGED;
 var init_send = __esm({
-  "src/bot/actions/send.ts"() {
+  "src/surfaces/actions/send.ts"() {
     "use strict";
-    init_vocabulary();
     init_review_check();
+    init_vocabulary();
     REVIEW_CHANGED = REFUSALS.reviewChanged;
   }
 });
 
-// src/bot/actions/perform.ts
+// src/surfaces/actions/perform.ts
 function run3(interactions, { actor, place, action }) {
   switch (action.kind) {
     case "pick":
@@ -50137,7 +50149,7 @@ async function perform(interactions, request, logger) {
   return result;
 }
 var init_perform = __esm({
-  "src/bot/actions/perform.ts"() {
+  "src/surfaces/actions/perform.ts"() {
     "use strict";
     init_draft();
     init_inbox2();
@@ -50146,21 +50158,7 @@ var init_perform = __esm({
   }
 });
 
-// src/bot/logger.ts
-function errorFields(error46) {
-  if (!(error46 instanceof Error)) return { error: typeof error46 };
-  const code3 = error46.code;
-  return { error: error46.name, ...typeof code3 === "string" || typeof code3 === "number" ? { code: code3 } : {} };
-}
-var silentLogger;
-var init_logger = __esm({
-  "src/bot/logger.ts"() {
-    "use strict";
-    silentLogger = { info: () => void 0, warn: () => void 0, error: () => void 0 };
-  }
-});
-
-// src/bot/terminal/answer-args.ts
+// src/surfaces/terminal/answer-args.ts
 function shown3(value) {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
@@ -50244,7 +50242,7 @@ function unknownPickText(ref, pick3, item) {
 }
 var ANSWER_USAGE, EXPECTED2;
 var init_answer_args = __esm({
-  "src/bot/terminal/answer-args.ts"() {
+  "src/surfaces/terminal/answer-args.ts"() {
     "use strict";
     init_question();
     ANSWER_USAGE = [
@@ -50261,7 +50259,7 @@ var init_answer_args = __esm({
   }
 });
 
-// src/bot/terminal/answer.ts
+// src/surfaces/terminal/answer.ts
 async function find(inbox2, args, current) {
   const projects = [...(await inbox2.interactions.projectCounts(inbox2.actor, inbox2.place)).keys()];
   const named = args.project === void 0 ? projects : projects.filter((project) => project === args.project || projectName2(project) === args.project);
@@ -50350,19 +50348,19 @@ ${ANSWER_USAGE.split("\n")[0]}
   return refuse2(sent.kind === "refused" ? sent.text : `#${question.id} could not be sent.`);
 }
 var init_answer2 = __esm({
-  "src/bot/terminal/answer.ts"() {
+  "src/surfaces/terminal/answer.ts"() {
     "use strict";
-    init_vocabulary();
+    init_logger();
     init_question();
     init_question_ref();
+    init_vocabulary();
     init_perform();
     init_interactions();
-    init_logger();
     init_answer_args();
   }
 });
 
-// src/bot/terminal/inbox-args.ts
+// src/surfaces/terminal/inbox-args.ts
 function shown4(value) {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }
@@ -50414,7 +50412,7 @@ function parseInboxArgs(args) {
 }
 var LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, INBOX_USAGE, EXPECTED3;
 var init_inbox_args = __esm({
-  "src/bot/terminal/inbox-args.ts"() {
+  "src/surfaces/terminal/inbox-args.ts"() {
     "use strict";
     init_inbox();
     LIST_LIMIT_MAX = 500;
@@ -50435,7 +50433,7 @@ var init_inbox_args = __esm({
   }
 });
 
-// src/blocks/terminal/list.ts
+// src/render/terminal/list.ts
 function when(at) {
   return `${new Date(at).toISOString().replace("T", " ").slice(0, 16)} UTC`;
 }
@@ -50538,7 +50536,7 @@ function inboxListJson(page) {
 }
 var emptySelection;
 var init_list2 = __esm({
-  "src/blocks/terminal/list.ts"() {
+  "src/render/terminal/list.ts"() {
     "use strict";
     init_inbox();
     init_limits();
@@ -50549,7 +50547,7 @@ var init_list2 = __esm({
   }
 });
 
-// src/bot/terminal/list.ts
+// src/surfaces/terminal/list.ts
 async function projectFilter(inbox2, name) {
   const projects = [...(await inbox2.interactions.projectCounts(inbox2.actor, inbox2.place)).keys()];
   const exact = projects.find((project) => project === name);
@@ -50592,13 +50590,13 @@ async function runList(inbox2, args, io) {
   return 0;
 }
 var init_list3 = __esm({
-  "src/bot/terminal/list.ts"() {
+  "src/surfaces/terminal/list.ts"() {
     "use strict";
+    init_logger();
+    init_question_ref();
     init_list2();
     init_vocabulary();
-    init_question_ref();
     init_perform();
-    init_logger();
   }
 });
 
@@ -50613,7 +50611,7 @@ var init_backoff = __esm({
   }
 });
 
-// src/bot/web-changes.ts
+// src/surfaces/store-changes.ts
 function followStoreChanges(options) {
   const log = options.logger ?? silentLogger;
   const stopping = new AbortController();
@@ -50680,13 +50678,13 @@ async function isBlocking(store, event) {
     return false;
   }
 }
-var init_web_changes = __esm({
-  "src/bot/web-changes.ts"() {
+var init_store_changes = __esm({
+  "src/surfaces/store-changes.ts"() {
     "use strict";
     init_backoff();
+    init_logger();
     init_question_ref();
     init_wait_to_retry();
-    init_logger();
   }
 });
 
@@ -50796,7 +50794,7 @@ var init_inbox_store = __esm({
   }
 });
 
-// src/inbox/open.ts
+// src/commands/inbox/open.ts
 function failureText(error46) {
   if (error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) return error46.message;
   if (error46 instanceof StoreUnavailableError) return "the inbox (its store) is unreachable";
@@ -50876,11 +50874,9 @@ function followWatch(store, notify) {
   };
 }
 var init_open2 = __esm({
-  "src/inbox/open.ts"() {
+  "src/commands/inbox/open.ts"() {
     "use strict";
-    init_agent_config();
-    init_actor();
-    init_web_changes();
+    init_agent();
     init_config_error();
     init_backoff();
     init_agent_api_error();
@@ -50891,6 +50887,8 @@ var init_open2 = __esm({
     init_engine_missing_error();
     init_store_unavailable_error();
     init_wait_to_retry();
+    init_store_changes();
+    init_actor();
   }
 });
 
@@ -50908,7 +50906,7 @@ var init_screen = __esm({
   }
 });
 
-// src/inbox/run.ts
+// src/commands/inbox/run.ts
 var run_exports8 = {};
 __export(run_exports8, {
   hasTerminal: () => hasTerminal,
@@ -51013,15 +51011,15 @@ ${ANSWER_USAGE.split("\n")[0]}
   );
 }
 var init_run8 = __esm({
-  "src/inbox/run.ts"() {
+  "src/commands/inbox/run.ts"() {
     "use strict";
+    init_project2();
     init_interactions();
     init_actor();
     init_answer2();
     init_answer_args();
     init_inbox_args();
     init_list3();
-    init_project2();
     init_open2();
   }
 });
@@ -51331,7 +51329,7 @@ var CLAIM_LEASE_MS3, WAKE_TEXT, SESSION_ID;
 var init_bridge = __esm({
   "src/agents/opencode/bridge.ts"() {
     "use strict";
-    init_agent_config();
+    init_agent();
     init_config_error();
     init_delivery_note();
     init_turns();
@@ -51352,7 +51350,7 @@ async function runServe() {
   process.stderr.write("ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\n");
   return 2;
 }
-var init_serve = __esm({
+var init_serve2 = __esm({
   "plugin-stub:serve"() {
   }
 });
@@ -51456,7 +51454,7 @@ var commands = {
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
     run: async () => {
-      const code3 = await (await Promise.resolve().then(() => (init_serve(), serve_exports))).runServe(process.env);
+      const code3 = await (await Promise.resolve().then(() => (init_serve2(), serve_exports))).runServe(process.env);
       process.exit(code3);
     }
   }

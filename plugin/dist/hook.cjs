@@ -116,10 +116,10 @@ var init_store_unavailable_error = __esm({
   }
 });
 
-// src/hook/hook-io-error.ts
+// src/agents/hooks/hook-io-error.ts
 var HookIoError;
 var init_hook_io_error = __esm({
-  "src/hook/hook-io-error.ts"() {
+  "src/agents/hooks/hook-io-error.ts"() {
     "use strict";
     HookIoError = class extends Error {
       name = "HookIoError";
@@ -127,10 +127,10 @@ var init_hook_io_error = __esm({
   }
 });
 
-// src/hook/unconfirmed-delivery-error.ts
+// src/agents/hooks/unconfirmed-delivery-error.ts
 var UnconfirmedDeliveryError;
 var init_unconfirmed_delivery_error = __esm({
-  "src/hook/unconfirmed-delivery-error.ts"() {
+  "src/agents/hooks/unconfirmed-delivery-error.ts"() {
     "use strict";
     UnconfirmedDeliveryError = class extends Error {
       name = "UnconfirmedDeliveryError";
@@ -7510,7 +7510,7 @@ var init_open = __esm({
   }
 });
 
-// src/hook/deliver.ts
+// src/agents/hooks/deliver.ts
 var deliver_exports = {};
 __export(deliver_exports, {
   LEASE_MS: () => LEASE_MS,
@@ -7581,7 +7581,7 @@ async function giveBack(store, project, claim, deadline) {
 }
 var LEASE_MS, CONFIRM_GRACE_MS, VIA;
 var init_deliver = __esm({
-  "src/hook/deliver.ts"() {
+  "src/agents/hooks/deliver.ts"() {
     "use strict";
     init_delivery_note();
     init_open();
@@ -7595,21 +7595,35 @@ var init_deliver = __esm({
   }
 });
 
-// src/hook/run.ts
+// src/agents/hooks/run.ts
 var import_node_path6 = require("node:path");
 
-// src/agent-config.ts
+// src/config/agent.ts
 var import_node_os = require("node:os");
 var import_node_path3 = require("node:path");
 
-// src/config-error.ts
+// src/core/token-shape.ts
+var TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
+var TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
+
+// src/store/sqlite/path.ts
+var import_node_path = require("node:path");
+function defaultDatabasePath(env, homedir2) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && (0, import_node_path.isAbsolute)(state)) return (0, import_node_path.join)(state, "ask-later", "inbox.db");
+  return (0, import_node_path.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
+}
+
+// src/config/config-error.ts
 var ConfigError = class extends Error {
   name = "ConfigError";
 };
 
-// src/project.ts
+// src/config/project.ts
 var import_node_fs = require("node:fs");
-var import_node_path = require("node:path");
+var import_node_path2 = require("node:path");
 
 // src/core/project.ts
 function resolveProject(input, gitTopLevel) {
@@ -7622,15 +7636,15 @@ function resolveProject(input, gitTopLevel) {
   return gitTopLevel(dir) ?? dir;
 }
 
-// src/project.ts
+// src/config/project.ts
 function findGitTopLevel(dir) {
   let current = canonicalPath(dir);
   for (; ; ) {
-    const entry = (0, import_node_fs.statSync)((0, import_node_path.join)(current, ".git"), { throwIfNoEntry: false });
+    const entry = (0, import_node_fs.statSync)((0, import_node_path2.join)(current, ".git"), { throwIfNoEntry: false });
     if (entry?.isDirectory() || entry?.isFile()) {
       return current;
     }
-    const parent = (0, import_node_path.dirname)(current);
+    const parent = (0, import_node_path2.dirname)(current);
     if (parent === current) {
       return void 0;
     }
@@ -7642,14 +7656,14 @@ function projectFromEnvironment(env, cwd) {
   return resolveProject(
     {
       askLaterProject: env.ASK_LATER_PROJECT,
-      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path.resolve)(cwd, claudeProjectDir)),
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path2.resolve)(cwd, claudeProjectDir)),
       cwd: canonicalPath(cwd)
     },
     findGitTopLevel
   );
 }
 function canonicalPath(path) {
-  const absolute = (0, import_node_path.resolve)(path);
+  const absolute = (0, import_node_path2.resolve)(path);
   try {
     return import_node_fs.realpathSync.native(absolute);
   } catch {
@@ -7657,21 +7671,7 @@ function canonicalPath(path) {
   }
 }
 
-// src/store/sqlite/path.ts
-var import_node_path2 = require("node:path");
-function defaultDatabasePath(env, homedir2) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit) return explicit;
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && (0, import_node_path2.isAbsolute)(state)) return (0, import_node_path2.join)(state, "ask-later", "inbox.db");
-  return (0, import_node_path2.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
-}
-
-// src/tokens/shape.ts
-var TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
-var TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
-
-// src/agent-config.ts
+// src/config/agent.ts
 var DELIVERY_REACHES = ["blocking", "all", "off"];
 var CAPTURE_WAIT_MAX_SECONDS = 120;
 function loadDecidedCheck(env) {
@@ -7819,7 +7819,7 @@ function loadAgentConfig(env, cwd) {
   });
 }
 
-// src/hook/run.ts
+// src/agents/hooks/run.ts
 init_corrupt_record_error();
 init_agent_api_error();
 init_project_refused_error();
@@ -7827,12 +7827,12 @@ init_token_refused_error();
 init_engine_missing_error();
 init_store_unavailable_error();
 
-// src/hook/deadline-error.ts
+// src/agents/hooks/deadline-error.ts
 var DeadlineError = class extends Error {
   name = "DeadlineError";
 };
 
-// src/hook/deadline.ts
+// src/agents/hooks/deadline.ts
 var Deadline = class {
   #ms;
   #timer;
@@ -7910,7 +7910,7 @@ var Deadline = class {
   }
 };
 
-// src/hook/run.ts
+// src/agents/hooks/run.ts
 init_hook_io_error();
 
 // src/core/typed-prompt.ts
@@ -7920,7 +7920,7 @@ function carriesAnswers(input) {
   return !input.prompt.trimStart().startsWith("<task-notification>");
 }
 
-// src/hook/input.ts
+// src/agents/hooks/input.ts
 init_hook_io_error();
 var STDIN_MAX_BYTES = 1024 * 1024;
 function readStdin(stdin) {
@@ -8018,7 +8018,7 @@ function describe(value) {
   return `a ${typeof value}`;
 }
 
-// src/hook/run.ts
+// src/agents/hooks/run.ts
 init_unconfirmed_delivery_error();
 var DEADLINE_MS = 1500;
 var MIN_RUN_MS = 500;

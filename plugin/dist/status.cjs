@@ -7407,22 +7407,36 @@ var init_sqlite_store = __esm({
   }
 });
 
-// src/status/run.ts
+// src/agents/status-line/run.ts
 var import_node_fs5 = require("node:fs");
 var import_node_path6 = require("node:path");
 
-// src/agent-config.ts
+// src/config/agent.ts
 var import_node_os = require("node:os");
 var import_node_path3 = require("node:path");
 
-// src/config-error.ts
+// src/core/token-shape.ts
+var TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
+var TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
+
+// src/store/sqlite/path.ts
+var import_node_path = require("node:path");
+function defaultDatabasePath(env, homedir2) {
+  const explicit = env.ASK_LATER_DB?.trim();
+  if (explicit) return explicit;
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && (0, import_node_path.isAbsolute)(state)) return (0, import_node_path.join)(state, "ask-later", "inbox.db");
+  return (0, import_node_path.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
+}
+
+// src/config/config-error.ts
 var ConfigError = class extends Error {
   name = "ConfigError";
 };
 
-// src/project.ts
+// src/config/project.ts
 var import_node_fs = require("node:fs");
-var import_node_path = require("node:path");
+var import_node_path2 = require("node:path");
 
 // src/core/project.ts
 function resolveProject(input, gitTopLevel) {
@@ -7435,15 +7449,15 @@ function resolveProject(input, gitTopLevel) {
   return gitTopLevel(dir) ?? dir;
 }
 
-// src/project.ts
+// src/config/project.ts
 function findGitTopLevel(dir) {
   let current = canonicalPath(dir);
   for (; ; ) {
-    const entry = (0, import_node_fs.statSync)((0, import_node_path.join)(current, ".git"), { throwIfNoEntry: false });
+    const entry = (0, import_node_fs.statSync)((0, import_node_path2.join)(current, ".git"), { throwIfNoEntry: false });
     if (entry?.isDirectory() || entry?.isFile()) {
       return current;
     }
-    const parent = (0, import_node_path.dirname)(current);
+    const parent = (0, import_node_path2.dirname)(current);
     if (parent === current) {
       return void 0;
     }
@@ -7455,14 +7469,14 @@ function projectFromEnvironment(env, cwd) {
   return resolveProject(
     {
       askLaterProject: env.ASK_LATER_PROJECT,
-      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path.resolve)(cwd, claudeProjectDir)),
+      claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path2.resolve)(cwd, claudeProjectDir)),
       cwd: canonicalPath(cwd)
     },
     findGitTopLevel
   );
 }
 function canonicalPath(path) {
-  const absolute = (0, import_node_path.resolve)(path);
+  const absolute = (0, import_node_path2.resolve)(path);
   try {
     return import_node_fs.realpathSync.native(absolute);
   } catch {
@@ -7470,21 +7484,7 @@ function canonicalPath(path) {
   }
 }
 
-// src/store/sqlite/path.ts
-var import_node_path2 = require("node:path");
-function defaultDatabasePath(env, homedir2) {
-  const explicit = env.ASK_LATER_DB?.trim();
-  if (explicit) return explicit;
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && (0, import_node_path2.isAbsolute)(state)) return (0, import_node_path2.join)(state, "ask-later", "inbox.db");
-  return (0, import_node_path2.join)(homedir2, ".local", "state", "ask-later", "inbox.db");
-}
-
-// src/tokens/shape.ts
-var TOKEN_PATTERN = /^alt_([a-z2-7]{12})_([A-Za-z0-9_-]{43})$/;
-var TOKEN_SHAPE = "alt_, 12 letters and digits, _ and 43 more characters";
-
-// src/agent-config.ts
+// src/config/agent.ts
 function describeUrl(value) {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   return scheme ? `a ${scheme}: URL` : "something that is not a URL";
@@ -7591,12 +7591,54 @@ function loadDeadline(env, name) {
   throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown}`);
 }
 
-// src/hook/deadline-error.ts
+// src/agents/status-line/run.ts
+init_agent_api_error();
+init_project_refused_error();
+init_token_refused_error();
+
+// src/store/open.ts
+async function openStore(location, options = {}) {
+  if (location.kind === "http") {
+    const { openHttpStore: openHttpStore2 } = await Promise.resolve().then(() => (init_http_store(), http_store_exports));
+    return openHttpStore2({
+      url: location.url,
+      token: location.token,
+      ...options.connectTimeoutMs !== void 0 ? { timeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
+  const shared = {
+    ...options.now !== void 0 ? { now: options.now } : {},
+    ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
+  };
+  if (location.kind === "redis") {
+    const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
+    return openRedisStore2({
+      url: location.url,
+      prefix: location.prefix,
+      ...shared,
+      ...options.connection !== void 0 ? { connection: options.connection } : {},
+      ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
+    });
+  }
+  const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
+  return openSqliteStore2({
+    path: location.path,
+    ...shared,
+    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
+    ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
+  });
+}
+
+// src/agents/status-line/run.ts
+init_engine_missing_error();
+init_store_unavailable_error();
+
+// src/agents/hooks/deadline-error.ts
 var DeadlineError = class extends Error {
   name = "DeadlineError";
 };
 
-// src/hook/deadline.ts
+// src/agents/hooks/deadline.ts
 var Deadline = class {
   #ms;
   #timer;
@@ -7674,12 +7716,12 @@ var Deadline = class {
   }
 };
 
-// src/hook/hook-io-error.ts
+// src/agents/hooks/hook-io-error.ts
 var HookIoError = class extends Error {
   name = "HookIoError";
 };
 
-// src/hook/input.ts
+// src/agents/hooks/input.ts
 var STDIN_MAX_BYTES = 1024 * 1024;
 function readStdin(stdin) {
   return new Promise((resolve3, reject) => {
@@ -7714,54 +7756,12 @@ function readStdin(stdin) {
   });
 }
 
-// src/status/run.ts
-init_agent_api_error();
-init_project_refused_error();
-init_token_refused_error();
-
-// src/store/open.ts
-async function openStore(location, options = {}) {
-  if (location.kind === "http") {
-    const { openHttpStore: openHttpStore2 } = await Promise.resolve().then(() => (init_http_store(), http_store_exports));
-    return openHttpStore2({
-      url: location.url,
-      token: location.token,
-      ...options.connectTimeoutMs !== void 0 ? { timeoutMs: options.connectTimeoutMs } : {}
-    });
-  }
-  const shared = {
-    ...options.now !== void 0 ? { now: options.now } : {},
-    ...options.retentionMs !== void 0 ? { retentionMs: options.retentionMs } : {}
-  };
-  if (location.kind === "redis") {
-    const { openRedisStore: openRedisStore2 } = await Promise.resolve().then(() => (init_redis_store(), redis_store_exports));
-    return openRedisStore2({
-      url: location.url,
-      prefix: location.prefix,
-      ...shared,
-      ...options.connection !== void 0 ? { connection: options.connection } : {},
-      ...options.connectTimeoutMs !== void 0 ? { connectTimeoutMs: options.connectTimeoutMs } : {}
-    });
-  }
-  const { openSqliteStore: openSqliteStore2 } = await Promise.resolve().then(() => (init_sqlite_store(), sqlite_store_exports));
-  return openSqliteStore2({
-    path: location.path,
-    ...shared,
-    ...options.busyTimeoutMs !== void 0 ? { busyTimeoutMs: options.busyTimeoutMs } : {},
-    ...options.pollIntervalMs !== void 0 ? { pollIntervalMs: options.pollIntervalMs } : {}
-  });
-}
-
-// src/status/run.ts
-init_engine_missing_error();
-init_store_unavailable_error();
-
-// src/status/status-input-error.ts
+// src/agents/status-line/status-input-error.ts
 var StatusInputError = class extends Error {
   name = "StatusInputError";
 };
 
-// src/status/input.ts
+// src/agents/status-line/input.ts
 function parseStatusInput(text) {
   if (text.trim() === "") return {};
   let value;
@@ -7789,7 +7789,7 @@ function nonBlank(value) {
   return typeof value === "string" && value.trim() !== "" ? value : void 0;
 }
 
-// src/status/line.ts
+// src/agents/status-line/line.ts
 function statusFigures(counts) {
   return {
     waiting: counts.pending.blocking + counts.pending.canWait,
@@ -7805,7 +7805,7 @@ function renderStatusLine({ waiting, blocking, answered }) {
   return `ask-later: ${parts.join(" · ")}${waiting > 0 ? " → ask-later inbox" : ""}`;
 }
 
-// src/status/run.ts
+// src/agents/status-line/run.ts
 var DEADLINE_MS = 300;
 var MIN_RUN_MS = 100;
 var SQLITE_MARGIN_MS = 30;

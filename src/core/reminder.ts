@@ -13,7 +13,7 @@
  */
 import type { Question } from './question.js';
 
-/** How a project's blocking questions are reminded (`src/routing.ts` resolves it per project). */
+/** How a project's blocking questions are reminded (`src/config/routing.ts` resolves it per project). */
 export interface ReminderSchedule {
   /** The slot length in ms; 0: no reminders. */
   readonly afterMs: number;

@@ -1,6 +1,6 @@
 /**
  * Time to answer: how long agents wait on people, from parking a question to its answer (`answer.at − createdAt`).
- * The figures the web inbox charts (`blocks/web/chart.ts`): per day and for a whole window, blocking and can-wait
+ * The figures the web inbox charts (`render/web/chart.ts`): per day and for a whole window, blocking and can-wait
  * apart, each as a count, a median and a 90th percentile. Pure; the calendar days are those of a time zone the
  * caller names, so the same answers give the same figures on any machine.
  *

@@ -1,11 +1,12 @@
 /**
  * Who may answer a project's questions: the global allow-lists (`SLACK_ALLOWED_USERS`, `DISCORD_ALLOWED_USERS`,
  * `DISCORD_ALLOWED_ROLES`, `TELEGRAM_ALLOWED_USERS`) and, when the project's route has lists for the person's platform, those too. Both
- * must let the person in; an empty or absent list lets everyone in (see `src/routing.ts`). A person either list
+ * must let the person in; an empty or absent list lets everyone in (see `src/config/routing.ts`). A person either list
  * names is granted the project's questions outside its channel too (Slack's Home tab).
  */
-import { type AccessPolicy, type AllowLists, allowListPolicy } from '../bot/interactions.js';
-import type { RouteAllow, RoutingTable } from '../routing.js';
+
+import type { RouteAllow, RoutingTable } from '../config/routing.js';
+import { type AccessPolicy, type AllowLists, allowListPolicy } from '../surfaces/interactions.js';
 
 export function routedAccessPolicy(global: AllowLists, table: RoutingTable): AccessPolicy {
   const everywhere = allowListPolicy(global);

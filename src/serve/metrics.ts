@@ -14,19 +14,19 @@
  *
  * Labels carry statuses, platforms, delivery paths and (only when asked for) project names: never question,
  * answer or note text. Behind the web token when one is set (always when serve listens beyond loopback), and the
- * Host / Origin rule of every entry point (`http/origin-rule.ts`).
+ * Host / Origin rule of every entry point (`surfaces/origin-rule.ts`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { BridgeMetrics } from '../bot/bridge-metrics.js';
-import { errorFields, type Logger } from '../bot/logger.js';
 import { backoff } from '../core/backoff.js';
+import { errorFields, type Logger } from '../core/logger.js';
 import { DELIVERY_PATHS, type Platform, QUESTION_STATUSES } from '../core/question.js';
-import { type OriginRule, originRule } from '../http/origin-rule.js';
 import type { EventConsumer, Store, StoreEvent } from '../store/port.js';
 import { StoreUnavailableError } from '../store/store-unavailable-error.js';
 import { waitToRetry } from '../store/wait-to-retry.js';
+import { type OriginRule, originRule } from '../surfaces/origin-rule.js';
+import type { BridgeMetrics } from './bridge/metrics.js';
 
 /** The consumer group the time histograms read the store's events through. */
 export const METRICS_GROUP = 'metrics';
@@ -66,7 +66,7 @@ export interface ServeMetricsOptions {
 export interface ServeMetrics {
   /** What the bridge (and the reminders it sends) counts into. */
   readonly bridge: BridgeMetrics;
-  /** What the agent API (`agent-http/server.ts`) counts into: one call's operation and HTTP status. */
+  /** What the agent API (`serve/api/server.ts`) counts into: one call's operation and HTTP status. */
   readonly agent: { called(operation: string, status: number): void };
   /** Start following the store's events in the background (store failures back off; this never throws). */
   start(): void;
@@ -229,7 +229,7 @@ export function createServeMetrics(options: ServeMetricsOptions): ServeMetrics {
         response.writeHead(405, { allow: 'GET, HEAD' }).end();
         return;
       }
-      // Like every entry point: no rebinding Host, no foreign page (http/origin-rule.ts).
+      // Like every entry point: no rebinding Host, no foreign page (surfaces/origin-rule.ts).
       const refused = origins.refusal(request.headers);
       if (refused !== undefined) {
         response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(`Refused: ${refused}.\n`);

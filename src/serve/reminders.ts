@@ -6,7 +6,7 @@
  * pending, so two replicas deciding at once (a lease that lapsed under a paused holder) still send each reminder
  * once, and a question answered meanwhile gets none.
  */
-import type { Logger } from '../bot/logger.js';
+import type { Logger } from '../core/logger.js';
 import { dueReminder, type ReminderSchedule } from '../core/reminder.js';
 import type { Store } from '../store/port.js';
 

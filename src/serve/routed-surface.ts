@@ -2,8 +2,9 @@
  * A surface whose channels come from the routing table: the platform surface posts and redraws, the table says
  * where each project goes. (The platform surfaces know one channel; routing is serve's business.)
  */
-import type { Surface } from '../bot/surface.js';
-import type { RoutingTable } from '../routing.js';
+
+import type { RoutingTable } from '../config/routing.js';
+import type { Surface } from '../surfaces/surface.js';
 
 export function routedSurface(surface: Surface, table: RoutingTable): Surface {
   return {

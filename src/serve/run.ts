@@ -4,7 +4,7 @@
  * Surface per platform, the web inbox's included), answers interactions (the web inbox's actions, the Bolt app, the
  * discord.js gateway client), and expires due questions, reminds of waiting blocking ones and purges old ones on a
  * timer. Where a project's questions go, who may answer them and who is reminded comes from the routing table
- * (`src/routing.ts`: the routing file over the default channels).
+ * (`src/config/routing.ts`: the routing file over the default channels).
  * A project routed to both platforms is posted on both; the first answer on either wins in the store, and the
  * answered event redraws every copy.
  *
@@ -15,10 +15,10 @@
  *
  * One HTTP server on `ASK_LATER_HOST:PORT` (default 127.0.0.1:7420) answers every route: `GET /healthz`,
  * `GET /metrics` (`metrics.ts`), Slack's `POST /slack/events` in HTTP mode, agents holding a token (`POST
- * /agent/v1/*`, `agent-http/server.ts`; the MCP server over Streamable HTTP at `/mcp`, `agent-http/mcp.ts`), and
- * the web inbox (everything else; see `bot/web/server.ts`). Every one but `/healthz` (load balancers call it by any
+ * /agent/v1/*`, `serve/api/server.ts`; the MCP server over Streamable HTTP at `/mcp`, `serve/api/mcp.ts`), and
+ * the web inbox (everything else; see `surfaces/web/server.ts`). Every one but `/healthz` (load balancers call it by any
  * name) and Slack's signed requests refuses a rebinding `Host` or a foreign `Origin` with 403, by one rule
- * (`http/origin-rule.ts`: loopback names, IP addresses, `ASK_LATER_PUBLIC_URL`).
+ * (`surfaces/origin-rule.ts`: loopback names, IP addresses, `ASK_LATER_PUBLIC_URL`).
  *
  * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
  * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
@@ -34,39 +34,39 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { createAuthenticator } from '../agent-http/auth.js';
-import { createMcpEndpoint } from '../agent-http/mcp.js';
-import { createAgentApi } from '../agent-http/server.js';
-import { Bridge } from '../bot/bridge.js';
-import { createDiscordApp, type DiscordApp, isTokenRefused } from '../bot/discord/app.js';
-import { createDiscordRest, discordStatus } from '../bot/discord/rest.js';
-import { DiscordSurface } from '../bot/discord/surface.js';
-import { InteractionService, type Routing } from '../bot/interactions.js';
-import { errorFields, type Logger } from '../bot/logger.js';
-import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from '../bot/slack/app.js';
-import { SlackMembership } from '../bot/slack/membership.js';
-import { SlackSurface } from '../bot/slack/surface.js';
-import { createWebClient, type RetryOptions, slackErrorCode } from '../bot/slack/web.js';
-import type { Surface } from '../bot/surface.js';
-import { createTelegramApi } from '../bot/telegram/api.js';
+import { ConfigError } from '../config/config-error.js';
+import { routingTable } from '../config/routing.js';
+import { loadServeConfig, type ServeConfig } from '../config/serve.js';
+import { errorFields, type Logger } from '../core/logger.js';
+import { type OpenStoreOptions, openStore } from '../store/open.js';
+import type { Store } from '../store/port.js';
+import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
+import { createDiscordApp, type DiscordApp, isTokenRefused } from '../surfaces/discord/app.js';
+import { createDiscordRest, discordStatus } from '../surfaces/discord/rest.js';
+import { DiscordSurface } from '../surfaces/discord/surface.js';
+import { InteractionService, type Routing } from '../surfaces/interactions.js';
+import { originRule } from '../surfaces/origin-rule.js';
+import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from '../surfaces/slack/app.js';
+import { SlackMembership } from '../surfaces/slack/membership.js';
+import { SlackSurface } from '../surfaces/slack/surface.js';
+import { createWebClient, type RetryOptions, slackErrorCode } from '../surfaces/slack/web.js';
+import { followStoreChanges } from '../surfaces/store-changes.js';
+import type { Surface } from '../surfaces/surface.js';
+import { createTelegramApi } from '../surfaces/telegram/api.js';
 import {
   createTelegramApp,
   isTelegramTokenRefused,
   TELEGRAM_WEBHOOK_PATH,
   type TelegramApp,
-} from '../bot/telegram/app.js';
-import { TelegramSurface } from '../bot/telegram/surface.js';
-import { createWebInbox, type WebInbox } from '../bot/web/server.js';
-import { WEB_CHANNEL, WebSurface } from '../bot/web/surface.js';
-import { followStoreChanges } from '../bot/web-changes.js';
-import { loadServeConfig, type ServeConfig } from '../config.js';
-import { ConfigError } from '../config-error.js';
-import { originRule } from '../http/origin-rule.js';
-import { routingTable } from '../routing.js';
-import { type OpenStoreOptions, openStore } from '../store/open.js';
-import type { Store } from '../store/port.js';
-import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
+} from '../surfaces/telegram/app.js';
+import { TelegramSurface } from '../surfaces/telegram/surface.js';
+import { createWebInbox, type WebInbox } from '../surfaces/web/server.js';
+import { WEB_CHANNEL, WebSurface } from '../surfaces/web/surface.js';
 import { routedAccessPolicy } from './access.js';
+import { createAuthenticator } from './api/auth.js';
+import { createMcpEndpoint } from './api/mcp.js';
+import { createAgentApi } from './api/server.js';
+import { Bridge } from './bridge/bridge.js';
 import { checkHealth, type HealthReport } from './health.js';
 import { createServeMetrics, METRICS_PATH } from './metrics.js';
 import { routedSurface } from './routed-surface.js';

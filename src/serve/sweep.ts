@@ -9,7 +9,7 @@
  * A sweep the store failed (it was away) runs again the moment the store's connection is ready
  * (`Store.whenReady`), so questions that fell due meanwhile are not left a whole period.
  */
-import { errorFields, type Logger } from '../bot/logger.js';
+import { errorFields, type Logger } from '../core/logger.js';
 import type { ReminderSchedule } from '../core/reminder.js';
 import type { Store } from '../store/port.js';
 import { remindDue } from './reminders.js';

@@ -1,5 +1,5 @@
 /**
- * People's own tokens for the web inbox (`bot/web/auth.ts`'s {@link WebPeople}): the store's agent tokens created with
+ * People's own tokens for the web inbox (`surfaces/web/auth.ts`'s {@link WebPeople}): the store's agent tokens created with
  * `ask-later token create --web`. A person sees and answers the projects the token reaches, under its name.
  *
  * A person's session (the cookie's value) is `<token id>.<HMAC of a fixed text, keyed by the token's SHA-256>`: it
@@ -7,9 +7,9 @@
  * every request). Whoever reads the store's token hashes could make one; they can write answers to the store already.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebPeople, WebPerson } from '../bot/web/auth.js';
+import { tokenId, tokenMatches } from '../core/token-format.js';
 import type { TokenRecord, TokenStore } from '../store/token-port.js';
-import { tokenId, tokenMatches } from '../tokens/format.js';
+import type { WebPeople, WebPerson } from '../surfaces/web/auth.js';
 
 /** A token's last use is written at most this often per token and replica (as the agent API does). */
 const TOUCH_EVERY_MS = 60_000;

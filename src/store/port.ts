@@ -332,7 +332,7 @@ export type AgentOperation =
 
 /**
  * The part of the store a person's inbox uses (`InteractionService`: read pages and drafts, answer, remove): every
- * adapter gives it, and so does the HTTP client for a person's token (`http/inbox-store.ts`, where serve decides who
+ * adapter gives it, and so does the HTTP client for a person's token (`store/http/inbox-store.ts`, where serve decides who
  * the person is and which projects they reach).
  */
 export type PersonStore = Pick<Store, PersonOperation>;

@@ -1,6 +1,6 @@
 /**
  * The TokenStore port: the agents' tokens, kept in the same store as the questions (Redis or the embedded file), so
- * every serve replica accepts the same tokens. Only a token's SHA-256 is kept, never the token: `tokens/format.ts`
+ * every serve replica accepts the same tokens. Only a token's SHA-256 is kept, never the token: `core/token-format.ts`
  * makes and hashes them.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The decision trail read from a store: the questions a person answered, newest answer first, one page at a time from
  * the store's answered index, optionally narrowed by a free-text search. Over the Store port's `pageAcross`, so every
- * adapter reads it the same way (`findDecisions` for one project; `decisions/query.ts` for patterns of projects).
+ * adapter reads it the same way (`findDecisions` for one project; `store/decision-query.ts` for patterns of projects).
  */
 import type { Decision, DecisionPage } from '../core/decision.js';
 import { itemsOf, type Question, selectionsOf } from '../core/question.js';

@@ -11,14 +11,17 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 /** The surfaces a person answers on: each the only home of its platform's SDK. */
 const SURFACES = ['slack', 'discord', 'telegram', 'web', 'terminal'] as const;
-const surfaceOf = (path: string) => SURFACES.find((name) => path.startsWith(`bot/${name}/`));
+const surfaceOf = (path: string) => SURFACES.find((name) => path.startsWith(`surfaces/${name}/`));
 
 /** The agent side's settings: what the processes an agent starts may read besides core and the store. */
-const AGENT_SETTINGS = [/^agent-config$/, /^config-error$/, /^project$/];
+const AGENT_SETTINGS = [/^config\/agent$/, /^config\/config-error$/, /^config\/project$/];
+
+/** A command's own folder (`commands/doctor/…` → `doctor`); undefined for what the commands share. */
+const commandOf = (path: string) => /^commands\/([^/]+)\//.exec(path)?.[1];
 
 /**
- * What a folder may import (paths under src/ without extension; a file at src/'s top level is its name), as the
- * folders it may reach (`may`) or a test of what it must not (`mayNot`). The first rule whose `from` matches applies.
+ * What a room may import (paths under src/ without extension; a file at src/'s top level is its name), as the
+ * rooms it may reach (`may`) or a test of what it must not (`mayNot`). The first rule whose `from` matches applies.
  */
 interface Rule {
   readonly from: RegExp;
@@ -35,37 +38,56 @@ const RULES: readonly Rule[] = [
     why: 'store/ holds the questions: it imports core only (no surface, no agent, no command)',
   },
   {
-    from: /^blocks\//,
-    may: [/^core\//, /^blocks\//],
-    why: 'blocks/ are pure renderers of the domain: core and blocks only (never the store, never a surface)',
+    from: /^render\//,
+    may: [/^core\//, /^render\//],
+    why: 'render/ holds pure renderers of the domain: core and render only (never the store, never a surface)',
+  },
+  {
+    from: /^config\//,
+    may: [/^core\//, /^store\//, /^config\//],
+    why: 'config/ parses settings: the domain and where the store is, nothing that acts on them',
   },
   {
     from: /^agents\//,
     may: [/^core\//, /^store\//, /^agents\//, ...AGENT_SETTINGS],
-    why: 'agents/ adapt one coding agent: the domain, the store and the agent side’s settings',
+    why: 'agents/ is the agent side (each agent, the MCP server, hooks, the wake): the domain, the store and the agent side’s settings',
   },
   {
-    from: /^(hook|waiter|status)\//,
-    may: [/^core\//, /^store\//, /^agents\//, /^(hook|waiter|status)\//, ...AGENT_SETTINGS],
-    why: 'the processes an agent starts stay small: core, store, their agent and the agent side’s settings',
-  },
-  {
-    from: /^mcp\//,
-    may: [/^core\//, /^store\//, /^agents\//, /^mcp\//, ...AGENT_SETTINGS],
-    why: 'the MCP server is the agent side: no surface, no serve',
-  },
-  {
-    from: /^bot\/actions\//,
-    mayNot: (target) => target.startsWith('store/') || surfaceOf(target) !== undefined,
+    from: /^surfaces\/actions\//,
+    mayNot: (target) => target.startsWith('store/') || surfaceOf(target) !== undefined || !allowedToSurfaces(target),
     why: 'the shared actions reach the store only through InteractionService, and know no surface',
   },
   {
-    from: new RegExp(`^bot/(${SURFACES.join('|')})/`),
+    from: new RegExp(`^surfaces/(${SURFACES.join('|')})/`),
     mayNot: (target, from) =>
-      target.startsWith('store/') || (surfaceOf(target) !== undefined && surfaceOf(target) !== surfaceOf(from)),
+      target.startsWith('store/') ||
+      (surfaceOf(target) !== undefined && surfaceOf(target) !== surfaceOf(from)) ||
+      !allowedToSurfaces(target),
     why: 'a surface parses payloads into actions and renders replies: no store (InteractionService), no other surface',
   },
+  {
+    from: /^surfaces\//,
+    mayNot: (target) => !allowedToSurfaces(target),
+    why: 'surfaces/ is how a person acts: the domain, the store, renderers and settings; never an agent, serve or a command',
+  },
+  {
+    from: /^commands\//,
+    mayNot: (target, from) =>
+      /^(serve\/|cli$)/.test(target) ||
+      (commandOf(target) !== undefined && commandOf(from) !== undefined && commandOf(target) !== commandOf(from)),
+    why: 'a command wires what it runs from the rooms below; it never imports serve or another command’s folder',
+  },
+  {
+    from: /^serve\//,
+    mayNot: (target) => /^(commands\/|cli$)/.test(target),
+    why: 'serve/ is the long-running composition root: every room below, no command',
+  },
 ];
+
+/** What any file under surfaces/ may reach at all. */
+function allowedToSurfaces(target: string): boolean {
+  return /^(core|store|render|config|surfaces|generated)\//.test(target);
+}
 
 /** Every `.ts` file under `dir`, relative to src/ with `/` separators. */
 function sourceFiles(dir: string): string[] {
@@ -117,7 +139,7 @@ const tree = new Map(sourceFiles(SRC).map((file) => [file, readFileSync(join(SRC
 describe('the layers', () => {
   it('GIVEN the source tree THEN the imports were read (the rules are about something)', () => {
     const all = [...tree].flatMap(([file, text]) => importsOf(file, text));
-    expect([...tree.keys()].filter((file) => file.startsWith('bot/slack/')).length).toBeGreaterThan(5);
+    expect([...tree.keys()].filter((file) => file.startsWith('surfaces/slack/')).length).toBeGreaterThan(5);
     expect(all).toContain('store/port');
   });
 
@@ -127,21 +149,37 @@ describe('the layers', () => {
 
   it('GIVEN planted imports across each kind of rule THEN each is named with its rule', () => {
     const planted = new Map(tree);
-    planted.set('blocks/slack/planted.ts', "import type { Store } from '../../store/port.js';\n");
-    planted.set('store/planted.ts', "export { createSlackApp } from '../bot/slack/app.js';\n");
-    planted.set('bot/discord/planted.ts', "const x = await import('../../store/port.js');\n");
-    planted.set('bot/web/planted.ts', "import { x } from '../slack/app.js';\n");
-    planted.set('bot/actions/planted.ts', "import { y } from '../telegram/poller.js';\n");
+    planted.set('render/slack/planted.ts', "import type { Store } from '../../store/port.js';\n");
+    planted.set('store/planted.ts', "export { createSlackApp } from '../surfaces/slack/app.js';\n");
+    planted.set('surfaces/discord/planted.ts', "const x = await import('../../store/port.js');\n");
+    planted.set('surfaces/web/planted.ts', "import { x } from '../slack/app.js';\n");
+    planted.set('surfaces/actions/planted.ts', "import { y } from '../telegram/poller.js';\n");
+    planted.set('agents/mcp/planted.ts', "import { z } from '../../surfaces/interactions.js';\n");
+    planted.set('config/planted.ts', "import { w } from '../agents/mcp/run.js';\n");
+    planted.set('commands/token/planted.ts', "import { v } from '../doctor/run.js';\n");
+    planted.set('surfaces/web/planted2.ts', "import { u } from '../../serve/run.js';\n");
     expect(violations(planted)).toEqual([
-      { file: 'blocks/slack/planted.ts', imports: 'store/port', why: expect.stringContaining('pure renderers') },
-      { file: 'store/planted.ts', imports: 'bot/slack/app', why: expect.stringContaining('core only') },
-      { file: 'bot/discord/planted.ts', imports: 'store/port', why: expect.stringContaining('no store') },
-      { file: 'bot/web/planted.ts', imports: 'bot/slack/app', why: expect.stringContaining('no other surface') },
+      { file: 'render/slack/planted.ts', imports: 'store/port', why: expect.stringContaining('pure renderers') },
+      { file: 'store/planted.ts', imports: 'surfaces/slack/app', why: expect.stringContaining('core only') },
+      { file: 'surfaces/discord/planted.ts', imports: 'store/port', why: expect.stringContaining('no store') },
       {
-        file: 'bot/actions/planted.ts',
-        imports: 'bot/telegram/poller',
+        file: 'surfaces/web/planted.ts',
+        imports: 'surfaces/slack/app',
+        why: expect.stringContaining('no other surface'),
+      },
+      {
+        file: 'surfaces/actions/planted.ts',
+        imports: 'surfaces/telegram/poller',
         why: expect.stringContaining('know no surface'),
       },
+      { file: 'agents/mcp/planted.ts', imports: 'surfaces/interactions', why: expect.stringContaining('agent side') },
+      { file: 'config/planted.ts', imports: 'agents/mcp/run', why: expect.stringContaining('parses settings') },
+      {
+        file: 'commands/token/planted.ts',
+        imports: 'commands/doctor/run',
+        why: expect.stringContaining('another command'),
+      },
+      { file: 'surfaces/web/planted2.ts', imports: 'serve/run', why: expect.stringContaining('no other surface') },
     ]);
   });
 
@@ -154,9 +192,9 @@ describe('the layers', () => {
     expect(crossings).toEqual([]);
   });
 
-  it('GIVEN bot/ THEN no file is over ~300 lines (files the size of their job)', () => {
+  it('GIVEN surfaces/ THEN no file is over ~300 lines (files the size of their job)', () => {
     const long = [...tree]
-      .filter(([file]) => file.startsWith('bot/'))
+      .filter(([file]) => file.startsWith('surfaces/'))
       .map(([file, text]) => ({ file, lines: text.split('\n').length }))
       .filter(({ lines }) => lines > 330);
     expect(long).toEqual([]);

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../../src/config.js';
+import { CONFIG_VARIABLES } from '../../src/config/serve.js';
 
 const compose = readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8');
 const service = compose.slice(compose.indexOf('  ask-later:'), compose.indexOf('\nvolumes:'));

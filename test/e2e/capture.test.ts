@@ -15,15 +15,15 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { silentLogger } from '../../src/bot/logger.js';
+import type { StructuredResult } from '../../src/agents/mcp/structured.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
-import type { StructuredResult } from '../../src/mcp/structured.js';
 import { type ServeHandle, startServe } from '../../src/serve/run.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
-import { TEST_RETRY } from '../bot/slack/harness.js';
-import { CHROMIUM, hasChromium, launchChromium } from '../bot/web/support.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { uniquePrefix } from '../support/store.js';
+import { TEST_RETRY } from '../surfaces/slack/harness.js';
+import { CHROMIUM, hasChromium, launchChromium } from '../surfaces/web/support.js';
 import { count, isWake, Model, type ModelRequest, Session, until } from './session.js';
 import { CLAUDE_TIMEOUT_MS, type E2e, killTree, PLUGIN_TOOL_PREFIX, startE2e, textReply } from './support.js';
 

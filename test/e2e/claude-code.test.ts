@@ -25,17 +25,17 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { WEB_ROUTES } from '../../src/blocks/web/routes.js';
-import { silentLogger } from '../../src/bot/logger.js';
-import { localDisplayName } from '../../src/bot/web/server.js';
+import type { StructuredResult } from '../../src/agents/mcp/structured.js';
+import { silentLogger } from '../../src/core/logger.js';
 import type { Question } from '../../src/core/question.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
-import type { StructuredResult } from '../../src/mcp/structured.js';
+import { WEB_ROUTES } from '../../src/render/web/routes.js';
 import { startServe as startServeInProcess } from '../../src/serve/run.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { nodeSqlite } from '../../src/store/sqlite/driver.js';
 import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { localDisplayName } from '../../src/surfaces/web/server.js';
 import {
   countInMessages,
   lastToolResults,

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectFromEnvironment } from '../../src/project.js';
+import { projectFromEnvironment } from '../../src/config/project.js';
 import type { Store } from '../../src/store/port.js';
 import { openRedisStore } from '../../src/store/redis/redis-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';

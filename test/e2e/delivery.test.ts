@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { StructuredResult } from '../../src/agents/mcp/structured.js';
 import type { Question, QuestionSpec } from '../../src/core/question.js';
-import type { StructuredResult } from '../../src/mcp/structured.js';
 import type { RedisConnection } from '../../src/store/redis/connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
 import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';

@@ -11,11 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Question } from '../../src/core/question.js';
 import { runServe } from '../../src/serve/run.js';
 import { openRedisStore } from '../../src/store/redis/redis-store.js';
-import { postOf, RecordingLogger, refOf, TEST_RETRY } from '../bot/slack/harness.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { testHome } from '../support/home.js';
 import { freePort, startTestRedis } from '../support/redis-server.js';
 import { spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { postOf, RecordingLogger, refOf, TEST_RETRY } from '../surfaces/slack/harness.js';
 import { OPS_SECRET } from './support.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;

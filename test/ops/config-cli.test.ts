@@ -4,8 +4,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cli } from '../agents/hooks/support.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
-import { cli } from '../hook/support.js';
 import { freePort } from '../support/redis-server.js';
 import { uniquePrefix } from '../support/store.js';
 

@@ -4,14 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { formatLine } from '../../src/doctor/check.js';
-import { diagnose } from '../../src/doctor/doctor.js';
+import { formatLine } from '../../src/commands/doctor/check.js';
+import { diagnose } from '../../src/commands/doctor/doctor.js';
 import { startServe } from '../../src/serve/run.js';
 import type { StoreEvent } from '../../src/store/port.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
-import { RecordingLogger } from '../bot/slack/harness.js';
 import { freshHome } from '../support/home.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { RecordingLogger } from '../surfaces/slack/harness.js';
 
 const prefix = uniquePrefix();
 let store: RedisStore;

@@ -1,14 +1,14 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { ACTION_IDS } from '../../src/blocks/slack/ids.js';
-import type { Logger } from '../../src/bot/logger.js';
-import { ids, member } from '../bot/discord/harness.js';
-import { buttonAction, messageAction, notesSubmission, postedMessage, Responder } from '../bot/slack/harness.js';
+import type { Logger } from '../../src/core/logger.js';
+import { ACTION_IDS } from '../../src/render/slack/ids.js';
+import { hookEnv, noteOf, payload, runHookCli } from '../agents/hooks/support.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
-import { hookEnv, noteOf, payload, runHookCli } from '../hook/support.js';
 import { isChat } from '../support/messages.js';
 import { openTestStore, uniquePrefix, uniqueProject } from '../support/store.js';
+import { ids, member } from '../surfaces/discord/harness.js';
+import { buttonAction, messageAction, notesSubmission, postedMessage, Responder } from '../surfaces/slack/harness.js';
 import { startReplica } from './support.js';
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -6,8 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { formatLine } from '../../src/doctor/check.js';
-import { checkFailedEvents } from '../../src/doctor/failed-events.js';
+import { formatLine } from '../../src/commands/doctor/check.js';
+import { checkFailedEvents } from '../../src/commands/doctor/failed-events.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { freshHome } from '../support/home.js';

@@ -7,20 +7,20 @@
  */
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Bridge } from '../../src/bot/bridge.js';
-import { WebSurface } from '../../src/bot/web/surface.js';
-import { followStoreChanges } from '../../src/bot/web-changes.js';
+import { runWaiter, WAKE_EXIT_CODE } from '../../src/agents/wake/run.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
+import { Bridge } from '../../src/serve/bridge/bridge.js';
 import { createServeMetrics } from '../../src/serve/metrics.js';
 import { startSweep } from '../../src/serve/sweep.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
-import { runWaiter, WAKE_EXIT_CODE } from '../../src/waiter/run.js';
-import { RecordingSurface } from '../bot/recording-surface.js';
-import { RecordingLogger } from '../bot/slack/harness.js';
+import { followStoreChanges } from '../../src/surfaces/store-changes.js';
+import { WebSurface } from '../../src/surfaces/web/surface.js';
 import { freshHome } from '../support/home.js';
 import { parsePrometheus, sampleValue } from '../support/prometheus.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { person, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { RecordingSurface } from '../surfaces/recording-surface.js';
+import { RecordingLogger } from '../surfaces/slack/harness.js';
 
 /** Every back-off step here: ten minutes, far beyond any wait of this file. */
 const STEP = 10 * 60_000;

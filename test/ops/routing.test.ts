@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../../src/bot/interactions.js';
-import { compilePattern, matchesProject, routingTable } from '../../src/routing.js';
+import { routingTable } from '../../src/config/routing.js';
+import { compilePattern, matchesProject } from '../../src/core/project-pattern.js';
 import { routedAccessPolicy } from '../../src/serve/access.js';
+import type { Actor } from '../../src/surfaces/interactions.js';
 
 const D1 = '100000000000000001';
 const D2 = '100000000000000002';

@@ -5,15 +5,15 @@
  * `npm run bench` (bench/scale.mjs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INBOX_PAGE_SIZE as DISCORD_PAGE, renderInbox as renderDiscordInbox } from '../../src/blocks/discord/inbox.js';
-import { renderInbox as renderSlackInbox, INBOX_PAGE_SIZE as SLACK_PAGE } from '../../src/blocks/slack/inbox.js';
-import { WEB_PAGE_SIZE } from '../../src/blocks/web/page.js';
-import { allowListPolicy, InteractionService } from '../../src/bot/interactions.js';
-import { type StartedWebInbox, startWebInbox } from '../../src/bot/web/server.js';
-import { WEB_CHANNEL, WebSurface } from '../../src/bot/web/surface.js';
 import type { Question } from '../../src/core/question.js';
 import { formatQuestionRef, projectTag } from '../../src/core/question-ref.js';
+import { INBOX_PAGE_SIZE as DISCORD_PAGE, renderInbox as renderDiscordInbox } from '../../src/render/discord/inbox.js';
+import { renderInbox as renderSlackInbox, INBOX_PAGE_SIZE as SLACK_PAGE } from '../../src/render/slack/inbox.js';
+import { WEB_PAGE_SIZE } from '../../src/render/web/page.js';
 import type { Store } from '../../src/store/port.js';
+import { allowListPolicy, InteractionService } from '../../src/surfaces/interactions.js';
+import { type StartedWebInbox, startWebInbox } from '../../src/surfaces/web/server.js';
+import { WEB_CHANNEL, WebSurface } from '../../src/surfaces/web/surface.js';
 import { openSqliteTestStore, openTestStore, person, spec, testClock, uniqueProject } from '../support/store.js';
 
 const QUESTIONS = 10_000;

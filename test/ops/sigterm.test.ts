@@ -1,8 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { ACTION_IDS } from '../../src/blocks/slack/ids.js';
+import { ACTION_IDS } from '../../src/render/slack/ids.js';
 import { runServe } from '../../src/serve/run.js';
 import type { Store } from '../../src/store/port.js';
+import { FakeSlackApi, interactionBody, postSigned } from '../fakes/slack-api.js';
+import { isChat } from '../support/messages.js';
+import { freePort } from '../support/redis-server.js';
+import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
 import {
   buttonAction,
   messageAction,
@@ -12,11 +16,7 @@ import {
   Responder,
   selectAction,
   TEST_RETRY,
-} from '../bot/slack/harness.js';
-import { FakeSlackApi, interactionBody, postSigned } from '../fakes/slack-api.js';
-import { isChat } from '../support/messages.js';
-import { freePort } from '../support/redis-server.js';
-import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+} from '../surfaces/slack/harness.js';
 import { OPS_SECRET, sleep } from './support.js';
 
 const cleanup: (() => Promise<void>)[] = [];

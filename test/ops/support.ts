@@ -4,11 +4,11 @@
  * replica, and signed Slack requests.
  */
 import { inject } from 'vitest';
-import type { DiscordConfig, RouteConfig, ServeConfig, SlackConfig } from '../../src/config.js';
+import type { DiscordConfig, RouteConfig, ServeConfig, SlackConfig } from '../../src/config/serve.js';
 import { type ServeDeps, type ServeHandle, startServe } from '../../src/serve/run.js';
-import { RecordingLogger, TEST_RETRY } from '../bot/slack/harness.js';
 import type { FakeDiscord } from '../fakes/discord.js';
 import { commandBody, type FakeSlackApi, interactionBody, postSigned } from '../fakes/slack-api.js';
+import { RecordingLogger, TEST_RETRY } from '../surfaces/slack/harness.js';
 
 export const OPS_SECRET = 'ops-signing-secret';
 

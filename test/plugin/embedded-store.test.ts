@@ -21,13 +21,13 @@ import { isAbsolute, join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_ROUTES } from '../../src/blocks/web/routes.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
+import { WEB_ROUTES } from '../../src/render/web/routes.js';
 import { nodeSqlite } from '../../src/store/sqlite/driver.js';
 import { ENGINE_FILE } from '../../src/store/sqlite/engine.js';
 import { SqliteEngineMissingError } from '../../src/store/sqlite/engine-missing-error.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { answeredIds, noteOf, payload, runHookCli } from '../hook/support.js';
+import { answeredIds, noteOf, payload, runHookCli } from '../agents/hooks/support.js';
 import { isError, textOf } from '../support/mcp.js';
 import { person } from '../support/store.js';
 

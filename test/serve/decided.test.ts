@@ -4,13 +4,13 @@
  * web card show the earlier decision.
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import type { StructuredResult } from '../../src/mcp/structured.js';
+import type { StructuredResult } from '../../src/agents/mcp/structured.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
-import { postOf } from '../bot/slack/harness.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { type Replica, startReplica } from '../ops/support.js';
 import { connectClient, textOf } from '../support/mcp.js';
 import { person, uniquePrefix, uniqueProject } from '../support/store.js';
+import { postOf } from '../surfaces/slack/harness.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION_IDS } from '../../src/blocks/slack/ids.js';
+import { ACTION_IDS } from '../../src/render/slack/ids.js';
 import type { Store } from '../../src/store/port.js';
-import { buttonAction, messageAction, postedMessage, Responder, refOf } from '../bot/slack/harness.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { startReplica } from '../ops/support.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { buttonAction, messageAction, postedMessage, Responder, refOf } from '../surfaces/slack/harness.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -4,17 +4,17 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../src/bot/bridge.js';
-import type { Surface } from '../../src/bot/surface.js';
-import { loadServeConfig, type ServeConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/config-error.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { loadServeConfig, type ServeConfig } from '../../src/config/serve.js';
+import { Bridge } from '../../src/serve/bridge/bridge.js';
 import { createServeMetrics } from '../../src/serve/metrics.js';
 import { type ServeHandle, startServe } from '../../src/serve/run.js';
 import type { Store } from '../../src/store/port.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
-import { RecordingLogger } from '../bot/slack/harness.js';
+import type { Surface } from '../../src/surfaces/surface.js';
 import { type MetricFamily, parsePrometheus, sampleValue } from '../support/prometheus.js';
 import { openSqliteTestStore, person, spec, testClock, uniqueProject } from '../support/store.js';
+import { RecordingLogger } from '../surfaces/slack/harness.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

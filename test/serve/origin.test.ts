@@ -1,15 +1,15 @@
 /**
  * Host and Origin on every HTTP entry point of serve (`/mcp`, `/agent/v1/*`, `/metrics`, the web inbox), by the one
- * rule of `http/origin-rule.ts`: a rebinding `Host` or a foreign `Origin` is 403 even with a valid token; loopback
+ * rule of `surfaces/origin-rule.ts`: a rebinding `Host` or a foreign `Origin` is 403 even with a valid token; loopback
  * names, IP addresses and the host of ASK_LATER_PUBLIC_URL are answered; `/healthz` answers any Host.
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ServeHandle, startServe } from '../../src/serve/run.js';
 import type { Store } from '../../src/store/port.js';
-import { RecordingLogger } from '../bot/slack/harness.js';
 import { createToken } from '../support/agent-api.js';
 import { openTestStore, uniquePrefix, uniqueProject } from '../support/store.js';
+import { RecordingLogger } from '../surfaces/slack/harness.js';
 
 const prefix = uniquePrefix();
 const project = uniqueProject('origin');

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Bridge } from '../../src/bot/bridge.js';
-import { createDiscordRest } from '../../src/bot/discord/rest.js';
-import { DiscordSurface, reminderNonce } from '../../src/bot/discord/surface.js';
-import { SlackSurface } from '../../src/bot/slack/surface.js';
-import { createWebClient } from '../../src/bot/slack/web.js';
 import type { MessageRef, Question } from '../../src/core/question.js';
 import type { Reminder, ReminderSchedule } from '../../src/core/reminder.js';
+import { Bridge } from '../../src/serve/bridge/bridge.js';
 import { remindDue } from '../../src/serve/reminders.js';
 import { startSweep } from '../../src/serve/sweep.js';
 import type { Store, StoreEvent } from '../../src/store/port.js';
-import { RecordingSurface } from '../bot/recording-surface.js';
-import { RecordingLogger, TEST_RETRY } from '../bot/slack/harness.js';
+import { createDiscordRest } from '../../src/surfaces/discord/rest.js';
+import { DiscordSurface, reminderNonce } from '../../src/surfaces/discord/surface.js';
+import { SlackSurface } from '../../src/surfaces/slack/surface.js';
+import { createWebClient } from '../../src/surfaces/slack/web.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { startReplica } from '../ops/support.js';
@@ -26,6 +24,8 @@ import {
   uniquePrefix,
   uniqueProject,
 } from '../support/store.js';
+import { RecordingSurface } from '../surfaces/recording-surface.js';
+import { RecordingLogger, TEST_RETRY } from '../surfaces/slack/harness.js';
 
 const MIN = 60_000;
 const SCHEDULE: ReminderSchedule = { afterMs: 30 * MIN, times: 2 };

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTION_IDS } from '../../src/blocks/slack/ids.js';
-import { buttonAction, messageAction, postedMessage, Responder } from '../bot/slack/harness.js';
+import { ACTION_IDS } from '../../src/render/slack/ids.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { questionsCommand, startReplica } from '../ops/support.js';
 import { isChat } from '../support/messages.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
+import { buttonAction, messageAction, postedMessage, Responder } from '../surfaces/slack/harness.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

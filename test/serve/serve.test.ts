@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { runServe } from '../../src/serve/run.js';
 import { nodeSqlite } from '../../src/store/sqlite/driver.js';
-import { RecordingLogger } from '../bot/slack/harness.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { freePort } from '../support/redis-server.js';
 import { uniquePrefix } from '../support/store.js';
+import { RecordingLogger } from '../surfaces/slack/harness.js';
 
 const open: { stop: () => Promise<void> }[] = [];
 afterEach(async () => {

@@ -1,15 +1,15 @@
 /** What `serve` does at start beyond being ready: it sweeps at once, and a start that fails leaves nothing behind. */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import type { ServeConfig } from '../../src/config.js';
+import type { ServeConfig } from '../../src/config/serve.js';
 import { startServe } from '../../src/serve/run.js';
 import { ServeStartError } from '../../src/serve/serve-start-error.js';
 import type { Store } from '../../src/store/port.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
-import { RecordingLogger } from '../bot/slack/harness.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { freePort } from '../support/redis-server.js';
 import { openTestStore, spec, testClock, uniquePrefix, uniqueProject } from '../support/store.js';
+import { RecordingLogger } from '../surfaces/slack/harness.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -2,14 +2,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../../src/agent-http/auth.js';
-import { createAgentApi } from '../../src/agent-http/server.js';
-import { silentLogger } from '../../src/bot/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { newToken } from '../../src/core/token-format.js';
+import { createAuthenticator } from '../../src/serve/api/auth.js';
+import { createAgentApi } from '../../src/serve/api/server.js';
 import { AgentApiError } from '../../src/store/http/agent-api-error.js';
 import { openHttpStore } from '../../src/store/http/http-store.js';
 import type { Store } from '../../src/store/port.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
-import { newToken } from '../../src/tokens/format.js';
 import { type AgentApiServer, createToken, startAgentApi } from '../support/agent-api.js';
 import { openTestStore, person, spec, uniqueProject } from '../support/store.js';
 

@@ -4,12 +4,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthenticator } from '../../src/agent-http/auth.js';
-import { createMcpEndpoint } from '../../src/agent-http/mcp.js';
-import { createAgentApi } from '../../src/agent-http/server.js';
-import { silentLogger } from '../../src/bot/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { hashToken, newToken } from '../../src/core/token-format.js';
+import { createAuthenticator } from '../../src/serve/api/auth.js';
+import { createMcpEndpoint } from '../../src/serve/api/mcp.js';
+import { createAgentApi } from '../../src/serve/api/server.js';
 import type { Store } from '../../src/store/port.js';
-import { hashToken, newToken } from '../../src/tokens/format.js';
 
 export interface AgentApiServer {
   readonly url: string;

@@ -1,5 +1,5 @@
 /**
- * Generators for the platform property tests (test/blocks/<platform>/property.test.ts): raw `ask_later` input, single
+ * Generators for the platform property tests (test/render/<platform>/property.test.ts): raw `ask_later` input, single
  * questions and sets, texts from short to their limits made of Markdown, mentions, entities, emoji and each
  * platform's own tricky pieces; and answers and drafts derived from a parked question with a seeded generator.
  */
@@ -30,7 +30,7 @@ import {
   type Selection,
 } from '../../src/core/question.js';
 import { answerOf } from '../../src/core/reply.js';
-import { CREATED_AT, sized } from '../blocks/discord/fixtures.js';
+import { CREATED_AT, sized } from '../render/discord/fixtures.js';
 
 /** Pieces every platform's texts are made of: Markdown, mentions, entities, emoji (surrogate pairs), accents. */
 const PIECES = ['a', 'Z', ' ', '@here', '@everyone', '**', '_', '`', '&', '<', '😀', 'é', '#', '-', '1'];

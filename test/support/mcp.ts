@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js';
+import { createMcpServer, type McpServerOptions } from '../../src/agents/mcp/index.js';
 
 export async function connectClient(options: McpServerOptions): Promise<Client> {
   const server = createMcpServer(options);

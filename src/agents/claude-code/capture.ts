@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { CaptureMode } from '../../agent-config.js';
+import type { CaptureMode } from '../../config/agent.js';
 import { parseAskInput } from '../../core/ask-input.js';
 import { CONTEXT_MAX, SET_TEXT_MAX, setTextLength } from '../../core/limits.js';
 import { memberRef, type Question, selectionsOf } from '../../core/question.js';

@@ -8,7 +8,7 @@
  * cannot be handed the answer as the tool's own result). Whatever ask-later cannot park (a question it would
  * refuse, a store that does not answer) is left to Codex, with the reason told to the model and the person.
  */
-import type { CaptureMode } from '../../agent-config.js';
+import type { CaptureMode } from '../../config/agent.js';
 import { parseAskInput } from '../../core/ask-input.js';
 import type { AgentStore } from '../../store/port.js';
 import {

@@ -11,7 +11,7 @@
  */
 import { mkdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { findGitTopLevel } from '../../project.js';
+import { findGitTopLevel } from '../../config/project.js';
 import { SetupRefusalError } from './setup-refusal-error.js';
 import { appendTables, lineEnding, parseToml, type TomlTable } from './toml-text.js';
 import {

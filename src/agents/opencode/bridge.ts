@@ -15,8 +15,8 @@
 
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { type AgentConfig, loadAgentConfig } from '../../agent-config.js';
-import { ConfigError } from '../../config-error.js';
+import { type AgentConfig, loadAgentConfig } from '../../config/agent.js';
+import { ConfigError } from '../../config/config-error.js';
 import { deliveryEntriesBudget, renderDeliveryNote } from '../../core/delivery-note.js';
 import { TURN_LEASE_MS, turnOwner, waiterLease } from '../../core/turns.js';
 import { openStore } from '../../store/open.js';
@@ -42,7 +42,7 @@ export interface BridgeIo {
 }
 
 /**
- * `ask-later wait`'s loop (waiter/run.ts `runWaiter`), handed in by cli.ts: it resolves 2 when the session should be
+ * `ask-later wait`'s loop (agents/wake/run.ts `runWaiter`), handed in by cli.ts: it resolves 2 when the session should be
  * woken, 0 when the waiter ends without waking it.
  */
 export type RunWaiter = (

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findGitTopLevel } from '../../project.js';
+import { findGitTopLevel } from '../../config/project.js';
 import { type ConfigEdit, type McpEntry, withAskLater, withoutAskLater } from './config-edit.js';
 import { PLUGIN_FILE, PLUGIN_MARKER, pluginModule } from './plugin-module.js';
 

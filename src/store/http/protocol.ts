@@ -1,6 +1,6 @@
 /**
  * The agent API's wire contract, shared by the client (this folder, on the hook's path: no zod) and serve's side
- * (`src/agent-http/`, which validates every body with zod). Every call is `POST <base>/agent/v1/<operation>` with a
+ * (`src/serve/api/`, which validates every body with zod). Every call is `POST <base>/agent/v1/<operation>` with a
  * JSON body and `Authorization: Bearer alt_…`; a success is 200 with a JSON body, a failure a status from
  * {@link ERROR_STATUS} with `{"error": {"code", "message"}}` (one line, never a token or a question's text).
  *
@@ -149,7 +149,7 @@ export const ERROR_STATUS = {
   'bad-request': 400,
   unauthorized: 401,
   forbidden: 403,
-  /** The request named a host serve does not answer as, or came from a foreign page (`http/origin-rule.ts`). */
+  /** The request named a host serve does not answer as, or came from a foreign page (`surfaces/origin-rule.ts`). */
   'host-refused': 403,
   /** The token is for agents only: the person side needs one made with `token create --web`. */
   'agents-only': 403,
@@ -172,5 +172,5 @@ export interface AgentErrorBody {
 export const AGENTS_ONLY_TEXT =
   "this token is for agents only; a person's token is made with ask-later token create --name NAME --projects PATTERN --web";
 
-/** The project header of `/mcp` (see `agent-http/mcp.ts`). */
+/** The project header of `/mcp` (see `serve/api/mcp.ts`). */
 export const PROJECT_HEADER = 'x-ask-later-project';

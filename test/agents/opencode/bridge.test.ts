@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAgentConfig } from '../../../src/agent-config.js';
 import { runBridge } from '../../../src/agents/opencode/bridge.js';
+import { runWaiter } from '../../../src/agents/wake/run.js';
+import { loadAgentConfig } from '../../../src/config/agent.js';
 import { parseAskInput } from '../../../src/core/ask-input.js';
 import { openStore } from '../../../src/store/open.js';
 import type { Store } from '../../../src/store/port.js';
-import { runWaiter } from '../../../src/waiter/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'al-oc-bridge-'));
 const env = { ASK_LATER_DB: join(dir, 'inbox.db'), ASK_LATER_PROJECT: 'oc-bridge', HOME: dir };
