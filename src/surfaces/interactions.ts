@@ -21,6 +21,12 @@ import type { DraftOutcome, InboxPageRequest, Outcome, Reach, Refused, Review } 
 import { reviewOf, type ShownPicks } from './review.js';
 
 export type { InboxPage } from '../core/inbox.js';
+
+/** A question `locate` found and checked for one actor and place: see {@link InteractionService.locate}. */
+export interface Located {
+  readonly ok: true;
+  readonly question: Question;
+}
 export { notPendingText } from '../render/vocabulary.js';
 export type { DraftChange } from '../store/port.js';
 export type { AccessPolicy, Actor, AllowLists, Membership, Place, Routing } from './access.js';
@@ -42,6 +48,8 @@ export { reviewOf } from './review.js';
 export class InteractionService {
   readonly #o: InteractionServiceOptions;
   readonly #reads: InboxReads;
+  /** What `locate` found, for the one action that asked (held weakly: gone with the action). */
+  readonly #located = new WeakSet<object>();
 
   constructor(options: InteractionServiceOptions) {
     this.#o = options;
@@ -66,8 +74,27 @@ export class InteractionService {
     return this.#o.store.get(question.project, question.id);
   }
 
+  /**
+   * Where an action starts: the question a payload's ref names, read once, with access and routing checked for this
+   * actor and place. The result can be handed to `review` and `send` in place of the ref (they then read nothing
+   * again); a located question not made here is read again, so no caller can skip the checks.
+   */
+  async locate(ref: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
+    const located = await this.#locate(ref, actor, place);
+    if (located.ok) this.#located.add(located);
+    return located;
+  }
+
+  /** A ref, or a question `locate` found for this call. */
+  #resolve(target: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
+    if (typeof target === 'object' && target !== null && this.#located.has(target)) {
+      return Promise.resolve(target as Located);
+    }
+    return this.#locate(target, actor, place);
+  }
+
   /** Resolve a payload's question reference and check that this actor may act on it here. */
-  async #locate(ref: unknown, actor: Actor, place: Place): Promise<{ ok: true; question: Question } | Refused> {
+  async #locate(ref: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
     // A project the actor's sign-in does not reach reads as unknown: the refusal tells nothing about it.
     const question = await this.lookup(ref, actor);
     if (!question) return { ok: false, refusal: 'unknown', text: REFUSALS.unknown };
@@ -145,7 +172,7 @@ export class InteractionService {
    * else the actor's draft, else the recommendation; notes from the draft. A set is reviewed before it is sent.
    */
   async review(ref: unknown, actor: Actor, place: Place, shown?: ShownPicks): Promise<Review> {
-    const located = await this.#locate(ref, actor, place);
+    const located = await this.#resolve(ref, actor, place);
     if (!located.ok) return located;
     const { question } = located;
     if (question.status !== 'pending') return notPending(question);
