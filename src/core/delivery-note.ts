@@ -9,6 +9,7 @@
  * note can start a new `### #8` entry, a footer, or anything else at the start of a line.
  */
 import { describeSelection } from './answer.js';
+import { approvalDecision } from './approval.js';
 import {
   memberRef,
   optionValue,
@@ -199,7 +200,27 @@ function originLines(q: Question): string[] {
       return [
         'Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through.',
       ];
+    case 'PermissionRequest':
+      return [approvalLine(q)];
   }
+}
+
+/** A permission prompt the person decided: the call it was for, and what to do now. */
+function approvalLine(q: Question): string {
+  const tool = oneLine(q.origin?.approval?.tool ?? 'a tool');
+  const decision = approvalDecision(q);
+  const call = `your ${tool} call that needed permission, which ask-later parked for the person`;
+  if (decision === undefined) return `A permission prompt: ${call}.`;
+  if (decision.choice === 'deny') {
+    return `A permission prompt: ${call}. The person denied it: do not make this call; take their notes into account.`;
+  }
+  const scope =
+    decision.choice === 'once'
+      ? 'once'
+      : decision.choice === 'session'
+        ? 'for this session'
+        : `always (the rule ${oneLine(q.origin?.approval?.rule ?? 'Claude Code suggested')} is added)`;
+  return `A permission prompt: ${call}. The person allowed it ${scope}: make exactly the same call again (same tool, same input) and it runs without asking; a call that differs in any way asks again.`;
 }
 
 function ticketLines(q: Question): string[] {

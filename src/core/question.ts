@@ -2,6 +2,7 @@
  * The domain: a parked question, the person's answer, and the states a question moves through.
  * Pure types and rules; no I/O.
  */
+import type { Approval } from './approval.js';
 
 /** Every state a question can be in. See {@link canTransition} for the allowed moves. */
 export const QUESTION_STATUSES = ['pending', 'answered', 'delivered', 'cancelled', 'dismissed', 'expired'] as const;
@@ -63,8 +64,11 @@ export interface SetMember extends QuestionItem {
   readonly impact?: string;
 }
 
-/** The agents' own tools whose questions ask-later parks (see `agents/`). */
-export const ORIGIN_TOOLS = ['AskUserQuestion', 'ExitPlanMode'] as const;
+/**
+ * The agents' own tools whose questions ask-later parks (see `agents/`); `PermissionRequest` is a permission prompt
+ * (see `approval.ts`).
+ */
+export const ORIGIN_TOOLS = ['AskUserQuestion', 'ExitPlanMode', 'PermissionRequest'] as const;
 export type OriginTool = (typeof ORIGIN_TOOLS)[number];
 
 /**
@@ -77,6 +81,8 @@ export interface QuestionOrigin {
   readonly header?: string;
   /** ExitPlanMode: a digest of the plan, so the same plan's next ExitPlanMode call is let through once approved. */
   readonly plan?: string;
+  /** PermissionRequest: the tool call the approval binds to (see `approval.ts`). */
+  readonly approval?: Approval;
 }
 
 /**

@@ -9,6 +9,14 @@ import type { InboxFilter } from '../core/inbox.js';
 import { OTHER_LABEL, platformName, type Question } from '../core/question.js';
 import { describeReply } from '../core/reply.js';
 
+/** The header word of a permission prompt (an approval, `core/approval.ts`), where a question shows BLOCKING. */
+export const APPROVAL_WORD = 'PERMISSION';
+
+/** Whether a question is a permission prompt, so its header says {@link APPROVAL_WORD}. */
+export function isApproval(question: Pick<Question, 'origin'>): boolean {
+  return question.origin?.tool === 'PermissionRequest';
+}
+
 /** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
 export function projectName(project: string): string {
   const segments = project.split(/[\\/]/).filter((segment) => segment !== '');

@@ -331,6 +331,20 @@ export function agentStoreContract(openStores: (options: ContractStoreOptions) =
         expect(plan.id).toBe(2);
       });
 
+      it('GIVEN an approval THEN it is stored with the tool call it binds to and reads back the same', async () => {
+        const project = uniqueProject();
+        const approval = {
+          agent: 'claude-code' as const,
+          tool: 'Bash',
+          input: 'a'.repeat(64),
+          session: 'session-1',
+          rule: 'Bash(npm publish)',
+        };
+        const parked = await agent.park(project, { ...spec(), origin: { tool: 'PermissionRequest', approval } });
+        expect(parked.origin).toEqual({ tool: 'PermissionRequest', approval });
+        expect((await agent.get(project, parked.id))?.origin).toEqual({ tool: 'PermissionRequest', approval });
+      });
+
       it('GIVEN outcomes, one of them leased THEN waitingOutcomes lists the free ones oldest first, blocking-only when asked, and takes nothing', async () => {
         const project = uniqueProject();
         expect(await agent.waitingOutcomes(project)).toEqual([]);

@@ -7,7 +7,7 @@
  * (see {@link neutraliseMentions}); pings are prevented by `allowed_mentions: { parse: [] }` on every message.
  */
 import type { Question, QuestionStatus } from '../../core/question.js';
-import { projectName, readyMark, setReadyMark } from '../vocabulary.js';
+import { APPROVAL_WORD, isApproval, projectName, readyMark, setReadyMark } from '../vocabulary.js';
 
 /** Fullwidth commercial at (U+FF20): looks like `@`, is one UTF-16 unit like it, and Discord never reads a mention in it. */
 const SAFE_AT = '\uFF20';
@@ -72,8 +72,9 @@ export function questionColor(question: Pick<Question, 'status' | 'isBlocking'>)
   return question.isBlocking ? BLOCKING_COLOR : CAN_WAIT_COLOR;
 }
 
-/** 🔴 BLOCKING / 🟢 can wait. */
-export function blockingMark(isBlocking: boolean): string {
+/** 🔴 BLOCKING / 🟢 can wait; 🔐 PERMISSION for a permission prompt. */
+export function blockingMark(isBlocking: boolean, approval = false): string {
+  if (approval) return `🔐 ${APPROVAL_WORD}`;
   return isBlocking ? '🔴 BLOCKING' : '🟢 can wait';
 }
 
@@ -90,8 +91,13 @@ const STATUS_MARKS: Readonly<Record<Exclude<QuestionStatus, 'pending'>, string>>
  * (`✅ Answered · #7 · shop · SHOP-12`) after. At most ~170 characters (project name ≤ 60, ticket ≤ 64), within
  * Discord's 256 for an author name.
  */
-export function headerLine(question: Pick<Question, 'status' | 'isBlocking' | 'id' | 'project' | 'ticket'>): string {
-  const mark = question.status === 'pending' ? blockingMark(question.isBlocking) : STATUS_MARKS[question.status];
+export function headerLine(
+  question: Pick<Question, 'status' | 'isBlocking' | 'id' | 'project' | 'ticket' | 'origin'>,
+): string {
+  const mark =
+    question.status === 'pending'
+      ? blockingMark(question.isBlocking, isApproval(question))
+      : STATUS_MARKS[question.status];
   const project = truncate(oneLine(projectName(question.project)), PROJECT_NAME_SHOWN_MAX);
   const ticket = question.ticket === undefined ? '' : ` · ${question.ticket}`;
   return `${mark} · #${question.id} · ${project}${ticket}`;

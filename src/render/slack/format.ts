@@ -3,7 +3,7 @@
  * preview. Pure.
  */
 import { memberRef, type Question, type QuestionItem, type SetMember } from '../../core/question.js';
-import { projectName } from '../vocabulary.js';
+import { APPROVAL_WORD, isApproval, projectName } from '../vocabulary.js';
 import { SLACK_LIMITS } from './limits.js';
 
 /**
@@ -59,8 +59,9 @@ export function slackDate(ms: number): string {
 
 export { platformName } from '../../core/question.js';
 
-/** 🔴 BLOCKING / 🟢 can wait. */
-export function blockingMark(isBlocking: boolean): string {
+/** 🔴 BLOCKING / 🟢 can wait; 🔐 PERMISSION for a permission prompt. */
+export function blockingMark(isBlocking: boolean, approval = false): string {
+  if (approval) return `🔐 ${APPROVAL_WORD}`;
   return isBlocking ? '🔴 BLOCKING' : '🟢 can wait';
 }
 
@@ -75,8 +76,8 @@ export const PROJECT_PATH_SHOWN_MAX = 150;
  * (≤ 64) and id always fit; only the project's last segment is shortened when it would not (its full path is
  * shown elsewhere).
  */
-export function headerLine(question: Pick<Question, 'isBlocking' | 'id' | 'project' | 'ticket'>): string {
-  const head = `${blockingMark(question.isBlocking)} · #${question.id} · `;
+export function headerLine(question: Pick<Question, 'isBlocking' | 'id' | 'project' | 'ticket' | 'origin'>): string {
+  const head = `${blockingMark(question.isBlocking, isApproval(question))} · #${question.id} · `;
   const tail = question.ticket === undefined ? '' : ` · ${question.ticket}`;
   const room = SLACK_LIMITS.headerText - head.length - tail.length;
   return `${head}${truncate(projectName(question.project), Math.max(room, 1))}${tail}`;

@@ -15,6 +15,7 @@ import { askedBeforeLine } from '../../core/asked-before.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { AnswerMeta, Question, QuestionItem, Selection } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
+import { APPROVAL_WORD, isApproval } from '../vocabulary.js';
 import {
   displayNameMrkdwn,
   escapeMrkdwn,
@@ -78,7 +79,7 @@ export function fittedMessage(
 /** BLOCKING / Can wait while pending, else what became of it: the fallback text's first word. */
 export function statusWord(question: Question): string {
   const state: Record<Question['status'], string> = {
-    pending: question.isBlocking ? 'BLOCKING' : 'Can wait',
+    pending: isApproval(question) ? APPROVAL_WORD : question.isBlocking ? 'BLOCKING' : 'Can wait',
     answered: 'Answered',
     delivered: 'Answered',
     cancelled: 'Withdrawn',

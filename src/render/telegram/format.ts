@@ -3,7 +3,7 @@
  * the header line, times, and the small Markdown subset shown as HTML. Pure.
  */
 import type { Question, QuestionStatus } from '../../core/question.js';
-import { projectName } from '../vocabulary.js';
+import { APPROVAL_WORD, isApproval, projectName } from '../vocabulary.js';
 
 /** `text` safe inside Telegram HTML: `&`, `<` and `>` as entities (quotes need none outside attributes). */
 export function escapeHtml(text: string): string {
@@ -41,12 +41,16 @@ const STATUS_MARKS: Readonly<Record<Exclude<QuestionStatus, 'pending'>, string>>
 const PROJECT_SHOWN_MAX = 60;
 
 /** `🔴 <b>BLOCKING</b> · #7 · shop · SHOP-12` while pending, the outcome mark after; HTML, at most ~180 characters. */
-export function headerLine(question: Pick<Question, 'status' | 'isBlocking' | 'id' | 'project' | 'ticket'>): string {
+export function headerLine(
+  question: Pick<Question, 'status' | 'isBlocking' | 'id' | 'project' | 'ticket' | 'origin'>,
+): string {
   const mark =
     question.status === 'pending'
-      ? question.isBlocking
-        ? '🔴 <b>BLOCKING</b>'
-        : '🟢 <b>can wait</b>'
+      ? isApproval(question)
+        ? `🔐 <b>${APPROVAL_WORD}</b>`
+        : question.isBlocking
+          ? '🔴 <b>BLOCKING</b>'
+          : '🟢 <b>can wait</b>'
       : `<b>${STATUS_MARKS[question.status]}</b>`;
   const project = escapeHtml(truncate(oneLine(projectName(question.project)), PROJECT_SHOWN_MAX));
   const ticket = question.ticket === undefined ? '' : ` · ${escapeHtml(question.ticket)}`;

@@ -9,7 +9,7 @@ import { entryReadiness, type InboxItem, type InboxPage, shownMarks, shownSelect
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { itemsOf, memberRef, OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
-import { FILTER_LABELS, projectName, readyWords } from '../vocabulary.js';
+import { APPROVAL_WORD, FILTER_LABELS, isApproval, projectName, readyWords } from '../vocabulary.js';
 
 function when(at: number): string {
   return `${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
@@ -33,7 +33,7 @@ function entryLines(entry: InboxItem): string[] {
   const selections = shownSelections(entry);
   const head = [
     `#${question.id}`,
-    question.isBlocking ? 'BLOCKING' : 'can wait',
+    isApproval(question) ? APPROVAL_WORD : question.isBlocking ? 'BLOCKING' : 'can wait',
     projectName(question.project),
     question.ticket,
     `parked ${when(question.createdAt)}`,

@@ -38,6 +38,7 @@ import {
   selectionsOf,
 } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
+import { APPROVAL_WORD, isApproval } from '../vocabulary.js';
 import { formatTime, placeName, projectName, readyMark, stateName } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -119,7 +120,10 @@ function cardHead(question: Question, options: CardOptions): SafeHtml {
       : '';
   const size =
     question.members === undefined ? '' : html`<span class="set-size">${question.members.length} questions</span>`;
-  return html`<header class="card-head">${blockingBadge(question.isBlocking)}<span class="project" title="${question.project}">${projectName(question.project)}</span>${question.ticket === undefined ? '' : html`<span class="ticket">${question.ticket}</span>`}<span class="qid">#${question.id}</span>${size}<span class="meta">asked ${renderTime(question.createdAt, options)}</span>${expires}<span class="state state-${question.status}">${stateName(question.status)}</span></header>`;
+  const badge = isApproval(question)
+    ? html`<span class="badge badge-blocking">${APPROVAL_WORD}</span>`
+    : blockingBadge(question.isBlocking);
+  return html`<header class="card-head">${badge}<span class="project" title="${question.project}">${projectName(question.project)}</span>${question.ticket === undefined ? '' : html`<span class="ticket">${question.ticket}</span>`}<span class="qid">#${question.id}</span>${size}<span class="meta">asked ${renderTime(question.createdAt, options)}</span>${expires}<span class="state state-${question.status}">${stateName(question.status)}</span></header>`;
 }
 
 /** Context and Impact, through the safe Markdown renderer. */

@@ -3,7 +3,9 @@
  * schema (schemas.ts), the response as protocol.ts says. Long polls hold at most {@link LONG_POLL_MAX_MS} and end
  * early when the caller goes away (`signal`).
  */
+
 import type { z } from 'zod';
+import type { Approval } from '../../core/approval.js';
 import { parseAskInput } from '../../core/ask-input.js';
 import { type EarlierDecision, QUESTION_STATUSES, type Responder } from '../../core/question.js';
 import { type AgentOperations, LONG_POLL_MAX_MS } from '../../store/http/protocol.js';
@@ -50,6 +52,12 @@ function earlierDecision(entry: {
   return member === undefined ? rest : { ...rest, member };
 }
 
+/** An approval as the schema read it, without the keys zod leaves undefined (`exactOptionalPropertyTypes`). */
+function approvalKept(approval: { rule?: string | undefined } & Omit<Approval, 'rule'>): Approval {
+  const { rule, ...binding } = approval;
+  return rule === undefined ? binding : { ...binding, rule };
+}
+
 export const OPERATIONS: Handlers = {
   async park({ store }, { project, spec, origin, askedBefore }) {
     const parsed = parseAskInput(spec);
@@ -63,8 +71,13 @@ export const OPERATIONS: Handlers = {
       throw new AgentRequestError('bad-request', 'spec.waitSeconds: a stored question has no waitSeconds (call wait)');
     }
     if (origin === undefined) return { question: await store.park(project, question) };
-    const { header, plan, tool } = origin;
-    const kept = { tool, ...(header === undefined ? {} : { header }), ...(plan === undefined ? {} : { plan }) };
+    const { header, plan, tool, approval } = origin;
+    const kept = {
+      tool,
+      ...(header === undefined ? {} : { header }),
+      ...(plan === undefined ? {} : { plan }),
+      ...(approval === undefined ? {} : { approval: approvalKept(approval) }),
+    };
     return { question: await store.park(project, { ...question, origin: kept }) };
   },
   async get({ store }, { project, id }) {

@@ -4,6 +4,7 @@
  * `ask_later` rules themselves (`core/ask-input.ts`) in operations.ts.
  */
 import { z } from 'zod';
+import { APPROVAL_AGENTS } from '../../core/approval.js';
 import { DELIVERY_PATHS, ORIGIN_TOOLS, PLATFORMS, QUESTION_STATUSES } from '../../core/question.js';
 import type { AgentOperationName, PersonOperationName } from '../../store/http/protocol.js';
 
@@ -37,6 +38,15 @@ export const REQUEST_SCHEMAS = {
         tool: z.enum(ORIGIN_TOOLS),
         header: z.string().max(200).optional(),
         plan: z.string().max(200).optional(),
+        approval: z
+          .strictObject({
+            agent: z.enum(APPROVAL_AGENTS),
+            tool: z.string().min(1).max(200),
+            input: z.string().regex(/^[0-9a-f]{64}$/),
+            session: z.string().min(1).max(200),
+            rule: z.string().max(2000).optional(),
+          })
+          .optional(),
       })
       .optional(),
     askedBefore: z

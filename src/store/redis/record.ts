@@ -13,11 +13,14 @@
  *      its topic and optional context and impact) beside the shared context, impact and the derived isBlocking.
  *      A v3 answer to a set is {members: Selection[], by, at}; a Selection may carry `choiceNotes` (answers to any
  *      version's questions may, since notes per option are read by shape).
- *   4  spec may carry `origin` {tool, header?, plan?}: a question the agent asked with a tool of its own (Claude Code's
+ *   4  spec may carry `origin` {tool, header?, plan?, approval?}: a question the agent asked with a tool of its own (Claude Code's
      AskUserQuestion, ExitPlanMode) that ask-later's hook parked; and `askedBefore` [{id, member?, question, answer,
-     by, at}]: the earlier decisions like it, when the agent asked again anyway.
+     by, at}]: the earlier decisions like it, when the agent asked again anyway. An approval (tool PermissionRequest)
+     carries {agent, tool, input, session, rule?}: the tool call its answer binds to (core/approval.ts); read by its
+     shape, as an older reader that does not know the tool refuses the record as corrupt, never misreads it.
   A question is written with the oldest version that holds it ({@link specRecord}).
  */
+import { APPROVAL_AGENTS, type Approval } from '../../core/approval.js';
 import {
   type Answer,
   type ChoiceNote,
@@ -220,7 +223,21 @@ function readOrigin(read: Reader, value: unknown): QuestionOrigin {
   if (header !== undefined) origin.header = header;
   const plan = read.optionalString(object, 'plan', 'spec.origin');
   if (plan !== undefined) origin.plan = plan;
+  if (object.approval !== undefined) origin.approval = readApproval(read, object.approval);
   return origin;
+}
+
+function readApproval(read: Reader, value: unknown): Approval {
+  const path = 'spec.origin.approval';
+  const object = read.object(value, path);
+  const rule = read.optionalString(object, 'rule', path);
+  return {
+    agent: read.oneOf(object.agent, APPROVAL_AGENTS, `${path}.agent`),
+    tool: read.string(object, 'tool', path),
+    input: read.string(object, 'input', path),
+    session: read.string(object, 'session', path),
+    ...(rule === undefined ? {} : { rule }),
+  };
 }
 
 function readAskedBefore(read: Reader, value: unknown): EarlierDecision[] {
