@@ -95,17 +95,20 @@ await build({
 });
 
 // The prompt hook's bundle serves UserPromptSubmit only: the PreToolUse capture (AskUserQuestion) parses questions
-// with zod, which every prompt would parse for nothing. Wired as a PreToolUse hook, it says to run ask-later.mjs.
+// with zod, which every prompt would parse for nothing (so does the PermissionRequest race). Wired as either hook,
+// it says to run ask-later.mjs.
 const withoutCapture = {
   name: 'hook-without-capture',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /[\\/]pre-tool-use\.js$/ }, () => ({
-      path: 'pre-tool-use',
+    pluginBuild.onResolve({ filter: /[\\/](pre-tool-use|permission-request)\.js$/ }, (args) => ({
+      path: args.path.includes('permission-request') ? 'permission-request' : 'pre-tool-use',
       namespace: 'hook-stub',
     }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, () => ({
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'hook-stub' }, (args) => ({
       contents:
-        "import { HookIoError } from './hook-io-error.ts';\nexport async function capturePreToolUse() { throw new HookIoError('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }",
+        args.path === 'permission-request'
+          ? "import { HookIoError } from './hook-io-error.ts';\nexport async function decidePermissionRequest() { throw new HookIoError('hook.cjs is the prompt hook alone: for PermissionRequest run ask-later.mjs hook'); }"
+          : "import { HookIoError } from './hook-io-error.ts';\nexport async function capturePreToolUse() { throw new HookIoError('hook.cjs is the prompt hook alone: for PreToolUse run ask-later.mjs hook'); }",
       resolveDir: join(root, 'src/agents/hooks'),
       loader: 'ts',
     }));

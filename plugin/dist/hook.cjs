@@ -152,6 +152,20 @@ var init_pre_tool_use = __esm({
   }
 });
 
+// hook-stub:permission-request
+var permission_request_exports = {};
+__export(permission_request_exports, {
+  decidePermissionRequest: () => decidePermissionRequest
+});
+async function decidePermissionRequest() {
+  throw new HookIoError("hook.cjs is the prompt hook alone: for PermissionRequest run ask-later.mjs hook");
+}
+var init_permission_request = __esm({
+  "hook-stub:permission-request"() {
+    init_hook_io_error();
+  }
+});
+
 // src/core/limits.ts
 var QUESTION_MAX, OPTION_LABEL_MAX, OPTION_DESCRIPTION_MAX, OPTIONS_MIN, OPTIONS_MAX, CONTEXT_MAX, IMPACT_MAX, TICKET_MAX, NOTES_MAX, DISPLAY_NAME_MAX, EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, WAIT_MAX_SECONDS, OPTION_VALUE_MAX, SET_MEMBERS_MIN, SET_MEMBERS_MAX, TOPIC_MAX, MEMBER_CONTEXT_MAX, MEMBER_IMPACT_MAX, SET_TEXT_MAX, LIMITS;
 var init_limits = __esm({
@@ -237,7 +251,7 @@ var init_question = __esm({
       dismissed: [],
       expired: []
     };
-    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
+    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode", "PermissionRequest"];
     PLATFORMS = ["slack", "discord", "telegram", "web"];
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
@@ -341,6 +355,35 @@ var init_answer = __esm({
     "use strict";
     init_limits();
     init_question();
+  }
+});
+
+// src/core/approval.ts
+function approvalOf(question) {
+  return question.origin?.tool === "PermissionRequest" ? question.origin.approval : void 0;
+}
+function approvalDecision(question) {
+  if (approvalOf(question) === void 0 || question.answer === void 0) return void 0;
+  const [selection] = selectionsOf(question.answer);
+  if (selection === void 0 || selection.other || selection.choices.length !== 1) return void 0;
+  const choice = Object.keys(APPROVAL_CHOICES).find(
+    (key) => APPROVAL_CHOICES[key] === selection.choices[0]
+  );
+  return choice === void 0 ? void 0 : { choice, notes: selection.notes?.trim() ?? "" };
+}
+var APPROVAL_AGENTS, APPROVAL_CHOICES;
+var init_approval = __esm({
+  "src/core/approval.ts"() {
+    "use strict";
+    init_limits();
+    init_question();
+    APPROVAL_AGENTS = ["claude-code", "codex", "opencode"];
+    APPROVAL_CHOICES = {
+      once: "Allow once",
+      session: "Allow for this session",
+      always: "Always allow",
+      deny: "Deny"
+    };
   }
 });
 
@@ -462,7 +505,20 @@ function originLines(q) {
       return [
         "Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through."
       ];
+    case "PermissionRequest":
+      return [approvalLine(q)];
   }
+}
+function approvalLine(q) {
+  const tool = oneLine(q.origin?.approval?.tool ?? "a tool");
+  const decision = approvalDecision(q);
+  const call = `your ${tool} call that needed permission, which ask-later parked for the person`;
+  if (decision === void 0) return `A permission prompt: ${call}.`;
+  if (decision.choice === "deny") {
+    return `A permission prompt: ${call}. The person denied it: do not make this call; take their notes into account.`;
+  }
+  const scope = decision.choice === "once" ? "once" : decision.choice === "session" ? "for this session" : `always (the rule ${oneLine(q.origin?.approval?.rule ?? "Claude Code suggested")} is added)`;
+  return `A permission prompt: ${call}. The person allowed it ${scope}: make exactly the same call again (same tool, same input) and it runs without asking; a call that differs in any way asks again.`;
 }
 function ticketLines(q) {
   return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
@@ -502,6 +558,7 @@ var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
     init_answer();
+    init_approval();
     init_question();
     DELIVERY_NOTE_BUDGET = 9e3;
     HEADER = [
@@ -1982,7 +2039,20 @@ function readOrigin(read, value) {
   if (header !== void 0) origin.header = header;
   const plan = read.optionalString(object, "plan", "spec.origin");
   if (plan !== void 0) origin.plan = plan;
+  if (object.approval !== void 0) origin.approval = readApproval(read, object.approval);
   return origin;
+}
+function readApproval(read, value) {
+  const path = "spec.origin.approval";
+  const object = read.object(value, path);
+  const rule = read.optionalString(object, "rule", path);
+  return {
+    agent: read.oneOf(object.agent, APPROVAL_AGENTS, `${path}.agent`),
+    tool: read.string(object, "tool", path),
+    input: read.string(object, "input", path),
+    session: read.string(object, "session", path),
+    ...rule === void 0 ? {} : { rule }
+  };
 }
 function readAskedBefore(read, value) {
   if (!Array.isArray(value)) read.fail("spec.askedBefore", "a list", value);
@@ -2137,6 +2207,7 @@ var MESSAGE_FIELD_PREFIX, Reader, ParsedSpecs;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
+    init_approval();
     init_question();
     init_corrupt_record_error();
     init_bounded_cache();
@@ -7674,6 +7745,25 @@ function canonicalPath(path) {
 // src/config/agent.ts
 var DELIVERY_REACHES = ["blocking", "all", "off"];
 var CAPTURE_WAIT_MAX_SECONDS = 120;
+var PERMISSION_RACE_DEFAULT_SECONDS = 60;
+var PERMISSION_WAIT_MAX_SECONDS = 300;
+function loadPermissionMode(env) {
+  const own = env.ASK_LATER_PERMISSIONS?.trim() ?? "";
+  const name = own !== "" ? "ASK_LATER_PERMISSIONS" : "the plugin's permissions option";
+  const raw = (own !== "" ? own : env.CLAUDE_PLUGIN_OPTION_PERMISSIONS?.trim() ?? "").toLowerCase();
+  if (raw === "" || raw === "race") return { kind: "race", seconds: PERMISSION_RACE_DEFAULT_SECONDS };
+  if (raw === "park") return { kind: "park" };
+  if (raw === "terminal") return { kind: "terminal" };
+  const timed = /^(race|wait):(\d{1,3})$/.exec(raw);
+  const seconds = Number(timed?.[2]);
+  if (timed !== null && seconds >= 1 && seconds <= PERMISSION_WAIT_MAX_SECONDS) {
+    return { kind: timed[1] === "race" ? "race" : "wait", seconds };
+  }
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `${name} must be race:<seconds>, park, wait:<seconds> (seconds 1 to ${PERMISSION_WAIT_MAX_SECONDS}) or terminal, got ${shown}`
+  );
+}
 function loadDecidedCheck(env) {
   const raw = env.ASK_LATER_DECIDED?.trim().toLowerCase() ?? "";
   if (raw === "" || raw === "check") return "check";
@@ -7815,7 +7905,8 @@ function loadAgentConfig(env, cwd) {
     wake: loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
     midturn: loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN),
     capture: loadCaptureMode(env),
-    decided: loadDecidedCheck(env)
+    decided: loadDecidedCheck(env),
+    permissions: loadPermissionMode(env)
   });
 }
 
@@ -7987,12 +8078,18 @@ function parsePromptSubmit(text) {
   };
 }
 function preToolUsePayload(text) {
-  if (!text.includes('"PreToolUse"')) return void 0;
+  return eventPayload(text, "PreToolUse");
+}
+function permissionRequestPayload(text) {
+  return eventPayload(text, "PermissionRequest");
+}
+function eventPayload(text, event) {
+  if (!text.includes(`"${event}"`)) return void 0;
   try {
     const value = JSON.parse(text);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
     const fields = value;
-    return fields.hook_event_name === "PreToolUse" ? fields : void 0;
+    return fields.hook_event_name === event ? fields : void 0;
   } catch {
     return void 0;
   }
@@ -8060,6 +8157,22 @@ async function run(io, env, cwd, deadline, seen) {
     deadline.clear();
     const { capturePreToolUse: capturePreToolUse2 } = await Promise.resolve().then(() => (init_pre_tool_use(), pre_tool_use_exports));
     await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
+    return;
+  }
+  const permission = permissionRequestPayload(text);
+  if (permission !== void 0) {
+    deadline.clear();
+    const { decidePermissionRequest: decidePermissionRequest2 } = await Promise.resolve().then(() => (init_permission_request(), permission_request_exports));
+    await decidePermissionRequest2(
+      permission,
+      env,
+      cwd,
+      (output) => writeOut(io, output),
+      (line) => {
+        io.stderr.write(`${line}
+`);
+      }
+    );
     return;
   }
   const toolCall = postToolUsePayload(text);

@@ -102,7 +102,7 @@ var init_question = __esm({
       dismissed: [],
       expired: []
     };
-    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
+    ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode", "PermissionRequest"];
     PLATFORMS = ["slack", "discord", "telegram", "web"];
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
@@ -797,6 +797,35 @@ var init_answer = __esm({
   }
 });
 
+// src/core/approval.ts
+function approvalOf(question) {
+  return question.origin?.tool === "PermissionRequest" ? question.origin.approval : void 0;
+}
+function approvalDecision(question) {
+  if (approvalOf(question) === void 0 || question.answer === void 0) return void 0;
+  const [selection] = selectionsOf(question.answer);
+  if (selection === void 0 || selection.other || selection.choices.length !== 1) return void 0;
+  const choice = Object.keys(APPROVAL_CHOICES).find(
+    (key) => APPROVAL_CHOICES[key] === selection.choices[0]
+  );
+  return choice === void 0 ? void 0 : { choice, notes: selection.notes?.trim() ?? "" };
+}
+var APPROVAL_AGENTS, APPROVAL_CHOICES;
+var init_approval = __esm({
+  "src/core/approval.ts"() {
+    "use strict";
+    init_limits();
+    init_question();
+    APPROVAL_AGENTS = ["claude-code", "codex", "opencode"];
+    APPROVAL_CHOICES = {
+      once: "Allow once",
+      session: "Allow for this session",
+      always: "Always allow",
+      deny: "Deny"
+    };
+  }
+});
+
 // src/core/delivery-note.ts
 function deliveryEntriesBudget(budget = DELIVERY_NOTE_BUDGET) {
   const longestFooter = SEPARATOR.length + Math.max(...NEXT_DELIVERY.map((next) => footer(Number.MAX_SAFE_INTEGER, next).length));
@@ -886,7 +915,20 @@ function originLines(q) {
       return [
         "Your plan, which you asked to approve with ExitPlanMode; ask-later parked it for the person. If the answer is Approve, call ExitPlanMode again and it goes through."
       ];
+    case "PermissionRequest":
+      return [approvalLine(q)];
   }
+}
+function approvalLine(q) {
+  const tool = oneLine(q.origin?.approval?.tool ?? "a tool");
+  const decision = approvalDecision(q);
+  const call = `your ${tool} call that needed permission, which ask-later parked for the person`;
+  if (decision === void 0) return `A permission prompt: ${call}.`;
+  if (decision.choice === "deny") {
+    return `A permission prompt: ${call}. The person denied it: do not make this call; take their notes into account.`;
+  }
+  const scope = decision.choice === "once" ? "once" : decision.choice === "session" ? "for this session" : `always (the rule ${oneLine(q.origin?.approval?.rule ?? "Claude Code suggested")} is added)`;
+  return `A permission prompt: ${call}. The person allowed it ${scope}: make exactly the same call again (same tool, same input) and it runs without asking; a call that differs in any way asks again.`;
 }
 function ticketLines(q) {
   return q.ticket === void 0 ? [] : [`Ticket: ${oneLine(q.ticket)}`];
@@ -926,6 +968,7 @@ var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
     init_answer();
+    init_approval();
     init_question();
     DELIVERY_NOTE_BUDGET = 9e3;
     HEADER = [
@@ -1900,7 +1943,20 @@ function readOrigin(read, value) {
   if (header !== void 0) origin.header = header;
   const plan = read.optionalString(object, "plan", "spec.origin");
   if (plan !== void 0) origin.plan = plan;
+  if (object.approval !== void 0) origin.approval = readApproval(read, object.approval);
   return origin;
+}
+function readApproval(read, value) {
+  const path = "spec.origin.approval";
+  const object = read.object(value, path);
+  const rule = read.optionalString(object, "rule", path);
+  return {
+    agent: read.oneOf(object.agent, APPROVAL_AGENTS, `${path}.agent`),
+    tool: read.string(object, "tool", path),
+    input: read.string(object, "input", path),
+    session: read.string(object, "session", path),
+    ...rule === void 0 ? {} : { rule }
+  };
 }
 function readAskedBefore(read, value) {
   if (!Array.isArray(value)) read.fail("spec.askedBefore", "a list", value);
@@ -2055,6 +2111,7 @@ var MESSAGE_FIELD_PREFIX, Reader, ParsedSpecs;
 var init_record = __esm({
   "src/store/redis/record.ts"() {
     "use strict";
+    init_approval();
     init_question();
     init_corrupt_record_error();
     init_bounded_cache();

@@ -54,6 +54,51 @@ export interface AgentConfig extends AgentStoreConfig {
   readonly capture: CaptureMode;
   /** `ASK_LATER_DECIDED`: whether `ask_later` first looks for decisions taken before (`check`) or not (`off`). */
   readonly decided: DecidedCheck;
+  /** `ASK_LATER_PERMISSIONS` (or the plugin's `permissions` option): the agent's permission prompts. */
+  readonly permissions: PermissionMode;
+}
+
+/**
+ * What becomes of a permission prompt (`core/approval.ts`): posted to the inbox while the terminal dialog stays up,
+ * the first answer winning, and parked after `seconds` with nobody answering (`race`); posted and parked at once
+ * (`park`: unattended runs); posted and held up to `seconds` (`wait`); or left to the terminal alone (`terminal`).
+ */
+export type PermissionMode =
+  | { readonly kind: 'race'; readonly seconds: number }
+  | { readonly kind: 'park' }
+  | { readonly kind: 'wait'; readonly seconds: number }
+  | { readonly kind: 'terminal' };
+
+/** The race's default length: long enough to pick up a phone and read the card, short enough not to stall (README). */
+export const PERMISSION_RACE_DEFAULT_SECONDS = 60;
+/** The longest race or wait: the plugin's PermissionRequest hook gives the call 330 s. */
+export const PERMISSION_WAIT_MAX_SECONDS = 300;
+
+/**
+ * `ASK_LATER_PERMISSIONS`, else the plugin's option (`CLAUDE_PLUGIN_OPTION_PERMISSIONS`): `race:<seconds>` (default
+ * `race:60`), `park`, `wait:<seconds>` or `terminal`; seconds from 1 to {@link PERMISSION_WAIT_MAX_SECONDS}.
+ */
+export function loadPermissionMode(env: Env): PermissionMode {
+  const own = env.ASK_LATER_PERMISSIONS?.trim() ?? '';
+  const name = own !== '' ? 'ASK_LATER_PERMISSIONS' : "the plugin's permissions option";
+  const raw = (own !== '' ? own : (env.CLAUDE_PLUGIN_OPTION_PERMISSIONS?.trim() ?? '')).toLowerCase();
+  if (raw === '' || raw === 'race') return { kind: 'race', seconds: PERMISSION_RACE_DEFAULT_SECONDS };
+  if (raw === 'park') return { kind: 'park' };
+  if (raw === 'terminal') return { kind: 'terminal' };
+  const timed = /^(race|wait):(\d{1,3})$/.exec(raw);
+  const seconds = Number(timed?.[2]);
+  if (timed !== null && seconds >= 1 && seconds <= PERMISSION_WAIT_MAX_SECONDS) {
+    return { kind: timed[1] === 'race' ? 'race' : 'wait', seconds };
+  }
+  const shown = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
+  throw new ConfigError(
+    `${name} must be race:<seconds>, park, wait:<seconds> (seconds 1 to ${PERMISSION_WAIT_MAX_SECONDS}) or terminal, got ${shown}`,
+  );
+}
+
+/** How a permission mode reads in `doctor` and messages: `race:60`, `park`, `wait:30`, `terminal`. */
+export function describePermissionMode(mode: PermissionMode): string {
+  return mode.kind === 'race' || mode.kind === 'wait' ? `${mode.kind}:${mode.seconds}` : mode.kind;
 }
 
 /** Whether `ask_later` looks for earlier decisions like a new question before it parks it. */
@@ -92,6 +137,8 @@ export const CONFIG_VARIABLES = [
   'ASK_LATER_ASK_USER_QUESTION',
   'CLAUDE_PLUGIN_OPTION_ASK_USER_QUESTION',
   'ASK_LATER_DECIDED',
+  'ASK_LATER_PERMISSIONS',
+  'CLAUDE_PLUGIN_OPTION_PERMISSIONS',
   'ASK_LATER_STATUS_DEADLINE_MS',
   'ASK_LATER_HOOK_DEADLINE_MS',
   'PORT',
@@ -320,5 +367,6 @@ export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
     midturn: loadDeliveryReach('ASK_LATER_MIDTURN', env.ASK_LATER_MIDTURN),
     capture: loadCaptureMode(env),
     decided: loadDecidedCheck(env),
+    permissions: loadPermissionMode(env),
   });
 }

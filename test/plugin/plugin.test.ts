@@ -94,7 +94,8 @@ describe('the Claude Code plugin', () => {
       '.claude-plugin',
       'plugin.json',
     );
-    expect(Object.keys(manifest.userConfig)).toEqual(['server_url', 'token', 'ask_user_question']);
+    expect(Object.keys(manifest.userConfig)).toEqual(['server_url', 'token', 'ask_user_question', 'permissions']);
+    expect(manifest.userConfig.permissions).toMatchObject({ type: 'string', required: false });
     expect(manifest.userConfig.server_url).toMatchObject({ type: 'string', required: false });
     expect(manifest.userConfig.token).toMatchObject({ type: 'string', required: false, sensitive: true });
     expect(manifest.userConfig.ask_user_question).toMatchObject({ type: 'string', required: false });
@@ -111,12 +112,19 @@ describe('the Claude Code plugin', () => {
       return all[0] as Hook;
     };
     expect(Object.keys(hooks.hooks).sort()).toEqual([
+      'PermissionRequest',
       'PostToolUse',
       'PreToolUse',
       'SessionStart',
       'Stop',
       'UserPromptSubmit',
     ]);
+    // Permission prompts: a command, so Esc at the dialog (SIGTERM) reaches it; bounded above the longest race.
+    expect(only('PermissionRequest')).toMatchObject({
+      type: 'command',
+      command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/ask-later.mjs" hook',
+      timeout: 330,
+    });
     // Prompt and tool call: the session's own MCP server (no process), never failing the prompt or the tool.
     const collect = { type: 'mcp_tool', server: 'plugin:ask-later:ask-later', tool: 'collect_answers' };
     expect(only('UserPromptSubmit')).toMatchObject({

@@ -6,6 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { inputHash } from '../../core/approval.js';
 
 /** How much of the transcript's end is read: the call's own turn is at the very end. */
 const TAIL_BYTES = 256 * 1024;
@@ -145,4 +146,33 @@ export function boundedTail(text: string, max: number): string {
   const lineStart = kept.indexOf('\n');
   const from = lineStart >= 0 && lineStart < kept.length / 5 ? kept.slice(lineStart + 1) : kept;
   return `…\n${from}`;
+}
+
+/**
+ * The id of the session's last call of `tool` whose input hashes to `input` (`core/approval.ts`), '' when the
+ * transcript's end holds none: a `PermissionRequest` hook is given the call but not its id.
+ */
+export async function toolUseIdOf(path: string, tool: string, input: string): Promise<string> {
+  const lines = (await tailLines(path)) ?? [];
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index];
+    if (line === undefined) continue;
+    for (const block of blocksOf(line)) {
+      if (block.type === 'tool_use' && block.name === tool && typeof block.id === 'string') {
+        if (inputHash(block.input) === input) return block.id;
+      }
+    }
+  }
+  return '';
+}
+
+/** Whether the transcript holds a result for the call `toolUseId`: it ran (or was refused) without the hook. */
+export async function hasToolResult(path: string, toolUseId: string): Promise<boolean> {
+  if (toolUseId === '') return false;
+  const lines = (await tailLines(path)) ?? [];
+  return lines.some((line) =>
+    blocksOf(line).some(
+      (block) => block.type === 'tool_result' && (block as { tool_use_id?: unknown }).tool_use_id === toolUseId,
+    ),
+  );
 }

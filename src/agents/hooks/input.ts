@@ -97,13 +97,22 @@ export function parsePromptSubmit(text: string): PromptSubmit {
  * `UserPromptSubmit` path reads it with {@link parsePromptSubmit}, which says what is wrong with it.
  */
 export function preToolUsePayload(text: string): Record<string, unknown> | undefined {
+  return eventPayload(text, 'PreToolUse');
+}
+
+/** A `PermissionRequest` payload (a tool call about to show Claude Code's dialog), or undefined for any other. */
+export function permissionRequestPayload(text: string): Record<string, unknown> | undefined {
+  return eventPayload(text, 'PermissionRequest');
+}
+
+function eventPayload(text: string, event: string): Record<string, unknown> | undefined {
   // Cheap first: a prompt's payload rarely holds the event's name (a prompt that quotes it is parsed below).
-  if (!text.includes('"PreToolUse"')) return undefined;
+  if (!text.includes(`"${event}"`)) return undefined;
   try {
     const value = JSON.parse(text) as unknown;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
     const fields = value as Record<string, unknown>;
-    return fields.hook_event_name === 'PreToolUse' ? fields : undefined;
+    return fields.hook_event_name === event ? fields : undefined;
   } catch {
     return undefined;
   }

@@ -24,7 +24,14 @@ import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
 import { DeadlineError } from './deadline-error.js';
 import { HookIoError } from './hook-io-error.js';
-import { carriesAnswers, parsePromptSubmit, postToolUsePayload, preToolUsePayload, readStdin } from './input.js';
+import {
+  carriesAnswers,
+  parsePromptSubmit,
+  permissionRequestPayload,
+  postToolUsePayload,
+  preToolUsePayload,
+  readStdin,
+} from './input.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
 
 /**
@@ -100,6 +107,22 @@ async function run(
     deadline.clear();
     const { capturePreToolUse } = await import('./pre-tool-use.js');
     await capturePreToolUse(preToolUse, env, cwd, (output) => writeOut(io, output));
+    return;
+  }
+  const permission = permissionRequestPayload(text);
+  if (permission !== undefined) {
+    // A permission prompt: raced or parked in the inbox, bounded by its own race (`permission-request.ts`).
+    deadline.clear();
+    const { decidePermissionRequest } = await import('./permission-request.js');
+    await decidePermissionRequest(
+      permission,
+      env,
+      cwd,
+      (output) => writeOut(io, output),
+      (line) => {
+        io.stderr.write(`${line}\n`);
+      },
+    );
     return;
   }
   const toolCall = postToolUsePayload(text);

@@ -11,9 +11,12 @@ import { join, relative, resolve, sep } from 'node:path';
 import {
   type DeliveryReach,
   describeCaptureMode,
+  describePermissionMode,
   describeStore,
   loadCaptureMode,
   loadDeliveryReach,
+  loadPermissionMode,
+  type PermissionMode,
   type StoreLocation,
 } from '../../config/agent.js';
 import { ConfigError } from '../../config/config-error.js';
@@ -141,6 +144,32 @@ function captureLine(
         ? `parked, the call held up to ${mode.seconds} s for an answer`
         : "left to Claude Code's dialog";
   return ok(`Claude Code: AskUserQuestion and plan approvals: ${what} (${describeCaptureMode(mode)})`);
+}
+
+/** The line saying what becomes of permission prompts (the plugin's PermissionRequest hook; `ASK_LATER_PERMISSIONS`). */
+function permissionsLine(
+  settings: readonly SettingsFile[],
+  env: Readonly<Record<string, string | undefined>>,
+): CheckLine {
+  const given = settings
+    .map((file) => object(file.json.env)?.ASK_LATER_PERMISSIONS)
+    .find((value) => typeof value === 'string');
+  let mode: PermissionMode;
+  try {
+    mode = loadPermissionMode({ ...env, ...(typeof given === 'string' ? { ASK_LATER_PERMISSIONS: given } : {}) });
+  } catch (error) {
+    if (error instanceof ConfigError) return warn(`Claude Code: ${error.message}`);
+    throw error;
+  }
+  const what =
+    mode.kind === 'race'
+      ? `the terminal and the inbox race, parked after ${mode.seconds} s with nobody answering`
+      : mode.kind === 'wait'
+        ? `posted to the inbox, held up to ${mode.seconds} s`
+        : mode.kind === 'park'
+          ? 'posted to the inbox and parked at once'
+          : "left to Claude Code's dialog";
+  return ok(`Claude Code: permission prompts: ${what} (${describePermissionMode(mode)})`);
 }
 
 /**
@@ -306,6 +335,7 @@ export async function checkClaudeCode(options: ClaudeCodeOptions): Promise<Check
     lines.push(ok(`Claude Code: the ask-later plugin is enabled (${where})`));
     lines.push(deliveryLine({ toolCall: true, wake: true }, settings, options.env ?? {}));
     lines.push(captureLine(true, settings, options.env ?? {}));
+    lines.push(permissionsLine(settings, options.env ?? {}));
   } else if (hookIn && mcp) {
     lines.push(
       ok(`Claude Code: the prompt hook (${shown(hookIn.path)}) and the MCP server ask-later (${mcp[1]}) are set up`),

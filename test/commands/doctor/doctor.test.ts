@@ -147,6 +147,9 @@ const PLUGIN_PATHS =
   '✓ Claude Code: answers reach the agent with the next prompt; at its next tool call (answers to blocking questions); by waking an idle session (answers to blocking questions)';
 const PLUGIN_CAPTURE =
   '✓ Claude Code: AskUserQuestion and plan approvals: parked in the inbox, the agent carries on (park)';
+/** The permission prompts line of the plugin on its defaults. */
+const PLUGIN_PERMISSIONS =
+  '✓ Claude Code: permission prompts: the terminal and the inbox race, parked after 60 s with nobody answering (race:60)';
 
 describe('ask-later doctor (the built CLI)', () => {
   it('GIVEN Redis with AOF, Slack, Discord and the plugin all fine THEN every line is ✓ and it exits 0', async () => {
@@ -163,6 +166,7 @@ describe('ask-later doctor (the built CLI)', () => {
       '✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)',
       PLUGIN_PATHS,
       PLUGIN_CAPTURE,
+      PLUGIN_PERMISSIONS,
     ]);
     expect(code).toBe(0);
   });
@@ -209,7 +213,7 @@ describe('ask-later doctor (the built CLI)', () => {
     const db = join(homeDir, '.local', 'state', 'ask-later', 'inbox.db');
     const token = 'web-token-never-printed-0123456789';
     const { lines, code } = await doctorCli({ PORT: '7555', ASK_LATER_WEB_TOKEN: token }, homeDir);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toBe(
       `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7555/ (asks for ASK_LATER_WEB_TOKEN); no Slack or Discord: answers come from the web inbox`,
     );
@@ -219,6 +223,7 @@ describe('ask-later doctor (the built CLI)', () => {
     expect(lines[2]).toBe('✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)');
     expect(lines[3]).toBe(PLUGIN_PATHS);
     expect(lines[4]).toBe(PLUGIN_CAPTURE);
+    expect(lines[5]).toBe(PLUGIN_PERMISSIONS);
     expect(existsSync(db)).toBe(true);
     expect(lines.join('\n')).not.toContain(token);
     expect(code).toBe(0);
@@ -473,6 +478,7 @@ describe('ask-later doctor, the embedded store', () => {
       '✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)',
       PLUGIN_PATHS,
       PLUGIN_CAPTURE,
+      PLUGIN_PERMISSIONS,
     ]);
     expect(first.code).toBe(0);
     expect(existsSync(db)).toBe(true);
@@ -681,10 +687,31 @@ describe('ask-later doctor, the Claude Code side', () => {
       '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true }, env: { ASK_LATER_WAKE: 'yes' } },
     });
     const { lines, code } = await doctor(healthyEnv(), { home: wrong });
-    expect(lines.at(-2)).toBe(
+    expect(lines.at(-3)).toBe(
       '⚠ Claude Code: ASK_LATER_WAKE must be blocking, all or off, got "yes" — every ask-later tool and hook refuses to work until it is fixed',
     );
     expect(code).toBe(0);
+  });
+
+  it('GIVEN the plugin and ASK_LATER_PERMISSIONS in Claude Code’s settings THEN the permissions line shows it, or ⚠ names a wrong one', async () => {
+    const parked = homeWith({
+      '.claude/settings.json': {
+        enabledPlugins: { 'ask-later@ask-later': true },
+        env: { ASK_LATER_PERMISSIONS: 'park' },
+      },
+    });
+    expect((await doctor(healthyEnv(), { home: parked })).lines.at(-1)).toBe(
+      '✓ Claude Code: permission prompts: posted to the inbox and parked at once (park)',
+    );
+    const wrong = homeWith({
+      '.claude/settings.json': {
+        enabledPlugins: { 'ask-later@ask-later': true },
+        env: { ASK_LATER_PERMISSIONS: 'now' },
+      },
+    });
+    expect((await doctor(healthyEnv(), { home: wrong })).lines.at(-1)).toBe(
+      '⚠ Claude Code: ASK_LATER_PERMISSIONS must be race:<seconds>, park, wait:<seconds> (seconds 1 to 300) or terminal, got "now"',
+    );
   });
 
   it('GIVEN only the MCP server THEN ⚠ says answers will not reach the agent without the hook', async () => {
