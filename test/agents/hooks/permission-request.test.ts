@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { inputHash } from '../../../src/core/approval.js';
-import type { Question } from '../../../src/core/question.js';
+import { itemsOf, type Question } from '../../../src/core/question.js';
 import { openRedisStore, type RedisStore } from '../../../src/store/redis/redis-store.js';
 import { person, uniquePrefix, uniqueProject } from '../../support/store.js';
 import { hookEnv, runHookCli, startHook } from './support.js';
@@ -107,7 +107,7 @@ describe('ask-later hook as a PermissionRequest hook', () => {
         },
       },
     });
-    expect(parked?.options.map((option) => option.label)).toEqual([
+    expect(itemsOf(parked as Question)[0]?.options.map((option) => option.label)).toEqual([
       'Allow once',
       'Allow for this session',
       'Always allow',
