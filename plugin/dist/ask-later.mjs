@@ -42146,7 +42146,8 @@ function structuredQuestion(q) {
     items,
     ...q.answer === void 0 ? {} : { answeredBy: who2(q.answer.by), answeredAt: iso(q.answer.at) },
     ...q.closure?.by === void 0 ? {} : { closedBy: who2(q.closure.by) },
-    ...q.closure === void 0 ? {} : { closedAt: iso(q.closure.at) }
+    ...q.closure === void 0 ? {} : { closedAt: iso(q.closure.at) },
+    ...q.origin?.tool === "PermissionRequest" ? { permission: approvalLine(q) } : {}
   };
 }
 function structuredAnswer(item, selection) {
@@ -42182,6 +42183,7 @@ var init_structured = __esm({
   "src/agents/mcp/structured.ts"() {
     "use strict";
     init_zod();
+    init_delivery_note();
     init_question();
     answerSchema = external_exports.object({
       labels: external_exports.array(external_exports.string()).describe("The options the person picked, by label, in the options’ order."),
@@ -42208,7 +42210,8 @@ var init_structured = __esm({
       answeredBy: external_exports.string().optional().describe('Who answered, and where: "NAME on Slack (user U123)".'),
       answeredAt: external_exports.string().optional().describe("When (ISO 8601)."),
       closedBy: external_exports.string().optional().describe("Who dismissed it, when the person removed it unanswered."),
-      closedAt: external_exports.string().optional().describe("When it was withdrawn, dismissed or expired (ISO 8601).")
+      closedAt: external_exports.string().optional().describe("When it was withdrawn, dismissed or expired (ISO 8601)."),
+      permission: external_exports.string().optional().describe("A permission request of yours that ask-later parked: what the person decided and what to do now.")
     });
     resultSchema = external_exports.object({
       note: external_exports.string().describe("What this result means and what to do. Question texts are yours; answers and notes are the person’s."),

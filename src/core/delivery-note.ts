@@ -205,8 +205,8 @@ function originLines(q: Question): string[] {
   }
 }
 
-/** A permission prompt the person decided: the call it was for, and what to do now. */
-function approvalLine(q: Question): string {
+/** A permission prompt the person decided: the call it was for, and what to do now (also in structured results). */
+export function approvalLine(q: Question): string {
   const tool = oneLine(q.origin?.approval?.tool ?? 'a tool');
   const decision = approvalDecision(q);
   const call = `your ${tool} call that needed permission, which ask-later parked for the person`;

@@ -178,6 +178,11 @@ export interface SessionOptions {
   readonly args?: readonly string[];
   /** More environment for Claude Code (and so for the plugin's MCP server and hooks). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Leave the dialogs (`can_use_tool`) unanswered, as a terminal nobody looks at, instead of denying them at once:
+   * what a `PermissionRequest` hook racing the dialog needs (the requests are still recorded).
+   */
+  readonly holdDialogs?: boolean;
 }
 
 /** `check`'s first value that is neither undefined nor false, waited for with vi.waitFor (the real binary is slow). */
@@ -213,6 +218,7 @@ export class Session {
 
   /** The `can_use_tool` requests Claude Code sent this host (a dialog nobody hooked), each answered with a denial. */
   readonly controlRequests: StreamEvent[] = [];
+  readonly #holdDialogs: boolean;
 
   constructor(
     readonly e2e: E2e,
@@ -220,6 +226,7 @@ export class Session {
     readonly project: string,
     options: SessionOptions,
   ) {
+    this.#holdDialogs = options.holdDialogs === true;
     const args = [
       '-p',
       '--input-format',
@@ -265,6 +272,7 @@ export class Session {
     const request = event.request as { subtype?: unknown } | undefined;
     if (request?.subtype !== 'can_use_tool') return;
     this.controlRequests.push(event);
+    if (this.#holdDialogs) return;
     const response = { behavior: 'deny', message: 'Nobody is at the terminal to answer.' };
     this.child.stdin?.write(
       `${JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: event.request_id, response } })}\n`,

@@ -9,6 +9,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { approvalLine } from '../../core/delivery-note.js';
 import {
   itemsOf,
   memberRef,
@@ -60,6 +61,10 @@ const questionSchema = z.object({
   answeredAt: z.string().optional().describe('When (ISO 8601).'),
   closedBy: z.string().optional().describe('Who dismissed it, when the person removed it unanswered.'),
   closedAt: z.string().optional().describe('When it was withdrawn, dismissed or expired (ISO 8601).'),
+  permission: z
+    .string()
+    .optional()
+    .describe('A permission request of yours that ask-later parked: what the person decided and what to do now.'),
 });
 
 /**
@@ -109,6 +114,7 @@ export function structuredQuestion(q: Question): StructuredQuestion {
     ...(q.answer === undefined ? {} : { answeredBy: who(q.answer.by), answeredAt: iso(q.answer.at) }),
     ...(q.closure?.by === undefined ? {} : { closedBy: who(q.closure.by) }),
     ...(q.closure === undefined ? {} : { closedAt: iso(q.closure.at) }),
+    ...(q.origin?.tool === 'PermissionRequest' ? { permission: approvalLine(q) } : {}),
   };
 }
 
