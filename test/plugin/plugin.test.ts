@@ -122,7 +122,7 @@ describe('the Claude Code plugin', () => {
     // Permission prompts: a command, so Esc at the dialog (SIGTERM) reaches it; bounded above the longest race.
     expect(only('PermissionRequest')).toMatchObject({
       type: 'command',
-      command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/ask-later.mjs" hook',
+      command: `node "${PLUGIN_ROOT}/dist/ask-later.mjs" hook`,
       timeout: 330,
     });
     // Prompt and tool call: the session's own MCP server (no process), never failing the prompt or the tool.
