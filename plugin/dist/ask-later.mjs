@@ -14022,6 +14022,20 @@ var init_question = __esm({
   }
 });
 
+// src/core/pause.ts
+import { setTimeout as delay } from "node:timers/promises";
+function pause(ms, signal) {
+  return delay(Math.max(0, ms), void 0, signal ? { signal } : {}).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var init_pause = __esm({
+  "src/core/pause.ts"() {
+    "use strict";
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -14335,21 +14349,11 @@ var init_client = __esm({
 });
 
 // src/store/http/serve-link.ts
-function pause(ms, signal) {
-  return new Promise((resolve9) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve9();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
 var init_serve_link = __esm({
   "src/store/http/serve-link.ts"() {
     "use strict";
+    init_pause();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -19878,7 +19882,7 @@ var init_consumer = __esm({
 });
 
 // src/store/redis/tail.ts
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay2 } from "node:timers/promises";
 var RedisEventTail;
 var init_tail = __esm({
   "src/store/redis/tail.ts"() {
@@ -19931,7 +19935,7 @@ var init_tail = __esm({
       /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
       async #readAll(keys, count, timeoutMs) {
         if (keys.length === 0) {
-          await delay(Math.min(Math.max(0, timeoutMs), 250));
+          await delay2(Math.min(Math.max(0, timeoutMs), 250));
           return [];
         }
         const command = ["XREAD", "COUNT", String(count)];
@@ -21157,12 +21161,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay4 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay5 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay4);
+        }, delay5);
       }
       async #reconnect() {
         if (this.#closed) return;
@@ -25775,7 +25779,7 @@ var init_session_file = __esm({
 
 // src/agents/claude-code/transcript.ts
 import { open } from "node:fs/promises";
-import { setTimeout as delay2 } from "node:timers/promises";
+import { setTimeout as delay3 } from "node:timers/promises";
 async function tailLines(path) {
   if (path === "") return void 0;
   let file2;
@@ -25824,7 +25828,7 @@ async function textBeforeToolCall(path, toolUseId) {
   let lines = read5;
   let end = callIndex(lines, toolUseId);
   while (end < 0 && Date.now() < deadline) {
-    await delay2(LOOK_AGAIN_MS);
+    await delay3(LOOK_AGAIN_MS);
     lines = await tailLines(path) ?? [];
     end = callIndex(lines, toolUseId);
   }
@@ -43046,11 +43050,11 @@ var init_run4 = __esm({
 });
 
 // src/store/wait-to-retry.ts
-import { setTimeout as delay3 } from "node:timers/promises";
+import { setTimeout as delay4 } from "node:timers/promises";
 async function waitToRetry(store, stepMs, signal) {
   const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
   if (readiness !== "ready" || signal?.aborted) return;
-  await delay3(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+  await delay4(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
 }
 var init_wait_to_retry = __esm({
   "src/store/wait-to-retry.ts"() {
@@ -49214,6 +49218,16 @@ var init_markdown_it = __esm({
   }
 });
 
+// src/core/text.ts
+function oneLine2(text3) {
+  return text3.replace(/[\s\p{Cc}]+/gu, " ").trim();
+}
+var init_text2 = __esm({
+  "src/core/text.ts"() {
+    "use strict";
+  }
+});
+
 // src/commands/decisions/format.ts
 function formatDecisions(decisions, format2, scope = {}) {
   switch (format2) {
@@ -49463,20 +49477,20 @@ function normalise(text3) {
   return text3.replace(/\r\n?|[\v\f\u0085\u2028\u2029]/g, "\n").replace(/[\p{Cc}]/gu, (char) => char === "\n" || char === "	" ? char : " ");
 }
 function inline2(text3) {
-  return oneLine2(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
+  return oneLine3(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
 }
-function oneLine2(text3) {
-  return normalise(text3).replace(/\s+/g, " ").trim();
+function oneLine3(text3) {
+  return oneLine2(normalise(text3));
 }
 function code2(text3) {
-  const value = oneLine2(text3);
+  const value = oneLine3(text3);
   const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run4) => run4[0].length));
   const fence2 = "`".repeat(longest + 1);
   const pad2 = value.startsWith("`") || value.endsWith("`") ? " " : "";
   return `${fence2}${pad2}${value}${pad2}${fence2}`;
 }
 function ticket(value) {
-  const text3 = oneLine2(value);
+  const text3 = oneLine3(value);
   return /^https?:\/\/[^\s<>]+$/i.test(text3) ? `<${text3}>` : inline2(text3);
 }
 function projectName(project) {
@@ -49495,6 +49509,7 @@ var init_format2 = __esm({
     init_markdown_it();
     init_answer();
     init_question();
+    init_text2();
     DECISION_FORMATS = ["md", "json", "csv"];
     CSV_COLUMNS = [
       "project",
