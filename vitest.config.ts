@@ -20,6 +20,7 @@ const slow = [
   'test/quickstart.test.ts',
   'test/plugin/**/*.test.ts',
   'test/surfaces/web/browser.test.ts',
+  'test/surfaces/web/sign-in.test.ts',
   'test/surfaces/web/accessibility.test.ts',
   'test/surfaces/web/attention.test.ts',
   'test/agents/hooks/exactly-once.test.ts',

@@ -7635,6 +7635,14 @@ function resolveProject(input, gitTopLevel) {
   const dir = given !== void 0 && given.trim() !== "" ? given : input.cwd;
   return gitTopLevel(dir) ?? dir;
 }
+var PROJECT_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+function projectNameProblem(name) {
+  const found = PROJECT_FORBIDDEN.exec(name);
+  if (found === null) return void 0;
+  const code = (found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  return `a project name may not hold control characters (U+${code} at position ${found.index + 1})`;
+}
+var FORBIDDEN_ALL = new RegExp(PROJECT_FORBIDDEN.source, "gu");
 
 // src/config/project.ts
 function findGitTopLevel(dir) {
@@ -7653,7 +7661,7 @@ function findGitTopLevel(dir) {
 }
 function projectFromEnvironment(env, cwd) {
   const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
-  return resolveProject(
+  const project = resolveProject(
     {
       askLaterProject: env.ASK_LATER_PROJECT,
       claudeProjectDir: claudeProjectDir === void 0 || claudeProjectDir.trim() === "" ? void 0 : canonicalPath((0, import_node_path2.resolve)(cwd, claudeProjectDir)),
@@ -7661,6 +7669,10 @@ function projectFromEnvironment(env, cwd) {
     },
     findGitTopLevel
   );
+  const problem = projectNameProblem(project);
+  if (problem === void 0) return project;
+  const from = env.ASK_LATER_PROJECT?.trim() ? "ASK_LATER_PROJECT" : "the project directory";
+  throw new ConfigError(`${problem}, from ${from}: set ASK_LATER_PROJECT to a name without them`);
 }
 function canonicalPath(path) {
   const absolute = (0, import_node_path2.resolve)(path);

@@ -4,7 +4,8 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { resolveProject } from '../core/project.js';
+import { projectNameProblem, resolveProject } from '../core/project.js';
+import { ConfigError } from './config-error.js';
 
 /**
  * The git top-level containing `dir`: the nearest directory, from `dir` upwards, that holds a `.git` directory or
@@ -31,11 +32,12 @@ export function findGitTopLevel(dir: string): string | undefined {
 /**
  * The project for an environment (`ASK_LATER_PROJECT`, `CLAUDE_PROJECT_DIR`) and working directory. The caller
  * passes both in; this never reads `process.env`. A relative `CLAUDE_PROJECT_DIR` is taken from `cwd`, and a
- * directory outside git is named by its real path, so symlinked paths resolve to one project there too.
+ * directory outside git is named by its real path, so symlinked paths resolve to one project there too. A name
+ * holding control characters (`core/project.ts`) is a ConfigError: it would be printed in people's terminals.
  */
 export function projectFromEnvironment(env: NodeJS.ProcessEnv, cwd: string): string {
   const claudeProjectDir = env.CLAUDE_PROJECT_DIR;
-  return resolveProject(
+  const project = resolveProject(
     {
       askLaterProject: env.ASK_LATER_PROJECT,
       claudeProjectDir:
@@ -46,6 +48,10 @@ export function projectFromEnvironment(env: NodeJS.ProcessEnv, cwd: string): str
     },
     findGitTopLevel,
   );
+  const problem = projectNameProblem(project);
+  if (problem === undefined) return project;
+  const from = env.ASK_LATER_PROJECT?.trim() ? 'ASK_LATER_PROJECT' : 'the project directory';
+  throw new ConfigError(`${problem}, from ${from}: set ASK_LATER_PROJECT to a name without them`);
 }
 
 /** The absolute real path; for a path that does not exist (yet), the absolute path as written. */

@@ -16,6 +16,8 @@ export const INBOX_CLIENT_SCRIPT = `"use strict";
     script: "/assets/inbox.js",
     style: "/assets/inbox.css",
     login: "/login",
+    /** Sign-out: a POST from the page's own form; the session cookie is cleared. */
+    logout: "/logout",
     draft: "/api/draft",
     /** What Send would send (a set's review before it is sent), without sending. */
     review: "/api/review",

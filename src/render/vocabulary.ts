@@ -6,13 +6,17 @@
  */
 import type { Readiness } from '../core/answer.js';
 import type { InboxFilter } from '../core/inbox.js';
+import { escapeControls } from '../core/project.js';
 import { OTHER_LABEL, platformName, type Question } from '../core/question.js';
 import { describeReply } from '../core/reply.js';
 
-/** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
+/**
+ * The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none; control
+ * characters shown as escapes (a name stored before names were checked must not drive a terminal).
+ */
 export function projectName(project: string): string {
   const segments = project.split(/[\\/]/).filter((segment) => segment !== '');
-  return segments.at(-1) ?? project;
+  return escapeControls(segments.at(-1) ?? project);
 }
 
 /** The inbox's filters: All / Blocking / Non-blocking. */

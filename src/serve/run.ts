@@ -215,6 +215,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     origins,
     logger: log,
     ...(config.webToken !== undefined ? { token: config.webToken } : {}),
+    // People reach the page over HTTPS: the session cookie never travels in the clear.
+    secureCookie: config.publicUrl?.startsWith('https:') === true,
     // People's own tokens (`token create --web`) sign in beside the shared one: each sees only their projects.
     people: webPeople(store.tokens()),
     ...(deps.web?.displayName !== undefined ? { displayName: deps.web.displayName } : {}),

@@ -32,7 +32,12 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
     if (!(error instanceof ConfigError)) throw error;
     // Start anyway: the client shows the server, and every tool call says what to set.
     configProblem = error.message;
-    project = projectFromEnvironment(env, cwd);
+    // The project may be the problem itself: then it is no name to show (no tool call reaches the store anyway).
+    try {
+      project = projectFromEnvironment(env, cwd);
+    } catch {
+      project = '';
+    }
     process.stderr.write(`ask-later mcp: ${error.message}\n`);
   }
 

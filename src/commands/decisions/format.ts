@@ -12,6 +12,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { describeSelection } from '../../core/answer.js';
+import { escapeControls } from '../../core/project.js';
 import {
   type DeliveryPath,
   itemsOf,
@@ -225,7 +226,8 @@ export function decisionsCsv(decisions: readonly Decision[]): string {
 
 function csvRow(record: DecisionRecord): CsvRow {
   return {
-    project: record.project,
+    // A name is one line: even its line breaks are shown as escapes.
+    project: escapeControls(record.project),
     id: String(record.id),
     ticket: record.ticket ?? '',
     question: record.question,
@@ -258,12 +260,17 @@ function csvRow(record: DecisionRecord): CsvRow {
   };
 }
 
+const MULTI_LINE: ReadonlySet<string> = new Set(['\n', '\r', '\t']);
+
 /** Characters that make a spreadsheet read a cell as a formula (or hide its start). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One field: formula guard first, then quoted when it holds a comma, a quote, CR or LF (quotes doubled). */
 export function csvField(value: string): string {
-  const guarded = FORMULA_START.test(value) ? `'${value}` : value;
+  // Control characters (but a multi-line field's line breaks and tabs) shown as escapes: a terminal or a viewer
+  // printing the file must not run them (a project name stored before names were checked, a person's name).
+  const shown = escapeControls(value, MULTI_LINE);
+  const guarded = FORMULA_START.test(shown) ? `'${shown}` : shown;
   return /[",\r\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }
 
@@ -283,7 +290,7 @@ const DELIVERY_WORDS: Readonly<Record<DeliveryPath, string>> = {
  */
 export function decisionsMarkdown(decisions: readonly Decision[], scope: DecisionScope = {}): string {
   const narrowed = [
-    ...(scope.project === undefined ? [] : [`project ${code(scope.project)}`]),
+    ...(scope.project === undefined ? [] : [`project ${code(escapeControls(scope.project))}`]),
     ...(scope.since === undefined ? [] : [`answered since ${utc(scope.since)}`]),
   ];
   if (decisions.length === 0) {
@@ -302,7 +309,7 @@ function decisionSection(decision: Decision): string[] {
   const heading = [
     `#${decision.id}`,
     inline(title),
-    inline(projectName(decision.project)),
+    inline(escapeControls(projectName(decision.project))),
     ...(decision.ticket === undefined ? [] : [ticket(decision.ticket)]),
   ].join(' · ');
   const posted = decision.messages.map((ref) =>
@@ -313,7 +320,7 @@ function decisionSection(decision: Decision): string[] {
       ? 'not yet: the agent has not collected the answer'
       : `${utc(decision.deliveredAt)}${decision.deliveredVia === undefined ? '' : `, ${DELIVERY_WORDS[decision.deliveredVia]}`}`;
   const facts = [
-    `- **Project:** ${code(decision.project)}`,
+    `- **Project:** ${code(escapeControls(decision.project))}`,
     ...(decision.ticket === undefined ? [] : [`- **Ticket:** ${ticket(decision.ticket)}`]),
     `- **Blocking:** ${decision.isBlocking ? 'yes, the agent could not go on without it' : 'no, it could wait'}`,
     `- **Asked:** ${utc(decision.createdAt)}`,

@@ -8,6 +8,7 @@ import type { Readiness } from '../../core/answer.js';
 import { askedBeforeLine } from '../../core/asked-before.js';
 import { type InboxItem, shownMarks, shownSelections } from '../../core/inbox.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
+import { escapeControls } from '../../core/project.js';
 import { itemsOf, OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { markdownLines } from './markdown.js';
 import { bold, cyan, dim, green, inverse, red, yellow } from './style.js';
@@ -77,7 +78,9 @@ export function cardLines(entry: InboxItem, width: number, view: CardView = {}):
   const selections = shownSelections(entry);
   const marks = shownMarks(entry);
   const badge = question.isBlocking ? red(bold(' BLOCKING ')) : green(' can wait ');
-  const about = [`#${question.id}`, view.projectName ?? question.project, question.ticket].filter(Boolean).join(' · ');
+  const about = [`#${question.id}`, view.projectName ?? escapeControls(question.project), question.ticket]
+    .filter(Boolean)
+    .join(' · ');
   const lines = [...wrap(about, width, `${badge} `, ' '.repeat(11))];
   for (const earlier of question.askedBefore ?? [])
     lines.push(...wrap(askedBeforeLine(earlier), width, '↩ ', '  ').map(dim));

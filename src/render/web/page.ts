@@ -150,12 +150,17 @@ export const LOGO = new SafeHtml(
 export interface PageOptions {
   /** Whose answers the page sends (the OS user name), shown in the header. */
   readonly viewer: string;
+  /** Offer sign-out (the inbox asks for a token): a POST form, as the origin rule and the same-origin check want. */
+  readonly signOut?: boolean;
 }
 
-/** A whole HTML document: the head every page shares (stylesheet, no referrer) and `body`. */
+/**
+ * A whole HTML document: the head every page shares (stylesheet; the referrer kept to this origin, so the page's own
+ * form posts carry their `Origin`) and `body`.
+ */
 export function pageShell(title: string, body: SafeHtml): string {
   return `<!doctype html>
-${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${WEB_ROUTES.style}"></head><body>${body}</body></html>`}
+${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin"><title>${title}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${WEB_ROUTES.style}"></head><body>${body}</body></html>`}
 `;
 }
 
@@ -173,7 +178,7 @@ export function viewTabs(current: WebView): SafeHtml {
 export function renderInboxPage(view: WebInboxView, options: PageOptions): string {
   return pageShell(
     pageTitle(waitingTotal(view.projects), blockingTotal(view.projects)),
-    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><div class="top-side"><button type="button" id="notify" class="keys-button" hidden title="A desktop notification for each new blocking question">Notify me</button><button type="button" class="keys-button" data-action="keys" aria-haspopup="dialog" aria-keyshortcuts="?">Keys <kbd>?</kbd></button><span id="live" class="live" data-live="connecting">connecting…</span></div></header>
+    html`<header class="top"><div class="brand">${LOGO}<div><h1>ask-later</h1><p class="sub">Questions your coding agents parked · answering as <strong>${options.viewer}</strong></p></div></div><div class="top-side"><button type="button" id="notify" class="keys-button" hidden title="A desktop notification for each new blocking question">Notify me</button><button type="button" class="keys-button" data-action="keys" aria-haspopup="dialog" aria-keyshortcuts="?">Keys <kbd>?</kbd></button><span id="live" class="live" data-live="connecting">connecting…</span>${options.signOut === true ? html`<form class="sign-out" method="post" action="${WEB_ROUTES.logout}"><button type="submit" class="keys-button">Sign out</button></form>` : ''}</div></header>
 ${viewTabs('waiting')}
 <p id="flash" class="flash" role="status" aria-live="polite" hidden></p>
 <main id="inbox">${renderInboxFragment(view)}</main>

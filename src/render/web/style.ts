@@ -168,6 +168,7 @@ ol.decisions { list-style: none; margin: 0; padding: 0; }
 .card:focus-visible { outline: 3px solid var(--accent); outline-offset: 3px; box-shadow: 0 0 0 6px color-mix(in srgb, var(--accent) 18%, transparent); }
 .option:has(input:focus-visible) { outline: 3px solid var(--accent); outline-offset: 1px; }
 .top-side { display: flex; align-items: center; gap: 0.6rem; }
+.sign-out { margin: 0; }
 .keys-button { font-size: 0.8rem; padding: 0.15rem 0.6rem; border-radius: 999px; color: var(--muted); }
 kbd { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.8em; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 0.35em; background: var(--chip); color: var(--text); }
 .option .key { margin-left: auto; align-self: center; color: var(--muted); }

@@ -16,10 +16,21 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new AgentRequestError('too-large', `the body may take at most ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw new AgentRequestError('too-large', `the body may take at most ${maxBytes} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    // The caller went away mid-body: its doing (a 400 in the metrics, logged at info), never an internal error.
+    if (
+      !(error instanceof AgentRequestError) &&
+      (request.destroyed || (error as { code?: unknown }).code === 'ECONNRESET')
+    ) {
+      throw new AgentRequestError('bad-request', 'the request ended before its body did');
+    }
+    throw error;
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;

@@ -21,6 +21,7 @@ import { createMcpServer } from '../../agents/mcp/index.js';
 import { packageVersion } from '../../agents/mcp/version.js';
 import type { DeliveryReach } from '../../config/agent.js';
 import { errorFields, type Logger } from '../../core/logger.js';
+import { projectNameProblem } from '../../core/project.js';
 import { PROJECT_HEADER } from '../../store/http/protocol.js';
 import type { Store } from '../../store/port.js';
 import type { TokenRecord } from '../../store/token-port.js';
@@ -132,6 +133,8 @@ function projectOf(request: IncomingMessage, url: URL, token: TokenRecord): stri
     );
   }
   if (project.length > 1024) throw new AgentRequestError('bad-request', 'the project name is over 1024 characters');
+  const problem = projectNameProblem(project);
+  if (problem !== undefined) throw new AgentRequestError('bad-request', problem);
   if (!reaches(token, project)) throw new AgentRequestError('forbidden', refusal(token, project));
   return project;
 }

@@ -4,9 +4,15 @@
  * No body names a person: serve answers as the token's.
  */
 import { z } from 'zod';
+import { projectNameProblem } from '../../core/project.js';
 import type { PersonOperationName } from '../../store/http/protocol.js';
 
-const project = z.string().min(1).max(1024);
+// Refused here as on every entry: a project name is printed in people's terminals (core/project.ts).
+const project = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((name) => projectNameProblem(name) === undefined, 'a project name may not hold control characters');
 const projects = z.array(project).max(10_000);
 const id = z.number().int().min(1).max(999_999_999);
 const member = z.number().int().min(0).max(10);

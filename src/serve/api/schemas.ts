@@ -4,13 +4,19 @@
  * `ask_later` rules themselves (`core/ask-input.ts`) in operations.ts.
  */
 import { z } from 'zod';
+import { projectNameProblem } from '../../core/project.js';
 import { DELIVERY_PATHS, ORIGIN_TOOLS, PLATFORMS, QUESTION_STATUSES } from '../../core/question.js';
 import type { AgentOperationName, PersonOperationName } from '../../store/http/protocol.js';
 
 /** The agent side's operations (the person side's bodies are in person-schemas.ts). */
 export type AgentSideOperationName = Exclude<AgentOperationName, PersonOperationName>;
 
-const project = z.string().min(1).max(1024);
+// Refused here as on every entry: a project name is printed in people's terminals (core/project.ts).
+const project = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((name) => projectNameProblem(name) === undefined, 'a project name may not hold control characters');
 const id = z.number().int().min(1).max(999_999_999);
 const ids = z.array(id).max(10_000);
 const via = z.enum(DELIVERY_PATHS);

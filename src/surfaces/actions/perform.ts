@@ -53,7 +53,9 @@ export async function perform(
   logger: Logger,
 ): Promise<ActionResult> {
   const result = await run(interactions, request);
-  const fields = { platform: request.actor.platform, action: request.action.kind, user: request.actor.userId };
+  // Slack, Discord and Telegram user ids are ids; a web (or terminal) user id is a token's name, a person's: not logged.
+  const user = request.actor.platform === 'web' ? {} : { user: request.actor.userId };
+  const fields = { platform: request.actor.platform, action: request.action.kind, ...user };
   if (result.kind === 'refused') logger.info({ ...fields, refusal: result.refusal }, 'interaction refused');
   else if (result.kind === 'dropped') logger.warn(fields, `interaction dropped (${result.reason})`);
   else if (result.kind === 'sent') logger.info({ ...fields, questionId: result.question.id }, 'answer sent');

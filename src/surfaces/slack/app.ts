@@ -17,6 +17,7 @@ import { ACTION_IDS, CALLBACK_IDS, NOTES_BLOCK_IDS } from '../../render/slack/id
 import { perform } from '../actions/perform.js';
 import type { InteractionService } from '../interactions.js';
 import { slackLogger } from './bolt-logger.js';
+import { refusedBeforeBolt } from './http-gate.js';
 import { noticeModal } from './notice.js';
 import {
   parseHomeOpened,
@@ -262,6 +263,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(http
       ? {
           handle(request: IncomingMessage, response: ServerResponse) {
+            if (refusedBeforeBolt(request, response, log)) return;
             if (!receiving) {
               response.writeHead(503, { 'retry-after': '1' }).end();
               return;

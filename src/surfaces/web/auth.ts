@@ -16,7 +16,8 @@ import { WEB_ROUTES } from '../../render/web/routes.js';
 import type { Actor } from '../access.js';
 import { readBody } from './body.js';
 import { checkSameOrigin } from './guards.js';
-import { COMMON_HEADERS, methodNotAllowed, sendHtml } from './respond.js';
+import { type LoginLimit, loginLimit } from './login-limit.js';
+import { COMMON_HEADERS, HTML_HEADERS, methodNotAllowed, sendHtml } from './respond.js';
 
 export const SESSION_COOKIE = 'ask_later_session';
 
@@ -61,6 +62,13 @@ export interface WebAuthOptions {
   readonly people?: WebPeople;
   /** The name answers are sent under (default the OS user name, else `you`). */
   readonly displayName?: string;
+  /**
+   * Mark the session cookie `Secure` (the page is served over HTTPS: `ASK_LATER_PUBLIC_URL` is https). A request
+   * arriving on a TLS socket gets it too.
+   */
+  readonly secureCookie?: boolean;
+  /** How often one address may try to sign in (default: {@link loginLimit}'s). */
+  readonly loginLimit?: LoginLimit;
   readonly logger: Logger;
 }
 
@@ -69,8 +77,10 @@ export interface WebAuth {
   readonly actor: Actor;
   /** The person a request is from, or undefined when it must sign in first. */
   actorOf(request: IncomingMessage): Promise<Actor | undefined>;
-  /** `/login`: the form (GET), or the sign-in (POST) setting the session cookie. */
+  /** `/login`: the form (GET), or the sign-in (POST, rate-limited per address) setting the session cookie. */
   login(request: IncomingMessage, response: ServerResponse, method: string): Promise<void>;
+  /** `/logout`: a POST from the page's own origin clears the session cookie and goes back to the sign-in form. */
+  logout(request: IncomingMessage, response: ServerResponse, method: string): void;
 }
 
 /** A person as the service sees them: platform `web`, their token's name, its patterns. */
@@ -83,6 +93,9 @@ export function createWebAuth(options: WebAuthOptions): WebAuth {
   const token = options.token === undefined || options.token === '' ? undefined : options.token;
   const session = token === undefined ? undefined : sessionValue(token);
   const people = options.people;
+  const limit = options.loginLimit ?? loginLimit();
+  const cookieAttributes = (request: IncomingMessage): string =>
+    `Path=/; HttpOnly; SameSite=Strict${options.secureCookie === true || isTls(request) ? '; Secure' : ''}`;
 
   /** Whoever `given` (a token from the form or a bearer header) signs in as, with their session; or why not. */
   async function signIn(given: string): Promise<{ actor: Actor; session: string } | { reason: string }> {
@@ -116,22 +129,46 @@ export function createWebAuth(options: WebAuthOptions): WebAuth {
       if (method === 'GET') return sendHtml(response, 200, renderLoginPage({}));
       if (method !== 'POST') return methodNotAllowed(response, 'GET, POST');
       checkSameOrigin(request);
+      const waitMs = limit.take(request.socket.remoteAddress);
+      if (waitMs > 0) {
+        options.logger.warn({ route: WEB_ROUTES.login, status: 429 }, 'web inbox: sign-in tries too frequent');
+        response.writeHead(429, {
+          ...COMMON_HEADERS,
+          ...HTML_HEADERS,
+          'retry-after': String(Math.ceil(waitMs / 1000)),
+        });
+        response.end(renderLoginPage({ refused: 'Too many sign-in tries from here; wait a minute and try again.' }));
+        return;
+      }
       const given = (new URLSearchParams(await readBody(request)).get('token') ?? '').trim();
       const signedIn = await signIn(given);
       if (!('actor' in signedIn)) {
         options.logger.warn({ route: WEB_ROUTES.login }, 'web inbox: sign-in refused');
         return sendHtml(response, 401, renderLoginPage({ refused: signedIn.reason }));
       }
+      // Which kind of sign-in, never who: a person's token is named after them.
       options.logger.info(
-        { route: WEB_ROUTES.login, person: signedIn.actor === actor ? 'local' : signedIn.actor.userId },
+        { route: WEB_ROUTES.login, signIn: signedIn.actor === actor ? 'shared' : 'person' },
         'web inbox: signed in',
       );
       response.writeHead(303, {
         ...COMMON_HEADERS,
         location: WEB_ROUTES.page,
-        'set-cookie': `${SESSION_COOKIE}=${signedIn.session}; Path=/; HttpOnly; SameSite=Strict`,
+        'set-cookie': `${SESSION_COOKIE}=${signedIn.session}; ${cookieAttributes(request)}`,
       });
       response.end();
+    },
+    logout(request, response, method) {
+      if (method !== 'POST') return methodNotAllowed(response, 'POST');
+      checkSameOrigin(request);
+      // The request's body (a form's nothing) is not read; the connection closes with the answer if one was sent.
+      response.writeHead(303, {
+        ...COMMON_HEADERS,
+        location: WEB_ROUTES.page,
+        'set-cookie': `${SESSION_COOKIE}=; ${cookieAttributes(request)}; Max-Age=0`,
+      });
+      response.end();
+      options.logger.info({ route: WEB_ROUTES.logout }, 'web inbox: signed out');
     },
   };
 }
@@ -139,6 +176,11 @@ export function createWebAuth(options: WebAuthOptions): WebAuth {
 /** The session cookie's value: derived from the token, so the cookie never holds the token itself. */
 function sessionValue(token: string): string {
   return createHmac('sha256', token).update('ask-later web inbox session').digest('base64url');
+}
+
+/** Whether the request came over TLS (serve itself terminating it). */
+function isTls(request: IncomingMessage): boolean {
+  return (request.socket as { encrypted?: boolean }).encrypted === true;
 }
 
 /** Constant-time comparison of two secrets of any length. */

@@ -7,10 +7,21 @@ const BODY_MAX = 64 * 1024;
 export async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_MAX) throw new RequestRefusedError(413, 'That request is too large.');
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > BODY_MAX) throw new RequestRefusedError(413, 'That request is too large.');
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    // The client went away mid-body: its doing, not the inbox's (a 4xx, never a 500 or an error log line).
+    if (
+      !(error instanceof RequestRefusedError) &&
+      (request.destroyed || (error as { code?: unknown }).code === 'ECONNRESET')
+    ) {
+      throw new RequestRefusedError(400, 'The request ended before its body did.');
+    }
+    throw error;
   }
   return Buffer.concat(chunks).toString('utf8');
 }

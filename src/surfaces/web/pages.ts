@@ -33,15 +33,21 @@ export interface WebPagesOptions {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const place = { channel: WEB_CHANNEL };
 
-/** The whole inbox page (`fragment`: only the part the client swaps in on every change) for the query. */
+/**
+ * The whole inbox page (`fragment`: only the part the client swaps in on every change) for the query; `signOut`: the
+ * inbox asks for a token, so the page offers to sign out.
+ */
 export async function inboxPage(
   options: WebPagesOptions,
   actor: Actor,
   query: URLSearchParams,
   fragment: boolean,
+  signOut = false,
 ): Promise<string> {
   const view = await loadInbox(options, actor, parseInboxState(query));
-  return fragment ? renderInboxFragment(view).toString() : renderInboxPage(view, { viewer: actor.displayName });
+  return fragment
+    ? renderInboxFragment(view).toString()
+    : renderInboxPage(view, { viewer: actor.displayName, signOut });
 }
 
 /** The Answered view for the query. */

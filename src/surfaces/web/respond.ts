@@ -1,8 +1,12 @@
 /** How the web inbox answers: HTML pages under a strict CSP, JSON, plain text; never cached. */
 import type { ServerResponse } from 'node:http';
 
-/** Headers every answer carries. */
-export const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } as const;
+/**
+ * Headers every answer carries. `same-origin`, not `no-referrer`: under `no-referrer` a browser posts the page's own
+ * forms (sign-in, sign-out) with `Origin: null`, which the origin rule refuses; under `same-origin` the page's own
+ * requests name their origin and no other site is ever sent a referrer.
+ */
+export const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' } as const;
 
 /** A page's headers: only this origin's script and stylesheet, never framed. */
 export const HTML_HEADERS = {

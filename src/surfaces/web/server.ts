@@ -29,6 +29,7 @@ import { createWebAuth, type WebPeople } from './auth.js';
 import { readJson } from './body.js';
 import { eventStreams } from './events.js';
 import { checkSameOrigin } from './guards.js';
+import type { LoginLimit } from './login-limit.js';
 import { answeredPage, inboxPage } from './pages.js';
 import { RequestRefusedError } from './request-refused-error.js';
 import { COMMON_HEADERS, methodNotAllowed, sendHtml, sendJson, sendText } from './respond.js';
@@ -64,6 +65,10 @@ export interface WebInboxOptions {
   readonly heartbeatMs?: number;
   /** IANA time zone for the times shown (default the process's). */
   readonly timeZone?: string;
+  /** Mark the session cookie `Secure`: people reach the page over HTTPS (serve: an https `ASK_LATER_PUBLIC_URL`). */
+  readonly secureCookie?: boolean;
+  /** How often one address may try to sign in (default: `loginLimit()`'s, ten tries a minute after a burst of ten). */
+  readonly loginLimit?: LoginLimit;
   /** The clock that decides what is recent (default `Date.now`). */
   readonly now?: () => number;
 }
@@ -88,7 +93,10 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.people === undefined ? {} : { people: options.people }),
     ...(options.displayName === undefined ? {} : { displayName: options.displayName }),
+    ...(options.secureCookie === undefined ? {} : { secureCookie: options.secureCookie }),
+    ...(options.loginLimit === undefined ? {} : { loginLimit: options.loginLimit }),
   });
+  const signOut = options.token !== undefined && options.token !== '';
   const streams = eventStreams(options.surface, options.heartbeatMs ?? 15_000);
   const routes = new Set<string>(Object.values(WEB_ROUTES));
   const pages = {
@@ -118,6 +126,7 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
       return;
     }
     if (path === WEB_ROUTES.login) return auth.login(request, response, method);
+    if (path === WEB_ROUTES.logout) return auth.logout(request, response, method);
 
     const actor = await auth.actorOf(request);
     if (actor === undefined) {
@@ -129,7 +138,11 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
 
     if (path === WEB_ROUTES.page || path === WEB_ROUTES.inbox) {
       if (method !== 'GET') return methodNotAllowed(response, 'GET');
-      return sendHtml(response, 200, await inboxPage(pages, actor, url.searchParams, path === WEB_ROUTES.inbox));
+      return sendHtml(
+        response,
+        200,
+        await inboxPage(pages, actor, url.searchParams, path === WEB_ROUTES.inbox, signOut),
+      );
     }
     if (path === WEB_ROUTES.answered) {
       if (method !== 'GET') return methodNotAllowed(response, 'GET');
@@ -152,6 +165,8 @@ export function createWebInbox(options: WebInboxOptions): WebInbox {
 
   function fail(error: unknown, response: ServerResponse, path: string): void {
     if (error instanceof RequestRefusedError) {
+      // A refusal is the caller's mistake (or the caller gone mid-body): a 4xx, logged at info.
+      log.info({ route: path, status: error.status }, 'web inbox: request refused');
       if (!response.headersSent) sendJson(response, error.status, { ok: false, text: error.message });
       else response.end();
       return;

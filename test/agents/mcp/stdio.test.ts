@@ -119,6 +119,21 @@ describe('ask-later mcp over stdio', () => {
     await client.close();
   });
 
+  it('GIVEN ASK_LATER_PROJECT holding control characters THEN the server starts, and every call refuses and says why', async () => {
+    const project = `acme/\u001b]0;owned\u0007${prefix}`;
+    const client = await start({
+      cwd: gitRepo('controls'),
+      env: { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix, ASK_LATER_PROJECT: project },
+    });
+    const result = await client.callTool({ name: 'ask_later', arguments: question });
+    expect(isError(result)).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^ask-later is not set up: a project name may not hold control characters \(U\+001B at position 6\), from ASK_LATER_PROJECT/,
+    );
+    expect(await store.list(project)).toEqual([]);
+    await client.close();
+  });
+
   it('GIVEN REDIS_URL unset THEN the server parks in the embedded store under HOME, which another session sees', async () => {
     const home = freshHome();
     const repo = gitRepo('embedded');
