@@ -14461,10 +14461,11 @@ var init_http_store = __esm({
       constructor(options) {
         this.#link = new ServeLink(options);
       }
-      async park(project, spec) {
+      async park(project, spec, options = {}) {
         const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
         const askedBefore = spec.askedBefore === void 0 ? {} : { askedBefore: spec.askedBefore };
-        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin, ...askedBefore })).question;
+        const retryKey = options.retryKey === void 0 ? {} : { retryKey: options.retryKey };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin, ...askedBefore, ...retryKey })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -17630,6 +17631,10 @@ var init_keys = __esm({
       get meta() {
         return `${this.base}meta`;
       }
+      /** The id a park of this content digest gave, while the retry window lasts (park-6). */
+      parkRetry(digest) {
+        return `${this.base}pk:${digest}`;
+      }
       question(id) {
         return `${this.base}q:${id}`;
       }
@@ -18415,7 +18420,7 @@ var init_scripts = __esm({
     "use strict";
     init_lua_includes();
     scripts = {
-      park: load("park-5"),
+      park: load("park-6"),
       answer: load("answer-11"),
       close: load("close-10"),
       expire: load("expire-9"),
@@ -19057,6 +19062,7 @@ var init_decisions = __esm({
 });
 
 // src/store/shared.ts
+import { createHash as createHash4 } from "node:crypto";
 function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
@@ -19076,6 +19082,9 @@ function readEach(records, read4, onCorrupt) {
 }
 function expiryOf(spec, now) {
   return spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
+}
+function parkDigest(retryKey, recordJson) {
+  return createHash4("sha256").update(retryKey).update("\0").update(recordJson).digest("base64url").slice(0, 32);
 }
 function parkedQuestion(project, id, spec, now) {
   const expiresAt = expiryOf(spec, now);
@@ -19099,13 +19108,14 @@ function tallyCounts(rows) {
   }
   return counts;
 }
-var RETENTION_MS;
+var RETENTION_MS, PARK_RETRY_WINDOW_MS;
 var init_shared = __esm({
   "src/store/shared.ts"() {
     "use strict";
     init_question();
     init_corrupt_record_error();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
+    PARK_RETRY_WINDOW_MS = 10 * 6e4;
   }
 });
 
@@ -20316,7 +20326,7 @@ var init_questions = __esm({
       constructor(context) {
         this.#x = context;
       }
-      park(project, spec) {
+      park(project, spec, options = {}) {
         const x = this.#x;
         return x.run(async () => {
           const keys = x.keys(project);
@@ -20324,24 +20334,36 @@ var init_questions = __esm({
           const now = x.now();
           const expiresAt = expiryOf(spec, now);
           const record4 = specRecord(spec);
-          const id = Number(
-            await x.eval(
-              scripts.park,
-              [keys.meta, keys.status("pending"), keys.expiry, keys.events, keys.inboxIndex],
-              [
-                keys.base,
-                project,
-                record4.json,
-                now,
-                expiresAt ?? "",
-                record4.version,
-                x.maxLen,
-                spec.isBlocking ? "1" : "0",
-                INDEX_VERSION
-              ]
-            )
+          const [rawId, again] = await x.eval(
+            scripts.park,
+            [
+              keys.meta,
+              keys.status("pending"),
+              keys.expiry,
+              keys.events,
+              keys.inboxIndex,
+              // Without a retry key, a key no park holds (the script then always parks anew).
+              options.retryKey === void 0 ? `${keys.base}pk:` : keys.parkRetry(parkDigest(options.retryKey, record4.json))
+            ],
+            [
+              keys.base,
+              project,
+              record4.json,
+              now,
+              expiresAt ?? "",
+              record4.version,
+              x.maxLen,
+              spec.isBlocking ? "1" : "0",
+              INDEX_VERSION,
+              options.retryKey === void 0 ? "" : PARK_RETRY_WINDOW_MS
+            ]
           );
+          const id = Number(rawId);
           if (id === PARK_TAG_COLLISION) throw new TagCollisionError(keys.tag);
+          if (Number(again) === 1) {
+            const stored = await x.get(project, id);
+            if (stored !== void 0) return stored;
+          }
           await x.hint(keys);
           return parkedQuestion(project, id, spec, now);
         });
@@ -20997,12 +21019,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay4 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay5 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay4);
+        }, delay5);
       }
       async #reconnect() {
         if (this.#closed) return;
@@ -21146,8 +21168,8 @@ var init_redis_store = __esm({
         this.#decisions = new RedisDecisions(this.#x, (project, query) => trailPage(this, [project], query));
       }
       // Questions (questions.ts)
-      park(project, spec) {
-        return this.#questions.park(project, spec);
+      park(project, spec, options) {
+        return this.#questions.park(project, spec, options);
       }
       get(project, id) {
         return this.#questions.get(project, id);
@@ -22460,21 +22482,40 @@ var init_questions2 = __esm({
       constructor(context) {
         this.#x = context;
       }
-      park(project, spec) {
+      park(project, spec, options = {}) {
         const { c } = this.#x;
         const record4 = specRecord(spec);
         const tag = projectTag(project);
+        const digest = options.retryKey === void 0 ? void 0 : parkDigest(options.retryKey, record4.json);
         return this.#x.run(
           () => c.write(() => {
             const owner = c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
             if (owner && owner.project !== project) throw new TagCollisionError(tag);
             if (!owner) c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
-            const { seq: id } = c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
             const now = this.#x.now();
+            const since = now - PARK_RETRY_WINDOW_MS;
+            const retried = digest === void 0 ? void 0 : c.statement(
+              `SELECT q.id FROM park_retries r JOIN questions q ON q.project = r.project AND q.id = r.id
+             WHERE r.project = ? AND r.digest = ? AND r.parked_at >= ? AND q.status = 'pending'`
+            ).get(project, digest, since);
+            if (retried !== void 0) {
+              const stored = this.#x.get(project, retried.id);
+              if (stored !== void 0) return stored;
+            }
+            const { seq: id } = c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
             c.statement(
               `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
              VALUES (?, ?, ?, 'pending', ?, ?, ?)`
             ).run(project, id, record4.version, record4.json, now, expiryOf(spec, now) ?? null);
+            if (digest !== void 0) {
+              c.statement("DELETE FROM park_retries WHERE project = ? AND parked_at < ?").run(project, since);
+              c.statement("INSERT OR REPLACE INTO park_retries (project, digest, id, parked_at) VALUES (?, ?, ?, ?)").run(
+                project,
+                digest,
+                id,
+                now
+              );
+            }
             this.#x.event("parked", project, id, now);
             return parkedQuestion(project, id, spec, now);
           })
@@ -22571,7 +22612,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 11;
+    SCHEMA_VERSION = 12;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -22756,6 +22797,16 @@ var init_schema = __esm({
   ) STRICT, WITHOUT ROWID;
   INSERT OR REPLACE INTO decided_df (project, term, documents)
     SELECT project, term, COUNT(*) FROM decided_terms GROUP BY project, term;
+  `,
+      // 11 → 12: the last park of each content digest, so a retried park returns the question it stored.
+      `
+  CREATE TABLE IF NOT EXISTS park_retries (
+    project   TEXT NOT NULL,
+    digest    TEXT NOT NULL,
+    id        INTEGER NOT NULL,
+    parked_at INTEGER NOT NULL,
+    PRIMARY KEY (project, digest)
+  ) STRICT, WITHOUT ROWID;
   `
     ];
   }
@@ -23238,8 +23289,8 @@ var init_sqlite_store = __esm({
         this.#decisions = new SqliteDecisions(x);
       }
       // Questions (questions.ts)
-      park(project, spec) {
-        return this.#questions.park(project, spec);
+      park(project, spec, options) {
+        return this.#questions.park(project, spec, options);
       }
       get(project, id) {
         return this.#questions.get(project, id);
@@ -25716,7 +25767,7 @@ var init_transcript = __esm({
 });
 
 // src/agents/claude-code/capture.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
 function hookJson(fields, systemMessage) {
   return JSON.stringify({
@@ -25850,7 +25901,7 @@ async function capturePlan(request, options) {
       `the plan has ${plan.length} characters and the inbox shows at most ${CONTEXT_MAX}`
     );
   }
-  const digest = createHash4("sha256").update(plan).digest("hex").slice(0, 16);
+  const digest = createHash5("sha256").update(plan).digest("hex").slice(0, 16);
   const store = await options.store();
   const earlierId = loadPlan(options.stateDir, request.sessionId, options.project, digest);
   const earlier2 = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
@@ -41713,8 +41764,15 @@ function textResult(text3) {
 function errorResult(text3) {
   return { content: [{ type: "text", text: text3 }], isError: true };
 }
+function isUnreachable(result) {
+  return unreachableResults.has(result);
+}
 function failureResult(error46) {
-  if (error46 instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
+  if (error46 instanceof StoreUnavailableError) {
+    const result = errorResult(UNREACHABLE);
+    unreachableResults.add(result);
+    return result;
+  }
   if (error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
     return errorResult(
       `ask-later refused this session, so nothing was done: ${error46.message}. Tell the person (their ask-later token needs changing); if the decision cannot wait, ask them directly.`
@@ -41743,7 +41801,7 @@ function argsObject(args) {
   if (args === void 0) return {};
   return args !== null && typeof args === "object" && !Array.isArray(args) ? args : void 0;
 }
-var UNREACHABLE, questionIdSchema;
+var UNREACHABLE, unreachableResults, questionIdSchema;
 var init_tool = __esm({
   "src/agents/mcp/tool.ts"() {
     "use strict";
@@ -41752,7 +41810,8 @@ var init_tool = __esm({
     init_token_refused_error();
     init_engine_missing_error();
     init_store_unavailable_error();
-    UNREACHABLE = "The ask-later inbox is unreachable right now (its store does not answer), so nothing was done. Try again in a while; if the decision cannot wait, ask the person directly.";
+    UNREACHABLE = "The ask-later inbox is unreachable right now (its store did not answer for a few seconds), so nothing was done. Carry on with the rest of your work and call this tool again in a minute: for a question, retry ask_later then with the same arguments (a question that was stored after all is not asked twice). Do not ask the person in the terminal instead: they answer in their inbox.";
+    unreachableResults = /* @__PURE__ */ new WeakSet();
     questionIdSchema = external_exports.union([external_exports.number(), external_exports.string()]).describe('The question id: the number ask_later returned (7, or "#7").');
   }
 });
@@ -41854,7 +41913,9 @@ Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the pe
             if (found.length > 0 && !askAgain) return decidedResult(found);
             askedBefore = found.map(earlier);
           }
-          const parked = await store.park(context.project, askedBefore.length > 0 ? { ...spec, askedBefore } : spec);
+          const parked = await store.park(context.project, askedBefore.length > 0 ? { ...spec, askedBefore } : spec, {
+            retryKey: context.session
+          });
           const pending = (text3) => structuredResult(text3, { note: text3, questions: [structuredQuestion(parked)] });
           if (waitSeconds === 0) return pending(parkedText(parked));
           const outcome = await waitForOutcome(parked, Math.min(waitSeconds, WAIT_MAX_SECONDS), context);
@@ -42331,6 +42392,8 @@ var init_list_questions = __esm({
 });
 
 // src/agents/mcp/index.ts
+import { randomUUID as randomUUID3 } from "node:crypto";
+import { setTimeout as delay3 } from "node:timers/promises";
 function inputJsonSchema(schema) {
   const { $schema: _ignored, ...json2 } = external_exports.toJSONSchema(schema, { io: "input" });
   return { ...json2, type: "object" };
@@ -42340,6 +42403,7 @@ function outputJsonSchema(schema) {
   return { ...json2, type: "object" };
 }
 function createMcpServer(options) {
+  const session = options.session ?? randomUUID3();
   const server = new AskLaterServer(
     { name: SERVER_NAME, version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS }
@@ -42368,9 +42432,10 @@ function createMcpServer(options) {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (options.configProblem) return errorResult(`ask-later is not set up: ${options.configProblem}`);
     const progressToken = extra._meta?.progressToken;
-    return tool.run(request.params.arguments, {
+    const context = {
       store: options.store,
       project: options.project,
+      session,
       signal: extra.signal,
       progressIntervalMs: options.progressIntervalMs ?? 1e4,
       afterResponse: (work) => server.afterResponse(extra.requestId, work, extra.signal),
@@ -42381,9 +42446,22 @@ function createMcpServer(options) {
           params: { progressToken, progress, total, message }
         });
       }
-    });
+    };
+    const waitUntil = performance.now() + (options.outageWaitMs ?? OUTAGE_WAIT_MS);
+    for (; ; ) {
+      const result = await tool.run(request.params.arguments, context);
+      const left = waitUntil - performance.now();
+      if (!isUnreachable(result) || left <= 0 || extra.signal.aborted) return result;
+      await storeBack(options.store, left, extra.signal);
+    }
   });
   return server;
+}
+async function storeBack(store, ms, signal) {
+  const opened = await store().catch(() => void 0);
+  const readiness = opened === void 0 ? "lost" : await opened.whenReady({ timeoutMs: ms, signal });
+  if (readiness !== "reconnected")
+    await delay3(Math.min(RETRY_PAUSE_MS, ms), void 0, { signal }).catch(() => void 0);
 }
 function lazyStore(open2) {
   let opening;
@@ -42401,7 +42479,7 @@ function lazyStore(open2) {
     }
   };
 }
-var SERVER_NAME, INSTRUCTIONS, AskLaterServer;
+var SERVER_NAME, INSTRUCTIONS, AskLaterServer, OUTAGE_WAIT_MS, RETRY_PAUSE_MS;
 var init_mcp = __esm({
   "src/agents/mcp/index.ts"() {
     "use strict";
@@ -42450,6 +42528,8 @@ var init_mcp = __esm({
         return super.connect(transport);
       }
     };
+    OUTAGE_WAIT_MS = 5e3;
+    RETRY_PAUSE_MS = 200;
   }
 });
 
@@ -42534,11 +42614,11 @@ var init_run4 = __esm({
 });
 
 // src/store/wait-to-retry.ts
-import { setTimeout as delay3 } from "node:timers/promises";
+import { setTimeout as delay4 } from "node:timers/promises";
 async function waitToRetry(store, stepMs, signal) {
   const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
   if (readiness !== "ready" || signal?.aborted) return;
-  await delay3(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+  await delay4(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
 }
 var init_wait_to_retry = __esm({
   "src/store/wait-to-retry.ts"() {
@@ -42555,7 +42635,7 @@ __export(run_exports5, {
   runWaiter: () => runWaiter,
   wakeLine: () => wakeLine
 });
-import { randomUUID as randomUUID3 } from "node:crypto";
+import { randomUUID as randomUUID4 } from "node:crypto";
 import { resolve as resolve7 } from "node:path";
 function parseInput(text3) {
   let value;
@@ -42600,7 +42680,7 @@ async function wait(store, config3, input, env, options) {
   const { sessionId } = input;
   const leaseMs = options.leaseMs ?? WAITER_LEASE_MS;
   const lease = waiterLease(sessionId);
-  const owner = `${process.pid}-${randomUUID3()}`;
+  const owner = `${process.pid}-${randomUUID4()}`;
   if (input.promptId !== void 0) await store.releaseLease(lease, turnOwner(input.promptId));
   if (!await store.acquireLease(lease, owner, leaseMs)) return void 0;
   const stateDir = sessionStateDir(env);
@@ -49166,14 +49246,14 @@ var init_run6 = __esm({
 });
 
 // src/core/token-format.ts
-import { createHash as createHash5, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash as createHash6, randomBytes, timingSafeEqual } from "node:crypto";
 function newToken() {
   const id = [...randomBytes(12)].map((byte) => ID_ALPHABET[byte % 32]).join("");
   const token = `${TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
   return { token, id };
 }
 function hashToken(token) {
-  return createHash5("sha256").update(token).digest("hex");
+  return createHash6("sha256").update(token).digest("hex");
 }
 var ID_ALPHABET;
 var init_token_format = __esm({
@@ -50071,7 +50151,7 @@ var init_remove = __esm({
 });
 
 // src/core/review-check.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function reviewCheck(selections) {
   const canonical2 = selections.map((selection) => [
     [...selection.choices],
@@ -50079,7 +50159,7 @@ function reviewCheck(selections) {
     selection.notes?.trim() ?? "",
     (selection.choiceNotes ?? []).filter((entry) => entry.notes.trim() !== "" && selection.choices.includes(entry.choice)).map((entry) => [entry.choice, entry.notes.trim()])
   ]);
-  return createHash6("sha256").update(JSON.stringify(canonical2)).digest("base64url").slice(0, REVIEW_CHECK_LENGTH);
+  return createHash7("sha256").update(JSON.stringify(canonical2)).digest("base64url").slice(0, REVIEW_CHECK_LENGTH);
 }
 var REVIEW_CHECK_LENGTH;
 var init_review_check = __esm({

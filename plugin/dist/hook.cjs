@@ -927,10 +927,11 @@ var init_http_store = __esm({
       constructor(options) {
         this.#link = new ServeLink(options);
       }
-      async park(project, spec) {
+      async park(project, spec, options = {}) {
         const origin = spec.origin === void 0 ? {} : { origin: spec.origin };
         const askedBefore = spec.askedBefore === void 0 ? {} : { askedBefore: spec.askedBefore };
-        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin, ...askedBefore })).question;
+        const retryKey = options.retryKey === void 0 ? {} : { retryKey: options.retryKey };
+        return (await this.#call("park", { project, spec: askInputOf(spec), ...origin, ...askedBefore, ...retryKey })).question;
       }
       async get(project, id) {
         return (await this.#call("get", { project, id })).question ?? void 0;
@@ -1778,6 +1779,10 @@ var init_keys = __esm({
       get meta() {
         return `${this.base}meta`;
       }
+      /** The id a park of this content digest gave, while the retry window lasts (park-6). */
+      parkRetry(digest) {
+        return `${this.base}pk:${digest}`;
+      }
       question(id) {
         return `${this.base}q:${id}`;
       }
@@ -2545,7 +2550,7 @@ var init_scripts = __esm({
     import_node_fs2 = require("node:fs");
     init_lua_includes();
     scripts = {
-      park: load("park-5"),
+      park: load("park-6"),
       answer: load("answer-11"),
       close: load("close-10"),
       expire: load("expire-9"),
@@ -3207,6 +3212,9 @@ function readEach(records, read, onCorrupt) {
 function expiryOf(spec, now) {
   return spec.expiresInSeconds === void 0 ? void 0 : now + spec.expiresInSeconds * 1e3;
 }
+function parkDigest(retryKey, recordJson) {
+  return (0, import_node_crypto3.createHash)("sha256").update(retryKey).update("\0").update(recordJson).digest("base64url").slice(0, 32);
+}
 function parkedQuestion(project, id, spec, now) {
   const expiresAt = expiryOf(spec, now);
   const state = expiresAt === void 0 ? { project, id, status: "pending", createdAt: now, messages: [] } : { project, id, status: "pending", createdAt: now, expiresAt, messages: [] };
@@ -3229,22 +3237,24 @@ function tallyCounts(rows) {
   }
   return counts;
 }
-var RETENTION_MS;
+var import_node_crypto3, RETENTION_MS, PARK_RETRY_WINDOW_MS;
 var init_shared = __esm({
   "src/store/shared.ts"() {
     "use strict";
+    import_node_crypto3 = require("node:crypto");
     init_question();
     init_corrupt_record_error();
     RETENTION_MS = 30 * 24 * 60 * 60 * 1e3;
+    PARK_RETRY_WINDOW_MS = 10 * 6e4;
   }
 });
 
 // src/store/redis/delivery.ts
-var import_node_crypto3, RedisDelivery;
+var import_node_crypto4, RedisDelivery;
 var init_delivery = __esm({
   "src/store/redis/delivery.ts"() {
     "use strict";
-    import_node_crypto3 = require("node:crypto");
+    import_node_crypto4 = require("node:crypto");
     init_shared();
     init_scripts();
     RedisDelivery = class {
@@ -3256,7 +3266,7 @@ var init_delivery = __esm({
         const x = this.#x;
         return x.run(async () => {
           const keys = x.keys(project);
-          const claimId = (0, import_node_crypto3.randomUUID)();
+          const claimId = (0, import_node_crypto4.randomUUID)();
           const now = x.now();
           const reply = await x.evalSettled(
             scripts.claim,
@@ -4427,7 +4437,7 @@ var init_questions = __esm({
       constructor(context) {
         this.#x = context;
       }
-      park(project, spec) {
+      park(project, spec, options = {}) {
         const x = this.#x;
         return x.run(async () => {
           const keys = x.keys(project);
@@ -4435,24 +4445,36 @@ var init_questions = __esm({
           const now = x.now();
           const expiresAt = expiryOf(spec, now);
           const record2 = specRecord(spec);
-          const id = Number(
-            await x.eval(
-              scripts.park,
-              [keys.meta, keys.status("pending"), keys.expiry, keys.events, keys.inboxIndex],
-              [
-                keys.base,
-                project,
-                record2.json,
-                now,
-                expiresAt ?? "",
-                record2.version,
-                x.maxLen,
-                spec.isBlocking ? "1" : "0",
-                INDEX_VERSION
-              ]
-            )
+          const [rawId, again] = await x.eval(
+            scripts.park,
+            [
+              keys.meta,
+              keys.status("pending"),
+              keys.expiry,
+              keys.events,
+              keys.inboxIndex,
+              // Without a retry key, a key no park holds (the script then always parks anew).
+              options.retryKey === void 0 ? `${keys.base}pk:` : keys.parkRetry(parkDigest(options.retryKey, record2.json))
+            ],
+            [
+              keys.base,
+              project,
+              record2.json,
+              now,
+              expiresAt ?? "",
+              record2.version,
+              x.maxLen,
+              spec.isBlocking ? "1" : "0",
+              INDEX_VERSION,
+              options.retryKey === void 0 ? "" : PARK_RETRY_WINDOW_MS
+            ]
           );
+          const id = Number(rawId);
           if (id === PARK_TAG_COLLISION) throw new TagCollisionError(keys.tag);
+          if (Number(again) === 1) {
+            const stored = await x.get(project, id);
+            if (stored !== void 0) return stored;
+          }
           await x.hint(keys);
           return parkedQuestion(project, id, spec, now);
         });
@@ -5255,8 +5277,8 @@ var init_redis_store = __esm({
         this.#decisions = new RedisDecisions(this.#x, (project, query) => trailPage(this, [project], query));
       }
       // Questions (questions.ts)
-      park(project, spec) {
-        return this.#questions.park(project, spec);
+      park(project, spec, options) {
+        return this.#questions.park(project, spec, options);
       }
       get(project, id) {
         return this.#questions.get(project, id);
@@ -5950,11 +5972,11 @@ var init_decisions2 = __esm({
 });
 
 // src/store/sqlite/delivery.ts
-var import_node_crypto4, SqliteDelivery;
+var import_node_crypto5, SqliteDelivery;
 var init_delivery2 = __esm({
   "src/store/sqlite/delivery.ts"() {
     "use strict";
-    import_node_crypto4 = require("node:crypto");
+    import_node_crypto5 = require("node:crypto");
     init_shared();
     init_record2();
     SqliteDelivery = class {
@@ -5964,7 +5986,7 @@ var init_delivery2 = __esm({
       }
       claimUndelivered(project, options) {
         const { c } = this.#x;
-        const claimId = (0, import_node_crypto4.randomUUID)();
+        const claimId = (0, import_node_crypto5.randomUUID)();
         return this.#x.run(
           () => c.write(() => {
             const now = this.#x.now();
@@ -6545,21 +6567,40 @@ var init_questions2 = __esm({
       constructor(context) {
         this.#x = context;
       }
-      park(project, spec) {
+      park(project, spec, options = {}) {
         const { c } = this.#x;
         const record2 = specRecord(spec);
         const tag = projectTag(project);
+        const digest = options.retryKey === void 0 ? void 0 : parkDigest(options.retryKey, record2.json);
         return this.#x.run(
           () => c.write(() => {
             const owner = c.statement("SELECT project FROM projects WHERE tag = ?").get(tag);
             if (owner && owner.project !== project) throw new TagCollisionError(tag);
             if (!owner) c.statement("INSERT INTO projects (project, tag, seq) VALUES (?, ?, 0)").run(project, tag);
-            const { seq: id } = c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
             const now = this.#x.now();
+            const since = now - PARK_RETRY_WINDOW_MS;
+            const retried = digest === void 0 ? void 0 : c.statement(
+              `SELECT q.id FROM park_retries r JOIN questions q ON q.project = r.project AND q.id = r.id
+             WHERE r.project = ? AND r.digest = ? AND r.parked_at >= ? AND q.status = 'pending'`
+            ).get(project, digest, since);
+            if (retried !== void 0) {
+              const stored = this.#x.get(project, retried.id);
+              if (stored !== void 0) return stored;
+            }
+            const { seq: id } = c.statement("UPDATE projects SET seq = seq + 1 WHERE project = ? RETURNING seq").get(project);
             c.statement(
               `INSERT INTO questions (project, id, v, status, spec, created_at, expires_at)
              VALUES (?, ?, ?, 'pending', ?, ?, ?)`
             ).run(project, id, record2.version, record2.json, now, expiryOf(spec, now) ?? null);
+            if (digest !== void 0) {
+              c.statement("DELETE FROM park_retries WHERE project = ? AND parked_at < ?").run(project, since);
+              c.statement("INSERT OR REPLACE INTO park_retries (project, digest, id, parked_at) VALUES (?, ?, ?, ?)").run(
+                project,
+                digest,
+                id,
+                now
+              );
+            }
             this.#x.event("parked", project, id, now);
             return parkedQuestion(project, id, spec, now);
           })
@@ -6656,7 +6697,7 @@ var init_schema = __esm({
   "src/store/sqlite/schema.ts"() {
     "use strict";
     init_newer_schema_error();
-    SCHEMA_VERSION = 11;
+    SCHEMA_VERSION = 12;
     MIGRATIONS = [
       // 0 → 1: the first layout.
       `
@@ -6841,6 +6882,16 @@ var init_schema = __esm({
   ) STRICT, WITHOUT ROWID;
   INSERT OR REPLACE INTO decided_df (project, term, documents)
     SELECT project, term, COUNT(*) FROM decided_terms GROUP BY project, term;
+  `,
+      // 11 → 12: the last park of each content digest, so a retried park returns the question it stored.
+      `
+  CREATE TABLE IF NOT EXISTS park_retries (
+    project   TEXT NOT NULL,
+    digest    TEXT NOT NULL,
+    id        INTEGER NOT NULL,
+    parked_at INTEGER NOT NULL,
+    PRIMARY KEY (project, digest)
+  ) STRICT, WITHOUT ROWID;
   `
     ];
   }
@@ -7323,8 +7374,8 @@ var init_sqlite_store = __esm({
         this.#decisions = new SqliteDecisions(x);
       }
       // Questions (questions.ts)
-      park(project, spec) {
-        return this.#questions.park(project, spec);
+      park(project, spec, options) {
+        return this.#questions.park(project, spec, options);
       }
       get(project, id) {
         return this.#questions.get(project, id);

@@ -351,10 +351,21 @@ export type PersonOperation =
   | 'whenReady'
   | 'close';
 
+/** How a park may be retried (see {@link QuestionsSection.park}). */
+export interface ParkOptions {
+  /** The asking session's key: the same key and content within the window name the same question. */
+  readonly retryKey?: string;
+}
+
 /** Park and read questions; the projects that parked them. Adapters: `redis/questions.ts`, `sqlite/questions.ts`. */
 export interface QuestionsSection {
-  /** Store a validated question as `pending` with the project's next id. */
-  park(project: string, spec: QuestionSpec): Promise<Question>;
+  /**
+   * Store a validated question as `pending` with the project's next id. With `options.retryKey` (the asking
+   * session's), a park of the same content with the same key within `PARK_RETRY_WINDOW_MS` (store/shared.ts) returns
+   * the question that park stored, while it is still pending: a park retried after a failure or a time-out is not a
+   * second question. The key and the question are stored in one atomic step.
+   */
+  park(project: string, spec: QuestionSpec, options?: ParkOptions): Promise<Question>;
   get(project: string, id: number): Promise<Question | undefined>;
   /** One project's questions, blocking first, then by id. */
   list(project: string, filter?: ListFilter): Promise<Question[]>;

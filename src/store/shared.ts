@@ -2,6 +2,7 @@
  * The small rules and constants both adapters share, so the Redis and SQLite stores cannot drift apart (drafts.ts
  * and paging.ts hold the larger ones: drafts, and the views' orders and cursors).
  */
+import { createHash } from 'node:crypto';
 import {
   canTransition,
   QUESTION_STATUSES,
@@ -48,7 +49,20 @@ export function expiryOf(spec: QuestionSpec, now: number): number | undefined {
   return spec.expiresInSeconds === undefined ? undefined : now + spec.expiresInSeconds * 1000;
 }
 
-/** The question just parked, as both adapters return it (no record read back). */
+/**
+ * How long a park of the same content with the same retry key in the same project returns the question it parked (while that one is still
+ * pending) instead of a new one: a park retried after a failure or a time-out (the agent was told it failed, or the
+ * reply never reached it, though the question was stored) is not a second question. Ten minutes covers the
+ * refusal's advice to retry in a minute several times over.
+ */
+export const PARK_RETRY_WINDOW_MS = 10 * 60_000;
+
+/** The digest a retried park is recognised by: the session's retry key and the question's stored content. */
+export function parkDigest(retryKey: string, recordJson: string): string {
+  return createHash('sha256').update(retryKey).update('\u0000').update(recordJson).digest('base64url').slice(0, 32);
+}
+
+/** The question a park stored, as the adapters return it without reading it back. */
 export function parkedQuestion(project: string, id: number, spec: QuestionSpec, now: number): Question {
   const expiresAt = expiryOf(spec, now);
   // Object.assign rather than `{ ...spec, project, … }`: parking is a hot path, and Node 20 spreads slowly.

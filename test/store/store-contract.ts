@@ -3,6 +3,7 @@ import { InvalidAnswerError } from '../../src/core/invalid-answer-error.js';
 import { projectTag } from '../../src/core/question-ref.js';
 import { DECIDED_THRESHOLD } from '../../src/core/similarity.js';
 import type { Store, StoreEvent } from '../../src/store/port.js';
+import { PARK_RETRY_WINDOW_MS } from '../../src/store/shared.js';
 import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
 import { DECISIONS, NEAR_MISSES, PARAPHRASES, UNRELATED } from '../core/decided-pairs.js';
 import { type Asked, shownFor } from '../support/decided-reference.js';
@@ -43,6 +44,49 @@ export function storeContract(openStore: (options: ContractStoreOptions) => Prom
       expect(await store.knownProjects()).toContain(project);
       expect(await store.projectByTag(projectTag(project))).toBe(project);
       expect(await store.projectByTag('AAAAAAAAAAAAAAAA')).toBeUndefined();
+    });
+  });
+
+  describe('a retried park', () => {
+    it('GIVEN the same content parked again with the same retry key THEN the question already stored comes back, not a second one', async () => {
+      const project = uniqueProject('retry');
+      const first = await store.park(project, spec({ isBlocking: true }), { retryKey: 'session-a' });
+      clock.advance(30_000);
+      const again = await store.park(project, spec({ isBlocking: true }), { retryKey: 'session-a' });
+      expect(again.id).toBe(first.id);
+      expect(again.createdAt).toBe(first.createdAt);
+      expect((await store.list(project)).map((question) => question.id)).toEqual([first.id]);
+    });
+
+    it('GIVEN parks racing with one retry key and content THEN one question, and every park returns it', async () => {
+      const project = uniqueProject('retry-race');
+      const parked = await Promise.all(
+        Array.from({ length: 8 }, () => store.park(project, spec(), { retryKey: 'session-race' })),
+      );
+      expect(new Set(parked.map((question) => question.id))).toEqual(new Set([1]));
+      expect(await store.list(project)).toHaveLength(1);
+    });
+
+    it('GIVEN another session, other content, or no retry key THEN a new question each time', async () => {
+      const project = uniqueProject('retry-other');
+      const first = await store.park(project, spec(), { retryKey: 'session-a' });
+      const otherSession = await store.park(project, spec(), { retryKey: 'session-b' });
+      const otherContent = await store.park(project, spec({ question: 'Which cache?' }), { retryKey: 'session-a' });
+      const noKey = await store.park(project, spec());
+      const noKeyAgain = await store.park(project, spec());
+      expect([first.id, otherSession.id, otherContent.id, noKey.id, noKeyAgain.id]).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('GIVEN the window passed, or the first question no longer pending THEN the same park is a new question', async () => {
+      const project = uniqueProject('retry-window');
+      const first = await store.park(project, spec(), { retryKey: 'session-a' });
+      clock.advance(PARK_RETRY_WINDOW_MS + 1);
+      const late = await store.park(project, spec(), { retryKey: 'session-a' });
+      expect(late.id).toBe(first.id + 1);
+      expect((await store.cancel(project, late.id)).kind).toBe('done');
+      const afterCancel = await store.park(project, spec(), { retryKey: 'session-a' });
+      expect(afterCancel.id).toBe(late.id + 1);
+      expect(afterCancel.status).toBe('pending');
     });
   });
 

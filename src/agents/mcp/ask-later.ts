@@ -124,7 +124,9 @@ export const askLaterTool = (options: AskLaterOptions = {}): ToolDefinition => (
         if (found.length > 0 && !askAgain) return decidedResult(found);
         askedBefore = found.map(earlier);
       }
-      const parked = await store.park(context.project, askedBefore.length > 0 ? { ...spec, askedBefore } : spec);
+      const parked = await store.park(context.project, askedBefore.length > 0 ? { ...spec, askedBefore } : spec, {
+        retryKey: context.session,
+      });
       const pending = (text: string) => structuredResult(text, { note: text, questions: [structuredQuestion(parked)] });
       if (waitSeconds === 0) return pending(parkedText(parked));
 

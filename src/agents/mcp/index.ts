@@ -2,6 +2,8 @@
  * The `ask-later` MCP server: its tools (six for the model, one for the capture hook), registered by hand. Tool failures a model can act on are `isError`
  * results (see tool.ts); protocol misuse (an unknown tool name) stays a protocol error.
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -22,7 +24,7 @@ import { collectAnswersTool } from './collect-answers.js';
 import { findDecisionsTool } from './find-decisions.js';
 import { getAnswerTool } from './get-answer.js';
 import { listQuestionsTool } from './list-questions.js';
-import { errorResult, type ToolDefinition } from './tool.js';
+import { errorResult, isUnreachable, type ToolContext, type ToolDefinition } from './tool.js';
 
 export const SERVER_NAME = 'ask-later';
 
@@ -34,11 +36,21 @@ const INSTRUCTIONS =
 export interface McpServerOptions {
   /** The project every tool of this server works in. */
   readonly project: string;
+  /**
+   * The session's retry key (`ParkOptions.retryKey`): the same question parked again by this session within the
+   * window is the one already stored. Default: one of its own per server (a stdio server is one agent session).
+   */
+  readonly session?: string;
   /** The store, opened on first use (see `lazyStore`). */
   readonly store: () => Promise<AgentStore>;
   readonly version: string;
   /** How often a waiting ask_later reports progress (default 10 s). */
   readonly progressIntervalMs?: number;
+  /**
+   * How long a tool call waits for an unreachable store to come back before refusing (default
+   * {@link OUTAGE_WAIT_MS}; well under the MCP client's own 60 s time-out).
+   */
+  readonly outageWaitMs?: number;
   /** When set, every tool call is refused with this line (a setting is missing or wrong). */
   readonly configProblem?: string;
   /** `ASK_LATER_MIDTURN`: which outcomes `collect_answers` carries for a `PostToolUse` hook (default blocking). */
@@ -104,6 +116,7 @@ function outputJsonSchema(schema: z.ZodObject): NonNullable<Tool['outputSchema']
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
+  const session = options.session ?? randomUUID();
   const server = new AskLaterServer(
     { name: SERVER_NAME, version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -133,9 +146,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (options.configProblem) return errorResult(`ask-later is not set up: ${options.configProblem}`);
     const progressToken = extra._meta?.progressToken;
-    return tool.run(request.params.arguments, {
+    const context: ToolContext = {
       store: options.store,
       project: options.project,
+      session,
       signal: extra.signal,
       progressIntervalMs: options.progressIntervalMs ?? 10_000,
       afterResponse: (work) => server.afterResponse(extra.requestId, work, extra.signal),
@@ -146,9 +160,33 @@ export function createMcpServer(options: McpServerOptions): Server {
           params: { progressToken, progress, total, message },
         });
       },
-    });
+    };
+    // A short outage (a restart, a failover) is ridden out: the call runs again once the store is back, within
+    // the wait; a park it repeats is the question already stored (the session's retry key).
+    const waitUntil = performance.now() + (options.outageWaitMs ?? OUTAGE_WAIT_MS);
+    for (;;) {
+      const result = await tool.run(request.params.arguments, context);
+      const left = waitUntil - performance.now();
+      if (!isUnreachable(result) || left <= 0 || extra.signal.aborted) return result;
+      await storeBack(options.store, left, extra.signal);
+    }
   });
   return server;
+}
+
+/** How long a tool call waits for the store to come back before refusing. */
+export const OUTAGE_WAIT_MS = 5_000;
+
+/** A pause between tries when the store cannot say when it is back (not opened yet, or a failure of another kind). */
+const RETRY_PAUSE_MS = 200;
+
+/** Resolve once the store may be back (its connection ready again), after at most `ms`; never throws. */
+async function storeBack(store: () => Promise<AgentStore>, ms: number, signal: AbortSignal): Promise<void> {
+  const opened = await store().catch(() => undefined);
+  const readiness = opened === undefined ? 'lost' : await opened.whenReady({ timeoutMs: ms, signal });
+  // `reconnected`: try at once. Otherwise nothing says when: a short pause, so the loop never spins.
+  if (readiness !== 'reconnected')
+    await delay(Math.min(RETRY_PAUSE_MS, ms), undefined, { signal }).catch(() => undefined);
 }
 
 /**

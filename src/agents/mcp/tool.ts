@@ -15,6 +15,8 @@ export interface ToolContext {
   readonly store: () => Promise<AgentStore>;
   /** The project of this session: every tool reaches only its questions. */
   readonly project: string;
+  /** The session's retry key: a park it repeats (same content, within the window) is the question already stored. */
+  readonly session: string;
   /** Aborted when the client cancels the call. */
   readonly signal: AbortSignal;
   /** Reports progress to the client when it asked for it (a progress token); a no-op otherwise. */
@@ -50,13 +52,31 @@ export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/**
+ * What the model is told when the store stayed away for the whole of the server's wait: an outage is short, so it
+ * retries later and works on; never that it should ask in the terminal, which blocks the session (the opposite of
+ * the product). A retried `ask_later` is the question already stored if the first one was (`ParkOptions.retryKey`).
+ */
 export const UNREACHABLE =
-  'The ask-later inbox is unreachable right now (its store does not answer), so nothing was done. ' +
-  'Try again in a while; if the decision cannot wait, ask the person directly.';
+  'The ask-later inbox is unreachable right now (its store did not answer for a few seconds), so nothing was done. ' +
+  'Carry on with the rest of your work and call this tool again in a minute: for a question, retry ask_later then ' +
+  'with the same arguments (a question that was stored after all is not asked twice). Do not ask the person in the ' +
+  'terminal instead: they answer in their inbox.';
+
+const unreachableResults = new WeakSet<CallToolResult>();
+
+/** Whether a tool's result is the unreachable-store refusal (the server waits for the store, then runs it again). */
+export function isUnreachable(result: CallToolResult): boolean {
+  return unreachableResults.has(result);
+}
 
 /** Turn what a tool threw into a result for the model: unreachable store, or a plain failure without details. */
 export function failureResult(error: unknown): CallToolResult {
-  if (error instanceof StoreUnavailableError) return errorResult(UNREACHABLE);
+  if (error instanceof StoreUnavailableError) {
+    const result = errorResult(UNREACHABLE);
+    unreachableResults.add(result);
+    return result;
+  }
   if (error instanceof TokenRefusedError || error instanceof ProjectRefusedError) {
     return errorResult(
       `ask-later refused this session, so nothing was done: ${error.message}. Tell the person (their ask-later token needs changing); if the decision cannot wait, ask them directly.`,

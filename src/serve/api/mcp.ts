@@ -95,6 +95,8 @@ async function serveOne(
     const project = projectOf(request, url, token);
     const server = createMcpServer({
       project,
+      // Stateless: each request is a server of its own, so the token stands for the session a retry comes from.
+      session: `token:${token.id}`,
       store: async () => scopedStore(options.store, token),
       version,
       ...(options.midturn !== undefined ? { midturn: options.midturn } : {}),

@@ -51,7 +51,7 @@ function earlierDecision(entry: {
 }
 
 export const OPERATIONS: Handlers = {
-  async park({ store }, { project, spec, origin, askedBefore }) {
+  async park({ store }, { project, spec, origin, askedBefore, retryKey }) {
     const parsed = parseAskInput(spec);
     if (!parsed.ok) {
       const more = parsed.reasons.length > 3 ? `; and ${parsed.reasons.length - 3} more` : '';
@@ -62,10 +62,11 @@ export const OPERATIONS: Handlers = {
     if (waitSeconds !== undefined) {
       throw new AgentRequestError('bad-request', 'spec.waitSeconds: a stored question has no waitSeconds (call wait)');
     }
-    if (origin === undefined) return { question: await store.park(project, question) };
+    const options = retryKey === undefined ? {} : { retryKey };
+    if (origin === undefined) return { question: await store.park(project, question, options) };
     const { header, plan, tool } = origin;
     const kept = { tool, ...(header === undefined ? {} : { header }), ...(plan === undefined ? {} : { plan }) };
-    return { question: await store.park(project, { ...question, origin: kept }) };
+    return { question: await store.park(project, { ...question, origin: kept }, options) };
   },
   async get({ store }, { project, id }) {
     return { question: (await store.get(project, id)) ?? null };

@@ -38,6 +38,7 @@ export const REQUEST_SCHEMAS = {
   park: z.strictObject({
     project,
     spec: z.unknown(),
+    retryKey: z.string().min(1).max(200).optional(),
     origin: z
       .strictObject({
         tool: z.enum(ORIGIN_TOOLS),

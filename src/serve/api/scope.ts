@@ -33,7 +33,7 @@ export function scopedStore(store: Store, token: TokenRecord): AgentStore {
     return work();
   };
   return {
-    park: (project, spec) => inScope(project, () => store.park(project, spec)),
+    park: (project, spec, options) => inScope(project, () => store.park(project, spec, options)),
     get: (project, id) => inScope(project, () => store.get(project, id)),
     list: (project, filter) => inScope(project, () => store.list(project, filter)),
     listPage: (project, query) => inScope(project, () => store.listPage(project, query)),

@@ -18,6 +18,7 @@ import type {
   CloseResult,
   ListFilter,
   ListPageQuery,
+  ParkOptions,
   ProjectWatch,
   QuestionCounts,
   QuestionPage,
@@ -43,11 +44,13 @@ export class HttpStore implements AgentStore {
     this.#link = new ServeLink(options);
   }
 
-  async park(project: string, spec: QuestionSpec): Promise<Question> {
+  async park(project: string, spec: QuestionSpec, options: ParkOptions = {}): Promise<Question> {
     // Sent as the tool's arguments, which serve parses again as ask_later would.
     const origin = spec.origin === undefined ? {} : { origin: spec.origin };
     const askedBefore = spec.askedBefore === undefined ? {} : { askedBefore: spec.askedBefore };
-    return (await this.#call('park', { project, spec: askInputOf(spec), ...origin, ...askedBefore })).question;
+    const retryKey = options.retryKey === undefined ? {} : { retryKey: options.retryKey };
+    return (await this.#call('park', { project, spec: askInputOf(spec), ...origin, ...askedBefore, ...retryKey }))
+      .question;
   }
 
   async get(project: string, id: number): Promise<Question | undefined> {

@@ -54,6 +54,8 @@ export interface AgentOperations {
       spec: Record<string, unknown>;
       origin?: QuestionOrigin;
       askedBefore?: readonly EarlierDecision[];
+      /** The asking session's retry key (`ParkOptions`): a retried park returns the question already stored. */
+      retryKey?: string;
     };
     response: { question: Question };
   };

@@ -58,6 +58,10 @@ export class ProjectKeys {
   get meta(): string {
     return `${this.base}meta`;
   }
+  /** The id a park of this content digest gave, while the retry window lasts (park-6). */
+  parkRetry(digest: string): string {
+    return `${this.base}pk:${digest}`;
+  }
   question(id: number): string {
     return `${this.base}q:${id}`;
   }

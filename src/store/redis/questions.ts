@@ -1,8 +1,8 @@
 /** Park and read questions on Redis (see `QuestionsSection` in the port). */
 import { type MessageRef, QUESTION_STATUSES, type Question, type QuestionSpec } from '../../core/question.js';
 import { byBlockingThenAge, byBlockingThenId } from '../drafts.js';
-import type { ListFilter, QuestionsSection } from '../port.js';
-import { expiryOf, parkedQuestion, readEach } from '../shared.js';
+import type { ListFilter, ParkOptions, QuestionsSection } from '../port.js';
+import { expiryOf, PARK_RETRY_WINDOW_MS, parkDigest, parkedQuestion, readEach } from '../shared.js';
 import { TagCollisionError } from '../tag-collision-error.js';
 import type { RedisContext } from './context.js';
 import { messageField, specRecord } from './record.js';
@@ -15,7 +15,7 @@ export class RedisQuestions implements QuestionsSection {
     this.#x = context;
   }
 
-  park(project: string, spec: QuestionSpec): Promise<Question> {
+  park(project: string, spec: QuestionSpec, options: ParkOptions = {}): Promise<Question> {
     const x = this.#x;
     return x.run(async () => {
       const keys = x.keys(project);
@@ -23,24 +23,38 @@ export class RedisQuestions implements QuestionsSection {
       const now = x.now();
       const expiresAt = expiryOf(spec, now);
       const record = specRecord(spec);
-      const id = Number(
-        await x.eval(
-          scripts.park,
-          [keys.meta, keys.status('pending'), keys.expiry, keys.events, keys.inboxIndex],
-          [
-            keys.base,
-            project,
-            record.json,
-            now,
-            expiresAt ?? '',
-            record.version,
-            x.maxLen,
-            spec.isBlocking ? '1' : '0',
-            INDEX_VERSION,
-          ],
-        ),
-      );
+      const [rawId, again] = (await x.eval(
+        scripts.park,
+        [
+          keys.meta,
+          keys.status('pending'),
+          keys.expiry,
+          keys.events,
+          keys.inboxIndex,
+          // Without a retry key, a key no park holds (the script then always parks anew).
+          options.retryKey === undefined
+            ? `${keys.base}pk:`
+            : keys.parkRetry(parkDigest(options.retryKey, record.json)),
+        ],
+        [
+          keys.base,
+          project,
+          record.json,
+          now,
+          expiresAt ?? '',
+          record.version,
+          x.maxLen,
+          spec.isBlocking ? '1' : '0',
+          INDEX_VERSION,
+          options.retryKey === undefined ? '' : PARK_RETRY_WINDOW_MS,
+        ],
+      )) as [number, number];
+      const id = Number(rawId);
       if (id === PARK_TAG_COLLISION) throw new TagCollisionError(keys.tag);
+      if (Number(again) === 1) {
+        const stored = await x.get(project, id);
+        if (stored !== undefined) return stored;
+      }
       await x.hint(keys);
       return parkedQuestion(project, id, spec, now);
     });

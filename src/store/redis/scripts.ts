@@ -46,7 +46,7 @@ function load(file: string): Script {
 }
 
 export const scripts = {
-  park: load('park-5'),
+  park: load('park-6'),
   answer: load('answer-11'),
   close: load('close-10'),
   expire: load('expire-9'),
@@ -104,5 +104,5 @@ export const DeliverCode = { notWaiting: 0, delivered: 1, leased: 2 } as const;
  */
 export const SLOT_MOVING = -1;
 
-/** Return code of park-5 when the project's key tag belongs to another project. */
+/** Return code of park-6 when the project's key tag belongs to another project. */
 export const PARK_TAG_COLLISION = -1;

@@ -29,12 +29,14 @@
  *                   and the projects indexed once
  *   decided_totals  per project: how many documents the index holds and their total length (v9, kept with them)
  *   decided_df      per project and term: how many documents hold the term (v11, kept with them)
+ *   park_retries    per project and content digest: the id the last park of it gave, and when (v12: a retried
+ *                   park within the window returns that question while it is pending)
  */
 import type { SqliteDatabase } from './driver.js';
 import { NewerSchemaError } from './newer-schema-error.js';
 
 /** The newest schema version this code writes and reads. */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 const MIGRATIONS: readonly string[] = [
   // 0 → 1: the first layout.
@@ -220,6 +222,16 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   INSERT OR REPLACE INTO decided_df (project, term, documents)
     SELECT project, term, COUNT(*) FROM decided_terms GROUP BY project, term;
+  `,
+  // 11 → 12: the last park of each content digest, so a retried park returns the question it stored.
+  `
+  CREATE TABLE IF NOT EXISTS park_retries (
+    project   TEXT NOT NULL,
+    digest    TEXT NOT NULL,
+    id        INTEGER NOT NULL,
+    parked_at INTEGER NOT NULL,
+    PRIMARY KEY (project, digest)
+  ) STRICT, WITHOUT ROWID;
   `,
 ];
 

@@ -32,6 +32,7 @@ import type {
   ListFilter,
   ListPageQuery,
   PageQuery,
+  ParkOptions,
   PersonRef,
   ProjectWatch,
   QuestionCounts,
@@ -152,8 +153,8 @@ export class SqliteStore implements Store {
   }
 
   // Questions (questions.ts)
-  park(project: string, spec: QuestionSpec): Promise<Question> {
-    return this.#questions.park(project, spec);
+  park(project: string, spec: QuestionSpec, options?: ParkOptions): Promise<Question> {
+    return this.#questions.park(project, spec, options);
   }
   get(project: string, id: number): Promise<Question | undefined> {
     return this.#questions.get(project, id);

@@ -171,6 +171,58 @@ describe('ask-later mcp over stdio', () => {
     }
   });
 
+  it('GIVEN Redis killed and started again THEN a park made the moment it returns is stored, not refused', async () => {
+    const redis = await startTestRedis();
+    try {
+      const client = await start({
+        cwd: gitRepo('returns'),
+        env: { REDIS_URL: redis.url, ASK_LATER_REDIS_PREFIX: prefix },
+      });
+      expect(textOf(await client.callTool({ name: 'ask_later', arguments: question }))).toMatch(/^Parked as #1/);
+      await redis.kill();
+      await redis.start();
+      // The server's connection is still away at this moment: the call waits for it instead of refusing.
+      const parked = await client.callTool({ name: 'ask_later', arguments: { ...question, question: 'Which two?' } });
+      expect(isError(parked), textOf(parked)).toBe(false);
+      expect(textOf(parked)).toMatch(/^Parked as #2/);
+      await client.close();
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it('GIVEN Redis gone for longer than the wait THEN the park is refused with the advice to retry ask_later later and carry on, never to ask in the terminal', async () => {
+    const redis = await startTestRedis();
+    try {
+      const client = await start({
+        cwd: gitRepo('gone'),
+        env: { REDIS_URL: redis.url, ASK_LATER_REDIS_PREFIX: prefix },
+      });
+      expect(textOf(await client.callTool({ name: 'ask_later', arguments: question }))).toMatch(/^Parked as #1/);
+      await redis.kill();
+      const refused = await client.callTool({ name: 'ask_later', arguments: { ...question, question: 'Which two?' } });
+      expect(isError(refused)).toBe(true);
+      expect(textOf(refused)).toMatch(/Carry on with the rest of your work/);
+      expect(textOf(refused)).toMatch(/retry ask_later then with the same arguments/);
+      expect(textOf(refused)).not.toMatch(/ask the person directly/);
+      await client.close();
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it('GIVEN the same ask_later repeated by the session THEN the question already stored comes back, not a second one', async () => {
+    const project = `team/${prefix}/retry`;
+    const client = await start({
+      cwd: gitRepo('retried'),
+      env: { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix, ASK_LATER_PROJECT: project },
+    });
+    expect(textOf(await client.callTool({ name: 'ask_later', arguments: question }))).toMatch(/^Parked as #1/);
+    expect(textOf(await client.callTool({ name: 'ask_later', arguments: question }))).toMatch(/^Parked as #1/);
+    expect(await store.list(project)).toHaveLength(1);
+    await client.close();
+  });
+
   it('GIVEN the store down when the session starts THEN unreachable; once it is up THEN the same session works', async () => {
     const redis = await startTestRedis();
     await redis.kill();

@@ -346,7 +346,11 @@ describe('waitSeconds', () => {
 
 describe('store unreachable', () => {
   it('GIVEN the store cannot be reached THEN every tool says the inbox is unreachable, without details', async () => {
-    const client = await clientFor(uniqueProject(), {
+    const client = await connectClient({
+      project: uniqueProject(),
+      version: 'test',
+      // Refuse at once: the wait for a store coming back is the stdio tests' (a real Redis stopped and restarted).
+      outageWaitMs: 0,
       store: async () => {
         throw new StoreUnavailableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:6390') });
       },
@@ -360,6 +364,9 @@ describe('store unreachable', () => {
       const result = await client.callTool({ name, arguments: args });
       expect(isError(result), name).toBe(true);
       expect(textOf(result)).toMatch(/inbox is unreachable/);
+      expect(textOf(result)).toMatch(/call this tool again in a minute: for a question, retry ask_later then/);
+      expect(textOf(result)).toMatch(/Do not ask the person in the terminal/);
+      expect(textOf(result)).not.toMatch(/ask the person directly/);
       expect(textOf(result)).not.toMatch(/6390|ECONNREFUSED|al:|Error/);
     }
     await client.close();

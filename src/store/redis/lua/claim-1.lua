@@ -32,7 +32,7 @@ for _, entry in ipairs(waiting) do
   entry.key = ARGV[1] .. 'q:' .. entry.id
   entry.f = redis.call('HMGET', entry.key, 'status', 'claim', 'claimUntil', 'size', 'blocking')
   if not entry.f[1] and ARGV[7] == 'wait' then return -1 end
-  -- A record parked before park-5 wrote the blocking flag: read from its spec (still before any write).
+  -- A record parked before the park script wrote the blocking flag: read from its spec (still before any write).
   if entry.f[1] and not entry.f[5] and ARGV[6] == 'blocking' then
     entry.f[5] = blockingFlag(nil, redis.call('HGET', entry.key, 'spec'))
   end

@@ -37,7 +37,7 @@ end
 if f[2] and tonumber(f[2]) <= tonumber(ARGV[3]) then return {4} end
 
 local id, project = f[3], f[4]
--- The spec is read only for a record parked before park-5 wrote the blocking flag.
+-- The spec is read only for a record parked before the park script wrote the blocking flag.
 local blocking = f[6] or blockingFlag(nil, redis.call('HGET', KEYS[1], 'spec'))
 redis.call('ZREM', KEYS[9], inboxMember(blocking, f[5], id))
 redis.call('ZADD', KEYS[10], 0, closedMember(ARGV[3], id))

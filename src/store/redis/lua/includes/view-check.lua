@@ -1,7 +1,7 @@
 --[[
   The check every paged read starts with (views-10, view-page-10): make sure one project's view indexes
   (store/paging.ts) hold what its status sets hold, then count them. The status sets are the source of truth, kept
-  by every version of the scripts; the indexes are kept by this version's (park-5, answer-11, close-10, expire-9,
+  by every version of the scripts; the indexes are kept by this version's (park-6, answer-11, close-10, expire-9,
   purge-9). They are built here when the project has none yet (parked before they existed: its meta has no index
   version) or when their sizes disagree with the status sets (a question parked, answered or closed by an older
   version of ask-later still running somewhere, an agent's plugin not yet updated): rebuilt whole, from the records,
