@@ -26,7 +26,7 @@ async function subscribers(channel: string): Promise<number> {
   return count;
 }
 
-describe.each(['reconnecting', 'minimal'] as const)('event consumers on a Redis Cluster over %s', (connection) => {
+describe.each(['node-redis', 'minimal'] as const)('event consumers on a Redis Cluster over %s', (connection) => {
   it('GIVEN a consumer waiting and no full pass due for ten minutes THEN a park wakes it through its hint', async () => {
     const prefix = uniquePrefix();
     const store = await openTestStore({ url: inject('redisClusterUrl'), prefix, connection, eventFullPassMs: 600_000 });

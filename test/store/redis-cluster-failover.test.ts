@@ -46,7 +46,7 @@ async function hasReplica(master: string): Promise<boolean> {
   return String(await nodeCommand(master, ['INFO', 'replication'])).includes('connected_slaves:1');
 }
 
-describe.each(['reconnecting', 'minimal'] as const)('a master dying, over %s', (connection) => {
+describe.each(['node-redis', 'minimal'] as const)('a master dying, over %s', (connection) => {
   it('GIVEN the master of a project’s slot killed THEN once its replica took over the same store reads and writes again', async () => {
     const prefix = uniquePrefix();
     const seed = await liveNode();

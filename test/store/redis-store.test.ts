@@ -12,21 +12,21 @@ const servers = [
 
 describe.each(servers)('Redis store on $kind', ({ url }) => {
   describe('over the reconnecting client', () =>
-    storeContract((options) => openTestStore({ url, connection: 'reconnecting', ...options })));
+    storeContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('over the minimal RESP client', () =>
     storeContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
   describe('failed events over the reconnecting client', () =>
-    failedEventsContract((options) => openTestStore({ url, connection: 'reconnecting', ...options })));
+    failedEventsContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('failed events over the minimal RESP client', () =>
     failedEventsContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
   describe('paging over the reconnecting client', () =>
-    pagingContract((options) => openTestStore({ url, connection: 'reconnecting', ...options }), {
+    pagingContract((options) => openTestStore({ url, connection: 'node-redis', ...options }), {
       countsWithPage: true,
     }));
   describe('paging over the minimal RESP client', () =>
     pagingContract((options) => openTestStore({ url, connection: 'minimal', ...options }), { countsWithPage: true }));
   describe('the state rules over the reconnecting client', () =>
-    stateRulesContract((options) => openTestStore({ url, connection: 'reconnecting', ...options })));
+    stateRulesContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('the state rules over the minimal RESP client', () =>
     stateRulesContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
 });

@@ -1,18 +1,16 @@
 /**
  * What the Redis store needs from a connection: raw commands in, raw RESP2 replies out. The implementations:
- * `resp-connection.ts`, a minimal RESP2 client that loads in a millisecond (the per-prompt hook uses it alone);
- * `reconnecting-connection.ts`, that client connected again whenever it is lost, for long-running processes;
- * `pooled-connection.ts`, a few of those used as one; and `cluster-connection.ts`, which routes each command to the
- * Redis Cluster node serving its keys over per-node connections of either kind.
+ * `node-redis-connection.ts`, node-redis (the well-kept client: reconnection, Cluster routing, TLS, ACL) for
+ * long-running processes; `resp-connection.ts`, a minimal RESP2 client that loads in a millisecond, for the one-shot
+ * processes (the prompt hook, the status line), with `one-hop-cluster.ts` on a Redis Cluster.
  */
 export interface RedisConnection {
   sendCommand(args: readonly string[]): Promise<unknown>;
   /**
-   * `args` right after `ASKING`, on one socket (a Redis Cluster's redirection to the node importing a slot holds for
-   * the next command on that connection only); resolves with the reply to `args`. Only a connection of several
-   * sockets needs its own ({@link askThen} otherwise).
+   * Whether `error` (from this connection) means the server is not reachable or not taking commands for now
+   * (refused, lost, timed out, still loading): the store reports those as unavailable, anything else as it is.
    */
-  sendAsking?(args: readonly string[]): Promise<unknown>;
+  unavailable(error: unknown): boolean;
   /** A new connection to the same server (or cluster), for blocking reads that would hold this one. */
   duplicate(): Promise<RedisConnection>;
   /**
@@ -43,11 +41,4 @@ export interface Subscription {
   /** False once the subscription's connection is gone for good (the minimal client does not reconnect). */
   readonly isOpen: boolean;
   close(): void;
-}
-
-/** `ASKING` and `args` written back to back on `connection` (one socket); the reply to `args`. */
-export function askThen(connection: RedisConnection, args: readonly string[]): Promise<unknown> {
-  const asked = connection.sendCommand(['ASKING']);
-  asked.catch(() => undefined);
-  return connection.sendCommand(args);
 }

@@ -11,7 +11,6 @@ import { globalKeys, ProjectKeys } from './keys.js';
 import { StoreConnections } from './readiness.js';
 import { hashFromFlat, hashFromScript, ParsedSpecs, questionFromHash } from './record.js';
 import type { RedisStoreOptions } from './redis-store.js';
-import { RedisErrorReply } from './resp-connection.js';
 import { type Script, SLOT_MOVING } from './scripts.js';
 import { SlotMovingError } from './slot-moving-error.js';
 
@@ -21,35 +20,6 @@ const CACHE_MAX = 10_000;
 const SETTLE_ATTEMPTS = 16;
 /** Projects whose keys are kept (a few strings each). */
 export const KEYS_CACHE_MAX = 100_000;
-
-/** Errors that mean "the server is not there" (or not taking commands yet), as opposed to a bug or a script error. */
-function isConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const names = [
-    'ClientClosedError',
-    'ClientOfflineError',
-    'SocketClosedUnexpectedlyError',
-    'ConnectionTimeoutError',
-    // A connection of its own (a tail, a consumer) that could not be made: its first connect gives up at once.
-    'ReconnectStrategyError',
-    'SlotMovingError',
-  ];
-  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
-  // A server that refuses commands for a while: still loading its data after a restart, or a replica cut off from
-  // its primary.
-  if (error instanceof RedisErrorReply && /^(LOADING|MASTERDOWN) /.test(error.message)) return true;
-  const code = (error as { code?: unknown }).code;
-  return (
-    typeof code === 'string' &&
-    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code)
-  );
-}
-
-/** Rethrow connection failures as `StoreUnavailableError`; anything else unchanged. */
-export function toStoreError(error: unknown): unknown {
-  if (error instanceof StoreUnavailableError) return error;
-  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
-}
 
 export class RedisContext {
   readonly client: RedisConnection;
@@ -110,8 +80,18 @@ export class RedisContext {
     try {
       return await work();
     } catch (error) {
-      throw toStoreError(error);
+      throw this.toStoreError(error);
     }
+  }
+
+  /**
+   * Connection failures (as the client classes them, see `RedisConnection.unavailable`) and a Cluster slot that did
+   * not settle, rethrown as `StoreUnavailableError`; anything else unchanged.
+   */
+  toStoreError(error: unknown): unknown {
+    if (error instanceof StoreUnavailableError) return error;
+    const unavailable = error instanceof SlotMovingError || this.client.unavailable(error);
+    return unavailable ? new StoreUnavailableError({ cause: error }) : error;
   }
 
   /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */

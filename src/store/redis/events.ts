@@ -7,7 +7,7 @@ import type { Question } from '../../core/question.js';
 import type { ConsumerOptions, EventConsumer, EventsSection, EventTail, ProjectWatch, WaitOptions } from '../port.js';
 import type { RedisConnection } from './connection.js';
 import { parseStreamReply, RedisEventConsumer } from './consumer.js';
-import { type RedisContext, toStoreError } from './context.js';
+import type { RedisContext } from './context.js';
 import { RedisEventTail } from './tail.js';
 
 export class RedisEvents implements EventsSection {
@@ -57,7 +57,7 @@ export class RedisEvents implements EventsSection {
         throw error;
       });
       this.#tails.add(tail);
-      return wrapTail(tail);
+      return wrapTail(tail, x);
     });
   }
 
@@ -159,13 +159,13 @@ export class RedisEvents implements EventsSection {
 }
 
 /** The tail with its failures as the store's errors (a lost connection is `StoreUnavailableError`). */
-function wrapTail(tail: RedisEventTail): EventTail {
+function wrapTail(tail: RedisEventTail, x: RedisContext): EventTail {
   return {
     next: async (options) => {
       try {
         return await tail.next(options);
       } catch (error) {
-        throw toStoreError(error);
+        throw x.toStoreError(error);
       }
     },
     close: () => tail.close(),

@@ -38,7 +38,6 @@ import type {
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { TokenStore } from '../token-port.js';
 import { type DecisionPage, type SimilarDecision, type SimilarOptions, type TrailQuery, trailPage } from '../trail.js';
-import { connectRedis, type NodeConnector } from './cluster-connection.js';
 import type { RedisConnection } from './connection.js';
 import { RedisContext } from './context.js';
 import { RedisDecisions } from './decisions.js';
@@ -47,14 +46,12 @@ import { RedisDrafts } from './drafts.js';
 import { RedisEvents } from './events.js';
 import { RedisFailures } from './failed-events.js';
 import { RedisLeases } from './leases.js';
-import { connectPool, POOL_SIZE } from './pooled-connection.js';
 import { RedisQuestions } from './questions.js';
 import { RedisTokenStore } from './tokens.js';
 import { RedisTransitions } from './transitions.js';
 import { RedisViews } from './views.js';
 
 export { RETENTION_MS } from '../shared.js';
-export { toStoreError } from './context.js';
 
 export interface RedisStoreOptions {
   /** `redis://` or `rediss://` URL. */
@@ -78,35 +75,34 @@ export interface RedisStoreOptions {
 }
 
 /**
- * Which client the store connects with: `'reconnecting'` (default) suits long-running processes: the minimal client,
- * connected again when lost, {@link POOL_SIZE} connections to each server; `'minimal'` is the bare RESP client alone,
- * which loads in a millisecond, for the per-prompt hook.
+ * Which client the store connects with: `'node-redis'` (default) for long-running processes: node-redis, which
+ * reconnects, queues a command during a short outage (bounded in time), routes a Redis Cluster and follows its
+ * failovers (node-redis-connection.ts); `'minimal'` is the bare RESP client, which loads in a millisecond, for the
+ * one-shot processes (the prompt hook, the status line): one server, or one hop of MOVED/ASK (one-hop-cluster.ts).
  */
-export type RedisClientKind = 'reconnecting' | 'minimal';
+export type RedisClientKind = 'node-redis' | 'minimal';
 
 /**
- * Open the store over the chosen client (imported only when chosen). A Redis Cluster is detected and routed over
- * connections of that client (cluster-connection.ts). Fails with `StoreUnavailableError` when the server cannot be
- * reached.
+ * Open the store over the chosen client (imported only when chosen). Fails with `StoreUnavailableError` when the
+ * server cannot be reached.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const timeout = options.connectTimeoutMs ?? 2000;
   try {
-    const connector = await nodeConnector(options.connection ?? 'reconnecting', timeout);
-    return new RedisStore(await connectRedis(options.url, connector), options);
+    return new RedisStore(await connect(options.connection ?? 'node-redis', options.url, timeout), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
   }
 }
 
-/** How the store connects to one server (or to each node of a cluster), the chosen client imported only. */
-async function nodeConnector(kind: RedisClientKind, timeoutMs: number): Promise<NodeConnector> {
+/** Connect with the chosen client, imported only then. */
+async function connect(kind: RedisClientKind, url: string, connectTimeoutMs: number): Promise<RedisConnection> {
   if (kind === 'minimal') {
-    const { connectResp } = await import('./resp-connection.js');
-    return (url) => connectResp(url, { connectTimeoutMs: timeoutMs });
+    const { connectMinimal } = await import('./one-hop-cluster.js');
+    return connectMinimal(url, connectTimeoutMs);
   }
-  const { connectReconnecting } = await import('./reconnecting-connection.js');
-  return (url) => connectPool(POOL_SIZE, () => connectReconnecting(url, timeoutMs));
+  const { connectNodeRedis } = await import('./node-redis-connection.js');
+  return connectNodeRedis(url, { connectTimeoutMs });
 }
 
 /** Each call is its section's (see the port); this class only holds them together. */

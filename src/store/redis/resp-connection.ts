@@ -1,8 +1,8 @@
 /**
  * A minimal RESP2 client over one socket: enough for the store's commands, nothing else loaded, so the hook, which
  * runs on every prompt, starts in a millisecond. No reconnection here: a lost connection fails every pending and
- * later command (the caller reports the store unreachable); reconnecting-connection.ts makes it again for
- * long-running processes. Commands given in one tick are written as one chunk; replies are read in one pass.
+ * later command (the caller reports the store unreachable); long-running processes use node-redis
+ * (node-redis-connection.ts). Commands given in one tick are written as one chunk; replies are read in one pass.
  */
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
@@ -15,17 +15,29 @@ export interface RespOptions {
 
 /** A reply Redis sent as an error (`-ERR …`, `-NOSCRIPT …`). */
 export class RedisErrorReply extends Error {
-  override readonly name = 'ErrorReply';
+  override readonly name = 'RedisErrorReply';
 }
 
-/** The socket closed (or failed) while commands were pending. */
+/** The socket closed (or failed) while commands were pending, or a command was given after. */
 class ConnectionLost extends Error {
-  override readonly name = 'SocketClosedUnexpectedlyError';
+  override readonly name = 'ConnectionLost';
 }
 
 /** The server did not accept the connection in time. */
 class ConnectTimeout extends Error {
-  override readonly name = 'ConnectionTimeoutError';
+  override readonly name = 'ConnectTimeout';
+}
+
+/** Errors of this client that mean the server is not reachable or not taking commands yet. */
+export function respUnavailable(error: unknown): boolean {
+  if (error instanceof ConnectionLost || error instanceof ConnectTimeout) return true;
+  // Still loading its data after a restart, or a replica cut off from its primary.
+  if (error instanceof RedisErrorReply) return /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /.test(error.message);
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return (
+    typeof code === 'string' &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code)
+  );
 }
 
 type Reply = string | number | null | RedisErrorReply | Reply[];
@@ -126,7 +138,7 @@ function encode(args: readonly string[]): string {
   return text;
 }
 
-/** The minimal client, and what a reconnecting one built on it needs. */
+/** The minimal client. */
 export interface RespClient extends RedisConnection {
   /** Make this connection a subscriber of `channel` (it then takes no other command). */
   subscribeOnly(channel: string, onMessage: (message: string) => void): Promise<void>;
@@ -168,6 +180,10 @@ class RespConnection implements RespClient {
 
   onReady(_listener: () => void): () => void {
     return () => undefined;
+  }
+
+  unavailable(error: unknown): boolean {
+    return respUnavailable(error);
   }
 
   #receive(chunk: Buffer): void {
