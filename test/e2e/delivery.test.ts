@@ -5,7 +5,7 @@ import type { StructuredResult } from '../../src/agents/mcp/structured.js';
 import type { Question, QuestionSpec } from '../../src/core/question.js';
 import type { RedisConnection } from '../../src/store/redis/connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
-import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
+import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import { openRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import { messageTexts, type ScriptedReply } from '../fakes/messages-api.js';
 import { uniquePrefix } from '../support/store.js';
@@ -107,7 +107,7 @@ beforeAll(async () => {
   e2e = await startE2e();
   model.install(e2e.api);
   store = await openRedisStore({ url: inject('redisUrl'), prefix });
-  redis = await connectReconnecting(inject('redisUrl'), 2000);
+  redis = await connectNodeRedis(inject('redisUrl'), { connectTimeoutMs: 2000 });
   home = e2e.tempDir('home');
   await e2e.pluginSetup(home, { settingsEnv: { REDIS_URL: inject('redisUrl'), ASK_LATER_REDIS_PREFIX: prefix } });
 }, 900_000);

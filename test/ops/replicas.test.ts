@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Question } from '../../src/core/question.js';
-import { connectRedis } from '../../src/store/redis/cluster-connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
-import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
+import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import { FakeDiscord } from '../fakes/discord.js';
 import { FakeSlackApi } from '../fakes/slack-api.js';
 import { isChat } from '../support/messages.js';
@@ -20,7 +19,7 @@ afterEach(async () => {
  */
 async function eventsInFlight(url: string, prefix: string, projects: readonly string[]): Promise<string[]> {
   // Routed by slot when `url` names a Redis Cluster node.
-  const raw = await connectRedis(url, (node) => connectReconnecting(node, 2000));
+  const raw = await connectNodeRedis(url, { connectTimeoutMs: 2000 });
   try {
     const found: string[] = [];
     for (const project of projects) {

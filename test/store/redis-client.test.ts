@@ -1,8 +1,8 @@
 /**
- * The store's own Redis client (resp-connection.ts, reconnecting-connection.ts, pooled-connection.ts) against a real
- * redis-server of the test's own: replies read whole however the socket splits them (a proxy cuts them),
- * connections lost and made again, subscriptions renewed, and a pool that keeps working while one of its connections
- * is away.
+ * The store's two Redis clients against a real redis-server of the test's own: the minimal one (resp-connection.ts)
+ * reads replies whole however the socket splits them (a proxy cuts them); node-redis behind the store's connection
+ * (node-redis-connection.ts) makes lost connections again, rides out a short outage, bounds a long one in time,
+ * classes what means "unavailable", and renews subscriptions.
  */
 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -10,11 +10,8 @@ import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisConnection } from '../../src/store/redis/connection.js';
-import { toStoreError } from '../../src/store/redis/context.js';
-import { connectPool } from '../../src/store/redis/pooled-connection.js';
-import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
-import { connectResp } from '../../src/store/redis/resp-connection.js';
-import { StoreUnavailableError } from '../../src/store/store-unavailable-error.js';
+import { connectNodeRedis, nodeRedisUnavailable } from '../../src/store/redis/node-redis-connection.js';
+import { connectResp, respUnavailable } from '../../src/store/redis/resp-connection.js';
 import { freePort, startTestRedis, type TestRedis } from '../support/redis-server.js';
 
 let redis: TestRedis;
@@ -164,15 +161,18 @@ describe('the minimal RESP client', () => {
   });
 });
 
-describe('the reconnecting client', () => {
+describe('node-redis behind the store', () => {
   it('GIVEN no server on the port THEN the first connection fails at once, as the store being unavailable', async () => {
     const port = await freePort();
-    const error = await connectReconnecting(`redis://127.0.0.1:${port}`, 1000).catch((e: unknown) => e);
-    expect(toStoreError(error)).toBeInstanceOf(StoreUnavailableError);
+    const error = await connectNodeRedis(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 1000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(nodeRedisUnavailable(error)).toBe(true);
   });
 
   it('GIVEN its connection dropped THEN it makes a new one by itself, says so, and commands work again', async () => {
-    const connection = await connectReconnecting(redis.url, 1000);
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000 });
     try {
       await connection.sendCommand(['CLIENT', 'SETNAME', 'reconnect-test']);
       const ready = nextReady(connection);
@@ -184,19 +184,35 @@ describe('the reconnecting client', () => {
       connection.close();
     }
     expect(connection.isOpen).toBe(false);
-    expect(toStoreError(await connection.sendCommand(['PING']).catch((e: unknown) => e))).toBeInstanceOf(
-      StoreUnavailableError,
-    );
+    expect(connection.unavailable(await connection.sendCommand(['PING']).catch((e: unknown) => e))).toBe(true);
   });
 
-  it('GIVEN the server killed and started again THEN the client reconnects by itself and says so', async () => {
-    const connection = await connectReconnecting(redis.url, 1000);
+  it('GIVEN the server killed and started again THEN a command given meanwhile waits and completes once it is back', async () => {
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000 });
     try {
       const ready = nextReady(connection);
       await redis.kill();
+      await expect.poll(() => connection.isReady).toBe(false);
+      const given = connection.sendCommand(['SET', 'client-test:during-outage', 'kept']);
+      await redis.start();
+      await ready;
+      expect(await given).toBe('OK');
+      expect(await connection.sendCommand(['GET', 'client-test:during-outage'])).toBe('kept');
+    } finally {
+      connection.close();
+      if (!admin.isReady) await new Promise((resolve) => admin.once('ready', resolve));
+    }
+  });
+
+  it('GIVEN the server away for longer than the command time-out THEN the command fails as the store being unavailable', async () => {
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000, commandTimeoutMs: 200 });
+    try {
+      const ready = nextReady(connection);
+      await redis.kill();
+      await expect.poll(() => connection.isReady).toBe(false);
       const failed = await connection.sendCommand(['PING']).catch((e: unknown) => e);
-      expect(toStoreError(failed)).toBeInstanceOf(StoreUnavailableError);
-      expect(connection.isReady).toBe(false);
+      expect(failed).toBeInstanceOf(Error);
+      expect(connection.unavailable(failed)).toBe(true);
       await redis.start();
       await ready;
       expect(await connection.sendCommand(['PING'])).toBe('PONG');
@@ -206,15 +222,14 @@ describe('the reconnecting client', () => {
     }
   });
 
-  it('GIVEN the server started again and still loading its data THEN what it refuses meanwhile is the store being unavailable, and the client is ready only once it takes commands', async () => {
+  it('GIVEN the server started again and still loading its data THEN what it refuses meanwhile is the store being unavailable, for both clients', async () => {
     // Two thousand writes in the server's AOF, each loaded a millisecond late: it refuses commands for seconds.
     await admin.sendCommand(['EVAL', "for i = 1, 2000 do redis.call('SET', 'loading:' .. i, 'x') end", '0']);
-    const connection = await connectReconnecting(redis.url, 1000);
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000 });
     try {
-      const ready = nextReady(connection);
       await redis.kill();
       const starting = redis.start({ loadDelayUs: 1000 });
-      // A connection of its own, made as soon as the server listens, is refused while the data loads.
+      // A minimal connection of its own, made as soon as the server listens, is refused while the data loads.
       let refused: unknown;
       while (refused === undefined) {
         const early = await connectResp(redis.url, { connectTimeoutMs: 1000 }).catch(() => undefined);
@@ -225,11 +240,20 @@ describe('the reconnecting client', () => {
         );
         early.close();
       }
-      expect(String(refused)).toMatch(/^ErrorReply: LOADING /);
-      expect(toStoreError(refused)).toBeInstanceOf(StoreUnavailableError);
-      // The client's own connection comes back only once the server answers.
-      await ready;
-      expect(await connection.sendCommand(['GET', 'loading:2000'])).toBe('x');
+      expect(String(refused)).toMatch(/^RedisErrorReply: LOADING /);
+      expect(respUnavailable(refused)).toBe(true);
+      // node-redis's connection is refused too until the data is loaded, and each refusal is "unavailable".
+      const refusals: unknown[] = [];
+      await expect
+        .poll(() =>
+          connection.sendCommand(['GET', 'loading:2000']).catch((error: unknown) => {
+            refusals.push(error);
+            return undefined;
+          }),
+        )
+        .toBe('x');
+      expect(refusals.length).toBeGreaterThan(0);
+      expect(refusals.every((error) => connection.unavailable(error))).toBe(true);
       await starting;
     } finally {
       connection.close();
@@ -238,8 +262,35 @@ describe('the reconnecting client', () => {
     }
   });
 
+  it('GIVEN a reply error that is not about the server being away THEN it is not "unavailable"', async () => {
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000 });
+    try {
+      const error = await connection.sendCommand(['NOSUCHCOMMAND']).catch((e: unknown) => e);
+      expect(String(error)).toMatch(/unknown command/);
+      expect(connection.unavailable(error)).toBe(false);
+    } finally {
+      connection.close();
+    }
+  });
+
+  it('GIVEN a blocking read longer than the command time-out THEN it waits its whole block, on a connection of its own', async () => {
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000, commandTimeoutMs: 100 });
+    const blocking = await connection.duplicate();
+    try {
+      const read = blocking.sendCommand(['XREAD', 'BLOCK', '60000', 'STREAMS', 'client-test:stream', '$']);
+      // The other connection takes commands meanwhile, and what it adds ends the read.
+      expect(await connection.sendCommand(['PING'])).toBe('PONG');
+      await connection.sendCommand(['XADD', 'client-test:stream', '*', 'f', 'v']);
+      const reply = (await read) as [string, [string, string[]][]][];
+      expect(reply[0]?.[0]).toBe('client-test:stream');
+    } finally {
+      blocking.close();
+      connection.close();
+    }
+  });
+
   it('GIVEN a subscription whose connection is dropped THEN it subscribes again, says so, and hears what comes after', async () => {
-    const connection = await connectReconnecting(redis.url, 1000);
+    const connection = await connectNodeRedis(redis.url, { connectTimeoutMs: 1000 });
     const heard: string[] = [];
     let readies = 0;
     let renewed: () => void = () => undefined;
@@ -269,60 +320,5 @@ describe('the reconnecting client', () => {
       connection.close();
     }
     expect(subscription.isOpen).toBe(false);
-  });
-});
-
-describe('a pool of connections', () => {
-  it('GIVEN two connections THEN commands go to both, and with one dropped the other takes them until it is back', async () => {
-    const pool = await connectPool(2, () => connectReconnecting(redis.url, 1000));
-    try {
-      await pool.sendCommand(['CLIENT', 'SETNAME', 'pool-test']);
-      await pool.sendCommand(['CLIENT', 'SETNAME', 'pool-test']);
-      const list = String(await admin.sendCommand(['CLIENT', 'LIST']));
-      expect([...list.matchAll(/name=pool-test /g)]).toHaveLength(2);
-
-      const ready = nextReady(pool);
-      const list2 = String(await admin.sendCommand(['CLIENT', 'LIST']));
-      const first = /id=(\d+) .*? name=pool-test /.exec(list2)?.[1];
-      await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(first)]);
-      // Whether or not the pool has noticed yet, every command either succeeds on the live member or fails as
-      // unavailable (one that was in flight on the dropped one); none is lost without a word.
-      const results = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          pool.sendCommand(['PING']).then(
-            (reply) => reply,
-            (error: unknown) => toStoreError(error),
-          ),
-        ),
-      );
-      const answeredOrUnavailable = (result: unknown) => result === 'PONG' || result instanceof StoreUnavailableError;
-      expect(results.filter((result) => !answeredOrUnavailable(result))).toEqual([]);
-      await ready;
-      expect(pool.isReady).toBe(true);
-      const again = await Promise.all(Array.from({ length: 10 }, () => pool.sendCommand(['PING'])));
-      expect(again).toEqual(Array.from({ length: 10 }, () => 'PONG'));
-    } finally {
-      pool.close();
-    }
-    expect(pool.isOpen).toBe(false);
-  });
-
-  it('GIVEN a server that refuses connections THEN opening the pool fails and leaves no connection open', async () => {
-    let opened = 0;
-    const error = await connectPool(3, async () => {
-      opened++;
-      if (opened === 2) throw new Error('ECONNREFUSED');
-      return connectReconnecting(redis.url, 1000);
-    }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect(opened).toBe(3);
-    await expect
-      .poll(
-        async () =>
-          String(await admin.sendCommand(['CLIENT', 'LIST']))
-            .trim()
-            .split('\n').length,
-      )
-      .toBe(1);
   });
 });

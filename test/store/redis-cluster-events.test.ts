@@ -4,9 +4,8 @@
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { EventConsumer } from '../../src/store/port.js';
-import { connectRedis } from '../../src/store/redis/cluster-connection.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
-import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
+import { connectNodeRedis } from '../../src/store/redis/node-redis-connection.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
 import { nodeCommand } from '../support/redis-cluster.js';
 import { openTestStore, spec, uniquePrefix, uniqueProject } from '../support/store.js';
@@ -55,7 +54,7 @@ describe.each(['node-redis', 'minimal'] as const)('event consumers on a Redis Cl
     expect(await consumer.read()).toHaveLength(1);
 
     // Written straight into the stream, as if its hint were lost.
-    const raw = await connectRedis(inject('redisClusterUrl'), (url) => connectReconnecting(url, 2000));
+    const raw = await connectNodeRedis(inject('redisClusterUrl'), { connectTimeoutMs: 2000 });
     const stream = new ProjectKeys(prefix, project).events;
     await raw.sendCommand(['XADD', stream, '*', 'type', 'answered', 'project', project, 'id', '1', 'at', '1']);
     raw.close();

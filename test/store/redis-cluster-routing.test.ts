@@ -1,14 +1,12 @@
 /**
- * The cluster router (src/store/redis/cluster-connection.ts) and the slot function: the slot of a key checked
- * against a real cluster's CLUSTER KEYSLOT; MOVED, ASK, TRYAGAIN and a node going away driven by fake nodes on port
- * 0, over both per-node clients.
+ * The minimal client's cluster routing (src/store/redis/one-hop-cluster.ts: one hop of MOVED or ASK) and the slot
+ * function: the slot of a key checked against a real cluster's CLUSTER KEYSLOT; MOVED, ASK, TRYAGAIN and a node
+ * going away driven by fake nodes on port 0. node-redis routes for the long-running processes (the cluster tier).
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { connectRedis, type NodeConnector } from '../../src/store/redis/cluster-connection.js';
-import { connectReconnecting } from '../../src/store/redis/reconnecting-connection.js';
-import { connectResp } from '../../src/store/redis/resp-connection.js';
+import { connectMinimal } from '../../src/store/redis/one-hop-cluster.js';
 import { keySlot } from '../../src/store/redis/slot.js';
-import { clusterSlots, type FakeNode, resp, startFakeNode } from '../support/fake-resp.js';
+import { clusterInfo, type FakeNode, resp, startFakeNode } from '../support/fake-resp.js';
 import { nodeCommand } from '../support/redis-cluster.js';
 
 describe('the hash slot of a key', () => {
@@ -41,12 +39,7 @@ describe('the hash slot of a key', () => {
   });
 });
 
-const clients: readonly { readonly name: string; readonly connect: NodeConnector }[] = [
-  { name: 'the reconnecting client', connect: (url) => connectReconnecting(url, 1000) },
-  { name: 'the minimal RESP client', connect: (url) => connectResp(url, { connectTimeoutMs: 1000 }) },
-];
-
-describe.each(clients)('the cluster router over $name', ({ connect }) => {
+describe('the minimal client on a Redis Cluster: one hop', () => {
   const nodes: FakeNode[] = [];
   const closers: (() => void)[] = [];
   afterEach(async () => {
@@ -64,94 +57,81 @@ describe.each(clients)('the cluster router over $name', ({ connect }) => {
     return started;
   }
 
-  async function router(seed: FakeNode) {
-    const routed = await connectRedis(`redis://127.0.0.1:${seed.port}`, connect);
+  async function connect(seed: FakeNode) {
+    const routed = await connectMinimal(`redis://127.0.0.1:${seed.port}`, 1000);
     closers.push(() => routed.close());
     return routed;
   }
 
   it('GIVEN a server with cluster support disabled THEN it is used as one server', async () => {
-    const single = await node((args) =>
-      args[0] === 'CLUSTER' ? resp.error('ERR This instance has cluster support disabled') : resp.bulk('one'),
-    );
-    const connection = await router(single);
+    const single = await node((args) => (args[0] === 'INFO' ? clusterInfo(false) : resp.bulk('one')));
+    const connection = await connect(single);
     expect(connection.isCluster).toBe(false);
     expect(await connection.sendCommand(['GET', key])).toBe('one');
   });
 
-  it('GIVEN a user without the right to CLUSTER SLOTS THEN it is used as one server', async () => {
+  it('GIVEN a user without the right to INFO THEN it is used as one server', async () => {
     const single = await node((args) =>
-      args[0] === 'CLUSTER'
-        ? resp.error("NOPERM User u has no permissions to run the 'cluster|slots' command")
-        : resp.bulk('one'),
+      args[0] === 'INFO' ? resp.error("NOPERM User u has no permissions to run the 'info' command") : resp.bulk('one'),
     );
-    expect((await router(single)).isCluster).toBe(false);
+    const connection = await connect(single);
+    expect(connection.isCluster).toBe(false);
+    expect(await connection.sendCommand(['GET', key])).toBe('one');
   });
 
-  it('GIVEN a server or proxy that does not know CLUSTER THEN it is used as one server', async () => {
-    const single = await node((args) =>
-      args[0] === 'CLUSTER' ? resp.error("ERR unknown command 'CLUSTER', with args beginning with: 'SLOTS'") : resp.ok,
-    );
-    expect((await router(single)).isCluster).toBe(false);
-  });
-
-  it('GIVEN a cluster node THEN each command goes to the master of its slot, keyless ones to any', async () => {
+  it('GIVEN MOVED THEN the command goes to the node it names, and later commands of that slot go there at once', async () => {
     let b: FakeNode | undefined;
     const a = await node((args) => {
-      if (args[0] === 'CLUSTER')
-        return clusterSlots([
-          [0, slot - 1, a.port],
-          [slot, 16383, b?.port ?? 0],
-        ]);
-      return args[0] === 'PING' ? '+PONG\r\n' : resp.bulk('from a');
+      if (args[0] === 'INFO') return clusterInfo(true);
+      return args[1] === key || args[1] === 'al:{tag}:d:1'
+        ? resp.error(`MOVED ${slot} 127.0.0.1:${b?.port}`)
+        : resp.bulk('from a');
     });
     b = await node((args) => resp.bulk(`${args[0]} from b`));
-    const connection = await router(a);
+    const connection = await connect(a);
     expect(connection.isCluster).toBe(true);
-    expect(await connection.sendCommand(['HGET', key, 'status'])).toBe('HGET from b');
-    expect(await connection.sendCommand(['EVALSHA', 'abc', '2', key, 'al:{tag}:outbox', 'x'])).toBe('EVALSHA from b');
-    expect(await connection.sendCommand(['PING'])).toBe('PONG');
-    expect(commandsOf(a, 'HGET')).toEqual([]);
-  });
-
-  it('GIVEN MOVED THEN the command goes to the new owner, the map is read again from it, and later commands go there', async () => {
-    let b: FakeNode | undefined;
-    const a = await node((args) => {
-      if (args[0] === 'CLUSTER') return clusterSlots([[0, 16383, a.port]]);
-      return resp.error(`MOVED ${slot} 127.0.0.1:${b?.port}`);
-    });
-    b = await node((args) => (args[0] === 'CLUSTER' ? clusterSlots([[0, 16383, b?.port ?? 0]]) : resp.bulk('from b')));
-    const connection = await router(a);
-    expect(await connection.sendCommand(['GET', key])).toBe('from b');
-    await expect.poll(() => commandsOf(b, 'CLUSTER').length).toBe(1);
-    expect(await connection.sendCommand(['HGETALL', 'al:{other}:meta'])).toBe('from b');
+    expect(await connection.sendCommand(['GET', key])).toBe('GET from b');
+    expect(await connection.sendCommand(['HGETALL', 'al:{tag}:d:1'])).toBe('HGETALL from b');
+    expect(await connection.sendCommand(['HGETALL', 'al:{other}:meta'])).toBe('from a');
     expect(commandsOf(a, 'GET')).toHaveLength(1);
-    expect(commandsOf(a, 'HGETALL')).toHaveLength(0);
-    expect(commandsOf(a, 'CLUSTER')).toHaveLength(1);
+    expect(commandsOf(a, 'HGETALL').map((c) => c.args[1])).toEqual(['al:{other}:meta']);
+    expect(b.received.map((c) => c.args[0])).toEqual(['GET', 'HGETALL']);
   });
 
-  it('GIVEN ASK THEN ASKING and the command go to the target, and the next command to the owner again', async () => {
+  it('GIVEN ASK THEN ASKING and the command go to the target, and the next command to the seed again', async () => {
     let b: FakeNode | undefined;
     const a = await node((args) => {
-      if (args[0] === 'CLUSTER') return clusterSlots([[0, 16383, a.port]]);
+      if (args[0] === 'INFO') return clusterInfo(true);
       return args[1] === key ? resp.error(`ASK ${slot} 127.0.0.1:${b?.port}`) : resp.bulk('from a');
     });
     b = await node((_args, asking) => (asking ? resp.bulk('from b') : resp.error(`MOVED ${slot} ${a.address}`)));
-    const connection = await router(a);
+    const connection = await connect(a);
     expect(await connection.sendCommand(['HGETALL', key])).toBe('from b');
     expect(b.received).toEqual([{ args: ['HGETALL', key], asking: true }]);
     expect(await connection.sendCommand(['HGETALL', 'al:{tag}:d:1'])).toBe('from a');
-    expect(commandsOf(a, 'CLUSTER')).toHaveLength(1);
+  });
+
+  it('GIVEN a second redirection THEN it is not followed: the command fails, saying so', async () => {
+    let b: FakeNode | undefined;
+    let c: FakeNode | undefined;
+    const a = await node((args) =>
+      args[0] === 'INFO' ? clusterInfo(true) : resp.error(`MOVED ${slot} 127.0.0.1:${b?.port}`),
+    );
+    b = await node(() => resp.error(`MOVED ${slot} 127.0.0.1:${c?.port}`));
+    c = await node(() => resp.bulk('from c'));
+    const connection = await connect(a);
+    await expect(connection.sendCommand(['GET', key])).rejects.toThrow(/^MOVED /);
+    expect(c.received).toEqual([]);
   });
 
   it('GIVEN TRYAGAIN twice THEN the command is sent a third time and its reply returned', async () => {
     let tries = 0;
     const a = await node((args) => {
-      if (args[0] === 'CLUSTER') return clusterSlots([[0, 16383, a.port]]);
+      if (args[0] === 'INFO') return clusterInfo(true);
       tries++;
       return tries <= 2 ? resp.error('TRYAGAIN Multiple keys request during rehashing of slot') : resp.integer(7);
     });
-    const connection = await router(a);
+    const connection = await connect(a);
     expect(await connection.sendCommand(['EVALSHA', 'abc', '2', key, 'al:{tag}:outbox'])).toBe(7);
     expect(tries).toBe(3);
   });
@@ -159,7 +139,7 @@ describe.each(clients)('the cluster router over $name', ({ connect }) => {
   it('GIVEN a script stopped at a key of a migrating slot THEN it is sent again (it wrote nothing)', async () => {
     let tries = 0;
     const a = await node((args) => {
-      if (args[0] === 'CLUSTER') return clusterSlots([[0, 16383, a.port]]);
+      if (args[0] === 'INFO') return clusterInfo(true);
       tries++;
       return tries === 1
         ? resp.error(
@@ -167,45 +147,41 @@ describe.each(clients)('the cluster router over $name', ({ connect }) => {
           )
         : resp.integer(1);
     });
-    expect(await (await router(a)).sendCommand(['EVALSHA', 'abc', '1', key])).toBe(1);
+    expect(await (await connect(a)).sendCommand(['EVALSHA', 'abc', '1', key])).toBe(1);
   });
 
-  it('GIVEN TRYAGAIN every time THEN the router gives up with SlotMovingError, a bounded number of attempts', async () => {
+  it('GIVEN TRYAGAIN every time THEN it gives up with SlotMovingError, a bounded number of attempts', async () => {
     const a = await node((args) =>
-      args[0] === 'CLUSTER' ? clusterSlots([[0, 16383, a.port]]) : resp.error('TRYAGAIN Multiple keys request'),
+      args[0] === 'INFO' ? clusterInfo(true) : resp.error('TRYAGAIN Multiple keys request'),
     );
-    const connection = await router(a);
+    const connection = await connect(a);
     await expect(connection.sendCommand(['EVALSHA', 'abc', '1', key])).rejects.toMatchObject({
       name: 'SlotMovingError',
     });
     expect(commandsOf(a, 'EVALSHA')).toHaveLength(16);
   });
 
-  it('GIVEN the slot’s master gone THEN the map is read from another master and the command goes to the new owner', async () => {
-    const gone = await startFakeNode(() => undefined);
+  it('GIVEN the node a MOVED named gone THEN the command fails as unavailable, and the next goes to the seed again', async () => {
+    const gone = await startFakeNode(() => resp.bulk('from gone'));
     const gonePort = gone.port;
-    await gone.close();
-    let failedOver = false;
+    let moved = false;
     const a = await node((args) => {
-      if (args[0] !== 'CLUSTER') return resp.bulk('from a');
-      const reply = clusterSlots(
-        failedOver
-          ? [[0, 16383, a.port]]
-          : [
-              [0, slot - 1, a.port],
-              [slot, 16383, gonePort],
-            ],
-      );
-      failedOver = true;
-      return reply;
+      if (args[0] === 'INFO') return clusterInfo(true);
+      if (moved) return resp.bulk('from a');
+      moved = true;
+      return resp.error(`MOVED ${slot} 127.0.0.1:${gonePort}`);
     });
-    const connection = await router(a);
+    const connection = await connect(a);
+    expect(await connection.sendCommand(['GET', key])).toBe('from gone');
+    await gone.close();
+    const failed = await connection.sendCommand(['GET', key]).catch((e: unknown) => e);
+    expect(connection.unavailable(failed)).toBe(true);
     expect(await connection.sendCommand(['GET', key])).toBe('from a');
   });
 
   it('GIVEN commands the table does not route THEN a programming error, nothing sent', async () => {
-    const a = await node((args) => (args[0] === 'CLUSTER' ? clusterSlots([[0, 16383, a.port]]) : resp.ok));
-    const connection = await router(a);
+    const a = await node((args) => (args[0] === 'INFO' ? clusterInfo(true) : resp.ok));
+    const connection = await connect(a);
     await expect(connection.sendCommand(['KEYS', '*'])).rejects.toMatchObject({ name: 'UnroutableCommandError' });
     await expect(connection.sendCommand(['EVALSHA', 'abc', '0', 'x'])).rejects.toMatchObject({
       name: 'UnroutableCommandError',
@@ -213,11 +189,11 @@ describe.each(clients)('the cluster router over $name', ({ connect }) => {
     await expect(connection.sendCommand(['EVALSHA', 'abc', '2', 'al:{a}:x', 'al:{b}:x'])).rejects.toMatchObject({
       name: 'UnroutableCommandError',
     });
-    expect(a.received.map((c) => c.args[0])).toEqual(['CLUSTER']);
+    expect(a.received.map((c) => c.args[0])).toEqual(['INFO']);
   });
 
   it('GIVEN a cluster URL naming a database other than 0 THEN it is refused, saying why', async () => {
-    const a = await node((args) => (args[0] === 'CLUSTER' ? clusterSlots([[0, 16383, a.port]]) : resp.ok));
-    await expect(connectRedis(`redis://127.0.0.1:${a.port}/2`, connect)).rejects.toThrow(/database 0.*got \/2/);
+    const a = await node((args) => (args[0] === 'INFO' ? clusterInfo(true) : resp.ok));
+    await expect(connectMinimal(`redis://127.0.0.1:${a.port}/2`, 1000)).rejects.toThrow(/database 0.*got \/2/);
   });
 });

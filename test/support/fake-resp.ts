@@ -1,6 +1,6 @@
 /**
- * A fake Redis node on port 0 that answers scripted RESP replies: enough to drive the cluster router through
- * MOVED, ASK, TRYAGAIN and a node going away without a real cluster. Each connection remembers whether its last
+ * A fake Redis node on port 0 that answers scripted RESP replies: enough to drive the minimal client's cluster
+ * routing (one-hop-cluster.ts) through MOVED, ASK, TRYAGAIN and a node going away without a real cluster. Each connection remembers whether its last
  * command was ASKING, as Redis does.
  */
 import { createServer, type Socket } from 'node:net';
@@ -34,9 +34,9 @@ export const resp = {
       .join('')}`,
 };
 
-/** `CLUSTER SLOTS` answering that `ranges` ([start, end, port]) are served by 127.0.0.1 at those ports. */
-export function clusterSlots(ranges: readonly (readonly [number, number, number])[]): FakeReply {
-  return resp.array(ranges.map(([start, end, port]) => [start, end, ['127.0.0.1', port, `node-${port}`]]));
+/** `INFO cluster` as a node with cluster support enabled (or not) answers it. */
+export function clusterInfo(enabled: boolean): FakeReply {
+  return resp.bulk(`# Cluster\r\ncluster_enabled:${enabled ? 1 : 0}\r\n`);
 }
 
 function parseCommands(buffer: Buffer): { commands: string[][]; rest: Buffer } {

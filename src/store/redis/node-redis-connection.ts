@@ -99,10 +99,16 @@ function clientOptions(options: NodeRedisOptions) {
       keepAlive: true,
       keepAliveInitialDelay: 10_000,
       noDelay: true,
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) : cause),
+      reconnectStrategy: (retries: number, cause: Error) =>
+        connected ? Math.min(50 * 2 ** retries, RECONNECT_MAX_MS) : cause,
     },
   };
-  return { config, connected: () => (connected = true) };
+  return {
+    config,
+    connected: () => {
+      connected = true;
+    },
+  };
 }
 
 /** A node-redis client error with nobody listening would crash the process: they are read through `unavailable`. */
@@ -269,9 +275,7 @@ class ClusterConnection implements RedisConnection {
     const key = commandKeys(args)[0];
     const timeout = timeoutOf(args, this.#timeoutMs);
     const options = timeout === this.#timeoutMs ? undefined : { timeout: timeout ?? 0 };
-    return retryWhileSlotMoves(key ?? String(args[0]), () =>
-      this.#cluster.sendCommand(key, false, [...args], options),
-    );
+    return retryWhileSlotMoves(key ?? String(args[0]), () => this.#cluster.sendCommand(key, false, [...args], options));
   }
 
   unavailable(error: unknown): boolean {

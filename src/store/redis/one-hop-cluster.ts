@@ -105,7 +105,11 @@ class OneHopCluster implements RedisConnection {
       return await first.sendCommand(args);
     } catch (error) {
       const redirect = error instanceof Error ? /^(MOVED|ASK) (\d+) (\S+)/.exec(error.message) : null;
-      if (!redirect) throw error;
+      if (!redirect) {
+        // The node a MOVED named is away: its slots go back to REDIS_URL's node, which knows the news first.
+        if (owner !== undefined && slot !== undefined && first.unavailable(error)) this.#owners.delete(slot);
+        throw error;
+      }
       const address = String(redirect[3]);
       const target = await this.#node(address);
       if (redirect[1] === 'ASK') {
@@ -118,7 +122,7 @@ class OneHopCluster implements RedisConnection {
     }
   }
 
-  sendCommand(args: readonly string[]): Promise<unknown> {
+  async sendCommand(args: readonly string[]): Promise<unknown> {
     if (!this.#open) return this.#seed.sendCommand(args);
     const slot = slotOf(args);
     return retryWhileSlotMoves(`slot ${slot ?? '-'}`, () => this.#send(args, slot));

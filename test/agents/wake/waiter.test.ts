@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { runWaiter, WAKE_EXIT_CODE, type WaiterOptions, wakeLine } from '../../../src/agents/wake/run.js';
-import { connectRedis } from '../../../src/store/redis/cluster-connection.js';
 import type { RedisConnection } from '../../../src/store/redis/connection.js';
-import { connectReconnecting } from '../../../src/store/redis/reconnecting-connection.js';
+import { connectNodeRedis } from '../../../src/store/redis/node-redis-connection.js';
 import type { RedisStore } from '../../../src/store/redis/redis-store.js';
 import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { StoreUnavailableError } from '../../../src/store/store-unavailable-error.js';
@@ -365,7 +364,7 @@ describe('`ask-later wait`, the command', () => {
   // Raw commands, routed by slot when the server is a Redis Cluster.
   let raw: RedisConnection;
   beforeAll(async () => {
-    raw = await connectRedis(inject('redisUrl'), (url) => connectReconnecting(url, 2000));
+    raw = await connectNodeRedis(inject('redisUrl'), { connectTimeoutMs: 2000 });
   });
   afterAll(() => {
     raw.close();
