@@ -29,6 +29,7 @@ const slow = [
   'test/serve/api/replica.test.ts',
   'test/serve/api/agents-over-http.test.ts',
   'test/store/redis-cluster-failover.test.ts',
+  'test/store/redis-cluster-hints-node-gone.test.ts',
   'test/surfaces/terminal/tmux.test.ts',
   'test/surfaces/terminal/tmux-http.test.ts',
 ];

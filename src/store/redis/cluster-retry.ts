@@ -20,13 +20,16 @@ export function isTryAgain(error: unknown): boolean {
   );
 }
 
-/** `send()`, again after a back-off (10 ms doubling to 250 ms) while the cluster says "try again". */
+/**
+ * `send()`, again after a back-off (10 ms doubling to 250 ms) while the cluster says "try again" (or the client
+ * found the slot moving: `SlotMovingError`).
+ */
 export async function retryWhileSlotMoves<T>(what: string, send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await send();
     } catch (error) {
-      if (!isTryAgain(error)) throw error;
+      if (!isTryAgain(error) && !(error instanceof SlotMovingError)) throw error;
       if (attempt >= MAX_RETRIES) throw new SlotMovingError(what, attempt, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, Math.min(10 * 2 ** (attempt - 1), 250)));
     }

@@ -5,7 +5,8 @@
  * - Detection: `INFO cluster` on the first connection (`cluster_enabled:1`); a refusal means a plain server.
  * - Routing: a command goes to the node REDIS_URL names, or to the node a MOVED named for its slot earlier in this
  *   process. A MOVED or ASK answer is followed once, to the node it names (ASKING and the command written back to
- *   back); a second redirection is the caller's failure. The process is short: the next one starts afresh.
+ *   back); a second one is not followed but counted as the slot moving: the command starts again (from the node a
+ *   MOVED named), within the bounded retries below. The process is short: the next one starts afresh.
  * - "Try again" answers (TRYAGAIN, CLUSTERDOWN, a script meeting a key that left) are waited out a bounded time
  *   (cluster-retry.ts). A node that cannot be reached fails the command as unavailable, and its slots go back to
  *   REDIS_URL's node.
@@ -16,6 +17,7 @@ import { commandKeys } from './command-keys.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';
 import { connectResp, type RespClient } from './resp-connection.js';
 import { keySlot } from './slot.js';
+import { SlotMovingError } from './slot-moving-error.js';
 import { UnroutableCommandError } from './unroutable-command-error.js';
 
 /** The one hash slot of a command's keys; undefined for a keyless command. */
@@ -115,10 +117,25 @@ class OneHopCluster implements RedisConnection {
       if (redirect[1] === 'ASK') {
         // ASKING holds for the next command on this connection only: both are written back to back.
         target.sendCommand(['ASKING']).catch(() => undefined);
-        return target.sendCommand(args);
+        return this.#hopped(target.sendCommand(args), slot);
       }
       this.#owners.set(Number(redirect[2]), address);
-      return target.sendCommand(args);
+      return this.#hopped(target.sendCommand(args), slot);
+    }
+  }
+
+  /**
+   * The reply after the one hop. Another redirection is not followed now: a MOVED is remembered (the next attempt
+   * starts there), and the command is reported as its slot moving, which `sendCommand` tries again from the start.
+   */
+  async #hopped(reply: Promise<unknown>, slot: number | undefined): Promise<unknown> {
+    try {
+      return await reply;
+    } catch (error) {
+      const again = error instanceof Error ? /^(MOVED|ASK) (\d+) (\S+)/.exec(error.message) : null;
+      if (!again) throw error;
+      if (again[1] === 'MOVED') this.#owners.set(Number(again[2]), String(again[3]));
+      throw new SlotMovingError(`slot ${slot ?? '-'}`, 1, { cause: error });
     }
   }
 

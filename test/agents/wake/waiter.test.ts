@@ -295,7 +295,7 @@ describe('the waiter', () => {
         waits++;
       },
     });
-    await vi.waitFor(() => expect(waits).toBeGreaterThanOrEqual(4)); // woke up to renew several times
+    await vi.waitFor(() => expect(waits).toBeGreaterThanOrEqual(4), { timeout: 10_000 }); // woke up to renew several times
     await answer(project, 1);
     expect(await run.done).toBe(WAKE_EXIT_CODE);
   });
