@@ -12,6 +12,8 @@
  *                       the status line's cost on it)
  *   BENCH_ONLY=claude   only the part inside the real Claude Code (prompt cost with and without the plugin, wake)
  *   BENCH_ONLY=store    only the store's throughput on one server (the three ratios)
+ *   BENCH_ONLY=clients  only the A/B of the two Redis clients: the same store phases on node-redis (what serve, the
+ *                       MCP server and the waiter use) and on the minimal RESP client (the hook and the status line)
  *   BENCH_ONLY=decided  only the "already decided" check at park time in a project of 10,000 decisions
  *
  * Each phase keeps a fixed number of operations in flight on one store connection, like redis-benchmark's 50
@@ -289,8 +291,7 @@ function fmt(n) {
   return Math.round(n).toLocaleString('en-US');
 }
 
-function table(rows) {
-  const header = ['operation', 'ops/s', 'redis-benchmark SET ops/s', 'ratio', `aim ≥ ${AIM}`];
+function table(rows, header = ['operation', 'ops/s', 'redis-benchmark SET ops/s', 'ratio', `aim ≥ ${AIM}`]) {
   const all = [header, ...rows];
   const widths = header.map((_, c) => Math.max(...all.map((r) => r[c].length)));
   const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
@@ -445,6 +446,38 @@ async function benchDecided(url) {
   }
 }
 
+/**
+ * The A/B of the store's two Redis clients: the same store phases, rounds alternating between node-redis (the
+ * long-running processes' client) and the minimal RESP client (the one-shot processes'), each on a store of its own
+ * with the same load. Printed, never asserted: which client where is decided in AGENTS.md, not here.
+ */
+async function compareClients(target, prefix) {
+  const clients = ['node-redis', 'minimal'];
+  const rounds = new Map(clients.map((client) => [client, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const client of clients) {
+      const open = () => openRedisStore({ url: target.url, prefix, connection: client });
+      const store = await open();
+      try {
+        rounds.get(client).push(await measure(store, open, `ab-${client}-r${round}-`));
+      } finally {
+        await store.close();
+      }
+    }
+  }
+  const phases = (rounds.get('node-redis')[0] ?? []).map((phase) => phase.name);
+  const medianOf = (client, i) => median(rounds.get(client).map((round) => round[i].ops));
+  const rows = phases.map((name, i) => {
+    const ab = medianOf('node-redis', i);
+    const minimal = medianOf('minimal', i);
+    return [name, fmt(ab), fmt(minimal), (ab / minimal).toFixed(2)];
+  });
+  console.log(
+    `the two Redis clients, same phases and load (${ROUNDS === 1 ? 'one round' : `medians of ${ROUNDS} rounds`}, alternating):`,
+  );
+  console.log(table(rows, ['operation', 'node-redis ops/s', 'minimal client ops/s', 'node-redis / minimal']));
+}
+
 async function main() {
   if (process.env.BENCH_ONLY === 'cluster') {
     await benchCluster();
@@ -468,6 +501,15 @@ async function main() {
     return;
   }
   const prefix = `al-bench-${randomUUID().slice(0, 8)}`;
+  if (process.env.BENCH_ONLY === 'clients') {
+    try {
+      await compareClients(target, prefix);
+    } finally {
+      if (target.external) await removeKeys(target.url, prefix);
+      await target.stop?.();
+    }
+    return;
+  }
   let store;
   try {
     const cores = cpus();
@@ -531,6 +573,9 @@ async function main() {
     if (process.env.BENCH_ONLY === 'store') return;
 
     console.log('');
+    await compareClients(target, `${prefix}-ab`);
+
+    console.log('');
     const wake = await measureWake({
       storeEnv: { REDIS_URL: target.url, ASK_LATER_REDIS_PREFIX: prefix },
       store,
@@ -587,6 +632,7 @@ async function main() {
       await removeKeys(target.url, prefix).catch(() => undefined);
       await removeKeys(target.url, `${prefix}-slack`).catch(() => undefined);
       await removeKeys(target.url, `${prefix}-claude`).catch(() => undefined);
+      await removeKeys(target.url, `${prefix}-ab`).catch(() => undefined);
     }
     await target.stop();
   }

@@ -112,6 +112,23 @@ const withoutCapture = {
   },
 };
 
+// The hook and the status line open Redis with the minimal client only (one server, or one hop of MOVED/ASK on a
+// Cluster): node-redis, which the long-running processes use, stays out of their bundles.
+const minimalRedisOnly = {
+  name: 'minimal-redis-only',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /[\\/]node-redis-connection\.js$/ }, () => ({
+      path: 'node-redis',
+      namespace: 'minimal-redis-stub',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'minimal-redis-stub' }, () => ({
+      contents:
+        "export async function connectNodeRedis() { throw new Error('this bundle carries the minimal Redis client only: open the store with connection: minimal'); }",
+      loader: 'js',
+    }));
+  },
+};
+
 // CommonJS: Node starts a CommonJS entry a few milliseconds sooner than an ES module, and the hook pays its start
 // on every prompt. The sources use `import.meta.url` (to find the Lua scripts next to the bundle); here it is the
 // bundle's own file URL.
@@ -120,7 +137,7 @@ await build({
   format: 'cjs',
   banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__askLaterUrl' },
-  plugins: [...common.plugins, withoutCapture],
+  plugins: [...common.plugins, withoutCapture, minimalRedisOnly],
   stdin: {
     contents:
       "import { runHook } from './src/agents/hooks/run.ts';\nrunHook(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",
@@ -138,7 +155,7 @@ await build({
   format: 'cjs',
   banner: { js: "const __askLaterUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__askLaterUrl' },
-  plugins: [...common.plugins],
+  plugins: [...common.plugins, minimalRedisOnly],
   stdin: {
     contents:
       "import { runStatus } from './src/agents/status-line/run.ts';\nrunStatus(process, process.env, process.cwd()).then((code) => {\n  process.exitCode = code;\n});\n",

@@ -1265,456 +1265,6 @@ var init_trail = __esm({
   }
 });
 
-// src/store/redis/unroutable-command-error.ts
-var UnroutableCommandError;
-var init_unroutable_command_error = __esm({
-  "src/store/redis/unroutable-command-error.ts"() {
-    "use strict";
-    UnroutableCommandError = class extends Error {
-      name = "UnroutableCommandError";
-      constructor(command, got = "a command the table does not list") {
-        super(`Expected ${JSON.stringify(command)} with keys of one hash slot, listed in command-keys.ts, got ${got}`);
-      }
-    };
-  }
-});
-
-// src/store/redis/command-keys.ts
-function commandKeys(args) {
-  const name = (args[0] ?? "").toUpperCase();
-  if (FIRST_ARGUMENT.has(name)) return args.slice(1, 2);
-  if (KEYLESS.has(name)) return [];
-  switch (name) {
-    case "EVAL":
-    case "EVALSHA": {
-      const count = Number(args[2]);
-      if (!(count > 0)) throw new UnroutableCommandError(name, "a script declaring no key");
-      return args.slice(3, 3 + count);
-    }
-    // XGROUP CREATE <key> …, XINFO GROUPS <key>
-    case "XGROUP":
-    case "XINFO":
-      return args.slice(2, 3);
-    // … STREAMS <key>… <id>…: as many ids as keys.
-    case "XREAD":
-    case "XREADGROUP": {
-      const streams = args.findIndex((arg, i) => i > 0 && arg.toUpperCase() === "STREAMS");
-      if (streams < 0) break;
-      const rest = args.slice(streams + 1);
-      return rest.slice(0, rest.length / 2);
-    }
-  }
-  throw new UnroutableCommandError(name);
-}
-var FIRST_ARGUMENT, KEYLESS;
-var init_command_keys = __esm({
-  "src/store/redis/command-keys.ts"() {
-    "use strict";
-    init_unroutable_command_error();
-    FIRST_ARGUMENT = /* @__PURE__ */ new Set([
-      "DEL",
-      "EXISTS",
-      "GET",
-      "HDEL",
-      "HGET",
-      "HGETALL",
-      "HLEN",
-      "HMGET",
-      "HSCAN",
-      "HSET",
-      "HSETNX",
-      "LPOP",
-      "LRANGE",
-      "PEXPIRE",
-      "SET",
-      "SMEMBERS",
-      "TYPE",
-      "XACK",
-      "XADD",
-      "XAUTOCLAIM",
-      "XLEN",
-      "XPENDING",
-      "XRANGE",
-      "XREVRANGE",
-      "ZCARD",
-      "ZLEXCOUNT",
-      "ZRANGE",
-      "ZRANGEBYSCORE",
-      "ZSCORE"
-    ]);
-    KEYLESS = /* @__PURE__ */ new Set(["ASKING", "CLUSTER", "INFO", "PING", "PUBLISH"]);
-  }
-});
-
-// src/store/redis/connection.ts
-function askThen(connection, args) {
-  const asked = connection.sendCommand(["ASKING"]);
-  asked.catch(() => void 0);
-  return connection.sendCommand(args);
-}
-var init_connection = __esm({
-  "src/store/redis/connection.ts"() {
-    "use strict";
-  }
-});
-
-// src/store/redis/slot.ts
-function crc16(bytes, start, end) {
-  let crc = 0;
-  for (let i = start; i < end; i++) crc = crc << 8 & 65535 ^ (TABLE[(crc >> 8 ^ (bytes[i] ?? 0)) & 255] ?? 0);
-  return crc;
-}
-function keySlot(key) {
-  const bytes = Buffer.from(key, "utf8");
-  const open = bytes.indexOf(123);
-  if (open >= 0) {
-    const close = bytes.indexOf(125, open + 1);
-    if (close > open + 1) return crc16(bytes, open + 1, close) % SLOT_COUNT;
-  }
-  return crc16(bytes, 0, bytes.length) % SLOT_COUNT;
-}
-var SLOT_COUNT, TABLE;
-var init_slot = __esm({
-  "src/store/redis/slot.ts"() {
-    "use strict";
-    SLOT_COUNT = 16384;
-    TABLE = (() => {
-      const table = new Uint16Array(256);
-      for (let byte = 0; byte < 256; byte++) {
-        let crc = byte << 8;
-        for (let bit = 0; bit < 8; bit++) crc = crc & 32768 ? (crc << 1 ^ 4129) & 65535 : crc << 1 & 65535;
-        table[byte] = crc;
-      }
-      return table;
-    })();
-  }
-});
-
-// src/store/redis/slot-moving-error.ts
-var SlotMovingError;
-var init_slot_moving_error = __esm({
-  "src/store/redis/slot-moving-error.ts"() {
-    "use strict";
-    SlotMovingError = class extends Error {
-      name = "SlotMovingError";
-      constructor(what, attempts, options) {
-        super(`Expected the Redis Cluster slot of ${what} to settle, got "try again" ${attempts} times`, options);
-      }
-    };
-  }
-});
-
-// src/store/redis/cluster-connection.ts
-function backoffMs(attempt) {
-  return Math.min(10 * 2 ** (attempt - 1), 250);
-}
-function redirectOf(error) {
-  if (!(error instanceof Error)) return void 0;
-  const message = error.message;
-  const redirect = /^(MOVED|ASK) (\d+) (\S+)/.exec(message);
-  if (redirect) {
-    const kind = redirect[1] === "MOVED" ? "moved" : "ask";
-    return { kind, slot: Number(redirect[2]), address: String(redirect[3]) };
-  }
-  if (message.startsWith("TRYAGAIN")) return { kind: "retry", refresh: false };
-  if (message.startsWith("CLUSTERDOWN")) return { kind: "retry", refresh: true };
-  if (message.includes("Script attempted to access a non local key")) return { kind: "retry", refresh: false };
-  return void 0;
-}
-function addressOf(host, port) {
-  return `${host}:${port}`;
-}
-function nodeUrl(seedUrl, address) {
-  const colon = address.lastIndexOf(":");
-  const host = address.slice(0, colon);
-  const url = new URL(seedUrl);
-  url.hostname = host.includes(":") ? `[${host}]` : host;
-  url.port = address.slice(colon + 1);
-  return url.toString();
-}
-function notSent(error) {
-  if (!(error instanceof Error)) return false;
-  const names = ["ClientOfflineError", "ClientClosedError"];
-  return names.includes(error.name) || names.includes(error.constructor.name);
-}
-function slotOf(args) {
-  const keys = commandKeys(args);
-  const first = keys[0];
-  if (first === void 0) return void 0;
-  const slot = keySlot(first);
-  for (const key of keys) {
-    const other = keySlot(key);
-    if (other !== slot) throw new UnroutableCommandError(String(args[0]), `keys in hash slots ${slot} and ${other}`);
-  }
-  return slot;
-}
-async function connectRedis(url, connect) {
-  const seed = await connect(url);
-  let reply;
-  try {
-    reply = await seed.sendCommand(["CLUSTER", "SLOTS"]);
-  } catch (error) {
-    if (seed.isOpen) return seed;
-    seed.close();
-    throw error;
-  }
-  const parsed = new URL(url);
-  const db = parsed.pathname.replace(/^\//, "");
-  if (db !== "" && db !== "0") {
-    seed.close();
-    throw new Error(`Expected REDIS_URL to name database 0 (a Redis Cluster has no other), got /${db}`);
-  }
-  const map = new SlotMap(url);
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  map.load(reply, host);
-  return new ClusterConnection(map, connect, {
-    address: addressOf(host, Number(parsed.port || 6379)),
-    connection: seed
-  });
-}
-var MAX_RETRIES, MAX_REDIRECTS, sleep, SlotMap, ClusterConnection, ClusterClosed;
-var init_cluster_connection = __esm({
-  "src/store/redis/cluster-connection.ts"() {
-    "use strict";
-    init_command_keys();
-    init_connection();
-    init_slot();
-    init_slot_moving_error();
-    init_unroutable_command_error();
-    MAX_RETRIES = 16;
-    MAX_REDIRECTS = 5;
-    sleep = (ms) => new Promise((resolve3) => setTimeout(resolve3, ms));
-    SlotMap = class {
-      constructor(seedUrl) {
-        this.seedUrl = seedUrl;
-      }
-      seedUrl;
-      #owner = new Array(SLOT_COUNT);
-      #masters = [];
-      #refreshing;
-      get masters() {
-        return this.#masters;
-      }
-      /** Read a `CLUSTER SLOTS` reply; `askedHost` stands in for a node that does not know its own address. */
-      load(reply, askedHost) {
-        if (!Array.isArray(reply)) throw new Error(`Expected CLUSTER SLOTS to answer a list, got ${typeof reply}`);
-        const owner = new Array(SLOT_COUNT);
-        const masters = /* @__PURE__ */ new Set();
-        for (const range of reply) {
-          const [start, end, master] = range;
-          const host = String(master?.[0] ?? "");
-          const address = addressOf(host === "" || host === "?" ? askedHost : host, Number(master?.[1]));
-          masters.add(address);
-          for (let slot = Number(start); slot <= Number(end); slot++) owner[slot] = address;
-        }
-        for (let slot = 0; slot < SLOT_COUNT; slot++) this.#owner[slot] = owner[slot];
-        this.#masters = [...masters];
-      }
-      assign(slot, address) {
-        this.#owner[slot] = address;
-        if (!this.#masters.includes(address)) this.#masters = [...this.#masters, address];
-      }
-      ownerOf(slot) {
-        return this.#owner[slot];
-      }
-      /** Some master, for keyless commands. */
-      any() {
-        const first = this.#masters[0];
-        if (first === void 0) throw new Error("Expected a Redis Cluster with at least one master, got none");
-        return first;
-      }
-      urlOf(address) {
-        return nodeUrl(this.seedUrl, address);
-      }
-      /**
-       * Read the map again through `ask`, one node after another until one answers: `first` before the others (the
-       * node that just said MOVED knows the news), never `skip` (the node that is away). Concurrent calls share one read.
-       */
-      refresh(ask, options = {}) {
-        this.#refreshing ??= (async () => {
-          const order = [...options.first ? [options.first] : [], ...this.#masters.filter((a) => a !== options.first)];
-          try {
-            for (const address of order.filter((a) => a !== options.skip)) {
-              try {
-                this.load(await ask(address), address.slice(0, address.lastIndexOf(":")));
-                return;
-              } catch {
-              }
-            }
-          } finally {
-            this.#refreshing = void 0;
-          }
-        })();
-        return this.#refreshing;
-      }
-    };
-    ClusterConnection = class _ClusterConnection {
-      isCluster = true;
-      #map;
-      #connect;
-      #nodes = /* @__PURE__ */ new Map();
-      /** The node connections opened so far, each with the way to stop listening to its reconnects. */
-      #live = /* @__PURE__ */ new Map();
-      #readyListeners = /* @__PURE__ */ new Set();
-      #open = true;
-      constructor(map, connect, seed) {
-        this.#map = map;
-        this.#connect = connect;
-        if (seed) {
-          if (map.masters.includes(seed.address)) {
-            this.#nodes.set(seed.address, Promise.resolve(seed.connection));
-            this.#follow(seed.connection);
-          } else {
-            seed.connection.close();
-          }
-        }
-      }
-      get isOpen() {
-        return this.#open;
-      }
-      /** Every node connection it holds takes commands (none held yet: nothing is lost). */
-      get isReady() {
-        if (!this.#open) return false;
-        for (const connection of this.#live.keys()) if (connection.isOpen && !connection.isReady) return false;
-        return true;
-      }
-      /** Called when any of its node connections is ready again. */
-      onReady(listener) {
-        this.#readyListeners.add(listener);
-        return () => this.#readyListeners.delete(listener);
-      }
-      /** Hear a node connection's reconnects (and forget it once it is dropped). */
-      #follow(connection) {
-        if (!this.#open || this.#live.has(connection)) return;
-        this.#live.set(
-          connection,
-          connection.onReady(() => {
-            for (const listener of [...this.#readyListeners]) listener();
-          })
-        );
-      }
-      #forget(connection) {
-        this.#live.get(connection)?.();
-        this.#live.delete(connection);
-      }
-      /** This router's connection to one node, opened on first use (again after the minimal client lost it). */
-      async #node(address) {
-        const known = this.#nodes.get(address);
-        if (known) {
-          const connection = await known.catch(() => void 0);
-          if (connection?.isOpen) return connection;
-          if (connection) this.#forget(connection);
-          if (this.#nodes.get(address) === known) this.#nodes.delete(address);
-        }
-        if (!this.#open) throw new ClusterClosed();
-        const opening = this.#connect(this.#map.urlOf(address));
-        this.#nodes.set(address, opening);
-        opening.then(
-          (connection) => this.#follow(connection),
-          () => {
-            if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
-          }
-        );
-        return opening;
-      }
-      async #refresh(options = {}) {
-        await this.#map.refresh(async (address) => (await this.#node(address)).sendCommand(["CLUSTER", "SLOTS"]), options);
-        for (const [address, connection] of this.#nodes) {
-          if (this.#map.masters.includes(address)) continue;
-          this.#nodes.delete(address);
-          void connection.then((c) => {
-            this.#forget(c);
-            c.close();
-          }).catch(() => void 0);
-        }
-      }
-      #ownerOf(slot) {
-        return (slot === void 0 ? void 0 : this.#map.ownerOf(slot)) ?? this.#map.any();
-      }
-      async sendCommand(args) {
-        if (!this.#open) throw new ClusterClosed();
-        const slot = slotOf(args);
-        let address = this.#ownerOf(slot);
-        let asking = false;
-        let retries = 0;
-        let redirects = 0;
-        for (; ; ) {
-          let node;
-          try {
-            node = await this.#node(address);
-          } catch (error) {
-            const away = address;
-            await this.#refresh({ skip: away });
-            address = this.#ownerOf(slot);
-            asking = false;
-            if (address === away || ++redirects > MAX_REDIRECTS) throw error;
-            continue;
-          }
-          try {
-            if (!asking) return await node.sendCommand(args);
-            return await (node.sendAsking ? node.sendAsking(args) : askThen(node, args));
-          } catch (error) {
-            const redirect = redirectOf(error);
-            if (!redirect) {
-              if (notSent(error) && ++redirects <= MAX_REDIRECTS) {
-                await this.#refresh({ skip: address });
-                if (this.#ownerOf(slot) !== address) {
-                  address = this.#ownerOf(slot);
-                  asking = false;
-                  continue;
-                }
-              }
-              throw error;
-            }
-            if (redirect.kind === "retry") {
-              if (++retries >= MAX_RETRIES) throw new SlotMovingError(`slot ${slot ?? "-"}`, retries, { cause: error });
-              redirects = 0;
-              await sleep(backoffMs(retries));
-              if (redirect.refresh) await this.#refresh().catch(() => void 0);
-              address = this.#ownerOf(slot);
-              asking = false;
-              continue;
-            }
-            if (++redirects > MAX_REDIRECTS) {
-              throw new SlotMovingError(`slot ${slot ?? "-"}`, redirects, { cause: error });
-            }
-            if (redirect.kind === "moved") {
-              this.#map.assign(redirect.slot, redirect.address);
-              void this.#refresh({ first: redirect.address }).catch(() => void 0);
-              address = redirect.address;
-              asking = false;
-            } else {
-              address = redirect.address;
-              asking = true;
-            }
-          }
-        }
-      }
-      async duplicate() {
-        return new _ClusterConnection(this.#map, this.#connect);
-      }
-      /** On any master: a cluster hands every PUBLISH to every node. */
-      async subscribe(channel, listener) {
-        return (await this.#node(this.#map.any())).subscribe(channel, listener);
-      }
-      close() {
-        this.#open = false;
-        for (const connection of this.#nodes.values()) void connection.then((c) => c.close()).catch(() => void 0);
-        this.#nodes.clear();
-        for (const stop of this.#live.values()) stop();
-        this.#live.clear();
-        this.#readyListeners.clear();
-      }
-    };
-    ClusterClosed = class extends Error {
-      name = "ClientClosedError";
-      constructor() {
-        super("The cluster connection is closed");
-      }
-    };
-  }
-});
-
 // src/store/redis/bounded-cache.ts
 var BoundedCache;
 var init_bounded_cache = __esm({
@@ -2228,260 +1778,6 @@ var init_record = __esm({
   }
 });
 
-// src/store/redis/resp-connection.ts
-var resp_connection_exports = {};
-__export(resp_connection_exports, {
-  RedisErrorReply: () => RedisErrorReply,
-  connectResp: () => connectResp
-});
-function wholeNumber(buffer, from, to) {
-  let at = from;
-  const negative = buffer[at] === 45;
-  if (negative) at++;
-  let value = 0;
-  for (; at < to; at++) {
-    const digit = (buffer[at] ?? 0) - 48;
-    if (digit < 0 || digit > 9) throw new ConnectionLost("expected a number in a RESP reply");
-    value = value * 10 + digit;
-  }
-  return negative ? -value : value;
-}
-function encode(args) {
-  let text = `*${args.length}\r
-`;
-  for (const arg of args) text += `$${Buffer.byteLength(arg, "utf8")}\r
-${arg}\r
-`;
-  return text;
-}
-async function connectResp(url, options) {
-  const parsed = new URL(url);
-  const tls = parsed.protocol === "rediss:";
-  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
-  const port = Number(parsed.port || 6379);
-  const socket = tls ? (await import("node:tls")).connect({ host, port, ...(0, import_node_net.isIP)(host) ? {} : { servername: host } }) : (0, import_node_net.connect)({ host, port });
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => {
-      socket.destroy();
-      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
-    }, options.connectTimeoutMs);
-  });
-  const handshake = async () => {
-    await new Promise((resolve3, reject) => {
-      socket.once(tls ? "secureConnect" : "connect", () => {
-        socket.removeAllListeners("error");
-        resolve3();
-      });
-      socket.once("error", reject);
-    });
-    socket.setNoDelay(true);
-    const connection = new RespConnection(socket, url, options);
-    const password = decodeURIComponent(parsed.password);
-    const username = decodeURIComponent(parsed.username);
-    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
-    const db = parsed.pathname.replace(/^\//, "");
-    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
-    return connection;
-  };
-  try {
-    return await Promise.race([handshake(), timeout]);
-  } catch (error) {
-    socket.destroy();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-var import_node_net, RedisErrorReply, ConnectionLost, ConnectTimeout, ReplyParser, RespConnection;
-var init_resp_connection = __esm({
-  "src/store/redis/resp-connection.ts"() {
-    "use strict";
-    import_node_net = require("node:net");
-    RedisErrorReply = class extends Error {
-      name = "ErrorReply";
-    };
-    ConnectionLost = class extends Error {
-      name = "SocketClosedUnexpectedlyError";
-    };
-    ConnectTimeout = class extends Error {
-      name = "ConnectionTimeoutError";
-    };
-    ReplyParser = class {
-      constructor(onReply) {
-        this.onReply = onReply;
-      }
-      onReply;
-      #buffer = Buffer.alloc(0);
-      #offset = 0;
-      #open = [];
-      /** Read what `chunk` completes; throws on bytes that are not RESP2 (the connection is then unusable). */
-      push(chunk) {
-        const left = this.#buffer.length - this.#offset;
-        this.#buffer = left === 0 ? chunk : Buffer.concat([this.#buffer.subarray(this.#offset), chunk]);
-        this.#offset = 0;
-        const buffer = this.#buffer;
-        for (; ; ) {
-          const start = this.#offset;
-          const lineEnd = buffer.indexOf(13, start);
-          if (lineEnd < 0 || lineEnd + 1 >= buffer.length) break;
-          const type = buffer[start];
-          const next = lineEnd + 2;
-          let value;
-          if (type === 36) {
-            const length = wholeNumber(buffer, start + 1, lineEnd);
-            if (length < 0) value = null;
-            else if (buffer.length < next + length + 2) break;
-            else {
-              value = buffer.toString("utf8", next, next + length);
-              this.#offset = next + length + 2;
-              this.#add(value);
-              continue;
-            }
-          } else if (type === 42) {
-            const count = wholeNumber(buffer, start + 1, lineEnd);
-            this.#offset = next;
-            if (count > 0) this.#open.push({ items: [], missing: count });
-            else this.#add(count < 0 ? null : []);
-            continue;
-          } else if (type === 58) value = wholeNumber(buffer, start + 1, lineEnd);
-          else if (type === 43) value = buffer.toString("utf8", start + 1, lineEnd);
-          else if (type === 45) value = new RedisErrorReply(buffer.toString("utf8", start + 1, lineEnd));
-          else throw new ConnectionLost(`unexpected RESP type byte ${String(type)}`);
-          this.#offset = next;
-          this.#add(value);
-        }
-      }
-      /** One element read: into the array being filled (closing those it completes), else a whole reply. */
-      #add(value) {
-        let done = value;
-        for (; ; ) {
-          const open = this.#open.at(-1);
-          if (open === void 0) {
-            this.onReply(done);
-            return;
-          }
-          open.items.push(done);
-          if (--open.missing > 0) return;
-          this.#open.pop();
-          done = open.items;
-        }
-      }
-    };
-    RespConnection = class {
-      constructor(socket, url, options) {
-        this.socket = socket;
-        this.url = url;
-        this.options = options;
-        socket.on("data", (chunk) => this.#receive(chunk));
-        socket.on("error", (error) => this.#fail(error));
-        socket.on("close", () => {
-          this.#fail(new ConnectionLost("connection closed"));
-          options.onClose?.();
-        });
-      }
-      socket;
-      url;
-      options;
-      isCluster = false;
-      #parser = new ReplyParser((reply) => this.#reply(reply));
-      /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
-      #onPush;
-      /** Commands sent and not yet answered, oldest at `#head`. */
-      #pending = [];
-      #head = 0;
-      /** Commands given since the last write: written together once the current tick's work is done. */
-      #unwritten = [];
-      #open = true;
-      get isOpen() {
-        return this.#open;
-      }
-      /** Ready while open: it never reconnects (a lost connection stays closed). */
-      get isReady() {
-        return this.#open;
-      }
-      onReady(_listener) {
-        return () => void 0;
-      }
-      #receive(chunk) {
-        try {
-          this.#parser.push(chunk);
-        } catch (error) {
-          this.#fail(error);
-          this.socket.destroy();
-        }
-      }
-      #reply(reply) {
-        if (this.#onPush && Array.isArray(reply) && reply[0] === "message") {
-          this.#onPush(String(reply[2]));
-          return;
-        }
-        const waiter = this.#pending[this.#head];
-        if (waiter === void 0) return;
-        this.#pending[this.#head++] = void 0;
-        if (this.#head === this.#pending.length) {
-          this.#pending = [];
-          this.#head = 0;
-        } else if (this.#head >= 1024 && this.#head * 2 >= this.#pending.length) {
-          this.#pending = this.#pending.slice(this.#head);
-          this.#head = 0;
-        }
-        if (reply instanceof RedisErrorReply) waiter.reject(reply);
-        else waiter.resolve(reply);
-      }
-      #fail(error) {
-        this.#open = false;
-        const pending = this.#pending.slice(this.#head);
-        this.#pending = [];
-        this.#head = 0;
-        this.#unwritten = [];
-        for (const waiter of pending) waiter.reject(error);
-      }
-      sendCommand(args) {
-        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
-        return new Promise((resolve3, reject) => {
-          this.#pending.push({ resolve: resolve3, reject });
-          if (this.#unwritten.push(encode(args)) === 1) process.nextTick(() => this.#flush());
-        });
-      }
-      /** Write what was given meanwhile as one chunk: one system call for all the commands of a tick. */
-      #flush() {
-        const unwritten = this.#unwritten;
-        this.#unwritten = [];
-        if (unwritten.length > 0 && this.#open) this.socket.write(unwritten.join(""));
-      }
-      duplicate() {
-        return connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
-      }
-      async subscribeOnly(channel, onMessage) {
-        this.#onPush = onMessage;
-        await this.sendCommand(["SUBSCRIBE", channel]);
-      }
-      /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
-      async subscribe(channel, listener) {
-        const connection = await connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
-        try {
-          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
-        } catch (error) {
-          connection.close();
-          throw error;
-        }
-        listener.onReady?.();
-        return {
-          get isOpen() {
-            return connection.isOpen;
-          },
-          close: () => connection.close()
-        };
-      }
-      close() {
-        this.#open = false;
-        this.socket.destroy();
-      }
-    };
-  }
-});
-
 // src/store/redis/lua-includes.ts
 function isPlainPath(path) {
   return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
@@ -2588,27 +1884,21 @@ var init_scripts = __esm({
   }
 });
 
+// src/store/redis/slot-moving-error.ts
+var SlotMovingError;
+var init_slot_moving_error = __esm({
+  "src/store/redis/slot-moving-error.ts"() {
+    "use strict";
+    SlotMovingError = class extends Error {
+      name = "SlotMovingError";
+      constructor(what, attempts, options) {
+        super(`Expected the Redis Cluster slot of ${what} to settle, got "try again" ${attempts} times`, options);
+      }
+    };
+  }
+});
+
 // src/store/redis/context.ts
-function isConnectionError(error) {
-  if (!(error instanceof Error)) return false;
-  const names = [
-    "ClientClosedError",
-    "ClientOfflineError",
-    "SocketClosedUnexpectedlyError",
-    "ConnectionTimeoutError",
-    // A connection of its own (a tail, a consumer) that could not be made: its first connect gives up at once.
-    "ReconnectStrategyError",
-    "SlotMovingError"
-  ];
-  if (names.includes(error.name) || names.includes(error.constructor.name)) return true;
-  if (error instanceof RedisErrorReply && /^(LOADING|MASTERDOWN) /.test(error.message)) return true;
-  const code = error.code;
-  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
-}
-function toStoreError(error) {
-  if (error instanceof StoreUnavailableError) return error;
-  return isConnectionError(error) ? new StoreUnavailableError({ cause: error }) : error;
-}
 var CACHE_MAX, SETTLE_ATTEMPTS, KEYS_CACHE_MAX, RedisContext;
 var init_context = __esm({
   "src/store/redis/context.ts"() {
@@ -2618,7 +1908,6 @@ var init_context = __esm({
     init_keys();
     init_readiness();
     init_record();
-    init_resp_connection();
     init_scripts();
     init_slot_moving_error();
     CACHE_MAX = 1e4;
@@ -2679,8 +1968,17 @@ var init_context = __esm({
         try {
           return await work();
         } catch (error) {
-          throw toStoreError(error);
+          throw this.toStoreError(error);
         }
+      }
+      /**
+       * Connection failures (as the client classes them, see `RedisConnection.unavailable`) and a Cluster slot that did
+       * not settle, rethrown as `StoreUnavailableError`; anything else unchanged.
+       */
+      toStoreError(error) {
+        if (error instanceof StoreUnavailableError) return error;
+        const unavailable = error instanceof SlotMovingError || this.client.unavailable(error);
+        return unavailable ? new StoreUnavailableError({ cause: error }) : error;
       }
       /** A record's fields as a question, remembered. Throws `CorruptRecordError`. */
       fromHash(hash, where) {
@@ -3931,13 +3229,13 @@ var init_tail = __esm({
 });
 
 // src/store/redis/events.ts
-function wrapTail(tail) {
+function wrapTail(tail, x) {
   return {
     next: async (options) => {
       try {
         return await tail.next(options);
       } catch (error) {
-        throw toStoreError(error);
+        throw x.toStoreError(error);
       }
     },
     close: () => tail.close()
@@ -3948,7 +3246,6 @@ var init_events = __esm({
   "src/store/redis/events.ts"() {
     "use strict";
     init_consumer();
-    init_context();
     init_tail();
     RedisEvents = class {
       #x;
@@ -3994,7 +3291,7 @@ var init_events = __esm({
             throw error;
           });
           this.#tails.add(tail);
-          return wrapTail(tail);
+          return wrapTail(tail, x);
         });
       }
       /** The id of the newest entry of a project's stream ('0-0' when it has none): where a blocking read starts. */
@@ -4321,75 +3618,6 @@ var init_leases = __esm({
         return x.run(async () => {
           await x.client.sendCommand(["SET", x.global.lease(name), owner, "PX", String(Math.max(1, ms))]);
         });
-      }
-    };
-  }
-});
-
-// src/store/redis/pooled-connection.ts
-async function connectPool(size, open) {
-  if (size <= 1) return open();
-  const opened = await Promise.allSettled(Array.from({ length: size }, open));
-  const members = opened.flatMap((result) => result.status === "fulfilled" ? [result.value] : []);
-  const failed = opened.find((result) => result.status === "rejected");
-  if (failed) {
-    for (const member of members) member.close();
-    throw failed.reason;
-  }
-  return new PooledConnection(members);
-}
-var POOL_SIZE, PooledConnection;
-var init_pooled_connection = __esm({
-  "src/store/redis/pooled-connection.ts"() {
-    "use strict";
-    init_connection();
-    POOL_SIZE = 2;
-    PooledConnection = class {
-      isCluster = false;
-      #members;
-      #turn = 0;
-      constructor(members) {
-        this.#members = members;
-      }
-      get isOpen() {
-        return this.#members.some((member) => member.isOpen);
-      }
-      /** Ready when every open member is: one reconnecting means the server was lost, and readiness waits for it. */
-      get isReady() {
-        const open = this.#members.filter((member) => member.isOpen);
-        return open.length > 0 && open.every((member) => member.isReady);
-      }
-      onReady(listener) {
-        const stops = this.#members.map((member) => member.onReady(listener));
-        return () => {
-          for (const stop of stops) stop();
-        };
-      }
-      /** The next member in turn that takes commands; if none does, the one whose turn it is (it fails them). */
-      #member() {
-        const count = this.#members.length;
-        const first = this.#turn;
-        this.#turn = (first + 1) % count;
-        for (let i = 0; i < count; i++) {
-          const member = this.#members[(first + i) % count];
-          if (member.isReady) return member;
-        }
-        return this.#members[first];
-      }
-      sendCommand(args) {
-        return this.#member().sendCommand(args);
-      }
-      sendAsking(args) {
-        return askThen(this.#member(), args);
-      }
-      duplicate() {
-        return this.#members[0].duplicate();
-      }
-      subscribe(channel, listener) {
-        return this.#members[0].subscribe(channel, listener);
-      }
-      close() {
-        for (const member of this.#members) member.close();
       }
     };
   }
@@ -5033,154 +4261,571 @@ ${key}`))
   }
 });
 
-// src/store/redis/reconnecting-connection.ts
-var reconnecting_connection_exports = {};
-__export(reconnecting_connection_exports, {
-  RECONNECT_MAX_MS: () => RECONNECT_MAX_MS,
-  connectReconnecting: () => connectReconnecting
-});
-async function connectReconnecting(url, connectTimeoutMs) {
-  const connection = new ReconnectingConnection(url, connectTimeoutMs, async () => void 0);
-  await connection.start();
-  return connection;
+// src/store/redis/cluster-retry.ts
+function isTryAgain(error) {
+  if (!(error instanceof Error)) return false;
+  const message = error.message;
+  return message.startsWith("TRYAGAIN") || message.startsWith("CLUSTERDOWN") || message.includes("Script attempted to access a non local key");
 }
-var RECONNECT_MAX_MS, ClientOfflineError, ClientClosedError, ReconnectingConnection;
-var init_reconnecting_connection = __esm({
-  "src/store/redis/reconnecting-connection.ts"() {
+async function retryWhileSlotMoves(what, send) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isTryAgain(error) && !(error instanceof SlotMovingError)) throw error;
+      if (attempt >= MAX_RETRIES) throw new SlotMovingError(what, attempt, { cause: error });
+      await new Promise((resolve3) => setTimeout(resolve3, Math.min(10 * 2 ** (attempt - 1), 250)));
+    }
+  }
+}
+var MAX_RETRIES;
+var init_cluster_retry = __esm({
+  "src/store/redis/cluster-retry.ts"() {
     "use strict";
-    init_resp_connection();
-    RECONNECT_MAX_MS = 500;
-    ClientOfflineError = class extends Error {
-      name = "ClientOfflineError";
-    };
-    ClientClosedError = class extends Error {
-      name = "ClientClosedError";
-    };
-    ReconnectingConnection = class _ReconnectingConnection {
-      isCluster = false;
-      #url;
-      #connectTimeoutMs;
-      /** Run on every new connection before it takes commands (a subscription subscribes there). */
-      #prepare;
-      #readyListeners = /* @__PURE__ */ new Set();
-      #current;
-      #closed = false;
-      #retries = 0;
-      #timer;
-      constructor(url, connectTimeoutMs, prepare) {
-        this.#url = url;
-        this.#connectTimeoutMs = connectTimeoutMs;
-        this.#prepare = prepare;
+    init_slot_moving_error();
+    MAX_RETRIES = 16;
+  }
+});
+
+// src/store/redis/unroutable-command-error.ts
+var UnroutableCommandError;
+var init_unroutable_command_error = __esm({
+  "src/store/redis/unroutable-command-error.ts"() {
+    "use strict";
+    UnroutableCommandError = class extends Error {
+      name = "UnroutableCommandError";
+      constructor(command, got = "a command the table does not list") {
+        super(`Expected ${JSON.stringify(command)} with keys of one hash slot, listed in command-keys.ts, got ${got}`);
       }
-      /**
-       * Make a connection and prepare it; a failure closes it and is thrown. `answering`: first check that the server
-       * answers PING (it may still be loading its data).
-       */
-      async #connect(answering = false) {
-        let connection;
-        const options = {
-          connectTimeoutMs: this.#connectTimeoutMs,
-          onClose: () => {
-            if (connection !== void 0) this.#lost(connection);
+    };
+  }
+});
+
+// src/store/redis/command-keys.ts
+function commandKeys(args) {
+  const name = (args[0] ?? "").toUpperCase();
+  if (FIRST_ARGUMENT.has(name)) return args.slice(1, 2);
+  if (KEYLESS.has(name)) return [];
+  switch (name) {
+    case "EVAL":
+    case "EVALSHA": {
+      const count = Number(args[2]);
+      if (!(count > 0)) throw new UnroutableCommandError(name, "a script declaring no key");
+      return args.slice(3, 3 + count);
+    }
+    // XGROUP CREATE <key> …, XINFO GROUPS <key>
+    case "XGROUP":
+    case "XINFO":
+      return args.slice(2, 3);
+    // … STREAMS <key>… <id>…: as many ids as keys.
+    case "XREAD":
+    case "XREADGROUP": {
+      const streams = args.findIndex((arg, i) => i > 0 && arg.toUpperCase() === "STREAMS");
+      if (streams < 0) break;
+      const rest = args.slice(streams + 1);
+      return rest.slice(0, rest.length / 2);
+    }
+  }
+  throw new UnroutableCommandError(name);
+}
+var FIRST_ARGUMENT, KEYLESS;
+var init_command_keys = __esm({
+  "src/store/redis/command-keys.ts"() {
+    "use strict";
+    init_unroutable_command_error();
+    FIRST_ARGUMENT = /* @__PURE__ */ new Set([
+      "DEL",
+      "EXISTS",
+      "GET",
+      "HDEL",
+      "HGET",
+      "HGETALL",
+      "HLEN",
+      "HMGET",
+      "HSCAN",
+      "HSET",
+      "HSETNX",
+      "LPOP",
+      "LRANGE",
+      "PEXPIRE",
+      "SET",
+      "SMEMBERS",
+      "TYPE",
+      "XACK",
+      "XADD",
+      "XAUTOCLAIM",
+      "XLEN",
+      "XPENDING",
+      "XRANGE",
+      "XREVRANGE",
+      "ZCARD",
+      "ZLEXCOUNT",
+      "ZRANGE",
+      "ZRANGEBYSCORE",
+      "ZSCORE"
+    ]);
+    KEYLESS = /* @__PURE__ */ new Set(["ASKING", "CLUSTER", "INFO", "PING", "PUBLISH"]);
+  }
+});
+
+// src/store/redis/resp-connection.ts
+function respUnavailable(error) {
+  if (error instanceof ConnectionLost || error instanceof ConnectTimeout) return true;
+  if (error instanceof RedisErrorReply) return /^(LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN) /.test(error.message);
+  const code = error?.code;
+  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code);
+}
+function wholeNumber(buffer, from, to) {
+  let at = from;
+  const negative = buffer[at] === 45;
+  if (negative) at++;
+  let value = 0;
+  for (; at < to; at++) {
+    const digit = (buffer[at] ?? 0) - 48;
+    if (digit < 0 || digit > 9) throw new ConnectionLost("expected a number in a RESP reply");
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+function encode(args) {
+  let text = `*${args.length}\r
+`;
+  for (const arg of args) text += `$${Buffer.byteLength(arg, "utf8")}\r
+${arg}\r
+`;
+  return text;
+}
+async function connectResp(url, options) {
+  const parsed = new URL(url);
+  const tls = parsed.protocol === "rediss:";
+  const host = parsed.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+  const port = Number(parsed.port || 6379);
+  const socket = tls ? (await import("node:tls")).connect({ host, port, ...(0, import_node_net.isIP)(host) ? {} : { servername: host } }) : (0, import_node_net.connect)({ host, port });
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      socket.destroy();
+      reject(new ConnectTimeout(`no connection within ${options.connectTimeoutMs} ms`));
+    }, options.connectTimeoutMs);
+  });
+  const handshake = async () => {
+    await new Promise((resolve3, reject) => {
+      socket.once(tls ? "secureConnect" : "connect", () => {
+        socket.removeAllListeners("error");
+        resolve3();
+      });
+      socket.once("error", reject);
+    });
+    socket.setNoDelay(true);
+    const connection = new RespConnection(socket, url, options);
+    const password = decodeURIComponent(parsed.password);
+    const username = decodeURIComponent(parsed.username);
+    if (password) await connection.sendCommand(username ? ["AUTH", username, password] : ["AUTH", password]);
+    const db = parsed.pathname.replace(/^\//, "");
+    if (db && db !== "0") await connection.sendCommand(["SELECT", db]);
+    return connection;
+  };
+  try {
+    return await Promise.race([handshake(), timeout]);
+  } catch (error) {
+    socket.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+var import_node_net, RedisErrorReply, ConnectionLost, ConnectTimeout, ReplyParser, RespConnection;
+var init_resp_connection = __esm({
+  "src/store/redis/resp-connection.ts"() {
+    "use strict";
+    import_node_net = require("node:net");
+    RedisErrorReply = class extends Error {
+      name = "RedisErrorReply";
+    };
+    ConnectionLost = class extends Error {
+      name = "ConnectionLost";
+    };
+    ConnectTimeout = class extends Error {
+      name = "ConnectTimeout";
+    };
+    ReplyParser = class {
+      constructor(onReply) {
+        this.onReply = onReply;
+      }
+      onReply;
+      #buffer = Buffer.alloc(0);
+      #offset = 0;
+      #open = [];
+      /** Read what `chunk` completes; throws on bytes that are not RESP2 (the connection is then unusable). */
+      push(chunk) {
+        const left = this.#buffer.length - this.#offset;
+        this.#buffer = left === 0 ? chunk : Buffer.concat([this.#buffer.subarray(this.#offset), chunk]);
+        this.#offset = 0;
+        const buffer = this.#buffer;
+        for (; ; ) {
+          const start = this.#offset;
+          const lineEnd = buffer.indexOf(13, start);
+          if (lineEnd < 0 || lineEnd + 1 >= buffer.length) break;
+          const type = buffer[start];
+          const next = lineEnd + 2;
+          let value;
+          if (type === 36) {
+            const length = wholeNumber(buffer, start + 1, lineEnd);
+            if (length < 0) value = null;
+            else if (buffer.length < next + length + 2) break;
+            else {
+              value = buffer.toString("utf8", next, next + length);
+              this.#offset = next + length + 2;
+              this.#add(value);
+              continue;
+            }
+          } else if (type === 42) {
+            const count = wholeNumber(buffer, start + 1, lineEnd);
+            this.#offset = next;
+            if (count > 0) this.#open.push({ items: [], missing: count });
+            else this.#add(count < 0 ? null : []);
+            continue;
+          } else if (type === 58) value = wholeNumber(buffer, start + 1, lineEnd);
+          else if (type === 43) value = buffer.toString("utf8", start + 1, lineEnd);
+          else if (type === 45) value = new RedisErrorReply(buffer.toString("utf8", start + 1, lineEnd));
+          else throw new ConnectionLost(`unexpected RESP type byte ${String(type)}`);
+          this.#offset = next;
+          this.#add(value);
+        }
+      }
+      /** One element read: into the array being filled (closing those it completes), else a whole reply. */
+      #add(value) {
+        let done = value;
+        for (; ; ) {
+          const open = this.#open.at(-1);
+          if (open === void 0) {
+            this.onReply(done);
+            return;
           }
-        };
-        connection = await connectResp(this.#url, options);
+          open.items.push(done);
+          if (--open.missing > 0) return;
+          this.#open.pop();
+          done = open.items;
+        }
+      }
+    };
+    RespConnection = class {
+      constructor(socket, url, options) {
+        this.socket = socket;
+        this.url = url;
+        this.options = options;
+        socket.on("data", (chunk) => this.#receive(chunk));
+        socket.on("error", (error) => this.#fail(error));
+        socket.on("close", () => {
+          this.#fail(new ConnectionLost("connection closed"));
+          options.onClose?.();
+        });
+      }
+      socket;
+      url;
+      options;
+      isCluster = false;
+      #parser = new ReplyParser((reply) => this.#reply(reply));
+      /** Set once the connection subscribed: `message` pushes go here, not to a pending command. */
+      #onPush;
+      /** Commands sent and not yet answered, oldest at `#head`. */
+      #pending = [];
+      #head = 0;
+      /** Commands given since the last write: written together once the current tick's work is done. */
+      #unwritten = [];
+      #open = true;
+      get isOpen() {
+        return this.#open;
+      }
+      /** Ready while open: it never reconnects (a lost connection stays closed). */
+      get isReady() {
+        return this.#open;
+      }
+      onReady(_listener) {
+        return () => void 0;
+      }
+      unavailable(error) {
+        return respUnavailable(error);
+      }
+      #receive(chunk) {
         try {
-          if (answering) await connection.sendCommand(["PING"]);
-          await this.#prepare(connection);
+          this.#parser.push(chunk);
+        } catch (error) {
+          this.#fail(error);
+          this.socket.destroy();
+        }
+      }
+      #reply(reply) {
+        if (this.#onPush && Array.isArray(reply) && reply[0] === "message") {
+          this.#onPush(String(reply[2]));
+          return;
+        }
+        const waiter = this.#pending[this.#head];
+        if (waiter === void 0) return;
+        this.#pending[this.#head++] = void 0;
+        if (this.#head === this.#pending.length) {
+          this.#pending = [];
+          this.#head = 0;
+        } else if (this.#head >= 1024 && this.#head * 2 >= this.#pending.length) {
+          this.#pending = this.#pending.slice(this.#head);
+          this.#head = 0;
+        }
+        if (reply instanceof RedisErrorReply) waiter.reject(reply);
+        else waiter.resolve(reply);
+      }
+      #fail(error) {
+        this.#open = false;
+        const pending = this.#pending.slice(this.#head);
+        this.#pending = [];
+        this.#head = 0;
+        this.#unwritten = [];
+        for (const waiter of pending) waiter.reject(error);
+      }
+      sendCommand(args) {
+        if (!this.#open) return Promise.reject(new ConnectionLost("connection closed"));
+        return new Promise((resolve3, reject) => {
+          this.#pending.push({ resolve: resolve3, reject });
+          if (this.#unwritten.push(encode(args)) === 1) process.nextTick(() => this.#flush());
+        });
+      }
+      /** Write what was given meanwhile as one chunk: one system call for all the commands of a tick. */
+      #flush() {
+        const unwritten = this.#unwritten;
+        this.#unwritten = [];
+        if (unwritten.length > 0 && this.#open) this.socket.write(unwritten.join(""));
+      }
+      duplicate() {
+        return connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
+      }
+      async subscribeOnly(channel, onMessage) {
+        this.#onPush = onMessage;
+        await this.sendCommand(["SUBSCRIBE", channel]);
+      }
+      /** No reconnection here either: the subscription reports `isOpen` false once its connection is gone. */
+      async subscribe(channel, listener) {
+        const connection = await connectResp(this.url, { connectTimeoutMs: this.options.connectTimeoutMs });
+        try {
+          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
         } catch (error) {
           connection.close();
           throw error;
         }
-        if (!connection.isOpen) throw new ClientOfflineError("the connection closed while it was being made");
-        return connection;
-      }
-      /** The first connection: its failure is the caller's. */
-      async start() {
-        this.#current = await this.#connect();
-      }
-      #lost(connection) {
-        if (connection !== this.#current) return;
-        this.#current = void 0;
-        this.#schedule();
-      }
-      #schedule() {
-        if (this.#closed || this.#timer !== void 0) return;
-        const delay2 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
-        this.#retries++;
-        this.#timer = setTimeout(() => {
-          this.#timer = void 0;
-          void this.#reconnect();
-        }, delay2);
-      }
-      async #reconnect() {
-        if (this.#closed) return;
-        let connection;
-        try {
-          connection = await this.#connect(true);
-        } catch {
-          this.#schedule();
-          return;
-        }
-        if (this.#closed) {
-          connection.close();
-          return;
-        }
-        if (!connection.isOpen) {
-          this.#schedule();
-          return;
-        }
-        this.#current = connection;
-        this.#retries = 0;
-        for (const listener of [...this.#readyListeners]) listener();
-      }
-      get isOpen() {
-        return !this.#closed;
-      }
-      get isReady() {
-        return !this.#closed && this.#current?.isOpen === true;
-      }
-      onReady(listener) {
-        this.#readyListeners.add(listener);
-        return () => this.#readyListeners.delete(listener);
-      }
-      sendCommand(args) {
-        if (this.#closed) return Promise.reject(new ClientClosedError("the connection was closed"));
-        const current = this.#current;
-        if (current === void 0 || !current.isOpen) {
-          return Promise.reject(new ClientOfflineError("the connection to Redis is being made again"));
-        }
-        return current.sendCommand(args);
-      }
-      /** A connection of its own, made like this one: while the server is away it fails at once. */
-      duplicate() {
-        return connectReconnecting(this.#url, this.#connectTimeoutMs);
-      }
-      async subscribe(channel, listener) {
-        let subscription;
-        const subscribed = new _ReconnectingConnection(this.#url, this.#connectTimeoutMs, async (connection) => {
-          await connection.subscribeOnly(channel, (message) => listener.onMessage(message));
-          if (subscription !== void 0) queueMicrotask(() => listener.onReady?.());
-        });
-        await subscribed.start();
-        subscription = subscribed;
         listener.onReady?.();
         return {
           get isOpen() {
-            return subscribed.isOpen;
+            return connection.isOpen;
           },
-          close: () => subscribed.close()
+          close: () => connection.close()
         };
       }
       close() {
-        this.#closed = true;
-        clearTimeout(this.#timer);
-        this.#timer = void 0;
-        this.#current?.close();
-        this.#current = void 0;
-        this.#readyListeners.clear();
+        this.#open = false;
+        this.socket.destroy();
       }
     };
+  }
+});
+
+// src/store/redis/slot.ts
+function crc16(bytes, start, end) {
+  let crc = 0;
+  for (let i = start; i < end; i++) crc = crc << 8 & 65535 ^ (TABLE[(crc >> 8 ^ (bytes[i] ?? 0)) & 255] ?? 0);
+  return crc;
+}
+function keySlot(key) {
+  const bytes = Buffer.from(key, "utf8");
+  const open = bytes.indexOf(123);
+  if (open >= 0) {
+    const close = bytes.indexOf(125, open + 1);
+    if (close > open + 1) return crc16(bytes, open + 1, close) % SLOT_COUNT;
+  }
+  return crc16(bytes, 0, bytes.length) % SLOT_COUNT;
+}
+var SLOT_COUNT, TABLE;
+var init_slot = __esm({
+  "src/store/redis/slot.ts"() {
+    "use strict";
+    SLOT_COUNT = 16384;
+    TABLE = (() => {
+      const table = new Uint16Array(256);
+      for (let byte = 0; byte < 256; byte++) {
+        let crc = byte << 8;
+        for (let bit = 0; bit < 8; bit++) crc = crc & 32768 ? (crc << 1 ^ 4129) & 65535 : crc << 1 & 65535;
+        table[byte] = crc;
+      }
+      return table;
+    })();
+  }
+});
+
+// src/store/redis/one-hop-cluster.ts
+var one_hop_cluster_exports = {};
+__export(one_hop_cluster_exports, {
+  connectMinimal: () => connectMinimal
+});
+function slotOf(args) {
+  const keys = commandKeys(args);
+  const first = keys[0];
+  if (first === void 0) return void 0;
+  const slot = keySlot(first);
+  for (const key of keys) {
+    const other = keySlot(key);
+    if (other !== slot) throw new UnroutableCommandError(String(args[0]), `keys in hash slots ${slot} and ${other}`);
+  }
+  return slot;
+}
+function nodeUrl(seedUrl, address) {
+  const colon = address.lastIndexOf(":");
+  const url = new URL(seedUrl);
+  const host = address.slice(0, colon);
+  if (host !== "") url.hostname = host.includes(":") ? `[${host}]` : host;
+  url.port = address.slice(colon + 1);
+  return url.toString();
+}
+async function connectMinimal(url, connectTimeoutMs) {
+  const seed = await connectResp(url, { connectTimeoutMs });
+  let info;
+  try {
+    info = await seed.sendCommand(["INFO", "cluster"]);
+  } catch (error) {
+    if (seed.isOpen && !seed.unavailable(error)) return seed;
+    seed.close();
+    throw error;
+  }
+  if (!/^cluster_enabled:1\s*$/m.test(String(info))) return seed;
+  const db = new URL(url).pathname.replace(/^\//, "");
+  if (db !== "" && db !== "0") {
+    seed.close();
+    throw new Error(`Expected REDIS_URL to name database 0 (a Redis Cluster has no other), got /${db}`);
+  }
+  return new OneHopCluster(seed, url, connectTimeoutMs);
+}
+var OneHopCluster;
+var init_one_hop_cluster = __esm({
+  "src/store/redis/one-hop-cluster.ts"() {
+    "use strict";
+    init_cluster_retry();
+    init_command_keys();
+    init_resp_connection();
+    init_slot();
+    init_slot_moving_error();
+    init_unroutable_command_error();
+    OneHopCluster = class {
+      isCluster = true;
+      #url;
+      #timeoutMs;
+      #seed;
+      /** Connections to the nodes redirections named, by `host:port`. */
+      #nodes = /* @__PURE__ */ new Map();
+      /** Slots a MOVED placed on another node. */
+      #owners = /* @__PURE__ */ new Map();
+      #open = true;
+      constructor(seed, url, timeoutMs) {
+        this.#seed = seed;
+        this.#url = url;
+        this.#timeoutMs = timeoutMs;
+      }
+      get isOpen() {
+        return this.#open;
+      }
+      get isReady() {
+        return this.#open && this.#seed.isOpen;
+      }
+      onReady(_listener) {
+        return () => void 0;
+      }
+      unavailable(error) {
+        return this.#seed.unavailable(error);
+      }
+      async #node(address) {
+        const known = this.#nodes.get(address);
+        const connection = await known?.catch(() => void 0);
+        if (connection?.isOpen) return connection;
+        const opening = connectResp(nodeUrl(this.#url, address), { connectTimeoutMs: this.#timeoutMs }).then((c) => {
+          if (!this.#open) c.close();
+          return c;
+        });
+        this.#nodes.set(address, opening);
+        opening.catch(() => {
+          if (this.#nodes.get(address) === opening) this.#nodes.delete(address);
+        });
+        return opening;
+      }
+      async #send(args, slot) {
+        const owner = slot === void 0 ? void 0 : this.#owners.get(slot);
+        let first = this.#seed;
+        if (owner !== void 0) {
+          try {
+            first = await this.#node(owner);
+          } catch (error) {
+            if (slot !== void 0) this.#owners.delete(slot);
+            throw error;
+          }
+        }
+        try {
+          return await first.sendCommand(args);
+        } catch (error) {
+          const redirect = error instanceof Error ? /^(MOVED|ASK) (\d+) (\S+)/.exec(error.message) : null;
+          if (!redirect) {
+            if (owner !== void 0 && slot !== void 0 && first.unavailable(error)) this.#owners.delete(slot);
+            throw error;
+          }
+          const address = String(redirect[3]);
+          const target = await this.#node(address);
+          if (redirect[1] === "ASK") {
+            target.sendCommand(["ASKING"]).catch(() => void 0);
+            return this.#hopped(target.sendCommand(args), slot);
+          }
+          this.#owners.set(Number(redirect[2]), address);
+          return this.#hopped(target.sendCommand(args), slot);
+        }
+      }
+      /**
+       * The reply after the one hop. Another redirection is not followed now: a MOVED is remembered (the next attempt
+       * starts there), and the command is reported as its slot moving, which `sendCommand` tries again from the start.
+       */
+      async #hopped(reply, slot) {
+        try {
+          return await reply;
+        } catch (error) {
+          const again = error instanceof Error ? /^(MOVED|ASK) (\d+) (\S+)/.exec(error.message) : null;
+          if (!again) throw error;
+          if (again[1] === "MOVED") this.#owners.set(Number(again[2]), String(again[3]));
+          throw new SlotMovingError(`slot ${slot ?? "-"}`, 1, { cause: error });
+        }
+      }
+      async sendCommand(args) {
+        if (!this.#open) return this.#seed.sendCommand(args);
+        const slot = slotOf(args);
+        return retryWhileSlotMoves(`slot ${slot ?? "-"}`, () => this.#send(args, slot));
+      }
+      duplicate() {
+        return connectMinimal(this.#url, this.#timeoutMs);
+      }
+      /** On REDIS_URL's node: a cluster hands every PUBLISH to every node. */
+      subscribe(channel, listener) {
+        return this.#seed.subscribe(channel, listener);
+      }
+      close() {
+        this.#open = false;
+        this.#seed.close();
+        for (const node of this.#nodes.values()) void node.then((c) => c.close()).catch(() => void 0);
+        this.#nodes.clear();
+      }
+    };
+  }
+});
+
+// minimal-redis-stub:node-redis
+var node_redis_exports = {};
+__export(node_redis_exports, {
+  connectNodeRedis: () => connectNodeRedis
+});
+async function connectNodeRedis() {
+  throw new Error("this bundle carries the minimal Redis client only: open the store with connection: minimal");
+}
+var init_node_redis = __esm({
+  "minimal-redis-stub:node-redis"() {
   }
 });
 
@@ -5189,25 +4834,23 @@ var redis_store_exports = {};
 __export(redis_store_exports, {
   RETENTION_MS: () => RETENTION_MS,
   RedisStore: () => RedisStore,
-  openRedisStore: () => openRedisStore,
-  toStoreError: () => toStoreError
+  openRedisStore: () => openRedisStore
 });
 async function openRedisStore(options) {
   const timeout = options.connectTimeoutMs ?? 2e3;
   try {
-    const connector = await nodeConnector(options.connection ?? "reconnecting", timeout);
-    return new RedisStore(await connectRedis(options.url, connector), options);
+    return new RedisStore(await connect(options.connection ?? "node-redis", options.url, timeout), options);
   } catch (error) {
     throw new StoreUnavailableError({ cause: error });
   }
 }
-async function nodeConnector(kind, timeoutMs) {
+async function connect(kind, url, connectTimeoutMs) {
   if (kind === "minimal") {
-    const { connectResp: connectResp2 } = await Promise.resolve().then(() => (init_resp_connection(), resp_connection_exports));
-    return (url) => connectResp2(url, { connectTimeoutMs: timeoutMs });
+    const { connectMinimal: connectMinimal2 } = await Promise.resolve().then(() => (init_one_hop_cluster(), one_hop_cluster_exports));
+    return connectMinimal2(url, connectTimeoutMs);
   }
-  const { connectReconnecting: connectReconnecting2 } = await Promise.resolve().then(() => (init_reconnecting_connection(), reconnecting_connection_exports));
-  return (url) => connectPool(POOL_SIZE, () => connectReconnecting2(url, timeoutMs));
+  const { connectNodeRedis: connectNodeRedis2 } = await Promise.resolve().then(() => (init_node_redis(), node_redis_exports));
+  return connectNodeRedis2(url, { connectTimeoutMs });
 }
 var RedisStore;
 var init_redis_store = __esm({
@@ -5215,7 +4858,6 @@ var init_redis_store = __esm({
     "use strict";
     init_store_unavailable_error();
     init_trail();
-    init_cluster_connection();
     init_context();
     init_decisions();
     init_delivery();
@@ -5223,13 +4865,11 @@ var init_redis_store = __esm({
     init_events();
     init_failed_events2();
     init_leases();
-    init_pooled_connection();
     init_questions();
     init_tokens();
     init_transitions();
     init_views();
     init_shared();
-    init_context();
     RedisStore = class {
       #x;
       #questions;
@@ -5555,7 +5195,7 @@ var init_driver = __esm({
 });
 
 // src/store/sqlite/connection.ts
-function toStoreError2(error) {
+function toStoreError(error) {
   if (error instanceof StoreUnavailableError || !(error instanceof Error)) return error;
   const sqlite = sqliteErrorCode(error);
   if (sqlite !== void 0 && UNAVAILABLE_CODES.some((c) => sqlite === c || sqlite.startsWith(`${c}_`))) {
@@ -5567,7 +5207,7 @@ function toStoreError2(error) {
   return error;
 }
 var LOCK_RETRY_MS, UNAVAILABLE_CODES, FS_CODES, ChangeWatch, SqliteConnection;
-var init_connection2 = __esm({
+var init_connection = __esm({
   "src/store/sqlite/connection.ts"() {
     "use strict";
     init_store_unavailable_error();
@@ -5787,7 +5427,7 @@ var init_context2 = __esm({
     "use strict";
     init_record();
     init_shared();
-    init_connection2();
+    init_connection();
     init_record2();
     SELECT_ONE = `SELECT ${QUESTION_COLUMNS} FROM questions q WHERE q.project = ? AND q.id = ?`;
     SqliteContext = class {
@@ -5806,7 +5446,7 @@ var init_context2 = __esm({
         try {
           return await work();
         } catch (error) {
-          throw toStoreError2(error);
+          throw toStoreError(error);
         }
       }
       /** Append a transition's event (inside its transaction). */
@@ -6129,7 +5769,7 @@ var init_consumer2 = __esm({
   "src/store/sqlite/consumer.ts"() {
     "use strict";
     init_port();
-    init_connection2();
+    init_connection();
     SqliteEventConsumer = class {
       #o;
       #closing = new AbortController();
@@ -6184,7 +5824,7 @@ var init_consumer2 = __esm({
             await this.#o.connection.watch.wait(mark, left, this.#closing.signal);
           }
         } catch (error) {
-          throw toStoreError2(error);
+          throw toStoreError(error);
         }
       }
       async reclaim(minIdleMs, count = 100) {
@@ -6213,7 +5853,7 @@ var init_consumer2 = __esm({
             return toEvents(kept);
           });
         } catch (error) {
-          throw toStoreError2(error);
+          throw toStoreError(error);
         }
       }
       async ack(events) {
@@ -6228,7 +5868,7 @@ var init_consumer2 = __esm({
             }
           });
         } catch (error) {
-          throw toStoreError2(error);
+          throw toStoreError(error);
         }
       }
       async close() {
@@ -6245,7 +5885,7 @@ var init_tail2 = __esm({
   "src/store/sqlite/tail.ts"() {
     "use strict";
     init_store_unavailable_error();
-    init_connection2();
+    init_connection();
     init_consumer2();
     SqliteEventTail = class {
       #connection;
@@ -6278,7 +5918,7 @@ var init_tail2 = __esm({
             await this.#connection.watch.wait(mark, left, signal);
           }
         } catch (error) {
-          throw toStoreError2(error);
+          throw toStoreError(error);
         }
       }
       async close() {
@@ -6293,7 +5933,7 @@ var SqliteEvents;
 var init_events2 = __esm({
   "src/store/sqlite/events.ts"() {
     "use strict";
-    init_connection2();
+    init_connection();
     init_consumer2();
     init_tail2();
     SqliteEvents = class {
@@ -6348,7 +5988,7 @@ var init_events2 = __esm({
               mark = now;
               return true;
             } catch (error) {
-              throw toStoreError2(error);
+              throw toStoreError(error);
             }
           },
           close: async () => void 0
@@ -6366,7 +6006,7 @@ var init_events2 = __esm({
             await watch.wait(mark, left, options.signal);
           }
         } catch (error) {
-          throw toStoreError2(error);
+          throw toStoreError(error);
         }
       }
       /** Stop every consumer and tail this store started. */
@@ -7270,7 +6910,7 @@ async function openSqliteStore(options) {
     } catch {
     }
     if (error instanceof SqliteEngineMissingError) throw error;
-    const mapped = toStoreError2(error);
+    const mapped = toStoreError(error);
     throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
   }
 }
@@ -7282,7 +6922,7 @@ var init_sqlite_store = __esm({
     import_node_path5 = require("node:path");
     init_store_unavailable_error();
     init_trail();
-    init_connection2();
+    init_connection();
     init_context2();
     init_decisions2();
     init_delivery2();

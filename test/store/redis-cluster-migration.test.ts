@@ -86,7 +86,7 @@ describe('a slot migrated while questions are parked, answered and claimed', () 
       (await infoCount(source, 'errorstats', 'errorstat_TRYAGAIN', 'count')) +
       (await infoCount(target, 'errorstats', 'errorstat_TRYAGAIN', 'count'));
 
-    // The agent's side on the reconnecting client (mcp), the hook's on the minimal one; the consumer on its own store.
+    // The agent's side on node-redis (mcp), the hook's on the minimal one; the consumer on its own store.
     const agent: RedisStore = await openRedisStore({ url: cluster.url, prefix });
     const hook: RedisStore = await openRedisStore({ url: cluster.url, prefix, connection: 'minimal' });
     const chat: RedisStore = await openRedisStore({ url: cluster.url, prefix });

@@ -11,21 +11,21 @@ const servers = [
 ] as const;
 
 describe.each(servers)('Redis store on $kind', ({ url }) => {
-  describe('over the reconnecting client', () =>
+  describe('over node-redis', () =>
     storeContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('over the minimal RESP client', () =>
     storeContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
-  describe('failed events over the reconnecting client', () =>
+  describe('failed events over node-redis', () =>
     failedEventsContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('failed events over the minimal RESP client', () =>
     failedEventsContract((options) => openTestStore({ url, connection: 'minimal', ...options })));
-  describe('paging over the reconnecting client', () =>
+  describe('paging over node-redis', () =>
     pagingContract((options) => openTestStore({ url, connection: 'node-redis', ...options }), {
       countsWithPage: true,
     }));
   describe('paging over the minimal RESP client', () =>
     pagingContract((options) => openTestStore({ url, connection: 'minimal', ...options }), { countsWithPage: true }));
-  describe('the state rules over the reconnecting client', () =>
+  describe('the state rules over node-redis', () =>
     stateRulesContract((options) => openTestStore({ url, connection: 'node-redis', ...options })));
   describe('the state rules over the minimal RESP client', () =>
     stateRulesContract((options) => openTestStore({ url, connection: 'minimal', ...options })));

@@ -16,7 +16,7 @@ export interface ContractStoreOptions {
 
 /**
  * The store contract, the same for every adapter: each run passes a factory that opens a fresh store of its own
- * (Redis: over the reconnecting client and over the minimal one, each with its own key prefix; SQLite: a new file).
+ * (Redis: over node-redis and over the minimal client, each with its own key prefix; SQLite: a new file).
  */
 export function storeContract(openStore: (options: ContractStoreOptions) => Promise<Store>): void {
   agentStoreContract(async (options) => {

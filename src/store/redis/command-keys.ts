@@ -1,5 +1,5 @@
 /**
- * Which arguments of a command are keys: what a cluster router needs to send the command to the node serving
+ * Which arguments of a command are keys: what the Cluster clients need to send the command to the node serving
  * their slot. Only the commands the store sends are listed; anything else is refused (a programming error the tests
  * catch), because guessing would send a write to the wrong node.
  */

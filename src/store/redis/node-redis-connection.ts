@@ -30,7 +30,7 @@ import {
   SocketClosedUnexpectedlyError,
   SocketTimeoutError,
   TimeoutError,
-} from 'redis';
+} from '@redis/client';
 import { retryWhileSlotMoves } from './cluster-retry.js';
 import { commandKeys } from './command-keys.js';
 import type { RedisConnection, Subscription, SubscriptionListener } from './connection.js';

@@ -1,5 +1,5 @@
 /**
- * A command the cluster router cannot send to one node: not listed in command-keys.ts, or its keys in different
+ * A command the Cluster clients cannot send to one node: not listed in command-keys.ts, or its keys in different
  * hash slots. A programming error the tests catch, never a state of the cluster.
  */
 export class UnroutableCommandError extends Error {
