@@ -198,13 +198,13 @@ function connectionDetail(cause: unknown): string | undefined {
   if (!(cause instanceof Error)) return undefined;
   const code = (cause as { code?: unknown }).code;
   if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
-  if (isNamed(cause, /^ConnectionTimeoutError$/)) return 'connection timed out';
+  if (isNamed(cause, /^ConnectTimeout$/)) return 'connection timed out';
   return redisErrorCode(cause) ?? (cause.name || undefined);
 }
 
 /** The leading upper-case word of a Redis error reply (`WRONGPASS`, `NOPERM`, `LOADING`); the rest may say more. */
 function redisErrorCode(error: unknown): string | undefined {
-  if (!(error instanceof Error) || !isNamed(error, /^ErrorReply$/)) return undefined;
+  if (!(error instanceof Error) || !isNamed(error, /^RedisErrorReply$/)) return undefined;
   return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
 }
 

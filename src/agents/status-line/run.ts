@@ -180,8 +180,8 @@ function errorCode(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code;
-  if (error.name === 'ErrorReply') return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
-  if (error.name === 'ConnectionTimeoutError') return 'connection timed out';
+  if (error.name === 'RedisErrorReply') return /^([A-Z][A-Z_]{2,30})\b/.exec(error.message)?.[1];
+  if (error.name === 'ConnectTimeout') return 'connection timed out';
   return undefined;
 }
 

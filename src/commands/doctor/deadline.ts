@@ -16,7 +16,7 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function describeNetworkError(error: unknown, timeoutMs: number): string {
   if (error instanceof CheckTimeoutError) return `no answer within ${timeoutMs / 1000} s`;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'ConnectionTimeoutError')) {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'ConnectTimeout')) {
     return `no answer within ${timeoutMs / 1000} s`;
   }
   let current: unknown = error;

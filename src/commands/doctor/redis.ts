@@ -6,7 +6,7 @@
  */
 import type { StoreLocation } from '../../store/open.js';
 import type { RedisConnection } from '../../store/redis/connection.js';
-import { connectResp } from '../../store/redis/resp-connection.js';
+import { connectResp, RedisErrorReply } from '../../store/redis/resp-connection.js';
 import { type CheckLine, fail, ok, warn } from './check.js';
 import { describeNetworkError, withDeadline } from './deadline.js';
 
@@ -37,7 +37,7 @@ function infoFields(reply: unknown): Map<string, string> {
 
 /** Redis's own error word (`WRONGPASS`, `NOAUTH`, `ERR`), never the rest of its message. */
 function redisErrorWord(error: unknown): string | undefined {
-  if (!(error instanceof Error) || error.name !== 'ErrorReply') return undefined;
+  if (!(error instanceof RedisErrorReply)) return undefined;
   return /^[A-Z]+/.exec(error.message)?.[0];
 }
 

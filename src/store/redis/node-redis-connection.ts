@@ -6,9 +6,10 @@
  *
  * - The first connection is not retried: a server that is not there when the process opens the store is reported at
  *   once. After it, node-redis reconnects with back-off (50 ms doubling to {@link RECONNECT_MAX_MS}).
- * - A command given while the connection is away waits in node-redis's offline queue and runs once it is back; every
- *   command, queued or sent, fails after {@link COMMAND_TIMEOUT_MS} (a blocking read after its block time plus
- *   that), so a short outage is ridden out and a long one is reported as the store unavailable.
+ * - A command given while the connection is away waits in node-redis's offline queue and runs once it is back (again
+ *   while the server answers LOADING); every command, queued or sent, fails after {@link COMMAND_TIMEOUT_MS} (a
+ *   blocking read after its block time plus that), so a short outage is ridden out and a long one is reported as the
+ *   store unavailable.
  * - A PING every {@link PING_INTERVAL_MS} and TCP keep-alive keep an idle connection checked.
  * - Blocking reads and subscriptions take connections of their own (`duplicate`, `subscribe`): they never hold the
  *   connection other commands use.
@@ -75,6 +76,24 @@ export function nodeRedisUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * `send()`, again while the server answers LOADING (it restarted and is still reading its data: the command did not
+ * run), until `timeoutMs` from now: a command given during a short outage completes once the server is back.
+ */
+async function whileLoading<T>(timeoutMs: number | undefined, send: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + (timeoutMs ?? COMMAND_TIMEOUT_MS);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      const loading = error instanceof ErrorReply && error.message.startsWith('LOADING');
+      const wait = Math.min(50 * 2 ** attempt, RECONNECT_MAX_MS);
+      if (!loading || Date.now() + wait >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /** A blocking read's own time-out: its block time plus the usual one (`BLOCK 0` waits for ever: no time-out). */
 function timeoutOf(args: readonly string[], commandTimeoutMs: number): number | undefined {
   const block = args.findIndex((arg, i) => i > 0 && arg.toUpperCase() === 'BLOCK');
@@ -134,18 +153,44 @@ async function openClient(url: string, options: NodeRedisOptions): Promise<Clien
   return client;
 }
 
+/**
+ * One server. Back after a reconnect only once the server answers a PING: one that restarted accepts connections
+ * while it still loads its data and refuses every command meanwhile (`-LOADING`), so `isReady` and `onReady` wait for
+ * the first PING it answers (the loops that wait on `Store.whenReady` then find it taking commands).
+ */
 class StandaloneConnection implements RedisConnection {
   readonly isCluster = false;
   readonly #client: Client;
   readonly #url: string;
   readonly #options: NodeRedisOptions;
   readonly #timeoutMs: number;
+  readonly #readyListeners = new Set<() => void>();
+  /** False from a reconnect until the server answers a PING. */
+  #answering = true;
 
   constructor(client: Client, url: string, options: NodeRedisOptions) {
     this.#client = client;
     this.#url = url;
     this.#options = options;
     this.#timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+    client.on('ready', () => {
+      this.#answering = false;
+      void this.#untilAnswering();
+    });
+  }
+
+  /** PING until the server answers (back-off 50 ms doubling to {@link RECONNECT_MAX_MS}), then say it is back. */
+  async #untilAnswering(): Promise<void> {
+    for (let attempt = 0; this.#client.isReady; attempt++) {
+      try {
+        await this.#client.sendCommand(['PING']);
+        this.#answering = true;
+        for (const listener of [...this.#readyListeners]) listener();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, RECONNECT_MAX_MS)));
+      }
+    }
   }
 
   get isOpen(): boolean {
@@ -153,17 +198,18 @@ class StandaloneConnection implements RedisConnection {
   }
 
   get isReady(): boolean {
-    return this.#client.isReady;
+    return this.#client.isReady && this.#answering;
   }
 
   onReady(listener: () => void): () => void {
-    this.#client.on('ready', listener);
-    return () => this.#client.off('ready', listener);
+    this.#readyListeners.add(listener);
+    return () => this.#readyListeners.delete(listener);
   }
 
   sendCommand(args: readonly string[]): Promise<unknown> {
     const timeout = timeoutOf(args, this.#timeoutMs);
-    return this.#client.sendCommand([...args], timeout === this.#timeoutMs ? undefined : { timeout: timeout ?? 0 });
+    const options = timeout === this.#timeoutMs ? undefined : { timeout: timeout ?? 0 };
+    return whileLoading(timeout, () => this.#client.sendCommand([...args], options));
   }
 
   unavailable(error: unknown): boolean {
@@ -275,7 +321,9 @@ class ClusterConnection implements RedisConnection {
     const key = commandKeys(args)[0];
     const timeout = timeoutOf(args, this.#timeoutMs);
     const options = timeout === this.#timeoutMs ? undefined : { timeout: timeout ?? 0 };
-    return retryWhileSlotMoves(key ?? String(args[0]), () => this.#cluster.sendCommand(key, false, [...args], options));
+    return retryWhileSlotMoves(key ?? String(args[0]), () =>
+      whileLoading(timeout, () => this.#cluster.sendCommand(key, false, [...args], options)),
+    );
   }
 
   unavailable(error: unknown): boolean {
