@@ -14005,6 +14005,20 @@ var init_question = __esm({
   }
 });
 
+// src/core/pause.ts
+import { setTimeout as delay } from "node:timers/promises";
+function pause(ms, signal) {
+  return delay(Math.max(0, ms), void 0, signal ? { signal } : {}).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var init_pause = __esm({
+  "src/core/pause.ts"() {
+    "use strict";
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -14318,21 +14332,11 @@ var init_client = __esm({
 });
 
 // src/store/http/serve-link.ts
-function pause(ms, signal) {
-  return new Promise((resolve8) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve8();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
 var init_serve_link = __esm({
   "src/store/http/serve-link.ts"() {
     "use strict";
+    init_pause();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -14588,7 +14592,7 @@ function withDeadline(work, ms) {
 }
 function describeNetworkError(error46, timeoutMs) {
   if (error46 instanceof CheckTimeoutError) return `no answer within ${timeoutMs / 1e3} s`;
-  if (error46 instanceof Error && (error46.name === "TimeoutError" || error46.name === "ConnectionTimeoutError")) {
+  if (error46 instanceof Error && (error46.name === "TimeoutError" || error46.name === "ConnectTimeout")) {
     return `no answer within ${timeoutMs / 1e3} s`;
   }
   let current = error46;
@@ -19000,7 +19004,7 @@ var init_consumer = __esm({
 });
 
 // src/store/redis/tail.ts
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay2 } from "node:timers/promises";
 var RedisEventTail;
 var init_tail = __esm({
   "src/store/redis/tail.ts"() {
@@ -19053,7 +19057,7 @@ var init_tail = __esm({
       /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
       async #readAll(keys, count, timeoutMs) {
         if (keys.length === 0) {
-          await delay(Math.min(Math.max(0, timeoutMs), 250));
+          await delay2(Math.min(Math.max(0, timeoutMs), 250));
           return [];
         }
         const command = ["XREAD", "COUNT", String(count)];
@@ -38964,8 +38968,8 @@ var require_socket = __commonJS({
           return false;
         }
         const jitter = Math.floor(Math.random() * 200);
-        const delay4 = Math.min(Math.pow(2, retries) * 50, 2e3);
-        return delay4 + jitter;
+        const delay5 = Math.min(Math.pow(2, retries) * 50, 2e3);
+        return delay5 + jitter;
       }
     };
     exports.default = RedisSocket;
@@ -39058,14 +39062,14 @@ var require_token_manager = __commonJS({
         if (!this.config.retry)
           return 0;
         const { initialDelayMs, maxDelayMs, backoffMultiplier, jitterPercentage } = this.config.retry;
-        let delay4 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
-        delay4 = Math.min(delay4, maxDelayMs);
+        let delay5 = initialDelayMs * Math.pow(backoffMultiplier, this.retryAttempt - 1);
+        delay5 = Math.min(delay5, maxDelayMs);
         if (jitterPercentage) {
-          const jitterRange = delay4 * (jitterPercentage / 100);
+          const jitterRange = delay5 * (jitterPercentage / 100);
           const jitterAmount = Math.random() * jitterRange - jitterRange / 2;
-          delay4 += jitterAmount;
+          delay5 += jitterAmount;
         }
-        let result = Math.max(0, Math.floor(delay4));
+        let result = Math.max(0, Math.floor(delay5));
         return result;
       }
       shouldRetry(error46) {
@@ -52859,8 +52863,8 @@ var require_cluster_reconnection_tracker = __commonJS({
         }
         this.#reconnectingClients.set(clientId, address);
         this.#firstReconnectionAt ??= now;
-        const delay4 = this.#getDelay(this.#firstReconnectionAt);
-        if (delay4 === void 0 || now - this.#firstReconnectionAt < delay4) {
+        const delay5 = this.#getDelay(this.#firstReconnectionAt);
+        if (delay5 === void 0 || now - this.#firstReconnectionAt < delay5) {
           return false;
         }
         this.#firstReconnectionAt = now;
@@ -52891,13 +52895,13 @@ var require_cluster_reconnection_tracker = __commonJS({
         if (typeof this.#strategy === "number") {
           return this.#strategy;
         }
-        const delay4 = this.#strategy(firstReconnectionAt);
-        if (delay4 === false || delay4 === void 0 || delay4 === 0)
+        const delay5 = this.#strategy(firstReconnectionAt);
+        if (delay5 === false || delay5 === void 0 || delay5 === 0)
           return;
-        if (!Number.isInteger(delay4) || delay4 < 0) {
-          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay4} instead`);
+        if (!Number.isInteger(delay5) || delay5 < 0) {
+          throw new TypeError(`topologyRefreshOnReconnectionAttempt should return \`false | undefined | number\`, got ${delay5} instead`);
         }
-        return delay4;
+        return delay5;
       }
       #clearTimestampIfClean() {
         if (this.#reconnectingClients.size === 0) {
@@ -57348,6 +57352,19 @@ function nodeRedisUnavailable(error46) {
   const code3 = error46?.code;
   return typeof code3 === "string" && ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH"].includes(code3);
 }
+async function whileLoading(timeoutMs, send2) {
+  const deadline = Date.now() + (timeoutMs ?? COMMAND_TIMEOUT_MS);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send2();
+    } catch (error46) {
+      const loading = error46 instanceof import_client2.ErrorReply && error46.message.startsWith("LOADING");
+      const wait2 = Math.min(50 * 2 ** attempt, RECONNECT_MAX_MS);
+      if (!loading || Date.now() + wait2 >= deadline) throw error46;
+      await new Promise((resolve8) => setTimeout(resolve8, wait2));
+    }
+  }
+}
 function timeoutOf(args, commandTimeoutMs) {
   const block2 = args.findIndex((arg, i) => i > 0 && arg.toUpperCase() === "BLOCK");
   if (block2 < 0) return commandTimeoutMs;
@@ -57468,25 +57485,46 @@ var init_node_redis_connection = __esm({
       #url;
       #options;
       #timeoutMs;
+      #readyListeners = /* @__PURE__ */ new Set();
+      /** False from a reconnect until the server answers a PING. */
+      #answering = true;
       constructor(client, url2, options) {
         this.#client = client;
         this.#url = url2;
         this.#options = options;
         this.#timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+        client.on("ready", () => {
+          this.#answering = false;
+          void this.#untilAnswering();
+        });
+      }
+      /** PING until the server answers (back-off 50 ms doubling to {@link RECONNECT_MAX_MS}), then say it is back. */
+      async #untilAnswering() {
+        for (let attempt = 0; this.#client.isReady; attempt++) {
+          try {
+            await this.#client.sendCommand(["PING"]);
+            this.#answering = true;
+            for (const listener of [...this.#readyListeners]) listener();
+            return;
+          } catch {
+            await new Promise((resolve8) => setTimeout(resolve8, Math.min(50 * 2 ** attempt, RECONNECT_MAX_MS)));
+          }
+        }
       }
       get isOpen() {
         return this.#client.isOpen;
       }
       get isReady() {
-        return this.#client.isReady;
+        return this.#client.isReady && this.#answering;
       }
       onReady(listener) {
-        this.#client.on("ready", listener);
-        return () => this.#client.off("ready", listener);
+        this.#readyListeners.add(listener);
+        return () => this.#readyListeners.delete(listener);
       }
       sendCommand(args) {
         const timeout = timeoutOf(args, this.#timeoutMs);
-        return this.#client.sendCommand([...args], timeout === this.#timeoutMs ? void 0 : { timeout: timeout ?? 0 });
+        const options = timeout === this.#timeoutMs ? void 0 : { timeout: timeout ?? 0 };
+        return whileLoading(timeout, () => this.#client.sendCommand([...args], options));
       }
       unavailable(error46) {
         return nodeRedisUnavailable(error46);
@@ -57548,7 +57586,10 @@ var init_node_redis_connection = __esm({
         const key = commandKeys(args)[0];
         const timeout = timeoutOf(args, this.#timeoutMs);
         const options = timeout === this.#timeoutMs ? void 0 : { timeout: timeout ?? 0 };
-        return retryWhileSlotMoves(key ?? String(args[0]), () => this.#cluster.sendCommand(key, false, [...args], options));
+        return retryWhileSlotMoves(
+          key ?? String(args[0]),
+          () => whileLoading(timeout, () => this.#cluster.sendCommand(key, false, [...args], options))
+        );
       }
       unavailable(error46) {
         return nodeRedisUnavailable(error46);
@@ -60555,7 +60596,7 @@ function infoFields(reply) {
   return fields;
 }
 function redisErrorWord(error46) {
-  if (!(error46 instanceof Error) || error46.name !== "ErrorReply") return void 0;
+  if (!(error46 instanceof RedisErrorReply)) return void 0;
   return /^[A-Z]+/.exec(error46.message)?.[0];
 }
 function authProblem(error46) {
@@ -62119,7 +62160,7 @@ var init_session_file = __esm({
 
 // src/agents/claude-code/transcript.ts
 import { open } from "node:fs/promises";
-import { setTimeout as delay2 } from "node:timers/promises";
+import { setTimeout as delay3 } from "node:timers/promises";
 async function tailLines(path) {
   if (path === "") return void 0;
   let file2;
@@ -62168,7 +62209,7 @@ async function textBeforeToolCall(path, toolUseId) {
   let lines = read4;
   let end = callIndex(lines, toolUseId);
   while (end < 0 && Date.now() < deadline) {
-    await delay2(LOOK_AGAIN_MS);
+    await delay3(LOOK_AGAIN_MS);
     lines = await tailLines(path) ?? [];
     end = callIndex(lines, toolUseId);
   }
@@ -62770,11 +62811,11 @@ function connectionDetail(cause) {
   if (!(cause instanceof Error)) return void 0;
   const code3 = cause.code;
   if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
-  if (isNamed(cause, /^ConnectionTimeoutError$/)) return "connection timed out";
+  if (isNamed(cause, /^ConnectTimeout$/)) return "connection timed out";
   return redisErrorCode(cause) ?? (cause.name || void 0);
 }
 function redisErrorCode(error46) {
-  if (!(error46 instanceof Error) || !isNamed(error46, /^ErrorReply$/)) return void 0;
+  if (!(error46 instanceof Error) || !isNamed(error46, /^RedisErrorReply$/)) return void 0;
   return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
 }
 function isNamed(error46, name) {
@@ -62967,8 +63008,8 @@ function errorCode(error46) {
   if (!(error46 instanceof Error)) return void 0;
   const code3 = error46.code;
   if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
-  if (error46.name === "ErrorReply") return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
-  if (error46.name === "ConnectionTimeoutError") return "connection timed out";
+  if (error46.name === "RedisErrorReply") return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
+  if (error46.name === "ConnectTimeout") return "connection timed out";
   return void 0;
 }
 function exitSoonIfStuck2() {
@@ -79040,11 +79081,11 @@ var init_run4 = __esm({
 });
 
 // src/store/wait-to-retry.ts
-import { setTimeout as delay3 } from "node:timers/promises";
+import { setTimeout as delay4 } from "node:timers/promises";
 async function waitToRetry(store, stepMs, signal) {
   const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
   if (readiness !== "ready" || signal?.aborted) return;
-  await delay3(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+  await delay4(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
 }
 var init_wait_to_retry = __esm({
   "src/store/wait-to-retry.ts"() {
@@ -85208,6 +85249,16 @@ var init_markdown_it = __esm({
   }
 });
 
+// src/core/text.ts
+function oneLine2(text3) {
+  return text3.replace(/[\s\p{Cc}]+/gu, " ").trim();
+}
+var init_text2 = __esm({
+  "src/core/text.ts"() {
+    "use strict";
+  }
+});
+
 // src/commands/decisions/format.ts
 function formatDecisions(decisions, format2, scope = {}) {
   switch (format2) {
@@ -85457,20 +85508,20 @@ function normalise(text3) {
   return text3.replace(/\r\n?|[\v\f\u0085\u2028\u2029]/g, "\n").replace(/[\p{Cc}]/gu, (char) => char === "\n" || char === "	" ? char : " ");
 }
 function inline2(text3) {
-  return oneLine2(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
+  return oneLine3(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
 }
-function oneLine2(text3) {
-  return normalise(text3).replace(/\s+/g, " ").trim();
+function oneLine3(text3) {
+  return oneLine2(normalise(text3));
 }
 function code2(text3) {
-  const value = oneLine2(text3);
+  const value = oneLine3(text3);
   const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run4) => run4[0].length));
   const fence2 = "`".repeat(longest + 1);
   const pad2 = value.startsWith("`") || value.endsWith("`") ? " " : "";
   return `${fence2}${pad2}${value}${pad2}${fence2}`;
 }
 function ticket(value) {
-  const text3 = oneLine2(value);
+  const text3 = oneLine3(value);
   return /^https?:\/\/[^\s<>]+$/i.test(text3) ? `<${text3}>` : inline2(text3);
 }
 function projectName(project) {
@@ -85489,6 +85540,7 @@ var init_format2 = __esm({
     init_markdown_it();
     init_answer();
     init_question();
+    init_text2();
     DECISION_FORMATS = ["md", "json", "csv"];
     CSV_COLUMNS = [
       "project",
@@ -86217,6 +86269,8 @@ var init_interactions = __esm({
     InteractionService = class {
       #o;
       #reads;
+      /** What `locate` found, for the one action that asked (held weakly: gone with the action). */
+      #located = /* @__PURE__ */ new WeakSet();
       constructor(options) {
         this.#o = options;
         this.#reads = new InboxReads(options, (question, actor) => this.draftsOf(question, actor));
@@ -86236,6 +86290,23 @@ var init_interactions = __esm({
       /** The question as it is now (a redraw showing a draft checks it did not close meanwhile). */
       current(question) {
         return this.#o.store.get(question.project, question.id);
+      }
+      /**
+       * Where an action starts: the question a payload's ref names, read once, with access and routing checked for this
+       * actor and place. The result can be handed to `review` and `send` in place of the ref (they then read nothing
+       * again); a located question not made here is read again, so no caller can skip the checks.
+       */
+      async locate(ref, actor, place) {
+        const located = await this.#locate(ref, actor, place);
+        if (located.ok) this.#located.add(located);
+        return located;
+      }
+      /** A ref, or a question `locate` found for this call. */
+      #resolve(target, actor, place) {
+        if (typeof target === "object" && target !== null && this.#located.has(target)) {
+          return Promise.resolve(target);
+        }
+        return this.#locate(target, actor, place);
       }
       /** Resolve a payload's question reference and check that this actor may act on it here. */
       async #locate(ref, actor, place) {
@@ -86309,7 +86380,7 @@ var init_interactions = __esm({
        * else the actor's draft, else the recommendation; notes from the draft. A set is reviewed before it is sent.
        */
       async review(ref, actor, place, shown5) {
-        const located = await this.#locate(ref, actor, place);
+        const located = await this.#resolve(ref, actor, place);
         if (!located.ok) return located;
         const { question } = located;
         if (question.status !== "pending") return notPending(question);
@@ -86591,43 +86662,46 @@ var init_review_check = __esm({
 });
 
 // src/surfaces/actions/send.ts
-async function shownOf(interactions, actor, ref, read4) {
-  if (read4 === void 0) return void 0;
-  const question = await interactions.lookup(ref, actor);
-  if (question === void 0) return void 0;
-  return read4(question) ?? "unreadable";
+async function locateShown(interactions, actor, place, ref, read4) {
+  const located = await interactions.locate(ref, actor, place);
+  if (read4 === void 0 || !located.ok) return { located };
+  const shown5 = read4(located.question);
+  return shown5 === void 0 ? "unreadable" : { located, shown: shown5 };
 }
 async function send(interactions, actor, place, action) {
-  const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown5 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
-  if (action.reviewSets && (await interactions.lookup(action.ref, actor))?.members !== void 0) {
-    const review2 = await interactions.review(action.ref, actor, place, shown5);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const { located, shown: shown5 } = found;
+  if (!located.ok) return { kind: "refused", ...located };
+  if (action.reviewSets && located.question.members !== void 0) {
+    const review2 = await interactions.review(located, actor, place, shown5);
     if (!review2.ok) return { kind: "refused", ...review2 };
     if (!review2.ready) return { kind: "refused", refusal: "not-ready", text: review2.text, question: review2.question };
     return { kind: "review", review: review2, check: reviewCheck(review2.lines.map((line) => line.selection)) };
   }
-  const outcome = await interactions.send(action.ref, actor, place, shown5);
+  const outcome = await interactions.send(located, actor, place, shown5);
   if (!outcome.ok) return { kind: "refused", ...outcome };
   return { kind: "sent", question: outcome.question, text: outcome.text };
 }
 async function review(interactions, actor, place, action) {
-  const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown5 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
-  const reviewed = await interactions.review(action.ref, actor, place, shown5);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const reviewed = await interactions.review(found.located, actor, place, found.shown);
   if (!reviewed.ok) return { kind: "refused", ...reviewed };
   return { kind: "review", review: reviewed, check: reviewCheck(reviewed.lines.map((line) => line.selection)) };
 }
 async function confirmSend(interactions, actor, place, action) {
-  const shown5 = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown5 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
-  const reviewed = await interactions.review(action.ref, actor, place, shown5);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const { located, shown: shown5 } = found;
+  const reviewed = await interactions.review(located, actor, place, shown5);
   if (!reviewed.ok) return { kind: "refused", ...reviewed };
   if (!reviewed.ready) {
     return { kind: "refused", refusal: "not-ready", text: reviewed.text, question: reviewed.question };
   }
   const check2 = reviewCheck(reviewed.lines.map((line) => line.selection));
   if (check2 !== action.check) return { kind: "review", review: reviewed, check: check2, changed: true };
-  const outcome = await interactions.send(action.ref, actor, place, shown5);
+  const outcome = await interactions.send(located, actor, place, shown5);
   if (!outcome.ok) return { kind: "refused", ...outcome };
   return { kind: "sent", question: outcome.question, text: outcome.text };
 }
