@@ -118,6 +118,7 @@ export const CONFIG_VARIABLES = [
   'ASK_LATER_METRICS_PROJECTS',
   'ASK_LATER_RETENTION_DAYS',
   'ASK_LATER_REMIND_AFTER',
+  'LOG_FORMAT',
 ] as const;
 
 export function describeUrl(value: string): string {

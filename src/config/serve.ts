@@ -106,6 +106,9 @@ export interface RouteConfig {
   readonly owners?: RouteOwnersConfig;
 }
 
+/** How serve writes its log lines (`LOG_FORMAT`). */
+export type LogFormat = 'json' | 'text';
+
 export interface ServeConfig extends StoreConfig {
   /** The one HTTP port: the web inbox, `GET /healthz`, and Slack's requests in HTTP mode (`PORT`, default 7420). */
   readonly port: number;
@@ -132,6 +135,11 @@ export interface ServeConfig extends StoreConfig {
   readonly metricsProjects?: boolean;
   /** `ASK_LATER_REMIND_AFTER` in ms (0: off): `remindAfter` where no route sets it. Absent: 30 minutes. */
   readonly remindAfterMs?: number;
+  /**
+   * `LOG_FORMAT`: `json` (pino's lines) or `text` (short lines for a person). Absent: text on a terminal, JSON
+   * otherwise (a file, a pipe, a container's log collector).
+   */
+  readonly logFormat?: LogFormat;
   /**
    * `ASK_LATER_RETENTION_DAYS` in ms: how long delivered (and cancelled) questions are kept before serve's sweep
    * purges them. Absent: the store's default, 30 days.
@@ -381,6 +389,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
   const remindAfterMs = loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || undefined);
   const retentionMs = loadRetentionDays(env.ASK_LATER_RETENTION_DAYS) * DAY_MS;
+  const logFormat = loadLogFormat(env.LOG_FORMAT);
   const slack = loadSlackConfig(env, routes);
   const discord = loadDiscordConfig(env, routes);
   const telegram = loadTelegramConfig(env, routes);
@@ -394,6 +403,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     ...(metricsProjects ? { metricsProjects } : {}),
     ...(remindAfterMs !== undefined ? { remindAfterMs } : {}),
     retentionMs,
+    ...(logFormat !== undefined ? { logFormat } : {}),
     ...(slack ? { slack } : {}),
     ...(discord ? { discord } : {}),
     ...(telegram ? { telegram } : {}),
@@ -449,6 +459,16 @@ export function loadRetentionDays(value: string | undefined): number {
 }
 
 /** `ASK_LATER_METRICS_PROJECTS`: `1` puts project names in `/metrics`; `0` or unset keeps them out. */
+/** `LOG_FORMAT`: `json` or `text`; unset or empty: chosen by whether stdout is a terminal. */
+export function loadLogFormat(value: string | undefined): LogFormat | undefined {
+  const format = value?.trim().toLowerCase() ?? '';
+  if (format === '') return undefined;
+  if (format === 'json' || format === 'text') return format;
+  throw new ConfigError(
+    `LOG_FORMAT must be json (one JSON object a line) or text (short lines for a terminal), got ${JSON.stringify(format.slice(0, 20))}`,
+  );
+}
+
 function loadMetricsProjects(value: string | undefined): boolean {
   const flag = value?.trim() ?? '';
   if (flag === '' || flag === '0') return false;

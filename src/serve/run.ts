@@ -20,8 +20,9 @@
  * name) and Slack's signed requests refuses a rebinding `Host` or a foreign `Origin` with 403, by one rule
  * (`surfaces/origin-rule.ts`: loopback names, IP addresses, `ASK_LATER_PUBLIC_URL`).
  *
- * Logs are pino JSON on stdout with ids, statuses and timings only. Human lines (ready, a config problem, a failed
- * start) go to stderr. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
+ * Logs are pino on stdout (JSON, or short text lines on a terminal: `LOG_FORMAT`, `log-lines.ts`) with ids, statuses
+ * and timings only. Human lines (ready, a config problem, a failed start) go to stderr. Only the chat platforms
+ * configured are loaded (`platform-modules.ts`), and the MCP endpoint once the address is out. `GET /healthz`: see `health.ts`. SIGTERM / SIGINT: /healthz turns 503, the receivers stop
  * (Slack's requests or socket, Discord's gateway), the interactions already acknowledged finish, the web inbox's
  * event streams end, the bridge finishes and acknowledges the event in hand, the sweep lease is given up, the
  * server and the store close, exit 0; within `STOP_TIMEOUT_MS` whatever the store and the platforms do (what is
@@ -33,7 +34,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { ConfigError } from '../config/config-error.js';
 import { routingTable } from '../config/routing.js';
 import { loadServeConfig, type ServeConfig } from '../config/serve.js';
@@ -41,34 +41,26 @@ import { errorFields, type Logger } from '../core/logger.js';
 import { type OpenStoreOptions, openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { SqliteEngineMissingError } from '../store/sqlite/engine-missing-error.js';
-import { createDiscordApp, type DiscordApp, isTokenRefused } from '../surfaces/discord/app.js';
-import { createDiscordRest, discordStatus } from '../surfaces/discord/rest.js';
-import { DiscordSurface } from '../surfaces/discord/surface.js';
+import type { DiscordApp } from '../surfaces/discord/app.js';
 import { InteractionService, type Routing } from '../surfaces/interactions.js';
 import { originRule } from '../surfaces/origin-rule.js';
-import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from '../surfaces/slack/app.js';
-import { SlackMembership } from '../surfaces/slack/membership.js';
-import { SlackSurface } from '../surfaces/slack/surface.js';
-import { createWebClient, type RetryOptions, slackErrorCode } from '../surfaces/slack/web.js';
+import type { SlackApp } from '../surfaces/slack/app.js';
+import type { RetryOptions } from '../surfaces/slack/web.js';
 import { followStoreChanges } from '../surfaces/store-changes.js';
 import type { Surface } from '../surfaces/surface.js';
-import { createTelegramApi } from '../surfaces/telegram/api.js';
-import {
-  createTelegramApp,
-  isTelegramTokenRefused,
-  TELEGRAM_WEBHOOK_PATH,
-  type TelegramApp,
-} from '../surfaces/telegram/app.js';
-import { TelegramSurface } from '../surfaces/telegram/surface.js';
+import type { TelegramApp } from '../surfaces/telegram/app.js';
 import { createWebInbox, type WebInbox } from '../surfaces/web/server.js';
 import { WEB_CHANNEL, WebSurface } from '../surfaces/web/surface.js';
 import { routedAccessPolicy } from './access.js';
 import { createAuthenticator } from './api/auth.js';
-import { createMcpEndpoint } from './api/mcp.js';
+import type { McpEndpoint } from './api/mcp.js';
+import { MCP_PATH } from './api/mcp-path.js';
 import { createAgentApi } from './api/server.js';
 import { Bridge } from './bridge/bridge.js';
 import { checkHealth, type HealthReport } from './health.js';
+import { serveLogger } from './log-lines.js';
 import { createServeMetrics, METRICS_PATH } from './metrics.js';
+import { loadDiscord, loadSlack, loadTelegram } from './platform-modules.js';
 import { routedSurface } from './routed-surface.js';
 import { ServeStartError } from './serve-start-error.js';
 import { type Sweeper, startSweep } from './sweep.js';
@@ -77,7 +69,7 @@ import { webPeople } from './web-people.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ServeDeps {
-  /** Structured logger (default: pino JSON on stdout). */
+  /** Structured logger (default: pino on stdout, JSON or short text lines: `log-lines.ts`). */
   readonly logger?: Logger;
   /** A store to use instead of opening one from the config (it is then left open on stop). */
   readonly store?: Store;
@@ -145,7 +137,7 @@ export function serveStoreOptions(config: Pick<ServeConfig, 'retentionMs'>): Ope
  */
 export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Promise<ServeHandle> {
   const { slack, discord, telegram } = config;
-  const log = deps.logger ?? pino({ base: { pid: process.pid } });
+  const log = deps.logger ?? serveLogger(config.logFormat);
 
   let store: Store;
   try {
@@ -180,17 +172,26 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     }
     return table.channelsFor(platform, project);
   };
+  // Only the platforms configured are loaded (their SDKs cost seconds); in parallel with each other.
+  const [slackModules, discordModules, telegramModules] = await Promise.all([
+    slack ? loadSlack() : undefined,
+    discord ? loadDiscord() : undefined,
+    telegram ? loadTelegram() : undefined,
+  ]);
   // One Web API client for what serve itself sends (posts, redraws, membership); Bolt's handlers use the app's own.
-  const slackClient = slack
-    ? createWebClient({
-        token: slack.botToken,
-        ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
-        ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
-      })
-    : undefined;
+  const slackClient =
+    slack && slackModules
+      ? slackModules.createWebClient({
+          token: slack.botToken,
+          ...(slack.apiUrl !== undefined ? { apiUrl: slack.apiUrl } : {}),
+          ...(deps.retryConfig !== undefined ? { retryConfig: deps.retryConfig } : {}),
+        })
+      : undefined;
   const interactions = new InteractionService({
     store,
-    ...(slackClient ? { membership: { slack: new SlackMembership({ client: slackClient, logger: log }) } } : {}),
+    ...(slackClient && slackModules
+      ? { membership: { slack: new slackModules.SlackMembership({ client: slackClient, logger: log }) } }
+      : {}),
     access: routedAccessPolicy(
       {
         users: {
@@ -234,8 +235,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
       ...(telegramApp ? { telegram: () => telegramApp?.connected() ?? false } : {}),
     });
 
-  if (slack && slackClient) {
-    app = createSlackApp({
+  if (slack && slackClient && slackModules) {
+    app = slackModules.createSlackApp({
       config: slack,
       interactions,
       logger: log,
@@ -246,7 +247,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     });
     surfaces.push(
       routedSurface(
-        new SlackSurface({
+        new slackModules.SlackSurface({
           client: slackClient,
           // Unused: the routed surface asks the table for each project's channel.
           channel: slack.channel ?? '',
@@ -257,8 +258,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     );
   }
 
-  if (discord) {
-    gateway = createDiscordApp({
+  if (discord && discordModules) {
+    gateway = discordModules.createDiscordApp({
       config: discord,
       interactions,
       logger: log,
@@ -269,8 +270,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     const started = gateway;
     surfaces.push(
       routedSurface(
-        new DiscordSurface({
-          rest: createDiscordRest({
+        new discordModules.DiscordSurface({
+          rest: discordModules.createDiscordRest({
             token: discord.token,
             ...(discord.apiUrl !== undefined ? { apiUrl: discord.apiUrl } : {}),
             ...(deps.discord?.restRetries !== undefined ? { retries: deps.discord.restRetries } : {}),
@@ -285,14 +286,14 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     );
   }
 
-  if (telegram) {
-    const api = createTelegramApi({
+  if (telegram && telegramModules) {
+    const api = telegramModules.createTelegramApi({
       token: telegram.token,
       ...(telegram.apiUrl !== undefined ? { apiUrl: telegram.apiUrl } : {}),
     });
     // The token's first part is the bot's id (not a secret): the leases are per bot.
     const bot = telegram.token.split(':')[0] ?? 'bot';
-    telegramApp = createTelegramApp({
+    telegramApp = telegramModules.createTelegramApp({
       api,
       token: telegram.token,
       interactions,
@@ -307,7 +308,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
       ...(deps.telegram?.leaseMs !== undefined ? { leaseMs: deps.telegram.leaseMs } : {}),
       ...(deps.telegram?.pollSeconds !== undefined ? { pollSeconds: deps.telegram.pollSeconds } : {}),
     });
-    surfaces.push(routedSurface(new TelegramSurface({ api, logger: log }), table));
+    surfaces.push(routedSurface(new telegramModules.TelegramSurface({ api, logger: log }), table));
   }
 
   const metrics = createServeMetrics({
@@ -342,13 +343,20 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     logger: log,
     onCall: (operation, status) => metrics.agent.called(operation, status),
   });
-  const mcpEndpoint = createMcpEndpoint({
-    store,
-    auth: agentAuth,
-    origins,
-    logger: log,
-    ...(deps.agent?.progressIntervalMs !== undefined ? { progressIntervalMs: deps.agent.progressIntervalMs } : {}),
-  });
+  // The MCP SDK is most of what is left of start-up: it loads after the address is printed, or on the first /mcp.
+  let mcpEndpoint: Promise<McpEndpoint> | undefined;
+  const mcp = (): Promise<McpEndpoint> => {
+    mcpEndpoint ??= import('./api/mcp.js').then(({ createMcpEndpoint }) =>
+      createMcpEndpoint({
+        store,
+        auth: agentAuth,
+        origins,
+        logger: log,
+        ...(deps.agent?.progressIntervalMs !== undefined ? { progressIntervalMs: deps.agent.progressIntervalMs } : {}),
+      }),
+    );
+    return mcpEndpoint;
+  };
 
   const slackHandler = app?.handle;
   const telegramWebhook = telegramApp?.webhook;
@@ -356,11 +364,22 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz') return answerHealth(request, response, health);
     if (path === METRICS_PATH) return metrics.handle(request, response);
-    if (path === SLACK_EVENTS_PATH && slackHandler) return slackHandler(request, response);
+    if (slackHandler && path === slackModules?.SLACK_EVENTS_PATH) return slackHandler(request, response);
     // Telegram's updates carry its secret token header, checked on each (like Slack's signature).
-    if (path === TELEGRAM_WEBHOOK_PATH && telegramWebhook) return telegramWebhook(request, response);
+    if (telegramWebhook && path === telegramModules?.TELEGRAM_WEBHOOK_PATH) return telegramWebhook(request, response);
     if (agentApi.handle(request, response)) return;
-    if (mcpEndpoint.handle(request, response)) return;
+    if (path === MCP_PATH) {
+      void mcp().then(
+        (endpoint) => endpoint.handle(request, response),
+        (error: unknown) => {
+          log.error(errorFields(error), 'serve: the MCP endpoint did not load');
+          response
+            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+            .end('The MCP endpoint did not load.');
+        },
+      );
+      return;
+    }
     if (web.handle(request, response)) return;
     response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
   });
@@ -377,7 +396,7 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     if (app) await app.start();
   } catch (error) {
     await stopStarted();
-    const code = slackErrorCode(error);
+    const code = slackModules?.slackErrorCode(error);
     const what =
       code === 'invalid_auth' || code === 'not_authed' || code === 'account_inactive' || code === 'token_revoked'
         ? `Slack refused SLACK_BOT_TOKEN (${code}): use the app's bot token (xoxb-…)`
@@ -388,16 +407,16 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     if (gateway) await gateway.start();
   } catch (error) {
     await stopStarted();
-    const what = isTokenRefused(error)
+    const what = discordModules?.isTokenRefused(error)
       ? "Discord refused DISCORD_TOKEN (401): use the bot token from the Developer Portal's Bot page"
-      : `cannot start the Discord client (${discordStatus(error) ?? describeError(error)})`;
+      : `cannot start the Discord client (${discordModules?.discordStatus(error) ?? describeError(error)})`;
     throw new ServeStartError(what, { cause: error });
   }
   try {
     if (telegramApp) await telegramApp.start();
   } catch (error) {
     await stopStarted();
-    const what = isTelegramTokenRefused(error)
+    const what = telegramModules?.isTelegramTokenRefused(error)
       ? 'Telegram refused TELEGRAM_BOT_TOKEN: use the token @BotFather gave'
       : `cannot start the Telegram bot (${describeError(error)})`;
     throw new ServeStartError(what, { cause: error });
@@ -463,6 +482,8 @@ export async function startServe(config: ServeConfig, deps: ServeDeps = {}): Pro
     },
     'serve: ready',
   );
+  // Once the address is out, the MCP endpoint loads in the background so that the first /mcp call does not wait.
+  setImmediate(() => void mcp().catch(() => undefined));
 
   let stopping: Promise<void> | undefined;
   return {

@@ -27,10 +27,11 @@ import type { TokenRecord } from '../../store/token-port.js';
 import { type OriginRule, originRule } from '../../surfaces/origin-rule.js';
 import { AgentRequestError } from './agent-request-error.js';
 import type { Authenticator } from './auth.js';
+import { MCP_PATH } from './mcp-path.js';
 import { failureOf, sendFailure, sendJson } from './respond.js';
 import { reaches, refusal, scopedStore } from './scope.js';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH } from './mcp-path.js';
 
 export interface McpEndpointOptions {
   readonly store: Store;
