@@ -11,6 +11,7 @@
  * - `[hooks.state."<key>"]` with each hook's `trusted_hash`, in the user's `config.toml` (Codex reads trust from
  *   there only), so Codex runs them without asking for a review.
  */
+import { type DueKind, dueShellPrefix } from '../hooks/due-marker.js';
 import { type CodexHookEvent, trustedHash, trustKey } from './hook-trust.js';
 import { type Section, sectionsOf, type TomlTable, tomlKey, tomlString, withoutSections } from './toml-text.js';
 
@@ -33,24 +34,34 @@ export const PASSED_VARIABLES = [
   'XDG_STATE_HOME',
   'ASK_LATER_PROJECT',
   'ASK_LATER_DECIDED',
+  // Where the due markers are (hooks/due-marker.ts): the MCP server keeps them, the hooks read them.
+  'XDG_CACHE_HOME',
 ] as const;
 
-/** The hooks, in the order they are written. The prompt and tool hooks bound themselves well under 10 s. */
-export const HOOKS: readonly { readonly event: CodexHookEvent; readonly matcher?: string; readonly timeout: number }[] =
-  [
-    { event: 'UserPromptSubmit', timeout: 10 },
-    { event: 'PostToolUse', timeout: 10 },
-    { event: 'PreToolUse', matcher: 'request_user_input', timeout: 30 },
-  ];
+/**
+ * The hooks, in the order they are written. The prompt and tool hooks bound themselves well under 10 s, and first
+ * ask the due markers in `sh` whether anything is due (`due`: which marker), so that Node starts only then.
+ */
+export const HOOKS: readonly {
+  readonly event: CodexHookEvent;
+  readonly matcher?: string;
+  readonly timeout: number;
+  readonly due?: DueKind;
+}[] = [
+  { event: 'UserPromptSubmit', timeout: 10, due: 'any' },
+  { event: 'PostToolUse', timeout: 10, due: 'blocking' },
+  { event: 'PreToolUse', matcher: 'request_user_input', timeout: 30 },
+];
 
 /** A POSIX shell word: as is when it is plain, else single-quoted. */
 export function shellWord(value: string): string {
   return /^[A-Za-z0-9_/.:@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;
 }
 
-/** The command every hook runs. */
-export function hookCommand(wiring: Wiring): string {
-  return `${shellWord(wiring.node)} ${shellWord(wiring.cli)} hook`;
+/** The command a hook runs: `node <cli> hook`, after the due check of `due` when it has one. */
+export function hookCommand(wiring: Wiring, due?: DueKind): string {
+  const command = `${shellWord(wiring.node)} ${shellWord(wiring.cli)} hook`;
+  return due === undefined ? command : `${dueShellPrefix(due)} ${command}`;
 }
 
 /** A hook command that is ask-later's: `… ask-later hook`, `… dist/cli.js hook`, `… ask-later.mjs hook`, `… hook.cjs`. */
@@ -78,14 +89,13 @@ export function mcpTable(wiring: Wiring): string {
 
 /** One `[[hooks.<event>]]` group per hook. */
 export function hookTables(wiring: Wiring): string[] {
-  const command = hookCommand(wiring);
   return HOOKS.map((hook) =>
     [
       `[[hooks.${hook.event}]]`,
       ...(hook.matcher === undefined ? [] : [`matcher = ${tomlString(hook.matcher)}`]),
       `[[hooks.${hook.event}.hooks]]`,
       'type = "command"',
-      `command = ${tomlString(command)}`,
+      `command = ${tomlString(hookCommand(wiring, hook.due))}`,
       `timeout = ${hook.timeout}`,
       '',
     ].join('\n'),
@@ -151,10 +161,9 @@ export function groupCounts(doc: TomlTable): Map<string, number> {
 
 /** The trust entries for the hooks {@link hookTables} writes after `counts` existing groups, in the file `file`. */
 export function trustEntries(wiring: Wiring, file: string, counts: ReadonlyMap<string, number>): TrustEntry[] {
-  const command = hookCommand(wiring);
   return HOOKS.map((hook) => ({
     key: trustKey(file, hook.event, counts.get(hook.event) ?? 0, 0),
-    hash: trustedHash(hook.event, hook.matcher, { command, timeout: hook.timeout }),
+    hash: trustedHash(hook.event, hook.matcher, { command: hookCommand(wiring, hook.due), timeout: hook.timeout }),
   }));
 }
 

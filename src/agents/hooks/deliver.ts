@@ -40,8 +40,11 @@ const VIA: Readonly<Record<'UserPromptSubmit' | 'PostToolUse', DeliveryPath>> = 
   PostToolUse: 'tool-call',
 };
 
-/** Deliver what waits for the project, if anything. Writes nothing when nothing waits. */
-export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<void> {
+/**
+ * Deliver what waits for the project, if anything. Writes nothing when nothing waits. Resolves true when nothing of
+ * what this run carries is left waiting (nothing was, or all of it was delivered and confirmed).
+ */
+export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<boolean> {
   const { config, deadline } = options;
   const opening = openStore(config.store, {
     connectTimeoutMs: options.connectTimeoutMs,
@@ -59,13 +62,13 @@ export async function deliverWaitingOutcomes(options: DeliverOptions): Promise<v
     store.close().catch(() => undefined);
   });
   try {
-    await deliver(store, options);
+    return await deliver(store, options);
   } finally {
     await store.close();
   }
 }
 
-async function deliver(store: AgentStore, options: DeliverOptions): Promise<void> {
+async function deliver(store: AgentStore, options: DeliverOptions): Promise<boolean> {
   const { config, deadline, write } = options;
   const event = options.event ?? 'UserPromptSubmit';
   const project = config.project;
@@ -78,7 +81,7 @@ async function deliver(store: AgentStore, options: DeliverOptions): Promise<void
     }),
     'the inbox did not answer',
   );
-  if (claim.questions.length === 0) return;
+  if (claim.questions.length === 0) return claim.remaining === 0;
 
   let note: ReturnType<typeof renderDeliveryNote>;
   try {
@@ -105,6 +108,7 @@ async function deliver(store: AgentStore, options: DeliverOptions): Promise<void
       cause: error,
     });
   }
+  return claim.remaining === 0 && note.omittedIds.length === 0;
 }
 
 /** Release the whole claim, best effort: if this fails the lease lapses instead. */

@@ -23,6 +23,7 @@ import { SqliteEngineMissingError } from '../../store/sqlite/engine-missing-erro
 import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
 import { DeadlineError } from './deadline-error.js';
+import { clearDue, type DueKind, dueDir, readDue } from './due-marker.js';
 import { HookIoError } from './hook-io-error.js';
 import { carriesAnswers, parsePromptSubmit, postToolUsePayload, preToolUsePayload, readStdin } from './input.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
@@ -109,7 +110,8 @@ async function run(
     if (toolCall.agentId !== '') return;
     const config = loadAgentConfig(env, toolCall.cwd === undefined ? cwd : resolve(cwd, toolCall.cwd));
     if (config.midturn === 'off') return;
-    await deliver(io, config, deadline, seen, { event: 'PostToolUse', blockingOnly: config.midturn === 'blocking' });
+    const blockingOnly = config.midturn === 'blocking';
+    await deliver(io, env, cwd, config, deadline, seen, { event: 'PostToolUse', blockingOnly });
     return;
   }
   const input = parsePromptSubmit(text);
@@ -117,25 +119,35 @@ async function run(
 
   // The project comes from the session's directory when Claude Code names it (the hook may run elsewhere).
   const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
-  await deliver(io, config, deadline, seen, { event: 'UserPromptSubmit' });
+  await deliver(io, env, cwd, config, deadline, seen, { event: 'UserPromptSubmit' });
 }
 
+/**
+ * Deliver, and clear the due markers (due-marker.ts) this run has emptied: those of the kinds it carries, read
+ * before it looked at the store, so an outcome landing meanwhile keeps its marker.
+ */
 async function deliver(
   io: Io,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
   config: AgentConfig,
   deadline: Deadline,
   seen: Seen,
   what: { event: 'UserPromptSubmit' | 'PostToolUse'; blockingOnly?: boolean },
 ): Promise<void> {
   seen.store = config.store.kind;
+  const dir = dueDir(env, cwd);
+  const kinds: DueKind[] = what.blockingOnly === true ? ['blocking'] : ['any', 'blocking'];
+  const tokens = dir === undefined ? [] : kinds.map((kind) => [kind, readDue(dir, kind)] as const);
   const { deliverWaitingOutcomes } = await deadline.race(import('./deliver.js'), 'the hook did not load');
-  await deliverWaitingOutcomes({
+  const drained = await deliverWaitingOutcomes({
     config,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
     write: (output) => writeOut(io, output),
     ...what,
   });
+  if (drained && dir !== undefined) for (const [kind, token] of tokens) clearDue(dir, kind, token);
 }
 
 /** Write the hook's output; resolves once flushed. */

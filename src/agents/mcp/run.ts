@@ -11,6 +11,8 @@ import { ConfigError } from '../../config/config-error.js';
 import { projectFromEnvironment } from '../../config/project.js';
 import { openStore } from '../../store/open.js';
 import { sessionStateDir } from '../claude-code/session-file.js';
+import { dueDir } from '../hooks/due-marker.js';
+import { startDueWatcher } from '../hooks/due-watcher.js';
 import { createMcpServer, lazyStore } from './index.js';
 import { packageVersion } from './version.js';
 
@@ -57,7 +59,18 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
   await server.connect(new StdioServerTransport());
   // The client ends the session by closing our stdin; the transport does not notice that by itself.
   process.stdin.once('end', () => void server.close());
+  // The session's hooks ask the markers first whether anything is due (hooks/due-marker.ts); this keeps them true.
+  const dir = location === undefined ? undefined : dueDir(env, cwd);
+  // Its own store: the embedded one looks for other processes' changes every 250 ms there, not every 25 ms.
+  const watched = lazyStore(() =>
+    location === undefined
+      ? Promise.reject(new Error('no store configured'))
+      : openStore(location, { pollIntervalMs: 250 }),
+  );
+  const watcher = dir === undefined ? undefined : startDueWatcher({ store: watched.get, project, dir });
   await closed;
+  await watcher?.stop();
+  await watched.close().catch(() => undefined);
   await store.close();
   return 0;
 }

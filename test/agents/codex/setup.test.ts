@@ -11,6 +11,7 @@ import { eventLabel, trustedHash, trustKey } from '../../../src/agents/codex/hoo
 import { parseSetupArgs, runSetupCodex } from '../../../src/agents/codex/setup.js';
 import { headerOf, parseToml, tomlString } from '../../../src/agents/codex/toml-text.js';
 import { hookCommand, shellWord } from '../../../src/agents/codex/wiring.js';
+import { dueShellPrefix } from '../../../src/agents/hooks/due-marker.js';
 
 const wiring = { node: '/usr/local/bin/node', cli: '/opt/ask later/dist/cli.js' };
 const dirs: string[] = [];
@@ -72,13 +73,18 @@ describe('ask-later setup codex', () => {
     expect(doc.hooks?.PreToolUse).toEqual([
       { matcher: 'request_user_input', hooks: [{ type: 'command', command, timeout: 30 }] },
     ]);
+    // The prompt and tool hooks start Node only when the due markers say so (or no watcher lives).
+    const prompt = `${dueShellPrefix('any')} ${command}`;
+    const tool = `${dueShellPrefix('blocking')} ${command}`;
+    expect(doc.hooks?.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: prompt, timeout: 10 }] }]);
+    expect(doc.hooks?.PostToolUse).toEqual([{ hooks: [{ type: 'command', command: tool, timeout: 10 }] }]);
     const file = join(home, 'config.toml');
     expect(doc.hooks?.state).toEqual({
       [trustKey(file, 'UserPromptSubmit', 0, 0)]: {
-        trusted_hash: trustedHash('UserPromptSubmit', undefined, { command, timeout: 10 }),
+        trusted_hash: trustedHash('UserPromptSubmit', undefined, { command: prompt, timeout: 10 }),
       },
       [trustKey(file, 'PostToolUse', 0, 0)]: {
-        trusted_hash: trustedHash('PostToolUse', undefined, { command, timeout: 10 }),
+        trusted_hash: trustedHash('PostToolUse', undefined, { command: tool, timeout: 10 }),
       },
       [trustKey(file, 'PreToolUse', 0, 0)]: {
         trusted_hash: trustedHash('PreToolUse', 'request_user_input', { command, timeout: 30 }),
