@@ -29,6 +29,7 @@ import { CLAUDE_AIMS, measureClaude } from './claude.mjs';
 import { startBenchCluster } from './cluster.mjs';
 import { measureDecided } from './decided.mjs';
 import { measureHook, median } from './hook.mjs';
+import { measureCodexHook, measureServeStart } from './hook-cost.mjs';
 import { measurePromptHook } from './prompt-hook.mjs';
 import { startBenchRedis } from './redis.mjs';
 import { measureScale, scaleLines } from './scale.mjs';
@@ -566,6 +567,18 @@ async function main() {
     console.log('cost of the UserPromptSubmit hook (wall time per process, medians, interleaved with node -e 0):');
     const redisEnv = { REDIS_URL: target.url, ASK_LATER_REDIS_PREFIX: prefix };
     for (const command of HOOK_COMMANDS) await printHook(store, redisEnv, command);
+
+    console.log('');
+    const codex = measureCodexHook(QUICK ? 5 : 30);
+    console.log(
+      `Codex's prompt hook as setup writes it, nothing due, a watcher alive (medians of ${codex.runs}, interleaved): ` +
+        `${ms(codex.hookMs)} vs true ${ms(codex.trueMs)}: +${ms(codex.overMs)} (aim ≤ +10 ms)`,
+    );
+    const serve = await measureServeStart(QUICK ? 3 : 10);
+    console.log(
+      `npm start → the address printed, no platform configured (median of ${serve.runs}): ${serve.medianMs.toFixed(0)} ms ` +
+        `(aim ≤ 1000 ms; node -e 0 here: ${serve.nodeMs.toFixed(0)} ms)`,
+    );
 
     console.log('');
     console.log(

@@ -1112,13 +1112,13 @@ var init_reply = __esm({
 
 // src/core/question-ref.ts
 function projectTag(project) {
-  return (0, import_node_crypto.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
+  return (0, import_node_crypto2.createHash)("sha256").update(project).digest("base64url").slice(0, 16);
 }
-var import_node_crypto;
+var import_node_crypto2;
 var init_question_ref = __esm({
   "src/core/question-ref.ts"() {
     "use strict";
-    import_node_crypto = require("node:crypto");
+    import_node_crypto2 = require("node:crypto");
   }
 });
 
@@ -2515,14 +2515,14 @@ var init_lua_includes = __esm({
 
 // src/store/redis/scripts.ts
 function readLua(path) {
-  return (0, import_node_fs2.readFileSync)(new URL(`./lua/${path}.lua`, __askLaterUrl), "utf8");
+  return (0, import_node_fs3.readFileSync)(new URL(`./lua/${path}.lua`, __askLaterUrl), "utf8");
 }
 function load(file) {
   let loaded;
   const get = () => {
     if (!loaded) {
       const source = resolveIncludes(file, readLua(file), readLua);
-      loaded = { source, sha: (0, import_node_crypto2.createHash)("sha1").update(source).digest("hex") };
+      loaded = { source, sha: (0, import_node_crypto3.createHash)("sha1").update(source).digest("hex") };
     }
     return loaded;
   };
@@ -2537,12 +2537,12 @@ function load(file) {
     }
   };
 }
-var import_node_crypto2, import_node_fs2, scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, SLOT_MOVING, PARK_TAG_COLLISION;
+var import_node_crypto3, import_node_fs3, scripts, INDEX_VERSION, TransitionCode, DraftCode, ExpireCode, RemindCode, DeliverCode, SLOT_MOVING, PARK_TAG_COLLISION;
 var init_scripts = __esm({
   "src/store/redis/scripts.ts"() {
     "use strict";
-    import_node_crypto2 = require("node:crypto");
-    import_node_fs2 = require("node:fs");
+    import_node_crypto3 = require("node:crypto");
+    import_node_fs3 = require("node:fs");
     init_lua_includes();
     scripts = {
       park: load("park-5"),
@@ -3240,11 +3240,11 @@ var init_shared = __esm({
 });
 
 // src/store/redis/delivery.ts
-var import_node_crypto3, RedisDelivery;
+var import_node_crypto4, RedisDelivery;
 var init_delivery = __esm({
   "src/store/redis/delivery.ts"() {
     "use strict";
-    import_node_crypto3 = require("node:crypto");
+    import_node_crypto4 = require("node:crypto");
     init_shared();
     init_scripts();
     RedisDelivery = class {
@@ -3256,7 +3256,7 @@ var init_delivery = __esm({
         const x = this.#x;
         return x.run(async () => {
           const keys = x.keys(project);
-          const claimId = (0, import_node_crypto3.randomUUID)();
+          const claimId = (0, import_node_crypto4.randomUUID)();
           const now = x.now();
           const reply = await x.evalSettled(
             scripts.claim,
@@ -5417,11 +5417,11 @@ function loadSqliteEngine(directory) {
   const require2 = (0, import_node_module.createRequire)(__askLaterUrl);
   let own;
   try {
-    own = (0, import_node_path4.dirname)(require2.resolve(`${MODULE}/package.json`));
+    own = (0, import_node_path5.dirname)(require2.resolve(`${MODULE}/package.json`));
   } catch {
     own = void 0;
   }
-  const recordPath = directory === void 0 ? void 0 : (0, import_node_path4.join)(directory, ENGINE_FILE);
+  const recordPath = directory === void 0 ? void 0 : (0, import_node_path5.join)(directory, ENGINE_FILE);
   if (own !== void 0) {
     const engine = require2(MODULE);
     if (recordPath !== void 0) record(recordPath, own);
@@ -5438,12 +5438,12 @@ function loadSqliteEngine(directory) {
 function readRecord(path) {
   let data;
   try {
-    data = JSON.parse((0, import_node_fs3.readFileSync)(path, "utf8"));
+    data = JSON.parse((0, import_node_fs4.readFileSync)(path, "utf8"));
   } catch {
     return void 0;
   }
   const module2 = data?.module;
-  return typeof module2 === "string" && (0, import_node_path4.isAbsolute)(module2) ? { module: module2 } : void 0;
+  return typeof module2 === "string" && (0, import_node_path5.isAbsolute)(module2) ? { module: module2 } : void 0;
 }
 function record(path, module2) {
   if (readRecord(path)?.module === module2) return;
@@ -5451,18 +5451,18 @@ function record(path, module2) {
 `;
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    (0, import_node_fs3.writeFileSync)(temporary, text, { mode: 384 });
-    (0, import_node_fs3.renameSync)(temporary, path);
+    (0, import_node_fs4.writeFileSync)(temporary, text, { mode: 384 });
+    (0, import_node_fs4.renameSync)(temporary, path);
   } catch {
   }
 }
-var import_node_fs3, import_node_module, import_node_path4, ENGINE_FILE, MODULE;
+var import_node_fs4, import_node_module, import_node_path5, ENGINE_FILE, MODULE;
 var init_engine = __esm({
   "src/store/sqlite/engine.ts"() {
     "use strict";
-    import_node_fs3 = require("node:fs");
+    import_node_fs4 = require("node:fs");
     import_node_module = require("node:module");
-    import_node_path4 = require("node:path");
+    import_node_path5 = require("node:path");
     init_engine_missing_error();
     ENGINE_FILE = "sqlite-engine.json";
     MODULE = "better-sqlite3";
@@ -5950,11 +5950,11 @@ var init_decisions2 = __esm({
 });
 
 // src/store/sqlite/delivery.ts
-var import_node_crypto4, SqliteDelivery;
+var import_node_crypto5, SqliteDelivery;
 var init_delivery2 = __esm({
   "src/store/sqlite/delivery.ts"() {
     "use strict";
-    import_node_crypto4 = require("node:crypto");
+    import_node_crypto5 = require("node:crypto");
     init_shared();
     init_record2();
     SqliteDelivery = class {
@@ -5964,7 +5964,7 @@ var init_delivery2 = __esm({
       }
       claimUndelivered(project, options) {
         const { c } = this.#x;
-        const claimId = (0, import_node_crypto4.randomUUID)();
+        const claimId = (0, import_node_crypto5.randomUUID)();
         return this.#x.run(
           () => c.write(() => {
             const now = this.#x.now();
@@ -7252,11 +7252,11 @@ async function openSqliteStore(options) {
   const busyTimeoutMs = options.busyTimeoutMs ?? 2e3;
   try {
     if (options.path !== ":memory:") {
-      (0, import_node_fs4.mkdirSync)((0, import_node_path5.dirname)(options.path), { recursive: true, mode: 448 });
-      (0, import_node_fs4.closeSync)((0, import_node_fs4.openSync)(options.path, "a", 384));
+      (0, import_node_fs5.mkdirSync)((0, import_node_path6.dirname)(options.path), { recursive: true, mode: 448 });
+      (0, import_node_fs5.closeSync)((0, import_node_fs5.openSync)(options.path, "a", 384));
     }
     db = openDatabase(options.path, {
-      directory: options.path === ":memory:" ? void 0 : (0, import_node_path5.dirname)(options.path),
+      directory: options.path === ":memory:" ? void 0 : (0, import_node_path6.dirname)(options.path),
       busyTimeoutMs,
       ...options.engine !== void 0 ? { engine: options.engine } : {}
     });
@@ -7274,12 +7274,12 @@ async function openSqliteStore(options) {
     throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError({ cause: error });
   }
 }
-var import_node_fs4, import_node_path5, SqliteStore;
+var import_node_fs5, import_node_path6, SqliteStore;
 var init_sqlite_store = __esm({
   "src/store/sqlite/sqlite-store.ts"() {
     "use strict";
-    import_node_fs4 = require("node:fs");
-    import_node_path5 = require("node:path");
+    import_node_fs5 = require("node:fs");
+    import_node_path6 = require("node:path");
     init_store_unavailable_error();
     init_trail();
     init_connection2();
@@ -7533,7 +7533,7 @@ async function deliverWaitingOutcomes(options) {
     store.close().catch(() => void 0);
   });
   try {
-    await deliver(store, options);
+    return await deliver(store, options);
   } finally {
     await store.close();
   }
@@ -7551,7 +7551,7 @@ async function deliver(store, options) {
     }),
     "the inbox did not answer"
   );
-  if (claim.questions.length === 0) return;
+  if (claim.questions.length === 0) return claim.remaining === 0;
   let note;
   try {
     note = renderDeliveryNote(claim.questions, claim.remaining);
@@ -7574,6 +7574,7 @@ async function deliver(store, options) {
       cause: error
     });
   }
+  return claim.remaining === 0 && note.omittedIds.length === 0;
 }
 async function giveBack(store, project, claim, deadline) {
   if (deadline.expired) return;
@@ -7596,7 +7597,7 @@ var init_deliver = __esm({
 });
 
 // src/agents/hooks/run.ts
-var import_node_path6 = require("node:path");
+var import_node_path7 = require("node:path");
 
 // src/config/agent.ts
 var import_node_os = require("node:os");
@@ -7910,6 +7911,54 @@ var Deadline = class {
   }
 };
 
+// src/agents/hooks/due-marker.ts
+var import_node_crypto = require("node:crypto");
+var import_node_fs2 = require("node:fs");
+var import_node_path4 = require("node:path");
+function dueDir(env, cwd) {
+  const cache = env.XDG_CACHE_HOME || (env.HOME ? (0, import_node_path4.join)(env.HOME, ".cache") : void 0);
+  if (cache === void 0 || !cwd.startsWith("/")) return void 0;
+  return `${cache}/ask-later/due${cwd}`;
+}
+function markDue(dir) {
+  try {
+    (0, import_node_fs2.mkdirSync)(dir, { recursive: true });
+    for (const kind of ["any", "blocking"]) {
+      const temporary = (0, import_node_path4.join)(dir, `.${kind}.${process.pid}.${(0, import_node_crypto.randomUUID)()}`);
+      (0, import_node_fs2.writeFileSync)(temporary, (0, import_node_crypto.randomUUID)());
+      (0, import_node_fs2.renameSync)(temporary, (0, import_node_path4.join)(dir, kind));
+    }
+  } catch {
+  }
+}
+function markedDue(env, cwd) {
+  const dir = dueDir(env, cwd);
+  return dir !== void 0 && ((0, import_node_fs2.existsSync)((0, import_node_path4.join)(dir, "any")) || (0, import_node_fs2.existsSync)((0, import_node_path4.join)(dir, "blocking")));
+}
+function readDue(dir, kind) {
+  try {
+    return (0, import_node_fs2.readFileSync)((0, import_node_path4.join)(dir, kind), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function clearDue(dir, kind, token) {
+  if (token === void 0) return;
+  const aside = (0, import_node_path4.join)(dir, `.${kind}.clear.${process.pid}.${(0, import_node_crypto.randomUUID)()}`);
+  try {
+    (0, import_node_fs2.renameSync)((0, import_node_path4.join)(dir, kind), aside);
+  } catch {
+    return;
+  }
+  try {
+    if ((0, import_node_fs2.readFileSync)(aside, "utf8") !== token) (0, import_node_fs2.renameSync)(aside, (0, import_node_path4.join)(dir, kind));
+  } catch {
+    markDue(dir);
+  } finally {
+    (0, import_node_fs2.rmSync)(aside, { force: true });
+  }
+}
+
 // src/agents/hooks/run.ts
 init_hook_io_error();
 
@@ -8021,6 +8070,7 @@ function describe(value) {
 // src/agents/hooks/run.ts
 init_unconfirmed_delivery_error();
 var DEADLINE_MS = 1500;
+var DUE_DEADLINE_MS = 4e3;
 var MIN_RUN_MS = 500;
 var CONNECT_TIMEOUT_MS = 700;
 var EXIT_GRACE_MS = 100;
@@ -8034,7 +8084,8 @@ async function runHook(io, env, cwd) {
   } catch (error) {
     settingError = error;
   }
-  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
+  const budget = Math.max(configured ?? DEADLINE_MS, markedDue(env, cwd) ? DUE_DEADLINE_MS : 0);
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, budget - performance.now()));
   const seen = {};
   try {
     if (settingError !== void 0) throw settingError;
@@ -8065,26 +8116,31 @@ async function run(io, env, cwd, deadline, seen) {
   const toolCall = postToolUsePayload(text);
   if (toolCall !== void 0) {
     if (toolCall.agentId !== "") return;
-    const config2 = loadAgentConfig(env, toolCall.cwd === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, toolCall.cwd));
+    const config2 = loadAgentConfig(env, toolCall.cwd === void 0 ? cwd : (0, import_node_path7.resolve)(cwd, toolCall.cwd));
     if (config2.midturn === "off") return;
-    await deliver2(io, config2, deadline, seen, { event: "PostToolUse", blockingOnly: config2.midturn === "blocking" });
+    const blockingOnly = config2.midturn === "blocking";
+    await deliver2(io, env, cwd, config2, deadline, seen, { event: "PostToolUse", blockingOnly });
     return;
   }
   const input = parsePromptSubmit(text);
   if (!carriesAnswers(input)) return;
-  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path6.resolve)(cwd, input.cwd));
-  await deliver2(io, config, deadline, seen, { event: "UserPromptSubmit" });
+  const config = loadAgentConfig(env, input.cwd === void 0 ? cwd : (0, import_node_path7.resolve)(cwd, input.cwd));
+  await deliver2(io, env, cwd, config, deadline, seen, { event: "UserPromptSubmit" });
 }
-async function deliver2(io, config, deadline, seen, what) {
+async function deliver2(io, env, cwd, config, deadline, seen, what) {
   seen.store = config.store.kind;
+  const dir = dueDir(env, cwd);
+  const kinds = what.blockingOnly === true ? ["blocking"] : ["any", "blocking"];
+  const tokens = dir === void 0 ? [] : kinds.map((kind) => [kind, readDue(dir, kind)]);
   const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
-  await deliverWaitingOutcomes2({
+  const drained = await deliverWaitingOutcomes2({
     config,
     deadline,
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
     write: (output) => writeOut(io, output),
     ...what
   });
+  if (drained && dir !== void 0) for (const [kind, token] of tokens) clearDue(dir, kind, token);
 }
 function writeOut(io, output) {
   return new Promise((done, fail) => {

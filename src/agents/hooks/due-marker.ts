@@ -16,7 +16,7 @@
  * "due" costs one ordinary run. The rule is one function ({@link dueDir}) shared by the shell line and Node.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,13 +33,14 @@ export function dueDir(env: Env, cwd: string): string | undefined {
 
 /**
  * The shell line that ends at once when nothing of `kind` is due and a watcher lives, and otherwise runs `command`
- * (`exec`, so the hook is Node's own process, its stdin untouched). POSIX `sh` builtins only; `$PWD` is the hook's
+ * (`exec`, so the hook is Node's own process, its stdin untouched). POSIX `sh` builtins only, and `cat` (one exec, no
+ * fork) to read the agent's JSON to its end, so that the agent never writes into a closed pipe; `$PWD` is the hook's
  * working directory, as `process.cwd()` is the watcher's.
  */
 export function dueShellPrefix(kind: DueKind): string {
   return (
     `d="\${XDG_CACHE_HOME:-$HOME/.cache}/ask-later/due$PWD"; ` +
-    `if [ ! -e "$d/${kind}" ]; then for w in "$d"/watcher.*; do kill -0 "\${w##*.}" 2>/dev/null && exit 0; done; fi; exec`
+    `if [ ! -e "$d/${kind}" ]; then for w in "$d"/watcher.*; do kill -0 "\${w##*.}" 2>/dev/null && exec cat >/dev/null; done; fi; exec`
   );
 }
 
@@ -56,6 +57,12 @@ export function markDue(dir: string): void {
   } catch {
     // The directory cannot be written: no watcher file can be either, so hooks run Node.
   }
+}
+
+/** Whether a marker says something may be due in the directory of `cwd` (one `stat`, or two). */
+export function markedDue(env: Env, cwd: string): boolean {
+  const dir = dueDir(env, cwd);
+  return dir !== undefined && (existsSync(join(dir, 'any')) || existsSync(join(dir, 'blocking')));
 }
 
 /** The marker's token now, or undefined when it is absent. */

@@ -23,7 +23,7 @@ import { SqliteEngineMissingError } from '../../store/sqlite/engine-missing-erro
 import { StoreUnavailableError } from '../../store/store-unavailable-error.js';
 import { Deadline } from './deadline.js';
 import { DeadlineError } from './deadline-error.js';
-import { clearDue, type DueKind, dueDir, readDue } from './due-marker.js';
+import { clearDue, type DueKind, dueDir, markedDue, readDue } from './due-marker.js';
 import { HookIoError } from './hook-io-error.js';
 import { carriesAnswers, parsePromptSubmit, postToolUsePayload, preToolUsePayload, readStdin } from './input.js';
 import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
@@ -34,6 +34,11 @@ import { UnconfirmedDeliveryError } from './unconfirmed-delivery-error.js';
  * `ASK_LATER_HOOK_DEADLINE_MS` sets another (a serve far away over HTTP), under the claim's lease.
  */
 export const DEADLINE_MS = 1500;
+/**
+ * The run's time when a due marker says something waits (due-marker.ts): a busy machine still gets its answers
+ * rather than give up at {@link DEADLINE_MS}; bounded under the claim's lease (5 s) with the confirmation's grace.
+ */
+export const DUE_DEADLINE_MS = 4000;
 /** The least time a run gets when it starts late (a caller in a long-lived process, a slow start). */
 const MIN_RUN_MS = 500;
 /** Connecting to the store may take this long: well under the deadline, so a refused or silent store is reported. */
@@ -56,7 +61,8 @@ export async function runHook(io: Io, env: Readonly<Record<string, string | unde
   } catch (error) {
     settingError = error;
   }
-  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
+  const budget = Math.max(configured ?? DEADLINE_MS, markedDue(env, cwd) ? DUE_DEADLINE_MS : 0);
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, budget - performance.now()));
   const seen: Seen = {};
   try {
     if (settingError !== undefined) throw settingError;

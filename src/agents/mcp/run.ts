@@ -16,6 +16,9 @@ import { startDueWatcher } from '../hooks/due-watcher.js';
 import { createMcpServer, lazyStore } from './index.js';
 import { packageVersion } from './version.js';
 
+/** How long after the handshake the due watcher starts (hooks/due-watcher.ts). */
+const WATCH_AFTER_MS = 1000;
+
 export async function runMcp(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<number> {
   let configProblem: string | undefined;
   let location: AgentStoreLocation | undefined;
@@ -67,8 +70,14 @@ export async function runMcp(env: Readonly<Record<string, string | undefined>>, 
       ? Promise.reject(new Error('no store configured'))
       : openStore(location, { pollIntervalMs: 250 }),
   );
-  const watcher = dir === undefined ? undefined : startDueWatcher({ store: watched.get, project, dir });
+  // Started a moment after the handshake: the client's first requests (initialize, tools/list) do not wait for the
+  // store to load; until it watches, the hooks look for themselves.
+  let watcher: { stop(): Promise<void> } | undefined;
+  const starting = setTimeout(() => {
+    if (dir !== undefined) watcher = startDueWatcher({ store: watched.get, project, dir });
+  }, WATCH_AFTER_MS);
   await closed;
+  clearTimeout(starting);
   await watcher?.stop();
   await watched.close().catch(() => undefined);
   await store.close();

@@ -17,8 +17,8 @@
  *   during the turn come with its tool calls). The waiter the turn's `Stop` starts gives the turn's lease back
  *   (the same prompt id) and takes it; if another turn has started meanwhile, it cannot, and ends.
  * - A session is not woken twice for the same outcome: the ids it was woken for are kept per session (session.ts).
- * - It waits without polling (Redis: a blocking stream read; the embedded store: its change watch, slowed to
- *   100 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
+ * - It waits without polling (Redis: a blocking stream read; the embedded store: its change watch, every
+ *   25 ms) and exits 0, quietly, when there is nothing left to wait for (no pending question that could wake it),
  *   when another waiter holds the session, when its session's Claude Code is gone or sends SIGTERM, or after
  *   {@link WAITER_MAX_MS}. A store that stops answering once the waiter has started (serve restarting, a replica
  *   killed, Redis failing over) is asked again with back-off, or as soon as its connection is ready again
@@ -46,6 +46,8 @@ import { readStdin } from '../hooks/input.js';
 export const WAITER_MAX_MS = 23 * 60 * 60 * 1000;
 /** The session's lease: renewed every half of it, so a waiter that died frees the session within this. */
 export const WAITER_LEASE_MS = 60_000;
+/** How often the embedded store is asked whether another process changed it, while a waiter waits. */
+const WAKE_POLL_MS = 25;
 /** Exit code that makes Claude Code wake the session (`asyncRewake`). */
 export const WAKE_EXIT_CODE = 2;
 /** Back-off between looks while the store that answered at the start does not (it is then retried until the end). */
@@ -109,7 +111,9 @@ export async function runWaiter(io: WaiterIo, env: Env, cwd: string, options: Wa
     const input = parseInput(await withTimeout(readStdin(io.stdin), 5000, 'stdin did not end'));
     const config = loadAgentConfig(env, input.cwd === undefined ? cwd : resolve(cwd, input.cwd));
     if (config.wake === 'off') return 0;
-    const store = options.store ?? (await openStore(config.store, { pollIntervalMs: 100 }));
+    // The embedded store sees serve's answer (another process) within its poll: 25 ms, not 100 (issue 37: half of
+    // the 100 ms poll was the wait's mean share of the wake; a look is one PRAGMA data_version).
+    const store = options.store ?? (await openStore(config.store, { pollIntervalMs: WAKE_POLL_MS }));
     try {
       const woke = await wait(store, config, input, env, options);
       if (woke === undefined) return 0;
