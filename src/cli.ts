@@ -93,6 +93,30 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
         stderr: process.stderr,
       }),
   },
+  ask: {
+    summary: 'parks a question from a script or job: ask --question TEXT --option A --option B [--wait S] [--json] …',
+    run: async (args) => {
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      return (await import('./commands/ask/run.js')).runAsk(process.env, process.cwd(), args, io, {
+        signal: stop.signal,
+      });
+    },
+  },
+  get: {
+    summary: 'collects the outcome of a question parked with ask, once: get <id> [--wait S] [--json]',
+    run: async (args) => {
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      const io = { stdout: process.stdout, stderr: process.stderr };
+      return (await import('./commands/ask/run.js')).runGet(process.env, process.cwd(), args, io, {
+        signal: stop.signal,
+      });
+    },
+  },
   'opencode-bridge': {
     summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
     run: async () => {
