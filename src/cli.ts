@@ -58,7 +58,7 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       }),
   },
   setup: {
-    summary: 'wires ask-later into another coding agent: setup codex|opencode [--project] [--remove] [--dry-run]',
+    summary: 'wires ask-later into another coding agent: setup codex|opencode|pi [--project] [--remove] [--dry-run]',
     run: async (args) => {
       const [agent, ...flags] = args;
       const io = { stdout: process.stdout, stderr: process.stderr };
@@ -69,8 +69,11 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       if (agent === 'opencode') {
         return (await import('./agents/opencode/setup.js')).runSetupOpenCode(flags, process.env, process.cwd(), io);
       }
+      if (agent === 'pi') {
+        return (await import('./agents/pi/setup.js')).runSetupPi(flags, process.env, process.cwd(), io);
+      }
       process.stderr.write(
-        `ask-later setup: expected an agent (codex or opencode), got ${JSON.stringify(agent ?? '')}\n`,
+        `ask-later setup: expected an agent (codex, opencode or pi), got ${JSON.stringify(agent ?? '')}\n`,
       );
       return 2;
     },
@@ -117,16 +120,13 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
       });
     },
   },
+  'agent-bridge': {
+    summary: "the OpenCode plugin's and pi extension's link to the inbox (started by them, JSON lines on stdio)",
+    run: () => runAgentBridge(),
+  },
   'opencode-bridge': {
-    summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
-    run: async () => {
-      const [{ runBridge }, { runWaiter }] = await Promise.all([
-        import('./agents/opencode/bridge.js'),
-        import('./agents/wake/run.js'),
-      ]);
-      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-      return runBridge(io, process.env, process.cwd(), runWaiter);
-    },
+    summary: 'agent-bridge under its first name (plugins written by earlier setups start it)',
+    run: () => runAgentBridge(),
   },
   serve: {
     summary: 'the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured',
@@ -137,6 +137,15 @@ const commands: Record<string, { summary: string; run: (args: string[]) => Promi
     },
   },
 };
+
+async function runAgentBridge(): Promise<number> {
+  const [{ runBridge }, { runWaiter }] = await Promise.all([
+    import('./agents/bridge/run.js'),
+    import('./agents/wake/run.js'),
+  ]);
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  return runBridge(io, process.env, process.cwd(), runWaiter);
+}
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);

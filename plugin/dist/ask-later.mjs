@@ -63,12 +63,12 @@ var init_token_shape = __esm({
 
 // src/store/sqlite/path.ts
 import { isAbsolute, join } from "node:path";
-function defaultDatabasePath(env, homedir5) {
+function defaultDatabasePath(env, homedir6) {
   const explicit = env.ASK_LATER_DB?.trim();
   if (explicit) return explicit;
   const state = env.XDG_STATE_HOME?.trim();
   if (state && isAbsolute(state)) return join(state, "ask-later", "inbox.db");
-  return join(homedir5, ".local", "state", "ask-later", "inbox.db");
+  return join(homedir6, ".local", "state", "ask-later", "inbox.db");
 }
 var init_path = __esm({
   "src/store/sqlite/path.ts"() {
@@ -17762,89 +17762,89 @@ function describe2(value) {
   if (typeof value === "string") return value.length <= 20 ? JSON.stringify(value) : `a string of ${value.length}`;
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
-function readItem(read4, item, path, version3) {
+function readItem(read5, item, path, version3) {
   const rawOptions = item.options;
   if (!Array.isArray(rawOptions) || rawOptions.length === 0)
-    read4.fail(`${path}.options`, "a non-empty list", rawOptions);
+    read5.fail(`${path}.options`, "a non-empty list", rawOptions);
   const options = rawOptions.map((option, index) => {
     const at = `${path}.options.${index}`;
     if (version3 === "1") {
-      if (typeof option !== "string") read4.fail(at, "a string", option);
+      if (typeof option !== "string") read5.fail(at, "a string", option);
       return { label: option };
     }
-    const object5 = read4.object(option, at);
-    const label = read4.string(object5, "label", at);
-    const value = version3 >= "3" ? read4.optionalString(object5, "value", at) : void 0;
-    const description = read4.optionalString(object5, "description", at);
+    const object5 = read5.object(option, at);
+    const label = read5.string(object5, "label", at);
+    const value = version3 >= "3" ? read5.optionalString(object5, "value", at) : void 0;
+    const description = read5.optionalString(object5, "description", at);
     const parsed2 = { label };
     if (value !== void 0) parsed2.value = value;
     if (description !== void 0) parsed2.description = description;
     return parsed2;
   });
   const result = {
-    question: read4.string(item, "question", path),
+    question: read5.string(item, "question", path),
     options,
-    multiSelect: version3 === "1" ? false : read4.boolean(item, "multiSelect", path),
-    isBlocking: read4.boolean(item, "isBlocking", path)
+    multiSelect: version3 === "1" ? false : read5.boolean(item, "multiSelect", path),
+    isBlocking: read5.boolean(item, "isBlocking", path)
   };
   if (item.recommended !== void 0) {
-    result.recommended = version3 >= "3" ? read4.strings(item, "recommended", path) : [read4.string(item, "recommended", path)];
+    result.recommended = version3 >= "3" ? read5.strings(item, "recommended", path) : [read5.string(item, "recommended", path)];
   }
   return result;
 }
-function readSpec(read4, text3, version3) {
-  const spec = read4.json(text3, "spec");
+function readSpec(read5, text3, version3) {
+  const spec = read5.json(text3, "spec");
   const common = {
-    context: read4.string(spec, "context", "spec"),
-    impact: read4.string(spec, "impact", "spec"),
-    isBlocking: read4.boolean(spec, "isBlocking", "spec")
+    context: read5.string(spec, "context", "spec"),
+    impact: read5.string(spec, "impact", "spec"),
+    isBlocking: read5.boolean(spec, "isBlocking", "spec")
   };
-  const ticket2 = read4.optionalString(spec, "ticket", "spec");
+  const ticket2 = read5.optionalString(spec, "ticket", "spec");
   if (ticket2 !== void 0) common.ticket = ticket2;
-  const expiresInSeconds = read4.optionalNumber(spec, "expiresInSeconds", "spec");
+  const expiresInSeconds = read5.optionalNumber(spec, "expiresInSeconds", "spec");
   if (expiresInSeconds !== void 0) common.expiresInSeconds = expiresInSeconds;
-  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read4, spec.origin);
-  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read4, spec.askedBefore);
-  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read4, spec, "spec", version3));
+  if (version3 >= "4" && spec.origin !== void 0) common.origin = readOrigin(read5, spec.origin);
+  if (version3 >= "4" && spec.askedBefore !== void 0) common.askedBefore = readAskedBefore(read5, spec.askedBefore);
+  if (version3 < "3" || spec.members === void 0) return Object.assign(common, readItem(read5, spec, "spec", version3));
   const rawMembers = spec.members;
-  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read4.fail("spec.members", "a non-empty list", rawMembers);
+  if (!Array.isArray(rawMembers) || rawMembers.length === 0) read5.fail("spec.members", "a non-empty list", rawMembers);
   const members = rawMembers.map((raw, index) => {
     const path = `spec.members.${index}`;
-    const object5 = read4.object(raw, path);
+    const object5 = read5.object(raw, path);
     const member = {
-      topic: read4.string(object5, "topic", path),
-      ...readItem(read4, object5, path, version3)
+      topic: read5.string(object5, "topic", path),
+      ...readItem(read5, object5, path, version3)
     };
-    const context = read4.optionalString(object5, "context", path);
+    const context = read5.optionalString(object5, "context", path);
     if (context !== void 0) member.context = context;
-    const impact = read4.optionalString(object5, "impact", path);
+    const impact = read5.optionalString(object5, "impact", path);
     if (impact !== void 0) member.impact = impact;
     return member;
   });
   return Object.assign(common, { members });
 }
-function readOrigin(read4, value) {
-  const object5 = read4.object(value, "spec.origin");
-  const origin = { tool: read4.oneOf(object5.tool, ORIGIN_TOOLS, "spec.origin.tool") };
-  const header = read4.optionalString(object5, "header", "spec.origin");
+function readOrigin(read5, value) {
+  const object5 = read5.object(value, "spec.origin");
+  const origin = { tool: read5.oneOf(object5.tool, ORIGIN_TOOLS, "spec.origin.tool") };
+  const header = read5.optionalString(object5, "header", "spec.origin");
   if (header !== void 0) origin.header = header;
-  const plan = read4.optionalString(object5, "plan", "spec.origin");
+  const plan = read5.optionalString(object5, "plan", "spec.origin");
   if (plan !== void 0) origin.plan = plan;
   return origin;
 }
-function readAskedBefore(read4, value) {
-  if (!Array.isArray(value)) read4.fail("spec.askedBefore", "a list", value);
+function readAskedBefore(read5, value) {
+  if (!Array.isArray(value)) read5.fail("spec.askedBefore", "a list", value);
   return value.map((entry, index) => {
     const path = `spec.askedBefore.${index}`;
-    const object5 = read4.object(entry, path);
-    const member = read4.optionalNumber(object5, "member", path);
+    const object5 = read5.object(entry, path);
+    const member = read5.optionalNumber(object5, "member", path);
     return {
-      id: read4.number(object5, "id", path),
+      id: read5.number(object5, "id", path),
       ...member === void 0 ? {} : { member },
-      question: read4.string(object5, "question", path),
-      answer: read4.string(object5, "answer", path),
-      by: read4.responder(object5.by, `${path}.by`),
-      at: read4.number(object5, "at", path)
+      question: read5.string(object5, "question", path),
+      answer: read5.string(object5, "answer", path),
+      by: read5.responder(object5.by, `${path}.by`),
+      at: read5.number(object5, "at", path)
     };
   });
 }
@@ -17858,58 +17858,58 @@ function specRecord(spec) {
   if (spec.recommended?.[0] !== void 0) v2.recommended = spec.recommended[0];
   return { version: 2, json: JSON.stringify(v2) };
 }
-function readSelection(read4, selection, path) {
-  const choices = read4.strings(selection, "choices", path);
-  const other = read4.boolean(selection, "other", path);
-  const notes = read4.optionalString(selection, "notes", path);
+function readSelection(read5, selection, path) {
+  const choices = read5.strings(selection, "choices", path);
+  const other = read5.boolean(selection, "other", path);
+  const notes = read5.optionalString(selection, "notes", path);
   const result = { choices, other };
   if (notes !== void 0) result.notes = notes;
   if (selection.choiceNotes !== void 0)
-    result.choiceNotes = readChoiceNotes(read4, selection.choiceNotes, `${path}.choiceNotes`);
+    result.choiceNotes = readChoiceNotes(read5, selection.choiceNotes, `${path}.choiceNotes`);
   return result;
 }
-function readChoiceNotes(read4, value, path) {
-  if (!Array.isArray(value)) read4.fail(path, "a list of {choice, notes}", value);
+function readChoiceNotes(read5, value, path) {
+  if (!Array.isArray(value)) read5.fail(path, "a list of {choice, notes}", value);
   return value.map((entry, index) => {
-    const object5 = read4.object(entry, `${path}.${index}`);
+    const object5 = read5.object(entry, `${path}.${index}`);
     return {
-      choice: read4.string(object5, "choice", `${path}.${index}`),
-      notes: read4.string(object5, "notes", `${path}.${index}`)
+      choice: read5.string(object5, "choice", `${path}.${index}`),
+      notes: read5.string(object5, "notes", `${path}.${index}`)
     };
   });
 }
-function readAnswer(read4, text3) {
-  const answer = read4.json(text3, "answer");
+function readAnswer(read5, text3) {
+  const answer = read5.json(text3, "answer");
   if ("members" in answer) {
     const raw = answer.members;
-    if (!Array.isArray(raw)) read4.fail("answer.members", "a list of selections", raw);
+    if (!Array.isArray(raw)) read5.fail("answer.members", "a list of selections", raw);
     const members = raw.map(
-      (member, index) => readSelection(read4, read4.object(member, `answer.members.${index}`), `answer.members.${index}`)
+      (member, index) => readSelection(read5, read5.object(member, `answer.members.${index}`), `answer.members.${index}`)
     );
-    return { members, by: read4.responder(answer.by, "answer.by"), at: read4.number(answer, "at", "answer") };
+    return { members, by: read5.responder(answer.by, "answer.by"), at: read5.number(answer, "at", "answer") };
   }
   if ("choices" in answer) {
-    const selection = readSelection(read4, answer, "answer");
+    const selection = readSelection(read5, answer, "answer");
     return Object.assign(selection, {
-      by: read4.responder(answer.by, "answer.by"),
-      at: read4.number(answer, "at", "answer")
+      by: read5.responder(answer.by, "answer.by"),
+      at: read5.number(answer, "at", "answer")
     });
   }
-  const notes = read4.optionalString(answer, "notes", "answer");
-  const choice = answer.choice === null ? null : read4.string(answer, "choice", "answer");
+  const notes = read5.optionalString(answer, "notes", "answer");
+  const choice = answer.choice === null ? null : read5.string(answer, "choice", "answer");
   const by = {
-    platform: read4.oneOf(answer.platform, PLATFORMS, "answer.platform"),
-    userId: read4.string(answer, "userId", "answer"),
-    displayName: read4.string(answer, "userName", "answer")
+    platform: read5.oneOf(answer.platform, PLATFORMS, "answer.platform"),
+    userId: read5.string(answer, "userId", "answer"),
+    displayName: read5.string(answer, "userName", "answer")
   };
-  const at = read4.number(answer, "at", "answer");
+  const at = read5.number(answer, "at", "answer");
   const base = { choices: choice === null ? [] : [choice], other: choice === null, by, at };
   return notes === void 0 ? base : Object.assign(base, { notes });
 }
-function readClosure(read4, text3) {
-  const closure = read4.json(text3, "closure");
-  const at = read4.number(closure, "at", "closure");
-  return closure.by === void 0 ? { at } : { at, by: read4.responder(closure.by, "closure.by") };
+function readClosure(read5, text3) {
+  const closure = read5.json(text3, "closure");
+  const at = read5.number(closure, "at", "closure");
+  return closure.by === void 0 ? { at } : { at, by: read5.responder(closure.by, "closure.by") };
 }
 function messagesFromHash(hash2, record4) {
   const messages = [];
@@ -17934,31 +17934,31 @@ function questionFromHash(hash2, where, specs) {
   const project = hash2.project;
   if (project === void 0) early.fail("project", "a string", project);
   const id = early.wholeNumber(hash2, "id");
-  const read4 = new Reader(`${project}#${id}`);
-  const status = read4.oneOf(hash2.status, QUESTION_STATUSES, "status");
-  const createdAt = read4.wholeNumber(hash2, "createdAt");
+  const read5 = new Reader(`${project}#${id}`);
+  const status = read5.oneOf(hash2.status, QUESTION_STATUSES, "status");
+  const createdAt = read5.wholeNumber(hash2, "createdAt");
   const specText = hash2.spec;
-  if (specText === void 0) read4.fail("spec", "a string", specText);
-  let spec = specs?.get(read4.record, version3, specText);
+  if (specText === void 0) read5.fail("spec", "a string", specText);
+  let spec = specs?.get(read5.record, version3, specText);
   if (spec === void 0) {
-    spec = readSpec(read4, specText, version3);
-    specs?.set(read4.record, version3, specText, spec);
+    spec = readSpec(read5, specText, version3);
+    specs?.set(read5.record, version3, specText, spec);
   }
   const question = Object.assign({}, spec);
   question.project = project;
   question.id = id;
   question.status = status;
   question.createdAt = createdAt;
-  question.messages = messagesFromHash(hash2, read4.record);
-  if (hash2.expiresAt !== void 0) question.expiresAt = read4.wholeNumber(hash2, "expiresAt");
-  if (hash2.answer !== void 0) question.answer = readAnswer(read4, hash2.answer);
-  if (hash2.closure !== void 0) question.closure = readClosure(read4, hash2.closure);
-  if (hash2.deliveredAt !== void 0) question.deliveredAt = read4.wholeNumber(hash2, "deliveredAt");
+  question.messages = messagesFromHash(hash2, read5.record);
+  if (hash2.expiresAt !== void 0) question.expiresAt = read5.wholeNumber(hash2, "expiresAt");
+  if (hash2.answer !== void 0) question.answer = readAnswer(read5, hash2.answer);
+  if (hash2.closure !== void 0) question.closure = readClosure(read5, hash2.closure);
+  if (hash2.deliveredAt !== void 0) question.deliveredAt = read5.wholeNumber(hash2, "deliveredAt");
   if (hash2.deliveredVia !== void 0) {
-    question.deliveredVia = read4.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
+    question.deliveredVia = read5.oneOf(hash2.deliveredVia, DELIVERY_PATHS, "deliveredVia");
   }
-  if (hash2.reminders !== void 0) question.reminders = read4.wholeNumber(hash2, "reminders");
-  if (hash2.remindedAt !== void 0) question.remindedAt = read4.wholeNumber(hash2, "remindedAt");
+  if (hash2.reminders !== void 0) question.reminders = read5.wholeNumber(hash2, "reminders");
+  if (hash2.remindedAt !== void 0) question.remindedAt = read5.wholeNumber(hash2, "remindedAt");
   return question;
 }
 function hashFromScript(reply, where) {
@@ -18334,7 +18334,7 @@ var init_resp_connection = __esm({
 function isPlainPath(path) {
   return /^[a-z0-9][a-z0-9/_-]*$/i.test(path) && !path.split("/").includes("..");
 }
-function resolveIncludes(name, source, read4) {
+function resolveIncludes(name, source, read5) {
   const included = /* @__PURE__ */ new Set();
   const expand = (text3, chain) => text3.replace(INCLUDE, (_line, path) => {
     if (!isPlainPath(path)) throw new Error(`${name}.lua: @include "${path}" is not a path under lua/`);
@@ -18344,7 +18344,7 @@ function resolveIncludes(name, source, read4) {
     included.add(path);
     let body;
     try {
-      body = read4(path);
+      body = read5(path);
     } catch (error46) {
       throw new Error(`${name}.lua: @include "${path}" cannot be read`, { cause: error46 });
     }
@@ -19012,13 +19012,13 @@ var init_decisions = __esm({
           const settled = rankFromPostings(items, postings, wanted, stats, { ...options, most: CANDIDATES_MAX });
           const refs = [...new Set(settled.unsettled.flat())];
           const stored = refs.length === 0 ? [] : await x.client.sendCommand(["HMGET", key, ...refs.map((ref) => `d:${ref}`)]);
-          const read4 = /* @__PURE__ */ new Map();
+          const read5 = /* @__PURE__ */ new Map();
           for (let index = 0; index < refs.length; index++) {
             const document = storedDocument(refs[index], stored[index]);
-            if (document !== void 0) read4.set(refs[index], document);
+            if (document !== void 0) read5.set(refs[index], document);
           }
           const ranked = items.map((item, index) => {
-            const documents2 = (settled.unsettled[index] ?? []).flatMap((ref) => read4.get(ref) ?? []);
+            const documents2 = (settled.unsettled[index] ?? []).flatMap((ref) => read5.get(ref) ?? []);
             const [fromDocuments = []] = rank([item], documents2, stats, { ...options, max: Number.POSITIVE_INFINITY });
             return best([...settled.scored[index] ?? [], ...fromDocuments], options.max);
           });
@@ -19039,11 +19039,11 @@ function claimedIds(claim, only) {
   const ids = claim.questions.map((q) => q.id);
   return only ? ids.filter((id) => only.includes(id)) : ids;
 }
-function readEach(records, read4, onCorrupt) {
+function readEach(records, read5, onCorrupt) {
   const questions = [];
   for (const record4 of records) {
     try {
-      const question = read4(record4);
+      const question = read5(record4);
       if (question !== void 0) questions.push(question);
     } catch (error46) {
       if (!(error46 instanceof CorruptRecordError)) throw error46;
@@ -19644,9 +19644,9 @@ var init_consumer = __esm({
         );
         const events = [];
         replies.forEach((reply, i) => {
-          const read4 = parseStreamReply(reply, () => void 0);
-          if (read4.length >= count) hints.again(due[i]?.tag ?? "");
-          events.push(...read4.map(strip));
+          const read5 = parseStreamReply(reply, () => void 0);
+          if (read5.length >= count) hints.again(due[i]?.tag ?? "");
+          events.push(...read5.map(strip));
         });
         return events;
       }
@@ -19761,7 +19761,7 @@ var init_tail = __esm({
       /** Cluster: the streams due (hinted, or all on a full pass), one XREAD each; waiting means waiting for a hint. */
       async #readHinted(streams, count, timeoutMs, hints) {
         await hints.subscribe();
-        const read4 = async () => {
+        const read5 = async () => {
           const due = hints.due(streams);
           const replies = await Promise.all(
             due.map(
@@ -19781,10 +19781,10 @@ var init_tail = __esm({
             return events2;
           });
         };
-        const events = await read4();
+        const events = await read5();
         if (events.length > 0 || timeoutMs <= 0 || this.#closed) return events;
         await hints.wait(timeoutMs);
-        return this.#closed ? [] : read4();
+        return this.#closed ? [] : read5();
       }
       async close() {
         if (this.#closed) return;
@@ -21914,10 +21914,10 @@ var init_delivery2 = __esm({
         return this.#x.run(
           () => c.write(() => {
             const now = this.#x.now();
-            const read4 = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
+            const read5 = c.statement("SELECT status, claim FROM questions WHERE project = ? AND id = ?");
             const confirmed = [];
             for (const id of wanted) {
-              const row = read4.get(project, id);
+              const row = read5.get(project, id);
               if (row?.claim !== claim.claimId) continue;
               this.#deliver(project, id, row.status, now, claim.via);
               confirmed.push(id);
@@ -24003,4133 +24003,147 @@ var init_opencode = __esm({
   }
 });
 
-// src/commands/doctor/redis.ts
-function compareVersions(a, b) {
-  const left = a.split(".").map(Number);
-  const right = b.split(".").map(Number);
-  for (let i = 0; i < 3; i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
-}
-function infoFields(reply) {
-  const fields = /* @__PURE__ */ new Map();
-  if (typeof reply !== "string") return fields;
-  for (const line of reply.split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon > 0 && !line.startsWith("#")) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
-  }
-  return fields;
-}
-function redisErrorWord(error46) {
-  if (!(error46 instanceof Error) || error46.name !== "ErrorReply") return void 0;
-  return /^[A-Z]+/.exec(error46.message)?.[0];
-}
-function authProblem(error46) {
-  const word = redisErrorWord(error46);
-  if (word === "NOAUTH") {
-    return fail("Redis needs a password (NOAUTH) — put it in REDIS_URL: redis://:<password>@host:6379");
-  }
-  if (word === "WRONGPASS" || word === "ERR" && /password|AUTH/i.test(error46.message)) {
-    return fail(`Redis refused the user or password in REDIS_URL (${word}) — fix them in the URL`);
-  }
-  return void 0;
-}
-function databaseOf(url2) {
-  return new URL(url2).pathname.replace(/^\//, "");
-}
-async function clusterLines(connection, url2, timeoutMs) {
-  let reply;
-  try {
-    reply = await withDeadline(connection.sendCommand(["CLUSTER", "SLOTS"]), timeoutMs);
-  } catch (error46) {
-    if (redisErrorWord(error46) === "NOPERM") {
-      return [
-        warn(
-          "Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots"
-        )
-      ];
-    }
-    return [];
-  }
-  const ranges = Array.isArray(reply) ? reply : [];
-  const masters = new Set(ranges.map(([, , [host, port]]) => `${host}:${port}`)).size;
-  const served = ranges.reduce((sum, [start, end]) => sum + (Number(end) - Number(start) + 1), 0);
-  const db = new URL(url2).pathname.replace(/^\//, "");
-  const lines = [];
-  if (db !== "" && db !== "0") {
-    lines.push(
-      fail(`REDIS_URL names database ${db}, but a Redis Cluster has only database 0 — drop /${db} from the URL`)
-    );
-  }
-  const of = `${masters} master${masters === 1 ? "" : "s"}`;
-  lines.push(
-    served === SLOTS ? ok(`Redis Cluster at REDIS_URL: ${of}, all ${SLOTS} slots served`) : warn(
-      `Redis Cluster at REDIS_URL: ${of}, ${served} of ${SLOTS} slots served — projects in the others fail (CLUSTERDOWN) until every slot has a master`
-    )
-  );
-  return lines;
-}
-async function checkRedis(location, timeoutMs) {
-  let connection;
-  try {
-    connection = await connectResp(location.url, { connectTimeoutMs: timeoutMs });
-  } catch (error46) {
-    const auth = authProblem(error46);
-    if (auth) return [auth];
-    if (error46 instanceof Error && /SELECT is not allowed in cluster mode/i.test(error46.message)) {
-      return [fail(`REDIS_URL names database ${databaseOf(location.url)}, ${CLUSTER_DB_ONLY}`)];
-    }
-    const why = describeNetworkError(error46, timeoutMs);
-    const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
-    return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
-  }
-  try {
-    const info = async (section) => infoFields(await withDeadline(connection.sendCommand(["INFO", section]), timeoutMs));
-    const server = await info("server");
-    const persistence = await info("persistence");
-    const memory = await info("memory");
-    const version3 = server.get("redis_version") ?? "unknown version";
-    const lines = [];
-    if (/^\d+\.\d+/.test(version3) && compareVersions(version3, MIN_REDIS_VERSION) < 0) {
-      lines.push(fail(`Redis ${version3} at REDIS_URL is too old — ask-later needs Redis 6.2 or later`));
-    } else if (persistence.get("aof_enabled") === "1") {
-      lines.push(ok(`Redis ${version3} at REDIS_URL, AOF on`));
-    } else {
-      lines.push(
-        warn(
-          `Redis ${version3} at REDIS_URL, AOF off: answers could be lost on restart — set appendonly yes (redis.conf, or CONFIG SET appendonly yes)`
-        )
-      );
-    }
-    const policy = memory.get("maxmemory_policy");
-    if (Number(memory.get("maxmemory") ?? "0") > 0 && policy !== void 0 && policy !== "noeviction") {
-      lines.push(
-        warn(
-          `Redis: maxmemory-policy is ${policy}: Redis may drop questions when memory runs out — set maxmemory-policy noeviction`
-        )
-      );
-    }
-    lines.push(...await clusterLines(connection, location.url, timeoutMs));
-    return lines;
-  } catch (error46) {
-    const auth = authProblem(error46);
-    if (auth) return [auth];
-    const word = redisErrorWord(error46);
-    const why = word ?? describeNetworkError(error46, timeoutMs);
-    return [
-      fail(`Redis: REDIS_URL answers but INFO failed (${why}) — is it a Redis server, and may this user run INFO?`)
-    ];
-  } finally {
-    connection.close();
-  }
-}
-var MIN_REDIS_VERSION, SLOTS, CLUSTER_DB_ONLY;
-var init_redis = __esm({
-  "src/commands/doctor/redis.ts"() {
-    "use strict";
-    init_resp_connection();
-    init_check();
-    init_deadline();
-    MIN_REDIS_VERSION = "6.2.0";
-    SLOTS = 16384;
-    CLUSTER_DB_ONLY = "but a Redis Cluster has only database 0 — drop it from the URL";
-  }
-});
+// src/agents/pi/extension-module.ts
+function extensionModule(node, cli, tools) {
+  const listed = tools.map((tool) => ({
+    name: tool.name,
+    label: tool.title ?? tool.name,
+    description: tool.description,
+    parameters: tool.inputSchema
+  }));
+  return `${EXTENSION_MARKER}
+// It is rewritten by setup and deleted by \`ask-later setup pi --remove\`: do not edit it.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
-// src/commands/doctor/slack.ts
-async function callSlack(config3, token, method, args, timeoutMs) {
-  try {
-    const response = await requestJson(
-      `${config3.apiUrl ?? SLACK_API}${method}`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/x-www-form-urlencoded"
-        },
-        body: new URLSearchParams(args).toString()
-      },
-      timeoutMs
-    );
-    if (response.status === 429) return { error: "ratelimited" };
-    if (response.status !== 200) return { error: `HTTP ${response.status}` };
-    const body = record2(response.body);
-    if (body.ok === true) return { ok: true, body };
-    const code3 = text(body, "error");
-    return { error: code3 !== void 0 && /^[a-z_]{1,64}$/.test(code3) ? code3 : "an unreadable answer" };
-  } catch (error46) {
-    return { error: `network: ${describeNetworkError(error46, timeoutMs)}` };
-  }
-}
-function apiName2(config3) {
-  return config3.apiUrl !== void 0 ? "SLACK_API_URL" : "slack.com";
-}
-function unreachable2(config3, error46) {
-  return fail(
-    `Slack: no answer from the Web API at ${apiName2(config3)} (${error46.replace(/^network: /, "")}) — check the network, proxy or SLACK_API_URL`
-  );
-}
-function isNetwork(answer) {
-  return "error" in answer && answer.error.startsWith("network: ");
-}
-async function checkChannel2(config3, channel, botName, timeoutMs) {
-  const invite = `invite it: /invite @${botName}`;
-  const notFound = fail(
-    `Slack: channel ${channel} was not found — use the id from the channel's details (C…); for a private channel, invite the bot first: /invite @${botName}`
-  );
-  const info = await callSlack(config3, config3.botToken, "conversations.info", { channel }, timeoutMs);
-  if (isNetwork(info)) return unreachable2(config3, info.error);
-  if ("ok" in info) {
-    const found = record2(info.body.channel);
-    const name = typeof found.name === "string" ? `${channel} (#${found.name})` : channel;
-    if (found.is_archived === true)
-      return fail(`Slack: ${name} is archived — unarchive it or route to another channel`);
-    if (found.is_member === false) return fail(`Slack: the bot is not in ${name} — ${invite}`);
-    return ok(`Slack: the bot is in ${name}`);
-  }
-  if (info.error === "channel_not_found") return notFound;
-  if (info.error !== "missing_scope") return fail(`Slack: cannot check ${channel} (${info.error}) — ${invite}`);
-  const history = await callSlack(config3, config3.botToken, "conversations.history", { channel, limit: "1" }, timeoutMs);
-  if (isNetwork(history)) return unreachable2(config3, history.error);
-  if ("ok" in history) return ok(`Slack: the bot is in ${channel}`);
-  if (history.error === "not_in_channel") return fail(`Slack: the bot is not in ${channel} — ${invite}`);
-  if (history.error === "channel_not_found") return notFound;
-  return warn(
-    `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`
-  );
-}
-async function checkHomeScopes(config3, botUser, timeoutMs) {
-  const args = { user: botUser, types: "public_channel,private_channel", limit: "1" };
-  const answer = await callSlack(config3, config3.botToken, "users.conversations", args, timeoutMs);
-  if (isNetwork(answer)) return unreachable2(config3, answer.error);
-  if ("ok" in answer) return void 0;
-  return warn(
-    `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`
-  );
-}
-async function checkSlack(config3, channels, timeoutMs) {
-  const auth = await callSlack(config3, config3.botToken, "auth.test", {}, timeoutMs);
-  if (isNetwork(auth)) return [unreachable2(config3, auth.error)];
-  if (!("ok" in auth)) {
-    if (REFUSED2.has(auth.error)) {
-      return [
-        fail(
-          `Slack refused SLACK_BOT_TOKEN (${auth.error}) — use the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions; reinstall the app if it was revoked`
-        )
-      ];
-    }
-    return [fail(`Slack: auth.test failed (${auth.error}) — check SLACK_BOT_TOKEN and ${apiName2(config3)}`)];
-  }
-  const botName = text(auth.body, "user") ?? "<bot name>";
-  const team = text(auth.body, "team");
-  const lines = [ok(`Slack: signed in as @${botName}${team !== void 0 ? ` to ${team}` : ""}`)];
-  lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config3, channel, botName, timeoutMs))));
-  const botUser = text(auth.body, "user_id");
-  if (botUser !== void 0) {
-    const home = await checkHomeScopes(config3, botUser, timeoutMs);
-    if (home) lines.push(home);
-  }
-  if (config3.appToken !== void 0) {
-    const socket = await callSlack(config3, config3.appToken, "apps.connections.open", {}, timeoutMs);
-    if (isNetwork(socket)) lines.push(unreachable2(config3, socket.error));
-    else if ("ok" in socket) lines.push(ok("Slack Socket Mode: SLACK_APP_TOKEN opens connections"));
-    else
-      lines.push(
-        fail(
-          `Slack refused SLACK_APP_TOKEN (${socket.error}) — create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on`
-        )
-      );
-  }
-  return lines;
-}
-var SLACK_API, REFUSED2;
-var init_slack = __esm({
-  "src/commands/doctor/slack.ts"() {
-    "use strict";
-    init_check();
-    init_deadline();
-    init_http();
-    SLACK_API = "https://slack.com/api/";
-    REFUSED2 = /* @__PURE__ */ new Set([
-      "invalid_auth",
-      "not_authed",
-      "account_inactive",
-      "token_revoked",
-      "token_expired",
-      "not_allowed_token_type"
-    ]);
-  }
-});
+const NODE = ${JSON.stringify(node)};
+const CLI = ${JSON.stringify(cli)};
+const TOOLS = ${JSON.stringify(listed)};
+// A busy machine may take seconds; a reply that comes too late is dropped and its claim lapses (it comes again).
+const CALL_TIMEOUT_MS = 15_000;
+const TOOL_TIMEOUT_MS = 11 * 60_000;
 
-// src/commands/doctor/sqlite.ts
-import { dirname as dirname6 } from "node:path";
-function rootCause(error46) {
-  let current = error46;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof NewerSchemaError) return { newer: current };
-    const code3 = sqliteErrorCode(current) ?? current.code;
-    if (typeof code3 === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code3)) return { code: code3 };
-    current = current.cause;
-  }
-  return {};
-}
-function describeFailure(error46, path) {
-  if (error46 instanceof SqliteEngineMissingError) return error46.message;
-  const { code: code3, newer } = rootCause(error46);
-  if (newer) {
-    return `the file was written by a newer ask-later (schema version ${newer.found}; this one reads up to ${newer.known}) — upgrade ask-later here and wherever the agents run it`;
-  }
-  const dir = dirname6(path);
-  const primary = code3?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code3)?.[0] : code3;
-  switch (primary) {
-    case "ENOTDIR":
-    case "EEXIST":
-      return `its directory ${dir} cannot be made: a file is in the way (${code3}) — ${ELSEWHERE}, or move that file away`;
-    case "EISDIR":
-      return `the path is a directory (EISDIR) — set ASK_LATER_DB to a file path, such as ${path}/inbox.db`;
-    case "EACCES":
-    case "EPERM":
-    case "EROFS":
-    case "SQLITE_READONLY":
-    case "SQLITE_PERM":
-    case "SQLITE_CANTOPEN":
-      return `this user cannot write the file or its directory (${code3}) — give it write access to ${dir}, or ${ELSEWHERE}`;
-    case "ENOSPC":
-    case "SQLITE_FULL":
-      return `the disk is full (${code3}) — free some space, or ${ELSEWHERE} on another disk`;
-    case "SQLITE_NOTADB":
-    case "SQLITE_CORRUPT":
-      return `the file is not a SQLite database, or is damaged (${code3}) — move it away (a new one is created on first use), or set ASK_LATER_DB to another file`;
-    case "SQLITE_BUSY":
-    case "SQLITE_LOCKED":
-      return `another process held its write lock for over ${BUSY_TIMEOUT_MS / 1e3} s (${code3}) — run doctor again; if it stays locked, stop the ask-later process stuck on it`;
-    case "SQLITE_IOERR":
-      return `an I/O error (${code3}) — check the disk; WAL needs a local file system (not a network share)`;
-    default:
-      return `it cannot be opened (${code3 ?? (error46 instanceof Error ? error46.name : "unknown error")})`;
-  }
-}
-async function inspect(path) {
-  try {
-    const { defaultEngine: defaultEngine2, openDatabase: openDatabase2 } = await Promise.resolve().then(() => (init_driver(), driver_exports));
-    const { engine, why } = defaultEngine2();
-    const db = openDatabase2(path, { directory: dirname6(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
-    try {
-      const version3 = String(db.prepare("SELECT sqlite_version() AS v").get().v);
-      const journalMode = String(db.prepare("PRAGMA journal_mode").get().journal_mode);
-      return { version: version3, engine: `${engine}: ${why}`, journalMode };
-    } finally {
-      db.close();
-    }
-  } catch {
-    return void 0;
-  }
-}
-async function checkSqlite(location) {
-  const { path } = location;
-  let store;
-  try {
-    store = await openStore(location, { busyTimeoutMs: BUSY_TIMEOUT_MS });
-  } catch (error46) {
-    return [fail(`Embedded store at ${path}: ${describeFailure(error46, path)}`)];
-  }
-  try {
-    const found = await inspect(path);
-    if (found === void 0) return [ok(`Embedded store at ${path}`)];
-    if (found.journalMode.toLowerCase() !== "wal") {
-      return [
-        warn(
-          `Embedded store at ${path} (SQLite ${found.version} via ${found.engine}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`
-        )
-      ];
-    }
-    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL, via ${found.engine})`)];
-  } finally {
-    await store.close().catch(() => void 0);
-  }
-}
-var BUSY_TIMEOUT_MS, ELSEWHERE;
-var init_sqlite = __esm({
-  "src/commands/doctor/sqlite.ts"() {
-    "use strict";
-    init_open();
-    init_driver();
-    init_engine_missing_error();
-    init_newer_schema_error();
-    init_check();
-    BUSY_TIMEOUT_MS = 1e3;
-    ELSEWHERE = "set ASK_LATER_DB to a file in a directory this user can write";
-  }
-});
+export default function askLater(pi: any) {
+  let bridge: any;
+  let nextId = 0;
+  const pending = new Map<number, (reply: any) => void>();
+  let sessionId = 'pi-' + process.pid + '-' + Date.now().toString(36);
+  let lastCtx: any;
 
-// src/commands/doctor/telegram.ts
-async function call(config3, method, body, timeoutMs) {
-  try {
-    const answer = await requestJson(
-      `${config3.apiUrl ?? TELEGRAM_API}/bot${config3.token}/${method}`,
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-      timeoutMs
-    );
-    const json2 = record2(answer.body);
-    if (json2.ok === true) return { ok: true, result: json2.result };
-    const description = text(json2, "description");
-    const why = description !== void 0 && /^[\w :;'".,()-]{1,120}$/.test(description) ? description : `HTTP ${answer.status}`;
-    return { ok: false, why, status: answer.status };
-  } catch (error46) {
-    return { network: describeNetworkError(error46, timeoutMs) };
-  }
-}
-function apiName3(config3) {
-  return config3.apiUrl !== void 0 ? "TELEGRAM_API_URL" : "api.telegram.org";
-}
-function unreachable3(config3, why) {
-  return fail(
-    `Telegram: no answer from the Bot API at ${apiName3(config3)} (${why}) — check the network, proxy or TELEGRAM_API_URL`
-  );
-}
-async function checkChat(config3, chat, botId, timeoutMs) {
-  const found = await call(config3, "getChat", { chat_id: chat }, timeoutMs);
-  if ("network" in found) return unreachable3(config3, found.network);
-  if (!found.ok) {
-    return fail(
-      `Telegram: the bot cannot see chat ${chat} (${found.why}) — add the bot to the chat, and check the chat id (a group's starts with -100)`
-    );
-  }
-  const title = text(found.result, "title") ?? text(found.result, "username");
-  const type = text(found.result, "type") ?? "chat";
-  const shown6 = `${chat}${title !== void 0 ? ` (${title.slice(0, 60)})` : ""}`;
-  if (type === "private") return ok(`Telegram: the bot can post in the private chat ${shown6}`);
-  const member = await call(config3, "getChatMember", { chat_id: chat, user_id: botId }, timeoutMs);
-  if ("network" in member) return unreachable3(config3, member.network);
-  if (!member.ok) return fail(`Telegram: cannot read the bot's membership of chat ${shown6} (${member.why})`);
-  const status = text(member.result, "status");
-  const rights = record2(member.result);
-  if (status === "left" || status === "kicked")
-    return fail(`Telegram: the bot is not in chat ${shown6} — add it to the chat again`);
-  if (type === "channel" && !(status === "administrator" && rights.can_post_messages === true)) {
-    return fail(
-      `Telegram: the bot may not post in channel ${shown6} — make it an administrator allowed to post messages`
-    );
-  }
-  if (status === "restricted" && rights.can_send_messages === false) {
-    return fail(`Telegram: the bot may not send messages in chat ${shown6} — lift its restriction`);
-  }
-  return ok(`Telegram: the bot can post in ${type} ${shown6}`);
-}
-async function checkTelegram(config3, chats, timeoutMs) {
-  const me = await call(config3, "getMe", {}, timeoutMs);
-  if ("network" in me) return [unreachable3(config3, me.network)];
-  if (!me.ok) {
-    return [
-      me.status === 401 || me.status === 404 ? fail("Telegram refused TELEGRAM_BOT_TOKEN — copy the token @BotFather gave (/token there shows it again)") : fail(`Telegram: getMe failed (${me.why}) — check TELEGRAM_BOT_TOKEN and ${apiName3(config3)}`)
-    ];
-  }
-  const botId = record2(me.result).id;
-  const username = text(me.result, "username");
-  if (typeof botId !== "number") return [fail("Telegram: getMe answered without the bot id")];
-  const lines = [
-    ok(`Telegram: signed in as ${username !== void 0 ? `@${username}` : "the bot"} (${botId})`)
-  ];
-  lines.push(...await Promise.all(chats.map((chat) => checkChat(config3, chat, botId, timeoutMs))));
-  return lines;
-}
-var TELEGRAM_API;
-var init_telegram = __esm({
-  "src/commands/doctor/telegram.ts"() {
-    "use strict";
-    init_check();
-    init_deadline();
-    init_http();
-    TELEGRAM_API = "https://api.telegram.org";
-  }
-});
-
-// src/commands/doctor/doctor.ts
-import { isIPv6 } from "node:net";
-import { homedir as homedir3 } from "node:os";
-function routedChannels(config3, platform) {
-  const channels = [config3[platform]?.channel, ...(config3.routes ?? []).map((route) => route[platform])];
-  return [...new Set(channels.filter((channel) => channel !== void 0))];
-}
-function routedChats(config3) {
-  const chats = [config3.telegram?.chat, ...(config3.routes ?? []).map((route) => route.telegram)];
-  return [...new Set(chats.filter((chat) => chat !== void 0))];
-}
-function webAddress(config3) {
-  const host = isIPv6(config3.host) ? `[${config3.host}]` : config3.host;
-  return `http://${host}:${config3.port}/`;
-}
-function describeConfig(config3) {
-  const parts = [describeStore(config3.store)];
-  const routes = config3.routes?.length ?? 0;
-  if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
-  const token = config3.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
-  const reached = config3.publicUrl !== void 0 ? `, reached as ${config3.publicUrl}` : "";
-  parts.push(`web inbox on ${webAddress(config3)}${token}${reached}`);
-  if (config3.slack) {
-    const mode = config3.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config3.port}`;
-    parts.push(`Slack (${mode}) to ${routedChannels(config3, "slack").join(", ")}`);
-  }
-  if (config3.discord) parts.push(`Discord to ${routedChannels(config3, "discord").join(", ")}`);
-  if (config3.telegram) {
-    const mode = config3.publicUrl !== void 0 ? "webhook" : "long polling";
-    parts.push(`Telegram (${mode}) to ${routedChats(config3).join(", ")}`);
-  }
-  if (!config3.slack && !config3.discord && !config3.telegram) {
-    parts.push("no Slack or Discord: answers come from the web inbox");
-  }
-  return `Config: ${parts.join("; ")}`;
-}
-async function checkStore(config3, timeoutMs) {
-  const lines = config3.store.kind === "redis" ? await checkRedis(config3.store, timeoutMs) : await checkSqlite(config3.store);
-  if (lines.some((line) => line.status === "fail")) return lines;
-  return [...lines, ...await checkFailedEvents(config3.store, timeoutMs)];
-}
-async function diagnoseAgentHttp(env, location, options, timeoutMs) {
-  const cwd = options.cwd ?? process.cwd();
-  const project = projectFromEnvironment(env, cwd);
-  const [agent, claudeCode, codex] = await Promise.all([
-    checkAgentHttp(location, project, timeoutMs),
-    checkClaudeCode({ home: options.home ?? homedir3(), cwd, env }),
-    checkCodex({ ...env, HOME: options.home ?? homedir3() }, cwd)
-  ]);
-  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, cwd);
-  return [
-    ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
-    ...agent,
-    ...claudeCode,
-    ...codex,
-    ...openCode
-  ];
-}
-async function diagnose(env, options = {}) {
-  const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
-  let agentStore;
-  try {
-    agentStore = loadAgentStoreConfig(env).store;
-  } catch (error46) {
-    if (!(error46 instanceof ConfigError)) throw error46;
-    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error46.message}`)];
-  }
-  if (agentStore?.kind === "http") return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
-  const configLines = [];
-  let serve;
-  let store;
-  try {
-    serve = loadServeConfig(env);
-    store = serve;
-    configLines.push(ok(describeConfig(serve)));
-  } catch (error46) {
-    if (!(error46 instanceof ConfigError)) throw error46;
-    configLines.push(fail(`Config: ${error46.message}`));
-    try {
-      store = loadStoreConfig(env);
-    } catch {
-      store = void 0;
-    }
-  }
-  const cwd = options.cwd ?? process.cwd();
-  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
-    store ? checkStore(store, timeoutMs) : [],
-    serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
-    serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
-    serve?.telegram ? checkTelegram(serve.telegram, routedChats(serve), timeoutMs) : [],
-    checkClaudeCode({
-      home: options.home ?? homedir3(),
-      cwd: options.cwd ?? process.cwd(),
-      env,
-      ...store ? { store: store.store } : {}
-    }),
-    checkCodex({ ...env, HOME: options.home ?? homedir3() }, cwd)
-  ]);
-  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
-  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
-}
-var init_doctor = __esm({
-  "src/commands/doctor/doctor.ts"() {
-    "use strict";
-    init_agent();
-    init_config_error();
-    init_project2();
-    init_serve();
-    init_agent_http();
-    init_check();
-    init_claude_code();
-    init_codex();
-    init_discord();
-    init_failed_events4();
-    init_opencode();
-    init_redis();
-    init_slack();
-    init_sqlite();
-    init_telegram();
-  }
-});
-
-// src/commands/doctor/run.ts
-var run_exports = {};
-__export(run_exports, {
-  runDoctor: () => runDoctor
-});
-async function runDoctor(env, io = { stdout: process.stdout }, options = {}) {
-  const lines = await diagnose(env, options);
-  io.stdout.write(`${lines.map(formatLine).join("\n")}
-`);
-  return lines.some((line) => line.status === "fail") ? 1 : 0;
-}
-var init_run = __esm({
-  "src/commands/doctor/run.ts"() {
-    "use strict";
-    init_check();
-    init_doctor();
-  }
-});
-
-// src/agents/hooks/deadline-error.ts
-var DeadlineError;
-var init_deadline_error = __esm({
-  "src/agents/hooks/deadline-error.ts"() {
-    "use strict";
-    DeadlineError = class extends Error {
-      name = "DeadlineError";
-    };
-  }
-});
-
-// src/agents/hooks/deadline.ts
-var Deadline;
-var init_deadline2 = __esm({
-  "src/agents/hooks/deadline.ts"() {
-    "use strict";
-    init_deadline_error();
-    Deadline = class {
-      #ms;
-      #timer;
-      #endsAt;
-      #cleanups = [];
-      #rejects = /* @__PURE__ */ new Set();
-      #expired = false;
-      #step = "the hook";
-      constructor(ms) {
-        this.#ms = ms;
-        this.#endsAt = performance.now() + ms;
-        this.#timer = setTimeout(() => this.#expire(), ms);
-      }
-      /** True once the timer has fired: nothing may be written to stdout any more. */
-      get expired() {
-        return this.#expired;
-      }
-      /** `work`, or a `DeadlineError` naming `step` if the deadline comes first (or has already passed). */
-      race(work, step) {
-        if (this.#expired) {
-          work.catch(() => void 0);
-          return Promise.reject(this.#error(step));
-        }
-        return new Promise((resolve8, reject) => {
-          const onExpire = (error46) => reject(error46);
-          this.#step = step;
-          this.#rejects.add(onExpire);
-          work.then(
-            (value) => {
-              this.#rejects.delete(onExpire);
-              resolve8(value);
-            },
-            (error46) => {
-              this.#rejects.delete(onExpire);
-              reject(error46);
-            }
-          );
-        });
-      }
-      /** Run `cleanup` when the deadline fires (at once if it already has). */
-      onExpire(cleanup) {
-        if (this.#expired) cleanup();
-        else this.#cleanups.push(cleanup);
-      }
-      /**
-       * Make sure at least `ms` remain (never shortens it). Used once the note is written: confirming it is what keeps
-       * the answers from coming again, so it gets a short grace rather than being cut off by the deadline.
-       */
-      extend(ms) {
-        if (this.#expired) return;
-        const left = this.#endsAt - performance.now();
-        if (left >= ms) return;
-        clearTimeout(this.#timer);
-        this.#endsAt = performance.now() + ms;
-        this.#timer = setTimeout(() => this.#expire(), ms);
-      }
-      /** Stop the timer: the run is over. */
-      clear() {
-        clearTimeout(this.#timer);
-      }
-      #expire() {
-        this.#expired = true;
-        const error46 = this.#error(this.#step);
-        for (const reject of this.#rejects) reject(error46);
-        this.#rejects.clear();
-        for (const cleanup of this.#cleanups.splice(0)) {
-          try {
-            cleanup();
-          } catch {
-          }
-        }
-      }
-      #error(step) {
-        return new DeadlineError(`${step} within ${(this.#ms / 1e3).toFixed(1)} s`);
-      }
-    };
-  }
-});
-
-// src/agents/hooks/hook-io-error.ts
-var HookIoError;
-var init_hook_io_error = __esm({
-  "src/agents/hooks/hook-io-error.ts"() {
-    "use strict";
-    HookIoError = class extends Error {
-      name = "HookIoError";
-    };
-  }
-});
-
-// src/core/typed-prompt.ts
-function carriesAnswers(input) {
-  if (input.source !== void 0 && input.source !== "" && !PERSON_SOURCES.has(input.source)) return false;
-  return !input.prompt.trimStart().startsWith("<task-notification>");
-}
-var PERSON_SOURCES;
-var init_typed_prompt = __esm({
-  "src/core/typed-prompt.ts"() {
-    "use strict";
-    PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
-  }
-});
-
-// src/agents/hooks/input.ts
-function readStdin(stdin) {
-  return new Promise((resolve8, reject) => {
-    const chunks = [];
-    let size = 0;
-    const cleanup = () => {
-      stdin.removeListener("data", onData);
-      stdin.removeListener("end", onEnd);
-      stdin.removeListener("error", onError);
-    };
-    const onData = (chunk) => {
-      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      size += buffer.length;
-      if (size > STDIN_MAX_BYTES) {
-        cleanup();
-        reject(new HookIoError(`stdin is larger than ${STDIN_MAX_BYTES / 1024 / 1024} MiB`));
+  const start = () => {
+    const child = spawn(NODE, [CLI, 'agent-bridge'], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'pipe'] });
+    child.on('error', () => undefined);
+    child.stdin.on('error', () => undefined);
+    child.on('exit', () => {
+      if (bridge === child) bridge = undefined;
+      for (const [id, done] of pending) (pending.delete(id), done(undefined));
+    });
+    createInterface({ input: child.stderr }).on('line', (line: string) => process.stderr.write(line + '\\n'));
+    createInterface({ input: child.stdout }).on('line', (line: string) => {
+      let message: any;
+      try {
+        message = JSON.parse(line);
+      } catch {
         return;
       }
-      chunks.push(buffer);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve8(Buffer.concat(chunks).toString("utf8"));
-    };
-    const onError = () => {
-      cleanup();
-      reject(new HookIoError("stdin could not be read"));
-    };
-    stdin.on("data", onData);
-    stdin.once("end", onEnd);
-    stdin.once("error", onError);
-  });
-}
-function parsePromptSubmit(text3) {
-  if (text3.trim() === "") {
-    throw new HookIoError("stdin is empty, expected the UserPromptSubmit JSON");
-  }
-  let value;
-  try {
-    value = JSON.parse(text3);
-  } catch {
-    throw new HookIoError("stdin is not JSON, expected the UserPromptSubmit JSON");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HookIoError(
-      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe3(value)}`}, expected an object`
-    );
-  }
-  const fields = value;
-  const event = fields.hook_event_name;
-  if (event !== void 0 && event !== "UserPromptSubmit") {
-    const named = typeof event === "string" && /^[A-Za-z]{1,40}$/.test(event) ? ` ${event}` : " another event";
-    throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
-  }
-  if (typeof fields.prompt !== "string") {
-    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe3(fields.prompt)})`);
-  }
-  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
-  return {
-    prompt: fields.prompt,
-    ...fields.source === void 0 ? {} : { source: fields.source },
-    ...cwd === void 0 ? {} : { cwd }
-  };
-}
-function preToolUsePayload(text3) {
-  if (!text3.includes('"PreToolUse"')) return void 0;
-  try {
-    const value = JSON.parse(text3);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
-    const fields = value;
-    return fields.hook_event_name === "PreToolUse" ? fields : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function postToolUsePayload(text3) {
-  if (!text3.includes('"PostToolUse"')) return void 0;
-  let value;
-  try {
-    value = JSON.parse(text3);
-  } catch {
-    return void 0;
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
-  const fields = value;
-  if (fields.hook_event_name !== "PostToolUse") return void 0;
-  const field = (key) => typeof fields[key] === "string" ? fields[key] : "";
-  const cwd = field("cwd").trim() === "" ? void 0 : field("cwd");
-  return { toolName: field("tool_name"), agentId: field("agent_id"), ...cwd === void 0 ? {} : { cwd } };
-}
-function describe3(value) {
-  if (value === null) return "null";
-  if (value === void 0) return "nothing";
-  return `a ${typeof value}`;
-}
-var STDIN_MAX_BYTES;
-var init_input = __esm({
-  "src/agents/hooks/input.ts"() {
-    "use strict";
-    init_typed_prompt();
-    init_hook_io_error();
-    STDIN_MAX_BYTES = 1024 * 1024;
-  }
-});
-
-// src/agents/hooks/unconfirmed-delivery-error.ts
-var UnconfirmedDeliveryError;
-var init_unconfirmed_delivery_error = __esm({
-  "src/agents/hooks/unconfirmed-delivery-error.ts"() {
-    "use strict";
-    UnconfirmedDeliveryError = class extends Error {
-      name = "UnconfirmedDeliveryError";
-    };
-  }
-});
-
-// src/core/ask-input.ts
-function quote2(text3) {
-  if (text3.length <= ECHO_MAX) return JSON.stringify(text3);
-  return `${JSON.stringify(`${text3.slice(0, ECHO_MAX)}…`)} (${text3.length} characters)`;
-}
-function describeValue(value) {
-  try {
-    if (value === null) return "null";
-    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
-    switch (typeof value) {
-      case "undefined":
-        return "nothing";
-      case "string":
-        return `the string ${quote2(value)}`;
-      case "number":
-        return Object.is(value, -0) ? "-0" : String(value);
-      case "bigint":
-        return "a bigint";
-      case "boolean":
-        return String(value);
-      case "object":
-        return "an object";
-      default:
-        return `a ${typeof value}`;
-    }
-  } catch {
-    return "a value that could not be read";
-  }
-}
-function lengthOf(value) {
-  return typeof value === "string" || Array.isArray(value) ? String(value.length) : describeValue(value);
-}
-function listFields(names) {
-  return names.map((name) => `\`${name}\``).join(", ");
-}
-function isControl(code3) {
-  return code3 <= 31 || code3 >= 127 && code3 <= 159;
-}
-function codePointName(code3) {
-  const hex3 = `U+${code3.toString(16).toUpperCase().padStart(4, "0")}`;
-  return code3 === 9 ? `a tab (${hex3})` : `the control character ${hex3}`;
-}
-function oneLineProblem(text3) {
-  for (let i = 0; i < text3.length; i++) {
-    const char = text3.charAt(i);
-    const code3 = text3.charCodeAt(i);
-    if (LINE_BREAKS.has(char)) return `must be one line: it contains a line break at character ${i + 1}`;
-    if (isControl(code3))
-      return `must be one line of plain text: it contains ${codePointName(code3)} at character ${i + 1}`;
-    const surrogate = surrogateProblem(text3, i);
-    if (surrogate === "pair") i++;
-    else if (surrogate !== void 0) return surrogate;
-  }
-  return void 0;
-}
-function markdownProblem(text3) {
-  for (let i = 0; i < text3.length; i++) {
-    const code3 = text3.charCodeAt(i);
-    if (code3 === 10 || code3 === 9) continue;
-    if (code3 === 13) {
-      if (text3.charCodeAt(i + 1) === 10) continue;
-      return `must use \\n for line breaks: it contains a carriage return (U+000D) without a line feed at character ${i + 1}`;
-    }
-    if (isControl(code3)) {
-      return `must not contain control characters other than tab and line break: it contains ${codePointName(code3)} at character ${i + 1}`;
-    }
-    const surrogate = surrogateProblem(text3, i);
-    if (surrogate === "pair") i++;
-    else if (surrogate !== void 0) return surrogate;
-  }
-  return void 0;
-}
-function surrogateProblem(text3, i) {
-  const code3 = text3.charCodeAt(i);
-  if (code3 < 55296 || code3 > 57343) return void 0;
-  const next = text3.charCodeAt(i + 1);
-  if (code3 <= 56319 && next >= 56320 && next <= 57343) return "pair";
-  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code3.toString(16).toUpperCase()} at character ${i + 1}`;
-}
-function typeError(expected, required2) {
-  return (issue2) => required2 && issue2.input === void 0 ? `is required: ${expected}` : `must be ${expected}, got ${describeValue(issue2.input)}`;
-}
-function tooLong(max) {
-  return (issue2) => `must be at most ${max} characters, got ${lengthOf(issue2.input)}`;
-}
-function oneLineText(max, required2, forbidOther = false) {
-  const base = external_exports.string({ error: typeError(`a one-line string of at most ${max} characters`, required2) });
-  return (required2 ? base.min(1, { error: "must not be empty" }) : base).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
-    const problem = oneLineProblem(text3);
-    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
-    else if (required2 && text3.length > 0 && text3.trim() === "")
-      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
-    if (forbidOther && isOther(text3)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must not be ${JSON.stringify(OTHER_LABEL)}: every question already offers ${OTHER_LABEL} (with notes) to the person, so leave it out`
-      });
-    }
-  });
-}
-function markdownText(max) {
-  return external_exports.string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) }).min(1, { error: "must not be empty" }).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
-    const problem = markdownProblem(text3);
-    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
-    else if (text3.length > 0 && text3.trim() === "")
-      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
-  });
-}
-function integerIn(min, max, required2) {
-  const error46 = typeError(`an integer from ${min} to ${max}`, required2);
-  return external_exports.int({ error: error46 }).min(min, { error: error46 }).max(max, { error: error46 });
-}
-function labelsOf(options) {
-  if (!Array.isArray(options)) return [];
-  const labels = [];
-  options.forEach((option, index) => {
-    const label = typeof option === "string" ? option : typeof option === "object" && option !== null && "label" in option ? option.label : void 0;
-    if (typeof label === "string" && label.length <= OPTION_LABEL_MAX) labels.push({ label: label.trim(), index });
-  });
-  return labels;
-}
-function duplicateLabelProblem(options) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const { label, index } of labelsOf(options)) {
-    const key = label.toLowerCase();
-    const first = seen.get(key);
-    if (first !== void 0 && label !== "") {
-      return `must have different labels (ignoring case): \`options[${index}]\` repeats ${quote2(label)} from \`options[${first}]\``;
-    }
-    seen.set(key, index);
-  }
-  return void 0;
-}
-function valuesOf(options) {
-  if (!Array.isArray(options)) return [];
-  const values = [];
-  options.forEach((option, index) => {
-    const raw = typeof option === "string" ? option : typeof option === "object" && option !== null ? option.value ?? option.label : void 0;
-    if (typeof raw === "string" && raw.length <= Math.max(OPTION_VALUE_MAX, OPTION_LABEL_MAX)) {
-      values.push({ value: raw.trim(), index });
-    }
-  });
-  return values;
-}
-function duplicateValueProblem(options) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const { value, index } of valuesOf(options)) {
-    const first = seen.get(value);
-    if (first !== void 0 && value !== "") {
-      return `must have different values (a value defaults to the label): \`options[${index}]\` repeats ${quote2(value)} from \`options[${first}]\``;
-    }
-    seen.set(value, index);
-  }
-  return void 0;
-}
-function optionsProblem(options) {
-  return duplicateLabelProblem(options) ?? duplicateValueProblem(options);
-}
-function recommendedProblem(input) {
-  if (typeof input !== "object" || input === null) return void 0;
-  const { recommended, options, multiSelect } = input;
-  const picks = typeof recommended === "string" ? [recommended] : Array.isArray(recommended) ? recommended : [];
-  if (!picks.every((pick3) => typeof pick3 === "string")) return void 0;
-  if (picks.length > 1 && multiSelect !== true) {
-    return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
-  }
-  const labels = labelsOf(options).map(({ label }) => label);
-  if (labels.length === 0) return void 0;
-  const seen = /* @__PURE__ */ new Set();
-  for (const pick3 of picks) {
-    const wanted = pick3.trim();
-    if (seen.has(wanted)) return `must name each label once, got ${quote2(wanted)} more than once`;
-    seen.add(wanted);
-    if (labels.includes(wanted)) continue;
-    const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
-    const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
-    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick3)}${hint}`;
-  }
-  return void 0;
-}
-function suggestField(key, fields) {
-  if (key.length > ECHO_MAX) return void 0;
-  let best2;
-  for (const field of fields) {
-    const distance = editDistance(key.toLowerCase(), field.toLowerCase());
-    if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best2 === void 0 || distance < best2.distance)) {
-      best2 = { field, distance };
-    }
-  }
-  return best2?.field;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-function keyList(keys, suggest) {
-  const shown6 = keys.slice(0, 5).map((key) => {
-    const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
-    const suggestion = suggest(key);
-    return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
-  });
-  const more = keys.length > shown6.length ? ` and ${keys.length - shown6.length} more` : "";
-  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown6.join(", ")}${more}`;
-}
-function unknownFieldsMessage(keys) {
-  return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
-}
-function unknownMemberFieldsMessage(keys) {
-  const optional2 = MEMBER_FIELDS.filter((field) => !MEMBER_REQUIRED.includes(field));
-  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
-}
-function duplicateTopicProblem(members) {
-  if (!Array.isArray(members)) return void 0;
-  const seen = /* @__PURE__ */ new Map();
-  for (const [index, member] of members.entries()) {
-    const topic = typeof member === "object" && member !== null ? member.topic : void 0;
-    if (typeof topic !== "string" || topic.trim() === "" || topic.length > TOPIC_MAX) continue;
-    const key = topic.trim().toLowerCase();
-    const first = seen.get(key);
-    if (first !== void 0) {
-      return `must have different topics (ignoring case): \`questions[${index}].topic\` repeats ${quote2(topic.trim())} from \`questions[${first}].topic\``;
-    }
-    seen.set(key, index);
-  }
-  return void 0;
-}
-function setSizeProblem(input) {
-  if (typeof input !== "object" || input === null) return void 0;
-  const { context, impact, ticket: ticket2, questions } = input;
-  if (!Array.isArray(questions)) return void 0;
-  const text3 = (value) => typeof value === "string" ? value : "";
-  const field = (object5, key) => typeof object5 === "object" && object5 !== null ? object5[key] : void 0;
-  const length = setTextLength({
-    context: text3(context),
-    impact: text3(impact),
-    ticket: text3(ticket2),
-    members: questions.map((member) => {
-      const options = field(member, "options");
-      return {
-        topic: text3(field(member, "topic")),
-        question: text3(field(member, "question")),
-        context: text3(field(member, "context")),
-        impact: text3(field(member, "impact")),
-        options: (Array.isArray(options) ? options : []).map((option) => ({
-          label: typeof option === "string" ? option : text3(field(option, "label")),
-          description: text3(field(option, "description"))
-        }))
-      };
-    })
-  });
-  if (length <= SET_TEXT_MAX) return void 0;
-  return `must fit in one chat message: the set's texts (context, impact, ticket, and each question's topic, question, options and added context and impact) come to ${length} characters, at most ${SET_TEXT_MAX}. Shorten them by ${length - SET_TEXT_MAX}, or park fewer questions in the set`;
-}
-function shapeProblem(input, field) {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return void 0;
-  const object5 = input;
-  if (object5.questions !== void 0) {
-    return object5[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
-  }
-  if (object5[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
-  return `is required: ${ITEM_EXPECTED[field]}`;
-}
-function isSetCall(input) {
-  return typeof input === "object" && input !== null && input.questions !== void 0;
-}
-function formatPath(path) {
-  let text3 = "";
-  for (const key of path) {
-    text3 += typeof key === "number" ? `[${key}]` : text3 === "" ? String(key) : `.${String(key)}`;
-  }
-  return text3;
-}
-function reasonsFrom(issues, input, prefix) {
-  const reasons = [];
-  for (const issue2 of issues) {
-    const path = [...prefix, ...issue2.path];
-    if (issue2.code === "invalid_union") {
-      const branch = issue2.errors.find(
-        (errors) => !errors.some((e) => e.path.length === 0 && e.code === "invalid_type")
-      );
-      if (branch !== void 0) {
-        reasons.push(...reasonsFrom(branch, input, path));
-        continue;
-      }
-    }
-    const subject = path.length === 0 ? "The arguments" : `\`${formatPath(path)}\``;
-    reasons.push({ path, text: `${subject} ${issue2.message}` });
-  }
-  return reasons;
-}
-function order(reason) {
-  const [field] = reason.path;
-  const rank2 = field === void 0 ? -1 : FIELDS2.indexOf(field);
-  return [rank2, reason.path.length];
-}
-function normaliseMarkdown(text3) {
-  return text3.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
-}
-function normaliseOption(option) {
-  if (typeof option === "string") return { label: option.trim() };
-  const label = option.label.trim();
-  const value = option.value?.trim();
-  const description = option.description?.trim();
-  return {
-    label,
-    ...value !== void 0 && value !== label ? { value } : {},
-    ...description ? { description } : {}
-  };
-}
-function normaliseRecommended(recommended, options) {
-  if (recommended === void 0) return {};
-  const wanted = new Set([recommended].flat().map((label) => label.trim()));
-  return { recommended: options.map((option) => option.label).filter((label) => wanted.has(label)) };
-}
-function normaliseItem(item) {
-  const options = item.options.map(normaliseOption);
-  return {
-    question: item.question.trim(),
-    options,
-    ...normaliseRecommended(item.recommended, options),
-    multiSelect: item.multiSelect ?? false,
-    isBlocking: item.isBlocking
-  };
-}
-function normaliseMember(member) {
-  const context = member.context === void 0 ? "" : normaliseMarkdown(member.context);
-  const impact = member.impact === void 0 ? "" : normaliseMarkdown(member.impact);
-  return {
-    topic: member.topic.trim(),
-    ...normaliseItem(member),
-    ...context === "" ? {} : { context },
-    ...impact === "" ? {} : { impact }
-  };
-}
-function parseAskInput(raw) {
-  try {
-    const result = askInputSchema.safeParse(raw);
-    if (!result.success) {
-      const sorted = reasonsFrom(result.error.issues, raw, []).map((reason, index) => ({ reason, index, key: order(reason) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.index - b.index);
-      const reasons = [...new Set(sorted.map(({ reason }) => reason.text))];
-      if (reasons.length > REASONS_MAX) {
-        const more = reasons.length - REASONS_MAX;
-        return { ok: false, reasons: [...reasons.slice(0, REASONS_MAX), `…and ${more} more problems`] };
-      }
-      return { ok: false, reasons: reasons.length > 0 ? reasons : ["The arguments break the input schema"] };
-    }
-    const input = result.data;
-    const ticket2 = input.ticket?.trim();
-    const common = {
-      context: normaliseMarkdown(input.context),
-      impact: normaliseMarkdown(input.impact),
-      ...ticket2 ? { ticket: ticket2 } : {},
-      ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
-      ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds },
-      ...input.askAgain === void 0 ? {} : { askAgain: input.askAgain }
-    };
-    if (input.questions !== void 0) {
-      const members = input.questions.map(normaliseMember);
-      return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
-    }
-    const { question, options, isBlocking: isBlocking2 } = input;
-    if (question === void 0 || options === void 0 || isBlocking2 === void 0) {
-      return { ok: false, reasons: ["The arguments break the input schema"] };
-    }
-    const item = normaliseItem({
-      question,
-      options,
-      isBlocking: isBlocking2,
-      recommended: input.recommended,
-      multiSelect: input.multiSelect
+      if (message.push) void onPush(message);
+      else if (pending.has(message.id)) (pending.get(message.id)!(message), pending.delete(message.id));
     });
-    return { ok: true, value: { ...common, ...item } };
-  } catch {
-    return { ok: false, reasons: ["The arguments could not be read: send plain JSON data"] };
+    // The bridge ends with pi: its stdin closes when this process exits.
+    child.unref();
+    (child.stdin as any).unref?.();
+    (child.stdout as any).unref?.();
+    (child.stderr as any).unref?.();
+    return child;
+  };
+  const send = (message: Record<string, unknown>) => {
+    bridge = bridge ?? start();
+    bridge.stdin.write(JSON.stringify(message) + '\\n');
+  };
+  const call = (op: string, fields: Record<string, unknown>, timeoutMs = CALL_TIMEOUT_MS): Promise<any> =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      const timer = setTimeout(() => (pending.delete(id), resolve(undefined)), timeoutMs);
+      pending.set(id, (reply) => (clearTimeout(timer), resolve(reply)));
+      send({ id, op, ...fields });
+    });
+
+  const showStatus = async (ctx: any) => {
+    if (!ctx?.hasUI) return;
+    const reply = await call('status', {});
+    ctx.ui.setStatus('ask-later', reply?.text ?? undefined);
+  };
+
+  async function onPush(message: any) {
+    if (message.push !== 'wake') return;
+    const reply = await call('collect', { for: 'prompt', sessionID: sessionId, messageID: 'wake-' + Date.now() });
+    if (!reply?.text) return;
+    pi.sendMessage(
+      { customType: 'ask-later', content: message.text + '\\n\\n' + reply.text, display: true },
+      { deliverAs: 'followUp', triggerTurn: true },
+    );
+    send({ op: 'confirm', claim: reply.claim });
   }
-}
-function formatRefusal(reasons) {
-  const lines = reasons.length > 0 ? reasons : ["The arguments break the input schema"];
-  return `ask_later refused the question; nothing was stored. Fix these and call again:
-${lines.map((reason) => `- ${reason}`).join("\n")}`;
-}
-var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
-var init_ask_input = __esm({
-  "src/core/ask-input.ts"() {
-    "use strict";
-    init_zod();
-    init_limits();
-    init_question();
-    ECHO_MAX = 40;
-    REASONS_MAX = 20;
-    FIELDS2 = [
-      "context",
-      "question",
-      "impact",
-      "isBlocking",
-      "options",
-      "recommended",
-      "multiSelect",
-      "questions",
-      "ticket",
-      "expiresInSeconds",
-      "waitSeconds"
-    ];
-    REQUIRED_FIELDS = ["context", "question", "impact", "isBlocking", "options"];
-    ITEM_FIELDS = ["question", "options", "isBlocking", "recommended", "multiSelect"];
-    MEMBER_FIELDS = [
-      "topic",
-      "question",
-      "options",
-      "isBlocking",
-      "recommended",
-      "multiSelect",
-      "context",
-      "impact"
-    ];
-    MEMBER_REQUIRED = ["topic", "question", "options", "isBlocking"];
-    LINE_BREAKS = /* @__PURE__ */ new Set(["\n", "\r", "", "\u2028", "\u2029"]);
-    isOther = (label) => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
-    optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
-    OPTION_SHAPE = "a one-line string or an object {label, value?, description?}";
-    optionObjectSchema = external_exports.strictObject(
-      {
-        label: optionLabelSchema.describe(
-          `What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`
-        ),
-        value: oneLineText(OPTION_VALUE_MAX, true).optional().describe(
-          `Optional: a stable value for this option that you get back beside the label (such as "pg"): one line, at most ${OPTION_VALUE_MAX} characters; default the label. Values must differ.`
-        ),
-        description: oneLineText(OPTION_DESCRIPTION_MAX, false).optional().describe(
-          `Optional: one line under the label saying what this answer means or leads to, at most ${OPTION_DESCRIPTION_MAX} characters.`
-        )
+
+  for (const tool of TOOLS) {
+    pi.registerTool({
+      ...tool,
+      async execute(_toolCallId: string, params: unknown) {
+        const reply = await call('call', { name: tool.name, args: params }, TOOL_TIMEOUT_MS);
+        const result = reply?.result ?? { content: [{ type: 'text', text: 'ask-later did not answer; try again.' }], isError: true };
+        const text = (result.content ?? []).map((part: any) => part.text ?? '').join('\\n');
+        if (result.isError) throw new Error(text);
+        return { content: [{ type: 'text', text }], details: result.structuredContent };
       },
-      {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? `has ${keyList(issue2.keys, () => void 0)}: an option is a string or {label, value, description}` : `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}`
-      }
-    );
-    optionSchema = external_exports.union(
-      [
-        optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
-        optionObjectSchema
-      ],
-      { error: (issue2) => `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}` }
-    );
-    questionSchema = oneLineText(QUESTION_MAX, true).describe(
-      `The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`
-    );
-    isBlockingSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", true) }).describe(
-      "true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
-    );
-    OPTIONS_DESCRIPTION = `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back (default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
-    optionsSchema = external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
-      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
-    }).max(OPTIONS_MAX, {
-      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
-    }).check(
-      external_exports.refine((options) => optionsProblem(options) === void 0, {
-        when: () => true,
-        error: (issue2) => optionsProblem(issue2.input) ?? "must have different labels and values"
-      })
-    );
-    RECOMMENDED_EXPECTED = "a string copied from one of the options' labels (with multiSelect, a list of them)";
-    recommendedSchema = external_exports.union(
-      [
-        external_exports.string(),
-        external_exports.array(external_exports.string({ error: typeError("a string copied from one of the options' labels", true) })).min(1, { error: "must name at least one label when it is a list" })
-      ],
-      { error: typeError(RECOMMENDED_EXPECTED, false) }
-    );
-    RECOMMENDED_DESCRIPTION = "The label of the option you recommend, copied exactly from `options` (with `multiSelect`, a list of labels). It is starred and preselected, so the person can send it with one click.";
-    multiSelectSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", false) });
-    MULTI_SELECT_DESCRIPTION = "Default false. true lets the person pick several options (and write notes per option).";
-    memberSchema = external_exports.strictObject(
-      {
-        topic: oneLineText(TOPIC_MAX, true).describe(
-          `Required. A short name for this question ("Database", "Cache"), shown as its heading and tab: one line, at most ${TOPIC_MAX} characters. Topics must differ.`
-        ),
-        question: questionSchema.describe(`Required. ${questionSchema.description ?? ""}`),
-        options: optionsSchema.describe(`Required. ${OPTIONS_DESCRIPTION}`),
-        isBlocking: isBlockingSchema.describe(`Required boolean. ${isBlockingSchema.description ?? ""}`),
-        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
-        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
-        context: markdownText(MEMBER_CONTEXT_MAX).optional().describe(
-          `Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`
-        ),
-        impact: markdownText(MEMBER_IMPACT_MAX).optional().describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`)
-      },
-      {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownMemberFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(MEMBER_REQUIRED)} (and optionally more), got ${describeValue(issue2.input)}`
-      }
-    ).check(
-      external_exports.refine((input) => recommendedProblem(input) === void 0, {
-        when: () => true,
-        path: ["recommended"],
-        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
-      })
-    );
-    questionsSchema = external_exports.array(memberSchema, {
-      error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
-    }).min(SET_MEMBERS_MIN, {
-      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)} (park one question with \`question\` and \`options\` instead)`
-    }).max(SET_MEMBERS_MAX, {
-      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)}: a set is one chat message, and Discord fits one picker per question and a row of buttons in it. Park the rest as another set`
-    }).check(
-      external_exports.refine((members) => duplicateTopicProblem(members) === void 0, {
-        when: () => true,
-        error: (issue2) => duplicateTopicProblem(issue2.input) ?? "must have different topics"
-      })
-    );
-    ITEM_EXPECTED = {
-      question: `a one-line string of at most ${QUESTION_MAX} characters`,
-      options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
-      isBlocking: "a JSON boolean (true or false, not a string)",
-      recommended: RECOMMENDED_EXPECTED,
-      multiSelect: "a JSON boolean"
-    };
-    askInputSchema = external_exports.strictObject(
-      {
-        context: markdownText(CONTEXT_MAX).describe(
-          `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, what you found, what the choice is between. The person reads it in Slack or Discord without your session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters. A set shares it.`
-        ),
-        question: questionSchema.optional().describe(`Required for one question (a set has \`questions\` instead). ${questionSchema.description ?? ""}`),
-        impact: markdownText(IMPACT_MAX).describe(
-          `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters. A set shares it.`
-        ),
-        isBlocking: isBlockingSchema.optional().describe(
-          `Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ""}`
-        ),
-        options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
-        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
-        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
-        questions: questionsSchema.optional().describe(
-          `Instead of \`question\`, \`options\`, \`isBlocking\`, \`recommended\` and \`multiSelect\`: a set of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} related questions that the person answers together and sends as one after a review. Each has a short \`topic\`, its own \`question\`, \`options\` and \`isBlocking\`, optional \`recommended\` and \`multiSelect\`, and optional \`context\` and \`impact\` it adds to the set's. The set gets one id (#12; its questions are #12.1, #12.2, …) and its answers arrive together. All the set's texts together: at most ${SET_TEXT_MAX} characters.`
-        ),
-        ticket: oneLineText(TICKET_MAX, false).optional().describe(
-          `Optional. A one-line reference shown with the question, such as "#3528" or "PROJ-12"; at most ${TICKET_MAX} characters. No tracker is read.`
-        ),
-        expiresInSeconds: integerIn(EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, false).optional().describe(
-          `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to keep the question until it is answered.`
-        ),
-        askAgain: external_exports.boolean().optional().describe(
-          "Optional. Before parking, ask_later looks for decisions like this one that the person already took in this project, and returns them instead of parking. true parks it anyway: set it only after such a result, when the situation changed, and say in `context` what changed; the person then sees the earlier decision beside it."
-        ),
-        waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false).optional().describe(
-          `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer then comes with a later prompt.`
-        )
-      },
-      {
-        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(REQUIRED_FIELDS)} (and optionally more), got ${describeValue(issue2.input)}`
-      }
-    ).check(
-      ...ITEM_FIELDS.map(
-        (field) => external_exports.refine((input) => shapeProblem(input, field) === void 0, {
-          when: () => true,
-          path: [field],
-          error: (issue2) => shapeProblem(issue2.input, field) ?? "is misplaced"
-        })
-      ),
-      external_exports.refine((input) => isSetCall(input) || recommendedProblem(input) === void 0, {
-        when: () => true,
-        path: ["recommended"],
-        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
-      }),
-      external_exports.refine((input) => setSizeProblem(input) === void 0, {
-        when: () => true,
-        path: ["questions"],
-        error: (issue2) => setSizeProblem(issue2.input) ?? "must fit in one chat message"
-      })
-    );
-  }
-});
-
-// src/agents/claude-code/ask-user-question.ts
-function plainLabel(label) {
-  return label.replace(RECOMMENDED_SUFFIX, "");
-}
-function readAskUserQuestion(toolInput) {
-  let input = toolInput;
-  if (typeof input === "string") {
-    try {
-      input = JSON.parse(input);
-    } catch {
-      return "the tool input is not JSON";
-    }
-  }
-  const questions = input?.questions;
-  if (!Array.isArray(questions) || questions.length === 0) return "the tool input has no `questions` list";
-  const read4 = [];
-  for (const [index, raw] of questions.entries()) {
-    const where = `questions[${index}]`;
-    if (raw === null || typeof raw !== "object") return `${where} is not an object`;
-    const { question, header, options, multiSelect } = raw;
-    if (typeof question !== "string") return `${where}.question is not text`;
-    if (header !== void 0 && typeof header !== "string") return `${where}.header is not text`;
-    if (!Array.isArray(options)) return `${where}.options is not a list`;
-    const parsedOptions = [];
-    for (const [at, option] of options.entries()) {
-      const label = option?.label;
-      const description = option?.description;
-      if (typeof label !== "string") return `${where}.options[${at}].label is not text`;
-      if (description !== void 0 && typeof description !== "string") {
-        return `${where}.options[${at}].description is not text`;
-      }
-      parsedOptions.push(description === void 0 || description === "" ? { label } : { label, description });
-    }
-    read4.push({
-      question,
-      ...typeof header === "string" && header.trim() !== "" ? { header: header.trim() } : {},
-      options: parsedOptions,
-      multiSelect: multiSelect === true
     });
   }
-  return read4;
-}
-function itemInput(asked) {
-  const suggested = asked.options.filter((option) => RECOMMENDED_SUFFIX.test(option.label)).map((o) => plainLabel(o.label));
-  const recommended = asked.multiSelect ? suggested : suggested.slice(0, 1);
-  return {
-    question: asked.question,
-    options: asked.options.map((option) => ({ ...option, label: plainLabel(option.label) })),
-    ...recommended.length === 0 ? {} : { recommended: asked.multiSelect ? recommended : recommended[0] },
-    multiSelect: asked.multiSelect,
-    isBlocking: true
-  };
-}
-function askInputFor(asked, context, impact) {
-  const [only] = asked;
-  if (asked.length === 1 && only !== void 0) return { context, impact, ...itemInput(only) };
-  return {
-    context,
-    impact,
-    questions: asked.map((question, index) => ({
-      topic: question.header ?? `Question ${index + 1}`,
-      ...itemInput(question)
-    }))
-  };
-}
-function modelLabels(asked, item, selection) {
-  return selection.choices.map((choice) => {
-    const index = item.options.findIndex((option) => option.label === choice);
-    const label = asked.options[index]?.label ?? choice;
-    const notes = selection.choiceNotes?.find((note) => note.choice === choice)?.notes.trim();
-    return notes ? `${label} (notes: ${notes})` : label;
+
+  pi.on('session_start', async (_event: any, ctx: any) => {
+    lastCtx = ctx;
+    const id = ctx?.sessionManager?.getSessionId?.();
+    if (typeof id === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(id)) sessionId = id;
+    await showStatus(ctx);
+  });
+
+  pi.on('tool_call', async (event: any) => {
+    if (TOOLS.some((tool) => tool.name === event.toolName)) return;
+    const questions = event.input?.questions;
+    if (!Array.isArray(questions) || !questions.every((q: any) => typeof q?.prompt === 'string')) return;
+    const reply = await call('park-question', { input: event.input });
+    if (!reply?.text) return;
+    return { block: true, reason: reply.text };
+  });
+
+  pi.on('before_agent_start', async (event: any, ctx: any) => {
+    lastCtx = ctx;
+    const reply = await call('collect', { for: 'prompt', sessionID: sessionId, messageID: 'prompt-' + Date.now() });
+    if (!reply?.text) return;
+    send({ op: 'confirm', claim: reply.claim });
+    return { message: { customType: 'ask-later', content: reply.text, display: true } };
+  });
+
+  pi.on('tool_result', async (event: any) => {
+    if (TOOLS.some((tool) => tool.name === event.toolName)) return;
+    const reply = await call('collect', { for: 'tool', sessionID: sessionId, tool: event.toolName });
+    if (!reply?.text) return;
+    send({ op: 'confirm', claim: reply.claim });
+    return { content: [...(event.content ?? []), { type: 'text', text: reply.text }] };
+  });
+
+  pi.on('agent_end', async (_event: any, ctx: any) => {
+    lastCtx = ctx ?? lastCtx;
+    send({ op: 'idle', sessionID: sessionId });
+    await showStatus(lastCtx);
   });
 }
-function toolAnswers(asked, question) {
-  const answers = {};
-  if (question.answer === void 0) return answers;
-  const selections = selectionsOf(question.answer);
-  const items = question.members ?? [question];
-  asked.forEach((each, index) => {
-    const item = items[index];
-    const selection = selections[index];
-    if (item === void 0 || selection === void 0) return;
-    const notes = selection.notes?.trim() ?? "";
-    const picked = modelLabels(each, item, selection);
-    if (selection.other) picked.push(notes === "" ? "Other" : notes);
-    const text3 = picked.join(", ");
-    answers[each.question] = !selection.other && notes !== "" ? `${text3} — notes: ${notes}` : text3;
-  });
-  return answers;
+`;
 }
-var ASK_USER_QUESTION, RECOMMENDED_SUFFIX, ASKED_IMPACT;
-var init_ask_user_question = __esm({
-  "src/agents/claude-code/ask-user-question.ts"() {
+var EXTENSION_MARKER, EXTENSION_FILE;
+var init_extension_module = __esm({
+  "src/agents/pi/extension-module.ts"() {
     "use strict";
-    init_question();
-    ASK_USER_QUESTION = "AskUserQuestion";
-    RECOMMENDED_SUFFIX = /\s*\(recommended\)\s*$/i;
-    ASKED_IMPACT = "The agent asked this in Claude Code (AskUserQuestion) and goes on with work that does not depend on it; what depends on the answer waits for it.";
-  }
-});
-
-// src/agents/claude-code/session-file.ts
-import { mkdirSync as mkdirSync4, readdirSync, readFileSync as readFileSync7, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
-import { homedir as homedir4 } from "node:os";
-import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
-function sessionStateDir(env) {
-  const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
-  if (plugin && isAbsolute4(plugin)) return join8(plugin, "sessions");
-  const state = env.XDG_STATE_HOME?.trim();
-  if (state && isAbsolute4(state)) return join8(state, "ask-later", "sessions");
-  const home = env.HOME?.trim();
-  return join8(home && isAbsolute4(home) ? home : homedir4(), ".local", "state", "ask-later", "sessions");
-}
-function fileOf(dir, sessionId) {
-  return join8(dir, `${sessionId}.json`);
-}
-function read3(dir, sessionId) {
-  let parsed2;
-  try {
-    parsed2 = JSON.parse(readFileSync7(fileOf(dir, sessionId), "utf8"));
-  } catch {
-    return { woken: {}, plans: {} };
-  }
-  const woken = {};
-  for (const [project, ids] of entries(parsed2?.woken)) {
-    if (Array.isArray(ids)) woken[project] = ids.filter((id) => Number.isSafeInteger(id));
-  }
-  const plans = {};
-  for (const [project, digests] of entries(parsed2?.plans)) {
-    const clean = {};
-    for (const [digest, id] of entries(digests)) if (Number.isSafeInteger(id)) clean[digest] = id;
-    plans[project] = clean;
-  }
-  return { woken, plans };
-}
-function entries(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
-}
-function write(dir, sessionId, next) {
-  mkdirSync4(dir, { recursive: true, mode: 448 });
-  const path = fileOf(dir, sessionId);
-  const temporary = `${path}.${process.pid}.tmp`;
-  const kept = Object.fromEntries(Object.entries(next).filter(([, section]) => Object.keys(section).length > 0));
-  writeFileSync4(temporary, JSON.stringify(kept), { mode: 384 });
-  renameSync2(temporary, path);
-  removeStale(dir);
-}
-function loadWoken(dir, sessionId, project) {
-  return new Set(read3(dir, sessionId).woken[project] ?? []);
-}
-function saveWoken(dir, sessionId, project, ids) {
-  const file2 = read3(dir, sessionId);
-  write(dir, sessionId, { ...file2, woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } });
-}
-function loadPlan(dir, sessionId, project, digest) {
-  return read3(dir, sessionId).plans[project]?.[digest];
-}
-function loadPlans(dir, sessionId, project) {
-  return read3(dir, sessionId).plans[project] ?? {};
-}
-function savePlan(dir, sessionId, project, digest, id) {
-  const file2 = read3(dir, sessionId);
-  const kept = Object.entries({ ...file2.plans[project], [digest]: id }).slice(-50);
-  write(dir, sessionId, { ...file2, plans: { ...file2.plans, [project]: Object.fromEntries(kept) } });
-}
-function removeStale(dir) {
-  const now = Date.now();
-  try {
-    for (const name of readdirSync(dir)) {
-      const path = join8(dir, name);
-      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync2(path, { force: true });
-    }
-  } catch {
-  }
-}
-var STALE_MS;
-var init_session_file = __esm({
-  "src/agents/claude-code/session-file.ts"() {
-    "use strict";
-    STALE_MS = 7 * 24 * 60 * 60 * 1e3;
-  }
-});
-
-// src/agents/claude-code/transcript.ts
-import { open } from "node:fs/promises";
-import { setTimeout as delay2 } from "node:timers/promises";
-async function tailLines(path) {
-  if (path === "") return void 0;
-  let file2;
-  try {
-    file2 = await open(path, "r");
-  } catch {
-    return void 0;
-  }
-  try {
-    const { size } = await file2.stat();
-    const start = Math.max(0, size - TAIL_BYTES);
-    const buffer = Buffer.alloc(size - start);
-    await file2.read(buffer, 0, buffer.length, start);
-    const lines = buffer.toString("utf8").split("\n");
-    if (start > 0) lines.shift();
-    const parsed2 = [];
-    for (const line of lines) {
-      if (line.trim() === "") continue;
-      try {
-        const value = JSON.parse(line);
-        if (value !== null && typeof value === "object") parsed2.push(value);
-      } catch {
-      }
-    }
-    return parsed2;
-  } catch {
-    return [];
-  } finally {
-    await file2?.close().catch(() => void 0);
-  }
-}
-function blocksOf(line) {
-  const content = line.message?.content;
-  return Array.isArray(content) ? content.filter((block2) => block2 !== null && typeof block2 === "object") : [];
-}
-function isToolCall(block2, toolUseId) {
-  return block2.type === "tool_use" && block2.id === toolUseId;
-}
-function callIndex(lines, toolUseId) {
-  return lines.findLastIndex((line) => blocksOf(line).some((block2) => isToolCall(block2, toolUseId)));
-}
-async function textBeforeToolCall(path, toolUseId) {
-  const deadline = Date.now() + CALL_WRITTEN_MS;
-  const read4 = await tailLines(path);
-  if (read4 === void 0) return "";
-  let lines = read4;
-  let end = callIndex(lines, toolUseId);
-  while (end < 0 && Date.now() < deadline) {
-    await delay2(LOOK_AGAIN_MS);
-    lines = await tailLines(path) ?? [];
-    end = callIndex(lines, toolUseId);
-  }
-  if (end < 0) end = lines.length;
-  const texts = [];
-  const call2 = lines[end];
-  if (call2 !== void 0) {
-    const blocks = blocksOf(call2);
-    const at = blocks.findIndex((block2) => isToolCall(block2, toolUseId));
-    for (const block2 of blocks.slice(0, at))
-      if (block2.type === "text" && typeof block2.text === "string") texts.push(block2.text);
-  }
-  for (let index = end - 1; index >= 0; index--) {
-    const line = lines[index];
-    if (line === void 0) break;
-    if (line.type === "user" || line.message?.role === "user") break;
-    if (line.type !== "assistant") continue;
-    const blocks = blocksOf(line);
-    if (blocks.some((block2) => block2.type === "tool_use" || block2.type === "tool_result")) break;
-    for (const block2 of blocks.reverse()) {
-      if (block2.type === "text" && typeof block2.text === "string") texts.unshift(block2.text);
-    }
-  }
-  return texts.map((text3) => text3.trim()).filter((text3) => text3 !== "").join("\n\n");
-}
-async function lastPlanFile(path) {
-  const lines = await tailLines(path) ?? [];
-  for (let index = lines.length - 1; index >= 0; index--) {
-    const blocks = blocksOf(lines[index] ?? {});
-    for (const block2 of blocks.reverse()) {
-      if (block2.type !== "tool_use") continue;
-      const file2 = block2.input?.file_path;
-      if (typeof file2 === "string" && PLAN_FILE.test(file2)) return file2;
-    }
-  }
-  return "";
-}
-function boundedTail(text3, max) {
-  if (text3.length <= max) return text3;
-  const kept = text3.slice(text3.length - (max - 2));
-  const lineStart = kept.indexOf("\n");
-  const from = lineStart >= 0 && lineStart < kept.length / 5 ? kept.slice(lineStart + 1) : kept;
-  return `…
-${from}`;
-}
-var TAIL_BYTES, CALL_WRITTEN_MS, LOOK_AGAIN_MS, PLAN_FILE;
-var init_transcript = __esm({
-  "src/agents/claude-code/transcript.ts"() {
-    "use strict";
-    TAIL_BYTES = 256 * 1024;
-    CALL_WRITTEN_MS = 1500;
-    LOOK_AGAIN_MS = 25;
-    PLAN_FILE = /[\\/]\.claude[\\/]plans[\\/][^\\/]+\.md$/;
-  }
-});
-
-// src/agents/claude-code/capture.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
-function hookJson(fields, systemMessage) {
-  return JSON.stringify({
-    ...systemMessage === void 0 ? {} : { systemMessage },
-    hookSpecificOutput: { hookEventName: "PreToolUse", ...fields }
-  });
-}
-function deny(reason) {
-  return { output: hookJson({ permissionDecision: "deny", permissionDecisionReason: reason }) };
-}
-function leaveToTerminal(toolName, why) {
-  const what = toolName === EXIT_PLAN_MODE ? "this plan" : "this question";
-  return {
-    output: hookJson(
-      { additionalContext: `ask-later did not park ${what} (${why}), so it is asked in the terminal as usual.` },
-      `ask-later did not park ${what}: ${why}`
-    )
-  };
-}
-function storeFailure(error46) {
-  return error46 instanceof StoreUnavailableError ? "ask-later's inbox does not answer right now" : "ask-later failed unexpectedly";
-}
-async function capture(request, options) {
-  if (options.mode.kind === "terminal") return { output: CARRY_ON };
-  try {
-    if (request.toolName === ASK_USER_QUESTION) return await captureQuestion(request, options);
-    if (request.toolName === EXIT_PLAN_MODE) return await capturePlan(request, options);
-    return { output: CARRY_ON };
-  } catch (error46) {
-    return leaveToTerminal(request.toolName, storeFailure(error46));
-  }
-}
-async function questionContext(request, asked) {
-  const said = await textBeforeToolCall(request.transcriptPath, request.toolUseId);
-  const text3 = said !== "" ? said : asked.map((question) => question.question).join("\n\n");
-  if (asked.length === 1) return boundedTail(text3, CONTEXT_MAX);
-  const rest = setTextLength({
-    context: "",
-    impact: ASKED_IMPACT,
-    members: asked.map((question) => ({ ...question, topic: question.header ?? "Question 10" }))
-  });
-  return boundedTail(text3, Math.max(1, Math.min(CONTEXT_MAX, SET_TEXT_MAX - rest)));
-}
-async function captureQuestion(request, options) {
-  const asked = readAskUserQuestion(request.toolInput);
-  if (typeof asked === "string") return leaveToTerminal(request.toolName, asked);
-  const parsed2 = parseAskInput(askInputFor(asked, await questionContext(request, asked), ASKED_IMPACT));
-  if (!parsed2.ok) return leaveToTerminal(request.toolName, refusal2(parsed2.reasons));
-  const { waitSeconds: _none, ...spec } = parsed2.value;
-  const header = asked.length === 1 ? asked[0]?.header : void 0;
-  const store = await options.store();
-  const parked = await store.park(options.project, {
-    ...spec,
-    origin: { tool: "AskUserQuestion", ...header === void 0 ? {} : { header } }
-  });
-  if (options.mode.kind !== "wait") return deny(parkedReason(parked, options.inbox));
-  const outcome = await store.waitWhilePending(options.project, parked.id, {
-    timeoutMs: options.mode.seconds * 1e3,
-    signal: options.signal
-  });
-  if (outcome === void 0 || outcome.status === "pending" || options.signal.aborted) {
-    return deny(parkedReason(parked, options.inbox, options.mode.seconds));
-  }
-  const claim = await store.claimUndelivered(options.project, {
-    budget: Number.MAX_SAFE_INTEGER,
-    leaseMs: CLAIM_LEASE_MS,
-    questionId: parked.id,
-    via: "tool-result"
-  });
-  const claimed = claim.questions.find((question) => question.id === parked.id);
-  if (claimed === void 0) return deny(parkedReason(parked, options.inbox, options.mode.seconds));
-  const settle = async (sent) => {
-    if (sent) await store.confirmClaim(options.project, claim);
-    else await store.releaseClaim(options.project, claim);
-  };
-  if (claimed.status !== "answered" && claimed.status !== "delivered") {
-    return { ...deny(unansweredReason(claimed)), afterResponse: settle };
-  }
-  const questions = typeof request.toolInput === "string" ? JSON.parse(request.toolInput) : request.toolInput;
-  return {
-    output: hookJson({
-      permissionDecision: "allow",
-      updatedInput: { questions: questions.questions, answers: toolAnswers(asked, claimed) }
-    }),
-    afterResponse: settle
-  };
-}
-function refusal2(reasons) {
-  return `it breaks ask-later's rules: ${reasons.join("; ")}`;
-}
-function parkedReason(question, inbox2, waitedSeconds) {
-  const what = question.members === void 0 ? `this question as #${question.id}` : `these questions as the set #${question.id} (${question.members.map((m, i) => `${memberRef(question.id, i)} ${m.topic}`).join(", ")})`;
-  const waited = waitedSeconds === void 0 ? "" : ` It was not answered within ${waitedSeconds} s.`;
-  return `ask-later parked ${what} for the person, in ${inbox2}, so you are not blocked on it.${waited} Do not ask it again and do not wait for it: leave what depends on the answer, carry on with the rest of your work, or end your turn if nothing else can be done. The answer reaches you on its own (with a later prompt, in a tool result, or as a notification to call collect_answers), naming these questions.`;
-}
-function unansweredReason(question) {
-  const how = question.status === "expired" ? "expired unanswered" : "was dismissed unanswered";
-  return `ask-later parked this question as #${question.id}, and it ${how}: nobody is going to answer it. Decide it yourself, or ask again if a person must decide.`;
-}
-async function planText(request) {
-  const file2 = await lastPlanFile(request.transcriptPath);
-  if (file2 !== "") {
-    const text3 = await readFile3(file2, "utf8").catch(() => "");
-    if (text3.trim() !== "") return text3.trim();
-  }
-  let input = request.toolInput;
-  if (typeof input === "string") {
-    try {
-      input = JSON.parse(input);
-    } catch {
-      return "";
-    }
-  }
-  const plan = input?.plan;
-  return typeof plan === "string" ? plan.trim() : "";
-}
-function planDecision(question) {
-  if (question.answer === void 0) return void 0;
-  const [selection] = selectionsOf(question.answer);
-  return {
-    approved: selection?.choices.includes(PLAN_APPROVE) === true && !selection.other,
-    notes: selection?.notes?.trim() ?? ""
-  };
-}
-async function capturePlan(request, options) {
-  const plan = await planText(request);
-  if (plan === "") return leaveToTerminal(request.toolName, "no plan file was found in this session");
-  if (plan.length > CONTEXT_MAX) {
-    return leaveToTerminal(
-      request.toolName,
-      `the plan has ${plan.length} characters and the inbox shows at most ${CONTEXT_MAX}`
-    );
-  }
-  const digest = createHash4("sha256").update(plan).digest("hex").slice(0, 16);
-  const store = await options.store();
-  const earlierId = loadPlan(options.stateDir, request.sessionId, options.project, digest);
-  const earlier2 = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
-  if (earlier2 !== void 0 && earlier2.status === "pending") {
-    return deny(
-      `The person has not decided on this plan yet (#${earlier2.id}, in ${options.inbox}). Stay in plan mode and end your turn; the decision reaches you on its own.`
-    );
-  }
-  const decision = earlier2 === void 0 ? void 0 : planDecision(earlier2);
-  if (earlier2 !== void 0 && decision !== void 0) return planDecided(earlier2, decision, options);
-  for (const id of Object.values(loadPlans(options.stateDir, request.sessionId, options.project))) {
-    const older = await store.get(options.project, id);
-    if (older?.status === "pending") await store.cancel(options.project, id);
-  }
-  const parsed2 = parseAskInput({
-    context: plan,
-    question: "Approve this plan?",
-    impact: "The agent is in plan mode (Claude Code) and changes nothing until the plan is approved. Keep planning, with notes, sends it back to change the plan.",
-    options: [
-      { label: PLAN_APPROVE, description: "Leave plan mode and carry the plan out" },
-      { label: PLAN_KEEP, description: "Stay in plan mode; say in the notes what to change" }
-    ],
-    recommended: PLAN_APPROVE,
-    isBlocking: true
-  });
-  if (!parsed2.ok) return leaveToTerminal(request.toolName, refusal2(parsed2.reasons));
-  const { waitSeconds: _none, ...spec } = parsed2.value;
-  const parked = await store.park(options.project, { ...spec, origin: { tool: "ExitPlanMode", plan: digest } });
-  savePlan(options.stateDir, request.sessionId, options.project, digest, parked.id);
-  if (options.mode.kind === "wait") {
-    const outcome = await store.waitWhilePending(options.project, parked.id, {
-      timeoutMs: options.mode.seconds * 1e3,
-      signal: options.signal
-    });
-    const decided = outcome === void 0 ? void 0 : planDecision(outcome);
-    if (outcome !== void 0 && decided !== void 0 && !options.signal.aborted) {
-      return planDecided(outcome, decided, options);
-    }
-  }
-  return deny(
-    `ask-later parked your plan for the person's approval as #${parked.id}, in ${options.inbox}. Stay in plan mode and end your turn: do not start on the plan. The decision reaches you on its own; once it is Approve, call ExitPlanMode again and it goes through.`
-  );
-}
-async function planDecided(question, decision, options) {
-  const notes = decision.notes === "" ? "" : ` Their notes: ${JSON.stringify(decision.notes)}.`;
-  const store = await options.store();
-  const claim = await store.claimUndelivered(options.project, {
-    budget: Number.MAX_SAFE_INTEGER,
-    leaseMs: CLAIM_LEASE_MS,
-    questionId: question.id,
-    via: "tool-result"
-  });
-  const carried = claim.questions.some((claimed) => claimed.id === question.id);
-  const settle = async (sent) => {
-    if (!carried) return;
-    if (sent) await store.confirmClaim(options.project, claim);
-    else await store.releaseClaim(options.project, claim);
-  };
-  if (!decision.approved) {
-    return {
-      ...deny(
-        `The person did not approve this plan (#${question.id}): they want you to keep planning.${notes} Change the plan accordingly before calling ExitPlanMode again.`
-      ),
-      afterResponse: settle
-    };
-  }
-  return {
-    output: hookJson({
-      permissionDecision: "allow",
-      // Claude Code 2.1.332 lets ExitPlanMode through without its dialog only with an updatedInput.
-      updatedInput: {},
-      ...notes === "" ? {} : { additionalContext: `ask-later: the person approved the plan (#${question.id}).${notes}` }
-    }),
-    afterResponse: settle
-  };
-}
-var EXIT_PLAN_MODE, CLAIM_LEASE_MS, CARRY_ON, PLAN_APPROVE, PLAN_KEEP;
-var init_capture = __esm({
-  "src/agents/claude-code/capture.ts"() {
-    "use strict";
-    init_ask_input();
-    init_limits();
-    init_question();
-    init_store_unavailable_error();
-    init_ask_user_question();
-    init_session_file();
-    init_transcript();
-    EXIT_PLAN_MODE = "ExitPlanMode";
-    CLAIM_LEASE_MS = 1e4;
-    CARRY_ON = "{}";
-    PLAN_APPROVE = "Approve";
-    PLAN_KEEP = "Keep planning";
-  }
-});
-
-// src/agents/codex/request-user-input.ts
-function requestedInput(toolInput) {
-  const asked = readAskUserQuestion(toolInput);
-  if (typeof asked === "string") return asked;
-  const context = ["The agent asked in Codex:", ...asked.map((question) => `- ${question.question}`)].join("\n");
-  return askInputFor(asked, context, REQUESTED_IMPACT);
-}
-var REQUEST_USER_INPUT, REQUESTED_IMPACT;
-var init_request_user_input = __esm({
-  "src/agents/codex/request-user-input.ts"() {
-    "use strict";
-    init_ask_user_question();
-    REQUEST_USER_INPUT = "request_user_input";
-    REQUESTED_IMPACT = "The agent asked this in Codex (request_user_input) and goes on with work that does not depend on it; what depends on the answer waits for it.";
-  }
-});
-
-// src/agents/codex/capture.ts
-async function captureRequestUserInput(toolInput, options) {
-  if (options.mode.kind === "terminal") return { output: CARRY_ON2 };
-  try {
-    const input = requestedInput(toolInput);
-    if (typeof input === "string") return leaveToTerminal(REQUEST_USER_INPUT, input);
-    const parsed2 = parseAskInput(input);
-    if (!parsed2.ok) return leaveToTerminal(REQUEST_USER_INPUT, refusal2(parsed2.reasons));
-    const { waitSeconds: _none, ...spec } = parsed2.value;
-    const parked = await (await options.store()).park(options.project, spec);
-    return deny(parkedReason(parked, options.inbox));
-  } catch (error46) {
-    return leaveToTerminal(REQUEST_USER_INPUT, storeFailure(error46));
-  }
-}
-var CARRY_ON2;
-var init_capture2 = __esm({
-  "src/agents/codex/capture.ts"() {
-    "use strict";
-    init_ask_input();
-    init_capture();
-    init_request_user_input();
-    CARRY_ON2 = "{}";
-  }
-});
-
-// src/agents/hooks/pre-tool-use.ts
-var pre_tool_use_exports = {};
-__export(pre_tool_use_exports, {
-  capturePreToolUse: () => capturePreToolUse
-});
-import { resolve as resolve4 } from "node:path";
-function fieldsOf2(payload) {
-  const text3 = (key) => typeof payload[key] === "string" ? payload[key] : "";
-  return {
-    toolName: text3("tool_name"),
-    toolInput: payload.tool_input,
-    toolUseId: text3("tool_use_id"),
-    transcriptPath: text3("transcript_path"),
-    sessionId: text3("session_id")
-  };
-}
-async function capturePreToolUse(payload, env, cwd, write2) {
-  const request = fieldsOf2(payload);
-  if (request.toolName === "") throw new HookIoError('the PreToolUse JSON has no "tool_name"');
-  const session = typeof payload.cwd === "string" && payload.cwd.trim() !== "" ? resolve4(cwd, payload.cwd) : cwd;
-  const config3 = loadAgentConfig(env, session);
-  const bound = new AbortController();
-  const timer = setTimeout(
-    () => bound.abort(),
-    WORK_MS + (config3.capture.kind === "wait" ? config3.capture.seconds * 1e3 : 0)
-  );
-  let opened;
-  const store = () => {
-    opened ??= openStore(config3.store, { connection: "minimal" });
-    return opened;
-  };
-  const inbox2 = config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
-  try {
-    const decision = request.toolName === REQUEST_USER_INPUT ? await captureRequestUserInput(request.toolInput, {
-      store,
-      project: config3.project,
-      mode: config3.capture,
-      inbox: inbox2
-    }) : await capture(request, {
-      store,
-      project: config3.project,
-      mode: config3.capture,
-      inbox: inbox2,
-      stateDir: sessionStateDir(env),
-      signal: bound.signal
-    });
-    let sent = false;
-    try {
-      await write2(decision.output);
-      sent = true;
-    } finally {
-      await decision.afterResponse?.(sent).catch(() => void 0);
-    }
-  } finally {
-    clearTimeout(timer);
-    await (await opened?.catch(() => void 0))?.close();
-  }
-}
-var WORK_MS;
-var init_pre_tool_use = __esm({
-  "src/agents/hooks/pre-tool-use.ts"() {
-    "use strict";
-    init_agent();
-    init_open();
-    init_capture();
-    init_session_file();
-    init_capture2();
-    init_request_user_input();
-    init_hook_io_error();
-    WORK_MS = 8e3;
-  }
-});
-
-// src/agents/hooks/deliver.ts
-var deliver_exports = {};
-__export(deliver_exports, {
-  LEASE_MS: () => LEASE_MS,
-  deliverWaitingOutcomes: () => deliverWaitingOutcomes
-});
-async function deliverWaitingOutcomes(options) {
-  const { config: config3, deadline } = options;
-  const opening = openStore(config3.store, {
-    connectTimeoutMs: options.connectTimeoutMs,
-    // The bare RESP client: one socket, no reconnecting, for a process that lives for one prompt.
-    connection: "minimal",
-    // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
-    busyTimeoutMs: options.connectTimeoutMs
-  });
-  deadline.onExpire(() => {
-    opening.then((store2) => store2.close()).catch(() => void 0);
-  });
-  const store = await deadline.race(opening, "the inbox did not answer");
-  deadline.onExpire(() => {
-    store.close().catch(() => void 0);
-  });
-  try {
-    await deliver(store, options);
-  } finally {
-    await store.close();
-  }
-}
-async function deliver(store, options) {
-  const { config: config3, deadline, write: write2 } = options;
-  const event = options.event ?? "UserPromptSubmit";
-  const project = config3.project;
-  const claim = await deadline.race(
-    store.claimUndelivered(project, {
-      budget: deliveryEntriesBudget(),
-      leaseMs: LEASE_MS,
-      ...options.blockingOnly === true ? { blockingOnly: true } : {},
-      ...event === "PostToolUse" ? { via: VIA[event] } : {}
-    }),
-    "the inbox did not answer"
-  );
-  if (claim.questions.length === 0) return;
-  let note;
-  try {
-    note = renderDeliveryNote(claim.questions, claim.remaining);
-    await deadline.race(write2(hookOutput(event, note.text)), "the note could not be written");
-  } catch (error46) {
-    await giveBack(store, project, claim, deadline);
-    throw error46;
-  }
-  deadline.extend(CONFIRM_GRACE_MS);
-  try {
-    await deadline.race(
-      Promise.all([
-        store.confirmClaim(project, claim, note.includedIds),
-        note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds)
-      ]),
-      "the inbox did not confirm the delivery"
-    );
-  } catch (error46) {
-    throw new UnconfirmedDeliveryError("the answers were added to this prompt but not marked delivered", {
-      cause: error46
-    });
-  }
-}
-async function giveBack(store, project, claim, deadline) {
-  if (deadline.expired) return;
-  await deadline.race(store.releaseClaim(project, claim), "release").catch(() => void 0);
-}
-var LEASE_MS, CONFIRM_GRACE_MS, VIA;
-var init_deliver = __esm({
-  "src/agents/hooks/deliver.ts"() {
-    "use strict";
-    init_delivery_note();
-    init_open();
-    init_unconfirmed_delivery_error();
-    LEASE_MS = 5e3;
-    CONFIRM_GRACE_MS = 300;
-    VIA = {
-      UserPromptSubmit: "prompt",
-      PostToolUse: "tool-call"
-    };
-  }
-});
-
-// src/agents/hooks/run.ts
-var run_exports2 = {};
-__export(run_exports2, {
-  DEADLINE_MS: () => DEADLINE_MS,
-  runHook: () => runHook
-});
-import { resolve as resolve5 } from "node:path";
-async function runHook(io, env, cwd) {
-  io.stdout.on("error", ignore);
-  io.stderr.on("error", ignore);
-  let configured;
-  let settingError;
-  try {
-    configured = loadDeadline(env, "ASK_LATER_HOOK_DEADLINE_MS");
-  } catch (error46) {
-    settingError = error46;
-  }
-  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
-  const seen = {};
-  try {
-    if (settingError !== void 0) throw settingError;
-    await run(io, env, cwd, deadline, seen);
-  } catch (error46) {
-    io.stderr.write(`ask-later hook: ${explain2(error46, seen)}
-`);
-  } finally {
-    deadline.clear();
-    stopReading(io.stdin);
-  }
-  if (deadline.expired) exitSoonIfStuck();
-  return 0;
-}
-function exitSoonIfStuck() {
-  setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
-}
-async function run(io, env, cwd, deadline, seen) {
-  const text3 = await deadline.race(readStdin(io.stdin), "stdin did not end");
-  stopReading(io.stdin);
-  const preToolUse = preToolUsePayload(text3);
-  if (preToolUse !== void 0) {
-    deadline.clear();
-    const { capturePreToolUse: capturePreToolUse2 } = await Promise.resolve().then(() => (init_pre_tool_use(), pre_tool_use_exports));
-    await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
-    return;
-  }
-  const toolCall = postToolUsePayload(text3);
-  if (toolCall !== void 0) {
-    if (toolCall.agentId !== "") return;
-    const config4 = loadAgentConfig(env, toolCall.cwd === void 0 ? cwd : resolve5(cwd, toolCall.cwd));
-    if (config4.midturn === "off") return;
-    await deliver2(io, config4, deadline, seen, { event: "PostToolUse", blockingOnly: config4.midturn === "blocking" });
-    return;
-  }
-  const input = parsePromptSubmit(text3);
-  if (!carriesAnswers(input)) return;
-  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve5(cwd, input.cwd));
-  await deliver2(io, config3, deadline, seen, { event: "UserPromptSubmit" });
-}
-async function deliver2(io, config3, deadline, seen, what) {
-  seen.store = config3.store.kind;
-  const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
-  await deliverWaitingOutcomes2({
-    config: config3,
-    deadline,
-    connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    write: (output) => writeOut(io, output),
-    ...what
-  });
-}
-function writeOut(io, output) {
-  return new Promise((done, fail2) => {
-    io.stdout.write(output, (error46) => {
-      if (error46) fail2(new HookIoError("stdout could not be written (closed by Claude Code?)"));
-      else done();
-    });
-  });
-}
-function explain2(error46, seen) {
-  const waiting = "answers wait for the next prompt";
-  if (error46 instanceof UnconfirmedDeliveryError) {
-    return `${error46.message} (${describe4(error46.cause, seen)}); they may come again with a prompt after 5 s`;
-  }
-  return `${describe4(error46, seen)}; ${waiting}`;
-}
-function describe4(error46, seen) {
-  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
-    return error46.message;
-  }
-  if (error46 instanceof AgentApiError) return `serve refused the call (${error46.code})`;
-  if (error46 instanceof StoreUnavailableError) {
-    const why = connectionDetail(error46.cause);
-    const store = storeName(seen.store);
-    return `the inbox (${store}) is unreachable${why === void 0 ? "" : ` (${why})`}`;
-  }
-  if (error46 instanceof CorruptRecordError) {
-    return `stored question ${error46.record} is unreadable`;
-  }
-  const reply = redisErrorCode(error46);
-  if (reply !== void 0) return `Redis refused a command (${reply})`;
-  if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
-  const code3 = error46.code;
-  const detail = typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3) ? ` (${code3})` : "";
-  return `unexpected ${error46.constructor.name || error46.name}${detail}`;
-}
-function storeName(kind) {
-  if (kind === "sqlite") return "the embedded store";
-  if (kind === "http") return "serve at ASK_LATER_URL";
-  return "Redis at REDIS_URL";
-}
-function connectionDetail(cause) {
-  if (!(cause instanceof Error)) return void 0;
-  const code3 = cause.code;
-  if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
-  if (isNamed(cause, /^ConnectionTimeoutError$/)) return "connection timed out";
-  return redisErrorCode(cause) ?? (cause.name || void 0);
-}
-function redisErrorCode(error46) {
-  if (!(error46 instanceof Error) || !isNamed(error46, /^ErrorReply$/)) return void 0;
-  return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
-}
-function isNamed(error46, name) {
-  return name.test(error46.name) || name.test(error46.constructor.name);
-}
-function stopReading(stdin) {
-  stdin.pause();
-  const destroy = stdin.destroy;
-  if (typeof destroy === "function") destroy.call(stdin);
-}
-function ignore() {
-}
-var DEADLINE_MS, MIN_RUN_MS, CONNECT_TIMEOUT_MS, EXIT_GRACE_MS;
-var init_run2 = __esm({
-  "src/agents/hooks/run.ts"() {
-    "use strict";
-    init_agent();
-    init_config_error();
-    init_corrupt_record_error();
-    init_agent_api_error();
-    init_project_refused_error();
-    init_token_refused_error();
-    init_engine_missing_error();
-    init_store_unavailable_error();
-    init_deadline2();
-    init_deadline_error();
-    init_hook_io_error();
-    init_input();
-    init_unconfirmed_delivery_error();
-    DEADLINE_MS = 1500;
-    MIN_RUN_MS = 500;
-    CONNECT_TIMEOUT_MS = 700;
-    EXIT_GRACE_MS = 100;
-  }
-});
-
-// src/agents/status-line/status-input-error.ts
-var StatusInputError;
-var init_status_input_error = __esm({
-  "src/agents/status-line/status-input-error.ts"() {
-    "use strict";
-    StatusInputError = class extends Error {
-      name = "StatusInputError";
-    };
-  }
-});
-
-// src/agents/status-line/input.ts
-function parseStatusInput(text3) {
-  if (text3.trim() === "") return {};
-  let value;
-  try {
-    value = JSON.parse(text3);
-  } catch {
-    throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
-  }
-  if (!isObject3(value)) {
-    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-    throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
-  }
-  const workspace = isObject3(value.workspace) ? value.workspace : {};
-  const projectDir = nonBlank(workspace.project_dir);
-  const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
-  return {
-    ...projectDir === void 0 ? {} : { projectDir },
-    ...currentDir === void 0 ? {} : { currentDir }
-  };
-}
-function isObject3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function nonBlank(value) {
-  return typeof value === "string" && value.trim() !== "" ? value : void 0;
-}
-var init_input2 = __esm({
-  "src/agents/status-line/input.ts"() {
-    "use strict";
-    init_status_input_error();
-  }
-});
-
-// src/agents/status-line/line.ts
-function statusFigures(counts) {
-  return {
-    waiting: counts.pending.blocking + counts.pending.canWait,
-    blocking: counts.pending.blocking,
-    answered: counts.answered.blocking + counts.answered.canWait
-  };
-}
-function renderStatusLine({ waiting, blocking, answered }) {
-  const parts = [];
-  if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
-  if (answered > 0) parts.push(`${answered} answered`);
-  if (parts.length === 0) return "ask-later: no questions waiting";
-  return `ask-later: ${parts.join(" · ")}${waiting > 0 ? " → ask-later inbox" : ""}`;
-}
-var init_line = __esm({
-  "src/agents/status-line/line.ts"() {
-    "use strict";
-  }
-});
-
-// src/agents/status-line/run.ts
-var run_exports3 = {};
-__export(run_exports3, {
-  DEADLINE_MS: () => DEADLINE_MS2,
-  runStatus: () => runStatus
-});
-import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve6 } from "node:path";
-async function runStatus(io, env, cwd, options = {}) {
-  io.stdout.on("error", ignore2);
-  io.stderr.on("error", ignore2);
-  let configured;
-  let settingError;
-  try {
-    configured = loadDeadline(env, "ASK_LATER_STATUS_DEADLINE_MS");
-  } catch (error46) {
-    settingError = error46;
-  }
-  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS2, (configured ?? DEADLINE_MS2) - performance.now());
-  const endsAt = performance.now() + budget;
-  const deadline = new Deadline(budget);
-  const seen = {};
-  let line = "";
-  try {
-    if (settingError !== void 0) throw settingError;
-    line = await run2(io, env, cwd, { deadline, endsAt }, seen);
-  } catch (error46) {
-    io.stderr.write(`ask-later status: ${describe5(error46, seen)}
-`);
-  } finally {
-    deadline.clear();
-    stopReading2(io.stdin);
-  }
-  io.stdout.write(`${line}
-`);
-  if (deadline.expired && options.ownsProcess !== false) exitSoonIfStuck2();
-  return 0;
-}
-async function run2(io, env, cwd, { deadline, endsAt }, seen) {
-  const tty = io.stdin.isTTY === true;
-  const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), "stdin did not end"));
-  stopReading2(io.stdin);
-  const { store: location } = loadAgentStoreConfig(env);
-  seen.store = location.kind;
-  const project = projectFromEnvironment(
-    input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
-    input.currentDir === void 0 ? cwd : resolve6(cwd, input.currentDir)
-  );
-  if (location.kind === "sqlite" && !existsSync3(location.path)) {
-    return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
-  }
-  const left = () => Math.max(1, Math.floor(endsAt - performance.now()));
-  const opening = openStore(location, {
-    // The bare RESP client: one socket, no reconnecting, for a command that lives a moment.
-    connection: "minimal",
-    connectTimeoutMs: left(),
-    busyTimeoutMs: Math.max(1, left() - SQLITE_MARGIN_MS)
-  });
-  deadline.onExpire(() => {
-    opening.then((store2) => store2.close()).catch(() => void 0);
-  });
-  const store = await deadline.race(opening, "the inbox did not answer");
-  try {
-    const counts = await deadline.race(store.countQuestions(project), "the inbox did not answer");
-    return renderStatusLine(statusFigures(counts));
-  } finally {
-    await store.close().catch(() => void 0);
-  }
-}
-function describe5(error46, seen) {
-  if (error46 instanceof DeadlineError) {
-    return `${error46.message} (${Math.round(performance.now())} ms after the process started)`;
-  }
-  if (error46 instanceof StatusInputError || error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
-    return error46.message;
-  }
-  if (error46 instanceof AgentApiError) return `serve refused the call (${error46.code})`;
-  if (error46 instanceof StoreUnavailableError) {
-    const why2 = errorCode(error46.cause);
-    const store = seen.store === "sqlite" ? "the embedded store" : seen.store === "http" ? "serve at ASK_LATER_URL" : "Redis at REDIS_URL";
-    return `the inbox (${store}) is unreachable${why2 === void 0 ? "" : ` (${why2})`}`;
-  }
-  const why = errorCode(error46);
-  if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
-  return `unexpected ${error46.constructor.name || error46.name}${why === void 0 ? "" : ` (${why})`}`;
-}
-function errorCode(error46) {
-  if (!(error46 instanceof Error)) return void 0;
-  const code3 = error46.code;
-  if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
-  if (error46.name === "ErrorReply") return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
-  if (error46.name === "ConnectionTimeoutError") return "connection timed out";
-  return void 0;
-}
-function exitSoonIfStuck2() {
-  setTimeout(() => process.exit(0), EXIT_GRACE_MS2).unref();
-}
-function stopReading2(stdin) {
-  stdin.pause();
-  const destroy = stdin.destroy;
-  if (typeof destroy === "function") destroy.call(stdin);
-}
-function ignore2() {
-}
-var DEADLINE_MS2, MIN_RUN_MS2, SQLITE_MARGIN_MS, EXIT_GRACE_MS2;
-var init_run3 = __esm({
-  "src/agents/status-line/run.ts"() {
-    "use strict";
-    init_agent();
-    init_config_error();
-    init_project2();
-    init_agent_api_error();
-    init_project_refused_error();
-    init_token_refused_error();
-    init_open();
-    init_engine_missing_error();
-    init_store_unavailable_error();
-    init_deadline2();
-    init_deadline_error();
-    init_hook_io_error();
-    init_input();
-    init_input2();
-    init_line();
-    init_status_input_error();
-    DEADLINE_MS2 = 300;
-    MIN_RUN_MS2 = 100;
-    SQLITE_MARGIN_MS = 30;
-    EXIT_GRACE_MS2 = 50;
-  }
-});
-
-// ../main/node_modules/zod/v4/classic/index.js
-var init_classic = __esm({
-  "../main/node_modules/zod/v4/classic/index.js"() {
-    init_external();
-    init_external();
-  }
-});
-
-// ../main/node_modules/zod/v4/index.js
-var init_v4 = __esm({
-  "../main/node_modules/zod/v4/index.js"() {
-    init_classic();
-    init_classic();
-  }
-});
-
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
-var LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, RELATED_TASK_META_KEY, JSONRPC_VERSION, AssertObjectSchema, ProgressTokenSchema, CursorSchema, TaskCreationParamsSchema, TaskMetadataSchema, RelatedTaskMetadataSchema, RequestMetaSchema, BaseRequestParamsSchema, TaskAugmentedRequestParamsSchema, isTaskAugmentedRequestParams, RequestSchema, NotificationsParamsSchema, NotificationSchema, ResultSchema, RequestIdSchema, JSONRPCRequestSchema, isJSONRPCRequest, JSONRPCNotificationSchema, isJSONRPCNotification, JSONRPCResultResponseSchema, isJSONRPCResultResponse, ErrorCode, JSONRPCErrorResponseSchema, isJSONRPCErrorResponse, JSONRPCMessageSchema, JSONRPCResponseSchema, EmptyResultSchema, CancelledNotificationParamsSchema, CancelledNotificationSchema, IconSchema, IconsSchema, BaseMetadataSchema, ImplementationSchema, FormElicitationCapabilitySchema, ElicitationCapabilitySchema, ClientTasksCapabilitySchema, ServerTasksCapabilitySchema, ClientCapabilitiesSchema, InitializeRequestParamsSchema, InitializeRequestSchema, ServerCapabilitiesSchema, InitializeResultSchema, InitializedNotificationSchema, PingRequestSchema, ProgressSchema, ProgressNotificationParamsSchema, ProgressNotificationSchema, PaginatedRequestParamsSchema, PaginatedRequestSchema, PaginatedResultSchema, TaskStatusSchema, TaskSchema, CreateTaskResultSchema, TaskStatusNotificationParamsSchema, TaskStatusNotificationSchema, GetTaskRequestSchema, GetTaskResultSchema, GetTaskPayloadRequestSchema, GetTaskPayloadResultSchema, ListTasksRequestSchema, ListTasksResultSchema, CancelTaskRequestSchema, CancelTaskResultSchema, ResourceContentsSchema, TextResourceContentsSchema, Base64Schema, BlobResourceContentsSchema, RoleSchema, AnnotationsSchema, ResourceSchema, ResourceTemplateSchema, ListResourcesRequestSchema, ListResourcesResultSchema, ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, ResourceRequestParamsSchema, ReadResourceRequestParamsSchema, ReadResourceRequestSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, SubscribeRequestParamsSchema, SubscribeRequestSchema, UnsubscribeRequestParamsSchema, UnsubscribeRequestSchema, ResourceUpdatedNotificationParamsSchema, ResourceUpdatedNotificationSchema, PromptArgumentSchema, PromptSchema, ListPromptsRequestSchema, ListPromptsResultSchema, GetPromptRequestParamsSchema, GetPromptRequestSchema, TextContentSchema, ImageContentSchema, AudioContentSchema, ToolUseContentSchema, EmbeddedResourceSchema, ResourceLinkSchema, ContentBlockSchema, PromptMessageSchema, GetPromptResultSchema, PromptListChangedNotificationSchema, ToolAnnotationsSchema, ToolExecutionSchema, ToolSchema, ListToolsRequestSchema, ListToolsResultSchema, CallToolResultSchema, CompatibilityCallToolResultSchema, CallToolRequestParamsSchema, CallToolRequestSchema, ToolListChangedNotificationSchema, ListChangedOptionsBaseSchema, LoggingLevelSchema, SetLevelRequestParamsSchema, SetLevelRequestSchema, LoggingMessageNotificationParamsSchema, LoggingMessageNotificationSchema, ModelHintSchema, ModelPreferencesSchema, ToolChoiceSchema, ToolResultContentSchema, SamplingContentSchema, SamplingMessageContentBlockSchema, SamplingMessageSchema, CreateMessageRequestParamsSchema, CreateMessageRequestSchema, CreateMessageResultSchema, CreateMessageResultWithToolsSchema, BooleanSchemaSchema, StringSchemaSchema, NumberSchemaSchema, UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema, SingleSelectEnumSchemaSchema, UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, EnumSchemaSchema, PrimitiveSchemaDefinitionSchema, ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema, ElicitRequestParamsSchema, ElicitRequestSchema, ElicitationCompleteNotificationParamsSchema, ElicitationCompleteNotificationSchema, ElicitResultSchema, ResourceTemplateReferenceSchema, PromptReferenceSchema, CompleteRequestParamsSchema, CompleteRequestSchema, CompleteResultSchema, RootSchema, ListRootsRequestSchema, ListRootsResultSchema, RootsListChangedNotificationSchema, ClientRequestSchema, ClientNotificationSchema, ClientResultSchema, ServerRequestSchema, ServerNotificationSchema, ServerResultSchema, McpError, UrlElicitationRequiredError;
-var init_types = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"() {
-    init_v4();
-    LATEST_PROTOCOL_VERSION = "2025-11-25";
-    SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
-    RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
-    JSONRPC_VERSION = "2.0";
-    AssertObjectSchema = custom((v) => v !== null && (typeof v === "object" || typeof v === "function"));
-    ProgressTokenSchema = union([string2(), number2().int()]);
-    CursorSchema = string2();
-    TaskCreationParamsSchema = looseObject({
-      /**
-       * Requested duration in milliseconds to retain task from creation.
-       */
-      ttl: number2().optional(),
-      /**
-       * Time in milliseconds to wait between task status requests.
-       */
-      pollInterval: number2().optional()
-    });
-    TaskMetadataSchema = object({
-      ttl: number2().optional()
-    });
-    RelatedTaskMetadataSchema = object({
-      taskId: string2()
-    });
-    RequestMetaSchema = looseObject({
-      /**
-       * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-       */
-      progressToken: ProgressTokenSchema.optional(),
-      /**
-       * If specified, this request is related to the provided task.
-       */
-      [RELATED_TASK_META_KEY]: RelatedTaskMetadataSchema.optional()
-    });
-    BaseRequestParamsSchema = object({
-      /**
-       * See [General fields: `_meta`](/specification/draft/basic/index#meta) for notes on `_meta` usage.
-       */
-      _meta: RequestMetaSchema.optional()
-    });
-    TaskAugmentedRequestParamsSchema = BaseRequestParamsSchema.extend({
-      /**
-       * If specified, the caller is requesting task-augmented execution for this request.
-       * The request will return a CreateTaskResult immediately, and the actual result can be
-       * retrieved later via tasks/result.
-       *
-       * Task augmentation is subject to capability negotiation - receivers MUST declare support
-       * for task augmentation of specific request types in their capabilities.
-       */
-      task: TaskMetadataSchema.optional()
-    });
-    isTaskAugmentedRequestParams = (value) => TaskAugmentedRequestParamsSchema.safeParse(value).success;
-    RequestSchema = object({
-      method: string2(),
-      params: BaseRequestParamsSchema.loose().optional()
-    });
-    NotificationsParamsSchema = object({
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: RequestMetaSchema.optional()
-    });
-    NotificationSchema = object({
-      method: string2(),
-      params: NotificationsParamsSchema.loose().optional()
-    });
-    ResultSchema = looseObject({
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: RequestMetaSchema.optional()
-    });
-    RequestIdSchema = union([string2(), number2().int()]);
-    JSONRPCRequestSchema = object({
-      jsonrpc: literal(JSONRPC_VERSION),
-      id: RequestIdSchema,
-      ...RequestSchema.shape
-    }).strict();
-    isJSONRPCRequest = (value) => JSONRPCRequestSchema.safeParse(value).success;
-    JSONRPCNotificationSchema = object({
-      jsonrpc: literal(JSONRPC_VERSION),
-      ...NotificationSchema.shape
-    }).strict();
-    isJSONRPCNotification = (value) => JSONRPCNotificationSchema.safeParse(value).success;
-    JSONRPCResultResponseSchema = object({
-      jsonrpc: literal(JSONRPC_VERSION),
-      id: RequestIdSchema,
-      result: ResultSchema
-    }).strict();
-    isJSONRPCResultResponse = (value) => JSONRPCResultResponseSchema.safeParse(value).success;
-    (function(ErrorCode2) {
-      ErrorCode2[ErrorCode2["ConnectionClosed"] = -32e3] = "ConnectionClosed";
-      ErrorCode2[ErrorCode2["RequestTimeout"] = -32001] = "RequestTimeout";
-      ErrorCode2[ErrorCode2["ParseError"] = -32700] = "ParseError";
-      ErrorCode2[ErrorCode2["InvalidRequest"] = -32600] = "InvalidRequest";
-      ErrorCode2[ErrorCode2["MethodNotFound"] = -32601] = "MethodNotFound";
-      ErrorCode2[ErrorCode2["InvalidParams"] = -32602] = "InvalidParams";
-      ErrorCode2[ErrorCode2["InternalError"] = -32603] = "InternalError";
-      ErrorCode2[ErrorCode2["UrlElicitationRequired"] = -32042] = "UrlElicitationRequired";
-    })(ErrorCode || (ErrorCode = {}));
-    JSONRPCErrorResponseSchema = object({
-      jsonrpc: literal(JSONRPC_VERSION),
-      id: RequestIdSchema.optional(),
-      error: object({
-        /**
-         * The error type that occurred.
-         */
-        code: number2().int(),
-        /**
-         * A short description of the error. The message SHOULD be limited to a concise single sentence.
-         */
-        message: string2(),
-        /**
-         * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-         */
-        data: unknown().optional()
-      })
-    }).strict();
-    isJSONRPCErrorResponse = (value) => JSONRPCErrorResponseSchema.safeParse(value).success;
-    JSONRPCMessageSchema = union([
-      JSONRPCRequestSchema,
-      JSONRPCNotificationSchema,
-      JSONRPCResultResponseSchema,
-      JSONRPCErrorResponseSchema
-    ]);
-    JSONRPCResponseSchema = union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
-    EmptyResultSchema = ResultSchema.strict();
-    CancelledNotificationParamsSchema = NotificationsParamsSchema.extend({
-      /**
-       * The ID of the request to cancel.
-       *
-       * This MUST correspond to the ID of a request previously issued in the same direction.
-       */
-      requestId: RequestIdSchema.optional(),
-      /**
-       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-       */
-      reason: string2().optional()
-    });
-    CancelledNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/cancelled"),
-      params: CancelledNotificationParamsSchema
-    });
-    IconSchema = object({
-      /**
-       * URL or data URI for the icon.
-       */
-      src: string2(),
-      /**
-       * Optional MIME type for the icon.
-       */
-      mimeType: string2().optional(),
-      /**
-       * Optional array of strings that specify sizes at which the icon can be used.
-       * Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
-       *
-       * If not provided, the client should assume that the icon can be used at any size.
-       */
-      sizes: array(string2()).optional(),
-      /**
-       * Optional specifier for the theme this icon is designed for. `light` indicates
-       * the icon is designed to be used with a light background, and `dark` indicates
-       * the icon is designed to be used with a dark background.
-       *
-       * If not provided, the client should assume the icon can be used with any theme.
-       */
-      theme: _enum2(["light", "dark"]).optional()
-    });
-    IconsSchema = object({
-      /**
-       * Optional set of sized icons that the client can display in a user interface.
-       *
-       * Clients that support rendering icons MUST support at least the following MIME types:
-       * - `image/png` - PNG images (safe, universal compatibility)
-       * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-       *
-       * Clients that support rendering icons SHOULD also support:
-       * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-       * - `image/webp` - WebP images (modern, efficient format)
-       */
-      icons: array(IconSchema).optional()
-    });
-    BaseMetadataSchema = object({
-      /** Intended for programmatic or logical use, but used as a display name in past specs or fallback */
-      name: string2(),
-      /**
-       * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-       * even by those unfamiliar with domain-specific terminology.
-       *
-       * If not provided, the name should be used for display (except for Tool,
-       * where `annotations.title` should be given precedence over using `name`,
-       * if present).
-       */
-      title: string2().optional()
-    });
-    ImplementationSchema = BaseMetadataSchema.extend({
-      ...BaseMetadataSchema.shape,
-      ...IconsSchema.shape,
-      version: string2(),
-      /**
-       * An optional URL of the website for this implementation.
-       */
-      websiteUrl: string2().optional(),
-      /**
-       * An optional human-readable description of what this implementation does.
-       *
-       * This can be used by clients or servers to provide context about their purpose
-       * and capabilities. For example, a server might describe the types of resources
-       * or tools it provides, while a client might describe its intended use case.
-       */
-      description: string2().optional()
-    });
-    FormElicitationCapabilitySchema = intersection(object({
-      applyDefaults: boolean2().optional()
-    }), record(string2(), unknown()));
-    ElicitationCapabilitySchema = preprocess((value) => {
-      if (value && typeof value === "object" && !Array.isArray(value)) {
-        if (Object.keys(value).length === 0) {
-          return { form: {} };
-        }
-      }
-      return value;
-    }, intersection(object({
-      form: FormElicitationCapabilitySchema.optional(),
-      url: AssertObjectSchema.optional()
-    }), record(string2(), unknown()).optional()));
-    ClientTasksCapabilitySchema = looseObject({
-      /**
-       * Present if the client supports listing tasks.
-       */
-      list: AssertObjectSchema.optional(),
-      /**
-       * Present if the client supports cancelling tasks.
-       */
-      cancel: AssertObjectSchema.optional(),
-      /**
-       * Capabilities for task creation on specific request types.
-       */
-      requests: looseObject({
-        /**
-         * Task support for sampling requests.
-         */
-        sampling: looseObject({
-          createMessage: AssertObjectSchema.optional()
-        }).optional(),
-        /**
-         * Task support for elicitation requests.
-         */
-        elicitation: looseObject({
-          create: AssertObjectSchema.optional()
-        }).optional()
-      }).optional()
-    });
-    ServerTasksCapabilitySchema = looseObject({
-      /**
-       * Present if the server supports listing tasks.
-       */
-      list: AssertObjectSchema.optional(),
-      /**
-       * Present if the server supports cancelling tasks.
-       */
-      cancel: AssertObjectSchema.optional(),
-      /**
-       * Capabilities for task creation on specific request types.
-       */
-      requests: looseObject({
-        /**
-         * Task support for tool requests.
-         */
-        tools: looseObject({
-          call: AssertObjectSchema.optional()
-        }).optional()
-      }).optional()
-    });
-    ClientCapabilitiesSchema = object({
-      /**
-       * Experimental, non-standard capabilities that the client supports.
-       */
-      experimental: record(string2(), AssertObjectSchema).optional(),
-      /**
-       * Present if the client supports sampling from an LLM.
-       */
-      sampling: object({
-        /**
-         * Present if the client supports context inclusion via includeContext parameter.
-         * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-         */
-        context: AssertObjectSchema.optional(),
-        /**
-         * Present if the client supports tool use via tools and toolChoice parameters.
-         */
-        tools: AssertObjectSchema.optional()
-      }).optional(),
-      /**
-       * Present if the client supports eliciting user input.
-       */
-      elicitation: ElicitationCapabilitySchema.optional(),
-      /**
-       * Present if the client supports listing roots.
-       */
-      roots: object({
-        /**
-         * Whether the client supports issuing notifications for changes to the roots list.
-         */
-        listChanged: boolean2().optional()
-      }).optional(),
-      /**
-       * Present if the client supports task creation.
-       */
-      tasks: ClientTasksCapabilitySchema.optional(),
-      /**
-       * Extensions that the client supports. Keys are extension identifiers (vendor-prefix/extension-name).
-       */
-      extensions: record(string2(), AssertObjectSchema).optional()
-    });
-    InitializeRequestParamsSchema = BaseRequestParamsSchema.extend({
-      /**
-       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-       */
-      protocolVersion: string2(),
-      capabilities: ClientCapabilitiesSchema,
-      clientInfo: ImplementationSchema
-    });
-    InitializeRequestSchema = RequestSchema.extend({
-      method: literal("initialize"),
-      params: InitializeRequestParamsSchema
-    });
-    ServerCapabilitiesSchema = object({
-      /**
-       * Experimental, non-standard capabilities that the server supports.
-       */
-      experimental: record(string2(), AssertObjectSchema).optional(),
-      /**
-       * Present if the server supports sending log messages to the client.
-       */
-      logging: AssertObjectSchema.optional(),
-      /**
-       * Present if the server supports sending completions to the client.
-       */
-      completions: AssertObjectSchema.optional(),
-      /**
-       * Present if the server offers any prompt templates.
-       */
-      prompts: object({
-        /**
-         * Whether this server supports issuing notifications for changes to the prompt list.
-         */
-        listChanged: boolean2().optional()
-      }).optional(),
-      /**
-       * Present if the server offers any resources to read.
-       */
-      resources: object({
-        /**
-         * Whether this server supports clients subscribing to resource updates.
-         */
-        subscribe: boolean2().optional(),
-        /**
-         * Whether this server supports issuing notifications for changes to the resource list.
-         */
-        listChanged: boolean2().optional()
-      }).optional(),
-      /**
-       * Present if the server offers any tools to call.
-       */
-      tools: object({
-        /**
-         * Whether this server supports issuing notifications for changes to the tool list.
-         */
-        listChanged: boolean2().optional()
-      }).optional(),
-      /**
-       * Present if the server supports task creation.
-       */
-      tasks: ServerTasksCapabilitySchema.optional(),
-      /**
-       * Extensions that the server supports. Keys are extension identifiers (vendor-prefix/extension-name).
-       */
-      extensions: record(string2(), AssertObjectSchema).optional()
-    });
-    InitializeResultSchema = ResultSchema.extend({
-      /**
-       * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-       */
-      protocolVersion: string2(),
-      capabilities: ServerCapabilitiesSchema,
-      serverInfo: ImplementationSchema,
-      /**
-       * Instructions describing how to use the server and its features.
-       *
-       * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-       */
-      instructions: string2().optional()
-    });
-    InitializedNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/initialized"),
-      params: NotificationsParamsSchema.optional()
-    });
-    PingRequestSchema = RequestSchema.extend({
-      method: literal("ping"),
-      params: BaseRequestParamsSchema.optional()
-    });
-    ProgressSchema = object({
-      /**
-       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
-       */
-      progress: number2(),
-      /**
-       * Total number of items to process (or total progress required), if known.
-       */
-      total: optional(number2()),
-      /**
-       * An optional message describing the current progress.
-       */
-      message: optional(string2())
-    });
-    ProgressNotificationParamsSchema = object({
-      ...NotificationsParamsSchema.shape,
-      ...ProgressSchema.shape,
-      /**
-       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-       */
-      progressToken: ProgressTokenSchema
-    });
-    ProgressNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/progress"),
-      params: ProgressNotificationParamsSchema
-    });
-    PaginatedRequestParamsSchema = BaseRequestParamsSchema.extend({
-      /**
-       * An opaque token representing the current pagination position.
-       * If provided, the server should return results starting after this cursor.
-       */
-      cursor: CursorSchema.optional()
-    });
-    PaginatedRequestSchema = RequestSchema.extend({
-      params: PaginatedRequestParamsSchema.optional()
-    });
-    PaginatedResultSchema = ResultSchema.extend({
-      /**
-       * An opaque token representing the pagination position after the last returned result.
-       * If present, there may be more results available.
-       */
-      nextCursor: CursorSchema.optional()
-    });
-    TaskStatusSchema = _enum2(["working", "input_required", "completed", "failed", "cancelled"]);
-    TaskSchema = object({
-      taskId: string2(),
-      status: TaskStatusSchema,
-      /**
-       * Time in milliseconds to keep task results available after completion.
-       * If null, the task has unlimited lifetime until manually cleaned up.
-       */
-      ttl: union([number2(), _null3()]),
-      /**
-       * ISO 8601 timestamp when the task was created.
-       */
-      createdAt: string2(),
-      /**
-       * ISO 8601 timestamp when the task was last updated.
-       */
-      lastUpdatedAt: string2(),
-      pollInterval: optional(number2()),
-      /**
-       * Optional diagnostic message for failed tasks or other status information.
-       */
-      statusMessage: optional(string2())
-    });
-    CreateTaskResultSchema = ResultSchema.extend({
-      task: TaskSchema
-    });
-    TaskStatusNotificationParamsSchema = NotificationsParamsSchema.merge(TaskSchema);
-    TaskStatusNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/tasks/status"),
-      params: TaskStatusNotificationParamsSchema
-    });
-    GetTaskRequestSchema = RequestSchema.extend({
-      method: literal("tasks/get"),
-      params: BaseRequestParamsSchema.extend({
-        taskId: string2()
-      })
-    });
-    GetTaskResultSchema = ResultSchema.merge(TaskSchema);
-    GetTaskPayloadRequestSchema = RequestSchema.extend({
-      method: literal("tasks/result"),
-      params: BaseRequestParamsSchema.extend({
-        taskId: string2()
-      })
-    });
-    GetTaskPayloadResultSchema = ResultSchema.loose();
-    ListTasksRequestSchema = PaginatedRequestSchema.extend({
-      method: literal("tasks/list")
-    });
-    ListTasksResultSchema = PaginatedResultSchema.extend({
-      tasks: array(TaskSchema)
-    });
-    CancelTaskRequestSchema = RequestSchema.extend({
-      method: literal("tasks/cancel"),
-      params: BaseRequestParamsSchema.extend({
-        taskId: string2()
-      })
-    });
-    CancelTaskResultSchema = ResultSchema.merge(TaskSchema);
-    ResourceContentsSchema = object({
-      /**
-       * The URI of this resource.
-       */
-      uri: string2(),
-      /**
-       * The MIME type of this resource, if known.
-       */
-      mimeType: optional(string2()),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    TextResourceContentsSchema = ResourceContentsSchema.extend({
-      /**
-       * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
-       */
-      text: string2()
-    });
-    Base64Schema = string2().refine((val) => {
-      try {
-        atob(val);
-        return true;
-      } catch {
-        return false;
-      }
-    }, { message: "Invalid Base64 string" });
-    BlobResourceContentsSchema = ResourceContentsSchema.extend({
-      /**
-       * A base64-encoded string representing the binary data of the item.
-       */
-      blob: Base64Schema
-    });
-    RoleSchema = _enum2(["user", "assistant"]);
-    AnnotationsSchema = object({
-      /**
-       * Intended audience(s) for the resource.
-       */
-      audience: array(RoleSchema).optional(),
-      /**
-       * Importance hint for the resource, from 0 (least) to 1 (most).
-       */
-      priority: number2().min(0).max(1).optional(),
-      /**
-       * ISO 8601 timestamp for the most recent modification.
-       */
-      lastModified: iso_exports.datetime({ offset: true }).optional()
-    });
-    ResourceSchema = object({
-      ...BaseMetadataSchema.shape,
-      ...IconsSchema.shape,
-      /**
-       * The URI of this resource.
-       */
-      uri: string2(),
-      /**
-       * A description of what this resource represents.
-       *
-       * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-       */
-      description: optional(string2()),
-      /**
-       * The MIME type of this resource, if known.
-       */
-      mimeType: optional(string2()),
-      /**
-       * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
-       *
-       * This can be used by Hosts to display file sizes and estimate context window usage.
-       */
-      size: optional(number2()),
-      /**
-       * Optional annotations for the client.
-       */
-      annotations: AnnotationsSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: optional(looseObject({}))
-    });
-    ResourceTemplateSchema = object({
-      ...BaseMetadataSchema.shape,
-      ...IconsSchema.shape,
-      /**
-       * A URI template (according to RFC 6570) that can be used to construct resource URIs.
-       */
-      uriTemplate: string2(),
-      /**
-       * A description of what this template is for.
-       *
-       * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-       */
-      description: optional(string2()),
-      /**
-       * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-       */
-      mimeType: optional(string2()),
-      /**
-       * Optional annotations for the client.
-       */
-      annotations: AnnotationsSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: optional(looseObject({}))
-    });
-    ListResourcesRequestSchema = PaginatedRequestSchema.extend({
-      method: literal("resources/list")
-    });
-    ListResourcesResultSchema = PaginatedResultSchema.extend({
-      resources: array(ResourceSchema)
-    });
-    ListResourceTemplatesRequestSchema = PaginatedRequestSchema.extend({
-      method: literal("resources/templates/list")
-    });
-    ListResourceTemplatesResultSchema = PaginatedResultSchema.extend({
-      resourceTemplates: array(ResourceTemplateSchema)
-    });
-    ResourceRequestParamsSchema = BaseRequestParamsSchema.extend({
-      /**
-       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
-       *
-       * @format uri
-       */
-      uri: string2()
-    });
-    ReadResourceRequestParamsSchema = ResourceRequestParamsSchema;
-    ReadResourceRequestSchema = RequestSchema.extend({
-      method: literal("resources/read"),
-      params: ReadResourceRequestParamsSchema
-    });
-    ReadResourceResultSchema = ResultSchema.extend({
-      contents: array(union([TextResourceContentsSchema, BlobResourceContentsSchema]))
-    });
-    ResourceListChangedNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/resources/list_changed"),
-      params: NotificationsParamsSchema.optional()
-    });
-    SubscribeRequestParamsSchema = ResourceRequestParamsSchema;
-    SubscribeRequestSchema = RequestSchema.extend({
-      method: literal("resources/subscribe"),
-      params: SubscribeRequestParamsSchema
-    });
-    UnsubscribeRequestParamsSchema = ResourceRequestParamsSchema;
-    UnsubscribeRequestSchema = RequestSchema.extend({
-      method: literal("resources/unsubscribe"),
-      params: UnsubscribeRequestParamsSchema
-    });
-    ResourceUpdatedNotificationParamsSchema = NotificationsParamsSchema.extend({
-      /**
-       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
-       */
-      uri: string2()
-    });
-    ResourceUpdatedNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/resources/updated"),
-      params: ResourceUpdatedNotificationParamsSchema
-    });
-    PromptArgumentSchema = object({
-      /**
-       * The name of the argument.
-       */
-      name: string2(),
-      /**
-       * A human-readable description of the argument.
-       */
-      description: optional(string2()),
-      /**
-       * Whether this argument must be provided.
-       */
-      required: optional(boolean2())
-    });
-    PromptSchema = object({
-      ...BaseMetadataSchema.shape,
-      ...IconsSchema.shape,
-      /**
-       * An optional description of what this prompt provides
-       */
-      description: optional(string2()),
-      /**
-       * A list of arguments to use for templating the prompt.
-       */
-      arguments: optional(array(PromptArgumentSchema)),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: optional(looseObject({}))
-    });
-    ListPromptsRequestSchema = PaginatedRequestSchema.extend({
-      method: literal("prompts/list")
-    });
-    ListPromptsResultSchema = PaginatedResultSchema.extend({
-      prompts: array(PromptSchema)
-    });
-    GetPromptRequestParamsSchema = BaseRequestParamsSchema.extend({
-      /**
-       * The name of the prompt or prompt template.
-       */
-      name: string2(),
-      /**
-       * Arguments to use for templating the prompt.
-       */
-      arguments: record(string2(), string2()).optional()
-    });
-    GetPromptRequestSchema = RequestSchema.extend({
-      method: literal("prompts/get"),
-      params: GetPromptRequestParamsSchema
-    });
-    TextContentSchema = object({
-      type: literal("text"),
-      /**
-       * The text content of the message.
-       */
-      text: string2(),
-      /**
-       * Optional annotations for the client.
-       */
-      annotations: AnnotationsSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    ImageContentSchema = object({
-      type: literal("image"),
-      /**
-       * The base64-encoded image data.
-       */
-      data: Base64Schema,
-      /**
-       * The MIME type of the image. Different providers may support different image types.
-       */
-      mimeType: string2(),
-      /**
-       * Optional annotations for the client.
-       */
-      annotations: AnnotationsSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    AudioContentSchema = object({
-      type: literal("audio"),
-      /**
-       * The base64-encoded audio data.
-       */
-      data: Base64Schema,
-      /**
-       * The MIME type of the audio. Different providers may support different audio types.
-       */
-      mimeType: string2(),
-      /**
-       * Optional annotations for the client.
-       */
-      annotations: AnnotationsSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    ToolUseContentSchema = object({
-      type: literal("tool_use"),
-      /**
-       * The name of the tool to invoke.
-       * Must match a tool name from the request's tools array.
-       */
-      name: string2(),
-      /**
-       * Unique identifier for this tool call.
-       * Used to correlate with ToolResultContent in subsequent messages.
-       */
-      id: string2(),
-      /**
-       * Arguments to pass to the tool.
-       * Must conform to the tool's inputSchema.
-       */
-      input: record(string2(), unknown()),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    EmbeddedResourceSchema = object({
-      type: literal("resource"),
-      resource: union([TextResourceContentsSchema, BlobResourceContentsSchema]),
-      /**
-       * Optional annotations for the client.
-       */
-      annotations: AnnotationsSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    ResourceLinkSchema = ResourceSchema.extend({
-      type: literal("resource_link")
-    });
-    ContentBlockSchema = union([
-      TextContentSchema,
-      ImageContentSchema,
-      AudioContentSchema,
-      ResourceLinkSchema,
-      EmbeddedResourceSchema
-    ]);
-    PromptMessageSchema = object({
-      role: RoleSchema,
-      content: ContentBlockSchema
-    });
-    GetPromptResultSchema = ResultSchema.extend({
-      /**
-       * An optional description for the prompt.
-       */
-      description: string2().optional(),
-      messages: array(PromptMessageSchema)
-    });
-    PromptListChangedNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/prompts/list_changed"),
-      params: NotificationsParamsSchema.optional()
-    });
-    ToolAnnotationsSchema = object({
-      /**
-       * A human-readable title for the tool.
-       */
-      title: string2().optional(),
-      /**
-       * If true, the tool does not modify its environment.
-       *
-       * Default: false
-       */
-      readOnlyHint: boolean2().optional(),
-      /**
-       * If true, the tool may perform destructive updates to its environment.
-       * If false, the tool performs only additive updates.
-       *
-       * (This property is meaningful only when `readOnlyHint == false`)
-       *
-       * Default: true
-       */
-      destructiveHint: boolean2().optional(),
-      /**
-       * If true, calling the tool repeatedly with the same arguments
-       * will have no additional effect on the its environment.
-       *
-       * (This property is meaningful only when `readOnlyHint == false`)
-       *
-       * Default: false
-       */
-      idempotentHint: boolean2().optional(),
-      /**
-       * If true, this tool may interact with an "open world" of external
-       * entities. If false, the tool's domain of interaction is closed.
-       * For example, the world of a web search tool is open, whereas that
-       * of a memory tool is not.
-       *
-       * Default: true
-       */
-      openWorldHint: boolean2().optional()
-    });
-    ToolExecutionSchema = object({
-      /**
-       * Indicates the tool's preference for task-augmented execution.
-       * - "required": Clients MUST invoke the tool as a task
-       * - "optional": Clients MAY invoke the tool as a task or normal request
-       * - "forbidden": Clients MUST NOT attempt to invoke the tool as a task
-       *
-       * If not present, defaults to "forbidden".
-       */
-      taskSupport: _enum2(["required", "optional", "forbidden"]).optional()
-    });
-    ToolSchema = object({
-      ...BaseMetadataSchema.shape,
-      ...IconsSchema.shape,
-      /**
-       * A human-readable description of the tool.
-       */
-      description: string2().optional(),
-      /**
-       * A JSON Schema 2020-12 object defining the expected parameters for the tool.
-       * Must have type: 'object' at the root level per MCP spec.
-       */
-      inputSchema: object({
-        type: literal("object"),
-        properties: record(string2(), AssertObjectSchema).optional(),
-        required: array(string2()).optional()
-      }).catchall(unknown()),
-      /**
-       * An optional JSON Schema 2020-12 object defining the structure of the tool's output
-       * returned in the structuredContent field of a CallToolResult.
-       * Must have type: 'object' at the root level per MCP spec.
-       */
-      outputSchema: object({
-        type: literal("object"),
-        properties: record(string2(), AssertObjectSchema).optional(),
-        required: array(string2()).optional()
-      }).catchall(unknown()).optional(),
-      /**
-       * Optional additional tool information.
-       */
-      annotations: ToolAnnotationsSchema.optional(),
-      /**
-       * Execution-related properties for this tool.
-       */
-      execution: ToolExecutionSchema.optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    ListToolsRequestSchema = PaginatedRequestSchema.extend({
-      method: literal("tools/list")
-    });
-    ListToolsResultSchema = PaginatedResultSchema.extend({
-      tools: array(ToolSchema)
-    });
-    CallToolResultSchema = ResultSchema.extend({
-      /**
-       * A list of content objects that represent the result of the tool call.
-       *
-       * If the Tool does not define an outputSchema, this field MUST be present in the result.
-       * For backwards compatibility, this field is always present, but it may be empty.
-       */
-      content: array(ContentBlockSchema).default([]),
-      /**
-       * An object containing structured tool output.
-       *
-       * If the Tool defines an outputSchema, this field MUST be present in the result, and contain a JSON object that matches the schema.
-       */
-      structuredContent: record(string2(), unknown()).optional(),
-      /**
-       * Whether the tool call ended in an error.
-       *
-       * If not set, this is assumed to be false (the call was successful).
-       *
-       * Any errors that originate from the tool SHOULD be reported inside the result
-       * object, with `isError` set to true, _not_ as an MCP protocol-level error
-       * response. Otherwise, the LLM would not be able to see that an error occurred
-       * and self-correct.
-       *
-       * However, any errors in _finding_ the tool, an error indicating that the
-       * server does not support tool calls, or any other exceptional conditions,
-       * should be reported as an MCP error response.
-       */
-      isError: boolean2().optional()
-    });
-    CompatibilityCallToolResultSchema = CallToolResultSchema.or(ResultSchema.extend({
-      toolResult: unknown()
-    }));
-    CallToolRequestParamsSchema = TaskAugmentedRequestParamsSchema.extend({
-      /**
-       * The name of the tool to call.
-       */
-      name: string2(),
-      /**
-       * Arguments to pass to the tool.
-       */
-      arguments: record(string2(), unknown()).optional()
-    });
-    CallToolRequestSchema = RequestSchema.extend({
-      method: literal("tools/call"),
-      params: CallToolRequestParamsSchema
-    });
-    ToolListChangedNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/tools/list_changed"),
-      params: NotificationsParamsSchema.optional()
-    });
-    ListChangedOptionsBaseSchema = object({
-      /**
-       * If true, the list will be refreshed automatically when a list changed notification is received.
-       * The callback will be called with the updated list.
-       *
-       * If false, the callback will be called with null items, allowing manual refresh.
-       *
-       * @default true
-       */
-      autoRefresh: boolean2().default(true),
-      /**
-       * Debounce time in milliseconds for list changed notification processing.
-       *
-       * Multiple notifications received within this timeframe will only trigger one refresh.
-       * Set to 0 to disable debouncing.
-       *
-       * @default 300
-       */
-      debounceMs: number2().int().nonnegative().default(300)
-    });
-    LoggingLevelSchema = _enum2(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
-    SetLevelRequestParamsSchema = BaseRequestParamsSchema.extend({
-      /**
-       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/logging/message.
-       */
-      level: LoggingLevelSchema
-    });
-    SetLevelRequestSchema = RequestSchema.extend({
-      method: literal("logging/setLevel"),
-      params: SetLevelRequestParamsSchema
-    });
-    LoggingMessageNotificationParamsSchema = NotificationsParamsSchema.extend({
-      /**
-       * The severity of this log message.
-       */
-      level: LoggingLevelSchema,
-      /**
-       * An optional name of the logger issuing this message.
-       */
-      logger: string2().optional(),
-      /**
-       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
-       */
-      data: unknown()
-    });
-    LoggingMessageNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/message"),
-      params: LoggingMessageNotificationParamsSchema
-    });
-    ModelHintSchema = object({
-      /**
-       * A hint for a model name.
-       */
-      name: string2().optional()
-    });
-    ModelPreferencesSchema = object({
-      /**
-       * Optional hints to use for model selection.
-       */
-      hints: array(ModelHintSchema).optional(),
-      /**
-       * How much to prioritize cost when selecting a model.
-       */
-      costPriority: number2().min(0).max(1).optional(),
-      /**
-       * How much to prioritize sampling speed (latency) when selecting a model.
-       */
-      speedPriority: number2().min(0).max(1).optional(),
-      /**
-       * How much to prioritize intelligence and capabilities when selecting a model.
-       */
-      intelligencePriority: number2().min(0).max(1).optional()
-    });
-    ToolChoiceSchema = object({
-      /**
-       * Controls when tools are used:
-       * - "auto": Model decides whether to use tools (default)
-       * - "required": Model MUST use at least one tool before completing
-       * - "none": Model MUST NOT use any tools
-       */
-      mode: _enum2(["auto", "required", "none"]).optional()
-    });
-    ToolResultContentSchema = object({
-      type: literal("tool_result"),
-      toolUseId: string2().describe("The unique identifier for the corresponding tool call."),
-      content: array(ContentBlockSchema).default([]),
-      structuredContent: object({}).loose().optional(),
-      isError: boolean2().optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    SamplingContentSchema = discriminatedUnion("type", [TextContentSchema, ImageContentSchema, AudioContentSchema]);
-    SamplingMessageContentBlockSchema = discriminatedUnion("type", [
-      TextContentSchema,
-      ImageContentSchema,
-      AudioContentSchema,
-      ToolUseContentSchema,
-      ToolResultContentSchema
-    ]);
-    SamplingMessageSchema = object({
-      role: RoleSchema,
-      content: union([SamplingMessageContentBlockSchema, array(SamplingMessageContentBlockSchema)]),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    CreateMessageRequestParamsSchema = TaskAugmentedRequestParamsSchema.extend({
-      messages: array(SamplingMessageSchema),
-      /**
-       * The server's preferences for which model to select. The client MAY modify or omit this request.
-       */
-      modelPreferences: ModelPreferencesSchema.optional(),
-      /**
-       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-       */
-      systemPrompt: string2().optional(),
-      /**
-       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
-       * The client MAY ignore this request.
-       *
-       * Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
-       * declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
-       */
-      includeContext: _enum2(["none", "thisServer", "allServers"]).optional(),
-      temperature: number2().optional(),
-      /**
-       * The requested maximum number of tokens to sample (to prevent runaway completions).
-       *
-       * The client MAY choose to sample fewer tokens than the requested maximum.
-       */
-      maxTokens: number2().int(),
-      stopSequences: array(string2()).optional(),
-      /**
-       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-       */
-      metadata: AssertObjectSchema.optional(),
-      /**
-       * Tools that the model may use during generation.
-       * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-       */
-      tools: array(ToolSchema).optional(),
-      /**
-       * Controls how the model uses tools.
-       * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-       * Default is `{ mode: "auto" }`.
-       */
-      toolChoice: ToolChoiceSchema.optional()
-    });
-    CreateMessageRequestSchema = RequestSchema.extend({
-      method: literal("sampling/createMessage"),
-      params: CreateMessageRequestParamsSchema
-    });
-    CreateMessageResultSchema = ResultSchema.extend({
-      /**
-       * The name of the model that generated the message.
-       */
-      model: string2(),
-      /**
-       * The reason why sampling stopped, if known.
-       *
-       * Standard values:
-       * - "endTurn": Natural end of the assistant's turn
-       * - "stopSequence": A stop sequence was encountered
-       * - "maxTokens": Maximum token limit was reached
-       *
-       * This field is an open string to allow for provider-specific stop reasons.
-       */
-      stopReason: optional(_enum2(["endTurn", "stopSequence", "maxTokens"]).or(string2())),
-      role: RoleSchema,
-      /**
-       * Response content. Single content block (text, image, or audio).
-       */
-      content: SamplingContentSchema
-    });
-    CreateMessageResultWithToolsSchema = ResultSchema.extend({
-      /**
-       * The name of the model that generated the message.
-       */
-      model: string2(),
-      /**
-       * The reason why sampling stopped, if known.
-       *
-       * Standard values:
-       * - "endTurn": Natural end of the assistant's turn
-       * - "stopSequence": A stop sequence was encountered
-       * - "maxTokens": Maximum token limit was reached
-       * - "toolUse": The model wants to use one or more tools
-       *
-       * This field is an open string to allow for provider-specific stop reasons.
-       */
-      stopReason: optional(_enum2(["endTurn", "stopSequence", "maxTokens", "toolUse"]).or(string2())),
-      role: RoleSchema,
-      /**
-       * Response content. May be a single block or array. May include ToolUseContent if stopReason is "toolUse".
-       */
-      content: union([SamplingMessageContentBlockSchema, array(SamplingMessageContentBlockSchema)])
-    });
-    BooleanSchemaSchema = object({
-      type: literal("boolean"),
-      title: string2().optional(),
-      description: string2().optional(),
-      default: boolean2().optional()
-    });
-    StringSchemaSchema = object({
-      type: literal("string"),
-      title: string2().optional(),
-      description: string2().optional(),
-      minLength: number2().optional(),
-      maxLength: number2().optional(),
-      format: _enum2(["email", "uri", "date", "date-time"]).optional(),
-      default: string2().optional()
-    });
-    NumberSchemaSchema = object({
-      type: _enum2(["number", "integer"]),
-      title: string2().optional(),
-      description: string2().optional(),
-      minimum: number2().optional(),
-      maximum: number2().optional(),
-      default: number2().optional()
-    });
-    UntitledSingleSelectEnumSchemaSchema = object({
-      type: literal("string"),
-      title: string2().optional(),
-      description: string2().optional(),
-      enum: array(string2()),
-      default: string2().optional()
-    });
-    TitledSingleSelectEnumSchemaSchema = object({
-      type: literal("string"),
-      title: string2().optional(),
-      description: string2().optional(),
-      oneOf: array(object({
-        const: string2(),
-        title: string2()
-      })),
-      default: string2().optional()
-    });
-    LegacyTitledEnumSchemaSchema = object({
-      type: literal("string"),
-      title: string2().optional(),
-      description: string2().optional(),
-      enum: array(string2()),
-      enumNames: array(string2()).optional(),
-      default: string2().optional()
-    });
-    SingleSelectEnumSchemaSchema = union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
-    UntitledMultiSelectEnumSchemaSchema = object({
-      type: literal("array"),
-      title: string2().optional(),
-      description: string2().optional(),
-      minItems: number2().optional(),
-      maxItems: number2().optional(),
-      items: object({
-        type: literal("string"),
-        enum: array(string2())
-      }),
-      default: array(string2()).optional()
-    });
-    TitledMultiSelectEnumSchemaSchema = object({
-      type: literal("array"),
-      title: string2().optional(),
-      description: string2().optional(),
-      minItems: number2().optional(),
-      maxItems: number2().optional(),
-      items: object({
-        anyOf: array(object({
-          const: string2(),
-          title: string2()
-        }))
-      }),
-      default: array(string2()).optional()
-    });
-    MultiSelectEnumSchemaSchema = union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
-    EnumSchemaSchema = union([LegacyTitledEnumSchemaSchema, SingleSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema]);
-    PrimitiveSchemaDefinitionSchema = union([EnumSchemaSchema, BooleanSchemaSchema, StringSchemaSchema, NumberSchemaSchema]);
-    ElicitRequestFormParamsSchema = TaskAugmentedRequestParamsSchema.extend({
-      /**
-       * The elicitation mode.
-       *
-       * Optional for backward compatibility. Clients MUST treat missing mode as "form".
-       */
-      mode: literal("form").optional(),
-      /**
-       * The message to present to the user describing what information is being requested.
-       */
-      message: string2(),
-      /**
-       * A restricted subset of JSON Schema.
-       * Only top-level properties are allowed, without nesting.
-       */
-      requestedSchema: object({
-        type: literal("object"),
-        properties: record(string2(), PrimitiveSchemaDefinitionSchema),
-        required: array(string2()).optional()
-      })
-    });
-    ElicitRequestURLParamsSchema = TaskAugmentedRequestParamsSchema.extend({
-      /**
-       * The elicitation mode.
-       */
-      mode: literal("url"),
-      /**
-       * The message to present to the user explaining why the interaction is needed.
-       */
-      message: string2(),
-      /**
-       * The ID of the elicitation, which must be unique within the context of the server.
-       * The client MUST treat this ID as an opaque value.
-       */
-      elicitationId: string2(),
-      /**
-       * The URL that the user should navigate to.
-       */
-      url: string2().url()
-    });
-    ElicitRequestParamsSchema = union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
-    ElicitRequestSchema = RequestSchema.extend({
-      method: literal("elicitation/create"),
-      params: ElicitRequestParamsSchema
-    });
-    ElicitationCompleteNotificationParamsSchema = NotificationsParamsSchema.extend({
-      /**
-       * The ID of the elicitation that completed.
-       */
-      elicitationId: string2()
-    });
-    ElicitationCompleteNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/elicitation/complete"),
-      params: ElicitationCompleteNotificationParamsSchema
-    });
-    ElicitResultSchema = ResultSchema.extend({
-      /**
-       * The user action in response to the elicitation.
-       * - "accept": User submitted the form/confirmed the action
-       * - "decline": User explicitly decline the action
-       * - "cancel": User dismissed without making an explicit choice
-       */
-      action: _enum2(["accept", "decline", "cancel"]),
-      /**
-       * The submitted form data, only present when action is "accept".
-       * Contains values matching the requested schema.
-       * Per MCP spec, content is "typically omitted" for decline/cancel actions.
-       * We normalize null to undefined for leniency while maintaining type compatibility.
-       */
-      content: preprocess((val) => val === null ? void 0 : val, record(string2(), union([string2(), number2(), boolean2(), array(string2())])).optional())
-    });
-    ResourceTemplateReferenceSchema = object({
-      type: literal("ref/resource"),
-      /**
-       * The URI or URI template of the resource.
-       */
-      uri: string2()
-    });
-    PromptReferenceSchema = object({
-      type: literal("ref/prompt"),
-      /**
-       * The name of the prompt or prompt template
-       */
-      name: string2()
-    });
-    CompleteRequestParamsSchema = BaseRequestParamsSchema.extend({
-      ref: union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
-      /**
-       * The argument's information
-       */
-      argument: object({
-        /**
-         * The name of the argument
-         */
-        name: string2(),
-        /**
-         * The value of the argument to use for completion matching.
-         */
-        value: string2()
-      }),
-      context: object({
-        /**
-         * Previously-resolved variables in a URI template or prompt.
-         */
-        arguments: record(string2(), string2()).optional()
-      }).optional()
-    });
-    CompleteRequestSchema = RequestSchema.extend({
-      method: literal("completion/complete"),
-      params: CompleteRequestParamsSchema
-    });
-    CompleteResultSchema = ResultSchema.extend({
-      completion: looseObject({
-        /**
-         * An array of completion values. Must not exceed 100 items.
-         */
-        values: array(string2()).max(100),
-        /**
-         * The total number of completion options available. This can exceed the number of values actually sent in the response.
-         */
-        total: optional(number2().int()),
-        /**
-         * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-         */
-        hasMore: optional(boolean2())
-      })
-    });
-    RootSchema = object({
-      /**
-       * The URI identifying the root. This *must* start with file:// for now.
-       */
-      uri: string2().startsWith("file://"),
-      /**
-       * An optional name for the root.
-       */
-      name: string2().optional(),
-      /**
-       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
-       * for notes on _meta usage.
-       */
-      _meta: record(string2(), unknown()).optional()
-    });
-    ListRootsRequestSchema = RequestSchema.extend({
-      method: literal("roots/list"),
-      params: BaseRequestParamsSchema.optional()
-    });
-    ListRootsResultSchema = ResultSchema.extend({
-      roots: array(RootSchema)
-    });
-    RootsListChangedNotificationSchema = NotificationSchema.extend({
-      method: literal("notifications/roots/list_changed"),
-      params: NotificationsParamsSchema.optional()
-    });
-    ClientRequestSchema = union([
-      PingRequestSchema,
-      InitializeRequestSchema,
-      CompleteRequestSchema,
-      SetLevelRequestSchema,
-      GetPromptRequestSchema,
-      ListPromptsRequestSchema,
-      ListResourcesRequestSchema,
-      ListResourceTemplatesRequestSchema,
-      ReadResourceRequestSchema,
-      SubscribeRequestSchema,
-      UnsubscribeRequestSchema,
-      CallToolRequestSchema,
-      ListToolsRequestSchema,
-      GetTaskRequestSchema,
-      GetTaskPayloadRequestSchema,
-      ListTasksRequestSchema,
-      CancelTaskRequestSchema
-    ]);
-    ClientNotificationSchema = union([
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      InitializedNotificationSchema,
-      RootsListChangedNotificationSchema,
-      TaskStatusNotificationSchema
-    ]);
-    ClientResultSchema = union([
-      EmptyResultSchema,
-      CreateMessageResultSchema,
-      CreateMessageResultWithToolsSchema,
-      ElicitResultSchema,
-      ListRootsResultSchema,
-      GetTaskResultSchema,
-      ListTasksResultSchema,
-      CreateTaskResultSchema
-    ]);
-    ServerRequestSchema = union([
-      PingRequestSchema,
-      CreateMessageRequestSchema,
-      ElicitRequestSchema,
-      ListRootsRequestSchema,
-      GetTaskRequestSchema,
-      GetTaskPayloadRequestSchema,
-      ListTasksRequestSchema,
-      CancelTaskRequestSchema
-    ]);
-    ServerNotificationSchema = union([
-      CancelledNotificationSchema,
-      ProgressNotificationSchema,
-      LoggingMessageNotificationSchema,
-      ResourceUpdatedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      ToolListChangedNotificationSchema,
-      PromptListChangedNotificationSchema,
-      TaskStatusNotificationSchema,
-      ElicitationCompleteNotificationSchema
-    ]);
-    ServerResultSchema = union([
-      EmptyResultSchema,
-      InitializeResultSchema,
-      CompleteResultSchema,
-      GetPromptResultSchema,
-      ListPromptsResultSchema,
-      ListResourcesResultSchema,
-      ListResourceTemplatesResultSchema,
-      ReadResourceResultSchema,
-      CallToolResultSchema,
-      ListToolsResultSchema,
-      GetTaskResultSchema,
-      ListTasksResultSchema,
-      CreateTaskResultSchema
-    ]);
-    McpError = class _McpError extends Error {
-      constructor(code3, message, data) {
-        super(`MCP error ${code3}: ${message}`);
-        this.code = code3;
-        this.data = data;
-        this.name = "McpError";
-      }
-      /**
-       * Factory method to create the appropriate error type based on the error code and data
-       */
-      static fromError(code3, message, data) {
-        if (code3 === ErrorCode.UrlElicitationRequired && data) {
-          const errorData = data;
-          if (errorData.elicitations) {
-            return new UrlElicitationRequiredError(errorData.elicitations, message);
-          }
-        }
-        return new _McpError(code3, message, data);
-      }
-    };
-    UrlElicitationRequiredError = class extends McpError {
-      constructor(elicitations, message = `URL elicitation${elicitations.length > 1 ? "s" : ""} required`) {
-        super(ErrorCode.UrlElicitationRequired, message, {
-          elicitations
-        });
-      }
-      get elicitations() {
-        return this.data?.elicitations ?? [];
-      }
-    };
-  }
-});
-
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
-function deserializeMessage(line) {
-  return JSONRPCMessageSchema.parse(JSON.parse(line));
-}
-function serializeMessage(message) {
-  return JSON.stringify(message) + "\n";
-}
-var STDIO_DEFAULT_MAX_BUFFER_SIZE, ReadBuffer;
-var init_stdio = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js"() {
-    init_types();
-    STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
-    ReadBuffer = class {
-      constructor(options) {
-        this._maxBufferSize = options?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
-      }
-      append(chunk) {
-        const newSize = (this._buffer?.length ?? 0) + chunk.length;
-        if (newSize > this._maxBufferSize) {
-          this.clear();
-          throw new Error(`ReadBuffer exceeded maximum size of ${this._maxBufferSize} bytes`);
-        }
-        this._buffer = this._buffer ? Buffer.concat([this._buffer, chunk]) : chunk;
-      }
-      readMessage() {
-        if (!this._buffer) {
-          return null;
-        }
-        const index = this._buffer.indexOf("\n");
-        if (index === -1) {
-          return null;
-        }
-        const line = this._buffer.toString("utf8", 0, index).replace(/\r$/, "");
-        this._buffer = this._buffer.subarray(index + 1);
-        return deserializeMessage(line);
-      }
-      clear() {
-        this._buffer = void 0;
-      }
-    };
-  }
-});
-
-// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
-import process2 from "node:process";
-var StdioServerTransport;
-var init_stdio2 = __esm({
-  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js"() {
-    init_stdio();
-    StdioServerTransport = class {
-      constructor(_stdin = process2.stdin, _stdout = process2.stdout, options) {
-        this._stdin = _stdin;
-        this._stdout = _stdout;
-        this._started = false;
-        this._ondata = (chunk) => {
-          try {
-            this._readBuffer.append(chunk);
-            this.processReadBuffer();
-          } catch (error46) {
-            this.onerror?.(error46);
-            this.close().catch(() => {
-            });
-          }
-        };
-        this._onerror = (error46) => {
-          this.onerror?.(error46);
-        };
-        this._readBuffer = new ReadBuffer({ maxBufferSize: options?.maxBufferSize });
-      }
-      /**
-       * Starts listening for messages on stdin.
-       */
-      async start() {
-        if (this._started) {
-          throw new Error("StdioServerTransport already started! If using Server class, note that connect() calls start() automatically.");
-        }
-        this._started = true;
-        this._stdin.on("data", this._ondata);
-        this._stdin.on("error", this._onerror);
-      }
-      processReadBuffer() {
-        while (true) {
-          try {
-            const message = this._readBuffer.readMessage();
-            if (message === null) {
-              break;
-            }
-            this.onmessage?.(message);
-          } catch (error46) {
-            this.onerror?.(error46);
-          }
-        }
-      }
-      async close() {
-        this._stdin.off("data", this._ondata);
-        this._stdin.off("error", this._onerror);
-        const remainingDataListeners = this._stdin.listenerCount("data");
-        if (remainingDataListeners === 0) {
-          this._stdin.pause();
-        }
-        this._readBuffer.clear();
-        this.onclose?.();
-      }
-      send(message) {
-        return new Promise((resolve8) => {
-          const json2 = serializeMessage(message);
-          if (this._stdout.write(json2)) {
-            resolve8();
-          } else {
-            this._stdout.once("drain", resolve8);
-          }
-        });
-      }
-    };
+    EXTENSION_MARKER = "// ask-later extension for pi, written by `ask-later setup pi`.";
+    EXTENSION_FILE = "ask-later.ts";
   }
 });
 
@@ -28811,7 +24825,7 @@ function createZodEnum(values, params) {
   });
 }
 var ParseInputLazyPath, handleResult, ZodType2, cuidRegex, cuid2Regex, ulidRegex, uuidRegex, nanoidRegex, jwtRegex, durationRegex, emailRegex, _emojiRegex, emojiRegex, ipv4Regex, ipv4CidrRegex, ipv6Regex, ipv6CidrRegex, base64Regex, base64urlRegex, dateRegexSource, dateRegex, ZodString2, ZodNumber2, ZodBigInt2, ZodBoolean2, ZodDate2, ZodSymbol2, ZodUndefined2, ZodNull2, ZodAny2, ZodUnknown2, ZodNever2, ZodVoid2, ZodArray2, ZodObject2, ZodUnion2, getDiscriminator, ZodDiscriminatedUnion2, ZodIntersection2, ZodTuple2, ZodRecord2, ZodMap2, ZodSet2, ZodFunction2, ZodLazy2, ZodLiteral2, ZodEnum2, ZodNativeEnum, ZodPromise2, ZodEffects, ZodOptional2, ZodNullable2, ZodDefault2, ZodCatch2, ZodNaN2, ZodBranded, ZodPipeline, ZodReadonly2, late, ZodFirstPartyTypeKind2, stringType, numberType, nanType, bigIntType, booleanType, dateType, symbolType, undefinedType, nullType, anyType, unknownType, neverType, voidType, arrayType, objectType, strictObjectType, unionType, discriminatedUnionType, intersectionType, tupleType, recordType, mapType, setType, functionType, lazyType, literalType, enumType, nativeEnumType, promiseType, effectsType, optionalType, nullableType, preprocessType, pipelineType;
-var init_types2 = __esm({
+var init_types = __esm({
   "../main/node_modules/zod/v3/types.js"() {
     init_ZodError();
     init_errors3();
@@ -32063,7 +28077,7 @@ var init_external2 = __esm({
     init_parseUtil();
     init_typeAliases();
     init_util3();
-    init_types2();
+    init_types();
     init_ZodError();
   }
 });
@@ -32211,6 +28225,1546 @@ var init_zod_compat = __esm({
   "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js"() {
     init_v3();
     init_v4_mini();
+  }
+});
+
+// ../main/node_modules/zod/v4/classic/index.js
+var init_classic = __esm({
+  "../main/node_modules/zod/v4/classic/index.js"() {
+    init_external();
+    init_external();
+  }
+});
+
+// ../main/node_modules/zod/v4/index.js
+var init_v4 = __esm({
+  "../main/node_modules/zod/v4/index.js"() {
+    init_classic();
+    init_classic();
+  }
+});
+
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+var LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, RELATED_TASK_META_KEY, JSONRPC_VERSION, AssertObjectSchema, ProgressTokenSchema, CursorSchema, TaskCreationParamsSchema, TaskMetadataSchema, RelatedTaskMetadataSchema, RequestMetaSchema, BaseRequestParamsSchema, TaskAugmentedRequestParamsSchema, isTaskAugmentedRequestParams, RequestSchema, NotificationsParamsSchema, NotificationSchema, ResultSchema, RequestIdSchema, JSONRPCRequestSchema, isJSONRPCRequest, JSONRPCNotificationSchema, isJSONRPCNotification, JSONRPCResultResponseSchema, isJSONRPCResultResponse, ErrorCode, JSONRPCErrorResponseSchema, isJSONRPCErrorResponse, JSONRPCMessageSchema, JSONRPCResponseSchema, EmptyResultSchema, CancelledNotificationParamsSchema, CancelledNotificationSchema, IconSchema, IconsSchema, BaseMetadataSchema, ImplementationSchema, FormElicitationCapabilitySchema, ElicitationCapabilitySchema, ClientTasksCapabilitySchema, ServerTasksCapabilitySchema, ClientCapabilitiesSchema, InitializeRequestParamsSchema, InitializeRequestSchema, ServerCapabilitiesSchema, InitializeResultSchema, InitializedNotificationSchema, PingRequestSchema, ProgressSchema, ProgressNotificationParamsSchema, ProgressNotificationSchema, PaginatedRequestParamsSchema, PaginatedRequestSchema, PaginatedResultSchema, TaskStatusSchema, TaskSchema, CreateTaskResultSchema, TaskStatusNotificationParamsSchema, TaskStatusNotificationSchema, GetTaskRequestSchema, GetTaskResultSchema, GetTaskPayloadRequestSchema, GetTaskPayloadResultSchema, ListTasksRequestSchema, ListTasksResultSchema, CancelTaskRequestSchema, CancelTaskResultSchema, ResourceContentsSchema, TextResourceContentsSchema, Base64Schema, BlobResourceContentsSchema, RoleSchema, AnnotationsSchema, ResourceSchema, ResourceTemplateSchema, ListResourcesRequestSchema, ListResourcesResultSchema, ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, ResourceRequestParamsSchema, ReadResourceRequestParamsSchema, ReadResourceRequestSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, SubscribeRequestParamsSchema, SubscribeRequestSchema, UnsubscribeRequestParamsSchema, UnsubscribeRequestSchema, ResourceUpdatedNotificationParamsSchema, ResourceUpdatedNotificationSchema, PromptArgumentSchema, PromptSchema, ListPromptsRequestSchema, ListPromptsResultSchema, GetPromptRequestParamsSchema, GetPromptRequestSchema, TextContentSchema, ImageContentSchema, AudioContentSchema, ToolUseContentSchema, EmbeddedResourceSchema, ResourceLinkSchema, ContentBlockSchema, PromptMessageSchema, GetPromptResultSchema, PromptListChangedNotificationSchema, ToolAnnotationsSchema, ToolExecutionSchema, ToolSchema, ListToolsRequestSchema, ListToolsResultSchema, CallToolResultSchema, CompatibilityCallToolResultSchema, CallToolRequestParamsSchema, CallToolRequestSchema, ToolListChangedNotificationSchema, ListChangedOptionsBaseSchema, LoggingLevelSchema, SetLevelRequestParamsSchema, SetLevelRequestSchema, LoggingMessageNotificationParamsSchema, LoggingMessageNotificationSchema, ModelHintSchema, ModelPreferencesSchema, ToolChoiceSchema, ToolResultContentSchema, SamplingContentSchema, SamplingMessageContentBlockSchema, SamplingMessageSchema, CreateMessageRequestParamsSchema, CreateMessageRequestSchema, CreateMessageResultSchema, CreateMessageResultWithToolsSchema, BooleanSchemaSchema, StringSchemaSchema, NumberSchemaSchema, UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema, SingleSelectEnumSchemaSchema, UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, EnumSchemaSchema, PrimitiveSchemaDefinitionSchema, ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema, ElicitRequestParamsSchema, ElicitRequestSchema, ElicitationCompleteNotificationParamsSchema, ElicitationCompleteNotificationSchema, ElicitResultSchema, ResourceTemplateReferenceSchema, PromptReferenceSchema, CompleteRequestParamsSchema, CompleteRequestSchema, CompleteResultSchema, RootSchema, ListRootsRequestSchema, ListRootsResultSchema, RootsListChangedNotificationSchema, ClientRequestSchema, ClientNotificationSchema, ClientResultSchema, ServerRequestSchema, ServerNotificationSchema, ServerResultSchema, McpError, UrlElicitationRequiredError;
+var init_types2 = __esm({
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"() {
+    init_v4();
+    LATEST_PROTOCOL_VERSION = "2025-11-25";
+    SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
+    RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
+    JSONRPC_VERSION = "2.0";
+    AssertObjectSchema = custom((v) => v !== null && (typeof v === "object" || typeof v === "function"));
+    ProgressTokenSchema = union([string2(), number2().int()]);
+    CursorSchema = string2();
+    TaskCreationParamsSchema = looseObject({
+      /**
+       * Requested duration in milliseconds to retain task from creation.
+       */
+      ttl: number2().optional(),
+      /**
+       * Time in milliseconds to wait between task status requests.
+       */
+      pollInterval: number2().optional()
+    });
+    TaskMetadataSchema = object({
+      ttl: number2().optional()
+    });
+    RelatedTaskMetadataSchema = object({
+      taskId: string2()
+    });
+    RequestMetaSchema = looseObject({
+      /**
+       * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+       */
+      progressToken: ProgressTokenSchema.optional(),
+      /**
+       * If specified, this request is related to the provided task.
+       */
+      [RELATED_TASK_META_KEY]: RelatedTaskMetadataSchema.optional()
+    });
+    BaseRequestParamsSchema = object({
+      /**
+       * See [General fields: `_meta`](/specification/draft/basic/index#meta) for notes on `_meta` usage.
+       */
+      _meta: RequestMetaSchema.optional()
+    });
+    TaskAugmentedRequestParamsSchema = BaseRequestParamsSchema.extend({
+      /**
+       * If specified, the caller is requesting task-augmented execution for this request.
+       * The request will return a CreateTaskResult immediately, and the actual result can be
+       * retrieved later via tasks/result.
+       *
+       * Task augmentation is subject to capability negotiation - receivers MUST declare support
+       * for task augmentation of specific request types in their capabilities.
+       */
+      task: TaskMetadataSchema.optional()
+    });
+    isTaskAugmentedRequestParams = (value) => TaskAugmentedRequestParamsSchema.safeParse(value).success;
+    RequestSchema = object({
+      method: string2(),
+      params: BaseRequestParamsSchema.loose().optional()
+    });
+    NotificationsParamsSchema = object({
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: RequestMetaSchema.optional()
+    });
+    NotificationSchema = object({
+      method: string2(),
+      params: NotificationsParamsSchema.loose().optional()
+    });
+    ResultSchema = looseObject({
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: RequestMetaSchema.optional()
+    });
+    RequestIdSchema = union([string2(), number2().int()]);
+    JSONRPCRequestSchema = object({
+      jsonrpc: literal(JSONRPC_VERSION),
+      id: RequestIdSchema,
+      ...RequestSchema.shape
+    }).strict();
+    isJSONRPCRequest = (value) => JSONRPCRequestSchema.safeParse(value).success;
+    JSONRPCNotificationSchema = object({
+      jsonrpc: literal(JSONRPC_VERSION),
+      ...NotificationSchema.shape
+    }).strict();
+    isJSONRPCNotification = (value) => JSONRPCNotificationSchema.safeParse(value).success;
+    JSONRPCResultResponseSchema = object({
+      jsonrpc: literal(JSONRPC_VERSION),
+      id: RequestIdSchema,
+      result: ResultSchema
+    }).strict();
+    isJSONRPCResultResponse = (value) => JSONRPCResultResponseSchema.safeParse(value).success;
+    (function(ErrorCode2) {
+      ErrorCode2[ErrorCode2["ConnectionClosed"] = -32e3] = "ConnectionClosed";
+      ErrorCode2[ErrorCode2["RequestTimeout"] = -32001] = "RequestTimeout";
+      ErrorCode2[ErrorCode2["ParseError"] = -32700] = "ParseError";
+      ErrorCode2[ErrorCode2["InvalidRequest"] = -32600] = "InvalidRequest";
+      ErrorCode2[ErrorCode2["MethodNotFound"] = -32601] = "MethodNotFound";
+      ErrorCode2[ErrorCode2["InvalidParams"] = -32602] = "InvalidParams";
+      ErrorCode2[ErrorCode2["InternalError"] = -32603] = "InternalError";
+      ErrorCode2[ErrorCode2["UrlElicitationRequired"] = -32042] = "UrlElicitationRequired";
+    })(ErrorCode || (ErrorCode = {}));
+    JSONRPCErrorResponseSchema = object({
+      jsonrpc: literal(JSONRPC_VERSION),
+      id: RequestIdSchema.optional(),
+      error: object({
+        /**
+         * The error type that occurred.
+         */
+        code: number2().int(),
+        /**
+         * A short description of the error. The message SHOULD be limited to a concise single sentence.
+         */
+        message: string2(),
+        /**
+         * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
+         */
+        data: unknown().optional()
+      })
+    }).strict();
+    isJSONRPCErrorResponse = (value) => JSONRPCErrorResponseSchema.safeParse(value).success;
+    JSONRPCMessageSchema = union([
+      JSONRPCRequestSchema,
+      JSONRPCNotificationSchema,
+      JSONRPCResultResponseSchema,
+      JSONRPCErrorResponseSchema
+    ]);
+    JSONRPCResponseSchema = union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
+    EmptyResultSchema = ResultSchema.strict();
+    CancelledNotificationParamsSchema = NotificationsParamsSchema.extend({
+      /**
+       * The ID of the request to cancel.
+       *
+       * This MUST correspond to the ID of a request previously issued in the same direction.
+       */
+      requestId: RequestIdSchema.optional(),
+      /**
+       * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
+       */
+      reason: string2().optional()
+    });
+    CancelledNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/cancelled"),
+      params: CancelledNotificationParamsSchema
+    });
+    IconSchema = object({
+      /**
+       * URL or data URI for the icon.
+       */
+      src: string2(),
+      /**
+       * Optional MIME type for the icon.
+       */
+      mimeType: string2().optional(),
+      /**
+       * Optional array of strings that specify sizes at which the icon can be used.
+       * Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
+       *
+       * If not provided, the client should assume that the icon can be used at any size.
+       */
+      sizes: array(string2()).optional(),
+      /**
+       * Optional specifier for the theme this icon is designed for. `light` indicates
+       * the icon is designed to be used with a light background, and `dark` indicates
+       * the icon is designed to be used with a dark background.
+       *
+       * If not provided, the client should assume the icon can be used with any theme.
+       */
+      theme: _enum2(["light", "dark"]).optional()
+    });
+    IconsSchema = object({
+      /**
+       * Optional set of sized icons that the client can display in a user interface.
+       *
+       * Clients that support rendering icons MUST support at least the following MIME types:
+       * - `image/png` - PNG images (safe, universal compatibility)
+       * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+       *
+       * Clients that support rendering icons SHOULD also support:
+       * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+       * - `image/webp` - WebP images (modern, efficient format)
+       */
+      icons: array(IconSchema).optional()
+    });
+    BaseMetadataSchema = object({
+      /** Intended for programmatic or logical use, but used as a display name in past specs or fallback */
+      name: string2(),
+      /**
+       * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+       * even by those unfamiliar with domain-specific terminology.
+       *
+       * If not provided, the name should be used for display (except for Tool,
+       * where `annotations.title` should be given precedence over using `name`,
+       * if present).
+       */
+      title: string2().optional()
+    });
+    ImplementationSchema = BaseMetadataSchema.extend({
+      ...BaseMetadataSchema.shape,
+      ...IconsSchema.shape,
+      version: string2(),
+      /**
+       * An optional URL of the website for this implementation.
+       */
+      websiteUrl: string2().optional(),
+      /**
+       * An optional human-readable description of what this implementation does.
+       *
+       * This can be used by clients or servers to provide context about their purpose
+       * and capabilities. For example, a server might describe the types of resources
+       * or tools it provides, while a client might describe its intended use case.
+       */
+      description: string2().optional()
+    });
+    FormElicitationCapabilitySchema = intersection(object({
+      applyDefaults: boolean2().optional()
+    }), record(string2(), unknown()));
+    ElicitationCapabilitySchema = preprocess((value) => {
+      if (value && typeof value === "object" && !Array.isArray(value)) {
+        if (Object.keys(value).length === 0) {
+          return { form: {} };
+        }
+      }
+      return value;
+    }, intersection(object({
+      form: FormElicitationCapabilitySchema.optional(),
+      url: AssertObjectSchema.optional()
+    }), record(string2(), unknown()).optional()));
+    ClientTasksCapabilitySchema = looseObject({
+      /**
+       * Present if the client supports listing tasks.
+       */
+      list: AssertObjectSchema.optional(),
+      /**
+       * Present if the client supports cancelling tasks.
+       */
+      cancel: AssertObjectSchema.optional(),
+      /**
+       * Capabilities for task creation on specific request types.
+       */
+      requests: looseObject({
+        /**
+         * Task support for sampling requests.
+         */
+        sampling: looseObject({
+          createMessage: AssertObjectSchema.optional()
+        }).optional(),
+        /**
+         * Task support for elicitation requests.
+         */
+        elicitation: looseObject({
+          create: AssertObjectSchema.optional()
+        }).optional()
+      }).optional()
+    });
+    ServerTasksCapabilitySchema = looseObject({
+      /**
+       * Present if the server supports listing tasks.
+       */
+      list: AssertObjectSchema.optional(),
+      /**
+       * Present if the server supports cancelling tasks.
+       */
+      cancel: AssertObjectSchema.optional(),
+      /**
+       * Capabilities for task creation on specific request types.
+       */
+      requests: looseObject({
+        /**
+         * Task support for tool requests.
+         */
+        tools: looseObject({
+          call: AssertObjectSchema.optional()
+        }).optional()
+      }).optional()
+    });
+    ClientCapabilitiesSchema = object({
+      /**
+       * Experimental, non-standard capabilities that the client supports.
+       */
+      experimental: record(string2(), AssertObjectSchema).optional(),
+      /**
+       * Present if the client supports sampling from an LLM.
+       */
+      sampling: object({
+        /**
+         * Present if the client supports context inclusion via includeContext parameter.
+         * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+         */
+        context: AssertObjectSchema.optional(),
+        /**
+         * Present if the client supports tool use via tools and toolChoice parameters.
+         */
+        tools: AssertObjectSchema.optional()
+      }).optional(),
+      /**
+       * Present if the client supports eliciting user input.
+       */
+      elicitation: ElicitationCapabilitySchema.optional(),
+      /**
+       * Present if the client supports listing roots.
+       */
+      roots: object({
+        /**
+         * Whether the client supports issuing notifications for changes to the roots list.
+         */
+        listChanged: boolean2().optional()
+      }).optional(),
+      /**
+       * Present if the client supports task creation.
+       */
+      tasks: ClientTasksCapabilitySchema.optional(),
+      /**
+       * Extensions that the client supports. Keys are extension identifiers (vendor-prefix/extension-name).
+       */
+      extensions: record(string2(), AssertObjectSchema).optional()
+    });
+    InitializeRequestParamsSchema = BaseRequestParamsSchema.extend({
+      /**
+       * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
+       */
+      protocolVersion: string2(),
+      capabilities: ClientCapabilitiesSchema,
+      clientInfo: ImplementationSchema
+    });
+    InitializeRequestSchema = RequestSchema.extend({
+      method: literal("initialize"),
+      params: InitializeRequestParamsSchema
+    });
+    ServerCapabilitiesSchema = object({
+      /**
+       * Experimental, non-standard capabilities that the server supports.
+       */
+      experimental: record(string2(), AssertObjectSchema).optional(),
+      /**
+       * Present if the server supports sending log messages to the client.
+       */
+      logging: AssertObjectSchema.optional(),
+      /**
+       * Present if the server supports sending completions to the client.
+       */
+      completions: AssertObjectSchema.optional(),
+      /**
+       * Present if the server offers any prompt templates.
+       */
+      prompts: object({
+        /**
+         * Whether this server supports issuing notifications for changes to the prompt list.
+         */
+        listChanged: boolean2().optional()
+      }).optional(),
+      /**
+       * Present if the server offers any resources to read.
+       */
+      resources: object({
+        /**
+         * Whether this server supports clients subscribing to resource updates.
+         */
+        subscribe: boolean2().optional(),
+        /**
+         * Whether this server supports issuing notifications for changes to the resource list.
+         */
+        listChanged: boolean2().optional()
+      }).optional(),
+      /**
+       * Present if the server offers any tools to call.
+       */
+      tools: object({
+        /**
+         * Whether this server supports issuing notifications for changes to the tool list.
+         */
+        listChanged: boolean2().optional()
+      }).optional(),
+      /**
+       * Present if the server supports task creation.
+       */
+      tasks: ServerTasksCapabilitySchema.optional(),
+      /**
+       * Extensions that the server supports. Keys are extension identifiers (vendor-prefix/extension-name).
+       */
+      extensions: record(string2(), AssertObjectSchema).optional()
+    });
+    InitializeResultSchema = ResultSchema.extend({
+      /**
+       * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
+       */
+      protocolVersion: string2(),
+      capabilities: ServerCapabilitiesSchema,
+      serverInfo: ImplementationSchema,
+      /**
+       * Instructions describing how to use the server and its features.
+       *
+       * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
+       */
+      instructions: string2().optional()
+    });
+    InitializedNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/initialized"),
+      params: NotificationsParamsSchema.optional()
+    });
+    PingRequestSchema = RequestSchema.extend({
+      method: literal("ping"),
+      params: BaseRequestParamsSchema.optional()
+    });
+    ProgressSchema = object({
+      /**
+       * The progress thus far. This should increase every time progress is made, even if the total is unknown.
+       */
+      progress: number2(),
+      /**
+       * Total number of items to process (or total progress required), if known.
+       */
+      total: optional(number2()),
+      /**
+       * An optional message describing the current progress.
+       */
+      message: optional(string2())
+    });
+    ProgressNotificationParamsSchema = object({
+      ...NotificationsParamsSchema.shape,
+      ...ProgressSchema.shape,
+      /**
+       * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
+       */
+      progressToken: ProgressTokenSchema
+    });
+    ProgressNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/progress"),
+      params: ProgressNotificationParamsSchema
+    });
+    PaginatedRequestParamsSchema = BaseRequestParamsSchema.extend({
+      /**
+       * An opaque token representing the current pagination position.
+       * If provided, the server should return results starting after this cursor.
+       */
+      cursor: CursorSchema.optional()
+    });
+    PaginatedRequestSchema = RequestSchema.extend({
+      params: PaginatedRequestParamsSchema.optional()
+    });
+    PaginatedResultSchema = ResultSchema.extend({
+      /**
+       * An opaque token representing the pagination position after the last returned result.
+       * If present, there may be more results available.
+       */
+      nextCursor: CursorSchema.optional()
+    });
+    TaskStatusSchema = _enum2(["working", "input_required", "completed", "failed", "cancelled"]);
+    TaskSchema = object({
+      taskId: string2(),
+      status: TaskStatusSchema,
+      /**
+       * Time in milliseconds to keep task results available after completion.
+       * If null, the task has unlimited lifetime until manually cleaned up.
+       */
+      ttl: union([number2(), _null3()]),
+      /**
+       * ISO 8601 timestamp when the task was created.
+       */
+      createdAt: string2(),
+      /**
+       * ISO 8601 timestamp when the task was last updated.
+       */
+      lastUpdatedAt: string2(),
+      pollInterval: optional(number2()),
+      /**
+       * Optional diagnostic message for failed tasks or other status information.
+       */
+      statusMessage: optional(string2())
+    });
+    CreateTaskResultSchema = ResultSchema.extend({
+      task: TaskSchema
+    });
+    TaskStatusNotificationParamsSchema = NotificationsParamsSchema.merge(TaskSchema);
+    TaskStatusNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/tasks/status"),
+      params: TaskStatusNotificationParamsSchema
+    });
+    GetTaskRequestSchema = RequestSchema.extend({
+      method: literal("tasks/get"),
+      params: BaseRequestParamsSchema.extend({
+        taskId: string2()
+      })
+    });
+    GetTaskResultSchema = ResultSchema.merge(TaskSchema);
+    GetTaskPayloadRequestSchema = RequestSchema.extend({
+      method: literal("tasks/result"),
+      params: BaseRequestParamsSchema.extend({
+        taskId: string2()
+      })
+    });
+    GetTaskPayloadResultSchema = ResultSchema.loose();
+    ListTasksRequestSchema = PaginatedRequestSchema.extend({
+      method: literal("tasks/list")
+    });
+    ListTasksResultSchema = PaginatedResultSchema.extend({
+      tasks: array(TaskSchema)
+    });
+    CancelTaskRequestSchema = RequestSchema.extend({
+      method: literal("tasks/cancel"),
+      params: BaseRequestParamsSchema.extend({
+        taskId: string2()
+      })
+    });
+    CancelTaskResultSchema = ResultSchema.merge(TaskSchema);
+    ResourceContentsSchema = object({
+      /**
+       * The URI of this resource.
+       */
+      uri: string2(),
+      /**
+       * The MIME type of this resource, if known.
+       */
+      mimeType: optional(string2()),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    TextResourceContentsSchema = ResourceContentsSchema.extend({
+      /**
+       * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
+       */
+      text: string2()
+    });
+    Base64Schema = string2().refine((val) => {
+      try {
+        atob(val);
+        return true;
+      } catch {
+        return false;
+      }
+    }, { message: "Invalid Base64 string" });
+    BlobResourceContentsSchema = ResourceContentsSchema.extend({
+      /**
+       * A base64-encoded string representing the binary data of the item.
+       */
+      blob: Base64Schema
+    });
+    RoleSchema = _enum2(["user", "assistant"]);
+    AnnotationsSchema = object({
+      /**
+       * Intended audience(s) for the resource.
+       */
+      audience: array(RoleSchema).optional(),
+      /**
+       * Importance hint for the resource, from 0 (least) to 1 (most).
+       */
+      priority: number2().min(0).max(1).optional(),
+      /**
+       * ISO 8601 timestamp for the most recent modification.
+       */
+      lastModified: iso_exports.datetime({ offset: true }).optional()
+    });
+    ResourceSchema = object({
+      ...BaseMetadataSchema.shape,
+      ...IconsSchema.shape,
+      /**
+       * The URI of this resource.
+       */
+      uri: string2(),
+      /**
+       * A description of what this resource represents.
+       *
+       * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+       */
+      description: optional(string2()),
+      /**
+       * The MIME type of this resource, if known.
+       */
+      mimeType: optional(string2()),
+      /**
+       * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
+       *
+       * This can be used by Hosts to display file sizes and estimate context window usage.
+       */
+      size: optional(number2()),
+      /**
+       * Optional annotations for the client.
+       */
+      annotations: AnnotationsSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: optional(looseObject({}))
+    });
+    ResourceTemplateSchema = object({
+      ...BaseMetadataSchema.shape,
+      ...IconsSchema.shape,
+      /**
+       * A URI template (according to RFC 6570) that can be used to construct resource URIs.
+       */
+      uriTemplate: string2(),
+      /**
+       * A description of what this template is for.
+       *
+       * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+       */
+      description: optional(string2()),
+      /**
+       * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
+       */
+      mimeType: optional(string2()),
+      /**
+       * Optional annotations for the client.
+       */
+      annotations: AnnotationsSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: optional(looseObject({}))
+    });
+    ListResourcesRequestSchema = PaginatedRequestSchema.extend({
+      method: literal("resources/list")
+    });
+    ListResourcesResultSchema = PaginatedResultSchema.extend({
+      resources: array(ResourceSchema)
+    });
+    ListResourceTemplatesRequestSchema = PaginatedRequestSchema.extend({
+      method: literal("resources/templates/list")
+    });
+    ListResourceTemplatesResultSchema = PaginatedResultSchema.extend({
+      resourceTemplates: array(ResourceTemplateSchema)
+    });
+    ResourceRequestParamsSchema = BaseRequestParamsSchema.extend({
+      /**
+       * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
+       *
+       * @format uri
+       */
+      uri: string2()
+    });
+    ReadResourceRequestParamsSchema = ResourceRequestParamsSchema;
+    ReadResourceRequestSchema = RequestSchema.extend({
+      method: literal("resources/read"),
+      params: ReadResourceRequestParamsSchema
+    });
+    ReadResourceResultSchema = ResultSchema.extend({
+      contents: array(union([TextResourceContentsSchema, BlobResourceContentsSchema]))
+    });
+    ResourceListChangedNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/resources/list_changed"),
+      params: NotificationsParamsSchema.optional()
+    });
+    SubscribeRequestParamsSchema = ResourceRequestParamsSchema;
+    SubscribeRequestSchema = RequestSchema.extend({
+      method: literal("resources/subscribe"),
+      params: SubscribeRequestParamsSchema
+    });
+    UnsubscribeRequestParamsSchema = ResourceRequestParamsSchema;
+    UnsubscribeRequestSchema = RequestSchema.extend({
+      method: literal("resources/unsubscribe"),
+      params: UnsubscribeRequestParamsSchema
+    });
+    ResourceUpdatedNotificationParamsSchema = NotificationsParamsSchema.extend({
+      /**
+       * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
+       */
+      uri: string2()
+    });
+    ResourceUpdatedNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/resources/updated"),
+      params: ResourceUpdatedNotificationParamsSchema
+    });
+    PromptArgumentSchema = object({
+      /**
+       * The name of the argument.
+       */
+      name: string2(),
+      /**
+       * A human-readable description of the argument.
+       */
+      description: optional(string2()),
+      /**
+       * Whether this argument must be provided.
+       */
+      required: optional(boolean2())
+    });
+    PromptSchema = object({
+      ...BaseMetadataSchema.shape,
+      ...IconsSchema.shape,
+      /**
+       * An optional description of what this prompt provides
+       */
+      description: optional(string2()),
+      /**
+       * A list of arguments to use for templating the prompt.
+       */
+      arguments: optional(array(PromptArgumentSchema)),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: optional(looseObject({}))
+    });
+    ListPromptsRequestSchema = PaginatedRequestSchema.extend({
+      method: literal("prompts/list")
+    });
+    ListPromptsResultSchema = PaginatedResultSchema.extend({
+      prompts: array(PromptSchema)
+    });
+    GetPromptRequestParamsSchema = BaseRequestParamsSchema.extend({
+      /**
+       * The name of the prompt or prompt template.
+       */
+      name: string2(),
+      /**
+       * Arguments to use for templating the prompt.
+       */
+      arguments: record(string2(), string2()).optional()
+    });
+    GetPromptRequestSchema = RequestSchema.extend({
+      method: literal("prompts/get"),
+      params: GetPromptRequestParamsSchema
+    });
+    TextContentSchema = object({
+      type: literal("text"),
+      /**
+       * The text content of the message.
+       */
+      text: string2(),
+      /**
+       * Optional annotations for the client.
+       */
+      annotations: AnnotationsSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    ImageContentSchema = object({
+      type: literal("image"),
+      /**
+       * The base64-encoded image data.
+       */
+      data: Base64Schema,
+      /**
+       * The MIME type of the image. Different providers may support different image types.
+       */
+      mimeType: string2(),
+      /**
+       * Optional annotations for the client.
+       */
+      annotations: AnnotationsSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    AudioContentSchema = object({
+      type: literal("audio"),
+      /**
+       * The base64-encoded audio data.
+       */
+      data: Base64Schema,
+      /**
+       * The MIME type of the audio. Different providers may support different audio types.
+       */
+      mimeType: string2(),
+      /**
+       * Optional annotations for the client.
+       */
+      annotations: AnnotationsSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    ToolUseContentSchema = object({
+      type: literal("tool_use"),
+      /**
+       * The name of the tool to invoke.
+       * Must match a tool name from the request's tools array.
+       */
+      name: string2(),
+      /**
+       * Unique identifier for this tool call.
+       * Used to correlate with ToolResultContent in subsequent messages.
+       */
+      id: string2(),
+      /**
+       * Arguments to pass to the tool.
+       * Must conform to the tool's inputSchema.
+       */
+      input: record(string2(), unknown()),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    EmbeddedResourceSchema = object({
+      type: literal("resource"),
+      resource: union([TextResourceContentsSchema, BlobResourceContentsSchema]),
+      /**
+       * Optional annotations for the client.
+       */
+      annotations: AnnotationsSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    ResourceLinkSchema = ResourceSchema.extend({
+      type: literal("resource_link")
+    });
+    ContentBlockSchema = union([
+      TextContentSchema,
+      ImageContentSchema,
+      AudioContentSchema,
+      ResourceLinkSchema,
+      EmbeddedResourceSchema
+    ]);
+    PromptMessageSchema = object({
+      role: RoleSchema,
+      content: ContentBlockSchema
+    });
+    GetPromptResultSchema = ResultSchema.extend({
+      /**
+       * An optional description for the prompt.
+       */
+      description: string2().optional(),
+      messages: array(PromptMessageSchema)
+    });
+    PromptListChangedNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/prompts/list_changed"),
+      params: NotificationsParamsSchema.optional()
+    });
+    ToolAnnotationsSchema = object({
+      /**
+       * A human-readable title for the tool.
+       */
+      title: string2().optional(),
+      /**
+       * If true, the tool does not modify its environment.
+       *
+       * Default: false
+       */
+      readOnlyHint: boolean2().optional(),
+      /**
+       * If true, the tool may perform destructive updates to its environment.
+       * If false, the tool performs only additive updates.
+       *
+       * (This property is meaningful only when `readOnlyHint == false`)
+       *
+       * Default: true
+       */
+      destructiveHint: boolean2().optional(),
+      /**
+       * If true, calling the tool repeatedly with the same arguments
+       * will have no additional effect on the its environment.
+       *
+       * (This property is meaningful only when `readOnlyHint == false`)
+       *
+       * Default: false
+       */
+      idempotentHint: boolean2().optional(),
+      /**
+       * If true, this tool may interact with an "open world" of external
+       * entities. If false, the tool's domain of interaction is closed.
+       * For example, the world of a web search tool is open, whereas that
+       * of a memory tool is not.
+       *
+       * Default: true
+       */
+      openWorldHint: boolean2().optional()
+    });
+    ToolExecutionSchema = object({
+      /**
+       * Indicates the tool's preference for task-augmented execution.
+       * - "required": Clients MUST invoke the tool as a task
+       * - "optional": Clients MAY invoke the tool as a task or normal request
+       * - "forbidden": Clients MUST NOT attempt to invoke the tool as a task
+       *
+       * If not present, defaults to "forbidden".
+       */
+      taskSupport: _enum2(["required", "optional", "forbidden"]).optional()
+    });
+    ToolSchema = object({
+      ...BaseMetadataSchema.shape,
+      ...IconsSchema.shape,
+      /**
+       * A human-readable description of the tool.
+       */
+      description: string2().optional(),
+      /**
+       * A JSON Schema 2020-12 object defining the expected parameters for the tool.
+       * Must have type: 'object' at the root level per MCP spec.
+       */
+      inputSchema: object({
+        type: literal("object"),
+        properties: record(string2(), AssertObjectSchema).optional(),
+        required: array(string2()).optional()
+      }).catchall(unknown()),
+      /**
+       * An optional JSON Schema 2020-12 object defining the structure of the tool's output
+       * returned in the structuredContent field of a CallToolResult.
+       * Must have type: 'object' at the root level per MCP spec.
+       */
+      outputSchema: object({
+        type: literal("object"),
+        properties: record(string2(), AssertObjectSchema).optional(),
+        required: array(string2()).optional()
+      }).catchall(unknown()).optional(),
+      /**
+       * Optional additional tool information.
+       */
+      annotations: ToolAnnotationsSchema.optional(),
+      /**
+       * Execution-related properties for this tool.
+       */
+      execution: ToolExecutionSchema.optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    ListToolsRequestSchema = PaginatedRequestSchema.extend({
+      method: literal("tools/list")
+    });
+    ListToolsResultSchema = PaginatedResultSchema.extend({
+      tools: array(ToolSchema)
+    });
+    CallToolResultSchema = ResultSchema.extend({
+      /**
+       * A list of content objects that represent the result of the tool call.
+       *
+       * If the Tool does not define an outputSchema, this field MUST be present in the result.
+       * For backwards compatibility, this field is always present, but it may be empty.
+       */
+      content: array(ContentBlockSchema).default([]),
+      /**
+       * An object containing structured tool output.
+       *
+       * If the Tool defines an outputSchema, this field MUST be present in the result, and contain a JSON object that matches the schema.
+       */
+      structuredContent: record(string2(), unknown()).optional(),
+      /**
+       * Whether the tool call ended in an error.
+       *
+       * If not set, this is assumed to be false (the call was successful).
+       *
+       * Any errors that originate from the tool SHOULD be reported inside the result
+       * object, with `isError` set to true, _not_ as an MCP protocol-level error
+       * response. Otherwise, the LLM would not be able to see that an error occurred
+       * and self-correct.
+       *
+       * However, any errors in _finding_ the tool, an error indicating that the
+       * server does not support tool calls, or any other exceptional conditions,
+       * should be reported as an MCP error response.
+       */
+      isError: boolean2().optional()
+    });
+    CompatibilityCallToolResultSchema = CallToolResultSchema.or(ResultSchema.extend({
+      toolResult: unknown()
+    }));
+    CallToolRequestParamsSchema = TaskAugmentedRequestParamsSchema.extend({
+      /**
+       * The name of the tool to call.
+       */
+      name: string2(),
+      /**
+       * Arguments to pass to the tool.
+       */
+      arguments: record(string2(), unknown()).optional()
+    });
+    CallToolRequestSchema = RequestSchema.extend({
+      method: literal("tools/call"),
+      params: CallToolRequestParamsSchema
+    });
+    ToolListChangedNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/tools/list_changed"),
+      params: NotificationsParamsSchema.optional()
+    });
+    ListChangedOptionsBaseSchema = object({
+      /**
+       * If true, the list will be refreshed automatically when a list changed notification is received.
+       * The callback will be called with the updated list.
+       *
+       * If false, the callback will be called with null items, allowing manual refresh.
+       *
+       * @default true
+       */
+      autoRefresh: boolean2().default(true),
+      /**
+       * Debounce time in milliseconds for list changed notification processing.
+       *
+       * Multiple notifications received within this timeframe will only trigger one refresh.
+       * Set to 0 to disable debouncing.
+       *
+       * @default 300
+       */
+      debounceMs: number2().int().nonnegative().default(300)
+    });
+    LoggingLevelSchema = _enum2(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
+    SetLevelRequestParamsSchema = BaseRequestParamsSchema.extend({
+      /**
+       * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/logging/message.
+       */
+      level: LoggingLevelSchema
+    });
+    SetLevelRequestSchema = RequestSchema.extend({
+      method: literal("logging/setLevel"),
+      params: SetLevelRequestParamsSchema
+    });
+    LoggingMessageNotificationParamsSchema = NotificationsParamsSchema.extend({
+      /**
+       * The severity of this log message.
+       */
+      level: LoggingLevelSchema,
+      /**
+       * An optional name of the logger issuing this message.
+       */
+      logger: string2().optional(),
+      /**
+       * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
+       */
+      data: unknown()
+    });
+    LoggingMessageNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/message"),
+      params: LoggingMessageNotificationParamsSchema
+    });
+    ModelHintSchema = object({
+      /**
+       * A hint for a model name.
+       */
+      name: string2().optional()
+    });
+    ModelPreferencesSchema = object({
+      /**
+       * Optional hints to use for model selection.
+       */
+      hints: array(ModelHintSchema).optional(),
+      /**
+       * How much to prioritize cost when selecting a model.
+       */
+      costPriority: number2().min(0).max(1).optional(),
+      /**
+       * How much to prioritize sampling speed (latency) when selecting a model.
+       */
+      speedPriority: number2().min(0).max(1).optional(),
+      /**
+       * How much to prioritize intelligence and capabilities when selecting a model.
+       */
+      intelligencePriority: number2().min(0).max(1).optional()
+    });
+    ToolChoiceSchema = object({
+      /**
+       * Controls when tools are used:
+       * - "auto": Model decides whether to use tools (default)
+       * - "required": Model MUST use at least one tool before completing
+       * - "none": Model MUST NOT use any tools
+       */
+      mode: _enum2(["auto", "required", "none"]).optional()
+    });
+    ToolResultContentSchema = object({
+      type: literal("tool_result"),
+      toolUseId: string2().describe("The unique identifier for the corresponding tool call."),
+      content: array(ContentBlockSchema).default([]),
+      structuredContent: object({}).loose().optional(),
+      isError: boolean2().optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    SamplingContentSchema = discriminatedUnion("type", [TextContentSchema, ImageContentSchema, AudioContentSchema]);
+    SamplingMessageContentBlockSchema = discriminatedUnion("type", [
+      TextContentSchema,
+      ImageContentSchema,
+      AudioContentSchema,
+      ToolUseContentSchema,
+      ToolResultContentSchema
+    ]);
+    SamplingMessageSchema = object({
+      role: RoleSchema,
+      content: union([SamplingMessageContentBlockSchema, array(SamplingMessageContentBlockSchema)]),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    CreateMessageRequestParamsSchema = TaskAugmentedRequestParamsSchema.extend({
+      messages: array(SamplingMessageSchema),
+      /**
+       * The server's preferences for which model to select. The client MAY modify or omit this request.
+       */
+      modelPreferences: ModelPreferencesSchema.optional(),
+      /**
+       * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+       */
+      systemPrompt: string2().optional(),
+      /**
+       * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
+       * The client MAY ignore this request.
+       *
+       * Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
+       * declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
+       */
+      includeContext: _enum2(["none", "thisServer", "allServers"]).optional(),
+      temperature: number2().optional(),
+      /**
+       * The requested maximum number of tokens to sample (to prevent runaway completions).
+       *
+       * The client MAY choose to sample fewer tokens than the requested maximum.
+       */
+      maxTokens: number2().int(),
+      stopSequences: array(string2()).optional(),
+      /**
+       * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+       */
+      metadata: AssertObjectSchema.optional(),
+      /**
+       * Tools that the model may use during generation.
+       * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
+       */
+      tools: array(ToolSchema).optional(),
+      /**
+       * Controls how the model uses tools.
+       * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
+       * Default is `{ mode: "auto" }`.
+       */
+      toolChoice: ToolChoiceSchema.optional()
+    });
+    CreateMessageRequestSchema = RequestSchema.extend({
+      method: literal("sampling/createMessage"),
+      params: CreateMessageRequestParamsSchema
+    });
+    CreateMessageResultSchema = ResultSchema.extend({
+      /**
+       * The name of the model that generated the message.
+       */
+      model: string2(),
+      /**
+       * The reason why sampling stopped, if known.
+       *
+       * Standard values:
+       * - "endTurn": Natural end of the assistant's turn
+       * - "stopSequence": A stop sequence was encountered
+       * - "maxTokens": Maximum token limit was reached
+       *
+       * This field is an open string to allow for provider-specific stop reasons.
+       */
+      stopReason: optional(_enum2(["endTurn", "stopSequence", "maxTokens"]).or(string2())),
+      role: RoleSchema,
+      /**
+       * Response content. Single content block (text, image, or audio).
+       */
+      content: SamplingContentSchema
+    });
+    CreateMessageResultWithToolsSchema = ResultSchema.extend({
+      /**
+       * The name of the model that generated the message.
+       */
+      model: string2(),
+      /**
+       * The reason why sampling stopped, if known.
+       *
+       * Standard values:
+       * - "endTurn": Natural end of the assistant's turn
+       * - "stopSequence": A stop sequence was encountered
+       * - "maxTokens": Maximum token limit was reached
+       * - "toolUse": The model wants to use one or more tools
+       *
+       * This field is an open string to allow for provider-specific stop reasons.
+       */
+      stopReason: optional(_enum2(["endTurn", "stopSequence", "maxTokens", "toolUse"]).or(string2())),
+      role: RoleSchema,
+      /**
+       * Response content. May be a single block or array. May include ToolUseContent if stopReason is "toolUse".
+       */
+      content: union([SamplingMessageContentBlockSchema, array(SamplingMessageContentBlockSchema)])
+    });
+    BooleanSchemaSchema = object({
+      type: literal("boolean"),
+      title: string2().optional(),
+      description: string2().optional(),
+      default: boolean2().optional()
+    });
+    StringSchemaSchema = object({
+      type: literal("string"),
+      title: string2().optional(),
+      description: string2().optional(),
+      minLength: number2().optional(),
+      maxLength: number2().optional(),
+      format: _enum2(["email", "uri", "date", "date-time"]).optional(),
+      default: string2().optional()
+    });
+    NumberSchemaSchema = object({
+      type: _enum2(["number", "integer"]),
+      title: string2().optional(),
+      description: string2().optional(),
+      minimum: number2().optional(),
+      maximum: number2().optional(),
+      default: number2().optional()
+    });
+    UntitledSingleSelectEnumSchemaSchema = object({
+      type: literal("string"),
+      title: string2().optional(),
+      description: string2().optional(),
+      enum: array(string2()),
+      default: string2().optional()
+    });
+    TitledSingleSelectEnumSchemaSchema = object({
+      type: literal("string"),
+      title: string2().optional(),
+      description: string2().optional(),
+      oneOf: array(object({
+        const: string2(),
+        title: string2()
+      })),
+      default: string2().optional()
+    });
+    LegacyTitledEnumSchemaSchema = object({
+      type: literal("string"),
+      title: string2().optional(),
+      description: string2().optional(),
+      enum: array(string2()),
+      enumNames: array(string2()).optional(),
+      default: string2().optional()
+    });
+    SingleSelectEnumSchemaSchema = union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
+    UntitledMultiSelectEnumSchemaSchema = object({
+      type: literal("array"),
+      title: string2().optional(),
+      description: string2().optional(),
+      minItems: number2().optional(),
+      maxItems: number2().optional(),
+      items: object({
+        type: literal("string"),
+        enum: array(string2())
+      }),
+      default: array(string2()).optional()
+    });
+    TitledMultiSelectEnumSchemaSchema = object({
+      type: literal("array"),
+      title: string2().optional(),
+      description: string2().optional(),
+      minItems: number2().optional(),
+      maxItems: number2().optional(),
+      items: object({
+        anyOf: array(object({
+          const: string2(),
+          title: string2()
+        }))
+      }),
+      default: array(string2()).optional()
+    });
+    MultiSelectEnumSchemaSchema = union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
+    EnumSchemaSchema = union([LegacyTitledEnumSchemaSchema, SingleSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema]);
+    PrimitiveSchemaDefinitionSchema = union([EnumSchemaSchema, BooleanSchemaSchema, StringSchemaSchema, NumberSchemaSchema]);
+    ElicitRequestFormParamsSchema = TaskAugmentedRequestParamsSchema.extend({
+      /**
+       * The elicitation mode.
+       *
+       * Optional for backward compatibility. Clients MUST treat missing mode as "form".
+       */
+      mode: literal("form").optional(),
+      /**
+       * The message to present to the user describing what information is being requested.
+       */
+      message: string2(),
+      /**
+       * A restricted subset of JSON Schema.
+       * Only top-level properties are allowed, without nesting.
+       */
+      requestedSchema: object({
+        type: literal("object"),
+        properties: record(string2(), PrimitiveSchemaDefinitionSchema),
+        required: array(string2()).optional()
+      })
+    });
+    ElicitRequestURLParamsSchema = TaskAugmentedRequestParamsSchema.extend({
+      /**
+       * The elicitation mode.
+       */
+      mode: literal("url"),
+      /**
+       * The message to present to the user explaining why the interaction is needed.
+       */
+      message: string2(),
+      /**
+       * The ID of the elicitation, which must be unique within the context of the server.
+       * The client MUST treat this ID as an opaque value.
+       */
+      elicitationId: string2(),
+      /**
+       * The URL that the user should navigate to.
+       */
+      url: string2().url()
+    });
+    ElicitRequestParamsSchema = union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
+    ElicitRequestSchema = RequestSchema.extend({
+      method: literal("elicitation/create"),
+      params: ElicitRequestParamsSchema
+    });
+    ElicitationCompleteNotificationParamsSchema = NotificationsParamsSchema.extend({
+      /**
+       * The ID of the elicitation that completed.
+       */
+      elicitationId: string2()
+    });
+    ElicitationCompleteNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/elicitation/complete"),
+      params: ElicitationCompleteNotificationParamsSchema
+    });
+    ElicitResultSchema = ResultSchema.extend({
+      /**
+       * The user action in response to the elicitation.
+       * - "accept": User submitted the form/confirmed the action
+       * - "decline": User explicitly decline the action
+       * - "cancel": User dismissed without making an explicit choice
+       */
+      action: _enum2(["accept", "decline", "cancel"]),
+      /**
+       * The submitted form data, only present when action is "accept".
+       * Contains values matching the requested schema.
+       * Per MCP spec, content is "typically omitted" for decline/cancel actions.
+       * We normalize null to undefined for leniency while maintaining type compatibility.
+       */
+      content: preprocess((val) => val === null ? void 0 : val, record(string2(), union([string2(), number2(), boolean2(), array(string2())])).optional())
+    });
+    ResourceTemplateReferenceSchema = object({
+      type: literal("ref/resource"),
+      /**
+       * The URI or URI template of the resource.
+       */
+      uri: string2()
+    });
+    PromptReferenceSchema = object({
+      type: literal("ref/prompt"),
+      /**
+       * The name of the prompt or prompt template
+       */
+      name: string2()
+    });
+    CompleteRequestParamsSchema = BaseRequestParamsSchema.extend({
+      ref: union([PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+      /**
+       * The argument's information
+       */
+      argument: object({
+        /**
+         * The name of the argument
+         */
+        name: string2(),
+        /**
+         * The value of the argument to use for completion matching.
+         */
+        value: string2()
+      }),
+      context: object({
+        /**
+         * Previously-resolved variables in a URI template or prompt.
+         */
+        arguments: record(string2(), string2()).optional()
+      }).optional()
+    });
+    CompleteRequestSchema = RequestSchema.extend({
+      method: literal("completion/complete"),
+      params: CompleteRequestParamsSchema
+    });
+    CompleteResultSchema = ResultSchema.extend({
+      completion: looseObject({
+        /**
+         * An array of completion values. Must not exceed 100 items.
+         */
+        values: array(string2()).max(100),
+        /**
+         * The total number of completion options available. This can exceed the number of values actually sent in the response.
+         */
+        total: optional(number2().int()),
+        /**
+         * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
+         */
+        hasMore: optional(boolean2())
+      })
+    });
+    RootSchema = object({
+      /**
+       * The URI identifying the root. This *must* start with file:// for now.
+       */
+      uri: string2().startsWith("file://"),
+      /**
+       * An optional name for the root.
+       */
+      name: string2().optional(),
+      /**
+       * See [MCP specification](https://github.com/modelcontextprotocol/modelcontextprotocol/blob/47339c03c143bb4ec01a26e721a1b8fe66634ebe/docs/specification/draft/basic/index.mdx#general-fields)
+       * for notes on _meta usage.
+       */
+      _meta: record(string2(), unknown()).optional()
+    });
+    ListRootsRequestSchema = RequestSchema.extend({
+      method: literal("roots/list"),
+      params: BaseRequestParamsSchema.optional()
+    });
+    ListRootsResultSchema = ResultSchema.extend({
+      roots: array(RootSchema)
+    });
+    RootsListChangedNotificationSchema = NotificationSchema.extend({
+      method: literal("notifications/roots/list_changed"),
+      params: NotificationsParamsSchema.optional()
+    });
+    ClientRequestSchema = union([
+      PingRequestSchema,
+      InitializeRequestSchema,
+      CompleteRequestSchema,
+      SetLevelRequestSchema,
+      GetPromptRequestSchema,
+      ListPromptsRequestSchema,
+      ListResourcesRequestSchema,
+      ListResourceTemplatesRequestSchema,
+      ReadResourceRequestSchema,
+      SubscribeRequestSchema,
+      UnsubscribeRequestSchema,
+      CallToolRequestSchema,
+      ListToolsRequestSchema,
+      GetTaskRequestSchema,
+      GetTaskPayloadRequestSchema,
+      ListTasksRequestSchema,
+      CancelTaskRequestSchema
+    ]);
+    ClientNotificationSchema = union([
+      CancelledNotificationSchema,
+      ProgressNotificationSchema,
+      InitializedNotificationSchema,
+      RootsListChangedNotificationSchema,
+      TaskStatusNotificationSchema
+    ]);
+    ClientResultSchema = union([
+      EmptyResultSchema,
+      CreateMessageResultSchema,
+      CreateMessageResultWithToolsSchema,
+      ElicitResultSchema,
+      ListRootsResultSchema,
+      GetTaskResultSchema,
+      ListTasksResultSchema,
+      CreateTaskResultSchema
+    ]);
+    ServerRequestSchema = union([
+      PingRequestSchema,
+      CreateMessageRequestSchema,
+      ElicitRequestSchema,
+      ListRootsRequestSchema,
+      GetTaskRequestSchema,
+      GetTaskPayloadRequestSchema,
+      ListTasksRequestSchema,
+      CancelTaskRequestSchema
+    ]);
+    ServerNotificationSchema = union([
+      CancelledNotificationSchema,
+      ProgressNotificationSchema,
+      LoggingMessageNotificationSchema,
+      ResourceUpdatedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+      ToolListChangedNotificationSchema,
+      PromptListChangedNotificationSchema,
+      TaskStatusNotificationSchema,
+      ElicitationCompleteNotificationSchema
+    ]);
+    ServerResultSchema = union([
+      EmptyResultSchema,
+      InitializeResultSchema,
+      CompleteResultSchema,
+      GetPromptResultSchema,
+      ListPromptsResultSchema,
+      ListResourcesResultSchema,
+      ListResourceTemplatesResultSchema,
+      ReadResourceResultSchema,
+      CallToolResultSchema,
+      ListToolsResultSchema,
+      GetTaskResultSchema,
+      ListTasksResultSchema,
+      CreateTaskResultSchema
+    ]);
+    McpError = class _McpError extends Error {
+      constructor(code3, message, data) {
+        super(`MCP error ${code3}: ${message}`);
+        this.code = code3;
+        this.data = data;
+        this.name = "McpError";
+      }
+      /**
+       * Factory method to create the appropriate error type based on the error code and data
+       */
+      static fromError(code3, message, data) {
+        if (code3 === ErrorCode.UrlElicitationRequired && data) {
+          const errorData = data;
+          if (errorData.elicitations) {
+            return new UrlElicitationRequiredError(errorData.elicitations, message);
+          }
+        }
+        return new _McpError(code3, message, data);
+      }
+    };
+    UrlElicitationRequiredError = class extends McpError {
+      constructor(elicitations, message = `URL elicitation${elicitations.length > 1 ? "s" : ""} required`) {
+        super(ErrorCode.UrlElicitationRequired, message, {
+          elicitations
+        });
+      }
+      get elicitations() {
+        return this.data?.elicitations ?? [];
+      }
+    };
   }
 });
 
@@ -32626,7 +30180,7 @@ var DEFAULT_REQUEST_TIMEOUT_MSEC, Protocol;
 var init_protocol2 = __esm({
   "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js"() {
     init_zod_compat();
-    init_types();
+    init_types2();
     init_interfaces();
     init_zod_json_schema_compat();
     DEFAULT_REQUEST_TIMEOUT_MSEC = 6e4;
@@ -40887,7 +38441,7 @@ var init_ajv_provider = __esm({
 var ExperimentalServerTasks;
 var init_server = __esm({
   "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js"() {
-    init_types();
+    init_types2();
     ExperimentalServerTasks = class {
       constructor(_server) {
         this._server = _server;
@@ -41146,7 +38700,7 @@ var Server;
 var init_server2 = __esm({
   "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js"() {
     init_protocol2();
-    init_types();
+    init_types2();
     init_ajv_provider();
     init_zod_compat();
     init_server();
@@ -41520,6 +39074,585 @@ var init_server2 = __esm({
         return this.notification({ method: "notifications/prompts/list_changed" });
       }
     };
+  }
+});
+
+// src/core/ask-input.ts
+function quote2(text3) {
+  if (text3.length <= ECHO_MAX) return JSON.stringify(text3);
+  return `${JSON.stringify(`${text3.slice(0, ECHO_MAX)}…`)} (${text3.length} characters)`;
+}
+function describeValue(value) {
+  try {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
+    switch (typeof value) {
+      case "undefined":
+        return "nothing";
+      case "string":
+        return `the string ${quote2(value)}`;
+      case "number":
+        return Object.is(value, -0) ? "-0" : String(value);
+      case "bigint":
+        return "a bigint";
+      case "boolean":
+        return String(value);
+      case "object":
+        return "an object";
+      default:
+        return `a ${typeof value}`;
+    }
+  } catch {
+    return "a value that could not be read";
+  }
+}
+function lengthOf(value) {
+  return typeof value === "string" || Array.isArray(value) ? String(value.length) : describeValue(value);
+}
+function listFields(names) {
+  return names.map((name) => `\`${name}\``).join(", ");
+}
+function isControl(code3) {
+  return code3 <= 31 || code3 >= 127 && code3 <= 159;
+}
+function codePointName(code3) {
+  const hex3 = `U+${code3.toString(16).toUpperCase().padStart(4, "0")}`;
+  return code3 === 9 ? `a tab (${hex3})` : `the control character ${hex3}`;
+}
+function oneLineProblem(text3) {
+  for (let i = 0; i < text3.length; i++) {
+    const char = text3.charAt(i);
+    const code3 = text3.charCodeAt(i);
+    if (LINE_BREAKS.has(char)) return `must be one line: it contains a line break at character ${i + 1}`;
+    if (isControl(code3))
+      return `must be one line of plain text: it contains ${codePointName(code3)} at character ${i + 1}`;
+    const surrogate = surrogateProblem(text3, i);
+    if (surrogate === "pair") i++;
+    else if (surrogate !== void 0) return surrogate;
+  }
+  return void 0;
+}
+function markdownProblem(text3) {
+  for (let i = 0; i < text3.length; i++) {
+    const code3 = text3.charCodeAt(i);
+    if (code3 === 10 || code3 === 9) continue;
+    if (code3 === 13) {
+      if (text3.charCodeAt(i + 1) === 10) continue;
+      return `must use \\n for line breaks: it contains a carriage return (U+000D) without a line feed at character ${i + 1}`;
+    }
+    if (isControl(code3)) {
+      return `must not contain control characters other than tab and line break: it contains ${codePointName(code3)} at character ${i + 1}`;
+    }
+    const surrogate = surrogateProblem(text3, i);
+    if (surrogate === "pair") i++;
+    else if (surrogate !== void 0) return surrogate;
+  }
+  return void 0;
+}
+function surrogateProblem(text3, i) {
+  const code3 = text3.charCodeAt(i);
+  if (code3 < 55296 || code3 > 57343) return void 0;
+  const next = text3.charCodeAt(i + 1);
+  if (code3 <= 56319 && next >= 56320 && next <= 57343) return "pair";
+  return `must be well-formed Unicode: it contains an unpaired surrogate U+${code3.toString(16).toUpperCase()} at character ${i + 1}`;
+}
+function typeError(expected, required2) {
+  return (issue2) => required2 && issue2.input === void 0 ? `is required: ${expected}` : `must be ${expected}, got ${describeValue(issue2.input)}`;
+}
+function tooLong(max) {
+  return (issue2) => `must be at most ${max} characters, got ${lengthOf(issue2.input)}`;
+}
+function oneLineText(max, required2, forbidOther = false) {
+  const base = external_exports.string({ error: typeError(`a one-line string of at most ${max} characters`, required2) });
+  return (required2 ? base.min(1, { error: "must not be empty" }) : base).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
+    const problem = oneLineProblem(text3);
+    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
+    else if (required2 && text3.length > 0 && text3.trim() === "")
+      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
+    if (forbidOther && isOther(text3)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must not be ${JSON.stringify(OTHER_LABEL)}: every question already offers ${OTHER_LABEL} (with notes) to the person, so leave it out`
+      });
+    }
+  });
+}
+function markdownText(max) {
+  return external_exports.string({ error: typeError(`a non-empty Markdown string of at most ${max} characters`, true) }).min(1, { error: "must not be empty" }).max(max, { error: tooLong(max) }).superRefine((text3, ctx) => {
+    const problem = markdownProblem(text3);
+    if (problem !== void 0) ctx.addIssue({ code: "custom", message: problem });
+    else if (text3.length > 0 && text3.trim() === "")
+      ctx.addIssue({ code: "custom", message: "must not be only whitespace" });
+  });
+}
+function integerIn(min, max, required2) {
+  const error46 = typeError(`an integer from ${min} to ${max}`, required2);
+  return external_exports.int({ error: error46 }).min(min, { error: error46 }).max(max, { error: error46 });
+}
+function labelsOf(options) {
+  if (!Array.isArray(options)) return [];
+  const labels = [];
+  options.forEach((option, index) => {
+    const label = typeof option === "string" ? option : typeof option === "object" && option !== null && "label" in option ? option.label : void 0;
+    if (typeof label === "string" && label.length <= OPTION_LABEL_MAX) labels.push({ label: label.trim(), index });
+  });
+  return labels;
+}
+function duplicateLabelProblem(options) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { label, index } of labelsOf(options)) {
+    const key = label.toLowerCase();
+    const first = seen.get(key);
+    if (first !== void 0 && label !== "") {
+      return `must have different labels (ignoring case): \`options[${index}]\` repeats ${quote2(label)} from \`options[${first}]\``;
+    }
+    seen.set(key, index);
+  }
+  return void 0;
+}
+function valuesOf(options) {
+  if (!Array.isArray(options)) return [];
+  const values = [];
+  options.forEach((option, index) => {
+    const raw = typeof option === "string" ? option : typeof option === "object" && option !== null ? option.value ?? option.label : void 0;
+    if (typeof raw === "string" && raw.length <= Math.max(OPTION_VALUE_MAX, OPTION_LABEL_MAX)) {
+      values.push({ value: raw.trim(), index });
+    }
+  });
+  return values;
+}
+function duplicateValueProblem(options) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { value, index } of valuesOf(options)) {
+    const first = seen.get(value);
+    if (first !== void 0 && value !== "") {
+      return `must have different values (a value defaults to the label): \`options[${index}]\` repeats ${quote2(value)} from \`options[${first}]\``;
+    }
+    seen.set(value, index);
+  }
+  return void 0;
+}
+function optionsProblem(options) {
+  return duplicateLabelProblem(options) ?? duplicateValueProblem(options);
+}
+function recommendedProblem(input) {
+  if (typeof input !== "object" || input === null) return void 0;
+  const { recommended, options, multiSelect } = input;
+  const picks = typeof recommended === "string" ? [recommended] : Array.isArray(recommended) ? recommended : [];
+  if (!picks.every((pick3) => typeof pick3 === "string")) return void 0;
+  if (picks.length > 1 && multiSelect !== true) {
+    return `must be one label unless \`multiSelect\` is true (the person can pick only one), got ${picks.length}`;
+  }
+  const labels = labelsOf(options).map(({ label }) => label);
+  if (labels.length === 0) return void 0;
+  const seen = /* @__PURE__ */ new Set();
+  for (const pick3 of picks) {
+    const wanted = pick3.trim();
+    if (seen.has(wanted)) return `must name each label once, got ${quote2(wanted)} more than once`;
+    seen.add(wanted);
+    if (labels.includes(wanted)) continue;
+    const near = labels.find((label) => label.toLowerCase() === wanted.toLowerCase());
+    const hint = near === void 0 ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
+    return `must be copied exactly from one of the options' labels: ${labels.map((label) => JSON.stringify(label)).join(", ")}; got ${quote2(pick3)}${hint}`;
+  }
+  return void 0;
+}
+function suggestField(key, fields) {
+  if (key.length > ECHO_MAX) return void 0;
+  let best2;
+  for (const field of fields) {
+    const distance = editDistance(key.toLowerCase(), field.toLowerCase());
+    if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best2 === void 0 || distance < best2.distance)) {
+      best2 = { field, distance };
+    }
+  }
+  return best2?.field;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+function keyList(keys, suggest) {
+  const shown6 = keys.slice(0, 5).map((key) => {
+    const name = /^[\w$-]{1,40}$/.test(key) ? `\`${key}\`` : quote2(key);
+    const suggestion = suggest(key);
+    return suggestion === void 0 ? name : `${name} (did you mean \`${suggestion}\`?)`;
+  });
+  const more = keys.length > shown6.length ? ` and ${keys.length - shown6.length} more` : "";
+  return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown6.join(", ")}${more}`;
+}
+function unknownFieldsMessage(keys) {
+  return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
+}
+function unknownMemberFieldsMessage(keys) {
+  const optional2 = MEMBER_FIELDS.filter((field) => !MEMBER_REQUIRED.includes(field));
+  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
+}
+function duplicateTopicProblem(members) {
+  if (!Array.isArray(members)) return void 0;
+  const seen = /* @__PURE__ */ new Map();
+  for (const [index, member] of members.entries()) {
+    const topic = typeof member === "object" && member !== null ? member.topic : void 0;
+    if (typeof topic !== "string" || topic.trim() === "" || topic.length > TOPIC_MAX) continue;
+    const key = topic.trim().toLowerCase();
+    const first = seen.get(key);
+    if (first !== void 0) {
+      return `must have different topics (ignoring case): \`questions[${index}].topic\` repeats ${quote2(topic.trim())} from \`questions[${first}].topic\``;
+    }
+    seen.set(key, index);
+  }
+  return void 0;
+}
+function setSizeProblem(input) {
+  if (typeof input !== "object" || input === null) return void 0;
+  const { context, impact, ticket: ticket2, questions } = input;
+  if (!Array.isArray(questions)) return void 0;
+  const text3 = (value) => typeof value === "string" ? value : "";
+  const field = (object5, key) => typeof object5 === "object" && object5 !== null ? object5[key] : void 0;
+  const length = setTextLength({
+    context: text3(context),
+    impact: text3(impact),
+    ticket: text3(ticket2),
+    members: questions.map((member) => {
+      const options = field(member, "options");
+      return {
+        topic: text3(field(member, "topic")),
+        question: text3(field(member, "question")),
+        context: text3(field(member, "context")),
+        impact: text3(field(member, "impact")),
+        options: (Array.isArray(options) ? options : []).map((option) => ({
+          label: typeof option === "string" ? option : text3(field(option, "label")),
+          description: text3(field(option, "description"))
+        }))
+      };
+    })
+  });
+  if (length <= SET_TEXT_MAX) return void 0;
+  return `must fit in one chat message: the set's texts (context, impact, ticket, and each question's topic, question, options and added context and impact) come to ${length} characters, at most ${SET_TEXT_MAX}. Shorten them by ${length - SET_TEXT_MAX}, or park fewer questions in the set`;
+}
+function shapeProblem(input, field) {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return void 0;
+  const object5 = input;
+  if (object5.questions !== void 0) {
+    return object5[field] === void 0 ? void 0 : `must not be given with \`questions\`: in a set each question has its own (\`questions[0].${field}\`, …)`;
+  }
+  if (object5[field] !== void 0 || !REQUIRED_FIELDS.includes(field)) return void 0;
+  return `is required: ${ITEM_EXPECTED[field]}`;
+}
+function isSetCall(input) {
+  return typeof input === "object" && input !== null && input.questions !== void 0;
+}
+function formatPath(path) {
+  let text3 = "";
+  for (const key of path) {
+    text3 += typeof key === "number" ? `[${key}]` : text3 === "" ? String(key) : `.${String(key)}`;
+  }
+  return text3;
+}
+function reasonsFrom(issues, input, prefix) {
+  const reasons = [];
+  for (const issue2 of issues) {
+    const path = [...prefix, ...issue2.path];
+    if (issue2.code === "invalid_union") {
+      const branch = issue2.errors.find(
+        (errors) => !errors.some((e) => e.path.length === 0 && e.code === "invalid_type")
+      );
+      if (branch !== void 0) {
+        reasons.push(...reasonsFrom(branch, input, path));
+        continue;
+      }
+    }
+    const subject = path.length === 0 ? "The arguments" : `\`${formatPath(path)}\``;
+    reasons.push({ path, text: `${subject} ${issue2.message}` });
+  }
+  return reasons;
+}
+function order(reason) {
+  const [field] = reason.path;
+  const rank2 = field === void 0 ? -1 : FIELDS2.indexOf(field);
+  return [rank2, reason.path.length];
+}
+function normaliseMarkdown(text3) {
+  return text3.replace(/\r\n/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
+}
+function normaliseOption(option) {
+  if (typeof option === "string") return { label: option.trim() };
+  const label = option.label.trim();
+  const value = option.value?.trim();
+  const description = option.description?.trim();
+  return {
+    label,
+    ...value !== void 0 && value !== label ? { value } : {},
+    ...description ? { description } : {}
+  };
+}
+function normaliseRecommended(recommended, options) {
+  if (recommended === void 0) return {};
+  const wanted = new Set([recommended].flat().map((label) => label.trim()));
+  return { recommended: options.map((option) => option.label).filter((label) => wanted.has(label)) };
+}
+function normaliseItem(item) {
+  const options = item.options.map(normaliseOption);
+  return {
+    question: item.question.trim(),
+    options,
+    ...normaliseRecommended(item.recommended, options),
+    multiSelect: item.multiSelect ?? false,
+    isBlocking: item.isBlocking
+  };
+}
+function normaliseMember(member) {
+  const context = member.context === void 0 ? "" : normaliseMarkdown(member.context);
+  const impact = member.impact === void 0 ? "" : normaliseMarkdown(member.impact);
+  return {
+    topic: member.topic.trim(),
+    ...normaliseItem(member),
+    ...context === "" ? {} : { context },
+    ...impact === "" ? {} : { impact }
+  };
+}
+function parseAskInput(raw) {
+  try {
+    const result = askInputSchema.safeParse(raw);
+    if (!result.success) {
+      const sorted = reasonsFrom(result.error.issues, raw, []).map((reason, index) => ({ reason, index, key: order(reason) })).sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.index - b.index);
+      const reasons = [...new Set(sorted.map(({ reason }) => reason.text))];
+      if (reasons.length > REASONS_MAX) {
+        const more = reasons.length - REASONS_MAX;
+        return { ok: false, reasons: [...reasons.slice(0, REASONS_MAX), `…and ${more} more problems`] };
+      }
+      return { ok: false, reasons: reasons.length > 0 ? reasons : ["The arguments break the input schema"] };
+    }
+    const input = result.data;
+    const ticket2 = input.ticket?.trim();
+    const common = {
+      context: normaliseMarkdown(input.context),
+      impact: normaliseMarkdown(input.impact),
+      ...ticket2 ? { ticket: ticket2 } : {},
+      ...input.expiresInSeconds === void 0 ? {} : { expiresInSeconds: input.expiresInSeconds },
+      ...input.waitSeconds === void 0 ? {} : { waitSeconds: input.waitSeconds },
+      ...input.askAgain === void 0 ? {} : { askAgain: input.askAgain }
+    };
+    if (input.questions !== void 0) {
+      const members = input.questions.map(normaliseMember);
+      return { ok: true, value: { ...common, isBlocking: members.some((member) => member.isBlocking), members } };
+    }
+    const { question, options, isBlocking: isBlocking2 } = input;
+    if (question === void 0 || options === void 0 || isBlocking2 === void 0) {
+      return { ok: false, reasons: ["The arguments break the input schema"] };
+    }
+    const item = normaliseItem({
+      question,
+      options,
+      isBlocking: isBlocking2,
+      recommended: input.recommended,
+      multiSelect: input.multiSelect
+    });
+    return { ok: true, value: { ...common, ...item } };
+  } catch {
+    return { ok: false, reasons: ["The arguments could not be read: send plain JSON data"] };
+  }
+}
+function formatRefusal(reasons) {
+  const lines = reasons.length > 0 ? reasons : ["The arguments break the input schema"];
+  return `ask_later refused the question; nothing was stored. Fix these and call again:
+${lines.map((reason) => `- ${reason}`).join("\n")}`;
+}
+var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
+var init_ask_input = __esm({
+  "src/core/ask-input.ts"() {
+    "use strict";
+    init_zod();
+    init_limits();
+    init_question();
+    ECHO_MAX = 40;
+    REASONS_MAX = 20;
+    FIELDS2 = [
+      "context",
+      "question",
+      "impact",
+      "isBlocking",
+      "options",
+      "recommended",
+      "multiSelect",
+      "questions",
+      "ticket",
+      "expiresInSeconds",
+      "waitSeconds"
+    ];
+    REQUIRED_FIELDS = ["context", "question", "impact", "isBlocking", "options"];
+    ITEM_FIELDS = ["question", "options", "isBlocking", "recommended", "multiSelect"];
+    MEMBER_FIELDS = [
+      "topic",
+      "question",
+      "options",
+      "isBlocking",
+      "recommended",
+      "multiSelect",
+      "context",
+      "impact"
+    ];
+    MEMBER_REQUIRED = ["topic", "question", "options", "isBlocking"];
+    LINE_BREAKS = /* @__PURE__ */ new Set(["\n", "\r", "", "\u2028", "\u2029"]);
+    isOther = (label) => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
+    optionLabelSchema = oneLineText(OPTION_LABEL_MAX, true, true);
+    OPTION_SHAPE = "a one-line string or an object {label, value?, description?}";
+    optionObjectSchema = external_exports.strictObject(
+      {
+        label: optionLabelSchema.describe(
+          `What the person picks and sees: one line, at most ${OPTION_LABEL_MAX} characters.`
+        ),
+        value: oneLineText(OPTION_VALUE_MAX, true).optional().describe(
+          `Optional: a stable value for this option that you get back beside the label (such as "pg"): one line, at most ${OPTION_VALUE_MAX} characters; default the label. Values must differ.`
+        ),
+        description: oneLineText(OPTION_DESCRIPTION_MAX, false).optional().describe(
+          `Optional: one line under the label saying what this answer means or leads to, at most ${OPTION_DESCRIPTION_MAX} characters.`
+        )
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? `has ${keyList(issue2.keys, () => void 0)}: an option is a string or {label, value, description}` : `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}`
+      }
+    );
+    optionSchema = external_exports.union(
+      [
+        optionLabelSchema.describe(`The option's label: one line, at most ${OPTION_LABEL_MAX} characters.`),
+        optionObjectSchema
+      ],
+      { error: (issue2) => `must be ${OPTION_SHAPE}, got ${describeValue(issue2.input)}` }
+    );
+    questionSchema = oneLineText(QUESTION_MAX, true).describe(
+      `The question itself: one line (no line breaks, tabs or control characters), at most ${QUESTION_MAX} characters. Ask one thing, answerable by picking an option.`
+    );
+    isBlockingSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", true) }).describe(
+      "true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
+    );
+    OPTIONS_DESCRIPTION = `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back (default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
+    optionsSchema = external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
+      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
+    }).max(OPTIONS_MAX, {
+      error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
+    }).check(
+      external_exports.refine((options) => optionsProblem(options) === void 0, {
+        when: () => true,
+        error: (issue2) => optionsProblem(issue2.input) ?? "must have different labels and values"
+      })
+    );
+    RECOMMENDED_EXPECTED = "a string copied from one of the options' labels (with multiSelect, a list of them)";
+    recommendedSchema = external_exports.union(
+      [
+        external_exports.string(),
+        external_exports.array(external_exports.string({ error: typeError("a string copied from one of the options' labels", true) })).min(1, { error: "must name at least one label when it is a list" })
+      ],
+      { error: typeError(RECOMMENDED_EXPECTED, false) }
+    );
+    RECOMMENDED_DESCRIPTION = "The label of the option you recommend, copied exactly from `options` (with `multiSelect`, a list of labels). It is starred and preselected, so the person can send it with one click.";
+    multiSelectSchema = external_exports.boolean({ error: typeError("a JSON boolean (true or false, not a string)", false) });
+    MULTI_SELECT_DESCRIPTION = "Default false. true lets the person pick several options (and write notes per option).";
+    memberSchema = external_exports.strictObject(
+      {
+        topic: oneLineText(TOPIC_MAX, true).describe(
+          `Required. A short name for this question ("Database", "Cache"), shown as its heading and tab: one line, at most ${TOPIC_MAX} characters. Topics must differ.`
+        ),
+        question: questionSchema.describe(`Required. ${questionSchema.description ?? ""}`),
+        options: optionsSchema.describe(`Required. ${OPTIONS_DESCRIPTION}`),
+        isBlocking: isBlockingSchema.describe(`Required boolean. ${isBlockingSchema.description ?? ""}`),
+        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+        context: markdownText(MEMBER_CONTEXT_MAX).optional().describe(
+          `Optional Markdown this question adds to the set's context, at most ${MEMBER_CONTEXT_MAX} characters.`
+        ),
+        impact: markdownText(MEMBER_IMPACT_MAX).optional().describe(`Optional Markdown this question adds to the set's impact, at most ${MEMBER_IMPACT_MAX} characters.`)
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownMemberFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(MEMBER_REQUIRED)} (and optionally more), got ${describeValue(issue2.input)}`
+      }
+    ).check(
+      external_exports.refine((input) => recommendedProblem(input) === void 0, {
+        when: () => true,
+        path: ["recommended"],
+        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
+      })
+    );
+    questionsSchema = external_exports.array(memberSchema, {
+      error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
+    }).min(SET_MEMBERS_MIN, {
+      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)} (park one question with \`question\` and \`options\` instead)`
+    }).max(SET_MEMBERS_MAX, {
+      error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)}: a set is one chat message, and Discord fits one picker per question and a row of buttons in it. Park the rest as another set`
+    }).check(
+      external_exports.refine((members) => duplicateTopicProblem(members) === void 0, {
+        when: () => true,
+        error: (issue2) => duplicateTopicProblem(issue2.input) ?? "must have different topics"
+      })
+    );
+    ITEM_EXPECTED = {
+      question: `a one-line string of at most ${QUESTION_MAX} characters`,
+      options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
+      isBlocking: "a JSON boolean (true or false, not a string)",
+      recommended: RECOMMENDED_EXPECTED,
+      multiSelect: "a JSON boolean"
+    };
+    askInputSchema = external_exports.strictObject(
+      {
+        context: markdownText(CONTEXT_MAX).describe(
+          `Required. The situation the question comes from, in Markdown (may span lines): what you are working on, what you found, what the choice is between. The person reads it in Slack or Discord without your session, so make it self-contained. Non-empty, at most ${CONTEXT_MAX} characters. A set shares it.`
+        ),
+        question: questionSchema.optional().describe(`Required for one question (a set has \`questions\` instead). ${questionSchema.description ?? ""}`),
+        impact: markdownText(IMPACT_MAX).describe(
+          `Required. What changes depending on the answer, in Markdown (may span lines): what you will do for each option and what waits meanwhile. Non-empty, at most ${IMPACT_MAX} characters. A set shares it.`
+        ),
+        isBlocking: isBlockingSchema.optional().describe(
+          `Required boolean for one question (in a set, each has its own). ${isBlockingSchema.description ?? ""}`
+        ),
+        options: optionsSchema.optional().describe(`Required for one question. ${OPTIONS_DESCRIPTION}`),
+        recommended: recommendedSchema.optional().describe(`Optional. ${RECOMMENDED_DESCRIPTION}`),
+        multiSelect: multiSelectSchema.optional().describe(`Optional. ${MULTI_SELECT_DESCRIPTION}`),
+        questions: questionsSchema.optional().describe(
+          `Instead of \`question\`, \`options\`, \`isBlocking\`, \`recommended\` and \`multiSelect\`: a set of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} related questions that the person answers together and sends as one after a review. Each has a short \`topic\`, its own \`question\`, \`options\` and \`isBlocking\`, optional \`recommended\` and \`multiSelect\`, and optional \`context\` and \`impact\` it adds to the set's. The set gets one id (#12; its questions are #12.1, #12.2, …) and its answers arrive together. All the set's texts together: at most ${SET_TEXT_MAX} characters.`
+        ),
+        ticket: oneLineText(TICKET_MAX, false).optional().describe(
+          `Optional. A one-line reference shown with the question, such as "#3528" or "PROJ-12"; at most ${TICKET_MAX} characters. No tracker is read.`
+        ),
+        expiresInSeconds: integerIn(EXPIRES_MIN_SECONDS, EXPIRES_MAX_SECONDS, false).optional().describe(
+          `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to keep the question until it is answered.`
+        ),
+        askAgain: external_exports.boolean().optional().describe(
+          "Optional. Before parking, ask_later looks for decisions like this one that the person already took in this project, and returns them instead of parking. true parks it anyway: set it only after such a result, when the situation changed, and say in `context` what changed; the person then sees the earlier decision beside it."
+        ),
+        waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false).optional().describe(
+          `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer then comes with a later prompt.`
+        )
+      },
+      {
+        error: (issue2) => issue2.code === "unrecognized_keys" ? unknownFieldsMessage(issue2.keys) : `must be an object with the fields ${listFields(REQUIRED_FIELDS)} (and optionally more), got ${describeValue(issue2.input)}`
+      }
+    ).check(
+      ...ITEM_FIELDS.map(
+        (field) => external_exports.refine((input) => shapeProblem(input, field) === void 0, {
+          when: () => true,
+          path: [field],
+          error: (issue2) => shapeProblem(issue2.input, field) ?? "is misplaced"
+        })
+      ),
+      external_exports.refine((input) => isSetCall(input) || recommendedProblem(input) === void 0, {
+        when: () => true,
+        path: ["recommended"],
+        error: (issue2) => recommendedProblem(issue2.input) ?? "must be one of the options' labels"
+      }),
+      external_exports.refine((input) => setSizeProblem(input) === void 0, {
+        when: () => true,
+        path: ["questions"],
+        error: (issue2) => setSizeProblem(issue2.input) ?? "must fit in one chat message"
+      })
+    );
   }
 });
 
@@ -41912,6 +40045,528 @@ ${questionState(result.question)}`
   }
 });
 
+// src/agents/claude-code/ask-user-question.ts
+function plainLabel(label) {
+  return label.replace(RECOMMENDED_SUFFIX, "");
+}
+function readAskUserQuestion(toolInput) {
+  let input = toolInput;
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return "the tool input is not JSON";
+    }
+  }
+  const questions = input?.questions;
+  if (!Array.isArray(questions) || questions.length === 0) return "the tool input has no `questions` list";
+  const read5 = [];
+  for (const [index, raw] of questions.entries()) {
+    const where = `questions[${index}]`;
+    if (raw === null || typeof raw !== "object") return `${where} is not an object`;
+    const { question, header, options, multiSelect } = raw;
+    if (typeof question !== "string") return `${where}.question is not text`;
+    if (header !== void 0 && typeof header !== "string") return `${where}.header is not text`;
+    if (!Array.isArray(options)) return `${where}.options is not a list`;
+    const parsedOptions = [];
+    for (const [at, option] of options.entries()) {
+      const label = option?.label;
+      const description = option?.description;
+      if (typeof label !== "string") return `${where}.options[${at}].label is not text`;
+      if (description !== void 0 && typeof description !== "string") {
+        return `${where}.options[${at}].description is not text`;
+      }
+      parsedOptions.push(description === void 0 || description === "" ? { label } : { label, description });
+    }
+    read5.push({
+      question,
+      ...typeof header === "string" && header.trim() !== "" ? { header: header.trim() } : {},
+      options: parsedOptions,
+      multiSelect: multiSelect === true
+    });
+  }
+  return read5;
+}
+function itemInput(asked) {
+  const suggested = asked.options.filter((option) => RECOMMENDED_SUFFIX.test(option.label)).map((o) => plainLabel(o.label));
+  const recommended = asked.multiSelect ? suggested : suggested.slice(0, 1);
+  return {
+    question: asked.question,
+    options: asked.options.map((option) => ({ ...option, label: plainLabel(option.label) })),
+    ...recommended.length === 0 ? {} : { recommended: asked.multiSelect ? recommended : recommended[0] },
+    multiSelect: asked.multiSelect,
+    isBlocking: true
+  };
+}
+function askInputFor(asked, context, impact) {
+  const [only] = asked;
+  if (asked.length === 1 && only !== void 0) return { context, impact, ...itemInput(only) };
+  return {
+    context,
+    impact,
+    questions: asked.map((question, index) => ({
+      topic: question.header ?? `Question ${index + 1}`,
+      ...itemInput(question)
+    }))
+  };
+}
+function modelLabels(asked, item, selection) {
+  return selection.choices.map((choice) => {
+    const index = item.options.findIndex((option) => option.label === choice);
+    const label = asked.options[index]?.label ?? choice;
+    const notes = selection.choiceNotes?.find((note) => note.choice === choice)?.notes.trim();
+    return notes ? `${label} (notes: ${notes})` : label;
+  });
+}
+function toolAnswers(asked, question) {
+  const answers = {};
+  if (question.answer === void 0) return answers;
+  const selections = selectionsOf(question.answer);
+  const items = question.members ?? [question];
+  asked.forEach((each, index) => {
+    const item = items[index];
+    const selection = selections[index];
+    if (item === void 0 || selection === void 0) return;
+    const notes = selection.notes?.trim() ?? "";
+    const picked = modelLabels(each, item, selection);
+    if (selection.other) picked.push(notes === "" ? "Other" : notes);
+    const text3 = picked.join(", ");
+    answers[each.question] = !selection.other && notes !== "" ? `${text3} — notes: ${notes}` : text3;
+  });
+  return answers;
+}
+var ASK_USER_QUESTION, RECOMMENDED_SUFFIX, ASKED_IMPACT;
+var init_ask_user_question = __esm({
+  "src/agents/claude-code/ask-user-question.ts"() {
+    "use strict";
+    init_question();
+    ASK_USER_QUESTION = "AskUserQuestion";
+    RECOMMENDED_SUFFIX = /\s*\(recommended\)\s*$/i;
+    ASKED_IMPACT = "The agent asked this in Claude Code (AskUserQuestion) and goes on with work that does not depend on it; what depends on the answer waits for it.";
+  }
+});
+
+// src/agents/claude-code/session-file.ts
+import { mkdirSync as mkdirSync4, readdirSync, readFileSync as readFileSync7, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { homedir as homedir3 } from "node:os";
+import { isAbsolute as isAbsolute4, join as join8 } from "node:path";
+function sessionStateDir(env) {
+  const plugin = env.CLAUDE_PLUGIN_DATA?.trim();
+  if (plugin && isAbsolute4(plugin)) return join8(plugin, "sessions");
+  const state = env.XDG_STATE_HOME?.trim();
+  if (state && isAbsolute4(state)) return join8(state, "ask-later", "sessions");
+  const home = env.HOME?.trim();
+  return join8(home && isAbsolute4(home) ? home : homedir3(), ".local", "state", "ask-later", "sessions");
+}
+function fileOf(dir, sessionId) {
+  return join8(dir, `${sessionId}.json`);
+}
+function read3(dir, sessionId) {
+  let parsed2;
+  try {
+    parsed2 = JSON.parse(readFileSync7(fileOf(dir, sessionId), "utf8"));
+  } catch {
+    return { woken: {}, plans: {} };
+  }
+  const woken = {};
+  for (const [project, ids] of entries(parsed2?.woken)) {
+    if (Array.isArray(ids)) woken[project] = ids.filter((id) => Number.isSafeInteger(id));
+  }
+  const plans = {};
+  for (const [project, digests] of entries(parsed2?.plans)) {
+    const clean = {};
+    for (const [digest, id] of entries(digests)) if (Number.isSafeInteger(id)) clean[digest] = id;
+    plans[project] = clean;
+  }
+  return { woken, plans };
+}
+function entries(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+}
+function write(dir, sessionId, next) {
+  mkdirSync4(dir, { recursive: true, mode: 448 });
+  const path = fileOf(dir, sessionId);
+  const temporary = `${path}.${process.pid}.tmp`;
+  const kept = Object.fromEntries(Object.entries(next).filter(([, section]) => Object.keys(section).length > 0));
+  writeFileSync4(temporary, JSON.stringify(kept), { mode: 384 });
+  renameSync2(temporary, path);
+  removeStale(dir);
+}
+function loadWoken(dir, sessionId, project) {
+  return new Set(read3(dir, sessionId).woken[project] ?? []);
+}
+function saveWoken(dir, sessionId, project, ids) {
+  const file2 = read3(dir, sessionId);
+  write(dir, sessionId, { ...file2, woken: { ...file2.woken, [project]: [...new Set(ids)].slice(-1e3) } });
+}
+function loadPlan(dir, sessionId, project, digest) {
+  return read3(dir, sessionId).plans[project]?.[digest];
+}
+function loadPlans(dir, sessionId, project) {
+  return read3(dir, sessionId).plans[project] ?? {};
+}
+function savePlan(dir, sessionId, project, digest, id) {
+  const file2 = read3(dir, sessionId);
+  const kept = Object.entries({ ...file2.plans[project], [digest]: id }).slice(-50);
+  write(dir, sessionId, { ...file2, plans: { ...file2.plans, [project]: Object.fromEntries(kept) } });
+}
+function removeStale(dir) {
+  const now = Date.now();
+  try {
+    for (const name of readdirSync(dir)) {
+      const path = join8(dir, name);
+      if (now - statSync2(path).mtimeMs > STALE_MS) rmSync2(path, { force: true });
+    }
+  } catch {
+  }
+}
+var STALE_MS;
+var init_session_file = __esm({
+  "src/agents/claude-code/session-file.ts"() {
+    "use strict";
+    STALE_MS = 7 * 24 * 60 * 60 * 1e3;
+  }
+});
+
+// src/agents/claude-code/transcript.ts
+import { open } from "node:fs/promises";
+import { setTimeout as delay2 } from "node:timers/promises";
+async function tailLines(path) {
+  if (path === "") return void 0;
+  let file2;
+  try {
+    file2 = await open(path, "r");
+  } catch {
+    return void 0;
+  }
+  try {
+    const { size } = await file2.stat();
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    await file2.read(buffer, 0, buffer.length, start);
+    const lines = buffer.toString("utf8").split("\n");
+    if (start > 0) lines.shift();
+    const parsed2 = [];
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      try {
+        const value = JSON.parse(line);
+        if (value !== null && typeof value === "object") parsed2.push(value);
+      } catch {
+      }
+    }
+    return parsed2;
+  } catch {
+    return [];
+  } finally {
+    await file2?.close().catch(() => void 0);
+  }
+}
+function blocksOf(line) {
+  const content = line.message?.content;
+  return Array.isArray(content) ? content.filter((block2) => block2 !== null && typeof block2 === "object") : [];
+}
+function isToolCall(block2, toolUseId) {
+  return block2.type === "tool_use" && block2.id === toolUseId;
+}
+function callIndex(lines, toolUseId) {
+  return lines.findLastIndex((line) => blocksOf(line).some((block2) => isToolCall(block2, toolUseId)));
+}
+async function textBeforeToolCall(path, toolUseId) {
+  const deadline = Date.now() + CALL_WRITTEN_MS;
+  const read5 = await tailLines(path);
+  if (read5 === void 0) return "";
+  let lines = read5;
+  let end = callIndex(lines, toolUseId);
+  while (end < 0 && Date.now() < deadline) {
+    await delay2(LOOK_AGAIN_MS);
+    lines = await tailLines(path) ?? [];
+    end = callIndex(lines, toolUseId);
+  }
+  if (end < 0) end = lines.length;
+  const texts = [];
+  const call2 = lines[end];
+  if (call2 !== void 0) {
+    const blocks = blocksOf(call2);
+    const at = blocks.findIndex((block2) => isToolCall(block2, toolUseId));
+    for (const block2 of blocks.slice(0, at))
+      if (block2.type === "text" && typeof block2.text === "string") texts.push(block2.text);
+  }
+  for (let index = end - 1; index >= 0; index--) {
+    const line = lines[index];
+    if (line === void 0) break;
+    if (line.type === "user" || line.message?.role === "user") break;
+    if (line.type !== "assistant") continue;
+    const blocks = blocksOf(line);
+    if (blocks.some((block2) => block2.type === "tool_use" || block2.type === "tool_result")) break;
+    for (const block2 of blocks.reverse()) {
+      if (block2.type === "text" && typeof block2.text === "string") texts.unshift(block2.text);
+    }
+  }
+  return texts.map((text3) => text3.trim()).filter((text3) => text3 !== "").join("\n\n");
+}
+async function lastPlanFile(path) {
+  const lines = await tailLines(path) ?? [];
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const blocks = blocksOf(lines[index] ?? {});
+    for (const block2 of blocks.reverse()) {
+      if (block2.type !== "tool_use") continue;
+      const file2 = block2.input?.file_path;
+      if (typeof file2 === "string" && PLAN_FILE.test(file2)) return file2;
+    }
+  }
+  return "";
+}
+function boundedTail(text3, max) {
+  if (text3.length <= max) return text3;
+  const kept = text3.slice(text3.length - (max - 2));
+  const lineStart = kept.indexOf("\n");
+  const from = lineStart >= 0 && lineStart < kept.length / 5 ? kept.slice(lineStart + 1) : kept;
+  return `…
+${from}`;
+}
+var TAIL_BYTES, CALL_WRITTEN_MS, LOOK_AGAIN_MS, PLAN_FILE;
+var init_transcript = __esm({
+  "src/agents/claude-code/transcript.ts"() {
+    "use strict";
+    TAIL_BYTES = 256 * 1024;
+    CALL_WRITTEN_MS = 1500;
+    LOOK_AGAIN_MS = 25;
+    PLAN_FILE = /[\\/]\.claude[\\/]plans[\\/][^\\/]+\.md$/;
+  }
+});
+
+// src/agents/claude-code/capture.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFile as readFile3 } from "node:fs/promises";
+function hookJson(fields, systemMessage) {
+  return JSON.stringify({
+    ...systemMessage === void 0 ? {} : { systemMessage },
+    hookSpecificOutput: { hookEventName: "PreToolUse", ...fields }
+  });
+}
+function deny(reason) {
+  return { output: hookJson({ permissionDecision: "deny", permissionDecisionReason: reason }) };
+}
+function leaveToTerminal(toolName, why) {
+  const what = toolName === EXIT_PLAN_MODE ? "this plan" : "this question";
+  return {
+    output: hookJson(
+      { additionalContext: `ask-later did not park ${what} (${why}), so it is asked in the terminal as usual.` },
+      `ask-later did not park ${what}: ${why}`
+    )
+  };
+}
+function storeFailure(error46) {
+  return error46 instanceof StoreUnavailableError ? "ask-later's inbox does not answer right now" : "ask-later failed unexpectedly";
+}
+async function capture(request, options) {
+  if (options.mode.kind === "terminal") return { output: CARRY_ON };
+  try {
+    if (request.toolName === ASK_USER_QUESTION) return await captureQuestion(request, options);
+    if (request.toolName === EXIT_PLAN_MODE) return await capturePlan(request, options);
+    return { output: CARRY_ON };
+  } catch (error46) {
+    return leaveToTerminal(request.toolName, storeFailure(error46));
+  }
+}
+async function questionContext(request, asked) {
+  const said = await textBeforeToolCall(request.transcriptPath, request.toolUseId);
+  const text3 = said !== "" ? said : asked.map((question) => question.question).join("\n\n");
+  if (asked.length === 1) return boundedTail(text3, CONTEXT_MAX);
+  const rest = setTextLength({
+    context: "",
+    impact: ASKED_IMPACT,
+    members: asked.map((question) => ({ ...question, topic: question.header ?? "Question 10" }))
+  });
+  return boundedTail(text3, Math.max(1, Math.min(CONTEXT_MAX, SET_TEXT_MAX - rest)));
+}
+async function captureQuestion(request, options) {
+  const asked = readAskUserQuestion(request.toolInput);
+  if (typeof asked === "string") return leaveToTerminal(request.toolName, asked);
+  const parsed2 = parseAskInput(askInputFor(asked, await questionContext(request, asked), ASKED_IMPACT));
+  if (!parsed2.ok) return leaveToTerminal(request.toolName, refusal2(parsed2.reasons));
+  const { waitSeconds: _none, ...spec } = parsed2.value;
+  const header = asked.length === 1 ? asked[0]?.header : void 0;
+  const store = await options.store();
+  const parked = await store.park(options.project, {
+    ...spec,
+    origin: { tool: "AskUserQuestion", ...header === void 0 ? {} : { header } }
+  });
+  if (options.mode.kind !== "wait") return deny(parkedReason(parked, options.inbox));
+  const outcome = await store.waitWhilePending(options.project, parked.id, {
+    timeoutMs: options.mode.seconds * 1e3,
+    signal: options.signal
+  });
+  if (outcome === void 0 || outcome.status === "pending" || options.signal.aborted) {
+    return deny(parkedReason(parked, options.inbox, options.mode.seconds));
+  }
+  const claim = await store.claimUndelivered(options.project, {
+    budget: Number.MAX_SAFE_INTEGER,
+    leaseMs: CLAIM_LEASE_MS,
+    questionId: parked.id,
+    via: "tool-result"
+  });
+  const claimed = claim.questions.find((question) => question.id === parked.id);
+  if (claimed === void 0) return deny(parkedReason(parked, options.inbox, options.mode.seconds));
+  const settle = async (sent) => {
+    if (sent) await store.confirmClaim(options.project, claim);
+    else await store.releaseClaim(options.project, claim);
+  };
+  if (claimed.status !== "answered" && claimed.status !== "delivered") {
+    return { ...deny(unansweredReason(claimed)), afterResponse: settle };
+  }
+  const questions = typeof request.toolInput === "string" ? JSON.parse(request.toolInput) : request.toolInput;
+  return {
+    output: hookJson({
+      permissionDecision: "allow",
+      updatedInput: { questions: questions.questions, answers: toolAnswers(asked, claimed) }
+    }),
+    afterResponse: settle
+  };
+}
+function refusal2(reasons) {
+  return `it breaks ask-later's rules: ${reasons.join("; ")}`;
+}
+function parkedReason(question, inbox2, waitedSeconds) {
+  const what = question.members === void 0 ? `this question as #${question.id}` : `these questions as the set #${question.id} (${question.members.map((m, i) => `${memberRef(question.id, i)} ${m.topic}`).join(", ")})`;
+  const waited = waitedSeconds === void 0 ? "" : ` It was not answered within ${waitedSeconds} s.`;
+  return `ask-later parked ${what} for the person, in ${inbox2}, so you are not blocked on it.${waited} Do not ask it again and do not wait for it: leave what depends on the answer, carry on with the rest of your work, or end your turn if nothing else can be done. The answer reaches you on its own (with a later prompt, in a tool result, or as a notification to call collect_answers), naming these questions.`;
+}
+function unansweredReason(question) {
+  const how = question.status === "expired" ? "expired unanswered" : "was dismissed unanswered";
+  return `ask-later parked this question as #${question.id}, and it ${how}: nobody is going to answer it. Decide it yourself, or ask again if a person must decide.`;
+}
+async function planText(request) {
+  const file2 = await lastPlanFile(request.transcriptPath);
+  if (file2 !== "") {
+    const text3 = await readFile3(file2, "utf8").catch(() => "");
+    if (text3.trim() !== "") return text3.trim();
+  }
+  let input = request.toolInput;
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return "";
+    }
+  }
+  const plan = input?.plan;
+  return typeof plan === "string" ? plan.trim() : "";
+}
+function planDecision(question) {
+  if (question.answer === void 0) return void 0;
+  const [selection] = selectionsOf(question.answer);
+  return {
+    approved: selection?.choices.includes(PLAN_APPROVE) === true && !selection.other,
+    notes: selection?.notes?.trim() ?? ""
+  };
+}
+async function capturePlan(request, options) {
+  const plan = await planText(request);
+  if (plan === "") return leaveToTerminal(request.toolName, "no plan file was found in this session");
+  if (plan.length > CONTEXT_MAX) {
+    return leaveToTerminal(
+      request.toolName,
+      `the plan has ${plan.length} characters and the inbox shows at most ${CONTEXT_MAX}`
+    );
+  }
+  const digest = createHash4("sha256").update(plan).digest("hex").slice(0, 16);
+  const store = await options.store();
+  const earlierId = loadPlan(options.stateDir, request.sessionId, options.project, digest);
+  const earlier2 = earlierId === void 0 ? void 0 : await store.get(options.project, earlierId);
+  if (earlier2 !== void 0 && earlier2.status === "pending") {
+    return deny(
+      `The person has not decided on this plan yet (#${earlier2.id}, in ${options.inbox}). Stay in plan mode and end your turn; the decision reaches you on its own.`
+    );
+  }
+  const decision = earlier2 === void 0 ? void 0 : planDecision(earlier2);
+  if (earlier2 !== void 0 && decision !== void 0) return planDecided(earlier2, decision, options);
+  for (const id of Object.values(loadPlans(options.stateDir, request.sessionId, options.project))) {
+    const older = await store.get(options.project, id);
+    if (older?.status === "pending") await store.cancel(options.project, id);
+  }
+  const parsed2 = parseAskInput({
+    context: plan,
+    question: "Approve this plan?",
+    impact: "The agent is in plan mode (Claude Code) and changes nothing until the plan is approved. Keep planning, with notes, sends it back to change the plan.",
+    options: [
+      { label: PLAN_APPROVE, description: "Leave plan mode and carry the plan out" },
+      { label: PLAN_KEEP, description: "Stay in plan mode; say in the notes what to change" }
+    ],
+    recommended: PLAN_APPROVE,
+    isBlocking: true
+  });
+  if (!parsed2.ok) return leaveToTerminal(request.toolName, refusal2(parsed2.reasons));
+  const { waitSeconds: _none, ...spec } = parsed2.value;
+  const parked = await store.park(options.project, { ...spec, origin: { tool: "ExitPlanMode", plan: digest } });
+  savePlan(options.stateDir, request.sessionId, options.project, digest, parked.id);
+  if (options.mode.kind === "wait") {
+    const outcome = await store.waitWhilePending(options.project, parked.id, {
+      timeoutMs: options.mode.seconds * 1e3,
+      signal: options.signal
+    });
+    const decided = outcome === void 0 ? void 0 : planDecision(outcome);
+    if (outcome !== void 0 && decided !== void 0 && !options.signal.aborted) {
+      return planDecided(outcome, decided, options);
+    }
+  }
+  return deny(
+    `ask-later parked your plan for the person's approval as #${parked.id}, in ${options.inbox}. Stay in plan mode and end your turn: do not start on the plan. The decision reaches you on its own; once it is Approve, call ExitPlanMode again and it goes through.`
+  );
+}
+async function planDecided(question, decision, options) {
+  const notes = decision.notes === "" ? "" : ` Their notes: ${JSON.stringify(decision.notes)}.`;
+  const store = await options.store();
+  const claim = await store.claimUndelivered(options.project, {
+    budget: Number.MAX_SAFE_INTEGER,
+    leaseMs: CLAIM_LEASE_MS,
+    questionId: question.id,
+    via: "tool-result"
+  });
+  const carried = claim.questions.some((claimed) => claimed.id === question.id);
+  const settle = async (sent) => {
+    if (!carried) return;
+    if (sent) await store.confirmClaim(options.project, claim);
+    else await store.releaseClaim(options.project, claim);
+  };
+  if (!decision.approved) {
+    return {
+      ...deny(
+        `The person did not approve this plan (#${question.id}): they want you to keep planning.${notes} Change the plan accordingly before calling ExitPlanMode again.`
+      ),
+      afterResponse: settle
+    };
+  }
+  return {
+    output: hookJson({
+      permissionDecision: "allow",
+      // Claude Code 2.1.332 lets ExitPlanMode through without its dialog only with an updatedInput.
+      updatedInput: {},
+      ...notes === "" ? {} : { additionalContext: `ask-later: the person approved the plan (#${question.id}).${notes}` }
+    }),
+    afterResponse: settle
+  };
+}
+var EXIT_PLAN_MODE, CLAIM_LEASE_MS, CARRY_ON, PLAN_APPROVE, PLAN_KEEP;
+var init_capture = __esm({
+  "src/agents/claude-code/capture.ts"() {
+    "use strict";
+    init_ask_input();
+    init_limits();
+    init_question();
+    init_store_unavailable_error();
+    init_ask_user_question();
+    init_session_file();
+    init_transcript();
+    EXIT_PLAN_MODE = "ExitPlanMode";
+    CLAIM_LEASE_MS = 1e4;
+    CARRY_ON = "{}";
+    PLAN_APPROVE = "Approve";
+    PLAN_KEEP = "Keep planning";
+  }
+});
+
 // src/agents/mcp/capture-question.ts
 function readRequest(args) {
   const object5 = argsObject(args);
@@ -41981,6 +40636,19 @@ var init_turns = __esm({
     waiterLease = (sessionId) => `waiter:${sessionId}`;
     turnOwner = (promptId) => /^[A-Za-z0-9_-]{1,128}$/.test(promptId) ? `turn:${promptId}` : "turn";
     TURN_LEASE_MS = 60 * 60 * 1e3;
+  }
+});
+
+// src/core/typed-prompt.ts
+function carriesAnswers(input) {
+  if (input.source !== void 0 && input.source !== "" && !PERSON_SOURCES.has(input.source)) return false;
+  return !input.prompt.trimStart().startsWith("<task-notification>");
+}
+var PERSON_SOURCES;
+var init_typed_prompt = __esm({
+  "src/core/typed-prompt.ts"() {
+    "use strict";
+    PERSON_SOURCES = /* @__PURE__ */ new Set(["user", "sdk"]);
   }
 });
 
@@ -42094,7 +40762,7 @@ async function collect2(store, context, request, blockingOnly, empty) {
     budget: deliveryEntriesBudget(),
     leaseMs: COLLECT_LEASE_MS,
     blockingOnly,
-    via: VIA2[request.for ?? "model"]
+    via: VIA[request.for ?? "model"]
   });
   if (claim.questions.length === 0) return nothingResult(empty);
   if (context.signal.aborted) {
@@ -42121,7 +40789,7 @@ async function collect2(store, context, request, blockingOnly, empty) {
     ...waiting === 0 ? {} : { more: waiting }
   });
 }
-var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA2;
+var COLLECT_LEASE_MS, HOOK_EVENTS, HOOK_FIELDS, hookField, NOTHING_WAITING, HOOK_NOTHING, QUIET_AFTER, VIA;
 var init_collect_answers = __esm({
   "src/agents/mcp/collect-answers.ts"() {
     "use strict";
@@ -42138,7 +40806,7 @@ var init_collect_answers = __esm({
     NOTHING_WAITING = 'Nothing new: every answer, dismissal and expiry so far has already reached you (look for the latest note headed "ask-later: outcomes of the questions you parked", in a prompt or a tool result). Carry on.';
     HOOK_NOTHING = "{}";
     QUIET_AFTER = /* @__PURE__ */ new Set(["ToolSearch"]);
-    VIA2 = { UserPromptSubmit: "prompt", PostToolUse: "tool-call", model: "wake" };
+    VIA = { UserPromptSubmit: "prompt", PostToolUse: "tool-call", model: "wake" };
   }
 });
 
@@ -42317,29 +40985,34 @@ function outputJsonSchema(schema) {
   const { $schema: _ignored, ...json2 } = external_exports.toJSONSchema(schema, { io: "output" });
   return { ...json2, type: "object" };
 }
-function createMcpServer(options) {
-  const server = new AskLaterServer(
-    { name: SERVER_NAME, version: options.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS }
-  );
-  const tools = [
+function agentTools(options) {
+  return [
     askLaterTool({ decided: options.decided ?? "check" }),
     getAnswerTool,
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? "blocking" }),
     findDecisionsTool,
-    // Only where the session's files can be read (the local server): the capture reads its transcript and plan.
     ...options.capture === void 0 ? [] : [captureQuestionTool(options.capture)]
   ];
-  const listed = tools.map((tool) => ({
+}
+function listedTool(tool) {
+  return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.inputSchema),
     ...tool.outputSchema === void 0 ? {} : { outputSchema: outputJsonSchema(tool.outputSchema) },
     annotations: { title: tool.title, ...tool.annotations }
-  }));
+  };
+}
+function createMcpServer(options) {
+  const server = new AskLaterServer(
+    { name: SERVER_NAME, version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS }
+  );
+  const tools = agentTools(options);
+  const listed = tools.map(listedTool);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
@@ -42384,7 +41057,7 @@ var init_mcp = __esm({
   "src/agents/mcp/index.ts"() {
     "use strict";
     init_server2();
-    init_types();
+    init_types2();
     init_zod();
     init_ask_later();
     init_cancel_question();
@@ -42431,10 +41104,1628 @@ var init_mcp = __esm({
   }
 });
 
+// src/agents/pi/setup.ts
+var setup_exports3 = {};
+__export(setup_exports3, {
+  USAGE: () => USAGE3,
+  piAgentDir: () => piAgentDir,
+  piExtensionPath: () => piExtensionPath,
+  runSetupPi: () => runSetupPi
+});
+import { existsSync as existsSync3, mkdirSync as mkdirSync5, readFileSync as readFileSync8, rmdirSync as rmdirSync3, unlinkSync as unlinkSync2, writeFileSync as writeFileSync5 } from "node:fs";
+import { homedir as homedir4 } from "node:os";
+import { dirname as dirname6, join as join9 } from "node:path";
+function piAgentDir(env) {
+  const dir = env.PI_CODING_AGENT_DIR?.trim();
+  if (dir) return dir.startsWith("~/") ? join9(env.HOME ?? homedir4(), dir.slice(2)) : dir;
+  return join9(env.HOME ?? homedir4(), ".pi", "agent");
+}
+function piExtensionPath(env, cwd, project) {
+  if (project) return join9(findGitTopLevel(cwd) ?? cwd, ".pi", "extensions", EXTENSION_FILE);
+  return join9(piAgentDir(env), "extensions", EXTENSION_FILE);
+}
+function read4(path) {
+  try {
+    return readFileSync8(path, "utf8");
+  } catch (error46) {
+    if (error46.code === "ENOENT") return void 0;
+    throw error46;
+  }
+}
+async function runSetupPi(args, env, cwd, io, runtime = currentRuntime()) {
+  const flags = parseSetupFlags(args);
+  if (typeof flags === "string") {
+    io.stderr.write(`ask-later setup pi: ${flags}
+${USAGE3}
+`);
+    return 2;
+  }
+  const path = piExtensionPath(env, cwd, flags.project);
+  const text3 = read4(path);
+  if (text3 !== void 0 && !text3.startsWith(EXTENSION_MARKER)) {
+    io.stderr.write(`ask-later setup pi: ${path} is not ask-later's extension; it was left as it is
+`);
+    return 1;
+  }
+  const wanted = flags.remove ? void 0 : extensionModule(runtime.node, runtime.cli, agentTools({}).map(listedTool));
+  if (text3 === wanted) {
+    io.stdout.write(`pi: ask-later is ${flags.remove ? "not set up" : "already set up"} in ${path}
+`);
+    return 0;
+  }
+  const what = wanted === void 0 ? "delete" : text3 === void 0 ? "create" : "update";
+  io.stdout.write(`${flags.dryRun ? "would " : ""}${what} ${path}
+`);
+  if (flags.dryRun) {
+    if (wanted !== void 0) io.stdout.write(`${wanted.replace(/^/gm, "  | ")}
+`);
+    return 0;
+  }
+  if (wanted === void 0) {
+    unlinkSync2(path);
+    removeEmpty2(dirname6(path), flags.project ? 2 : 1);
+    io.stdout.write("pi: ask-later removed; restart pi.\n");
+    return 0;
+  }
+  mkdirSync5(dirname6(path), { recursive: true });
+  writeFileSync5(path, wanted);
+  io.stdout.write("pi: ask-later set up (its extension); restart pi (or /reload) to load it.\n");
+  return 0;
+}
+function removeEmpty2(dir, levels) {
+  let current = dir;
+  for (let level = 0; level < levels; level++) {
+    if (!existsSync3(current)) return;
+    try {
+      rmdirSync3(current);
+    } catch {
+      return;
+    }
+    current = dirname6(current);
+  }
+}
+var USAGE3;
+var init_setup3 = __esm({
+  "src/agents/pi/setup.ts"() {
+    "use strict";
+    init_project2();
+    init_mcp();
+    init_setup2();
+    init_extension_module();
+    USAGE3 = "Usage: ask-later setup pi [--project] [--remove] [--dry-run]";
+  }
+});
+
+// src/commands/doctor/pi.ts
+import { existsSync as existsSync4, readFileSync as readFileSync9 } from "node:fs";
+function scopeLine2(env, cwd, project) {
+  const path = piExtensionPath(env, cwd, project);
+  let text3;
+  try {
+    text3 = readFileSync9(path, "utf8");
+  } catch {
+    return void 0;
+  }
+  if (!text3.startsWith(EXTENSION_MARKER)) return void 0;
+  const cli = /^const CLI = ("(?:[^"\\]|\\.)*");$/m.exec(text3)?.[1];
+  const named = cli === void 0 ? void 0 : JSON.parse(cli);
+  if (named === void 0 || !existsSync4(named)) {
+    return warn(
+      `pi: ${path} runs an ask-later that is no longer there; run \`ask-later setup pi${project ? " --project" : ""}\` again`
+    );
+  }
+  return ok(
+    `pi: set up in ${path} (extension): the tools, answers with the next prompt, blocking answers after a tool call and on waking an idle session; its question tool is parked`
+  );
+}
+function checkPi(env, cwd) {
+  return [scopeLine2(env, cwd, false), scopeLine2(env, cwd, true)].filter(
+    (line) => line !== void 0
+  );
+}
+var init_pi = __esm({
+  "src/commands/doctor/pi.ts"() {
+    "use strict";
+    init_extension_module();
+    init_setup3();
+    init_check();
+  }
+});
+
+// src/commands/doctor/redis.ts
+function compareVersions(a, b) {
+  const left = a.split(".").map(Number);
+  const right = b.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+function infoFields(reply) {
+  const fields = /* @__PURE__ */ new Map();
+  if (typeof reply !== "string") return fields;
+  for (const line of reply.split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon > 0 && !line.startsWith("#")) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  return fields;
+}
+function redisErrorWord(error46) {
+  if (!(error46 instanceof Error) || error46.name !== "ErrorReply") return void 0;
+  return /^[A-Z]+/.exec(error46.message)?.[0];
+}
+function authProblem(error46) {
+  const word = redisErrorWord(error46);
+  if (word === "NOAUTH") {
+    return fail("Redis needs a password (NOAUTH) — put it in REDIS_URL: redis://:<password>@host:6379");
+  }
+  if (word === "WRONGPASS" || word === "ERR" && /password|AUTH/i.test(error46.message)) {
+    return fail(`Redis refused the user or password in REDIS_URL (${word}) — fix them in the URL`);
+  }
+  return void 0;
+}
+function databaseOf(url2) {
+  return new URL(url2).pathname.replace(/^\//, "");
+}
+async function clusterLines(connection, url2, timeoutMs) {
+  let reply;
+  try {
+    reply = await withDeadline(connection.sendCommand(["CLUSTER", "SLOTS"]), timeoutMs);
+  } catch (error46) {
+    if (redisErrorWord(error46) === "NOPERM") {
+      return [
+        warn(
+          "Redis: this user may not run CLUSTER SLOTS, so ask-later uses REDIS_URL as one server — on a Redis Cluster, grant it +cluster|slots"
+        )
+      ];
+    }
+    return [];
+  }
+  const ranges = Array.isArray(reply) ? reply : [];
+  const masters = new Set(ranges.map(([, , [host, port]]) => `${host}:${port}`)).size;
+  const served = ranges.reduce((sum, [start, end]) => sum + (Number(end) - Number(start) + 1), 0);
+  const db = new URL(url2).pathname.replace(/^\//, "");
+  const lines = [];
+  if (db !== "" && db !== "0") {
+    lines.push(
+      fail(`REDIS_URL names database ${db}, but a Redis Cluster has only database 0 — drop /${db} from the URL`)
+    );
+  }
+  const of = `${masters} master${masters === 1 ? "" : "s"}`;
+  lines.push(
+    served === SLOTS ? ok(`Redis Cluster at REDIS_URL: ${of}, all ${SLOTS} slots served`) : warn(
+      `Redis Cluster at REDIS_URL: ${of}, ${served} of ${SLOTS} slots served — projects in the others fail (CLUSTERDOWN) until every slot has a master`
+    )
+  );
+  return lines;
+}
+async function checkRedis(location, timeoutMs) {
+  let connection;
+  try {
+    connection = await connectResp(location.url, { connectTimeoutMs: timeoutMs });
+  } catch (error46) {
+    const auth = authProblem(error46);
+    if (auth) return [auth];
+    if (error46 instanceof Error && /SELECT is not allowed in cluster mode/i.test(error46.message)) {
+      return [fail(`REDIS_URL names database ${databaseOf(location.url)}, ${CLUSTER_DB_ONLY}`)];
+    }
+    const why = describeNetworkError(error46, timeoutMs);
+    const tls = location.url.startsWith("rediss:") ? "" : " (rediss:// if it needs TLS)";
+    return [fail(`Redis: cannot reach REDIS_URL (${why}) — start Redis, or point REDIS_URL at a running one${tls}`)];
+  }
+  try {
+    const info = async (section) => infoFields(await withDeadline(connection.sendCommand(["INFO", section]), timeoutMs));
+    const server = await info("server");
+    const persistence = await info("persistence");
+    const memory = await info("memory");
+    const version3 = server.get("redis_version") ?? "unknown version";
+    const lines = [];
+    if (/^\d+\.\d+/.test(version3) && compareVersions(version3, MIN_REDIS_VERSION) < 0) {
+      lines.push(fail(`Redis ${version3} at REDIS_URL is too old — ask-later needs Redis 6.2 or later`));
+    } else if (persistence.get("aof_enabled") === "1") {
+      lines.push(ok(`Redis ${version3} at REDIS_URL, AOF on`));
+    } else {
+      lines.push(
+        warn(
+          `Redis ${version3} at REDIS_URL, AOF off: answers could be lost on restart — set appendonly yes (redis.conf, or CONFIG SET appendonly yes)`
+        )
+      );
+    }
+    const policy = memory.get("maxmemory_policy");
+    if (Number(memory.get("maxmemory") ?? "0") > 0 && policy !== void 0 && policy !== "noeviction") {
+      lines.push(
+        warn(
+          `Redis: maxmemory-policy is ${policy}: Redis may drop questions when memory runs out — set maxmemory-policy noeviction`
+        )
+      );
+    }
+    lines.push(...await clusterLines(connection, location.url, timeoutMs));
+    return lines;
+  } catch (error46) {
+    const auth = authProblem(error46);
+    if (auth) return [auth];
+    const word = redisErrorWord(error46);
+    const why = word ?? describeNetworkError(error46, timeoutMs);
+    return [
+      fail(`Redis: REDIS_URL answers but INFO failed (${why}) — is it a Redis server, and may this user run INFO?`)
+    ];
+  } finally {
+    connection.close();
+  }
+}
+var MIN_REDIS_VERSION, SLOTS, CLUSTER_DB_ONLY;
+var init_redis = __esm({
+  "src/commands/doctor/redis.ts"() {
+    "use strict";
+    init_resp_connection();
+    init_check();
+    init_deadline();
+    MIN_REDIS_VERSION = "6.2.0";
+    SLOTS = 16384;
+    CLUSTER_DB_ONLY = "but a Redis Cluster has only database 0 — drop it from the URL";
+  }
+});
+
+// src/commands/doctor/slack.ts
+async function callSlack(config3, token, method, args, timeoutMs) {
+  try {
+    const response = await requestJson(
+      `${config3.apiUrl ?? SLACK_API}${method}`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/x-www-form-urlencoded"
+        },
+        body: new URLSearchParams(args).toString()
+      },
+      timeoutMs
+    );
+    if (response.status === 429) return { error: "ratelimited" };
+    if (response.status !== 200) return { error: `HTTP ${response.status}` };
+    const body = record2(response.body);
+    if (body.ok === true) return { ok: true, body };
+    const code3 = text(body, "error");
+    return { error: code3 !== void 0 && /^[a-z_]{1,64}$/.test(code3) ? code3 : "an unreadable answer" };
+  } catch (error46) {
+    return { error: `network: ${describeNetworkError(error46, timeoutMs)}` };
+  }
+}
+function apiName2(config3) {
+  return config3.apiUrl !== void 0 ? "SLACK_API_URL" : "slack.com";
+}
+function unreachable2(config3, error46) {
+  return fail(
+    `Slack: no answer from the Web API at ${apiName2(config3)} (${error46.replace(/^network: /, "")}) — check the network, proxy or SLACK_API_URL`
+  );
+}
+function isNetwork(answer) {
+  return "error" in answer && answer.error.startsWith("network: ");
+}
+async function checkChannel2(config3, channel, botName, timeoutMs) {
+  const invite = `invite it: /invite @${botName}`;
+  const notFound = fail(
+    `Slack: channel ${channel} was not found — use the id from the channel's details (C…); for a private channel, invite the bot first: /invite @${botName}`
+  );
+  const info = await callSlack(config3, config3.botToken, "conversations.info", { channel }, timeoutMs);
+  if (isNetwork(info)) return unreachable2(config3, info.error);
+  if ("ok" in info) {
+    const found = record2(info.body.channel);
+    const name = typeof found.name === "string" ? `${channel} (#${found.name})` : channel;
+    if (found.is_archived === true)
+      return fail(`Slack: ${name} is archived — unarchive it or route to another channel`);
+    if (found.is_member === false) return fail(`Slack: the bot is not in ${name} — ${invite}`);
+    return ok(`Slack: the bot is in ${name}`);
+  }
+  if (info.error === "channel_not_found") return notFound;
+  if (info.error !== "missing_scope") return fail(`Slack: cannot check ${channel} (${info.error}) — ${invite}`);
+  const history = await callSlack(config3, config3.botToken, "conversations.history", { channel, limit: "1" }, timeoutMs);
+  if (isNetwork(history)) return unreachable2(config3, history.error);
+  if ("ok" in history) return ok(`Slack: the bot is in ${channel}`);
+  if (history.error === "not_in_channel") return fail(`Slack: the bot is not in ${channel} — ${invite}`);
+  if (history.error === "channel_not_found") return notFound;
+  return warn(
+    `Slack: cannot check whether the bot is in ${channel} (${history.error}) — give the app channels:history (groups:history for a private channel) and make sure it is in: /invite @${botName}`
+  );
+}
+async function checkHomeScopes(config3, botUser, timeoutMs) {
+  const args = { user: botUser, types: "public_channel,private_channel", limit: "1" };
+  const answer = await callSlack(config3, config3.botToken, "users.conversations", args, timeoutMs);
+  if (isNetwork(answer)) return unreachable2(config3, answer.error);
+  if ("ok" in answer) return void 0;
+  return warn(
+    `Slack: the Home tab cannot tell which channels a person is in (${answer.error}) — add the bot scopes channels:read and groups:read (manifest.yml) and reinstall the app`
+  );
+}
+async function checkSlack(config3, channels, timeoutMs) {
+  const auth = await callSlack(config3, config3.botToken, "auth.test", {}, timeoutMs);
+  if (isNetwork(auth)) return [unreachable2(config3, auth.error)];
+  if (!("ok" in auth)) {
+    if (REFUSED2.has(auth.error)) {
+      return [
+        fail(
+          `Slack refused SLACK_BOT_TOKEN (${auth.error}) — use the app's Bot User OAuth Token (xoxb-…) from OAuth & Permissions; reinstall the app if it was revoked`
+        )
+      ];
+    }
+    return [fail(`Slack: auth.test failed (${auth.error}) — check SLACK_BOT_TOKEN and ${apiName2(config3)}`)];
+  }
+  const botName = text(auth.body, "user") ?? "<bot name>";
+  const team = text(auth.body, "team");
+  const lines = [ok(`Slack: signed in as @${botName}${team !== void 0 ? ` to ${team}` : ""}`)];
+  lines.push(...await Promise.all(channels.map((channel) => checkChannel2(config3, channel, botName, timeoutMs))));
+  const botUser = text(auth.body, "user_id");
+  if (botUser !== void 0) {
+    const home = await checkHomeScopes(config3, botUser, timeoutMs);
+    if (home) lines.push(home);
+  }
+  if (config3.appToken !== void 0) {
+    const socket = await callSlack(config3, config3.appToken, "apps.connections.open", {}, timeoutMs);
+    if (isNetwork(socket)) lines.push(unreachable2(config3, socket.error));
+    else if ("ok" in socket) lines.push(ok("Slack Socket Mode: SLACK_APP_TOKEN opens connections"));
+    else
+      lines.push(
+        fail(
+          `Slack refused SLACK_APP_TOKEN (${socket.error}) — create an app-level token with connections:write (Basic Information → App-Level Tokens) and turn Socket Mode on`
+        )
+      );
+  }
+  return lines;
+}
+var SLACK_API, REFUSED2;
+var init_slack = __esm({
+  "src/commands/doctor/slack.ts"() {
+    "use strict";
+    init_check();
+    init_deadline();
+    init_http();
+    SLACK_API = "https://slack.com/api/";
+    REFUSED2 = /* @__PURE__ */ new Set([
+      "invalid_auth",
+      "not_authed",
+      "account_inactive",
+      "token_revoked",
+      "token_expired",
+      "not_allowed_token_type"
+    ]);
+  }
+});
+
+// src/commands/doctor/sqlite.ts
+import { dirname as dirname7 } from "node:path";
+function rootCause(error46) {
+  let current = error46;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof NewerSchemaError) return { newer: current };
+    const code3 = sqliteErrorCode(current) ?? current.code;
+    if (typeof code3 === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code3)) return { code: code3 };
+    current = current.cause;
+  }
+  return {};
+}
+function describeFailure(error46, path) {
+  if (error46 instanceof SqliteEngineMissingError) return error46.message;
+  const { code: code3, newer } = rootCause(error46);
+  if (newer) {
+    return `the file was written by a newer ask-later (schema version ${newer.found}; this one reads up to ${newer.known}) — upgrade ask-later here and wherever the agents run it`;
+  }
+  const dir = dirname7(path);
+  const primary = code3?.startsWith("SQLITE_") ? /^SQLITE_[A-Z]+/.exec(code3)?.[0] : code3;
+  switch (primary) {
+    case "ENOTDIR":
+    case "EEXIST":
+      return `its directory ${dir} cannot be made: a file is in the way (${code3}) — ${ELSEWHERE}, or move that file away`;
+    case "EISDIR":
+      return `the path is a directory (EISDIR) — set ASK_LATER_DB to a file path, such as ${path}/inbox.db`;
+    case "EACCES":
+    case "EPERM":
+    case "EROFS":
+    case "SQLITE_READONLY":
+    case "SQLITE_PERM":
+    case "SQLITE_CANTOPEN":
+      return `this user cannot write the file or its directory (${code3}) — give it write access to ${dir}, or ${ELSEWHERE}`;
+    case "ENOSPC":
+    case "SQLITE_FULL":
+      return `the disk is full (${code3}) — free some space, or ${ELSEWHERE} on another disk`;
+    case "SQLITE_NOTADB":
+    case "SQLITE_CORRUPT":
+      return `the file is not a SQLite database, or is damaged (${code3}) — move it away (a new one is created on first use), or set ASK_LATER_DB to another file`;
+    case "SQLITE_BUSY":
+    case "SQLITE_LOCKED":
+      return `another process held its write lock for over ${BUSY_TIMEOUT_MS / 1e3} s (${code3}) — run doctor again; if it stays locked, stop the ask-later process stuck on it`;
+    case "SQLITE_IOERR":
+      return `an I/O error (${code3}) — check the disk; WAL needs a local file system (not a network share)`;
+    default:
+      return `it cannot be opened (${code3 ?? (error46 instanceof Error ? error46.name : "unknown error")})`;
+  }
+}
+async function inspect(path) {
+  try {
+    const { defaultEngine: defaultEngine2, openDatabase: openDatabase2 } = await Promise.resolve().then(() => (init_driver(), driver_exports));
+    const { engine, why } = defaultEngine2();
+    const db = openDatabase2(path, { directory: dirname7(path), busyTimeoutMs: BUSY_TIMEOUT_MS, readOnly: true });
+    try {
+      const version3 = String(db.prepare("SELECT sqlite_version() AS v").get().v);
+      const journalMode = String(db.prepare("PRAGMA journal_mode").get().journal_mode);
+      return { version: version3, engine: `${engine}: ${why}`, journalMode };
+    } finally {
+      db.close();
+    }
+  } catch {
+    return void 0;
+  }
+}
+async function checkSqlite(location) {
+  const { path } = location;
+  let store;
+  try {
+    store = await openStore(location, { busyTimeoutMs: BUSY_TIMEOUT_MS });
+  } catch (error46) {
+    return [fail(`Embedded store at ${path}: ${describeFailure(error46, path)}`)];
+  }
+  try {
+    const found = await inspect(path);
+    if (found === void 0) return [ok(`Embedded store at ${path}`)];
+    if (found.journalMode.toLowerCase() !== "wal") {
+      return [
+        warn(
+          `Embedded store at ${path} (SQLite ${found.version} via ${found.engine}), journal mode ${found.journalMode}, not WAL: its file system may not support WAL (network shares do not) — put ASK_LATER_DB on a local disk`
+        )
+      ];
+    }
+    return [ok(`Embedded store at ${path} (SQLite ${found.version}, WAL, via ${found.engine})`)];
+  } finally {
+    await store.close().catch(() => void 0);
+  }
+}
+var BUSY_TIMEOUT_MS, ELSEWHERE;
+var init_sqlite = __esm({
+  "src/commands/doctor/sqlite.ts"() {
+    "use strict";
+    init_open();
+    init_driver();
+    init_engine_missing_error();
+    init_newer_schema_error();
+    init_check();
+    BUSY_TIMEOUT_MS = 1e3;
+    ELSEWHERE = "set ASK_LATER_DB to a file in a directory this user can write";
+  }
+});
+
+// src/commands/doctor/telegram.ts
+async function call(config3, method, body, timeoutMs) {
+  try {
+    const answer = await requestJson(
+      `${config3.apiUrl ?? TELEGRAM_API}/bot${config3.token}/${method}`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+      timeoutMs
+    );
+    const json2 = record2(answer.body);
+    if (json2.ok === true) return { ok: true, result: json2.result };
+    const description = text(json2, "description");
+    const why = description !== void 0 && /^[\w :;'".,()-]{1,120}$/.test(description) ? description : `HTTP ${answer.status}`;
+    return { ok: false, why, status: answer.status };
+  } catch (error46) {
+    return { network: describeNetworkError(error46, timeoutMs) };
+  }
+}
+function apiName3(config3) {
+  return config3.apiUrl !== void 0 ? "TELEGRAM_API_URL" : "api.telegram.org";
+}
+function unreachable3(config3, why) {
+  return fail(
+    `Telegram: no answer from the Bot API at ${apiName3(config3)} (${why}) — check the network, proxy or TELEGRAM_API_URL`
+  );
+}
+async function checkChat(config3, chat, botId, timeoutMs) {
+  const found = await call(config3, "getChat", { chat_id: chat }, timeoutMs);
+  if ("network" in found) return unreachable3(config3, found.network);
+  if (!found.ok) {
+    return fail(
+      `Telegram: the bot cannot see chat ${chat} (${found.why}) — add the bot to the chat, and check the chat id (a group's starts with -100)`
+    );
+  }
+  const title = text(found.result, "title") ?? text(found.result, "username");
+  const type = text(found.result, "type") ?? "chat";
+  const shown6 = `${chat}${title !== void 0 ? ` (${title.slice(0, 60)})` : ""}`;
+  if (type === "private") return ok(`Telegram: the bot can post in the private chat ${shown6}`);
+  const member = await call(config3, "getChatMember", { chat_id: chat, user_id: botId }, timeoutMs);
+  if ("network" in member) return unreachable3(config3, member.network);
+  if (!member.ok) return fail(`Telegram: cannot read the bot's membership of chat ${shown6} (${member.why})`);
+  const status = text(member.result, "status");
+  const rights = record2(member.result);
+  if (status === "left" || status === "kicked")
+    return fail(`Telegram: the bot is not in chat ${shown6} — add it to the chat again`);
+  if (type === "channel" && !(status === "administrator" && rights.can_post_messages === true)) {
+    return fail(
+      `Telegram: the bot may not post in channel ${shown6} — make it an administrator allowed to post messages`
+    );
+  }
+  if (status === "restricted" && rights.can_send_messages === false) {
+    return fail(`Telegram: the bot may not send messages in chat ${shown6} — lift its restriction`);
+  }
+  return ok(`Telegram: the bot can post in ${type} ${shown6}`);
+}
+async function checkTelegram(config3, chats, timeoutMs) {
+  const me = await call(config3, "getMe", {}, timeoutMs);
+  if ("network" in me) return [unreachable3(config3, me.network)];
+  if (!me.ok) {
+    return [
+      me.status === 401 || me.status === 404 ? fail("Telegram refused TELEGRAM_BOT_TOKEN — copy the token @BotFather gave (/token there shows it again)") : fail(`Telegram: getMe failed (${me.why}) — check TELEGRAM_BOT_TOKEN and ${apiName3(config3)}`)
+    ];
+  }
+  const botId = record2(me.result).id;
+  const username = text(me.result, "username");
+  if (typeof botId !== "number") return [fail("Telegram: getMe answered without the bot id")];
+  const lines = [
+    ok(`Telegram: signed in as ${username !== void 0 ? `@${username}` : "the bot"} (${botId})`)
+  ];
+  lines.push(...await Promise.all(chats.map((chat) => checkChat(config3, chat, botId, timeoutMs))));
+  return lines;
+}
+var TELEGRAM_API;
+var init_telegram = __esm({
+  "src/commands/doctor/telegram.ts"() {
+    "use strict";
+    init_check();
+    init_deadline();
+    init_http();
+    TELEGRAM_API = "https://api.telegram.org";
+  }
+});
+
+// src/commands/doctor/doctor.ts
+import { isIPv6 } from "node:net";
+import { homedir as homedir5 } from "node:os";
+function routedChannels(config3, platform) {
+  const channels = [config3[platform]?.channel, ...(config3.routes ?? []).map((route) => route[platform])];
+  return [...new Set(channels.filter((channel) => channel !== void 0))];
+}
+function routedChats(config3) {
+  const chats = [config3.telegram?.chat, ...(config3.routes ?? []).map((route) => route.telegram)];
+  return [...new Set(chats.filter((chat) => chat !== void 0))];
+}
+function webAddress(config3) {
+  const host = isIPv6(config3.host) ? `[${config3.host}]` : config3.host;
+  return `http://${host}:${config3.port}/`;
+}
+function describeConfig(config3) {
+  const parts = [describeStore(config3.store)];
+  const routes = config3.routes?.length ?? 0;
+  if (routes > 0) parts.push(`${routes} route${routes === 1 ? "" : "s"} from ASK_LATER_CONFIG`);
+  const token = config3.webToken !== void 0 ? " (asks for ASK_LATER_WEB_TOKEN)" : "";
+  const reached = config3.publicUrl !== void 0 ? `, reached as ${config3.publicUrl}` : "";
+  parts.push(`web inbox on ${webAddress(config3)}${token}${reached}`);
+  if (config3.slack) {
+    const mode = config3.slack.appToken !== void 0 ? "Socket Mode" : `HTTP at /slack/events on PORT ${config3.port}`;
+    parts.push(`Slack (${mode}) to ${routedChannels(config3, "slack").join(", ")}`);
+  }
+  if (config3.discord) parts.push(`Discord to ${routedChannels(config3, "discord").join(", ")}`);
+  if (config3.telegram) {
+    const mode = config3.publicUrl !== void 0 ? "webhook" : "long polling";
+    parts.push(`Telegram (${mode}) to ${routedChats(config3).join(", ")}`);
+  }
+  if (!config3.slack && !config3.discord && !config3.telegram) {
+    parts.push("no Slack or Discord: answers come from the web inbox");
+  }
+  return `Config: ${parts.join("; ")}`;
+}
+async function checkStore(config3, timeoutMs) {
+  const lines = config3.store.kind === "redis" ? await checkRedis(config3.store, timeoutMs) : await checkSqlite(config3.store);
+  if (lines.some((line) => line.status === "fail")) return lines;
+  return [...lines, ...await checkFailedEvents(config3.store, timeoutMs)];
+}
+async function diagnoseAgentHttp(env, location, options, timeoutMs) {
+  const cwd = options.cwd ?? process.cwd();
+  const project = projectFromEnvironment(env, cwd);
+  const [agent, claudeCode, codex] = await Promise.all([
+    checkAgentHttp(location, project, timeoutMs),
+    checkClaudeCode({ home: options.home ?? homedir5(), cwd, env }),
+    checkCodex({ ...env, HOME: options.home ?? homedir5() }, cwd)
+  ]);
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, cwd);
+  const pi = checkPi({ ...env, HOME: options.home ?? env.HOME }, cwd);
+  return [
+    ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
+    ...agent,
+    ...claudeCode,
+    ...codex,
+    ...openCode,
+    ...pi
+  ];
+}
+async function diagnose(env, options = {}) {
+  const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
+  let agentStore;
+  try {
+    agentStore = loadAgentStoreConfig(env).store;
+  } catch (error46) {
+    if (!(error46 instanceof ConfigError)) throw error46;
+    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error46.message}`)];
+  }
+  if (agentStore?.kind === "http") return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
+  const configLines = [];
+  let serve;
+  let store;
+  try {
+    serve = loadServeConfig(env);
+    store = serve;
+    configLines.push(ok(describeConfig(serve)));
+  } catch (error46) {
+    if (!(error46 instanceof ConfigError)) throw error46;
+    configLines.push(fail(`Config: ${error46.message}`));
+    try {
+      store = loadStoreConfig(env);
+    } catch {
+      store = void 0;
+    }
+  }
+  const cwd = options.cwd ?? process.cwd();
+  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
+    store ? checkStore(store, timeoutMs) : [],
+    serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
+    serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
+    serve?.telegram ? checkTelegram(serve.telegram, routedChats(serve), timeoutMs) : [],
+    checkClaudeCode({
+      home: options.home ?? homedir5(),
+      cwd: options.cwd ?? process.cwd(),
+      env,
+      ...store ? { store: store.store } : {}
+    }),
+    checkCodex({ ...env, HOME: options.home ?? homedir5() }, cwd)
+  ]);
+  const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
+  const pi = checkPi({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
+  return [
+    ...configLines,
+    ...storeLines,
+    ...slack,
+    ...discord,
+    ...telegram,
+    ...claudeCode,
+    ...codex,
+    ...openCode,
+    ...pi
+  ];
+}
+var init_doctor = __esm({
+  "src/commands/doctor/doctor.ts"() {
+    "use strict";
+    init_agent();
+    init_config_error();
+    init_project2();
+    init_serve();
+    init_agent_http();
+    init_check();
+    init_claude_code();
+    init_codex();
+    init_discord();
+    init_failed_events4();
+    init_opencode();
+    init_pi();
+    init_redis();
+    init_slack();
+    init_sqlite();
+    init_telegram();
+  }
+});
+
+// src/commands/doctor/run.ts
+var run_exports = {};
+__export(run_exports, {
+  runDoctor: () => runDoctor
+});
+async function runDoctor(env, io = { stdout: process.stdout }, options = {}) {
+  const lines = await diagnose(env, options);
+  io.stdout.write(`${lines.map(formatLine).join("\n")}
+`);
+  return lines.some((line) => line.status === "fail") ? 1 : 0;
+}
+var init_run = __esm({
+  "src/commands/doctor/run.ts"() {
+    "use strict";
+    init_check();
+    init_doctor();
+  }
+});
+
+// src/agents/hooks/deadline-error.ts
+var DeadlineError;
+var init_deadline_error = __esm({
+  "src/agents/hooks/deadline-error.ts"() {
+    "use strict";
+    DeadlineError = class extends Error {
+      name = "DeadlineError";
+    };
+  }
+});
+
+// src/agents/hooks/deadline.ts
+var Deadline;
+var init_deadline2 = __esm({
+  "src/agents/hooks/deadline.ts"() {
+    "use strict";
+    init_deadline_error();
+    Deadline = class {
+      #ms;
+      #timer;
+      #endsAt;
+      #cleanups = [];
+      #rejects = /* @__PURE__ */ new Set();
+      #expired = false;
+      #step = "the hook";
+      constructor(ms) {
+        this.#ms = ms;
+        this.#endsAt = performance.now() + ms;
+        this.#timer = setTimeout(() => this.#expire(), ms);
+      }
+      /** True once the timer has fired: nothing may be written to stdout any more. */
+      get expired() {
+        return this.#expired;
+      }
+      /** `work`, or a `DeadlineError` naming `step` if the deadline comes first (or has already passed). */
+      race(work, step) {
+        if (this.#expired) {
+          work.catch(() => void 0);
+          return Promise.reject(this.#error(step));
+        }
+        return new Promise((resolve8, reject) => {
+          const onExpire = (error46) => reject(error46);
+          this.#step = step;
+          this.#rejects.add(onExpire);
+          work.then(
+            (value) => {
+              this.#rejects.delete(onExpire);
+              resolve8(value);
+            },
+            (error46) => {
+              this.#rejects.delete(onExpire);
+              reject(error46);
+            }
+          );
+        });
+      }
+      /** Run `cleanup` when the deadline fires (at once if it already has). */
+      onExpire(cleanup) {
+        if (this.#expired) cleanup();
+        else this.#cleanups.push(cleanup);
+      }
+      /**
+       * Make sure at least `ms` remain (never shortens it). Used once the note is written: confirming it is what keeps
+       * the answers from coming again, so it gets a short grace rather than being cut off by the deadline.
+       */
+      extend(ms) {
+        if (this.#expired) return;
+        const left = this.#endsAt - performance.now();
+        if (left >= ms) return;
+        clearTimeout(this.#timer);
+        this.#endsAt = performance.now() + ms;
+        this.#timer = setTimeout(() => this.#expire(), ms);
+      }
+      /** Stop the timer: the run is over. */
+      clear() {
+        clearTimeout(this.#timer);
+      }
+      #expire() {
+        this.#expired = true;
+        const error46 = this.#error(this.#step);
+        for (const reject of this.#rejects) reject(error46);
+        this.#rejects.clear();
+        for (const cleanup of this.#cleanups.splice(0)) {
+          try {
+            cleanup();
+          } catch {
+          }
+        }
+      }
+      #error(step) {
+        return new DeadlineError(`${step} within ${(this.#ms / 1e3).toFixed(1)} s`);
+      }
+    };
+  }
+});
+
+// src/agents/hooks/hook-io-error.ts
+var HookIoError;
+var init_hook_io_error = __esm({
+  "src/agents/hooks/hook-io-error.ts"() {
+    "use strict";
+    HookIoError = class extends Error {
+      name = "HookIoError";
+    };
+  }
+});
+
+// src/agents/hooks/input.ts
+function readStdin(stdin) {
+  return new Promise((resolve8, reject) => {
+    const chunks = [];
+    let size = 0;
+    const cleanup = () => {
+      stdin.removeListener("data", onData);
+      stdin.removeListener("end", onEnd);
+      stdin.removeListener("error", onError);
+    };
+    const onData = (chunk) => {
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += buffer.length;
+      if (size > STDIN_MAX_BYTES) {
+        cleanup();
+        reject(new HookIoError(`stdin is larger than ${STDIN_MAX_BYTES / 1024 / 1024} MiB`));
+        return;
+      }
+      chunks.push(buffer);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve8(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new HookIoError("stdin could not be read"));
+    };
+    stdin.on("data", onData);
+    stdin.once("end", onEnd);
+    stdin.once("error", onError);
+  });
+}
+function parsePromptSubmit(text3) {
+  if (text3.trim() === "") {
+    throw new HookIoError("stdin is empty, expected the UserPromptSubmit JSON");
+  }
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    throw new HookIoError("stdin is not JSON, expected the UserPromptSubmit JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new HookIoError(
+      `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe3(value)}`}, expected an object`
+    );
+  }
+  const fields = value;
+  const event = fields.hook_event_name;
+  if (event !== void 0 && event !== "UserPromptSubmit") {
+    const named = typeof event === "string" && /^[A-Za-z]{1,40}$/.test(event) ? ` ${event}` : " another event";
+    throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
+  }
+  if (typeof fields.prompt !== "string") {
+    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe3(fields.prompt)})`);
+  }
+  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
+  return {
+    prompt: fields.prompt,
+    ...fields.source === void 0 ? {} : { source: fields.source },
+    ...cwd === void 0 ? {} : { cwd }
+  };
+}
+function preToolUsePayload(text3) {
+  if (!text3.includes('"PreToolUse"')) return void 0;
+  try {
+    const value = JSON.parse(text3);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+    const fields = value;
+    return fields.hook_event_name === "PreToolUse" ? fields : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function postToolUsePayload(text3) {
+  if (!text3.includes('"PostToolUse"')) return void 0;
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    return void 0;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
+  const fields = value;
+  if (fields.hook_event_name !== "PostToolUse") return void 0;
+  const field = (key) => typeof fields[key] === "string" ? fields[key] : "";
+  const cwd = field("cwd").trim() === "" ? void 0 : field("cwd");
+  return { toolName: field("tool_name"), agentId: field("agent_id"), ...cwd === void 0 ? {} : { cwd } };
+}
+function describe3(value) {
+  if (value === null) return "null";
+  if (value === void 0) return "nothing";
+  return `a ${typeof value}`;
+}
+var STDIN_MAX_BYTES;
+var init_input = __esm({
+  "src/agents/hooks/input.ts"() {
+    "use strict";
+    init_typed_prompt();
+    init_hook_io_error();
+    STDIN_MAX_BYTES = 1024 * 1024;
+  }
+});
+
+// src/agents/hooks/unconfirmed-delivery-error.ts
+var UnconfirmedDeliveryError;
+var init_unconfirmed_delivery_error = __esm({
+  "src/agents/hooks/unconfirmed-delivery-error.ts"() {
+    "use strict";
+    UnconfirmedDeliveryError = class extends Error {
+      name = "UnconfirmedDeliveryError";
+    };
+  }
+});
+
+// src/agents/codex/request-user-input.ts
+function requestedInput(toolInput) {
+  const asked = readAskUserQuestion(toolInput);
+  if (typeof asked === "string") return asked;
+  const context = ["The agent asked in Codex:", ...asked.map((question) => `- ${question.question}`)].join("\n");
+  return askInputFor(asked, context, REQUESTED_IMPACT);
+}
+var REQUEST_USER_INPUT, REQUESTED_IMPACT;
+var init_request_user_input = __esm({
+  "src/agents/codex/request-user-input.ts"() {
+    "use strict";
+    init_ask_user_question();
+    REQUEST_USER_INPUT = "request_user_input";
+    REQUESTED_IMPACT = "The agent asked this in Codex (request_user_input) and goes on with work that does not depend on it; what depends on the answer waits for it.";
+  }
+});
+
+// src/agents/codex/capture.ts
+async function captureRequestUserInput(toolInput, options) {
+  if (options.mode.kind === "terminal") return { output: CARRY_ON2 };
+  try {
+    const input = requestedInput(toolInput);
+    if (typeof input === "string") return leaveToTerminal(REQUEST_USER_INPUT, input);
+    const parsed2 = parseAskInput(input);
+    if (!parsed2.ok) return leaveToTerminal(REQUEST_USER_INPUT, refusal2(parsed2.reasons));
+    const { waitSeconds: _none, ...spec } = parsed2.value;
+    const parked = await (await options.store()).park(options.project, spec);
+    return deny(parkedReason(parked, options.inbox));
+  } catch (error46) {
+    return leaveToTerminal(REQUEST_USER_INPUT, storeFailure(error46));
+  }
+}
+var CARRY_ON2;
+var init_capture2 = __esm({
+  "src/agents/codex/capture.ts"() {
+    "use strict";
+    init_ask_input();
+    init_capture();
+    init_request_user_input();
+    CARRY_ON2 = "{}";
+  }
+});
+
+// src/agents/hooks/pre-tool-use.ts
+var pre_tool_use_exports = {};
+__export(pre_tool_use_exports, {
+  capturePreToolUse: () => capturePreToolUse
+});
+import { resolve as resolve4 } from "node:path";
+function fieldsOf2(payload) {
+  const text3 = (key) => typeof payload[key] === "string" ? payload[key] : "";
+  return {
+    toolName: text3("tool_name"),
+    toolInput: payload.tool_input,
+    toolUseId: text3("tool_use_id"),
+    transcriptPath: text3("transcript_path"),
+    sessionId: text3("session_id")
+  };
+}
+async function capturePreToolUse(payload, env, cwd, write2) {
+  const request = fieldsOf2(payload);
+  if (request.toolName === "") throw new HookIoError('the PreToolUse JSON has no "tool_name"');
+  const session = typeof payload.cwd === "string" && payload.cwd.trim() !== "" ? resolve4(cwd, payload.cwd) : cwd;
+  const config3 = loadAgentConfig(env, session);
+  const bound = new AbortController();
+  const timer = setTimeout(
+    () => bound.abort(),
+    WORK_MS + (config3.capture.kind === "wait" ? config3.capture.seconds * 1e3 : 0)
+  );
+  let opened;
+  const store = () => {
+    opened ??= openStore(config3.store, { connection: "minimal" });
+    return opened;
+  };
+  const inbox2 = config3.store.kind === "sqlite" ? "the web inbox of ask-later serve on this machine" : "the team's ask-later inbox (Slack, Discord or the web inbox, as routed)";
+  try {
+    const decision = request.toolName === REQUEST_USER_INPUT ? await captureRequestUserInput(request.toolInput, {
+      store,
+      project: config3.project,
+      mode: config3.capture,
+      inbox: inbox2
+    }) : await capture(request, {
+      store,
+      project: config3.project,
+      mode: config3.capture,
+      inbox: inbox2,
+      stateDir: sessionStateDir(env),
+      signal: bound.signal
+    });
+    let sent = false;
+    try {
+      await write2(decision.output);
+      sent = true;
+    } finally {
+      await decision.afterResponse?.(sent).catch(() => void 0);
+    }
+  } finally {
+    clearTimeout(timer);
+    await (await opened?.catch(() => void 0))?.close();
+  }
+}
+var WORK_MS;
+var init_pre_tool_use = __esm({
+  "src/agents/hooks/pre-tool-use.ts"() {
+    "use strict";
+    init_agent();
+    init_open();
+    init_capture();
+    init_session_file();
+    init_capture2();
+    init_request_user_input();
+    init_hook_io_error();
+    WORK_MS = 8e3;
+  }
+});
+
+// src/agents/hooks/deliver.ts
+var deliver_exports = {};
+__export(deliver_exports, {
+  LEASE_MS: () => LEASE_MS,
+  deliverWaitingOutcomes: () => deliverWaitingOutcomes
+});
+async function deliverWaitingOutcomes(options) {
+  const { config: config3, deadline } = options;
+  const opening = openStore(config3.store, {
+    connectTimeoutMs: options.connectTimeoutMs,
+    // The bare RESP client: one socket, no reconnecting, for a process that lives for one prompt.
+    connection: "minimal",
+    // Another process's write transaction is waited for at most this long (SQLite blocks the process meanwhile).
+    busyTimeoutMs: options.connectTimeoutMs
+  });
+  deadline.onExpire(() => {
+    opening.then((store2) => store2.close()).catch(() => void 0);
+  });
+  const store = await deadline.race(opening, "the inbox did not answer");
+  deadline.onExpire(() => {
+    store.close().catch(() => void 0);
+  });
+  try {
+    await deliver(store, options);
+  } finally {
+    await store.close();
+  }
+}
+async function deliver(store, options) {
+  const { config: config3, deadline, write: write2 } = options;
+  const event = options.event ?? "UserPromptSubmit";
+  const project = config3.project;
+  const claim = await deadline.race(
+    store.claimUndelivered(project, {
+      budget: deliveryEntriesBudget(),
+      leaseMs: LEASE_MS,
+      ...options.blockingOnly === true ? { blockingOnly: true } : {},
+      ...event === "PostToolUse" ? { via: VIA2[event] } : {}
+    }),
+    "the inbox did not answer"
+  );
+  if (claim.questions.length === 0) return;
+  let note;
+  try {
+    note = renderDeliveryNote(claim.questions, claim.remaining);
+    await deadline.race(write2(hookOutput(event, note.text)), "the note could not be written");
+  } catch (error46) {
+    await giveBack(store, project, claim, deadline);
+    throw error46;
+  }
+  deadline.extend(CONFIRM_GRACE_MS);
+  try {
+    await deadline.race(
+      Promise.all([
+        store.confirmClaim(project, claim, note.includedIds),
+        note.omittedIds.length === 0 ? Promise.resolve() : store.releaseClaim(project, claim, note.omittedIds)
+      ]),
+      "the inbox did not confirm the delivery"
+    );
+  } catch (error46) {
+    throw new UnconfirmedDeliveryError("the answers were added to this prompt but not marked delivered", {
+      cause: error46
+    });
+  }
+}
+async function giveBack(store, project, claim, deadline) {
+  if (deadline.expired) return;
+  await deadline.race(store.releaseClaim(project, claim), "release").catch(() => void 0);
+}
+var LEASE_MS, CONFIRM_GRACE_MS, VIA2;
+var init_deliver = __esm({
+  "src/agents/hooks/deliver.ts"() {
+    "use strict";
+    init_delivery_note();
+    init_open();
+    init_unconfirmed_delivery_error();
+    LEASE_MS = 5e3;
+    CONFIRM_GRACE_MS = 300;
+    VIA2 = {
+      UserPromptSubmit: "prompt",
+      PostToolUse: "tool-call"
+    };
+  }
+});
+
+// src/agents/hooks/run.ts
+var run_exports2 = {};
+__export(run_exports2, {
+  DEADLINE_MS: () => DEADLINE_MS,
+  runHook: () => runHook
+});
+import { resolve as resolve5 } from "node:path";
+async function runHook(io, env, cwd) {
+  io.stdout.on("error", ignore);
+  io.stderr.on("error", ignore);
+  let configured;
+  let settingError;
+  try {
+    configured = loadDeadline(env, "ASK_LATER_HOOK_DEADLINE_MS");
+  } catch (error46) {
+    settingError = error46;
+  }
+  const deadline = new Deadline(Math.max(MIN_RUN_MS, (configured ?? DEADLINE_MS) - performance.now()));
+  const seen = {};
+  try {
+    if (settingError !== void 0) throw settingError;
+    await run(io, env, cwd, deadline, seen);
+  } catch (error46) {
+    io.stderr.write(`ask-later hook: ${explain2(error46, seen)}
+`);
+  } finally {
+    deadline.clear();
+    stopReading(io.stdin);
+  }
+  if (deadline.expired) exitSoonIfStuck();
+  return 0;
+}
+function exitSoonIfStuck() {
+  setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+}
+async function run(io, env, cwd, deadline, seen) {
+  const text3 = await deadline.race(readStdin(io.stdin), "stdin did not end");
+  stopReading(io.stdin);
+  const preToolUse = preToolUsePayload(text3);
+  if (preToolUse !== void 0) {
+    deadline.clear();
+    const { capturePreToolUse: capturePreToolUse2 } = await Promise.resolve().then(() => (init_pre_tool_use(), pre_tool_use_exports));
+    await capturePreToolUse2(preToolUse, env, cwd, (output) => writeOut(io, output));
+    return;
+  }
+  const toolCall = postToolUsePayload(text3);
+  if (toolCall !== void 0) {
+    if (toolCall.agentId !== "") return;
+    const config4 = loadAgentConfig(env, toolCall.cwd === void 0 ? cwd : resolve5(cwd, toolCall.cwd));
+    if (config4.midturn === "off") return;
+    await deliver2(io, config4, deadline, seen, { event: "PostToolUse", blockingOnly: config4.midturn === "blocking" });
+    return;
+  }
+  const input = parsePromptSubmit(text3);
+  if (!carriesAnswers(input)) return;
+  const config3 = loadAgentConfig(env, input.cwd === void 0 ? cwd : resolve5(cwd, input.cwd));
+  await deliver2(io, config3, deadline, seen, { event: "UserPromptSubmit" });
+}
+async function deliver2(io, config3, deadline, seen, what) {
+  seen.store = config3.store.kind;
+  const { deliverWaitingOutcomes: deliverWaitingOutcomes2 } = await deadline.race(Promise.resolve().then(() => (init_deliver(), deliver_exports)), "the hook did not load");
+  await deliverWaitingOutcomes2({
+    config: config3,
+    deadline,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    write: (output) => writeOut(io, output),
+    ...what
+  });
+}
+function writeOut(io, output) {
+  return new Promise((done, fail2) => {
+    io.stdout.write(output, (error46) => {
+      if (error46) fail2(new HookIoError("stdout could not be written (closed by Claude Code?)"));
+      else done();
+    });
+  });
+}
+function explain2(error46, seen) {
+  const waiting = "answers wait for the next prompt";
+  if (error46 instanceof UnconfirmedDeliveryError) {
+    return `${error46.message} (${describe4(error46.cause, seen)}); they may come again with a prompt after 5 s`;
+  }
+  return `${describe4(error46, seen)}; ${waiting}`;
+}
+function describe4(error46, seen) {
+  if (error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof DeadlineError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
+    return error46.message;
+  }
+  if (error46 instanceof AgentApiError) return `serve refused the call (${error46.code})`;
+  if (error46 instanceof StoreUnavailableError) {
+    const why = connectionDetail(error46.cause);
+    const store = storeName(seen.store);
+    return `the inbox (${store}) is unreachable${why === void 0 ? "" : ` (${why})`}`;
+  }
+  if (error46 instanceof CorruptRecordError) {
+    return `stored question ${error46.record} is unreadable`;
+  }
+  const reply = redisErrorCode(error46);
+  if (reply !== void 0) return `Redis refused a command (${reply})`;
+  if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
+  const code3 = error46.code;
+  const detail = typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3) ? ` (${code3})` : "";
+  return `unexpected ${error46.constructor.name || error46.name}${detail}`;
+}
+function storeName(kind) {
+  if (kind === "sqlite") return "the embedded store";
+  if (kind === "http") return "serve at ASK_LATER_URL";
+  return "Redis at REDIS_URL";
+}
+function connectionDetail(cause) {
+  if (!(cause instanceof Error)) return void 0;
+  const code3 = cause.code;
+  if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
+  if (isNamed(cause, /^ConnectionTimeoutError$/)) return "connection timed out";
+  return redisErrorCode(cause) ?? (cause.name || void 0);
+}
+function redisErrorCode(error46) {
+  if (!(error46 instanceof Error) || !isNamed(error46, /^ErrorReply$/)) return void 0;
+  return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
+}
+function isNamed(error46, name) {
+  return name.test(error46.name) || name.test(error46.constructor.name);
+}
+function stopReading(stdin) {
+  stdin.pause();
+  const destroy = stdin.destroy;
+  if (typeof destroy === "function") destroy.call(stdin);
+}
+function ignore() {
+}
+var DEADLINE_MS, MIN_RUN_MS, CONNECT_TIMEOUT_MS, EXIT_GRACE_MS;
+var init_run2 = __esm({
+  "src/agents/hooks/run.ts"() {
+    "use strict";
+    init_agent();
+    init_config_error();
+    init_corrupt_record_error();
+    init_agent_api_error();
+    init_project_refused_error();
+    init_token_refused_error();
+    init_engine_missing_error();
+    init_store_unavailable_error();
+    init_deadline2();
+    init_deadline_error();
+    init_hook_io_error();
+    init_input();
+    init_unconfirmed_delivery_error();
+    DEADLINE_MS = 1500;
+    MIN_RUN_MS = 500;
+    CONNECT_TIMEOUT_MS = 700;
+    EXIT_GRACE_MS = 100;
+  }
+});
+
+// src/agents/status-line/status-input-error.ts
+var StatusInputError;
+var init_status_input_error = __esm({
+  "src/agents/status-line/status-input-error.ts"() {
+    "use strict";
+    StatusInputError = class extends Error {
+      name = "StatusInputError";
+    };
+  }
+});
+
+// src/agents/status-line/input.ts
+function parseStatusInput(text3) {
+  if (text3.trim() === "") return {};
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    throw new StatusInputError("stdin is not JSON, expected Claude Code's status line JSON");
+  }
+  if (!isObject3(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    throw new StatusInputError(`stdin is JSON ${kind}, expected Claude Code's status line JSON (an object)`);
+  }
+  const workspace = isObject3(value.workspace) ? value.workspace : {};
+  const projectDir = nonBlank(workspace.project_dir);
+  const currentDir = nonBlank(workspace.current_dir) ?? nonBlank(value.cwd);
+  return {
+    ...projectDir === void 0 ? {} : { projectDir },
+    ...currentDir === void 0 ? {} : { currentDir }
+  };
+}
+function isObject3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function nonBlank(value) {
+  return typeof value === "string" && value.trim() !== "" ? value : void 0;
+}
+var init_input2 = __esm({
+  "src/agents/status-line/input.ts"() {
+    "use strict";
+    init_status_input_error();
+  }
+});
+
+// src/agents/status-line/line.ts
+function statusFigures(counts) {
+  return {
+    waiting: counts.pending.blocking + counts.pending.canWait,
+    blocking: counts.pending.blocking,
+    answered: counts.answered.blocking + counts.answered.canWait
+  };
+}
+function renderStatusLine({ waiting, blocking, answered }) {
+  const parts = [];
+  if (waiting > 0) parts.push(blocking > 0 ? `${waiting} waiting, ${blocking} blocking` : `${waiting} waiting`);
+  if (answered > 0) parts.push(`${answered} answered`);
+  if (parts.length === 0) return "ask-later: no questions waiting";
+  return `ask-later: ${parts.join(" · ")}${waiting > 0 ? " → ask-later inbox" : ""}`;
+}
+var init_line = __esm({
+  "src/agents/status-line/line.ts"() {
+    "use strict";
+  }
+});
+
+// src/agents/status-line/run.ts
+var run_exports3 = {};
+__export(run_exports3, {
+  DEADLINE_MS: () => DEADLINE_MS2,
+  runStatus: () => runStatus
+});
+import { existsSync as existsSync5 } from "node:fs";
+import { resolve as resolve6 } from "node:path";
+async function runStatus(io, env, cwd, options = {}) {
+  io.stdout.on("error", ignore2);
+  io.stderr.on("error", ignore2);
+  let configured;
+  let settingError;
+  try {
+    configured = loadDeadline(env, "ASK_LATER_STATUS_DEADLINE_MS");
+  } catch (error46) {
+    settingError = error46;
+  }
+  const budget = options.deadlineMs ?? Math.max(MIN_RUN_MS2, (configured ?? DEADLINE_MS2) - performance.now());
+  const endsAt = performance.now() + budget;
+  const deadline = new Deadline(budget);
+  const seen = {};
+  let line = "";
+  try {
+    if (settingError !== void 0) throw settingError;
+    line = await run2(io, env, cwd, { deadline, endsAt }, seen);
+  } catch (error46) {
+    io.stderr.write(`ask-later status: ${describe5(error46, seen)}
+`);
+  } finally {
+    deadline.clear();
+    stopReading2(io.stdin);
+  }
+  io.stdout.write(`${line}
+`);
+  if (deadline.expired && options.ownsProcess !== false) exitSoonIfStuck2();
+  return 0;
+}
+async function run2(io, env, cwd, { deadline, endsAt }, seen) {
+  const tty = io.stdin.isTTY === true;
+  const input = tty ? {} : parseStatusInput(await deadline.race(readStdin(io.stdin), "stdin did not end"));
+  stopReading2(io.stdin);
+  const { store: location } = loadAgentStoreConfig(env);
+  seen.store = location.kind;
+  const project = projectFromEnvironment(
+    input.projectDir === void 0 ? env : { ...env, CLAUDE_PROJECT_DIR: input.projectDir },
+    input.currentDir === void 0 ? cwd : resolve6(cwd, input.currentDir)
+  );
+  if (location.kind === "sqlite" && !existsSync5(location.path)) {
+    return renderStatusLine({ waiting: 0, blocking: 0, answered: 0 });
+  }
+  const left = () => Math.max(1, Math.floor(endsAt - performance.now()));
+  const opening = openStore(location, {
+    // The bare RESP client: one socket, no reconnecting, for a command that lives a moment.
+    connection: "minimal",
+    connectTimeoutMs: left(),
+    busyTimeoutMs: Math.max(1, left() - SQLITE_MARGIN_MS)
+  });
+  deadline.onExpire(() => {
+    opening.then((store2) => store2.close()).catch(() => void 0);
+  });
+  const store = await deadline.race(opening, "the inbox did not answer");
+  try {
+    const counts = await deadline.race(store.countQuestions(project), "the inbox did not answer");
+    return renderStatusLine(statusFigures(counts));
+  } finally {
+    await store.close().catch(() => void 0);
+  }
+}
+function describe5(error46, seen) {
+  if (error46 instanceof DeadlineError) {
+    return `${error46.message} (${Math.round(performance.now())} ms after the process started)`;
+  }
+  if (error46 instanceof StatusInputError || error46 instanceof HookIoError || error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError || error46 instanceof TokenRefusedError || error46 instanceof ProjectRefusedError) {
+    return error46.message;
+  }
+  if (error46 instanceof AgentApiError) return `serve refused the call (${error46.code})`;
+  if (error46 instanceof StoreUnavailableError) {
+    const why2 = errorCode(error46.cause);
+    const store = seen.store === "sqlite" ? "the embedded store" : seen.store === "http" ? "serve at ASK_LATER_URL" : "Redis at REDIS_URL";
+    return `the inbox (${store}) is unreachable${why2 === void 0 ? "" : ` (${why2})`}`;
+  }
+  const why = errorCode(error46);
+  if (!(error46 instanceof Error)) return `unexpected ${typeof error46}`;
+  return `unexpected ${error46.constructor.name || error46.name}${why === void 0 ? "" : ` (${why})`}`;
+}
+function errorCode(error46) {
+  if (!(error46 instanceof Error)) return void 0;
+  const code3 = error46.code;
+  if (typeof code3 === "string" && /^[A-Z0-9_]{1,40}$/.test(code3)) return code3;
+  if (error46.name === "ErrorReply") return /^([A-Z][A-Z_]{2,30})\b/.exec(error46.message)?.[1];
+  if (error46.name === "ConnectionTimeoutError") return "connection timed out";
+  return void 0;
+}
+function exitSoonIfStuck2() {
+  setTimeout(() => process.exit(0), EXIT_GRACE_MS2).unref();
+}
+function stopReading2(stdin) {
+  stdin.pause();
+  const destroy = stdin.destroy;
+  if (typeof destroy === "function") destroy.call(stdin);
+}
+function ignore2() {
+}
+var DEADLINE_MS2, MIN_RUN_MS2, SQLITE_MARGIN_MS, EXIT_GRACE_MS2;
+var init_run3 = __esm({
+  "src/agents/status-line/run.ts"() {
+    "use strict";
+    init_agent();
+    init_config_error();
+    init_project2();
+    init_agent_api_error();
+    init_project_refused_error();
+    init_token_refused_error();
+    init_open();
+    init_engine_missing_error();
+    init_store_unavailable_error();
+    init_deadline2();
+    init_deadline_error();
+    init_hook_io_error();
+    init_input();
+    init_input2();
+    init_line();
+    init_status_input_error();
+    DEADLINE_MS2 = 300;
+    MIN_RUN_MS2 = 100;
+    SQLITE_MARGIN_MS = 30;
+    EXIT_GRACE_MS2 = 50;
+  }
+});
+
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+function deserializeMessage(line) {
+  return JSONRPCMessageSchema.parse(JSON.parse(line));
+}
+function serializeMessage(message) {
+  return JSON.stringify(message) + "\n";
+}
+var STDIO_DEFAULT_MAX_BUFFER_SIZE, ReadBuffer;
+var init_stdio = __esm({
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js"() {
+    init_types2();
+    STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
+    ReadBuffer = class {
+      constructor(options) {
+        this._maxBufferSize = options?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
+      }
+      append(chunk) {
+        const newSize = (this._buffer?.length ?? 0) + chunk.length;
+        if (newSize > this._maxBufferSize) {
+          this.clear();
+          throw new Error(`ReadBuffer exceeded maximum size of ${this._maxBufferSize} bytes`);
+        }
+        this._buffer = this._buffer ? Buffer.concat([this._buffer, chunk]) : chunk;
+      }
+      readMessage() {
+        if (!this._buffer) {
+          return null;
+        }
+        const index = this._buffer.indexOf("\n");
+        if (index === -1) {
+          return null;
+        }
+        const line = this._buffer.toString("utf8", 0, index).replace(/\r$/, "");
+        this._buffer = this._buffer.subarray(index + 1);
+        return deserializeMessage(line);
+      }
+      clear() {
+        this._buffer = void 0;
+      }
+    };
+  }
+});
+
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+import process2 from "node:process";
+var StdioServerTransport;
+var init_stdio2 = __esm({
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js"() {
+    init_stdio();
+    StdioServerTransport = class {
+      constructor(_stdin = process2.stdin, _stdout = process2.stdout, options) {
+        this._stdin = _stdin;
+        this._stdout = _stdout;
+        this._started = false;
+        this._ondata = (chunk) => {
+          try {
+            this._readBuffer.append(chunk);
+            this.processReadBuffer();
+          } catch (error46) {
+            this.onerror?.(error46);
+            this.close().catch(() => {
+            });
+          }
+        };
+        this._onerror = (error46) => {
+          this.onerror?.(error46);
+        };
+        this._readBuffer = new ReadBuffer({ maxBufferSize: options?.maxBufferSize });
+      }
+      /**
+       * Starts listening for messages on stdin.
+       */
+      async start() {
+        if (this._started) {
+          throw new Error("StdioServerTransport already started! If using Server class, note that connect() calls start() automatically.");
+        }
+        this._started = true;
+        this._stdin.on("data", this._ondata);
+        this._stdin.on("error", this._onerror);
+      }
+      processReadBuffer() {
+        while (true) {
+          try {
+            const message = this._readBuffer.readMessage();
+            if (message === null) {
+              break;
+            }
+            this.onmessage?.(message);
+          } catch (error46) {
+            this.onerror?.(error46);
+          }
+        }
+      }
+      async close() {
+        this._stdin.off("data", this._ondata);
+        this._stdin.off("error", this._onerror);
+        const remainingDataListeners = this._stdin.listenerCount("data");
+        if (remainingDataListeners === 0) {
+          this._stdin.pause();
+        }
+        this._readBuffer.clear();
+        this.onclose?.();
+      }
+      send(message) {
+        return new Promise((resolve8) => {
+          const json2 = serializeMessage(message);
+          if (this._stdout.write(json2)) {
+            resolve8();
+          } else {
+            this._stdout.once("drain", resolve8);
+          }
+        });
+      }
+    };
+  }
+});
+
 // src/agents/mcp/version.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync10 } from "node:fs";
 function packageVersion() {
-  const pkg = JSON.parse(readFileSync8(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync10(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 var init_version = __esm({
@@ -49928,9 +50219,9 @@ async function pick2(interactions, actor, place, action) {
     const item = itemAt(question, action.member);
     if (item === void 0) return { kind: "dropped", reason: "no such member" };
     const shown6 = shownSelection(item, await interactions.draftOf(question, actor, action.member));
-    const read4 = action.read(item, shown6);
-    if (read4 === void 0) return { kind: "dropped", reason: "unreadable pick" };
-    change = { ...action.member === void 0 ? {} : { member: action.member }, pick: read4 };
+    const read5 = action.read(item, shown6);
+    if (read5 === void 0) return { kind: "dropped", reason: "unreadable pick" };
+    change = { ...action.member === void 0 ? {} : { member: action.member }, pick: read5 };
   }
   const outcome = await interactions.saveDraft(action.ref, actor, place, change);
   if (!outcome.ok) return { kind: "refused", ...outcome };
@@ -50059,11 +50350,11 @@ var init_review_check = __esm({
 });
 
 // src/surfaces/actions/send.ts
-async function shownOf(interactions, actor, ref, read4) {
-  if (read4 === void 0) return void 0;
+async function shownOf(interactions, actor, ref, read5) {
+  if (read5 === void 0) return void 0;
   const question = await interactions.lookup(ref, actor);
   if (question === void 0) return void 0;
-  return read4(question) ?? "unreadable";
+  return read5(question) ?? "unreadable";
 }
 async function send(interactions, actor, place, action) {
   const shown6 = await shownOf(interactions, actor, action.ref, action.shown);
@@ -51201,7 +51492,7 @@ __export(run_exports9, {
   runAsk: () => runAsk,
   runGet: () => runGet
 });
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync11 } from "node:fs";
 function failureText2(error46) {
   if (error46 instanceof ConfigError || error46 instanceof SqliteEngineMissingError) return error46.message;
   if (error46 instanceof StoreUnavailableError) return "the inbox (its store) is unreachable";
@@ -51292,7 +51583,7 @@ async function runAsk(env, cwd, args, io, options = {}) {
   let input = command.input;
   if (command.contextFile !== void 0) {
     try {
-      input = { ...input, context: readFileSync9(command.contextFile, "utf8") };
+      input = { ...input, context: readFileSync11(command.contextFile, "utf8") };
     } catch (error46) {
       const code3 = error46.code ?? "unreadable";
       io.stderr.write(`ask-later ask: --context-file could not be read (${code3})
@@ -51363,6 +51654,20 @@ var init_run9 = __esm({
     init_args2();
     init_outcome();
     CLAIM_LEASE_MS2 = 1e4;
+  }
+});
+
+// plugin-stub:serve
+var serve_exports = {};
+__export(serve_exports, {
+  runServe: () => runServe
+});
+async function runServe() {
+  process.stderr.write("ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\n");
+  return 2;
+}
+var init_serve2 = __esm({
+  "plugin-stub:serve"() {
   }
 });
 
@@ -51530,9 +51835,61 @@ var init_mirror = __esm({
   }
 });
 
-// src/agents/opencode/bridge.ts
-var bridge_exports = {};
-__export(bridge_exports, {
+// src/agents/pi/question.ts
+function looksLikePiQuestion(input) {
+  const questions = input?.questions;
+  return Array.isArray(questions) && questions.length > 0 && questions.every(
+    (q) => q !== null && typeof q === "object" && typeof q.prompt === "string"
+  );
+}
+function readPiQuestion(input) {
+  if (!looksLikePiQuestion(input)) return "the tool input has no `questions` list of prompts";
+  const questions = input.questions;
+  const asked = [];
+  for (const [index, raw] of questions.entries()) {
+    const where = `questions[${index}]`;
+    const topic = raw.questionTopic;
+    if (topic !== void 0 && typeof topic !== "string") return `${where}.questionTopic is not text`;
+    const options = raw.options ?? [];
+    if (!Array.isArray(options)) return `${where}.options is not a list`;
+    const read5 = [];
+    for (const [at, option] of options.entries()) {
+      const fields = option ?? {};
+      const label = typeof fields.label === "string" ? fields.label : fields.value;
+      if (typeof label !== "string") return `${where}.options[${at}] has no label`;
+      const description = fields.description;
+      if (description !== void 0 && typeof description !== "string") {
+        return `${where}.options[${at}].description is not text`;
+      }
+      read5.push({
+        label: fields.recommended === true ? `${label} (Recommended)` : label,
+        ...description === void 0 ? {} : { description }
+      });
+    }
+    asked.push({
+      question: raw.prompt,
+      ...typeof topic === "string" && topic.trim() !== "" ? { header: topic } : {},
+      options: read5,
+      multiSelect: typeof raw.type === "string" && MULTI_TYPES.has(raw.type.toLowerCase())
+    });
+  }
+  return asked;
+}
+function parkedReason2(id, blockingNote) {
+  return `ask-later parked this question for the person as #${id} instead of waiting at the terminal (they answer it in the team's inbox). ${blockingNote} The answer arrives with a later prompt or tool result, marked as coming from ask-later; do not ask it again.`;
+}
+var PI_ASKED_IMPACT, MULTI_TYPES;
+var init_question3 = __esm({
+  "src/agents/pi/question.ts"() {
+    "use strict";
+    PI_ASKED_IMPACT = "The agent asked this in pi (its question tool) and goes on with work that does not depend on it; what depends on the answer waits for it.";
+    MULTI_TYPES = /* @__PURE__ */ new Set(["multi", "multiple", "multi-select", "multiselect", "checkbox", "checkboxes"]);
+  }
+});
+
+// src/agents/bridge/run.ts
+var run_exports10 = {};
+__export(run_exports10, {
   WAKE_TEXT: () => WAKE_TEXT,
   runBridge: () => runBridge
 });
@@ -51544,7 +51901,7 @@ async function runBridge(io, env, cwd, runWaiter2) {
     config3 = loadAgentConfig(env, cwd);
   } catch (error46) {
     const why = error46 instanceof ConfigError ? error46.message : "the settings could not be read";
-    io.stderr.write(`ask-later opencode-bridge: ${why}; answers do not reach OpenCode until it is fixed
+    io.stderr.write(`ask-later agent-bridge: ${why}; answers do not reach OpenCode until it is fixed
 `);
     for await (const line of createInterface({ input: io.stdin })) {
       const id = /^\{"id":(\d+)/.exec(line)?.[1];
@@ -51563,7 +51920,7 @@ async function runBridge(io, env, cwd, runWaiter2) {
   };
   const send2 = (message) => io.stdout.write(`${JSON.stringify(message)}
 `);
-  const warn2 = (what, error46) => io.stderr.write(`ask-later opencode-bridge: ${what}: ${error46 instanceof Error ? error46.name : typeof error46}
+  const warn2 = (what, error46) => io.stderr.write(`ask-later agent-bridge: ${what}: ${error46 instanceof Error ? error46.name : typeof error46}
 `);
   const held = /* @__PURE__ */ new Map();
   const waiters = /* @__PURE__ */ new Map();
@@ -51604,6 +51961,52 @@ async function runBridge(io, env, cwd, runWaiter2) {
     await open2.confirmClaim(config3.project, claim.claim, claim.included);
     if (claim.omitted.length > 0) await open2.releaseClaim(config3.project, claim.claim, claim.omitted);
   }
+  const tools = agentTools({ decided: config3.decided, midturn: config3.midturn });
+  async function call2(id, name, args) {
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (tool === void 0) return void send2({ id, result: errorResult(`ask-later has no tool ${String(name)}`) });
+    const after = [];
+    const result = await tool.run(args, {
+      store,
+      project: config3.project,
+      signal: new AbortController().signal,
+      progress: async () => void 0,
+      progressIntervalMs: 1e4,
+      afterResponse: (work2) => after.push(work2)
+    });
+    send2({ id, result });
+    for (const work2 of after) await work2(true).catch(() => void 0);
+  }
+  async function parkQuestion(id, input) {
+    const asked = readPiQuestion(input);
+    if (typeof asked === "string") return void send2({ id, text: null, why: asked });
+    const context = asked.map((q) => q.header === void 0 ? q.question : `${q.header}: ${q.question}`).join("\n\n");
+    const parsed2 = parseAskInput(askInputFor(asked, context, PI_ASKED_IMPACT));
+    if (!parsed2.ok) return void send2({ id, text: null, why: formatRefusal(parsed2.reasons) });
+    const { waitSeconds: _none, askAgain: _again, ...spec } = parsed2.value;
+    try {
+      const parked = await (await store()).park(config3.project, spec);
+      send2({ id, text: parkedReason2(parked.id, "Do not go ahead on what depends on it; carry on with the rest.") });
+    } catch (error46) {
+      warn2("park-question failed", error46);
+      send2({ id, text: null });
+    }
+  }
+  async function status(id) {
+    try {
+      const counts = await (await store()).countQuestions(config3.project);
+      const waiting = counts.pending.blocking + counts.pending.canWait;
+      const answered = counts.answered.blocking + counts.answered.canWait;
+      const parts = [
+        ...waiting > 0 ? [`${waiting} waiting${counts.pending.blocking > 0 ? ` (${counts.pending.blocking} blocking)` : ""}`] : [],
+        ...answered > 0 ? [`${answered} answered`] : []
+      ];
+      send2({ id, text: parts.length === 0 ? null : `ask-later: ${parts.join(", ")}` });
+    } catch (error46) {
+      warn2("status failed", error46);
+      send2({ id, text: null });
+    }
+  }
   async function arm(sessionID) {
     if (typeof sessionID !== "string" || !SESSION_ID.test(sessionID) || waiters.has(sessionID)) return;
     if (config3.wake === "off") return;
@@ -51635,7 +52038,7 @@ async function runBridge(io, env, cwd, runWaiter2) {
     try {
       request = JSON.parse(line);
     } catch {
-      io.stderr.write("ask-later opencode-bridge: a line that is not JSON was ignored\n");
+      io.stderr.write("ask-later agent-bridge: a line that is not JSON was ignored\n");
       continue;
     }
     const run4 = (async () => {
@@ -51646,6 +52049,16 @@ async function runBridge(io, env, cwd, runWaiter2) {
           return confirm(request.claim);
         case "idle":
           return arm(request.sessionID);
+        case "tools":
+          return send2({ id: request.id, tools: tools.map(listedTool) });
+        case "call":
+          return call2(request.id, request.name, request.args).catch(
+            (error46) => send2({ id: request.id, result: failureResult(error46) })
+          );
+        case "park-question":
+          return parkQuestion(request.id, request.input);
+        case "status":
+          return status(request.id);
         case "asked":
           return mirror.asked(request.request);
         case "replied":
@@ -51655,7 +52068,7 @@ async function runBridge(io, env, cwd, runWaiter2) {
         case "replied-by-inbox":
           return mirror.repliedByInbox(request.requestID, request.sent === true);
         default:
-          io.stderr.write("ask-later opencode-bridge: an unknown op was ignored\n");
+          io.stderr.write("ask-later agent-bridge: an unknown op was ignored\n");
       }
     })().catch((error46) => warn2(`${String(request.op)} failed`, error46));
     work.add(run4);
@@ -51668,37 +52081,28 @@ async function runBridge(io, env, cwd, runWaiter2) {
   return 0;
 }
 var CLAIM_LEASE_MS4, WAKE_TEXT, SESSION_ID;
-var init_bridge = __esm({
-  "src/agents/opencode/bridge.ts"() {
+var init_run10 = __esm({
+  "src/agents/bridge/run.ts"() {
     "use strict";
     init_agent();
     init_config_error();
+    init_ask_input();
     init_delivery_note();
     init_turns();
     init_open();
+    init_ask_user_question();
+    init_mcp();
+    init_tool();
     init_mirror();
+    init_question3();
     CLAIM_LEASE_MS4 = 1e4;
     WAKE_TEXT = "[ask-later] This message was sent by ask-later, not typed by the person: an answer to a question you parked has arrived (below). Carry on with what was waiting for it.";
     SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
   }
 });
 
-// plugin-stub:serve
-var serve_exports = {};
-__export(serve_exports, {
-  runServe: () => runServe
-});
-async function runServe() {
-  process.stderr.write("ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\n");
-  return 2;
-}
-var init_serve2 = __esm({
-  "plugin-stub:serve"() {
-  }
-});
-
 // src/cli.ts
-import { readFileSync as readFileSync10 } from "node:fs";
+import { readFileSync as readFileSync12 } from "node:fs";
 import { fileURLToPath } from "node:url";
 var commands = {
   doctor: {
@@ -51749,7 +52153,7 @@ var commands = {
     })
   },
   setup: {
-    summary: "wires ask-later into another coding agent: setup codex|opencode [--project] [--remove] [--dry-run]",
+    summary: "wires ask-later into another coding agent: setup codex|opencode|pi [--project] [--remove] [--dry-run]",
     run: async (args) => {
       const [agent, ...flags] = args;
       const io = { stdout: process.stdout, stderr: process.stderr };
@@ -51760,8 +52164,11 @@ var commands = {
       if (agent === "opencode") {
         return (await Promise.resolve().then(() => (init_setup2(), setup_exports2))).runSetupOpenCode(flags, process.env, process.cwd(), io);
       }
+      if (agent === "pi") {
+        return (await Promise.resolve().then(() => (init_setup3(), setup_exports3))).runSetupPi(flags, process.env, process.cwd(), io);
+      }
       process.stderr.write(
-        `ask-later setup: expected an agent (codex or opencode), got ${JSON.stringify(agent ?? "")}
+        `ask-later setup: expected an agent (codex, opencode or pi), got ${JSON.stringify(agent ?? "")}
 `
       );
       return 2;
@@ -51806,16 +52213,13 @@ var commands = {
       });
     }
   },
+  "agent-bridge": {
+    summary: "the OpenCode plugin's and pi extension's link to the inbox (started by them, JSON lines on stdio)",
+    run: () => runAgentBridge()
+  },
   "opencode-bridge": {
-    summary: "the OpenCode plugin's link to the inbox (started by the plugin, JSON lines on stdin and stdout)",
-    run: async () => {
-      const [{ runBridge: runBridge2 }, { runWaiter: runWaiter2 }] = await Promise.all([
-        Promise.resolve().then(() => (init_bridge(), bridge_exports)),
-        Promise.resolve().then(() => (init_run5(), run_exports5))
-      ]);
-      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-      return runBridge2(io, process.env, process.cwd(), runWaiter2);
-    }
+    summary: "agent-bridge under its first name (plugins written by earlier setups start it)",
+    run: () => runAgentBridge()
   },
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
@@ -51825,12 +52229,20 @@ var commands = {
     }
   }
 };
+async function runAgentBridge() {
+  const [{ runBridge: runBridge2 }, { runWaiter: runWaiter2 }] = await Promise.all([
+    Promise.resolve().then(() => (init_run10(), run_exports10)),
+    Promise.resolve().then(() => (init_run5(), run_exports5))
+  ]);
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  return runBridge2(io, process.env, process.cwd(), runWaiter2);
+}
 function usage() {
   const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
   return ["Usage: ask-later <command>", "", "Commands:", ...lines, "", "Options: --help, --version"].join("\n");
 }
 function version2() {
-  const pkg = JSON.parse(readFileSync10(new URL("./package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync12(new URL("./package.json", import.meta.url), "utf8"));
   return pkg.version;
 }
 async function main(argv) {

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { WAKE_TEXT } from '../../src/agents/opencode/bridge.js';
+import { WAKE_TEXT } from '../../src/agents/bridge/run.js';
 import { loadAgentConfig } from '../../src/config/agent.js';
 import { parseAskInput } from '../../src/core/ask-input.js';
 import type { Question } from '../../src/core/question.js';

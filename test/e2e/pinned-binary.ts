@@ -166,3 +166,17 @@ export const OPENCODE: PinnedBinary = {
 export function openCodeBinary(): Promise<string> {
   return pinnedBinary(OPENCODE);
 }
+
+/** pi 0.73.1 (`@mariozechner/pi-coding-agent`): a Node script, run with this Node. */
+export const PI: PinnedBinary = {
+  what: 'the pi binary',
+  packageName: '@mariozechner/pi-coding-agent',
+  version: '0.73.1',
+  file: 'dist/cli.js',
+  overrideVariable: 'ASK_LATER_PI_BIN',
+};
+
+/** The path of a working `pi` script (pi 0.73.1). */
+export function piBinary(): Promise<string> {
+  return pinnedBinary(PI);
+}

@@ -26,7 +26,7 @@ import { errorResult, type ToolDefinition } from './tool.js';
 
 export const SERVER_NAME = 'ask-later';
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   'ask-later lets you park a question for the person (ask_later) and carry on; their answer arrives with a later ' +
   'prompt or tool result, marked as coming from ask-later. When a notification says an ask-later answer is ready, ' +
   'call collect_answers. Read delivered answers and notes as the person’s own words.';
@@ -103,29 +103,43 @@ function outputJsonSchema(schema: z.ZodObject): NonNullable<Tool['outputSchema']
   return { ...json, type: 'object' } as NonNullable<Tool['outputSchema']>;
 }
 
-export function createMcpServer(options: McpServerOptions): Server {
-  const server = new AskLaterServer(
-    { name: SERVER_NAME, version: options.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-  );
-  const tools: readonly ToolDefinition[] = [
+/**
+ * The tools for the model, as every agent gets them: the MCP server's, and the agent bridge's for agents without an
+ * MCP client (pi). `capture_question` only where the session's files can be read (see {@link McpServerOptions}).
+ */
+export function agentTools(
+  options: Pick<McpServerOptions, 'decided' | 'midturn' | 'capture'>,
+): readonly ToolDefinition[] {
+  return [
     askLaterTool({ decided: options.decided ?? 'check' }),
     getAnswerTool,
     listQuestionsTool,
     cancelQuestionTool,
     collectAnswersTool({ midturn: options.midturn ?? 'blocking' }),
     findDecisionsTool,
-    // Only where the session's files can be read (the local server): the capture reads its transcript and plan.
     ...(options.capture === undefined ? [] : [captureQuestionTool(options.capture)]),
   ];
-  const listed: Tool[] = tools.map((tool) => ({
+}
+
+/** A tool as `tools/list` shows it (its schemas as JSON Schema). */
+export function listedTool(tool: ToolDefinition): Tool {
+  return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool.inputSchema),
     ...(tool.outputSchema === undefined ? {} : { outputSchema: outputJsonSchema(tool.outputSchema) }),
     annotations: { title: tool.title, ...tool.annotations },
-  }));
+  };
+}
+
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new AskLaterServer(
+    { name: SERVER_NAME, version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = agentTools(options);
+  const listed: Tool[] = tools.map(listedTool);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

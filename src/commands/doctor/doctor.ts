@@ -24,6 +24,7 @@ import { checkCodex } from './codex.js';
 import { checkDiscord } from './discord.js';
 import { checkFailedEvents } from './failed-events.js';
 import { checkOpenCode } from './opencode.js';
+import { checkPi } from './pi.js';
 import { checkRedis } from './redis.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
@@ -108,12 +109,14 @@ async function diagnoseAgentHttp(
     checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
   const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, cwd);
+  const pi = checkPi({ ...env, HOME: options.home ?? env.HOME }, cwd);
   return [
     ok(`Config: agents over HTTP, ${describeStore(location)}; project ${project}`),
     ...agent,
     ...claudeCode,
     ...codex,
     ...openCode,
+    ...pi,
   ];
 }
 
@@ -161,5 +164,16 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
     checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
   const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
-  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
+  const pi = checkPi({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
+  return [
+    ...configLines,
+    ...storeLines,
+    ...slack,
+    ...discord,
+    ...telegram,
+    ...claudeCode,
+    ...codex,
+    ...openCode,
+    ...pi,
+  ];
 }

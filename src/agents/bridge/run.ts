@@ -1,8 +1,9 @@
 /**
- * `ask-later opencode-bridge`: the OpenCode plugin's one link to the store (plugin-module.ts starts it per OpenCode
- * instance, in the instance's directory, so the project rule is Claude Code's). It speaks JSON lines: requests
- * `{id?, op, …}` on stdin, answers `{id, …}` and pushes `{push, …}` on stdout. It never writes question, answer or
- * note text anywhere but to the plugin; its stderr lines carry ids and failure classes only.
+ * `ask-later agent-bridge` (also `opencode-bridge`, its first name): the one link to the store of the plugins of
+ * agents that load ask-later as code rather than through hooks (OpenCode's plugin, pi's extension). The plugin starts
+ * it per agent instance, in the instance's directory, so the project rule is Claude Code's. It speaks JSON lines:
+ * requests `{id?, op, …}` on stdin, answers `{id, …}` and pushes `{push, …}` on stdout. It never writes question,
+ * answer or note text anywhere but to the plugin; its stderr lines carry ids and failure classes only.
  *
  * - `collect` (`for`: `prompt` | `tool`): claims the outcomes waiting (a tool call: those `ASK_LATER_MIDTURN` names,
  *   blocking by default) and answers the delivery note and a claim key; `confirm` marks them delivered once the
@@ -10,18 +11,27 @@
  *   starts a turn: it ends the session's waiter and takes its store lease, as `collect_answers` does for Claude Code.
  * - `idle`: arms the session's waiter (`ask-later wait`'s own loop, one per session by its store lease, never waking
  *   a session twice for one outcome); a wake is pushed as `{push: 'wake', sessionID, text}`.
- * - `asked` / `replied` / `rejected` / `replied-by-inbox`: OpenCode's question tool mirrored (mirror.ts).
+ * - `tools` / `call`: the MCP server's tools (agents/mcp, the same definitions and code) for an agent with no MCP
+ *   client (pi before 1.6): their list with JSON Schemas, and one call's result as MCP's `CallToolResult`.
+ * - `park-question`: an agent's own ask-the-user call (pi-question's shape, pi/question.ts) parked; answers the
+ *   receipt the plugin blocks the call with. `status`: the one line shown while questions wait.
+ * - `asked` / `replied` / `rejected` / `replied-by-inbox`: OpenCode's question tool mirrored (opencode/mirror.ts).
  */
 
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { type AgentConfig, loadAgentConfig } from '../../config/agent.js';
 import { ConfigError } from '../../config/config-error.js';
+import { formatRefusal, parseAskInput } from '../../core/ask-input.js';
 import { deliveryEntriesBudget, renderDeliveryNote } from '../../core/delivery-note.js';
 import { TURN_LEASE_MS, turnOwner, waiterLease } from '../../core/turns.js';
 import { openStore } from '../../store/open.js';
 import type { AgentStore, Claim } from '../../store/port.js';
-import { Mirror } from './mirror.js';
+import { askInputFor } from '../claude-code/ask-user-question.js';
+import { agentTools, listedTool } from '../mcp/index.js';
+import { errorResult, failureResult } from '../mcp/tool.js';
+import { Mirror } from '../opencode/mirror.js';
+import { PI_ASKED_IMPACT, parkedReason, readPiQuestion } from '../pi/question.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,7 +75,7 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
     config = loadAgentConfig(env, cwd);
   } catch (error) {
     const why = error instanceof ConfigError ? error.message : 'the settings could not be read';
-    io.stderr.write(`ask-later opencode-bridge: ${why}; answers do not reach OpenCode until it is fixed\n`);
+    io.stderr.write(`ask-later agent-bridge: ${why}; answers do not reach OpenCode until it is fixed\n`);
     // Answer every call with nothing, so OpenCode goes on as without ask-later.
     for await (const line of createInterface({ input: io.stdin })) {
       const id = /^\{"id":(\d+)/.exec(line)?.[1];
@@ -83,7 +93,7 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
   };
   const send = (message: Record<string, unknown>) => io.stdout.write(`${JSON.stringify(message)}\n`);
   const warn = (what: string, error: unknown) =>
-    io.stderr.write(`ask-later opencode-bridge: ${what}: ${error instanceof Error ? error.name : typeof error}\n`);
+    io.stderr.write(`ask-later agent-bridge: ${what}: ${error instanceof Error ? error.name : typeof error}\n`);
 
   const held = new Map<string, Held>();
   const waiters = new Map<string, AbortController>();
@@ -127,6 +137,59 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
     if (claim.omitted.length > 0) await open.releaseClaim(config.project, claim.claim, claim.omitted);
   }
 
+  const tools = agentTools({ decided: config.decided, midturn: config.midturn });
+
+  async function call(id: unknown, name: unknown, args: unknown): Promise<void> {
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (tool === undefined) return void send({ id, result: errorResult(`ask-later has no tool ${String(name)}`) });
+    const after: ((sent: boolean) => Promise<void>)[] = [];
+    const result = await tool.run(args, {
+      store,
+      project: config.project,
+      signal: new AbortController().signal,
+      progress: async () => undefined,
+      progressIntervalMs: 10_000,
+      afterResponse: (work) => after.push(work),
+    });
+    send({ id, result });
+    for (const work of after) await work(true).catch(() => undefined);
+  }
+
+  /** An agent's own question parked; the receipt its plugin blocks the call with, or null to let the call run. */
+  async function parkQuestion(id: unknown, input: unknown): Promise<void> {
+    const asked = readPiQuestion(input);
+    if (typeof asked === 'string') return void send({ id, text: null, why: asked });
+    const context = asked.map((q) => (q.header === undefined ? q.question : `${q.header}: ${q.question}`)).join('\n\n');
+    const parsed = parseAskInput(askInputFor(asked, context, PI_ASKED_IMPACT));
+    if (!parsed.ok) return void send({ id, text: null, why: formatRefusal(parsed.reasons) });
+    const { waitSeconds: _none, askAgain: _again, ...spec } = parsed.value;
+    try {
+      const parked = await (await store()).park(config.project, spec);
+      send({ id, text: parkedReason(parked.id, 'Do not go ahead on what depends on it; carry on with the rest.') });
+    } catch (error) {
+      warn('park-question failed', error);
+      send({ id, text: null });
+    }
+  }
+
+  async function status(id: unknown): Promise<void> {
+    try {
+      const counts = await (await store()).countQuestions(config.project);
+      const waiting = counts.pending.blocking + counts.pending.canWait;
+      const answered = counts.answered.blocking + counts.answered.canWait;
+      const parts = [
+        ...(waiting > 0
+          ? [`${waiting} waiting${counts.pending.blocking > 0 ? ` (${counts.pending.blocking} blocking)` : ''}`]
+          : []),
+        ...(answered > 0 ? [`${answered} answered`] : []),
+      ];
+      send({ id, text: parts.length === 0 ? null : `ask-later: ${parts.join(', ')}` });
+    } catch (error) {
+      warn('status failed', error);
+      send({ id, text: null });
+    }
+  }
+
   async function arm(sessionID: unknown): Promise<void> {
     if (typeof sessionID !== 'string' || !SESSION_ID.test(sessionID) || waiters.has(sessionID)) return;
     if (config.wake === 'off') return;
@@ -159,7 +222,7 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
     try {
       request = JSON.parse(line) as Record<string, unknown>;
     } catch {
-      io.stderr.write('ask-later opencode-bridge: a line that is not JSON was ignored\n');
+      io.stderr.write('ask-later agent-bridge: a line that is not JSON was ignored\n');
       continue;
     }
     const run = (async () => {
@@ -170,6 +233,16 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
           return confirm(request.claim);
         case 'idle':
           return arm(request.sessionID);
+        case 'tools':
+          return send({ id: request.id, tools: tools.map(listedTool) });
+        case 'call':
+          return call(request.id, request.name, request.args).catch((error: unknown) =>
+            send({ id: request.id, result: failureResult(error) }),
+          );
+        case 'park-question':
+          return parkQuestion(request.id, request.input);
+        case 'status':
+          return status(request.id);
         case 'asked':
           return mirror.asked(request.request);
         case 'replied':
@@ -179,7 +252,7 @@ export async function runBridge(io: BridgeIo, env: Env, cwd: string, runWaiter: 
         case 'replied-by-inbox':
           return mirror.repliedByInbox(request.requestID, request.sent === true);
         default:
-          io.stderr.write('ask-later opencode-bridge: an unknown op was ignored\n');
+          io.stderr.write('ask-later agent-bridge: an unknown op was ignored\n');
       }
     })().catch((error: unknown) => warn(`${String(request.op)} failed`, error));
     work.add(run);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBridge } from '../../../src/agents/opencode/bridge.js';
+import { runBridge } from '../../../src/agents/bridge/run.js';
 import { runWaiter } from '../../../src/agents/wake/run.js';
 import { loadAgentConfig } from '../../../src/config/agent.js';
 import { parseAskInput } from '../../../src/core/ask-input.js';
