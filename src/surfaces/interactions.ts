@@ -13,24 +13,25 @@ import { type Draft, itemsOf, type Platform, type Question, type Reply, type Sel
 import { parseQuestionRef } from '../core/question-ref.js';
 import { notPendingText, REFUSALS, removedText, sentText } from '../render/vocabulary.js';
 import type { Decision, DecisionPage, DecisionPageQuery, DecisionQuery } from '../store/decision-query.js';
-import type { DraftChange, PersonStore, ViewCounts } from '../store/port.js';
-import {
-  type AccessPolicy,
-  type Actor,
-  type Membership,
-  type Place,
-  type Routing,
-  reachesProject,
-  responderOf,
-} from './access.js';
+import type { DraftChange, ViewCounts } from '../store/port.js';
+import { type Actor, type Place, reachesProject, responderOf } from './access.js';
 import { InboxReads } from './inbox-reads.js';
+import type { InteractionServiceOptions } from './interaction-options.js';
 import type { DraftOutcome, InboxPageRequest, Outcome, Reach, Refused, Review } from './outcomes.js';
 import { reviewOf, type ShownPicks } from './review.js';
 
+export type { InboxPage } from '../core/inbox.js';
+
+/** A question `locate` found and checked for one actor and place: see {@link InteractionService.locate}. */
+export interface Located {
+  readonly ok: true;
+  readonly question: Question;
+}
 export { notPendingText } from '../render/vocabulary.js';
 export type { DraftChange } from '../store/port.js';
 export type { AccessPolicy, Actor, AllowLists, Membership, Place, Routing } from './access.js';
 export { allowListPolicy, reachesProject, responderOf } from './access.js';
+export type { InteractionServiceOptions } from './interaction-options.js';
 export type {
   DraftOutcome,
   DraftOutcomeOk,
@@ -44,19 +45,11 @@ export type {
 export type { ReviewLine, ShownPick, ShownPicks } from './review.js';
 export { reviewOf } from './review.js';
 
-export interface InteractionServiceOptions {
-  readonly store: PersonStore;
-  readonly access: AccessPolicy;
-  readonly routing: Routing;
-  /** Per platform, whose channels a person is in: needed for places without a channel; absent there, none shown. */
-  readonly membership?: Partial<Record<Platform, Membership>>;
-}
-
-export type { InboxPage } from '../core/inbox.js';
-
 export class InteractionService {
   readonly #o: InteractionServiceOptions;
   readonly #reads: InboxReads;
+  /** What `locate` found, for the one action that asked (held weakly: gone with the action). */
+  readonly #located = new WeakSet<object>();
 
   constructor(options: InteractionServiceOptions) {
     this.#o = options;
@@ -81,8 +74,27 @@ export class InteractionService {
     return this.#o.store.get(question.project, question.id);
   }
 
+  /**
+   * Where an action starts: the question a payload's ref names, read once, with access and routing checked for this
+   * actor and place. The result can be handed to `review` and `send` in place of the ref (they then read nothing
+   * again); a located question not made here is read again, so no caller can skip the checks.
+   */
+  async locate(ref: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
+    const located = await this.#locate(ref, actor, place);
+    if (located.ok) this.#located.add(located);
+    return located;
+  }
+
+  /** A ref, or a question `locate` found for this call. */
+  #resolve(target: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
+    if (typeof target === 'object' && target !== null && this.#located.has(target)) {
+      return Promise.resolve(target as Located);
+    }
+    return this.#locate(target, actor, place);
+  }
+
   /** Resolve a payload's question reference and check that this actor may act on it here. */
-  async #locate(ref: unknown, actor: Actor, place: Place): Promise<{ ok: true; question: Question } | Refused> {
+  async #locate(ref: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
     // A project the actor's sign-in does not reach reads as unknown: the refusal tells nothing about it.
     const question = await this.lookup(ref, actor);
     if (!question) return { ok: false, refusal: 'unknown', text: REFUSALS.unknown };
@@ -160,7 +172,7 @@ export class InteractionService {
    * else the actor's draft, else the recommendation; notes from the draft. A set is reviewed before it is sent.
    */
   async review(ref: unknown, actor: Actor, place: Place, shown?: ShownPicks): Promise<Review> {
-    const located = await this.#locate(ref, actor, place);
+    const located = await this.#resolve(ref, actor, place);
     if (!located.ok) return located;
     const { question } = located;
     if (question.status !== 'pending') return notPending(question);

@@ -1,9 +1,11 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { silentLogger } from '../../src/core/logger.js';
 import type { Draft } from '../../src/core/question.js';
 import { formatQuestionRef } from '../../src/core/question-ref.js';
 import { ProjectKeys } from '../../src/store/redis/keys.js';
 import type { RedisStore } from '../../src/store/redis/redis-store.js';
+import { perform } from '../../src/surfaces/actions/perform.js';
 import {
   type Actor,
   allowListPolicy,
@@ -481,5 +483,37 @@ describe('drafts under concurrency', () => {
         }
       }
     }
+  });
+});
+
+describe('reads per action', () => {
+  it('GIVEN a Send click THEN the question is read once before its one write (not once per step)', async () => {
+    const { ref } = await parked();
+    const reads: string[] = [];
+    const counting = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        if (name !== 'get' && name !== 'projectByTag') return value.bind(target);
+        return (...args: unknown[]) => {
+          reads.push(String(name));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const svc = new InteractionService({
+      store: counting,
+      access: allowListPolicy({}),
+      routing: (platform) => (platform === 'slack' ? ['C-team'] : ['D-team']),
+    });
+    const action = {
+      kind: 'send' as const,
+      ref,
+      reviewSets: true,
+      shown: () => [{ choices: ['Postgres'], other: false }],
+    };
+    const result = await perform(svc, { actor: ada, place: here, action } as const, silentLogger);
+    expect(result.kind).toBe('sent');
+    expect(reads).toEqual(['projectByTag', 'get']);
   });
 });

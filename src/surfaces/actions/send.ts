@@ -2,20 +2,24 @@
 
 import { reviewCheck } from '../../core/review-check.js';
 import { REFUSALS } from '../../render/vocabulary.js';
-import type { Actor, InteractionService, Place, ShownPicks } from '../interactions.js';
+import type { Actor, InteractionService, Located, Place, Refused, ShownPicks } from '../interactions.js';
 import type { Action, ActionResult, ShownReader } from './action.js';
 
-/** What the platform shows picked, read against the question; `dropped` when unreadable. */
-async function shownOf(
+/**
+ * The question located once for the whole action, and what the platform shows picked read against it (`unreadable`:
+ * the payload is dropped).
+ */
+async function locateShown(
   interactions: InteractionService,
   actor: Actor,
+  place: Place,
   ref: string,
   read: ShownReader | undefined,
-): Promise<ShownPicks | 'unreadable' | undefined> {
-  if (read === undefined) return undefined;
-  const question = await interactions.lookup(ref, actor);
-  if (question === undefined) return undefined;
-  return read(question) ?? 'unreadable';
+): Promise<{ located: Located | Refused; shown?: ShownPicks } | 'unreadable'> {
+  const located = await interactions.locate(ref, actor, place);
+  if (read === undefined || !located.ok) return { located };
+  const shown = read(located.question);
+  return shown === undefined ? 'unreadable' : { located, shown };
 }
 
 /**
@@ -28,15 +32,17 @@ export async function send(
   place: Place,
   action: Extract<Action, { kind: 'send' }>,
 ): Promise<ActionResult> {
-  const shown = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
-  if (action.reviewSets && (await interactions.lookup(action.ref, actor))?.members !== undefined) {
-    const review = await interactions.review(action.ref, actor, place, shown);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
+  const { located, shown } = found;
+  if (!located.ok) return { kind: 'refused', ...located };
+  if (action.reviewSets && located.question.members !== undefined) {
+    const review = await interactions.review(located, actor, place, shown);
     if (!review.ok) return { kind: 'refused', ...review };
     if (!review.ready) return { kind: 'refused', refusal: 'not-ready', text: review.text, question: review.question };
     return { kind: 'review', review, check: reviewCheck(review.lines.map((line) => line.selection)) };
   }
-  const outcome = await interactions.send(action.ref, actor, place, shown);
+  const outcome = await interactions.send(located, actor, place, shown);
   if (!outcome.ok) return { kind: 'refused', ...outcome };
   return { kind: 'sent', question: outcome.question, text: outcome.text };
 }
@@ -48,9 +54,9 @@ export async function review(
   place: Place,
   action: Extract<Action, { kind: 'review' }>,
 ): Promise<ActionResult> {
-  const shown = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
-  const reviewed = await interactions.review(action.ref, actor, place, shown);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
+  const reviewed = await interactions.review(found.located, actor, place, found.shown);
   if (!reviewed.ok) return { kind: 'refused', ...reviewed };
   return { kind: 'review', review: reviewed, check: reviewCheck(reviewed.lines.map((line) => line.selection)) };
 }
@@ -65,16 +71,17 @@ export async function confirmSend(
   place: Place,
   action: Extract<Action, { kind: 'confirm-send' }>,
 ): Promise<ActionResult> {
-  const shown = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
-  const reviewed = await interactions.review(action.ref, actor, place, shown);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === 'unreadable') return { kind: 'dropped', reason: 'unreadable shown picks' };
+  const { located, shown } = found;
+  const reviewed = await interactions.review(located, actor, place, shown);
   if (!reviewed.ok) return { kind: 'refused', ...reviewed };
   if (!reviewed.ready) {
     return { kind: 'refused', refusal: 'not-ready', text: reviewed.text, question: reviewed.question };
   }
   const check = reviewCheck(reviewed.lines.map((line) => line.selection));
   if (check !== action.check) return { kind: 'review', review: reviewed, check, changed: true };
-  const outcome = await interactions.send(action.ref, actor, place, shown);
+  const outcome = await interactions.send(located, actor, place, shown);
   if (!outcome.ok) return { kind: 'refused', ...outcome };
   return { kind: 'sent', question: outcome.question, text: outcome.text };
 }
