@@ -13999,6 +13999,20 @@ var init_question = __esm({
   }
 });
 
+// src/core/pause.ts
+import { setTimeout as delay } from "node:timers/promises";
+function pause(ms, signal) {
+  return delay(Math.max(0, ms), void 0, signal ? { signal } : {}).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var init_pause = __esm({
+  "src/core/pause.ts"() {
+    "use strict";
+  }
+});
+
 // src/store/store-unavailable-error.ts
 var StoreUnavailableError;
 var init_store_unavailable_error = __esm({
@@ -14312,21 +14326,11 @@ var init_client = __esm({
 });
 
 // src/store/http/serve-link.ts
-function pause(ms, signal) {
-  return new Promise((resolve8) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve8();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
 var init_serve_link = __esm({
   "src/store/http/serve-link.ts"() {
     "use strict";
+    init_pause();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -19696,7 +19700,7 @@ var init_consumer = __esm({
 });
 
 // src/store/redis/tail.ts
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay2 } from "node:timers/promises";
 var RedisEventTail;
 var init_tail = __esm({
   "src/store/redis/tail.ts"() {
@@ -19749,7 +19753,7 @@ var init_tail = __esm({
       /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
       async #readAll(keys, count, timeoutMs) {
         if (keys.length === 0) {
-          await delay(Math.min(Math.max(0, timeoutMs), 250));
+          await delay2(Math.min(Math.max(0, timeoutMs), 250));
           return [];
         }
         const command = ["XREAD", "COUNT", String(count)];
@@ -20975,12 +20979,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay4 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay5 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay4);
+        }, delay5);
       }
       async #reconnect() {
         if (this.#closed) return;
@@ -40230,7 +40234,7 @@ var init_session_file = __esm({
 
 // src/agents/claude-code/transcript.ts
 import { open } from "node:fs/promises";
-import { setTimeout as delay2 } from "node:timers/promises";
+import { setTimeout as delay3 } from "node:timers/promises";
 async function tailLines(path) {
   if (path === "") return void 0;
   let file2;
@@ -40279,7 +40283,7 @@ async function textBeforeToolCall(path, toolUseId) {
   let lines = read5;
   let end = callIndex(lines, toolUseId);
   while (end < 0 && Date.now() < deadline) {
-    await delay2(LOOK_AGAIN_MS);
+    await delay3(LOOK_AGAIN_MS);
     lines = await tailLines(path) ?? [];
     end = callIndex(lines, toolUseId);
   }
@@ -42799,11 +42803,11 @@ var init_run4 = __esm({
 });
 
 // src/store/wait-to-retry.ts
-import { setTimeout as delay3 } from "node:timers/promises";
+import { setTimeout as delay4 } from "node:timers/promises";
 async function waitToRetry(store, stepMs, signal) {
   const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
   if (readiness !== "ready" || signal?.aborted) return;
-  await delay3(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+  await delay4(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
 }
 var init_wait_to_retry = __esm({
   "src/store/wait-to-retry.ts"() {
@@ -48967,6 +48971,16 @@ var init_markdown_it = __esm({
   }
 });
 
+// src/core/text.ts
+function oneLine2(text3) {
+  return text3.replace(/[\s\p{Cc}]+/gu, " ").trim();
+}
+var init_text2 = __esm({
+  "src/core/text.ts"() {
+    "use strict";
+  }
+});
+
 // src/commands/decisions/format.ts
 function formatDecisions(decisions, format2, scope = {}) {
   switch (format2) {
@@ -49216,20 +49230,20 @@ function normalise(text3) {
   return text3.replace(/\r\n?|[\v\f\u0085\u2028\u2029]/g, "\n").replace(/[\p{Cc}]/gu, (char) => char === "\n" || char === "	" ? char : " ");
 }
 function inline2(text3) {
-  return oneLine2(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
+  return oneLine3(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
 }
-function oneLine2(text3) {
-  return normalise(text3).replace(/\s+/g, " ").trim();
+function oneLine3(text3) {
+  return oneLine2(normalise(text3));
 }
 function code2(text3) {
-  const value = oneLine2(text3);
+  const value = oneLine3(text3);
   const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run4) => run4[0].length));
   const fence2 = "`".repeat(longest + 1);
   const pad2 = value.startsWith("`") || value.endsWith("`") ? " " : "";
   return `${fence2}${pad2}${value}${pad2}${fence2}`;
 }
 function ticket(value) {
-  const text3 = oneLine2(value);
+  const text3 = oneLine3(value);
   return /^https?:\/\/[^\s<>]+$/i.test(text3) ? `<${text3}>` : inline2(text3);
 }
 function projectName(project) {
@@ -49248,6 +49262,7 @@ var init_format2 = __esm({
     init_markdown_it();
     init_answer();
     init_question();
+    init_text2();
     DECISION_FORMATS = ["md", "json", "csv"];
     CSV_COLUMNS = [
       "project",
@@ -49976,6 +49991,8 @@ var init_interactions = __esm({
     InteractionService = class {
       #o;
       #reads;
+      /** What `locate` found, for the one action that asked (held weakly: gone with the action). */
+      #located = /* @__PURE__ */ new WeakSet();
       constructor(options) {
         this.#o = options;
         this.#reads = new InboxReads(options, (question, actor) => this.draftsOf(question, actor));
@@ -49995,6 +50012,23 @@ var init_interactions = __esm({
       /** The question as it is now (a redraw showing a draft checks it did not close meanwhile). */
       current(question) {
         return this.#o.store.get(question.project, question.id);
+      }
+      /**
+       * Where an action starts: the question a payload's ref names, read once, with access and routing checked for this
+       * actor and place. The result can be handed to `review` and `send` in place of the ref (they then read nothing
+       * again); a located question not made here is read again, so no caller can skip the checks.
+       */
+      async locate(ref, actor, place) {
+        const located = await this.#locate(ref, actor, place);
+        if (located.ok) this.#located.add(located);
+        return located;
+      }
+      /** A ref, or a question `locate` found for this call. */
+      #resolve(target, actor, place) {
+        if (typeof target === "object" && target !== null && this.#located.has(target)) {
+          return Promise.resolve(target);
+        }
+        return this.#locate(target, actor, place);
       }
       /** Resolve a payload's question reference and check that this actor may act on it here. */
       async #locate(ref, actor, place) {
@@ -50068,7 +50102,7 @@ var init_interactions = __esm({
        * else the actor's draft, else the recommendation; notes from the draft. A set is reviewed before it is sent.
        */
       async review(ref, actor, place, shown6) {
-        const located = await this.#locate(ref, actor, place);
+        const located = await this.#resolve(ref, actor, place);
         if (!located.ok) return located;
         const { question } = located;
         if (question.status !== "pending") return notPending(question);
@@ -50350,43 +50384,46 @@ var init_review_check = __esm({
 });
 
 // src/surfaces/actions/send.ts
-async function shownOf(interactions, actor, ref, read5) {
-  if (read5 === void 0) return void 0;
-  const question = await interactions.lookup(ref, actor);
-  if (question === void 0) return void 0;
-  return read5(question) ?? "unreadable";
+async function locateShown(interactions, actor, place, ref, read5) {
+  const located = await interactions.locate(ref, actor, place);
+  if (read5 === void 0 || !located.ok) return { located };
+  const shown6 = read5(located.question);
+  return shown6 === void 0 ? "unreadable" : { located, shown: shown6 };
 }
 async function send(interactions, actor, place, action) {
-  const shown6 = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown6 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
-  if (action.reviewSets && (await interactions.lookup(action.ref, actor))?.members !== void 0) {
-    const review2 = await interactions.review(action.ref, actor, place, shown6);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const { located, shown: shown6 } = found;
+  if (!located.ok) return { kind: "refused", ...located };
+  if (action.reviewSets && located.question.members !== void 0) {
+    const review2 = await interactions.review(located, actor, place, shown6);
     if (!review2.ok) return { kind: "refused", ...review2 };
     if (!review2.ready) return { kind: "refused", refusal: "not-ready", text: review2.text, question: review2.question };
     return { kind: "review", review: review2, check: reviewCheck(review2.lines.map((line) => line.selection)) };
   }
-  const outcome = await interactions.send(action.ref, actor, place, shown6);
+  const outcome = await interactions.send(located, actor, place, shown6);
   if (!outcome.ok) return { kind: "refused", ...outcome };
   return { kind: "sent", question: outcome.question, text: outcome.text };
 }
 async function review(interactions, actor, place, action) {
-  const shown6 = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown6 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
-  const reviewed = await interactions.review(action.ref, actor, place, shown6);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const reviewed = await interactions.review(found.located, actor, place, found.shown);
   if (!reviewed.ok) return { kind: "refused", ...reviewed };
   return { kind: "review", review: reviewed, check: reviewCheck(reviewed.lines.map((line) => line.selection)) };
 }
 async function confirmSend(interactions, actor, place, action) {
-  const shown6 = await shownOf(interactions, actor, action.ref, action.shown);
-  if (shown6 === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
-  const reviewed = await interactions.review(action.ref, actor, place, shown6);
+  const found = await locateShown(interactions, actor, place, action.ref, action.shown);
+  if (found === "unreadable") return { kind: "dropped", reason: "unreadable shown picks" };
+  const { located, shown: shown6 } = found;
+  const reviewed = await interactions.review(located, actor, place, shown6);
   if (!reviewed.ok) return { kind: "refused", ...reviewed };
   if (!reviewed.ready) {
     return { kind: "refused", refusal: "not-ready", text: reviewed.text, question: reviewed.question };
   }
   const check2 = reviewCheck(reviewed.lines.map((line) => line.selection));
   if (check2 !== action.check) return { kind: "review", review: reviewed, check: check2, changed: true };
-  const outcome = await interactions.send(action.ref, actor, place, shown6);
+  const outcome = await interactions.send(located, actor, place, shown6);
   if (!outcome.ok) return { kind: "refused", ...outcome };
   return { kind: "sent", question: outcome.question, text: outcome.text };
 }

@@ -524,6 +524,21 @@ var init_delivery_note = __esm({
   }
 });
 
+// src/core/pause.ts
+function pause(ms, signal) {
+  return (0, import_promises.setTimeout)(Math.max(0, ms), void 0, signal ? { signal } : {}).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var import_promises;
+var init_pause = __esm({
+  "src/core/pause.ts"() {
+    "use strict";
+    import_promises = require("node:timers/promises");
+  }
+});
+
 // src/core/invalid-answer-error.ts
 var InvalidAnswerError;
 var init_invalid_answer_error = __esm({
@@ -800,21 +815,11 @@ var init_client = __esm({
 });
 
 // src/store/http/serve-link.ts
-function pause(ms, signal) {
-  return new Promise((resolve3) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve3();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
 var init_serve_link = __esm({
   "src/store/http/serve-link.ts"() {
     "use strict";
+    init_pause();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -3829,11 +3834,11 @@ var init_consumer = __esm({
 });
 
 // src/store/redis/tail.ts
-var import_promises, RedisEventTail;
+var import_promises2, RedisEventTail;
 var init_tail = __esm({
   "src/store/redis/tail.ts"() {
     "use strict";
-    import_promises = require("node:timers/promises");
+    import_promises2 = require("node:timers/promises");
     init_store_unavailable_error();
     init_consumer();
     init_hints();
@@ -3882,7 +3887,7 @@ var init_tail = __esm({
       /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
       async #readAll(keys, count, timeoutMs) {
         if (keys.length === 0) {
-          await (0, import_promises.setTimeout)(Math.min(Math.max(0, timeoutMs), 250));
+          await (0, import_promises2.setTimeout)(Math.min(Math.max(0, timeoutMs), 250));
           return [];
         }
         const command = ["XREAD", "COUNT", String(count)];
@@ -5106,12 +5111,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay2 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay3 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay2);
+        }, delay3);
       }
       async #reconnect() {
         if (this.#closed) return;
