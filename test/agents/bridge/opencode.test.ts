@@ -128,7 +128,7 @@ describe('the OpenCode bridge', () => {
     stdin.end(`${JSON.stringify({ id: 7, op: 'collect', for: 'prompt', sessionID: 'ses_d' })}\n`);
     expect(await done).toBe(0);
     expect(out).toEqual([`${JSON.stringify({ id: 7, text: null })}\n`]);
-    expect(errors).toEqual([expect.stringMatching(/^ask-later opencode-bridge: ASK_LATER_WAKE must be .*\n$/)]);
+    expect(errors).toEqual([expect.stringMatching(/^ask-later agent-bridge: ASK_LATER_WAKE must be .*\n$/)]);
   });
 
   it('GIVEN lines that are not requests THEN they are ignored and the bridge keeps answering', async () => {
