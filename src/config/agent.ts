@@ -311,6 +311,22 @@ export function loadDeadline(env: Env, name: keyof typeof DEADLINE_SETTINGS): nu
   throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown}`);
 }
 
+/**
+ * Each agent-side setting's own parser, the very ones {@link loadAgentConfig} and the hook's deadline use, so that
+ * `doctor` can run them one by one and list every problem.
+ */
+export function agentSettingParsers(env: Env): (() => unknown)[] {
+  return [
+    () => loadAgentStoreConfig(env),
+    () => loadDeliveryReach('ASK_LATER_WAKE', env.ASK_LATER_WAKE),
+    () => loadDeliveryReach('ASK_LATER_MIDTURN', env.ASK_LATER_MIDTURN),
+    () => loadCaptureMode(env),
+    () => loadDecidedCheck(env),
+    () => loadDeadline(env, 'ASK_LATER_HOOK_DEADLINE_MS'),
+    () => loadDeadline(env, 'ASK_LATER_STATUS_DEADLINE_MS'),
+  ];
+}
+
 /** Settings of the agent-side commands (MCP server, hooks, waiter): the store, the project, the delivery paths. */
 export function loadAgentConfig(env: Env, cwd: string): AgentConfig {
   return Object.freeze({

@@ -354,28 +354,9 @@ const DEFAULT_PORT = 7420;
  */
 export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): ServeConfig {
   const store = loadStoreConfig(env);
-  const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) {
-    throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
-  }
-  const host = env.ASK_LATER_HOST?.trim() || '127.0.0.1';
-  if (isIP(host) === 0 && host !== 'localhost') {
-    throw new ConfigError(
-      `ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got ${JSON.stringify(host.slice(0, 40))}`,
-    );
-  }
-  const webToken = env.ASK_LATER_WEB_TOKEN?.trim() || undefined;
-  if (webToken === undefined && !isLoopbackAddress(host)) {
-    throw new ConfigError(
-      `ASK_LATER_HOST=${host} serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for`,
-    );
-  }
-  if (webToken !== undefined && webToken.length < 16) {
-    throw new ConfigError(
-      `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`,
-    );
-  }
+  const port = loadPort(env);
+  const host = loadHost(env);
+  const webToken = loadWebToken(env, host);
   const publicUrl = loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || undefined);
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || undefined, readFile);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
@@ -398,6 +379,76 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
     ...(discord ? { discord } : {}),
     ...(telegram ? { telegram } : {}),
   });
+}
+
+/**
+ * Each of serve's settings' own parsers, the very ones {@link loadServeConfig} runs, so that `doctor` can run them
+ * one by one and list every problem. A routing file that cannot be read counts as no routes for the surfaces.
+ */
+export function serveSettingParsers(env: Env, readFile: ReadConfigFile = readUtf8): (() => unknown)[] {
+  let routes: readonly RouteConfig[] = [];
+  return [
+    () => loadStoreConfig(env),
+    () => loadPort(env),
+    () => loadHost(env),
+    () => loadWebToken(env, loadHostOr(env)),
+    () => loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || undefined),
+    () => {
+      routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || undefined, readFile);
+    },
+    () => loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS),
+    () => loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || undefined),
+    () => loadRetentionDays(env.ASK_LATER_RETENTION_DAYS),
+    () => loadSlackConfig(env, routes),
+    () => loadDiscordConfig(env, routes),
+    () => loadTelegramConfig(env, routes),
+  ];
+}
+
+/** `PORT`: the web inbox's port (default {@link DEFAULT_PORT}). */
+export function loadPort(env: Env): number {
+  const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
+    throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
+  }
+  return port;
+}
+
+/** `ASK_LATER_HOST`: the address serve binds (default 127.0.0.1). */
+export function loadHost(env: Env): string {
+  const host = env.ASK_LATER_HOST?.trim() || '127.0.0.1';
+  if (isIP(host) === 0 && host !== 'localhost') {
+    throw new ConfigError(
+      `ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got ${JSON.stringify(host.slice(0, 40))}`,
+    );
+  }
+  return host;
+}
+
+/** The host serve would bind, or the default when `ASK_LATER_HOST` is wrong (its own line says so). */
+export function loadHostOr(env: Env): string {
+  try {
+    return loadHost(env);
+  } catch {
+    return '127.0.0.1';
+  }
+}
+
+/** `ASK_LATER_WEB_TOKEN`: required when `host` reaches beyond this machine; 16 characters at least. */
+function loadWebToken(env: Env, host: string): string | undefined {
+  const webToken = env.ASK_LATER_WEB_TOKEN?.trim() || undefined;
+  if (webToken === undefined && !isLoopbackAddress(host)) {
+    throw new ConfigError(
+      `ASK_LATER_HOST=${host} serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for`,
+    );
+  }
+  if (webToken !== undefined && webToken.length < 16) {
+    throw new ConfigError(
+      `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`,
+    );
+  }
+  return webToken;
 }
 
 /** `ASK_LATER_PUBLIC_URL`: an http(s) URL without credentials; kept as its origin. */

@@ -1,20 +1,26 @@
 /**
- * `ask-later doctor`: the config, then the store (Redis, or the embedded SQLite file, and the events the bridge gave
- * up on), Slack, Discord, the Claude Code install and Codex's (`codex.ts`); on an agent machine set up for HTTP, serve, the token and the
- * Claude Code install instead (`agent-http.ts`), checked at the same time, each network call bounded by a time-out. One line per check, in a fixed
- * order; `fail` lines make the exit non-zero, `warn` lines do not (see `check.ts`).
+ * `ask-later doctor`: every setting through the parser the part that reads it uses, each problem its own line (not
+ * only the first); then the store (Redis, or the embedded SQLite file, and the events the bridge gave up on), in the
+ * embedded setup whether serve answers at its address (`serve.ts`), Slack, Discord, Telegram, the Claude Code,
+ * Codex and OpenCode installs; on an agent machine set up for HTTP, serve, the token and the installs instead
+ * (`agent-http.ts`). Checks run at the same time, each network call bounded by a time-out. One line per check, in a
+ * fixed order; `fail` lines make the exit non-zero, `warn` lines do not (see `check.ts`).
  */
 import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
-import { type AgentStoreLocation, loadAgentStoreConfig } from '../../config/agent.js';
+import { type AgentStoreLocation, agentSettingParsers, loadAgentStoreConfig } from '../../config/agent.js';
 import { ConfigError } from '../../config/config-error.js';
+import { settingProblems } from '../../config/problems.js';
 import { projectFromEnvironment } from '../../config/project.js';
 import {
   describeStore,
+  loadHostOr,
+  loadPort,
   loadServeConfig,
   loadStoreConfig,
   type ServeConfig,
   type StoreConfig,
+  serveSettingParsers,
 } from '../../config/serve.js';
 import type { HttpStoreLocation } from '../../store/open.js';
 import { checkAgentHttp } from './agent-http.js';
@@ -25,6 +31,7 @@ import { checkDiscord } from './discord.js';
 import { checkFailedEvents } from './failed-events.js';
 import { checkOpenCode } from './opencode.js';
 import { checkRedis } from './redis.js';
+import { checkServeAnswers } from './serve.js';
 import { checkSlack } from './slack.js';
 import { checkSqlite } from './sqlite.js';
 import { checkTelegram } from './telegram.js';
@@ -53,7 +60,7 @@ function routedChats(config: ServeConfig): string[] {
 }
 
 /** The web inbox's address as `serve` binds it: `http://127.0.0.1:7420/`, `http://[::1]:7420/`. */
-function webAddress(config: ServeConfig): string {
+function webAddress(config: Pick<ServeConfig, 'host' | 'port'>): string {
   const host = isIPv6(config.host) ? `[${config.host}]` : config.host;
   return `http://${host}:${config.port}/`;
 }
@@ -117,7 +124,13 @@ async function diagnoseAgentHttp(
   ];
 }
 
-/** Every check's line, in order: config, the store, Slack, Discord, Telegram, Claude Code. */
+/** Every problem among the settings the agent side reads (and serve's too unless `agentOnly`), one line each. */
+function settingLines(env: Env, agentOnly: boolean): CheckLine[] {
+  const parsers = agentOnly ? agentSettingParsers(env) : [...agentSettingParsers(env), ...serveSettingParsers(env)];
+  return settingProblems(parsers).map((problem) => fail(`Config: ${problem}`));
+}
+
+/** Every check's line, in order: config, the store, serve (embedded setup), Slack, Discord, Telegram, Claude Code, Codex, OpenCode. */
 export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<CheckLine[]> {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
   let agentStore: AgentStoreLocation | undefined;
@@ -126,19 +139,21 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // ASK_LATER_URL with a bad token (or both REDIS_URL and ASK_LATER_URL): say so, and check nothing it would need.
-    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error.message}`)];
+    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return settingLines(env, true);
   }
-  if (agentStore?.kind === 'http') return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
-  const configLines: CheckLine[] = [];
+  if (agentStore?.kind === 'http') {
+    const problems = settingLines(env, true);
+    const lines = await diagnoseAgentHttp(env, agentStore, options, timeoutMs);
+    return problems.length > 0 ? [...problems, ...lines.slice(1)] : lines;
+  }
+  const configLines = settingLines(env, false);
   let serve: ServeConfig | undefined;
   let store: StoreConfig | undefined;
-  try {
+  if (configLines.length === 0) {
     serve = loadServeConfig(env);
     store = serve;
     configLines.push(ok(describeConfig(serve)));
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    configLines.push(fail(`Config: ${error.message}`));
+  } else {
     // A platform's or the web inbox's setting is wrong: the store can still be checked when its own settings are fine.
     try {
       store = loadStoreConfig(env);
@@ -146,8 +161,11 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
       store = undefined;
     }
   }
+  // The embedded setup has no one else to run serve: say whether it answers, at the address it would bind.
+  const serveAddress = store?.store.kind === 'sqlite' ? webAddressOf(env) : undefined;
   const cwd = options.cwd ?? process.cwd();
-  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
+  const [serveLines, storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
+    serveAddress !== undefined ? checkServeAnswers(serveAddress, timeoutMs) : [],
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, 'slack'), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, 'discord'), timeoutMs) : [],
@@ -161,5 +179,26 @@ export async function diagnose(env: Env, options: DoctorOptions = {}): Promise<C
     checkCodex({ ...env, HOME: options.home ?? homedir() }, cwd),
   ]);
   const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
-  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
+  return [
+    ...configLines,
+    ...storeLines,
+    ...serveLines,
+    ...slack,
+    ...discord,
+    ...telegram,
+    ...claudeCode,
+    ...codex,
+    ...openCode,
+  ];
+}
+
+/** The web inbox's address from PORT and ASK_LATER_HOST, or the defaults where one is wrong (its line says so). */
+function webAddressOf(env: Env): string {
+  let port = 7420;
+  try {
+    port = loadPort(env);
+  } catch {
+    // PORT's own line names the problem.
+  }
+  return webAddress({ host: loadHostOr(env), port });
 }

@@ -208,17 +208,19 @@ describe('ask-later doctor (the built CLI)', () => {
     const homeDir = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
     const db = join(homeDir, '.local', 'state', 'ask-later', 'inbox.db');
     const token = 'web-token-never-printed-0123456789';
-    const { lines, code } = await doctorCli({ PORT: '7555', ASK_LATER_WEB_TOKEN: token }, homeDir);
-    expect(lines).toHaveLength(5);
+    const port = await freePort();
+    const { lines, code } = await doctorCli({ PORT: String(port), ASK_LATER_WEB_TOKEN: token }, homeDir);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toBe(
-      `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7555/ (asks for ASK_LATER_WEB_TOKEN); no Slack or Discord: answers come from the web inbox`,
+      `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:${port}/ (asks for ASK_LATER_WEB_TOKEN); no Slack or Discord: answers come from the web inbox`,
     );
     expect(lines[1]).toMatch(
       new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL, via ${ENGINE}\\)$`),
     );
-    expect(lines[2]).toBe('✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)');
-    expect(lines[3]).toBe(PLUGIN_PATHS);
-    expect(lines[4]).toBe(PLUGIN_CAPTURE);
+    expect(lines[2]).toMatch(/^⚠ Serve: not answering at /);
+    expect(lines[3]).toBe('✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)');
+    expect(lines[4]).toBe(PLUGIN_PATHS);
+    expect(lines[5]).toBe(PLUGIN_CAPTURE);
     expect(existsSync(db)).toBe(true);
     expect(lines.join('\n')).not.toContain(token);
     expect(code).toBe(0);
@@ -450,26 +452,34 @@ describe('ask-later doctor, one broken piece at a time', () => {
 describe('ask-later doctor, the embedded store', () => {
   /** Claude Code set up with the plugin and no store settings of its own. */
   let pluginHome: string;
+  /** A port nothing listens on: serve is not running for these tests. */
+  let noServe: number;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     pluginHome = homeWith({ '.claude/settings.json': { enabledPlugins: { 'ask-later@ask-later': true } } });
+    noServe = await freePort();
   });
 
-  /** The embedded store's settings: ASK_LATER_DB at `db`, and a temporary HOME (never the real one). */
+  /** The embedded store's settings: ASK_LATER_DB at `db`, a temporary HOME (never the real one), no serve. */
   function embedded(db: string): Record<string, string> {
-    return { ASK_LATER_DB: db, HOME: tempDir('home') };
+    return { ASK_LATER_DB: db, HOME: tempDir('home'), PORT: String(noServe) };
   }
+
+  /** The line saying serve is not running. */
+  const noServeLine = () =>
+    `⚠ Serve: not answering at http://127.0.0.1:${noServe}/ (connection refused) — start it with \`ask-later serve\` and keep it running; until then answer in this terminal with \`ask-later inbox\``;
 
   it('GIVEN ASK_LATER_DB in a directory that does not exist yet THEN doctor creates the store and says ✓ with SQLite and WAL, twice', async () => {
     const db = join(tempDir('db'), 'nested', 'inbox.db');
     const first = await doctor(embedded(db), { home: pluginHome });
     expect(first.lines[0]).toBe(
-      `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:7420/; no Slack or Discord: answers come from the web inbox`,
+      `✓ Config: the embedded store at ${db}; web inbox on http://127.0.0.1:${noServe}/; no Slack or Discord: answers come from the web inbox`,
     );
     expect(first.lines[1]).toMatch(
       new RegExp(`^✓ Embedded store at ${literal(db)} \\(SQLite \\d+\\.\\d+\\.\\d+, WAL, via ${ENGINE}\\)$`),
     );
     expect(first.lines.slice(2)).toEqual([
+      noServeLine(),
       '✓ Claude Code: the ask-later plugin is enabled (~/.claude/settings.json)',
       PLUGIN_PATHS,
       PLUGIN_CAPTURE,
@@ -571,7 +581,7 @@ describe('ask-later doctor, the embedded store', () => {
     );
     expect(differing.code).toBe(0);
     const same = await doctor(embedded(db), { home: withDb(db) });
-    expect(same.lines.filter((line) => line.startsWith('⚠'))).toEqual([]);
+    expect(same.lines.filter((line) => line.startsWith('⚠'))).toEqual([noServeLine()]);
     expect(same.code).toBe(0);
   });
 });
