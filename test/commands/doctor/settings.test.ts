@@ -28,7 +28,13 @@ async function doctor(env: Record<string, string>): Promise<{ lines: string[]; c
   let out = '';
   const code = await runDoctor(
     { HOME: dir, ASK_LATER_DB: join(dir, 'inbox.db'), ...env },
-    { stdout: { write: (text: string) => (out += text) } },
+    {
+      stdout: {
+        write: (text: string) => {
+          out += text;
+        },
+      },
+    },
     { home: dir, cwd: dir, timeoutMs: 1000 },
   );
   return { lines: out.trimEnd().split('\n'), code };
