@@ -44,19 +44,10 @@ const ECHO_MAX = 40;
 /** The most reasons one refusal lists; a call that breaks more gets the first ones and a count. */
 const REASONS_MAX = 20;
 
-const FIELDS = [
-  'context',
-  'question',
-  'impact',
-  'isBlocking',
-  'options',
-  'recommended',
-  'multiSelect',
-  'questions',
-  'ticket',
-  'expiresInSeconds',
-  'waitSeconds',
-] as const;
+/** The call's fields, in the schema's order: read from the schema itself, so no list here can fall behind it. */
+function fields(): readonly string[] {
+  return Object.keys(askInputSchema.shape);
+}
 
 /** What one question needs (the set's members need them each, in `questions`). */
 const REQUIRED_FIELDS = ['context', 'question', 'impact', 'isBlocking', 'options'] as const;
@@ -64,17 +55,10 @@ const REQUIRED_FIELDS = ['context', 'question', 'impact', 'isBlocking', 'options
 /** The fields of one question that a set gives per member instead. */
 const ITEM_FIELDS = ['question', 'options', 'isBlocking', 'recommended', 'multiSelect'] as const;
 
-/** A member of `questions`. */
-const MEMBER_FIELDS = [
-  'topic',
-  'question',
-  'options',
-  'isBlocking',
-  'recommended',
-  'multiSelect',
-  'context',
-  'impact',
-] as const;
+/** A member of `questions`: its fields, read from its schema. */
+function memberFields(): readonly string[] {
+  return Object.keys(memberSchema.shape);
+}
 const MEMBER_REQUIRED = ['topic', 'question', 'options', 'isBlocking'] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -88,12 +72,12 @@ function quote(text: string): string {
 function describeValue(value: unknown): string {
   try {
     if (value === null) return 'null';
-    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? 'item' : 'items'}`;
+    if (Array.isArray(value)) return `a list of ${value.length} ${value.length === 1 ? 'item' : 'items'}`;
     switch (typeof value) {
       case 'undefined':
         return 'nothing';
       case 'string':
-        return `the string ${quote(value)}`;
+        return `one text, ${quote(value)}`;
       case 'number':
         return Object.is(value, -0) ? '-0' : String(value);
       case 'bigint':
@@ -395,17 +379,18 @@ function keyList(keys: readonly string[], suggest: (key: string) => string | und
 }
 
 function unknownFieldsMessage(keys: readonly string[]): string {
+  const named = new Set<string>(['context', 'impact', 'questions', ...ITEM_FIELDS]);
+  const optional = fields().filter((field) => !named.has(field));
   return (
-    `contain ${keyList(keys, (key) => suggestField(key, FIELDS))}. The fields are ${listFields(['context', 'impact'])} ` +
+    `contain ${keyList(keys, (key) => suggestField(key, fields()))}. The fields are ${listFields(['context', 'impact'])} ` +
     `(required), then for one question ${listFields(['question', 'options', 'isBlocking'])} (required) and ` +
-    `${listFields(['recommended', 'multiSelect'])}, or for a set \`questions\`; and optionally ` +
-    `${listFields(['ticket', 'expiresInSeconds', 'waitSeconds'])}`
+    `${listFields(['recommended', 'multiSelect'])}, or for a set \`questions\`; and optionally ${listFields(optional)}`
   );
 }
 
 function unknownMemberFieldsMessage(keys: readonly string[]): string {
-  const optional = MEMBER_FIELDS.filter((field) => !(MEMBER_REQUIRED as readonly string[]).includes(field));
-  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional)} (optional)`;
+  const optional = memberFields().filter((field) => !(MEMBER_REQUIRED as readonly string[]).includes(field));
+  return `has ${keyList(keys, (key) => suggestField(key, memberFields()))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional)} (optional)`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -430,8 +415,11 @@ const OPTIONS_DESCRIPTION =
   `${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add ` +
   `"${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
 
+/** What `options` must be, as refusals say it. */
+const OPTIONS_EXPECTED = `a list of texts (${OPTIONS_MIN} to ${OPTIONS_MAX}, each an option's label or {label, value, description})`;
+
 const optionsSchema = z
-  .array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) })
+  .array(optionSchema, { error: typeError(OPTIONS_EXPECTED, true) })
   .min(OPTIONS_MIN, {
     error: (issue) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue.input)}`,
   })
@@ -554,7 +542,7 @@ function setSizeProblem(input: unknown): string | undefined {
 
 const questionsSchema = z
   .array(memberSchema, {
-    error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false),
+    error: typeError(`a list of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false),
   })
   .min(SET_MEMBERS_MIN, {
     error: (issue) =>
@@ -573,7 +561,7 @@ const questionsSchema = z
 
 const ITEM_EXPECTED: Readonly<Record<(typeof ITEM_FIELDS)[number], string>> = {
   question: `a one-line string of at most ${QUESTION_MAX} characters`,
-  options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
+  options: OPTIONS_EXPECTED,
   isBlocking: 'a JSON boolean (true or false, not a string)',
   recommended: RECOMMENDED_EXPECTED,
   multiSelect: 'a JSON boolean',
@@ -709,7 +697,16 @@ interface Reason {
 
 function reasonsFrom(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[]): Reason[] {
   const reasons: Reason[] = [];
+  // A value of the wrong type is told so once: not also that it has the wrong length (a text's characters counted).
+  const wrongType = new Set(
+    issues.filter((issue) => issue.code === 'invalid_type').map((issue) => issue.path.map(String).join('\u0000')),
+  );
   for (const issue of issues) {
+    if (
+      (issue.code === 'too_small' || issue.code === 'too_big') &&
+      wrongType.has(issue.path.map(String).join('\u0000'))
+    )
+      continue;
     const path = [...prefix, ...issue.path];
     if (issue.code === 'invalid_union') {
       // Report the branch the value was meant for: the one it has the right type for.
@@ -730,7 +727,7 @@ function reasonsFrom(issues: readonly z.core.$ZodIssue[], input: unknown, prefix
 /** Root problems first, then fields in schema order, each field's own problem before its entries'. */
 function order(reason: Reason): [number, number] {
   const [field] = reason.path;
-  const rank = field === undefined ? -1 : (FIELDS as readonly PropertyKey[]).indexOf(field);
+  const rank = field === undefined ? -1 : (fields() as readonly PropertyKey[]).indexOf(field);
   return [rank, reason.path.length];
 }
 

@@ -83,7 +83,7 @@ const BAD_SETS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'questions as a string',
     withSet({ questions: 'two' }),
-    /^`questions` must be an array of 2 to 4 questions, got the string "two"$/,
+    /^`questions` must be a list of 2 to 4 questions, got one text, "two"$/,
   ],
   [
     'a member that is a string',
@@ -138,7 +138,7 @@ const BAD_SETS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'a member without options',
     withMember(0, { options: undefined }),
-    /^`questions\[0\]\.options` is required: an array of 1 to 6 options$/,
+    /^`questions\[0\]\.options` is required: a list of texts \(1 to 6, .*\)$/,
   ],
   [
     `a member with ${OPTIONS_MAX + 1} options`,
@@ -163,7 +163,7 @@ const BAD_SETS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'a member isBlocking as a string',
     withMember(1, { isBlocking: 'yes' }),
-    /^`questions\[1\]\.isBlocking` must be a JSON boolean .*got the string "yes"$/,
+    /^`questions\[1\]\.isBlocking` must be a JSON boolean .*got one text, "yes"$/,
   ],
   [
     'a member recommending what it does not offer',

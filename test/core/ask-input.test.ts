@@ -75,8 +75,8 @@ function accepted(raw: unknown): AskInput {
 const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   // the arguments as a whole
   ['null', null, /^The arguments must be an object with the fields `context`.*got null$/],
-  ['an array', [VALID], /^The arguments must be an object .*got an array of 1 item$/],
-  ['a string', 'Which database?', /^The arguments must be an object .*got the string "Which database\?"$/],
+  ['an array', [VALID], /^The arguments must be an object .*got a list of 1 item$/],
+  ['a string', 'Which database?', /^The arguments must be an object .*got one text, "Which database\?"$/],
   ['a number', 42, /^The arguments must be an object .*got 42$/],
   ['nothing', undefined, /^The arguments must be an object .*got nothing$/],
   [
@@ -141,7 +141,7 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
     /^`question` must be at most 250 characters, got 251$/,
   ],
   ['a 1 MB question', withFields({ question: text(MB) }), /^`question` must be at most 250 characters, got 1048576$/],
-  ['an array as question', withFields({ question: ['a'] }), /^`question` must be a one-line string .*got an array/],
+  ['an array as question', withFields({ question: ['a'] }), /^`question` must be a one-line string .*got a list/],
   // impact
   ['no impact', without('impact'), /^`impact` is required: a non-empty Markdown string of at most 1000/],
   ['an empty impact', withFields({ impact: '' }), /^`impact` must not be empty$/],
@@ -157,17 +157,17 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'isBlocking as the string "true"',
     withFields({ isBlocking: 'true' }),
-    /^`isBlocking` must be a JSON boolean \(true or false, not a string\), got the string "true"$/,
+    /^`isBlocking` must be a JSON boolean \(true or false, not a string\), got one text, "true"$/,
   ],
   ['isBlocking as 1', withFields({ isBlocking: 1 }), /^`isBlocking` must be a JSON boolean .*got 1$/],
   // options
-  ['no options', without('options'), /^`options` is required: an array of 1 to 6 options$/],
+  ['no options', without('options'), /^`options` is required: a list of texts \(1 to 6, .*\)$/],
   ['0 options', withFields({ options: [] }), /^`options` must have 1 to 6 entries, got 0$/],
   ['7 options', withFields({ options: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }), /^`options` .*1 to 6.*got 7$/],
   [
     'options as a string',
     withFields({ options: 'Yes, No' }),
-    /^`options` must be an array .*got the string "Yes, No"$/,
+    /^`options` must be a list of texts .*got one text, "Yes, No"$/,
   ],
   [
     'a number as an option',
@@ -258,7 +258,7 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'multiSelect as the string "false"',
     withFields({ multiSelect: 'false' }),
-    /^`multiSelect` must be a JSON boolean .*got the string "false"$/,
+    /^`multiSelect` must be a JSON boolean .*got one text, "false"$/,
   ],
   // ticket
   [
@@ -287,7 +287,7 @@ const BAD_INPUTS: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   [
     'expiresInSeconds as a string',
     withFields({ expiresInSeconds: '3600' }),
-    /^`expiresInSeconds` .*got the string "3600"$/,
+    /^`expiresInSeconds` .*got one text, "3600"$/,
   ],
   // waitSeconds
   [
@@ -318,6 +318,18 @@ describe('parseAskInput refuses every broken rule with a reason the model can ac
       expect.stringMatching(/^`isBlocking` is required/),
       expect.stringMatching(/^`waitSeconds` must be an integer from 0 to 600, got 900$/),
     ]);
+  });
+
+  it('GIVEN options as one text THEN one reason names the wrong type, and its characters are not counted as entries', () => {
+    expect(refusal(withFields({ options: 'A, B, C' }))).toEqual([
+      '`options` must be a list of texts (1 to 6, each an option\'s label or {label, value, description}), got one text, "A, B, C"',
+    ]);
+  });
+
+  it('GIVEN an unknown field THEN the refusal lists every field the schema has, askAgain included', () => {
+    const [reason] = refusal(withFields({ priority: 'high' }));
+    for (const field of Object.keys(askInputSchema.shape)) expect(reason).toContain(`\`${field}\``);
+    expect(reason).toContain('`askAgain`');
   });
 
   it('GIVEN 100,000 bad options THEN the refusal stays short and says how many more problems there are', () => {
