@@ -635,8 +635,9 @@ export const askInputSchema = z
         .boolean()
         .optional()
         .describe(
-          'Optional. Before parking, ask_later looks for decisions like this one that the person already took in ' +
-            'this project, and returns them instead of parking. true parks it anyway: set it only after such a ' +
+          'Optional. Before parking, ask_later looks for the same question still waiting in this project, and for ' +
+            'decisions like this one that the person already took, and returns those instead of parking. true parks ' +
+            'it anyway: set it only after such a ' +
             'result, when the situation changed, and say in `context` what changed; the person then sees the ' +
             'earlier decision beside it.',
         ),

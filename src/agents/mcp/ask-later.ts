@@ -5,6 +5,7 @@ import { describeSelection } from '../../core/answer.js';
 import { askInputSchema, formatRefusal, parseAskInput } from '../../core/ask-input.js';
 import { renderDeliveryEntry } from '../../core/delivery-note.js';
 import { OPTIONS_MAX, SET_MEMBERS_MAX, SET_MEMBERS_MIN, WAIT_MAX_SECONDS } from '../../core/limits.js';
+import { findPendingDuplicate } from '../../core/pending-duplicate.js';
 import { type EarlierDecision, itemsOf, memberRef, type Question, selectionsOf } from '../../core/question.js';
 import { describeReply } from '../../core/reply.js';
 import { DECIDED_MAX } from '../../core/similarity.js';
@@ -95,6 +96,17 @@ function decidedResult(found: readonly SimilarDecision[]) {
   });
 }
 
+/** The question is already waiting: its id and status instead of a second copy the person would answer twice. */
+function alreadyWaitingResult(waiting: Question) {
+  const what = waiting.members === undefined ? 'the same question' : 'the same set of questions';
+  const text =
+    `Not parked: #${waiting.id} is ${what}, already waiting for the person in this project (status ` +
+    `${waiting.status}${waiting.isBlocking ? ', blocking' : ''}, parked ${new Date(waiting.createdAt).toISOString()}). ` +
+    `Its answer comes in a later prompt (get_answer ${waiting.id} checks on it); do not ask it again. If this is a ` +
+    'new decision after all, call ask_later again with `askAgain: true` and say in `context` what differs.';
+  return structuredResult(text, { note: text, questions: [structuredQuestion(waiting)] });
+}
+
 export interface AskLaterOptions {
   /** `ASK_LATER_DECIDED`: look for earlier decisions before parking (`check`, the default) or not. */
   readonly decided?: DecidedCheck;
@@ -113,6 +125,10 @@ export const askLaterTool = (options: AskLaterOptions = {}): ToolDefinition => (
     const { waitSeconds = 0, askAgain = false, ...spec } = parsed.value;
     try {
       const store = await context.store();
+      if (!askAgain) {
+        const waiting = findPendingDuplicate(spec, await store.list(context.project, { status: ['pending'] }));
+        if (waiting !== undefined) return alreadyWaitingResult(waiting);
+      }
       let askedBefore: EarlierDecision[] = [];
       if ((options.decided ?? 'check') === 'check') {
         const items = itemsOf(spec).map((item) => ({
