@@ -3,7 +3,7 @@
  * surface: `Asked before: #7, answered 2026-11-20 by Ada on Slack: Postgres`. The answer is cut at
  * {@link ASKED_BEFORE_ANSWER_MAX} characters (the whole decision is in the decision trail). Pure.
  */
-import { type EarlierDecision, memberRef, platformName } from './question.js';
+import { type EarlierDecision, memberRef, placeOf } from './question.js';
 
 /** The longest earlier answer a card quotes; the decision trail has it whole. */
 export const ASKED_BEFORE_ANSWER_MAX = 120;
@@ -17,7 +17,7 @@ export function askedBeforeLine(earlier: EarlierDecision): string {
     earlier.answer.length > ASKED_BEFORE_ANSWER_MAX
       ? `${earlier.answer.slice(0, ASKED_BEFORE_ANSWER_MAX - 1)}…`
       : earlier.answer;
-  return `Asked before: ${ref}, answered ${day} by ${who} on ${platformName(earlier.by.platform)}: ${answer}`.replace(
+  return `Asked before: ${ref}, answered ${day} by ${who} ${placeOf(earlier.by)}: ${answer}`.replace(
     /[\p{Cc}\u2028\u2029]+/gu,
     ' ',
   );

@@ -12,7 +12,7 @@ import { describeSelection } from './answer.js';
 import {
   memberRef,
   optionValue,
-  type Platform,
+  placeAndUserOf,
   type Question,
   type QuestionItem,
   type Responder,
@@ -32,13 +32,6 @@ const HEADER = [
 
 /** Between the header, the entries and the footer. Counted with each entry by {@link deliveryEntryLength}. */
 const SEPARATOR = '\n\n';
-
-const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
-  slack: 'Slack',
-  discord: 'Discord',
-  telegram: 'Telegram',
-  web: 'the web',
-};
 
 /** The advice that closes a dismissed or expired entry: nobody is going to answer it. */
 const UNANSWERED_ADVICE =
@@ -220,7 +213,7 @@ function questionLines(q: Question): string[] {
 /** "NAME on Slack (user U123)": the display name is the person's own text, so it is kept to one line. */
 function who(by: Responder): string {
   const name = oneLine(by.displayName);
-  const where = `on ${PLATFORM_NAMES[by.platform]} (user ${oneLine(by.userId)})`;
+  const where = placeAndUserOf(by);
   return name === '' ? where : `${name} ${where}`;
 }
 

@@ -160,11 +160,40 @@ export function platformName(platform: Platform): string {
   return PLATFORM_NAMES[platform];
 }
 
+/**
+ * Where a person acted when it was not a platform's own page: the terminal inbox (`ask-later inbox`), or one
+ * command (`ask-later answer`). Both act as the local person of the web inbox (`web`, user `local`), whose drafts
+ * they share; the place keeps the record, the trail and the exports true about where the answer came from.
+ */
+export const ANSWER_PLACES = ['terminal', 'command-line'] as const;
+export type AnswerPlace = (typeof ANSWER_PLACES)[number];
+
 /** Who did something on the person side. `userId` is the platform's id; `displayName` is for showing only. */
 export interface Responder {
   readonly platform: Platform;
   readonly userId: string;
   readonly displayName: string;
+  /** The terminal or the command line, when the person acted there (absent: on the platform itself). */
+  readonly place?: AnswerPlace;
+}
+
+const PLACE_PHRASES: Readonly<Record<AnswerPlace, string>> = {
+  terminal: 'in the terminal',
+  'command-line': 'from the command line',
+};
+
+/** Where someone acted, as it reads after their name: `on Slack`, `on the web inbox`, `in the terminal`, `from the command line`. */
+export function placeOf(by: Responder): string {
+  return by.place === undefined ? `on ${platformName(by.platform)}` : PLACE_PHRASES[by.place];
+}
+
+/**
+ * Where and who for the model: `on Slack (user U123)`; the web inbox, the terminal and the command line have no
+ * user ids worth reading (the local person is `local`), so only the place.
+ */
+export function placeAndUserOf(by: Responder): string {
+  const user = by.platform === 'web' ? '' : ` (user ${by.userId.replace(/\s+/g, ' ').trim()})`;
+  return `${placeOf(by)}${user}`;
 }
 
 /** Notes the person wrote for one picked option of a multi-select. */

@@ -6,7 +6,7 @@
  */
 import type { Readiness } from '../core/answer.js';
 import type { InboxFilter } from '../core/inbox.js';
-import { OTHER_LABEL, platformName, type Question } from '../core/question.js';
+import { OTHER_LABEL, placeOf, type Question } from '../core/question.js';
 import { describeReply } from '../core/reply.js';
 
 /** The last segment of a project path (`/home/me/src/shop` → `shop`), or the whole name when it has none. */
@@ -83,7 +83,7 @@ function time(at: number): string {
 export function notPendingText(question: Question): string {
   const answer = question.answer;
   if (answer) {
-    return `#${question.id} was already answered by ${answer.by.displayName} on ${platformName(answer.by.platform)} at ${time(answer.at)}: ${describeReply(question, answer)}.`;
+    return `#${question.id} was already answered by ${answer.by.displayName} ${placeOf(answer.by)} at ${time(answer.at)}: ${describeReply(question, answer)}.`;
   }
   switch (question.status) {
     case 'cancelled':
@@ -91,7 +91,7 @@ export function notPendingText(question: Question): string {
     case 'dismissed': {
       const by = question.closure?.by;
       return by
-        ? `#${question.id} was dismissed by ${by.displayName} on ${platformName(by.platform)}.`
+        ? `#${question.id} was dismissed by ${by.displayName} ${placeOf(by)}.`
         : `#${question.id} was dismissed.`;
     }
     case 'expired':

@@ -25,7 +25,12 @@ export function reachesProject(actor: Actor, project: string): boolean {
 /** The actor as the store keeps them: platform, id, and a display name within the limit. */
 export function responderOf(actor: Actor): Responder {
   const displayName = actor.displayName.trim().slice(0, DISPLAY_NAME_MAX) || actor.userId;
-  return { platform: actor.platform, userId: actor.userId, displayName };
+  return {
+    platform: actor.platform,
+    userId: actor.userId,
+    displayName,
+    ...(actor.place === undefined ? {} : { place: actor.place }),
+  };
 }
 
 /** Who may answer: by default everyone in the routed channel; narrowed by allow-lists. */

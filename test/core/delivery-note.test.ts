@@ -86,7 +86,16 @@ describe('renderDeliveryEntry', () => {
     const by: Responder = { platform: 'discord', userId: '1234567890', displayName: 'grace' };
     expect(renderDeliveryEntry(answered(5, { by }))).toContain('By grace on Discord (user 1234567890) at ');
     const web: Responder = { platform: 'web', userId: 'u-9', displayName: 'Lin' };
-    expect(renderDeliveryEntry(answered(5, { by: web }))).toContain('By Lin on the web (user u-9) at ');
+    expect(renderDeliveryEntry(answered(5, { by: web }))).toContain('By Lin on the web inbox at ');
+  });
+
+  it('GIVEN an answer from the terminal inbox or ask-later answer THEN it says so, with no user id jargon', () => {
+    const local = { platform: 'web', userId: 'local', displayName: 'ada' } as const;
+    const terminal = renderDeliveryEntry(answered(5, { by: { ...local, place: 'terminal' } }));
+    expect(terminal).toContain('By ada in the terminal at ');
+    const command = renderDeliveryEntry(answered(5, { by: { ...local, place: 'command-line' } }));
+    expect(command).toContain('By ada from the command line at ');
+    for (const entry of [terminal, command]) expect(entry).not.toMatch(/user local|web inbox/);
   });
 
   it('GIVEN a delivered question with its answer THEN it renders like an answered one', () => {

@@ -1,6 +1,6 @@
 /** How questions read in tool results: short, plain, and with the person's words marked as theirs. */
 import { renderDeliveryEntry } from '../../core/delivery-note.js';
-import { memberRef, platformName, type Question } from '../../core/question.js';
+import { memberRef, placeOf, type Question } from '../../core/question.js';
 import { describeReply } from '../../core/reply.js';
 
 /** The question as one line: its text, or a set's topics (`Set of 3: Database · Caches · Naming`). */
@@ -14,8 +14,7 @@ export function questionLine(q: Question): string {
   const blocking = q.isBlocking ? 'blocking' : 'can wait';
   const ticket = q.ticket ? ` ${q.ticket}` : '';
   let outcome = '';
-  if (q.answer)
-    outcome = ` → ${describeReply(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
+  if (q.answer) outcome = ` → ${describeReply(q, q.answer)} (${q.answer.by.displayName} ${placeOf(q.answer.by)})`;
   return `#${q.id} [${q.status}, ${blocking}]${ticket} ${questionSummary(q)}${outcome}`;
 }
 

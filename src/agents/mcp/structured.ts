@@ -14,7 +14,7 @@ import {
   memberRef,
   ORIGIN_TOOLS,
   optionValue,
-  platformName,
+  placeAndUserOf,
   QUESTION_STATUSES,
   type Question,
   type QuestionItem,
@@ -137,7 +137,7 @@ function structuredAnswer(item: QuestionItem, selection: Selection): z.infer<typ
 
 function who(by: Responder): string {
   const name = by.displayName.trim();
-  const where = `on ${platformName(by.platform)} (user ${by.userId})`;
+  const where = placeAndUserOf(by);
   return name === '' ? where : `${name} ${where}`;
 }
 

@@ -29,7 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { type AgentConfig, loadAgentConfig } from '../../config/agent.js';
 import { ConfigError } from '../../config/config-error.js';
-import { platformName, type Question } from '../../core/question.js';
+import { placeOf, type Question } from '../../core/question.js';
 import { turnOwner, waiterLease } from '../../core/turns.js';
 import { ProjectRefusedError } from '../../store/http/project-refused-error.js';
 import { TokenRefusedError } from '../../store/http/token-refused-error.js';
@@ -201,8 +201,7 @@ async function wait(
 export function wakeLine(outcomes: readonly Question[]): string {
   const parts = outcomes.slice(0, 5).map((q) => {
     const kind = q.isBlocking ? ' (blocking)' : '';
-    if (q.status === 'answered' && q.answer)
-      return `#${q.id}${kind} was answered on ${platformName(q.answer.by.platform)}`;
+    if (q.status === 'answered' && q.answer) return `#${q.id}${kind} was answered ${placeOf(q.answer.by)}`;
     if (q.status === 'dismissed') return `#${q.id}${kind} was dismissed without an answer`;
     return `#${q.id}${kind} expired unanswered`;
   });

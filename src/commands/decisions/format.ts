@@ -19,6 +19,7 @@ import {
   OTHER_LABEL,
   optionValue,
   type Platform,
+  placeOf,
   platformName,
   type QuestionItem,
   type Selection,
@@ -317,7 +318,7 @@ function decisionSection(decision: Decision): string[] {
     ...(decision.ticket === undefined ? [] : [`- **Ticket:** ${ticket(decision.ticket)}`]),
     `- **Blocking:** ${decision.isBlocking ? 'yes, the agent could not go on without it' : 'no, it could wait'}`,
     `- **Asked:** ${utc(decision.createdAt)}`,
-    `- **Answered:** ${utc(answer.at)} by ${inline(answer.by.displayName)} (${code(answer.by.userId)} on ${platformName(answer.by.platform)})`,
+    `- **Answered:** ${utc(answer.at)} by ${inline(answer.by.displayName)} (${code(answer.by.userId)} ${placeOf(answer.by)})`,
     ...(posted.length === 0 ? [] : [`- **Posted to:** ${posted.join(', ')}`]),
     `- **Delivered:** ${delivered}`,
   ];

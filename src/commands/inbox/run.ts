@@ -127,7 +127,7 @@ export async function runAnswerCommand(
   const args = parsed.args;
   return withInbox('answer', env, io, (opened) =>
     runAnswer(
-      terminalInbox(opened.store, opened.actor),
+      terminalInbox(opened.store, { ...opened.actor, place: 'command-line' }),
       args,
       io,
       projectFromEnvironment(env as NodeJS.ProcessEnv, cwd),

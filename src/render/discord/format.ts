@@ -57,7 +57,7 @@ export function discordTime(ms: number, style: 'f' | 'R' = 'f'): string {
   return `<t:${Math.floor(ms / 1000)}:${style}>`;
 }
 
-export { platformName } from '../../core/question.js';
+export { placeOf, platformName } from '../../core/question.js';
 
 /** The colour bar of a pending blocking question (red). */
 export const BLOCKING_COLOR = 0xd93f0b;

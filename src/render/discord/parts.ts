@@ -12,14 +12,7 @@ import { askedBeforeLine } from '../../core/asked-before.js';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import type { Question, QuestionItem, Selection } from '../../core/question.js';
 import { type Cuttable, NOTES_SHORTENED_NOTE, shortenPlain } from './fit.js';
-import {
-  discordTime,
-  displayName,
-  NOTES_PREVIEW_MAX,
-  neutraliseMentions,
-  notesPreview,
-  platformName,
-} from './format.js';
+import { discordTime, displayName, NOTES_PREVIEW_MAX, neutraliseMentions, notesPreview, placeOf } from './format.js';
 import { formatCustomId } from './ids.js';
 import { isRecommended } from './picker.js';
 
@@ -85,7 +78,7 @@ export function outcome(question: Question, answerLine?: string): string {
         answer === undefined
           ? ['✅ Answered']
           : [
-              `✅ Answered by ${displayName(answer.by.displayName)} on ${platformName(answer.by.platform)}${at(answer.at)}`,
+              `✅ Answered by ${displayName(answer.by.displayName)} ${placeOf(answer.by)}${at(answer.at)}`,
               ...(answerLine === undefined ? [] : [`**Answer:** ${neutraliseMentions(answerLine)}`]),
             ];
       if (question.status === 'delivered') lines.push(`📬 Delivered to the agent${at(question.deliveredAt)}`);

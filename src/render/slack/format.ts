@@ -57,7 +57,7 @@ export function slackDate(ms: number): string {
   return `<!date^${seconds}^{date_short_pretty} at {time}|${new Date(ms).toISOString()}>`;
 }
 
-export { platformName } from '../../core/question.js';
+export { placeOf, platformName } from '../../core/question.js';
 
 /** 🔴 BLOCKING / 🟢 can wait. */
 export function blockingMark(isBlocking: boolean): string {

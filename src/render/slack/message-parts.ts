@@ -21,7 +21,7 @@ import {
   escapeMrkdwnWithin,
   headerLine,
   PROJECT_PATH_SHOWN_MAX,
-  platformName,
+  placeOf,
   slackDate,
 } from './format.js';
 import { ACTION_IDS } from './ids.js';
@@ -235,7 +235,7 @@ export function at(ms: number | undefined): string {
 /** `✅ Answered by Ada on Slack at …` (mrkdwn, the name escaped). */
 export function answeredLine(meta: AnswerMeta | undefined): string {
   if (meta === undefined) return '✅ Answered';
-  return `✅ Answered by ${displayNameMrkdwn(meta.by.displayName)} on ${platformName(meta.by.platform)}${at(meta.at)}`;
+  return `✅ Answered by ${displayNameMrkdwn(meta.by.displayName)} ${placeOf(meta.by)}${at(meta.at)}`;
 }
 
 /** `📬 Delivered to the agent at …`, for a delivered question. */

@@ -24,7 +24,7 @@ import {
   itemsOf,
   memberRef,
   OTHER_LABEL,
-  platformName,
+  placeOf,
   type Question,
   type QuestionItem,
   type Selection,
@@ -260,7 +260,7 @@ function outcomeLines(question: Question): string {
       const lines = [
         answer === undefined
           ? '✅ Answered'
-          : `✅ Answered by ${escapeHtml(truncate(oneLine(answer.by.displayName), 80))} on ${platformName(answer.by.platform)} at ${utcTime(answer.at)}`,
+          : `✅ Answered by ${escapeHtml(truncate(oneLine(answer.by.displayName), 80))} ${placeOf(answer.by)} at ${utcTime(answer.at)}`,
       ];
       if (question.status === 'delivered') {
         lines.push(

@@ -19,6 +19,7 @@
   A question is written with the oldest version that holds it ({@link specRecord}).
  */
 import {
+  ANSWER_PLACES,
   type Answer,
   type ChoiceNote,
   type Closure,
@@ -133,6 +134,7 @@ export class Reader {
       platform: this.oneOf(object.platform, PLATFORMS, `${path}.platform`),
       userId: this.string(object, 'userId', path),
       displayName: this.string(object, 'displayName', path),
+      ...(object.place === undefined ? {} : { place: this.oneOf(object.place, ANSWER_PLACES, `${path}.place`) }),
     };
   }
 }
