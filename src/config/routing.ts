@@ -35,10 +35,15 @@ export interface RouteOwners {
   readonly telegram?: readonly string[];
 }
 
+/** One entry of the routing file: the projects it matches and where their questions go. */
 export interface RoutingRoute {
+  /** A project name, or a glob: `*` matches within a path segment, `**` across any depth. */
   readonly project: string;
+  /** Slack channel id (`C…`/`G…`). A platform the route does not name gets none of its projects. */
   readonly slack?: string;
+  /** Discord channel id (17–20 digits). */
   readonly discord?: string;
+  /** Telegram chat id (an integer; groups and channels are negative). */
   readonly telegram?: string;
   readonly allow?: RouteAllow;
   /** How long a blocking question waits before each reminder, in ms; 0: none. Absent: the default. */

@@ -21,6 +21,7 @@ export {
 } from './agent.js';
 
 import { describeUrl, type Env, loadStoreConfig, type StoreConfig } from './agent.js';
+import type { RoutingRoute } from './routing.js';
 
 /** Slack, when `SLACK_BOT_TOKEN` is set. */
 export interface SlackConfig {
@@ -73,39 +74,6 @@ export interface TelegramConfig {
   readonly allowedUsers: readonly string[];
 }
 
-/** Who may answer the questions of a route's projects, per platform (each list narrows; see `src/config/routing.ts`). */
-export interface RouteAllowConfig {
-  readonly slackUsers?: readonly string[];
-  readonly discordUsers?: readonly string[];
-  readonly discordRoles?: readonly string[];
-  readonly telegramUsers?: readonly string[];
-}
-
-/** Who a route's reminders mention, per platform (user ids, validated like the allow-lists). */
-export interface RouteOwnersConfig {
-  readonly slack?: readonly string[];
-  readonly discord?: readonly string[];
-  readonly telegram?: readonly string[];
-}
-
-/** One entry of the routing file: the projects it matches and where their questions go. */
-export interface RouteConfig {
-  /** A project name, or a glob: `*` matches within a path segment, `**` across any depth. */
-  readonly project: string;
-  /** Slack channel id (`C…`/`G…`). A platform the route does not name gets none of its projects. */
-  readonly slack?: string;
-  /** Discord channel id (17–20 digits). */
-  readonly discord?: string;
-  /** Telegram chat id (an integer; groups and channels are negative). */
-  readonly telegram?: string;
-  readonly allow?: RouteAllowConfig;
-  /** `remindAfter` in ms (0: no reminders); absent: the default (see `src/config/routing.ts`). */
-  readonly remindAfterMs?: number;
-  /** `remindTimes` (0–10); absent: the default. */
-  readonly remindTimes?: number;
-  readonly owners?: RouteOwnersConfig;
-}
-
 export interface ServeConfig extends StoreConfig {
   /** The one HTTP port: the web inbox, `GET /healthz`, and Slack's requests in HTTP mode (`PORT`, default 7420). */
   readonly port: number;
@@ -124,7 +92,7 @@ export interface ServeConfig extends StoreConfig {
   readonly telegram?: TelegramConfig;
   /** The routing file's routes (`ASK_LATER_CONFIG`), in order: the first that matches a project wins. None: every
    * project goes to `SLACK_CHANNEL` / `DISCORD_CHANNEL`. */
-  readonly routes?: readonly RouteConfig[];
+  readonly routes?: readonly RoutingRoute[];
   /**
    * `ASK_LATER_METRICS_PROJECTS=1`: `/metrics` counts questions per project, with project names as a label. Absent
    * (0 or unset): totals only, no project name in the metrics.
@@ -159,7 +127,7 @@ function httpUrl(name: string, value: string): string {
   return value.endsWith('/') ? value : `${value}/`;
 }
 
-function loadSlackConfig(env: Env, routes: readonly RouteConfig[]): SlackConfig | undefined {
+function loadSlackConfig(env: Env, routes: readonly RoutingRoute[]): SlackConfig | undefined {
   const botToken = env.SLACK_BOT_TOKEN?.trim();
   if (!botToken) {
     const stray = ['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_CHANNEL'].find((name) => env[name]?.trim());
@@ -233,7 +201,7 @@ function snowflakes(name: string, what: string, value: string | undefined): stri
   return ids;
 }
 
-function loadDiscordConfig(env: Env, routes: readonly RouteConfig[]): DiscordConfig | undefined {
+function loadDiscordConfig(env: Env, routes: readonly RoutingRoute[]): DiscordConfig | undefined {
   const token = env.DISCORD_TOKEN?.trim();
   if (!token) {
     const stray = ['DISCORD_CHANNEL', 'DISCORD_GUILD_ID', 'DISCORD_ALLOWED_USERS', 'DISCORD_ALLOWED_ROLES'].find(
@@ -294,7 +262,7 @@ const TELEGRAM_CHAT_ID = /^-?[1-9]\d{0,15}$/;
 /** A Telegram user id: a positive integer. */
 const TELEGRAM_USER_ID = /^[1-9]\d{0,15}$/;
 
-function loadTelegramConfig(env: Env, routes: readonly RouteConfig[]): TelegramConfig | undefined {
+function loadTelegramConfig(env: Env, routes: readonly RoutingRoute[]): TelegramConfig | undefined {
   const token = env.TELEGRAM_BOT_TOKEN?.trim();
   if (!token) {
     const stray = ['TELEGRAM_CHAT', 'TELEGRAM_ALLOWED_USERS', 'TELEGRAM_API_URL'].find((name) => env[name]?.trim());
@@ -651,7 +619,7 @@ function keyPath(path: readonly PropertyKey[]): string {
 }
 
 /** The routing file named by `ASK_LATER_CONFIG` (JSON), validated; no file: no routes. */
-function loadRoutes(path: string | undefined, readFile: ReadConfigFile): RouteConfig[] {
+function loadRoutes(path: string | undefined, readFile: ReadConfigFile): RoutingRoute[] {
   if (path === undefined) return [];
   let text: string;
   try {
@@ -721,7 +689,7 @@ function lineColumn(text: string, position: number): string {
 }
 
 /** A route as the rest of the program sees it; allow-lists for a platform the route does not name are refused. */
-function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RouteConfig {
+function freezeRoute(route: z.infer<typeof routeSchema>, index: number): RoutingRoute {
   const allow = route.allow;
   if (allow?.slackUsers !== undefined && route.slack === undefined) {
     throw new ConfigError(

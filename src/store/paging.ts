@@ -16,7 +16,14 @@
  */
 import { QUESTION_STATUSES, type Question, type QuestionStatus } from '../core/question.js';
 import { projectTag } from '../core/question-ref.js';
-import type { PageView } from './port.js';
+
+/**
+ * The views read one page at a time across projects ({@link Store.pageAcross}), each in its own order:
+ * - `pending`: the inbox: blocking first, then oldest first (then by id, then by project tag);
+ * - `closed`: every question no longer pending, newest closing first (its answer, withdrawal, dismissal or expiry);
+ * - `answered`: answered and delivered questions (the decision trail), newest answer first.
+ */
+export type PageView = 'pending' | 'closed' | 'answered';
 
 const TIME_DIGITS = 15;
 const ID_DIGITS = 12;

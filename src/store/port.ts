@@ -23,8 +23,11 @@ import type {
   Responder,
 } from '../core/question.js';
 import type { Comparable } from '../core/similarity.js';
+import type { PageView } from './paging.js';
 import type { TokenStore } from './token-port.js';
-import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from './trail.js';
+import type { DecisionPage, SimilarDecision, SimilarOptions, TrailQuery } from './trail-query.js';
+
+export type { PageView } from './paging.js';
 
 /** Which questions to list. Omitted fields do not filter. */
 export interface ListFilter {
@@ -110,14 +113,6 @@ export type RemindResult =
   | { readonly kind: 'already'; readonly question: Question }
   | { readonly kind: 'not-pending'; readonly question: Question }
   | { readonly kind: 'unknown' };
-
-/**
- * The views read one page at a time across projects ({@link Store.pageAcross}), each in its own order:
- * - `pending`: the inbox: blocking first, then oldest first (then by id, then by project tag);
- * - `closed`: every question no longer pending, newest closing first (its answer, withdrawal, dismissal or expiry);
- * - `answered`: answered and delivered questions (the decision trail), newest answer first.
- */
-export type PageView = 'pending' | 'closed' | 'answered';
 
 export interface PageQuery {
   readonly view: PageView;

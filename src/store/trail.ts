@@ -8,20 +8,10 @@ import { itemsOf, type Question, selectionsOf } from '../core/question.js';
 import { describeReply } from '../core/reply.js';
 import { cursorOf, formatCursor } from './paging.js';
 import type { Store } from './port.js';
+import type { TrailQuery } from './trail-query.js';
 
 export type { Decision, DecisionPage } from '../core/decision.js';
-
-/** Which page of the trail to read. Omitted fields do not filter. */
-export interface TrailQuery {
-  /** Only answers given at or after this time (ms since the epoch). */
-  readonly since?: number;
-  /** Free text: only decisions matching every word of it (see {@link decisionMatches}). Blank does not filter. */
-  readonly search?: string;
-  /** At most this many decisions. */
-  readonly limit: number;
-  /** The `next` of an earlier page. */
-  readonly after?: string;
-}
+export type { SimilarDecision, SimilarOptions, TrailQuery } from './trail-query.js';
 
 /** Decisions a search reads at once while it looks for a page's matches. */
 const SEARCH_BATCH = 200;
@@ -107,19 +97,4 @@ export function decisionMatches(decision: Decision, search: string | undefined):
     .join('\n')
     .toLowerCase();
   return words.every((word) => haystack.includes(word));
-}
-
-/** An earlier decision like a new question: which one, which of its items matched (a set's member), how alike. */
-export interface SimilarDecision {
-  readonly decision: Decision;
-  /** The matching member of an earlier set (0 for its first); absent for a single question. */
-  readonly member?: number;
-  /** From 0 to about 1 (`core/similarity.ts`). */
-  readonly score: number;
-}
-
-/** How alike an earlier decision must be, and how many are returned per item (defaults: the core's). */
-export interface SimilarOptions {
-  readonly threshold?: number;
-  readonly max?: number;
 }

@@ -17,7 +17,8 @@ import {
 import { cursorOf, formatCursor } from '../store/paging.js';
 import type { ViewCounts } from '../store/port.js';
 import { type Actor, type Place, reachesProject } from './access.js';
-import type { InboxPageRequest, InteractionServiceOptions } from './interactions.js';
+import type { InteractionServiceOptions } from './interaction-options.js';
+import type { InboxPageRequest } from './outcomes.js';
 
 export class InboxReads {
   readonly #o: InteractionServiceOptions;

@@ -13,24 +13,19 @@ import { type Draft, itemsOf, type Platform, type Question, type Reply, type Sel
 import { parseQuestionRef } from '../core/question-ref.js';
 import { notPendingText, REFUSALS, removedText, sentText } from '../render/vocabulary.js';
 import type { Decision, DecisionPage, DecisionPageQuery, DecisionQuery } from '../store/decision-query.js';
-import type { DraftChange, PersonStore, ViewCounts } from '../store/port.js';
-import {
-  type AccessPolicy,
-  type Actor,
-  type Membership,
-  type Place,
-  type Routing,
-  reachesProject,
-  responderOf,
-} from './access.js';
+import type { DraftChange, ViewCounts } from '../store/port.js';
+import { type Actor, type Place, reachesProject, responderOf } from './access.js';
 import { InboxReads } from './inbox-reads.js';
+import type { InteractionServiceOptions } from './interaction-options.js';
 import type { DraftOutcome, InboxPageRequest, Outcome, Reach, Refused, Review } from './outcomes.js';
 import { reviewOf, type ShownPicks } from './review.js';
 
+export type { InboxPage } from '../core/inbox.js';
 export { notPendingText } from '../render/vocabulary.js';
 export type { DraftChange } from '../store/port.js';
 export type { AccessPolicy, Actor, AllowLists, Membership, Place, Routing } from './access.js';
 export { allowListPolicy, reachesProject, responderOf } from './access.js';
+export type { InteractionServiceOptions } from './interaction-options.js';
 export type {
   DraftOutcome,
   DraftOutcomeOk,
@@ -43,16 +38,6 @@ export type {
 } from './outcomes.js';
 export type { ReviewLine, ShownPick, ShownPicks } from './review.js';
 export { reviewOf } from './review.js';
-
-export interface InteractionServiceOptions {
-  readonly store: PersonStore;
-  readonly access: AccessPolicy;
-  readonly routing: Routing;
-  /** Per platform, whose channels a person is in: needed for places without a channel; absent there, none shown. */
-  readonly membership?: Partial<Record<Platform, Membership>>;
-}
-
-export type { InboxPage } from '../core/inbox.js';
 
 export class InteractionService {
   readonly #o: InteractionServiceOptions;

@@ -4,7 +4,8 @@
  * replica, and signed Slack requests.
  */
 import { inject } from 'vitest';
-import type { DiscordConfig, RouteConfig, ServeConfig, SlackConfig } from '../../src/config/serve.js';
+import type { RoutingRoute } from '../../src/config/routing.js';
+import type { DiscordConfig, ServeConfig, SlackConfig } from '../../src/config/serve.js';
 import { type ServeDeps, type ServeHandle, startServe } from '../../src/serve/run.js';
 import type { FakeDiscord } from '../fakes/discord.js';
 import { commandBody, type FakeSlackApi, interactionBody, postSigned } from '../fakes/slack-api.js';
@@ -26,7 +27,7 @@ export interface ReplicaOptions {
   readonly url?: string;
   readonly slack?: FakeSlackApi;
   readonly discord?: FakeDiscord;
-  readonly routes?: readonly RouteConfig[];
+  readonly routes?: readonly RoutingRoute[];
   readonly slackConfig?: Partial<SlackConfig>;
   readonly discordConfig?: Partial<DiscordConfig>;
   readonly deps?: ServeDeps;

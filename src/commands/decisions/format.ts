@@ -26,6 +26,7 @@ import {
   type SetMember,
   selectionsOf,
 } from '../../core/question.js';
+import { oneLine as flatten } from '../../core/text.js';
 import type { Decision } from '../../store/decision-query.js';
 
 /** The formats `ask-later decisions --format` prints. */
@@ -453,7 +454,7 @@ function inline(text: string): string {
 }
 
 function oneLine(text: string): string {
-  return normalise(text).replace(/\s+/g, ' ').trim();
+  return flatten(normalise(text));
 }
 
 /** A code span that holds any text: its fence is longer than the longest run of backticks inside. */

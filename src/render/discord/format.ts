@@ -7,6 +7,7 @@
  * (see {@link neutraliseMentions}); pings are prevented by `allowed_mentions: { parse: [] }` on every message.
  */
 import type { Question, QuestionStatus } from '../../core/question.js';
+import { oneLine, truncate } from '../../core/text.js';
 import { projectName, readyMark, setReadyMark } from '../vocabulary.js';
 
 /** Fullwidth commercial at (U+FF20): looks like `@`, is one UTF-16 unit like it, and Discord never reads a mention in it. */
@@ -17,25 +18,10 @@ const SAFE_AT = '\uFF20';
  * would still highlight them as if everyone had been called. The replacement keeps the length, so a text that fits
  * a limit still fits after it. User and role mentions (`<@id>`) are left as written: they never ping here.
  */
+export { oneLine, truncate } from '../../core/text.js';
+
 export function neutraliseMentions(text: string): string {
   return text.replace(/@(?=everyone|here)/g, SAFE_AT);
-}
-
-/**
- * `text` cut to at most `max` UTF-16 units with an ellipsis, never inside a surrogate pair. For previews, names and
- * paths only: stored text is cut only where a limit leaves no other way (and then says so).
- */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - 1);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
-}
-
-/** Line breaks and tabs as single spaces, for one-line previews. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 export { projectName, readyMark } from '../vocabulary.js';

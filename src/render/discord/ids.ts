@@ -56,6 +56,7 @@ import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
 import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
 import { REVIEW_CHECK_LENGTH } from '../../core/review-check.js';
+import { labelForSelectValue } from '../select-values.js';
 
 /** Discord's limit on a `custom_id`. */
 export const CUSTOM_ID_MAX = 100;
@@ -304,27 +305,7 @@ export const ANSWER_NOTES_VALUE = 'notes';
 // ---------------------------------------------------------------------------------------------------------------
 // Select values <-> labels
 
-/** The select value of `Other`. */
-export const OTHER_OPTION_VALUE = 'other';
-
-/** The select value of the option at `index` in `question.options`. */
-export function optionValue(index: number): string {
-  return String(index);
-}
-
-/** The label a select value stands for (an option's label, or `Other`), or undefined for an unknown value. */
-export function labelForOptionValue(question: Pick<QuestionItem, 'options'>, value: unknown): string | undefined {
-  if (value === OTHER_OPTION_VALUE) return OTHER_LABEL;
-  if (typeof value !== 'string' || !/^(0|[1-9]\d?)$/.test(value)) return undefined;
-  return question.options[Number(value)]?.label;
-}
-
-/** The select value of a label (an option's label, or `Other`), or undefined when the question has no such label. */
-export function valueForLabel(question: Pick<QuestionItem, 'options'>, label: string): string | undefined {
-  if (label === OTHER_LABEL) return OTHER_OPTION_VALUE;
-  const index = question.options.findIndex((option) => option.label === label);
-  return index === -1 ? undefined : optionValue(index);
-}
+export { labelForSelectValue, OTHER_SELECT_VALUE, selectValue, selectValueForLabel } from '../select-values.js';
 
 /**
  * The picks in a string select's `values` (a component interaction's `data.values`, or a modal select's `values`):
@@ -340,7 +321,7 @@ export function selectionFromValues(
   if (!Array.isArray(values) || values.length > 25) return undefined;
   const labels = new Set<string>();
   for (const value of values) {
-    const label = labelForOptionValue(question, value);
+    const label = labelForSelectValue(question, value);
     if (label === undefined) return undefined;
     labels.add(label);
   }

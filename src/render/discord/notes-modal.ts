@@ -55,7 +55,7 @@ import {
   type InboxState,
   NOTES_MODAL_FIELDS,
   type NotesField,
-  optionValue,
+  selectValue,
 } from './ids.js';
 import { assertDiscordMessage, assertDiscordModal, DISCORD_LIMITS } from './limits.js';
 import { pickerSelect, shownSelection } from './picker.js';
@@ -336,7 +336,7 @@ export function renderNotesMenu(question: Question, drafts: readonly (Draft | un
       ),
       ...pickedOptions(item, draft).map((index) => {
         const label = item.options[index]?.label ?? '';
-        return menuOption(`Notes on ${label}`, optionValue(index), optionNotesOf(draft, label), 'About this pick');
+        return menuOption(`Notes on ${label}`, selectValue(index), optionNotesOf(draft, label), 'About this pick');
       }),
     ];
     return {

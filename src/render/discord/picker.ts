@@ -6,7 +6,7 @@
 import { type APISelectMenuOption, type APIStringSelectComponent, ComponentType } from 'discord-api-types/v10';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
-import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
+import { OTHER_SELECT_VALUE, selectValue } from './ids.js';
 
 export { shownReadiness, shownSelection } from '../../core/inbox.js';
 
@@ -34,12 +34,12 @@ export function pickerOptions(
   const entries: APISelectMenuOption[] = item.options.map((option, index) => {
     const mark = isRecommended(item, option.label) ? RECOMMENDED_MARK : '';
     const label = `${mark}${option.label}`;
-    const value = optionValue(index);
+    const value = selectValue(index);
     return option.description === undefined || option.description === ''
       ? { label, value }
       : { label, value, description: option.description };
   });
-  entries.push({ label: OTHER_LABEL, value: OTHER_OPTION_VALUE, description: OTHER_DESCRIPTION });
+  entries.push({ label: OTHER_LABEL, value: OTHER_SELECT_VALUE, description: OTHER_DESCRIPTION });
   const picked = (index: number): boolean => {
     const option = item.options[index];
     return option === undefined ? selection.other : selection.choices.includes(option.label);

@@ -3,6 +3,7 @@
  * preview. Pure.
  */
 import { memberRef, type Question, type QuestionItem, type SetMember } from '../../core/question.js';
+import { oneLine, truncate } from '../../core/text.js';
 import { projectName } from '../vocabulary.js';
 import { SLACK_LIMITS } from './limits.js';
 
@@ -11,20 +12,10 @@ import { SLACK_LIMITS } from './limits.js';
  * form a link, a mention (`<!channel>`) or an entity. Formatting characters (`*`, `_`, `~`) have no escape in mrkdwn
  * and are left alone.
  */
+export { oneLine, truncate } from '../../core/text.js';
+
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/**
- * `text` cut to at most `max` UTF-16 units with an ellipsis, never inside a surrogate pair. For previews and
- * display names only: stored text (questions, notes) is never cut (the question limits make it fit).
- */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - 1);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
 }
 
 /**
@@ -42,11 +33,6 @@ export function escapeMrkdwnWithin(text: string, max: number): string {
     out += next;
   }
   return `${out}…`;
-}
-
-/** Line breaks and tabs as single spaces, for one-line previews. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 export { projectName, readyMark, setReadyMark } from '../vocabulary.js';

@@ -28,6 +28,7 @@
 import { INBOX_FILTERS, type InboxFilter } from '../../core/inbox.js';
 import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
 import { parseQuestionRef } from '../../core/question-ref.js';
+import { labelForSelectValue } from '../select-values.js';
 
 /** Every action id (`action_id` of an interactive element). */
 export const ACTION_IDS = Object.freeze({
@@ -185,27 +186,7 @@ export function optionNotesBlockId(index: number): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Option values <-> labels
 
-/** The select value of `Other`. */
-export const OTHER_OPTION_VALUE = 'other';
-
-/** The select value of the option at `index` in `question.options`. */
-export function optionValue(index: number): string {
-  return String(index);
-}
-
-/** The label a select value stands for (an option's label, or `Other`), or undefined for an unknown value. */
-export function labelForOptionValue(question: Pick<QuestionItem, 'options'>, value: unknown): string | undefined {
-  if (value === OTHER_OPTION_VALUE) return OTHER_LABEL;
-  if (typeof value !== 'string' || !/^(0|[1-9]\d?)$/.test(value)) return undefined;
-  return question.options[Number(value)]?.label;
-}
-
-/** The select value of a label (an option's label, or `Other`), or undefined when the question has no such label. */
-export function valueForLabel(question: Pick<QuestionItem, 'options'>, label: string): string | undefined {
-  if (label === OTHER_LABEL) return OTHER_OPTION_VALUE;
-  const index = question.options.findIndex((option) => option.label === label);
-  return index === -1 ? undefined : optionValue(index);
-}
+export { labelForSelectValue, OTHER_SELECT_VALUE, selectValue, selectValueForLabel } from '../select-values.js';
 
 /**
  * The picks in a select's state: `selected_option` (one `{value}`), `selected_options` (an array of them), or
@@ -226,7 +207,7 @@ export function selectionFromSelectState(
   const labels = new Set<string>();
   for (const entry of picked) {
     const value = entry !== null && typeof entry === 'object' ? (entry as { value?: unknown }).value : undefined;
-    const label = labelForOptionValue(question, value);
+    const label = labelForSelectValue(question, value);
     if (label === undefined) return undefined;
     labels.add(label);
   }

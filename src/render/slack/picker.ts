@@ -5,7 +5,7 @@
 import type { PlainTextOption } from '@slack/types';
 import { RECOMMENDED_MARK } from '../../core/limits.js';
 import { OTHER_LABEL, type QuestionItem, type Selection } from '../../core/question.js';
-import { OTHER_OPTION_VALUE, optionValue } from './ids.js';
+import { OTHER_SELECT_VALUE, selectValue } from './ids.js';
 import type { SelectElement } from './types.js';
 
 export { shownReadiness, shownSelection } from '../../core/inbox.js';
@@ -38,8 +38,8 @@ export function pickerOptions(
     const mark = isRecommended(question, option.label) ? RECOMMENDED_MARK : '';
     const text = { type: 'plain_text', text: `${mark}${option.label}` } as const;
     return !descriptions || option.description === undefined || option.description === ''
-      ? { text, value: optionValue(index) }
-      : { text, value: optionValue(index), description: { type: 'plain_text', text: option.description } };
+      ? { text, value: selectValue(index) }
+      : { text, value: selectValue(index), description: { type: 'plain_text', text: option.description } };
   });
   const other = { type: 'plain_text', text: OTHER_LABEL } as const;
   return [
@@ -47,10 +47,10 @@ export function pickerOptions(
     descriptions
       ? {
           text: other,
-          value: OTHER_OPTION_VALUE,
+          value: OTHER_SELECT_VALUE,
           description: { type: 'plain_text', text: 'None of these: say what in the notes' },
         }
-      : { text: other, value: OTHER_OPTION_VALUE },
+      : { text: other, value: OTHER_SELECT_VALUE },
   ];
 }
 

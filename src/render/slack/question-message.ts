@@ -16,7 +16,7 @@
  * {@link MESSAGE_STYLES} that does: notes as plain text, then without Context and Impact (a line says so).
  */
 import type { ContextBlock } from '@slack/types';
-import type { Draft, Question, SingleSpec } from '../../core/question.js';
+import type { Question, SingleSpec } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { choiceNotesCount, escapeMrkdwn, notesPreview, questionMrkdwn, readyMark } from './format.js';
 import { ACTION_IDS, questionBlockId } from './ids.js';
@@ -41,24 +41,12 @@ import {
   sendButton,
   statusWord,
 } from './message-parts.js';
+import type { QuestionMessageView } from './message-view.js';
 import { pickerElement, shownReadiness, shownSelection } from './picker.js';
 import { renderSetMessage } from './set-message.js';
 import type { MessageBlock, SlackMessage } from './types.js';
 
-/** What the message shows besides the question: one person's drafts, and the message's revision. */
-export interface QuestionMessageView {
-  /**
-   * A single question's draft the picker and ready mark show (the last person who touched the message); else the
-   * recommendation.
-   */
-  readonly draft?: Draft;
-  /** The drafts per item, as {@link draft} for each (a set: one per member, undefined where none). */
-  readonly drafts?: readonly (Draft | undefined)[];
-  /** Display name of the drafts' author, for "Notes by …". */
-  readonly draftBy?: string;
-  /** Bumped by the caller on every redraw; part of the pickers' block_ids (see `ids.ts`). */
-  readonly revision: number;
-}
+export type { QuestionMessageView } from './message-view.js';
 
 type SingleQuestion = Question & SingleSpec;
 

@@ -59,8 +59,8 @@ import {
   sendButton,
   statusWord,
 } from './message-parts.js';
+import type { QuestionMessageView } from './message-view.js';
 import { pickerElement, shownSelection } from './picker.js';
-import type { QuestionMessageView } from './question-message.js';
 import type { MessageBlock, SlackMessage } from './types.js';
 
 /** A parked set. */

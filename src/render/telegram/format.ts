@@ -3,25 +3,14 @@
  * the header line, times, and the small Markdown subset shown as HTML. Pure.
  */
 import type { Question, QuestionStatus } from '../../core/question.js';
+import { oneLine, truncate } from '../../core/text.js';
 import { projectName } from '../vocabulary.js';
 
 /** `text` safe inside Telegram HTML: `&`, `<` and `>` as entities (quotes need none outside attributes). */
+export { oneLine, truncate } from '../../core/text.js';
+
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** `text` cut to at most `max` UTF-16 units with an ellipsis, never inside a surrogate pair (previews, buttons). */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max - 1);
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
-}
-
-/** Line breaks and tabs as single spaces. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** A time as every reader of the chat sees it: `2026-12-03 06:15 UTC` (Telegram has no local-time token). */

@@ -6,8 +6,8 @@ import type { MessageRef, Question } from '../../core/question.js';
 import type { Reminder } from '../../core/reminder.js';
 import type { Store, StoreEvent } from '../../store/port.js';
 import type { Surface } from '../../surfaces/surface.js';
-import type { ReminderOwners } from './bridge.js';
 import type { BridgeMetrics } from './metrics.js';
+import type { ReminderOwners } from './options.js';
 
 /** Where a surface's calls for one event went: the channel of the call in hand, the channels posted to. */
 export interface Touched {

@@ -6,8 +6,8 @@ import type { EventConsumer, FailedEvent, StoreEvent } from '../../store/port.js
 import { waitToRetry } from '../../store/wait-to-retry.js';
 import { classifyStoreFailure } from '../../surfaces/store-failure.js';
 import type { Surface, SurfaceFailure } from '../../surfaces/surface.js';
-import type { BridgeOptions } from './bridge.js';
 import { bringUpToDate, type Touched } from './copies.js';
+import type { BridgeOptions } from './options.js';
 
 /**
  * Wait `ms` unless `signal` aborts first: true when the wait ran its course. Leaves no listener on the signal

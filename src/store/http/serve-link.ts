@@ -3,6 +3,8 @@
  * call with the store's time-out, long polls asked again until the caller's deadline (with back-off while serve does
  * not answer: restarting, a replica gone), and whether serve was last found away (`whenReady`).
  */
+
+import { pause } from '../../core/pause.js';
 import type { Readiness, WaitOptions } from '../port.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { AgentClient } from './client.js';
@@ -120,16 +122,4 @@ export class ServeLink {
       throw error;
     }
   }
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -8,8 +8,8 @@ import type { EventType } from '../port.js';
 import { ParsedSpecs } from '../redis/record.js';
 import { readEach } from '../shared.js';
 import { type SqliteConnection, toStoreError } from './connection.js';
+import type { SqliteStoreOptions } from './options.js';
 import { QUESTION_COLUMNS, type QuestionRow, questionFromRow } from './record.js';
-import type { SqliteStoreOptions } from './sqlite-store.js';
 
 /** A question row with its delivery state. */
 export interface Row extends QuestionRow {

@@ -15,7 +15,6 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DeliveryPath, Draft, MessageRef, Question, QuestionSpec, Reply, Responder } from '../../core/question.js';
 import type { Comparable } from '../../core/similarity.js';
-import type { CorruptRecordError } from '../corrupt-record-error.js';
 import type {
   AnswerResult,
   Claim,
@@ -52,7 +51,7 @@ import { SqliteContext } from './context.js';
 import { SqliteDecisions } from './decisions.js';
 import { SqliteDelivery } from './delivery.js';
 import { SqliteDrafts } from './drafts.js';
-import { openDatabase, type SqliteDatabase, type SqliteEngineName } from './driver.js';
+import { openDatabase, type SqliteDatabase } from './driver.js';
 import { SqliteEngineMissingError } from './engine-missing-error.js';
 import { SqliteEvents } from './events.js';
 import { SqliteFailures } from './failed-events.js';
@@ -65,26 +64,9 @@ import { SqliteViews } from './views.js';
 
 export { RETENTION_MS } from '../shared.js';
 
-export interface SqliteStoreOptions {
-  /** The database file; created on first use, with its directories (see `defaultDatabasePath` in path.ts). */
-  readonly path: string;
-  /** The clock, ms since the epoch (default `Date.now`): expiry, leases, retention and event idle times. */
-  readonly now?: () => number;
-  /** How long delivered and cancelled questions (and events) are kept (default 30 days). */
-  readonly retentionMs?: number;
-  /** Told about records that cannot be read back; listings skip them instead of failing whole. */
-  readonly onCorruptRecord?: (error: CorruptRecordError) => void;
-  /**
-   * How long a call waits for another process's write transaction before it fails with `StoreUnavailableError`
-   * (default 2000 ms). A write waits a millisecond or two at a time without blocking the process (connection.ts);
-   * the hook passes less than its deadline.
-   */
-  readonly busyTimeoutMs?: number;
-  /** How often a blocking event read or a wait looks for other processes' commits (default 25 ms). */
-  readonly pollIntervalMs?: number;
-  /** Which SQLite engine (default node:sqlite where this Node has it, else better-sqlite3): see driver.ts. */
-  readonly engine?: SqliteEngineName;
-}
+import type { SqliteStoreOptions } from './options.js';
+
+export type { SqliteStoreOptions } from './options.js';
 
 /**
  * Open (and create or migrate) the file. Fails with `StoreUnavailableError` when it cannot be created, opened,

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { type Draft, itemsOf, type Question } from '../../core/question.js';
 import { formatQuestionRef } from '../../core/question-ref.js';
 import { escapeMrkdwn, truncate } from '../../render/slack/format.js';
-import { NOTES_BLOCK_IDS, valueForLabel } from '../../render/slack/ids.js';
+import { NOTES_BLOCK_IDS, selectValueForLabel } from '../../render/slack/ids.js';
 import { renderInbox } from '../../render/slack/inbox.js';
 import { renderNotesModal } from '../../render/slack/notes-modal.js';
 import { renderQuestionMessage } from '../../render/slack/question-message.js';
@@ -300,7 +300,7 @@ function withPick(draft: Draft | undefined, pick: ShownPick | undefined): Draft 
 /** A member's pick as the select values that show it (`"0"`, `"2"`, `"other"`). */
 function pickValues(question: Question, member: number, pick: ShownPick): string[] {
   const item = itemAt(question, question.members === undefined ? undefined : member) ?? itemsOf(question)[0];
-  const values = item === undefined ? [] : pick.choices.flatMap((label) => valueForLabel(item, label) ?? []);
+  const values = item === undefined ? [] : pick.choices.flatMap((label) => selectValueForLabel(item, label) ?? []);
   return pick.other ? [...values, 'other'] : values;
 }
 

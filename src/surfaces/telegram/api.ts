@@ -4,6 +4,7 @@
  * `retry_after` is tried again after that wait, a few times, unless the wait is longer than a call may take (then
  * the 429 is thrown, and the bridge's back-off takes over). What may be logged about a failure is said here too.
  */
+import { autoRetry } from '@grammyjs/auto-retry';
 import { Api, GrammyError, HttpError } from 'grammy';
 import { errorFields } from '../../core/logger.js';
 
@@ -23,31 +24,16 @@ export function createTelegramApi(options: TelegramApiOptions): Api {
     // A long poll holds a call for up to its own timeout; the client's must be longer.
     timeoutSeconds: 60,
   });
-  const waitMax = options.retryAfterMaxMs ?? 30_000;
-  const retries = options.retries ?? 3;
-  api.config.use(async (prev, method, payload, signal) => {
-    let result = await prev(method, payload, signal);
-    for (let attempt = 0; attempt < retries && !result.ok && result.error_code === 429; attempt += 1) {
-      const waitMs = (result.parameters?.retry_after ?? 1) * 1000;
-      if (waitMs > waitMax || signal?.aborted === true) break;
-      await sleep(waitMs, signal as AbortSignal | undefined);
-      result = await prev(method, payload, signal);
-    }
-    return result;
-  });
+  // grammY's own plugin waits out Telegram's `retry_after`; 5xx and network errors are thrown to the bridge's back-off.
+  api.config.use(
+    autoRetry({
+      maxDelaySeconds: (options.retryAfterMaxMs ?? 30_000) / 1000,
+      maxRetryAttempts: options.retries ?? 3,
+      rethrowInternalServerErrors: true,
+      rethrowHttpErrors: true,
+    }),
+  );
   return api;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Telegram's error code (400, 403, 409, 429…) of a failed call, if Telegram answered. */

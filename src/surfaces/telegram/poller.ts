@@ -8,6 +8,7 @@
  */
 import type { Update } from 'grammy/types';
 import { errorFields, type Logger } from '../../core/logger.js';
+import { pause } from '../../core/pause.js';
 import { telegramErrorCode, telegramErrorFields } from './api.js';
 import { grammySignal, type TelegramSender } from './send.js';
 
@@ -146,18 +147,4 @@ export class TelegramPoller {
       if (!this.#stopping.signal.aborted) this.#log.warn({}, 'telegram: poller lease lost; polling stopped');
     }
   }
-}
-
-/** Wait `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

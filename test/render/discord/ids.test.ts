@@ -6,14 +6,14 @@ import {
   type DiscordCustomId,
   formatCustomId,
   formatNotesField,
-  labelForOptionValue,
+  labelForSelectValue,
   type NotesField,
-  OTHER_OPTION_VALUE,
-  optionValue,
+  OTHER_SELECT_VALUE,
   parseCustomId,
   parseNotesField,
   selectionFromValues,
-  valueForLabel,
+  selectValue,
+  selectValueForLabel,
 } from '../../../src/render/discord/ids.js';
 import { makeQuestion } from './fixtures.js';
 
@@ -123,12 +123,12 @@ describe('select values', () => {
 
   it('GIVEN each option and Other THEN value and label map both ways', () => {
     question.options.forEach((option, index) => {
-      expect(optionValue(index)).toBe(String(index));
-      expect(valueForLabel(question, option.label)).toBe(String(index));
-      expect(labelForOptionValue(question, String(index))).toBe(option.label);
+      expect(selectValue(index)).toBe(String(index));
+      expect(selectValueForLabel(question, option.label)).toBe(String(index));
+      expect(labelForSelectValue(question, String(index))).toBe(option.label);
     });
-    expect(valueForLabel(question, 'Other')).toBe(OTHER_OPTION_VALUE);
-    expect(labelForOptionValue(question, 'other')).toBe('Other');
+    expect(selectValueForLabel(question, 'Other')).toBe(OTHER_SELECT_VALUE);
+    expect(labelForSelectValue(question, 'other')).toBe('Other');
   });
 
   it.each([
@@ -142,11 +142,11 @@ describe('select values', () => {
     'Use Redis',
     'Other',
   ])('GIVEN the value %j THEN it stands for no label', (value) => {
-    expect(labelForOptionValue(question, value)).toBeUndefined();
+    expect(labelForSelectValue(question, value)).toBeUndefined();
   });
 
   it('GIVEN an unknown label THEN it has no value', () => {
-    expect(valueForLabel(question, 'Use Mongo')).toBeUndefined();
+    expect(selectValueForLabel(question, 'Use Mongo')).toBeUndefined();
   });
 
   const VALUES: [string, unknown, ReturnType<typeof selectionFromValues>][] = [

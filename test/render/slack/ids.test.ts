@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { formatQuestionRef } from '../../../src/core/question-ref.js';
 import {
   formatInboxState,
-  labelForOptionValue,
+  labelForSelectValue,
   memberFromAction,
   notesMetadata,
-  OTHER_OPTION_VALUE,
+  OTHER_SELECT_VALUE,
   optionNotesBlockId,
-  optionValue,
   pagedState,
   parseInboxFilter,
   parseInboxPaging,
@@ -19,7 +18,8 @@ import {
   questionBlockId,
   refFromAction,
   selectionFromSelectState,
-  valueForLabel,
+  selectValue,
+  selectValueForLabel,
 } from '../../../src/render/slack/ids.js';
 import { makeQuestion } from './fixtures.js';
 
@@ -69,12 +69,12 @@ describe('question refs in payloads', () => {
 describe('option values', () => {
   it('GIVEN each option and Other THEN value and label map both ways', () => {
     question.options.forEach((option, index) => {
-      expect(optionValue(index)).toBe(String(index));
-      expect(valueForLabel(question, option.label)).toBe(String(index));
-      expect(labelForOptionValue(question, String(index))).toBe(option.label);
+      expect(selectValue(index)).toBe(String(index));
+      expect(selectValueForLabel(question, option.label)).toBe(String(index));
+      expect(labelForSelectValue(question, String(index))).toBe(option.label);
     });
-    expect(valueForLabel(question, 'Other')).toBe(OTHER_OPTION_VALUE);
-    expect(labelForOptionValue(question, OTHER_OPTION_VALUE)).toBe('Other');
+    expect(selectValueForLabel(question, 'Other')).toBe(OTHER_SELECT_VALUE);
+    expect(labelForSelectValue(question, OTHER_SELECT_VALUE)).toBe('Other');
   });
 
   it.each([
@@ -89,11 +89,11 @@ describe('option values', () => {
     'Other',
     '',
   ])('GIVEN the value %j THEN it names no label', (value) => {
-    expect(labelForOptionValue(question, value)).toBeUndefined();
+    expect(labelForSelectValue(question, value)).toBeUndefined();
   });
 
   it('GIVEN an unknown label THEN it has no value', () => {
-    expect(valueForLabel(question, 'Use Mongo')).toBeUndefined();
+    expect(selectValueForLabel(question, 'Use Mongo')).toBeUndefined();
   });
 
   const STATES: [string, unknown, ReturnType<typeof selectionFromSelectState>][] = [
