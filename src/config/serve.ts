@@ -354,7 +354,7 @@ export function loadServeConfig(env: Env, readFile: ReadConfigFile = readUtf8): 
  * one by one and list every problem. A routing file that cannot be read counts as no routes for the surfaces.
  */
 export function serveSettingParsers(env: Env, readFile: ReadConfigFile = readUtf8): (() => unknown)[] {
-  let routes: readonly RouteConfig[] = [];
+  let routes: readonly RoutingRoute[] = [];
   return [
     () => loadStoreConfig(env),
     () => loadPort(env),
