@@ -293,6 +293,17 @@ function loadDeadline(env, name) {
   const shown5 = raw.length > 20 ? `${raw.length} characters` : JSON.stringify(raw);
   throw new ConfigError(`${name} must be a whole number of milliseconds from ${min} to ${max}, got ${shown5}`);
 }
+function agentSettingParsers(env) {
+  return [
+    () => loadAgentStoreConfig(env),
+    () => loadDeliveryReach("ASK_LATER_WAKE", env.ASK_LATER_WAKE),
+    () => loadDeliveryReach("ASK_LATER_MIDTURN", env.ASK_LATER_MIDTURN),
+    () => loadCaptureMode(env),
+    () => loadDecidedCheck(env),
+    () => loadDeadline(env, "ASK_LATER_HOOK_DEADLINE_MS"),
+    () => loadDeadline(env, "ASK_LATER_STATUS_DEADLINE_MS")
+  ];
+}
 function loadAgentConfig(env, cwd) {
   return Object.freeze({
     ...loadAgentStoreConfig(env),
@@ -320,7 +331,27 @@ var init_agent = __esm({
   }
 });
 
-// node_modules/zod/v4/core/core.js
+// src/config/problems.ts
+function settingProblems(parsers) {
+  const problems = [];
+  for (const parse4 of parsers) {
+    try {
+      parse4();
+    } catch (error46) {
+      if (!(error46 instanceof ConfigError)) throw error46;
+      if (!problems.includes(error46.message)) problems.push(error46.message);
+    }
+  }
+  return problems;
+}
+var init_problems = __esm({
+  "src/config/problems.ts"() {
+    "use strict";
+    init_config_error();
+  }
+});
+
+// ../main/node_modules/zod/v4/core/core.js
 // @__NO_SIDE_EFFECTS__
 function $constructor(name, initializer3, params) {
   function init(inst, def) {
@@ -371,7 +402,7 @@ function config(newConfig) {
 }
 var NEVER, $brand, $ZodAsyncError, $ZodEncodeError, globalConfig;
 var init_core = __esm({
-  "node_modules/zod/v4/core/core.js"() {
+  "../main/node_modules/zod/v4/core/core.js"() {
     NEVER = Object.freeze({
       status: "aborted"
     });
@@ -391,7 +422,7 @@ var init_core = __esm({
   }
 });
 
-// node_modules/zod/v4/core/util.js
+// ../main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -950,7 +981,7 @@ function uint8ArrayToHex(bytes) {
 }
 var EVALUATING, captureStackTrace, allowsEval, getParsedType, propertyKeyTypes, primitiveTypes, NUMBER_FORMAT_RANGES, BIGINT_FORMAT_RANGES, Class;
 var init_util = __esm({
-  "node_modules/zod/v4/core/util.js"() {
+  "../main/node_modules/zod/v4/core/util.js"() {
     EVALUATING = /* @__PURE__ */ Symbol("evaluating");
     captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
     };
@@ -1030,7 +1061,7 @@ var init_util = __esm({
   }
 });
 
-// node_modules/zod/v4/core/errors.js
+// ../main/node_modules/zod/v4/core/errors.js
 function flattenError(error46, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
   const formErrors = [];
@@ -1149,7 +1180,7 @@ function prettifyError(error46) {
 }
 var initializer, $ZodError, $ZodRealError;
 var init_errors = __esm({
-  "node_modules/zod/v4/core/errors.js"() {
+  "../main/node_modules/zod/v4/core/errors.js"() {
     init_core();
     init_util();
     initializer = (inst, def) => {
@@ -1173,10 +1204,10 @@ var init_errors = __esm({
   }
 });
 
-// node_modules/zod/v4/core/parse.js
+// ../main/node_modules/zod/v4/core/parse.js
 var _parse, parse, _parseAsync, parseAsync, _safeParse, safeParse, _safeParseAsync, safeParseAsync, _encode, encode, _decode, decode, _encodeAsync, encodeAsync, _decodeAsync, decodeAsync, _safeEncode, safeEncode, _safeDecode, safeDecode, _safeEncodeAsync, safeEncodeAsync, _safeDecodeAsync, safeDecodeAsync;
 var init_parse = __esm({
-  "node_modules/zod/v4/core/parse.js"() {
+  "../main/node_modules/zod/v4/core/parse.js"() {
     init_core();
     init_errors();
     init_util();
@@ -1269,7 +1300,7 @@ var init_parse = __esm({
   }
 });
 
-// node_modules/zod/v4/core/regexes.js
+// ../main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   base64: () => base64,
@@ -1359,7 +1390,7 @@ function fixedBase64url(length) {
 }
 var cuid, cuid2, ulid, xid, ksuid, nanoid, duration, extendedDuration, guid, uuid, uuid4, uuid6, uuid7, email, html5Email, rfc5322Email, unicodeEmail, idnEmail, browserEmail, _emoji, ipv4, ipv6, cidrv4, cidrv6, base64, base64url, hostname, domain, e164, dateSource, date, string, bigint, integer, number, boolean, _null, _undefined, lowercase, uppercase, hex, md5_hex, md5_base64, md5_base64url, sha1_hex, sha1_base64, sha1_base64url, sha256_hex, sha256_base64, sha256_base64url, sha384_hex, sha384_base64, sha384_base64url, sha512_hex, sha512_base64, sha512_base64url;
 var init_regexes = __esm({
-  "node_modules/zod/v4/core/regexes.js"() {
+  "../main/node_modules/zod/v4/core/regexes.js"() {
     cuid = /^[cC][^\s-]{8,}$/;
     cuid2 = /^[0-9a-z]+$/;
     ulid = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
@@ -1426,7 +1457,7 @@ var init_regexes = __esm({
   }
 });
 
-// node_modules/zod/v4/core/checks.js
+// ../main/node_modules/zod/v4/core/checks.js
 function handleCheckPropertyResult(result, payload, property) {
   if (result.issues.length) {
     payload.issues.push(...prefixIssues(property, result.issues));
@@ -1434,7 +1465,7 @@ function handleCheckPropertyResult(result, payload, property) {
 }
 var $ZodCheck, numericOriginMap, $ZodCheckLessThan, $ZodCheckGreaterThan, $ZodCheckMultipleOf, $ZodCheckNumberFormat, $ZodCheckBigIntFormat, $ZodCheckMaxSize, $ZodCheckMinSize, $ZodCheckSizeEquals, $ZodCheckMaxLength, $ZodCheckMinLength, $ZodCheckLengthEquals, $ZodCheckStringFormat, $ZodCheckRegex, $ZodCheckLowerCase, $ZodCheckUpperCase, $ZodCheckIncludes, $ZodCheckStartsWith, $ZodCheckEndsWith, $ZodCheckProperty, $ZodCheckMimeType, $ZodCheckOverwrite;
 var init_checks = __esm({
-  "node_modules/zod/v4/core/checks.js"() {
+  "../main/node_modules/zod/v4/core/checks.js"() {
     init_core();
     init_regexes();
     init_util();
@@ -1976,10 +2007,10 @@ var init_checks = __esm({
   }
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../main/node_modules/zod/v4/core/doc.js
 var Doc;
 var init_doc = __esm({
-  "node_modules/zod/v4/core/doc.js"() {
+  "../main/node_modules/zod/v4/core/doc.js"() {
     Doc = class {
       constructor(args = []) {
         this.content = [];
@@ -2017,10 +2048,10 @@ var init_doc = __esm({
   }
 });
 
-// node_modules/zod/v4/core/versions.js
+// ../main/node_modules/zod/v4/core/versions.js
 var version;
 var init_versions = __esm({
-  "node_modules/zod/v4/core/versions.js"() {
+  "../main/node_modules/zod/v4/core/versions.js"() {
     version = {
       major: 4,
       minor: 1,
@@ -2029,7 +2060,7 @@ var init_versions = __esm({
   }
 });
 
-// node_modules/zod/v4/core/schemas.js
+// ../main/node_modules/zod/v4/core/schemas.js
 function isValidBase64(data) {
   if (data === "")
     return true;
@@ -2338,7 +2369,7 @@ function handleRefineResult(result, payload, input, inst) {
 }
 var $ZodType, $ZodString, $ZodStringFormat, $ZodGUID, $ZodUUID, $ZodEmail, $ZodURL, $ZodEmoji, $ZodNanoID, $ZodCUID, $ZodCUID2, $ZodULID, $ZodXID, $ZodKSUID, $ZodISODateTime, $ZodISODate, $ZodISOTime, $ZodISODuration, $ZodIPv4, $ZodIPv6, $ZodCIDRv4, $ZodCIDRv6, $ZodBase64, $ZodBase64URL, $ZodE164, $ZodJWT, $ZodCustomStringFormat, $ZodNumber, $ZodNumberFormat, $ZodBoolean, $ZodBigInt, $ZodBigIntFormat, $ZodSymbol, $ZodUndefined, $ZodNull, $ZodAny, $ZodUnknown, $ZodNever, $ZodVoid, $ZodDate, $ZodArray, $ZodObject, $ZodObjectJIT, $ZodUnion, $ZodDiscriminatedUnion, $ZodIntersection, $ZodTuple, $ZodRecord, $ZodMap, $ZodSet, $ZodEnum, $ZodLiteral, $ZodFile, $ZodTransform, $ZodOptional, $ZodNullable, $ZodDefault, $ZodPrefault, $ZodNonOptional, $ZodSuccess, $ZodCatch, $ZodNaN, $ZodPipe, $ZodCodec, $ZodReadonly, $ZodTemplateLiteral, $ZodFunction, $ZodPromise, $ZodLazy, $ZodCustom;
 var init_schemas = __esm({
-  "node_modules/zod/v4/core/schemas.js"() {
+  "../main/node_modules/zod/v4/core/schemas.js"() {
     init_checks();
     init_core();
     init_doc();
@@ -3887,7 +3918,7 @@ var init_schemas = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ar.js
+// ../main/node_modules/zod/v4/locales/ar.js
 function ar_default() {
   return {
     localeError: error()
@@ -3895,7 +3926,7 @@ function ar_default() {
 }
 var error;
 var init_ar = __esm({
-  "node_modules/zod/v4/locales/ar.js"() {
+  "../main/node_modules/zod/v4/locales/ar.js"() {
     init_util();
     error = () => {
       const Sizable = {
@@ -4010,7 +4041,7 @@ var init_ar = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/az.js
+// ../main/node_modules/zod/v4/locales/az.js
 function az_default() {
   return {
     localeError: error2()
@@ -4018,7 +4049,7 @@ function az_default() {
 }
 var error2;
 var init_az = __esm({
-  "node_modules/zod/v4/locales/az.js"() {
+  "../main/node_modules/zod/v4/locales/az.js"() {
     init_util();
     error2 = () => {
       const Sizable = {
@@ -4132,7 +4163,7 @@ var init_az = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/be.js
+// ../main/node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -4155,7 +4186,7 @@ function be_default() {
 }
 var error3;
 var init_be = __esm({
-  "node_modules/zod/v4/locales/be.js"() {
+  "../main/node_modules/zod/v4/locales/be.js"() {
     init_util();
     error3 = () => {
       const Sizable = {
@@ -4303,7 +4334,7 @@ var init_be = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/bg.js
+// ../main/node_modules/zod/v4/locales/bg.js
 function bg_default() {
   return {
     localeError: error4()
@@ -4311,7 +4342,7 @@ function bg_default() {
 }
 var parsedType, error4;
 var init_bg = __esm({
-  "node_modules/zod/v4/locales/bg.js"() {
+  "../main/node_modules/zod/v4/locales/bg.js"() {
     init_util();
     parsedType = (data) => {
       const t = typeof data;
@@ -4438,7 +4469,7 @@ var init_bg = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ca.js
+// ../main/node_modules/zod/v4/locales/ca.js
 function ca_default() {
   return {
     localeError: error5()
@@ -4446,7 +4477,7 @@ function ca_default() {
 }
 var error5;
 var init_ca = __esm({
-  "node_modules/zod/v4/locales/ca.js"() {
+  "../main/node_modules/zod/v4/locales/ca.js"() {
     init_util();
     error5 = () => {
       const Sizable = {
@@ -4564,7 +4595,7 @@ var init_ca = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/cs.js
+// ../main/node_modules/zod/v4/locales/cs.js
 function cs_default() {
   return {
     localeError: error6()
@@ -4572,7 +4603,7 @@ function cs_default() {
 }
 var error6;
 var init_cs = __esm({
-  "node_modules/zod/v4/locales/cs.js"() {
+  "../main/node_modules/zod/v4/locales/cs.js"() {
     init_util();
     error6 = () => {
       const Sizable = {
@@ -4706,7 +4737,7 @@ var init_cs = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/da.js
+// ../main/node_modules/zod/v4/locales/da.js
 function da_default() {
   return {
     localeError: error7()
@@ -4714,7 +4745,7 @@ function da_default() {
 }
 var error7;
 var init_da = __esm({
-  "node_modules/zod/v4/locales/da.js"() {
+  "../main/node_modules/zod/v4/locales/da.js"() {
     init_util();
     error7 = () => {
       const Sizable = {
@@ -4844,7 +4875,7 @@ var init_da = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/de.js
+// ../main/node_modules/zod/v4/locales/de.js
 function de_default() {
   return {
     localeError: error8()
@@ -4852,7 +4883,7 @@ function de_default() {
 }
 var error8;
 var init_de = __esm({
-  "node_modules/zod/v4/locales/de.js"() {
+  "../main/node_modules/zod/v4/locales/de.js"() {
     init_util();
     error8 = () => {
       const Sizable = {
@@ -4967,7 +4998,7 @@ var init_de = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/en.js
+// ../main/node_modules/zod/v4/locales/en.js
 function en_default() {
   return {
     localeError: error9()
@@ -4975,7 +5006,7 @@ function en_default() {
 }
 var parsedType2, error9;
 var init_en = __esm({
-  "node_modules/zod/v4/locales/en.js"() {
+  "../main/node_modules/zod/v4/locales/en.js"() {
     init_util();
     parsedType2 = (data) => {
       const t = typeof data;
@@ -5091,7 +5122,7 @@ var init_en = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/eo.js
+// ../main/node_modules/zod/v4/locales/eo.js
 function eo_default() {
   return {
     localeError: error10()
@@ -5099,7 +5130,7 @@ function eo_default() {
 }
 var parsedType3, error10;
 var init_eo = __esm({
-  "node_modules/zod/v4/locales/eo.js"() {
+  "../main/node_modules/zod/v4/locales/eo.js"() {
     init_util();
     parsedType3 = (data) => {
       const t = typeof data;
@@ -5214,7 +5245,7 @@ var init_eo = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/es.js
+// ../main/node_modules/zod/v4/locales/es.js
 function es_default() {
   return {
     localeError: error11()
@@ -5222,7 +5253,7 @@ function es_default() {
 }
 var error11;
 var init_es = __esm({
-  "node_modules/zod/v4/locales/es.js"() {
+  "../main/node_modules/zod/v4/locales/es.js"() {
     init_util();
     error11 = () => {
       const Sizable = {
@@ -5370,7 +5401,7 @@ var init_es = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/fa.js
+// ../main/node_modules/zod/v4/locales/fa.js
 function fa_default() {
   return {
     localeError: error12()
@@ -5378,7 +5409,7 @@ function fa_default() {
 }
 var error12;
 var init_fa = __esm({
-  "node_modules/zod/v4/locales/fa.js"() {
+  "../main/node_modules/zod/v4/locales/fa.js"() {
     init_util();
     error12 = () => {
       const Sizable = {
@@ -5499,7 +5530,7 @@ var init_fa = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/fi.js
+// ../main/node_modules/zod/v4/locales/fi.js
 function fi_default() {
   return {
     localeError: error13()
@@ -5507,7 +5538,7 @@ function fi_default() {
 }
 var error13;
 var init_fi = __esm({
-  "node_modules/zod/v4/locales/fi.js"() {
+  "../main/node_modules/zod/v4/locales/fi.js"() {
     init_util();
     error13 = () => {
       const Sizable = {
@@ -5628,7 +5659,7 @@ var init_fi = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/fr.js
+// ../main/node_modules/zod/v4/locales/fr.js
 function fr_default() {
   return {
     localeError: error14()
@@ -5636,7 +5667,7 @@ function fr_default() {
 }
 var error14;
 var init_fr = __esm({
-  "node_modules/zod/v4/locales/fr.js"() {
+  "../main/node_modules/zod/v4/locales/fr.js"() {
     init_util();
     error14 = () => {
       const Sizable = {
@@ -5751,7 +5782,7 @@ var init_fr = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/fr-CA.js
+// ../main/node_modules/zod/v4/locales/fr-CA.js
 function fr_CA_default() {
   return {
     localeError: error15()
@@ -5759,7 +5790,7 @@ function fr_CA_default() {
 }
 var error15;
 var init_fr_CA = __esm({
-  "node_modules/zod/v4/locales/fr-CA.js"() {
+  "../main/node_modules/zod/v4/locales/fr-CA.js"() {
     init_util();
     error15 = () => {
       const Sizable = {
@@ -5875,7 +5906,7 @@ var init_fr_CA = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/he.js
+// ../main/node_modules/zod/v4/locales/he.js
 function he_default() {
   return {
     localeError: error16()
@@ -5883,7 +5914,7 @@ function he_default() {
 }
 var error16;
 var init_he = __esm({
-  "node_modules/zod/v4/locales/he.js"() {
+  "../main/node_modules/zod/v4/locales/he.js"() {
     init_util();
     error16 = () => {
       const Sizable = {
@@ -5999,7 +6030,7 @@ var init_he = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/hu.js
+// ../main/node_modules/zod/v4/locales/hu.js
 function hu_default() {
   return {
     localeError: error17()
@@ -6007,7 +6038,7 @@ function hu_default() {
 }
 var error17;
 var init_hu = __esm({
-  "node_modules/zod/v4/locales/hu.js"() {
+  "../main/node_modules/zod/v4/locales/hu.js"() {
     init_util();
     error17 = () => {
       const Sizable = {
@@ -6123,7 +6154,7 @@ var init_hu = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/id.js
+// ../main/node_modules/zod/v4/locales/id.js
 function id_default() {
   return {
     localeError: error18()
@@ -6131,7 +6162,7 @@ function id_default() {
 }
 var error18;
 var init_id = __esm({
-  "node_modules/zod/v4/locales/id.js"() {
+  "../main/node_modules/zod/v4/locales/id.js"() {
     init_util();
     error18 = () => {
       const Sizable = {
@@ -6246,7 +6277,7 @@ var init_id = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/is.js
+// ../main/node_modules/zod/v4/locales/is.js
 function is_default() {
   return {
     localeError: error19()
@@ -6254,7 +6285,7 @@ function is_default() {
 }
 var parsedType4, error19;
 var init_is = __esm({
-  "node_modules/zod/v4/locales/is.js"() {
+  "../main/node_modules/zod/v4/locales/is.js"() {
     init_util();
     parsedType4 = (data) => {
       const t = typeof data;
@@ -6370,7 +6401,7 @@ var init_is = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/it.js
+// ../main/node_modules/zod/v4/locales/it.js
 function it_default() {
   return {
     localeError: error20()
@@ -6378,7 +6409,7 @@ function it_default() {
 }
 var error20;
 var init_it = __esm({
-  "node_modules/zod/v4/locales/it.js"() {
+  "../main/node_modules/zod/v4/locales/it.js"() {
     init_util();
     error20 = () => {
       const Sizable = {
@@ -6494,7 +6525,7 @@ var init_it = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ja.js
+// ../main/node_modules/zod/v4/locales/ja.js
 function ja_default() {
   return {
     localeError: error21()
@@ -6502,7 +6533,7 @@ function ja_default() {
 }
 var error21;
 var init_ja = __esm({
-  "node_modules/zod/v4/locales/ja.js"() {
+  "../main/node_modules/zod/v4/locales/ja.js"() {
     init_util();
     error21 = () => {
       const Sizable = {
@@ -6616,7 +6647,7 @@ var init_ja = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ka.js
+// ../main/node_modules/zod/v4/locales/ka.js
 function ka_default() {
   return {
     localeError: error22()
@@ -6624,7 +6655,7 @@ function ka_default() {
 }
 var parsedType5, error22;
 var init_ka = __esm({
-  "node_modules/zod/v4/locales/ka.js"() {
+  "../main/node_modules/zod/v4/locales/ka.js"() {
     init_util();
     parsedType5 = (data) => {
       const t = typeof data;
@@ -6748,7 +6779,7 @@ var init_ka = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/km.js
+// ../main/node_modules/zod/v4/locales/km.js
 function km_default() {
   return {
     localeError: error23()
@@ -6756,7 +6787,7 @@ function km_default() {
 }
 var error23;
 var init_km = __esm({
-  "node_modules/zod/v4/locales/km.js"() {
+  "../main/node_modules/zod/v4/locales/km.js"() {
     init_util();
     error23 = () => {
       const Sizable = {
@@ -6872,17 +6903,17 @@ var init_km = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/kh.js
+// ../main/node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 var init_kh = __esm({
-  "node_modules/zod/v4/locales/kh.js"() {
+  "../main/node_modules/zod/v4/locales/kh.js"() {
     init_km();
   }
 });
 
-// node_modules/zod/v4/locales/ko.js
+// ../main/node_modules/zod/v4/locales/ko.js
 function ko_default() {
   return {
     localeError: error24()
@@ -6890,7 +6921,7 @@ function ko_default() {
 }
 var error24;
 var init_ko = __esm({
-  "node_modules/zod/v4/locales/ko.js"() {
+  "../main/node_modules/zod/v4/locales/ko.js"() {
     init_util();
     error24 = () => {
       const Sizable = {
@@ -7010,7 +7041,7 @@ var init_ko = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/lt.js
+// ../main/node_modules/zod/v4/locales/lt.js
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
   const last = abs % 10;
@@ -7028,7 +7059,7 @@ function lt_default() {
 }
 var parsedType6, parsedTypeFromType, capitalizeFirstCharacter, error25;
 var init_lt = __esm({
-  "node_modules/zod/v4/locales/lt.js"() {
+  "../main/node_modules/zod/v4/locales/lt.js"() {
     init_util();
     parsedType6 = (data) => {
       const t = typeof data;
@@ -7247,7 +7278,7 @@ var init_lt = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/mk.js
+// ../main/node_modules/zod/v4/locales/mk.js
 function mk_default() {
   return {
     localeError: error26()
@@ -7255,7 +7286,7 @@ function mk_default() {
 }
 var error26;
 var init_mk = __esm({
-  "node_modules/zod/v4/locales/mk.js"() {
+  "../main/node_modules/zod/v4/locales/mk.js"() {
     init_util();
     error26 = () => {
       const Sizable = {
@@ -7372,7 +7403,7 @@ var init_mk = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ms.js
+// ../main/node_modules/zod/v4/locales/ms.js
 function ms_default() {
   return {
     localeError: error27()
@@ -7380,7 +7411,7 @@ function ms_default() {
 }
 var error27;
 var init_ms = __esm({
-  "node_modules/zod/v4/locales/ms.js"() {
+  "../main/node_modules/zod/v4/locales/ms.js"() {
     init_util();
     error27 = () => {
       const Sizable = {
@@ -7495,7 +7526,7 @@ var init_ms = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/nl.js
+// ../main/node_modules/zod/v4/locales/nl.js
 function nl_default() {
   return {
     localeError: error28()
@@ -7503,7 +7534,7 @@ function nl_default() {
 }
 var error28;
 var init_nl = __esm({
-  "node_modules/zod/v4/locales/nl.js"() {
+  "../main/node_modules/zod/v4/locales/nl.js"() {
     init_util();
     error28 = () => {
       const Sizable = {
@@ -7619,7 +7650,7 @@ var init_nl = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/no.js
+// ../main/node_modules/zod/v4/locales/no.js
 function no_default() {
   return {
     localeError: error29()
@@ -7627,7 +7658,7 @@ function no_default() {
 }
 var error29;
 var init_no = __esm({
-  "node_modules/zod/v4/locales/no.js"() {
+  "../main/node_modules/zod/v4/locales/no.js"() {
     init_util();
     error29 = () => {
       const Sizable = {
@@ -7742,7 +7773,7 @@ var init_no = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ota.js
+// ../main/node_modules/zod/v4/locales/ota.js
 function ota_default() {
   return {
     localeError: error30()
@@ -7750,7 +7781,7 @@ function ota_default() {
 }
 var error30;
 var init_ota = __esm({
-  "node_modules/zod/v4/locales/ota.js"() {
+  "../main/node_modules/zod/v4/locales/ota.js"() {
     init_util();
     error30 = () => {
       const Sizable = {
@@ -7866,7 +7897,7 @@ var init_ota = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ps.js
+// ../main/node_modules/zod/v4/locales/ps.js
 function ps_default() {
   return {
     localeError: error31()
@@ -7874,7 +7905,7 @@ function ps_default() {
 }
 var error31;
 var init_ps = __esm({
-  "node_modules/zod/v4/locales/ps.js"() {
+  "../main/node_modules/zod/v4/locales/ps.js"() {
     init_util();
     error31 = () => {
       const Sizable = {
@@ -7995,7 +8026,7 @@ var init_ps = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/pl.js
+// ../main/node_modules/zod/v4/locales/pl.js
 function pl_default() {
   return {
     localeError: error32()
@@ -8003,7 +8034,7 @@ function pl_default() {
 }
 var error32;
 var init_pl = __esm({
-  "node_modules/zod/v4/locales/pl.js"() {
+  "../main/node_modules/zod/v4/locales/pl.js"() {
     init_util();
     error32 = () => {
       const Sizable = {
@@ -8119,7 +8150,7 @@ var init_pl = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/pt.js
+// ../main/node_modules/zod/v4/locales/pt.js
 function pt_default() {
   return {
     localeError: error33()
@@ -8127,7 +8158,7 @@ function pt_default() {
 }
 var error33;
 var init_pt = __esm({
-  "node_modules/zod/v4/locales/pt.js"() {
+  "../main/node_modules/zod/v4/locales/pt.js"() {
     init_util();
     error33 = () => {
       const Sizable = {
@@ -8242,7 +8273,7 @@ var init_pt = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ru.js
+// ../main/node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -8265,7 +8296,7 @@ function ru_default() {
 }
 var error34;
 var init_ru = __esm({
-  "node_modules/zod/v4/locales/ru.js"() {
+  "../main/node_modules/zod/v4/locales/ru.js"() {
     init_util();
     error34 = () => {
       const Sizable = {
@@ -8413,7 +8444,7 @@ var init_ru = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/sl.js
+// ../main/node_modules/zod/v4/locales/sl.js
 function sl_default() {
   return {
     localeError: error35()
@@ -8421,7 +8452,7 @@ function sl_default() {
 }
 var error35;
 var init_sl = __esm({
-  "node_modules/zod/v4/locales/sl.js"() {
+  "../main/node_modules/zod/v4/locales/sl.js"() {
     init_util();
     error35 = () => {
       const Sizable = {
@@ -8537,7 +8568,7 @@ var init_sl = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/sv.js
+// ../main/node_modules/zod/v4/locales/sv.js
 function sv_default() {
   return {
     localeError: error36()
@@ -8545,7 +8576,7 @@ function sv_default() {
 }
 var error36;
 var init_sv = __esm({
-  "node_modules/zod/v4/locales/sv.js"() {
+  "../main/node_modules/zod/v4/locales/sv.js"() {
     init_util();
     error36 = () => {
       const Sizable = {
@@ -8662,7 +8693,7 @@ var init_sv = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ta.js
+// ../main/node_modules/zod/v4/locales/ta.js
 function ta_default() {
   return {
     localeError: error37()
@@ -8670,7 +8701,7 @@ function ta_default() {
 }
 var error37;
 var init_ta = __esm({
-  "node_modules/zod/v4/locales/ta.js"() {
+  "../main/node_modules/zod/v4/locales/ta.js"() {
     init_util();
     error37 = () => {
       const Sizable = {
@@ -8786,7 +8817,7 @@ var init_ta = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/th.js
+// ../main/node_modules/zod/v4/locales/th.js
 function th_default() {
   return {
     localeError: error38()
@@ -8794,7 +8825,7 @@ function th_default() {
 }
 var error38;
 var init_th = __esm({
-  "node_modules/zod/v4/locales/th.js"() {
+  "../main/node_modules/zod/v4/locales/th.js"() {
     init_util();
     error38 = () => {
       const Sizable = {
@@ -8910,7 +8941,7 @@ var init_th = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/tr.js
+// ../main/node_modules/zod/v4/locales/tr.js
 function tr_default() {
   return {
     localeError: error39()
@@ -8918,7 +8949,7 @@ function tr_default() {
 }
 var parsedType7, error39;
 var init_tr = __esm({
-  "node_modules/zod/v4/locales/tr.js"() {
+  "../main/node_modules/zod/v4/locales/tr.js"() {
     init_util();
     parsedType7 = (data) => {
       const t = typeof data;
@@ -9032,7 +9063,7 @@ var init_tr = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/uk.js
+// ../main/node_modules/zod/v4/locales/uk.js
 function uk_default() {
   return {
     localeError: error40()
@@ -9040,7 +9071,7 @@ function uk_default() {
 }
 var error40;
 var init_uk = __esm({
-  "node_modules/zod/v4/locales/uk.js"() {
+  "../main/node_modules/zod/v4/locales/uk.js"() {
     init_util();
     error40 = () => {
       const Sizable = {
@@ -9156,17 +9187,17 @@ var init_uk = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/ua.js
+// ../main/node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 var init_ua = __esm({
-  "node_modules/zod/v4/locales/ua.js"() {
+  "../main/node_modules/zod/v4/locales/ua.js"() {
     init_uk();
   }
 });
 
-// node_modules/zod/v4/locales/ur.js
+// ../main/node_modules/zod/v4/locales/ur.js
 function ur_default() {
   return {
     localeError: error41()
@@ -9174,7 +9205,7 @@ function ur_default() {
 }
 var error41;
 var init_ur = __esm({
-  "node_modules/zod/v4/locales/ur.js"() {
+  "../main/node_modules/zod/v4/locales/ur.js"() {
     init_util();
     error41 = () => {
       const Sizable = {
@@ -9290,7 +9321,7 @@ var init_ur = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/vi.js
+// ../main/node_modules/zod/v4/locales/vi.js
 function vi_default() {
   return {
     localeError: error42()
@@ -9298,7 +9329,7 @@ function vi_default() {
 }
 var error42;
 var init_vi = __esm({
-  "node_modules/zod/v4/locales/vi.js"() {
+  "../main/node_modules/zod/v4/locales/vi.js"() {
     init_util();
     error42 = () => {
       const Sizable = {
@@ -9413,7 +9444,7 @@ var init_vi = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/zh-CN.js
+// ../main/node_modules/zod/v4/locales/zh-CN.js
 function zh_CN_default() {
   return {
     localeError: error43()
@@ -9421,7 +9452,7 @@ function zh_CN_default() {
 }
 var error43;
 var init_zh_CN = __esm({
-  "node_modules/zod/v4/locales/zh-CN.js"() {
+  "../main/node_modules/zod/v4/locales/zh-CN.js"() {
     init_util();
     error43 = () => {
       const Sizable = {
@@ -9536,7 +9567,7 @@ var init_zh_CN = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/zh-TW.js
+// ../main/node_modules/zod/v4/locales/zh-TW.js
 function zh_TW_default() {
   return {
     localeError: error44()
@@ -9544,7 +9575,7 @@ function zh_TW_default() {
 }
 var error44;
 var init_zh_TW = __esm({
-  "node_modules/zod/v4/locales/zh-TW.js"() {
+  "../main/node_modules/zod/v4/locales/zh-TW.js"() {
     init_util();
     error44 = () => {
       const Sizable = {
@@ -9660,7 +9691,7 @@ var init_zh_TW = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/yo.js
+// ../main/node_modules/zod/v4/locales/yo.js
 function yo_default() {
   return {
     localeError: error45()
@@ -9668,7 +9699,7 @@ function yo_default() {
 }
 var error45;
 var init_yo = __esm({
-  "node_modules/zod/v4/locales/yo.js"() {
+  "../main/node_modules/zod/v4/locales/yo.js"() {
     init_util();
     error45 = () => {
       const Sizable = {
@@ -9782,7 +9813,7 @@ var init_yo = __esm({
   }
 });
 
-// node_modules/zod/v4/locales/index.js
+// ../main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -9834,7 +9865,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 var init_locales = __esm({
-  "node_modules/zod/v4/locales/index.js"() {
+  "../main/node_modules/zod/v4/locales/index.js"() {
     init_ar();
     init_az();
     init_be();
@@ -9885,13 +9916,13 @@ var init_locales = __esm({
   }
 });
 
-// node_modules/zod/v4/core/registries.js
+// ../main/node_modules/zod/v4/core/registries.js
 function registry() {
   return new $ZodRegistry();
 }
 var $output, $input, $ZodRegistry, globalRegistry;
 var init_registries = __esm({
-  "node_modules/zod/v4/core/registries.js"() {
+  "../main/node_modules/zod/v4/core/registries.js"() {
     $output = /* @__PURE__ */ Symbol("ZodOutput");
     $input = /* @__PURE__ */ Symbol("ZodInput");
     $ZodRegistry = class {
@@ -9941,7 +9972,7 @@ var init_registries = __esm({
   }
 });
 
-// node_modules/zod/v4/core/api.js
+// ../main/node_modules/zod/v4/core/api.js
 function _string(Class2, params) {
   return new Class2({
     type: "string",
@@ -10817,7 +10848,7 @@ function _stringFormat(Class2, format2, fnOrRegex, _params = {}) {
 }
 var TimePrecision;
 var init_api = __esm({
-  "node_modules/zod/v4/core/api.js"() {
+  "../main/node_modules/zod/v4/core/api.js"() {
     init_checks();
     init_schemas();
     init_util();
@@ -10831,7 +10862,7 @@ var init_api = __esm({
   }
 });
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../main/node_modules/zod/v4/core/to-json-schema.js
 function toJSONSchema(input, _params) {
   if (input instanceof $ZodRegistry) {
     const gen2 = new JSONSchemaGenerator(_params);
@@ -10969,7 +11000,7 @@ function isTransforming(_schema, _ctx) {
 }
 var JSONSchemaGenerator;
 var init_to_json_schema = __esm({
-  "node_modules/zod/v4/core/to-json-schema.js"() {
+  "../main/node_modules/zod/v4/core/to-json-schema.js"() {
     init_registries();
     init_util();
     JSONSchemaGenerator = class {
@@ -11658,14 +11689,14 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
   }
 });
 
-// node_modules/zod/v4/core/json-schema.js
+// ../main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 var init_json_schema = __esm({
-  "node_modules/zod/v4/core/json-schema.js"() {
+  "../main/node_modules/zod/v4/core/json-schema.js"() {
   }
 });
 
-// node_modules/zod/v4/core/index.js
+// ../main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -11929,7 +11960,7 @@ __export(core_exports2, {
   version: () => version
 });
 var init_core2 = __esm({
-  "node_modules/zod/v4/core/index.js"() {
+  "../main/node_modules/zod/v4/core/index.js"() {
     init_core();
     init_parse();
     init_errors();
@@ -11947,14 +11978,14 @@ var init_core2 = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../main/node_modules/zod/v4/classic/checks.js
 var init_checks2 = __esm({
-  "node_modules/zod/v4/classic/checks.js"() {
+  "../main/node_modules/zod/v4/classic/checks.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/classic/iso.js
+// ../main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -11980,7 +12011,7 @@ function duration2(params) {
 }
 var ZodISODateTime, ZodISODate, ZodISOTime, ZodISODuration;
 var init_iso = __esm({
-  "node_modules/zod/v4/classic/iso.js"() {
+  "../main/node_modules/zod/v4/classic/iso.js"() {
     init_core2();
     init_schemas2();
     ZodISODateTime = /* @__PURE__ */ $constructor("ZodISODateTime", (inst, def) => {
@@ -12002,10 +12033,10 @@ var init_iso = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../main/node_modules/zod/v4/classic/errors.js
 var initializer2, ZodError, ZodRealError;
 var init_errors2 = __esm({
-  "node_modules/zod/v4/classic/errors.js"() {
+  "../main/node_modules/zod/v4/classic/errors.js"() {
     init_core2();
     init_core2();
     init_util();
@@ -12050,10 +12081,10 @@ var init_errors2 = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../main/node_modules/zod/v4/classic/parse.js
 var parse2, parseAsync2, safeParse2, safeParseAsync2, encode2, decode2, encodeAsync2, decodeAsync2, safeEncode2, safeDecode2, safeEncodeAsync2, safeDecodeAsync2;
 var init_parse2 = __esm({
-  "node_modules/zod/v4/classic/parse.js"() {
+  "../main/node_modules/zod/v4/classic/parse.js"() {
     init_core2();
     init_errors2();
     parse2 = /* @__PURE__ */ _parse(ZodRealError);
@@ -12071,7 +12102,7 @@ var init_parse2 = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/schemas.js
+// ../main/node_modules/zod/v4/classic/schemas.js
 function string2(params) {
   return _string(ZodString, params);
 }
@@ -12493,7 +12524,7 @@ function preprocess(fn, schema) {
 }
 var ZodType, _ZodString, ZodString, ZodStringFormat, ZodEmail, ZodGUID, ZodUUID, ZodURL, ZodEmoji, ZodNanoID, ZodCUID, ZodCUID2, ZodULID, ZodXID, ZodKSUID, ZodIPv4, ZodIPv6, ZodCIDRv4, ZodCIDRv6, ZodBase64, ZodBase64URL, ZodE164, ZodJWT, ZodCustomStringFormat, ZodNumber, ZodNumberFormat, ZodBoolean, ZodBigInt, ZodBigIntFormat, ZodSymbol, ZodUndefined, ZodNull, ZodAny, ZodUnknown, ZodNever, ZodVoid, ZodDate, ZodArray, ZodObject, ZodUnion, ZodDiscriminatedUnion, ZodIntersection, ZodTuple, ZodRecord, ZodMap, ZodSet, ZodEnum, ZodLiteral, ZodFile, ZodTransform, ZodOptional, ZodNullable, ZodDefault, ZodPrefault, ZodNonOptional, ZodSuccess, ZodCatch, ZodNaN, ZodPipe, ZodCodec, ZodReadonly, ZodTemplateLiteral, ZodLazy, ZodPromise, ZodFunction, ZodCustom, stringbool;
 var init_schemas2 = __esm({
-  "node_modules/zod/v4/classic/schemas.js"() {
+  "../main/node_modules/zod/v4/classic/schemas.js"() {
     init_core2();
     init_core2();
     init_checks2();
@@ -13051,7 +13082,7 @@ var init_schemas2 = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/compat.js
+// ../main/node_modules/zod/v4/classic/compat.js
 function setErrorMap(map2) {
   config({
     customError: map2
@@ -13062,7 +13093,7 @@ function getErrorMap() {
 }
 var ZodIssueCode, ZodFirstPartyTypeKind;
 var init_compat = __esm({
-  "node_modules/zod/v4/classic/compat.js"() {
+  "../main/node_modules/zod/v4/classic/compat.js"() {
     init_core2();
     init_core2();
     ZodIssueCode = {
@@ -13083,7 +13114,7 @@ var init_compat = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/coerce.js
+// ../main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -13108,13 +13139,13 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 var init_coerce = __esm({
-  "node_modules/zod/v4/classic/coerce.js"() {
+  "../main/node_modules/zod/v4/classic/coerce.js"() {
     init_core2();
     init_schemas2();
   }
 });
 
-// node_modules/zod/v4/classic/external.js
+// ../main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -13344,7 +13375,7 @@ __export(external_exports, {
   xid: () => xid2
 });
 var init_external = __esm({
-  "node_modules/zod/v4/classic/external.js"() {
+  "../main/node_modules/zod/v4/classic/external.js"() {
     init_core2();
     init_schemas2();
     init_checks2();
@@ -13362,9 +13393,9 @@ var init_external = __esm({
   }
 });
 
-// node_modules/zod/index.js
+// ../main/node_modules/zod/index.js
 var init_zod = __esm({
-  "node_modules/zod/index.js"() {
+  "../main/node_modules/zod/index.js"() {
     init_external();
     init_external();
   }
@@ -13591,28 +13622,9 @@ function loadTelegramConfig(env, routes) {
 }
 function loadServeConfig(env, readFile4 = readUtf8) {
   const store = loadStoreConfig(env);
-  const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) {
-    throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
-  }
-  const host = env.ASK_LATER_HOST?.trim() || "127.0.0.1";
-  if (isIP(host) === 0 && host !== "localhost") {
-    throw new ConfigError(
-      `ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got ${JSON.stringify(host.slice(0, 40))}`
-    );
-  }
-  const webToken = env.ASK_LATER_WEB_TOKEN?.trim() || void 0;
-  if (webToken === void 0 && !isLoopbackAddress(host)) {
-    throw new ConfigError(
-      `ASK_LATER_HOST=${host} serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for`
-    );
-  }
-  if (webToken !== void 0 && webToken.length < 16) {
-    throw new ConfigError(
-      `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`
-    );
-  }
+  const port = loadPort(env);
+  const host = loadHost(env);
+  const webToken = loadWebToken(env, host);
   const publicUrl = loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || void 0);
   const routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile4);
   const metricsProjects = loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS);
@@ -13635,6 +13647,63 @@ function loadServeConfig(env, readFile4 = readUtf8) {
     ...discord ? { discord } : {},
     ...telegram ? { telegram } : {}
   });
+}
+function serveSettingParsers(env, readFile4 = readUtf8) {
+  let routes = [];
+  return [
+    () => loadStoreConfig(env),
+    () => loadPort(env),
+    () => loadHost(env),
+    () => loadWebToken(env, loadHostOr(env)),
+    () => loadPublicUrl(env.ASK_LATER_PUBLIC_URL?.trim() || void 0),
+    () => {
+      routes = loadRoutes(env.ASK_LATER_CONFIG?.trim() || void 0, readFile4);
+    },
+    () => loadMetricsProjects(env.ASK_LATER_METRICS_PROJECTS),
+    () => loadRemindAfter(env.ASK_LATER_REMIND_AFTER?.trim() || void 0),
+    () => loadRetentionDays(env.ASK_LATER_RETENTION_DAYS),
+    () => loadSlackConfig(env, routes),
+    () => loadDiscordConfig(env, routes),
+    () => loadTelegramConfig(env, routes)
+  ];
+}
+function loadPort(env) {
+  const rawPort = env.PORT?.trim() || String(DEFAULT_PORT);
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
+    throw new ConfigError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(rawPort.slice(0, 20))}`);
+  }
+  return port;
+}
+function loadHost(env) {
+  const host = env.ASK_LATER_HOST?.trim() || "127.0.0.1";
+  if (isIP(host) === 0 && host !== "localhost") {
+    throw new ConfigError(
+      `ASK_LATER_HOST must be an IP address to bind (127.0.0.1, ::1, 0.0.0.0), got ${JSON.stringify(host.slice(0, 40))}`
+    );
+  }
+  return host;
+}
+function loadHostOr(env) {
+  try {
+    return loadHost(env);
+  } catch {
+    return "127.0.0.1";
+  }
+}
+function loadWebToken(env, host) {
+  const webToken = env.ASK_LATER_WEB_TOKEN?.trim() || void 0;
+  if (webToken === void 0 && !isLoopbackAddress(host)) {
+    throw new ConfigError(
+      `ASK_LATER_HOST=${host} serves the web inbox beyond this machine: set ASK_LATER_WEB_TOKEN to a secret the page will ask for`
+    );
+  }
+  if (webToken !== void 0 && webToken.length < 16) {
+    throw new ConfigError(
+      `ASK_LATER_WEB_TOKEN must be at least 16 characters (a random secret), got ${webToken.length}`
+    );
+  }
+  return webToken;
 }
 function loadPublicUrl(value) {
   if (value === void 0) return void 0;
@@ -13970,10 +14039,17 @@ function memberRef(id, member) {
 function platformName(platform) {
   return PLATFORM_NAMES[platform];
 }
+function placeOf(by) {
+  return by.place === void 0 ? `on ${platformName(by.platform)}` : PLACE_PHRASES[by.place];
+}
+function placeAndUserOf(by) {
+  const user = by.platform === "web" ? "" : ` (user ${by.userId.replace(/\s+/g, " ").trim()})`;
+  return `${placeOf(by)}${user}`;
+}
 function selectionsOf(reply) {
   return "members" in reply ? reply.members : [reply];
 }
-var QUESTION_STATUSES, TRANSITIONS, ORIGIN_TOOLS, PLATFORMS, PLATFORM_NAMES, DELIVERY_PATHS, OTHER_LABEL;
+var QUESTION_STATUSES, TRANSITIONS, ORIGIN_TOOLS, PLATFORMS, PLATFORM_NAMES, ANSWER_PLACES, PLACE_PHRASES, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
@@ -13994,8 +14070,27 @@ var init_question = __esm({
       telegram: "Telegram",
       web: "the web inbox"
     };
+    ANSWER_PLACES = ["terminal", "command-line"];
+    PLACE_PHRASES = {
+      terminal: "in the terminal",
+      "command-line": "from the command line"
+    };
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
+  }
+});
+
+// src/core/pause.ts
+import { setTimeout as delay } from "node:timers/promises";
+function pause(ms, signal) {
+  return delay(Math.max(0, ms), void 0, signal ? { signal } : {}).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var init_pause = __esm({
+  "src/core/pause.ts"() {
+    "use strict";
   }
 });
 
@@ -14312,21 +14407,11 @@ var init_client = __esm({
 });
 
 // src/store/http/serve-link.ts
-function pause(ms, signal) {
-  return new Promise((resolve8) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve8();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
 var init_serve_link = __esm({
   "src/store/http/serve-link.ts"() {
     "use strict";
+    init_pause();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -14974,7 +15059,7 @@ var init_setup_refusal_error = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/error.js
+// ../main/node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string4, ptr) {
   let lines = string4.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -15000,7 +15085,7 @@ function makeCodeBlock(string4, line, column) {
 }
 var TomlError;
 var init_error = __esm({
-  "node_modules/smol-toml/dist/error.js"() {
+  "../main/node_modules/smol-toml/dist/error.js"() {
     TomlError = class _TomlError extends Error {
       line;
       column;
@@ -15023,7 +15108,7 @@ ${codeblock}`, options);
   }
 });
 
-// node_modules/smol-toml/dist/primitive.js
+// ../main/node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -15124,15 +15209,15 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 var init_primitive = __esm({
-  "node_modules/smol-toml/dist/primitive.js"() {
+  "../main/node_modules/smol-toml/dist/primitive.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/date.js
+// ../main/node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE, TomlDate;
 var init_date = __esm({
-  "node_modules/smol-toml/dist/date.js"() {
+  "../main/node_modules/smol-toml/dist/date.js"() {
     DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
     TomlDate = class _TomlDate extends Date {
       #hasDate = false;
@@ -15249,7 +15334,7 @@ var init_date = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/extract.js
+// ../main/node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -15458,7 +15543,7 @@ function readDate(ctx, str, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 var init_extract = __esm({
-  "node_modules/smol-toml/dist/extract.js"() {
+  "../main/node_modules/smol-toml/dist/extract.js"() {
     init_primitive();
     init_struct();
     init_error();
@@ -15466,7 +15551,7 @@ var init_extract = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/util.js
+// ../main/node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -15492,12 +15577,12 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 var init_util2 = __esm({
-  "node_modules/smol-toml/dist/util.js"() {
+  "../main/node_modules/smol-toml/dist/util.js"() {
     init_error();
   }
 });
 
-// node_modules/smol-toml/dist/struct.js
+// ../main/node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -15614,7 +15699,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 var init_struct = __esm({
-  "node_modules/smol-toml/dist/struct.js"() {
+  "../main/node_modules/smol-toml/dist/struct.js"() {
     init_primitive();
     init_extract();
     init_util2();
@@ -15622,7 +15707,7 @@ var init_struct = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/parse.js
+// ../main/node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table3, meta, type) {
   let t = table3;
   let m = meta;
@@ -15765,7 +15850,7 @@ function parse3(toml, options = {}) {
   return res;
 }
 var init_parse3 = __esm({
-  "node_modules/smol-toml/dist/parse.js"() {
+  "../main/node_modules/smol-toml/dist/parse.js"() {
     init_struct();
     init_extract();
     init_util2();
@@ -15773,17 +15858,17 @@ var init_parse3 = __esm({
   }
 });
 
-// node_modules/smol-toml/dist/stringify.js
+// ../main/node_modules/smol-toml/dist/stringify.js
 var HAS_WELLFORMED;
 var init_stringify = __esm({
-  "node_modules/smol-toml/dist/stringify.js"() {
+  "../main/node_modules/smol-toml/dist/stringify.js"() {
     HAS_WELLFORMED = !!"".isWellFormed;
   }
 });
 
-// node_modules/smol-toml/dist/index.js
+// ../main/node_modules/smol-toml/dist/index.js
 var init_dist = __esm({
-  "node_modules/smol-toml/dist/index.js"() {
+  "../main/node_modules/smol-toml/dist/index.js"() {
     init_parse3();
     init_stringify();
     init_date();
@@ -16822,7 +16907,7 @@ function questionLines(q) {
 }
 function who(by) {
   const name = oneLine(by.displayName);
-  const where = `on ${PLATFORM_NAMES2[by.platform]} (user ${oneLine(by.userId)})`;
+  const where = placeAndUserOf(by);
   return name === "" ? where : `${name} ${where}`;
 }
 function closedAt(q) {
@@ -16841,7 +16926,7 @@ function quoteLines(notes) {
     return clean === "" ? ">" : `> ${clean}`;
   });
 }
-var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES2, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
 var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
@@ -16854,12 +16939,6 @@ var init_delivery_note = __esm({
       `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
-    PLATFORM_NAMES2 = {
-      slack: "Slack",
-      discord: "Discord",
-      telegram: "Telegram",
-      web: "the web"
-    };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
     NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
@@ -18054,7 +18133,8 @@ var init_record = __esm({
         return {
           platform: this.oneOf(object5.platform, PLATFORMS, `${path}.platform`),
           userId: this.string(object5, "userId", path),
-          displayName: this.string(object5, "displayName", path)
+          displayName: this.string(object5, "displayName", path),
+          ...object5.place === void 0 ? {} : { place: this.oneOf(object5.place, ANSWER_PLACES, `${path}.place`) }
         };
       }
     };
@@ -18669,6 +18749,13 @@ function prepareQuery(query, stats) {
   let self = 0;
   for (const term of query.core) self += termScore(prepared, term, query.counts.get(term) ?? 0, query.length);
   return { ...prepared, self };
+}
+function similarity(query, candidate, stats) {
+  const prepared = prepareQuery(query, stats);
+  if (prepared.self === 0) return 0;
+  let score = 0;
+  for (const [term, tf] of candidate.counts) score += termScore(prepared, term, tf, candidate.length);
+  return score / prepared.self;
 }
 var STOP_WORDS, K1, B, DECIDED_THRESHOLD, DECIDED_MAX;
 var init_similarity = __esm({
@@ -19509,11 +19596,11 @@ function parseStreamReply(reply, projectOf) {
   return events;
 }
 function parseEntry(streamKey, entryId, flat, projectOf) {
-  const fields = {};
-  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields[String(flat[i])] = String(flat[i + 1]);
-  const project = fields.project ?? projectOf(streamKey);
-  const type = fields.type;
-  const questionId = Number(fields.id);
+  const fields2 = {};
+  for (let i = 0; flat && i + 1 < flat.length; i += 2) fields2[String(flat[i])] = String(flat[i + 1]);
+  const project = fields2.project ?? projectOf(streamKey);
+  const type = fields2.type;
+  const questionId = Number(fields2.id);
   if (!isEventType(type) || project === void 0 || !Number.isInteger(questionId)) {
     return [];
   }
@@ -19525,15 +19612,15 @@ function parseEntry(streamKey, entryId, flat, projectOf) {
       type,
       project,
       questionId,
-      at: Number(fields.at)
+      at: Number(fields2.at)
     }
   ];
 }
 function fieldsOf(reply) {
-  const fields = {};
-  if (!Array.isArray(reply)) return fields;
-  for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
-  return fields;
+  const fields2 = {};
+  if (!Array.isArray(reply)) return fields2;
+  for (let i = 0; i + 1 < reply.length; i += 2) fields2[String(reply[i])] = reply[i + 1];
+  return fields2;
 }
 function entryIdBefore(id) {
   const [ms = "0", seq = "0"] = id.split("-");
@@ -19696,7 +19783,7 @@ var init_consumer = __esm({
 });
 
 // src/store/redis/tail.ts
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay2 } from "node:timers/promises";
 var RedisEventTail;
 var init_tail = __esm({
   "src/store/redis/tail.ts"() {
@@ -19749,7 +19836,7 @@ var init_tail = __esm({
       /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
       async #readAll(keys, count, timeoutMs) {
         if (keys.length === 0) {
-          await delay(Math.min(Math.max(0, timeoutMs), 250));
+          await delay2(Math.min(Math.max(0, timeoutMs), 250));
           return [];
         }
         const command = ["XREAD", "COUNT", String(count)];
@@ -20144,8 +20231,8 @@ var init_failed_events2 = __esm({
       clearSurfaceFaults(group, channels) {
         const x = this.#x;
         return x.run(async () => {
-          const fields = [faultField(group, void 0), ...channels.map((channel) => faultField(group, channel))];
-          await x.client.sendCommand(["HDEL", x.global.surfaceFaults, ...fields]);
+          const fields2 = [faultField(group, void 0), ...channels.map((channel) => faultField(group, channel))];
+          await x.client.sendCommand(["HDEL", x.global.surfaceFaults, ...fields2]);
         });
       }
       surfaceFaults() {
@@ -20417,17 +20504,17 @@ function readTokenRecord(json2, id, lastUsedAt) {
   } catch {
     throw new CorruptTokenError(id, "the record is not JSON");
   }
-  const fields = value !== null && typeof value === "object" ? value : {};
+  const fields2 = value !== null && typeof value === "object" ? value : {};
   const field = (name, ok2) => {
-    const v = fields[name];
+    const v = fields2[name];
     if (!ok2(v)) throw new CorruptTokenError(id, `\`${name}\` is missing or of the wrong type`);
     return v;
   };
   const isString4 = (v) => typeof v === "string" && v.length > 0;
   const isPatterns = (v) => Array.isArray(v) && v.length > 0 && v.every(isString4);
   const isTime = (v) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-  const expiresAt = fields.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
-  const web = fields.web === void 0 ? false : field("web", (v) => typeof v === "boolean");
+  const expiresAt = fields2.expiresAt === void 0 ? void 0 : field("expiresAt", isTime);
+  const web = fields2.web === void 0 ? false : field("web", (v) => typeof v === "boolean");
   return {
     id: field("id", isString4),
     name: field("name", isString4),
@@ -20477,12 +20564,12 @@ var init_tokens = __esm({
       }
       async list() {
         const reply = await this.#deps.command(["HGETALL", this.#deps.key]);
-        const fields = new Map(Object.entries(hashFromFlat(reply)));
+        const fields2 = new Map(Object.entries(hashFromFlat(reply)));
         const records = [];
-        for (const [field, value] of fields) {
+        for (const [field, value] of fields2) {
           if (!field.startsWith("t:")) continue;
           const id = field.slice(2);
-          const used = fields.get(`u:${id}`);
+          const used = fields2.get(`u:${id}`);
           records.push(readTokenRecord(value, id, used === void 0 ? void 0 : Number(used)));
         }
         return records.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
@@ -20975,12 +21062,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay4 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay5 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay4);
+        }, delay5);
       }
       async #reconnect() {
         if (this.#closed) return;
@@ -24014,13 +24101,13 @@ function compareVersions(a, b) {
   return 0;
 }
 function infoFields(reply) {
-  const fields = /* @__PURE__ */ new Map();
-  if (typeof reply !== "string") return fields;
+  const fields2 = /* @__PURE__ */ new Map();
+  if (typeof reply !== "string") return fields2;
   for (const line of reply.split(/\r?\n/)) {
     const colon = line.indexOf(":");
-    if (colon > 0 && !line.startsWith("#")) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
+    if (colon > 0 && !line.startsWith("#")) fields2.set(line.slice(0, colon), line.slice(colon + 1).trim());
   }
-  return fields;
+  return fields2;
 }
 function redisErrorWord(error46) {
   if (!(error46 instanceof Error) || error46.name !== "ErrorReply") return void 0;
@@ -24135,6 +24222,33 @@ var init_redis = __esm({
     MIN_REDIS_VERSION = "6.2.0";
     SLOTS = 16384;
     CLUSTER_DB_ONLY = "but a Redis Cluster has only database 0 — drop it from the URL";
+  }
+});
+
+// src/commands/doctor/serve.ts
+async function checkServeAnswers(address, timeoutMs) {
+  try {
+    const response = await fetch(new URL("healthz", address), { signal: AbortSignal.timeout(timeoutMs) });
+    const body = await response.json().catch(() => void 0);
+    if (typeof body?.status !== "string") {
+      return [
+        warn(`Serve: something else answers at ${address} (not ask-later serve) — stop it, or give serve another PORT`)
+      ];
+    }
+    return [ok(`Serve: answers at ${address} (${body.status}): open it to answer questions`)];
+  } catch (error46) {
+    return [
+      warn(
+        `Serve: not answering at ${address} (${describeNetworkError(error46, timeoutMs)}) — start it with \`ask-later serve\` and keep it running; until then answer in this terminal with \`ask-later inbox\``
+      )
+    ];
+  }
+}
+var init_serve2 = __esm({
+  "src/commands/doctor/serve.ts"() {
+    "use strict";
+    init_check();
+    init_deadline();
   }
 });
 
@@ -24504,6 +24618,10 @@ async function diagnoseAgentHttp(env, location, options, timeoutMs) {
     ...openCode
   ];
 }
+function settingLines(env, agentOnly) {
+  const parsers = agentOnly ? agentSettingParsers(env) : [...agentSettingParsers(env), ...serveSettingParsers(env)];
+  return settingProblems(parsers).map((problem) => fail(`Config: ${problem}`));
+}
 async function diagnose(env, options = {}) {
   const timeoutMs = options.timeoutMs ?? NETWORK_TIMEOUT_MS;
   let agentStore;
@@ -24511,27 +24629,31 @@ async function diagnose(env, options = {}) {
     agentStore = loadAgentStoreConfig(env).store;
   } catch (error46) {
     if (!(error46 instanceof ConfigError)) throw error46;
-    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return [fail(`Config: ${error46.message}`)];
+    if (env.ASK_LATER_URL?.trim() || env.ASK_LATER_TOKEN?.trim()) return settingLines(env, true);
   }
-  if (agentStore?.kind === "http") return diagnoseAgentHttp(env, agentStore, options, timeoutMs);
-  const configLines = [];
+  if (agentStore?.kind === "http") {
+    const problems = settingLines(env, true);
+    const lines = await diagnoseAgentHttp(env, agentStore, options, timeoutMs);
+    return problems.length > 0 ? [...problems, ...lines.slice(1)] : lines;
+  }
+  const configLines = settingLines(env, false);
   let serve;
   let store;
-  try {
+  if (configLines.length === 0) {
     serve = loadServeConfig(env);
     store = serve;
     configLines.push(ok(describeConfig(serve)));
-  } catch (error46) {
-    if (!(error46 instanceof ConfigError)) throw error46;
-    configLines.push(fail(`Config: ${error46.message}`));
+  } else {
     try {
       store = loadStoreConfig(env);
     } catch {
       store = void 0;
     }
   }
+  const serveAddress = store?.store.kind === "sqlite" ? webAddressOf(env) : void 0;
   const cwd = options.cwd ?? process.cwd();
-  const [storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
+  const [serveLines, storeLines, slack, discord, telegram, claudeCode, codex] = await Promise.all([
+    serveAddress !== void 0 ? checkServeAnswers(serveAddress, timeoutMs) : [],
     store ? checkStore(store, timeoutMs) : [],
     serve?.slack ? checkSlack(serve.slack, routedChannels(serve, "slack"), timeoutMs) : [],
     serve?.discord ? checkDiscord(serve.discord, routedChannels(serve, "discord"), timeoutMs) : [],
@@ -24545,13 +24667,32 @@ async function diagnose(env, options = {}) {
     checkCodex({ ...env, HOME: options.home ?? homedir3() }, cwd)
   ]);
   const openCode = checkOpenCode({ ...env, HOME: options.home ?? env.HOME }, options.cwd ?? process.cwd());
-  return [...configLines, ...storeLines, ...slack, ...discord, ...telegram, ...claudeCode, ...codex, ...openCode];
+  return [
+    ...configLines,
+    ...storeLines,
+    ...serveLines,
+    ...slack,
+    ...discord,
+    ...telegram,
+    ...claudeCode,
+    ...codex,
+    ...openCode
+  ];
+}
+function webAddressOf(env) {
+  let port = 7420;
+  try {
+    port = loadPort(env);
+  } catch {
+  }
+  return webAddress({ host: loadHostOr(env), port });
 }
 var init_doctor = __esm({
   "src/commands/doctor/doctor.ts"() {
     "use strict";
     init_agent();
     init_config_error();
+    init_problems();
     init_project2();
     init_serve();
     init_agent_http();
@@ -24562,6 +24703,7 @@ var init_doctor = __esm({
     init_failed_events4();
     init_opencode();
     init_redis();
+    init_serve2();
     init_slack();
     init_sqlite();
     init_telegram();
@@ -24755,19 +24897,19 @@ function parsePromptSubmit(text3) {
       `stdin is ${Array.isArray(value) ? "a JSON array" : `JSON ${describe3(value)}`}, expected an object`
     );
   }
-  const fields = value;
-  const event = fields.hook_event_name;
+  const fields2 = value;
+  const event = fields2.hook_event_name;
   if (event !== void 0 && event !== "UserPromptSubmit") {
     const named = typeof event === "string" && /^[A-Za-z]{1,40}$/.test(event) ? ` ${event}` : " another event";
     throw new HookIoError(`it was started for${named}; it only works as a UserPromptSubmit hook`);
   }
-  if (typeof fields.prompt !== "string") {
-    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe3(fields.prompt)})`);
+  if (typeof fields2.prompt !== "string") {
+    throw new HookIoError(`the UserPromptSubmit JSON has no string "prompt" (got ${describe3(fields2.prompt)})`);
   }
-  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
+  const cwd = typeof fields2.cwd === "string" && fields2.cwd.trim() !== "" ? fields2.cwd : void 0;
   return {
-    prompt: fields.prompt,
-    ...fields.source === void 0 ? {} : { source: fields.source },
+    prompt: fields2.prompt,
+    ...fields2.source === void 0 ? {} : { source: fields2.source },
     ...cwd === void 0 ? {} : { cwd }
   };
 }
@@ -24776,8 +24918,8 @@ function preToolUsePayload(text3) {
   try {
     const value = JSON.parse(text3);
     if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
-    const fields = value;
-    return fields.hook_event_name === "PreToolUse" ? fields : void 0;
+    const fields2 = value;
+    return fields2.hook_event_name === "PreToolUse" ? fields2 : void 0;
   } catch {
     return void 0;
   }
@@ -24791,9 +24933,9 @@ function postToolUsePayload(text3) {
     return void 0;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
-  const fields = value;
-  if (fields.hook_event_name !== "PostToolUse") return void 0;
-  const field = (key) => typeof fields[key] === "string" ? fields[key] : "";
+  const fields2 = value;
+  if (fields2.hook_event_name !== "PostToolUse") return void 0;
+  const field = (key) => typeof fields2[key] === "string" ? fields2[key] : "";
   const cwd = field("cwd").trim() === "" ? void 0 : field("cwd");
   return { toolName: field("tool_name"), agentId: field("agent_id"), ...cwd === void 0 ? {} : { cwd } };
 }
@@ -24824,6 +24966,12 @@ var init_unconfirmed_delivery_error = __esm({
 });
 
 // src/core/ask-input.ts
+function fields() {
+  return Object.keys(askInputSchema.shape);
+}
+function memberFields() {
+  return Object.keys(memberSchema.shape);
+}
 function quote2(text3) {
   if (text3.length <= ECHO_MAX) return JSON.stringify(text3);
   return `${JSON.stringify(`${text3.slice(0, ECHO_MAX)}…`)} (${text3.length} characters)`;
@@ -24831,12 +24979,12 @@ function quote2(text3) {
 function describeValue(value) {
   try {
     if (value === null) return "null";
-    if (Array.isArray(value)) return `an array of ${value.length} ${value.length === 1 ? "item" : "items"}`;
+    if (Array.isArray(value)) return `a list of ${value.length} ${value.length === 1 ? "item" : "items"}`;
     switch (typeof value) {
       case "undefined":
         return "nothing";
       case "string":
-        return `the string ${quote2(value)}`;
+        return `one text, ${quote2(value)}`;
       case "number":
         return Object.is(value, -0) ? "-0" : String(value);
       case "bigint":
@@ -25003,10 +25151,10 @@ function recommendedProblem(input) {
   }
   return void 0;
 }
-function suggestField(key, fields) {
+function suggestField(key, fields2) {
   if (key.length > ECHO_MAX) return void 0;
   let best2;
-  for (const field of fields) {
+  for (const field of fields2) {
     const distance = editDistance(key.toLowerCase(), field.toLowerCase());
     if (distance <= Math.max(2, Math.floor(field.length / 3)) && (best2 === void 0 || distance < best2.distance)) {
       best2 = { field, distance };
@@ -25036,11 +25184,13 @@ function keyList(keys, suggest) {
   return `unknown ${keys.length === 1 ? "field" : "fields"} ${shown5.join(", ")}${more}`;
 }
 function unknownFieldsMessage(keys) {
-  return `contain ${keyList(keys, (key) => suggestField(key, FIELDS2))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(["ticket", "expiresInSeconds", "waitSeconds"])}`;
+  const named = /* @__PURE__ */ new Set(["context", "impact", "questions", ...ITEM_FIELDS]);
+  const optional2 = fields().filter((field) => !named.has(field));
+  return `contain ${keyList(keys, (key) => suggestField(key, fields()))}. The fields are ${listFields(["context", "impact"])} (required), then for one question ${listFields(["question", "options", "isBlocking"])} (required) and ${listFields(["recommended", "multiSelect"])}, or for a set \`questions\`; and optionally ${listFields(optional2)}`;
 }
 function unknownMemberFieldsMessage(keys) {
-  const optional2 = MEMBER_FIELDS.filter((field) => !MEMBER_REQUIRED.includes(field));
-  return `has ${keyList(keys, (key) => suggestField(key, MEMBER_FIELDS))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
+  const optional2 = memberFields().filter((field) => !MEMBER_REQUIRED.includes(field));
+  return `has ${keyList(keys, (key) => suggestField(key, memberFields()))}: a question of a set has ${listFields(MEMBER_REQUIRED)} (required) and ${listFields(optional2)} (optional)`;
 }
 function duplicateTopicProblem(members) {
   if (!Array.isArray(members)) return void 0;
@@ -25105,7 +25255,12 @@ function formatPath(path) {
 }
 function reasonsFrom(issues, input, prefix) {
   const reasons = [];
+  const wrongType = new Set(
+    issues.filter((issue2) => issue2.code === "invalid_type").map((issue2) => issue2.path.map(String).join("\0"))
+  );
   for (const issue2 of issues) {
+    if ((issue2.code === "too_small" || issue2.code === "too_big") && wrongType.has(issue2.path.map(String).join("\0")))
+      continue;
     const path = [...prefix, ...issue2.path];
     if (issue2.code === "invalid_union") {
       const branch = issue2.errors.find(
@@ -25123,7 +25278,7 @@ function reasonsFrom(issues, input, prefix) {
 }
 function order(reason) {
   const [field] = reason.path;
-  const rank2 = field === void 0 ? -1 : FIELDS2.indexOf(field);
+  const rank2 = field === void 0 ? -1 : fields().indexOf(field);
   return [rank2, reason.path.length];
 }
 function normaliseMarkdown(text3) {
@@ -25212,7 +25367,7 @@ function formatRefusal(reasons) {
   return `ask_later refused the question; nothing was stored. Fix these and call again:
 ${lines.map((reason) => `- ${reason}`).join("\n")}`;
 }
-var ECHO_MAX, REASONS_MAX, FIELDS2, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
+var ECHO_MAX, REASONS_MAX, REQUIRED_FIELDS, ITEM_FIELDS, MEMBER_REQUIRED, LINE_BREAKS, isOther, optionLabelSchema, OPTION_SHAPE, optionObjectSchema, optionSchema, questionSchema, isBlockingSchema, OPTIONS_DESCRIPTION, OPTIONS_EXPECTED, optionsSchema, RECOMMENDED_EXPECTED, recommendedSchema, RECOMMENDED_DESCRIPTION, multiSelectSchema, MULTI_SELECT_DESCRIPTION, memberSchema, questionsSchema, ITEM_EXPECTED, askInputSchema;
 var init_ask_input = __esm({
   "src/core/ask-input.ts"() {
     "use strict";
@@ -25221,31 +25376,8 @@ var init_ask_input = __esm({
     init_question();
     ECHO_MAX = 40;
     REASONS_MAX = 20;
-    FIELDS2 = [
-      "context",
-      "question",
-      "impact",
-      "isBlocking",
-      "options",
-      "recommended",
-      "multiSelect",
-      "questions",
-      "ticket",
-      "expiresInSeconds",
-      "waitSeconds"
-    ];
     REQUIRED_FIELDS = ["context", "question", "impact", "isBlocking", "options"];
     ITEM_FIELDS = ["question", "options", "isBlocking", "recommended", "multiSelect"];
-    MEMBER_FIELDS = [
-      "topic",
-      "question",
-      "options",
-      "isBlocking",
-      "recommended",
-      "multiSelect",
-      "context",
-      "impact"
-    ];
     MEMBER_REQUIRED = ["topic", "question", "options", "isBlocking"];
     LINE_BREAKS = /* @__PURE__ */ new Set(["\n", "\r", "", "\u2028", "\u2029"]);
     isOther = (label) => label.trim().toLowerCase() === OTHER_LABEL.toLowerCase();
@@ -25281,7 +25413,8 @@ var init_ask_input = __esm({
       "true: part of your work cannot go on without the answer (do not go ahead on what depends on it; carry on with the rest). false: you carry on and the answer comes in a later prompt."
     );
     OPTIONS_DESCRIPTION = `${OPTIONS_MIN} to ${OPTIONS_MAX} suggested answers. Each is a one-line label (a string of at most ${OPTION_LABEL_MAX} characters) or {label, value, description}: an optional stable \`value\` you get back (default the label; at most ${OPTION_VALUE_MAX} characters) and an optional one-line description of at most ${OPTION_DESCRIPTION_MAX} characters. Labels must differ (ignoring case), and values too. Do not add "${OTHER_LABEL}": the person can always pick ${OTHER_LABEL} and write notes.`;
-    optionsSchema = external_exports.array(optionSchema, { error: typeError(`an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`, true) }).min(OPTIONS_MIN, {
+    OPTIONS_EXPECTED = `a list of texts (${OPTIONS_MIN} to ${OPTIONS_MAX}, each an option's label or {label, value, description})`;
+    optionsSchema = external_exports.array(optionSchema, { error: typeError(OPTIONS_EXPECTED, true) }).min(OPTIONS_MIN, {
       error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
     }).max(OPTIONS_MAX, {
       error: (issue2) => `must have ${OPTIONS_MIN} to ${OPTIONS_MAX} entries, got ${lengthOf(issue2.input)}`
@@ -25328,7 +25461,7 @@ var init_ask_input = __esm({
       })
     );
     questionsSchema = external_exports.array(memberSchema, {
-      error: typeError(`an array of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
+      error: typeError(`a list of ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions`, false)
     }).min(SET_MEMBERS_MIN, {
       error: (issue2) => `must have ${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX} questions, got ${lengthOf(issue2.input)} (park one question with \`question\` and \`options\` instead)`
     }).max(SET_MEMBERS_MAX, {
@@ -25341,7 +25474,7 @@ var init_ask_input = __esm({
     );
     ITEM_EXPECTED = {
       question: `a one-line string of at most ${QUESTION_MAX} characters`,
-      options: `an array of ${OPTIONS_MIN} to ${OPTIONS_MAX} options`,
+      options: OPTIONS_EXPECTED,
       isBlocking: "a JSON boolean (true or false, not a string)",
       recommended: RECOMMENDED_EXPECTED,
       multiSelect: "a JSON boolean"
@@ -25371,7 +25504,7 @@ var init_ask_input = __esm({
           `Optional. Seconds after which the question, if still unanswered, expires (you are told once that it expired). An integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS} (30 days). Leave it out to keep the question until it is answered.`
         ),
         askAgain: external_exports.boolean().optional().describe(
-          "Optional. Before parking, ask_later looks for decisions like this one that the person already took in this project, and returns them instead of parking. true parks it anyway: set it only after such a result, when the situation changed, and say in `context` what changed; the person then sees the earlier decision beside it."
+          "Optional. Before parking, ask_later looks for the same question still waiting in this project, and for decisions like this one that the person already took, and returns those instead of parking. true parks it anyway: set it only after such a result, when the situation changed, and say in `context` what changed; the person then sees the earlier decision beside it."
         ),
         waitSeconds: integerIn(0, WAIT_MAX_SECONDS, false).optional().describe(
           `Optional. Hold this call up to this many seconds and return the answer the moment it lands; an integer from 0 to ${WAIT_MAX_SECONDS}. Leave it out (or 0) to get the question's id back at once; the answer then comes with a later prompt.`
@@ -25587,7 +25720,7 @@ var init_session_file = __esm({
 
 // src/agents/claude-code/transcript.ts
 import { open } from "node:fs/promises";
-import { setTimeout as delay2 } from "node:timers/promises";
+import { setTimeout as delay3 } from "node:timers/promises";
 async function tailLines(path) {
   if (path === "") return void 0;
   let file2;
@@ -25636,7 +25769,7 @@ async function textBeforeToolCall(path, toolUseId) {
   let lines = read4;
   let end = callIndex(lines, toolUseId);
   while (end < 0 && Date.now() < deadline) {
-    await delay2(LOOK_AGAIN_MS);
+    await delay3(LOOK_AGAIN_MS);
     lines = await tailLines(path) ?? [];
     end = callIndex(lines, toolUseId);
   }
@@ -25696,10 +25829,10 @@ var init_transcript = __esm({
 // src/agents/claude-code/capture.ts
 import { createHash as createHash4 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
-function hookJson(fields, systemMessage) {
+function hookJson(fields2, systemMessage) {
   return JSON.stringify({
     ...systemMessage === void 0 ? {} : { systemMessage },
-    hookSpecificOutput: { hookEventName: "PreToolUse", ...fields }
+    hookSpecificOutput: { hookEventName: "PreToolUse", ...fields2 }
   });
 }
 function deny(reason) {
@@ -26476,26 +26609,26 @@ var init_run3 = __esm({
   }
 });
 
-// node_modules/zod/v4/classic/index.js
+// ../main/node_modules/zod/v4/classic/index.js
 var init_classic = __esm({
-  "node_modules/zod/v4/classic/index.js"() {
+  "../main/node_modules/zod/v4/classic/index.js"() {
     init_external();
     init_external();
   }
 });
 
-// node_modules/zod/v4/index.js
+// ../main/node_modules/zod/v4/index.js
 var init_v4 = __esm({
-  "node_modules/zod/v4/index.js"() {
+  "../main/node_modules/zod/v4/index.js"() {
     init_classic();
     init_classic();
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, RELATED_TASK_META_KEY, JSONRPC_VERSION, AssertObjectSchema, ProgressTokenSchema, CursorSchema, TaskCreationParamsSchema, TaskMetadataSchema, RelatedTaskMetadataSchema, RequestMetaSchema, BaseRequestParamsSchema, TaskAugmentedRequestParamsSchema, isTaskAugmentedRequestParams, RequestSchema, NotificationsParamsSchema, NotificationSchema, ResultSchema, RequestIdSchema, JSONRPCRequestSchema, isJSONRPCRequest, JSONRPCNotificationSchema, isJSONRPCNotification, JSONRPCResultResponseSchema, isJSONRPCResultResponse, ErrorCode, JSONRPCErrorResponseSchema, isJSONRPCErrorResponse, JSONRPCMessageSchema, JSONRPCResponseSchema, EmptyResultSchema, CancelledNotificationParamsSchema, CancelledNotificationSchema, IconSchema, IconsSchema, BaseMetadataSchema, ImplementationSchema, FormElicitationCapabilitySchema, ElicitationCapabilitySchema, ClientTasksCapabilitySchema, ServerTasksCapabilitySchema, ClientCapabilitiesSchema, InitializeRequestParamsSchema, InitializeRequestSchema, ServerCapabilitiesSchema, InitializeResultSchema, InitializedNotificationSchema, PingRequestSchema, ProgressSchema, ProgressNotificationParamsSchema, ProgressNotificationSchema, PaginatedRequestParamsSchema, PaginatedRequestSchema, PaginatedResultSchema, TaskStatusSchema, TaskSchema, CreateTaskResultSchema, TaskStatusNotificationParamsSchema, TaskStatusNotificationSchema, GetTaskRequestSchema, GetTaskResultSchema, GetTaskPayloadRequestSchema, GetTaskPayloadResultSchema, ListTasksRequestSchema, ListTasksResultSchema, CancelTaskRequestSchema, CancelTaskResultSchema, ResourceContentsSchema, TextResourceContentsSchema, Base64Schema, BlobResourceContentsSchema, RoleSchema, AnnotationsSchema, ResourceSchema, ResourceTemplateSchema, ListResourcesRequestSchema, ListResourcesResultSchema, ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, ResourceRequestParamsSchema, ReadResourceRequestParamsSchema, ReadResourceRequestSchema, ReadResourceResultSchema, ResourceListChangedNotificationSchema, SubscribeRequestParamsSchema, SubscribeRequestSchema, UnsubscribeRequestParamsSchema, UnsubscribeRequestSchema, ResourceUpdatedNotificationParamsSchema, ResourceUpdatedNotificationSchema, PromptArgumentSchema, PromptSchema, ListPromptsRequestSchema, ListPromptsResultSchema, GetPromptRequestParamsSchema, GetPromptRequestSchema, TextContentSchema, ImageContentSchema, AudioContentSchema, ToolUseContentSchema, EmbeddedResourceSchema, ResourceLinkSchema, ContentBlockSchema, PromptMessageSchema, GetPromptResultSchema, PromptListChangedNotificationSchema, ToolAnnotationsSchema, ToolExecutionSchema, ToolSchema, ListToolsRequestSchema, ListToolsResultSchema, CallToolResultSchema, CompatibilityCallToolResultSchema, CallToolRequestParamsSchema, CallToolRequestSchema, ToolListChangedNotificationSchema, ListChangedOptionsBaseSchema, LoggingLevelSchema, SetLevelRequestParamsSchema, SetLevelRequestSchema, LoggingMessageNotificationParamsSchema, LoggingMessageNotificationSchema, ModelHintSchema, ModelPreferencesSchema, ToolChoiceSchema, ToolResultContentSchema, SamplingContentSchema, SamplingMessageContentBlockSchema, SamplingMessageSchema, CreateMessageRequestParamsSchema, CreateMessageRequestSchema, CreateMessageResultSchema, CreateMessageResultWithToolsSchema, BooleanSchemaSchema, StringSchemaSchema, NumberSchemaSchema, UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema, LegacyTitledEnumSchemaSchema, SingleSelectEnumSchemaSchema, UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema, MultiSelectEnumSchemaSchema, EnumSchemaSchema, PrimitiveSchemaDefinitionSchema, ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema, ElicitRequestParamsSchema, ElicitRequestSchema, ElicitationCompleteNotificationParamsSchema, ElicitationCompleteNotificationSchema, ElicitResultSchema, ResourceTemplateReferenceSchema, PromptReferenceSchema, CompleteRequestParamsSchema, CompleteRequestSchema, CompleteResultSchema, RootSchema, ListRootsRequestSchema, ListRootsResultSchema, RootsListChangedNotificationSchema, ClientRequestSchema, ClientNotificationSchema, ClientResultSchema, ServerRequestSchema, ServerNotificationSchema, ServerResultSchema, McpError, UrlElicitationRequiredError;
 var init_types = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js"() {
     init_v4();
     LATEST_PROTOCOL_VERSION = "2025-11-25";
     SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
@@ -28016,7 +28149,7 @@ var init_types = __esm({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 function deserializeMessage(line) {
   return JSONRPCMessageSchema.parse(JSON.parse(line));
 }
@@ -28025,7 +28158,7 @@ function serializeMessage(message) {
 }
 var STDIO_DEFAULT_MAX_BUFFER_SIZE, ReadBuffer;
 var init_stdio = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js"() {
     init_types();
     STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
     ReadBuffer = class {
@@ -28059,11 +28192,11 @@ var init_stdio = __esm({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 import process2 from "node:process";
 var StdioServerTransport;
 var init_stdio2 = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js"() {
     init_stdio();
     StdioServerTransport = class {
       constructor(_stdin = process2.stdin, _stdout = process2.stdout, options) {
@@ -28133,10 +28266,10 @@ var init_stdio2 = __esm({
   }
 });
 
-// node_modules/zod/v3/helpers/util.js
+// ../main/node_modules/zod/v3/helpers/util.js
 var util, objectUtil, ZodParsedType, getParsedType2;
 var init_util3 = __esm({
-  "node_modules/zod/v3/helpers/util.js"() {
+  "../main/node_modules/zod/v3/helpers/util.js"() {
     (function(util2) {
       util2.assertEqual = (_) => {
       };
@@ -28270,10 +28403,10 @@ var init_util3 = __esm({
   }
 });
 
-// node_modules/zod/v3/ZodError.js
+// ../main/node_modules/zod/v3/ZodError.js
 var ZodIssueCode2, ZodError2;
 var init_ZodError = __esm({
-  "node_modules/zod/v3/ZodError.js"() {
+  "../main/node_modules/zod/v3/ZodError.js"() {
     init_util3();
     ZodIssueCode2 = util.arrayToEnum([
       "invalid_type",
@@ -28390,10 +28523,10 @@ var init_ZodError = __esm({
   }
 });
 
-// node_modules/zod/v3/locales/en.js
+// ../main/node_modules/zod/v3/locales/en.js
 var errorMap, en_default2;
 var init_en2 = __esm({
-  "node_modules/zod/v3/locales/en.js"() {
+  "../main/node_modules/zod/v3/locales/en.js"() {
     init_ZodError();
     init_util3();
     errorMap = (issue2, _ctx) => {
@@ -28500,19 +28633,19 @@ var init_en2 = __esm({
   }
 });
 
-// node_modules/zod/v3/errors.js
+// ../main/node_modules/zod/v3/errors.js
 function getErrorMap2() {
   return overrideErrorMap;
 }
 var overrideErrorMap;
 var init_errors3 = __esm({
-  "node_modules/zod/v3/errors.js"() {
+  "../main/node_modules/zod/v3/errors.js"() {
     init_en2();
     overrideErrorMap = en_default2;
   }
 });
 
-// node_modules/zod/v3/helpers/parseUtil.js
+// ../main/node_modules/zod/v3/helpers/parseUtil.js
 function addIssueToContext(ctx, issueData) {
   const overrideMap = getErrorMap2();
   const issue2 = makeIssue({
@@ -28534,7 +28667,7 @@ function addIssueToContext(ctx, issueData) {
 }
 var makeIssue, ParseStatus, INVALID, DIRTY, OK, isAborted, isDirty, isValid, isAsync;
 var init_parseUtil = __esm({
-  "node_modules/zod/v3/helpers/parseUtil.js"() {
+  "../main/node_modules/zod/v3/helpers/parseUtil.js"() {
     init_errors3();
     init_en2();
     makeIssue = (params) => {
@@ -28628,16 +28761,16 @@ var init_parseUtil = __esm({
   }
 });
 
-// node_modules/zod/v3/helpers/typeAliases.js
+// ../main/node_modules/zod/v3/helpers/typeAliases.js
 var init_typeAliases = __esm({
-  "node_modules/zod/v3/helpers/typeAliases.js"() {
+  "../main/node_modules/zod/v3/helpers/typeAliases.js"() {
   }
 });
 
-// node_modules/zod/v3/helpers/errorUtil.js
+// ../main/node_modules/zod/v3/helpers/errorUtil.js
 var errorUtil;
 var init_errorUtil = __esm({
-  "node_modules/zod/v3/helpers/errorUtil.js"() {
+  "../main/node_modules/zod/v3/helpers/errorUtil.js"() {
     (function(errorUtil2) {
       errorUtil2.errToObj = (message) => typeof message === "string" ? { message } : message || {};
       errorUtil2.toString = (message) => typeof message === "string" ? message : message?.message;
@@ -28645,7 +28778,7 @@ var init_errorUtil = __esm({
   }
 });
 
-// node_modules/zod/v3/types.js
+// ../main/node_modules/zod/v3/types.js
 function processCreateParams(params) {
   if (!params)
     return {};
@@ -28812,7 +28945,7 @@ function createZodEnum(values, params) {
 }
 var ParseInputLazyPath, handleResult, ZodType2, cuidRegex, cuid2Regex, ulidRegex, uuidRegex, nanoidRegex, jwtRegex, durationRegex, emailRegex, _emojiRegex, emojiRegex, ipv4Regex, ipv4CidrRegex, ipv6Regex, ipv6CidrRegex, base64Regex, base64urlRegex, dateRegexSource, dateRegex, ZodString2, ZodNumber2, ZodBigInt2, ZodBoolean2, ZodDate2, ZodSymbol2, ZodUndefined2, ZodNull2, ZodAny2, ZodUnknown2, ZodNever2, ZodVoid2, ZodArray2, ZodObject2, ZodUnion2, getDiscriminator, ZodDiscriminatedUnion2, ZodIntersection2, ZodTuple2, ZodRecord2, ZodMap2, ZodSet2, ZodFunction2, ZodLazy2, ZodLiteral2, ZodEnum2, ZodNativeEnum, ZodPromise2, ZodEffects, ZodOptional2, ZodNullable2, ZodDefault2, ZodCatch2, ZodNaN2, ZodBranded, ZodPipeline, ZodReadonly2, late, ZodFirstPartyTypeKind2, stringType, numberType, nanType, bigIntType, booleanType, dateType, symbolType, undefinedType, nullType, anyType, unknownType, neverType, voidType, arrayType, objectType, strictObjectType, unionType, discriminatedUnionType, intersectionType, tupleType, recordType, mapType, setType, functionType, lazyType, literalType, enumType, nativeEnumType, promiseType, effectsType, optionalType, nullableType, preprocessType, pipelineType;
 var init_types2 = __esm({
-  "node_modules/zod/v3/types.js"() {
+  "../main/node_modules/zod/v3/types.js"() {
     init_ZodError();
     init_errors3();
     init_errorUtil();
@@ -32056,9 +32189,9 @@ var init_types2 = __esm({
   }
 });
 
-// node_modules/zod/v3/external.js
+// ../main/node_modules/zod/v3/external.js
 var init_external2 = __esm({
-  "node_modules/zod/v3/external.js"() {
+  "../main/node_modules/zod/v3/external.js"() {
     init_errors3();
     init_parseUtil();
     init_typeAliases();
@@ -32068,56 +32201,56 @@ var init_external2 = __esm({
   }
 });
 
-// node_modules/zod/v3/index.js
+// ../main/node_modules/zod/v3/index.js
 var init_v3 = __esm({
-  "node_modules/zod/v3/index.js"() {
+  "../main/node_modules/zod/v3/index.js"() {
     init_external2();
     init_external2();
   }
 });
 
-// node_modules/zod/v4/mini/parse.js
+// ../main/node_modules/zod/v4/mini/parse.js
 var init_parse4 = __esm({
-  "node_modules/zod/v4/mini/parse.js"() {
+  "../main/node_modules/zod/v4/mini/parse.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/schemas.js
+// ../main/node_modules/zod/v4/mini/schemas.js
 var init_schemas3 = __esm({
-  "node_modules/zod/v4/mini/schemas.js"() {
+  "../main/node_modules/zod/v4/mini/schemas.js"() {
     init_core2();
     init_core2();
     init_parse4();
   }
 });
 
-// node_modules/zod/v4/mini/checks.js
+// ../main/node_modules/zod/v4/mini/checks.js
 var init_checks3 = __esm({
-  "node_modules/zod/v4/mini/checks.js"() {
+  "../main/node_modules/zod/v4/mini/checks.js"() {
     init_core2();
   }
 });
 
-// node_modules/zod/v4/mini/iso.js
+// ../main/node_modules/zod/v4/mini/iso.js
 var init_iso2 = __esm({
-  "node_modules/zod/v4/mini/iso.js"() {
+  "../main/node_modules/zod/v4/mini/iso.js"() {
     init_core2();
     init_schemas3();
   }
 });
 
-// node_modules/zod/v4/mini/coerce.js
+// ../main/node_modules/zod/v4/mini/coerce.js
 var init_coerce2 = __esm({
-  "node_modules/zod/v4/mini/coerce.js"() {
+  "../main/node_modules/zod/v4/mini/coerce.js"() {
     init_core2();
     init_schemas3();
   }
 });
 
-// node_modules/zod/v4/mini/external.js
+// ../main/node_modules/zod/v4/mini/external.js
 var init_external3 = __esm({
-  "node_modules/zod/v4/mini/external.js"() {
+  "../main/node_modules/zod/v4/mini/external.js"() {
     init_core2();
     init_parse4();
     init_schemas3();
@@ -32130,22 +32263,22 @@ var init_external3 = __esm({
   }
 });
 
-// node_modules/zod/v4/mini/index.js
+// ../main/node_modules/zod/v4/mini/index.js
 var init_mini = __esm({
-  "node_modules/zod/v4/mini/index.js"() {
+  "../main/node_modules/zod/v4/mini/index.js"() {
     init_external3();
     init_external3();
   }
 });
 
-// node_modules/zod/v4-mini/index.js
+// ../main/node_modules/zod/v4-mini/index.js
 var init_v4_mini = __esm({
-  "node_modules/zod/v4-mini/index.js"() {
+  "../main/node_modules/zod/v4-mini/index.js"() {
     init_mini();
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 function isZ4Schema(s) {
   const schema = s;
   return !!schema._zod;
@@ -32208,142 +32341,142 @@ function getLiteralValue(schema) {
   return void 0;
 }
 var init_zod_compat = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js"() {
     init_v3();
     init_v4_mini();
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
 function isTerminal(status) {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 var init_interfaces = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/Options.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/Options.js
 var init_Options = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/Options.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/Options.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/Refs.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/Refs.js
 var init_Refs = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/Refs.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/Refs.js"() {
     init_Options();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/errorMessages.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/errorMessages.js
 var init_errorMessages = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/errorMessages.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/errorMessages.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/getRelativePath.js
 var init_getRelativePath = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/getRelativePath.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/getRelativePath.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/any.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/any.js
 var init_any = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/any.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/any.js"() {
     init_getRelativePath();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/array.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/array.js
 var init_array = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/array.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/array.js"() {
     init_v3();
     init_errorMessages();
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js
 var init_bigint = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/bigint.js"() {
     init_errorMessages();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js
 var init_boolean = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/boolean.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/branded.js
 var init_branded = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/branded.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/branded.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/catch.js
 var init_catch = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/catch.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/catch.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/date.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/date.js
 var init_date2 = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/date.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/date.js"() {
     init_errorMessages();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/default.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/default.js
 var init_default = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/default.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/default.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/effects.js
 var init_effects = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/effects.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/effects.js"() {
     init_parseDef();
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/enum.js
 var init_enum = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/enum.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/enum.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js
 var init_intersection = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/intersection.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/literal.js
 var init_literal = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/literal.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/literal.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 var ALPHA_NUMERIC;
 var init_string = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/string.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js"() {
     init_errorMessages();
     ALPHA_NUMERIC = new Set("ABCDEFGHIJKLMNOPQRSTUVXYZabcdefghijklmnopqrstuvxyz0123456789");
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/record.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/record.js
 var init_record3 = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/record.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/record.js"() {
     init_v3();
     init_parseDef();
     init_string();
@@ -32352,124 +32485,124 @@ var init_record3 = __esm({
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/map.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/map.js
 var init_map = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/map.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/map.js"() {
     init_parseDef();
     init_record3();
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js
 var init_nativeEnum = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/nativeEnum.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/never.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/never.js
 var init_never = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/never.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/never.js"() {
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/null.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/null.js
 var init_null = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/null.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/null.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/union.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/union.js
 var init_union = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/union.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/union.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js
 var init_nullable = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/nullable.js"() {
     init_parseDef();
     init_union();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/number.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/number.js
 var init_number = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/number.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/number.js"() {
     init_errorMessages();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/object.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/object.js
 var init_object = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/object.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/object.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/optional.js
 var init_optional = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/optional.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/optional.js"() {
     init_parseDef();
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js
 var init_pipeline = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/pipeline.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/promise.js
 var init_promise = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/promise.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/promise.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/set.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/set.js
 var init_set = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/set.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/set.js"() {
     init_errorMessages();
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js
 var init_tuple = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/tuple.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js
 var init_undefined = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/undefined.js"() {
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js
 var init_unknown = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/unknown.js"() {
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js
 var init_readonly = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parsers/readonly.js"() {
     init_parseDef();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/selectParser.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/selectParser.js
 var init_selectParser = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/selectParser.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/selectParser.js"() {
     init_v3();
     init_any();
     init_array();
@@ -32504,9 +32637,9 @@ var init_selectParser = __esm({
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parseDef.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parseDef.js
 var init_parseDef = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parseDef.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parseDef.js"() {
     init_Options();
     init_selectParser();
     init_getRelativePath();
@@ -32514,24 +32647,24 @@ var init_parseDef = __esm({
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/parseTypes.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/parseTypes.js
 var init_parseTypes = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/parseTypes.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/parseTypes.js"() {
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js
 var init_zodToJsonSchema = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/zodToJsonSchema.js"() {
     init_parseDef();
     init_Refs();
     init_any();
   }
 });
 
-// node_modules/zod-to-json-schema/dist/esm/index.js
+// ../main/node_modules/zod-to-json-schema/dist/esm/index.js
 var init_esm = __esm({
-  "node_modules/zod-to-json-schema/dist/esm/index.js"() {
+  "../main/node_modules/zod-to-json-schema/dist/esm/index.js"() {
     init_Options();
     init_Refs();
     init_errorMessages();
@@ -32574,7 +32707,7 @@ var init_esm = __esm({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 function getMethodLiteral(schema) {
   const shape = getObjectShape(schema);
   const methodSchema = shape?.method;
@@ -32595,14 +32728,14 @@ function parseWithCompat(schema, data) {
   return result.data;
 }
 var init_zod_json_schema_compat = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js"() {
     init_v4_mini();
     init_zod_compat();
     init_esm();
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 function isPlainObject2(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -32624,7 +32757,7 @@ function mergeCapabilities(base, additional) {
 }
 var DEFAULT_REQUEST_TIMEOUT_MSEC, Protocol;
 var init_protocol2 = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js"() {
     init_zod_compat();
     init_types();
     init_interfaces();
@@ -33588,9 +33721,9 @@ var init_protocol2 = __esm({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/codegen/code.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
@@ -33742,9 +33875,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
@@ -33887,9 +34020,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/codegen/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
@@ -34607,9 +34740,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../main/node_modules/ajv/dist/compile/util.js
 var require_util = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/util.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
@@ -34774,9 +34907,9 @@ var require_util = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/names.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -34813,9 +34946,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../main/node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/errors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
@@ -34935,9 +35068,9 @@ var require_errors = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
@@ -34986,9 +35119,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/rules.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getRules = exports.isJSONType = void 0;
@@ -35017,9 +35150,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
@@ -35040,9 +35173,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
@@ -35224,9 +35357,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.assignDefaults = void 0;
@@ -35261,9 +35394,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/code.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
@@ -35394,9 +35527,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
@@ -35512,9 +35645,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
@@ -35595,9 +35728,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
+  "../main/node_modules/fast-deep-equal/index.js"(exports, module) {
     "use strict";
     module.exports = function equal(a, b) {
       if (a === b) return true;
@@ -35630,9 +35763,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports, module) {
+  "../main/node_modules/json-schema-traverse/index.js"(exports, module) {
     "use strict";
     var traverse = module.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -35718,9 +35851,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/resolve.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
@@ -35874,9 +36007,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/validate/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
@@ -36382,9 +36515,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports) {
+  "../main/node_modules/ajv/dist/runtime/validation_error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ValidationError = class extends Error {
@@ -36398,9 +36531,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/ref_error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -36415,9 +36548,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports) {
+  "../main/node_modules/ajv/dist/compile/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
@@ -36639,9 +36772,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports, module) {
+  "../main/node_modules/ajv/dist/refs/data.json"(exports, module) {
     module.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -36658,9 +36791,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../main/node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports, module) {
+  "../main/node_modules/fast-uri/lib/utils.js"(exports, module) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -37192,9 +37325,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
+  "../main/node_modules/fast-uri/lib/schemes.js"(exports, module) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -37403,9 +37536,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports, module) {
+  "../main/node_modules/fast-uri/index.js"(exports, module) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -37833,9 +37966,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports) {
+  "../main/node_modules/ajv/dist/runtime/uri.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -37844,9 +37977,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../main/node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports) {
+  "../main/node_modules/ajv/dist/core.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
@@ -38455,9 +38588,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var def = {
@@ -38470,9 +38603,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.callRef = exports.getValidate = void 0;
@@ -38592,9 +38725,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var id_1 = require_id();
@@ -38613,9 +38746,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -38645,9 +38778,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -38673,9 +38806,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
+  "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     function ucs2length(str) {
@@ -38699,9 +38832,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -38731,9 +38864,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -38768,9 +38901,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -38797,9 +38930,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -38879,9 +39012,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -38908,9 +39041,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports) {
+  "../main/node_modules/ajv/dist/runtime/equal.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -38919,9 +39052,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -38986,9 +39119,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39015,9 +39148,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39064,9 +39197,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -39102,9 +39235,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateAdditionalItems = void 0;
@@ -39155,9 +39288,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateTuple = void 0;
@@ -39212,9 +39345,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var items_1 = require_items();
@@ -39229,9 +39362,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39264,9 +39397,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39358,9 +39491,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
@@ -39452,9 +39585,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39495,9 +39628,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -39601,9 +39734,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -39659,9 +39792,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -39733,9 +39866,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -39764,9 +39897,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -39781,9 +39914,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39839,9 +39972,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -39866,9 +39999,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -39935,9 +40068,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var util_1 = require_util();
@@ -39953,9 +40086,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -40001,9 +40134,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -40091,9 +40224,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var format_1 = require_format();
@@ -40102,9 +40235,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.contentVocabulary = exports.metadataVocabulary = void 0;
@@ -40125,9 +40258,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -40147,9 +40280,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DiscrError = void 0;
@@ -40161,9 +40294,9 @@ var require_types = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
+  "../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -40266,9 +40399,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
+  "../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
     module.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -40423,9 +40556,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module) {
+  "../main/node_modules/ajv/dist/ajv.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
@@ -40493,9 +40626,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/formats.js
+// ../main/node_modules/ajv-formats/dist/formats.js
 var require_formats = __commonJS({
-  "node_modules/ajv-formats/dist/formats.js"(exports) {
+  "../main/node_modules/ajv-formats/dist/formats.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
@@ -40696,9 +40829,9 @@ var require_formats = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/limit.js
+// ../main/node_modules/ajv-formats/dist/limit.js
 var require_limit = __commonJS({
-  "node_modules/ajv-formats/dist/limit.js"(exports) {
+  "../main/node_modules/ajv-formats/dist/limit.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatLimitDefinition = void 0;
@@ -40768,9 +40901,9 @@ var require_limit = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/index.js
+// ../main/node_modules/ajv-formats/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/ajv-formats/dist/index.js"(exports, module) {
+  "../main/node_modules/ajv-formats/dist/index.js"(exports, module) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var formats_1 = require_formats();
@@ -40810,7 +40943,7 @@ var require_dist = __commonJS({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 function createDefaultAjvInstance() {
   const ajv = new import_ajv.default({
     strict: false,
@@ -40824,7 +40957,7 @@ function createDefaultAjvInstance() {
 }
 var import_ajv, import_ajv_formats, AjvJsonSchemaValidator;
 var init_ajv_provider = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js"() {
     import_ajv = __toESM(require_ajv(), 1);
     import_ajv_formats = __toESM(require_dist(), 1);
     AjvJsonSchemaValidator = class {
@@ -40883,10 +41016,10 @@ var init_ajv_provider = __esm({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks;
 var init_server = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js"() {
     init_types();
     ExperimentalServerTasks = class {
       constructor(_server) {
@@ -41102,7 +41235,7 @@ var init_server = __esm({
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 function assertToolsCallTaskCapability(requests, method, entityName) {
   if (!requests) {
     throw new Error(`${entityName} does not support task creation (required for ${method})`);
@@ -41137,14 +41270,14 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
   }
 }
 var init_helpers = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js"() {
   }
 });
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+// ../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 var Server;
 var init_server2 = __esm({
-  "node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js"() {
+  "../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js"() {
     init_protocol2();
     init_types();
     init_ajv_provider();
@@ -41523,6 +41656,57 @@ var init_server2 = __esm({
   }
 });
 
+// src/core/pending-duplicate.ts
+function evenWeights(vectors) {
+  const total = vectors.reduce((sum, vector) => sum + vector.length, 0);
+  return {
+    documents: 1e3,
+    averageLength: vectors.length === 0 ? 0 : total / vectors.length,
+    documentFrequency: () => 1
+  };
+}
+function wordsOf(item) {
+  return termVector({ question: item.question, options: [], ..."topic" in item ? { topic: item.topic } : {} });
+}
+function sameText(a, b) {
+  const norm = (text3) => text3.trim().replace(/\s+/g, " ").toLowerCase();
+  return norm(a) === norm(b);
+}
+function sameItem(a, b) {
+  if (!sameText(a.question, b.question) || a.options.length !== b.options.length) return false;
+  const labels = new Set(a.options.map((option) => option.label.trim().toLowerCase()));
+  return b.options.every((option) => labels.has(option.label.trim().toLowerCase()));
+}
+function findPendingDuplicate(spec, pending) {
+  const mine = itemsOf(spec);
+  const candidates = pending.filter(
+    (question) => question.status === "pending" && itemsOf(question).length === mine.length
+  );
+  const exact = candidates.find(
+    (question) => mine.every((item) => itemsOf(question).some((its) => sameItem(item, its)))
+  );
+  if (exact !== void 0) return exact;
+  const vectors = new Map(
+    candidates.map((question) => [question, itemsOf(question).map(wordsOf)])
+  );
+  const stats = evenWeights([...vectors.values()].flat());
+  let best2;
+  for (const [question, theirs] of vectors) {
+    const score = Math.min(
+      ...mine.map((item) => Math.max(...theirs.map((vector) => similarity(wordsOf(item), vector, stats))))
+    );
+    if (score >= DECIDED_THRESHOLD && (best2 === void 0 || score > best2.score)) best2 = { question, score };
+  }
+  return best2?.question;
+}
+var init_pending_duplicate = __esm({
+  "src/core/pending-duplicate.ts"() {
+    "use strict";
+    init_question();
+    init_similarity();
+  }
+});
+
 // src/agents/mcp/describe.ts
 function questionSummary(q) {
   if (q.members === void 0) return q.question;
@@ -41532,8 +41716,7 @@ function questionLine(q) {
   const blocking = q.isBlocking ? "blocking" : "can wait";
   const ticket2 = q.ticket ? ` ${q.ticket}` : "";
   let outcome = "";
-  if (q.answer)
-    outcome = ` → ${describeReply(q, q.answer)} (${q.answer.by.displayName} on ${platformName(q.answer.by.platform)})`;
+  if (q.answer) outcome = ` → ${describeReply(q, q.answer)} (${q.answer.by.displayName} ${placeOf(q.answer.by)})`;
   return `#${q.id} [${q.status}, ${blocking}]${ticket2} ${questionSummary(q)}${outcome}`;
 }
 function questionTexts(q) {
@@ -41635,7 +41818,7 @@ function structuredAnswer(item, selection) {
 }
 function who2(by) {
   const name = by.displayName.trim();
-  const where = `on ${platformName(by.platform)} (user ${by.userId})`;
+  const where = placeAndUserOf(by);
   return name === "" ? where : `${name} ${where}`;
 }
 function iso(at) {
@@ -41785,6 +41968,11 @@ function decidedResult(found) {
     questions: found.map(({ decision }) => structuredQuestion(decision))
   });
 }
+function alreadyWaitingResult(waiting) {
+  const what = waiting.members === void 0 ? "the same question" : "the same set of questions";
+  const text3 = `Not parked: #${waiting.id} is ${what}, already waiting for the person in this project (status ${waiting.status}${waiting.isBlocking ? ", blocking" : ""}, parked ${new Date(waiting.createdAt).toISOString()}). Its answer comes in a later prompt (get_answer ${waiting.id} checks on it); do not ask it again. If this is a new decision after all, call ask_later again with \`askAgain: true\` and say in \`context\` what differs.`;
+  return structuredResult(text3, { note: text3, questions: [structuredQuestion(waiting)] });
+}
 var DESCRIPTION, ALREADY_DECIDED, askLaterTool;
 var init_ask_later = __esm({
   "src/agents/mcp/ask-later.ts"() {
@@ -41793,6 +41981,7 @@ var init_ask_later = __esm({
     init_ask_input();
     init_delivery_note();
     init_limits();
+    init_pending_duplicate();
     init_question();
     init_reply();
     init_similarity();
@@ -41821,6 +42010,10 @@ Several related decisions (${SET_MEMBERS_MIN} to ${SET_MEMBERS_MAX}) that the pe
         const { waitSeconds = 0, askAgain = false, ...spec } = parsed2.value;
         try {
           const store = await context.store();
+          if (!askAgain) {
+            const waiting = findPendingDuplicate(spec, await store.list(context.project, { status: ["pending"] }));
+            if (waiting !== void 0) return alreadyWaitingResult(waiting);
+          }
           let askedBefore = [];
           if ((options.decided ?? "check") === "check") {
             const items = itemsOf(spec).map((item) => ({
@@ -41916,9 +42109,9 @@ ${questionState(result.question)}`
 function readRequest(args) {
   const object5 = argsObject(args);
   if (!object5) return "capture_question takes the hook’s fields as an object";
-  const extra = Object.keys(object5).filter((key) => !FIELDS3.includes(key));
-  if (extra.length > 0) return `capture_question takes ${FIELDS3.join(", ")}; got ${extra.slice(0, 5).join(", ")}`;
-  for (const field of FIELDS3) {
+  const extra = Object.keys(object5).filter((key) => !FIELDS2.includes(key));
+  if (extra.length > 0) return `capture_question takes ${FIELDS2.join(", ")}; got ${extra.slice(0, 5).join(", ")}`;
+  for (const field of FIELDS2) {
     if (typeof object5[field] !== "string") {
       return `Expected \`${field}\` to be a string (set by ask-later's PreToolUse hook), got ${object5[field] === null ? "null" : typeof object5[field]}`;
     }
@@ -41962,14 +42155,14 @@ function captureQuestionTool(options) {
     }
   };
 }
-var FIELDS3;
+var FIELDS2;
 var init_capture_question = __esm({
   "src/agents/mcp/capture-question.ts"() {
     "use strict";
     init_zod();
     init_capture();
     init_tool();
-    FIELDS3 = ["tool_name", "tool_input", "tool_use_id", "transcript_path", "session_id"];
+    FIELDS2 = ["tool_name", "tool_input", "tool_use_id", "transcript_path", "session_id"];
   }
 });
 
@@ -42508,11 +42701,11 @@ var init_run4 = __esm({
 });
 
 // src/store/wait-to-retry.ts
-import { setTimeout as delay3 } from "node:timers/promises";
+import { setTimeout as delay4 } from "node:timers/promises";
 async function waitToRetry(store, stepMs, signal) {
   const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
   if (readiness !== "ready" || signal?.aborted) return;
-  await delay3(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+  await delay4(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
 }
 var init_wait_to_retry = __esm({
   "src/store/wait-to-retry.ts"() {
@@ -42538,13 +42731,13 @@ function parseInput(text3) {
   } catch {
     throw new HookIoError("stdin is not JSON, expected the SessionStart or Stop hook JSON");
   }
-  const fields = value !== null && typeof value === "object" ? value : {};
-  const sessionId = fields.session_id;
+  const fields2 = value !== null && typeof value === "object" ? value : {};
+  const sessionId = fields2.session_id;
   if (typeof sessionId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
     throw new HookIoError("the hook JSON has no session_id (letters, digits, - and _)");
   }
-  const cwd = typeof fields.cwd === "string" && fields.cwd.trim() !== "" ? fields.cwd : void 0;
-  const promptId = fields.hook_event_name === "Stop" && typeof fields.prompt_id === "string" ? fields.prompt_id : void 0;
+  const cwd = typeof fields2.cwd === "string" && fields2.cwd.trim() !== "" ? fields2.cwd : void 0;
+  const promptId = fields2.hook_event_name === "Stop" && typeof fields2.prompt_id === "string" ? fields2.prompt_id : void 0;
   return { sessionId, ...cwd !== void 0 ? { cwd } : {}, ...promptId !== void 0 ? { promptId } : {} };
 }
 async function runWaiter(io, env, cwd, options = {}) {
@@ -42628,8 +42821,7 @@ async function wait(store, config3, input, env, options) {
 function wakeLine(outcomes) {
   const parts = outcomes.slice(0, 5).map((q) => {
     const kind = q.isBlocking ? " (blocking)" : "";
-    if (q.status === "answered" && q.answer)
-      return `#${q.id}${kind} was answered on ${platformName(q.answer.by.platform)}`;
+    if (q.status === "answered" && q.answer) return `#${q.id}${kind} was answered ${placeOf(q.answer.by)}`;
     if (q.status === "dismissed") return `#${q.id}${kind} was dismissed without an answer`;
     return `#${q.id}${kind} expired unanswered`;
   });
@@ -42799,7 +42991,7 @@ var init_open_store = __esm({
   }
 });
 
-// node_modules/mdurl/lib/decode.mjs
+// ../main/node_modules/mdurl/lib/decode.mjs
 function getDecodeCache(exclude) {
   let cache = decodeCache[exclude];
   if (cache) {
@@ -42879,7 +43071,7 @@ function decode3(string4, exclude) {
 }
 var decodeCache, decode_default;
 var init_decode = __esm({
-  "node_modules/mdurl/lib/decode.mjs"() {
+  "../main/node_modules/mdurl/lib/decode.mjs"() {
     decodeCache = {};
     decode3.defaultChars = ";/?:@&=+$,#";
     decode3.componentChars = "";
@@ -42887,7 +43079,7 @@ var init_decode = __esm({
   }
 });
 
-// node_modules/mdurl/lib/encode.mjs
+// ../main/node_modules/mdurl/lib/encode.mjs
 function getEncodeCache(exclude) {
   let cache = encodeCache[exclude];
   if (cache) {
@@ -42948,7 +43140,7 @@ function encode4(string4, exclude, keepEscaped) {
 }
 var encodeCache, encode_default;
 var init_encode = __esm({
-  "node_modules/mdurl/lib/encode.mjs"() {
+  "../main/node_modules/mdurl/lib/encode.mjs"() {
     encodeCache = {};
     encode4.defaultChars = ";/?:@&=+$,-_.!~*'()#";
     encode4.componentChars = "-_.!~*'()";
@@ -42956,7 +43148,7 @@ var init_encode = __esm({
   }
 });
 
-// node_modules/mdurl/lib/format.mjs
+// ../main/node_modules/mdurl/lib/format.mjs
 function format(url2) {
   let result = "";
   result += url2.protocol || "";
@@ -42974,11 +43166,11 @@ function format(url2) {
   return result;
 }
 var init_format = __esm({
-  "node_modules/mdurl/lib/format.mjs"() {
+  "../main/node_modules/mdurl/lib/format.mjs"() {
   }
 });
 
-// node_modules/mdurl/lib/parse.mjs
+// ../main/node_modules/mdurl/lib/parse.mjs
 function Url() {
   this.protocol = null;
   this.slashes = null;
@@ -42997,7 +43189,7 @@ function urlParse(url2, slashesDenoteHost) {
 }
 var protocolPattern, portPattern, simplePathPattern, delims, unwise, autoEscape, nonHostChars, hostEndingChars, hostnameMaxLen, hostnamePartPattern, hostnamePartStart, hostlessProtocol, slashedProtocol, parse_default;
 var init_parse5 = __esm({
-  "node_modules/mdurl/lib/parse.mjs"() {
+  "../main/node_modules/mdurl/lib/parse.mjs"() {
     protocolPattern = /^([a-z0-9.+-]+:)/i;
     portPattern = /:[0-9]*$/;
     simplePathPattern = /^(\/\/?(?!\/)[^\?\s]*)(\?[^\s]*)?$/;
@@ -43165,7 +43357,7 @@ var init_parse5 = __esm({
   }
 });
 
-// node_modules/mdurl/index.mjs
+// ../main/node_modules/mdurl/index.mjs
 var mdurl_exports = {};
 __export(mdurl_exports, {
   decode: () => decode_default,
@@ -43174,7 +43366,7 @@ __export(mdurl_exports, {
   parse: () => parse_default
 });
 var init_mdurl = __esm({
-  "node_modules/mdurl/index.mjs"() {
+  "../main/node_modules/mdurl/index.mjs"() {
     init_decode();
     init_encode();
     init_format();
@@ -43182,55 +43374,55 @@ var init_mdurl = __esm({
   }
 });
 
-// node_modules/uc.micro/properties/Any/regex.mjs
+// ../main/node_modules/uc.micro/properties/Any/regex.mjs
 var regex_default;
 var init_regex = __esm({
-  "node_modules/uc.micro/properties/Any/regex.mjs"() {
+  "../main/node_modules/uc.micro/properties/Any/regex.mjs"() {
     regex_default = /[\0-\uD7FF\uE000-\uFFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
   }
 });
 
-// node_modules/uc.micro/categories/Cc/regex.mjs
+// ../main/node_modules/uc.micro/categories/Cc/regex.mjs
 var regex_default2;
 var init_regex2 = __esm({
-  "node_modules/uc.micro/categories/Cc/regex.mjs"() {
+  "../main/node_modules/uc.micro/categories/Cc/regex.mjs"() {
     regex_default2 = /[\0-\x1F\x7F-\x9F]/;
   }
 });
 
-// node_modules/uc.micro/categories/Cf/regex.mjs
+// ../main/node_modules/uc.micro/categories/Cf/regex.mjs
 var regex_default3;
 var init_regex3 = __esm({
-  "node_modules/uc.micro/categories/Cf/regex.mjs"() {
+  "../main/node_modules/uc.micro/categories/Cf/regex.mjs"() {
     regex_default3 = /[\xAD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]|\uD804[\uDCBD\uDCCD]|\uD80D[\uDC30-\uDC3F]|\uD82F[\uDCA0-\uDCA3]|\uD834[\uDD73-\uDD7A]|\uDB40[\uDC01\uDC20-\uDC7F]/;
   }
 });
 
-// node_modules/uc.micro/categories/P/regex.mjs
+// ../main/node_modules/uc.micro/categories/P/regex.mjs
 var regex_default4;
 var init_regex4 = __esm({
-  "node_modules/uc.micro/categories/P/regex.mjs"() {
+  "../main/node_modules/uc.micro/categories/P/regex.mjs"() {
     regex_default4 = /[!-#%-\*,-\/:;\?@\[-\]_\{\}\xA1\xA7\xAB\xB6\xB7\xBB\xBF\u037E\u0387\u055A-\u055F\u0589\u058A\u05BE\u05C0\u05C3\u05C6\u05F3\u05F4\u0609\u060A\u060C\u060D\u061B\u061D-\u061F\u066A-\u066D\u06D4\u0700-\u070D\u07F7-\u07F9\u0830-\u083E\u085E\u0964\u0965\u0970\u09FD\u0A76\u0AF0\u0C77\u0C84\u0DF4\u0E4F\u0E5A\u0E5B\u0F04-\u0F12\u0F14\u0F3A-\u0F3D\u0F85\u0FD0-\u0FD4\u0FD9\u0FDA\u104A-\u104F\u10FB\u1360-\u1368\u1400\u166E\u169B\u169C\u16EB-\u16ED\u1735\u1736\u17D4-\u17D6\u17D8-\u17DA\u1800-\u180A\u1944\u1945\u1A1E\u1A1F\u1AA0-\u1AA6\u1AA8-\u1AAD\u1B5A-\u1B60\u1B7D\u1B7E\u1BFC-\u1BFF\u1C3B-\u1C3F\u1C7E\u1C7F\u1CC0-\u1CC7\u1CD3\u2010-\u2027\u2030-\u2043\u2045-\u2051\u2053-\u205E\u207D\u207E\u208D\u208E\u2308-\u230B\u2329\u232A\u2768-\u2775\u27C5\u27C6\u27E6-\u27EF\u2983-\u2998\u29D8-\u29DB\u29FC\u29FD\u2CF9-\u2CFC\u2CFE\u2CFF\u2D70\u2E00-\u2E2E\u2E30-\u2E4F\u2E52-\u2E5D\u3001-\u3003\u3008-\u3011\u3014-\u301F\u3030\u303D\u30A0\u30FB\uA4FE\uA4FF\uA60D-\uA60F\uA673\uA67E\uA6F2-\uA6F7\uA874-\uA877\uA8CE\uA8CF\uA8F8-\uA8FA\uA8FC\uA92E\uA92F\uA95F\uA9C1-\uA9CD\uA9DE\uA9DF\uAA5C-\uAA5F\uAADE\uAADF\uAAF0\uAAF1\uABEB\uFD3E\uFD3F\uFE10-\uFE19\uFE30-\uFE52\uFE54-\uFE61\uFE63\uFE68\uFE6A\uFE6B\uFF01-\uFF03\uFF05-\uFF0A\uFF0C-\uFF0F\uFF1A\uFF1B\uFF1F\uFF20\uFF3B-\uFF3D\uFF3F\uFF5B\uFF5D\uFF5F-\uFF65]|\uD800[\uDD00-\uDD02\uDF9F\uDFD0]|\uD801\uDD6F|\uD802[\uDC57\uDD1F\uDD3F\uDE50-\uDE58\uDE7F\uDEF0-\uDEF6\uDF39-\uDF3F\uDF99-\uDF9C]|\uD803[\uDEAD\uDF55-\uDF59\uDF86-\uDF89]|\uD804[\uDC47-\uDC4D\uDCBB\uDCBC\uDCBE-\uDCC1\uDD40-\uDD43\uDD74\uDD75\uDDC5-\uDDC8\uDDCD\uDDDB\uDDDD-\uDDDF\uDE38-\uDE3D\uDEA9]|\uD805[\uDC4B-\uDC4F\uDC5A\uDC5B\uDC5D\uDCC6\uDDC1-\uDDD7\uDE41-\uDE43\uDE60-\uDE6C\uDEB9\uDF3C-\uDF3E]|\uD806[\uDC3B\uDD44-\uDD46\uDDE2\uDE3F-\uDE46\uDE9A-\uDE9C\uDE9E-\uDEA2\uDF00-\uDF09]|\uD807[\uDC41-\uDC45\uDC70\uDC71\uDEF7\uDEF8\uDF43-\uDF4F\uDFFF]|\uD809[\uDC70-\uDC74]|\uD80B[\uDFF1\uDFF2]|\uD81A[\uDE6E\uDE6F\uDEF5\uDF37-\uDF3B\uDF44]|\uD81B[\uDE97-\uDE9A\uDFE2]|\uD82F\uDC9F|\uD836[\uDE87-\uDE8B]|\uD83A[\uDD5E\uDD5F]/;
   }
 });
 
-// node_modules/uc.micro/categories/S/regex.mjs
+// ../main/node_modules/uc.micro/categories/S/regex.mjs
 var regex_default5;
 var init_regex5 = __esm({
-  "node_modules/uc.micro/categories/S/regex.mjs"() {
+  "../main/node_modules/uc.micro/categories/S/regex.mjs"() {
     regex_default5 = /[\$\+<->\^`\|~\xA2-\xA6\xA8\xA9\xAC\xAE-\xB1\xB4\xB8\xD7\xF7\u02C2-\u02C5\u02D2-\u02DF\u02E5-\u02EB\u02ED\u02EF-\u02FF\u0375\u0384\u0385\u03F6\u0482\u058D-\u058F\u0606-\u0608\u060B\u060E\u060F\u06DE\u06E9\u06FD\u06FE\u07F6\u07FE\u07FF\u0888\u09F2\u09F3\u09FA\u09FB\u0AF1\u0B70\u0BF3-\u0BFA\u0C7F\u0D4F\u0D79\u0E3F\u0F01-\u0F03\u0F13\u0F15-\u0F17\u0F1A-\u0F1F\u0F34\u0F36\u0F38\u0FBE-\u0FC5\u0FC7-\u0FCC\u0FCE\u0FCF\u0FD5-\u0FD8\u109E\u109F\u1390-\u1399\u166D\u17DB\u1940\u19DE-\u19FF\u1B61-\u1B6A\u1B74-\u1B7C\u1FBD\u1FBF-\u1FC1\u1FCD-\u1FCF\u1FDD-\u1FDF\u1FED-\u1FEF\u1FFD\u1FFE\u2044\u2052\u207A-\u207C\u208A-\u208C\u20A0-\u20C0\u2100\u2101\u2103-\u2106\u2108\u2109\u2114\u2116-\u2118\u211E-\u2123\u2125\u2127\u2129\u212E\u213A\u213B\u2140-\u2144\u214A-\u214D\u214F\u218A\u218B\u2190-\u2307\u230C-\u2328\u232B-\u2426\u2440-\u244A\u249C-\u24E9\u2500-\u2767\u2794-\u27C4\u27C7-\u27E5\u27F0-\u2982\u2999-\u29D7\u29DC-\u29FB\u29FE-\u2B73\u2B76-\u2B95\u2B97-\u2BFF\u2CE5-\u2CEA\u2E50\u2E51\u2E80-\u2E99\u2E9B-\u2EF3\u2F00-\u2FD5\u2FF0-\u2FFF\u3004\u3012\u3013\u3020\u3036\u3037\u303E\u303F\u309B\u309C\u3190\u3191\u3196-\u319F\u31C0-\u31E3\u31EF\u3200-\u321E\u322A-\u3247\u3250\u3260-\u327F\u328A-\u32B0\u32C0-\u33FF\u4DC0-\u4DFF\uA490-\uA4C6\uA700-\uA716\uA720\uA721\uA789\uA78A\uA828-\uA82B\uA836-\uA839\uAA77-\uAA79\uAB5B\uAB6A\uAB6B\uFB29\uFBB2-\uFBC2\uFD40-\uFD4F\uFDCF\uFDFC-\uFDFF\uFE62\uFE64-\uFE66\uFE69\uFF04\uFF0B\uFF1C-\uFF1E\uFF3E\uFF40\uFF5C\uFF5E\uFFE0-\uFFE6\uFFE8-\uFFEE\uFFFC\uFFFD]|\uD800[\uDD37-\uDD3F\uDD79-\uDD89\uDD8C-\uDD8E\uDD90-\uDD9C\uDDA0\uDDD0-\uDDFC]|\uD802[\uDC77\uDC78\uDEC8]|\uD805\uDF3F|\uD807[\uDFD5-\uDFF1]|\uD81A[\uDF3C-\uDF3F\uDF45]|\uD82F\uDC9C|\uD833[\uDF50-\uDFC3]|\uD834[\uDC00-\uDCF5\uDD00-\uDD26\uDD29-\uDD64\uDD6A-\uDD6C\uDD83\uDD84\uDD8C-\uDDA9\uDDAE-\uDDEA\uDE00-\uDE41\uDE45\uDF00-\uDF56]|\uD835[\uDEC1\uDEDB\uDEFB\uDF15\uDF35\uDF4F\uDF6F\uDF89\uDFA9\uDFC3]|\uD836[\uDC00-\uDDFF\uDE37-\uDE3A\uDE6D-\uDE74\uDE76-\uDE83\uDE85\uDE86]|\uD838[\uDD4F\uDEFF]|\uD83B[\uDCAC\uDCB0\uDD2E\uDEF0\uDEF1]|\uD83C[\uDC00-\uDC2B\uDC30-\uDC93\uDCA0-\uDCAE\uDCB1-\uDCBF\uDCC1-\uDCCF\uDCD1-\uDCF5\uDD0D-\uDDAD\uDDE6-\uDE02\uDE10-\uDE3B\uDE40-\uDE48\uDE50\uDE51\uDE60-\uDE65\uDF00-\uDFFF]|\uD83D[\uDC00-\uDED7\uDEDC-\uDEEC\uDEF0-\uDEFC\uDF00-\uDF76\uDF7B-\uDFD9\uDFE0-\uDFEB\uDFF0]|\uD83E[\uDC00-\uDC0B\uDC10-\uDC47\uDC50-\uDC59\uDC60-\uDC87\uDC90-\uDCAD\uDCB0\uDCB1\uDD00-\uDE53\uDE60-\uDE6D\uDE70-\uDE7C\uDE80-\uDE88\uDE90-\uDEBD\uDEBF-\uDEC5\uDECE-\uDEDB\uDEE0-\uDEE8\uDEF0-\uDEF8\uDF00-\uDF92\uDF94-\uDFCA]/;
   }
 });
 
-// node_modules/uc.micro/categories/Z/regex.mjs
+// ../main/node_modules/uc.micro/categories/Z/regex.mjs
 var regex_default6;
 var init_regex6 = __esm({
-  "node_modules/uc.micro/categories/Z/regex.mjs"() {
+  "../main/node_modules/uc.micro/categories/Z/regex.mjs"() {
     regex_default6 = /[ \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]/;
   }
 });
 
-// node_modules/uc.micro/index.mjs
+// ../main/node_modules/uc.micro/index.mjs
 var uc_exports = {};
 __export(uc_exports, {
   Any: () => regex_default,
@@ -43241,7 +43433,7 @@ __export(uc_exports, {
   Z: () => regex_default6
 });
 var init_uc = __esm({
-  "node_modules/uc.micro/index.mjs"() {
+  "../main/node_modules/uc.micro/index.mjs"() {
     init_regex();
     init_regex2();
     init_regex3();
@@ -43251,10 +43443,10 @@ var init_uc = __esm({
   }
 });
 
-// node_modules/entities/lib/esm/generated/decode-data-html.js
+// ../main/node_modules/entities/lib/esm/generated/decode-data-html.js
 var decode_data_html_default;
 var init_decode_data_html = __esm({
-  "node_modules/entities/lib/esm/generated/decode-data-html.js"() {
+  "../main/node_modules/entities/lib/esm/generated/decode-data-html.js"() {
     decode_data_html_default = new Uint16Array(
       // prettier-ignore
       'ᵁ<Õıʊҝջאٵ۞ޢߖࠏ੊ઑඡ๭༉༦჊ረዡᐕᒝᓃᓟᔥ\0\0\0\0\0\0ᕫᛍᦍᰒᷝ὾⁠↰⊍⏀⏻⑂⠤⤒ⴈ⹈⿎〖㊺㘹㞬㣾㨨㩱㫠㬮ࠀEMabcfglmnoprstu\\bfms¦³¹ÈÏlig耻Æ䃆P耻&䀦cute耻Á䃁reve;䄂Āiyx}rc耻Â䃂;䐐r;쀀𝔄rave耻À䃀pha;䎑acr;䄀d;橓Āgp¡on;䄄f;쀀𝔸plyFunction;恡ing耻Å䃅Ācs¾Ãr;쀀𝒜ign;扔ilde耻Ã䃃ml耻Ä䃄ЀaceforsuåûþėĜĢħĪĀcrêòkslash;或Ŷöø;櫧ed;挆y;䐑ƀcrtąċĔause;戵noullis;愬a;䎒r;쀀𝔅pf;쀀𝔹eve;䋘còēmpeq;扎܀HOacdefhilorsuōőŖƀƞƢƵƷƺǜȕɳɸɾcy;䐧PY耻©䂩ƀcpyŝŢźute;䄆Ā;iŧŨ拒talDifferentialD;慅leys;愭ȀaeioƉƎƔƘron;䄌dil耻Ç䃇rc;䄈nint;戰ot;䄊ĀdnƧƭilla;䂸terDot;䂷òſi;䎧rcleȀDMPTǇǋǑǖot;抙inus;抖lus;投imes;抗oĀcsǢǸkwiseContourIntegral;戲eCurlyĀDQȃȏoubleQuote;思uote;怙ȀlnpuȞȨɇɕonĀ;eȥȦ户;橴ƀgitȯȶȺruent;扡nt;戯ourIntegral;戮ĀfrɌɎ;愂oduct;成nterClockwiseContourIntegral;戳oss;樯cr;쀀𝒞pĀ;Cʄʅ拓ap;才րDJSZacefiosʠʬʰʴʸˋ˗ˡ˦̳ҍĀ;oŹʥtrahd;椑cy;䐂cy;䐅cy;䐏ƀgrsʿ˄ˇger;怡r;憡hv;櫤Āayː˕ron;䄎;䐔lĀ;t˝˞戇a;䎔r;쀀𝔇Āaf˫̧Ācm˰̢riticalȀADGT̖̜̀̆cute;䂴oŴ̋̍;䋙bleAcute;䋝rave;䁠ilde;䋜ond;拄ferentialD;慆Ѱ̽\0\0\0͔͂\0Ѕf;쀀𝔻ƀ;DE͈͉͍䂨ot;惜qual;扐blèCDLRUVͣͲ΂ϏϢϸontourIntegraìȹoɴ͹\0\0ͻ»͉nArrow;懓Āeo·ΤftƀARTΐΖΡrrow;懐ightArrow;懔eåˊngĀLRΫτeftĀARγιrrow;柸ightArrow;柺ightArrow;柹ightĀATϘϞrrow;懒ee;抨pɁϩ\0\0ϯrrow;懑ownArrow;懕erticalBar;戥ǹABLRTaВЪаўѿͼrrowƀ;BUНОТ憓ar;椓pArrow;懵reve;䌑eft˒к\0ц\0ѐightVector;楐eeVector;楞ectorĀ;Bљњ憽ar;楖ightǔѧ\0ѱeeVector;楟ectorĀ;BѺѻ懁ar;楗eeĀ;A҆҇护rrow;憧ĀctҒҗr;쀀𝒟rok;䄐ࠀNTacdfglmopqstuxҽӀӄӋӞӢӧӮӵԡԯԶՒ՝ՠեG;䅊H耻Ð䃐cute耻É䃉ƀaiyӒӗӜron;䄚rc耻Ê䃊;䐭ot;䄖r;쀀𝔈rave耻È䃈ement;戈ĀapӺӾcr;䄒tyɓԆ\0\0ԒmallSquare;旻erySmallSquare;斫ĀgpԦԪon;䄘f;쀀𝔼silon;䎕uĀaiԼՉlĀ;TՂՃ橵ilde;扂librium;懌Āci՗՚r;愰m;橳a;䎗ml耻Ë䃋Āipժկsts;戃onentialE;慇ʀcfiosօֈ֍ֲ׌y;䐤r;쀀𝔉lledɓ֗\0\0֣mallSquare;旼erySmallSquare;斪Ͱֺ\0ֿ\0\0ׄf;쀀𝔽All;戀riertrf;愱cò׋؀JTabcdfgorstר׬ׯ׺؀ؒؖ؛؝أ٬ٲcy;䐃耻>䀾mmaĀ;d׷׸䎓;䏜reve;䄞ƀeiy؇،ؐdil;䄢rc;䄜;䐓ot;䄠r;쀀𝔊;拙pf;쀀𝔾eater̀EFGLSTصلَٖٛ٦qualĀ;Lؾؿ扥ess;招ullEqual;执reater;檢ess;扷lantEqual;橾ilde;扳cr;쀀𝒢;扫ЀAacfiosuڅڋږڛڞڪھۊRDcy;䐪Āctڐڔek;䋇;䁞irc;䄤r;愌lbertSpace;愋ǰگ\0ڲf;愍izontalLine;攀Āctۃۅòکrok;䄦mpńېۘownHumðįqual;扏܀EJOacdfgmnostuۺ۾܃܇܎ܚܞܡܨ݄ݸދޏޕcy;䐕lig;䄲cy;䐁cute耻Í䃍Āiyܓܘrc耻Î䃎;䐘ot;䄰r;愑rave耻Ì䃌ƀ;apܠܯܿĀcgܴܷr;䄪inaryI;慈lieóϝǴ݉\0ݢĀ;eݍݎ戬Āgrݓݘral;戫section;拂isibleĀCTݬݲomma;恣imes;恢ƀgptݿރވon;䄮f;쀀𝕀a;䎙cr;愐ilde;䄨ǫޚ\0ޞcy;䐆l耻Ï䃏ʀcfosuެ޷޼߂ߐĀiyޱ޵rc;䄴;䐙r;쀀𝔍pf;쀀𝕁ǣ߇\0ߌr;쀀𝒥rcy;䐈kcy;䐄΀HJacfosߤߨ߽߬߱ࠂࠈcy;䐥cy;䐌ppa;䎚Āey߶߻dil;䄶;䐚r;쀀𝔎pf;쀀𝕂cr;쀀𝒦րJTaceflmostࠥࠩࠬࡐࡣ঳সে্਷ੇcy;䐉耻<䀼ʀcmnpr࠷࠼ࡁࡄࡍute;䄹bda;䎛g;柪lacetrf;愒r;憞ƀaeyࡗ࡜ࡡron;䄽dil;䄻;䐛Āfsࡨ॰tԀACDFRTUVarࡾࢩࢱࣦ࣠ࣼयज़ΐ४Ānrࢃ࢏gleBracket;柨rowƀ;BR࢙࢚࢞憐ar;懤ightArrow;懆eiling;挈oǵࢷ\0ࣃbleBracket;柦nǔࣈ\0࣒eeVector;楡ectorĀ;Bࣛࣜ懃ar;楙loor;挊ightĀAV࣯ࣵrrow;憔ector;楎Āerँगeƀ;AVउऊऐ抣rrow;憤ector;楚iangleƀ;BEतथऩ抲ar;槏qual;抴pƀDTVषूौownVector;楑eeVector;楠ectorĀ;Bॖॗ憿ar;楘ectorĀ;B॥०憼ar;楒ightáΜs̀EFGLSTॾঋকঝঢভqualGreater;拚ullEqual;扦reater;扶ess;檡lantEqual;橽ilde;扲r;쀀𝔏Ā;eঽা拘ftarrow;懚idot;䄿ƀnpw৔ਖਛgȀLRlr৞৷ਂਐeftĀAR০৬rrow;柵ightArrow;柷ightArrow;柶eftĀarγਊightáοightáϊf;쀀𝕃erĀLRਢਬeftArrow;憙ightArrow;憘ƀchtਾੀੂòࡌ;憰rok;䅁;扪Ѐacefiosuਗ਼੝੠੷੼અઋ઎p;椅y;䐜Ādl੥੯iumSpace;恟lintrf;愳r;쀀𝔐nusPlus;戓pf;쀀𝕄cò੶;䎜ҀJacefostuણધભીଔଙඑ඗ඞcy;䐊cute;䅃ƀaey઴હાron;䅇dil;䅅;䐝ƀgswે૰଎ativeƀMTV૓૟૨ediumSpace;怋hiĀcn૦૘ë૙eryThiî૙tedĀGL૸ଆreaterGreateòٳessLesóੈLine;䀊r;쀀𝔑ȀBnptଢନଷ଺reak;恠BreakingSpace;䂠f;愕ڀ;CDEGHLNPRSTV୕ୖ୪୼஡௫ఄ౞಄ದ೘ൡඅ櫬Āou୛୤ngruent;扢pCap;扭oubleVerticalBar;戦ƀlqxஃஊ஛ement;戉ualĀ;Tஒஓ扠ilde;쀀≂̸ists;戄reater΀;EFGLSTஶஷ஽௉௓௘௥扯qual;扱ullEqual;쀀≧̸reater;쀀≫̸ess;批lantEqual;쀀⩾̸ilde;扵umpń௲௽ownHump;쀀≎̸qual;쀀≏̸eĀfsఊధtTriangleƀ;BEచఛడ拪ar;쀀⧏̸qual;括s̀;EGLSTవశ఼ౄోౘ扮qual;扰reater;扸ess;쀀≪̸lantEqual;쀀⩽̸ilde;扴estedĀGL౨౹reaterGreater;쀀⪢̸essLess;쀀⪡̸recedesƀ;ESಒಓಛ技qual;쀀⪯̸lantEqual;拠ĀeiಫಹverseElement;戌ghtTriangleƀ;BEೋೌ೒拫ar;쀀⧐̸qual;拭ĀquೝഌuareSuĀbp೨೹setĀ;E೰ೳ쀀⊏̸qual;拢ersetĀ;Eഃആ쀀⊐̸qual;拣ƀbcpഓതൎsetĀ;Eഛഞ쀀⊂⃒qual;抈ceedsȀ;ESTലള഻െ抁qual;쀀⪰̸lantEqual;拡ilde;쀀≿̸ersetĀ;E൘൛쀀⊃⃒qual;抉ildeȀ;EFT൮൯൵ൿ扁qual;扄ullEqual;扇ilde;扉erticalBar;戤cr;쀀𝒩ilde耻Ñ䃑;䎝܀Eacdfgmoprstuvලෂ෉෕ෛ෠෧෼ขภยา฿ไlig;䅒cute耻Ó䃓Āiy෎ීrc耻Ô䃔;䐞blac;䅐r;쀀𝔒rave耻Ò䃒ƀaei෮ෲ෶cr;䅌ga;䎩cron;䎟pf;쀀𝕆enCurlyĀDQฎบoubleQuote;怜uote;怘;橔Āclวฬr;쀀𝒪ash耻Ø䃘iŬื฼de耻Õ䃕es;樷ml耻Ö䃖erĀBP๋๠Āar๐๓r;怾acĀek๚๜;揞et;掴arenthesis;揜Ҁacfhilors๿ງຊຏຒດຝະ໼rtialD;戂y;䐟r;쀀𝔓i;䎦;䎠usMinus;䂱Āipຢອncareplanåڝf;愙Ȁ;eio຺ູ໠໤檻cedesȀ;EST່້໏໚扺qual;檯lantEqual;扼ilde;找me;怳Ādp໩໮uct;戏ortionĀ;aȥ໹l;戝Āci༁༆r;쀀𝒫;䎨ȀUfos༑༖༛༟OT耻"䀢r;쀀𝔔pf;愚cr;쀀𝒬؀BEacefhiorsu༾གྷཇའཱིྦྷྪྭ႖ႩႴႾarr;椐G耻®䂮ƀcnrཎནབute;䅔g;柫rĀ;tཛྷཝ憠l;椖ƀaeyཧཬཱron;䅘dil;䅖;䐠Ā;vླྀཹ愜erseĀEUྂྙĀlq྇ྎement;戋uilibrium;懋pEquilibrium;楯r»ཹo;䎡ghtЀACDFTUVa࿁࿫࿳ဢဨၛႇϘĀnr࿆࿒gleBracket;柩rowƀ;BL࿜࿝࿡憒ar;懥eftArrow;懄eiling;按oǵ࿹\0စbleBracket;柧nǔည\0နeeVector;楝ectorĀ;Bဝသ懂ar;楕loor;挋Āerိ၃eƀ;AVဵံြ抢rrow;憦ector;楛iangleƀ;BEၐၑၕ抳ar;槐qual;抵pƀDTVၣၮၸownVector;楏eeVector;楜ectorĀ;Bႂႃ憾ar;楔ectorĀ;B႑႒懀ar;楓Āpuႛ႞f;愝ndImplies;楰ightarrow;懛ĀchႹႼr;愛;憱leDelayed;槴ڀHOacfhimoqstuფჱჷჽᄙᄞᅑᅖᅡᅧᆵᆻᆿĀCcჩხHcy;䐩y;䐨FTcy;䐬cute;䅚ʀ;aeiyᄈᄉᄎᄓᄗ檼ron;䅠dil;䅞rc;䅜;䐡r;쀀𝔖ortȀDLRUᄪᄴᄾᅉownArrow»ОeftArrow»࢚ightArrow»࿝pArrow;憑gma;䎣allCircle;战pf;쀀𝕊ɲᅭ\0\0ᅰt;戚areȀ;ISUᅻᅼᆉᆯ斡ntersection;抓uĀbpᆏᆞsetĀ;Eᆗᆘ抏qual;抑ersetĀ;Eᆨᆩ抐qual;抒nion;抔cr;쀀𝒮ar;拆ȀbcmpᇈᇛሉላĀ;sᇍᇎ拐etĀ;Eᇍᇕqual;抆ĀchᇠህeedsȀ;ESTᇭᇮᇴᇿ扻qual;檰lantEqual;扽ilde;承Tháྌ;我ƀ;esሒሓሣ拑rsetĀ;Eሜም抃qual;抇et»ሓրHRSacfhiorsሾቄ቉ቕ቞ቱቶኟዂወዑORN耻Þ䃞ADE;愢ĀHc቎ቒcy;䐋y;䐦Ābuቚቜ;䀉;䎤ƀaeyብቪቯron;䅤dil;䅢;䐢r;쀀𝔗Āeiቻ኉ǲኀ\0ኇefore;戴a;䎘Ācn኎ኘkSpace;쀀  Space;怉ldeȀ;EFTካኬኲኼ戼qual;扃ullEqual;扅ilde;扈pf;쀀𝕋ipleDot;惛Āctዖዛr;쀀𝒯rok;䅦ૡዷጎጚጦ\0ጬጱ\0\0\0\0\0ጸጽ፷ᎅ\0᏿ᐄᐊᐐĀcrዻጁute耻Ú䃚rĀ;oጇገ憟cir;楉rǣጓ\0጖y;䐎ve;䅬Āiyጞጣrc耻Û䃛;䐣blac;䅰r;쀀𝔘rave耻Ù䃙acr;䅪Ādiፁ፩erĀBPፈ፝Āarፍፐr;䁟acĀekፗፙ;揟et;掵arenthesis;揝onĀ;P፰፱拃lus;抎Āgp፻፿on;䅲f;쀀𝕌ЀADETadps᎕ᎮᎸᏄϨᏒᏗᏳrrowƀ;BDᅐᎠᎤar;椒ownArrow;懅ownArrow;憕quilibrium;楮eeĀ;AᏋᏌ报rrow;憥ownáϳerĀLRᏞᏨeftArrow;憖ightArrow;憗iĀ;lᏹᏺ䏒on;䎥ing;䅮cr;쀀𝒰ilde;䅨ml耻Ü䃜ҀDbcdefosvᐧᐬᐰᐳᐾᒅᒊᒐᒖash;披ar;櫫y;䐒ashĀ;lᐻᐼ抩;櫦Āerᑃᑅ;拁ƀbtyᑌᑐᑺar;怖Ā;iᑏᑕcalȀBLSTᑡᑥᑪᑴar;戣ine;䁼eparator;杘ilde;所ThinSpace;怊r;쀀𝔙pf;쀀𝕍cr;쀀𝒱dash;抪ʀcefosᒧᒬᒱᒶᒼirc;䅴dge;拀r;쀀𝔚pf;쀀𝕎cr;쀀𝒲Ȁfiosᓋᓐᓒᓘr;쀀𝔛;䎞pf;쀀𝕏cr;쀀𝒳ҀAIUacfosuᓱᓵᓹᓽᔄᔏᔔᔚᔠcy;䐯cy;䐇cy;䐮cute耻Ý䃝Āiyᔉᔍrc;䅶;䐫r;쀀𝔜pf;쀀𝕐cr;쀀𝒴ml;䅸ЀHacdefosᔵᔹᔿᕋᕏᕝᕠᕤcy;䐖cute;䅹Āayᕄᕉron;䅽;䐗ot;䅻ǲᕔ\0ᕛoWidtè૙a;䎖r;愨pf;愤cr;쀀𝒵௡ᖃᖊᖐ\0ᖰᖶᖿ\0\0\0\0ᗆᗛᗫᙟ᙭\0ᚕ᚛ᚲᚹ\0ᚾcute耻á䃡reve;䄃̀;Ediuyᖜᖝᖡᖣᖨᖭ戾;쀀∾̳;房rc耻â䃢te肻´̆;䐰lig耻æ䃦Ā;r²ᖺ;쀀𝔞rave耻à䃠ĀepᗊᗖĀfpᗏᗔsym;愵èᗓha;䎱ĀapᗟcĀclᗤᗧr;䄁g;樿ɤᗰ\0\0ᘊʀ;adsvᗺᗻᗿᘁᘇ戧nd;橕;橜lope;橘;橚΀;elmrszᘘᘙᘛᘞᘿᙏᙙ戠;榤e»ᘙsdĀ;aᘥᘦ戡ѡᘰᘲᘴᘶᘸᘺᘼᘾ;榨;榩;榪;榫;榬;榭;榮;榯tĀ;vᙅᙆ戟bĀ;dᙌᙍ抾;榝Āptᙔᙗh;戢»¹arr;捼Āgpᙣᙧon;䄅f;쀀𝕒΀;Eaeiop዁ᙻᙽᚂᚄᚇᚊ;橰cir;橯;扊d;手s;䀧roxĀ;e዁ᚒñᚃing耻å䃥ƀctyᚡᚦᚨr;쀀𝒶;䀪mpĀ;e዁ᚯñʈilde耻ã䃣ml耻ä䃤Āciᛂᛈoninôɲnt;樑ࠀNabcdefiklnoprsu᛭ᛱᜰ᜼ᝃᝈ᝸᝽០៦ᠹᡐᜍ᤽᥈ᥰot;櫭Ācrᛶ᜞kȀcepsᜀᜅᜍᜓong;扌psilon;䏶rime;怵imĀ;e᜚᜛戽q;拍Ŷᜢᜦee;抽edĀ;gᜬᜭ挅e»ᜭrkĀ;t፜᜷brk;掶Āoyᜁᝁ;䐱quo;怞ʀcmprtᝓ᝛ᝡᝤᝨausĀ;eĊĉptyv;榰séᜌnoõēƀahwᝯ᝱ᝳ;䎲;愶een;扬r;쀀𝔟g΀costuvwឍឝឳេ៕៛៞ƀaiuបពរðݠrc;旯p»፱ƀdptឤឨឭot;樀lus;樁imes;樂ɱឹ\0\0ើcup;樆ar;昅riangleĀdu៍្own;施p;斳plus;樄eåᑄåᒭarow;植ƀako៭ᠦᠵĀcn៲ᠣkƀlst៺֫᠂ozenge;槫riangleȀ;dlr᠒᠓᠘᠝斴own;斾eft;旂ight;斸k;搣Ʊᠫ\0ᠳƲᠯ\0ᠱ;斒;斑4;斓ck;斈ĀeoᠾᡍĀ;qᡃᡆ쀀=⃥uiv;쀀≡⃥t;挐Ȁptwxᡙᡞᡧᡬf;쀀𝕓Ā;tᏋᡣom»Ꮜtie;拈؀DHUVbdhmptuvᢅᢖᢪᢻᣗᣛᣬ᣿ᤅᤊᤐᤡȀLRlrᢎᢐᢒᢔ;敗;敔;敖;敓ʀ;DUduᢡᢢᢤᢦᢨ敐;敦;敩;敤;敧ȀLRlrᢳᢵᢷᢹ;敝;敚;敜;教΀;HLRhlrᣊᣋᣍᣏᣑᣓᣕ救;敬;散;敠;敫;敢;敟ox;槉ȀLRlrᣤᣦᣨᣪ;敕;敒;攐;攌ʀ;DUduڽ᣷᣹᣻᣽;敥;敨;攬;攴inus;抟lus;択imes;抠ȀLRlrᤙᤛᤝ᤟;敛;敘;攘;攔΀;HLRhlrᤰᤱᤳᤵᤷ᤻᤹攂;敪;敡;敞;攼;攤;攜Āevģ᥂bar耻¦䂦Ȁceioᥑᥖᥚᥠr;쀀𝒷mi;恏mĀ;e᜚᜜lƀ;bhᥨᥩᥫ䁜;槅sub;柈Ŭᥴ᥾lĀ;e᥹᥺怢t»᥺pƀ;Eeįᦅᦇ;檮Ā;qۜۛೡᦧ\0᧨ᨑᨕᨲ\0ᨷᩐ\0\0᪴\0\0᫁\0\0ᬡᬮ᭍᭒\0᯽\0ᰌƀcpr᦭ᦲ᧝ute;䄇̀;abcdsᦿᧀᧄ᧊᧕᧙戩nd;橄rcup;橉Āau᧏᧒p;橋p;橇ot;橀;쀀∩︀Āeo᧢᧥t;恁îړȀaeiu᧰᧻ᨁᨅǰ᧵\0᧸s;橍on;䄍dil耻ç䃧rc;䄉psĀ;sᨌᨍ橌m;橐ot;䄋ƀdmnᨛᨠᨦil肻¸ƭptyv;榲t脀¢;eᨭᨮ䂢räƲr;쀀𝔠ƀceiᨽᩀᩍy;䑇ckĀ;mᩇᩈ朓ark»ᩈ;䏇r΀;Ecefms᩟᩠ᩢᩫ᪤᪪᪮旋;槃ƀ;elᩩᩪᩭ䋆q;扗eɡᩴ\0\0᪈rrowĀlr᩼᪁eft;憺ight;憻ʀRSacd᪒᪔᪖᪚᪟»ཇ;擈st;抛irc;抚ash;抝nint;樐id;櫯cir;槂ubsĀ;u᪻᪼晣it»᪼ˬ᫇᫔᫺\0ᬊonĀ;eᫍᫎ䀺Ā;qÇÆɭ᫙\0\0᫢aĀ;t᫞᫟䀬;䁀ƀ;fl᫨᫩᫫戁îᅠeĀmx᫱᫶ent»᫩eóɍǧ᫾\0ᬇĀ;dኻᬂot;橭nôɆƀfryᬐᬔᬗ;쀀𝕔oäɔ脀©;sŕᬝr;愗Āaoᬥᬩrr;憵ss;朗Ācuᬲᬷr;쀀𝒸Ābpᬼ᭄Ā;eᭁᭂ櫏;櫑Ā;eᭉᭊ櫐;櫒dot;拯΀delprvw᭠᭬᭷ᮂᮬᯔ᯹arrĀlr᭨᭪;椸;椵ɰ᭲\0\0᭵r;拞c;拟arrĀ;p᭿ᮀ憶;椽̀;bcdosᮏᮐᮖᮡᮥᮨ截rcap;橈Āauᮛᮞp;橆p;橊ot;抍r;橅;쀀∪︀Ȁalrv᮵ᮿᯞᯣrrĀ;mᮼᮽ憷;椼yƀevwᯇᯔᯘqɰᯎ\0\0ᯒreã᭳uã᭵ee;拎edge;拏en耻¤䂤earrowĀlrᯮ᯳eft»ᮀight»ᮽeäᯝĀciᰁᰇoninôǷnt;戱lcty;挭ঀAHabcdefhijlorstuwz᰸᰻᰿ᱝᱩᱵᲊᲞᲬᲷ᳻᳿ᴍᵻᶑᶫᶻ᷆᷍rò΁ar;楥Ȁglrs᱈ᱍ᱒᱔ger;怠eth;愸òᄳhĀ;vᱚᱛ怐»ऊūᱡᱧarow;椏aã̕Āayᱮᱳron;䄏;䐴ƀ;ao̲ᱼᲄĀgrʿᲁr;懊tseq;橷ƀglmᲑᲔᲘ耻°䂰ta;䎴ptyv;榱ĀirᲣᲨsht;楿;쀀𝔡arĀlrᲳᲵ»ࣜ»သʀaegsv᳂͸᳖᳜᳠mƀ;oș᳊᳔ndĀ;ș᳑uit;晦amma;䏝in;拲ƀ;io᳧᳨᳸䃷de脀÷;o᳧ᳰntimes;拇nø᳷cy;䑒cɯᴆ\0\0ᴊrn;挞op;挍ʀlptuwᴘᴝᴢᵉᵕlar;䀤f;쀀𝕕ʀ;emps̋ᴭᴷᴽᵂqĀ;d͒ᴳot;扑inus;戸lus;戔quare;抡blebarwedgåúnƀadhᄮᵝᵧownarrowóᲃarpoonĀlrᵲᵶefôᲴighôᲶŢᵿᶅkaro÷གɯᶊ\0\0ᶎrn;挟op;挌ƀcotᶘᶣᶦĀryᶝᶡ;쀀𝒹;䑕l;槶rok;䄑Ādrᶰᶴot;拱iĀ;fᶺ᠖斿Āah᷀᷃ròЩaòྦangle;榦Āci᷒ᷕy;䑟grarr;柿ऀDacdefglmnopqrstuxḁḉḙḸոḼṉṡṾấắẽỡἪἷὄ὎὚ĀDoḆᴴoôᲉĀcsḎḔute耻é䃩ter;橮ȀaioyḢḧḱḶron;䄛rĀ;cḭḮ扖耻ê䃪lon;払;䑍ot;䄗ĀDrṁṅot;扒;쀀𝔢ƀ;rsṐṑṗ檚ave耻è䃨Ā;dṜṝ檖ot;檘Ȁ;ilsṪṫṲṴ檙nters;揧;愓Ā;dṹṺ檕ot;檗ƀapsẅẉẗcr;䄓tyƀ;svẒẓẕ戅et»ẓpĀ1;ẝẤĳạả;怄;怅怃ĀgsẪẬ;䅋p;怂ĀgpẴẸon;䄙f;쀀𝕖ƀalsỄỎỒrĀ;sỊị拕l;槣us;橱iƀ;lvỚớở䎵on»ớ;䏵ȀcsuvỪỳἋἣĀioữḱrc»Ḯɩỹ\0\0ỻíՈantĀglἂἆtr»ṝess»Ṻƀaeiἒ἖Ἒls;䀽st;扟vĀ;DȵἠD;橸parsl;槥ĀDaἯἳot;打rr;楱ƀcdiἾὁỸr;愯oô͒ĀahὉὋ;䎷耻ð䃰Āmrὓὗl耻ë䃫o;悬ƀcipὡὤὧl;䀡sôծĀeoὬὴctatioîՙnentialåչৡᾒ\0ᾞ\0ᾡᾧ\0\0ῆῌ\0ΐ\0ῦῪ \0 ⁚llingdotseñṄy;䑄male;晀ƀilrᾭᾳ῁lig;耀ﬃɩᾹ\0\0᾽g;耀ﬀig;耀ﬄ;쀀𝔣lig;耀ﬁlig;쀀fjƀaltῙ῜ῡt;晭ig;耀ﬂns;斱of;䆒ǰ΅\0ῳf;쀀𝕗ĀakֿῷĀ;vῼ´拔;櫙artint;樍Āao‌⁕Ācs‑⁒α‚‰‸⁅⁈\0⁐β•‥‧‪‬\0‮耻½䂽;慓耻¼䂼;慕;慙;慛Ƴ‴\0‶;慔;慖ʴ‾⁁\0\0⁃耻¾䂾;慗;慜5;慘ƶ⁌\0⁎;慚;慝8;慞l;恄wn;挢cr;쀀𝒻ࢀEabcdefgijlnorstv₂₉₟₥₰₴⃰⃵⃺⃿℃ℒℸ̗ℾ⅒↞Ā;lٍ₇;檌ƀcmpₐₕ₝ute;䇵maĀ;dₜ᳚䎳;檆reve;䄟Āiy₪₮rc;䄝;䐳ot;䄡Ȁ;lqsؾق₽⃉ƀ;qsؾٌ⃄lanô٥Ȁ;cdl٥⃒⃥⃕c;檩otĀ;o⃜⃝檀Ā;l⃢⃣檂;檄Ā;e⃪⃭쀀⋛︀s;檔r;쀀𝔤Ā;gٳ؛mel;愷cy;䑓Ȁ;Eajٚℌℎℐ;檒;檥;檤ȀEaesℛℝ℩ℴ;扩pĀ;p℣ℤ檊rox»ℤĀ;q℮ℯ檈Ā;q℮ℛim;拧pf;쀀𝕘Āci⅃ⅆr;愊mƀ;el٫ⅎ⅐;檎;檐茀>;cdlqr׮ⅠⅪⅮⅳⅹĀciⅥⅧ;檧r;橺ot;拗Par;榕uest;橼ʀadelsↄⅪ←ٖ↛ǰ↉\0↎proø₞r;楸qĀlqؿ↖lesó₈ií٫Āen↣↭rtneqq;쀀≩︀Å↪ԀAabcefkosy⇄⇇⇱⇵⇺∘∝∯≨≽ròΠȀilmr⇐⇔⇗⇛rsðᒄf»․ilôکĀdr⇠⇤cy;䑊ƀ;cwࣴ⇫⇯ir;楈;憭ar;意irc;䄥ƀalr∁∎∓rtsĀ;u∉∊晥it»∊lip;怦con;抹r;쀀𝔥sĀew∣∩arow;椥arow;椦ʀamopr∺∾≃≞≣rr;懿tht;戻kĀlr≉≓eftarrow;憩ightarrow;憪f;쀀𝕙bar;怕ƀclt≯≴≸r;쀀𝒽asè⇴rok;䄧Ābp⊂⊇ull;恃hen»ᱛૡ⊣\0⊪\0⊸⋅⋎\0⋕⋳\0\0⋸⌢⍧⍢⍿\0⎆⎪⎴cute耻í䃭ƀ;iyݱ⊰⊵rc耻î䃮;䐸Ācx⊼⊿y;䐵cl耻¡䂡ĀfrΟ⋉;쀀𝔦rave耻ì䃬Ȁ;inoܾ⋝⋩⋮Āin⋢⋦nt;樌t;戭fin;槜ta;愩lig;䄳ƀaop⋾⌚⌝ƀcgt⌅⌈⌗r;䄫ƀelpܟ⌏⌓inåގarôܠh;䄱f;抷ed;䆵ʀ;cfotӴ⌬⌱⌽⍁are;愅inĀ;t⌸⌹戞ie;槝doô⌙ʀ;celpݗ⍌⍐⍛⍡al;抺Āgr⍕⍙eróᕣã⍍arhk;樗rod;樼Ȁcgpt⍯⍲⍶⍻y;䑑on;䄯f;쀀𝕚a;䎹uest耻¿䂿Āci⎊⎏r;쀀𝒾nʀ;EdsvӴ⎛⎝⎡ӳ;拹ot;拵Ā;v⎦⎧拴;拳Ā;iݷ⎮lde;䄩ǫ⎸\0⎼cy;䑖l耻ï䃯̀cfmosu⏌⏗⏜⏡⏧⏵Āiy⏑⏕rc;䄵;䐹r;쀀𝔧ath;䈷pf;쀀𝕛ǣ⏬\0⏱r;쀀𝒿rcy;䑘kcy;䑔Ѐacfghjos␋␖␢␧␭␱␵␻ppaĀ;v␓␔䎺;䏰Āey␛␠dil;䄷;䐺r;쀀𝔨reen;䄸cy;䑅cy;䑜pf;쀀𝕜cr;쀀𝓀஀ABEHabcdefghjlmnoprstuv⑰⒁⒆⒍⒑┎┽╚▀♎♞♥♹♽⚚⚲⛘❝❨➋⟀⠁⠒ƀart⑷⑺⑼rò৆òΕail;椛arr;椎Ā;gঔ⒋;檋ar;楢ॣ⒥\0⒪\0⒱\0\0\0\0\0⒵Ⓔ\0ⓆⓈⓍ\0⓹ute;䄺mptyv;榴raîࡌbda;䎻gƀ;dlࢎⓁⓃ;榑åࢎ;檅uo耻«䂫rЀ;bfhlpst࢙ⓞⓦⓩ⓫⓮⓱⓵Ā;f࢝ⓣs;椟s;椝ë≒p;憫l;椹im;楳l;憢ƀ;ae⓿─┄檫il;椙Ā;s┉┊檭;쀀⪭︀ƀabr┕┙┝rr;椌rk;杲Āak┢┬cĀek┨┪;䁻;䁛Āes┱┳;榋lĀdu┹┻;榏;榍Ȁaeuy╆╋╖╘ron;䄾Ādi═╔il;䄼ìࢰâ┩;䐻Ȁcqrs╣╦╭╽a;椶uoĀ;rนᝆĀdu╲╷har;楧shar;楋h;憲ʀ;fgqs▋▌উ◳◿扤tʀahlrt▘▤▷◂◨rrowĀ;t࢙□aé⓶arpoonĀdu▯▴own»њp»०eftarrows;懇ightƀahs◍◖◞rrowĀ;sࣴࢧarpoonó྘quigarro÷⇰hreetimes;拋ƀ;qs▋ও◺lanôবʀ;cdgsব☊☍☝☨c;檨otĀ;o☔☕橿Ā;r☚☛檁;檃Ā;e☢☥쀀⋚︀s;檓ʀadegs☳☹☽♉♋pproøⓆot;拖qĀgq♃♅ôউgtò⒌ôছiíলƀilr♕࣡♚sht;楼;쀀𝔩Ā;Eজ♣;檑š♩♶rĀdu▲♮Ā;l॥♳;楪lk;斄cy;䑙ʀ;achtੈ⚈⚋⚑⚖rò◁orneòᴈard;楫ri;旺Āio⚟⚤dot;䅀ustĀ;a⚬⚭掰che»⚭ȀEaes⚻⚽⛉⛔;扨pĀ;p⛃⛄檉rox»⛄Ā;q⛎⛏檇Ā;q⛎⚻im;拦Ѐabnoptwz⛩⛴⛷✚✯❁❇❐Ānr⛮⛱g;柬r;懽rëࣁgƀlmr⛿✍✔eftĀar০✇ightá৲apsto;柼ightá৽parrowĀlr✥✩efô⓭ight;憬ƀafl✶✹✽r;榅;쀀𝕝us;樭imes;樴š❋❏st;戗áፎƀ;ef❗❘᠀旊nge»❘arĀ;l❤❥䀨t;榓ʀachmt❳❶❼➅➇ròࢨorneòᶌarĀ;d྘➃;業;怎ri;抿̀achiqt➘➝ੀ➢➮➻quo;怹r;쀀𝓁mƀ;egল➪➬;檍;檏Ābu┪➳oĀ;rฟ➹;怚rok;䅂萀<;cdhilqrࠫ⟒☹⟜⟠⟥⟪⟰Āci⟗⟙;檦r;橹reå◲mes;拉arr;楶uest;橻ĀPi⟵⟹ar;榖ƀ;ef⠀भ᠛旃rĀdu⠇⠍shar;楊har;楦Āen⠗⠡rtneqq;쀀≨︀Å⠞܀Dacdefhilnopsu⡀⡅⢂⢎⢓⢠⢥⢨⣚⣢⣤ઃ⣳⤂Dot;戺Ȁclpr⡎⡒⡣⡽r耻¯䂯Āet⡗⡙;時Ā;e⡞⡟朠se»⡟Ā;sျ⡨toȀ;dluျ⡳⡷⡻owîҌefôएðᏑker;斮Āoy⢇⢌mma;権;䐼ash;怔asuredangle»ᘦr;쀀𝔪o;愧ƀcdn⢯⢴⣉ro耻µ䂵Ȁ;acdᑤ⢽⣀⣄sôᚧir;櫰ot肻·Ƶusƀ;bd⣒ᤃ⣓戒Ā;uᴼ⣘;横ţ⣞⣡p;櫛ò−ðઁĀdp⣩⣮els;抧f;쀀𝕞Āct⣸⣽r;쀀𝓂pos»ᖝƀ;lm⤉⤊⤍䎼timap;抸ఀGLRVabcdefghijlmoprstuvw⥂⥓⥾⦉⦘⧚⧩⨕⨚⩘⩝⪃⪕⪤⪨⬄⬇⭄⭿⮮ⰴⱧⱼ⳩Āgt⥇⥋;쀀⋙̸Ā;v⥐௏쀀≫⃒ƀelt⥚⥲⥶ftĀar⥡⥧rrow;懍ightarrow;懎;쀀⋘̸Ā;v⥻ే쀀≪⃒ightarrow;懏ĀDd⦎⦓ash;抯ash;抮ʀbcnpt⦣⦧⦬⦱⧌la»˞ute;䅄g;쀀∠⃒ʀ;Eiop඄⦼⧀⧅⧈;쀀⩰̸d;쀀≋̸s;䅉roø඄urĀ;a⧓⧔普lĀ;s⧓ସǳ⧟\0⧣p肻 ଷmpĀ;e௹ఀʀaeouy⧴⧾⨃⨐⨓ǰ⧹\0⧻;橃on;䅈dil;䅆ngĀ;dൾ⨊ot;쀀⩭̸p;橂;䐽ash;怓΀;Aadqsxஒ⨩⨭⨻⩁⩅⩐rr;懗rĀhr⨳⨶k;椤Ā;oᏲᏰot;쀀≐̸uiöୣĀei⩊⩎ar;椨í஘istĀ;s஠டr;쀀𝔫ȀEest௅⩦⩹⩼ƀ;qs஼⩭௡ƀ;qs஼௅⩴lanô௢ií௪Ā;rஶ⪁»ஷƀAap⪊⪍⪑rò⥱rr;憮ar;櫲ƀ;svྍ⪜ྌĀ;d⪡⪢拼;拺cy;䑚΀AEadest⪷⪺⪾⫂⫅⫶⫹rò⥦;쀀≦̸rr;憚r;急Ȁ;fqs఻⫎⫣⫯tĀar⫔⫙rro÷⫁ightarro÷⪐ƀ;qs఻⪺⫪lanôౕĀ;sౕ⫴»శiíౝĀ;rవ⫾iĀ;eచథiäඐĀpt⬌⬑f;쀀𝕟膀¬;in⬙⬚⬶䂬nȀ;Edvஉ⬤⬨⬮;쀀⋹̸ot;쀀⋵̸ǡஉ⬳⬵;拷;拶iĀ;vಸ⬼ǡಸ⭁⭃;拾;拽ƀaor⭋⭣⭩rȀ;ast୻⭕⭚⭟lleì୻l;쀀⫽⃥;쀀∂̸lint;樔ƀ;ceಒ⭰⭳uåಥĀ;cಘ⭸Ā;eಒ⭽ñಘȀAait⮈⮋⮝⮧rò⦈rrƀ;cw⮔⮕⮙憛;쀀⤳̸;쀀↝̸ghtarrow»⮕riĀ;eೋೖ΀chimpqu⮽⯍⯙⬄୸⯤⯯Ȁ;cerല⯆ഷ⯉uå൅;쀀𝓃ortɭ⬅\0\0⯖ará⭖mĀ;e൮⯟Ā;q൴൳suĀbp⯫⯭å೸åഋƀbcp⯶ⰑⰙȀ;Ees⯿ⰀഢⰄ抄;쀀⫅̸etĀ;eഛⰋqĀ;qണⰀcĀ;eലⰗñസȀ;EesⰢⰣൟⰧ抅;쀀⫆̸etĀ;e൘ⰮqĀ;qൠⰣȀgilrⰽⰿⱅⱇìௗlde耻ñ䃱çృiangleĀlrⱒⱜeftĀ;eచⱚñదightĀ;eೋⱥñ೗Ā;mⱬⱭ䎽ƀ;esⱴⱵⱹ䀣ro;愖p;怇ҀDHadgilrsⲏⲔⲙⲞⲣⲰⲶⳓⳣash;抭arr;椄p;쀀≍⃒ash;抬ĀetⲨⲬ;쀀≥⃒;쀀>⃒nfin;槞ƀAetⲽⳁⳅrr;椂;쀀≤⃒Ā;rⳊⳍ쀀<⃒ie;쀀⊴⃒ĀAtⳘⳜrr;椃rie;쀀⊵⃒im;쀀∼⃒ƀAan⳰⳴ⴂrr;懖rĀhr⳺⳽k;椣Ā;oᏧᏥear;椧ቓ᪕\0\0\0\0\0\0\0\0\0\0\0\0\0ⴭ\0ⴸⵈⵠⵥ⵲ⶄᬇ\0\0ⶍⶫ\0ⷈⷎ\0ⷜ⸙⸫⸾⹃Ācsⴱ᪗ute耻ó䃳ĀiyⴼⵅrĀ;c᪞ⵂ耻ô䃴;䐾ʀabios᪠ⵒⵗǈⵚlac;䅑v;樸old;榼lig;䅓Ācr⵩⵭ir;榿;쀀𝔬ͯ⵹\0\0⵼\0ⶂn;䋛ave耻ò䃲;槁Ābmⶈ෴ar;榵Ȁacitⶕ⶘ⶥⶨrò᪀Āir⶝ⶠr;榾oss;榻nå๒;槀ƀaeiⶱⶵⶹcr;䅍ga;䏉ƀcdnⷀⷅǍron;䎿;榶pf;쀀𝕠ƀaelⷔ⷗ǒr;榷rp;榹΀;adiosvⷪⷫⷮ⸈⸍⸐⸖戨rò᪆Ȁ;efmⷷⷸ⸂⸅橝rĀ;oⷾⷿ愴f»ⷿ耻ª䂪耻º䂺gof;抶r;橖lope;橗;橛ƀclo⸟⸡⸧ò⸁ash耻ø䃸l;折iŬⸯ⸴de耻õ䃵esĀ;aǛ⸺s;樶ml耻ö䃶bar;挽ૡ⹞\0⹽\0⺀⺝\0⺢⺹\0\0⻋ຜ\0⼓\0\0⼫⾼\0⿈rȀ;astЃ⹧⹲຅脀¶;l⹭⹮䂶leìЃɩ⹸\0\0⹻m;櫳;櫽y;䐿rʀcimpt⺋⺏⺓ᡥ⺗nt;䀥od;䀮il;怰enk;怱r;쀀𝔭ƀimo⺨⺰⺴Ā;v⺭⺮䏆;䏕maô੶ne;明ƀ;tv⺿⻀⻈䏀chfork»´;䏖Āau⻏⻟nĀck⻕⻝kĀ;h⇴⻛;愎ö⇴sҀ;abcdemst⻳⻴ᤈ⻹⻽⼄⼆⼊⼎䀫cir;樣ir;樢Āouᵀ⼂;樥;橲n肻±ຝim;樦wo;樧ƀipu⼙⼠⼥ntint;樕f;쀀𝕡nd耻£䂣Ԁ;Eaceinosu່⼿⽁⽄⽇⾁⾉⾒⽾⾶;檳p;檷uå໙Ā;c໎⽌̀;acens່⽙⽟⽦⽨⽾pproø⽃urlyeñ໙ñ໎ƀaes⽯⽶⽺pprox;檹qq;檵im;拨iíໟmeĀ;s⾈ຮ怲ƀEas⽸⾐⽺ð⽵ƀdfp໬⾙⾯ƀals⾠⾥⾪lar;挮ine;挒urf;挓Ā;t໻⾴ï໻rel;抰Āci⿀⿅r;쀀𝓅;䏈ncsp;怈̀fiopsu⿚⋢⿟⿥⿫⿱r;쀀𝔮pf;쀀𝕢rime;恗cr;쀀𝓆ƀaeo⿸〉〓tĀei⿾々rnionóڰnt;樖stĀ;e【】䀿ñἙô༔઀ABHabcdefhilmnoprstux぀けさすムㄎㄫㅇㅢㅲㆎ㈆㈕㈤㈩㉘㉮㉲㊐㊰㊷ƀartぇおがròႳòϝail;検aròᱥar;楤΀cdenqrtとふへみわゔヌĀeuねぱ;쀀∽̱te;䅕iãᅮmptyv;榳gȀ;del࿑らるろ;榒;榥å࿑uo耻»䂻rր;abcfhlpstw࿜ガクシスゼゾダッデナp;極Ā;f࿠ゴs;椠;椳s;椞ë≝ð✮l;楅im;楴l;憣;憝Āaiパフil;椚oĀ;nホボ戶aló༞ƀabrョリヮrò៥rk;杳ĀakンヽcĀekヹ・;䁽;䁝Āes㄂㄄;榌lĀduㄊㄌ;榎;榐Ȁaeuyㄗㄜㄧㄩron;䅙Ādiㄡㄥil;䅗ì࿲âヺ;䑀Ȁclqsㄴㄷㄽㅄa;椷dhar;楩uoĀ;rȎȍh;憳ƀacgㅎㅟངlȀ;ipsླྀㅘㅛႜnåႻarôྩt;断ƀilrㅩဣㅮsht;楽;쀀𝔯ĀaoㅷㆆrĀduㅽㅿ»ѻĀ;l႑ㆄ;楬Ā;vㆋㆌ䏁;䏱ƀgns㆕ㇹㇼht̀ahlrstㆤㆰ㇂㇘㇤㇮rrowĀ;t࿜ㆭaéトarpoonĀduㆻㆿowîㅾp»႒eftĀah㇊㇐rrowó࿪arpoonóՑightarrows;應quigarro÷ニhreetimes;拌g;䋚ingdotseñἲƀahm㈍㈐㈓rò࿪aòՑ;怏oustĀ;a㈞㈟掱che»㈟mid;櫮Ȁabpt㈲㈽㉀㉒Ānr㈷㈺g;柭r;懾rëဃƀafl㉇㉊㉎r;榆;쀀𝕣us;樮imes;樵Āap㉝㉧rĀ;g㉣㉤䀩t;榔olint;樒arò㇣Ȁachq㉻㊀Ⴜ㊅quo;怺r;쀀𝓇Ābu・㊊oĀ;rȔȓƀhir㊗㊛㊠reåㇸmes;拊iȀ;efl㊪ၙᠡ㊫方tri;槎luhar;楨;愞ൡ㋕㋛㋟㌬㌸㍱\0㍺㎤\0\0㏬㏰\0㐨㑈㑚㒭㒱㓊㓱\0㘖\0\0㘳cute;䅛quï➺Ԁ;Eaceinpsyᇭ㋳㋵㋿㌂㌋㌏㌟㌦㌩;檴ǰ㋺\0㋼;檸on;䅡uåᇾĀ;dᇳ㌇il;䅟rc;䅝ƀEas㌖㌘㌛;檶p;檺im;择olint;樓iíሄ;䑁otƀ;be㌴ᵇ㌵担;橦΀Aacmstx㍆㍊㍗㍛㍞㍣㍭rr;懘rĀhr㍐㍒ë∨Ā;oਸ਼਴t耻§䂧i;䀻war;椩mĀin㍩ðnuóñt;朶rĀ;o㍶⁕쀀𝔰Ȁacoy㎂㎆㎑㎠rp;景Āhy㎋㎏cy;䑉;䑈rtɭ㎙\0\0㎜iäᑤaraì⹯耻­䂭Āgm㎨㎴maƀ;fv㎱㎲㎲䏃;䏂Ѐ;deglnprካ㏅㏉㏎㏖㏞㏡㏦ot;橪Ā;q኱ኰĀ;E㏓㏔檞;檠Ā;E㏛㏜檝;檟e;扆lus;樤arr;楲aròᄽȀaeit㏸㐈㐏㐗Āls㏽㐄lsetmé㍪hp;樳parsl;槤Ādlᑣ㐔e;挣Ā;e㐜㐝檪Ā;s㐢㐣檬;쀀⪬︀ƀflp㐮㐳㑂tcy;䑌Ā;b㐸㐹䀯Ā;a㐾㐿槄r;挿f;쀀𝕤aĀdr㑍ЂesĀ;u㑔㑕晠it»㑕ƀcsu㑠㑹㒟Āau㑥㑯pĀ;sᆈ㑫;쀀⊓︀pĀ;sᆴ㑵;쀀⊔︀uĀbp㑿㒏ƀ;esᆗᆜ㒆etĀ;eᆗ㒍ñᆝƀ;esᆨᆭ㒖etĀ;eᆨ㒝ñᆮƀ;afᅻ㒦ְrť㒫ֱ»ᅼaròᅈȀcemt㒹㒾㓂㓅r;쀀𝓈tmîñiì㐕aræᆾĀar㓎㓕rĀ;f㓔ឿ昆Āan㓚㓭ightĀep㓣㓪psiloîỠhé⺯s»⡒ʀbcmnp㓻㕞ሉ㖋㖎Ҁ;Edemnprs㔎㔏㔑㔕㔞㔣㔬㔱㔶抂;櫅ot;檽Ā;dᇚ㔚ot;櫃ult;櫁ĀEe㔨㔪;櫋;把lus;檿arr;楹ƀeiu㔽㕒㕕tƀ;en㔎㕅㕋qĀ;qᇚ㔏eqĀ;q㔫㔨m;櫇Ābp㕚㕜;櫕;櫓c̀;acensᇭ㕬㕲㕹㕻㌦pproø㋺urlyeñᇾñᇳƀaes㖂㖈㌛pproø㌚qñ㌗g;晪ڀ123;Edehlmnps㖩㖬㖯ሜ㖲㖴㗀㗉㗕㗚㗟㗨㗭耻¹䂹耻²䂲耻³䂳;櫆Āos㖹㖼t;檾ub;櫘Ā;dሢ㗅ot;櫄sĀou㗏㗒l;柉b;櫗arr;楻ult;櫂ĀEe㗤㗦;櫌;抋lus;櫀ƀeiu㗴㘉㘌tƀ;enሜ㗼㘂qĀ;qሢ㖲eqĀ;q㗧㗤m;櫈Ābp㘑㘓;櫔;櫖ƀAan㘜㘠㘭rr;懙rĀhr㘦㘨ë∮Ā;oਫ਩war;椪lig耻ß䃟௡㙑㙝㙠ዎ㙳㙹\0㙾㛂\0\0\0\0\0㛛㜃\0㜉㝬\0\0\0㞇ɲ㙖\0\0㙛get;挖;䏄rë๟ƀaey㙦㙫㙰ron;䅥dil;䅣;䑂lrec;挕r;쀀𝔱Ȁeiko㚆㚝㚵㚼ǲ㚋\0㚑eĀ4fኄኁaƀ;sv㚘㚙㚛䎸ym;䏑Ācn㚢㚲kĀas㚨㚮pproø዁im»ኬsðኞĀas㚺㚮ð዁rn耻þ䃾Ǭ̟㛆⋧es膀×;bd㛏㛐㛘䃗Ā;aᤏ㛕r;樱;樰ƀeps㛡㛣㜀á⩍Ȁ;bcf҆㛬㛰㛴ot;挶ir;櫱Ā;o㛹㛼쀀𝕥rk;櫚á㍢rime;怴ƀaip㜏㜒㝤dåቈ΀adempst㜡㝍㝀㝑㝗㝜㝟ngleʀ;dlqr㜰㜱㜶㝀㝂斵own»ᶻeftĀ;e⠀㜾ñम;扜ightĀ;e㊪㝋ñၚot;旬inus;樺lus;樹b;槍ime;樻ezium;揢ƀcht㝲㝽㞁Āry㝷㝻;쀀𝓉;䑆cy;䑛rok;䅧Āio㞋㞎xô᝷headĀlr㞗㞠eftarro÷ࡏightarrow»ཝऀAHabcdfghlmoprstuw㟐㟓㟗㟤㟰㟼㠎㠜㠣㠴㡑㡝㡫㢩㣌㣒㣪㣶ròϭar;楣Ācr㟜㟢ute耻ú䃺òᅐrǣ㟪\0㟭y;䑞ve;䅭Āiy㟵㟺rc耻û䃻;䑃ƀabh㠃㠆㠋ròᎭlac;䅱aòᏃĀir㠓㠘sht;楾;쀀𝔲rave耻ù䃹š㠧㠱rĀlr㠬㠮»ॗ»ႃlk;斀Āct㠹㡍ɯ㠿\0\0㡊rnĀ;e㡅㡆挜r»㡆op;挏ri;旸Āal㡖㡚cr;䅫肻¨͉Āgp㡢㡦on;䅳f;쀀𝕦̀adhlsuᅋ㡸㡽፲㢑㢠ownáᎳarpoonĀlr㢈㢌efô㠭ighô㠯iƀ;hl㢙㢚㢜䏅»ᏺon»㢚parrows;懈ƀcit㢰㣄㣈ɯ㢶\0\0㣁rnĀ;e㢼㢽挝r»㢽op;挎ng;䅯ri;旹cr;쀀𝓊ƀdir㣙㣝㣢ot;拰lde;䅩iĀ;f㜰㣨»᠓Āam㣯㣲rò㢨l耻ü䃼angle;榧ހABDacdeflnoprsz㤜㤟㤩㤭㦵㦸㦽㧟㧤㧨㧳㧹㧽㨁㨠ròϷarĀ;v㤦㤧櫨;櫩asèϡĀnr㤲㤷grt;榜΀eknprst㓣㥆㥋㥒㥝㥤㦖appá␕othinçẖƀhir㓫⻈㥙opô⾵Ā;hᎷ㥢ïㆍĀiu㥩㥭gmá㎳Ābp㥲㦄setneqĀ;q㥽㦀쀀⊊︀;쀀⫋︀setneqĀ;q㦏㦒쀀⊋︀;쀀⫌︀Āhr㦛㦟etá㚜iangleĀlr㦪㦯eft»थight»ၑy;䐲ash»ံƀelr㧄㧒㧗ƀ;beⷪ㧋㧏ar;抻q;扚lip;拮Ābt㧜ᑨaòᑩr;쀀𝔳tré㦮suĀbp㧯㧱»ജ»൙pf;쀀𝕧roð໻tré㦴Ācu㨆㨋r;쀀𝓋Ābp㨐㨘nĀEe㦀㨖»㥾nĀEe㦒㨞»㦐igzag;榚΀cefoprs㨶㨻㩖㩛㩔㩡㩪irc;䅵Ādi㩀㩑Ābg㩅㩉ar;機eĀ;qᗺ㩏;扙erp;愘r;쀀𝔴pf;쀀𝕨Ā;eᑹ㩦atèᑹcr;쀀𝓌ૣណ㪇\0㪋\0㪐㪛\0\0㪝㪨㪫㪯\0\0㫃㫎\0㫘ៜ៟tré៑r;쀀𝔵ĀAa㪔㪗ròσrò৶;䎾ĀAa㪡㪤ròθrò৫að✓is;拻ƀdptឤ㪵㪾Āfl㪺ឩ;쀀𝕩imåឲĀAa㫇㫊ròώròਁĀcq㫒ីr;쀀𝓍Āpt៖㫜ré។Ѐacefiosu㫰㫽㬈㬌㬑㬕㬛㬡cĀuy㫶㫻te耻ý䃽;䑏Āiy㬂㬆rc;䅷;䑋n耻¥䂥r;쀀𝔶cy;䑗pf;쀀𝕪cr;쀀𝓎Ācm㬦㬩y;䑎l耻ÿ䃿Ԁacdefhiosw㭂㭈㭔㭘㭤㭩㭭㭴㭺㮀cute;䅺Āay㭍㭒ron;䅾;䐷ot;䅼Āet㭝㭡træᕟa;䎶r;쀀𝔷cy;䐶grarr;懝pf;쀀𝕫cr;쀀𝓏Ājn㮅㮇;怍j;怌'.split("").map((c) => c.charCodeAt(0))
@@ -43262,10 +43454,10 @@ var init_decode_data_html = __esm({
   }
 });
 
-// node_modules/entities/lib/esm/generated/decode-data-xml.js
+// ../main/node_modules/entities/lib/esm/generated/decode-data-xml.js
 var decode_data_xml_default;
 var init_decode_data_xml = __esm({
-  "node_modules/entities/lib/esm/generated/decode-data-xml.js"() {
+  "../main/node_modules/entities/lib/esm/generated/decode-data-xml.js"() {
     decode_data_xml_default = new Uint16Array(
       // prettier-ignore
       "Ȁaglq	\x1Bɭ\0\0p;䀦os;䀧t;䀾t;䀼uot;䀢".split("").map((c) => c.charCodeAt(0))
@@ -43273,7 +43465,7 @@ var init_decode_data_xml = __esm({
   }
 });
 
-// node_modules/entities/lib/esm/decode_codepoint.js
+// ../main/node_modules/entities/lib/esm/decode_codepoint.js
 function replaceCodePoint(codePoint) {
   var _a2;
   if (codePoint >= 55296 && codePoint <= 57343 || codePoint > 1114111) {
@@ -43283,7 +43475,7 @@ function replaceCodePoint(codePoint) {
 }
 var _a, decodeMap, fromCodePoint;
 var init_decode_codepoint = __esm({
-  "node_modules/entities/lib/esm/decode_codepoint.js"() {
+  "../main/node_modules/entities/lib/esm/decode_codepoint.js"() {
     decodeMap = /* @__PURE__ */ new Map([
       [0, 65533],
       // C1 Unicode control character reference replacements
@@ -43329,7 +43521,7 @@ var init_decode_codepoint = __esm({
   }
 });
 
-// node_modules/entities/lib/esm/decode.js
+// ../main/node_modules/entities/lib/esm/decode.js
 function isNumber2(code3) {
   return code3 >= CharCodes.ZERO && code3 <= CharCodes.NINE;
 }
@@ -43398,7 +43590,7 @@ function decodeHTML(str, mode = DecodingMode.Legacy) {
 }
 var CharCodes, TO_LOWER_BIT, BinTrieFlags, EntityDecoderState, DecodingMode, EntityDecoder, htmlDecoder, xmlDecoder;
 var init_decode2 = __esm({
-  "node_modules/entities/lib/esm/decode.js"() {
+  "../main/node_modules/entities/lib/esm/decode.js"() {
     init_decode_data_html();
     init_decode_data_xml();
     init_decode_codepoint();
@@ -43701,7 +43893,7 @@ var init_decode2 = __esm({
   }
 });
 
-// node_modules/entities/lib/esm/generated/encode-html.js
+// ../main/node_modules/entities/lib/esm/generated/encode-html.js
 function restoreDiff(arr) {
   for (let i = 1; i < arr.length; i++) {
     arr[i][0] += arr[i - 1][0] + 1;
@@ -43710,12 +43902,12 @@ function restoreDiff(arr) {
 }
 var encode_html_default;
 var init_encode_html = __esm({
-  "node_modules/entities/lib/esm/generated/encode-html.js"() {
+  "../main/node_modules/entities/lib/esm/generated/encode-html.js"() {
     encode_html_default = new Map(/* @__PURE__ */ restoreDiff([[9, "&Tab;"], [0, "&NewLine;"], [22, "&excl;"], [0, "&quot;"], [0, "&num;"], [0, "&dollar;"], [0, "&percnt;"], [0, "&amp;"], [0, "&apos;"], [0, "&lpar;"], [0, "&rpar;"], [0, "&ast;"], [0, "&plus;"], [0, "&comma;"], [1, "&period;"], [0, "&sol;"], [10, "&colon;"], [0, "&semi;"], [0, { v: "&lt;", n: 8402, o: "&nvlt;" }], [0, { v: "&equals;", n: 8421, o: "&bne;" }], [0, { v: "&gt;", n: 8402, o: "&nvgt;" }], [0, "&quest;"], [0, "&commat;"], [26, "&lbrack;"], [0, "&bsol;"], [0, "&rbrack;"], [0, "&Hat;"], [0, "&lowbar;"], [0, "&DiacriticalGrave;"], [5, { n: 106, o: "&fjlig;" }], [20, "&lbrace;"], [0, "&verbar;"], [0, "&rbrace;"], [34, "&nbsp;"], [0, "&iexcl;"], [0, "&cent;"], [0, "&pound;"], [0, "&curren;"], [0, "&yen;"], [0, "&brvbar;"], [0, "&sect;"], [0, "&die;"], [0, "&copy;"], [0, "&ordf;"], [0, "&laquo;"], [0, "&not;"], [0, "&shy;"], [0, "&circledR;"], [0, "&macr;"], [0, "&deg;"], [0, "&PlusMinus;"], [0, "&sup2;"], [0, "&sup3;"], [0, "&acute;"], [0, "&micro;"], [0, "&para;"], [0, "&centerdot;"], [0, "&cedil;"], [0, "&sup1;"], [0, "&ordm;"], [0, "&raquo;"], [0, "&frac14;"], [0, "&frac12;"], [0, "&frac34;"], [0, "&iquest;"], [0, "&Agrave;"], [0, "&Aacute;"], [0, "&Acirc;"], [0, "&Atilde;"], [0, "&Auml;"], [0, "&angst;"], [0, "&AElig;"], [0, "&Ccedil;"], [0, "&Egrave;"], [0, "&Eacute;"], [0, "&Ecirc;"], [0, "&Euml;"], [0, "&Igrave;"], [0, "&Iacute;"], [0, "&Icirc;"], [0, "&Iuml;"], [0, "&ETH;"], [0, "&Ntilde;"], [0, "&Ograve;"], [0, "&Oacute;"], [0, "&Ocirc;"], [0, "&Otilde;"], [0, "&Ouml;"], [0, "&times;"], [0, "&Oslash;"], [0, "&Ugrave;"], [0, "&Uacute;"], [0, "&Ucirc;"], [0, "&Uuml;"], [0, "&Yacute;"], [0, "&THORN;"], [0, "&szlig;"], [0, "&agrave;"], [0, "&aacute;"], [0, "&acirc;"], [0, "&atilde;"], [0, "&auml;"], [0, "&aring;"], [0, "&aelig;"], [0, "&ccedil;"], [0, "&egrave;"], [0, "&eacute;"], [0, "&ecirc;"], [0, "&euml;"], [0, "&igrave;"], [0, "&iacute;"], [0, "&icirc;"], [0, "&iuml;"], [0, "&eth;"], [0, "&ntilde;"], [0, "&ograve;"], [0, "&oacute;"], [0, "&ocirc;"], [0, "&otilde;"], [0, "&ouml;"], [0, "&div;"], [0, "&oslash;"], [0, "&ugrave;"], [0, "&uacute;"], [0, "&ucirc;"], [0, "&uuml;"], [0, "&yacute;"], [0, "&thorn;"], [0, "&yuml;"], [0, "&Amacr;"], [0, "&amacr;"], [0, "&Abreve;"], [0, "&abreve;"], [0, "&Aogon;"], [0, "&aogon;"], [0, "&Cacute;"], [0, "&cacute;"], [0, "&Ccirc;"], [0, "&ccirc;"], [0, "&Cdot;"], [0, "&cdot;"], [0, "&Ccaron;"], [0, "&ccaron;"], [0, "&Dcaron;"], [0, "&dcaron;"], [0, "&Dstrok;"], [0, "&dstrok;"], [0, "&Emacr;"], [0, "&emacr;"], [2, "&Edot;"], [0, "&edot;"], [0, "&Eogon;"], [0, "&eogon;"], [0, "&Ecaron;"], [0, "&ecaron;"], [0, "&Gcirc;"], [0, "&gcirc;"], [0, "&Gbreve;"], [0, "&gbreve;"], [0, "&Gdot;"], [0, "&gdot;"], [0, "&Gcedil;"], [1, "&Hcirc;"], [0, "&hcirc;"], [0, "&Hstrok;"], [0, "&hstrok;"], [0, "&Itilde;"], [0, "&itilde;"], [0, "&Imacr;"], [0, "&imacr;"], [2, "&Iogon;"], [0, "&iogon;"], [0, "&Idot;"], [0, "&imath;"], [0, "&IJlig;"], [0, "&ijlig;"], [0, "&Jcirc;"], [0, "&jcirc;"], [0, "&Kcedil;"], [0, "&kcedil;"], [0, "&kgreen;"], [0, "&Lacute;"], [0, "&lacute;"], [0, "&Lcedil;"], [0, "&lcedil;"], [0, "&Lcaron;"], [0, "&lcaron;"], [0, "&Lmidot;"], [0, "&lmidot;"], [0, "&Lstrok;"], [0, "&lstrok;"], [0, "&Nacute;"], [0, "&nacute;"], [0, "&Ncedil;"], [0, "&ncedil;"], [0, "&Ncaron;"], [0, "&ncaron;"], [0, "&napos;"], [0, "&ENG;"], [0, "&eng;"], [0, "&Omacr;"], [0, "&omacr;"], [2, "&Odblac;"], [0, "&odblac;"], [0, "&OElig;"], [0, "&oelig;"], [0, "&Racute;"], [0, "&racute;"], [0, "&Rcedil;"], [0, "&rcedil;"], [0, "&Rcaron;"], [0, "&rcaron;"], [0, "&Sacute;"], [0, "&sacute;"], [0, "&Scirc;"], [0, "&scirc;"], [0, "&Scedil;"], [0, "&scedil;"], [0, "&Scaron;"], [0, "&scaron;"], [0, "&Tcedil;"], [0, "&tcedil;"], [0, "&Tcaron;"], [0, "&tcaron;"], [0, "&Tstrok;"], [0, "&tstrok;"], [0, "&Utilde;"], [0, "&utilde;"], [0, "&Umacr;"], [0, "&umacr;"], [0, "&Ubreve;"], [0, "&ubreve;"], [0, "&Uring;"], [0, "&uring;"], [0, "&Udblac;"], [0, "&udblac;"], [0, "&Uogon;"], [0, "&uogon;"], [0, "&Wcirc;"], [0, "&wcirc;"], [0, "&Ycirc;"], [0, "&ycirc;"], [0, "&Yuml;"], [0, "&Zacute;"], [0, "&zacute;"], [0, "&Zdot;"], [0, "&zdot;"], [0, "&Zcaron;"], [0, "&zcaron;"], [19, "&fnof;"], [34, "&imped;"], [63, "&gacute;"], [65, "&jmath;"], [142, "&circ;"], [0, "&caron;"], [16, "&breve;"], [0, "&DiacriticalDot;"], [0, "&ring;"], [0, "&ogon;"], [0, "&DiacriticalTilde;"], [0, "&dblac;"], [51, "&DownBreve;"], [127, "&Alpha;"], [0, "&Beta;"], [0, "&Gamma;"], [0, "&Delta;"], [0, "&Epsilon;"], [0, "&Zeta;"], [0, "&Eta;"], [0, "&Theta;"], [0, "&Iota;"], [0, "&Kappa;"], [0, "&Lambda;"], [0, "&Mu;"], [0, "&Nu;"], [0, "&Xi;"], [0, "&Omicron;"], [0, "&Pi;"], [0, "&Rho;"], [1, "&Sigma;"], [0, "&Tau;"], [0, "&Upsilon;"], [0, "&Phi;"], [0, "&Chi;"], [0, "&Psi;"], [0, "&ohm;"], [7, "&alpha;"], [0, "&beta;"], [0, "&gamma;"], [0, "&delta;"], [0, "&epsi;"], [0, "&zeta;"], [0, "&eta;"], [0, "&theta;"], [0, "&iota;"], [0, "&kappa;"], [0, "&lambda;"], [0, "&mu;"], [0, "&nu;"], [0, "&xi;"], [0, "&omicron;"], [0, "&pi;"], [0, "&rho;"], [0, "&sigmaf;"], [0, "&sigma;"], [0, "&tau;"], [0, "&upsi;"], [0, "&phi;"], [0, "&chi;"], [0, "&psi;"], [0, "&omega;"], [7, "&thetasym;"], [0, "&Upsi;"], [2, "&phiv;"], [0, "&piv;"], [5, "&Gammad;"], [0, "&digamma;"], [18, "&kappav;"], [0, "&rhov;"], [3, "&epsiv;"], [0, "&backepsilon;"], [10, "&IOcy;"], [0, "&DJcy;"], [0, "&GJcy;"], [0, "&Jukcy;"], [0, "&DScy;"], [0, "&Iukcy;"], [0, "&YIcy;"], [0, "&Jsercy;"], [0, "&LJcy;"], [0, "&NJcy;"], [0, "&TSHcy;"], [0, "&KJcy;"], [1, "&Ubrcy;"], [0, "&DZcy;"], [0, "&Acy;"], [0, "&Bcy;"], [0, "&Vcy;"], [0, "&Gcy;"], [0, "&Dcy;"], [0, "&IEcy;"], [0, "&ZHcy;"], [0, "&Zcy;"], [0, "&Icy;"], [0, "&Jcy;"], [0, "&Kcy;"], [0, "&Lcy;"], [0, "&Mcy;"], [0, "&Ncy;"], [0, "&Ocy;"], [0, "&Pcy;"], [0, "&Rcy;"], [0, "&Scy;"], [0, "&Tcy;"], [0, "&Ucy;"], [0, "&Fcy;"], [0, "&KHcy;"], [0, "&TScy;"], [0, "&CHcy;"], [0, "&SHcy;"], [0, "&SHCHcy;"], [0, "&HARDcy;"], [0, "&Ycy;"], [0, "&SOFTcy;"], [0, "&Ecy;"], [0, "&YUcy;"], [0, "&YAcy;"], [0, "&acy;"], [0, "&bcy;"], [0, "&vcy;"], [0, "&gcy;"], [0, "&dcy;"], [0, "&iecy;"], [0, "&zhcy;"], [0, "&zcy;"], [0, "&icy;"], [0, "&jcy;"], [0, "&kcy;"], [0, "&lcy;"], [0, "&mcy;"], [0, "&ncy;"], [0, "&ocy;"], [0, "&pcy;"], [0, "&rcy;"], [0, "&scy;"], [0, "&tcy;"], [0, "&ucy;"], [0, "&fcy;"], [0, "&khcy;"], [0, "&tscy;"], [0, "&chcy;"], [0, "&shcy;"], [0, "&shchcy;"], [0, "&hardcy;"], [0, "&ycy;"], [0, "&softcy;"], [0, "&ecy;"], [0, "&yucy;"], [0, "&yacy;"], [1, "&iocy;"], [0, "&djcy;"], [0, "&gjcy;"], [0, "&jukcy;"], [0, "&dscy;"], [0, "&iukcy;"], [0, "&yicy;"], [0, "&jsercy;"], [0, "&ljcy;"], [0, "&njcy;"], [0, "&tshcy;"], [0, "&kjcy;"], [1, "&ubrcy;"], [0, "&dzcy;"], [7074, "&ensp;"], [0, "&emsp;"], [0, "&emsp13;"], [0, "&emsp14;"], [1, "&numsp;"], [0, "&puncsp;"], [0, "&ThinSpace;"], [0, "&hairsp;"], [0, "&NegativeMediumSpace;"], [0, "&zwnj;"], [0, "&zwj;"], [0, "&lrm;"], [0, "&rlm;"], [0, "&dash;"], [2, "&ndash;"], [0, "&mdash;"], [0, "&horbar;"], [0, "&Verbar;"], [1, "&lsquo;"], [0, "&CloseCurlyQuote;"], [0, "&lsquor;"], [1, "&ldquo;"], [0, "&CloseCurlyDoubleQuote;"], [0, "&bdquo;"], [1, "&dagger;"], [0, "&Dagger;"], [0, "&bull;"], [2, "&nldr;"], [0, "&hellip;"], [9, "&permil;"], [0, "&pertenk;"], [0, "&prime;"], [0, "&Prime;"], [0, "&tprime;"], [0, "&backprime;"], [3, "&lsaquo;"], [0, "&rsaquo;"], [3, "&oline;"], [2, "&caret;"], [1, "&hybull;"], [0, "&frasl;"], [10, "&bsemi;"], [7, "&qprime;"], [7, { v: "&MediumSpace;", n: 8202, o: "&ThickSpace;" }], [0, "&NoBreak;"], [0, "&af;"], [0, "&InvisibleTimes;"], [0, "&ic;"], [72, "&euro;"], [46, "&tdot;"], [0, "&DotDot;"], [37, "&complexes;"], [2, "&incare;"], [4, "&gscr;"], [0, "&hamilt;"], [0, "&Hfr;"], [0, "&Hopf;"], [0, "&planckh;"], [0, "&hbar;"], [0, "&imagline;"], [0, "&Ifr;"], [0, "&lagran;"], [0, "&ell;"], [1, "&naturals;"], [0, "&numero;"], [0, "&copysr;"], [0, "&weierp;"], [0, "&Popf;"], [0, "&Qopf;"], [0, "&realine;"], [0, "&real;"], [0, "&reals;"], [0, "&rx;"], [3, "&trade;"], [1, "&integers;"], [2, "&mho;"], [0, "&zeetrf;"], [0, "&iiota;"], [2, "&bernou;"], [0, "&Cayleys;"], [1, "&escr;"], [0, "&Escr;"], [0, "&Fouriertrf;"], [1, "&Mellintrf;"], [0, "&order;"], [0, "&alefsym;"], [0, "&beth;"], [0, "&gimel;"], [0, "&daleth;"], [12, "&CapitalDifferentialD;"], [0, "&dd;"], [0, "&ee;"], [0, "&ii;"], [10, "&frac13;"], [0, "&frac23;"], [0, "&frac15;"], [0, "&frac25;"], [0, "&frac35;"], [0, "&frac45;"], [0, "&frac16;"], [0, "&frac56;"], [0, "&frac18;"], [0, "&frac38;"], [0, "&frac58;"], [0, "&frac78;"], [49, "&larr;"], [0, "&ShortUpArrow;"], [0, "&rarr;"], [0, "&darr;"], [0, "&harr;"], [0, "&updownarrow;"], [0, "&nwarr;"], [0, "&nearr;"], [0, "&LowerRightArrow;"], [0, "&LowerLeftArrow;"], [0, "&nlarr;"], [0, "&nrarr;"], [1, { v: "&rarrw;", n: 824, o: "&nrarrw;" }], [0, "&Larr;"], [0, "&Uarr;"], [0, "&Rarr;"], [0, "&Darr;"], [0, "&larrtl;"], [0, "&rarrtl;"], [0, "&LeftTeeArrow;"], [0, "&mapstoup;"], [0, "&map;"], [0, "&DownTeeArrow;"], [1, "&hookleftarrow;"], [0, "&hookrightarrow;"], [0, "&larrlp;"], [0, "&looparrowright;"], [0, "&harrw;"], [0, "&nharr;"], [1, "&lsh;"], [0, "&rsh;"], [0, "&ldsh;"], [0, "&rdsh;"], [1, "&crarr;"], [0, "&cularr;"], [0, "&curarr;"], [2, "&circlearrowleft;"], [0, "&circlearrowright;"], [0, "&leftharpoonup;"], [0, "&DownLeftVector;"], [0, "&RightUpVector;"], [0, "&LeftUpVector;"], [0, "&rharu;"], [0, "&DownRightVector;"], [0, "&dharr;"], [0, "&dharl;"], [0, "&RightArrowLeftArrow;"], [0, "&udarr;"], [0, "&LeftArrowRightArrow;"], [0, "&leftleftarrows;"], [0, "&upuparrows;"], [0, "&rightrightarrows;"], [0, "&ddarr;"], [0, "&leftrightharpoons;"], [0, "&Equilibrium;"], [0, "&nlArr;"], [0, "&nhArr;"], [0, "&nrArr;"], [0, "&DoubleLeftArrow;"], [0, "&DoubleUpArrow;"], [0, "&DoubleRightArrow;"], [0, "&dArr;"], [0, "&DoubleLeftRightArrow;"], [0, "&DoubleUpDownArrow;"], [0, "&nwArr;"], [0, "&neArr;"], [0, "&seArr;"], [0, "&swArr;"], [0, "&lAarr;"], [0, "&rAarr;"], [1, "&zigrarr;"], [6, "&larrb;"], [0, "&rarrb;"], [15, "&DownArrowUpArrow;"], [7, "&loarr;"], [0, "&roarr;"], [0, "&hoarr;"], [0, "&forall;"], [0, "&comp;"], [0, { v: "&part;", n: 824, o: "&npart;" }], [0, "&exist;"], [0, "&nexist;"], [0, "&empty;"], [1, "&Del;"], [0, "&Element;"], [0, "&NotElement;"], [1, "&ni;"], [0, "&notni;"], [2, "&prod;"], [0, "&coprod;"], [0, "&sum;"], [0, "&minus;"], [0, "&MinusPlus;"], [0, "&dotplus;"], [1, "&Backslash;"], [0, "&lowast;"], [0, "&compfn;"], [1, "&radic;"], [2, "&prop;"], [0, "&infin;"], [0, "&angrt;"], [0, { v: "&ang;", n: 8402, o: "&nang;" }], [0, "&angmsd;"], [0, "&angsph;"], [0, "&mid;"], [0, "&nmid;"], [0, "&DoubleVerticalBar;"], [0, "&NotDoubleVerticalBar;"], [0, "&and;"], [0, "&or;"], [0, { v: "&cap;", n: 65024, o: "&caps;" }], [0, { v: "&cup;", n: 65024, o: "&cups;" }], [0, "&int;"], [0, "&Int;"], [0, "&iiint;"], [0, "&conint;"], [0, "&Conint;"], [0, "&Cconint;"], [0, "&cwint;"], [0, "&ClockwiseContourIntegral;"], [0, "&awconint;"], [0, "&there4;"], [0, "&becaus;"], [0, "&ratio;"], [0, "&Colon;"], [0, "&dotminus;"], [1, "&mDDot;"], [0, "&homtht;"], [0, { v: "&sim;", n: 8402, o: "&nvsim;" }], [0, { v: "&backsim;", n: 817, o: "&race;" }], [0, { v: "&ac;", n: 819, o: "&acE;" }], [0, "&acd;"], [0, "&VerticalTilde;"], [0, "&NotTilde;"], [0, { v: "&eqsim;", n: 824, o: "&nesim;" }], [0, "&sime;"], [0, "&NotTildeEqual;"], [0, "&cong;"], [0, "&simne;"], [0, "&ncong;"], [0, "&ap;"], [0, "&nap;"], [0, "&ape;"], [0, { v: "&apid;", n: 824, o: "&napid;" }], [0, "&backcong;"], [0, { v: "&asympeq;", n: 8402, o: "&nvap;" }], [0, { v: "&bump;", n: 824, o: "&nbump;" }], [0, { v: "&bumpe;", n: 824, o: "&nbumpe;" }], [0, { v: "&doteq;", n: 824, o: "&nedot;" }], [0, "&doteqdot;"], [0, "&efDot;"], [0, "&erDot;"], [0, "&Assign;"], [0, "&ecolon;"], [0, "&ecir;"], [0, "&circeq;"], [1, "&wedgeq;"], [0, "&veeeq;"], [1, "&triangleq;"], [2, "&equest;"], [0, "&ne;"], [0, { v: "&Congruent;", n: 8421, o: "&bnequiv;" }], [0, "&nequiv;"], [1, { v: "&le;", n: 8402, o: "&nvle;" }], [0, { v: "&ge;", n: 8402, o: "&nvge;" }], [0, { v: "&lE;", n: 824, o: "&nlE;" }], [0, { v: "&gE;", n: 824, o: "&ngE;" }], [0, { v: "&lnE;", n: 65024, o: "&lvertneqq;" }], [0, { v: "&gnE;", n: 65024, o: "&gvertneqq;" }], [0, { v: "&ll;", n: new Map(/* @__PURE__ */ restoreDiff([[824, "&nLtv;"], [7577, "&nLt;"]])) }], [0, { v: "&gg;", n: new Map(/* @__PURE__ */ restoreDiff([[824, "&nGtv;"], [7577, "&nGt;"]])) }], [0, "&between;"], [0, "&NotCupCap;"], [0, "&nless;"], [0, "&ngt;"], [0, "&nle;"], [0, "&nge;"], [0, "&lesssim;"], [0, "&GreaterTilde;"], [0, "&nlsim;"], [0, "&ngsim;"], [0, "&LessGreater;"], [0, "&gl;"], [0, "&NotLessGreater;"], [0, "&NotGreaterLess;"], [0, "&pr;"], [0, "&sc;"], [0, "&prcue;"], [0, "&sccue;"], [0, "&PrecedesTilde;"], [0, { v: "&scsim;", n: 824, o: "&NotSucceedsTilde;" }], [0, "&NotPrecedes;"], [0, "&NotSucceeds;"], [0, { v: "&sub;", n: 8402, o: "&NotSubset;" }], [0, { v: "&sup;", n: 8402, o: "&NotSuperset;" }], [0, "&nsub;"], [0, "&nsup;"], [0, "&sube;"], [0, "&supe;"], [0, "&NotSubsetEqual;"], [0, "&NotSupersetEqual;"], [0, { v: "&subne;", n: 65024, o: "&varsubsetneq;" }], [0, { v: "&supne;", n: 65024, o: "&varsupsetneq;" }], [1, "&cupdot;"], [0, "&UnionPlus;"], [0, { v: "&sqsub;", n: 824, o: "&NotSquareSubset;" }], [0, { v: "&sqsup;", n: 824, o: "&NotSquareSuperset;" }], [0, "&sqsube;"], [0, "&sqsupe;"], [0, { v: "&sqcap;", n: 65024, o: "&sqcaps;" }], [0, { v: "&sqcup;", n: 65024, o: "&sqcups;" }], [0, "&CirclePlus;"], [0, "&CircleMinus;"], [0, "&CircleTimes;"], [0, "&osol;"], [0, "&CircleDot;"], [0, "&circledcirc;"], [0, "&circledast;"], [1, "&circleddash;"], [0, "&boxplus;"], [0, "&boxminus;"], [0, "&boxtimes;"], [0, "&dotsquare;"], [0, "&RightTee;"], [0, "&dashv;"], [0, "&DownTee;"], [0, "&bot;"], [1, "&models;"], [0, "&DoubleRightTee;"], [0, "&Vdash;"], [0, "&Vvdash;"], [0, "&VDash;"], [0, "&nvdash;"], [0, "&nvDash;"], [0, "&nVdash;"], [0, "&nVDash;"], [0, "&prurel;"], [1, "&LeftTriangle;"], [0, "&RightTriangle;"], [0, { v: "&LeftTriangleEqual;", n: 8402, o: "&nvltrie;" }], [0, { v: "&RightTriangleEqual;", n: 8402, o: "&nvrtrie;" }], [0, "&origof;"], [0, "&imof;"], [0, "&multimap;"], [0, "&hercon;"], [0, "&intcal;"], [0, "&veebar;"], [1, "&barvee;"], [0, "&angrtvb;"], [0, "&lrtri;"], [0, "&bigwedge;"], [0, "&bigvee;"], [0, "&bigcap;"], [0, "&bigcup;"], [0, "&diam;"], [0, "&sdot;"], [0, "&sstarf;"], [0, "&divideontimes;"], [0, "&bowtie;"], [0, "&ltimes;"], [0, "&rtimes;"], [0, "&leftthreetimes;"], [0, "&rightthreetimes;"], [0, "&backsimeq;"], [0, "&curlyvee;"], [0, "&curlywedge;"], [0, "&Sub;"], [0, "&Sup;"], [0, "&Cap;"], [0, "&Cup;"], [0, "&fork;"], [0, "&epar;"], [0, "&lessdot;"], [0, "&gtdot;"], [0, { v: "&Ll;", n: 824, o: "&nLl;" }], [0, { v: "&Gg;", n: 824, o: "&nGg;" }], [0, { v: "&leg;", n: 65024, o: "&lesg;" }], [0, { v: "&gel;", n: 65024, o: "&gesl;" }], [2, "&cuepr;"], [0, "&cuesc;"], [0, "&NotPrecedesSlantEqual;"], [0, "&NotSucceedsSlantEqual;"], [0, "&NotSquareSubsetEqual;"], [0, "&NotSquareSupersetEqual;"], [2, "&lnsim;"], [0, "&gnsim;"], [0, "&precnsim;"], [0, "&scnsim;"], [0, "&nltri;"], [0, "&NotRightTriangle;"], [0, "&nltrie;"], [0, "&NotRightTriangleEqual;"], [0, "&vellip;"], [0, "&ctdot;"], [0, "&utdot;"], [0, "&dtdot;"], [0, "&disin;"], [0, "&isinsv;"], [0, "&isins;"], [0, { v: "&isindot;", n: 824, o: "&notindot;" }], [0, "&notinvc;"], [0, "&notinvb;"], [1, { v: "&isinE;", n: 824, o: "&notinE;" }], [0, "&nisd;"], [0, "&xnis;"], [0, "&nis;"], [0, "&notnivc;"], [0, "&notnivb;"], [6, "&barwed;"], [0, "&Barwed;"], [1, "&lceil;"], [0, "&rceil;"], [0, "&LeftFloor;"], [0, "&rfloor;"], [0, "&drcrop;"], [0, "&dlcrop;"], [0, "&urcrop;"], [0, "&ulcrop;"], [0, "&bnot;"], [1, "&profline;"], [0, "&profsurf;"], [1, "&telrec;"], [0, "&target;"], [5, "&ulcorn;"], [0, "&urcorn;"], [0, "&dlcorn;"], [0, "&drcorn;"], [2, "&frown;"], [0, "&smile;"], [9, "&cylcty;"], [0, "&profalar;"], [7, "&topbot;"], [6, "&ovbar;"], [1, "&solbar;"], [60, "&angzarr;"], [51, "&lmoustache;"], [0, "&rmoustache;"], [2, "&OverBracket;"], [0, "&bbrk;"], [0, "&bbrktbrk;"], [37, "&OverParenthesis;"], [0, "&UnderParenthesis;"], [0, "&OverBrace;"], [0, "&UnderBrace;"], [2, "&trpezium;"], [4, "&elinters;"], [59, "&blank;"], [164, "&circledS;"], [55, "&boxh;"], [1, "&boxv;"], [9, "&boxdr;"], [3, "&boxdl;"], [3, "&boxur;"], [3, "&boxul;"], [3, "&boxvr;"], [7, "&boxvl;"], [7, "&boxhd;"], [7, "&boxhu;"], [7, "&boxvh;"], [19, "&boxH;"], [0, "&boxV;"], [0, "&boxdR;"], [0, "&boxDr;"], [0, "&boxDR;"], [0, "&boxdL;"], [0, "&boxDl;"], [0, "&boxDL;"], [0, "&boxuR;"], [0, "&boxUr;"], [0, "&boxUR;"], [0, "&boxuL;"], [0, "&boxUl;"], [0, "&boxUL;"], [0, "&boxvR;"], [0, "&boxVr;"], [0, "&boxVR;"], [0, "&boxvL;"], [0, "&boxVl;"], [0, "&boxVL;"], [0, "&boxHd;"], [0, "&boxhD;"], [0, "&boxHD;"], [0, "&boxHu;"], [0, "&boxhU;"], [0, "&boxHU;"], [0, "&boxvH;"], [0, "&boxVh;"], [0, "&boxVH;"], [19, "&uhblk;"], [3, "&lhblk;"], [3, "&block;"], [8, "&blk14;"], [0, "&blk12;"], [0, "&blk34;"], [13, "&square;"], [8, "&blacksquare;"], [0, "&EmptyVerySmallSquare;"], [1, "&rect;"], [0, "&marker;"], [2, "&fltns;"], [1, "&bigtriangleup;"], [0, "&blacktriangle;"], [0, "&triangle;"], [2, "&blacktriangleright;"], [0, "&rtri;"], [3, "&bigtriangledown;"], [0, "&blacktriangledown;"], [0, "&dtri;"], [2, "&blacktriangleleft;"], [0, "&ltri;"], [6, "&loz;"], [0, "&cir;"], [32, "&tridot;"], [2, "&bigcirc;"], [8, "&ultri;"], [0, "&urtri;"], [0, "&lltri;"], [0, "&EmptySmallSquare;"], [0, "&FilledSmallSquare;"], [8, "&bigstar;"], [0, "&star;"], [7, "&phone;"], [49, "&female;"], [1, "&male;"], [29, "&spades;"], [2, "&clubs;"], [1, "&hearts;"], [0, "&diamondsuit;"], [3, "&sung;"], [2, "&flat;"], [0, "&natural;"], [0, "&sharp;"], [163, "&check;"], [3, "&cross;"], [8, "&malt;"], [21, "&sext;"], [33, "&VerticalSeparator;"], [25, "&lbbrk;"], [0, "&rbbrk;"], [84, "&bsolhsub;"], [0, "&suphsol;"], [28, "&LeftDoubleBracket;"], [0, "&RightDoubleBracket;"], [0, "&lang;"], [0, "&rang;"], [0, "&Lang;"], [0, "&Rang;"], [0, "&loang;"], [0, "&roang;"], [7, "&longleftarrow;"], [0, "&longrightarrow;"], [0, "&longleftrightarrow;"], [0, "&DoubleLongLeftArrow;"], [0, "&DoubleLongRightArrow;"], [0, "&DoubleLongLeftRightArrow;"], [1, "&longmapsto;"], [2, "&dzigrarr;"], [258, "&nvlArr;"], [0, "&nvrArr;"], [0, "&nvHarr;"], [0, "&Map;"], [6, "&lbarr;"], [0, "&bkarow;"], [0, "&lBarr;"], [0, "&dbkarow;"], [0, "&drbkarow;"], [0, "&DDotrahd;"], [0, "&UpArrowBar;"], [0, "&DownArrowBar;"], [2, "&Rarrtl;"], [2, "&latail;"], [0, "&ratail;"], [0, "&lAtail;"], [0, "&rAtail;"], [0, "&larrfs;"], [0, "&rarrfs;"], [0, "&larrbfs;"], [0, "&rarrbfs;"], [2, "&nwarhk;"], [0, "&nearhk;"], [0, "&hksearow;"], [0, "&hkswarow;"], [0, "&nwnear;"], [0, "&nesear;"], [0, "&seswar;"], [0, "&swnwar;"], [8, { v: "&rarrc;", n: 824, o: "&nrarrc;" }], [1, "&cudarrr;"], [0, "&ldca;"], [0, "&rdca;"], [0, "&cudarrl;"], [0, "&larrpl;"], [2, "&curarrm;"], [0, "&cularrp;"], [7, "&rarrpl;"], [2, "&harrcir;"], [0, "&Uarrocir;"], [0, "&lurdshar;"], [0, "&ldrushar;"], [2, "&LeftRightVector;"], [0, "&RightUpDownVector;"], [0, "&DownLeftRightVector;"], [0, "&LeftUpDownVector;"], [0, "&LeftVectorBar;"], [0, "&RightVectorBar;"], [0, "&RightUpVectorBar;"], [0, "&RightDownVectorBar;"], [0, "&DownLeftVectorBar;"], [0, "&DownRightVectorBar;"], [0, "&LeftUpVectorBar;"], [0, "&LeftDownVectorBar;"], [0, "&LeftTeeVector;"], [0, "&RightTeeVector;"], [0, "&RightUpTeeVector;"], [0, "&RightDownTeeVector;"], [0, "&DownLeftTeeVector;"], [0, "&DownRightTeeVector;"], [0, "&LeftUpTeeVector;"], [0, "&LeftDownTeeVector;"], [0, "&lHar;"], [0, "&uHar;"], [0, "&rHar;"], [0, "&dHar;"], [0, "&luruhar;"], [0, "&ldrdhar;"], [0, "&ruluhar;"], [0, "&rdldhar;"], [0, "&lharul;"], [0, "&llhard;"], [0, "&rharul;"], [0, "&lrhard;"], [0, "&udhar;"], [0, "&duhar;"], [0, "&RoundImplies;"], [0, "&erarr;"], [0, "&simrarr;"], [0, "&larrsim;"], [0, "&rarrsim;"], [0, "&rarrap;"], [0, "&ltlarr;"], [1, "&gtrarr;"], [0, "&subrarr;"], [1, "&suplarr;"], [0, "&lfisht;"], [0, "&rfisht;"], [0, "&ufisht;"], [0, "&dfisht;"], [5, "&lopar;"], [0, "&ropar;"], [4, "&lbrke;"], [0, "&rbrke;"], [0, "&lbrkslu;"], [0, "&rbrksld;"], [0, "&lbrksld;"], [0, "&rbrkslu;"], [0, "&langd;"], [0, "&rangd;"], [0, "&lparlt;"], [0, "&rpargt;"], [0, "&gtlPar;"], [0, "&ltrPar;"], [3, "&vzigzag;"], [1, "&vangrt;"], [0, "&angrtvbd;"], [6, "&ange;"], [0, "&range;"], [0, "&dwangle;"], [0, "&uwangle;"], [0, "&angmsdaa;"], [0, "&angmsdab;"], [0, "&angmsdac;"], [0, "&angmsdad;"], [0, "&angmsdae;"], [0, "&angmsdaf;"], [0, "&angmsdag;"], [0, "&angmsdah;"], [0, "&bemptyv;"], [0, "&demptyv;"], [0, "&cemptyv;"], [0, "&raemptyv;"], [0, "&laemptyv;"], [0, "&ohbar;"], [0, "&omid;"], [0, "&opar;"], [1, "&operp;"], [1, "&olcross;"], [0, "&odsold;"], [1, "&olcir;"], [0, "&ofcir;"], [0, "&olt;"], [0, "&ogt;"], [0, "&cirscir;"], [0, "&cirE;"], [0, "&solb;"], [0, "&bsolb;"], [3, "&boxbox;"], [3, "&trisb;"], [0, "&rtriltri;"], [0, { v: "&LeftTriangleBar;", n: 824, o: "&NotLeftTriangleBar;" }], [0, { v: "&RightTriangleBar;", n: 824, o: "&NotRightTriangleBar;" }], [11, "&iinfin;"], [0, "&infintie;"], [0, "&nvinfin;"], [4, "&eparsl;"], [0, "&smeparsl;"], [0, "&eqvparsl;"], [5, "&blacklozenge;"], [8, "&RuleDelayed;"], [1, "&dsol;"], [9, "&bigodot;"], [0, "&bigoplus;"], [0, "&bigotimes;"], [1, "&biguplus;"], [1, "&bigsqcup;"], [5, "&iiiint;"], [0, "&fpartint;"], [2, "&cirfnint;"], [0, "&awint;"], [0, "&rppolint;"], [0, "&scpolint;"], [0, "&npolint;"], [0, "&pointint;"], [0, "&quatint;"], [0, "&intlarhk;"], [10, "&pluscir;"], [0, "&plusacir;"], [0, "&simplus;"], [0, "&plusdu;"], [0, "&plussim;"], [0, "&plustwo;"], [1, "&mcomma;"], [0, "&minusdu;"], [2, "&loplus;"], [0, "&roplus;"], [0, "&Cross;"], [0, "&timesd;"], [0, "&timesbar;"], [1, "&smashp;"], [0, "&lotimes;"], [0, "&rotimes;"], [0, "&otimesas;"], [0, "&Otimes;"], [0, "&odiv;"], [0, "&triplus;"], [0, "&triminus;"], [0, "&tritime;"], [0, "&intprod;"], [2, "&amalg;"], [0, "&capdot;"], [1, "&ncup;"], [0, "&ncap;"], [0, "&capand;"], [0, "&cupor;"], [0, "&cupcap;"], [0, "&capcup;"], [0, "&cupbrcap;"], [0, "&capbrcup;"], [0, "&cupcup;"], [0, "&capcap;"], [0, "&ccups;"], [0, "&ccaps;"], [2, "&ccupssm;"], [2, "&And;"], [0, "&Or;"], [0, "&andand;"], [0, "&oror;"], [0, "&orslope;"], [0, "&andslope;"], [1, "&andv;"], [0, "&orv;"], [0, "&andd;"], [0, "&ord;"], [1, "&wedbar;"], [6, "&sdote;"], [3, "&simdot;"], [2, { v: "&congdot;", n: 824, o: "&ncongdot;" }], [0, "&easter;"], [0, "&apacir;"], [0, { v: "&apE;", n: 824, o: "&napE;" }], [0, "&eplus;"], [0, "&pluse;"], [0, "&Esim;"], [0, "&Colone;"], [0, "&Equal;"], [1, "&ddotseq;"], [0, "&equivDD;"], [0, "&ltcir;"], [0, "&gtcir;"], [0, "&ltquest;"], [0, "&gtquest;"], [0, { v: "&leqslant;", n: 824, o: "&nleqslant;" }], [0, { v: "&geqslant;", n: 824, o: "&ngeqslant;" }], [0, "&lesdot;"], [0, "&gesdot;"], [0, "&lesdoto;"], [0, "&gesdoto;"], [0, "&lesdotor;"], [0, "&gesdotol;"], [0, "&lap;"], [0, "&gap;"], [0, "&lne;"], [0, "&gne;"], [0, "&lnap;"], [0, "&gnap;"], [0, "&lEg;"], [0, "&gEl;"], [0, "&lsime;"], [0, "&gsime;"], [0, "&lsimg;"], [0, "&gsiml;"], [0, "&lgE;"], [0, "&glE;"], [0, "&lesges;"], [0, "&gesles;"], [0, "&els;"], [0, "&egs;"], [0, "&elsdot;"], [0, "&egsdot;"], [0, "&el;"], [0, "&eg;"], [2, "&siml;"], [0, "&simg;"], [0, "&simlE;"], [0, "&simgE;"], [0, { v: "&LessLess;", n: 824, o: "&NotNestedLessLess;" }], [0, { v: "&GreaterGreater;", n: 824, o: "&NotNestedGreaterGreater;" }], [1, "&glj;"], [0, "&gla;"], [0, "&ltcc;"], [0, "&gtcc;"], [0, "&lescc;"], [0, "&gescc;"], [0, "&smt;"], [0, "&lat;"], [0, { v: "&smte;", n: 65024, o: "&smtes;" }], [0, { v: "&late;", n: 65024, o: "&lates;" }], [0, "&bumpE;"], [0, { v: "&PrecedesEqual;", n: 824, o: "&NotPrecedesEqual;" }], [0, { v: "&sce;", n: 824, o: "&NotSucceedsEqual;" }], [2, "&prE;"], [0, "&scE;"], [0, "&precneqq;"], [0, "&scnE;"], [0, "&prap;"], [0, "&scap;"], [0, "&precnapprox;"], [0, "&scnap;"], [0, "&Pr;"], [0, "&Sc;"], [0, "&subdot;"], [0, "&supdot;"], [0, "&subplus;"], [0, "&supplus;"], [0, "&submult;"], [0, "&supmult;"], [0, "&subedot;"], [0, "&supedot;"], [0, { v: "&subE;", n: 824, o: "&nsubE;" }], [0, { v: "&supE;", n: 824, o: "&nsupE;" }], [0, "&subsim;"], [0, "&supsim;"], [2, { v: "&subnE;", n: 65024, o: "&varsubsetneqq;" }], [0, { v: "&supnE;", n: 65024, o: "&varsupsetneqq;" }], [2, "&csub;"], [0, "&csup;"], [0, "&csube;"], [0, "&csupe;"], [0, "&subsup;"], [0, "&supsub;"], [0, "&subsub;"], [0, "&supsup;"], [0, "&suphsub;"], [0, "&supdsub;"], [0, "&forkv;"], [0, "&topfork;"], [0, "&mlcp;"], [8, "&Dashv;"], [1, "&Vdashl;"], [0, "&Barv;"], [0, "&vBar;"], [0, "&vBarv;"], [1, "&Vbar;"], [0, "&Not;"], [0, "&bNot;"], [0, "&rnmid;"], [0, "&cirmid;"], [0, "&midcir;"], [0, "&topcir;"], [0, "&nhpar;"], [0, "&parsim;"], [9, { v: "&parsl;", n: 8421, o: "&nparsl;" }], [44343, { n: new Map(/* @__PURE__ */ restoreDiff([[56476, "&Ascr;"], [1, "&Cscr;"], [0, "&Dscr;"], [2, "&Gscr;"], [2, "&Jscr;"], [0, "&Kscr;"], [2, "&Nscr;"], [0, "&Oscr;"], [0, "&Pscr;"], [0, "&Qscr;"], [1, "&Sscr;"], [0, "&Tscr;"], [0, "&Uscr;"], [0, "&Vscr;"], [0, "&Wscr;"], [0, "&Xscr;"], [0, "&Yscr;"], [0, "&Zscr;"], [0, "&ascr;"], [0, "&bscr;"], [0, "&cscr;"], [0, "&dscr;"], [1, "&fscr;"], [1, "&hscr;"], [0, "&iscr;"], [0, "&jscr;"], [0, "&kscr;"], [0, "&lscr;"], [0, "&mscr;"], [0, "&nscr;"], [1, "&pscr;"], [0, "&qscr;"], [0, "&rscr;"], [0, "&sscr;"], [0, "&tscr;"], [0, "&uscr;"], [0, "&vscr;"], [0, "&wscr;"], [0, "&xscr;"], [0, "&yscr;"], [0, "&zscr;"], [52, "&Afr;"], [0, "&Bfr;"], [1, "&Dfr;"], [0, "&Efr;"], [0, "&Ffr;"], [0, "&Gfr;"], [2, "&Jfr;"], [0, "&Kfr;"], [0, "&Lfr;"], [0, "&Mfr;"], [0, "&Nfr;"], [0, "&Ofr;"], [0, "&Pfr;"], [0, "&Qfr;"], [1, "&Sfr;"], [0, "&Tfr;"], [0, "&Ufr;"], [0, "&Vfr;"], [0, "&Wfr;"], [0, "&Xfr;"], [0, "&Yfr;"], [1, "&afr;"], [0, "&bfr;"], [0, "&cfr;"], [0, "&dfr;"], [0, "&efr;"], [0, "&ffr;"], [0, "&gfr;"], [0, "&hfr;"], [0, "&ifr;"], [0, "&jfr;"], [0, "&kfr;"], [0, "&lfr;"], [0, "&mfr;"], [0, "&nfr;"], [0, "&ofr;"], [0, "&pfr;"], [0, "&qfr;"], [0, "&rfr;"], [0, "&sfr;"], [0, "&tfr;"], [0, "&ufr;"], [0, "&vfr;"], [0, "&wfr;"], [0, "&xfr;"], [0, "&yfr;"], [0, "&zfr;"], [0, "&Aopf;"], [0, "&Bopf;"], [1, "&Dopf;"], [0, "&Eopf;"], [0, "&Fopf;"], [0, "&Gopf;"], [1, "&Iopf;"], [0, "&Jopf;"], [0, "&Kopf;"], [0, "&Lopf;"], [0, "&Mopf;"], [1, "&Oopf;"], [3, "&Sopf;"], [0, "&Topf;"], [0, "&Uopf;"], [0, "&Vopf;"], [0, "&Wopf;"], [0, "&Xopf;"], [0, "&Yopf;"], [1, "&aopf;"], [0, "&bopf;"], [0, "&copf;"], [0, "&dopf;"], [0, "&eopf;"], [0, "&fopf;"], [0, "&gopf;"], [0, "&hopf;"], [0, "&iopf;"], [0, "&jopf;"], [0, "&kopf;"], [0, "&lopf;"], [0, "&mopf;"], [0, "&nopf;"], [0, "&oopf;"], [0, "&popf;"], [0, "&qopf;"], [0, "&ropf;"], [0, "&sopf;"], [0, "&topf;"], [0, "&uopf;"], [0, "&vopf;"], [0, "&wopf;"], [0, "&xopf;"], [0, "&yopf;"], [0, "&zopf;"]])) }], [8906, "&fflig;"], [0, "&filig;"], [0, "&fllig;"], [0, "&ffilig;"], [0, "&ffllig;"]]));
   }
 });
 
-// node_modules/entities/lib/esm/escape.js
+// ../main/node_modules/entities/lib/esm/escape.js
 function getEscaper(regex, map2) {
   return function escape4(data) {
     let match2;
@@ -43733,7 +43925,7 @@ function getEscaper(regex, map2) {
 }
 var xmlCodeMap, getCodePoint, escapeUTF8, escapeAttribute, escapeText;
 var init_escape = __esm({
-  "node_modules/entities/lib/esm/escape.js"() {
+  "../main/node_modules/entities/lib/esm/escape.js"() {
     xmlCodeMap = /* @__PURE__ */ new Map([
       [34, "&quot;"],
       [38, "&amp;"],
@@ -43761,18 +43953,18 @@ var init_escape = __esm({
   }
 });
 
-// node_modules/entities/lib/esm/encode.js
+// ../main/node_modules/entities/lib/esm/encode.js
 var init_encode2 = __esm({
-  "node_modules/entities/lib/esm/encode.js"() {
+  "../main/node_modules/entities/lib/esm/encode.js"() {
     init_encode_html();
     init_escape();
   }
 });
 
-// node_modules/entities/lib/esm/index.js
+// ../main/node_modules/entities/lib/esm/index.js
 var EntityLevel, EncodingMode;
 var init_esm2 = __esm({
-  "node_modules/entities/lib/esm/index.js"() {
+  "../main/node_modules/entities/lib/esm/index.js"() {
     init_decode2();
     init_encode2();
     init_escape();
@@ -43793,7 +43985,7 @@ var init_esm2 = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/common/utils.mjs
+// ../main/node_modules/markdown-it/lib/common/utils.mjs
 var utils_exports = {};
 __export(utils_exports, {
   arrayReplaceAt: () => arrayReplaceAt,
@@ -44003,7 +44195,7 @@ function normalizeReference(str) {
 }
 var _hasOwnProperty, UNESCAPE_MD_RE, ENTITY_RE, UNESCAPE_ALL_RE, DIGITAL_ENTITY_TEST_RE, HTML_ESCAPE_TEST_RE, HTML_ESCAPE_REPLACE_RE, HTML_REPLACEMENTS, REGEXP_ESCAPE_RE, lib;
 var init_utils = __esm({
-  "node_modules/markdown-it/lib/common/utils.mjs"() {
+  "../main/node_modules/markdown-it/lib/common/utils.mjs"() {
     init_mdurl();
     init_uc();
     init_esm2();
@@ -44025,7 +44217,7 @@ var init_utils = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/helpers/parse_link_label.mjs
+// ../main/node_modules/markdown-it/lib/helpers/parse_link_label.mjs
 function parseLinkLabel(state, start, disableNested) {
   let level, found, marker, prevPos;
   const max = state.posMax;
@@ -44060,11 +44252,11 @@ function parseLinkLabel(state, start, disableNested) {
   return labelEnd;
 }
 var init_parse_link_label = __esm({
-  "node_modules/markdown-it/lib/helpers/parse_link_label.mjs"() {
+  "../main/node_modules/markdown-it/lib/helpers/parse_link_label.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/helpers/parse_link_destination.mjs
+// ../main/node_modules/markdown-it/lib/helpers/parse_link_destination.mjs
 function parseLinkDestination(str, start, max) {
   let code3;
   let pos = start;
@@ -44139,12 +44331,12 @@ function parseLinkDestination(str, start, max) {
   return result;
 }
 var init_parse_link_destination = __esm({
-  "node_modules/markdown-it/lib/helpers/parse_link_destination.mjs"() {
+  "../main/node_modules/markdown-it/lib/helpers/parse_link_destination.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/helpers/parse_link_title.mjs
+// ../main/node_modules/markdown-it/lib/helpers/parse_link_title.mjs
 function parseLinkTitle(str, start, max, prev_state) {
   let code3;
   let pos = start;
@@ -44197,12 +44389,12 @@ function parseLinkTitle(str, start, max, prev_state) {
   return state;
 }
 var init_parse_link_title = __esm({
-  "node_modules/markdown-it/lib/helpers/parse_link_title.mjs"() {
+  "../main/node_modules/markdown-it/lib/helpers/parse_link_title.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/helpers/index.mjs
+// ../main/node_modules/markdown-it/lib/helpers/index.mjs
 var helpers_exports = {};
 __export(helpers_exports, {
   parseLinkDestination: () => parseLinkDestination,
@@ -44210,20 +44402,20 @@ __export(helpers_exports, {
   parseLinkTitle: () => parseLinkTitle
 });
 var init_helpers2 = __esm({
-  "node_modules/markdown-it/lib/helpers/index.mjs"() {
+  "../main/node_modules/markdown-it/lib/helpers/index.mjs"() {
     init_parse_link_label();
     init_parse_link_destination();
     init_parse_link_title();
   }
 });
 
-// node_modules/markdown-it/lib/renderer.mjs
+// ../main/node_modules/markdown-it/lib/renderer.mjs
 function Renderer() {
   this.rules = assign({}, default_rules);
 }
 var default_rules, renderer_default;
 var init_renderer = __esm({
-  "node_modules/markdown-it/lib/renderer.mjs"() {
+  "../main/node_modules/markdown-it/lib/renderer.mjs"() {
     init_utils();
     default_rules = {};
     default_rules.code_inline = function(tokens, idx, options, env, slf) {
@@ -44388,14 +44580,14 @@ var init_renderer = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/ruler.mjs
+// ../main/node_modules/markdown-it/lib/ruler.mjs
 function Ruler() {
   this.__rules__ = [];
   this.__cache__ = null;
 }
 var ruler_default;
 var init_ruler = __esm({
-  "node_modules/markdown-it/lib/ruler.mjs"() {
+  "../main/node_modules/markdown-it/lib/ruler.mjs"() {
     Ruler.prototype.__find__ = function(name) {
       for (let i = 0; i < this.__rules__.length; i++) {
         if (this.__rules__[i].name === name) {
@@ -44536,7 +44728,7 @@ var init_ruler = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/token.mjs
+// ../main/node_modules/markdown-it/lib/token.mjs
 function Token(type, tag, nesting) {
   this.type = type;
   this.tag = tag;
@@ -44554,7 +44746,7 @@ function Token(type, tag, nesting) {
 }
 var token_default;
 var init_token = __esm({
-  "node_modules/markdown-it/lib/token.mjs"() {
+  "../main/node_modules/markdown-it/lib/token.mjs"() {
     Token.prototype.attrIndex = function attrIndex(name) {
       if (!this.attrs) {
         return -1;
@@ -44603,7 +44795,7 @@ var init_token = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/state_core.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/state_core.mjs
 function StateCore(src, md, env) {
   this.src = src;
   this.env = env;
@@ -44613,14 +44805,14 @@ function StateCore(src, md, env) {
 }
 var state_core_default;
 var init_state_core = __esm({
-  "node_modules/markdown-it/lib/rules_core/state_core.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/state_core.mjs"() {
     init_token();
     StateCore.prototype.Token = token_default;
     state_core_default = StateCore;
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/normalize.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/normalize.mjs
 function normalize(state) {
   let str;
   str = state.src.replace(NEWLINES_RE, "\n");
@@ -44629,13 +44821,13 @@ function normalize(state) {
 }
 var NEWLINES_RE, NULL_RE;
 var init_normalize = __esm({
-  "node_modules/markdown-it/lib/rules_core/normalize.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/normalize.mjs"() {
     NEWLINES_RE = /\r\n?|\n/g;
     NULL_RE = /\0/g;
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/block.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/block.mjs
 function block(state) {
   let token;
   if (state.inlineMode) {
@@ -44649,11 +44841,11 @@ function block(state) {
   }
 }
 var init_block = __esm({
-  "node_modules/markdown-it/lib/rules_core/block.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/block.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/inline.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/inline.mjs
 function inline(state) {
   const tokens = state.tokens;
   for (let i = 0, l = tokens.length; i < l; i++) {
@@ -44664,11 +44856,11 @@ function inline(state) {
   }
 }
 var init_inline = __esm({
-  "node_modules/markdown-it/lib/rules_core/inline.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/inline.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/linkify.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/linkify.mjs
 function isLinkOpen(str) {
   return /^<a[>\s]/i.test(str);
 }
@@ -44765,12 +44957,12 @@ function linkify(state) {
   }
 }
 var init_linkify = __esm({
-  "node_modules/markdown-it/lib/rules_core/linkify.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/linkify.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/replacements.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/replacements.mjs
 function replaceFn(match2, name) {
   return SCOPED_ABBR[name.toLowerCase()];
 }
@@ -44825,7 +45017,7 @@ function replace(state) {
 }
 var RARE_RE, SCOPED_ABBR_TEST_RE, SCOPED_ABBR_RE, SCOPED_ABBR;
 var init_replacements = __esm({
-  "node_modules/markdown-it/lib/rules_core/replacements.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/replacements.mjs"() {
     RARE_RE = /\+-|\.\.|\?\?\?\?|!!!!|,,|--/;
     SCOPED_ABBR_TEST_RE = /\((c|tm|r)\)/i;
     SCOPED_ABBR_RE = /\((c|tm|r)\)/ig;
@@ -44837,7 +45029,7 @@ var init_replacements = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/smartquotes.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/smartquotes.mjs
 function replaceAt(str, index, ch) {
   return str.slice(0, index) + ch + str.slice(index + 1);
 }
@@ -44985,7 +45177,7 @@ function smartquotes(state) {
 }
 var QUOTE_TEST_RE, QUOTE_RE, APOSTROPHE;
 var init_smartquotes = __esm({
-  "node_modules/markdown-it/lib/rules_core/smartquotes.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/smartquotes.mjs"() {
     init_utils();
     QUOTE_TEST_RE = /['"]/;
     QUOTE_RE = /['"]/g;
@@ -44993,7 +45185,7 @@ var init_smartquotes = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_core/text_join.mjs
+// ../main/node_modules/markdown-it/lib/rules_core/text_join.mjs
 function text_join(state) {
   let curr, last;
   const blockTokens = state.tokens;
@@ -45023,11 +45215,11 @@ function text_join(state) {
   }
 }
 var init_text_join = __esm({
-  "node_modules/markdown-it/lib/rules_core/text_join.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_core/text_join.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/parser_core.mjs
+// ../main/node_modules/markdown-it/lib/parser_core.mjs
 function Core() {
   this.ruler = new ruler_default();
   for (let i = 0; i < _rules.length; i++) {
@@ -45036,7 +45228,7 @@ function Core() {
 }
 var _rules, parser_core_default;
 var init_parser_core = __esm({
-  "node_modules/markdown-it/lib/parser_core.mjs"() {
+  "../main/node_modules/markdown-it/lib/parser_core.mjs"() {
     init_ruler();
     init_state_core();
     init_normalize();
@@ -45068,7 +45260,7 @@ var init_parser_core = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/state_block.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/state_block.mjs
 function StateBlock(src, md, env, tokens) {
   this.src = src;
   this.md = md;
@@ -45127,7 +45319,7 @@ function StateBlock(src, md, env, tokens) {
 }
 var state_block_default;
 var init_state_block = __esm({
-  "node_modules/markdown-it/lib/rules_block/state_block.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/state_block.mjs"() {
     init_token();
     init_utils();
     StateBlock.prototype.push = function(type, tag, nesting) {
@@ -45232,7 +45424,7 @@ var init_state_block = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/table.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/table.mjs
 function getLine(state, line) {
   const pos = state.bMarks[line] + state.tShift[line];
   const max = state.eMarks[line];
@@ -45422,13 +45614,13 @@ function table2(state, startLine, endLine, silent) {
 }
 var MAX_AUTOCOMPLETED_CELLS;
 var init_table = __esm({
-  "node_modules/markdown-it/lib/rules_block/table.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/table.mjs"() {
     init_utils();
     MAX_AUTOCOMPLETED_CELLS = 65536;
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/code.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/code.mjs
 function code(state, startLine, endLine) {
   if (state.sCount[startLine] - state.blkIndent < 4) {
     return false;
@@ -45454,11 +45646,11 @@ function code(state, startLine, endLine) {
   return true;
 }
 var init_code = __esm({
-  "node_modules/markdown-it/lib/rules_block/code.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/code.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/fence.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/fence.mjs
 function fence(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -45527,11 +45719,11 @@ function fence(state, startLine, endLine, silent) {
   return true;
 }
 var init_fence = __esm({
-  "node_modules/markdown-it/lib/rules_block/fence.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/fence.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/blockquote.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/blockquote.mjs
 function blockquote(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -45656,12 +45848,12 @@ function blockquote(state, startLine, endLine, silent) {
   return true;
 }
 var init_blockquote = __esm({
-  "node_modules/markdown-it/lib/rules_block/blockquote.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/blockquote.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/hr.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/hr.mjs
 function hr(state, startLine, endLine, silent) {
   const max = state.eMarks[startLine];
   if (state.sCount[startLine] - state.blkIndent >= 4) {
@@ -45695,12 +45887,12 @@ function hr(state, startLine, endLine, silent) {
   return true;
 }
 var init_hr = __esm({
-  "node_modules/markdown-it/lib/rules_block/hr.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/hr.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/list.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/list.mjs
 function skipBulletListMarker(state, startLine) {
   const max = state.eMarks[startLine];
   let pos = state.bMarks[startLine] + state.tShift[startLine];
@@ -45924,12 +46116,12 @@ function list2(state, startLine, endLine, silent) {
   return true;
 }
 var init_list = __esm({
-  "node_modules/markdown-it/lib/rules_block/list.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/list.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/reference.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/reference.mjs
 function reference(state, startLine, _endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -46104,15 +46296,15 @@ function reference(state, startLine, _endLine, silent) {
   return true;
 }
 var init_reference = __esm({
-  "node_modules/markdown-it/lib/rules_block/reference.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/reference.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/common/html_blocks.mjs
+// ../main/node_modules/markdown-it/lib/common/html_blocks.mjs
 var html_blocks_default;
 var init_html_blocks = __esm({
-  "node_modules/markdown-it/lib/common/html_blocks.mjs"() {
+  "../main/node_modules/markdown-it/lib/common/html_blocks.mjs"() {
     html_blocks_default = [
       "address",
       "article",
@@ -46180,10 +46372,10 @@ var init_html_blocks = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/common/html_re.mjs
+// ../main/node_modules/markdown-it/lib/common/html_re.mjs
 var attr_name, unquoted, single_quoted, double_quoted, attr_value, attribute, open_tag, close_tag, comment, processing, declaration, cdata, HTML_TAG_RE, HTML_OPEN_CLOSE_TAG_RE;
 var init_html_re = __esm({
-  "node_modules/markdown-it/lib/common/html_re.mjs"() {
+  "../main/node_modules/markdown-it/lib/common/html_re.mjs"() {
     attr_name = "[a-zA-Z_:][a-zA-Z0-9:._-]*";
     unquoted = "[^\"'=<>`\\x00-\\x20]+";
     single_quoted = "'[^']*'";
@@ -46201,7 +46393,7 @@ var init_html_re = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/html_block.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/html_block.mjs
 function html_block(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -46252,7 +46444,7 @@ function html_block(state, startLine, endLine, silent) {
 }
 var HTML_SEQUENCES;
 var init_html_block = __esm({
-  "node_modules/markdown-it/lib/rules_block/html_block.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/html_block.mjs"() {
     init_html_blocks();
     init_html_re();
     HTML_SEQUENCES = [
@@ -46267,7 +46459,7 @@ var init_html_block = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/heading.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/heading.mjs
 function heading(state, startLine, endLine, silent) {
   let pos = state.bMarks[startLine] + state.tShift[startLine];
   let max = state.eMarks[startLine];
@@ -46308,12 +46500,12 @@ function heading(state, startLine, endLine, silent) {
   return true;
 }
 var init_heading = __esm({
-  "node_modules/markdown-it/lib/rules_block/heading.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/heading.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/lheading.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/lheading.mjs
 function lheading(state, startLine, endLine) {
   const terminatorRules = state.md.block.ruler.getRules("paragraph");
   if (state.sCount[startLine] - state.blkIndent >= 4) {
@@ -46375,11 +46567,11 @@ function lheading(state, startLine, endLine) {
   return true;
 }
 var init_lheading = __esm({
-  "node_modules/markdown-it/lib/rules_block/lheading.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/lheading.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_block/paragraph.mjs
+// ../main/node_modules/markdown-it/lib/rules_block/paragraph.mjs
 function paragraph(state, startLine, endLine) {
   const terminatorRules = state.md.block.ruler.getRules("paragraph");
   const oldParentType = state.parentType;
@@ -46416,11 +46608,11 @@ function paragraph(state, startLine, endLine) {
   return true;
 }
 var init_paragraph = __esm({
-  "node_modules/markdown-it/lib/rules_block/paragraph.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_block/paragraph.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/parser_block.mjs
+// ../main/node_modules/markdown-it/lib/parser_block.mjs
 function ParserBlock() {
   this.ruler = new ruler_default();
   for (let i = 0; i < _rules2.length; i++) {
@@ -46429,7 +46621,7 @@ function ParserBlock() {
 }
 var _rules2, parser_block_default;
 var init_parser_block = __esm({
-  "node_modules/markdown-it/lib/parser_block.mjs"() {
+  "../main/node_modules/markdown-it/lib/parser_block.mjs"() {
     init_ruler();
     init_state_block();
     init_table();
@@ -46512,7 +46704,7 @@ var init_parser_block = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/state_inline.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/state_inline.mjs
 function StateInline(src, md, env, outTokens) {
   this.src = src;
   this.env = env;
@@ -46533,7 +46725,7 @@ function StateInline(src, md, env, outTokens) {
 }
 var state_inline_default;
 var init_state_inline = __esm({
-  "node_modules/markdown-it/lib/rules_inline/state_inline.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/state_inline.mjs"() {
     init_token();
     init_utils();
     StateInline.prototype.pushPending = function() {
@@ -46591,7 +46783,7 @@ var init_state_inline = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/text.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/text.mjs
 function isTerminatorChar(ch) {
   switch (ch) {
     case 10:
@@ -46637,11 +46829,11 @@ function text2(state, silent) {
   return true;
 }
 var init_text = __esm({
-  "node_modules/markdown-it/lib/rules_inline/text.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/text.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/linkify.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/linkify.mjs
 function linkify2(state, silent) {
   if (!state.md.options.linkify) return false;
   if (state.linkLevel > 0) return false;
@@ -46678,12 +46870,12 @@ function linkify2(state, silent) {
 }
 var SCHEME_RE;
 var init_linkify2 = __esm({
-  "node_modules/markdown-it/lib/rules_inline/linkify.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/linkify.mjs"() {
     SCHEME_RE = /(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$/i;
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/newline.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/newline.mjs
 function newline(state, silent) {
   let pos = state.pos;
   if (state.src.charCodeAt(pos) !== 10) {
@@ -46714,12 +46906,12 @@ function newline(state, silent) {
   return true;
 }
 var init_newline = __esm({
-  "node_modules/markdown-it/lib/rules_inline/newline.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/newline.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/escape.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/escape.mjs
 function escape3(state, silent) {
   let pos = state.pos;
   const max = state.posMax;
@@ -46764,7 +46956,7 @@ function escape3(state, silent) {
 }
 var ESCAPED;
 var init_escape2 = __esm({
-  "node_modules/markdown-it/lib/rules_inline/escape.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/escape.mjs"() {
     init_utils();
     ESCAPED = [];
     for (let i = 0; i < 256; i++) {
@@ -46776,7 +46968,7 @@ var init_escape2 = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/backticks.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/backticks.mjs
 function backtick(state, silent) {
   let pos = state.pos;
   const ch = state.src.charCodeAt(pos);
@@ -46821,11 +47013,11 @@ function backtick(state, silent) {
   return true;
 }
 var init_backticks = __esm({
-  "node_modules/markdown-it/lib/rules_inline/backticks.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/backticks.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/strikethrough.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/strikethrough.mjs
 function strikethrough_tokenize(state, silent) {
   const start = state.pos;
   const marker = state.src.charCodeAt(start);
@@ -46918,7 +47110,7 @@ function strikethrough_postProcess(state) {
 }
 var strikethrough_default;
 var init_strikethrough = __esm({
-  "node_modules/markdown-it/lib/rules_inline/strikethrough.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/strikethrough.mjs"() {
     strikethrough_default = {
       tokenize: strikethrough_tokenize,
       postProcess: strikethrough_postProcess
@@ -46926,7 +47118,7 @@ var init_strikethrough = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/emphasis.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/emphasis.mjs
 function emphasis_tokenize(state, silent) {
   const start = state.pos;
   const marker = state.src.charCodeAt(start);
@@ -47010,7 +47202,7 @@ function emphasis_post_process(state) {
 }
 var emphasis_default;
 var init_emphasis = __esm({
-  "node_modules/markdown-it/lib/rules_inline/emphasis.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/emphasis.mjs"() {
     emphasis_default = {
       tokenize: emphasis_tokenize,
       postProcess: emphasis_post_process
@@ -47018,7 +47210,7 @@ var init_emphasis = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/link.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/link.mjs
 function link(state, silent) {
   let code3, label, res, ref;
   let href = "";
@@ -47126,12 +47318,12 @@ function link(state, silent) {
   return true;
 }
 var init_link = __esm({
-  "node_modules/markdown-it/lib/rules_inline/link.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/link.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/image.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/image.mjs
 function image(state, silent) {
   let code3, content, label, pos, ref, res, title, start;
   let href = "";
@@ -47244,12 +47436,12 @@ function image(state, silent) {
   return true;
 }
 var init_image = __esm({
-  "node_modules/markdown-it/lib/rules_inline/image.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/image.mjs"() {
     init_utils();
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/autolink.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/autolink.mjs
 function autolink(state, silent) {
   let pos = state.pos;
   if (state.src.charCodeAt(pos) !== 60) {
@@ -47306,13 +47498,13 @@ function autolink(state, silent) {
 }
 var EMAIL_RE, AUTOLINK_RE;
 var init_autolink = __esm({
-  "node_modules/markdown-it/lib/rules_inline/autolink.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/autolink.mjs"() {
     EMAIL_RE = /^([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)$/;
     AUTOLINK_RE = /^([a-zA-Z][a-zA-Z0-9+.-]{1,31}):([^<>\x00-\x20]*)$/;
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/html_inline.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/html_inline.mjs
 function isLinkOpen2(str) {
   return /^<a[>\s]/i.test(str);
 }
@@ -47350,12 +47542,12 @@ function html_inline(state, silent) {
   return true;
 }
 var init_html_inline = __esm({
-  "node_modules/markdown-it/lib/rules_inline/html_inline.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/html_inline.mjs"() {
     init_html_re();
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/entity.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/entity.mjs
 function entity(state, silent) {
   const pos = state.pos;
   const max = state.posMax;
@@ -47395,7 +47587,7 @@ function entity(state, silent) {
 }
 var DIGITAL_RE, NAMED_RE;
 var init_entity = __esm({
-  "node_modules/markdown-it/lib/rules_inline/entity.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/entity.mjs"() {
     init_esm2();
     init_utils();
     DIGITAL_RE = /^&#((?:x[a-f0-9]{1,6}|[0-9]{1,7}));/i;
@@ -47403,7 +47595,7 @@ var init_entity = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs
 function processDelimiters(delimiters) {
   const openersBottom = {};
   const max = delimiters.length;
@@ -47467,11 +47659,11 @@ function link_pairs(state) {
   }
 }
 var init_balance_pairs = __esm({
-  "node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/balance_pairs.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/rules_inline/fragments_join.mjs
+// ../main/node_modules/markdown-it/lib/rules_inline/fragments_join.mjs
 function fragments_join(state) {
   let curr, last;
   let level = 0;
@@ -47495,11 +47687,11 @@ function fragments_join(state) {
   }
 }
 var init_fragments_join = __esm({
-  "node_modules/markdown-it/lib/rules_inline/fragments_join.mjs"() {
+  "../main/node_modules/markdown-it/lib/rules_inline/fragments_join.mjs"() {
   }
 });
 
-// node_modules/markdown-it/lib/parser_inline.mjs
+// ../main/node_modules/markdown-it/lib/parser_inline.mjs
 function ParserInline() {
   this.ruler = new ruler_default();
   for (let i = 0; i < _rules3.length; i++) {
@@ -47512,7 +47704,7 @@ function ParserInline() {
 }
 var _rules3, _rules22, parser_inline_default;
 var init_parser_inline = __esm({
-  "node_modules/markdown-it/lib/parser_inline.mjs"() {
+  "../main/node_modules/markdown-it/lib/parser_inline.mjs"() {
     init_ruler();
     init_state_inline();
     init_text();
@@ -47627,7 +47819,7 @@ var init_parser_inline = __esm({
   }
 });
 
-// node_modules/linkify-it/lib/re.mjs
+// ../main/node_modules/linkify-it/lib/re.mjs
 function re_default(opts) {
   const re = {};
   opts = opts || {};
@@ -47669,12 +47861,12 @@ function re_default(opts) {
   return re;
 }
 var init_re = __esm({
-  "node_modules/linkify-it/lib/re.mjs"() {
+  "../main/node_modules/linkify-it/lib/re.mjs"() {
     init_uc();
   }
 });
 
-// node_modules/linkify-it/index.mjs
+// ../main/node_modules/linkify-it/index.mjs
 function assign2(obj) {
   const sources = Array.prototype.slice.call(arguments, 1);
   sources.forEach(function(source) {
@@ -47826,7 +48018,7 @@ function LinkifyIt(schemas, options) {
 }
 var defaultOptions, defaultSchemas, tlds_2ch_src_re, tlds_default, linkify_it_default;
 var init_linkify_it = __esm({
-  "node_modules/linkify-it/index.mjs"() {
+  "../main/node_modules/linkify-it/index.mjs"() {
     init_re();
     defaultOptions = {
       fuzzyLink: true,
@@ -48067,9 +48259,9 @@ var init_linkify_it = __esm({
   }
 });
 
-// node_modules/punycode.js/punycode.js
+// ../main/node_modules/punycode.js/punycode.js
 var require_punycode = __commonJS({
-  "node_modules/punycode.js/punycode.js"(exports, module) {
+  "../main/node_modules/punycode.js/punycode.js"(exports, module) {
     "use strict";
     var maxInt = 2147483647;
     var base = 36;
@@ -48306,10 +48498,10 @@ var require_punycode = __commonJS({
   }
 });
 
-// node_modules/markdown-it/lib/presets/default.mjs
+// ../main/node_modules/markdown-it/lib/presets/default.mjs
 var default_default;
 var init_default2 = __esm({
-  "node_modules/markdown-it/lib/presets/default.mjs"() {
+  "../main/node_modules/markdown-it/lib/presets/default.mjs"() {
     default_default = {
       options: {
         // Enable HTML tags in source
@@ -48350,10 +48542,10 @@ var init_default2 = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/presets/zero.mjs
+// ../main/node_modules/markdown-it/lib/presets/zero.mjs
 var zero_default;
 var init_zero = __esm({
-  "node_modules/markdown-it/lib/presets/zero.mjs"() {
+  "../main/node_modules/markdown-it/lib/presets/zero.mjs"() {
     zero_default = {
       options: {
         // Enable HTML tags in source
@@ -48413,10 +48605,10 @@ var init_zero = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/presets/commonmark.mjs
+// ../main/node_modules/markdown-it/lib/presets/commonmark.mjs
 var commonmark_default;
 var init_commonmark = __esm({
-  "node_modules/markdown-it/lib/presets/commonmark.mjs"() {
+  "../main/node_modules/markdown-it/lib/presets/commonmark.mjs"() {
     commonmark_default = {
       options: {
         // Enable HTML tags in source
@@ -48495,7 +48687,7 @@ var init_commonmark = __esm({
   }
 });
 
-// node_modules/markdown-it/lib/index.mjs
+// ../main/node_modules/markdown-it/lib/index.mjs
 function validateLink(url2) {
   const str = url2.trim().toLowerCase();
   return BAD_PROTO_RE.test(str) ? GOOD_DATA_RE.test(str) : true;
@@ -48552,7 +48744,7 @@ function MarkdownIt(presetName, options) {
 }
 var import_punycode, config2, BAD_PROTO_RE, GOOD_DATA_RE, RECODE_HOSTNAME_FOR, lib_default;
 var init_lib = __esm({
-  "node_modules/markdown-it/lib/index.mjs"() {
+  "../main/node_modules/markdown-it/lib/index.mjs"() {
     init_utils();
     init_helpers2();
     init_renderer();
@@ -48669,10 +48861,20 @@ var init_lib = __esm({
   }
 });
 
-// node_modules/markdown-it/index.mjs
+// ../main/node_modules/markdown-it/index.mjs
 var init_markdown_it = __esm({
-  "node_modules/markdown-it/index.mjs"() {
+  "../main/node_modules/markdown-it/index.mjs"() {
     init_lib();
+  }
+});
+
+// src/core/text.ts
+function oneLine2(text3) {
+  return text3.replace(/[\s\p{Cc}]+/gu, " ").trim();
+}
+var init_text2 = __esm({
+  "src/core/text.ts"() {
+    "use strict";
   }
 });
 
@@ -48825,7 +49027,7 @@ function decisionSection(decision) {
     ...decision.ticket === void 0 ? [] : [`- **Ticket:** ${ticket(decision.ticket)}`],
     `- **Blocking:** ${decision.isBlocking ? "yes, the agent could not go on without it" : "no, it could wait"}`,
     `- **Asked:** ${utc(decision.createdAt)}`,
-    `- **Answered:** ${utc(answer.at)} by ${inline2(answer.by.displayName)} (${code2(answer.by.userId)} on ${platformName(answer.by.platform)})`,
+    `- **Answered:** ${utc(answer.at)} by ${inline2(answer.by.displayName)} (${code2(answer.by.userId)} ${placeOf(answer.by)})`,
     ...posted.length === 0 ? [] : [`- **Posted to:** ${posted.join(", ")}`],
     `- **Delivered:** ${delivered}`
   ];
@@ -48925,20 +49127,20 @@ function normalise(text3) {
   return text3.replace(/\r\n?|[\v\f\u0085\u2028\u2029]/g, "\n").replace(/[\p{Cc}]/gu, (char) => char === "\n" || char === "	" ? char : " ");
 }
 function inline2(text3) {
-  return oneLine2(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
+  return oneLine3(text3).replace(/[\\`*_[\]<>~]/g, "\\$&");
 }
-function oneLine2(text3) {
-  return normalise(text3).replace(/\s+/g, " ").trim();
+function oneLine3(text3) {
+  return oneLine2(normalise(text3));
 }
 function code2(text3) {
-  const value = oneLine2(text3);
+  const value = oneLine3(text3);
   const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((run4) => run4[0].length));
   const fence2 = "`".repeat(longest + 1);
   const pad2 = value.startsWith("`") || value.endsWith("`") ? " " : "";
   return `${fence2}${pad2}${value}${pad2}${fence2}`;
 }
 function ticket(value) {
-  const text3 = oneLine2(value);
+  const text3 = oneLine3(value);
   return /^https?:\/\/[^\s<>]+$/i.test(text3) ? `<${text3}>` : inline2(text3);
 }
 function projectName(project) {
@@ -48957,6 +49159,7 @@ var init_format2 = __esm({
     init_markdown_it();
     init_answer();
     init_question();
+    init_text2();
     DECISION_FORMATS = ["md", "json", "csv"];
     CSV_COLUMNS = [
       "project",
@@ -49391,14 +49594,14 @@ function time3(at) {
 function notPendingText(question) {
   const answer = question.answer;
   if (answer) {
-    return `#${question.id} was already answered by ${answer.by.displayName} on ${platformName(answer.by.platform)} at ${time3(answer.at)}: ${describeReply(question, answer)}.`;
+    return `#${question.id} was already answered by ${answer.by.displayName} ${placeOf(answer.by)} at ${time3(answer.at)}: ${describeReply(question, answer)}.`;
   }
   switch (question.status) {
     case "cancelled":
       return `#${question.id} was withdrawn by the agent.`;
     case "dismissed": {
       const by = question.closure?.by;
-      return by ? `#${question.id} was dismissed by ${by.displayName} on ${platformName(by.platform)}.` : `#${question.id} was dismissed.`;
+      return by ? `#${question.id} was dismissed by ${by.displayName} ${placeOf(by)}.` : `#${question.id} was dismissed.`;
     }
     case "expired":
       return `#${question.id} expired unanswered.`;
@@ -49463,7 +49666,12 @@ function reachesProject(actor, project) {
 }
 function responderOf(actor) {
   const displayName = actor.displayName.trim().slice(0, DISPLAY_NAME_MAX) || actor.userId;
-  return { platform: actor.platform, userId: actor.userId, displayName };
+  return {
+    platform: actor.platform,
+    userId: actor.userId,
+    displayName,
+    ...actor.place === void 0 ? {} : { place: actor.place }
+  };
 }
 function allowListPolicy(lists) {
   const listsFor = (actor) => ({
@@ -49882,8 +50090,8 @@ function osUserName() {
     return "you";
   }
 }
-function terminalActor(name = osUserName()) {
-  return { platform: "web", userId: "local", displayName: name };
+function terminalActor(name = osUserName(), place = "terminal") {
+  return { platform: "web", userId: "local", displayName: name, place };
 }
 var TERMINAL_CHANNEL, TERMINAL_PLACE, terminalRouting;
 var init_actor = __esm({
@@ -50139,12 +50347,12 @@ function run3(interactions, { actor, place, action }) {
 }
 async function perform(interactions, request, logger) {
   const result = await run3(interactions, request);
-  const fields = { platform: request.actor.platform, action: request.action.kind, user: request.actor.userId };
-  if (result.kind === "refused") logger.info({ ...fields, refusal: result.refusal }, "interaction refused");
-  else if (result.kind === "dropped") logger.warn(fields, `interaction dropped (${result.reason})`);
-  else if (result.kind === "sent") logger.info({ ...fields, questionId: result.question.id }, "answer sent");
+  const fields2 = { platform: request.actor.platform, action: request.action.kind, user: request.actor.userId };
+  if (result.kind === "refused") logger.info({ ...fields2, refusal: result.refusal }, "interaction refused");
+  else if (result.kind === "dropped") logger.warn(fields2, `interaction dropped (${result.reason})`);
+  else if (result.kind === "sent") logger.info({ ...fields2, questionId: result.question.id }, "answer sent");
   else if (result.kind === "batch") {
-    logger.info({ ...fields, sent: result.sent.length, results: result.results.length }, "inbox sent");
+    logger.info({ ...fields2, sent: result.sent.length, results: result.results.length }, "inbox sent");
   }
   return result;
 }
@@ -51003,7 +51211,7 @@ ${ANSWER_USAGE.split("\n")[0]}
     env,
     io,
     (opened) => runAnswer(
-      terminalInbox(opened.store, opened.actor),
+      terminalInbox(opened.store, { ...opened.actor, place: "command-line" }),
       args,
       io,
       projectFromEnvironment(env, cwd)
@@ -51026,15 +51234,15 @@ var init_run8 = __esm({
 
 // src/agents/opencode/question.ts
 function readQuestionRequest(properties) {
-  const fields = properties ?? {};
-  if (typeof fields.id !== "string" || fields.id === "") return "the question request has no id";
-  if (typeof fields.sessionID !== "string") return "the question request has no sessionID";
-  const questions = Array.isArray(fields.questions) ? fields.questions.map(
+  const fields2 = properties ?? {};
+  if (typeof fields2.id !== "string" || fields2.id === "") return "the question request has no id";
+  if (typeof fields2.sessionID !== "string") return "the question request has no sessionID";
+  const questions = Array.isArray(fields2.questions) ? fields2.questions.map(
     (question) => question !== null && typeof question === "object" ? { ...question, multiSelect: question.multiple === true } : question
-  ) : fields.questions;
+  ) : fields2.questions;
   const asked = readAskUserQuestion({ questions });
   if (typeof asked === "string") return asked;
-  return { id: fields.id, sessionID: fields.sessionID, asked };
+  return { id: fields2.id, sessionID: fields2.sessionID, asked };
 }
 function questionContext2(asked) {
   return asked.map((question) => question.header === void 0 ? question.question : `${question.header}: ${question.question}`).join("\n\n");
@@ -51350,7 +51558,7 @@ async function runServe() {
   process.stderr.write("ask-later: serve is not part of the Claude Code plugin; run it from the npm package (see the README)\n");
   return 2;
 }
-var init_serve2 = __esm({
+var init_serve3 = __esm({
   "plugin-stub:serve"() {
   }
 });
@@ -51454,7 +51662,7 @@ var commands = {
   serve: {
     summary: "the web inbox (http://127.0.0.1:7420/), and the bridge to Slack and Discord when they are configured",
     run: async () => {
-      const code3 = await (await Promise.resolve().then(() => (init_serve2(), serve_exports))).runServe(process.env);
+      const code3 = await (await Promise.resolve().then(() => (init_serve3(), serve_exports))).runServe(process.env);
       process.exit(code3);
     }
   }

@@ -86,10 +86,20 @@ function askInputOf(spec) {
 function memberRef(id, member) {
   return `#${id}.${member + 1}`;
 }
+function platformName(platform) {
+  return PLATFORM_NAMES[platform];
+}
+function placeOf(by) {
+  return by.place === void 0 ? `on ${platformName(by.platform)}` : PLACE_PHRASES[by.place];
+}
+function placeAndUserOf(by) {
+  const user = by.platform === "web" ? "" : ` (user ${by.userId.replace(/\s+/g, " ").trim()})`;
+  return `${placeOf(by)}${user}`;
+}
 function selectionsOf(reply) {
   return "members" in reply ? reply.members : [reply];
 }
-var QUESTION_STATUSES, TRANSITIONS, ORIGIN_TOOLS, PLATFORMS, DELIVERY_PATHS, OTHER_LABEL;
+var QUESTION_STATUSES, TRANSITIONS, ORIGIN_TOOLS, PLATFORMS, PLATFORM_NAMES, ANSWER_PLACES, PLACE_PHRASES, DELIVERY_PATHS, OTHER_LABEL;
 var init_question = __esm({
   "src/core/question.ts"() {
     "use strict";
@@ -104,8 +114,34 @@ var init_question = __esm({
     };
     ORIGIN_TOOLS = ["AskUserQuestion", "ExitPlanMode"];
     PLATFORMS = ["slack", "discord", "telegram", "web"];
+    PLATFORM_NAMES = {
+      slack: "Slack",
+      discord: "Discord",
+      telegram: "Telegram",
+      web: "the web inbox"
+    };
+    ANSWER_PLACES = ["terminal", "command-line"];
+    PLACE_PHRASES = {
+      terminal: "in the terminal",
+      "command-line": "from the command line"
+    };
     DELIVERY_PATHS = ["prompt", "tool-call", "wake", "tool-result"];
     OTHER_LABEL = "Other";
+  }
+});
+
+// src/core/pause.ts
+function pause(ms, signal) {
+  return (0, import_promises.setTimeout)(Math.max(0, ms), void 0, signal ? { signal } : {}).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var import_promises;
+var init_pause = __esm({
+  "src/core/pause.ts"() {
+    "use strict";
+    import_promises = require("node:timers/promises");
   }
 });
 
@@ -399,21 +435,11 @@ var init_client = __esm({
 });
 
 // src/store/http/serve-link.ts
-function pause(ms, signal) {
-  return new Promise((resolve3) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve3();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 var RETRY_FIRST_MS, RETRY_MAX_MS, LONG_POLL_MARGIN_MS, PROBE_EVERY_MS, PROBE_TIMEOUT_MS, ServeLink;
 var init_serve_link = __esm({
   "src/store/http/serve-link.ts"() {
     "use strict";
+    init_pause();
     init_store_unavailable_error();
     init_client();
     init_protocol();
@@ -902,7 +928,7 @@ function questionLines(q) {
 }
 function who(by) {
   const name = oneLine(by.displayName);
-  const where = `on ${PLATFORM_NAMES[by.platform]} (user ${oneLine(by.userId)})`;
+  const where = placeAndUserOf(by);
   return name === "" ? where : `${name} ${where}`;
 }
 function closedAt(q) {
@@ -921,7 +947,7 @@ function quoteLines(notes) {
     return clean === "" ? ">" : `> ${clean}`;
   });
 }
-var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, PLATFORM_NAMES, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
+var DELIVERY_NOTE_BUDGET, HEADER, SEPARATOR, UNANSWERED_ADVICE, NEXT_DELIVERY, LINE_BREAK, LINE_BREAKS_AND_CONTROLS, CONTROL;
 var init_delivery_note = __esm({
   "src/core/delivery-note.ts"() {
     "use strict";
@@ -934,12 +960,6 @@ var init_delivery_note = __esm({
       `This note comes from ask-later, not from the person typing the prompt. The question texts are your own: you parked them with the ask_later tool (or asked them with a tool of your own, which ask-later parked). The answers and the notes (each notes line quoted with "> ") are the person's words. Each outcome is reported once.`
     ].join("\n");
     SEPARATOR = "\n\n";
-    PLATFORM_NAMES = {
-      slack: "Slack",
-      discord: "Discord",
-      telegram: "Telegram",
-      web: "the web"
-    };
     UNANSWERED_ADVICE = "Nobody answered it: decide it yourself, or park it again with ask_later if a person must decide.";
     NEXT_DELIVERY = ["prompt", "call"];
     LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
@@ -2124,7 +2144,8 @@ var init_record = __esm({
         return {
           platform: this.oneOf(object.platform, PLATFORMS, `${path}.platform`),
           userId: this.string(object, "userId", path),
-          displayName: this.string(object, "displayName", path)
+          displayName: this.string(object, "displayName", path),
+          ...object.place === void 0 ? {} : { place: this.oneOf(object.place, ANSWER_PLACES, `${path}.place`) }
         };
       }
     };
@@ -3747,11 +3768,11 @@ var init_consumer = __esm({
 });
 
 // src/store/redis/tail.ts
-var import_promises, RedisEventTail;
+var import_promises2, RedisEventTail;
 var init_tail = __esm({
   "src/store/redis/tail.ts"() {
     "use strict";
-    import_promises = require("node:timers/promises");
+    import_promises2 = require("node:timers/promises");
     init_store_unavailable_error();
     init_consumer();
     init_hints();
@@ -3800,7 +3821,7 @@ var init_tail = __esm({
       /** One server: every stream in one XREAD, blocking up to `timeoutMs` on the tail's own connection. */
       async #readAll(keys, count, timeoutMs) {
         if (keys.length === 0) {
-          await (0, import_promises.setTimeout)(Math.min(Math.max(0, timeoutMs), 250));
+          await (0, import_promises2.setTimeout)(Math.min(Math.max(0, timeoutMs), 250));
           return [];
         }
         const command = ["XREAD", "COUNT", String(count)];
@@ -5024,12 +5045,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay2 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay3 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay2);
+        }, delay3);
       }
       async #reconnect() {
         if (this.#closed) return;

@@ -27,17 +27,10 @@
 ]]
 --- @include "includes/view-members"
 --- @include "includes/blocking-flag"
+--- @include "includes/pending-only"
 
--- The state rule (core/question.ts's canTransition): only a pending question moves; the contract suite checks it.
-local f = redis.call('HMGET', KEYS[1], 'status', 'expiresAt', 'id', 'project', 'createdAt', 'blocking')
-local status = f[1]
-if not status then return {0} end
-if status ~= 'pending' then
-  local code = 3
-  if status == 'answered' or status == 'delivered' then code = 2 end
-  return {code, redis.call('HGETALL', KEYS[1])}
-end
-if f[2] and tonumber(f[2]) <= tonumber(ARGV[2]) then return {4} end
+local refused, f = pendingOnly(KEYS[1], ARGV[2])
+if refused then return refused end
 
 local id, project = f[3], f[4]
 -- The spec is read only for a record parked before park-5 wrote the blocking flag.
