@@ -49701,7 +49701,7 @@ var init_interactions = __esm({
       #o;
       #reads;
       /** What `locate` found, for the one action that asked (held weakly: gone with the action). */
-      #located = /* @__PURE__ */ new WeakSet();
+      #located = /* @__PURE__ */ new WeakMap();
       constructor(options) {
         this.#o = options;
         this.#reads = new InboxReads(options, (question, actor) => this.draftsOf(question, actor));
@@ -49725,18 +49725,19 @@ var init_interactions = __esm({
       /**
        * Where an action starts: the question a payload's ref names, read once, with access and routing checked for this
        * actor and place. The result can be handed to `review` and `send` in place of the ref (they then read nothing
-       * again); a located question not made here is read again, so no caller can skip the checks.
+       * again); a located question not made here, or for another actor or place, is read again, so no caller can skip the
+       * checks.
        */
       async locate(ref, actor, place) {
         const located = await this.#locate(ref, actor, place);
-        if (located.ok) this.#located.add(located);
+        if (located.ok) this.#located.set(located, { actor, place });
         return located;
       }
       /** A ref, or a question `locate` found for this call. */
       #resolve(target, actor, place) {
-        if (typeof target === "object" && target !== null && this.#located.has(target)) {
+        const found = typeof target === "object" && target !== null ? this.#located.get(target) : void 0;
+        if (found !== void 0 && found.actor === actor && found.place === place)
           return Promise.resolve(target);
-        }
         return this.#locate(target, actor, place);
       }
       /** Resolve a payload's question reference and check that this actor may act on it here. */

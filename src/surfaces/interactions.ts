@@ -49,7 +49,7 @@ export class InteractionService {
   readonly #o: InteractionServiceOptions;
   readonly #reads: InboxReads;
   /** What `locate` found, for the one action that asked (held weakly: gone with the action). */
-  readonly #located = new WeakSet<object>();
+  readonly #located = new WeakMap<object, { readonly actor: Actor; readonly place: Place }>();
 
   constructor(options: InteractionServiceOptions) {
     this.#o = options;
@@ -77,19 +77,20 @@ export class InteractionService {
   /**
    * Where an action starts: the question a payload's ref names, read once, with access and routing checked for this
    * actor and place. The result can be handed to `review` and `send` in place of the ref (they then read nothing
-   * again); a located question not made here is read again, so no caller can skip the checks.
+   * again); a located question not made here, or for another actor or place, is read again, so no caller can skip the
+   * checks.
    */
   async locate(ref: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
     const located = await this.#locate(ref, actor, place);
-    if (located.ok) this.#located.add(located);
+    if (located.ok) this.#located.set(located, { actor, place });
     return located;
   }
 
   /** A ref, or a question `locate` found for this call. */
   #resolve(target: unknown, actor: Actor, place: Place): Promise<Located | Refused> {
-    if (typeof target === 'object' && target !== null && this.#located.has(target)) {
+    const found = typeof target === 'object' && target !== null ? this.#located.get(target) : undefined;
+    if (found !== undefined && found.actor === actor && found.place === place)
       return Promise.resolve(target as Located);
-    }
     return this.#locate(target, actor, place);
   }
 
