@@ -20979,12 +20979,12 @@ var init_reconnecting_connection = __esm({
       }
       #schedule() {
         if (this.#closed || this.#timer !== void 0) return;
-        const delay5 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
+        const delay4 = Math.min(50 * 2 ** this.#retries, RECONNECT_MAX_MS);
         this.#retries++;
         this.#timer = setTimeout(() => {
           this.#timer = void 0;
           void this.#reconnect();
-        }, delay5);
+        }, delay4);
       }
       async #reconnect() {
         if (this.#closed) return;
@@ -42512,15 +42512,15 @@ var init_run4 = __esm({
 });
 
 // src/store/wait-to-retry.ts
-import { setTimeout as delay4 } from "node:timers/promises";
 async function waitToRetry(store, stepMs, signal) {
   const readiness = await store.whenReady({ timeoutMs: stepMs, ...signal ? { signal } : {} }).catch(() => "ready");
   if (readiness !== "ready" || signal?.aborted) return;
-  await delay4(stepMs, void 0, signal ? { signal } : {}).catch(() => void 0);
+  await pause(stepMs, signal);
 }
 var init_wait_to_retry = __esm({
   "src/store/wait-to-retry.ts"() {
     "use strict";
+    init_pause();
   }
 });
 

@@ -3,7 +3,7 @@
  * the metrics follower, the waiter): the back-off step, or less when the store's connection comes back first, so
  * a loop whose step has grown to 30 s still reads again the moment the store is ready.
  */
-import { setTimeout as delay } from 'node:timers/promises';
+import { pause } from '../core/pause.js';
 import type { Store } from './port.js';
 
 /**
@@ -20,5 +20,5 @@ export async function waitToRetry(
     .whenReady({ timeoutMs: stepMs, ...(signal ? { signal } : {}) })
     .catch(() => 'ready' as const);
   if (readiness !== 'ready' || signal?.aborted) return;
-  await delay(stepMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+  await pause(stepMs, signal);
 }
